@@ -1,0 +1,237 @@
+"""The game contract shared by all four games (DESIGN.md §2), shaped like OpenSpiel's state API.
+
+A ``Game`` is an immutable description (name + canonical options) that makes states. A
+``State`` is a mutable position with small verbs: ``legal_actions``, ``apply_action``, ``clone``,
+``returns``. Every decision, including each part of a multi-action turn, is one atomic action
+with an integer id from a fixed per-game action space. Randomness is never hidden: random events
+are chance nodes (``current_player() == CHANCE``) whose ``chance_outcomes()`` list outcome ids
+with probabilities; a driver or a search picks one and applies it with ``apply_action``.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from boardplay.core.errors import IllegalActionError, PositionError
+from boardplay.core.options import OptionSet, OptionValue, game_string
+
+CHANCE = -1
+"""``current_player()`` at a chance node."""
+TERMINAL = -4
+"""``current_player()`` once the game is over."""
+
+
+class State(abc.ABC):
+    """A position plus everything needed to continue the game from it.
+
+    Subclasses implement the abstract methods; the base class supplies the derived verbs.
+    ``apply_action`` must validate its argument and leave the state unchanged when it raises.
+    """
+
+    game: Game
+
+    # ----- who acts -------------------------------------------------------------------------
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The seat to act (``0..n-1``), ``CHANCE`` or ``TERMINAL``."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    # ----- actions --------------------------------------------------------------------------
+    @abc.abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Legal action ids in ascending order; at a chance node, the possible outcome ids;
+        empty exactly when the game is over."""
+
+    def legal_actions_mask(self) -> list[int]:
+        """0/1 list of length ``num_distinct_actions`` (``max_chance_outcomes`` at chance)."""
+        size = (
+            self.game.max_chance_outcomes if self.is_chance_node() else self.game.num_distinct_actions
+        )
+        mask = [0] * size
+        for action in self.legal_actions():
+            mask[action] = 1
+        return mask
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome id, probability)`` pairs at a chance node; probabilities sum to 1."""
+        return []
+
+    @abc.abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Apply one action (or chance outcome) in place. An illegal one raises
+        ``IllegalActionError`` and changes nothing."""
+
+    def apply_move(self, move: int | str) -> int:
+        """Apply an action given as an id or in notation; returns the id applied."""
+        action = self.string_to_action(move) if isinstance(move, str) else move
+        self.apply_action(action)
+        return action
+
+    @abc.abstractmethod
+    def clone(self) -> State:
+        """An independent copy; cheap (no deep copies of immutable parts)."""
+
+    @abc.abstractmethod
+    def history(self) -> list[int]:
+        """Every action and chance outcome applied since the start (or since loading)."""
+
+    # ----- notation -------------------------------------------------------------------------
+    @abc.abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """The game's notation for ``action`` in this state."""
+
+    def string_to_action(self, text: str) -> int:
+        """Parse notation (or a bare action id) for this state. Raises ``IllegalActionError``
+        naming the legal moves when the text is not a legal action here."""
+        text = text.strip()
+        legal = self.legal_actions()
+        for action in legal:
+            if self.action_to_string(action) == text:
+                return action
+        parsed = self._parse_alternative(text)
+        if parsed is not None and parsed in legal:
+            return parsed
+        if text.isdigit() and int(text) in legal:
+            return int(text)
+        raise IllegalActionError(self._not_legal_message(text, legal))
+
+    def _parse_alternative(self, text: str) -> int | None:
+        """Hook for games that accept other spellings of a move (e.g. a trade's cells in the
+        other order). Returns the action id, or None."""
+        return None
+
+    def _not_legal_message(self, text: str, legal: Sequence[int]) -> str:
+        if self.is_terminal():
+            return f"{text!r} is not possible: the game is over"
+        shown = ", ".join(self.action_to_string(a) for a in legal[:40])
+        more = f" (and {len(legal) - 40} more)" if len(legal) > 40 else ""
+        return f"{text!r} is not a legal move here; legal moves: {shown}{more}"
+
+    def legal_moves(self) -> list[str]:
+        """The legal actions in notation, in id order."""
+        return [self.action_to_string(a) for a in self.legal_actions()]
+
+    # ----- outcome --------------------------------------------------------------------------
+    @abc.abstractmethod
+    def returns(self) -> list[float]:
+        """Per seat: 1 for a win, 0 for a loss, a shared win or a draw splits 1; all 0 mid-game."""
+
+    def scores(self) -> list[float] | None:
+        """Points per seat for games that keep score; None otherwise."""
+        return None
+
+    def winners(self) -> list[int]:
+        """Seats that won (several on a shared win, none on a draw or unfinished game)."""
+        rets = self.returns()
+        if not self.is_terminal():
+            return []
+        best = max(rets)
+        if best <= 0 or all(r == best for r in rets):
+            return []
+        return [seat for seat, r in enumerate(rets) if r == best]
+
+    def result_text(self) -> str:
+        """A one-line description of the result for people."""
+        if not self.is_terminal():
+            return "game in progress"
+        won = self.winners()
+        if not won:
+            return "draw"
+        names = " and ".join(self.game.seat_name(s) for s in won)
+        return f"{names} win{'s' if len(won) == 1 else ''}"
+
+    # ----- positions ------------------------------------------------------------------------
+    @abc.abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The game's position JSON (see its rules spec)."""
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """A flat float encoding of the position from ``player``'s view (see docs)."""
+        raise NotImplementedError(f"{self.game.name} has no observation tensor yet")
+
+    def chance_probability(self, outcome: int) -> float:
+        for a, p in self.chance_outcomes():
+            if a == outcome:
+                return p
+        return 0.0
+
+
+class Game(abc.ABC):
+    """A game with fixed options. Subclasses set the class attributes and implement the
+    factory methods. Instances are immutable and cheap; create them with ``boardplay.load``."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    option_set: ClassVar[OptionSet]
+    num_distinct_actions: ClassVar[int]
+    max_chance_outcomes: ClassVar[int] = 0
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    seat_names: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.options: dict[str, OptionValue] = self.option_set.canonical(options or {})
+
+    # subclasses may compute these from options
+    @property
+    def num_players(self) -> int:
+        return self.min_players
+
+    @property
+    @abc.abstractmethod
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions (chance outcomes included) in one game."""
+
+    @abc.abstractmethod
+    def new_initial_state(self) -> State:
+        """The position at the start of the game (possibly a chance node)."""
+
+    @abc.abstractmethod
+    def state_from_json(self, position: Mapping[str, Any]) -> State:
+        """Load a position JSON; raises ``PositionError`` naming the bad field."""
+
+    def observation_shape(self) -> tuple[int, ...]:
+        raise NotImplementedError(f"{self.name} has no observation tensor yet")
+
+    def seat_name(self, seat: int) -> str:
+        if seat < len(self.seat_names):
+            return self.seat_names[seat]
+        return f"Player {seat + 1}"
+
+    def __str__(self) -> str:
+        return game_string(self.name, self.options, self.option_set.defaults())
+
+    def __repr__(self) -> str:
+        return f"boardplay.load({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.name == self.name and other.options == self.options
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(self.options.items())))
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """Pick a chance outcome of ``state`` with the listed probabilities."""
+    outcomes = state.chance_outcomes()
+    point = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if point < total:
+            return action
+    return outcomes[-1][0]
+
+
+def require(condition: bool, message: str) -> None:
+    """Position-loading helper: raise ``PositionError(message)`` unless ``condition``."""
+    if not condition:
+        raise PositionError(message)

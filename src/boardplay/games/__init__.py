@@ -1,0 +1,1 @@
+"""The four games, each a package implementing the core contract."""
