@@ -1,5 +1,7 @@
-"""Errors raised by boardplay. All are ``ValueError`` subclasses so callers can catch bad input
-uniformly; each message is a sentence meant for a person, naming the bad input and what is allowed."""
+"""Errors raised by boardplay.
+
+All are ``ValueError`` subclasses so callers can catch bad input uniformly; each message is a
+sentence meant for a person, naming the bad input and what is allowed."""
 
 from __future__ import annotations
 

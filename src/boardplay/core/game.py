@@ -52,9 +52,8 @@ class State(abc.ABC):
 
     def legal_actions_mask(self) -> list[int]:
         """0/1 list of length ``num_distinct_actions`` (``max_chance_outcomes`` at chance)."""
-        size = (
-            self.game.max_chance_outcomes if self.is_chance_node() else self.game.num_distinct_actions
-        )
+        game = self.game
+        size = game.max_chance_outcomes if self.is_chance_node() else game.num_distinct_actions
         mask = [0] * size
         for action in self.legal_actions():
             mask[action] = 1

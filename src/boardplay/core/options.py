@@ -143,9 +143,7 @@ class OptionSet:
         for name in given:
             if name not in specs:
                 allowed = ", ".join(specs) or "(this game has no options)"
-                raise OptionError(
-                    f"{self.game} has no option {name!r}; its options are: {allowed}"
-                )
+                raise OptionError(f"{self.game} has no option {name!r}; its options are: {allowed}")
         return {
             spec.name: spec.parse(given[spec.name]) if spec.name in given else spec.default
             for spec in self.specs
@@ -192,5 +190,3 @@ def game_string(name: str, options: Mapping[str, OptionValue], defaults: Mapping
     """The canonical string form: only options that differ from their default, in order."""
     changed = [f"{k}={_show(v)}" for k, v in options.items() if defaults.get(k) != v]
     return f"{name}({','.join(changed)})" if changed else name
-
-

@@ -8,6 +8,7 @@ the first entry the engine rejects, naming it."""
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -93,7 +94,7 @@ class Record:
         try:
             return load(self.game, **self.options)
         except BoardplayError as exc:
-            raise RecordError(f"record names a game or option boardplay cannot load: {exc}") from exc
+            raise RecordError(f"record names a game or option that cannot load: {exc}") from exc
 
     def initial_state(self) -> State:
         game = self.load_game()
@@ -130,11 +131,7 @@ class Record:
 
     def replay(self) -> State:
         """The final state after verifying every move."""
-        final: State | None = None
-        for final in self.states():
-            pass
-        assert final is not None
-        return final
+        return deque(self.states(), maxlen=1)[0]
 
     # ----- JSON -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
