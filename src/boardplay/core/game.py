@@ -11,6 +11,7 @@ with probabilities; a driver or a search picks one and applies it with ``apply_a
 from __future__ import annotations
 
 import abc
+import importlib.resources
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -152,6 +153,14 @@ class State(abc.ABC):
     def to_json(self) -> dict[str, Any]:
         """The game's position JSON (see its rules spec)."""
 
+    @abc.abstractmethod
+    def render(self, detail: bool = False) -> str:
+        """A readable text picture of the position (plain text, no colour codes). ``detail``
+        adds game-specific extras (e.g. Passtally's traced lines)."""
+
+    def __str__(self) -> str:
+        return self.render()
+
     def observation_tensor(self, player: int) -> list[float]:
         """A flat float encoding of the position from ``player``'s view (see docs)."""
         raise NotImplementedError(f"{self.game.name} has no observation tensor yet")
@@ -175,6 +184,10 @@ class Game(abc.ABC):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     seat_names: ClassVar[tuple[str, ...]] = ()
+    bench_option_sets: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    """Option sets that ``boardplay bench`` measures (one line each)."""
+    rules_file: ClassVar[str] = "rules.md"
+    """Player-facing rules, a Markdown file inside the game's package."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options: dict[str, OptionValue] = self.option_set.canonical(options or {})
@@ -199,6 +212,11 @@ class Game(abc.ABC):
 
     def observation_shape(self) -> tuple[int, ...]:
         raise NotImplementedError(f"{self.name} has no observation tensor yet")
+
+    def rules_text(self) -> str:
+        """The player-facing rules (Markdown), shipped inside the game's package."""
+        package = type(self).__module__.rsplit(".", 1)[0]
+        return importlib.resources.files(package).joinpath(self.rules_file).read_text("utf-8")
 
     def seat_name(self, seat: int) -> str:
         if seat < len(self.seat_names):
