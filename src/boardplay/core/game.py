@@ -138,15 +138,23 @@ class State(abc.ABC):
             return []
         return [seat for seat, r in enumerate(rets) if r == best]
 
+    def end_reason(self) -> str | None:
+        """Why the game ended, in a few words (e.g. "three own stacks"); None while it runs or
+        when the game has only one way to end."""
+        return None
+
     def result_text(self) -> str:
         """A one-line description of the result for people."""
         if not self.is_terminal():
             return "game in progress"
         won = self.winners()
         if not won:
-            return "draw"
+            reason = self.end_reason()
+            return f"draw ({reason})" if reason else "draw"
         names = " and ".join(self.game.seat_name(s) for s in won)
-        return f"{names} win{'s' if len(won) == 1 else ''}"
+        text = f"{names} win{'s' if len(won) == 1 else ''}"
+        reason = self.end_reason()
+        return f"{text} ({reason})" if reason else text
 
     # ----- positions ------------------------------------------------------------------------
     @abc.abstractmethod

@@ -26,7 +26,7 @@ def _installed() -> dict[str, str]:
     present: dict[str, str] = {}
     for name, target in _GAMES.items():
         module = target.partition(":")[0]
-        if importlib.util.find_spec(module.rsplit(".", 1)[0]) is not None:
+        if importlib.util.find_spec(module.rsplit(".", 1)[0]) and importlib.util.find_spec(module):
             present[name] = target
     return present
 

@@ -1,0 +1,1 @@
+"""The ``boardplay`` command (Typer + Rich)."""

@@ -1,0 +1,48 @@
+"""Shared pieces of the command line: the console, loading a game from the command line's
+``--option k=v`` pairs, and turning bad input into one clear line with exit code 2."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from boardplay.core.errors import BoardplayError
+from boardplay.core.game import Game
+from boardplay.core.options import parse_option_pairs
+from boardplay.core.registry import load
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+OPTION_HELP = "A game option as name=value (repeatable), e.g. --option actions=3"
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``error: message`` on stderr and return the exit to raise (code 2)."""
+    err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    return typer.Exit(2)
+
+
+def friendly(func: Callable[P, R]) -> Callable[P, R]:
+    """Run a command; bad input (any ``BoardplayError``) becomes one line and exit code 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except BoardplayError as exc:
+            raise fail(str(exc)) from None
+
+    return wrapper
+
+
+def load_game(name: str, options: list[str] | None) -> Game:
+    """``name`` may itself carry options (``potlatch(actions=3)``); ``--option`` pairs add more."""
+    return load(name, **parse_option_pairs(options or []))
