@@ -1,0 +1,6 @@
+"""Proteus: the 3x3 game whose rules change as you play (spec: shared/rules/proteus.md)."""
+
+from boardplay.games.proteus.game import ProteusGame
+from boardplay.games.proteus.state import ProteusState
+
+__all__ = ["ProteusGame", "ProteusState"]
