@@ -1,5 +1,18 @@
 """Agents that choose actions, and the tools that pit them against each other."""
 
-from boardplay.ai.agents import Agent, RandomAgent
+from boardplay.ai.agents import Agent, Analysis, GreedyAgent, RandomAgent, agent_analysis
+from boardplay.ai.mcts import MCTSAgent
+from boardplay.ai.specs import AGENTS, LEVEL_NAMES, LEVELS, make_agent
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = [
+    "AGENTS",
+    "LEVELS",
+    "LEVEL_NAMES",
+    "Agent",
+    "Analysis",
+    "GreedyAgent",
+    "MCTSAgent",
+    "RandomAgent",
+    "agent_analysis",
+    "make_agent",
+]

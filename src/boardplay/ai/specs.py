@@ -1,11 +1,14 @@
 """Agent spec strings, used everywhere an agent is chosen: ``random``, ``greedy``,
-``mcts(iterations=400)``, ``mcts(time=1.0)`` and the named levels ``easy`` .. ``expert``."""
+``mcts(iterations=400)``, ``mcts(time=1.0)``, ``mcts(time=2,cutoff=40,c=0.7)`` and the named
+levels ``easy`` .. ``expert``, which resolve per game to a concrete spec (``LEVELS``) chosen
+from measured arena results (docs/ai.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from boardplay.ai.agents import Agent, RandomAgent
+from boardplay.ai.agents import Agent, GreedyAgent, RandomAgent
+from boardplay.ai.mcts import MCTSAgent
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.options import parse_game_string
@@ -13,20 +16,99 @@ from boardplay.core.options import parse_game_string
 AgentFactory = Callable[[Game, dict[str, str], int | None], Agent]
 
 
-def _random(game: Game, params: dict[str, str], seed: int | None) -> Agent:
+def _no_params(kind: str, params: dict[str, str]) -> None:
     if params:
-        raise OptionError(f"agent 'random' takes no parameters, got {', '.join(params)}")
+        raise OptionError(f"agent {kind!r} takes no parameters, got {', '.join(params)}")
+
+
+def _random(game: Game, params: dict[str, str], seed: int | None) -> Agent:
+    _no_params("random", params)
     return RandomAgent(seed)
 
 
-AGENTS: dict[str, AgentFactory] = {"random": _random}
+def _greedy(game: Game, params: dict[str, str], seed: int | None) -> Agent:
+    _no_params("greedy", params)
+    return GreedyAgent(game, seed)
+
+
+_MCTS_PARAMS = "iterations, time, c, cutoff, rollout, reuse"
+
+
+def _number(name: str, raw: str, kind: type[int] | type[float]) -> float:
+    try:
+        return kind(raw)
+    except ValueError:
+        what = "an integer" if kind is int else "a number"
+        raise OptionError(f"mcts parameter {name!r} must be {what}, got {raw!r}") from None
+
+
+def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
+    unknown = sorted(set(params) - set(_MCTS_PARAMS.split(", ")))
+    if unknown:
+        raise OptionError(
+            f"mcts has no parameter {unknown[0]!r}; its parameters are {_MCTS_PARAMS}"
+        )
+    iterations = (
+        int(_number("iterations", params["iterations"], int)) if "iterations" in params else None
+    )
+    time_limit = _number("time", params["time"], float) if "time" in params else None
+    c = _number("c", params["c"], float) if "c" in params else 1.0
+    cutoff_raw = params.get("cutoff", "none").lower()
+    cutoff = None if cutoff_raw in ("none", "null") else int(_number("cutoff", cutoff_raw, int))
+    reuse_raw = params.get("reuse", "true").lower()
+    if reuse_raw not in ("true", "false"):
+        raise OptionError(f"mcts parameter 'reuse' must be true or false, got {reuse_raw!r}")
+    shown = ",".join(f"{k}={v}" for k, v in params.items())
+    try:
+        return MCTSAgent(
+            game,
+            iterations=iterations,
+            time_limit=time_limit,
+            c=c,
+            cutoff=cutoff,
+            rollout=params.get("rollout", "policy").lower(),
+            reuse=reuse_raw == "true",
+            seed=seed,
+            name=f"mcts({shown})" if shown else "mcts",
+        )
+    except ValueError as exc:
+        raise OptionError(str(exc)) from None
+
+
+AGENTS: dict[str, AgentFactory] = {"random": _random, "greedy": _greedy, "mcts": _mcts}
 """Agent kinds by name. Further kinds register themselves here."""
+
+LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+
+DEFAULT_LEVELS: dict[str, str] = {
+    "easy": "greedy",
+    "medium": "mcts(iterations=200)",
+    "hard": "mcts(time=1.0)",
+    "expert": "mcts(time=4.0)",
+}
+"""Levels for a game without measured levels of its own."""
+
+LEVELS: dict[str, dict[str, str]] = {}
+"""Per game: level name -> spec, chosen from the arena measurements in docs/ai.md (each level
+beats the one below; ``expert`` stays within 5 s per move)."""
+
+
+def level_spec(level: str, game: Game) -> str:
+    """The concrete spec behind a named level for ``game``."""
+    return LEVELS.get(game.name, DEFAULT_LEVELS)[level]
 
 
 def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """Build the agent described by ``spec`` for ``game``; ``OptionError`` names the kinds."""
     name, params = parse_game_string(spec)
-    factory = AGENTS.get(name.lower())
+    key = name.lower()
+    if key in LEVEL_NAMES:
+        _no_params(key, params)
+        agent = make_agent(level_spec(key, game), game, seed)
+        agent.name = key
+        return agent
+    factory = AGENTS.get(key)
     if factory is None:
-        raise OptionError(f"unknown agent {spec!r}; known agents: {', '.join(sorted(AGENTS))}")
+        known = ", ".join([*sorted(AGENTS), *LEVEL_NAMES])
+        raise OptionError(f"unknown agent {spec!r}; known agents: {known}")
     return factory(game, params, seed)

@@ -1,0 +1,325 @@
+"""Arena: seeded round robins between agents, played in parallel processes.
+
+Every combination of ``min(agents, players)`` agents meets at a table; each table plays
+``games`` games cycling through every seat assignment that uses each of its agents at least once
+(for two agents in a two-player game: A–B then B–A), so seat advantage cancels out. Game ``i``
+of a run has its own seed derived from the run seed, so a run replays exactly whatever the number
+of worker processes (with iteration budgets; time budgets depend on machine load).
+
+Scoring: in each game an agent's *points* are the summed ``returns()`` of its seats (1 for a
+win, a share for a shared win or draw, 0 for a loss). ``win_rate`` is mean points, with a 95%
+Wilson interval. Head-to-head, agent A beats B in a game when A's points exceed B's; these
+pairwise results feed the Bradley–Terry fit (Elo scale) and, for 3–4 player games, openskill.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boardplay.ai.specs import make_agent
+from boardplay.ai.stats import bradley_terry, openskill_ratings, wilson_interval
+from boardplay.core.game import Game, sample_chance
+from boardplay.core.records import Player, Record, write_jsonl
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game to play: who sits where (``seats`` holds agent indices) and its seed."""
+
+    index: int
+    seats: tuple[int, ...]
+    seed: int
+
+
+@dataclass(frozen=True)
+class GameResult:
+    index: int
+    seats: tuple[int, ...]
+    returns: tuple[float, ...]
+    scores: tuple[float, ...] | None
+    length: int
+    seconds: float
+    record: dict[str, Any] | None
+
+
+def lineups(table: Sequence[int], players: int) -> list[tuple[int, ...]]:
+    """Every seat assignment of ``players`` seats that uses each agent of ``table`` at least
+    once, in a fixed order (for a full table: all permutations)."""
+    out = [seats for seats in itertools.product(table, repeat=players) if set(seats) == set(table)]
+    # Interleave so that a run cut short still has every agent in every seat about equally:
+    # order by the position of the first agent, rotating through the table.
+    return sorted(out, key=lambda seats: tuple(table.index(a) for a in seats))
+
+
+def schedule(agent_count: int, players: int, games: int, seed: int) -> list[GameTask]:
+    """The games of a round robin: ``games`` per table of agents, seats cycled."""
+    size = min(agent_count, players)
+    tasks: list[GameTask] = []
+    for table in itertools.combinations(range(agent_count), size):
+        options = lineups(table, players)
+        # Alternate through the lineups so that consecutive games swap seats.
+        for g in range(games):
+            seats = options[g % len(options)]
+            index = len(tasks)
+            game_seed = random.Random(f"arena/{seed}/{index}").getrandbits(32)
+            tasks.append(GameTask(index, seats, game_seed))
+    return tasks
+
+
+def play_game(
+    game: Game, specs: Sequence[str], task: GameTask, keep_record: bool = True
+) -> GameResult:
+    """Play one seeded game. Each seat gets its own agent (seeded from the game seed and the
+    seat); chance is sampled from the game seed; every agent is told every action."""
+    rng = random.Random(task.seed)
+    agents = [
+        make_agent(specs[agent], game, seed=task.seed * 8 + seat)
+        for seat, agent in enumerate(task.seats)
+    ]
+    state = game.new_initial_state()
+    record = Record.begin(
+        game, [Player(name=specs[a], kind="agent", spec=specs[a]) for a in task.seats]
+    )
+    start = time.perf_counter()
+    limit = game.max_game_length
+    length = 0
+    while not state.is_terminal():
+        if length > limit:
+            raise RuntimeError(f"{game} did not end within its max_game_length of {limit} actions")
+        player = state.current_player()
+        action = sample_chance(state, rng) if player < 0 else agents[player].step(state)
+        record.play(state, action)
+        for agent in agents:
+            agent.inform(action)
+        length += 1
+    record.finish(state)
+    record.meta = {"arena": {"index": task.index, "seed": task.seed, "seats": list(task.seats)}}
+    scores = state.scores()
+    return GameResult(
+        index=task.index,
+        seats=task.seats,
+        returns=tuple(state.returns()),
+        scores=tuple(scores) if scores is not None else None,
+        length=length,
+        seconds=time.perf_counter() - start,
+        record=record.to_json() if keep_record else None,
+    )
+
+
+def _play_packed(args: tuple[Game, tuple[str, ...], GameTask, bool]) -> GameResult:
+    return play_game(*args)
+
+
+Progress = Callable[[GameResult], None]
+
+
+def run_games(
+    game: Game,
+    specs: Sequence[str],
+    tasks: Sequence[GameTask],
+    workers: int = 1,
+    keep_records: bool = True,
+    progress: Progress | None = None,
+) -> list[GameResult]:
+    """Play ``tasks`` (in ``workers`` processes when more than one) and return the results in
+    task order."""
+    frozen = tuple(specs)
+    results: list[GameResult] = []
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            result = play_game(game, frozen, task, keep_records)
+            results.append(result)
+            if progress is not None:
+                progress(result)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [
+                pool.submit(_play_packed, (game, frozen, task, keep_records)) for task in tasks
+            ]
+            for future in as_completed(futures):
+                result = future.result()
+                results.append(result)
+                if progress is not None:
+                    progress(result)
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+# ----- results ------------------------------------------------------------------------------
+@dataclass
+class Tally:
+    """Games, wins (all the points), draws (a share of them) and total points."""
+
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    points: float = 0.0
+
+    def add(self, points: float) -> None:
+        self.games += 1
+        self.points += points
+        if points >= 1.0 - 1e-9:
+            self.wins += 1
+        elif points > 1e-9:
+            self.draws += 1
+
+    @property
+    def win_rate(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = wilson_interval(self.points, self.games)
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.games - self.wins - self.draws,
+            "win_rate": round(self.win_rate, 4),
+            "ci95": [round(low, 4), round(high, 4)],
+        }
+
+
+@dataclass
+class ArenaResult:
+    game: str
+    specs: list[str]
+    players: int
+    seed: int
+    results: list[GameResult]
+    agents: list[Tally] = field(default_factory=list)
+    seats: list[list[Tally]] = field(default_factory=list)
+    seat_totals: list[Tally] = field(default_factory=list)
+    pairs: dict[tuple[int, int], Tally] = field(default_factory=dict)
+    ratings: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def labels(self) -> list[str]:
+        """Agent names, with ``#2``, ``#3`` added to repeated specs so each is distinct."""
+        seen: dict[str, int] = {}
+        out = []
+        for spec in self.specs:
+            seen[spec] = seen.get(spec, 0) + 1
+            out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        labels = self.labels
+        agents = []
+        for i, tally in enumerate(self.agents):
+            agents.append(
+                {
+                    "spec": labels[i],
+                    **tally.to_json(),
+                    "rating": round(self.ratings[i]["rating"], 1),
+                    "rating_ci95": [
+                        round(self.ratings[i]["low"], 1),
+                        round(self.ratings[i]["high"], 1),
+                    ],
+                    **(
+                        {"openskill": self.ratings[i]["openskill"]}
+                        if "openskill" in self.ratings[i]
+                        else {}
+                    ),
+                    "by_seat": [self.seats[i][s].to_json() for s in range(self.players)],
+                }
+            )
+        pairings = []
+        for (a, b), tally in sorted(self.pairs.items()):
+            pairings.append(
+                {
+                    "spec": f"{labels[a]} vs {labels[b]}",
+                    "agents": [labels[a], labels[b]],
+                    **tally.to_json(),
+                    "rating": round(self.ratings[a]["rating"] - self.ratings[b]["rating"], 1),
+                }
+            )
+        return {
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "games": len(self.results),
+            "agents": agents,
+            "pairings": pairings,
+            "seats": [t.to_json() for t in self.seat_totals],
+            "mean_length": round(
+                sum(r.length for r in self.results) / max(1, len(self.results)), 1
+            ),
+            "mean_seconds": round(
+                sum(r.seconds for r in self.results) / max(1, len(self.results)), 3
+            ),
+        }
+
+
+def summarize(
+    game: Game, specs: Sequence[str], seed: int, results: Sequence[GameResult]
+) -> ArenaResult:
+    """Tally results per agent, per agent and seat, per seat and per pairing; fit ratings."""
+    count = len(specs)
+    players = game.num_players
+    out = ArenaResult(
+        game=str(game), specs=list(specs), players=players, seed=seed, results=list(results)
+    )
+    out.agents = [Tally() for _ in range(count)]
+    out.seats = [[Tally() for _ in range(players)] for _ in range(count)]
+    out.seat_totals = [Tally() for _ in range(players)]
+    wins = [[0.0] * count for _ in range(count)]
+    tables: list[list[tuple[int, float]]] = []
+    for result in results:
+        points: dict[int, float] = {}
+        for seat, agent in enumerate(result.seats):
+            points[agent] = points.get(agent, 0.0) + result.returns[seat]
+            out.seats[agent][seat].add(result.returns[seat])
+            out.seat_totals[seat].add(result.returns[seat])
+        for agent, value in points.items():
+            out.agents[agent].add(value)
+        present = sorted(points)
+        for a, b in itertools.combinations(present, 2):
+            tally = out.pairs.setdefault((a, b), Tally())
+            if abs(points[a] - points[b]) < 1e-9:
+                tally.add(0.5)
+                wins[a][b] += 0.5
+                wins[b][a] += 0.5
+            elif points[a] > points[b]:
+                tally.add(1.0)
+                wins[a][b] += 1.0
+            else:
+                tally.add(0.0)
+                wins[b][a] += 1.0
+        tables.append([(agent, points[agent]) for agent in present])
+    fitted = bradley_terry(wins)
+    out.ratings = [{"rating": r.rating, "low": r.low, "high": r.high} for r in fitted]
+    if players > 2 and count > 1:
+        for rating, skill in zip(out.ratings, openskill_ratings(tables, count), strict=True):
+            rating["openskill"] = skill
+    return out
+
+
+def run_arena(
+    game: Game,
+    specs: Sequence[str],
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+    records: str | Path | None = None,
+    progress: Progress | None = None,
+) -> ArenaResult:
+    """Validate the specs, play the round robin and summarise it; with ``records`` the games are
+    written there as JSON Lines records (boardplay.core.records)."""
+    if len(specs) < 2:
+        raise ValueError("an arena needs at least two agents")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    for spec in specs:
+        make_agent(spec, game, 0)  # raises OptionError for a bad spec before any game starts
+    tasks = schedule(len(specs), game.num_players, games, seed)
+    results = run_games(game, specs, tasks, workers, records is not None, progress)
+    if records is not None:
+        write_jsonl(records, (Record.from_json(r.record) for r in results if r.record is not None))
+    return summarize(game, specs, seed, results)

@@ -1,0 +1,80 @@
+"""Position evaluations and rollout policies, one module per game, plus a generic fallback.
+
+An evaluation maps a state to a per-seat vector of estimated win chances (non-negative, summing
+to about 1, like ``returns()`` at the end of a game), so the greedy agent can compare positions
+and MCTS can stop a rollout early and back up the estimate instead of a result. A rollout policy
+picks an action during MCTS playouts; a cheap policy that is better than uniform makes each
+simulation more informative. Per-game modules use only the public State API and ``to_json()``,
+so they keep working when an engine's internals change.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from boardplay.core.game import Game, State
+
+Evaluation = Callable[[State], list[float]]
+"""Per-seat estimated win chances of a position."""
+RolloutPolicy = Callable[[State, list[int], random.Random], int]
+"""Picks one of ``legal`` (the state's legal actions, non-empty) during a rollout."""
+
+
+@dataclass(frozen=True)
+class Heuristics:
+    """What the AI knows about one game beyond its rules."""
+
+    evaluate: Evaluation
+    rollout: RolloutPolicy | None
+    description: str
+
+
+def uniform(num_players: int) -> list[float]:
+    return [1.0 / num_players] * num_players
+
+
+def softmax(values: list[float], temperature: float) -> list[float]:
+    """Turn per-seat strength numbers into win chances; ``temperature`` is the difference in
+    strength that makes one seat e times as likely to win as another."""
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def generic_evaluate(state: State) -> list[float]:
+    """Fallback evaluation: the result at the end; otherwise a softmax over the scores (when the
+    game keeps score) with a temperature that grows with the score level, so a lead of a few
+    points early counts for less than the same lead late; otherwise even chances."""
+    if state.is_terminal():
+        return state.returns()
+    players = len(state.returns())
+    scores = state.scores()
+    if not scores:
+        return uniform(players)
+    level = sum(abs(s) for s in scores) / len(scores)
+    return softmax(list(scores), 2.0 + 0.25 * level)
+
+
+GENERIC = Heuristics(
+    generic_evaluate,
+    None,
+    "generic: the result at the end, else a softmax over scores(), else even chances",
+)
+
+_MODULES: dict[str, str] = {}
+"""Game name -> module defining ``HEURISTICS``."""
+
+
+def heuristics_for(game: Game) -> Heuristics:
+    """The game's own heuristics when it has a module, else the generic fallback."""
+    target = _MODULES.get(game.name)
+    if target is None:
+        return GENERIC
+    module = importlib.import_module(target)
+    heuristics: Heuristics = module.HEURISTICS
+    return heuristics

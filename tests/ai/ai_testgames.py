@@ -1,0 +1,223 @@
+"""Small contract-conforming games for testing the AI without the real engines.
+
+``PigGame``: a 2–4 player dice race. A turn is a sequence of decisions by the same seat
+(roll again or hold) separated by chance nodes (the die), so it exercises chance nodes,
+multi-action turns and N-player returns. ``NimGame``: two players take 1–3 counters from one heap,
+whoever takes the last counter wins; a position with a known forced win for MCTS to find.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from boardplay.core.errors import IllegalActionError
+from boardplay.core.game import CHANCE, TERMINAL, Game, State
+from boardplay.core.options import OptionSet, OptionSpec
+
+ROLL, HOLD = 0, 1
+
+
+class PigState(State):
+    """Scores, the running turn total, whose turn, whether a die roll is pending, turns used."""
+
+    def __init__(self, game: PigGame) -> None:
+        self.game = game
+        self.scores_: list[int] = [0] * game.num_players
+        self.turn_total = 0
+        self.seat = 0
+        self.rolling = False
+        self.turns = 0
+        self._history: list[int] = []
+
+    def current_player(self) -> int:
+        if self._over():
+            return TERMINAL
+        return CHANCE if self.rolling else self.seat
+
+    def _over(self) -> bool:
+        game = self.game
+        assert isinstance(game, PigGame)
+        return max(self.scores_) >= game.target or self.turns >= game.max_turns
+
+    def legal_actions(self) -> list[int]:
+        player = self.current_player()
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            return list(range(6))
+        return [ROLL, HOLD]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(face, 1 / 6) for face in range(6)] if self.current_player() == CHANCE else []
+
+    def apply_action(self, action: int) -> None:
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"action {action} is not legal here")
+        self._history.append(action)
+        if self.rolling:
+            self.rolling = False
+            if action == 0:  # a one: the turn total is lost
+                self._end_turn()
+            else:
+                self.turn_total += action + 1
+        elif action == ROLL:
+            self.rolling = True
+        else:
+            self.scores_[self.seat] += self.turn_total
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.turn_total = 0
+        self.turns += 1
+        self.seat = (self.seat + 1) % len(self.scores_)
+
+    def clone(self) -> PigState:
+        other = PigState.__new__(PigState)
+        other.game = self.game
+        other.scores_ = list(self.scores_)
+        other.turn_total = self.turn_total
+        other.seat = self.seat
+        other.rolling = self.rolling
+        other.turns = self.turns
+        other._history = list(self._history)
+        return other
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def action_to_string(self, action: int) -> str:
+        if self.current_player() == CHANCE:
+            return f"die {action + 1}"
+        return "roll" if action == ROLL else "hold"
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0] * len(self.scores_)
+        best = max(self.scores_)
+        winners = [s for s, v in enumerate(self.scores_) if v == best]
+        return [1 / len(winners) if s in winners else 0.0 for s in range(len(self.scores_))]
+
+    def scores(self) -> list[float] | None:
+        return [float(v) for v in self.scores_]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores_),
+            "turn_total": self.turn_total,
+            "seat": self.seat,
+            "rolling": self.rolling,
+            "turns": self.turns,
+        }
+
+    def render(self, detail: bool = False) -> str:
+        return f"scores {self.scores_} seat {self.seat} turn total {self.turn_total}"
+
+
+class PigGame(Game):
+    name: ClassVar[str] = "pig"
+    title: ClassVar[str] = "Pig"
+    option_set: ClassVar[OptionSet] = OptionSet(
+        "pig",
+        (
+            OptionSpec("players", 2, "number of players", minimum=2, maximum=4),
+            OptionSpec("target", 20, "points needed to win", minimum=1, maximum=100),
+        ),
+    )
+    num_distinct_actions: ClassVar[int] = 2
+    max_chance_outcomes: ClassVar[int] = 6
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    max_turns = 60
+
+    @property
+    def num_players(self) -> int:
+        return int(self.options["players"])  # type: ignore[arg-type]
+
+    @property
+    def target(self) -> int:
+        return int(self.options["target"])  # type: ignore[arg-type]
+
+    @property
+    def max_game_length(self) -> int:
+        return self.max_turns * 2 * (self.target + 2)
+
+    def new_initial_state(self) -> PigState:
+        return PigState(self)
+
+    def state_from_json(self, position: Mapping[str, Any]) -> PigState:
+        state = PigState(self)
+        state.scores_ = list(position["scores"])
+        state.turn_total = int(position["turn_total"])
+        state.seat = int(position["seat"])
+        state.rolling = bool(position["rolling"])
+        state.turns = int(position["turns"])
+        return state
+
+
+class NimState(State):
+    """One heap; seat 0 and 1 alternate; taking the last counter wins."""
+
+    def __init__(self, game: NimGame, heap: int) -> None:
+        self.game = game
+        self.heap = heap
+        self.seat = 0
+        self._history: list[int] = []
+
+    def current_player(self) -> int:
+        return TERMINAL if self.heap == 0 else self.seat
+
+    def legal_actions(self) -> list[int]:
+        return [take - 1 for take in range(1, min(3, self.heap) + 1)]
+
+    def apply_action(self, action: int) -> None:
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"cannot take {action + 1} from a heap of {self.heap}")
+        self._history.append(action)
+        self.heap -= action + 1
+        if self.heap:
+            self.seat = 1 - self.seat
+
+    def clone(self) -> NimState:
+        other = NimState(self.game, self.heap)  # type: ignore[arg-type]
+        other.seat = self.seat
+        other._history = list(self._history)
+        return other
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def action_to_string(self, action: int) -> str:
+        return f"take {action + 1}"
+
+    def returns(self) -> list[float]:
+        if self.heap:
+            return [0.0, 0.0]
+        return [1.0, 0.0] if self.seat == 0 else [0.0, 1.0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"heap": self.heap, "seat": self.seat}
+
+    def render(self, detail: bool = False) -> str:
+        return f"heap {self.heap}, seat {self.seat} to move"
+
+
+class NimGame(Game):
+    name: ClassVar[str] = "nim"
+    title: ClassVar[str] = "Nim"
+    option_set: ClassVar[OptionSet] = OptionSet(
+        "nim", (OptionSpec("heap", 10, "counters at the start", minimum=1, maximum=50),)
+    )
+    num_distinct_actions: ClassVar[int] = 3
+
+    @property
+    def max_game_length(self) -> int:
+        return int(self.options["heap"])  # type: ignore[arg-type]
+
+    def new_initial_state(self) -> NimState:
+        return NimState(self, int(self.options["heap"]))  # type: ignore[arg-type]
+
+    def state_from_json(self, position: Mapping[str, Any]) -> NimState:
+        state = NimState(self, int(position["heap"]))
+        state.seat = int(position["seat"])
+        return state

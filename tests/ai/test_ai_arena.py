@@ -1,0 +1,107 @@
+"""The arena: schedule, seeded parallel play, tallies, records."""
+
+from __future__ import annotations
+
+import pytest
+from ai_testgames import NimGame, PigGame
+
+from boardplay.ai.arena import GameResult, lineups, run_arena, schedule, summarize
+from boardplay.core import registry
+from boardplay.core.records import read_jsonl
+
+
+def test_two_agents_alternate_seats() -> None:
+    tasks = schedule(2, 2, 4, seed=0)
+    assert [t.seats for t in tasks] == [(0, 1), (1, 0), (0, 1), (1, 0)]
+    assert len({t.seed for t in tasks}) == 4
+    assert [t.seed for t in tasks] == [t.seed for t in schedule(2, 2, 4, seed=0)]
+    assert [t.seed for t in tasks] != [t.seed for t in schedule(2, 2, 4, seed=1)]
+
+
+def test_round_robin_tables() -> None:
+    tasks = schedule(3, 2, 2, seed=0)
+    assert [t.seats for t in tasks] == [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
+    # Three agents at a three-player table: all six seatings.
+    assert len(lineups((0, 1, 2), 3)) == 6
+    # Two agents at a three-player table: each appears at least once: 2^3 - 2 seatings.
+    seatings = lineups((0, 1), 3)
+    assert len(seatings) == 6
+    assert all(set(s) == {0, 1} for s in seatings)
+
+
+def _result(index: int, seats: tuple[int, ...], returns: tuple[float, ...]) -> GameResult:
+    return GameResult(index, seats, returns, None, 10, 0.0, None)
+
+
+def test_summary_tallies_by_hand() -> None:
+    game = NimGame({})
+    results = [
+        _result(0, (0, 1), (1.0, 0.0)),  # A wins from seat 0
+        _result(1, (1, 0), (1.0, 0.0)),  # B wins from seat 0
+        _result(2, (0, 1), (1.0, 0.0)),  # A wins from seat 0
+        _result(3, (1, 0), (0.5, 0.5)),  # draw
+    ]
+    summary = summarize(game, ["A", "B"], 0, results).to_json()
+    a, b = summary["agents"]
+    assert (a["games"], a["wins"], a["draws"], a["win_rate"]) == (4, 2, 1, 0.625)
+    assert (b["wins"], b["draws"], b["losses"]) == (1, 1, 2)
+    assert a["by_seat"][0]["win_rate"] == 1.0 and a["by_seat"][1]["win_rate"] == 0.25
+    assert summary["seats"][0]["win_rate"] == pytest.approx((1 + 1 + 1 + 0.5) / 4)
+    (pair,) = summary["pairings"]
+    assert pair["spec"] == "A vs B" and (pair["wins"], pair["draws"], pair["losses"]) == (2, 1, 1)
+    # 2.5 of 4 plus the virtual draw: 3 of 5 -> 400 log10(1.5) = 70.4 Elo.
+    assert pair["rating"] == pytest.approx(70.4, abs=0.1)
+
+
+def test_three_player_points_and_head_to_head() -> None:
+    game = PigGame({"players": 3})
+    results = [_result(0, (0, 1, 1), (0.0, 1.0, 0.0)), _result(1, (0, 1, 2), (0.5, 0.0, 0.5))]
+    summary = summarize(game, ["A", "B", "C"], 0, results).to_json()
+    a, b, c = summary["agents"]
+    assert (a["games"], a["wins"], a["draws"]) == (2, 0, 1)
+    assert (b["games"], b["wins"]) == (2, 1)
+    assert (c["games"], c["draws"]) == (1, 1)
+    assert all("openskill" in agent for agent in summary["agents"])
+    pairs = {p["spec"]: p for p in summary["pairings"]}
+    assert (pairs["A vs B"]["wins"], pairs["A vs B"]["losses"]) == (1, 1)
+    assert pairs["A vs C"]["draws"] == 1
+
+
+def test_repeated_specs_get_distinct_labels() -> None:
+    results = [_result(0, (0, 1), (1.0, 0.0))]
+    summary = summarize(NimGame({}), ["random", "random"], 0, results).to_json()
+    assert [a["spec"] for a in summary["agents"]] == ["random", "random#2"]
+
+
+def test_parallel_run_equals_serial_run_and_records_replay(
+    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(registry._GAMES, "pig", "ai_testgames:PigGame")
+    game = PigGame({"players": 3, "target": 15})
+    specs = ["random", "greedy", "mcts(iterations=20)"]
+    path = tmp_path / "games.jsonl"  # type: ignore[operator]
+    serial = run_arena(game, specs, 3, seed=4, workers=1, records=path)
+    parallel = run_arena(game, specs, 3, seed=4, workers=2)
+    assert [r.returns for r in serial.results] == [r.returns for r in parallel.results]
+    assert [r.length for r in serial.results] == [r.length for r in parallel.results]
+    records = list(read_jsonl(path))
+    assert len(records) == len(serial.results) == 3
+    for record, result in zip(records, serial.results, strict=True):
+        assert [p.spec for p in record.players] == [specs[i] for i in result.seats]
+        assert tuple(record.replay().returns()) == result.returns
+
+
+def test_arena_rejects_bad_input_before_playing() -> None:
+    game = NimGame({})
+    with pytest.raises(ValueError, match="at least two agents"):
+        run_arena(game, ["random"], 2)
+    with pytest.raises(ValueError, match="unknown agent"):
+        run_arena(game, ["random", "genius"], 2)
+    with pytest.raises(ValueError, match="games must be at least 1"):
+        run_arena(game, ["random", "greedy"], 0)
+
+
+def test_mcts_beats_random_at_nim() -> None:
+    result = run_arena(NimGame({"heap": 11}), ["mcts(iterations=300)", "random"], 10, seed=1)
+    mcts = result.to_json()["agents"][0]
+    assert mcts["wins"] >= 9

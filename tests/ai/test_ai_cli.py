@@ -1,0 +1,67 @@
+"""``boardplay arena`` and ``boardplay analyze`` through Typer's CliRunner, on the test game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from boardplay.cli.main import app
+from boardplay.core import registry
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _pig(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry._GAMES, "pig", "ai_testgames:PigGame")
+
+
+def test_arena_prints_a_table_and_writes_json_and_records(tmp_path: Path) -> None:
+    summary = tmp_path / "summary.json"
+    records = tmp_path / "games.jsonl"
+    result = runner.invoke(
+        app,
+        [
+            "arena", "pig", "--agents", "random", "mcts(iterations=30)", "--games", "4",
+            "--seed", "3", "--option", "target=15", "--json", str(summary),
+            "--records", str(records),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "mcts(iterations=30)" in result.output and "win rate" in result.output
+    data = json.loads(summary.read_text())
+    assert data["game"] == "pig(target=15)" and data["games"] == 4
+    for agent in data["agents"]:
+        assert set(agent) >= {"spec", "games", "wins", "draws", "win_rate", "rating"}
+        assert agent["games"] == 4
+    (pairing,) = data["pairings"]
+    assert set(pairing) >= {"spec", "games", "wins", "draws", "win_rate", "rating"}
+    assert len(records.read_text().splitlines()) == 4
+
+
+def test_arena_accepts_repeated_agents_option() -> None:
+    result = runner.invoke(
+        app, ["arena", "pig", "--agents", "random", "--agents", "greedy", "--games", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "greedy" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["arena", "pig", "--agents", "random", "wizard"], "unknown agent 'wizard'"),
+        (["arena", "pig", "--agents", "random"], "give at least two agents"),
+        (["arena", "pig", "--agents", "random", "greedy", "--option", "seats=9"], "no option"),
+        (["arena", "chess", "--agents", "random", "greedy"], "unknown game 'chess'"),
+        (["arena", "pig", "--agents", "random", "mcts(iterations=x)"], "must be an integer"),
+    ],
+)
+def test_arena_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
