@@ -1,0 +1,371 @@
+"""OpenSpiel adapter: every boardplay game as a pyspiel Python game, so OpenSpiel's own
+algorithms (MCTS, CFR tools, ``random_sim_test``, ...) run on our engines unchanged.
+
+>>> from boardplay.adapters import openspiel
+>>> openspiel.register()                       # doctest: +SKIP
+['boardplay_montana', 'boardplay_passtally', 'boardplay_potlatch', 'boardplay_proteus']
+>>> import pyspiel
+>>> game = pyspiel.load_game("boardplay_potlatch(actions=3)")  # doctest: +SKIP
+
+Mapping (docs/adapters.md has the full story):
+
+- GameType: sequential, perfect information, terminal rewards, zero-sum (see
+  ``boardplay.adapters.utilities``); explicit chance where the game declares chance outcomes.
+- Parameters are our options. pyspiel parameters have one fixed type (int, bool, str, float) and
+  its game-string parser turns ``5`` into an int, so options that mix integers with words or
+  ``None`` become integers with documented sentinels below the option's minimum: the special
+  words first (``"random"`` -> minimum - 1), then ``None`` (-> minimum - 1 - number of words).
+  E.g. Montana ``board_seed=-1`` is ``"random"``, Proteus ``max_turns=0`` is ``None``.
+- Serialization goes through our records: OpenSpiel serializes a Python state by pickling its
+  attributes, and the only attribute holds the engine state, which pickles as a
+  ``boardplay.core.records.Record`` (game, options, actions with notation) and is rebuilt by
+  replaying that record through the engine, so a serialized state is checked move by move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from boardplay.adapters import utilities, utility_range
+from boardplay.core.errors import BoardplayError, OptionError, RecordError
+from boardplay.core.game import CHANCE, Game, State
+from boardplay.core.options import OptionSpec, OptionValue, parse_game_string
+from boardplay.core.records import Record
+from boardplay.core.registry import available, canonical_name, game_class
+
+PREFIX = "boardplay_"
+"""OpenSpiel short names are ``boardplay_<game>``."""
+
+ParamValue = int | bool | str | float
+
+
+# ----- options <-> pyspiel parameters --------------------------------------------------------
+def _uses_sentinels(spec: OptionSpec) -> bool:
+    """Integer options that also accept words or None become ints with sentinels."""
+    return (
+        spec.kind is int
+        and spec.minimum is not None
+        and spec.choices is None
+        and (bool(spec.specials) or spec.nullable)
+    )
+
+
+def _sentinels(spec: OptionSpec) -> dict[OptionValue, int]:
+    assert spec.minimum is not None
+    words: list[OptionValue] = list(spec.specials)
+    if spec.nullable:
+        words.append(None)
+    return {word: spec.minimum - 1 - i for i, word in enumerate(words)}
+
+
+def to_param(spec: OptionSpec, value: OptionValue) -> ParamValue:
+    """Our canonical option value as a pyspiel parameter value (see the module doc)."""
+    if _uses_sentinels(spec):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        return _sentinels(spec)[value]
+    if value is None:
+        return "none"
+    return value
+
+
+def from_param(spec: OptionSpec, raw: ParamValue) -> OptionValue:
+    """A pyspiel parameter value back to our option value; bad values raise ``OptionError``
+    naming what is allowed (in both spellings)."""
+    if _uses_sentinels(spec) and isinstance(raw, int) and not isinstance(raw, bool):
+        for word, code in _sentinels(spec).items():
+            if raw == code:
+                return word
+        if raw < (spec.minimum or 0):
+            codes = ", ".join(
+                f"{code} = {word or 'none'}" for word, code in _sentinels(spec).items()
+            )
+            raise OptionError(
+                f"option {spec.name!r} does not accept {raw}; allowed: {spec.allowed()} "
+                f"(in OpenSpiel parameters {codes})"
+            )
+    return spec.parse(raw)
+
+
+def parameter_specification(cls: type[Game]) -> dict[str, ParamValue]:
+    """pyspiel parameter defaults for a game class: its options' defaults, mapped."""
+    return {spec.name: to_param(spec, spec.default) for spec in cls.option_set.specs}
+
+
+def game_parameters(game: Game) -> dict[str, ParamValue]:
+    """The pyspiel parameters that load the same game as ``game`` (a boardplay Game)."""
+    specs = game.option_set.by_name()
+    return {name: to_param(specs[name], value) for name, value in game.options.items()}
+
+
+def options_from_parameters(cls: type[Game], params: dict[str, Any]) -> dict[str, OptionValue]:
+    specs = cls.option_set.by_name()
+    out: dict[str, OptionValue] = {}
+    for name, raw in params.items():
+        if name not in specs:
+            known = ", ".join(specs) or "(none)"
+            raise OptionError(f"{cls.name} has no option {name!r}; its options are: {known}")
+        out[name] = from_param(specs[name], raw)
+    return out
+
+
+# ----- the engine state, held so that OpenSpiel can clone and pickle it ----------------------
+class _Held:
+    """Holds the engine state inside the pyspiel state's ``__dict__``.
+
+    OpenSpiel clones a Python state by deep-copying its attributes and serializes it by pickling
+    them; this holder turns the first into the engine's cheap ``clone()`` and the second into a
+    game record that is replayed (and so verified) on load."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(self.state.clone())
+
+    def __getstate__(self) -> dict[str, Any]:
+        return to_record(self.state).to_json()
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.state = _AdapterRecord.from_json(data).replay()
+
+
+_classes: dict[str, type[Game]] = {}
+"""Game classes registered through this adapter, by boardplay name."""
+
+
+class _AdapterRecord(Record):
+    """A record whose game is looked up among the classes registered here first, so games
+    registered with ``register_class`` (not only the built-in four) deserialize too."""
+
+    def load_game(self) -> Game:
+        cls = _classes.get(self.game)
+        if cls is None:
+            return super().load_game()
+        try:
+            return cls(self.options)
+        except BoardplayError as exc:
+            raise RecordError(f"record names an option that cannot load: {exc}") from exc
+
+
+def to_record(state: State) -> Record:
+    """A record of the actions that led from the initial state to ``state`` (the engine's
+    ``history()``), with notation and seats, as ``boardplay replay`` reads it."""
+    game = state.game
+    record = Record.begin(game)
+    replay = game.new_initial_state()
+    for action in state.history():
+        record.play(replay, action)
+    record.meta["source"] = "boardplay.adapters.openspiel"
+    return record
+
+
+# ----- observers -----------------------------------------------------------------------------
+class TensorObserver:
+    """OpenSpiel's PyObserver protocol over ``observation_tensor`` / ``render``."""
+
+    def __init__(self, game: Game, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"boardplay observers take no parameters; got {sorted(params)}")
+        shape = game.observation_shape()
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: BoardplayState, player: int) -> None:
+        self.tensor[:] = state.boardplay_state.observation_tensor(player)
+
+    def string_from(self, state: BoardplayState, player: int) -> str:
+        return state.boardplay_state.render()
+
+
+# ----- pyspiel game and state ----------------------------------------------------------------
+def short_name(name: str) -> str:
+    return PREFIX + name
+
+
+def game_type(cls: type[Game]) -> pyspiel.GameType:
+    """The OpenSpiel GameType of a boardplay game class."""
+    chance = (
+        pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        if cls.max_chance_outcomes > 0
+        else pyspiel.GameType.ChanceMode.DETERMINISTIC
+    )
+    return pyspiel.GameType(
+        short_name=short_name(cls.name),
+        long_name=f"boardplay {cls.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameter_specification(cls),
+    )
+
+
+class BoardplayGame(pyspiel.Game):  # type: ignore[misc]
+    """A boardplay game seen by OpenSpiel. ``boardplay_game`` is the engine's Game."""
+
+    def __init__(self, cls: type[Game], params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        self.boardplay_game = cls(options_from_parameters(cls, params))
+        game = self.boardplay_game
+        low, high = utility_range(game)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=game.num_distinct_actions,
+            max_chance_outcomes=game.max_chance_outcomes,
+            num_players=game.num_players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=0.0,
+            max_game_length=game.max_game_length,
+        )
+        super().__init__(game_type(cls), info, params)
+
+    def new_initial_state(self, state: Any = None) -> BoardplayState:
+        if state is not None:
+            raise ValueError(
+                "boardplay games start from their initial state here; load positions with "
+                "boardplay (Game.state_from_json) instead"
+            )
+        return BoardplayState(self, self.boardplay_game.new_initial_state())
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> TensorObserver | IIGObserverForPublicInfoGame:
+        """The observation tensor for the default observation type; the public history
+        (perfect recall) for information states, as all information is public."""
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return TensorObserver(self.boardplay_game, params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class BoardplayState(pyspiel.State):  # type: ignore[misc]
+    """A pyspiel state wrapping an engine state (``boardplay_state``)."""
+
+    def __init__(self, game: BoardplayGame, state: State) -> None:
+        super().__init__(game)
+        self._held = _Held(state)
+
+    @property
+    def boardplay_state(self) -> State:
+        return self._held.state
+
+    def current_player(self) -> int:
+        player = self._held.state.current_player()
+        if player == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        if player < 0:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return player
+
+    def is_terminal(self) -> bool:
+        return self._held.state.is_terminal()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._held.state.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._held.state.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self._held.state.apply_action(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        """The engine's notation when ``action`` can be named in this state; OpenSpiel also asks
+        for actions of other states (e.g. when printing a history), which get their id."""
+        try:
+            return self._held.state.action_to_string(action)
+        except (BoardplayError, IndexError, KeyError):
+            return f"action {action}"
+
+    def returns(self) -> list[float]:
+        return utilities(self._held.state)
+
+    def __str__(self) -> str:
+        return self._held.state.render()
+
+
+# ----- registration --------------------------------------------------------------------------
+_registered: set[str] = set()
+_creators: list[type[BoardplayGame]] = []
+
+
+def _bound_init(cls: type[Game]) -> Any:
+    def __init__(self: BoardplayGame, params: dict[str, Any] | None = None) -> None:
+        BoardplayGame.__init__(self, cls, params)
+
+    return __init__
+
+
+def register_class(cls: type[Game]) -> str:
+    """Register one game class with OpenSpiel (idempotent); returns its short name."""
+    name = short_name(cls.name)
+    _classes[cls.name] = cls
+    if name not in _registered and name not in pyspiel.registered_names():
+        # Register a class (as OpenSpiel's own Python games do), not a closure: the registry
+        # outlives the interpreter, and a closure freed at exit without the GIL aborts Python.
+        subclass = type(
+            f"BoardplayGame_{cls.name}",
+            (BoardplayGame,),
+            {"__init__": _bound_init(cls), "__module__": __name__},
+        )
+        _creators.append(subclass)
+        pyspiel.register_game(game_type(cls), subclass)
+    _registered.add(name)
+    return name
+
+
+def register(games: Iterable[str] | None = None) -> list[str]:
+    """Register the given games (default: every available game) with OpenSpiel as
+    ``boardplay_<game>``; safe to call again. Returns the short names."""
+    names = available() if games is None else [canonical_name(g) for g in games]
+    return [register_class(game_class(name)) for name in names]
+
+
+def load(spec: str, **options: Any) -> pyspiel.Game:
+    """``load("potlatch(actions=3)")``: the OpenSpiel game for a boardplay game string, with
+    options written as for ``boardplay.load`` (so ``board_seed="random"`` works here)."""
+    name, from_string = parse_game_string(spec)
+    cls = game_class(name)
+    game = cls({**from_string, **options})
+    register_class(cls)
+    return pyspiel.load_game(short_name(cls.name), game_parameters(game))
+
+
+def from_record(record: Record) -> BoardplayState:
+    """The pyspiel state reached by replaying ``record`` (every move checked by the engine).
+    Records with a start position cannot be expressed as an OpenSpiel history."""
+    if record.start_position is not None:
+        raise ValueError("records that start from a position JSON have no OpenSpiel history")
+    record = _AdapterRecord.from_json(record.to_json())
+    record.replay()  # raises RecordError naming the first move the engine rejects
+    boardplay_game = record.load_game()
+    register_class(type(boardplay_game))
+    game = pyspiel.load_game(short_name(boardplay_game.name), game_parameters(boardplay_game))
+    state = game.new_initial_state()
+    for move in record.moves:
+        state.apply_action(move.action)
+    return state  # type: ignore[no-any-return]
+
+
+def deserialize(text: str) -> BoardplayState:
+    """Inverse of ``serialize``: a record (JSON text) replayed into a pyspiel state."""
+    return from_record(Record.loads(text))
+
+
+def serialize(state: BoardplayState) -> str:
+    """The record of ``state`` as JSON text (``boardplay replay`` can read it)."""
+    return to_record(state.boardplay_state).dumps()

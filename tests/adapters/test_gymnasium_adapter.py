@@ -1,0 +1,103 @@
+"""Gymnasium adapter: Gymnasium's check_env, whole episodes against boardplay agents, the action
+mask in info, illegal actions and seats."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+from adapter_cases import GameFactory
+from dicerace import DiceRaceGame
+from gymnasium.utils.env_checker import check_env
+
+from boardplay.adapters import gymnasium as bg
+from boardplay.adapters import utilities
+from boardplay.core.errors import IllegalActionError, OptionError
+
+# Only the agents that exist are used here; the default opponent is checked separately.
+OPPONENT = "random"
+
+
+def test_check_env(make_game: GameFactory) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # unbounded Box advice
+        check_env(bg.env(make_game(), opponent=OPPONENT, render_mode="ansi"))
+
+
+def test_default_opponent_is_mcts_200() -> None:
+    assert inspect.signature(bg.env).parameters["opponent"].default == "mcts(iterations=200)"
+
+
+def test_unknown_opponent_fails_at_construction() -> None:
+    with pytest.raises(OptionError, match="unknown agent"):
+        bg.env(DiceRaceGame(), opponent="nobody")
+
+
+def test_whole_episode(make_game: GameFactory) -> None:
+    game = make_game()
+    env = bg.env(game, opponent=OPPONENT)
+    obs, info = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    steps = 0
+    while True:
+        assert obs.shape == game.observation_shape()
+        assert env.state.current_player() == env.seat
+        legal = np.flatnonzero(info["action_mask"])
+        assert list(legal) == env.state.legal_actions()
+        assert (env.action_masks() == info["action_mask"]).all()
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        steps += 1
+        assert not truncated
+        if terminated:
+            break
+        assert reward == 0.0
+    assert env.state.is_terminal()
+    assert reward == utilities(env.state)[env.seat]
+    assert not info["action_mask"].any()
+    with pytest.raises(IllegalActionError, match="reset"):
+        env.step(0)
+
+
+def test_illegal_action_loses_or_raises() -> None:
+    env = bg.env(DiceRaceGame({"start_player": 0}), opponent=OPPONENT)
+    env.reset(seed=0)
+    _, reward, terminated, _, info = env.step(1)  # legal
+    assert not terminated
+    before = env.state.to_json()
+    _, reward, terminated, _, info = env.step(9)
+    assert terminated and reward == -1.0 and info["illegal_action"]
+    assert env.state.to_json() == before
+    strict = bg.env(DiceRaceGame({"start_player": 0}), opponent=OPPONENT, illegal="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="not legal"):
+        strict.step(9)
+
+
+def test_seats_and_opponents() -> None:
+    game = DiceRaceGame({"players": 3})
+    seats = set()
+    for seed in range(12):
+        env = bg.env(game, opponent=["random", "random"], seat="random")
+        _, info = env.reset(seed=seed)
+        seats.add(info["seat"])
+        assert sorted(env.opponents) == sorted(set(range(3)) - {env.seat})
+    assert seats == {0, 1, 2}
+    with pytest.raises(OptionError, match="2 opponent"):
+        bg.env(game, opponent=["random"])
+    with pytest.raises(OptionError, match="seat"):
+        bg.env(game, opponent=OPPONENT, seat=3)
+
+
+def test_seeded_episodes_replay() -> None:
+    def run(seed: int) -> list[int]:
+        env = bg.env(DiceRaceGame({"target": 20}), opponent=OPPONENT)
+        _, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        return env.state.history()
+
+    assert run(5) == run(5)
+    assert len({tuple(run(s)) for s in range(6)}) > 1
