@@ -1,0 +1,6 @@
+"""Montana (Rüdiger Dorn, 2017): the worker-placement race, 2–4 players, data-driven."""
+
+from boardplay.games.montana.game import MontanaGame
+from boardplay.games.montana.state import MontanaState
+
+__all__ = ["MontanaGame", "MontanaState"]

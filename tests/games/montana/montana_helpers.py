@@ -1,0 +1,238 @@
+"""Helpers for the Montana tests: set up positions by moving pieces between the supply and the
+player boards (so every invariant keeps holding), find hexes with given properties, and check
+the invariants of spec §15 on any state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import boardplay
+from boardplay.games.montana import actions as A
+from boardplay.games.montana.board import DIRS
+from boardplay.games.montana.state import (
+    HOME,
+    MAIN,
+    OVER,
+    OVERFLOW,
+    PLACE,
+    REWARD,
+    MontanaState,
+)
+
+COLOURS = {"Cu": 0, "St": 1, "Gr": 2, "Pu": 3}
+GOODS = {"c": 0, "C": 1, "s": 2, "S": 3, "g": 4, "p": 5}
+
+
+def game(**options: Any) -> Any:
+    opts: dict[str, Any] = {"board_seed": 0, "start_player": 0}
+    opts.update(options)
+    return boardplay.load("montana", **opts)
+
+
+def fresh(**options: Any) -> MontanaState:
+    """A state at the start player's first MAIN, after setup spins with no wild symbols chosen
+    badly: every setup spin is segment 1 (Cu+St)."""
+    state = game(**options).new_initial_state()
+    while state.current_player() < 0 and state.stage != MAIN:
+        state.apply_action(A.CHANCE_SPIN + 0)
+    assert state.stage == MAIN
+    return state
+
+
+def set_workers(state: MontanaState, player: int, **counts: int) -> None:
+    """Give ``player`` exactly these workers (others 0), to and from the supply."""
+    for code, c in COLOURS.items():
+        want = counts.get(code, 0)
+        have = state.workers[4 * player + c]
+        state.supply_workers[c] += have - want
+        state.workers[4 * player + c] = want
+        assert state.supply_workers[c] >= 0
+    state._legal = None
+
+
+def set_goods(state: MontanaState, player: int, **counts: int) -> None:
+    for code, k in GOODS.items():
+        want = counts.get(code, 0)
+        have = state.goods[6 * player + k]
+        state.supply_goods[k] += have - want
+        state.goods[6 * player + k] = want
+        assert state.supply_goods[k] >= 0, code
+    state._legal = None
+
+
+def set_cattle(state: MontanaState, player: int, count: int) -> None:
+    state.supply_cattle += state.cattle[player] - count
+    state.cattle[player] = count
+    assert state.supply_cattle >= 0
+    state._legal = None
+
+
+def set_silver(state: MontanaState, player: int, silver: int) -> None:
+    state.silver[player] = silver
+    state._legal = None
+
+
+def clear_player(state: MontanaState, player: int) -> None:
+    set_workers(state, player)
+    set_goods(state, player)
+    set_cattle(state, player, 0)
+    set_silver(state, player, 0)
+
+
+def hex_of(state: MontanaState, q: int, r: int) -> int:
+    assert state.board is not None
+    return state.board.coords.index((q, r))
+
+
+def settle(state: MontanaState, player: int, h: int, tiles: int = 1) -> None:
+    """Put ``tiles`` of ``player``'s settlement tiles on hex ``h`` (no effects, as a position
+    set-up): takes the K cattle to the supply and removes canteens of adjacent lakes to 'used'
+    so that the invariants hold."""
+    board = state.board
+    assert board is not None
+    assert state.hex_owner[h] == -1 and board.specs[h].kind == "plain" and h != board.start
+    state.hex_owner[h] = player
+    state.hex_tiles[h] = tiles
+    state.tiles[player] -= tiles
+    if state.hex_cattle[h]:
+        state.hex_cattle[h] = 0
+        state.supply_cattle += 1
+    for lake in board.lakes_next_to[h]:
+        if state.lake_canteen[lake]:
+            state.lake_canteen[lake] = 0
+            state.canteens_used += 1
+    state._legal = None
+
+
+def step(h: tuple[int, int], d: int, k: int = 1) -> tuple[int, int]:
+    return (h[0] + k * DIRS[d][0], h[1] + k * DIRS[d][1])
+
+
+def play(state: MontanaState, *moves: str) -> None:
+    for move in moves:
+        state.apply_action(state.string_to_action(move))
+
+
+def check_invariants(state: MontanaState, connectivity: bool = True) -> None:
+    """Spec §15 I1–I12 (and I13's 'no dead stage'). Scenario positions that place settlements
+    by hand skip I9 (``connectivity=False``)."""
+    data = state.data
+    n = state.n
+    # I1 workers
+    for c in range(4):
+        total = (
+            state.supply_workers[c]
+            + sum(state.workers[4 * p + c] for p in range(n))
+            + sum(s[c] for s in state.slots)
+        )
+        assert total == data.workers_per_colour, ("I1", c, total)
+    # I6 non-negativity
+    for values in (
+        state.supply_workers,
+        state.supply_goods,
+        state.silver,
+        state.goods,
+        state.cattle,
+        state.canteens,
+        state.workers,
+        state.tiles,
+    ):
+        assert min(values) >= 0, "I6"
+    assert state.supply_cattle >= 0
+    # I7 cap
+    for p in range(n):
+        if not (state.stage == OVERFLOW and state.decider == p):
+            assert state.worker_count(p) <= data.worker_cap, "I7"
+    board = state.board
+    if board is None:
+        return
+    # I2 goods
+    for k in range(6):
+        total = state.supply_goods[k] + sum(state.goods[6 * p + k] for p in range(n))
+        assert total == data.goods_supply[n][k] + n * data.start_goods[k], ("I2", k)
+        assert total + state.aside_goods[k] == data.goods_box[k]
+    # I3 cattle
+    assert state.supply_cattle + sum(state.cattle) + sum(state.hex_cattle) == data.cattle_total
+    # I4 canteens
+    box = data.canteens_total - len(board.canteen_lakes)
+    assert state.canteens_box == box
+    assert (
+        sum(state.lake_canteen) + sum(state.canteens) + state.canteens_used + box
+        == data.canteens_total
+    ), "I4"
+    # I5 settlements
+    for p in range(n):
+        placed = sum(t for h, t in enumerate(state.hex_tiles) if state.hex_owner[h] == p)
+        assert placed + state.tiles[p] == data.settlements[n], "I5"
+    # I8 hexes
+    for h, spec in enumerate(board.specs):
+        if state.hex_owner[h] >= 0:
+            assert spec.kind == "plain" and h != board.start
+            assert 1 <= state.hex_tiles[h] <= 3
+        else:
+            assert state.hex_tiles[h] == 0
+        if spec.kind == "plain" and spec.cattle:
+            assert state.hex_cattle[h] == (1 if state.hex_owner[h] < 0 else 0), "I8 cattle"
+    for lake in board.canteen_lakes:
+        settled = any(state.hex_owner[x] >= 0 for x in board.neighbours[lake])
+        assert state.lake_canteen[lake] == (0 if settled else 1), "I8 canteen"
+    # I9 connectivity
+    groups = (
+        []
+        if not connectivity
+        else (
+            [{h for h in range(len(board.coords)) if state.hex_owner[h] >= 0}]
+            if state.game.adjacent_any
+            else [
+                {h for h in range(len(board.coords)) if state.hex_owner[h] == p} for p in range(n)
+            ]
+        )
+    )
+    for group in groups:
+        seen = {board.start}
+        stack = [board.start]
+        while stack:
+            h = stack.pop()
+            for nb in board.neighbours[h]:
+                if nb in group and nb not in seen:
+                    seen.add(nb)
+                    stack.append(nb)
+        assert group <= seen, "I9"
+    # I10 worker board parts
+    for b, space in enumerate(data.bank):
+        assert sum(state.slots[b]) in (0, space.workers)
+    for a, area in enumerate(data.areas):
+        base = state.game.area_slot[a]
+        for s in range(len(area.spaces)):
+            left, right = state.slots[base + 2 * s], state.slots[base + 2 * s + 1]
+            if sum(right):
+                assert sum(left), "I10 right without left"
+            for part in (left, right):
+                assert sum(part) in (0, 2) or part[area.colour] == 1, "I10 part"
+    # I11 contractors
+    if state.stage not in (PLACE, REWARD) and not (
+        state.stage == OVERFLOW and state.after_overflow in (PLACE, REWARD)
+    ):
+        assert all(c == HOME for c in state.contractor), "I11"
+    rows = [c // len(data.column_cost) for c in state.contractor if c != HOME]
+    assert len(rows) == len(set(rows)), "I11 one per row"
+    # I12 lines
+    for p in range(n):
+        per_axis: dict[int, set[int]] = {}
+        for axis, hexes in state.lines[p]:
+            assert len(hexes) >= data.line_length and board.start not in hexes
+            seen_axis = per_axis.setdefault(axis, set())
+            assert not (seen_axis & set(hexes)), "I12"
+            seen_axis |= set(hexes)
+    # I13 no dead stage
+    if state.stage != OVER:
+        assert state.legal_actions(), "I13"
+
+
+def start_of_turn_checks(state: MontanaState) -> None:
+    """I10: at the start of every turn no bank or production area is full."""
+    data = state.data
+    assert any(sum(state.slots[b]) == 0 for b in range(len(data.bank)))
+    for a, area in enumerate(data.areas):
+        base = state.game.area_slot[a]
+        assert any(sum(state.slots[base + 2 * s]) == 0 for s in range(len(area.spaces)))
