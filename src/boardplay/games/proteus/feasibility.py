@@ -38,3 +38,27 @@ def feasible(counts: tuple[int, int, int], open_tiles: int, missing: int) -> boo
         elif feasible(smaller, open_tiles & ~bit, missing):
             return True
     return False
+
+
+@cache
+def placeable_tiles(counts: tuple[int, int, int], open_tiles: int, missing: int, shape: int) -> int:
+    """Bit mask of the open tiles a piece of ``shape`` (one of ``counts``) may go on under §4.4:
+    not a match on an active colour, and the rest still feasible afterwards. Depends only on
+    these arguments, so it is memoised as a whole (the hot path of kadon placement)."""
+    rest = list(counts)
+    rest[shape] -= 1
+    smaller = (rest[0], rest[1], rest[2])
+    allowed = 0
+    for tile in range(9):
+        bit = 1 << tile
+        if not open_tiles & bit:
+            continue
+        left = missing
+        if tile % 3 == shape:
+            colour = 1 << (tile // 3)
+            if not missing & colour:
+                continue
+            left = missing & ~colour
+        if feasible(smaller, open_tiles & ~bit, left):
+            allowed |= bit
+    return allowed

@@ -36,7 +36,7 @@ from boardplay.games.proteus.board import (
     TRADE_PAIRS,
     YELLOW,
 )
-from boardplay.games.proteus.feasibility import feasible
+from boardplay.games.proteus.feasibility import feasible, placeable_tiles
 from boardplay.games.proteus.notation import ACTION_NAMES, parse
 
 if TYPE_CHECKING:
@@ -240,20 +240,22 @@ class ProteusState(State):
             for tile in range(9):
                 if tile_cell[tile] < 0:
                     base = tile * 9
-                    out.extend(base + c for c in empties)
+                    out.extend([base + c for c in empties])
         vacant = [c for c in range(9) if tiles[c] >= 0 and pieces[c] < 0]
         base_piece = 3 * self._to_move
         where = self._where
-        kadon = self.game.kadon
-        if kadon:
+        if self.game.kadon:
             open_tiles, counts, missing = self._kadon_budget()
+            key = (counts[0], counts[1], counts[2])
         for shape in range(3):
             if where[base_piece + shape] >= 0:
                 continue
-            for cell in vacant:
-                if kadon and not self._kadon_allows(shape, cell, open_tiles, counts, missing):
-                    continue
-                out.append(PIECE_BASE + shape * 9 + cell)
+            base = PIECE_BASE + shape * 9
+            if self.game.kadon:
+                allowed = placeable_tiles(key, open_tiles, missing, shape)
+                out.extend(base + c for c in vacant if allowed >> tiles[c] & 1)
+            else:
+                out.extend(base + c for c in vacant)
         return out
 
     def _kadon_budget(self) -> tuple[int, list[int], int]:
@@ -273,19 +275,11 @@ class ProteusState(State):
                 missing |= 1 << colour
         return open_tiles, counts, missing
 
-    def _kadon_allows(
-        self, shape: int, cell: int, open_tiles: int, counts: list[int], missing: int
-    ) -> bool:
+    def _kadon_allows(self, shape: int, cell: int) -> bool:
         """§4.4: not a match on an active colour, and still feasible afterwards."""
-        tile = self._tiles[cell]
-        if tile % 3 == shape:
-            colour = tile // 3
-            if not missing & (1 << colour):
-                return False
-            missing &= ~(1 << colour)
-        rest = counts.copy()
-        rest[shape] -= 1
-        return feasible((rest[0], rest[1], rest[2]), open_tiles & ~(1 << tile), missing)
+        open_tiles, counts, missing = self._kadon_budget()
+        allowed = placeable_tiles((counts[0], counts[1], counts[2]), open_tiles, missing, shape)
+        return bool(allowed >> self._tiles[cell] & 1)
 
     def kadon_feasible(self) -> bool:
         """Whether this (placement-phase) position satisfies the feasibility rule of §4.4."""
@@ -540,8 +534,7 @@ class ProteusState(State):
                         f"{COLOUR_WORDS[colour]} already has an active tile "
                         f"({TILES[self._active[colour]]})"
                     )
-                open_tiles, counts, missing = self._kadon_budget()
-                if not self._kadon_allows(shape, cell, open_tiles, counts, missing):
+                if not self._kadon_allows(shape, cell):
                     return (
                         "under rules=kadon it would make it impossible to activate exactly one "
                         "tile of each colour by the end of the placement phase"
