@@ -1,10 +1,11 @@
 """The text picture of a position (``State.render``): a pointy-top hex map plus status lines.
 
-Each hex is an 8-character cell: ``[NNR]`` is a tile holding N, N, R (bottom to top, ``-``
+Each hex is a 6-character cell: ``[NNR]`` is a tile holding N, N, R (bottom to top, ``-``
 for no chip); a pawn is its letter just before the bracket, e.g. ``R[NN-]`` is Red's pawn on a
 2-high neutral stack. Blank spaces next to the mover's pawn that could take a tile from the
 stock are shown as ``.``. Rows are offset by half a cell per row, as on the table, and labelled
-with their ``r`` and the ``q`` of their first cell (``q`` grows by 1 per cell to the right).
+with their ``r``; the pawns' coordinates are printed below, which pins down every ``q``.
+The picture fits 80 columns unless nearly all 12 tiles lie in one straight E-W line.
 """
 
 from __future__ import annotations
@@ -22,13 +23,13 @@ _PAWN_LETTERS = ("R", "B")
 def _cell(state: PotlatchState, key: int) -> str:
     code = state.tiles.get(key)
     if code is None:
-        return "   .    "
+        return "  .   "
     chips = CHIP_STRINGS[code].ljust(3, "-")
     mark = " "
     for seat in (0, 1):
         if state.pawns[seat] == key:
             mark = _PAWN_LETTERS[seat]
-    return f"{mark}[{chips}]  "
+    return f"{mark}[{chips}]"
 
 
 def render_state(state: PotlatchState, detail: bool = False) -> str:
@@ -41,19 +42,16 @@ def render_state(state: PotlatchState, detail: bool = False) -> str:
     rows = sorted({r for _, r in coords})
     # Doubled column x = 2q + r: neighbours in a row are 2 apart, rows shift by 1.
     x_min = min(2 * q + r for q, r in coords)
-    r_width = max(len(str(r)) for r in rows)
-    q_width = max(len(str(q)) for q, _ in coords)
     lines: list[str] = []
     for r in rows:
         cells = sorted((2 * q + r, q) for q, rr in coords if rr == r)
         line = ""
         for x, q in cells:
-            line = line.ljust((x - x_min) * 4) + _cell(state, pack(q, r))
-        first_q = cells[0][1]
-        lines.append(f"r={r:>{r_width}} q={first_q:>{q_width}}:  {line.rstrip()}")
+            line = line.ljust((x - x_min) * 3) + _cell(state, pack(q, r))
+        lines.append(f"{r:>3} {line.rstrip()}")
     lines.append(
-        f"Pawns: Red on {hex_text(state.pawns[0])}, Blue on {hex_text(state.pawns[1])}"
-        "   (rows: r and the q of their first cell; q grows by 1 every 8 columns)"
+        f"Pawns: Red {hex_text(state.pawns[0])}, Blue {hex_text(state.pawns[1])} "
+        "(hex q,r; rows show r, q is +1 per 6 columns)"
     )
 
     neutral, red, blue = state.supplies()

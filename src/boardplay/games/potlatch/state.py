@@ -366,6 +366,7 @@ class PotlatchState(State):
             return
         if self.turns_played >= self._turn_limit:
             self.result = (self._stack_leader(), 4)
+            self._legal = None
 
     def _stack_leader(self) -> int | None:
         """The seat with more own-colour stacks; None when equal (a draw)."""
