@@ -431,3 +431,24 @@ def test_illegal_notation_and_finished_game_are_rejected() -> None:
     with pytest.raises(IllegalActionError, match="game is over"):
         over.apply_action(0)
     assert over.to_json() == before
+
+
+def test_the_rules_allow_endless_games_which_the_turn_limit_ends() -> None:
+    # Red moves a chip back and forth between two stacks and follows it with its pawn; Blue
+    # walks around a triangle of 3-high stacks. The stacks alternate between two states, so
+    # they never equal those of the same player's previous turn start: condition 3 never
+    # fires, nobody gets 3 stacks, nobody is stuck.
+    tiles = {"0,0": "NNN", "1,0": "NN", "5,5": "NNN", "6,5": "NNN", "5,6": "NNN"}
+    red = [["C-E", "P-E"], ["C-W", "P-W"]]
+    blue = [["P-E", "P-SW"], ["P-NE", "P-W"]]
+    for limit, turns in ((1000, 300), (40, 20)):
+        state = load(position(tiles), turn_limit=limit)
+        for turn in range(turns):
+            for move in red[turn % 2] + blue[turn % 2]:
+                state.apply_move(move)
+        if limit == 1000:
+            assert not state.is_terminal()
+            assert state.turns_played == 600
+        else:
+            assert state.result == (None, 4)  # 0 stacks each: a draw
+            assert state.turns_played == 40
