@@ -258,3 +258,17 @@ def test_rejects_a_live_turn_with_no_placement_left() -> None:
     over = changed(position, to_move=None, actions_left=0, game_over=True)
     state = load(over)
     assert state.is_terminal() and state.end_reason() == "no legal placement left"
+
+
+def test_rejects_a_live_turn_without_any_action() -> None:
+    blocked = {"0": 0, "1": 2, "2": 1, "3": 1, "4": 1, "5": 1, "6": 0, "7": 2, "8": 0, "9": 2,
+               "10": 0, "11": 2}  # fmt: skip
+    position = changed(
+        LAST_TILE,
+        placements=FULL_BOARD,
+        piles=[{"face_up": None, "hidden": 0}] * 3,
+        markers=blocked,
+        actions_left=1,
+    )
+    rejects(position, "seat 1 has no legal action", jump_counts_as_step=True)
+    assert load(position).legal_actions()  # by default the markers can jump

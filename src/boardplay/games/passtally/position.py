@@ -236,6 +236,11 @@ def load_position(game: PasstallyGame, data: Any) -> PasstallyState:
                 state.any_placement(),
                 "no legal placement exists, so the game would already be over",
             )
+        if state.pending < 0 and not state.legal_actions():
+            raise PositionError(
+                f"seat {to_move} has no legal action (no placement, every marker blocked), so "
+                "the rest of the turn would already have been forfeited"
+            )
         if uses_turns:
             limit = game.options["max_turns"]
             assert isinstance(limit, int)
