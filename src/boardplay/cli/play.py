@@ -99,9 +99,10 @@ class Table:
                 agent.inform(action)
 
     def run(self) -> None:
-        shown = True
+        shown = False
         if all(agent is not None for agent in self.agents):
             self.draw()
+            shown = True
         while not self.state.is_terminal():
             seat = self.state.current_player()
             if self.state.is_chance_node():

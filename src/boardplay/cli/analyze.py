@@ -1,0 +1,72 @@
+"""``boardplay analyze GAME``: a balance study (seat advantage, effect of each rules option)
+under strong self-play, written as docs/analysis/GAME.md with plots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from boardplay.ai.analysis import run_study, variants_for, write_report
+from boardplay.ai.arena import GameResult
+from boardplay.ai.specs import make_agent
+from boardplay.cli.common import console, fail, friendly
+from boardplay.core.registry import canonical_name, load
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("analyze")
+    @friendly
+    def analyze(
+        game: str = typer.Argument(..., help="potlatch, proteus, passtally or montana"),
+        games: int = typer.Option(20, "--games", "-n", min=1, help="Games per variant."),
+        agent: str = typer.Option(
+            "medium", help="Agent spec playing every seat (strong-vs-strong self-play)."
+        ),
+        seed: int = typer.Option(0, help="Seed of the study."),
+        workers: int = typer.Option(1, min=1, help="Worker processes (the machine is shared)."),
+        out: Path = typer.Option(Path("docs/analysis"), help="Directory for GAME.md and plots."),
+        json_path: Path | None = typer.Option(None, "--json", help="Also write the numbers here."),
+    ) -> None:
+        """Measure seat advantage and the effect of the rules options on GAME."""
+        name = canonical_name(game)
+        if "(" in game:
+            raise fail("analyze takes a plain game name; the study chooses the option sets")
+        variants = variants_for(name)
+        make_agent(agent, load(name), 0)  # a bad spec fails before any game is played
+        total = games * len(variants)
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as bar:
+            task = bar.add_task(f"{name} balance study", total=total)
+
+            def advance(_: GameResult) -> None:
+                bar.advance(task)
+
+            study = run_study(name, games, agent, seed, workers, variants, advance)
+        data = study.to_json()
+        table = Table(title=f"{name}: {games} games per variant, {agent} in every seat")
+        for column in ("variant", "first mover", "seat win rates", "draws", "length"):
+            table.add_column(column, justify="left" if column != "draws" else "right")
+        for v in data["variants"]:
+            first = v["first_mover"]
+            table.add_row(
+                v["game"],
+                f"{first['win_rate']:.0%} ({first['ci95'][0]:.0%}–{first['ci95'][1]:.0%})",
+                " ".join(f"{s['win_rate']:.0%}" for s in v["seats"]),
+                str(v["draws"]),
+                str(v["mean_length"]),
+            )
+        console.print(table)
+        path = write_report(study, out)
+        console.print(f"Report written to {path}")
+        if json_path is not None:
+            json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
