@@ -18,7 +18,8 @@ runner = CliRunner()
 def test_play_potlatch_human_against_random_and_save(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     keys = "P-E\nnonsense\n42\n2\nquit\n"
-    result = runner.invoke(app, ["play", "potlatch", "--seed", "4", "--save", str(path)], input=keys)
+    args = ["play", "potlatch", "--seed", "4", "--save", str(path)]
+    result = runner.invoke(app, args, input=keys)
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "seed 4" in out

@@ -54,7 +54,9 @@ class SimStats:
             self.wins[seat] += 1 / len(winners)
         if first_mover in winners:
             self.first_mover_wins += 1 / len(winners)
-        self.reasons[state.end_reason() or "end"] += 1
+        reason = state.end_reason()
+        if reason:
+            self.reasons[reason] += 1
 
 
 def _pct(part: float, whole: int) -> str:
