@@ -78,7 +78,15 @@ def check_position(state: ProteusState, kadon: bool) -> None:
     assert state.in_placement == (pool + hands > 0)
     for colour in range(3):  # active tiles are on the board (never in the pool)
         tile = state.active_tile(colour)
-        assert tile < 0 or state.cell_of_tile(tile) >= 0
+        assert tile < 0 or (tile // 3 == colour and state.cell_of_tile(tile) >= 0)
+    for tile in range(9):  # the engine's cell<->tile and cell<->piece indexes agree
+        cell = state.cell_of_tile(tile)
+        assert cell < 0 or state.tile_at(cell) == tile
+    for piece in range(6):
+        cell = state.cell_of_piece(piece)
+        assert cell < 0 or (state.piece_at(cell) == piece and state.tile_at(cell) >= 0)
+    for cell in range(9):  # every piece stands on a tile
+        assert state.piece_at(cell) < 0 or state.tile_at(cell) >= 0
     if state.is_terminal():
         assert state.legal_actions() == []
         return
