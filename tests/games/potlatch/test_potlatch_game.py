@@ -229,3 +229,15 @@ def test_observation_marks_own_and_opponent_stacks() -> None:
     # with their own stack at q=1, r=0 (row 11, column 12).
     assert red[own * cells : (own + 1) * cells] == blue[own * cells : (own + 1) * cells]
     assert red[own * cells + 11 * SIDE + 12] == 1.0
+
+
+def test_numpy_integer_action_ids_are_accepted() -> None:
+    numpy = pytest.importorskip("numpy")
+    state = game().new_initial_state()
+    state.apply_action(numpy.int64(0))
+    assert state.history() == [0]
+    assert type(state.history()[0]) is int
+    with pytest.raises(IllegalActionError):
+        state.apply_action(True)
+    with pytest.raises(IllegalActionError):
+        state.apply_action("0")  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ Codes 0..5 cover every reachable stack because a colour chip is only ever the 3r
 
 from __future__ import annotations
 
+import operator
 import re
 
 from boardplay.core.errors import IllegalActionError
@@ -104,11 +105,21 @@ def hex_distance(a: int, b: int) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
-def action_name(action: int) -> str:
-    """Notation of an action id, e.g. ``0 -> "P-E"``, ``11 -> "C-SE"``."""
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+def action_id(action: object) -> int:
+    """``action`` as a plain int id (numpy integers from adapters are accepted), or
+    ``IllegalActionError`` naming the id range."""
+    try:
+        value = operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        value = -1
+    if isinstance(action, bool) or not 0 <= value < NUM_ACTIONS:
         raise IllegalActionError(
             f"{action!r} is not a Potlatch Klone action id; ids are 0..11 "
             f"({', '.join(ACTION_NAMES)})"
         )
-    return ACTION_NAMES[action]
+    return value
+
+
+def action_name(action: int) -> str:
+    """Notation of an action id, e.g. ``0 -> "P-E"``, ``11 -> "C-SE"``."""
+    return ACTION_NAMES[action_id(action)]

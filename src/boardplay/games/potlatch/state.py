@@ -22,6 +22,7 @@ from boardplay.games.potlatch.notation import (
     NUM_ACTIONS,
     PAWN_MOVES,
     STEPS,
+    action_id,
     action_name,
     hex_text,
 )
@@ -217,9 +218,13 @@ class PotlatchState(State):
 
     # ----- legal actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
+        return self._cached_legal().copy()
+
+    def _cached_legal(self) -> list[int]:
+        """The legal list, computed once per position (callers must not mutate it)."""
         if self._legal is None:
             self._legal = self._compute_legal()
-        return self._legal.copy()
+        return self._legal
 
     def _compute_legal(self) -> list[int]:
         if self.result is not None:
@@ -283,8 +288,8 @@ class PotlatchState(State):
             raise IllegalActionError(
                 f"{self._describe(action)} is not possible: the game is over ({self.result_text()})"
             )
-        action_name(action)  # rejects ids outside 0..11 with a message
-        if action not in self.legal_actions():
+        action = action_id(action)  # rejects ids outside 0..11 with a message
+        if action not in self._cached_legal():
             raise IllegalActionError(self._illegal_message(action))
         self._history.append(action)
         self._raw_apply(action)
@@ -299,7 +304,7 @@ class PotlatchState(State):
             self.turns_played += 1
             self.to_move = 1 - mover
             self.begin_turn()
-        elif not self.legal_actions():
+        elif not self._cached_legal():
             self.result = (1 - mover, 2)
 
     def _raw_apply(self, action: int) -> None:
@@ -361,7 +366,7 @@ class PotlatchState(State):
         if previous is not None and previous == current:
             self.result = (self._stack_leader(), 3)
             return
-        if not self.legal_actions():
+        if not self._cached_legal():
             self.result = (1 - mover, 2)
             return
         if self.turns_played >= self._turn_limit:
