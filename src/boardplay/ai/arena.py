@@ -47,6 +47,8 @@ class GameResult:
     length: int
     seconds: float
     record: dict[str, Any] | None
+    first_player: int = 0
+    """The seat that took the first decision (after opening chance events)."""
 
 
 def lineups(table: Sequence[int], players: int) -> list[tuple[int, ...]]:
@@ -90,10 +92,13 @@ def play_game(
     start = time.perf_counter()
     limit = game.max_game_length
     length = 0
+    first_player: int | None = None
     while not state.is_terminal():
         if length > limit:
             raise RuntimeError(f"{game} did not end within its max_game_length of {limit} actions")
         player = state.current_player()
+        if first_player is None and player >= 0:
+            first_player = player
         action = sample_chance(state, rng) if player < 0 else agents[player].step(state)
         record.play(state, action)
         for agent in agents:
@@ -110,6 +115,7 @@ def play_game(
         length=length,
         seconds=time.perf_counter() - start,
         record=record.to_json() if keep_record else None,
+        first_player=first_player or 0,
     )
 
 

@@ -66,7 +66,11 @@ GENERIC = Heuristics(
     "generic: the result at the end, else a softmax over scores(), else even chances",
 )
 
-_MODULES: dict[str, str] = {}
+_MODULES: dict[str, str] = {
+    "potlatch": "boardplay.ai.evaluation.potlatch",
+    "proteus": "boardplay.ai.evaluation.proteus",
+    "passtally": "boardplay.ai.evaluation.passtally",
+}
 """Game name -> module defining ``HEURISTICS``."""
 
 

@@ -1,0 +1,309 @@
+"""Balance studies: seat advantage and the effect of each rules option under strong self-play.
+
+For every variant of a game (an option set), the same agent spec plays every seat for ``games``
+seeded games. The study reports, per variant, the win rate of each seat and of the player who
+moved first (Montana and Potlatch can start with another seat), draws and game length, each
+win rate with its 95% Wilson interval, and writes a Markdown report plus matplotlib plots.
+
+A seat has a measurable advantage when its interval excludes the fair share ``1 / players``;
+two variants differ measurably when their intervals do not overlap. Small studies say
+"not measurable", not "balanced": the report prints the sample sizes next to every number.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boardplay.ai.arena import GameResult, GameTask, run_games
+from boardplay.ai.stats import wilson_interval
+from boardplay.core.game import Game
+from boardplay.core.options import OptionValue
+from boardplay.core.registry import game_class, load
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One option set to study, with a short label for tables and plots."""
+
+    label: str
+    options: dict[str, OptionValue]
+
+
+def _choices(game: str, option: str) -> tuple[OptionValue, ...]:
+    spec = game_class(game).option_set.by_name().get(option)
+    if spec is None or spec.choices is None:
+        return ()
+    return spec.choices
+
+
+def _grid(game: str, axes: Sequence[tuple[str, Sequence[OptionValue]]]) -> list[Variant]:
+    """Every combination of the given option values, labelled ``name=value,...``."""
+    variants = [Variant("", {})]
+    for name, values in axes:
+        if not values:
+            continue
+        variants = [
+            Variant(
+                f"{v.label},{name}={value}" if v.label else f"{name}={value}",
+                {**v.options, name: value},
+            )
+            for v in variants
+            for value in values
+        ]
+    return variants
+
+
+def variants_for(game: str) -> list[Variant]:
+    """The variants a balance study of ``game`` compares (the issue names them per game);
+    for any other game, the default plus each choice-valued option varied on its own."""
+    if game == "potlatch":
+        return _grid(game, [("actions", (2, 3)), ("layout", _choices(game, "layout"))])
+    if game == "proteus":
+        return _grid(game, [("rules", _choices(game, "rules"))])
+    if game == "passtally":
+        return _grid(game, [("players", (2, 3))])
+    if game == "montana":
+        return _grid(
+            game, [("players", (2, 3, 4)), ("recruit_grain", _choices(game, "recruit_grain"))]
+        )
+    out = [Variant("default", {})]
+    for spec in game_class(game).option_set.specs:
+        for value in spec.choices or ():
+            if value != spec.default:
+                out.append(Variant(f"{spec.name}={value}", {spec.name: value}))
+    return out
+
+
+@dataclass
+class VariantResult:
+    variant: Variant
+    game: str
+    players: int
+    results: list[GameResult] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    def seat_points(self) -> list[float]:
+        totals = [0.0] * self.players
+        for result in self.results:
+            for seat, value in enumerate(result.returns):
+                totals[seat] += value
+        return totals
+
+    def first_mover_points(self) -> float:
+        return sum(r.returns[r.first_player] for r in self.results)
+
+    def draws(self) -> int:
+        return sum(1 for r in self.results if max(r.returns) < 1.0 - 1e-9)
+
+    def to_json(self) -> dict[str, Any]:
+        n = self.games
+        seats = []
+        for points in self.seat_points():
+            low, high = wilson_interval(points, n)
+            seats.append(
+                {"win_rate": round(points / n, 4), "ci95": [round(low, 4), round(high, 4)]}
+            )
+        first = self.first_mover_points()
+        low, high = wilson_interval(first, n)
+        return {
+            "variant": self.variant.label,
+            "game": self.game,
+            "options": self.variant.options,
+            "players": self.players,
+            "games": n,
+            "seats": seats,
+            "first_mover": {
+                "win_rate": round(first / n, 4),
+                "ci95": [round(low, 4), round(high, 4)],
+            },
+            "draws": self.draws(),
+            "mean_length": round(sum(r.length for r in self.results) / max(1, n), 1),
+        }
+
+
+@dataclass
+class Study:
+    game: str
+    agent: str
+    games: int
+    seed: int
+    variants: list[VariantResult]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "agent": self.agent,
+            "games_per_variant": self.games,
+            "seed": self.seed,
+            "variants": [v.to_json() for v in self.variants],
+        }
+
+
+def run_study(
+    game: str,
+    games: int,
+    agent: str,
+    seed: int = 0,
+    workers: int = 1,
+    variants: Sequence[Variant] | None = None,
+    progress: Callable[[GameResult], None] | None = None,
+) -> Study:
+    """Self-play ``games`` games of every variant with ``agent`` in all seats."""
+    chosen = list(variants) if variants is not None else variants_for(game)
+    out: list[VariantResult] = []
+    for number, variant in enumerate(chosen):
+        loaded: Game = load(game, **variant.options)
+        players = loaded.num_players
+        specs = [agent] * players
+        tasks = [
+            GameTask(
+                i,
+                tuple(range(players)),
+                random.Random(f"study/{seed}/{number}/{i}").getrandbits(32),
+            )
+            for i in range(games)
+        ]
+        results = run_games(loaded, specs, tasks, workers, keep_records=False, progress=progress)
+        out.append(VariantResult(variant, str(loaded), players, results))
+    return Study(game, agent, games, seed, out)
+
+
+# ----- report -------------------------------------------------------------------------------
+def _pct(value: float) -> str:
+    return f"{value:.1%}"
+
+
+def _ci(pair: list[float]) -> str:
+    return f"{pair[0]:.0%}–{pair[1]:.0%}"
+
+
+def _verdict(entry: dict[str, Any]) -> str:
+    fair = 1.0 / entry["players"]
+    low, high = entry["first_mover"]["ci95"]
+    if low > fair:
+        return "first mover advantage (interval above the fair share)"
+    if high < fair:
+        return "first mover disadvantage (interval below the fair share)"
+    return "no first-mover effect measurable at this sample size"
+
+
+def write_plots(study: Study, directory: Path) -> list[Path]:
+    """Bar charts of seat and first-mover win rates per variant with 95% error bars."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    directory.mkdir(parents=True, exist_ok=True)
+    data = study.to_json()["variants"]
+    paths: list[Path] = []
+
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(data)), 4.0))
+    width = 0.8 / max(v["players"] for v in data)
+    for seat in range(max(v["players"] for v in data)):
+        xs: list[float] = []
+        ys: list[float] = []
+        errs: list[list[float]] = [[], []]
+        for i, v in enumerate(data):
+            if seat < v["players"]:
+                s = v["seats"][seat]
+                xs.append(i + (seat - (v["players"] - 1) / 2) * width)
+                ys.append(s["win_rate"])
+                errs[0].append(s["win_rate"] - s["ci95"][0])
+                errs[1].append(s["ci95"][1] - s["win_rate"])
+        ax.bar(xs, ys, width, yerr=errs, capsize=3, label=f"seat {seat}")
+    ax.set_xticks(
+        range(len(data)), [v["variant"] or "default" for v in data], rotation=20, ha="right"
+    )
+    ax.set_ylabel("win rate (95% CI)")
+    ax.set_ylim(0, 1)
+    ax.set_title(
+        f"{study.game}: win rate by seat, {study.agent} self-play, {study.games} games each"
+    )
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    seats_path = directory / f"{study.game}-seats.png"
+    fig.savefig(seats_path, dpi=100)
+    plt.close(fig)
+    paths.append(seats_path)
+
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(data)), 4.0))
+    rates = [v["first_mover"]["win_rate"] for v in data]
+    bars = [
+        [v["first_mover"]["win_rate"] - v["first_mover"]["ci95"][0] for v in data],
+        [v["first_mover"]["ci95"][1] - v["first_mover"]["win_rate"] for v in data],
+    ]
+    ax.bar(range(len(data)), rates, 0.6, yerr=bars, capsize=4, color="tab:orange")
+    for i, v in enumerate(data):
+        ax.hlines(1.0 / v["players"], i - 0.4, i + 0.4, colors="black", linestyles="dashed")
+    ax.set_xticks(
+        range(len(data)), [v["variant"] or "default" for v in data], rotation=20, ha="right"
+    )
+    ax.set_ylabel("first mover win rate (95% CI)")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{study.game}: first mover vs fair share (dashed)")
+    fig.tight_layout()
+    first_path = directory / f"{study.game}-first-mover.png"
+    fig.savefig(first_path, dpi=100)
+    plt.close(fig)
+    paths.append(first_path)
+    return paths
+
+
+def report_markdown(study: Study, plots: Sequence[Path] = ()) -> str:
+    data = study.to_json()
+    lines = [
+        f"# Balance study: {study.game}",
+        "",
+        f"Generated by `boardplay analyze {study.game} --games {study.games} --agent "
+        f"'{study.agent}' --seed {study.seed}`. Every seat is played by `{study.agent}`; each "
+        f"variant is {study.games} seeded games. Win rates count a shared win or draw as a share; "
+        "intervals are 95% Wilson score intervals. A seat or first-mover effect is called "
+        "measurable only when its interval excludes the fair share 1/players.",
+        "",
+        "| variant | games | "
+        + "first mover | "
+        + "seat win rates (95% CI) | draws | mean length |",
+        "|---|---|---|---|---|---|",
+    ]
+    for v in data["variants"]:
+        seats = "; ".join(
+            f"{i}: {_pct(s['win_rate'])} ({_ci(s['ci95'])})" for i, s in enumerate(v["seats"])
+        )
+        first = v["first_mover"]
+        lines.append(
+            f"| `{v['game']}` | {v['games']} | {_pct(first['win_rate'])} ({_ci(first['ci95'])}) "
+            f"| {seats} | {v['draws']} | {v['mean_length']} |"
+        )
+    lines += ["", "## Reading", ""]
+    for v in data["variants"]:
+        lines.append(
+            f"- `{v['game']}` ({v['players']} players, fair share "
+            f"{_pct(1 / v['players'])}): {_verdict(v)}."
+        )
+    if len(data["variants"]) > 1:
+        lines += [
+            "",
+            "Option effects: compare the first-mover and seat intervals between rows; "
+            "rows whose intervals overlap are not distinguishable at this sample size.",
+        ]
+    for path in plots:
+        lines += ["", f"![{path.stem}]({path.name})"]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def write_report(study: Study, directory: str | Path = "docs/analysis") -> Path:
+    """Write the plots and ``GAME.md`` into ``directory``; returns the report's path."""
+    out = Path(directory)
+    plots = write_plots(study, out)
+    path = out / f"{study.game}.md"
+    path.write_text(report_markdown(study, plots), encoding="utf-8")
+    return path
