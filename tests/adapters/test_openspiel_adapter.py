@@ -111,9 +111,15 @@ def test_state_mirrors_the_engine(make_game: GameFactory) -> None:
 
 
 def test_mcts_bot_plays_complete_games(make_game: GameFactory) -> None:
-    sg = spiel_game(make_game())
+    """OpenSpiel's own MCTSBot (tree, selection, chance handling) on our games; the rollouts run
+    in the engine (EngineRolloutEvaluator) to keep long games such as Montana affordable."""
+    game = make_game()
+    sg = spiel_game(game)
     rs = np.random.RandomState(7)
-    bot = mcts.MCTSBot(sg, 1.4, 8, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
+    evaluator = openspiel.EngineRolloutEvaluator(1, seed=7)
+    # every decision costs simulations x a random game: fewer for the long games (Montana)
+    simulations = 2 if game.max_game_length > 10_000 else 6
+    bot = mcts.MCTSBot(sg, 1.4, simulations, evaluator, random_state=rs)
     state = sg.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -126,6 +132,34 @@ def test_mcts_bot_plays_complete_games(make_game: GameFactory) -> None:
     returns = state.returns()
     assert sum(returns) == pytest.approx(0.0)
     assert returns == openspiel.utilities(state.boardplay_state)
+
+
+def test_mcts_bot_with_openspiel_rollouts() -> None:
+    """The stock RandomRolloutEvaluator works too (short game: it is slow on long ones)."""
+    sg = spiel_game(DiceRaceGame())
+    rs = np.random.RandomState(1)
+    bot = mcts.MCTSBot(sg, 1.4, 20, mcts.RandomRolloutEvaluator(2, rs), random_state=rs)
+    state = sg.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rs.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(bot.step(state))
+    assert sorted(state.returns()) == [-1.0, 1.0]
+
+
+def test_engine_rollouts_estimate_like_openspiel_rollouts() -> None:
+    """Same statistics as RandomRolloutEvaluator: from the same position both estimate the
+    first player's value alike (within sampling error of 400 rollouts each)."""
+    sg = spiel_game(DiceRaceGame({"start_player": 0, "target": 9}))
+    state = sg.new_initial_state()
+    state.apply_action(1)
+    ours = openspiel.EngineRolloutEvaluator(400, seed=3).evaluate(state)
+    theirs = mcts.RandomRolloutEvaluator(400, np.random.RandomState(3)).evaluate(state)
+    assert sum(ours) == pytest.approx(0.0)
+    assert ours[0] == pytest.approx(theirs[0], abs=0.2)
+    assert openspiel.EngineRolloutEvaluator().prior(state) == [(0, 0.5), (1, 0.5)]
 
 
 def test_serialize_round_trip_through_records(make_game: GameFactory) -> None:

@@ -1,0 +1,31 @@
+"""The adapter benchmark runs every adapter and PettingZoo's connect_four_v3 in one call (speed
+itself is measured by `make bench`, never asserted)."""
+
+from __future__ import annotations
+
+import pytest
+
+import boardplay
+from boardplay.adapters.bench import ADAPTERS, REFERENCE, adapter_throughput, format_table
+
+
+@pytest.mark.skipif(not boardplay.available(), reason="no engine present yet")
+def test_rows_for_every_adapter_and_the_reference() -> None:
+    name = sorted(boardplay.available())[0]
+    rows = adapter_throughput([name], seconds=0.02, seed=1)
+    assert [(r.adapter, r.game) for r in rows] == [(a, name) for a in ADAPTERS] + [
+        ("pettingzoo", REFERENCE)
+    ]
+    for row in rows:
+        if row.note:  # only the reference may be skipped, and it says why
+            assert row.game == REFERENCE and "pygame" in row.note
+            continue
+        assert row.steps > 0 and row.seconds > 0
+        assert row.steps_per_second == row.steps / row.seconds
+    table = format_table(rows)
+    assert all(a in table for a in ADAPTERS) and REFERENCE in table
+
+
+def test_unknown_adapter_is_named() -> None:
+    with pytest.raises(ValueError, match="unknown adapter 'rllib'"):
+        adapter_throughput([], adapters=["rllib"])
