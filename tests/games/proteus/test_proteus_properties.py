@@ -29,6 +29,7 @@ from proteus_helpers import (
 import boardplay
 from boardplay.core.playout import random_playout
 from boardplay.core.records import Player, Record
+from boardplay.games.proteus.board import PASS
 from boardplay.games.proteus.state import ProteusState
 from support import games
 
@@ -212,7 +213,7 @@ def check_step(
         not kadon and len(old_active) < 3 and (not before.in_placement or before.unplaced <= 6)
     )
     if forcing:
-        flags = [activating(before, a) for a in before.legal_actions() if a != 216]
+        flags = [activating(before, a) for a in before.legal_actions() if a != PASS]
         if any(flags):
             assert all(flags)
 
@@ -413,3 +414,27 @@ def test_record_from_a_loaded_position_and_a_tampered_record() -> None:
     data["moves"][1] = data["moves"][0]
     with pytest.raises(boardplay.RecordError, match="move 2"):
         Record.from_json(data).replay()
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_repetition_keys_match_the_positions_reached(rules: str) -> None:
+    """The repetition filter's predicted position (computed without applying the action)
+    equals the position the action really produces, for every legal movement action."""
+    game = boardplay.load("proteus", rules=rules, max_turns=GUARD)
+    for seed in range(games(30, 300)):
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if not state.in_placement:
+                for action in state.legal_actions():
+                    if action == PASS:
+                        continue
+                    child = state.clone()
+                    child.apply_action(action)
+                    data = child.to_json()
+                    expected = (data["board"], 1 - state.to_move)
+                    predicted = game.state_from_json(
+                        {"board": data["board"], "to_move": 1 - state.to_move}
+                    )
+                    assert state._key_after(action) == predicted.key(), expected
+            state.apply_action(rng.choice(state.legal_actions()))

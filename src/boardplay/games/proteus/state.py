@@ -357,27 +357,46 @@ class ProteusState(State):
             return False
         return any(active[tile // 3] < 0 for tile in self._activations(action))
 
-    def _key_after(self, action: int) -> int:
-        """Position identity after a movement action, for the repetition filter."""
-        tiles = self._tiles.copy()
-        pieces = self._pieces.copy()
+    def _key_after(self, action: int, key: int | None = None) -> int:
+        """Position identity after a movement action, for the repetition filter. Starts from
+        ``key`` (this position's key) and rewrites only the bytes of the cells the action
+        touches: the two cells of the move or trade and the cell of any tile it deactivates."""
+        if key is None:
+            key = self.key()
+        tiles = self._tiles
+        pieces = self._pieces
         active = self._active.copy()
-        for tile in self._activations(action):
-            active[tile // 3] = tile
+        newly = self._activations(action)
+        changed: dict[int, tuple[int, int]] = {}
         if action < TRADE_BASE:
             src, dst = MOVE_OF[action]
-            pieces[dst] = pieces[src]
-            pieces[src] = NONE
+            changed[src] = (tiles[src], NONE)
+            changed[dst] = (tiles[dst], pieces[src])
         else:
             i, j = TRADE_PAIRS[action - TRADE_BASE]
-            tiles[i], tiles[j] = tiles[j], tiles[i]
-        return position_key(tiles, pieces, active, 1 - self._to_move)
+            changed[i] = (tiles[j], pieces[i])
+            changed[j] = (tiles[i], pieces[j])
+        for tile in newly:
+            old = active[tile // 3]
+            if old >= 0:
+                cell = self._tile_cell[old]
+                changed.setdefault(cell, (tiles[cell], pieces[cell]))
+            active[tile // 3] = tile
+        key ^= 1 << 72  # the side to move sits above the nine cell bytes
+        for cell, (tile, piece) in changed.items():
+            code = (tile + 1) | ((piece + 1) << 5)
+            if tile >= 0 and active[tile // 3] == tile:
+                code |= 16
+            shift = 8 * (8 - cell)
+            key = (key & ~(0xFF << shift)) | (code << shift)
+        return key
 
     def _without_repeats(self, actions: list[int]) -> list[int]:
         seen = self._seen
         if not seen:
             return actions
-        return [a for a in actions if self._key_after(a) not in seen]
+        key = self.key()
+        return [a for a in actions if self._key_after(a, key) not in seen]
 
     # ----- applying a turn (§7.1) -----------------------------------------------------------
     def apply_action(self, action: int) -> None:
