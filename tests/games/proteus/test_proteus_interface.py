@@ -50,7 +50,8 @@ def test_every_action_id_has_distinct_notation() -> None:
 def test_render_shows_tiles_rules_pieces_hands_and_turn() -> None:
     state = load(P0)
     text = state.render()
-    assert all(len(line) <= 80 for line in text.splitlines())
+    assert text.splitlines()[0] == "Proteus (rules=seed) - movement phase, turn 0"
+    assert all(len(line) <= 76 for line in text.splitlines())  # fits a bordered 80-col panel
     for needle in (
         "Rc red circle",
         "*KING*",
@@ -77,6 +78,9 @@ def test_render_in_placement_and_after_the_end() -> None:
     state = load({"a1": "Rc", "b2": "BsXc"}, to_move=1)
     text = state.render()
     assert "(empty)" in text and "Pool: Rs Rt Bc Bt Yc Ys Yt" in text
+    detail = state.render(detail=True)
+    assert all(len(line) <= 76 for line in detail.splitlines())
+    assert "Bc@a2" in detail and "t@a1" in detail  # the wrapped legal list is complete
     assert "MOVE: none (red missing)" in text
     assert "White (O) hand: circle, square, triangle" in text
     assert "Black (X) hand: square, triangle" in text

@@ -4,6 +4,7 @@ three rules in force, the pool, both hands, whose turn and the result. Fits 80 c
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 from boardplay.games.proteus.board import (
@@ -41,8 +42,12 @@ def _hand(state: ProteusState, player: int) -> str:
 def render(state: ProteusState, detail: bool = False) -> str:
     game = state.game
     phase = "placement" if state.in_placement else "movement"
-    settings = ", ".join(f"{k}={'none' if v is None else v}" for k, v in game.options.items())
-    lines = [f"{game.title} ({settings}) - {phase} phase, turn {state.turns}"]
+    # The ruleset always shows (it changes what is legal); other options only when set.
+    defaults = game.option_set.defaults()
+    settings = [f"rules={game.options['rules']}"] + [
+        f"{k}={v}" for k, v in game.options.items() if k != "rules" and v != defaults[k]
+    ]
+    lines = [f"{game.title} ({', '.join(settings)}) - {phase} phase, turn {state.turns}"]
     rule = "   +" + "+".join("-" * (WIDTH + 2) for _ in range(3)) + "+"
     lines.append("    " + "".join(f" {col:^{WIDTH}}  " for col in "abc").rstrip())
     lines.append(rule)
@@ -65,5 +70,6 @@ def render(state: ProteusState, detail: bool = False) -> str:
         pending = f" (passes: {state.passes})" if state.passes else ""
         lines.append(f"{PLAYER_WORDS[state.to_move]} to move{pending}")
         if detail:
-            lines.append("Legal: " + " ".join(state.legal_moves()))
+            legal = " ".join(state.legal_moves())
+            lines.extend(textwrap.wrap(f"Legal: {legal}", 76, subsequent_indent="  "))
     return "\n".join(lines)
