@@ -207,6 +207,8 @@ class ProteusState(State):
         return list(legal)
 
     def _compute_legal(self) -> list[int]:
+        """The pipeline of §5.5: candidates, repetition filter (movement, ``forbid``), seed
+        forcing, then ``pass`` if nothing is left (or, kadon movement, nothing at all)."""
         if self._outcome != ONGOING:
             return []
         game = self.game
@@ -225,7 +227,7 @@ class ProteusState(State):
                 if forced:
                     actions = forced
             if not actions and game.kadon:
-                return []  # unreachable while ongoing: _check_kadon_stuck ends such games
+                return []  # no movement pass under kadon: _check_kadon_stuck draws the game
         return actions if actions else [PASS]
 
     def _placement_candidates(self) -> list[int]:
