@@ -1,0 +1,527 @@
+"""Live games: one ``Room`` per game in memory, rebuilt from storage by replaying its actions.
+
+The room is the only writer of its game. Every change follows the same path: validate against
+the engine on a clone, resolve any chance nodes that follow (seeded, so the game replays
+identically), commit all new actions in one transaction, then swap in the new state and tell the
+subscribers. A refused request raises ``ApiError`` before anything is touched. AI seats are
+played by a background task whose search runs in the executor, so the event loop stays free and
+clients see a "thinking" flag meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+from boardplay.ai.specs import make_agent
+from boardplay.core.errors import BoardplayError
+from boardplay.core.game import Game, State
+from boardplay.core.records import Move, Player, Record, result_of
+from boardplay.web import storage as st
+from boardplay.web.ai_worker import choose_action
+from boardplay.web.catalogue import Catalogue
+from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
+from boardplay.web.hints import hints_for
+from boardplay.web.tokens import hash_token, matches, new_game_id, new_token
+
+log = logging.getLogger("boardplay.web")
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """A WebSocket listening to a room; ``token`` decides which seats are "yours"."""
+
+    send: Send
+    token: str | None = None
+
+
+def chance_rng(seed: int, ply: int) -> random.Random:
+    """The generator for the chance outcome at ``ply``: fixed by the game's seed, so a replay of
+    the stored actions and a fresh sample agree, and nobody can re-roll by reconnecting."""
+    return random.Random(f"boardplay:{seed}:{ply}")
+
+
+def sample_outcome(state: State, rng: random.Random) -> int:
+    outcomes = state.chance_outcomes()
+    point = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if point < total:
+            return action
+    return outcomes[-1][0]
+
+
+def parse_move(state: State, move: int | str) -> int:
+    """The action id for ``move`` (an id or notation) or ``ApiError`` 422 naming the legal moves;
+    an unknown id never reaches the engine."""
+    legal = state.legal_actions()
+    if isinstance(move, int):
+        if move in legal:
+            return move
+        shown = ", ".join(state.action_to_string(a) for a in legal[:40])
+        raise ApiError(422, "illegal_action", f"action {move} is not legal here; legal: {shown}")
+    try:
+        return state.string_to_action(move)
+    except BoardplayError as exc:
+        raise ApiError(422, "illegal_action", str(exc)) from None
+
+
+class Room:
+    def __init__(self, hub: Hub, row: st.GameRow) -> None:
+        self.hub = hub
+        self.row = row
+        self.lock = asyncio.Lock()
+        self.subscribers: set[Subscriber] = set()
+        self.thinking: int | None = None
+        self.ai_error: str | None = None
+        self.ai_task: asyncio.Task[None] | None = None
+        self.broken: str | None = None
+        self.moves: list[Move] = list(row.moves)
+        self._view: dict[str, Any] | None = None
+        self.version = 0
+        try:
+            self.game: Game = hub.catalogue.load(row.game, row.options)
+            self.state: State = self._replay(self.moves)
+        except BoardplayError as exc:
+            # The game cannot be rebuilt (engine missing or changed): keep it visible, frozen.
+            self.broken = f"this game cannot be resumed on this server: {exc}"
+            log.warning("game %s: %s", row.id, self.broken)
+
+    # ----- engine ---------------------------------------------------------------------------
+    def _initial(self) -> State:
+        if self.row.start_position is None:
+            return self.game.new_initial_state()
+        return self.game.state_from_json(self.row.start_position)
+
+    def _replay(self, moves: Sequence[Move]) -> State:
+        record = Record(
+            game=self.row.game,
+            options=self.row.options,
+            moves=list(moves),
+            start_position=self.row.start_position,
+        )
+        state = self._initial()
+        for index, move in enumerate(record.moves, start=1):
+            if move.action not in state.legal_actions():
+                raise BoardplayError(f"stored move {index} ({move.notation!r}) is not legal")
+            state.apply_action(move.action)
+        return state
+
+    def _require_live(self) -> None:
+        if self.broken is not None:
+            raise conflict("game_unavailable", self.broken)
+
+    def seats_of(self, token: str | None) -> set[int]:
+        return {s.seat for s in self.row.seats if matches(token, s.token_hash)}
+
+    def _commit(self, actions: Sequence[int]) -> None:
+        """Apply ``actions`` (already known legal) and the chance outcomes that follow, store them
+        all, then publish the new state. Nothing changes if storing fails."""
+        state = self.state.clone()
+        new: list[Move] = []
+        ply = len(self.moves)
+        for action in actions:
+            new.append(Move(action, state.action_to_string(action), state.current_player()))
+            state.apply_action(action)
+        while state.is_chance_node():
+            outcome = sample_outcome(state, chance_rng(self.row.seed, ply + len(new)))
+            new.append(Move(outcome, state.action_to_string(outcome), state.current_player()))
+            state.apply_action(outcome)
+        if not new:
+            return
+        status = st.FINISHED if state.is_terminal() else st.ACTIVE
+        result = result_of(state) if state.is_terminal() else None
+        self.hub.storage.append_moves(self.row.id, ply, new, status, result)
+        self.state = state
+        self.moves.extend(new)
+        self.row.status = status
+        self.row.result = result
+        self._touch()
+
+    # ----- requests -------------------------------------------------------------------------
+    def _acting_seat(self, token: str | None) -> int:
+        """The seat ``token`` may move for now, or the reason it may not."""
+        if not token:
+            raise forbidden(
+                "token_required", "this needs your seat's token (header Authorization: Bearer …)"
+            )
+        seats = self.seats_of(token)
+        if not seats:
+            raise forbidden("wrong_token", "this token does not hold a seat in this game")
+        self._require_live()
+        state = self.state
+        if state.is_terminal():
+            raise conflict("game_over", f"the game is over: {state.result_text()}")
+        current = state.current_player()
+        if current not in seats:
+            who = self.row.seats[current].name if current >= 0 else "chance"
+            waiting = " (the AI is thinking)" if self.thinking == current else ""
+            raise conflict("not_your_turn", f"it is not your turn: {who} is to move{waiting}")
+        return current
+
+    async def act(self, token: str | None, move: int | str, ply: int | None) -> None:
+        async with self.lock:
+            self._acting_seat(token)
+            if ply is not None and ply != len(self.moves):
+                raise conflict(
+                    "stale",
+                    f"the game has moved on: your move was for ply {ply}, "
+                    f"the game is at ply {len(self.moves)}; reload and try again",
+                )
+            action = parse_move(self.state, move)
+            try:
+                self._commit([action])
+            except BoardplayError as exc:
+                raise ApiError(422, "illegal_action", str(exc)) from None
+        await self.changed()
+
+    def undo_allowed(self, seats: set[int]) -> bool:
+        """Only the mover's own steps of the current turn, never across a chance reveal or another
+        seat's action (the last stored action must be the mover's and the mover still to act)."""
+        if self.broken is not None or not self.moves or self.state.is_terminal():
+            return False
+        current = self.state.current_player()
+        return current in seats and self.moves[-1].player == current
+
+    async def undo(self, token: str | None) -> None:
+        async with self.lock:
+            current = self._acting_seat(token)
+            if not self.undo_allowed({current}):
+                raise conflict(
+                    "cannot_undo",
+                    "nothing to take back: only your own steps of the current turn can be undone",
+                )
+            keep = self.moves[:-1]
+            state = self._replay(keep)
+            self.hub.storage.truncate_moves(self.row.id, len(keep))
+            self.moves = keep
+            self.state = state
+            self.row.status = st.ACTIVE
+            self.row.result = None
+            self._touch()
+        await self.changed()
+
+    async def join(self, seat: int | None, invite: str | None, name: str | None) -> tuple[str, int]:
+        async with self.lock:
+            self._require_live()
+            chosen: st.SeatRow | None = None
+            if invite is not None:
+                for s in self.row.seats:
+                    if s.kind == st.INVITE and matches(invite, s.invite_hash):
+                        chosen = s
+                if chosen is None:
+                    raise forbidden("wrong_invite", "this invitation code is not valid here")
+            else:
+                if seat is None:
+                    free = [s for s in self.row.seats if s.kind == st.OPEN and not s.claimed]
+                    if not free:
+                        raise conflict("no_open_seat", "this game has no open seat left")
+                    chosen = free[0]
+                elif not 0 <= seat < len(self.row.seats):
+                    raise bad_request(f"seat must be 0..{len(self.row.seats) - 1}")
+                else:
+                    chosen = self.row.seats[seat]
+                    if chosen.kind != st.OPEN:
+                        raise forbidden(
+                            "not_open", f"seat {seat} is not open; it needs an invitation link"
+                        )
+            if chosen.claimed:
+                raise conflict("seat_taken", f"seat {chosen.seat} ({chosen.name}) is already taken")
+            token = new_token()
+            player = (name or "").strip()[:40] or self.game.seat_name(chosen.seat)
+            if not self.hub.storage.claim_seat(self.row.id, chosen.seat, hash_token(token), player):
+                raise conflict("seat_taken", f"seat {chosen.seat} was just taken")
+            chosen.token_hash = hash_token(token)
+            chosen.name = player
+            self._touch()
+        await self.changed()
+        return token, chosen.seat
+
+    # ----- AI -------------------------------------------------------------------------------
+    def kick(self) -> None:
+        """Start the AI's turn if an AI seat is to move and none is thinking yet."""
+        if self.broken is not None or (self.ai_task is not None and not self.ai_task.done()):
+            return
+        current = self.state.current_player()
+        if current < 0 or self.row.seats[current].kind != st.AI:
+            return
+        self.ai_task = asyncio.get_running_loop().create_task(self._ai_turn(current))
+
+    async def _ai_turn(self, seat: int) -> None:
+        ply = len(self.moves)
+        spec = self.row.seats[seat].spec or "random"
+        seed = chance_rng(self.row.seed, ply).randrange(2**31)
+        self.thinking = seat
+        self._touch()
+        await self.broadcast()
+        loop = asyncio.get_running_loop()
+        error: str | None = None
+        try:
+            action: int | None = await loop.run_in_executor(
+                self.hub.executor,
+                choose_action,
+                self.hub.catalogue_ref,
+                self.row.game,
+                self.row.options,
+                self.row.start_position,
+                [m.action for m in self.moves],
+                spec,
+                seed,
+            )
+        except asyncio.CancelledError:
+            self.thinking = None
+            raise
+        except Exception as exc:  # a failing agent must not stop the game
+            log.exception("AI %s failed in game %s", spec, self.row.id)
+            error = f"the AI ({spec}) failed ({exc}); it played a random legal move instead"
+            action = None
+        async with self.lock:
+            self.thinking = None
+            self._touch()
+            if len(self.moves) != ply or self.state.current_player() != seat:
+                self.ai_task = None
+                self.kick()
+                return
+            legal = self.state.legal_actions()
+            if action not in legal:
+                error = error or f"the AI ({spec}) chose an illegal action; it played randomly"
+                action = legal[random.Random(seed).randrange(len(legal))]
+            self.ai_error = error
+            self._commit([action])
+            self.ai_task = None  # this task is finishing: let changed() start the next AI turn
+        await self.changed()
+
+    async def changed(self) -> None:
+        await self.broadcast()
+        self.kick()
+
+    # ----- views ----------------------------------------------------------------------------
+    def _touch(self) -> None:
+        """Something visible changed: rebuild the view, with a higher version so clients can
+        drop an older copy that arrives late on another connection."""
+        self._view = None
+        self.version += 1
+
+    def public_view(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = self._build_view()
+        return self._view
+
+    def _build_view(self) -> dict[str, Any]:
+        row = self.row
+        view: dict[str, Any] = {
+            "id": row.id,
+            "game": row.game,
+            "status": row.status,
+            "created": row.created.isoformat(),
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "spec": s.spec,
+                    "claimed": s.claimed,
+                }
+                for s in row.seats
+            ],
+            "ply": len(self.moves),
+            "moves": [
+                {"ply": i, "action": m.action, "move": m.notation, "player": m.player}
+                for i, m in enumerate(self.moves)
+            ],
+            "thinking": self.thinking,
+            "ai_error": self.ai_error,
+            "broken": self.broken,
+            "version": [self.hub.epoch, self.version],
+        }
+        if self.broken is not None:
+            view.update(title=row.game, options=row.options, terminal=False, legal=[])
+            return view
+        state = self.state
+        current = state.current_player()
+        terminal = state.is_terminal()
+        view.update(
+            title=getattr(self.game, "title", row.game),
+            game_string=str(self.game),
+            options=self.game.options,
+            num_players=self.game.num_players,
+            current_player=current,
+            current_name=row.seats[current].name if current >= 0 else None,
+            terminal=terminal,
+            chance=state.is_chance_node(),
+            legal=[]
+            if terminal or state.is_chance_node()
+            else [{"id": a, "move": state.action_to_string(a)} for a in state.legal_actions()],
+            position=_safely(state.to_json),
+            text=_safely(state.render),
+            scores=_safely(state.scores),
+            result=result_of(state) if terminal else None,
+            hints=hints_for(self.game),
+        )
+        return view
+
+    def view_for(self, token: str | None) -> dict[str, Any]:
+        seats = self.seats_of(token)
+        view = dict(self.public_view())
+        view["your_seats"] = sorted(seats)
+        current = view.get("current_player", -4)
+        view["your_turn"] = self.broken is None and current in seats
+        view["can_undo"] = self.undo_allowed(seats)
+        return view
+
+    async def broadcast(self) -> None:
+        for sub in list(self.subscribers):
+            try:
+                await sub.send({"type": "state", "game": self.view_for(sub.token)})
+            except Exception:
+                self.subscribers.discard(sub)
+
+    # ----- records --------------------------------------------------------------------------
+    def record(self) -> Record:
+        row = self.row
+        players = [
+            Player(s.name, "agent" if s.kind == st.AI else "human", s.spec) for s in row.seats
+        ]
+        finished = row.status == st.FINISHED
+        record = Record(
+            game=row.game,
+            options=dict(self.game.options) if self.broken is None else row.options,
+            players=players,
+            moves=list(self.moves),
+            start_position=row.start_position,
+            result=row.result,
+            started=row.created.isoformat(timespec="seconds"),
+            finished=row.updated.isoformat(timespec="seconds") if finished else None,
+            meta={"server_game_id": row.id},
+        )
+        if row.status == st.FINISHED:
+            record.meta["seed"] = row.seed
+        return record
+
+
+def _safely(build: Callable[[], Any]) -> Any:
+    """Presentation extras must never stop a game from being shown."""
+    try:
+        return build()
+    except Exception as exc:
+        log.warning("could not build a view field: %s", exc)
+        return None
+
+
+class Hub:
+    """All rooms of one server, created on demand from storage."""
+
+    def __init__(
+        self, storage: st.Storage, catalogue: Catalogue, catalogue_ref: str, executor: Executor
+    ) -> None:
+        self.storage = storage
+        self.catalogue = catalogue
+        self.catalogue_ref = catalogue_ref
+        self.executor = executor
+        self.rooms: dict[str, Room] = {}
+        self.epoch = new_token()[:10]
+        """Identifies this server process in view versions (versions restart with it)."""
+
+    def room(self, game_id: str) -> Room:
+        room = self.rooms.get(game_id)
+        if room is None:
+            row = self.storage.get_game(game_id)
+            if row is None:
+                raise not_found(f"there is no game with id {game_id!r}")
+            room = Room(self, row)
+            self.rooms[game_id] = room
+            if room.broken is None:
+                room._commit([])  # resolve an opening chance node
+        return room
+
+    async def resume_all(self) -> int:
+        """After a restart: rebuild every active game and let waiting AI seats move."""
+        count = 0
+        for game_id in self.storage.game_ids(st.ACTIVE, limit=100_000):
+            self.room(game_id).kick()
+            count += 1
+        return count
+
+    async def close(self) -> None:
+        tasks = [r.ai_task for r in self.rooms.values() if r.ai_task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+    def create(
+        self,
+        game_name: str,
+        options: Mapping[str, Any],
+        seats: Sequence[Mapping[str, Any]],
+        seed: int | None,
+    ) -> tuple[Room, str, dict[int, str]]:
+        """A new game; returns the room, the creator's token and invitation codes by seat."""
+        if game_name not in self.catalogue.names():
+            raise bad_request(
+                f"unknown game {game_name!r}; "
+                f"this server offers: {', '.join(self.catalogue.names())}"
+            )
+        try:
+            game = self.catalogue.load(game_name, options)
+        except BoardplayError as exc:
+            raise bad_request(str(exc)) from None
+        if len(seats) != game.num_players:
+            raise bad_request(f"{game_name} with these options needs {game.num_players} seats")
+        token = new_token()
+        invites: dict[int, str] = {}
+        rows: list[st.SeatRow] = []
+        for index, seat in enumerate(seats):
+            rows.append(self._seat_row(game, index, seat, token, invites))
+        row = st.GameRow(
+            id=new_game_id(),
+            game=game.name,
+            options=dict(game.options),
+            seed=seed if seed is not None else secrets.randbelow(2**31),
+            seats=rows,
+        )
+        self.storage.create_game(row)
+        room = self.room(row.id)
+        return room, token, invites
+
+    def _seat_row(
+        self, game: Game, index: int, seat: Mapping[str, Any], token: str, invites: dict[int, str]
+    ) -> st.SeatRow:
+        kind = seat.get("kind")
+        if kind == "me":
+            kind = st.HUMAN
+        if kind not in st.SEAT_KINDS:
+            raise bad_request(
+                f"seats[{index}].kind must be one of me, {', '.join(st.SEAT_KINDS)}; got {kind!r}"
+            )
+        raw_name = seat.get("name")
+        if raw_name is not None and not isinstance(raw_name, str):
+            raise bad_request(f"seats[{index}].name must be a string")
+        name = (raw_name or "").strip()[:40]
+        if kind == st.AI:
+            spec = seat.get("spec")
+            if not isinstance(spec, str) or not spec.strip():
+                raise bad_request(f"seats[{index}] is an AI seat and needs a spec, e.g. 'easy'")
+            try:
+                make_agent(spec, game, 0)
+            except BoardplayError as exc:
+                raise bad_request(f"seats[{index}].spec: {exc}") from None
+            return st.SeatRow(index, kind, name or f"AI ({spec})", spec=spec)
+        if kind in (st.HUMAN, st.HOTSEAT):
+            name = name or game.seat_name(index)
+            return st.SeatRow(index, kind, name, token_hash=hash_token(token))
+        if kind == st.INVITE:
+            code = new_token()
+            invites[index] = code
+            return st.SeatRow(index, kind, name or "Invited player", invite_hash=hash_token(code))
+        return st.SeatRow(index, kind, name or "Open seat")
