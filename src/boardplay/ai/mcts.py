@@ -7,7 +7,8 @@
   visits in proportion to those probabilities, so the backed-up value is the expectation.
 * Rollouts use the game's rollout policy (``boardplay.ai.evaluation``) when it has one, else
   uniform moves; with ``cutoff`` a rollout stops after that many actions and backs up the game's
-  evaluation instead of a result, which trades noise for bias in long games.
+  evaluation instead of a result, which trades noise for bias in long games. By default each game
+  uses its measured cutoff (``Heuristics.cutoff``); ``cutoff=none`` always plays to the end.
 * Budgets: ``iterations`` and/or ``time`` (seconds per move); whichever runs out first.
 * Tree reuse: ``inform(action)`` descends the kept tree along every applied action (own moves,
   other seats' moves and chance outcomes), so the next search starts with the statistics of the
@@ -20,7 +21,7 @@ import json
 import math
 import random
 import time
-from typing import Any
+from typing import Any, Literal
 
 from boardplay.ai.agents import Analysis, _check_can_move
 from boardplay.ai.evaluation import Heuristics, heuristics_for
@@ -60,7 +61,7 @@ class MCTSAgent:
         iterations: int | None = None,
         time_limit: float | None = None,
         c: float = 1.0,
-        cutoff: int | None = None,
+        cutoff: int | Literal["game"] | None = "game",
         rollout: str = "policy",
         reuse: bool = True,
         seed: int | None = None,
@@ -72,6 +73,9 @@ class MCTSAgent:
             raise ValueError(f"mcts iterations must be at least 1, got {iterations}")
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"mcts time must be positive, got {time_limit}")
+        heuristics = heuristics_for(game)
+        if cutoff == "game":
+            cutoff = heuristics.cutoff
         if cutoff is not None and cutoff < 0:
             raise ValueError(f"mcts cutoff must be 0 or more, got {cutoff}")
         if rollout not in ("policy", "random"):
@@ -84,7 +88,7 @@ class MCTSAgent:
         self.cutoff = cutoff
         self.reuse = reuse
         self.seed = seed
-        self.heuristics: Heuristics = heuristics_for(game)
+        self.heuristics: Heuristics = heuristics
         self.policy = self.heuristics.rollout if rollout == "policy" else None
         self.name = name or "mcts"
         self._rng = random.Random(seed)

@@ -6,6 +6,7 @@ from measured arena results (docs/ai.md)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from boardplay.ai.agents import Agent, GreedyAgent, RandomAgent
 from boardplay.ai.mcts import MCTSAgent
@@ -53,8 +54,10 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
     )
     time_limit = _number("time", params["time"], float) if "time" in params else None
     c = _number("c", params["c"], float) if "c" in params else 1.0
-    cutoff_raw = params.get("cutoff", "none").lower()
-    cutoff = None if cutoff_raw in ("none", "null") else int(_number("cutoff", cutoff_raw, int))
+    cutoff: int | Literal["game"] | None = "game"
+    if "cutoff" in params:
+        raw = params["cutoff"].lower()
+        cutoff = None if raw in ("none", "null") else int(_number("cutoff", raw, int))
     reuse_raw = params.get("reuse", "true").lower()
     if reuse_raw not in ("true", "false"):
         raise OptionError(f"mcts parameter 'reuse' must be true or false, got {reuse_raw!r}")

@@ -31,6 +31,9 @@ class Heuristics:
     evaluate: Evaluation
     rollout: RolloutPolicy | None
     description: str
+    cutoff: int | None = None
+    """MCTS's default rollout length before the evaluation takes over (None: play to the end),
+    chosen per game from measurements (docs/ai.md)."""
 
 
 def uniform(num_players: int) -> list[float]:
@@ -70,6 +73,7 @@ _MODULES: dict[str, str] = {
     "potlatch": "boardplay.ai.evaluation.potlatch",
     "proteus": "boardplay.ai.evaluation.proteus",
     "passtally": "boardplay.ai.evaluation.passtally",
+    "montana": "boardplay.ai.evaluation.montana",
 }
 """Game name -> module defining ``HEURISTICS``."""
 
