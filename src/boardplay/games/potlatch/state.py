@@ -212,10 +212,6 @@ class PotlatchState(State):
             return [0.5, 0.5]
         return [1.0, 0.0] if winner == 0 else [0.0, 1.0]
 
-    def scores(self) -> list[float] | None:
-        """Own-colour stacks per seat (what conditions 1 and 3 count)."""
-        return [float(self.own_stacks(0)), float(self.own_stacks(1))]
-
     # ----- legal actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
         return self._cached_legal().copy()
