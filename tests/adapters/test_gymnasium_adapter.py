@@ -43,9 +43,9 @@ def test_whole_episode(make_game: GameFactory) -> None:
     steps = 0
     while True:
         assert obs.shape == game.observation_shape()
-        assert env.state.current_player() == env.seat
+        assert env.game_state.current_player() == env.seat
         legal = np.flatnonzero(info["action_mask"])
-        assert list(legal) == env.state.legal_actions()
+        assert list(legal) == env.game_state.legal_actions()
         assert (env.action_masks() == info["action_mask"]).all()
         obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
         steps += 1
@@ -53,8 +53,8 @@ def test_whole_episode(make_game: GameFactory) -> None:
         if terminated:
             break
         assert reward == 0.0
-    assert env.state.is_terminal()
-    assert reward == utilities(env.state)[env.seat]
+    assert env.game_state.is_terminal()
+    assert reward == utilities(env.game_state)[env.seat]
     assert not info["action_mask"].any()
     with pytest.raises(IllegalActionError, match="reset"):
         env.step(0)
@@ -65,10 +65,10 @@ def test_illegal_action_loses_or_raises() -> None:
     env.reset(seed=0)
     _, reward, terminated, _, info = env.step(1)  # legal
     assert not terminated
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     _, reward, terminated, _, info = env.step(9)
     assert terminated and reward == -1.0 and info["illegal_action"]
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
     strict = bg.env(DiceRaceGame({"start_player": 0}), opponent=OPPONENT, illegal="raise")
     strict.reset(seed=0)
     with pytest.raises(IllegalActionError, match="not legal"):
@@ -97,7 +97,7 @@ def test_seeded_episodes_replay() -> None:
         done = False
         while not done:
             _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
-        return env.state.history()
+        return env.game_state.history()
 
     assert run(5) == run(5)
     assert len({tuple(run(s)) for s in range(6)}) > 1

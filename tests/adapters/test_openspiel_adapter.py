@@ -13,6 +13,7 @@ import pyspiel
 import pytest
 from adapter_cases import GameFactory
 from dicerace import DiceRaceGame
+from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import mcts
 
 import boardplay
@@ -160,6 +161,23 @@ def test_engine_rollouts_estimate_like_openspiel_rollouts() -> None:
     assert sum(ours) == pytest.approx(0.0)
     assert ours[0] == pytest.approx(theirs[0], abs=0.2)
     assert openspiel.EngineRolloutEvaluator().prior(state) == [(0, 0.5), (1, 0.5)]
+
+
+def test_rl_environment_plays_whole_games(make_game: GameFactory) -> None:
+    """OpenSpiel's RL environment (the usual entry point of its learners) drives our games,
+    sampling chance itself, and reports our zero-sum utilities at the end."""
+    env = rl_environment.Environment(spiel_game(make_game()), seed=1)
+    rng = random.Random(1)
+    step = env.reset()
+    while not step.last():
+        player = step.observations["current_player"]
+        legal = step.observations["legal_actions"][player]
+        engine = env.get_state.boardplay_state
+        assert step.observations["info_state"][player] == pytest.approx(
+            engine.observation_tensor(player)
+        )
+        step = env.step([legal[rng.randrange(len(legal))]])
+    assert step.rewards == openspiel.utilities(env.get_state.boardplay_state)
 
 
 def test_serialize_round_trip_through_records(make_game: GameFactory) -> None:

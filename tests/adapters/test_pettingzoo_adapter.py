@@ -30,7 +30,7 @@ def play(env: bpz.BoardplayAECEnv, seed: int) -> dict[str, float]:
             continue
         assert reward == 0.0
         legal = np.flatnonzero(obs["action_mask"])
-        assert list(legal) == env.state.legal_actions()
+        assert list(legal) == env.game_state.legal_actions()
         env.step(int(rng.choice(legal)))
     return final
 
@@ -55,20 +55,24 @@ def test_spaces_and_observations(make_game: GameFactory) -> None:
         obs = env.observe(agent)
         assert obs["observation"].dtype == np.float32
         assert obs["observation"].shape == game.observation_shape()
-        assert list(obs["observation"].ravel()) == pytest.approx(env.state.observation_tensor(seat))
+        assert list(obs["observation"].ravel()) == pytest.approx(
+            env.game_state.observation_tensor(seat)
+        )
         assert obs["action_mask"].shape == (game.num_distinct_actions,)
         assert env.observation_space(agent).contains(obs)
-        to_act = env.state.current_player() == seat
+        to_act = env.game_state.current_player() == seat
         assert obs["action_mask"].any() == to_act
-    assert env.agent_selection == f"player_{env.state.current_player()}"
+    assert env.agent_selection == f"player_{env.game_state.current_player()}"
+    assert (env.state() == env.observe("player_0")["observation"]).all()
+    assert env.state_space.contains(env.state())
 
 
 def test_rewards_are_the_zero_sum_utilities(make_game: GameFactory) -> None:
     env = bpz.raw_env(make_game())
     final = play(env, seed=4)
-    assert env.state.is_terminal()
+    assert env.game_state.is_terminal()
     assert env.agents == []
-    expected = utilities(env.state)
+    expected = utilities(env.game_state)
     assert final == {f"player_{s}": expected[s] for s in range(len(expected))}
 
 
@@ -77,23 +81,23 @@ def test_chance_never_reaches_the_agents_and_multi_action_turns_repeat_an_agent(
     env.reset(seed=9)
     seen_repeat = False
     previous = None
-    while not env.state.is_terminal():
-        assert not env.state.is_chance_node()
+    while not env.game_state.is_terminal():
+        assert not env.game_state.is_chance_node()
         agent = env.agent_selection
         seen_repeat |= agent == previous
         previous = agent
         env.step(0)
     assert seen_repeat
-    assert any(a in env.state.history() for a in (1, 2))  # die outcomes were applied
+    assert any(a in env.game_state.history() for a in (1, 2))  # die outcomes were applied
 
 
 def test_same_seed_same_game_other_seed_other_chance() -> None:
     def history(seed: int) -> list[int]:
         env = bpz.raw_env(DiceRaceGame({"target": 30}))
         env.reset(seed=seed)
-        while not env.state.is_terminal():
+        while not env.game_state.is_terminal():
             env.step(0)
-        return env.state.history()
+        return env.game_state.history()
 
     assert history(3) == history(3)
     assert len({tuple(history(s)) for s in range(8)}) > 1
@@ -102,7 +106,7 @@ def test_same_seed_same_game_other_seed_other_chance() -> None:
 def test_render_ansi_is_the_engine_picture() -> None:
     env = bpz.env(DiceRaceGame(), render_mode="ansi")
     env.reset(seed=0)
-    assert env.render() == env.unwrapped.state.render()
+    assert env.render() == env.unwrapped.game_state.render()
     with pytest.raises(ValueError, match="render_mode"):
         bpz.env(DiceRaceGame(), render_mode="human")
 
@@ -110,10 +114,10 @@ def test_render_ansi_is_the_engine_picture() -> None:
 def test_illegal_action_raises_and_changes_nothing() -> None:
     env = bpz.raw_env(DiceRaceGame())
     env.reset(seed=0)
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     with pytest.raises(IllegalActionError, match="not legal"):
         env.step(5)
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
 
 
 def test_options_by_keyword_and_name() -> None:

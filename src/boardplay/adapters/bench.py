@@ -155,7 +155,7 @@ def _gymnasium_loop(game: Game) -> Loop:
         steps = games = 0
         while time.perf_counter() < deadline:
             _obs, info = env.reset(seed=rng.randrange(2**31))
-            done = env.state.is_terminal()
+            done = env.game_state.is_terminal()
             while not done:
                 legal = np.flatnonzero(info["action_mask"])
                 _obs, _r, done, _t, info = env.step(int(legal[rng.randrange(len(legal))]))

@@ -77,7 +77,7 @@ class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
         )
         self.action_space = spaces.Discrete(game.num_distinct_actions)
         self.seat = 0 if seat == "random" else int(seat)
-        self.state: State = game.new_initial_state()
+        self.game_state: State = game.new_initial_state()
         self.opponents: dict[int, Agent] = {}
 
     # ----- gymnasium API --------------------------------------------------------------------
@@ -93,54 +93,54 @@ class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
             s: make_agent(spec, self.game, seed=int(rng.integers(2**31)))
             for s, spec in zip(others, self.opponent_specs, strict=True)
         }
-        self.state = self.game.new_initial_state()
+        self.game_state = self.game.new_initial_state()
         self._advance()
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
-        if self.state.is_terminal():
+        if self.game_state.is_terminal():
             raise IllegalActionError("the game is over; call reset() to start a new one")
         action = int(action)
-        if action not in self.state.legal_actions():
+        if action not in self.game_state.legal_actions():
             if self.illegal == "raise":
-                self.state.apply_action(action)  # raises the engine's message
+                self.game_state.apply_action(action)  # raises the engine's message
             info = self._info()
             info["illegal_action"] = True
             return self._obs(), utility_range(self.game)[0], True, False, info
         self._apply(action)
         self._advance()
-        terminated = self.state.is_terminal()
-        reward = utilities(self.state)[self.seat] if terminated else 0.0
+        terminated = self.game_state.is_terminal()
+        reward = utilities(self.game_state)[self.seat] if terminated else 0.0
         return self._obs(), reward, terminated, False, self._info()
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return self.state.render()
+        return self.game_state.render()
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal-action mask (the name maskable learners such as sb3-contrib look for)."""
-        return action_mask(self.state, self.seat)
+        return action_mask(self.game_state, self.seat)
 
     # ----- driving the other seats ----------------------------------------------------------
     def _apply(self, action: int) -> None:
-        self.state.apply_action(action)
+        self.game_state.apply_action(action)
         for agent in self.opponents.values():
             agent.inform(action)
 
     def _advance(self) -> None:
         """Play chance and the opponents until the learner is to act or the game is over."""
-        while not self.state.is_terminal():
-            player = self.state.current_player()
+        while not self.game_state.is_terminal():
+            player = self.game_state.current_player()
             if player == self.seat:
                 return
-            if self.state.is_chance_node():
+            if self.game_state.is_chance_node():
                 self._apply(self._sample_chance())
             else:
-                self._apply(self.opponents[player].step(self.state.clone()))
+                self._apply(self.opponents[player].step(self.game_state.clone()))
 
     def _sample_chance(self) -> int:
-        outcomes = self.state.chance_outcomes()
+        outcomes = self.game_state.chance_outcomes()
         point = float(self.np_random.random())
         total = 0.0
         for outcome, probability in outcomes:
@@ -150,10 +150,10 @@ class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
         return outcomes[-1][0]
 
     def _obs(self) -> Obs:
-        return observe_tensor(self.state, self.seat)
+        return observe_tensor(self.game_state, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": action_mask(self.state, self.seat), "seat": self.seat}
+        return {"action_mask": action_mask(self.game_state, self.seat), "seat": self.seat}
 
 
 def env(

@@ -18,6 +18,8 @@
   seeded by ``reset(seed=...)``, so a seed and the same actions replay the same game.
 - An illegal action raises ``IllegalActionError`` naming the legal moves; the game is unchanged.
 - ``render_mode="ansi"``: ``render()`` returns the engine's text picture (``State.render()``).
+- ``env.game_state`` is the engine state; ``state()`` is PettingZoo's global view (seat 0's
+  tensor, the whole position since nothing is hidden).
 """
 
 from __future__ import annotations
@@ -95,11 +97,12 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
             )
             for agent in self.possible_agents
         }
+        self.state_space = box
         self.action_spaces = {
             agent: spaces.Discrete(game.num_distinct_actions) for agent in self.possible_agents
         }
         self._rng = random.Random()
-        self.state: State = game.new_initial_state()
+        self.game_state: State = game.new_initial_state()
 
     # ----- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -114,7 +117,7 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
         continues (first reset: seeded from the operating system)."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self.state = self.game.new_initial_state()
+        self.game_state = self.game.new_initial_state()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -127,9 +130,14 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         seat = self._seat[agent]
         return {
-            "observation": observe_tensor(self.state, seat),
-            "action_mask": action_mask(self.state, seat),
+            "observation": observe_tensor(self.game_state, seat),
+            "action_mask": action_mask(self.game_state, seat),
         }
+
+    def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """PettingZoo's global view (for centralised training): the tensor from seat 0's view,
+        which is the whole position since nothing is hidden."""
+        return observe_tensor(self.game_state, 0)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -138,11 +146,11 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise IllegalActionError(f"{agent} must choose an action; the game is not over")
-        self.state.apply_action(int(action))
+        self.game_state.apply_action(int(action))
         self._cumulative_rewards[agent] = 0.0
         self._resolve_chance()
-        if self.state.is_terminal():
-            for a, value in zip(self.possible_agents, utilities(self.state), strict=True):
+        if self.game_state.is_terminal():
+            for a, value in zip(self.possible_agents, utilities(self.game_state), strict=True):
                 self.rewards[a] = value
             self.terminations = dict.fromkeys(self.agents, True)
         else:
@@ -151,12 +159,12 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def _resolve_chance(self) -> None:
-        while self.state.is_chance_node():
-            self.state.apply_action(sample_chance(self.state, self._rng))
+        while self.game_state.is_chance_node():
+            self.game_state.apply_action(sample_chance(self.game_state, self._rng))
 
     def _select(self) -> None:
         """The agent to act; at the end, each agent in seat order (to collect its reward)."""
-        player = self.state.current_player()
+        player = self.game_state.current_player()
         if player >= 0:
             self.agent_selection = self.possible_agents[player]
         else:
@@ -165,7 +173,7 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return self.state.render()
+        return self.game_state.render()
 
     def close(self) -> None:
         return None
