@@ -186,3 +186,18 @@ def chance_to_text(outcome: int) -> str:
     if CHANCE_BOARD <= outcome < NUM_CHANCE:
         return f"board:{outcome - CHANCE_BOARD}"
     raise ValueError(f"chance outcome id {outcome} is outside 0..{NUM_CHANCE - 1}")
+
+
+def text_to_chance(text: str) -> int | None:
+    """The outcome id of ``spin:5``, ``start:1`` or ``board:123`` (None if malformed)."""
+    kind, _, number = text.partition(":")
+    if not number.isdigit() or number != str(int(number)):
+        return None
+    value = int(number)
+    if kind == "spin" and 1 <= value <= MAX_WHEEL:
+        return CHANCE_SPIN + value - 1
+    if kind == "start" and value < 4:
+        return CHANCE_START + value
+    if kind == "board" and value < BOARD_OUTCOMES:
+        return CHANCE_BOARD + value
+    return None

@@ -196,6 +196,20 @@ class MontanaState(State):
         except ValueError as exc:
             raise IllegalActionError(str(exc)) from exc
 
+    def string_to_action(self, text: str) -> int:
+        """Like the base parser, but linear in the number of legal actions (the Board chance
+        node lists 4096 outcomes)."""
+        text = text.strip()
+        if self.stage in CHANCE_STAGES:
+            outcome = A.text_to_chance(text)
+            if outcome is not None and outcome in self.legal_actions():
+                return outcome
+        else:
+            by_text = {A.action_to_text(self.data, a): a for a in self.legal_actions()}
+            if text in by_text:
+                return by_text[text]
+        return super().string_to_action(text)
+
     def _parse_alternative(self, text: str) -> int | None:
         """Accept multisets written in any order (``St+Cu`` for ``Cu+St``)."""
         if ":" not in text:
@@ -315,7 +329,9 @@ class MontanaState(State):
     def _build_options(self, player: int) -> list[int]:
         board = self.board
         assert board is not None
-        out = []
+        out: list[int] = []
+        if self.tiles[player] == 0:
+            return out
         for h in board.plains:
             if (
                 self.hex_owner[h] == -1
