@@ -6,12 +6,14 @@ from __future__ import annotations
 import inspect
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
 from adapter_cases import GameFactory
 from dicerace import DiceRaceGame
 from gymnasium.utils.env_checker import check_env
 
+import boardplay
 from boardplay.adapters import gymnasium as bg
 from boardplay.adapters import utilities
 from boardplay.core.errors import IllegalActionError, OptionError
@@ -101,3 +103,14 @@ def test_seeded_episodes_replay() -> None:
 
     assert run(5) == run(5)
     assert len({tuple(run(s)) for s in range(6)}) > 1
+
+
+@pytest.mark.parametrize("name", boardplay.available())
+def test_registered_ids_make_checked_envs(name: str) -> None:
+    ids = bg.register_envs()
+    assert bg.register_envs() == ids == [f"boardplay/{g}-v0" for g in boardplay.available()]
+    made = gymnasium.make(f"boardplay/{name}-v0", opponent=OPPONENT, render_mode="ansi")
+    assert made.unwrapped.game == boardplay.load(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        check_env(made.unwrapped)  # with a spec, the render modes are checked too

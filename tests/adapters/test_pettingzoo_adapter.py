@@ -6,11 +6,13 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pettingzoo
 import pytest
 from adapter_cases import GameFactory
 from dicerace import DiceRaceGame
 from pettingzoo.test import api_test, seed_test
 
+import boardplay
 from boardplay.adapters import pettingzoo as bpz
 from boardplay.adapters import utilities
 from boardplay.core.errors import IllegalActionError
@@ -125,3 +127,14 @@ def test_options_by_keyword_and_name() -> None:
     assert len(env.possible_agents) == 3
     with pytest.raises(TypeError, match="not both"):
         bpz.raw_env(DiceRaceGame(), players=3)
+
+
+def test_registered_ids_make_envs_with_options() -> None:
+    ids = bpz.register_envs()
+    assert bpz.register_envs() == ids == [f"boardplay/{g}-v0" for g in boardplay.available()]
+    for name in boardplay.available():
+        env = pettingzoo.make("aec", f"boardplay/{name}-v0")
+        assert env.unwrapped.game == boardplay.load(name)
+    if "passtally" in boardplay.available():
+        env = pettingzoo.make("aec", "boardplay/passtally-v0", players=3)
+        assert env.unwrapped.possible_agents == ["player_0", "player_1", "player_2"]

@@ -36,6 +36,7 @@ from boardplay.ai.agents import Agent
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import IllegalActionError, OptionError
 from boardplay.core.game import Game, State
+from boardplay.core.registry import available, canonical_name
 
 DEFAULT_OPPONENT = "mcts(iterations=200)"
 
@@ -173,3 +174,24 @@ def env(
         illegal=illegal,
         render_mode=render_mode,
     )
+
+
+def env_id(name: str) -> str:
+    """The Gymnasium id of a game: ``boardplay/<game>-v0``."""
+    return f"boardplay/{name}-v0"
+
+
+def register_envs(games: Sequence[str] | None = None) -> list[str]:
+    """Register ``boardplay/<game>-v0`` with Gymnasium for the given (default: available)
+    games, so ``gymnasium.make("boardplay/proteus-v0", opponent="random")`` works; keywords of
+    ``make`` are those of ``env`` (options included). Safe to call again; returns the ids."""
+    ids: list[str] = []
+    for name in available() if games is None else [canonical_name(g) for g in games]:
+        if env_id(name) not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id(name),
+                entry_point="boardplay.adapters.gymnasium:env",
+                kwargs={"game": name},
+            )
+        ids.append(env_id(name))
+    return ids

@@ -25,9 +25,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import pettingzoo
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -35,7 +37,7 @@ from pettingzoo.utils import wrappers
 from boardplay.adapters import utilities
 from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State, sample_chance
-from boardplay.core.registry import load
+from boardplay.core.registry import available, canonical_name, load
 
 
 def resolve_game(game: str | Game, options: dict[str, Any]) -> Game:
@@ -187,3 +189,22 @@ def env(game: str | Game, render_mode: str | None = None, **options: Any) -> AEC
     """The AEC environment of ``game`` (a name, a game string such as
     ``"potlatch(actions=3)"`` or a Game), with PettingZoo's order-enforcing wrapper."""
     return wrappers.OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **options))
+
+
+def env_id(name: str) -> str:
+    """The PettingZoo id of a game: ``boardplay/<game>-v0``."""
+    return f"boardplay/{name}-v0"
+
+
+def register_envs(games: Sequence[str] | None = None) -> list[str]:
+    """Register ``boardplay/<game>-v0`` in PettingZoo's AEC registry for the given (default:
+    available) games, so ``pettingzoo.make("aec", "boardplay/passtally-v0", players=3)``
+    works. Safe to call again; returns the ids."""
+    ids: list[str] = []
+    for name in available() if games is None else [canonical_name(g) for g in games]:
+        if env_id(name) not in pettingzoo.aec_registry:
+            pettingzoo.register(
+                "aec", env_id(name), "boardplay.adapters.pettingzoo:env", kwargs={"game": name}
+            )
+        ids.append(env_id(name))
+    return ids
