@@ -128,6 +128,17 @@ FOOTPRINTS: Final[tuple[tuple[int, int, int], ...]] = tuple(
 )
 """Every unordered pair of adjacent cells as (west/north cell, other cell, E or S): 60."""
 
+CANONICAL_OFFSETS: Final = tuple(a * 4 + k for a, _, k in FOOTPRINTS)
+"""Per footprint, ``anchor * 4 + orientation`` of its canonical (E/S) spelling; ascending."""
+_ALL_SPELLINGS = sorted(
+    [(a * 4 + k, i) for i, (a, _, k) in enumerate(FOOTPRINTS)]
+    + [(b * 4 + k + 2, i) for i, (_, b, k) in enumerate(FOOTPRINTS)]
+)
+ALL_OFFSETS: Final = tuple(offset for offset, _ in _ALL_SPELLINGS)
+"""Both spellings of every footprint (for asymmetric designs), ascending."""
+ALL_FOOTPRINT: Final = tuple(i for _, i in _ALL_SPELLINGS)
+"""The footprint index of each entry of ``ALL_OFFSETS``."""
+
 # ----- action ids -----------------------------------------------------------------------------
 SETUP_BASE: Final = 0
 """``@s``: ids 0-23."""

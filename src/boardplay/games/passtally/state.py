@@ -10,6 +10,8 @@ face-down tiles exists anywhere: a reveal's probabilities come from the unreveal
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from boardplay.core.errors import IllegalActionError
@@ -17,6 +19,9 @@ from boardplay.core.game import CHANCE, TERMINAL, State
 from boardplay.games.passtally import notation
 from boardplay.games.passtally.geometry import (
     ACTIONS_PER_TURN,
+    ALL_FOOTPRINT,
+    ALL_OFFSETS,
+    CANONICAL_OFFSETS,
     DESIGNS,
     EDGE_SLOT,
     FINAL_ROUND_SCORE,
@@ -56,6 +61,9 @@ _END_TEXT = {
     END_FINAL_ROUND: "final round completed",
     END_MAX_TURNS: "turn limit (max_turns) reached",
 }
+
+_pick_all = itemgetter(*ALL_FOOTPRINT)
+"""``_pick_all(ok)``: per-footprint flags reordered to match ``ALL_OFFSETS``."""
 
 Line = tuple[int, int, int]
 """(lower slot, higher slot, passes)."""
@@ -312,6 +320,12 @@ class PasstallyState(State):
 
     def _move_actions(self, seat: int) -> list[int]:
         ring = self.ring
+        if not self._jump_step and self._continuous:
+            # At least 12 of the 24 slots are empty, so each marker always reaches 4
+            # different empty slots: every move kind is legal (spec §14 item 8).
+            return [
+                MOVE_BASE + s * 4 + j for s in range(NUM_SLOTS) if ring[s] == seat for j in range(4)
+            ]
         out: list[int] = []
         for s in range(NUM_SLOTS):
             if ring[s] == seat:
@@ -353,19 +367,26 @@ class PasstallyState(State):
         out: list[int] = []
         face_up = self.face_up
         if face_up[0] >= 0 or face_up[1] >= 0 or face_up[2] >= 0:
-            fps = self.legal_footprints()
+            height, tid = self.height, self.tid
+            ok = [
+                height[a] == height[b] and (height[a] == 0 or tid[a] != tid[b])
+                for a, b, _ in FOOTPRINTS
+            ]
+            symmetric: list[int] | None = None
+            asymmetric: list[int] | None = None
             for p in range(NUM_PILES):
                 design = face_up[p]
                 if design < 0:
                     continue
-                base = PLACE_BASE + p * PLACE_PER_PILE
                 if SYMMETRIC[design]:
-                    out.extend(base + a * 4 + k for a, _, k in fps)
+                    if symmetric is None:
+                        symmetric = list(compress(CANONICAL_OFFSETS, ok))
+                    offsets = symmetric
                 else:
-                    for a, b, k in fps:
-                        out.append(base + a * 4 + k)
-                        out.append(base + b * 4 + k + 2)
-            out.sort()
+                    if asymmetric is None:
+                        asymmetric = list(compress(ALL_OFFSETS, _pick_all(ok)))
+                    offsets = asymmetric
+                out.extend(map((PLACE_BASE + p * PLACE_PER_PILE).__add__, offsets))
         out.extend(self._move_actions(self.to_move))
         return out
 
