@@ -199,6 +199,12 @@ class PasstallyState(State):
             return CHANCE
         return self.to_move
 
+    def is_terminal(self) -> bool:
+        return self.game_over
+
+    def is_chance_node(self) -> bool:
+        return self.pending >= 0 and not self.game_over
+
     def history(self) -> list[int]:
         return self.hist[:]
 
