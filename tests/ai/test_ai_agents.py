@@ -204,3 +204,12 @@ def test_levels_resolve_to_agents() -> None:
         and agent.c == 0.5
         and agent.name == "mcts(iterations=10,c=0.5)"
     )
+
+
+def test_forced_moves_are_played_without_search() -> None:
+    game = NimGame({"heap": 1})
+    agent = MCTSAgent(game, iterations=500, seed=0)
+    assert agent.step(game.new_initial_state()) == 0
+    info = agent.last_search()
+    assert info is not None and info.iterations == 0 and info.move == "take 1"
+    assert GreedyAgent(game, 0).step(game.new_initial_state()) == 0

@@ -150,6 +150,9 @@ class GreedyAgent:
     def step(self, state: State) -> int:
         legal = _check_can_move(state)
         seat = state.current_player()
+        if len(legal) == 1:
+            self._last = None
+            return legal[0]
         scored: list[tuple[float, int]] = []
         for action in legal:
             child = state.clone()

@@ -124,9 +124,23 @@ class MCTSAgent:
         return self._last
 
     def step(self, state: State) -> int:
-        _check_can_move(state)
+        legal = _check_can_move(state)
         root = self._root_for(state)
         seat = state.current_player()
+        if len(legal) == 1:
+            # A forced move (common in Montana's multi-step turns): no search is needed, and the
+            # kept tree, if any, stays valid for inform().
+            self._last = Analysis(
+                agent=self.name,
+                seat=seat,
+                move=state.action_to_string(legal[0]),
+                win_probability=round(self.heuristics.evaluate(state)[seat], 4),
+                line=[state.action_to_string(legal[0])],
+            )
+            if self.reuse:
+                self._root = root
+                self._root_key = self._key(state)
+            return legal[0]
         start = time.perf_counter()
         deadline = None if self.time_limit is None else start + self.time_limit
         done = 0
