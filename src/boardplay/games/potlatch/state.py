@@ -439,14 +439,11 @@ class PotlatchState(State):
     def action_to_string(self, action: int) -> str:
         return action_name(action)
 
-    def result_text(self) -> str:
+    def end_reason(self) -> str | None:
         if self.result is None:
-            return "game in progress"
-        winner, condition = self.result
-        why = CONDITION_TEXT[condition]
-        if winner is None:
-            return f"draw by condition {condition} ({why})"
-        return f"{self.game.seat_name(winner)} wins by condition {condition} ({why})"
+            return None
+        condition = self.result[1]
+        return f"condition {condition}: {CONDITION_TEXT[condition]}"
 
     # ----- positions, pictures, tensors -------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
