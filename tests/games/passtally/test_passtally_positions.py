@@ -4,9 +4,12 @@ rejection naming the offending item."""
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from passtally_fixtures import (
     FULL_BOARD,
     LAST_TILE,
@@ -28,9 +31,12 @@ from passtally_fixtures import (
     load,
     play,
 )
+from passtally_invariants import check_state
 
 from boardplay.core.errors import PositionError
 from boardplay.core.game import CHANCE
+from boardplay.core.playout import random_playout
+from support import games
 
 ALL = [S1, S3, S4, S5, S6, S8, S9, S10, S11_TWO, S11_THREE, S12_START, S12_END, SPEC_12_EXAMPLE,
        PENDING_EXAMPLE, LAST_TILE]  # fmt: skip
@@ -272,3 +278,65 @@ def test_rejects_a_live_turn_without_any_action() -> None:
     )
     rejects(position, "seat 1 has no legal action", jump_counts_as_step=True)
     assert load(position).legal_actions()  # by default the markers can jump
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-3, max_value=60),
+    st.sampled_from(["XX", "a1", "E", "", "A", "23", "NENW"]),
+    st.lists(st.integers(min_value=-1, max_value=3), max_size=4),
+    st.just({"face_up": "XX", "hidden": 13}),
+)
+
+
+@settings(max_examples=games(150, 3000))
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    players=st.sampled_from([2, 3]),
+    steps=st.integers(min_value=0, max_value=120),
+    field=st.sampled_from(
+        [
+            "players",
+            "placements",
+            "markers",
+            "piles",
+            "scores",
+            "to_move",
+            "actions_left",
+            "setup",
+            "final_round",
+            "game_over",
+            "turns",
+            "placement",
+            "marker",
+            "pile",
+        ]
+    ),
+    junk=JUNK,
+)
+def test_mutated_positions_load_or_fail_cleanly(
+    seed: int, players: int, steps: int, field: str, junk: Any
+) -> None:
+    """A position with one field replaced by junk either loads (and then round-trips) or is
+    rejected with a PositionError - never another exception."""
+    g = game(players=players)
+    state = g.new_initial_state()
+    random_playout(state, random.Random(seed), max_actions=steps)
+    position = state.to_json()
+    if field == "placement" and position["placements"]:
+        index = seed % len(position["placements"])
+        position["placements"][index] = [junk, "b3", "E"] if isinstance(junk, str) else junk
+    elif field == "marker":
+        position["markers"][str(seed % 30)] = junk
+    elif field == "pile":
+        position["piles"][seed % 3]["hidden" if seed % 2 else "face_up"] = junk
+    else:
+        position[field] = junk
+    try:
+        loaded = g.state_from_json(position)
+    except PositionError as exc:
+        assert str(exc)
+        return
+    assert g.state_from_json(loaded.to_json()) == loaded
+    check_state(loaded)

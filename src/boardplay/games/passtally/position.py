@@ -329,7 +329,7 @@ def _load_piles(state: PasstallyState, raw: Any) -> None:
         )
         face_up, hidden = pile["face_up"], pile["hidden"]
         require(
-            face_up is None or face_up in DESIGN_INDEX,
+            face_up is None or (isinstance(face_up, str) and face_up in DESIGN_INDEX),
             f"{name}: face_up {face_up!r} is not a design ({', '.join(DESIGNS)}) or null",
         )
         require(
