@@ -134,6 +134,7 @@ async function lobbyPage() {
       const colour = game.hints.seat_colours[seat];
       seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "swatch", style: `background:${colour}` }), h("span", {}, name), kind, level));
     });
+    seatsBox.dataset.game = game.name;
   };
   const drawOptions = () => {
     const game = chosen();
@@ -315,9 +316,6 @@ async function gamePage(id) {
     else line = `${game.current_name} to move`;
     status.textContent = line;
     status.className = `status ${game.thinking !== null && game.thinking !== undefined ? "thinking" : ""}`;
-    status.dataset.ply = game.ply;
-    status.dataset.terminal = game.terminal ? "1" : "0";
-    status.dataset.yourTurn = game.your_turn ? "1" : "0";
     if (game.ai_error) status.append(h("div", { class: "muted" }, game.ai_error));
     clear(seatsBox).append(seatList(game, game.terminal ? null : game.current_player));
     clear(movesBox).append(moveList(game.moves, game.seats, game.moves.length));
@@ -329,9 +327,13 @@ async function gamePage(id) {
     const undrawn = await drawBoard(board, game.game, game.position, game.text, ctx);
     clear(legalBox);
     if (interactive && undrawn.length) {
-      legalBox.append(h("div", { class: "muted" }, "Moves:"), undrawn.map((l) => h("button", { "data-move": l.move, onclick: () => send("act", l.move) }, l.move)));
+      legalBox.append(h("div", { class: "muted" }, "Moves:"), ...undrawn.map((l) => h("button", { "data-move": l.move, onclick: () => send("act", l.move) }, l.move)));
     }
     board.dataset.ply = game.ply;
+    // Set last: tests and scripts wait on these, so the board must be ready when they change.
+    status.dataset.ply = game.ply;
+    status.dataset.terminal = game.terminal ? "1" : "0";
+    status.dataset.yourTurn = game.your_turn ? "1" : "0";
     const invites = store.get("invites", {})[id] || {};
     clear(inviteBox);
     for (const [seat, code] of Object.entries(invites)) {

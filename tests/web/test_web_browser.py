@@ -1,0 +1,275 @@
+"""The web app in a real headless Chromium: every available game played to the end against the AI
+by clicking the board, a hot-seat game, an invitation between two browsers, a reload mid-game,
+replays and rules. Screenshots of each board go to docs/screenshots/<game>.png."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from boardplay.web.catalogue import REGISTRY
+
+pytestmark = pytest.mark.browser
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+GAMES = REGISTRY.names()
+MAX_CLICKS = 3000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``boardplay serve`` on a free loopback port with a fresh database."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    db = tmp_path_factory.mktemp("browser") / "web.sqlite3"
+    env = {**os.environ, "BOARDPLAY_DATABASE_URL": f"sqlite:///{db}"}
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "boardplay"), "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            if httpx.get(f"{base}/api/catalogue", timeout=5).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    else:
+        process.kill()
+        pytest.fail("the server did not start")
+    yield base
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian chromium is not installed (make chromium)")
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def create_game(
+    page: Any, base: str, game: str, others: tuple[str, str | None] = ("ai", "random")
+) -> str:
+    """Fill in the lobby form (seat 0: me, every other seat: ``others``) and create the game;
+    returns its id."""
+    page.goto(f"{base}/#/")
+    page.wait_for_selector("#game-select")
+    page.select_option("#game-select", game)
+    page.wait_for_selector(f"#seats[data-game='{game}'] .seat-row")
+    count = len(page.query_selector_all("#seats .seat-row"))
+    for seat in range(count):
+        kind, level = ("me", None) if seat == 0 else others
+        page.select_option(f"select[name=seat-{seat}]", kind)
+        if level is not None:
+            page.select_option(f"select[name=level-{seat}]", level)
+    page.click("#create")
+    page.wait_for_function("location.hash.startsWith('#/game/')")
+    page.wait_for_selector("#status[data-ply]")
+    game_id: str = page.evaluate("location.hash.split('/')[2]")
+    return game_id
+
+
+def status(page: Any) -> dict[str, str]:
+    info: dict[str, str] = page.eval_on_selector(
+        "#status",
+        "el => ({ply: el.dataset.ply, terminal: el.dataset.terminal, yours: el.dataset.yourTurn})",
+    )
+    return info
+
+
+def wait_turn(page: Any) -> dict[str, str]:
+    page.wait_for_function(
+        "() => { const s = document.querySelector('#status');"
+        " return s && (s.dataset.terminal === '1' || s.dataset.yourTurn === '1'); }",
+        timeout=120_000,
+    )
+    return status(page)
+
+
+def click_a_move(page: Any, rng: random.Random) -> str:
+    """Click one legal move on the board (or in the list of moves not drawn on it); returns how."""
+    ply = status(page)["ply"]
+    targets = page.query_selector_all("#board [data-moves]")
+    if targets:
+        rng.choice(targets).click()
+        choices = page.query_selector_all(".chooser button[data-move]")
+        if choices:
+            rng.choice(choices).click()
+        how = "board"
+    else:
+        buttons = page.query_selector_all("#legal-list button[data-move]")
+        assert buttons, "no legal move is offered although it is our turn"
+        rng.choice(buttons).click()
+        how = "list"
+    page.wait_for_function(
+        "ply => document.querySelector('#status').dataset.ply !== ply", arg=ply, timeout=120_000
+    )
+    return how
+
+
+def play_to_end(page: Any, rng: random.Random, shot: Path | None = None) -> dict[str, int]:
+    counts = {"board": 0, "list": 0}
+    for _ in range(MAX_CLICKS):
+        if wait_turn(page)["terminal"] == "1":
+            return counts
+        counts[click_a_move(page, rng)] += 1
+        if shot is not None and counts["board"] + counts["list"] == 6:
+            shot.parent.mkdir(parents=True, exist_ok=True)
+            page.locator("#board").screenshot(path=str(shot))
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_against_the_ai_to_the_end_by_clicking(page: Any, server: str, game: str) -> None:
+    create_game(page, server, game)
+    counts = play_to_end(page, random.Random(game), SCREENSHOTS / f"{game}.png")
+    assert "Game over" in page.inner_text("#status")
+    assert counts["board"] > 0, "no move was made on the board"
+    if game in ("potlatch", "proteus"):
+        assert counts["list"] == 0, "every move of this game is drawn on the board"
+
+
+def test_hot_seat_both_seats_from_one_screen(page: Any, server: str) -> None:
+    game = GAMES[0]
+    create_game(page, server, game, ("hotseat", None))
+    rng = random.Random(1)
+    movers = set()
+    for _ in range(12):
+        if wait_turn(page)["terminal"] == "1":
+            break
+        movers.add(page.inner_text("#seats li.current"))
+        click_a_move(page, rng)
+    assert len(movers) == 2
+
+
+def test_invitation_link_between_two_browsers(browser: Any, server: str) -> None:
+    host_context = browser.new_context()
+    guest_context = browser.new_context()
+    try:
+        host = host_context.new_page()
+        game = GAMES[0]
+        gid = create_game(host, server, game, ("invite", None))
+        link = host.inner_text("#invites .invite")
+        assert f"/#/join/{gid}/" in link
+        guest = guest_context.new_page()
+        guest.goto(link)
+        guest.fill("#player-name", "Guest")
+        guest.click("#accept")
+        guest.wait_for_selector("#status[data-ply]")
+        # The host sees the guest take the seat, live.
+        host.wait_for_function("() => document.querySelector('#seats').innerText.includes('Guest')")
+        rng = random.Random(2)
+        for _ in range(8):
+            for player in (host, guest):
+                if wait_turn(player)["terminal"] == "1":
+                    return
+                ply = int(status(player)["ply"])
+                click_a_move(player, rng)
+                other = guest if player is host else host
+                other.wait_for_function(
+                    "ply => +document.querySelector('#status').dataset.ply > ply", arg=ply
+                )
+                if status(player)["yours"] == "1":
+                    break  # the turn has several steps; the same player goes on
+        assert "Guest" in host.inner_text("#seats")
+    finally:
+        host_context.close()
+        guest_context.close()
+
+
+def test_reload_mid_game_and_continue(page: Any, server: str) -> None:
+    game = GAMES[0]
+    gid = create_game(page, server, game, ("hotseat", None))
+    rng = random.Random(3)
+    for _ in range(3):
+        wait_turn(page)
+        click_a_move(page, rng)
+    before = status(page)["ply"]
+    moves = page.inner_text("#moves")
+    page.reload()
+    page.wait_for_selector("#status[data-ply]")
+    assert status(page)["ply"] == before and page.inner_text("#moves") == moves
+    assert f"#/game/{gid}" in page.url
+    wait_turn(page)
+    click_a_move(page, rng)
+    assert int(status(page)["ply"]) > int(before)
+
+
+def test_replay_stepping_and_record_upload(page: Any, server: str, tmp_path: Path) -> None:
+    game = GAMES[0]
+    gid = create_game(page, server, game, ("hotseat", None))
+    rng = random.Random(4)
+    for _ in range(4):
+        wait_turn(page)
+        click_a_move(page, rng)
+    plies = int(status(page)["ply"])
+    page.goto(f"{server}/#/replay/{gid}")
+    page.wait_for_selector("#replay-board[data-ply]")
+    board = page.locator("#replay-board")
+    assert board.get_attribute("data-ply") == str(plies)
+    page.click("#first")
+    assert board.get_attribute("data-ply") == "0"
+    first_svg = board.inner_html()
+    page.click("#next")
+    assert board.get_attribute("data-ply") == "1"
+    page.click("#next")
+    page.click("#prev")
+    assert board.get_attribute("data-ply") == "1"
+    page.fill("#scrub", "3")
+    page.dispatch_event("#scrub", "input")
+    assert board.get_attribute("data-ply") == "3"
+    page.click("#last")
+    assert board.inner_html() != first_svg
+    # Download the record, then open it as a file.
+    record = httpx.get(f"{server}/api/games/{gid}/record").text
+    path = tmp_path / "game.json"
+    path.write_text(record)
+    page.goto(f"{server}/#/replay")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#replay-board[data-ply]")
+    assert page.locator("#replay-board").get_attribute("data-ply") == str(plies)
+    # The rules are one click away.
+    page.click("text=Rules")
+    page.wait_for_selector("#rules-text h1")

@@ -1,0 +1,186 @@
+"""WebSocket live updates, and a server killed mid-game that comes back with every game intact."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+HERE = Path(__file__).parent
+
+
+def new_game(client: TestClient, seats: list[dict[str, Any]] | None = None) -> Any:
+    body = {"game": "tiny", "seats": seats or [{"kind": "me"}, {"kind": "hotseat"}]}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201
+    return response.json()
+
+
+def test_websocket_pushes_state_to_players_and_spectators(client: TestClient) -> None:
+    created = new_game(client)
+    gid, token = created["id"], created["token"]
+    with (
+        client.websocket_connect(f"/api/games/{gid}/ws") as player,
+        client.websocket_connect(f"/api/games/{gid}/ws") as spectator,
+    ):
+        first = player.receive_json()
+        assert first["type"] == "state" and first["game"]["your_seats"] == []
+        spectator.receive_json()
+        player.send_json({"type": "hello", "token": token})
+        hello = player.receive_json()["game"]
+        assert hello["your_seats"] == [0, 1] and hello["your_turn"]
+        player.send_json({"type": "act", "action": "t2", "ply": 1})
+        mine = player.receive_json()["game"]
+        seen = spectator.receive_json()["game"]
+        assert mine["ply"] == seen["ply"] == 2
+        assert seen["your_seats"] == [] and not seen["your_turn"]
+        assert seen["moves"][-1]["move"] == "t2"
+        # The spectator cannot move: no token.
+        spectator.send_json({"type": "act", "action": "t1"})
+        refused = spectator.receive_json()
+        assert refused["type"] == "error" and refused["status"] == 403
+        player.send_json({"type": "undo"})
+        assert player.receive_json()["game"]["ply"] == 1
+        assert spectator.receive_json()["game"]["ply"] == 1
+
+
+def test_websocket_refuses_bad_messages_with_clear_errors(client: TestClient) -> None:
+    created = new_game(client)
+    gid, token = created["id"], created["token"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "hello", "token": token})
+        ws.receive_json()
+        cases: list[tuple[str, int]] = [
+            ("{oops", 400),
+            ("[1]", 400),
+            ('{"type": "dance"}', 400),
+            ('{"type": "act"}', 400),
+            ('{"type": "act", "action": "t7"}', 422),
+            ('{"type": "act", "action": "t1", "ply": 0}', 409),
+            ('{"type": "hello", "token": 5}', 400),
+        ]
+        for text, status in cases:
+            ws.send_text(text)
+            answer = ws.receive_json()
+            assert answer["type"] == "error" and answer["status"] == status, text
+            assert answer["error"]["message"]
+        ws.send_json({"type": "ping", "id": 3})
+        assert ws.receive_json() == {"type": "pong", "id": 3}
+    assert client.get(f"/api/games/{gid}").json()["ply"] == 1
+
+
+def test_websocket_for_unknown_game_says_so(client: TestClient) -> None:
+    with client.websocket_connect("/api/games/missing/ws") as ws:
+        answer = ws.receive_json()
+        assert answer["type"] == "error" and answer["error"]["code"] == "not_found"
+
+
+# ----- a real server process, killed and restarted --------------------------------------------
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "BOARDPLAY_DATABASE_URL": f"sqlite:///{db}",
+        "BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE",
+        "BOARDPLAY_WEB_AI_WORKERS": "1",
+        "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]),
+    }
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "uvicorn", "--factory", "boardplay.web.app:create_app"),
+            *("--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(
+                f"server exited: {process.stderr.read().decode() if process.stderr else ''}"
+            )
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/catalogue", timeout=2).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("server did not start")
+
+
+@pytest.fixture
+def server_db(tmp_path: Path) -> Iterator[Path]:
+    yield tmp_path / "restart.sqlite3"
+
+
+def wait_for(url: str, check: Any) -> Any:
+    for _ in range(300):
+        game = httpx.get(url, timeout=5).json()
+        if check(game):
+            return game
+        time.sleep(0.05)
+    raise AssertionError(f"condition never met: {game}")
+
+
+def test_killed_server_restarts_with_games_intact(server_db: Path) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(server_db, port)
+    try:
+        created = httpx.post(
+            f"{base}/api/games",
+            json={"game": "tiny", "seats": [{"kind": "me"}, {"kind": "ai", "spec": "random"}]},
+        ).json()
+        gid, token = created["id"], created["token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        for _ in range(2):
+            r = httpx.post(
+                f"{base}/api/games/{gid}/actions", json={"action": "t1"}, headers=headers
+            )
+            assert r.status_code == 200
+        # The AI (in a worker process) plays its two steps; then it is our turn again.
+        before = wait_for(
+            f"{base}/api/games/{gid}", lambda g: g["current_player"] == 0 or g["terminal"]
+        )
+        r = httpx.post(f"{base}/api/games/{gid}/actions", json={"action": "t1"}, headers=headers)
+        assert r.status_code == 200
+        before = r.json()["game"]
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=30)
+    server = start_server(server_db, port)
+    try:
+        after = httpx.get(f"{base}/api/games/{gid}", headers=headers).json()
+        assert after["moves"] == before["moves"]
+        assert after["position"] == before["position"]
+        assert after["your_seats"] == [0] and after["your_turn"]
+        r = httpx.post(f"{base}/api/games/{gid}/actions", json={"action": "t1"}, headers=headers)
+        assert r.status_code == 200, r.text
+        # The old token still holds the seat; a wrong one still does not.
+        r = httpx.post(
+            f"{base}/api/games/{gid}/actions",
+            json={"action": "t1"},
+            headers={"Authorization": "Bearer x"},
+        )
+        assert r.status_code == 403
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
