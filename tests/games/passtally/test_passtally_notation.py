@@ -122,6 +122,8 @@ def test_render_shows_board_ring_piles_scores_and_turn() -> None:
     text = state.render()
     assert all(len(line) <= 80 for line in text.splitlines())
     assert " X1 " in text  # a1, b1, a2, b2 hold XX halves at level 1
+    assert "+    +    +----+" in text  # the seams of the two vertical tiles a1-a2, b1-b2
+    assert "| X1 : X1 |" in load(S3).render()  # the seam of the horizontal tile a1-b1
     assert "A: XX (+11 face down)" in text and "B: NENW (+13 face down)" in text
     assert "Player 1: 0  Player 2: 0" in text
     assert "Player 1 to move, 2 actions left." in text

@@ -1,10 +1,11 @@
 """The text picture of a Passtally position (``State.render``), plain ASCII within 80 columns.
 
 Each cell shows its top half's pattern and its height (``X1``, ``NE2``, ``NW1``; ``.`` for the
-bare board, which is a straight crossing at height 0). The ring's 24 slots sit around the board
-with their numbers; a marker shows as its seat's player number. Below: the three face-up tiles
-and pile sizes, scores and whose turn it is. ``detail`` adds every player's complete lines with
-their passes, which is what the end-of-turn score is made of.
+bare board, which is a straight crossing at height 0); tile outlines follow the top tiles
+(``:`` or a gap in the border marks the seam inside one tile). The ring's 24 slots sit around
+the board with their numbers; a marker shows as its seat's player number. Below: the three
+face-up tiles and pile sizes, scores and whose turn it is. ``detail`` adds every player's
+complete lines with their passes, which is what the end-of-turn score is made of.
 """
 
 from __future__ import annotations
@@ -50,7 +51,13 @@ def _columns(values: list[str]) -> str:
     return "".join(line).rstrip()
 
 
+def _same_tile(state: PasstallyState, a: int, b: int) -> bool:
+    return state.tid[a] >= 0 and state.tid[a] == state.tid[b]
+
+
 def board_lines(state: PasstallyState) -> list[str]:
+    """The grid with tile outlines: ``:`` is the seam inside a horizontal tile and a blank
+    border the seam inside a vertical one, so every top tile's footprint is visible."""
     border = " " * _PREFIX + "+----" * SIZE + "+"
     out = [
         _columns([str(c) for c in range(SIZE)]),
@@ -60,9 +67,20 @@ def board_lines(state: PasstallyState) -> list[str]:
     ]
     for r in range(SIZE):
         west, east = 23 - r, 6 + r
-        cells = "|".join(_cell(state, r * SIZE + c) for c in range(SIZE))
+        row = ""
+        for c in range(SIZE):
+            cell = r * SIZE + c
+            row += _cell(state, cell)
+            if c < SIZE - 1:
+                row += ":" if _same_tile(state, cell, cell + 1) else "|"
         left = f"{west:>3} {_mark(state, west)} {r + 1:>2} "
-        out.append(f"{left}|{cells}| {_mark(state, east)} {east}")
+        out.append(f"{left}|{row}| {_mark(state, east)} {east}")
+        if r < SIZE - 1:
+            walls = "".join(
+                "+    " if _same_tile(state, r * SIZE + c, (r + 1) * SIZE + c) else "+----"
+                for c in range(SIZE)
+            )
+            out.append(" " * _PREFIX + walls + "+")
     out.append(border)
     out.append(_columns([_mark(state, 17 - c) for c in range(SIZE)]))
     out.append(_columns([str(17 - c) for c in range(SIZE)]))
