@@ -11,6 +11,7 @@ compensation) happen inside the transition that causes them, never as extra deci
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from boardplay.core.errors import IllegalActionError
@@ -394,16 +395,12 @@ class MontanaState(State):
         elif stage in (WILD_STAGE, SETUP_WILD):
             out.extend(A.WILD + i for i in A.WORKER_SETS_BY_SIZE[self.wilds])
         elif stage == OVERFLOW:
-            for i in A.WORKER_SETS_BY_SIZE[self.excess]:
-                if self._has_workers(p, A.WORKER_SETS[i]):
-                    out.append(A.RETURN + i)
+            held = tuple(self.workers[4 * p : 4 * p + 4])
+            out.extend(A.RETURN + i for i in _fitting(held, self.excess))
         elif stage == RIGHT:
             out.append(A.RIGHT_NONE)
-            colour = data.areas[self.prod_area].colour
-            for i in A.PART_SETS:
-                ms = A.WORKER_SETS[i]
-                if (sum(ms) == 2 or ms[colour] == 1) and self._has_workers(p, ms):
-                    out.append(A.RIGHT + i)
+            held = tuple(self.workers[4 * p : 4 * p + 4])
+            out.extend(A.RIGHT + i for i in _part_choices(held, data.areas[self.prod_area].colour))
         elif stage == PLACE:
             if not (self.opp == 0 and not self.chain):
                 out.append(A.PASS)
@@ -427,26 +424,25 @@ class MontanaState(State):
     def _main_work(self, p: int, out: list[int]) -> None:
         data = self.data
         slots = self.slots
-        for b, space in enumerate(data.bank):
-            if slots[b] != EMPTY:
-                continue
-            for i in A.WORKER_SETS_BY_SIZE[space.workers]:
-                if self._has_workers(p, A.WORKER_SETS[i]):
-                    out.append(A.WORK_BANK + b * len(A.WORKER_SETS) + i)
-        silver = self.silver[p]
-        held = self.worker_count(p)
-        if held == 0:
+        held = tuple(self.workers[4 * p : 4 * p + 4])
+        if held == EMPTY:
             return
+        stride = len(A.WORKER_SETS)
+        for b, space in enumerate(data.bank):
+            if slots[b] == EMPTY:
+                first = A.WORK_BANK + b * stride
+                out.extend(first + i for i in _fitting(held, space.workers))
+        silver = self.silver[p]
         for a, area in enumerate(data.areas):
             base = self.game.area_slot[a]
+            parts = _part_choices(held, area.colour)
+            if not parts:
+                continue
             for s, pspace in enumerate(area.spaces):
                 if slots[base + 2 * s] != EMPTY or pspace.cost > silver:
                     continue
                 first = A.WORK_PROD + (a * MAX_AREA_SPACES + s) * len(A.PART_SETS)
-                for i in A.PART_SETS:
-                    ms = A.WORKER_SETS[i]
-                    if (sum(ms) == 2 or ms[area.colour] == 1) and self._has_workers(p, ms):
-                        out.append(first + i)
+                out.extend(first + i for i in parts)
 
     def _place_spots(self, p: int) -> list[int]:
         data = self.data
@@ -1047,6 +1043,28 @@ class MontanaState(State):
         from boardplay.games.montana.observation import observation
 
         return observation(self, player)
+
+
+@lru_cache(maxsize=4096)
+def _fitting(held: tuple[int, ...], size: int) -> tuple[int, ...]:
+    """Indices of the worker multisets of ``size`` that ``held`` contains (cached: the same
+    few worker boards recur constantly)."""
+    return tuple(
+        i
+        for i in A.WORKER_SETS_BY_SIZE[size]
+        if all(A.WORKER_SETS[i][c] <= held[c] for c in range(4))
+    )
+
+
+@lru_cache(maxsize=4096)
+def _part_choices(held: tuple[int, ...], colour: int) -> tuple[int, ...]:
+    """The production part choices ``held`` allows: 1 worker of ``colour`` or any 2."""
+    return tuple(
+        i
+        for i in A.PART_SETS
+        if (sum(A.WORKER_SETS[i]) == 2 or A.WORKER_SETS[i][colour] == 1)
+        and all(A.WORKER_SETS[i][c] <= held[c] for c in range(4))
+    )
 
 
 _LIST_FIELDS = (
