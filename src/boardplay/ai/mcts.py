@@ -60,7 +60,7 @@ class MCTSAgent:
         *,
         iterations: int | None = None,
         time_limit: float | None = None,
-        c: float = 1.0,
+        c: float | None = None,
         cutoff: int | Literal["game"] | None = "game",
         rollout: str = "policy",
         reuse: bool = True,
@@ -84,7 +84,7 @@ class MCTSAgent:
         self.players = game.num_players
         self.iterations = iterations
         self.time_limit = time_limit
-        self.c = c
+        self.c = heuristics.exploration if c is None else c
         self.cutoff = cutoff
         self.reuse = reuse
         self.seed = seed

@@ -53,7 +53,7 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
         int(_number("iterations", params["iterations"], int)) if "iterations" in params else None
     )
     time_limit = _number("time", params["time"], float) if "time" in params else None
-    c = _number("c", params["c"], float) if "c" in params else 1.0
+    c = _number("c", params["c"], float) if "c" in params else None
     cutoff: int | Literal["game"] | None = "game"
     if "cutoff" in params:
         raw = params["cutoff"].lower()

@@ -34,6 +34,8 @@ class Heuristics:
     cutoff: int | None = None
     """MCTS's default rollout length before the evaluation takes over (None: play to the end),
     chosen per game from measurements (docs/ai.md)."""
+    exploration: float = 1.0
+    """MCTS's default UCT exploration constant for this game (measured, docs/ai.md)."""
 
 
 def uniform(num_players: int) -> list[float]:

@@ -55,4 +55,5 @@ HEURISTICS = Heuristics(
     None,
     "settlements placed + 0.22/good + 0.05/silver + 0.15/worker + 0.2/(cattle+canteen); "
     "softmax with temperature 1 settlement",
+    cutoff=0,
 )

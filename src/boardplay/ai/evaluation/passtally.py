@@ -53,4 +53,6 @@ HEURISTICS = Heuristics(
     None,
     "VP + 2 × the VP the seat's current lines score per turn (turn_score); softmax with a "
     "temperature that shrinks with the tiles left in the smallest pile",
+    cutoff=0,
+    exploration=0.3,
 )

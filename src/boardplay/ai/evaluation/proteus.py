@@ -89,4 +89,5 @@ HEURISTICS = Heuristics(
     None,
     "closeness to the active goal's best target triple (own pieces on it minus half per "
     "opponent piece) + 0.3 × the same for the inactive goals + tempo; softmax, temperature 0.5",
+    cutoff=0,
 )
