@@ -30,7 +30,7 @@ soak: $(STAMP)
 	BOARDPLAY_SOAK=1 $(BIN)/pytest -n $(PYTEST_WORKERS) -q -m "slow or not slow" tests
 
 bench: $(STAMP)
-	$(BIN)/boardplay bench
+	$(BIN)/boardplay bench --mcts --adapters --seconds 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

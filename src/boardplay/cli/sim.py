@@ -114,7 +114,11 @@ def register(app: typer.Typer) -> None:
     @friendly
     def bench(
         game: str | None = typer.Argument(None, help="One game (default: all)."),
-        seconds: float = typer.Option(3.0, help="Time per option set."),
+        seconds: float = typer.Option(3.0, help="Time per measurement."),
+        mcts: bool = typer.Option(False, "--mcts", help="Also MCTS simulations per second."),
+        adapters: bool = typer.Option(
+            False, "--adapters", help="Also steps/s through OpenSpiel, PettingZoo, Gymnasium."
+        ),
     ) -> None:
         """Random-playout throughput (games/s, actions/s) for each game and option set."""
         names = [load(game).name] if game else available()
@@ -122,8 +126,7 @@ def register(app: typer.Typer) -> None:
         for column in ("game", "games/s", "actions/s", "mean length"):
             table.add_column(column, justify="left" if column == "game" else "right")
         for name in names:
-            cls = type(load(name))
-            for options in cls.bench_option_sets:
+            for options in type(load(name)).bench_option_sets:
                 loaded = load(name, **options)
                 rate = playout_rate(loaded, seconds)
                 table.add_row(
@@ -133,6 +136,20 @@ def register(app: typer.Typer) -> None:
                     f"{rate.mean_length:.1f}",
                 )
         console.print(table)
+        if mcts:
+            from boardplay.ai.bench import mcts_speed
+
+            search = Table(title=f"MCTS from the first decision, {seconds:g} s search, one core")
+            search.add_column("game")
+            search.add_column("simulations/s", justify="right")
+            for name in names:
+                search.add_row(name, f"{mcts_speed(name, seconds):,.0f}")
+            console.print(search)
+        if adapters:
+            from boardplay.adapters.bench import adapter_throughput, format_table
+
+            console.print(f"\nsteps/s through the research adapters, {seconds:g} s per row")
+            console.print(format_table(adapter_throughput(names, seconds=seconds)))
 
 
 @dataclass(frozen=True)
