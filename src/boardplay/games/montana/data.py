@@ -349,6 +349,9 @@ def parse_components(raw: Any, source: str, digest: str) -> Components:
                 WILD if s == "W" else r.colour(s, f"wheel[{i}][{j}]") for j, s in enumerate(symbols)
             )
         )
+    setup_spins = r.int_(r.get(data, "setup_spins"), "setup_spins", 0, 4)
+    if setup_spins * max(len(seg) for seg in wheel) > worker_cap:
+        raise r.fail("worker_cap", "is smaller than the workers the setup spins can give")
     max_push = r.int_(r.get(data, "max_arrow_push"), "max_arrow_push", 0, len(wheel) - 1)
     trade_goods = tuple(
         r.good(g, f"cattle_trade_goods[{i}]")
@@ -412,7 +415,7 @@ def parse_components(raw: Any, source: str, digest: str) -> Components:
         grain_per_push_step=r.int_(
             r.get(data, "grain_per_push_step"), "grain_per_push_step", 0, 10
         ),
-        setup_spins=r.int_(r.get(data, "setup_spins"), "setup_spins", 0, 4),
+        setup_spins=setup_spins,
         cattle_trade_silver=r.int_(r.get(data, "cattle_trade_silver"), "cattle_trade_silver"),
         cattle_trade_goods=trade_goods,
         max_builds_per_action=r.int_(
