@@ -129,11 +129,23 @@ def wait_turn(page: Any) -> dict[str, str]:
 
 
 def click_a_move(page: Any, rng: random.Random) -> str:
-    """Click one legal move on the board (or in the list of moves not drawn on it); returns how."""
+    """Click one legal move on the board (first selecting a piece or tile where the board asks
+    for it), or in the list of moves not drawn on it; returns which of the two it used."""
     ply = status(page)["ply"]
-    targets = page.query_selector_all("#board [data-moves]")
+    targets = page.query_selector_all("#board [data-moves], #board [data-select]")
     if targets:
-        rng.choice(targets).click()
+        for _ in range(3):
+            chosen = rng.choice(targets)
+            if chosen.get_attribute("data-moves") is not None:
+                break
+            key = chosen.get_attribute("data-select")
+            chosen.click()
+            page.wait_for_function(
+                "key => document.querySelector('#board').dataset.selected === key", arg=key
+            )
+            targets = page.query_selector_all("#board [data-moves]")
+            assert targets, f"selecting {key} offers no move"
+        chosen.click()
         choices = page.query_selector_all(".chooser button[data-move]")
         if choices:
             rng.choice(choices).click()

@@ -291,7 +291,15 @@ async function gamePage(id) {
     } finally { busy = false; }
   }
 
+  let selected = null;
   board.addEventListener("click", (event) => {
+    const picked = event.target.closest("[data-select]");
+    if (picked) {
+      const key = picked.getAttribute("data-select");
+      selected = selected === key ? null : key;
+      drawInteractive();
+      return;
+    }
     const el = event.target.closest("[data-moves]");
     if (!el) return;
     const moves = JSON.parse(el.getAttribute("data-moves"));
@@ -300,6 +308,19 @@ async function gamePage(id) {
   });
 
   let rendered = false;
+  // The board with the current selection (a piece or tile picked before its destination), and
+  // the legal moves the board does not show as a list of buttons.
+  async function drawInteractive() {
+    const interactive = !!game.your_turn;
+    const ctx = { legal: interactive ? game.legal : [], interactive, hints: game.hints, selected, currentPlayer: game.current_player, lastMove: game.moves[game.moves.length - 1] };
+    const undrawn = await drawBoard(board, game.game, game.position, game.text, ctx);
+    board.dataset.selected = selected || "";
+    clear(legalBox);
+    if (interactive && undrawn.length) {
+      legalBox.append(h("div", { class: "muted" }, "Moves:"), ...undrawn.map((l) => h("button", { "data-move": l.move, onclick: () => send("act", l.move) }, l.move)));
+    }
+  }
+
   async function show(next) {
     const [epoch, version] = next.version || ["", 0];
     const [shownEpoch, shownVersion] = game.version || ["", -1];
@@ -322,13 +343,8 @@ async function gamePage(id) {
     movesBox.querySelector(".moves").scrollTop = 1e9;
     undo.hidden = !game.can_undo;
     document.getElementById("text").textContent = game.text || "";
-    const interactive = !!game.your_turn;
-    const ctx = { legal: interactive ? game.legal : [], interactive, hints: game.hints, currentPlayer: game.current_player, lastMove: game.moves[game.moves.length - 1] };
-    const undrawn = await drawBoard(board, game.game, game.position, game.text, ctx);
-    clear(legalBox);
-    if (interactive && undrawn.length) {
-      legalBox.append(h("div", { class: "muted" }, "Moves:"), ...undrawn.map((l) => h("button", { "data-move": l.move, onclick: () => send("act", l.move) }, l.move)));
-    }
+    selected = null;
+    await drawInteractive();
     board.dataset.ply = game.ply;
     // Set last: tests and scripts wait on these, so the board must be ready when they change.
     status.dataset.ply = game.ply;

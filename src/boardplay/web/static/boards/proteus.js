@@ -1,0 +1,123 @@
+// Proteus: the 3×3 board (a1 bottom left, c3 top right), rule tiles coloured by kind (R move,
+// B trade, Y goal) and drawn with their shape, face up (active, marked ★) or face down (pale);
+// pieces of Black (X) and White (O) with their shape. Placement: select a pool tile or a piece
+// from the hand, then click a cell. Movement: select a cell, then click where its piece goes or
+// the cell to trade tiles with (the page asks when both are possible).
+import { s } from "../dom.js";
+import { svgRoot, target, selectable, svgButton, legalMoves, text } from "./common.js";
+
+const CELL = 90;
+const TILE_COLOURS = { R: "#c0392b", B: "#2e86c1", Y: "#d4ac0d" };
+const TILES = ["Rc", "Rs", "Rt", "Bc", "Bs", "Bt", "Yc", "Ys", "Yt"];
+const CELLS = ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"];
+
+function shapeAt(shape, cx, cy, r, attrs) {
+  if (shape === "c") return s("circle", { cx, cy, r, ...attrs });
+  if (shape === "s") return s("rect", { x: cx - r * 0.85, y: cy - r * 0.85, width: r * 1.7, height: r * 1.7, ...attrs });
+  const pts = [[cx, cy - r], [cx + r * 0.95, cy + r * 0.7], [cx - r * 0.95, cy + r * 0.7]];
+  return s("polygon", { points: pts.map((p) => p.join(",")).join(" "), ...attrs });
+}
+
+function parseCell(value) {
+  const m = /^([RBY][cst])(\*)?([XO][cst])?$/.exec(value || "");
+  return m ? { tile: m[1], active: !!m[2], piece: m[3] || null } : null;
+}
+
+function tileGlyph(tile, active, cx, cy, size) {
+  const g = s("g", {});
+  const colour = TILE_COLOURS[tile[0]];
+  g.append(s("rect", {
+    x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 8,
+    fill: active ? colour : `${colour}55`, stroke: active ? "#222" : colour, "stroke-width": active ? 3 : 2,
+  }));
+  g.append(shapeAt(tile[1], cx, cy, size * 0.22, { fill: "none", stroke: active ? "#fff" : colour, "stroke-width": 2 }));
+  if (active) g.append(text(cx + size / 2 - 10, cy - size / 2 + 10, "★", { "font-size": 12, fill: "#fff" }));
+  return g;
+}
+
+function pieceGlyph(piece, cx, cy) {
+  const black = piece[0] === "X";
+  return shapeAt(piece[1], cx, cy, 17, { fill: black ? "#111" : "#fafafa", stroke: black ? "#fafafa" : "#111", "stroke-width": 2.5 });
+}
+
+export function draw(position, ctx) {
+  const board = position.board || {};
+  const cells = Object.fromEntries(CELLS.map((c) => [c, parseCell(board[c])]));
+  const moves = legalMoves(ctx);
+  const sel = ctx.selected || null;
+  const xy = (cell) => [("abc".indexOf(cell[0]) + 0.5) * CELL + 20, (3 - Number(cell[1]) + 0.5) * CELL + 20];
+
+  // What each selection leads to, and the moves made by clicking a cell once something is selected.
+  const leadsTo = new Map();
+  const add = (key, move) => { if (!leadsTo.has(key)) leadsTo.set(key, []); leadsTo.get(key).push(move); };
+  for (const move of moves) {
+    let m;
+    if ((m = /^([RBY][cst])@([abc][123])$/.exec(move))) add(`tile:${m[1]}`, move);
+    else if ((m = /^([cst])@([abc][123])$/.exec(move))) add(`hand:${m[1]}`, move);
+    else if ((m = /^([abc][123])-([abc][123])$/.exec(move))) add(`cell:${m[1]}`, move);
+    else if ((m = /^([abc][123])~([abc][123])$/.exec(move))) { add(`cell:${m[1]}`, move); add(`cell:${m[2]}`, move); }
+  }
+  const targetCell = (move) => {
+    let m;
+    if ((m = /@([abc][123])$/.exec(move))) return m[1];
+    if ((m = /^([abc][123])-([abc][123])$/.exec(move))) return m[2];
+    if ((m = /^([abc][123])~([abc][123])$/.exec(move))) return sel === `cell:${m[1]}` ? m[2] : m[1];
+    return null;
+  };
+  const byCell = new Map();
+  for (const move of leadsTo.get(sel) || []) {
+    const cell = targetCell(move);
+    if (!byCell.has(cell)) byCell.set(cell, []);
+    byCell.get(cell).push(move);
+  }
+
+  const layer = s("g", {});
+  for (const cell of CELLS) {
+    const [cx, cy] = xy(cell);
+    const info = cells[cell];
+    const g = s("g", { "data-cell": cell });
+    g.append(s("rect", { x: cx - CELL / 2 + 3, y: cy - CELL / 2 + 3, width: CELL - 6, height: CELL - 6, rx: 10, fill: "#e9dfcc", stroke: "#b9a888" }));
+    if (info) g.append(tileGlyph(info.tile, info.active, cx, cy, CELL - 16));
+    if (info?.piece) g.append(pieceGlyph(info.piece, cx, cy));
+    if (sel === `cell:${cell}`) g.append(s("rect", { x: cx - CELL / 2 + 2, y: cy - CELL / 2 + 2, width: CELL - 4, height: CELL - 4, rx: 10, fill: "none", stroke: "#e08a1e", "stroke-width": 5 }));
+    const here = byCell.get(cell) || [];
+    if (here.length) {
+      g.append(s("rect", { x: cx - CELL / 2 + 6, y: cy - CELL / 2 + 6, width: CELL - 12, height: CELL - 12, rx: 8, fill: "#1f9d5533", stroke: "#1f9d55", "stroke-width": 4 }));
+      target(g, here, ctx, cell);
+    } else {
+      selectable(g, `cell:${cell}`, leadsTo.get(`cell:${cell}`) || [], ctx);
+    }
+    layer.append(g);
+  }
+  ["a", "b", "c"].forEach((c, i) => layer.append(text(20 + (i + 0.5) * CELL, 20 + 3 * CELL + 12, c, { "font-size": 12, fill: "#555" })));
+  [3, 2, 1].forEach((r, i) => layer.append(text(8, 20 + (i + 0.5) * CELL, r, { "font-size": 12, fill: "#555" })));
+
+  // The pool (tiles not on the board) and the hands (pieces not on the board).
+  const side = s("g", {});
+  const onBoard = new Set(CELLS.map((c) => cells[c]?.tile).filter(Boolean));
+  const piecesOn = new Set(CELLS.map((c) => cells[c]?.piece).filter(Boolean));
+  const x0 = 20 + 3 * CELL + 30;
+  side.append(text(x0, 20, "pool", { "text-anchor": "start", "font-size": 13 }));
+  TILES.filter((t) => !onBoard.has(t)).forEach((tile, i) => {
+    const cx = x0 + 22 + (i % 3) * 48, cy = 50 + Math.floor(i / 3) * 48;
+    const g = s("g", { "data-tile": tile }, tileGlyph(tile, false, cx, cy, 40));
+    if (sel === `tile:${tile}`) g.append(s("rect", { x: cx - 23, y: cy - 23, width: 46, height: 46, rx: 8, fill: "none", stroke: "#e08a1e", "stroke-width": 4 }));
+    selectable(g, `tile:${tile}`, leadsTo.get(`tile:${tile}`) || [], ctx);
+    side.append(g);
+  });
+  const mover = position.to_move ?? 0;
+  ["X", "O"].forEach((player, seat) => {
+    const y = 200 + seat * 50;
+    side.append(text(x0, y - 22, seat === 0 ? "Black's hand" : "White's hand", { "text-anchor": "start", "font-size": 12 }));
+    ["c", "s", "t"].filter((sh) => !piecesOn.has(player + sh)).forEach((shape, i) => {
+      const g = s("g", { "data-piece": player + shape }, pieceGlyph(player + shape, x0 + 20 + i * 44, y));
+      if (seat === mover) {
+        if (sel === `hand:${shape}`) g.append(s("circle", { cx: x0 + 20 + i * 44, cy: y, r: 22, fill: "none", stroke: "#e08a1e", "stroke-width": 4 }));
+        selectable(g, `hand:${shape}`, leadsTo.get(`hand:${shape}`) || [], ctx);
+      }
+      side.append(g);
+    });
+  });
+  if (moves.includes("pass")) side.append(svgButton(x0, 300, "pass", "pass", ctx));
+  return svgRoot(0, 0, x0 + 160, 20 + 3 * CELL + 30, layer, side);
+}
