@@ -265,3 +265,19 @@ def test_render_shows_map_board_players_and_decider() -> None:
     assert "Supply:" in text
     assert max(len(line) for line in text.splitlines()) <= 100
     assert "Legal:" in state.render(detail=True)
+
+
+def test_bad_stage_data_names_the_field() -> None:
+    state = fresh()
+    play(state, "work:city")
+    good = state.to_json()
+    assert state.game.state_from_json(good).to_json() == good
+    for path, value, field in (
+        (["stage", "main"], "build", "stage.main"),
+        (["stage", "decider"], 1, "stage.decider"),
+        (["stage", "name"], "OVERFLOW", "stage.excess"),
+        (["contractors", 1], "B2", "contractors[1]"),
+    ):
+        with pytest.raises(PositionError) as info:
+            state.game.state_from_json(_mutate(good, path, value))
+        assert field in str(info.value), str(info.value)

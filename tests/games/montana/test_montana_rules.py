@@ -594,3 +594,20 @@ def test_last_seat_triggers_game_over_immediately() -> None:
     set_goods(state, last, **dict(zip("cCsSgp", board.costs[h], strict=True)))
     play(state, _coords(state, h))
     assert state.stage == OVER and state.ended_by == "trigger" and state.won == [last]
+
+
+def test_turn_cap_beats_canteen_after_final() -> None:
+    """The last seat's canteen (canteen_after_final) never runs past max_turns."""
+    state = fresh(canteen_after_final=True, max_turns=2)
+    set_cattle(state, state.active, 0)
+    set_workers(state, state.active, Cu=1)
+    play(state, "work:B1:Cu")
+    last = state.active
+    board = state.board
+    assert board is not None
+    h = next(x for x in board.neighbours[board.start] if state.buildable(last, x))
+    state.tiles[last] = 1
+    state.canteens[last] = 1
+    set_goods(state, last, **dict(zip("cCsSgp", board.costs[h], strict=True)))
+    play(state, _coords(state, h))
+    assert state.stage == OVER and state.ended_by == "trigger" and state.canteens[last] == 1

@@ -18,6 +18,7 @@ from boardplay.games.montana.board import AXIS_NAMES, make_board
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
 from boardplay.games.montana.state import (
     BOARD,
+    BUILD_NEXT,
     CHANCE_STAGES,
     EMPTY,
     HOME,
@@ -547,8 +548,28 @@ def _check_stage(state: MontanaState) -> None:
         raise _fail("stage.spin", f"is needed at stage {name}")
     if stage in (WILD_STAGE, SETUP_WILD) and not 1 <= state.wilds <= 4:
         raise _fail("stage.wilds", f"must be 1..4 at stage {name}")
-    if stage == OVERFLOW and state.excess < 1:
-        raise _fail("stage.excess", "must be at least 1 at stage OVERFLOW")
+    if (
+        stage == OVERFLOW
+        and state.excess != state.worker_count(state.decider) - state.data.worker_cap
+    ):
+        raise _fail("stage.excess", "must be the number of workers above the cap at OVERFLOW")
+    needs_main = {PUSH: "recruit", WILD_STAGE: "recruit", RIGHT: "production", PLACE: "city"}
+    needs_main.update({REWARD: "city", BUILD_NEXT: "build"})
+    if stage in needs_main and state.main != needs_main[stage]:
+        raise _fail("stage.main", f"must be {needs_main[stage]!r} at stage {name}")
+    if stage == BUILD_NEXT and state.builds_paid < 1:
+        raise _fail("stage.builds_paid", "must be at least 1 at stage BUILD_NEXT")
+    n = state.n
+    if stage == PLACE and not state.chain and state.decider != (state.active + state.opp) % n:
+        raise _fail("stage.decider", "must be the player whose auction opportunity it is")
+    if stage == PLACE:
+        for seat, spot in enumerate(state.contractor):
+            offset = (seat - state.active) % n
+            placed = offset < state.opp or (state.chain and offset == state.opp)
+            if spot != HOME and (not placed or state.out[seat]):
+                raise _fail(f"contractors[{seat}]", "is in the store before its opportunity")
+    if stage == REWARD and state.decider != (state.active + state.cursor) % n:
+        raise _fail("stage.decider", "must be the player at the auction's resolution cursor")
     if stage == RIGHT and state.prod_area < 0:
         raise _fail("stage.production_space", "is needed at stage RIGHT")
     if stage == REWARD and state.contractor[state.decider] == HOME:

@@ -705,16 +705,19 @@ class MontanaState(State):
         self.prod_area = self.prod_space = -1
         self.builds_paid = 0
         p = self.active
-        if self.turn_number >= self.game.max_turns:
-            self._finish("max_turns")
-            return
+        capped = self.turn_number >= self.game.max_turns
         if self.trigger_by >= 0 and p == self.last_seat():
-            if self.game.canteen_after_final and self.canteens[p] > 0:
+            # The final round is over. With canteen_after_final the last seat may still use a
+            # canteen — but never past the turn cap.
+            if self.game.canteen_after_final and self.canteens[p] > 0 and not capped:
                 self.final_pending = True
                 self.stage = END
                 self.decider = p
                 return
             self._finish("trigger")
+            return
+        if capped:
+            self._finish("max_turns")
             return
         if self.cattle[p] > 0 or self.canteens[p] > 0:
             self.stage = END
