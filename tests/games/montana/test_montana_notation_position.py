@@ -281,3 +281,27 @@ def test_bad_stage_data_names_the_field() -> None:
         with pytest.raises(PositionError) as info:
             state.game.state_from_json(_mutate(good, path, value))
         assert field in str(info.value), str(info.value)
+
+
+def test_illegal_work_messages() -> None:
+    state = fresh()
+    p = state.active
+    set_workers(state, p, Cu=1, St=1)
+    state.silver[p] = 2
+    state._legal = None
+    assert_rejected(state, state_action(state, "work:M3:Cu"), "M3 costs 6 silver")
+    assert_rejected(state, state_action(state, "work:Q1:Cu"), "must be St")
+    assert_rejected(state, state_action(state, "work:B3:Cu+Cu"), "does not hold the workers Cu+Cu")
+    assert_rejected(state, state_action(state, "work:B4:Cu+St"), "B4 takes exactly 3")
+
+
+def state_action(state: MontanaState, text: str) -> int:
+    """The id of a notation string whether or not it is legal here."""
+    return next(a for a in range(A.NUM_ACTIONS) if _text_or_none(state, a) == text)
+
+
+def _text_or_none(state: MontanaState, action: int) -> str | None:
+    try:
+        return A.action_to_text(state.data, action)
+    except ValueError:
+        return None

@@ -531,10 +531,7 @@ class MontanaState(State):
         elif A.BUILD <= action < A.NUM_ACTIONS and self.stage in (MAIN, BUILD_NEXT):
             reason = self._why_not_build(action - A.BUILD)
         elif A.WORK_BANK <= action < A.BUILD and self.stage == MAIN:
-            reason = (
-                "the space is taken, the player lacks those workers, cannot pay its silver, "
-                "or the workers do not fit the space"
-            )
+            reason = self._why_not_work(action)
         elif self.stage == PLACE and A.PLACE <= action < A.REWARD_UP:
             reason = (
                 "the spot is not right of the row's contractor or costs more pumpkins than held"
@@ -544,6 +541,33 @@ class MontanaState(State):
         if not reason:
             reason = f"it is not one of the legal actions of {who} at stage {stage}"
         return f"{text} is not legal here: {reason}"
+
+    def _why_not_work(self, action: int) -> str:
+        p = self.decider
+        data = self.data
+        if action < A.WORK_PROD:
+            space, index = divmod(action - A.WORK_BANK, len(A.WORKER_SETS))
+            ms = A.WORKER_SETS[index]
+            bank = data.bank[space]
+            if self.slots[space] != EMPTY:
+                return f"bank space {bank.name} is taken"
+            if sum(ms) != bank.workers:
+                return f"{bank.name} takes exactly {bank.workers} worker(s)"
+        else:
+            cell, index = divmod(action - A.WORK_PROD, len(A.PART_SETS))
+            area_index, space = divmod(cell, MAX_AREA_SPACES)
+            ms = A.WORKER_SETS[index]
+            area = data.areas[area_index]
+            prod = area.spaces[space]
+            if self.slots[self.game.area_slot[area_index] + 2 * space] != EMPTY:
+                return f"the left part of {prod.name} is taken"
+            if sum(ms) == 1 and ms[area.colour] != 1:
+                return f"one worker on {prod.name} must be {A.workers_text(_single(area.colour))}"
+            if self.silver[p] < prod.cost:
+                return f"{prod.name} costs {prod.cost} silver and the player has {self.silver[p]}"
+        if not self._has_workers(p, ms):
+            return f"the player does not hold the workers {A.workers_text(ms)}"
+        return "that work is not possible now"
 
     def _why_not_build(self, cell: int) -> str:
         board = self.board
@@ -1046,6 +1070,10 @@ class MontanaState(State):
         from boardplay.games.montana.observation import observation
 
         return observation(self, player)
+
+
+def _single(colour: int) -> tuple[int, ...]:
+    return tuple(1 if c == colour else 0 for c in range(4))
 
 
 @lru_cache(maxsize=4096)
