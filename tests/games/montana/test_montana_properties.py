@@ -69,6 +69,18 @@ def round_trips(state: MontanaState) -> None:
     assert loaded.to_json() == position
     assert loaded.legal_actions() == legal
     assert loaded.chance_outcomes() == state.chance_outcomes()
+    # the loaded position behaves as the original: the same 30 random actions lead to the same
+    # position
+    original = state.clone()
+    for copy in (original, loaded):
+        rng = random.Random(len(legal))
+        for _ in range(30):
+            if copy.is_terminal():
+                break
+            options = copy.legal_actions()
+            pick = sample_chance(copy, rng) if copy.is_chance_node() else rng.choice(options)
+            copy.apply_action(pick)
+    assert loaded.to_json() == original.to_json()
 
 
 def check_end(state: MontanaState, key: tuple[int, str]) -> None:
