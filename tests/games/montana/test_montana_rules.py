@@ -611,3 +611,34 @@ def test_turn_cap_beats_canteen_after_final() -> None:
     set_goods(state, last, **dict(zip("cCsSgp", board.costs[h], strict=True)))
     play(state, _coords(state, h))
     assert state.stage == OVER and state.ended_by == "trigger" and state.canteens[last] == 1
+
+
+def test_worker_shortage_on_recruit() -> None:
+    """Workers on the worker board do not count; holders return 1 each until enough."""
+    state = fresh()
+    p, other = state.active, 1 - state.active
+    set_workers(state, p)
+    set_workers(state, other, Cu=8)
+    mine = state.game.area_slot[0]
+    for slot, count in ((2, 2), (3, 3), (mine, 1), (mine + 2, 2)):
+        state.slots[slot] = (count, 0, 0, 0)
+        state.supply_workers[0] -= count
+    state.slots[state.game.area_slot[1]] = (2, 0, 0, 0)
+    state.supply_workers[0] -= 2
+    assert state.supply_workers[0] == 0
+    set_goods(state, p)
+    play(state, "recruit", "spin:1", "push:0")  # Cu + St
+    assert state.workers[4 * p : 4 * p + 4] == [1, 1, 0, 0]
+    assert state.workers[4 * other] == 7 and state.supply_workers[0] == 0
+
+
+def test_cattle_shortage_on_row_a() -> None:
+    """D34: the shortage rule covers cattle taken from the supply."""
+    state = _city(2)
+    set_goods(state, 0, p=0)
+    set_cattle(state, 1, state.supply_cattle)
+    assert state.supply_cattle == 0
+    held = state.cattle[1]
+    play(state, "work:city", "place:A1", "pass", "reward:up:c0s0")
+    assert state.cattle[0] == 1 and state.cattle[1] == held - 1
+    check_invariants(state)
