@@ -305,3 +305,45 @@ def _text_or_none(state: MontanaState, action: int) -> str | None:
         return A.action_to_text(state.data, action)
     except ValueError:
         return None
+
+
+def _leaves(obj: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(obj, dict):
+        return [p for k, v in obj.items() for p in _leaves(v, (*path, k))]
+    if isinstance(obj, list):
+        return [p for i, v in enumerate(obj) for p in _leaves(v, (*path, i))]
+    return [path]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_garbage_in_any_field_is_a_position_error_or_playable(players: int) -> None:
+    """Fuzz: one field of an exported position replaced by junk either loads into a state that
+    plays on, or raises PositionError — never another exception."""
+    rng = random.Random(players)
+    state = boardplay.load("montana", players=players).new_initial_state()
+    positions = []
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(
+            sample_chance(state, rng) if state.is_chance_node() else rng.choice(legal)
+        )
+        if len(state.history()) < 8 or rng.random() < 0.01:
+            positions.append(state.to_json())
+    positions.append(state.to_json())
+    junk: list[Any] = [None, -1, 0, 1, 2, 99, "x", "", [], {}, True, "Cu", "A1", "home", [0, 0]]
+    for position in positions:
+        paths = _leaves(position)
+        for _ in range(60):
+            path = rng.choice(paths)
+            bad = _mutate(position, list(path), rng.choice(junk))
+            try:
+                loaded = state.game.state_from_json(bad)
+            except PositionError:
+                continue
+            for _ in range(20):
+                if loaded.is_terminal():
+                    break
+                legal = loaded.legal_actions()
+                loaded.apply_action(
+                    sample_chance(loaded, rng) if loaded.is_chance_node() else rng.choice(legal)
+                )

@@ -32,6 +32,7 @@ from boardplay.games.montana.state import (
     SETUP_SPIN,
     SETUP_WILD,
     STAGE_NAMES,
+    START,
     TRADE_STAGES,
     TURN_END,
     WILD_STAGE,
@@ -468,6 +469,12 @@ def load_position(game: MontanaGame, position: Mapping[str, Any]) -> MontanaStat
             raise _fail("turn.active", "is null during a turn")
         if stage in TRADE_STAGES and stage not in (PLACE, REWARD) and state.decider != state.active:
             raise _fail("stage.decider", "must be the active player at this stage")
+    in_setup = stage in (BOARD, SETUP_SPIN, SETUP_WILD, START)
+    if in_setup != (state.active < 0) or in_setup != (state.start_player < 0):
+        raise _fail(
+            "turn.active" if in_setup != (state.active < 0) else "turn.start_player",
+            "must be null exactly during setup (stages BOARD, SETUP_SPIN, SETUP_WILD, START)",
+        )
     main = _get(stage_obj, "main", "stage")
     if main not in MAIN_ACTIONS:
         raise _fail("stage.main", f"must be one of {', '.join(repr(m) for m in MAIN_ACTIONS)}")
