@@ -263,7 +263,7 @@ def test_render_shows_map_board_players_and_decider() -> None:
         assert name in text
     assert "to decide" in text
     assert "Supply:" in text
-    assert max(len(line) for line in text.splitlines()) <= 100
+    assert max(len(line) for line in text.splitlines()) <= 80
     assert "Legal:" in state.render(detail=True)
 
 
