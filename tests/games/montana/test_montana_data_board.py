@@ -207,3 +207,23 @@ def test_data_file_not_json_or_missing(tmp_path: Path) -> None:
         boardplay.load("montana", data=str(bad))
     with pytest.raises(OptionError, match="cannot read"):
         boardplay.load("montana", data=str(tmp_path / "missing.json"))
+
+
+@pytest.mark.parametrize(
+    ("players", "mean", "low", "high", "lakes"),
+    [(2, 33.6, 32, 35, (0, 5)), (3, 45.1, 44, 47, (2, 6)), (4, 56.5, 56, 58, (4, 6))],
+)
+def test_generator_statistics_match_the_spec(
+    players: int, mean: float, low: int, high: int, lakes: tuple[int, int]
+) -> None:
+    """Spec §2.10's statistics (seeds 0–19 999) hold on seeds 0–999."""
+    data = load_components()
+    buildable, attempts = [], []
+    for seed in range(1000):
+        board = make_board(data, players, seed)
+        buildable.append(len(board.plains))
+        attempts.append(board.attempts)
+        assert lakes[0] <= len(board.canteen_lakes) <= lakes[1]
+    assert abs(sum(buildable) / 1000 - mean) < 0.2
+    assert low <= min(buildable) and max(buildable) <= high
+    assert abs(sum(attempts) / 1000 - 2.0) < 0.15
