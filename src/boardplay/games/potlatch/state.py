@@ -39,10 +39,10 @@ NEUTRAL_TOTAL = 36
 COLOUR_TOTAL = 5
 
 CONDITION_TEXT = {
-    1: "three own stacks at the start of the turn",
+    1: "three own stacks",
     2: "the mover could not complete the turn",
-    3: "repetition (the stacks are as at the mover's previous turn start)",
-    4: "turn limit reached (engine guard, scored like repetition)",
+    3: "repetition",
+    4: "turn limit (engine guard)",
 }
 
 
