@@ -20,7 +20,7 @@ chromium:
 	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }
 
 play: $(STAMP)
-	$(BIN)/boardplay play potlatch --p1 random
+	$(BIN)/boardplay serve
 
 test: $(STAMP) chromium lint
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -q
