@@ -52,7 +52,9 @@ class Node:
 
 class MCTSAgent:
     """UCT search; see the module docstring. ``c`` is the exploration constant (returns lie in
-    [0, 1]); ``rollout`` is ``"policy"`` (the game's policy if any) or ``"random"``."""
+    [0, 1]; default: the game's measured ``Heuristics.exploration``); ``cutoff`` defaults to the
+    game's ``Heuristics.cutoff``; ``rollout`` is ``"policy"`` (the game's policy if any) or
+    ``"random"``."""
 
     def __init__(
         self,

@@ -91,7 +91,19 @@ DEFAULT_LEVELS: dict[str, str] = {
 }
 """Levels for a game without measured levels of its own."""
 
-LEVELS: dict[str, dict[str, str]] = {}
+LEVELS: dict[str, dict[str, str]] = {
+    "potlatch": dict(DEFAULT_LEVELS),
+    "proteus": dict(DEFAULT_LEVELS),
+    "passtally": dict(DEFAULT_LEVELS),
+    # Montana turns are made of many small decisions (about 300 per player per game, a fifth of
+    # them forced), so the per-decision budgets are smaller to keep a game playable.
+    "montana": {
+        "easy": "greedy",
+        "medium": "mcts(iterations=100)",
+        "hard": "mcts(time=0.25)",
+        "expert": "mcts(time=1.0)",
+    },
+}
 """Per game: level name -> spec, chosen from the arena measurements in docs/ai.md (each level
 beats the one below; ``expert`` stays within 5 s per move)."""
 
