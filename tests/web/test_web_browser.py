@@ -213,18 +213,25 @@ def test_invitation_link_between_two_browsers(browser: Any, server: str) -> None
         # The host sees the guest take the seat, live.
         host.wait_for_function("() => document.querySelector('#seats').innerText.includes('Guest')")
         rng = random.Random(2)
-        for _ in range(8):
-            for player in (host, guest):
-                if wait_turn(player)["terminal"] == "1":
-                    return
-                ply = int(status(player)["ply"])
-                click_a_move(player, rng)
-                other = guest if player is host else host
-                other.wait_for_function(
-                    "ply => +document.querySelector('#status').dataset.ply > ply", arg=ply
-                )
-                if status(player)["yours"] == "1":
-                    break  # the turn has several steps; the same player goes on
+        movers = set()
+        for _ in range(12):
+            # Whoever's turn it is moves; the other browser sees the move arrive live.
+            for _wait in range(600):
+                ready = [p for p in (host, guest) if status(p)["yours"] == "1"]
+                if ready or status(host)["terminal"] == "1":
+                    break
+                host.wait_for_timeout(50)
+            if not ready:
+                break
+            player = ready[0]
+            movers.add("host" if player is host else "guest")
+            ply = int(status(player)["ply"])
+            click_a_move(player, rng)
+            other = guest if player is host else host
+            other.wait_for_function(
+                "ply => +document.querySelector('#status').dataset.ply > ply", arg=ply
+            )
+        assert movers == {"host", "guest"}
         assert "Guest" in host.inner_text("#seats")
     finally:
         host_context.close()

@@ -342,7 +342,9 @@ def frames_of(catalogue: Catalogue, record: Record) -> dict[str, Any]:
     except BoardplayError as exc:
         raise bad_request(f"the record's options are not valid: {exc}") from None
     frames: list[dict[str, Any]] = []
+    last: State | None = None
     for index, state in enumerate(checked_states(game, record)):
+        last = state
         move = record.moves[index - 1] if index else None
         frames.append(
             {
@@ -362,7 +364,7 @@ def frames_of(catalogue: Catalogue, record: Record) -> dict[str, Any]:
         "options": game.options,
         "players": [p.to_json() for p in record.players],
         "frames": frames,
-        "hints": hints_for(game),
+        "hints": hints_for(game, last),
         "record": record.to_json(),
     }
 

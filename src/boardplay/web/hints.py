@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardplay.core.game import Game
+from boardplay.core.game import Game, State
 
 PALETTE = ("#d33c3c", "#2f6fd6", "#e0a020", "#3a9a4a", "#8d4fc9")
 """Default seat colours, in seat order."""
@@ -16,11 +16,53 @@ SEAT_COLOURS: dict[str, tuple[str, ...]] = {
 }
 
 
-def hints_for(game: Game) -> dict[str, Any]:
+SEAT_COLOURS["montana"] = ("#2f6fd6", "#e0b020", "#3a9a4a", "#d33c3c")  # Blue, Yellow, Green, Red
+
+MONTANA_GOODS = ("c", "C", "s", "S", "g", "p")
+"""Montana goods letters in the engine's GOODS order (copper, stone: small/large)."""
+
+
+def hints_for(game: Game, state: State | None = None) -> dict[str, Any]:
     colours = SEAT_COLOURS.get(game.name, PALETTE)
     seats = range(game.num_players)
-    return {
+    hints: dict[str, Any] = {
         "seat_colours": [colours[s % len(colours)] for s in seats],
         "seat_names": [game.seat_name(s) for s in seats],
         "renderer": game.name,
     }
+    if game.name == "montana" and state is not None:
+        landscape = montana_landscape(state)
+        if landscape is not None:
+            hints["landscape"] = landscape
+    return hints
+
+
+def montana_landscape(state: State) -> list[dict[str, Any]] | None:
+    """The generated landscape's hexes (kind, building cost, double, cattle, canteen lake).
+
+    Montana's position JSON holds only the board seed; the hexes are a function of it and of the
+    data file, computed by the engine. The renderer needs them to draw the map, so they are read
+    from the engine's board here (None before the board is dealt or if the engine changes)."""
+    board = getattr(state, "board", None)
+    coords = getattr(board, "coords", None)
+    specs = getattr(board, "specs", None)
+    if coords is None or specs is None:
+        return None
+    hexes: list[dict[str, Any]] = []
+    for (q, r), spec in zip(coords, specs, strict=True):
+        cost = "+".join(
+            letter
+            for letter, count in zip(MONTANA_GOODS, spec.cost, strict=True)
+            for _ in range(count)
+        )
+        hexes.append(
+            {
+                "hex": [q, r],
+                "kind": spec.kind,
+                "cost": cost,
+                "double": bool(spec.double),
+                "cattle": bool(spec.cattle),
+                "canteen": bool(spec.canteen),
+            }
+        )
+    return hexes

@@ -365,7 +365,7 @@ class Room:
             text=_safely(state.render),
             scores=_safely(state.scores),
             result=result_of(state) if terminal else None,
-            hints=hints_for(self.game),
+            hints=_safely(lambda: hints_for(self.game, state)) or hints_for(self.game),
         )
         return view
 

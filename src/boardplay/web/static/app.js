@@ -297,7 +297,7 @@ async function gamePage(id) {
     if (picked) {
       const key = picked.getAttribute("data-select");
       selected = selected === key ? null : key;
-      drawInteractive();
+      drawing = drawing.then(drawInteractive);
       return;
     }
     const el = event.target.closest("[data-moves]");
@@ -312,7 +312,7 @@ async function gamePage(id) {
   // the legal moves the board does not show as a list of buttons.
   async function drawInteractive() {
     const interactive = !!game.your_turn;
-    const ctx = { legal: interactive ? game.legal : [], interactive, hints: game.hints, selected, currentPlayer: game.current_player, lastMove: game.moves[game.moves.length - 1] };
+    const ctx = { legal: interactive ? game.legal : [], interactive, hints: game.hints, options: game.options, selected, currentPlayer: game.current_player, lastMove: game.moves[game.moves.length - 1] };
     const undrawn = await drawBoard(board, game.game, game.position, game.text, ctx);
     board.dataset.selected = selected || "";
     clear(legalBox);
@@ -321,7 +321,15 @@ async function gamePage(id) {
     }
   }
 
-  async function show(next) {
+  // Updates arrive from the WebSocket and from HTTP answers; drawing them one at a time keeps
+  // a slower, older drawing from landing on top of a newer one.
+  let drawing = Promise.resolve();
+  function show(next) {
+    drawing = drawing.then(() => render(next)).catch((e) => console.error(e));
+    return drawing;
+  }
+
+  async function render(next) {
     const [epoch, version] = next.version || ["", 0];
     const [shownEpoch, shownVersion] = game.version || ["", -1];
     if (rendered && epoch === shownEpoch && version < shownVersion) return; // an older copy

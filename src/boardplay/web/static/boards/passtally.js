@@ -1,0 +1,169 @@
+// Passtally: the 6×6 board (a1 top left, f6 bottom right) with the ring of 24 marker slots
+// (clockwise from the top-left), the visible top half of every stack with its lines, stack
+// heights, and the three piles' face-up tiles. Setup: click a slot. Place a tile: select a pile,
+// then click the anchor cell (the page asks for the orientation). Move a marker: select it, then
+// click the slot it goes to. Formats from the rules spec §2.2, §2.3, §11, §12.
+import { s } from "../dom.js";
+import { svgRoot, target, selectable, legalMoves, text } from "./common.js";
+
+const CELL = 56;
+const OX = 50, OY = 50;
+const DESIGN_COLOURS = { XX: "#d33c3c", XNE: "#27b3c4", XNW: "#2f55c9", NENE: "#e3c020", NWNW: "#3a9a4a", NENW: "#e06aa8" };
+const HALVES = { XX: ["X", "X"], XNE: ["X", "NE"], XNW: ["X", "NW"], NENE: ["NE", "NE"], NWNW: ["NW", "NW"], NENW: ["NE", "NW"] };
+const STEP = { E: [0, 1], S: [1, 0], W: [0, -1], N: [-1, 0] };
+
+const cellName = (r, c) => `${"abcdef"[c]}${r + 1}`;
+const cellRC = (name) => [Number(name[1]) - 1, "abcdef".indexOf(name[0])];
+
+function slotXY(slot) {
+  const side = Math.floor(slot / 6), i = slot % 6;
+  if (side === 0) return [OX + (i + 0.5) * CELL, OY - 22];
+  if (side === 1) return [OX + 6 * CELL + 22, OY + (i + 0.5) * CELL];
+  if (side === 2) return [OX + (5 - i + 0.5) * CELL, OY + 6 * CELL + 22];
+  return [OX - 22, OY + (5 - i + 0.5) * CELL];
+}
+
+// The cells' top halves after stacking every placement in order.
+function stacks(placements) {
+  const top = {};
+  placements.forEach(([design, anchor, orient], id) => {
+    let [a, b] = HALVES[design] || ["X", "X"];
+    if (orient === "S" || orient === "N") [a, b] = [a, b].map((h) => (h === "NE" ? "NW" : h === "NW" ? "NE" : h));
+    const [r, c] = cellRC(anchor);
+    const [dr, dc] = STEP[orient] || [0, 1];
+    for (const [rr, cc, shape] of [[r, c, a], [r + dr, c + dc, b]]) {
+      const key = cellName(rr, cc);
+      top[key] = { id, design, shape, height: (top[key]?.height || 0) + 1 };
+    }
+  });
+  return top;
+}
+
+function halfLines(x, y, shape, colour) {
+  const m = CELL / 2;
+  const N = [x + m, y], E = [x + CELL, y + m], S = [x + m, y + CELL], W = [x, y + m], C = [x + m, y + m];
+  const line = (p, q) => `M${p[0]},${p[1]} Q${C[0]},${C[1]} ${q[0]},${q[1]}`;
+  const paths = shape === "NE" ? [line(N, E), line(S, W)] : shape === "NW" ? [line(N, W), line(S, E)] : [`M${W[0]},${W[1]} L${E[0]},${E[1]}`, `M${N[0]},${N[1]} L${S[0]},${S[1]}`];
+  return paths.map((d) => s("path", { d, fill: "none", stroke: colour, "stroke-width": 4, "stroke-linecap": "round" }));
+}
+
+function markerDestination(slot, move, markers, options) {
+  const m = /^m(\d+)([+-])([12])$/.exec(move);
+  if (!m) return null;
+  const dir = m[2] === "+" ? 1 : -1, d = Number(m[3]);
+  if (options?.jump_counts_as_step) return String((slot + dir * d + 24) % 24);
+  let at = slot, seen = 0;
+  for (let k = 0; k < 24; k++) {
+    at = (at + dir + 24) % 24;
+    if (!(String(at) in markers)) { seen += 1; if (seen === d) return String(at); }
+  }
+  return null;
+}
+
+export function draw(position, ctx) {
+  const colours = ctx.hints?.seat_colours || [];
+  const markers = position.markers || {};
+  const top = stacks(position.placements || []);
+  const moves = legalMoves(ctx);
+  const sel = ctx.selected || null;
+  const layer = s("g", {});
+
+  // Targets: setup placements on slots; tile placements by pile and anchor; marker moves.
+  const setupBySlot = new Map(), pileMoves = new Map(), markerMoves = new Map();
+  const push = (map, key, move) => { if (!map.has(key)) map.set(key, []); map.get(key).push(move); };
+  for (const move of moves) {
+    let m;
+    if ((m = /^@(\d+)$/.exec(move))) push(setupBySlot, m[1], move);
+    else if ((m = /^([ABC]):([a-f][1-6])([ESWN])$/.exec(move))) push(pileMoves, m[1], move);
+    else if ((m = /^m(\d+)[+-][12]$/.exec(move))) push(markerMoves, m[1], move);
+  }
+  const cellTargets = new Map(), slotTargets = new Map(setupBySlot);
+  if (sel?.startsWith("pile:")) {
+    for (const move of pileMoves.get(sel.slice(5)) || []) push(cellTargets, /:([a-f][1-6])/.exec(move)[1], move);
+  } else if (sel?.startsWith("marker:")) {
+    const slot = sel.slice(7);
+    for (const move of markerMoves.get(slot) || []) {
+      const dest = markerDestination(Number(slot), move, markers, ctx.options);
+      push(slotTargets, dest ?? slot, move);
+    }
+  }
+
+  for (let r = 0; r < 6; r++) {
+    for (let c = 0; c < 6; c++) {
+      const key = cellName(r, c);
+      const x = OX + c * CELL, y = OY + r * CELL;
+      const stack = top[key];
+      const g = s("g", { "data-cell": key });
+      g.append(s("rect", { x, y, width: CELL, height: CELL, fill: stack ? "#fbf6ea" : "#e7dcc6", stroke: "#b9a888" }));
+      const colour = stack ? DESIGN_COLOURS[stack.design] : "#c9bba0";
+      g.append(...halfLines(x, y, stack ? stack.shape : "X", colour));
+      if (stack) g.append(text(x + CELL - 9, y + 9, stack.height, { "font-size": 10, fill: "#333" }));
+      const here = cellTargets.get(key);
+      if (here) {
+        g.append(s("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: "#1f9d5533", stroke: "#1f9d55", "stroke-width": 3 }));
+        target(g, here, ctx, key);
+      }
+      layer.append(g);
+    }
+  }
+  // Tile outlines: a seam is drawn only between halves of different tiles.
+  for (let r = 0; r < 6; r++) {
+    for (let c = 0; c < 6; c++) {
+      const here = top[cellName(r, c)];
+      if (!here) continue;
+      const x = OX + c * CELL, y = OY + r * CELL;
+      const edge = (nr, nc, x1, y1, x2, y2) => {
+        const other = nr >= 0 && nr < 6 && nc >= 0 && nc < 6 ? top[cellName(nr, nc)] : null;
+        if (!other || other.id !== here.id) layer.append(s("line", { x1, y1, x2, y2, stroke: "#5b4a2e", "stroke-width": 2 }));
+      };
+      edge(r - 1, c, x, y, x + CELL, y);
+      edge(r + 1, c, x, y + CELL, x + CELL, y + CELL);
+      edge(r, c - 1, x, y, x, y + CELL);
+      edge(r, c + 1, x + CELL, y, x + CELL, y + CELL);
+    }
+  }
+  for (let slot = 0; slot < 24; slot++) {
+    const [cx, cy] = slotXY(slot);
+    const key = String(slot);
+    const g = s("g", { "data-slot": key });
+    g.append(s("circle", { cx, cy, r: 13, fill: "#fff", stroke: "#aaa" }));
+    g.append(text(cx, cy, slot, { "font-size": 9, fill: "#999" }));
+    if (key in markers) {
+      g.append(s("circle", { cx, cy, r: 12, fill: colours[markers[key]] || "#555", stroke: sel === `marker:${key}` ? "#e08a1e" : "#222", "stroke-width": sel === `marker:${key}` ? 4 : 1.5 }));
+      selectable(g, `marker:${key}`, markerMoves.get(key) || [], ctx);
+    }
+    const here = slotTargets.get(key);
+    if (here) {
+      g.append(s("circle", { cx, cy, r: 15, fill: "#1f9d5533", stroke: "#1f9d55", "stroke-width": 3 }));
+      target(g, here, ctx, `slot ${key}`);
+    }
+    layer.append(g);
+  }
+  // The piles: face-up tile and face-down count.
+  const px = OX + 6 * CELL + 60;
+  (position.piles || []).forEach((pile, i) => {
+    const name = "ABC"[i];
+    const y = OY + i * 80;
+    const g = s("g", { "data-pile": name });
+    g.append(text(px, y + 10, name, { "font-size": 14, "font-weight": 700 }));
+    if (pile.face_up) {
+      const [a, b] = HALVES[pile.face_up];
+      const colour = DESIGN_COLOURS[pile.face_up];
+      const scale = 0.6, w = CELL * scale;
+      const tile = s("g", { transform: `translate(${px + 14},${y - 6}) scale(${scale})` });
+      tile.append(s("rect", { x: 0, y: 0, width: 2 * CELL, height: CELL, fill: "#fbf6ea", stroke: sel === `pile:${name}` ? "#e08a1e" : "#5b4a2e", "stroke-width": sel === `pile:${name}` ? 6 : 2 }));
+      tile.append(...halfLines(0, 0, a, colour), ...halfLines(CELL, 0, b, colour));
+      g.append(tile);
+      g.append(text(px + 14 + w, y + 32, pile.face_up, { "font-size": 10, fill: "#555" }));
+    } else {
+      g.append(text(px + 50, y + 10, pile.hidden ? "revealing…" : "empty", { "font-size": 11, fill: "#777" }));
+    }
+    g.append(text(px + 14 + 2 * CELL * 0.6 + 22, y + 10, `+${pile.hidden}`, { "font-size": 11, fill: "#777" }));
+    selectable(g, `pile:${name}`, pileMoves.get(name) || [], ctx);
+    layer.append(g);
+  });
+  const scores = (position.scores || []).map((v, i) => `${ctx.hints?.seat_names?.[i] || `P${i + 1}`} ${v}`).join(" · ");
+  layer.append(text(px, OY + 250, scores, { "text-anchor": "start", "font-size": 12 }));
+  if (position.actions_left) layer.append(text(px, OY + 270, `actions left: ${position.actions_left}`, { "text-anchor": "start", "font-size": 12 }));
+  return svgRoot(0, 0, px + 170, OY * 2 + 6 * CELL, layer);
+}
