@@ -184,3 +184,53 @@ def test_killed_server_restarts_with_games_intact(server_db: Path) -> None:
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
+
+
+def test_clients_see_the_ai_thinking_then_its_move(client: TestClient) -> None:
+    created = new_game(client, seats=[{"kind": "me"}, {"kind": "ai", "spec": "random"}])
+    gid, token = created["id"], created["token"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "hello", "token": token})
+        ws.receive_json()
+        ws.send_json({"type": "act", "action": "t1"})
+        ws.send_json({"type": "act", "action": "t1"})
+        seen: list[Any] = []
+        while True:
+            game = ws.receive_json()["game"]
+            seen.append((game["ply"], game["thinking"]))
+            if game["terminal"] or (game["current_player"] == 0 and game["ply"] > 3):
+                break
+    thinking = [ply for ply, who in seen if who == 1]
+    assert thinking, seen
+    assert seen[-1][1] is None and seen[-1][0] > thinking[0]
+
+
+def test_restart_lets_a_waiting_ai_move(tmp_path: Path) -> None:
+    """A game stored with the AI to move (as after a crash mid-think) continues on start-up,
+    without anyone visiting it."""
+    from boardplay.core.records import Move
+    from boardplay.web import storage as st
+
+    db = tmp_path / "waiting.sqlite3"
+    store = st.Storage(f"sqlite:///{db}")
+    row = st.GameRow(
+        id="waiting",
+        game="tiny",
+        options={"bonus": 0},
+        seed=5,
+        seats=[st.SeatRow(0, st.AI, "AI", spec="random"), st.SeatRow(1, st.HUMAN, "Me")],
+    )
+    store.create_game(row)
+    store.append_moves("waiting", 0, [Move(1, "roll1", -1)], st.ACTIVE, None)
+    store.close()
+    port = free_port()
+    server = start_server(db, port)
+    try:
+        game = wait_for(
+            f"http://127.0.0.1:{port}/api/games/waiting", lambda g: g["current_player"] == 1
+        )
+        assert [m["player"] for m in game["moves"]] == [-1, 0, 0]
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
