@@ -37,15 +37,17 @@ GAMES = REGISTRY.names()
 MAX_CLICKS = 3000
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``boardplay serve`` on a free loopback port with a fresh database."""
+def free_port() -> int:
     import socket
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    db = tmp_path_factory.mktemp("browser") / "web.sqlite3"
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def serve(db: Path, port: int) -> subprocess.Popen[bytes]:
+    """``boardplay serve`` on a loopback port, answering once it is up."""
     env = {**os.environ, "BOARDPLAY_DATABASE_URL": f"sqlite:///{db}"}
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "boardplay"), "serve", "--port", str(port)],
@@ -53,17 +55,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    base = f"http://127.0.0.1:{port}"
     for _ in range(600):
         try:
-            if httpx.get(f"{base}/api/catalogue", timeout=5).status_code == 200:
-                break
+            if httpx.get(f"http://127.0.0.1:{port}/api/catalogue", timeout=5).status_code == 200:
+                return process
         except httpx.HTTPError:
             time.sleep(0.1)
-    else:
-        process.kill()
-        pytest.fail("the server did not start")
-    yield base
+    process.kill()
+    pytest.fail("the server did not start")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the module, on a fresh database."""
+    port = free_port()
+    process = serve(tmp_path_factory.mktemp("browser") / "web.sqlite3", port)
+    yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=30)
 
@@ -298,3 +305,31 @@ def test_replay_stepping_and_record_upload(page: Any, server: str, tmp_path: Pat
     # The rules are one click away.
     page.click("text=Rules")
     page.wait_for_selector("#rules-text h1")
+
+
+def test_page_reconnects_after_a_server_restart(page: Any, tmp_path: Path) -> None:
+    """The server dies and comes back on the same address: the open page reconnects by itself
+    and shows what happens next, live."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    db = tmp_path / "restart.sqlite3"
+    process = serve(db, port)
+    try:
+        gid = create_game(page, base, GAMES[0], ("invite", None))
+        code = page.inner_text("#invites .invite").rsplit("/", 1)[1]
+        page.wait_for_function("() => document.querySelector('#connection').textContent === 'live'")
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        page.wait_for_function(
+            "() => document.querySelector('#connection').textContent === 'reconnecting…'"
+        )
+        process = serve(db, port)
+        page.wait_for_function(
+            "() => document.querySelector('#connection').textContent === 'live'", timeout=60_000
+        )
+        joined = httpx.post(f"{base}/api/games/{gid}/join", json={"invite": code, "name": "Late"})
+        assert joined.status_code == 200
+        page.wait_for_function("() => document.querySelector('#seats').innerText.includes('Late')")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
