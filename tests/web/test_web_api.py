@@ -5,6 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from support import games
 
 
 def create(client: TestClient, seats: list[dict[str, Any]] | None = None, **extra: Any) -> Any:
@@ -138,11 +142,15 @@ def test_bad_game_creation_is_400(client: TestClient) -> None:
         {"game": "tiny", "options": {"colour": 1}, "seats": [{"kind": "me"}, {"kind": "me"}]},
         {"game": "tiny", "seats": "me"},
         {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "me"}], "seed": -3},
+        {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "me"}], "seed": 2**70},
+        {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "ai", "spec": 5}]},
+        {"game": "tiny", "options": {"bonus": [1]}, "seats": [{"kind": "me"}, {"kind": "me"}]},
         {"seats": [{"kind": "me"}, {"kind": "me"}]},
     ]
     for body in cases:
         error(client.post("/api/games", json=body), 400, "bad_request")
     assert client.get("/api/games").json()["games"] == []
+    error(client.get("/api/games", params={"open": "yes please"}), 400, "bad_request")
 
 
 def test_unknown_ids_are_404(client: TestClient) -> None:
@@ -286,3 +294,41 @@ def test_catalogue_and_rules(client: TestClient) -> None:
     assert rules["markdown"].startswith("# Tiny take")
     assert client.get("/").status_code == 200
     assert client.get("/static/app.js").status_code == 200
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+bodies = (
+    st.dictionaries(
+        st.sampled_from(
+            ["game", "options", "seats", "seed", "action", "ply", "token", "invite", "seat"]
+        ),
+        json_values,
+        max_size=4,
+    )
+    | json_values
+)
+
+
+@settings(max_examples=games(60, 1000), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=bodies, path=st.sampled_from(["actions", "undo", "join", ""]))
+def test_arbitrary_json_never_causes_a_server_error(
+    client: TestClient, body: Any, path: str
+) -> None:
+    created = create(client)
+    gid, token = created["id"], created["token"]
+    url = "/api/games" if not path else f"/api/games/{gid}/{path}"
+    response = client.post(url, json=body, headers=auth(token))
+    assert response.status_code < 500, response.text
+    if response.status_code >= 400:
+        assert response.json()["error"]["message"]
+        assert state_of(client, gid)["ply"] == 1

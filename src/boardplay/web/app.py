@@ -28,6 +28,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -83,6 +84,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'request'}: {e.get('msg')}"
+            for e in exc.errors()
+        )
+        return JSONResponse({"error": {"code": "bad_request", "message": problems}}, 400)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -182,8 +191,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
             raise bad_request('field \'seats\' must be a list of objects like {"kind": "me"}')
         seed = body.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-            raise bad_request("field 'seed' must be a non-negative integer")
+        if seed is not None and (
+            not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63
+        ):
+            raise bad_request("field 'seed' must be an integer 0 .. 2**63-1")
         room, token, invites = hub_of(request).create(name, options, seats, seed)
         await room.changed()
         return {
