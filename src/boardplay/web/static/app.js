@@ -209,6 +209,14 @@ async function joinPage(id, code) {
 }
 
 // ----- game page ---------------------------------------------------------------------------
+// Turns made of several decisions: "step 2" once the mover has already acted this turn (the
+// run of the mover's own actions since anyone else, or chance, last acted).
+function stepLabel(game) {
+  let done = 0;
+  for (let i = game.moves.length - 1; i >= 0 && game.moves[i].player === game.current_player; i--) done++;
+  return done ? ` — step ${done + 1} of this turn` : "";
+}
+
 function seatList(game, highlight) {
   const colours = game.hints?.seat_colours || [];
   return h("ul", { class: "seats" }, game.seats.map((seat) => {
@@ -341,7 +349,7 @@ async function gamePage(id) {
     if (game.broken) line = game.broken;
     else if (game.terminal) line = `Game over: ${game.result?.text || ""}`;
     else if (game.thinking !== null && game.thinking !== undefined) line = `${game.seats[game.thinking].name} is thinking…`;
-    else if (game.your_turn) line = `Your move (${game.current_name})`;
+    else if (game.your_turn) line = `Your move (${game.current_name})${stepLabel(game)}`;
     else line = `${game.current_name} to move`;
     status.textContent = line;
     status.className = `status ${game.thinking !== null && game.thinking !== undefined ? "thinking" : ""}`;
