@@ -245,6 +245,14 @@ def test_invitation_link_between_two_browsers(browser: Any, server: str) -> None
                 "ply => +document.querySelector('#status').dataset.ply > ply", arg=ply
             )
         assert movers == {"host", "guest"}
+        # A third browser watches: it sees the board but is offered no move.
+        watcher = host_context.browser.new_context().new_page()
+        watcher.goto(f"{server}/#/game/{gid}")
+        watcher.wait_for_selector("#status[data-ply]")
+        assert watcher.query_selector_all("#board [data-moves], #board [data-select]") == []
+        assert watcher.query_selector_all("#legal-list button") == []
+        assert "(you)" not in watcher.inner_text("#seats")
+        watcher.context.close()
         assert "Guest" in host.inner_text("#seats")
     finally:
         host_context.close()

@@ -9,6 +9,11 @@ import { svgRoot, target, selectable, svgButton, legalMoves, text } from "./comm
 const CELL = 90;
 const TILE_COLOURS = { R: "#c0392b", B: "#2e86c1", Y: "#d4ac0d" };
 const TILES = ["Rc", "Rs", "Rt", "Bc", "Bs", "Bt", "Yc", "Ys", "Yt"];
+const RULE_NAMES = {
+  Rc: "KING", Rs: "ROOK", Rt: "BISHOP/KNIGHT",
+  Bc: "POLARITY", Bs: "COLOR trade", Bt: "SHAPE trade",
+  Yc: "3-IN-LINE", Ys: "COLOR goal", Yt: "SHAPE goal",
+}; // rules spec §6.1
 const CELLS = ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"];
 
 function shapeAt(shape, cx, cy, r, attrs) {
@@ -32,6 +37,8 @@ function tileGlyph(tile, active, cx, cy, size) {
   }));
   g.append(shapeAt(tile[1], cx, cy, size * 0.22, { fill: "none", stroke: active ? "#fff" : colour, "stroke-width": 2 }));
   if (active) g.append(text(cx + size / 2 - 10, cy - size / 2 + 10, "★", { "font-size": 12, fill: "#fff" }));
+  // The tile's shape again in its corner, visible when a piece covers the middle.
+  g.append(shapeAt(tile[1], cx - size / 2 + 11, cy - size / 2 + 11, 6, { fill: active ? "#fff" : colour }));
   return g;
 }
 
@@ -118,6 +125,12 @@ export function draw(position, ctx) {
       side.append(g);
     });
   });
-  if (moves.includes("pass")) side.append(svgButton(x0, 300, "pass", "pass", ctx));
-  return svgRoot(0, 0, x0 + 160, 20 + 3 * CELL + 30, layer, side);
+  // The active rules, named (face-up tiles), so nobody has to remember the shapes.
+  const active = Object.fromEntries(CELLS.map((c) => cells[c]).filter((i) => i?.active).map((i) => [i.tile[0], i.tile]));
+  [["R", "move"], ["B", "trade"], ["Y", "goal"]].forEach(([colour, kind], i) => {
+    const tile = active[colour];
+    side.append(text(x0, 272 + i * 16, `${kind}: ${tile ? RULE_NAMES[tile] : "—"}`, { "text-anchor": "start", "font-size": 12, fill: TILE_COLOURS[colour] }));
+  });
+  if (moves.includes("pass")) side.append(svgButton(x0 + 90, 20 + 3 * CELL - 26, "pass", "pass", ctx));
+  return svgRoot(0, 0, x0 + 170, 20 + 3 * CELL + 40, layer, side);
 }
