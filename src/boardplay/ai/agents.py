@@ -168,7 +168,6 @@ class GreedyAgent:
             move=state.action_to_string(choice),
             win_probability=best,
             line=[state.action_to_string(choice)],
-            iterations=len(legal),
             candidates=[
                 {"move": state.action_to_string(a), "value": round(v, 4)} for v, a in ranked
             ],
