@@ -74,12 +74,30 @@ export function draw(position, ctx) {
   y += 6;
   const stage = position.stage || {};
   line(`stage ${stage.name ?? "?"}${stage.spin !== null && stage.spin !== undefined ? ` · spin ${stage.spin}` : ""}`);
+  // The worker board: one box per bank or production space with the workers on it; clicking a
+  // box offers the legal "work" choices for that space (which workers to put there).
   const wb = position.worker_board || {};
-  const bank = Object.entries(wb.bank || {}).map(([n, w]) => `${n}:${w || "·"}`).join("  ");
-  if (bank) line(`bank ${bank}`);
-  for (const [name, spot] of Object.entries(wb.production || {})) {
-    if (spot.left || spot.right) line(`${name}: ${spot.left || "·"} | ${spot.right || "·"}`, { "font-size": 10 });
+  const work = new Map();
+  for (const move of legalMoves(ctx)) {
+    const m = /^work:([A-Z]\d):/.exec(move);
+    if (m) { if (!work.has(m[1])) work.set(m[1], []); work.get(m[1]).push(move); }
   }
+  const spaces = [
+    ...Object.entries(wb.bank || {}).map(([name, w]) => [name, w || "·"]),
+    ...Object.entries(wb.production || {}).map(([name, spot]) => [name, `${spot.left || "·"} | ${spot.right || "·"}`]),
+  ];
+  y += 4;
+  spaces.forEach(([name, label], i) => {
+    const bx = x0 + (i % 4) * 86, by = y + Math.floor(i / 4) * 34;
+    const g = s("g", { "data-space": name });
+    const moves = work.get(name) || [];
+    g.append(s("rect", { x: bx, y: by, width: 82, height: 30, rx: 4, fill: moves.length ? "#1f9d5522" : "#fffdf6", stroke: moves.length ? "#1f9d55" : "#b9a888", "stroke-width": moves.length ? 2.5 : 1 }));
+    g.append(text(bx + 4, by + 9, name, { "text-anchor": "start", "font-size": 9, "font-weight": 700 }));
+    g.append(text(bx + 41, by + 21, label, { "font-size": 8.5 }));
+    target(g, moves, ctx, name);
+    info.append(g);
+  });
+  y += Math.ceil(spaces.length / 4) * 34 + 6;
   const width = x0 - (minX - pad) + 360;
   const height = Math.max(maxY - minY + 2 * pad, y - (minY - pad) + 10);
   return svgRoot(minX - pad, minY - pad, width, height, layer, info);

@@ -94,7 +94,7 @@ export function draw(position, ctx) {
     if (!key) return;
     const [cx, cy] = center(...parse(key));
     const g = s("g", { class: "pawn", "data-seat": seat });
-    g.append(s("circle", { cx, cy: cy - 10, r: 13, fill: colours[seat], stroke: seat === mover ? "#111" : "#fff", "stroke-width": 3 }));
+    g.append(s("circle", { cx, cy: cy - 17, r: 11, fill: colours[seat], stroke: seat === mover ? "#111" : "#fff", "stroke-width": 3 }));
     layer.append(g);
   });
   const info = text(minX - pad + 8, minY - pad + 12, `stock ${position.stock ?? "?"} · action ${(position.done ?? 0) + 1} of ${position.actions ?? "?"}`, { "text-anchor": "start", "font-size": 10, fill: "#333", class: "caption" });
