@@ -15,11 +15,11 @@ from boardplay.web.config import Settings
 
 
 def tiny_settings(tmp_path: Path, **extra: Any) -> Settings:
+    values: dict[str, Any] = {"ai_workers": 0, **extra}
     return Settings(
         database_url=f"sqlite:///{tmp_path / 'web.sqlite3'}",
         catalogue="webtiny:CATALOGUE",
-        ai_workers=0,
-        **extra,
+        **values,
     )
 
 

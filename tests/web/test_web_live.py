@@ -234,3 +234,31 @@ def test_restart_lets_a_waiting_ai_move(tmp_path: Path) -> None:
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
+
+
+def test_a_broken_ai_worker_pool_is_replaced(client: TestClient) -> None:
+    """When the worker pool breaks (a worker process died), the server starts a new pool and
+    the AI still makes its own move."""
+    from concurrent.futures import Executor
+    from concurrent.futures.process import BrokenProcessPool
+
+    class BrokenPool(Executor):
+        def submit(self, *args: Any, **kwargs: Any) -> Any:
+            raise BrokenProcessPool("a worker process died")
+
+    created = new_game(client, seats=[{"kind": "me"}, {"kind": "ai", "spec": "random"}])
+    gid, token = created["id"], created["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    broken = BrokenPool()
+    hub.executor = broken
+    for _ in range(2):
+        client.post(f"/api/games/{gid}/actions", json={"action": "t1"}, headers=headers)
+    for _ in range(600):
+        game = client.get(f"/api/games/{gid}", headers=headers).json()
+        if game["your_turn"] or game["terminal"]:
+            break
+        time.sleep(0.05)
+    assert game["ai_error"] is None
+    assert any(m["player"] == 1 for m in game["moves"])
+    assert hub.executor is not broken

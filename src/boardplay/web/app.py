@@ -66,8 +66,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(settings.database_url)
-        executor = make_executor(settings.ai_workers)
-        hub = Hub(storage, catalogue, settings.catalogue, executor)
+        hub = Hub(
+            storage, catalogue, settings.catalogue, lambda: make_executor(settings.ai_workers)
+        )
         app.state.hub = hub
         if settings.resume_on_start:
             resumed = await hub.resume_all()
@@ -76,7 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await hub.close()
-            executor.shutdown(wait=False, cancel_futures=True)
+            hub.executor.shutdown(wait=False, cancel_futures=True)
             storage.close()
 
     app = FastAPI(title="boardplay", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)

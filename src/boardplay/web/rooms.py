@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from typing import Any
 
@@ -265,18 +266,24 @@ class Room:
         await self.broadcast()
         loop = asyncio.get_running_loop()
         error: str | None = None
+        job = functools.partial(
+            choose_action,
+            self.hub.catalogue_ref,
+            self.row.game,
+            self.row.options,
+            self.row.start_position,
+            [m.action for m in self.moves],
+            spec,
+            seed,
+        )
         try:
-            action: int | None = await loop.run_in_executor(
-                self.hub.executor,
-                choose_action,
-                self.hub.catalogue_ref,
-                self.row.game,
-                self.row.options,
-                self.row.start_position,
-                [m.action for m in self.moves],
-                spec,
-                seed,
-            )
+            try:
+                action: int | None = await loop.run_in_executor(self.hub.executor, job)
+            except BrokenExecutor:
+                # A worker process died (killed, out of memory): start a fresh pool, try again.
+                log.warning("AI worker pool broke; starting a new one")
+                self.hub.renew_executor()
+                action = await loop.run_in_executor(self.hub.executor, job)
         except asyncio.CancelledError:
             self.thinking = None
             raise
@@ -421,12 +428,17 @@ class Hub:
     """All rooms of one server, created on demand from storage."""
 
     def __init__(
-        self, storage: st.Storage, catalogue: Catalogue, catalogue_ref: str, executor: Executor
+        self,
+        storage: st.Storage,
+        catalogue: Catalogue,
+        catalogue_ref: str,
+        executor_factory: Callable[[], Executor],
     ) -> None:
         self.storage = storage
         self.catalogue = catalogue
         self.catalogue_ref = catalogue_ref
-        self.executor = executor
+        self.executor_factory = executor_factory
+        self.executor = executor_factory()
         self.rooms: dict[str, Room] = {}
         self.epoch = new_token()[:10]
         """Identifies this server process in view versions (versions restart with it)."""
@@ -442,6 +454,12 @@ class Hub:
             if room.broken is None:
                 room._commit([])  # resolve an opening chance node
         return room
+
+    def renew_executor(self) -> None:
+        """Replace a broken worker pool (its futures all fail) with a fresh one."""
+        broken = self.executor
+        self.executor = self.executor_factory()
+        broken.shutdown(wait=False, cancel_futures=True)
 
     async def resume_all(self) -> int:
         """After a restart: rebuild every active game and let waiting AI seats move."""
