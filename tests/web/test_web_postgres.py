@@ -1,0 +1,114 @@
+"""The same storage on PostgreSQL (``BOARDPLAY_DATABASE_URL``): a throwaway cluster on a Unix
+socket (no network), used when the PostgreSQL server binaries are installed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from boardplay.web.app import create_app
+from boardplay.web.config import Settings
+
+INITDB = shutil.which("initdb")
+PG_CTL = shutil.which("pg_ctl")
+
+
+def as_postgres_user() -> list[str]:
+    """initdb refuses to run as root: run the server binaries as the ``postgres`` user then."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("runuser") is None:
+        pytest.skip("running as root without runuser")
+    return ["runuser", "-u", "postgres", "--"]
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    if INITDB is None or PG_CTL is None:
+        pytest.skip("PostgreSQL server binaries are not installed")
+    prefix = as_postgres_user()
+    # Not under pytest's tmp directory: that one is private to the test user.
+    base = Path(tempfile.mkdtemp(prefix="boardplay-pg-"))
+    if prefix:
+        shutil.chown(base, "postgres")
+    data = base / "data"
+    subprocess.run(
+        [*prefix, INITDB, "-D", str(data), "-A", "trust", "-U", "boardplay"],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-c listen_addresses='' -c unix_socket_directories={base}"
+    subprocess.run(
+        [*prefix, PG_CTL, "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start"],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        yield f"postgresql+psycopg://boardplay@/postgres?host={base}"
+    finally:
+        subprocess.run(
+            [*prefix, PG_CTL, "-D", str(data), "-w", "stop", "-m", "fast"], capture_output=True
+        )
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def app_on(url: str) -> TestClient:
+    return TestClient(
+        create_app(Settings(database_url=url, catalogue="webtiny:CATALOGUE", ai_workers=0))
+    )
+
+
+def test_games_live_and_survive_a_restart_on_postgresql(postgres_url: str) -> None:
+    auth: dict[str, str]
+    with app_on(postgres_url) as client:
+        created = client.post(
+            "/api/games", json={"game": "tiny", "seats": [{"kind": "me"}, {"kind": "open"}]}
+        ).json()
+        gid = created["id"]
+        auth = {"Authorization": f"Bearer {created['token']}"}
+        assert gid in [
+            g["id"] for g in client.get("/api/games", params={"open": 1}).json()["games"]
+        ]
+        joined = client.post(f"/api/games/{gid}/join", json={"name": "Bo"}).json()
+        guest = {"Authorization": f"Bearer {joined['token']}"}
+        assert (
+            client.post(
+                f"/api/games/{gid}/actions", json={"action": "t1"}, headers=auth
+            ).status_code
+            == 200
+        )
+        assert client.post(f"/api/games/{gid}/undo", headers=auth).status_code == 200
+        for move in ("t2", "t1"):
+            assert (
+                client.post(
+                    f"/api/games/{gid}/actions", json={"action": move}, headers=auth
+                ).status_code
+                == 200
+            )
+        refused = client.post(f"/api/games/{gid}/actions", json={"action": "t1"}, headers=auth)
+        assert refused.status_code == 409
+        assert (
+            client.post(
+                f"/api/games/{gid}/actions", json={"action": "t9"}, headers=guest
+            ).status_code
+            == 422
+        )
+        before: dict[str, Any] = client.get(f"/api/games/{gid}", headers=guest).json()
+    with app_on(postgres_url) as client:
+        after = client.get(f"/api/games/{gid}", headers=guest).json()
+        assert after["moves"] == before["moves"] and after["position"] == before["position"]
+        assert after["your_turn"] and after["seats"][1]["name"] == "Bo"
+        assert (
+            client.post(
+                f"/api/games/{gid}/actions", json={"action": "t1"}, headers=guest
+            ).status_code
+            == 200
+        )
