@@ -85,3 +85,14 @@ def test_mcts_reports_its_analysis(text: str) -> None:
     assert summary is not None
     assert 0.0 <= summary["win_probability"] <= 1.0
     assert summary["line"][0] == state.action_to_string(action)
+
+
+@pytest.mark.parametrize("text", CASES)
+def test_every_level_builds_for_the_game(text: str) -> None:
+    from boardplay.ai.specs import LEVEL_NAMES, level_spec
+
+    game = _load(text)
+    for level in LEVEL_NAMES:
+        agent = make_agent(level, game, 0)
+        assert agent.name == level
+        assert make_agent(level_spec(level, game), game, 0).name == level_spec(level, game)
