@@ -84,3 +84,32 @@ def test_every_choice_of_the_lobby_form_is_accepted(
         "/api/games/preview", json={"game": game_name, "options": {"no_such_option": "1"}}
     )
     assert bad.status_code == 400 and "no_such_option" in bad.json()["error"]["message"]
+
+
+@pytest.mark.skipif("potlatch" not in GAMES, reason="needs the Potlatch engine")
+def test_server_answers_while_a_strong_ai_thinks(registry_client: TestClient) -> None:
+    """The search runs in a worker process: while it thinks, requests are answered and report
+    the thinking seat (were it on the event loop, no answer could say "thinking")."""
+    created = registry_client.post(
+        "/api/games",
+        json={"game": "potlatch", "seats": [{"kind": "me"}, {"kind": "ai", "spec": "expert"}]},
+    ).json()
+    gid, token = created["id"], created["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    game = created["game"]
+    while game["current_player"] == 0 and not game["terminal"]:
+        move = game["legal"][0]["move"]
+        game = registry_client.post(
+            f"/api/games/{gid}/actions", json={"action": move}, headers=headers
+        ).json()["game"]
+    assert game["thinking"] == 1
+    seen_thinking = 0
+    while True:
+        game = registry_client.get(f"/api/games/{gid}", headers=headers).json()
+        if game["thinking"] != 1:
+            break
+        seen_thinking += 1
+        assert registry_client.get("/api/catalogue").status_code == 200
+        time.sleep(0.05)
+    assert seen_thinking >= 1
+    assert game["moves"][-1]["player"] in (1, 0)

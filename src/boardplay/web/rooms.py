@@ -255,6 +255,10 @@ class Room:
         current = self.state.current_player()
         if current < 0 or self.row.seats[current].kind != st.AI:
             return
+        # Mark the seat as thinking at once, so the answer to the move that handed over the
+        # turn already says so.
+        self.thinking = current
+        self._touch()
         self.ai_task = asyncio.get_running_loop().create_task(self._ai_turn(current))
 
     async def _ai_turn(self, seat: int) -> None:
