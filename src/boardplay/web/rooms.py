@@ -22,7 +22,7 @@ from typing import Any
 
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
-from boardplay.core.game import Game, State
+from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web import storage as st
 from boardplay.web.ai_worker import choose_action
@@ -48,17 +48,6 @@ def chance_rng(seed: int, ply: int) -> random.Random:
     """The generator for the chance outcome at ``ply``: fixed by the game's seed, so a replay of
     the stored actions and a fresh sample agree, and nobody can re-roll by reconnecting."""
     return random.Random(f"boardplay:{seed}:{ply}")
-
-
-def sample_outcome(state: State, rng: random.Random) -> int:
-    outcomes = state.chance_outcomes()
-    point = rng.random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if point < total:
-            return action
-    return outcomes[-1][0]
 
 
 def parse_move(state: State, move: int | str) -> int:
@@ -134,7 +123,7 @@ class Room:
             new.append(Move(action, state.action_to_string(action), state.current_player()))
             state.apply_action(action)
         while state.is_chance_node():
-            outcome = sample_outcome(state, chance_rng(self.row.seed, ply + len(new)))
+            outcome = sample_chance(state, chance_rng(self.row.seed, ply + len(new)))
             new.append(Move(outcome, state.action_to_string(outcome), state.current_player()))
             state.apply_action(outcome)
         if not new:
