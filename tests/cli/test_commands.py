@@ -18,7 +18,7 @@ runner = CliRunner()
 def test_play_potlatch_human_against_random_and_save(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     keys = "P-E\nnonsense\n42\n2\nquit\n"
-    args = ["play", "potlatch", "--seed", "4", "--save", str(path)]
+    args = ["play", "potlatch", "--p1", "random", "--seed", "4", "--save", str(path)]
     result = runner.invoke(app, args, input=keys)
     assert result.exit_code == 0, result.output
     out = result.stdout
@@ -54,6 +54,15 @@ def test_every_game_plays_to_the_end_with_agents(game: str) -> None:
     result = runner.invoke(app, ["play", game, *seats, "--seed", "1"], input="")
     assert result.exit_code == 0, result.output
     assert "Game over:" in result.stdout
+
+
+def test_play_defaults_to_a_human_against_the_medium_level(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    result = runner.invoke(app, ["play", "potlatch", "--save", str(path)], input="P-E\nC-E\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "Red (human), Blue (medium)" in result.stdout
+    assert "win probability" in result.stdout  # the bot shows its estimate and line
+    assert Record.load(path).players[1].spec == "medium"
 
 
 def test_play_rejects_seats_the_game_does_not_have() -> None:

@@ -23,6 +23,7 @@ from boardplay.core.game import Game, sample_chance
 from boardplay.core.records import Player, Record
 
 HUMAN = "human"
+DEFAULT_OPPONENT = "medium"
 HELP = (
     "Enter a move in notation (e.g. as listed) or its number from the list. Commands: "
     "'moves' lists the legal moves, 'board' redraws, 'detail' shows extra detail, "
@@ -43,7 +44,7 @@ def _seat_specs(game: Game, given: list[str | None]) -> list[str]:
                     f"{game.name} is played by {game.num_players} here; there is no --p{seat}"
                 )
             continue
-        specs.append(spec or ("human" if seat == 0 else "random"))
+        specs.append(spec or (HUMAN if seat == 0 else DEFAULT_OPPONENT))
     return specs
 
 
@@ -173,7 +174,7 @@ def register(app: typer.Typer) -> None:
         game: str = typer.Argument(..., help="potlatch, proteus, passtally or montana"),
         option: list[str] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
         p0: str | None = typer.Option(None, "--p0", help="Seat 0: human or an agent spec."),
-        p1: str | None = typer.Option(None, "--p1", help="Seat 1 (default random)."),
+        p1: str | None = typer.Option(None, "--p1", help="Seat 1 (default: the medium level)."),
         p2: str | None = typer.Option(None, "--p2", help="Seat 2 (3-4 player games)."),
         p3: str | None = typer.Option(None, "--p3", help="Seat 3 (4 player games)."),
         seed: int | None = typer.Option(None, help="Seed for chance and agents (replayable)."),
