@@ -141,3 +141,19 @@ def test_max_game_length_is_the_turn_cap() -> None:
     assert game.max_game_length == 40
     state = game.new_initial_state()
     assert random_playout(state, random.Random(3)) <= 40
+
+
+def test_end_reason_names_how_the_game_ended() -> None:
+    reasons = set()
+    for spec in ("proteus", "proteus(rules=kadon)", "proteus(max_turns=3)"):
+        game = boardplay.load(spec)
+        for seed in range(40):
+            state = game.new_initial_state()
+            assert state.end_reason() is None
+            random_playout(state, random.Random(seed))
+            reason = state.end_reason()
+            assert reason is not None
+            if state.winners():
+                assert reason == "goal met by one player only"
+            reasons.add(reason)
+    assert {"goal met by one player only", "turn limit (max_turns)"} <= reasons

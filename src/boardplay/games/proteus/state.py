@@ -196,6 +196,19 @@ class ProteusState(State):
         """``ongoing``, ``black-wins``, ``white-wins`` or ``draw`` (the scenario vocabulary)."""
         return ("black-wins", "white-wins", "draw", "ongoing")[self._outcome]
 
+    def end_reason(self) -> str | None:
+        """Why the game ended, derived from the final position (§7)."""
+        if self._outcome == ONGOING:
+            return None
+        if self._outcome != DRAW:
+            return "goal met by one player only"
+        game = self.game
+        if not game.kadon and self._passes >= 2:
+            return "both players passed"
+        if game.max_turns is not None and self._turns >= game.max_turns:
+            return "turn limit (max_turns)"
+        return "no legal action (kadon)"
+
     def history(self) -> list[int]:
         return list(self._history)
 
