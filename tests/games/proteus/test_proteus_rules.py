@@ -429,7 +429,7 @@ def test_seed_double_pass_is_a_draw_and_a_move_resets_the_counter() -> None:
     state.apply_move("pass")
     state.apply_move("pass")
     assert state.outcome == "draw" and state.returns() == [0.5, 0.5]
-    assert state.result_text() == "draw"
+    assert state.result_text() == "draw (both players passed)"
 
 
 def test_kadon_movement_player_without_action_draws_at_once() -> None:
