@@ -4,6 +4,7 @@ replays and rules. Screenshots of each board go to docs/screenshots/<game>.png."
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -135,6 +136,12 @@ def wait_turn(page: Any) -> dict[str, str]:
     return status(page)
 
 
+def _click(page: Any, selector: str, attribute: str, value: str | None) -> None:
+    """Click the element by its attribute value through a locator, which re-resolves if the
+    page redraws the board between choosing and clicking (a late live update may do that)."""
+    page.locator(f"{selector}[{attribute}={json.dumps(value)}]").first.click()
+
+
 def click_a_move(page: Any, rng: random.Random) -> str:
     """Click one legal move on the board (first selecting a piece or tile where the board asks
     for it), or in the list of moves not drawn on it; returns which of the two it used."""
@@ -143,24 +150,27 @@ def click_a_move(page: Any, rng: random.Random) -> str:
     if targets:
         for _ in range(3):
             chosen = rng.choice(targets)
-            if chosen.get_attribute("data-moves") is not None:
+            moves = chosen.get_attribute("data-moves")
+            if moves is not None:
                 break
             key = chosen.get_attribute("data-select")
-            chosen.click()
+            _click(page, "#board [data-select]", "data-select", key)
             page.wait_for_function(
                 "key => document.querySelector('#board').dataset.selected === key", arg=key
             )
             targets = page.query_selector_all("#board [data-moves]")
             assert targets, f"selecting {key} offers no move"
-        chosen.click()
+        _click(page, "#board [data-moves]", "data-moves", chosen.get_attribute("data-moves"))
         choices = page.query_selector_all(".chooser button[data-move]")
         if choices:
-            rng.choice(choices).click()
+            move = rng.choice(choices).get_attribute("data-move")
+            _click(page, ".chooser button", "data-move", move)
         how = "board"
     else:
         buttons = page.query_selector_all("#legal-list button[data-move]")
         assert buttons, "no legal move is offered although it is our turn"
-        rng.choice(buttons).click()
+        move = rng.choice(buttons).get_attribute("data-move")
+        _click(page, "#legal-list button", "data-move", move)
         how = "list"
     page.wait_for_function(
         "ply => document.querySelector('#status').dataset.ply !== ply", arg=ply, timeout=120_000
