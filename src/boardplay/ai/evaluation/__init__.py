@@ -15,6 +15,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from boardplay.core.game import Game, State
 
@@ -49,6 +50,20 @@ def softmax(values: list[float], temperature: float) -> list[float]:
     weights = [math.exp((v - top) / temperature) for v in values]
     total = sum(weights)
     return [w / total for w in weights]
+
+
+def softmax_evaluation(
+    strengths: Callable[[dict[str, Any]], list[float]], temperature: float
+) -> Callable[[State], list[float]]:
+    """An evaluation built from per-seat strengths of the position JSON: the result at the end,
+    otherwise the softmax of the strengths (win chances that sum to 1)."""
+
+    def evaluate(state: State) -> list[float]:
+        if state.is_terminal():
+            return state.returns()
+        return softmax(strengths(state.to_json()), temperature)
+
+    return evaluate
 
 
 def generic_evaluate(state: State) -> list[float]:

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardplay.ai.evaluation import Heuristics, softmax
-from boardplay.core.game import State
+from boardplay.ai.evaluation import Heuristics, softmax_evaluation
 
 SETTLEMENTS = {2: 12, 3: 10, 4: 8}
 GOOD_WEIGHT = 0.22
@@ -44,10 +43,7 @@ def strengths(position: dict[str, Any]) -> list[float]:
     return out
 
 
-def evaluate(state: State) -> list[float]:
-    if state.is_terminal():
-        return state.returns()
-    return softmax(strengths(state.to_json()), TEMPERATURE)
+evaluate = softmax_evaluation(strengths, TEMPERATURE)
 
 
 HEURISTICS = Heuristics(

@@ -10,8 +10,9 @@ worth almost a win: the opponent has exactly one turn to break one of them.
 
 from __future__ import annotations
 
-from boardplay.ai.evaluation import Heuristics, softmax
-from boardplay.core.game import State
+from typing import Any
+
+from boardplay.ai.evaluation import Heuristics, softmax_evaluation
 
 COLOURS = ("R", "B")
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -24,7 +25,7 @@ def _cell(text: str) -> tuple[int, int]:
     return int(q), int(r)
 
 
-def strengths(position: dict[str, object]) -> list[float]:
+def strengths(position: dict[str, Any]) -> list[float]:
     tiles_raw = position["tiles"]
     pawns_raw = position["pawns"]
     assert isinstance(tiles_raw, dict) and isinstance(pawns_raw, list)
@@ -55,10 +56,7 @@ def strengths(position: dict[str, object]) -> list[float]:
     return out
 
 
-def evaluate(state: State) -> list[float]:
-    if state.is_terminal():
-        return state.returns()
-    return softmax(strengths(state.to_json()), TEMPERATURE)
+evaluate = softmax_evaluation(strengths, TEMPERATURE)
 
 
 HEURISTICS = Heuristics(

@@ -10,8 +10,9 @@ goal. The side to move gets a small tempo bonus: it is the one that can complete
 
 from __future__ import annotations
 
-from boardplay.ai.evaluation import Heuristics, softmax
-from boardplay.core.game import State
+from typing import Any
+
+from boardplay.ai.evaluation import Heuristics, softmax_evaluation
 
 CELLS = ("a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3")
 LINES = (
@@ -48,7 +49,7 @@ def _closeness(triples: list[tuple[str, ...]], mine: set[str], theirs: set[str])
     return best
 
 
-def strengths(position: dict[str, object]) -> list[float]:
+def strengths(position: dict[str, Any]) -> list[float]:
     board = position["board"]
     assert isinstance(board, dict)
     tiles: dict[str, str] = {}
@@ -78,10 +79,7 @@ def strengths(position: dict[str, object]) -> list[float]:
     return out
 
 
-def evaluate(state: State) -> list[float]:
-    if state.is_terminal():
-        return state.returns()
-    return softmax(strengths(state.to_json()), TEMPERATURE)
+evaluate = softmax_evaluation(strengths, TEMPERATURE)
 
 
 HEURISTICS = Heuristics(
