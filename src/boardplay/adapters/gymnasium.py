@@ -35,7 +35,7 @@ from boardplay.adapters.pettingzoo import action_mask, observe_tensor, resolve_g
 from boardplay.ai.agents import Agent
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import IllegalActionError, OptionError
-from boardplay.core.game import Game, State
+from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.registry import available, canonical_name
 
 DEFAULT_OPPONENT = "mcts(iterations=200)"
@@ -141,14 +141,7 @@ class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
                 self._apply(self.opponents[player].step(self.game_state.clone()))
 
     def _sample_chance(self) -> int:
-        outcomes = self.game_state.chance_outcomes()
-        point = float(self.np_random.random())
-        total = 0.0
-        for outcome, probability in outcomes:
-            total += probability
-            if point < total:
-                return outcome
-        return outcomes[-1][0]
+        return sample_chance(self.game_state, self.np_random)
 
     def _obs(self) -> Obs:
         return observe_tensor(self.game_state, self.seat)

@@ -7,13 +7,12 @@ import json
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from boardplay.ai.analysis import run_study, variants_for, write_report
 from boardplay.ai.arena import GameResult
 from boardplay.ai.specs import make_agent
-from boardplay.cli.common import console, fail, friendly
+from boardplay.cli.common import console, fail, friendly, progress_bar
 from boardplay.core.registry import canonical_name, load
 
 
@@ -38,14 +37,7 @@ def register(app: typer.Typer) -> None:
         variants = variants_for(name)
         make_agent(agent, load(name), 0)  # a bad spec fails before any game is played
         total = games * len(variants)
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-        ) as bar:
+        with progress_bar() as bar:
             task = bar.add_task(f"{name} balance study", total=total)
 
             def advance(_: GameResult) -> None:

@@ -7,12 +7,11 @@ import json
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from boardplay.ai.arena import ArenaResult, GameResult, run_arena
 from boardplay.ai.arena import schedule as arena_schedule
-from boardplay.cli.common import OPTION_HELP, console, fail, friendly, load_game
+from boardplay.cli.common import OPTION_HELP, console, fail, friendly, load_game, progress_bar
 
 AGENTS_HELP = (
     "Agent specs, e.g. --agents random greedy 'mcts(iterations=400)' hard "
@@ -88,14 +87,7 @@ def register(app: typer.Typer) -> None:
             raise fail("give at least two agents, e.g. --agents random greedy")
         loaded = load_game(game, option)
         total = len(arena_schedule(len(specs), loaded.num_players, games, seed))
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-        ) as bar:
+        with progress_bar() as bar:
             task = bar.add_task(f"{loaded} arena", total=total)
 
             def advance(_: GameResult) -> None:

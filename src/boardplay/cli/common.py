@@ -9,6 +9,7 @@ from typing import ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
@@ -41,6 +42,18 @@ def friendly(func: Callable[P, R]) -> Callable[P, R]:
             raise fail(str(exc)) from None
 
     return wrapper
+
+
+def progress_bar() -> Progress:
+    """The progress bar of long runs (arena, analyze): description, bar, done/total, time."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
 
 
 def load_game(name: str, options: list[str] | None) -> Game:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import abc
 import importlib.resources
-import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from boardplay.core.errors import IllegalActionError, PositionError
 from boardplay.core.options import OptionSet, OptionValue, game_string
@@ -244,7 +243,13 @@ class Game(abc.ABC):
         return hash((self.name, tuple(self.options.items())))
 
 
-def sample_chance(state: State, rng: random.Random) -> int:
+class UniformSource(Protocol):
+    """Anything with ``random() -> float`` in [0, 1): ``random.Random`` or a numpy Generator."""
+
+    def random(self) -> float: ...
+
+
+def sample_chance(state: State, rng: UniformSource) -> int:
     """Pick a chance outcome of ``state`` with the listed probabilities."""
     outcomes = state.chance_outcomes()
     point = rng.random()
