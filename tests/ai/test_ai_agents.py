@@ -113,7 +113,7 @@ def test_tree_reuse_keeps_statistics_across_moves() -> None:
     game = NimGame({"heap": 12})
     results = {}
     for reuse in (True, False):
-        agent = MCTSAgent(game, iterations=200, reuse=reuse, seed=2)
+        agent = MCTSAgent(game, iterations=200, reuse=reuse, early_stop=False, seed=2)
         state = game.new_initial_state()
         first = agent.step(state)
         state.apply_action(first)
@@ -127,6 +127,17 @@ def test_tree_reuse_keeps_statistics_across_moves() -> None:
         results[reuse] = sum(c["visits"] for c in info.candidates)
     assert results[False] == 200
     assert results[True] > 200
+
+
+@pytest.mark.parametrize("heap", [5, 9, 12, 17])
+def test_early_stop_saves_simulations_without_changing_the_move(heap: int) -> None:
+    game = NimGame({"heap": heap})
+    state = game.new_initial_state()
+    full = MCTSAgent(game, iterations=3000, early_stop=False, seed=4)
+    early = MCTSAgent(game, iterations=3000, seed=4)
+    assert early.step(state) == full.step(state)
+    info = early.last_search()
+    assert info is not None and 0 < info.iterations < 3000
 
 
 def test_tree_is_not_reused_for_an_unrelated_position() -> None:

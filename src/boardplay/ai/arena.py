@@ -15,6 +15,7 @@ pairwise results feed the Bradley–Terry fit (Elo scale) and, for 3–4 player 
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -25,8 +26,9 @@ from typing import Any
 
 from boardplay.ai.specs import make_agent
 from boardplay.ai.stats import bradley_terry, openskill_ratings, wilson_interval
+from boardplay.core.errors import RecordError
 from boardplay.core.game import Game, sample_chance
-from boardplay.core.records import Player, Record, write_jsonl
+from boardplay.core.records import Player, Record, read_jsonl
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,33 @@ class GameTask:
     index: int
     seats: tuple[int, ...]
     seed: int
+
+
+@dataclass
+class Thinking:
+    """An agent's decisions and the time it spent on them (forced moves included), so a run
+    shows whether a level keeps to its time per move."""
+
+    moves: int = 0
+    seconds: float = 0.0
+    longest: float = 0.0
+
+    def add(self, seconds: float) -> None:
+        self.moves += 1
+        self.seconds += seconds
+        self.longest = max(self.longest, seconds)
+
+    def merge(self, other: Thinking) -> None:
+        self.moves += other.moves
+        self.seconds += other.seconds
+        self.longest = max(self.longest, other.longest)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "moves": self.moves,
+            "seconds_per_move": round(self.seconds / self.moves, 4) if self.moves else 0.0,
+            "max_seconds": round(self.longest, 4),
+        }
 
 
 @dataclass(frozen=True)
@@ -49,6 +78,8 @@ class GameResult:
     record: dict[str, Any] | None
     first_player: int = 0
     """The seat that took the first decision (after opening chance events)."""
+    thinking: tuple[Thinking, ...] = ()
+    """Per seat: how long its agent took over its decisions."""
 
 
 def lineups(table: Sequence[int], players: int) -> list[tuple[int, ...]]:
@@ -93,19 +124,36 @@ def play_game(
     limit = game.max_game_length
     length = 0
     first_player: int | None = None
+    thinking = [Thinking() for _ in task.seats]
     while not state.is_terminal():
         if length > limit:
             raise RuntimeError(f"{game} did not end within its max_game_length of {limit} actions")
         player = state.current_player()
-        if first_player is None and player >= 0:
-            first_player = player
-        action = sample_chance(state, rng) if player < 0 else agents[player].step(state)
+        if player < 0:
+            action = sample_chance(state, rng)
+        else:
+            if first_player is None:
+                first_player = player
+            began = time.perf_counter()
+            action = agents[player].step(state)
+            thinking[player].add(time.perf_counter() - began)
         record.play(state, action)
         for agent in agents:
             agent.inform(action)
         length += 1
     record.finish(state)
-    record.meta = {"arena": {"index": task.index, "seed": task.seed, "seats": list(task.seats)}}
+    seconds = time.perf_counter() - start
+    record.meta = {
+        "arena": {
+            "index": task.index,
+            "seed": task.seed,
+            "seats": list(task.seats),
+            "specs": list(specs),
+            "seconds": round(seconds, 4),
+            "first_player": first_player or 0,
+            "thinking": [[t.moves, round(t.seconds, 4), round(t.longest, 4)] for t in thinking],
+        }
+    }
     scores = state.scores()
     return GameResult(
         index=task.index,
@@ -113,9 +161,31 @@ def play_game(
         returns=tuple(state.returns()),
         scores=tuple(scores) if scores is not None else None,
         length=length,
-        seconds=time.perf_counter() - start,
+        seconds=seconds,
         record=record.to_json() if keep_record else None,
         first_player=first_player or 0,
+        thinking=tuple(thinking),
+    )
+
+
+def result_from_record(data: dict[str, Any]) -> GameResult:
+    """The ``GameResult`` of a game saved by an earlier run (``--resume``), read back from its
+    record's ``meta.arena`` block and result."""
+    meta = data.get("meta", {}).get("arena")
+    result = data.get("result")
+    if not isinstance(meta, dict) or not isinstance(result, dict) or "thinking" not in meta:
+        raise RecordError("the record was not written by boardplay arena (no meta.arena block)")
+    scores = result.get("scores")
+    return GameResult(
+        index=int(meta["index"]),
+        seats=tuple(meta["seats"]),
+        returns=tuple(result["returns"]),
+        scores=tuple(scores) if scores is not None else None,
+        length=len(data.get("moves", [])),
+        seconds=float(meta["seconds"]),
+        record=data,
+        first_player=int(meta["first_player"]),
+        thinking=tuple(Thinking(int(m), float(s), float(x)) for m, s, x in meta["thinking"]),
     )
 
 
@@ -204,6 +274,7 @@ class ArenaResult:
     seat_totals: list[Tally] = field(default_factory=list)
     pairs: dict[tuple[int, int], Tally] = field(default_factory=dict)
     ratings: list[dict[str, Any]] = field(default_factory=list)
+    thinking: list[Thinking] = field(default_factory=list)
 
     @property
     def labels(self) -> list[str]:
@@ -234,6 +305,7 @@ class ArenaResult:
                         else {}
                     ),
                     "by_seat": [self.seats[i][s].to_json() for s in range(self.players)],
+                    "thinking": self.thinking[i].to_json(),
                 }
             )
         pairings = []
@@ -275,6 +347,7 @@ def summarize(
     out.agents = [Tally() for _ in range(count)]
     out.seats = [[Tally() for _ in range(players)] for _ in range(count)]
     out.seat_totals = [Tally() for _ in range(players)]
+    out.thinking = [Thinking() for _ in range(count)]
     wins = [[0.0] * count for _ in range(count)]
     tables: list[list[tuple[int, float]]] = []
     for result in results:
@@ -283,6 +356,8 @@ def summarize(
             points[agent] = points.get(agent, 0.0) + result.returns[seat]
             out.seats[agent][seat].add(result.returns[seat])
             out.seat_totals[seat].add(result.returns[seat])
+        for seat, spent in enumerate(result.thinking):
+            out.thinking[result.seats[seat]].merge(spent)
         for agent, value in points.items():
             out.agents[agent].add(value)
         present = sorted(points)
@@ -315,17 +390,66 @@ def run_arena(
     workers: int = 1,
     records: str | Path | None = None,
     progress: Progress | None = None,
+    resume: bool = False,
 ) -> ArenaResult:
-    """Validate the specs, play the round robin and summarise it; with ``records`` the games are
-    written there as JSON Lines records (boardplay.core.records)."""
+    """Validate the specs, play the round robin and summarise it. With ``records`` every game is
+    appended to that JSON Lines file (boardplay.core.records) as soon as it ends, so a long run
+    that is interrupted loses nothing; ``resume`` keeps the games already in the file (they must
+    come from the same agents, game seeds and seats) and plays only the missing ones."""
     if len(specs) < 2:
         raise ValueError("an arena needs at least two agents")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
+    if resume and records is None:
+        raise ValueError("resume needs the records file of the run to continue")
     for spec in specs:
         make_agent(spec, game, 0)  # raises OptionError for a bad spec before any game starts
     tasks = schedule(len(specs), game.num_players, games, seed)
-    results = run_games(game, specs, tasks, workers, records is not None, progress)
-    if records is not None:
-        write_jsonl(records, (Record.from_json(r.record) for r in results if r.record is not None))
-    return summarize(game, specs, seed, results)
+    done = _earlier_results(game, specs, tasks, Path(records)) if resume and records else []
+    finished = {result.index for result in done}
+    todo = [task for task in tasks if task.index not in finished]
+    if records is None:
+        results = run_games(game, specs, todo, workers, False, progress)
+    else:
+        with Path(records).open("a" if resume else "w", encoding="utf-8") as out:
+
+            def save(result: GameResult) -> None:
+                out.write(json.dumps(result.record, separators=(",", ":")) + "\n")
+                out.flush()
+                if progress is not None:
+                    progress(result)
+
+            results = run_games(game, specs, todo, workers, True, save)
+    return summarize(game, specs, seed, sorted([*done, *results], key=lambda r: r.index))
+
+
+def _earlier_results(
+    game: Game, specs: Sequence[str], tasks: Sequence[GameTask], path: Path
+) -> list[GameResult]:
+    """The games of this run already in ``path``; a record from another run is an error."""
+    if not path.exists():
+        return []
+    by_index = {task.index: task for task in tasks}
+    results: dict[int, GameResult] = {}
+    for number, record in enumerate(read_jsonl(path), start=1):
+        data = record.to_json()
+        try:
+            result = result_from_record(data)
+        except (RecordError, KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"{path} line {number}: {exc}") from None
+        task = by_index.get(result.index)
+        meta = data["meta"]["arena"]
+        if (
+            record.game != game.name
+            or record.options != dict(game.options)
+            or meta.get("specs") != list(specs)
+            or task is None
+            or task.seed != meta["seed"]
+            or task.seats != result.seats
+        ):
+            raise RecordError(
+                f"{path} line {number} is not a game of this run (game, options, agents, seed "
+                "and --games must be the same to resume)"
+            )
+        results[result.index] = result
+    return list(results.values())

@@ -9,7 +9,9 @@
   uniform moves; with ``cutoff`` a rollout stops after that many actions and backs up the game's
   evaluation instead of a result, which trades noise for bias in long games. By default each game
   uses its measured cutoff (``Heuristics.cutoff``); ``cutoff=none`` always plays to the end.
-* Budgets: ``iterations`` and/or ``time`` (seconds per move); whichever runs out first.
+* Budgets: ``iterations`` and/or ``time`` (seconds per move); whichever runs out first. The
+  search also stops as soon as the rest of the budget could not change the most visited move
+  (``early_stop``, on by default), so obvious moves are quick.
 * Tree reuse: ``inform(action)`` descends the kept tree along every applied action (own moves,
   other seats' moves and chance outcomes), so the next search starts with the statistics of the
   subtree actually reached.
@@ -26,6 +28,9 @@ from typing import Any, Literal
 from boardplay.ai.agents import Analysis, _check_can_move
 from boardplay.ai.evaluation import Heuristics, heuristics_for
 from boardplay.core.game import CHANCE, TERMINAL, Game, State, sample_chance
+
+_CHECK_EVERY = 32
+"""Simulations between two checks whether the search can stop early (``MCTSAgent._settled``)."""
 
 
 class Node:
@@ -66,6 +71,7 @@ class MCTSAgent:
         cutoff: int | Literal["game"] | None = "game",
         rollout: str = "policy",
         reuse: bool = True,
+        early_stop: bool = True,
         seed: int | None = None,
         name: str | None = None,
     ) -> None:
@@ -89,6 +95,7 @@ class MCTSAgent:
         self.c = heuristics.exploration if c is None else c
         self.cutoff = cutoff
         self.reuse = reuse
+        self.early_stop = early_stop
         self.seed = seed
         self.heuristics: Heuristics = heuristics
         self.policy = self.heuristics.rollout if rollout == "policy" else None
@@ -151,6 +158,13 @@ class MCTSAgent:
                 break
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
+            if (
+                self.early_stop
+                and done % _CHECK_EVERY == 0
+                and done
+                and self._settled(root, done, start)
+            ):
+                break
             self._simulate(root, state)
             done += 1
         elapsed = time.perf_counter() - start
@@ -162,6 +176,25 @@ class MCTSAgent:
             self._root = root
             self._root_key = self._key(state)
         return choice
+
+    def _settled(self, root: Node, done: int, start: float) -> bool:
+        """True when the rest of the budget cannot change the move: even if every remaining
+        simulation went to the runner-up, its visits could not reach the leader's (the move
+        played is the most visited child). With a time budget the remaining simulations are
+        estimated from the rate so far. Saves the budget on obvious moves without changing
+        which move a full search would choose."""
+        remaining = math.inf if self.iterations is None else float(self.iterations - done)
+        if self.time_limit is not None:
+            elapsed = time.perf_counter() - start
+            rate = done / elapsed if elapsed > 0 else math.inf
+            remaining = min(remaining, rate * max(0.0, self.time_limit - elapsed))
+        first = second = 0
+        for child in root.children.values():
+            if child.visits > first:
+                first, second = child.visits, first
+            elif child.visits > second:
+                second = child.visits
+        return first - second > remaining
 
     # ----- search ---------------------------------------------------------------------------
     def search(self, state: State, iterations: int) -> Node:

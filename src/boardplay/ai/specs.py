@@ -32,7 +32,7 @@ def _greedy(game: Game, params: dict[str, str], seed: int | None) -> Agent:
     return GreedyAgent(game, seed)
 
 
-_MCTS_PARAMS = "iterations, time, c, cutoff, rollout, reuse"
+_MCTS_PARAMS = "iterations, time, c, cutoff, rollout, reuse, early"
 
 
 def _number(name: str, raw: str, kind: type[int] | type[float]) -> float:
@@ -41,6 +41,13 @@ def _number(name: str, raw: str, kind: type[int] | type[float]) -> float:
     except ValueError:
         what = "an integer" if kind is int else "a number"
         raise OptionError(f"mcts parameter {name!r} must be {what}, got {raw!r}") from None
+
+
+def _flag(name: str, params: dict[str, str]) -> bool:
+    raw = params.get(name, "true").lower()
+    if raw not in ("true", "false"):
+        raise OptionError(f"mcts parameter {name!r} must be true or false, got {raw!r}")
+    return raw == "true"
 
 
 def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
@@ -58,9 +65,7 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
     if "cutoff" in params:
         raw = params["cutoff"].lower()
         cutoff = None if raw in ("none", "null") else int(_number("cutoff", raw, int))
-    reuse_raw = params.get("reuse", "true").lower()
-    if reuse_raw not in ("true", "false"):
-        raise OptionError(f"mcts parameter 'reuse' must be true or false, got {reuse_raw!r}")
+    reuse, early = (_flag(name, params) for name in ("reuse", "early"))
     shown = ",".join(f"{k}={v}" for k, v in params.items())
     try:
         return MCTSAgent(
@@ -70,7 +75,8 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
             c=c,
             cutoff=cutoff,
             rollout=params.get("rollout", "policy").lower(),
-            reuse=reuse_raw == "true",
+            reuse=reuse,
+            early_stop=early,
             seed=seed,
             name=f"mcts({shown})" if shown else "mcts",
         )

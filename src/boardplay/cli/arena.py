@@ -23,11 +23,13 @@ def results_table(result: ArenaResult) -> Table:
     """Per agent: games, wins, draws, win rate with its 95% interval, Elo-scale rating."""
     data = result.to_json()
     table = Table(title=f"{result.game}: {data['games']} games, seed {result.seed}")
-    for column in ("agent", "games", "wins", "draws", "win rate", "95% CI", "rating (95% CI)"):
+    columns = ("agent", "games", "wins", "draws", "win rate", "95% CI", "rating (95% CI)", "s/move")
+    for column in columns:
         table.add_column(column, justify="left" if column == "agent" else "right")
     for agent in sorted(data["agents"], key=lambda a: -a["rating"]):
         low, high = agent["ci95"]
         rlow, rhigh = agent["rating_ci95"]
+        thinking = agent["thinking"]
         table.add_row(
             agent["spec"],
             str(agent["games"]),
@@ -36,6 +38,7 @@ def results_table(result: ArenaResult) -> Table:
             f"{agent['win_rate']:.1%}",
             f"{low:.1%}–{high:.1%}",
             f"{agent['rating']:.0f} ({rlow:.0f}–{rhigh:.0f})",
+            f"{thinking['seconds_per_move']:.3f} (max {thinking['max_seconds']:.2f})",
         )
     return table
 
@@ -75,7 +78,10 @@ def register(app: typer.Typer) -> None:
         option: list[str] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
         json_path: Path | None = typer.Option(None, "--json", help="Write a JSON summary here."),
         records: Path | None = typer.Option(
-            None, help="Write every game as a JSON Lines record file here."
+            None, help="Append every game, as it ends, to this JSON Lines record file."
+        ),
+        resume: bool = typer.Option(
+            False, help="Keep the games already in --records and play only the missing ones."
         ),
     ) -> None:
         """Play a round robin between agents and rate them (Bradley–Terry, openskill)."""
@@ -85,6 +91,8 @@ def register(app: typer.Typer) -> None:
                 raise fail(f"unknown option {extra!r}")
         if len(specs) < 2:
             raise fail("give at least two agents, e.g. --agents random greedy")
+        if resume and records is None:
+            raise fail("--resume continues a run saved with --records FILE; give that file")
         loaded = load_game(game, option)
         total = len(arena_schedule(len(specs), loaded.num_players, games, seed))
         with progress_bar() as bar:
@@ -94,7 +102,14 @@ def register(app: typer.Typer) -> None:
                 bar.advance(task)
 
             result = run_arena(
-                loaded, specs, games, seed=seed, workers=workers, records=records, progress=advance
+                loaded,
+                specs,
+                games,
+                seed=seed,
+                workers=workers,
+                records=records,
+                progress=advance,
+                resume=resume,
             )
         console.print(results_table(result))
         console.print(pairings_table(result))
