@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from ai_testgames import NimGame, PigGame
 
-from boardplay.ai.arena import GameResult, lineups, run_arena, schedule, summarize
+from boardplay.ai.arena import GameResult, Thinking, lineups, run_arena, schedule, summarize
 from boardplay.core import registry
+from boardplay.core.errors import RecordError
 from boardplay.core.records import read_jsonl
 
 
@@ -105,3 +106,45 @@ def test_mcts_beats_random_at_nim() -> None:
     result = run_arena(NimGame({"heap": 11}), ["mcts(iterations=300)", "random"], 10, seed=1)
     mcts = result.to_json()["agents"][0]
     assert mcts["wins"] >= 9
+
+
+def test_a_resumed_run_plays_only_the_missing_games(tmp_path: pytest.TempPathFactory) -> None:
+    game = PigGame({"target": 15})
+    specs = ["greedy", "mcts(iterations=30)"]
+    path = tmp_path / "run.jsonl"  # type: ignore[operator]
+    first = run_arena(game, specs, 4, seed=3, records=path)
+    resumed = run_arena(game, specs, 6, seed=3, records=path, resume=True)
+    fresh = run_arena(game, specs, 6, seed=3)
+    assert len(list(read_jsonl(path))) == 6
+    assert [r.returns for r in resumed.results] == [r.returns for r in fresh.results]
+    assert [r.index for r in resumed.results] == list(range(6))
+    kept = resumed.results[:4]
+    assert [r.thinking for r in kept] == [
+        tuple(Thinking(t.moves, round(t.seconds, 4), round(t.longest, 4)) for t in r.thinking)
+        for r in first.results
+    ]
+    assert resumed.to_json()["agents"][1]["games"] == 6
+
+
+def test_resume_refuses_records_of_another_run(tmp_path: pytest.TempPathFactory) -> None:
+    game = PigGame({"target": 15})
+    path = tmp_path / "run.jsonl"  # type: ignore[operator]
+    run_arena(game, ["random", "greedy"], 2, seed=3, records=path)
+    before = path.read_text()
+    with pytest.raises(RecordError, match="line 1 is not a game of this run"):
+        run_arena(game, ["random", "mcts(iterations=5)"], 2, seed=3, records=path, resume=True)
+    with pytest.raises(RecordError, match="line 1 is not a game of this run"):
+        run_arena(game, ["random", "greedy"], 2, seed=4, records=path, resume=True)
+    assert path.read_text() == before
+    with pytest.raises(ValueError, match="resume needs the records file"):
+        run_arena(game, ["random", "greedy"], 2, resume=True)
+
+
+def test_thinking_time_is_tallied_per_agent() -> None:
+    game = NimGame({"heap": 9})
+    result = run_arena(game, ["random", "mcts(iterations=200,early=false)"], 4, seed=2)
+    random_agent, mcts = (agent["thinking"] for agent in result.to_json()["agents"])
+    decisions = [sum(t.moves for t in r.thinking) for r in result.results]
+    assert random_agent["moves"] + mcts["moves"] == sum(decisions) > 0
+    assert 0 < mcts["seconds_per_move"] <= mcts["max_seconds"]
+    assert random_agent["seconds_per_move"] < mcts["seconds_per_move"]

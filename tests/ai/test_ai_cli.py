@@ -58,6 +58,8 @@ def test_arena_accepts_repeated_agents_option() -> None:
         (["arena", "pig", "--agents", "random", "greedy", "--option", "seats=9"], "no option"),
         (["arena", "chess", "--agents", "random", "greedy"], "unknown game 'chess'"),
         (["arena", "pig", "--agents", "random", "mcts(iterations=x)"], "must be an integer"),
+        (["arena", "pig", "--agents", "random", "greedy", "--resume"], "give that file"),
+        (["arena", "pig", "--agents", "random", "mcts(early=no)"], "true or false"),
     ],
 )
 def test_arena_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:
