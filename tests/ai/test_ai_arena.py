@@ -120,8 +120,7 @@ def test_a_resumed_run_plays_only_the_missing_games(tmp_path: pytest.TempPathFac
     assert [r.index for r in resumed.results] == list(range(6))
     kept = resumed.results[:4]
     assert [r.thinking for r in kept] == [
-        tuple(Thinking(t.moves, round(t.seconds, 4), round(t.longest, 4)) for t in r.thinking)
-        for r in first.results
+        tuple(Thinking.from_row(t.to_row()) for t in r.thinking) for r in first.results
     ]
     assert resumed.to_json()["agents"][1]["games"] == 6
 
@@ -148,3 +147,4 @@ def test_thinking_time_is_tallied_per_agent() -> None:
     assert random_agent["moves"] + mcts["moves"] == sum(decisions) > 0
     assert 0 < mcts["seconds_per_move"] <= mcts["max_seconds"]
     assert random_agent["seconds_per_move"] < mcts["seconds_per_move"]
+    assert mcts["simulations_per_search"] == 200 and "simulations_per_search" not in random_agent

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boardplay.ai.agents import agent_analysis
 from boardplay.ai.specs import make_agent
 from boardplay.ai.stats import bradley_terry, openskill_ratings, wilson_interval
 from boardplay.core.errors import RecordError
@@ -42,29 +43,51 @@ class GameTask:
 
 @dataclass
 class Thinking:
-    """An agent's decisions and the time it spent on them (forced moves included), so a run
-    shows whether a level keeps to its time per move."""
+    """An agent's decisions and the time it spent on them (forced moves included), and for a
+    search agent its searches and their simulations, so a run shows whether a level keeps to its
+    time per move and how much search a time budget bought on the machine that ran it."""
 
     moves: int = 0
     seconds: float = 0.0
     longest: float = 0.0
+    searches: int = 0
+    iterations: int = 0
 
-    def add(self, seconds: float) -> None:
+    def add(self, seconds: float, iterations: int) -> None:
         self.moves += 1
         self.seconds += seconds
         self.longest = max(self.longest, seconds)
+        if iterations:
+            self.searches += 1
+            self.iterations += iterations
 
     def merge(self, other: Thinking) -> None:
         self.moves += other.moves
         self.seconds += other.seconds
         self.longest = max(self.longest, other.longest)
+        self.searches += other.searches
+        self.iterations += other.iterations
+
+    def to_row(self) -> list[float]:
+        return [self.moves, round(self.seconds, 4), round(self.longest, 4)] + (
+            [self.searches, self.iterations] if self.searches else []
+        )
+
+    @classmethod
+    def from_row(cls, row: Sequence[float]) -> Thinking:
+        moves, seconds, longest, *search = row
+        searches, iterations = search if search else (0, 0)
+        return cls(int(moves), float(seconds), float(longest), int(searches), int(iterations))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "moves": self.moves,
             "seconds_per_move": round(self.seconds / self.moves, 4) if self.moves else 0.0,
             "max_seconds": round(self.longest, 4),
         }
+        if self.searches:
+            out["simulations_per_search"] = round(self.iterations / self.searches)
+        return out
 
 
 @dataclass(frozen=True)
@@ -136,7 +159,9 @@ def play_game(
                 first_player = player
             began = time.perf_counter()
             action = agents[player].step(state)
-            thinking[player].add(time.perf_counter() - began)
+            spent = time.perf_counter() - began
+            analysis = agent_analysis(agents[player])
+            thinking[player].add(spent, analysis.iterations if analysis is not None else 0)
         record.play(state, action)
         for agent in agents:
             agent.inform(action)
@@ -151,7 +176,7 @@ def play_game(
             "specs": list(specs),
             "seconds": round(seconds, 4),
             "first_player": first_player or 0,
-            "thinking": [[t.moves, round(t.seconds, 4), round(t.longest, 4)] for t in thinking],
+            "thinking": [t.to_row() for t in thinking],
         }
     }
     scores = state.scores()
@@ -185,7 +210,7 @@ def result_from_record(data: dict[str, Any]) -> GameResult:
         seconds=float(meta["seconds"]),
         record=data,
         first_player=int(meta["first_player"]),
-        thinking=tuple(Thinking(int(m), float(s), float(x)) for m, s, x in meta["thinking"]),
+        thinking=tuple(Thinking.from_row(row) for row in meta["thinking"]),
     )
 
 
