@@ -84,20 +84,31 @@ def test_passtally_values_the_lead_and_the_lines() -> None:
 def test_montana_counts_settlements_and_holdings() -> None:
     _needs("montana")
     from boardplay.ai.evaluation.montana import strengths
+    from boardplay.games.montana.state import Holdings
 
-    board = {
-        "settlements_left": 10,
-        "goods": {"c": 1, "s": 0},
-        "workers": {"Cu": 1},
-        "cattle": 1,
-        "canteens": 0,
-        "silver": 5,
-    }
-    ahead = {**board, "settlements_left": 8}
-    richer = {**board, "goods": {"c": 4, "s": 2}}
-    values = strengths({"players": [board, ahead, richer]})
+    board = Holdings(settlements_left=10, goods=1, silver=5, workers=1, cattle=1, canteens=0)
+    ahead = board._replace(settlements_left=8)
+    richer = board._replace(goods=6)
+    values = strengths([board, ahead, richer])
     assert values[1] > values[0] and values[2] > values[0]
     assert values[1] - values[0] == pytest.approx(2.0)
+
+
+def test_montana_holdings_agree_with_the_position_json() -> None:
+    _needs("montana")
+    game = boardplay.load("montana")
+    state = game.new_initial_state()
+    random_playout(state, random.Random(5), max_actions=120)
+    for seat, board in enumerate(state.to_json()["players"]):
+        held = state.holdings(seat)  # type: ignore[attr-defined]
+        assert held.settlements_left == board["settlements_left"]
+        assert held.goods == sum(board["goods"].values())
+        assert held.workers == sum(board["workers"].values())
+        assert (held.silver, held.cattle, held.canteens) == (
+            board["silver"],
+            board["cattle"],
+            board["canteens"],
+        )
 
 
 @pytest.mark.parametrize("name", ["potlatch", "proteus", "passtally", "montana"])

@@ -35,19 +35,16 @@ _CHECK_EVERY = 32
 
 class Node:
     """One position in the tree. ``value[i]`` is the summed return of seat ``i`` over the
-    ``visits`` simulations that passed through this node."""
+    ``visits`` simulations that passed through this node. ``untried`` (the legal actions not yet
+    expanded) is filled on the node's second visit: most leaves are visited once, and their legal
+    actions are never needed."""
 
     __slots__ = ("children", "player", "untried", "value", "visits")
 
-    def __init__(self, state: State, rng: random.Random, players: int) -> None:
+    def __init__(self, state: State, players: int) -> None:
         self.player = state.current_player()
         self.children: dict[int, Node] = {}
-        if self.player >= 0:
-            untried = state.legal_actions()
-            rng.shuffle(untried)
-            self.untried = untried
-        else:
-            self.untried = []
+        self.untried: list[int] | None = None if self.player >= 0 else []
         self.visits = 0
         self.value = [0.0] * players
 
@@ -200,7 +197,7 @@ class MCTSAgent:
     def search(self, state: State, iterations: int) -> Node:
         """Run ``iterations`` simulations from ``state`` on a fresh tree and return its root
         (used by the benchmark and by tests that inspect the statistics)."""
-        root = Node(state, self._rng, self.players)
+        root = Node(state, self.players)
         for _ in range(iterations):
             self._simulate(root, state)
         return root
@@ -216,7 +213,7 @@ class MCTSAgent:
                 return root
             if self._root_key == self._key(state):
                 return root
-        return Node(state, self._rng, self.players)
+        return Node(state, self.players)
 
     def _simulate(self, root: Node, root_state: State) -> None:
         rng = self._rng
@@ -233,15 +230,21 @@ class MCTSAgent:
                 state.apply_action(outcome)
                 child = node.children.get(outcome)
                 if child is None:
-                    child = Node(state, rng, self.players)
+                    child = Node(state, self.players)
                     node.children[outcome] = child
                 node = child
                 path.append(node)
                 continue
-            if node.untried:
-                action = node.untried.pop()
+            untried = node.untried
+            if untried is None:
+                untried = node.untried = state.legal_actions()
+            if untried:
+                # A uniformly random untried action, removed by swapping it to the end.
+                pick = rng.randrange(len(untried))
+                untried[pick], untried[-1] = untried[-1], untried[pick]
+                action = untried.pop()
                 state.apply_action(action)
-                child = Node(state, rng, self.players)
+                child = Node(state, self.players)
                 node.children[action] = child
                 path.append(child)
                 break

@@ -1,4 +1,4 @@
-"""Montana evaluation (reads only the position JSON).
+"""Montana evaluation (reads each player's counted holdings, ``MontanaState.holdings``).
 
 Montana is a race: the first player to place every settlement triggers the end, and only players
 who placed all of theirs can win. Progress is therefore measured in settlements placed, plus what
@@ -12,9 +12,11 @@ not decisive edge.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
-from boardplay.ai.evaluation import Heuristics, softmax_evaluation
+from boardplay.ai.evaluation import Heuristics, softmax
+from boardplay.core.game import State
+from boardplay.games.montana.state import Holdings, MontanaState
 
 SETTLEMENTS = {2: 12, 3: 10, 4: 8}
 GOOD_WEIGHT = 0.22
@@ -24,26 +26,25 @@ CATTLE_WEIGHT = 0.2
 TEMPERATURE = 1.0
 
 
-def strengths(position: dict[str, Any]) -> list[float]:
-    players = position["players"]
+def strengths(players: list[Holdings]) -> list[float]:
     total = SETTLEMENTS.get(len(players), 12)
-    out: list[float] = []
-    for board in players:
-        placed = total - int(board["settlements_left"])
-        goods = sum(int(n) for n in board["goods"].values())
-        workers = sum(int(n) for n in board["workers"].values())
-        stock = int(board["cattle"]) + int(board["canteens"])
-        out.append(
-            placed
-            + GOOD_WEIGHT * goods
-            + SILVER_WEIGHT * int(board["silver"])
-            + WORKER_WEIGHT * workers
-            + CATTLE_WEIGHT * stock
-        )
-    return out
+    return [
+        total
+        - held.settlements_left
+        + GOOD_WEIGHT * held.goods
+        + SILVER_WEIGHT * held.silver
+        + WORKER_WEIGHT * held.workers
+        + CATTLE_WEIGHT * (held.cattle + held.canteens)
+        for held in players
+    ]
 
 
-evaluate = softmax_evaluation(strengths, TEMPERATURE)
+def evaluate(state: State) -> list[float]:
+    """The result at the end, otherwise the softmax of the players' strengths."""
+    if state.is_terminal():
+        return state.returns()
+    montana = cast(MontanaState, state)
+    return softmax(strengths([montana.holdings(p) for p in range(montana.n)]), TEMPERATURE)
 
 
 HEURISTICS = Heuristics(

@@ -12,7 +12,7 @@ compensation) happen inside the transition that causes them, never as extra deci
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import CHANCE, TERMINAL, State
@@ -70,6 +70,19 @@ TURN_END = -1
 HOME = -1
 EMPTY = (0, 0, 0, 0)
 MAIN_ACTIONS = ("", "recruit", "bank", "production", "city", "build")
+
+
+class Holdings(NamedTuple):
+    """What one player owns, counted (goods of every kind and size together, workers of every
+    colour together): the numbers an evaluation needs on every search step, read without
+    building the position JSON."""
+
+    settlements_left: int
+    goods: int
+    silver: int
+    workers: int
+    cattle: int
+    canteens: int
 
 
 class MontanaState(State):
@@ -169,6 +182,17 @@ class MontanaState(State):
         if self.ended_by == "max_turns":
             return f"turn cap of {self.game.max_turns} reached"
         return None
+
+    def holdings(self, seat: int) -> Holdings:
+        """``seat``'s settlements left to place and its counted possessions."""
+        return Holdings(
+            self.tiles[seat],
+            sum(self.goods[6 * seat : 6 * seat + 6]),
+            self.silver[seat],
+            sum(self.workers[4 * seat : 4 * seat + 4]),
+            self.cattle[seat],
+            self.canteens[seat],
+        )
 
     def returns(self) -> list[float]:
         if self.won is None:
