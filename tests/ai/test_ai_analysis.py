@@ -41,6 +41,18 @@ def test_study_counts_seats_first_mover_and_lengths(tmp_path: Path) -> None:
     assert (tmp_path / "pig-first-mover.png").stat().st_size > 1000
 
 
+def test_a_study_resumes_from_its_records(tmp_path: Path) -> None:
+    variants = [Variant("players=2", {"players": 2}), Variant("players=3", {"players": 3})]
+    run_study("pig", 3, "greedy", seed=2, variants=variants, records=tmp_path)
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["pig-players=2.jsonl", "pig-players=3.jsonl"]
+    resumed = run_study(
+        "pig", 5, "greedy", seed=2, variants=variants, records=tmp_path, resume=True
+    ).to_json()
+    assert resumed == run_study("pig", 5, "greedy", seed=2, variants=variants).to_json()
+    assert all(len((tmp_path / f).read_text().splitlines()) == 5 for f in files)
+
+
 def test_report_calls_an_effect_only_when_the_interval_excludes_the_fair_share() -> None:
     study = run_study("pig", 4, "random", variants=[Variant("default", {})])
     for result in study.variants:
@@ -68,6 +80,8 @@ def test_analyze_cli_writes_the_report(tmp_path: Path) -> None:
     assert (tmp_path / "pig.md").exists()
     bad = CliRunner().invoke(app, ["analyze", "pig", "--agent", "oracle"])
     assert bad.exit_code == 2 and "unknown agent 'oracle'" in bad.output
+    lost = CliRunner().invoke(app, ["analyze", "pig", "--resume"])
+    assert lost.exit_code == 2 and "--records DIR" in lost.output
 
 
 def test_mcts_speed_reports_simulations_per_second() -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from boardplay.ai.arena import GameResult, GameTask, run_games
+from boardplay.ai.arena import GameResult, GameTask, play_tasks
 from boardplay.ai.stats import wilson_interval
 from boardplay.core.game import Game
 from boardplay.core.options import OptionValue
@@ -146,6 +146,11 @@ class Study:
         }
 
 
+def records_name(game: str, variant: Variant) -> str:
+    """The records file of one variant of a study, e.g. ``potlatch-actions=3,layout=L4.jsonl``."""
+    return f"{game}-{variant.label or 'default'}.jsonl"
+
+
 def run_study(
     game: str,
     games: int,
@@ -154,8 +159,12 @@ def run_study(
     workers: int = 1,
     variants: Sequence[Variant] | None = None,
     progress: Callable[[GameResult], None] | None = None,
+    records: str | Path | None = None,
+    resume: bool = False,
 ) -> Study:
-    """Self-play ``games`` games of every variant with ``agent`` in all seats."""
+    """Self-play ``games`` games of every variant with ``agent`` in all seats. With ``records``
+    (a directory) each variant's games are appended to ``GAME-VARIANT.jsonl`` there as they end,
+    and ``resume`` continues an interrupted study from those files (see ``play_tasks``)."""
     chosen = list(variants) if variants is not None else variants_for(game)
     out: list[VariantResult] = []
     for number, variant in enumerate(chosen):
@@ -170,7 +179,10 @@ def run_study(
             )
             for i in range(games)
         ]
-        results = run_games(loaded, specs, tasks, workers, keep_records=False, progress=progress)
+        path = None if records is None else Path(records) / records_name(game, variant)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        results = play_tasks(loaded, specs, tasks, workers, path, resume, progress)
         out.append(VariantResult(variant, str(loaded), players, results))
     return Study(game, agent, games, seed, out)
 

@@ -425,11 +425,27 @@ def run_arena(
         raise ValueError("an arena needs at least two agents")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    if resume and records is None:
-        raise ValueError("resume needs the records file of the run to continue")
     for spec in specs:
         make_agent(spec, game, 0)  # raises OptionError for a bad spec before any game starts
     tasks = schedule(len(specs), game.num_players, games, seed)
+    results = play_tasks(game, specs, tasks, workers, records, resume, progress)
+    return summarize(game, specs, seed, results)
+
+
+def play_tasks(
+    game: Game,
+    specs: Sequence[str],
+    tasks: Sequence[GameTask],
+    workers: int = 1,
+    records: str | Path | None = None,
+    resume: bool = False,
+    progress: Progress | None = None,
+) -> list[GameResult]:
+    """Play ``tasks``, appending each finished game to ``records`` (if given) at once; with
+    ``resume`` the games already in ``records`` are kept and only the missing ones are played.
+    Returns every result in task order."""
+    if resume and records is None:
+        raise ValueError("resume needs the records file of the run to continue")
     done = _earlier_results(game, specs, tasks, Path(records)) if resume and records else []
     finished = {result.index for result in done}
     todo = [task for task in tasks if task.index not in finished]
@@ -445,7 +461,7 @@ def run_arena(
                     progress(result)
 
             results = run_games(game, specs, todo, workers, True, save)
-    return summarize(game, specs, seed, sorted([*done, *results], key=lambda r: r.index))
+    return sorted([*done, *results], key=lambda r: r.index)
 
 
 def _earlier_results(

@@ -29,11 +29,19 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(1, min=1, help="Worker processes (the machine is shared)."),
         out: Path = typer.Option(Path("docs/analysis"), help="Directory for GAME.md and plots."),
         json_path: Path | None = typer.Option(None, "--json", help="Also write the numbers here."),
+        records: Path | None = typer.Option(
+            None, help="Directory to append every game to, one JSON Lines file per variant."
+        ),
+        resume: bool = typer.Option(
+            False, help="Keep the games already in --records and play only the missing ones."
+        ),
     ) -> None:
         """Measure seat advantage and the effect of the rules options on GAME."""
         name = canonical_name(game)
         if "(" in game:
             raise fail("analyze takes a plain game name; the study chooses the option sets")
+        if resume and records is None:
+            raise fail("--resume continues a study saved with --records DIR; give that directory")
         variants = variants_for(name)
         make_agent(agent, load(name), 0)  # a bad spec fails before any game is played
         total = games * len(variants)
@@ -43,7 +51,7 @@ def register(app: typer.Typer) -> None:
             def advance(_: GameResult) -> None:
                 bar.advance(task)
 
-            study = run_study(name, games, agent, seed, workers, variants, advance)
+            study = run_study(name, games, agent, seed, workers, variants, advance, records, resume)
         data = study.to_json()
         table = Table(title=f"{name}: {games} games per variant, {agent} in every seat")
         for column in ("variant", "first mover", "seat win rates", "draws", "length"):
