@@ -81,17 +81,31 @@ def test_passtally_values_the_lead_and_the_lines() -> None:
     assert after[0] > before[0]
 
 
-def test_montana_counts_settlements_and_holdings() -> None:
+def test_montana_values_goods_by_the_builds_they_pay_for() -> None:
     _needs("montana")
-    from boardplay.ai.evaluation.montana import strengths
+    from boardplay.ai.evaluation.montana import PARTIAL_WEIGHT, READY_WEIGHT, readiness, strength
     from boardplay.games.montana.state import Holdings
 
-    board = Holdings(settlements_left=10, goods=1, silver=5, workers=1, cattle=1, canteens=0)
-    ahead = board._replace(settlements_left=8)
-    richer = board._replace(goods=6)
-    values = strengths([board, ahead, richer])
-    assert values[1] > values[0] and values[2] > values[0]
-    assert values[1] - values[0] == pytest.approx(2.0)
+    csgp = (1, 0, 1, 0, 1, 1)  # copper, stone, grain, pumpkin
+    cs = (1, 0, 1, 0, 0, 0)
+    # Goods paying for both sites: two settlements ready.
+    assert readiness([2, 0, 2, 0, 1, 1], 0, [csgp, cs], 12) == pytest.approx(2 * READY_WEIGHT)
+    # The cheap site first; the pumpkin-less rest covers 3 of csgp's 4 goods.
+    assert readiness([2, 0, 2, 0, 1, 0], 0, [csgp, cs], 12) == pytest.approx(
+        READY_WEIGHT + PARTIAL_WEIGHT * 3 / 4
+    )
+    # A cattle stands in for the missing pumpkin.
+    assert readiness([2, 0, 2, 0, 1, 0], 1, [csgp, cs], 12) == pytest.approx(2 * READY_WEIGHT)
+    # Goods that pay for no site are worth nothing here; one build places at most 3, and never
+    # more than the settlements left.
+    assert readiness([0, 0, 0, 0, 9, 0], 0, [cs], 12) == 0.0
+    assert readiness([9] * 6, 0, [cs] * 5, 12) == pytest.approx(3 * READY_WEIGHT)
+    assert readiness([9] * 6, 0, [cs] * 5, 1) == pytest.approx(READY_WEIGHT)
+    # A placed settlement counts more than one whose goods are in hand.
+    held = Holdings(settlements_left=10, goods=0, silver=0, workers=0, cattle=0, canteens=0)
+    placed = strength(held._replace(settlements_left=9), [0] * 6, [cs], 12)
+    ready = strength(held._replace(goods=2), [1, 0, 1, 0, 0, 0], [cs], 12)
+    assert placed > ready > strength(held, [0] * 6, [cs], 12)
 
 
 def test_montana_holdings_agree_with_the_position_json() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -642,3 +643,26 @@ def test_cattle_shortage_on_row_a() -> None:
     play(state, "work:city", "place:A1", "pass", "reward:up:c0s0")
     assert state.cattle[0] == 1 and state.cattle[1] == held - 1
     check_invariants(state)
+
+
+@pytest.mark.parametrize("adjacent_any", [False, True])
+def test_build_sites_are_the_buildable_plains(adjacent_any: bool) -> None:
+    """build_sites (one pass for every player, used by the AI) agrees with buildable()."""
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(6):
+        state = game(build_adjacent_any=adjacent_any, board_seed=seed).new_initial_state()
+        while not state.is_terminal() and checked < 400 * (seed + 1):
+            if state.board is not None:
+                sites = state.build_sites()
+                for p in range(state.n):
+                    expected = [
+                        state.board.costs[h]
+                        for h in state.board.plains
+                        if state.tiles[p] > 0 and state.buildable(p, h)
+                    ]
+                    assert sorted(sites[p]) == sorted(expected)
+                checked += 1
+            legal = state.legal_actions() or [o for o, _ in state.chance_outcomes()]
+            state.apply_action(rng.choice(legal))
+    assert checked > 1000

@@ -1,13 +1,17 @@
-"""Montana evaluation (reads each player's counted holdings, ``MontanaState.holdings``).
+"""Montana evaluation: settlements placed, how close the goods in hand are to the next builds,
+and the economy that produces goods.
 
 Montana is a race: the first player to place every settlement triggers the end, and only players
-who placed all of theirs can win. Progress is therefore measured in settlements placed, plus what
-the player holds that will turn into settlements soon: goods (the building cost), silver (bank
-and contractor income converts to goods), workers on the player board (future production), and
-cattle and canteens (flexible trades and the first tie-break). The weights express those holdings
-in settlements: a build costs roughly three to five goods, so one good is worth about a quarter of
-a settlement. The softmax temperature of one settlement says a one-settlement lead is a clear but
-not decisive edge.
+who placed all of theirs can win. A good is worth something only if it pays for a hex the player
+can build on, so goods are judged against the costs of the player's build sites
+(``MontanaState.build_sites``): up to three sites the goods in hand (with cattle as jokers, one
+good each) already pay for count almost as much as placed settlements (a build places up to
+three), and the cheapest site not yet paid for counts by the fraction of its cost in hand. Goods
+beyond that, workers (future production), silver (pays for production) and canteens (extra
+turns) add small amounts. Valuing goods in general instead (an earlier version) made search
+agents hoard goods that pay for nothing: MCTS self-play ran into the 400-turn cap in every game.
+The softmax temperature of one settlement says a one-settlement lead is a clear but not decisive
+edge.
 """
 
 from __future__ import annotations
@@ -16,27 +20,59 @@ from typing import cast
 
 from boardplay.ai.evaluation import Heuristics, softmax
 from boardplay.core.game import State
-from boardplay.games.montana.state import Holdings, MontanaState
+from boardplay.games.montana.state import MAIN, Holdings, MontanaState
 
 SETTLEMENTS = {2: 12, 3: 10, 4: 8}
-GOOD_WEIGHT = 0.22
-SILVER_WEIGHT = 0.05
-WORKER_WEIGHT = 0.15
-CATTLE_WEIGHT = 0.2
+READY_WEIGHT = 0.7
+"""A settlement whose goods are in hand (one build action away)."""
+PARTIAL_WEIGHT = 0.3
+"""Times the fraction of the cheapest unpaid site's cost in hand."""
+GOOD_WEIGHT = 0.03
+SILVER_WEIGHT = 0.03
+WORKER_WEIGHT = 0.12
+CATTLE_WEIGHT = 0.15
+TEMPO = 0.4
+"""For the player whose main action is still to come: positions are evaluated at different
+points of the turn order, and without this a search judges a move by how deep its line was
+explored (the opponent's next action already counted or not) instead of by the move."""
 TEMPERATURE = 1.0
 
 
-def strengths(players: list[Holdings]) -> list[float]:
-    total = SETTLEMENTS.get(len(players), 12)
-    return [
+def readiness(goods: list[int], jokers: int, sites: list[tuple[int, ...]], left: int) -> float:
+    """Settlements the goods in hand pay for (at most three, one build action, and at most the
+    settlements left), plus the fraction of the cheapest remaining site's cost in hand. Sites are
+    taken cheapest shortfall first, each paid from what the previous ones left."""
+    if not sites or left <= 0:
+        return 0.0
+    ready = 0
+    remaining = sorted(sites, key=lambda cost: (_shortfall(goods, cost), sum(cost)))
+    for cost in remaining:
+        if ready == min(3, left):
+            return READY_WEIGHT * ready
+        short = _shortfall(goods, cost)
+        if short > jokers:
+            total = sum(cost)
+            return READY_WEIGHT * ready + PARTIAL_WEIGHT * (total - short + jokers) / total
+        jokers -= short
+        goods = [max(0, have - need) for have, need in zip(goods, cost, strict=True)]
+        ready += 1
+    return READY_WEIGHT * ready
+
+
+def _shortfall(goods: list[int], cost: tuple[int, ...]) -> int:
+    return sum(need - have for have, need in zip(goods, cost, strict=True) if need > have)
+
+
+def strength(held: Holdings, goods: list[int], sites: list[tuple[int, ...]], total: int) -> float:
+    return (
         total
         - held.settlements_left
+        + readiness(goods, held.cattle, sites, held.settlements_left)
         + GOOD_WEIGHT * held.goods
         + SILVER_WEIGHT * held.silver
         + WORKER_WEIGHT * held.workers
         + CATTLE_WEIGHT * (held.cattle + held.canteens)
-        for held in players
-    ]
+    )
 
 
 def evaluate(state: State) -> list[float]:
@@ -44,13 +80,24 @@ def evaluate(state: State) -> list[float]:
     if state.is_terminal():
         return state.returns()
     montana = cast(MontanaState, state)
-    return softmax(strengths([montana.holdings(p) for p in range(montana.n)]), TEMPERATURE)
+    n = montana.n
+    total = SETTLEMENTS.get(n, 12)
+    sites = montana.build_sites()
+    values = [
+        strength(montana.holdings(p), montana.goods[6 * p : 6 * p + 6], sites[p], total)
+        for p in range(n)
+    ]
+    if montana.stage == MAIN and montana.active >= 0:
+        values[montana.active] += TEMPO
+    return softmax(values, TEMPERATURE)
 
 
 HEURISTICS = Heuristics(
     evaluate,
     None,
-    "settlements placed + 0.22/good + 0.05/silver + 0.15/worker + 0.2/(cattle+canteen); "
-    "softmax with temperature 1 settlement",
+    "settlements placed + 0.7 per settlement the goods in hand pay for (cheapest build sites, "
+    "cattle as jokers, at most 3) + 0.3 x the share of the next site's cost in hand + "
+    "0.03/good + 0.03/silver + 0.12/worker + 0.15/(cattle+canteen); softmax with temperature "
+    "1 settlement",
     cutoff=0,
 )

@@ -351,6 +351,38 @@ class MontanaState(State):
                 return True
         return False
 
+    def build_sites(self) -> list[list[tuple[int, ...]]]:
+        """Per player, the building costs (goods counts in GOODS order) of every hex the player
+        may build on now, goods aside: empty plains next to the start hex or to the player's own
+        settlements (any settlement with build_adjacent_any). Empty for a player with no
+        settlements left. One pass over the plains for all players, so an evaluation can ask on
+        every search step."""
+        board = self.board
+        out: list[list[tuple[int, ...]]] = [[] for _ in range(self.n)]
+        if board is None:
+            return out
+        owner = self.hex_owner
+        start = board.start
+        everyone = range(self.n)
+        any_owner = self.game.adjacent_any
+        for h in board.plains:
+            if owner[h] != -1 or h == start:
+                continue
+            near: set[int] = set()
+            for nb in board.neighbours[h]:
+                if nb == start:
+                    near = set(everyone)
+                    break
+                if owner[nb] >= 0:
+                    near.add(owner[nb])
+            if any_owner and near:
+                near = set(everyone)
+            cost = board.costs[h]
+            for p in near:
+                if self.tiles[p] > 0:
+                    out[p].append(cost)
+        return out
+
     def _build_options(self, player: int) -> list[int]:
         board = self.board
         assert board is not None
