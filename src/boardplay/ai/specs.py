@@ -98,7 +98,14 @@ DEFAULT_LEVELS: dict[str, str] = {
 """Levels for a game without measured levels of its own."""
 
 LEVELS: dict[str, dict[str, str]] = {
-    "potlatch": dict(DEFAULT_LEVELS),
+    # Iteration budgets make a level play the same on every machine (and replay exactly); the
+    # time cap keeps expert within 5 s per move on a slow one. Steps measured in docs/ai.md.
+    "potlatch": {
+        "easy": "greedy",
+        "medium": "mcts(iterations=200)",
+        "hard": "mcts(iterations=1000)",
+        "expert": "mcts(iterations=10000,time=4.5)",
+    },
     # 300 iterations did not measurably beat greedy in Proteus (6/10); 1000 did (8/10).
     "proteus": {**DEFAULT_LEVELS, "medium": "mcts(iterations=1000)"},
     "passtally": dict(DEFAULT_LEVELS),
