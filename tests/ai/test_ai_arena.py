@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from ai_testgames import NimGame, PigGame
 
-from boardplay.ai.arena import GameResult, Thinking, lineups, run_arena, schedule, summarize
+from boardplay.ai.arena import (
+    GameResult,
+    Thinking,
+    lineups,
+    result_from_record,
+    run_arena,
+    schedule,
+    summarize,
+)
 from boardplay.core import registry
 from boardplay.core.errors import RecordError
 from boardplay.core.records import read_jsonl
@@ -123,6 +133,20 @@ def test_a_resumed_run_plays_only_the_missing_games(tmp_path: pytest.TempPathFac
         tuple(Thinking.from_row(t.to_row()) for t in r.thinking) for r in first.results
     ]
     assert resumed.to_json()["agents"][1]["games"] == 6
+
+
+def test_resume_drops_a_game_cut_off_while_being_written(
+    tmp_path: pytest.TempPathFactory,
+) -> None:
+    game = PigGame({"target": 15})
+    path = tmp_path / "run.jsonl"  # type: ignore[operator]
+    run_arena(game, ["random", "greedy"], 3, seed=3, records=path)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text(lines[0] + lines[1] + lines[2][:40])
+    resumed = run_arena(game, ["random", "greedy"], 3, seed=3, records=path, resume=True)
+    assert [r.index for r in resumed.results] == [0, 1, 2]
+    saved = [result_from_record(json.loads(line)) for line in path.read_text().splitlines()]
+    assert [r.index for r in saved] == [0, 1, 2]
 
 
 def test_resume_refuses_records_of_another_run(tmp_path: pytest.TempPathFactory) -> None:

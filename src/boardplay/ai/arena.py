@@ -464,12 +464,22 @@ def play_tasks(
     return sorted([*done, *results], key=lambda r: r.index)
 
 
+def _drop_partial_line(path: Path) -> None:
+    """Cut an unfinished last line (the run was killed while writing it), so the games appended
+    next start on a line of their own."""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as out:
+            out.truncate(data.rfind(b"\n") + 1)
+
+
 def _earlier_results(
     game: Game, specs: Sequence[str], tasks: Sequence[GameTask], path: Path
 ) -> list[GameResult]:
     """The games of this run already in ``path``; a record from another run is an error."""
     if not path.exists():
         return []
+    _drop_partial_line(path)
     by_index = {task.index: task for task in tasks}
     results: dict[int, GameResult] = {}
     for number, record in enumerate(read_jsonl(path), start=1):
