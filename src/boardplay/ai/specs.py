@@ -106,9 +106,22 @@ LEVELS: dict[str, dict[str, str]] = {
         "hard": "mcts(iterations=1000)",
         "expert": "mcts(iterations=10000,time=4.5)",
     },
-    # 300 iterations did not measurably beat greedy in Proteus (6/10); 1000 did (8/10).
-    "proteus": {**DEFAULT_LEVELS, "medium": "mcts(iterations=1000)"},
-    "passtally": dict(DEFAULT_LEVELS),
+    # Proteus: 300 iterations did not measurably beat greedy (6/10), 1000 did (8/10); 4000 scored
+    # only 61% against 1000 (18 games), so the upper steps are eightfold and fivefold.
+    "proteus": {
+        "easy": "greedy",
+        "medium": "mcts(iterations=1000)",
+        "hard": "mcts(iterations=8000)",
+        "expert": "mcts(iterations=40000,time=4.5)",
+    },
+    # Passtally (dice-like tile draws flatten every step): 300 iterations scored 65% against
+    # greedy, 1500 scored 80% against 300 and 7500 65% against 1500 (20 games each).
+    "passtally": {
+        "easy": "greedy",
+        "medium": "mcts(iterations=1500)",
+        "hard": "mcts(iterations=7500)",
+        "expert": "mcts(iterations=30000,time=4.5)",
+    },
     # Montana: search strength rises steeply up to about 50 iterations and is flat beyond (50
     # vs 150, 100 vs 500/1000/3000 all about even; docs/ai.md), so the levels sit where the
     # measurements show steps; expert is not yet measurably stronger than hard.
