@@ -92,7 +92,10 @@ def test_server_answers_while_a_strong_ai_thinks(registry_client: TestClient) ->
     the thinking seat (were it on the event loop, no answer could say "thinking")."""
     created = registry_client.post(
         "/api/games",
-        json={"game": "potlatch", "seats": [{"kind": "me"}, {"kind": "ai", "spec": "expert"}]},
+        json={
+            "game": "potlatch",
+            "seats": [{"kind": "me"}, {"kind": "ai", "spec": "mcts(time=2.0,early=false)"}],
+        },
     ).json()
     gid, token = created["id"], created["token"]
     headers = {"Authorization": f"Bearer {token}"}
