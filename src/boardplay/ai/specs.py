@@ -114,7 +114,7 @@ LEVELS: dict[str, dict[str, str]] = {
         "hard": "mcts(iterations=8000)",
         "expert": "mcts(iterations=40000,time=4.5)",
     },
-    # Passtally (dice-like tile draws flatten every step): 300 iterations scored 65% against
+    # Passtally (random tile reveals flatten every step): 300 iterations scored 65% against
     # greedy, 1500 scored 80% against 300 and 7500 65% against 1500 (20 games each).
     "passtally": {
         "easy": "greedy",
@@ -132,8 +132,9 @@ LEVELS: dict[str, dict[str, str]] = {
         "expert": "mcts(iterations=200)",
     },
 }
-"""Per game: level name -> spec, chosen from the arena measurements in docs/ai.md (each level
-beats the one below; ``expert`` stays within 5 s per move)."""
+"""Per game: level name -> spec, chosen from arena measurements so that each level beats the one
+below and ``expert`` stays within 5 s per move; docs/ai.md has every step's measured score and
+which steps are still to be confirmed."""
 
 
 def level_spec(level: str, game: Game) -> str:
