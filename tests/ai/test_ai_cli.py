@@ -40,6 +40,20 @@ def test_arena_prints_a_table_and_writes_json_and_records(tmp_path: Path) -> Non
     (pairing,) = data["pairings"]
     assert set(pairing) >= {"spec", "games", "wins", "draws", "win_rate", "rating"}
     assert len(records.read_text().splitlines()) == 4
+    mcts = data["agents"][1]["thinking"]
+    assert mcts["moves"] > 0 and mcts["simulations_per_search"] <= 30
+    assert "s/move" in result.output
+    resumed = runner.invoke(
+        app,
+        [
+            "arena", "pig", "--agents", "random", "mcts(iterations=30)", "--games", "6",
+            "--seed", "3", "--option", "target=15", "--json", str(summary),
+            "--records", str(records), "--resume",
+        ],
+    )  # fmt: skip
+    assert resumed.exit_code == 0, resumed.output
+    assert json.loads(summary.read_text())["games"] == 6
+    assert len(records.read_text().splitlines()) == 6
 
 
 def test_arena_accepts_repeated_agents_option() -> None:
