@@ -221,3 +221,77 @@ class NimGame(Game):
         state = NimState(self, int(position["heap"]))
         state.seat = int(position["seat"])
         return state
+
+
+SETTLE, GAMBLE = 0, 1
+
+
+class DuelState(State):
+    """Seat 0 settles for a draw or gambles on a coin (win or loss); seat 1 never moves."""
+
+    def __init__(self, game: DuelGame) -> None:
+        self.game = game
+        self.choice: int | None = None
+        self.coin: int | None = None
+
+    def current_player(self) -> int:
+        if self.choice is None:
+            return 0
+        if self.choice == GAMBLE and self.coin is None:
+            return CHANCE
+        return TERMINAL
+
+    def legal_actions(self) -> list[int]:
+        return [SETTLE, GAMBLE] if self.choice is None else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(0, 0.5), (1, 0.5)]
+
+    def apply_action(self, action: int) -> None:
+        if self.choice is None:
+            self.choice = action
+        else:
+            self.coin = action
+
+    def clone(self) -> DuelState:
+        other = DuelState(self.game)  # type: ignore[arg-type]
+        other.choice, other.coin = self.choice, self.coin
+        return other
+
+    def history(self) -> list[int]:
+        return [a for a in (self.choice, self.coin) if a is not None]
+
+    def action_to_string(self, action: int) -> str:
+        return ("settle", "gamble")[action] if self.choice is None else ("lose", "win")[action]
+
+    def returns(self) -> list[float]:
+        if self.choice == SETTLE:
+            return [0.5, 0.5]
+        if self.coin is None:
+            return [0.0, 0.0]
+        return [1.0, 0.0] if self.coin == 1 else [0.0, 1.0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"choice": self.choice, "coin": self.coin}
+
+    def render(self, detail: bool = False) -> str:
+        return str(self.to_json())
+
+
+class DuelGame(Game):
+    name: ClassVar[str] = "duel"
+    title: ClassVar[str] = "Duel"
+    option_set: ClassVar[OptionSet] = OptionSet("duel", ())
+    num_distinct_actions: ClassVar[int] = 2
+
+    @property
+    def max_game_length(self) -> int:
+        return 2
+
+    def new_initial_state(self) -> DuelState:
+        return DuelState(self)
+
+    def state_from_json(self, position: Mapping[str, Any]) -> DuelState:
+        state = DuelState(self)
+        state.choice, state.coin = position["choice"], position["coin"]
+        return state

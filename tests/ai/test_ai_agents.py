@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ai_testgames import HOLD, ROLL, NimGame, PigGame
+from ai_testgames import GAMBLE, HOLD, ROLL, DuelGame, NimGame, PigGame
 
 from boardplay.ai import GreedyAgent, MCTSAgent, RandomAgent, agent_analysis, make_agent
 from boardplay.ai.agents import Agent
@@ -138,6 +138,20 @@ def test_early_stop_saves_simulations_without_changing_the_move(heap: int) -> No
     assert early.step(state) == full.step(state)
     info = early.last_search()
     assert info is not None and 0 < info.iterations < 3000
+
+
+def test_contempt_turns_an_even_gamble_into_the_better_choice() -> None:
+    game = DuelGame({})
+    state = game.new_initial_state()
+    # Without contempt a sure draw and a fair coin are worth the same; with it, the coin wins.
+    plain = MCTSAgent(game, iterations=2000, early_stop=False, seed=1)
+    plain.step(state)
+    values = {c["move"]: c["value"] for c in plain.last_search().candidates}  # type: ignore[union-attr]
+    assert values["settle"] == 0.5 and abs(values["gamble"] - 0.5) < 0.1
+    bold = make_agent("mcts(iterations=2000,contempt=0.2)", game, seed=1)
+    assert bold.step(state) == GAMBLE
+    with pytest.raises(OptionError, match=r"contempt must be between 0 and 0\.5"):
+        make_agent("mcts(contempt=0.9)", game, seed=1)
 
 
 def test_tree_is_not_reused_for_an_unrelated_position() -> None:

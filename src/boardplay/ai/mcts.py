@@ -12,6 +12,8 @@
 * Budgets: ``iterations`` and/or ``time`` (seconds per move); whichever runs out first. The
   search also stops as soon as the rest of the budget could not change the most visited move
   (``early_stop``, on by default), so obvious moves are quick.
+* ``contempt``: a drawn end is worth that much less than a draw to the searching seat (as in
+  chess engines), so against weaker opponents it avoids repetition draws.
 * Tree reuse: ``inform(action)`` descends the kept tree along every applied action (own moves,
   other seats' moves and chance outcomes), so the next search starts with the statistics of the
   subtree actually reached.
@@ -69,6 +71,7 @@ class MCTSAgent:
         rollout: str = "policy",
         reuse: bool = True,
         early_stop: bool = True,
+        contempt: float = 0.0,
         seed: int | None = None,
         name: str | None = None,
     ) -> None:
@@ -83,6 +86,8 @@ class MCTSAgent:
             cutoff = heuristics.cutoff
         if cutoff is not None and cutoff < 0:
             raise ValueError(f"mcts cutoff must be 0 or more, got {cutoff}")
+        if not 0.0 <= contempt <= 0.5:
+            raise ValueError(f"mcts contempt must be between 0 and 0.5, got {contempt}")
         if rollout not in ("policy", "random"):
             raise ValueError(f"mcts rollout must be 'policy' or 'random', got {rollout!r}")
         self.game = game
@@ -93,6 +98,8 @@ class MCTSAgent:
         self.cutoff = cutoff
         self.reuse = reuse
         self.early_stop = early_stop
+        self.contempt = contempt
+        self._seat = 0
         self.seed = seed
         self.heuristics: Heuristics = heuristics
         self.policy = self.heuristics.rollout if rollout == "policy" else None
@@ -147,6 +154,7 @@ class MCTSAgent:
                 self._root = root
                 self._root_key = self._key(state)
             return legal[0]
+        self._seat = seat
         start = time.perf_counter()
         deadline = None if self.time_limit is None else start + self.time_limit
         done = 0
@@ -198,6 +206,7 @@ class MCTSAgent:
         """Run ``iterations`` simulations from ``state`` on a fresh tree and return its root
         (used by the benchmark and by tests that inspect the statistics)."""
         root = Node(state, self.players)
+        self._seat = max(0, state.current_player())
         for _ in range(iterations):
             self._simulate(root, state)
         return root
@@ -262,6 +271,12 @@ class MCTSAgent:
             node = best[1]
             path.append(node)
         reward = self._rollout(state)
+        if self.contempt and state.is_terminal() and max(reward) - min(reward) < 1e-9:
+            # A drawn end counts as a little less than a draw for the searching seat only, so it
+            # plays on for a win instead of settling for a draw it cannot tell from a win
+            # chance of one half (the opponents are modelled without contempt).
+            reward = list(reward)
+            reward[self._seat] -= self.contempt
         for visited in path:
             visited.visits += 1
             value = visited.value

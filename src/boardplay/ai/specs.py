@@ -32,7 +32,7 @@ def _greedy(game: Game, params: dict[str, str], seed: int | None) -> Agent:
     return GreedyAgent(game, seed)
 
 
-_MCTS_PARAMS = "iterations, time, c, cutoff, rollout, reuse, early"
+_MCTS_PARAMS = "iterations, time, c, cutoff, rollout, reuse, early, contempt"
 
 
 def _number(name: str, raw: str, kind: type[int] | type[float]) -> float:
@@ -61,6 +61,7 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
     )
     time_limit = _number("time", params["time"], float) if "time" in params else None
     c = _number("c", params["c"], float) if "c" in params else None
+    contempt = _number("contempt", params["contempt"], float) if "contempt" in params else 0.0
     cutoff: int | Literal["game"] | None = "game"
     if "cutoff" in params:
         raw = params["cutoff"].lower()
@@ -77,6 +78,7 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
             rollout=params.get("rollout", "policy").lower(),
             reuse=reuse,
             early_stop=early,
+            contempt=contempt,
             seed=seed,
             name=f"mcts({shown})" if shown else "mcts",
         )
