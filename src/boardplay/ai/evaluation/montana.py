@@ -32,9 +32,10 @@ SILVER_WEIGHT = 0.03
 WORKER_WEIGHT = 0.12
 CATTLE_WEIGHT = 0.15
 TEMPO = 0.4
-"""For the player whose main action is still to come: positions are evaluated at different
-points of the turn order, and without this a search judges a move by how deep its line was
-explored (the opponent's next action already counted or not) instead of by the move."""
+"""For the player whose main action is still to come: search leaves lie at different points of
+the turn order, and this keeps a line in which the opponent has not yet acted from looking
+better than one in which it has. Not yet confirmed by measurement: without it, 50-simulation
+self-play scored 25 / 40 against the shipped weights (inconclusive at that sample size)."""
 TEMPERATURE = 1.0
 
 
