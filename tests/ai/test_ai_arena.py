@@ -172,3 +172,37 @@ def test_thinking_time_is_tallied_per_agent() -> None:
     assert 0 < mcts["seconds_per_move"] <= mcts["max_seconds"]
     assert random_agent["seconds_per_move"] < mcts["seconds_per_move"]
     assert mcts["simulations_per_search"] == 200 and "simulations_per_search" not in random_agent
+
+
+def test_max_actions_adjudicates_long_games_as_recorded_draws(
+    tmp_path: pytest.TempPathFactory,
+) -> None:
+    game = registry.load("proteus")  # no max_turns: the rules put no bound on a game
+    path = tmp_path / "run.jsonl"  # type: ignore[operator]
+    result = run_arena(game, ["random", "random"], 4, seed=1, records=path, max_actions=12)
+    assert [r.length for r in result.results] == [12] * 4
+    assert all(r.adjudicated and r.returns == (0.5, 0.5) for r in result.results)
+    assert result.to_json()["adjudicated"] == 4
+    assert [agent["draws"] for agent in result.to_json()["agents"]] == [4, 4]
+    records = list(read_jsonl(path))
+    assert [len(r.moves) for r in records] == [12] * 4
+    meta = records[0].to_json()["meta"]["arena"]
+    assert meta["max_actions"] == 12 and meta["adjudicated"] is True
+    assert records[0].result is not None
+    assert records[0].result["text"] == "adjudicated a draw: still running after 12 actions"
+    assert records[0].result["terminal"] is False
+    resumed = run_arena(game, ["random", "random"], 4, seed=1, records=path, resume=True,
+                        max_actions=12)  # fmt: skip
+    assert [r.adjudicated for r in resumed.results] == [True] * 4
+    with pytest.raises(RecordError, match="--max-actions must be the same"):
+        run_arena(game, ["random", "random"], 4, seed=1, records=path, resume=True)
+
+
+def test_max_actions_leaves_games_that_end_in_time_alone() -> None:
+    game = NimGame({"heap": 9})
+    capped = run_arena(game, ["random", "greedy"], 4, seed=2, max_actions=1000)
+    free = run_arena(game, ["random", "greedy"], 4, seed=2)
+    assert [r.returns for r in capped.results] == [r.returns for r in free.results]
+    assert not any(r.adjudicated for r in capped.results)
+    with pytest.raises(ValueError, match="max_actions must be at least 1"):
+        run_arena(game, ["random", "greedy"], 4, max_actions=0)

@@ -81,3 +81,18 @@ def test_arena_errors_are_one_line_and_exit_2(args: list[str], message: str) -> 
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_arena_warns_about_a_game_without_length_limit_and_caps_it() -> None:
+    args = ["arena", "proteus", "--agents", "random", "random", "--games", "2"]
+    capped = runner.invoke(app, [*args, "--max-actions", "10"])
+    assert capped.exit_code == 0, capped.output
+    assert "2 games reached 10 actions: adjudicated draws" in capped.output
+    bounded = runner.invoke(app, [*args, "--option", "max_turns=20"])
+    assert bounded.exit_code == 0, bounded.output
+    assert "no length limit" not in capped.output + bounded.output
+    assert "adjudicated" not in bounded.output
+    # Without either cap the note comes before any game is played (here a bad spec stops it).
+    uncapped = runner.invoke(app, ["arena", "proteus", "--agents", "random", "wizard"])
+    assert "proteus has no length limit" in " ".join(uncapped.output.split())
+    assert "--max-actions N" in uncapped.output and uncapped.exit_code == 2

@@ -39,6 +39,10 @@ class GameTask:
     index: int
     seats: tuple[int, ...]
     seed: int
+    max_actions: int | None = None
+    """Adjudicate the game a draw once this many actions (chance outcomes included) have been
+    played. Proteus and Passtally have no length limit of their own; their specs leave the bound
+    to the harness, which must record it (``meta.arena.max_actions``)."""
 
 
 @dataclass
@@ -103,6 +107,8 @@ class GameResult:
     """The seat that took the first decision (after opening chance events)."""
     thinking: tuple[Thinking, ...] = ()
     """Per seat: how long its agent took over its decisions."""
+    adjudicated: bool = False
+    """The game reached its task's ``max_actions`` and was scored as a draw."""
 
 
 def lineups(table: Sequence[int], players: int) -> list[tuple[int, ...]]:
@@ -114,7 +120,9 @@ def lineups(table: Sequence[int], players: int) -> list[tuple[int, ...]]:
     return sorted(out, key=lambda seats: tuple(table.index(a) for a in seats))
 
 
-def schedule(agent_count: int, players: int, games: int, seed: int) -> list[GameTask]:
+def schedule(
+    agent_count: int, players: int, games: int, seed: int, max_actions: int | None = None
+) -> list[GameTask]:
     """The games of a round robin: ``games`` per table of agents, seats cycled."""
     size = min(agent_count, players)
     tasks: list[GameTask] = []
@@ -125,7 +133,7 @@ def schedule(agent_count: int, players: int, games: int, seed: int) -> list[Game
             seats = options[g % len(options)]
             index = len(tasks)
             game_seed = random.Random(f"arena/{seed}/{index}").getrandbits(32)
-            tasks.append(GameTask(index, seats, game_seed))
+            tasks.append(GameTask(index, seats, game_seed, max_actions))
     return tasks
 
 
@@ -148,7 +156,11 @@ def play_game(
     length = 0
     first_player: int | None = None
     thinking = [Thinking() for _ in task.seats]
+    adjudicated = False
     while not state.is_terminal():
+        if task.max_actions is not None and length >= task.max_actions:
+            adjudicated = True
+            break
         if length > limit:
             raise RuntimeError(f"{game} did not end within its max_game_length of {limit} actions")
         player = state.current_player()
@@ -167,6 +179,14 @@ def play_game(
             agent.inform(action)
         length += 1
     record.finish(state)
+    returns = tuple(state.returns())
+    if adjudicated:
+        returns = (1.0 / len(task.seats),) * len(task.seats)
+        record.result = {
+            **(record.result or {}),
+            "returns": list(returns),
+            "text": f"adjudicated a draw: still running after {task.max_actions} actions",
+        }
     seconds = time.perf_counter() - start
     record.meta = {
         "arena": {
@@ -177,19 +197,22 @@ def play_game(
             "seconds": round(seconds, 4),
             "first_player": first_player or 0,
             "thinking": [t.to_row() for t in thinking],
+            **({} if task.max_actions is None else {"max_actions": task.max_actions}),
+            **({"adjudicated": True} if adjudicated else {}),
         }
     }
     scores = state.scores()
     return GameResult(
         index=task.index,
         seats=task.seats,
-        returns=tuple(state.returns()),
+        returns=returns,
         scores=tuple(scores) if scores is not None else None,
         length=length,
         seconds=seconds,
         record=record.to_json() if keep_record else None,
         first_player=first_player or 0,
         thinking=tuple(thinking),
+        adjudicated=adjudicated,
     )
 
 
@@ -211,6 +234,7 @@ def result_from_record(data: dict[str, Any]) -> GameResult:
         record=data,
         first_player=int(meta["first_player"]),
         thinking=tuple(Thinking.from_row(row) for row in meta["thinking"]),
+        adjudicated=bool(meta.get("adjudicated", False)),
     )
 
 
@@ -351,6 +375,7 @@ class ArenaResult:
             "agents": agents,
             "pairings": pairings,
             "seats": [t.to_json() for t in self.seat_totals],
+            "adjudicated": sum(r.adjudicated for r in self.results),
             "mean_length": round(
                 sum(r.length for r in self.results) / max(1, len(self.results)), 1
             ),
@@ -416,18 +441,22 @@ def run_arena(
     records: str | Path | None = None,
     progress: Progress | None = None,
     resume: bool = False,
+    max_actions: int | None = None,
 ) -> ArenaResult:
     """Validate the specs, play the round robin and summarise it. With ``records`` every game is
     appended to that JSON Lines file (boardplay.core.records) as soon as it ends, so a long run
     that is interrupted loses nothing; ``resume`` keeps the games already in the file (they must
-    come from the same agents, game seeds and seats) and plays only the missing ones."""
+    come from the same agents, game seeds and seats) and plays only the missing ones.
+    ``max_actions`` adjudicates a game still running after that many actions a draw."""
     if len(specs) < 2:
         raise ValueError("an arena needs at least two agents")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     for spec in specs:
         make_agent(spec, game, 0)  # raises OptionError for a bad spec before any game starts
-    tasks = schedule(len(specs), game.num_players, games, seed)
+    if max_actions is not None and max_actions < 1:
+        raise ValueError(f"max_actions must be at least 1, got {max_actions}")
+    tasks = schedule(len(specs), game.num_players, games, seed, max_actions)
     results = play_tasks(game, specs, tasks, workers, records, resume, progress)
     return summarize(game, specs, seed, results)
 
@@ -497,10 +526,11 @@ def _earlier_results(
             or task is None
             or task.seed != meta["seed"]
             or task.seats != result.seats
+            or task.max_actions != meta.get("max_actions")
         ):
             raise RecordError(
-                f"{path} line {number} is not a game of this run (game, options, agents, seed "
-                "and --games must be the same to resume)"
+                f"{path} line {number} is not a game of this run (game, options, agents, seed, "
+                "--games and --max-actions must be the same to resume)"
             )
         results[result.index] = result
     return list(results.values())

@@ -12,7 +12,14 @@ from rich.table import Table
 from boardplay.ai.analysis import run_study, variants_for, write_report
 from boardplay.ai.arena import GameResult
 from boardplay.ai.specs import make_agent
-from boardplay.cli.common import console, fail, friendly, progress_bar
+from boardplay.cli.common import (
+    MAX_ACTIONS_HELP,
+    console,
+    fail,
+    friendly,
+    progress_bar,
+    warn_if_endless,
+)
 from boardplay.core.registry import canonical_name, load
 
 
@@ -35,6 +42,7 @@ def register(app: typer.Typer) -> None:
         resume: bool = typer.Option(
             False, help="Keep the games already in --records and play only the missing ones."
         ),
+        max_actions: int | None = typer.Option(None, "--max-actions", min=1, help=MAX_ACTIONS_HELP),
     ) -> None:
         """Measure seat advantage and the effect of the rules options on GAME."""
         name = canonical_name(game)
@@ -44,6 +52,8 @@ def register(app: typer.Typer) -> None:
             raise fail("--resume continues a study saved with --records DIR; give that directory")
         variants = variants_for(name)
         make_agent(agent, load(name), 0)  # a bad spec fails before any game is played
+        for variant in variants:
+            warn_if_endless(load(name, **variant.options), max_actions)
         total = games * len(variants)
         with progress_bar() as bar:
             task = bar.add_task(f"{name} balance study", total=total)
@@ -51,7 +61,9 @@ def register(app: typer.Typer) -> None:
             def advance(_: GameResult) -> None:
                 bar.advance(task)
 
-            study = run_study(name, games, agent, seed, workers, variants, advance, records, resume)
+            study = run_study(
+                name, games, agent, seed, workers, variants, advance, records, resume, max_actions
+            )
         data = study.to_json()
         table = Table(title=f"{name}: {games} games per variant, {agent} in every seat")
         for column in ("variant", "first mover", "seat win rates", "draws", "length"):

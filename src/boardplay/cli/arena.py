@@ -11,7 +11,16 @@ from rich.table import Table
 
 from boardplay.ai.arena import ArenaResult, GameResult, run_arena
 from boardplay.ai.arena import schedule as arena_schedule
-from boardplay.cli.common import OPTION_HELP, console, fail, friendly, load_game, progress_bar
+from boardplay.cli.common import (
+    MAX_ACTIONS_HELP,
+    OPTION_HELP,
+    console,
+    fail,
+    friendly,
+    load_game,
+    progress_bar,
+    warn_if_endless,
+)
 
 AGENTS_HELP = (
     "Agent specs, e.g. --agents random greedy 'mcts(iterations=400)' hard "
@@ -83,6 +92,7 @@ def register(app: typer.Typer) -> None:
         resume: bool = typer.Option(
             False, help="Keep the games already in --records and play only the missing ones."
         ),
+        max_actions: int | None = typer.Option(None, "--max-actions", min=1, help=MAX_ACTIONS_HELP),
     ) -> None:
         """Play a round robin between agents and rate them (Bradley–Terry, openskill)."""
         specs = [*(agents or []), *ctx.args]
@@ -94,6 +104,7 @@ def register(app: typer.Typer) -> None:
         if resume and records is None:
             raise fail("--resume continues a run saved with --records FILE; give that file")
         loaded = load_game(game, option)
+        warn_if_endless(loaded, max_actions)
         total = len(arena_schedule(len(specs), loaded.num_players, games, seed))
         with progress_bar() as bar:
             task = bar.add_task(f"{loaded} arena", total=total)
@@ -110,12 +121,16 @@ def register(app: typer.Typer) -> None:
                 records=records,
                 progress=advance,
                 resume=resume,
+                max_actions=max_actions,
             )
         console.print(results_table(result))
         console.print(pairings_table(result))
         seats = result.to_json()["seats"]
         shown = ", ".join(f"seat {i}: {s['win_rate']:.1%}" for i, s in enumerate(seats))
         console.print(f"Win rate by seat (all agents): {shown}")
+        adjudicated = sum(r.adjudicated for r in result.results)
+        if adjudicated:
+            console.print(f"{adjudicated} games reached {max_actions} actions: adjudicated draws")
         if json_path is not None:
             json_path.write_text(json.dumps(result.to_json(), indent=1) + "\n", encoding="utf-8")
             console.print(f"Summary written to {json_path}")

@@ -56,6 +56,22 @@ def progress_bar() -> Progress:
     )
 
 
+MAX_ACTIONS_HELP = (
+    "Adjudicate a game still running after N actions (chance outcomes included) as a draw; "
+    "the cap is saved in each record."
+)
+
+
+def warn_if_endless(game: Game, max_actions: int | None) -> None:
+    """Say so when a run could hang: these rules let a game go on for ever and nothing caps it."""
+    if max_actions is None and not game.bounded:
+        console.print(
+            f"[yellow]Note: {game} has no length limit, so two agents that keep moving back and "
+            "forth can play for ever. Cap the games with --max-actions N (an adjudicated draw) "
+            "or the rules' own --option max_turns=N.[/yellow]"
+        )
+
+
 def load_game(name: str, options: list[str] | None) -> Game:
     """``name`` may itself carry options (``potlatch(actions=3)``); ``--option`` pairs add more."""
     return load(name, **parse_option_pairs(options or []))

@@ -209,6 +209,12 @@ class Game(abc.ABC):
     def max_game_length(self) -> int:
         """An upper bound on the number of actions (chance outcomes included) in one game."""
 
+    @property
+    def bounded(self) -> bool:
+        """False when these rules let a game go on for ever, so ``max_game_length`` is only a
+        stand-in; a harness (arena, analysis) must then impose a cap of its own and record it."""
+        return True
+
     @abc.abstractmethod
     def new_initial_state(self) -> State:
         """The position at the start of the game (possibly a chance node)."""

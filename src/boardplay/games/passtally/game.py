@@ -99,6 +99,10 @@ class PasstallyGame(Game):
         setup = 4 * self.num_players
         return reveals + setup + 2 * max_turns
 
+    @property
+    def bounded(self) -> bool:
+        return isinstance(self.options["max_turns"], int)
+
     def new_initial_state(self) -> PasstallyState:
         return PasstallyState(self)
 

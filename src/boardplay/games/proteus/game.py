@@ -78,6 +78,10 @@ class ProteusGame(Game):
         endless movement), so ``UNBOUNDED_LENGTH`` stands in; set ``max_turns`` for a bound."""
         return self.max_turns if self.max_turns is not None else UNBOUNDED_LENGTH
 
+    @property
+    def bounded(self) -> bool:
+        return self.max_turns is not None
+
     def new_initial_state(self) -> ProteusState:
         state = ProteusState(self)
         state._start()
