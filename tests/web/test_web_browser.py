@@ -98,7 +98,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 def create_game(
-    page: Any, base: str, game: str, others: tuple[str, str | None] = ("ai", "easy")
+    page: Any, base: str, game: str, others: tuple[str, str | None] = ("ai", "medium")
 ) -> str:
     """Fill in the lobby form (seat 0: me, every other seat: ``others``) and create the game;
     returns its id."""

@@ -100,34 +100,41 @@ DEFAULT_LEVELS: dict[str, str] = {
 """Levels for a game without measured levels of its own."""
 
 LEVELS: dict[str, dict[str, str]] = {
-    # Iteration budgets make a level play the same on every machine (and replay exactly); the
-    # time cap keeps expert within 5 s per move on a slow one. Steps measured in docs/ai.md.
-    # Potlatch: without contempt, expert drew half its games against hard by repetition.
+    # Iteration budgets make a level play the same on every machine and under any load (and
+    # replay exactly); on this 2-core machine the slowest, expert, stays far below 5 s per move.
+    # Each step is measured over 200 games in docs/ai.md. Within one game, MCTS strength grows
+    # slowly with iterations (fourfold more won only 55-65% of games), so a ladder of four
+    # MCTS budgets would need a very large top budget; where greedy plays like a small search,
+    # it is one of the rungs instead.
+    # Potlatch: without contempt, stronger searches drew about half their games against weaker
+    # ones by repetition; contempt makes expert play on for the win.
     "potlatch": {
         "easy": "greedy",
         "medium": "mcts(iterations=200)",
         "hard": "mcts(iterations=1000)",
-        "expert": "mcts(iterations=10000,time=4.5,contempt=0.15)",
+        "expert": "mcts(iterations=5000,contempt=0.15)",
     },
-    # Proteus: 300 iterations did not measurably beat greedy (6/10), 1000 did (8/10); 4000 scored
-    # only 61% against 1000 (18 games), so the upper steps are eightfold and fivefold.
+    # Proteus: searches of 10 and 30 iterations held their own against greedy (greedy scored
+    # 58% and 46%), and 300 iterations only drew level with it, so random is the first rung.
+    # Expert plays with contempt for the same reason as in Potlatch (draws at the turn cap).
     "proteus": {
-        "easy": "greedy",
-        "medium": "mcts(iterations=1000)",
-        "hard": "mcts(iterations=8000)",
-        "expert": "mcts(iterations=40000,time=4.5)",
+        "easy": "random",
+        "medium": "greedy",
+        "hard": "mcts(iterations=1000)",
+        "expert": "mcts(iterations=8000,contempt=0.15)",
     },
-    # Passtally (random tile reveals flatten every step): 300 iterations scored 65% against
-    # greedy, 1500 scored 80% against 300 and 7500 65% against 1500 (20 games each).
+    # Passtally (random tile reveals flatten every step): greedy is strong here; 300 iterations
+    # won only 61% against it and 7500 only about half against 1500, so the search rungs are a
+    # 30-iteration search below greedy and a 5000-iteration one above it.
     "passtally": {
-        "easy": "greedy",
-        "medium": "mcts(iterations=1500)",
-        "hard": "mcts(iterations=7500)",
-        "expert": "mcts(iterations=30000,time=4.5)",
+        "easy": "random",
+        "medium": "mcts(iterations=30)",
+        "hard": "greedy",
+        "expert": "mcts(iterations=5000)",
     },
     # Montana: strength rises steeply up to about 50 iterations with the default exploration and
     # is flat beyond (50 vs 150, 100 vs 500/1000/3000 all about even); 100 iterations with the
-    # lower exploration constant 0.3 beat 50 in 62.5% of 200 games (docs/ai.md).
+    # lower exploration constant 0.3 beat 50 in 62.5% of 200 games.
     "montana": {
         "easy": "greedy",
         "medium": "mcts(iterations=20)",
@@ -136,8 +143,7 @@ LEVELS: dict[str, dict[str, str]] = {
     },
 }
 """Per game: level name -> spec, chosen from arena measurements so that each level beats the one
-below and ``expert`` stays within 5 s per move; docs/ai.md has every step's measured score and
-which steps are still to be confirmed."""
+below and ``expert`` stays within 5 s per move; docs/ai.md has every step's measured score."""
 
 
 def level_spec(level: str, game: Game) -> str:
