@@ -116,7 +116,7 @@ LEVELS: dict[str, dict[str, str]] = {
     },
     # Proteus: searches of 10 and 30 iterations held their own against greedy (greedy scored
     # 58% and 46%), and 300 iterations only drew level with it, so random is the first rung.
-    # Expert plays with contempt for the same reason as in Potlatch (draws at the turn cap).
+    # Expert plays with contempt, so it plays on instead of drifting into a turn-cap draw.
     "proteus": {
         "easy": "random",
         "medium": "greedy",
