@@ -52,8 +52,9 @@ def register(app: typer.Typer) -> None:
             raise fail("--resume continues a study saved with --records DIR; give that directory")
         variants = variants_for(name)
         make_agent(agent, load(name), 0)  # a bad spec fails before any game is played
-        for variant in variants:
-            warn_if_endless(load(name, **variant.options), max_actions)
+        unbounded = [g for v in variants if not (g := load(name, **v.options)).bounded]
+        if unbounded:  # one note for the study, not one per variant
+            warn_if_endless(unbounded[0], max_actions)
         total = games * len(variants)
         with progress_bar() as bar:
             task = bar.add_task(f"{name} balance study", total=total)
