@@ -3,15 +3,22 @@ VENV    := .venv
 PY      := $(VENV)/bin/python
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
+KERNELS := $(VENV)/.kernels
+KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd')
 PYTEST_WORKERS ?= 2
 
 .PHONY: play test soak bench lint format chromium clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q --upgrade pip setuptools
 	$(PY) -m pip install -q -e '.[ai,web,rl,postgres,dev]'
 	touch $(STAMP)
+
+# The compiled game kernels, rebuilt in place whenever a .pyx or .pxd changes.
+$(KERNELS): $(STAMP) $(KERNEL_SOURCES)
+	$(PY) setup.py -q build_ext --inplace
+	touch $(KERNELS)
 
 # Debian's Chromium for the browser tests (Playwright's own download cannot work here).
 chromium:
@@ -19,20 +26,20 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }
 
-play: $(STAMP)
+play: $(KERNELS)
 	$(BIN)/boardplay serve
 
-test: $(STAMP) chromium lint
+test: $(KERNELS) chromium lint
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -q
 
 # Same tests, full game counts (thousands of random games per option set).
-soak: $(STAMP)
+soak: $(KERNELS)
 	BOARDPLAY_SOAK=1 $(BIN)/pytest -n $(PYTEST_WORKERS) -q -m "slow or not slow" tests
 
-bench: $(STAMP)
+bench: $(KERNELS)
 	$(BIN)/boardplay bench --mcts --adapters --seconds 2
 
-lint: $(STAMP)
+lint: $(KERNELS)
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 from boardplay.core.errors import IllegalActionError, PositionError
+from boardplay.core.kernel import Kernel
 from boardplay.core.options import OptionSet, OptionValue, game_string
 
 CHANCE = -1
@@ -32,6 +33,8 @@ class State(abc.ABC):
     """
 
     game: Game
+    kernel: Kernel | None = None
+    """The compiled rules this facade wraps (None for a pure-Python game such as a test toy)."""
 
     # ----- who acts -------------------------------------------------------------------------
     @abc.abstractmethod
@@ -63,10 +66,37 @@ class State(abc.ABC):
         """``(outcome id, probability)`` pairs at a chance node; probabilities sum to 1."""
         return []
 
-    @abc.abstractmethod
     def apply_action(self, action: int) -> None:
         """Apply one action (or chance outcome) in place. An illegal one raises
-        ``IllegalActionError`` and changes nothing."""
+        ``IllegalActionError`` and changes nothing.
+
+        This is the checked path for people, adapters and the server (OpenSpiel's
+        ``ApplyAction``): it checks legality once for every game, records the history and calls
+        the game's unchecked ``_apply``. Search and playouts call the kernel directly."""
+        if isinstance(action, bool) or not isinstance(action, int) or not self.is_legal(action):
+            raise IllegalActionError(self.explain_illegal(action))
+        self._apply(action)
+        self._history.append(action)
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` may be applied now (chance outcomes included at a chance node)."""
+        return action in self.legal_actions()
+
+    def _apply(self, action: int) -> None:
+        """The game's unchecked step (OpenSpiel's ``DoApplyAction``): ``action`` is legal."""
+        raise NotImplementedError(f"{type(self).__name__} has no unchecked step")
+
+    def explain_illegal(self, action: object) -> str:
+        """Why ``action`` cannot be applied now, in a sentence for people. Cold code: games
+        override it (their ``explain`` module) to name the rule that forbids the action."""
+        if self.is_terminal():
+            return f"{action!r} is not possible: the game is over ({self.result_text()})"
+        if isinstance(action, bool) or not isinstance(action, int):
+            return f"an action is an integer id, not {type(action).__name__} {action!r}"
+        if self.is_chance_node():
+            outcomes = ", ".join(str(a) for a in self.legal_actions()[:40])
+            return f"{action} is not a chance outcome here; outcomes: {outcomes}"
+        return self._not_legal_message(str(action), self.legal_actions())
 
     def apply_move(self, move: int | str) -> int:
         """Apply an action given as an id or in notation; returns the id applied."""
@@ -78,9 +108,12 @@ class State(abc.ABC):
     def clone(self) -> State:
         """An independent copy; cheap (no deep copies of immutable parts)."""
 
-    @abc.abstractmethod
+    _history: list[int]
+    """Actions applied through ``apply_action`` since the start (or since loading)."""
+
     def history(self) -> list[int]:
         """Every action and chance outcome applied since the start (or since loading)."""
+        return self._history.copy()
 
     # ----- notation -------------------------------------------------------------------------
     @abc.abstractmethod
@@ -156,21 +189,22 @@ class State(abc.ABC):
         return f"{text} ({reason})" if reason else text
 
     # ----- positions ------------------------------------------------------------------------
-    @abc.abstractmethod
     def to_json(self) -> dict[str, Any]:
-        """The game's position JSON (see its rules spec)."""
+        """The game's position JSON (see its rules spec), written by the game's ``position``
+        module, reached through the game so that the state never imports its I/O."""
+        return self.game.export_position(self)
 
-    @abc.abstractmethod
     def render(self, detail: bool = False) -> str:
         """A readable text picture of the position (plain text, no colour codes). ``detail``
         adds game-specific extras (e.g. Passtally's traced lines)."""
+        return self.game.render_state(self, detail)
 
     def __str__(self) -> str:
         return self.render()
 
     def observation_tensor(self, player: int) -> list[float]:
         """A flat float encoding of the position from ``player``'s view (see docs)."""
-        raise NotImplementedError(f"{self.game.name} has no observation tensor yet")
+        return self.game.observe(self, player)
 
     def chance_probability(self, outcome: int) -> float:
         for a, p in self.chance_outcomes():
@@ -224,6 +258,19 @@ class Game(abc.ABC):
         """Load a position JSON; raises ``PositionError`` naming the bad field."""
 
     def observation_shape(self) -> tuple[int, ...]:
+        raise NotImplementedError(f"{self.name} has no observation tensor yet")
+
+    # ----- I/O hooks: the game module sits on top of its package and wires these ----------------
+    def export_position(self, state: State) -> dict[str, Any]:
+        """The position JSON of ``state`` (``State.to_json``)."""
+        raise NotImplementedError(f"{self.name} has no position export")
+
+    def render_state(self, state: State, detail: bool) -> str:
+        """The text picture of ``state`` (``State.render``)."""
+        raise NotImplementedError(f"{self.name} has no text picture")
+
+    def observe(self, state: State, player: int) -> list[float]:
+        """The observation tensor of ``state`` from ``player``'s view."""
         raise NotImplementedError(f"{self.name} has no observation tensor yet")
 
     def rules_text(self) -> str:

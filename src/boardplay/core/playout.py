@@ -1,13 +1,17 @@
-"""Drivers that play a state forward: the seeded random playout used by ``sim``, ``bench``,
-property tests and MCTS rollouts. Chance nodes are sampled with the same generator, so a seed
+"""Drivers that play a state forward: the seeded random playout through the contract (used by
+``sim``, property tests and the AI), and ``random_playouts``, whole games inside the compiled
+kernel for research and ``bench``. Chance nodes are sampled with the same generator, so a seed
 fixes the whole game."""
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from boardplay.core.game import State, sample_chance
+from boardplay.core.game import Game, State, sample_chance
+from boardplay.core.kernel import random_playouts as kernel_playouts
 
 Observer = Callable[[State, int], None]
 
@@ -35,3 +39,44 @@ def random_playout(
         if observe is not None:
             observe(state, action)
     return count
+
+
+@dataclass(frozen=True)
+class PlayoutStats:
+    """What ``random_playouts`` measured: whole games played inside the compiled kernel."""
+
+    games: int
+    actions: int
+    """Actions applied, chance outcomes included."""
+    wins: tuple[int, ...]
+    """Games won outright, per seat."""
+    draws: int
+    """Finished games that no seat won outright (draws and shared wins)."""
+    unfinished: int
+    """Games stopped by ``max_actions`` before their end."""
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds if self.seconds > 0 else 0.0
+
+
+def random_playouts(game: Game, games: int, seed: int = 0, max_actions: int = 0) -> PlayoutStats:
+    """Play ``games`` uniformly random games of ``game`` from its initial state inside compiled
+    code (chance sampled by its probabilities; a seed fixes every game). The research fast
+    path: no Python object is touched per action. ``max_actions`` > 0 stops a game early."""
+    if games < 0 or max_actions < 0:
+        raise ValueError("games and max_actions must not be negative")
+    start = game.new_initial_state()
+    if start.kernel is None:
+        raise ValueError(f"{game.name} has no compiled kernel")
+    began = time.perf_counter()
+    actions, wins, draws, unfinished = kernel_playouts(
+        start.kernel, games, seed & 0xFFFFFFFFFFFFFFFF, max_actions
+    )
+    seconds = time.perf_counter() - began
+    return PlayoutStats(games, actions, tuple(wins), draws, unfinished, seconds)

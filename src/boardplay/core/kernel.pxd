@@ -1,0 +1,90 @@
+# cython: language_level=3
+"""The typed kernel interface every game implements (DESIGN.md §2).
+
+A kernel is a game's rules over fixed C-typed fields: no Python objects are touched on the hot
+path. The generic drivers in ``kernel.pyx`` (random playouts, batched environments) and the
+compiled search call these ``cdef`` methods through Cython's vtable, so one driver serves every
+game at C speed. A game's kernel subclasses ``Kernel`` in its own ``kernel.pyx`` and overrides
+every method below; the facade (``State``) wraps one kernel and adds checks, history and I/O.
+
+Buffers passed in are sized by the kernel's ``action_space`` (legal actions),
+``chance_space`` (chance outcomes) and ``num_players`` (returns).
+"""
+
+from libc.stdint cimport uint64_t
+
+cdef struct Rng:
+    uint64_t state
+
+
+cdef enum:
+    CHANCE = -1
+    TERMINAL = -4
+
+
+cdef inline uint64_t rng_next(Rng* rng) noexcept nogil:
+    """SplitMix64: one add and two multiply-xorshifts per draw; seeded from Python. Fast and
+    good enough for uniform play and search, never for anything a visitor must not guess."""
+    rng.state += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = rng.state
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline int rng_below(Rng* rng, int n) noexcept nogil:
+    """Uniform in ``0..n-1`` (Lemire's multiply-shift on the top 32 bits)."""
+    return <int>(((rng_next(rng) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef inline double rng_unit(Rng* rng) noexcept nogil:
+    """Uniform in [0, 1) with 53 bits."""
+    return (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef class Kernel:
+    cdef readonly int num_players
+    """Seats in this game (2..4)."""
+    cdef readonly int action_space
+    """Size of the fixed action space; a legal-action buffer needs this many slots."""
+    cdef readonly int chance_space
+    """Most chance outcomes at one chance node (0 for a game without chance)."""
+    cdef readonly int observation_size
+    """Floats in one observation tensor (0 when the kernel writes none)."""
+    cdef readonly int feature_size
+    """Numbers in the typed feature vector the AI's evaluation weighs (0 when none)."""
+
+    cdef int to_move(self) noexcept
+    """The seat to act, -1 (CHANCE) at a chance node, -4 (TERMINAL) at the end."""
+    cdef int legal_into(self, int* out) noexcept
+    """Write the legal action ids in ascending order; return their count (0 at the end).
+    At a chance node: the outcome ids."""
+    cdef int chance_into(self, int* outcomes, double* probabilities) noexcept
+    """At a chance node: write outcome ids and probabilities; return their count."""
+    cdef void apply(self, int action) noexcept
+    """Apply a legal action or chance outcome without checking it."""
+    cdef void returns_into(self, double* out) noexcept
+    """Per seat: 1 win, 0 loss, shared results split 1; all 0 while the game runs."""
+    cdef Kernel copy(self)
+    """An independent kernel equal to this one."""
+    cdef void copy_from(self, Kernel other) noexcept
+    """Become equal to ``other`` (same game and options) without allocating."""
+    cdef void observe_into(self, int player, float* out) noexcept
+    """Write the observation tensor from ``player``'s view (``observation_size`` floats)."""
+    cdef void features_into(self, double* out) noexcept
+    """Write the game's documented feature vector (``feature_size`` numbers) for evaluations."""
+
+
+cdef class KernelState:
+    """Compiled hot verbs of the contract for a facade that wraps a kernel (see kernel.pyx)."""
+    cdef public Kernel kernel
+    cdef public object game
+    cdef public list _history
+    cdef int* _legal
+    cdef int _legal_size
+    cdef int _fill_legal(self) except -1
+    cdef long long _legal_id(self, object action) except -2
+
+
+cdef int sample_chance(Kernel k, Rng* rng, int* outcomes, double* probabilities) noexcept
+"""Pick one of ``k``'s chance outcomes by its probability (buffers sized ``chance_space``)."""

@@ -1,0 +1,270 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Generic compiled drivers over any game's ``Kernel``: whole random games and batched steps.
+
+Everything here talks to a game only through the ``cdef`` methods declared in ``kernel.pxd``,
+so one loop serves all four games and runs without touching a Python object per action. The
+random generator is ``rng_next`` from ``kernel.pxd`` (SplitMix64).
+"""
+
+from operator import index
+
+from libc.stdlib cimport free, malloc
+
+from boardplay.core.errors import IllegalActionError
+
+cdef class Kernel:
+    """Base of every game kernel. The methods here are never meant to run: a game overrides
+    each one. They fail loudly (a playout that sees TERMINAL at once) rather than silently."""
+
+    cdef int to_move(self) noexcept:
+        return TERMINAL
+
+    cdef int legal_into(self, int* out) noexcept:
+        return 0
+
+    cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
+        return 0
+
+    cdef void apply(self, int action) noexcept:
+        pass
+
+    cdef void returns_into(self, double* out) noexcept:
+        cdef int i
+        for i in range(self.num_players):
+            out[i] = 0.0
+
+    cdef Kernel copy(self):
+        raise NotImplementedError(f"{type(self).__name__} does not implement copy()")
+
+    cdef void copy_from(self, Kernel other) noexcept:
+        pass
+
+    cdef void observe_into(self, int player, float* out) noexcept:
+        cdef int i
+        for i in range(self.observation_size):
+            out[i] = 0.0
+
+    cdef void features_into(self, double* out) noexcept:
+        cdef int i
+        for i in range(self.feature_size):
+            out[i] = 0.0
+
+    # ----- the Python face: used by the facade, tests and tools, never in a hot loop ----------
+    def current_player(self) -> int:
+        return self.to_move()
+
+    def legal_actions(self) -> list:
+        cdef int* buffer = <int*>malloc(max(self.action_space, self.chance_space, 1) * sizeof(int))
+        if buffer == NULL:
+            raise MemoryError()
+        try:
+            count = self.legal_into(buffer)
+            return [buffer[i] for i in range(count)]
+        finally:
+            free(buffer)
+
+    def chance_outcomes(self) -> list:
+        cdef int size = max(self.chance_space, 1)
+        cdef int* outcomes = <int*>malloc(size * sizeof(int))
+        cdef double* probabilities = <double*>malloc(size * sizeof(double))
+        if outcomes == NULL or probabilities == NULL:
+            free(outcomes)
+            free(probabilities)
+            raise MemoryError()
+        try:
+            count = self.chance_into(outcomes, probabilities)
+            return [(outcomes[i], probabilities[i]) for i in range(count)]
+        finally:
+            free(outcomes)
+            free(probabilities)
+
+    def step(self, int action) -> None:
+        """Apply ``action`` unchecked (the caller knows it is legal)."""
+        self.apply(action)
+
+    def returns(self) -> list:
+        cdef double values[8]
+        self.returns_into(values)
+        return [values[i] for i in range(self.num_players)]
+
+    def clone(self) -> Kernel:
+        return self.copy()
+
+    def assign(self, Kernel other) -> None:
+        """Become equal to ``other`` (a kernel of the same game and options)."""
+        if type(other) is not type(self):
+            raise TypeError(f"cannot assign a {type(other).__name__} to a {type(self).__name__}")
+        self.copy_from(other)
+
+    def observe(self, int player, float[::1] out) -> None:
+        """Write ``player``'s observation tensor into ``out`` (e.g. a float32 NumPy row)."""
+        if out.shape[0] < self.observation_size:
+            raise ValueError(f"the buffer holds {out.shape[0]} floats; {self.observation_size} needed")
+        if not 0 <= player < self.num_players:
+            raise ValueError(f"player must be 0..{self.num_players - 1}, not {player}")
+        self.observe_into(player, &out[0])
+
+    def features(self) -> list:
+        """The feature vector (``feature_size`` numbers) the game documents for evaluations."""
+        cdef double values[64]
+        if self.feature_size > 64:
+            raise ValueError("feature vectors hold at most 64 numbers")
+        self.features_into(values)
+        return [values[i] for i in range(self.feature_size)]
+
+
+cdef class KernelState:
+    """The contract's hot verbs, compiled, for a game facade that wraps a ``Kernel``.
+
+    A game's ``State`` subclasses this first and ``core.game.State`` second, so people,
+    adapters and the server get ``legal_actions`` / ``apply_action`` / ``clone`` at C speed
+    while the cold verbs (notation, explanations, JSON) stay in Python. ``apply_action`` is the
+    checked path: it rejects an illegal id with the game's own explanation
+    (``explain_illegal``), records the history and applies the action through the kernel.
+    """
+
+    def __dealloc__(self):
+        free(self._legal)
+
+    cdef int _fill_legal(self) except -1:
+        cdef int size = max(self.kernel.action_space, self.kernel.chance_space, 1)
+        if self._legal_size < size:
+            free(self._legal)
+            self._legal = <int*>malloc(size * sizeof(int))
+            if self._legal == NULL:
+                self._legal_size = 0
+                raise MemoryError()
+            self._legal_size = size
+        return self.kernel.legal_into(self._legal)
+
+    def current_player(self) -> int:
+        return self.kernel.to_move()
+
+    def is_terminal(self) -> bool:
+        return self.kernel.to_move() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.kernel.to_move() == CHANCE
+
+    def legal_actions(self) -> list:
+        cdef int count = self._fill_legal()
+        return [self._legal[i] for i in range(count)]
+
+    def is_legal(self, action) -> bool:
+        return self._legal_id(action) >= 0
+
+    cdef long long _legal_id(self, object action) except -2:
+        """``action`` as an id when it is legal now (any integer type but bool), else -1."""
+        if isinstance(action, bool):
+            return -1
+        try:
+            wanted = index(action)
+        except TypeError:
+            return -1
+        cdef int count = self._fill_legal()
+        cdef int i
+        for i in range(count):
+            if self._legal[i] == wanted:
+                return wanted
+        return -1
+
+    def apply_action(self, action) -> None:
+        cdef long long legal = self._legal_id(action)
+        if legal < 0:
+            raise IllegalActionError(self.explain_illegal(action))
+        self.kernel.apply(<int>legal)
+        self._history.append(<object>legal)
+
+    def _apply(self, int action) -> None:
+        self.kernel.apply(action)
+
+    def returns(self) -> list:
+        return self.kernel.returns()
+
+    def history(self) -> list:
+        return list(self._history)
+
+    def clone(self):
+        """An independent copy: a new kernel, the same game, a copied history. Extra Python
+        fields a facade keeps are copied by its ``_copy_extra(other)``."""
+        cls = type(self)
+        cdef KernelState other = cls.__new__(cls)
+        other.game = self.game
+        other.kernel = self.kernel.copy()
+        other._history = list(self._history)
+        self._copy_extra(other)
+        return other
+
+    def _copy_extra(self, other) -> None:
+        """Hook: copy facade fields that live outside the kernel (none by default)."""
+
+
+cdef int sample_chance(Kernel k, Rng* rng, int* outcomes, double* probabilities) noexcept:
+    cdef int count = k.chance_into(outcomes, probabilities)
+    cdef double point = rng_unit(rng)
+    cdef double total = 0.0
+    cdef int i
+    for i in range(count - 1):
+        total += probabilities[i]
+        if point < total:
+            return outcomes[i]
+    return outcomes[count - 1]
+
+
+def random_playouts(Kernel start, long games, unsigned long long seed, long max_actions=0):
+    """Play ``games`` uniformly random games from ``start`` (chance sampled by its
+    probabilities) inside compiled code. ``max_actions`` > 0 stops a game after that many
+    actions (it then counts as unfinished). Returns ``(actions, wins, draws, unfinished)`` with
+    ``wins`` a per-seat list of games won outright."""
+    cdef Kernel k = start.copy()
+    cdef int space = max(start.action_space, start.chance_space, 1)
+    cdef int* legal = <int*>malloc(space * sizeof(int))
+    cdef int* outcomes = <int*>malloc(space * sizeof(int))
+    cdef double* probabilities = <double*>malloc(space * sizeof(double))
+    cdef double values[8]
+    cdef long wins[8]
+    cdef Rng rng
+    cdef long actions = 0, draws = 0, unfinished = 0, g, steps
+    cdef int player, count, i, best, n = start.num_players
+    if legal == NULL or outcomes == NULL or probabilities == NULL:
+        free(legal)
+        free(outcomes)
+        free(probabilities)
+        raise MemoryError()
+    rng.state = seed
+    for i in range(8):
+        wins[i] = 0
+    try:
+        for g in range(games):
+            k.copy_from(start)
+            steps = 0
+            while True:
+                player = k.to_move()
+                if player == TERMINAL:
+                    break
+                if max_actions > 0 and steps >= max_actions:
+                    break
+                if player == CHANCE:
+                    k.apply(sample_chance(k, &rng, outcomes, probabilities))
+                else:
+                    count = k.legal_into(legal)
+                    k.apply(legal[rng_below(&rng, count)])
+                steps += 1
+            actions += steps
+            if player != TERMINAL:
+                unfinished += 1
+                continue
+            k.returns_into(values)
+            best = 0
+            for i in range(1, n):
+                if values[i] > values[best]:
+                    best = i
+            if values[best] >= 1.0:
+                wins[best] += 1
+            else:
+                draws += 1
+    finally:
+        free(legal)
+        free(outcomes)
+        free(probabilities)
+    return actions, [wins[i] for i in range(n)], draws, unfinished
