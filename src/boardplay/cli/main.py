@@ -8,7 +8,7 @@ import importlib.util
 import typer
 
 from boardplay import __version__
-from boardplay.cli import play, replay, rules, sim
+from boardplay.cli import bench, play, replay, rules, sim
 
 app = typer.Typer(
     name="boardplay",
@@ -18,7 +18,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (play, replay, rules, sim):
+for module in (bench, play, replay, rules, sim):
     module.register(app)
 
 # Commands contributed by the AI and web packages (each module has ``register(app)``).

@@ -1,10 +1,9 @@
-"""``boardplay sim`` (random-game statistics) and ``boardplay bench`` (playout throughput)."""
+"""``boardplay sim``: outcome statistics of many seeded random games through the contract."""
 
 from __future__ import annotations
 
 import random
 import statistics
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -15,7 +14,6 @@ from rich.table import Table
 from boardplay.cli.common import OPTION_HELP, console, friendly, load_game
 from boardplay.core.game import Game
 from boardplay.core.playout import random_playout
-from boardplay.core.registry import available, load
 
 
 @dataclass
@@ -109,65 +107,3 @@ def register(app: typer.Typer) -> None:
             f"median {statistics.median(lengths):g}, min {min(lengths)}, max {max(lengths)}, "
             f"stdev {statistics.pstdev(lengths):.1f}"
         )
-
-    @app.command("bench")
-    @friendly
-    def bench(
-        game: str | None = typer.Argument(None, help="One game (default: all)."),
-        seconds: float = typer.Option(3.0, help="Time per measurement."),
-        mcts: bool = typer.Option(False, "--mcts", help="Also MCTS simulations per second."),
-        adapters: bool = typer.Option(
-            False, "--adapters", help="Also steps/s through OpenSpiel, PettingZoo, Gymnasium."
-        ),
-    ) -> None:
-        """Random-playout throughput (games/s, actions/s) for each game and option set."""
-        names = [load(game).name] if game else available()
-        table = Table(title=f"random playouts, {seconds:g} s per option set, one core")
-        for column in ("game", "games/s", "actions/s", "mean length"):
-            table.add_column(column, justify="left" if column == "game" else "right")
-        for name in names:
-            for options in type(load(name)).bench_option_sets:
-                loaded = load(name, **options)
-                rate = playout_rate(loaded, seconds)
-                table.add_row(
-                    str(loaded),
-                    f"{rate.games_per_s:,.1f}",
-                    f"{rate.actions_per_s:,.0f}",
-                    f"{rate.mean_length:.1f}",
-                )
-        console.print(table)
-        if mcts:
-            from boardplay.ai.bench import mcts_speed
-
-            search = Table(title=f"MCTS from the first decision, {seconds:g} s search, one core")
-            search.add_column("game")
-            search.add_column("simulations/s", justify="right")
-            for name in names:
-                search.add_row(name, f"{mcts_speed(name, seconds):,.0f}")
-            console.print(search)
-        if adapters:
-            from boardplay.adapters.bench import adapter_throughput, format_table
-
-            console.print(f"\nsteps/s through the research adapters, {seconds:g} s per row")
-            console.print(format_table(adapter_throughput(names, seconds=seconds)))
-
-
-@dataclass(frozen=True)
-class Rate:
-    games_per_s: float
-    actions_per_s: float
-    mean_length: float
-
-
-def playout_rate(game: Game, seconds: float, seed: int = 0) -> Rate:
-    """Play seeded random games from the initial state for about ``seconds``."""
-    rng = random.Random(seed)
-    games = actions = 0
-    cap = game.max_game_length
-    start = time.perf_counter()
-    elapsed = 0.0
-    while elapsed < seconds or games == 0:
-        actions += random_playout(game.new_initial_state(), rng, max_actions=cap)
-        games += 1
-        elapsed = time.perf_counter() - start
-    return Rate(games / elapsed, actions / elapsed, actions / games)
