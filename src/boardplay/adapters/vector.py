@@ -1,0 +1,153 @@
+"""Batched environments: many games of one game stepped in one compiled call.
+
+>>> from boardplay.adapters.vector import BoardplayVectorEnv, BatchedGames
+>>> envs = BoardplayVectorEnv("potlatch", num_envs=1024)          # doctest: +SKIP
+>>> obs, infos = envs.reset(seed=1)                                # doctest: +SKIP
+>>> obs, rewards, terminated, truncated, infos = envs.step(actions)  # doctest: +SKIP
+
+- ``BoardplayVectorEnv`` is a Gymnasium ``VectorEnv``: the learner holds one seat of every
+  game, the other seats play uniformly at random inside the step (the compiled opponents; for
+  an agent opponent use the single-game ``boardplay.adapters.gymnasium`` env). Observations are
+  the learner's ``observation_tensor``; ``infos["action_mask"]`` is the int8 mask of the next
+  decision; rewards are the learner's zero-sum utility at the end (``adapters.utilities``).
+  Autoreset happens in the same step (``AutoresetMode.SAME_STEP``): a finished game's last
+  observation is in ``infos["final_obs"]`` (where ``infos["_final_obs"]``) and the returned
+  observation is already the next game's first.
+- ``BatchedGames`` is the matching multi-agent (PettingZoo-style, turn-based) API: every seat's
+  decisions come from the caller; ``to_move[i]`` names the seat deciding in game ``i`` and the
+  observation is from that seat's view; rewards are per seat.
+- An action outside the mask ends that game as a loss for the seat that chose it
+  (``infos["illegal_action"]``), as the single-game envs' default ``illegal="lose"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from boardplay.core.batch import KernelBatch
+from boardplay.core.errors import OptionError
+from boardplay.core.game import Game
+from boardplay.core.registry import load
+
+Array = np.ndarray[Any, Any]
+
+
+def _kernel_game(game: Game | str) -> Game:
+    loaded = load(game) if isinstance(game, str) else game
+    if loaded.new_initial_state().kernel is None:
+        raise OptionError(f"{loaded.name} has no compiled kernel, so it cannot be batched")
+    return loaded
+
+
+class _Buffers:
+    """The arrays one compiled call reads and writes, allocated once per batch."""
+
+    def __init__(self, batch: KernelBatch, size: int, keep_obs: bool) -> None:
+        obs_size = batch.observation_size if keep_obs else 0
+        self.obs = np.zeros((size, obs_size), dtype=np.float32)
+        self.final_obs = np.zeros((size, obs_size), dtype=np.float32)
+        self.mask = np.zeros((size, batch.action_space), dtype=np.int8)
+        self.to_move = np.zeros(size, dtype=np.int32)
+        self.rewards = np.zeros((size, batch.num_players), dtype=np.float32)
+        self.terminated = np.zeros(size, dtype=np.uint8)
+        self.illegal = np.zeros(size, dtype=np.uint8)
+
+    def step(self, batch: KernelBatch, actions: Array) -> int:
+        chosen = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
+        finished: int = batch.step(
+            chosen,
+            self.obs,
+            self.mask,
+            self.to_move,
+            self.rewards,
+            self.terminated,
+            self.illegal,
+            self.final_obs,
+        )
+        return finished
+
+
+class BatchedGames:
+    """``size`` games of ``game`` for self-play: the caller decides for every seat."""
+
+    def __init__(self, game: Game | str, size: int, observations: bool = True) -> None:
+        self.game = _kernel_game(game)
+        kernel = self.game.new_initial_state().kernel
+        assert kernel is not None
+        self.batch = KernelBatch(kernel, size, -1, 0)
+        self.size = size
+        self._buffers = _Buffers(self.batch, size, observations)
+
+    @property
+    def action_mask(self) -> Array:
+        """``size`` x ``num_distinct_actions`` int8: the legal actions of each next decision."""
+        return self._buffers.mask
+
+    def reset(self, seed: int = 0) -> tuple[Array, Array, Array]:
+        """Restart every game: ``(observations, action masks, seats to move)``."""
+        b = self._buffers
+        self.batch.reset(seed & 0xFFFFFFFFFFFFFFFF, b.obs, b.mask, b.to_move)
+        return b.obs, b.mask, b.to_move
+
+    def step(self, actions: Array) -> tuple[Array, Array, Array, Array, Array]:
+        """One decision in every game: ``(observations, masks, seats to move, rewards per
+        seat, terminated)``; finished games restart in the same call. The arrays are reused
+        by the next call (copy what you keep)."""
+        b = self._buffers
+        b.step(self.batch, actions)
+        return b.obs, b.mask, b.to_move, b.rewards, b.terminated.view(np.bool_)
+
+
+class BoardplayVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
+    """``num_envs`` games of ``game``, the learner in ``seat``, random opponents compiled in."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium API)
+
+    def __init__(self, game: Game | str, num_envs: int, seat: int = 0) -> None:
+        self.game = _kernel_game(game)
+        if not 0 <= seat < self.game.num_players:
+            raise OptionError(f"seat must be 0..{self.game.num_players - 1}, not {seat!r}")
+        kernel = self.game.new_initial_state().kernel
+        assert kernel is not None
+        self.seat = seat
+        self.num_envs = num_envs
+        self.batch = KernelBatch(kernel, num_envs, seat, 0)
+        self._buffers = _Buffers(self.batch, num_envs, True)
+        shape = self.game.observation_shape()
+        self.single_observation_space = spaces.Box(-np.inf, np.inf, shape, np.float32)
+        self.single_action_space = spaces.Discrete(self.game.num_distinct_actions)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
+        self._shape = (num_envs, *shape)
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Array, dict[str, Any]]:
+        if isinstance(seed, list):
+            seed = seed[0] if seed else None
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        b = self._buffers
+        self.batch.reset(seed & 0xFFFFFFFFFFFFFFFF, b.obs, b.mask, b.to_move)
+        return b.obs.reshape(self._shape), {"action_mask": b.mask}
+
+    def step(self, actions: Array) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
+        b = self._buffers
+        finished = b.step(self.batch, actions)
+        terminated = b.terminated.view(np.bool_)
+        infos: dict[str, Any] = {
+            "action_mask": b.mask,
+            "illegal_action": b.illegal.view(np.bool_),
+        }
+        if finished:
+            infos["final_obs"] = b.final_obs.reshape(self._shape)
+            infos["_final_obs"] = terminated
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        return b.obs.reshape(self._shape), b.rewards[:, self.seat], terminated, truncated, infos

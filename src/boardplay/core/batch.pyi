@@ -1,0 +1,26 @@
+"""Type stub for the compiled ``boardplay.core.batch`` (see ``batch.pyx``)."""
+
+from typing import Any
+
+from boardplay.core.kernel import Kernel
+
+class KernelBatch:
+    size: int
+    learner: int
+    num_players: int
+    action_space: int
+    observation_size: int
+    def __init__(self, start: Kernel, size: int, learner: int = -1, seed: int = 0) -> None: ...
+    def game(self, i: int) -> Kernel: ...
+    def reset(self, seed: int, obs: Any, mask: Any, to_move: Any) -> None: ...
+    def step(
+        self,
+        actions: Any,
+        obs: Any,
+        mask: Any,
+        to_move: Any,
+        rewards: Any,
+        terminated: Any,
+        illegal: Any,
+        final_obs: Any,
+    ) -> int: ...

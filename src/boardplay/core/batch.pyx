@@ -1,0 +1,191 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Many games of one kernel stepped together in one compiled call: the engine under the
+Gymnasium ``VectorEnv`` and the batched multi-agent API (``boardplay.adapters.vector``).
+
+Each call walks every game once: it checks the action against the mask the caller was given,
+applies it, plays chance (and, with a learner seat, the uniformly random opponents) until a
+decision is due, and writes the next observation, action mask and, at the end of a game, the
+zero-sum utilities; a finished game restarts at once (autoreset in the same step). Nothing
+per game touches a Python object but the kernel itself.
+"""
+
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+
+from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below, sample_chance
+
+
+cdef class KernelBatch:
+    """``size`` games of ``start``'s game. ``learner`` -1: every seat's decisions come from the
+    caller (self-play); a seat number: only that seat's, the others play uniformly at random
+    inside the step."""
+
+    cdef Kernel start
+    cdef list games
+    cdef readonly int size
+    cdef readonly int learner
+    cdef readonly int num_players
+    cdef readonly int action_space
+    cdef readonly int observation_size
+    cdef Rng rng
+    cdef int* legal
+    cdef int* outcomes
+    cdef double* probabilities
+    cdef double values[8]
+
+    def __cinit__(self, Kernel start, int size, int learner=-1, unsigned long long seed=0):
+        if size < 1:
+            raise ValueError(f"a batch needs at least one game, not {size}")
+        if not -1 <= learner < start.num_players:
+            raise ValueError(f"learner must be -1 or a seat 0..{start.num_players - 1}")
+        if start.num_players > 8:
+            raise ValueError("a batch holds games of at most 8 players")
+        cdef int space = max(start.action_space, start.chance_space, 1)
+        self.legal = <int*>malloc(space * sizeof(int))
+        self.outcomes = <int*>malloc(space * sizeof(int))
+        self.probabilities = <double*>malloc(space * sizeof(double))
+        if self.legal == NULL or self.outcomes == NULL or self.probabilities == NULL:
+            raise MemoryError()
+        self.start = start.copy()
+        self.games = [start.copy() for _ in range(size)]
+        self.size = size
+        self.learner = learner
+        self.num_players = start.num_players
+        self.action_space = start.action_space
+        self.observation_size = start.observation_size
+        self.rng.state = seed
+
+    def __dealloc__(self):
+        free(self.legal)
+        free(self.outcomes)
+        free(self.probabilities)
+
+    cdef int _settle(self, Kernel k) noexcept:
+        """Play chance (and random opponents) until a caller's decision or the end; return the
+        seat to decide, or TERMINAL."""
+        cdef int player, count
+        while True:
+            player = k.to_move()
+            if player == CHANCE:
+                k.apply(sample_chance(k, &self.rng, self.outcomes, self.probabilities))
+            elif player == TERMINAL or self.learner < 0 or player == self.learner:
+                return player
+            else:
+                count = k.legal_into(self.legal)
+                k.apply(self.legal[rng_below(&self.rng, count)])
+
+    cdef void _restart(self, Kernel k) noexcept:
+        k.copy_from(self.start)
+
+    def game(self, int i) -> Kernel:
+        """A copy of game ``i``'s kernel as it stands (for inspection and tests)."""
+        if not 0 <= i < self.size:
+            raise IndexError(f"game {i} is not in a batch of {self.size}")
+        return (<Kernel>self.games[i]).copy()
+
+    cdef void _write(
+        self, int i, int player, float[:, ::1] obs, signed char[:, ::1] mask, int[::1] to_move
+    ) noexcept:
+        """The next decision of game ``i``: its seat, observation and action mask."""
+        cdef Kernel k = <Kernel>self.games[i]
+        cdef int count, j
+        to_move[i] = player
+        memset(&mask[i, 0], 0, self.action_space * sizeof(signed char))
+        count = k.legal_into(self.legal)
+        for j in range(count):
+            mask[i, self.legal[j]] = 1
+        if self.observation_size > 0 and obs.shape[1] > 0:
+            k.observe_into(player, &obs[i, 0])
+
+    cdef void _utilities(self, Kernel k, float[:, ::1] rewards, int i) noexcept:
+        cdef int n = self.num_players, s
+        k.returns_into(self.values)
+        for s in range(n):
+            rewards[i, s] = <float>((n * self.values[s] - 1.0) / (n - 1))
+
+    def _check(self, obs, mask, to_move):
+        if mask.shape[0] != self.size or mask.shape[1] != self.action_space:
+            raise ValueError(f"mask must be {self.size} x {self.action_space} int8")
+        if to_move.shape[0] != self.size:
+            raise ValueError(f"to_move must hold {self.size} seats")
+        if obs.shape[0] != self.size or obs.shape[1] not in (0, self.observation_size):
+            raise ValueError(f"obs must be {self.size} x {self.observation_size} float32 (or x 0)")
+
+    def reset(
+        self,
+        unsigned long long seed,
+        float[:, ::1] obs,
+        signed char[:, ::1] mask,
+        int[::1] to_move,
+    ) -> None:
+        """Restart every game (the generator reseeded with ``seed``) and write each first
+        decision. Games whose chance would end them at once cannot occur (every game has a
+        decision before its end)."""
+        self._check(obs, mask, to_move)
+        self.rng.state = seed
+        cdef int i
+        cdef Kernel k
+        for i in range(self.size):
+            k = <Kernel>self.games[i]
+            self._restart(k)
+            self._write(i, self._settle(k), obs, mask, to_move)
+
+    def step(
+        self,
+        const long long[::1] actions,
+        float[:, ::1] obs,
+        signed char[:, ::1] mask,
+        int[::1] to_move,
+        float[:, ::1] rewards,
+        unsigned char[::1] terminated,
+        unsigned char[::1] illegal,
+        float[:, ::1] final_obs,
+    ) -> int:
+        """Apply ``actions[i]`` in game ``i`` for the seat ``to_move[i]`` named by the previous
+        call, then write the next decision into ``obs`` / ``mask`` / ``to_move``.
+        ``mask`` must still hold what the previous call wrote: an action outside it ends that
+        game as a loss for the seat that chose it (``illegal[i]`` = 1). A finished game gets
+        ``terminated[i]`` = 1, its zero-sum utilities in ``rewards[i]`` (0 elsewhere), its last
+        observation from the deciding seat's view in ``final_obs[i]`` (when that buffer has
+        rows), and restarts at once. Returns the number of games that finished."""
+        self._check(obs, mask, to_move)
+        if actions.shape[0] != self.size or terminated.shape[0] != self.size:
+            raise ValueError(f"actions and terminated must hold {self.size} entries")
+        if illegal.shape[0] != self.size or rewards.shape[0] != self.size:
+            raise ValueError(f"illegal and rewards must hold {self.size} entries")
+        if rewards.shape[1] != self.num_players:
+            raise ValueError(f"rewards must be {self.size} x {self.num_players} float32")
+        cdef bint keep_final = final_obs.shape[0] == self.size and final_obs.shape[1] > 0
+        if keep_final and final_obs.shape[1] != self.observation_size:
+            raise ValueError(f"final_obs must be {self.size} x {self.observation_size} float32")
+        cdef int i, s, seat, player, n = self.num_players, finished = 0
+        cdef long long action
+        cdef Kernel k
+        for i in range(self.size):
+            k = <Kernel>self.games[i]
+            action = actions[i]
+            seat = to_move[i]
+            for s in range(n):
+                rewards[i, s] = 0.0
+            terminated[i] = 0
+            illegal[i] = 0
+            if action < 0 or action >= self.action_space or mask[i, action] == 0:
+                illegal[i] = 1
+                for s in range(n):
+                    rewards[i, s] = <float>(1.0 / (n - 1))
+                rewards[i, seat] = -1.0
+                player = TERMINAL
+            else:
+                k.apply(<int>action)
+                player = self._settle(k)
+                if player == TERMINAL:
+                    self._utilities(k, rewards, i)
+            if player == TERMINAL:
+                terminated[i] = 1
+                finished += 1
+                if keep_final:
+                    k.observe_into(seat if self.learner < 0 else self.learner, &final_obs[i, 0])
+                self._restart(k)
+                player = self._settle(k)
+            self._write(i, player, obs, mask, to_move)
+        return finished
