@@ -22,7 +22,7 @@ def read_text_limited(path: str | Path, limit: int, what: str = "file") -> str:
         # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise FileRefused(f"cannot read {what} {path}: {exc.strerror}") from None
+        raise FileRefused(f"cannot read {path}: {exc.strerror}") from None
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise FileRefused(f"{what} {path} is not a regular file")
