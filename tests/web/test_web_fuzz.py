@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.python.asgi import ASGIClient
 from starlette.websockets import WebSocketDisconnect
-from support import games
 from websettings import tiny_settings
 
 from boardplay.web.app import create_app
+from support import games
 
 FUZZ_SETTINGS = settings(
     max_examples=games(40, 1000),
