@@ -11,30 +11,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from webcalls import HUMANS, auth, create, refused
 from websettings import tiny_settings
 
 from boardplay.web.app import create_app
 from boardplay.web.live import Subscriber
 
-HUMANS = [{"kind": "me"}, {"kind": "hotseat"}]
 HUGE = "9" * 5000
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def create(client: TestClient, **body: Any) -> Any:
-    response = client.post("/api/games", json={"game": "tiny", "seats": HUMANS, **body})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def refused(response: Any, status: int = 400) -> str:
-    assert response.status_code == status, response.text
-    message: str = response.json()["error"]["message"]
-    assert message
-    return message
 
 
 def post_raw(client: TestClient, url: str, text: str, token: str | None = None) -> Any:

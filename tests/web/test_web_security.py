@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from webcalls import HUMANS, auth, create, refused
 
 from boardplay.core.errors import OptionError
 from boardplay.web.app import create_app
@@ -20,24 +21,6 @@ from boardplay.web.catalogue import REGISTRY
 from boardplay.web.config import Settings
 
 GAMES = REGISTRY.names()
-HUMANS = [{"kind": "me"}, {"kind": "hotseat"}]
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def create(client: TestClient, **body: Any) -> Any:
-    response = client.post("/api/games", json={"game": "tiny", "seats": HUMANS, **body})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def refused(response: Any, status: int = 400) -> str:
-    assert response.status_code == status, response.text
-    message: str = response.json()["error"]["message"]
-    assert message
-    return message
 
 
 # ----- 1. no request opens a path it names ------------------------------------------------------
@@ -293,3 +276,25 @@ def test_the_replay_download_is_rebuilt_from_the_moves(client: TestClient) -> No
     assert rebuilt["options"] == {"bonus": 0}
     assert rebuilt["result"] == record["result"]
     assert "meta" not in rebuilt or "note" not in rebuilt["meta"]
+
+
+def test_a_database_from_before_reproducible_games_is_brought_up_to_date(tmp_path: Path) -> None:
+    """Games stored before the ``reproducible`` column existed become ordinary games: their old
+    seed is neither used nor shown, and new chance comes from the server."""
+    import sqlalchemy as sa
+
+    from boardplay.web import storage as st
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    store = st.Storage(url)
+    row = st.GameRow(id="old", game="tiny", options={"bonus": 0}, seed=None, seats=[])
+    row.seats = [st.SeatRow(0, st.HUMAN, "A"), st.SeatRow(1, st.HUMAN, "B")]
+    store.create_game(row)
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("ALTER TABLE games DROP COLUMN reproducible"))
+        conn.execute(sa.text("UPDATE games SET seed = 12345"))
+    store.close()
+    again = st.Storage(url)
+    loaded = again.get_game("old")
+    assert loaded is not None and loaded.seed is None
+    again.close()
