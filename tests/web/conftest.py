@@ -5,22 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from websettings import TEST_LIMITS, tiny_settings
 
 from boardplay.web.app import create_app
 from boardplay.web.config import Settings
-
-
-def tiny_settings(tmp_path: Path, **extra: Any) -> Settings:
-    values: dict[str, Any] = {"ai_workers": 0, **extra}
-    return Settings(
-        database_url=f"sqlite:///{tmp_path / 'web.sqlite3'}",
-        catalogue="webtiny:CATALOGUE",
-        **values,
-    )
 
 
 @pytest.fixture
@@ -31,6 +22,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 @pytest.fixture
 def registry_client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'reg.sqlite3'}", ai_workers=1)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'reg.sqlite3'}", ai_workers=1, limits=TEST_LIMITS
+    )
     with TestClient(create_app(settings)) as test_client:
         yield test_client

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from liveview import Live
 
 from support import games
 
@@ -39,14 +40,14 @@ def error(response: Any, status: int, code: str) -> str:
 
 
 def test_create_resolves_opening_chance_and_lists_legal_moves(client: TestClient) -> None:
-    created = create(client, seed=7)
+    created = create(client, reproducible=True, seed=7)
     game = created["game"]
     assert game["ply"] == 1 and game["moves"][0]["player"] == -1
     assert game["moves"][0]["move"].startswith("roll")
     assert game["current_player"] == 0 and game["your_turn"] and game["your_seats"] == [0, 1]
     assert [m["move"] for m in game["legal"]] == ["t1", "t2", "t3"]
-    # The same seed rolls the same pile.
-    again = create(client, seed=7)["game"]
+    # The same agreed seed rolls the same pile.
+    again = create(client, reproducible=True, seed=7)["game"]
     assert again["position"]["pile"] == game["position"]["pile"]
 
 
@@ -141,8 +142,10 @@ def test_bad_game_creation_is_400(client: TestClient) -> None:
         {"game": "tiny", "options": {"bonus": 5}, "seats": [{"kind": "me"}, {"kind": "me"}]},
         {"game": "tiny", "options": {"colour": 1}, "seats": [{"kind": "me"}, {"kind": "me"}]},
         {"game": "tiny", "seats": "me"},
-        {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "me"}], "seed": -3},
-        {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "me"}], "seed": 2**70},
+        {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "me"}], "seed": 3},
+        {"game": "tiny", "seats": [{"kind": "me"}] * 2, "reproducible": True, "seed": -3},
+        {"game": "tiny", "seats": [{"kind": "me"}] * 2, "reproducible": True, "seed": 2**70},
+        {"game": "tiny", "seats": [{"kind": "me"}] * 2, "reproducible": "yes"},
         {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "ai", "spec": 5}]},
         {"game": "tiny", "options": {"bonus": [1]}, "seats": [{"kind": "me"}, {"kind": "me"}]},
         {"seats": [{"kind": "me"}, {"kind": "me"}]},
@@ -231,7 +234,7 @@ def play_out(client: TestClient, gid: str, token: str) -> dict[str, Any]:
 
 
 def test_finished_game_refuses_moves_and_exports_a_record(client: TestClient) -> None:
-    created = create(client, seed=3)
+    created = create(client, reproducible=True, seed=3)
     gid, token = created["id"], created["token"]
     game = play_out(client, gid, token)
     assert game["status"] == "finished" and game["result"]["text"]
@@ -246,7 +249,7 @@ def test_finished_game_refuses_moves_and_exports_a_record(client: TestClient) ->
     assert data["format"] == "boardplay-record" and data["moves"] == [
         m["move"] for m in game["moves"]
     ]
-    assert data["meta"]["seed"] == 3
+    assert data["meta"]["seed"] == 3 and data["meta"]["reproducible"]
     replay = client.get(f"/api/games/{gid}/replay").json()
     assert len(replay["frames"]) == len(game["moves"]) + 1
     assert replay["frames"][-1]["result"] == game["result"]["text"]
@@ -276,10 +279,10 @@ def test_ai_seat_moves_by_itself(client: TestClient) -> None:
     client.post(f"/api/games/{gid}/actions", json={"action": "t1"}, headers=auth(token))
     client.post(f"/api/games/{gid}/actions", json={"action": "t1"}, headers=auth(token))
     with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        live = Live(ws)
         ws.send_json({"type": "hello", "token": token})
         while True:
-            message = ws.receive_json()
-            game = message["game"]
+            game = live.game()
             if game["current_player"] == 0 or game["terminal"]:
                 break
     players = [m["player"] for m in game["moves"]]

@@ -22,3 +22,17 @@ def test_database_url_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch
     monkeypatch.delenv(DATABASE_ENV)
     monkeypatch.setenv("XDG_DATA_HOME", "/data")
     assert default_database_url() == "sqlite:////data/boardplay/boardplay.sqlite3"
+
+
+def test_ceilings_come_from_the_environment() -> None:
+    from boardplay.web.config import Limits
+
+    limits = Limits.from_env({"BOARDPLAY_WEB_AI_MAX_TIME": "2.5", "BOARDPLAY_WEB_RATE_BURST": "7"})
+    assert limits.ai_max_time == 2.5 and limits.rate_burst == 7
+    assert limits.max_body_bytes == Limits().max_body_bytes
+    for bad in ("inf", "-1", "lots"):
+        with pytest.raises(ValueError, match="BOARDPLAY_WEB_AI_MAX_TIME"):
+            Limits.from_env({"BOARDPLAY_WEB_AI_MAX_TIME": bad})
+    result = CliRunner().invoke(app, ["serve", "--help"])
+    for flag in ("--ai-max-time", "--ai-max-iterations", "--data-dir", "--ai-workers"):
+        assert flag in result.output

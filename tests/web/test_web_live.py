@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from liveview import Live
 
 HERE = Path(__file__).parent
 
@@ -30,28 +31,33 @@ def test_websocket_pushes_state_to_players_and_spectators(client: TestClient) ->
     created = new_game(client)
     gid, token = created["id"], created["token"]
     with (
-        client.websocket_connect(f"/api/games/{gid}/ws") as player,
-        client.websocket_connect(f"/api/games/{gid}/ws") as spectator,
+        client.websocket_connect(f"/api/games/{gid}/ws") as player_socket,
+        client.websocket_connect(f"/api/games/{gid}/ws") as spectator_socket,
     ):
-        first = player.receive_json()
+        player, spectator = Live(player_socket), Live(spectator_socket)
+        first = player.message()
         assert first["type"] == "state" and first["game"]["your_seats"] == []
-        spectator.receive_json()
-        player.send_json({"type": "hello", "token": token})
-        hello = player.receive_json()["game"]
+        spectator.game()
+        player_socket.send_json({"type": "hello", "token": token})
+        hello = player.game()
         assert hello["your_seats"] == [0, 1] and hello["your_turn"]
-        player.send_json({"type": "act", "action": "t2", "ply": 1})
-        mine = player.receive_json()["game"]
-        seen = spectator.receive_json()["game"]
+        player_socket.send_json({"type": "act", "action": "t2", "ply": 1})
+        mine = player.game()
+        seen = spectator.game()
         assert mine["ply"] == seen["ply"] == 2
         assert seen["your_seats"] == [] and not seen["your_turn"]
         assert seen["moves"][-1]["move"] == "t2"
+        assert (
+            mine
+            == client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
+        )
         # The spectator cannot move: no token.
-        spectator.send_json({"type": "act", "action": "t1"})
-        refused = spectator.receive_json()
+        spectator_socket.send_json({"type": "act", "action": "t1"})
+        refused = spectator.message()
         assert refused["type"] == "error" and refused["status"] == 403
-        player.send_json({"type": "undo"})
-        assert player.receive_json()["game"]["ply"] == 1
-        assert spectator.receive_json()["game"]["ply"] == 1
+        player_socket.send_json({"type": "undo"})
+        assert player.game()["ply"] == 1
+        assert spectator.game()["ply"] == 1
 
 
 def test_websocket_refuses_bad_messages_with_clear_errors(client: TestClient) -> None:
@@ -190,14 +196,15 @@ def test_clients_see_the_ai_thinking_then_its_move(client: TestClient) -> None:
     created = new_game(client, seats=[{"kind": "me"}, {"kind": "ai", "spec": "random"}])
     gid, token = created["id"], created["token"]
     with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
-        ws.receive_json()
+        live = Live(ws)
+        live.game()
         ws.send_json({"type": "hello", "token": token})
-        ws.receive_json()
+        live.game()
         ws.send_json({"type": "act", "action": "t1"})
         ws.send_json({"type": "act", "action": "t1"})
         seen: list[Any] = []
         while True:
-            game = ws.receive_json()["game"]
+            game = live.game()
             seen.append((game["ply"], game["thinking"]))
             if game["terminal"] or (game["current_player"] == 0 and game["ply"] > 3):
                 break

@@ -112,3 +112,18 @@ def test_games_live_and_survive_a_restart_on_postgresql(postgres_url: str) -> No
             ).status_code
             == 200
         )
+
+
+def test_a_long_valid_ai_spec_is_stored_on_postgresql(postgres_url: str) -> None:
+    """The default seat name of an AI seat ("AI (spec)") once overflowed PostgreSQL's 64-character
+    name column and gave a 500; a spec too long for its column is refused with a 400."""
+    spec = "mcts(iterations=50,c=0.7000000000000000000000000000000000000000000000001)"
+    with app_on(postgres_url) as client:
+        seats = [{"kind": "me"}, {"kind": "ai", "spec": spec}]
+        created = client.post("/api/games", json={"game": "tiny", "seats": seats})
+        assert created.status_code == 201, created.text
+        name = created.json()["game"]["seats"][1]["name"]
+        assert len(name) <= 64 and name.startswith("AI (mcts")
+        too_long = [{"kind": "me"}, {"kind": "ai", "spec": "mcts(" + "c=0.5," * 40 + "c=1)"}]
+        refused = client.post("/api/games", json={"game": "tiny", "seats": too_long})
+        assert refused.status_code == 400 and "spec" in refused.json()["error"]["message"]

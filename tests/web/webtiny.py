@@ -1,9 +1,10 @@
 """A tiny game for the web tests, independent of the real engines.
 
-"Tiny take": a chance roll sets a pile of 8..10 counters; players alternate turns of two steps,
-each step takes 1..3 counters (never more than are left) and scores them; the turn also ends when
-the pile is empty, which ends the game. It exercises what the server must handle generically:
-an opening chance node, multi-step turns (undo), scores and a result."""
+"Tiny take": a chance roll sets a pile of 8..10 counters; players alternate turns of two steps
+(three with ``bonus=1``), each step takes 1..3 counters (never more than are left) and scores
+them; the turn also ends when the pile is empty, which ends the game. It exercises what the
+server must handle generically: an opening chance node, multi-step turns (undo), scores and a
+result."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ class TinyState(State):
         self.pile -= action + 1
         self.score[self.to_move] += action + 1
         self.step += 1
-        if self.step == 2 or self.pile == 0:
+        if self.step == 2 + int(self.game.options["bonus"] or 0) or self.pile == 0:
             self.step = 0
             if self.pile:
                 self.to_move = 1 - self.to_move
@@ -86,7 +87,9 @@ class TinyState(State):
 class TinyGame(Game):
     name = "tiny"
     title = "Tiny take"
-    option_set = OptionSet("tiny", (OptionSpec("bonus", 0, "unused test option", int, (0, 1)),))
+    option_set = OptionSet(
+        "tiny", (OptionSpec("bonus", 0, "1: turns of three steps", int, (0, 1)),)
+    )
     num_distinct_actions = 3
     max_chance_outcomes = 3
     seat_names = ("North", "South")

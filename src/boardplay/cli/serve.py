@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import typer
 
 from boardplay.cli.common import console
@@ -20,16 +22,49 @@ def serve(
         help="SQLAlchemy database URL (default: $BOARDPLAY_DATABASE_URL, else "
         "~/.local/share/boardplay/boardplay.sqlite3).",
     ),
-    ai_workers: int = typer.Option(
-        1, "--ai-workers", min=0, help="Processes computing AI moves (0: one thread)."
+    ai_workers: int | None = typer.Option(
+        None,
+        "--ai-workers",
+        min=0,
+        help="AI turns computed at once, each in its own process (0: one thread; default 4 "
+        "or $BOARDPLAY_WEB_AI_WORKERS).",
+    ),
+    ai_max_time: float | None = typer.Option(
+        None, "--ai-max-time", min=0.01, help="Ceiling on AI think time per move, seconds."
+    ),
+    ai_max_iterations: int | None = typer.Option(
+        None, "--ai-max-iterations", min=1, help="Ceiling on MCTS iterations per move."
+    ),
+    data_dir: str | None = typer.Option(
+        None,
+        "--data-dir",
+        help="Directory of extra game data files (*.json) offered to visitors by name.",
     ),
 ) -> None:
-    """Serve the web app: play against the AI, hot-seat, or online by invitation link."""
+    """Serve the web app: play against the AI, hot-seat, or online by invitation link. Every
+    ceiling can also be set in the environment (docs/web.md, "Security")."""
     import uvicorn
 
     from boardplay.web.app import create_app
     from boardplay.web.config import Settings, default_database_url
 
-    settings = Settings(database_url=db or default_database_url(), ai_workers=ai_workers)
+    settings = Settings(database_url=db or default_database_url())
+    limits = settings.limits
+    if ai_max_time is not None:
+        limits = dataclasses.replace(limits, ai_max_time=ai_max_time)
+    if ai_max_iterations is not None:
+        limits = dataclasses.replace(limits, ai_max_iterations=ai_max_iterations)
+    settings = dataclasses.replace(
+        settings,
+        limits=limits,
+        ai_workers=settings.ai_workers if ai_workers is None else ai_workers,
+        data_dir=settings.data_dir if data_dir is None else data_dir,
+    )
     console.print(f"boardplay web: http://{host}:{port}/  (database: {settings.database_url})")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level="info",
+        ws_max_size=settings.limits.max_ws_message_bytes * 4,
+    )

@@ -32,7 +32,9 @@ class OptionSpec:
 
     ``choices`` lists every allowed value when the set is small; otherwise ``minimum`` /
     ``maximum`` bound an integer, ``specials`` lists allowed non-integer words (e.g. ``"random"``)
-    and ``nullable`` allows ``None`` (written ``none`` or ``null``)."""
+    and ``nullable`` allows ``None`` (written ``none`` or ``null``). ``names_file`` marks a text
+    option whose value is a file path (besides its default): local callers may name any file,
+    a server must not let visitors do so (boardplay.web offers named files instead)."""
 
     name: str
     default: OptionValue
@@ -43,6 +45,7 @@ class OptionSpec:
     maximum: int | None = None
     nullable: bool = False
     specials: tuple[str, ...] = ()
+    names_file: bool = False
 
     def allowed(self) -> str:
         """A short human description of the allowed values."""

@@ -16,10 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from boardplay.core.errors import BoardplayError, RecordError
+from boardplay.core.files import FileRefused, read_text_limited
 from boardplay.core.game import Game, State
 from boardplay.core.registry import load
 
 FORMAT = "boardplay-record"
+MAX_RECORD_BYTES = 64_000_000
+"""Largest record file read (a record of the longest game is a few hundred kilobytes)."""
 VERSION = 1
 
 
@@ -225,9 +228,9 @@ class Record:
     @classmethod
     def load(cls, path: str | Path) -> Record:
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror}") from exc
+            text = read_text_limited(path, MAX_RECORD_BYTES, "record")
+        except FileRefused as exc:
+            raise RecordError(str(exc)) from None
         return cls.loads(text)
 
 

@@ -1,44 +1,105 @@
-"""AI moves, computed away from the event loop.
+"""AI moves, computed away from the event loop, in worker processes that never outlive the server.
 
 A search may think for seconds; the server must keep answering other players meanwhile. The
 server sends a worker process everything needed to rebuild the position (catalogue, game,
 options, start position, action list) and the agent spec; the worker replays, asks the agent
-and returns one action id. Only plain data crosses the process boundary."""
+and returns one action id. Only plain data crosses the process boundary.
+
+Why processes, not threads: a search holds the GIL, so in a thread it would slow every answer of
+the server; in its own process it runs on another core. Processes have to be told when the
+server is gone, however it ends (kill -9 included): each worker asks Linux to kill it when its
+parent dies (``PR_SET_PDEATHSIG``) and, everywhere, watches its parent's pid from a thread.
+
+Fairness: each AI turn is one job; ``ai_workers`` jobs run at once, each in its own process, and
+every search stops at the think-time ceiling whatever its iteration budget, so one game's long
+think never holds up another game's AI unless more games than workers are thinking at once."""
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from boardplay.ai.specs import make_agent
-from boardplay.web.catalogue import resolve
+from boardplay.web.catalogue import WebCatalogue, resolve
+
+PR_SET_PDEATHSIG = 1
+WATCH_INTERVAL = 0.5
+"""Seconds between a worker's checks that its server is still alive."""
 
 
 def choose_action(
     catalogue: str,
+    data_dir: str | None,
     game_name: str,
     options: dict[str, Any],
     start_position: dict[str, Any] | None,
     actions: Sequence[int],
     spec: str,
     seed: int,
+    max_time: float,
 ) -> int:
-    """Rebuild the position after ``actions`` and return the agent's choice there."""
-    game = resolve(catalogue).load(game_name, options)
+    """Rebuild the position after ``actions`` and return the agent's choice there, thinking at
+    most ``max_time`` seconds whatever the spec's iteration budget."""
+    game = WebCatalogue(resolve(catalogue), data_dir).load(game_name, options)
     state = (
         game.new_initial_state() if start_position is None else game.state_from_json(start_position)
     )
     for action in actions:
         state.apply_action(action)
     agent = make_agent(spec, game, seed)
+    if hasattr(agent, "time_limit"):
+        limit = agent.time_limit
+        agent.time_limit = max_time if limit is None else min(limit, max_time)
     return int(agent.step(state))
 
 
-def make_executor(workers: int) -> Executor:
-    """A process pool (spawned, so no state is shared with the server's threads); ``0`` means a
-    single background thread, still off the event loop."""
+def warm_up(catalogue: str, data_dir: str | None) -> int:
+    """A job that loads the catalogue's games and returns: submitting one per worker at start-up
+    starts every process, so the first AI move of a game never waits for one to start."""
+    WebCatalogue(resolve(catalogue), data_dir).names()
+    time.sleep(0.2)
+    return os.getpid()
+
+
+def watch_parent(parent: int) -> None:
+    """Worker initializer: end this process when the server process ``parent`` ends."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watching thread below still ends the worker
+    if os.getppid() != parent:  # the server died before the request above took effect
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_INTERVAL)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="boardplay-parent-watch", daemon=True).start()
+
+
+def make_executor(workers: int, catalogue: str, data_dir: str | None) -> Executor:
+    """A pool of ``workers`` spawned processes (no state shared with the server's threads), all
+    started at once; ``0`` means a single background thread, still off the event loop."""
     if workers <= 0:
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="boardplay-ai")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=watch_parent,
+        initargs=(os.getpid(),),
+    )
+    for _ in range(workers):
+        pool.submit(warm_up, catalogue, data_dir)
+    return pool

@@ -1,21 +1,31 @@
-"""Server settings: where the database lives, which games are offered and how AI moves run.
+"""Server settings: where the database lives, which games are offered, how AI moves run and the
+ceilings on every cost a visitor can ask for.
 
 The defaults suit one person running ``boardplay serve`` on a laptop: an embedded SQLite file
 under the XDG data directory, the games of the registry, AI moves in a small process pool. Each
-setting can come from the environment so the same code serves tests, the CLI and a deployment."""
+setting can come from the environment so the same code serves tests, the CLI and a deployment.
+docs/web.md ("Security") lists every ceiling with its variable and default."""
 
 from __future__ import annotations
 
+import math
 import os
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 DATABASE_ENV = "BOARDPLAY_DATABASE_URL"
 """Environment variable with a SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/db``."""
 CATALOGUE_ENV = "BOARDPLAY_WEB_CATALOGUE"
 """Environment variable naming the game catalogue as ``module:attribute`` (tests: a tiny game)."""
 AI_WORKERS_ENV = "BOARDPLAY_WEB_AI_WORKERS"
+DATA_DIR_ENV = "BOARDPLAY_WEB_DATA_DIR"
+"""Directory of extra game data files offered by name (e.g. Montana ``data=variant``)."""
 DEFAULT_CATALOGUE = "boardplay.web.catalogue:REGISTRY"
+DEFAULT_AI_WORKERS = 4
+"""AI turns computed at once, each in its own process: enough that one game's long think does
+not hold up the AI of a few other games (docs/web.md, "Security")."""
 
 
 def default_database_path() -> Path:
@@ -33,11 +43,65 @@ def default_database_url() -> str:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """Operator ceilings on what one visitor may cost the server. Each field can be set in the
+    environment as ``BOARDPLAY_WEB_`` + its name in capitals (``BOARDPLAY_WEB_AI_MAX_TIME``)."""
+
+    ai_max_time: float = 5.0
+    """Seconds an AI may think per move; a spec asking for more is refused, and every search is
+    also stopped at this time whatever its iteration budget."""
+    ai_max_iterations: int = 20_000
+    """MCTS iterations an AI may ask for per move (the strongest level uses 8,000)."""
+    games_per_visitor: int = 30
+    """Games one address may create per hour."""
+    max_body_bytes: int = 2_000_000
+    """Largest HTTP request body (an uploaded record of a long game is well below this)."""
+    max_ws_message_bytes: int = 65_536
+    """Largest WebSocket message from a client; a larger one closes the socket with 1009."""
+    max_json_depth: int = 32
+    """Deepest nesting of arrays and objects in a request or message."""
+    max_int_digits: int = 20
+    """Most digits of an integer in a request or message (a 63-bit number has 19)."""
+    rate_per_second: float = 20.0
+    """Requests (and WebSocket messages) per second one address may make, on average..."""
+    rate_burst: int = 200
+    """...and at once, after a quiet spell (a token bucket of this size)."""
+    ws_send_queue: int = 64
+    """Updates waiting to be sent to one socket; a socket further behind is closed with 1013
+    (the page reconnects and starts from the latest state)."""
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Limits:
+        """Defaults overridden by ``BOARDPLAY_WEB_<NAME>`` variables; a bad value is a
+        ``ValueError`` naming the variable."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for spec in fields(cls):
+            name = f"BOARDPLAY_WEB_{spec.name.upper()}"
+            raw = env.get(name)
+            if raw is None or not raw.strip():
+                continue
+            kind: Callable[[str], Any] = float if spec.type == "float" else int
+            try:
+                value = kind(raw)
+            except ValueError:
+                raise ValueError(f"{name} must be a number, got {raw!r}") from None
+            if not math.isfinite(value) or value <= 0:
+                raise ValueError(f"{name} must be a positive number, got {raw!r}")
+            values[spec.name] = value
+        return cls(**values)
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything ``create_app`` needs. ``ai_workers = 0`` runs AI moves in a thread instead of a
     process pool (used where processes cannot be spawned); the event loop is free either way."""
 
     database_url: str = field(default_factory=default_database_url)
     catalogue: str = field(default_factory=lambda: os.environ.get(CATALOGUE_ENV, DEFAULT_CATALOGUE))
-    ai_workers: int = field(default_factory=lambda: int(os.environ.get(AI_WORKERS_ENV, "1")))
+    ai_workers: int = field(
+        default_factory=lambda: int(os.environ.get(AI_WORKERS_ENV, str(DEFAULT_AI_WORKERS)))
+    )
     resume_on_start: bool = True
+    limits: Limits = field(default_factory=Limits.from_env)
+    data_dir: str | None = field(default_factory=lambda: os.environ.get(DATA_DIR_ENV) or None)

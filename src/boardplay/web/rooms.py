@@ -1,52 +1,50 @@
 """Live games: one ``Room`` per game in memory, rebuilt from storage by replaying its actions.
 
 The room is the only writer of its game. Every change follows the same path: validate against
-the engine on a clone, resolve any chance nodes that follow (seeded, so the game replays
-identically), commit all new actions in one transaction, then swap in the new state and tell the
-subscribers. A refused request raises ``ApiError`` before anything is touched. AI seats are
-played by a background task whose search runs in the executor, so the event loop stays free and
-clients see a "thinking" flag meanwhile."""
+the engine on a clone, resolve any chance nodes that follow (drawn from ``secrets``, or from the
+agreed seed of a reproducible game), commit all new actions in one transaction, then swap in the
+new state and queue the update for each subscriber (never waiting for a socket). A refused
+request raises ``ApiError`` before anything is touched. AI seats are played by a background task
+whose search runs in the executor, so the event loop stays free and clients see a "thinking"
+flag meanwhile."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import BrokenExecutor, Executor
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Sequence
+from concurrent.futures import BrokenExecutor
+from typing import TYPE_CHECKING, Any
 
-from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web import storage as st
 from boardplay.web.ai_worker import choose_action
-from boardplay.web.catalogue import Catalogue
-from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
+from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quote
 from boardplay.web.hints import hints_for
-from boardplay.web.tokens import hash_token, matches, new_game_id, new_token
+from boardplay.web.live import Subscriber
+from boardplay.web.tokens import hash_token, matches, new_token
+
+if TYPE_CHECKING:
+    from boardplay.web.hub import Hub
 
 log = logging.getLogger("boardplay.web")
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+SERVER_CHANCE = secrets.SystemRandom()
+"""Chance of ordinary games: the operating system's cryptographic source. Nothing about it is
+stored or shown, and no number of revealed outcomes predicts the next one."""
 
 
-@dataclass(eq=False)
-class Subscriber:
-    """A WebSocket listening to a room; ``token`` decides which seats are "yours"."""
-
-    send: Send
-    token: str | None = None
-
-
-def chance_rng(seed: int, ply: int) -> random.Random:
-    """The generator for the chance outcome at ``ply``: fixed by the game's seed, so a replay of
-    the stored actions and a fresh sample agree, and nobody can re-roll by reconnecting."""
+def chance_rng(seed: int | None, ply: int) -> random.Random:
+    """The generator for the chance outcome at ``ply``. A reproducible game's agreed ``seed``
+    fixes it (a replay and a fresh sample agree); otherwise the server's secret source. Either
+    way the outcome is stored at once, so nobody can re-roll by reconnecting."""
+    if seed is None:
+        return SERVER_CHANCE
     return random.Random(f"boardplay:{seed}:{ply}")
 
 
@@ -58,11 +56,16 @@ def parse_move(state: State, move: int | str) -> int:
         if move in legal:
             return move
         shown = ", ".join(state.action_to_string(a) for a in legal[:40])
-        raise ApiError(422, "illegal_action", f"action {move} is not legal here; legal: {shown}")
+        raise ApiError(
+            422, "illegal_action", f"action {quote(move)} is not legal here; legal: {shown}"
+        )
     try:
         return state.string_to_action(move)
-    except BoardplayError as exc:
-        raise ApiError(422, "illegal_action", str(exc)) from None
+    except BoardplayError:
+        shown = ", ".join(state.action_to_string(a) for a in legal[:40])
+        raise ApiError(
+            422, "illegal_action", f"{quote(move)} is not a legal move here; legal: {shown}"
+        ) from None
 
 
 class Room:
@@ -158,15 +161,19 @@ class Room:
             raise conflict("not_your_turn", f"it is not your turn: {who} is to move{waiting}")
         return current
 
+    def _check_ply(self, ply: int | None, what: str) -> None:
+        """A request made for an older ply (a second click, a second tab) is refused."""
+        if ply is not None and ply != len(self.moves):
+            raise conflict(
+                "stale",
+                f"the game has moved on: your {what} was for ply {ply}, "
+                f"the game is at ply {len(self.moves)}; reload and try again",
+            )
+
     async def act(self, token: str | None, move: int | str, ply: int | None) -> None:
         async with self.lock:
             self._acting_seat(token)
-            if ply is not None and ply != len(self.moves):
-                raise conflict(
-                    "stale",
-                    f"the game has moved on: your move was for ply {ply}, "
-                    f"the game is at ply {len(self.moves)}; reload and try again",
-                )
+            self._check_ply(ply, "move")
             action = parse_move(self.state, move)
             try:
                 self._commit([action])
@@ -182,9 +189,10 @@ class Room:
         current = self.state.current_player()
         return current in seats and self.moves[-1].player == current
 
-    async def undo(self, token: str | None) -> None:
+    async def undo(self, token: str | None, ply: int | None = None) -> None:
         async with self.lock:
             current = self._acting_seat(token)
+            self._check_ply(ply, "undo")
             if not self.undo_allowed({current}):
                 raise conflict(
                     "cannot_undo",
@@ -200,9 +208,18 @@ class Room:
             self._touch()
         await self.changed()
 
-    async def join(self, seat: int | None, invite: str | None, name: str | None) -> tuple[str, int]:
+    async def join(
+        self, seat: int | None, invite: str | None, name: str | None, accept_reproducible: bool
+    ) -> tuple[str, int]:
         async with self.lock:
             self._require_live()
+            if self.row.seed is not None and not accept_reproducible:
+                raise conflict(
+                    "reproducible",
+                    "this game is reproducible: its creator chose the seed its luck follows "
+                    f"(seed {self.row.seed}, shown to everyone); join with "
+                    "accept_reproducible: true to agree",
+                )
             chosen: st.SeatRow | None = None
             if invite is not None:
                 for s in self.row.seats:
@@ -254,6 +271,7 @@ class Room:
         ply = len(self.moves)
         spec = self.row.seats[seat].spec or "random"
         seed = chance_rng(self.row.seed, ply).randrange(2**31)
+        limits = self.hub.limits
         self.thinking = seat
         self._touch()
         await self.broadcast()
@@ -262,12 +280,14 @@ class Room:
         job = functools.partial(
             choose_action,
             self.hub.catalogue_ref,
+            self.hub.data_dir,
             self.row.game,
             self.row.options,
             self.row.start_position,
             [m.action for m in self.moves],
             spec,
             seed,
+            limits.ai_max_time,
         )
         try:
             try:
@@ -342,7 +362,10 @@ class Room:
             "ai_error": self.ai_error,
             "broken": self.broken,
             "version": [self.hub.epoch, self.version],
+            "reproducible": row.seed is not None,
         }
+        if row.seed is not None:
+            view["seed"] = row.seed
         if self.broken is not None:
             view.update(title=row.game, options=row.options, terminal=False, legal=[])
             return view
@@ -379,10 +402,9 @@ class Room:
         return view
 
     async def broadcast(self) -> None:
+        """Queue the new view for every subscriber; one that fell behind is dropped."""
         for sub in list(self.subscribers):
-            try:
-                await sub.send({"type": "state", "game": self.view_for(sub.token)})
-            except Exception:
+            if not sub.push_view(self.view_for(sub.token)):
                 self.subscribers.discard(sub)
 
     # ----- records --------------------------------------------------------------------------
@@ -403,8 +425,8 @@ class Room:
             finished=row.updated.isoformat(timespec="seconds") if finished else None,
             meta={"server_game_id": row.id},
         )
-        if row.status == st.FINISHED:
-            record.meta["seed"] = row.seed
+        if row.seed is not None:
+            record.meta.update(reproducible=True, seed=row.seed)
         return record
 
 
@@ -415,124 +437,3 @@ def _safely(build: Callable[[], Any]) -> Any:
     except Exception as exc:
         log.warning("could not build a view field: %s", exc)
         return None
-
-
-class Hub:
-    """All rooms of one server, created on demand from storage."""
-
-    def __init__(
-        self,
-        storage: st.Storage,
-        catalogue: Catalogue,
-        catalogue_ref: str,
-        executor_factory: Callable[[], Executor],
-    ) -> None:
-        self.storage = storage
-        self.catalogue = catalogue
-        self.catalogue_ref = catalogue_ref
-        self.executor_factory = executor_factory
-        self.executor = executor_factory()
-        self.rooms: dict[str, Room] = {}
-        self.epoch = new_token()[:10]
-        """Identifies this server process in view versions (versions restart with it)."""
-
-    def room(self, game_id: str) -> Room:
-        room = self.rooms.get(game_id)
-        if room is None:
-            row = self.storage.get_game(game_id)
-            if row is None:
-                raise not_found(f"there is no game with id {game_id!r}")
-            room = Room(self, row)
-            self.rooms[game_id] = room
-            if room.broken is None:
-                room._commit([])  # resolve an opening chance node
-        return room
-
-    def renew_executor(self) -> None:
-        """Replace a broken worker pool (its futures all fail) with a fresh one."""
-        broken = self.executor
-        self.executor = self.executor_factory()
-        broken.shutdown(wait=False, cancel_futures=True)
-
-    async def resume_all(self) -> int:
-        """After a restart: rebuild every active game and let waiting AI seats move."""
-        count = 0
-        for game_id in self.storage.game_ids(st.ACTIVE, limit=100_000):
-            self.room(game_id).kick()
-            count += 1
-        return count
-
-    async def close(self) -> None:
-        tasks = [r.ai_task for r in self.rooms.values() if r.ai_task is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
-
-    def create(
-        self,
-        game_name: str,
-        options: Mapping[str, Any],
-        seats: Sequence[Mapping[str, Any]],
-        seed: int | None,
-    ) -> tuple[Room, str, dict[int, str]]:
-        """A new game; returns the room, the creator's token and invitation codes by seat."""
-        if game_name not in self.catalogue.names():
-            raise bad_request(
-                f"unknown game {game_name!r}; "
-                f"this server offers: {', '.join(self.catalogue.names())}"
-            )
-        try:
-            game = self.catalogue.load(game_name, options)
-        except BoardplayError as exc:
-            raise bad_request(str(exc)) from None
-        if len(seats) != game.num_players:
-            raise bad_request(f"{game_name} with these options needs {game.num_players} seats")
-        token = new_token()
-        invites: dict[int, str] = {}
-        rows: list[st.SeatRow] = []
-        for index, seat in enumerate(seats):
-            rows.append(self._seat_row(game, index, seat, token, invites))
-        row = st.GameRow(
-            id=new_game_id(),
-            game=game.name,
-            options=dict(game.options),
-            seed=seed if seed is not None else secrets.randbelow(2**31),
-            seats=rows,
-        )
-        self.storage.create_game(row)
-        room = self.room(row.id)
-        return room, token, invites
-
-    def _seat_row(
-        self, game: Game, index: int, seat: Mapping[str, Any], token: str, invites: dict[int, str]
-    ) -> st.SeatRow:
-        kind = seat.get("kind")
-        if kind == "me":
-            kind = st.HUMAN
-        if kind not in st.SEAT_KINDS:
-            raise bad_request(
-                f"seats[{index}].kind must be one of me, {', '.join(st.SEAT_KINDS)}; got {kind!r}"
-            )
-        raw_name = seat.get("name")
-        if raw_name is not None and not isinstance(raw_name, str):
-            raise bad_request(f"seats[{index}].name must be a string")
-        name = (raw_name or "").strip()[:40]
-        if kind == st.AI:
-            spec = seat.get("spec")
-            if not isinstance(spec, str) or not spec.strip():
-                raise bad_request(f"seats[{index}] is an AI seat and needs a spec, e.g. 'easy'")
-            try:
-                make_agent(spec, game, 0)
-            except BoardplayError as exc:
-                raise bad_request(f"seats[{index}].spec: {exc}") from None
-            return st.SeatRow(index, kind, name or f"AI ({spec})", spec=spec)
-        if kind in (st.HUMAN, st.HOTSEAT):
-            name = name or game.seat_name(index)
-            return st.SeatRow(index, kind, name, token_hash=hash_token(token))
-        if kind == st.INVITE:
-            code = new_token()
-            invites[index] = code
-            return st.SeatRow(index, kind, name or "Invited player", invite_hash=hash_token(code))
-        return st.SeatRow(index, kind, name or "Open seat")

@@ -1,10 +1,11 @@
 """Persistent games: SQLAlchemy Core over embedded SQLite (default) or PostgreSQL.
 
-A game is stored as what cannot be recomputed: the game name and options, the chance seed, the
-seats (kind, AI spec, hashes of their secret tokens) and the list of accepted actions. The engine
-state is never stored; it is rebuilt by replaying the actions, so a server restart (or an engine
-upgrade that keeps the rules) resumes every game. Each accepted action is committed before it is
-acknowledged to anyone."""
+A game is stored as what cannot be recomputed: the game name and options, whether its chance is
+reproducible (then its agreed seed; other games draw chance from ``secrets`` and keep no seed:
+column ``seed`` holds 0 for them), the seats (kind, AI spec, hashes of their secret tokens) and
+the list of accepted actions. The engine state is never stored; it is rebuilt by replaying the
+actions, so a server restart (or an engine upgrade that keeps the rules) resumes every game.
+Each accepted action is committed before it is acknowledged to anyone."""
 
 from __future__ import annotations
 
@@ -19,6 +20,11 @@ from sqlalchemy.engine import Engine, make_url
 
 from boardplay.core.records import Move
 
+NAME_LENGTH = 64
+"""Longest seat name the database stores (a default AI name is cut to fit)."""
+SPEC_LENGTH = 200
+"""Longest AI spec the database stores (a longer one is refused)."""
+
 metadata = sa.MetaData()
 
 games_table = sa.Table(
@@ -28,6 +34,7 @@ games_table = sa.Table(
     sa.Column("game", sa.String(64), nullable=False),
     sa.Column("options", sa.JSON, nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("reproducible", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("start_position", sa.JSON, nullable=True),
     sa.Column("status", sa.String(16), nullable=False, index=True),
     sa.Column("result", sa.JSON, nullable=True),
@@ -41,8 +48,8 @@ seats_table = sa.Table(
     sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("kind", sa.String(16), nullable=False),
-    sa.Column("name", sa.String(64), nullable=False),
-    sa.Column("spec", sa.String(200), nullable=True),
+    sa.Column("name", sa.String(NAME_LENGTH), nullable=False),
+    sa.Column("spec", sa.String(SPEC_LENGTH), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("invite_hash", sa.String(64), nullable=True),
 )
@@ -97,7 +104,9 @@ class GameRow:
     id: str
     game: str
     options: dict[str, Any]
-    seed: int
+    seed: int | None
+    """The agreed seed of a reproducible game; None for a game whose chance is drawn by the
+    server from ``secrets`` (never stored, never shown)."""
     seats: list[SeatRow]
     start_position: dict[str, Any] | None = None
     status: str = ACTIVE
@@ -136,6 +145,21 @@ class Storage:
         self.url = url
         self.engine = make_engine(url)
         metadata.create_all(self.engine)
+        self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        """Bring a database made by an older version up to date (``create_all`` only makes
+        missing tables): games gained ``reproducible``, false for every game made before."""
+        present = {c["name"] for c in sa.inspect(self.engine).get_columns("games")}
+        if "reproducible" not in present:
+            false = "0" if self.engine.dialect.name == "sqlite" else "false"
+            with self.engine.begin() as conn:
+                conn.execute(
+                    sa.text(
+                        "ALTER TABLE games ADD COLUMN reproducible BOOLEAN NOT NULL "
+                        f"DEFAULT {false}"
+                    )
+                )
 
     def close(self) -> None:
         self.engine.dispose()
@@ -148,7 +172,8 @@ class Storage:
                     id=row.id,
                     game=row.game,
                     options=row.options,
-                    seed=row.seed,
+                    seed=row.seed if row.seed is not None else 0,
+                    reproducible=row.seed is not None,
                     start_position=row.start_position,
                     status=row.status,
                     result=row.result,
@@ -259,7 +284,7 @@ class Storage:
             id=found.id,
             game=found.game,
             options=dict(found.options),
-            seed=int(found.seed),
+            seed=int(found.seed) if found.reproducible else None,
             start_position=found.start_position,
             status=found.status,
             result=found.result,

@@ -17,10 +17,10 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from boardplay.core.errors import OptionError
+from boardplay.core.files import FileRefused, read_text_limited
 
 COLOURS = ("COPPER", "STONE", "GRAIN", "PUMPKIN")
 COLOUR_CODES = ("Cu", "St", "Gr", "Pu")
@@ -434,6 +434,10 @@ def parse_components(raw: Any, source: str, digest: str) -> Components:
     )
 
 
+MAX_DATA_BYTES = 1_000_000
+"""Largest Montana data file read (the shipped one is a few kilobytes)."""
+
+
 @lru_cache(maxsize=16)
 def load_components(path: str = DEFAULT_DATA) -> Components:
     """The components of ``path`` (``"default"``: the shipped PROPOSED file), cached."""
@@ -442,9 +446,9 @@ def load_components(path: str = DEFAULT_DATA) -> Components:
         source = "components.json (shipped)"
     else:
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise OptionError(f"cannot read Montana data file {path}: {exc.strerror}") from exc
+            text = read_text_limited(path, MAX_DATA_BYTES, "Montana data file")
+        except FileRefused as exc:
+            raise OptionError(str(exc)) from None
         source = path
     try:
         raw = json.loads(text)

@@ -68,6 +68,7 @@ OPTIONS = OptionSet(
             DEFAULT_DATA,
             "component data file (JSON); 'default' is the shipped PROPOSED data",
             kind=str,
+            names_file=True,
         ),
     ),
 )

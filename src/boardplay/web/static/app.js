@@ -105,10 +105,12 @@ async function lobbyPage() {
   const optionsBox = h("div", { id: "options" });
   const seatsBox = h("div", { id: "seats" });
   const rulesLink = h("a", { id: "rules-link", href: "#" }, "Rules");
+  const reproducible = h("input", { type: "checkbox", id: "reproducible" });
   form.append(
     h("h2", {}, "New game"),
     h("label", {}, "Game ", gameSelect), " ", rulesLink,
     optionsBox, h("h3", {}, "Seats"), seatsBox,
+    h("p", {}, h("label", { title: "chance follows a seed shown to every player; each invited player must agree" }, reproducible, " Reproducible (the seed is shown to everyone)")),
     h("button", { type: "submit", class: "primary", id: "create" }, "Create game"),
   );
   const chosen = () => games.find((g) => g.name === gameSelect.value);
@@ -151,7 +153,7 @@ async function lobbyPage() {
       return kind === "ai" ? { kind, spec: row.querySelector(".seat-level").value } : { kind };
     });
     try {
-      const created = await api("/api/games", { method: "POST", body: { game: gameSelect.value, options: readOptions(), seats } });
+      const created = await api("/api/games", { method: "POST", body: { game: gameSelect.value, options: readOptions(), seats, reproducible: reproducible.checked } });
       rememberToken(created.id, created.token);
       rememberInvites(created.id, created.invites);
       location.hash = `#/game/${created.id}`;
@@ -179,8 +181,9 @@ async function lobbyPage() {
   ]);
   mine.append(listing(myGames.games, (g) => h("a", { href: `#/game/${g.id}` }, g.status === "active" ? "Play" : "View")));
   open.append(listing(openGames.games, (g) => h("button", { class: "join", onclick: async () => {
+    if (g.reproducible && !confirm("This game is reproducible: its creator chose the seed its luck follows. Join anyway?")) return;
     try {
-      const joined = await api(`/api/games/${g.id}/join`, { method: "POST", body: {} });
+      const joined = await api(`/api/games/${g.id}/join`, { method: "POST", body: { accept_reproducible: !!g.reproducible } });
       rememberToken(g.id, joined.token);
       location.hash = `#/game/${g.id}`;
     } catch (e) { showError(e.message); }
@@ -194,14 +197,16 @@ async function joinPage(id, code) {
   const game = await api(`/api/games/${id}`);
   clear(main);
   const name = h("input", { id: "player-name", value: store.get("name", ""), placeholder: "your name" });
+  const agree = h("input", { type: "checkbox", id: "accept-reproducible" });
   main.append(h("div", { class: "panel" },
     h("h2", {}, `You are invited to ${game.title}`),
     h("p", {}, game.seats.map((s) => `${s.name}${s.claimed ? "" : " (free)"}`).join(" · ")),
+    game.reproducible ? h("p", { class: "reproducible" }, h("label", {}, agree, ` This game is reproducible: its luck follows seed ${game.seed}, chosen by its creator. I agree.`)) : "",
     h("label", {}, "Name ", name),
     h("button", { class: "primary", id: "accept", onclick: async () => {
       try {
         store.set("name", name.value);
-        const joined = await api(`/api/games/${id}/join`, { method: "POST", body: { invite: code, name: name.value } });
+        const joined = await api(`/api/games/${id}/join`, { method: "POST", body: { invite: code, name: name.value, accept_reproducible: agree.checked } });
         rememberToken(id, joined.token);
         location.hash = `#/game/${id}`;
       } catch (e) { showError(e.message); }
@@ -291,7 +296,7 @@ async function gamePage(id) {
     busy = true;
     try {
       const path = kind === "undo" ? `/api/games/${id}/undo` : `/api/games/${id}/actions`;
-      const body = kind === "undo" ? {} : { action: move, ply: game.ply };
+      const body = kind === "undo" ? { ply: game.ply } : { action: move, ply: game.ply };
       const answer = await api(path, { method: "POST", body, token });
       show(answer.game);
     } catch (e) {
@@ -345,6 +350,7 @@ async function gamePage(id) {
     game = next;
     title.textContent = `${game.title} `;
     title.append(h("span", { class: "muted" }, game.game_string || ""));
+    if (game.reproducible) title.append(" ", h("span", { class: "reproducible", id: "reproducible", title: "chance follows this seed, known to everyone" }, `reproducible (seed ${game.seed})`));
     let line;
     if (game.broken) line = game.broken;
     else if (game.terminal) line = `Game over: ${game.result?.text || ""}`;
@@ -386,10 +392,21 @@ async function gamePage(id) {
       connection.textContent = "live";
       socket.send(JSON.stringify({ type: "hello", token }));
     };
+    // The socket sends the whole game once ("state"), then only what changed ("update": the
+    // fields that differ, the fields gone, and the moves to keep and to add).
+    let live = null;
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "state") {
-        show(message.game);
+        live = message.game;
+        show(live);
+      } else if (message.type === "update" && live) {
+        const next = { ...live };
+        for (const key of message.removed || []) delete next[key];
+        Object.assign(next, message.game);
+        next.moves = live.moves.slice(0, message.moves.keep).concat(message.moves.add);
+        live = next;
+        show(live);
       } else if (message.type === "error") showError(message.error.message);
     };
     socket.onclose = () => {

@@ -1,0 +1,190 @@
+"""The server's front door: per-address request rate, body size and JSON safety, checked before
+any route runs (a pure ASGI middleware, so a body is counted as it streams in and a refused one
+is never read whole).
+
+Addresses are the peer address the ASGI server reports. Behind a reverse proxy run uvicorn with
+``--proxy-headers`` (and ``--forwarded-allow-ips``) so that address is the visitor's."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from boardplay.web import safejson
+from boardplay.web.config import Limits
+from boardplay.web.errors import ApiError
+
+Clock = Callable[[], float]
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+MAX_TRACKED = 10_000
+"""Addresses remembered at once; idle ones are forgotten first."""
+
+
+def address_of(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    stamp: float
+
+
+class RateLimiter:
+    """A token bucket per address: ``rate`` tokens a second, at most ``burst`` saved up."""
+
+    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.clock = clock
+        self.buckets: dict[str, _Bucket] = {}
+
+    def wait(self, address: str) -> float:
+        """Take one token: 0 if allowed, else the seconds until one is available."""
+        now = self.clock()
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= MAX_TRACKED:
+                self._forget_idle(now)
+            bucket = self.buckets[address] = _Bucket(self.burst, now)
+        bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * self.rate)
+        bucket.stamp = now
+        if bucket.tokens >= 1:
+            bucket.tokens -= 1
+            return 0.0
+        return (1 - bucket.tokens) / self.rate
+
+    def _forget_idle(self, now: float) -> None:
+        full = [a for a, b in self.buckets.items() if b.tokens + (now - b.stamp) * self.rate >= 1]
+        for address in full or list(self.buckets)[: MAX_TRACKED // 2]:
+            del self.buckets[address]
+
+
+class CreationQuota:
+    """Games created per address in a sliding hour (the "games per visitor" ceiling)."""
+
+    WINDOW = 3600.0
+
+    def __init__(self, per_hour: int, clock: Clock = time.monotonic) -> None:
+        self.per_hour = per_hour
+        self.clock = clock
+        self.created: dict[str, deque[float]] = {}
+
+    def check(self, address: str) -> None:
+        stamps = self._recent(address)
+        if len(stamps) >= self.per_hour:
+            raise ApiError(
+                429,
+                "too_many_games",
+                f"this address has created {len(stamps)} games in the last hour; the server "
+                f"allows {self.per_hour} (BOARDPLAY_WEB_GAMES_PER_VISITOR)",
+            )
+
+    def record(self, address: str) -> None:
+        if len(self.created) >= MAX_TRACKED:
+            for stale in [a for a in self.created if not self._recent(a)]:
+                del self.created[stale]
+        self._recent(address).append(self.clock())
+
+    def _recent(self, address: str) -> deque[float]:
+        stamps = self.created.setdefault(address, deque())
+        horizon = self.clock() - self.WINDOW
+        while stamps and stamps[0] < horizon:
+            stamps.popleft()
+        return stamps
+
+
+class Guard:
+    """ASGI middleware: refuse a request over the rate (429), a body over the size ceiling (413)
+    or a body that is not safe JSON (400), in the API's error shape, before the app sees it."""
+
+    def __init__(self, app: ASGIApp, limits: Limits, rate: RateLimiter) -> None:
+        self.app = app
+        self.limits = limits
+        self.rate = rate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        delay = self.rate.wait(address_of(scope))
+        if delay:
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1013, "reason": "rate limited"})
+                return
+            error = ApiError(
+                429,
+                "rate_limited",
+                f"too many requests from this address; the server allows "
+                f"{self.limits.rate_per_second:g} a second (bursts of {self.limits.rate_burst})",
+            )
+            await respond(send, error, {"retry-after": str(max(1, math.ceil(delay)))})
+            return
+        if scope["type"] == "websocket" or scope["method"] not in BODY_METHODS:
+            await self.app(scope, receive, send)
+            return
+        try:
+            body = await self._read_body(scope, receive)
+            if body.strip():
+                safejson.parse(body, self.limits)
+        except ApiError as error:
+            await respond(send, error)
+            return
+        await self.app(scope, replay(body, receive), send)
+
+    async def _read_body(self, scope: Scope, receive: Receive) -> bytes:
+        limit = self.limits.max_body_bytes
+        too_large = ApiError(413, "too_large", f"the request body is larger than {limit} bytes")
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and value.isdigit() and int(value) > limit:
+                raise too_large
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                raise too_large
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        return b"".join(chunks)
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the already-read body to the app, then passes through."""
+    sent = False
+
+    async def again() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
+
+
+async def respond(send: Send, error: ApiError, headers: dict[str, str] | None = None) -> None:
+    payload = json.dumps(error.to_json()).encode("utf-8")
+    raw: list[tuple[bytes, bytes]] = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+        *((k.encode(), v.encode()) for k, v in (headers or {}).items()),
+    ]
+    await send({"type": "http.response.start", "status": error.status, "headers": raw})
+    await send({"type": "http.response.body", "body": payload})
+
+
+def limiter_for(limits: Limits) -> RateLimiter:
+    return RateLimiter(limits.rate_per_second, limits.rate_burst)

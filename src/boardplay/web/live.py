@@ -1,0 +1,193 @@
+"""Live updates over WebSockets: one ``Subscriber`` per socket, with a bounded send queue.
+
+A room never waits for a socket: it queues each update and moves on, and a sender task per
+socket drains the queue. A socket whose queue is full (a client that stopped reading) is closed
+with code 1013 (try again later); the page reconnects and starts from the latest state. After
+the first full ``state`` message a socket receives ``update`` messages carrying only what
+changed: the view's top-level fields that differ, the fields gone, and the move list as
+``{"keep": k, "add": [...]}`` (keep the first k moves, append these).
+
+Client messages are parsed within the server's ceilings (size, depth, digits, Unicode, rate);
+every refusal goes back to the sender as ``{"type": "error", "status", "error", "id"}`` and the
+socket stays open, except a message over the size ceiling, which closes it with 1009."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from fastapi import WebSocket
+
+from boardplay.web import safejson
+from boardplay.web.config import Limits
+from boardplay.web.errors import ApiError, bad_request
+from boardplay.web.guard import RateLimiter, address_of
+from boardplay.web.schemas import CLIENT_MESSAGE, Act, Hello, Ping, Undo, ValidationError, describe
+
+if TYPE_CHECKING:
+    from boardplay.web.hub import Hub
+    from boardplay.web.rooms import Room
+
+log = logging.getLogger("boardplay.web")
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+Close = Callable[[int], Awaitable[None]]
+FELL_BEHIND = 1013
+TOO_BIG = 1009
+UNKNOWN_GAME = 4404
+
+
+class Subscriber:
+    """A socket listening to a room; ``token`` decides which seats are "yours"."""
+
+    def __init__(self, send: Send, close: Close, queue_size: int = 64) -> None:
+        self.send = send
+        self.close = close
+        self.token: str | None = None
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(queue_size)
+        self.last: dict[str, Any] | None = None
+        self.dropped = False
+        self._sender: asyncio.Task[None] | None = None
+        self._closer: asyncio.Task[None] | None = None
+
+    def push(self, message: dict[str, Any]) -> bool:
+        """Queue ``message`` without waiting; a full queue drops the socket (False)."""
+        if self.dropped:
+            return False
+        if self._sender is None:
+            self._sender = asyncio.get_running_loop().create_task(self._drain())
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.drop(FELL_BEHIND)
+            return False
+        return True
+
+    def push_view(self, view: dict[str, Any], full: bool = False) -> bool:
+        """Queue the game ``view``: whole the first time (or when ``full``), else what changed
+        since the last view queued for this socket."""
+        previous = self.last
+        self.last = view
+        if full or previous is None:
+            return self.push({"type": "state", "game": view})
+        return self.push(delta(previous, view))
+
+    def drop(self, code: int) -> None:
+        """Stop sending and close the socket with ``code`` (without waiting for it)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self.stop()
+        self._closer = asyncio.get_running_loop().create_task(self._close(code))
+
+    def stop(self) -> None:
+        if self._sender is not None:
+            self._sender.cancel()
+
+    async def finish(self) -> None:
+        """The socket's handler is ending: stop sending, and let a pending close go out."""
+        self.stop()
+        if self._closer is not None:
+            await self._closer
+
+    async def _close(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.close(code), timeout=2)
+
+    async def _drain(self) -> None:
+        try:
+            while True:
+                message = await self.queue.get()
+                await self.send(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the socket is gone: stop feeding it
+            self.dropped = True
+
+
+def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The ``update`` message turning view ``old`` into view ``new``."""
+    old_moves: list[Any] = old.get("moves", [])
+    new_moves: list[Any] = new.get("moves", [])
+    keep = min(len(old_moves), len(new_moves))
+    while keep and old_moves[keep - 1] != new_moves[keep - 1]:
+        keep -= 1
+    return {
+        "type": "update",
+        "game": {k: v for k, v in new.items() if k != "moves" and old.get(k, ...) != v},
+        "removed": [k for k in old if k not in new],
+        "moves": {"keep": keep, "add": new_moves[keep:]},
+    }
+
+
+async def serve_socket(
+    websocket: WebSocket, hub: Hub, game_id: str, limits: Limits, rate: RateLimiter
+) -> None:
+    """The WebSocket of one game, from accept to close."""
+    await websocket.accept()
+    try:
+        room = hub.room(game_id)
+    except ApiError as exc:
+        await websocket.send_json({"type": "error", "status": exc.status, **exc.to_json()})
+        await websocket.close(code=UNKNOWN_GAME)
+        return
+
+    async def close(code: int) -> None:
+        await websocket.close(code=code)
+
+    sub = Subscriber(websocket.send_json, close, limits.ws_send_queue)
+    room.subscribers.add(sub)
+    address = address_of(websocket.scope)
+    try:
+        sub.push_view(room.view_for(None), full=True)
+        while not sub.dropped:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is not None and len(text.encode("utf-8", "surrogatepass")) > (
+                limits.max_ws_message_bytes
+            ):
+                sub.drop(TOO_BIG)
+                break
+            try:
+                if text is None:
+                    raise bad_request("send JSON text frames; binary frames are not understood")
+                if rate.wait(address):
+                    raise ApiError(429, "rate_limited", "too many messages from this address")
+                await handle_message(room, sub, text, limits)
+            except ApiError as exc:
+                sub.push({"type": "error", "status": exc.status, "id": None, **exc.to_json()})
+    finally:
+        room.subscribers.discard(sub)
+        await sub.finish()
+
+
+async def handle_message(room: Room, sub: Subscriber, text: str, limits: Limits) -> None:
+    """One client message; refusals go back to this client only, as ``{"type": "error"}``."""
+    raw = safejson.parse(text, limits, "the message")
+    if not isinstance(raw, dict):
+        raise bad_request("a message must be a JSON object with a 'type'")
+    reply_to = raw.get("id") if isinstance(raw.get("id"), int | str) else None
+    try:
+        try:
+            message = CLIENT_MESSAGE.validate_python(raw)
+        except ValidationError as exc:
+            raise bad_request(
+                f"{describe(exc.errors(include_input=False), skip=1)} "
+                "(messages: hello, act, undo or ping)"
+            ) from None
+        if isinstance(message, Hello):
+            sub.token = message.token
+            sub.push_view(room.view_for(message.token), full=True)
+        elif isinstance(message, Act):
+            await room.act(sub.token, message.action, message.ply)
+        elif isinstance(message, Undo):
+            await room.undo(sub.token, message.ply)
+        elif isinstance(message, Ping):
+            sub.push({"type": "pong", "id": message.id})
+    except ApiError as exc:
+        sub.push({"type": "error", "status": exc.status, "id": reply_to, **exc.to_json()})

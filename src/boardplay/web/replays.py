@@ -1,0 +1,135 @@
+"""Replays: every position of a record, for stepping and scrubbing in the browser.
+
+A record is never trusted. Every move is pushed through the engine (the first one it rejects,
+or whose seat or notation disagrees, becomes a 400 naming it), and every field that follows from
+the moves is re-derived and compared: a record whose result, players or finish disagrees with
+its own moves is refused, naming the field. The record handed back for download is rebuilt from
+the verified moves, so the replay page never returns a forged file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+from boardplay.core.errors import BoardplayError
+from boardplay.core.game import Game, State
+from boardplay.core.records import Move, Player, Record, result_of
+from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.errors import bad_request, quote
+from boardplay.web.hints import hints_for
+from boardplay.web.storage import NAME_LENGTH, SPEC_LENGTH
+
+
+def frames_of(catalogue: WebCatalogue, record: Record, keep_meta: bool = False) -> dict[str, Any]:
+    """Every position of ``record`` with the rebuilt record; ``keep_meta`` for the server's own
+    records (an uploaded record's ``meta`` is dropped: nothing checks it)."""
+    if record.game not in catalogue.names():
+        raise bad_request(f"this server cannot show {quote(record.game)} games")
+    try:
+        game = catalogue.load(record.game, record.options)
+    except BoardplayError as exc:
+        raise bad_request(f"the record's options are not valid: {exc}") from None
+    if len(record.moves) > game.max_game_length:
+        raise bad_request(
+            f"the record has {len(record.moves)} moves; a {game.name} game has at most "
+            f"{game.max_game_length}"
+        )
+    frames: list[dict[str, Any]] = []
+    states = list(checked_states(game, record))
+    for index, state in enumerate(states):
+        move = record.moves[index - 1] if index else None
+        frames.append(
+            {
+                "ply": index,
+                "move": move.notation if move else None,
+                "player": move.player if move else None,
+                "current_player": state.current_player(),
+                "position": state.to_json(),
+                "text": state.render(),
+                "scores": state.scores(),
+                "result": state.result_text() if state.is_terminal() else None,
+            }
+        )
+    rebuilt = rebuild(game, record, states[-1], keep_meta)
+    return {
+        "game": rebuilt.game,
+        "title": getattr(game, "title", record.game),
+        "options": rebuilt.options,
+        "players": [p.to_json() for p in rebuilt.players],
+        "frames": frames,
+        "hints": hints_for(game, states[-1]),
+        "record": rebuilt.to_json(),
+    }
+
+
+def checked_states(game: Game, record: Record) -> Iterator[State]:
+    """The positions of ``record`` through the catalogue's engine; the first move the engine
+    rejects (or whose seat or notation disagrees) becomes a 400 naming it."""
+    try:
+        state = (
+            game.new_initial_state()
+            if record.start_position is None
+            else game.state_from_json(record.start_position)
+        )
+    except BoardplayError as exc:
+        raise bad_request(f"the record's start position is invalid: {exc}") from None
+    yield state.clone()
+    for index, move in enumerate(record.moves, start=1):
+        where = (
+            f"the record cannot be replayed: move {index} ({quote(move.notation)}, "
+            f"id {quote(move.action)})"
+        )
+        if move.action not in state.legal_actions():
+            raise bad_request(f"{where} is not legal there")
+        if state.current_player() != move.player:
+            raise bad_request(f"{where} is recorded for seat {quote(move.player)}")
+        if state.action_to_string(move.action) != move.notation:
+            raise bad_request(f"{where} is written {state.action_to_string(move.action)!r}")
+        state.apply_action(move.action)
+        yield state.clone()
+
+
+def rebuild(game: Game, record: Record, final: State, keep_meta: bool) -> Record:
+    """The record as its verified moves make it; a field that disagrees is a 400 naming it."""
+    if record.players and len(record.players) != game.num_players:
+        raise bad_request(
+            f"field 'players' lists {len(record.players)} players but the game has "
+            f"{game.num_players} seats"
+        )
+    derived = result_of(final)
+    if record.result is not None and record.result != derived:
+        raise bad_request(f"field 'result' disagrees with the moves, which give: {derived['text']}")
+    if record.finished is not None and record.result is None and not final.is_terminal():
+        raise bad_request("field 'finished' is set but the moves do not finish the game")
+    for name in ("started", "finished"):
+        value = getattr(record, name)
+        if value is not None and not _is_date(value):
+            raise bad_request(f"field {name!r} must be a date and time (ISO 8601)")
+    return Record(
+        game=game.name,
+        options=dict(game.options),
+        players=[_player(p) for p in record.players],
+        moves=[Move(m.action, m.notation, m.player) for m in record.moves],
+        start_position=record.start_position,
+        result=derived if record.result is not None or final.is_terminal() else None,
+        started=record.started,
+        finished=record.finished,
+        meta=dict(record.meta) if keep_meta else {},
+    )
+
+
+def _player(player: Player) -> Player:
+    kind = player.kind if player.kind in ("human", "agent") else "human"
+    spec = player.spec[:SPEC_LENGTH] if isinstance(player.spec, str) else None
+    return Player(player.name[:NAME_LENGTH], kind, spec)
+
+
+def _is_date(value: Any) -> bool:
+    if not isinstance(value, str) or len(value) > 40:
+        return False
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,85 @@
+"""JSON from visitors, parsed within the server's ceilings.
+
+Python's parser accepts what a server must not: nesting deep enough to exhaust the recursion
+limit (a body of 100,000 ``[``), integers of thousands of digits (slow to convert, and refused
+with a ``ValueError`` past 4,300), ``NaN``/``Infinity`` (not JSON) and lone surrogates such as
+``"\\ud800"`` (valid JSON escapes that are not Unicode text: they break hashing, storage and the
+JSON answer). Every body and WebSocket message goes through ``parse`` first, so nothing after it
+meets such input; a refusal is an ``ApiError`` 400 whose message never quotes the input."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from boardplay.web.config import Limits
+from boardplay.web.errors import ApiError, bad_request
+
+
+class _Refused(Exception):
+    """Raised from inside the parser's hooks; turned into a 400 by ``parse``."""
+
+
+def parse(raw: bytes | str, limits: Limits, what: str = "the body") -> Any:
+    """The JSON value of ``raw`` or ``ApiError`` 400 saying which ceiling or rule it breaks."""
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise bad_request(f"{what} is not UTF-8 text") from None
+    else:
+        text = raw
+    digits = limits.max_int_digits
+
+    def parse_int(number: str) -> int:
+        if len(number) - number.startswith("-") > digits:
+            raise _Refused(f"{what} has an integer of more than {digits} digits")
+        return int(number)
+
+    def parse_constant(name: str) -> Any:
+        raise _Refused(f"{what} contains {name}, which is not JSON")
+
+    try:
+        value = json.loads(text, parse_int=parse_int, parse_constant=parse_constant)
+    except json.JSONDecodeError as exc:
+        raise bad_request(f"{what} is not valid JSON: {exc.msg} at position {exc.pos}") from None
+    except RecursionError:
+        raise _too_deep(what, limits) from None
+    except _Refused as exc:
+        raise bad_request(str(exc)) from None
+    check(value, limits, what)
+    return value
+
+
+def _too_deep(what: str, limits: Limits) -> ApiError:
+    return bad_request(f"{what} nests arrays and objects deeper than {limits.max_json_depth}")
+
+
+def check(value: Any, limits: Limits, what: str) -> None:
+    """Refuse nesting deeper than the ceiling and text that is not Unicode (lone surrogates),
+    walking the parsed value without recursion."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _check_text(item, what)
+        elif isinstance(item, dict | list):
+            if depth >= limits.max_json_depth:
+                raise _too_deep(what, limits)
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    _check_text(key, what)
+                    stack.append((child, depth + 1))
+            else:
+                stack.extend((child, depth + 1) for child in item)
+
+
+def _check_text(text: str, what: str) -> None:
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise bad_request(
+            f"{what} contains text that is not valid Unicode (a lone surrogate such as \\ud800)"
+        ) from None

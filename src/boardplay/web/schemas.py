@@ -1,0 +1,127 @@
+"""Request bodies and WebSocket messages as Pydantic models: the OpenAPI schema declares every
+body, and a body of the wrong shape is refused with a 400 naming the field before a route runs.
+
+Models are strict (no ``"5"`` for 5, no ``true`` for 1) and bound every string and list, so no
+field can carry more than its column or its use needs. Unknown fields are ignored, as clients of
+an older or newer version may send some. The bodies reaching these models have already passed
+``safejson`` (depth, digits, Unicode), so validation never meets pathological input."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from boardplay.web.errors import clip, quote
+from boardplay.web.storage import SPEC_LENGTH
+
+OptionValue = bool | int | str | None
+Text = Annotated[str, Field(max_length=200)]
+Secret = Annotated[str, Field(max_length=200)]
+Ply = Annotated[int, Field(ge=0, le=10_000_000)]
+Options = Annotated[dict[Annotated[str, Field(max_length=64)], OptionValue], Field(max_length=64)]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
+class SeatRequest(Body):
+    kind: Annotated[str, Field(max_length=16)] = Field(
+        description="me (or human), hotseat, ai, invite or open"
+    )
+    spec: Annotated[str, Field(max_length=SPEC_LENGTH)] | None = Field(
+        None, description="an AI seat's agent spec, e.g. hard or mcts(time=1.0)"
+    )
+    name: Text | None = None
+
+
+class PreviewRequest(Body):
+    game: Annotated[str, Field(max_length=64)]
+    options: Options | None = None
+
+
+class CreateRequest(PreviewRequest):
+    seats: Annotated[list[SeatRequest], Field(max_length=16)]
+    reproducible: bool = Field(
+        False,
+        description="chance follows a seed (the given one or one drawn by the server) that is "
+        "shown to every seat; each invited or open seat must accept this on joining",
+    )
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = Field(
+        None, description="only with reproducible: the seed chance follows"
+    )
+
+
+class JoinRequest(Body):
+    invite: Secret | None = None
+    seat: Annotated[int, Field(ge=0, le=1000)] | None = None
+    name: Text | None = None
+    accept_reproducible: bool = Field(
+        False, description="needed to join a reproducible game (its creator chose its luck)"
+    )
+
+
+class ActionRequest(Body):
+    action: int | Text = Field(description="a move in the game's notation, or an action id")
+    ply: Ply | None = Field(None, description="the ply the move is for; refused if stale")
+    token: Secret | None = None
+
+
+class UndoRequest(Body):
+    ply: Ply | None = Field(None, description="the ply the undo is for; refused if stale")
+    token: Secret | None = None
+
+
+class RecordUpload(BaseModel):
+    """A boardplay record (docs/formats.md); checked in full by ``Record.from_json`` and a
+    replay of every move, so only its outline is declared here."""
+
+    model_config = ConfigDict(extra="allow")
+    format: str
+    version: int
+    game: str
+    options: dict[str, Any] = {}
+    players: list[Any] = []
+    actions: list[Any] = []
+    moves: list[Any] = []
+    seats: list[Any] = []
+
+
+# ----- WebSocket client messages -----------------------------------------------------------
+class Hello(Body):
+    type: Literal["hello"]
+    token: Secret | None = None
+
+
+class Act(ActionRequest):
+    type: Literal["act"]
+    id: Any = None
+
+
+class Undo(UndoRequest):
+    type: Literal["undo"]
+    id: Any = None
+
+
+class Ping(Body):
+    type: Literal["ping"]
+    id: Annotated[int, Field(ge=-(2**53), le=2**53)] | Text | None = None
+
+
+ClientMessage = Annotated[Hello | Act | Undo | Ping, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Hello | Act | Undo | Ping] = TypeAdapter(ClientMessage)
+
+
+def describe(errors: list[Any], skip: int = 0) -> str:
+    """Validation errors as one sentence: ``field: problem; ...``, quoting no input beyond a
+    short prefix (a location may contain a visitor's dictionary key)."""
+    parts: list[str] = []
+    for error in errors[:5]:
+        loc = error.get("loc", ())[skip:]
+        where = ".".join(str(p) if len(str(p)) <= 40 else quote(str(p)) for p in loc)
+        parts.append(f"{where or 'request'}: {clip(str(error.get('msg')), 120)}")
+    return "; ".join(parts)
+
+
+__all__ = ["CLIENT_MESSAGE", "ValidationError", "describe"]

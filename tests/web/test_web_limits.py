@@ -1,0 +1,226 @@
+"""Every cost a visitor can ask for has a ceiling, and malformed input of any kind gets a clear
+4xx (or a WebSocket error frame / close code) and changes nothing (issue 13)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from webcalls import HUMANS, auth, create, refused
+from websettings import tiny_settings
+
+from boardplay.web.app import create_app
+from boardplay.web.live import Subscriber
+
+HUGE = "9" * 5000
+
+
+def post_raw(client: TestClient, url: str, text: str, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json", **(auth(token) if token else {})}
+    return client.post(url, content=text.encode("utf-8", "surrogatepass"), headers=headers)
+
+
+# ----- 3. ceilings ------------------------------------------------------------------------
+def test_ai_specs_over_the_ceilings_are_refused_naming_them(tmp_path: Path) -> None:
+    limits = {"ai_max_time": 2.0, "ai_max_iterations": 5000}
+    with TestClient(create_app(tiny_settings(tmp_path, limits=limits))) as client:
+        for spec, ceiling in (
+            ("mcts(time=inf)", "2"),
+            ("mcts(time=nan)", "2"),
+            ("mcts(time=15)", "2"),
+            ("mcts(iterations=1000000000)", "5000"),
+            ("mcts(iterations=10,time=3)", "2"),
+        ):
+            body = {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "ai", "spec": spec}]}
+            message = refused(client.post("/api/games", json=body))
+            assert "ceiling" in message and ceiling in message, message
+        assert client.get("/api/games").json()["games"] == []
+        ok = [{"kind": "me"}, {"kind": "ai", "spec": "mcts(time=1.5,iterations=4000)"}]
+        assert client.post("/api/games", json={"game": "tiny", "seats": ok}).status_code == 201
+
+
+def test_games_per_visitor_and_request_rate_have_ceilings(tmp_path: Path) -> None:
+    with TestClient(create_app(tiny_settings(tmp_path, limits={"games_per_visitor": 3}))) as c:
+        for _ in range(3):
+            create(c)
+        assert "3" in refused(c.post("/api/games", json={"game": "tiny", "seats": HUMANS}), 429)
+        assert len(c.get("/api/games").json()["games"]) == 3
+    limits = {"rate_per_second": 1.0, "rate_burst": 5}
+    with TestClient(create_app(tiny_settings(tmp_path, limits=limits))) as c:
+        answers = [c.get("/api/catalogue") for _ in range(8)]
+        statuses = [a.status_code for a in answers]
+        assert statuses[:5] == [200] * 5 and 429 in statuses[5:], statuses
+        limited = next(a for a in answers if a.status_code == 429)
+        assert limited.json()["error"]["code"] == "rate_limited"
+        assert int(limited.headers["retry-after"]) >= 1
+
+
+def test_bodies_over_the_size_ceiling_are_413(tmp_path: Path) -> None:
+    with TestClient(create_app(tiny_settings(tmp_path, limits={"max_body_bytes": 1000}))) as c:
+        body = {"game": "tiny", "seats": HUMANS, "options": {"bonus": 0}, "pad": "x" * 2000}
+        assert "1000" in refused(c.post("/api/games", json=body), 413)
+
+
+# ----- 5. malformed input of every kind -----------------------------------------------------
+def test_malformed_http_bodies_are_400_and_change_nothing(client: TestClient) -> None:
+    created = create(client, seats=[{"kind": "me"}, {"kind": "invite"}])
+    gid, token = created["id"], created["token"]
+    act, join = f"/api/games/{gid}/actions", f"/api/games/{gid}/join"
+    cases = [
+        ("/api/games", "[" * 100_000),
+        ("/api/games", '{"game": "tiny", "seats": ' + "[" * 5000 + "]" * 5000 + "}"),
+        (
+            "/api/games",
+            '{"game": "tiny", "seats": [{"kind": "me"}, {"kind": "me"}], "x": ' + HUGE + "}",
+        ),
+        ("/api/games", '{"game": "tiny", "options": {"bonus": ' + HUGE + '}, "seats": []}'),
+        ("/api/games/preview", '{"game": "tiny", "options": {"bonus": "\\ud800"}}'),
+        (
+            "/api/games",
+            '{"game": "tiny", "seats": [{"kind": "me", "name": "\\ud800"}, {"kind": "me"}]}',
+        ),
+        (
+            "/api/replay",
+            '{"format": "boardplay-record", "version": 1, "game": "tiny", '
+            '"actions": [' + HUGE + '], "moves": ["x"], "seats": [0]}',
+        ),
+        (act, '{"action": ' + HUGE + "}"),
+        (act, '{"action": "t1", "ply": ' + HUGE + "}"),
+        (act, '{"action": "t1", "token": "\\ud800"}'),
+        (join, '{"invite": "\\ud800"}'),
+        (join, '{"name": "\\udfff", "invite": "x"}'),
+        (join, '{"seat": ' + HUGE + "}"),
+        (act, '{"action": NaN}'),
+    ]
+    for url, text in cases:
+        response = post_raw(client, url, text, token=None if url == join else token)
+        message = refused(response)
+        assert len(message) < 400, message
+    game = client.get(f"/api/games/{gid}").json()
+    assert game["ply"] == 1 and not game["seats"][1]["claimed"]
+    assert len(client.get("/api/games").json()["games"]) == 1
+
+
+def test_error_messages_quote_only_a_short_prefix_of_the_input(client: TestClient) -> None:
+    created = create(client)
+    gid, token = created["id"], created["token"]
+    move = "x" * 1_000_000
+    response = client.post(f"/api/games/{gid}/actions", json={"action": move}, headers=auth(token))
+    assert 400 <= response.status_code < 500
+    assert len(response.content) < 2000
+    response = client.post("/api/games", json={"game": "g" * 100_000, "seats": HUMANS})
+    assert response.status_code == 400 and len(response.content) < 2000
+    response = client.post(
+        "/api/games", json={"game": "tiny", "seats": HUMANS, "options": {"o" * 100_000: 1}}
+    )
+    assert response.status_code == 400 and len(response.content) < 2000
+
+
+def test_websocket_answers_malformed_frames_and_stays_open(client: TestClient) -> None:
+    created = create(client)
+    gid, token = created["id"], created["token"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.receive_json()
+        frames: list[str | bytes] = [
+            b"\x00\x01binary",
+            "[" * 60_000,
+            '{"type": "act", "action": ' + HUGE + "}",
+            '{"type": "hello", "token": "\\ud800"}',
+            '{"type": "act", "action": "t1", "ply": ' + HUGE + "}",
+            '{"type": "\\udfff"}',
+            '{"type": "undo", "ply": "x"}',
+        ]
+        for frame in frames:
+            if isinstance(frame, bytes):
+                ws.send_bytes(frame)
+            else:
+                ws.send_text(frame)
+            answer = ws.receive_json()
+            assert answer["type"] == "error" and answer["status"] == 400, (frame[:40], answer)
+            assert len(answer["error"]["message"]) < 400
+        ws.send_json({"type": "hello", "token": token})
+        assert ws.receive_json()["game"]["your_seats"] == [0, 1]
+        ws.send_json({"type": "ping", "id": 1})
+        assert ws.receive_json() == {"type": "pong", "id": 1}
+    assert client.get(f"/api/games/{gid}").json()["ply"] == 1
+
+
+def test_websocket_messages_over_the_ceiling_close_the_socket_with_1009(tmp_path: Path) -> None:
+    settings = tiny_settings(tmp_path, limits={"max_ws_message_bytes": 4096})
+    with TestClient(create_app(settings)) as client:
+        gid = create(client)["id"]
+        with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.receive_json()
+            ws.send_text('{"type": "ping", "id": "' + "x" * 5000 + '"}')
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1009
+
+
+# ----- 4. slow consumers ------------------------------------------------------------------------
+def test_a_socket_that_never_reads_cannot_stall_the_game(client: TestClient) -> None:
+    """A subscriber whose sends never complete (a client that stopped reading) is dropped with
+    close code 1013 once its queue is full; every move is still answered at once."""
+    created = create(client, options={"bonus": 1})
+    gid, token = created["id"], created["token"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    closed: list[int] = []
+    stuck = asyncio.Event()
+
+    async def never_completes(_message: dict[str, Any]) -> None:
+        await stuck.wait()
+
+    async def close(code: int) -> None:
+        closed.append(code)
+
+    async def subscribe() -> None:
+        room = hub.room(gid)
+        sub = Subscriber(never_completes, close, queue_size=4)
+        room.subscribers.add(sub)
+
+    client.portal.call(subscribe)  # type: ignore[attr-defined]
+    started = time.monotonic()
+    for _ in range(20):
+        for ply in (1, 2):
+            answer = client.post(
+                f"/api/games/{gid}/actions",
+                json={"action": "t1", "ply": ply},
+                headers=auth(token),
+            )
+            assert answer.status_code == 200, answer.text
+        for ply in (3, 2):
+            answer = client.post(f"/api/games/{gid}/undo", json={"ply": ply}, headers=auth(token))
+            assert answer.status_code == 200, answer.text
+    assert time.monotonic() - started < 20
+    assert closed == [1013]
+    assert not hub.room(gid).subscribers
+
+
+def test_updates_send_what_changed_not_the_whole_move_list(client: TestClient) -> None:
+    created = create(client, options={"bonus": 1})
+    gid, token = created["id"], created["token"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        first = ws.receive_json()
+        assert first["type"] == "state" and len(first["game"]["moves"]) == 1
+        ws.send_json({"type": "hello", "token": token})
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "act", "action": "t1", "ply": 1})
+        update = ws.receive_json()
+        assert update["type"] == "update"
+        assert update["moves"] == {
+            "keep": 1,
+            "add": [{"ply": 1, "action": 0, "move": "t1", "player": 0}],
+        }
+        assert "moves" not in update["game"] and update["game"]["ply"] == 2
+        assert "hints" not in update["game"] and "options" not in update["game"]
+        ws.send_json({"type": "undo", "ply": 2})
+        undone = ws.receive_json()
+        assert undone["type"] == "update" and undone["moves"] == {"keep": 1, "add": []}
+        ws.send_json({"type": "hello"})
+        again = ws.receive_json()
+        assert again["type"] == "state" and again["game"]["your_seats"] == []

@@ -1,0 +1,126 @@
+"""AI work in worker processes: shared fairly between games, and never outliving the server."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+from test_web_live import free_port, start_server, wait_for
+
+from boardplay.web.ai_worker import warm_up
+from boardplay.web.app import create_app
+from boardplay.web.config import Settings
+
+
+def children_of(pid: int) -> list[int]:
+    found: list[int] = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_ai_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(tmp_path / "kill.sqlite3", port)
+    workers: list[int] = []
+    try:
+        created = httpx.post(
+            f"{base}/api/games",
+            json={"game": "tiny", "seats": [{"kind": "ai", "spec": "random"}, {"kind": "me"}]},
+        ).json()
+        wait_for(f"{base}/api/games/{created['id']}", lambda g: g["current_player"] == 1)
+        workers = children_of(server.pid)
+        assert workers, "the AI move ran in no worker process"
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=30)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+            time.sleep(0.1)
+        assert not [pid for pid in workers if alive(pid)], "AI workers outlived the server"
+    finally:
+        for pid in workers:
+            if alive(pid):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
+
+def wait_for_two_workers(client: TestClient) -> None:
+    """Until two worker processes answer at once (a server up for a while has its pool ready;
+    a test just started must wait for the processes to finish importing)."""
+    executor = client.app.state.hub.executor  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        jobs = [executor.submit(warm_up, "webtiny:CATALOGUE", None) for _ in range(2)]
+        if len({job.result(timeout=60) for job in jobs}) == 2:
+            return
+    raise AssertionError("the worker pool never ran two jobs at once")
+
+
+def ai_turn_done(client: TestClient, gid: str, token: str) -> dict[str, Any]:
+    game: dict[str, Any] = client.get(
+        f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}
+    ).json()
+    return game
+
+
+def test_one_games_long_ai_turn_does_not_delay_another_games_ai(tmp_path: Path) -> None:
+    """Game A's AI thinks for 3 s; game B's random AI, asked meanwhile, answers within its own
+    (tiny) budget plus a small margin, while A is still thinking. The server's default worker
+    settings are used: that is what a visitor meets."""
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'fair.sqlite3'}", catalogue="webtiny:CATALOGUE"
+    )
+    with TestClient(create_app(settings)) as client:
+        games = {}
+        for name, spec in (("a", "mcts(time=3,early=false)"), ("b", "random")):
+            body = {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "ai", "spec": spec}]}
+            created = client.post("/api/games", json=body).json()
+            games[name] = (created["id"], created["token"])
+        wait_for_two_workers(client)
+        for name in ("a", "b"):
+            gid, token = games[name]
+            for ply in (1, 2):
+                answer = client.post(
+                    f"/api/games/{gid}/actions",
+                    json={"action": "t1", "ply": ply},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+                assert answer.status_code == 200
+            if name == "b":
+                asked = time.monotonic()
+        assert ai_turn_done(client, *games["a"])["thinking"] == 1
+        while True:
+            game_b = ai_turn_done(client, *games["b"])
+            if game_b["thinking"] is None and game_b["ply"] > 3:
+                break
+            assert time.monotonic() - asked < 10, "game B's AI never moved"
+            time.sleep(0.02)
+        delay = time.monotonic() - asked
+        still_thinking = ai_turn_done(client, *games["a"])["thinking"] == 1
+        print(f"game B's AI answered after {delay:.2f} s (A still thinking: {still_thinking})")
+        assert still_thinking and delay < 1.5, delay
