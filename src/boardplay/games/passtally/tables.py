@@ -173,3 +173,15 @@ _VP_SMALL: Final = tuple(
 def vp_for_passes(passes: int) -> int:
     """Convert a turn's total passes (both lines summed) to victory points, once."""
     return _VP_SMALL[passes] if passes < 56 else 15
+
+
+# ----- the kernel's feature vector (for evaluations) ------------------------------------------
+FEATURE_NAMES: Final = (
+    "vp_seat0", "vp_seat1", "vp_seat2",
+    "line_vp_seat0", "line_vp_seat1", "line_vp_seat2",
+    "tiles_pile_a", "tiles_pile_b", "tiles_pile_c",
+    "players",
+)  # fmt: skip
+"""``PasstallyKernel.features()`` in order: VP per seat; the VP each seat's complete lines would
+score if its turn ended now; the tiles left in each pile, face-up one included; the number of
+players. Seats the game does not have read 0."""
