@@ -14,6 +14,8 @@ The Python methods at the end (``snapshot``, ``restore``, ``trace``...) are the 
 facade, the position loader and the explanations use; they never run in a playout.
 """
 
+cimport cython
+
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel
 
 from boardplay.games.passtally import tables as _tables
@@ -52,6 +54,14 @@ cdef int EDGE_SLOT[NUM_OFFSETS]
 cdef int OTHER_CELL[NUM_OFFSETS]
 cdef int OFFSET_FOOTPRINT[NUM_OFFSETS]
 """Per ``anchor * 4 + orientation``: the index of the footprint it covers, or -1 off the board."""
+cdef signed char EAST_VALID[NUM_CELLS]
+cdef signed char SOUTH_VALID[NUM_CELLS]
+"""1 where the cell has a neighbour to the east (south): where an E (S) footprint starts."""
+cdef int SPELLINGS[16 * 4]
+cdef int SPELLING_COUNT[16]
+"""For a 4-bit mask of legal orientations at one anchor (bit k = orientation k): those
+orientations in ascending order (padded with 0) and how many there are. ``legal_into`` lists a
+whole anchor's placements with four unconditional writes and one table look-up."""
 cdef int FOOTPRINT_A[60]
 cdef int FOOTPRINT_B[60]
 cdef int NUM_FOOTPRINTS
@@ -87,6 +97,14 @@ def _load_tables():
         FOOTPRINT_B[f] = b
     for offset, f in zip(t.ALL_OFFSETS, t.ALL_FOOTPRINT, strict=True):
         OFFSET_FOOTPRINT[offset] = f
+    for cell in range(NUM_CELLS):
+        EAST_VALID[cell] = 1 if t.OTHER_CELL[cell * 4] >= 0 else 0
+        SOUTH_VALID[cell] = 1 if t.OTHER_CELL[cell * 4 + 1] >= 0 else 0
+    for mask in range(16):
+        present = [k for k in range(4) if mask >> k & 1]
+        SPELLING_COUNT[mask] = len(present)
+        for i in range(4):
+            SPELLINGS[mask * 4 + i] = present[i] if i < len(present) else 0
     for s in range(NUM_SLOTS):
         SLOT_CELL[s] = t.SLOT_CELL[s]
         SLOT_FACE[s] = t.SLOT_FACE[s]
@@ -115,8 +133,10 @@ FIELDS = (
 cdef struct Position:
     # Per cell: stack height, top tile's index in the placement list (-1 bare), top half's
     # shape with rotation applied (X when bare).
-    signed char height[NUM_CELLS]
-    signed char tid[NUM_CELLS]
+    # (height and tid carry SIZE padding cells, always 0 and -1, so the footprint scan may
+    # look one row past the board without a branch.)
+    signed char height[NUM_CELLS + SIZE]
+    signed char tid[NUM_CELLS + SIZE]
     signed char shape[NUM_CELLS]
     # Per slot: the seat whose marker stands there, or -1.
     signed char ring[NUM_SLOTS]
@@ -142,6 +162,7 @@ cdef struct Position:
     bint game_over
 
 
+@cython.final
 cdef class PasstallyKernel(Kernel):
     """One Passtally position under fixed options (players, the three rule variants and the
     ``max_turns`` engine guard). ``p`` holds the whole position; the options never change."""
@@ -176,9 +197,10 @@ cdef class PasstallyKernel(Kernel):
 
     cdef void _reset(self) noexcept:
         cdef int i
-        for i in range(NUM_CELLS):
+        for i in range(NUM_CELLS + SIZE):
             self.p.height[i] = 0
             self.p.tid[i] = -1
+        for i in range(NUM_CELLS):
             self.p.shape[i] = 0
         for i in range(NUM_SLOTS):
             self.p.ring[i] = -1
@@ -203,12 +225,12 @@ cdef class PasstallyKernel(Kernel):
         self.p.game_over = False
 
     # ----- board queries ------------------------------------------------------------------------
-    cdef bint footprint_legal(self, int a, int b) noexcept:
+    cdef inline bint footprint_legal(self, int a, int b) noexcept:
         """Support rules 3-4 of §5: equal heights, and a raised tile straddles two tiles."""
         cdef int h = self.p.height[a]
         return h == self.p.height[b] and (h == 0 or self.p.tid[a] != self.p.tid[b])
 
-    cdef bint any_placement(self) noexcept:
+    cdef inline bint any_placement(self) noexcept:
         """Whether some legal placement exists (design-blind: a face-up tile anywhere and a
         legal footprint): the immediate-end test of §8.3."""
         cdef int f
@@ -219,10 +241,26 @@ cdef class PasstallyKernel(Kernel):
                 return True
         return False
 
-    cdef bint pile_exhausted(self, int pile) noexcept:
+    cdef inline void footprints(self, signed char* east, signed char* south) noexcept:
+        """Support rules 3-4 for every footprint at once, branch-free: ``east[SIZE + a]`` for
+        the pair (a, a+1), ``south[SIZE + a]`` for (a, a+6); the first SIZE entries are 0, so
+        ``east[SIZE - 1 + a]`` and ``south[a]`` are the W and N spellings anchored on a."""
+        cdef int a
+        cdef signed char h
+        for a in range(SIZE):
+            east[a] = 0
+            south[a] = 0
+        for a in range(NUM_CELLS):
+            h = self.p.height[a]
+            east[SIZE + a] = EAST_VALID[a] & (h == self.p.height[a + 1]) \
+                & ((h == 0) | (self.p.tid[a] != self.p.tid[a + 1]))
+            south[SIZE + a] = SOUTH_VALID[a] & (h == self.p.height[a + SIZE]) \
+                & ((h == 0) | (self.p.tid[a] != self.p.tid[a + SIZE]))
+
+    cdef inline bint pile_exhausted(self, int pile) noexcept:
         return self.p.face_up[pile] < 0 and self.p.hidden[pile] == 0
 
-    cdef int trace(self, int slot, int* passes) noexcept:
+    cdef inline int trace(self, int slot, int* passes) noexcept:
         """Follow the line entering at ``slot`` (§7.1); return its end slot and store its
         passes. A tile's level is added each time the line steps onto it from somewhere else,
         so the seam inside a tile counts once and every re-entry counts again."""
@@ -242,7 +280,7 @@ cdef class PasstallyKernel(Kernel):
             cell = nxt
             face = out ^ 2
 
-    cdef int turn_score(self, int seat) noexcept:
+    cdef inline int turn_score(self, int seat) noexcept:
         """The VP ``seat`` would add if its turn ended now: the passes of its complete lines
         (both ends on its markers, §7.2) summed, then converted once."""
         cdef int s, end, passes = 0, total = 0
@@ -254,7 +292,7 @@ cdef class PasstallyKernel(Kernel):
         return VP[total] if total < 56 else 15
 
     # ----- markers ------------------------------------------------------------------------------
-    cdef int destination(self, int slot, int j) noexcept:
+    cdef inline int destination(self, int slot, int j) noexcept:
         """Where the marker on ``slot`` lands with move kind j, or -1. Default: the d-th
         *empty* slot that way, occupied ones jumped for free (§6.1); with
         ``jump_counts_as_step`` every slot counts (§6.2); without continuous corners the walk
@@ -278,7 +316,7 @@ cdef class PasstallyKernel(Kernel):
                     return pos
         return -1
 
-    cdef int moves_into(self, int seat, int* out) noexcept:
+    cdef inline int moves_into(self, int seat, int* out) noexcept:
         """The seat's marker moves in id order. Under the default rules at least 12 of the 24
         slots are empty, so every marker reaches 4 different empty slots (spec §14 item 8)."""
         cdef int s, j, count = 0
@@ -291,7 +329,7 @@ cdef class PasstallyKernel(Kernel):
                         count += 1
         return count
 
-    cdef bint has_move(self, int seat) noexcept:
+    cdef inline bint has_move(self, int seat) noexcept:
         cdef int s, j
         for s in range(NUM_SLOTS):
             if self.p.ring[s] == seat:
@@ -301,12 +339,12 @@ cdef class PasstallyKernel(Kernel):
         return False
 
     # ----- setup --------------------------------------------------------------------------------
-    cdef int setup_placer(self, int placed) noexcept:
+    cdef inline int setup_placer(self, int placed) noexcept:
         """The seat placing marker number ``placed``: turn order, then reversed (snake)."""
         cdef int pass_index = placed // self.n, k = placed % self.n
         return k if pass_index % 2 == 0 else self.n - 1 - k
 
-    cdef int setup_slots_into(self, int* out) noexcept:
+    cdef inline int setup_slots_into(self, int* out) noexcept:
         """Legal slots for the next setup marker (§3 'Setup placements in the engine')."""
         cdef int pass_index = self.p.markers // self.n, k = self.p.markers % self.n
         cdef int sides[2]
@@ -345,11 +383,13 @@ cdef class PasstallyKernel(Kernel):
         return self.p.to_move
 
     cdef int legal_into(self, int* out) noexcept:
-        cdef int count = 0, d, f, offset, pile, base, i
-        cdef bint ok[60]
-        cdef int symmetric[NUM_OFFSETS]
-        cdef int asymmetric[NUM_OFFSETS]
+        cdef int count = 0, d, pile, base, i, a, mask, corner
+        cdef signed char east[NUM_CELLS + SIZE]
+        cdef signed char south[NUM_CELLS + SIZE]
+        cdef int symmetric[NUM_OFFSETS + 4]
+        cdef int asymmetric[NUM_OFFSETS + 4]
         cdef int count_symmetric = 0, count_asymmetric = 0
+        cdef int* spelled
         if self.p.game_over:
             return 0
         if self.p.pending >= 0:
@@ -361,16 +401,24 @@ cdef class PasstallyKernel(Kernel):
         if self.p.setup:
             return self.setup_slots_into(out)
         if self.p.face_up[0] >= 0 or self.p.face_up[1] >= 0 or self.p.face_up[2] >= 0:
-            for f in range(NUM_FOOTPRINTS):
-                ok[f] = self.footprint_legal(FOOTPRINT_A[f], FOOTPRINT_B[f])
-            for offset in range(NUM_OFFSETS):
-                f = OFFSET_FOOTPRINT[offset]
-                if f >= 0 and ok[f]:
-                    asymmetric[count_asymmetric] = offset
-                    count_asymmetric += 1
-                    if (offset & 3) < 2:  # the canonical (E/S) spelling
-                        symmetric[count_symmetric] = offset
-                        count_symmetric += 1
+            # Per anchor, a 4-bit mask of legal orientations (E, S, W, N) and one table look-up
+            # for its placements in id order; a symmetric design uses only the E/S spellings.
+            self.footprints(east, south)
+            for a in range(NUM_CELLS):
+                mask = east[SIZE + a] | (south[SIZE + a] << 1) | (east[SIZE - 1 + a] << 2) \
+                    | (south[a] << 3)
+                corner = a * 4
+                spelled = &SPELLINGS[mask * 4]
+                asymmetric[count_asymmetric] = corner + spelled[0]
+                asymmetric[count_asymmetric + 1] = corner + spelled[1]
+                asymmetric[count_asymmetric + 2] = corner + spelled[2]
+                asymmetric[count_asymmetric + 3] = corner + spelled[3]
+                count_asymmetric += SPELLING_COUNT[mask]
+                mask = mask & 3
+                spelled = &SPELLINGS[mask * 4]
+                symmetric[count_symmetric] = corner + spelled[0]
+                symmetric[count_symmetric + 1] = corner + spelled[1]
+                count_symmetric += SPELLING_COUNT[mask]
             for pile in range(NUM_PILES):
                 d = self.p.face_up[pile]
                 if d < 0:
@@ -378,12 +426,12 @@ cdef class PasstallyKernel(Kernel):
                 base = PLACE_BASE + pile * PLACE_PER_PILE
                 if SYMMETRIC[d]:
                     for i in range(count_symmetric):
-                        out[count] = base + symmetric[i]
-                        count += 1
+                        out[count + i] = base + symmetric[i]
+                    count += count_symmetric
                 else:
                     for i in range(count_asymmetric):
-                        out[count] = base + asymmetric[i]
-                        count += 1
+                        out[count + i] = base + asymmetric[i]
+                    count += count_asymmetric
         return count + self.moves_into(self.p.to_move, out + count)
 
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
@@ -410,7 +458,7 @@ cdef class PasstallyKernel(Kernel):
         else:
             self.move_marker(action)
 
-    cdef void reveal(self, int design) noexcept:
+    cdef inline void reveal(self, int design) noexcept:
         cdef int pile = self.p.pending, nxt
         self.p.face_up[pile] = design
         self.p.hidden[pile] -= 1
@@ -423,7 +471,7 @@ cdef class PasstallyKernel(Kernel):
         self.p.pending = -1
         self.after_action(True)
 
-    cdef void place_marker(self, int slot) noexcept:
+    cdef inline void place_marker(self, int slot) noexcept:
         cdef int placed = self.p.markers
         cdef int pass_index = placed // self.n, k = placed % self.n
         if k == 0 and pass_index == 0:
@@ -439,7 +487,7 @@ cdef class PasstallyKernel(Kernel):
         else:
             self.p.to_move = self.setup_placer(placed)
 
-    cdef void place_tile(self, int action) noexcept:
+    cdef inline void place_tile(self, int action) noexcept:
         cdef int rest = action - PLACE_BASE
         cdef int pile = rest // PLACE_PER_PILE
         cdef int offset = rest % PLACE_PER_PILE
@@ -464,7 +512,7 @@ cdef class PasstallyKernel(Kernel):
             return
         self.after_action(True)
 
-    cdef void move_marker(self, int action) noexcept:
+    cdef inline void move_marker(self, int action) noexcept:
         cdef int rest = action - MOVE_BASE
         cdef int slot = rest // 4
         cdef int dest = self.destination(slot, rest % 4)
@@ -474,7 +522,7 @@ cdef class PasstallyKernel(Kernel):
         self.after_action(False)
 
     # ----- turn structure -----------------------------------------------------------------------
-    cdef void after_action(self, bint placed) noexcept:
+    cdef inline void after_action(self, bint placed) noexcept:
         """After an action (and its reveal): the immediate end under
         ``finish_turn_on_immediate_end = false``, the end of the turn, or a forfeit (§6.4)."""
         if placed and not self.finish_turn and not self.any_placement():
@@ -489,7 +537,7 @@ cdef class PasstallyKernel(Kernel):
                 and not self.has_move(self.p.to_move):
             self.end_turn()
 
-    cdef void end_turn(self) noexcept:
+    cdef inline void end_turn(self) noexcept:
         """§8.4 in order: score, immediate end, final-round flag, last seat; then the next
         seat. The ``max_turns`` guard (not a rule) is checked last."""
         cdef int seat = self.p.to_move, s, pile
@@ -517,13 +565,13 @@ cdef class PasstallyKernel(Kernel):
         self.p.to_move = (seat + 1) % self.n
         self.p.actions_left = ACTIONS_PER_TURN
 
-    cdef void finish(self, int reason) noexcept:
+    cdef inline void finish(self, int reason) noexcept:
         self.p.game_over = True
         self.p.to_move = -1
         self.p.actions_left = 0
         self.p.end = reason
 
-    cdef int winner(self) noexcept:
+    cdef inline int winner(self) noexcept:
         """Highest score; among tied seats the earliest in turn order (§8.5)."""
         cdef int best = 0, s
         for s in range(1, self.n):
@@ -681,6 +729,9 @@ cdef class PasstallyKernel(Kernel):
             self.p.height[i] = fields["height"][i]
             self.p.tid[i] = fields["tid"][i]
             self.p.shape[i] = fields["shape"][i]
+        for i in range(NUM_CELLS, NUM_CELLS + SIZE):
+            self.p.height[i] = 0
+            self.p.tid[i] = -1
         self.p.markers = 0
         for i in range(NUM_SLOTS):
             self.p.ring[i] = fields["ring"][i]
