@@ -28,6 +28,7 @@ from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import sample_chance
 from boardplay.games._legacy.passtally.game import PasstallyGame as LegacyGame
 from boardplay.games._legacy.passtally.state import PasstallyState as LegacyState
+from boardplay.games.passtally.observation import SIZE, observe_into
 from boardplay.games.passtally.state import PasstallyState
 from support import SOAK, games
 
@@ -164,3 +165,18 @@ def test_kernel_sizes_match_the_game() -> None:
     assert (kernel.observation_size,) == game.observation_shape()
     assert kernel.num_players == 3 and kernel.feature_size == 10
     assert math.isclose(sum(p for _, p in kernel.chance_outcomes()), 1.0)
+
+
+def test_observation_into_a_float32_row_equals_the_list() -> None:
+    np = pytest.importorskip("numpy")
+    state = boardplay.load("passtally", players=3).new_initial_state()
+    rng = random.Random(9)
+    for _ in range(40):
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    rows = np.zeros((3, SIZE), dtype=np.float32)
+    for seat in range(3):
+        observe_into(state, seat, rows[seat])
+        assert rows[seat].tolist() == state.observation_tensor(seat)
+    with pytest.raises(ValueError, match="player must be a seat"):
+        observe_into(state, 3, rows[0])
