@@ -52,8 +52,6 @@ cdef int PARTNER[12]
 cdef int NEIGHBOUR[NUM_OFFSETS]
 cdef int EDGE_SLOT[NUM_OFFSETS]
 cdef int OTHER_CELL[NUM_OFFSETS]
-cdef int OFFSET_FOOTPRINT[NUM_OFFSETS]
-"""Per ``anchor * 4 + orientation``: the index of the footprint it covers, or -1 off the board."""
 cdef signed char EAST_VALID[NUM_CELLS]
 cdef signed char SOUTH_VALID[NUM_CELLS]
 """1 where the cell has a neighbour to the east (south): where an E (S) footprint starts."""
@@ -89,14 +87,11 @@ def _load_tables():
         NEIGHBOUR[i] = t.NEIGHBOUR[i]
         EDGE_SLOT[i] = t.EDGE_SLOT[i]
         OTHER_CELL[i] = t.OTHER_CELL[i]
-        OFFSET_FOOTPRINT[i] = -1
     NUM_FOOTPRINTS = len(t.FOOTPRINTS)
     assert NUM_FOOTPRINTS == 60
     for f, (a, b, k) in enumerate(t.FOOTPRINTS):
         FOOTPRINT_A[f] = a
         FOOTPRINT_B[f] = b
-    for offset, f in zip(t.ALL_OFFSETS, t.ALL_FOOTPRINT, strict=True):
-        OFFSET_FOOTPRINT[offset] = f
     for cell in range(NUM_CELLS):
         EAST_VALID[cell] = 1 if t.OTHER_CELL[cell * 4] >= 0 else 0
         SOUTH_VALID[cell] = 1 if t.OTHER_CELL[cell * 4 + 1] >= 0 else 0
@@ -667,17 +662,6 @@ cdef class PasstallyKernel(Kernel):
         out[2 * MAX_SEATS + NUM_PILES] = self.n
 
     # ----- the cold Python face (facade, position loading, explanations, tests) ---------------------
-    @property
-    def players(self):
-        return self.n
-
-    @property
-    def options(self):
-        """(jump_counts_as_step, ring_corners_continuous, finish_turn_on_immediate_end,
-        max_turns or -1)."""
-        return (bool(self.jump_step), bool(self.continuous), bool(self.finish_turn),
-                self.max_turns)
-
     def snapshot(self) -> dict:
         """Every field of the position as plain Python values (see ``FIELDS``)."""
         cdef int i
@@ -774,21 +758,6 @@ cdef class PasstallyKernel(Kernel):
         cdef int end = self.trace(slot, &passes)
         return end, passes
 
-    def line_cells(self, int slot) -> list:
-        """The cells the line entering at ``slot`` visits, in order."""
-        if not 0 <= slot < NUM_SLOTS:
-            raise ValueError(f"slot must be 0-{NUM_SLOTS - 1}, not {slot}")
-        cdef int cell = SLOT_CELL[slot], face = SLOT_FACE[slot], out, nxt
-        cells = []
-        while True:
-            cells.append(cell)
-            out = PARTNER[self.p.shape[cell] * 4 + face]
-            nxt = NEIGHBOUR[cell * 4 + out]
-            if nxt < 0:
-                return cells
-            cell = nxt
-            face = out ^ 2
-
     def score_now(self, int seat) -> int:
         """``turn_score``: the VP ``seat``'s complete lines would convert to now."""
         if not 0 <= seat < self.n:
@@ -810,7 +779,3 @@ cdef class PasstallyKernel(Kernel):
         cdef int buffer[NUM_SLOTS]
         cdef int count = self.setup_slots_into(buffer)
         return [buffer[i] for i in range(count)]
-
-    def seat_can_move(self, int seat) -> bool:
-        """Whether any marker of ``seat`` has a destination."""
-        return self.has_move(seat)

@@ -14,6 +14,7 @@ from typing import Any
 
 from boardplay.core.errors import PositionError
 from boardplay.core.game import Game, require
+from boardplay.games.passtally.kernel import FIELDS
 from boardplay.games.passtally.state import (
     END_FINAL_ROUND,
     END_MAX_TURNS,
@@ -82,8 +83,8 @@ def export_position(state: PasstallyState) -> dict[str, Any]:
 
 @dataclass
 class _Draft:
-    """The position being loaded, in the kernel's fields (``PasstallyKernel.FIELDS``), built
-    and checked in Python before it is written into a kernel."""
+    """The position being loaded, in the kernel's fields (``kernel.FIELDS``), built and checked
+    in Python before it is written into a kernel."""
 
     n: int
     height: list[int] = field(default_factory=lambda: [0] * NUM_CELLS)
@@ -111,11 +112,8 @@ class _Draft:
 
     def write(self, state: PasstallyState) -> PasstallyState:
         """Make ``state``'s kernel hold this position."""
-        state.kernel.restore({name: getattr(self, name) for name in _KERNEL_FIELDS})
+        state.kernel.restore({name: getattr(self, name) for name in FIELDS})
         return state
-
-
-_KERNEL_FIELDS = tuple(name for name in _Draft.__dataclass_fields__ if name != "n")
 
 
 def _is_int(value: Any) -> bool:

@@ -19,7 +19,14 @@ from boardplay.core.kernel import KernelState
 from boardplay.games.passtally import notation
 from boardplay.games.passtally.explain import explain_illegal
 from boardplay.games.passtally.kernel import PasstallyKernel
-from boardplay.games.passtally.tables import FOOTPRINTS, NUM_SLOTS
+from boardplay.games.passtally.tables import (
+    FOOTPRINTS,
+    NEIGHBOUR,
+    NUM_SLOTS,
+    PARTNER,
+    SLOT_CELL,
+    SLOT_FACE,
+)
 
 # Why a finished game ended (the kernel's ``end`` field, for ``end_reason``).
 END_NONE, END_NO_PLACEMENT, END_FINAL_ROUND, END_MAX_TURNS = 0, 1, 2, 3
@@ -210,7 +217,16 @@ class PasstallyState(KernelState, State):
 
     def trace_cells(self, slot: int) -> list[int]:
         """The cells a line visits, in order, from ``slot`` (for the detailed render)."""
-        return self.kernel.line_cells(slot)
+        shape = self.shape
+        cell, face = SLOT_CELL[slot], SLOT_FACE[slot]
+        cells: list[int] = []
+        while True:
+            cells.append(cell)
+            out = PARTNER[shape[cell] * 4 + face]
+            nxt = NEIGHBOUR[cell * 4 + out]
+            if nxt < 0:
+                return cells
+            cell, face = nxt, out ^ 2
 
     def lines(self) -> list[Line]:
         """All 12 lines as (lower slot, higher slot, passes), by lower slot."""
