@@ -36,6 +36,7 @@ class Tally:
     spectator: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     games: int = 0
+    elapsed: float = 0.0
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -63,54 +64,81 @@ async def _next_ply(socket: ClientConnection, ply: int, view: dict[str, Any]) ->
 
 
 async def _one_table(
-    http: httpx.AsyncClient, ports: Sequence[int], index: int, game: str, stop: float, tally: Tally
+    http: httpx.AsyncClient,
+    ports: Sequence[int],
+    index: int,
+    game: str,
+    ready: Gate,
+    tally: Tally,
 ) -> None:
+    """Set up one game and its two sockets, wait for every table, then play until the window
+    closes (or the game ends)."""
     mover_port = ports[index % len(ports)]
     watcher_port = ports[(index + 1) % len(ports)]
-    while time.monotonic() < stop and len(tally.round_trips) < MAX_MOVES:
-        seats = [{"kind": "me"}, {"kind": "hotseat"}]
-        answer = await http.post(
-            f"http://127.0.0.1:{mover_port}/api/games", json={"game": game, "seats": seats}
-        )
-        if answer.status_code != 201:
-            tally.errors.append(f"create: {answer.status_code} {answer.text[:80]}")
-            return
-        created = answer.json()
-        gid, token = created["id"], created["token"]
-        tally.games += 1
-        base = "ws://127.0.0.1:{}/api/games/" + gid + "/ws"
-        async with (
-            connect(base.format(mover_port), max_size=None) as mover,
-            connect(base.format(watcher_port), max_size=None) as watcher,
-        ):
-            view = await _next_ply(mover, 0, {})
-            seen = await _next_ply(watcher, 0, {})
-            await mover.send(json.dumps({"type": "hello", "token": token}))
-            view = await _next_ply(mover, 0, {})
-            while not view["terminal"] and time.monotonic() < stop:
-                ply = view["ply"]
-                move = view["legal"][0]["id"]
-                sent = time.perf_counter()
-                await mover.send(json.dumps({"type": "act", "action": move, "ply": ply}))
-                try:
-                    view = await asyncio.wait_for(_next_ply(mover, ply + 1, view), 10)
-                    tally.round_trips.append(time.perf_counter() - sent)
-                    seen = await asyncio.wait_for(_next_ply(watcher, ply + 1, seen), 10)
-                    tally.spectator.append(time.perf_counter() - sent)
-                except (TimeoutError, RuntimeError) as exc:
-                    tally.errors.append(f"move: {exc!r}")
-                    return
+    seats = [{"kind": "me"}, {"kind": "hotseat"}]
+    answer = await http.post(
+        f"http://127.0.0.1:{mover_port}/api/games", json={"game": game, "seats": seats}
+    )
+    if answer.status_code != 201:
+        tally.errors.append(f"create: {answer.status_code} {answer.text[:80]}")
+        await ready.wait()
+        return
+    created = answer.json()
+    gid, token = created["id"], created["token"]
+    tally.games += 1
+    base = "ws://127.0.0.1:{}/api/games/" + gid + "/ws"
+    async with (
+        connect(base.format(mover_port), max_size=None, open_timeout=60) as mover,
+        connect(base.format(watcher_port), max_size=None, open_timeout=60) as watcher,
+    ):
+        view = await _next_ply(mover, 0, {})
+        seen = await _next_ply(watcher, 0, {})
+        await mover.send(json.dumps({"type": "hello", "token": token}))
+        view = await _next_ply(mover, 0, {})
+        await ready.wait()
+        while not view["terminal"] and time.monotonic() < ready.window[1]:
+            if len(tally.round_trips) >= MAX_MOVES:
+                return
+            ply = view["ply"]
+            move = view["legal"][0]["id"]
+            sent = time.perf_counter()
+            await mover.send(json.dumps({"type": "act", "action": move, "ply": ply}))
+            try:
+                view = await asyncio.wait_for(_next_ply(mover, ply + 1, view), 10)
+                tally.round_trips.append(time.perf_counter() - sent)
+                seen = await asyncio.wait_for(_next_ply(watcher, ply + 1, seen), 10)
+                tally.spectator.append(time.perf_counter() - sent)
+            except (TimeoutError, RuntimeError) as exc:
+                tally.errors.append(f"move: {exc!r}")
+                return
+
+
+class Gate:
+    """Holds every table until all are set up; the measured window opens when the last one is."""
+
+    def __init__(self, parties: int, seconds: float) -> None:
+        self.parties = parties
+        self.seconds = seconds
+        self.arrived = 0
+        self.opened = asyncio.Event()
+        self.window = (0.0, float("inf"))
+
+    async def wait(self) -> None:
+        self.arrived += 1
+        if self.arrived == self.parties:
+            now = time.monotonic()
+            self.window = (now, now + self.seconds)
+            self.opened.set()
+        await self.opened.wait()
 
 
 async def _load(ports: Sequence[int], games: int, game: str, seconds: float) -> Tally:
     tally = Tally()
+    gate = Gate(games, seconds)
     limits = httpx.Limits(max_connections=games * 2)
-    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
-        stop = time.monotonic() + seconds
-        await asyncio.gather(
-            *(_one_table(http, ports, i, game, stop, tally) for i in range(games)),
-            return_exceptions=False,
-        )
+    async with httpx.AsyncClient(timeout=120, limits=limits) as http:
+        await asyncio.gather(*(_one_table(http, ports, i, game, gate, tally) for i in range(games)))
+    tally.elapsed = min(time.monotonic(), gate.window[1]) - gate.window[0]
     return tally
 
 
@@ -127,9 +155,8 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
     ports = [ds.free_port() for _ in range(processes)]
     servers = [ds.start_server(port, env) for port in ports]
     try:
-        started = time.monotonic()
         tally = asyncio.run(_load(ports, args.games, args.game, args.seconds))
-        elapsed = time.monotonic() - started
+        elapsed = max(tally.elapsed, 1e-9)
     finally:
         for server in servers:
             ds.stop_server(server)
