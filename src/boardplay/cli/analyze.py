@@ -43,6 +43,12 @@ def register(app: typer.Typer) -> None:
             False, help="Keep the games already in --records and play only the missing ones."
         ),
         max_actions: int | None = typer.Option(None, "--max-actions", min=1, help=MAX_ACTIONS_HELP),
+        ray: str | None = typer.Option(
+            None,
+            "--ray",
+            help="Play the games as tasks on the Ray cluster at this address (same seeds and "
+            "results as the local pool); 'local' starts a small local Ray.",
+        ),
     ) -> None:
         """Measure seat advantage and the effect of the rules options on GAME."""
         name = canonical_name(game)
@@ -63,7 +69,17 @@ def register(app: typer.Typer) -> None:
                 bar.advance(task)
 
             study = run_study(
-                name, games, agent, seed, workers, variants, advance, records, resume, max_actions
+                name,
+                games,
+                agent,
+                seed,
+                workers,
+                variants,
+                advance,
+                records,
+                resume,
+                max_actions,
+                ray,
             )
         data = study.to_json()
         table = Table(title=f"{name}: {games} games per variant, {agent} in every seat")

@@ -93,6 +93,12 @@ def register(app: typer.Typer) -> None:
             False, help="Keep the games already in --records and play only the missing ones."
         ),
         max_actions: int | None = typer.Option(None, "--max-actions", min=1, help=MAX_ACTIONS_HELP),
+        ray: str | None = typer.Option(
+            None,
+            "--ray",
+            help="Play the games as tasks on the Ray cluster at this address (same seeds and "
+            "results as the local pool); 'local' starts a small local Ray.",
+        ),
     ) -> None:
         """Play a round robin between agents and rate them (Bradley–Terry, openskill)."""
         specs = [*(agents or []), *ctx.args]
@@ -122,6 +128,7 @@ def register(app: typer.Typer) -> None:
                 progress=advance,
                 resume=resume,
                 max_actions=max_actions,
+                ray=ray,
             )
         console.print(results_table(result))
         console.print(pairings_table(result))
