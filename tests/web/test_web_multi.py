@@ -206,7 +206,10 @@ def test_the_same_ply_race_across_processes_accepts_exactly_one_move(shared: Clu
             accepted[gid].append(moves[winner])
 
     async def all_races() -> None:
-        async with httpx.AsyncClient(timeout=20) as client:
+        # No kept-alive connections: on a loaded machine a pooled connection can outlive the
+        # server's keep-alive timeout between two races, and reusing it is a client-side error.
+        fresh = httpx.Limits(max_keepalive_connections=0)
+        async with httpx.AsyncClient(timeout=20, limits=fresh) as client:
             await asyncio.gather(*(race(client, game) for game in games))
 
     asyncio.run(all_races())
