@@ -1,0 +1,145 @@
+"""The compiled engine against the reference: the pure-Python engine as it was before issue 14
+(``games/_legacy/potlatch``), side by side over random games.
+
+At every step of every game both engines must agree on the current player, the legal actions,
+the chance outcomes, the returns, the position JSON (key order included), both observation
+tensors (the legacy floats rounded to float32, the kernel's buffer type), the text picture,
+the evaluation the AI uses (the old one read the position JSON, the new one reads the kernel's
+features), and the message for every illegal action id; and the new engine must load the old
+engine's JSON back to the same position and legal actions. ``BOARDPLAY_SOAK=1`` plays 10,000
+games per option set.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from array import array
+from typing import Any
+
+import pytest
+
+from boardplay.ai.evaluation import softmax
+from boardplay.ai.evaluation.potlatch import HEURISTICS, TEMPERATURE
+from boardplay.core.errors import IllegalActionError
+from boardplay.games._legacy.potlatch.game import PotlatchGame as LegacyGame
+from boardplay.games._legacy.potlatch.state import PotlatchState as LegacyState
+from boardplay.games.potlatch.game import PotlatchGame
+from boardplay.games.potlatch.state import PotlatchState
+from support import SOAK, games
+
+BASE: list[dict[str, Any]] = [
+    {"actions": actions, "layout": layout} for actions in (2, 3) for layout in ("L3", "L4")
+]
+"""The bench's option sets (the yardstick plays actions 2 and 3 on L3)."""
+VARIANTS: list[dict[str, Any]] = [
+    {},
+    {"first_player": 1},
+    {"blank_entry_ignores_height": True},
+    {"repetition_compares_full_state": True},
+    {"filter_dead_ends": True},
+    {"turn_limit": 7},
+    {
+        "first_player": 1,
+        "blank_entry_ignores_height": True,
+        "repetition_compares_full_state": True,
+        "filter_dead_ends": True,
+    },
+]
+"""Each rule option on its own and all of them together, over every base set."""
+OPTION_SETS = [{**base, **variant} for base in BASE for variant in VARIANTS]
+
+
+def legacy_strengths(position: dict[str, Any]) -> list[float]:
+    """The evaluation's strengths as they were computed from the position JSON before the
+    kernel had features (``ai/evaluation/potlatch.py`` at the start of issue 14)."""
+    tiles = {tuple(map(int, k.split(","))): str(v) for k, v in position["tiles"].items()}
+    out: list[float] = []
+    for seat, colour in enumerate(("R", "B")):
+        other = ("R", "B")[1 - seat]
+        own = sum(1 for chips in tiles.values() if len(chips) == 3 and chips[2] == colour)
+        q, r = map(int, position["pawns"][seat].split(","))
+        height = len(tiles.get((q, r), ""))
+        crowns = breaks = 0
+        for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)):
+            chips = tiles.get((q + dq, r + dr))
+            if chips is None:
+                continue
+            if len(chips) == 2 and height >= 1:
+                crowns += 1
+            if len(chips) == 3 and chips[2] == other and height >= 2:
+                breaks += 1
+        value = own + 0.35 * min(crowns, 2) + 0.25 * min(breaks, 1)
+        if position.get("to_move") == seat:
+            value += 0.25
+        elif own >= 3:
+            value += 0.8
+        out.append(value)
+    return out
+
+
+def error_text(state: Any, action: object) -> str:
+    with pytest.raises(IllegalActionError) as caught:
+        state.apply_action(action)
+    return str(caught.value)
+
+
+def compare(old: LegacyState, new: PotlatchState, game: PotlatchGame, step: int) -> None:
+    assert new.current_player() == old.current_player()
+    assert new.is_terminal() == old.is_terminal()
+    legal = old.legal_actions()
+    assert new.legal_actions() == legal
+    assert new.chance_outcomes() == old.chance_outcomes()
+    assert new.returns() == old.returns()
+    position = old.to_json()
+    assert json.dumps(new.to_json()) == json.dumps(position)
+    for player in (0, 1):
+        expected = array("f", old.observation_tensor(player))
+        assert array("f", new.observation_tensor(player)) == expected
+    if old.is_terminal():
+        assert HEURISTICS.evaluate(new) == old.returns()
+    else:
+        expected_value = softmax(legacy_strengths(position), TEMPERATURE)
+        assert HEURISTICS.evaluate(new) == expected_value
+    loaded = game.state_from_json(position)
+    assert json.dumps(loaded.to_json()) == json.dumps(position)
+    assert loaded.legal_actions() == legal
+    assert loaded.current_player() == old.current_player()
+    if step % 4 == 0 or old.is_terminal():
+        assert new.render(detail=True) == old.render(detail=True)
+        assert new.end_reason() == old.end_reason()
+        for action in (a for a in range(12) if a not in legal):
+            assert error_text(new, action) == error_text(old, action)
+
+
+def play_pair(options: dict[str, Any], rng: random.Random) -> int:
+    """One random game in both engines, compared at every step; returns its length."""
+    old_game, game = LegacyGame(options), PotlatchGame(options)
+    old, new = old_game.new_initial_state(), game.new_initial_state()
+    step = 0
+    compare(old, new, game, step)
+    while not old.is_terminal():
+        legal = old.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        old.apply_action(action)
+        new.apply_action(action)
+        step += 1
+        compare(old, new, game, step)
+        if rng.random() < 0.02:  # clones and reloads must continue identically
+            new = new.clone() if rng.random() < 0.5 else game.state_from_json(new.to_json())
+    return step
+
+
+@pytest.mark.parametrize(
+    "options", OPTION_SETS, ids=[",".join(f"{k}={v}" for k, v in o.items()) for o in OPTION_SETS]
+)
+def test_new_engine_matches_the_legacy_engine(options: dict[str, Any]) -> None:
+    count = games(12, 10_000)
+    rng = random.Random(json.dumps(options, sort_keys=True))
+    began = time.perf_counter()
+    actions = sum(play_pair(options, rng) for _ in range(count))
+    if SOAK:
+        seconds = time.perf_counter() - began
+        print(f"\n{options}: {count} games, {actions} actions compared, {seconds:.1f} s")
+    assert actions > count  # every game took at least one action on average
