@@ -22,6 +22,7 @@ The legal list is computed once per position (in ``apply`` and on load) because 
 condition 2 needs it anyway; ``legal_into`` only copies it.
 """
 
+cimport cython
 from libc.string cimport memcmp, memcpy, memset
 
 from boardplay.core.kernel cimport TERMINAL, Kernel
@@ -133,7 +134,7 @@ cdef int make_tile(Board* b, int s) noexcept nogil:
             d = DIRECTION_OF[(dq + 1) * 3 + dr + 1]
             if d >= 0:
                 b.nb[s][d] = t
-                b.nb[t][(d + 3) % 6] = s
+                b.nb[t][d + 3 if d < 3 else d - 3] = s
     return s
 
 
@@ -237,6 +238,7 @@ cdef int can_finish(Board* b, int remaining) noexcept nogil:
     return 0
 
 
+@cython.final
 cdef class PotlatchKernel(Kernel):
     """One Potlatch Klone position with its turn bookkeeping, as C fields (see the module
     docstring). Made empty by the constructor; ``setup`` loads a position into it."""
@@ -255,7 +257,7 @@ cdef class PotlatchKernel(Kernel):
         self.num_players = 2
         self.action_space = NUM_ACTIONS
         self.chance_space = 0
-        self.observation_size = OBSERVATION_SIZE
+        self.observation_size = PLANES * CELLS
         self.feature_size = FEATURES
         self._n_actions = n_actions
         self.b.blank_free = blank_free
@@ -415,7 +417,7 @@ cdef class PotlatchKernel(Kernel):
         cdef int i, s, c, code, height, neutral = 0
         cdef unsigned int rest = self.b.tiles
         cdef double scalars[8]
-        memset(out, 0, OBSERVATION_SIZE * sizeof(float))
+        memset(out, 0, PLANES * CELLS * sizeof(float))
         for i in range(self.b.ntiles):
             s = self.b.order[i]
             code = self.b.code[s]
