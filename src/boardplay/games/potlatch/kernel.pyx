@@ -22,7 +22,6 @@ The legal list is computed once per position (in ``apply`` and on load) because 
 condition 2 needs it anyway; ``legal_into`` only copies it.
 """
 
-cimport cython
 from libc.string cimport memcmp, memcpy, memset
 
 from boardplay.core.kernel cimport TERMINAL, Kernel
@@ -31,18 +30,6 @@ from boardplay.core.kernel cimport TERMINAL, Kernel
 cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
 
-cdef enum:
-    MAX_SLOTS = 32
-    NUM_ACTIONS = 12
-    PAWN_MOVES = 6
-    RADIUS = 11
-    SIDE = 23
-    CELLS = 529
-    PLANES = 17
-    FEATURES = 7
-    SNAP_NONE = 0
-    SNAP_KNOWN = 1
-    SNAP_NEVER = 2
 
 cdef int HEIGHT[6]
 HEIGHT[:] = [0, 1, 2, 3, 3, 3]
@@ -69,34 +56,6 @@ own-colour stacks, its *crowns* (2-high stacks next to its pawn, counted only wh
 stands on at least 1 chip, so a run could end there and crown it) and its *breaks* (opponent
 stacks next to its pawn, counted only when the pawn stands 2 or more high, so it could step
 on and dismantle one)."""
-
-
-cdef struct Board:
-    signed char code[MAX_SLOTS]
-    signed char nb[MAX_SLOTS][6]
-    short q[MAX_SLOTS]
-    short r[MAX_SLOTS]
-    signed char order[MAX_SLOTS]   # tile slots in the order the tiles appeared (export order)
-    signed char path[4]            # the mover's visited hexes this turn, in order
-    unsigned int tiles             # bit per slot holding a tile (a phantom slot has none yet)
-    unsigned int visited           # bit per slot the mover's pawn occupied this turn
-    int nslots
-    int ntiles
-    int npath
-    int stock
-    int pawn[2]
-    int mover
-    int run_open
-    int blank_free
-    int colour[2]                  # own-colour stacks on the board, per seat
-    int increases                  # runs ended since setup (each resolves one increase)
-
-
-cdef struct Snap:
-    signed char code[MAX_SLOTS]
-    unsigned int tiles             # full-state snapshots only, else 0
-    int pawn[2]                    # full-state snapshots only, else -1
-    int status
 
 
 cdef inline int find_slot(Board* b, int q, int r) noexcept nogil:
@@ -238,19 +197,10 @@ cdef int can_finish(Board* b, int remaining) noexcept nogil:
     return 0
 
 
-@cython.final
 cdef class PotlatchKernel(Kernel):
     """One Potlatch Klone position with its turn bookkeeping, as C fields (see the module
-    docstring). Made empty by the constructor; ``setup`` loads a position into it."""
-
-    cdef Board b
-    cdef Snap snaps[2]
-    cdef Snap turn_start
-    cdef int _done, _n_actions, _turns_played, turn_limit
-    cdef int full, _filter, centre
-    cdef int winner, condition      # condition 0 while the game runs; winner -1 on a draw
-    cdef int legal[NUM_ACTIONS]
-    cdef int nlegal
+    docstring and ``kernel.pxd``). Made empty by the constructor; ``setup`` loads a position
+    into it."""
 
     def __cinit__(self, int n_actions=2, bint blank_free=False, bint full=False,
                   bint filter_dead_ends=False, int turn_limit=1000, int centre=0):
