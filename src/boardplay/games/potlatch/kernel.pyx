@@ -101,7 +101,9 @@ cdef int place_tile(Board* b, int here, int direction) noexcept nogil:
     """Take a tile from the stock and put it on the blank space next to ``here``."""
     cdef int q = b.q[here] + DQ[direction]
     cdef int r = b.r[here] + DR[direction]
-    cdef int s = find_slot(b, q, r)
+    cdef int s = -1
+    if b.nslots > b.ntiles:  # only a phantom slot (see the module docstring) can be blank
+        s = find_slot(b, q, r)
     if s < 0:
         s = new_slot(b, q, r)
     b.stock -= 1
