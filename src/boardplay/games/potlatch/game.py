@@ -7,10 +7,12 @@ imports one of those."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any, ClassVar
 
 from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec
+from boardplay.games.potlatch.kernel import PotlatchKernel
 from boardplay.games.potlatch.notation import NUM_ACTIONS
 from boardplay.games.potlatch.observation import OBSERVATION_SHAPE, observation_tensor
 from boardplay.games.potlatch.position import export_position, load_position
@@ -91,7 +93,10 @@ class PotlatchGame(Game):
         assert isinstance(limit, int)
         return limit * self.actions
 
-    def new_initial_state(self) -> PotlatchState:
+    @cached_property
+    def _start(self) -> PotlatchKernel:
+        """The kernel of the starting position, built once; each new game copies it (a
+        C-level copy), which keeps new games cheap for playout loops and search."""
         layout = LAYOUTS[self.layout]
         first = self.options["first_player"]
         assert isinstance(first, int)
@@ -104,7 +109,10 @@ class PotlatchGame(Game):
             0,
             [None, None],
         )
-        return PotlatchState(self, kernel)
+        return kernel
+
+    def new_initial_state(self) -> PotlatchState:
+        return PotlatchState(self, self._start.clone())
 
     def state_from_json(self, position: Mapping[str, Any]) -> PotlatchState:
         return load_position(self, position)
