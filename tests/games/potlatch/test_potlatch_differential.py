@@ -128,12 +128,10 @@ def compare(old: LegacyState, new: PotlatchState, game: PotlatchGame, step: int)
             assert error_text(new, action) == error_text(old, action)
 
 
-def play_pair(options: dict[str, Any], rng: random.Random) -> int:
-    """One random game in both engines, compared at every step; returns its length."""
-    old_game, game = LegacyGame(options), PotlatchGame(options)
-    old, new = old_game.new_initial_state(), game.new_initial_state()
+def play_on(old: LegacyState, new: PotlatchState, game: PotlatchGame, rng: random.Random) -> int:
+    """Continue both engines with the same random actions to the end, comparing after every
+    action; returns the number of actions."""
     step = 0
-    compare(old, new, game, step)
     while not old.is_terminal():
         legal = old.legal_actions()
         action = legal[rng.randrange(len(legal))]
@@ -144,6 +142,79 @@ def play_pair(options: dict[str, Any], rng: random.Random) -> int:
         if rng.random() < 0.02:  # clones and reloads must continue identically
             new = new.clone() if rng.random() < 0.5 else game.state_from_json(new.to_json())
     return step
+
+
+def play_pair(options: dict[str, Any], rng: random.Random) -> int:
+    """One random game in both engines, compared at every step; returns its length."""
+    old_game, game = LegacyGame(options), PotlatchGame(options)
+    old, new = old_game.new_initial_state(), game.new_initial_state()
+    compare(old, new, game, 0)
+    return play_on(old, new, game, rng)
+
+
+def odd_snapshot(snapshot: dict[str, Any], full: bool, rng: random.Random) -> dict[str, Any]:
+    """``snapshot`` with a far hex added that the board may never reach (and, full-state, now
+    and then a pawn that stands on none of its tiles)."""
+    far = f"{rng.randrange(6, 9)},{rng.randrange(-9, -6)}"
+    if not full:
+        return {**snapshot, far: rng.choice(["N", "NN", "NNR"])}
+    pawns = list(snapshot["pawns"])
+    if rng.random() < 0.3:
+        pawns[rng.randrange(2)] = "9,9"
+    return {"tiles": {**snapshot["tiles"], far: rng.choice(["", "N"])}, "pawns": pawns}
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["stacks", "full_state"])
+def test_loaded_snapshots_of_boards_not_behind_the_position(full: bool) -> None:
+    """A hand-made position may carry snapshots of boards it never came from: hexes that are
+    blank now but may still get a tile before the comparison (the kernel's phantom slots), or
+    more of them than the stock can fill, or pawns off the snapshot's tiles (snapshots that can
+    never match, which the facade still exports as loaded). Positions are a random game's turn
+    starts; the opponent's snapshot is the board at the *next* turn start, and the game is
+    replayed, so the new tile gets its chips and condition 3 fires on a phantom slot; or the
+    snapshots come from later turns, sometimes with a far hex added, and play goes on at random.
+    Both engines must continue alike."""
+    options = {"repetition_compares_full_state": full, "actions": 3}
+    old_game, game = LegacyGame(options), PotlatchGame(options)
+    rng = random.Random(f"snapshots {full}")
+    repetitions = 0
+    for _ in range(games(40, 2_000)):
+        state = old_game.new_initial_state()
+        starts: list[tuple[dict[str, Any], dict[str, Any], int]] = []
+        while not state.is_terminal():
+            if state.done == 0:
+                starts.append((state.to_json(), state.stack_snapshot(), len(state.history())))
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        if len(starts) < 3:
+            continue
+        i = rng.randrange(len(starts) - 2)
+        position, _, at = starts[i]
+        position = dict(position)
+        replay = rng.random() < 0.5
+        if replay:
+            snapshots: list[dict[str, Any] | None] = [None, None]
+            snapshots[1 - position["to_move"]] = starts[i + 1][1]
+        else:
+            later = [snap for _, snap, _ in starts[i + 1 :]]
+            snapshots = [
+                odd_snapshot(snap, full, rng) if rng.random() < 0.4 else snap
+                for snap in (rng.choice(later) for _ in range(2))
+            ]
+        position["snapshots"] = snapshots
+        old, new = old_game.state_from_json(position), game.state_from_json(position)
+        compare(old, new, game, 0)
+        if not replay:
+            play_on(old, new, game, rng)
+            continue
+        for step, action in enumerate(state.history()[at:], 1):
+            if old.is_terminal():
+                break
+            old.apply_action(action)
+            new.apply_action(action)
+            compare(old, new, game, step)
+        repetitions += old.end_condition == 3
+    assert repetitions >= games(5, 200)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ freed, tiles are never removed, so a slot is a stable identity for the whole gam
 
 The repetition snapshot (§8.2) is the chip code of every slot (plus, under
 ``repetition_compares_full_state``, the tile set and both pawns): comparing two is one
-``memcmp`` of 40 bytes, exact, no hashing. A snapshot loaded from position JSON may name hexes
+``memcmp`` of 48 bytes, exact, no hashing. A snapshot loaded from position JSON may name hexes
 that are blank now but could still receive a tile before the comparison; those get *phantom*
 slots (a slot that is not a tile yet). At most ``stock`` of them per snapshot can ever become
 tiles, so a snapshot needing more can never match and is kept as ``SNAP_NEVER``; with at least
