@@ -2,13 +2,14 @@
 (``games/_legacy/potlatch``), side by side over random games.
 
 At every step of every game both engines must agree on the current player, the legal actions,
-the chance outcomes, the returns, the position JSON (key order included) and an observation
-tensor (the legacy floats rounded to float32, the kernel's buffer type; the seats alternate).
-At every third step and at the end the new engine must also load the old engine's JSON back to
-the same position and legal actions, and the evaluation the AI uses must agree (the old one read
-the position JSON, the new one reads the kernel's features); at every twelfth step and the end,
-the text picture and the message for every illegal action id. Clones and reloads continue the
-game now and then. ``BOARDPLAY_SOAK=1`` plays 10,000 games per option set.
+the chance outcomes, the returns and the position JSON (key order included). At every step in
+the regular run, and at sampled steps and the end under the soak (``EVERY``), they must also
+agree on both observation tensors (the legacy floats rounded to float32, the kernel's buffer
+type), the new engine must load the old engine's JSON back to the same position and legal
+actions, the evaluation the AI uses must agree (the old one read the position JSON, the new one
+reads the kernel's features), and so must the text picture and the message for every illegal
+action id. Clones and reloads continue the game now and then. ``BOARDPLAY_SOAK=1`` plays
+10,000 games per option set.
 """
 
 from __future__ import annotations
@@ -51,6 +52,15 @@ OPTION_SETS = BASE + [{**base, **FLIPPED} for base in BASE]
 """Every value of every option: the bench's sets, and the same with every rule option
 flipped."""
 BUFFER = array("f", bytes(4 * math.prod(OBSERVATION_SHAPE)))
+EVERY = (
+    {"observation": 4, "reload": 8, "messages": 24}
+    if SOAK
+    else {"observation": 1, "reload": 1, "messages": 3}
+)
+"""Steps between the costlier checks: both observation tensors; loading the JSON back and the
+evaluation; the picture and the illegal-action messages. The regular run checks nearly all at
+every step; the soak's 10,000 games per option set samples them (the legacy engine's tensor
+alone costs more than the rest of a step)."""
 FLOAT32 = struct.Struct(f"{math.prod(OBSERVATION_SHAPE)}f")
 
 
@@ -96,9 +106,8 @@ def same_observation(expected: list[float], new: PotlatchState, player: int) -> 
 
 
 def compare(old: LegacyState, new: PotlatchState, game: PotlatchGame, step: int) -> None:
-    """Everything at every step (the observation of one seat, alternating); the costlier
-    checks (loading the JSON back, the evaluation, the picture, the messages) at every third
-    or twelfth step and at the end, which keeps 10,000 games per option set affordable."""
+    """The cheap checks at every step, the costlier ones every ``EVERY[...]`` steps and at the
+    end of the game."""
     assert new.current_player() == old.current_player()
     assert new.is_terminal() == old.is_terminal()
     legal = old.legal_actions()
@@ -109,19 +118,20 @@ def compare(old: LegacyState, new: PotlatchState, game: PotlatchGame, step: int)
     exported = new.to_json()
     assert exported == position
     assert list(exported["tiles"]) == list(position["tiles"])  # the board order too
-    player = step % 2  # each seat's view every other step (the costliest check)
-    same_observation(old.observation_tensor(player), new, player)
-    if step % 3 and not old.is_terminal():
-        return
-    loaded = game.state_from_json(position)
-    assert loaded.to_json() == position
-    assert loaded.legal_actions() == legal
-    assert loaded.current_player() == old.current_player()
-    if old.is_terminal():
-        assert HEURISTICS.evaluate(new) == old.returns()
-    else:
-        assert HEURISTICS.evaluate(new) == softmax(legacy_strengths(position), TEMPERATURE)
-    if step % 12 == 0 or old.is_terminal():
+    end = old.is_terminal()
+    if step % EVERY["observation"] == 0 or end:
+        for player in (0, 1):
+            same_observation(old.observation_tensor(player), new, player)
+    if step % EVERY["reload"] == 0 or end:
+        loaded = game.state_from_json(position)
+        assert loaded.to_json() == position
+        assert loaded.legal_actions() == legal
+        assert loaded.current_player() == old.current_player()
+        if end:
+            assert HEURISTICS.evaluate(new) == old.returns()
+        else:
+            assert HEURISTICS.evaluate(new) == softmax(legacy_strengths(position), TEMPERATURE)
+    if step % EVERY["messages"] == 0 or end:
         assert new.render(detail=True) == old.render(detail=True)
         assert new.end_reason() == old.end_reason()
         for action in (a for a in range(12) if a not in legal):
