@@ -234,8 +234,10 @@ def test_new_engine_matches_the_legacy_engine(options: dict[str, Any]) -> None:
     count = games(16, 10_000)
     rng = random.Random(json.dumps(options, sort_keys=True))
     began = time.perf_counter()
-    actions = sum(play_pair(options, rng) for _ in range(count))
-    if SOAK:
-        seconds = time.perf_counter() - began
-        print(f"\n{options}: {count} games, {actions} actions compared, {seconds:.1f} s")
+    actions = 0
+    for played in range(1, count + 1):
+        actions += play_pair(options, rng)
+        if SOAK and (played % 1000 == 0 or played == count):  # progress of a long soak
+            seconds = time.perf_counter() - began
+            print(f"\n{options}: {played} games, {actions} actions compared, {seconds:.1f} s")
     assert actions > count  # every game took at least one action on average
