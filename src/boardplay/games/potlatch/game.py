@@ -1,32 +1,26 @@
-"""``PotlatchGame``: options, starting layouts (as data) and the factories of the contract."""
+"""``PotlatchGame``: the options, the factories of the contract and the I/O hooks.
+
+The top of the package's import graph: it wires ``State.to_json`` / ``render`` /
+``observation_tensor`` to ``position``, ``render`` and ``observation``, so no module below
+imports one of those."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any, ClassVar
 
-from boardplay.core.game import Game
+from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec
-from boardplay.games.potlatch.notation import NUM_ACTIONS, pack
-from boardplay.games.potlatch.observation import OBSERVATION_SHAPE
-from boardplay.games.potlatch.state import PotlatchState
+from boardplay.games.potlatch.kernel import PotlatchKernel
+from boardplay.games.potlatch.notation import NUM_ACTIONS
+from boardplay.games.potlatch.observation import OBSERVATION_SHAPE, observation_tensor
+from boardplay.games.potlatch.position import export_position, load_position
+from boardplay.games.potlatch.render import render_state
+from boardplay.games.potlatch.state import PotlatchState, make_kernel
+from boardplay.games.potlatch.tables import DEFAULT_TURN_LIMIT, LAYOUTS, TILES_IN_PLAY
 
-TILES_IN_PLAY = {2: 9, 3: 12}
-"""Base tiles used by the 2-action and the 3-action game (spec §3.1 step 4)."""
-
-LAYOUTS: dict[str, dict[str, Any]] = {
-    # Spec §3.3 [P]: PROPOSED reconstructions; replace the data once the official figures
-    # are checked. Each is symmetric under a 180° rotation that swaps the players
-    # (``centre`` is the rotation: (q, r) -> (cq - q, -r)).
-    "L3": {"tiles": [(-1, 0), (0, 0), (1, 0)], "pawns": [(-1, 0), (1, 0)], "centre": 0},
-    "L4": {
-        "tiles": [(1, -1), (0, 0), (1, 0), (0, 1)],
-        "pawns": [(1, -1), (0, 1)],
-        "centre": 1,
-    },
-}
-
-DEFAULT_TURN_LIMIT = 1000
+__all__ = ["LAYOUTS", "TILES_IN_PLAY", "PotlatchGame"]
 
 
 class PotlatchGame(Game):
@@ -99,21 +93,42 @@ class PotlatchGame(Game):
         assert isinstance(limit, int)
         return limit * self.actions
 
-    def new_initial_state(self) -> PotlatchState:
+    @cached_property
+    def _start(self) -> PotlatchKernel:
+        """The kernel of the starting position, built once; each new game copies it (a
+        C-level copy), which keeps new games cheap for playout loops and search."""
         layout = LAYOUTS[self.layout]
-        tiles = {pack(q, r): 0 for q, r in layout["tiles"]}
-        pawns = [pack(q, r) for q, r in layout["pawns"]]
-        stock = TILES_IN_PLAY[self.actions] - len(tiles)
         first = self.options["first_player"]
         assert isinstance(first, int)
-        state = PotlatchState(self, tiles, stock, pawns, first, self.actions)
-        state.begin_turn()
-        return state
+        kernel = make_kernel(self.options, self.actions)
+        kernel.setup(
+            [(q, r, 0) for q, r in layout["tiles"]],
+            TILES_IN_PLAY[self.actions] - len(layout["tiles"]),
+            list(layout["pawns"]),
+            first,
+            0,
+            [None, None],
+        )
+        return kernel
+
+    def new_initial_state(self) -> PotlatchState:
+        return PotlatchState(self, self._start.clone())
 
     def state_from_json(self, position: Mapping[str, Any]) -> PotlatchState:
-        from boardplay.games.potlatch.position import load_position
-
         return load_position(self, position)
 
     def observation_shape(self) -> tuple[int, ...]:
         return OBSERVATION_SHAPE
+
+    # ----- I/O hooks of the contract ------------------------------------------------------------
+    def export_position(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, PotlatchState)
+        return export_position(state)
+
+    def render_state(self, state: State, detail: bool) -> str:
+        assert isinstance(state, PotlatchState)
+        return render_state(state, detail)
+
+    def observe(self, state: State, player: int) -> list[float]:
+        assert isinstance(state, PotlatchState)
+        return observation_tensor(state, player)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import operator
 import re
+from typing import Any
 
 from boardplay.core.errors import IllegalActionError
 
@@ -62,6 +63,11 @@ NEUTRAL_STACK = 3
 COLOUR_STACK: tuple[int, int] = (4, 5)
 """Chip code of seat 0's (Red, ``NNR``) and seat 1's (Blue, ``NNB``) stack."""
 COLOUR_LETTERS: tuple[str, str] = ("R", "B")
+
+Snapshot = tuple[tuple[int, int], ...]
+"""A repetition snapshot (spec §8.2) as a hashable tuple of ``(packed hex, chip code)`` pairs,
+sorted by hex. The full-state variant lists every tile (empty ones too) and then appends
+``(red pawn hex, -1)`` and ``(blue pawn hex, -2)``."""
 
 _HEX_TEXT = re.compile(r"(0|-?[1-9][0-9]*),(0|-?[1-9][0-9]*)")
 
@@ -123,3 +129,13 @@ def action_id(action: object) -> int:
 def action_name(action: int) -> str:
     """Notation of an action id, e.g. ``0 -> "P-E"``, ``11 -> "C-SE"``."""
     return ACTION_NAMES[action_id(action)]
+
+
+def snapshot_to_json(snapshot: Snapshot, full: bool) -> dict[str, Any]:
+    """The JSON form of a snapshot (§11 ``"snapshots"``): ``{"q,r": chips}`` for a stack
+    snapshot, ``{"tiles": {...}, "pawns": [red, blue]}`` for a full-state one."""
+    if not full:
+        return {hex_text(key): CHIP_STRINGS[code] for key, code in snapshot}
+    tiles = {hex_text(key): CHIP_STRINGS[code] for key, code in snapshot if code >= 0}
+    pawns = [hex_text(key) for key, code in snapshot if code < 0]
+    return {"tiles": tiles, "pawns": pawns}

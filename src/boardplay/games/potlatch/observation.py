@@ -13,12 +13,10 @@ the same place.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from array import array
 
-from boardplay.games.potlatch.notation import COLOUR_STACK, HEIGHT, unpack
-
-if TYPE_CHECKING:
-    from boardplay.games.potlatch.state import PotlatchState
+from boardplay.games.potlatch.kernel import OBSERVATION_SIZE
+from boardplay.games.potlatch.state import PotlatchState
 
 RADIUS = 11
 SIDE = 2 * RADIUS + 1
@@ -43,66 +41,20 @@ PLANES = (
     "neutral supply/36",
 )
 OBSERVATION_SHAPE = (len(PLANES), SIDE, SIDE)
+assert len(PLANES) * CELLS == OBSERVATION_SIZE  # the kernel writes exactly these planes
 
 
-def _cell(key: int, turn: bool, centre: int) -> int:
-    """Flat index of a hex inside one plane, or -1 outside the window."""
-    q, r = unpack(key)
-    if turn:
-        q, r = centre - q, -r
-    if -RADIUS <= q <= RADIUS and -RADIUS <= r <= RADIUS:
-        return (r + RADIUS) * SIDE + (q + RADIUS)
-    return -1
+def observe_into(state: PotlatchState, player: int, out: object) -> None:
+    """Write ``player``'s tensor into ``out``, any writable float32 buffer of at least
+    ``17 * 23 * 23`` floats (a NumPy row, an ``array("f")``): the kernel writes it directly."""
+    if player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, got {player!r}")
+    state.kernel.observe(player, out)
 
 
 def observation_tensor(state: PotlatchState, player: int) -> list[float]:
-    """Flat list of ``17 * 23 * 23`` floats, plane-major (see the module docstring)."""
-    if player not in (0, 1):
-        raise ValueError(f"player must be 0 or 1, got {player!r}")
-    from boardplay.games.potlatch.game import LAYOUTS
-
-    centre = int(LAYOUTS[state.game.layout]["centre"])
-    turn = player == 1
-    out = [0.0] * (len(PLANES) * CELLS)
-    own_code, opp_code = COLOUR_STACK[player], COLOUR_STACK[1 - player]
-    for key, code in state.tiles.items():
-        cell = _cell(key, turn, centre)
-        if cell < 0:
-            continue
-        out[cell] = 1.0
-        height = HEIGHT[code]
-        if height >= 1:
-            out[CELLS + cell] = 1.0
-        if height >= 2:
-            out[2 * CELLS + cell] = 1.0
-        if height == 3:
-            out[3 * CELLS + cell] = 1.0
-        if code == own_code:
-            out[4 * CELLS + cell] = 1.0
-        elif code == opp_code:
-            out[5 * CELLS + cell] = 1.0
-    for plane, seat in ((6, player), (7, 1 - player)):
-        cell = _cell(state.pawns[seat], turn, centre)
-        if cell >= 0:
-            out[plane * CELLS + cell] = 1.0
-    if state.result is None:
-        for key in state.visited:
-            cell = _cell(key, turn, centre)
-            if cell >= 0:
-                out[8 * CELLS + cell] = 1.0
-    neutral, _, _ = state.supplies()
-    scalars = (
-        1.0 if state.result is None and state.to_move == player else 0.0,
-        state.done / state.n_actions,
-        1.0 if state.run_open else 0.0,
-        1.0 if state.n_actions == 3 else 0.0,
-        state.stock / 12,
-        state.own_stacks(player) / 3,
-        state.own_stacks(1 - player) / 3,
-        neutral / 36,
-    )
-    for index, value in enumerate(scalars):
-        if value:
-            start = (9 + index) * CELLS
-            out[start : start + CELLS] = [value] * CELLS
-    return out
+    """Flat list of ``17 * 23 * 23`` floats (float32 values), plane-major (see the module
+    docstring)."""
+    out = array("f", bytes(4 * OBSERVATION_SIZE))
+    observe_into(state, player, out)
+    return out.tolist()

@@ -12,14 +12,21 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from boardplay.core.errors import PositionError
-from boardplay.games.potlatch.notation import CHIP_CODES, CHIP_STRINGS, hex_text, parse_hex
-from boardplay.games.potlatch.state import COLOUR_TOTAL, NEUTRAL_TOTAL, PotlatchState, Snapshot
+from boardplay.core.game import Game
+from boardplay.games.potlatch.notation import (
+    CHIP_CODES,
+    CHIP_STRINGS,
+    Snapshot,
+    hex_text,
+    parse_hex,
+    snapshot_to_json,
+    unpack,
+)
+from boardplay.games.potlatch.state import PotlatchState, make_kernel
+from boardplay.games.potlatch.tables import COLOUR_TOTAL, NEUTRAL_TOTAL, TILE_TOTAL
 
 if TYPE_CHECKING:
-    from boardplay.games.potlatch.game import PotlatchGame
-
-TILE_TOTAL = 12
-"""Base tiles in the box; a position may not use more (tiles on board + stock)."""
+    from boardplay.games.potlatch.kernel import SnapshotData
 
 _KNOWN_FIELDS = (
     "tiles",
@@ -82,7 +89,7 @@ def _tiles(value: object, field: str) -> dict[int, int]:
     return tiles
 
 
-def load_position(game: PotlatchGame, position: Mapping[str, Any]) -> PotlatchState:
+def load_position(game: Game, position: Mapping[str, Any]) -> PotlatchState:
     """A state for ``position``; raises ``PositionError`` naming the first bad field."""
     if not isinstance(position, Mapping):
         raise _fail("a Potlatch Klone position must be a JSON object")
@@ -185,19 +192,29 @@ def load_position(game: PotlatchGame, position: Mapping[str, Any]) -> PotlatchSt
             if raw is not None:
                 snapshots[seat] = snapshot_from_json(raw, full, f"snapshots[{seat}]")
 
-    state = PotlatchState(game, tiles, stock, pawns, to_move, actions)
-    state.turns_played = turns_played
-    state.snapshots = snapshots
-    if done == 0:
-        state.begin_turn()
-    else:
-        state.done = done
-        state.visited = tuple(visited)
-        state.run_open = run_open
-        state.turn_start_snapshot = snapshots[to_move]
-        if not state.legal_actions():
-            state.result = (1 - to_move, 2)
-    return state
+    kernel = make_kernel(game.options, actions)
+    kernel.setup(
+        [(*unpack(key), code) for key, code in tiles.items()],
+        stock,
+        [unpack(key) for key in pawns],
+        to_move,
+        turns_played,
+        [None if snap is None else snapshot_to_kernel(snap) for snap in snapshots],
+        done,
+        [unpack(key) for key in visited],
+        run_open,
+    )
+    return PotlatchState(game, kernel, (snapshots[0], snapshots[1]))
+
+
+def snapshot_to_kernel(snapshot: Snapshot) -> SnapshotData:
+    """A parsed snapshot in the kernel's form: ``(q, r, code)`` entries, and the pawns for
+    a full-state snapshot (whose pawn pairs carry the codes -1 and -2)."""
+    entries = [(*unpack(key), code) for key, code in snapshot if code >= 0]
+    pawns = [unpack(key) for key, code in snapshot if code < 0]
+    if not pawns:
+        return entries, None
+    return entries, (pawns[0], pawns[1])
 
 
 def snapshot_from_json(raw: object, full: bool, field: str) -> Snapshot:
@@ -224,38 +241,32 @@ def snapshot_from_json(raw: object, full: bool, field: str) -> Snapshot:
     return (*sorted(tiles.items()), (red, -1), (blue, -2))
 
 
-def snapshot_to_json(snapshot: Snapshot, full: bool) -> dict[str, Any]:
-    """The JSON form of a snapshot (§11 ``"snapshots"``)."""
-    if not full:
-        return {hex_text(key): CHIP_STRINGS[code] for key, code in snapshot}
-    tiles = {hex_text(key): CHIP_STRINGS[code] for key, code in snapshot if code >= 0}
-    pawns = [hex_text(key) for key, code in snapshot if code < 0]
-    return {"tiles": tiles, "pawns": pawns}
-
-
 def export_position(state: PotlatchState) -> dict[str, Any]:
     """The position JSON of ``state`` (§11 "Export"). Optional fields are written only when
     they differ from their defaults, so a turn start looks exactly like the spec's examples."""
+    kernel = state.kernel
+    (rq, rr), (bq, br) = kernel.pawns()
     out: dict[str, Any] = {
-        "tiles": {hex_text(key): CHIP_STRINGS[code] for key, code in state.tiles.items()},
-        "stock": state.stock,
-        "pawns": [hex_text(state.pawns[0]), hex_text(state.pawns[1])],
-        "to_move": state.to_move,
-        "actions": state.n_actions,
+        "tiles": {f"{q},{r}": CHIP_STRINGS[code] for q, r, code in kernel.tiles()},
+        "stock": kernel.stock,
+        "pawns": [f"{rq},{rr}", f"{bq},{br}"],
+        "to_move": kernel.mover,
+        "actions": kernel.n_actions,
     }
-    if state.done >= 1:
-        out["done"] = state.done
-        out["visited"] = [hex_text(key) for key in state.visited]
-        out["run_open"] = state.run_open
-    mover = state.to_move
-    snaps = list(state.snapshots)
-    if state.done >= 1:
-        snaps[mover] = state.turn_start_snapshot
+    done = kernel.done
+    if done >= 1:
+        out["done"] = done
+        out["visited"] = [f"{q},{r}" for q, r in kernel.visited()]
+        out["run_open"] = kernel.run_open
+    snaps = state.snapshots
+    if done >= 1:
+        snaps[kernel.mover] = state.turn_start_snapshot
     if any(s is not None for s in snaps):
-        full = bool(state.game.options["repetition_compares_full_state"])
+        full = kernel.full_snapshots
         out["snapshots"] = [None if s is None else snapshot_to_json(s, full) for s in snaps]
-    if state.turns_played:
-        out["turns_played"] = state.turns_played
-    if state.result is not None:
-        out["result"] = {"winner": state.result[0], "condition": state.result[1]}
+    if kernel.turns_played:
+        out["turns_played"] = kernel.turns_played
+    result = kernel.result()
+    if result is not None:
+        out["result"] = {"winner": result[0], "condition": result[1]}
     return out

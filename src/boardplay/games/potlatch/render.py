@@ -10,33 +10,30 @@ The picture fits 80 columns unless nearly all 12 tiles lie in one straight E-W l
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boardplay.games.potlatch.notation import CHIP_STRINGS, STEPS, hex_text, pack, unpack
-
-if TYPE_CHECKING:
-    from boardplay.games.potlatch.state import PotlatchState
+from boardplay.games.potlatch.state import PotlatchState
 
 _PAWN_LETTERS = ("R", "B")
 
 
-def _cell(state: PotlatchState, key: int) -> str:
-    code = state.tiles.get(key)
+def _cell(tiles: dict[int, int], pawns: list[int], key: int) -> str:
+    code = tiles.get(key)
     if code is None:
         return "  .   "
     chips = CHIP_STRINGS[code].ljust(3, "-")
     mark = " "
     for seat in (0, 1):
-        if state.pawns[seat] == key:
+        if pawns[seat] == key:
             mark = _PAWN_LETTERS[seat]
     return f"{mark}[{chips}]"
 
 
 def render_state(state: PotlatchState, detail: bool = False) -> str:
     """The board, then stock, supplies, stacks, whose turn, and the result when over."""
-    shown: set[int] = set(state.tiles)
+    tiles, pawns = state.tiles, state.pawns
+    shown: set[int] = set(tiles)
     if state.result is None and state.stock > 0:
-        here = state.pawns[state.to_move]
+        here = pawns[state.to_move]
         shown.update(here + step for step in STEPS)
     coords = [unpack(key) for key in shown]
     rows = sorted({r for _, r in coords})
@@ -47,10 +44,10 @@ def render_state(state: PotlatchState, detail: bool = False) -> str:
         cells = sorted((2 * q + r, q) for q, rr in coords if rr == r)
         line = ""
         for x, q in cells:
-            line = line.ljust((x - x_min) * 3) + _cell(state, pack(q, r))
+            line = line.ljust((x - x_min) * 3) + _cell(tiles, pawns, pack(q, r))
         lines.append(f"{r:>3} {line.rstrip()}")
     lines.append(
-        f"Pawns: Red {hex_text(state.pawns[0])}, Blue {hex_text(state.pawns[1])} "
+        f"Pawns: Red {hex_text(pawns[0])}, Blue {hex_text(pawns[1])} "
         "(hex q,r; rows show r, q is +1 per 6 columns)"
     )
 

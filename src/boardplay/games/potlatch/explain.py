@@ -1,0 +1,88 @@
+"""Why an action is illegal, in a sentence that names the rule (spec §5, §6, §8.3).
+
+Cold code: it runs only when someone offers an illegal action, so it reads the kernel through
+its Python accessors and never slows the hot path. It sits between the kernel and the facade
+(it needs nothing of the facade), so ``state.py`` can call it without an upward import.
+"""
+
+from __future__ import annotations
+
+from boardplay.core.errors import IllegalActionError
+from boardplay.games.potlatch.kernel import PotlatchKernel
+from boardplay.games.potlatch.notation import (
+    ACTION_NAMES,
+    HEIGHT,
+    PAWN_MOVES,
+    STEPS,
+    action_id,
+    action_name,
+    hex_text,
+    pack,
+)
+
+
+def describe(action: object) -> str:
+    """The notation of ``action`` when it is an id, else its ``repr``."""
+    try:
+        return action_name(action)  # type: ignore[arg-type]
+    except IllegalActionError:
+        return repr(action)
+
+
+def explain_illegal(kernel: PotlatchKernel, action: object, result_text: str) -> str:
+    """The message ``apply_action`` raises for ``action``, which is not legal now."""
+    if kernel.current_player() < 0:
+        return f"{describe(action)} is not possible: the game is over ({result_text})"
+    try:
+        return illegal_message(kernel, action_id(action))
+    except IllegalActionError as error:
+        return str(error)
+
+
+def illegal_message(kernel: PotlatchKernel, action: int) -> str:
+    """``"<action> is not legal here: <rule> (legal actions: ...)"``."""
+    legal = ", ".join(ACTION_NAMES[a] for a in kernel.legal_actions()) or "none"
+    reason = why_illegal(kernel, action)
+    return f"{ACTION_NAMES[action]} is not legal here: {reason} (legal actions: {legal})"
+
+
+def why_illegal(kernel: PotlatchKernel, action: int) -> str:
+    """A sentence naming the rule that forbids ``action`` (called only when it is illegal)."""
+    tiles = {pack(q, r): code for q, r, code in kernel.tiles()}
+    pawns = [pack(q, r) for q, r in kernel.pawns()]
+    mover = kernel.mover
+    here = pawns[mover]
+    if action < PAWN_MOVES:
+        dest = here + STEPS[action]
+        where = hex_text(dest)
+        if dest == pawns[1 - mover]:
+            return f"{where} holds the opponent's pawn"
+        if dest in {pack(q, r) for q, r in kernel.visited()}:
+            return f"the pawn has already been on {where} this turn"
+        h_here = HEIGHT[tiles[here]]
+        if dest not in tiles:
+            if kernel.stock == 0:
+                return f"{where} has no tile and the tile stock is empty"
+            if not kernel.blank_free and h_here > 1:
+                return (
+                    f"{where} has no tile (height 0) and the pawn stands {h_here} high; "
+                    "a pawn may only step up or down by 1"
+                )
+        else:
+            diff = HEIGHT[tiles[dest]] - h_here
+            if abs(diff) > 1:
+                return (
+                    f"the height difference to {where} is {diff:+d}; "
+                    "a pawn may only step up or down by 1"
+                )
+    else:
+        dest = here + STEPS[action - PAWN_MOVES]
+        where = hex_text(dest)
+        if HEIGHT[tiles[here]] == 0 and not kernel.run_open:
+            return f"the pawn's hex {hex_text(here)} has no chip to move"
+        if dest not in tiles and kernel.stock == 0:
+            return f"{where} has no tile and the tile stock is empty"
+        if dest in tiles and HEIGHT[tiles[dest]] == 3:
+            return f"{where} is already 3 high"
+    # Every rule of §5 and §6 is named above, so only the dead-end filter is left.
+    return "the turn could not be completed after it (option filter_dead_ends)"

@@ -1,0 +1,69 @@
+# cython: language_level=3
+"""C declarations of the Potlatch Klone kernel (``kernel.pyx`` holds the rules and says why
+the board is a set of slots). Declared here so other compiled code can ``cimport`` the kernel
+and read its fields directly."""
+
+cimport cython
+
+from boardplay.core.kernel cimport Kernel
+
+cdef enum:
+    MAX_SLOTS = 32
+    NUM_ACTIONS = 12
+    PAWN_MOVES = 6
+    RADIUS = 11
+    SIDE = 23
+    CELLS = 529
+    PLANES = 17
+    FEATURES = 7
+    SNAP_NONE = 0
+    SNAP_KNOWN = 1
+    SNAP_NEVER = 2
+
+
+cdef struct Board:
+    signed char code[MAX_SLOTS]
+    signed char nb[MAX_SLOTS][6]
+    short q[MAX_SLOTS]
+    short r[MAX_SLOTS]
+    signed char order[MAX_SLOTS]   # tile slots in the order the tiles appeared (export order)
+    signed char path[4]            # the mover's visited hexes this turn, in order
+    unsigned int tiles             # bit per slot holding a tile (a phantom slot has none yet)
+    unsigned int visited           # bit per slot the mover's pawn occupied this turn
+    int nslots
+    int ntiles
+    int npath
+    int stock
+    int pawn[2]
+    int mover
+    int run_open
+    int blank_free
+    int colour[2]                  # own-colour stacks on the board, per seat
+    int increases                  # runs ended since setup (each resolves one increase)
+
+
+cdef struct Snap:
+    signed char code[MAX_SLOTS]
+    unsigned int tiles             # full-state snapshots only, else 0
+    int pawn[2]                    # full-state snapshots only, else -1
+    int status
+
+
+@cython.final
+cdef class PotlatchKernel(Kernel):
+    cdef Board b
+    cdef Snap snaps[2]               # per seat, the snapshot its next condition-3 check uses
+    cdef Snap turn_start             # the current turn's start snapshot
+    cdef int _done, _n_actions, _turns_played, turn_limit
+    cdef int full, _filter, centre   # options; centre: the layout's rotation (observation)
+    cdef int winner, condition       # condition 0 while the game runs; winner -1 on a draw
+    cdef int legal[NUM_ACTIONS]      # the legal list of the current position
+    cdef int nlegal
+
+    cdef void compute_legal(self) noexcept
+    cdef void finish(self, int winner, int condition) noexcept
+    cdef int stack_leader(self) noexcept
+    cdef void take_snapshot(self, Snap* s) noexcept
+    cdef void begin_turn(self) noexcept
+    cdef int cell(self, int s, int turn) noexcept
+    cdef int load_snapshot(self, Snap* snap, object raw) except -1

@@ -1,0 +1,60 @@
+"""Type stub for the compiled ``boardplay.games.potlatch.kernel`` (see ``kernel.pyx``)."""
+
+from typing import Literal
+
+from boardplay.core.kernel import Kernel
+
+Hex = tuple[int, int]
+Entry = tuple[int, int, int]
+SnapshotData = tuple[list[Entry], tuple[Hex, Hex] | None]
+
+OBSERVATION_SIZE: int
+FEATURE_NAMES: tuple[str, ...]
+
+class PotlatchKernel(Kernel):
+    def __init__(
+        self,
+        n_actions: int = 2,
+        blank_free: bool = False,
+        full: bool = False,
+        filter_dead_ends: bool = False,
+        turn_limit: int = 1000,
+        centre: int = 0,
+    ) -> None: ...
+    def setup(
+        self,
+        tiles: list[Entry],
+        stock: int,
+        pawns: list[Hex],
+        to_move: int,
+        turns_played: int,
+        snapshots: list[SnapshotData | None],
+        done: int = 0,
+        visited: list[Hex] | None = None,
+        run_open: bool = False,
+    ) -> None: ...
+    def clone(self) -> PotlatchKernel: ...
+    def tiles(self) -> list[Entry]: ...
+    def pawns(self) -> list[Hex]: ...
+    def visited(self) -> list[Hex]: ...
+    def snapshot(self, which: int) -> SnapshotData | Literal["never"] | None: ...
+    @property
+    def stock(self) -> int: ...
+    @property
+    def mover(self) -> int: ...
+    @property
+    def done(self) -> int: ...
+    @property
+    def n_actions(self) -> int: ...
+    @property
+    def run_open(self) -> bool: ...
+    @property
+    def turns_played(self) -> int: ...
+    @property
+    def blank_free(self) -> bool: ...
+    @property
+    def full_snapshots(self) -> bool: ...
+    def result(self) -> tuple[int | None, int] | None: ...
+    @property
+    def increases(self) -> int: ...
+    def own_stacks(self, seat: int) -> int: ...

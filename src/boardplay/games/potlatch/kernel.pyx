@@ -1,0 +1,614 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The rules of Potlatch Klone (spec §4-§8) over fixed C fields: the compiled kernel.
+
+Why slots and not a coordinate window: a loaded position may put tiles anywhere within
+``|q|, |r| <= 10000``, but a game never has more than 12 tiles (tiles on the board plus the stock,
+checked on load). So every hex the rules can ever look at gets a *slot* (0..31) the first time
+it matters, with its axial ``(q, r)`` kept beside it, and a neighbour table ``nb[slot][dir]``
+(-1 for a blank space) turns every adjacency question into one array read. Slots are never
+freed, tiles are never removed, so a slot is a stable identity for the whole game.
+
+The repetition snapshot (§8.2) is the chip code of every slot (plus, under
+``repetition_compares_full_state``, the tile set and both pawns): comparing two is one
+``memcmp`` of 48 bytes, exact, no hashing. A snapshot loaded from position JSON may name hexes
+that are blank now but could still receive a tile before the comparison; those get *phantom*
+slots (a slot that is not a tile yet). At most ``stock`` of them per snapshot can ever become
+tiles, so a snapshot needing more can never match and is kept as ``SNAP_NEVER``; with at least
+two tiles on the board that bounds the slots by 2 + 3 x 10 = 32.
+
+Chip codes (``notation``): 0 ``""``, 1 ``N``, 2 ``NN``, 3 ``NNN``, 4 ``NNR``, 5 ``NNB``.
+Action ids 0..5 are Pawn Moves and 6..11 Chip Moves toward E, NE, NW, W, SW, SE.
+The legal list is computed once per position (in ``apply`` and on load) because end
+condition 2 needs it anyway; ``legal_into`` only copies it.
+"""
+
+from libc.string cimport memcmp, memcpy, memset
+
+from boardplay.core.kernel cimport TERMINAL, Kernel
+
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int x) nogil
+
+
+cdef int HEIGHT[6]
+HEIGHT[:] = [0, 1, 2, 3, 3, 3]
+cdef int DQ[6]
+DQ[:] = [1, 1, 0, -1, -1, 0]
+cdef int DR[6]
+DR[:] = [0, -1, -1, 0, 1, 1]
+# Direction index of the offset (dq, dr) at (dq + 1) * 3 + (dr + 1); -1: not neighbours.
+cdef int DIRECTION_OF[9]
+DIRECTION_OF[:] = [-1, 3, 4, 2, -1, 5, 1, 0, -1]
+
+OBSERVATION_SIZE = PLANES * CELLS
+FEATURE_NAMES = (
+    "to_move",
+    "red stacks",
+    "red crowns",
+    "red breaks",
+    "blue stacks",
+    "blue crowns",
+    "blue breaks",
+)
+"""The feature vector (``features_into``): the seat to move, then per seat (Red, Blue) its
+own-colour stacks, its *crowns* (2-high stacks next to its pawn, counted only when the pawn
+stands on at least 1 chip, so a run could end there and crown it) and its *breaks* (opponent
+stacks next to its pawn, counted only when the pawn stands 2 or more high, so it could step
+on and dismantle one)."""
+
+
+cdef inline int find_slot(Board* b, int q, int r) noexcept nogil:
+    cdef int s
+    for s in range(b.nslots):
+        if b.q[s] == q and b.r[s] == r:
+            return s
+    return -1
+
+
+cdef inline int new_slot(Board* b, int q, int r) noexcept nogil:
+    cdef int s = b.nslots
+    b.nslots += 1
+    b.q[s] = q
+    b.r[s] = r
+    b.code[s] = 0
+    memset(b.nb[s], -1, 6)
+    return s
+
+
+cdef int make_tile(Board* b, int s) noexcept nogil:
+    """Turn slot ``s`` into a tile and link it with its tile neighbours."""
+    cdef int t, dq, dr, d
+    cdef unsigned int rest = b.tiles
+    b.tiles |= 1u << s
+    b.order[b.ntiles] = s
+    b.ntiles += 1
+    memset(b.nb[s], -1, 6)
+    while rest:
+        t = __builtin_ctz(rest)
+        rest &= rest - 1
+        dq = b.q[t] - b.q[s]
+        dr = b.r[t] - b.r[s]
+        if -1 <= dq <= 1 and -1 <= dr <= 1:
+            d = DIRECTION_OF[(dq + 1) * 3 + dr + 1]
+            if d >= 0:
+                b.nb[s][d] = t
+                b.nb[t][d + 3 if d < 3 else d - 3] = s
+    return s
+
+
+cdef int place_tile(Board* b, int here, int direction) noexcept nogil:
+    """Take a tile from the stock and put it on the blank space next to ``here``."""
+    cdef int q = b.q[here] + DQ[direction]
+    cdef int r = b.r[here] + DR[direction]
+    cdef int s = -1
+    if b.nslots > b.ntiles:  # only a phantom slot (see the module docstring) can be blank
+        s = find_slot(b, q, r)
+    if s < 0:
+        s = new_slot(b, q, r)
+    b.stock -= 1
+    return make_tile(b, s)
+
+
+cdef int rule_actions(Board* b, int* out) noexcept nogil:
+    """Every action §5 and §6 allow now, in id order (no dead-end filtering)."""
+    cdef int here = b.pawn[b.mover]
+    cdef int other = b.pawn[1 - b.mover]
+    cdef int h_here = HEIGHT[b.code[here]]
+    cdef int stock_left = b.stock > 0
+    cdef int blank_ok = stock_left and (b.blank_free or h_here <= 1)
+    cdef int n = 0, i, d, diff
+    for i in range(6):
+        d = b.nb[here][i]
+        if d < 0:
+            if blank_ok:
+                out[n] = i
+                n += 1
+        elif d != other and not ((b.visited >> d) & 1):
+            diff = HEIGHT[b.code[d]] - h_here
+            if -1 <= diff <= 1:
+                out[n] = i
+                n += 1
+    # Chip Moves are judged after the pending increase (§4.2): it makes h(here) >= 1.
+    if h_here >= 1 or b.run_open:
+        for i in range(6):
+            d = b.nb[here][i]
+            if (d < 0 and stock_left) or (d >= 0 and b.code[d] < 3):
+                out[n] = PAWN_MOVES + i
+                n += 1
+    return n
+
+
+cdef inline void increase(Board* b) noexcept nogil:
+    """The chip increase at the end of a run (§7): N on 0 or 1, the mover's colour on 2,
+    nothing on 3."""
+    cdef int here = b.pawn[b.mover]
+    cdef int code = b.code[here]
+    b.increases += 1
+    if code < 2:
+        b.code[here] = code + 1
+    elif code == 2:
+        b.code[here] = 4 + b.mover
+        b.colour[b.mover] += 1
+
+
+cdef void raw_apply(Board* b, int action) noexcept nogil:
+    """The effects of one legal action (§5, §6), without turn bookkeeping."""
+    cdef int here = b.pawn[b.mover]
+    cdef int d, code
+    if action < PAWN_MOVES:
+        d = b.nb[here][action]
+        if d < 0:
+            d = place_tile(b, here, action)
+        b.pawn[b.mover] = d
+        b.visited |= 1u << d
+        b.path[b.npath] = d
+        b.npath += 1
+        b.run_open = 1
+        return
+    if b.run_open:
+        increase(b)
+        b.run_open = 0
+    # The top chip leaves; a colour chip goes home and a neutral chip travels instead.
+    code = b.code[here]
+    if code < 3:
+        b.code[here] = code - 1
+    else:
+        b.code[here] = 2
+        if code > 3:
+            b.colour[code - 4] -= 1
+    d = b.nb[here][action - PAWN_MOVES]
+    if d < 0:
+        d = place_tile(b, here, action - PAWN_MOVES)
+    b.code[d] += 1  # 0->N, N->NN, NN->NNN: a Chip Move never makes a colour stack
+
+
+cdef int can_finish(Board* b, int remaining) noexcept nogil:
+    """Whether ``remaining`` more actions can be made from here (``filter_dead_ends``)."""
+    cdef int actions[NUM_ACTIONS]
+    cdef int n = rule_actions(b, actions)
+    cdef int i
+    cdef Board child
+    if remaining == 1 or n == 0:
+        return n > 0
+    for i in range(n):
+        child = b[0]
+        raw_apply(&child, actions[i])
+        if can_finish(&child, remaining - 1):
+            return 1
+    return 0
+
+
+cdef class PotlatchKernel(Kernel):
+    """One Potlatch Klone position with its turn bookkeeping, as C fields (see the module
+    docstring and ``kernel.pxd``). Made empty by the constructor; ``setup`` loads a position
+    into it."""
+
+    def __cinit__(self, int n_actions=2, bint blank_free=False, bint full=False,
+                  bint filter_dead_ends=False, int turn_limit=1000, int centre=0):
+        self.num_players = 2
+        self.action_space = NUM_ACTIONS
+        self.chance_space = 0
+        self.observation_size = PLANES * CELLS
+        self.feature_size = FEATURES
+        self._n_actions = n_actions
+        self.b.blank_free = blank_free
+        self.full = full
+        self._filter = filter_dead_ends
+        self.turn_limit = turn_limit
+        self.centre = centre
+
+    # ----- the rules ----------------------------------------------------------------------------
+    cdef int to_move(self) noexcept:
+        return TERMINAL if self.condition else self.b.mover
+
+    cdef int legal_into(self, int* out) noexcept:
+        cdef int i
+        for i in range(self.nlegal):
+            out[i] = self.legal[i]
+        return self.nlegal
+
+    cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
+        return 0
+
+    cdef void compute_legal(self) noexcept:
+        cdef int actions[NUM_ACTIONS]
+        cdef int n, i, remaining
+        cdef Board child
+        if not self._filter:
+            self.nlegal = rule_actions(&self.b, self.legal)
+            return
+        n = rule_actions(&self.b, actions)
+        remaining = self._n_actions - self._done - 1
+        self.nlegal = 0
+        for i in range(n):
+            if remaining > 0:
+                child = self.b
+                raw_apply(&child, actions[i])
+                if not can_finish(&child, remaining):
+                    continue
+            self.legal[self.nlegal] = actions[i]
+            self.nlegal += 1
+
+    cdef void apply(self, int action) noexcept:
+        cdef int mover = self.b.mover
+        raw_apply(&self.b, action)
+        self._done += 1
+        if self._done == self._n_actions:
+            if self.b.run_open:
+                increase(&self.b)
+                self.b.run_open = 0
+            self.snaps[mover] = self.turn_start
+            self._turns_played += 1
+            self.b.mover = 1 - mover
+            self.begin_turn()
+            return
+        self.compute_legal()
+        if self.nlegal == 0:
+            self.finish(1 - mover, 2)
+
+    cdef void finish(self, int winner, int condition) noexcept:
+        self.winner = winner
+        self.condition = condition
+        self.nlegal = 0
+
+    cdef int stack_leader(self) noexcept:
+        """The seat with more own-colour stacks; -1 when equal (a draw)."""
+        if self.b.colour[0] == self.b.colour[1]:
+            return -1
+        return 0 if self.b.colour[0] > self.b.colour[1] else 1
+
+    cdef void take_snapshot(self, Snap* s) noexcept:
+        memcpy(s.code, self.b.code, MAX_SLOTS)
+        s.status = SNAP_KNOWN
+        if self.full:
+            s.tiles = self.b.tiles
+            s.pawn[0] = self.b.pawn[0]
+            s.pawn[1] = self.b.pawn[1]
+        else:
+            s.tiles = 0
+            s.pawn[0] = -1
+            s.pawn[1] = -1
+
+    cdef void begin_turn(self) noexcept:
+        """The start-of-turn procedure of §4.3: conditions 1, 3, then 2 (then the engine's
+        turn-limit guard, condition 4)."""
+        cdef int mover = self.b.mover
+        cdef int here = self.b.pawn[mover]
+        cdef Snap* previous = &self.snaps[mover]
+        self._done = 0
+        self.b.visited = 1u << here
+        self.b.path[0] = here
+        self.b.npath = 1
+        self.b.run_open = 0
+        if self.b.colour[mover] >= 3:
+            self.finish(mover, 1)
+            return
+        self.take_snapshot(&self.turn_start)
+        if previous.status == SNAP_KNOWN and memcmp(
+            previous, &self.turn_start, sizeof(Snap)
+        ) == 0:
+            self.finish(self.stack_leader(), 3)
+            return
+        self.compute_legal()
+        if self.nlegal == 0:
+            self.finish(1 - mover, 2)
+            return
+        if self._turns_played >= self.turn_limit:
+            self.finish(self.stack_leader(), 4)
+
+    cdef void returns_into(self, double* out) noexcept:
+        if self.condition == 0:
+            out[0] = 0.0
+            out[1] = 0.0
+        elif self.winner < 0:
+            out[0] = 0.5
+            out[1] = 0.5
+        else:
+            out[self.winner] = 1.0
+            out[1 - self.winner] = 0.0
+
+    cdef Kernel copy(self):
+        cdef PotlatchKernel other = PotlatchKernel.__new__(PotlatchKernel)
+        other.copy_from(self)
+        return other
+
+    cdef void copy_from(self, Kernel other) noexcept:
+        cdef PotlatchKernel o = <PotlatchKernel>other
+        self.b = o.b
+        self.snaps[0] = o.snaps[0]
+        self.snaps[1] = o.snaps[1]
+        self.turn_start = o.turn_start
+        self._done = o._done
+        self._n_actions = o._n_actions
+        self._turns_played = o._turns_played
+        self.turn_limit = o.turn_limit
+        self.full = o.full
+        self._filter = o._filter
+        self.centre = o.centre
+        self.winner = o.winner
+        self.condition = o.condition
+        self.legal = o.legal
+        self.nlegal = o.nlegal
+
+    # ----- tensors for learning and search ------------------------------------------------------
+    cdef int cell(self, int s, int turn) noexcept:
+        """Flat index of slot ``s`` inside one observation plane, or -1 outside the window."""
+        cdef int q = self.b.q[s], r = self.b.r[s]
+        if turn:
+            q = self.centre - q
+            r = -r
+        if -RADIUS <= q <= RADIUS and -RADIUS <= r <= RADIUS:
+            return (r + RADIUS) * SIDE + q + RADIUS
+        return -1
+
+    cdef void observe_into(self, int player, float* out) noexcept:
+        """The tensor documented in ``observation.py`` (17 planes over a 23 x 23 window)."""
+        cdef int turn = player == 1
+        cdef int own_code = 4 + player, opp_code = 5 - player
+        cdef int i, s, c, code, height, neutral = 0
+        cdef unsigned int rest = self.b.tiles
+        cdef double scalars[8]
+        memset(out, 0, PLANES * CELLS * sizeof(float))
+        for i in range(self.b.ntiles):
+            s = self.b.order[i]
+            code = self.b.code[s]
+            neutral += code if code <= 3 else 2
+            c = self.cell(s, turn)
+            if c < 0:
+                continue
+            out[c] = 1.0
+            height = HEIGHT[code]
+            if height >= 1:
+                out[CELLS + c] = 1.0
+            if height >= 2:
+                out[2 * CELLS + c] = 1.0
+            if height == 3:
+                out[3 * CELLS + c] = 1.0
+            if code == own_code:
+                out[4 * CELLS + c] = 1.0
+            elif code == opp_code:
+                out[5 * CELLS + c] = 1.0
+        c = self.cell(self.b.pawn[player], turn)
+        if c >= 0:
+            out[6 * CELLS + c] = 1.0
+        c = self.cell(self.b.pawn[1 - player], turn)
+        if c >= 0:
+            out[7 * CELLS + c] = 1.0
+        if self.condition == 0:
+            for i in range(self.b.npath):
+                c = self.cell(self.b.path[i], turn)
+                if c >= 0:
+                    out[8 * CELLS + c] = 1.0
+        scalars[0] = 1.0 if self.condition == 0 and self.b.mover == player else 0.0
+        scalars[1] = <double>self._done / self._n_actions
+        scalars[2] = 1.0 if self.b.run_open else 0.0
+        scalars[3] = 1.0 if self._n_actions == 3 else 0.0
+        scalars[4] = <double>self.b.stock / 12
+        scalars[5] = <double>self.b.colour[player] / 3
+        scalars[6] = <double>self.b.colour[1 - player] / 3
+        scalars[7] = <double>(36 - neutral) / 36
+        for i in range(8):
+            if scalars[i] != 0.0:
+                for c in range((9 + i) * CELLS, (10 + i) * CELLS):
+                    out[c] = <float>scalars[i]
+
+    cdef void features_into(self, double* out) noexcept:
+        """``FEATURE_NAMES``: what the evaluation weighs, without reading any JSON."""
+        cdef int seat, i, d, height, crowns, breaks, here
+        out[0] = self.b.mover
+        for seat in range(2):
+            here = self.b.pawn[seat]
+            height = HEIGHT[self.b.code[here]]
+            crowns = 0
+            breaks = 0
+            for i in range(6):
+                d = self.b.nb[here][i]
+                if d < 0:
+                    continue
+                if self.b.code[d] == 2 and height >= 1:
+                    crowns += 1
+                if self.b.code[d] == 5 - seat and height >= 2:
+                    breaks += 1
+            out[1 + 3 * seat] = self.b.colour[seat]
+            out[2 + 3 * seat] = crowns
+            out[3 + 3 * seat] = breaks
+
+    # ----- the Python face: loading and reading positions (cold) -------------------------------
+    def setup(self, list tiles, int stock, list pawns, int to_move, int turns_played,
+              list snapshots, int done=0, list visited=None, bint run_open=False):
+        """Load a validated position (``position.py`` checks it first). ``tiles`` lists
+        ``(q, r, code)`` in board order, ``pawns`` and ``visited`` are ``(q, r)`` pairs, and
+        each of the two ``snapshots`` is None, ``(entries, None)`` for a stack snapshot or
+        ``(entries, (red, blue))`` for a full-state one, entries being ``(q, r, code)``.
+        A turn start (``done`` 0) runs the start-of-turn procedure, as after setup (§3.1)."""
+        cdef int seat, s
+        memset(&self.b.code, 0, sizeof(self.b.code))
+        self.b.nslots = 0
+        self.b.ntiles = 0
+        self.b.tiles = 0
+        self.b.colour[0] = 0
+        self.b.colour[1] = 0
+        self.b.increases = 0
+        if len(tiles) + 3 * stock > MAX_SLOTS:
+            raise ValueError("a Potlatch Klone position holds at most 12 tiles with its stock")
+        for q, r, code in tiles:
+            s = make_tile(&self.b, new_slot(&self.b, q, r))
+            self.b.code[s] = code
+            if code >= 4:
+                self.b.colour[code - 4] += 1
+        self.b.stock = stock
+        for seat in range(2):
+            self.b.pawn[seat] = find_slot(&self.b, pawns[seat][0], pawns[seat][1])
+        self.b.mover = to_move
+        self._turns_played = turns_played
+        self.winner = 0
+        self.condition = 0
+        self.nlegal = 0
+        for seat in range(2):
+            self.load_snapshot(&self.snaps[seat], snapshots[seat])
+        if done == 0:
+            self.begin_turn()
+            return
+        self._done = done
+        self.b.visited = 0
+        self.b.npath = 0
+        for q, r in visited:
+            s = find_slot(&self.b, q, r)
+            self.b.visited |= 1u << s
+            self.b.path[self.b.npath] = s
+            self.b.npath += 1
+        self.b.run_open = run_open
+        self.turn_start = self.snaps[to_move]
+        self.compute_legal()
+        if self.nlegal == 0:
+            self.finish(1 - to_move, 2)
+
+    cdef int load_snapshot(self, Snap* snap, object raw) except -1:
+        cdef int s, phantoms = 0
+        memset(snap, 0, sizeof(Snap))
+        snap.pawn[0] = -1
+        snap.pawn[1] = -1
+        if raw is None:
+            snap.status = SNAP_NONE
+            return 0
+        entries, pawns = raw
+        places = {(q, r) for q, r, _ in entries}
+        for q, r in places:
+            phantoms += find_slot(&self.b, q, r) < 0
+        # A blank hex can only join the board from the stock; pawns always stand on tiles.
+        if phantoms > self.b.stock or (
+            pawns is not None and (pawns[0] == pawns[1] or not set(pawns) <= places)
+        ):
+            snap.status = SNAP_NEVER
+            return 0
+        for q, r, code in entries:
+            s = find_slot(&self.b, q, r)
+            if s < 0:
+                s = new_slot(&self.b, q, r)
+            snap.code[s] = code
+            if pawns is not None:
+                snap.tiles |= 1u << s
+        if pawns is not None:
+            for seat in range(2):
+                snap.pawn[seat] = find_slot(&self.b, pawns[seat][0], pawns[seat][1])
+        snap.status = SNAP_KNOWN
+        return 0
+
+    def tiles(self) -> list:
+        """``(q, r, code)`` for every tile, in the order the tiles appeared."""
+        cdef int i, s
+        out = []
+        for i in range(self.b.ntiles):
+            s = self.b.order[i]
+            out.append((self.b.q[s], self.b.r[s], self.b.code[s]))
+        return out
+
+    def pawns(self) -> list:
+        """``[(q, r) of Red's pawn, (q, r) of Blue's pawn]``."""
+        return [(self.b.q[self.b.pawn[i]], self.b.r[self.b.pawn[i]]) for i in range(2)]
+
+    def visited(self) -> list:
+        """``(q, r)`` of the hexes the mover's pawn occupied this turn, start hex first."""
+        return [(self.b.q[self.b.path[i]], self.b.r[self.b.path[i]]) for i in range(self.b.npath)]
+
+    def snapshot(self, int which) -> object:
+        """A repetition snapshot: ``which`` 0 and 1 the seats' (``snapshots``), 2 the current
+        turn's start, 3 the board now. None when unknown, ``"never"`` for a loaded one that
+        can never match, else ``(entries, pawns)`` as ``setup`` takes them (pawns None for a
+        stack snapshot); entries are the hexes with chips (or every tile, full-state)."""
+        cdef Snap now
+        cdef Snap* snap
+        cdef int s
+        if which == 3:
+            self.take_snapshot(&now)
+            snap = &now
+        elif which == 2:
+            snap = &self.turn_start
+        else:
+            snap = &self.snaps[which]
+        if snap.status == SNAP_NONE:
+            return None
+        if snap.status == SNAP_NEVER:
+            return "never"
+        entries = []
+        for s in range(self.b.nslots):
+            if (snap.tiles >> s) & 1 if self.full else snap.code[s] != 0:
+                entries.append((self.b.q[s], self.b.r[s], snap.code[s]))
+        if not self.full:
+            return entries, None
+        pawns = tuple((self.b.q[snap.pawn[i]], self.b.r[snap.pawn[i]]) for i in range(2))
+        return entries, pawns
+
+    @property
+    def stock(self) -> int:
+        return self.b.stock
+
+    @property
+    def mover(self) -> int:
+        """The seat whose turn it is (also after the game ended)."""
+        return self.b.mover
+
+    @property
+    def done(self) -> int:
+        """Actions already taken this turn."""
+        return self._done
+
+    @property
+    def n_actions(self) -> int:
+        """Actions per turn (the position's, which may differ from the option)."""
+        return self._n_actions
+
+    @property
+    def run_open(self) -> bool:
+        return bool(self.b.run_open)
+
+    @property
+    def turns_played(self) -> int:
+        """Completed turns since setup; used only by the ``turn_limit`` guard."""
+        return self._turns_played
+
+    @property
+    def blank_free(self) -> bool:
+        """Option ``blank_entry_ignores_height``."""
+        return bool(self.b.blank_free)
+
+    @property
+    def full_snapshots(self) -> bool:
+        return bool(self.full)
+
+    def result(self) -> object:
+        """``(winner seat or None for a draw, end condition 1..4)``, or None while running."""
+        if self.condition == 0:
+            return None
+        return (None if self.winner < 0 else self.winner, self.condition)
+
+    @property
+    def increases(self) -> int:
+        """Chip increases resolved since setup or loading: one per ended run, also when the
+        pawn's hex is already 3 high and nothing is added (§7)."""
+        return self.b.increases
+
+    def own_stacks(self, int seat) -> int:
+        return self.b.colour[seat]
+
