@@ -51,9 +51,11 @@ lint: $(KERNELS)
 LOCALES := src/boardplay/i18n/locale
 i18n: $(STAMP)
 	$(BIN)/pybabel -q extract -F babel.cfg -k N_ -c TRANSLATORS: --no-wrap --sort-by-file \
-	  --project boardplay --version 0.1.0 --copyright-holder "the boardplay authors" -o $(LOCALES)/cli.pot src/boardplay/cli
+	  --project boardplay --version 0.1.0 --copyright-holder "the boardplay authors" \
+	  --msgid-bugs-address "the boardplay issue tracker" -o $(LOCALES)/cli.pot src/boardplay/cli
 	$(BIN)/pybabel -q extract -F babel.cfg -k t -c TRANSLATORS: --no-wrap --sort-by-file \
-	  --project boardplay --version 0.1.0 --copyright-holder "the boardplay authors" -o $(LOCALES)/web.pot src/boardplay/web/static
+	  --project boardplay --version 0.1.0 --copyright-holder "the boardplay authors" \
+	  --msgid-bugs-address "the boardplay issue tracker" -o $(LOCALES)/web.pot src/boardplay/web/static
 	for domain in cli web; do for lang in en ja; do \
 	  $(BIN)/pybabel -q update --init-missing --ignore-obsolete --no-wrap -D $$domain -l $$lang \
 	    -i $(LOCALES)/$$domain.pot -d $(LOCALES) || exit 1; \

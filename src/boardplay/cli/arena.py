@@ -30,23 +30,26 @@ AGENTS_HELP = N_(
 )
 
 
+# Columns both tables share, after the first (which names the agent or the pairing).
+COUNTS = (N_("games"), N_("wins"), N_("draws"))
+
+
+def headed_table(title: str, columns: tuple[str, ...]) -> Table:
+    """A table with translated headings: the first column is names, the others numbers."""
+    table = Table(title=title)
+    for position, column in enumerate(columns):
+        table.add_column(_(column), justify="left" if position == 0 else "right")
+    return table
+
+
 def results_table(result: ArenaResult) -> Table:
     """Per agent: games, wins, draws, win rate with its 95% interval, Elo-scale rating."""
     data = result.to_json()
     title = _("{game}: {games} games, seed {seed}")
-    table = Table(title=title.format(game=result.game, games=data["games"], seed=result.seed))
-    columns = (
-        N_("agent"),
-        N_("games"),
-        N_("wins"),
-        N_("draws"),
-        N_("win rate"),
-        N_("95% CI"),
-        N_("rating (95% CI)"),
-        N_("s/move"),
+    table = headed_table(
+        title.format(game=result.game, games=data["games"], seed=result.seed),
+        (N_("agent"), *COUNTS, N_("win rate"), N_("95% CI"), N_("rating (95% CI)"), N_("s/move")),
     )
-    for column in columns:
-        table.add_column(_(column), justify="left" if column == "agent" else "right")
     for agent in sorted(data["agents"], key=lambda a: -a["rating"]):
         low, high = agent["ci95"]
         rlow, rhigh = agent["rating_ci95"]
@@ -67,18 +70,10 @@ def results_table(result: ArenaResult) -> Table:
 
 
 def pairings_table(result: ArenaResult) -> Table:
-    table = Table(title=_("head to head (first agent's view)"))
-    columns = (
-        N_("pairing"),
-        N_("games"),
-        N_("wins"),
-        N_("draws"),
-        N_("losses"),
-        N_("win rate"),
-        N_("95% CI"),
+    table = headed_table(
+        _("head to head (first agent's view)"),
+        (N_("pairing"), *COUNTS, N_("losses"), N_("win rate"), N_("95% CI")),
     )
-    for column in columns:
-        table.add_column(_(column), justify="left" if column == "pairing" else "right")
     for pair in result.to_json()["pairings"]:
         low, high = pair["ci95"]
         table.add_row(
