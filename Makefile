@@ -7,12 +7,12 @@ KERNELS := $(VENV)/.kernels
 KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd')
 PYTEST_WORKERS ?= 2
 
-.PHONY: play test soak bench lint format chromium clean i18n
+.PHONY: play test soak bench bench-web lint format chromium services clean i18n
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip setuptools
-	$(PY) -m pip install -q -e '.[ai,web,rl,postgres,dev]'
+	$(PY) -m pip install -q -e '.[ai,web,rl,postgres,cluster,ray,dev]'
 	touch $(STAMP)
 
 # The compiled game kernels, rebuilt in place whenever a .pyx or .pxd changes.
@@ -26,10 +26,17 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }
 
+# Debian's PostgreSQL and Redis servers for the multi-process tests and bench-web; the tests
+# start throwaway instances on loopback themselves (nothing is left running).
+services:
+	@test -x /usr/bin/redis-server && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q postgresql redis-server; }
+
 play: $(KERNELS)
 	$(BIN)/boardplay serve
 
-test: $(KERNELS) chromium lint
+test: $(KERNELS) chromium services lint
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -q
 
 # Same tests, full game counts (thousands of random games per option set).
@@ -38,6 +45,10 @@ soak: $(KERNELS)
 
 bench: $(KERNELS)
 	$(BIN)/boardplay bench --mcts --adapters --seconds 2
+
+# 200 concurrent games on 2 server processes against 1, on loopback (numbers, not pass/fail).
+bench-web: $(KERNELS) services
+	$(PY) -m boardplay.web.loadbench --games 200 --seconds 10
 
 lint: $(KERNELS)
 	$(BIN)/ruff check src tests

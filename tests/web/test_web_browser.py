@@ -276,6 +276,10 @@ def test_reload_mid_game_and_continue(page: Any, server: str) -> None:
     for _ in range(3):
         wait_turn(page)
         click_a_move(page, rng)
+    # Chance the server plays after a move reaches the page a moment later: read the page
+    # only once it shows the server's ply.
+    server_ply = page.request.get(f"{server}/api/games/{gid}").json()["ply"]
+    page.wait_for_selector(f"#status[data-ply='{server_ply}']")
     before = status(page)["ply"]
     moves = page.inner_text("#moves")
     page.reload()

@@ -1,63 +1,26 @@
-"""The same storage on PostgreSQL (``BOARDPLAY_DATABASE_URL``): a throwaway cluster on a Unix
-socket (no network), used when the PostgreSQL server binaries are installed."""
+"""The same storage on PostgreSQL (``BOARDPLAY_DATABASE_URL``): a throwaway cluster on loopback
+(``devservices``), used when the PostgreSQL server binaries are installed (``make services``)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from boardplay.web import devservices as ds
 from boardplay.web.app import create_app
 from boardplay.web.config import Settings
-
-INITDB = shutil.which("initdb")
-PG_CTL = shutil.which("pg_ctl")
-
-
-def as_postgres_user() -> list[str]:
-    """initdb refuses to run as root: run the server binaries as the ``postgres`` user then."""
-    if os.geteuid() != 0:
-        return []
-    if shutil.which("runuser") is None:
-        pytest.skip("running as root without runuser")
-    return ["runuser", "-u", "postgres", "--"]
 
 
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
-    if INITDB is None or PG_CTL is None:
-        pytest.skip("PostgreSQL server binaries are not installed")
-    prefix = as_postgres_user()
-    # Not under pytest's tmp directory: that one is private to the test user.
-    base = Path(tempfile.mkdtemp(prefix="boardplay-pg-"))
-    if prefix:
-        shutil.chown(base, "postgres")
-    data = base / "data"
-    subprocess.run(
-        [*prefix, INITDB, "-D", str(data), "-A", "trust", "-U", "boardplay"],
-        check=True,
-        capture_output=True,
-    )
-    options = f"-c listen_addresses='' -c unix_socket_directories={base}"
-    subprocess.run(
-        [*prefix, PG_CTL, "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start"],
-        check=True,
-        capture_output=True,
-    )
     try:
-        yield f"postgresql+psycopg://boardplay@/postgres?host={base}"
-    finally:
-        subprocess.run(
-            [*prefix, PG_CTL, "-D", str(data), "-w", "stop", "-m", "fast"], capture_output=True
-        )
-        shutil.rmtree(base, ignore_errors=True)
+        with ds.postgres() as url:
+            yield url
+    except ds.ServiceUnavailable as exc:
+        pytest.skip(str(exc))
 
 
 def app_on(url: str) -> TestClient:

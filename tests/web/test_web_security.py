@@ -279,8 +279,9 @@ def test_the_replay_download_is_rebuilt_from_the_moves(client: TestClient) -> No
 
 
 def test_a_database_from_before_reproducible_games_is_brought_up_to_date(tmp_path: Path) -> None:
-    """Games stored before the ``reproducible`` column existed become ordinary games: their old
-    seed is neither used nor shown, and new chance comes from the server."""
+    """Games stored before the ``reproducible`` column existed (and before migrations: no
+    ``alembic_version`` table) become ordinary games: their old seed is neither used nor shown,
+    and new chance comes from the server."""
     import sqlalchemy as sa
 
     from boardplay.web import storage as st
@@ -292,6 +293,7 @@ def test_a_database_from_before_reproducible_games_is_brought_up_to_date(tmp_pat
     store.create_game(row)
     with store.engine.begin() as conn:
         conn.execute(sa.text("ALTER TABLE games DROP COLUMN reproducible"))
+        conn.execute(sa.text("DROP TABLE alembic_version"))
         conn.execute(sa.text("UPDATE games SET seed = 12345"))
     store.close()
     again = st.Storage(url)

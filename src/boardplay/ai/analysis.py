@@ -164,11 +164,13 @@ def run_study(
     records: str | Path | None = None,
     resume: bool = False,
     max_actions: int | None = None,
+    ray: str | None = None,
 ) -> Study:
     """Self-play ``games`` games of every variant with ``agent`` in all seats. With ``records``
     (a directory) each variant's games are appended to ``GAME-VARIANT.jsonl`` there as they end,
     and ``resume`` continues an interrupted study from those files (see ``play_tasks``).
-    ``max_actions`` adjudicates a game still running after that many actions a draw."""
+    ``max_actions`` adjudicates a game still running after that many actions a draw; ``ray``
+    plays the games on that Ray cluster (see ``boardplay.ai.cluster``)."""
     chosen = list(variants) if variants is not None else variants_for(game)
     out: list[VariantResult] = []
     for number, variant in enumerate(chosen):
@@ -187,7 +189,7 @@ def run_study(
         path = None if records is None else Path(records) / records_name(game, variant)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-        results = play_tasks(loaded, specs, tasks, workers, path, resume, progress)
+        results = play_tasks(loaded, specs, tasks, workers, path, resume, progress, ray)
         out.append(VariantResult(variant, str(loaded), players, results))
     return Study(game, agent, games, seed, out, max_actions)
 

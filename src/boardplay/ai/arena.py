@@ -252,11 +252,16 @@ def run_games(
     workers: int = 1,
     keep_records: bool = True,
     progress: Progress | None = None,
+    ray: str | None = None,
 ) -> list[GameResult]:
-    """Play ``tasks`` (in ``workers`` processes when more than one) and return the results in
-    task order."""
+    """Play ``tasks`` (in ``workers`` processes when more than one, or as tasks on the Ray
+    cluster at address ``ray``) and return the results in task order."""
     frozen = tuple(specs)
     results: list[GameResult] = []
+    if ray is not None:
+        from boardplay.ai.cluster import run_on_ray
+
+        return run_on_ray(ray, game, frozen, tasks, keep_records, progress)
     if workers <= 1 or len(tasks) <= 1:
         for task in tasks:
             result = play_game(game, frozen, task, keep_records)
@@ -442,12 +447,15 @@ def run_arena(
     progress: Progress | None = None,
     resume: bool = False,
     max_actions: int | None = None,
+    ray: str | None = None,
 ) -> ArenaResult:
     """Validate the specs, play the round robin and summarise it. With ``records`` every game is
     appended to that JSON Lines file (boardplay.core.records) as soon as it ends, so a long run
     that is interrupted loses nothing; ``resume`` keeps the games already in the file (they must
     come from the same agents, game seeds and seats) and plays only the missing ones.
-    ``max_actions`` adjudicates a game still running after that many actions a draw."""
+    ``max_actions`` adjudicates a game still running after that many actions a draw. ``ray``
+    plays the games on that Ray cluster (``"local"``: a small one started here) instead of
+    ``workers`` local processes, with the same seeds and results."""
     if len(specs) < 2:
         raise ValueError("an arena needs at least two agents")
     if games < 1:
@@ -457,7 +465,7 @@ def run_arena(
     if max_actions is not None and max_actions < 1:
         raise ValueError(f"max_actions must be at least 1, got {max_actions}")
     tasks = schedule(len(specs), game.num_players, games, seed, max_actions)
-    results = play_tasks(game, specs, tasks, workers, records, resume, progress)
+    results = play_tasks(game, specs, tasks, workers, records, resume, progress, ray)
     return summarize(game, specs, seed, results)
 
 
@@ -469,17 +477,18 @@ def play_tasks(
     records: str | Path | None = None,
     resume: bool = False,
     progress: Progress | None = None,
+    ray: str | None = None,
 ) -> list[GameResult]:
-    """Play ``tasks``, appending each finished game to ``records`` (if given) at once; with
-    ``resume`` the games already in ``records`` are kept and only the missing ones are played.
-    Returns every result in task order."""
+    """Play ``tasks`` (locally, or on the Ray cluster at ``ray``), appending each finished game
+    to ``records`` (if given) at once; with ``resume`` the games already in ``records`` are kept
+    and only the missing ones are played. Returns every result in task order."""
     if resume and records is None:
         raise ValueError("resume needs the records file of the run to continue")
     done = _earlier_results(game, specs, tasks, Path(records)) if resume and records else []
     finished = {result.index for result in done}
     todo = [task for task in tasks if task.index not in finished]
     if records is None:
-        results = run_games(game, specs, todo, workers, False, progress)
+        results = run_games(game, specs, todo, workers, False, progress, ray)
     else:
         with Path(records).open("a" if resume else "w", encoding="utf-8") as out:
 
@@ -489,7 +498,7 @@ def play_tasks(
                 if progress is not None:
                     progress(result)
 
-            results = run_games(game, specs, todo, workers, True, save)
+            results = run_games(game, specs, todo, workers, True, save, ray)
     return sorted([*done, *results], key=lambda r: r.index)
 
 

@@ -54,6 +54,14 @@ def register(app: typer.Typer) -> None:
         max_actions: int | None = typer.Option(
             None, "--max-actions", min=1, help=_(MAX_ACTIONS_HELP)
         ),
+        ray: str | None = typer.Option(
+            None,
+            "--ray",
+            help=_(
+                "Play the games as tasks on the Ray cluster at this address (same seeds and "
+                "results as the local pool); 'local' starts a small local Ray."
+            ),
+        ),
     ) -> None:
         name = canonical_name(game)
         if "(" in game:
@@ -75,7 +83,17 @@ def register(app: typer.Typer) -> None:
                 bar.advance(task)
 
             study = run_study(
-                name, games, agent, seed, workers, variants, advance, records, resume, max_actions
+                name,
+                games,
+                agent,
+                seed,
+                workers,
+                variants,
+                advance,
+                records,
+                resume,
+                max_actions,
+                ray,
             )
         data = study.to_json()
         title = _("{game}: {games} games per variant, {agent} in every seat")

@@ -115,6 +115,14 @@ def register(app: typer.Typer) -> None:
         max_actions: int | None = typer.Option(
             None, "--max-actions", min=1, help=_(MAX_ACTIONS_HELP)
         ),
+        ray: str | None = typer.Option(
+            None,
+            "--ray",
+            help=_(
+                "Play the games as tasks on the Ray cluster at this address (same seeds and "
+                "results as the local pool); 'local' starts a small local Ray."
+            ),
+        ),
     ) -> None:
         specs = [*(agents or []), *ctx.args]
         for extra in ctx.args:
@@ -143,6 +151,7 @@ def register(app: typer.Typer) -> None:
                 progress=advance,
                 resume=resume,
                 max_actions=max_actions,
+                ray=ray,
             )
         console.print(results_table(result))
         console.print(pairings_table(result))

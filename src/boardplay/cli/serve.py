@@ -1,16 +1,17 @@
-"""``boardplay serve``: run the web table (lobby, boards, replays) on a local address.
+"""``boardplay serve``: run the web table (lobby, boards, replays) on a local address, as one
+process or ``--workers N`` processes sharing the database (and Redis for live updates).
 
 The command is declared inside :func:`register` so that its help texts are translated in the
 language the app is built in (see ``boardplay.cli.main``)."""
 
 from __future__ import annotations
 
-import dataclasses
+import os
 
 import typer
 
 from boardplay.cli.common import console
-from boardplay.i18n import _
+from boardplay.i18n import _, ngettext
 
 
 def register(app: typer.Typer) -> None:
@@ -18,7 +19,8 @@ def register(app: typer.Typer) -> None:
         "serve",
         help=_(
             "Serve the web app: play against the AI, hot-seat, or online by invitation link. "
-            'Every ceiling can also be set in the environment (docs/web.md, "Security").'
+            'Every ceiling can also be set in the environment (docs/web.md, "Security"); '
+            "docs/deploy.md shows several processes and hosts on PostgreSQL and Redis."
         ),
     )
     def serve_command(
@@ -52,8 +54,37 @@ def register(app: typer.Typer) -> None:
             "--data-dir",
             help=_("Directory of extra game data files (*.json) offered to visitors by name."),
         ),
+        redis: str | None = typer.Option(
+            None,
+            "--redis",
+            help=_(
+                "Redis URL for live updates between server processes (default: "
+                "$BOARDPLAY_REDIS_URL; none: updates stay within one process)."
+            ),
+        ),
+        workers: int = typer.Option(
+            1,
+            "--workers",
+            min=1,
+            help=_(
+                "Server processes on this port (they share the database; give them Redis, or "
+                "sockets see other processes' moves only every few seconds)."
+            ),
+        ),
+        log_level: str = typer.Option("info", "--log-level", help=_("uvicorn's log level.")),
     ) -> None:
-        serve(host, port, db, ai_workers, ai_max_time, ai_max_iterations, data_dir)
+        serve(
+            host,
+            port,
+            db,
+            ai_workers,
+            ai_max_time,
+            ai_max_iterations,
+            data_dir,
+            redis,
+            workers,
+            log_level,
+        )
 
 
 def serve(
@@ -64,34 +95,59 @@ def serve(
     ai_max_time: float | None,
     ai_max_iterations: int | None,
     data_dir: str | None,
+    redis: str | None = None,
+    workers: int = 1,
+    log_level: str = "info",
 ) -> None:
-    """Build the settings from the flags (each overrides its environment variable) and run."""
+    """Hand the flags to every server process through the environment (each flag overrides its
+    environment variable) and run uvicorn with ``workers`` processes."""
     import uvicorn
 
-    from boardplay.web.app import create_app
-    from boardplay.web.config import Settings, default_database_url
-
-    settings = Settings(database_url=db or default_database_url())
-    limits = settings.limits
-    if ai_max_time is not None:
-        limits = dataclasses.replace(limits, ai_max_time=ai_max_time)
-    if ai_max_iterations is not None:
-        limits = dataclasses.replace(limits, ai_max_iterations=ai_max_iterations)
-    settings = dataclasses.replace(
-        settings,
-        limits=limits,
-        ai_workers=settings.ai_workers if ai_workers is None else ai_workers,
-        data_dir=settings.data_dir if data_dir is None else data_dir,
+    from boardplay.web.config import (
+        AI_WORKERS_ENV,
+        DATA_DIR_ENV,
+        DATABASE_ENV,
+        REDIS_ENV,
+        Settings,
+        default_database_url,
     )
+
+    # Every process (one, or each of --workers) builds its settings from the environment.
+    chosen = {
+        DATABASE_ENV: db or default_database_url(),
+        AI_WORKERS_ENV: None if ai_workers is None else str(ai_workers),
+        "BOARDPLAY_WEB_AI_MAX_TIME": None if ai_max_time is None else str(ai_max_time),
+        "BOARDPLAY_WEB_AI_MAX_ITERATIONS": None
+        if ai_max_iterations is None
+        else str(ai_max_iterations),
+        DATA_DIR_ENV: data_dir,
+        REDIS_ENV: redis,
+    }
+    os.environ.update({name: value for name, value in chosen.items() if value is not None})
+    settings = Settings()
+    processes = ngettext("{count} process", "{count} processes", workers).format(count=workers)
+    if settings.redis_url:
+        line = _(
+            "boardplay web: http://{host}:{port}/  (database: {database}; {processes}; "
+            "redis: {redis})"
+        )
+    else:
+        line = _("boardplay web: http://{host}:{port}/  (database: {database}; {processes})")
     console.print(
-        _("boardplay web: http://{host}:{port}/  (database: {database})").format(
-            host=host, port=port, database=settings.database_url
+        line.format(
+            host=host,
+            port=port,
+            database=settings.database_url,
+            processes=processes,
+            redis=settings.redis_url,
         )
     )
     uvicorn.run(
-        create_app(settings),
+        "boardplay.web.app:create_app",
+        factory=True,
         host=host,
         port=port,
-        log_level="info",
+        workers=workers,
+        log_level=log_level,
         ws_max_size=settings.limits.max_ws_message_bytes * 4,
     )

@@ -12,7 +12,7 @@ per game touches a Python object but the kernel itself.
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below, sample_chance
+from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, sample_chance
 
 
 cdef class KernelBatch:
@@ -63,7 +63,7 @@ cdef class KernelBatch:
     cdef int _settle(self, Kernel k) noexcept:
         """Play chance (and random opponents) until a caller's decision or the end; return the
         seat to decide, or TERMINAL."""
-        cdef int player, count
+        cdef int player
         while True:
             player = k.to_move()
             if player == CHANCE:
@@ -71,8 +71,7 @@ cdef class KernelBatch:
             elif player == TERMINAL or self.learner < 0 or player == self.learner:
                 return player
             else:
-                count = k.legal_into(self.legal)
-                k.apply(self.legal[rng_below(&self.rng, count)])
+                k.apply(k.sample_legal(&self.rng, self.legal))
 
     cdef void _restart(self, Kernel k) noexcept:
         k.copy_from(self.start)

@@ -59,6 +59,11 @@ cdef class Kernel:
     cdef int legal_into(self, int* out) noexcept
     """Write the legal action ids in ascending order; return their count (0 at the end).
     At a chance node: the outcome ids."""
+    cdef int sample_legal(self, Rng* rng, int* scratch) noexcept
+    """A uniformly random legal action of the seat to move (not at a chance node), drawn with
+    one ``rng_below`` over the legal count so that it equals ``legal[rng_below(count)]``.
+    The default lists the actions into ``scratch`` (``action_space`` slots); a game with long
+    legal lists overrides it to find the r-th action without writing the list."""
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept
     """At a chance node: write outcome ids and probabilities; return their count."""
     cdef void apply(self, int action) noexcept

@@ -22,6 +22,10 @@ cdef class Kernel:
     cdef int legal_into(self, int* out) noexcept:
         return 0
 
+    cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
+        cdef int count = self.legal_into(scratch)
+        return scratch[rng_below(rng, count)]
+
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
         return 0
 
@@ -225,7 +229,7 @@ def random_playouts(Kernel start, long games, unsigned long long seed, long max_
     cdef long wins[8]
     cdef Rng rng
     cdef long actions = 0, draws = 0, unfinished = 0, g, steps
-    cdef int player, count, i, best, n = start.num_players
+    cdef int player, i, best, n = start.num_players
     if legal == NULL or outcomes == NULL or probabilities == NULL:
         free(legal)
         free(outcomes)
@@ -247,8 +251,7 @@ def random_playouts(Kernel start, long games, unsigned long long seed, long max_
                 if player == CHANCE:
                     k.apply(sample_chance(k, &rng, outcomes, probabilities))
                 else:
-                    count = k.legal_into(legal)
-                    k.apply(legal[rng_below(&rng, count)])
+                    k.apply(k.sample_legal(&rng, legal))
                 steps += 1
             actions += steps
             if player != TERMINAL:

@@ -2,6 +2,7 @@
 
 Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx status):
 
+- ``GET  /api/health`` — this process answers (its id, for operators and tests).
 - ``GET  /api/catalogue`` — games offered, their options and seat names, AI levels.
 - ``GET  /api/rules/{game}`` — the game's rules (Markdown); ``?lang=ja`` for Japanese.
 - ``GET  /api/i18n/{lang}`` — the browser's message catalogue in ``en`` or ``ja`` (``i18n.py``).
@@ -91,11 +92,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lambda: make_executor(settings.ai_workers, settings.catalogue, settings.data_dir),
             limits,
             settings.data_dir,
+            ai_workers=settings.ai_workers,
+            ai_lease=settings.ai_lease,
+            room_cache=settings.room_cache,
+            redis_url=settings.redis_url,
+            sweep_interval=settings.sweep_interval,
+            sync_interval=settings.sync_interval,
         )
         app.state.hub = hub
-        if settings.resume_on_start:
-            resumed = await hub.resume_all()
-            log.info("resumed %d active games", resumed)
+        await hub.start()
         try:
             yield
         finally:
@@ -137,6 +142,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(status_code=204)
 
     app.mount("/static", StaticFiles(directory=static), name="static")
+
+    @app.get("/api/health")
+    async def health(request: Request) -> dict[str, Any]:
+        """For a load balancer's health check: this process answers (and which one it is)."""
+        hub = hub_of(request)
+        return {"ok": True, "process": hub.epoch, "ai_running": hub.ai_running}
 
     # ----- catalogue and rules --------------------------------------------------------------
     levels_cache: dict[str, list[str]] = {}

@@ -22,6 +22,9 @@ CATALOGUE_ENV = "BOARDPLAY_WEB_CATALOGUE"
 AI_WORKERS_ENV = "BOARDPLAY_WEB_AI_WORKERS"
 DATA_DIR_ENV = "BOARDPLAY_WEB_DATA_DIR"
 """Directory of extra game data files offered by name (e.g. Montana ``data=variant``)."""
+REDIS_ENV = "BOARDPLAY_REDIS_URL"
+"""Environment variable with a Redis URL (``redis://host:6379/0``): live updates between server
+processes. Unset: one process, updates delivered in memory."""
 DEFAULT_CATALOGUE = "boardplay.web.catalogue:REGISTRY"
 DEFAULT_AI_WORKERS = 4
 """AI turns computed at once, each in its own process: enough that one game's long think does
@@ -102,6 +105,34 @@ class Settings:
     ai_workers: int = field(
         default_factory=lambda: int(os.environ.get(AI_WORKERS_ENV, str(DEFAULT_AI_WORKERS)))
     )
-    resume_on_start: bool = True
     limits: Limits = field(default_factory=Limits.from_env)
     data_dir: str | None = field(default_factory=lambda: os.environ.get(DATA_DIR_ENV) or None)
+    redis_url: str | None = field(default_factory=lambda: os.environ.get(REDIS_ENV) or None)
+    room_cache: int = field(default_factory=lambda: _number("BOARDPLAY_WEB_ROOM_CACHE", 2000, int))
+    """Games a process keeps in memory (least recently used ones without sockets are dropped)."""
+    ai_lease: float = field(default_factory=lambda: _number("BOARDPLAY_WEB_AI_LEASE", 10.0, float))
+    """Seconds an AI job stays with a process that stopped renewing it (it died) before another
+    process takes it over."""
+    sweep_interval: float = field(
+        default_factory=lambda: _number("BOARDPLAY_WEB_SWEEP_INTERVAL", 1.0, float)
+    )
+    """Seconds between a process's looks for AI jobs nobody holds."""
+    sync_interval: float = field(
+        default_factory=lambda: _number("BOARDPLAY_WEB_SYNC_INTERVAL", 2.0, float)
+    )
+    """Seconds between a process's checks of its watched games against the database (catching
+    up on broker messages it missed)."""
+
+
+def _number(name: str, default: float, kind: Callable[[str], Any]) -> Any:
+    """A positive number from the environment variable ``name``, else ``default``."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive number, got {raw!r}")
+    return value

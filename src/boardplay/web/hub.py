@@ -1,13 +1,26 @@
-"""All rooms of one server: found or rebuilt on demand, and created from a visitor's request
-within the operator's ceilings (AI think time and iterations, seat names and specs that fit
-their columns, a seed only for games everyone agrees to make reproducible)."""
+"""All rooms of one server process: loaded on demand from the database into a bounded cache,
+and created from a visitor's request within the operator's ceilings (AI think time and
+iterations, seat names and specs that fit their columns, a seed only for games everyone agrees
+to make reproducible).
+
+Several processes may share one database. A cached room is checked against the database's
+revision of its game whenever it is used, so a process never acts on an old copy; changes made
+by other processes reach this process's sockets through the broker (Redis, ``broker.py``) and,
+should a message be lost, through a check of every watched game every ``sync_interval``
+seconds. Nothing is replayed at start: games load when first asked for, and a sweeper claims
+AI jobs nobody holds (new ones, and those of a process that died), so a restart answers at
+once and no game waits for a visitor to wake its AI."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import math
+import random
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -15,18 +28,21 @@ from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
 from boardplay.web import storage as st
+from boardplay.web.broker import Broker
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
-from boardplay.web.errors import bad_request, not_found, quote
+from boardplay.web.errors import ApiError, bad_request, not_found, quote
 from boardplay.web.rooms import Room
 from boardplay.web.tokens import hash_token, new_game_id, new_token
+
+log = logging.getLogger("boardplay.web")
 
 NAME_CHARS = 40
 """Longest seat name a person may choose."""
 
 
 class Hub:
-    """All rooms of one server, created on demand from storage."""
+    """All rooms of one server process, loaded on demand from storage."""
 
     def __init__(
         self,
@@ -36,6 +52,13 @@ class Hub:
         executor_factory: Callable[[], Executor],
         limits: Limits | None = None,
         data_dir: str | None = None,
+        *,
+        ai_workers: int = 1,
+        ai_lease: float = 10.0,
+        room_cache: int = 2000,
+        redis_url: str | None = None,
+        sweep_interval: float = 1.0,
+        sync_interval: float = 2.0,
     ) -> None:
         self.storage = storage
         self.catalogue = catalogue
@@ -44,21 +67,57 @@ class Hub:
         self.data_dir = data_dir
         self.executor_factory = executor_factory
         self.executor = executor_factory()
-        self.rooms: dict[str, Room] = {}
+        self.rooms: OrderedDict[str, Room] = OrderedDict()
+        self.room_cache = room_cache
+        self.ai_capacity = max(1, ai_workers)
+        self.ai_lease = ai_lease
+        self.ai_running = 0
+        """AI jobs this process holds now (the sweeper claims more only below capacity)."""
+        self.redis_url = redis_url
+        self.broker: Broker | None = None
+        self.sweep_interval = sweep_interval
+        self.sync_interval = sync_interval
         self.epoch = new_token()[:10]
-        """Identifies this server process in view versions (versions restart with it)."""
+        """Identifies this server process (as the holder of AI jobs)."""
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        """Connect to the broker (if configured) and start the background checks."""
+        if self.redis_url:
+            self.broker = Broker(self.redis_url, self.remote_change, self.catch_up)
+            await self.broker.start()
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._every(self.sweep_interval, self.sweep)),
+            loop.create_task(self._every(self.sync_interval, self.catch_up)),
+        ]
 
     def room(self, game_id: str) -> Room:
+        """The game's room, current with the database (``ApiError`` 404 if there is none)."""
         room = self.rooms.get(game_id)
-        if room is None:
-            row = self.storage.get_game(game_id)
-            if row is None:
-                raise not_found(f"there is no game with id {quote(game_id)}")
-            room = Room(self, row)
-            self.rooms[game_id] = room
-            if room.broken is None:
-                room._commit([])  # resolve an opening chance node
+        if room is not None:
+            self.rooms.move_to_end(game_id)
+            room.refresh()
+            return room
+        row = self.storage.get_game(game_id)
+        if row is None:
+            raise not_found(f"there is no game with id {quote(game_id)}")
+        room = Room(self, row)
+        self.rooms[game_id] = room
+        self._evict()
+        room.settle()
         return room
+
+    def _evict(self) -> None:
+        """Keep at most ``room_cache`` rooms, dropping the least recently used ones that no
+        socket watches and no AI job of this process needs (they load again when asked for)."""
+        excess = len(self.rooms) - self.room_cache
+        if excess <= 0:
+            return
+        for game_id in [
+            gid for gid, r in self.rooms.items() if not r.subscribers and not r.ai.running
+        ][:excess]:
+            del self.rooms[game_id]
 
     def renew_executor(self) -> None:
         """Replace a broken worker pool (its futures all fail) with a fresh one."""
@@ -66,21 +125,56 @@ class Hub:
         self.executor = self.executor_factory()
         broken.shutdown(wait=False, cancel_futures=True)
 
-    async def resume_all(self) -> int:
-        """After a restart: rebuild every active game and let waiting AI seats move."""
-        count = 0
-        for game_id in self.storage.game_ids(st.ACTIVE, limit=100_000):
-            self.room(game_id).kick()
-            count += 1
-        return count
+    # ----- between processes ----------------------------------------------------------------
+    async def publish(self, game_id: str, revision: int) -> None:
+        if self.broker is not None:
+            await self.broker.publish(game_id, revision)
+
+    async def remote_change(self, game_id: str, revision: int) -> None:
+        """Another process (or this one) changed a game: update the sockets watching it here."""
+        room = self.rooms.get(game_id)
+        if room is not None and room.subscribers and room.refresh(revision):
+            await room.broadcast()
+
+    async def catch_up(self) -> None:
+        """Compare every watched game with the database (one query) and send what was missed."""
+        watched = [r for r in self.rooms.values() if r.subscribers]
+        if not watched:
+            return
+        revisions = self.storage.revisions([r.row.id for r in watched])
+        for room in watched:
+            revision = revisions.get(room.row.id)
+            if revision is not None and room.refresh(revision):
+                await room.broadcast()
+
+    async def sweep(self) -> None:
+        """Claim AI jobs nobody holds, up to this process's free AI capacity."""
+        free = self.ai_capacity - self.ai_running
+        if free <= 0:
+            return
+        for game_id in self.storage.due_ai_jobs(free):
+            with contextlib.suppress(ApiError):
+                self.room(game_id).kick()
+
+    async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work`` every ``seconds`` (with jitter, so processes do not move in step)."""
+        while True:
+            await asyncio.sleep(seconds * random.uniform(0.75, 1.25))
+            try:
+                await work()
+            except Exception:
+                log.exception("background check failed; trying again")
 
     async def close(self) -> None:
-        tasks = [r.ai_task for r in self.rooms.values() if r.ai_task is not None]
-        for task in tasks:
+        for task in self._tasks:
             task.cancel()
-        for task in tasks:
+        for task in self._tasks:
             with contextlib.suppress(BaseException):
                 await task
+        for room in list(self.rooms.values()):
+            await room.ai.stop()
+        if self.broker is not None:
+            await self.broker.close()
 
     def create(
         self,

@@ -1,29 +1,28 @@
-"""Live games: one ``Room`` per game in memory, rebuilt from storage by replaying its actions.
+"""Live games: one ``Room`` per game in a process's memory, a cached copy of what the database
+holds (the single source of truth when several server processes share it).
 
-The room is the only writer of its game. Every change follows the same path: validate against
-the engine on a clone, resolve any chance nodes that follow (drawn from ``secrets``, or from the
-agreed seed of a reproducible game), commit all new actions in one transaction, then swap in the
-new state and queue the update for each subscriber (never waiting for a socket). A refused
-request raises ``ApiError`` before anything is touched. AI seats are played by a background task
-whose search runs in the executor, so the event loop stays free and clients see a "thinking"
-flag meanwhile."""
+Every change follows the same path: bring the copy up to date (one query: the game's revision),
+validate against the engine on a clone, resolve any chance nodes that follow (drawn from
+``secrets``, or from the agreed seed of a reproducible game), commit all new actions in one
+transaction that names the revision it was based on, then swap in the new state and queue the
+update for each subscriber (never waiting for a socket). If another process committed first, the
+write fails as a whole and the request is decided again on the new position (a move sent for the
+old ply is then stale). A refused request raises ``ApiError`` before anything is touched. AI
+seats are played as jobs (``aijobs.py``) that any process may claim."""
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import random
-import secrets
 from collections.abc import Callable, Sequence
-from concurrent.futures import BrokenExecutor
 from typing import TYPE_CHECKING, Any
 
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web import storage as st
-from boardplay.web.ai_worker import choose_action
+from boardplay.web.aijobs import AiJob
+from boardplay.web.chance import chance_rng
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quote
 from boardplay.web.hints import hints_for
 from boardplay.web.live import Subscriber
@@ -34,18 +33,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("boardplay.web")
 
-SERVER_CHANCE = secrets.SystemRandom()
-"""Chance of ordinary games: the operating system's cryptographic source. Nothing about it is
-stored or shown, and no number of revealed outcomes predicts the next one."""
-
-
-def chance_rng(seed: int | None, ply: int) -> random.Random:
-    """The generator for the chance outcome at ``ply``. A reproducible game's agreed ``seed``
-    fixes it (a replay and a fresh sample agree); otherwise the server's secret source. Either
-    way the outcome is stored at once, so nobody can re-roll by reconnecting."""
-    if seed is None:
-        return SERVER_CHANCE
-    return random.Random(f"boardplay:{seed}:{ply}")
+VERSION_EPOCH = "db"
+"""First half of a view's version: versions count the database's revisions of the game, so they
+compare across server processes and restarts."""
+ATTEMPTS = 3
+"""Times a change is decided again when other processes keep committing first."""
 
 
 def parse_move(state: State, move: int | str) -> int:
@@ -74,13 +66,10 @@ class Room:
         self.row = row
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
-        self.thinking: int | None = None
-        self.ai_error: str | None = None
-        self.ai_task: asyncio.Task[None] | None = None
+        self.ai = AiJob(self)
         self.broken: str | None = None
         self.moves: list[Move] = list(row.moves)
         self._view: dict[str, Any] | None = None
-        self.version = 0
         try:
             self.game: Game = hub.catalogue.load(row.game, row.options)
             self.state: State = self._replay(self.moves)
@@ -89,21 +78,33 @@ class Room:
             self.broken = f"this game cannot be resumed on this server: {exc}"
             log.warning("game %s: %s", row.id, self.broken)
 
+    @property
+    def thinking(self) -> int | None:
+        """The AI seat to move (its job is waiting or running on some process)."""
+        seat = self.row.ai_seat
+        return seat if seat is not None and seat >= 0 else None
+
+    @property
+    def ai_error(self) -> str | None:
+        return self.row.ai_error
+
     # ----- engine ---------------------------------------------------------------------------
     def _initial(self) -> State:
         if self.row.start_position is None:
             return self.game.new_initial_state()
         return self.game.state_from_json(self.row.start_position)
 
-    def _replay(self, moves: Sequence[Move]) -> State:
+    def _replay(self, moves: Sequence[Move], state: State | None = None) -> State:
+        """The position after ``moves`` (from ``state``, already after some of them, if given)."""
         record = Record(
             game=self.row.game,
             options=self.row.options,
             moves=list(moves),
             start_position=self.row.start_position,
         )
-        state = self._initial()
-        for index, move in enumerate(record.moves, start=1):
+        done = 0 if state is None else len(state.history())
+        state = self._initial() if state is None else state
+        for index, move in enumerate(record.moves[done:], start=done + 1):
             if move.action not in state.legal_actions():
                 raise BoardplayError(f"stored move {index} ({move.notation!r}) is not legal")
             state.apply_action(move.action)
@@ -116,9 +117,65 @@ class Room:
     def seats_of(self, token: str | None) -> set[int]:
         return {s.seat for s in self.row.seats if matches(token, s.token_hash)}
 
-    def _commit(self, actions: Sequence[int]) -> None:
+    def ai_to_move(self, state: State) -> int | None:
+        current = state.current_player()
+        if current >= 0 and self.row.seats[current].kind == st.AI:
+            return current
+        return None
+
+    # ----- the database's copy ----------------------------------------------------------------
+    def refresh(self, revision: int | None = None) -> bool:
+        """Bring this copy up to the database's (whose revision is ``revision`` if the caller
+        just read it); True if anything changed. Moves appended elsewhere are applied to the
+        current state; an undo elsewhere replays from the start."""
+        if revision is None:
+            revision = self.hub.storage.revisions([self.row.id]).get(self.row.id)
+        if revision is None or revision == self.row.revision:
+            return False
+        row = self.hub.storage.get_game(self.row.id)
+        if row is None:
+            return False
+        old_moves, old_state = self.moves, (None if self.broken else self.state)
+        self.row = row
+        self.moves = list(row.moves)
+        if self.broken is None:
+            extends = self.moves[: len(old_moves)] == old_moves
+            start = old_state.clone() if extends and old_state is not None else None
+            try:
+                self.state = self._replay(self.moves, start)
+            except BoardplayError as exc:
+                self.broken = f"this game cannot be resumed on this server: {exc}"
+        self._touch()
+        return True
+
+    def settle(self) -> None:
+        """A freshly loaded game: resolve an opening chance node and, for a game nobody has
+        checked yet, store whether an AI is to move (so its job can be claimed)."""
+        if self.broken is not None:
+            return
+        for _ in range(ATTEMPTS):
+            try:
+                if self._commit([]) or self.row.ai_seat != st.UNKNOWN_AI:
+                    return
+                seat = self.ai_to_move(self.state)
+                self.row.revision = self.hub.storage.set_ai_seat(
+                    self.row.id, self.row.revision, seat
+                )
+                self.row.ai_seat = seat
+                self._touch()
+                return
+            except st.StaleWrite:
+                self.refresh()
+
+    def _commit(
+        self, actions: Sequence[int], by_ai: bool = False, ai_error: str | None = None
+    ) -> bool:
         """Apply ``actions`` (already known legal) and the chance outcomes that follow, store them
-        all, then publish the new state. Nothing changes if storing fails."""
+        all (``StaleWrite`` if another process changed the game first), then publish the new
+        state. Nothing changes if storing fails. False if there was nothing to store. The AI's
+        error note stays until the AI's next move (``by_ai``) replaces it."""
+        if not by_ai:
+            ai_error = self.row.ai_error
         state = self.state.clone()
         new: list[Move] = []
         ply = len(self.moves)
@@ -130,15 +187,47 @@ class Room:
             new.append(Move(outcome, state.action_to_string(outcome), state.current_player()))
             state.apply_action(outcome)
         if not new:
-            return
+            return False
         status = st.FINISHED if state.is_terminal() else st.ACTIVE
         result = result_of(state) if state.is_terminal() else None
-        self.hub.storage.append_moves(self.row.id, ply, new, status, result)
+        ai_seat = self.ai_to_move(state)
+        revision = self.hub.storage.append_moves(
+            self.row.id,
+            ply,
+            new,
+            status,
+            result,
+            revision=self.row.revision,
+            ai_seat=ai_seat,
+            ai_error=ai_error,
+        )
         self.state = state
         self.moves.extend(new)
+        self.row.moves = list(self.moves)
         self.row.status = status
         self.row.result = result
+        self.row.revision = revision
+        self.row.ai_seat = ai_seat
+        self.row.ai_error = ai_error
         self._touch()
+        return True
+
+    async def _decide(self, change: Callable[[], None]) -> None:
+        """Run ``change`` (which checks the request and commits) on an up-to-date copy, again on
+        the newer position if another process committed first, then tell everyone."""
+        async with self.lock:
+            for _ in range(ATTEMPTS):
+                self.refresh()
+                try:
+                    change()
+                    break
+                except st.StaleWrite:
+                    continue
+            else:
+                raise conflict(
+                    "stale", "the game kept changing while your request was stored; try again"
+                )
+        await self.changed()
 
     # ----- requests -------------------------------------------------------------------------
     def _acting_seat(self, token: str | None) -> int:
@@ -171,7 +260,7 @@ class Room:
             )
 
     async def act(self, token: str | None, move: int | str, ply: int | None) -> None:
-        async with self.lock:
+        def change() -> None:
             self._acting_seat(token)
             self._check_ply(ply, "move")
             action = parse_move(self.state, move)
@@ -179,7 +268,8 @@ class Room:
                 self._commit([action])
             except BoardplayError as exc:
                 raise ApiError(422, "illegal_action", str(exc)) from None
-        await self.changed()
+
+        await self._decide(change)
 
     def undo_allowed(self, seats: set[int]) -> bool:
         """Only the mover's own steps of the current turn, never across a chance reveal or another
@@ -190,7 +280,7 @@ class Room:
         return current in seats and self.moves[-1].player == current
 
     async def undo(self, token: str | None, ply: int | None = None) -> None:
-        async with self.lock:
+        def change() -> None:
             current = self._acting_seat(token)
             self._check_ply(ply, "undo")
             if not self.undo_allowed({current}):
@@ -200,136 +290,98 @@ class Room:
                 )
             keep = self.moves[:-1]
             state = self._replay(keep)
-            self.hub.storage.truncate_moves(self.row.id, len(keep))
+            revision = self.hub.storage.truncate_moves(
+                self.row.id, len(keep), revision=self.row.revision, ai_seat=self.ai_to_move(state)
+            )
             self.moves = keep
             self.state = state
+            self.row.moves = list(keep)
             self.row.status = st.ACTIVE
             self.row.result = None
+            self.row.revision = revision
+            self.row.ai_seat = self.ai_to_move(state)
+            self.row.ai_error = None
             self._touch()
-        await self.changed()
+
+        await self._decide(change)
 
     async def join(
         self, seat: int | None, invite: str | None, name: str | None, accept_reproducible: bool
     ) -> tuple[str, int]:
-        async with self.lock:
-            self._require_live()
-            if self.row.seed is not None and not accept_reproducible:
-                raise conflict(
-                    "reproducible",
-                    "this game is reproducible: its creator chose the seed its luck follows "
-                    f"(seed {self.row.seed}, shown to everyone); join with "
-                    "accept_reproducible: true to agree",
-                )
-            chosen: st.SeatRow | None = None
-            if invite is not None:
-                for s in self.row.seats:
-                    if s.kind == st.INVITE and matches(invite, s.invite_hash):
-                        chosen = s
-                if chosen is None:
-                    raise forbidden("wrong_invite", "this invitation code is not valid here")
+        taken: list[tuple[str, int]] = []
+
+        def change() -> None:
+            taken.append(self._join(seat, invite, name, accept_reproducible))
+
+        await self._decide(change)
+        return taken[-1]
+
+    def _join(
+        self, seat: int | None, invite: str | None, name: str | None, accept_reproducible: bool
+    ) -> tuple[str, int]:
+        self._require_live()
+        if self.row.seed is not None and not accept_reproducible:
+            raise conflict(
+                "reproducible",
+                "this game is reproducible: its creator chose the seed its luck follows "
+                f"(seed {self.row.seed}, shown to everyone); join with "
+                "accept_reproducible: true to agree",
+            )
+        chosen: st.SeatRow | None = None
+        if invite is not None:
+            for s in self.row.seats:
+                if s.kind == st.INVITE and matches(invite, s.invite_hash):
+                    chosen = s
+            if chosen is None:
+                raise forbidden("wrong_invite", "this invitation code is not valid here")
+        else:
+            if seat is None:
+                free = [s for s in self.row.seats if s.kind == st.OPEN and not s.claimed]
+                if not free:
+                    raise conflict("no_open_seat", "this game has no open seat left")
+                chosen = free[0]
+            elif not 0 <= seat < len(self.row.seats):
+                raise bad_request(f"seat must be 0..{len(self.row.seats) - 1}")
             else:
-                if seat is None:
-                    free = [s for s in self.row.seats if s.kind == st.OPEN and not s.claimed]
-                    if not free:
-                        raise conflict("no_open_seat", "this game has no open seat left")
-                    chosen = free[0]
-                elif not 0 <= seat < len(self.row.seats):
-                    raise bad_request(f"seat must be 0..{len(self.row.seats) - 1}")
-                else:
-                    chosen = self.row.seats[seat]
-                    if chosen.kind != st.OPEN:
-                        raise forbidden(
-                            "not_open", f"seat {seat} is not open; it needs an invitation link"
-                        )
-            if chosen.claimed:
-                raise conflict("seat_taken", f"seat {chosen.seat} ({chosen.name}) is already taken")
-            token = new_token()
-            player = (name or "").strip()[:40] or self.game.seat_name(chosen.seat)
-            if not self.hub.storage.claim_seat(self.row.id, chosen.seat, hash_token(token), player):
-                raise conflict("seat_taken", f"seat {chosen.seat} was just taken")
-            chosen.token_hash = hash_token(token)
-            chosen.name = player
-            self._touch()
-        await self.changed()
+                chosen = self.row.seats[seat]
+                if chosen.kind != st.OPEN:
+                    raise forbidden(
+                        "not_open", f"seat {seat} is not open; it needs an invitation link"
+                    )
+        if chosen.claimed:
+            raise conflict("seat_taken", f"seat {chosen.seat} ({chosen.name}) is already taken")
+        token = new_token()
+        player = (name or "").strip()[:40] or self.game.seat_name(chosen.seat)
+        revision = self.hub.storage.claim_seat(self.row.id, chosen.seat, hash_token(token), player)
+        if revision is None:
+            raise conflict("seat_taken", f"seat {chosen.seat} was just taken")
+        chosen.token_hash = hash_token(token)
+        chosen.name = player
+        if revision != self.row.revision + 1:
+            self.refresh(revision)  # another change came in between: take it in too
+        self.row.revision = revision
+        self._touch()
         return token, chosen.seat
 
     # ----- AI -------------------------------------------------------------------------------
     def kick(self) -> None:
-        """Start the AI's turn if an AI seat is to move and none is thinking yet."""
-        if self.broken is not None or (self.ai_task is not None and not self.ai_task.done()):
-            return
-        current = self.state.current_player()
-        if current < 0 or self.row.seats[current].kind != st.AI:
-            return
-        # Mark the seat as thinking at once, so the answer to the move that handed over the
-        # turn already says so.
-        self.thinking = current
-        self._touch()
-        self.ai_task = asyncio.get_running_loop().create_task(self._ai_turn(current))
+        """Start the AI's turn here if an AI seat is to move and no other process holds it."""
+        if self.broken is None and self.thinking is not None:
+            self.ai.start()
 
-    async def _ai_turn(self, seat: int) -> None:
-        ply = len(self.moves)
-        spec = self.row.seats[seat].spec or "random"
-        seed = chance_rng(self.row.seed, ply).randrange(2**31)
-        limits = self.hub.limits
-        self.thinking = seat
-        self._touch()
+    async def changed(self, publish: bool = True) -> None:
+        """Tell this process's sockets, and (through the broker) every other process's."""
         await self.broadcast()
-        loop = asyncio.get_running_loop()
-        error: str | None = None
-        job = functools.partial(
-            choose_action,
-            self.hub.catalogue_ref,
-            self.hub.data_dir,
-            self.row.game,
-            self.row.options,
-            self.row.start_position,
-            [m.action for m in self.moves],
-            spec,
-            seed,
-            limits.ai_max_time,
-        )
-        try:
-            try:
-                action: int | None = await loop.run_in_executor(self.hub.executor, job)
-            except BrokenExecutor:
-                # A worker process died (killed, out of memory): start a fresh pool, try again.
-                log.warning("AI worker pool broke; starting a new one")
-                self.hub.renew_executor()
-                action = await loop.run_in_executor(self.hub.executor, job)
-        except asyncio.CancelledError:
-            self.thinking = None
-            raise
-        except Exception as exc:  # a failing agent must not stop the game
-            log.exception("AI %s failed in game %s", spec, self.row.id)
-            error = f"the AI ({spec}) failed ({exc}); it played a random legal move instead"
-            action = None
-        async with self.lock:
-            self.thinking = None
-            self._touch()
-            if len(self.moves) != ply or self.state.current_player() != seat:
-                self.ai_task = None
-                self.kick()
-                return
-            legal = self.state.legal_actions()
-            if action not in legal:
-                error = error or f"the AI ({spec}) chose an illegal action; it played randomly"
-                action = legal[random.Random(seed).randrange(len(legal))]
-            self.ai_error = error
-            self._commit([action])
-            self.ai_task = None  # this task is finishing: let changed() start the next AI turn
-        await self.changed()
-
-    async def changed(self) -> None:
-        await self.broadcast()
+        if publish:
+            await self.hub.publish(self.row.id, self.row.revision)
         self.kick()
 
     # ----- views ----------------------------------------------------------------------------
     def _touch(self) -> None:
-        """Something visible changed: rebuild the view, with a higher version so clients can
-        drop an older copy that arrives late on another connection."""
+        """Something visible changed: rebuild the view. Its version is the game's revision, the
+        same on every process, so a client can drop an older copy that arrives late on another
+        connection (or from another process)."""
         self._view = None
-        self.version += 1
 
     def public_view(self) -> dict[str, Any]:
         if self._view is None:
@@ -361,7 +413,7 @@ class Room:
             "thinking": self.thinking,
             "ai_error": self.ai_error,
             "broken": self.broken,
-            "version": [self.hub.epoch, self.version],
+            "version": [VERSION_EPOCH, self.row.revision],
             "reproducible": row.seed is not None,
         }
         if row.seed is not None:

@@ -5,10 +5,18 @@ reproducible (then its agreed seed; other games draw chance from ``secrets`` and
 column ``seed`` holds 0 for them), the seats (kind, AI spec, hashes of their secret tokens) and
 the list of accepted actions. The engine state is never stored; it is rebuilt by replaying the
 actions, so a server restart (or an engine upgrade that keeps the rules) resumes every game.
-Each accepted action is committed before it is acknowledged to anyone."""
+Each accepted action is committed before it is acknowledged to anyone.
+
+The database is the single source of truth when several server processes share it: every
+change of a game raises its ``revision`` and names the revision it was based on, so of two
+processes writing the same game at once exactly one succeeds (the other gets ``StaleWrite``,
+reloads and decides again); the primary key (game, ply) backs this up for actions. A game whose
+AI seat is to move is an AI *job* (``ai_seat``), claimed by one process at a time for a renewable
+lease. The schema is made and upgraded by the Alembic migrations (``migrate.py``)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -40,6 +48,12 @@ games_table = sa.Table(
     sa.Column("result", sa.JSON, nullable=True),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Column("revision", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("ai_seat", sa.Integer, nullable=True, index=True),
+    sa.Column("ai_owner", sa.String(32), nullable=True),
+    sa.Column("ai_lease", sa.Float, nullable=True),
+    sa.Column("ai_attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("ai_error", sa.String(400), nullable=True),
 )
 
 seats_table = sa.Table(
@@ -80,6 +94,15 @@ OPEN = "open"
 """A seat anyone can take from the lobby's list of open games."""
 SEAT_KINDS = (HUMAN, HOTSEAT, AI, INVITE, OPEN)
 
+UNKNOWN_AI = -2
+"""``ai_seat`` of a game nobody has checked yet for an AI to move (stored by an older version,
+or written without saying); the first process to load it works it out and stores it."""
+AI_ERROR_LENGTH = 400
+
+
+class StaleWrite(Exception):
+    """Another process changed the game since the revision this write was based on."""
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -114,6 +137,12 @@ class GameRow:
     created: datetime = field(default_factory=_now)
     updated: datetime = field(default_factory=_now)
     moves: list[Move] = field(default_factory=list)
+    revision: int = 0
+    """Raised by every stored change; a copy with the database's revision is current."""
+    ai_seat: int | None = UNKNOWN_AI
+    """The AI seat to move (a pending AI job), None if no AI is to move."""
+    ai_error: str | None = None
+    """Why the last AI move was not the AI's own choice (shown to the players)."""
 
 
 def make_engine(url: str) -> Engine:
@@ -141,25 +170,13 @@ class Storage:
     """All database access of the web app. Methods are synchronous and short (one transaction
     each); a SQLite commit of one action row takes well under a millisecond to a few ms."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, migrate: bool = True) -> None:
         self.url = url
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
-        self._add_missing_columns()
+        if migrate:
+            from boardplay.web.migrate import upgrade
 
-    def _add_missing_columns(self) -> None:
-        """Bring a database made by an older version up to date (``create_all`` only makes
-        missing tables): games gained ``reproducible``, false for every game made before."""
-        present = {c["name"] for c in sa.inspect(self.engine).get_columns("games")}
-        if "reproducible" not in present:
-            false = "0" if self.engine.dialect.name == "sqlite" else "false"
-            with self.engine.begin() as conn:
-                conn.execute(
-                    sa.text(
-                        "ALTER TABLE games ADD COLUMN reproducible BOOLEAN NOT NULL "
-                        f"DEFAULT {false}"
-                    )
-                )
+            upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -179,6 +196,8 @@ class Storage:
                     result=row.result,
                     created=row.created,
                     updated=row.updated,
+                    revision=row.revision,
+                    ai_seat=row.ai_seat,
                 )
             )
             conn.execute(
@@ -197,6 +216,35 @@ class Storage:
                 ],
             )
 
+    def _bump(self, conn: sa.Connection, game_id: str, revision: int | None, **values: Any) -> int:
+        """Raise the game's revision (only from ``revision`` when given, else from whatever it
+        is) with ``values``; returns the new revision or raises ``StaleWrite``. The update takes
+        the game's row lock, so concurrent writers of one game queue here and all but the first
+        find the revision moved on."""
+        query = games_table.update().where(games_table.c.id == game_id)
+        if revision is not None:
+            query = query.where(games_table.c.revision == revision)
+        done = conn.execute(
+            query.values(revision=games_table.c.revision + 1, updated=_now(), **values).returning(
+                games_table.c.revision
+            )
+        ).one_or_none()
+        if done is None:
+            raise StaleWrite(game_id)
+        return int(done.revision)
+
+    @staticmethod
+    def _job_values(ai_seat: int | None, ai_error: str | None) -> dict[str, Any]:
+        """A change ends any AI job in progress and opens the next one (if an AI is to move)."""
+        error = ai_error[:AI_ERROR_LENGTH] if ai_error else None
+        return {
+            "ai_seat": ai_seat,
+            "ai_owner": None,
+            "ai_lease": None,
+            "ai_attempts": 0,
+            "ai_error": error,
+        }
+
     def append_moves(
         self,
         game_id: str,
@@ -204,49 +252,79 @@ class Storage:
         moves: Sequence[Move],
         status: str,
         result: dict[str, Any] | None,
-    ) -> None:
-        """Store ``moves`` as plies ``first_ply, first_ply + 1, ...`` in one transaction. The
-        primary key (game, ply) makes a second writer for the same ply fail instead of forking
-        the game."""
-        now = _now()
-        with self.engine.begin() as conn:
-            if moves:
-                conn.execute(
-                    actions_table.insert(),
-                    [
-                        {
-                            "game_id": game_id,
-                            "ply": first_ply + i,
-                            "action": m.action,
-                            "notation": m.notation,
-                            "player": m.player,
-                            "created": now,
-                        }
-                        for i, m in enumerate(moves)
-                    ],
+        *,
+        revision: int | None = None,
+        ai_seat: int | None = UNKNOWN_AI,
+        ai_error: str | None = None,
+    ) -> int:
+        """Store ``moves`` as plies ``first_ply, first_ply + 1, ...`` in one transaction, based
+        on ``revision`` (when given); returns the new revision. ``StaleWrite`` if another writer
+        got there first (a changed revision, or the primary key (game, ply) taken): nothing is
+        stored then."""
+        try:
+            with self.engine.begin() as conn:
+                new_revision = self._bump(
+                    conn,
+                    game_id,
+                    revision,
+                    status=status,
+                    result=result,
+                    **self._job_values(ai_seat, ai_error),
                 )
-            conn.execute(
-                games_table.update()
-                .where(games_table.c.id == game_id)
-                .values(status=status, result=result, updated=now)
-            )
+                if moves:
+                    now = _now()
+                    conn.execute(
+                        actions_table.insert(),
+                        [
+                            {
+                                "game_id": game_id,
+                                "ply": first_ply + i,
+                                "action": m.action,
+                                "notation": m.notation,
+                                "player": m.player,
+                                "created": now,
+                            }
+                            for i, m in enumerate(moves)
+                        ],
+                    )
+        except sa.exc.IntegrityError:
+            raise StaleWrite(game_id) from None
+        return new_revision
 
-    def truncate_moves(self, game_id: str, keep: int) -> None:
-        """Delete every ply from ``keep`` on (an undo of the current turn's steps)."""
+    def truncate_moves(
+        self,
+        game_id: str,
+        keep: int,
+        *,
+        revision: int | None = None,
+        ai_seat: int | None = UNKNOWN_AI,
+    ) -> int:
+        """Delete every ply from ``keep`` on (an undo of the current turn's steps); returns the
+        new revision, or ``StaleWrite`` as for ``append_moves``."""
         with self.engine.begin() as conn:
+            new_revision = self._bump(
+                conn,
+                game_id,
+                revision,
+                status=ACTIVE,
+                result=None,
+                **self._job_values(ai_seat, None),
+            )
             conn.execute(
                 actions_table.delete().where(
                     actions_table.c.game_id == game_id, actions_table.c.ply >= keep
                 )
             )
-            conn.execute(
-                games_table.update()
-                .where(games_table.c.id == game_id)
-                .values(status=ACTIVE, result=None, updated=_now())
-            )
+        return new_revision
 
-    def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
-        """Give an unclaimed seat its token hash; False if someone claimed it first."""
+    def set_ai_seat(self, game_id: str, revision: int, ai_seat: int | None) -> int:
+        """Store who is to move of a game checked for the first time (``UNKNOWN_AI`` before)."""
+        with self.engine.begin() as conn:
+            return self._bump(conn, game_id, revision, **self._job_values(ai_seat, None))
+
+    def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> int | None:
+        """Give an unclaimed seat its token hash; the game's new revision, or None if someone
+        claimed it first."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 seats_table.update()
@@ -257,10 +335,68 @@ class Storage:
                 )
                 .values(token_hash=token_hash, name=name)
             )
-            conn.execute(
-                games_table.update().where(games_table.c.id == game_id).values(updated=_now())
+            if done.rowcount != 1:
+                return None
+            return self._bump(conn, game_id, None)
+
+    # ----- AI jobs --------------------------------------------------------------------------
+    def claim_ai(self, game_id: str, revision: int, owner: str, lease: float) -> int | None:
+        """Take the AI job of ``game_id`` at ``revision`` for ``lease`` seconds, if nobody holds
+        it (or its holder's lease ran out: the holder died). Returns the number of times the job
+        has been claimed (1 the first time), or None if it is not free."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                games_table.update()
+                .where(
+                    games_table.c.id == game_id,
+                    games_table.c.revision == revision,
+                    games_table.c.ai_seat >= 0,
+                    sa.or_(games_table.c.ai_lease.is_(None), games_table.c.ai_lease < now),
+                )
+                .values(
+                    ai_owner=owner,
+                    ai_lease=now + lease,
+                    ai_attempts=games_table.c.ai_attempts + 1,
+                )
+                .returning(games_table.c.ai_attempts)
+            ).one_or_none()
+        return None if done is None else int(done.ai_attempts)
+
+    def renew_ai(self, game_id: str, owner: str, lease: float) -> bool:
+        """Extend the lease of a job ``owner`` holds (False: it no longer does)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                games_table.update()
+                .where(games_table.c.id == game_id, games_table.c.ai_owner == owner)
+                .values(ai_lease=time.time() + lease)
             )
             return done.rowcount == 1
+
+    def release_ai(self, game_id: str, owner: str) -> None:
+        """Give a job back unfinished (a process shutting down): another process takes it now."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                games_table.update()
+                .where(games_table.c.id == game_id, games_table.c.ai_owner == owner)
+                .values(ai_owner=None, ai_lease=None)
+            )
+
+    def due_ai_jobs(self, limit: int) -> list[str]:
+        """Games with an AI job nobody holds (new, released, or its holder died), and games not
+        yet checked for one, oldest change first."""
+        now = time.time()
+        query = (
+            sa.select(games_table.c.id)
+            .where(
+                games_table.c.ai_seat.is_not(None),
+                sa.or_(games_table.c.ai_lease.is_(None), games_table.c.ai_lease < now),
+            )
+            .order_by(games_table.c.updated)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(query)]
 
     # ----- reading --------------------------------------------------------------------------
     def get_game(self, game_id: str) -> GameRow | None:
@@ -294,7 +430,20 @@ class Storage:
                 SeatRow(s.seat, s.kind, s.name, s.spec, s.token_hash, s.invite_hash) for s in seats
             ],
             moves=[Move(m.action, m.notation, m.player) for m in moves],
+            revision=int(found.revision),
+            ai_seat=found.ai_seat,
+            ai_error=found.ai_error,
         )
+
+    def revisions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The current revision of each game that exists (one query: a cache check)."""
+        if not game_ids:
+            return {}
+        query = sa.select(games_table.c.id, games_table.c.revision).where(
+            games_table.c.id.in_(list(game_ids))
+        )
+        with self.engine.connect() as conn:
+            return {r.id: int(r.revision) for r in conn.execute(query)}
 
     def game_ids(self, status: str | None = None, limit: int = 1000) -> list[str]:
         """Ids, most recently updated first."""

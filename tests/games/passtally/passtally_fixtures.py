@@ -274,7 +274,7 @@ PENDING_EXAMPLE: Position = {
 def _stack_board() -> list[list[str]]:
     """42 legal placements, 7 of each design: a brick-bond stack three layers high (layer 1
     horizontal, layer 2 vertical across two layer-1 rows, layer 3 horizontal across columns)."""
-    from boardplay.games.passtally.geometry import DESIGNS
+    from boardplay.games.passtally.tables import DESIGNS
 
     cells: list[list[str]] = []
     for r in range(1, 7):

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from boardplay.core.game import CHANCE, TERMINAL
-from boardplay.games.passtally.geometry import (
+from boardplay.games.passtally.state import PasstallyState
+from boardplay.games.passtally.tables import (
     FOOTPRINTS,
     MOVE_BASE,
     NUM_DESIGNS,
@@ -18,7 +19,6 @@ from boardplay.games.passtally.geometry import (
     SYMMETRIC,
     vp_for_passes,
 )
-from boardplay.games.passtally.state import PasstallyState
 
 
 def check_state(state: PasstallyState) -> None:

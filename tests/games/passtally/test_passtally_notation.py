@@ -11,7 +11,7 @@ from passtally_fixtures import S1, S3, S4, S12_START, game, load, play
 from boardplay.core.errors import IllegalActionError
 from boardplay.core.playout import random_playout
 from boardplay.core.records import Player, Record
-from boardplay.games.passtally.geometry import CELL_INDEX, move_id, place_id
+from boardplay.games.passtally.tables import CELL_INDEX, move_id, place_id
 
 
 def test_action_strings() -> None:

@@ -14,8 +14,8 @@ from passtally_invariants import Tracker, check_round_trips, check_state
 
 from boardplay.core.game import sample_chance
 from boardplay.core.records import Record
-from boardplay.games.passtally.geometry import DESIGNS
 from boardplay.games.passtally.state import PasstallyState
+from boardplay.games.passtally.tables import DESIGNS
 from support import games
 
 

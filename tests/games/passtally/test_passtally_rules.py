@@ -21,7 +21,7 @@ from passtally_fixtures import (
 import boardplay
 from boardplay.core.errors import IllegalActionError, OptionError
 from boardplay.core.game import CHANCE
-from boardplay.games.passtally.geometry import (
+from boardplay.games.passtally.tables import (
     CELL_INDEX,
     DESIGNS,
     EDGE_SLOT,
@@ -193,7 +193,7 @@ def test_symmetric_other_spelling_is_normalised() -> None:
     assert state.string_to_action("A:b4N") == state.string_to_action("A:b3S")
     non_canonical = state.string_to_action("B:c3W") + 0  # asymmetric: its own action
     assert state.action_to_string(non_canonical) == "B:c3W"
-    from boardplay.games.passtally.geometry import place_id
+    from boardplay.games.passtally.tables import place_id
 
     before = state.to_json()
     with pytest.raises(IllegalActionError, match=r"written A:b3E"):

@@ -26,7 +26,7 @@ from passtally_fixtures import (
 
 from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import CHANCE, TERMINAL
-from boardplay.games.passtally.geometry import CELL_NAMES, SLOT_CELL, vp_for_passes
+from boardplay.games.passtally.tables import CELL_NAMES, SLOT_CELL, vp_for_passes
 
 FULL = {"XX": 7, "XNE": 7, "XNW": 7, "NENE": 7, "NWNW": 7, "NENW": 7}
 

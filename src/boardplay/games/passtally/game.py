@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from boardplay.core.game import Game
+from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec
-from boardplay.games.passtally.geometry import NUM_ACTIONS, NUM_DESIGNS, NUM_SLOTS, TOTAL_TILES
-from boardplay.games.passtally.observation import SIZE as OBSERVATION_SIZE
+from boardplay.games.passtally import observation, render
+from boardplay.games.passtally.position import export_position, load_position
 from boardplay.games.passtally.state import PasstallyState
+from boardplay.games.passtally.tables import NUM_ACTIONS, NUM_DESIGNS, NUM_SLOTS, TOTAL_TILES
 
 UNBOUNDED_LENGTH = 2**31 - 1
 """``max_game_length`` without ``max_turns``: the rules have no turn limit (spec §8.6), so no
@@ -107,12 +108,26 @@ class PasstallyGame(Game):
         return PasstallyState(self)
 
     def state_from_json(self, position: Mapping[str, Any]) -> PasstallyState:
-        from boardplay.games.passtally.position import load_position
-
         return load_position(self, position)
 
     def observation_shape(self) -> tuple[int, ...]:
-        return (OBSERVATION_SIZE,)
+        return (observation.SIZE,)
+
+    # ----- the I/O hooks the state reaches through its game -------------------------------------
+    def export_position(self, state: State) -> dict[str, Any]:
+        return export_position(_passtally(state))
+
+    def render_state(self, state: State, detail: bool) -> str:
+        return render.render_state(_passtally(state), detail)
+
+    def observe(self, state: State, player: int) -> list[float]:
+        return observation.observation(_passtally(state), player)
+
+
+def _passtally(state: State) -> PasstallyState:
+    if not isinstance(state, PasstallyState):
+        raise TypeError(f"not a Passtally state: {type(state).__name__}")
+    return state
 
 
 __all__ = ["NUM_SLOTS", "OPTIONS", "PasstallyGame"]

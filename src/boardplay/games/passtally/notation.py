@@ -10,9 +10,9 @@ any letter case and spaces, and the other spelling of a symmetric design's place
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from boardplay.games.passtally.geometry import (
+from boardplay.games.passtally.tables import (
     CELL_INDEX,
     CELL_NAMES,
     DESIGN_INDEX,
@@ -30,9 +30,6 @@ from boardplay.games.passtally.geometry import (
     SYMMETRIC,
     place_id,
 )
-
-if TYPE_CHECKING:
-    from boardplay.games.passtally.state import PasstallyState
 
 
 def place_to_string(pile: int, anchor: int, orientation: int) -> str:
@@ -66,13 +63,14 @@ _MOVE = re.compile(r"m\s*(\d{1,2})\s*([+-])\s*([12])")
 _REVEAL = re.compile(r"([abc])\s*=\s*([a-z]+)")
 
 
-def parse_alternative(state: PasstallyState, text: str) -> int | None:
+def parse_alternative(pending: int, face_up: Sequence[int], text: str) -> int | None:
     """Accepted spellings other than the printed one; None when ``text`` is none of them.
+    ``pending`` is the pile being revealed (or -1) and ``face_up`` the piles' face-up designs.
     The caller (``State.string_to_action``) still checks that the id is legal."""
     low = text.strip().lower()
-    if state.pending >= 0:
+    if pending >= 0:
         match = _REVEAL.fullmatch(low)
-        if match is None or PILE_NAMES.lower().index(match.group(1)) != state.pending:
+        if match is None or PILE_NAMES.lower().index(match.group(1)) != pending:
             return None
         return DESIGN_INDEX.get(match.group(2).upper())
     match = _SETUP.fullmatch(low)
@@ -91,7 +89,7 @@ def parse_alternative(state: PasstallyState, text: str) -> int | None:
         pile = PILE_NAMES.lower().index(match.group(1))
         anchor = CELL_INDEX[match.group(2)]
         orientation = ORIENT_NAMES.lower().index(match.group(3))
-        design = state.face_up[pile]
+        design = face_up[pile]
         if design >= 0 and SYMMETRIC[design] and orientation >= 2:
             other = OTHER_CELL[anchor * 4 + orientation]
             if other < 0:

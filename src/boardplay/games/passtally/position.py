@@ -9,16 +9,27 @@ can reach. Every rejection is a ``PositionError`` whose message names the offend
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from boardplay.core.errors import PositionError
-from boardplay.core.game import require
-from boardplay.games.passtally.geometry import (
+from boardplay.core.game import Game, require
+from boardplay.games.passtally.kernel import FIELDS
+from boardplay.games.passtally.state import (
+    END_FINAL_ROUND,
+    END_MAX_TURNS,
+    END_NO_PLACEMENT,
+    END_NONE,
+    PasstallyState,
+    setup_order,
+)
+from boardplay.games.passtally.tables import (
     CELL_INDEX,
     CELL_NAMES,
     DESIGN_INDEX,
     DESIGNS,
     FINAL_ROUND_SCORE,
+    NUM_CELLS,
     NUM_DESIGNS,
     NUM_PILES,
     NUM_SLOTS,
@@ -33,16 +44,6 @@ from boardplay.games.passtally.geometry import (
     TILES_PER_PILE,
     TOTAL_TILES,
 )
-from boardplay.games.passtally.state import (
-    END_FINAL_ROUND,
-    END_MAX_TURNS,
-    END_NO_PLACEMENT,
-    PasstallyState,
-    setup_order,
-)
-
-if TYPE_CHECKING:
-    from boardplay.games.passtally.game import PasstallyGame
 
 _REQUIRED = ("players", "placements", "markers", "piles", "scores", "to_move", "actions_left")
 _OPTIONAL = ("setup", "final_round", "game_over")
@@ -53,32 +54,66 @@ _TURNS = "turns"
 def export_position(state: PasstallyState) -> dict[str, Any]:
     """The canonical position JSON: keys in the spec's order, optional flags only when true,
     markers by slot, placements in canonical spelling."""
+    f = state.kernel.snapshot()
+    face_up, hidden = f["face_up"], f["hidden"]
     out: dict[str, Any] = {
         "players": state.num_players,
         "placements": [
-            [DESIGNS[d], CELL_NAMES[anchor], ORIENT_NAMES[k]] for d, anchor, k in state.placements
+            [DESIGNS[d], CELL_NAMES[anchor], ORIENT_NAMES[k]] for d, anchor, k in f["placements"]
         ],
-        "markers": {str(s): seat for s, seat in enumerate(state.ring) if seat >= 0},
+        "markers": {str(s): seat for s, seat in enumerate(f["ring"]) if seat >= 0},
         "piles": [
-            {
-                "face_up": DESIGNS[state.face_up[p]] if state.face_up[p] >= 0 else None,
-                "hidden": state.hidden[p],
-            }
+            {"face_up": DESIGNS[face_up[p]] if face_up[p] >= 0 else None, "hidden": hidden[p]}
             for p in range(NUM_PILES)
         ],
-        "scores": list(state.points),
-        "to_move": None if state.game_over else state.to_move,
-        "actions_left": state.actions_left,
+        "scores": f["points"],
+        "to_move": None if f["game_over"] else f["to_move"],
+        "actions_left": f["actions_left"],
     }
-    if state.setup:
+    if f["setup"]:
         out["setup"] = True
-    if state.final_round:
+    if f["final_round"]:
         out["final_round"] = True
-    if state.game_over:
+    if f["game_over"]:
         out["game_over"] = True
     if state.game.options["max_turns"] is not None:
-        out[_TURNS] = state.turns
+        out[_TURNS] = f["turns"]
     return out
+
+
+@dataclass
+class _Draft:
+    """The position being loaded, in the kernel's fields (``kernel.FIELDS``), built and checked
+    in Python before it is written into a kernel."""
+
+    n: int
+    height: list[int] = field(default_factory=lambda: [0] * NUM_CELLS)
+    tid: list[int] = field(default_factory=lambda: [-1] * NUM_CELLS)
+    shape: list[int] = field(default_factory=lambda: [0] * NUM_CELLS)
+    ring: list[int] = field(default_factory=lambda: [-1] * NUM_SLOTS)
+    placements: list[tuple[int, int, int]] = field(default_factory=list)
+    face_up: list[int] = field(default_factory=lambda: [-1] * NUM_PILES)
+    hidden: list[int] = field(default_factory=lambda: [0] * NUM_PILES)
+    unrevealed: list[int] = field(default_factory=lambda: [0] * NUM_DESIGNS)
+    points: list[int] = field(default_factory=list)
+    pending: int = -1
+    to_move: int = 0
+    actions_left: int = 2
+    turns: int = 0
+    side1: int = -1
+    side3: int = -1
+    end: int = END_NONE
+    setup: bool = False
+    final_round: bool = False
+    game_over: bool = False
+
+    def pile_exhausted(self, pile: int) -> bool:
+        return self.face_up[pile] < 0 and self.hidden[pile] == 0
+
+    def write(self, state: PasstallyState) -> PasstallyState:
+        """Make ``state``'s kernel hold this position."""
+        state.kernel.restore({name: getattr(self, name) for name in FIELDS})
+        return state
 
 
 def _is_int(value: Any) -> bool:
@@ -91,7 +126,7 @@ def _flag(data: Mapping[str, Any], key: str) -> bool:
     return bool(value)
 
 
-def load_position(game: PasstallyGame, data: Any) -> PasstallyState:
+def load_position(game: Game, data: Any) -> PasstallyState:
     """Build a state from position JSON, or raise ``PositionError`` naming what is wrong."""
     require(isinstance(data, Mapping), "a Passtally position must be a JSON object")
     allowed = _REQUIRED + _OPTIONAL
@@ -120,8 +155,7 @@ def load_position(game: PasstallyGame, data: Any) -> PasstallyState:
     final_round = _flag(data, "final_round")
     game_over = _flag(data, "game_over")
 
-    state = PasstallyState(game)
-    state.pending = -1
+    state = _Draft(n)
     _load_placements(state, data["placements"])
     _load_markers(state, data["markers"], n)
     _load_piles(state, data["piles"])
@@ -218,7 +252,8 @@ def load_position(game: PasstallyGame, data: Any) -> PasstallyState:
             "'final_round' cannot be set with seat 0 to move: the final round ends with "
             f"seat {n - 1}",
         )
-    # §12.3 rule 11: trigger consistency.
+    # §12.3 rule 11: trigger consistency (the legality questions asked of a kernel).
+    kernel_state = state.write(PasstallyState(game))
     if not game_over and not setup:
         for seat, value in enumerate(state.points):
             require(
@@ -233,10 +268,10 @@ def load_position(game: PasstallyGame, data: Any) -> PasstallyState:
                     f"pile {PILE_NAMES[p]} is exhausted so 'final_round' must be true",
                 )
             require(
-                state.any_placement(),
+                kernel_state.any_placement(),
                 "no legal placement exists, so the game would already be over",
             )
-        if state.pending < 0 and not state.legal_actions():
+        if state.pending < 0 and not kernel_state.legal_actions():
             raise PositionError(
                 f"seat {to_move} has no legal action (no placement, every marker blocked), so "
                 "the rest of the turn would already have been forfeited"
@@ -249,16 +284,16 @@ def load_position(game: PasstallyGame, data: Any) -> PasstallyState:
                 f"{state.turns} turns are completed, so the max_turns={limit} game is over",
             )
     if game_over:
-        if not state.any_placement():
-            state._end = END_NO_PLACEMENT
+        if not kernel_state.any_placement():
+            state.end = END_NO_PLACEMENT
         elif final_round:
-            state._end = END_FINAL_ROUND
+            state.end = END_FINAL_ROUND
         else:
-            state._end = END_MAX_TURNS
-    return state
+            state.end = END_MAX_TURNS
+    return state.write(kernel_state)
 
 
-def _load_placements(state: PasstallyState, raw: Any) -> None:
+def _load_placements(state: _Draft, raw: Any) -> None:
     """Replay each placement through §5 rules 2-4 on the board built so far."""
     require(isinstance(raw, list), "field 'placements' must be a list")
     for index, item in enumerate(raw):
@@ -305,7 +340,7 @@ def _load_placements(state: PasstallyState, raw: Any) -> None:
             state.shape[cell] = shape
 
 
-def _load_markers(state: PasstallyState, raw: Any, n: int) -> None:
+def _load_markers(state: _Draft, raw: Any, n: int) -> None:
     require(isinstance(raw, Mapping), "field 'markers' must be an object slot -> seat")
     for key, seat in raw.items():
         require(
@@ -319,7 +354,7 @@ def _load_markers(state: PasstallyState, raw: Any, n: int) -> None:
         state.ring[int(key)] = seat
 
 
-def _load_piles(state: PasstallyState, raw: Any) -> None:
+def _load_piles(state: _Draft, raw: Any) -> None:
     require(isinstance(raw, list) and len(raw) == NUM_PILES, "field 'piles' must list 3 piles")
     for p, pile in enumerate(raw):
         name = f"pile {PILE_NAMES[p]}"
@@ -345,7 +380,7 @@ def _load_piles(state: PasstallyState, raw: Any) -> None:
         )
 
 
-def _check_tile_counts(state: PasstallyState) -> None:
+def _check_tile_counts(state: _Draft) -> None:
     """§12.3 rules 3-4: the 42 tiles, 7 per design, are all accounted for."""
     placed = [0] * NUM_DESIGNS
     for design, _, _ in state.placements:
@@ -369,10 +404,10 @@ def _check_tile_counts(state: PasstallyState) -> None:
     )
 
 
-def _check_setup_markers(state: PasstallyState, to_move: int | None) -> None:
+def _check_setup_markers(state: _Draft, to_move: int | None) -> None:
     """§12.3 rule 7 during setup: the markers are a prefix of the snake order, and
     ``to_move`` is the next placer. Sets the chosen sides (``side1``, ``side3``)."""
-    n = state.num_players
+    n = state.n
     placed = NUM_SLOTS - state.ring.count(-1)
     full, partial = divmod(placed, n)
     actual: list[list[int]] = [[] for _ in range(4)]

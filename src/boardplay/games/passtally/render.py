@@ -11,9 +11,10 @@ complete lines with their passes, which is what the end-of-turn score is made of
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING
+from typing import Any
 
-from boardplay.games.passtally.geometry import (
+from boardplay.games.passtally.state import PasstallyState
+from boardplay.games.passtally.tables import (
     CELL_NAMES,
     DESIGNS,
     NUM_DESIGNS,
@@ -24,21 +25,21 @@ from boardplay.games.passtally.geometry import (
     vp_for_passes,
 )
 
-if TYPE_CHECKING:
-    from boardplay.games.passtally.state import PasstallyState
+Fields = dict[str, Any]
+"""The kernel's ``snapshot()``, read once per picture."""
 
 _PREFIX = 9  # width of the left margin: slot number, marker, row digit
 
 
-def _cell(state: PasstallyState, cell: int) -> str:
-    h = state.height[cell]
+def _cell(f: Fields, cell: int) -> str:
+    h = f["height"][cell]
     if h == 0:
         return "  . "
-    return f"{SHAPE_NAMES[state.shape[cell]]:>2}{h:<2}"
+    return f"{SHAPE_NAMES[f['shape'][cell]]:>2}{h:<2}"
 
 
-def _mark(state: PasstallyState, slot: int) -> str:
-    seat = state.ring[slot]
+def _mark(f: Fields, slot: int) -> str:
+    seat = f["ring"][slot]
     return "." if seat < 0 else str(seat + 1)
 
 
@@ -51,17 +52,19 @@ def _columns(values: list[str]) -> str:
     return "".join(line).rstrip()
 
 
-def _same_tile(state: PasstallyState, a: int, b: int) -> bool:
-    return state.tid[a] >= 0 and state.tid[a] == state.tid[b]
+def _same_tile(f: Fields, a: int, b: int) -> bool:
+    tid = f["tid"]
+    return bool(tid[a] >= 0 and tid[a] == tid[b])
 
 
 def board_lines(state: PasstallyState) -> list[str]:
     """The grid with tile outlines: ``:`` is the seam inside a horizontal tile and a blank
     border the seam inside a vertical one, so every top tile's footprint is visible."""
+    f = state.kernel.snapshot()
     border = " " * _PREFIX + "+----" * SIZE + "+"
     out = [
         _columns([str(c) for c in range(SIZE)]),
-        _columns([_mark(state, c) for c in range(SIZE)]),
+        _columns([_mark(f, c) for c in range(SIZE)]),
         _columns(list("abcdef")),
         border,
     ]
@@ -70,19 +73,19 @@ def board_lines(state: PasstallyState) -> list[str]:
         row = ""
         for c in range(SIZE):
             cell = r * SIZE + c
-            row += _cell(state, cell)
+            row += _cell(f, cell)
             if c < SIZE - 1:
-                row += ":" if _same_tile(state, cell, cell + 1) else "|"
-        left = f"{west:>3} {_mark(state, west)} {r + 1:>2} "
-        out.append(f"{left}|{row}| {_mark(state, east)} {east}")
+                row += ":" if _same_tile(f, cell, cell + 1) else "|"
+        left = f"{west:>3} {_mark(f, west)} {r + 1:>2} "
+        out.append(f"{left}|{row}| {_mark(f, east)} {east}")
         if r < SIZE - 1:
             walls = "".join(
-                "+    " if _same_tile(state, r * SIZE + c, (r + 1) * SIZE + c) else "+----"
+                "+    " if _same_tile(f, r * SIZE + c, (r + 1) * SIZE + c) else "+----"
                 for c in range(SIZE)
             )
             out.append(" " * _PREFIX + walls + "+")
     out.append(border)
-    out.append(_columns([_mark(state, 17 - c) for c in range(SIZE)]))
+    out.append(_columns([_mark(f, 17 - c) for c in range(SIZE)]))
     out.append(_columns([str(17 - c) for c in range(SIZE)]))
     return out
 
@@ -103,20 +106,21 @@ def _status(state: PasstallyState) -> str:
 
 def render_state(state: PasstallyState, detail: bool = False) -> str:
     lines = board_lines(state)
+    f = state.kernel.snapshot()
+    face_up, hidden, unrevealed = f["face_up"], f["hidden"], f["unrevealed"]
     piles = []
     for p in range(NUM_PILES):
-        face = state.face_up[p]
-        shown = DESIGNS[face] if face >= 0 else ("-" if state.hidden[p] == 0 else "?")
-        piles.append(f"{PILE_NAMES[p]}: {shown} (+{state.hidden[p]} face down)")
+        face = face_up[p]
+        shown = DESIGNS[face] if face >= 0 else ("-" if hidden[p] == 0 else "?")
+        piles.append(f"{PILE_NAMES[p]}: {shown} (+{hidden[p]} face down)")
     lines.append("Tiles  " + "   ".join(piles))
     lines.append(
-        "Unrevealed  "
-        + "  ".join(f"{DESIGNS[d]} {state.unrevealed[d]}" for d in range(NUM_DESIGNS))
+        "Unrevealed  " + "  ".join(f"{DESIGNS[d]} {unrevealed[d]}" for d in range(NUM_DESIGNS))
     )
     scores = "  ".join(
-        f"{state.game.seat_name(seat)}: {score}" for seat, score in enumerate(state.points)
+        f"{state.game.seat_name(seat)}: {score}" for seat, score in enumerate(f["points"])
     )
-    flag = "  (final round)" if state.final_round and not state.game_over else ""
+    flag = "  (final round)" if f["final_round"] and not f["game_over"] else ""
     lines.append(f"Scores  {scores}{flag}")
     lines.append(_status(state))
     if detail:

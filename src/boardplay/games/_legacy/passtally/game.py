@@ -1,0 +1,123 @@
+"""``PasstallyGame``: options, the fixed action space and the factories (spec §10, §11).
+
+Action ids (552 in all, fixed for every option set):
+
+* ``0-23``: setup marker placement ``@s``;
+* ``24-455``: tile placement ``pile * 144 + anchor cell * 4 + orientation`` (+24), notation
+  ``A:b3E``; the design is whatever the pile shows, so the id never names it;
+* ``456-551``: marker move ``slot * 4 + j`` (+456), j = ``+1``, ``+2``, ``-1``, ``-2``.
+
+Chance outcomes (reveals) are the design ids 0-5 (``max_chance_outcomes`` 6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from boardplay.core.game import Game
+from boardplay.core.options import OptionSet, OptionSpec
+from boardplay.games._legacy.passtally.geometry import (
+    NUM_ACTIONS,
+    NUM_DESIGNS,
+    NUM_SLOTS,
+    TOTAL_TILES,
+)
+from boardplay.games._legacy.passtally.observation import SIZE as OBSERVATION_SIZE
+from boardplay.games._legacy.passtally.state import PasstallyState
+
+UNBOUNDED_LENGTH = 2**31 - 1
+"""``max_game_length`` without ``max_turns``: the rules have no turn limit (spec §8.6), so no
+finite bound exists; this is the largest value a C int holds, for callers that need a number."""
+
+OPTIONS = OptionSet(
+    "passtally",
+    (
+        OptionSpec("players", 2, "Number of players; seat 0 is the start player.", choices=(2, 3)),
+        OptionSpec(
+            "jump_counts_as_step",
+            False,
+            "true: every ring slot counts as a step (occupied ones too); false: occupied slots "
+            "are jumped for free and a move ends on the 1st/2nd empty slot.",
+            kind=bool,
+            choices=(False, True),
+        ),
+        OptionSpec(
+            "ring_corners_continuous",
+            True,
+            "true: markers move round the corners freely; false: only along their own side.",
+            kind=bool,
+            choices=(False, True),
+        ),
+        OptionSpec(
+            "finish_turn_on_immediate_end",
+            True,
+            "true: when no placement is left mid-turn the player finishes the turn and scores; "
+            "false: the game ends right after that placement, without scoring.",
+            kind=bool,
+            choices=(False, True),
+        ),
+        OptionSpec(
+            "turn_time_limit_s",
+            None,
+            "Seconds per turn (the rulebook's variant is 60); stored only, clocks are the "
+            "interface's job.",
+            minimum=1,
+            nullable=True,
+        ),
+        OptionSpec(
+            "max_turns",
+            None,
+            "Engine guard, not a rule: end the game after this many completed turns and rank "
+            "by score (ties to the earliest seat). For simulations and search.",
+            minimum=1,
+            nullable=True,
+        ),
+    ),
+)
+
+
+class PasstallyGame(Game):
+    name: ClassVar[str] = "passtally"
+    title: ClassVar[str] = "Passtally"
+    option_set: ClassVar[OptionSet] = OPTIONS
+    num_distinct_actions: ClassVar[int] = NUM_ACTIONS
+    max_chance_outcomes: ClassVar[int] = NUM_DESIGNS
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 3
+    bench_option_sets: ClassVar[tuple[dict[str, Any], ...]] = ({"players": 2}, {"players": 3})
+
+    @property
+    def num_players(self) -> int:
+        players = self.options["players"]
+        assert isinstance(players, int)
+        return players
+
+    @property
+    def max_game_length(self) -> int:
+        """With ``max_turns``: the 3 initial reveals, 4 markers per seat, 2 actions per turn
+        and at most 39 later reveals. Without it the rules allow an endless game."""
+        max_turns = self.options["max_turns"]
+        if not isinstance(max_turns, int):
+            return UNBOUNDED_LENGTH
+        reveals = TOTAL_TILES
+        setup = 4 * self.num_players
+        return reveals + setup + 2 * max_turns
+
+    @property
+    def bounded(self) -> bool:
+        return isinstance(self.options["max_turns"], int)
+
+    def new_initial_state(self) -> PasstallyState:
+        return PasstallyState(self)
+
+    def state_from_json(self, position: Mapping[str, Any]) -> PasstallyState:
+        from boardplay.games._legacy.passtally.position import load_position
+
+        return load_position(self, position)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (OBSERVATION_SIZE,)
+
+
+__all__ = ["NUM_SLOTS", "OPTIONS", "PasstallyGame"]

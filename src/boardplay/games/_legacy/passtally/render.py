@@ -1,0 +1,136 @@
+"""The text picture of a Passtally position (``State.render``), plain ASCII within 80 columns.
+
+Each cell shows its top half's pattern and its height (``X1``, ``NE2``, ``NW1``; ``.`` for the
+bare board, which is a straight crossing at height 0); tile outlines follow the top tiles
+(``:`` or a gap in the border marks the seam inside one tile). The ring's 24 slots sit around
+the board with their numbers; a marker shows as its seat's player number. Below: the three
+face-up tiles and pile sizes, scores and whose turn it is. ``detail`` adds every player's
+complete lines with their passes, which is what the end-of-turn score is made of.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING
+
+from boardplay.games._legacy.passtally.geometry import (
+    CELL_NAMES,
+    DESIGNS,
+    NUM_DESIGNS,
+    NUM_PILES,
+    PILE_NAMES,
+    SHAPE_NAMES,
+    SIZE,
+    vp_for_passes,
+)
+
+if TYPE_CHECKING:
+    from boardplay.games._legacy.passtally.state import PasstallyState
+
+_PREFIX = 9  # width of the left margin: slot number, marker, row digit
+
+
+def _cell(state: PasstallyState, cell: int) -> str:
+    h = state.height[cell]
+    if h == 0:
+        return "  . "
+    return f"{SHAPE_NAMES[state.shape[cell]]:>2}{h:<2}"
+
+
+def _mark(state: PasstallyState, slot: int) -> str:
+    seat = state.ring[slot]
+    return "." if seat < 0 else str(seat + 1)
+
+
+def _columns(values: list[str]) -> str:
+    """Place one short text per column, centred over the cells."""
+    line = [" "] * (_PREFIX + 5 * SIZE + 1)
+    for col, text in enumerate(values):
+        start = _PREFIX + 1 + 5 * col + 2 - len(text) // 2
+        line[start : start + len(text)] = list(text)
+    return "".join(line).rstrip()
+
+
+def _same_tile(state: PasstallyState, a: int, b: int) -> bool:
+    return state.tid[a] >= 0 and state.tid[a] == state.tid[b]
+
+
+def board_lines(state: PasstallyState) -> list[str]:
+    """The grid with tile outlines: ``:`` is the seam inside a horizontal tile and a blank
+    border the seam inside a vertical one, so every top tile's footprint is visible."""
+    border = " " * _PREFIX + "+----" * SIZE + "+"
+    out = [
+        _columns([str(c) for c in range(SIZE)]),
+        _columns([_mark(state, c) for c in range(SIZE)]),
+        _columns(list("abcdef")),
+        border,
+    ]
+    for r in range(SIZE):
+        west, east = 23 - r, 6 + r
+        row = ""
+        for c in range(SIZE):
+            cell = r * SIZE + c
+            row += _cell(state, cell)
+            if c < SIZE - 1:
+                row += ":" if _same_tile(state, cell, cell + 1) else "|"
+        left = f"{west:>3} {_mark(state, west)} {r + 1:>2} "
+        out.append(f"{left}|{row}| {_mark(state, east)} {east}")
+        if r < SIZE - 1:
+            walls = "".join(
+                "+    " if _same_tile(state, r * SIZE + c, (r + 1) * SIZE + c) else "+----"
+                for c in range(SIZE)
+            )
+            out.append(" " * _PREFIX + walls + "+")
+    out.append(border)
+    out.append(_columns([_mark(state, 17 - c) for c in range(SIZE)]))
+    out.append(_columns([str(17 - c) for c in range(SIZE)]))
+    return out
+
+
+def _status(state: PasstallyState) -> str:
+    game = state.game
+    if state.game_over:
+        return f"Game over: {state.result_text()}."
+    if state.pending >= 0:
+        who = game.seat_name(state.to_move)
+        return f"Chance: pile {PILE_NAMES[state.pending]} reveals its next tile ({who}'s turn)."
+    who = game.seat_name(state.to_move)
+    if state.setup:
+        return f"Setup: {who} places a marker on one of slots {state.setup_slots()}."
+    left = state.actions_left
+    return f"{who} to move, {left} action{'s' if left != 1 else ''} left."
+
+
+def render_state(state: PasstallyState, detail: bool = False) -> str:
+    lines = board_lines(state)
+    piles = []
+    for p in range(NUM_PILES):
+        face = state.face_up[p]
+        shown = DESIGNS[face] if face >= 0 else ("-" if state.hidden[p] == 0 else "?")
+        piles.append(f"{PILE_NAMES[p]}: {shown} (+{state.hidden[p]} face down)")
+    lines.append("Tiles  " + "   ".join(piles))
+    lines.append(
+        "Unrevealed  "
+        + "  ".join(f"{DESIGNS[d]} {state.unrevealed[d]}" for d in range(NUM_DESIGNS))
+    )
+    scores = "  ".join(
+        f"{state.game.seat_name(seat)}: {score}" for seat, score in enumerate(state.points)
+    )
+    flag = "  (final round)" if state.final_round and not state.game_over else ""
+    lines.append(f"Scores  {scores}{flag}")
+    lines.append(_status(state))
+    if detail:
+        lines.append("Complete lines (both ends on one player's markers):")
+        for seat in range(state.num_players):
+            own = state.player_lines(seat)
+            name = state.game.seat_name(seat)
+            if not own:
+                lines.append(f"  {name}: none")
+                continue
+            total = sum(line[2] for line in own)
+            for low, high, passes in own:
+                cells = " ".join(CELL_NAMES[c] for c in state.trace_cells(low))
+                text = f"  {name}: {low}-{high}, {passes} passes: {cells}"
+                lines.extend(textwrap.wrap(text, 79, subsequent_indent=" " * 6))
+            lines.append(f"  {name}: total {total} passes = {vp_for_passes(total)} VP")
+    return "\n".join(lines)

@@ -1,0 +1,781 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The rules of Passtally (spec §3-§9) as a typed kernel: setup, the two-action turn, placement
+legality, marker moves, line tracing and scoring, the end of the game, and the tile reveals as
+chance nodes, all over one fixed C struct (``Position``) so a copy is one struct assignment and
+no step allocates or touches a Python object.
+
+The geometry tables come from ``tables.py`` (the one Python statement of the board) and are
+copied into C arrays once, when this module is imported, so every kernel of every option set
+shares them. No order of the face-down tiles exists anywhere: a reveal's probabilities come from
+the unrevealed composition (7 of each design minus those placed and face up), which is exactly a
+fair shuffle (§9).
+
+The Python methods at the end (``snapshot``, ``restore``, ``trace``...) are the cold face the
+facade, the position loader and the explanations use; they never run in a playout.
+"""
+
+cimport cython
+
+from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel
+
+from boardplay.games.passtally import tables as _tables
+
+cdef enum:
+    SIZE = 6
+    NUM_CELLS = 36
+    NUM_SLOTS = 24
+    NUM_PILES = 3
+    NUM_DESIGNS = 6
+    TOTAL_TILES = 42
+    TILES_PER_DESIGN = 7
+    TILES_PER_PILE = 14
+    ACTIONS_PER_TURN = 2
+    FINAL_ROUND_SCORE = 50
+    PLACE_BASE = 24
+    PLACE_PER_PILE = 144
+    MOVE_BASE = 456
+    NUM_ACTIONS = 552
+    NUM_OFFSETS = 144
+    MAX_SEATS = 3
+    CELL_PLANES = 7
+    OBSERVATION_SIZE = 372
+    FEATURE_SIZE = 10
+
+cdef enum:
+    END_NONE = 0
+    END_NO_PLACEMENT = 1
+    END_FINAL_ROUND = 2
+    END_MAX_TURNS = 3
+
+# ----- the shared tables (filled once from tables.py at import) -----------------------------------
+cdef int PARTNER[12]
+cdef int NEIGHBOUR[NUM_OFFSETS]
+cdef int EDGE_SLOT[NUM_OFFSETS]
+cdef int OTHER_CELL[NUM_OFFSETS]
+cdef signed char EAST_VALID[NUM_CELLS]
+cdef signed char SOUTH_VALID[NUM_CELLS]
+"""1 where the cell has a neighbour to the east (south): where an E (S) footprint starts."""
+cdef int SPELLINGS[16 * 4]
+cdef int SPELLING_COUNT[16]
+"""For a 4-bit mask of legal orientations at one anchor (bit k = orientation k): those
+orientations in ascending order (padded with 0) and how many there are. ``legal_into`` lists a
+whole anchor's placements with four unconditional writes and one table look-up."""
+cdef int FOOTPRINT_A[60]
+cdef int FOOTPRINT_B[60]
+cdef int NUM_FOOTPRINTS
+cdef int SLOT_CELL[NUM_SLOTS]
+cdef int SLOT_FACE[NUM_SLOTS]
+cdef int PLACED_A[NUM_DESIGNS * 4]
+cdef int PLACED_B[NUM_DESIGNS * 4]
+cdef bint SYMMETRIC[NUM_DESIGNS]
+cdef int VP[57]
+cdef int MOVE_STEP[4]
+cdef int MOVE_DISTANCE[4]
+
+
+def _load_tables():
+    """Copy ``tables.py`` into the C arrays and check the constants above agree with it."""
+    global NUM_FOOTPRINTS
+    t = _tables
+    assert (t.SIZE, t.NUM_CELLS, t.NUM_SLOTS, t.NUM_PILES, t.NUM_DESIGNS) == (6, 36, 24, 3, 6)
+    assert (t.TOTAL_TILES, t.TILES_PER_DESIGN, t.TILES_PER_PILE) == (42, 7, 14)
+    assert (t.ACTIONS_PER_TURN, t.FINAL_ROUND_SCORE) == (2, 50)
+    assert (t.PLACE_BASE, t.PLACE_PER_PILE, t.MOVE_BASE, t.NUM_ACTIONS) == (24, 144, 456, 552)
+    for i in range(12):
+        PARTNER[i] = t.PARTNER[i]
+    for i in range(NUM_OFFSETS):
+        NEIGHBOUR[i] = t.NEIGHBOUR[i]
+        EDGE_SLOT[i] = t.EDGE_SLOT[i]
+        OTHER_CELL[i] = t.OTHER_CELL[i]
+    NUM_FOOTPRINTS = len(t.FOOTPRINTS)
+    assert NUM_FOOTPRINTS == 60
+    for f, (a, b, k) in enumerate(t.FOOTPRINTS):
+        FOOTPRINT_A[f] = a
+        FOOTPRINT_B[f] = b
+    for cell in range(NUM_CELLS):
+        EAST_VALID[cell] = 1 if t.OTHER_CELL[cell * 4] >= 0 else 0
+        SOUTH_VALID[cell] = 1 if t.OTHER_CELL[cell * 4 + 1] >= 0 else 0
+    for mask in range(16):
+        present = [k for k in range(4) if mask >> k & 1]
+        SPELLING_COUNT[mask] = len(present)
+        for i in range(4):
+            SPELLINGS[mask * 4 + i] = present[i] if i < len(present) else 0
+    for s in range(NUM_SLOTS):
+        SLOT_CELL[s] = t.SLOT_CELL[s]
+        SLOT_FACE[s] = t.SLOT_FACE[s]
+    for i, (a, b) in enumerate(t.PLACED_SHAPES):
+        PLACED_A[i] = a
+        PLACED_B[i] = b
+    for d in range(NUM_DESIGNS):
+        SYMMETRIC[d] = t.SYMMETRIC[d]
+    for passes in range(57):
+        VP[passes] = t.vp_for_passes(passes)
+    for j, (step, distance) in enumerate(t.MOVE_STEPS):
+        MOVE_STEP[j] = step
+        MOVE_DISTANCE[j] = distance
+
+
+_load_tables()
+
+FIELDS = (
+    "height", "tid", "shape", "ring", "placements", "face_up", "hidden", "unrevealed",
+    "points", "pending", "to_move", "actions_left", "turns", "side1", "side3", "end",
+    "setup", "final_round", "game_over",
+)
+"""The names ``snapshot`` returns and ``restore`` takes (see ``Position``)."""
+
+
+cdef struct Position:
+    # Per cell: stack height, top tile's index in the placement list (-1 bare), top half's
+    # shape with rotation applied (X when bare).
+    # (height and tid carry SIZE padding cells, always 0 and -1, so the footprint scan may
+    # look one row past the board without a branch.)
+    signed char height[NUM_CELLS + SIZE]
+    signed char tid[NUM_CELLS + SIZE]
+    signed char shape[NUM_CELLS]
+    # Per slot: the seat whose marker stands there, or -1.
+    signed char ring[NUM_SLOTS]
+    # The tiles in placement order (their ids): design, anchor cell, orientation.
+    signed char placed_design[TOTAL_TILES]
+    signed char placed_anchor[TOTAL_TILES]
+    signed char placed_orientation[TOTAL_TILES]
+    int placed
+    int markers
+    int face_up[NUM_PILES]
+    int hidden[NUM_PILES]
+    int unrevealed[NUM_DESIGNS]
+    int points[MAX_SEATS]
+    int pending
+    int to_move
+    int actions_left
+    int turns
+    int side1
+    int side3
+    int end
+    bint setup
+    bint final_round
+    bint game_over
+
+
+@cython.final
+cdef class PasstallyKernel(Kernel):
+    """One Passtally position under fixed options (players, the three rule variants and the
+    ``max_turns`` engine guard). ``p`` holds the whole position; the options never change."""
+
+    cdef Position p
+    cdef int n
+    cdef bint jump_step
+    cdef bint continuous
+    cdef bint finish_turn
+    cdef int max_turns
+    """-1 without the ``max_turns`` guard."""
+
+    def __init__(self, int players, bint jump_step=False, bint continuous=True,
+                 bint finish_turn=True, int max_turns=-1):
+        """The initial state: setup, three piles of 14 face down, pile A's reveal pending."""
+        if not 2 <= players <= MAX_SEATS:
+            raise ValueError(f"Passtally has 2 or 3 players, not {players}")
+        self.n = players
+        self.jump_step = jump_step
+        self.continuous = continuous
+        self.finish_turn = finish_turn
+        self.max_turns = max_turns
+        self._set_sizes()
+        self._reset()
+
+    cdef void _set_sizes(self) noexcept:
+        self.num_players = self.n
+        self.action_space = NUM_ACTIONS
+        self.chance_space = NUM_DESIGNS
+        self.observation_size = OBSERVATION_SIZE
+        self.feature_size = FEATURE_SIZE
+
+    cdef void _reset(self) noexcept:
+        cdef int i
+        for i in range(NUM_CELLS + SIZE):
+            self.p.height[i] = 0
+            self.p.tid[i] = -1
+        for i in range(NUM_CELLS):
+            self.p.shape[i] = 0
+        for i in range(NUM_SLOTS):
+            self.p.ring[i] = -1
+        for i in range(NUM_PILES):
+            self.p.face_up[i] = -1
+            self.p.hidden[i] = TILES_PER_PILE
+        for i in range(NUM_DESIGNS):
+            self.p.unrevealed[i] = TILES_PER_DESIGN
+        for i in range(MAX_SEATS):
+            self.p.points[i] = 0
+        self.p.placed = 0
+        self.p.markers = 0
+        self.p.pending = 0
+        self.p.to_move = 0
+        self.p.actions_left = ACTIONS_PER_TURN
+        self.p.turns = 0
+        self.p.side1 = -1
+        self.p.side3 = -1
+        self.p.end = END_NONE
+        self.p.setup = True
+        self.p.final_round = False
+        self.p.game_over = False
+
+    # ----- board queries ------------------------------------------------------------------------
+    cdef inline bint footprint_legal(self, int a, int b) noexcept:
+        """Support rules 3-4 of §5: equal heights, and a raised tile straddles two tiles."""
+        cdef int h = self.p.height[a]
+        return h == self.p.height[b] and (h == 0 or self.p.tid[a] != self.p.tid[b])
+
+    cdef inline bint any_placement(self) noexcept:
+        """Whether some legal placement exists (design-blind: a face-up tile anywhere and a
+        legal footprint): the immediate-end test of §8.3."""
+        cdef int f
+        if self.p.face_up[0] < 0 and self.p.face_up[1] < 0 and self.p.face_up[2] < 0:
+            return False
+        for f in range(NUM_FOOTPRINTS):
+            if self.footprint_legal(FOOTPRINT_A[f], FOOTPRINT_B[f]):
+                return True
+        return False
+
+    cdef inline void footprints(self, signed char* east, signed char* south) noexcept:
+        """Support rules 3-4 for every footprint at once, branch-free: ``east[SIZE + a]`` for
+        the pair (a, a+1), ``south[SIZE + a]`` for (a, a+6); the first SIZE entries are 0, so
+        ``east[SIZE - 1 + a]`` and ``south[a]`` are the W and N spellings anchored on a."""
+        cdef int a
+        cdef signed char h
+        for a in range(SIZE):
+            east[a] = 0
+            south[a] = 0
+        for a in range(NUM_CELLS):
+            h = self.p.height[a]
+            east[SIZE + a] = EAST_VALID[a] & (h == self.p.height[a + 1]) \
+                & ((h == 0) | (self.p.tid[a] != self.p.tid[a + 1]))
+            south[SIZE + a] = SOUTH_VALID[a] & (h == self.p.height[a + SIZE]) \
+                & ((h == 0) | (self.p.tid[a] != self.p.tid[a + SIZE]))
+
+    cdef inline bint pile_exhausted(self, int pile) noexcept:
+        return self.p.face_up[pile] < 0 and self.p.hidden[pile] == 0
+
+    cdef inline int trace(self, int slot, int* passes) noexcept:
+        """Follow the line entering at ``slot`` (§7.1); return its end slot and store its
+        passes. A tile's level is added each time the line steps onto it from somewhere else,
+        so the seam inside a tile counts once and every re-entry counts again."""
+        cdef int cell = SLOT_CELL[slot], face = SLOT_FACE[slot]
+        cdef int prev = -1, total = 0, t, out, key, nxt
+        while True:
+            t = self.p.tid[cell]
+            if t >= 0 and t != prev:
+                total += self.p.height[cell]
+            prev = t
+            out = PARTNER[self.p.shape[cell] * 4 + face]
+            key = cell * 4 + out
+            nxt = NEIGHBOUR[key]
+            if nxt < 0:
+                passes[0] = total
+                return EDGE_SLOT[key]
+            cell = nxt
+            face = out ^ 2
+
+    cdef inline int turn_score(self, int seat) noexcept:
+        """The VP ``seat`` would add if its turn ended now: the passes of its complete lines
+        (both ends on its markers, §7.2) summed, then converted once."""
+        cdef int s, end, passes = 0, total = 0
+        for s in range(NUM_SLOTS):
+            if self.p.ring[s] == seat:
+                end = self.trace(s, &passes)
+                if s < end and self.p.ring[end] == seat:
+                    total += passes
+        return VP[total] if total < 56 else 15
+
+    # ----- markers ------------------------------------------------------------------------------
+    cdef inline int destination(self, int slot, int j) noexcept:
+        """Where the marker on ``slot`` lands with move kind j, or -1. Default: the d-th
+        *empty* slot that way, occupied ones jumped for free (§6.1); with
+        ``jump_counts_as_step`` every slot counts (§6.2); without continuous corners the walk
+        may not leave the slot's side (§6.3)."""
+        cdef int step = MOVE_STEP[j], left = MOVE_DISTANCE[j], pos = slot, nxt, i
+        if self.jump_step:
+            for i in range(left):
+                nxt = (pos + step + NUM_SLOTS) % NUM_SLOTS
+                if not self.continuous and nxt // SIZE != pos // SIZE:
+                    return -1
+                pos = nxt
+            return pos if self.p.ring[pos] < 0 else -1
+        for i in range(NUM_SLOTS - 1):
+            nxt = (pos + step + NUM_SLOTS) % NUM_SLOTS
+            if not self.continuous and nxt // SIZE != pos // SIZE:
+                return -1
+            pos = nxt
+            if self.p.ring[pos] < 0:
+                left -= 1
+                if left == 0:
+                    return pos
+        return -1
+
+    cdef inline int moves_into(self, int seat, int* out) noexcept:
+        """The seat's marker moves in id order. Under the default rules at least 12 of the 24
+        slots are empty, so every marker reaches 4 different empty slots (spec §14 item 8)."""
+        cdef int s, j, count = 0
+        cdef bint always = not self.jump_step and self.continuous
+        for s in range(NUM_SLOTS):
+            if self.p.ring[s] == seat:
+                for j in range(4):
+                    if always or self.destination(s, j) >= 0:
+                        out[count] = MOVE_BASE + s * 4 + j
+                        count += 1
+        return count
+
+    cdef inline bint has_move(self, int seat) noexcept:
+        cdef int s, j
+        for s in range(NUM_SLOTS):
+            if self.p.ring[s] == seat:
+                for j in range(4):
+                    if self.destination(s, j) >= 0:
+                        return True
+        return False
+
+    # ----- setup --------------------------------------------------------------------------------
+    cdef inline int setup_placer(self, int placed) noexcept:
+        """The seat placing marker number ``placed``: turn order, then reversed (snake)."""
+        cdef int pass_index = placed // self.n, k = placed % self.n
+        return k if pass_index % 2 == 0 else self.n - 1 - k
+
+    cdef inline int setup_slots_into(self, int* out) noexcept:
+        """Legal slots for the next setup marker (§3 'Setup placements in the engine')."""
+        cdef int pass_index = self.p.markers // self.n, k = self.p.markers % self.n
+        cdef int sides[2]
+        cdef int count_sides = 1, count = 0, s, side
+        if pass_index == 0:
+            if k:
+                sides[0] = self.p.side1
+            else:
+                count_sides = 0
+        elif pass_index == 1:
+            sides[0] = (self.p.side1 + 2) % 4
+        elif pass_index == 2:
+            if k:
+                sides[0] = self.p.side3
+            else:
+                sides[0] = (self.p.side1 + 1) % 4
+                sides[1] = (self.p.side1 + 3) % 4
+                count_sides = 2
+        else:
+            sides[0] = (self.p.side3 + 2) % 4
+        for s in range(NUM_SLOTS):
+            if self.p.ring[s] >= 0:
+                continue
+            side = s // SIZE
+            if count_sides == 0 or side == sides[0] or (count_sides == 2 and side == sides[1]):
+                out[count] = s
+                count += 1
+        return count
+
+    # ----- the kernel interface -----------------------------------------------------------------
+    cdef int to_move(self) noexcept:
+        if self.p.game_over:
+            return TERMINAL
+        if self.p.pending >= 0:
+            return CHANCE
+        return self.p.to_move
+
+    cdef int legal_into(self, int* out) noexcept:
+        cdef int count = 0, d, pile, base, i, a, mask, corner
+        cdef signed char east[NUM_CELLS + SIZE]
+        cdef signed char south[NUM_CELLS + SIZE]
+        cdef int symmetric[NUM_OFFSETS + 4]
+        cdef int asymmetric[NUM_OFFSETS + 4]
+        cdef int count_symmetric = 0, count_asymmetric = 0
+        cdef int* spelled
+        if self.p.game_over:
+            return 0
+        if self.p.pending >= 0:
+            for d in range(NUM_DESIGNS):
+                if self.p.unrevealed[d] > 0:
+                    out[count] = d
+                    count += 1
+            return count
+        if self.p.setup:
+            return self.setup_slots_into(out)
+        if self.p.face_up[0] >= 0 or self.p.face_up[1] >= 0 or self.p.face_up[2] >= 0:
+            # Per anchor, a 4-bit mask of legal orientations (E, S, W, N) and one table look-up
+            # for its placements in id order; a symmetric design uses only the E/S spellings.
+            self.footprints(east, south)
+            for a in range(NUM_CELLS):
+                mask = east[SIZE + a] | (south[SIZE + a] << 1) | (east[SIZE - 1 + a] << 2) \
+                    | (south[a] << 3)
+                corner = a * 4
+                spelled = &SPELLINGS[mask * 4]
+                asymmetric[count_asymmetric] = corner + spelled[0]
+                asymmetric[count_asymmetric + 1] = corner + spelled[1]
+                asymmetric[count_asymmetric + 2] = corner + spelled[2]
+                asymmetric[count_asymmetric + 3] = corner + spelled[3]
+                count_asymmetric += SPELLING_COUNT[mask]
+                mask = mask & 3
+                spelled = &SPELLINGS[mask * 4]
+                symmetric[count_symmetric] = corner + spelled[0]
+                symmetric[count_symmetric + 1] = corner + spelled[1]
+                count_symmetric += SPELLING_COUNT[mask]
+            for pile in range(NUM_PILES):
+                d = self.p.face_up[pile]
+                if d < 0:
+                    continue
+                base = PLACE_BASE + pile * PLACE_PER_PILE
+                if SYMMETRIC[d]:
+                    for i in range(count_symmetric):
+                        out[count + i] = base + symmetric[i]
+                    count += count_symmetric
+                else:
+                    for i in range(count_asymmetric):
+                        out[count + i] = base + asymmetric[i]
+                    count += count_asymmetric
+        return count + self.moves_into(self.p.to_move, out + count)
+
+    cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
+        """Each design still unrevealed, with (its unrevealed count) / (all unrevealed)."""
+        cdef int d, total = 0, count = 0
+        if self.p.pending < 0 or self.p.game_over:
+            return 0
+        for d in range(NUM_DESIGNS):
+            total += self.p.unrevealed[d]
+        for d in range(NUM_DESIGNS):
+            if self.p.unrevealed[d] > 0:
+                outcomes[count] = d
+                probabilities[count] = <double>self.p.unrevealed[d] / <double>total
+                count += 1
+        return count
+
+    cdef void apply(self, int action) noexcept:
+        if self.p.pending >= 0:
+            self.reveal(action)
+        elif self.p.setup:
+            self.place_marker(action)
+        elif action < MOVE_BASE:
+            self.place_tile(action)
+        else:
+            self.move_marker(action)
+
+    cdef inline void reveal(self, int design) noexcept:
+        cdef int pile = self.p.pending, nxt
+        self.p.face_up[pile] = design
+        self.p.hidden[pile] -= 1
+        self.p.unrevealed[design] -= 1
+        if self.p.setup:
+            # Initial reveals go A, B, C; then the markers are placed.
+            nxt = pile + 1
+            self.p.pending = nxt if nxt < NUM_PILES and self.p.face_up[nxt] < 0 else -1
+            return
+        self.p.pending = -1
+        self.after_action(True)
+
+    cdef inline void place_marker(self, int slot) noexcept:
+        cdef int placed = self.p.markers
+        cdef int pass_index = placed // self.n, k = placed % self.n
+        if k == 0 and pass_index == 0:
+            self.p.side1 = slot // SIZE
+        elif k == 0 and pass_index == 2:
+            self.p.side3 = slot // SIZE
+        self.p.ring[slot] = self.p.to_move
+        placed += 1
+        self.p.markers = placed
+        if placed == 4 * self.n:
+            self.p.setup = False
+            self.p.to_move = 0
+        else:
+            self.p.to_move = self.setup_placer(placed)
+
+    cdef inline void place_tile(self, int action) noexcept:
+        cdef int rest = action - PLACE_BASE
+        cdef int pile = rest // PLACE_PER_PILE
+        cdef int offset = rest % PLACE_PER_PILE
+        cdef int anchor = offset // 4, orientation = offset % 4
+        cdef int design = self.p.face_up[pile]
+        cdef int other = OTHER_CELL[offset]
+        cdef int tile = self.p.placed
+        self.p.placed_design[tile] = design
+        self.p.placed_anchor[tile] = anchor
+        self.p.placed_orientation[tile] = orientation
+        self.p.placed = tile + 1
+        self.p.height[anchor] += 1
+        self.p.height[other] += 1
+        self.p.tid[anchor] = tile
+        self.p.tid[other] = tile
+        self.p.shape[anchor] = PLACED_A[design * 4 + orientation]
+        self.p.shape[other] = PLACED_B[design * 4 + orientation]
+        self.p.face_up[pile] = -1
+        self.p.actions_left -= 1
+        if self.p.hidden[pile] > 0:
+            self.p.pending = pile  # the reveal follows at once, before anything else (§9)
+            return
+        self.after_action(True)
+
+    cdef inline void move_marker(self, int action) noexcept:
+        cdef int rest = action - MOVE_BASE
+        cdef int slot = rest // 4
+        cdef int dest = self.destination(slot, rest % 4)
+        self.p.ring[dest] = self.p.ring[slot]
+        self.p.ring[slot] = -1
+        self.p.actions_left -= 1
+        self.after_action(False)
+
+    # ----- turn structure -----------------------------------------------------------------------
+    cdef inline void after_action(self, bint placed) noexcept:
+        """After an action (and its reveal): the immediate end under
+        ``finish_turn_on_immediate_end = false``, the end of the turn, or a forfeit (§6.4)."""
+        if placed and not self.finish_turn and not self.any_placement():
+            self.finish(END_NO_PLACEMENT)
+            return
+        if self.p.actions_left == 0:
+            self.end_turn()
+            return
+        # Under the default movement rules every marker can always move; only the variants
+        # can leave a player without any legal action, which forfeits the rest of the turn.
+        if (self.jump_step or not self.continuous) and not self.any_placement() \
+                and not self.has_move(self.p.to_move):
+            self.end_turn()
+
+    cdef inline void end_turn(self) noexcept:
+        """§8.4 in order: score, immediate end, final-round flag, last seat; then the next
+        seat. The ``max_turns`` guard (not a rule) is checked last."""
+        cdef int seat = self.p.to_move, s, pile
+        cdef bint trigger = False
+        self.p.points[seat] += self.turn_score(seat)
+        self.p.turns += 1
+        if not self.any_placement():
+            self.finish(END_NO_PLACEMENT)
+            return
+        if not self.p.final_round:
+            for s in range(self.n):
+                if self.p.points[s] >= FINAL_ROUND_SCORE:
+                    trigger = True
+            for pile in range(NUM_PILES):
+                if self.pile_exhausted(pile):
+                    trigger = True
+            if trigger:
+                self.p.final_round = True
+        if self.p.final_round and seat == self.n - 1:
+            self.finish(END_FINAL_ROUND)
+            return
+        if 0 <= self.max_turns <= self.p.turns:
+            self.finish(END_MAX_TURNS)
+            return
+        self.p.to_move = (seat + 1) % self.n
+        self.p.actions_left = ACTIONS_PER_TURN
+
+    cdef inline void finish(self, int reason) noexcept:
+        self.p.game_over = True
+        self.p.to_move = -1
+        self.p.actions_left = 0
+        self.p.end = reason
+
+    cdef inline int winner(self) noexcept:
+        """Highest score; among tied seats the earliest in turn order (§8.5)."""
+        cdef int best = 0, s
+        for s in range(1, self.n):
+            if self.p.points[s] > self.p.points[best]:
+                best = s
+        return best
+
+    cdef void returns_into(self, double* out) noexcept:
+        cdef int s, w = self.winner()
+        for s in range(self.n):
+            out[s] = 1.0 if self.p.game_over and s == w else 0.0
+
+    cdef Kernel copy(self):
+        cdef PasstallyKernel other = PasstallyKernel.__new__(PasstallyKernel)
+        other.n = self.n
+        other.jump_step = self.jump_step
+        other.continuous = self.continuous
+        other.finish_turn = self.finish_turn
+        other.max_turns = self.max_turns
+        other._set_sizes()
+        other.p = self.p
+        return other
+
+    cdef void copy_from(self, Kernel other) noexcept:
+        self.p = (<PasstallyKernel>other).p
+
+    cdef void observe_into(self, int player, float* out) noexcept:
+        """The tensor documented in docs/formats/passtally.md ("Observation tensor"): the whole
+        position (everything is public), seats rotated so the observer is seat 0."""
+        cdef int i, cell, h, t, east, south, slot, seat, pile, d, base, n = self.n
+        for i in range(OBSERVATION_SIZE):
+            out[i] = 0.0
+        for cell in range(NUM_CELLS):
+            h = self.p.height[cell]
+            out[cell] = h
+            if h > 0:
+                out[NUM_CELLS + cell] = 1.0
+            out[(2 + self.p.shape[cell]) * NUM_CELLS + cell] = 1.0
+            t = self.p.tid[cell]
+            if t >= 0:
+                east = NEIGHBOUR[cell * 4 + 1]
+                if east >= 0 and self.p.tid[east] == t:
+                    out[5 * NUM_CELLS + cell] = 1.0
+                south = NEIGHBOUR[cell * 4 + 2]
+                if south >= 0 and self.p.tid[south] == t:
+                    out[6 * NUM_CELLS + cell] = 1.0
+        base = CELL_PLANES * NUM_CELLS
+        for slot in range(NUM_SLOTS):
+            seat = self.p.ring[slot]
+            if seat >= 0:
+                out[base + ((seat - player + n) % n) * NUM_SLOTS + slot] = 1.0
+        base += MAX_SEATS * NUM_SLOTS
+        for pile in range(NUM_PILES):
+            d = self.p.face_up[pile]
+            if d >= 0:
+                out[base + d] = 1.0
+            out[base + NUM_DESIGNS] = self.p.hidden[pile]
+            base += NUM_DESIGNS + 1
+        if self.p.pending >= 0 and not self.p.game_over:
+            out[base + self.p.pending] = 1.0
+        base += NUM_PILES
+        for d in range(NUM_DESIGNS):
+            out[base + d] = self.p.unrevealed[d]
+        base += NUM_DESIGNS
+        for seat in range(n):
+            out[base + (seat - player + n) % n] = self.p.points[seat]
+        base += MAX_SEATS
+        if not self.p.game_over:
+            out[base + (self.p.to_move - player + n) % n] = 1.0
+        base += MAX_SEATS
+        out[base] = self.p.actions_left
+        base += 1
+        out[base] = self.p.setup
+        out[base + 1] = self.p.final_round
+        out[base + 2] = self.p.game_over
+        base += 3
+        if self.p.side1 >= 0:
+            out[base + self.p.side1] = 1.0
+        base += 4
+        if self.p.side3 >= 0:
+            out[base + self.p.side3] = 1.0
+
+    cdef void features_into(self, double* out) noexcept:
+        """``FEATURE_NAMES`` in order: VP per seat (0..2), the VP each seat's complete lines
+        would score now (3..5; 0 for a seat the game does not have), the tiles left in each
+        pile, face-up one included (6..8), and the number of players (9)."""
+        cdef int s, pile
+        for s in range(MAX_SEATS):
+            out[s] = self.p.points[s] if s < self.n else 0.0
+            out[MAX_SEATS + s] = self.turn_score(s) if s < self.n else 0.0
+        for pile in range(NUM_PILES):
+            out[2 * MAX_SEATS + pile] = self.p.hidden[pile] + (1 if self.p.face_up[pile] >= 0 else 0)
+        out[2 * MAX_SEATS + NUM_PILES] = self.n
+
+    # ----- the cold Python face (facade, position loading, explanations, tests) ---------------------
+    def snapshot(self) -> dict:
+        """Every field of the position as plain Python values (see ``FIELDS``)."""
+        cdef int i
+        return {
+            "height": [self.p.height[i] for i in range(NUM_CELLS)],
+            "tid": [self.p.tid[i] for i in range(NUM_CELLS)],
+            "shape": [self.p.shape[i] for i in range(NUM_CELLS)],
+            "ring": [self.p.ring[i] for i in range(NUM_SLOTS)],
+            "placements": [
+                (self.p.placed_design[i], self.p.placed_anchor[i], self.p.placed_orientation[i])
+                for i in range(self.p.placed)
+            ],
+            "face_up": [self.p.face_up[i] for i in range(NUM_PILES)],
+            "hidden": [self.p.hidden[i] for i in range(NUM_PILES)],
+            "unrevealed": [self.p.unrevealed[i] for i in range(NUM_DESIGNS)],
+            "points": [self.p.points[i] for i in range(self.n)],
+            "pending": self.p.pending,
+            "to_move": self.p.to_move,
+            "actions_left": self.p.actions_left,
+            "turns": self.p.turns,
+            "side1": self.p.side1,
+            "side3": self.p.side3,
+            "end": self.p.end,
+            "setup": bool(self.p.setup),
+            "final_round": bool(self.p.final_round),
+            "game_over": bool(self.p.game_over),
+        }
+
+    def field(self, str name):
+        """One field of ``snapshot()``."""
+        return self.snapshot()[name]
+
+    def restore(self, fields) -> None:
+        """Set the position from ``fields`` (every name in ``FIELDS``). The caller (the position
+        loader) has validated them; only the array sizes and value ranges are checked here."""
+        cdef int i
+        missing = [name for name in FIELDS if name not in fields]
+        if missing:
+            raise ValueError(f"restore needs every field; missing: {', '.join(missing)}")
+        placements = list(fields["placements"])
+        if len(placements) > TOTAL_TILES:
+            raise ValueError(f"at most {TOTAL_TILES} placements")
+        for name, size in (("height", NUM_CELLS), ("tid", NUM_CELLS), ("shape", NUM_CELLS),
+                           ("ring", NUM_SLOTS), ("face_up", NUM_PILES), ("hidden", NUM_PILES),
+                           ("unrevealed", NUM_DESIGNS), ("points", self.n)):
+            if len(fields[name]) != size:
+                raise ValueError(f"{name} needs {size} values")
+        for i in range(NUM_CELLS):
+            self.p.height[i] = fields["height"][i]
+            self.p.tid[i] = fields["tid"][i]
+            self.p.shape[i] = fields["shape"][i]
+        for i in range(NUM_CELLS, NUM_CELLS + SIZE):
+            self.p.height[i] = 0
+            self.p.tid[i] = -1
+        self.p.markers = 0
+        for i in range(NUM_SLOTS):
+            self.p.ring[i] = fields["ring"][i]
+            if self.p.ring[i] >= 0:
+                self.p.markers += 1
+        self.p.placed = len(placements)
+        for i, (design, anchor, orientation) in enumerate(placements):
+            self.p.placed_design[i] = design
+            self.p.placed_anchor[i] = anchor
+            self.p.placed_orientation[i] = orientation
+        for i in range(NUM_PILES):
+            self.p.face_up[i] = fields["face_up"][i]
+            self.p.hidden[i] = fields["hidden"][i]
+        for i in range(NUM_DESIGNS):
+            self.p.unrevealed[i] = fields["unrevealed"][i]
+        for i in range(MAX_SEATS):
+            self.p.points[i] = fields["points"][i] if i < self.n else 0
+        self.p.pending = fields["pending"]
+        self.p.to_move = fields["to_move"]
+        self.p.actions_left = fields["actions_left"]
+        self.p.turns = fields["turns"]
+        self.p.side1 = fields["side1"]
+        self.p.side3 = fields["side3"]
+        self.p.end = fields["end"]
+        self.p.setup = fields["setup"]
+        self.p.final_round = fields["final_round"]
+        self.p.game_over = fields["game_over"]
+
+    def set_pending(self, int pile) -> None:
+        """Make ``pile``'s reveal the current chance node, or none with -1 (tests use it)."""
+        if not -1 <= pile < NUM_PILES:
+            raise ValueError(f"pile must be -1..{NUM_PILES - 1}, not {pile}")
+        self.p.pending = pile
+
+    def line(self, int slot) -> tuple:
+        """(end slot, passes) of the line entering at ``slot``."""
+        if not 0 <= slot < NUM_SLOTS:
+            raise ValueError(f"slot must be 0-{NUM_SLOTS - 1}, not {slot}")
+        cdef int passes = 0
+        cdef int end = self.trace(slot, &passes)
+        return end, passes
+
+    def score_now(self, int seat) -> int:
+        """``turn_score``: the VP ``seat``'s complete lines would convert to now."""
+        if not 0 <= seat < self.n:
+            raise ValueError(f"seat must be 0-{self.n - 1}, not {seat}")
+        return self.turn_score(seat)
+
+    def marker_destination(self, int slot, int j) -> int:
+        """Where the marker on ``slot`` lands with move kind j (0-3), or -1."""
+        if not (0 <= slot < NUM_SLOTS and 0 <= j < 4):
+            raise ValueError("slot must be 0-23 and j 0-3")
+        return self.destination(slot, j)
+
+    def placement_possible(self) -> bool:
+        """Whether any legal placement exists (§8.3's immediate-end test)."""
+        return self.any_placement()
+
+    def marker_slots(self) -> list:
+        """The legal slots for the next setup marker."""
+        cdef int buffer[NUM_SLOTS]
+        cdef int count = self.setup_slots_into(buffer)
+        return [buffer[i] for i in range(count)]

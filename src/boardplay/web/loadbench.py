@@ -1,0 +1,205 @@
+"""``make bench-web``: a bounded load generator on loopback, comparing one server process with two.
+
+For each setup it starts fresh servers on a throwaway PostgreSQL (fsync on) with Redis between
+them, opens ``--games`` hot-seat games at once and, for each, a player socket on one process and
+a spectator socket on another (the same one with a single process). Every game then plays
+moves as fast as its answers come: the player sends ``act`` over its socket and waits for the
+update that carries the move. It measures the move's round trip at the player (send to update)
+and its arrival at the spectator on the other process, moves per second overall, and errors.
+A finished game is replaced by a new one. The run is bounded by ``--seconds`` per setup (and a
+ceiling on moves); numbers are printed, never asserted: the machine may be shared."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+from boardplay.web import devservices as ds
+
+MAX_MOVES = 200_000
+"""Upper bound on moves per setup, whatever ``--seconds`` says."""
+
+
+@dataclass
+class Tally:
+    round_trips: list[float] = field(default_factory=list)
+    spectator: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    games: int = 0
+    elapsed: float = 0.0
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def _next_ply(socket: ClientConnection, ply: int, view: dict[str, Any]) -> dict[str, Any]:
+    """Read ``socket`` until its view reaches ``ply`` (merging updates as the page does)."""
+    while view.get("ply", -1) < ply:
+        message = json.loads(await socket.recv())
+        if message["type"] == "state":
+            view = message["game"]
+        elif message["type"] == "update":
+            merged = {k: v for k, v in view.items() if k not in message["removed"]}
+            merged.update(message["game"])
+            moves = message["moves"]
+            merged["moves"] = view["moves"][: moves["keep"]] + moves["add"]
+            view = merged
+        elif message["type"] == "error":
+            raise RuntimeError(message["error"]["message"])
+    return view
+
+
+async def _one_table(
+    http: httpx.AsyncClient,
+    ports: Sequence[int],
+    index: int,
+    game: str,
+    ready: Gate,
+    tally: Tally,
+) -> None:
+    """Set up one game and its two sockets, wait for every table, then play until the window
+    closes (or the game ends)."""
+    mover_port = ports[index % len(ports)]
+    watcher_port = ports[(index + 1) % len(ports)]
+    seats = [{"kind": "me"}, {"kind": "hotseat"}]
+    answer = await http.post(
+        f"http://127.0.0.1:{mover_port}/api/games", json={"game": game, "seats": seats}
+    )
+    if answer.status_code != 201:
+        tally.errors.append(f"create: {answer.status_code} {answer.text[:80]}")
+        await ready.wait()
+        return
+    created = answer.json()
+    gid, token = created["id"], created["token"]
+    tally.games += 1
+    base = "ws://127.0.0.1:{}/api/games/" + gid + "/ws"
+    async with (
+        connect(base.format(mover_port), max_size=None, open_timeout=60) as mover,
+        connect(base.format(watcher_port), max_size=None, open_timeout=60) as watcher,
+    ):
+        view = await _next_ply(mover, 0, {})
+        seen = await _next_ply(watcher, 0, {})
+        await mover.send(json.dumps({"type": "hello", "token": token}))
+        view = await _next_ply(mover, 0, {})
+        await ready.wait()
+        while not view["terminal"] and time.monotonic() < ready.window[1]:
+            if len(tally.round_trips) >= MAX_MOVES:
+                return
+            ply = view["ply"]
+            move = view["legal"][0]["id"]
+            sent = time.perf_counter()
+            await mover.send(json.dumps({"type": "act", "action": move, "ply": ply}))
+            try:
+                view = await asyncio.wait_for(_next_ply(mover, ply + 1, view), 10)
+                tally.round_trips.append(time.perf_counter() - sent)
+                seen = await asyncio.wait_for(_next_ply(watcher, ply + 1, seen), 10)
+                tally.spectator.append(time.perf_counter() - sent)
+            except (TimeoutError, RuntimeError) as exc:
+                tally.errors.append(f"move: {exc!r}")
+                return
+
+
+class Gate:
+    """Holds every table until all are set up; the measured window opens when the last one is."""
+
+    def __init__(self, parties: int, seconds: float) -> None:
+        self.parties = parties
+        self.seconds = seconds
+        self.arrived = 0
+        self.opened = asyncio.Event()
+        self.window = (0.0, float("inf"))
+
+    async def wait(self) -> None:
+        self.arrived += 1
+        if self.arrived == self.parties:
+            now = time.monotonic()
+            self.window = (now, now + self.seconds)
+            self.opened.set()
+        await self.opened.wait()
+
+
+async def _load(ports: Sequence[int], games: int, game: str, seconds: float) -> Tally:
+    tally = Tally()
+    gate = Gate(games, seconds)
+    limits = httpx.Limits(max_connections=games * 2)
+    async with httpx.AsyncClient(timeout=120, limits=limits) as http:
+        await asyncio.gather(*(_one_table(http, ports, i, game, gate, tally) for i in range(games)))
+    tally.elapsed = min(time.monotonic(), gate.window[1]) - gate.window[0]
+    return tally
+
+
+def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) -> dict[str, Any]:
+    db = ds.new_database(admin, f"bench_{processes}_{int(time.time())}")
+    env = {
+        "BOARDPLAY_DATABASE_URL": db,
+        "BOARDPLAY_REDIS_URL": redis,
+        "BOARDPLAY_WEB_AI_WORKERS": "0",
+        "BOARDPLAY_WEB_RATE_PER_SECOND": "1000000",
+        "BOARDPLAY_WEB_RATE_BURST": "1000000",
+        "BOARDPLAY_WEB_GAMES_PER_VISITOR": "1000000",
+    }
+    ports = [ds.free_port() for _ in range(processes)]
+    servers = [ds.start_server(port, env) for port in ports]
+    try:
+        tally = asyncio.run(_load(ports, args.games, args.game, args.seconds))
+        elapsed = max(tally.elapsed, 1e-9)
+    finally:
+        for server in servers:
+            ds.stop_server(server)
+    ms = [t * 1000 for t in tally.round_trips]
+    spectator = [t * 1000 for t in tally.spectator]
+    return {
+        "processes": processes,
+        "games": args.games,
+        "moves": len(ms),
+        "moves_per_s": round(len(ms) / elapsed, 1),
+        "p50_ms": round(percentile(ms, 0.50), 1),
+        "p95_ms": round(percentile(ms, 0.95), 1),
+        "p99_ms": round(percentile(ms, 0.99), 1),
+        "mean_ms": round(statistics.fmean(ms), 1) if ms else None,
+        "spectator_p99_ms": round(percentile(spectator, 0.99), 1),
+        "errors": len(tally.errors),
+        "first_errors": tally.errors[:3],
+        "games_played": tally.games,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="concurrent games")
+    parser.add_argument("--seconds", type=float, default=10, help="length of each setup's run")
+    parser.add_argument("--game", default="potlatch", help="game played (default potlatch)")
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args(argv)
+    with ds.postgres(durable=True) as admin, ds.redis() as redis:
+        rows = [run_setup(admin, redis, n, args) for n in args.processes]
+    print(
+        f"{'processes':>9} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
+        f"{'spect p99':>9} {'moves':>7} {'errors':>6}"
+    )
+    for row in rows:
+        print(
+            f"{row['processes']:>9} {row['moves_per_s']:>8} {row['p50_ms']:>7} "
+            f"{row['p95_ms']:>7} {row['p99_ms']:>7} {row['spectator_p99_ms']:>9} "
+            f"{row['moves']:>7} {row['errors']:>6}"
+        )
+    with contextlib.suppress(Exception):
+        print(json.dumps(rows))
+
+
+if __name__ == "__main__":
+    main()

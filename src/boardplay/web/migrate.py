@@ -1,0 +1,86 @@
+"""Bring a database's schema up to date with Alembic, safely when several processes start at once.
+
+Every server process runs the migrations when it starts (and ``boardplay db upgrade`` runs them
+alone). Two processes starting together on an empty PostgreSQL database would both try to
+create the tables and one would crash; so the migration runs under a PostgreSQL advisory lock
+(a second process waits, then finds the schema current). SQLite is one file on one host: a file
+lock next to it does the same."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+from collections.abc import Iterator
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, text
+from sqlalchemy.engine import Engine
+
+MIGRATION_LOCK = 0x626F6172_64706C61
+"""PostgreSQL advisory lock key held while migrating ("boardpla" as a 64-bit number)."""
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration without an ini file: the scripts ship inside the package."""
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def head() -> str:
+    """The newest schema revision this code knows."""
+    found = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert found is not None
+    return found
+
+
+def current(engine: Engine) -> str | None:
+    """The database's schema revision (None before the first migration)."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(engine: Engine) -> str:
+    """Migrate ``engine``'s database to the newest revision, once however many processes call
+    this at the same time; returns the revision reached."""
+    with engine.connect() as conn, _migration_lock(engine, conn):
+        command.upgrade(alembic_config(conn), "head")
+        conn.commit()
+        reached = MigrationContext.configure(conn).get_current_revision()
+    return reached or ""
+
+
+@contextlib.contextmanager
+def _migration_lock(engine: Engine, conn: Connection) -> Iterator[None]:
+    if engine.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": _signed(MIGRATION_LOCK)})
+        conn.commit()
+        try:
+            yield
+        finally:
+            conn.rollback()
+            conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": _signed(MIGRATION_LOCK)})
+            conn.commit()
+        return
+    database = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not database or database == ":memory:" or database.startswith("file:"):
+        yield
+        return
+    lock_path = Path(database).expanduser().with_name(Path(database).name + ".migrate-lock")
+    with lock_path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _signed(key: int) -> int:
+    """PostgreSQL's bigint is signed."""
+    return key - (1 << 64) if key >= 1 << 63 else key

@@ -1,0 +1,1 @@
+"""Alembic migrations of the web database (``boardplay db upgrade``; ``migrate.py`` runs them)."""

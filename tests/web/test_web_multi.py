@@ -1,0 +1,335 @@
+"""Several boardplay server processes on one PostgreSQL database, with Redis between them: a game
+whose seats are on different processes, moves reaching every socket in order, same-ply races
+won by exactly one process, a process killed mid-game and mid-AI-think, and concurrent first
+starts on an empty database. Real servers on loopback, started and stopped by the tests."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from liveview import merge
+from websockets.sync.client import ClientConnection, connect
+
+from boardplay.web import devservices as ds
+from boardplay.web.migrate import head
+
+HERE = Path(__file__).parent
+_names = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def pg_admin() -> Iterator[str]:
+    try:
+        with ds.postgres() as url:
+            yield url
+    except ds.ServiceUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    try:
+        with ds.redis() as url:
+            yield url
+    except ds.ServiceUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+def fresh_database(admin: str) -> str:
+    return ds.new_database(admin, f"multi_{next(_names)}_{int(time.time() * 1000) % 10**8}")
+
+
+def server_env(db: str, redis: str | None, **extra: str) -> dict[str, str]:
+    env = {
+        "BOARDPLAY_DATABASE_URL": db,
+        "BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE",
+        "BOARDPLAY_WEB_AI_WORKERS": "1",
+        "BOARDPLAY_WEB_AI_LEASE": "2",
+        "BOARDPLAY_WEB_RATE_PER_SECOND": "100000",
+        "BOARDPLAY_WEB_RATE_BURST": "100000",
+        "BOARDPLAY_WEB_GAMES_PER_VISITOR": "100000",
+        "PYTHONPATH": str(HERE),
+        **extra,
+    }
+    if redis is not None:
+        env["BOARDPLAY_REDIS_URL"] = redis
+    return env
+
+
+class Cluster:
+    """Server processes on one database; ``base[i]`` is process i's address."""
+
+    def __init__(self, env: dict[str, str], count: int) -> None:
+        self.env = env
+        self.ports = [ds.free_port() for _ in range(count)]
+        self.processes: list[subprocess.Popen[bytes]] = []
+        for port in self.ports:
+            self.processes.append(ds.start_server(port, env))
+        self.base = [f"http://127.0.0.1:{port}" for port in self.ports]
+
+    def ws(self, i: int, game_id: str) -> ClientConnection:
+        return connect(f"ws://127.0.0.1:{self.ports[i]}/api/games/{game_id}/ws", open_timeout=10)
+
+    def process_id(self, i: int) -> str:
+        answer: str = httpx.get(f"{self.base[i]}/api/health").json()["process"]
+        return answer
+
+    def stop(self) -> None:
+        for process in self.processes:
+            ds.stop_server(process)
+
+
+@pytest.fixture(scope="module")
+def shared(pg_admin: str, redis_url: str) -> Iterator[Cluster]:
+    """Two processes, for the tests that kill none."""
+    cluster = Cluster(server_env(fresh_database(pg_admin), redis_url), 2)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(base: str, seats: list[dict[str, Any]]) -> Any:
+    answer = httpx.post(f"{base}/api/games", json={"game": "tiny", "seats": seats}, timeout=10)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+class Watcher:
+    """A socket's view of a game, merged from its messages as the page does."""
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+        self.view: dict[str, Any] | None = None
+        self.plies: list[int] = []
+
+    def until(self, check: Any, timeout: float = 15) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while self.view is None or not check(self.view):
+            left = deadline - time.monotonic()
+            assert left > 0, f"socket never saw it; last view at ply {self.plies[-1:]}"
+            message = json.loads(self.socket.recv(timeout=left))
+            if message["type"] in ("state", "update"):
+                self.view = merge(self.view, message)
+                self.plies.append(self.view["ply"])
+        return self.view
+
+
+def test_a_game_with_seats_on_two_processes_reaches_every_socket_in_order(
+    shared: Cluster,
+) -> None:
+    """Two servers once shared a database without sharing moves: B's sockets stayed at ply 0 and
+    a move sent to B failed. Now each accepted move reaches every socket of both, in order."""
+    created = create(shared.base[0], [{"kind": "me"}, {"kind": "open"}])
+    gid, north = created["id"], created["token"]
+    joined = httpx.post(f"{shared.base[1]}/api/games/{gid}/join", json={"name": "Bo"}).json()
+    south = joined["token"]
+    with shared.ws(0, gid) as a, shared.ws(1, gid) as b, shared.ws(1, gid) as spectator:
+        watchers = [Watcher(a), Watcher(b), Watcher(spectator)]
+        a.send(json.dumps({"type": "hello", "token": north}))
+        b.send(json.dumps({"type": "hello", "token": south}))
+        for watcher in watchers:
+            watcher.until(lambda v: v["seats"][1]["claimed"])
+        accepted: list[str] = []
+        while True:
+            view = httpx.get(f"{shared.base[0]}/api/games/{gid}").json()
+            if view["terminal"]:
+                break
+            # North moves through process A's HTTP API, South through its socket on B.
+            move = view["legal"][0]["move"]
+            if view["current_player"] == 0:
+                answer = httpx.post(
+                    f"{shared.base[0]}/api/games/{gid}/actions",
+                    json={"action": move, "ply": view["ply"]},
+                    headers=auth(north),
+                )
+                assert answer.status_code == 200, answer.text
+            else:
+                b.send(json.dumps({"type": "act", "action": move, "ply": view["ply"]}))
+            ply = view["ply"] + 1
+            for watcher in watchers:
+                watcher.until(lambda v, ply=ply: v["ply"] >= ply)
+            accepted.append(move)
+        final = httpx.get(f"{shared.base[1]}/api/games/{gid}").json()
+        for watcher in watchers:
+            seen = watcher.until(lambda v: v["terminal"])
+            assert seen["moves"] == final["moves"]
+            assert watcher.plies == sorted(watcher.plies), watcher.plies
+    assert [m["move"] for m in final["moves"] if m["player"] >= 0] == accepted
+
+
+def test_the_same_ply_race_across_processes_accepts_exactly_one_move(shared: Cluster) -> None:
+    """The same seat sends a move for the same ply to both processes at once, hundreds of
+    times: exactly one is accepted and the other is refused as stale (never both, never a 500),
+    and the stored game holds exactly the accepted moves."""
+    games = [create(shared.base[0], [{"kind": "me"}, {"kind": "hotseat"}]) for _ in range(30)]
+    outcomes: list[tuple[int, int]] = []
+    accepted: dict[str, list[str]] = {g["id"]: [] for g in games}
+
+    async def race(client: httpx.AsyncClient, game: Any) -> None:
+        gid, headers = game["id"], auth(game["token"])
+        while True:
+            view = (await client.get(f"{shared.base[0]}/api/games/{gid}")).json()
+            if view["terminal"]:
+                return
+            # Both take one counter: the longest games, the most races.
+            moves = [view["legal"][0]["move"]] * 2
+            answers = await asyncio.gather(
+                *(
+                    client.post(
+                        f"{base}/api/games/{gid}/actions",
+                        json={"action": move, "ply": view["ply"]},
+                        headers=headers,
+                    )
+                    for base, move in zip(shared.base, moves, strict=True)
+                )
+            )
+            codes = [a.status_code for a in answers]
+            outcomes.append((codes.count(200), codes.count(409)))
+            winner = codes.index(200) if 200 in codes else None
+            assert winner is not None, [a.text for a in answers]
+            accepted[gid].append(moves[winner])
+
+    async def all_races() -> None:
+        async with httpx.AsyncClient(timeout=20) as client:
+            await asyncio.gather(*(race(client, game) for game in games))
+
+    asyncio.run(all_races())
+    assert len(outcomes) >= 200, len(outcomes)
+    assert set(outcomes) == {(1, 1)}, sorted(set(outcomes))
+    for gid, moves in accepted.items():
+        stored = httpx.get(f"{shared.base[1]}/api/games/{gid}").json()["moves"]
+        assert [m["move"] for m in stored if m["player"] >= 0] == moves
+
+
+def test_killing_a_process_mid_game_and_mid_ai_think_loses_nothing(
+    pg_admin: str, redis_url: str
+) -> None:
+    """A restart with AI games mid-move once left them at "AI to move" for ever. Now the AI job
+    of a killed process is taken over by another once its lease runs out, and every move the
+    killed process acknowledged is still there."""
+    db = fresh_database(pg_admin)
+    cluster = Cluster(server_env(db, redis_url, BOARDPLAY_WEB_AI_MAX_TIME="3"), 2)
+    try:
+        created = create(cluster.base[0], [{"kind": "me"}, {"kind": "ai", "spec": "mcts(time=2)"}])
+        gid, headers = created["id"], auth(created["token"])
+        before: Any = None
+        for _ in range(2):
+            answer = httpx.post(
+                f"{cluster.base[0]}/api/games/{gid}/actions",
+                json={"action": "t1"},
+                headers=headers,
+            )
+            assert answer.status_code == 200, answer.text
+            before = answer.json()["game"]
+        assert before["thinking"] == 1
+        engine = sa.create_engine(db)
+        owner = wait_for_owner(engine, gid)
+        victim = [cluster.process_id(i) for i in range(2)].index(owner)
+        survivor = 1 - victim
+        ds.stop_server(cluster.processes[victim], signal.SIGKILL)
+        after = watcher_or_poll(cluster.base[survivor], gid)
+        assert after["moves"][: len(before["moves"])] == before["moves"]
+        assert any(m["player"] == 1 for m in after["moves"])
+        assert after["ai_error"] is None
+        engine.dispose()
+        # The game goes on on the survivor, to the end.
+        while not after["terminal"]:
+            if after["your_turn"]:
+                answer = httpx.post(
+                    f"{cluster.base[survivor]}/api/games/{gid}/actions",
+                    json={"action": after["legal"][0]["move"], "ply": after["ply"]},
+                    headers=headers,
+                )
+                assert answer.status_code == 200, answer.text
+            after = watcher_or_poll(cluster.base[survivor], gid)
+    finally:
+        cluster.stop()
+
+
+def wait_for_owner(engine: sa.Engine, gid: str) -> str:
+    for _ in range(200):
+        with engine.connect() as conn:
+            owner = conn.execute(
+                sa.text("SELECT ai_owner FROM games WHERE id = :id"), {"id": gid}
+            ).scalar()
+        if owner:
+            return str(owner)
+        time.sleep(0.05)
+    raise AssertionError("no process claimed the AI job")
+
+
+def watcher_or_poll(base: str, gid: str) -> Any:
+    """The game once it is a human's turn or over (the AI has moved), within 20 s."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        game = httpx.get(f"{base}/api/games/{gid}").json()
+        if game["terminal"] or game["current_player"] == 0:
+            game["your_turn"] = game["current_player"] == 0 and not game["terminal"]
+            return game
+        time.sleep(0.1)
+    raise AssertionError(f"the AI never moved: {game}")
+
+
+def test_concurrent_first_starts_on_an_empty_database(pg_admin: str) -> None:
+    """Two processes starting together on an empty database once crashed one of them while it
+    created the tables. Now four (two ``serve --workers 2``) start at once and all answer, and
+    the database is at the newest schema revision."""
+    db = fresh_database(pg_admin)
+    env = server_env(db, None)
+    ports = [ds.free_port(), ds.free_port()]
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        processes = start_together(ports, env)
+        for port in ports:
+            for _ in range(4):  # several requests: both workers of each port answer
+                answer = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=10)
+                assert answer.status_code == 200
+        engine = sa.create_engine(db)
+        with engine.connect() as conn:
+            version = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+        engine.dispose()
+        assert version == head()
+        # Twenty moves through one port served by two workers: none refused as stale.
+        created = create(f"http://127.0.0.1:{ports[0]}", [{"kind": "me"}, {"kind": "hotseat"}])
+        gid, headers = created["id"], auth(created["token"])
+        for _ in range(20):
+            view = httpx.get(f"http://127.0.0.1:{ports[0]}/api/games/{gid}").json()
+            if view["terminal"]:
+                created = create(
+                    f"http://127.0.0.1:{ports[0]}", [{"kind": "me"}, {"kind": "hotseat"}]
+                )
+                gid, headers = created["id"], auth(created["token"])
+                continue
+            answer = httpx.post(
+                f"http://127.0.0.1:{ports[0]}/api/games/{gid}/actions",
+                json={"action": view["legal"][0]["move"], "ply": view["ply"]},
+                headers=headers,
+            )
+            assert answer.status_code == 200, answer.text
+    finally:
+        for process in processes:
+            ds.stop_server(process)
+
+
+def start_together(ports: list[int], env: dict[str, str]) -> list[subprocess.Popen[bytes]]:
+    """``serve --workers 2`` on each port, all started at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(ports)) as pool:
+        return list(pool.map(lambda port: ds.start_server(port, env, workers=2), ports))
