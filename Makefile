@@ -7,7 +7,7 @@ KERNELS := $(VENV)/.kernels
 KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd')
 PYTEST_WORKERS ?= 2
 
-.PHONY: play test soak bench bench-web lint format chromium services clean
+.PHONY: play test soak bench bench-web lint format chromium services clean i18n
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -54,6 +54,23 @@ lint: $(KERNELS)
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
+
+# Message catalogues (docs/i18n.md): extract the strings of the command line (domain cli) and of
+# the browser (domain web, t("...") calls) into .pot templates, then merge them into every
+# language's .po (created if missing). Translate the new or fuzzy entries, then run `make test`.
+# The .po files are read at run time; nothing is compiled.
+LOCALES := src/boardplay/i18n/locale
+i18n: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg -k N_ -c TRANSLATORS: --no-wrap --sort-by-file \
+	  --project boardplay --version 0.1.0 --copyright-holder "the boardplay authors" \
+	  --msgid-bugs-address "the boardplay issue tracker" -o $(LOCALES)/cli.pot src/boardplay/cli
+	$(BIN)/pybabel -q extract -F babel.cfg -k t -c TRANSLATORS: --no-wrap --sort-by-file \
+	  --project boardplay --version 0.1.0 --copyright-holder "the boardplay authors" \
+	  --msgid-bugs-address "the boardplay issue tracker" -o $(LOCALES)/web.pot src/boardplay/web/static
+	for domain in cli web; do for lang in en ja; do \
+	  $(BIN)/pybabel -q update --init-missing --ignore-obsolete --no-wrap -D $$domain -l $$lang \
+	    -i $(LOCALES)/$$domain.pot -d $(LOCALES) || exit 1; \
+	done; done
 
 format: $(STAMP)
 	$(BIN)/ruff format src tests

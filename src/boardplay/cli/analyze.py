@@ -13,6 +13,7 @@ from boardplay.ai.analysis import run_study, variants_for, write_report
 from boardplay.ai.arena import GameResult
 from boardplay.ai.specs import make_agent
 from boardplay.cli.common import (
+    GAME_HELP,
     MAX_ACTIONS_HELP,
     console,
     fail,
@@ -21,41 +22,54 @@ from boardplay.cli.common import (
     warn_if_endless,
 )
 from boardplay.core.registry import canonical_name, load
+from boardplay.i18n import N_, _
+
+# The columns of the summary table (the English name decides the alignment).
+COLUMNS = (N_("variant"), N_("first mover"), N_("seat win rates"), N_("draws"), N_("length"))
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("analyze")
+    @app.command(
+        "analyze", help=_("Measure seat advantage and the effect of the rules options on GAME.")
+    )
     @friendly
     def analyze(
-        game: str = typer.Argument(..., help="potlatch, proteus, passtally or montana"),
-        games: int = typer.Option(20, "--games", "-n", min=1, help="Games per variant."),
+        game: str = typer.Argument(..., help=_(GAME_HELP)),
+        games: int = typer.Option(20, "--games", "-n", min=1, help=_("Games per variant.")),
         agent: str = typer.Option(
-            "medium", help="Agent spec playing every seat (strong-vs-strong self-play)."
+            "medium", help=_("Agent spec playing every seat (strong-vs-strong self-play).")
         ),
-        seed: int = typer.Option(0, help="Seed of the study."),
-        workers: int = typer.Option(1, min=1, help="Worker processes (the machine is shared)."),
-        out: Path = typer.Option(Path("docs/analysis"), help="Directory for GAME.md and plots."),
-        json_path: Path | None = typer.Option(None, "--json", help="Also write the numbers here."),
+        seed: int = typer.Option(0, help=_("Seed of the study.")),
+        workers: int = typer.Option(1, min=1, help=_("Worker processes (the machine is shared).")),
+        out: Path = typer.Option(Path("docs/analysis"), help=_("Directory for GAME.md and plots.")),
+        json_path: Path | None = typer.Option(
+            None, "--json", help=_("Also write the numbers here.")
+        ),
         records: Path | None = typer.Option(
-            None, help="Directory to append every game to, one JSON Lines file per variant."
+            None, help=_("Directory to append every game to, one JSON Lines file per variant.")
         ),
         resume: bool = typer.Option(
-            False, help="Keep the games already in --records and play only the missing ones."
+            False, help=_("Keep the games already in --records and play only the missing ones.")
         ),
-        max_actions: int | None = typer.Option(None, "--max-actions", min=1, help=MAX_ACTIONS_HELP),
+        max_actions: int | None = typer.Option(
+            None, "--max-actions", min=1, help=_(MAX_ACTIONS_HELP)
+        ),
         ray: str | None = typer.Option(
             None,
             "--ray",
-            help="Play the games as tasks on the Ray cluster at this address (same seeds and "
-            "results as the local pool); 'local' starts a small local Ray.",
+            help=_(
+                "Play the games as tasks on the Ray cluster at this address (same seeds and "
+                "results as the local pool); 'local' starts a small local Ray."
+            ),
         ),
     ) -> None:
-        """Measure seat advantage and the effect of the rules options on GAME."""
         name = canonical_name(game)
         if "(" in game:
-            raise fail("analyze takes a plain game name; the study chooses the option sets")
+            raise fail(_("analyze takes a plain game name; the study chooses the option sets"))
         if resume and records is None:
-            raise fail("--resume continues a study saved with --records DIR; give that directory")
+            raise fail(
+                _("--resume continues a study saved with --records DIR; give that directory")
+            )
         variants = variants_for(name)
         make_agent(agent, load(name), 0)  # a bad spec fails before any game is played
         unbounded = [g for v in variants if not (g := load(name, **v.options)).bounded]
@@ -63,7 +77,7 @@ def register(app: typer.Typer) -> None:
             warn_if_endless(unbounded[0], max_actions)
         total = games * len(variants)
         with progress_bar() as bar:
-            task = bar.add_task(f"{name} balance study", total=total)
+            task = bar.add_task(_("{game} balance study").format(game=name), total=total)
 
             def advance(_: GameResult) -> None:
                 bar.advance(task)
@@ -82,9 +96,10 @@ def register(app: typer.Typer) -> None:
                 ray,
             )
         data = study.to_json()
-        table = Table(title=f"{name}: {games} games per variant, {agent} in every seat")
-        for column in ("variant", "first mover", "seat win rates", "draws", "length"):
-            table.add_column(column, justify="left" if column != "draws" else "right")
+        title = _("{game}: {games} games per variant, {agent} in every seat")
+        table = Table(title=title.format(game=name, games=games, agent=agent))
+        for column in COLUMNS:
+            table.add_column(_(column), justify="left" if column != "draws" else "right")
         for v in data["variants"]:
             first = v["first_mover"]
             table.add_row(
@@ -96,6 +111,6 @@ def register(app: typer.Typer) -> None:
             )
         console.print(table)
         path = write_report(study, out)
-        console.print(f"Report written to {path}")
+        console.print(_("Report written to {path}").format(path=path))
         if json_path is not None:
             json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -12,6 +12,7 @@ from rich.table import Table
 from boardplay.ai.arena import ArenaResult, GameResult, run_arena
 from boardplay.ai.arena import schedule as arena_schedule
 from boardplay.cli.common import (
+    GAME_HELP,
     MAX_ACTIONS_HELP,
     OPTION_HELP,
     console,
@@ -21,20 +22,34 @@ from boardplay.cli.common import (
     progress_bar,
     warn_if_endless,
 )
+from boardplay.i18n import N_, _, ngettext
 
-AGENTS_HELP = (
+AGENTS_HELP = N_(
     "Agent specs, e.g. --agents random greedy 'mcts(iterations=400)' hard "
     "(several after one --agents, or --agents repeated)."
 )
 
 
+# Columns both tables share, after the first (which names the agent or the pairing).
+COUNTS = (N_("games"), N_("wins"), N_("draws"))
+
+
+def headed_table(title: str, columns: tuple[str, ...]) -> Table:
+    """A table with translated headings: the first column is names, the others numbers."""
+    table = Table(title=title)
+    for position, column in enumerate(columns):
+        table.add_column(_(column), justify="left" if position == 0 else "right")
+    return table
+
+
 def results_table(result: ArenaResult) -> Table:
     """Per agent: games, wins, draws, win rate with its 95% interval, Elo-scale rating."""
     data = result.to_json()
-    table = Table(title=f"{result.game}: {data['games']} games, seed {result.seed}")
-    columns = ("agent", "games", "wins", "draws", "win rate", "95% CI", "rating (95% CI)", "s/move")
-    for column in columns:
-        table.add_column(column, justify="left" if column == "agent" else "right")
+    title = _("{game}: {games} games, seed {seed}")
+    table = headed_table(
+        title.format(game=result.game, games=data["games"], seed=result.seed),
+        (N_("agent"), *COUNTS, N_("win rate"), N_("95% CI"), N_("rating (95% CI)"), N_("s/move")),
+    )
     for agent in sorted(data["agents"], key=lambda a: -a["rating"]):
         low, high = agent["ci95"]
         rlow, rhigh = agent["rating_ci95"]
@@ -47,15 +62,18 @@ def results_table(result: ArenaResult) -> Table:
             f"{agent['win_rate']:.1%}",
             f"{low:.1%}–{high:.1%}",
             f"{agent['rating']:.0f} ({rlow:.0f}–{rhigh:.0f})",
-            f"{thinking['seconds_per_move']:.3f} (max {thinking['max_seconds']:.2f})",
+            _("{mean} (max {max})").format(
+                mean=f"{thinking['seconds_per_move']:.3f}", max=f"{thinking['max_seconds']:.2f}"
+            ),
         )
     return table
 
 
 def pairings_table(result: ArenaResult) -> Table:
-    table = Table(title="head to head (first agent's view)")
-    for column in ("pairing", "games", "wins", "draws", "losses", "win rate", "95% CI"):
-        table.add_column(column, justify="left" if column == "pairing" else "right")
+    table = headed_table(
+        _("head to head (first agent's view)"),
+        (N_("pairing"), *COUNTS, N_("losses"), N_("win rate"), N_("95% CI")),
+    )
     for pair in result.to_json()["pairings"]:
         low, high = pair["ci95"]
         table.add_row(
@@ -72,48 +90,53 @@ def pairings_table(result: ArenaResult) -> Table:
 
 def register(app: typer.Typer) -> None:
     @app.command(
-        "arena", context_settings={"allow_extra_args": True, "ignore_unknown_options": False}
+        "arena",
+        context_settings={"allow_extra_args": True, "ignore_unknown_options": False},
+        help=_("Play a round robin between agents and rate them (Bradley–Terry, openskill)."),
     )
     @friendly
     def arena(
         ctx: typer.Context,
-        game: str = typer.Argument(..., help="potlatch, proteus, passtally or montana"),
-        agents: list[str] = typer.Option(None, "--agents", "-a", help=AGENTS_HELP),
+        game: str = typer.Argument(..., help=_(GAME_HELP)),
+        agents: list[str] = typer.Option(None, "--agents", "-a", help=_(AGENTS_HELP)),
         games: int = typer.Option(
-            20, "--games", "-n", min=1, help="Games per table of agents (seats rotate)."
+            20, "--games", "-n", min=1, help=_("Games per table of agents (seats rotate).")
         ),
-        seed: int = typer.Option(0, help="Seed of the run; each game derives its own."),
-        workers: int = typer.Option(1, min=1, help="Worker processes (the machine is shared)."),
-        option: list[str] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
-        json_path: Path | None = typer.Option(None, "--json", help="Write a JSON summary here."),
+        seed: int = typer.Option(0, help=_("Seed of the run; each game derives its own.")),
+        workers: int = typer.Option(1, min=1, help=_("Worker processes (the machine is shared).")),
+        option: list[str] = typer.Option(None, "--option", "-o", help=_(OPTION_HELP)),
+        json_path: Path | None = typer.Option(None, "--json", help=_("Write a JSON summary here.")),
         records: Path | None = typer.Option(
-            None, help="Append every game, as it ends, to this JSON Lines record file."
+            None, help=_("Append every game, as it ends, to this JSON Lines record file.")
         ),
         resume: bool = typer.Option(
-            False, help="Keep the games already in --records and play only the missing ones."
+            False, help=_("Keep the games already in --records and play only the missing ones.")
         ),
-        max_actions: int | None = typer.Option(None, "--max-actions", min=1, help=MAX_ACTIONS_HELP),
+        max_actions: int | None = typer.Option(
+            None, "--max-actions", min=1, help=_(MAX_ACTIONS_HELP)
+        ),
         ray: str | None = typer.Option(
             None,
             "--ray",
-            help="Play the games as tasks on the Ray cluster at this address (same seeds and "
-            "results as the local pool); 'local' starts a small local Ray.",
+            help=_(
+                "Play the games as tasks on the Ray cluster at this address (same seeds and "
+                "results as the local pool); 'local' starts a small local Ray."
+            ),
         ),
     ) -> None:
-        """Play a round robin between agents and rate them (Bradley–Terry, openskill)."""
         specs = [*(agents or []), *ctx.args]
         for extra in ctx.args:
             if extra.startswith("-"):
-                raise fail(f"unknown option {extra!r}")
+                raise fail(_("unknown option {option}").format(option=repr(extra)))
         if len(specs) < 2:
-            raise fail("give at least two agents, e.g. --agents random greedy")
+            raise fail(_("give at least two agents, e.g. --agents random greedy"))
         if resume and records is None:
-            raise fail("--resume continues a run saved with --records FILE; give that file")
+            raise fail(_("--resume continues a run saved with --records FILE; give that file"))
         loaded = load_game(game, option)
         warn_if_endless(loaded, max_actions)
         total = len(arena_schedule(len(specs), loaded.num_players, games, seed))
         with progress_bar() as bar:
-            task = bar.add_task(f"{loaded} arena", total=total)
+            task = bar.add_task(_("{game} arena").format(game=loaded), total=total)
 
             def advance(_: GameResult) -> None:
                 bar.advance(task)
@@ -133,13 +156,22 @@ def register(app: typer.Typer) -> None:
         console.print(results_table(result))
         console.print(pairings_table(result))
         seats = result.to_json()["seats"]
-        shown = ", ".join(f"seat {i}: {s['win_rate']:.1%}" for i, s in enumerate(seats))
-        console.print(f"Win rate by seat (all agents): {shown}")
+        shown = ", ".join(
+            _("seat {seat}: {rate}").format(seat=i, rate=f"{s['win_rate']:.1%}")
+            for i, s in enumerate(seats)
+        )
+        console.print(_("Win rate by seat (all agents): {rates}").format(rates=shown))
         adjudicated = sum(r.adjudicated for r in result.results)
         if adjudicated:
-            console.print(f"{adjudicated} games reached {max_actions} actions: adjudicated draws")
+            console.print(
+                ngettext(
+                    "{count} game reached {limit} actions: an adjudicated draw",
+                    "{count} games reached {limit} actions: adjudicated draws",
+                    adjudicated,
+                ).format(count=adjudicated, limit=max_actions)
+            )
         if json_path is not None:
             json_path.write_text(json.dumps(result.to_json(), indent=1) + "\n", encoding="utf-8")
-            console.print(f"Summary written to {json_path}")
+            console.print(_("Summary written to {path}").format(path=json_path))
         if records is not None:
-            console.print(f"Records written to {records}")
+            console.print(_("Records written to {path}").format(path=records))

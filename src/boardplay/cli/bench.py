@@ -10,6 +10,7 @@ from rich.table import Table
 from boardplay.cli.common import console, friendly
 from boardplay.core.registry import available, load
 from boardplay.core.speed import Speed, contract_speed, kernel_speed, yardstick_speed
+from boardplay.i18n import N_, _
 
 
 def _rate(value: float) -> str:
@@ -23,35 +24,47 @@ def _ratio(ours: Speed | None, native: Speed | None) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("bench")
+    @app.command(
+        "bench",
+        help=_(
+            "Random-game throughput per option set: compiled kernel, native yardstick (when "
+            "../shared/limit is present), their ratio, and the Python contract loop."
+        ),
+    )
     @friendly
     def bench(
-        game: str | None = typer.Argument(None, help="One game (default: all)."),
-        seconds: float = typer.Option(3.0, help="Time per measurement."),
-        mcts: bool = typer.Option(False, "--mcts", help="Also MCTS simulations per second."),
+        game: str | None = typer.Argument(None, help=_("One game (default: all).")),
+        seconds: float = typer.Option(3.0, help=_("Time per measurement.")),
+        mcts: bool = typer.Option(False, "--mcts", help=_("Also MCTS simulations per second.")),
         adapters: bool = typer.Option(
-            False, "--adapters", help="Also steps/s through OpenSpiel, PettingZoo, Gymnasium."
+            False, "--adapters", help=_("Also steps/s through OpenSpiel, PettingZoo, Gymnasium.")
         ),
     ) -> None:
-        """Random-game throughput per option set: compiled kernel, native yardstick (when
-        ../shared/limit is present), their ratio, and the Python contract loop."""
         names = [load(game).name] if game else available()
-        table = Table(
-            title=f"random games, {seconds:g} s per measurement, one core "
-            "(games/s and actions/s: compiled kernel; native: ../shared/limit; contract: "
-            "legal_actions + apply_action in Python)"
+        title = _(
+            "random games, {seconds} s per measurement, one core (games/s and actions/s: "
+            "compiled kernel; native: ../shared/limit; contract: legal_actions + apply_action "
+            "in Python)"
         )
+        table = Table(title=title.format(seconds=f"{seconds:g}"))
         sets = [load(name, **o) for name in names for o in type(load(name)).bench_option_sets]
-        table.add_column("option set", no_wrap=True, min_width=max(len(str(g)) for g in sets))
-        for column in ("games/s", "native games/s", "vs native", "actions/s", "contract act/s"):
-            table.add_column(column, justify="right")
+        table.add_column(_("option set"), no_wrap=True, min_width=max(len(str(g)) for g in sets))
+        columns = (
+            N_("games/s"),
+            N_("native games/s"),
+            N_("vs native"),
+            N_("actions/s"),
+            N_("contract act/s"),
+        )
+        for column in columns:
+            table.add_column(_(column), justify="right")
         for loaded in sets:
             ours = kernel_speed(loaded, seconds) if loaded.new_initial_state().kernel else None
             native = yardstick_speed(loaded, seconds)
             python = contract_speed(loaded, seconds)
             table.add_row(
                 str(loaded),
-                _rate(ours.games_per_second) if ours else "no kernel",
+                _rate(ours.games_per_second) if ours else _("no kernel"),
                 _rate(native.games_per_second) if native else "—",
                 _ratio(ours, native),
                 _rate(ours.actions_per_second) if ours else "—",
@@ -61,14 +74,16 @@ def register(app: typer.Typer) -> None:
         if mcts:
             from boardplay.ai.bench import mcts_speed
 
-            search = Table(title=f"MCTS from the first decision, {seconds:g} s search, one core")
-            search.add_column("game")
-            search.add_column("simulations/s", justify="right")
+            title = _("MCTS from the first decision, {seconds} s search, one core")
+            search = Table(title=title.format(seconds=f"{seconds:g}"))
+            search.add_column(_("game"))
+            search.add_column(_("simulations/s"), justify="right")
             for name in names:
                 search.add_row(name, f"{mcts_speed(name, seconds):,.0f}")
             console.print(search)
         if adapters:
             from boardplay.adapters.bench import adapter_throughput, format_table
 
-            console.print(f"\nsteps/s through the research adapters, {seconds:g} s per row")
+            heading = _("steps/s through the research adapters, {seconds} s per row")
+            console.print("\n" + heading.format(seconds=f"{seconds:g}"))
             console.print(format_table(adapter_throughput(names, seconds=seconds)))

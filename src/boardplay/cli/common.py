@@ -1,5 +1,10 @@
 """Shared pieces of the command line: the console, loading a game from the command line's
-``--option k=v`` pairs, and turning bad input into one clear line with exit code 2."""
+``--option k=v`` pairs, and turning bad input into one clear line with exit code 2.
+
+Every text printed here goes through the ``cli`` message catalogue (:mod:`boardplay.i18n`).
+Help texts shared by several commands are module constants marked with ``N_`` because modules
+are imported before the language is known; commands translate them with ``_`` when they are
+declared."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
 from boardplay.core.options import parse_option_pairs
 from boardplay.core.registry import load
+from boardplay.i18n import N_, _
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -22,12 +28,14 @@ err_console = Console(stderr=True, highlight=False)
 P = ParamSpec("P")
 R = TypeVar("R")
 
-OPTION_HELP = "A game option as name=value (repeatable), e.g. --option actions=3"
+OPTION_HELP = N_("A game option as name=value (repeatable), e.g. --option actions=3")
+GAME_HELP = N_("potlatch, proteus, passtally or montana")
 
 
 def fail(message: str) -> typer.Exit:
     """Print ``error: message`` on stderr and return the exit to raise (code 2)."""
-    err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    label = _("error:")
+    err_console.print(f"[bold red]{label}[/] {message}", markup=True, soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -56,7 +64,7 @@ def progress_bar() -> Progress:
     )
 
 
-MAX_ACTIONS_HELP = (
+MAX_ACTIONS_HELP = N_(
     "Adjudicate a game still running after N actions (chance outcomes included) as a draw; "
     "the cap is saved in each record."
 )
@@ -65,11 +73,12 @@ MAX_ACTIONS_HELP = (
 def warn_if_endless(game: Game, max_actions: int | None) -> None:
     """Say so when a run could hang: these rules let a game go on for ever and nothing caps it."""
     if max_actions is None and not game.bounded:
-        console.print(
-            f"[yellow]Note: {game} has no length limit, so two agents that keep moving back and "
-            "forth can play for ever. Cap the games with --max-actions N (an adjudicated draw) "
-            "or the rules' own --option max_turns=N.[/yellow]"
-        )
+        note = _(
+            "Note: {game} has no length limit, so two agents that keep moving back and forth "
+            "can play for ever. Cap the games with --max-actions N (an adjudicated draw) or the "
+            "rules' own --option max_turns=N."
+        ).format(game=game)
+        console.print(f"[yellow]{note}[/yellow]")
 
 
 def load_game(name: str, options: list[str] | None) -> Game:

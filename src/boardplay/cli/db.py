@@ -1,19 +1,39 @@
 """``boardplay db``: the web database's schema (``upgrade`` to the newest, ``current`` to see).
 
 A server also migrates when it starts, under a lock, so this is for operators who prefer to
-upgrade before rolling out new processes (docs/deploy.md)."""
+upgrade before rolling out new processes (docs/deploy.md).
+
+The group and its commands are declared inside :func:`register` so that their help texts are
+translated in the language the app is built in (see ``boardplay.cli.main``)."""
 
 from __future__ import annotations
 
 import typer
 
 from boardplay.cli.common import console
-
-db_app = typer.Typer(help="The web database: schema migrations (Alembic).", no_args_is_help=True)
+from boardplay.i18n import _
 
 
 def register(app: typer.Typer) -> None:
+    db_app = typer.Typer(
+        help=_("The web database: schema migrations (Alembic)."), no_args_is_help=True
+    )
     app.add_typer(db_app, name="db")
+    db_help = _("SQLAlchemy database URL (default: $BOARDPLAY_DATABASE_URL, else SQLite).")
+
+    @db_app.command(
+        "upgrade",
+        help=_("Bring the database's schema to the newest revision (safe while servers start)."),
+    )
+    def upgrade_command(db: str | None = typer.Option(None, "--db", help=db_help)) -> None:
+        upgrade(db)
+
+    @db_app.command(
+        "current",
+        help=_("Print the database's schema revision and the newest this version knows."),
+    )
+    def current_command(db: str | None = typer.Option(None, "--db", help=db_help)) -> None:
+        current(db)
 
 
 def _url(db: str | None) -> str:
@@ -22,29 +42,25 @@ def _url(db: str | None) -> str:
     return db or default_database_url()
 
 
-DB_OPTION = typer.Option(
-    None, "--db", help="SQLAlchemy database URL (default: $BOARDPLAY_DATABASE_URL, else SQLite)."
-)
-
-
-@db_app.command()
-def upgrade(db: str | None = DB_OPTION) -> None:
-    """Bring the database's schema to the newest revision (safe while servers start)."""
+def upgrade(db: str | None) -> None:
+    """Bring the database at ``db`` (default: the configured one) to the newest revision."""
     from boardplay.web.migrate import upgrade as migrate
     from boardplay.web.storage import make_engine
 
-    url = _url(db)
-    engine = make_engine(url)
+    engine = make_engine(_url(db))
     try:
         reached = migrate(engine)
     finally:
         engine.dispose()
-    console.print(f"database {engine.url.render_as_string(hide_password=True)}: at {reached}")
+    console.print(
+        _("database {url}: at {revision}").format(
+            url=engine.url.render_as_string(hide_password=True), revision=reached
+        )
+    )
 
 
-@db_app.command()
-def current(db: str | None = DB_OPTION) -> None:
-    """Print the database's schema revision and the newest this version knows."""
+def current(db: str | None) -> None:
+    """Print the schema revision of the database at ``db`` and the newest one known."""
     from boardplay.web.migrate import current as revision
     from boardplay.web.migrate import head
     from boardplay.web.storage import make_engine
@@ -54,4 +70,8 @@ def current(db: str | None = DB_OPTION) -> None:
         found = revision(engine)
     finally:
         engine.dispose()
-    console.print(f"database at {found or 'no revision (empty)'}; newest is {head()}")
+    if found:
+        line = _("database at {revision}; newest is {head}").format(revision=found, head=head())
+    else:
+        line = _("database at no revision (empty); newest is {head}").format(head=head())
+    console.print(line)

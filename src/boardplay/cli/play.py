@@ -17,18 +17,28 @@ from rich.text import Text
 
 from boardplay.ai.agents import Agent
 from boardplay.ai.specs import make_agent
-from boardplay.cli.common import OPTION_HELP, console, fail, friendly, load_game
+from boardplay.cli.common import GAME_HELP, OPTION_HELP, console, fail, friendly, load_game
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, sample_chance
 from boardplay.core.records import Player, Record
+from boardplay.i18n import N_, _
 
 HUMAN = "human"
 DEFAULT_OPPONENT = "medium"
-HELP = (
+HELP = N_(
     "Enter a move in notation (e.g. as listed) or its number from the list. Commands: "
     "'moves' lists the legal moves, 'board' redraws, 'detail' shows extra detail, "
     "'json' prints the position JSON, 'help' shows this, 'quit' ends the game."
 )
+
+
+# The keys of an agent's analysis (``Analysis.summary``), as the player reads them.
+ANALYSIS_LABELS = {
+    "win_probability": N_("win probability"),
+    "line": N_("line"),
+    "iterations": N_("iterations"),
+    "seconds": N_("seconds"),
+}
 
 
 class Quit(Exception):
@@ -41,7 +51,9 @@ def _seat_specs(game: Game, given: list[str | None]) -> list[str]:
         if seat >= game.num_players:
             if spec is not None:
                 raise fail(
-                    f"{game.name} is played by {game.num_players} here; there is no --p{seat}"
+                    _("{game} is played by {players} here; there is no --p{seat}").format(
+                        game=game.name, players=game.num_players, seat=seat
+                    )
                 )
             continue
         specs.append(spec or (HUMAN if seat == 0 else DEFAULT_OPPONENT))
@@ -62,7 +74,8 @@ def _show_analysis(agent: Agent) -> None:
                 value = f"{value:.0%}" if "prob" in key else f"{value:.3g}"
             elif isinstance(value, list | tuple):
                 value = " ".join(str(v) for v in value)
-            parts.append(f"{key.replace('_', ' ')}: {value}")
+            label = _(ANALYSIS_LABELS[key]) if key in ANALYSIS_LABELS else key.replace("_", " ")
+            parts.append(f"{label}: {value}")
         console.print("   " + "; ".join(parts), style="dim")
     else:
         console.print(f"   {info}", style="dim")
@@ -88,7 +101,9 @@ class Table:
         self.specs = specs
 
     def label(self, seat: int) -> str:
-        return f"{self.game.seat_name(seat)} ({self.specs[seat]})"
+        spec = self.specs[seat]
+        shown = _("human") if spec == HUMAN else spec
+        return f"{self.game.seat_name(seat)} ({shown})"
 
     def draw(self, detail: bool = False) -> None:
         console.print(Panel(Text(self.state.render(detail)), title=str(self.game), expand=False))
@@ -108,7 +123,8 @@ class Table:
             seat = self.state.current_player()
             if self.state.is_chance_node():
                 action = sample_chance(self.state, self.chance_rng)
-                console.print(f"[magenta]chance:[/] {self.state.action_to_string(action)}")
+                chance = _("chance:")
+                console.print(f"[magenta]{chance}[/] {self.state.action_to_string(action)}")
                 self.apply(action)
                 shown = False
                 continue
@@ -119,14 +135,18 @@ class Table:
                 self.apply(self.ask(seat))
             else:
                 action = agent.step(self.state)
+                move = self.state.action_to_string(action)
                 console.print(
-                    f"{self.label(seat)} plays [bold]{self.state.action_to_string(action)}[/]"
+                    _("{player} plays {move}").format(
+                        player=self.label(seat), move=f"[bold]{move}[/]"
+                    )
                 )
                 _show_analysis(agent)
                 self.apply(action)
             shown = False
         self.draw()
-        console.print(f"[bold green]Game over:[/] {self.state.result_text()}")
+        over = _("Game over:")
+        console.print(f"[bold green]{over}[/] {self.state.result_text()}")
 
     def list_moves(self) -> None:
         moves = self.state.legal_moves()
@@ -139,7 +159,8 @@ class Table:
         moves = self.state.legal_moves()
         while True:
             try:
-                text = console.input(f"[bold]{self.label(seat)}[/] move> ").strip()
+                prompt = _("move>")
+                text = console.input(f"[bold]{self.label(seat)}[/] {prompt} ").strip()
             except (EOFError, KeyboardInterrupt):
                 raise Quit from None
             command = text.lower()
@@ -148,7 +169,7 @@ class Table:
             if command in ("quit", "exit", "q"):
                 raise Quit
             if command in ("help", "?", "h"):
-                console.print(HELP)
+                console.print(_(HELP))
             elif command == "moves":
                 self.list_moves()
             elif command == "board":
@@ -163,38 +184,45 @@ class Table:
                 try:
                     return self.state.string_to_action(text)
                 except BoardplayError as exc:
-                    numbers = f"a number 1..{len(moves)}" if moves else "no number"
-                    console.print(f"[red]{exc}[/]\n(or enter {numbers}; 'help' for commands)")
+                    hint = (
+                        _("(or enter a number 1..{count}; 'help' for commands)").format(
+                            count=len(moves)
+                        )
+                        if moves
+                        else _("(or enter no number; 'help' for commands)")
+                    )
+                    console.print(f"[red]{exc}[/]\n{hint}")
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("play")
+    @app.command(
+        "play",
+        help=_("Play GAME in the terminal against agents or other people at the same keyboard."),
+    )
     @friendly
     def play(
-        game: str = typer.Argument(..., help="potlatch, proteus, passtally or montana"),
-        option: list[str] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
-        p0: str | None = typer.Option(None, "--p0", help="Seat 0: human or an agent spec."),
-        p1: str | None = typer.Option(None, "--p1", help="Seat 1 (default: the medium level)."),
-        p2: str | None = typer.Option(None, "--p2", help="Seat 2 (3-4 player games)."),
-        p3: str | None = typer.Option(None, "--p3", help="Seat 3 (4 player games)."),
-        seed: int | None = typer.Option(None, help="Seed for chance and agents (replayable)."),
-        save: Path | None = typer.Option(None, help="Write the game record to this file."),
+        game: str = typer.Argument(..., help=_(GAME_HELP)),
+        option: list[str] = typer.Option(None, "--option", "-o", help=_(OPTION_HELP)),
+        p0: str | None = typer.Option(None, "--p0", help=_("Seat 0: human or an agent spec.")),
+        p1: str | None = typer.Option(None, "--p1", help=_("Seat 1 (default: the medium level).")),
+        p2: str | None = typer.Option(None, "--p2", help=_("Seat 2 (3-4 player games).")),
+        p3: str | None = typer.Option(None, "--p3", help=_("Seat 3 (4 player games).")),
+        seed: int | None = typer.Option(None, help=_("Seed for chance and agents (replayable).")),
+        save: Path | None = typer.Option(None, help=_("Write the game record to this file.")),
     ) -> None:
-        """Play GAME in the terminal against agents or other people at the same keyboard."""
         loaded = load_game(game, option)
         specs = _seat_specs(loaded, [p0, p1, p2, p3])
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         table = Table(loaded, specs, seed)
-        console.print(
-            f"[bold]{loaded.title}[/] — {', '.join(table.label(s) for s in range(len(specs)))}"
-            f" — seed {seed}. Type 'help' for commands."
-        )
+        seats = ", ".join(table.label(s) for s in range(len(specs)))
+        started = _("seed {seed}. Type 'help' for commands.").format(seed=seed)
+        console.print(f"[bold]{loaded.title}[/] — {seats} — {started}")
         try:
             table.run()
         except Quit:
-            console.print("Game stopped.")
+            console.print(_("Game stopped."))
         if save is not None:
             table.record.finish(table.state)
             table.record.save(save)
-            console.print(f"Record saved to {save}")
+            console.print(_("Record saved to {path}").format(path=save))

@@ -14,8 +14,9 @@ from rich.text import Text
 from boardplay.cli.common import console, fail, friendly
 from boardplay.core.game import State
 from boardplay.core.records import Record
+from boardplay.i18n import N_, _, ngettext
 
-HELP = (
+HELP = N_(
     "Enter (or n) next move, b back, j N jump to after move N, s start, e end, "
     "d detail, json position JSON, q quit."
 )
@@ -24,42 +25,46 @@ HELP = (
 def _show(record: Record, states: list[State], index: int, detail: bool = False) -> None:
     state = states[index]
     if index == 0:
-        title = "start"
+        title = _("start")
     else:
         move = record.moves[index - 1]
-        who = "chance" if move.player < 0 else state.game.seat_name(move.player)
-        title = f"after move {index}/{len(record.moves)}: {who} {move.notation}"
+        who = _("chance") if move.player < 0 else state.game.seat_name(move.player)
+        title = _("after move {index}/{total}: {who} {move}").format(
+            index=index, total=len(record.moves), who=who, move=move.notation
+        )
     console.print(Panel(Text(state.render(detail)), title=title, expand=False))
     if state.is_terminal():
-        console.print(f"[bold green]Game over:[/] {state.result_text()}")
+        over = _("Game over:")
+        console.print(f"[bold green]{over}[/] {state.result_text()}")
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("replay")
+    @app.command("replay", help=_("Step through a recorded game (next / back / jump)."))
     @friendly
     def replay(
-        file: Path = typer.Argument(..., help="A record saved by play, arena or the web app."),
+        file: Path = typer.Argument(..., help=_("A record saved by play, arena or the web app.")),
         move: int | None = typer.Option(
-            None, "--move", "-m", help="Show the position after move N and exit (0 = start)."
+            None, "--move", "-m", help=_("Show the position after move N and exit (0 = start).")
         ),
     ) -> None:
-        """Step through a recorded game (next / back / jump)."""
         record = Record.load(file)
         states = list(record.states())
         last = len(states) - 1
         players = ", ".join(f"{p.name} ({p.spec or p.kind})" for p in record.players)
-        console.print(f"[bold]{states[0].game}[/] — {players or 'players unknown'} — {last} moves")
+        players = players or _("players unknown")
+        count = ngettext("{count} move", "{count} moves", last).format(count=last)
+        console.print(f"[bold]{states[0].game}[/] — {players} — {count}")
         if move is not None:
             if not 0 <= move <= last:
-                raise fail(f"--move must be between 0 and {last}")
+                raise fail(_("--move must be between 0 and {last}").format(last=last))
             _show(record, states, move)
             return
         index = 0
         _show(record, states, index)
-        console.print(HELP, style="dim")
+        console.print(_(HELP), style="dim")
         while True:
             try:
-                command = console.input("replay> ").strip().lower()
+                command = console.input(_("replay>") + " ").strip().lower()
             except (EOFError, KeyboardInterrupt):
                 return
             detail = False
@@ -81,6 +86,6 @@ def register(app: typer.Typer) -> None:
             elif command.startswith("j") and command.split()[-1].isdigit():
                 index = min(int(command.split()[-1]), last)
             else:
-                console.print(HELP)
+                console.print(_(HELP))
                 continue
             _show(record, states, index, detail)

@@ -1,5 +1,8 @@
 """``boardplay serve``: run the web table (lobby, boards, replays) on a local address, as one
-process or ``--workers N`` processes sharing the database (and Redis for live updates)."""
+process or ``--workers N`` processes sharing the database (and Redis for live updates).
+
+The command is declared inside :func:`register` so that its help texts are translated in the
+language the app is built in (see ``boardplay.cli.main``)."""
 
 from __future__ import annotations
 
@@ -8,57 +11,96 @@ import os
 import typer
 
 from boardplay.cli.common import console
+from boardplay.i18n import _, ngettext
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(serve)
+    @app.command(
+        "serve",
+        help=_(
+            "Serve the web app: play against the AI, hot-seat, or online by invitation link. "
+            'Every ceiling can also be set in the environment (docs/web.md, "Security"); '
+            "docs/deploy.md shows several processes and hosts on PostgreSQL and Redis."
+        ),
+    )
+    def serve_command(
+        host: str = typer.Option("127.0.0.1", "--host", help=_("Address to listen on.")),
+        port: int = typer.Option(8000, "--port", help=_("TCP port to listen on.")),
+        db: str | None = typer.Option(
+            None,
+            "--db",
+            help=_(
+                "SQLAlchemy database URL (default: $BOARDPLAY_DATABASE_URL, else "
+                "~/.local/share/boardplay/boardplay.sqlite3)."
+            ),
+        ),
+        ai_workers: int | None = typer.Option(
+            None,
+            "--ai-workers",
+            min=0,
+            help=_(
+                "AI turns computed at once, each in its own process (0: one thread; default 4 "
+                "or $BOARDPLAY_WEB_AI_WORKERS)."
+            ),
+        ),
+        ai_max_time: float | None = typer.Option(
+            None, "--ai-max-time", min=0.01, help=_("Ceiling on AI think time per move, seconds.")
+        ),
+        ai_max_iterations: int | None = typer.Option(
+            None, "--ai-max-iterations", min=1, help=_("Ceiling on MCTS iterations per move.")
+        ),
+        data_dir: str | None = typer.Option(
+            None,
+            "--data-dir",
+            help=_("Directory of extra game data files (*.json) offered to visitors by name."),
+        ),
+        redis: str | None = typer.Option(
+            None,
+            "--redis",
+            help=_(
+                "Redis URL for live updates between server processes (default: "
+                "$BOARDPLAY_REDIS_URL; none: updates stay within one process)."
+            ),
+        ),
+        workers: int = typer.Option(
+            1,
+            "--workers",
+            min=1,
+            help=_(
+                "Server processes on this port (they share the database; give them Redis, or "
+                "sockets see other processes' moves only every few seconds)."
+            ),
+        ),
+        log_level: str = typer.Option("info", "--log-level", help=_("uvicorn's log level.")),
+    ) -> None:
+        serve(
+            host,
+            port,
+            db,
+            ai_workers,
+            ai_max_time,
+            ai_max_iterations,
+            data_dir,
+            redis,
+            workers,
+            log_level,
+        )
 
 
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
-    port: int = typer.Option(8000, "--port", help="TCP port to listen on."),
-    db: str | None = typer.Option(
-        None,
-        "--db",
-        help="SQLAlchemy database URL (default: $BOARDPLAY_DATABASE_URL, else "
-        "~/.local/share/boardplay/boardplay.sqlite3).",
-    ),
-    ai_workers: int | None = typer.Option(
-        None,
-        "--ai-workers",
-        min=0,
-        help="AI turns computed at once, each in its own process (0: one thread; default 4 "
-        "or $BOARDPLAY_WEB_AI_WORKERS).",
-    ),
-    ai_max_time: float | None = typer.Option(
-        None, "--ai-max-time", min=0.01, help="Ceiling on AI think time per move, seconds."
-    ),
-    ai_max_iterations: int | None = typer.Option(
-        None, "--ai-max-iterations", min=1, help="Ceiling on MCTS iterations per move."
-    ),
-    data_dir: str | None = typer.Option(
-        None,
-        "--data-dir",
-        help="Directory of extra game data files (*.json) offered to visitors by name.",
-    ),
-    redis: str | None = typer.Option(
-        None,
-        "--redis",
-        help="Redis URL for live updates between server processes (default: "
-        "$BOARDPLAY_REDIS_URL; none: updates stay within one process).",
-    ),
-    workers: int = typer.Option(
-        1,
-        "--workers",
-        min=1,
-        help="Server processes on this port (they share the database; give them Redis, or "
-        "sockets see other processes' moves only every few seconds).",
-    ),
-    log_level: str = typer.Option("info", "--log-level", help="uvicorn's log level."),
+    host: str,
+    port: int,
+    db: str | None,
+    ai_workers: int | None,
+    ai_max_time: float | None,
+    ai_max_iterations: int | None,
+    data_dir: str | None,
+    redis: str | None = None,
+    workers: int = 1,
+    log_level: str = "info",
 ) -> None:
-    """Serve the web app: play against the AI, hot-seat, or online by invitation link. Every
-    ceiling can also be set in the environment (docs/web.md, "Security"); docs/deploy.md shows
-    several processes and hosts on PostgreSQL and Redis."""
+    """Hand the flags to every server process through the environment (each flag overrides its
+    environment variable) and run uvicorn with ``workers`` processes."""
     import uvicorn
 
     from boardplay.web.config import (
@@ -83,10 +125,22 @@ def serve(
     }
     os.environ.update({name: value for name, value in chosen.items() if value is not None})
     settings = Settings()
+    processes = ngettext("{count} process", "{count} processes", workers).format(count=workers)
+    if settings.redis_url:
+        line = _(
+            "boardplay web: http://{host}:{port}/  (database: {database}; {processes}; "
+            "redis: {redis})"
+        )
+    else:
+        line = _("boardplay web: http://{host}:{port}/  (database: {database}; {processes})")
     console.print(
-        f"boardplay web: http://{host}:{port}/  (database: {settings.database_url}; "
-        f"{workers} process{'es' if workers > 1 else ''}"
-        f"{'; redis: ' + settings.redis_url if settings.redis_url else ''})"
+        line.format(
+            host=host,
+            port=port,
+            database=settings.database_url,
+            processes=processes,
+            redis=settings.redis_url,
+        )
     )
     uvicorn.run(
         "boardplay.web.app:create_app",

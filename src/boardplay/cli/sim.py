@@ -11,9 +11,10 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from boardplay.cli.common import OPTION_HELP, console, friendly, load_game
+from boardplay.cli.common import GAME_HELP, OPTION_HELP, console, friendly, load_game
 from boardplay.core.game import Game
 from boardplay.core.playout import random_playout
+from boardplay.i18n import _
 
 
 @dataclass
@@ -62,18 +63,20 @@ def _pct(part: float, whole: int) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("sim")
+    @app.command(
+        "sim",
+        help=_("Play uniformly random games and report win, draw and length statistics."),
+    )
     @friendly
     def sim(
-        game: str = typer.Argument(..., help="potlatch, proteus, passtally or montana"),
-        games: int = typer.Option(1000, "--games", "-n", min=1, help="Number of random games."),
-        seed: int = typer.Option(0, help="Seed of the first game (game i uses seed + i)."),
-        option: list[str] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+        game: str = typer.Argument(..., help=_(GAME_HELP)),
+        games: int = typer.Option(1000, "--games", "-n", min=1, help=_("Number of random games.")),
+        seed: int = typer.Option(0, help=_("Seed of the first game (game i uses seed + i).")),
+        option: list[str] = typer.Option(None, "--option", "-o", help=_(OPTION_HELP)),
         max_actions: int | None = typer.Option(
-            None, help="Stop a game after this many actions (default: the game's bound)."
+            None, help=_("Stop a game after this many actions (default: the game's bound).")
         ),
     ) -> None:
-        """Play uniformly random games and report win, draw and length statistics."""
         loaded = load_game(game, option)
         cap = max_actions or loaded.max_game_length
         stats = SimStats(loaded)
@@ -82,28 +85,38 @@ def register(app: typer.Typer) -> None:
             for i in range(games):
                 stats.add(seed + i, cap)
                 progress.advance(task)
-        table = Table(title=f"{games} random games of {loaded}")
-        table.add_column("result")
-        table.add_column("games", justify="right")
-        table.add_column("rate", justify="right")
+        table = Table(title=_("{games} random games of {game}").format(games=games, game=loaded))
+        table.add_column(_("result"))
+        table.add_column(_("games"), justify="right")
+        table.add_column(_("rate"), justify="right")
         for seat, won in enumerate(stats.wins):
-            table.add_row(f"{loaded.seat_name(seat)} wins", f"{won:g}", _pct(won, games))
-        table.add_row("draws", str(stats.draws), _pct(stats.draws, games))
-        table.add_row(
-            "first mover wins", f"{stats.first_mover_wins:g}", _pct(stats.first_mover_wins, games)
-        )
+            wins = _("{seat} wins").format(seat=loaded.seat_name(seat))
+            table.add_row(wins, f"{won:g}", _pct(won, games))
+        table.add_row(_("draws"), str(stats.draws), _pct(stats.draws, games))
+        first = stats.first_mover_wins
+        table.add_row(_("first mover wins"), f"{first:g}", _pct(first, games))
         if stats.unfinished:
             table.add_row(
-                f"unfinished after {cap} actions",
+                _("unfinished after {limit} actions").format(limit=cap),
                 str(stats.unfinished),
                 _pct(stats.unfinished, games),
             )
         for reason, count in stats.reasons.most_common():
-            table.add_row(f"ended by: {reason}", str(count), _pct(count, games))
+            table.add_row(
+                _("ended by: {reason}").format(reason=reason), str(count), _pct(count, games)
+            )
         console.print(table)
         lengths = stats.lengths
+        summary = _(
+            "game length (actions, chance included): mean {mean}, median {median}, min {min}, "
+            "max {max}, stdev {stdev}"
+        )
         console.print(
-            f"game length (actions, chance included): mean {statistics.fmean(lengths):.1f}, "
-            f"median {statistics.median(lengths):g}, min {min(lengths)}, max {max(lengths)}, "
-            f"stdev {statistics.pstdev(lengths):.1f}"
+            summary.format(
+                mean=f"{statistics.fmean(lengths):.1f}",
+                median=f"{statistics.median(lengths):g}",
+                min=min(lengths),
+                max=max(lengths),
+                stdev=f"{statistics.pstdev(lengths):.1f}",
+            )
         )

@@ -4,7 +4,8 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
 
 - ``GET  /api/health`` — this process answers (its id, for operators and tests).
 - ``GET  /api/catalogue`` — games offered, their options and seat names, AI levels.
-- ``GET  /api/rules/{game}`` — the game's rules (Markdown).
+- ``GET  /api/rules/{game}`` — the game's rules (Markdown); ``?lang=ja`` for Japanese.
+- ``GET  /api/i18n/{lang}`` — the browser's message catalogue in ``en`` or ``ja`` (``i18n.py``).
 - ``POST /api/games`` — create: ``{"game", "options", "seats": [{"kind", "spec"?, "name"?}],
   "reproducible"?, "seed"?}``; answers the creator's secret ``token`` and invitation codes.
 - ``GET  /api/games`` — ``?ids=a,b`` (my games), ``?open=1`` (open seats), else recent games.
@@ -48,6 +49,7 @@ from boardplay.web.errors import ApiError, bad_request, quote
 from boardplay.web.guard import CreationQuota, Guard, address_of, limiter_for
 from boardplay.web.hints import hints_for
 from boardplay.web.hub import Hub
+from boardplay.web.i18n import add_i18n_routes, rules_language, rules_text_or_english
 from boardplay.web.live import serve_socket
 from boardplay.web.replays import frames_of
 from boardplay.web.rooms import Room
@@ -184,16 +186,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"games": games}
 
     @app.get("/api/rules/{name}")
-    async def get_rules(name: str) -> dict[str, Any]:
+    async def get_rules(name: str, lang: str = "en") -> dict[str, Any]:
+        lang = rules_language(lang)  # checked before anything else: a closed set
         if name not in catalogue.names():
             raise ApiError(404, "not_found", f"unknown game {quote(name)}")
         game = catalogue.load(name, {})
         try:
-            text = game.rules_text()
+            text, lang = rules_text_or_english(game, lang)
         except OSError:
             title = getattr(game, "title", name)
             text = f"# {title}\n\nThe rules of this game are not written yet."
-        return {"name": name, "title": getattr(game, "title", name), "markdown": text}
+        return {"name": name, "title": getattr(game, "title", name), "markdown": text, "lang": lang}
+
+    add_i18n_routes(app)
 
     @app.post("/api/games/preview")
     async def preview(body: PreviewRequest) -> dict[str, Any]:
