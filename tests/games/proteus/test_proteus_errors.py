@@ -61,7 +61,7 @@ def test_a_piece_already_on_the_board_cannot_be_placed_again() -> None:
     state = load({"a1": "Rc", "b2": "BsXc", "c3": "Yt"}, to_move=0)
     before = snapshot(state)
     with pytest.raises(IllegalActionError, match="Black's circle is already on the board at b2"):
-        state.apply_action(boardplay.games.proteus.board.piece_placement(0, 0))
+        state.apply_action(boardplay.games.proteus.tables.piece_placement(0, 0))
     assert snapshot(state) == before
 
 

@@ -2,7 +2,8 @@
 
 Options (spec §8): ``rules`` = ``seed`` (default, proteus.ja.txt) or ``kadon`` (the publisher
 and Boardspace); ``repetition`` = ``none`` or ``forbid``; ``max_turns`` = none or an integer
->= 1. The rules themselves live in ``state.py``.
+>= 1. The rules themselves live in ``kernel.pyx``; this module sits on top of the package and
+wires the I/O modules (position JSON, picture, tensor) into the contract's hooks.
 """
 
 from __future__ import annotations
@@ -10,16 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from boardplay.core.game import Game
+from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec
-from boardplay.games.proteus.board import NUM_ACTIONS
+from boardplay.games.proteus.kernel import ProteusKernel
+from boardplay.games.proteus.observation import OBSERVATION_SIZE, observe
+from boardplay.games.proteus.position import export, load
+from boardplay.games.proteus.render import render
 from boardplay.games.proteus.state import ProteusState
+from boardplay.games.proteus.tables import NUM_ACTIONS
 
 UNBOUNDED_LENGTH = 1_000_000
 """``max_game_length`` without ``max_turns``: the rules allow endless play (there is no draw
 rule besides the double pass under seed), so no true bound exists; this is a stand-in."""
-
-OBSERVATION_SIZE = 165
 
 
 class ProteusGame(Game):
@@ -82,15 +85,32 @@ class ProteusGame(Game):
     def bounded(self) -> bool:
         return self.max_turns is not None
 
+    def new_kernel(self) -> ProteusKernel:
+        """A kernel with these options holding the setup of §3 (not yet started)."""
+        return ProteusKernel(self.kadon, self.forbid, self.max_turns or 0)
+
     def new_initial_state(self) -> ProteusState:
-        state = ProteusState(self)
-        state._start()
-        return state
+        kernel = self.new_kernel()
+        kernel.start()
+        return ProteusState(self, kernel)
 
     def state_from_json(self, position: Mapping[str, Any]) -> ProteusState:
-        from boardplay.games.proteus.position import load
-
-        return load(self, position)
+        return load(self, self.new_kernel(), position)
 
     def observation_shape(self) -> tuple[int, ...]:
         return (OBSERVATION_SIZE,)
+
+    def export_position(self, state: State) -> dict[str, Any]:
+        return export(_proteus(state))
+
+    def render_state(self, state: State, detail: bool) -> str:
+        return render(_proteus(state), detail)
+
+    def observe(self, state: State, player: int) -> list[float]:
+        return observe(_proteus(state), player)
+
+
+def _proteus(state: State) -> ProteusState:
+    if not isinstance(state, ProteusState):
+        raise TypeError(f"not a Proteus state: {type(state).__name__}")
+    return state

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from boardplay.games.proteus.board import (
+from boardplay.games.proteus.tables import (
     CELLS,
     MOVE_OF,
     NUM_ACTIONS,

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boardplay.core.errors import PositionError
-from boardplay.games.proteus.board import (
+from boardplay.core.game import Game
+from boardplay.games.proteus.kernel import ProteusKernel
+from boardplay.games.proteus.state import ProteusState
+from boardplay.games.proteus.tables import (
     CELL_INDEX,
     CELLS,
     COLOUR_WORDS,
@@ -21,10 +24,6 @@ from boardplay.games.proteus.board import (
     TILE_INDEX,
     TILES,
 )
-from boardplay.games.proteus.state import ProteusState
-
-if TYPE_CHECKING:
-    from boardplay.games.proteus.game import ProteusGame
 
 CELL_VALUE = re.compile(r"^([RBY][cst])(\*)?([XO][cst])?$")
 _KEYS = ("board", "to_move", "passes")
@@ -36,8 +35,9 @@ def _small_int(value: Any, field: str, meaning: str) -> int:
     return value
 
 
-def load(game: ProteusGame, data: Mapping[str, Any]) -> ProteusState:
-    """Build a state from a position JSON object, validating §10.3 rules 1-5."""
+def load(game: Game, kernel: ProteusKernel, data: Mapping[str, Any]) -> ProteusState:
+    """Build a state of ``game`` from a position JSON object, validating §10.3 rules 1-5, into
+    ``kernel`` (a fresh kernel with the game's options)."""
     if not isinstance(data, Mapping):
         raise PositionError(f"a Proteus position must be a JSON object, got {type(data).__name__}")
     for key in data:
@@ -55,7 +55,9 @@ def load(game: ProteusGame, data: Mapping[str, Any]) -> ProteusState:
     to_move = _small_int(data["to_move"], "to_move", "0 (Black) or 1 (White)")
     passes = _small_int(data.get("passes", 0), "passes", "0 or 1")
 
-    state = ProteusState(game)
+    tiles = [NONE] * 9
+    pieces = [NONE] * 9
+    active = [NONE] * 3
     tile_seen: dict[int, str] = {}
     piece_seen: dict[int, str] = {}
     for cell_name, value in board.items():
@@ -76,17 +78,16 @@ def load(game: ProteusGame, data: Mapping[str, Any]) -> ProteusState:
                 "each tile exists once"
             )
         tile_seen[tile] = cell_name
-        state._tiles[cell] = tile
-        state._tile_cell[tile] = cell
+        tiles[cell] = tile
         if match.group(2):
             colour = tile // 3
-            other = state._active[colour]
+            other = active[colour]
             if other != NONE:
                 raise PositionError(
                     f"field {field!r}: {COLOUR_WORDS[colour]} already has an active tile "
                     f"({TILES[other]} at {tile_seen[other]}); at most one per colour"
                 )
-            state._active[colour] = tile
+            active[colour] = tile
         if match.group(3):
             piece = PIECE_INDEX[match.group(3)]
             if piece in piece_seen:
@@ -95,18 +96,15 @@ def load(game: ProteusGame, data: Mapping[str, Any]) -> ProteusState:
                     "each piece exists once"
                 )
             piece_seen[piece] = cell_name
-            state._pieces[cell] = piece
-            state._where[piece] = cell
-    state._unplaced = 15 - len(tile_seen) - len(piece_seen)
-    state._to_move = to_move
-    state._passes = passes
-    if game.kadon and state._unplaced > 0 and not state.kadon_feasible():
+            pieces[cell] = piece
+    kernel.set_position(tiles, pieces, active, to_move, passes)
+    if kernel.kadon and kernel.unplaced > 0 and not kernel.kadon_feasible():
         raise PositionError(
             "field 'board' is infeasible under rules=kadon: the pieces in hand can no longer "
             "activate exactly one tile of each missing colour (spec §4.4)"
         )
-    state._start()
-    return state
+    kernel.start()
+    return ProteusState(game, kernel)
 
 
 def export(state: ProteusState) -> dict[str, Any]:

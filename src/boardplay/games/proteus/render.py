@@ -5,9 +5,9 @@ three rules in force, the pool, both hands, whose turn and the result. Fits 80 c
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING
 
-from boardplay.games.proteus.board import (
+from boardplay.games.proteus.state import ProteusState
+from boardplay.games.proteus.tables import (
     COLOUR_WORDS,
     PLAYER_WORDS,
     PLAYERS,
@@ -15,9 +15,6 @@ from boardplay.games.proteus.board import (
     SHAPE_WORDS,
     TILES,
 )
-
-if TYPE_CHECKING:
-    from boardplay.games.proteus.state import ProteusState
 
 WIDTH = 18
 """Inner width of one cell: wide enough for "Yt yellow triangle"."""

@@ -1,0 +1,629 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The rules of Proteus over fixed C-typed fields (spec §3-§7): the compiled kernel.
+
+A position is one ``Board`` struct (``board.pxd``): five small int arrays (tile and piece per
+cell, cell per tile and per piece, the active tile per colour) and five counters, so copying one
+is a single struct assignment.
+
+Everything on the hot path (``legal_into``, ``apply``, ``copy_from``) is ``noexcept`` C code
+over these arrays and over tables built once per process at import: move targets and groups of
+cells as bit masks walked with count-trailing-zeros, the eight lines as a 512-entry lookup, the
+kadon feasibility search of §4.4 memoised over all its inputs (``feasibility.pyx``), and with
+``repetition="forbid"`` a hash set of the movement positions met (``repetition.pyx``).
+
+The facade (``state.py``) wraps one kernel; the Python methods at the bottom are its cold
+accessors (position loading, explanations, tests), never used in a loop that must be fast.
+"""
+
+from libc.stdint cimport uint64_t
+from libc.string cimport memcpy
+
+from boardplay.core.kernel cimport TERMINAL, Kernel
+from boardplay.games.proteus.board cimport Board
+from boardplay.games.proteus.encode cimport board_features as features_of
+from boardplay.games.proteus.encode cimport observe_board
+from boardplay.games.proteus.feasibility cimport can_fill, placeable
+from boardplay.games.proteus.repetition cimport (
+    KeySet,
+    keys_add,
+    keys_assign,
+    keys_clear,
+    keys_contain,
+    keys_free,
+    pack_key,
+)
+
+
+cdef extern from *:
+    int ctz "__builtin_ctz" (unsigned int bits) noexcept nogil
+
+from boardplay.games.proteus import tables
+
+
+cdef enum:
+    NONE = -1
+    RED = 0
+    BLUE = 1
+    YELLOW = 2
+    PIECE_BASE = 81
+    MOVE_BASE = 108
+    TRADE_BASE = 180
+    PASS = 216
+    NUM_ACTIONS = 217
+    OBSERVATION_SIZE = 165
+    FEATURE_SIZE = 8
+    ONGOING = -1
+    DRAW = 2
+    POLARITY_TILE = 3
+    THREE_IN_LINE_TILE = 6
+    COLOR_GOAL_TILE = 7
+
+# The layout of the action space is fixed in tables.py; the kernel relies on the same numbers.
+assert (tables.PIECE_BASE, tables.MOVE_BASE, tables.TRADE_BASE, tables.PASS) == (
+    PIECE_BASE, MOVE_BASE, TRADE_BASE, PASS
+)
+assert tables.NUM_ACTIONS == NUM_ACTIONS
+
+# ----- tables, built once per process -----------------------------------------------------------
+cdef int MOVE_MASK[3][9]
+"""``MOVE_MASK[move tile][cell]``: bit mask of the cells the MOVE rule reaches (§6.2)."""
+cdef int MOVE_ACTION[9][9]
+cdef int MOVE_FROM[72]
+cdef int MOVE_TO[72]
+cdef int TRADE_I[36]
+cdef int TRADE_J[36]
+cdef int TRADE_ACTION[9][9]
+cdef int ABOVE[9]
+"""``ABOVE[cell]``: bit mask of the cells after ``cell`` (a trade's second cell)."""
+cdef char IS_LINE[512]
+
+
+cdef void _build_tables():
+    cdef int rule, cell, target, k, mask
+    for rule in range(3):
+        for cell in range(9):
+            mask = 0
+            for target in tables.MOVE_TARGETS[rule][cell]:
+                mask |= 1 << target
+            MOVE_MASK[rule][cell] = mask
+    for cell in range(9):
+        for target in range(9):
+            MOVE_ACTION[cell][target] = tables.MOVE_ID[cell][target]
+            if cell != target:
+                k = tables.MOVE_ID[cell][target] - MOVE_BASE
+                MOVE_FROM[k] = cell
+                MOVE_TO[k] = target
+    for k in range(36):
+        TRADE_I[k] = tables.TRADE_PAIRS[k][0]
+        TRADE_J[k] = tables.TRADE_PAIRS[k][1]
+        TRADE_ACTION[TRADE_I[k]][TRADE_J[k]] = TRADE_BASE + k
+    for cell in range(9):
+        ABOVE[cell] = 511 & ~((2 << cell) - 1)
+    for k in range(8):
+        mask = 0
+        for cell in tables.LINES[k]:
+            mask |= 1 << cell
+        IS_LINE[mask] = 1
+
+
+_build_tables()
+
+
+# ----- the kernel -------------------------------------------------------------------------------
+cdef class ProteusKernel(Kernel):
+    """One Proteus position with its options. ``mover`` is the seat whose turn it is (kept at
+    the last mover once the game is over, as the position JSON's ``to_move``)."""
+
+    cdef Board b
+    cdef readonly bint kadon
+    cdef readonly bint forbid
+    cdef readonly int max_turns
+    """The turn cap, 0 for none."""
+    cdef KeySet seen
+    """Movement-phase positions met so far (``repetition="forbid"`` only)."""
+
+    def __cinit__(self, bint kadon=False, bint forbid=False, int max_turns=0):
+        self.num_players = 2
+        self.action_space = NUM_ACTIONS
+        self.chance_space = 0
+        self.observation_size = OBSERVATION_SIZE
+        self.feature_size = FEATURE_SIZE
+        self.kadon = kadon
+        self.forbid = forbid
+        self.max_turns = max_turns
+        self._clear()
+
+    def __dealloc__(self):
+        keys_free(&self.seen)
+
+    @property
+    def mover(self) -> int:
+        return self.b.mover
+
+    @property
+    def passes(self) -> int:
+        return self.b.passes
+
+    @property
+    def turns(self) -> int:
+        return self.b.turns
+
+    @property
+    def unplaced(self) -> int:
+        return self.b.unplaced
+
+    @property
+    def outcome(self) -> int:
+        """-1 ongoing, 0 Black won, 1 White won, 2 draw."""
+        return self.b.outcome
+
+    cdef void _clear(self) noexcept:
+        """The setup of §3: empty board, every tile in the pool, Black to move."""
+        cdef int i
+        for i in range(9):
+            self.b.tiles[i] = NONE
+            self.b.pieces[i] = NONE
+            self.b.tile_cell[i] = NONE
+        for i in range(6):
+            self.b.where[i] = NONE
+        for i in range(3):
+            self.b.active[i] = NONE
+        self.b.mover = 0
+        self.b.passes = 0
+        self.b.turns = 0
+        self.b.unplaced = 15
+        self.b.outcome = ONGOING
+        keys_clear(&self.seen)
+
+    # ----- who acts and the result ------------------------------------------------------------
+    cdef int to_move(self) noexcept:
+        return self.b.mover if self.b.outcome == ONGOING else TERMINAL
+
+    cdef void returns_into(self, double* out) noexcept:
+        cdef int outcome = self.b.outcome
+        if outcome == ONGOING:
+            out[0] = 0.0
+            out[1] = 0.0
+        elif outcome == DRAW:
+            out[0] = 0.5
+            out[1] = 0.5
+        else:
+            out[0] = 1.0 if outcome == 0 else 0.0
+            out[1] = 1.0 - out[0]
+
+    cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
+        return 0  # Proteus has no chance
+
+    cdef bint goal_met(self, int player) noexcept:
+        """Whether ``player`` meets the active GOAL rule now (§7.4): never with fewer than
+        three pieces on the board or with no active GOAL tile."""
+        cdef int goal = self.b.active[YELLOW]
+        if goal < 0:
+            return False
+        cdef int a = self.b.where[3 * player], b = self.b.where[3 * player + 1]
+        cdef int c = self.b.where[3 * player + 2]
+        if a < 0 or b < 0 or c < 0:
+            return False
+        if goal == THREE_IN_LINE_TILE:
+            return IS_LINE[(1 << a) | (1 << b) | (1 << c)]
+        cdef int ta = self.b.tiles[a], tb = self.b.tiles[b], tc = self.b.tiles[c]
+        if goal == COLOR_GOAL_TILE:
+            return ta // 3 == tb // 3 and tb // 3 == tc // 3
+        return ta % 3 == tb % 3 and tb % 3 == tc % 3
+
+    cdef inline bint any_missing(self) noexcept:
+        return self.b.active[0] < 0 or self.b.active[1] < 0 or self.b.active[2] < 0
+
+    # ----- legal actions (§5.5) -----------------------------------------------------------------
+    cdef int legal_into(self, int* out) noexcept:
+        """The pipeline of §5.5: candidates, the repetition filter (movement, ``forbid``), seed
+        forcing, then ``pass`` if nothing is left (kadon movement: nothing at all)."""
+        cdef int count
+        if self.b.outcome != ONGOING:
+            return 0
+        if self.b.unplaced > 0:
+            count = self.placement_into(out)
+            if not self.kadon and self.b.unplaced <= 6 and self.any_missing():
+                count = self.forced(out, count)
+        else:
+            count = self.movement_into(out)
+            if self.seen.count > 0:
+                count = self.without_repeats(out, count)
+            if not self.kadon and self.any_missing():
+                count = self.forced(out, count)
+            if count == 0 and self.kadon:
+                return 0  # no pass in kadon movement: check_stuck has drawn the game
+        if count == 0:
+            out[0] = PASS
+            count = 1
+        return count
+
+    cdef int placement_into(self, int* out) noexcept:
+        """Tile placements onto empty cells and own piece placements onto vacant tiles (§4.1),
+        with the kadon restrictions of §4.2 and §4.4; ascending ids."""
+        cdef int count = 0, tile, cell, shape, base, allowed, q
+        cdef int open_tiles = 0, missing = 0, empties = 0, vacancies = 0
+        cdef int counts[3]
+        cdef int empty[9]
+        cdef int vacant[9]
+        for cell in range(9):
+            if self.b.tiles[cell] < 0:
+                empty[empties] = cell
+                empties += 1
+            elif self.b.pieces[cell] < 0:
+                vacant[vacancies] = cell
+                vacancies += 1
+        if empties:
+            for tile in range(9):
+                if self.b.tile_cell[tile] < 0:
+                    base = tile * 9
+                    for q in range(empties):
+                        out[count + q] = base + empty[q]
+                    count += empties
+        if self.kadon:
+            open_tiles = self.kadon_budget(counts, &missing)
+        for shape in range(3):
+            if self.b.where[3 * self.b.mover + shape] >= 0:
+                continue
+            base = PIECE_BASE + shape * 9
+            if self.kadon:
+                allowed = placeable(counts[0], counts[1], counts[2], open_tiles, missing, shape)
+                for q in range(vacancies):
+                    if allowed >> self.b.tiles[vacant[q]] & 1:
+                        out[count] = base + vacant[q]
+                        count += 1
+            else:
+                for q in range(vacancies):
+                    out[count + q] = base + vacant[q]
+                count += vacancies
+        return count
+
+    cdef int kadon_budget(self, int* counts, int* missing) noexcept:
+        """The inputs of §4.4: pieces in both hands per shape into ``counts``, the colours
+        without an active tile into ``missing``; returns the open tiles (pool or vacant)."""
+        cdef int open_tiles = 0, tile, cell, piece, colour
+        counts[0] = counts[1] = counts[2] = 0
+        missing[0] = 0
+        for tile in range(9):
+            cell = self.b.tile_cell[tile]
+            if cell < 0 or self.b.pieces[cell] < 0:
+                open_tiles |= 1 << tile
+        for piece in range(6):
+            if self.b.where[piece] < 0:
+                counts[piece % 3] += 1
+        for colour in range(3):
+            if self.b.active[colour] < 0:
+                missing[0] |= 1 << colour
+        return open_tiles
+
+    cdef int movement_into(self, int* out) noexcept:
+        """Piece moves under the active MOVE rule (§6.2) and trades under the active TRADE rule
+        (§6.3), before the repetition filter and forcing; ascending ids (moves by source then
+        destination cell, then trades by their first then second cell)."""
+        cdef int count = 0, src, dst, targets, i, j, partners, k, cell
+        cdef int move_tile = self.b.active[RED]
+        cdef int trade_tile = self.b.active[BLUE]
+        cdef int occupied = 0
+        cdef int owned[2]
+        cdef int groups[3]
+        owned[0] = owned[1] = 0
+        for k in range(6):
+            cell = self.b.where[k]
+            if cell >= 0:
+                owned[k // 3] |= 1 << cell
+        occupied = owned[0] | owned[1]
+        if move_tile >= 0:
+            partners = owned[self.b.mover]
+            while partners:
+                src = ctz(partners)
+                partners &= partners - 1
+                targets = MOVE_MASK[move_tile][src] & ~occupied
+                while targets:
+                    dst = ctz(targets)
+                    targets &= targets - 1
+                    out[count] = MOVE_ACTION[src][dst]
+                    count += 1
+        if trade_tile < 0:
+            return count
+        if trade_tile != POLARITY_TILE:
+            groups[0] = groups[1] = groups[2] = 0
+            for k in range(9):
+                cell = self.b.tile_cell[k]
+                if cell >= 0:  # COLOR groups tiles by colour, SHAPE by shape
+                    groups[k // 3 if trade_tile == POLARITY_TILE + 1 else k % 3] |= 1 << cell
+        for i in range(8):
+            if trade_tile == POLARITY_TILE:
+                if owned[0] >> i & 1:
+                    partners = owned[1]
+                elif owned[1] >> i & 1:
+                    partners = owned[0]
+                else:
+                    continue
+            elif self.b.tiles[i] < 0:
+                continue
+            elif trade_tile == POLARITY_TILE + 1:
+                partners = groups[self.b.tiles[i] // 3]
+            else:
+                partners = groups[self.b.tiles[i] % 3]
+            partners &= ABOVE[i]
+            while partners:
+                j = ctz(partners)
+                partners &= partners - 1
+                out[count] = TRADE_ACTION[i][j]
+                count += 1
+        return count
+
+    cdef int activations(self, int action, int* found) noexcept:
+        """The tiles a movement action activates (§5.2): new matches on tiles that are not
+        already active; two such matches of one colour cancel. Computed before applying."""
+        cdef int src, dst, tile, i, j, piece, count = 0
+        if action < TRADE_BASE:
+            src = MOVE_FROM[action - MOVE_BASE]
+            dst = MOVE_TO[action - MOVE_BASE]
+            tile = self.b.tiles[dst]
+            if self.b.pieces[src] % 3 == tile % 3 and self.b.active[tile // 3] != tile:
+                found[0] = tile
+                return 1
+            return 0
+        i = TRADE_I[action - TRADE_BASE]
+        j = TRADE_J[action - TRADE_BASE]
+        tile = self.b.tiles[j]
+        piece = self.b.pieces[i]
+        if piece >= 0 and piece % 3 == tile % 3 and self.b.active[tile // 3] != tile:
+            found[count] = tile
+            count += 1
+        tile = self.b.tiles[i]
+        piece = self.b.pieces[j]
+        if piece >= 0 and piece % 3 == tile % 3 and self.b.active[tile // 3] != tile:
+            found[count] = tile
+            count += 1
+        if count == 2 and found[0] // 3 == found[1] // 3:
+            return 0
+        return count
+
+    cdef bint activates_missing(self, int action) noexcept:
+        """Whether ``action`` is *activating* (§4.3, D9): it gives a colour that is missing now
+        an active tile. No-flip placements and cancelled double matches are not."""
+        cdef int found[2]
+        cdef int shape, cell, tile, count, k
+        if action < PIECE_BASE or action == PASS:
+            return False
+        if action < MOVE_BASE:
+            shape = (action - PIECE_BASE) // 9
+            cell = (action - PIECE_BASE) % 9
+            tile = self.b.tiles[cell]
+            return tile >= 0 and tile % 3 == shape and self.b.active[tile // 3] < 0
+        count = self.activations(action, found)
+        for k in range(count):
+            if self.b.active[found[k] // 3] < 0:
+                return True
+        return False
+
+    cdef int forced(self, int* out, int count) noexcept:
+        """The seed forcing rule: keep only activating actions, if there are any."""
+        cdef int kept = 0, i
+        for i in range(count):
+            if self.activates_missing(out[i]):
+                out[kept] = out[i]
+                kept += 1
+        return kept if kept > 0 else count
+
+    cdef uint64_t key_after(self, int action) noexcept:
+        """The packed key of the position a movement action leads to, for the repetition filter."""
+        cdef int tiles[9]
+        cdef int where[6]
+        cdef int active[3]
+        cdef int found[2]
+        cdef int count = self.activations(action, found), k, i, j, tile
+        memcpy(tiles, self.b.tiles, sizeof(tiles))
+        memcpy(where, self.b.where, sizeof(where))
+        memcpy(active, self.b.active, sizeof(active))
+        if action < TRADE_BASE:
+            where[self.b.pieces[MOVE_FROM[action - MOVE_BASE]]] = MOVE_TO[action - MOVE_BASE]
+        else:
+            i = TRADE_I[action - TRADE_BASE]
+            j = TRADE_J[action - TRADE_BASE]
+            tile = tiles[i]
+            tiles[i] = tiles[j]
+            tiles[j] = tile
+        for k in range(count):
+            active[found[k] // 3] = found[k]
+        return pack_key(tiles, where, active, 1 - self.b.mover)
+
+    cdef int without_repeats(self, int* out, int count) noexcept:
+        cdef int kept = 0, i
+        for i in range(count):
+            if not keys_contain(&self.seen, self.key_after(out[i])):
+                out[kept] = out[i]
+                kept += 1
+        return kept
+
+    # ----- applying a turn (§7.1) ---------------------------------------------------------------
+    cdef void apply(self, int action) noexcept:
+        cdef bint began_in_movement = self.b.unplaced == 0
+        cdef int mover = self.b.mover
+        cdef int tile, cell, shape, piece, src, dst, i, j, count, k
+        cdef int found[2]
+        cdef bint black
+        self.b.passes = self.b.passes + 1 if action == PASS else 0
+        self.b.turns += 1
+        if action < PIECE_BASE:
+            tile = action // 9
+            cell = action % 9
+            self.b.tiles[cell] = tile
+            self.b.tile_cell[tile] = cell
+            self.b.unplaced -= 1
+        elif action < MOVE_BASE:
+            shape = (action - PIECE_BASE) // 9
+            cell = (action - PIECE_BASE) % 9
+            piece = 3 * mover + shape
+            self.b.pieces[cell] = piece
+            self.b.where[piece] = cell
+            self.b.unplaced -= 1
+            tile = self.b.tiles[cell]
+            # §4.2: a match activates a missing colour; on an active colour it is a no-flip
+            # placement under seed (kadon has already excluded it).
+            if tile % 3 == shape and self.b.active[tile // 3] < 0:
+                self.b.active[tile // 3] = tile
+        elif action < PASS:
+            count = self.activations(action, found)
+            if action < TRADE_BASE:
+                src = MOVE_FROM[action - MOVE_BASE]
+                dst = MOVE_TO[action - MOVE_BASE]
+                piece = self.b.pieces[src]
+                self.b.pieces[dst] = piece
+                self.b.pieces[src] = NONE
+                self.b.where[piece] = dst
+            else:
+                i = TRADE_I[action - TRADE_BASE]
+                j = TRADE_J[action - TRADE_BASE]
+                tile = self.b.tiles[i]
+                self.b.tiles[i] = self.b.tiles[j]
+                self.b.tiles[j] = tile
+                self.b.tile_cell[tile] = j
+                self.b.tile_cell[self.b.tiles[i]] = i
+            for k in range(count):
+                self.b.active[found[k] // 3] = found[k]
+        if (self.kadon or began_in_movement) and self.b.active[YELLOW] >= 0:
+            black = self.goal_met(0)
+            if black != self.goal_met(1):
+                self.b.outcome = 0 if black else 1
+                return
+        if not self.kadon and self.b.passes >= 2:
+            self.b.outcome = DRAW
+            return
+        if self.max_turns > 0 and self.b.turns >= self.max_turns:
+            self.b.outcome = DRAW
+            return
+        self.b.mover = 1 - mover
+        if self.forbid and self.b.unplaced == 0:
+            keys_add(&self.seen, pack_key(self.b.tiles, self.b.where, self.b.active, self.b.mover))
+        self.check_stuck()
+
+    cdef void check_stuck(self) noexcept:
+        """§5.4 (kadon): a movement-phase player with no legal action ends the game in a draw
+        before any turn is played. With repetition="none" an active TRADE tile always offers
+        nine trades, so the search is skipped then."""
+        cdef int buffer[NUM_ACTIONS]
+        if not self.kadon or self.b.unplaced > 0 or self.b.outcome != ONGOING:
+            return
+        if not self.forbid and self.b.active[BLUE] >= 0:
+            return
+        if self.legal_into(buffer) == 0:
+            self.b.outcome = DRAW
+
+    # ----- copying ------------------------------------------------------------------------------
+    cdef Kernel copy(self):
+        cdef ProteusKernel other = ProteusKernel.__new__(ProteusKernel)
+        other.copy_from(self)
+        return other
+
+    cdef void copy_from(self, Kernel source) noexcept:
+        cdef ProteusKernel other = <ProteusKernel>source
+        self.b = other.b
+        self.kadon = other.kadon
+        self.forbid = other.forbid
+        self.max_turns = other.max_turns
+        keys_assign(&self.seen, &other.seen)
+
+    # ----- tensors ------------------------------------------------------------------------------
+    cdef void observe_into(self, int player, float* out) noexcept:
+        observe_board(&self.b, player, out)
+
+    cdef void features_into(self, double* out) noexcept:
+        features_of(&self.b, out)
+
+    # ----- the Python face: cold accessors for the facade, loading and explanations -------------
+    def tile_at(self, int cell) -> int:
+        """The tile id on ``cell``, or -1 for an empty cell."""
+        _check(cell, 9, "cell")
+        return self.b.tiles[cell]
+
+    def piece_at(self, int cell) -> int:
+        _check(cell, 9, "cell")
+        return self.b.pieces[cell]
+
+    def cell_of_tile(self, int tile) -> int:
+        """The cell of ``tile``, or -1 while it is in the pool."""
+        _check(tile, 9, "tile")
+        return self.b.tile_cell[tile]
+
+    def cell_of_piece(self, int piece) -> int:
+        """The cell of ``piece``, or -1 while it is in its owner's hand."""
+        _check(piece, 6, "piece")
+        return self.b.where[piece]
+
+    def active_tile(self, int colour) -> int:
+        """The active tile of ``colour`` (0 red, 1 blue, 2 yellow), or -1 if it is missing."""
+        _check(colour, 3, "colour")
+        return self.b.active[colour]
+
+    def satisfies_goal(self, int player) -> bool:
+        _check(player, 2, "player")
+        return self.goal_met(player)
+
+    def kadon_feasible(self) -> bool:
+        """Whether this position satisfies the feasibility rule of §4.4."""
+        cdef int counts[3]
+        cdef int missing
+        cdef int open_tiles = self.kadon_budget(counts, &missing)
+        return can_fill(counts[0], counts[1], counts[2], open_tiles, missing)
+
+    def kadon_allows(self, int shape, int cell) -> bool:
+        """§4.4 for the mover's piece of ``shape`` on the tile at ``cell`` (which must hold a
+        tile and no piece): not a match on an active colour, and still feasible afterwards."""
+        cdef int buffer[NUM_ACTIONS]
+        cdef int count, i
+        _check(shape, 3, "shape")
+        _check(cell, 9, "cell")
+        count = self.placement_into(buffer)
+        for i in range(count):
+            if buffer[i] == PIECE_BASE + shape * 9 + cell:
+                return True
+        return False
+
+    def movement_candidates(self) -> list:
+        """Moves and trades the active rules allow, before the repetition filter and forcing."""
+        cdef int buffer[NUM_ACTIONS]
+        cdef int count = self.movement_into(buffer)
+        return [buffer[i] for i in range(count)]
+
+    def repeats(self, int action) -> bool:
+        """Whether the movement action ``action`` (a move or trade id) recreates a position met
+        before (repetition="forbid")."""
+        if not MOVE_BASE <= action < PASS:
+            raise ValueError(f"{action} is not a move or trade id")
+        return self.b.unplaced == 0 and keys_contain(&self.seen, self.key_after(action))
+
+    def set_position(self, tiles, pieces, active, int mover, int passes) -> None:
+        """Load a board (cell -> tile id, cell -> piece id, colour -> active tile; -1 for none)
+        as validated by ``position.py``; counters restart. Call ``start()`` afterwards."""
+        cdef int i
+        self._clear()
+        for i in range(9):
+            self.b.tiles[i] = tiles[i]
+            self.b.pieces[i] = pieces[i]
+        for i in range(9):
+            if self.b.tiles[i] >= 0:
+                self.b.tile_cell[self.b.tiles[i]] = i
+                self.b.unplaced -= 1
+            if self.b.pieces[i] >= 0:
+                self.b.where[self.b.pieces[i]] = i
+                self.b.unplaced -= 1
+        for i in range(3):
+            self.b.active[i] = active[i]
+        self.b.mover = mover
+        self.b.passes = passes
+
+    def start(self) -> None:
+        """Finish a new or loaded position: seed the repetition table with it and apply the
+        immediate kadon draw of §5.4 / D30."""
+        keys_clear(&self.seen)
+        if self.forbid and self.b.unplaced == 0:
+            keys_add(&self.seen, pack_key(self.b.tiles, self.b.where, self.b.active, self.b.mover))
+        self.check_stuck()
+
+
+def _check(int value, int size, str what):
+    if not 0 <= value < size:
+        raise IndexError(f"{what} {value} is outside 0..{size - 1}")
