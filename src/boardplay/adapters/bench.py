@@ -14,6 +14,8 @@ A *step* is one call that advances the game by one decision:
   final steps that retire finished agents are counted as PettingZoo counts them);
 - ``gymnasium``: ``Env.step`` of the learner, whose opponents are ``random`` agents (their moves
   and chance happen inside the step and are not counted separately).
+- ``vector``: ``BoardplayVectorEnv.step`` over 1,024 games at once (each game's step counts, as
+  for ``gymnasium``); actions are drawn from the masks with NumPy, observations written in full.
 
 Every loop picks legal actions uniformly with one seeded ``random.Random``; observations and
 masks are built exactly as a learner would receive them (``last()`` / ``step`` results).
@@ -34,7 +36,9 @@ import numpy as np
 from boardplay.core.game import Game, sample_chance
 from boardplay.core.registry import available, load
 
-ADAPTERS = ("engine", "openspiel", "pettingzoo", "gymnasium")
+ADAPTERS = ("engine", "openspiel", "pettingzoo", "gymnasium", "vector")
+VECTOR_ENVS = 1024
+"""Games stepped together by the ``vector`` row (the issue's yardstick for batched stepping)."""
 REFERENCE = "connect_four_v3"
 
 
@@ -166,6 +170,26 @@ def _gymnasium_loop(game: Game) -> Loop:
     return loop
 
 
+def _vector_loop(game: Game) -> Loop:
+    from boardplay.adapters.vector import BoardplayVectorEnv
+
+    envs = BoardplayVectorEnv(game, VECTOR_ENVS)
+
+    def loop(rng: random.Random, deadline: float) -> tuple[int, int]:
+        picks = np.random.default_rng(rng.randrange(2**31))
+        _obs, infos = envs.reset(seed=rng.randrange(2**31))
+        steps = games = 0
+        while time.perf_counter() < deadline:
+            mask = infos["action_mask"]
+            actions = (picks.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
+            _obs, _rewards, terminated, _truncated, infos = envs.step(actions)
+            steps += VECTOR_ENVS
+            games += int(terminated.sum())
+        return steps, games
+
+    return loop
+
+
 def _pettingzoo_loop(game: Game) -> Loop:
     from boardplay.adapters import pettingzoo
 
@@ -183,6 +207,7 @@ _LOOPS: dict[str, Callable[[Game], Loop]] = {
     "openspiel": _openspiel_loop,
     "pettingzoo": _pettingzoo_loop,
     "gymnasium": _gymnasium_loop,
+    "vector": _vector_loop,
 }
 
 

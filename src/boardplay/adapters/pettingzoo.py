@@ -56,9 +56,15 @@ def observation_space(game: Game) -> spaces.Box:
 
 
 def observe_tensor(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
-    return np.asarray(state.observation_tensor(seat), dtype=np.float32).reshape(
-        state.game.observation_shape()
-    )
+    """``seat``'s observation as a float32 array: written by the compiled kernel straight into
+    the array when the game has one (no Python list of thousands of floats in between)."""
+    shape = state.game.observation_shape()
+    kernel = state.kernel
+    if kernel is not None and kernel.observation_size:
+        out = np.empty(kernel.observation_size, dtype=np.float32)
+        kernel.observe(seat, out)
+        return out.reshape(shape)
+    return np.asarray(state.observation_tensor(seat), dtype=np.float32).reshape(shape)
 
 
 def action_mask(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
