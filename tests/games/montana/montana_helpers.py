@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import boardplay
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import DIRS
 from boardplay.games.montana.state import (
     HOME,

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.options import OptionSet, OptionSpec
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.data import DEFAULT_DATA, Components, load_components
 from boardplay.games.montana.state import MontanaState
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from boardplay.core.errors import PositionError
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import AXIS_NAMES, make_board
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
 from boardplay.games.montana.state import (

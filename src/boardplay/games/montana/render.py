@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import AXIS_NAMES
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
 from boardplay.games.montana.state import (

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import CHANCE, TERMINAL, State
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import AXES, Board, make_board
 from boardplay.games.montana.data import (
     GRAIN_GOOD,
