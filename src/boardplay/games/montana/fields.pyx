@@ -96,6 +96,21 @@ def read(MontanaKernel k, str name) -> list:
     return [values[i] for i in range(count)]
 
 
+def read_one(MontanaKernel k, str name, int index):
+    """One entry of an array field (negative indices count from the end)."""
+    cdef int count = length(k, name)
+    if index < 0:
+        index += count
+    if not 0 <= index < count:
+        raise IndexError(f"{name} index {index} out of range 0..{count - 1}")
+    if name == "slots":
+        return (k.s.slots[index][0], k.s.slots[index][1], k.s.slots[index][2],
+                k.s.slots[index][3])
+    if name in HEXES:
+        return (<signed char*>(<char*>&k.s + <intptr_t>HEXES[name]))[k.b.cells[index]]
+    return _ints(k, ARRAYS[name][0])[index]
+
+
 def write(MontanaKernel k, str name, int index, value) -> None:
     """Set one entry (``slots``: a 4-sequence of worker counts)."""
     cdef int count = length(k, name)

@@ -207,7 +207,7 @@ cdef class MontanaKernel(Kernel):
     cdef int legal_into(self, int* out) noexcept:
         cdef Pos* s = &self.s
         cdef Tables t = self.t
-        cdef int stage = s.stage, p = s.decider, k = 0, i, most
+        cdef int stage = s.stage, p = s.decider, k = 0, i, most, first, count
         if stage == OVER:
             return 0
         if stage <= SPIN:
