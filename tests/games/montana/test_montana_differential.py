@@ -2,7 +2,7 @@
 side over random games for every option set: at every step the player to move, the legal actions,
 the chance outcomes with their probabilities and the returns must agree; the position JSON, the
 observation tensors and a JSON round trip through the new engine are compared every ``every``
-steps (every step in ``make test``; see ``JSON_EVERY_SOAK``) and at the end of every game."""
+steps (``JSON_EVERY``) and at the end of every game."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from boardplay.ai.evaluation import softmax
 from boardplay.ai.evaluation.montana import SETTLEMENTS, TEMPERATURE, TEMPO, evaluate, strength
 from boardplay.core.game import sample_chance
 from boardplay.games._legacy.montana.game import MontanaGame as LegacyGame
+from boardplay.games.montana import fields
+from boardplay.games.montana.board import make_board
 from boardplay.games.montana.state import MAIN as NEW_MAIN
 from support import SOAK, games
 
@@ -42,9 +44,10 @@ OPTION_SETS: list[dict[str, Any]] = [
     },
     {"players": 3, "max_turns": 40},
 ]
-JSON_EVERY_SOAK = 50
-"""Under the soak the JSON, tensor and round-trip comparisons (about 20x the cost of a step of
-both engines) run every 50th step and at every game's end; the cheap comparisons every step."""
+JSON_EVERY = 100 if SOAK else 7
+"""The JSON, tensor and round-trip comparisons cost about 30 steps of both engines, so they run
+every 7th step in ``make test`` and every 100th under the soak (and at every game's end); the
+player to move, legal actions, chance outcomes and returns are compared at every step."""
 
 
 def _compare_positions(old: Any, new: Any) -> None:
@@ -91,10 +94,9 @@ def play_side_by_side(options: dict[str, Any], seed: int, every: int) -> int:
     "options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
 )
 def test_new_engine_equals_the_legacy_engine(options: dict[str, Any]) -> None:
-    count = games(2, 10_000)
-    every = JSON_EVERY_SOAK if SOAK else 1
+    count = games(1, 10_000)
     started = time.perf_counter()
-    steps = sum(play_side_by_side(options, 1000 * seed + 7, every) for seed in range(count))
+    steps = sum(play_side_by_side(options, 1000 * seed + 7, JSON_EVERY) for seed in range(count))
     seconds = time.perf_counter() - started
     print(f"\nmontana differential {options}: {count} games, {steps} actions, {seconds:.1f} s")
 
@@ -141,7 +143,7 @@ def test_evaluation_from_kernel_features_equals_the_old_evaluation(players: int)
     new = boardplay.load("montana", players=players).new_initial_state()
     rng = random.Random(players)
     checked = 0
-    for _ in range(games(6, 200)):
+    for _ in range(games(3, 100)):
         while not old.is_terminal():
             if rng.random() < 0.1:
                 assert evaluate(new) == _legacy_evaluate(old)
@@ -153,4 +155,23 @@ def test_evaluation_from_kernel_features_equals_the_old_evaluation(players: int)
             new.apply_action(action)
         old = LegacyGame({"players": players}).new_initial_state()
         new = boardplay.load("montana", players=players).new_initial_state()
-    assert checked > 100
+    assert checked > 50
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_kernel_deals_the_boards_of_the_reference_generator(players: int) -> None:
+    game = boardplay.load("montana", players=players)
+    kernel = game.new_initial_state().kernel
+    kinds = {"plain": 1, "mountain": 2, "lake": 3}
+    for seed in [*range(0, 4096, games(61, 1)), 2**31 - 1]:
+        assert fields.load_board(kernel, seed)
+        board = make_board(game.data, players, seed)
+        assert fields.landscape(kernel) == [
+            (q, r, kinds[spec.kind], spec.cost, spec.double, spec.cattle, spec.canteen)
+            for (q, r), spec in zip(board.coords, board.specs, strict=True)
+        ]
+        placed, attempts = fields.placement(kernel)
+        assert attempts == board.attempts
+        assert [(game.data.tile_ids[t], r) for t, r in placed] == [
+            (tile, rotation) for _, tile, rotation in board.placed
+        ]

@@ -101,8 +101,11 @@ class MontanaGameBase(Game):
         """Why ``action`` is illegal in ``state`` (explain.py)."""
 
 
-class Ints(Sequence[int]):
-    """A live int sequence over one kernel field: reads and writes go to the kernel."""
+E = TypeVar("E")
+
+
+class _View(Sequence[E]):
+    """A live sequence over one kernel field: every read and write goes to the kernel."""
 
     __slots__ = ("_kernel", "_name")
 
@@ -114,14 +117,15 @@ class Ints(Sequence[int]):
         return fields.length(self._kernel, self._name)
 
     @overload
-    def __getitem__(self, index: int) -> int: ...
+    def __getitem__(self, index: int) -> E: ...
     @overload
-    def __getitem__(self, index: slice) -> list[int]: ...
-    def __getitem__(self, index: int | slice) -> int | list[int]:
+    def __getitem__(self, index: slice) -> list[E]: ...
+    def __getitem__(self, index: int | slice) -> E | list[E]:
         if isinstance(index, slice):
-            values: list[int] = fields.read(self._kernel, self._name)
+            values: list[E] = fields.read(self._kernel, self._name)
             return values[index]
-        return int(fields.read_one(self._kernel, self._name, index))
+        entry: E = fields.read_one(self._kernel, self._name, index)
+        return entry
 
     def __setitem__(self, index: int | slice, value: Any) -> None:
         if isinstance(index, slice):
@@ -130,7 +134,7 @@ class Ints(Sequence[int]):
         else:
             fields.write(self._kernel, self._name, index % len(self), value)
 
-    def __iter__(self) -> Iterator[int]:
+    def __iter__(self) -> Iterator[E]:
         return iter(fields.read(self._kernel, self._name))
 
     def __eq__(self, other: object) -> bool:
@@ -142,42 +146,17 @@ class Ints(Sequence[int]):
         return repr(list(self))
 
 
-Part = tuple[int, ...]
+class Ints(_View[int]):
+    """An int array field (per seat, per supply kind or per hex)."""
+
+    __slots__ = ()
 
 
-class Slots(Sequence[Part]):
-    """The worker-board parts (bank spaces, then left/right of each production space) as live
+class Slots(_View[tuple[int, ...]]):
+    """The worker-board parts (bank spaces, then left/right of each production space) as
     4-tuples of worker counts (Cu, St, Gr, Pu)."""
 
-    __slots__ = ("_kernel",)
-
-    def __init__(self, kernel: MontanaKernel) -> None:
-        self._kernel = kernel
-
-    def __len__(self) -> int:
-        return fields.length(self._kernel, "slots")
-
-    @overload
-    def __getitem__(self, index: int) -> Part: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Part]: ...
-    def __getitem__(self, index: int | slice) -> Part | list[Part]:
-        if isinstance(index, slice):
-            values: list[Part] = fields.read(self._kernel, "slots")
-            return values[index]
-        part: Part = fields.read_one(self._kernel, "slots", index)
-        return part
-
-    def __setitem__(self, index: int, value: Sequence[int]) -> None:
-        fields.write(self._kernel, "slots", index % len(self), value)
-
-    def __iter__(self) -> Iterator[Part]:
-        return iter(fields.read(self._kernel, "slots"))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    __hash__ = None  # type: ignore[assignment]
+    __slots__ = ()
 
 
 T = TypeVar("T")
@@ -216,12 +195,10 @@ class _Array:
 
 class _SlotsField:
     def __get__(self, state: MontanaState, owner: object = None) -> Slots:
-        return Slots(state.kernel)
+        return Slots(state.kernel, "slots")
 
     def __set__(self, state: MontanaState, values: Sequence[Sequence[int]]) -> None:
-        view = Slots(state.kernel)
-        for i, part in enumerate(values):
-            view[i] = part
+        Slots(state.kernel, "slots")[:] = values
 
 
 class MontanaState(KernelState, State):

@@ -1,4 +1,4 @@
-"""The pre-kernel Montana engine, frozen as the reference for the differential test (do not edit)."""
+"""The pre-kernel Montana engine, frozen as the differential test's reference (do not edit)."""
 
 from boardplay.games._legacy.montana.game import MontanaGame
 from boardplay.games._legacy.montana.state import MontanaState
