@@ -1,2 +1,2 @@
-"""Frozen copies of the pre-kernel engines, kept only as the reference of the differential
-soak tests until the compiled engines have soaked; nothing outside the tests imports them."""
+"""The engines as they were before issue 14 (compiled kernels), kept only as the reference the
+differential tests compare the new engines against; deleted after the long soak."""
