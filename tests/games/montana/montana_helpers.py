@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import boardplay
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import DIRS
 from boardplay.games.montana.state import (
     HOME,
@@ -116,26 +116,41 @@ def play(state: MontanaState, *moves: str) -> None:
 def check_invariants(state: MontanaState, connectivity: bool = True) -> None:
     """Spec §15 I1–I12 (and I13's 'no dead stage'). Scenario positions that place settlements
     by hand skip I9 (``connectivity=False``)."""
+    # read every field once (the facade's fields read the kernel on each access)
+    hex_owner = list(state.hex_owner)
+    hex_tiles = list(state.hex_tiles)
+    hex_cattle = list(state.hex_cattle)
+    lake_canteen = list(state.lake_canteen)
+    workers = list(state.workers)
+    goods = list(state.goods)
+    slots = list(state.slots)
+    supply_workers = list(state.supply_workers)
+    supply_goods = list(state.supply_goods)
+    aside_goods = list(state.aside_goods)
+    silver = list(state.silver)
+    cattle = list(state.cattle)
+    canteens = list(state.canteens)
+    tiles = list(state.tiles)
+    contractor = list(state.contractor)
+
     data = state.data
     n = state.n
     # I1 workers
     for c in range(4):
         total = (
-            state.supply_workers[c]
-            + sum(state.workers[4 * p + c] for p in range(n))
-            + sum(s[c] for s in state.slots)
+            supply_workers[c] + sum(workers[4 * p + c] for p in range(n)) + sum(s[c] for s in slots)
         )
         assert total == data.workers_per_colour, ("I1", c, total)
     # I6 non-negativity
     for values in (
-        state.supply_workers,
-        state.supply_goods,
-        state.silver,
-        state.goods,
-        state.cattle,
-        state.canteens,
-        state.workers,
-        state.tiles,
+        supply_workers,
+        supply_goods,
+        silver,
+        goods,
+        cattle,
+        canteens,
+        workers,
+        tiles,
     ):
         assert min(values) >= 0, "I6"
     assert state.supply_cattle >= 0
@@ -148,44 +163,41 @@ def check_invariants(state: MontanaState, connectivity: bool = True) -> None:
         return
     # I2 goods
     for k in range(6):
-        total = state.supply_goods[k] + sum(state.goods[6 * p + k] for p in range(n))
+        total = supply_goods[k] + sum(goods[6 * p + k] for p in range(n))
         assert total == data.goods_supply[n][k] + n * data.start_goods[k], ("I2", k)
-        assert total + state.aside_goods[k] == data.goods_box[k]
+        assert total + aside_goods[k] == data.goods_box[k]
     # I3 cattle
-    assert state.supply_cattle + sum(state.cattle) + sum(state.hex_cattle) == data.cattle_total
+    assert state.supply_cattle + sum(cattle) + sum(hex_cattle) == data.cattle_total
     # I4 canteens
     box = data.canteens_total - len(board.canteen_lakes)
     assert state.canteens_box == box
-    assert (
-        sum(state.lake_canteen) + sum(state.canteens) + state.canteens_used + box
-        == data.canteens_total
-    ), "I4"
+    assert sum(lake_canteen) + sum(canteens) + state.canteens_used + box == data.canteens_total, (
+        "I4"
+    )
     # I5 settlements
     for p in range(n):
-        placed = sum(t for h, t in enumerate(state.hex_tiles) if state.hex_owner[h] == p)
-        assert placed + state.tiles[p] == data.settlements[n], "I5"
+        placed = sum(t for h, t in enumerate(hex_tiles) if hex_owner[h] == p)
+        assert placed + tiles[p] == data.settlements[n], "I5"
     # I8 hexes
     for h, spec in enumerate(board.specs):
-        if state.hex_owner[h] >= 0:
+        if hex_owner[h] >= 0:
             assert spec.kind == "plain" and h != board.start
-            assert 1 <= state.hex_tiles[h] <= 3
+            assert 1 <= hex_tiles[h] <= 3
         else:
-            assert state.hex_tiles[h] == 0
+            assert hex_tiles[h] == 0
         if spec.kind == "plain" and spec.cattle:
-            assert state.hex_cattle[h] == (1 if state.hex_owner[h] < 0 else 0), "I8 cattle"
+            assert hex_cattle[h] == (1 if hex_owner[h] < 0 else 0), "I8 cattle"
     for lake in board.canteen_lakes:
-        settled = any(state.hex_owner[x] >= 0 for x in board.neighbours[lake])
-        assert state.lake_canteen[lake] == (0 if settled else 1), "I8 canteen"
+        settled = any(hex_owner[x] >= 0 for x in board.neighbours[lake])
+        assert lake_canteen[lake] == (0 if settled else 1), "I8 canteen"
     # I9 connectivity
     groups = (
         []
         if not connectivity
         else (
-            [{h for h in range(len(board.coords)) if state.hex_owner[h] >= 0}]
+            [{h for h in range(len(board.coords)) if hex_owner[h] >= 0}]
             if state.game.adjacent_any
-            else [
-                {h for h in range(len(board.coords)) if state.hex_owner[h] == p} for p in range(n)
-            ]
+            else [{h for h in range(len(board.coords)) if hex_owner[h] == p} for p in range(n)]
         )
     )
     for group in groups:
@@ -200,11 +212,11 @@ def check_invariants(state: MontanaState, connectivity: bool = True) -> None:
         assert group <= seen, "I9"
     # I10 worker board parts
     for b, space in enumerate(data.bank):
-        assert sum(state.slots[b]) in (0, space.workers)
+        assert sum(slots[b]) in (0, space.workers)
     for a, area in enumerate(data.areas):
         base = state.game.area_slot[a]
         for s in range(len(area.spaces)):
-            left, right = state.slots[base + 2 * s], state.slots[base + 2 * s + 1]
+            left, right = slots[base + 2 * s], slots[base + 2 * s + 1]
             if sum(right):
                 assert sum(left), "I10 right without left"
             for part in (left, right):
@@ -213,8 +225,8 @@ def check_invariants(state: MontanaState, connectivity: bool = True) -> None:
     if state.stage not in (PLACE, REWARD) and not (
         state.stage == OVERFLOW and state.after_overflow in (PLACE, REWARD)
     ):
-        assert all(c == HOME for c in state.contractor), "I11"
-    rows = [c // len(data.column_cost) for c in state.contractor if c != HOME]
+        assert all(c == HOME for c in contractor), "I11"
+    rows = [c // len(data.column_cost) for c in contractor if c != HOME]
     assert len(rows) == len(set(rows)), "I11 one per row"
     # I12 lines
     for p in range(n):

@@ -12,7 +12,7 @@ from montana_helpers import fresh, play, set_cattle, set_workers
 import boardplay
 from boardplay.core.errors import IllegalActionError, PositionError
 from boardplay.core.game import sample_chance
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.data import load_components
 from boardplay.games.montana.state import MontanaState
 

@@ -22,7 +22,7 @@ from montana_helpers import (
     settle,
 )
 
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.state import (
     BUILD_NEXT,
     END,

@@ -19,7 +19,7 @@ from montana_helpers import (
     step,
 )
 
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import make_board
 from boardplay.games.montana.data import load_components
 from boardplay.games.montana.state import (

@@ -12,15 +12,25 @@ turns) add small amounts. Valuing goods in general instead (an earlier version) 
 agents hoard goods that pay for nothing: MCTS self-play ran into the 400-turn cap in every game.
 The softmax temperature of one settlement says a one-settlement lead is a clear but not decisive
 edge.
+
+Every number comes from the kernel's typed feature vector (``MontanaKernel.features_into``,
+layout in ``games/montana/state.py``): the holdings and the readiness counts, which the kernel
+computes exactly as ``readiness`` below describes (the differential test checks the values
+against the pre-kernel evaluation), so search never builds the position JSON.
 """
 
 from __future__ import annotations
 
-from typing import cast
-
 from boardplay.ai.evaluation import Heuristics, softmax
 from boardplay.core.game import State
-from boardplay.games.montana.state import MAIN, Holdings, MontanaState
+from boardplay.games.montana.state import (
+    F_MAIN_SEAT,
+    F_PARTIAL_COST,
+    F_PARTIAL_HAVE,
+    F_READY,
+    SEAT_FEATURES,
+    Holdings,
+)
 
 SETTLEMENTS = {2: 12, 3: 10, 4: 8}
 READY_WEIGHT = 0.7
@@ -76,20 +86,38 @@ def strength(held: Holdings, goods: list[int], sites: list[tuple[int, ...]], tot
     )
 
 
+def ready_value(ready: float, have: float, cost: float) -> float:
+    """``readiness`` from the kernel's counts: sites paid for, and the next site's cost in hand
+    out of its whole cost (cost 0: no partly paid site)."""
+    if cost:
+        return READY_WEIGHT * ready + PARTIAL_WEIGHT * have / cost
+    return READY_WEIGHT * ready
+
+
 def evaluate(state: State) -> list[float]:
     """The result at the end, otherwise the softmax of the players' strengths."""
     if state.is_terminal():
         return state.returns()
-    montana = cast(MontanaState, state)
-    n = montana.n
+    assert state.kernel is not None
+    features = state.kernel.features()
+    n = state.game.num_players
     total = SETTLEMENTS.get(n, 12)
-    sites = montana.build_sites()
-    values = [
-        strength(montana.holdings(p), montana.goods[6 * p : 6 * p + 6], sites[p], total)
-        for p in range(n)
-    ]
-    if montana.stage == MAIN and montana.active >= 0:
-        values[montana.active] += TEMPO
+    values = []
+    for p in range(n):
+        f = features[SEAT_FEATURES * p : SEAT_FEATURES * (p + 1)]
+        left, goods, silver, workers, cattle, canteens = f[:6]
+        values.append(
+            total
+            - left
+            + ready_value(f[F_READY], f[F_PARTIAL_HAVE], f[F_PARTIAL_COST])
+            + GOOD_WEIGHT * goods
+            + SILVER_WEIGHT * silver
+            + WORKER_WEIGHT * workers
+            + CATTLE_WEIGHT * (cattle + canteens)
+        )
+    seat = int(features[F_MAIN_SEAT])
+    if seat >= 0:
+        values[seat] += TEMPO
     return softmax(values, TEMPERATURE)
 
 

@@ -6,11 +6,16 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from boardplay.core.errors import OptionError
-from boardplay.core.game import Game
+from boardplay.core.game import State
 from boardplay.core.options import OptionSet, OptionSpec
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.data import DEFAULT_DATA, Components, load_components
-from boardplay.games.montana.state import MontanaState
+from boardplay.games.montana.explain import why_illegal
+from boardplay.games.montana.observation import OBSERVATION_SIZE, observation
+from boardplay.games.montana.position import export_position, load_position
+from boardplay.games.montana.render import render_state
+from boardplay.games.montana.state import MontanaGameBase, MontanaState
+from boardplay.games.montana.tables import Tables
 
 BOARD_SEED_MAX = 2**31 - 1
 
@@ -74,7 +79,7 @@ OPTIONS = OptionSet(
 )
 
 
-class MontanaGame(Game):
+class MontanaGame(MontanaGameBase):
     """Montana for 2–4 players; every component value comes from the data file."""
 
     name: ClassVar[str] = "montana"
@@ -119,6 +124,7 @@ class MontanaGame(Game):
             slot += 2 * len(area.spaces)
         self.area_slot: tuple[int, ...] = tuple(area_slot)
         self.num_slots = slot
+        self.tables = Tables(self.data, players, self.options)
 
     @property
     def num_players(self) -> int:
@@ -141,11 +147,22 @@ class MontanaGame(Game):
         return MontanaState(self)
 
     def state_from_json(self, position: Mapping[str, Any]) -> MontanaState:
-        from boardplay.games.montana.position import load_position
-
         return load_position(self, position)
 
     def observation_shape(self) -> tuple[int, ...]:
-        from boardplay.games.montana.observation import OBSERVATION_SIZE
-
         return (OBSERVATION_SIZE,)
+
+    def explain(self, state: MontanaState, action: object) -> str:
+        return why_illegal(state, action)
+
+    def export_position(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, MontanaState)
+        return export_position(state)
+
+    def render_state(self, state: State, detail: bool) -> str:
+        assert isinstance(state, MontanaState)
+        return render_state(state, detail)
+
+    def observe(self, state: State, player: int) -> list[float]:
+        assert isinstance(state, MontanaState)
+        return observation(state, player)

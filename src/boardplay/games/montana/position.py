@@ -9,11 +9,11 @@ checked against it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from boardplay.core.errors import PositionError
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import AXIS_NAMES, make_board
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
 from boardplay.games.montana.state import (
@@ -36,21 +36,19 @@ from boardplay.games.montana.state import (
     TRADE_STAGES,
     TURN_END,
     WILD_STAGE,
+    MontanaGameBase,
     MontanaState,
 )
-
-if TYPE_CHECKING:
-    from boardplay.games.montana.game import MontanaGame
 
 FORMAT = "montana-position"
 VERSION = 1
 
 
-def _goods(values: list[int]) -> dict[str, int]:
+def _goods(values: Sequence[int]) -> dict[str, int]:
     return {GOOD_CODES[k]: values[k] for k in range(6)}
 
 
-def _workers(values: list[int] | tuple[int, ...]) -> dict[str, int]:
+def _workers(values: Sequence[int]) -> dict[str, int]:
     return {COLOUR_CODES[c]: values[c] for c in range(4)}
 
 
@@ -65,12 +63,17 @@ def export_position(state: MontanaState) -> dict[str, Any]:
     data = state.data
     board = state.board
     n = state.n
+    owner, tiles = list(state.hex_owner), list(state.hex_tiles)
+    silver, goods, workers = list(state.silver), list(state.goods), list(state.workers)
+    slots = list(state.slots)
+    lines = state.lines
     out: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "data": {"id": data.id, "digest": data.digest},
         "options": dict(state.game.options),
     }
+    cattle, canteens = list(state.hex_cattle), list(state.lake_canteen)
     if board is None:
         out["board"] = None
         out["landscape"] = None
@@ -86,16 +89,14 @@ def export_position(state: MontanaState) -> dict[str, Any]:
             "settlements": [
                 {
                     "hex": list(board.coords[h]),
-                    "owner": state.hex_owner[h],
-                    "tiles": state.hex_tiles[h],
+                    "owner": owner[h],
+                    "tiles": tiles[h],
                 }
                 for h in range(len(board.coords))
-                if state.hex_owner[h] >= 0
+                if owner[h] >= 0
             ],
-            "cattle": [list(board.coords[h]) for h in board.cattle_hexes if state.hex_cattle[h]],
-            "canteens": [
-                list(board.coords[h]) for h in board.canteen_lakes if state.lake_canteen[h]
-            ],
+            "cattle": [list(board.coords[h]) for h in board.cattle_hexes if cattle[h]],
+            "canteens": [list(board.coords[h]) for h in board.canteen_lakes if canteens[h]],
         }
     out["supply"] = {
         "workers": _workers(state.supply_workers),
@@ -111,30 +112,30 @@ def export_position(state: MontanaState) -> dict[str, Any]:
             {
                 "seat": p,
                 "colour": state.game.seat_name(p),
-                "silver": state.silver[p],
-                "goods": _goods(state.goods[6 * p : 6 * p + 6]),
+                "silver": silver[p],
+                "goods": _goods(goods[6 * p : 6 * p + 6]),
                 "cattle": state.cattle[p],
                 "canteens": state.canteens[p],
-                "workers": _workers(state.workers[4 * p : 4 * p + 4]),
+                "workers": _workers(workers[4 * p : 4 * p + 4]),
                 "settlements_left": state.tiles[p],
                 "lines": [
                     {
                         "axis": AXIS_NAMES[axis],
                         "hexes": [list(board.coords[h]) for h in hexes] if board else [],
                     }
-                    for axis, hexes in state.lines[p]
+                    for axis, hexes in lines[p]
                 ],
             }
         )
     out["players"] = players
-    bank = {space.name: A.workers_text(state.slots[b]) for b, space in enumerate(data.bank)}
+    bank = {space.name: A.workers_text(slots[b]) for b, space in enumerate(data.bank)}
     production: dict[str, dict[str, str]] = {}
     for a, area in enumerate(data.areas):
         base = state.game.area_slot[a]
         for s, pspace in enumerate(area.spaces):
             production[pspace.name] = {
-                "left": A.workers_text(state.slots[base + 2 * s]),
-                "right": A.workers_text(state.slots[base + 2 * s + 1]),
+                "left": A.workers_text(slots[base + 2 * s]),
+                "right": A.workers_text(slots[base + 2 * s + 1]),
             }
     out["worker_board"] = {"bank": bank, "production": production}
     out["contractors"] = [_spot(state, c) for c in state.contractor]
@@ -168,7 +169,7 @@ def export_position(state: MontanaState) -> dict[str, Any]:
         "auction": {
             "opportunity": state.opp,
             "chain": state.chain,
-            "out": list(state.out),
+            "out": [bool(v) for v in state.out],
             "cursor": state.cursor,
         },
     }
@@ -249,7 +250,7 @@ def _hex(value: Any, field: str, index: dict[tuple[int, int], int]) -> int:
     return index[(q, r)]
 
 
-def load_position(game: MontanaGame, position: Mapping[str, Any]) -> MontanaState:
+def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> MontanaState:
     pos = _obj(position, "(top level)")
     if pos.get("format") != FORMAT:
         raise _fail("format", f"must be {FORMAT!r}")
@@ -301,13 +302,7 @@ def load_position(game: MontanaGame, position: Mapping[str, Any]) -> MontanaStat
             expect = [{"position": list(p), "tile": t, "rotation": r} for p, t, r in board.placed]
             if b["tiles"] != expect:
                 raise _fail("board.tiles", f"do not match the board generated from seed {seed}")
-        state.board = board
-        state.board_seed = seed
-        size = len(board.coords)
-        state.hex_owner = [-1] * size
-        state.hex_tiles = [0] * size
-        state.hex_cattle = [0] * size
-        state.lake_canteen = [0] * size
+        state.deal_board(seed)
         index = {h: i for i, h in enumerate(board.coords)}
         land = _obj(_get(pos, "landscape", ""), "landscape")
         for i, entry in enumerate(
@@ -388,7 +383,9 @@ def load_position(game: MontanaGame, position: Mapping[str, Any]) -> MontanaStat
             if len(hexes) < data.line_length or any(state.hex_owner[h] != p for h in hexes):
                 raise _fail(f"{lf}.hexes", f"must be >= {data.line_length} of the player's hexes")
             lines.append((AXIS_NAMES.index(axis), hexes))
-        state.lines[p] = tuple(lines)
+        problem = state.set_lines(p, lines)
+        if problem:
+            raise _fail(f"{f}.lines", problem)
 
     wb = _obj(_get(pos, "worker_board", ""), "worker_board")
     bank = _obj(_get(wb, "bank", "worker_board"), "worker_board.bank")
@@ -541,7 +538,6 @@ def load_position(game: MontanaGame, position: Mapping[str, Any]) -> MontanaStat
         raise _fail("result", "must be null while the game is in progress")
     _check_conservation(state, board_raw is not None)
     state._history = []
-    state._legal = None
     if stage != OVER and not state.legal_actions():
         raise _fail("stage", f"{stage_name} leaves the deciding player no legal action")
     return state

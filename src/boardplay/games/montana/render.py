@@ -4,9 +4,9 @@ the supplies; and whose decision it is. Plain text for an 80-column terminal."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from boardplay.games.montana import actions as A
+from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import AXIS_NAMES
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
 from boardplay.games.montana.state import (
@@ -14,10 +14,8 @@ from boardplay.games.montana.state import (
     HOME,
     OVER,
     STAGE_NAMES,
+    MontanaState,
 )
-
-if TYPE_CHECKING:
-    from boardplay.games.montana.state import MontanaState
 
 CELL = 6
 
@@ -70,11 +68,11 @@ def render_map(state: MontanaState) -> list[str]:
     return lines
 
 
-def _goods(values: list[int]) -> str:
+def _goods(values: Sequence[int]) -> str:
     return " ".join(f"{GOOD_CODES[k]}{values[k]}" for k in range(6))
 
 
-def _workers(values: list[int] | tuple[int, ...]) -> str:
+def _workers(values: Sequence[int]) -> str:
     return " ".join(f"{COLOUR_CODES[c]}{values[c]}" for c in range(4))
 
 

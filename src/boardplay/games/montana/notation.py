@@ -12,6 +12,7 @@ board seeds, in disjoint ranges so every outcome has one string (``spin:5``, ``s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations_with_replacement
 
 from boardplay.games.montana.board import GRID_CELLS, grid_coords, grid_index
@@ -93,11 +94,11 @@ A fixed board_seed option may name any seed 0..2^31-1."""
 NUM_CHANCE = CHANCE_BOARD + BOARD_OUTCOMES
 
 
-def workers_text(counts: Counts) -> str:
+def workers_text(counts: Sequence[int]) -> str:
     return "+".join(COLOUR_CODES[c] for c in range(4) for _ in range(counts[c]))
 
 
-def goods_text(counts: Counts) -> str:
+def goods_text(counts: Sequence[int]) -> str:
     return "+".join(GOOD_CODES[g] for g in range(6) for _ in range(counts[g]))
 
 

@@ -1,0 +1,203 @@
+"""The fixed action space of Montana and its notation (rules spec §10, §12.1).
+
+Every decision is one small atomic action with a fixed id; the id layout is bounded by the data
+limits of ``data.py`` so that any valid data file uses the same space. Worker and goods choices
+are multisets (equivalent choices are one action), written in the canonical order Cu, St, Gr, Pu
+and c, C, s, S, g, p.
+
+Chance outcomes have their own id space (``max_chance_outcomes``): spin segments, start seats and
+board seeds, in disjoint ranges so every outcome has one string (``spin:5``, ``start:1``,
+``board:123``).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+from boardplay.games._legacy.montana.board import GRID_CELLS, grid_coords, grid_index
+from boardplay.games._legacy.montana.data import (
+    COLOUR_CODES,
+    GOOD_CODES,
+    MAX_AREA_SPACES,
+    MAX_BANK_SPACES,
+    MAX_BANK_WORKERS,
+    MAX_COLUMNS,
+    MAX_PICKS,
+    MAX_ROWS,
+    MAX_UPGRADES,
+    MAX_WHEEL,
+    Components,
+)
+
+Counts = tuple[int, ...]
+
+
+def _multisets(kinds: int, sizes: range) -> list[Counts]:
+    out: list[Counts] = []
+    for size in sizes:
+        for combo in combinations_with_replacement(range(kinds), size):
+            counts = [0] * kinds
+            for k in combo:
+                counts[k] += 1
+            out.append(tuple(counts))
+    return out
+
+
+WORKER_SETS: list[Counts] = _multisets(4, range(1, MAX_BANK_WORKERS + 1))
+"""Worker multisets of size 1..4 (wild picks, returns, bank spaces)."""
+WORKER_SET_INDEX = {m: i for i, m in enumerate(WORKER_SETS)}
+WORKER_SETS_BY_SIZE: dict[int, list[int]] = {
+    k: [i for i, m in enumerate(WORKER_SETS) if sum(m) == k] for k in range(1, 5)
+}
+PART_SETS = [i for i, m in enumerate(WORKER_SETS) if sum(m) <= 2]
+"""Worker multisets of size 1..2: the choices for a production part (the first 14)."""
+PICK_SETS: list[Counts] = _multisets(6, range(1, MAX_PICKS + 1))
+PICK_SET_INDEX = {m: i for i, m in enumerate(PICK_SETS)}
+UPGRADE_PAIRS: list[tuple[int, int]] = [
+    (a, b)
+    for a in range(MAX_UPGRADES + 1)
+    for b in range(MAX_UPGRADES + 1)
+    if a + b <= MAX_UPGRADES
+]
+UPGRADE_INDEX = {p: i for i, p in enumerate(UPGRADE_PAIRS)}
+TRADE_SILVER = 6
+"""Trade kinds 0..5 are goods (GOODS order), 6 is silver, 7..10 are worker colours."""
+
+RECRUIT = 0
+CITY = 1
+STOP = 2
+PASS = 3
+CANTEEN = 4
+END = 5
+RIGHT_NONE = 6
+PUSH = 7
+TRADE = PUSH + MAX_WHEEL
+WILD = TRADE + 11
+RETURN = WILD + len(WORKER_SETS)
+RIGHT = RETURN + len(WORKER_SETS)
+PLACE = RIGHT + len(PART_SETS)
+REWARD_UP = PLACE + MAX_ROWS * MAX_COLUMNS
+REWARD_PICK = REWARD_UP + len(UPGRADE_PAIRS)
+WORK_BANK = REWARD_PICK + len(PICK_SETS)
+WORK_PROD = WORK_BANK + MAX_BANK_SPACES * len(WORKER_SETS)
+BUILD = WORK_PROD + 4 * MAX_AREA_SPACES * len(PART_SETS)
+NUM_ACTIONS = BUILD + GRID_CELLS
+
+CHANCE_SPIN = 0
+CHANCE_START = MAX_WHEEL
+CHANCE_BOARD = CHANCE_START + 4
+BOARD_OUTCOMES = 4096
+"""With board_seed=random the Board chance node lists seeds 0..4095 (uniform): enumerable for
+search and masks, and far more boards than the statistics of the generator distinguish.
+A fixed board_seed option may name any seed 0..2^31-1."""
+NUM_CHANCE = CHANCE_BOARD + BOARD_OUTCOMES
+
+
+def workers_text(counts: Counts) -> str:
+    return "+".join(COLOUR_CODES[c] for c in range(4) for _ in range(counts[c]))
+
+
+def goods_text(counts: Counts) -> str:
+    return "+".join(GOOD_CODES[g] for g in range(6) for _ in range(counts[g]))
+
+
+def bank_action(space: int, workers: Counts) -> int:
+    return WORK_BANK + space * len(WORKER_SETS) + WORKER_SET_INDEX[workers]
+
+
+def prod_action(area: int, space: int, workers: Counts) -> int:
+    return WORK_PROD + (area * MAX_AREA_SPACES + space) * len(PART_SETS) + WORKER_SET_INDEX[workers]
+
+
+def build_action(q: int, r: int) -> int:
+    return BUILD + grid_index(q, r)
+
+
+def place_action(row: int, column: int) -> int:
+    return PLACE + row * MAX_COLUMNS + column
+
+
+def action_to_text(data: Components, action: int) -> str:
+    """The notation of a player action (independent of the state, so it never depends on the
+    order of the legal list). Raises ``ValueError`` for an id outside the space or unused by
+    this data file."""
+    if action == RECRUIT:
+        return "recruit"
+    if action == CITY:
+        return "work:city"
+    if action == STOP:
+        return "stop"
+    if action == PASS:
+        return "pass"
+    if action == CANTEEN:
+        return "canteen"
+    if action == END:
+        return "end"
+    if action == RIGHT_NONE:
+        return "right:none"
+    if PUSH <= action < TRADE:
+        return f"push:{action - PUSH}"
+    if TRADE <= action < WILD:
+        kind = action - TRADE
+        if kind < TRADE_SILVER:
+            return f"trade:cattle>good:{GOOD_CODES[kind]}"
+        if kind == TRADE_SILVER:
+            return "trade:cattle>silver"
+        return f"trade:cattle>worker:{COLOUR_CODES[kind - TRADE_SILVER - 1]}"
+    if WILD <= action < RETURN:
+        return f"wild:{workers_text(WORKER_SETS[action - WILD])}"
+    if RETURN <= action < RIGHT:
+        return f"return:{workers_text(WORKER_SETS[action - RETURN])}"
+    if RIGHT <= action < PLACE:
+        return f"right:{workers_text(WORKER_SETS[action - RIGHT])}"
+    if PLACE <= action < REWARD_UP:
+        row, column = divmod(action - PLACE, MAX_COLUMNS)
+        if row >= len(data.rows) or column >= len(data.column_cost):
+            raise ValueError(f"action {action} names a store spot this data file lacks")
+        return f"place:{data.rows[row].name}{column + 1}"
+    if REWARD_UP <= action < REWARD_PICK:
+        pair = UPGRADE_PAIRS[action - REWARD_UP]
+        parts = [f"{GOOD_CODES[small]}{pair[i]}" for i, (small, _) in enumerate(data.upgrades)]
+        return "reward:up:" + ("".join(parts) or "none")
+    if REWARD_PICK <= action < WORK_BANK:
+        return f"reward:pick:{goods_text(PICK_SETS[action - REWARD_PICK])}"
+    if WORK_BANK <= action < WORK_PROD:
+        space, ms = divmod(action - WORK_BANK, len(WORKER_SETS))
+        if space >= len(data.bank):
+            raise ValueError(f"action {action} names a bank space this data file lacks")
+        return f"work:{data.bank[space].name}:{workers_text(WORKER_SETS[ms])}"
+    if WORK_PROD <= action < BUILD:
+        cell, ms = divmod(action - WORK_PROD, len(PART_SETS))
+        area, space = divmod(cell, MAX_AREA_SPACES)
+        if space >= len(data.areas[area].spaces):
+            raise ValueError(f"action {action} names a production space this data file lacks")
+        return f"work:{data.areas[area].spaces[space].name}:{workers_text(WORKER_SETS[ms])}"
+    if BUILD <= action < NUM_ACTIONS:
+        q, r = grid_coords(action - BUILD)
+        return f"build:{q},{r}"
+    raise ValueError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
+
+
+def chance_to_text(outcome: int) -> str:
+    if CHANCE_SPIN <= outcome < CHANCE_START:
+        return f"spin:{outcome - CHANCE_SPIN + 1}"
+    if CHANCE_START <= outcome < CHANCE_BOARD:
+        return f"start:{outcome - CHANCE_START}"
+    if CHANCE_BOARD <= outcome < NUM_CHANCE:
+        return f"board:{outcome - CHANCE_BOARD}"
+    raise ValueError(f"chance outcome id {outcome} is outside 0..{NUM_CHANCE - 1}")
+
+
+def text_to_chance(text: str) -> int | None:
+    """The outcome id of ``spin:5``, ``start:1`` or ``board:123`` (None if malformed)."""
+    kind, _, number = text.partition(":")
+    if not number.isdigit() or number != str(int(number)):
+        return None
+    value = int(number)
+    if kind == "spin" and 1 <= value <= MAX_WHEEL:
+        return CHANCE_SPIN + value - 1
+    if kind == "start" and value < 4:
+        return CHANCE_START + value
+    if kind == "board" and value < BOARD_OUTCOMES:
+        return CHANCE_BOARD + value
+    return None

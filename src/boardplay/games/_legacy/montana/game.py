@@ -1,0 +1,150 @@
+"""``MontanaGame``: options, the fixed action space and position loading (rules spec §11)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from boardplay.core.errors import OptionError
+from boardplay.core.game import Game
+from boardplay.core.options import OptionSet, OptionSpec
+from boardplay.games._legacy.montana import actions as A
+from boardplay.games._legacy.montana.data import DEFAULT_DATA, Components, load_components
+from boardplay.games._legacy.montana.state import MontanaState
+
+BOARD_SEED_MAX = 2**31 - 1
+
+OPTIONS = OptionSet(
+    "montana",
+    (
+        OptionSpec("players", 2, "number of players", choices=(2, 3, 4)),
+        OptionSpec(
+            "recruit_grain",
+            "replace",
+            "grain push: replace the spin's workers (montana.ja.txt) or add 2 more (published)",
+            kind=str,
+            choices=("replace", "additional"),
+        ),
+        OptionSpec(
+            "build_adjacent_any",
+            False,
+            "build next to any player's settlement (default: own settlements or the start tile)",
+            kind=bool,
+        ),
+        OptionSpec(
+            "canteen_after_final",
+            False,
+            "the last seat may still use canteens after the final turn",
+            kind=bool,
+        ),
+        OptionSpec(
+            "board_seed",
+            "random",
+            "landscape seed (random: a chance node over seeds 0..4095)",
+            minimum=0,
+            maximum=BOARD_SEED_MAX,
+            specials=("random",),
+        ),
+        OptionSpec(
+            "start_player",
+            "random",
+            "start seat (random: a chance node)",
+            minimum=0,
+            maximum=3,
+            specials=("random",),
+        ),
+        OptionSpec(
+            "max_turns", 400, "engine guard: the game ends after this many turns", minimum=1
+        ),
+        OptionSpec(
+            "tiebreak_money",
+            "silver",
+            "tie-break 2 counts money as silver value or as fewest coins",
+            kind=str,
+            choices=("silver", "coins"),
+        ),
+        OptionSpec(
+            "data",
+            DEFAULT_DATA,
+            "component data file (JSON); 'default' is the shipped PROPOSED data",
+            kind=str,
+        ),
+    ),
+)
+
+
+class MontanaGame(Game):
+    """Montana for 2–4 players; every component value comes from the data file."""
+
+    name: ClassVar[str] = "montana"
+    title: ClassVar[str] = "Montana"
+    option_set: ClassVar[OptionSet] = OPTIONS
+    num_distinct_actions: ClassVar[int] = A.NUM_ACTIONS
+    max_chance_outcomes: ClassVar[int] = A.NUM_CHANCE
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    seat_names: ClassVar[tuple[str, ...]] = ("Blue", "Yellow", "Green", "Red")
+    bench_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"players": 2},
+        {"players": 3},
+        {"players": 4},
+    )
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        players = self.options["players"]
+        assert isinstance(players, int)
+        start = self.options["start_player"]
+        if isinstance(start, int) and start >= players:
+            raise OptionError(
+                f"option 'start_player' does not accept {start}; allowed: random or a seat "
+                f"0..{players - 1}"
+            )
+        path = self.options["data"]
+        assert isinstance(path, str)
+        self.data: Components = load_components(path)
+        self._players = players
+        self.adjacent_any = bool(self.options["build_adjacent_any"])
+        self.recruit_additional = self.options["recruit_grain"] == "additional"
+        self.canteen_after_final = bool(self.options["canteen_after_final"])
+        max_turns = self.options["max_turns"]
+        assert isinstance(max_turns, int)
+        self.max_turns = max_turns
+        nb = len(self.data.bank)
+        area_slot = []
+        slot = nb
+        for area in self.data.areas:
+            area_slot.append(slot)
+            slot += 2 * len(area.spaces)
+        self.area_slot: tuple[int, ...] = tuple(area_slot)
+        self.num_slots = slot
+
+    @property
+    def num_players(self) -> int:
+        return self._players
+
+    @property
+    def max_game_length(self) -> int:
+        """Setup (board, 2 spins + wild per seat, start) plus, per turn, at most: one main
+        action, spin, push, wild, overflow, 3 builds + stop, the auction (each player places
+        once and may be displaced at most rows*columns times), rewards, the END decision and
+        cattle trades (at most one per cattle ever in play)."""
+        n = self._players
+        setup = 2 + n * 2 * self.data.setup_spins
+        auction = n * (1 + len(self.data.rows) * len(self.data.column_cost)) + n
+        per_turn = 8 + self.data.max_builds_per_action + auction
+        trades = self.data.cattle_total * (self.max_turns + 1) * 2
+        return setup + self.max_turns * per_turn + trades
+
+    def new_initial_state(self) -> MontanaState:
+        return MontanaState(self)
+
+    def state_from_json(self, position: Mapping[str, Any]) -> MontanaState:
+        from boardplay.games._legacy.montana.position import load_position
+
+        return load_position(self, position)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        from boardplay.games._legacy.montana.observation import OBSERVATION_SIZE
+
+        return (OBSERVATION_SIZE,)

@@ -1,0 +1,184 @@
+"""Text picture of a Montana position (``State.render``): the landscape as a hex map with
+coordinates, costs, icons and settlements; the worker board and the store; each player board;
+the supplies; and whose decision it is. Plain text for an 80-column terminal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from boardplay.games._legacy.montana import actions as A
+from boardplay.games._legacy.montana.board import AXIS_NAMES
+from boardplay.games._legacy.montana.data import COLOUR_CODES, GOOD_CODES
+from boardplay.games._legacy.montana.state import (
+    CHANCE_STAGES,
+    HOME,
+    OVER,
+    STAGE_NAMES,
+)
+
+if TYPE_CHECKING:
+    from boardplay.games._legacy.montana.state import MontanaState
+
+CELL = 6
+
+
+def _hex_lines(state: MontanaState, h: int) -> tuple[str, str, str]:
+    board = state.board
+    assert board is not None
+    q, r = board.coords[h]
+    spec = board.specs[h]
+    coord = f"{q},{r}"
+    if h == board.start:
+        return coord, "START", "*"
+    if spec.kind == "mountain":
+        return coord, "^^^", "mtn"
+    if spec.kind == "lake":
+        return coord, "~~~", "CANT" if state.lake_canteen[h] else "lake"
+    cost = "".join(GOOD_CODES[k] * spec.cost[k] for k in range(6))
+    owner = state.hex_owner[h]
+    if owner >= 0:
+        status = f"{state.game.seat_name(owner)[0]}x{state.hex_tiles[h]}"
+    else:
+        flags = []
+        if spec.double:
+            flags.append("D")
+        if spec.cattle:
+            flags.append("K" if state.hex_cattle[h] else "k")
+        status = " ".join(flags) or "."
+    return coord, cost, status
+
+
+def render_map(state: MontanaState) -> list[str]:
+    board = state.board
+    if board is None:
+        return ["(the landscape is not generated yet)"]
+    xs = {h: 2 * q + r for h, (q, r) in enumerate(board.coords)}
+    lo = min(xs.values())
+    rows: dict[int, list[int]] = {}
+    for h, (_, r) in enumerate(board.coords):
+        rows.setdefault(r, []).append(h)
+    lines: list[str] = []
+    for r in sorted(rows):
+        grid = [[" "] * ((max(xs.values()) - lo) * 3 + CELL + 1) for _ in range(3)]
+        for h in rows[r]:
+            col = (xs[h] - lo) * 3
+            for i, text in enumerate(_hex_lines(state, h)):
+                text = text[:CELL].center(CELL)
+                for j, ch in enumerate(text):
+                    grid[i][col + j] = ch
+        lines.extend("".join(g).rstrip() for g in grid)
+    return lines
+
+
+def _goods(values: list[int]) -> str:
+    return " ".join(f"{GOOD_CODES[k]}{values[k]}" for k in range(6))
+
+
+def _workers(values: list[int] | tuple[int, ...]) -> str:
+    return " ".join(f"{COLOUR_CODES[c]}{values[c]}" for c in range(4))
+
+
+def render_worker_board(state: MontanaState) -> list[str]:
+    data = state.data
+    out = ["Worker board:"]
+    bank = []
+    for b, space in enumerate(data.bank):
+        ms = A.workers_text(state.slots[b]) or "free"
+        bank.append(f"{space.name}({space.workers}w>{space.silver}$) {ms}")
+    out.append("  Bank: " + ", ".join(bank))
+    for a, area in enumerate(data.areas):
+        base = state.game.area_slot[a]
+        cells = []
+        for s, pspace in enumerate(area.spaces):
+            left = A.workers_text(state.slots[base + 2 * s]) or "-"
+            right = A.workers_text(state.slots[base + 2 * s + 1]) or "-"
+            code = GOOD_CODES[area.good]
+            cells.append(f"{pspace.name}({pspace.cost}$>{pspace.yield_}{code}) {left}|{right}")
+        out.append(f"  {area.name.title()} ({COLOUR_CODES[area.colour]}): " + ", ".join(cells))
+    cols = len(data.column_cost)
+    out.append(
+        "  City (General Store), columns cost " + "/".join(map(str, data.column_cost)) + "p:"
+    )
+    for row_index, row in enumerate(data.rows):
+        spots = ["."] * cols
+        for p, spot in enumerate(state.contractor):
+            if spot != HOME and spot // cols == row_index:
+                spots[spot % cols] = state.game.seat_name(p)[0]
+        reward = []
+        if row.cattle:
+            reward.append(f"{row.cattle} cattle")
+        if row.silver:
+            reward.append(f"{row.silver}$")
+        if row.upgrades:
+            reward.append(f"up to {row.upgrades} upgrades")
+        if row.picks:
+            picks = "/".join(GOOD_CODES[g] for g in row.pick_from)
+            reward.append(f"{row.picks} picks of {picks}")
+        out.append(f"    {row.name}: [{' '.join(spots)}] {', '.join(reward)}")
+    home = [state.game.seat_name(p) for p in range(state.n) if state.contractor[p] == HOME]
+    out.append("    home: " + (", ".join(home) or "-"))
+    return out
+
+
+def render_players(state: MontanaState) -> list[str]:
+    out = []
+    for p in range(state.n):
+        marks = ""
+        if p == state.start_player:
+            marks += " (start player)"
+        if p == state.active:
+            marks += " <- active"
+        out.append(f"{state.game.seat_name(p)}{marks}")
+        w = state.workers[4 * p : 4 * p + 4]
+        out.append(
+            f"  {state.silver[p]}$  goods {_goods(state.goods[6 * p : 6 * p + 6])}  "
+            f"cattle {state.cattle[p]}  canteens {state.canteens[p]}"
+        )
+        lines = ", ".join(AXIS_NAMES[ax] for ax, _ in state.lines[p]) or "-"
+        out.append(
+            f"  workers {_workers(w)} ({sum(w)}/{state.data.worker_cap})  "
+            f"settlements left {state.tiles[p]}  lines {lines}"
+        )
+    return out
+
+
+def render_status(state: MontanaState) -> str:
+    if state.stage == OVER:
+        names = [state.game.seat_name(p) for p in state.won or []]
+        how = "by the turn cap" if state.ended_by == "max_turns" else "after the final round"
+        return f"Game over {how}: " + (" and ".join(names) + " win" if names else "draw")
+    stage = STAGE_NAMES[state.stage]
+    who = "chance" if state.stage in CHANCE_STAGES else state.game.seat_name(state.decider)
+    text = f"Turn {state.turn_number}: stage {stage}, {who} to decide"
+    if state.spin >= 0:
+        seg = state.data.wheel[state.spin]
+        shown = "+".join("W" if s < 0 else COLOUR_CODES[s] for s in seg)
+        text += f"; spin {state.spin + 1} ({shown})"
+    if state.excess:
+        text += f"; return {state.excess} worker(s)"
+    if state.wilds:
+        text += f"; choose {state.wilds} wild colour(s)"
+    if state.builds_paid:
+        text += f"; builds paid {state.builds_paid}"
+    if state.trigger_by >= 0:
+        text += f"; end triggered by {state.game.seat_name(state.trigger_by)}"
+    return text
+
+
+def render_state(state: MontanaState, detail: bool = False) -> str:
+    lines = render_map(state)
+    lines.append("Legend: cost letters c C s S g p; D double, K cattle (k taken), CANT canteen,")
+    lines.append("        Bx2 = Blue's settlement with 2 tiles; build with build:q,r")
+    lines.append("")
+    lines.extend(render_worker_board(state))
+    lines.append("")
+    lines.extend(render_players(state))
+    lines.append(
+        f"Supply: workers {_workers(state.supply_workers)}  goods {_goods(state.supply_goods)}  "
+        f"cattle {state.supply_cattle}"
+    )
+    lines.append(f"        canteens used {state.canteens_used}, in the box {state.canteens_box}")
+    lines.append(render_status(state))
+    if detail and state.stage != OVER:
+        lines.append("Legal: " + ", ".join(state.legal_moves()[:60]))
+    return "\n".join(lines)

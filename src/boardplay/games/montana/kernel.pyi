@@ -1,0 +1,9 @@
+"""Type stub for the compiled ``boardplay.games.montana.kernel`` (C side: kernel.pxd)."""
+
+from boardplay.core.kernel import Kernel
+from boardplay.games.montana.tables import Tables
+
+class MontanaKernel(Kernel):
+    """One Montana position over C fields; see kernel.pyx."""
+
+    def __init__(self, tables: Tables) -> None: ...

@@ -1,0 +1,87 @@
+# cython: language_level=3
+"""C declarations shared by Montana's tables and kernel: data bounds, the padded hex window,
+the component tables of one game and a generated landscape (see tables.pyx)."""
+
+cdef enum:
+    # The padded 17x17 axial window (hexes lie within ±7, so every neighbour is inside it).
+    PAD = 8
+    PW = 17
+    PCELLS = 289
+    MAX_HEX = 225
+    # Data bounds (data.py) and kernel limits, checked when a data file is loaded.
+    MAX_SLOTS = 56
+    MAX_LINES = 48
+    MAX_TILES = 256
+    MAX_LAYOUT = 64
+    MAX_TRADES = 64
+    # Hex kinds.
+    K_NONE = 0
+    K_PLAIN = 1
+    K_MOUNTAIN = 2
+    K_LAKE = 3
+
+
+cdef struct Land:
+    int seed            # -1: not generated yet
+    int attempts
+    int count
+    int start
+    int nplains
+    int ncattle
+    int nlakes
+    short cells[MAX_HEX]       # padded cells of the landscape, ascending (= local index order)
+    short plains[MAX_HEX]      # plains other than the start hex, ascending
+    short local[PCELLS]        # local index of a padded cell, -1 off the landscape
+    signed char kind[PCELLS]
+    signed char dbl[PCELLS]
+    signed char cattle[PCELLS]   # K icon
+    signed char canteen[PCELLS]  # a lake showing the canteen icon
+    signed char cost[PCELLS][6]
+    short tile[MAX_LAYOUT]
+    signed char rot[MAX_LAYOUT]
+
+
+cdef class Tables:
+    cdef readonly int n
+    cdef int settlements, worker_cap, per_colour, start_cattle, cattle_total, canteens_total
+    cdef int start_silver[4]
+    cdef int goods_supply[6]
+    cdef int start_goods[6]
+    cdef int goods_box[6]
+    cdef int nbank, num_slots
+    cdef int bank_workers[8]
+    cdef int bank_silver[8]
+    cdef int area_colour[4]
+    cdef int area_good[4]
+    cdef int area_right[4]
+    cdef int area_n[4]
+    cdef int area_slot[4]
+    cdef int space_cost[4][6]
+    cdef int space_yield[4][6]
+    cdef int ncols, nrows, nup
+    cdef int column_cost[6]
+    cdef int row_cattle[6]
+    cdef int row_silver[6]
+    cdef int row_upgrades[6]
+    cdef int row_picks[6]
+    cdef int row_pick_from[6][6]
+    cdef int up_small[2]
+    cdef int up_large[2]
+    cdef int wheel_n
+    cdef int wheel_fixed[16][4]
+    cdef int wheel_wilds[16]
+    cdef int max_push, grain_per_push, setup_spins, trade_silver, ntrade
+    cdef int trade_goods[MAX_TRADES]
+    cdef int max_builds, silver_per_skip, line_length
+    cdef int ntiles, nlayout, min_plain
+    cdef signed char tile_kind[MAX_TILES][7]
+    cdef signed char tile_cost[MAX_TILES][7][6]
+    cdef signed char tile_flag[MAX_TILES][7]
+    cdef int layout_q[MAX_LAYOUT]
+    cdef int layout_r[MAX_LAYOUT]
+    cdef bint adjacent_any, additional, canteen_after_final, coins
+    cdef int max_turns, fixed_seed, fixed_start
+    cdef int step[6]
+    """Padded-cell offsets of the directions E, NE, NW, W, SW, SE (board.DIRS)."""
+
+    cdef void make_land(self, int seed, Land* land) noexcept

@@ -1,0 +1,15 @@
+"""Type stub for the compiled ``boardplay.games.montana.tables`` (C side: tables.pxd)."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from boardplay.games.montana.data import Components
+
+DIRECTIONS: tuple[tuple[int, int], ...]
+
+class Tables:
+    """One game's component values and options as C ints, shared by its kernels."""
+
+    @property
+    def n(self) -> int: ...
+    def __init__(self, data: Components, players: int, options: Mapping[str, Any]) -> None: ...
