@@ -12,7 +12,7 @@ import boardplay
 from boardplay.adapters import utilities
 from boardplay.adapters.vector import BatchedGames, BoardplayVectorEnv
 
-GAMES = ["potlatch", "proteus", "passtally", "passtally(players=3)"]
+GAMES = ["potlatch", "proteus", "passtally(players=3)", "montana(players=3)"]
 
 
 def _pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

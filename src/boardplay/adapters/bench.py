@@ -179,7 +179,7 @@ def _vector_loop(game: Game) -> Loop:
         picks = np.random.default_rng(rng.randrange(2**31))
         _obs, infos = envs.reset(seed=rng.randrange(2**31))
         steps = games = 0
-        while time.perf_counter() < deadline:
+        while steps == 0 or time.perf_counter() < deadline:
             mask = infos["action_mask"]
             actions = (picks.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
             _obs, _rewards, terminated, _truncated, infos = envs.step(actions)
