@@ -1,0 +1,106 @@
+"""Passtally moves as structured data and in plain English.
+
+Built only on the public contract: the position JSON before and after the move (rules spec §12)
+and the move's notation (§11). Nothing here imports the engine, and nothing in the engine
+imports this module.
+
+``describe`` returns ``(struct, sentence)``. The struct is JSON-ready and is what the board
+indexes its legal moves by. Its ``kind`` is one of "setup" (``slot``), "place" (``pile``,
+``design``, ``anchor``, ``orient`` and ``cells``, the two cells the tile covers, anchor first),
+"marker" (``from`` and ``to`` slots, ``dir`` "cw"/"ccw", ``steps``) or "reveal" (chance:
+``pile``, ``design``); every struct has ``seat`` and ``scored`` (the points the mover gained).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+PILES = "ABC"
+STEP = {"E": (0, 1), "S": (1, 0), "W": (0, -1), "N": (-1, 0)}
+"""Orientation → (row, column) step from half a to half b (§11)."""
+
+_PLACE = re.compile(r"^([ABC]):([a-f])([1-6])([ESWN])$")
+_MARKER = re.compile(r"^m(\d+)([+-])([12])$")
+_SETUP = re.compile(r"^@(\d+)$")
+_REVEAL = re.compile(r"^([ABC])=([A-Z]+)$")
+
+
+def covered(anchor: str, orient: str) -> list[str]:
+    """The two cells a tile anchored on ``anchor`` with ``orient`` covers, anchor first."""
+    row, col = int(anchor[1]) - 1, "abcdef".index(anchor[0])
+    dr, dc = STEP[orient]
+    return [anchor, f"{'abcdef'[col + dc]}{row + dr + 1}"]
+
+
+def _heights(position: Mapping[str, Any] | None) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for _design, anchor, orient in (position or {}).get("placements", []):
+        for cell in covered(str(anchor), str(orient)):
+            out[cell] = out.get(cell, 0) + 1
+    return out
+
+
+def _points(words: str, n: int) -> str:
+    return f"{n} {words}" if n == 1 else f"{n} {words}s"
+
+
+def describe(
+    before: Mapping[str, Any],
+    move: str,
+    after: Mapping[str, Any] | None,
+    seat: int,
+    names: Sequence[str],
+) -> tuple[dict[str, Any], str]:
+    """The move ``move`` made by ``seat`` in the position ``before`` (``after`` is the position
+    it leads to, or None when unknown). Raises ``ValueError`` for notation that is not a move."""
+    who = names[seat] if 0 <= seat < len(names) else "Chance"
+    scored = 0
+    if after is not None and 0 <= seat < len(before.get("scores", [])):
+        scored = int(after["scores"][seat]) - int(before["scores"][seat])
+    struct: dict[str, Any] = {"seat": seat, "scored": scored}
+    if match := _REVEAL.match(move):
+        struct.update(kind="reveal", pile=match.group(1), design=match.group(2))
+        return struct, f"Pile {match.group(1)} turns up a new tile ({match.group(2)})."
+    if match := _SETUP.match(move):
+        struct.update(kind="setup", slot=int(match.group(1)))
+        return struct, f"{who} puts a marker on slot {match.group(1)}."
+    if match := _PLACE.match(move):
+        pile, orient = match.group(1), match.group(4)
+        anchor = match.group(2) + match.group(3)
+        cells = covered(anchor, orient)
+        design = (before.get("piles") or [{}] * 3)[PILES.index(pile)].get("face_up")
+        struct.update(
+            kind="place", pile=pile, design=design, anchor=anchor, orient=orient, cells=cells
+        )
+        sentence = f"{who} lays the tile from pile {pile} on {cells[0]} and {cells[1]}"
+        heights = _heights(after)
+        if after is not None:
+            levels = sorted({heights.get(c, 0) for c in cells})
+            sentence += (
+                f" (now {levels[0]} high)"
+                if len(levels) == 1
+                else f" (now {levels[0]} and {levels[1]} high)"
+            )
+    elif match := _MARKER.match(move):
+        origin = int(match.group(1))
+        forward = match.group(2) == "+"
+        steps = int(match.group(3))
+        old = {int(k) for k, v in before.get("markers", {}).items() if v == seat}
+        new = {int(k) for k, v in (after or {}).get("markers", {}).items() if v == seat}
+        landed = sorted(new - old)
+        target = landed[0] if landed else None
+        struct.update(
+            {"kind": "marker", "from": origin, "to": target, "dir": "cw" if forward else "ccw"},
+            steps=steps,
+        )
+        way = "clockwise" if forward else "counter-clockwise"
+        sentence = f"{who} moves a marker {way} from slot {origin}"
+        if target is not None:
+            sentence += f" to slot {target}"
+    else:
+        raise ValueError(f"{move!r} is not a Passtally move")
+    if scored:
+        sentence += f", and scores {_points('point', scored)}"
+    return struct, sentence + "."
