@@ -4,7 +4,8 @@
 // then click the anchor cell (the page asks for the orientation). Move a marker: select it, then
 // click the slot it goes to. Formats from the rules spec §2.2, §2.3, §11, §12.
 import { s } from "../dom.js";
-import { svgRoot, target, selectable, legalMoves, text } from "./common.js";
+import { svgRoot, targets, legalMoves, groupBy, text, LAST } from "./common.js";
+import { t } from "../text.js";
 
 const CELL = 56;
 const OX = 50, OY = 50;
@@ -47,45 +48,30 @@ function halfLines(x, y, shape, colour) {
   return paths.map((d) => s("path", { d, fill: "none", stroke: colour, "stroke-width": 4, "stroke-linecap": "round" }));
 }
 
-function markerDestination(slot, move, markers, options) {
-  const m = /^m(\d+)([+-])([12])$/.exec(move);
-  if (!m) return null;
-  const dir = m[2] === "+" ? 1 : -1, d = Number(m[3]);
-  if (options?.jump_counts_as_step) return String((slot + dir * d + 24) % 24);
-  let at = slot, seen = 0;
-  for (let k = 0; k < 24; k++) {
-    at = (at + dir + 24) % 24;
-    if (!(String(at) in markers)) { seen += 1; if (seen === d) return String(at); }
-  }
-  return null;
-}
-
 export function draw(position, ctx) {
   const colours = ctx.hints?.seat_colours || [];
   const markers = position.markers || {};
   const top = stacks(position.placements || []);
   const moves = legalMoves(ctx);
   const sel = ctx.selected || null;
+  const marks = targets(ctx);
   const layer = s("g", {});
 
-  // Targets: setup placements on slots; tile placements by pile and anchor; marker moves.
-  const setupBySlot = new Map(), pileMoves = new Map(), markerMoves = new Map();
-  const push = (map, key, move) => { if (!map.has(key)) map.set(key, []); map.get(key).push(move); };
-  for (const move of moves) {
-    let m;
-    if ((m = /^@(\d+)$/.exec(move))) push(setupBySlot, m[1], move);
-    else if ((m = /^([ABC]):([a-f][1-6])([ESWN])$/.exec(move))) push(pileMoves, m[1], move);
-    else if ((m = /^m(\d+)[+-][12]$/.exec(move))) push(markerMoves, m[1], move);
+  // Targets from the legal moves' structs: setup placements on slots; tile placements by pile
+  // and anchor cell; marker moves by the slot they leave and the slot they reach.
+  const pileMoves = groupBy(moves.filter((m) => m.struct.kind === "place"), (m) => m.struct.pile);
+  const markerMoves = groupBy(moves.filter((m) => m.struct.kind === "marker"), (m) => String(m.struct.from));
+  const slotTargets = groupBy(moves.filter((m) => m.struct.kind === "setup"), (m) => String(m.struct.slot));
+  let cellTargets = new Map();
+  if (sel?.startsWith("pile:")) cellTargets = groupBy(pileMoves.get(sel.slice(5)) || [], (m) => m.struct.anchor);
+  else if (sel?.startsWith("marker:")) {
+    for (const [slot, list] of groupBy(markerMoves.get(sel.slice(7)) || [], (m) => String(m.struct.to ?? m.struct.from))) slotTargets.set(slot, list);
   }
-  const cellTargets = new Map(), slotTargets = new Map(setupBySlot);
-  if (sel?.startsWith("pile:")) {
-    for (const move of pileMoves.get(sel.slice(5)) || []) push(cellTargets, /:([a-f][1-6])/.exec(move)[1], move);
-  } else if (sel?.startsWith("marker:")) {
-    const slot = sel.slice(7);
-    for (const move of markerMoves.get(slot) || []) {
-      const dest = markerDestination(Number(slot), move, markers, ctx.options);
-      push(slotTargets, dest ?? slot, move);
-    }
+  // What the last turn touched: the cells of a laid tile, the slots of a marker.
+  const lastCells = new Set(), lastSlots = new Set();
+  for (const st of ctx.lastTurn || []) {
+    for (const c of st.cells || []) lastCells.add(c);
+    for (const slot of [st.slot, st.from, st.to]) if (slot !== undefined && slot !== null) lastSlots.add(String(slot));
   }
 
   for (let r = 0; r < 6; r++) {
@@ -98,10 +84,11 @@ export function draw(position, ctx) {
       const colour = stack ? DESIGN_COLOURS[stack.design] : "#c9bba0";
       g.append(...halfLines(x, y, stack ? stack.shape : "X", colour));
       if (stack) g.append(text(x + CELL - 9, y + 9, stack.height, { "font-size": 10, fill: "#333" }));
+      if (lastCells.has(key)) g.append(s("rect", { x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
       const here = cellTargets.get(key);
       if (here) {
         g.append(s("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: "#1f9d5533", stroke: "#1f9d55", "stroke-width": 3 }));
-        target(g, here, ctx, key);
+        marks.target(g, here);
       }
       layer.append(g);
     }
@@ -130,12 +117,13 @@ export function draw(position, ctx) {
     g.append(text(cx, cy, slot, { "font-size": 9, fill: "#999" }));
     if (key in markers) {
       g.append(s("circle", { cx, cy, r: 12, fill: colours[markers[key]] || "#555", stroke: sel === `marker:${key}` ? "#e08a1e" : "#222", "stroke-width": sel === `marker:${key}` ? 4 : 1.5 }));
-      selectable(g, `marker:${key}`, markerMoves.get(key) || [], ctx);
+      marks.selectable(g, `marker:${key}`, markerMoves.get(key) || [], t("passtally.selectMarker", { slot: key }));
     }
+    if (lastSlots.has(key)) g.append(s("circle", { cx, cy, r: 17, fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
     const here = slotTargets.get(key);
     if (here) {
       g.append(s("circle", { cx, cy, r: 15, fill: "#1f9d5533", stroke: "#1f9d55", "stroke-width": 3 }));
-      target(g, here, ctx, `slot ${key}`);
+      marks.target(g, here);
     }
     layer.append(g);
   }
@@ -159,11 +147,12 @@ export function draw(position, ctx) {
       g.append(text(px + 50, y + 10, pile.hidden ? "revealing…" : "empty", { "font-size": 11, fill: "#777" }));
     }
     g.append(text(px + 14 + 2 * CELL * 0.6 + 22, y + 10, `+${pile.hidden}`, { "font-size": 11, fill: "#777" }));
-    selectable(g, `pile:${name}`, pileMoves.get(name) || [], ctx);
+    marks.selectable(g, `pile:${name}`, pileMoves.get(name) || [], t("passtally.selectPile", { pile: name }));
     layer.append(g);
   });
   const scores = (position.scores || []).map((v, i) => `${ctx.hints?.seat_names?.[i] || `P${i + 1}`} ${v}`).join(" · ");
   layer.append(text(px, OY + 250, scores, { "text-anchor": "start", "font-size": 12 }));
   if (position.actions_left) layer.append(text(px, OY + 270, `actions left: ${position.actions_left}`, { "text-anchor": "start", "font-size": 12 }));
-  return svgRoot(0, 0, px + 170, OY * 2 + 6 * CELL, layer);
+  const svg = svgRoot(0, 0, px + 170, OY * 2 + 6 * CELL, t("passtally.label"), layer);
+  return { svg, drawn: marks.drawn };
 }
