@@ -102,3 +102,48 @@ def test_the_end_marks_the_winner(page: Any, server: str) -> None:
     if "wins" in text:
         winner = page.inner_text("#seats li.winner")
         assert "winner" in winner and text.split(": ", 1)[1].split(" wins")[0] in winner
+
+
+def ghost_cells(page: Any) -> list[str]:
+    """The cells under the tile ghost now shown (the hovered target's ghost)."""
+    cells: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('#board .ghost')]
+          .filter((g) => getComputedStyle(g).opacity > 0.5)
+          .map((g) => g.previousElementSibling.dataset.cell)"""
+    )
+    return cells
+
+
+def test_passtally_tile_follows_the_pointer_turns_and_is_laid_by_clicking(
+    page: Any, server: str
+) -> None:
+    create_game(page, server, "passtally", ("hotseat", None))
+    rng = random.Random(14)
+    # Setup: every seat puts its markers on slots, by clicking the board.
+    while not page.query_selector_all("#board [data-pile][data-select]"):
+        wait_turn(page)
+        click_a_move(page, rng)
+    page.locator("#board [data-pile][data-select]").first.click()
+    page.wait_for_selector("#board .place-target")
+    targets = page.query_selector_all("#board .place-target")
+    assert ghost_cells(page) == []
+    cell = targets[len(targets) // 2].get_attribute("data-cell")
+    page.hover(f"#board .place-target[data-cell='{cell}']")
+    assert ghost_cells(page) == [cell], "no ghost follows the pointer"
+    before = [t.get_attribute("data-cell") for t in targets]
+    words_before = page.get_attribute(f"#board .place-target[data-cell='{cell}']", "aria-label")
+    page.evaluate("window.drawnBefore = document.querySelector('#board svg')")
+    page.keyboard.press("r")
+    page.wait_for_function("() => document.querySelector('#board svg') !== window.drawnBefore")
+    after = [t.get_attribute("data-cell") for t in page.query_selector_all("#board .place-target")]
+    label = page.get_attribute("#board .place-target", "aria-label") or ""
+    assert after != before or label != words_before, "R did not turn the tile"
+    page.click("#board .turn-buttons [data-view]")  # the Rotate button does the same
+    ply = status(page)["ply"]
+    target = page.locator("#board .place-target").first
+    words = target.get_attribute("aria-label") or ""
+    assert "lays the tile from pile" in words
+    target.click()
+    page.wait_for_function("p => document.querySelector('#status').dataset.ply !== p", arg=ply)
+    assert words.split(" (")[0] in page.inner_text("#moves")
+    assert page.query_selector_all("#board .last-move")

@@ -6,7 +6,7 @@ import { api, showError } from "../api.js";
 import { GameClient } from "../live.js";
 import { tokenFor, invitesFor } from "../store.js";
 import { t } from "../text.js";
-import { seatList, moveList, lastTurn, lastTurnMoves, drawBoard, chooser } from "./parts.js";
+import { seatList, moveList, lastTurn, lastTurnMoves, drawBoard, chooser, boardModule } from "./parts.js";
 
 // "step 2" once the mover has already acted this turn. Setup placements (Passtally) and other
 // decisions without a turn of their own carry `struct.kind === "setup"` and do not count.
@@ -56,6 +56,7 @@ export async function gamePage(main, id, connection) {
 
   let game = first;
   let selected = null;
+  let view = {}; // a board's own view state (e.g. a tile's orientation), kept across drawings
   let lookAt = null; // a number of moves to look back at, or null for the live game
   let frames = null; // the replay frames, fetched when the player first looks back
 
@@ -68,6 +69,13 @@ export async function gamePage(main, id, connection) {
     client.act(moveId).catch((e) => showError(e.message));
   };
   board.addEventListener("click", (event) => {
+    // A board's own control (e.g. rotate a tile): merge its view change and draw again.
+    const control = event.target.closest("[data-view]");
+    if (control) {
+      view = { ...view, ...JSON.parse(control.getAttribute("data-view")) };
+      queue(drawLive);
+      return;
+    }
     const picked = event.target.closest("[data-select]");
     if (picked) {
       const key = picked.getAttribute("data-select");
@@ -81,7 +89,14 @@ export async function gamePage(main, id, connection) {
     if (ids.length === 1) play(ids[0]);
     else chooser(board, event, ids, game.legal, play);
   });
-  // Boards may handle keys of their own (e.g. rotate a tile); Escape drops a selection.
+  // Boards may handle keys of their own (e.g. R rotates a tile); Escape drops a selection.
+  const onKey = async (event) => {
+    if (event.target.matches?.("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const mod = await boardModule(game.hints?.renderer);
+    const next = selected && mod?.onKey?.(event.key, view);
+    if (next) { view = next; queue(drawLive); }
+  };
+  document.addEventListener("keydown", onKey);
   board.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && selected) { selected = null; queue(drawLive); }
     if ((event.key === "Enter" || event.key === " ") && event.target.matches?.("[data-moves], [data-select]")) {
@@ -98,7 +113,7 @@ export async function gamePage(main, id, connection) {
     const interactive = !!game.your_turn && lookAt === null;
     const ctx = {
       legal: interactive ? game.legal : [], interactive, hints: game.hints, options: game.options,
-      selected, currentPlayer: game.current_player, lastTurn: lastTurn(game.moves), redraw: () => queue(drawLive),
+      selected, view, narrow: board.clientWidth < 560, coarse: matchMedia("(pointer: coarse)").matches, currentPlayer: game.current_player, lastTurn: lastTurn(game.moves),
     };
     const undrawn = await drawBoard(board, game.hints?.renderer, game.position, game.text, ctx);
     board.dataset.selected = selected || "";
@@ -112,7 +127,7 @@ export async function gamePage(main, id, connection) {
   async function drawPast(n) {
     if (!frames || frames.length <= n) frames = (await api(`/api/games/${id}/replay`)).frames;
     const frame = frames[n];
-    const ctx = { legal: [], interactive: false, hints: game.hints, options: game.options, lastTurn: lastTurn(game.moves, n) };
+    const ctx = { legal: [], interactive: false, hints: game.hints, options: game.options, narrow: board.clientWidth < 560, lastTurn: lastTurn(game.moves, n) };
     await drawBoard(board, game.hints?.renderer, frame.position, frame.text, ctx);
     clear(legalBox);
   }
@@ -169,9 +184,9 @@ export async function gamePage(main, id, connection) {
   client.subscribe((next) => {
     const moved = !game || next.ply !== game.ply;
     game = next;
-    if (moved) { selected = null; lookAt = null; }
+    if (moved) { selected = null; lookAt = null; view = { orient: view.orient }; }
     queue(showAll);
   });
   await drawing;
-  return () => client.close();
+  return () => { document.removeEventListener("keydown", onKey); client.close(); };
 }

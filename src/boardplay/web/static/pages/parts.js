@@ -73,6 +73,8 @@ export function lastTurnMoves(moves, upto = moves.length) {
     }
     out.unshift(m);
   }
+  // A reveal that closed the turn before belongs to that turn, not to this one.
+  while (out.length && out[0].player < 0 && out.some((m) => m.player >= 0)) out.shift();
   return out;
 }
 

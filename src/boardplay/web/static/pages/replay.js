@@ -41,7 +41,7 @@ async function showReplay(main, replay, id) {
     info.textContent = frame.result ? t("replay.result", { result: frame.result })
       : index ? t("replay.after", { n: index, words: frame.words || frame.move }) : t("replay.start");
     await drawBoard(board, replay.hints?.renderer, frame.position, frame.text,
-      { legal: [], interactive: false, hints: replay.hints, options: replay.options, lastTurn: lastTurn(allMoves, index) });
+      { legal: [], interactive: false, hints: replay.hints, options: replay.options, narrow: board.clientWidth < 560, lastTurn: lastTurn(allMoves, index) });
     board.dataset.ply = index;
     moveList(movesBox, allMoves, seats, index, go);
   };
