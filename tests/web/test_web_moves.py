@@ -295,3 +295,39 @@ def test_the_view_sends_words_with_legal_moves_and_history_and_deltas_keep_them(
         assert played["words"] == first["words"] and played["struct"] == first["struct"]
         fresh = registry_client.get(f"/api/games/{gid}").json()
         assert game["moves"] == fresh["moves"]
+
+
+VP = [
+    (56, 15),
+    (46, 10),
+    (37, 9),
+    (29, 8),
+    (22, 7),
+    (16, 6),
+    (11, 5),
+    (7, 4),
+    (4, 3),
+    (2, 2),
+    (1, 1),
+]
+"""The rules spec's pass → VP table (§7.3), highest threshold first."""
+
+
+def test_passtally_lines_are_traced_as_the_engine_scores_them() -> None:
+    from boardplay.games.passtally.describe import lines_of
+
+    seen = described("passtally", GAMES_PER_NAME["passtally"])
+    bare = {"placements": [], "markers": {"0": 0, "17": 0, "6": 1, "22": 1}}
+    assert [(line["from"], line["to"], line["passes"]) for line in lines_of(bare, 0)] == [
+        (0, 17, 0)
+    ]
+    assert lines_of(bare, 1) == []  # 6 joins 23, not 22
+    checked = 0
+    for kind in ("place", "marker"):
+        for _state, _action, entry in seen[kind]:
+            struct = entry["struct"]
+            if struct["scored"]:
+                passes = sum(line["passes"] for line in struct["lines"])
+                assert struct["scored"] == next(vp for low, vp in VP if passes >= low)
+                checked += 1
+    assert checked

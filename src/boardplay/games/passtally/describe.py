@@ -9,6 +9,9 @@ indexes its legal moves by. Its ``kind`` is one of "setup" (``slot``), "place" (
 ``design``, ``anchor``, ``orient`` and ``cells``, the two cells the tile covers, anchor first),
 "marker" (``from`` and ``to`` slots, ``dir`` "cw"/"ccw", ``steps``) or "reveal" (chance:
 ``pile``, ``design``); every struct has ``seat`` and ``scored`` (the points the mover gained).
+Placements and marker moves also carry ``lines``: the mover's complete lines after the move
+(two of the mover's markers joined, §7.2), each with its end slots, its passes and its path
+``[[cell, entry face, exit face], …]`` so a board can trace it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,83 @@ def covered(anchor: str, orient: str) -> list[str]:
     row, col = int(anchor[1]) - 1, "abcdef".index(anchor[0])
     dr, dc = STEP[orient]
     return [anchor, f"{'abcdef'[col + dc]}{row + dr + 1}"]
+
+
+HALVES = {
+    "XX": ("X", "X"),
+    "XNE": ("X", "NE"),
+    "XNW": ("X", "NW"),
+    "NENE": ("NE", "NE"),
+    "NWNW": ("NW", "NW"),
+    "NENW": ("NE", "NW"),
+}
+"""Each design's halves a and b in the canonical orientation (§2.3)."""
+PAIRS = {
+    "X": {"N": "S", "S": "N", "E": "W", "W": "E"},
+    "NE": {"N": "E", "E": "N", "S": "W", "W": "S"},
+    "NW": {"N": "W", "W": "N", "S": "E", "E": "S"},
+}
+"""Which face each entry face leaves by, per half shape (§2.3; a bare cell is an X)."""
+TURNED = {"NE": "NW", "NW": "NE"}
+"""A quarter turn swaps the two curve shapes (§2.3)."""
+FACE_STEP = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+Top = dict[tuple[int, int], tuple[int, str, int]]
+
+
+def _tops(position: Mapping[str, Any] | None) -> Top:
+    """(row, column) → (tile id, top half's shape, height) after every placement in order; a
+    quarter turn (orientation S or N) swaps NE and NW (§2.3)."""
+    top: Top = {}
+    for tile, (design, anchor, orient) in enumerate((position or {}).get("placements", [])):
+        a, b = HALVES[str(design)]
+        if orient in ("S", "N"):
+            a, b = (TURNED.get(a, a), TURNED.get(b, b))
+        for cell, shape in zip(covered(str(anchor), str(orient)), (a, b), strict=True):
+            key = (int(cell[1]) - 1, "abcdef".index(cell[0]))
+            top[key] = (tile, shape, top.get(key, (0, "", 0))[2] + 1)
+    return top
+
+
+def _slot_cell(slot: int) -> tuple[int, int, str]:
+    """The cell and face a slot faces (§2.2)."""
+    side, i = divmod(slot, 6)
+    return [(0, i, "N"), (i, 5, "E"), (5, 5 - i, "S"), (5 - i, 0, "W")][side]
+
+
+def _slot_of(row: int, col: int, face: str) -> int:
+    return {"N": col, "E": 6 + row, "S": 12 + 5 - col, "W": 18 + 5 - row}[face]
+
+
+def trace(top: Top, slot: int) -> tuple[int, int, list[list[str]]]:
+    """Follow the line from ``slot`` (§7.1): (end slot, passes, path of [cell, in, out])."""
+    row, col, face = _slot_cell(slot)
+    previous: int | None = None
+    passes = 0
+    path: list[list[str]] = []
+    while True:
+        tile, shape, height = top.get((row, col), (-1, "X", 0))
+        if height and tile != previous:
+            passes += height
+        previous = tile if height else None
+        leave = PAIRS[shape][face]
+        path.append([f"{'abcdef'[col]}{row + 1}", face, leave])
+        dr, dc = FACE_STEP[leave]
+        if not (0 <= row + dr < 6 and 0 <= col + dc < 6):
+            return _slot_of(row, col, leave), passes, path
+        row, col, face = row + dr, col + dc, OPPOSITE[leave]
+
+
+def lines_of(position: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The seat's complete lines: a line from one of its markers ending on another (§7.2)."""
+    top = _tops(position)
+    mine = sorted(int(k) for k, v in position.get("markers", {}).items() if v == seat)
+    found: list[dict[str, Any]] = []
+    for start in mine:
+        end, passes, path = trace(top, start)
+        if end in mine and start < end:
+            found.append({"from": start, "to": end, "passes": passes, "path": path})
+    return found
 
 
 def _heights(position: Mapping[str, Any] | None) -> dict[str, int]:
@@ -74,6 +154,7 @@ def describe(
         struct.update(
             kind="place", pile=pile, design=design, anchor=anchor, orient=orient, cells=cells
         )
+        struct["lines"] = lines_of(after, seat) if after is not None else []
         sentence = f"{who} lays the tile from pile {pile} on {cells[0]} and {cells[1]}"
         heights = _heights(after)
         if after is not None:
@@ -95,6 +176,7 @@ def describe(
             {"kind": "marker", "from": origin, "to": target, "dir": "cw" if forward else "ccw"},
             steps=steps,
         )
+        struct["lines"] = lines_of(after, seat) if after is not None else []
         way = "clockwise" if forward else "counter-clockwise"
         sentence = f"{who} moves a marker {way} from slot {origin}"
         if target is not None:

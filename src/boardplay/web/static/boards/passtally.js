@@ -105,6 +105,7 @@ function ghosts(moves, design, orient, marks, ctx) {
         ghost.append(s("rect", { x: gx, y: gy, width: CELL, height: CELL, fill: "#fbf6ea", stroke: "#e08a1e", "stroke-width": 3 }));
         ghost.append(...halfLines(gx, gy, half.shape, colour));
       }
+      for (const line of move.struct.lines || []) ghost.append(traced(line));
       if (move.struct.scored) ghost.append(text(x + CELL / 2, y - 8, `+${move.struct.scored}`, { "font-size": 14, "font-weight": 700, fill: "#1f7a3f" }));
       if (ctx.coarse && at !== cell) {
         g.setAttribute("data-view", JSON.stringify({ at: cell }));
@@ -117,6 +118,20 @@ function ghosts(moves, design, orient, marks, ctx) {
     }
   }
   return layer;
+}
+
+// A complete line of the mover's (the struct's path of [cell, entry face, exit face]), drawn
+// over the board in the target colour so the player sees what the placement would score.
+function traced(line) {
+  const m = CELL / 2;
+  const face = (x, y, f) => ({ N: [x + m, y], S: [x + m, y + CELL], E: [x + CELL, y + m], W: [x, y + m] })[f];
+  const d = line.path.map(([cell, entry, exit]) => {
+    const [r, c] = cellRC(cell);
+    const x = OX + c * CELL, y = OY + r * CELL;
+    const [a, b] = [face(x, y, entry), face(x, y, exit)];
+    return `M${a[0]},${a[1]} Q${x + m},${y + m} ${b[0]},${b[1]}`;
+  }).join(" ");
+  return s("path", { d, fill: "none", stroke: "#1f7a3f", "stroke-width": 7, "stroke-opacity": 0.7, "stroke-linecap": "round", class: "traced-line" });
 }
 
 // Rotate and Turn, as buttons inside the board (the R and F keys do the same).
