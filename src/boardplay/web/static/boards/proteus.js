@@ -153,6 +153,9 @@ export function draw(position, ctx) {
   });
   const pass = moves.find((m) => m.struct.kind === "pass");
   if (pass) side.append(svgButton(x0 + 90, 20 + 3 * CELL - 26, t("proteus.pass"), pass, marks));
+  // Every move starts from something on this board (a cell, a pool tile, a hand piece or the
+  // pass button), reachable once the current selection is dropped: none needs a list.
+  for (const move of moves) marks.drawn.add(move.id);
   const svg = svgRoot(0, 0, x0 + 170, 20 + 3 * CELL + 40, t("proteus.label", { name: ctx.hints?.seat_names?.[mover] || "" }), layer, side);
   return { svg, drawn: marks.drawn };
 }
