@@ -18,6 +18,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+Position = Mapping[str, Any]
+Names = Sequence[str]
+Said = tuple[dict[str, Any], str]
+
 GOODS = {
     "c": "small copper",
     "C": "large copper",
@@ -188,15 +192,9 @@ def _main(move: str, who: str) -> tuple[dict[str, Any], str]:
     raise ValueError(f"{move!r} is not a Montana move")
 
 
-def describe(
-    before: Mapping[str, Any],
-    move: str,
-    after: Mapping[str, Any] | None,
-    seat: int,
-    names: Sequence[str],
-) -> tuple[dict[str, Any], str]:
-    """The move ``move`` made by ``seat`` in the position ``before`` (``after`` is the position
-    it leads to, or None when unknown). Raises ``ValueError`` for notation that is not a move."""
+def describe(before: Position, move: str, after: Position | None, seat: int, names: Names) -> Said:
+    """The words and struct of Montana move ``move`` (notation §12.1) by ``seat`` (or chance).
+    ``after`` is the position it leads to (None when unknown); bad notation raises ValueError."""
     who = names[seat] if 0 <= seat < len(names) else "Chance"
     found = _simple(move, who, names)
     struct, sentence = found if found is not None else _main(move, who)

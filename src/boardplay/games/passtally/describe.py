@@ -20,6 +20,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+Position = Mapping[str, Any]
+Names = Sequence[str]
+Said = tuple[dict[str, Any], str]
+
 PILES = "ABC"
 STEP = {"E": (0, 1), "S": (1, 0), "W": (0, -1), "N": (-1, 0)}
 """Orientation → (row, column) step from half a to half b (§11)."""
@@ -126,15 +130,9 @@ def _points(words: str, n: int) -> str:
     return f"{n} {words}" if n == 1 else f"{n} {words}s"
 
 
-def describe(
-    before: Mapping[str, Any],
-    move: str,
-    after: Mapping[str, Any] | None,
-    seat: int,
-    names: Sequence[str],
-) -> tuple[dict[str, Any], str]:
-    """The move ``move`` made by ``seat`` in the position ``before`` (``after`` is the position
-    it leads to, or None when unknown). Raises ``ValueError`` for notation that is not a move."""
+def describe(before: Position, move: str, after: Position | None, seat: int, names: Names) -> Said:
+    """The words and struct of Passtally move ``move`` (notation §11) by ``seat`` (or chance).
+    ``after`` is the position it leads to (None when unknown); bad notation raises ValueError."""
     who = names[seat] if 0 <= seat < len(names) else "Chance"
     scored = 0
     if after is not None and 0 <= seat < len(before.get("scores", [])):

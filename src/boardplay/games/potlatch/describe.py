@@ -15,6 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+Position = Mapping[str, Any]
+Names = Sequence[str]
+Said = tuple[dict[str, Any], str]
+
 DIRECTIONS = {
     "E": ((1, 0), "east"),
     "NE": ((1, -1), "north-east"),
@@ -42,15 +46,9 @@ def _stack_words(chips: str) -> str:
     return f"a stack of {height}"
 
 
-def describe(
-    before: Mapping[str, Any],
-    move: str,
-    after: Mapping[str, Any] | None,
-    seat: int,
-    names: Sequence[str],
-) -> tuple[dict[str, Any], str]:
-    """The move ``move`` made by ``seat`` in the position ``before`` (``after`` is the position
-    it leads to, or None when unknown). Raises ``ValueError`` for notation that is not a move."""
+def describe(before: Position, move: str, after: Position | None, seat: int, names: Names) -> Said:
+    """The words and struct of Potlatch move ``move`` (notation §10) made by ``seat``.
+    ``after`` is the position it leads to (None when unknown); bad notation raises ValueError."""
     kind_letter, _, direction = move.partition("-")
     if kind_letter not in ("P", "C") or direction not in DIRECTIONS:
         raise ValueError(f"{move!r} is not a Potlatch Klone move")

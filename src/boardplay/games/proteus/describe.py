@@ -17,6 +17,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+Position = Mapping[str, Any]
+Names = Sequence[str]
+Said = tuple[dict[str, Any], str]
+
 COLOURS = {"R": "red", "B": "blue", "Y": "yellow"}
 KINDS = {"R": "move", "B": "trade", "Y": "goal"}
 SHAPES = {"c": "circle", "s": "square", "t": "triangle"}
@@ -57,15 +61,9 @@ def _cells(position: Mapping[str, Any] | None) -> dict[str, tuple[str, bool, str
     return out
 
 
-def describe(
-    before: Mapping[str, Any],
-    move: str,
-    after: Mapping[str, Any] | None,
-    seat: int,
-    names: Sequence[str],
-) -> tuple[dict[str, Any], str]:
-    """The move ``move`` made by ``seat`` in the position ``before`` (``after`` is the position
-    it leads to, or None when unknown). Raises ``ValueError`` for notation that is not a move."""
+def describe(before: Position, move: str, after: Position | None, seat: int, names: Names) -> Said:
+    """The words and struct of Proteus move ``move`` (notation §9) made by ``seat``.
+    ``after`` is the position it leads to (None when unknown); bad notation raises ValueError."""
     who = names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
     now, later = _cells(before), _cells(after)
     # By tile, not by cell: a trade moves face-up tiles without turning any.

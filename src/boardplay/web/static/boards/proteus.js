@@ -118,10 +118,20 @@ export function draw(position, ctx) {
   const side = s("g", {});
   const onBoard = new Set(CELLS.map((c) => cells[c]?.tile).filter(Boolean));
   const piecesOn = new Set(CELLS.map((c) => cells[c]?.piece).filter(Boolean));
-  const x0 = 20 + 3 * CELL + 30;
-  side.append(text(x0, 20, t("proteus.pool"), { "text-anchor": "start", "font-size": 13 }));
+  // Beside the board, or under it on a narrow screen (ctx.narrow): the pool on the left, the
+  // hands and the active rules on the right, so the board can use a phone's whole width.
+  const narrow = !!ctx.narrow;
+  const boardBottom = 20 + 3 * CELL + 30;
+  const x0 = narrow ? 20 : 20 + 3 * CELL + 30;
+  const poolY = narrow ? boardBottom : 20;
+  const handX = narrow ? 20 + 170 : x0;
+  const handY = narrow ? boardBottom + 30 : 200;
+  // Once everything is placed (the movement phase) the pool and hands are empty: no room for them.
+  const placing = onBoard.size < TILES.length || piecesOn.size < 6;
+  const rulesY = narrow ? (placing ? handY + 100 : boardBottom) : 272;
+  if (placing || !narrow) side.append(text(x0, poolY, t("proteus.pool"), { "text-anchor": "start", "font-size": 13 }));
   TILES.filter((tile) => !onBoard.has(tile)).forEach((tile, i) => {
-    const cx = x0 + 22 + (i % 3) * 48, cy = 50 + Math.floor(i / 3) * 48;
+    const cx = x0 + 22 + (i % 3) * 48, cy = poolY + 30 + Math.floor(i / 3) * 48;
     const g = s("g", { "data-tile": tile }, tileGlyph(tile, false, cx, cy, 40));
     const options = leadsTo.get(`tile:${tile}`) || [];
     if (sel === `tile:${tile}`) g.append(s("rect", { x: cx - 23, y: cy - 23, width: 46, height: 46, rx: 8, fill: "none", stroke: "#e08a1e", "stroke-width": 4 }));
@@ -131,10 +141,10 @@ export function draw(position, ctx) {
   });
   const mover = position.to_move ?? 0;
   ["X", "O"].forEach((player, seat) => {
-    const y = 200 + seat * 50;
-    side.append(text(x0, y - 22, seat === 0 ? t("proteus.blackHand") : t("proteus.whiteHand"), { "text-anchor": "start", "font-size": 12 }));
+    const y = handY + seat * 50;
+    if (placing || !narrow) side.append(text(handX, y - 22, seat === 0 ? t("proteus.blackHand") : t("proteus.whiteHand"), { "text-anchor": "start", "font-size": 12 }));
     ["c", "s", "t"].filter((sh) => !piecesOn.has(player + sh)).forEach((shape, i) => {
-      const cx = x0 + 20 + i * 44;
+      const cx = handX + 20 + i * 44;
       const g = s("g", { "data-piece": player + shape }, pieceGlyph(player + shape, cx, y));
       if (seat === mover) {
         const options = leadsTo.get(`hand:${shape}`) || [];
@@ -149,13 +159,14 @@ export function draw(position, ctx) {
   const active = Object.fromEntries(CELLS.map((c) => cells[c]).filter((i) => i?.active).map((i) => [i.tile[0], i.tile]));
   [["R", "move"], ["B", "trade"], ["Y", "goal"]].forEach(([colour, kind], i) => {
     const tile = active[colour];
-    side.append(text(x0, 272 + i * 16, `${t(`proteus.${kind}`)}: ${tile ? RULE_NAMES[tile] : "—"}`, { "text-anchor": "start", "font-size": 12, fill: TILE_COLOURS[colour] }));
+    side.append(text(handX, rulesY + i * 16, `${t(`proteus.${kind}`)}: ${tile ? RULE_NAMES[tile] : "—"}`, { "text-anchor": "start", "font-size": 12, fill: TILE_COLOURS[colour] }));
   });
   const pass = moves.find((m) => m.struct.kind === "pass");
-  if (pass) side.append(svgButton(x0 + 90, 20 + 3 * CELL - 26, t("proteus.pass"), pass, marks));
+  if (pass) side.append(svgButton(handX + 60, narrow ? poolY - 14 : 20 + 3 * CELL - 26, t("proteus.pass"), pass, marks));
   // Every move starts from something on this board (a cell, a pool tile, a hand piece or the
   // pass button), reachable once the current selection is dropped: none needs a list.
   for (const move of moves) marks.drawn.add(move.id);
-  const svg = svgRoot(0, 0, x0 + 170, 20 + 3 * CELL + 40, t("proteus.label", { name: ctx.hints?.seat_names?.[mover] || "" }), layer, side);
+  const [width, height] = narrow ? [handX + 160, rulesY + 3 * 16 + 10] : [x0 + 170, 20 + 3 * CELL + 40];
+  const svg = svgRoot(0, 0, width, height, t("proteus.label", { name: ctx.hints?.seat_names?.[mover] || "" }), layer, side);
   return { svg, drawn: marks.drawn };
 }
