@@ -147,3 +147,47 @@ def test_passtally_tile_follows_the_pointer_turns_and_is_laid_by_clicking(
     page.wait_for_function("p => document.querySelector('#status').dataset.ply !== p", arg=ply)
     assert words.split(" (")[0] in page.inner_text("#moves")
     assert page.query_selector_all("#board .last-move")
+
+
+def test_potlatch_played_to_the_end_with_the_keyboard_only(page: Any, server: str) -> None:
+    """Tab to a target, Enter to play it (Enter again picks in the chooser, which takes focus)."""
+    create_game(page, server, "potlatch", ("ai", "easy"))
+    for _ in range(300):
+        if wait_turn(page)["terminal"] == "1":
+            break
+        ply = status(page)["ply"]
+        for _tab in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => !!document.activeElement.closest('#board [data-moves]')"):
+                break
+        else:
+            raise AssertionError("Tab never reaches a move on the board")
+        page.keyboard.press("Enter")
+        if page.query_selector(".chooser"):
+            page.keyboard.press("Enter")
+        page.wait_for_function(
+            "p => document.querySelector('#status').dataset.ply !== p", arg=ply, timeout=120_000
+        )
+    assert status(page)["terminal"] == "1"
+
+
+def test_potlatch_marks_a_move_that_loses_on_the_spot(page: Any, server: str) -> None:
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#game-select")
+    marked = page.evaluate(
+        """async () => {
+        const { draw } = await import('/static/boards/potlatch.js');
+        const position = { tiles: { '0,0': 'N', '1,0': '' }, stock: 0, pawns: ['0,0', '1,0'],
+          to_move: 0, actions: 2 };
+        const legal = [
+          { id: 0, move: 'P-E', words: 'safe', struct: { kind: 'pawn', to: '1,0' } },
+          { id: 7, move: 'C-NE', words: 'loses',
+            struct: { kind: 'chip', to: '1,-1', ends: { winners: [1], result: 'Blue wins' } } },
+        ];
+        const { svg } = draw(position, { legal, interactive: true, hints: {}, lastTurn: [] });
+        const at = (hex) => svg.querySelector(`[data-hex="${hex}"] .dead-end`) !== null;
+        const legend = svg.querySelector('.legend') !== null;
+        return { safe: at('1,0'), losing: at('1,-1'), legend };
+        }"""
+    )
+    assert marked == {"safe": False, "losing": True, "legend": True}
