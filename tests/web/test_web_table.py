@@ -47,9 +47,10 @@ def test_phone_play_shows_the_last_turn_and_never_scrolls_sideways(
     page.wait_for_selector("#replay-board[data-ply]")
     assert page.query_selector_all("#replay-board .last-move")
     assert overflow(page) == 0, "the replay page scrolls sideways"
-    page.goto(f"{server}/#/rules/potlatch")
-    page.wait_for_selector("#rules-text h1")
-    assert overflow(page) == 0, "the rules page scrolls sideways"
+    for game in ("potlatch", "proteus", "passtally", "montana"):
+        page.goto(f"{server}/#/rules/{game}")
+        page.wait_for_selector("#rules-text h1")
+        assert overflow(page) == 0, f"the {game} rules scroll sideways"
 
 
 def test_clicking_a_move_looks_back_and_the_board_waits(page: Any, server: str) -> None:
