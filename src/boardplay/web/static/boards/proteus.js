@@ -128,7 +128,7 @@ export function draw(position, ctx) {
   const handY = narrow ? boardBottom + 30 : 200;
   // Once everything is placed (the movement phase) the pool and hands are empty: no room for them.
   const placing = onBoard.size < TILES.length || piecesOn.size < 6;
-  const rulesY = narrow ? (placing ? handY + 100 : boardBottom) : 272;
+  const rulesY = narrow ? (placing ? handY + 112 : boardBottom) : 292;
   if (placing || !narrow) side.append(text(x0, poolY, t("proteus.pool"), { "text-anchor": "start", "font-size": 13 }));
   TILES.filter((tile) => !onBoard.has(tile)).forEach((tile, i) => {
     const cx = x0 + 22 + (i % 3) * 48, cy = poolY + 30 + Math.floor(i / 3) * 48;
@@ -141,8 +141,8 @@ export function draw(position, ctx) {
   });
   const mover = position.to_move ?? 0;
   ["X", "O"].forEach((player, seat) => {
-    const y = handY + seat * 50;
-    if (placing || !narrow) side.append(text(handX, y - 22, seat === 0 ? t("proteus.blackHand") : t("proteus.whiteHand"), { "text-anchor": "start", "font-size": 12 }));
+    const y = handY + seat * 56;
+    if (placing || !narrow) side.append(text(handX, y - 29, seat === 0 ? t("proteus.blackHand") : t("proteus.whiteHand"), { "text-anchor": "start", "font-size": 12 }));
     ["c", "s", "t"].filter((sh) => !piecesOn.has(player + sh)).forEach((shape, i) => {
       const cx = handX + 20 + i * 44;
       const g = s("g", { "data-piece": player + shape }, pieceGlyph(player + shape, cx, y));
@@ -166,7 +166,7 @@ export function draw(position, ctx) {
   // Every move starts from something on this board (a cell, a pool tile, a hand piece or the
   // pass button), reachable once the current selection is dropped: none needs a list.
   for (const move of moves) marks.drawn.add(move.id);
-  const [width, height] = narrow ? [handX + 160, rulesY + 3 * 16 + 10] : [x0 + 170, 20 + 3 * CELL + 40];
+  const [width, height] = narrow ? [handX + 160, rulesY + 3 * 16 + 10] : [x0 + 170, 20 + 3 * CELL + 56];
   const svg = svgRoot(0, 0, width, height, t("proteus.label", { name: ctx.hints?.seat_names?.[mover] || "" }), layer, side);
   return { svg, drawn: marks.drawn };
 }
