@@ -3,8 +3,10 @@ real registry), with AI moves in a thread so tests need not spawn processes."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -27,3 +29,52 @@ def registry_client(tmp_path: Path) -> Iterator[TestClient]:
     )
     with TestClient(create_app(settings)) as test_client:
         yield test_client
+
+
+# ----- browser tests (test_web_browser.py, test_web_table.py) ---------------------------------
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One ``boardplay serve`` for the module, on a fresh database."""
+    from browsing import free_port, serve
+
+    port = free_port()
+    process = serve(tmp_path_factory.mktemp("browser") / "web.sqlite3", port)
+    yield f"http://127.0.0.1:{port}"
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from browsing import ARGS, CHROMIUM
+
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian chromium is not installed (make chromium)")
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    """A fresh context's page; any script error on it fails the test."""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # A move that loses on the spot asks first (a Potlatch dead end); the random player agrees.
+    page.on("dialog", lambda dialog: dialog.accept())
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    yield from _page(browser, {"width": 1200, "height": 900})
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    yield from _page(browser, {"width": 390, "height": 844})

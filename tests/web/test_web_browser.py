@@ -4,190 +4,26 @@ replays and rules. Screenshots of each board go to docs/screenshots/<game>.png."
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import signal
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-
-from boardplay.web.catalogue import REGISTRY
+from browsing import (
+    GAMES,
+    SCREENSHOTS,
+    click_a_move,
+    create_game,
+    free_port,
+    play_to_end,
+    serve,
+    status,
+    wait_turn,
+)
 
 pytestmark = pytest.mark.browser
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "docs" / "screenshots"
-GAMES = REGISTRY.names()
-MAX_CLICKS = 3000
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def serve(db: Path, port: int) -> subprocess.Popen[bytes]:
-    """``boardplay serve`` on a loopback port, answering once it is up."""
-    env = {**os.environ, "BOARDPLAY_DATABASE_URL": f"sqlite:///{db}"}
-    process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "boardplay"), "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(600):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/catalogue", timeout=5).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    pytest.fail("the server did not start")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One server for the module, on a fresh database."""
-    port = free_port()
-    process = serve(tmp_path_factory.mktemp("browser") / "web.sqlite3", port)
-    yield f"http://127.0.0.1:{port}"
-    process.send_signal(signal.SIGTERM)
-    process.wait(timeout=30)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium is not installed (make chromium)")
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, errors
-
-
-def create_game(
-    page: Any, base: str, game: str, others: tuple[str, str | None] = ("ai", "medium")
-) -> str:
-    """Fill in the lobby form (seat 0: me, every other seat: ``others``) and create the game;
-    returns its id."""
-    page.goto(f"{base}/#/")
-    page.wait_for_selector("#game-select")
-    page.select_option("#game-select", game)
-    page.wait_for_selector(f"#seats[data-game='{game}'] .seat-row")
-    count = len(page.query_selector_all("#seats .seat-row"))
-    for seat in range(count):
-        kind, level = ("me", None) if seat == 0 else others
-        page.select_option(f"select[name=seat-{seat}]", kind)
-        if level is not None:
-            page.select_option(f"select[name=level-{seat}]", level)
-    page.click("#create")
-    page.wait_for_function("location.hash.startsWith('#/game/')")
-    page.wait_for_selector("#status[data-ply]")
-    game_id: str = page.evaluate("location.hash.split('/')[2]")
-    return game_id
-
-
-def status(page: Any) -> dict[str, str]:
-    info: dict[str, str] = page.eval_on_selector(
-        "#status",
-        "el => ({ply: el.dataset.ply, terminal: el.dataset.terminal, yours: el.dataset.yourTurn})",
-    )
-    return info
-
-
-def wait_turn(page: Any) -> dict[str, str]:
-    page.wait_for_function(
-        "() => { const s = document.querySelector('#status');"
-        " return s && (s.dataset.terminal === '1' || s.dataset.yourTurn === '1'); }",
-        timeout=120_000,
-    )
-    return status(page)
-
-
-def _click(page: Any, selector: str, attribute: str, value: str | None) -> None:
-    """Click the element by its attribute value through a locator, which re-resolves if the
-    page redraws the board between choosing and clicking (a late live update may do that)."""
-    page.locator(f"{selector}[{attribute}={json.dumps(value)}]").first.click()
-
-
-def click_a_move(page: Any, rng: random.Random) -> str:
-    """Click one legal move on the board (first selecting a piece or tile where the board asks
-    for it), or in the list of moves not drawn on it; returns which of the two it used."""
-    ply = status(page)["ply"]
-    targets = page.query_selector_all("#board [data-moves], #board [data-select]")
-    if targets:
-        for _ in range(3):
-            chosen = rng.choice(targets)
-            moves = chosen.get_attribute("data-moves")
-            if moves is not None:
-                break
-            key = chosen.get_attribute("data-select")
-            _click(page, "#board [data-select]", "data-select", key)
-            page.wait_for_function(
-                "key => document.querySelector('#board').dataset.selected === key", arg=key
-            )
-            targets = page.query_selector_all("#board [data-moves]")
-            assert targets, f"selecting {key} offers no move"
-        _click(page, "#board [data-moves]", "data-moves", chosen.get_attribute("data-moves"))
-        choices = page.query_selector_all(".chooser button[data-move]")
-        if choices:
-            move = rng.choice(choices).get_attribute("data-move")
-            _click(page, ".chooser button", "data-move", move)
-        how = "board"
-    else:
-        buttons = page.query_selector_all("#legal-list button[data-move]")
-        assert buttons, "no legal move is offered although it is our turn"
-        move = rng.choice(buttons).get_attribute("data-move")
-        _click(page, "#legal-list button", "data-move", move)
-        how = "list"
-    page.wait_for_function(
-        "ply => document.querySelector('#status').dataset.ply !== ply", arg=ply, timeout=120_000
-    )
-    return how
-
-
-def play_to_end(page: Any, rng: random.Random, shot: Path | None = None) -> dict[str, int]:
-    counts = {"board": 0, "list": 0}
-    for _ in range(MAX_CLICKS):
-        if wait_turn(page)["terminal"] == "1":
-            return counts
-        counts[click_a_move(page, rng)] += 1
-        if shot is not None and counts["board"] + counts["list"] == 6:
-            shot.parent.mkdir(parents=True, exist_ok=True)
-            page.locator("#board").screenshot(path=str(shot))
-    raise AssertionError("the game did not end")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -196,7 +32,7 @@ def test_play_against_the_ai_to_the_end_by_clicking(page: Any, server: str, game
     counts = play_to_end(page, random.Random(game), SCREENSHOTS / f"{game}.png")
     assert "Game over" in page.inner_text("#status")
     assert counts["board"] > 0, "no move was made on the board"
-    if game in ("potlatch", "proteus"):
+    if game in ("potlatch", "proteus", "passtally"):
         assert counts["list"] == 0, "every move of this game is drawn on the board"
 
 

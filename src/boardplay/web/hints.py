@@ -13,6 +13,7 @@ PALETTE = ("#d33c3c", "#2f6fd6", "#e0a020", "#3a9a4a", "#8d4fc9")
 
 SEAT_COLOURS: dict[str, tuple[str, ...]] = {
     "potlatch": ("#d33c3c", "#2f6fd6"),  # Red, Blue (§2.2)
+    "proteus": ("#111111", "#fafafa"),  # Black, White (§2)
 }
 
 

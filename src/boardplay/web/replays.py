@@ -18,6 +18,7 @@ from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.errors import bad_request, quote
 from boardplay.web.hints import hints_for
+from boardplay.web.moves import said
 from boardplay.web.storage import NAME_LENGTH, SPEC_LENGTH
 
 
@@ -49,6 +50,8 @@ def frames_of(catalogue: WebCatalogue, record: Record, keep_meta: bool = False) 
                 "text": state.render(),
                 "scores": state.scores(),
                 "result": state.result_text() if state.is_terminal() else None,
+                # The move that led here, in words and as the struct its highlight is drawn by.
+                **(said(game, states[index - 1], move.action) if move else {}),
             }
         )
     rebuilt = rebuild(game, record, states[-1], keep_meta)

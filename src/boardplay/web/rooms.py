@@ -26,6 +26,7 @@ from boardplay.web.chance import chance_rng
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quote
 from boardplay.web.hints import hints_for
 from boardplay.web.live import Subscriber
+from boardplay.web.moves import History, legal_said
 from boardplay.web.tokens import hash_token, matches, new_token
 
 if TYPE_CHECKING:
@@ -73,6 +74,7 @@ class Room:
         try:
             self.game: Game = hub.catalogue.load(row.game, row.options)
             self.state: State = self._replay(self.moves)
+            self.history = History(self.game, self._initial)
         except BoardplayError as exc:
             # The game cannot be rebuilt (engine missing or changed): keep it visible, frozen.
             self.broken = f"this game cannot be resumed on this server: {exc}"
@@ -424,6 +426,9 @@ class Room:
         state = self.state
         current = state.current_player()
         terminal = state.is_terminal()
+        # Each move of the history in words, with the struct the boards highlight it by.
+        for move, words in zip(view["moves"], _safely(self._history_words) or [], strict=False):
+            move.update(words)
         view.update(
             title=getattr(self.game, "title", row.game),
             game_string=str(self.game),
@@ -435,7 +440,7 @@ class Room:
             chance=state.is_chance_node(),
             legal=[]
             if terminal or state.is_chance_node()
-            else [{"id": a, "move": state.action_to_string(a)} for a in state.legal_actions()],
+            else legal_said(self.game, state, state.legal_actions()),
             position=_safely(state.to_json),
             text=_safely(state.render),
             scores=_safely(state.scores),
@@ -443,6 +448,9 @@ class Room:
             hints=_safely(lambda: hints_for(self.game, state)) or hints_for(self.game),
         )
         return view
+
+    def _history_words(self) -> list[dict[str, Any]]:
+        return self.history.describe(self.moves)
 
     def view_for(self, token: str | None) -> dict[str, Any]:
         seats = self.seats_of(token)

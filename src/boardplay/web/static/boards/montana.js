@@ -5,7 +5,8 @@
 // trades) are offered as the list of moves beside the board. The hexes come from the server's
 // render hints (the position JSON holds only the board seed); the rest from the position JSON.
 import { s } from "../dom.js";
-import { svgRoot, target, legalMoves, text } from "./common.js";
+import { svgRoot, targets, legalMoves, groupBy, text, LAST } from "./common.js";
+import { t } from "../text.js";
 
 const SIZE = 30;
 const KIND = { plain: "#cfe3a6", mountain: "#9c9386", lake: "#8cc3e8" };
@@ -29,11 +30,10 @@ export function draw(position, ctx) {
   const settlements = new Map((position.landscape.settlements || []).map((st) => [key(st.hex), st]));
   const cattle = new Set((position.landscape.cattle || []).map(key));
   const canteens = new Set((position.landscape.canteens || []).map(key));
-  const builds = new Map();
-  for (const move of legalMoves(ctx)) {
-    const m = /^build:(-?\d+),(-?\d+)$/.exec(move);
-    if (m) builds.set(`${m[1]},${m[2]}`, [move]);
-  }
+  const marks = targets(ctx);
+  const legal = legalMoves(ctx);
+  const builds = groupBy(legal.filter((m) => m.struct.kind === "build"), (m) => key(m.struct.hex));
+  const lastHexes = new Set((ctx.lastTurn || []).filter((st) => st.hex).map((st) => key(st.hex)));
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   const layer = s("g", {});
   for (const hex of hexes) {
@@ -53,10 +53,11 @@ export function draw(position, ctx) {
       g.append(s("rect", { x: cx - 9, y: cy - 3, width: 18, height: 14, rx: 2, fill: colours[st.owner] || "#555", stroke: "#222" }));
       g.append(text(cx, cy + 4, st.tiles, { "font-size": 9, fill: "#fff" }));
     }
+    if (lastHexes.has(k)) g.append(s("polygon", { points: hexPoints(cx, cy, SIZE - 6), fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
     const moves = builds.get(k);
     if (moves) {
       g.append(s("polygon", { points: hexPoints(cx, cy, SIZE - 4), fill: "#1f9d5533", stroke: "#1f9d55", "stroke-width": 3 }));
-      target(g, moves, ctx, `build ${k}`);
+      marks.target(g, moves);
     }
     layer.append(g);
   }
@@ -77,11 +78,8 @@ export function draw(position, ctx) {
   // The worker board: one box per bank or production space with the workers on it; clicking a
   // box offers the legal "work" choices for that space (which workers to put there).
   const wb = position.worker_board || {};
-  const work = new Map();
-  for (const move of legalMoves(ctx)) {
-    const m = /^work:([A-Z]\d):/.exec(move);
-    if (m) { if (!work.has(m[1])) work.set(m[1], []); work.get(m[1]).push(move); }
-  }
+  const work = groupBy(legal.filter((m) => m.struct.kind === "work"), (m) => m.struct.space);
+  const lastSpaces = new Set((ctx.lastTurn || []).filter((st) => st.space).map((st) => st.space));
   const spaces = [
     ...Object.entries(wb.bank || {}).map(([name, w]) => [name, w || "·"]),
     ...Object.entries(wb.production || {}).map(([name, spot]) => [name, `${spot.left || "·"} | ${spot.right || "·"}`]),
@@ -94,11 +92,13 @@ export function draw(position, ctx) {
     g.append(s("rect", { x: bx, y: by, width: 82, height: 30, rx: 4, fill: moves.length ? "#1f9d5522" : "#fffdf6", stroke: moves.length ? "#1f9d55" : "#b9a888", "stroke-width": moves.length ? 2.5 : 1 }));
     g.append(text(bx + 4, by + 9, name, { "text-anchor": "start", "font-size": 9, "font-weight": 700 }));
     g.append(text(bx + 41, by + 21, label, { "font-size": 8.5 }));
-    target(g, moves, ctx, name);
+    if (lastSpaces.has(name)) g.append(s("rect", { x: bx - 2, y: by - 2, width: 86, height: 34, rx: 5, fill: "none", stroke: LAST, "stroke-width": 2.5, "stroke-dasharray": "3 3", class: "last-move" }));
+    marks.target(g, moves);
     info.append(g);
   });
   y += Math.ceil(spaces.length / 4) * 34 + 6;
   const width = x0 - (minX - pad) + 360;
   const height = Math.max(maxY - minY + 2 * pad, y - (minY - pad) + 10);
-  return svgRoot(minX - pad, minY - pad, width, height, layer, info);
+  const svg = svgRoot(minX - pad, minY - pad, width, height, t("montana.label"), layer, info);
+  return { svg, drawn: marks.drawn };
 }

@@ -1,10 +1,14 @@
 // Passtally: the 6×6 board (a1 top left, f6 bottom right) with the ring of 24 marker slots
 // (clockwise from the top-left), the visible top half of every stack with its lines, stack
-// heights, and the three piles' face-up tiles. Setup: click a slot. Place a tile: select a pile,
-// then click the anchor cell (the page asks for the orientation). Move a marker: select it, then
-// click the slot it goes to. Formats from the rules spec §2.2, §2.3, §11, §12.
+// heights, and the three piles' face-up tiles. Setup: click a slot. Place a tile: select a pile;
+// the tile then follows the pointer as a ghost on the two cells it would cover (pure CSS :hover
+// and :focus, so nothing is redrawn under the pointer), turned by the Rotate and Turn buttons or
+// the R and F keys (ctx.view.orient); click to lay it. Move a marker: select it, then click the
+// slot it goes to. Every target comes from a legal move's struct. Formats from the rules spec
+// §2.2, §2.3, §11, §12.
 import { s } from "../dom.js";
-import { svgRoot, target, selectable, legalMoves, text } from "./common.js";
+import { svgRoot, targets, legalMoves, groupBy, text, LAST } from "./common.js";
+import { t } from "../text.js";
 
 const CELL = 56;
 const OX = 50, OY = 50;
@@ -12,7 +16,36 @@ const DESIGN_COLOURS = { XX: "#d33c3c", XNE: "#27b3c4", XNW: "#2f55c9", NENE: "#
 const HALVES = { XX: ["X", "X"], XNE: ["X", "NE"], XNW: ["X", "NW"], NENE: ["NE", "NE"], NWNW: ["NW", "NW"], NENW: ["NE", "NW"] };
 const STEP = { E: [0, 1], S: [1, 0], W: [0, -1], N: [-1, 0] };
 
+const ROTATE = { E: "S", S: "W", W: "N", N: "E" };
+const TURN = { E: "W", W: "E", S: "N", N: "S" };
+const SYMMETRIC = new Set(["XX", "NENE", "NWNW"]);
+
 const cellName = (r, c) => `${"abcdef"[c]}${r + 1}`;
+const CELLS = Array.from({ length: 36 }, (_, i) => cellName(Math.floor(i / 6), i % 6));
+const neighbour = (cell, orient) => {
+  const [r, c] = cellRC(cell), [dr, dc] = STEP[orient];
+  const [nr, nc] = [r + dr, c + dc];
+  return nr >= 0 && nr < 6 && nc >= 0 && nc < 6 ? cellName(nr, nc) : null;
+};
+
+// The legal placement that puts half a on `cell` with half b toward `orient`. A symmetric
+// design is listed only in its canonical spelling (E or S from the west or north cell, §11), so
+// for it any move covering the same two cells is the same placement.
+function placementAt(moves, cell, orient, design) {
+  const other = neighbour(cell, orient);
+  if (!other) return null;
+  return moves.find((m) => m.struct.anchor === cell && m.struct.orient === orient)
+    || (SYMMETRIC.has(design) ? moves.find((m) => m.struct.cells.includes(cell) && m.struct.cells.includes(other)) : null)
+    || null;
+}
+
+// R turns the tile a quarter clockwise, F turns it end for end; the page calls this on a key.
+export function onKey(key, view) {
+  const orient = view.orient || "E";
+  if (key === "r" || key === "R") return { ...view, orient: ROTATE[orient] };
+  if (key === "f" || key === "F") return { ...view, orient: TURN[orient] };
+  return null;
+}
 const cellRC = (name) => [Number(name[1]) - 1, "abcdef".indexOf(name[0])];
 
 function slotXY(slot) {
@@ -47,17 +80,70 @@ function halfLines(x, y, shape, colour) {
   return paths.map((d) => s("path", { d, fill: "none", stroke: colour, "stroke-width": 4, "stroke-linecap": "round" }));
 }
 
-function markerDestination(slot, move, markers, options) {
-  const m = /^m(\d+)([+-])([12])$/.exec(move);
-  if (!m) return null;
-  const dir = m[2] === "+" ? 1 : -1, d = Number(m[3]);
-  if (options?.jump_counts_as_step) return String((slot + dir * d + 24) % 24);
-  let at = slot, seen = 0;
-  for (let k = 0; k < 24; k++) {
-    at = (at + dir + 24) % 24;
-    if (!(String(at) in markers)) { seen += 1; if (seen === d) return String(at); }
+// One target per cell where the chosen tile can go in the current orientation: a green frame,
+// and the ghost of the tile on the two cells it would cover, shown while the cell is hovered or
+// focused. Drawn above the board so a ghost covers the neighbouring cell.
+// On a touch screen (ctx.coarse) nothing hovers: the first tap on a cell shows its ghost
+// (view.at), a second tap lays the tile.
+function ghosts(moves, design, orient, marks, ctx) {
+  const at = ctx.coarse ? ctx.view?.at : null;
+  const layer = s("g", { class: "ghosts" });
+  const colour = DESIGN_COLOURS[design];
+  for (let r = 0; r < 6; r++) {
+    for (let c = 0; c < 6; c++) {
+      const cell = cellName(r, c);
+      const move = placementAt(moves, cell, orient, design);
+      if (!move) continue;
+      const x = OX + c * CELL, y = OY + r * CELL;
+      const g = s("g", { "data-cell": cell, class: "place-target" });
+      g.append(s("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: "#1f9d5522", stroke: "#1f9d55", "stroke-width": 3 }));
+      const ghost = s("g", { class: at === cell ? "ghost shown" : "ghost" });
+      const shapes = stacks([[design, cell, orient]]);
+      for (const [name, half] of Object.entries(shapes)) {
+        const [hr, hc] = cellRC(name);
+        const gx = OX + hc * CELL, gy = OY + hr * CELL;
+        ghost.append(s("rect", { x: gx, y: gy, width: CELL, height: CELL, fill: "#fbf6ea", stroke: "#e08a1e", "stroke-width": 3 }));
+        ghost.append(...halfLines(gx, gy, half.shape, colour));
+      }
+      for (const line of move.struct.lines || []) ghost.append(traced(line));
+      if (move.struct.scored) ghost.append(text(x + CELL / 2, y - 8, `+${move.struct.scored}`, { "font-size": 14, "font-weight": 700, fill: "#1f7a3f" }));
+      if (ctx.coarse && at !== cell) {
+        g.setAttribute("data-view", JSON.stringify({ at: cell }));
+        g.classList.add("clickable");
+        marks.drawn.add(move.id);
+      } else marks.target(g, [move]);
+      // The ghost follows its target (CSS: target:hover + ghost), outside it, so the target's
+      // box stays one cell and a click lands on the cell pointed at.
+      layer.append(g, ghost);
+    }
   }
-  return null;
+  return layer;
+}
+
+// A complete line of the mover's (the struct's path of [cell, entry face, exit face]), drawn
+// over the board in the target colour so the player sees what the placement would score.
+function traced(line) {
+  const m = CELL / 2;
+  const face = (x, y, f) => ({ N: [x + m, y], S: [x + m, y + CELL], E: [x + CELL, y + m], W: [x, y + m] })[f];
+  const d = line.path.map(([cell, entry, exit]) => {
+    const [r, c] = cellRC(cell);
+    const x = OX + c * CELL, y = OY + r * CELL;
+    const [a, b] = [face(x, y, entry), face(x, y, exit)];
+    return `M${a[0]},${a[1]} Q${x + m},${y + m} ${b[0]},${b[1]}`;
+  }).join(" ");
+  return s("path", { d, fill: "none", stroke: "#1f7a3f", "stroke-width": 7, "stroke-opacity": 0.7, "stroke-linecap": "round", class: "traced-line" });
+}
+
+// Rotate and Turn, as buttons inside the board (the R and F keys do the same).
+function turnButtons(x, y, orient) {
+  const g = s("g", { class: "turn-buttons" });
+  [["passtally.rotate", { orient: ROTATE[orient] }, 0], ["passtally.turn", { orient: TURN[orient] }, 84]].forEach(([key, view, dx]) => {
+    const b = s("g", { "data-view": JSON.stringify(view), class: "clickable svg-button", tabindex: "0", role: "button", "aria-label": t(key) });
+    b.append(s("rect", { x: x + dx, y, width: 78, height: 28, rx: 5, fill: "#fff", stroke: "#e08a1e", "stroke-width": 2 }));
+    b.append(text(x + dx + 39, y + 14, t(key), { "font-size": 12 }));
+    g.append(b);
+  });
+  return g;
 }
 
 export function draw(position, ctx) {
@@ -66,26 +152,30 @@ export function draw(position, ctx) {
   const top = stacks(position.placements || []);
   const moves = legalMoves(ctx);
   const sel = ctx.selected || null;
+  const marks = targets(ctx);
   const layer = s("g", {});
 
-  // Targets: setup placements on slots; tile placements by pile and anchor; marker moves.
-  const setupBySlot = new Map(), pileMoves = new Map(), markerMoves = new Map();
-  const push = (map, key, move) => { if (!map.has(key)) map.set(key, []); map.get(key).push(move); };
-  for (const move of moves) {
-    let m;
-    if ((m = /^@(\d+)$/.exec(move))) push(setupBySlot, m[1], move);
-    else if ((m = /^([ABC]):([a-f][1-6])([ESWN])$/.exec(move))) push(pileMoves, m[1], move);
-    else if ((m = /^m(\d+)[+-][12]$/.exec(move))) push(markerMoves, m[1], move);
+  // Targets from the legal moves' structs: setup placements on slots; tile placements by pile
+  // and anchor cell; marker moves by the slot they leave and the slot they reach.
+  const pileMoves = groupBy(moves.filter((m) => m.struct.kind === "place"), (m) => m.struct.pile);
+  const markerMoves = groupBy(moves.filter((m) => m.struct.kind === "marker"), (m) => String(m.struct.from));
+  const slotTargets = groupBy(moves.filter((m) => m.struct.kind === "setup"), (m) => String(m.struct.slot));
+  const chosenPile = sel?.startsWith("pile:") ? sel.slice(5) : null;
+  const design = chosenPile ? position.piles?.["ABC".indexOf(chosenPile)]?.face_up : null;
+  // The orientation asked for, or the next one clockwise where the tile fits somewhere.
+  let orient = ctx.view?.orient || "E";
+  if (design) {
+    const fits = (o) => CELLS.some((cell) => placementAt(pileMoves.get(chosenPile) || [], cell, o, design));
+    for (let k = 0; k < 4 && !fits(orient); k++) orient = ROTATE[orient];
   }
-  const cellTargets = new Map(), slotTargets = new Map(setupBySlot);
-  if (sel?.startsWith("pile:")) {
-    for (const move of pileMoves.get(sel.slice(5)) || []) push(cellTargets, /:([a-f][1-6])/.exec(move)[1], move);
-  } else if (sel?.startsWith("marker:")) {
-    const slot = sel.slice(7);
-    for (const move of markerMoves.get(slot) || []) {
-      const dest = markerDestination(Number(slot), move, markers, ctx.options);
-      push(slotTargets, dest ?? slot, move);
-    }
+  if (sel?.startsWith("marker:")) {
+    for (const [slot, list] of groupBy(markerMoves.get(sel.slice(7)) || [], (m) => String(m.struct.to ?? m.struct.from))) slotTargets.set(slot, list);
+  }
+  // What the last turn touched: the cells of a laid tile, the slots of a marker.
+  const lastCells = new Set(), lastSlots = new Set();
+  for (const st of ctx.lastTurn || []) {
+    for (const c of st.cells || []) lastCells.add(c);
+    for (const slot of [st.slot, st.from, st.to]) if (slot !== undefined && slot !== null) lastSlots.add(String(slot));
   }
 
   for (let r = 0; r < 6; r++) {
@@ -98,11 +188,7 @@ export function draw(position, ctx) {
       const colour = stack ? DESIGN_COLOURS[stack.design] : "#c9bba0";
       g.append(...halfLines(x, y, stack ? stack.shape : "X", colour));
       if (stack) g.append(text(x + CELL - 9, y + 9, stack.height, { "font-size": 10, fill: "#333" }));
-      const here = cellTargets.get(key);
-      if (here) {
-        g.append(s("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: "#1f9d5533", stroke: "#1f9d55", "stroke-width": 3 }));
-        target(g, here, ctx, key);
-      }
+      if (lastCells.has(key)) g.append(s("rect", { x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
       layer.append(g);
     }
   }
@@ -130,40 +216,54 @@ export function draw(position, ctx) {
     g.append(text(cx, cy, slot, { "font-size": 9, fill: "#999" }));
     if (key in markers) {
       g.append(s("circle", { cx, cy, r: 12, fill: colours[markers[key]] || "#555", stroke: sel === `marker:${key}` ? "#e08a1e" : "#222", "stroke-width": sel === `marker:${key}` ? 4 : 1.5 }));
-      selectable(g, `marker:${key}`, markerMoves.get(key) || [], ctx);
+      marks.selectable(g, `marker:${key}`, markerMoves.get(key) || [], t("passtally.selectMarker", { slot: key }));
     }
+    if (lastSlots.has(key)) g.append(s("circle", { cx, cy, r: 17, fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
     const here = slotTargets.get(key);
     if (here) {
       g.append(s("circle", { cx, cy, r: 15, fill: "#1f9d5533", stroke: "#1f9d55", "stroke-width": 3 }));
-      target(g, here, ctx, `slot ${key}`);
+      marks.target(g, here);
     }
     layer.append(g);
   }
-  // The piles: face-up tile and face-down count.
-  const px = OX + 6 * CELL + 60;
+  if (chosenPile && design) layer.append(ghosts(pileMoves.get(chosenPile) || [], design, orient, marks, ctx));
+  // The piles, the turn buttons and the scores: beside the board, or under it on a narrow
+  // screen (ctx.narrow) so the board can use the whole width of a phone.
+  const narrow = !!ctx.narrow;
+  const bottom = OY + 6 * CELL + 44;
+  const px = narrow ? OX : OX + 6 * CELL + 60;
+  const pileAt = (i) => (narrow ? [OX + i * 118, bottom + 12] : [px, OY + i * 80]);
   (position.piles || []).forEach((pile, i) => {
     const name = "ABC"[i];
-    const y = OY + i * 80;
+    const [x, y] = pileAt(i);
     const g = s("g", { "data-pile": name });
-    g.append(text(px, y + 10, name, { "font-size": 14, "font-weight": 700 }));
+    g.append(text(x, y + 10, name, { "font-size": 14, "font-weight": 700 }));
     if (pile.face_up) {
       const [a, b] = HALVES[pile.face_up];
       const colour = DESIGN_COLOURS[pile.face_up];
-      const scale = 0.6, w = CELL * scale;
-      const tile = s("g", { transform: `translate(${px + 14},${y - 6}) scale(${scale})` });
+      const tile = s("g", { transform: `translate(${x + 14},${y - 6}) scale(0.6)` });
       tile.append(s("rect", { x: 0, y: 0, width: 2 * CELL, height: CELL, fill: "#fbf6ea", stroke: sel === `pile:${name}` ? "#e08a1e" : "#5b4a2e", "stroke-width": sel === `pile:${name}` ? 6 : 2 }));
       tile.append(...halfLines(0, 0, a, colour), ...halfLines(CELL, 0, b, colour));
       g.append(tile);
-      g.append(text(px + 14 + w, y + 32, pile.face_up, { "font-size": 10, fill: "#555" }));
     } else {
-      g.append(text(px + 50, y + 10, pile.hidden ? "revealing…" : "empty", { "font-size": 11, fill: "#777" }));
+      g.append(text(x + 50, y + 10, pile.hidden ? t("passtally.revealing") : t("passtally.empty"), { "font-size": 11, fill: "#777" }));
     }
-    g.append(text(px + 14 + 2 * CELL * 0.6 + 22, y + 10, `+${pile.hidden}`, { "font-size": 11, fill: "#777" }));
-    selectable(g, `pile:${name}`, pileMoves.get(name) || [], ctx);
+    g.append(text(x + 50, y + 36, t("passtally.hidden", { n: pile.hidden }), { "font-size": 11, fill: "#777" }));
+    marks.selectable(g, `pile:${name}`, pileMoves.get(name) || [], t("passtally.selectPile", { pile: name }));
     layer.append(g);
   });
-  const scores = (position.scores || []).map((v, i) => `${ctx.hints?.seat_names?.[i] || `P${i + 1}`} ${v}`).join(" · ");
-  layer.append(text(px, OY + 250, scores, { "text-anchor": "start", "font-size": 12 }));
-  if (position.actions_left) layer.append(text(px, OY + 270, `actions left: ${position.actions_left}`, { "text-anchor": "start", "font-size": 12 }));
-  return svgRoot(0, 0, px + 170, OY * 2 + 6 * CELL, layer);
+  const [bx, by] = narrow ? [OX, bottom + 62] : [px, OY + 222];
+  if (chosenPile && design) layer.append(turnButtons(bx, by, orient));
+  // One line per player, so three players' scores never run off the board.
+  const names = ctx.hints?.seat_names || [];
+  let y = narrow ? by + 48 : OY + 270;
+  (position.scores || []).forEach((v, i) => {
+    layer.append(s("circle", { cx: bx + 5, cy: y, r: 5, fill: colours[i] || "#555" }));
+    layer.append(text(bx + 15, y, t("passtally.score", { name: names[i] || `#${i + 1}`, score: v }), { "text-anchor": "start", "font-size": 12 }));
+    y += 18;
+  });
+  if (position.actions_left) layer.append(text(bx, y, t("passtally.actionsLeft", { n: position.actions_left }), { "text-anchor": "start", "font-size": 12 }));
+  const [width, height] = narrow ? [OX * 2 + 6 * CELL, y + 16] : [px + 170, OY * 2 + 6 * CELL];
+  const svg = svgRoot(0, 0, width, height, t("passtally.label"), layer);
+  return { svg, drawn: marks.drawn };
 }

@@ -1,13 +1,16 @@
 // Potlatch Klone: a free-form hex board in axial pointy-top coordinates (rules spec §2.4, §11).
 // Tiles show their chip stack bottom to top (N neutral, R red, B blue); pawns sit on top. A
-// legal Pawn Move or Chip Move is made by clicking the hex it goes to (the mover's pawn hex +
-// the direction); when both are possible there, the page asks which.
+// legal Pawn Move or Chip Move is made by clicking the hex it goes to (each legal move's struct
+// names it); when both are possible there, the page asks which. The hexes of the last turn are
+// ringed, and a legend under the board names the target styles.
 import { s } from "../dom.js";
-import { svgRoot, target, legalMoves, text } from "./common.js";
+import { svgRoot, targets, legalMoves, groupBy, text, LAST } from "./common.js";
+import { t } from "../text.js";
 
-const DIRS = { E: [1, 0], NE: [1, -1], NW: [0, -1], W: [-1, 0], SW: [-1, 1], SE: [0, 1] };
 const SIZE = 40;
 const CHIP = { N: "#f4ecd8", R: "#d33c3c", B: "#2f6fd6" };
+const PAWN_TARGET = "#1f9d55";
+const CHIP_TARGET = "#e08a1e";
 
 const parse = (key) => key.split(",").map(Number);
 const center = (q, r) => [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r];
@@ -21,27 +24,39 @@ function hexPoints(cx, cy, size) {
   return pts.join(" ");
 }
 
+// A move that ends the game with the mover not among the winners (a dead end, §8.2 condition 2).
+export const losing = (move, seat) => !!move.struct?.ends && !(move.struct.ends.winners || []).includes(seat);
+
+function legend(x, y, width) {
+  const g = s("g", { class: "legend", "aria-hidden": "true" });
+  const items = [
+    [t("potlatch.legendPawn"), PAWN_TARGET, null],
+    [t("potlatch.legendChip"), CHIP_TARGET, null],
+    [t("potlatch.legendBoth"), PAWN_TARGET, "8 4"],
+    [t("potlatch.legendLast"), LAST, "3 3"],
+  ];
+  // Two columns of two, so the labels never run into each other on a narrow board.
+  const step = Math.max(width / 2, 150);
+  items.forEach(([label, colour, dash], i) => {
+    const x0 = x + (i % 2) * step, y0 = y + Math.floor(i / 2) * 22;
+    g.append(s("rect", { x: x0, y: y0, width: 18, height: 14, rx: 3, fill: `${colour}33`, stroke: colour, "stroke-width": 3, "stroke-dasharray": dash }));
+    g.append(text(x0 + 24, y0 + 7, label, { "text-anchor": "start", "font-size": 13, fill: "#333" }));
+  });
+  return g;
+}
+
 export function draw(position, ctx) {
   const tiles = position.tiles || {};
   const pawns = position.pawns || [];
   const mover = position.to_move ?? 0;
   const colours = ctx.hints?.seat_colours || ["#d33c3c", "#2f6fd6"];
+  const names = ctx.hints?.seat_names || [];
   const visited = new Set(position.done ? position.visited || [] : []);
+  const marks = targets(ctx);
+  const byHex = groupBy(legalMoves(ctx), (m) => m.struct.to);
+  // The hexes the last turn touched: where each step started and ended.
+  const touched = new Set(ctx.lastTurn?.flatMap((st) => [st.from, st.to].filter(Boolean)) || []);
 
-  // Which hexes the legal moves reach, and with what.
-  const byHex = new Map();
-  const from = pawns[mover];
-  if (from) {
-    const [q0, r0] = parse(from);
-    for (const move of legalMoves(ctx)) {
-      const m = /^([PC])-(E|NE|NW|W|SW|SE)$/.exec(move);
-      if (!m) continue;
-      const [dq, dr] = DIRS[m[2]];
-      const key = `${q0 + dq},${r0 + dr}`;
-      if (!byHex.has(key)) byHex.set(key, []);
-      byHex.get(key).push(move);
-    }
-  }
   const hexes = new Set([...Object.keys(tiles), ...byHex.keys()]);
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const key of hexes) {
@@ -60,33 +75,27 @@ export function draw(position, ctx) {
     const group = s("g", { "data-hex": key, class: isTile ? "hex tile" : "hex blank" });
     const shade = isTile ? ["#c9a66b", "#b88f4f", "#a07a3c", "#8a6630"][chips.length] : "none";
     group.append(s("polygon", {
-      points: hexPoints(cx, cy, SIZE - 1.5),
-      fill: shade,
-      stroke: isTile ? "#6d5330" : "#888",
-      "stroke-width": isTile ? 2 : 1.5,
-      "stroke-dasharray": isTile ? null : "5 4",
+      points: hexPoints(cx, cy, SIZE - 1.5), fill: shade,
+      stroke: isTile ? "#6d5330" : "#888", "stroke-width": isTile ? 2 : 1.5, "stroke-dasharray": isTile ? null : "5 4",
     }));
-    if (visited.has(key)) {
-      group.append(s("polygon", { points: hexPoints(cx, cy, SIZE - 7), fill: "none", stroke: "#fff8", "stroke-width": 2 }));
-    }
-    // The stack: one bar per chip, bottom chip lowest.
+    if (visited.has(key)) group.append(s("polygon", { points: hexPoints(cx, cy, SIZE - 7), fill: "none", stroke: "#fff8", "stroke-width": 2 }));
+    if (touched.has(key)) group.append(s("polygon", { points: hexPoints(cx, cy, SIZE - 9), fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
     [...chips].forEach((c, i) => {
-      group.append(s("rect", {
-        x: cx - 15, y: cy + 14 - i * 9, width: 30, height: 8, rx: 3,
-        fill: CHIP[c] || "#999", stroke: "#0006", "stroke-width": 1,
-      }));
+      group.append(s("rect", { x: cx - 15, y: cy + 14 - i * 9, width: 30, height: 8, rx: 3, fill: CHIP[c] || "#999", stroke: "#0006", "stroke-width": 1 }));
     });
     if (isTile && chips.length) group.append(text(cx + 24, cy - 18, chips.length, { "font-size": 12, fill: "#0009" }));
     if (moves.length) {
-      const hasPawn = moves.some((m) => m.startsWith("P-"));
-      const hasChip = moves.some((m) => m.startsWith("C-"));
-      const colour = hasPawn ? "#1f9d55" : "#e08a1e";
+      const hasPawn = moves.some((m) => m.struct.kind === "pawn");
+      const hasChip = moves.some((m) => m.struct.kind === "chip");
+      const colour = hasPawn ? PAWN_TARGET : CHIP_TARGET;
       group.append(s("polygon", {
         points: hexPoints(cx, cy, SIZE - 4), fill: `${colour}33`, stroke: colour, "stroke-width": 4,
         "stroke-dasharray": hasPawn && hasChip ? "10 5" : null, class: "legal-target",
       }));
-      const label = moves.map((m) => (m.startsWith("P-") ? "pawn" : "chip")).join("+");
-      target(group, moves, ctx, `${label} → ${key}`);
+      if (moves.some((m) => losing(m, mover))) {
+        group.append(text(cx - 22, cy - 16, "!", { "font-size": 18, "font-weight": 700, fill: "#b00020", class: "dead-end" }));
+      }
+      marks.target(group, moves);
     }
     layer.append(group);
   }
@@ -97,6 +106,12 @@ export function draw(position, ctx) {
     g.append(s("circle", { cx, cy: cy - 17, r: 11, fill: colours[seat], stroke: seat === mover ? "#111" : "#fff", "stroke-width": 3 }));
     layer.append(g);
   });
-  const info = text(minX - pad + 8, minY - pad + 12, `stock ${position.stock ?? "?"} · action ${(position.done ?? 0) + 1} of ${position.actions ?? "?"}`, { "text-anchor": "start", "font-size": 10, fill: "#333", class: "caption" });
-  return svgRoot(minX - pad, minY - pad, maxX - minX + 2 * pad, maxY - minY + 2 * pad, layer, info);
+  // The caption and the legend sit above and below the hexes, never across them.
+  const top = minY - pad - 26, width = maxX - minX + 2 * pad;
+  const caption = text(minX - pad + 8, top + 12, t("potlatch.caption", { stock: position.stock ?? "?", n: (position.done ?? 0) + 1, of: position.actions ?? "?" }),
+    { "text-anchor": "start", "font-size": 13, fill: "#333", class: "caption" });
+  const key = ctx.interactive ? legend(minX - pad + 8, maxY + pad + 4, width - 16) : null;
+  const height = maxY - minY + 2 * pad + 26 + (key ? 48 : 0);
+  const label = t("potlatch.label", { name: names[mover] || "" });
+  return { svg: svgRoot(minX - pad, top, width, height, label, layer, caption, key), drawn: marks.drawn };
 }

@@ -1,10 +1,14 @@
 // Proteus: the 3×3 board (a1 bottom left, c3 top right), rule tiles coloured by kind (R move,
 // B trade, Y goal) and drawn with their shape, face up (active, marked ★) or face down (pale);
 // pieces of Black (X) and White (O) with their shape. Placement: select a pool tile or a piece
-// from the hand, then click a cell. Movement: select a cell, then click where its piece goes or
-// the cell to trade tiles with (the page asks when both are possible).
+// from the hand, then click a cell. Movement: select a cell, then click where its piece goes
+// (a green ring and a dot) or the cell to trade tiles with (a blue dashed ring and ⇄); the page
+// asks when both are possible. What can be selected has a dashed orange outline. Highlights
+// are outlines only, so the colour of a tile (its rule kind) always shows. Legal moves are
+// read from their structs; the cells of the last turn get the "last move" ring.
 import { s } from "../dom.js";
-import { svgRoot, target, selectable, svgButton, legalMoves, text } from "./common.js";
+import { svgRoot, targets, svgButton, legalMoves, text, LAST } from "./common.js";
+import { t } from "../text.js";
 
 const CELL = 90;
 const TILE_COLOURS = { R: "#c0392b", B: "#2e86c1", Y: "#d4ac0d" };
@@ -52,31 +56,29 @@ export function draw(position, ctx) {
   const cells = Object.fromEntries(CELLS.map((c) => [c, parseCell(board[c])]));
   const moves = legalMoves(ctx);
   const sel = ctx.selected || null;
+  const marks = targets(ctx);
   const xy = (cell) => [("abc".indexOf(cell[0]) + 0.5) * CELL + 20, (3 - Number(cell[1]) + 0.5) * CELL + 20];
 
-  // What each selection leads to, and the moves made by clicking a cell once something is selected.
+  // What each selection leads to, and where each move lands once that selection is made.
   const leadsTo = new Map();
   const add = (key, move) => { if (!leadsTo.has(key)) leadsTo.set(key, []); leadsTo.get(key).push(move); };
   for (const move of moves) {
-    let m;
-    if ((m = /^([RBY][cst])@([abc][123])$/.exec(move))) add(`tile:${m[1]}`, move);
-    else if ((m = /^([cst])@([abc][123])$/.exec(move))) add(`hand:${m[1]}`, move);
-    else if ((m = /^([abc][123])-([abc][123])$/.exec(move))) add(`cell:${m[1]}`, move);
-    else if ((m = /^([abc][123])~([abc][123])$/.exec(move))) { add(`cell:${m[1]}`, move); add(`cell:${m[2]}`, move); }
+    const st = move.struct;
+    if (st.kind === "tile") add(`tile:${st.tile}`, move);
+    else if (st.kind === "piece") add(`hand:${st.shape}`, move);
+    else if (st.kind === "move") add(`cell:${st.from}`, move);
+    else if (st.kind === "trade") { add(`cell:${st.cells[0]}`, move); add(`cell:${st.cells[1]}`, move); }
   }
-  const targetCell = (move) => {
-    let m;
-    if ((m = /@([abc][123])$/.exec(move))) return m[1];
-    if ((m = /^([abc][123])-([abc][123])$/.exec(move))) return m[2];
-    if ((m = /^([abc][123])~([abc][123])$/.exec(move))) return sel === `cell:${m[1]}` ? m[2] : m[1];
-    return null;
-  };
+  const landing = (st) => (st.kind === "trade" ? (sel === `cell:${st.cells[0]}` ? st.cells[1] : st.cells[0]) : st.to);
   const byCell = new Map();
   for (const move of leadsTo.get(sel) || []) {
-    const cell = targetCell(move);
+    const cell = landing(move.struct);
     if (!byCell.has(cell)) byCell.set(cell, []);
     byCell.get(cell).push(move);
   }
+  const lastCells = new Set((ctx.lastTurn || []).flatMap((st) => [st.to, st.from, ...(st.cells || [])].filter(Boolean)));
+  const ring = (cx, cy, size, attrs) => s("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 10, fill: "none", ...attrs });
+  const selectableMark = (cx, cy, size) => ring(cx, cy, size, { stroke: "#e08a1e", "stroke-width": 2.5, "stroke-dasharray": "6 4", class: "selectable-mark" });
 
   const layer = s("g", {});
   for (const cell of CELLS) {
@@ -86,13 +88,26 @@ export function draw(position, ctx) {
     g.append(s("rect", { x: cx - CELL / 2 + 3, y: cy - CELL / 2 + 3, width: CELL - 6, height: CELL - 6, rx: 10, fill: "#e9dfcc", stroke: "#b9a888" }));
     if (info) g.append(tileGlyph(info.tile, info.active, cx, cy, CELL - 16));
     if (info?.piece) g.append(pieceGlyph(info.piece, cx, cy));
-    if (sel === `cell:${cell}`) g.append(s("rect", { x: cx - CELL / 2 + 2, y: cy - CELL / 2 + 2, width: CELL - 4, height: CELL - 4, rx: 10, fill: "none", stroke: "#e08a1e", "stroke-width": 5 }));
+    if (lastCells.has(cell)) g.append(ring(cx, cy, CELL - 2, { stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
+    if (sel === `cell:${cell}`) g.append(ring(cx, cy, CELL - 4, { stroke: "#e08a1e", "stroke-width": 5 }));
     const here = byCell.get(cell) || [];
     if (here.length) {
-      g.append(s("rect", { x: cx - CELL / 2 + 6, y: cy - CELL / 2 + 6, width: CELL - 12, height: CELL - 12, rx: 8, fill: "#1f9d5533", stroke: "#1f9d55", "stroke-width": 4 }));
-      target(g, here, ctx, cell);
+      const trade = here.some((m) => m.struct.kind === "trade");
+      const move = here.some((m) => m.struct.kind !== "trade");
+      if (move) {
+        g.append(ring(cx, cy, CELL - 12, { stroke: "#1f9d55", "stroke-width": 5, class: "legal-target move-target" }));
+        g.append(s("circle", { cx: cx + CELL / 2 - 16, cy: cy + CELL / 2 - 16, r: 7, fill: "#1f9d55", stroke: "#fff", "stroke-width": 2 }));
+      }
+      if (trade) {
+        g.append(ring(cx, cy, CELL - (move ? 22 : 12), { stroke: "#1b4f9c", "stroke-width": 4, "stroke-dasharray": "9 5", class: "legal-target trade-target" }));
+        g.append(s("circle", { cx: cx - CELL / 2 + 17, cy: cy + CELL / 2 - 17, r: 10, fill: "#1b4f9c" }));
+        g.append(text(cx - CELL / 2 + 17, cy + CELL / 2 - 17, "⇄", { "font-size": 13, fill: "#fff", "font-weight": 700 }));
+      }
+      marks.target(g, here);
     } else {
-      selectable(g, `cell:${cell}`, leadsTo.get(`cell:${cell}`) || [], ctx);
+      const options = leadsTo.get(`cell:${cell}`) || [];
+      if (options.length && !sel) g.append(selectableMark(cx, cy, CELL - 4));
+      marks.selectable(g, `cell:${cell}`, options, t("proteus.selectCell", { cell }));
     }
     layer.append(g);
   }
@@ -103,24 +118,39 @@ export function draw(position, ctx) {
   const side = s("g", {});
   const onBoard = new Set(CELLS.map((c) => cells[c]?.tile).filter(Boolean));
   const piecesOn = new Set(CELLS.map((c) => cells[c]?.piece).filter(Boolean));
-  const x0 = 20 + 3 * CELL + 30;
-  side.append(text(x0, 20, "pool", { "text-anchor": "start", "font-size": 13 }));
-  TILES.filter((t) => !onBoard.has(t)).forEach((tile, i) => {
-    const cx = x0 + 22 + (i % 3) * 48, cy = 50 + Math.floor(i / 3) * 48;
+  // Beside the board, or under it on a narrow screen (ctx.narrow): the pool on the left, the
+  // hands and the active rules on the right, so the board can use a phone's whole width.
+  const narrow = !!ctx.narrow;
+  const boardBottom = 20 + 3 * CELL + 30;
+  const x0 = narrow ? 20 : 20 + 3 * CELL + 30;
+  const poolY = narrow ? boardBottom : 20;
+  const handX = narrow ? 20 + 170 : x0;
+  const handY = narrow ? boardBottom + 30 : 200;
+  // Once everything is placed (the movement phase) the pool and hands are empty: no room for them.
+  const placing = onBoard.size < TILES.length || piecesOn.size < 6;
+  const rulesY = narrow ? (placing ? handY + 112 : boardBottom) : 292;
+  if (placing || !narrow) side.append(text(x0, poolY, t("proteus.pool"), { "text-anchor": "start", "font-size": 13 }));
+  TILES.filter((tile) => !onBoard.has(tile)).forEach((tile, i) => {
+    const cx = x0 + 22 + (i % 3) * 48, cy = poolY + 30 + Math.floor(i / 3) * 48;
     const g = s("g", { "data-tile": tile }, tileGlyph(tile, false, cx, cy, 40));
+    const options = leadsTo.get(`tile:${tile}`) || [];
     if (sel === `tile:${tile}`) g.append(s("rect", { x: cx - 23, y: cy - 23, width: 46, height: 46, rx: 8, fill: "none", stroke: "#e08a1e", "stroke-width": 4 }));
-    selectable(g, `tile:${tile}`, leadsTo.get(`tile:${tile}`) || [], ctx);
+    else if (options.length && !sel) g.append(selectableMark(cx, cy, 46));
+    marks.selectable(g, `tile:${tile}`, options, t("proteus.selectTile", { rule: RULE_NAMES[tile] }));
     side.append(g);
   });
   const mover = position.to_move ?? 0;
   ["X", "O"].forEach((player, seat) => {
-    const y = 200 + seat * 50;
-    side.append(text(x0, y - 22, seat === 0 ? "Black's hand" : "White's hand", { "text-anchor": "start", "font-size": 12 }));
+    const y = handY + seat * 56;
+    if (placing || !narrow) side.append(text(handX, y - 29, seat === 0 ? t("proteus.blackHand") : t("proteus.whiteHand"), { "text-anchor": "start", "font-size": 12 }));
     ["c", "s", "t"].filter((sh) => !piecesOn.has(player + sh)).forEach((shape, i) => {
-      const g = s("g", { "data-piece": player + shape }, pieceGlyph(player + shape, x0 + 20 + i * 44, y));
+      const cx = handX + 20 + i * 44;
+      const g = s("g", { "data-piece": player + shape }, pieceGlyph(player + shape, cx, y));
       if (seat === mover) {
-        if (sel === `hand:${shape}`) g.append(s("circle", { cx: x0 + 20 + i * 44, cy: y, r: 22, fill: "none", stroke: "#e08a1e", "stroke-width": 4 }));
-        selectable(g, `hand:${shape}`, leadsTo.get(`hand:${shape}`) || [], ctx);
+        const options = leadsTo.get(`hand:${shape}`) || [];
+        if (sel === `hand:${shape}`) g.append(s("circle", { cx, cy: y, r: 22, fill: "none", stroke: "#e08a1e", "stroke-width": 4 }));
+        else if (options.length && !sel) g.append(s("circle", { cx, cy: y, r: 22, fill: "none", stroke: "#e08a1e", "stroke-width": 2.5, "stroke-dasharray": "6 4", class: "selectable-mark" }));
+        marks.selectable(g, `hand:${shape}`, options, t("proteus.selectPiece", { shape: t(`proteus.shape.${shape}`) }));
       }
       side.append(g);
     });
@@ -129,8 +159,14 @@ export function draw(position, ctx) {
   const active = Object.fromEntries(CELLS.map((c) => cells[c]).filter((i) => i?.active).map((i) => [i.tile[0], i.tile]));
   [["R", "move"], ["B", "trade"], ["Y", "goal"]].forEach(([colour, kind], i) => {
     const tile = active[colour];
-    side.append(text(x0, 272 + i * 16, `${kind}: ${tile ? RULE_NAMES[tile] : "—"}`, { "text-anchor": "start", "font-size": 12, fill: TILE_COLOURS[colour] }));
+    side.append(text(handX, rulesY + i * 16, `${t(`proteus.${kind}`)}: ${tile ? RULE_NAMES[tile] : "—"}`, { "text-anchor": "start", "font-size": 12, fill: TILE_COLOURS[colour] }));
   });
-  if (moves.includes("pass")) side.append(svgButton(x0 + 90, 20 + 3 * CELL - 26, "pass", "pass", ctx));
-  return svgRoot(0, 0, x0 + 170, 20 + 3 * CELL + 40, layer, side);
+  const pass = moves.find((m) => m.struct.kind === "pass");
+  if (pass) side.append(svgButton(handX + 60, narrow ? poolY - 14 : 20 + 3 * CELL - 26, t("proteus.pass"), pass, marks));
+  // Every move starts from something on this board (a cell, a pool tile, a hand piece or the
+  // pass button), reachable once the current selection is dropped: none needs a list.
+  for (const move of moves) marks.drawn.add(move.id);
+  const [width, height] = narrow ? [handX + 160, rulesY + 3 * 16 + 10] : [x0 + 170, 20 + 3 * CELL + 56];
+  const svg = svgRoot(0, 0, width, height, t("proteus.label", { name: ctx.hints?.seat_names?.[mover] || "" }), layer, side);
+  return { svg, drawn: marks.drawn };
 }

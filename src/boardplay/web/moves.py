@@ -1,0 +1,105 @@
+"""Moves in words for the web views: each legal move and each move of the history gets a struct
+(what the boards index moves by) and a sentence (what the move list shows).
+
+Each game's ``games/<game>/describe.py`` turns (position before, notation, position after) into
+``(struct, sentence)``; this module feeds it from the public contract only (``to_json``,
+``action_to_string``, ``clone``, ``apply_action``, ``result_text``), adds the end of the game
+when a move ends it, and keeps the history's words so a view costs one new description per move.
+A game without a describer gets none, and a describer that fails never stops a game being shown.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from boardplay.core.game import Game, State
+from boardplay.core.records import Move
+
+log = logging.getLogger("boardplay.web")
+
+DESCRIBERS = {
+    "potlatch": "boardplay.games.potlatch.describe",
+    "proteus": "boardplay.games.proteus.describe",
+    "passtally": "boardplay.games.passtally.describe",
+    "montana": "boardplay.games.montana.describe",
+}
+"""Game name → module with ``describe(before, move, after, seat, names)``."""
+
+
+class Describe(Protocol):
+    def __call__(
+        self,
+        before: Mapping[str, Any],
+        move: str,
+        after: Mapping[str, Any] | None,
+        seat: int,
+        names: Sequence[str],
+    ) -> tuple[dict[str, Any], str]: ...
+
+
+def describer(game_name: str) -> Describe | None:
+    module = DESCRIBERS.get(game_name)
+    if module is None:
+        return None
+    found: Describe = importlib.import_module(module).describe
+    return found
+
+
+def said(
+    game: Game, state: State, action: int, before: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """``{"struct": …, "words": …}`` for ``action`` in ``state`` (state is left unchanged);
+    empty when the game has no describer or the description fails."""
+    describe = describer(game.name)
+    if describe is None:
+        return {}
+    try:
+        names = [game.seat_name(s) for s in range(game.num_players)]
+        position = before if before is not None else state.to_json()
+        seat = state.current_player()
+        move = state.action_to_string(action)
+        after = state.clone()
+        after.apply_action(action)
+        struct, words = describe(position, move, after.to_json(), seat, names)
+        if after.is_terminal():
+            struct["ends"] = {"winners": after.winners(), "result": after.result_text()}
+            words += f" The game ends: {after.result_text()}."
+        return {"struct": struct, "words": words}
+    except Exception as exc:  # words are an extra: never stop a game from being shown
+        log.warning("could not describe %s move %s: %s", game.name, action, exc)
+        return {}
+
+
+def legal_said(game: Game, state: State, actions: Sequence[int]) -> list[dict[str, Any]]:
+    """The views' legal list: id, notation, struct and words of each legal action."""
+    position = state.to_json() if describer(game.name) is not None else None
+    return [
+        {"id": a, "move": state.action_to_string(a), **said(game, state, a, position)}
+        for a in actions
+    ]
+
+
+class History:
+    """The words of a game's moves, extended move by move; a history that changed other than
+    by appending (an undo) is described again from the start."""
+
+    def __init__(self, game: Game, initial: Callable[[], State]) -> None:
+        self.game = game
+        self.initial = initial
+        self.actions: list[int] = []
+        self.words: list[dict[str, Any]] = []
+        self.state: State | None = None
+
+    def describe(self, moves: Sequence[Move]) -> list[dict[str, Any]]:
+        actions = [m.action for m in moves]
+        if self.state is None or actions[: len(self.actions)] != self.actions:
+            self.actions, self.words, self.state = [], [], self.initial()
+        state = self.state
+        for action in actions[len(self.actions) :]:
+            self.words.append(said(self.game, state, action))
+            state.apply_action(action)
+            self.actions.append(action)
+        return self.words

@@ -1,0 +1,103 @@
+// GameClient: one live game as seen by this browser. It holds the latest view, keeps the
+// WebSocket open (reconnecting with back-off), merges the server's delta updates, drops views
+// older than the one it holds, and tells subscribers about each new view. Pages act through it
+// (act, undo) and never touch the socket or the HTTP calls themselves.
+import { api } from "./api.js";
+
+export class GameClient {
+  constructor(id, token, onConnection = () => {}) {
+    this.id = id;
+    this.token = token;
+    this.game = null;
+    this.onConnection = onConnection;
+    this.listeners = new Set();
+    this.socket = null;
+    this.closed = false;
+    this.retry = 0;
+    this.busy = false;
+    this.live = null; // the socket's own copy, which its delta updates apply to
+  }
+
+  // Loads the game once over HTTP, then follows it over the socket.
+  async start() {
+    this.accept(await api(`/api/games/${this.id}`, { token: this.token }));
+    this.connect();
+    return this.game;
+  }
+
+  subscribe(fn) {
+    this.listeners.add(fn);
+    if (this.game) fn(this.game);
+    return () => this.listeners.delete(fn);
+  }
+
+  // A view from any source; one older than the view held (same server epoch, lower version)
+  // arrived late on another path and is ignored.
+  accept(next) {
+    if (this.game) {
+      const [epoch, version] = next.version || ["", 0];
+      const [heldEpoch, heldVersion] = this.game.version || ["", -1];
+      if (epoch === heldEpoch && version < heldVersion) return;
+    }
+    this.game = next;
+    for (const fn of this.listeners) fn(next);
+  }
+
+  // Plays the legal move with id `id` (ids, not notation, are what the boards hand over).
+  act(id) { return this.send(`/api/games/${this.id}/actions`, { action: id, ply: this.game.ply }); }
+
+  undo() { return this.send(`/api/games/${this.id}/undo`, { ply: this.game.ply }); }
+
+  // One request at a time: a second click while the first is on its way is dropped.
+  async send(path, body) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const answer = await api(path, { method: "POST", body, token: this.token });
+      this.accept(answer.game);
+    } finally { this.busy = false; }
+  }
+
+  connect() {
+    if (this.closed) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${this.id}/ws`);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.retry = 0;
+      this.onConnection("live");
+      socket.send(JSON.stringify({ type: "hello", token: this.token }));
+    };
+    socket.onmessage = (event) => this.receive(JSON.parse(event.data));
+    socket.onclose = () => {
+      if (this.closed) return;
+      this.onConnection("reconnecting");
+      this.retry = Math.min(this.retry + 1, 6);
+      setTimeout(() => this.connect(), 250 * 2 ** this.retry);
+    };
+  }
+
+  // The socket sends the whole game once ("state"), then only what changed ("update": the
+  // fields that differ, the fields gone, and the moves to keep and to add).
+  receive(message) {
+    if (message.type === "state") {
+      this.live = message.game;
+      this.accept(this.live);
+    } else if (message.type === "update" && this.live) {
+      const next = { ...this.live };
+      for (const key of message.removed || []) delete next[key];
+      Object.assign(next, message.game);
+      next.moves = this.live.moves.slice(0, message.moves.keep).concat(message.moves.add);
+      this.live = next;
+      this.accept(next);
+    } else if (message.type === "error") {
+      this.onConnection("error", message.error.message);
+    }
+  }
+
+  close() {
+    this.closed = true;
+    this.listeners.clear();
+    this.socket?.close();
+  }
+}

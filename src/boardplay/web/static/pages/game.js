@@ -1,0 +1,192 @@
+// The game page: a view over a GameClient. It draws the board with the legal moves as targets,
+// the last turn highlighted, the moves in words (click one to look back), the seats and the
+// status; it acts only through the client.
+import { h, clear } from "../dom.js";
+import { api, showError } from "../api.js";
+import { GameClient } from "../live.js";
+import { tokenFor, invitesFor } from "../store.js";
+import { t } from "../text.js";
+import { seatList, moveList, lastTurn, lastTurnMoves, drawBoard, chooser, boardModule } from "./parts.js";
+
+// "step 2" once the mover has already acted this turn. Setup placements (Passtally) and other
+// decisions without a turn of their own carry `struct.kind === "setup"` and do not count.
+function stepLabel(game) {
+  let done = 0;
+  for (let i = game.moves.length - 1; i >= 0 && game.moves[i].player === game.current_player; i--) {
+    if (game.moves[i].struct?.kind === "setup") break;
+    done++;
+  }
+  return done ? t("game.step", { n: done + 1 }) : "";
+}
+
+function statusLine(game) {
+  if (game.broken) return game.broken;
+  if (game.terminal) return t("game.over", { result: game.result?.text || "" });
+  if (game.thinking !== null && game.thinking !== undefined) return t("game.thinking", { name: game.seats[game.thinking].name });
+  if (game.your_turn) return t("game.yourMove", { name: game.current_name }) + stepLabel(game);
+  return t("game.toMove", { name: game.current_name });
+}
+
+export async function gamePage(main, id, connection) {
+  const client = new GameClient(id, tokenFor(id), (state, message) => {
+    if (state === "error") showError(message);
+    else connection.textContent = t(`conn.${state}`);
+  });
+  const first = await client.start();
+  clear(main);
+  const title = h("h2", { id: "game-title" });
+  const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
+  const lastLine = h("div", { class: "last-move muted", id: "last-move", "aria-live": "polite" });
+  const lookBar = h("div", { class: "look-back", id: "look-back", hidden: true });
+  const board = h("div", { class: "board-wrap", id: "board" });
+  const legalBox = h("div", { class: "legal-list", id: "legal-list" });
+  const seatsBox = h("div", { id: "seats" });
+  const movesBox = h("div", { id: "moves" });
+  const inviteBox = h("div", { id: "invites" });
+  const undo = h("button", { id: "undo", onclick: () => client.undo().catch((e) => showError(e.message)) }, t("game.undo"));
+  const tools = h("p", {}, undo, " ",
+    h("a", { href: `/api/games/${id}/record`, download: "", id: "download" }, t("game.download")), " · ",
+    h("a", { href: `#/replay/${id}` }, t("game.replay")), " · ",
+    h("a", { href: `#/rules/${first.game}`, id: "rules" }, t("game.rules")));
+  const textBox = h("details", {}, h("summary", {}, t("game.textPicture")), h("pre", { class: "text", id: "text" }));
+  main.append(h("div", { class: "columns" },
+    h("div", {}, h("div", { class: "panel" }, title, status, lastLine, lookBar, board, legalBox)),
+    h("div", {}, h("div", { class: "panel" }, seatsBox, tools, inviteBox),
+      h("div", { class: "panel" }, h("h3", {}, t("game.moves")), movesBox), h("div", { class: "panel" }, textBox))));
+
+  let game = first;
+  let selected = null;
+  let view = {}; // a board's own view state (e.g. a tile's orientation), kept across drawings
+  let lookAt = null; // a number of moves to look back at, or null for the live game
+  let frames = null; // the replay frames, fetched when the player first looks back
+
+  // A move that ends the game against the mover (a Potlatch dead end) is played only once the
+  // player has confirmed it.
+  const play = (moveId) => {
+    const move = game.legal.find((l) => l.id === moveId);
+    const ends = move?.struct?.ends;
+    if (ends && !(ends.winners || []).includes(game.current_player) && !confirm(t("game.losingMove", { words: move.words }))) return;
+    client.act(moveId).catch((e) => showError(e.message));
+  };
+  board.addEventListener("click", (event) => {
+    // A board's own control (e.g. rotate a tile): merge its view change and draw again.
+    const control = event.target.closest("[data-view]");
+    if (control) {
+      view = { ...view, ...JSON.parse(control.getAttribute("data-view")) };
+      queue(drawLive);
+      return;
+    }
+    const picked = event.target.closest("[data-select]");
+    if (picked) {
+      const key = picked.getAttribute("data-select");
+      selected = selected === key ? null : key;
+      queue(drawLive);
+      return;
+    }
+    const el = event.target.closest("[data-moves]");
+    if (!el) return;
+    const ids = JSON.parse(el.getAttribute("data-moves"));
+    if (ids.length === 1) play(ids[0]);
+    else chooser(board, event, ids, game.legal, play);
+  });
+  // Boards may handle keys of their own (e.g. R rotates a tile); Escape drops a selection.
+  const onKey = async (event) => {
+    if (event.target.matches?.("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const mod = await boardModule(game.hints?.renderer);
+    const next = selected && mod?.onKey?.(event.key, view);
+    if (next) { view = next; queue(drawLive); }
+  };
+  document.addEventListener("keydown", onKey);
+  board.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && selected) { selected = null; queue(drawLive); }
+    if ((event.key === "Enter" || event.key === " ") && event.target.matches?.("[data-moves], [data-select]")) {
+      event.preventDefault();
+      event.target.dispatchEvent(new MouseEvent("click", { bubbles: true, clientX: event.target.getBoundingClientRect().x, clientY: event.target.getBoundingClientRect().y }));
+    }
+  });
+
+  // Drawings are queued one at a time so a slower, older drawing never lands on a newer one.
+  let drawing = Promise.resolve();
+  const queue = (fn) => { drawing = drawing.then(fn).catch((e) => console.error(e)); return drawing; };
+
+  async function drawLive() {
+    const interactive = !!game.your_turn && lookAt === null;
+    const ctx = {
+      legal: interactive ? game.legal : [], interactive, hints: game.hints, options: game.options,
+      selected, view, narrow: board.clientWidth < 560, coarse: matchMedia("(pointer: coarse)").matches, currentPlayer: game.current_player, lastTurn: lastTurn(game.moves),
+    };
+    const undrawn = await drawBoard(board, game.hints?.renderer, game.position, game.text, ctx);
+    board.dataset.selected = selected || "";
+    clear(legalBox);
+    if (interactive && undrawn.length) {
+      legalBox.append(h("div", { class: "muted" }, t("game.otherMoves")),
+        ...undrawn.map((l) => h("button", { "data-move": l.id, onclick: () => play(l.id) }, l.words || l.move)));
+    }
+  }
+
+  async function drawPast(n) {
+    if (!frames || frames.length <= n) frames = (await api(`/api/games/${id}/replay`)).frames;
+    const frame = frames[n];
+    const ctx = { legal: [], interactive: false, hints: game.hints, options: game.options, narrow: board.clientWidth < 560, lastTurn: lastTurn(game.moves, n) };
+    await drawBoard(board, game.hints?.renderer, frame.position, frame.text, ctx);
+    clear(legalBox);
+  }
+
+  function lookBack(n) {
+    lookAt = n >= game.moves.length ? null : n;
+    queue(showAll);
+  }
+
+  async function showAll() {
+    title.textContent = `${game.title} `;
+    title.append(h("span", { class: "muted" }, game.game_string || ""));
+    if (game.reproducible) title.append(" ", h("span", { class: "reproducible", id: "reproducible", title: t("game.reproducibleTitle") }, t("game.reproducible", { seed: game.seed })));
+    status.textContent = statusLine(game);
+    status.className = `status ${game.thinking !== null && game.thinking !== undefined ? "thinking" : ""}`;
+    if (game.ai_error) status.append(h("div", { class: "muted" }, game.ai_error));
+    // The whole last turn in words (two or three steps, and the chance outcomes between them).
+    const turn = lastTurnMoves(game.moves).map((m) => m.words).filter(Boolean);
+    lastLine.textContent = turn.length ? t("game.lastMove", { words: turn.join(" ") }) : "";
+    clear(seatsBox).append(seatList(game, game.terminal ? null : game.current_player, game.terminal ? game.result?.winners || [] : []));
+    moveList(movesBox, game.moves, game.seats, lookAt ?? game.moves.length, lookBack);
+    undo.hidden = !game.can_undo;
+    document.getElementById("text").textContent = game.text || "";
+    clear(lookBar);
+    lookBar.hidden = lookAt === null;
+    if (lookAt !== null) {
+      lookBar.append(t("game.lookBack", { n: lookAt, total: game.moves.length }), " ",
+        h("button", { id: "back-to-now", onclick: () => lookBack(game.moves.length) }, t("game.backToNow")));
+      await drawPast(lookAt);
+    } else {
+      await drawLive();
+    }
+    board.dataset.ply = game.ply;
+    // Set last: tests and scripts wait on these, so the board must be ready when they change.
+    status.dataset.ply = game.ply;
+    status.dataset.terminal = game.terminal ? "1" : "0";
+    status.dataset.yourTurn = game.your_turn ? "1" : "0";
+    drawInvites();
+  }
+
+  function drawInvites() {
+    clear(inviteBox);
+    for (const [seat, code] of Object.entries(invitesFor(id))) {
+      const s = game.seats[Number(seat)];
+      if (!s || s.claimed) continue;
+      const url = `${location.origin}/#/join/${id}/${code}`;
+      const copy = h("button", { class: "copy", onclick: async () => {
+        try { await navigator.clipboard.writeText(url); copy.textContent = t("game.copied"); } catch (e) { showError(e.message); }
+      } }, t("game.copy"));
+      inviteBox.append(h("p", {}, t("game.invite", { n: Number(seat) + 1 }), h("span", { class: "invite", "data-seat": seat }, url), " ", copy));
+    }
+  }
+
+  client.subscribe((next) => {
+    const moved = !game || next.ply !== game.ply;
+    game = next;
+    if (moved) { selected = null; lookAt = null; view = { orient: view.orient }; }
+    queue(showAll);
+  });
+  await drawing;
+  return () => { document.removeEventListener("keydown", onKey); client.close(); };
+}

@@ -1,0 +1,61 @@
+// The replay page: step through a finished or running game, or an uploaded record, with the
+// moves in words, the move shown highlighted on the board, and the record to download.
+import { h, clear } from "../dom.js";
+import { api, showError } from "../api.js";
+import { t } from "../text.js";
+import { seatList, moveList, lastTurn, drawBoard } from "./parts.js";
+
+export async function replayPage(main, id) {
+  clear(main);
+  if (!id) {
+    const file = h("input", { type: "file", id: "record-file", accept: ".json,application/json" });
+    main.append(h("div", { class: "panel" }, h("h2", {}, t("replay.open")), h("p", {}, t("replay.choose")), file));
+    file.addEventListener("change", async () => {
+      const text = await file.files[0].text();
+      let data;
+      try { data = JSON.parse(text); } catch { showError(t("error.notJson")); return; }
+      try { await showReplay(main, await api("/api/replay", { method: "POST", body: data }), null); } catch (e) { showError(e.message); }
+      file.value = "";
+    });
+    return;
+  }
+  await showReplay(main, await api(`/api/games/${id}/replay`), id);
+}
+
+async function showReplay(main, replay, id) {
+  clear(main);
+  const frames = replay.frames;
+  let index = frames.length - 1;
+  const board = h("div", { class: "board-wrap", id: "replay-board" });
+  const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: index, id: "scrub", "aria-label": t("replay.title", { title: replay.title }) });
+  const label = h("span", { id: "replay-ply" });
+  const info = h("div", { class: "status", id: "replay-status", "aria-live": "polite" });
+  const movesBox = h("div", {});
+  const seats = replay.players.length ? replay.players.map((p, i) => ({ seat: i, name: p.name })) : (replay.hints.seat_names || []).map((name, i) => ({ seat: i, name }));
+  const allMoves = frames.slice(1).map((f) => ({ move: f.move, player: f.player, struct: f.struct, words: f.words }));
+  const go = async (n) => {
+    index = Math.max(0, Math.min(frames.length - 1, n));
+    slider.value = index;
+    const frame = frames[index];
+    label.textContent = `${index} / ${frames.length - 1}`;
+    info.textContent = frame.result ? t("replay.result", { result: frame.result })
+      : index ? t("replay.after", { n: index, words: frame.words || frame.move }) : t("replay.start");
+    await drawBoard(board, replay.hints?.renderer, frame.position, frame.text,
+      { legal: [], interactive: false, hints: replay.hints, options: replay.options, narrow: board.clientWidth < 560, lastTurn: lastTurn(allMoves, index) });
+    board.dataset.ply = index;
+    moveList(movesBox, allMoves, seats, index, go);
+  };
+  const blob = new Blob([JSON.stringify(replay.record, null, 1)], { type: "application/json" });
+  const button = (key, name, symbol, to) => h("button", { id: name, "aria-label": t(key), title: t(key), onclick: () => go(to()) }, symbol);
+  const winners = replay.record?.result?.winners || [];
+  main.append(h("div", { class: "columns" },
+    h("div", {}, h("div", { class: "panel" }, h("h2", {}, t("replay.title", { title: replay.title })), info, board,
+      h("div", { class: "replay-controls" },
+        button("replay.first", "first", "|◀", () => 0), button("replay.prev", "prev", "◀", () => index - 1),
+        slider, button("replay.next", "next", "▶", () => index + 1), button("replay.last", "last", "▶|", () => frames.length - 1), label))),
+    h("div", {}, h("div", { class: "panel" }, seatList({ seats: seats.map((s) => ({ ...s, claimed: true })), hints: replay.hints }, null, winners),
+      h("p", {}, h("a", { href: URL.createObjectURL(blob), download: `boardplay-${replay.game}${id ? `-${id}` : ""}.json` }, t("game.download")), " · ", h("a", { href: `#/rules/${replay.game}` }, t("game.rules")))),
+    h("div", { class: "panel" }, h("h3", {}, t("game.moves")), movesBox))));
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  await go(index);
+}

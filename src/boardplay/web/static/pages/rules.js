@@ -1,0 +1,13 @@
+// The rules of one game, from the server's Markdown.
+import { h, clear } from "../dom.js";
+import { api } from "../api.js";
+import { markdownToHtml } from "../markdown.js";
+import { t } from "../text.js";
+
+export async function rulesPage(main, name) {
+  const rules = await api(`/api/rules/${name}`);
+  clear(main);
+  const body = h("div", { class: "panel rules", id: "rules-text" });
+  body.innerHTML = markdownToHtml(rules.markdown); // safe: the converter escapes all input first
+  main.append(h("p", {}, h("a", { href: "#/" }, t("rules.back"))), body);
+}

@@ -1,0 +1,194 @@
+"""A table people enjoy (issue 16) in a real headless Chromium: what just happened is shown (the
+last turn highlighted, the moves in words, numbered past 99, clickable to look back), the end
+of a game marks the winner, and no page scrolls sideways on a 390 px phone."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from browsing import click_a_move, create_game, status, wait_turn
+
+pytestmark = pytest.mark.browser
+
+
+def overflow(page: Any) -> int:
+    """How far the page reaches past the viewport's width (0 when nothing scrolls sideways)."""
+    width: int = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    return width
+
+
+def test_phone_play_shows_the_last_turn_and_never_scrolls_sideways(
+    phone: Any,
+    server: str,
+) -> None:
+    page = phone
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#seats .seat-row")
+    assert overflow(page) == 0, "the lobby scrolls sideways"
+    gid = create_game(page, server, "potlatch", ("ai", "easy"))
+    rng = random.Random(11)
+    for _ in range(2):  # one whole turn of two actions (the default)
+        wait_turn(page)
+        click_a_move(page, rng)
+    if wait_turn(page)["terminal"] == "1":
+        pytest.skip("this seed's game ended in the first turn")
+    # The AI has answered: its turn is ringed on the board and told in words.
+    assert page.query_selector_all("#board .last-move"), "no last-move highlight"
+    assert page.inner_text("#last-move").startswith("Last turn: Blue")
+    assert overflow(page) == 0, "the game page scrolls sideways"
+    # The move list is in words; no notation is shown.
+    first = page.inner_text("#moves li[data-ply='0']")
+    assert first.startswith("1.") and "moves" in first and "P-" not in first
+    page.goto(f"{server}/#/replay/{gid}")
+    page.wait_for_selector("#replay-board[data-ply]")
+    assert page.query_selector_all("#replay-board .last-move")
+    assert overflow(page) == 0, "the replay page scrolls sideways"
+    for game in ("potlatch", "proteus", "passtally", "montana"):
+        page.goto(f"{server}/#/rules/{game}")
+        page.wait_for_selector("#rules-text h1")
+        assert overflow(page) == 0, f"the {game} rules scroll sideways"
+
+
+def test_clicking_a_move_looks_back_and_the_board_waits(page: Any, server: str) -> None:
+    create_game(page, server, "proteus", ("hotseat", None))
+    rng = random.Random(12)
+    for _ in range(4):
+        wait_turn(page)
+        click_a_move(page, rng)
+    wait_turn(page)
+    page.click("#moves li[data-ply='1']")
+    page.wait_for_selector("#look-back:not([hidden])")
+    assert "move 2 of" in page.inner_text("#look-back")
+    assert page.query_selector_all("#board [data-moves], #board [data-select]") == []
+    assert "current" in (page.get_attribute("#moves li[data-ply='1']", "class") or "")
+    page.click("#back-to-now")
+    page.wait_for_selector("#look-back[hidden]", state="attached")
+    assert page.query_selector_all("#board [data-select]")
+
+
+def test_move_numbers_keep_every_digit_past_99(page: Any, server: str) -> None:
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#game-select")
+    texts = page.evaluate(
+        """async () => {
+        const { moveList } = await import('/static/pages/parts.js');
+        const box = document.createElement('div');
+        document.body.append(box);
+        const moves = Array.from({ length: 120 }, (_, i) =>
+          ({ move: 'x', player: i % 2, words: `Move ${i + 1}.` }));
+        moveList(box, moves, [{ name: 'A' }, { name: 'B' }], 120, null);
+        const items = [...box.querySelectorAll('li .number')];
+        const shown = items[119].getBoundingClientRect();
+        return { n: items[119].textContent, width: shown.width, scroll: box.firstChild.scrollTop };
+        }"""
+    )
+    assert texts["n"] == "120." and texts["width"] > 0
+    assert texts["scroll"] > 0, "the list is not scrolled to the current move"
+
+
+def test_the_end_marks_the_winner(page: Any, server: str) -> None:
+    create_game(page, server, "potlatch", ("ai", "easy"))
+    rng = random.Random(13)
+    for _ in range(400):
+        if wait_turn(page)["terminal"] == "1":
+            break
+        click_a_move(page, rng)
+    assert status(page)["terminal"] == "1"
+    text = page.inner_text("#status")
+    assert text.startswith("Game over:") and ("wins" in text or "draw" in text)
+    if "wins" in text:
+        winner = page.inner_text("#seats li.winner")
+        assert "winner" in winner and text.split(": ", 1)[1].split(" wins")[0] in winner
+
+
+def ghost_cells(page: Any) -> list[str]:
+    """The cells under the tile ghost now shown (the hovered target's ghost)."""
+    cells: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('#board .ghost')]
+          .filter((g) => getComputedStyle(g).opacity > 0.5)
+          .map((g) => g.previousElementSibling.dataset.cell)"""
+    )
+    return cells
+
+
+def test_passtally_tile_follows_the_pointer_turns_and_is_laid_by_clicking(
+    page: Any, server: str
+) -> None:
+    create_game(page, server, "passtally", ("hotseat", None))
+    rng = random.Random(14)
+    # Setup: every seat puts its markers on slots, by clicking the board.
+    while not page.query_selector_all("#board [data-pile][data-select]"):
+        wait_turn(page)
+        click_a_move(page, rng)
+    page.locator("#board [data-pile][data-select]").first.click()
+    page.wait_for_selector("#board .place-target")
+    targets = page.query_selector_all("#board .place-target")
+    assert ghost_cells(page) == []
+    cell = targets[len(targets) // 2].get_attribute("data-cell")
+    page.hover(f"#board .place-target[data-cell='{cell}']")
+    assert ghost_cells(page) == [cell], "no ghost follows the pointer"
+    before = [t.get_attribute("data-cell") for t in targets]
+    words_before = page.get_attribute(f"#board .place-target[data-cell='{cell}']", "aria-label")
+    page.evaluate("window.drawnBefore = document.querySelector('#board svg')")
+    page.keyboard.press("r")
+    page.wait_for_function("() => document.querySelector('#board svg') !== window.drawnBefore")
+    after = [t.get_attribute("data-cell") for t in page.query_selector_all("#board .place-target")]
+    label = page.get_attribute("#board .place-target", "aria-label") or ""
+    assert after != before or label != words_before, "R did not turn the tile"
+    page.click("#board .turn-buttons [data-view]")  # the Rotate button does the same
+    ply = status(page)["ply"]
+    target = page.locator("#board .place-target").first
+    words = target.get_attribute("aria-label") or ""
+    assert "lays the tile from pile" in words
+    target.click()
+    page.wait_for_function("p => document.querySelector('#status').dataset.ply !== p", arg=ply)
+    assert words.split(" (")[0] in page.inner_text("#moves")
+    assert page.query_selector_all("#board .last-move")
+
+
+def test_potlatch_played_to_the_end_with_the_keyboard_only(page: Any, server: str) -> None:
+    """Tab to a target, Enter to play it (Enter again picks in the chooser, which takes focus)."""
+    create_game(page, server, "potlatch", ("ai", "easy"))
+    for _ in range(300):
+        if wait_turn(page)["terminal"] == "1":
+            break
+        ply = status(page)["ply"]
+        for _tab in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => !!document.activeElement.closest('#board [data-moves]')"):
+                break
+        else:
+            raise AssertionError("Tab never reaches a move on the board")
+        page.keyboard.press("Enter")
+        if page.query_selector(".chooser"):
+            page.keyboard.press("Enter")
+        page.wait_for_function(
+            "p => document.querySelector('#status').dataset.ply !== p", arg=ply, timeout=120_000
+        )
+    assert status(page)["terminal"] == "1"
+
+
+def test_potlatch_marks_a_move_that_loses_on_the_spot(page: Any, server: str) -> None:
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#game-select")
+    marked = page.evaluate(
+        """async () => {
+        const { draw } = await import('/static/boards/potlatch.js');
+        const position = { tiles: { '0,0': 'N', '1,0': '' }, stock: 0, pawns: ['0,0', '1,0'],
+          to_move: 0, actions: 2 };
+        const legal = [
+          { id: 0, move: 'P-E', words: 'safe', struct: { kind: 'pawn', to: '1,0' } },
+          { id: 7, move: 'C-NE', words: 'loses',
+            struct: { kind: 'chip', to: '1,-1', ends: { winners: [1], result: 'Blue wins' } } },
+        ];
+        const { svg } = draw(position, { legal, interactive: true, hints: {}, lastTurn: [] });
+        const at = (hex) => svg.querySelector(`[data-hex="${hex}"] .dead-end`) !== null;
+        const legend = svg.querySelector('.legend') !== null;
+        return { safe: at('1,0'), losing: at('1,-1'), legend };
+        }"""
+    )
+    assert marked == {"safe": False, "losing": True, "legend": True}
