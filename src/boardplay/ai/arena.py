@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from boardplay.ai.agents import agent_analysis
+from boardplay.ai.cluster import run_on_ray
 from boardplay.ai.specs import make_agent
 from boardplay.ai.stats import bradley_terry, openskill_ratings, wilson_interval
 from boardplay.core.errors import RecordError
@@ -259,9 +260,7 @@ def run_games(
     frozen = tuple(specs)
     results: list[GameResult] = []
     if ray is not None:
-        from boardplay.ai.cluster import run_on_ray
-
-        return run_on_ray(ray, game, frozen, tasks, keep_records, progress)
+        return run_on_ray(ray, play_game, game, frozen, tasks, keep_records, progress)
     if workers <= 1 or len(tasks) <= 1:
         for task in tasks:
             result = play_game(game, frozen, task, keep_records)

@@ -48,14 +48,14 @@ def connected(address: str) -> Iterator[Any]:
         ray.shutdown()
 
 
-def _play(game: Game, specs: tuple[str, ...], task: GameTask, keep_record: bool) -> GameResult:
-    from boardplay.ai.arena import play_game
-
-    return play_game(game, specs, task, keep_record)
+Player = Callable[["Game", tuple[str, ...], "GameTask", bool], "GameResult"]
+"""How one game is played: the arena's ``play_game``, passed in so this module never imports
+the arena (which imports it)."""
 
 
 def run_on_ray(
     address: str,
+    play_game: Player,
     game: Game,
     specs: Sequence[str],
     tasks: Sequence[GameTask],
@@ -67,7 +67,7 @@ def run_on_ray(
     frozen = tuple(specs)
     results: list[GameResult] = []
     with connected(address) as ray:
-        play = ray.remote(num_cpus=1, max_retries=RETRIES)(_play)
+        play = ray.remote(num_cpus=1, max_retries=RETRIES)(play_game)
         shared = ray.put(game)
         pending = [play.remote(shared, frozen, task, keep_records) for task in tasks]
         while pending:
