@@ -14,6 +14,11 @@ from boardplay.i18n import N_, _
 
 
 def _rate(value: float) -> str:
+    """A rate short enough for an 80-column table: 5,653 / 230.4k / 6.88M."""
+    if value >= 1e6:
+        return f"{value / 1e6:.2f}M"
+    if value >= 1e4:
+        return f"{value / 1e3:.1f}k"
     return f"{value:,.0f}"
 
 
