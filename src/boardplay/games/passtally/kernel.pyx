@@ -15,37 +15,11 @@ facade, the position loader and the explanations use; they never run in a playou
 """
 
 cimport cython
+from libc.stdint cimport uint64_t
 
-from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel
+from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below
 
 from boardplay.games.passtally import tables as _tables
-
-cdef enum:
-    SIZE = 6
-    NUM_CELLS = 36
-    NUM_SLOTS = 24
-    NUM_PILES = 3
-    NUM_DESIGNS = 6
-    TOTAL_TILES = 42
-    TILES_PER_DESIGN = 7
-    TILES_PER_PILE = 14
-    ACTIONS_PER_TURN = 2
-    FINAL_ROUND_SCORE = 50
-    PLACE_BASE = 24
-    PLACE_PER_PILE = 144
-    MOVE_BASE = 456
-    NUM_ACTIONS = 552
-    NUM_OFFSETS = 144
-    MAX_SEATS = 3
-    CELL_PLANES = 7
-    OBSERVATION_SIZE = 372
-    FEATURE_SIZE = 10
-
-cdef enum:
-    END_NONE = 0
-    END_NO_PLACEMENT = 1
-    END_FINAL_ROUND = 2
-    END_MAX_TURNS = 3
 
 # ----- the shared tables (filled once from tables.py at import) -----------------------------------
 cdef int PARTNER[12]
@@ -60,9 +34,6 @@ cdef int SPELLING_COUNT[16]
 """For a 4-bit mask of legal orientations at one anchor (bit k = orientation k): those
 orientations in ascending order (padded with 0) and how many there are. ``legal_into`` lists a
 whole anchor's placements with four unconditional writes and one table look-up."""
-cdef int FOOTPRINT_A[60]
-cdef int FOOTPRINT_B[60]
-cdef int NUM_FOOTPRINTS
 cdef int SLOT_CELL[NUM_SLOTS]
 cdef int SLOT_FACE[NUM_SLOTS]
 cdef int PLACED_A[NUM_DESIGNS * 4]
@@ -75,7 +46,6 @@ cdef int MOVE_DISTANCE[4]
 
 def _load_tables():
     """Copy ``tables.py`` into the C arrays and check the constants above agree with it."""
-    global NUM_FOOTPRINTS
     t = _tables
     assert (t.SIZE, t.NUM_CELLS, t.NUM_SLOTS, t.NUM_PILES, t.NUM_DESIGNS) == (6, 36, 24, 3, 6)
     assert (t.TOTAL_TILES, t.TILES_PER_DESIGN, t.TILES_PER_PILE) == (42, 7, 14)
@@ -87,14 +57,14 @@ def _load_tables():
         NEIGHBOUR[i] = t.NEIGHBOUR[i]
         EDGE_SLOT[i] = t.EDGE_SLOT[i]
         OTHER_CELL[i] = t.OTHER_CELL[i]
-    NUM_FOOTPRINTS = len(t.FOOTPRINTS)
-    assert NUM_FOOTPRINTS == 60
-    for f, (a, b, k) in enumerate(t.FOOTPRINTS):
-        FOOTPRINT_A[f] = a
-        FOOTPRINT_B[f] = b
     for cell in range(NUM_CELLS):
         EAST_VALID[cell] = 1 if t.OTHER_CELL[cell * 4] >= 0 else 0
         SOUTH_VALID[cell] = 1 if t.OTHER_CELL[cell * 4 + 1] >= 0 else 0
+        # The footprint upkeep (``refresh_cell``) relies on this layout: E/S/W/N reach the
+        # cells +1/+SIZE/-1/-SIZE, and the 60 footprints are the E and S pairs.
+        for k, step in enumerate((1, SIZE, -1, -SIZE)):
+            assert t.OTHER_CELL[cell * 4 + k] in (-1, cell + step)
+    assert len(t.FOOTPRINTS) == sum(EAST_VALID[c] + SOUTH_VALID[c] for c in range(NUM_CELLS))
     for mask in range(16):
         present = [k for k in range(4) if mask >> k & 1]
         SPELLING_COUNT[mask] = len(present)
@@ -125,50 +95,11 @@ FIELDS = (
 """The names ``snapshot`` returns and ``restore`` takes (see ``Position``)."""
 
 
-cdef struct Position:
-    # Per cell: stack height, top tile's index in the placement list (-1 bare), top half's
-    # shape with rotation applied (X when bare).
-    # (height and tid carry SIZE padding cells, always 0 and -1, so the footprint scan may
-    # look one row past the board without a branch.)
-    signed char height[NUM_CELLS + SIZE]
-    signed char tid[NUM_CELLS + SIZE]
-    signed char shape[NUM_CELLS]
-    # Per slot: the seat whose marker stands there, or -1.
-    signed char ring[NUM_SLOTS]
-    # The tiles in placement order (their ids): design, anchor cell, orientation.
-    signed char placed_design[TOTAL_TILES]
-    signed char placed_anchor[TOTAL_TILES]
-    signed char placed_orientation[TOTAL_TILES]
-    int placed
-    int markers
-    int face_up[NUM_PILES]
-    int hidden[NUM_PILES]
-    int unrevealed[NUM_DESIGNS]
-    int points[MAX_SEATS]
-    int pending
-    int to_move
-    int actions_left
-    int turns
-    int side1
-    int side3
-    int end
-    bint setup
-    bint final_round
-    bint game_over
-
-
 @cython.final
 cdef class PasstallyKernel(Kernel):
     """One Passtally position under fixed options (players, the three rule variants and the
-    ``max_turns`` engine guard). ``p`` holds the whole position; the options never change."""
-
-    cdef Position p
-    cdef int n
-    cdef bint jump_step
-    cdef bint continuous
-    cdef bint finish_turn
-    cdef int max_turns
-    """-1 without the ``max_turns`` guard."""
+    ``max_turns`` engine guard). ``p`` holds the whole position; the options never change.
+    (Fields and C methods are declared in ``kernel.pxd``.)"""
 
     def __init__(self, int players, bint jump_step=False, bint continuous=True,
                  bint finish_turn=True, int max_turns=-1):
@@ -218,50 +149,80 @@ cdef class PasstallyKernel(Kernel):
         self.p.setup = True
         self.p.final_round = False
         self.p.game_over = False
+        self._derive()
+
+    cdef void _derive(self) noexcept:
+        """Recompute the derived fields (footprints, no lines known) from the position."""
+        cdef int a
+        for a in range(NUM_CELLS):
+            self.p.orient[a] = 0
+        self.p.footprints = 0
+        for a in range(NUM_CELLS):
+            if EAST_VALID[a]:
+                self.set_footprint(a, a + 1, BIT_E, BIT_W)
+            if SOUTH_VALID[a]:
+                self.set_footprint(a, a + SIZE, BIT_S, BIT_N)
+        self.p.lines_known = 0
 
     # ----- board queries ------------------------------------------------------------------------
-    cdef inline bint footprint_legal(self, int a, int b) noexcept:
+    cdef bint footprint_legal(self, int a, int b) noexcept:
         """Support rules 3-4 of §5: equal heights, and a raised tile straddles two tiles."""
         cdef int h = self.p.height[a]
         return h == self.p.height[b] and (h == 0 or self.p.tid[a] != self.p.tid[b])
 
-    cdef inline bint any_placement(self) noexcept:
+    cdef void set_footprint(self, int a, int b, int bit_a, int bit_b) noexcept:
+        """Re-decide the footprint on cells a < b: ``bit_a`` (E or S) of anchor a and
+        ``bit_b`` (W or N) of anchor b, and the count of legal footprints."""
+        cdef int legal = self.footprint_legal(a, b)
+        cdef int was = (self.p.orient[a] & bit_a) != 0
+        if legal != was:
+            self.p.orient[a] ^= bit_a
+            self.p.orient[b] ^= bit_b
+            self.p.footprints += legal - was
+
+    cdef void refresh_cell(self, int cell) noexcept:
+        """Re-decide the (up to four) footprints through ``cell`` after its stack changed."""
+        if cell % SIZE:
+            self.set_footprint(cell - 1, cell, BIT_E, BIT_W)
+        if EAST_VALID[cell]:
+            self.set_footprint(cell, cell + 1, BIT_E, BIT_W)
+        if cell >= SIZE:
+            self.set_footprint(cell - SIZE, cell, BIT_S, BIT_N)
+        if SOUTH_VALID[cell]:
+            self.set_footprint(cell, cell + SIZE, BIT_S, BIT_N)
+
+    cdef bint any_placement(self) noexcept:
         """Whether some legal placement exists (design-blind: a face-up tile anywhere and a
         legal footprint): the immediate-end test of §8.3."""
-        cdef int f
         if self.p.face_up[0] < 0 and self.p.face_up[1] < 0 and self.p.face_up[2] < 0:
             return False
-        for f in range(NUM_FOOTPRINTS):
-            if self.footprint_legal(FOOTPRINT_A[f], FOOTPRINT_B[f]):
-                return True
-        return False
+        return self.p.footprints > 0
 
-    cdef inline void footprints(self, signed char* east, signed char* south) noexcept:
-        """Support rules 3-4 for every footprint at once, branch-free: ``east[SIZE + a]`` for
-        the pair (a, a+1), ``south[SIZE + a]`` for (a, a+6); the first SIZE entries are 0, so
-        ``east[SIZE - 1 + a]`` and ``south[a]`` are the W and N spellings anchored on a."""
-        cdef int a
-        cdef signed char h
-        for a in range(SIZE):
-            east[a] = 0
-            south[a] = 0
+    cdef int nth_placement(self, int r, int mask) noexcept:
+        """The offset (anchor * 4 + orientation) of the r-th legal placement in id order, of a
+        design whose spellings are ``mask`` (15, or 3 for a symmetric design: E and S only)."""
+        cdef int a, bits, count
         for a in range(NUM_CELLS):
-            h = self.p.height[a]
-            east[SIZE + a] = EAST_VALID[a] & (h == self.p.height[a + 1]) \
-                & ((h == 0) | (self.p.tid[a] != self.p.tid[a + 1]))
-            south[SIZE + a] = SOUTH_VALID[a] & (h == self.p.height[a + SIZE]) \
-                & ((h == 0) | (self.p.tid[a] != self.p.tid[a + SIZE]))
+            bits = self.p.orient[a] & mask
+            count = SPELLING_COUNT[bits]
+            if r < count:
+                return a * 4 + SPELLINGS[bits * 4 + r]
+            r -= count
+        return -1
 
-    cdef inline bint pile_exhausted(self, int pile) noexcept:
+    cdef bint pile_exhausted(self, int pile) noexcept:
         return self.p.face_up[pile] < 0 and self.p.hidden[pile] == 0
 
-    cdef inline int trace(self, int slot, int* passes) noexcept:
+    cdef int trace(self, int slot, int* passes, uint64_t* cells) noexcept:
         """Follow the line entering at ``slot`` (§7.1); return its end slot and store its
-        passes. A tile's level is added each time the line steps onto it from somewhere else,
-        so the seam inside a tile counts once and every re-entry counts again."""
+        passes and the cells it crosses. A tile's level is added each time the line steps onto
+        it from somewhere else, so the seam inside a tile counts once and every re-entry counts
+        again."""
         cdef int cell = SLOT_CELL[slot], face = SLOT_FACE[slot]
         cdef int prev = -1, total = 0, t, out, key, nxt
+        cdef uint64_t seen = 0
         while True:
+            seen |= (<uint64_t>1) << cell
             t = self.p.tid[cell]
             if t >= 0 and t != prev:
                 total += self.p.height[cell]
@@ -271,23 +232,52 @@ cdef class PasstallyKernel(Kernel):
             nxt = NEIGHBOUR[key]
             if nxt < 0:
                 passes[0] = total
+                cells[0] = seen
                 return EDGE_SLOT[key]
             cell = nxt
             face = out ^ 2
 
-    cdef inline int turn_score(self, int seat) noexcept:
+    cdef int line_of(self, int slot, int* passes) noexcept:
+        """``trace`` through the cache of known lines. A line read backwards is the same line
+        with the same passes (the same tiles entered, in reverse order), so one trace serves
+        both of its ends."""
+        cdef int end, total = 0
+        cdef uint64_t cells = 0
+        if not (self.p.lines_known >> slot) & 1:
+            end = self.trace(slot, &total, &cells)
+            self.p.line_end[slot] = end
+            self.p.line_passes[slot] = total
+            self.p.line_cells[slot] = cells
+            self.p.line_end[end] = slot
+            self.p.line_passes[end] = total
+            self.p.line_cells[end] = cells
+            self.p.lines_known |= (1u << slot) | (1u << end)
+        passes[0] = self.p.line_passes[slot]
+        return self.p.line_end[slot]
+
+    cdef void forget_lines(self, uint64_t cells) noexcept:
+        """Forget the known lines through any of ``cells`` (whose stacks just changed); every
+        other line keeps its path and its passes."""
+        cdef int s
+        cdef unsigned int known = self.p.lines_known
+        for s in range(NUM_SLOTS):
+            if self.p.line_cells[s] & cells:
+                known &= ~(1u << s)
+        self.p.lines_known = known
+
+    cdef int turn_score(self, int seat) noexcept:
         """The VP ``seat`` would add if its turn ended now: the passes of its complete lines
         (both ends on its markers, §7.2) summed, then converted once."""
         cdef int s, end, passes = 0, total = 0
         for s in range(NUM_SLOTS):
             if self.p.ring[s] == seat:
-                end = self.trace(s, &passes)
+                end = self.line_of(s, &passes)
                 if s < end and self.p.ring[end] == seat:
                     total += passes
         return VP[total] if total < 56 else 15
 
     # ----- markers ------------------------------------------------------------------------------
-    cdef inline int destination(self, int slot, int j) noexcept:
+    cdef int destination(self, int slot, int j) noexcept:
         """Where the marker on ``slot`` lands with move kind j, or -1. Default: the d-th
         *empty* slot that way, occupied ones jumped for free (§6.1); with
         ``jump_counts_as_step`` every slot counts (§6.2); without continuous corners the walk
@@ -311,7 +301,7 @@ cdef class PasstallyKernel(Kernel):
                     return pos
         return -1
 
-    cdef inline int moves_into(self, int seat, int* out) noexcept:
+    cdef int moves_into(self, int seat, int* out) noexcept:
         """The seat's marker moves in id order. Under the default rules at least 12 of the 24
         slots are empty, so every marker reaches 4 different empty slots (spec §14 item 8)."""
         cdef int s, j, count = 0
@@ -324,7 +314,7 @@ cdef class PasstallyKernel(Kernel):
                         count += 1
         return count
 
-    cdef inline bint has_move(self, int seat) noexcept:
+    cdef bint has_move(self, int seat) noexcept:
         cdef int s, j
         for s in range(NUM_SLOTS):
             if self.p.ring[s] == seat:
@@ -334,12 +324,12 @@ cdef class PasstallyKernel(Kernel):
         return False
 
     # ----- setup --------------------------------------------------------------------------------
-    cdef inline int setup_placer(self, int placed) noexcept:
+    cdef int setup_placer(self, int placed) noexcept:
         """The seat placing marker number ``placed``: turn order, then reversed (snake)."""
         cdef int pass_index = placed // self.n, k = placed % self.n
         return k if pass_index % 2 == 0 else self.n - 1 - k
 
-    cdef inline int setup_slots_into(self, int* out) noexcept:
+    cdef int setup_slots_into(self, int* out) noexcept:
         """Legal slots for the next setup marker (§3 'Setup placements in the engine')."""
         cdef int pass_index = self.p.markers // self.n, k = self.p.markers % self.n
         cdef int sides[2]
@@ -379,8 +369,6 @@ cdef class PasstallyKernel(Kernel):
 
     cdef int legal_into(self, int* out) noexcept:
         cdef int count = 0, d, pile, base, i, a, mask, corner
-        cdef signed char east[NUM_CELLS + SIZE]
-        cdef signed char south[NUM_CELLS + SIZE]
         cdef int symmetric[NUM_OFFSETS + 4]
         cdef int asymmetric[NUM_OFFSETS + 4]
         cdef int count_symmetric = 0, count_asymmetric = 0
@@ -396,12 +384,10 @@ cdef class PasstallyKernel(Kernel):
         if self.p.setup:
             return self.setup_slots_into(out)
         if self.p.face_up[0] >= 0 or self.p.face_up[1] >= 0 or self.p.face_up[2] >= 0:
-            # Per anchor, a 4-bit mask of legal orientations (E, S, W, N) and one table look-up
-            # for its placements in id order; a symmetric design uses only the E/S spellings.
-            self.footprints(east, south)
+            # Per anchor, its mask of legal orientations and one table look-up for its
+            # placements in id order; a symmetric design uses only the E/S spellings.
             for a in range(NUM_CELLS):
-                mask = east[SIZE + a] | (south[SIZE + a] << 1) | (east[SIZE - 1 + a] << 2) \
-                    | (south[a] << 3)
+                mask = self.p.orient[a]
                 corner = a * 4
                 spelled = &SPELLINGS[mask * 4]
                 asymmetric[count_asymmetric] = corner + spelled[0]
@@ -429,6 +415,51 @@ cdef class PasstallyKernel(Kernel):
                     count += count_asymmetric
         return count + self.moves_into(self.p.to_move, out + count)
 
+    cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
+        cdef int per_pile[NUM_PILES]
+        cdef int count
+        if self.p.setup or self.p.pending >= 0 or self.p.game_over:
+            count = self.legal_into(scratch)
+            return scratch[rng_below(rng, count)]
+        count = self.count_legal(per_pile, scratch)
+        return self.nth_legal(rng_below(rng, count), per_pile, scratch)
+
+    cdef int count_legal(self, int* per_pile, int* scratch) noexcept:
+        """The number of legal actions in play (not setup, chance or the end), without the
+        list: each face-up pile offers one placement per legal footprint (a symmetric design)
+        or two (both spellings), then the moves. ``per_pile`` receives the piles' shares; under
+        the movement variants the moves are listed into ``scratch``."""
+        cdef int pile, d, s, seat = self.p.to_move, count = 0, moves = 0
+        for pile in range(NUM_PILES):
+            d = self.p.face_up[pile]
+            per_pile[pile] = 0 if d < 0 else self.p.footprints << (0 if SYMMETRIC[d] else 1)
+            count += per_pile[pile]
+        if self.jump_step or not self.continuous:
+            return count + self.moves_into(seat, scratch)
+        # Under the default rules every marker has all four moves (see ``moves_into``).
+        for s in range(NUM_SLOTS):
+            moves += self.p.ring[s] == seat
+        return count + 4 * moves
+
+    cdef int nth_legal(self, int r, int* per_pile, int* scratch) noexcept:
+        """``legal[r]`` of ``legal_into``'s list, after ``count_legal`` filled ``per_pile``
+        and ``scratch``: the r-th placement by walking the anchors' orientation masks, or the
+        r-th move."""
+        cdef int pile, s, seat = self.p.to_move
+        for pile in range(NUM_PILES):
+            if r < per_pile[pile]:
+                return PLACE_BASE + pile * PLACE_PER_PILE \
+                    + self.nth_placement(r, 3 if SYMMETRIC[self.p.face_up[pile]] else 15)
+            r -= per_pile[pile]
+        if self.jump_step or not self.continuous:
+            return scratch[r]
+        for s in range(NUM_SLOTS):
+            if self.p.ring[s] == seat:
+                if r < 4:
+                    return MOVE_BASE + s * 4 + r
+                r -= 4
+        return -1
+
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
         """Each design still unrevealed, with (its unrevealed count) / (all unrevealed)."""
         cdef int d, total = 0, count = 0
@@ -453,7 +484,7 @@ cdef class PasstallyKernel(Kernel):
         else:
             self.move_marker(action)
 
-    cdef inline void reveal(self, int design) noexcept:
+    cdef void reveal(self, int design) noexcept:
         cdef int pile = self.p.pending, nxt
         self.p.face_up[pile] = design
         self.p.hidden[pile] -= 1
@@ -466,7 +497,7 @@ cdef class PasstallyKernel(Kernel):
         self.p.pending = -1
         self.after_action(True)
 
-    cdef inline void place_marker(self, int slot) noexcept:
+    cdef void place_marker(self, int slot) noexcept:
         cdef int placed = self.p.markers
         cdef int pass_index = placed // self.n, k = placed % self.n
         if k == 0 and pass_index == 0:
@@ -482,7 +513,7 @@ cdef class PasstallyKernel(Kernel):
         else:
             self.p.to_move = self.setup_placer(placed)
 
-    cdef inline void place_tile(self, int action) noexcept:
+    cdef void place_tile(self, int action) noexcept:
         cdef int rest = action - PLACE_BASE
         cdef int pile = rest // PLACE_PER_PILE
         cdef int offset = rest % PLACE_PER_PILE
@@ -500,6 +531,9 @@ cdef class PasstallyKernel(Kernel):
         self.p.tid[other] = tile
         self.p.shape[anchor] = PLACED_A[design * 4 + orientation]
         self.p.shape[other] = PLACED_B[design * 4 + orientation]
+        self.refresh_cell(anchor)
+        self.refresh_cell(other)
+        self.forget_lines(((<uint64_t>1) << anchor) | ((<uint64_t>1) << other))
         self.p.face_up[pile] = -1
         self.p.actions_left -= 1
         if self.p.hidden[pile] > 0:
@@ -507,7 +541,7 @@ cdef class PasstallyKernel(Kernel):
             return
         self.after_action(True)
 
-    cdef inline void move_marker(self, int action) noexcept:
+    cdef void move_marker(self, int action) noexcept:
         cdef int rest = action - MOVE_BASE
         cdef int slot = rest // 4
         cdef int dest = self.destination(slot, rest % 4)
@@ -517,7 +551,7 @@ cdef class PasstallyKernel(Kernel):
         self.after_action(False)
 
     # ----- turn structure -----------------------------------------------------------------------
-    cdef inline void after_action(self, bint placed) noexcept:
+    cdef void after_action(self, bint placed) noexcept:
         """After an action (and its reveal): the immediate end under
         ``finish_turn_on_immediate_end = false``, the end of the turn, or a forfeit (§6.4)."""
         if placed and not self.finish_turn and not self.any_placement():
@@ -532,7 +566,7 @@ cdef class PasstallyKernel(Kernel):
                 and not self.has_move(self.p.to_move):
             self.end_turn()
 
-    cdef inline void end_turn(self) noexcept:
+    cdef void end_turn(self) noexcept:
         """§8.4 in order: score, immediate end, final-round flag, last seat; then the next
         seat. The ``max_turns`` guard (not a rule) is checked last."""
         cdef int seat = self.p.to_move, s, pile
@@ -560,13 +594,13 @@ cdef class PasstallyKernel(Kernel):
         self.p.to_move = (seat + 1) % self.n
         self.p.actions_left = ACTIONS_PER_TURN
 
-    cdef inline void finish(self, int reason) noexcept:
+    cdef void finish(self, int reason) noexcept:
         self.p.game_over = True
         self.p.to_move = -1
         self.p.actions_left = 0
         self.p.end = reason
 
-    cdef inline int winner(self) noexcept:
+    cdef int winner(self) noexcept:
         """Highest score; among tied seats the earliest in turn order (§8.5)."""
         cdef int best = 0, s
         for s in range(1, self.n):
@@ -743,6 +777,19 @@ cdef class PasstallyKernel(Kernel):
         self.p.setup = fields["setup"]
         self.p.final_round = fields["final_round"]
         self.p.game_over = fields["game_over"]
+        self._derive()
+
+    def legal_at(self, int r) -> int:
+        """What ``sample_legal`` returns when its draw is ``r`` (tests compare it with
+        ``legal_actions()[r]``); only in play, not in setup, at chance or at the end."""
+        cdef int per_pile[NUM_PILES]
+        cdef int scratch[NUM_ACTIONS]
+        if self.p.setup or self.p.pending >= 0 or self.p.game_over:
+            raise ValueError("legal_at is for a seat in play")
+        cdef int count = self.count_legal(per_pile, scratch)
+        if not 0 <= r < count:
+            raise ValueError(f"r must be 0-{count - 1}, not {r}")
+        return self.nth_legal(r, per_pile, scratch)
 
     def set_pending(self, int pile) -> None:
         """Make ``pile``'s reveal the current chance node, or none with -1 (tests use it)."""
@@ -755,7 +802,8 @@ cdef class PasstallyKernel(Kernel):
         if not 0 <= slot < NUM_SLOTS:
             raise ValueError(f"slot must be 0-{NUM_SLOTS - 1}, not {slot}")
         cdef int passes = 0
-        cdef int end = self.trace(slot, &passes)
+        cdef uint64_t cells = 0
+        cdef int end = self.trace(slot, &passes, &cells)
         return end, passes
 
     def score_now(self, int seat) -> int:

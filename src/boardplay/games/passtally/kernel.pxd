@@ -1,0 +1,130 @@
+# cython: language_level=3
+"""The Passtally kernel's declarations: its constants, the position struct and the class with
+its C methods (defined in ``kernel.pyx``)."""
+
+cimport cython
+from libc.stdint cimport uint64_t
+
+from boardplay.core.kernel cimport Kernel, Rng
+
+cdef enum:
+    SIZE = 6
+    NUM_CELLS = 36
+    NUM_SLOTS = 24
+    NUM_PILES = 3
+    NUM_DESIGNS = 6
+    TOTAL_TILES = 42
+    TILES_PER_DESIGN = 7
+    TILES_PER_PILE = 14
+    ACTIONS_PER_TURN = 2
+    FINAL_ROUND_SCORE = 50
+    PLACE_BASE = 24
+    PLACE_PER_PILE = 144
+    MOVE_BASE = 456
+    NUM_ACTIONS = 552
+    NUM_OFFSETS = 144
+    MAX_SEATS = 3
+    CELL_PLANES = 7
+    OBSERVATION_SIZE = 372
+    FEATURE_SIZE = 10
+
+cdef enum:
+    END_NONE = 0
+    END_NO_PLACEMENT = 1
+    END_FINAL_ROUND = 2
+    END_MAX_TURNS = 3
+
+cdef enum:
+    # The orientation bits of ``Position.orient``: bit k for orientation k (E, S, W, N).
+    BIT_E = 1
+    BIT_S = 2
+    BIT_W = 4
+    BIT_N = 8
+
+
+cdef struct Position:
+    # Per cell: stack height, top tile's index in the placement list (-1 bare), top half's
+    # shape with rotation applied (X when bare).
+    # (height and tid carry SIZE padding cells, always 0 and -1, so a footprint test may
+    # look one row past the board without a branch.)
+    signed char height[NUM_CELLS + SIZE]
+    signed char tid[NUM_CELLS + SIZE]
+    signed char shape[NUM_CELLS]
+    # Per slot: the seat whose marker stands there, or -1.
+    signed char ring[NUM_SLOTS]
+    # The tiles in placement order (their ids): design, anchor cell, orientation.
+    signed char placed_design[TOTAL_TILES]
+    signed char placed_anchor[TOTAL_TILES]
+    signed char placed_orientation[TOTAL_TILES]
+    int placed
+    int markers
+    int face_up[NUM_PILES]
+    int hidden[NUM_PILES]
+    int unrevealed[NUM_DESIGNS]
+    int points[MAX_SEATS]
+    int pending
+    int to_move
+    int actions_left
+    int turns
+    int side1
+    int side3
+    int end
+    bint setup
+    bint final_round
+    bint game_over
+    # Derived, kept up to date by every placement (never in a snapshot):
+    # per anchor, the orientations whose footprint meets support rules 3-4 (BIT_E...), and
+    # the number of legal footprints (each counted once: an E or S spelling).
+    unsigned char orient[NUM_CELLS]
+    int footprints
+    # The lines traced so far: for slot s with bit s of ``lines_known`` set, the line entering
+    # at s ends at ``line_end[s]`` with ``line_passes[s]`` passes through the cells
+    # ``line_cells[s]`` (a bit per cell). A placement forgets the lines through its cells.
+    signed char line_end[NUM_SLOTS]
+    int line_passes[NUM_SLOTS]
+    uint64_t line_cells[NUM_SLOTS]
+    unsigned int lines_known
+
+
+@cython.final
+cdef class PasstallyKernel(Kernel):
+    cdef Position p
+    cdef int n
+    cdef bint jump_step
+    cdef bint continuous
+    cdef bint finish_turn
+    cdef int max_turns
+    """-1 without the ``max_turns`` guard."""
+
+    cdef void _set_sizes(self) noexcept
+    cdef void _reset(self) noexcept
+    cdef void _derive(self) noexcept
+    # board
+    cdef bint footprint_legal(self, int a, int b) noexcept
+    cdef void set_footprint(self, int a, int b, int bit_a, int bit_b) noexcept
+    cdef void refresh_cell(self, int cell) noexcept
+    cdef bint any_placement(self) noexcept
+    cdef int nth_placement(self, int r, int mask) noexcept
+    cdef int count_legal(self, int* per_pile, int* scratch) noexcept
+    cdef int nth_legal(self, int r, int* per_pile, int* scratch) noexcept
+    cdef bint pile_exhausted(self, int pile) noexcept
+    # lines and scoring
+    cdef int trace(self, int slot, int* passes, uint64_t* cells) noexcept
+    cdef int line_of(self, int slot, int* passes) noexcept
+    cdef void forget_lines(self, uint64_t cells) noexcept
+    cdef int turn_score(self, int seat) noexcept
+    # markers
+    cdef int destination(self, int slot, int j) noexcept
+    cdef int moves_into(self, int seat, int* out) noexcept
+    cdef bint has_move(self, int seat) noexcept
+    cdef int setup_placer(self, int placed) noexcept
+    cdef int setup_slots_into(self, int* out) noexcept
+    # actions and the turn
+    cdef void reveal(self, int design) noexcept
+    cdef void place_marker(self, int slot) noexcept
+    cdef void place_tile(self, int action) noexcept
+    cdef void move_marker(self, int action) noexcept
+    cdef void after_action(self, bint placed) noexcept
+    cdef void end_turn(self) noexcept
+    cdef void finish(self, int reason) noexcept
+    cdef int winner(self) noexcept
