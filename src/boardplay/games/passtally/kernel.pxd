@@ -3,8 +3,6 @@
 its C methods (defined in ``kernel.pyx``)."""
 
 cimport cython
-from libc.stdint cimport uint64_t
-
 from boardplay.core.kernel cimport Kernel, Rng
 
 cdef enum:
@@ -72,17 +70,24 @@ cdef struct Position:
     bint setup
     bint final_round
     bint game_over
-    # Derived, kept up to date by every placement (never in a snapshot):
-    # per anchor, the orientations whose footprint meets support rules 3-4 (BIT_E...), and
-    # the number of legal footprints (each counted once: an E or S spelling).
+    # Derived, kept up to date by every action (never in a snapshot; ``_derive`` rebuilds it):
+    # per anchor, the orientations whose footprint meets support rules 3-4 (BIT_E...); the
+    # number of legal footprints (each counted once: an E or S spelling); per board row, the
+    # spellings of all its anchors (``row_all``) and their E/S spellings (``row_canon``).
     unsigned char orient[NUM_CELLS]
     int footprints
+    unsigned char row_all[SIZE]
+    unsigned char row_canon[SIZE]
+    # Per seat, its markers' slots (bit s) and how many there are.
+    unsigned int seat_slots[MAX_SEATS]
+    int seat_markers[MAX_SEATS]
     # The lines traced so far: for slot s with bit s of ``lines_known`` set, the line entering
-    # at s ends at ``line_end[s]`` with ``line_passes[s]`` passes through the cells
-    # ``line_cells[s]`` (a bit per cell). A placement forgets the lines through its cells.
+    # at s ends at ``line_end[s]`` with ``line_passes[s]`` passes. ``line_at[cell * 4 + face]``
+    # is a slot whose line was last traced through that face, so a placement forgets exactly
+    # the known lines through its two cells (a stale entry only forgets a line needlessly).
     signed char line_end[NUM_SLOTS]
     int line_passes[NUM_SLOTS]
-    uint64_t line_cells[NUM_SLOTS]
+    signed char line_at[NUM_OFFSETS]
     unsigned int lines_known
 
 
@@ -101,7 +106,7 @@ cdef class PasstallyKernel(Kernel):
     cdef void _derive(self) noexcept
     # board
     cdef bint footprint_legal(self, int a, int b) noexcept
-    cdef void set_footprint(self, int a, int b, int bit_a, int bit_b) noexcept
+    cdef inline void set_footprint(self, int a, int b, int bit_a, int bit_b) noexcept
     cdef void refresh_cell(self, int cell) noexcept
     cdef bint any_placement(self) noexcept
     cdef int nth_placement(self, int r, int mask) noexcept
@@ -109,9 +114,9 @@ cdef class PasstallyKernel(Kernel):
     cdef int nth_legal(self, int r, int* per_pile, int* scratch) noexcept
     cdef bint pile_exhausted(self, int pile) noexcept
     # lines and scoring
-    cdef int trace(self, int slot, int* passes, uint64_t* cells) noexcept
+    cdef int trace(self, int slot, int* passes, signed char* line_at) noexcept
     cdef int line_of(self, int slot, int* passes) noexcept
-    cdef void forget_lines(self, uint64_t cells) noexcept
+    cdef void forget_lines(self, int cell) noexcept
     cdef int turn_score(self, int seat) noexcept
     # markers
     cdef int destination(self, int slot, int j) noexcept

@@ -15,16 +15,18 @@ facade, the position loader and the explanations use; they never run in a playou
 """
 
 cimport cython
-from libc.stdint cimport uint64_t
 
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below
 
 from boardplay.games.passtally import tables as _tables
 
+
+cdef extern from *:
+    # The index of the lowest set bit of a non-zero word (a single instruction).
+    int ctz "__builtin_ctz" (unsigned int x) noexcept nogil
+
 # ----- the shared tables (filled once from tables.py at import) -----------------------------------
-cdef int PARTNER[12]
 cdef int NEIGHBOUR[NUM_OFFSETS]
-cdef int EDGE_SLOT[NUM_OFFSETS]
 cdef int OTHER_CELL[NUM_OFFSETS]
 cdef signed char EAST_VALID[NUM_CELLS]
 cdef signed char SOUTH_VALID[NUM_CELLS]
@@ -34,8 +36,14 @@ cdef int SPELLING_COUNT[16]
 """For a 4-bit mask of legal orientations at one anchor (bit k = orientation k): those
 orientations in ascending order (padded with 0) and how many there are. ``legal_into`` lists a
 whole anchor's placements with four unconditional writes and one table look-up."""
-cdef int SLOT_CELL[NUM_SLOTS]
-cdef int SLOT_FACE[NUM_SLOTS]
+cdef int LINE_START[NUM_SLOTS]
+cdef int LINE_EXIT[3 * NUM_OFFSETS]
+cdef int LINE_ENTER[NUM_OFFSETS]
+"""A line as a walk over (cell * 4 + face) keys: it enters the board at ``LINE_START[slot]``;
+on a cell of shape x it leaves by ``LINE_EXIT[x * NUM_OFFSETS + key]``; from there it enters
+the next cell at ``LINE_ENTER[exit]``, or ends at the slot ``-1 - LINE_ENTER[exit]``."""
+cdef unsigned int SIDE_SLOTS[4]
+"""The slots of one side of the ring, as bits."""
 cdef int PLACED_A[NUM_DESIGNS * 4]
 cdef int PLACED_B[NUM_DESIGNS * 4]
 cdef bint SYMMETRIC[NUM_DESIGNS]
@@ -51,11 +59,8 @@ def _load_tables():
     assert (t.TOTAL_TILES, t.TILES_PER_DESIGN, t.TILES_PER_PILE) == (42, 7, 14)
     assert (t.ACTIONS_PER_TURN, t.FINAL_ROUND_SCORE) == (2, 50)
     assert (t.PLACE_BASE, t.PLACE_PER_PILE, t.MOVE_BASE, t.NUM_ACTIONS) == (24, 144, 456, 552)
-    for i in range(12):
-        PARTNER[i] = t.PARTNER[i]
     for i in range(NUM_OFFSETS):
         NEIGHBOUR[i] = t.NEIGHBOUR[i]
-        EDGE_SLOT[i] = t.EDGE_SLOT[i]
         OTHER_CELL[i] = t.OTHER_CELL[i]
     for cell in range(NUM_CELLS):
         EAST_VALID[cell] = 1 if t.OTHER_CELL[cell * 4] >= 0 else 0
@@ -71,8 +76,15 @@ def _load_tables():
         for i in range(4):
             SPELLINGS[mask * 4 + i] = present[i] if i < len(present) else 0
     for s in range(NUM_SLOTS):
-        SLOT_CELL[s] = t.SLOT_CELL[s]
-        SLOT_FACE[s] = t.SLOT_FACE[s]
+        LINE_START[s] = t.SLOT_CELL[s] * 4 + t.SLOT_FACE[s]
+    assert len(t.PARTNER) == 12
+    for key in range(NUM_OFFSETS):
+        for shape in range(3):
+            LINE_EXIT[shape * NUM_OFFSETS + key] = key - key % 4 + t.PARTNER[shape * 4 + key % 4]
+        nxt = t.NEIGHBOUR[key]
+        LINE_ENTER[key] = nxt * 4 + (key % 4 ^ 2) if nxt >= 0 else -1 - t.EDGE_SLOT[key]
+    for side in range(4):
+        SIDE_SLOTS[side] = ((1 << SIZE) - 1) << (side * SIZE)
     for i, (a, b) in enumerate(t.PLACED_SHAPES):
         PLACED_A[i] = a
         PLACED_B[i] = b
@@ -152,11 +164,25 @@ cdef class PasstallyKernel(Kernel):
         self._derive()
 
     cdef void _derive(self) noexcept:
-        """Recompute the derived fields (footprints, no lines known) from the position."""
-        cdef int a
+        """Recompute the derived fields (footprints, markers, no lines known) from the
+        position."""
+        cdef int a, seat
         for a in range(NUM_CELLS):
             self.p.orient[a] = 0
+        for a in range(SIZE):
+            self.p.row_all[a] = 0
+            self.p.row_canon[a] = 0
         self.p.footprints = 0
+        for seat in range(MAX_SEATS):
+            self.p.seat_slots[seat] = 0
+            self.p.seat_markers[seat] = 0
+        for a in range(NUM_SLOTS):
+            seat = self.p.ring[a]
+            if seat >= 0:
+                self.p.seat_slots[seat] |= 1u << a
+                self.p.seat_markers[seat] += 1
+        for a in range(NUM_OFFSETS):
+            self.p.line_at[a] = 0
         for a in range(NUM_CELLS):
             if EAST_VALID[a]:
                 self.set_footprint(a, a + 1, BIT_E, BIT_W)
@@ -170,15 +196,18 @@ cdef class PasstallyKernel(Kernel):
         cdef int h = self.p.height[a]
         return h == self.p.height[b] and (h == 0 or self.p.tid[a] != self.p.tid[b])
 
-    cdef void set_footprint(self, int a, int b, int bit_a, int bit_b) noexcept:
+    cdef inline void set_footprint(self, int a, int b, int bit_a, int bit_b) noexcept:
         """Re-decide the footprint on cells a < b: ``bit_a`` (E or S) of anchor a and
         ``bit_b`` (W or N) of anchor b, and the count of legal footprints."""
         cdef int legal = self.footprint_legal(a, b)
-        cdef int was = (self.p.orient[a] & bit_a) != 0
-        if legal != was:
+        cdef int change = legal - ((self.p.orient[a] & bit_a) != 0)
+        if change:
             self.p.orient[a] ^= bit_a
             self.p.orient[b] ^= bit_b
-            self.p.footprints += legal - was
+            self.p.footprints += change
+            self.p.row_canon[a // SIZE] += change
+            self.p.row_all[a // SIZE] += change
+            self.p.row_all[b // SIZE] += change
 
     cdef void refresh_cell(self, int cell) noexcept:
         """Re-decide the (up to four) footprints through ``cell`` after its stack changed."""
@@ -201,8 +230,14 @@ cdef class PasstallyKernel(Kernel):
     cdef int nth_placement(self, int r, int mask) noexcept:
         """The offset (anchor * 4 + orientation) of the r-th legal placement in id order, of a
         design whose spellings are ``mask`` (15, or 3 for a symmetric design: E and S only)."""
-        cdef int a, bits, count
-        for a in range(NUM_CELLS):
+        cdef int a, row = 0, bits, count
+        cdef unsigned char* rows = &self.p.row_all[0]
+        if mask == 3:
+            rows = &self.p.row_canon[0]
+        while r >= rows[row]:
+            r -= rows[row]
+            row += 1
+        for a in range(row * SIZE, row * SIZE + SIZE):
             bits = self.p.orient[a] & mask
             count = SPELLING_COUNT[bits]
             if r < count:
@@ -213,67 +248,63 @@ cdef class PasstallyKernel(Kernel):
     cdef bint pile_exhausted(self, int pile) noexcept:
         return self.p.face_up[pile] < 0 and self.p.hidden[pile] == 0
 
-    cdef int trace(self, int slot, int* passes, uint64_t* cells) noexcept:
-        """Follow the line entering at ``slot`` (§7.1); return its end slot and store its
-        passes and the cells it crosses. A tile's level is added each time the line steps onto
-        it from somewhere else, so the seam inside a tile counts once and every re-entry counts
-        again."""
-        cdef int cell = SLOT_CELL[slot], face = SLOT_FACE[slot]
-        cdef int prev = -1, total = 0, t, out, key, nxt
-        cdef uint64_t seen = 0
+    cdef int trace(self, int slot, int* passes, signed char* line_at) noexcept:
+        """Follow the line entering at ``slot`` (§7.1); return its end slot, store its passes
+        and mark each face it crosses with ``slot`` in ``line_at``. A tile's level is added each
+        time the line steps onto it from somewhere else, so the seam inside a tile counts once
+        and every re-entry counts again."""
+        cdef int key = LINE_START[slot], prev = -1, total = 0, cell, t, out
         while True:
-            seen |= (<uint64_t>1) << cell
+            cell = key >> 2
             t = self.p.tid[cell]
             if t >= 0 and t != prev:
                 total += self.p.height[cell]
             prev = t
-            out = PARTNER[self.p.shape[cell] * 4 + face]
-            key = cell * 4 + out
-            nxt = NEIGHBOUR[key]
-            if nxt < 0:
+            out = LINE_EXIT[self.p.shape[cell] * NUM_OFFSETS + key]
+            line_at[key] = slot
+            line_at[out] = slot
+            key = LINE_ENTER[out]
+            if key < 0:
                 passes[0] = total
-                cells[0] = seen
-                return EDGE_SLOT[key]
-            cell = nxt
-            face = out ^ 2
+                return -1 - key
 
     cdef int line_of(self, int slot, int* passes) noexcept:
-        """``trace`` through the cache of known lines. A line read backwards is the same line
-        with the same passes (the same tiles entered, in reverse order), so one trace serves
-        both of its ends."""
+        """``trace`` through the known lines. A line read backwards is the same line with the
+        same passes (the same tiles entered, in reverse order), so one trace serves both of its
+        ends."""
         cdef int end, total = 0
-        cdef uint64_t cells = 0
         if not (self.p.lines_known >> slot) & 1:
-            end = self.trace(slot, &total, &cells)
+            end = self.trace(slot, &total, self.p.line_at)
             self.p.line_end[slot] = end
             self.p.line_passes[slot] = total
-            self.p.line_cells[slot] = cells
             self.p.line_end[end] = slot
             self.p.line_passes[end] = total
-            self.p.line_cells[end] = cells
             self.p.lines_known |= (1u << slot) | (1u << end)
         passes[0] = self.p.line_passes[slot]
         return self.p.line_end[slot]
 
-    cdef void forget_lines(self, uint64_t cells) noexcept:
-        """Forget the known lines through any of ``cells`` (whose stacks just changed); every
-        other line keeps its path and its passes."""
-        cdef int s
+    cdef void forget_lines(self, int cell) noexcept:
+        """Forget the known lines through ``cell`` (whose stack just changed): at most two,
+        found through ``line_at``. Every other line keeps its path and its passes."""
+        cdef int face, s
         cdef unsigned int known = self.p.lines_known
-        for s in range(NUM_SLOTS):
-            if self.p.line_cells[s] & cells:
-                known &= ~(1u << s)
+        for face in range(4):
+            s = self.p.line_at[cell * 4 + face]
+            if (known >> s) & 1:
+                known &= ~((1u << s) | (1u << self.p.line_end[s]))
         self.p.lines_known = known
 
     cdef int turn_score(self, int seat) noexcept:
         """The VP ``seat`` would add if its turn ended now: the passes of its complete lines
         (both ends on its markers, §7.2) summed, then converted once."""
         cdef int s, end, passes = 0, total = 0
-        for s in range(NUM_SLOTS):
-            if self.p.ring[s] == seat:
-                end = self.line_of(s, &passes)
-                if s < end and self.p.ring[end] == seat:
-                    total += passes
+        cdef unsigned int mine = self.p.seat_slots[seat], left = mine
+        while left:
+            s = ctz(left)
+            left &= left - 1
+            end = self.line_of(s, &passes)
+            if s < end and (mine >> end) & 1:
+                total += passes
         return VP[total] if total < 56 else 15
 
     # ----- markers ------------------------------------------------------------------------------
@@ -305,13 +336,15 @@ cdef class PasstallyKernel(Kernel):
         """The seat's marker moves in id order. Under the default rules at least 12 of the 24
         slots are empty, so every marker reaches 4 different empty slots (spec §14 item 8)."""
         cdef int s, j, count = 0
+        cdef unsigned int left = self.p.seat_slots[seat]
         cdef bint always = not self.jump_step and self.continuous
-        for s in range(NUM_SLOTS):
-            if self.p.ring[s] == seat:
-                for j in range(4):
-                    if always or self.destination(s, j) >= 0:
-                        out[count] = MOVE_BASE + s * 4 + j
-                        count += 1
+        while left:
+            s = ctz(left)
+            left &= left - 1
+            for j in range(4):
+                if always or self.destination(s, j) >= 0:
+                    out[count] = MOVE_BASE + s * 4 + j
+                    count += 1
         return count
 
     cdef bint has_move(self, int seat) noexcept:
@@ -332,31 +365,24 @@ cdef class PasstallyKernel(Kernel):
     cdef int setup_slots_into(self, int* out) noexcept:
         """Legal slots for the next setup marker (§3 'Setup placements in the engine')."""
         cdef int pass_index = self.p.markers // self.n, k = self.p.markers % self.n
-        cdef int sides[2]
-        cdef int count_sides = 1, count = 0, s, side
+        cdef int count = 0
+        cdef unsigned int free
         if pass_index == 0:
-            if k:
-                sides[0] = self.p.side1
-            else:
-                count_sides = 0
+            free = SIDE_SLOTS[self.p.side1] if k else (1u << NUM_SLOTS) - 1
         elif pass_index == 1:
-            sides[0] = (self.p.side1 + 2) % 4
+            free = SIDE_SLOTS[(self.p.side1 + 2) % 4]
         elif pass_index == 2:
             if k:
-                sides[0] = self.p.side3
+                free = SIDE_SLOTS[self.p.side3]
             else:
-                sides[0] = (self.p.side1 + 1) % 4
-                sides[1] = (self.p.side1 + 3) % 4
-                count_sides = 2
+                free = SIDE_SLOTS[(self.p.side1 + 1) % 4] | SIDE_SLOTS[(self.p.side1 + 3) % 4]
         else:
-            sides[0] = (self.p.side3 + 2) % 4
-        for s in range(NUM_SLOTS):
-            if self.p.ring[s] >= 0:
-                continue
-            side = s // SIZE
-            if count_sides == 0 or side == sides[0] or (count_sides == 2 and side == sides[1]):
-                out[count] = s
-                count += 1
+            free = SIDE_SLOTS[(self.p.side3 + 2) % 4]
+        free &= ~(self.p.seat_slots[0] | self.p.seat_slots[1] | self.p.seat_slots[2])
+        while free:
+            out[count] = ctz(free)
+            free &= free - 1
+            count += 1
         return count
 
     # ----- the kernel interface -----------------------------------------------------------------
@@ -429,7 +455,7 @@ cdef class PasstallyKernel(Kernel):
         list: each face-up pile offers one placement per legal footprint (a symmetric design)
         or two (both spellings), then the moves. ``per_pile`` receives the piles' shares; under
         the movement variants the moves are listed into ``scratch``."""
-        cdef int pile, d, s, seat = self.p.to_move, count = 0, moves = 0
+        cdef int pile, d, seat = self.p.to_move, count = 0
         for pile in range(NUM_PILES):
             d = self.p.face_up[pile]
             per_pile[pile] = 0 if d < 0 else self.p.footprints << (0 if SYMMETRIC[d] else 1)
@@ -437,15 +463,13 @@ cdef class PasstallyKernel(Kernel):
         if self.jump_step or not self.continuous:
             return count + self.moves_into(seat, scratch)
         # Under the default rules every marker has all four moves (see ``moves_into``).
-        for s in range(NUM_SLOTS):
-            moves += self.p.ring[s] == seat
-        return count + 4 * moves
+        return count + 4 * self.p.seat_markers[seat]
 
     cdef int nth_legal(self, int r, int* per_pile, int* scratch) noexcept:
         """``legal[r]`` of ``legal_into``'s list, after ``count_legal`` filled ``per_pile``
         and ``scratch``: the r-th placement by walking the anchors' orientation masks, or the
         r-th move."""
-        cdef int pile, s, seat = self.p.to_move
+        cdef int pile
         for pile in range(NUM_PILES):
             if r < per_pile[pile]:
                 return PLACE_BASE + pile * PLACE_PER_PILE \
@@ -453,12 +477,11 @@ cdef class PasstallyKernel(Kernel):
             r -= per_pile[pile]
         if self.jump_step or not self.continuous:
             return scratch[r]
-        for s in range(NUM_SLOTS):
-            if self.p.ring[s] == seat:
-                if r < 4:
-                    return MOVE_BASE + s * 4 + r
-                r -= 4
-        return -1
+        cdef unsigned int left = self.p.seat_slots[self.p.to_move]
+        while r >= 4:
+            left &= left - 1
+            r -= 4
+        return MOVE_BASE + ctz(left) * 4 + r
 
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
         """Each design still unrevealed, with (its unrevealed count) / (all unrevealed)."""
@@ -505,6 +528,8 @@ cdef class PasstallyKernel(Kernel):
         elif k == 0 and pass_index == 2:
             self.p.side3 = slot // SIZE
         self.p.ring[slot] = self.p.to_move
+        self.p.seat_slots[self.p.to_move] |= 1u << slot
+        self.p.seat_markers[self.p.to_move] += 1
         placed += 1
         self.p.markers = placed
         if placed == 4 * self.n:
@@ -533,7 +558,8 @@ cdef class PasstallyKernel(Kernel):
         self.p.shape[other] = PLACED_B[design * 4 + orientation]
         self.refresh_cell(anchor)
         self.refresh_cell(other)
-        self.forget_lines(((<uint64_t>1) << anchor) | ((<uint64_t>1) << other))
+        self.forget_lines(anchor)
+        self.forget_lines(other)
         self.p.face_up[pile] = -1
         self.p.actions_left -= 1
         if self.p.hidden[pile] > 0:
@@ -547,6 +573,7 @@ cdef class PasstallyKernel(Kernel):
         cdef int dest = self.destination(slot, rest % 4)
         self.p.ring[dest] = self.p.ring[slot]
         self.p.ring[slot] = -1
+        self.p.seat_slots[self.p.ring[dest]] ^= (1u << slot) | (1u << dest)
         self.p.actions_left -= 1
         self.after_action(False)
 
@@ -802,8 +829,8 @@ cdef class PasstallyKernel(Kernel):
         if not 0 <= slot < NUM_SLOTS:
             raise ValueError(f"slot must be 0-{NUM_SLOTS - 1}, not {slot}")
         cdef int passes = 0
-        cdef uint64_t cells = 0
-        cdef int end = self.trace(slot, &passes, &cells)
+        cdef signed char marks[NUM_OFFSETS]
+        cdef int end = self.trace(slot, &passes, marks)
         return end, passes
 
     def score_now(self, int seat) -> int:
