@@ -13,7 +13,9 @@ import pytest
 
 import boardplay
 from boardplay.core.kernel import random_playouts
-from boardplay.games.passtally.kernel import FIELDS, PasstallyKernel
+from boardplay.games.passtally import access
+from boardplay.games.passtally.access import FIELDS
+from boardplay.games.passtally.kernel import PasstallyKernel
 from boardplay.games.passtally.state import PasstallyState
 from boardplay.games.passtally.tables import NUM_SLOTS
 from support import games
@@ -68,8 +70,8 @@ def fresh_copy(kernel: PasstallyKernel, players: int, options: dict[str, Any]) -
         options.get("ring_corners_continuous", True),
         options.get("finish_turn_on_immediate_end", True),
     )
-    snapshot = kernel.snapshot()
-    other.restore({name: snapshot[name] for name in FIELDS})
+    snapshot = access.snapshot(kernel)
+    access.restore(other, {name: snapshot[name] for name in FIELDS})
     return other
 
 
@@ -82,13 +84,13 @@ def test_every_draw_picks_the_listed_action(options: dict[str, Any]) -> None:
         kernel = state.kernel
         while not state.is_terminal():
             legal = state.legal_actions()
-            if state.is_chance_node() or kernel.field("setup"):
+            if state.is_chance_node() or access.field(kernel, "setup"):
                 with pytest.raises(ValueError):
-                    kernel.legal_at(0)
+                    access.legal_at(kernel, 0)
             else:
-                assert [kernel.legal_at(r) for r in range(len(legal))] == legal
+                assert [access.legal_at(kernel, r) for r in range(len(legal))] == legal
                 with pytest.raises(ValueError):
-                    kernel.legal_at(len(legal))
+                    access.legal_at(kernel, len(legal))
                 decisions += 1
             state.apply_action(legal[rng.randrange(len(legal))])
     assert decisions > 100
@@ -105,12 +107,12 @@ def test_kept_footprints_and_lines_equal_fresh_ones(options: dict[str, Any]) -> 
             if rng.random() < 0.3:
                 fresh = fresh_copy(kernel, players, options)
                 assert fresh.legal_actions() == state.legal_actions()
-                assert fresh.placement_possible() == kernel.placement_possible()
+                assert access.placement_possible(fresh) == access.placement_possible(kernel)
                 for seat in range(players):
-                    assert kernel.score_now(seat) == fresh.score_now(seat)
+                    assert access.score_now(kernel, seat) == access.score_now(fresh, seat)
                 for slot in range(NUM_SLOTS):
-                    end, passes = kernel.line(slot)
-                    assert kernel.line(end) == (slot, passes)  # one line, read both ways
+                    end, passes = access.line(kernel, slot)
+                    assert access.line(kernel, end) == (slot, passes)  # one line, read both ways
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
 

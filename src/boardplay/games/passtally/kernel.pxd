@@ -5,6 +5,11 @@ its C methods (defined in ``kernel.pyx``)."""
 cimport cython
 from boardplay.core.kernel cimport Kernel, Rng
 
+cdef extern from *:
+    # The index of the lowest set bit of a non-zero word (a single instruction).
+    int ctz "__builtin_ctz" (unsigned int x) noexcept nogil
+
+
 cdef enum:
     SIZE = 6
     NUM_CELLS = 36
@@ -118,12 +123,6 @@ cdef class PasstallyKernel(Kernel):
     cdef int line_of(self, int slot, int* passes) noexcept
     cdef void forget_lines(self, int cell) noexcept
     cdef int turn_score(self, int seat) noexcept
-    # markers
-    cdef int destination(self, int slot, int j) noexcept
-    cdef int moves_into(self, int seat, int* out) noexcept
-    cdef bint has_move(self, int seat) noexcept
-    cdef int setup_placer(self, int placed) noexcept
-    cdef int setup_slots_into(self, int* out) noexcept
     # actions and the turn
     cdef void reveal(self, int design) noexcept
     cdef void place_marker(self, int slot) noexcept

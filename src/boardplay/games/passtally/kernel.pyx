@@ -10,46 +10,46 @@ shares them. No order of the face-down tiles exists anywhere: a reveal's probabi
 the unrevealed composition (7 of each design minus those placed and face up), which is exactly a
 fair shuffle (§9).
 
-The Python methods at the end (``snapshot``, ``restore``, ``trace``...) are the cold face the
-facade, the position loader and the explanations use; they never run in a playout.
+The cold Python face (``snapshot``, ``restore``, ``line``...) that the facade, the position
+loader and the explanations use is ``access.pyx``; no C method here touches a Python object.
 """
 
 cimport cython
 
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below
+from boardplay.games.passtally.kernel cimport ctz
+
+from boardplay.games.passtally.ring cimport (
+    destination,
+    has_move,
+    moves_into,
+    setup_placer,
+    setup_slots_into,
+)
+from boardplay.games.passtally.tensor cimport write_observation
 
 from boardplay.games.passtally import tables as _tables
 
 
-cdef extern from *:
-    # The index of the lowest set bit of a non-zero word (a single instruction).
-    int ctz "__builtin_ctz" (unsigned int x) noexcept nogil
-
-# ----- the shared tables (filled once from tables.py at import) -----------------------------------
-cdef int NEIGHBOUR[NUM_OFFSETS]
+# ----- the shared tables (copied once from tables.py at import; described there) -----------------
 cdef int OTHER_CELL[NUM_OFFSETS]
-cdef signed char EAST_VALID[NUM_CELLS]
-cdef signed char SOUTH_VALID[NUM_CELLS]
-"""1 where the cell has a neighbour to the east (south): where an E (S) footprint starts."""
+cdef int EAST_VALID[NUM_CELLS]
+cdef int SOUTH_VALID[NUM_CELLS]
 cdef int SPELLINGS[16 * 4]
 cdef int SPELLING_COUNT[16]
-"""For a 4-bit mask of legal orientations at one anchor (bit k = orientation k): those
-orientations in ascending order (padded with 0) and how many there are. ``legal_into`` lists a
-whole anchor's placements with four unconditional writes and one table look-up."""
 cdef int LINE_START[NUM_SLOTS]
 cdef int LINE_EXIT[3 * NUM_OFFSETS]
 cdef int LINE_ENTER[NUM_OFFSETS]
-"""A line as a walk over (cell * 4 + face) keys: it enters the board at ``LINE_START[slot]``;
-on a cell of shape x it leaves by ``LINE_EXIT[x * NUM_OFFSETS + key]``; from there it enters
-the next cell at ``LINE_ENTER[exit]``, or ends at the slot ``-1 - LINE_ENTER[exit]``."""
-cdef unsigned int SIDE_SLOTS[4]
-"""The slots of one side of the ring, as bits."""
 cdef int PLACED_A[NUM_DESIGNS * 4]
 cdef int PLACED_B[NUM_DESIGNS * 4]
-cdef bint SYMMETRIC[NUM_DESIGNS]
+cdef int SYMMETRIC[NUM_DESIGNS]
 cdef int VP[57]
-cdef int MOVE_STEP[4]
-cdef int MOVE_DISTANCE[4]
+
+
+cdef void _fill(int* target, values, int size) except *:
+    assert len(values) == size, (len(values), size)
+    for i in range(size):
+        target[i] = values[i]
 
 
 def _load_tables():
@@ -59,52 +59,28 @@ def _load_tables():
     assert (t.TOTAL_TILES, t.TILES_PER_DESIGN, t.TILES_PER_PILE) == (42, 7, 14)
     assert (t.ACTIONS_PER_TURN, t.FINAL_ROUND_SCORE) == (2, 50)
     assert (t.PLACE_BASE, t.PLACE_PER_PILE, t.MOVE_BASE, t.NUM_ACTIONS) == (24, 144, 456, 552)
-    for i in range(NUM_OFFSETS):
-        NEIGHBOUR[i] = t.NEIGHBOUR[i]
-        OTHER_CELL[i] = t.OTHER_CELL[i]
-    for cell in range(NUM_CELLS):
-        EAST_VALID[cell] = 1 if t.OTHER_CELL[cell * 4] >= 0 else 0
-        SOUTH_VALID[cell] = 1 if t.OTHER_CELL[cell * 4 + 1] >= 0 else 0
-        # The footprint upkeep (``refresh_cell``) relies on this layout: E/S/W/N reach the
-        # cells +1/+SIZE/-1/-SIZE, and the 60 footprints are the E and S pairs.
-        for k, step in enumerate((1, SIZE, -1, -SIZE)):
-            assert t.OTHER_CELL[cell * 4 + k] in (-1, cell + step)
-    assert len(t.FOOTPRINTS) == sum(EAST_VALID[c] + SOUTH_VALID[c] for c in range(NUM_CELLS))
-    for mask in range(16):
-        present = [k for k in range(4) if mask >> k & 1]
-        SPELLING_COUNT[mask] = len(present)
-        for i in range(4):
-            SPELLINGS[mask * 4 + i] = present[i] if i < len(present) else 0
-    for s in range(NUM_SLOTS):
-        LINE_START[s] = t.SLOT_CELL[s] * 4 + t.SLOT_FACE[s]
-    assert len(t.PARTNER) == 12
-    for key in range(NUM_OFFSETS):
-        for shape in range(3):
-            LINE_EXIT[shape * NUM_OFFSETS + key] = key - key % 4 + t.PARTNER[shape * 4 + key % 4]
-        nxt = t.NEIGHBOUR[key]
-        LINE_ENTER[key] = nxt * 4 + (key % 4 ^ 2) if nxt >= 0 else -1 - t.EDGE_SLOT[key]
-    for side in range(4):
-        SIDE_SLOTS[side] = ((1 << SIZE) - 1) << (side * SIZE)
-    for i, (a, b) in enumerate(t.PLACED_SHAPES):
-        PLACED_A[i] = a
-        PLACED_B[i] = b
-    for d in range(NUM_DESIGNS):
-        SYMMETRIC[d] = t.SYMMETRIC[d]
-    for passes in range(57):
-        VP[passes] = t.vp_for_passes(passes)
-    for j, (step, distance) in enumerate(t.MOVE_STEPS):
-        MOVE_STEP[j] = step
-        MOVE_DISTANCE[j] = distance
+    # The footprint upkeep (``refresh_cell``) relies on this layout: E/S/W/N reach the cells
+    # +1/+SIZE/-1/-SIZE, and the footprints are the E and S pairs.
+    for key, other in enumerate(t.OTHER_CELL):
+        assert other in (-1, key // 4 + (1, SIZE, -1, -SIZE)[key % 4])
+    assert len(t.FOOTPRINTS) == sum(t.EAST_VALID) + sum(t.SOUTH_VALID)
+    _fill(OTHER_CELL, t.OTHER_CELL, NUM_OFFSETS)
+    _fill(EAST_VALID, t.EAST_VALID, NUM_CELLS)
+    _fill(SOUTH_VALID, t.SOUTH_VALID, NUM_CELLS)
+    _fill(SPELLINGS, t.SPELLINGS, 16 * 4)
+    _fill(SPELLING_COUNT, t.SPELLING_COUNT, 16)
+    _fill(LINE_START, t.LINE_START, NUM_SLOTS)
+    _fill(LINE_EXIT, t.LINE_EXIT, 3 * NUM_OFFSETS)
+    _fill(LINE_ENTER, t.LINE_ENTER, NUM_OFFSETS)
+    _fill(PLACED_A, t.PLACED_A, NUM_DESIGNS * 4)
+    _fill(PLACED_B, t.PLACED_B, NUM_DESIGNS * 4)
+    _fill(SYMMETRIC, t.SYMMETRIC, NUM_DESIGNS)
+    _fill(VP, t.VP_TABLE, 57)
+    assert t.MOVE_STEPS == ((1, 1), (1, 2), (-1, 1), (-1, 2))  # as ``ring.destination`` has them
 
 
 _load_tables()
 
-FIELDS = (
-    "height", "tid", "shape", "ring", "placements", "face_up", "hidden", "unrevealed",
-    "points", "pending", "to_move", "actions_left", "turns", "side1", "side3", "end",
-    "setup", "final_round", "game_over",
-)
-"""The names ``snapshot`` returns and ``restore`` takes (see ``Position``)."""
 
 
 @cython.final
@@ -307,84 +283,6 @@ cdef class PasstallyKernel(Kernel):
                 total += passes
         return VP[total] if total < 56 else 15
 
-    # ----- markers ------------------------------------------------------------------------------
-    cdef int destination(self, int slot, int j) noexcept:
-        """Where the marker on ``slot`` lands with move kind j, or -1. Default: the d-th
-        *empty* slot that way, occupied ones jumped for free (§6.1); with
-        ``jump_counts_as_step`` every slot counts (§6.2); without continuous corners the walk
-        may not leave the slot's side (§6.3)."""
-        cdef int step = MOVE_STEP[j], left = MOVE_DISTANCE[j], pos = slot, nxt, i
-        if self.jump_step:
-            for i in range(left):
-                nxt = (pos + step + NUM_SLOTS) % NUM_SLOTS
-                if not self.continuous and nxt // SIZE != pos // SIZE:
-                    return -1
-                pos = nxt
-            return pos if self.p.ring[pos] < 0 else -1
-        for i in range(NUM_SLOTS - 1):
-            nxt = (pos + step + NUM_SLOTS) % NUM_SLOTS
-            if not self.continuous and nxt // SIZE != pos // SIZE:
-                return -1
-            pos = nxt
-            if self.p.ring[pos] < 0:
-                left -= 1
-                if left == 0:
-                    return pos
-        return -1
-
-    cdef int moves_into(self, int seat, int* out) noexcept:
-        """The seat's marker moves in id order. Under the default rules at least 12 of the 24
-        slots are empty, so every marker reaches 4 different empty slots (spec §14 item 8)."""
-        cdef int s, j, count = 0
-        cdef unsigned int left = self.p.seat_slots[seat]
-        cdef bint always = not self.jump_step and self.continuous
-        while left:
-            s = ctz(left)
-            left &= left - 1
-            for j in range(4):
-                if always or self.destination(s, j) >= 0:
-                    out[count] = MOVE_BASE + s * 4 + j
-                    count += 1
-        return count
-
-    cdef bint has_move(self, int seat) noexcept:
-        cdef int s, j
-        for s in range(NUM_SLOTS):
-            if self.p.ring[s] == seat:
-                for j in range(4):
-                    if self.destination(s, j) >= 0:
-                        return True
-        return False
-
-    # ----- setup --------------------------------------------------------------------------------
-    cdef int setup_placer(self, int placed) noexcept:
-        """The seat placing marker number ``placed``: turn order, then reversed (snake)."""
-        cdef int pass_index = placed // self.n, k = placed % self.n
-        return k if pass_index % 2 == 0 else self.n - 1 - k
-
-    cdef int setup_slots_into(self, int* out) noexcept:
-        """Legal slots for the next setup marker (§3 'Setup placements in the engine')."""
-        cdef int pass_index = self.p.markers // self.n, k = self.p.markers % self.n
-        cdef int count = 0
-        cdef unsigned int free
-        if pass_index == 0:
-            free = SIDE_SLOTS[self.p.side1] if k else (1u << NUM_SLOTS) - 1
-        elif pass_index == 1:
-            free = SIDE_SLOTS[(self.p.side1 + 2) % 4]
-        elif pass_index == 2:
-            if k:
-                free = SIDE_SLOTS[self.p.side3]
-            else:
-                free = SIDE_SLOTS[(self.p.side1 + 1) % 4] | SIDE_SLOTS[(self.p.side1 + 3) % 4]
-        else:
-            free = SIDE_SLOTS[(self.p.side3 + 2) % 4]
-        free &= ~(self.p.seat_slots[0] | self.p.seat_slots[1] | self.p.seat_slots[2])
-        while free:
-            out[count] = ctz(free)
-            free &= free - 1
-            count += 1
-        return count
-
     # ----- the kernel interface -----------------------------------------------------------------
     cdef int to_move(self) noexcept:
         if self.p.game_over:
@@ -408,7 +306,7 @@ cdef class PasstallyKernel(Kernel):
                     count += 1
             return count
         if self.p.setup:
-            return self.setup_slots_into(out)
+            return setup_slots_into(&self.p, self.n, out)
         if self.p.face_up[0] >= 0 or self.p.face_up[1] >= 0 or self.p.face_up[2] >= 0:
             # Per anchor, its mask of legal orientations and one table look-up for its
             # placements in id order; a symmetric design uses only the E/S spellings.
@@ -439,7 +337,8 @@ cdef class PasstallyKernel(Kernel):
                     for i in range(count_asymmetric):
                         out[count + i] = base + asymmetric[i]
                     count += count_asymmetric
-        return count + self.moves_into(self.p.to_move, out + count)
+        return count + moves_into(&self.p, self.p.to_move, out + count, self.jump_step,
+                                  self.continuous)
 
     cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
         cdef int per_pile[NUM_PILES]
@@ -461,7 +360,7 @@ cdef class PasstallyKernel(Kernel):
             per_pile[pile] = 0 if d < 0 else self.p.footprints << (0 if SYMMETRIC[d] else 1)
             count += per_pile[pile]
         if self.jump_step or not self.continuous:
-            return count + self.moves_into(seat, scratch)
+            return count + moves_into(&self.p, seat, scratch, self.jump_step, self.continuous)
         # Under the default rules every marker has all four moves (see ``moves_into``).
         return count + 4 * self.p.seat_markers[seat]
 
@@ -536,7 +435,7 @@ cdef class PasstallyKernel(Kernel):
             self.p.setup = False
             self.p.to_move = 0
         else:
-            self.p.to_move = self.setup_placer(placed)
+            self.p.to_move = setup_placer(placed, self.n)
 
     cdef void place_tile(self, int action) noexcept:
         cdef int rest = action - PLACE_BASE
@@ -570,7 +469,7 @@ cdef class PasstallyKernel(Kernel):
     cdef void move_marker(self, int action) noexcept:
         cdef int rest = action - MOVE_BASE
         cdef int slot = rest // 4
-        cdef int dest = self.destination(slot, rest % 4)
+        cdef int dest = destination(&self.p, slot, rest % 4, self.jump_step, self.continuous)
         self.p.ring[dest] = self.p.ring[slot]
         self.p.ring[slot] = -1
         self.p.seat_slots[self.p.ring[dest]] ^= (1u << slot) | (1u << dest)
@@ -590,7 +489,7 @@ cdef class PasstallyKernel(Kernel):
         # Under the default movement rules every marker can always move; only the variants
         # can leave a player without any legal action, which forfeits the rest of the turn.
         if (self.jump_step or not self.continuous) and not self.any_placement() \
-                and not self.has_move(self.p.to_move):
+                and not has_move(&self.p, self.p.to_move, self.jump_step, self.continuous):
             self.end_turn()
 
     cdef void end_turn(self) noexcept:
@@ -655,60 +554,7 @@ cdef class PasstallyKernel(Kernel):
         self.p = (<PasstallyKernel>other).p
 
     cdef void observe_into(self, int player, float* out) noexcept:
-        """The tensor documented in docs/formats/passtally.md ("Observation tensor"): the whole
-        position (everything is public), seats rotated so the observer is seat 0."""
-        cdef int i, cell, h, t, east, south, slot, seat, pile, d, base, n = self.n
-        for i in range(OBSERVATION_SIZE):
-            out[i] = 0.0
-        for cell in range(NUM_CELLS):
-            h = self.p.height[cell]
-            out[cell] = h
-            if h > 0:
-                out[NUM_CELLS + cell] = 1.0
-            out[(2 + self.p.shape[cell]) * NUM_CELLS + cell] = 1.0
-            t = self.p.tid[cell]
-            if t >= 0:
-                east = NEIGHBOUR[cell * 4 + 1]
-                if east >= 0 and self.p.tid[east] == t:
-                    out[5 * NUM_CELLS + cell] = 1.0
-                south = NEIGHBOUR[cell * 4 + 2]
-                if south >= 0 and self.p.tid[south] == t:
-                    out[6 * NUM_CELLS + cell] = 1.0
-        base = CELL_PLANES * NUM_CELLS
-        for slot in range(NUM_SLOTS):
-            seat = self.p.ring[slot]
-            if seat >= 0:
-                out[base + ((seat - player + n) % n) * NUM_SLOTS + slot] = 1.0
-        base += MAX_SEATS * NUM_SLOTS
-        for pile in range(NUM_PILES):
-            d = self.p.face_up[pile]
-            if d >= 0:
-                out[base + d] = 1.0
-            out[base + NUM_DESIGNS] = self.p.hidden[pile]
-            base += NUM_DESIGNS + 1
-        if self.p.pending >= 0 and not self.p.game_over:
-            out[base + self.p.pending] = 1.0
-        base += NUM_PILES
-        for d in range(NUM_DESIGNS):
-            out[base + d] = self.p.unrevealed[d]
-        base += NUM_DESIGNS
-        for seat in range(n):
-            out[base + (seat - player + n) % n] = self.p.points[seat]
-        base += MAX_SEATS
-        if not self.p.game_over:
-            out[base + (self.p.to_move - player + n) % n] = 1.0
-        base += MAX_SEATS
-        out[base] = self.p.actions_left
-        base += 1
-        out[base] = self.p.setup
-        out[base + 1] = self.p.final_round
-        out[base + 2] = self.p.game_over
-        base += 3
-        if self.p.side1 >= 0:
-            out[base + self.p.side1] = 1.0
-        base += 4
-        if self.p.side3 >= 0:
-            out[base + self.p.side3] = 1.0
+        write_observation(&self.p, self.n, player, out)
 
     cdef void features_into(self, double* out) noexcept:
         """``FEATURE_NAMES`` in order: VP per seat (0..2), the VP each seat's complete lines
@@ -721,136 +567,3 @@ cdef class PasstallyKernel(Kernel):
         for pile in range(NUM_PILES):
             out[2 * MAX_SEATS + pile] = self.p.hidden[pile] + (1 if self.p.face_up[pile] >= 0 else 0)
         out[2 * MAX_SEATS + NUM_PILES] = self.n
-
-    # ----- the cold Python face (facade, position loading, explanations, tests) ---------------------
-    def snapshot(self) -> dict:
-        """Every field of the position as plain Python values (see ``FIELDS``)."""
-        cdef int i
-        return {
-            "height": [self.p.height[i] for i in range(NUM_CELLS)],
-            "tid": [self.p.tid[i] for i in range(NUM_CELLS)],
-            "shape": [self.p.shape[i] for i in range(NUM_CELLS)],
-            "ring": [self.p.ring[i] for i in range(NUM_SLOTS)],
-            "placements": [
-                (self.p.placed_design[i], self.p.placed_anchor[i], self.p.placed_orientation[i])
-                for i in range(self.p.placed)
-            ],
-            "face_up": [self.p.face_up[i] for i in range(NUM_PILES)],
-            "hidden": [self.p.hidden[i] for i in range(NUM_PILES)],
-            "unrevealed": [self.p.unrevealed[i] for i in range(NUM_DESIGNS)],
-            "points": [self.p.points[i] for i in range(self.n)],
-            "pending": self.p.pending,
-            "to_move": self.p.to_move,
-            "actions_left": self.p.actions_left,
-            "turns": self.p.turns,
-            "side1": self.p.side1,
-            "side3": self.p.side3,
-            "end": self.p.end,
-            "setup": bool(self.p.setup),
-            "final_round": bool(self.p.final_round),
-            "game_over": bool(self.p.game_over),
-        }
-
-    def field(self, str name):
-        """One field of ``snapshot()``."""
-        return self.snapshot()[name]
-
-    def restore(self, fields) -> None:
-        """Set the position from ``fields`` (every name in ``FIELDS``). The caller (the position
-        loader) has validated them; only the array sizes and value ranges are checked here."""
-        cdef int i
-        missing = [name for name in FIELDS if name not in fields]
-        if missing:
-            raise ValueError(f"restore needs every field; missing: {', '.join(missing)}")
-        placements = list(fields["placements"])
-        if len(placements) > TOTAL_TILES:
-            raise ValueError(f"at most {TOTAL_TILES} placements")
-        for name, size in (("height", NUM_CELLS), ("tid", NUM_CELLS), ("shape", NUM_CELLS),
-                           ("ring", NUM_SLOTS), ("face_up", NUM_PILES), ("hidden", NUM_PILES),
-                           ("unrevealed", NUM_DESIGNS), ("points", self.n)):
-            if len(fields[name]) != size:
-                raise ValueError(f"{name} needs {size} values")
-        for i in range(NUM_CELLS):
-            self.p.height[i] = fields["height"][i]
-            self.p.tid[i] = fields["tid"][i]
-            self.p.shape[i] = fields["shape"][i]
-        for i in range(NUM_CELLS, NUM_CELLS + SIZE):
-            self.p.height[i] = 0
-            self.p.tid[i] = -1
-        self.p.markers = 0
-        for i in range(NUM_SLOTS):
-            self.p.ring[i] = fields["ring"][i]
-            if self.p.ring[i] >= 0:
-                self.p.markers += 1
-        self.p.placed = len(placements)
-        for i, (design, anchor, orientation) in enumerate(placements):
-            self.p.placed_design[i] = design
-            self.p.placed_anchor[i] = anchor
-            self.p.placed_orientation[i] = orientation
-        for i in range(NUM_PILES):
-            self.p.face_up[i] = fields["face_up"][i]
-            self.p.hidden[i] = fields["hidden"][i]
-        for i in range(NUM_DESIGNS):
-            self.p.unrevealed[i] = fields["unrevealed"][i]
-        for i in range(MAX_SEATS):
-            self.p.points[i] = fields["points"][i] if i < self.n else 0
-        self.p.pending = fields["pending"]
-        self.p.to_move = fields["to_move"]
-        self.p.actions_left = fields["actions_left"]
-        self.p.turns = fields["turns"]
-        self.p.side1 = fields["side1"]
-        self.p.side3 = fields["side3"]
-        self.p.end = fields["end"]
-        self.p.setup = fields["setup"]
-        self.p.final_round = fields["final_round"]
-        self.p.game_over = fields["game_over"]
-        self._derive()
-
-    def legal_at(self, int r) -> int:
-        """What ``sample_legal`` returns when its draw is ``r`` (tests compare it with
-        ``legal_actions()[r]``); only in play, not in setup, at chance or at the end."""
-        cdef int per_pile[NUM_PILES]
-        cdef int scratch[NUM_ACTIONS]
-        if self.p.setup or self.p.pending >= 0 or self.p.game_over:
-            raise ValueError("legal_at is for a seat in play")
-        cdef int count = self.count_legal(per_pile, scratch)
-        if not 0 <= r < count:
-            raise ValueError(f"r must be 0-{count - 1}, not {r}")
-        return self.nth_legal(r, per_pile, scratch)
-
-    def set_pending(self, int pile) -> None:
-        """Make ``pile``'s reveal the current chance node, or none with -1 (tests use it)."""
-        if not -1 <= pile < NUM_PILES:
-            raise ValueError(f"pile must be -1..{NUM_PILES - 1}, not {pile}")
-        self.p.pending = pile
-
-    def line(self, int slot) -> tuple:
-        """(end slot, passes) of the line entering at ``slot``."""
-        if not 0 <= slot < NUM_SLOTS:
-            raise ValueError(f"slot must be 0-{NUM_SLOTS - 1}, not {slot}")
-        cdef int passes = 0
-        cdef signed char marks[NUM_OFFSETS]
-        cdef int end = self.trace(slot, &passes, marks)
-        return end, passes
-
-    def score_now(self, int seat) -> int:
-        """``turn_score``: the VP ``seat``'s complete lines would convert to now."""
-        if not 0 <= seat < self.n:
-            raise ValueError(f"seat must be 0-{self.n - 1}, not {seat}")
-        return self.turn_score(seat)
-
-    def marker_destination(self, int slot, int j) -> int:
-        """Where the marker on ``slot`` lands with move kind j (0-3), or -1."""
-        if not (0 <= slot < NUM_SLOTS and 0 <= j < 4):
-            raise ValueError("slot must be 0-23 and j 0-3")
-        return self.destination(slot, j)
-
-    def placement_possible(self) -> bool:
-        """Whether any legal placement exists (§8.3's immediate-end test)."""
-        return self.any_placement()
-
-    def marker_slots(self) -> list:
-        """The legal slots for the next setup marker."""
-        cdef int buffer[NUM_SLOTS]
-        cdef int count = self.setup_slots_into(buffer)
-        return [buffer[i] for i in range(count)]
