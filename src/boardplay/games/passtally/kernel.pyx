@@ -10,165 +10,84 @@ shares them. No order of the face-down tiles exists anywhere: a reveal's probabi
 the unrevealed composition (7 of each design minus those placed and face up), which is exactly a
 fair shuffle (§9).
 
-The Python methods at the end (``snapshot``, ``restore``, ``trace``...) are the cold face the
-facade, the position loader and the explanations use; they never run in a playout.
+The cold Python face (``snapshot``, ``restore``, ``line``...) that the facade, the position
+loader and the explanations use is ``access.pyx``; no C method here touches a Python object.
 """
 
 cimport cython
 
-from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel
+from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below
+from boardplay.games.passtally.kernel cimport ctz
+
+from boardplay.games.passtally.ring cimport (
+    destination,
+    has_move,
+    moves_into,
+    setup_placer,
+    setup_slots_into,
+)
+from boardplay.games.passtally.tensor cimport write_observation
 
 from boardplay.games.passtally import tables as _tables
 
-cdef enum:
-    SIZE = 6
-    NUM_CELLS = 36
-    NUM_SLOTS = 24
-    NUM_PILES = 3
-    NUM_DESIGNS = 6
-    TOTAL_TILES = 42
-    TILES_PER_DESIGN = 7
-    TILES_PER_PILE = 14
-    ACTIONS_PER_TURN = 2
-    FINAL_ROUND_SCORE = 50
-    PLACE_BASE = 24
-    PLACE_PER_PILE = 144
-    MOVE_BASE = 456
-    NUM_ACTIONS = 552
-    NUM_OFFSETS = 144
-    MAX_SEATS = 3
-    CELL_PLANES = 7
-    OBSERVATION_SIZE = 372
-    FEATURE_SIZE = 10
 
-cdef enum:
-    END_NONE = 0
-    END_NO_PLACEMENT = 1
-    END_FINAL_ROUND = 2
-    END_MAX_TURNS = 3
-
-# ----- the shared tables (filled once from tables.py at import) -----------------------------------
-cdef int PARTNER[12]
-cdef int NEIGHBOUR[NUM_OFFSETS]
-cdef int EDGE_SLOT[NUM_OFFSETS]
+# ----- the shared tables (copied once from tables.py at import; described there) -----------------
 cdef int OTHER_CELL[NUM_OFFSETS]
-cdef signed char EAST_VALID[NUM_CELLS]
-cdef signed char SOUTH_VALID[NUM_CELLS]
-"""1 where the cell has a neighbour to the east (south): where an E (S) footprint starts."""
+cdef int EAST_VALID[NUM_CELLS]
+cdef int SOUTH_VALID[NUM_CELLS]
 cdef int SPELLINGS[16 * 4]
 cdef int SPELLING_COUNT[16]
-"""For a 4-bit mask of legal orientations at one anchor (bit k = orientation k): those
-orientations in ascending order (padded with 0) and how many there are. ``legal_into`` lists a
-whole anchor's placements with four unconditional writes and one table look-up."""
-cdef int FOOTPRINT_A[60]
-cdef int FOOTPRINT_B[60]
-cdef int NUM_FOOTPRINTS
-cdef int SLOT_CELL[NUM_SLOTS]
-cdef int SLOT_FACE[NUM_SLOTS]
+cdef int LINE_START[NUM_SLOTS]
+cdef int LINE_EXIT[3 * NUM_OFFSETS]
+cdef int LINE_ENTER[NUM_OFFSETS]
 cdef int PLACED_A[NUM_DESIGNS * 4]
 cdef int PLACED_B[NUM_DESIGNS * 4]
-cdef bint SYMMETRIC[NUM_DESIGNS]
+cdef int SYMMETRIC[NUM_DESIGNS]
 cdef int VP[57]
-cdef int MOVE_STEP[4]
-cdef int MOVE_DISTANCE[4]
+
+
+cdef void _fill(int* target, values, int size) except *:
+    assert len(values) == size, (len(values), size)
+    for i in range(size):
+        target[i] = values[i]
 
 
 def _load_tables():
     """Copy ``tables.py`` into the C arrays and check the constants above agree with it."""
-    global NUM_FOOTPRINTS
     t = _tables
     assert (t.SIZE, t.NUM_CELLS, t.NUM_SLOTS, t.NUM_PILES, t.NUM_DESIGNS) == (6, 36, 24, 3, 6)
     assert (t.TOTAL_TILES, t.TILES_PER_DESIGN, t.TILES_PER_PILE) == (42, 7, 14)
     assert (t.ACTIONS_PER_TURN, t.FINAL_ROUND_SCORE) == (2, 50)
     assert (t.PLACE_BASE, t.PLACE_PER_PILE, t.MOVE_BASE, t.NUM_ACTIONS) == (24, 144, 456, 552)
-    for i in range(12):
-        PARTNER[i] = t.PARTNER[i]
-    for i in range(NUM_OFFSETS):
-        NEIGHBOUR[i] = t.NEIGHBOUR[i]
-        EDGE_SLOT[i] = t.EDGE_SLOT[i]
-        OTHER_CELL[i] = t.OTHER_CELL[i]
-    NUM_FOOTPRINTS = len(t.FOOTPRINTS)
-    assert NUM_FOOTPRINTS == 60
-    for f, (a, b, k) in enumerate(t.FOOTPRINTS):
-        FOOTPRINT_A[f] = a
-        FOOTPRINT_B[f] = b
-    for cell in range(NUM_CELLS):
-        EAST_VALID[cell] = 1 if t.OTHER_CELL[cell * 4] >= 0 else 0
-        SOUTH_VALID[cell] = 1 if t.OTHER_CELL[cell * 4 + 1] >= 0 else 0
-    for mask in range(16):
-        present = [k for k in range(4) if mask >> k & 1]
-        SPELLING_COUNT[mask] = len(present)
-        for i in range(4):
-            SPELLINGS[mask * 4 + i] = present[i] if i < len(present) else 0
-    for s in range(NUM_SLOTS):
-        SLOT_CELL[s] = t.SLOT_CELL[s]
-        SLOT_FACE[s] = t.SLOT_FACE[s]
-    for i, (a, b) in enumerate(t.PLACED_SHAPES):
-        PLACED_A[i] = a
-        PLACED_B[i] = b
-    for d in range(NUM_DESIGNS):
-        SYMMETRIC[d] = t.SYMMETRIC[d]
-    for passes in range(57):
-        VP[passes] = t.vp_for_passes(passes)
-    for j, (step, distance) in enumerate(t.MOVE_STEPS):
-        MOVE_STEP[j] = step
-        MOVE_DISTANCE[j] = distance
+    # The footprint upkeep (``refresh_cell``) relies on this layout: E/S/W/N reach the cells
+    # +1/+SIZE/-1/-SIZE, and the footprints are the E and S pairs.
+    for key, other in enumerate(t.OTHER_CELL):
+        assert other in (-1, key // 4 + (1, SIZE, -1, -SIZE)[key % 4])
+    assert len(t.FOOTPRINTS) == sum(t.EAST_VALID) + sum(t.SOUTH_VALID)
+    _fill(OTHER_CELL, t.OTHER_CELL, NUM_OFFSETS)
+    _fill(EAST_VALID, t.EAST_VALID, NUM_CELLS)
+    _fill(SOUTH_VALID, t.SOUTH_VALID, NUM_CELLS)
+    _fill(SPELLINGS, t.SPELLINGS, 16 * 4)
+    _fill(SPELLING_COUNT, t.SPELLING_COUNT, 16)
+    _fill(LINE_START, t.LINE_START, NUM_SLOTS)
+    _fill(LINE_EXIT, t.LINE_EXIT, 3 * NUM_OFFSETS)
+    _fill(LINE_ENTER, t.LINE_ENTER, NUM_OFFSETS)
+    _fill(PLACED_A, t.PLACED_A, NUM_DESIGNS * 4)
+    _fill(PLACED_B, t.PLACED_B, NUM_DESIGNS * 4)
+    _fill(SYMMETRIC, t.SYMMETRIC, NUM_DESIGNS)
+    _fill(VP, t.VP_TABLE, 57)
+    assert t.MOVE_STEPS == ((1, 1), (1, 2), (-1, 1), (-1, 2))  # as ``ring.destination`` has them
 
 
 _load_tables()
 
-FIELDS = (
-    "height", "tid", "shape", "ring", "placements", "face_up", "hidden", "unrevealed",
-    "points", "pending", "to_move", "actions_left", "turns", "side1", "side3", "end",
-    "setup", "final_round", "game_over",
-)
-"""The names ``snapshot`` returns and ``restore`` takes (see ``Position``)."""
-
-
-cdef struct Position:
-    # Per cell: stack height, top tile's index in the placement list (-1 bare), top half's
-    # shape with rotation applied (X when bare).
-    # (height and tid carry SIZE padding cells, always 0 and -1, so the footprint scan may
-    # look one row past the board without a branch.)
-    signed char height[NUM_CELLS + SIZE]
-    signed char tid[NUM_CELLS + SIZE]
-    signed char shape[NUM_CELLS]
-    # Per slot: the seat whose marker stands there, or -1.
-    signed char ring[NUM_SLOTS]
-    # The tiles in placement order (their ids): design, anchor cell, orientation.
-    signed char placed_design[TOTAL_TILES]
-    signed char placed_anchor[TOTAL_TILES]
-    signed char placed_orientation[TOTAL_TILES]
-    int placed
-    int markers
-    int face_up[NUM_PILES]
-    int hidden[NUM_PILES]
-    int unrevealed[NUM_DESIGNS]
-    int points[MAX_SEATS]
-    int pending
-    int to_move
-    int actions_left
-    int turns
-    int side1
-    int side3
-    int end
-    bint setup
-    bint final_round
-    bint game_over
 
 
 @cython.final
 cdef class PasstallyKernel(Kernel):
     """One Passtally position under fixed options (players, the three rule variants and the
-    ``max_turns`` engine guard). ``p`` holds the whole position; the options never change."""
-
-    cdef Position p
-    cdef int n
-    cdef bint jump_step
-    cdef bint continuous
-    cdef bint finish_turn
-    cdef int max_turns
-    """-1 without the ``max_turns`` guard."""
+    ``max_turns`` engine guard). ``p`` holds the whole position; the options never change.
+    (Fields and C methods are declared in ``kernel.pxd``.)"""
 
     def __init__(self, int players, bint jump_step=False, bint continuous=True,
                  bint finish_turn=True, int max_turns=-1):
@@ -218,156 +137,151 @@ cdef class PasstallyKernel(Kernel):
         self.p.setup = True
         self.p.final_round = False
         self.p.game_over = False
+        self._derive()
+
+    cdef void _derive(self) noexcept:
+        """Recompute the derived fields (footprints, markers, no lines known) from the
+        position."""
+        cdef int a, seat
+        for a in range(NUM_CELLS):
+            self.p.orient[a] = 0
+        for a in range(SIZE):
+            self.p.row_all[a] = 0
+            self.p.row_canon[a] = 0
+        self.p.footprints = 0
+        for seat in range(MAX_SEATS):
+            self.p.seat_slots[seat] = 0
+            self.p.seat_markers[seat] = 0
+        for a in range(NUM_SLOTS):
+            seat = self.p.ring[a]
+            if seat >= 0:
+                self.p.seat_slots[seat] |= 1u << a
+                self.p.seat_markers[seat] += 1
+        for a in range(NUM_OFFSETS):
+            self.p.line_at[a] = 0
+        for a in range(NUM_CELLS):
+            if EAST_VALID[a]:
+                self.set_footprint(a, a + 1, BIT_E, BIT_W)
+            if SOUTH_VALID[a]:
+                self.set_footprint(a, a + SIZE, BIT_S, BIT_N)
+        self.p.lines_known = 0
 
     # ----- board queries ------------------------------------------------------------------------
-    cdef inline bint footprint_legal(self, int a, int b) noexcept:
+    cdef bint footprint_legal(self, int a, int b) noexcept:
         """Support rules 3-4 of §5: equal heights, and a raised tile straddles two tiles."""
         cdef int h = self.p.height[a]
         return h == self.p.height[b] and (h == 0 or self.p.tid[a] != self.p.tid[b])
 
-    cdef inline bint any_placement(self) noexcept:
+    cdef inline void set_footprint(self, int a, int b, int bit_a, int bit_b) noexcept:
+        """Re-decide the footprint on cells a < b: ``bit_a`` (E or S) of anchor a and
+        ``bit_b`` (W or N) of anchor b, and the count of legal footprints."""
+        cdef int legal = self.footprint_legal(a, b)
+        cdef int change = legal - ((self.p.orient[a] & bit_a) != 0)
+        if change:
+            self.p.orient[a] ^= bit_a
+            self.p.orient[b] ^= bit_b
+            self.p.footprints += change
+            self.p.row_canon[a // SIZE] += change
+            self.p.row_all[a // SIZE] += change
+            self.p.row_all[b // SIZE] += change
+
+    cdef void refresh_cell(self, int cell) noexcept:
+        """Re-decide the (up to four) footprints through ``cell`` after its stack changed."""
+        if cell % SIZE:
+            self.set_footprint(cell - 1, cell, BIT_E, BIT_W)
+        if EAST_VALID[cell]:
+            self.set_footprint(cell, cell + 1, BIT_E, BIT_W)
+        if cell >= SIZE:
+            self.set_footprint(cell - SIZE, cell, BIT_S, BIT_N)
+        if SOUTH_VALID[cell]:
+            self.set_footprint(cell, cell + SIZE, BIT_S, BIT_N)
+
+    cdef bint any_placement(self) noexcept:
         """Whether some legal placement exists (design-blind: a face-up tile anywhere and a
         legal footprint): the immediate-end test of §8.3."""
-        cdef int f
         if self.p.face_up[0] < 0 and self.p.face_up[1] < 0 and self.p.face_up[2] < 0:
             return False
-        for f in range(NUM_FOOTPRINTS):
-            if self.footprint_legal(FOOTPRINT_A[f], FOOTPRINT_B[f]):
-                return True
-        return False
+        return self.p.footprints > 0
 
-    cdef inline void footprints(self, signed char* east, signed char* south) noexcept:
-        """Support rules 3-4 for every footprint at once, branch-free: ``east[SIZE + a]`` for
-        the pair (a, a+1), ``south[SIZE + a]`` for (a, a+6); the first SIZE entries are 0, so
-        ``east[SIZE - 1 + a]`` and ``south[a]`` are the W and N spellings anchored on a."""
-        cdef int a
-        cdef signed char h
-        for a in range(SIZE):
-            east[a] = 0
-            south[a] = 0
-        for a in range(NUM_CELLS):
-            h = self.p.height[a]
-            east[SIZE + a] = EAST_VALID[a] & (h == self.p.height[a + 1]) \
-                & ((h == 0) | (self.p.tid[a] != self.p.tid[a + 1]))
-            south[SIZE + a] = SOUTH_VALID[a] & (h == self.p.height[a + SIZE]) \
-                & ((h == 0) | (self.p.tid[a] != self.p.tid[a + SIZE]))
+    cdef int nth_placement(self, int r, int mask) noexcept:
+        """The offset (anchor * 4 + orientation) of the r-th legal placement in id order, of a
+        design whose spellings are ``mask`` (15, or 3 for a symmetric design: E and S only)."""
+        cdef int a, row = 0, bits, count
+        cdef unsigned char* rows = &self.p.row_all[0]
+        if mask == 3:
+            rows = &self.p.row_canon[0]
+        while r >= rows[row]:
+            r -= rows[row]
+            row += 1
+        for a in range(row * SIZE, row * SIZE + SIZE):
+            bits = self.p.orient[a] & mask
+            count = SPELLING_COUNT[bits]
+            if r < count:
+                return a * 4 + SPELLINGS[bits * 4 + r]
+            r -= count
+        return -1
 
-    cdef inline bint pile_exhausted(self, int pile) noexcept:
+    cdef bint pile_exhausted(self, int pile) noexcept:
         return self.p.face_up[pile] < 0 and self.p.hidden[pile] == 0
 
-    cdef inline int trace(self, int slot, int* passes) noexcept:
-        """Follow the line entering at ``slot`` (§7.1); return its end slot and store its
-        passes. A tile's level is added each time the line steps onto it from somewhere else,
-        so the seam inside a tile counts once and every re-entry counts again."""
-        cdef int cell = SLOT_CELL[slot], face = SLOT_FACE[slot]
-        cdef int prev = -1, total = 0, t, out, key, nxt
+    cdef int trace(self, int slot, int* passes, signed char* line_at) noexcept:
+        """Follow the line entering at ``slot`` (§7.1); return its end slot, store its passes
+        and mark each face it crosses with ``slot`` in ``line_at``. A tile's level is added each
+        time the line steps onto it from somewhere else, so the seam inside a tile counts once
+        and every re-entry counts again."""
+        cdef int key = LINE_START[slot], prev = -1, total = 0, cell, t, out
         while True:
+            cell = key >> 2
             t = self.p.tid[cell]
             if t >= 0 and t != prev:
                 total += self.p.height[cell]
             prev = t
-            out = PARTNER[self.p.shape[cell] * 4 + face]
-            key = cell * 4 + out
-            nxt = NEIGHBOUR[key]
-            if nxt < 0:
+            out = LINE_EXIT[self.p.shape[cell] * NUM_OFFSETS + key]
+            line_at[key] = slot
+            line_at[out] = slot
+            key = LINE_ENTER[out]
+            if key < 0:
                 passes[0] = total
-                return EDGE_SLOT[key]
-            cell = nxt
-            face = out ^ 2
+                return -1 - key
 
-    cdef inline int turn_score(self, int seat) noexcept:
+    cdef int line_of(self, int slot, int* passes) noexcept:
+        """``trace`` through the known lines. A line read backwards is the same line with the
+        same passes (the same tiles entered, in reverse order), so one trace serves both of its
+        ends."""
+        cdef int end, total = 0
+        if not (self.p.lines_known >> slot) & 1:
+            end = self.trace(slot, &total, self.p.line_at)
+            self.p.line_end[slot] = end
+            self.p.line_passes[slot] = total
+            self.p.line_end[end] = slot
+            self.p.line_passes[end] = total
+            self.p.lines_known |= (1u << slot) | (1u << end)
+        passes[0] = self.p.line_passes[slot]
+        return self.p.line_end[slot]
+
+    cdef void forget_lines(self, int cell) noexcept:
+        """Forget the known lines through ``cell`` (whose stack just changed): at most two,
+        found through ``line_at``. Every other line keeps its path and its passes."""
+        cdef int face, s
+        cdef unsigned int known = self.p.lines_known
+        for face in range(4):
+            s = self.p.line_at[cell * 4 + face]
+            if (known >> s) & 1:
+                known &= ~((1u << s) | (1u << self.p.line_end[s]))
+        self.p.lines_known = known
+
+    cdef int turn_score(self, int seat) noexcept:
         """The VP ``seat`` would add if its turn ended now: the passes of its complete lines
         (both ends on its markers, §7.2) summed, then converted once."""
         cdef int s, end, passes = 0, total = 0
-        for s in range(NUM_SLOTS):
-            if self.p.ring[s] == seat:
-                end = self.trace(s, &passes)
-                if s < end and self.p.ring[end] == seat:
-                    total += passes
+        cdef unsigned int mine = self.p.seat_slots[seat], left = mine
+        while left:
+            s = ctz(left)
+            left &= left - 1
+            end = self.line_of(s, &passes)
+            if s < end and (mine >> end) & 1:
+                total += passes
         return VP[total] if total < 56 else 15
-
-    # ----- markers ------------------------------------------------------------------------------
-    cdef inline int destination(self, int slot, int j) noexcept:
-        """Where the marker on ``slot`` lands with move kind j, or -1. Default: the d-th
-        *empty* slot that way, occupied ones jumped for free (§6.1); with
-        ``jump_counts_as_step`` every slot counts (§6.2); without continuous corners the walk
-        may not leave the slot's side (§6.3)."""
-        cdef int step = MOVE_STEP[j], left = MOVE_DISTANCE[j], pos = slot, nxt, i
-        if self.jump_step:
-            for i in range(left):
-                nxt = (pos + step + NUM_SLOTS) % NUM_SLOTS
-                if not self.continuous and nxt // SIZE != pos // SIZE:
-                    return -1
-                pos = nxt
-            return pos if self.p.ring[pos] < 0 else -1
-        for i in range(NUM_SLOTS - 1):
-            nxt = (pos + step + NUM_SLOTS) % NUM_SLOTS
-            if not self.continuous and nxt // SIZE != pos // SIZE:
-                return -1
-            pos = nxt
-            if self.p.ring[pos] < 0:
-                left -= 1
-                if left == 0:
-                    return pos
-        return -1
-
-    cdef inline int moves_into(self, int seat, int* out) noexcept:
-        """The seat's marker moves in id order. Under the default rules at least 12 of the 24
-        slots are empty, so every marker reaches 4 different empty slots (spec §14 item 8)."""
-        cdef int s, j, count = 0
-        cdef bint always = not self.jump_step and self.continuous
-        for s in range(NUM_SLOTS):
-            if self.p.ring[s] == seat:
-                for j in range(4):
-                    if always or self.destination(s, j) >= 0:
-                        out[count] = MOVE_BASE + s * 4 + j
-                        count += 1
-        return count
-
-    cdef inline bint has_move(self, int seat) noexcept:
-        cdef int s, j
-        for s in range(NUM_SLOTS):
-            if self.p.ring[s] == seat:
-                for j in range(4):
-                    if self.destination(s, j) >= 0:
-                        return True
-        return False
-
-    # ----- setup --------------------------------------------------------------------------------
-    cdef inline int setup_placer(self, int placed) noexcept:
-        """The seat placing marker number ``placed``: turn order, then reversed (snake)."""
-        cdef int pass_index = placed // self.n, k = placed % self.n
-        return k if pass_index % 2 == 0 else self.n - 1 - k
-
-    cdef inline int setup_slots_into(self, int* out) noexcept:
-        """Legal slots for the next setup marker (§3 'Setup placements in the engine')."""
-        cdef int pass_index = self.p.markers // self.n, k = self.p.markers % self.n
-        cdef int sides[2]
-        cdef int count_sides = 1, count = 0, s, side
-        if pass_index == 0:
-            if k:
-                sides[0] = self.p.side1
-            else:
-                count_sides = 0
-        elif pass_index == 1:
-            sides[0] = (self.p.side1 + 2) % 4
-        elif pass_index == 2:
-            if k:
-                sides[0] = self.p.side3
-            else:
-                sides[0] = (self.p.side1 + 1) % 4
-                sides[1] = (self.p.side1 + 3) % 4
-                count_sides = 2
-        else:
-            sides[0] = (self.p.side3 + 2) % 4
-        for s in range(NUM_SLOTS):
-            if self.p.ring[s] >= 0:
-                continue
-            side = s // SIZE
-            if count_sides == 0 or side == sides[0] or (count_sides == 2 and side == sides[1]):
-                out[count] = s
-                count += 1
-        return count
 
     # ----- the kernel interface -----------------------------------------------------------------
     cdef int to_move(self) noexcept:
@@ -379,8 +293,6 @@ cdef class PasstallyKernel(Kernel):
 
     cdef int legal_into(self, int* out) noexcept:
         cdef int count = 0, d, pile, base, i, a, mask, corner
-        cdef signed char east[NUM_CELLS + SIZE]
-        cdef signed char south[NUM_CELLS + SIZE]
         cdef int symmetric[NUM_OFFSETS + 4]
         cdef int asymmetric[NUM_OFFSETS + 4]
         cdef int count_symmetric = 0, count_asymmetric = 0
@@ -394,14 +306,12 @@ cdef class PasstallyKernel(Kernel):
                     count += 1
             return count
         if self.p.setup:
-            return self.setup_slots_into(out)
+            return setup_slots_into(&self.p, self.n, out)
         if self.p.face_up[0] >= 0 or self.p.face_up[1] >= 0 or self.p.face_up[2] >= 0:
-            # Per anchor, a 4-bit mask of legal orientations (E, S, W, N) and one table look-up
-            # for its placements in id order; a symmetric design uses only the E/S spellings.
-            self.footprints(east, south)
+            # Per anchor, its mask of legal orientations and one table look-up for its
+            # placements in id order; a symmetric design uses only the E/S spellings.
             for a in range(NUM_CELLS):
-                mask = east[SIZE + a] | (south[SIZE + a] << 1) | (east[SIZE - 1 + a] << 2) \
-                    | (south[a] << 3)
+                mask = self.p.orient[a]
                 corner = a * 4
                 spelled = &SPELLINGS[mask * 4]
                 asymmetric[count_asymmetric] = corner + spelled[0]
@@ -427,7 +337,50 @@ cdef class PasstallyKernel(Kernel):
                     for i in range(count_asymmetric):
                         out[count + i] = base + asymmetric[i]
                     count += count_asymmetric
-        return count + self.moves_into(self.p.to_move, out + count)
+        return count + moves_into(&self.p, self.p.to_move, out + count, self.jump_step,
+                                  self.continuous)
+
+    cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
+        cdef int per_pile[NUM_PILES]
+        cdef int count
+        if self.p.setup or self.p.pending >= 0 or self.p.game_over:
+            count = self.legal_into(scratch)
+            return scratch[rng_below(rng, count)]
+        count = self.count_legal(per_pile, scratch)
+        return self.nth_legal(rng_below(rng, count), per_pile, scratch)
+
+    cdef int count_legal(self, int* per_pile, int* scratch) noexcept:
+        """The number of legal actions in play (not setup, chance or the end), without the
+        list: each face-up pile offers one placement per legal footprint (a symmetric design)
+        or two (both spellings), then the moves. ``per_pile`` receives the piles' shares; under
+        the movement variants the moves are listed into ``scratch``."""
+        cdef int pile, d, seat = self.p.to_move, count = 0
+        for pile in range(NUM_PILES):
+            d = self.p.face_up[pile]
+            per_pile[pile] = 0 if d < 0 else self.p.footprints << (0 if SYMMETRIC[d] else 1)
+            count += per_pile[pile]
+        if self.jump_step or not self.continuous:
+            return count + moves_into(&self.p, seat, scratch, self.jump_step, self.continuous)
+        # Under the default rules every marker has all four moves (see ``moves_into``).
+        return count + 4 * self.p.seat_markers[seat]
+
+    cdef int nth_legal(self, int r, int* per_pile, int* scratch) noexcept:
+        """``legal[r]`` of ``legal_into``'s list, after ``count_legal`` filled ``per_pile``
+        and ``scratch``: the r-th placement by walking the anchors' orientation masks, or the
+        r-th move."""
+        cdef int pile
+        for pile in range(NUM_PILES):
+            if r < per_pile[pile]:
+                return PLACE_BASE + pile * PLACE_PER_PILE \
+                    + self.nth_placement(r, 3 if SYMMETRIC[self.p.face_up[pile]] else 15)
+            r -= per_pile[pile]
+        if self.jump_step or not self.continuous:
+            return scratch[r]
+        cdef unsigned int left = self.p.seat_slots[self.p.to_move]
+        while r >= 4:
+            left &= left - 1
+            r -= 4
+        return MOVE_BASE + ctz(left) * 4 + r
 
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
         """Each design still unrevealed, with (its unrevealed count) / (all unrevealed)."""
@@ -453,7 +406,7 @@ cdef class PasstallyKernel(Kernel):
         else:
             self.move_marker(action)
 
-    cdef inline void reveal(self, int design) noexcept:
+    cdef void reveal(self, int design) noexcept:
         cdef int pile = self.p.pending, nxt
         self.p.face_up[pile] = design
         self.p.hidden[pile] -= 1
@@ -466,7 +419,7 @@ cdef class PasstallyKernel(Kernel):
         self.p.pending = -1
         self.after_action(True)
 
-    cdef inline void place_marker(self, int slot) noexcept:
+    cdef void place_marker(self, int slot) noexcept:
         cdef int placed = self.p.markers
         cdef int pass_index = placed // self.n, k = placed % self.n
         if k == 0 and pass_index == 0:
@@ -474,15 +427,17 @@ cdef class PasstallyKernel(Kernel):
         elif k == 0 and pass_index == 2:
             self.p.side3 = slot // SIZE
         self.p.ring[slot] = self.p.to_move
+        self.p.seat_slots[self.p.to_move] |= 1u << slot
+        self.p.seat_markers[self.p.to_move] += 1
         placed += 1
         self.p.markers = placed
         if placed == 4 * self.n:
             self.p.setup = False
             self.p.to_move = 0
         else:
-            self.p.to_move = self.setup_placer(placed)
+            self.p.to_move = setup_placer(placed, self.n)
 
-    cdef inline void place_tile(self, int action) noexcept:
+    cdef void place_tile(self, int action) noexcept:
         cdef int rest = action - PLACE_BASE
         cdef int pile = rest // PLACE_PER_PILE
         cdef int offset = rest % PLACE_PER_PILE
@@ -500,6 +455,10 @@ cdef class PasstallyKernel(Kernel):
         self.p.tid[other] = tile
         self.p.shape[anchor] = PLACED_A[design * 4 + orientation]
         self.p.shape[other] = PLACED_B[design * 4 + orientation]
+        self.refresh_cell(anchor)
+        self.refresh_cell(other)
+        self.forget_lines(anchor)
+        self.forget_lines(other)
         self.p.face_up[pile] = -1
         self.p.actions_left -= 1
         if self.p.hidden[pile] > 0:
@@ -507,17 +466,18 @@ cdef class PasstallyKernel(Kernel):
             return
         self.after_action(True)
 
-    cdef inline void move_marker(self, int action) noexcept:
+    cdef void move_marker(self, int action) noexcept:
         cdef int rest = action - MOVE_BASE
         cdef int slot = rest // 4
-        cdef int dest = self.destination(slot, rest % 4)
+        cdef int dest = destination(&self.p, slot, rest % 4, self.jump_step, self.continuous)
         self.p.ring[dest] = self.p.ring[slot]
         self.p.ring[slot] = -1
+        self.p.seat_slots[self.p.ring[dest]] ^= (1u << slot) | (1u << dest)
         self.p.actions_left -= 1
         self.after_action(False)
 
     # ----- turn structure -----------------------------------------------------------------------
-    cdef inline void after_action(self, bint placed) noexcept:
+    cdef void after_action(self, bint placed) noexcept:
         """After an action (and its reveal): the immediate end under
         ``finish_turn_on_immediate_end = false``, the end of the turn, or a forfeit (§6.4)."""
         if placed and not self.finish_turn and not self.any_placement():
@@ -529,10 +489,10 @@ cdef class PasstallyKernel(Kernel):
         # Under the default movement rules every marker can always move; only the variants
         # can leave a player without any legal action, which forfeits the rest of the turn.
         if (self.jump_step or not self.continuous) and not self.any_placement() \
-                and not self.has_move(self.p.to_move):
+                and not has_move(&self.p, self.p.to_move, self.jump_step, self.continuous):
             self.end_turn()
 
-    cdef inline void end_turn(self) noexcept:
+    cdef void end_turn(self) noexcept:
         """§8.4 in order: score, immediate end, final-round flag, last seat; then the next
         seat. The ``max_turns`` guard (not a rule) is checked last."""
         cdef int seat = self.p.to_move, s, pile
@@ -560,13 +520,13 @@ cdef class PasstallyKernel(Kernel):
         self.p.to_move = (seat + 1) % self.n
         self.p.actions_left = ACTIONS_PER_TURN
 
-    cdef inline void finish(self, int reason) noexcept:
+    cdef void finish(self, int reason) noexcept:
         self.p.game_over = True
         self.p.to_move = -1
         self.p.actions_left = 0
         self.p.end = reason
 
-    cdef inline int winner(self) noexcept:
+    cdef int winner(self) noexcept:
         """Highest score; among tied seats the earliest in turn order (§8.5)."""
         cdef int best = 0, s
         for s in range(1, self.n):
@@ -594,60 +554,7 @@ cdef class PasstallyKernel(Kernel):
         self.p = (<PasstallyKernel>other).p
 
     cdef void observe_into(self, int player, float* out) noexcept:
-        """The tensor documented in docs/formats/passtally.md ("Observation tensor"): the whole
-        position (everything is public), seats rotated so the observer is seat 0."""
-        cdef int i, cell, h, t, east, south, slot, seat, pile, d, base, n = self.n
-        for i in range(OBSERVATION_SIZE):
-            out[i] = 0.0
-        for cell in range(NUM_CELLS):
-            h = self.p.height[cell]
-            out[cell] = h
-            if h > 0:
-                out[NUM_CELLS + cell] = 1.0
-            out[(2 + self.p.shape[cell]) * NUM_CELLS + cell] = 1.0
-            t = self.p.tid[cell]
-            if t >= 0:
-                east = NEIGHBOUR[cell * 4 + 1]
-                if east >= 0 and self.p.tid[east] == t:
-                    out[5 * NUM_CELLS + cell] = 1.0
-                south = NEIGHBOUR[cell * 4 + 2]
-                if south >= 0 and self.p.tid[south] == t:
-                    out[6 * NUM_CELLS + cell] = 1.0
-        base = CELL_PLANES * NUM_CELLS
-        for slot in range(NUM_SLOTS):
-            seat = self.p.ring[slot]
-            if seat >= 0:
-                out[base + ((seat - player + n) % n) * NUM_SLOTS + slot] = 1.0
-        base += MAX_SEATS * NUM_SLOTS
-        for pile in range(NUM_PILES):
-            d = self.p.face_up[pile]
-            if d >= 0:
-                out[base + d] = 1.0
-            out[base + NUM_DESIGNS] = self.p.hidden[pile]
-            base += NUM_DESIGNS + 1
-        if self.p.pending >= 0 and not self.p.game_over:
-            out[base + self.p.pending] = 1.0
-        base += NUM_PILES
-        for d in range(NUM_DESIGNS):
-            out[base + d] = self.p.unrevealed[d]
-        base += NUM_DESIGNS
-        for seat in range(n):
-            out[base + (seat - player + n) % n] = self.p.points[seat]
-        base += MAX_SEATS
-        if not self.p.game_over:
-            out[base + (self.p.to_move - player + n) % n] = 1.0
-        base += MAX_SEATS
-        out[base] = self.p.actions_left
-        base += 1
-        out[base] = self.p.setup
-        out[base + 1] = self.p.final_round
-        out[base + 2] = self.p.game_over
-        base += 3
-        if self.p.side1 >= 0:
-            out[base + self.p.side1] = 1.0
-        base += 4
-        if self.p.side3 >= 0:
-            out[base + self.p.side3] = 1.0
+        write_observation(&self.p, self.n, player, out)
 
     cdef void features_into(self, double* out) noexcept:
         """``FEATURE_NAMES`` in order: VP per seat (0..2), the VP each seat's complete lines
@@ -660,122 +567,3 @@ cdef class PasstallyKernel(Kernel):
         for pile in range(NUM_PILES):
             out[2 * MAX_SEATS + pile] = self.p.hidden[pile] + (1 if self.p.face_up[pile] >= 0 else 0)
         out[2 * MAX_SEATS + NUM_PILES] = self.n
-
-    # ----- the cold Python face (facade, position loading, explanations, tests) ---------------------
-    def snapshot(self) -> dict:
-        """Every field of the position as plain Python values (see ``FIELDS``)."""
-        cdef int i
-        return {
-            "height": [self.p.height[i] for i in range(NUM_CELLS)],
-            "tid": [self.p.tid[i] for i in range(NUM_CELLS)],
-            "shape": [self.p.shape[i] for i in range(NUM_CELLS)],
-            "ring": [self.p.ring[i] for i in range(NUM_SLOTS)],
-            "placements": [
-                (self.p.placed_design[i], self.p.placed_anchor[i], self.p.placed_orientation[i])
-                for i in range(self.p.placed)
-            ],
-            "face_up": [self.p.face_up[i] for i in range(NUM_PILES)],
-            "hidden": [self.p.hidden[i] for i in range(NUM_PILES)],
-            "unrevealed": [self.p.unrevealed[i] for i in range(NUM_DESIGNS)],
-            "points": [self.p.points[i] for i in range(self.n)],
-            "pending": self.p.pending,
-            "to_move": self.p.to_move,
-            "actions_left": self.p.actions_left,
-            "turns": self.p.turns,
-            "side1": self.p.side1,
-            "side3": self.p.side3,
-            "end": self.p.end,
-            "setup": bool(self.p.setup),
-            "final_round": bool(self.p.final_round),
-            "game_over": bool(self.p.game_over),
-        }
-
-    def field(self, str name):
-        """One field of ``snapshot()``."""
-        return self.snapshot()[name]
-
-    def restore(self, fields) -> None:
-        """Set the position from ``fields`` (every name in ``FIELDS``). The caller (the position
-        loader) has validated them; only the array sizes and value ranges are checked here."""
-        cdef int i
-        missing = [name for name in FIELDS if name not in fields]
-        if missing:
-            raise ValueError(f"restore needs every field; missing: {', '.join(missing)}")
-        placements = list(fields["placements"])
-        if len(placements) > TOTAL_TILES:
-            raise ValueError(f"at most {TOTAL_TILES} placements")
-        for name, size in (("height", NUM_CELLS), ("tid", NUM_CELLS), ("shape", NUM_CELLS),
-                           ("ring", NUM_SLOTS), ("face_up", NUM_PILES), ("hidden", NUM_PILES),
-                           ("unrevealed", NUM_DESIGNS), ("points", self.n)):
-            if len(fields[name]) != size:
-                raise ValueError(f"{name} needs {size} values")
-        for i in range(NUM_CELLS):
-            self.p.height[i] = fields["height"][i]
-            self.p.tid[i] = fields["tid"][i]
-            self.p.shape[i] = fields["shape"][i]
-        for i in range(NUM_CELLS, NUM_CELLS + SIZE):
-            self.p.height[i] = 0
-            self.p.tid[i] = -1
-        self.p.markers = 0
-        for i in range(NUM_SLOTS):
-            self.p.ring[i] = fields["ring"][i]
-            if self.p.ring[i] >= 0:
-                self.p.markers += 1
-        self.p.placed = len(placements)
-        for i, (design, anchor, orientation) in enumerate(placements):
-            self.p.placed_design[i] = design
-            self.p.placed_anchor[i] = anchor
-            self.p.placed_orientation[i] = orientation
-        for i in range(NUM_PILES):
-            self.p.face_up[i] = fields["face_up"][i]
-            self.p.hidden[i] = fields["hidden"][i]
-        for i in range(NUM_DESIGNS):
-            self.p.unrevealed[i] = fields["unrevealed"][i]
-        for i in range(MAX_SEATS):
-            self.p.points[i] = fields["points"][i] if i < self.n else 0
-        self.p.pending = fields["pending"]
-        self.p.to_move = fields["to_move"]
-        self.p.actions_left = fields["actions_left"]
-        self.p.turns = fields["turns"]
-        self.p.side1 = fields["side1"]
-        self.p.side3 = fields["side3"]
-        self.p.end = fields["end"]
-        self.p.setup = fields["setup"]
-        self.p.final_round = fields["final_round"]
-        self.p.game_over = fields["game_over"]
-
-    def set_pending(self, int pile) -> None:
-        """Make ``pile``'s reveal the current chance node, or none with -1 (tests use it)."""
-        if not -1 <= pile < NUM_PILES:
-            raise ValueError(f"pile must be -1..{NUM_PILES - 1}, not {pile}")
-        self.p.pending = pile
-
-    def line(self, int slot) -> tuple:
-        """(end slot, passes) of the line entering at ``slot``."""
-        if not 0 <= slot < NUM_SLOTS:
-            raise ValueError(f"slot must be 0-{NUM_SLOTS - 1}, not {slot}")
-        cdef int passes = 0
-        cdef int end = self.trace(slot, &passes)
-        return end, passes
-
-    def score_now(self, int seat) -> int:
-        """``turn_score``: the VP ``seat``'s complete lines would convert to now."""
-        if not 0 <= seat < self.n:
-            raise ValueError(f"seat must be 0-{self.n - 1}, not {seat}")
-        return self.turn_score(seat)
-
-    def marker_destination(self, int slot, int j) -> int:
-        """Where the marker on ``slot`` lands with move kind j (0-3), or -1."""
-        if not (0 <= slot < NUM_SLOTS and 0 <= j < 4):
-            raise ValueError("slot must be 0-23 and j 0-3")
-        return self.destination(slot, j)
-
-    def placement_possible(self) -> bool:
-        """Whether any legal placement exists (§8.3's immediate-end test)."""
-        return self.any_placement()
-
-    def marker_slots(self) -> list:
-        """The legal slots for the next setup marker."""
-        cdef int buffer[NUM_SLOTS]
-        cdef int count = self.setup_slots_into(buffer)
-        return [buffer[i] for i in range(count)]

@@ -14,7 +14,8 @@ from typing import Any
 
 from boardplay.core.errors import PositionError
 from boardplay.core.game import Game, require
-from boardplay.games.passtally.kernel import FIELDS
+from boardplay.games.passtally import access
+from boardplay.games.passtally.access import FIELDS
 from boardplay.games.passtally.state import (
     END_FINAL_ROUND,
     END_MAX_TURNS,
@@ -54,7 +55,7 @@ _TURNS = "turns"
 def export_position(state: PasstallyState) -> dict[str, Any]:
     """The canonical position JSON: keys in the spec's order, optional flags only when true,
     markers by slot, placements in canonical spelling."""
-    f = state.kernel.snapshot()
+    f = access.snapshot(state.kernel)
     face_up, hidden = f["face_up"], f["hidden"]
     out: dict[str, Any] = {
         "players": state.num_players,
@@ -83,7 +84,7 @@ def export_position(state: PasstallyState) -> dict[str, Any]:
 
 @dataclass
 class _Draft:
-    """The position being loaded, in the kernel's fields (``kernel.FIELDS``), built and checked
+    """The position being loaded, in the kernel's fields (``access.FIELDS``), built and checked
     in Python before it is written into a kernel."""
 
     n: int
@@ -112,7 +113,7 @@ class _Draft:
 
     def write(self, state: PasstallyState) -> PasstallyState:
         """Make ``state``'s kernel hold this position."""
-        state.kernel.restore({name: getattr(self, name) for name in FIELDS})
+        access.restore(state.kernel, {name: getattr(self, name) for name in FIELDS})
         return state
 
 

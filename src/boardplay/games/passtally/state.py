@@ -1,4 +1,4 @@
-"""``PasstallyState``: the thin facade over ``PasstallyKernel`` (kernel.pyx).
+"""``PasstallyState``: the thin facade over ``PasstallyKernel`` (kernel.pyx; access.pyx reads it).
 
 The contract's hot verbs (``legal_actions``, ``apply_action``, ``clone``, ``current_player``...)
 come compiled from ``KernelState``; this module adds what people and tools need on top: notation,
@@ -16,7 +16,7 @@ from typing import Any
 from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import KernelState
-from boardplay.games.passtally import notation
+from boardplay.games.passtally import access, notation
 from boardplay.games.passtally.explain import explain_illegal
 from boardplay.games.passtally.kernel import PasstallyKernel
 from boardplay.games.passtally.tables import (
@@ -85,7 +85,7 @@ class PasstallyState(KernelState, State):
 
     # ----- the position's fields, read from the kernel -----------------------------------------
     def _field(self, name: str) -> Any:
-        return self.kernel.field(name)
+        return access.field(self.kernel, name)
 
     @property
     def num_players(self) -> int:
@@ -143,7 +143,7 @@ class PasstallyState(KernelState, State):
 
     @pending.setter
     def pending(self, pile: int) -> None:
-        self.kernel.set_pending(pile)
+        access.set_pending(self.kernel, pile)
 
     @property
     def to_move(self) -> int:
@@ -192,7 +192,7 @@ class PasstallyState(KernelState, State):
 
     def setup_slots(self) -> list[int]:
         """Legal slots for the next setup marker (§3 'Setup placements in the engine')."""
-        return self.kernel.marker_slots()
+        return access.marker_slots(self.kernel)
 
     def footprint_legal(self, a: int, b: int) -> bool:
         """Support rules 3-4 of §5 for the adjacent cells a, b: equal heights, and a raised
@@ -206,14 +206,14 @@ class PasstallyState(KernelState, State):
 
     def any_placement(self) -> bool:
         """Whether some legal placement exists (design-blind): the immediate-end test."""
-        return self.kernel.placement_possible()
+        return access.placement_possible(self.kernel)
 
     def pile_exhausted(self, pile: int) -> bool:
         return self.face_up[pile] < 0 and self.hidden[pile] == 0
 
     def trace(self, slot: int) -> tuple[int, int]:
         """Follow the line entering the board at ``slot`` (§7.1): (end slot, passes)."""
-        return self.kernel.line(slot)
+        return access.line(self.kernel, slot)
 
     def trace_cells(self, slot: int) -> list[int]:
         """The cells a line visits, in order, from ``slot`` (for the detailed render)."""
@@ -245,11 +245,11 @@ class PasstallyState(KernelState, State):
     def turn_score(self, seat: int) -> int:
         """The VP ``seat`` would add if its turn ended now: passes of both lines summed, then
         converted once."""
-        return self.kernel.score_now(seat)
+        return access.score_now(self.kernel, seat)
 
     def destination(self, slot: int, j: int) -> int:
         """Where the marker on ``slot`` lands with move kind j (``MOVE_STEPS[j]``), or -1."""
-        return self.kernel.marker_destination(slot, j)
+        return access.marker_destination(self.kernel, slot, j)
 
     # ----- notation and explanations ------------------------------------------------------------
     def action_to_string(self, action: int) -> str:

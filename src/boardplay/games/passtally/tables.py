@@ -175,6 +175,35 @@ def vp_for_passes(passes: int) -> int:
     return _VP_SMALL[passes] if passes < 56 else 15
 
 
+# ----- the kernel's flat tables (copied into C arrays by kernel.pyx) --------------------------
+EAST_VALID: Final = tuple(int(OTHER_CELL[cell * 4] >= 0) for cell in range(NUM_CELLS))
+SOUTH_VALID: Final = tuple(int(OTHER_CELL[cell * 4 + 1] >= 0) for cell in range(NUM_CELLS))
+"""1 where the cell has a neighbour to the east (south): where an E (S) footprint starts."""
+SPELLING_COUNT: Final = tuple(bin(mask).count("1") for mask in range(16))
+SPELLINGS: Final = tuple(
+    ([k for k in range(4) if mask >> k & 1] + [0, 0, 0, 0])[i]
+    for mask in range(16)
+    for i in range(4)
+)
+"""For a 4-bit mask of legal orientations at one anchor (bit k = orientation k): how many there
+are, and ``SPELLINGS[mask * 4 + i]`` the i-th in ascending order (padded with 0)."""
+LINE_START: Final = tuple(SLOT_CELL[s] * 4 + SLOT_FACE[s] for s in range(NUM_SLOTS))
+LINE_EXIT: Final = tuple(
+    key - key % 4 + PARTNER[shape * 4 + key % 4]
+    for shape in range(3)
+    for key in range(NUM_CELLS * 4)
+)
+LINE_ENTER: Final = tuple(
+    NEIGHBOUR[key] * 4 + (key % 4 ^ 2) if NEIGHBOUR[key] >= 0 else -1 - EDGE_SLOT[key]
+    for key in range(NUM_CELLS * 4)
+)
+"""A line as a walk over ``cell * 4 + face`` keys: it enters the board at ``LINE_START[slot]``;
+on a cell of shape x it leaves by ``LINE_EXIT[x * 144 + key]``; from there it enters the next
+cell at ``LINE_ENTER[exit]``, or ends at the slot ``-1 - LINE_ENTER[exit]``."""
+PLACED_A: Final = tuple(a for a, _ in PLACED_SHAPES)
+PLACED_B: Final = tuple(b for _, b in PLACED_SHAPES)
+VP_TABLE: Final = tuple(vp_for_passes(passes) for passes in range(57))
+
 # ----- the kernel's feature vector (for evaluations) ------------------------------------------
 FEATURE_NAMES: Final = (
     "vp_seat0", "vp_seat1", "vp_seat2",

@@ -1,0 +1,168 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The kernel's cold Python face: its position as plain Python values (``snapshot``,
+``restore``) and the queries the facade, the position loader, the explanations and the tests
+ask (``line``, ``score_now``, ``marker_slots``...), as functions of a ``PasstallyKernel`` that
+read its C fields and methods directly. None of it runs in a playout."""
+
+from boardplay.games.passtally.kernel cimport (
+    MAX_SEATS,
+    NUM_ACTIONS,
+    NUM_CELLS,
+    NUM_DESIGNS,
+    NUM_OFFSETS,
+    NUM_PILES,
+    NUM_SLOTS,
+    SIZE,
+    TOTAL_TILES,
+    PasstallyKernel,
+)
+from boardplay.games.passtally.ring cimport destination, setup_slots_into
+
+FIELDS = (
+    "height", "tid", "shape", "ring", "placements", "face_up", "hidden", "unrevealed",
+    "points", "pending", "to_move", "actions_left", "turns", "side1", "side3", "end",
+    "setup", "final_round", "game_over",
+)
+"""The names ``snapshot`` returns and ``restore`` takes (see ``Position``)."""
+
+
+def snapshot(PasstallyKernel kernel) -> dict:
+    """Every field of the position as plain Python values (see ``FIELDS``)."""
+    cdef int i
+    return {
+        "height": [kernel.p.height[i] for i in range(NUM_CELLS)],
+        "tid": [kernel.p.tid[i] for i in range(NUM_CELLS)],
+        "shape": [kernel.p.shape[i] for i in range(NUM_CELLS)],
+        "ring": [kernel.p.ring[i] for i in range(NUM_SLOTS)],
+        "placements": [
+            (kernel.p.placed_design[i], kernel.p.placed_anchor[i], kernel.p.placed_orientation[i])
+            for i in range(kernel.p.placed)
+        ],
+        "face_up": [kernel.p.face_up[i] for i in range(NUM_PILES)],
+        "hidden": [kernel.p.hidden[i] for i in range(NUM_PILES)],
+        "unrevealed": [kernel.p.unrevealed[i] for i in range(NUM_DESIGNS)],
+        "points": [kernel.p.points[i] for i in range(kernel.n)],
+        "pending": kernel.p.pending,
+        "to_move": kernel.p.to_move,
+        "actions_left": kernel.p.actions_left,
+        "turns": kernel.p.turns,
+        "side1": kernel.p.side1,
+        "side3": kernel.p.side3,
+        "end": kernel.p.end,
+        "setup": bool(kernel.p.setup),
+        "final_round": bool(kernel.p.final_round),
+        "game_over": bool(kernel.p.game_over),
+    }
+
+
+def field(PasstallyKernel kernel, str name):
+    """One field of ``snapshot()``."""
+    return snapshot(kernel)[name]
+
+
+def restore(PasstallyKernel kernel, fields) -> None:
+    """Set the position from ``fields`` (every name in ``FIELDS``). The caller (the position
+    loader) has validated them; only the array sizes and value ranges are checked here."""
+    cdef int i
+    missing = [name for name in FIELDS if name not in fields]
+    if missing:
+        raise ValueError(f"restore needs every field; missing: {', '.join(missing)}")
+    placements = list(fields["placements"])
+    if len(placements) > TOTAL_TILES:
+        raise ValueError(f"at most {TOTAL_TILES} placements")
+    for name, size in (("height", NUM_CELLS), ("tid", NUM_CELLS), ("shape", NUM_CELLS),
+                       ("ring", NUM_SLOTS), ("face_up", NUM_PILES), ("hidden", NUM_PILES),
+                       ("unrevealed", NUM_DESIGNS), ("points", kernel.n)):
+        if len(fields[name]) != size:
+            raise ValueError(f"{name} needs {size} values")
+    for i in range(NUM_CELLS):
+        kernel.p.height[i] = fields["height"][i]
+        kernel.p.tid[i] = fields["tid"][i]
+        kernel.p.shape[i] = fields["shape"][i]
+    for i in range(NUM_CELLS, NUM_CELLS + SIZE):
+        kernel.p.height[i] = 0
+        kernel.p.tid[i] = -1
+    kernel.p.markers = 0
+    for i in range(NUM_SLOTS):
+        kernel.p.ring[i] = fields["ring"][i]
+        if kernel.p.ring[i] >= 0:
+            kernel.p.markers += 1
+    kernel.p.placed = len(placements)
+    for i, (design, anchor, orientation) in enumerate(placements):
+        kernel.p.placed_design[i] = design
+        kernel.p.placed_anchor[i] = anchor
+        kernel.p.placed_orientation[i] = orientation
+    for i in range(NUM_PILES):
+        kernel.p.face_up[i] = fields["face_up"][i]
+        kernel.p.hidden[i] = fields["hidden"][i]
+    for i in range(NUM_DESIGNS):
+        kernel.p.unrevealed[i] = fields["unrevealed"][i]
+    for i in range(MAX_SEATS):
+        kernel.p.points[i] = fields["points"][i] if i < kernel.n else 0
+    kernel.p.pending = fields["pending"]
+    kernel.p.to_move = fields["to_move"]
+    kernel.p.actions_left = fields["actions_left"]
+    kernel.p.turns = fields["turns"]
+    kernel.p.side1 = fields["side1"]
+    kernel.p.side3 = fields["side3"]
+    kernel.p.end = fields["end"]
+    kernel.p.setup = fields["setup"]
+    kernel.p.final_round = fields["final_round"]
+    kernel.p.game_over = fields["game_over"]
+    kernel._derive()
+
+
+def legal_at(PasstallyKernel kernel, int r) -> int:
+    """What ``sample_legal`` returns when its draw is ``r`` (tests compare it with
+    ``legal_actions()[r]``); only in play, not in setup, at chance or at the end."""
+    cdef int per_pile[NUM_PILES]
+    cdef int scratch[NUM_ACTIONS]
+    if kernel.p.setup or kernel.p.pending >= 0 or kernel.p.game_over:
+        raise ValueError("legal_at is for a seat in play")
+    cdef int count = kernel.count_legal(per_pile, scratch)
+    if not 0 <= r < count:
+        raise ValueError(f"r must be 0-{count - 1}, not {r}")
+    return kernel.nth_legal(r, per_pile, scratch)
+
+
+def set_pending(PasstallyKernel kernel, int pile) -> None:
+    """Make ``pile``'s reveal the current chance node, or none with -1 (tests use it)."""
+    if not -1 <= pile < NUM_PILES:
+        raise ValueError(f"pile must be -1..{NUM_PILES - 1}, not {pile}")
+    kernel.p.pending = pile
+
+
+def line(PasstallyKernel kernel, int slot) -> tuple:
+    """(end slot, passes) of the line entering at ``slot``."""
+    if not 0 <= slot < NUM_SLOTS:
+        raise ValueError(f"slot must be 0-{NUM_SLOTS - 1}, not {slot}")
+    cdef int passes = 0
+    cdef signed char marks[NUM_OFFSETS]
+    cdef int end = kernel.trace(slot, &passes, marks)
+    return end, passes
+
+
+def score_now(PasstallyKernel kernel, int seat) -> int:
+    """``turn_score``: the VP ``seat``'s complete lines would convert to now."""
+    if not 0 <= seat < kernel.n:
+        raise ValueError(f"seat must be 0-{kernel.n - 1}, not {seat}")
+    return kernel.turn_score(seat)
+
+
+def marker_destination(PasstallyKernel kernel, int slot, int j) -> int:
+    """Where the marker on ``slot`` lands with move kind j (0-3), or -1."""
+    if not (0 <= slot < NUM_SLOTS and 0 <= j < 4):
+        raise ValueError("slot must be 0-23 and j 0-3")
+    return destination(&kernel.p, slot, j, kernel.jump_step, kernel.continuous)
+
+
+def placement_possible(PasstallyKernel kernel) -> bool:
+    """Whether any legal placement exists (§8.3's immediate-end test)."""
+    return kernel.any_placement()
+
+
+def marker_slots(PasstallyKernel kernel) -> list:
+    """The legal slots for the next setup marker."""
+    cdef int buffer[NUM_SLOTS]
+    cdef int count = setup_slots_into(&kernel.p, kernel.n, buffer)
+    return [buffer[i] for i in range(count)]
