@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websettings import TEST_LIMITS
 
 from boardplay.web.catalogue import REGISTRY
 
@@ -44,7 +45,15 @@ def free_port() -> int:
 
 def serve(db: Path, port: int) -> subprocess.Popen[bytes]:
     """``boardplay serve`` on a loopback port, answering once it is up."""
-    env = {**os.environ, "BOARDPLAY_DATABASE_URL": f"sqlite:///{db}"}
+    # A test clicks far faster than a person: the per-address ceilings of the security tests
+    # (websettings.TEST_LIMITS), not the production ones, so a long click-through never meets
+    # a 429 meant for a flooding visitor.
+    ceilings = {
+        "BOARDPLAY_WEB_RATE_PER_SECOND": str(TEST_LIMITS.rate_per_second),
+        "BOARDPLAY_WEB_RATE_BURST": str(TEST_LIMITS.rate_burst),
+        "BOARDPLAY_WEB_GAMES_PER_VISITOR": str(TEST_LIMITS.games_per_visitor),
+    }
+    env = {**os.environ, "BOARDPLAY_DATABASE_URL": f"sqlite:///{db}", **ceilings}
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "boardplay"), "serve", "--port", str(port)],
         env=env,
