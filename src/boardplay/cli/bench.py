@@ -8,8 +8,9 @@ import typer
 from rich.table import Table
 
 from boardplay.cli.common import console, friendly
+from boardplay.core.playout import Speed
 from boardplay.core.registry import available, load
-from boardplay.core.speed import Speed, contract_speed, kernel_speed, yardstick_speed
+from boardplay.core.speed import contract_speed, kernel_speed, yardstick_speed
 from boardplay.i18n import N_, _
 
 

@@ -42,18 +42,12 @@ def random_playout(
 
 
 @dataclass(frozen=True)
-class PlayoutStats:
-    """What ``random_playouts`` measured: whole games played inside the compiled kernel."""
+class Speed:
+    """A throughput figure: ``games`` whole games and ``actions`` actions in ``seconds``."""
 
     games: int
     actions: int
     """Actions applied, chance outcomes included."""
-    wins: tuple[int, ...]
-    """Games won outright, per seat."""
-    draws: int
-    """Finished games that no seat won outright (draws and shared wins)."""
-    unfinished: int
-    """Games stopped by ``max_actions`` before their end."""
     seconds: float
 
     @property
@@ -63,6 +57,18 @@ class PlayoutStats:
     @property
     def actions_per_second(self) -> float:
         return self.actions / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class PlayoutStats(Speed):
+    """What ``random_playouts`` measured: whole games played inside the compiled kernel."""
+
+    wins: tuple[int, ...]
+    """Games won outright, per seat."""
+    draws: int
+    """Finished games that no seat won outright (draws and shared wins)."""
+    unfinished: int
+    """Games stopped by ``max_actions`` before their end."""
 
 
 def random_playouts(game: Game, games: int, seed: int = 0, max_actions: int = 0) -> PlayoutStats:
@@ -79,4 +85,4 @@ def random_playouts(game: Game, games: int, seed: int = 0, max_actions: int = 0)
         start.kernel, games, seed & 0xFFFFFFFFFFFFFFFF, max_actions
     )
     seconds = time.perf_counter() - began
-    return PlayoutStats(games, actions, tuple(wins), draws, unfinished, seconds)
+    return PlayoutStats(games, actions, seconds, tuple(wins), draws, unfinished)

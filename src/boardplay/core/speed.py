@@ -14,29 +14,11 @@ import os
 import random
 import subprocess
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from boardplay.core.game import Game, sample_chance
-from boardplay.core.playout import random_playouts
-
-
-@dataclass(frozen=True)
-class Speed:
-    """A throughput figure: ``games`` whole games and ``actions`` actions in ``seconds``."""
-
-    games: int
-    actions: int
-    seconds: float
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else 0.0
-
-    @property
-    def actions_per_second(self) -> float:
-        return self.actions / self.seconds if self.seconds > 0 else 0.0
+from boardplay.core.playout import Speed, random_playouts
 
 
 def kernel_speed(game: Game, seconds: float, seed: int = 0) -> Speed:
