@@ -60,7 +60,7 @@ def test_a_finished_games_review_jumps_to_the_blunder(
     assert points and len(points.split()) >= 5
     flagged = page.locator(f"#review-flagged li[data-review-ply='{planted.ply}']")
     text = flagged.inner_text()
-    assert "Blunder" in text and f"move {planted.ply + 1} lost" in text and "Better:" in text
+    assert "Blunder" in text and f"Move {planted.ply + 1} · lost" in text and "Better:" in text
     assert page.locator(
         f"#review-chart circle.flag.blunder[data-review-ply='{planted.ply}']"
     ).count()

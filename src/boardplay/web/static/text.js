@@ -92,7 +92,7 @@ const EN = {
   "review.none": "No mistakes or blunders at this search budget.",
   "review.mistake": "Mistake",
   "review.blunder": "Blunder",
-  "review.lost": "move {n} lost {loss}",
+  "review.lost": "Move {n} · lost {loss}",
   "review.marked": "The better move is marked on the board.",
   "review.better": "Better: {words} (chance to win {chance})",
   "proteus.pool": "pool",

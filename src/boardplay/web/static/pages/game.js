@@ -182,7 +182,7 @@ export async function gamePage(main, id, connection) {
     clear(lookBar);
     lookBar.hidden = lookAt === null;
     if (lookAt !== null) {
-      lookBar.append(t("game.lookBack", { n: lookAt, total: game.moves.length }), lookMark ? ` ${t("review.marked")}` : "", " ",
+      lookBar.append(t("game.lookBack", { n: lookAt, total: game.moves.length }), lookMark ? h("span", { class: "muted" }, ` — ${t("review.marked")}`) : "", " ",
         h("button", { id: "back-to-now", onclick: () => lookBack(game.moves.length) }, t("game.backToNow")));
       await drawPast(lookAt);
     } else {

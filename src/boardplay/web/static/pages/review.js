@@ -10,7 +10,7 @@ import { t } from "../text.js";
 const POLL_MS = 1000;
 const W = 420;
 const H = 170;
-const PAD = { left: 38, right: 10, top: 10, bottom: 22 };
+const PAD = { left: 46, right: 10, top: 12, bottom: 22 };
 const COLOURS = { blunder: "#c0392b", mistake: "#e08a1e" };
 
 const pct = (p) => `${Math.round(p * 100)}%`;
