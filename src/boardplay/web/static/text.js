@@ -94,6 +94,7 @@ const EN = {
   "review.blunder": "Blunder",
   "review.lost": "Move {n} · lost {loss}",
   "review.marked": "The better move is marked on the board.",
+  "review.flagLine": "{verdict}: {head}. {words}",
   "review.better": "Better: {words} (chance to win {chance})",
   "proteus.pool": "pool",
   "proteus.blackHand": "Black's hand",

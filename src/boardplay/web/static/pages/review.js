@@ -50,7 +50,9 @@ export function reviewPanel({ id, seats, seat = 0, token = null, jump }) {
       clear(progress).append(h("progress", { max: Math.max(1, status.total), value: status.done }), " ",
         t("review.progress", { done: status.done, total: status.total }));
       setTimeout(() => poll(status.seat), POLL_MS);
+      return;
     }
+    start.disabled = false; // "none": nothing runs (yet); the button can ask again
   };
   const poll = async (which) => {
     if (!panel.isConnected) return; // the page was left: stop asking
@@ -104,8 +106,11 @@ function moveHead(m) {
   return t("review.lost", { n: m.ply + 1, loss: pct(m.loss) });
 }
 
+// Literal keys, so the message extractor finds both words.
+const verdictWord = (m) => (m.verdict === "blunder" ? t("review.blunder") : t("review.mistake"));
+
 function moveLine(m) {
-  return `${t(`review.${m.verdict}`)}: ${moveHead(m)}. ${m.words || m.move}`;
+  return t("review.flagLine", { verdict: verdictWord(m), head: moveHead(m), words: m.words || m.move });
 }
 
 function flaggedList(review, pick) {
@@ -113,7 +118,7 @@ function flaggedList(review, pick) {
   return h("ol", { class: "review-flagged", id: "review-flagged" }, review.flagged.map((m) => {
     const better = m.best ? t("review.better", { words: m.best.words || m.best.move, chance: pct(m.best.win_probability) }) : "";
     const item = h("li", { class: `pickable ${m.verdict}`, tabindex: 0, "data-review-ply": m.ply },
-      h("div", {}, h("span", { class: `verdict ${m.verdict}` }, t(`review.${m.verdict}`)), " ", moveHead(m)),
+      h("div", {}, h("span", { class: `verdict ${m.verdict}` }, verdictWord(m)), " ", moveHead(m)),
       h("div", { class: "played" }, m.words || m.move),
       better ? h("div", { class: "better" }, better) : "");
     item.addEventListener("click", () => pick(m.ply));
