@@ -174,3 +174,5 @@ def test_review_command_reads_a_corpus_and_refuses_bad_input(
     assert result.exit_code == 2 and "fewer than 3 records" in result.output
     result = runner.invoke(app, ["review", str(corpus), "--seat", "5"])
     assert result.exit_code == 2 and "seat must be 0..1" in result.output
+    result = runner.invoke(app, ["review", str(tmp_path / "missing.jsonl")])
+    assert result.exit_code == 2 and "cannot read" in result.output

@@ -37,9 +37,13 @@ def load_record(path: Path, index: int) -> Record:
         if index != 1:
             raise fail(_("--index is for a JSON Lines corpus (.jsonl); this is one record"))
         return Record.load(path)
-    for number, record in enumerate(read_jsonl(path), start=1):
-        if number == index:
-            return record
+    try:
+        for number, record in enumerate(read_jsonl(path), start=1):
+            if number == index:
+                return record
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise fail(_("cannot read {path}: {reason}").format(path=path, reason=reason)) from None
     raise fail(_("{path} holds fewer than {index} records").format(path=path, index=index))
 
 
