@@ -158,6 +158,19 @@ def test_hint_refusals(client: TestClient, planted: Planted) -> None:
     assert "game is over" in refused(client.post(url, json={}, headers=auth(token)), 409)
 
 
+def test_hints_are_on_against_the_ai_and_off_with_another_person(client: TestClient) -> None:
+    cases = {
+        "ai": ([{"kind": "me"}, {"kind": "ai", "spec": "random"}], True),
+        "hotseat": (ME_TWICE, True),
+        "open": ([{"kind": "me"}, {"kind": "open"}], False),
+        "invite": ([{"kind": "invite"}, {"kind": "me"}], False),
+    }
+    for name, (seats, allowed) in cases.items():
+        game_id, token = new_game(client, seats)
+        view = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
+        assert view["hints_allowed"] is allowed, name
+
+
 def test_a_process_runs_at_most_review_jobs_reviews_at_once(
     tmp_path: Path, planted: Planted
 ) -> None:

@@ -73,7 +73,7 @@ function chart(review, pick) {
   const plies = Math.max(1, review.plies);
   const x = (ply) => PAD.left + (ply / plies) * (W - PAD.left - PAD.right);
   const y = (p) => PAD.top + (1 - p) * (H - PAD.top - PAD.bottom);
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, id: "review-chart", class: "review-chart", role: "img",
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, id: "review-chart", class: "review-chart", role: "group",
     "aria-label": t("review.chartLabel", { name: review.seat_name }) });
   for (const p of [0, 0.5, 1]) {
     svg.append(s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(p), y2: y(p), stroke: "#d8d0c4", "stroke-dasharray": p === 0.5 ? "4 4" : "" }));
@@ -117,7 +117,7 @@ function flaggedList(review, pick) {
   if (!review.flagged.length) return h("p", { id: "review-none", class: "muted" }, t("review.none"));
   return h("ol", { class: "review-flagged", id: "review-flagged" }, review.flagged.map((m) => {
     const better = m.best ? t("review.better", { words: m.best.words || m.best.move, chance: pct(m.best.win_probability) }) : "";
-    const item = h("li", { class: `pickable ${m.verdict}`, tabindex: 0, "data-review-ply": m.ply },
+    const item = h("li", { class: `pickable ${m.verdict}`, tabindex: 0, role: "button", "data-review-ply": m.ply },
       h("div", {}, h("span", { class: `verdict ${m.verdict}` }, verdictWord(m)), " ", moveHead(m)),
       h("div", { class: "played" }, m.words || m.move),
       better ? h("div", { class: "better" }, better) : "");
