@@ -27,6 +27,7 @@ from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quo
 from boardplay.web.hints import hints_for
 from boardplay.web.live import Subscriber
 from boardplay.web.moves import History, legal_said
+from boardplay.web.reviews import hints_allowed
 from boardplay.web.tokens import hash_token, matches, new_token
 
 if TYPE_CHECKING:
@@ -417,6 +418,7 @@ class Room:
             "broken": self.broken,
             "version": [VERSION_EPOCH, self.row.revision],
             "reproducible": row.seed is not None,
+            "hints_allowed": hints_allowed(row.seats),
         }
         if row.seed is not None:
             view["seed"] = row.seed
