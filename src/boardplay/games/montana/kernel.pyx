@@ -12,7 +12,7 @@ Action ids are those of ``notation.py`` (checked at import). The Python methods 
 the facade's typed accessors and position loading; no hot loop calls them.
 """
 
-from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel
+from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, raw_bytes, raw_load
 from boardplay.games.montana.tables cimport (
     K_LAKE, K_MOUNTAIN, K_PLAIN, MAX_HEX, MAX_LINES, MAX_SLOTS, PAD, PCELLS, PW, Land, Tables,
 )
@@ -334,6 +334,17 @@ cdef class MontanaKernel(Kernel):
         other.s = self.s
         other.b = self.b
         return other
+
+    def save(self) -> tuple:
+        """Pickling (``Kernel.__reduce__``): the option tables (pickled as what built them),
+        the position and the board."""
+        return (self.t, raw_bytes(&self.s, sizeof(Pos)), raw_bytes(&self.b, sizeof(Land)))
+
+    def restore(self, tuple saved) -> None:
+        tables, position, land = saved
+        self.t = tables
+        raw_load(&self.s, sizeof(Pos), position, "position")
+        raw_load(&self.b, sizeof(Land), land, "board")
 
     cdef void copy_from(self, Kernel other) noexcept:
         cdef MontanaKernel k = <MontanaKernel>other
