@@ -99,6 +99,17 @@ def test_deepcopy_is_independent_and_plays_on_identically(
     assert_play_on_alike(state, original, seed=3)
 
 
+@pytest.mark.parametrize(("name", "options"), GAMES[::2], ids=[g for g, _ in GAMES[::2]])
+def test_a_shallow_copy_never_shares_the_kernel(name: str, options: dict[str, Any]) -> None:
+    state = played(name, options, 12, seed=2)
+    twin = copy.copy(state)
+    assert twin.kernel is not state.kernel
+    assert_same(state, twin)
+    before = state.to_json()
+    step(twin, random.Random(0))
+    assert state.to_json() == before
+
+
 def test_a_loaded_position_keeps_its_facade_fields() -> None:
     """Potlatch keeps loaded snapshots in the facade (outside the kernel): they travel too."""
     game = boardplay.load("potlatch")

@@ -255,7 +255,8 @@ class Game(abc.ABC):
         """Pickled as its class and the options it was built from (compiled tables are built
         again, never copied field by field); ``options`` as shown (e.g. a data file's name in
         place of its path) travel too."""
-        return (rebuild_game, (type(self), self._given, dict(self.options)))
+        given = getattr(self, "_given", self.options)  # a subclass may skip Game.__init__
+        return (rebuild_game, (type(self), dict(given), dict(self.options)))
 
     def __copy__(self) -> Game:
         return self

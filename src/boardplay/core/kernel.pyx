@@ -224,6 +224,10 @@ cdef class KernelState:
         return (restore_state, (type(self), self.game, self.kernel, list(self._history)),
                 dict(extra) if extra else None)
 
+    def __copy__(self):
+        """``copy.copy`` is ``clone``: a state never shares its kernel with another."""
+        return self.clone()
+
     def _copy_extra(self, other) -> None:
         """Hook: copy facade fields that live outside the kernel (none by default)."""
 
