@@ -4,7 +4,7 @@ PY      := $(VENV)/bin/python
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 KERNELS := $(VENV)/.kernels
-KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd')
+KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi')
 PYTEST_WORKERS ?= 2
 
 .PHONY: play test soak bench bench-web lint format chromium services clean i18n

@@ -36,7 +36,8 @@ from typing import Any
 import numpy as np
 
 from boardplay.core.errors import OptionError
-from boardplay.core.game import Game, sample_chance
+from boardplay.core.game import Game
+from boardplay.core.playout import random_playout
 from boardplay.core.registry import available, load
 
 ADAPTERS = ("engine", "openspiel", "pettingzoo", "gymnasium", "vector", "compact")
@@ -88,14 +89,7 @@ def _engine_loop(game: Game) -> Loop:
     def loop(rng: random.Random, deadline: float) -> tuple[int, int]:
         steps = games = 0
         while time.perf_counter() < deadline:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(sample_chance(state, rng))
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[rng.randrange(len(legal))])
-                steps += 1
+            steps += random_playout(game.new_initial_state(), rng)
             games += 1
         return steps, games
 

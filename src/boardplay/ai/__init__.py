@@ -2,11 +2,10 @@
 
 from boardplay.ai.agents import Agent, Analysis, GreedyAgent, RandomAgent, agent_analysis
 from boardplay.ai.mcts import MCTSAgent
-from boardplay.ai.specs import AGENTS, LEVEL_NAMES, LEVELS, make_agent
+from boardplay.ai.specs import AGENTS, LEVEL_NAMES, level_spec, make_agent
 
 __all__ = [
     "AGENTS",
-    "LEVELS",
     "LEVEL_NAMES",
     "Agent",
     "Analysis",
@@ -14,5 +13,6 @@ __all__ = [
     "MCTSAgent",
     "RandomAgent",
     "agent_analysis",
+    "level_spec",
     "make_agent",
 ]

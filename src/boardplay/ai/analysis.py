@@ -58,20 +58,15 @@ def _grid(game: str, axes: Sequence[tuple[str, Sequence[OptionValue]]]) -> list[
 
 
 def variants_for(game: str) -> list[Variant]:
-    """The variants a balance study of ``game`` compares (the issue names them per game);
-    for any other game, the default plus each choice-valued option varied on its own."""
-    if game == "potlatch":
-        return _grid(game, [("actions", (2, 3)), ("layout", _choices(game, "layout"))])
-    if game == "proteus":
-        return _grid(game, [("rules", _choices(game, "rules"))])
-    if game == "passtally":
-        return _grid(game, [("players", (2, 3))])
-    if game == "montana":
+    """The variants a balance study of ``game`` compares: its ``Game.study_axes`` combined, or
+    for a game without them, the default plus each choice-valued option varied on its own."""
+    cls = game_class(game)
+    if cls.study_axes is not None:
         return _grid(
-            game, [("players", (2, 3, 4)), ("recruit_grain", _choices(game, "recruit_grain"))]
+            game, [(name, values or _choices(game, name)) for name, values in cls.study_axes]
         )
     out = [Variant("default", {})]
-    for spec in game_class(game).option_set.specs:
+    for spec in cls.option_set.specs:
         for value in spec.choices or ():
             if value != spec.default:
                 out.append(Variant(f"{spec.name}={value}", {spec.name: value}))

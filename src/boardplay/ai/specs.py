@@ -1,7 +1,7 @@
 """Agent spec strings, used everywhere an agent is chosen: ``random``, ``greedy``,
 ``mcts(iterations=400)``, ``mcts(time=1.0)``, ``mcts(time=2,cutoff=40,c=0.7)`` and the named
-levels ``easy`` .. ``expert``, which resolve per game to a concrete spec (``LEVELS``) chosen
-from measured arena results (docs/ai.md)."""
+levels ``easy`` .. ``expert``, which resolve per game to a concrete spec (the game's
+``Game.levels``) chosen from measured arena results (docs/ai.md)."""
 
 from __future__ import annotations
 
@@ -99,56 +99,18 @@ DEFAULT_LEVELS: dict[str, str] = {
 }
 """Levels for a game without measured levels of its own."""
 
-LEVELS: dict[str, dict[str, str]] = {
-    # Iteration budgets make a level play the same on every machine and under any load (and
-    # replay exactly); on this 2-core machine the slowest, expert, stays far below 5 s per move.
-    # Each step is measured over 200 games in docs/ai.md. Within one game, MCTS strength grows
-    # slowly with iterations (fourfold more won only 55-65% of games), so a ladder of four
-    # MCTS budgets would need a very large top budget; where greedy plays like a small search,
-    # it is one of the rungs instead.
-    # Potlatch: 5000 iterations against 1000 drew many games by repetition (condition 3), even
-    # with contempt 0.15 or 0.3 (52% and 57.5% wins), so greedy is a rung and random the first.
-    "potlatch": {
-        "easy": "random",
-        "medium": "greedy",
-        "hard": "mcts(iterations=200)",
-        "expert": "mcts(iterations=1000)",
-    },
-    # Proteus: searches of 10 and 30 iterations held their own against greedy (greedy scored
-    # 58% and 46%), and 300 iterations only drew level with it, so random is the first rung.
-    # Expert plays with contempt, so it plays on instead of drifting into a turn-cap draw.
-    "proteus": {
-        "easy": "random",
-        "medium": "greedy",
-        "hard": "mcts(iterations=1000)",
-        "expert": "mcts(iterations=8000,contempt=0.15)",
-    },
-    # Passtally (random tile reveals flatten every step): greedy is strong here; 300 iterations
-    # won only 61% against it and 7500 only about half against 1500, so the search rungs are a
-    # 30-iteration search below greedy and a 5000-iteration one above it.
-    "passtally": {
-        "easy": "random",
-        "medium": "mcts(iterations=30)",
-        "hard": "greedy",
-        "expert": "mcts(iterations=5000)",
-    },
-    # Montana: strength rises steeply up to about 50 iterations with the default exploration and
-    # is flat beyond (50 vs 150, 100 vs 500/1000/3000 all about even); 100 iterations with the
-    # lower exploration constant 0.3 beat 50 in 62.5% of 200 games.
-    "montana": {
-        "easy": "greedy",
-        "medium": "mcts(iterations=20)",
-        "hard": "mcts(iterations=50)",
-        "expert": "mcts(iterations=100,c=0.3)",
-    },
-}
-"""Per game: level name -> spec, chosen from arena measurements so that each level beats the one
-below and ``expert`` stays within 5 s per move; docs/ai.md has every step's measured score."""
+# Per game, the level table is the game's ``levels`` (class attribute of its ``Game``): level
+# name -> spec, chosen from arena measurements so that each level beats the one below and
+# ``expert`` stays within 5 s per move; docs/ai.md has every step's measured score. Iteration
+# budgets make a level play the same on every machine and under any load (and replay exactly).
+# Within one game, MCTS strength grows slowly with iterations (fourfold more won only 55-65% of
+# games), so a ladder of four MCTS budgets would need a very large top budget; where greedy
+# plays like a small search, it is one of the rungs instead.
 
 
 def level_spec(level: str, game: Game) -> str:
     """The concrete spec behind a named level for ``game``."""
-    return LEVELS.get(game.name, DEFAULT_LEVELS)[level]
+    return (game.levels or DEFAULT_LEVELS)[level]
 
 
 def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:

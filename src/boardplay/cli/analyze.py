@@ -10,16 +10,18 @@ import typer
 from rich.table import Table
 
 from boardplay.ai.analysis import run_study, variants_for, write_report
-from boardplay.ai.arena import GameResult
 from boardplay.ai.specs import make_agent
 from boardplay.cli.common import (
-    GAME_HELP,
-    MAX_ACTIONS_HELP,
     console,
     fail,
     friendly,
-    progress_bar,
+    game_help,
+    max_actions_option,
+    progress,
+    ray_option,
+    resume_option,
     warn_if_endless,
+    workers_option,
 )
 from boardplay.core.registry import canonical_name, load
 from boardplay.i18n import N_, _
@@ -34,13 +36,13 @@ def register(app: typer.Typer) -> None:
     )
     @friendly
     def analyze(
-        game: str = typer.Argument(..., help=_(GAME_HELP)),
+        game: str = typer.Argument(..., help=game_help()),
         games: int = typer.Option(20, "--games", "-n", min=1, help=_("Games per variant.")),
         agent: str = typer.Option(
             "medium", help=_("Agent spec playing every seat (strong-vs-strong self-play).")
         ),
         seed: int = typer.Option(0, help=_("Seed of the study.")),
-        workers: int = typer.Option(1, min=1, help=_("Worker processes (the machine is shared).")),
+        workers: int = workers_option(),
         out: Path = typer.Option(Path("docs/analysis"), help=_("Directory for GAME.md and plots.")),
         json_path: Path | None = typer.Option(
             None, "--json", help=_("Also write the numbers here.")
@@ -48,20 +50,9 @@ def register(app: typer.Typer) -> None:
         records: Path | None = typer.Option(
             None, help=_("Directory to append every game to, one JSON Lines file per variant.")
         ),
-        resume: bool = typer.Option(
-            False, help=_("Keep the games already in --records and play only the missing ones.")
-        ),
-        max_actions: int | None = typer.Option(
-            None, "--max-actions", min=1, help=_(MAX_ACTIONS_HELP)
-        ),
-        ray: str | None = typer.Option(
-            None,
-            "--ray",
-            help=_(
-                "Play the games as tasks on the Ray cluster at this address (same seeds and "
-                "results as the local pool); 'local' starts a small local Ray."
-            ),
-        ),
+        resume: bool = resume_option(),
+        max_actions: int | None = max_actions_option(),
+        ray: str | None = ray_option(),
     ) -> None:
         name = canonical_name(game)
         if "(" in game:
@@ -76,12 +67,7 @@ def register(app: typer.Typer) -> None:
         if unbounded:  # one note for the study, not one per variant
             warn_if_endless(unbounded[0], max_actions)
         total = games * len(variants)
-        with progress_bar() as bar:
-            task = bar.add_task(_("{game} balance study").format(game=name), total=total)
-
-            def advance(_: GameResult) -> None:
-                bar.advance(task)
-
+        with progress(_("{game} balance study").format(game=name), total) as advance:
             study = run_study(
                 name,
                 games,

@@ -9,18 +9,21 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from boardplay.ai.arena import ArenaResult, GameResult, run_arena
+from boardplay.ai.arena import ArenaResult, run_arena
 from boardplay.ai.arena import schedule as arena_schedule
 from boardplay.cli.common import (
-    GAME_HELP,
-    MAX_ACTIONS_HELP,
     OPTION_HELP,
     console,
     fail,
     friendly,
+    game_help,
     load_game,
-    progress_bar,
+    max_actions_option,
+    progress,
+    ray_option,
+    resume_option,
     warn_if_endless,
+    workers_option,
 )
 from boardplay.i18n import N_, _, ngettext
 
@@ -97,32 +100,21 @@ def register(app: typer.Typer) -> None:
     @friendly
     def arena(
         ctx: typer.Context,
-        game: str = typer.Argument(..., help=_(GAME_HELP)),
+        game: str = typer.Argument(..., help=game_help()),
         agents: list[str] = typer.Option(None, "--agents", "-a", help=_(AGENTS_HELP)),
         games: int = typer.Option(
             20, "--games", "-n", min=1, help=_("Games per table of agents (seats rotate).")
         ),
         seed: int = typer.Option(0, help=_("Seed of the run; each game derives its own.")),
-        workers: int = typer.Option(1, min=1, help=_("Worker processes (the machine is shared).")),
+        workers: int = workers_option(),
         option: list[str] = typer.Option(None, "--option", "-o", help=_(OPTION_HELP)),
         json_path: Path | None = typer.Option(None, "--json", help=_("Write a JSON summary here.")),
         records: Path | None = typer.Option(
             None, help=_("Append every game, as it ends, to this JSON Lines record file.")
         ),
-        resume: bool = typer.Option(
-            False, help=_("Keep the games already in --records and play only the missing ones.")
-        ),
-        max_actions: int | None = typer.Option(
-            None, "--max-actions", min=1, help=_(MAX_ACTIONS_HELP)
-        ),
-        ray: str | None = typer.Option(
-            None,
-            "--ray",
-            help=_(
-                "Play the games as tasks on the Ray cluster at this address (same seeds and "
-                "results as the local pool); 'local' starts a small local Ray."
-            ),
-        ),
+        resume: bool = resume_option(),
+        max_actions: int | None = max_actions_option(),
+        ray: str | None = ray_option(),
     ) -> None:
         specs = [*(agents or []), *ctx.args]
         for extra in ctx.args:
@@ -135,12 +127,7 @@ def register(app: typer.Typer) -> None:
         loaded = load_game(game, option)
         warn_if_endless(loaded, max_actions)
         total = len(arena_schedule(len(specs), loaded.num_players, games, seed))
-        with progress_bar() as bar:
-            task = bar.add_task(_("{game} arena").format(game=loaded), total=total)
-
-            def advance(_: GameResult) -> None:
-                bar.advance(task)
-
+        with progress(_("{game} arena").format(game=loaded), total) as advance:
             result = run_arena(
                 loaded,
                 specs,

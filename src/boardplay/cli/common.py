@@ -9,8 +9,9 @@ declared."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -19,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
 from boardplay.core.options import parse_option_pairs
-from boardplay.core.registry import load
+from boardplay.core.registry import available, load
 from boardplay.i18n import N_, _
 
 console = Console(highlight=False)
@@ -29,7 +30,12 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 OPTION_HELP = N_("A game option as name=value (repeatable), e.g. --option actions=3")
-GAME_HELP = N_("potlatch, proteus, passtally or montana")
+
+
+def game_help() -> str:
+    """The help of a GAME argument: the registered games, read from the registry when the
+    command is declared, so a newly registered game is listed without touching the CLI."""
+    return _("One of the games: {games}").format(games=", ".join(available()))
 
 
 def fail(message: str) -> typer.Exit:
@@ -64,10 +70,49 @@ def progress_bar() -> Progress:
     )
 
 
+@contextmanager
+def progress(description: str, total: int) -> Iterator[Callable[[object], None]]:
+    """A progress bar for ``total`` games; yields the callback that counts one finished game
+    (the ``progress`` argument of ``run_arena`` and ``run_study``)."""
+    with progress_bar() as bar:
+        task = bar.add_task(description, total=total)
+
+        def advance(_: object) -> None:
+            bar.advance(task)
+
+        yield advance
+
+
 MAX_ACTIONS_HELP = N_(
     "Adjudicate a game still running after N actions (chance outcomes included) as a draw; "
     "the cap is saved in each record."
 )
+
+
+# ----- options shared by the long runs (arena, analyze), declared once ------------------------
+def workers_option() -> Any:
+    return typer.Option(1, min=1, help=_("Worker processes (the machine is shared)."))
+
+
+def resume_option() -> Any:
+    return typer.Option(
+        False, help=_("Keep the games already in --records and play only the missing ones.")
+    )
+
+
+def max_actions_option() -> Any:
+    return typer.Option(None, "--max-actions", min=1, help=_(MAX_ACTIONS_HELP))
+
+
+def ray_option() -> Any:
+    return typer.Option(
+        None,
+        "--ray",
+        help=_(
+            "Play the games as tasks on the Ray cluster at this address (same seeds and "
+            "results as the local pool); 'local' starts a small local Ray."
+        ),
+    )
 
 
 def warn_if_endless(game: Game, max_actions: int | None) -> None:

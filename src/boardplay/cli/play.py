@@ -17,7 +17,7 @@ from rich.text import Text
 
 from boardplay.ai.agents import Agent
 from boardplay.ai.specs import make_agent
-from boardplay.cli.common import GAME_HELP, OPTION_HELP, console, fail, friendly, load_game
+from boardplay.cli.common import OPTION_HELP, console, fail, friendly, game_help, load_game
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, sample_chance
 from boardplay.core.records import Player, Record
@@ -201,7 +201,7 @@ def register(app: typer.Typer) -> None:
     )
     @friendly
     def play(
-        game: str = typer.Argument(..., help=_(GAME_HELP)),
+        game: str = typer.Argument(..., help=game_help()),
         option: list[str] = typer.Option(None, "--option", "-o", help=_(OPTION_HELP)),
         p0: str | None = typer.Option(None, "--p0", help=_("Seat 0: human or an agent spec.")),
         p1: str | None = typer.Option(None, "--p1", help=_("Seat 1 (default: the medium level).")),

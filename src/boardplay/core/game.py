@@ -230,8 +230,40 @@ class Game(abc.ABC):
     rules_file: ClassVar[str] = "rules.md"
     """Player-facing rules, a Markdown file inside the game's package."""
 
+    # ----- what the rest of boardplay finds from the game (one registration point) ------------
+    # References are "module:attribute" strings, imported only by the part that uses them, so a
+    # game never imports the AI or the web server, and ``boardplay --help`` imports no engine.
+    heuristics: ClassVar[str | None] = None
+    """The AI's evaluation and rollout policy for this game: ``"module:attribute"`` naming an
+    ``ai.evaluation.Heuristics``; None: the AI's generic fallback (scores, else even chances)."""
+    levels: ClassVar[Mapping[str, str] | None] = None
+    """The AI's named levels (``easy`` … ``expert``) as agent specs, chosen from arena
+    measurements (docs/ai.md); None: the AI's default ladder."""
+    study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = None
+    """The options a balance study (``boardplay analyze``) varies together: option name and its
+    values (None: every choice of that option). None: the default plus each choice-valued
+    option varied on its own."""
+    describer: ClassVar[str | None] = None
+    """``"module:function"`` that puts a move into words for the web views
+    (``describe(before, move, after, seat, names)``); None: the views show notation only."""
+
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self._given = dict(options or {})
         self.options: dict[str, OptionValue] = self.option_set.canonical(options or {})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class and the options it was built from (compiled tables are built
+        again, never copied field by field); ``options`` as shown (e.g. a data file's name in
+        place of its path) travel too."""
+        given = getattr(self, "_given", self.options)  # a subclass may skip Game.__init__
+        return (rebuild_game, (type(self), dict(given), dict(self.options)))
+
+    def __copy__(self) -> Game:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """A game is immutable, so a deep copy of a state shares it."""
+        return self
 
     # subclasses may compute these from options
     @property
@@ -294,6 +326,13 @@ class Game(abc.ABC):
 
     def __hash__(self) -> int:
         return hash((self.name, tuple(self.options.items())))
+
+
+def rebuild_game(cls: type[Game], given: Mapping[str, Any], options: dict[str, Any]) -> Game:
+    """Unpickle a game (``Game.__reduce__``)."""
+    game = cls(given)
+    game.options = options
+    return game
 
 
 class UniformSource(Protocol):

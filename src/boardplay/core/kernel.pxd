@@ -12,6 +12,7 @@ Buffers passed in are sized by the kernel's ``action_space`` (legal actions),
 """
 
 from libc.stdint cimport uint64_t
+from libc.string cimport memcpy
 
 cdef struct Rng:
     uint64_t state
@@ -40,6 +41,24 @@ cdef inline int rng_below(Rng* rng, int n) noexcept nogil:
 cdef inline double rng_unit(Rng* rng) noexcept nogil:
     """Uniform in [0, 1) with 53 bits."""
     return (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline bytes raw_bytes(const void* source, size_t size):
+    """``size`` bytes of a C field, for a kernel's ``save`` (pickling)."""
+    return (<const char*>source)[:size]
+
+
+cdef inline int raw_load(void* target, size_t size, bytes data, str what) except -1:
+    """Write ``data`` (from ``raw_bytes``) back into a C field of ``size`` bytes; a blob of the
+    wrong size (another build's layout) is refused rather than half-read."""
+    if len(data) != <Py_ssize_t>size:
+        raise ValueError(
+            f"a pickled kernel's {what} holds {len(data)} bytes, this build's {size}: "
+            "pickles are for the same installed boardplay (use the position JSON to move a "
+            "game between versions)"
+        )
+    memcpy(target, <const char*>data, size)
+    return 0
 
 
 cdef class Kernel:

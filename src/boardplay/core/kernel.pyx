@@ -64,6 +64,23 @@ cdef class Kernel:
             out[i] = 0.0
 
     # ----- the Python face: used by the facade, tests and tools, never in a hot loop ----------
+    def __reduce__(self):
+        """Pickling (``pickle``, ``copy.deepcopy``, process pools): the class, the sizes every
+        kernel has and the game's own fields (``save``), which ``restore`` writes back into a
+        fresh instance. The fields travel as this build's C layout, so a pickle is for the same
+        installed boardplay; the position JSON is the portable form."""
+        sizes = (self.num_players, self.action_space, self.chance_space, self.observation_size,
+                 self.feature_size)
+        return (restore_kernel, (type(self), sizes, self.save()))
+
+    def save(self) -> tuple:
+        """The game's fields as plain values (bytes of its C structs, ints) for pickling."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement save()")
+
+    def restore(self, tuple saved) -> None:
+        """Become the kernel ``saved`` (from ``save``) describes."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement restore()")
+
     def current_player(self) -> int:
         return self.to_move()
 
@@ -229,8 +246,43 @@ cdef class KernelState:
         self._copy_extra(other)
         return other
 
+    def __reduce__(self):
+        """Pickling and ``copy.deepcopy``: the game, the kernel (which pickles its own fields,
+        ``Kernel.__reduce__``), the history, and the facade's extra Python fields. The C
+        buffer of legal actions is scratch space and is not carried."""
+        extra = getattr(self, "__dict__", None)
+        return (restore_state, (type(self), self.game, self.kernel, list(self._history)),
+                dict(extra) if extra else None)
+
+    def __copy__(self):
+        """``copy.copy`` is ``clone``: a state never shares its kernel with another."""
+        return self.clone()
+
     def _copy_extra(self, other) -> None:
         """Hook: copy facade fields that live outside the kernel (none by default)."""
+
+
+def restore_kernel(cls, tuple sizes, tuple saved):
+    """Unpickle a kernel (see ``Kernel.__reduce__``): a bare instance of ``cls`` (no
+    ``__init__``, so no tables or board are built) given its sizes and then its fields."""
+    if not (isinstance(cls, type) and issubclass(cls, Kernel)):
+        raise TypeError(f"{cls!r} is not a kernel class")
+    cdef Kernel k = cls.__new__(cls)
+    k.num_players, k.action_space, k.chance_space, k.observation_size, k.feature_size = sizes
+    k.restore(saved)
+    return k
+
+
+def restore_state(cls, object game, Kernel kernel, list history):
+    """Unpickle a facade (see ``KernelState.__reduce__``); pickle then sets the facade's own
+    Python fields from its ``__dict__``."""
+    if not (isinstance(cls, type) and issubclass(cls, KernelState)):
+        raise TypeError(f"{cls!r} is not a kernel state class")
+    cdef KernelState state = cls.__new__(cls)
+    state.game = game
+    state.kernel = kernel
+    state._history = history
+    return state
 
 
 cdef int sample_chance(Kernel k, Rng* rng, int* outcomes, double* probabilities) noexcept:

@@ -11,7 +11,9 @@ from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.options import parse_game_string
 
-# name -> "module:ClassName"; each module is a game package that implements the contract.
+# The one registration point of a game: name -> "module:ClassName" of its ``Game``. Everything
+# else (CLI help, web catalogue, AI evaluation and levels, balance-study variants, move words) is
+# found from that class's attributes (``core.game.Game``).
 _GAMES: dict[str, str] = {
     "montana": "boardplay.games.montana.game:MontanaGame",
     "passtally": "boardplay.games.passtally.game:PasstallyGame",
@@ -31,6 +33,27 @@ def _installed() -> dict[str, str]:
     return present
 
 
+def register(name: str, target: str, aliases: tuple[str, ...] = ()) -> None:
+    """Add a game: ``register("dicerace", "mypackage.dicerace:DiceRaceGame")``. The name is
+    what ``load`` and the command line take; the class is imported only when it is used."""
+    key = name.strip().lower()
+    if not key or not key.isidentifier():
+        raise OptionError(f"a game name is a lowercase identifier, not {name!r}")
+    if ":" not in target:
+        raise OptionError(f"a game is registered as 'module:ClassName', not {target!r}")
+    _GAMES[key] = target
+    for alias in aliases:
+        _ALIASES[alias.strip().lower()] = key
+
+
+def unregister(name: str) -> None:
+    """Remove a game added with ``register`` (and its aliases)."""
+    key = name.strip().lower()
+    _GAMES.pop(key, None)
+    for alias in [a for a, target in _ALIASES.items() if target == key]:
+        del _ALIASES[alias]
+
+
 def available() -> list[str]:
     """The names of the games that can be loaded, sorted."""
     return sorted(_installed())
@@ -45,9 +68,17 @@ def canonical_name(name: str) -> str:
     return key
 
 
+def find(reference: str) -> Any:
+    """The object a ``"module:attribute"`` reference names (a game class, or one of the
+    references a ``Game`` carries: ``heuristics``, ``describer``), importing its module."""
+    module_name, _, attribute = reference.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"reference {reference!r} must be written module:attribute")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
 def game_class(name: str) -> type[Game]:
-    module_name, _, class_name = _installed()[canonical_name(name)].partition(":")
-    cls: type[Game] = getattr(importlib.import_module(module_name), class_name)
+    cls: type[Game] = find(_installed()[canonical_name(name)])
     return cls
 
 

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from boardplay.core.game import Game, sample_chance
-from boardplay.core.playout import Speed, random_playouts
+from boardplay.core.game import Game
+from boardplay.core.playout import Speed, random_playout, random_playouts
 
 
 def kernel_speed(game: Game, seconds: float, seed: int = 0) -> Speed:
@@ -48,17 +48,8 @@ def contract_speed(game: Game, seconds: float, seed: int = 0) -> Speed:
     began = time.perf_counter()
     elapsed = 0.0
     while elapsed < seconds or games == 0:
-        state = game.new_initial_state()
-        steps = 0
-        while not state.is_terminal() and steps < cap:
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-            steps += 1
+        actions += random_playout(game.new_initial_state(), rng, cap)
         games += 1
-        actions += steps
         elapsed = time.perf_counter() - began
     return Speed(games, actions, elapsed)
 

@@ -10,7 +10,6 @@ default or the name of a file the operator put in the data directory."""
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any, Protocol
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.options import OptionSpec
-from boardplay.core.registry import available, load
+from boardplay.core.registry import available, find, load
 
 DATA_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 """Names under which data files are offered: the file name without ``.json``, no dots or
@@ -57,10 +56,7 @@ REGISTRY = RegistryCatalogue()
 
 def resolve(reference: str) -> Catalogue:
     """Import ``module:attribute`` and return that catalogue."""
-    module_name, _, attribute = reference.partition(":")
-    if not module_name or not attribute:
-        raise ValueError(f"catalogue reference {reference!r} must be written module:attribute")
-    catalogue: Catalogue = getattr(importlib.import_module(module_name), attribute)
+    catalogue: Catalogue = find(reference)
     return catalogue
 
 

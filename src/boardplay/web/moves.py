@@ -1,32 +1,25 @@
 """Moves in words for the web views: each legal move and each move of the history gets a struct
 (what the boards index moves by) and a sentence (what the move list shows).
 
-Each game's ``games/<game>/describe.py`` turns (position before, notation, position after) into
-``(struct, sentence)``; this module feeds it from the public contract only (``to_json``,
-``action_to_string``, ``clone``, ``apply_action``, ``result_text``), adds the end of the game
-when a move ends it, and keeps the history's words so a view costs one new description per move.
-A game without a describer gets none, and a describer that fails never stops a game being shown.
+Each game's describer (``Game.describer``, e.g. ``games/<game>/describe.py``) turns (position
+before, notation, position after) into ``(struct, sentence)``; this module feeds it from the
+public contract only (``to_json``, ``action_to_string``, ``clone``, ``apply_action``,
+``result_text``), adds the end of the game when a move ends it, and keeps the history's words so
+a view costs one new description per move. A game without a describer gets none, and a describer
+that fails never stops a game being shown.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from boardplay.core.game import Game, State
 from boardplay.core.records import Move
+from boardplay.core.registry import find
 
 log = logging.getLogger("boardplay.web")
-
-DESCRIBERS = {
-    "potlatch": "boardplay.games.potlatch.describe",
-    "proteus": "boardplay.games.proteus.describe",
-    "passtally": "boardplay.games.passtally.describe",
-    "montana": "boardplay.games.montana.describe",
-}
-"""Game name → module with ``describe(before, move, after, seat, names)``."""
 
 
 class Describe(Protocol):
@@ -40,11 +33,12 @@ class Describe(Protocol):
     ) -> tuple[dict[str, Any], str]: ...
 
 
-def describer(game_name: str) -> Describe | None:
-    module = DESCRIBERS.get(game_name)
-    if module is None:
+def describer(game: Game) -> Describe | None:
+    """The game's describer (its ``Game.describer`` reference), or None."""
+    reference = game.describer
+    if reference is None:
         return None
-    found: Describe = importlib.import_module(module).describe
+    found: Describe = find(reference)
     return found
 
 
@@ -53,7 +47,7 @@ def said(
 ) -> dict[str, Any]:
     """``{"struct": …, "words": …}`` for ``action`` in ``state`` (state is left unchanged);
     empty when the game has no describer or the description fails."""
-    describe = describer(game.name)
+    describe = describer(game)
     if describe is None:
         return {}
     try:
@@ -75,7 +69,7 @@ def said(
 
 def legal_said(game: Game, state: State, actions: Sequence[int]) -> list[dict[str, Any]]:
     """The views' legal list: id, notation, struct and words of each legal action."""
-    position = state.to_json() if describer(game.name) is not None else None
+    position = state.to_json() if describer(game) is not None else None
     return [
         {"id": a, "move": state.action_to_string(a), **said(game, state, a, position)}
         for a in actions

@@ -153,7 +153,7 @@ def test_position_from_other_data_file_is_rejected(tmp_path: Path) -> None:
     raw["id"] = "other"
     path = write(tmp_path, raw)
     position = fresh().to_json()
-    with pytest.raises(PositionError, match="'data'"):
+    with pytest.raises(PositionError, match=r"^data\.id: expected 'other'"):
         boardplay.load("montana", board_seed=0, start_player=0, data=path).state_from_json(position)
 
 

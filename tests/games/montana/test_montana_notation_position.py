@@ -247,7 +247,7 @@ def test_bad_position_names_the_field(path: list[Any], value: Any, field: str) -
 
 
 def test_bad_position_not_an_object() -> None:
-    with pytest.raises(PositionError, match="must be an object"):
+    with pytest.raises(PositionError, match=r"^position: expected an object"):
         boardplay.load("montana").state_from_json([])  # type: ignore[arg-type]
 
 

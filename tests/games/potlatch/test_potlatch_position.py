@@ -43,37 +43,41 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
     (
         "letter other than N, R, B",
         with_(GOOD, tiles={"0,0": "X", "1,0": "", "-1,0": ""}),
-        r"tiles\['0,0'\].*other than N, R, B",
+        r'tiles\["0,0"\]: .*other than N, R, B',
     ),
     (
         "more than 3 letters",
         with_(GOOD, tiles={"0,0": "NNNN", "1,0": "", "-1,0": ""}),
-        r"tiles\['0,0'\].*more than 3",
+        r'tiles\["0,0"\]: .*more than 3',
     ),
     (
         "colour chip not 3rd",
         with_(GOOD, tiles={"0,0": "NR", "1,0": "", "-1,0": ""}),
-        r"tiles\['0,0'\].*only be the 3rd",
+        r'tiles\["0,0"\]: .*only be the 3rd',
     ),
     (
         "colour chip at the bottom",
         with_(GOOD, tiles={"0,0": "RNN", "1,0": "", "-1,0": ""}),
-        r"tiles\['0,0'\].*only be the 3rd",
+        r'tiles\["0,0"\]: .*only be the 3rd',
     ),
     ("pawn not on a tile", with_(GOOD, pawns=["-1,0", "3,0"]), r"pawns\[1\].*not on a listed"),
-    ("pawns share a hex", with_(GOOD, pawns=["1,0", "1,0"]), r"'pawns'.*both pawns"),
-    ("stock < 0", with_(GOOD, stock=-1), r"'stock' must be >= 0"),
-    ("to_move not 0/1", with_(GOOD, to_move=2), r"'to_move'"),
-    ("done >= N", with_(MID, done=3), r"'done' must be an integer 0\.\.2"),
-    ("done < 0", with_(MID, done=-1), r"'done'"),
+    ("pawns share a hex", with_(GOOD, pawns=["1,0", "1,0"]), r"^pawns: both pawns"),
+    ("stock < 0", with_(GOOD, stock=-1), r"^stock: expected an integer >= 0, got -1"),
+    ("to_move not 0/1", with_(GOOD, to_move=2), r"^to_move: expected 0 \(Red\) or 1"),
+    ("done >= N", with_(MID, done=3), r"^done: expected an integer 0\.\.2, got 3"),
+    ("done < 0", with_(MID, done=-1), r"^done: expected an integer 0\.\.2"),
     (
         "visited without the pawn",
         with_(MID, visited=["0,0"]),
-        r"'visited' must contain the mover's pawn hex 1,0",
+        r"^visited: must contain the mover's pawn hex 1,0",
     ),
     ("visited non-tile", with_(MID, visited=["0,0", "1,0", "9,9"]), r"visited\[2\].*not a tile"),
-    ("visited duplicate", with_(MID, visited=["0,0", "1,0", "0,0"]), r"'visited'.*listed twice"),
-    ("run_open with done 0", with_(MID, done=0), r"'run_open' cannot be true"),
+    (
+        "visited duplicate",
+        with_(MID, visited=["0,0", "1,0", "0,0"]),
+        r"^visited\[2\]: 0,0 is listed twice",
+    ),
+    ("run_open with done 0", with_(MID, done=0), r"^run_open: cannot be true"),
     (
         "more than 36 N",
         {
@@ -82,7 +86,7 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
             "pawns": ["0,0", "1,0"],
             "to_move": 0,
         },
-        r"'tiles' holds 39 N",
+        r"^tiles: holds 39 N",
     ),
     (
         "more than 5 R",
@@ -92,7 +96,7 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
             "pawns": ["9,9", "8,9"],
             "to_move": 1,
         },
-        r"'tiles' holds 6 R",
+        r"^tiles: holds 6 R",
     ),
     (
         "more than 5 B",
@@ -102,31 +106,35 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
             "pawns": ["9,9", "8,9"],
             "to_move": 0,
         },
-        r"'tiles' holds 6 B",
+        r"^tiles: holds 6 B",
     ),
     # Shape errors and the engine's own limits (docs/formats/potlatch.md).
-    ("missing field", with_(GOOD, stock=...), r"'stock' is missing"),
-    ("unknown field", with_(GOOD, colour="red"), r"unknown field 'colour'"),
-    ("tiles not an object", with_(GOOD, tiles=["0,0"]), r"'tiles' must be an object"),
-    ("bad hex text", with_(GOOD, tiles={"0, 0": "", "1,0": "", "-1,0": ""}), r"'tiles'.*not a hex"),
+    ("missing field", with_(GOOD, stock=...), r"^stock: is missing"),
+    ("unknown field", with_(GOOD, colour="red"), r"^colour: unknown field"),
+    ("tiles not an object", with_(GOOD, tiles=["0,0"]), r"^tiles: expected an object"),
+    (
+        "bad hex text",
+        with_(GOOD, tiles={"0, 0": "", "1,0": "", "-1,0": ""}),
+        r'^tiles\["0, 0"\]: the key is not a hex',
+    ),
     (
         "non-canonical hex",
         with_(GOOD, tiles={"+0,0": "", "1,0": "", "-1,0": ""}),
-        r"'tiles'.*not a hex",
+        r'^tiles\["\+0,0"\]: the key is not a hex',
     ),
-    ("hex out of range", with_(GOOD, pawns=["-1,0", "20000,0"]), r"pawns\[1\].*not a hex"),
+    ("hex out of range", with_(GOOD, pawns=["-1,0", "20000,0"]), r"^pawns\[1\]: expected a hex"),
     (
         "chips not a string",
         with_(GOOD, tiles={"0,0": 3, "1,0": "", "-1,0": ""}),
-        r"tiles\['0,0'\].*must be a string",
+        r'^tiles\["0,0"\]: expected a chip string',
     ),
-    ("stock not an int", with_(GOOD, stock="6"), r"'stock' must be an integer"),
-    ("pawns not a pair", with_(GOOD, pawns=["-1,0"]), r"'pawns' must be a list of two"),
-    ("actions not 2/3", with_(GOOD, actions=4), r"'actions' must be 2 or 3"),
-    ("to_move a bool", with_(GOOD, to_move=True), r"'to_move'"),
-    ("visited not a list", with_(MID, visited="1,0"), r"'visited' must be a list"),
-    ("run_open not a bool", with_(MID, run_open=1), r"'run_open' must be true or false"),
-    ("more than 12 tiles", with_(GOOD, stock=10), r"'stock'.*more than the 12 base tiles"),
+    ("stock not an int", with_(GOOD, stock="6"), r'^stock: expected an integer >= 0, got "6"'),
+    ("pawns not a pair", with_(GOOD, pawns=["-1,0"]), r"^pawns: expected a list of 2 entries"),
+    ("actions not 2/3", with_(GOOD, actions=4), r"^actions: expected one of 2, 3, got 4"),
+    ("to_move a bool", with_(GOOD, to_move=True), r"^to_move: .*got true"),
+    ("visited not a list", with_(MID, visited="1,0"), r"^visited: expected a list"),
+    ("run_open not a bool", with_(MID, run_open=1), r"^run_open: expected true or false, got 1"),
+    ("more than 12 tiles", with_(GOOD, stock=10), r"^stock: .*more than the 12 base tiles"),
     (
         "colour chips could run out mid-turn",
         {
@@ -146,20 +154,28 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
             "run_open": True,
             "visited": ["0,0"],
         },
-        r"'tiles': the mover has 4 colour chips",
+        r"^tiles: the mover has 4 colour chips",
     ),
-    ("snapshots not a pair", with_(GOOD, snapshots=[None]), r"'snapshots' must be a list"),
+    (
+        "snapshots not a pair",
+        with_(GOOD, snapshots=[None]),
+        r"^snapshots: expected a list of 2 entries",
+    ),
     (
         "snapshot with an empty hex",
         with_(GOOD, snapshots=[{"0,0": ""}, None]),
-        r"snapshots\[0\].*only hexes with chips",
+        r"^snapshots\[0\]: .*only hexes with chips",
     ),
     (
         "snapshot with bad chips",
         with_(GOOD, snapshots=[None, {"0,0": "RRR"}]),
-        r"snapshots\[1\]\['0,0'\]",
+        r'^snapshots\[1\]\["0,0"\]: ',
     ),
-    ("turns_played negative", with_(GOOD, turns_played=-3), r"'turns_played'"),
+    (
+        "turns_played negative",
+        with_(GOOD, turns_played=-3),
+        r"^turns_played: expected an integer >= 0",
+    ),
 ]
 
 
@@ -173,14 +189,14 @@ def test_malformed_position_is_rejected_naming_the_field(
 
 def test_full_state_snapshot_shape_is_checked() -> None:
     full = {"repetition_compares_full_state": True}
-    with pytest.raises(PositionError, match=r"snapshots\[0\]' must be"):
+    with pytest.raises(PositionError, match=r'^snapshots\[0\]: expected \{"tiles"'):
         load(with_(GOOD, snapshots=[{"0,0": "NNN"}, None]), **full)
-    with pytest.raises(PositionError, match=r"snapshots\[0\]\.pawns"):
+    with pytest.raises(PositionError, match=r"^snapshots\[0\]\.pawns: expected a list of 2"):
         load(with_(GOOD, snapshots=[{"tiles": {}, "pawns": "x"}, None]), **full)
 
 
 def test_not_a_mapping_is_rejected() -> None:
-    with pytest.raises(PositionError, match="JSON object"):
+    with pytest.raises(PositionError, match=r"^position: expected an object, got \[1, 2\]"):
         game().state_from_json([1, 2])  # type: ignore[arg-type]
 
 

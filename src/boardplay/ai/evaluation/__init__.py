@@ -4,20 +4,20 @@ An evaluation maps a state to a per-seat vector of estimated win chances (non-ne
 to about 1, like ``returns()`` at the end of a game), so the greedy agent can compare positions
 and MCTS can stop a rollout early and back up the estimate instead of a result. A rollout policy
 picks an action during MCTS playouts; a cheap policy that is better than uniform makes each
-simulation more informative. Per-game modules use only the public State API and ``to_json()``,
-so they keep working when an engine's internals change.
+simulation more informative. Per-game modules weigh the typed feature vector each kernel
+documents (``state.kernel.features()``, the ``FEATURE_NAMES`` of its ``kernel.pyx``) and never
+parse the position JSON. A game names its module in ``Game.heuristics``.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from boardplay.core.game import Game, State
+from boardplay.core.registry import find
 
 Evaluation = Callable[[State], list[float]]
 """Per-seat estimated win chances of a position."""
@@ -52,20 +52,6 @@ def softmax(values: list[float], temperature: float) -> list[float]:
     return [w / total for w in weights]
 
 
-def softmax_evaluation(
-    strengths: Callable[[dict[str, Any]], list[float]], temperature: float
-) -> Callable[[State], list[float]]:
-    """An evaluation built from per-seat strengths of the position JSON: the result at the end,
-    otherwise the softmax of the strengths (win chances that sum to 1)."""
-
-    def evaluate(state: State) -> list[float]:
-        if state.is_terminal():
-            return state.returns()
-        return softmax(strengths(state.to_json()), temperature)
-
-    return evaluate
-
-
 def generic_evaluate(state: State) -> list[float]:
     """Fallback evaluation: the result at the end; otherwise a softmax over the scores (when the
     game keeps score) with a temperature that grows with the score level, so a lead of a few
@@ -86,20 +72,11 @@ GENERIC = Heuristics(
     "generic: the result at the end, else a softmax over scores(), else even chances",
 )
 
-_MODULES: dict[str, str] = {
-    "potlatch": "boardplay.ai.evaluation.potlatch",
-    "proteus": "boardplay.ai.evaluation.proteus",
-    "passtally": "boardplay.ai.evaluation.passtally",
-    "montana": "boardplay.ai.evaluation.montana",
-}
-"""Game name -> module defining ``HEURISTICS``."""
-
 
 def heuristics_for(game: Game) -> Heuristics:
-    """The game's own heuristics when it has a module, else the generic fallback."""
-    target = _MODULES.get(game.name)
-    if target is None:
+    """The game's own heuristics (its ``Game.heuristics`` reference) or the generic fallback."""
+    reference = game.heuristics
+    if reference is None:
         return GENERIC
-    module = importlib.import_module(target)
-    heuristics: Heuristics = module.HEURISTICS
+    heuristics: Heuristics = find(reference)
     return heuristics

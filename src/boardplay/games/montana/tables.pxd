@@ -43,6 +43,7 @@ cdef struct Land:
 
 cdef class Tables:
     cdef readonly int n
+    cdef object args                # (data, players, options): how to build these again
     cdef int settlements, worker_cap, per_colour, start_cattle, cattle_total, canteens_total
     cdef int start_silver[4]
     cdef int goods_supply[6]

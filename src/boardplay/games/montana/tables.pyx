@@ -27,6 +27,7 @@ cdef class Tables:
     def __init__(self, data, int players, options):
         """``data``: parsed ``Components``; ``options``: the game's option values."""
         cdef int i, k, a, s, t
+        self.args = (data, players, dict(options))
         n = players
         self.n = n
         for i, (dq, dr) in enumerate(DIRECTIONS):
@@ -125,6 +126,11 @@ cdef class Tables:
         self.fixed_seed = seed if isinstance(seed, int) else -1
         start = options["start_player"]
         self.fixed_start = start if isinstance(start, int) else -1
+
+    def __reduce__(self):
+        """Pickled as the arguments it was built from (the tables are rebuilt: a few thousand
+        C ints derived from the component data, never edited after ``__init__``)."""
+        return (Tables, self.args)
 
     cdef void make_land(self, int seed, Land* land) noexcept:
         """Deal the landscape of ``seed`` (spec §2.10): shuffle the tiles, turn each one, and

@@ -16,7 +16,7 @@ loader and the explanations use is ``access.pyx``; no C method here touches a Py
 
 cimport cython
 
-from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below
+from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, raw_bytes, raw_load, rng_below
 from boardplay.games.passtally.kernel cimport ctz
 
 from boardplay.games.passtally.ring cimport (
@@ -549,6 +549,16 @@ cdef class PasstallyKernel(Kernel):
         other._set_sizes()
         other.p = self.p
         return other
+
+    def save(self) -> tuple:
+        """Pickling (``Kernel.__reduce__``): the position struct and the options."""
+        return (raw_bytes(&self.p, sizeof(Position)), self.n, self.jump_step, self.continuous,
+                self.finish_turn, self.max_turns)
+
+    def restore(self, tuple saved) -> None:
+        position, self.n, self.jump_step, self.continuous, self.finish_turn, self.max_turns = saved
+        raw_load(&self.p, sizeof(Position), position, "position")
+        self._set_sizes()
 
     cdef void copy_from(self, Kernel other) noexcept:
         self.p = (<PasstallyKernel>other).p

@@ -8,11 +8,11 @@ can reach. Every rejection is a ``PositionError`` whose message names the offend
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from boardplay.core.errors import PositionError
+from boardplay.core.fields import Field, read
 from boardplay.core.game import Game, require
 from boardplay.games.passtally import access
 from boardplay.games.passtally.access import FIELDS
@@ -25,9 +25,7 @@ from boardplay.games.passtally.state import (
     setup_order,
 )
 from boardplay.games.passtally.tables import (
-    CELL_INDEX,
     CELL_NAMES,
-    DESIGN_INDEX,
     DESIGNS,
     FINAL_ROUND_SCORE,
     NUM_CELLS,
@@ -117,77 +115,31 @@ class _Draft:
         return state
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _flag(data: Mapping[str, Any], key: str) -> bool:
-    value = data.get(key, False)
-    require(isinstance(value, bool), f"field {key!r} must be true or false, not {value!r}")
-    return bool(value)
-
-
 def load_position(game: Game, data: Any) -> PasstallyState:
     """Build a state from position JSON, or raise ``PositionError`` naming what is wrong."""
-    require(isinstance(data, Mapping), "a Passtally position must be a JSON object")
-    allowed = _REQUIRED + _OPTIONAL
+    top = read(data)
     uses_turns = game.options["max_turns"] is not None
-    for key in data:
-        if key == _TURNS:
-            require(
-                uses_turns,
-                "field 'turns' is only used with the max_turns option (an engine guard)",
-            )
-            continue
-        require(
-            key in allowed,
-            f"unknown field {key!r}; a Passtally position has: {', '.join(allowed)}",
-        )
-    for key in _REQUIRED:
-        require(key in data, f"field {key!r} is missing")
+    allowed = _REQUIRED + _OPTIONAL + ((_TURNS,) if uses_turns else ())
+    if not uses_turns and top.has(_TURNS):
+        raise top.member(_TURNS).error("is only used with the max_turns option (an engine guard)")
+    top.keys(allowed, required=_REQUIRED)
 
     n = game.num_players
-    players = data["players"]
-    require(
-        _is_int(players) and players == n,
-        f"field 'players' is {players!r} but this game has players={n}",
-    )
-    setup = _flag(data, "setup")
-    final_round = _flag(data, "final_round")
-    game_over = _flag(data, "game_over")
+    top.member("players").choice((n,), f"{n}, the players of this game (players={n})")
+    setup = top.optional("setup", False).boolean()
+    final_round = top.optional("final_round", False).boolean()
+    game_over = top.optional("game_over", False).boolean()
 
     state = _Draft(n)
-    _load_placements(state, data["placements"])
-    _load_markers(state, data["markers"], n)
-    _load_piles(state, data["piles"])
-
-    scores = data["scores"]
-    require(
-        isinstance(scores, list) and len(scores) == n,
-        f"field 'scores' must be a list of {n} integers",
-    )
-    for seat, value in enumerate(scores):
-        require(
-            _is_int(value) and value >= 0,
-            f"scores[{seat}] must be an integer >= 0, not {value!r}",
-        )
-    state.points = list(scores)
-
-    to_move = data["to_move"]
-    require(
-        to_move is None or (_is_int(to_move) and 0 <= to_move < n),
-        f"field 'to_move' must be a seat 0-{n - 1} or null, not {to_move!r}",
-    )
-    actions_left = data["actions_left"]
-    require(
-        _is_int(actions_left) and 0 <= actions_left <= 2,
-        f"field 'actions_left' must be 0, 1 or 2, not {actions_left!r}",
-    )
+    _load_placements(state, top.member("placements"))
+    _load_markers(state, top.member("markers"), n)
+    _load_piles(state, top.member("piles"))
+    state.points = [entry.integer(0) for entry in top.member("scores").items(n)]
+    to_move = top.member("to_move").optional_integer(0, n - 1)
+    actions_left = top.member("actions_left").integer(0, 2)
     state.actions_left = actions_left
     if uses_turns:
-        turns = data.get(_TURNS, 0)
-        require(_is_int(turns) and turns >= 0, "field 'turns' must be an integer >= 0")
-        state.turns = turns
+        state.turns = top.optional(_TURNS, 0).integer(0)
 
     _check_tile_counts(state)
     state.setup = setup
@@ -294,39 +246,23 @@ def load_position(game: Game, data: Any) -> PasstallyState:
     return state.write(kernel_state)
 
 
-def _load_placements(state: _Draft, raw: Any) -> None:
+def _load_placements(state: _Draft, field: Field) -> None:
     """Replay each placement through §5 rules 2-4 on the board built so far."""
-    require(isinstance(raw, list), "field 'placements' must be a list")
-    for index, item in enumerate(raw):
-        where = f"placement {index}"
-        require(
-            isinstance(item, list)
-            and len(item) == 3
-            and all(isinstance(part, str) for part in item),
-            f'{where} must be [design, cell, orientation], e.g. ["XX", "b3", "E"]',
-        )
-        design_name, cell_text, orient_text = item
-        require(
-            design_name in DESIGN_INDEX,
-            f"{where}: unknown design {design_name!r}; designs are {', '.join(DESIGNS)}",
-        )
-        require(cell_text in CELL_INDEX, f"{where}: unknown cell {cell_text!r} (a1-f6)")
-        require(
-            len(orient_text) == 1 and orient_text in ORIENT_NAMES,
-            f"{where}: unknown orientation {orient_text!r} (E, S, W or N)",
-        )
-        design = DESIGN_INDEX[design_name]
-        anchor = CELL_INDEX[cell_text]
-        k = ORIENT_NAMES.index(orient_text)
-        label = f"{where} `{design_name} {cell_text}{orient_text}`"
+    for entry in field.items():
+        parts = entry.items(3)
+        design = parts[0].index(DESIGNS, "a design name (" + ", ".join(DESIGNS) + ")")
+        anchor = parts[1].index(CELL_NAMES, "a cell a1-f6")
+        k = parts[2].index(ORIENT_NAMES, "an orientation (E, S, W or N)")
+        design_name, cell_text, orient_text = DESIGNS[design], CELL_NAMES[anchor], ORIENT_NAMES[k]
+        label = f"`{design_name} {cell_text}{orient_text}`"
         other = OTHER_CELL[anchor * 4 + k]
-        require(other >= 0, f"{label}: part of the tile is off the board")
+        entry.require(other >= 0, f"{label}: part of the tile is off the board")
         ha, hb = state.height[anchor], state.height[other]
-        require(
+        entry.require(
             ha == hb,
             f"{label}: different heights ({cell_text} is {ha}, {CELL_NAMES[other]} is {hb})",
         )
-        require(
+        entry.require(
             ha == 0 or state.tid[anchor] != state.tid[other],
             f"{label}: rests exactly on one tile (placement {state.tid[anchor]})",
         )
@@ -341,43 +277,27 @@ def _load_placements(state: _Draft, raw: Any) -> None:
             state.shape[cell] = shape
 
 
-def _load_markers(state: _Draft, raw: Any, n: int) -> None:
-    require(isinstance(raw, Mapping), "field 'markers' must be an object slot -> seat")
-    for key, seat in raw.items():
-        require(
-            isinstance(key, str) and key.isdigit() and str(int(key)) == key and int(key) < 24,
-            f'markers: {key!r} is not a slot; slots are "0"-"23"',
-        )
-        require(
-            _is_int(seat) and 0 <= seat < n,
-            f"markers: slot {key} holds {seat!r}, which is not a seat 0-{n - 1}",
-        )
-        state.ring[int(key)] = seat
+_SLOT_NAMES = tuple(str(slot) for slot in range(NUM_SLOTS))
 
 
-def _load_piles(state: _Draft, raw: Any) -> None:
-    require(isinstance(raw, list) and len(raw) == NUM_PILES, "field 'piles' must list 3 piles")
-    for p, pile in enumerate(raw):
-        name = f"pile {PILE_NAMES[p]}"
-        require(
-            isinstance(pile, Mapping) and set(pile) == {"face_up", "hidden"},
-            f"{name} must be an object with exactly 'face_up' and 'hidden'",
-        )
-        face_up, hidden = pile["face_up"], pile["hidden"]
-        require(
-            face_up is None or (isinstance(face_up, str) and face_up in DESIGN_INDEX),
-            f"{name}: face_up {face_up!r} is not a design ({', '.join(DESIGNS)}) or null",
-        )
-        require(
-            _is_int(hidden) and hidden >= 0,
-            f"{name}: hidden must be an integer >= 0, not {hidden!r}",
-        )
-        state.face_up[p] = -1 if face_up is None else DESIGN_INDEX[face_up]
+def _load_markers(state: _Draft, field: Field, n: int) -> None:
+    for key, entry in field.members():
+        entry.require(key in _SLOT_NAMES, 'is not a slot; slots are "0"-"23"')
+        state.ring[int(key)] = entry.integer(0, n - 1)
+
+
+def _load_piles(state: _Draft, field: Field) -> None:
+    for p, pile in enumerate(field.items(NUM_PILES)):
+        pile.exact_keys(("face_up", "hidden"))
+        face_up = pile.member("face_up")
+        if face_up.value is not None:
+            state.face_up[p] = face_up.index(DESIGNS, "a design name or null")
+        hidden = pile.member("hidden").integer(0)
         state.hidden[p] = hidden
-        size = hidden + (face_up is not None)
-        require(
+        size = hidden + (face_up.value is not None)
+        pile.require(
             size <= TILES_PER_PILE,
-            f"{name} holds {size} tiles; a pile has at most {TILES_PER_PILE}",
+            f"pile {PILE_NAMES[p]} holds {size} tiles; a pile has at most {TILES_PER_PILE}",
         )
 
 

@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from boardplay.core.game import Game, State
-from boardplay.core.options import OptionSet, OptionSpec
+from boardplay.core.options import OptionSet, OptionSpec, OptionValue
 from boardplay.games.potlatch.kernel import PotlatchKernel
 from boardplay.games.potlatch.notation import NUM_ACTIONS
 from boardplay.games.potlatch.observation import OBSERVATION_SHAPE, observation_tensor
@@ -28,6 +28,20 @@ class PotlatchGame(Game):
 
     name: ClassVar[str] = "potlatch"
     title: ClassVar[str] = "Potlatch Klone"
+    heuristics: ClassVar[str | None] = "boardplay.ai.evaluation.potlatch:HEURISTICS"
+    describer: ClassVar[str | None] = "boardplay.games.potlatch.describe:describe"
+    study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = (
+        ("actions", (2, 3)),
+        ("layout", None),
+    )
+    levels: ClassVar[Mapping[str, str] | None] = {
+        # 5000 iterations against 1000 drew many games by repetition (condition 3), even with
+        # contempt 0.15 or 0.3 (52% and 57.5% wins), so greedy is a rung and random the first.
+        "easy": "random",
+        "medium": "greedy",
+        "hard": "mcts(iterations=200)",
+        "expert": "mcts(iterations=1000)",
+    }
     seat_names: ClassVar[tuple[str, ...]] = ("Red", "Blue")
     num_distinct_actions: ClassVar[int] = NUM_ACTIONS
     option_set: ClassVar[OptionSet] = OptionSet(

@@ -24,7 +24,7 @@ condition 2 needs it anyway; ``legal_into`` only copies it.
 
 from libc.string cimport memcmp, memcpy, memset
 
-from boardplay.core.kernel cimport TERMINAL, Kernel
+from boardplay.core.kernel cimport TERMINAL, Kernel, raw_bytes, raw_load
 
 
 cdef extern from *:
@@ -333,6 +333,27 @@ cdef class PotlatchKernel(Kernel):
         cdef PotlatchKernel other = PotlatchKernel.__new__(PotlatchKernel)
         other.copy_from(self)
         return other
+
+    def save(self) -> tuple:
+        """Pickling (``Kernel.__reduce__``): the board, the snapshots, the legal list and the
+        turn counters and options, exactly as ``copy_from`` copies them."""
+        return (
+            raw_bytes(&self.b, sizeof(Board)),
+            raw_bytes(self.snaps, sizeof(self.snaps)),
+            raw_bytes(&self.turn_start, sizeof(Snap)),
+            raw_bytes(self.legal, sizeof(self.legal)),
+            (self._done, self._n_actions, self._turns_played, self.turn_limit, self.full,
+             self._filter, self.centre, self.winner, self.condition, self.nlegal),
+        )
+
+    def restore(self, tuple saved) -> None:
+        board, snaps, turn_start, legal, numbers = saved
+        raw_load(&self.b, sizeof(Board), board, "board")
+        raw_load(self.snaps, sizeof(self.snaps), snaps, "snapshots")
+        raw_load(&self.turn_start, sizeof(Snap), turn_start, "turn-start snapshot")
+        raw_load(self.legal, sizeof(self.legal), legal, "legal list")
+        (self._done, self._n_actions, self._turns_played, self.turn_limit, self.full,
+         self._filter, self.centre, self.winner, self.condition, self.nlegal) = numbers
 
     cdef void copy_from(self, Kernel other) noexcept:
         cdef PotlatchKernel o = <PotlatchKernel>other

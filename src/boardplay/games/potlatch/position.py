@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from boardplay.core.errors import PositionError
+from boardplay.core.fields import Field, read
 from boardplay.core.game import Game
 from boardplay.games.potlatch.notation import (
     CHIP_CODES,
@@ -41,156 +41,124 @@ _KNOWN_FIELDS = (
     "result",
     "turns_played",
 )
+_HEX = 'a hex "q,r" with integers and no spaces, e.g. "-1,0" (|q|, |r| <= 10000)'
 
 
-def _fail(message: str) -> PositionError:
-    return PositionError(message)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _hex(value: object, field: str) -> int:
-    key = parse_hex(value)
+def _hex(field: Field) -> int:
+    key = parse_hex(field.value)
     if key is None:
-        raise _fail(
-            f'field {field!r}: {value!r} is not a hex; write "q,r" with integers and no '
-            'spaces, e.g. "-1,0" (|q|, |r| <= 10000)'
-        )
+        raise field.expected(_HEX)
     return key
 
 
-def _chips(value: object, field: str) -> int:
+def _chips(field: Field) -> int:
     """Chip code of a chip string, with the two §11 chip rules named separately."""
+    value = field.value
     if not isinstance(value, str):
-        raise _fail(f'field {field!r}: chips must be a string such as "NNR", got {value!r}')
+        raise field.expected('a chip string such as "NNR"')
     if any(letter not in "NRB" for letter in value):
-        raise _fail(f"field {field!r}: {value!r} has a letter other than N, R, B")
+        raise field.error(f"{value!r} has a letter other than N, R, B")
     if len(value) > 3:
-        raise _fail(f"field {field!r}: {value!r} has more than 3 chips")
+        raise field.error(f"{value!r} has more than 3 chips")
     if value not in CHIP_CODES:
-        raise _fail(
-            f"field {field!r}: {value!r} has a colour chip below the 3rd chip; "
-            "R and B can only be the 3rd chip"
+        raise field.error(
+            f"{value!r} has a colour chip below the 3rd chip; R and B can only be the 3rd chip"
         )
     return CHIP_CODES[value]
 
 
-def _tiles(value: object, field: str) -> dict[int, int]:
-    if not isinstance(value, Mapping):
-        raise _fail(f'field {field!r} must be an object mapping "q,r" to a chip string')
+def _tiles(field: Field) -> dict[int, int]:
+    """``{"q,r": chips}``: each key a hex (named by the key's path), listed once."""
+    field.mapping()
     tiles: dict[int, int] = {}
-    for text, chips in value.items():
-        key = _hex(text, field)
+    for _text, entry in field.members():
+        key = parse_hex(_text)
+        if key is None:
+            raise entry.error(f"the key is not {_HEX}")
         if key in tiles:
-            raise _fail(f"field {field!r}: hex {text!r} is listed twice")
-        tiles[key] = _chips(chips, f"{field}[{text!r}]")
+            raise entry.error("this hex is listed twice")
+        tiles[key] = _chips(entry)
     return tiles
 
 
 def load_position(game: Game, position: Mapping[str, Any]) -> PotlatchState:
     """A state for ``position``; raises ``PositionError`` naming the first bad field."""
-    if not isinstance(position, Mapping):
-        raise _fail("a Potlatch Klone position must be a JSON object")
-    unknown = [k for k in position if k not in _KNOWN_FIELDS]
-    if unknown:
-        raise _fail(f"unknown field {unknown[0]!r}; the fields are: {', '.join(_KNOWN_FIELDS)}")
-    for required in ("tiles", "stock", "pawns", "to_move"):
-        if required not in position:
-            raise _fail(f"field {required!r} is missing")
+    top = read(position)
+    top.keys(_KNOWN_FIELDS, required=("tiles", "stock", "pawns", "to_move"))
 
-    tiles = _tiles(position["tiles"], "tiles")
+    tiles_field = top.member("tiles")
+    tiles = _tiles(tiles_field)
+    stock_field = top.member("stock")
+    stock = stock_field.integer(0)
 
-    stock = position["stock"]
-    if not _is_int(stock):
-        raise _fail(f"field 'stock' must be an integer, got {stock!r}")
-    if stock < 0:
-        raise _fail(f"field 'stock' must be >= 0, got {stock}")
+    pawns_field = top.member("pawns")
+    pawn_fields = pawns_field.items(2)
+    pawns = [_hex(p) for p in pawn_fields]
+    for field, key in zip(pawn_fields, pawns, strict=True):
+        field.require(key in tiles, f"pawn on {hex_text(key)} is not on a listed tile")
+    pawns_field.require(pawns[0] != pawns[1], f"both pawns are on {hex_text(pawns[0])}")
 
-    pawns_raw = position["pawns"]
-    if not isinstance(pawns_raw, list) or len(pawns_raw) != 2:
-        raise _fail("field 'pawns' must be a list of two hexes [red hex, blue hex]")
-    pawns = [_hex(p, f"pawns[{i}]") for i, p in enumerate(pawns_raw)]
-    for i, key in enumerate(pawns):
-        if key not in tiles:
-            raise _fail(f"field 'pawns[{i}]': pawn on {hex_text(key)} is not on a listed tile")
-    if pawns[0] == pawns[1]:
-        raise _fail(f"field 'pawns': both pawns are on {hex_text(pawns[0])}")
-
-    to_move = position["to_move"]
-    if not _is_int(to_move) or to_move not in (0, 1):
-        raise _fail(f"field 'to_move' must be 0 (Red) or 1 (Blue), got {to_move!r}")
-
-    actions = position.get("actions", game.options["actions"])
-    if not _is_int(actions) or actions not in (2, 3):
-        raise _fail(f"field 'actions' must be 2 or 3, got {actions!r}")
-
-    done = position.get("done", 0)
-    if not _is_int(done) or not 0 <= done < actions:
-        raise _fail(f"field 'done' must be an integer 0..{actions - 1}, got {done!r}")
+    to_move = top.member("to_move").choice((0, 1), "0 (Red) or 1 (Blue)")
+    actions = top.optional("actions", game.options["actions"]).choice((2, 3))
+    done_field = top.optional("done", 0)
+    done = done_field.integer(0, actions - 1)
 
     mover_hex = pawns[to_move]
-    visited_raw = position.get("visited", [hex_text(mover_hex)])
-    if not isinstance(visited_raw, list):
-        raise _fail("field 'visited' must be a list of hexes")
+    visited_field = top.optional("visited", [hex_text(mover_hex)])
     visited: list[int] = []
-    for i, text in enumerate(visited_raw):
-        key = _hex(text, f"visited[{i}]")
-        if key not in tiles:
-            raise _fail(f"field 'visited[{i}]': {text} is not a tile")
-        if key in visited:
-            raise _fail(f"field 'visited': {text} is listed twice")
+    for entry in visited_field.items():
+        key = _hex(entry)
+        entry.require(key in tiles, f"{entry.value} is not a tile")
+        entry.require(key not in visited, f"{entry.value} is listed twice")
         visited.append(key)
-    if mover_hex not in visited:
-        raise _fail(f"field 'visited' must contain the mover's pawn hex {hex_text(mover_hex)}")
+    visited_field.require(
+        mover_hex in visited, f"must contain the mover's pawn hex {hex_text(mover_hex)}"
+    )
 
-    run_open = position.get("run_open", False)
-    if not isinstance(run_open, bool):
-        raise _fail(f"field 'run_open' must be true or false, got {run_open!r}")
-    if run_open and done == 0:
-        raise _fail("field 'run_open' cannot be true when 'done' is 0 (no action taken yet)")
+    run_open_field = top.optional("run_open", False)
+    run_open = run_open_field.boolean()
+    run_open_field.require(
+        not run_open or done > 0, "cannot be true when 'done' is 0 (no action taken yet)"
+    )
 
     neutral = red = blue = 0
     for code in tiles.values():
         neutral += code if code <= 3 else 2
         red += code == 4
         blue += code == 5
-    if neutral > NEUTRAL_TOTAL:
-        raise _fail(f"field 'tiles' holds {neutral} N chips; the game has {NEUTRAL_TOTAL}")
+    tiles_field.require(
+        neutral <= NEUTRAL_TOTAL, f"holds {neutral} N chips; the game has {NEUTRAL_TOTAL}"
+    )
     for letter, count in (("R", red), ("B", blue)):
-        if count > COLOUR_TOTAL:
-            raise _fail(f"field 'tiles' holds {count} {letter} chips; the game has {COLOUR_TOTAL}")
-    if len(tiles) + stock > TILE_TOTAL:
-        raise _fail(
-            f"field 'stock': {len(tiles)} tiles on the board plus {stock} in stock is more "
-            f"than the {TILE_TOTAL} base tiles of the game"
+        tiles_field.require(
+            count <= COLOUR_TOTAL, f"holds {count} {letter} chips; the game has {COLOUR_TOTAL}"
         )
+    stock_field.require(
+        len(tiles) + stock <= TILE_TOTAL,
+        f"{len(tiles)} tiles on the board plus {stock} in stock is more than the {TILE_TOTAL} "
+        "base tiles of the game",
+    )
     if done >= 1:
         # Runs that can still end this turn: the open one, then one per Pawn Move run among
         # the remaining actions. Real play never exceeds the supply (spec §13 inv. 5).
         remaining = actions - done
         more = 1 + remaining // 2 if run_open else (remaining + 1) // 2
         own = (red, blue)[to_move]
-        if own + more > COLOUR_TOTAL:
-            raise _fail(
-                f"field 'tiles': the mover has {own} colour chips on the board and could "
-                f"need {more} more this turn, more than the {COLOUR_TOTAL} in the game"
-            )
+        tiles_field.require(
+            own + more <= COLOUR_TOTAL,
+            f"the mover has {own} colour chips on the board and could need {more} more this "
+            f"turn, more than the {COLOUR_TOTAL} in the game",
+        )
 
-    turns_played = position.get("turns_played", 0)
-    if not _is_int(turns_played) or turns_played < 0:
-        raise _fail(f"field 'turns_played' must be an integer >= 0, got {turns_played!r}")
+    turns_played = top.optional("turns_played", 0).integer(0)
 
     full = bool(game.options["repetition_compares_full_state"])
     snapshots: list[Snapshot | None] = [None, None]
-    raw_snaps = position.get("snapshots")
-    if raw_snaps is not None:
-        if not isinstance(raw_snaps, list) or len(raw_snaps) != 2:
-            raise _fail("field 'snapshots' must be a list [S0, S1] of snapshots or nulls")
-        for seat, raw in enumerate(raw_snaps):
-            if raw is not None:
-                snapshots[seat] = snapshot_from_json(raw, full, f"snapshots[{seat}]")
+    snaps_field = top.optional("snapshots", None)
+    if snaps_field.value is not None:
+        for seat, raw in enumerate(snaps_field.items(2)):
+            if raw.value is not None:
+                snapshots[seat] = snapshot_from_json(raw, full)
 
     kernel = make_kernel(game.options, actions)
     kernel.setup(
@@ -217,27 +185,22 @@ def snapshot_to_kernel(snapshot: Snapshot) -> SnapshotData:
     return entries, (pawns[0], pawns[1])
 
 
-def snapshot_from_json(raw: object, full: bool, field: str) -> Snapshot:
+def snapshot_from_json(field: Field, full: bool) -> Snapshot:
     """Parse one snapshot in the form the current ``repetition_compares_full_state`` uses."""
     if not full:
-        tiles = _tiles(raw, field)
+        tiles = _tiles(field)
         for key, code in tiles.items():
-            if code == 0:
-                raise _fail(
-                    f"field {field!r}: {hex_text(key)} is empty; a stack snapshot lists only "
-                    "hexes with chips"
-                )
+            field.require(
+                code != 0,
+                f"{hex_text(key)} is empty; a stack snapshot lists only hexes with chips",
+            )
         return tuple(sorted(tiles.items()))
-    if not isinstance(raw, Mapping) or set(raw) != {"tiles", "pawns"}:
-        raise _fail(
-            f'field {field!r} must be {{"tiles": {{...}}, "pawns": [red, blue]}} '
-            "(option repetition_compares_full_state)"
+    if not isinstance(field.value, Mapping) or set(field.value) != {"tiles", "pawns"}:
+        raise field.expected(
+            '{"tiles": {...}, "pawns": [red, blue]} (option repetition_compares_full_state)'
         )
-    tiles = _tiles(raw["tiles"], f"{field}.tiles")
-    pawns = raw["pawns"]
-    if not isinstance(pawns, list) or len(pawns) != 2:
-        raise _fail(f"field '{field}.pawns' must be a list of two hexes")
-    red, blue = (_hex(p, f"{field}.pawns[{i}]") for i, p in enumerate(pawns))
+    tiles = _tiles(field.member("tiles"))
+    red, blue = (_hex(p) for p in field.member("pawns").items(2))
     return (*sorted(tiles.items()), (red, -1), (blue, -2))
 
 

@@ -18,7 +18,7 @@ accessors (position loading, explanations, tests), never used in a loop that mus
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
 
-from boardplay.core.kernel cimport TERMINAL, Kernel
+from boardplay.core.kernel cimport TERMINAL, Kernel, raw_bytes, raw_load
 from boardplay.games.proteus.board cimport Board
 from boardplay.games.proteus.encode cimport board_features as features_of
 from boardplay.games.proteus.encode cimport observe_board
@@ -517,6 +517,20 @@ cdef class ProteusKernel(Kernel):
         cdef ProteusKernel other = ProteusKernel.__new__(ProteusKernel)
         other.copy_from(self)
         return other
+
+    def save(self) -> tuple:
+        """Pickling (``Kernel.__reduce__``): the board, the options and the movement
+        positions met so far (``repetition="forbid"``), which the position JSON does not hold."""
+        cdef int i
+        seen = [self.seen.slots[i] for i in range(self.seen.capacity) if self.seen.slots[i] != 0]
+        return (raw_bytes(&self.b, sizeof(Board)), self.kadon, self.forbid, self.max_turns, seen)
+
+    def restore(self, tuple saved) -> None:
+        board, self.kadon, self.forbid, self.max_turns, seen = saved
+        raw_load(&self.b, sizeof(Board), board, "board")
+        keys_clear(&self.seen)
+        for key in seen:
+            keys_add(&self.seen, <uint64_t>key)
 
     cdef void copy_from(self, Kernel source) noexcept:
         cdef ProteusKernel other = <ProteusKernel>source

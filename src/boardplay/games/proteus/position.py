@@ -1,7 +1,8 @@
 """Position JSON (spec §10): ``{"board": {"a1": "Rc*Xc", ...}, "to_move": 0, "passes": 1}``.
 
 Loading checks exactly the rules of §10.3 and nothing else (a position need not be reachable);
-every error is a ``PositionError`` whose message names the offending field.
+every error is a ``PositionError`` whose message names the offending field's path (the shared
+reader ``core.fields``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from boardplay.core.errors import PositionError
+from boardplay.core.fields import read
 from boardplay.core.game import Game
 from boardplay.games.proteus.kernel import ProteusKernel
 from boardplay.games.proteus.state import ProteusState
@@ -29,53 +31,35 @@ CELL_VALUE = re.compile(r"^([RBY][cst])(\*)?([XO][cst])?$")
 _KEYS = ("board", "to_move", "passes")
 
 
-def _small_int(value: Any, field: str, meaning: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
-        raise PositionError(f"field {field!r} must be {meaning}, got {value!r}")
-    return value
-
-
 def load(game: Game, kernel: ProteusKernel, data: Mapping[str, Any]) -> ProteusState:
     """Build a state of ``game`` from a position JSON object, validating §10.3 rules 1-5, into
     ``kernel`` (a fresh kernel with the game's options)."""
-    if not isinstance(data, Mapping):
-        raise PositionError(f"a Proteus position must be a JSON object, got {type(data).__name__}")
-    for key in data:
-        if key not in _KEYS:
-            raise PositionError(
-                f"unknown field {key!r} in the position; allowed fields: board, to_move, passes"
-            )
-    if "board" not in data:
-        raise PositionError("field 'board' is missing (an object mapping cells to tiles)")
-    board = data["board"]
-    if not isinstance(board, Mapping):
-        raise PositionError(f"field 'board' must be an object, got {type(board).__name__}")
-    if "to_move" not in data:
-        raise PositionError("field 'to_move' is missing (0 for Black, 1 for White)")
-    to_move = _small_int(data["to_move"], "to_move", "0 (Black) or 1 (White)")
-    passes = _small_int(data.get("passes", 0), "passes", "0 or 1")
+    top = read(data)
+    top.keys(_KEYS, required=("board", "to_move"))
+    board = top.member("board")
+    board.mapping()
+    to_move = top.member("to_move").choice((0, 1), "0 (Black) or 1 (White)")
+    passes = top.optional("passes", 0).choice((0, 1))
 
     tiles = [NONE] * 9
     pieces = [NONE] * 9
     active = [NONE] * 3
     tile_seen: dict[int, str] = {}
     piece_seen: dict[int, str] = {}
-    for cell_name, value in board.items():
-        if not isinstance(cell_name, str) or cell_name not in CELL_INDEX:
-            raise PositionError(f"board key {cell_name!r} is not a cell; cells are a1..c3")
-        field = f"board.{cell_name}"
+    for cell_name, field in board.members():
+        field.require(cell_name in CELL_INDEX, "is not a cell; cells are a1..c3")
+        value = field.value
         match = CELL_VALUE.fullmatch(value) if isinstance(value, str) else None
         if match is None:
-            raise PositionError(
-                f"field {field!r} is {value!r}; it must be a tile id, an optional '*' and an "
-                "optional piece, e.g. 'Ys', 'Rc*', 'BsOt', 'Rc*Xc'"
+            raise field.expected(
+                "a tile id, an optional '*' and an optional piece, e.g. 'Ys', 'Rc*', 'BsOt', "
+                "'Rc*Xc'"
             )
         cell = CELL_INDEX[cell_name]
         tile = TILE_INDEX[match.group(1)]
         if tile in tile_seen:
-            raise PositionError(
-                f"field {field!r}: tile {TILES[tile]} is also at {tile_seen[tile]}; "
-                "each tile exists once"
+            raise field.error(
+                f"tile {TILES[tile]} is also at {tile_seen[tile]}; each tile exists once"
             )
         tile_seen[tile] = cell_name
         tiles[cell] = tile
@@ -83,17 +67,16 @@ def load(game: Game, kernel: ProteusKernel, data: Mapping[str, Any]) -> ProteusS
             colour = tile // 3
             other = active[colour]
             if other != NONE:
-                raise PositionError(
-                    f"field {field!r}: {COLOUR_WORDS[colour]} already has an active tile "
-                    f"({TILES[other]} at {tile_seen[other]}); at most one per colour"
+                raise field.error(
+                    f"{COLOUR_WORDS[colour]} already has an active tile ({TILES[other]} at "
+                    f"{tile_seen[other]}); at most one per colour"
                 )
             active[colour] = tile
         if match.group(3):
             piece = PIECE_INDEX[match.group(3)]
             if piece in piece_seen:
-                raise PositionError(
-                    f"field {field!r}: piece {PIECES[piece]} is also at {piece_seen[piece]}; "
-                    "each piece exists once"
+                raise field.error(
+                    f"piece {PIECES[piece]} is also at {piece_seen[piece]}; each piece exists once"
                 )
             piece_seen[piece] = cell_name
             pieces[cell] = piece

@@ -1,0 +1,53 @@
+"""Montana kernel, part: the build readiness behind the feature vector the AI weighs
+(``features_into``). Included by ``kernel.pyx``."""
+
+
+cdef void _readiness(MontanaKernel self, int p, double* out) noexcept:
+    """Settlements the goods in hand pay for (at most 3 and the tiles left), taking the
+    build sites by (shortfall, cost) ascending, stably, each paid from what the earlier
+    ones left; then the first site the rest cannot pay: its cost covered and its cost."""
+    cdef int sites[MAX_HEX]
+    cdef int key1[MAX_HEX]
+    cdef int key2[MAX_HEX]
+    cdef int goods[6]
+    cdef int count = 0, i, j, k, cell, c1, c2, short, total, ready = 0, jokers, most
+    cdef int left = self.s.tiles[p]
+    if left <= 0:
+        return
+    for k in range(6):
+        goods[k] = self.s.goods[p][k]
+    for i in range(self.b.nplains):
+        cell = self.b.plains[i]
+        if not self._buildable(p, cell):
+            continue
+        c1 = c2 = 0
+        for k in range(6):
+            c2 += self.b.cost[cell][k]
+            if self.b.cost[cell][k] > goods[k]:
+                c1 += self.b.cost[cell][k] - goods[k]
+        j = count
+        while j > 0 and (key1[j - 1] > c1 or (key1[j - 1] == c1 and key2[j - 1] > c2)):
+            sites[j], key1[j], key2[j] = sites[j - 1], key1[j - 1], key2[j - 1]
+            j -= 1
+        sites[j], key1[j], key2[j] = cell, c1, c2
+        count += 1
+    jokers = self.s.cattle[p]
+    most = 3 if left > 3 else left
+    for i in range(count):
+        if ready == most:
+            break
+        cell = sites[i]
+        short = total = 0
+        for k in range(6):
+            total += self.b.cost[cell][k]
+            if self.b.cost[cell][k] > goods[k]:
+                short += self.b.cost[cell][k] - goods[k]
+        if short > jokers:
+            out[1] = total - short + jokers
+            out[2] = total
+            break
+        jokers -= short
+        for k in range(6):
+            goods[k] = goods[k] - self.b.cost[cell][k] if goods[k] > self.b.cost[cell][k] else 0
+        ready += 1
+    out[0] = ready

@@ -1,0 +1,174 @@
+"""Montana kernel, part: the player's holdings and the legal-move enumerators (rules spec
+§5-§9): which trades, work placements, build sites, store spots and rewards the decider may
+choose now. Included by ``kernel.pyx``; each function takes the kernel as ``self``, as the
+methods they were, and is a direct C call (no vtable)."""
+
+
+# ----- helpers ------------------------------------------------------------------------
+cdef int _count_workers(MontanaKernel self, int p) noexcept:
+    cdef int* w = self.s.workers[p]
+    return w[0] + w[1] + w[2] + w[3]
+
+
+cdef bint _holds(MontanaKernel self, int p, int i) noexcept:
+    cdef int* w = self.s.workers[p]
+    return (w[0] >= SET_W[i][0] and w[1] >= SET_W[i][1] and w[2] >= SET_W[i][2]
+            and w[3] >= SET_W[i][3])
+
+
+cdef bint _part_ok(MontanaKernel self, int p, int i, int colour) noexcept:
+    """A production part takes 1 worker of the area's colour or any 2 (spec §4.3)."""
+    return (SET_SIZE[i] == 2 or SET_W[i][colour] == 1) and _holds(self, p, i)
+
+
+cdef int _take(MontanaKernel self, int* supply, int* hand, int stride, int player,
+               int need) noexcept:
+    """Take ``need`` pieces with the shortage rule (spec §6): while the supply is short,
+    every holder returns one, round after round. ``hand`` is seat 0's count of the kind,
+    ``stride`` the distance between seats."""
+    cdef int p, got
+    cdef bint returned
+    while supply[0] < need:
+        returned = False
+        for p in range(self.t.n):
+            if hand[p * stride] > 0:
+                hand[p * stride] -= 1
+                supply[0] += 1
+                returned = True
+        if not returned:
+            break
+    got = need if need <= supply[0] else supply[0]
+    supply[0] -= got
+    hand[player * stride] += got
+    return got
+
+
+cdef int _take_goods(MontanaKernel self, int player, int kind, int need) noexcept:
+    return _take(self, &self.s.supply_goods[kind], &self.s.goods[0][kind], 6, player, need)
+
+
+cdef int _take_workers(MontanaKernel self, int player, int colour, int need) noexcept:
+    return _take(self, &self.s.supply_workers[colour], &self.s.workers[0][colour], 4, player,
+                      need)
+
+
+cdef bint _afford(MontanaKernel self, int p, int cell) noexcept:
+    cdef int k
+    for k in range(6):
+        if self.s.goods[p][k] < self.b.cost[cell][k]:
+            return False
+    return True
+
+
+cdef int _row_holder(MontanaKernel self, int row) noexcept:
+    cdef int p, c
+    for p in range(self.t.n):
+        c = self.s.contractor[p]
+        if c != HOME and c // self.t.ncols == row:
+            return p
+    return -1
+
+
+# ----- legal actions ------------------------------------------------------------------
+cdef int _trades(MontanaKernel self, int* out, int k) noexcept:
+    cdef int p = self.s.decider, i
+    if p != self.s.active or self.s.cattle[p] < 1:
+        return k
+    for i in range(self.t.ntrade):
+        out[k] = TRADE + self.t.trade_goods[i]
+        k += 1
+    for i in range(5):
+        out[k] = TRADE + TRADE_SILVER + i
+        k += 1
+    return k
+
+
+cdef int _main_work(MontanaKernel self, int p, int* out, int k) noexcept:
+    cdef Tables t = self.t
+    cdef int b, i, j, a, sp, base, first, nparts
+    cdef int parts[NPARTS]
+    if _count_workers(self, p) == 0:
+        return k
+    for b in range(t.nbank):
+        if self.s.slots[b][0] + self.s.slots[b][1] + self.s.slots[b][2] + self.s.slots[b][3]:
+            continue
+        first = WORK_BANK + b * NSETS
+        for j in range(BY_SIZE_N[t.bank_workers[b]]):
+            i = BY_SIZE[t.bank_workers[b]][j]
+            if _holds(self, p, i):
+                out[k] = first + i
+                k += 1
+    for a in range(4):
+        nparts = 0
+        for i in range(NPARTS):
+            if _part_ok(self, p, i, t.area_colour[a]):
+                parts[nparts] = i
+                nparts += 1
+        if nparts == 0:
+            continue
+        base = t.area_slot[a]
+        for sp in range(t.area_n[a]):
+            if _slot_used(self, base + 2 * sp) or t.space_cost[a][sp] > self.s.silver[p]:
+                continue
+            first = WORK_PROD + (a * MAX_AREA_SPACES + sp) * NPARTS
+            for j in range(nparts):
+                out[k] = first + parts[j]
+                k += 1
+    return k
+
+
+cdef bint _slot_used(MontanaKernel self, int slot) noexcept:
+    cdef int* m = self.s.slots[slot]
+    return m[0] + m[1] + m[2] + m[3] > 0
+
+
+cdef int _build_options(MontanaKernel self, int p, int* out, int k) noexcept:
+    cdef int i, cell
+    if self.s.tiles[p] == 0:
+        return k
+    for i in range(self.b.nplains):
+        cell = self.b.plains[i]
+        if self.s.owner[cell] == -1 and _afford(self, p, cell) and self._buildable(p, cell):
+            out[k] = BUILD + GRID_OF[cell]
+            k += 1
+    return k
+
+
+cdef int _place_spots(MontanaKernel self, int p, int* out, int k) noexcept:
+    cdef int row, col, holder, lo, pumpkins = self.s.goods[p][PUMPKIN]
+    for row in range(self.t.nrows):
+        holder = _row_holder(self, row)
+        lo = 0 if holder < 0 else self.s.contractor[holder] % self.t.ncols + 1
+        for col in range(lo, self.t.ncols):
+            if self.t.column_cost[col] <= pumpkins:
+                out[k] = PLACE + row * MAX_COLUMNS + col
+                k += 1
+    return k
+
+
+cdef int _reward_options(MontanaKernel self, int p, int* out, int k) noexcept:
+    cdef Tables t = self.t
+    cdef int row = self.s.contractor[p] // t.ncols, i, g, most = t.row_upgrades[row]
+    cdef int held0 = 0, held1 = 0
+    cdef bint ok
+    if t.row_picks[row]:
+        for i in range(NPICKS):
+            if PICK_SIZE[i] != t.row_picks[row]:
+                continue
+            ok = True
+            for g in range(6):
+                if PICK_G[i][g] and not t.row_pick_from[row][g]:
+                    ok = False
+            if ok:
+                out[k] = REWARD_PICK + i
+                k += 1
+        return k
+    if t.nup > 0:
+        held0 = self.s.goods[p][t.up_small[0]]
+    if t.nup > 1:
+        held1 = self.s.goods[p][t.up_small[1]]
+    for i in range(NPAIRS):
+        if PAIR[i][0] + PAIR[i][1] <= most and PAIR[i][0] <= held0 and PAIR[i][1] <= held1:
+            out[k] = REWARD_UP + i
+            k += 1
+    return k
