@@ -120,7 +120,7 @@ class MCTSAgent(ReferenceMCTSAgent):
         root = search.root
         choice = max(
             search.children(root),
-            key=lambda item: (item[2], search.node_value(item[1], seat)),
+            key=lambda item: (item[2], search.node_value(item[1])),
         )[0]
         self._last = self._compiled_analysis(state, search, seat, choice, done, elapsed)
         return int(choice)
@@ -166,7 +166,7 @@ class MCTSAgent(ReferenceMCTSAgent):
             {
                 "move": state.action_to_string(action),
                 "visits": visits,
-                "value": round(search.node_value(node, seat), 4),
+                "value": round(search.node_value(node), 4),
             }
             for action, node, visits in ranked[:8]
         ]
@@ -185,7 +185,7 @@ class MCTSAgent(ReferenceMCTSAgent):
             agent=self.name,
             seat=seat,
             move=state.action_to_string(choice),
-            win_probability=round(search.node_value(chosen, seat), 4),
+            win_probability=round(search.node_value(chosen), 4),
             line=line,
             iterations=done,
             seconds=round(elapsed, 3),

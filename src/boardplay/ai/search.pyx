@@ -8,39 +8,43 @@ actions (``sample_legal``) for ``cutoff`` actions or to the end and backs up the
 (``LeafEvaluation``, computed from ``features_into``) or the result. Nothing in that loop
 touches a Python object.
 
-The tree is a pool of ``Node`` structs addressed by index (so the pool can grow by ``realloc``);
-a node's children form a linked list in the order they were tried, and a decision node's untried
-actions are the tail of its slice of the ``moves`` pool, which ``legal_into`` fills when the node
-is first descended through (most leaves are visited once and never need theirs). Tree reuse
-keeps the subtree under the actions actually played (``advance``) and copies it to the front of
-the pools, so a long game does not grow them without end.
+The tree is a pool of 32-byte ``Node`` structs addressed by index (so the pool can grow by
+``realloc``). When a simulation first passes through a node, all its children are laid out as
+one block (``legal_into`` or ``chance_into`` writes their actions), so selection reads
+neighbouring memory instead of chasing pointers across the pool; the first ``tried`` children of
+a decision node have been visited, the rest are its untried actions. Most leaves are visited once
+and never get a block. A node keeps the summed return of one seat only: the seat that chose it
+(the seat to act at the nearest decision above), the only value UCT and the analysis read there.
+Tree reuse keeps the subtree under the actions actually played (``advance``) and copies it to
+the front of the pool, so a long game does not grow it without end.
 """
 
 from libc.math cimport log, sqrt
 from libc.stdlib cimport free, malloc, realloc
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below, sample_chance
+from boardplay.core.kernel cimport (
+    CHANCE, TERMINAL, Kernel, Rng, rng_below, rng_unit, sample_chance,
+)
 from boardplay.ai.evaluation.compiled cimport LeafEvaluation
 
 cdef enum:
     MAX_SEATS = 4
     CHECK_EVERY = 32  # simulations between two checks whether the search may stop early
     TIME_EVERY = 8  # simulations between two looks at the clock
+    UNSEEN = -99  # the player of a node no simulation has reached yet
 
-MAX_NODES = 4_000_000
-"""The tree stops growing here (about 260 MB); further simulations still run, from leaves."""
+MAX_NODES = 8_000_000
+"""The tree stops growing here (256 MB); further simulations still run, from its leaves."""
 
 ctypedef struct Node:
     int action          # the action or chance outcome that leads here (-1 at a root)
-    int player          # the seat to act here, CHANCE or TERMINAL
-    int first_child     # -1: no child yet
-    int next_sibling    # -1: the last child of its parent
-    int moves_at        # start of this node's legal actions in the moves pool; -1 until listed
-    int count           # legal actions listed at moves_at
-    int tried           # of those, the ones with a child (the first ``tried`` entries)
+    int first_child     # start of the children's block; -1 until listed
+    int count           # children in the block
+    int tried           # decision nodes: the first ``tried`` children have been visited
     int visits
-    double value[MAX_SEATS]   # summed returns per seat over ``visits`` simulations
+    int player          # the seat to act here, CHANCE, TERMINAL, or UNSEEN
+    double value        # summed return of the seat that chose this node
 
 
 cdef inline double now() noexcept nogil:
@@ -52,7 +56,7 @@ cdef inline double now() noexcept nogil:
 cdef class Search:
     """A UCT tree over one game's kernels. ``c`` exploration, ``cutoff`` rollout actions before
     the evaluation (-1: to the end), ``contempt`` how much less than a draw a drawn end is worth
-    to ``seat``; ``evaluation`` is needed whenever ``cutoff`` is not -1."""
+    to ``seat`` (the searching seat); ``evaluation`` is needed whenever ``cutoff`` is not -1."""
 
     cdef Kernel root_kernel
     cdef Kernel work
@@ -60,10 +64,8 @@ cdef class Search:
     cdef Node* nodes
     cdef int node_count
     cdef int node_capacity
-    cdef int* moves
-    cdef int move_count
-    cdef int move_capacity
     cdef int* path
+    cdef int* owners
     cdef int path_capacity
     cdef int* scratch
     cdef int* outcomes
@@ -85,36 +87,35 @@ cdef class Search:
             raise ValueError(f"the compiled search takes at most {MAX_SEATS} seats")
         if cutoff >= 0 and evaluation is None:
             raise ValueError("a rollout cutoff needs an evaluation")
-        if max_nodes < 2:
-            raise ValueError("the tree needs room for at least two nodes")
+        self.space = max(prototype.action_space, prototype.chance_space, 1)
+        if max_nodes < 1 + self.space:
+            raise ValueError(f"the tree needs room for at least {1 + self.space} nodes")
         self.root_kernel = prototype.copy()
         self.work = prototype.copy()
         self.evaluation = evaluation
         self.players = prototype.num_players
-        self.space = max(prototype.action_space, prototype.chance_space, 1)
         self.max_nodes = max_nodes
         self.c = c
         self.cutoff = cutoff
         self.contempt = contempt
         self.rng.state = seed
-        self.node_capacity = min(4096, max_nodes)
-        self.move_capacity = 4 * self.space + 4096
+        self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
         self.path_capacity = 256
         self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
-        self.moves = <int*>malloc(self.move_capacity * sizeof(int))
         self.path = <int*>malloc(self.path_capacity * sizeof(int))
+        self.owners = <int*>malloc(self.path_capacity * sizeof(int))
         self.scratch = <int*>malloc(self.space * sizeof(int))
         self.outcomes = <int*>malloc(self.space * sizeof(int))
         self.probabilities = <double*>malloc(self.space * sizeof(double))
-        if (self.nodes == NULL or self.moves == NULL or self.path == NULL
+        if (self.nodes == NULL or self.path == NULL or self.owners == NULL
                 or self.scratch == NULL or self.outcomes == NULL or self.probabilities == NULL):
             raise MemoryError()
         self.reset(prototype)
 
     def __dealloc__(self):
         free(self.nodes)
-        free(self.moves)
         free(self.path)
+        free(self.owners)
         free(self.scratch)
         free(self.outcomes)
         free(self.probabilities)
@@ -123,9 +124,10 @@ cdef class Search:
     def reset(self, Kernel position) -> None:
         """Forget the tree; the next search starts from ``position`` (copied)."""
         self.root_kernel.copy_from(position)
-        self.node_count = 0
-        self.move_count = 0
-        self.root = self.new_node(-1, position.to_move())
+        self.node_count = 1
+        self.root = 0
+        blank(&self.nodes[0], -1)
+        self.nodes[0].player = position.to_move()
 
     def set_position(self, Kernel position) -> None:
         """Keep the tree but search from ``position``, which must be the one the root stands
@@ -136,10 +138,10 @@ cdef class Search:
         self.rng.state = seed
 
     def advance(self, int action) -> bool:
-        """Make the root's child under ``action`` the new root (False, tree unchanged, when the
-        search never tried it), and move that subtree to the front of the pools."""
+        """Make the root's child under ``action`` the new root (False, tree unchanged, when no
+        simulation went there), and move that subtree to the front of the pool."""
         cdef int child = self.find_child(self.root, action)
-        if child < 0:
+        if child < 0 or self.nodes[child].visits == 0:
             return False
         self.compact(child)
         return True
@@ -172,6 +174,7 @@ cdef class Search:
         return done, now() - start
 
     def node_player(self, int node) -> int:
+        """The seat to act at ``node`` (CHANCE -1, TERMINAL -4; -99 before any visit)."""
         self.check(node)
         return self.nodes[node].player
 
@@ -179,28 +182,30 @@ cdef class Search:
         self.check(node)
         return self.nodes[node].visits
 
-    def node_value(self, int node, int seat) -> float:
-        """The mean return of ``seat`` over the node's simulations (0 before any)."""
+    def node_value(self, int node) -> float:
+        """The mean return, over the node's simulations, of the seat that chose it (for the
+        root: the searching seat); 0 before any."""
         self.check(node)
-        if not 0 <= seat < self.players:
-            raise ValueError(f"seat must be 0..{self.players - 1}, not {seat}")
         cdef Node* n = &self.nodes[node]
-        return n.value[seat] / n.visits if n.visits else 0.0
+        return n.value / n.visits if n.visits else 0.0
 
     def children(self, int node) -> list:
-        """``(action, child node, visits)`` for every child of ``node``, most visited first."""
+        """``(action, child node, visits)`` for every visited child of ``node``, most visited
+        first."""
         self.check(node)
-        out = []
-        cdef int child = self.nodes[node].first_child
-        while child >= 0:
-            out.append((self.nodes[child].action, child, self.nodes[child].visits))
-            child = self.nodes[child].next_sibling
+        cdef Node* n = &self.nodes[node]
+        cdef int i
+        out = [
+            (self.nodes[i].action, i, self.nodes[i].visits)
+            for i in range(n.first_child, n.first_child + n.count)
+            if n.first_child >= 0 and self.nodes[i].visits > 0
+        ]
         out.sort(key=lambda item: -item[2])
         return out
 
     @property
     def size(self) -> int:
-        """Nodes in the tree."""
+        """Nodes in the pool (listed children included)."""
         return self.node_count
 
     # ----- the compiled loop ------------------------------------------------------------------
@@ -208,132 +213,130 @@ cdef class Search:
         if not 0 <= node < self.node_count:
             raise IndexError(f"no node {node} in a tree of {self.node_count}")
 
-    cdef int new_node(self, int action, int player) except -1:
-        """Append a node; -2 with the tree full (the caller then stops expanding)."""
-        cdef Node* grown
-        cdef int i
-        if self.node_count >= self.node_capacity:
-            if self.node_capacity >= self.max_nodes:
-                return -2
-            grown = <Node*>realloc(self.nodes, min(2 * self.node_capacity, self.max_nodes) * sizeof(Node))
-            if grown == NULL:
-                return -2
-            self.nodes = grown
-            self.node_capacity = min(2 * self.node_capacity, self.max_nodes)
-        cdef Node* n = &self.nodes[self.node_count]
-        n.action = action
-        n.player = player
-        n.first_child = -1
-        n.next_sibling = -1
-        n.moves_at = -1
-        n.count = 0
-        n.tried = 0
-        n.visits = 0
-        for i in range(MAX_SEATS):
-            n.value[i] = 0.0
-        self.node_count += 1
-        return self.node_count - 1
-
     cdef int find_child(self, int node, int action) noexcept:
-        cdef int child = self.nodes[node].first_child
-        while child >= 0 and self.nodes[child].action != action:
-            child = self.nodes[child].next_sibling
-        return child
+        cdef Node* n = &self.nodes[node]
+        cdef int i
+        if n.first_child < 0:
+            return -1
+        for i in range(n.first_child, n.first_child + n.count):
+            if self.nodes[i].action == action:
+                return i
+        return -1
 
-    cdef int list_moves(self, int node) except -1:
-        """Fill ``node``'s untried actions from the working kernel (which stands at ``node``)."""
-        cdef int* grown
-        cdef int capacity
-        if self.move_count + self.space > self.move_capacity:
-            capacity = 2 * self.move_capacity + self.space
-            grown = <int*>realloc(self.moves, capacity * sizeof(int))
+    cdef bint list_children(self, int node) except -1:
+        """Lay out ``node``'s children as one block from the working kernel (which stands at
+        ``node``); False when the pool is full (the node then stays a leaf)."""
+        cdef int count, i, capacity
+        cdef Node* grown
+        if self.nodes[node].player == CHANCE:
+            count = self.work.chance_into(self.outcomes, self.probabilities)
+        else:
+            count = self.work.legal_into(self.outcomes)
+        if self.node_count + count > self.node_capacity:
+            if self.node_count + count > self.max_nodes:
+                return False
+            capacity = min(max(2 * self.node_capacity, self.node_count + count), self.max_nodes)
+            grown = <Node*>realloc(self.nodes, capacity * sizeof(Node))
             if grown == NULL:
                 raise MemoryError()
-            self.moves = grown
-            self.move_capacity = capacity
-        cdef Node* n = &self.nodes[node]
-        n.moves_at = self.move_count
-        n.count = self.work.legal_into(self.moves + self.move_count)
-        self.move_count += n.count
-        return 0
+            self.nodes = grown
+            self.node_capacity = capacity
+        for i in range(count):
+            blank(&self.nodes[self.node_count + i], self.outcomes[i])
+        self.nodes[node].first_child = self.node_count
+        self.nodes[node].count = count
+        self.node_count += count
+        return True
 
-    cdef int push(self, int depth, int node) except -1:
+    cdef int push(self, int depth, int node, int owner) except -1:
         cdef int* grown
         if depth >= self.path_capacity:
             grown = <int*>realloc(self.path, 2 * self.path_capacity * sizeof(int))
             if grown == NULL:
                 raise MemoryError()
             self.path = grown
+            grown = <int*>realloc(self.owners, 2 * self.path_capacity * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.owners = grown
             self.path_capacity *= 2
         self.path[depth] = node
+        self.owners[depth] = owner
         return depth + 1
 
-    cdef int select(self, int node, int player) noexcept:
-        """The child maximising ``player``'s mean return plus the UCT bonus."""
-        cdef double log_n = log(self.nodes[node].visits) if self.nodes[node].visits > 0 else 0.0
-        cdef double best_score = -1e300, score
-        cdef int best = -1
-        cdef int child = self.nodes[node].first_child
-        cdef Node* n
-        while child >= 0:
-            n = &self.nodes[child]
-            score = n.value[player] / n.visits + self.c * sqrt(log_n / n.visits)
+    cdef int select(self, int node) noexcept:
+        """The visited child with the best mean return (for the seat acting at ``node``) plus
+        the UCT bonus."""
+        cdef Node* n = &self.nodes[node]
+        cdef double bonus = self.c * sqrt(log(n.visits)) if n.visits > 1 else 0.0
+        cdef double best_score = -1e300, score, inverse
+        cdef int best = -1, i
+        cdef Node* child
+        for i in range(n.first_child, n.first_child + n.tried):
+            child = &self.nodes[i]
+            inverse = 1.0 / child.visits
+            score = child.value * inverse + bonus * sqrt(inverse)
             if score > best_score:
                 best_score = score
-                best = child
-            child = n.next_sibling
+                best = i
         return best
+
+    cdef int chance_child(self, int node) noexcept:
+        """Sample an outcome of the chance node by its probabilities; its child's index."""
+        cdef Node* n = &self.nodes[node]
+        cdef int count = self.work.chance_into(self.outcomes, self.probabilities)
+        cdef double point = rng_unit(&self.rng), total = 0.0
+        cdef int i, pick = count - 1
+        for i in range(count - 1):
+            total += self.probabilities[i]
+            if point < total:
+                pick = i
+                break
+        if pick < n.count and self.nodes[n.first_child + pick].action == self.outcomes[pick]:
+            return n.first_child + pick
+        return self.find_child(node, self.outcomes[pick])  # outcomes listed in another order
 
     cdef int simulate(self) except -1:
         cdef Kernel k = self.work
         cdef int node = self.root, child, player, pick, action, depth = 0, i, steps
+        cdef int owner = self.seat
         cdef Node* n
         cdef double reward[MAX_SEATS]
         cdef double top, bottom
         k.copy_from(self.root_kernel)
-        depth = self.push(depth, node)
+        depth = self.push(depth, node, owner)
         while True:
             player = self.nodes[node].player
             if player == TERMINAL:
                 break
-            if player == CHANCE:
-                action = sample_chance(k, &self.rng, self.outcomes, self.probabilities)
-                k.apply(action)
-                child = self.find_child(node, action)
-                if child < 0:
-                    child = self.new_node(action, k.to_move())
-                    if child < 0:  # the tree is full: roll out from here
-                        break
-                    self.nodes[child].next_sibling = self.nodes[node].first_child
-                    self.nodes[node].first_child = child
-                node = child
-                depth = self.push(depth, node)
-                continue
-            if self.nodes[node].moves_at < 0:
-                self.list_moves(node)
+            if self.nodes[node].first_child < 0 and not self.list_children(node):
+                break  # the pool is full: this node stays a leaf
+            if player >= 0:
+                owner = player
             n = &self.nodes[node]
-            if n.tried < n.count:
-                # A uniformly random untried action, swapped to the end of the tried ones.
-                pick = n.moves_at + n.tried + rng_below(&self.rng, n.count - n.tried)
-                action = self.moves[pick]
-                self.moves[pick] = self.moves[n.moves_at + n.tried]
-                self.moves[n.moves_at + n.tried] = action
-                k.apply(action)
-                child = self.new_node(action, k.to_move())
-                if child < 0:
+            if player == CHANCE:
+                child = self.chance_child(node)
+                if child < 0:  # cannot occur: chance_into lists the same outcomes each time
                     break
-                n = &self.nodes[node]  # new_node may have moved the pool
+            elif n.tried < n.count:
+                # A uniformly random untried action: swap it to the front of the untried ones.
+                pick = n.first_child + n.tried + rng_below(&self.rng, n.count - n.tried)
+                child = n.first_child + n.tried
+                action = self.nodes[pick].action
+                self.nodes[pick].action = self.nodes[child].action
+                self.nodes[child].action = action
                 n.tried += 1
-                self.nodes[child].next_sibling = n.first_child
-                n.first_child = child
-                depth = self.push(depth, child)
-                break
-            child = self.select(node, player)
-            if child < 0:  # a decision node without actions cannot occur in the contract
-                break
+            else:
+                child = self.select(node)
+                if child < 0:  # a decision node without actions cannot occur in the contract
+                    break
             k.apply(self.nodes[child].action)
             node = child
-            depth = self.push(depth, node)
+            depth = self.push(depth, node, owner)
+            if self.nodes[node].player == UNSEEN:
+                self.nodes[node].player = k.to_move()
+                if player != CHANCE:
+                    break  # a new leaf: roll out from here (chance outcomes descend further)
         # Rollout: uniform actions for ``cutoff`` actions (or to the end), then the evaluation.
         steps = 0
         while True:
@@ -361,68 +364,57 @@ cdef class Search:
         for i in range(depth):
             n = &self.nodes[self.path[i]]
             n.visits += 1
-            for pick in range(self.players):
-                n.value[pick] += reward[pick]
+            n.value += reward[self.owners[i]]
         return 0
 
     cdef int lead(self) noexcept:
         """The root's most visited child's visits minus the runner-up's."""
-        cdef int first = 0, second = 0, visits
-        cdef int child = self.nodes[self.root].first_child
-        while child >= 0:
-            visits = self.nodes[child].visits
+        cdef int first = 0, second = 0, visits, i
+        cdef Node* n = &self.nodes[self.root]
+        if n.first_child < 0:
+            return 0
+        for i in range(n.first_child, n.first_child + n.count):
+            visits = self.nodes[i].visits
             if visits > first:
                 first, second = visits, first
             elif visits > second:
                 second = visits
-            child = self.nodes[child].next_sibling
         return first - second
 
     cdef void compact(self, int top) except *:
-        """Copy the subtree under ``top`` into fresh pools (``top`` becomes node 0)."""
+        """Copy the subtree under ``top`` into a fresh pool (``top`` becomes node 0), breadth
+        first: each copied node's children block is copied whole, right after the last."""
         cdef Node* nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
-        cdef int* moves = <int*>malloc(self.move_capacity * sizeof(int))
-        cdef int* stack = <int*>malloc(self.node_capacity * sizeof(int))
-        if nodes == NULL or moves == NULL or stack == NULL:
+        cdef int* source = <int*>malloc(self.node_capacity * sizeof(int))
+        if nodes == NULL or source == NULL:
             free(nodes)
-            free(moves)
-            free(stack)
+            free(source)
             raise MemoryError()
-        # Breadth-first: each copied node's children are copied next to each other, and a copy's
-        # old index waits on the stack beside its new one.
-        cdef int count = 1, move_count = 0, head = 0, old, new, child, previous, copy
+        cdef int count = 1, head = 0, old, i
         nodes[0] = self.nodes[top]
-        nodes[0].next_sibling = -1
-        stack[0] = top
+        nodes[0].action = -1
+        source[0] = top
         while head < count:
-            new = head
-            old = stack[head]
+            old = source[head]
+            if nodes[head].first_child >= 0:
+                for i in range(nodes[head].count):
+                    nodes[count + i] = self.nodes[self.nodes[old].first_child + i]
+                    source[count + i] = self.nodes[old].first_child + i
+                nodes[head].first_child = count
+                count += nodes[head].count
             head += 1
-            if nodes[new].moves_at >= 0:
-                for child in range(nodes[new].count):
-                    moves[move_count + child] = self.moves[nodes[new].moves_at + child]
-                nodes[new].moves_at = move_count
-                move_count += nodes[new].count
-            previous = -1
-            child = self.nodes[old].first_child
-            nodes[new].first_child = -1
-            while child >= 0:
-                copy = count
-                count += 1
-                nodes[copy] = self.nodes[child]
-                nodes[copy].next_sibling = -1
-                stack[copy] = child
-                if previous < 0:
-                    nodes[new].first_child = copy
-                else:
-                    nodes[previous].next_sibling = copy
-                previous = copy
-                child = self.nodes[child].next_sibling
-        free(stack)
+        free(source)
         free(self.nodes)
-        free(self.moves)
         self.nodes = nodes
-        self.moves = moves
         self.node_count = count
-        self.move_count = move_count
         self.root = 0
+
+
+cdef inline void blank(Node* n, int action) noexcept:
+    n.action = action
+    n.first_child = -1
+    n.count = 0
+    n.tried = 0
+    n.visits = 0
+    n.player = UNSEEN
+    n.value = 0.0
