@@ -1,7 +1,7 @@
 """Agent spec strings, used everywhere an agent is chosen: ``random``, ``greedy``,
 ``mcts(iterations=400)``, ``mcts(time=1.0)``, ``mcts(time=2,cutoff=40,c=0.7)`` and the named
-levels ``easy`` .. ``expert``, which resolve per game to a concrete spec (``LEVELS``) chosen
-from measured arena results (docs/ai.md)."""
+levels ``easy`` .. ``expert``, which resolve per game to a concrete spec (``LEVELS``): think time
+per move with an iteration cap, chosen from measured arena results (docs/ai.md)."""
 
 from __future__ import annotations
 
@@ -92,58 +92,43 @@ AGENTS: dict[str, AgentFactory] = {"random": _random, "greedy": _greedy, "mcts":
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 DEFAULT_LEVELS: dict[str, str] = {
-    "easy": "greedy",
-    "medium": "mcts(iterations=200)",
-    "hard": "mcts(time=1.0)",
-    "expert": "mcts(time=4.0)",
+    "easy": "mcts(iterations=100)",
+    "medium": "mcts(time=0.1,iterations=10000)",
+    "hard": "mcts(time=0.5,iterations=50000)",
+    "expert": "mcts(time=2,iterations=200000)",
 }
-"""Levels for a game without measured levels of its own."""
+"""Levels by think time: seconds per move, each with an iteration cap (about what this machine
+searches in that time when idle), so a level never thinks longer than its time and plays the
+same wherever the cap is reached first. ``easy`` is a small fixed budget (a few milliseconds
+with the compiled search), so it replays exactly everywhere."""
 
 LEVELS: dict[str, dict[str, str]] = {
-    # Iteration budgets make a level play the same on every machine and under any load (and
-    # replay exactly); on this 2-core machine the slowest, expert, stays far below 5 s per move.
-    # Each step is measured over 200 games in docs/ai.md. Within one game, MCTS strength grows
-    # slowly with iterations (fourfold more won only 55-65% of games), so a ladder of four
-    # MCTS budgets would need a very large top budget; where greedy plays like a small search,
-    # it is one of the rungs instead.
-    # Potlatch: 5000 iterations against 1000 drew many games by repetition (condition 3), even
-    # with contempt 0.15 or 0.3 (52% and 57.5% wins), so greedy is a rung and random the first.
+    # The compiled search (boardplay.ai.search) made a search step 20-50 times cheaper, so every
+    # level is a search: easy a small one (a real but weak player, well above random), expert
+    # up to 2 s per move on one core. docs/ai.md has the measured steps and think times.
+    # Potlatch and Proteus experts play with contempt, so they play on for a win instead of
+    # settling into a repetition draw (Potlatch end condition 3) or the Proteus turn cap.
     "potlatch": {
-        "easy": "random",
-        "medium": "greedy",
-        "hard": "mcts(iterations=200)",
-        "expert": "mcts(iterations=1000)",
+        **DEFAULT_LEVELS,
+        "expert": "mcts(time=2,iterations=300000,contempt=0.15)",
     },
-    # Proteus: searches of 10 and 30 iterations held their own against greedy (greedy scored
-    # 58% and 46%), and 300 iterations only drew level with it, so random is the first rung.
-    # Expert plays with contempt, so it plays on instead of drifting into a turn-cap draw.
     "proteus": {
-        "easy": "random",
-        "medium": "greedy",
-        "hard": "mcts(iterations=1000)",
-        "expert": "mcts(iterations=8000,contempt=0.15)",
+        **DEFAULT_LEVELS,
+        "expert": "mcts(time=2,iterations=200000,contempt=0.15)",
     },
-    # Passtally (random tile reveals flatten every step): greedy is strong here; 300 iterations
-    # won only 61% against it and 7500 only about half against 1500, so the search rungs are a
-    # 30-iteration search below greedy and a 5000-iteration one above it.
-    "passtally": {
-        "easy": "random",
-        "medium": "mcts(iterations=30)",
-        "hard": "greedy",
-        "expert": "mcts(iterations=5000)",
-    },
-    # Montana: strength rises steeply up to about 50 iterations with the default exploration and
-    # is flat beyond (50 vs 150, 100 vs 500/1000/3000 all about even); 100 iterations with the
-    # lower exploration constant 0.3 beat 50 in 62.5% of 200 games.
+    "passtally": dict(DEFAULT_LEVELS),
+    # Montana asks a seat for 100-200 decisions per game and its strength is flat beyond a few
+    # hundred simulations with today's evaluation (docs/ai.md), so its levels think less; the
+    # lower exploration constant 0.3 measured better than 1.0 at small budgets.
     "montana": {
-        "easy": "greedy",
-        "medium": "mcts(iterations=20)",
-        "hard": "mcts(iterations=50)",
-        "expert": "mcts(iterations=100,c=0.3)",
+        "easy": "mcts(iterations=20)",
+        "medium": "mcts(iterations=50)",
+        "hard": "mcts(time=0.1,iterations=2000,c=0.3)",
+        "expert": "mcts(time=0.5,iterations=20000,c=0.3)",
     },
 }
-"""Per game: level name -> spec, chosen from arena measurements so that each level beats the one
-below and ``expert`` stays within 5 s per move; docs/ai.md has every step's measured score."""
+"""Per game: level name -> spec; ``expert`` stays within 2 s per move (docs/ai.md has every
+step's measured score and think time)."""
 
 
 def level_spec(level: str, game: Game) -> str:
