@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from typer.testing import CliRunner
 
 import boardplay
 from boardplay.ai import MCTSAgent
@@ -15,6 +16,8 @@ from boardplay.ai.evaluation import heuristics_for
 from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.search import Search
+from boardplay.cli.common import console
+from boardplay.cli.main import app
 from boardplay.core.game import Game, State, sample_chance
 
 TABLES = [
@@ -236,3 +239,17 @@ def test_search_rejects_bad_use() -> None:
     with pytest.raises(IndexError, match="no node 5"):
         search.node_visits(5)
     assert search.advance(12345) is False
+
+
+def test_bench_compares_the_searches_in_one_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``boardplay bench --mcts``: compiled and reference search at default settings, and
+    random rollouts beside OpenSpiel's MCTSBot, each with its speed-up (numbers not asserted)."""
+    monkeypatch.setattr(console, "width", 160)  # one line per row, headers unwrapped
+    result = CliRunner().invoke(app, ["bench", "proteus", "--mcts", "--seconds", "0.05"])
+    assert result.exit_code == 0, result.output
+    for header in ("Python ref.", "MCTSBot", "MCTSBot engine", "speed-up"):
+        assert header in result.stdout
+    row = next(
+        line for line in result.stdout.splitlines() if line.strip("│ ").startswith("proteus ")
+    )
+    assert row.count("×") == 3
