@@ -166,8 +166,9 @@ def test_time_budget_is_kept() -> None:
     agent.step(state)
     info = agent.last_search()
     assert info is not None
-    # Generous bound: the clock is read every 8 simulations, each far below a millisecond.
-    assert 0.2 <= info.seconds < 0.5
+    # The clock is read every 8 simulations, each far below a millisecond; the generous upper
+    # bound leaves room for a loaded machine that deschedules the process.
+    assert 0.2 <= info.seconds < 1.0
     assert info.iterations > 100
 
 
