@@ -104,18 +104,23 @@ def register(app: typer.Typer) -> None:
                 default = mcts_speed(name, seconds)
                 reference = mcts_speed(name, seconds, reference=True)
                 rollouts = mcts_speed(name, seconds, rollouts=True)
-                bot = openspiel_mcts_speed(name, seconds)
-                bot_engine = openspiel_mcts_speed(name, seconds, engine_rollouts=True)
+                try:
+                    bots = [
+                        openspiel_mcts_speed(name, seconds, engine_rollouts=engine)
+                        for engine in (False, True)
+                    ]
+                    compared = [
+                        cell for bot in bots for cell in (_rate(bot), f"{rollouts / bot:.0f}×")
+                    ]
+                except ImportError:  # OpenSpiel is the optional ``rl`` extra
+                    compared = ["—"] * 4
                 search.add_row(
                     name,
                     _rate(default),
                     _rate(reference),
                     f"{default / reference:.0f}×",
                     _rate(rollouts),
-                    _rate(bot),
-                    f"{rollouts / bot:.0f}×",
-                    _rate(bot_engine),
-                    f"{rollouts / bot_engine:.0f}×",
+                    *compared,
                 )
             console.print(search)
         if adapters:
