@@ -10,8 +10,10 @@ from ai_testgames import GAMBLE, HOLD, ROLL, DuelGame, NimGame, PigGame
 
 from boardplay.ai import GreedyAgent, MCTSAgent, RandomAgent, agent_analysis, make_agent
 from boardplay.ai.agents import Agent
+from boardplay.ai.specs import DEFAULT_LEVELS, LEVEL_NAMES
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State, sample_chance
+from boardplay.core.registry import available, game_class
 
 SPECS = ["random", "greedy", "mcts(iterations=40)", "mcts(iterations=30,cutoff=4)", "easy"]
 
@@ -220,8 +222,7 @@ def test_bad_specs_name_the_problem(spec: str, message: str) -> None:
 def test_levels_resolve_to_agents() -> None:
     game = PigGame({})
     kinds = [type(make_agent(level, game, 0)) for level in ("easy", "medium", "hard", "expert")]
-    assert kinds[0] is GreedyAgent
-    assert all(kind is MCTSAgent for kind in kinds[1:])
+    assert all(kind is MCTSAgent for kind in kinds)
     assert make_agent("hard", game, 0).name == "hard"
     agent = make_agent("mcts(iterations=10,c=0.5)", game, 0)
     assert (
@@ -229,6 +230,21 @@ def test_levels_resolve_to_agents() -> None:
         and agent.c == 0.5
         and agent.name == "mcts(iterations=10,c=0.5)"
     )
+
+
+def test_levels_are_think_times_with_an_iteration_cap() -> None:
+    """Every level of every game is a search with an iteration cap (reproducible wherever the
+    cap is reached first) and a time limit; each level thinks at least as long as the one
+    below, expert at most 2 s per move."""
+    tables = [game_class(name).levels for name in available()]
+    for game_levels in [DEFAULT_LEVELS, *(table for table in tables if table)]:
+        budgets = []
+        for level in LEVEL_NAMES:
+            agent = make_agent(game_levels[level], PigGame({}), 0)
+            assert isinstance(agent, MCTSAgent) and agent.iterations is not None
+            budgets.append((agent.time_limit or 0.0, agent.iterations))
+        assert budgets == sorted(budgets)
+        assert budgets[-1][0] <= 2.0 and all(seconds > 0 for seconds, _ in budgets[2:])
 
 
 def test_forced_moves_are_played_without_search() -> None:

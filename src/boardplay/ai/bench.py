@@ -1,16 +1,31 @@
 """Search speed: MCTS simulations per second per game, for ``make bench``.
 
-A simulation is one selection–expansion–rollout–backup pass of ``MCTSAgent`` with its default
-settings (the game's rollout policy, full rollouts). The search starts from the first decision
-of a seeded game, so the numbers are comparable between runs on the same machine."""
+A simulation is one selection–expansion–rollout–backup pass. Three measurements, all from the
+first decision of a seeded game (so runs on one machine compare):
+
+- ``mcts_speed``: ``MCTSAgent`` with its default settings (each game's cutoff and exploration),
+  compiled (``boardplay.ai.search``) or, with ``reference=True``, the Python reference search
+  (``boardplay.ai.mcts_reference``) that the compiled one replaced;
+- ``mcts_speed(..., rollouts=True)``: uniformly random rollouts to the end of the game
+  (``cutoff=none``, ``rollout=random``, c = 1.4), the setting OpenSpiel's MCTSBot plays;
+- ``openspiel_mcts_speed``: OpenSpiel's Python ``MCTSBot`` (c = 1.4, one random rollout per
+  leaf) on the same game and position through the OpenSpiel adapter, with OpenSpiel's own
+  ``RandomRolloutEvaluator`` or, with ``engine_rollouts=True``, the adapter's
+  ``EngineRolloutEvaluator`` (the same statistics, rollouts in the engine).
+"""
 
 from __future__ import annotations
 
 import random
+import time
 
 from boardplay.ai.mcts import MCTSAgent
+from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.registry import available, load
+
+ROLLOUT_C = 1.4
+"""The exploration constant of the random-rollout comparison (OpenSpiel examples use 1.4-2)."""
 
 
 def _first_decision(game: Game, seed: int) -> State:
@@ -21,16 +36,72 @@ def _first_decision(game: Game, seed: int) -> State:
     return state
 
 
-def mcts_speed(game: str | Game, seconds: float = 2.0, seed: int = 0) -> float:
+def mcts_speed(
+    game: str | Game,
+    seconds: float = 2.0,
+    seed: int = 0,
+    *,
+    reference: bool = False,
+    rollouts: bool = False,
+) -> float:
     """Simulations per second of a ``seconds``-long search from the first decision of
     ``game`` (a name, a game string such as ``"montana(players=4)"`` or a ``Game``)."""
     loaded = load(game) if isinstance(game, str) else game
     state = _first_decision(loaded, seed)
-    agent = MCTSAgent(loaded, time_limit=seconds, seed=seed, reuse=False)
+    kind = ReferenceMCTSAgent if reference else MCTSAgent
+    if rollouts:
+        agent = kind(
+            loaded,
+            time_limit=seconds,
+            seed=seed,
+            reuse=False,
+            early_stop=False,
+            cutoff=None,
+            rollout="random",
+            c=ROLLOUT_C,
+        )
+    else:
+        agent = kind(loaded, time_limit=seconds, seed=seed, reuse=False, early_stop=False)
     agent.step(state)
     info = agent.last_search()
     assert info is not None
     return info.iterations / max(info.seconds, 1e-9)
+
+
+def openspiel_mcts_speed(
+    game: str | Game, seconds: float = 2.0, seed: int = 0, *, engine_rollouts: bool = False
+) -> float:
+    """Simulations per second of OpenSpiel's Python ``MCTSBot`` from the same position as
+    ``mcts_speed`` (needs the ``rl`` extra). The bot has no time budget, so a short search sets
+    the rate and a second one, sized to fill ``seconds``, measures it."""
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    from boardplay.adapters import openspiel
+
+    loaded = load(game) if isinstance(game, str) else game
+    start = _first_decision(loaded, seed)
+    spiel = openspiel.load(str(loaded))
+    state = spiel.new_initial_state()
+    for action in start.history():
+        state.apply_action(action)
+    rng = np.random.RandomState(seed)
+    evaluator = (
+        openspiel.EngineRolloutEvaluator(1, seed=seed)
+        if engine_rollouts
+        else mcts.RandomRolloutEvaluator(1, rng)
+    )
+
+    def timed(simulations: int) -> float:
+        bot = mcts.MCTSBot(spiel, ROLLOUT_C, simulations, evaluator, random_state=rng)
+        began = time.perf_counter()
+        bot.mcts_search(state)
+        return time.perf_counter() - began
+
+    probe = 16
+    took = timed(probe)
+    simulations = max(probe, int(probe * max(0.0, seconds - took) / max(took, 1e-9)))
+    return simulations / max(timed(simulations), 1e-9)
 
 
 def mcts_speeds(seconds: float = 2.0) -> dict[str, float]:

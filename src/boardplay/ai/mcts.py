@@ -1,64 +1,40 @@
-"""Monte Carlo tree search (UCT) for every game of the contract.
+"""Monte Carlo tree search for every game: the compiled search where the game has a kernel.
 
-* N players: each node keeps the summed returns vector; at a decision node the seat to act picks
-  the child that maximises its own mean return plus the UCT bonus (max-n style), so 2–4 players
-  and multi-action turns (the same seat acting several times in a row) need no special case.
-* Chance nodes are sampled by their probabilities on the way down; their children accumulate
-  visits in proportion to those probabilities, so the backed-up value is the expectation.
-* Rollouts use the game's rollout policy (``boardplay.ai.evaluation``) when it has one, else
-  uniform moves; with ``cutoff`` a rollout stops after that many actions and backs up the game's
-  evaluation instead of a result, which trades noise for bias in long games. By default each game
-  uses its measured cutoff (``Heuristics.cutoff``); ``cutoff=none`` always plays to the end.
-* Budgets: ``iterations`` and/or ``time`` (seconds per move); whichever runs out first. The
-  search also stops as soon as the rest of the budget could not change the most visited move
-  (``early_stop``, on by default), so obvious moves are quick.
-* ``contempt``: a drawn end is worth that much less than a draw to the searching seat (as in
-  chess engines), so against weaker opponents it avoids repetition draws.
-* Tree reuse: ``inform(action)`` descends the kept tree along every applied action (own moves,
-  other seats' moves and chance outcomes), so the next search starts with the statistics of the
-  subtree actually reached.
+``MCTSAgent`` is the agent every spec and level builds. Its search behaves as described in
+``boardplay.ai.mcts_reference`` (UCT with max-n backup for 2–4 seats, chance sampled by its
+probabilities, random rollouts cut off by the game's evaluation, iteration and time budgets,
+early stop, contempt, tree reuse), and its analysis has the same shape. For a game with a
+compiled kernel and a compiled evaluation (all four shipped games) the search runs in
+``boardplay.ai.search`` at C speed; any other game (e.g. the pure-Python test games) runs the
+Python reference search.
+
+Tree reuse follows the actions applied since the last search (``inform``); before a search the
+kept tree is used only when the position is the one it stands for: the same game object, the
+same action history and the same kernel features as when the tree was last rooted.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import random
-import time
 from typing import Any, Literal
 
 from boardplay.ai.agents import Analysis, _check_can_move
-from boardplay.ai.evaluation import Heuristics, heuristics_for
-from boardplay.core.game import CHANCE, TERMINAL, Game, State, sample_chance
+from boardplay.ai.evaluation.compiled import LeafEvaluation, has_compiled_evaluation
+from boardplay.ai.mcts_reference import ReferenceMCTSAgent
+from boardplay.ai.search import Search
+from boardplay.core.game import Game, State
+from boardplay.core.kernel import Kernel
 
-_CHECK_EVERY = 32
-"""Simulations between two checks whether the search can stop early (``MCTSAgent._settled``)."""
-
-
-class Node:
-    """One position in the tree. ``value[i]`` is the summed return of seat ``i`` over the
-    ``visits`` simulations that passed through this node. ``untried`` (the legal actions not yet
-    expanded) is filled on the node's second visit: most leaves are visited once, and their legal
-    actions are never needed."""
-
-    __slots__ = ("children", "player", "untried", "value", "visits")
-
-    def __init__(self, state: State, players: int) -> None:
-        self.player = state.current_player()
-        self.children: dict[int, Node] = {}
-        self.untried: list[int] | None = None if self.player >= 0 else []
-        self.visits = 0
-        self.value = [0.0] * players
-
-    def mean(self, seat: int) -> float:
-        return self.value[seat] / self.visits if self.visits else 0.0
+TreeKey = tuple[Game, tuple[int, ...], tuple[float, ...]]
 
 
-class MCTSAgent:
-    """UCT search; see the module docstring. ``c`` is the exploration constant (returns lie in
-    [0, 1]; default: the game's measured ``Heuristics.exploration``); ``cutoff`` defaults to the
-    game's ``Heuristics.cutoff``; ``rollout`` is ``"policy"`` (the game's policy if any) or
-    ``"random"``."""
+def _tree_key(state: State) -> TreeKey:
+    assert state.kernel is not None
+    return (state.game, tuple(state.history()), tuple(state.kernel.features()))
+
+
+class MCTSAgent(ReferenceMCTSAgent):
+    """UCT search (see the module docstring); parameters as ``ReferenceMCTSAgent``."""
 
     def __init__(
         self,
@@ -75,74 +51,62 @@ class MCTSAgent:
         seed: int | None = None,
         name: str | None = None,
     ) -> None:
-        if iterations is None and time_limit is None:
-            iterations = 400
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"mcts iterations must be at least 1, got {iterations}")
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"mcts time must be positive, got {time_limit}")
-        heuristics = heuristics_for(game)
-        if cutoff == "game":
-            cutoff = heuristics.cutoff
-        if cutoff is not None and cutoff < 0:
-            raise ValueError(f"mcts cutoff must be 0 or more, got {cutoff}")
-        if not 0.0 <= contempt <= 0.5:
-            raise ValueError(f"mcts contempt must be between 0 and 0.5, got {contempt}")
-        if rollout not in ("policy", "random"):
-            raise ValueError(f"mcts rollout must be 'policy' or 'random', got {rollout!r}")
-        self.game = game
-        self.players = game.num_players
-        self.iterations = iterations
-        self.time_limit = time_limit
-        self.c = heuristics.exploration if c is None else c
-        self.cutoff = cutoff
-        self.reuse = reuse
-        self.early_stop = early_stop
-        self.contempt = contempt
-        self._seat = 0
-        self.seed = seed
-        self.heuristics: Heuristics = heuristics
-        self.policy = self.heuristics.rollout if rollout == "policy" else None
-        self.name = name or "mcts"
-        self._rng = random.Random(seed)
-        self._root: Node | None = None
-        self._root_key: str | None = None
-        self._last: Analysis | None = None
+        super().__init__(
+            game,
+            iterations=iterations,
+            time_limit=time_limit,
+            c=c,
+            cutoff=cutoff,
+            rollout=rollout,
+            reuse=reuse,
+            early_stop=early_stop,
+            contempt=contempt,
+            seed=seed,
+            name=name,
+        )
+        evaluation_known = has_compiled_evaluation(game.name) and 2 <= game.num_players <= 4
+        self._evaluation = LeafEvaluation(game.name, game.num_players) if evaluation_known else None
+        self.compiled = (
+            isinstance(game.new_initial_state().kernel, Kernel)
+            and self.policy is None
+            and (self.cutoff is None or self._evaluation is not None)
+        )
+        """True when searches run in compiled code (else in the Python reference)."""
+        self._search: Search | None = None
+        self._tree: TreeKey | None = None
+
+    @property
+    def tree(self) -> Search | None:
+        """The compiled tree of the last search (None before one, or on the Python path)."""
+        return self._search
 
     # ----- Agent protocol -------------------------------------------------------------------
     def reset(self) -> None:
-        self._rng = random.Random(self.seed)
-        self._root = None
-        self._root_key = None
-        self._last = None
+        super().reset()
+        self._search = None
+        self._tree = None
 
     def inform(self, action: int) -> None:
         """Follow ``action`` in the kept tree (or forget the tree if it was never explored)."""
-        if self._root is None or not self.reuse:
+        if not self.compiled:
+            super().inform(action)
             return
-        child = self._root.children.get(action)
-        if child is None:
-            self._root = None
-            self._root_key = None
+        if self._search is None or self._tree is None or not self.reuse:
             return
-        self._root = child
-        self._root_key = None  # checked against the next state's position in step()
-
-    def analysis(self) -> dict[str, Any] | None:
-        """Estimated win chance, expected line and effort of the last search (for ``play``)."""
-        return None if self._last is None else self._last.summary()
-
-    def last_search(self) -> Analysis | None:
-        """Everything known about the last search, candidate moves with visits included."""
-        return self._last
+        if self._search.advance(action):
+            game, history, _ = self._tree
+            self._tree = (game, (*history, action), ())
+        else:
+            self._tree = None
 
     def step(self, state: State) -> int:
+        if not self.compiled or state.kernel is None:
+            return super().step(state)
         legal = _check_can_move(state)
-        root = self._root_for(state)
         seat = state.current_player()
+        search = self._tree_for(state)
         if len(legal) == 1:
-            # A forced move (common in Montana's multi-step turns): no search is needed, and the
-            # kept tree, if any, stays valid for inform().
+            # A forced move: no search; the kept tree stays valid for inform().
             self._last = Analysis(
                 agent=self.name,
                 seat=seat,
@@ -150,189 +114,78 @@ class MCTSAgent:
                 win_probability=round(self.heuristics.evaluate(state)[seat], 4),
                 line=[state.action_to_string(legal[0])],
             )
-            if self.reuse:
-                self._root = root
-                self._root_key = self._key(state)
             return legal[0]
-        self._seat = seat
-        start = time.perf_counter()
-        deadline = None if self.time_limit is None else start + self.time_limit
-        done = 0
-        while True:
-            if self.iterations is not None and done >= self.iterations:
-                break
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
-                break
-            if (
-                self.early_stop
-                and done % _CHECK_EVERY == 0
-                and done
-                and self._settled(root, done, start)
-            ):
-                break
-            self._simulate(root, state)
-            done += 1
-        elapsed = time.perf_counter() - start
-        choice = max(root.children.items(), key=lambda item: (item[1].visits, item[1].mean(seat)))[
-            0
-        ]
-        self._last = self._analysis(state, root, seat, choice, done, elapsed)
-        if self.reuse:
-            self._root = root
-            self._root_key = self._key(state)
-        return choice
+        search.seat = seat
+        done, elapsed = search.run(self.iterations or 0, self.time_limit or 0.0, self.early_stop)
+        root = search.root
+        choice = max(
+            search.children(root),
+            key=lambda item: (item[2], search.node_value(item[1])),
+        )[0]
+        self._last = self._compiled_analysis(state, search, seat, choice, done, elapsed)
+        return int(choice)
 
-    def _settled(self, root: Node, done: int, start: float) -> bool:
-        """True when the rest of the budget cannot change the move: even if every remaining
-        simulation went to the runner-up, its visits could not reach the leader's (the move
-        played is the most visited child). With a time budget the remaining simulations are
-        estimated from the rate so far. Saves the budget on obvious moves without changing
-        which move a full search would choose."""
-        remaining = math.inf if self.iterations is None else float(self.iterations - done)
-        if self.time_limit is not None:
-            elapsed = time.perf_counter() - start
-            rate = done / elapsed if elapsed > 0 else math.inf
-            remaining = min(remaining, rate * max(0.0, self.time_limit - elapsed))
-        first = second = 0
-        for child in root.children.values():
-            if child.visits > first:
-                first, second = child.visits, first
-            elif child.visits > second:
-                second = child.visits
-        return first - second > remaining
+    # ----- the compiled tree ----------------------------------------------------------------
+    def _tree_for(self, state: State) -> Search:
+        """The search rooted at ``state``: the kept tree when it stands for this position."""
+        kernel = state.kernel
+        assert kernel is not None
+        key = _tree_key(state)
+        search = self._search
+        if search is None:
+            seed = self.seed if self.seed is not None else random.getrandbits(64)
+            search = self._search = Search(
+                kernel,
+                self._evaluation,
+                c=self.c,
+                cutoff=-1 if self.cutoff is None else self.cutoff,
+                contempt=self.contempt,
+                seed=seed,
+            )
+        elif self.reuse and self._matches(key, search, state):
+            search.set_position(kernel)
+        else:
+            search.reset(kernel)
+        self._tree = key if self.reuse else None
+        return search
 
-    # ----- search ---------------------------------------------------------------------------
-    def search(self, state: State, iterations: int) -> Node:
-        """Run ``iterations`` simulations from ``state`` on a fresh tree and return its root
-        (used by the benchmark and by tests that inspect the statistics)."""
-        root = Node(state, self.players)
-        self._seat = max(0, state.current_player())
-        for _ in range(iterations):
-            self._simulate(root, state)
-        return root
+    def _matches(self, key: TreeKey, search: Search, state: State) -> bool:
+        kept = self._tree
+        if kept is None or kept[0] is not key[0] or kept[1] != key[1]:
+            return False
+        if kept[2] and kept[2] != key[2]:
+            return False  # features are compared when the tree was rooted by a search here
+        return bool(search.node_player(search.root) == state.current_player())
 
-    def _key(self, state: State) -> str:
-        return json.dumps([state.history(), state.to_json()], sort_keys=True, default=str)
-
-    def _root_for(self, state: State) -> Node:
-        root = self._root
-        if self.reuse and root is not None and root.player == state.current_player():
-            if self._root_key is None:
-                # Reached by inform(): trust the path, but remember the position for next time.
-                return root
-            if self._root_key == self._key(state):
-                return root
-        return Node(state, self.players)
-
-    def _simulate(self, root: Node, root_state: State) -> None:
-        rng = self._rng
-        state = root_state.clone()
-        node = root
-        path = [root]
-        c = self.c
-        while True:
-            player = node.player
-            if player == TERMINAL:
-                break
-            if player == CHANCE:
-                outcome = sample_chance(state, rng)
-                state.apply_action(outcome)
-                child = node.children.get(outcome)
-                if child is None:
-                    child = Node(state, self.players)
-                    node.children[outcome] = child
-                node = child
-                path.append(node)
-                continue
-            untried = node.untried
-            if untried is None:
-                untried = node.untried = state.legal_actions()
-            if untried:
-                # A uniformly random untried action, removed by swapping it to the end.
-                pick = rng.randrange(len(untried))
-                untried[pick], untried[-1] = untried[-1], untried[pick]
-                action = untried.pop()
-                state.apply_action(action)
-                child = Node(state, self.players)
-                node.children[action] = child
-                path.append(child)
-                break
-            log_n = math.log(node.visits) if node.visits > 0 else 0.0
-            best_score = -math.inf
-            best: tuple[int, Node] | None = None
-            for action, child in node.children.items():
-                score = child.value[player] / child.visits + c * math.sqrt(log_n / child.visits)
-                if score > best_score:
-                    best_score = score
-                    best = (action, child)
-            if best is None:  # a decision node without actions cannot occur in the contract
-                break
-            state.apply_action(best[0])
-            node = best[1]
-            path.append(node)
-        reward = self._rollout(state)
-        if self.contempt and state.is_terminal() and max(reward) - min(reward) < 1e-9:
-            # A drawn end counts as a little less than a draw for the searching seat only, so it
-            # plays on for a win instead of settling for a draw it cannot tell from a win
-            # chance of one half (the opponents are modelled without contempt).
-            reward = list(reward)
-            reward[self._seat] -= self.contempt
-        for visited in path:
-            visited.visits += 1
-            value = visited.value
-            for seat in range(len(value)):
-                value[seat] += reward[seat]
-
-    def _rollout(self, state: State) -> list[float]:
-        rng = self._rng
-        policy = self.policy
-        limit = self.cutoff
-        steps = 0
-        while not state.is_terminal():
-            if limit is not None and steps >= limit:
-                return self.heuristics.evaluate(state)
-            if state.is_chance_node():
-                action = sample_chance(state, rng)
-            else:
-                legal = state.legal_actions()
-                if policy is None or len(legal) == 1:
-                    action = legal[rng.randrange(len(legal))]
-                else:
-                    action = policy(state, legal, rng)
-            state.apply_action(action)
-            steps += 1
-        return state.returns()
-
-    # ----- reporting ------------------------------------------------------------------------
-    def _analysis(
-        self, state: State, root: Node, seat: int, choice: int, done: int, elapsed: float
+    def _compiled_analysis(
+        self, state: State, search: Search, seat: int, choice: int, done: int, elapsed: float
     ) -> Analysis:
-        ranked = sorted(root.children.items(), key=lambda item: -item[1].visits)
+        root = search.root
+        ranked = search.children(root)
         candidates: list[dict[str, Any]] = [
             {
                 "move": state.action_to_string(action),
-                "visits": child.visits,
-                "value": round(child.mean(seat), 4),
+                "visits": visits,
+                "value": round(search.node_value(node), 4),
             }
-            for action, child in ranked[:8]
+            for action, node, visits in ranked[:8]
         ]
+        chosen = next(node for action, node, _ in ranked if action == choice)
         line: list[str] = []
         walker = state.clone()
-        node: Node | None = root
-        action: int | None = choice
-        while node is not None and action is not None and len(line) < 12:
+        node, action = chosen, choice
+        while len(line) < 12:
             line.append(walker.action_to_string(action))
             walker.apply_action(action)
-            node = node.children.get(action)
-            if node is None or node.visits < 2 or not node.children:
+            below = search.children(node)
+            if search.node_visits(node) < 2 or not below:
                 break
-            action = max(node.children.items(), key=lambda item: item[1].visits)[0]
-        chosen = root.children[choice]
+            action, node, _ = below[0]
         return Analysis(
             agent=self.name,
             seat=seat,
             move=state.action_to_string(choice),
-            win_probability=round(chosen.mean(seat), 4),
+            win_probability=round(search.node_value(chosen), 4),
             line=line,
             iterations=done,
             seconds=round(elapsed, 3),

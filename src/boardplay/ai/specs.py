@@ -1,7 +1,8 @@
 """Agent spec strings, used everywhere an agent is chosen: ``random``, ``greedy``,
 ``mcts(iterations=400)``, ``mcts(time=1.0)``, ``mcts(time=2,cutoff=40,c=0.7)`` and the named
 levels ``easy`` .. ``expert``, which resolve per game to a concrete spec (the game's
-``Game.levels``) chosen from measured arena results (docs/ai.md)."""
+``Game.levels``): think time per move with an iteration cap, chosen from measured arena
+results (docs/ai.md)."""
 
 from __future__ import annotations
 
@@ -92,20 +93,21 @@ AGENTS: dict[str, AgentFactory] = {"random": _random, "greedy": _greedy, "mcts":
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 DEFAULT_LEVELS: dict[str, str] = {
-    "easy": "greedy",
-    "medium": "mcts(iterations=200)",
-    "hard": "mcts(time=1.0)",
-    "expert": "mcts(time=4.0)",
+    "easy": "mcts(iterations=100)",
+    "medium": "mcts(time=0.1,iterations=10000)",
+    "hard": "mcts(time=0.5,iterations=50000)",
+    "expert": "mcts(time=2,iterations=200000)",
 }
-"""Levels for a game without measured levels of its own."""
+"""Levels by think time: seconds per move, each with an iteration cap (about what this machine
+searches in that time when idle), so a level never thinks longer than its time and plays the
+same wherever the cap is reached first. ``easy`` is a small fixed budget (a few milliseconds
+with the compiled search), so it replays exactly everywhere."""
 
 # Per game, the level table is the game's ``levels`` (class attribute of its ``Game``): level
-# name -> spec, chosen from arena measurements so that each level beats the one below and
-# ``expert`` stays within 5 s per move; docs/ai.md has every step's measured score. Iteration
-# budgets make a level play the same on every machine and under any load (and replay exactly).
-# Within one game, MCTS strength grows slowly with iterations (fourfold more won only 55-65% of
-# games), so a ladder of four MCTS budgets would need a very large top budget; where greedy
-# plays like a small search, it is one of the rungs instead.
+# name -> spec. The compiled search (boardplay.ai.search) made a search step 20-50 times
+# cheaper, so every level is a search: easy a small one (a real but weak player, well above
+# random), expert up to 2 s per move on one core. docs/ai.md has the measured steps and think
+# times. A game without its own table uses DEFAULT_LEVELS.
 
 
 def level_spec(level: str, game: Game) -> str:

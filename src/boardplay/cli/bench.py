@@ -78,14 +78,50 @@ def register(app: typer.Typer) -> None:
             )
         console.print(table)
         if mcts:
-            from boardplay.ai.bench import mcts_speed
+            from boardplay.ai.bench import mcts_speed, openspiel_mcts_speed
 
-            title = _("MCTS from the first decision, {seconds} s search, one core")
+            title = _(
+                "MCTS simulations/s from the first decision, {seconds} s per search, one core: "
+                "default settings (compiled vs the Python reference) and uniform random "
+                "rollouts to the end (compiled vs OpenSpiel's Python MCTSBot with its "
+                "RandomRolloutEvaluator, and with the adapter's EngineRolloutEvaluator)"
+            )
             search = Table(title=title.format(seconds=f"{seconds:g}"))
-            search.add_column(_("game"))
-            search.add_column(_("simulations/s"), justify="right")
+            headers = (
+                N_("game"),
+                N_("default"),
+                N_("Python ref."),
+                N_("speed-up"),
+                N_("rollouts"),
+                N_("MCTSBot"),
+                N_("speed-up"),
+                N_("MCTSBot engine"),
+                N_("speed-up"),
+            )
+            for number, header in enumerate(headers):
+                search.add_column(_(header), justify="right" if number else "left")
             for name in names:
-                search.add_row(name, f"{mcts_speed(name, seconds):,.0f}")
+                default = mcts_speed(name, seconds)
+                reference = mcts_speed(name, seconds, reference=True)
+                rollouts = mcts_speed(name, seconds, rollouts=True)
+                try:
+                    bots = [
+                        openspiel_mcts_speed(name, seconds, engine_rollouts=engine)
+                        for engine in (False, True)
+                    ]
+                    compared = [
+                        cell for bot in bots for cell in (_rate(bot), f"{rollouts / bot:.0f}×")
+                    ]
+                except ImportError:  # OpenSpiel is the optional ``rl`` extra
+                    compared = ["—"] * 4
+                search.add_row(
+                    name,
+                    _rate(default),
+                    _rate(reference),
+                    f"{default / reference:.0f}×",
+                    _rate(rollouts),
+                    *compared,
+                )
             console.print(search)
         if adapters:
             from boardplay.adapters.bench import adapter_throughput, format_table

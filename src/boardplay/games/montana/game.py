@@ -91,13 +91,13 @@ class MontanaGame(MontanaGameBase):
         ("recruit_grain", None),
     )
     levels: ClassVar[Mapping[str, str] | None] = {
-        # Strength rises steeply up to about 50 iterations with the default exploration and is
-        # flat beyond (50 vs 150, 100 vs 500/1000/3000 all about even); 100 iterations with the
-        # lower exploration constant 0.3 beat 50 in 62.5% of 200 games.
-        "easy": "greedy",
-        "medium": "mcts(iterations=20)",
-        "hard": "mcts(iterations=50)",
-        "expert": "mcts(iterations=100,c=0.3)",
+        # A seat decides 100-200 times per game and strength is flat beyond a few hundred
+        # simulations with today's evaluation (docs/ai.md), so the levels think less; the lower
+        # exploration constant 0.3 measured better than 1.0 at small budgets.
+        "easy": "mcts(iterations=20)",
+        "medium": "mcts(iterations=50)",
+        "hard": "mcts(time=0.1,iterations=2000,c=0.3)",
+        "expert": "mcts(time=0.5,iterations=20000,c=0.3)",
     }
     option_set: ClassVar[OptionSet] = OPTIONS
     num_distinct_actions: ClassVar[int] = A.NUM_ACTIONS

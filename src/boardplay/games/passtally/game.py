@@ -82,13 +82,11 @@ class PasstallyGame(Game):
         ("players", (2, 3)),
     )
     levels: ClassVar[Mapping[str, str] | None] = {
-        # Random tile reveals flatten every step: greedy is strong here; 300 iterations won only
-        # 61% against it and 7500 only about half against 1500, so the search rungs are a
-        # 30-iteration search below greedy and a 5000-iteration one above it.
-        "easy": "random",
-        "medium": "mcts(iterations=30)",
-        "hard": "greedy",
-        "expert": "mcts(iterations=5000)",
+        # The default ladder: compiled search by think time with an iteration cap (ai/specs.py).
+        "easy": "mcts(iterations=100)",
+        "medium": "mcts(time=0.1,iterations=10000)",
+        "hard": "mcts(time=0.5,iterations=50000)",
+        "expert": "mcts(time=2,iterations=200000)",
     }
     option_set: ClassVar[OptionSet] = OPTIONS
     num_distinct_actions: ClassVar[int] = NUM_ACTIONS

@@ -37,13 +37,12 @@ class ProteusGame(Game):
         ("rules", None),
     )
     levels: ClassVar[Mapping[str, str] | None] = {
-        # Searches of 10 and 30 iterations held their own against greedy (greedy scored 58% and
-        # 46%), and 300 iterations only drew level with it, so random is the first rung.
-        # Expert plays with contempt, so it plays on instead of drifting into a turn-cap draw.
-        "easy": "random",
-        "medium": "greedy",
-        "hard": "mcts(iterations=1000)",
-        "expert": "mcts(iterations=8000,contempt=0.15)",
+        # Compiled search by think time with an iteration cap (ai/specs.py); expert plays with
+        # contempt so that it plays on for a win instead of running into the turn cap.
+        "easy": "mcts(iterations=100)",
+        "medium": "mcts(time=0.1,iterations=10000)",
+        "hard": "mcts(time=0.5,iterations=50000)",
+        "expert": "mcts(time=2,iterations=200000,contempt=0.15)",
     }
     option_set: ClassVar[OptionSet] = OptionSet(
         "proteus",

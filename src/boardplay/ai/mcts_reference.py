@@ -1,0 +1,342 @@
+"""Monte Carlo tree search (UCT) in Python, for every game of the contract: the search for games
+without a compiled kernel, and the reference the compiled search (``boardplay.ai.search``,
+driven by ``boardplay.ai.mcts.MCTSAgent``) is measured against in ``make bench``.
+
+* N players: each node keeps the summed returns vector; at a decision node the seat to act picks
+  the child that maximises its own mean return plus the UCT bonus (max-n style), so 2–4 players
+  and multi-action turns (the same seat acting several times in a row) need no special case.
+* Chance nodes are sampled by their probabilities on the way down; their children accumulate
+  visits in proportion to those probabilities, so the backed-up value is the expectation.
+* Rollouts use the game's rollout policy (``boardplay.ai.evaluation``) when it has one, else
+  uniform moves; with ``cutoff`` a rollout stops after that many actions and backs up the game's
+  evaluation instead of a result, which trades noise for bias in long games. By default each game
+  uses its measured cutoff (``Heuristics.cutoff``); ``cutoff=none`` always plays to the end.
+* Budgets: ``iterations`` and/or ``time`` (seconds per move); whichever runs out first. The
+  search also stops as soon as the rest of the budget could not change the most visited move
+  (``early_stop``, on by default), so obvious moves are quick.
+* ``contempt``: a drawn end is worth that much less than a draw to the searching seat (as in
+  chess engines), so against weaker opponents it avoids repetition draws.
+* Tree reuse: ``inform(action)`` descends the kept tree along every applied action (own moves,
+  other seats' moves and chance outcomes), so the next search starts with the statistics of the
+  subtree actually reached.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from typing import Any, Literal
+
+from boardplay.ai.agents import Analysis, _check_can_move
+from boardplay.ai.evaluation import Heuristics, heuristics_for
+from boardplay.core.game import CHANCE, TERMINAL, Game, State, sample_chance
+
+_CHECK_EVERY = 32
+"""Simulations between two checks whether the search can stop early (``_settled``)."""
+
+
+class Node:
+    """One position in the tree. ``value[i]`` is the summed return of seat ``i`` over the
+    ``visits`` simulations that passed through this node. ``untried`` (the legal actions not yet
+    expanded) is filled on the node's second visit: most leaves are visited once, and their legal
+    actions are never needed."""
+
+    __slots__ = ("children", "player", "untried", "value", "visits")
+
+    def __init__(self, state: State, players: int) -> None:
+        self.player = state.current_player()
+        self.children: dict[int, Node] = {}
+        self.untried: list[int] | None = None if self.player >= 0 else []
+        self.visits = 0
+        self.value = [0.0] * players
+
+    def mean(self, seat: int) -> float:
+        return self.value[seat] / self.visits if self.visits else 0.0
+
+
+class ReferenceMCTSAgent:
+    """UCT search in Python; see the module docstring. ``c`` is the exploration constant
+    (returns lie in [0, 1]; default: the game's measured ``Heuristics.exploration``);
+    ``cutoff`` defaults to the game's ``Heuristics.cutoff``; ``rollout`` is ``"policy"`` (the
+    game's policy if any) or ``"random"``."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        c: float | None = None,
+        cutoff: int | Literal["game"] | None = "game",
+        rollout: str = "policy",
+        reuse: bool = True,
+        early_stop: bool = True,
+        contempt: float = 0.0,
+        seed: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        if iterations is None and time_limit is None:
+            iterations = 400
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"mcts iterations must be at least 1, got {iterations}")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"mcts time must be positive, got {time_limit}")
+        heuristics = heuristics_for(game)
+        if cutoff == "game":
+            cutoff = heuristics.cutoff
+        if cutoff is not None and cutoff < 0:
+            raise ValueError(f"mcts cutoff must be 0 or more, got {cutoff}")
+        if not 0.0 <= contempt <= 0.5:
+            raise ValueError(f"mcts contempt must be between 0 and 0.5, got {contempt}")
+        if rollout not in ("policy", "random"):
+            raise ValueError(f"mcts rollout must be 'policy' or 'random', got {rollout!r}")
+        self.game = game
+        self.players = game.num_players
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.c = heuristics.exploration if c is None else c
+        self.cutoff = cutoff
+        self.reuse = reuse
+        self.early_stop = early_stop
+        self.contempt = contempt
+        self._seat = 0
+        self.seed = seed
+        self.heuristics: Heuristics = heuristics
+        self.policy = self.heuristics.rollout if rollout == "policy" else None
+        self.name = name or "mcts"
+        self._rng = random.Random(seed)
+        self._root: Node | None = None
+        self._root_key: str | None = None
+        self._last: Analysis | None = None
+
+    # ----- Agent protocol -------------------------------------------------------------------
+    def reset(self) -> None:
+        self._rng = random.Random(self.seed)
+        self._root = None
+        self._root_key = None
+        self._last = None
+
+    def inform(self, action: int) -> None:
+        """Follow ``action`` in the kept tree (or forget the tree if it was never explored)."""
+        if self._root is None or not self.reuse:
+            return
+        child = self._root.children.get(action)
+        if child is None:
+            self._root = None
+            self._root_key = None
+            return
+        self._root = child
+        self._root_key = None  # checked against the next state's position in step()
+
+    def analysis(self) -> dict[str, Any] | None:
+        """Estimated win chance, expected line and effort of the last search (for ``play``)."""
+        return None if self._last is None else self._last.summary()
+
+    def last_search(self) -> Analysis | None:
+        """Everything known about the last search, candidate moves with visits included."""
+        return self._last
+
+    def step(self, state: State) -> int:
+        legal = _check_can_move(state)
+        root = self._root_for(state)
+        seat = state.current_player()
+        if len(legal) == 1:
+            # A forced move (common in Montana's multi-step turns): no search is needed, and the
+            # kept tree, if any, stays valid for inform().
+            self._last = Analysis(
+                agent=self.name,
+                seat=seat,
+                move=state.action_to_string(legal[0]),
+                win_probability=round(self.heuristics.evaluate(state)[seat], 4),
+                line=[state.action_to_string(legal[0])],
+            )
+            if self.reuse:
+                self._root = root
+                self._root_key = self._key(state)
+            return legal[0]
+        self._seat = seat
+        start = time.perf_counter()
+        deadline = None if self.time_limit is None else start + self.time_limit
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            if (
+                self.early_stop
+                and done % _CHECK_EVERY == 0
+                and done
+                and self._settled(root, done, start)
+            ):
+                break
+            self._simulate(root, state)
+            done += 1
+        elapsed = time.perf_counter() - start
+        choice = max(root.children.items(), key=lambda item: (item[1].visits, item[1].mean(seat)))[
+            0
+        ]
+        self._last = self._analysis(state, root, seat, choice, done, elapsed)
+        if self.reuse:
+            self._root = root
+            self._root_key = self._key(state)
+        return choice
+
+    def _settled(self, root: Node, done: int, start: float) -> bool:
+        """True when the rest of the budget cannot change the move: even if every remaining
+        simulation went to the runner-up, its visits could not reach the leader's (the move
+        played is the most visited child). With a time budget the remaining simulations are
+        estimated from the rate so far. Saves the budget on obvious moves without changing
+        which move a full search would choose."""
+        remaining = math.inf if self.iterations is None else float(self.iterations - done)
+        if self.time_limit is not None:
+            elapsed = time.perf_counter() - start
+            rate = done / elapsed if elapsed > 0 else math.inf
+            remaining = min(remaining, rate * max(0.0, self.time_limit - elapsed))
+        first = second = 0
+        for child in root.children.values():
+            if child.visits > first:
+                first, second = child.visits, first
+            elif child.visits > second:
+                second = child.visits
+        return first - second > remaining
+
+    # ----- search ---------------------------------------------------------------------------
+    def search(self, state: State, iterations: int) -> Node:
+        """Run ``iterations`` simulations from ``state`` on a fresh tree and return its root
+        (used by the benchmark and by tests that inspect the statistics)."""
+        root = Node(state, self.players)
+        self._seat = max(0, state.current_player())
+        for _ in range(iterations):
+            self._simulate(root, state)
+        return root
+
+    def _key(self, state: State) -> str:
+        return json.dumps([state.history(), state.to_json()], sort_keys=True, default=str)
+
+    def _root_for(self, state: State) -> Node:
+        root = self._root
+        if self.reuse and root is not None and root.player == state.current_player():
+            if self._root_key is None:
+                # Reached by inform(): trust the path, but remember the position for next time.
+                return root
+            if self._root_key == self._key(state):
+                return root
+        return Node(state, self.players)
+
+    def _simulate(self, root: Node, root_state: State) -> None:
+        rng = self._rng
+        state = root_state.clone()
+        node = root
+        path = [root]
+        c = self.c
+        while True:
+            player = node.player
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                outcome = sample_chance(state, rng)
+                state.apply_action(outcome)
+                child = node.children.get(outcome)
+                if child is None:
+                    child = Node(state, self.players)
+                    node.children[outcome] = child
+                node = child
+                path.append(node)
+                continue
+            untried = node.untried
+            if untried is None:
+                untried = node.untried = state.legal_actions()
+            if untried:
+                # A uniformly random untried action, removed by swapping it to the end.
+                pick = rng.randrange(len(untried))
+                untried[pick], untried[-1] = untried[-1], untried[pick]
+                action = untried.pop()
+                state.apply_action(action)
+                child = Node(state, self.players)
+                node.children[action] = child
+                path.append(child)
+                break
+            log_n = math.log(node.visits) if node.visits > 0 else 0.0
+            best_score = -math.inf
+            best: tuple[int, Node] | None = None
+            for action, child in node.children.items():
+                score = child.value[player] / child.visits + c * math.sqrt(log_n / child.visits)
+                if score > best_score:
+                    best_score = score
+                    best = (action, child)
+            if best is None:  # a decision node without actions cannot occur in the contract
+                break
+            state.apply_action(best[0])
+            node = best[1]
+            path.append(node)
+        reward = self._rollout(state)
+        if self.contempt and state.is_terminal() and max(reward) - min(reward) < 1e-9:
+            # A drawn end counts as a little less than a draw for the searching seat only, so it
+            # plays on for a win instead of settling for a draw it cannot tell from a win
+            # chance of one half (the opponents are modelled without contempt).
+            reward = list(reward)
+            reward[self._seat] -= self.contempt
+        for visited in path:
+            visited.visits += 1
+            value = visited.value
+            for seat in range(len(value)):
+                value[seat] += reward[seat]
+
+    def _rollout(self, state: State) -> list[float]:
+        rng = self._rng
+        policy = self.policy
+        limit = self.cutoff
+        steps = 0
+        while not state.is_terminal():
+            if limit is not None and steps >= limit:
+                return self.heuristics.evaluate(state)
+            if state.is_chance_node():
+                action = sample_chance(state, rng)
+            else:
+                legal = state.legal_actions()
+                if policy is None or len(legal) == 1:
+                    action = legal[rng.randrange(len(legal))]
+                else:
+                    action = policy(state, legal, rng)
+            state.apply_action(action)
+            steps += 1
+        return state.returns()
+
+    # ----- reporting ------------------------------------------------------------------------
+    def _analysis(
+        self, state: State, root: Node, seat: int, choice: int, done: int, elapsed: float
+    ) -> Analysis:
+        ranked = sorted(root.children.items(), key=lambda item: -item[1].visits)
+        candidates: list[dict[str, Any]] = [
+            {
+                "move": state.action_to_string(action),
+                "visits": child.visits,
+                "value": round(child.mean(seat), 4),
+            }
+            for action, child in ranked[:8]
+        ]
+        line: list[str] = []
+        walker = state.clone()
+        node: Node | None = root
+        action: int | None = choice
+        while node is not None and action is not None and len(line) < 12:
+            line.append(walker.action_to_string(action))
+            walker.apply_action(action)
+            node = node.children.get(action)
+            if node is None or node.visits < 2 or not node.children:
+                break
+            action = max(node.children.items(), key=lambda item: item[1].visits)[0]
+        chosen = root.children[choice]
+        return Analysis(
+            agent=self.name,
+            seat=seat,
+            move=state.action_to_string(choice),
+            win_probability=round(chosen.mean(seat), 4),
+            line=line,
+            iterations=done,
+            seconds=round(elapsed, 3),
+            candidates=candidates,
+        )

@@ -1,0 +1,420 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The MCTS loop in compiled code, over any game's ``Kernel`` (``MCTSAgent`` drives it).
+
+One simulation copies the root position into a preallocated working kernel (``copy_from``),
+descends the tree by UCT (max-n: the seat to act maximises its own mean return), samples chance
+outcomes by their probabilities, expands one untried action, then either plays uniformly random
+actions (``sample_legal``) for ``cutoff`` actions or to the end and backs up the evaluation
+(``LeafEvaluation``, computed from ``features_into``) or the result. Nothing in that loop
+touches a Python object.
+
+The tree is a pool of 32-byte ``Node`` structs addressed by index (so the pool can grow by
+``realloc``). When a simulation first passes through a node, all its children are laid out as
+one block (``legal_into`` or ``chance_into`` writes their actions), so selection reads
+neighbouring memory instead of chasing pointers across the pool; the first ``tried`` children of
+a decision node have been visited, the rest are its untried actions. Most leaves are visited once
+and never get a block. A node keeps the summed return of one seat only: the seat that chose it
+(the seat to act at the nearest decision above), the only value UCT and the analysis read there.
+Tree reuse keeps the subtree under the actions actually played (``advance``) and copies it to
+the front of the pool, so a long game does not grow it without end.
+"""
+
+from libc.math cimport log, sqrt
+from libc.stdlib cimport free, malloc, realloc
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from boardplay.core.kernel cimport (
+    CHANCE, TERMINAL, Kernel, Rng, rng_below, rng_unit, sample_chance,
+)
+from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+
+cdef enum:
+    MAX_SEATS = 4
+    CHECK_EVERY = 32  # simulations between two checks whether the search may stop early
+    TIME_EVERY = 8  # simulations between two looks at the clock
+    UNSEEN = -99  # the player of a node no simulation has reached yet
+
+MAX_NODES = 8_000_000
+"""The tree stops growing here (256 MB); further simulations still run, from its leaves."""
+
+ctypedef struct Node:
+    int action          # the action or chance outcome that leads here (-1 at a root)
+    int first_child     # start of the children's block; -1 until listed
+    int count           # children in the block
+    int tried           # decision nodes: the first ``tried`` children have been visited
+    int visits
+    int player          # the seat to act here, CHANCE, TERMINAL, or UNSEEN
+    double value        # summed return of the seat that chose this node
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef class Search:
+    """A UCT tree over one game's kernels. ``c`` exploration, ``cutoff`` rollout actions before
+    the evaluation (-1: to the end), ``contempt`` how much less than a draw a drawn end is worth
+    to ``seat`` (the searching seat); ``evaluation`` is needed whenever ``cutoff`` is not -1."""
+
+    cdef Kernel root_kernel
+    cdef Kernel work
+    cdef LeafEvaluation evaluation
+    cdef Node* nodes
+    cdef int node_count
+    cdef int node_capacity
+    cdef int* path
+    cdef int* owners
+    cdef int path_capacity
+    cdef int* scratch
+    cdef int* outcomes
+    cdef double* probabilities
+    cdef int players
+    cdef int space
+    cdef int max_nodes
+    cdef Rng rng
+    cdef public double c
+    cdef public int cutoff
+    cdef public double contempt
+    cdef public int seat
+    cdef readonly int root
+
+    def __cinit__(self, Kernel prototype, LeafEvaluation evaluation=None, *, double c=1.0,
+                  int cutoff=-1, double contempt=0.0, unsigned long long seed=0,
+                  int max_nodes=MAX_NODES):
+        if prototype.num_players > MAX_SEATS:
+            raise ValueError(f"the compiled search takes at most {MAX_SEATS} seats")
+        if cutoff >= 0 and evaluation is None:
+            raise ValueError("a rollout cutoff needs an evaluation")
+        self.space = max(prototype.action_space, prototype.chance_space, 1)
+        if max_nodes < 1 + self.space:
+            raise ValueError(f"the tree needs room for at least {1 + self.space} nodes")
+        self.root_kernel = prototype.copy()
+        self.work = prototype.copy()
+        self.evaluation = evaluation
+        self.players = prototype.num_players
+        self.max_nodes = max_nodes
+        self.c = c
+        self.cutoff = cutoff
+        self.contempt = contempt
+        self.rng.state = seed
+        self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
+        self.path_capacity = 256
+        self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
+        self.path = <int*>malloc(self.path_capacity * sizeof(int))
+        self.owners = <int*>malloc(self.path_capacity * sizeof(int))
+        self.scratch = <int*>malloc(self.space * sizeof(int))
+        self.outcomes = <int*>malloc(self.space * sizeof(int))
+        self.probabilities = <double*>malloc(self.space * sizeof(double))
+        if (self.nodes == NULL or self.path == NULL or self.owners == NULL
+                or self.scratch == NULL or self.outcomes == NULL or self.probabilities == NULL):
+            raise MemoryError()
+        self.reset(prototype)
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.path)
+        free(self.owners)
+        free(self.scratch)
+        free(self.outcomes)
+        free(self.probabilities)
+
+    # ----- the Python face --------------------------------------------------------------------
+    def reset(self, Kernel position) -> None:
+        """Forget the tree; the next search starts from ``position`` (copied)."""
+        self.root_kernel.copy_from(position)
+        self.node_count = 1
+        self.root = 0
+        blank(&self.nodes[0], -1)
+        self.nodes[0].player = position.to_move()
+
+    def set_position(self, Kernel position) -> None:
+        """Keep the tree but search from ``position``, which must be the one the root stands
+        for (the caller checked it: it followed the played actions with ``advance``)."""
+        self.root_kernel.copy_from(position)
+
+    def seed(self, unsigned long long seed) -> None:
+        self.rng.state = seed
+
+    def advance(self, int action) -> bool:
+        """Make the root's child under ``action`` the new root (False, tree unchanged, when no
+        simulation went there), and move that subtree to the front of the pool."""
+        cdef int child = self.find_child(self.root, action)
+        if child < 0 or self.nodes[child].visits == 0:
+            return False
+        self.compact(child)
+        return True
+
+    def run(self, long iterations, double seconds, bint early_stop) -> tuple:
+        """Simulate until ``iterations`` (0: no limit) or ``seconds`` (0: no limit) run out, or,
+        with ``early_stop``, until the rest could not change the most visited root move.
+        Returns ``(simulations, seconds)``."""
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("a search needs an iteration or a time budget")
+        cdef double start = now(), elapsed = 0.0, rate, remaining
+        cdef long done = 0
+        while True:
+            if iterations > 0 and done >= iterations:
+                break
+            if seconds > 0 and done > 0 and done % TIME_EVERY == 0:
+                elapsed = now() - start
+                if elapsed >= seconds:
+                    break
+            if early_stop and done > 0 and done % CHECK_EVERY == 0:
+                remaining = 1e300 if iterations <= 0 else <double>(iterations - done)
+                if seconds > 0:
+                    elapsed = now() - start
+                    rate = done / elapsed if elapsed > 0 else 1e300
+                    remaining = min(remaining, rate * max(0.0, seconds - elapsed))
+                if self.lead() > remaining:
+                    break
+            self.simulate()
+            done += 1
+        return done, now() - start
+
+    def node_player(self, int node) -> int:
+        """The seat to act at ``node`` (CHANCE -1, TERMINAL -4; -99 before any visit)."""
+        self.check(node)
+        return self.nodes[node].player
+
+    def node_visits(self, int node) -> int:
+        self.check(node)
+        return self.nodes[node].visits
+
+    def node_value(self, int node) -> float:
+        """The mean return, over the node's simulations, of the seat that chose it (for the
+        root: the searching seat); 0 before any."""
+        self.check(node)
+        cdef Node* n = &self.nodes[node]
+        return n.value / n.visits if n.visits else 0.0
+
+    def children(self, int node) -> list:
+        """``(action, child node, visits)`` for every visited child of ``node``, most visited
+        first."""
+        self.check(node)
+        cdef Node* n = &self.nodes[node]
+        cdef int i
+        out = [
+            (self.nodes[i].action, i, self.nodes[i].visits)
+            for i in range(n.first_child, n.first_child + n.count)
+            if n.first_child >= 0 and self.nodes[i].visits > 0
+        ]
+        out.sort(key=lambda item: -item[2])
+        return out
+
+    @property
+    def size(self) -> int:
+        """Nodes in the pool (listed children included)."""
+        return self.node_count
+
+    # ----- the compiled loop ------------------------------------------------------------------
+    cdef void check(self, int node) except *:
+        if not 0 <= node < self.node_count:
+            raise IndexError(f"no node {node} in a tree of {self.node_count}")
+
+    cdef int find_child(self, int node, int action) noexcept:
+        cdef Node* n = &self.nodes[node]
+        cdef int i
+        if n.first_child < 0:
+            return -1
+        for i in range(n.first_child, n.first_child + n.count):
+            if self.nodes[i].action == action:
+                return i
+        return -1
+
+    cdef bint list_children(self, int node) except -1:
+        """Lay out ``node``'s children as one block from the working kernel (which stands at
+        ``node``); False when the pool is full (the node then stays a leaf)."""
+        cdef int count, i, capacity
+        cdef Node* grown
+        if self.nodes[node].player == CHANCE:
+            count = self.work.chance_into(self.outcomes, self.probabilities)
+        else:
+            count = self.work.legal_into(self.outcomes)
+        if self.node_count + count > self.node_capacity:
+            if self.node_count + count > self.max_nodes:
+                return False
+            capacity = min(max(2 * self.node_capacity, self.node_count + count), self.max_nodes)
+            grown = <Node*>realloc(self.nodes, capacity * sizeof(Node))
+            if grown == NULL:
+                raise MemoryError()
+            self.nodes = grown
+            self.node_capacity = capacity
+        for i in range(count):
+            blank(&self.nodes[self.node_count + i], self.outcomes[i])
+        self.nodes[node].first_child = self.node_count
+        self.nodes[node].count = count
+        self.node_count += count
+        return True
+
+    cdef int push(self, int depth, int node, int owner) except -1:
+        cdef int* grown
+        if depth >= self.path_capacity:
+            grown = <int*>realloc(self.path, 2 * self.path_capacity * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.path = grown
+            grown = <int*>realloc(self.owners, 2 * self.path_capacity * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.owners = grown
+            self.path_capacity *= 2
+        self.path[depth] = node
+        self.owners[depth] = owner
+        return depth + 1
+
+    cdef int select(self, int node) noexcept:
+        """The visited child with the best mean return (for the seat acting at ``node``) plus
+        the UCT bonus."""
+        cdef Node* n = &self.nodes[node]
+        cdef double bonus = self.c * sqrt(log(n.visits)) if n.visits > 1 else 0.0
+        cdef double best_score = -1e300, score, inverse
+        cdef int best = -1, i
+        cdef Node* child
+        for i in range(n.first_child, n.first_child + n.tried):
+            child = &self.nodes[i]
+            inverse = 1.0 / child.visits
+            score = child.value * inverse + bonus * sqrt(inverse)
+            if score > best_score:
+                best_score = score
+                best = i
+        return best
+
+    cdef int chance_child(self, int node) noexcept:
+        """Sample an outcome of the chance node by its probabilities; its child's index."""
+        cdef Node* n = &self.nodes[node]
+        cdef int count = self.work.chance_into(self.outcomes, self.probabilities)
+        cdef double point = rng_unit(&self.rng), total = 0.0
+        cdef int i, pick = count - 1
+        for i in range(count - 1):
+            total += self.probabilities[i]
+            if point < total:
+                pick = i
+                break
+        if pick < n.count and self.nodes[n.first_child + pick].action == self.outcomes[pick]:
+            return n.first_child + pick
+        return self.find_child(node, self.outcomes[pick])  # outcomes listed in another order
+
+    cdef int simulate(self) except -1:
+        cdef Kernel k = self.work
+        cdef int node = self.root, child, player, pick, action, depth = 0, i, steps
+        cdef int owner = self.seat
+        cdef Node* n
+        cdef double reward[MAX_SEATS]
+        cdef double top, bottom
+        k.copy_from(self.root_kernel)
+        depth = self.push(depth, node, owner)
+        while True:
+            player = self.nodes[node].player
+            if player == TERMINAL:
+                break
+            if self.nodes[node].first_child < 0 and not self.list_children(node):
+                break  # the pool is full: this node stays a leaf
+            if player >= 0:
+                owner = player
+            n = &self.nodes[node]
+            if player == CHANCE:
+                child = self.chance_child(node)
+                if child < 0:  # cannot occur: chance_into lists the same outcomes each time
+                    break
+            elif n.tried < n.count:
+                # A uniformly random untried action: swap it to the front of the untried ones.
+                pick = n.first_child + n.tried + rng_below(&self.rng, n.count - n.tried)
+                child = n.first_child + n.tried
+                action = self.nodes[pick].action
+                self.nodes[pick].action = self.nodes[child].action
+                self.nodes[child].action = action
+                n.tried += 1
+            else:
+                child = self.select(node)
+                if child < 0:  # a decision node without actions cannot occur in the contract
+                    break
+            k.apply(self.nodes[child].action)
+            node = child
+            depth = self.push(depth, node, owner)
+            if self.nodes[node].player == UNSEEN:
+                self.nodes[node].player = k.to_move()
+                if player != CHANCE:
+                    break  # a new leaf: roll out from here (chance outcomes descend further)
+        # Rollout: uniform actions for ``cutoff`` actions (or to the end), then the evaluation.
+        steps = 0
+        while True:
+            player = k.to_move()
+            if player == TERMINAL:
+                k.returns_into(reward)
+                if self.contempt > 0:
+                    top = bottom = reward[0]
+                    for i in range(1, self.players):
+                        top = max(top, reward[i])
+                        bottom = min(bottom, reward[i])
+                    if top - bottom < 1e-9:
+                        # A drawn end is worth a little less than a draw to the searching seat
+                        # only, so it plays on for a win (the opponents have no contempt).
+                        reward[self.seat] -= self.contempt
+                break
+            if self.cutoff >= 0 and steps >= self.cutoff:
+                self.evaluation.evaluate(k, reward)
+                break
+            if player == CHANCE:
+                k.apply(sample_chance(k, &self.rng, self.outcomes, self.probabilities))
+            else:
+                k.apply(k.sample_legal(&self.rng, self.scratch))
+            steps += 1
+        for i in range(depth):
+            n = &self.nodes[self.path[i]]
+            n.visits += 1
+            n.value += reward[self.owners[i]]
+        return 0
+
+    cdef int lead(self) noexcept:
+        """The root's most visited child's visits minus the runner-up's."""
+        cdef int first = 0, second = 0, visits, i
+        cdef Node* n = &self.nodes[self.root]
+        if n.first_child < 0:
+            return 0
+        for i in range(n.first_child, n.first_child + n.count):
+            visits = self.nodes[i].visits
+            if visits > first:
+                first, second = visits, first
+            elif visits > second:
+                second = visits
+        return first - second
+
+    cdef void compact(self, int top) except *:
+        """Copy the subtree under ``top`` into a fresh pool (``top`` becomes node 0), breadth
+        first: each copied node's children block is copied whole, right after the last."""
+        cdef Node* nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
+        cdef int* source = <int*>malloc(self.node_capacity * sizeof(int))
+        if nodes == NULL or source == NULL:
+            free(nodes)
+            free(source)
+            raise MemoryError()
+        cdef int count = 1, head = 0, old, i
+        nodes[0] = self.nodes[top]
+        nodes[0].action = -1
+        source[0] = top
+        while head < count:
+            old = source[head]
+            if nodes[head].first_child >= 0:
+                for i in range(nodes[head].count):
+                    nodes[count + i] = self.nodes[self.nodes[old].first_child + i]
+                    source[count + i] = self.nodes[old].first_child + i
+                nodes[head].first_child = count
+                count += nodes[head].count
+            head += 1
+        free(source)
+        free(self.nodes)
+        self.nodes = nodes
+        self.node_count = count
+        self.root = 0
+
+
+cdef inline void blank(Node* n, int action) noexcept:
+    n.action = action
+    n.first_child = -1
+    n.count = 0
+    n.tried = 0
+    n.visits = 0
+    n.player = UNSEEN
+    n.value = 0.0

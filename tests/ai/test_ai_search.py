@@ -1,0 +1,256 @@
+"""The compiled search (``boardplay.ai.search``) on the real engines: its evaluations equal the
+Python ones, it finds forced wins, samples chance by its probabilities, keeps its budgets, is
+reproducible for a seed, reuses its tree only for the position it stands for, and agrees with the
+Python reference search."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+import boardplay
+from boardplay.ai import MCTSAgent
+from boardplay.ai.evaluation import heuristics_for
+from boardplay.ai.evaluation.compiled import LeafEvaluation
+from boardplay.ai.mcts_reference import ReferenceMCTSAgent
+from boardplay.ai.search import Search
+from boardplay.cli.common import console
+from boardplay.cli.main import app
+from boardplay.core.game import Game, State, sample_chance
+
+TABLES = [
+    "potlatch",
+    "potlatch(actions=3,layout=L4)",
+    "proteus",
+    "proteus(rules=kadon)",
+    "passtally",
+    "passtally(players=3)",
+    "montana",
+    "montana(players=3)",
+    "montana(players=4)",
+]
+
+
+def _positions(game: Game, seed: int, count: int) -> list[State]:
+    """Decision and chance positions along random games (a new game when one ends)."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    state = game.new_initial_state()
+    while len(out) < count:
+        if state.is_terminal():
+            state = game.new_initial_state()
+            continue
+        out.append(state.clone())
+        legal = state.legal_actions()
+        action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(legal)
+        state.apply_action(action)
+    return out
+
+
+def _first_decision(game: Game, seed: int = 0) -> State:
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    return state
+
+
+@pytest.mark.parametrize("text", TABLES)
+def test_compiled_evaluation_equals_the_python_one(text: str) -> None:
+    game = boardplay.load(text)
+    compiled = LeafEvaluation(game.name, game.num_players)
+    python = heuristics_for(game).evaluate
+    for state in _positions(game, seed=3, count=400):
+        assert state.kernel is not None
+        assert compiled.values(state.kernel) == pytest.approx(python(state), abs=1e-12)
+
+
+def test_compiled_evaluation_refuses_unknown_games_and_tables() -> None:
+    with pytest.raises(ValueError, match="no compiled evaluation for 'chess'"):
+        LeafEvaluation("chess", 2)
+    with pytest.raises(ValueError, match="2 to 4 players"):
+        LeafEvaluation("montana", 5)
+    game = boardplay.load("montana(players=3)")
+    with pytest.raises(ValueError, match="another table"):
+        LeafEvaluation("montana", 2).values(game.new_initial_state().kernel)  # type: ignore[arg-type]
+
+
+def _winning_positions(text: str, wanted: int) -> list[tuple[State, set[int]]]:
+    """Decisions where some but not all moves end the game at once with the mover winning."""
+    game = boardplay.load(text)
+    found: list[tuple[State, set[int]]] = []
+    for state in _positions(game, seed=7, count=20000):
+        if state.is_chance_node():
+            continue
+        seat = state.current_player()
+        winners = set()
+        legal = state.legal_actions()
+        for action in legal:
+            child = state.clone()
+            child.apply_action(action)
+            if child.is_terminal() and child.returns()[seat] == 1.0:
+                winners.add(action)
+        if winners and len(winners) < len(legal):
+            found.append((state, winners))
+            if len(found) == wanted:
+                break
+    return found
+
+
+@pytest.mark.parametrize("text", ["potlatch", "proteus"])
+def test_compiled_search_takes_a_win_in_one(text: str) -> None:
+    positions = _winning_positions(text, 5)
+    assert positions, "the random games should pass positions with a win in one"
+    for state, winners in positions:
+        # Backing up the evaluation, a win in one is worth more than any unfinished position.
+        agent = boardplay.ai.make_agent("mcts(iterations=3000)", state.game, 1)
+        assert isinstance(agent, MCTSAgent) and agent.compiled
+        assert agent.step(state) in winners
+        info = agent.last_search()
+        assert info is not None and info.win_probability is not None
+        assert info.win_probability > 0.95
+        # With rollouts to the end, a move that forces a win later is as good: every one of
+        # its simulations is won too.
+        agent = boardplay.ai.make_agent("mcts(iterations=3000,cutoff=none)", state.game, 1)
+        action = agent.step(state)
+        info = agent.last_search()
+        assert info is not None
+        assert action in winners or info.win_probability == 1.0
+        values = {c["move"]: c["value"] for c in info.candidates}
+        assert all(values.get(state.action_to_string(w), 1.0) == 1.0 for w in winners)
+
+
+@pytest.mark.parametrize("text", ["passtally", "montana"])
+def test_chance_is_sampled_by_its_probabilities(text: str) -> None:
+    game = boardplay.load(text)
+    state = next(
+        s
+        for s in _positions(game, seed=2, count=2000)
+        if s.is_chance_node() and len(s.chance_outcomes()) > 2 and s.history()
+    )
+    assert state.kernel is not None
+    search = Search(state.kernel, LeafEvaluation(game.name, game.num_players), cutoff=0, seed=9)
+    simulations = 40000
+    search.run(simulations, 0.0, False)
+    visits = {action: count for action, _, count in search.children(search.root)}
+    for outcome, probability in state.chance_outcomes():
+        assert visits.get(outcome, 0) / simulations == pytest.approx(probability, abs=0.01)
+    # The root's value is the visit-weighted mean of its children's: the expectation over chance.
+    total = sum(search.node_value(node) * count for _, node, count in search.children(0))
+    assert search.node_value(0) == pytest.approx(total / simulations, abs=1e-9)
+
+
+@pytest.mark.parametrize("text", ["potlatch", "passtally", "montana", "proteus"])
+def test_compiled_search_is_reproducible_and_keeps_its_iteration_budget(text: str) -> None:
+    game = boardplay.load(text)
+    state = _first_decision(game)
+
+    def run(seed: int) -> tuple[int, list[dict[str, object]]]:
+        agent = MCTSAgent(game, iterations=500, early_stop=False, seed=seed)
+        action = agent.step(state)
+        info = agent.last_search()
+        assert info is not None and info.iterations == 500
+        assert sum(int(c["visits"]) for c in info.candidates) <= 500
+        return action, info.candidates
+
+    assert run(4) == run(4)
+    assert any(run(4) != run(seed) for seed in (5, 6, 7))
+
+
+def test_time_budget_is_kept() -> None:
+    game = boardplay.load("montana")
+    state = _first_decision(game)
+    agent = MCTSAgent(game, time_limit=0.2, early_stop=False, seed=1)
+    agent.step(state)
+    info = agent.last_search()
+    assert info is not None
+    # The clock is read every 8 simulations, each far below a millisecond; the generous upper
+    # bound leaves room for a loaded machine that deschedules the process.
+    assert 0.2 <= info.seconds < 1.0
+    assert info.iterations > 100
+
+
+def test_early_stop_keeps_the_move_and_saves_simulations() -> None:
+    # One winning move: with two, the search splits its visits and cannot settle early.
+    state = next(s for s, winners in _winning_positions("potlatch", 20) if len(winners) == 1)
+    full = MCTSAgent(state.game, iterations=20000, early_stop=False, seed=3)
+    early = MCTSAgent(state.game, iterations=20000, seed=3)
+    assert full.step(state) == early.step(state)
+    info = early.last_search()
+    assert info is not None and info.iterations < 20000
+
+
+def test_tree_is_reused_along_played_actions_and_not_for_another_position() -> None:
+    game = boardplay.load("proteus")
+    state = _first_decision(game)
+    agent = MCTSAgent(game, iterations=2000, early_stop=False, seed=2)
+    action = agent.step(state)
+    tree = agent.tree
+    assert tree is not None and tree.node_visits(tree.root) == 2000
+    state.apply_action(action)
+    agent.inform(action)
+    reply = max(tree.children(tree.root), key=lambda item: item[2])[0]
+    inherited = tree.node_visits(tree.root)
+    assert inherited > 1
+    state.apply_action(reply)
+    agent.inform(reply)
+    assert tree.node_visits(tree.root) < inherited
+    inherited = tree.node_visits(tree.root)
+    agent.step(state)
+    assert tree.node_visits(tree.root) == inherited + 2000
+    # Another position of the same game (another history): a fresh tree.
+    other = _first_decision(game)
+    other.apply_action(other.legal_actions()[-1])
+    other.apply_action(other.legal_actions()[-1])
+    agent.step(other)
+    assert tree.node_visits(tree.root) == 2000
+    # Without reuse every search starts afresh.
+    plain = MCTSAgent(game, iterations=300, early_stop=False, reuse=False, seed=2)
+    plain.step(state)
+    plain.inform(state.legal_actions()[0])
+    plain.step(state)
+    assert plain.tree is not None and plain.tree.node_visits(plain.tree.root) == 300
+
+
+@pytest.mark.parametrize("text", ["potlatch", "montana"])
+def test_compiled_and_reference_searches_agree_on_the_values(text: str) -> None:
+    game = boardplay.load(text)
+    state = _first_decision(game, seed=1)
+    values = []
+    for kind in (MCTSAgent, ReferenceMCTSAgent):
+        agent = kind(game, iterations=4000, early_stop=False, seed=0)
+        agent.step(state)
+        info = agent.last_search()
+        assert info is not None and info.win_probability is not None
+        values.append(info.win_probability)
+    assert values[0] == pytest.approx(values[1], abs=0.05)
+
+
+def test_search_rejects_bad_use() -> None:
+    game = boardplay.load("potlatch")
+    kernel = game.new_initial_state().kernel
+    assert kernel is not None
+    with pytest.raises(ValueError, match="needs an evaluation"):
+        Search(kernel, None, cutoff=0)
+    search = Search(kernel, None, cutoff=-1)
+    with pytest.raises(ValueError, match="budget"):
+        search.run(0, 0.0, False)
+    with pytest.raises(IndexError, match="no node 5"):
+        search.node_visits(5)
+    assert search.advance(12345) is False
+
+
+def test_bench_compares_the_searches_in_one_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``boardplay bench --mcts``: compiled and reference search at default settings, and
+    random rollouts beside OpenSpiel's MCTSBot, each with its speed-up (numbers not asserted)."""
+    monkeypatch.setattr(console, "width", 160)  # one line per row, headers unwrapped
+    result = CliRunner().invoke(app, ["bench", "proteus", "--mcts", "--seconds", "0.05"])
+    assert result.exit_code == 0, result.output
+    for header in ("Python ref.", "MCTSBot", "MCTSBot engine", "speed-up"):
+        assert header in result.stdout
+    row = next(
+        line for line in result.stdout.splitlines() if line.strip("│ ").startswith("proteus ")
+    )
+    assert row.count("×") == 3
