@@ -8,9 +8,6 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-LEGACY = "_legacy"
-"""The frozen pre-kernel engines, kept only as the differential tests' reference until the
-long soak retires them; their old shape is not the one this test guards."""
 
 
 def _module_name(path: Path) -> str:
@@ -30,7 +27,7 @@ def import_graph() -> dict[str, set[str]]:
     """Module -> the ``boardplay`` modules it imports (``TYPE_CHECKING`` blocks excluded: they
     never run)."""
     paths = [*SRC.rglob("*.py"), *SRC.rglob("*.pyx")]
-    files = {_module_name(p): p for p in paths if LEGACY not in p.parts}
+    files = {_module_name(p): p for p in paths}
     graph: dict[str, set[str]] = {name: set() for name in files}
     for name, path in files.items():
         if path.suffix == ".pyx":
