@@ -20,11 +20,12 @@ $(KERNELS): $(STAMP) $(KERNEL_SOURCES)
 	$(PY) setup.py -q build_ext --inplace
 	touch $(KERNELS)
 
-# Debian's Chromium for the browser tests (Playwright's own download cannot work here).
+# Debian's Chromium for the browser tests (Playwright's own download cannot work here), and a
+# Japanese font so the Japanese pages and their screenshots show text, not empty boxes.
 chromium:
-	@test -x /usr/bin/chromium || { \
+	@test -x /usr/bin/chromium && test -e /usr/share/fonts/opentype/ipafont-gothic/ipag.ttf || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }
+	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium fonts-ipafont-gothic; }
 
 # Debian's PostgreSQL and Redis servers for the multi-process tests and bench-web; the tests
 # start throwaway instances on loopback themselves (nothing is left running).

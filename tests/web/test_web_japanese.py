@@ -22,7 +22,8 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 # What a Japanese page may show in Latin letters: the brand, the language's own name, the rule
-# names the Japanese rules keep in English (Proteus), "AI", file formats and a publisher's name.
+# names the Japanese rules keep in English (Proteus), Passtally's tile designs (named by their
+# halves, as in the rules), "AI", file formats and a publisher's name.
 LATIN_OK = {
     "boardplay",
     "English",
@@ -34,6 +35,11 @@ LATIN_OK = {
     "COLOR",
     "SHAPE",
     "LINE",
+    "XNE",
+    "XNW",
+    "NENE",
+    "NWNW",
+    "NENW",
     "JSON",
     "Kadon",
     "AI",
@@ -186,5 +192,8 @@ def test_japanese_screenshots(browser: Any, server: str, size: str, viewport: An
         wait_turn(page)
         page.screenshot(path=str(SCREENSHOTS / f"ja-potlatch{size}.png"), full_page=True)
         assert "直前の手番" in page.inner_text("#last-move")
+        # The AI's seat and its moves are in Japanese too.
+        assert "AI（やさしい）" in page.inner_text("#seats")
+        assert not english_left(shown(page)), english_left(shown(page))
     finally:
         context.close()

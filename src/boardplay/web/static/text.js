@@ -126,6 +126,7 @@ const EN = {
   "name.White": "White",
   "name.Chance": "Chance",
   "name.player": "Player {n}",
+  "name.ai": "AI ({level})",
   "title.potlatch": "Potlatch Klone",
   "title.proteus": "Proteus",
   "title.passtally": "Passtally",
@@ -198,11 +199,15 @@ export function term(kind, value) {
 // A game's title as its publisher's language or ours has it (a game we have no name for: its own).
 export const gameTitle = (name, title) => (`title.${name}` in EN ? t(`title.${name}`) : title);
 
-// A seat's name from the engine ("Red", "Black", or a numbered "Player 2" where the game has no
-// colours) as the game calls it in this language.
+// A seat's name as the server gives it ("Red", "Black", a numbered "Player 2" where the game has
+// no colours, "AI (easy)" for an AI seat nobody renamed) in this language; a player's own name
+// as it is.
 export function seatName(name) {
   const numbered = /^Player (\d+)$/.exec(String(name));
-  return numbered ? t("name.player", { n: numbered[1] }) : term("name", name);
+  if (numbered) return t("name.player", { n: numbered[1] });
+  const ai = /^AI \((\w+)\)$/.exec(String(name));
+  if (ai) return t("name.ai", { level: term("level", ai[1]) });
+  return term("name", name);
 }
 
 // A move's words, sent by the server as phrases ({t: English template, p: params}); a template

@@ -3,7 +3,7 @@
 import { h, clear } from "../dom.js";
 import { api, getCatalogue, showError } from "../api.js";
 import { tokenFor, myGameIds, rememberToken, rememberInvites, playerName, rememberName } from "../store.js";
-import { t, term, gameTitle, seatName, resultWords } from "../text.js";
+import { t, term, gameTitle, seatName, resultWords, language } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
 
 const SEAT_CHOICES = ["me", "hotseat", "ai", "invite", "open"];
@@ -18,9 +18,10 @@ function optionInput(option) {
     input = h("select", { id, name: option.name }, option.choices.map((c) => h("option", { value: String(c) }, term("choice", c))));
     input.value = String(option.default);
   } else {
-    input = h("input", { id, name: option.name, value: option.default ?? "none", size: 8, title: option.allowed });
+    input = h("input", { id, name: option.name, value: option.default ?? "none", size: 8, title: option.allowed, translate: "no" });
   }
-  return h("label", { title: option.doc }, `${term("option", option.name)} `, input);
+  // The engine's own explanation of an option is English: shown as a tooltip in English only.
+  return h("label", { title: language() === "en" ? option.doc : undefined }, `${term("option", option.name)} `, input);
 }
 
 function listing(games, action) {

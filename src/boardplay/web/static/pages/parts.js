@@ -2,7 +2,7 @@
 // drawing (a board module's pure draw, or the text picture) and the chooser shown when one
 // board target stands for several moves.
 import { h, clear } from "../dom.js";
-import { t, words, seatName } from "../text.js";
+import { t, words, seatName, term } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
 
 const BOARDS = {};
@@ -23,10 +23,10 @@ export function seatList(game, highlight, winners = []) {
   return h("ul", { class: "seats" }, game.seats.map((seat) => {
     const score = game.scores ? ` — ${game.scores[seat.seat]}` : "";
     const you = game.your_seats?.includes(seat.seat) ? t("seatlist.you") : "";
-    const ai = seat.kind === "ai" && !String(seat.name).includes(seat.spec) ? t("seatlist.ai", { spec: seat.spec }) : "";
+    const ai = seat.kind === "ai" && !String(seat.name).includes(seat.spec) ? t("seatlist.ai", { spec: term("level", seat.spec) }) : "";
     const kind = seat.kind === "hotseat" ? t("seatlist.hotseat") : seat.kind !== "ai" && !seat.claimed ? t("seatlist.waiting") : ai;
     const colourName = seatNames[seat.seat];
-    const name = colourName && colourName !== seat.name ? `${seatName(colourName)} · ${seat.name}` : seatName(seat.name);
+    const name = colourName && colourName !== seat.name ? `${seatName(colourName)} · ${seatName(seat.name)}` : seatName(seat.name);
     const won = winners.includes(seat.seat);
     const cls = [seat.seat === highlight ? "current" : "", game.thinking === seat.seat ? "thinking" : "", won ? "winner" : ""].join(" ");
     return h("li", { class: cls, "data-seat": seat.seat },
@@ -42,8 +42,8 @@ export function moveList(box, moves, seats, current, pick) {
   const list = h("ol", { class: "moves" });
   moves.forEach((m, i) => {
     const who = m.player < 0 ? t("game.chance") : seatName(seats[m.player]?.name || `#${m.player}`);
-    const item = h("li", { class: `${m.player < 0 ? "chance" : ""} ${i === current - 1 ? "current" : ""}`, "data-ply": i, title: m.move },
-      h("span", { class: "number" }, `${i + 1}.`), " ",
+    const item = h("li", { class: `${m.player < 0 ? "chance" : ""} ${i === current - 1 ? "current" : ""}`, "data-ply": i },
+      h("span", { class: "number", title: m.move, translate: "no" }, `${i + 1}.`), " ",
       h("span", { class: "words" }, words(m) || m.move), " ",
       m.words ? "" : h("span", { class: "muted" }, who));
     if (pick) {
