@@ -178,7 +178,7 @@ const EN = {
   "cue.star": "star",
 };
 
-const LANGUAGES = ["en", "ja"];
+const LANGUAGES = ["en", "ja"]; // as the language menu of index.html
 const STORE_KEY = "boardplay.lang";
 let messages = {};
 let current = "en";
@@ -277,6 +277,3 @@ export async function setLanguage(lang) {
   document.documentElement.lang = lang;
   return lang;
 }
-
-export const LANGUAGE_NAMES = { en: "English", ja: "日本語" };
-export { LANGUAGES };
