@@ -20,11 +20,12 @@ $(KERNELS): $(STAMP) $(KERNEL_SOURCES)
 	$(PY) setup.py -q build_ext --inplace
 	touch $(KERNELS)
 
-# Debian's Chromium for the browser tests (Playwright's own download cannot work here).
+# Debian's Chromium for the browser tests (Playwright's own download cannot work here), and a
+# Japanese font so the Japanese pages and their screenshots show text, not empty boxes.
 chromium:
-	@test -x /usr/bin/chromium || { \
+	@test -x /usr/bin/chromium && test -e /usr/share/fonts/opentype/ipafont-gothic/ipag.ttf || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }
+	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium fonts-ipafont-gothic; }
 
 # Debian's PostgreSQL and Redis servers for the multi-process tests and bench-web; the tests
 # start throwaway instances on loopback themselves (nothing is left running).
@@ -56,7 +57,8 @@ lint: $(KERNELS)
 	$(BIN)/mypy
 
 # Message catalogues (docs/i18n.md): extract the strings of the command line (domain cli) and of
-# the browser (domain web, t("...") calls) into .pot templates, then merge them into every
+# the browser (domain web: the table of text.js and the say("...") phrases of the moves in words,
+# in the games' describe.py) into .pot templates, then merge them into every
 # language's .po (created if missing). Translate the new or fuzzy entries, then run `make test`.
 # The .po files are read at run time; nothing is compiled.
 LOCALES := src/boardplay/i18n/locale
@@ -64,9 +66,11 @@ i18n: $(STAMP)
 	$(BIN)/pybabel -q extract -F babel.cfg -k N_ -c TRANSLATORS: --no-wrap --sort-by-file \
 	  --project boardplay --version 0.1.0 --copyright-holder "the boardplay authors" \
 	  --msgid-bugs-address "the boardplay issue tracker" -o $(LOCALES)/cli.pot src/boardplay/cli
-	$(BIN)/pybabel -q extract -F babel.cfg -k t -c TRANSLATORS: --no-wrap --sort-by-file \
+	$(BIN)/pybabel -q extract -F babel-web.cfg --no-default-keywords -k say -k pgettext:1c,2 \
+	  -c TRANSLATORS: --no-wrap --sort-by-file \
 	  --project boardplay --version 0.1.0 --copyright-holder "the boardplay authors" \
-	  --msgid-bugs-address "the boardplay issue tracker" -o $(LOCALES)/web.pot src/boardplay/web/static
+	  --msgid-bugs-address "the boardplay issue tracker" -o $(LOCALES)/web.pot \
+	  src/boardplay/web src/boardplay/games
 	for domain in cli web; do for lang in en ja; do \
 	  $(BIN)/pybabel -q update --init-missing --ignore-obsolete --no-wrap -D $$domain -l $$lang \
 	    -i $(LOCALES)/$$domain.pot -d $(LOCALES) || exit 1; \

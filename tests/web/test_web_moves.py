@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 from boardplay.core.game import Game, State
 from boardplay.core.records import Move
+from boardplay.i18n import messages
 from boardplay.web.catalogue import REGISTRY
 from boardplay.web.moves import History, legal_said, said
 
@@ -100,6 +102,66 @@ def test_every_kind_is_reached_and_every_move_is_described(
             if seat >= 0:
                 assert words.startswith(names[seat]), words
                 assert struct["seat"] == seat
+
+
+def spoken(parts: list[dict[str, Any]], lang: str) -> str:
+    """A move's ``say`` phrases in ``lang``, filled as the browser fills them (text.js ``say``)."""
+    catalogue = messages("web", lang)
+
+    def one(value: Any) -> str:
+        if not isinstance(value, dict):
+            return str(value)
+        if "seat" in value:
+            numbered = re.fullmatch(r"Player (\d+)", value["seat"])
+            if numbered:
+                return catalogue["name.player"].format(n=numbered.group(1))
+            return catalogue.get(f"name.{value['seat']}", value["seat"])
+        params = {k: one(v) for k, v in value["p"].items()}
+        return re.sub(r"\{(\w+)\}", lambda m: params[m.group(1)], catalogue[value["t"]])
+
+    return "".join(one(part) for part in parts)
+
+
+TRANSLATED = ("potlatch", "proteus", "passtally")
+"""The games whose describers speak in phrases (Montana's still gives English sentences)."""
+
+
+def test_the_phrases_say_the_english_words_and_have_japanese(
+    plays: tuple[str, dict[str, list[Any]]],
+) -> None:
+    name, seen = plays
+    if name not in TRANSLATED:
+        assert all("say" not in e for entries in seen.values() for _s, _a, e in entries)
+        return
+    game = load(name)
+    names = [game.seat_name(s) for s in range(game.num_players)]
+    kana = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+    for entries in seen.values():
+        for _state, _action, entry in entries[:50]:
+            ends = entry["struct"].get("ends")
+            ending = f" The game ends: {ends['result']}." if ends else ""
+            assert spoken(entry["say"], "en") + ending == entry["words"]
+            if ends:  # the browser words the result from the winners' seat names
+                assert ends["winner_names"] == [names[w] for w in ends["winners"]]
+            japanese = spoken(entry["say"], "ja")
+            assert japanese.endswith("。") and kana.search(japanese), japanese
+            # Only cells, piles, designs and the Proteus rule names stay in Latin letters.
+            latin = re.findall(r"[A-Za-z]{3,}", japanese)
+            assert set(latin) <= {
+                "KING",
+                "ROOK",
+                "BISHOP",
+                "KNIGHT",
+                "POLARITY",
+                "COLOR",
+                "SHAPE",
+                "LINE",
+                "NENE",
+                "NWNW",
+                "NENW",
+                "XNE",
+                "XNW",
+            }, japanese
 
 
 def first(seen: dict[str, list[Any]], kind: str) -> tuple[State, int, dict[str, Any]]:
@@ -236,7 +298,7 @@ def test_proteus_pass_is_described() -> None:
 
     struct, words = describe({"board": {}, "to_move": 1}, "pass", None, 1, ["Black", "White"])
     assert struct == {"seat": 1, "activated": [], "kind": "pass"}
-    assert words == "White passes (no other move is possible)."
+    assert str(words) == "White passes (no other move is possible)."
 
 
 @pytest.mark.parametrize("name", sorted(KINDS))

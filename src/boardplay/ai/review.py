@@ -45,7 +45,8 @@ DEFAULT_ITERATIONS = 400
 """Search iterations per judged position by default (docs/ai.md has the cost per game)."""
 
 Describe = Callable[[State, int], Mapping[str, Any]]
-"""Words (and a board struct) for an action in a state: ``{"words", "struct"}`` or ``{}``."""
+"""Words (English, and the phrase parts a browser words in its language) and a board struct for
+an action in a state: ``{"words", "say", "struct"}`` or ``{}``."""
 Progress = Callable[[int, int], None]
 
 
@@ -150,7 +151,7 @@ def verdict(loss: float) -> str | None:
 def _said(describe: Describe | None, state: State, action: int) -> dict[str, Any]:
     if describe is None:
         return {}
-    return {k: v for k, v in describe(state, action).items() if k in ("words", "struct")}
+    return {k: v for k, v in describe(state, action).items() if k in ("words", "say", "struct")}
 
 
 def assemble(

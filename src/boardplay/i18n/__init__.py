@@ -144,7 +144,9 @@ def N_(message: str) -> str:
 def messages(domain: str, lang: str) -> dict[str, str]:
     """Every message of ``domain`` as ``{msgid: text}`` in ``lang``: the translation where there
     is one (and it is not fuzzy), else the English msgid, so a client never shows an empty
-    string. Plural entries are keyed by their singular msgid and give the ``other`` form."""
+    string. Plural entries are keyed by their singular msgid and give the ``other`` form. An
+    entry with a context (the web app's string table, whose keys are contexts) is keyed by its
+    context, which is what the front end looks it up by."""
     out: dict[str, str] = {}
     for message in catalog(domain, lang):
         if not message.id:
@@ -154,5 +156,5 @@ def messages(domain: str, lang: str) -> dict[str, str]:
             [message.string] if isinstance(message.string, str) else list(message.string or [])
         )
         text = strings[-1] if strings else ""
-        out[ids[0]] = text if text and not message.fuzzy else ids[-1]
+        out[message.context or ids[0]] = text if text and not message.fuzzy else ids[-1]
     return out

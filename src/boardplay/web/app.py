@@ -356,6 +356,7 @@ def summary(room: Room) -> dict[str, Any]:
     out = {k: view.get(k) for k in keys}
     out["current_name"] = view.get("current_name")
     out["result"] = (view.get("result") or {}).get("text")
+    out["winners"] = (view.get("result") or {}).get("winners")  # the lobby words the result
     out["updated"] = room.row.updated.isoformat()
     out["reproducible"] = view.get("reproducible", False)
     return out

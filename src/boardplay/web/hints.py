@@ -8,16 +8,20 @@ from typing import Any
 
 from boardplay.core.game import Game, State
 
-PALETTE = ("#d33c3c", "#2f6fd6", "#e0a020", "#3a9a4a", "#8d4fc9")
+# Seat colours come from the Okabe–Ito palette, chosen to stay apart under the common forms of
+# colour blindness (its red is a vermillion, its green a bluish green, so Montana's Green and Red
+# no longer merge under deuteranopia). The boards add each seat's shape as a second cue
+# (static/boards/common.js), so colour never carries a meaning alone.
+VERMILLION, BLUE, YELLOW, GREEN, PURPLE = "#d55e00", "#0072b2", "#f0e442", "#009e73", "#cc79a7"
+
+PALETTE = (VERMILLION, BLUE, YELLOW, GREEN, PURPLE)
 """Default seat colours, in seat order."""
 
 SEAT_COLOURS: dict[str, tuple[str, ...]] = {
-    "potlatch": ("#d33c3c", "#2f6fd6"),  # Red, Blue (§2.2)
+    "potlatch": (VERMILLION, BLUE),  # Red, Blue (§2.2)
     "proteus": ("#111111", "#fafafa"),  # Black, White (§2)
+    "montana": (BLUE, YELLOW, GREEN, VERMILLION),  # Blue, Yellow, Green, Red
 }
-
-
-SEAT_COLOURS["montana"] = ("#2f6fd6", "#e0b020", "#3a9a4a", "#d33c3c")  # Blue, Yellow, Green, Red
 
 MONTANA_GOODS = ("c", "C", "s", "S", "g", "p")
 """Montana goods letters in the engine's GOODS order (copper, stone: small/large)."""

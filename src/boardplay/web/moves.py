@@ -7,6 +7,12 @@ public contract only (``to_json``, ``action_to_string``, ``clone``, ``apply_acti
 ``result_text``), adds the end of the game when a move ends it, and keeps the history's words so
 a view costs one new description per move. A game without a describer gets none, and a describer
 that fails never stops a game being shown.
+
+A describer's sentence is a :class:`~boardplay.i18n.phrase.Sentence` (or, for a game not yet
+translated, a plain English string): ``words`` is its English and ``say`` its parts as JSON, which
+the browser puts in the viewer's language (``docs/i18n.md``). The end of the game is not among the
+phrases: the engine's result text is English, so the browser words it from ``struct["ends"]``
+(the winners and their seat names) in any other language.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from typing import Any, Protocol
 from boardplay.core.game import Game, State
 from boardplay.core.records import Move
 from boardplay.core.registry import find
+from boardplay.i18n.phrase import Sentence
 
 log = logging.getLogger("boardplay.web")
 
@@ -30,7 +37,7 @@ class Describe(Protocol):
         after: Mapping[str, Any] | None,
         seat: int,
         names: Sequence[str],
-    ) -> tuple[dict[str, Any], str]: ...
+    ) -> tuple[dict[str, Any], Sentence | str]: ...
 
 
 def describer(game: Game) -> Describe | None:
@@ -57,11 +64,19 @@ def said(
         move = state.action_to_string(action)
         after = state.clone()
         after.apply_action(action)
-        struct, words = describe(position, move, after.to_json(), seat, names)
+        struct, sentence = describe(position, move, after.to_json(), seat, names)
+        ending = ""
         if after.is_terminal():
-            struct["ends"] = {"winners": after.winners(), "result": after.result_text()}
-            words += f" The game ends: {after.result_text()}."
-        return {"struct": struct, "words": words}
+            winners = after.winners()
+            struct["ends"] = {
+                "winners": winners,
+                "result": after.result_text(),
+                "winner_names": [names[w] for w in winners if 0 <= w < len(names)],
+            }
+            ending = f" The game ends: {after.result_text()}."
+        if isinstance(sentence, Sentence):
+            return {"struct": struct, "words": str(sentence) + ending, "say": sentence.to_json()}
+        return {"struct": struct, "words": sentence + ending}
     except Exception as exc:  # words are an extra: never stop a game from being shown
         log.warning("could not describe %s move %s: %s", game.name, action, exc)
         return {}

@@ -1,17 +1,18 @@
-"""Passtally moves as structured data and in plain English.
+"""Passtally moves as structured data and in words (English here, Japanese in the browser).
 
 Built only on the public contract: the position JSON before and after the move (rules spec §12)
 and the move's notation (§11). Nothing here imports the engine, and nothing in the engine
 imports this module.
 
-``describe`` returns ``(struct, sentence)``. The struct is JSON-ready and is what the board
-indexes its legal moves by. Its ``kind`` is one of "setup" (``slot``), "place" (``pile``,
+``describe`` returns ``(struct, sentence)``, the sentence a ``boardplay.i18n.phrase.Sentence``
+(English by ``str()``, translated part by part in the browser). The struct is JSON-ready and is what
+the board indexes its legal moves by. Its ``kind`` is one of "setup" (``slot``), "place" (``pile``,
 ``design``, ``anchor``, ``orient`` and ``cells``, the two cells the tile covers, anchor first),
-"marker" (``from`` and ``to`` slots, ``dir`` "cw"/"ccw", ``steps``) or "reveal" (chance:
-``pile``, ``design``); every struct has ``seat`` and ``scored`` (the points the mover gained).
-Placements and marker moves also carry ``lines``: the mover's complete lines after the move
-(two of the mover's markers joined, §7.2), each with its end slots, its passes and its path
-``[[cell, entry face, exit face], …]`` so a board can trace it.
+"marker" (``from`` and ``to`` slots, ``dir`` "cw"/"ccw", ``steps``) or "reveal" (chance: ``pile``,
+``design``); every struct has ``seat`` and ``scored`` (the points the mover gained). Placements and
+marker moves also carry ``lines``: the mover's complete lines after the move (two of the mover's
+markers joined, §7.2), each with its end slots, its passes and its path ``[[cell, entry face, exit
+face], …]`` so a board can trace it.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from boardplay.i18n.phrase import Phrase, SeatName, Sentence, say
+
 Position = Mapping[str, Any]
 Names = Sequence[str]
-Said = tuple[dict[str, Any], str]
+Said = tuple[dict[str, Any], Sentence]
 
 PILES = "ABC"
 STEP = {"E": (0, 1), "S": (1, 0), "W": (0, -1), "N": (-1, 0)}
@@ -126,24 +129,30 @@ def _heights(position: Mapping[str, Any] | None) -> dict[str, int]:
     return out
 
 
-def _points(words: str, n: int) -> str:
-    return f"{n} {words}" if n == 1 else f"{n} {words}s"
-
-
 def describe(before: Position, move: str, after: Position | None, seat: int, names: Names) -> Said:
     """The words and struct of Passtally move ``move`` (notation §11) by ``seat`` (or chance).
     ``after`` is the position it leads to (None when unknown); bad notation raises ValueError."""
-    who = names[seat] if 0 <= seat < len(names) else "Chance"
+    who: SeatName | Phrase = SeatName(names[seat]) if 0 <= seat < len(names) else say("Chance")
     scored = 0
     if after is not None and 0 <= seat < len(before.get("scores", [])):
         scored = int(after["scores"][seat]) - int(before["scores"][seat])
     struct: dict[str, Any] = {"seat": seat, "scored": scored}
     if match := _REVEAL.match(move):
         struct.update(kind="reveal", pile=match.group(1), design=match.group(2))
-        return struct, f"Pile {match.group(1)} turns up a new tile ({match.group(2)})."
+        return struct, Sentence(
+            [
+                say(
+                    "Pile {pile} turns up a new tile ({design}).",
+                    pile=match.group(1),
+                    design=match.group(2),
+                )
+            ]
+        )
     if match := _SETUP.match(move):
         struct.update(kind="setup", slot=int(match.group(1)))
-        return struct, f"{who} puts a marker on slot {match.group(1)}."
+        return struct, Sentence(
+            [say("{who} puts a marker on slot {slot}.", who=who, slot=match.group(1))]
+        )
     if match := _PLACE.match(move):
         pile, orient = match.group(1), match.group(4)
         anchor = match.group(2) + match.group(3)
@@ -153,14 +162,24 @@ def describe(before: Position, move: str, after: Position | None, seat: int, nam
             kind="place", pile=pile, design=design, anchor=anchor, orient=orient, cells=cells
         )
         struct["lines"] = lines_of(after, seat) if after is not None else []
-        sentence = f"{who} lays the tile from pile {pile} on {cells[0]} and {cells[1]}"
+        sentence = Sentence(
+            [
+                say(
+                    "{who} lays the tile from pile {pile} on {a} and {b}",
+                    who=who,
+                    pile=pile,
+                    a=cells[0],
+                    b=cells[1],
+                )
+            ]
+        )
         heights = _heights(after)
         if after is not None:
             levels = sorted({heights.get(c, 0) for c in cells})
-            sentence += (
-                f" (now {levels[0]} high)"
+            sentence.add(
+                say(" (now {height} high)", height=levels[0])
                 if len(levels) == 1
-                else f" (now {levels[0]} and {levels[1]} high)"
+                else say(" (now {low} and {high} high)", low=levels[0], high=levels[1])
             )
     elif match := _MARKER.match(move):
         origin = int(match.group(1))
@@ -175,12 +194,16 @@ def describe(before: Position, move: str, after: Position | None, seat: int, nam
             steps=steps,
         )
         struct["lines"] = lines_of(after, seat) if after is not None else []
-        way = "clockwise" if forward else "counter-clockwise"
-        sentence = f"{who} moves a marker {way} from slot {origin}"
+        way = say("clockwise") if forward else say("counter-clockwise")
+        sentence = Sentence(
+            [say("{who} moves a marker {way} from slot {slot}", who=who, way=way, slot=origin)]
+        )
         if target is not None:
-            sentence += f" to slot {target}"
+            sentence.add(say(" to slot {slot}", slot=target))
     else:
         raise ValueError(f"{move!r} is not a Passtally move")
-    if scored:
-        sentence += f", and scores {_points('point', scored)}"
-    return struct, sentence + "."
+    if scored == 1:
+        sentence.add(say(", and scores 1 point"))
+    elif scored:
+        sentence.add(say(", and scores {n} points", n=scored))
+    return struct, sentence.add(say("."))

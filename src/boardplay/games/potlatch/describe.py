@@ -1,10 +1,12 @@
-"""Potlatch Klone moves as structured data and in plain English.
+"""Potlatch Klone moves as structured data and in words (English here, Japanese in the browser).
 
 Built only on the public contract, so it survives any rewrite of the engine: the position JSON
 before and after the move (rules spec §11) and the move's notation (§10). Nothing here imports
 the engine, and nothing in the engine imports this module.
 
-``describe`` returns ``(struct, sentence)``. The struct is JSON-ready and is what a board indexes
+``describe`` returns ``(struct, sentence)``; the sentence is a ``boardplay.i18n.phrase.Sentence``,
+whose English is ``str(sentence)`` and whose parts the browser translates. The struct is
+JSON-ready and is what a board indexes
 its legal moves by: ``kind`` ("pawn" or "chip"), ``seat``, ``dir``, ``from`` and ``to`` (hexes
 ``"q,r"``), ``new_tile`` (the destination was blank, so a tile came from the stock) and
 ``heights`` (every stack whose height the move changed, with its new height).
@@ -15,17 +17,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from boardplay.i18n.phrase import Phrase, SeatName, Sentence, say
+
 Position = Mapping[str, Any]
 Names = Sequence[str]
-Said = tuple[dict[str, Any], str]
+Said = tuple[dict[str, Any], Sentence]
 
 DIRECTIONS = {
-    "E": ((1, 0), "east"),
-    "NE": ((1, -1), "north-east"),
-    "NW": ((0, -1), "north-west"),
-    "W": ((-1, 0), "west"),
-    "SW": ((-1, 1), "south-west"),
-    "SE": ((0, 1), "south-east"),
+    "E": ((1, 0), say("east")),
+    "NE": ((1, -1), say("north-east")),
+    "NW": ((0, -1), say("north-west")),
+    "W": ((-1, 0), say("west")),
+    "SW": ((-1, 1), say("south-west")),
+    "SE": ((0, 1), say("south-east")),
 }
 """Axial steps of the six directions (§10) and their words."""
 
@@ -39,11 +43,11 @@ def _step(hex_: str, direction: str) -> str:
     return f"{q + dq},{r + dr}"
 
 
-def _stack_words(chips: str) -> str:
+def _stack_words(chips: str) -> Phrase:
     height = len(chips)
     if height == 0:
-        return "an empty tile"
-    return f"a stack of {height}"
+        return say("an empty tile")
+    return say("a stack of {height}", height=height)
 
 
 def describe(before: Position, move: str, after: Position | None, seat: int, names: Names) -> Said:
@@ -52,7 +56,9 @@ def describe(before: Position, move: str, after: Position | None, seat: int, nam
     kind_letter, _, direction = move.partition("-")
     if kind_letter not in ("P", "C") or direction not in DIRECTIONS:
         raise ValueError(f"{move!r} is not a Potlatch Klone move")
-    who = names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+    who: SeatName | Phrase = (
+        SeatName(names[seat]) if 0 <= seat < len(names) else say("Seat {n}", n=seat + 1)
+    )
     tiles: Mapping[str, str] = before.get("tiles", {})
     origin = str(before["pawns"][seat])
     target = _step(origin, direction)
@@ -75,27 +81,38 @@ def describe(before: Position, move: str, after: Position | None, seat: int, nam
     }
     if kind_letter == "P":
         onto = (
-            "onto a new tile from the stock" if new_tile else f"onto {_stack_words(tiles[target])}"
+            say("onto a new tile from the stock")
+            if new_tile
+            else say("onto {stack}", stack=_stack_words(tiles[target]))
         )
-        sentence = f"{who} moves the pawn {way} {onto}"
+        sentence = Sentence([say("{who} moves the pawn {way} {onto}", who=who, way=way, onto=onto)])
         grown = heights.get(target)
         if grown:
             # The run ended with this move: its Chip Increase (§7) landed here.
-            sentence += f"; the stack there rises to {grown}"
+            sentence.add(say("; the stack there rises to {height}", height=grown))
             top = str(after.get("tiles", {}).get(target, ""))[-1:] if after is not None else ""
             if grown == 3 and COLOUR_CHIPS.get(top) == seat:
-                sentence += f" and becomes {who}'s stack"
-        return struct, sentence + "."
+                sentence.add(say(" and becomes {who}'s stack", who=who))
+        return struct, sentence.add(say("."))
     chips = tiles.get(origin, "")
     top = chips[-1:] if chips else ""
-    sentence = f"{who} moves a chip {way}"
+    sentence = Sentence([say("{who} moves a chip {way}", who=who, way=way)])
     if top in COLOUR_CHIPS:
         owner = COLOUR_CHIPS[top]
-        whose = "their own" if owner == seat else f"{names[owner]}'s" if owner < len(names) else "a"
-        sentence += f", breaking {whose} stack (the coloured chip goes home)"
+        if owner == seat:
+            sentence.add(say(", breaking their own stack (the coloured chip goes home)"))
+        elif owner < len(names):
+            sentence.add(
+                say(
+                    ", breaking {owner}'s stack (the coloured chip goes home)",
+                    owner=SeatName(names[owner]),
+                )
+            )
+        else:
+            sentence.add(say(", breaking a stack (the coloured chip goes home)"))
     if new_tile:
-        sentence += ", onto a new tile from the stock"
+        sentence.add(say(", onto a new tile from the stock"))
     else:
         grown = heights.get(target, len(tiles[target]) + 1)
-        sentence += f"; the stack there rises to {grown}"
-    return struct, sentence + "."
+        sentence.add(say("; the stack there rises to {height}", height=grown))
+    return struct, sentence.add(say("."))

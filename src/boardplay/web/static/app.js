@@ -1,7 +1,7 @@
 // boardplay web front end: the router. Each page lives in pages/, talks to the server through
 // api.js (HTTP) or live.js (a game's live connection), and draws boards from boards/.
 import { h, clear } from "./dom.js";
-import { t } from "./text.js";
+import { t, setLanguage, preferredLanguage, rememberLanguage, language } from "./text.js";
 import { lobbyPage, joinPage } from "./pages/lobby.js";
 import { gamePage } from "./pages/game.js";
 import { replayPage } from "./pages/replay.js";
@@ -26,8 +26,27 @@ async function route() {
     clear(main).append(h("div", { class: "panel" }, h("h2", {}, t("error.title")), h("p", {}, e.message), h("a", { href: "#/" }, t("error.back"))));
   }
 }
+// The page's fixed words (header, navigation) in the current language.
+function translateShell() {
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
+  document.getElementById("language").value = language();
+}
+
+// The language switcher on every page: remembered, and the page drawn again in the new language.
+document.getElementById("language").addEventListener("change", async (event) => {
+  rememberLanguage(event.target.value);
+  await setLanguage(event.target.value);
+  translateShell();
+  route();
+});
+
 window.addEventListener("hashchange", route);
-window.addEventListener("DOMContentLoaded", route);
+window.addEventListener("DOMContentLoaded", async () => {
+  await setLanguage(preferredLanguage());
+  translateShell();
+  route();
+});
 // A link to the page already shown (the lobby, "Open a record") reloads it: no hashchange fires.
 document.addEventListener("click", (event) => {
   const link = event.target.closest?.("a[href^='#']");

@@ -1,6 +1,13 @@
-// Every user-visible string of the front end, by key, so a message catalogue (issue 16, build 7)
-// can replace this English table without touching the pages. t("key", {name}) fills {name}.
+// Every user-visible string of the front end, by key, and the viewer's language. The table EN is
+// the English source: `make i18n` extracts it into the `web` message catalogue (each key its
+// msgctxt, docs/i18n.md), and the page shows the catalogue of the chosen language over it.
+// t("key", {name}) fills {name}; say(parts) puts a move's words (sent as phrases) in that language.
 const EN = {
+  "nav.lobby": "Lobby",
+  "nav.replay": "Open a record",
+  "nav.language": "Language",
+  "nav.main": "Main",
+  "nav.loading": "Loading…",
   "error.title": "Something went wrong",
   "error.back": "Back to the lobby",
   "error.request": "request failed ({status})",
@@ -45,6 +52,11 @@ const EN = {
   "game.reproducible": "reproducible (seed {seed})",
   "game.reproducibleTitle": "chance follows this seed, known to everyone",
   "game.over": "Game over: {result}",
+  "game.ends": " The game ends: {result}.",
+  "result.wins": "{name} wins",
+  "result.draw": "a draw",
+  "status.active": "in play",
+  "status.finished": "finished",
   "game.thinking": "{name} is thinking…",
   "game.yourMove": "Your move ({name})",
   "game.step": " — step {n} of this turn",
@@ -127,9 +139,162 @@ const EN = {
   "potlatch.legendChip": "chip moves here",
   "potlatch.legendBoth": "pawn or chip",
   "potlatch.legendLast": "last turn",
+  "name.Red": "Red",
+  "name.Blue": "Blue",
+  "name.Yellow": "Yellow",
+  "name.Green": "Green",
+  "name.Black": "Black",
+  "name.White": "White",
+  "name.Chance": "Chance",
+  "name.player": "Player {n}",
+  "name.ai": "AI ({level})",
+  "title.potlatch": "Potlatch Klone",
+  "title.proteus": "Proteus",
+  "title.passtally": "Passtally",
+  "title.montana": "Montana",
+  "level.easy": "easy",
+  "level.medium": "medium",
+  "level.hard": "hard",
+  "level.expert": "expert",
+  "level.random": "random",
+  "bool.true": "yes",
+  "bool.false": "no",
+  "option.players": "Players",
+  "option.actions": "Actions per turn",
+  "option.layout": "Starting layout",
+  "option.first_player": "First seat",
+  "option.blank_entry_ignores_height": "Blank space entered from any height",
+  "option.repetition_compares_full_state": "Repetition compares everything",
+  "option.filter_dead_ends": "Offer only moves that can finish the turn",
+  "option.turn_limit": "Turn limit",
+  "option.rules": "Ruleset",
+  "option.repetition": "Repetition",
+  "option.max_turns": "Turn limit",
+  "option.jump_counts_as_step": "Occupied slots count as steps",
+  "option.ring_corners_continuous": "Markers go round the corners",
+  "option.finish_turn_on_immediate_end": "Finish the turn when the tiles run out",
+  "option.turn_time_limit_s": "Seconds per turn",
+  "option.recruit_grain": "Grain recruitment",
+  "option.build_adjacent_any": "Build next to anyone's settlement",
+  "option.canteen_after_final": "Canteens after the final turn",
+  "option.board_seed": "Landscape",
+  "option.start_player": "Start player",
+  "option.tiebreak_money": "Money in the tie-break",
+  "option.data": "Component data",
+  "choice.random": "random",
+  "choice.none": "none",
+  "choice.seed": "seed rules",
+  "choice.kadon": "Kadon rules",
+  "choice.forbid": "forbidden",
+  "choice.replace": "replaces",
+  "choice.additional": "adds",
+  "choice.silver": "silver value",
+  "choice.coins": "fewest coins",
+  "choice.default": "default",
+  "cue.label": "{name} (marked {cue})",
+  "cue.circle": "circle",
+  "cue.triangle": "triangle",
+  "cue.square": "square",
+  "cue.diamond": "diamond",
+  "cue.star": "star",
 };
 
+const LANGUAGES = ["en", "ja"]; // as the language menu of index.html
+const STORE_KEY = "boardplay.lang";
+let messages = {};
+let current = "en";
+
+const fill = (template, params) => template.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+
 export function t(key, params = {}) {
-  const template = EN[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+  return fill(messages[key] || EN[key] || key, params);
+}
+
+// A word the server sends as a name ("Red", "medium") in this language, where the table has it
+// under `${kind}.${value}`; otherwise the value itself (a player's own name, a number).
+export function term(kind, value) {
+  const key = `${kind}.${value}`;
+  return key in EN ? t(key) : String(value);
+}
+
+// A game's title as its publisher's language or ours has it (a game we have no name for: its own).
+export const gameTitle = (name, title) => (`title.${name}` in EN ? t(`title.${name}`) : title);
+
+// A seat's name as the server gives it ("Red", "Black", a numbered "Player 2" where the game has
+// no colours, "AI (easy)" for an AI seat nobody renamed) in this language; a player's own name
+// as it is.
+export function seatName(name) {
+  const numbered = /^Player (\d+)$/.exec(String(name));
+  if (numbered) return t("name.player", { n: numbered[1] });
+  const ai = /^AI \((\w+)\)$/.exec(String(name));
+  if (ai) return t("name.ai", { level: term("level", ai[1]) });
+  return term("name", name);
+}
+
+// A move's words, sent by the server as phrases ({t: English template, p: params}); a template
+// missing from the catalogue shows in English. Without phrases, the English `fallback`.
+export function say(parts, fallback = "") {
+  if (!Array.isArray(parts)) return fallback;
+  const one = (value) => {
+    if (value === null || typeof value !== "object") return String(value);
+    if ("seat" in value) return seatName(value.seat);
+    const params = Object.fromEntries(Object.entries(value.p || {}).map(([k, v]) => [k, one(v)]));
+    return fill(messages[value.t] || value.t, params);
+  };
+  return parts.map(one).join("");
+}
+
+// A result ({winners, text}, winner_names where the seats' names are not at hand) in words: the
+// engine's own sentence in English (it says why the game ended), else who won, in this language.
+export function resultWords(result, names = []) {
+  if (!result) return "";
+  const text = result.text ?? result.result ?? "";
+  if (current === "en" || !Array.isArray(result.winners)) return text;
+  const who = result.winner_names || result.winners.map((w) => names[w] ?? `#${w + 1}`);
+  return who.length ? t("result.wins", { name: who.map(seatName).join("・") }) : t("result.draw");
+}
+
+// A move in words: its phrases in this language, and how the game ended if it did.
+export function words(m) {
+  if (!Array.isArray(m?.say)) return m?.words || "";
+  const ends = m.struct?.ends;
+  return say(m.say) + (ends ? t("game.ends", { result: resultWords(ends) }) : "");
+}
+
+// One phrase of the moves' words on its own (a Proteus rule name), in this language.
+export const phrase = (english) => messages[english] || english;
+
+export const language = () => current;
+
+// The stored choice, else the first of the browser's languages we speak, else English.
+export function preferredLanguage() {
+  let stored = null;
+  try { stored = localStorage.getItem(STORE_KEY); } catch { stored = null; }
+  if (LANGUAGES.includes(stored)) return stored;
+  for (const tag of navigator.languages || [navigator.language]) {
+    const base = String(tag || "").toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+export function rememberLanguage(lang) {
+  try { localStorage.setItem(STORE_KEY, lang); } catch { /* private mode: not remembered */ }
+}
+
+// Loads the catalogue of `lang` (English needs none) and marks the page's language; a failed
+// load leaves the page in English rather than half-translated.
+export async function setLanguage(lang) {
+  let next = {};
+  if (lang !== "en") {
+    try {
+      const response = await fetch(`/api/i18n/${encodeURIComponent(lang)}`);
+      if (response.ok) next = (await response.json()).messages || {};
+      else lang = "en";
+    } catch { lang = "en"; }
+  }
+  messages = next;
+  current = lang;
+  document.documentElement.lang = lang;
+  return lang;
 }

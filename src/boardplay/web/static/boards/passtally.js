@@ -7,8 +7,8 @@
 // slot it goes to. Every target comes from a legal move's struct. Formats from the rules spec
 // §2.2, §2.3, §11, §12.
 import { s } from "../dom.js";
-import { svgRoot, targets, legalMoves, groupBy, text, LAST } from "./common.js";
-import { t } from "../text.js";
+import { svgRoot, targets, legalMoves, groupBy, text, LAST, cueShape, seatStyle } from "./common.js";
+import { t, seatName } from "../text.js";
 
 const CELL = 56;
 const OX = 50, OY = 50;
@@ -147,7 +147,6 @@ function turnButtons(x, y, orient) {
 }
 
 export function draw(position, ctx) {
-  const colours = ctx.hints?.seat_colours || [];
   const markers = position.markers || {};
   const top = stacks(position.placements || []);
   const moves = legalMoves(ctx);
@@ -215,7 +214,9 @@ export function draw(position, ctx) {
     g.append(s("circle", { cx, cy, r: 13, fill: "#fff", stroke: "#aaa" }));
     g.append(text(cx, cy, slot, { "font-size": 9, fill: "#999" }));
     if (key in markers) {
-      g.append(s("circle", { cx, cy, r: 12, fill: colours[markers[key]] || "#555", stroke: sel === `marker:${key}` ? "#e08a1e" : "#222", "stroke-width": sel === `marker:${key}` ? 4 : 1.5 }));
+      const { colour, cue } = seatStyle(ctx.hints, markers[key]);
+      g.setAttribute("data-cue", cue);
+      g.append(cueShape(cue, cx, cy, 11, { fill: colour, stroke: sel === `marker:${key}` ? "#e08a1e" : "#222", "stroke-width": sel === `marker:${key}` ? 4 : 1.5 }));
       marks.selectable(g, `marker:${key}`, markerMoves.get(key) || [], t("passtally.selectMarker", { slot: key }));
     }
     if (lastSlots.has(key)) g.append(s("circle", { cx, cy, r: 17, fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
@@ -258,8 +259,9 @@ export function draw(position, ctx) {
   const names = ctx.hints?.seat_names || [];
   let y = narrow ? by + 48 : OY + 270;
   (position.scores || []).forEach((v, i) => {
-    layer.append(s("circle", { cx: bx + 5, cy: y, r: 5, fill: colours[i] || "#555" }));
-    layer.append(text(bx + 15, y, t("passtally.score", { name: names[i] || `#${i + 1}`, score: v }), { "text-anchor": "start", "font-size": 12 }));
+    const { colour, cue } = seatStyle(ctx.hints, i);
+    layer.append(cueShape(cue, bx + 5, y, 5.5, { fill: colour, stroke: "#222", "stroke-width": 1 }));
+    layer.append(text(bx + 15, y, t("passtally.score", { name: seatName(names[i] || `#${i + 1}`), score: v }), { "text-anchor": "start", "font-size": 12 }));
     y += 18;
   });
   if (position.actions_left) layer.append(text(bx, y, t("passtally.actionsLeft", { n: position.actions_left }), { "text-anchor": "start", "font-size": 12 }));

@@ -4,11 +4,12 @@
 // names it); when both are possible there, the page asks which. The hexes of the last turn are
 // ringed, and a legend under the board names the target styles.
 import { s } from "../dom.js";
-import { svgRoot, targets, legalMoves, groupBy, text, LAST } from "./common.js";
-import { t } from "../text.js";
+import { svgRoot, targets, legalMoves, groupBy, text, LAST, cueShape, seatStyle, TARGET_DASH } from "./common.js";
+import { t, seatName } from "../text.js";
 
 const SIZE = 40;
-const CHIP = { N: "#f4ecd8", R: "#d33c3c", B: "#2f6fd6" };
+const NEUTRAL_CHIP = "#f4ecd8";
+const CHIP_SEAT = { R: 0, B: 1 }; // the player-colour chips and their owners' seats (§2.2)
 const PAWN_TARGET = "#1f9d55";
 const CHIP_TARGET = "#e08a1e";
 
@@ -30,9 +31,9 @@ export const losing = (move, seat) => !!move.struct?.ends && !(move.struct.ends.
 function legend(x, y, width) {
   const g = s("g", { class: "legend", "aria-hidden": "true" });
   const items = [
-    [t("potlatch.legendPawn"), PAWN_TARGET, null],
-    [t("potlatch.legendChip"), CHIP_TARGET, null],
-    [t("potlatch.legendBoth"), PAWN_TARGET, "8 4"],
+    [t("potlatch.legendPawn"), PAWN_TARGET, TARGET_DASH.primary],
+    [t("potlatch.legendChip"), CHIP_TARGET, TARGET_DASH.secondary],
+    [t("potlatch.legendBoth"), PAWN_TARGET, TARGET_DASH.both],
     [t("potlatch.legendLast"), LAST, "3 3"],
   ];
   // Two columns of two, so the labels never run into each other on a narrow board.
@@ -49,7 +50,6 @@ export function draw(position, ctx) {
   const tiles = position.tiles || {};
   const pawns = position.pawns || [];
   const mover = position.to_move ?? 0;
-  const colours = ctx.hints?.seat_colours || ["#d33c3c", "#2f6fd6"];
   const names = ctx.hints?.seat_names || [];
   const visited = new Set(position.done ? position.visited || [] : []);
   const marks = targets(ctx);
@@ -81,7 +81,11 @@ export function draw(position, ctx) {
     if (visited.has(key)) group.append(s("polygon", { points: hexPoints(cx, cy, SIZE - 7), fill: "none", stroke: "#fff8", "stroke-width": 2 }));
     if (touched.has(key)) group.append(s("polygon", { points: hexPoints(cx, cy, SIZE - 9), fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
     [...chips].forEach((c, i) => {
-      group.append(s("rect", { x: cx - 15, y: cy + 14 - i * 9, width: 30, height: 8, rx: 3, fill: CHIP[c] || "#999", stroke: "#0006", "stroke-width": 1 }));
+      const owner = CHIP_SEAT[c];
+      const fill = owner === undefined ? NEUTRAL_CHIP : seatStyle(ctx.hints, owner).colour;
+      group.append(s("rect", { x: cx - 15, y: cy + 14 - i * 9, width: 30, height: 8, rx: 3, fill, stroke: "#0006", "stroke-width": 1, "data-chip": c }));
+      // A player's chip carries the player's shape as well as the colour.
+      if (owner !== undefined) group.append(cueShape(seatStyle(ctx.hints, owner).cue, cx, cy + 18 - i * 9, 3.2, { fill: "#fff", class: "cue" }));
     });
     if (isTile && chips.length) group.append(text(cx + 24, cy - 18, chips.length, { "font-size": 12, fill: "#0009" }));
     if (moves.length) {
@@ -90,7 +94,7 @@ export function draw(position, ctx) {
       const colour = hasPawn ? PAWN_TARGET : CHIP_TARGET;
       group.append(s("polygon", {
         points: hexPoints(cx, cy, SIZE - 4), fill: `${colour}33`, stroke: colour, "stroke-width": 4,
-        "stroke-dasharray": hasPawn && hasChip ? "10 5" : null, class: "legal-target",
+        "stroke-dasharray": hasPawn && hasChip ? TARGET_DASH.both : hasPawn ? TARGET_DASH.primary : TARGET_DASH.secondary, class: "legal-target",
       }));
       if (moves.some((m) => losing(m, mover))) {
         group.append(text(cx - 22, cy - 16, "!", { "font-size": 18, "font-weight": 700, fill: "#b00020", class: "dead-end" }));
@@ -103,7 +107,9 @@ export function draw(position, ctx) {
     if (!key) return;
     const [cx, cy] = center(...parse(key));
     const g = s("g", { class: "pawn", "data-seat": seat });
-    g.append(s("circle", { cx, cy: cy - 17, r: 11, fill: colours[seat], stroke: seat === mover ? "#111" : "#fff", "stroke-width": 3 }));
+    const { colour, cue } = seatStyle(ctx.hints, seat);
+    g.setAttribute("data-cue", cue);
+    g.append(cueShape(cue, cx, cy - 17, 11, { fill: colour, stroke: seat === mover ? "#111" : "#fff", "stroke-width": 3 }));
     layer.append(g);
   });
   // The caption and the legend sit above and below the hexes, never across them.
@@ -112,6 +118,6 @@ export function draw(position, ctx) {
     { "text-anchor": "start", "font-size": 13, fill: "#333", class: "caption" });
   const key = ctx.interactive ? legend(minX - pad + 8, maxY + pad + 4, width - 16) : null;
   const height = maxY - minY + 2 * pad + 26 + (key ? 48 : 0);
-  const label = t("potlatch.label", { name: names[mover] || "" });
+  const label = t("potlatch.label", { name: seatName(names[mover] || "") });
   return { svg: svgRoot(minX - pad, top, width, height, label, layer, caption, key), drawn: marks.drawn };
 }

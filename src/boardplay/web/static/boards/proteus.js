@@ -8,7 +8,7 @@
 // read from their structs; the cells of the last turn get the "last move" ring.
 import { s } from "../dom.js";
 import { svgRoot, targets, svgButton, legalMoves, text, LAST } from "./common.js";
-import { t } from "../text.js";
+import { t, seatName, phrase } from "../text.js";
 
 const CELL = 90;
 const TILE_COLOURS = { R: "#c0392b", B: "#2e86c1", Y: "#d4ac0d" };
@@ -27,6 +27,17 @@ function shapeAt(shape, cx, cy, r, attrs) {
   return s("polygon", { points: pts.map((p) => p.join(",")).join(" "), ...attrs });
 }
 
+// The tile's kind told by a drawn sign as well as by its colour: an arrow for a move rule, two
+// opposed arrows for a trade rule, a flag for a goal (colour-blind players read the sign).
+function kindMark(kind, x, y, colour) {
+  const d = {
+    R: `M${x - 7},${y} H${x + 5} M${x + 1},${y - 4} L${x + 6},${y} L${x + 1},${y + 4}`,
+    B: `M${x - 7},${y - 3} H${x + 6} M${x + 3},${y - 6} L${x + 6},${y - 3} L${x + 3},${y} M${x + 7},${y + 3} H${x - 6} M${x - 3},${y} L${x - 6},${y + 3} L${x - 3},${y + 6}`,
+    Y: `M${x - 5},${y + 7} V${y - 7} L${x + 6},${y - 4} L${x - 5},${y}`,
+  }[kind];
+  return s("path", { d, fill: "none", stroke: colour, "stroke-width": 2, "stroke-linecap": "round", "stroke-linejoin": "round", class: "kind-mark", "data-kind": kind });
+}
+
 function parseCell(value) {
   const m = /^([RBY][cst])(\*)?([XO][cst])?$/.exec(value || "");
   return m ? { tile: m[1], active: !!m[2], piece: m[3] || null } : null;
@@ -43,6 +54,7 @@ function tileGlyph(tile, active, cx, cy, size) {
   if (active) g.append(text(cx + size / 2 - 10, cy - size / 2 + 10, "★", { "font-size": 12, fill: "#fff" }));
   // The tile's shape again in its corner, visible when a piece covers the middle.
   g.append(shapeAt(tile[1], cx - size / 2 + 11, cy - size / 2 + 11, 6, { fill: active ? "#fff" : colour }));
+  g.append(kindMark(tile[0], cx + size / 2 - 12, cy + size / 2 - 12, active ? "#fff" : colour));
   return g;
 }
 
@@ -136,7 +148,7 @@ export function draw(position, ctx) {
     const options = leadsTo.get(`tile:${tile}`) || [];
     if (sel === `tile:${tile}`) g.append(s("rect", { x: cx - 23, y: cy - 23, width: 46, height: 46, rx: 8, fill: "none", stroke: "#e08a1e", "stroke-width": 4 }));
     else if (options.length && !sel) g.append(selectableMark(cx, cy, 46));
-    marks.selectable(g, `tile:${tile}`, options, t("proteus.selectTile", { rule: RULE_NAMES[tile] }));
+    marks.selectable(g, `tile:${tile}`, options, t("proteus.selectTile", { rule: phrase(RULE_NAMES[tile]) }));
     side.append(g);
   });
   const mover = position.to_move ?? 0;
@@ -159,7 +171,7 @@ export function draw(position, ctx) {
   const active = Object.fromEntries(CELLS.map((c) => cells[c]).filter((i) => i?.active).map((i) => [i.tile[0], i.tile]));
   [["R", "move"], ["B", "trade"], ["Y", "goal"]].forEach(([colour, kind], i) => {
     const tile = active[colour];
-    side.append(text(handX, rulesY + i * 16, `${t(`proteus.${kind}`)}: ${tile ? RULE_NAMES[tile] : "—"}`, { "text-anchor": "start", "font-size": 12, fill: TILE_COLOURS[colour] }));
+    side.append(text(handX, rulesY + i * 16, `${t(`proteus.${kind}`)}: ${tile ? phrase(RULE_NAMES[tile]) : "—"}`, { "text-anchor": "start", "font-size": 12, fill: TILE_COLOURS[colour] }));
   });
   const pass = moves.find((m) => m.struct.kind === "pass");
   if (pass) side.append(svgButton(handX + 60, narrow ? poolY - 14 : 20 + 3 * CELL - 26, t("proteus.pass"), pass, marks));
@@ -167,6 +179,6 @@ export function draw(position, ctx) {
   // pass button), reachable once the current selection is dropped: none needs a list.
   for (const move of moves) marks.drawn.add(move.id);
   const [width, height] = narrow ? [handX + 160, rulesY + 3 * 16 + 10] : [x0 + 170, 20 + 3 * CELL + 56];
-  const svg = svgRoot(0, 0, width, height, t("proteus.label", { name: ctx.hints?.seat_names?.[mover] || "" }), layer, side);
+  const svg = svgRoot(0, 0, width, height, t("proteus.label", { name: seatName(ctx.hints?.seat_names?.[mover] || "") }), layer, side);
   return { svg, drawn: marks.drawn };
 }

@@ -5,7 +5,7 @@ import { h, clear } from "../dom.js";
 import { api, showError } from "../api.js";
 import { GameClient } from "../live.js";
 import { tokenFor, invitesFor } from "../store.js";
-import { t } from "../text.js";
+import { t, words, seatName, gameTitle, resultWords } from "../text.js";
 import { seatList, moveList, lastTurn, lastTurnMoves, drawBoard, chooser, boardModule } from "./parts.js";
 import { requestHint, showHint, markHint } from "./hint.js";
 import { reviewPanel } from "./review.js";
@@ -23,10 +23,10 @@ function stepLabel(game) {
 
 function statusLine(game) {
   if (game.broken) return game.broken;
-  if (game.terminal) return t("game.over", { result: game.result?.text || "" });
-  if (game.thinking !== null && game.thinking !== undefined) return t("game.thinking", { name: game.seats[game.thinking].name });
-  if (game.your_turn) return t("game.yourMove", { name: game.current_name }) + stepLabel(game);
-  return t("game.toMove", { name: game.current_name });
+  if (game.terminal) return t("game.over", { result: resultWords(game.result, game.hints?.seat_names) });
+  if (game.thinking !== null && game.thinking !== undefined) return t("game.thinking", { name: seatName(game.seats[game.thinking].name) });
+  if (game.your_turn) return t("game.yourMove", { name: seatName(game.current_name) }) + stepLabel(game);
+  return t("game.toMove", { name: seatName(game.current_name) });
 }
 
 export async function gamePage(main, id, connection) {
@@ -80,7 +80,7 @@ export async function gamePage(main, id, connection) {
   const play = (moveId) => {
     const move = game.legal.find((l) => l.id === moveId);
     const ends = move?.struct?.ends;
-    if (ends && !(ends.winners || []).includes(game.current_player) && !confirm(t("game.losingMove", { words: move.words }))) return;
+    if (ends && !(ends.winners || []).includes(game.current_player) && !confirm(t("game.losingMove", { words: words(move) }))) return;
     client.act(moveId).catch((e) => showError(e.message));
   };
   board.addEventListener("click", (event) => {
@@ -137,7 +137,7 @@ export async function gamePage(main, id, connection) {
     clear(legalBox);
     if (interactive && undrawn.length) {
       legalBox.append(h("div", { class: "muted" }, t("game.otherMoves")),
-        ...undrawn.map((l) => h("button", { "data-move": l.id, onclick: () => play(l.id) }, l.words || l.move)));
+        ...undrawn.map((l) => h("button", { "data-move": l.id, onclick: () => play(l.id) }, words(l) || l.move)));
     }
     if (interactive) markHint(board, legalBox, hint);
   }
@@ -157,15 +157,19 @@ export async function gamePage(main, id, connection) {
   }
 
   async function showAll() {
-    title.textContent = `${game.title} `;
-    title.append(h("span", { class: "muted" }, game.game_string || ""));
+    title.textContent = `${gameTitle(game.game, game.title)} `;
+    title.append(h("span", { class: "muted", translate: "no" }, game.game_string || "")); // notation
     if (game.reproducible) title.append(" ", h("span", { class: "reproducible", id: "reproducible", title: t("game.reproducibleTitle") }, t("game.reproducible", { seed: game.seed })));
-    status.textContent = statusLine(game);
+    const line = statusLine(game);
+    if (status.firstChild?.nodeValue !== line || status.childNodes.length !== 1) status.textContent = line;
     status.className = `status ${game.thinking !== null && game.thinking !== undefined ? "thinking" : ""}`;
     if (game.ai_error) status.append(h("div", { class: "muted" }, game.ai_error));
     // The whole last turn in words (two or three steps, and the chance outcomes between them).
-    const turn = lastTurnMoves(game.moves).map((m) => m.words).filter(Boolean);
-    lastLine.textContent = turn.length ? t("game.lastMove", { words: turn.join(" ") }) : "";
+    // Both lines are live regions: set only when they change, so a screen reader announces each
+    // new turn once (the opponent's moves, the AI thinking, whose move it is) and not every redraw.
+    const turn = lastTurnMoves(game.moves).map(words).filter(Boolean);
+    const said = turn.length ? t("game.lastMove", { words: turn.join(" ") }) : "";
+    if (lastLine.textContent !== said) lastLine.textContent = said;
     clear(seatsBox).append(seatList(game, game.terminal ? null : game.current_player, game.terminal ? game.result?.winners || [] : []));
     moveList(movesBox, game.moves, game.seats, lookAt ?? game.moves.length, lookBack);
     undo.hidden = !game.can_undo;
@@ -205,7 +209,7 @@ export async function gamePage(main, id, connection) {
       const copy = h("button", { class: "copy", onclick: async () => {
         try { await navigator.clipboard.writeText(url); copy.textContent = t("game.copied"); } catch (e) { showError(e.message); }
       } }, t("game.copy"));
-      inviteBox.append(h("p", {}, t("game.invite", { n: Number(seat) + 1 }), h("span", { class: "invite", "data-seat": seat }, url), " ", copy));
+      inviteBox.append(h("p", {}, t("game.invite", { n: Number(seat) + 1 }), h("span", { class: "invite", "data-seat": seat, translate: "no" }, url), " ", copy));
     }
   }
 

@@ -3,7 +3,7 @@
 // plays it, or its button in the list of other moves).
 import { h, clear } from "../dom.js";
 import { api } from "../api.js";
-import { t } from "../text.js";
+import { t, words } from "../text.js";
 
 // The server's hint for the position at `ply` (the answer says the move, its words and struct).
 export function requestHint(id, token, ply) {
@@ -16,7 +16,7 @@ export function showHint(box, hint) {
   box.hidden = !hint;
   if (!hint) return;
   box.append(h("strong", {}, t("hint.title")), " ",
-    t("hint.text", { words: hint.words || hint.move, chance: `${Math.round(hint.win_probability * 100)}%` }),
+    t("hint.text", { words: words(hint) || hint.move, chance: `${Math.round(hint.win_probability * 100)}%` }),
     h("div", { class: "muted" }, t("hint.effort", { iterations: hint.iterations })));
 }
 

@@ -3,7 +3,8 @@
 import { h, clear } from "../dom.js";
 import { api, getCatalogue, showError } from "../api.js";
 import { tokenFor, myGameIds, rememberToken, rememberInvites, playerName, rememberName } from "../store.js";
-import { t } from "../text.js";
+import { t, term, gameTitle, seatName, resultWords, language } from "../text.js";
+import { seatSwatch } from "../boards/common.js";
 
 const SEAT_CHOICES = ["me", "hotseat", "ai", "invite", "open"];
 
@@ -11,22 +12,24 @@ function optionInput(option) {
   const id = `opt-${option.name}`;
   let input;
   if (option.kind === "bool") {
-    input = h("select", { id, name: option.name }, h("option", { value: "false" }, "false"), h("option", { value: "true" }, "true"));
+    input = h("select", { id, name: option.name }, h("option", { value: "false" }, t("bool.false")), h("option", { value: "true" }, t("bool.true")));
     input.value = String(option.default);
   } else if (option.choices) {
-    input = h("select", { id, name: option.name }, option.choices.map((c) => h("option", { value: String(c) }, String(c))));
+    input = h("select", { id, name: option.name }, option.choices.map((c) => h("option", { value: String(c) }, term("choice", c))));
     input.value = String(option.default);
   } else {
-    input = h("input", { id, name: option.name, value: option.default ?? "none", size: 8, title: option.allowed });
+    input = h("input", { id, name: option.name, value: option.default ?? "none", size: 8, title: option.allowed, translate: "no" });
   }
-  return h("label", { title: option.doc }, `${option.name} `, input);
+  // The engine's own explanation of an option is English: shown as a tooltip in English only.
+  return h("label", { title: language() === "en" ? option.doc : undefined }, `${term("option", option.name)} `, input);
 }
 
 function listing(games, action) {
   if (!games.length) return h("p", { class: "muted" }, t("lobby.none"));
   return h("table", { class: "list" }, games.map((g) => h("tr", { "data-game": g.id },
-    h("td", {}, g.title), h("td", {}, g.seats.map((s) => s.name).join(" vs ")),
-    h("td", { class: "muted" }, g.result || (g.status === "active" ? t("lobby.toMove", { name: g.current_name ?? "" }) : g.status)),
+    h("td", {}, gameTitle(g.game, g.title)), h("td", {}, g.seats.map((s) => seatName(s.name)).join(" – ")),
+    h("td", { class: "muted" }, g.result ? resultWords({ text: g.result, winners: g.winners }, g.seats.map((s) => s.name))
+      : g.status === "active" ? t("lobby.toMove", { name: seatName(g.current_name ?? "") }) : term("status", g.status)),
     h("td", {}, action(g)))));
 }
 
@@ -34,7 +37,7 @@ export async function lobbyPage(main) {
   const games = await getCatalogue();
   clear(main);
   const form = h("form", { class: "panel", id: "new-game" });
-  const gameSelect = h("select", { id: "game-select", name: "game" }, games.map((g) => h("option", { value: g.name }, g.title)));
+  const gameSelect = h("select", { id: "game-select", name: "game" }, games.map((g) => h("option", { value: g.name }, gameTitle(g.name, g.title))));
   const optionsBox = h("div", { id: "options" });
   const seatsBox = h("div", { id: "seats" });
   const rulesLink = h("a", { id: "rules-link", href: "#" }, t("lobby.rules"));
@@ -55,15 +58,14 @@ export async function lobbyPage(main) {
       seatNames = (await api("/api/games/preview", { method: "POST", body: { game: game.name, options: readOptions() } })).seat_names;
     } catch (e) { showError(e.message); }
     clear(seatsBox);
-    seatNames.forEach((name, seat) => {
+    seatNames.map(seatName).forEach((name, seat) => {
       const kind = h("select", { name: `seat-${seat}`, class: "seat-kind", "aria-label": name }, SEAT_CHOICES.map((v) => h("option", { value: v }, t(`seat.${v}`))));
       kind.value = seat === 0 ? "me" : "ai";
-      const level = h("select", { name: `level-${seat}`, class: "seat-level", "aria-label": `${name}: ${t("seat.ai")}` }, game.ai_levels.map((l) => h("option", { value: l }, l)));
+      const level = h("select", { name: `level-${seat}`, class: "seat-level", "aria-label": `${name}: ${t("seat.ai")}` }, game.ai_levels.map((l) => h("option", { value: l }, term("level", l))));
       const sync = () => { level.hidden = kind.value !== "ai"; };
       kind.addEventListener("change", sync);
       sync();
-      const colour = game.hints.seat_colours[seat];
-      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "swatch", style: `background:${colour}` }), h("span", {}, name), kind, level));
+      seatsBox.append(h("div", { class: "seat-row" }, seatSwatch(game.hints, seat), h("span", {}, name), kind, level));
     });
     seatsBox.dataset.game = game.name;
   };
@@ -93,7 +95,7 @@ export async function lobbyPage(main) {
   const mine = h("div", { class: "panel", id: "my-games" }, h("h2", {}, t("lobby.mine")));
   const open = h("div", { class: "panel", id: "open-games" }, h("h2", {}, t("lobby.open")));
   const recent = h("div", { class: "panel", id: "recent-games" }, h("h2", {}, t("lobby.recent")));
-  const rules = h("div", { class: "panel" }, h("h2", {}, t("lobby.rules")), games.map((g) => [h("a", { href: `#/rules/${g.name}` }, g.title), " "]));
+  const rules = h("div", { class: "panel" }, h("h2", {}, t("lobby.rules")), games.map((g) => [h("a", { href: `#/rules/${g.name}` }, gameTitle(g.name, g.title)), " "]));
   main.append(h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, open, recent, rules)));
 
   const ids = myGameIds();
@@ -121,8 +123,8 @@ export async function joinPage(main, id, code) {
   const name = h("input", { id: "player-name", value: playerName(), placeholder: t("join.placeholder") });
   const agree = h("input", { type: "checkbox", id: "accept-reproducible" });
   main.append(h("div", { class: "panel" },
-    h("h2", {}, t("join.title", { title: game.title })),
-    h("p", {}, game.seats.map((s) => `${s.name}${s.claimed ? "" : t("join.free")}`).join(" · ")),
+    h("h2", {}, t("join.title", { title: gameTitle(game.game, game.title) })),
+    h("p", {}, game.seats.map((s) => `${seatName(s.name)}${s.claimed ? "" : t("join.free")}`).join(" · ")),
     game.reproducible ? h("p", { class: "reproducible" }, h("label", {}, agree, t("join.reproducible", { seed: game.seed }))) : "",
     h("label", {}, `${t("join.name")} `, name),
     h("button", { class: "primary", id: "accept", onclick: async () => {

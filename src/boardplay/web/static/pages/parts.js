@@ -2,7 +2,8 @@
 // drawing (a board module's pure draw, or the text picture) and the chooser shown when one
 // board target stands for several moves.
 import { h, clear } from "../dom.js";
-import { t } from "../text.js";
+import { t, words, seatName, term } from "../text.js";
+import { seatSwatch } from "../boards/common.js";
 
 const BOARDS = {};
 // The board module named by the server's `renderer` hint, loaded once; null when there is none.
@@ -18,19 +19,18 @@ export async function boardModule(name) {
 // seat reads "Blue · AI (easy)": the game's name for the seat (what moves and results say)
 // and who sits there, so the two never disagree.
 export function seatList(game, highlight, winners = []) {
-  const colours = game.hints?.seat_colours || [];
   const seatNames = game.hints?.seat_names || [];
   return h("ul", { class: "seats" }, game.seats.map((seat) => {
     const score = game.scores ? ` — ${game.scores[seat.seat]}` : "";
     const you = game.your_seats?.includes(seat.seat) ? t("seatlist.you") : "";
-    const ai = seat.kind === "ai" && !String(seat.name).includes(seat.spec) ? t("seatlist.ai", { spec: seat.spec }) : "";
+    const ai = seat.kind === "ai" && !String(seat.name).includes(seat.spec) ? t("seatlist.ai", { spec: term("level", seat.spec) }) : "";
     const kind = seat.kind === "hotseat" ? t("seatlist.hotseat") : seat.kind !== "ai" && !seat.claimed ? t("seatlist.waiting") : ai;
     const colourName = seatNames[seat.seat];
-    const name = colourName && colourName !== seat.name ? `${colourName} · ${seat.name}` : seat.name;
+    const name = colourName && colourName !== seat.name ? `${seatName(colourName)} · ${seatName(seat.name)}` : seatName(seat.name);
     const won = winners.includes(seat.seat);
     const cls = [seat.seat === highlight ? "current" : "", game.thinking === seat.seat ? "thinking" : "", won ? "winner" : ""].join(" ");
     return h("li", { class: cls, "data-seat": seat.seat },
-      h("span", { class: "swatch", style: `background:${colours[seat.seat] || "#999"}` }),
+      seatSwatch(game.hints, seat.seat),
       `${name}${you}${kind}${score}`,
       won ? h("span", { class: "badge" }, `★ ${t("game.winner")}`) : "");
   }));
@@ -41,10 +41,10 @@ export function seatList(game, highlight, winners = []) {
 export function moveList(box, moves, seats, current, pick) {
   const list = h("ol", { class: "moves" });
   moves.forEach((m, i) => {
-    const who = m.player < 0 ? t("game.chance") : seats[m.player]?.name || `#${m.player}`;
-    const item = h("li", { class: `${m.player < 0 ? "chance" : ""} ${i === current - 1 ? "current" : ""}`, "data-ply": i, title: m.move },
-      h("span", { class: "number" }, `${i + 1}.`), " ",
-      h("span", { class: "words" }, m.words || m.move), " ",
+    const who = m.player < 0 ? t("game.chance") : seatName(seats[m.player]?.name || `#${m.player}`);
+    const item = h("li", { class: `${m.player < 0 ? "chance" : ""} ${i === current - 1 ? "current" : ""}`, "data-ply": i },
+      h("span", { class: "number", title: m.move, translate: "no" }, `${i + 1}.`), " ",
+      h("span", { class: "words" }, words(m) || m.move), " ",
       m.words ? "" : h("span", { class: "muted" }, who));
     if (pick) {
       item.tabIndex = 0;
@@ -104,7 +104,7 @@ export function chooser(box, event, ids, legal, play) {
   const menu = h("div", { class: "chooser", style: `left:${Math.max(0, left)}px;top:${event.clientY - rect.top}px` },
     ids.map((id) => {
       const l = legal.find((x) => x.id === id);
-      return h("button", { "data-move": id, onclick: (e) => { e.stopPropagation(); menu.remove(); play(id); } }, l?.words || l?.move || String(id));
+      return h("button", { "data-move": id, onclick: (e) => { e.stopPropagation(); menu.remove(); play(id); } }, words(l) || l?.move || String(id));
     }),
     h("button", { onclick: (e) => { e.stopPropagation(); menu.remove(); } }, t("game.cancel")));
   box.append(menu);

@@ -2,7 +2,7 @@
 // moves in words, the move shown highlighted on the board, and the record to download.
 import { h, clear } from "../dom.js";
 import { api, showError } from "../api.js";
-import { t } from "../text.js";
+import { t, words, gameTitle, resultWords } from "../text.js";
 import { seatList, moveList, lastTurn, drawBoard } from "./parts.js";
 import { reviewPanel } from "./review.js";
 import { tokenFor } from "../store.js";
@@ -29,20 +29,20 @@ async function showReplay(main, replay, id) {
   const frames = replay.frames;
   let index = frames.length - 1;
   const board = h("div", { class: "board-wrap", id: "replay-board" });
-  const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: index, id: "scrub", "aria-label": t("replay.title", { title: replay.title }) });
+  const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: index, id: "scrub", "aria-label": t("replay.title", { title: gameTitle(replay.game, replay.title) }) });
   const label = h("span", { id: "replay-ply" });
   const info = h("div", { class: "status", id: "replay-status", "aria-live": "polite" });
   const movesBox = h("div", {});
   const seats = replay.players.length ? replay.players.map((p, i) => ({ seat: i, name: p.name })) : (replay.hints.seat_names || []).map((name, i) => ({ seat: i, name }));
-  const allMoves = frames.slice(1).map((f) => ({ move: f.move, player: f.player, struct: f.struct, words: f.words }));
+  const allMoves = frames.slice(1).map((f) => ({ move: f.move, player: f.player, struct: f.struct, words: f.words, say: f.say }));
   // `mark`: a move to mark on the board instead of the last turn (a review's better move).
   const go = async (n, mark = null) => {
     index = Math.max(0, Math.min(frames.length - 1, n));
     slider.value = index;
     const frame = frames[index];
     label.textContent = `${index} / ${frames.length - 1}`;
-    info.textContent = frame.result ? t("replay.result", { result: frame.result })
-      : index ? t("replay.after", { n: index, words: frame.words || frame.move }) : t("replay.start");
+    info.textContent = frame.result ? t("replay.result", { result: resultWords(frame.result === replay.record?.result?.text ? replay.record.result : { text: frame.result }, replay.hints?.seat_names) })
+      : index ? t("replay.after", { n: index, words: words(frame) || frame.move }) : t("replay.start");
     await drawBoard(board, replay.hints?.renderer, frame.position, frame.text,
       { legal: [], interactive: false, hints: replay.hints, options: replay.options, narrow: board.clientWidth < 560, lastTurn: mark ? [mark] : lastTurn(allMoves, index) });
     board.dataset.ply = index;
@@ -58,7 +58,7 @@ async function showReplay(main, replay, id) {
       if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: "start" }); // a phone: the board is above
     } }) : "";
   main.append(h("div", { class: "columns" },
-    h("div", {}, h("div", { class: "panel" }, h("h2", {}, t("replay.title", { title: replay.title })), info, board,
+    h("div", {}, h("div", { class: "panel" }, h("h2", {}, t("replay.title", { title: gameTitle(replay.game, replay.title) })), info, board,
       h("div", { class: "replay-controls" },
         button("replay.first", "first", "|◀", () => 0), button("replay.prev", "prev", "◀", () => index - 1),
         slider, button("replay.next", "next", "▶", () => index + 1), button("replay.last", "last", "▶|", () => frames.length - 1), label))),

@@ -5,7 +5,7 @@
 // show, struct of the better move to mark there)`.
 import { h, s, clear } from "../dom.js";
 import { api, showError } from "../api.js";
-import { t } from "../text.js";
+import { t, words } from "../text.js";
 
 const POLL_MS = 1000;
 const W = 420;
@@ -110,16 +110,16 @@ function moveHead(m) {
 const verdictWord = (m) => (m.verdict === "blunder" ? t("review.blunder") : t("review.mistake"));
 
 function moveLine(m) {
-  return t("review.flagLine", { verdict: verdictWord(m), head: moveHead(m), words: m.words || m.move });
+  return t("review.flagLine", { verdict: verdictWord(m), head: moveHead(m), words: words(m) || m.move });
 }
 
 function flaggedList(review, pick) {
   if (!review.flagged.length) return h("p", { id: "review-none", class: "muted" }, t("review.none"));
   return h("ol", { class: "review-flagged", id: "review-flagged" }, review.flagged.map((m) => {
-    const better = m.best ? t("review.better", { words: m.best.words || m.best.move, chance: pct(m.best.win_probability) }) : "";
+    const better = m.best ? t("review.better", { words: words(m.best) || m.best.move, chance: pct(m.best.win_probability) }) : "";
     const item = h("li", { class: `pickable ${m.verdict}`, tabindex: 0, role: "button", "data-review-ply": m.ply },
       h("div", {}, h("span", { class: `verdict ${m.verdict}` }, verdictWord(m)), " ", moveHead(m)),
-      h("div", { class: "played" }, m.words || m.move),
+      h("div", { class: "played" }, words(m) || m.move),
       better ? h("div", { class: "better" }, better) : "");
     item.addEventListener("click", () => pick(m.ply));
     item.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(m.ply); } });

@@ -1,0 +1,113 @@
+"""The ``web`` message catalogue: the front end's string table and the phrases of the moves in words
+are extracted, every one has Japanese, and the pieces that build them refuse what they cannot
+translate."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+import boardplay.games
+import boardplay.i18n
+import boardplay.web
+from boardplay.i18n import catalog, messages
+from boardplay.i18n.phrase import Phrase, SeatName, Sentence, say
+from boardplay.i18n.webtable import TableError, read_table
+
+WEB = Path(boardplay.web.__file__).parent
+GAMES = Path(boardplay.games.__file__).parent
+STATIC = WEB / "static"
+LOCALE = Path(boardplay.i18n.__file__).parent / "locale"
+KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def table() -> list[tuple[int, str, str]]:
+    return read_table((STATIC / "text.js").read_text(encoding="utf-8"))
+
+
+def extracted() -> set[tuple[str | None, str]]:
+    """(context, msgid) of the web domain as Babel finds them in the sources now."""
+    found: set[tuple[str | None, str]] = set()
+    for root in (WEB, GAMES):
+        for _f, _l, message, _c, context in extract_from_dir(
+            str(root),
+            method_map=[
+                ("**/text.js", "boardplay.i18n.webtable.extract"),
+                ("*/describe.py", "python"),
+            ],
+            keywords={"say": None, "pgettext": ((1, "c"), 2)},
+        ):
+            found.add((context, message if isinstance(message, str) else message[0]))
+    return found
+
+
+def test_the_table_and_the_phrases_are_extracted() -> None:
+    ids = extracted()
+    assert ("lobby.newGame", "New game") in ids
+    assert (None, "{who} moves the pawn {way} {onto}") in ids  # Potlatch
+    assert (None, "the {colour} {shape} tile ({kind}: {rule})") in ids  # Proteus
+    assert (None, "{who} lays the tile from pile {pile} on {a} and {b}") in ids  # Passtally
+    assert ("game.ends", " The game ends: {result}.") in ids
+    assert len([c for c, _ in ids if c]) == len(table())
+
+
+def test_the_template_is_up_to_date_with_the_sources() -> None:
+    with (LOCALE / "web.pot").open("rb") as handle:
+        template = {(m.context, m.id) for m in read_po(handle) if m.id}
+    assert template == extracted(), "run `make i18n` to refresh web.pot and the .po files"
+
+
+def test_every_web_message_has_japanese() -> None:
+    missing = [
+        (m.context, m.id) for m in catalog("web", "ja") if m.id and (m.fuzzy or not m.string)
+    ]
+    assert not missing, f"untranslated in ja/web.po: {missing}"
+    # Rule names (KING, ROOK …) stay as the Japanese rules write them; nothing else is English.
+    words = {k: re.sub(r"\{\w+\}", "", v) for k, v in messages("web", "ja").items()}
+    english = [k for k, v in words.items() if re.search(r"[a-z]{3}", v) and not KANA.search(v)]
+    assert not english, english
+
+
+def test_the_catalogue_is_keyed_by_the_tables_keys() -> None:
+    ja, en = messages("web", "ja"), messages("web", "en")
+    assert ja["lobby.newGame"] == "新しいゲーム" and en["lobby.newGame"] == "New game"
+    assert ja["{who} moves a chip {way}"] == "{who}がチップを{way}へ動かす"
+    assert set(ja) == set(en)
+
+
+def test_every_literal_key_the_front_end_uses_is_in_the_table() -> None:
+    keys = {key for _line, key, _text in table()}
+    used: set[str] = set()
+    for script in STATIC.rglob("*.js"):
+        used |= set(re.findall(r"\bt\(\"(\w+\.[\w.]+)\"", script.read_text(encoding="utf-8")))
+    assert used and not used - keys, sorted(used - keys)
+
+
+def test_a_table_entry_that_is_not_a_plain_string_is_refused() -> None:
+    with pytest.raises(TableError, match="line 2"):
+        read_table('const EN = {\n  "a.b": `template ${x}`,\n};')
+    with pytest.raises(TableError, match="no `EN"):
+        read_table("const OTHER = {};")
+    assert read_table('const EN = { "a": "x \\"y\\"", /* note */ "b": "z" };') == [
+        (1, "a", 'x "y"'),
+        (1, "b", "z"),
+    ]
+
+
+def test_a_phrase_must_fill_exactly_its_placeholders() -> None:
+    with pytest.raises(ValueError, match="needs"):
+        say("{who} moves", way="east")
+    with pytest.raises(ValueError, match="needs"):
+        say("{who} moves")
+    sentence = Sentence([say("{who} moves {way}", who=SeatName("Red"), way=say("east"))])
+    sentence.add(say("."))
+    assert str(sentence) == "Red moves east."
+    assert sentence.to_json() == [
+        {"t": "{who} moves {way}", "p": {"who": {"seat": "Red"}, "way": {"t": "east", "p": {}}}},
+        {"t": ".", "p": {}},
+    ]
+    assert isinstance(sentence.parts[0], Phrase)
