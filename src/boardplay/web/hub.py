@@ -92,6 +92,9 @@ class Hub:
         self.epoch = new_token()[:10]
         """Identifies this server process (as the holder of AI jobs)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._wanted: dict[str, int] = {}
+        """Newest revision heard of, per watched game whose copy is being brought up to it."""
+        self._syncing: dict[str, asyncio.Task[None]] = {}
         threads = 1 if storage.engine.dialect.name == "sqlite" else DB_THREADS
         self.db_pool = ThreadPoolExecutor(threads, thread_name_prefix="boardplay-db")
 
@@ -156,9 +159,31 @@ class Hub:
 
     async def remote_change(self, game_id: str, revision: int) -> None:
         """Another process (or this one) changed a game: update the sockets watching it here."""
+        self.notice(game_id, revision)
+
+    def notice(self, game_id: str, revision: int) -> None:
+        """The database holds ``revision`` of a game: if sockets here watch an older copy,
+        reload it and update them, without waiting. Games catch up side by side, and notices
+        that arrive while a game is reloading fold into one more reload (never a queue of
+        them), so a burst of moves cannot pile up behind one slow game."""
         room = self.rooms.get(game_id)
-        if room is not None and room.subscribers and await room.refresh(revision):
-            await room.broadcast()
+        if room is None or not room.subscribers or revision <= room.row.revision:
+            return
+        self._wanted[game_id] = max(self._wanted.get(game_id, revision), revision)
+        if game_id not in self._syncing:
+            task = asyncio.get_running_loop().create_task(self._sync(room))
+            self._syncing[game_id] = task
+
+    async def _sync(self, room: Room) -> None:
+        game_id = room.row.id
+        try:
+            while (revision := self._wanted.pop(game_id, None)) is not None:
+                if await room.refresh(revision):
+                    await room.broadcast()
+        except Exception:
+            log.exception("could not bring game %s up to date; the next check tries again", game_id)
+        finally:
+            self._syncing.pop(game_id, None)
 
     async def catch_up(self) -> None:
         """Compare every watched game with the database (one query) and send what was missed."""
@@ -168,8 +193,8 @@ class Hub:
         revisions = await self.db(self.storage.revisions, [r.row.id for r in watched])
         for room in watched:
             revision = revisions.get(room.row.id)
-            if revision is not None and await room.refresh(revision):
-                await room.broadcast()
+            if revision is not None:
+                self.notice(room.row.id, revision)
 
     async def sweep(self) -> None:
         """Claim AI jobs nobody holds, up to this process's free AI capacity."""
@@ -190,9 +215,10 @@ class Hub:
                 log.exception("background check failed; trying again")
 
     async def close(self) -> None:
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._syncing.values()]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
         for room in list(self.rooms.values()):

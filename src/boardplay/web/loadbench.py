@@ -158,6 +158,7 @@ class Gate:
             now = time.monotonic()
             self.window = (now, now + self.seconds)
             self.opened.set()
+            print(f"{self.parties} tables ready; measuring for {self.seconds:g} s", flush=True)
         await self.opened.wait()
 
 

@@ -231,15 +231,23 @@ class Room:
 
     async def _decide(self, change: Callable[[], Awaitable[None]]) -> None:
         """Run ``change`` (which checks the request and commits) on an up-to-date copy, again on
-        the newer position if another process committed first, then tell everyone."""
+        the newer position if another process committed first, then tell everyone.
+
+        The copy is used as it is first: a commit names the revision it was based on, so the
+        database itself confirms that the copy was current (``StaleWrite`` if not). A refusal
+        stores nothing to confirm it, so it stands only once a check finds the copy current;
+        otherwise the request is decided again on the newer copy. An accepted move thus costs
+        one transaction and no separate check."""
         async with self.lock:
             for _ in range(ATTEMPTS):
-                await self._refresh()
                 try:
                     await change()
                     break
                 except st.StaleWrite:
-                    continue
+                    await self._refresh()
+                except ApiError:
+                    if not await self._refresh():
+                        raise
             else:
                 raise conflict(
                     "stale", "the game kept changing while your request was stored; try again"
