@@ -1,11 +1,13 @@
 """Several boardplay server processes on one PostgreSQL database, with Redis between them: a game
 whose seats are on different processes, moves reaching every socket in order, same-ply races
-won by exactly one process, a process killed mid-game and mid-AI-think, and concurrent first
-starts on an empty database. Real servers on loopback, started and stopped by the tests."""
+won by exactly one process, a process killed mid-game and mid-AI-think, Redis stopped
+mid-game, and concurrent first starts on an empty database. Real servers on loopback, started
+and stopped by the tests."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import signal
@@ -336,3 +338,72 @@ def start_together(ports: list[int], env: dict[str, str]) -> list[subprocess.Pop
 
     with ThreadPoolExecutor(len(ports)) as pool:
         return list(pool.map(lambda port: ds.start_server(port, env, workers=2), ports))
+
+
+def test_a_redis_outage_loses_no_move_and_the_other_process_catches_up(pg_admin: str) -> None:
+    """Redis stops mid-game. Moves are still accepted by both processes (the database is the
+    source of truth; never a 5xx), a socket reconnecting meanwhile starts from the newest ply,
+    a socket left open on the other process catches up once Redis is back, nothing is lost or
+    duplicated, and each server logs the outage once and the recovery."""
+    port = ds.free_port()
+    # The periodic check is made slow, so that the catch-up seen here comes from Redis's return.
+    env = server_env(
+        fresh_database(pg_admin), f"redis://127.0.0.1:{port}/0", BOARDPLAY_WEB_SYNC_INTERVAL="120"
+    )
+    outage = contextlib.ExitStack()
+    outage.enter_context(ds.redis(port))
+    cluster = Cluster(env, 2)
+    try:
+        created = create(cluster.base[0], [{"kind": "me"}, {"kind": "hotseat"}])
+        gid, headers = created["id"], auth(created["token"])
+        accepted: list[str] = []
+
+        def move(process: int) -> dict[str, Any]:
+            """Take one counter through ``process``'s HTTP API, for the ply the database holds."""
+            view = httpx.get(f"{cluster.base[process]}/api/games/{gid}").json()
+            answer = httpx.post(
+                f"{cluster.base[process]}/api/games/{gid}/actions",
+                json={"action": "t1", "ply": view["ply"]},
+                headers=headers,
+                timeout=10,
+            )
+            assert answer.status_code == 200, answer.text
+            accepted.append("t1")
+            game: dict[str, Any] = answer.json()["game"]
+            return game
+
+        with cluster.ws(1, gid) as far_socket:
+            far = Watcher(far_socket)
+            for _ in range(2):
+                ply = move(0)["ply"]
+                far.until(lambda v, ply=ply: v["ply"] == ply)  # live through Redis
+            before = far.view
+            assert before is not None
+
+            outage.close()  # Redis is gone
+            for _ in range(4):
+                latest = move(0)
+            with pytest.raises(TimeoutError):  # nothing reaches the other process's socket yet
+                far_socket.recv(timeout=1.5)
+            with cluster.ws(1, gid) as again:  # ...but a socket that reconnects is current
+                assert Watcher(again).until(lambda v: True)["ply"] == latest["ply"]
+            latest = move(1)  # the other process takes moves too, on the newest position
+
+            with ds.redis(port):  # Redis is back: the open socket catches up, in order
+                seen = far.until(lambda v: v["ply"] == latest["ply"], timeout=30)
+                while not latest["terminal"]:
+                    latest = move(len(accepted) % 2)
+                    far.until(lambda v, ply=latest["ply"]: v["ply"] == ply)
+                seen = far.until(lambda v: v["terminal"])
+                final = httpx.get(f"{cluster.base[0]}/api/games/{gid}").json()
+                logs = [ds.server_log(process) for process in cluster.processes]
+        assert seen["moves"] == final["moves"]
+        assert far.plies == sorted(far.plies), far.plies
+        assert [m["move"] for m in final["moves"] if m["player"] >= 0] == accepted
+        for log in logs:
+            assert log.count("is unreachable") == 1, log[-2000:]
+            assert log.count("reachable again") == 1, log[-2000:]
+            assert "Traceback" not in log, log[-2000:]
+    finally:
+        outage.close()
+        cluster.stop()

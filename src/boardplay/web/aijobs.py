@@ -67,7 +67,9 @@ class AiJob:
         revision = room.row.revision
         if seat is None:
             return
-        attempts = hub.storage.claim_ai(room.row.id, revision, hub.epoch, hub.ai_lease)
+        attempts = await hub.db(
+            hub.storage.claim_ai, room.row.id, revision, hub.epoch, hub.ai_lease
+        )
         if attempts is None:
             return  # another process holds it, or the game changed meanwhile
         hub.ai_running += 1
@@ -75,13 +77,15 @@ class AiJob:
         try:
             action, error = await self._think(seat, attempts)
         except asyncio.CancelledError:
+            # Shutting down: given back at once (on the loop: the storage threads may be
+            # stopping too), so another process takes it without waiting for the lease.
             hub.storage.release_ai(room.row.id, hub.epoch)
             raise
         finally:
             renewing.cancel()
             hub.ai_running -= 1
         async with room.lock:
-            room.refresh()
+            await room._refresh()
             if room.row.revision != revision:
                 return  # someone else moved (an undo, a move taken over by another process)
             legal = room.state.legal_actions()
@@ -90,9 +94,9 @@ class AiJob:
                 error = error or f"the AI ({spec}) chose an illegal action; it played randomly"
                 action = legal[random.Random(revision).randrange(len(legal))]
             try:
-                room._commit([action], by_ai=True, ai_error=error)
+                await room._commit([action], by_ai=True, ai_error=error)
             except st.StaleWrite:
-                room.refresh()
+                await room._refresh()
                 return
         self.task = None  # this task is finishing: let changed() start the next AI turn
         await room.changed()
@@ -142,5 +146,5 @@ class AiJob:
         hub = self.room.hub
         while True:
             await asyncio.sleep(hub.ai_lease / 3)
-            if not hub.storage.renew_ai(self.room.row.id, hub.epoch, hub.ai_lease):
+            if not await hub.db(hub.storage.renew_ai, self.room.row.id, hub.epoch, hub.ai_lease):
                 return

@@ -233,7 +233,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         address = address_of(request.scope)
         quota.check(address)
         seats = [seat.model_dump(exclude_none=True) for seat in body.seats]
-        room, token, invites = hub_of(request).create(
+        room, token, invites = await hub_of(request).create(
             body.game.strip(), body.options or {}, seats, body.reproducible, body.seed
         )
         quota.record(address)
@@ -250,28 +250,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = hub_of(request)
         if ids:
             wanted = [i for i in ids.split(",") if i][:200]
-            found = [hub.storage.get_game(i) for i in wanted if len(i) <= 32]
+            found = [await hub.db(hub.storage.get_game, i) for i in wanted if len(i) <= 32]
             game_ids = [row.id for row in found if row is not None]
         elif open:
-            game_ids = hub.storage.open_game_ids()
+            game_ids = await hub.db(hub.storage.open_game_ids)
         else:
-            game_ids = hub.storage.game_ids(limit=50)
-        return {"games": [summary(hub.room(i)) for i in game_ids]}
+            game_ids = await hub.db(hub.storage.game_ids, limit=50)
+        return {"games": [summary(await hub.room(i)) for i in game_ids]}
 
     @app.get("/api/games/{game_id}")
     async def get_game(request: Request, game_id: str) -> dict[str, Any]:
-        room = hub_of(request).room(game_id)
+        room = await hub_of(request).room(game_id)
         return room.view_for(token_of(request, None))
 
     @app.post("/api/games/{game_id}/join")
     async def join(request: Request, game_id: str, body: JoinRequest) -> dict[str, Any]:
-        room = hub_of(request).room(game_id)
+        room = await hub_of(request).room(game_id)
         token, chosen = await room.join(body.seat, body.invite, body.name, body.accept_reproducible)
         return {"token": token, "seat": chosen, "game": room.view_for(token)}
 
     @app.post("/api/games/{game_id}/actions")
     async def act(request: Request, game_id: str, body: ActionRequest) -> dict[str, Any]:
-        room = hub_of(request).room(game_id)
+        room = await hub_of(request).room(game_id)
         token = token_of(request, body.token)
         move = body.action
         if isinstance(move, str) and not move.strip():
@@ -283,14 +283,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def undo(
         request: Request, game_id: str, body: UndoRequest | None = None
     ) -> dict[str, Any]:
-        room = hub_of(request).room(game_id)
+        room = await hub_of(request).room(game_id)
         token = token_of(request, body.token if body else None)
         await room.undo(token, body.ply if body else None)
         return {"game": room.view_for(token)}
 
     @app.get("/api/games/{game_id}/record")
     async def record(request: Request, game_id: str) -> Response:
-        room = hub_of(request).room(game_id)
+        room = await hub_of(request).room(game_id)
         text = room.record().dumps()
         filename = f"boardplay-{room.row.game}-{room.row.id}.json"
         return Response(
@@ -301,7 +301,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/replay")
     async def replay_game(request: Request, game_id: str) -> dict[str, Any]:
-        room = hub_of(request).room(game_id)
+        room = await hub_of(request).room(game_id)
         return frames_of(catalogue, room.record(), keep_meta=True)
 
     # ----- hints and reviews (reviews.py) ----------------------------------------------------

@@ -104,10 +104,12 @@ def new_database(admin_url: str, name: str) -> str:
 
 
 @contextlib.contextmanager
-def redis() -> Iterator[str]:
-    """A Redis server on a free loopback port, without persistence; yields its URL."""
+def redis(port: int | None = None) -> Iterator[str]:
+    """A Redis server on ``port`` (default: a free loopback port), without persistence; yields
+    its URL. A test stops Redis by leaving the context and brings it back on the same URL by
+    entering another with the same ``port``."""
     server = binary("redis-server")
-    port = free_port()
+    port = port or free_port()
     base = Path(tempfile.mkdtemp(prefix="boardplay-redis-"))
     process = subprocess.Popen(
         [

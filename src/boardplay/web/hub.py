@@ -9,20 +9,26 @@ by other processes reach this process's sockets through the broker (Redis, ``bro
 should a message be lost, through a check of every watched game every ``sync_interval``
 seconds. Nothing is replayed at start: games load when first asked for, and a sweeper claims
 AI jobs nobody holds (new ones, and those of a process that died), so a restart answers at
-once and no game waits for a visitor to wake its AI."""
+once and no game waits for a visitor to wake its AI.
+
+The database is never waited for on the event loop: every storage call runs in a small pool of
+threads (``Hub.db``), so while one game's move is being committed (an fsync) the process goes on
+serving the others, and PostgreSQL can commit several games' moves together. SQLite, which
+takes one writer at a time, gets a single thread."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import random
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import Executor
-from typing import Any
+from concurrent.futures import Executor, ThreadPoolExecutor
+from typing import Any, ParamSpec, TypeVar
 
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
@@ -39,6 +45,12 @@ log = logging.getLogger("boardplay.web")
 
 NAME_CHARS = 40
 """Longest seat name a person may choose."""
+DB_THREADS = 8
+"""Storage calls one process has in flight at once (PostgreSQL); within SQLAlchemy's default
+pool of 5 + 10 connections."""
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class Hub:
@@ -80,6 +92,16 @@ class Hub:
         self.epoch = new_token()[:10]
         """Identifies this server process (as the holder of AI jobs)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._wanted: dict[str, int] = {}
+        """Newest revision heard of, per watched game whose copy is being brought up to it."""
+        self._syncing: dict[str, asyncio.Task[None]] = {}
+        threads = 1 if storage.engine.dialect.name == "sqlite" else DB_THREADS
+        self.db_pool = ThreadPoolExecutor(threads, thread_name_prefix="boardplay-db")
+
+    def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
+        """Run the storage call ``call(*args, **kwargs)`` off the event loop; await its answer."""
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(self.db_pool, functools.partial(call, *args, **kwargs))
 
     async def start(self) -> None:
         """Connect to the broker (if configured) and start the background checks."""
@@ -92,20 +114,24 @@ class Hub:
             loop.create_task(self._every(self.sync_interval, self.catch_up)),
         ]
 
-    def room(self, game_id: str) -> Room:
+    async def room(self, game_id: str) -> Room:
         """The game's room, current with the database (``ApiError`` 404 if there is none)."""
         room = self.rooms.get(game_id)
         if room is not None:
             self.rooms.move_to_end(game_id)
-            room.refresh()
+            await room.refresh()
             return room
-        row = self.storage.get_game(game_id)
+        row = await self.db(self.storage.get_game, game_id)
         if row is None:
             raise not_found(f"there is no game with id {quote(game_id)}")
+        room = self.rooms.get(game_id)
+        if room is not None:  # loaded by another request meanwhile: keep that copy
+            await room.refresh()
+            return room
         room = Room(self, row)
         self.rooms[game_id] = room
         self._evict()
-        room.settle()
+        await room.settle()
         return room
 
     def _evict(self) -> None:
@@ -126,35 +152,58 @@ class Hub:
         broken.shutdown(wait=False, cancel_futures=True)
 
     # ----- between processes ----------------------------------------------------------------
-    async def publish(self, game_id: str, revision: int) -> None:
+    def publish(self, game_id: str, revision: int) -> None:
+        """Tell the other processes (never waits: see ``Broker.publish``)."""
         if self.broker is not None:
-            await self.broker.publish(game_id, revision)
+            self.broker.publish(game_id, revision)
 
     async def remote_change(self, game_id: str, revision: int) -> None:
         """Another process (or this one) changed a game: update the sockets watching it here."""
+        self.notice(game_id, revision)
+
+    def notice(self, game_id: str, revision: int) -> None:
+        """The database holds ``revision`` of a game: if sockets here watch an older copy,
+        reload it and update them, without waiting. Games catch up side by side, and notices
+        that arrive while a game is reloading fold into one more reload (never a queue of
+        them), so a burst of moves cannot pile up behind one slow game."""
         room = self.rooms.get(game_id)
-        if room is not None and room.subscribers and room.refresh(revision):
-            await room.broadcast()
+        if room is None or not room.subscribers or revision <= room.row.revision:
+            return
+        self._wanted[game_id] = max(self._wanted.get(game_id, revision), revision)
+        if game_id not in self._syncing:
+            task = asyncio.get_running_loop().create_task(self._sync(room))
+            self._syncing[game_id] = task
+
+    async def _sync(self, room: Room) -> None:
+        game_id = room.row.id
+        try:
+            while (revision := self._wanted.pop(game_id, None)) is not None:
+                if await room.refresh(revision):
+                    await room.broadcast()
+        except Exception:
+            log.exception("could not bring game %s up to date; the next check tries again", game_id)
+        finally:
+            self._syncing.pop(game_id, None)
 
     async def catch_up(self) -> None:
         """Compare every watched game with the database (one query) and send what was missed."""
         watched = [r for r in self.rooms.values() if r.subscribers]
         if not watched:
             return
-        revisions = self.storage.revisions([r.row.id for r in watched])
+        revisions = await self.db(self.storage.revisions, [r.row.id for r in watched])
         for room in watched:
             revision = revisions.get(room.row.id)
-            if revision is not None and room.refresh(revision):
-                await room.broadcast()
+            if revision is not None:
+                self.notice(room.row.id, revision)
 
     async def sweep(self) -> None:
         """Claim AI jobs nobody holds, up to this process's free AI capacity."""
         free = self.ai_capacity - self.ai_running
         if free <= 0:
             return
-        for game_id in self.storage.due_ai_jobs(free):
+        for game_id in await self.db(self.storage.due_ai_jobs, free):
             with contextlib.suppress(ApiError):
-                self.room(game_id).kick()
+                (await self.room(game_id)).kick()
 
     async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
         """Run ``work`` every ``seconds`` (with jitter, so processes do not move in step)."""
@@ -166,17 +215,19 @@ class Hub:
                 log.exception("background check failed; trying again")
 
     async def close(self) -> None:
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._syncing.values()]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
         for room in list(self.rooms.values()):
             await room.ai.stop()
         if self.broker is not None:
             await self.broker.close()
+        self.db_pool.shutdown(wait=True)
 
-    def create(
+    async def create(
         self,
         game_name: str,
         options: Mapping[str, Any],
@@ -218,8 +269,8 @@ class Hub:
             seed=seed,
             seats=rows,
         )
-        self.storage.create_game(row)
-        room = self.room(row.id)
+        await self.db(self.storage.create_game, row)
+        room = await self.room(row.id)
         return room, token, invites
 
     def _seat_row(

@@ -7,6 +7,10 @@ the first full ``state`` message a socket receives ``update`` messages carrying 
 changed: the view's top-level fields that differ, the fields gone, and the move list as
 ``{"keep": k, "add": [...]}`` (keep the first k moves, append these).
 
+Messages are queued as JSON text. A broadcast builds each audience's view once (``Room``) and
+an ``Outbox`` encodes each distinct update once: every socket that held the same view before
+gets the very same text, so a move costs one encoding per audience, not one per socket.
+
 Client messages are parsed within the server's ceilings (size, depth, digits, Unicode, rate);
 every refusal goes back to the sender as ``{"type": "error", "status", "error", "id"}`` and the
 socket stays open, except a message over the size ceiling, which closes it with 1009."""
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -33,7 +38,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("boardplay.web")
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[str], Awaitable[None]]
 Close = Callable[[int], Awaitable[None]]
 FELL_BEHIND = 1013
 TOO_BIG = 1009
@@ -47,7 +52,7 @@ class Subscriber:
         self.send = send
         self.close = close
         self.token: str | None = None
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(queue_size)
+        self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.last: dict[str, Any] | None = None
         self.dropped = False
         self._sender: asyncio.Task[None] | None = None
@@ -55,25 +60,36 @@ class Subscriber:
 
     def push(self, message: dict[str, Any]) -> bool:
         """Queue ``message`` without waiting; a full queue drops the socket (False)."""
+        return self.push_text(encode(message))
+
+    def push_text(self, text: str) -> bool:
+        """Queue an encoded message without waiting; a full queue drops the socket (False)."""
         if self.dropped:
             return False
         if self._sender is None:
             self._sender = asyncio.get_running_loop().create_task(self._drain())
         try:
-            self.queue.put_nowait(message)
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.drop(FELL_BEHIND)
             return False
         return True
 
-    def push_view(self, view: dict[str, Any], full: bool = False) -> bool:
+    def push_view(
+        self, view: dict[str, Any], full: bool = False, outbox: Outbox | None = None
+    ) -> bool:
         """Queue the game ``view``: whole the first time (or when ``full``), else what changed
-        since the last view queued for this socket."""
+        since the last view queued for this socket (encoded once per ``outbox`` for all the
+        sockets that go from the same view to the same view). ``view`` is kept, not copied:
+        views are never changed once built."""
         previous = self.last
         self.last = view
+        if previous is view and not full:
+            return True  # nothing this socket can see changed
+        outbox = outbox or Outbox()
         if full or previous is None:
-            return self.push({"type": "state", "game": view})
-        return self.push(delta(previous, view))
+            return self.push_text(outbox.state(view))
+        return self.push_text(outbox.update(previous, view))
 
     def drop(self, code: int) -> None:
         """Stop sending and close the socket with ``code`` (without waiting for it)."""
@@ -108,6 +124,35 @@ class Subscriber:
             self.dropped = True
 
 
+def encode(message: dict[str, Any]) -> str:
+    """JSON text as Starlette's ``send_json`` writes it (compact, UTF-8 kept)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class Outbox:
+    """The messages of one broadcast, each encoded once and shared by every socket that needs
+    it. Views are keyed by identity: a room hands every socket of an audience the same view
+    object, and a view is never changed after it is built (both stay alive while the outbox
+    is in use, so identities cannot be reused)."""
+
+    def __init__(self) -> None:
+        self._texts: dict[tuple[int, int], str] = {}
+
+    def state(self, view: dict[str, Any]) -> str:
+        key = (0, id(view))
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = encode({"type": "state", "game": view})
+        return text
+
+    def update(self, previous: dict[str, Any], view: dict[str, Any]) -> str:
+        key = (id(previous), id(view))
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = encode(delta(previous, view))
+        return text
+
+
 def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The ``update`` message turning view ``old`` into view ``new``."""
     old_moves: list[Any] = old.get("moves", [])
@@ -129,7 +174,7 @@ async def serve_socket(
     """The WebSocket of one game, from accept to close."""
     await websocket.accept()
     try:
-        room = hub.room(game_id)
+        room = await hub.room(game_id)
     except ApiError as exc:
         await websocket.send_json({"type": "error", "status": exc.status, **exc.to_json()})
         await websocket.close(code=UNKNOWN_GAME)
@@ -138,7 +183,7 @@ async def serve_socket(
     async def close(code: int) -> None:
         await websocket.close(code=code)
 
-    sub = Subscriber(websocket.send_json, close, limits.ws_send_queue)
+    sub = Subscriber(websocket.send_text, close, limits.ws_send_queue)
     room.subscribers.add(sub)
     address = address_of(websocket.scope)
     try:

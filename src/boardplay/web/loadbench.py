@@ -3,9 +3,11 @@
 For each setup it starts fresh servers on a throwaway PostgreSQL (fsync on) with Redis between
 them, opens ``--games`` hot-seat games at once and, for each, a player socket on one process and
 a spectator socket on another (the same one with a single process). Every game then plays
-moves as fast as its answers come: the player sends ``act`` over its socket and waits for the
-update that carries the move. It measures the move's round trip at the player (send to update)
-and its arrival at the spectator on the other process, moves per second overall, and errors.
+moves as fast as its answers come (``--pace 0``, a closed loop: what the servers can take at
+most) or after a think time of about ``--pace`` seconds (people playing): the player sends
+``act`` over its socket and waits for the update that carries the move. It measures the move's
+round trip at the player (send to update) and its arrival at the spectator on the other
+process, moves per second overall, and errors.
 A finished game is replaced by a new one. The run is bounded by ``--seconds`` per setup (and a
 ceiling on moves); numbers are printed, never asserted: the machine may be shared."""
 
@@ -15,6 +17,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import random
 import statistics
 import time
 from collections.abc import Sequence
@@ -67,26 +70,46 @@ async def _one_table(
     http: httpx.AsyncClient,
     ports: Sequence[int],
     index: int,
-    game: str,
+    args: argparse.Namespace,
     ready: Gate,
     tally: Tally,
 ) -> None:
-    """Set up one game and its two sockets, wait for every table, then play until the window
-    closes (or the game ends)."""
+    """One table: a game after another until the window closes (a finished game is replaced by
+    a new one, so the load stays at ``--games`` games)."""
+    first = True
+    while await _one_game(http, ports, index, args, ready, tally, first):
+        first = False
+        if time.monotonic() >= ready.window[1] or len(tally.round_trips) >= MAX_MOVES:
+            return
+
+
+async def _one_game(
+    http: httpx.AsyncClient,
+    ports: Sequence[int],
+    index: int,
+    args: argparse.Namespace,
+    ready: Gate,
+    tally: Tally,
+    first: bool,
+) -> bool:
+    """Set up one game and its two sockets (the first game of each table then waits for every
+    table), then play until the window closes; True if the game came to its end."""
     mover_port = ports[index % len(ports)]
     watcher_port = ports[(index + 1) % len(ports)]
     seats = [{"kind": "me"}, {"kind": "hotseat"}]
     answer = await http.post(
-        f"http://127.0.0.1:{mover_port}/api/games", json={"game": game, "seats": seats}
+        f"http://127.0.0.1:{mover_port}/api/games", json={"game": args.game, "seats": seats}
     )
     if answer.status_code != 201:
         tally.errors.append(f"create: {answer.status_code} {answer.text[:80]}")
-        await ready.wait()
-        return
+        if first:
+            await ready.wait()
+        return False
     created = answer.json()
     gid, token = created["id"], created["token"]
     tally.games += 1
     base = "ws://127.0.0.1:{}/api/games/" + gid + "/ws"
+    pace = random.Random(index * 1_000_003 + tally.games)
     async with (
         connect(base.format(mover_port), max_size=None, open_timeout=60) as mover,
         connect(base.format(watcher_port), max_size=None, open_timeout=60) as watcher,
@@ -95,10 +118,13 @@ async def _one_table(
         seen = await _next_ply(watcher, 0, {})
         await mover.send(json.dumps({"type": "hello", "token": token}))
         view = await _next_ply(mover, 0, {})
-        await ready.wait()
+        if first:
+            await ready.wait()
+            # Paced tables start spread over one think time, not all in the same instant.
+            await asyncio.sleep(pace.uniform(0, args.pace))
         while not view["terminal"] and time.monotonic() < ready.window[1]:
             if len(tally.round_trips) >= MAX_MOVES:
-                return
+                return False
             ply = view["ply"]
             move = view["legal"][0]["id"]
             sent = time.perf_counter()
@@ -110,7 +136,10 @@ async def _one_table(
                 tally.spectator.append(time.perf_counter() - sent)
             except (TimeoutError, RuntimeError) as exc:
                 tally.errors.append(f"move: {exc!r}")
-                return
+                return False
+            if args.pace:
+                await asyncio.sleep(pace.uniform(0.5, 1.5) * args.pace)
+        return bool(view["terminal"])
 
 
 class Gate:
@@ -129,15 +158,18 @@ class Gate:
             now = time.monotonic()
             self.window = (now, now + self.seconds)
             self.opened.set()
+            print(f"{self.parties} tables ready; measuring for {self.seconds:g} s", flush=True)
         await self.opened.wait()
 
 
-async def _load(ports: Sequence[int], games: int, game: str, seconds: float) -> Tally:
+async def _load(ports: Sequence[int], args: argparse.Namespace) -> Tally:
     tally = Tally()
-    gate = Gate(games, seconds)
-    limits = httpx.Limits(max_connections=games * 2)
+    gate = Gate(args.games, args.seconds)
+    limits = httpx.Limits(max_connections=args.games * 2)
     async with httpx.AsyncClient(timeout=120, limits=limits) as http:
-        await asyncio.gather(*(_one_table(http, ports, i, game, gate, tally) for i in range(games)))
+        await asyncio.gather(
+            *(_one_table(http, ports, i, args, gate, tally) for i in range(args.games))
+        )
     tally.elapsed = min(time.monotonic(), gate.window[1]) - gate.window[0]
     return tally
 
@@ -155,7 +187,7 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
     ports = [ds.free_port() for _ in range(processes)]
     servers = [ds.start_server(port, env) for port in ports]
     try:
-        tally = asyncio.run(_load(ports, args.games, args.game, args.seconds))
+        tally = asyncio.run(_load(ports, args))
         elapsed = max(tally.elapsed, 1e-9)
     finally:
         for server in servers:
@@ -165,6 +197,7 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
     return {
         "processes": processes,
         "games": args.games,
+        "pace_s": args.pace,
         "moves": len(ms),
         "moves_per_s": round(len(ms) / elapsed, 1),
         "p50_ms": round(percentile(ms, 0.50), 1),
@@ -184,6 +217,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10, help="length of each setup's run")
     parser.add_argument("--game", default="potlatch", help="game played (default potlatch)")
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="mean think time in seconds between a table's moves (0: move again at once, a "
+        "closed loop that measures the most the servers can take)",
+    )
     args = parser.parse_args(argv)
     with ds.postgres(durable=True) as admin, ds.redis() as redis:
         rows = [run_setup(admin, redis, n, args) for n in args.processes]

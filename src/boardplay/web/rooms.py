@@ -8,13 +8,17 @@ transaction that names the revision it was based on, then swap in the new state 
 update for each subscriber (never waiting for a socket). If another process committed first, the
 write fails as a whole and the request is decided again on the new position (a move sent for the
 old ply is then stale). A refused request raises ``ApiError`` before anything is touched. AI
-seats are played as jobs (``aijobs.py``) that any process may claim."""
+seats are played as jobs (``aijobs.py``) that any process may claim.
+
+Storage calls are awaited off the event loop (``Hub.db``), so other coroutines run meanwhile:
+every change of the copy (a refresh, a commit) happens under the room's lock, and views are
+rebuilt only from a complete copy."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from boardplay.core.errors import BoardplayError
@@ -25,7 +29,7 @@ from boardplay.web.aijobs import AiJob
 from boardplay.web.chance import chance_rng
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quote
 from boardplay.web.hints import hints_for
-from boardplay.web.live import Subscriber
+from boardplay.web.live import Outbox, Subscriber
 from boardplay.web.moves import History, legal_said
 from boardplay.web.reviews import hints_allowed
 from boardplay.web.tokens import hash_token, matches, new_token
@@ -72,6 +76,8 @@ class Room:
         self.broken: str | None = None
         self.moves: list[Move] = list(row.moves)
         self._view: dict[str, Any] | None = None
+        self._views: dict[frozenset[int], dict[str, Any]] = {}
+        """This revision's view for each set of seats a visitor holds (spectators: none)."""
         try:
             self.game: Game = hub.catalogue.load(row.game, row.options)
             self.state: State = self._replay(self.moves)
@@ -127,16 +133,22 @@ class Room:
         return None
 
     # ----- the database's copy ----------------------------------------------------------------
-    def refresh(self, revision: int | None = None) -> bool:
+    async def refresh(self, revision: int | None = None) -> bool:
         """Bring this copy up to the database's (whose revision is ``revision`` if the caller
-        just read it); True if anything changed. Moves appended elsewhere are applied to the
+        just read it); True if anything changed."""
+        async with self.lock:
+            return await self._refresh(revision)
+
+    async def _refresh(self, revision: int | None = None) -> bool:
+        """``refresh`` with the lock already held. Moves appended elsewhere are applied to the
         current state; an undo elsewhere replays from the start."""
+        storage = self.hub.storage
         if revision is None:
-            revision = self.hub.storage.revisions([self.row.id]).get(self.row.id)
-        if revision is None or revision == self.row.revision:
+            revision = (await self.hub.db(storage.revisions, [self.row.id])).get(self.row.id)
+        if revision is None or revision <= self.row.revision:
             return False
-        row = self.hub.storage.get_game(self.row.id)
-        if row is None:
+        row = await self.hub.db(storage.get_game, self.row.id)
+        if row is None or row.revision <= self.row.revision:
             return False
         old_moves, old_state = self.moves, (None if self.broken else self.state)
         self.row = row
@@ -151,32 +163,34 @@ class Room:
         self._touch()
         return True
 
-    def settle(self) -> None:
+    async def settle(self) -> None:
         """A freshly loaded game: resolve an opening chance node and, for a game nobody has
         checked yet, store whether an AI is to move (so its job can be claimed)."""
         if self.broken is not None:
             return
-        for _ in range(ATTEMPTS):
-            try:
-                if self._commit([]) or self.row.ai_seat != st.UNKNOWN_AI:
+        async with self.lock:
+            for _ in range(ATTEMPTS):
+                try:
+                    if await self._commit([]) or self.row.ai_seat != st.UNKNOWN_AI:
+                        return
+                    seat = self.ai_to_move(self.state)
+                    self.row.revision = await self.hub.db(
+                        self.hub.storage.set_ai_seat, self.row.id, self.row.revision, seat
+                    )
+                    self.row.ai_seat = seat
+                    self._touch()
                     return
-                seat = self.ai_to_move(self.state)
-                self.row.revision = self.hub.storage.set_ai_seat(
-                    self.row.id, self.row.revision, seat
-                )
-                self.row.ai_seat = seat
-                self._touch()
-                return
-            except st.StaleWrite:
-                self.refresh()
+                except st.StaleWrite:
+                    await self._refresh()
 
-    def _commit(
+    async def _commit(
         self, actions: Sequence[int], by_ai: bool = False, ai_error: str | None = None
     ) -> bool:
         """Apply ``actions`` (already known legal) and the chance outcomes that follow, store them
         all (``StaleWrite`` if another process changed the game first), then publish the new
         state. Nothing changes if storing fails. False if there was nothing to store. The AI's
-        error note stays until the AI's next move (``by_ai``) replaces it."""
+        error note stays until the AI's next move (``by_ai``) replaces it. Call with the lock
+        held."""
         if not by_ai:
             ai_error = self.row.ai_error
         state = self.state.clone()
@@ -194,7 +208,8 @@ class Room:
         status = st.FINISHED if state.is_terminal() else st.ACTIVE
         result = result_of(state) if state.is_terminal() else None
         ai_seat = self.ai_to_move(state)
-        revision = self.hub.storage.append_moves(
+        revision = await self.hub.db(
+            self.hub.storage.append_moves,
             self.row.id,
             ply,
             new,
@@ -215,17 +230,25 @@ class Room:
         self._touch()
         return True
 
-    async def _decide(self, change: Callable[[], None]) -> None:
+    async def _decide(self, change: Callable[[], Awaitable[None]]) -> None:
         """Run ``change`` (which checks the request and commits) on an up-to-date copy, again on
-        the newer position if another process committed first, then tell everyone."""
+        the newer position if another process committed first, then tell everyone.
+
+        The copy is used as it is first: a commit names the revision it was based on, so the
+        database itself confirms that the copy was current (``StaleWrite`` if not). A refusal
+        stores nothing to confirm it, so it stands only once a check finds the copy current;
+        otherwise the request is decided again on the newer copy. An accepted move thus costs
+        one transaction and no separate check."""
         async with self.lock:
             for _ in range(ATTEMPTS):
-                self.refresh()
                 try:
-                    change()
+                    await change()
                     break
                 except st.StaleWrite:
-                    continue
+                    await self._refresh()
+                except ApiError:
+                    if not await self._refresh():
+                        raise
             else:
                 raise conflict(
                     "stale", "the game kept changing while your request was stored; try again"
@@ -263,12 +286,12 @@ class Room:
             )
 
     async def act(self, token: str | None, move: int | str, ply: int | None) -> None:
-        def change() -> None:
+        async def change() -> None:
             self._acting_seat(token)
             self._check_ply(ply, "move")
             action = parse_move(self.state, move)
             try:
-                self._commit([action])
+                await self._commit([action])
             except BoardplayError as exc:
                 raise ApiError(422, "illegal_action", str(exc)) from None
 
@@ -283,7 +306,7 @@ class Room:
         return current in seats and self.moves[-1].player == current
 
     async def undo(self, token: str | None, ply: int | None = None) -> None:
-        def change() -> None:
+        async def change() -> None:
             current = self._acting_seat(token)
             self._check_ply(ply, "undo")
             if not self.undo_allowed({current}):
@@ -293,8 +316,12 @@ class Room:
                 )
             keep = self.moves[:-1]
             state = self._replay(keep)
-            revision = self.hub.storage.truncate_moves(
-                self.row.id, len(keep), revision=self.row.revision, ai_seat=self.ai_to_move(state)
+            revision = await self.hub.db(
+                self.hub.storage.truncate_moves,
+                self.row.id,
+                len(keep),
+                revision=self.row.revision,
+                ai_seat=self.ai_to_move(state),
             )
             self.moves = keep
             self.state = state
@@ -313,13 +340,13 @@ class Room:
     ) -> tuple[str, int]:
         taken: list[tuple[str, int]] = []
 
-        def change() -> None:
-            taken.append(self._join(seat, invite, name, accept_reproducible))
+        async def change() -> None:
+            taken.append(await self._join(seat, invite, name, accept_reproducible))
 
         await self._decide(change)
         return taken[-1]
 
-    def _join(
+    async def _join(
         self, seat: int | None, invite: str | None, name: str | None, accept_reproducible: bool
     ) -> tuple[str, int]:
         self._require_live()
@@ -355,13 +382,15 @@ class Room:
             raise conflict("seat_taken", f"seat {chosen.seat} ({chosen.name}) is already taken")
         token = new_token()
         player = (name or "").strip()[:40] or self.game.seat_name(chosen.seat)
-        revision = self.hub.storage.claim_seat(self.row.id, chosen.seat, hash_token(token), player)
+        revision = await self.hub.db(
+            self.hub.storage.claim_seat, self.row.id, chosen.seat, hash_token(token), player
+        )
         if revision is None:
             raise conflict("seat_taken", f"seat {chosen.seat} was just taken")
         chosen.token_hash = hash_token(token)
         chosen.name = player
         if revision != self.row.revision + 1:
-            self.refresh(revision)  # another change came in between: take it in too
+            await self._refresh(revision)  # another change came in between: take it in too
         self.row.revision = revision
         self._touch()
         return token, chosen.seat
@@ -376,7 +405,7 @@ class Room:
         """Tell this process's sockets, and (through the broker) every other process's."""
         await self.broadcast()
         if publish:
-            await self.hub.publish(self.row.id, self.row.revision)
+            self.hub.publish(self.row.id, self.row.revision)
         self.kick()
 
     # ----- views ----------------------------------------------------------------------------
@@ -385,6 +414,7 @@ class Room:
         same on every process, so a client can drop an older copy that arrives late on another
         connection (or from another process)."""
         self._view = None
+        self._views = {}
 
     def public_view(self) -> dict[str, Any]:
         if self._view is None:
@@ -455,18 +485,25 @@ class Room:
         return self.history.describe(self.moves)
 
     def view_for(self, token: str | None) -> dict[str, Any]:
-        seats = self.seats_of(token)
-        view = dict(self.public_view())
-        view["your_seats"] = sorted(seats)
-        current = view.get("current_player", -4)
-        view["your_turn"] = self.broken is None and current in seats
-        view["can_undo"] = self.undo_allowed(seats)
+        """The view of whoever holds ``token`` (None: a spectator). Built once per revision for
+        each set of seats and shared by everyone with that set: never change it."""
+        seats = frozenset(self.seats_of(token))
+        view = self._views.get(seats)
+        if view is None:
+            view = dict(self.public_view())
+            view["your_seats"] = sorted(seats)
+            current = view.get("current_player", -4)
+            view["your_turn"] = self.broken is None and current in seats
+            view["can_undo"] = self.undo_allowed(set(seats))
+            self._views[seats] = view
         return view
 
     async def broadcast(self) -> None:
-        """Queue the new view for every subscriber; one that fell behind is dropped."""
+        """Queue the new view for every subscriber (each distinct message encoded once, see
+        ``Outbox``); one that fell behind is dropped."""
+        outbox = Outbox()
         for sub in list(self.subscribers):
-            if not sub.push_view(self.view_for(sub.token)):
+            if not sub.push_view(self.view_for(sub.token), outbox=outbox):
                 self.subscribers.discard(sub)
 
     # ----- records --------------------------------------------------------------------------
