@@ -313,7 +313,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def hint(
         request: Request, game_id: str, body: HintRequest | None = None
     ) -> dict[str, Any]:
-        room = hub_of(request).room(game_id)
+        room = await hub_of(request).room(game_id)
         token = token_of(request, body.token if body else None)
         return await reviewer_of(request).hint(room, token, body.ply if body else None)
 
@@ -321,7 +321,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def start_review(
         request: Request, game_id: str, body: ReviewRequest | None = None
     ) -> dict[str, Any]:
-        room = hub_of(request).room(game_id)
+        room = await hub_of(request).room(game_id)
         token = token_of(request, body.token if body else None)
         seat, iterations = (body.seat, body.iterations) if body else (None, None)
         return await reviewer_of(request).start(room, token, seat, iterations)
@@ -330,7 +330,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def review_status(
         request: Request, game_id: str, seat: int | None = None, iterations: int | None = None
     ) -> dict[str, Any]:
-        room = hub_of(request).room(game_id)
+        room = await hub_of(request).room(game_id)
         token = token_of(request, None)
         return reviewer_of(request).status(room, token, seat, iterations)
 

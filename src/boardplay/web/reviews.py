@@ -129,7 +129,7 @@ class Reviewer:
             )
         finally:
             self.hinting.discard(game_id)
-        room.refresh()
+        await room.refresh()
         if len(room.moves) != asked:
             raise conflict("stale", "the game moved on while the hint was worked out")
         return hint_json(room.game, room.state, judged)
