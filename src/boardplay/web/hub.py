@@ -183,10 +183,12 @@ class Hub:
         seats: Sequence[Mapping[str, Any]],
         reproducible: bool = False,
         seed: int | None = None,
+        private: bool = False,
     ) -> tuple[Room, str, dict[int, str]]:
         """A new game; returns the room, the creator's token and invitation codes by seat.
         Chance is the server's secret unless ``reproducible`` (then ``seed``, or one drawn
-        here, is shown to everyone and every joining player must accept it)."""
+        here, is shown to everyone and every joining player must accept it). A ``private`` game is
+        left out of the lobby's lists."""
         if seed is not None and not reproducible:
             raise bad_request(
                 "field 'seed' is only for reproducible games (add reproducible: true; every "
@@ -217,6 +219,7 @@ class Hub:
             options=dict(game.options),
             seed=seed,
             seats=rows,
+            private=private,
         )
         self.storage.create_game(row)
         room = self.room(row.id)

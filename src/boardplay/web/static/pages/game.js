@@ -4,9 +4,13 @@
 import { h, clear } from "../dom.js";
 import { api, showError } from "../api.js";
 import { GameClient } from "../live.js";
-import { tokenFor, invitesFor } from "../store.js";
+import { tokenFor, invitesFor, tutorialSeen } from "../store.js";
 import { t } from "../text.js";
 import { seatList, moveList, lastTurn, lastTurnMoves, drawBoard, chooser, boardModule } from "./parts.js";
+import { rulesDrawer } from "./rulesdrawer.js";
+import { tableControls } from "./table.js";
+import { turnSignals } from "./signals.js";
+import { tutorial } from "./tutorial.js";
 
 // "step 2" once the mover has already acted this turn. Setup placements (Passtally) and other
 // decisions without a turn of their own carry `struct.kind === "setup"` and do not count.
@@ -27,7 +31,7 @@ function statusLine(game) {
   return t("game.toMove", { name: game.current_name });
 }
 
-export async function gamePage(main, id, connection) {
+export async function gamePage(main, id, connection, { learn = false } = {}) {
   const client = new GameClient(id, tokenFor(id), (state, message) => {
     if (state === "error") showError(message);
     else connection.textContent = t(`conn.${state}`);
@@ -44,14 +48,18 @@ export async function gamePage(main, id, connection) {
   const movesBox = h("div", { id: "moves" });
   const inviteBox = h("div", { id: "invites" });
   const undo = h("button", { id: "undo", onclick: () => client.undo().catch((e) => showError(e.message)) }, t("game.undo"));
-  const tools = h("p", {}, undo, " ",
+  const rules = rulesDrawer(first.game, first.title);
+  const table = tableControls(client, id);
+  const signals = turnSignals();
+  const guide = tutorial(board, first.game);
+  const teach = h("button", { type: "button", id: "tutorial-start", onclick: () => guide.start(game) }, t("tutorial.start"));
+  const tools = h("p", { class: "tools" }, undo, " ", rules.button, " ", teach, " ",
     h("a", { href: `/api/games/${id}/record`, download: "", id: "download" }, t("game.download")), " · ",
-    h("a", { href: `#/replay/${id}` }, t("game.replay")), " · ",
-    h("a", { href: `#/rules/${first.game}`, id: "rules" }, t("game.rules")));
+    h("a", { href: `#/replay/${id}` }, t("game.replay")));
   const textBox = h("details", {}, h("summary", {}, t("game.textPicture")), h("pre", { class: "text", id: "text" }));
   main.append(h("div", { class: "columns" },
-    h("div", {}, h("div", { class: "panel" }, title, status, lastLine, lookBar, board, legalBox)),
-    h("div", {}, h("div", { class: "panel" }, seatsBox, tools, inviteBox),
+    h("div", {}, h("div", { class: "panel" }, title, status, table.notice, lastLine, lookBar, guide.card, board, legalBox)),
+    h("div", {}, h("div", { class: "panel" }, seatsBox, table.controls, tools, signals.toggle, inviteBox),
       h("div", { class: "panel" }, h("h3", {}, t("game.moves")), movesBox), h("div", { class: "panel" }, textBox))));
 
   let game = first;
@@ -140,6 +148,7 @@ export async function gamePage(main, id, connection) {
   async function showAll() {
     title.textContent = `${game.title} `;
     title.append(h("span", { class: "muted" }, game.game_string || ""));
+    if (game.private) title.append(" ", h("span", { class: "private", id: "private", title: t("table.privateTitle") }, t("table.private")));
     if (game.reproducible) title.append(" ", h("span", { class: "reproducible", id: "reproducible", title: t("game.reproducibleTitle") }, t("game.reproducible", { seed: game.seed })));
     status.textContent = statusLine(game);
     status.className = `status ${game.thinking !== null && game.thinking !== undefined ? "thinking" : ""}`;
@@ -150,6 +159,9 @@ export async function gamePage(main, id, connection) {
     clear(seatsBox).append(seatList(game, game.terminal ? null : game.current_player, game.terminal ? game.result?.winners || [] : []));
     moveList(movesBox, game.moves, game.seats, lookAt ?? game.moves.length, lookBack);
     undo.hidden = !game.can_undo;
+    table.update(game);
+    signals.update(game);
+    teach.hidden = !(game.your_seats || []).length || game.terminal || guide.running;
     document.getElementById("text").textContent = game.text || "";
     clear(lookBar);
     lookBar.hidden = lookAt === null;
@@ -166,6 +178,7 @@ export async function gamePage(main, id, connection) {
     status.dataset.terminal = game.terminal ? "1" : "0";
     status.dataset.yourTurn = game.your_turn ? "1" : "0";
     drawInvites();
+    guide.update(game);
   }
 
   function drawInvites() {
@@ -174,7 +187,7 @@ export async function gamePage(main, id, connection) {
       const s = game.seats[Number(seat)];
       if (!s || s.claimed) continue;
       const url = `${location.origin}/#/join/${id}/${code}`;
-      const copy = h("button", { class: "copy", onclick: async () => {
+      const copy = h("button", { class: "copy", "aria-label": t("game.copyLabel", { n: Number(seat) + 1 }), onclick: async () => {
         try { await navigator.clipboard.writeText(url); copy.textContent = t("game.copied"); } catch (e) { showError(e.message); }
       } }, t("game.copy"));
       inviteBox.append(h("p", {}, t("game.invite", { n: Number(seat) + 1 }), h("span", { class: "invite", "data-seat": seat }, url), " ", copy));
@@ -188,5 +201,17 @@ export async function gamePage(main, id, connection) {
     queue(showAll);
   });
   await drawing;
-  return () => { document.removeEventListener("keydown", onKey); client.close(); };
+  // A first game of this game (or one opened to learn) starts with the walk-through.
+  const mine = game.moves.some((m) => (game.your_seats || []).includes(m.player));
+  if ((learn || !tutorialSeen(game.game)) && (game.your_seats || []).length && !game.terminal && !mine) {
+    guide.start(game);
+    teach.hidden = true;
+  }
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    client.close();
+    rules.remove();
+    signals.stop();
+    guide.stop();
+  };
 }
