@@ -257,12 +257,15 @@ def test_draw_offer_accepted_and_the_turn_signals_between_two_browsers(
             "() => document.querySelector('#seats')?.innerText.includes('Red · Guest (you)')"
         )
         host.wait_for_selector("#rematch #go-rematch")
+        rematch = guest.evaluate("location.hash.split('/')[2]")
+        assert host.get_attribute("#go-rematch", "href") == f"#/game/{rematch}"
         host.click("#go-rematch")
+        host.wait_for_function("id => location.hash === `#/game/${id}`", arg=rematch)
+        # The host's seat came along: Blue in the rematch.
         host.wait_for_function(
-            "() => document.querySelector('#seats')?.innerText.includes('(you)')"
+            "() => document.querySelector('#seats')?.innerText.includes('Blue (you)')"
         )
-        mine = next(line for line in host.inner_text("#seats").split("\n") if "(you)" in line)
-        assert "Blue" in mine
+        assert "Red · Guest" in host.inner_text("#seats")
     finally:
         for pages in (host_pages, guest_pages):
             for _ in pages:

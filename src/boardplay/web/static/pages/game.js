@@ -48,7 +48,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   const movesBox = h("div", { id: "moves" });
   const inviteBox = h("div", { id: "invites" });
   const undo = h("button", { id: "undo", onclick: () => client.undo().catch((e) => showError(e.message)) }, t("game.undo"));
-  const rules = rulesDrawer(first.game, first.title);
+  const rules = rulesDrawer(first.game, first.title, () => queue(showAll));
   const table = tableControls(client, id);
   const signals = turnSignals();
   const guide = tutorial(board, first.game);

@@ -6,7 +6,8 @@ import { api, showError } from "../api.js";
 import { markdownToHtml } from "../markdown.js";
 import { t } from "../text.js";
 
-export function rulesDrawer(name, title) {
+// `resized` is called when the panel opens or closes (the board beside it changes width).
+export function rulesDrawer(name, title, resized = () => {}) {
   const body = h("div", { class: "rules", id: "rules-panel-text" });
   const heading = h("h2", { id: "rules-panel-title" }, t("rules.title", { title }));
   const close = h("button", { type: "button", class: "close", id: "rules-close", "aria-label": t("rules.close") }, "×");
@@ -20,6 +21,7 @@ export function rulesDrawer(name, title) {
     document.body.classList.add("rules-open");
     button.setAttribute("aria-expanded", "true");
     close.focus();
+    resized();
     if (loaded) return;
     try {
       const rules = await api(`/api/rules/${name}`);
@@ -33,6 +35,7 @@ export function rulesDrawer(name, title) {
     document.body.classList.remove("rules-open");
     button.setAttribute("aria-expanded", "false");
     button.focus();
+    resized();
   }
   button.addEventListener("click", () => (panel.hidden ? open() : hide()));
   close.addEventListener("click", hide);
