@@ -195,7 +195,8 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   }
 
   client.subscribe((next) => {
-    const moved = !game || next.ply !== game.ply;
+    // A new move, or an end without one (a resignation, an agreed draw), drops any selection.
+    const moved = !game || next.ply !== game.ply || next.terminal !== game.terminal;
     game = next;
     if (moved) { selected = null; lookAt = null; view = { orient: view.orient }; }
     queue(showAll);

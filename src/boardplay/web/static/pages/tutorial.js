@@ -6,7 +6,10 @@ import { h, clear } from "../dom.js";
 import { t } from "../text.js";
 import { rememberTutorial } from "../store.js";
 
-const STEPS = { potlatch: 2, proteus: 2, passtally: 2, montana: 2 };
+// Steps per game: one text per move of the first turn (Potlatch's turn is two actions, Proteus's
+// and a Passtally setup turn one). A step whose piece is picked up first (Proteus) also has a
+// text for once it is in hand: "<key>.selected".
+const STEPS = { potlatch: 2, proteus: 1, passtally: 1, montana: 2 };
 
 // The step texts of a game (the generic one for a game without its own).
 function steps(name) {
@@ -23,7 +26,14 @@ function targets(board) {
   return [...board.querySelectorAll("[data-moves]")];
 }
 
+// A step's text, or its ".selected" text while the board holds a picked-up piece.
+function stepText(board, key) {
+  const held = `${key}.selected`;
+  return board.dataset.selected && t(held) !== held ? t(held) : t(key);
+}
+
 export function tutorial(board, name) {
+  const said = (key) => stepText(board, key);
   const card = h("section", { class: "tutorial", id: "tutorial", "aria-live": "polite", hidden: true });
   const texts = steps(name);
   let running = false;
@@ -39,7 +49,7 @@ export function tutorial(board, name) {
     for (const el of targets(board)) el.classList.add("tutor-target");
   };
   // The board is redrawn on every click (a selection, a live update): mark it again each time.
-  const watcher = new MutationObserver(() => { if (running) mark(); });
+  const watcher = new MutationObserver(() => { if (running) draw(); });
   watcher.observe(board, { childList: true });
 
   function end() {
@@ -59,7 +69,7 @@ export function tutorial(board, name) {
     card.append(h("h3", {}, finished ? t("tutorial.done") : t("tutorial.title", { n: step + 1, of: total })));
     if (finished) card.append(h("p", {}, t("tutorial.end")), h("button", { type: "button", class: "primary", id: "tutorial-finish", onclick: end }, t("tutorial.done")));
     else if (!game.your_turn) card.append(h("p", {}, t("tutorial.wait")));
-    else card.append(h("p", { id: "tutorial-text" }, t(texts[step])));
+    else card.append(h("p", { id: "tutorial-text" }, said(texts[step])));
     if (!finished) card.append(h("button", { type: "button", id: "tutorial-skip", onclick: end }, t("tutorial.skip")));
     card.hidden = false;
     mark();
