@@ -147,6 +147,7 @@ def test_rules_beside_the_board_and_the_first_turn_tutorial(
     page.click("#tutorial-finish")
     page.wait_for_selector("#tutorial", state="hidden")
     assert page.query_selector_all("#board .tutor-target") == []
+    assert page.is_visible("#tutorial-start")  # it can be asked for again
 
     # The rules open beside the board: the board stays in view on a desktop; a phone gets a
     # full-screen sheet. The rules' diagram comes along.
@@ -244,6 +245,7 @@ def test_draw_offer_accepted_and_the_turn_signals_between_two_browsers(
         # The host offers a draw; the guest sees it live and accepts.
         host.click("#offer-draw")
         host.wait_for_selector("#draw-offer #withdraw-draw")
+        assert "waiting for an answer" in host.inner_text("#draw-offer")
         guest.wait_for_selector("#draw-offer #accept-draw")
         assert "Red offers a draw" in guest.inner_text("#draw-offer")
         assert overflow(guest) == 0

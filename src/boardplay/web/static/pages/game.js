@@ -51,8 +51,10 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   const rules = rulesDrawer(first.game, first.title, () => queue(showAll));
   const table = tableControls(client, id);
   const signals = turnSignals();
-  const guide = tutorial(board, first.game);
   const teach = h("button", { type: "button", id: "tutorial-start", onclick: () => guide.start(game) }, t("tutorial.start"));
+  // Offered to a player of a game still running, unless the walk-through is on already.
+  const offerTutorial = () => { teach.hidden = !(game.your_seats || []).length || game.terminal || guide.running; };
+  const guide = tutorial(board, first.game, () => offerTutorial());
   const tools = h("p", { class: "tools" }, undo, " ", rules.button, " ", teach, " ",
     h("a", { href: `/api/games/${id}/record`, download: "", id: "download" }, t("game.download")), " · ",
     h("a", { href: `#/replay/${id}` }, t("game.replay")));
@@ -161,7 +163,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     undo.hidden = !game.can_undo;
     table.update(game);
     signals.update(game);
-    teach.hidden = !(game.your_seats || []).length || game.terminal || guide.running;
+    offerTutorial();
     document.getElementById("text").textContent = game.text || "";
     clear(lookBar);
     lookBar.hidden = lookAt === null;
@@ -206,7 +208,6 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   const mine = game.moves.some((m) => (game.your_seats || []).includes(m.player));
   if ((learn || !tutorialSeen(game.game)) && (game.your_seats || []).length && !game.terminal && !mine) {
     guide.start(game);
-    teach.hidden = true;
   }
   return () => {
     document.removeEventListener("keydown", onKey);

@@ -33,13 +33,15 @@ export function tableControls(client, id) {
     const offer = game.draw_offer;
     if (offer && !game.terminal) {
       const mine = (game.your_seats || []).includes(offer.by);
-      const box = h("p", { class: "draw-offer", id: "draw-offer" }, t("table.drawOffered", { name: name(offer.by) }), " ");
+      const box = h("p", { class: "draw-offer", id: "draw-offer" });
       if ((game.draw_to_answer || []).length) {
-        box.append(h("button", { type: "button", class: "primary", id: "accept-draw", onclick: () => client.draw("accept").catch(fail) }, t("table.accept")), " ",
+        box.append(t("table.drawOffered", { name: name(offer.by) }), " ", h("button", { type: "button", class: "primary", id: "accept-draw", onclick: () => client.draw("accept").catch(fail) }, t("table.accept")), " ",
           h("button", { type: "button", id: "decline-draw", onclick: () => client.draw("decline").catch(fail) }, t("table.decline")));
       } else if (mine) {
-        box.append(h("span", { class: "muted" }, t("table.drawWaiting")), " ",
+        box.append(t("table.drawWaiting"), " ",
           h("button", { type: "button", id: "withdraw-draw", onclick: () => client.draw("decline").catch(fail) }, t("table.withdraw")));
+      } else {
+        box.append(t("table.drawOffered", { name: name(offer.by) })); // a spectator, or a seat that agreed
       }
       notice.append(box);
     }

@@ -32,7 +32,8 @@ function stepText(board, key) {
   return board.dataset.selected && t(held) !== held ? t(held) : t(key);
 }
 
-export function tutorial(board, name) {
+// `changed` is called when the walk-through starts or ends (the page shows its button then).
+export function tutorial(board, name, changed = () => {}) {
   const said = (key) => stepText(board, key);
   const card = h("section", { class: "tutorial", id: "tutorial", "aria-live": "polite", hidden: true });
   const texts = steps(name);
@@ -57,6 +58,7 @@ export function tutorial(board, name) {
     card.hidden = true;
     rememberTutorial(name);
     mark();
+    changed();
   }
 
   function draw() {
@@ -99,6 +101,7 @@ export function tutorial(board, name) {
     seenPly = current.ply;
     game = current;
     draw();
+    changed();
   }
 
   return { card, update, start, get running() { return running; }, stop: () => watcher.disconnect() };
