@@ -121,3 +121,63 @@ def test_same_seed_same_games() -> None:
         a, ra, *_rest = first.step(_pick(first._buffers.mask, rng1))
         b, rb, *_rest2 = second.step(_pick(second._buffers.mask, rng2))
         assert np.array_equal(a, b) and np.array_equal(ra, rb)
+
+
+def test_compact_potlatch_observations_expand_to_the_tensors() -> None:
+    """Two batches on the same seed play the same games; one writes tensors, the other compact
+    bytes. Expanding the bytes must give the tensors exactly, for every game, every step, the
+    finished games' last observations included."""
+    tensors = BoardplayVectorEnv("potlatch", num_envs=8, seat=1)
+    compact = BoardplayVectorEnv("potlatch", num_envs=8, seat=1, compact=True)
+    assert compact.single_observation_space.shape == (23 * 23 + 8,)
+    assert compact.single_observation_space.dtype == np.uint8
+    full, _ = tensors.reset(seed=9)
+    small, infos = compact.reset(seed=9)
+    assert compact.observation_space.contains(small)
+    assert np.array_equal(compact.expand(small), full)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(400):
+        actions = _pick(infos["action_mask"], rng)
+        full, rewards, terminated, _t, full_infos = tensors.step(actions)
+        small, small_rewards, small_terminated, _t2, infos = compact.step(actions)
+        assert np.array_equal(compact.expand(small), full)
+        assert np.array_equal(rewards, small_rewards)
+        assert np.array_equal(terminated, small_terminated)
+        if terminated.any():
+            ended += int(terminated.sum())
+            done = np.flatnonzero(terminated)
+            assert np.array_equal(
+                compact.expand(infos["final_obs"][done]), full_infos["final_obs"][done]
+            )
+    assert ended > 0
+
+
+def test_compact_expansion_covers_every_plane() -> None:
+    """The random positions above rarely reach tall stacks or spent stock; the kernel's own
+    expander is checked on every state of long random games, plane by plane."""
+    game = boardplay.load("potlatch", actions=3)
+    rng = np.random.default_rng(5)
+    seen = np.zeros(game.observation_shape()[0], dtype=bool)
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            kernel = state.kernel
+            for seat in (0, 1):
+                tensor = np.zeros(kernel.observation_size, dtype=np.float32)
+                packed = np.zeros(kernel.compact_size, dtype=np.uint8)
+                kernel.observe(seat, tensor)
+                kernel.observe_compact(seat, packed)
+                expanded = np.zeros_like(tensor)
+                kernel.expand_compact(packed, expanded)
+                assert np.array_equal(expanded, tensor)
+                seen |= tensor.reshape(game.observation_shape()).any(axis=(1, 2))
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert seen.all(), np.flatnonzero(~seen)
+
+
+@pytest.mark.parametrize("spec", ["proteus", "passtally", "montana"])
+def test_compact_is_refused_clearly_where_a_game_has_none(spec: str) -> None:
+    with pytest.raises(ValueError, match="no compact observation"):
+        BoardplayVectorEnv(spec, num_envs=2, compact=True)

@@ -15,7 +15,9 @@ A *step* is one call that advances the game by one decision:
 - ``gymnasium``: ``Env.step`` of the learner, whose opponents are ``random`` agents (their moves
   and chance happen inside the step and are not counted separately).
 - ``vector``: ``BoardplayVectorEnv.step`` over 1,024 games at once (each game's step counts, as
-  for ``gymnasium``); actions are drawn from the masks with NumPy, observations written in full.
+  for ``gymnasium``); actions are drawn from the masks with NumPy, observations written in full;
+- ``compact``: the same with ``compact=True`` (games whose kernel has a compact observation):
+  each observation is the kernel's compact bytes, which expand exactly to the tensor.
 
 Every loop picks legal actions uniformly with one seeded ``random.Random``; observations and
 masks are built exactly as a learner would receive them (``last()`` / ``step`` results).
@@ -33,10 +35,11 @@ from typing import Any
 
 import numpy as np
 
+from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, sample_chance
 from boardplay.core.registry import available, load
 
-ADAPTERS = ("engine", "openspiel", "pettingzoo", "gymnasium", "vector")
+ADAPTERS = ("engine", "openspiel", "pettingzoo", "gymnasium", "vector", "compact")
 VECTOR_ENVS = 1024
 """Games stepped together by the ``vector`` row (the issue's yardstick for batched stepping)."""
 REFERENCE = "connect_four_v3"
@@ -170,10 +173,10 @@ def _gymnasium_loop(game: Game) -> Loop:
     return loop
 
 
-def _vector_loop(game: Game) -> Loop:
+def _vector_loop(game: Game, compact: bool = False) -> Loop:
     from boardplay.adapters.vector import BoardplayVectorEnv
 
-    envs = BoardplayVectorEnv(game, VECTOR_ENVS)
+    envs = BoardplayVectorEnv(game, VECTOR_ENVS, compact=compact)
 
     def loop(rng: random.Random, deadline: float) -> tuple[int, int]:
         picks = np.random.default_rng(rng.randrange(2**31))
@@ -208,6 +211,7 @@ _LOOPS: dict[str, Callable[[Game], Loop]] = {
     "pettingzoo": _pettingzoo_loop,
     "gymnasium": _gymnasium_loop,
     "vector": _vector_loop,
+    "compact": functools.partial(_vector_loop, compact=True),
 }
 
 
@@ -243,6 +247,8 @@ def _row(adapter: str, game: str, make: Callable[[], Loop], seconds: float, seed
         if exc.name == "pygame":
             hint = "connect_four_v3 needs pygame: pip install 'pettingzoo[classic]'"
         return BenchRow(adapter, game, 0, 0.0, 0, note=f"skipped ({exc.name} missing; {hint})")
+    except OptionError as exc:
+        return BenchRow(adapter, game, 0, 0.0, 0, note=f"skipped ({exc})")
     return _timed(adapter, game, loop, seconds, seed)
 
 

@@ -18,6 +18,10 @@
   observation is from that seat's view; rewards are per seat.
 - An action outside the mask ends that game as a loss for the seat that chose it
   (``infos["illegal_action"]``), as the single-game envs' default ``illegal="lose"``.
+- ``compact=True`` (games whose kernel has a ``compact_size``; Potlatch) returns each
+  observation as the kernel's compact uint8 row instead of the float32 tensor: the same
+  information in 537 bytes instead of 36 KB, so that 1,024 games step at memory speed.
+  ``expand(obs)`` gives the tensors back, exactly; a learner can also expand on its device.
 """
 
 from __future__ import annotations
@@ -37,20 +41,31 @@ from boardplay.core.registry import load
 Array = np.ndarray[Any, Any]
 
 
-def _kernel_game(game: Game | str) -> Game:
+def _kernel_game(game: Game | str, compact: bool) -> Game:
     loaded = load(game) if isinstance(game, str) else game
-    if loaded.new_initial_state().kernel is None:
+    kernel = loaded.new_initial_state().kernel
+    if kernel is None:
         raise OptionError(f"{loaded.name} has no compiled kernel, so it cannot be batched")
+    if compact and kernel.compact_size == 0:
+        raise OptionError(f"{loaded.name} has no compact observation; use compact=False")
     return loaded
+
+
+def _expand(batch: KernelBatch, compact: Array) -> Array:
+    rows = np.ascontiguousarray(compact, dtype=np.uint8).reshape(-1, batch.row_size)
+    out = np.empty((rows.shape[0], batch.observation_size), dtype=np.float32)
+    batch.expand(rows, out)
+    return out
 
 
 class _Buffers:
     """The arrays one compiled call reads and writes, allocated once per batch."""
 
     def __init__(self, batch: KernelBatch, size: int, keep_obs: bool) -> None:
-        obs_size = batch.observation_size if keep_obs else 0
-        self.obs = np.zeros((size, obs_size), dtype=np.float32)
-        self.final_obs = np.zeros((size, obs_size), dtype=np.float32)
+        width = batch.row_size if keep_obs else 0
+        dtype = np.uint8 if batch.compact else np.float32
+        self.obs = np.zeros((size, width), dtype=dtype)
+        self.final_obs = np.zeros((size, width), dtype=dtype)
         self.mask = np.zeros((size, batch.action_space), dtype=np.int8)
         self.to_move = np.zeros(size, dtype=np.int32)
         self.rewards = np.zeros((size, batch.num_players), dtype=np.float32)
@@ -75,11 +90,13 @@ class _Buffers:
 class BatchedGames:
     """``size`` games of ``game`` for self-play: the caller decides for every seat."""
 
-    def __init__(self, game: Game | str, size: int, observations: bool = True) -> None:
-        self.game = _kernel_game(game)
+    def __init__(
+        self, game: Game | str, size: int, observations: bool = True, compact: bool = False
+    ) -> None:
+        self.game = _kernel_game(game, compact)
         kernel = self.game.new_initial_state().kernel
         assert kernel is not None
-        self.batch = KernelBatch(kernel, size, -1, 0)
+        self.batch = KernelBatch(kernel, size, -1, 0, compact)
         self.size = size
         self._buffers = _Buffers(self.batch, size, observations)
 
@@ -102,24 +119,36 @@ class BatchedGames:
         b.step(self.batch, actions)
         return b.obs, b.mask, b.to_move, b.rewards, b.terminated.view(np.bool_)
 
+    def expand(self, compact: Array) -> Array:
+        """Compact observations (``compact=True``) as the float32 tensors they stand for, one
+        flat row each."""
+        return _expand(self.batch, compact)
+
 
 class BoardplayVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     """``num_envs`` games of ``game``, the learner in ``seat``, random opponents compiled in."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium API)
 
-    def __init__(self, game: Game | str, num_envs: int, seat: int = 0) -> None:
-        self.game = _kernel_game(game)
+    def __init__(
+        self, game: Game | str, num_envs: int, seat: int = 0, compact: bool = False
+    ) -> None:
+        self.game = _kernel_game(game, compact)
         if not 0 <= seat < self.game.num_players:
             raise OptionError(f"seat must be 0..{self.game.num_players - 1}, not {seat!r}")
         kernel = self.game.new_initial_state().kernel
         assert kernel is not None
         self.seat = seat
         self.num_envs = num_envs
-        self.batch = KernelBatch(kernel, num_envs, seat, 0)
+        self.batch = KernelBatch(kernel, num_envs, seat, 0, compact)
         self._buffers = _Buffers(self.batch, num_envs, True)
-        shape = self.game.observation_shape()
-        self.single_observation_space = spaces.Box(-np.inf, np.inf, shape, np.float32)
+        self.tensor_shape = self.game.observation_shape()
+        shape = (kernel.compact_size,) if compact else self.tensor_shape
+        self.single_observation_space: spaces.Box = (
+            spaces.Box(0, 255, shape, np.uint8)
+            if compact
+            else spaces.Box(-np.inf, np.inf, shape, np.float32)
+        )
         self.single_action_space = spaces.Discrete(self.game.num_distinct_actions)
         self.observation_space = gymnasium.vector.utils.batch_space(
             self.single_observation_space, num_envs
@@ -151,3 +180,8 @@ class BoardplayVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
             infos["_final_obs"] = terminated
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
         return b.obs.reshape(self._shape), b.rewards[:, self.seat], terminated, truncated, infos
+
+    def expand(self, compact: Array) -> Array:
+        """Compact observations (``compact=True``) as the tensors they stand for, shaped
+        ``(n, *tensor_shape)``."""
+        return _expand(self.batch, compact).reshape(-1, *self.tensor_shape)

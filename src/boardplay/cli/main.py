@@ -17,7 +17,7 @@ import sys
 import typer
 
 from boardplay import __version__
-from boardplay.cli import bench, play, replay, rules, sim
+from boardplay.cli import bench, play, replay, review, rules, sim
 from boardplay.cli.common import err_console, fail
 from boardplay.i18n import (
     DEFAULT_LANGUAGE,
@@ -56,7 +56,7 @@ def build_app(lang: str = DEFAULT_LANGUAGE) -> typer.Typer:
             add_completion=False,
             pretty_exceptions_enable=False,
         )
-        for module in (bench, play, replay, rules, sim):
+        for module in (bench, play, replay, review, rules, sim):
             module.register(app)
         # Commands contributed by the AI and web packages (each module has ``register(app)``).
         for name in ("arena", "analyze", "serve", "db"):

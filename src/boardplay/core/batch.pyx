@@ -7,6 +7,12 @@ applies it, plays chance (and, with a learner seat, the uniformly random opponen
 decision is due, and writes the next observation, action mask and, at the end of a game, the
 zero-sum utilities; a finished game restarts at once (autoreset in the same step). Nothing
 per game touches a Python object but the kernel itself.
+
+Observations are either the float32 tensor (``observation_size`` per game) or, with
+``compact``, the kernel's compact bytes (``compact_size`` per game): the same information in
+a few hundred bytes instead of tens of kilobytes, because a batch of 1,024 float tensors per
+step is limited by memory bandwidth, not by the rules. ``expand`` turns compact rows back
+into tensors.
 """
 
 from libc.stdlib cimport free, malloc
@@ -27,19 +33,24 @@ cdef class KernelBatch:
     cdef readonly int num_players
     cdef readonly int action_space
     cdef readonly int observation_size
+    cdef readonly bint compact
+    cdef readonly int row_size
     cdef Rng rng
     cdef int* legal
     cdef int* outcomes
     cdef double* probabilities
     cdef double values[8]
 
-    def __cinit__(self, Kernel start, int size, int learner=-1, unsigned long long seed=0):
+    def __cinit__(self, Kernel start, int size, int learner=-1, unsigned long long seed=0,
+                  bint compact=False):
         if size < 1:
             raise ValueError(f"a batch needs at least one game, not {size}")
         if not -1 <= learner < start.num_players:
             raise ValueError(f"learner must be -1 or a seat 0..{start.num_players - 1}")
         if start.num_players > 8:
             raise ValueError("a batch holds games of at most 8 players")
+        if compact and start.compact_size == 0:
+            raise ValueError(f"{type(start).__name__} writes no compact observation")
         cdef int space = max(start.action_space, start.chance_space, 1)
         self.legal = <int*>malloc(space * sizeof(int))
         self.outcomes = <int*>malloc(space * sizeof(int))
@@ -53,6 +64,8 @@ cdef class KernelBatch:
         self.num_players = start.num_players
         self.action_space = start.action_space
         self.observation_size = start.observation_size
+        self.compact = compact
+        self.row_size = start.compact_size if compact else start.observation_size
         self.rng.state = seed
 
     def __dealloc__(self):
@@ -82,8 +95,15 @@ cdef class KernelBatch:
             raise IndexError(f"game {i} is not in a batch of {self.size}")
         return (<Kernel>self.games[i]).copy()
 
+    cdef void _observe(self, Kernel k, int player, char* row) noexcept:
+        if self.compact:
+            k.compact_into(player, <unsigned char*>row)
+        else:
+            k.observe_into(player, <float*>row)
+
     cdef void _write(
-        self, int i, int player, float[:, ::1] obs, signed char[:, ::1] mask, int[::1] to_move
+        self, int i, int player, char* obs, Py_ssize_t stride, signed char[:, ::1] mask,
+        int[::1] to_move
     ) noexcept:
         """The next decision of game ``i``: its seat, observation and action mask."""
         cdef Kernel k = <Kernel>self.games[i]
@@ -93,8 +113,27 @@ cdef class KernelBatch:
         count = k.legal_into(self.legal)
         for j in range(count):
             mask[i, self.legal[j]] = 1
-        if self.observation_size > 0 and obs.shape[1] > 0:
-            k.observe_into(player, &obs[i, 0])
+        if stride:
+            self._observe(k, player, obs + i * stride)
+
+    cdef char* _rows(self, object buffer, str name, Py_ssize_t* stride) except? NULL:
+        """The base address of an observation buffer (``size`` rows of ``row_size`` float32, or
+        uint8 when compact; rows of width 0 mean "no observations": ``stride`` 0)."""
+        cdef float[:, ::1] tensors
+        cdef unsigned char[:, ::1] packed
+        kind = "uint8" if self.compact else "float32"
+        if buffer.shape[0] != self.size or buffer.shape[1] not in (0, self.row_size):
+            raise ValueError(f"{name} must be {self.size} x {self.row_size} {kind} (or x 0)")
+        stride[0] = 0
+        if buffer.shape[1] == 0:
+            return NULL
+        if self.compact:
+            packed = buffer
+            stride[0] = self.row_size
+            return <char*>&packed[0, 0]
+        tensors = buffer
+        stride[0] = self.row_size * sizeof(float)
+        return <char*>&tensors[0, 0]
 
     cdef void _utilities(self, Kernel k, float[:, ::1] rewards, int i) noexcept:
         cdef int n = self.num_players, s
@@ -102,43 +141,43 @@ cdef class KernelBatch:
         for s in range(n):
             rewards[i, s] = <float>((n * self.values[s] - 1.0) / (n - 1))
 
-    def _check(self, obs, mask, to_move):
+    def _check(self, mask, to_move):
         if mask.shape[0] != self.size or mask.shape[1] != self.action_space:
             raise ValueError(f"mask must be {self.size} x {self.action_space} int8")
         if to_move.shape[0] != self.size:
             raise ValueError(f"to_move must hold {self.size} seats")
-        if obs.shape[0] != self.size or obs.shape[1] not in (0, self.observation_size):
-            raise ValueError(f"obs must be {self.size} x {self.observation_size} float32 (or x 0)")
 
     def reset(
         self,
         unsigned long long seed,
-        float[:, ::1] obs,
+        obs,
         signed char[:, ::1] mask,
         int[::1] to_move,
     ) -> None:
         """Restart every game (the generator reseeded with ``seed``) and write each first
         decision. Games whose chance would end them at once cannot occur (every game has a
         decision before its end)."""
-        self._check(obs, mask, to_move)
+        self._check(mask, to_move)
+        cdef Py_ssize_t stride
+        cdef char* rows = self._rows(obs, "obs", &stride)
         self.rng.state = seed
         cdef int i
         cdef Kernel k
         for i in range(self.size):
             k = <Kernel>self.games[i]
             self._restart(k)
-            self._write(i, self._settle(k), obs, mask, to_move)
+            self._write(i, self._settle(k), rows, stride, mask, to_move)
 
     def step(
         self,
         const long long[::1] actions,
-        float[:, ::1] obs,
+        obs,
         signed char[:, ::1] mask,
         int[::1] to_move,
         float[:, ::1] rewards,
         unsigned char[::1] terminated,
         unsigned char[::1] illegal,
-        float[:, ::1] final_obs,
+        final_obs,
     ) -> int:
         """Apply ``actions[i]`` in game ``i`` for the seat ``to_move[i]`` named by the previous
         call, then write the next decision into ``obs`` / ``mask`` / ``to_move``.
@@ -147,16 +186,18 @@ cdef class KernelBatch:
         ``terminated[i]`` = 1, its zero-sum utilities in ``rewards[i]`` (0 elsewhere), its last
         observation from the deciding seat's view in ``final_obs[i]`` (when that buffer has
         rows), and restarts at once. Returns the number of games that finished."""
-        self._check(obs, mask, to_move)
+        self._check(mask, to_move)
         if actions.shape[0] != self.size or terminated.shape[0] != self.size:
             raise ValueError(f"actions and terminated must hold {self.size} entries")
         if illegal.shape[0] != self.size or rewards.shape[0] != self.size:
             raise ValueError(f"illegal and rewards must hold {self.size} entries")
         if rewards.shape[1] != self.num_players:
             raise ValueError(f"rewards must be {self.size} x {self.num_players} float32")
-        cdef bint keep_final = final_obs.shape[0] == self.size and final_obs.shape[1] > 0
-        if keep_final and final_obs.shape[1] != self.observation_size:
-            raise ValueError(f"final_obs must be {self.size} x {self.observation_size} float32")
+        cdef Py_ssize_t stride, final_stride = 0
+        cdef char* rows = self._rows(obs, "obs", &stride)
+        cdef char* finals = NULL
+        if final_obs.shape[0] == self.size:
+            finals = self._rows(final_obs, "final_obs", &final_stride)
         cdef int i, s, seat, player, n = self.num_players, finished = 0
         cdef long long action
         cdef Kernel k
@@ -182,9 +223,24 @@ cdef class KernelBatch:
             if player == TERMINAL:
                 terminated[i] = 1
                 finished += 1
-                if keep_final:
-                    k.observe_into(seat if self.learner < 0 else self.learner, &final_obs[i, 0])
+                if final_stride:
+                    self._observe(
+                        k, seat if self.learner < 0 else self.learner, finals + i * final_stride
+                    )
                 self._restart(k)
                 player = self._settle(k)
-            self._write(i, player, obs, mask, to_move)
+            self._write(i, player, rows, stride, mask, to_move)
         return finished
+
+    def expand(self, const unsigned char[:, ::1] compact, float[:, ::1] out) -> None:
+        """Expand compact rows into the tensors they stand for (``out``: as many rows of
+        ``observation_size`` float32)."""
+        if not self.compact:
+            raise ValueError("this batch writes tensors already; nothing to expand")
+        if compact.shape[0] != out.shape[0] or compact.shape[1] != self.row_size:
+            raise ValueError(f"compact must be n x {self.row_size} uint8 with n rows out")
+        if out.shape[1] != self.observation_size:
+            raise ValueError(f"out must be n x {self.observation_size} float32")
+        cdef Py_ssize_t i
+        for i in range(compact.shape[0]):
+            self.start.expand_into(&compact[i, 0], &out[i, 0])

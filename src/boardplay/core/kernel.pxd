@@ -53,6 +53,10 @@ cdef class Kernel:
     """Floats in one observation tensor (0 when the kernel writes none)."""
     cdef readonly int feature_size
     """Numbers in the typed feature vector the AI's evaluation weighs (0 when none)."""
+    cdef readonly int compact_size
+    """Bytes in the compact observation (0 when the kernel writes none): the tensor's
+    information packed into small integers, for batched learners whose memory bandwidth the
+    float tensor would eat (the game documents how to expand it)."""
 
     cdef int to_move(self) noexcept
     """The seat to act, -1 (CHANCE) at a chance node, -4 (TERMINAL) at the end."""
@@ -78,6 +82,10 @@ cdef class Kernel:
     """Write the observation tensor from ``player``'s view (``observation_size`` floats)."""
     cdef void features_into(self, double* out) noexcept
     """Write the game's documented feature vector (``feature_size`` numbers) for evaluations."""
+    cdef void compact_into(self, int player, unsigned char* out) noexcept
+    """Write the compact observation from ``player``'s view (``compact_size`` bytes)."""
+    cdef void expand_into(self, const unsigned char* compact, float* out) noexcept
+    """Expand a compact observation into the tensor ``observe_into`` writes for that view."""
 
 
 cdef class KernelState:

@@ -53,6 +53,16 @@ cdef class Kernel:
         for i in range(self.feature_size):
             out[i] = 0.0
 
+    cdef void compact_into(self, int player, unsigned char* out) noexcept:
+        cdef int i
+        for i in range(self.compact_size):
+            out[i] = 0
+
+    cdef void expand_into(self, const unsigned char* compact, float* out) noexcept:
+        cdef int i
+        for i in range(self.observation_size):
+            out[i] = 0.0
+
     # ----- the Python face: used by the facade, tests and tools, never in a hot loop ----------
     def current_player(self) -> int:
         return self.to_move()
@@ -107,6 +117,26 @@ cdef class Kernel:
         if not 0 <= player < self.num_players:
             raise ValueError(f"player must be 0..{self.num_players - 1}, not {player}")
         self.observe_into(player, &out[0])
+
+    def observe_compact(self, int player, unsigned char[::1] out) -> None:
+        """Write ``player``'s compact observation into ``out`` (e.g. a uint8 NumPy row)."""
+        if self.compact_size == 0:
+            raise ValueError(f"{type(self).__name__} writes no compact observation")
+        if out.shape[0] < self.compact_size:
+            raise ValueError(f"the buffer holds {out.shape[0]} bytes; {self.compact_size} needed")
+        if not 0 <= player < self.num_players:
+            raise ValueError(f"player must be 0..{self.num_players - 1}, not {player}")
+        self.compact_into(player, &out[0])
+
+    def expand_compact(self, const unsigned char[::1] compact, float[::1] out) -> None:
+        """Expand one compact observation into ``out``: the tensor ``observe`` would write."""
+        if self.compact_size == 0:
+            raise ValueError(f"{type(self).__name__} writes no compact observation")
+        if compact.shape[0] < self.compact_size or out.shape[0] < self.observation_size:
+            raise ValueError(
+                f"need {self.compact_size} bytes in and {self.observation_size} floats out"
+            )
+        self.expand_into(&compact[0], &out[0])
 
     def features(self) -> list:
         """The feature vector (``feature_size`` numbers) the game documents for evaluations."""

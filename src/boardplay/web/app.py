@@ -20,6 +20,10 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
 - ``POST /api/games/{id}/rematch`` — play again, seats swapped → ``{"id", "invites"}``.
 - ``GET  /api/games/{id}/record`` — the game record (boardplay-record JSON).
 - ``GET  /api/games/{id}/replay`` and ``POST /api/replay`` (a record) — every position.
+- ``POST /api/games/{id}/hint`` — ``{"ply"?}``: the best move for the token's seat to move
+  (``reviews.py``: players only, and only where hints are allowed).
+- ``POST /api/games/{id}/review`` — ``{"seat"?, "iterations"?}``: start (or read) the review
+  of a finished game; ``GET`` with ``?seat=&iterations=`` reads its progress or result.
 - ``WS   /api/games/{id}/ws`` — receive ``{"type": "state", "game"}``, then ``{"type":
   "update"}`` with what changed (``live.py``); send ``{"type": "hello", "token"?}``,
   ``{"type": "act"|"undo", ...}`` as above, ``{"type": "ping"}``.
@@ -57,16 +61,19 @@ from boardplay.web.i18n import add_i18n_routes, rules_language, rules_text_or_en
 from boardplay.web.live import serve_socket
 from boardplay.web.offers import draw, rematch, resign
 from boardplay.web.replays import frames_of
+from boardplay.web.reviews import Reviewer
 from boardplay.web.rooms import Room
 from boardplay.web.schemas import (
     ActionRequest,
     CreateRequest,
     DrawRequest,
+    HintRequest,
     JoinRequest,
     PreviewRequest,
     RecordUpload,
     RematchRequest,
     ResignRequest,
+    ReviewRequest,
     UndoRequest,
     describe,
 )
@@ -108,10 +115,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sync_interval=settings.sync_interval,
         )
         app.state.hub = hub
+        app.state.reviewer = Reviewer(hub)
         await hub.start()
         try:
             yield
         finally:
+            await app.state.reviewer.close()
             await hub.close()
             hub.executor.shutdown(wait=False, cancel_futures=True)
             storage.close()
@@ -340,6 +349,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay_game(request: Request, game_id: str) -> dict[str, Any]:
         room = hub_of(request).room(game_id)
         return frames_of(catalogue, room.record(), keep_meta=True)
+
+    # ----- hints and reviews (reviews.py) ----------------------------------------------------
+    def reviewer_of(request: Request) -> Reviewer:
+        reviewer: Reviewer = request.app.state.reviewer
+        return reviewer
+
+    @app.post("/api/games/{game_id}/hint")
+    async def hint(
+        request: Request, game_id: str, body: HintRequest | None = None
+    ) -> dict[str, Any]:
+        room = hub_of(request).room(game_id)
+        token = token_of(request, body.token if body else None)
+        return await reviewer_of(request).hint(room, token, body.ply if body else None)
+
+    @app.post("/api/games/{game_id}/review")
+    async def start_review(
+        request: Request, game_id: str, body: ReviewRequest | None = None
+    ) -> dict[str, Any]:
+        room = hub_of(request).room(game_id)
+        token = token_of(request, body.token if body else None)
+        seat, iterations = (body.seat, body.iterations) if body else (None, None)
+        return await reviewer_of(request).start(room, token, seat, iterations)
+
+    @app.get("/api/games/{game_id}/review")
+    async def review_status(
+        request: Request, game_id: str, seat: int | None = None, iterations: int | None = None
+    ) -> dict[str, Any]:
+        room = hub_of(request).room(game_id)
+        token = token_of(request, None)
+        return reviewer_of(request).status(room, token, seat, iterations)
 
     @app.post("/api/replay")
     async def replay_upload(body: RecordUpload) -> dict[str, Any]:

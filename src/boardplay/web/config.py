@@ -55,6 +55,17 @@ class Limits:
     also stopped at this time whatever its iteration budget."""
     ai_max_iterations: int = 20_000
     """MCTS iterations an AI may ask for per move (the strongest level uses 8,000)."""
+    hint_iterations: int = 1_000
+    """Search iterations behind one hint (also stopped at ``ai_max_time``)."""
+    review_iterations: int = 300
+    """Search iterations per position of a review when the visitor does not choose."""
+    review_max_iterations: int = 2_000
+    """Most iterations per position a visitor may ask a review for."""
+    review_max_work: int = 300_000
+    """Most positions × iterations one review may cost; a longer request is refused naming
+    both numbers (a 200-decision game at the default 300 iterations is 60,000)."""
+    review_jobs: int = 2
+    """Reviews one server process computes at once; a request beyond that is asked to wait."""
     games_per_visitor: int = 30
     """Games one address may create per hour."""
     max_body_bytes: int = 2_000_000

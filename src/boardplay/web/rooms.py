@@ -28,6 +28,7 @@ from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quo
 from boardplay.web.hints import hints_for
 from boardplay.web.live import Subscriber
 from boardplay.web.moves import History, legal_said
+from boardplay.web.reviews import hints_allowed
 from boardplay.web.tokens import hash_token, matches, new_token
 
 if TYPE_CHECKING:
@@ -436,6 +437,7 @@ class Room:
             "resigned": list(row.resigned),
             "draw_offer": row.draw_offer,
             "rematch": row.rematch,
+            "hints_allowed": hints_allowed(row.seats),
         }
         if row.seed is not None:
             view["seed"] = row.seed

@@ -88,6 +88,21 @@ class ResignRequest(Body):
     token: Secret | None = None
 
 
+class HintRequest(Body):
+    ply: Ply | None = Field(None, description="the ply the hint is for; refused if stale")
+    token: Secret | None = None
+
+
+class ReviewRequest(Body):
+    seat: Annotated[int, Field(ge=0, le=1000)] | None = Field(
+        None, description="the seat to review (default: the token's seat, else seat 0)"
+    )
+    iterations: Annotated[int, Field(ge=1, le=10_000_000)] | None = Field(
+        None, description="search iterations per position (default: the server's)"
+    )
+    token: Secret | None = None
+
+
 class DrawRequest(Body):
     answer: Literal["offer", "accept", "decline"] = Field(
         description="offer a draw, or accept or decline the one offered (the offerer's decline "

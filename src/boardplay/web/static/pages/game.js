@@ -11,6 +11,8 @@ import { rulesDrawer } from "./rulesdrawer.js";
 import { tableControls } from "./table.js";
 import { turnSignals } from "./signals.js";
 import { tutorial } from "./tutorial.js";
+import { requestHint, showHint, markHint } from "./hint.js";
+import { reviewPanel } from "./review.js";
 
 // "step 2" once the mover has already acted this turn. Setup placements (Passtally) and other
 // decisions without a turn of their own carry `struct.kind === "setup"` and do not count.
@@ -55,20 +57,33 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   // Offered to a player of a game still running, unless the walk-through is on already.
   const offerTutorial = () => { teach.hidden = !(game.your_seats || []).length || game.terminal || guide.running; };
   const guide = tutorial(board, first.game, () => offerTutorial());
-  const tools = h("p", { class: "tools" }, undo, " ", rules.button, " ", teach, " ",
+  const hintButton = h("button", { id: "hint-button", hidden: true, onclick: () => askHint() }, t("hint.ask"));
+  const hintBox = h("div", { class: "hint", id: "hint", "aria-live": "polite", hidden: true });
+  const reviewBox = h("div", { id: "review-box" });
+  const tools = h("p", { class: "tools" }, undo, " ", hintButton, " ", rules.button, " ", teach, " ",
     h("a", { href: `/api/games/${id}/record`, download: "", id: "download" }, t("game.download")), " · ",
     h("a", { href: `#/replay/${id}` }, t("game.replay")));
   const textBox = h("details", {}, h("summary", {}, t("game.textPicture")), h("pre", { class: "text", id: "text" }));
   main.append(h("div", { class: "columns" },
-    h("div", {}, h("div", { class: "panel" }, title, status, table.notice, lastLine, lookBar, guide.card, board, legalBox)),
-    h("div", {}, h("div", { class: "panel" }, seatsBox, table.controls, tools, signals.toggle, inviteBox),
+    h("div", {}, h("div", { class: "panel" }, title, status, table.notice, lastLine, lookBar, guide.card, hintBox, board, legalBox)),
+    h("div", {}, reviewBox, h("div", { class: "panel" }, seatsBox, table.controls, tools, signals.toggle, inviteBox),
       h("div", { class: "panel" }, h("h3", {}, t("game.moves")), movesBox), h("div", { class: "panel" }, textBox))));
 
   let game = first;
   let selected = null;
   let view = {}; // a board's own view state (e.g. a tile's orientation), kept across drawings
   let lookAt = null; // a number of moves to look back at, or null for the live game
+  let lookMark = null; // a move to mark there instead of the last turn (a review's better move)
   let frames = null; // the replay frames, fetched when the player first looks back
+  let hint = null; // the hint for the current ply, once asked for
+
+  async function askHint() {
+    hintButton.disabled = true;
+    try {
+      const answer = await requestHint(id, tokenFor(id), game.ply);
+      if (answer.ply === game.ply) { hint = answer; queue(showAll); }
+    } catch (e) { showError(e.message); } finally { hintButton.disabled = false; }
+  }
 
   // A move that ends the game against the mover (a Potlatch dead end) is played only once the
   // player has confirmed it.
@@ -123,7 +138,9 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     const interactive = !!game.your_turn && lookAt === null;
     const ctx = {
       legal: interactive ? game.legal : [], interactive, hints: game.hints, options: game.options,
-      selected, view, narrow: board.clientWidth < 560, coarse: matchMedia("(pointer: coarse)").matches, currentPlayer: game.current_player, lastTurn: lastTurn(game.moves),
+      selected, view, narrow: board.clientWidth < 560, coarse: matchMedia("(pointer: coarse)").matches, currentPlayer: game.current_player,
+      // While a hint is shown, the board marks the hinted move where it marks the last turn.
+      lastTurn: hint?.struct ? [hint.struct] : lastTurn(game.moves),
     };
     const undrawn = await drawBoard(board, game.hints?.renderer, game.position, game.text, ctx);
     board.dataset.selected = selected || "";
@@ -132,18 +149,20 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
       legalBox.append(h("div", { class: "muted" }, t("game.otherMoves")),
         ...undrawn.map((l) => h("button", { "data-move": l.id, onclick: () => play(l.id) }, l.words || l.move)));
     }
+    if (interactive) markHint(board, legalBox, hint);
   }
 
   async function drawPast(n) {
     if (!frames || frames.length <= n) frames = (await api(`/api/games/${id}/replay`)).frames;
     const frame = frames[n];
-    const ctx = { legal: [], interactive: false, hints: game.hints, options: game.options, narrow: board.clientWidth < 560, lastTurn: lastTurn(game.moves, n) };
+    const ctx = { legal: [], interactive: false, hints: game.hints, options: game.options, narrow: board.clientWidth < 560, lastTurn: lookMark ? [lookMark] : lastTurn(game.moves, n) };
     await drawBoard(board, game.hints?.renderer, frame.position, frame.text, ctx);
     clear(legalBox);
   }
 
-  function lookBack(n) {
+  function lookBack(n, mark = null) {
     lookAt = n >= game.moves.length ? null : n;
+    lookMark = lookAt === null ? null : mark;
     queue(showAll);
   }
 
@@ -164,11 +183,20 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     table.update(game);
     signals.update(game);
     offerTutorial();
+    hintButton.hidden = !(game.your_turn && game.hints_allowed) || lookAt !== null;
+    showHint(hintBox, lookAt === null ? hint : null);
+    if (game.terminal && !reviewBox.firstChild) {
+      const mine = game.your_seats?.[0] ?? 0;
+      const named = (st) => { const colour = game.hints?.seat_names?.[st.seat]; return colour && colour !== st.name ? `${colour} · ${st.name}` : st.name; };
+      // A flagged move jumps the board there; on a phone the board is above the review: show it.
+      const jump = (n, mark) => { lookBack(n, mark); if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: "start" }); };
+      reviewBox.append(reviewPanel({ id, seats: game.seats.map((st) => ({ seat: st.seat, name: named(st) })), seat: mine, token: tokenFor(id), jump }));
+    }
     document.getElementById("text").textContent = game.text || "";
     clear(lookBar);
     lookBar.hidden = lookAt === null;
     if (lookAt !== null) {
-      lookBar.append(t("game.lookBack", { n: lookAt, total: game.moves.length }), " ",
+      lookBar.append(t("game.lookBack", { n: lookAt, total: game.moves.length }), lookMark ? h("span", { class: "muted" }, ` — ${t("review.marked")}`) : "", " ",
         h("button", { id: "back-to-now", onclick: () => lookBack(game.moves.length) }, t("game.backToNow")));
       await drawPast(lookAt);
     } else {
@@ -200,7 +228,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     // A new move, or an end without one (a resignation, an agreed draw), drops any selection.
     const moved = !game || next.ply !== game.ply || next.terminal !== game.terminal;
     game = next;
-    if (moved) { selected = null; lookAt = null; view = { orient: view.orient }; }
+    if (moved) { selected = null; lookAt = null; hint = null; view = { orient: view.orient }; }
     queue(showAll);
   });
   await drawing;

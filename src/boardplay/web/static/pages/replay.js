@@ -4,6 +4,8 @@ import { h, clear } from "../dom.js";
 import { api, showError } from "../api.js";
 import { t } from "../text.js";
 import { seatList, moveList, lastTurn, drawBoard } from "./parts.js";
+import { reviewPanel } from "./review.js";
+import { tokenFor } from "../store.js";
 
 export async function replayPage(main, id) {
   clear(main);
@@ -33,7 +35,8 @@ async function showReplay(main, replay, id) {
   const movesBox = h("div", {});
   const seats = replay.players.length ? replay.players.map((p, i) => ({ seat: i, name: p.name })) : (replay.hints.seat_names || []).map((name, i) => ({ seat: i, name }));
   const allMoves = frames.slice(1).map((f) => ({ move: f.move, player: f.player, struct: f.struct, words: f.words }));
-  const go = async (n) => {
+  // `mark`: a move to mark on the board instead of the last turn (a review's better move).
+  const go = async (n, mark = null) => {
     index = Math.max(0, Math.min(frames.length - 1, n));
     slider.value = index;
     const frame = frames[index];
@@ -41,19 +44,25 @@ async function showReplay(main, replay, id) {
     info.textContent = frame.result ? t("replay.result", { result: frame.result })
       : index ? t("replay.after", { n: index, words: frame.words || frame.move }) : t("replay.start");
     await drawBoard(board, replay.hints?.renderer, frame.position, frame.text,
-      { legal: [], interactive: false, hints: replay.hints, options: replay.options, narrow: board.clientWidth < 560, lastTurn: lastTurn(allMoves, index) });
+      { legal: [], interactive: false, hints: replay.hints, options: replay.options, narrow: board.clientWidth < 560, lastTurn: mark ? [mark] : lastTurn(allMoves, index) });
     board.dataset.ply = index;
-    moveList(movesBox, allMoves, seats, index, go);
+    moveList(movesBox, allMoves, seats, index, (k) => go(k));
   };
   const blob = new Blob([JSON.stringify(replay.record, null, 1)], { type: "application/json" });
   const button = (key, name, symbol, to) => h("button", { id: name, "aria-label": t(key), title: t(key), onclick: () => go(to()) }, symbol);
   const winners = replay.record?.result?.winners || [];
+  // A finished game of this server can be reviewed (an uploaded record has no game to cache by).
+  const review = id && replay.record?.result?.terminal
+    ? reviewPanel({ id, seats: seats.map((st) => ({ seat: st.seat, name: st.name })), token: tokenFor(id), jump: (n, mark) => {
+      go(n, mark);
+      if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: "start" }); // a phone: the board is above
+    } }) : "";
   main.append(h("div", { class: "columns" },
     h("div", {}, h("div", { class: "panel" }, h("h2", {}, t("replay.title", { title: replay.title })), info, board,
       h("div", { class: "replay-controls" },
         button("replay.first", "first", "|◀", () => 0), button("replay.prev", "prev", "◀", () => index - 1),
         slider, button("replay.next", "next", "▶", () => index + 1), button("replay.last", "last", "▶|", () => frames.length - 1), label))),
-    h("div", {}, h("div", { class: "panel" }, seatList({ seats: seats.map((s) => ({ ...s, claimed: true })), hints: replay.hints }, null, winners),
+    h("div", {}, review, h("div", { class: "panel" }, seatList({ seats: seats.map((s) => ({ ...s, claimed: true })), hints: replay.hints }, null, winners),
       h("p", {}, h("a", { href: URL.createObjectURL(blob), download: `boardplay-${replay.game}${id ? `-${id}` : ""}.json` }, t("game.download")), " · ", h("a", { href: `#/rules/${replay.game}` }, t("game.rules")))),
     h("div", { class: "panel" }, h("h3", {}, t("game.moves")), movesBox))));
   slider.addEventListener("input", () => go(Number(slider.value)));

@@ -1,0 +1,57 @@
+"""The compiled Montana kernel on its own: clones continue exactly like the original, and the
+kernel deals the same boards as the reference board generator (``board.make_board``). The
+kernel's agreement with the old engine it replaced is frozen in ``golden.json``
+(``tests/games/test_golden.py``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardplay
+from boardplay.core.game import sample_chance
+from boardplay.games.montana import fields
+from boardplay.games.montana.board import make_board
+from support import games
+
+
+def test_clones_continue_like_the_original() -> None:
+    game = boardplay.load("montana", players=3)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(200):
+        action = (
+            sample_chance(state, rng)
+            if state.is_chance_node()
+            else rng.choice(state.legal_actions())
+        )
+        state.apply_action(action)
+    copy = state.clone()
+    for target in (state, copy):
+        pick = random.Random(9)
+        while not target.is_terminal():
+            legal = target.legal_actions()
+            target.apply_action(
+                sample_chance(target, pick) if target.is_chance_node() else pick.choice(legal)
+            )
+    assert copy.to_json() == state.to_json() and copy.history() == state.history()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_kernel_deals_the_boards_of_the_reference_generator(players: int) -> None:
+    game = boardplay.load("montana", players=players)
+    kernel = game.new_initial_state().kernel
+    kinds = {"plain": 1, "mountain": 2, "lake": 3}
+    for seed in [*range(0, 4096, games(61, 1)), 2**31 - 1]:
+        assert fields.load_board(kernel, seed)
+        board = make_board(game.data, players, seed)
+        assert fields.landscape(kernel) == [
+            (q, r, kinds[spec.kind], spec.cost, spec.double, spec.cattle, spec.canteen)
+            for (q, r), spec in zip(board.coords, board.specs, strict=True)
+        ]
+        placed, attempts = fields.placement(kernel)
+        assert attempts == board.attempts
+        assert [(game.data.tile_ids[t], r) for t, r in placed] == [
+            (tile, rotation) for _, tile, rotation in board.placed
+        ]
