@@ -5,7 +5,7 @@ the seats that gave up; ``draw_offer`` holds a draw proposed and not yet settled
 "agreed": [seats]}``); ``rematch`` points a finished game at the game "play again" started.
 Games stored before this revision are public and have none of these.
 
-Revision ID: 0003
+Revision ID: 0004
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
