@@ -175,6 +175,44 @@ def test_a_game_with_seats_on_two_processes_reaches_every_socket_in_order(
     assert [m["move"] for m in final["moves"] if m["player"] >= 0] == accepted
 
 
+def test_draw_offers_resignations_and_rematches_cross_processes(shared: Cluster) -> None:
+    """A draw offered through process A is answered through B, and a resignation through B
+    reaches A's sockets: the state lives in the database, not in one process's memory."""
+    created = create(shared.base[0], [{"kind": "me"}, {"kind": "open"}])
+    gid, north = created["id"], created["token"]
+    south = httpx.post(f"{shared.base[1]}/api/games/{gid}/join", json={}).json()["token"]
+    with shared.ws(0, gid) as a:
+        watcher = Watcher(a)
+        a.send(json.dumps({"type": "hello", "token": north}))
+        watcher.until(lambda v: v["seats"][1]["claimed"])
+        offer = httpx.post(
+            f"{shared.base[0]}/api/games/{gid}/draw", json={"answer": "offer"}, headers=auth(north)
+        )
+        assert offer.status_code == 200, offer.text
+        seen_on_b = httpx.get(f"{shared.base[1]}/api/games/{gid}", headers=auth(south)).json()
+        assert seen_on_b["draw_offer"] == {"by": 0, "agreed": [0]}
+        assert seen_on_b["draw_to_answer"] == [1]
+        declined = httpx.post(
+            f"{shared.base[1]}/api/games/{gid}/draw",
+            json={"answer": "decline"},
+            headers=auth(south),
+        )
+        assert declined.status_code == 200, declined.text
+        watcher.until(lambda v: v["draw_offer"] is None)
+        resigned = httpx.post(
+            f"{shared.base[1]}/api/games/{gid}/resign", json={}, headers=auth(south)
+        )
+        assert resigned.status_code == 200, resigned.text
+        final = watcher.until(lambda v: v["terminal"])
+        assert final["result"]["winners"] == [0] and final["resigned"] == [1]
+    again = httpx.post(f"{shared.base[0]}/api/games/{gid}/rematch", json={}, headers=auth(north))
+    assert again.status_code == 200, again.text
+    same = httpx.post(f"{shared.base[1]}/api/games/{gid}/rematch", json={}, headers=auth(south))
+    assert same.json()["id"] == again.json()["id"]
+    rematch = httpx.get(f"{shared.base[1]}/api/games/{same.json()['id']}", headers=auth(south))
+    assert rematch.json()["your_seats"] == [0]
+
+
 def test_the_same_ply_race_across_processes_accepts_exactly_one_move(shared: Cluster) -> None:
     """The same seat sends a move for the same ply to both processes at once, hundreds of
     times: exactly one is accepted and the other is refused as stale (never both, never a 500),

@@ -93,6 +93,7 @@ class TinyGame(Game):
     num_distinct_actions = 3
     max_chance_outcomes = 3
     seat_names = ("North", "South")
+    can_draw = True  # equal takes split the result, so a draw may be agreed
 
     @property
     def max_game_length(self) -> int:

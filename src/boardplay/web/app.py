@@ -7,13 +7,17 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
 - ``GET  /api/rules/{game}`` — the game's rules (Markdown); ``?lang=ja`` for Japanese.
 - ``GET  /api/i18n/{lang}`` — the browser's message catalogue in ``en`` or ``ja`` (``i18n.py``).
 - ``POST /api/games`` — create: ``{"game", "options", "seats": [{"kind", "spec"?, "name"?}],
-  "reproducible"?, "seed"?}``; answers the creator's secret ``token`` and invitation codes.
+  "reproducible"?, "seed"?, "private"?}``; answers the creator's secret ``token`` and
+  invitation codes.
 - ``GET  /api/games`` — ``?ids=a,b`` (my games), ``?open=1`` (open seats), else recent games.
 - ``GET  /api/games/{id}`` — the game as the token's holder sees it.
 - ``POST /api/games/{id}/join`` — ``{"invite"?: code, "seat"?: n, "name"?,
   "accept_reproducible"?}`` → a seat token.
 - ``POST /api/games/{id}/actions`` — ``{"action": notation or id, "ply"?: n}``.
 - ``POST /api/games/{id}/undo`` — ``{"ply"?: n}``: take back the mover's last step of the turn.
+- ``POST /api/games/{id}/resign`` — ``{"seat"?: n}``: give up (``offers.py``).
+- ``POST /api/games/{id}/draw`` — ``{"answer": "offer"|"accept"|"decline", "seat"?: n}``.
+- ``POST /api/games/{id}/rematch`` — play again, seats swapped → ``{"id", "invites"}``.
 - ``GET  /api/games/{id}/record`` — the game record (boardplay-record JSON).
 - ``GET  /api/games/{id}/replay`` and ``POST /api/replay`` (a record) — every position.
 - ``POST /api/games/{id}/hint`` — ``{"ply"?}``: the best move for the token's seat to move
@@ -55,16 +59,20 @@ from boardplay.web.hints import hints_for
 from boardplay.web.hub import Hub
 from boardplay.web.i18n import add_i18n_routes, rules_language, rules_text_or_english
 from boardplay.web.live import serve_socket
+from boardplay.web.offers import draw, rematch, resign
 from boardplay.web.replays import frames_of
 from boardplay.web.reviews import Reviewer
 from boardplay.web.rooms import Room
 from boardplay.web.schemas import (
     ActionRequest,
     CreateRequest,
+    DrawRequest,
     HintRequest,
     JoinRequest,
     PreviewRequest,
     RecordUpload,
+    RematchRequest,
+    ResignRequest,
     ReviewRequest,
     UndoRequest,
     describe,
@@ -234,7 +242,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         quota.check(address)
         seats = [seat.model_dump(exclude_none=True) for seat in body.seats]
         room, token, invites = await hub_of(request).create(
-            body.game.strip(), body.options or {}, seats, body.reproducible, body.seed
+            body.game.strip(),
+            body.options or {},
+            seats,
+            body.reproducible,
+            body.seed,
+            body.private,
         )
         quota.record(address)
         await room.changed()
@@ -287,6 +300,39 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = token_of(request, body.token if body else None)
         await room.undo(token, body.ply if body else None)
         return {"game": room.view_for(token)}
+
+    @app.post("/api/games/{game_id}/resign")
+    async def resign_game(request: Request, game_id: str, body: ResignRequest) -> dict[str, Any]:
+        """A seat gives up: two players, the other wins; more, an AI plays the seat out."""
+        room = await hub_of(request).room(game_id)
+        token = token_of(request, body.token)
+        seat = await resign(room, token, body.seat)
+        return {"seat": seat, "game": room.view_for(token)}
+
+    @app.post("/api/games/{game_id}/draw")
+    async def draw_game(request: Request, game_id: str, body: DrawRequest) -> dict[str, Any]:
+        """Offer, accept or decline a draw (only in games whose rules can end drawn)."""
+        room = await hub_of(request).room(game_id)
+        token = token_of(request, body.token)
+        await draw(room, token, body.answer, body.seat)
+        return {"game": room.view_for(token)}
+
+    @app.post("/api/games/{game_id}/rematch")
+    async def rematch_game(
+        request: Request, game_id: str, body: RematchRequest | None = None
+    ) -> dict[str, Any]:
+        """Play again with the seats swapped; every player's token holds their new seat."""
+        hub = hub_of(request)
+        room = await hub.room(game_id)
+        token = token_of(request, body.token if body else None)
+        new_id, invites = await rematch(room, token)
+        new_room = await hub.room(new_id)
+        await new_room.changed()
+        return {
+            "id": new_id,
+            "invites": {str(seat): code for seat, code in invites.items()},
+            "game": new_room.view_for(token),
+        }
 
     @app.get("/api/games/{game_id}/record")
     async def record(request: Request, game_id: str) -> Response:

@@ -234,10 +234,12 @@ class Hub:
         seats: Sequence[Mapping[str, Any]],
         reproducible: bool = False,
         seed: int | None = None,
+        private: bool = False,
     ) -> tuple[Room, str, dict[int, str]]:
         """A new game; returns the room, the creator's token and invitation codes by seat.
         Chance is the server's secret unless ``reproducible`` (then ``seed``, or one drawn
-        here, is shown to everyone and every joining player must accept it)."""
+        here, is shown to everyone and every joining player must accept it). A ``private`` game is
+        left out of the lobby's lists."""
         if seed is not None and not reproducible:
             raise bad_request(
                 "field 'seed' is only for reproducible games (add reproducible: true; every "
@@ -268,6 +270,7 @@ class Hub:
             options=dict(game.options),
             seed=seed,
             seats=rows,
+            private=private,
         )
         await self.db(self.storage.create_game, row)
         room = await self.room(row.id)

@@ -16,6 +16,7 @@ from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State
 from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.endings import ENDINGS, check_agreed, without_resigned
 from boardplay.web.errors import bad_request, quote
 from boardplay.web.hints import hints_for
 from boardplay.web.moves import said
@@ -101,6 +102,16 @@ def rebuild(game: Game, record: Record, final: State, keep_meta: bool) -> Record
             f"{game.num_players} seats"
         )
     derived = result_of(final)
+    given = record.result if isinstance(record.result, dict) else None
+    agreed = given is not None and given.get("ended") in ENDINGS
+    if agreed:
+        # A resignation or an agreed draw: the moves stop before the rules end the game.
+        problem = check_agreed(game, given, final.is_terminal())
+        if problem is not None:
+            raise bad_request(f"field 'result' cannot stand: {problem}")
+        derived = dict(given)  # type: ignore[arg-type]
+    elif given is not None and given.get("resigned") and final.is_terminal():
+        derived = without_resigned(game, derived, _seats(given["resigned"], game))
     if record.result is not None and record.result != derived:
         raise bad_request(f"field 'result' disagrees with the moves, which give: {derived['text']}")
     if record.finished is not None and record.result is None and not final.is_terminal():
@@ -120,6 +131,16 @@ def rebuild(game: Game, record: Record, final: State, keep_meta: bool) -> Record
         finished=record.finished,
         meta=dict(record.meta) if keep_meta else {},
     )
+
+
+def _seats(value: Any, game: Game) -> list[int]:
+    """A record's list of resigned seats, or a 400 naming what is wrong with it."""
+    if not isinstance(value, list) or any(
+        not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < game.num_players
+        for s in value
+    ):
+        raise bad_request(f"field 'result.resigned' must list seats 0..{game.num_players - 1}")
+    return list(value)
 
 
 def _player(player: Player) -> Player:

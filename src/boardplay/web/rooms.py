@@ -27,6 +27,7 @@ from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web import storage as st
 from boardplay.web.aijobs import AiJob
 from boardplay.web.chance import chance_rng
+from boardplay.web.endings import ENDINGS, can_draw, without_resigned
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quote
 from boardplay.web.hints import hints_for
 from boardplay.web.live import Outbox, Subscriber
@@ -94,6 +95,14 @@ class Room:
         return seat if seat is not None and seat >= 0 else None
 
     @property
+    def settled(self) -> bool:
+        """Ended by the players rather than the rules (a resignation, an agreed draw)."""
+        result = self.row.result
+        return (
+            self.row.status == st.FINISHED and result is not None and result.get("ended") in ENDINGS
+        )
+
+    @property
     def ai_error(self) -> str | None:
         return self.row.ai_error
 
@@ -127,6 +136,8 @@ class Room:
         return {s.seat for s in self.row.seats if matches(token, s.token_hash)}
 
     def ai_to_move(self, state: State) -> int | None:
+        if self.settled:
+            return None
         current = state.current_player()
         if current >= 0 and self.row.seats[current].kind == st.AI:
             return current
@@ -207,6 +218,8 @@ class Room:
             return False
         status = st.FINISHED if state.is_terminal() else st.ACTIVE
         result = result_of(state) if state.is_terminal() else None
+        if result is not None and self.row.resigned:
+            result = without_resigned(self.game, result, self.row.resigned)
         ai_seat = self.ai_to_move(state)
         revision = await self.hub.db(
             self.hub.storage.append_moves,
@@ -267,6 +280,8 @@ class Room:
             raise forbidden("wrong_token", "this token does not hold a seat in this game")
         self._require_live()
         state = self.state
+        if self.settled and self.row.result is not None:
+            raise conflict("game_over", f"the game is over: {self.row.result.get('text')}")
         if state.is_terminal():
             raise conflict("game_over", f"the game is over: {state.result_text()}")
         current = state.current_player()
@@ -300,7 +315,7 @@ class Room:
     def undo_allowed(self, seats: set[int]) -> bool:
         """Only the mover's own steps of the current turn, never across a chance reveal or another
         seat's action (the last stored action must be the mover's and the mover still to act)."""
-        if self.broken is not None or not self.moves or self.state.is_terminal():
+        if self.broken is not None or not self.moves or self.state.is_terminal() or self.settled:
             return False
         current = self.state.current_player()
         return current in seats and self.moves[-1].player == current
@@ -448,6 +463,10 @@ class Room:
             "broken": self.broken,
             "version": [VERSION_EPOCH, self.row.revision],
             "reproducible": row.seed is not None,
+            "private": row.private,
+            "resigned": list(row.resigned),
+            "draw_offer": row.draw_offer,
+            "rematch": row.rematch,
             "hints_allowed": hints_allowed(row.seats),
         }
         if row.seed is not None:
@@ -457,7 +476,7 @@ class Room:
             return view
         state = self.state
         current = state.current_player()
-        terminal = state.is_terminal()
+        terminal = state.is_terminal() or self.settled
         # Each move of the history in words, with the struct the boards highlight it by.
         for move, words in zip(view["moves"], _safely(self._history_words) or [], strict=False):
             move.update(words)
@@ -469,14 +488,15 @@ class Room:
             current_player=current,
             current_name=row.seats[current].name if current >= 0 else None,
             terminal=terminal,
-            chance=state.is_chance_node(),
+            chance=state.is_chance_node() and not terminal,
             legal=[]
             if terminal or state.is_chance_node()
             else legal_said(self.game, state, state.legal_actions()),
             position=_safely(state.to_json),
             text=_safely(state.render),
             scores=_safely(state.scores),
-            result=result_of(state) if terminal else None,
+            result=row.result if self.settled else result_of(state) if terminal else None,
+            can_draw=can_draw(self.game),
             hints=_safely(lambda: hints_for(self.game, state)) or hints_for(self.game),
         )
         return view
@@ -493,8 +513,16 @@ class Room:
             view = dict(self.public_view())
             view["your_seats"] = sorted(seats)
             current = view.get("current_player", -4)
-            view["your_turn"] = self.broken is None and current in seats
+            view["your_turn"] = (
+                self.broken is None and not view.get("terminal") and current in seats
+            )
             view["can_undo"] = self.undo_allowed(set(seats))
+            offer = self.row.draw_offer
+            view["draw_to_answer"] = (
+                sorted(s for s in seats if s != offer["by"] and s not in offer.get("agreed", []))
+                if offer
+                else []
+            )
             self._views[seats] = view
         return view
 

@@ -51,6 +51,11 @@ class CreateRequest(PreviewRequest):
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = Field(
         None, description="only with reproducible: the seed chance follows"
     )
+    private: bool = Field(
+        False,
+        description="left out of the lobby's lists: only those given the game's link can "
+        "watch it or take its open seats",
+    )
 
 
 class JoinRequest(Body):
@@ -73,6 +78,16 @@ class UndoRequest(Body):
     token: Secret | None = None
 
 
+SeatNumber = Annotated[int, Field(ge=0, le=1000)]
+
+
+class ResignRequest(Body):
+    seat: SeatNumber | None = Field(
+        None, description="the seat that resigns; needed only if the token holds several"
+    )
+    token: Secret | None = None
+
+
 class HintRequest(Body):
     ply: Ply | None = Field(None, description="the ply the hint is for; refused if stale")
     token: Secret | None = None
@@ -85,6 +100,21 @@ class ReviewRequest(Body):
     iterations: Annotated[int, Field(ge=1, le=10_000_000)] | None = Field(
         None, description="search iterations per position (default: the server's)"
     )
+    token: Secret | None = None
+
+
+class DrawRequest(Body):
+    answer: Literal["offer", "accept", "decline"] = Field(
+        description="offer a draw, or accept or decline the one offered (the offerer's decline "
+        "withdraws it)"
+    )
+    seat: SeatNumber | None = Field(
+        None, description="the seat that answers; needed only if the token holds several"
+    )
+    token: Secret | None = None
+
+
+class RematchRequest(Body):
     token: Secret | None = None
 
 

@@ -54,6 +54,10 @@ games_table = sa.Table(
     sa.Column("ai_lease", sa.Float, nullable=True),
     sa.Column("ai_attempts", sa.Integer, nullable=False, server_default="0"),
     sa.Column("ai_error", sa.String(400), nullable=True),
+    sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("resigned", sa.JSON, nullable=True),
+    sa.Column("draw_offer", sa.JSON, nullable=True),
+    sa.Column("rematch", sa.String(32), nullable=True),
 )
 
 seats_table = sa.Table(
@@ -143,6 +147,14 @@ class GameRow:
     """The AI seat to move (a pending AI job), None if no AI is to move."""
     ai_error: str | None = None
     """Why the last AI move was not the AI's own choice (shown to the players)."""
+    private: bool = False
+    """Left out of the lobby's lists: only those given its link can watch or join it."""
+    resigned: list[int] = field(default_factory=list)
+    """Seats that gave up (``endings.py``); the game ends when one seat is left."""
+    draw_offer: dict[str, Any] | None = None
+    """A draw proposed and not yet settled: ``{"by": seat, "agreed": [seats]}``."""
+    rematch: str | None = None
+    """The id of the game "play again" started from this one (seats swapped)."""
 
 
 def make_engine(url: str) -> Engine:
@@ -201,6 +213,7 @@ class Storage:
                     updated=row.updated,
                     revision=row.revision,
                     ai_seat=row.ai_seat,
+                    private=row.private,
                 )
             )
             conn.execute(
@@ -342,6 +355,60 @@ class Storage:
                 return None
             return self._bump(conn, game_id, None)
 
+    def finish(
+        self, game_id: str, revision: int, result: dict[str, Any], resigned: list[int]
+    ) -> int:
+        """End a game the rules have not ended (a resignation, an agreed draw): store its result
+        and who resigned, settle any draw offer and end any AI job; ``StaleWrite`` as above."""
+        with self.engine.begin() as conn:
+            return self._bump(
+                conn,
+                game_id,
+                revision,
+                status=FINISHED,
+                result=result,
+                resigned=resigned,
+                draw_offer=None,
+                **self._job_values(None, None),
+            )
+
+    def resign_seat(
+        self,
+        game_id: str,
+        revision: int,
+        seat: int,
+        spec: str,
+        resigned: list[int],
+        ai_seat: int | None,
+    ) -> int:
+        """A player leaves a game that goes on without them: their seat is played out by an AI
+        (``spec``), their token no longer holds it, and it can no longer win."""
+        with self.engine.begin() as conn:
+            new_revision = self._bump(
+                conn,
+                game_id,
+                revision,
+                resigned=resigned,
+                draw_offer=None,
+                **self._job_values(ai_seat, None),
+            )
+            conn.execute(
+                seats_table.update()
+                .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
+                .values(kind=AI, spec=spec, token_hash=None)
+            )
+        return new_revision
+
+    def set_draw_offer(self, game_id: str, revision: int, offer: dict[str, Any] | None) -> int:
+        """Store a draw offer (or its end, ``None``); ``StaleWrite`` as above."""
+        with self.engine.begin() as conn:
+            return self._bump(conn, game_id, revision, draw_offer=offer)
+
+    def set_rematch(self, game_id: str, revision: int, rematch: str) -> int:
+        """Point a finished game at its rematch; ``StaleWrite`` as above."""
+        with self.engine.begin() as conn:
+            return self._bump(conn, game_id, revision, rematch=rematch)
+
     # ----- AI jobs --------------------------------------------------------------------------
     def claim_ai(self, game_id: str, revision: int, owner: str, lease: float) -> int | None:
         """Take the AI job of ``game_id`` at ``revision`` for ``lease`` seconds, if nobody holds
@@ -436,6 +503,10 @@ class Storage:
             revision=int(found.revision),
             ai_seat=found.ai_seat,
             ai_error=found.ai_error,
+            private=bool(found.private),
+            resigned=list(found.resigned or []),
+            draw_offer=found.draw_offer,
+            rematch=found.rematch,
         )
 
     def revisions(self, game_ids: Sequence[str]) -> dict[str, int]:
@@ -449,20 +520,27 @@ class Storage:
             return {r.id: int(r.revision) for r in conn.execute(query)}
 
     def game_ids(self, status: str | None = None, limit: int = 1000) -> list[str]:
-        """Ids, most recently updated first."""
-        query = sa.select(games_table.c.id).order_by(games_table.c.updated.desc()).limit(limit)
+        """Ids of the games anyone may watch (not private ones), most recently updated first."""
+        query = (
+            sa.select(games_table.c.id)
+            .where(games_table.c.private.is_(sa.false()))
+            .order_by(games_table.c.updated.desc())
+            .limit(limit)
+        )
         if status is not None:
             query = query.where(games_table.c.status == status)
         with self.reader.connect() as conn:
             return [r.id for r in conn.execute(query)]
 
     def open_game_ids(self, limit: int = 100) -> list[str]:
-        """Active games with an unclaimed open seat, most recent first."""
+        """Active games with an unclaimed open seat, most recent first (not private ones: their
+        seats are reached through their link)."""
         query = (
             sa.select(games_table.c.id)
             .join(seats_table, seats_table.c.game_id == games_table.c.id)
             .where(
                 games_table.c.status == ACTIVE,
+                games_table.c.private.is_(sa.false()),
                 seats_table.c.kind == OPEN,
                 seats_table.c.token_hash.is_(None),
             )

@@ -17,7 +17,7 @@ async function route() {
   connection.textContent = "";
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   try {
-    if (parts[0] === "game" && parts[1]) leave = (await gamePage(main, parts[1], connection)) || leave;
+    if (parts[0] === "game" && parts[1]) leave = (await gamePage(main, parts[1], connection, { learn: parts[2] === "learn" })) || leave;
     else if (parts[0] === "join" && parts[1]) await joinPage(main, parts[1], parts[2]);
     else if (parts[0] === "replay") await replayPage(main, parts[1]);
     else if (parts[0] === "rules" && parts[1]) await rulesPage(main, parts[1]);

@@ -1,7 +1,7 @@
 // GameClient: one live game as seen by this browser. It holds the latest view, keeps the
 // WebSocket open (reconnecting with back-off), merges the server's delta updates, drops views
 // older than the one it holds, and tells subscribers about each new view. Pages act through it
-// (act, undo) and never touch the socket or the HTTP calls themselves.
+// (act, undo, resign, draw, rematch) and never touch the socket or the HTTP calls themselves.
 import { api } from "./api.js";
 
 export class GameClient {
@@ -47,6 +47,15 @@ export class GameClient {
   act(id) { return this.send(`/api/games/${this.id}/actions`, { action: id, ply: this.game.ply }); }
 
   undo() { return this.send(`/api/games/${this.id}/undo`, { ply: this.game.ply }); }
+
+  // Give up (the server ends the game, or hands a seat of a bigger game to the AI).
+  resign() { return this.send(`/api/games/${this.id}/resign`, {}); }
+
+  // "offer", "accept" or "decline" a draw.
+  draw(answer) { return this.send(`/api/games/${this.id}/draw`, { answer }); }
+
+  // Starts (or finds) the rematch; answers its id and invitation codes, not a view of this game.
+  rematch() { return api(`/api/games/${this.id}/rematch`, { method: "POST", body: {}, token: this.token }); }
 
   // One request at a time: a second click while the first is on its way is dropped.
   async send(path, body) {

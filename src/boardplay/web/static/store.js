@@ -1,5 +1,5 @@
 // This browser's memory: the seat tokens and invitation links of the games created or joined
-// here, and the player's name (localStorage; a broken entry reads as the fallback).
+// here, the player's name and preferences (localStorage; a broken entry reads as the fallback).
 const read = (key, fallback) => {
   try { return JSON.parse(localStorage.getItem(`boardplay.${key}`)) ?? fallback; } catch { return fallback; }
 };
@@ -22,3 +22,14 @@ export function rememberInvites(id, invites) {
   all[id] = invites;
   write("invites", all);
 }
+
+// Whether this browser has walked through (or skipped) a game's tutorial; the "your turn"
+// sound, off until the player turns it on.
+export const tutorialSeen = (game) => !!read("tutorials", {})[game];
+export function rememberTutorial(game) {
+  const all = read("tutorials", {});
+  all[game] = true;
+  write("tutorials", all);
+}
+export const turnSound = () => read("sound", false) === true;
+export const rememberTurnSound = (on) => write("sound", !!on);

@@ -4,9 +4,13 @@
 import { h, clear } from "../dom.js";
 import { api, showError } from "../api.js";
 import { GameClient } from "../live.js";
-import { tokenFor, invitesFor } from "../store.js";
+import { tokenFor, invitesFor, tutorialSeen } from "../store.js";
 import { t, words, seatName, gameTitle, resultWords } from "../text.js";
 import { seatList, moveList, lastTurn, lastTurnMoves, drawBoard, chooser, boardModule } from "./parts.js";
+import { rulesDrawer } from "./rulesdrawer.js";
+import { tableControls } from "./table.js";
+import { turnSignals } from "./signals.js";
+import { tutorial } from "./tutorial.js";
 import { requestHint, showHint, markHint } from "./hint.js";
 import { reviewPanel } from "./review.js";
 
@@ -29,7 +33,7 @@ function statusLine(game) {
   return t("game.toMove", { name: seatName(game.current_name) });
 }
 
-export async function gamePage(main, id, connection) {
+export async function gamePage(main, id, connection, { learn = false } = {}) {
   const client = new GameClient(id, tokenFor(id), (state, message) => {
     if (state === "error") showError(message);
     else connection.textContent = t(`conn.${state}`);
@@ -46,17 +50,23 @@ export async function gamePage(main, id, connection) {
   const movesBox = h("div", { id: "moves" });
   const inviteBox = h("div", { id: "invites" });
   const undo = h("button", { id: "undo", onclick: () => client.undo().catch((e) => showError(e.message)) }, t("game.undo"));
+  const rules = rulesDrawer(first.game, first.title, () => queue(showAll));
+  const table = tableControls(client, id);
+  const signals = turnSignals();
+  const teach = h("button", { type: "button", id: "tutorial-start", onclick: () => guide.start(game) }, t("tutorial.start"));
+  // Offered to a player of a game still running, unless the walk-through is on already.
+  const offerTutorial = () => { teach.hidden = !(game.your_seats || []).length || game.terminal || guide.running; };
+  const guide = tutorial(board, first.game, () => offerTutorial());
   const hintButton = h("button", { id: "hint-button", hidden: true, onclick: () => askHint() }, t("hint.ask"));
   const hintBox = h("div", { class: "hint", id: "hint", "aria-live": "polite", hidden: true });
   const reviewBox = h("div", { id: "review-box" });
-  const tools = h("p", {}, undo, " ", hintButton, " ",
+  const tools = h("p", { class: "tools" }, undo, " ", hintButton, " ", rules.button, " ", teach, " ",
     h("a", { href: `/api/games/${id}/record`, download: "", id: "download" }, t("game.download")), " · ",
-    h("a", { href: `#/replay/${id}` }, t("game.replay")), " · ",
-    h("a", { href: `#/rules/${first.game}`, id: "rules" }, t("game.rules")));
+    h("a", { href: `#/replay/${id}` }, t("game.replay")));
   const textBox = h("details", {}, h("summary", {}, t("game.textPicture")), h("pre", { class: "text", id: "text" }));
   main.append(h("div", { class: "columns" },
-    h("div", {}, h("div", { class: "panel" }, title, status, lastLine, lookBar, hintBox, board, legalBox)),
-    h("div", {}, reviewBox, h("div", { class: "panel" }, seatsBox, tools, inviteBox),
+    h("div", {}, h("div", { class: "panel" }, title, status, table.notice, lastLine, lookBar, guide.card, hintBox, board, legalBox)),
+    h("div", {}, reviewBox, h("div", { class: "panel" }, seatsBox, table.controls, tools, signals.toggle, inviteBox),
       h("div", { class: "panel" }, h("h3", {}, t("game.moves")), movesBox), h("div", { class: "panel" }, textBox))));
 
   let game = first;
@@ -159,6 +169,7 @@ export async function gamePage(main, id, connection) {
   async function showAll() {
     title.textContent = `${gameTitle(game.game, game.title)} `;
     title.append(h("span", { class: "muted", translate: "no" }, game.game_string || "")); // notation
+    if (game.private) title.append(" ", h("span", { class: "private", id: "private", title: t("table.privateTitle") }, t("table.private")));
     if (game.reproducible) title.append(" ", h("span", { class: "reproducible", id: "reproducible", title: t("game.reproducibleTitle") }, t("game.reproducible", { seed: game.seed })));
     const line = statusLine(game);
     if (status.firstChild?.nodeValue !== line || status.childNodes.length !== 1) status.textContent = line;
@@ -173,6 +184,9 @@ export async function gamePage(main, id, connection) {
     clear(seatsBox).append(seatList(game, game.terminal ? null : game.current_player, game.terminal ? game.result?.winners || [] : []));
     moveList(movesBox, game.moves, game.seats, lookAt ?? game.moves.length, lookBack);
     undo.hidden = !game.can_undo;
+    table.update(game);
+    signals.update(game);
+    offerTutorial();
     hintButton.hidden = !(game.your_turn && game.hints_allowed) || lookAt !== null;
     showHint(hintBox, lookAt === null ? hint : null);
     if (game.terminal && !reviewBox.firstChild) {
@@ -198,6 +212,7 @@ export async function gamePage(main, id, connection) {
     status.dataset.terminal = game.terminal ? "1" : "0";
     status.dataset.yourTurn = game.your_turn ? "1" : "0";
     drawInvites();
+    guide.update(game);
   }
 
   function drawInvites() {
@@ -206,7 +221,7 @@ export async function gamePage(main, id, connection) {
       const s = game.seats[Number(seat)];
       if (!s || s.claimed) continue;
       const url = `${location.origin}/#/join/${id}/${code}`;
-      const copy = h("button", { class: "copy", onclick: async () => {
+      const copy = h("button", { class: "copy", "aria-label": t("game.copyLabel", { n: Number(seat) + 1 }), onclick: async () => {
         try { await navigator.clipboard.writeText(url); copy.textContent = t("game.copied"); } catch (e) { showError(e.message); }
       } }, t("game.copy"));
       inviteBox.append(h("p", {}, t("game.invite", { n: Number(seat) + 1 }), h("span", { class: "invite", "data-seat": seat, translate: "no" }, url), " ", copy));
@@ -214,11 +229,23 @@ export async function gamePage(main, id, connection) {
   }
 
   client.subscribe((next) => {
-    const moved = !game || next.ply !== game.ply;
+    // A new move, or an end without one (a resignation, an agreed draw), drops any selection.
+    const moved = !game || next.ply !== game.ply || next.terminal !== game.terminal;
     game = next;
     if (moved) { selected = null; lookAt = null; hint = null; view = { orient: view.orient }; }
     queue(showAll);
   });
   await drawing;
-  return () => { document.removeEventListener("keydown", onKey); client.close(); };
+  // A first game of this game (or one opened to learn) starts with the walk-through.
+  const mine = game.moves.some((m) => (game.your_seats || []).includes(m.player));
+  if ((learn || !tutorialSeen(game.game)) && (game.your_seats || []).length && !game.terminal && !mine) {
+    guide.start(game);
+  }
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    client.close();
+    rules.remove();
+    signals.stop();
+    guide.stop();
+  };
 }

@@ -1,27 +1,50 @@
-// The lobby (a new game's form, my games, open games to join, recent games to watch) and the
-// page an invitation link opens.
+// The lobby (a card per game, a new game's form with the rule variants behind "more options",
+// my games, open games to join, recent games to watch) and the page an invitation link opens.
 import { h, clear } from "../dom.js";
 import { api, getCatalogue, showError } from "../api.js";
-import { tokenFor, myGameIds, rememberToken, rememberInvites, playerName, rememberName } from "../store.js";
+import { tokenFor, myGameIds, rememberToken, rememberInvites, playerName, rememberName, tutorialSeen } from "../store.js";
 import { t, term, gameTitle, seatName, resultWords, language } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
+import { ABOUT, inCardOrder } from "../about.js";
+import { miniature } from "../boards/miniatures.js";
 
 const SEAT_CHOICES = ["me", "hotseat", "ai", "invite", "open"];
+const DEFAULT_LEVEL = "medium";
 
-function optionInput(option) {
+// A text of the catalogue in words when text.js has one (an option, a level), else the server's.
+const words = (key, fallback) => { const said = t(key); return said === key ? fallback : said; };
+
+// One rule option as a form field described in words: a checkbox for yes/no, a menu of named
+// choices, else a box for a number (empty keeps the default).
+function optionInput(game, option) {
   const id = `opt-${option.name}`;
-  let input;
+  const label = words(`option.${game}.${option.name}`, option.doc);
+  // The engine's own explanation of an option is English: shown as a tooltip in English only.
+  const tip = language() === "en" ? option.doc : undefined;
+  const attrs = { id, name: option.name, "data-option": option.name, "data-default": String(option.default) };
   if (option.kind === "bool") {
-    input = h("select", { id, name: option.name }, h("option", { value: "false" }, t("bool.false")), h("option", { value: "true" }, t("bool.true")));
-    input.value = String(option.default);
-  } else if (option.choices) {
-    input = h("select", { id, name: option.name }, option.choices.map((c) => h("option", { value: String(c) }, term("choice", c))));
+    const box = h("input", { type: "checkbox", ...attrs });
+    box.checked = option.default === true;
+    return h("label", { class: "option check", title: tip }, box, ` ${label}`);
+  }
+  let input;
+  if (option.choices) {
+    input = h("select", attrs, option.choices.map((c) => h("option", { value: String(c) }, words(`option.${game}.${option.name}.${c}`, term("choice", c)))));
     input.value = String(option.default);
   } else {
-    input = h("input", { id, name: option.name, value: option.default ?? "none", size: 8, title: option.allowed, translate: "no" });
+    input = h("input", { ...attrs, value: option.default ?? "", inputmode: option.kind === "int" ? "numeric" : null, size: 8, placeholder: option.allowed, title: option.allowed });
   }
-  // The engine's own explanation of an option is English: shown as a tooltip in English only.
-  return h("label", { title: language() === "en" ? option.doc : undefined }, `${term("option", option.name)} `, input);
+  return h("label", { class: "option", for: id, title: tip }, h("span", {}, label), input);
+}
+
+// The options that differ from their defaults (an emptied box keeps the default).
+function readOptions(box) {
+  const out = {};
+  for (const el of box.querySelectorAll("[data-option]")) {
+    const value = el.type === "checkbox" ? String(el.checked) : el.value.trim();
+    if (value !== "" && value !== el.dataset.default) out[el.name] = value;
+  }
+  return out;
 }
 
 function listing(games, action) {
@@ -33,49 +56,105 @@ function listing(games, action) {
     h("td", {}, action(g)))));
 }
 
+function players(game) {
+  return game.min_players === game.max_players ? t("lobby.players", { n: game.min_players })
+    : t("lobby.playersRange", { min: game.min_players, max: game.max_players });
+}
+
+// A card per game: its picture, one line, players and length, and a button that chooses it.
+function card(game, choose) {
+  const minutes = ABOUT[game.name]?.minutes;
+  const pick = h("button", { type: "button", class: "choose primary", "aria-pressed": "false", onclick: () => choose(game.name) }, t("lobby.choose", { title: gameTitle(game.name, game.title) }));
+  return h("article", { class: "card", "data-game": game.name },
+    miniature(game.name),
+    h("h3", {}, gameTitle(game.name, game.title)),
+    h("p", { class: "line" }, words(`about.${game.name}.line`, "")),
+    h("p", { class: "meta muted" }, [players(game), minutes ? t("lobby.minutes", { min: minutes[0], max: minutes[1] }) : ""].filter(Boolean).join(" · ")),
+    h("p", { class: "card-actions" }, pick, " ", h("a", { href: `#/rules/${game.name}` }, t("lobby.rules"))));
+}
+
+// An AI seat's level: a menu of the levels, and a sentence saying what the chosen one plays like.
+function levelPicker(game, seat, name) {
+  const level = h("select", { name: `level-${seat}`, class: "seat-level", "aria-label": `${name}: ${t("lobby.levelNote")}` },
+    game.ai_levels.map((l) => h("option", { value: l, title: words(`level.${l}.says`, "") }, words(`level.${l}`, term("level", l)))));
+  if (game.ai_levels.includes(DEFAULT_LEVEL)) level.value = DEFAULT_LEVEL;
+  const note = h("p", { class: "level-note muted", "data-seat": seat });
+  const say = () => { note.textContent = words(`level.${level.value}.says`, ""); };
+  level.addEventListener("change", say);
+  say();
+  return { level, note };
+}
+
 export async function lobbyPage(main) {
-  const games = await getCatalogue();
+  const games = inCardOrder(await getCatalogue());
   clear(main);
   const form = h("form", { class: "panel", id: "new-game" });
   const gameSelect = h("select", { id: "game-select", name: "game" }, games.map((g) => h("option", { value: g.name }, gameTitle(g.name, g.title))));
+  const heading = h("h2", { id: "new-game-title" });
+  const learn = h("p", { class: "muted", id: "learn-note" });
+  const countBox = h("div", { id: "player-count" });
   const optionsBox = h("div", { id: "options" });
   const seatsBox = h("div", { id: "seats" });
   const rulesLink = h("a", { id: "rules-link", href: "#" }, t("lobby.rules"));
   const reproducible = h("input", { type: "checkbox", id: "reproducible" });
+  const privateBox = h("input", { type: "checkbox", id: "private" });
+  const more = h("details", { id: "more-options" }, h("summary", {}, t("lobby.moreOptions")),
+    h("p", { class: "muted" }, t("lobby.moreOptionsNote")), optionsBox,
+    h("p", {}, h("label", { title: t("lobby.reproducibleTitle") }, reproducible, t("lobby.reproducible"))));
   form.append(
-    h("h2", {}, t("lobby.newGame")),
+    heading, learn,
     h("label", {}, `${t("lobby.game")} `, gameSelect), " ", rulesLink,
-    optionsBox, h("h3", {}, t("lobby.seats")), seatsBox,
-    h("p", {}, h("label", { title: t("lobby.reproducibleTitle") }, reproducible, t("lobby.reproducible"))),
+    countBox, h("h3", {}, t("lobby.seats")), seatsBox,
+    h("p", {}, h("label", {}, privateBox, t("lobby.private"))),
+    more,
     h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create")),
   );
+  const cards = h("section", { class: "cards", id: "game-cards", "aria-label": t("lobby.cards") });
+  const choose = (name) => {
+    gameSelect.value = name;
+    drawOptions();
+    form.scrollIntoView({ block: "nearest" });
+  };
+  cards.append(...games.map((g) => card(g, choose)));
+
   const chosen = () => games.find((g) => g.name === gameSelect.value);
-  const readOptions = () => Object.fromEntries([...optionsBox.querySelectorAll("select, input")].map((el) => [el.name, el.value]));
+  const options = () => readOptions(form);
   const drawSeats = async () => {
     const game = chosen();
     let seatNames = game.seat_names.slice(0, game.num_players);
     try {
-      seatNames = (await api("/api/games/preview", { method: "POST", body: { game: game.name, options: readOptions() } })).seat_names;
+      seatNames = (await api("/api/games/preview", { method: "POST", body: { game: game.name, options: options() } })).seat_names;
     } catch (e) { showError(e.message); }
     clear(seatsBox);
     seatNames.map(seatName).forEach((name, seat) => {
       const kind = h("select", { name: `seat-${seat}`, class: "seat-kind", "aria-label": name }, SEAT_CHOICES.map((v) => h("option", { value: v }, t(`seat.${v}`))));
       kind.value = seat === 0 ? "me" : "ai";
-      const level = h("select", { name: `level-${seat}`, class: "seat-level", "aria-label": `${name}: ${t("seat.ai")}` }, game.ai_levels.map((l) => h("option", { value: l }, term("level", l))));
-      const sync = () => { level.hidden = kind.value !== "ai"; };
+      const { level, note } = levelPicker(game, seat, name);
+      const sync = () => { level.hidden = note.hidden = kind.value !== "ai"; };
       kind.addEventListener("change", sync);
       sync();
-      seatsBox.append(h("div", { class: "seat-row" }, seatSwatch(game.hints, seat), h("span", {}, name), kind, level));
+            seatsBox.append(h("div", { class: "seat-row" }, seatSwatch(game.hints, seat), h("span", {}, name), kind, level), note);
     });
     seatsBox.dataset.game = game.name;
   };
   const drawOptions = () => {
     const game = chosen();
-    clear(optionsBox).append(...game.options.map(optionInput));
+    heading.textContent = t("lobby.newGameOf", { title: gameTitle(game.name, game.title) });
+    learn.textContent = tutorialSeen(game.name) ? "" : t("lobby.learn", { title: gameTitle(game.name, game.title) });
+    // The number of players is the one option everyone needs: it stays in view.
+    const count = game.options.filter((o) => o.name === "players");
+    clear(countBox).append(...count.map((o) => optionInput(game.name, o)));
+    clear(optionsBox).append(...game.options.filter((o) => o.name !== "players").map((o) => optionInput(game.name, o)));
     rulesLink.href = `#/rules/${game.name}`;
+    for (const c of cards.querySelectorAll(".card")) {
+      const on = c.dataset.game === game.name;
+      c.classList.toggle("chosen", on);
+      c.querySelector(".choose").setAttribute("aria-pressed", String(on));
+    }
     drawSeats();
   };
   gameSelect.addEventListener("change", drawOptions);
+  countBox.addEventListener("change", drawSeats);
   optionsBox.addEventListener("change", drawSeats);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -84,7 +163,8 @@ export async function lobbyPage(main) {
       return kind === "ai" ? { kind, spec: row.querySelector(".seat-level").value } : { kind };
     });
     try {
-      const created = await api("/api/games", { method: "POST", body: { game: gameSelect.value, options: readOptions(), seats, reproducible: reproducible.checked } });
+      const body = { game: gameSelect.value, options: options(), seats, reproducible: reproducible.checked, private: privateBox.checked };
+      const created = await api("/api/games", { method: "POST", body });
       rememberToken(created.id, created.token);
       rememberInvites(created.id, created.invites);
       location.hash = `#/game/${created.id}`;
@@ -95,8 +175,8 @@ export async function lobbyPage(main) {
   const mine = h("div", { class: "panel", id: "my-games" }, h("h2", {}, t("lobby.mine")));
   const open = h("div", { class: "panel", id: "open-games" }, h("h2", {}, t("lobby.open")));
   const recent = h("div", { class: "panel", id: "recent-games" }, h("h2", {}, t("lobby.recent")));
-  const rules = h("div", { class: "panel" }, h("h2", {}, t("lobby.rules")), games.map((g) => [h("a", { href: `#/rules/${g.name}` }, gameTitle(g.name, g.title)), " "]));
-  main.append(h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, open, recent, rules)));
+  main.append(h("p", { class: "intro" }, t("lobby.intro")), cards,
+    h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, open, recent)));
 
   const ids = myGameIds();
   const [myGames, openGames, recentGames] = await Promise.all([

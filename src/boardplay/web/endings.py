@@ -1,0 +1,119 @@
+"""Results the players agree on rather than the board: a resignation and an agreed draw.
+
+The engines only know results the rules produce. At a table, a player may also give up, and the
+players may agree to stop with nobody winning; the server records such a result in the same
+shape as ``records.result_of`` (``terminal``, ``returns``, ``scores``, ``winners``, ``text``)
+plus ``ended`` ("resignation" or "agreement") and the seats that ``resigned``, so records,
+views and replays carry it as they carry any result. A replay checks that the moves do *not*
+finish the game (an agreed result stands in for the end the rules would have reached) and that
+the winners are seats of the game.
+
+Which games can end drawn is read from the rules specs (``shared/rules``), not guessed: a game
+declares ``can_draw`` itself when it can, otherwise ``DRAWS`` answers for the four games."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from boardplay.core.game import Game
+
+RESIGNATION = "resignation"
+AGREEMENT = "agreement"
+ENDINGS = (RESIGNATION, AGREEMENT)
+
+DRAWS: dict[str, bool] = {
+    "potlatch": True,  # §8.2 condition 3: a repetition with equal own-stack counts is a draw
+    "proteus": True,  # §7.5: a double pass, the turn limit or a movement dead end is a draw
+    "montana": True,  # §8: nobody placed all settlements (reachable by the turn cap) is a draw
+    "passtally": False,  # §6: ties go to the earliest seat, so there is always one winner
+}
+"""Whether each game's rules have a drawn result (so a draw may be agreed at all)."""
+
+
+def can_draw(game: Game) -> bool:
+    """A draw is a result this game's rules can produce (``can_draw`` on the game wins)."""
+    declared = getattr(game, "can_draw", None)
+    if isinstance(declared, bool):
+        return declared
+    return DRAWS.get(game.name, False)
+
+
+def names(game: Game, seats: Sequence[int]) -> str:
+    return " and ".join(game.seat_name(s) for s in seats)
+
+
+def resignation(game: Game, resigned: Sequence[int], scores: Any = None) -> dict[str, Any]:
+    """The result once ``resigned`` gave up and one seat is left: that seat wins."""
+    left = [s for s in range(game.num_players) if s not in resigned]
+    returns = [1.0 if s in left and len(left) == 1 else 0.0 for s in range(game.num_players)]
+    winners = left if len(left) == 1 else []
+    verb = "resigns" if len(resigned) == 1 else "resign"
+    text = f"{names(game, resigned[-1:])} {verb}"
+    if winners:
+        text += f": {names(game, winners)} wins"
+    return {
+        "terminal": True,
+        "returns": returns,
+        "scores": scores,
+        "winners": winners,
+        "text": text,
+        "ended": RESIGNATION,
+        "resigned": sorted(resigned),
+    }
+
+
+def agreed_draw(game: Game, resigned: Sequence[int] = (), scores: Any = None) -> dict[str, Any]:
+    """The result of a draw every seat still playing agreed to."""
+    playing = [s for s in range(game.num_players) if s not in resigned]
+    share = 1.0 / len(playing) if playing else 0.0
+    return {
+        "terminal": True,
+        "returns": [share if s in playing else 0.0 for s in range(game.num_players)],
+        "scores": scores,
+        "winners": [],
+        "text": "draw by agreement",
+        "ended": AGREEMENT,
+        "resigned": sorted(resigned),
+    }
+
+
+def without_resigned(game: Game, result: dict[str, Any], resigned: Sequence[int]) -> dict[str, Any]:
+    """A result the rules produced in a game some seat had resigned from (its seat then played
+    on by the AI): a resigned seat cannot win, so it is struck from the winners."""
+    if not resigned:
+        return result
+    winners = [s for s in result.get("winners", []) if s not in resigned]
+    out = dict(result, winners=winners, resigned=sorted(resigned))
+    returns = [0.0] * game.num_players
+    for seat in winners:
+        returns[seat] = 1.0 / len(winners)
+    out["returns"] = returns
+    if winners != result.get("winners"):
+        out["text"] = (
+            f"{names(game, winners)} wins ({names(game, resigned)} resigned)"
+            if winners
+            else f"nobody wins ({names(game, resigned)} resigned)"
+        )
+    return out
+
+
+def check_agreed(game: Game, result: Any, finished_by_rules: bool) -> str | None:
+    """Why a record's agreed result cannot stand (None if it can): it must say how the game
+    ended, end a game the rules had not ended yet, and name only the game's seats."""
+    if not isinstance(result, dict) or result.get("ended") not in ENDINGS:
+        return "it is not a resignation or an agreed draw"
+    if finished_by_rules:
+        return "the moves already finish the game, so nobody could resign or agree a draw"
+    seats = range(game.num_players)
+    for key in ("winners", "resigned"):
+        value = result.get(key, [])
+        if not isinstance(value, list) or any(
+            not isinstance(s, int) or isinstance(s, bool) or s not in seats for s in value
+        ):
+            return f"its {key!r} must list seats 0..{game.num_players - 1}"
+    if result["ended"] == RESIGNATION and not result.get("resigned"):
+        return "a resignation must name the seat that resigned"
+    if result["ended"] == AGREEMENT and result.get("winners"):
+        return "an agreed draw has no winners"
+    return None
