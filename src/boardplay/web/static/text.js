@@ -165,7 +165,7 @@ const EN = {
   "montana.prompt.buildNext": "{name}: built {built} of {max} this turn. Build on another ringed hex, or stop (1 silver for each build not made).",
   "montana.prompt.end": "{name}: end the turn, or use a canteen for an extra turn; cattle can still be traded.",
   "montana.prompt.other": "{name} decides.",
-  "montana.prompt.waiting": "Waiting: {what}",
+  "montana.prompt.waiting": "Waiting for {name} to decide.",
   "montana.sendWorkers": "Which workers go to {space}?",
   "montana.buildHere": "Build here: {where}",
   "montana.tradeHead": "Trade 1 cattle for a good, {silver} silver or a worker:",

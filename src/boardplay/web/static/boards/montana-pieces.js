@@ -133,7 +133,7 @@ export function counted(iconEl, n, signed = false, cls = "") {
 
 // The icon of any key a move's struct may carry: goods, worker colours, silver, cattle,
 // canteens, settlements.
-export function keyIcon(key, size = 20, colour = "#888", seat = 0) {
+export function keyIcon(key, size = 20, colour = "#888") {
   if (GOODS.includes(key)) return goodIcon(key, size);
   if (WORKERS.includes(key) || key === "W") return workerIcon(key, size);
   if (key === "silver") return icon("mt-silver", pieceName("silver"), size);

@@ -70,8 +70,8 @@ function prompt(env) {
     PLACE: () => t("montana.prompt.place", params), REWARD: () => t("montana.prompt.reward", params),
     BUILD_NEXT: () => t("montana.prompt.buildNext", params), END: () => t("montana.prompt.end", params),
   }[stage.name];
-  const text = ask ? ask() : t("montana.prompt.other", params);
-  return mine ? text : t("montana.prompt.waiting", { name, what: text });
+  if (!mine) return t("montana.prompt.waiting", params);
+  return ask ? ask() : t("montana.prompt.other", params);
 }
 
 export function panel(env) {
