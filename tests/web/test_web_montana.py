@@ -111,12 +111,19 @@ def table_decision(page: Any, rng: random.Random) -> None:
             what += " " + choose_in_panel(page, rng)
         else:
             _click(page, f"#board [data-moves='{what}']")
+    moved = "p => document.querySelector('#status').dataset.ply !== p"
     try:
-        page.wait_for_function(
-            "p => document.querySelector('#status').dataset.ply !== p", arg=ply, timeout=120_000
-        )
-    except Exception as exc:
-        raise AssertionError(f"clicking {what} at stage {stage(page)} played nothing") from exc
+        page.wait_for_function(moved, arg=ply, timeout=30_000)
+    except Exception:
+        # A live update that redraws the table between press and release swallows the click,
+        # as it would a person's: click what is now there once more.
+        last = what.split(" ")[-1]
+        if last.startswith("["):
+            _click(page, f"#board [data-moves='{last}']")
+        try:
+            page.wait_for_function(moved, arg=ply, timeout=120_000)
+        except Exception as exc:
+            raise AssertionError(f"clicking {what} at stage {stage(page)} played nothing") from exc
 
 
 def shoot(page: Any, path: Path) -> None:
@@ -147,8 +154,9 @@ def play_to_end(page: Any, rng: random.Random, name: str, ai: bool) -> int:
         if decision == 30:
             shoot(page, SCREENSHOTS / f"montana-{name}-play.png")
         last = page.inner_text("#last-move")
-        if ai and stage(page) == "MAIN" and last.startswith("Last turn: Yellow"):
-            # The AI's whole turn: the places it touched are ringed on the table.
+        after_ai = last.startswith("Last turn: Yellow") and "starts the game" not in last
+        if ai and stage(page) == "MAIN" and after_ai:
+            # The AI's whole turn (not the setup): the places it touched are ringed.
             assert page.query_selector_all("#board .last-move"), last
             ringed_after_ai += 1
         table_decision(page, rng)
