@@ -71,14 +71,20 @@ def serve(db: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 def create_game(
-    page: Any, base: str, game: str, others: tuple[str, str | None] = ("ai", "medium")
+    page: Any,
+    base: str,
+    game: str,
+    others: tuple[str, str | None] = ("ai", "medium"),
+    options: dict[str, str] | None = None,
 ) -> str:
-    """Fill in the lobby form (seat 0: me, every other seat: ``others``) and create the game;
-    returns its id."""
+    """Fill in the lobby form (seat 0: me, every other seat: ``others``; the game options
+    named in ``options``) and create the game; returns its id."""
     page.goto(f"{base}/#/")
     page.wait_for_selector("#game-select")
     page.select_option("#game-select", game)
     page.wait_for_selector(f"#seats[data-game='{game}'] .seat-row")
+    for name, value in (options or {}).items():
+        page.fill(f"#opt-{name}", value)
     count = len(page.query_selector_all("#seats .seat-row"))
     for seat in range(count):
         kind, level = ("me", None) if seat == 0 else others

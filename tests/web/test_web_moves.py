@@ -247,6 +247,13 @@ def check_montana(seen: dict[str, list[Any]]) -> None:
     assert f"row {entry['struct']['row']}, column {entry['struct']['column']}" in entry["words"]
     state, action, entry = first(seen, "trade")
     assert "trades a cattle for" in entry["words"] and entry["struct"]["gains"]["cattle"] == -1
+    # Where the table rings a decision whose notation does not say: the production space of a
+    # right part, the store row of a reward.
+    for state, _action, entry in seen["right"]:
+        assert entry["struct"]["space"] == state.to_json()["stage"]["production_space"]
+    for state, _action, entry in seen["reward"]:
+        seat = entry["struct"]["seat"]
+        assert entry["struct"]["row"] == state.to_json()["contractors"][seat][0]
 
 
 CHECKS: dict[str, Callable[[dict[str, list[Any]]], None]] = {

@@ -35,11 +35,64 @@ def hints_for(game: Game, state: State | None = None) -> dict[str, Any]:
         "seat_names": [game.seat_name(s) for s in seats],
         "renderer": game.name,
     }
+    if game.name == "montana":
+        table = montana_table(game)
+        if table is not None:
+            hints["table"] = table
     if game.name == "montana" and state is not None:
         landscape = montana_landscape(state)
         if landscape is not None:
             hints["landscape"] = landscape
     return hints
+
+
+MONTANA_COLOURS = ("Cu", "St", "Gr", "Pu")
+"""Montana worker colour letters in the engine's COLOURS order; W is the wheel's wild symbol."""
+
+
+def montana_table(game: Game) -> dict[str, Any] | None:
+    """The printed values of Montana's worker board, General Store and wheel, from the game's
+    component data file: the board draws them (costs and yields written on every space, rewards
+    on every store row) and they are not in the position JSON, which holds only what changes.
+    None if the engine changes shape."""
+    data = getattr(game, "data", None)
+    if data is None or not hasattr(data, "bank"):
+        return None
+
+    def colour(c: int) -> str:
+        return MONTANA_COLOURS[c] if 0 <= c < len(MONTANA_COLOURS) else "W"
+
+    return {
+        "bank": [{"space": b.name, "workers": b.workers, "silver": b.silver} for b in data.bank],
+        "areas": [
+            {
+                "area": area.name,
+                "colour": colour(area.colour),
+                "good": MONTANA_GOODS[area.good],
+                "right_bonus": area.right_bonus,
+                "spaces": [
+                    {"space": sp.name, "cost": sp.cost, "yield": sp.yield_} for sp in area.spaces
+                ],
+            }
+            for area in data.areas
+        ],
+        "column_cost": list(data.column_cost),
+        "rows": [
+            {
+                "row": row.name,
+                "cattle": row.cattle,
+                "silver": row.silver,
+                "upgrades": row.upgrades,
+                "picks": row.picks,
+                "pick_from": [MONTANA_GOODS[g] for g in row.pick_from],
+            }
+            for row in data.rows
+        ],
+        "wheel": [[colour(c) for c in segment] for segment in data.wheel],
+        "worker_cap": data.worker_cap,
+        "max_builds": data.max_builds_per_action,
+        "trade_silver": data.cattle_trade_silver,
+    }
 
 
 def montana_landscape(state: State) -> list[dict[str, Any]] | None:

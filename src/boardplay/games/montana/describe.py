@@ -192,6 +192,18 @@ def _main(move: str, who: str) -> tuple[dict[str, Any], str]:
     raise ValueError(f"{move!r} is not a Montana move")
 
 
+def _where(struct: dict[str, Any], before: Position, seat: int) -> None:
+    """Where on the table a decision happens when its notation does not say: the production
+    space whose right part is being filled, and the store row whose reward is being taken (the
+    board rings them, and the last turn's highlight finds them)."""
+    stage = before.get("stage") or {}
+    if struct["kind"] == "right" and stage.get("production_space"):
+        struct["space"] = stage["production_space"]
+    contractors = before.get("contractors") or []
+    if struct["kind"] == "reward" and 0 <= seat < len(contractors) and contractors[seat] != "home":
+        struct["row"] = str(contractors[seat])[0]
+
+
 def describe(before: Position, move: str, after: Position | None, seat: int, names: Names) -> Said:
     """The words and struct of Montana move ``move`` (notation §12.1) by ``seat`` (or chance).
     ``after`` is the position it leads to (None when unknown); bad notation raises ValueError."""
@@ -199,6 +211,7 @@ def describe(before: Position, move: str, after: Position | None, seat: int, nam
     found = _simple(move, who, names)
     struct, sentence = found if found is not None else _main(move, who)
     struct.setdefault("seat", seat)
+    _where(struct, before, seat)
     gains = _gains(before, after, seat)
     struct["gains"] = gains
     built = gains.get("settlements", 0)
