@@ -83,6 +83,8 @@ def create_game(
     page.wait_for_selector("#game-select")
     page.select_option("#game-select", game)
     page.wait_for_selector(f"#seats[data-game='{game}'] .seat-row")
+    if options:  # the rule variants sit behind "More options"
+        page.evaluate("document.querySelector('#more-options').open = true")
     for name, value in (options or {}).items():
         page.fill(f"#opt-{name}", value)
     count = len(page.query_selector_all("#seats .seat-row"))

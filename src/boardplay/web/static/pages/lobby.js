@@ -32,7 +32,7 @@ function optionInput(game, option) {
     input = h("select", attrs, option.choices.map((c) => h("option", { value: String(c) }, words(`option.${game}.${option.name}.${c}`, term("choice", c)))));
     input.value = String(option.default);
   } else {
-    input = h("input", { ...attrs, value: option.default ?? "", inputmode: option.kind === "int" ? "numeric" : null, size: 8, placeholder: option.allowed, title: option.allowed });
+    input = h("input", { ...attrs, value: option.default ?? "", inputmode: option.kind === "int" ? "numeric" : null, size: 8, placeholder: language() === "en" ? option.allowed : undefined, title: language() === "en" ? option.allowed : undefined });
   }
   return h("label", { class: "option", for: id, title: tip }, h("span", {}, label), input);
 }

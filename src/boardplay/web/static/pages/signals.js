@@ -1,7 +1,7 @@
 // "Your turn" said outside the page too: the tab's title, a badge on the favicon, and (only if
 // the player turned it on; remembered in this browser) a short chime when the turn comes round.
 import { h } from "../dom.js";
-import { t } from "../text.js";
+import { t, gameTitle } from "../text.js";
 import { turnSound, rememberTurnSound } from "../store.js";
 
 // The favicon: a board square in the site's green, with a red dot when it is your turn.
