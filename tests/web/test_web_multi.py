@@ -434,7 +434,16 @@ def test_a_redis_outage_loses_no_move_and_the_other_process_catches_up(pg_admin:
                     far.until(lambda v, ply=latest["ply"]: v["ply"] == ply)
                 seen = far.until(lambda v: v["terminal"])
                 final = httpx.get(f"{cluster.base[0]}/api/games/{gid}").json()
-                logs = [ds.server_log(process) for process in cluster.processes]
+                # Notices go out from a background queue, so a process logs that Redis is back
+                # when its next notice gets through, which may be just after the last move.
+                deadline = time.monotonic() + 15
+                while True:
+                    logs = [ds.server_log(process) for process in cluster.processes]
+                    if all("reachable again" in log for log in logs):
+                        break
+                    if time.monotonic() > deadline:
+                        break
+                    time.sleep(0.2)
         assert seen["moves"] == final["moves"]
         assert far.plies == sorted(far.plies), far.plies
         assert [m["move"] for m in final["moves"] if m["player"] >= 0] == accepted

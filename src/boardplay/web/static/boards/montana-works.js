@@ -94,7 +94,7 @@ export function wheel(env) {
     if (move) {
       wedge.append(s("path", { d: `M${C},${C} L${x0},${y0} A${R},${R} 0 0 1 ${x1},${y1} Z`, fill: "#1f9d5522", stroke: "#1f7a3f", "stroke-width": 3, class: "mt-ring" }));
       const [tx, ty] = at(mid, R * 0.33);
-      if (steps > 0) wedge.append(s("text", { x: tx, y: ty, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 13, "font-weight": 700, fill: "#1f5f2f" }, t("montana.grainCost", { n: steps })));
+      if (steps > 0) wedge.append(s("text", { x: tx, y: ty, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 14, "font-weight": 700, fill: "#1f5f2f" }, t("montana.grainCost", { n: steps })));
       env.offer(wedge, [move]);
     }
     g.append(wedge);
