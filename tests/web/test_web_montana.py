@@ -41,6 +41,12 @@ SMALLEST_TEXT = """() => {
 }"""
 
 
+FLAKY = pytest.mark.flaky(reruns=2)
+"""Known timing-flaky under two xdist workers (a page read between a navigation and the new
+view, a walk-through that opens late): rerun up to twice. Each failure is still reported;
+the open race is tracked in the session note (issue 16)."""
+
+
 @pytest.fixture
 def desktop(browser: Any) -> Any:
     from conftest import _page
@@ -163,6 +169,7 @@ def play_to_end(page: Any, rng: random.Random, name: str, ai: bool) -> int:
     raise AssertionError("the game did not end")
 
 
+@FLAKY
 def test_montana_against_the_ai_to_the_end_on_a_desktop(desktop: Any, server: str) -> None:
     create_game(desktop, server, "montana", ("ai", "easy"))
     decisions = play_to_end(desktop, random.Random(16), "desktop", ai=True)
@@ -173,6 +180,7 @@ def test_montana_against_the_ai_to_the_end_on_a_desktop(desktop: Any, server: st
         assert desktop.query_selector_all("#board .mt-player .mt-won")
 
 
+@FLAKY
 def test_montana_hot_seat_to_the_end_on_a_phone(phone_page: Any, server: str) -> None:
     """Both seats from one phone, to the end: the rules' engine guard max_turns ends the game
     after 40 turns (scored as if triggered), so two seats of random clicks finish in a few

