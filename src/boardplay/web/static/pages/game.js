@@ -197,14 +197,15 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
       reviewBox.append(reviewPanel({ id, seats: game.seats.map((st) => ({ seat: st.seat, name: named(st) })), seat: mine, token: tokenFor(id), jump }));
     }
     document.getElementById("text").textContent = game.text || "";
+    // The board is drawn first and the look-back bar shown after it, so the bar never stands over
+    // a board that still takes live moves (the past position may need a fetch).
+    if (lookAt !== null) await drawPast(lookAt);
+    else await drawLive();
     clear(lookBar);
     lookBar.hidden = lookAt === null;
     if (lookAt !== null) {
       lookBar.append(t("game.lookBack", { n: lookAt, total: game.moves.length }), lookMark ? h("span", { class: "muted" }, ` — ${t("review.marked")}`) : "", " ",
         h("button", { id: "back-to-now", onclick: () => lookBack(game.moves.length) }, t("game.backToNow")));
-      await drawPast(lookAt);
-    } else {
-      await drawLive();
     }
     board.dataset.ply = game.ply;
     // Set last: tests and scripts wait on these, so the board must be ready when they change.
