@@ -36,22 +36,27 @@ def test_play_against_the_ai_to_the_end_by_clicking(page: Any, server: str, game
         assert counts["list"] == 0, "every move of this game is drawn on the board"
 
 
-def test_hot_seat_both_seats_from_one_screen(page: Any, server: str) -> None:
-    game = "potlatch" if "potlatch" in GAMES else GAMES[0]
+@pytest.mark.parametrize("size", ["page", "phone"])
+@pytest.mark.parametrize("game", GAMES)
+def test_hot_seat_by_board_clicks_alone(request: Any, server: str, game: str, size: str) -> None:
+    """Every game, hot-seat, at desktop and phone size: both seats move from one screen, and every
+    move is made on the board (never from a list of moves)."""
+    page = request.getfixturevalue(size)
     create_game(page, server, game, ("hotseat", None))
-    rng = random.Random(1)
+    page.evaluate("document.querySelector('#tutorial-skip')?.click()")
+    rng = random.Random(f"{game}-{size}")
     # A step of the current turn can be taken back (Potlatch turns have 2 or 3 steps).
     if game == "potlatch":
-        click_a_move(page, rng)
+        assert click_a_move(page, rng) == "board"
         assert page.is_visible("#undo")
         page.click("#undo")
         page.wait_for_function("() => document.querySelector('#status').dataset.ply === '0'")
     movers = set()
-    for _ in range(12):
+    for _ in range(16):
         if wait_turn(page)["terminal"] == "1":
             break
         movers.add(page.inner_text("#seats li.current"))
-        click_a_move(page, rng)
+        assert click_a_move(page, rng) == "board", "a move was not offered on the board"
     assert len(movers) == 2
 
 
