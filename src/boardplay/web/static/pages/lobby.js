@@ -42,7 +42,12 @@ function optionInput(game, option) {
     input = h("select", attrs, option.choices.map((c) => h("option", { value: String(c) }, words(`option.${game}.${option.name}.${c}`, term("choice", c)))));
     input.value = String(option.default);
   } else {
-    input = h("input", { ...attrs, value: option.default ?? "", inputmode: option.kind === "int" ? "numeric" : null, size: 8, placeholder: allowedWords(option), title: allowedWords(option) });
+    // A word the box takes besides numbers ("random") is shown in this language and read back
+    // as the engine's word (readOptions).
+    const specials = option.specials || [];
+    const value = specials.includes(option.default) ? term("choice", option.default) : option.default ?? "";
+    attrs["data-specials"] = JSON.stringify(Object.fromEntries(specials.map((word) => [term("choice", word), word])));
+    input = h("input", { ...attrs, value, inputmode: option.kind === "int" ? "numeric" : null, size: 8, placeholder: allowedWords(option), title: allowedWords(option) });
   }
   return h("label", { class: "option", for: id, title: tip }, h("span", {}, label), input);
 }
@@ -51,7 +56,8 @@ function optionInput(game, option) {
 function readOptions(box) {
   const out = {};
   for (const el of box.querySelectorAll("[data-option]")) {
-    const value = el.type === "checkbox" ? String(el.checked) : el.value.trim();
+    const typed = el.type === "checkbox" ? String(el.checked) : el.value.trim();
+    const value = el.dataset.specials ? JSON.parse(el.dataset.specials)[typed] ?? typed : typed;
     if (value !== "" && value !== el.dataset.default) out[el.name] = value;
   }
   return out;
