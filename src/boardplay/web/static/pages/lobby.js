@@ -135,12 +135,17 @@ export async function lobbyPage(main) {
 
   const chosen = () => games.find((g) => g.name === gameSelect.value);
   const options = () => readOptions(form);
+  // Only the latest drawing may fill the seats: a slower preview answered for an earlier choice
+  // would otherwise redraw them over the choices made since (the seat kinds and AI levels).
+  let drawing = 0;
   const drawSeats = async () => {
+    const mine = ++drawing;
     const game = chosen();
     let seatNames = game.seat_names.slice(0, game.num_players);
     try {
       seatNames = (await api("/api/games/preview", { method: "POST", body: { game: game.name, options: options() } })).seat_names;
     } catch (e) { showError(e.message); }
+    if (mine !== drawing) return;
     clear(seatsBox);
     seatNames.map(seatName).forEach((name, seat) => {
       const kind = h("select", { name: `seat-${seat}`, class: "seat-kind", "aria-label": name }, SEAT_CHOICES.map((v) => h("option", { value: v }, t(`seat.${v}`))));
