@@ -444,3 +444,28 @@ def test_passtally_lines_are_traced_as_the_engine_scores_them() -> None:
                 assert struct["scored"] == next(vp for low, vp in VP if passes >= low)
                 checked += 1
     assert checked
+
+
+@pytest.mark.parametrize(
+    ("name", "limit"),
+    [
+        ("potlatch", "turn_limit"),
+        ("proteus", "max_turns"),
+        ("passtally", "max_turns"),
+        ("montana", "max_turns"),
+    ],
+)
+def test_every_end_has_a_code_the_catalogue_words(name: str, limit: str) -> None:
+    """A game ends with a stable end code (none while it runs), in both catalogues: played to its
+    end by the rules, and cut short by its turn limit."""
+    en, ja = messages("web", "en"), messages("web", "ja")
+    for options in ({}, {limit: 2}):
+        game = load(name, **options)
+        final = game.new_initial_state()
+        for final, _action in playthrough(game, 3, limit=5000):
+            assert final.end_code() is None
+        code = final.end_code()  # playthrough plays on the state it hands out: now the end
+        assert final.is_terminal() and code is not None
+        assert f"end.{code}" in en and f"end.{code}" in ja
+        if options:
+            assert code == "turn_limit", (name, code)
