@@ -18,7 +18,7 @@ settlements).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from boardplay.i18n.phrase import Phrase, SeatName, Sentence, say
@@ -135,18 +135,19 @@ def gains_words(gains: Mapping[str, int]) -> Phrase | None:
 
 def _simple(move: str, who: Who, names: Sequence[str]) -> tuple[dict[str, Any], Phrase] | None:
     """Moves without arguments, and chance outcomes."""
-    fixed = {
-        "recruit": ("recruit", say("{who} recruits workers: the wheel spins", who=who)),
-        "work:city": ("city", say("{who} goes to the City to hire contractors", who=who)),
-        "pass": ("pass", say("{who} passes (no contractor placed)", who=who)),
-        "stop": ("stop", say("{who} stops building", who=who)),
-        "canteen": ("canteen", say("{who} uses a canteen for an extra turn", who=who)),
-        "end": ("end", say("{who} ends the turn", who=who)),
-        "right:none": ("right", say("{who} leaves the right part empty", who=who)),
+    # Built only for the move asked about: a view describes every legal move.
+    fixed: dict[str, tuple[str, Callable[[], Phrase]]] = {
+        "recruit": ("recruit", lambda: say("{who} recruits workers: the wheel spins", who=who)),
+        "work:city": ("city", lambda: say("{who} goes to the City to hire contractors", who=who)),
+        "pass": ("pass", lambda: say("{who} passes (no contractor placed)", who=who)),
+        "stop": ("stop", lambda: say("{who} stops building", who=who)),
+        "canteen": ("canteen", lambda: say("{who} uses a canteen for an extra turn", who=who)),
+        "end": ("end", lambda: say("{who} ends the turn", who=who)),
+        "right:none": ("right", lambda: say("{who} leaves the right part empty", who=who)),
     }
     if move in fixed:
-        kind, words = fixed[move]
-        return {"kind": kind}, words
+        kind, saying = fixed[move]
+        return {"kind": kind}, saying()
     head, _, arg = move.partition(":")
     if head == "spin" and arg.isdigit():
         return {"kind": "spin", "n": int(arg)}, say("The wheel stops on segment {n}", n=int(arg))
@@ -194,13 +195,14 @@ def _main(move: str, who: Who) -> tuple[dict[str, Any], Phrase]:
     if head in ("wild", "return", "right"):
         workers = _letters(arg)
         said = workers_words(workers)
-        text = {
-            "wild": say("{who} chooses {workers} for the wild symbols", who=who, workers=said),
-            "return": say(
+        if head == "wild":
+            text = say("{who} chooses {workers} for the wild symbols", who=who, workers=said)
+        elif head == "return":
+            text = say(
                 "{who} returns {workers} (no more than 8 may be kept)", who=who, workers=said
-            ),
-            "right": say("{who} adds {workers} on the right part", who=who, workers=said),
-        }[head]
+            )
+        else:
+            text = say("{who} adds {workers} on the right part", who=who, workers=said)
         return {"kind": head, "workers": workers}, text
     if match := _PLACE.match(move):
         row, column = match.group(1), int(match.group(2))
