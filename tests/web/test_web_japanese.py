@@ -9,12 +9,16 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from browsing import SCREENSHOTS, click_a_move, create_game, wait_turn
 
+from boardplay.core.records import Record
 from boardplay.i18n import messages
+from boardplay.web.catalogue import REGISTRY
 
 pytestmark = pytest.mark.browser
 
@@ -56,6 +60,9 @@ SHOWN = """() => {
     const text = n.nodeValue.trim();
     if (text && !skip(n.parentElement)) out.push(text);
   }
+  for (const el of document.querySelectorAll('input:not([type]), input[type=text]')) {
+    if (!skip(el) && el.value) out.push(el.value);
+  }
   for (const el of document.querySelectorAll('select')) {
     const chosen = el.selectedOptions[0];
     if (!skip(el.parentElement) && chosen) out.push(chosen.textContent);
@@ -67,8 +74,14 @@ SHOWN = """() => {
       if (value) out.push(value.trim());
     }
   }
+  // An SVG's tooltips are <title> elements, never drawn, so the text walk above skips them.
+  for (const el of document.querySelectorAll('svg title')) {
+    if (!el.closest('[translate="no"]') && el.textContent.trim()) out.push(el.textContent.trim());
+  }
   return out;
 }"""
+
+KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def english_left(texts: list[str]) -> list[str]:
@@ -111,18 +124,30 @@ def test_a_japanese_browser_gets_the_lobby_in_japanese(ja_page: Any, server: str
     assert page.input_value("#language") == "ja"
     assert "新しいゲーム" in page.inner_text("#new-game")
     assert page.inner_text("header nav") == "ロビー 記録を開く"
+    page.evaluate("document.querySelector('#more-options').open = true")
     for game in ("potlatch", "proteus", "passtally", "montana"):
         page.select_option("#game-select", game)
         page.wait_for_selector(f"#seats[data-game='{game}'] .seat-row")
         assert not english_left(shown(page)), (game, english_left(shown(page)))
+        # Every rule option explains itself in a tooltip, in Japanese; a number box says what
+        # it takes in Japanese too.
+        tips = page.eval_on_selector_all(
+            "#new-game label.option", "els => els.map((el) => el.getAttribute('title') || '')"
+        )
+        assert tips and all(KANA.search(tip) for tip in tips), (game, tips)
+        hints = page.eval_on_selector_all(
+            "#new-game label.option input:not([type=checkbox])",
+            "els => els.map((el) => el.placeholder + ' | ' + el.title)",
+        )
+        assert all(KANA.search(hint) for hint in hints), (game, hints)
 
 
-@pytest.mark.parametrize("game", ["potlatch", "proteus", "passtally"])
+@pytest.mark.parametrize("game", ["potlatch", "proteus", "passtally", "montana"])
 def test_game_replay_and_rules_pages_leave_no_english(ja_page: Any, server: str, game: str) -> None:
     page = ja_page
     gid = create_game(page, server, game, ("hotseat", None))
     rng = random.Random(game)
-    for _ in range(4):  # a few moves, so the move list and the last turn are in words
+    for _ in range(6 if game == "montana" else 4):  # the move list and last turn in words
         if wait_turn(page)["terminal"] == "1":
             break
         click_a_move(page, rng)
@@ -139,6 +164,28 @@ def test_game_replay_and_rules_pages_leave_no_english(ja_page: Any, server: str,
     assert page.get_attribute("#rules-text", "lang") == "ja"
     assert re.search(r"[\u30a0-\u30ff]", page.inner_text("#rules-text h1"))
     assert not english_left(shown(page)), english_left(shown(page))
+
+
+def test_a_word_in_a_japanese_number_box_reaches_the_game_as_the_engines_word(
+    ja_page: Any, server: str
+) -> None:
+    """Montana's landscape and start player boxes show "random" in Japanese; left as they are
+    they keep the engine's default, and a number typed in is sent as the number."""
+    page = ja_page
+    page.goto(f"{server}/#/")
+    page.select_option("#game-select", "montana")
+    page.wait_for_selector("#seats[data-game='montana'] .seat-row")
+    page.evaluate("document.querySelector('#more-options').open = true")
+    random_word = messages("web", "ja")["choice.random"]
+    assert page.input_value("#opt-start_player") == random_word
+    page.fill("#opt-board_seed", "7")
+    page.click("#create")
+    page.wait_for_selector("#status[data-ply]")
+    options = page.evaluate(
+        "fetch('/api/games/' + location.hash.split('/')[2]).then(r => r.json())"
+        ".then(g => g.options)"
+    )
+    assert options["board_seed"] == 7 and options["start_player"] == "random", options
 
 
 def test_the_language_is_switched_on_any_page_and_remembered(ja_page: Any, server: str) -> None:
@@ -167,6 +214,8 @@ def test_an_unknown_browser_language_means_english(browser: Any, server: str) ->
         page.wait_for_selector("#seats .seat-row")
         assert page.evaluate("document.documentElement.lang") == "en"
         assert "New game" in page.inner_text("#new-game")
+        tip = page.eval_on_selector("#opt-layout", "el => el.closest('label').title")
+        assert tip == messages("web", "en")["tip.potlatch.layout"]
     finally:
         context.close()
 
@@ -195,5 +244,125 @@ def test_japanese_screenshots(browser: Any, server: str, size: str, viewport: An
         # The AI's seat and its moves are in Japanese too.
         assert "AI（やさしい）" in page.inner_text("#seats")
         assert not english_left(shown(page)), english_left(shown(page))
+    finally:
+        context.close()
+
+
+def finished_record(game: str, seed: int, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """A record of a random game played to its end here (not in the browser: a Montana game
+    takes over a thousand steps), written where the replay page can open it."""
+    loaded = REGISTRY.load(game, {})
+    rng = random.Random(seed)
+    state = loaded.new_initial_state()
+    record = Record.begin(loaded)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            record.play(state, outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            record.play(state, legal[rng.randrange(len(legal))])
+    record.finish(state)
+    path = tmp_path / f"{game}-{seed}.json"
+    path.write_text(record.dumps(), encoding="utf-8")
+    assert record.result is not None
+    return path, record.result
+
+
+def open_record(page: Any, server: str, path: Path) -> None:
+    page.goto(f"{server}/#/replay")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#replay-board[data-ply]")
+
+
+@pytest.mark.parametrize("game", ["potlatch", "proteus", "passtally", "montana"])
+def test_the_end_of_a_game_says_in_japanese_who_won_and_why(
+    ja_page: Any, server: str, game: str, tmp_path: Path
+) -> None:
+    """The result line, the last move and the board at the end are Japanese: put together from
+    the winners and the engine's end code, not from its English sentence."""
+    page = ja_page
+    path, result = finished_record(game, 1, tmp_path)
+    open_record(page, server, path)
+    ja = messages("web", "ja")
+    status = page.inner_text("#replay-status")
+    assert status.startswith(ja["replay.result"].split("{")[0]), status
+    assert ja[f"end.{result['end']}"] in status, status
+    last = page.inner_text("ol.moves li:last-child")
+    assert ja["game.ends"].split("{")[0].strip() in last and last.endswith("。"), last
+    assert not english_left(shown(page)), english_left(shown(page))
+
+
+def test_a_finished_game_and_the_lobby_say_the_result_in_japanese(
+    ja_page: Any, server: str
+) -> None:
+    """A Potlatch game played to its end over the API: its page and the lobby's list of recent
+    games word the result in Japanese, with why it ended."""
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "potlatch", "seats": [{"kind": "me"}, {"kind": "hotseat"}]},
+    ).json()
+    gid, token, view = created["id"], created["token"], created["game"]
+    rng = random.Random(5)
+    while not view["terminal"]:
+        move = rng.choice(view["legal"])["id"]
+        answer = httpx.post(
+            f"{server}/api/games/{gid}/actions",
+            json={"action": move, "ply": view["ply"]},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert answer.status_code == 200, answer.text
+        view = answer.json()["game"]
+    reason = messages("web", "ja")[f"end.{view['result']['end']}"]
+    page = ja_page
+    page.goto(f"{server}/#/game/{gid}")
+    page.wait_for_selector("#status[data-terminal='1']")
+    assert "ゲーム終了" in page.inner_text("#status") and reason in page.inner_text("#status")
+    assert not english_left(shown(page)), english_left(shown(page))
+    page.goto(f"{server}/#/")
+    row = page.wait_for_selector(f"#recent-games tr[data-game='{gid}']")
+    assert reason in row.inner_text(), row.inner_text()
+
+
+@pytest.mark.parametrize(("size", "viewport"), [("", DESKTOP), ("-phone", PHONE)])
+def test_japanese_montana_screenshots(
+    browser: Any, server: str, size: str, viewport: Any, tmp_path: Path
+) -> None:
+    """docs/screenshots/ja-montana*.png (a hot-seat game after a few steps: the decision panel,
+    the move list and the last turn in Japanese), ja-montana-end*.png (a finished game's last
+    position) and ja-lobby-options*.png (the lobby's rule options with a tooltip's text)."""
+    context = browser.new_context(viewport=viewport, locale="ja-JP")
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    try:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        create_game(page, server, "montana", ("hotseat", None))
+        rng = random.Random(11)
+        for _ in range(8):
+            if wait_turn(page)["terminal"] == "1":
+                break
+            click_a_move(page, rng)
+        wait_turn(page)
+        page.wait_for_selector("#mt-prompt")
+        assert "直前の手番" in page.inner_text("#last-move")
+        page.screenshot(path=str(SCREENSHOTS / f"ja-montana{size}.png"), full_page=True)
+        assert not english_left(shown(page)), english_left(shown(page))
+        path, _result = finished_record("montana", 2, tmp_path)
+        open_record(page, server, path)
+        assert "最終ラウンドが終わった" in page.inner_text("#mt-prompt")
+        page.screenshot(path=str(SCREENSHOTS / f"ja-montana-end{size}.png"), full_page=True)
+        assert not english_left(shown(page)), english_left(shown(page))
+        page.goto(f"{server}/#/")
+        page.select_option("#game-select", "montana")
+        page.wait_for_selector("#seats[data-game='montana'] .seat-row")
+        page.evaluate("document.querySelector('#more-options').open = true")
+        # A tooltip is drawn by the browser, not the page: show its text where a person sees it.
+        page.evaluate(
+            """() => { const el = document.querySelector('#opt-recruit_grain').closest('label');
+               const tip = document.createElement('div'); tip.id = 'tip-shown';
+               tip.style.cssText = 'border:1px solid #888;background:#ffffe0;padding:4px;';
+               tip.textContent = el.title; el.after(tip); el.scrollIntoView(); }"""
+        )
+        page.screenshot(path=str(SCREENSHOTS / f"ja-lobby-options{size}.png"))
     finally:
         context.close()

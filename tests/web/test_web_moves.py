@@ -8,6 +8,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -122,46 +123,89 @@ def spoken(parts: list[dict[str, Any]], lang: str) -> str:
     return "".join(one(part) for part in parts)
 
 
-TRANSLATED = ("potlatch", "proteus", "passtally")
-"""The games whose describers speak in phrases (Montana's still gives English sentences)."""
+KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+NAMES_KEPT = {
+    "KING",
+    "ROOK",
+    "BISHOP",
+    "KNIGHT",
+    "POLARITY",
+    "COLOR",
+    "SHAPE",
+    "LINE",
+    "NENE",
+    "NWNW",
+    "NENW",
+    "XNE",
+    "XNW",
+}
+"""The only Latin words a Japanese move may hold: the Proteus rule names and the Passtally tile
+designs, as the Japanese rules keep them (cells, piles and spaces are shorter)."""
+
+
+def check_japanese(entry: dict[str, Any], names: list[str]) -> str:
+    """The move's words in Japanese, once its English phrases are checked to say its words."""
+    ends = entry["struct"].get("ends")
+    ending = f" The game ends: {ends['result']}." if ends else ""
+    assert spoken(entry["say"], "en") + ending == entry["words"]
+    if ends:  # the browser words the result from the winners' seat names and the end code
+        assert ends["winner_names"] == [names[w] for w in ends["winners"]]
+        assert ends["end"] and f"end.{ends['end']}" in messages("web", "ja")
+    japanese = spoken(entry["say"], "ja")
+    assert japanese.endswith("。") and KANA.search(japanese), japanese
+    assert set(re.findall(r"[A-Za-z]{3,}", japanese)) <= NAMES_KEPT, japanese
+    return japanese
 
 
 def test_the_phrases_say_the_english_words_and_have_japanese(
     plays: tuple[str, dict[str, list[Any]]],
 ) -> None:
     name, seen = plays
-    if name not in TRANSLATED:
-        assert all("say" not in e for entries in seen.values() for _s, _a, e in entries)
-        return
     game = load(name)
     names = [game.seat_name(s) for s in range(game.num_players)]
-    kana = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
     for entries in seen.values():
         for _state, _action, entry in entries[:50]:
-            ends = entry["struct"].get("ends")
-            ending = f" The game ends: {ends['result']}." if ends else ""
-            assert spoken(entry["say"], "en") + ending == entry["words"]
-            if ends:  # the browser words the result from the winners' seat names
-                assert ends["winner_names"] == [names[w] for w in ends["winners"]]
-            japanese = spoken(entry["say"], "ja")
-            assert japanese.endswith("。") and kana.search(japanese), japanese
-            # Only cells, piles, designs and the Proteus rule names stay in Latin letters.
-            latin = re.findall(r"[A-Za-z]{3,}", japanese)
-            assert set(latin) <= {
-                "KING",
-                "ROOK",
-                "BISHOP",
-                "KNIGHT",
-                "POLARITY",
-                "COLOR",
-                "SHAPE",
-                "LINE",
-                "NENE",
-                "NWNW",
-                "NENW",
-                "XNE",
-                "XNW",
-            }, japanese
+            check_japanese(entry, names)
+
+
+def templates(parts: list[dict[str, Any]]) -> Iterator[str]:
+    """Every phrase template of a move's ``say``, nested ones included."""
+    for part in parts:
+        if isinstance(part, dict) and "t" in part:
+            yield part["t"]
+            yield from templates([v for v in part["p"].values() if isinstance(v, dict)])
+
+
+def test_every_montana_sentence_is_said_and_has_japanese() -> None:
+    """Every phrase of Montana's describer is reached: every legal choice of two random games is
+    described (not only the ones played), and a game of a player who recruits whenever they can
+    reaches the rare ones (giving workers back over the cap of 8). Each sentence is Japanese."""
+    game = load("montana")
+    names = [game.seat_name(s) for s in range(game.num_players)]
+    source = (Path(__file__).parents[2] / "src/boardplay/games/montana/describe.py").read_text()
+    wanted = set(re.findall(r'say\(\s*"((?:[^"\\]|\\.)*)"', source)) - {"Chance", "Seat {n}"}
+    reached: set[str] = set()
+    for seed, recruiter in ((0, False), (1, False), (2, True)):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        for _ in range(300 if recruiter else 3000):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                choices = [outcomes[rng.randrange(len(outcomes))][0]]
+                action = choices[0]
+            else:
+                choices = state.legal_actions()
+                named = {state.action_to_string(a): a for a in choices}
+                action = named.get("recruit") if recruiter else None
+                action = choices[rng.randrange(len(choices))] if action is None else action
+            for choice in choices:
+                entry = said(game, state, choice)
+                check_japanese(entry, names)
+                reached |= set(templates(entry["say"]))
+            state.apply_action(action)
+    assert wanted <= reached, sorted(wanted - reached)
 
 
 def first(seen: dict[str, list[Any]], kind: str) -> tuple[State, int, dict[str, Any]]:
@@ -400,3 +444,28 @@ def test_passtally_lines_are_traced_as_the_engine_scores_them() -> None:
                 assert struct["scored"] == next(vp for low, vp in VP if passes >= low)
                 checked += 1
     assert checked
+
+
+@pytest.mark.parametrize(
+    ("name", "limit"),
+    [
+        ("potlatch", "turn_limit"),
+        ("proteus", "max_turns"),
+        ("passtally", "max_turns"),
+        ("montana", "max_turns"),
+    ],
+)
+def test_every_end_has_a_code_the_catalogue_words(name: str, limit: str) -> None:
+    """A game ends with a stable end code (none while it runs), in both catalogues: played to its
+    end by the rules, and cut short by its turn limit."""
+    en, ja = messages("web", "en"), messages("web", "ja")
+    for options in ({}, {limit: 2}):
+        game = load(name, **options)
+        final = game.new_initial_state()
+        for final, _action in playthrough(game, 3, limit=5000):
+            assert final.end_code() is None
+        code = final.end_code()  # playthrough plays on the state it hands out: now the end
+        assert final.is_terminal() and code is not None
+        assert f"end.{code}" in en and f"end.{code}" in ja
+        if options:
+            assert code == "turn_limit", (name, code)

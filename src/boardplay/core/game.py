@@ -175,6 +175,12 @@ class State(abc.ABC):
         when the game has only one way to end."""
         return None
 
+    def end_code(self) -> str | None:
+        """Why the game ended as a stable word (``"three_stacks"``, ``"final_round"``), the key a
+        translation finds its words by (the web catalogue's ``end.<code>``), since the sentence of
+        ``end_reason`` is English; None while it runs or when the game has only one way to end."""
+        return None
+
     def result_text(self) -> str:
         """A one-line description of the result for people."""
         if not self.is_terminal():

@@ -242,6 +242,7 @@ def result_of(state: State) -> dict[str, Any]:
         "scores": state.scores(),
         "winners": state.winners(),
         "text": state.result_text(),
+        "end": state.end_code(),
     }
 
 

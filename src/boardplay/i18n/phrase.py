@@ -16,6 +16,7 @@ describers into the ``web`` domain (``babel-web.cfg``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -47,15 +48,24 @@ class Phrase:
     params: Mapping[str, Value] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        wanted = set(_FIELD.findall(self.template))
-        if wanted != set(self.params):
+        wanted = _fields(self.template)
+        if wanted != self.params.keys():
             raise ValueError(f"{self.template!r} needs {sorted(wanted)}, got {sorted(self.params)}")
 
     def english(self) -> str:
-        return _FIELD.sub(lambda m: _english(self.params[m.group(1)]), self.template)
+        # str.format fills exactly the {name} fields __post_init__ checked (no template has
+        # other braces), several times faster than a regular expression per field.
+        return self.template.format_map({k: _english(v) for k, v in self.params.items()})
 
     def to_json(self) -> dict[str, Any]:
         return {"t": self.template, "p": {k: _json(v) for k, v in self.params.items()}}
+
+
+@functools.lru_cache(maxsize=1024)
+def _fields(template: str) -> frozenset[str]:
+    """The ``{name}`` fields of a template; a view says every legal move, so this is asked
+    thousands of times for a few hundred templates."""
+    return frozenset(_FIELD.findall(template))
 
 
 def _english(value: Value) -> str:

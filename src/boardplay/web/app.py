@@ -402,7 +402,9 @@ def summary(room: Room) -> dict[str, Any]:
     out = {k: view.get(k) for k in keys}
     out["current_name"] = view.get("current_name")
     out["result"] = (view.get("result") or {}).get("text")
-    out["winners"] = (view.get("result") or {}).get("winners")  # the lobby words the result
+    # The lobby words the result from these in a language other than the engine's English.
+    for key in ("winners", "end", "ended", "resigned"):
+        out[key] = (view.get("result") or {}).get(key)
     out["updated"] = room.row.updated.isoformat()
     out["reproducible"] = view.get("reproducible", False)
     return out

@@ -71,6 +71,7 @@ def said(
             struct["ends"] = {
                 "winners": winners,
                 "result": after.result_text(),
+                "end": after.end_code(),
                 "winner_names": [names[w] for w in winners if 0 <= w < len(names)],
             }
             ending = f" The game ends: {after.result_text()}."

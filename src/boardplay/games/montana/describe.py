@@ -1,51 +1,57 @@
-"""Montana moves as structured data and in plain English.
+"""Montana moves as structured data and in words (English here, Japanese in the browser).
 
 Built only on the public contract: the position JSON before and after the move (rules spec §12.2)
 and the move's notation (§12.1). What a move earned or cost is read from the difference of the
 mover's player board before and after, so no rule is computed twice. Nothing here imports the
 engine, and nothing in the engine imports this module.
 
-``describe`` returns ``(struct, sentence)``. The struct is JSON-ready: ``kind`` (recruit, push,
-wild, return, work, right, city, place, pass, reward, build, stop, trade, canteen, end, spin,
-start, board), ``seat``, the move's own fields (``space``, ``workers``, ``row``/``column``,
-``hex``, ``goods``, ``n``, ``for``) and ``gains`` (what the mover's board gained, negative for
-what it paid: silver, goods and worker letters, cattle, canteens, settlements).
+``describe`` returns ``(struct, sentence)``, the sentence a ``boardplay.i18n.phrase.Sentence``
+(English by ``str()``, translated part by part in the browser: the counts, lists and goods are
+phrases too, so Japanese puts its counters after the noun). The struct is JSON-ready: ``kind``
+(recruit, push, wild, return, work, right, city, place, pass, reward, build, stop, trade,
+canteen, end, spin, start, board), ``seat``, the move's own fields (``space``, ``workers``,
+``row``/``column``, ``hex``, ``goods``, ``n``, ``for``) and ``gains`` (what the mover's board
+gained, negative for what it paid: silver, goods and worker letters, cattle, canteens,
+settlements).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from boardplay.i18n.phrase import Phrase, SeatName, Sentence, say
 
 Position = Mapping[str, Any]
 Names = Sequence[str]
-Said = tuple[dict[str, Any], str]
+Said = tuple[dict[str, Any], Sentence]
+Who = SeatName | Phrase
 
 GOODS = {
-    "c": "small copper",
-    "C": "large copper",
-    "s": "small stone",
-    "S": "large stone",
-    "g": "grain",
-    "p": "pumpkin",
+    "c": say("small copper"),
+    "C": say("large copper"),
+    "s": say("small stone"),
+    "S": say("large stone"),
+    "g": say("grain"),
+    "p": say("pumpkin"),
 }
-WORKERS = {"Cu": "copper", "St": "stone", "Gr": "grain", "Pu": "pumpkin"}
-AREAS = {"M": "the Mine", "Q": "the Quarry", "G": "the Grain field", "F": "the Farm"}
+PLURAL_GOODS = {"p": say("pumpkins")}
+"""The goods whose English name takes a plural s (copper, stone and grain do not)."""
+WORKERS = {"Cu": say("copper"), "St": say("stone"), "Gr": say("grain"), "Pu": say("pumpkin")}
+"""Worker colours by their letters, as the workers are named ("a copper worker")."""
+AREAS = {
+    "M": say("the Mine"),
+    "Q": say("the Quarry"),
+    "G": say("the Grain field"),
+    "F": say("the Farm"),
+}
 """Production areas by the first letter of their spaces' names (§2.6.2)."""
 
 _WORK = re.compile(r"^work:([A-Z])(\d+):(.+)$")
 _PLACE = re.compile(r"^place:([A-Z])(\d+)$")
 _BUILD = re.compile(r"^build:(-?\d+),(-?\d+)$")
 _UPGRADE = re.compile(r"^reward:up:(.+)$")
-
-
-COUNTABLE = ("worker", "canteen", "pumpkin", "settlement")
-"""Nouns that take a plural s; silver, copper, stone, grain and cattle do not."""
-
-
-def _counted(words: str, n: int) -> str:
-    return f"{n} {words}s" if n != 1 and words.endswith(COUNTABLE) else f"{n} {words}"
 
 
 def _letters(text: str) -> dict[str, int]:
@@ -56,18 +62,43 @@ def _letters(text: str) -> dict[str, int]:
     return out
 
 
-def _list(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+def listed(items: Sequence[Phrase]) -> Phrase:
+    """ "a, b and c" as phrases (Japanese joins them with 、 and と)."""
+    if not items:
+        raise ValueError("a list of nothing cannot be said")
+    head = items[0]
+    for item in items[1:-1]:
+        head = say("{a}, {b}", a=head, b=item)
+    return head if len(items) == 1 else say("{a} and {b}", a=head, b=items[-1])
 
 
-def workers_words(counts: Mapping[str, int]) -> str:
-    parts = [
-        _counted(f"{WORKERS.get(k, k)} worker", n) if n > 1 else f"a {WORKERS.get(k, k)} worker"
-        for k, n in counts.items()
-    ]
-    return _list(parts)
+def worker_words(letter: str, n: int) -> Phrase:
+    kind = WORKERS[letter]
+    return (
+        say("a {kind} worker", kind=kind) if n == 1 else say("{n} {kind} workers", n=n, kind=kind)
+    )
+
+
+def workers_words(counts: Mapping[str, int]) -> Phrase:
+    return listed([worker_words(k, n) for k, n in counts.items()])
+
+
+def goods_words(key: str, n: int) -> Phrase:
+    good = PLURAL_GOODS[key] if n != 1 and key in PLURAL_GOODS else GOODS[key]
+    return say("{n} {good}", n=n, good=good)
+
+
+def counted(key: str, n: int) -> Phrase:
+    """One line of a player board's difference in words: ``("silver", 8)`` → "8 silver"."""
+    if key == "silver":
+        return say("{n} silver", n=n)
+    if key == "cattle":
+        return say("{n} cattle", n=n)
+    if key == "canteens":
+        return say("1 canteen") if n == 1 else say("{n} canteens", n=n)
+    if key in WORKERS:
+        return worker_words(key, n)
+    return goods_words(key, n)
 
 
 def _gains(before: Mapping[str, Any], after: Mapping[str, Any] | None, seat: int) -> dict[str, int]:
@@ -88,107 +119,127 @@ def _gains(before: Mapping[str, Any], after: Mapping[str, Any] | None, seat: int
     return gains
 
 
-def gains_words(gains: Mapping[str, int]) -> str:
-    """{"silver": 8, "c": -1} → "gets 8 silver and pays 1 small copper"."""
-    got: list[str] = []
-    paid: list[str] = []
-    for key, n in gains.items():
-        if key == "settlements":
-            continue
-        word = GOODS.get(key) or (
-            f"{WORKERS[key]} worker"
-            if key in WORKERS
-            else key[:-1]
-            if key.endswith("s") and key != "silver"
-            else key
-        )
-        (got if n > 0 else paid).append(_counted(word, abs(n)))
-    parts = []
+def gains_words(gains: Mapping[str, int]) -> Phrase | None:
+    """{"silver": 8, "c": -1} → ", and receives 8 silver and pays 1 small copper" (None when
+    nothing changed hands)."""
+    got = [counted(k, n) for k, n in gains.items() if k != "settlements" and n > 0]
+    paid = [counted(k, -n) for k, n in gains.items() if k != "settlements" and n < 0]
+    if got and paid:
+        return say(", and receives {got} and pays {paid}", got=listed(got), paid=listed(paid))
     if got:
-        parts.append("receives " + _list(got))
+        return say(", and receives {got}", got=listed(got))
     if paid:
-        parts.append("pays " + _list(paid))
-    return " and ".join(parts)
+        return say(", and pays {paid}", paid=listed(paid))
+    return None
 
 
-def _simple(move: str, who: str, names: Sequence[str]) -> tuple[dict[str, Any], str] | None:
+def _simple(move: str, who: Who, names: Sequence[str]) -> tuple[dict[str, Any], Phrase] | None:
     """Moves without arguments, and chance outcomes."""
-    fixed = {
-        "recruit": f"{who} recruits workers: the wheel spins",
-        "work:city": f"{who} goes to the City to hire contractors",
-        "pass": f"{who} passes (no contractor placed)",
-        "stop": f"{who} stops building",
-        "canteen": f"{who} uses a canteen for an extra turn",
-        "end": f"{who} ends the turn",
-        "right:none": f"{who} leaves the right part empty",
+    # Built only for the move asked about: a view describes every legal move.
+    fixed: dict[str, tuple[str, Callable[[], Phrase]]] = {
+        "recruit": ("recruit", lambda: say("{who} recruits workers: the wheel spins", who=who)),
+        "work:city": ("city", lambda: say("{who} goes to the City to hire contractors", who=who)),
+        "pass": ("pass", lambda: say("{who} passes (no contractor placed)", who=who)),
+        "stop": ("stop", lambda: say("{who} stops building", who=who)),
+        "canteen": ("canteen", lambda: say("{who} uses a canteen for an extra turn", who=who)),
+        "end": ("end", lambda: say("{who} ends the turn", who=who)),
+        "right:none": ("right", lambda: say("{who} leaves the right part empty", who=who)),
     }
     if move in fixed:
-        kind = {"work:city": "city", "right:none": "right"}.get(move, move)
-        return {"kind": kind}, fixed[move]
+        kind, saying = fixed[move]
+        return {"kind": kind}, saying()
     head, _, arg = move.partition(":")
     if head == "spin" and arg.isdigit():
-        return {"kind": "spin", "n": int(arg)}, f"The wheel stops on segment {arg}"
+        return {"kind": "spin", "n": int(arg)}, say("The wheel stops on segment {n}", n=int(arg))
     if head == "start" and arg.isdigit():
-        first = names[int(arg)] if int(arg) < len(names) else f"Seat {int(arg) + 1}"
-        return {"kind": "start", "seat": int(arg)}, f"{first} starts the game"
+        seat = int(arg)
+        first: Who = SeatName(names[seat]) if seat < len(names) else say("Seat {n}", n=seat + 1)
+        return {"kind": "start", "seat": seat}, say("{first} starts the game", first=first)
     if head == "board" and arg.isdigit():
-        return {"kind": "board", "n": int(arg)}, "The landscape is laid out"
+        return {"kind": "board", "n": int(arg)}, say("The landscape is laid out")
     if head == "push" and arg.isdigit():
         n = int(arg)
         words = (
-            f"{who} keeps the arrow where it stopped"
+            say("{who} keeps the arrow where it stopped", who=who)
             if n == 0
-            else f"{who} pushes the arrow {n} segment{'s' if n > 1 else ''} on with grain"
+            else say("{who} pushes the arrow 1 segment on with grain", who=who)
+            if n == 1
+            else say("{who} pushes the arrow {n} segments on with grain", who=who, n=n)
         )
         return {"kind": "push", "n": n}, words
     return None
 
 
-def _main(move: str, who: str) -> tuple[dict[str, Any], str]:
+def _trade_words(item: str) -> Phrase:
+    """What a cattle is traded for: silver, a good or a worker of a colour."""
+    if item == "silver":
+        return say("silver")
+    if item in WORKERS:
+        return worker_words(item, 1)
+    return say("a {good}", good=GOODS[item])
+
+
+def _main(move: str, who: Who) -> tuple[dict[str, Any], Phrase]:
     head, _, arg = move.partition(":")
     if match := _WORK.match(move):
         space = match.group(1) + match.group(2)
         workers = _letters(match.group(3))
         place = (
-            f"bank space {space}"
+            say("bank space {space}", space=space)
             if match.group(1) == "B"
-            else f"{AREAS.get(match.group(1), 'space')} ({space})"
+            else say("{area} ({space})", area=AREAS[match.group(1)], space=space)
         )
-        return {"kind": "work", "space": space, "workers": workers}, (
-            f"{who} puts {workers_words(workers)} on {place}"
+        return {"kind": "work", "space": space, "workers": workers}, say(
+            "{who} puts {workers} on {place}", who=who, workers=workers_words(workers), place=place
         )
     if head in ("wild", "return", "right"):
         workers = _letters(arg)
-        text = {
-            "wild": f"{who} chooses {workers_words(workers)} for the wild symbols",
-            "return": f"{who} returns {workers_words(workers)} (no more than 8 may be kept)",
-            "right": f"{who} adds {workers_words(workers)} on the right part",
-        }[head]
+        said = workers_words(workers)
+        if head == "wild":
+            text = say("{who} chooses {workers} for the wild symbols", who=who, workers=said)
+        elif head == "return":
+            text = say(
+                "{who} returns {workers} (no more than 8 may be kept)", who=who, workers=said
+            )
+        else:
+            text = say("{who} adds {workers} on the right part", who=who, workers=said)
         return {"kind": head, "workers": workers}, text
     if match := _PLACE.match(move):
         row, column = match.group(1), int(match.group(2))
-        return {"kind": "place", "row": row, "column": column}, (
-            f"{who} places a contractor in the General Store, row {row}, column {column}"
+        return {"kind": "place", "row": row, "column": column}, say(
+            "{who} places a contractor in the General Store, row {row}, column {column}",
+            who=who,
+            row=row,
+            column=column,
         )
     if match := _UPGRADE.match(move):
         upgrades = {m[0]: int(m[1:]) for m in re.findall(r"[a-zA-Z]\d+", match.group(1))}
-        shown = [_counted(GOODS.get(k, k), n) for k, n in upgrades.items() if n]
-        text = f"{who} upgrades {_list(shown)}" if shown else f"{who} upgrades nothing"
+        shown = [goods_words(k, n) for k, n in upgrades.items() if n and k in GOODS]
+        text = (
+            say("{who} upgrades {goods}", who=who, goods=listed(shown))
+            if shown
+            else say("{who} upgrades nothing", who=who)
+        )
         return {"kind": "reward", "upgrades": upgrades}, text
     if head == "reward" and arg.startswith("pick:"):
         goods = _letters(arg[5:])
-        shown = [_counted(GOODS.get(k, k), n) for k, n in goods.items()]
-        return {"kind": "reward", "goods": goods}, f"{who} picks {_list(shown)}"
+        shown = [goods_words(k, n) for k, n in goods.items() if k in GOODS]
+        return {"kind": "reward", "goods": goods}, say(
+            "{who} picks {goods}", who=who, goods=listed(shown)
+        )
     if match := _BUILD.match(move):
         hex_ = [int(match.group(1)), int(match.group(2))]
-        return {"kind": "build", "hex": hex_}, f"{who} builds a settlement at {hex_[0]},{hex_[1]}"
+        return {"kind": "build", "hex": hex_}, say(
+            "{who} builds a settlement at {hex}", who=who, hex=f"{hex_[0]},{hex_[1]}"
+        )
     if head == "trade" and arg.startswith("cattle>"):
         target = arg[7:]
         item = target.split(":")[1] if ":" in target else "silver"
-        word = "silver" if item == "silver" else f"a {GOODS.get(item) or WORKERS.get(item, item)}"
-        if item in WORKERS:
-            word += " worker"
-        return {"kind": "trade", "for": item}, f"{who} trades a cattle for {word}"
+        if item != "silver" and item not in GOODS and item not in WORKERS:
+            raise ValueError(f"{move!r} is not a Montana move")
+        return {"kind": "trade", "for": item}, say(
+            "{who} trades a cattle for {what}", who=who, what=_trade_words(item)
+        )
     raise ValueError(f"{move!r} is not a Montana move")
 
 
@@ -207,23 +258,24 @@ def _where(struct: dict[str, Any], before: Position, seat: int) -> None:
 def describe(before: Position, move: str, after: Position | None, seat: int, names: Names) -> Said:
     """The words and struct of Montana move ``move`` (notation §12.1) by ``seat`` (or chance).
     ``after`` is the position it leads to (None when unknown); bad notation raises ValueError."""
-    who = names[seat] if 0 <= seat < len(names) else "Chance"
+    who: Who = SeatName(names[seat]) if 0 <= seat < len(names) else say("Chance")
     found = _simple(move, who, names)
-    struct, sentence = found if found is not None else _main(move, who)
+    struct, words = found if found is not None else _main(move, who)
     struct.setdefault("seat", seat)
     _where(struct, before, seat)
     gains = _gains(before, after, seat)
     struct["gains"] = gains
+    sentence = Sentence([words])
     built = gains.get("settlements", 0)
+    if struct["kind"] == "build" and built > 1:
+        sentence.add(say(" ({n} settlement tiles)", n=built))
     # The sentence already names what was placed or traded; the rest of the difference is news.
     named = (
         set(struct.get("workers", {})) if struct["kind"] in ("work", "right", "return") else set()
     )
     if struct["kind"] in ("trade", "canteen"):
         named = set(gains)
-    paid = gains_words({k: n for k, n in gains.items() if not (k in named and n < 0)})
-    if struct["kind"] == "build" and built > 1:
-        sentence += f" ({built} settlement tiles)"
-    if paid:
-        sentence += f", and {paid}"
-    return struct, sentence + "."
+    news = gains_words({k: n for k, n in gains.items() if not (k in named and n < 0)})
+    if news is not None:
+        sentence.add(news)
+    return struct, sentence.add(say("."))

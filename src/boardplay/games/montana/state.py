@@ -359,6 +359,9 @@ class MontanaState(KernelState, State):
         outcomes: list[tuple[int, float]] = self.kernel.chance_outcomes()
         return outcomes
 
+    def end_code(self) -> str | None:
+        return {"trigger": "final_round", "max_turns": "turn_limit"}.get(self.ended_by or "")
+
     def end_reason(self) -> str | None:
         if self.ended_by == "trigger":
             return "final round played out"

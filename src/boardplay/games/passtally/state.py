@@ -35,6 +35,12 @@ _END_TEXT = {
     END_FINAL_ROUND: "final round completed",
     END_MAX_TURNS: "turn limit (max_turns) reached",
 }
+_END_CODE = {
+    END_NO_PLACEMENT: "no_placement",
+    END_FINAL_ROUND: "final_round",
+    END_MAX_TURNS: "turn_limit",
+}
+"""The same reasons as stable words, for translations (``State.end_code``)."""
 
 Line = tuple[int, int, int]
 """(lower slot, higher slot, passes)."""
@@ -287,6 +293,9 @@ class PasstallyState(KernelState, State):
 
     def scores(self) -> list[float]:
         return [float(s) for s in self.points]
+
+    def end_code(self) -> str | None:
+        return _END_CODE.get(self._field("end")) if self.game_over else None
 
     def end_reason(self) -> str | None:
         return _END_TEXT.get(self._field("end")) if self.game_over else None

@@ -25,7 +25,13 @@ from boardplay.games.potlatch.notation import (
     pack,
     snapshot_to_json,
 )
-from boardplay.games.potlatch.tables import COLOUR_TOTAL, CONDITION_TEXT, LAYOUTS, NEUTRAL_TOTAL
+from boardplay.games.potlatch.tables import (
+    COLOUR_TOTAL,
+    CONDITION_CODES,
+    CONDITION_TEXT,
+    LAYOUTS,
+    NEUTRAL_TOTAL,
+)
 
 if TYPE_CHECKING:
     from boardplay.games.potlatch.kernel import SnapshotData
@@ -206,6 +212,10 @@ class PotlatchState(KernelState, State):
 
     def explain_illegal(self, action: object) -> str:
         return explain_illegal(self.kernel, action, self.result_text())
+
+    def end_code(self) -> str | None:
+        result = self.result
+        return None if result is None else CONDITION_CODES[result[1]]
 
     def end_reason(self) -> str | None:
         result = self.result

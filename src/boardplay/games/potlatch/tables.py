@@ -35,3 +35,5 @@ CONDITION_TEXT = {
     4: "turn limit (engine guard)",
 }
 """End conditions by number (spec §8.2; 4 is the engine's turn-limit guard)."""
+CONDITION_CODES = {1: "three_stacks", 2: "stuck", 3: "repetition", 4: "turn_limit"}
+"""The same conditions as stable words, for translations (``State.end_code``)."""

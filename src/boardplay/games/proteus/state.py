@@ -31,6 +31,13 @@ from boardplay.games.proteus.tables import (
 
 ONGOING: Final = -1
 DRAW: Final = 2
+END_TEXT: Final = {
+    "goal": "goal met by one player only",
+    "two_passes": "both players passed",
+    "turn_limit": "turn limit (max_turns)",
+    "no_action": "no legal action (kadon)",
+}
+"""The words of each ``end_code`` (§7)."""
 """``kernel.outcome`` values besides a winning seat (0 Black, 1 White)."""
 
 FEATURES: Final = (
@@ -156,18 +163,22 @@ class ProteusState(KernelState, State):
         """``ongoing``, ``black-wins``, ``white-wins`` or ``draw`` (the scenario vocabulary)."""
         return OUTCOMES[self.kernel.outcome]
 
-    def end_reason(self) -> str | None:
+    def end_code(self) -> str | None:
         """Why the game ended, derived from the final position (§7)."""
         kernel = self.kernel
         if kernel.outcome == ONGOING:
             return None
         if kernel.outcome != DRAW:
-            return "goal met by one player only"
+            return "goal"
         if not kernel.kadon and kernel.passes >= 2:
-            return "both players passed"
+            return "two_passes"
         if kernel.max_turns and kernel.turns >= kernel.max_turns:
-            return "turn limit (max_turns)"
-        return "no legal action (kadon)"
+            return "turn_limit"
+        return "no_action"
+
+    def end_reason(self) -> str | None:
+        code = self.end_code()
+        return None if code is None else END_TEXT[code]
 
     # ----- cold verbs -----------------------------------------------------------------------
     def explain_illegal(self, action: object) -> str:

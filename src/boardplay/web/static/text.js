@@ -377,6 +377,51 @@ const EN = {
   "title.yourTurn": "Your turn · {title} · boardplay",
   "title.game": "{title} · boardplay",
   "game.copyLabel": "Copy the invitation link for seat {n}",
+  // ----- the Japanese UI, complete: why a game ended, the lobby options' tooltips (issue 16) -----
+  "result.winsBecause": "{name} wins ({reason})",
+  "result.drawBecause": "a draw ({reason})",
+  "result.resigns": "{name} resigns",
+  "result.resignsWins": "{name} resigns: {winner} wins",
+  "result.agreed": "draw by agreement",
+  "end.three_stacks": "condition 1: three own stacks",
+  "end.stuck": "condition 2: the mover could not complete the turn",
+  "end.repetition": "condition 3: repetition",
+  "end.turn_limit": "turn limit reached",
+  "end.goal": "goal met by one player only",
+  "end.two_passes": "both players passed",
+  "end.no_action": "no legal action",
+  "end.no_placement": "no legal placement left",
+  "end.final_round": "final round played out",
+  "allowed.range": "a whole number from {min} to {max}",
+  "allowed.atLeast": "a whole number, {min} or more",
+  "allowed.number": "a whole number",
+  "allowed.or": " or ",
+  "allowed.empty": "empty: none",
+  "tip.potlatch.actions": "Actions each player takes per turn: the stock has 9 tiles for 2 actions, 12 for 3.",
+  "tip.potlatch.layout": "How many tiles lie on the table when the game starts: 3 or 4.",
+  "tip.potlatch.first_player": "The seat that takes the first turn: Red or Blue.",
+  "tip.potlatch.blank_entry_ignores_height": "A pawn may step onto a blank space from any height; only a tile from the stock is needed.",
+  "tip.potlatch.repetition_compares_full_state": "End condition 3 (repetition) also compares the empty tiles and where the pawns stand.",
+  "tip.potlatch.filter_dead_ends": "Only actions after which the turn can still be completed are offered.",
+  "tip.potlatch.turn_limit": "A guard of the engine, not a rule: after this many turns the game ends and is scored like a repetition.",
+  "tip.proteus.rules": "Japanese rules: no win while the board is being built, and two passes in a row draw. Kadon rules: a win counts from the first turn, and each colour is turned face up exactly once while the board is built.",
+  "tip.proteus.repetition": "Whether a move of the movement phase may bring back a position seen before (Boardspace forbids it).",
+  "tip.proteus.max_turns": "The game is drawn at the end of this turn unless someone won in it; empty: no limit.",
+  "tip.passtally.players": "Number of players; the first seat is the start player.",
+  "tip.passtally.jump_counts_as_step": "On: every space of the edge counts as a step, occupied ones too. Off: occupied spaces are jumped for free, and a marker stops on the first or second empty space.",
+  "tip.passtally.ring_corners_continuous": "On: markers move round the corners freely. Off: only along their own side.",
+  "tip.passtally.finish_turn_on_immediate_end": "On: when no tile can be laid mid-turn, the player finishes the turn and scores. Off: the game ends right after that tile, without scoring.",
+  "tip.passtally.turn_time_limit_s": "Seconds per turn (the rulebook's variant uses 60). It is only recorded: this table has no clock.",
+  "tip.passtally.max_turns": "A guard of the engine, not a rule: the game ends after this many turns and is ranked by score (ties go to the earliest seat). Empty: no limit.",
+  "tip.montana.players": "Number of players.",
+  "tip.montana.recruit_grain": "Grain paid on the wheel either replaces the workers of the spin (the Japanese overview) or adds 2 more (the published rules).",
+  "tip.montana.build_adjacent_any": "Settlements may be built next to any player's settlement, not only next to your own or the start tile.",
+  "tip.montana.canteen_after_final": "The last player of the final round may still use canteens.",
+  "tip.montana.board_seed": "The number of the landscape to lay out (0 to 4095 give different landscapes); random: a new one every game.",
+  "tip.montana.start_player": "Who starts: random, or a seat number counted from 0.",
+  "tip.montana.max_turns": "A guard of the engine: after this many turns the game ends and is scored as if it had been triggered.",
+  "tip.montana.tiebreak_money": "The second tie-break counts money either as its silver value or as the fewest coins.",
+  "tip.montana.data": "The component values: default is the data shipped with the game (with reconstructed values).",
 };
 
 const LANGUAGES = ["en", "ja"]; // as the language menu of index.html
@@ -424,14 +469,26 @@ export function say(parts, fallback = "") {
   return parts.map(one).join("");
 }
 
-// A result ({winners, text}, winner_names where the seats' names are not at hand) in words: the
-// engine's own sentence in English (it says why the game ended), else who won, in this language.
+// Why a game ended (the engine's end code, State.end_code) in this language; "" if unknown.
+export const endWords = (code) => (code && `end.${code}` in EN ? t(`end.${code}`) : "");
+
+// A result in words: the engine's own sentence in English; in another language it is put
+// together from the structured result (`winners` or `winner_names`, the `end` code, and for a
+// result the players made, `ended` and `resigned`), never from the English sentence.
 export function resultWords(result, names = []) {
   if (!result) return "";
   const text = result.text ?? result.result ?? "";
   if (current === "en" || !Array.isArray(result.winners)) return text;
-  const who = result.winner_names || result.winners.map((w) => names[w] ?? `#${w + 1}`);
-  return who.length ? t("result.wins", { name: who.map(seatName).join("・") }) : t("result.draw");
+  const nameOf = (seat) => seatName(names[seat] ?? `#${seat + 1}`);
+  const who = (result.winner_names || result.winners.map((w) => names[w] ?? `#${w + 1}`)).map(seatName).join("・");
+  if (result.ended === "agreement") return t("result.agreed");
+  if (result.ended === "resignation") {
+    const quitter = nameOf((result.resigned || []).slice(-1)[0]);
+    return who ? t("result.resignsWins", { name: quitter, winner: who }) : t("result.resigns", { name: quitter });
+  }
+  const reason = endWords(result.end);
+  if (who) return reason ? t("result.winsBecause", { name: who, reason }) : t("result.wins", { name: who });
+  return reason ? t("result.drawBecause", { reason }) : t("result.draw");
 }
 
 // A move in words: its phrases in this language, and how the game ended if it did.

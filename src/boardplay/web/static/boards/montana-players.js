@@ -6,7 +6,7 @@
 // each as pieces and a sentence in words, and the moves that have no place on the map (stop
 // building, pass, end the turn).
 import { h } from "../dom.js";
-import { t } from "../text.js";
+import { t, words, endWords } from "../text.js";
 import { icon, goodIcon, workerIcon, counted, seatIcon, gainsRow, piecesRow, GOODS, WORKERS } from "./montana-pieces.js";
 
 export function playerBoards(env) {
@@ -44,7 +44,7 @@ export function playerBoards(env) {
 // One choice of the decision panel: its pieces, what it gains and pays, and its words.
 function choice(env, move, pieces) {
   const colour = env.colours[move.struct.seat] || "#888";
-  const el = h("div", { class: "mt-choice" }, pieces, gainsRow(move.struct.gains, colour), h("span", { class: "mt-words" }, move.words));
+  const el = h("div", { class: "mt-choice" }, pieces, gainsRow(move.struct.gains, colour), h("span", { class: "mt-words" }, words(move)));
   env.offer(el, [move]);
   return el;
 }
@@ -56,7 +56,8 @@ function prompt(env) {
   const name = names[stage.decider] || "";
   if (position.result) {
     const winners = (position.result.winners || []).map((seat) => names[seat]).join(", ");
-    const reason = position.result.reason || "";
+    // The position names how the game ended (§12.2); the engine's end codes name the words.
+    const reason = endWords({ trigger: "final_round", max_turns: "turn_limit" }[position.result.reason]);
     return winners ? t("montana.prompt.overWin", { winners, reason }) : t("montana.prompt.overDraw", { reason });
   }
   if (stage.decider === null || stage.decider === undefined) return t("montana.prompt.chance");
@@ -109,7 +110,7 @@ export function panel(env) {
   }
   const buttons = h("div", { class: "mt-buttons" });
   for (const m of kinds("stop", "pass", "end")) {
-    const b = h("div", { class: "mt-button", "data-kind": m.struct.kind }, h("span", {}, m.words), gainsRow(m.struct.gains, env.colours[m.struct.seat]));
+    const b = h("div", { class: "mt-button", "data-kind": m.struct.kind }, h("span", {}, words(m)), gainsRow(m.struct.gains, env.colours[m.struct.seat]));
     env.offer(b, [m]);
     buttons.append(b);
   }

@@ -9,7 +9,7 @@
 // last turn is ringed everywhere it touched. The printed values come from the server hint
 // `table`, the hexes from `landscape`, the rest from the position JSON (rules spec §12.2).
 import { h } from "../dom.js";
-import { t } from "../text.js";
+import { t, words, seatName } from "../text.js";
 import { targets, legalMoves, groupBy } from "./common.js";
 import { legend, pieceName } from "./montana-pieces.js";
 import { mapSvg, hexWords } from "./montana-map.js";
@@ -47,7 +47,7 @@ export function draw(position, ctx) {
     interactive: !!ctx.interactive,
     sel: ctx.selected || null,
     colours: ctx.hints?.seat_colours || [],
-    names: ctx.hints?.seat_names || [],
+    names: (ctx.hints?.seat_names || []).map(seatName), // in this language
     lastTurn: ctx.lastTurn || [],
     byKey: (kind, keyOf) => groupBy(legal.filter((m) => m.struct.kind === kind), keyOf),
     costWords,
@@ -56,7 +56,7 @@ export function draw(position, ctx) {
     // A target that plays at once; pointing at it or focusing it says what it does first.
     offer(el, moves) {
       marks.target(el, moves);
-      const say = () => { const p = el.closest(".montana-table")?.querySelector("#mt-preview"); if (p) p.textContent = t("montana.preview", { words: moves.map((m) => m.words).join(" / ") }); };
+      const say = () => { const p = el.closest(".montana-table")?.querySelector("#mt-preview"); if (p) p.textContent = t("montana.preview", { words: moves.map(words).join(" / ") }); };
       el.addEventListener("pointerenter", say);
       el.addEventListener("focus", say);
       return el;

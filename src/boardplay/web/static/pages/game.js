@@ -191,7 +191,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     showHint(hintBox, lookAt === null ? hint : null);
     if (game.terminal && !reviewBox.firstChild) {
       const mine = game.your_seats?.[0] ?? 0;
-      const named = (st) => { const colour = game.hints?.seat_names?.[st.seat]; return colour && colour !== st.name ? `${colour} · ${st.name}` : st.name; };
+      const named = (st) => { const colour = game.hints?.seat_names?.[st.seat]; return colour && colour !== st.name ? `${seatName(colour)} · ${seatName(st.name)}` : seatName(st.name); };
       // A flagged move jumps the board there; on a phone the board is above the review: show it.
       const jump = (n, mark) => { lookBack(n, mark); if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: "start" }); };
       reviewBox.append(reviewPanel({ id, seats: game.seats.map((st) => ({ seat: st.seat, name: named(st) })), seat: mine, token: tokenFor(id), jump }));

@@ -3,7 +3,7 @@
 import { h, clear } from "../dom.js";
 import { api, getCatalogue, showError } from "../api.js";
 import { tokenFor, myGameIds, rememberToken, rememberInvites, playerName, rememberName, tutorialSeen } from "../store.js";
-import { t, term, gameTitle, seatName, resultWords, language } from "../text.js";
+import { t, term, gameTitle, seatName, resultWords } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
 import { ABOUT, inCardOrder } from "../about.js";
 import { miniature } from "../boards/miniatures.js";
@@ -14,13 +14,23 @@ const DEFAULT_LEVEL = "medium";
 // A text of the catalogue in words when text.js has one (an option, a level), else the server's.
 const words = (key, fallback) => { const said = t(key); return said === key ? fallback : said; };
 
+// What a number box takes, in words, from the option's bounds (the engine's `allowed` is English).
+function allowedWords(option) {
+  const { minimum: min, maximum: max } = option;
+  const parts = [min !== null && max !== null ? t("allowed.range", { min, max })
+    : min !== null ? t("allowed.atLeast", { min }) : t("allowed.number")];
+  parts.push(...(option.specials || []).map((word) => term("choice", word)));
+  if (option.nullable) parts.push(t("allowed.empty"));
+  return parts.join(t("allowed.or"));
+}
+
 // One rule option as a form field described in words: a checkbox for yes/no, a menu of named
-// choices, else a box for a number (empty keeps the default).
+// choices, else a box for a number (empty keeps the default). Its tooltip explains it in words
+// from the catalogue (a game we have no words for: the engine's own explanation).
 function optionInput(game, option) {
   const id = `opt-${option.name}`;
   const label = words(`option.${game}.${option.name}`, option.doc);
-  // The engine's own explanation of an option is English: shown as a tooltip in English only.
-  const tip = language() === "en" ? option.doc : undefined;
+  const tip = words(`tip.${game}.${option.name}`, option.doc);
   const attrs = { id, name: option.name, "data-option": option.name, "data-default": String(option.default) };
   if (option.kind === "bool") {
     const box = h("input", { type: "checkbox", ...attrs });
@@ -32,7 +42,12 @@ function optionInput(game, option) {
     input = h("select", attrs, option.choices.map((c) => h("option", { value: String(c) }, words(`option.${game}.${option.name}.${c}`, term("choice", c)))));
     input.value = String(option.default);
   } else {
-    input = h("input", { ...attrs, value: option.default ?? "", inputmode: option.kind === "int" ? "numeric" : null, size: 8, placeholder: language() === "en" ? option.allowed : undefined, title: language() === "en" ? option.allowed : undefined });
+    // A word the box takes besides numbers ("random") is shown in this language and read back
+    // as the engine's word (readOptions).
+    const specials = option.specials || [];
+    const value = specials.includes(option.default) ? term("choice", option.default) : option.default ?? "";
+    attrs["data-specials"] = JSON.stringify(Object.fromEntries(specials.map((word) => [term("choice", word), word])));
+    input = h("input", { ...attrs, value, inputmode: option.kind === "int" ? "numeric" : null, size: 8, placeholder: allowedWords(option), title: allowedWords(option) });
   }
   return h("label", { class: "option", for: id, title: tip }, h("span", {}, label), input);
 }
@@ -41,7 +56,8 @@ function optionInput(game, option) {
 function readOptions(box) {
   const out = {};
   for (const el of box.querySelectorAll("[data-option]")) {
-    const value = el.type === "checkbox" ? String(el.checked) : el.value.trim();
+    const typed = el.type === "checkbox" ? String(el.checked) : el.value.trim();
+    const value = el.dataset.specials ? JSON.parse(el.dataset.specials)[typed] ?? typed : typed;
     if (value !== "" && value !== el.dataset.default) out[el.name] = value;
   }
   return out;
@@ -51,7 +67,7 @@ function listing(games, action) {
   if (!games.length) return h("p", { class: "muted" }, t("lobby.none"));
   return h("table", { class: "list" }, games.map((g) => h("tr", { "data-game": g.id },
     h("td", {}, gameTitle(g.game, g.title)), h("td", {}, g.seats.map((s) => seatName(s.name)).join(" – ")),
-    h("td", { class: "muted" }, g.result ? resultWords({ text: g.result, winners: g.winners }, g.seats.map((s) => s.name))
+    h("td", { class: "muted" }, g.result ? resultWords({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned }, g.seats.map((s) => s.name))
       : g.status === "active" ? t("lobby.toMove", { name: seatName(g.current_name ?? "") }) : term("status", g.status)),
     h("td", {}, action(g)))));
 }
@@ -119,12 +135,17 @@ export async function lobbyPage(main) {
 
   const chosen = () => games.find((g) => g.name === gameSelect.value);
   const options = () => readOptions(form);
+  // Only the latest drawing may fill the seats: a slower preview answered for an earlier choice
+  // would otherwise redraw them over the choices made since (the seat kinds and AI levels).
+  let drawing = 0;
   const drawSeats = async () => {
+    const mine = ++drawing;
     const game = chosen();
     let seatNames = game.seat_names.slice(0, game.num_players);
     try {
       seatNames = (await api("/api/games/preview", { method: "POST", body: { game: game.name, options: options() } })).seat_names;
     } catch (e) { showError(e.message); }
+    if (mine !== drawing) return;
     clear(seatsBox);
     seatNames.map(seatName).forEach((name, seat) => {
       const kind = h("select", { name: `seat-${seat}`, class: "seat-kind", "aria-label": name }, SEAT_CHOICES.map((v) => h("option", { value: v }, t(`seat.${v}`))));

@@ -41,7 +41,7 @@ async function showReplay(main, replay, id) {
     slider.value = index;
     const frame = frames[index];
     label.textContent = `${index} / ${frames.length - 1}`;
-    info.textContent = frame.result ? t("replay.result", { result: resultWords(frame.result === replay.record?.result?.text ? replay.record.result : { text: frame.result }, replay.hints?.seat_names) })
+    info.textContent = frame.result ? t("replay.result", { result: resultWords(frame.result === replay.record?.result?.text ? replay.record.result : frame.struct?.ends ?? { text: frame.result }, replay.hints?.seat_names) })
       : index ? t("replay.after", { n: index, words: words(frame) || frame.move }) : t("replay.start");
     await drawBoard(board, replay.hints?.renderer, frame.position, frame.text,
       { legal: [], interactive: false, hints: replay.hints, options: replay.options, narrow: board.clientWidth < 560, lastTurn: mark ? [mark] : lastTurn(allMoves, index) });
