@@ -107,6 +107,10 @@ class Broker:
         """Notices never published during the current outage (outbox full)."""
         self.held = 0
         """Notices that waited for Redis during the current outage."""
+        self.peers = 1
+        """Other processes listening, as the last publish counted them (every process listens
+        to every game's channel, so Redis's count of receivers is the number of processes);
+        assumed until counted."""
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
@@ -139,7 +143,7 @@ class Broker:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for game_id, notice in batch.items():
                         pipe.publish(CHANNEL + game_id, notice.encode())
-                    await pipe.execute()
+                    receivers = await pipe.execute()
             except Exception as exc:
                 self._lost(exc)
                 for game_id, notice in batch.items():  # newer notices queued meanwhile win
@@ -153,6 +157,7 @@ class Broker:
                 await asyncio.sleep(RETRY_SECONDS)
                 self.waiting.set()
             else:
+                self.peers = max(0, int(receivers[-1]) - 1) if receivers else self.peers
                 self._back()
 
     def _lost(self, exc: BaseException) -> None:

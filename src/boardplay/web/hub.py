@@ -161,8 +161,9 @@ class Hub:
         """Tell the other processes that ``room`` changed, with its public view so that they
         need not build it again (never waits: see ``Broker.publish``)."""
         if self.broker is not None:
-            notice = Notice(room.row.revision, self.epoch, room.relay_text())
-            self.broker.publish(room.row.id, notice)
+            # Alone on the broker (one process), nobody would use the view: leave it out.
+            view = room.relay_text() if self.broker.peers else ""
+            self.broker.publish(room.row.id, Notice(room.row.revision, self.epoch, view))
 
     async def remote_change(self, game_id: str, revision: int, notice: Notice) -> None:
         """A process changed a game: update the sockets watching it here."""

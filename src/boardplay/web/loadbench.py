@@ -7,7 +7,8 @@ moves as fast as its answers come (``--pace 0``, a closed loop: what the servers
 most) or after a think time of about ``--pace`` seconds (people playing): the player sends
 ``act`` over its socket and waits for the update that carries the move. It measures the move's
 round trip at the player (send to update) and its arrival at the spectator on the other
-process, moves per second overall, and errors.
+process, moves per second overall, errors, and the servers' CPU time per move (all their work
+in the window, read from ``/proc``, divided by the moves).
 A finished game is replaced by a new one. The run is bounded by ``--seconds`` per setup (and a
 ceiling on moves); numbers are printed, never asserted: the machine may be shared."""
 
