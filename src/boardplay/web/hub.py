@@ -99,9 +99,6 @@ class Hub:
         """The notice (with its view) of the newest revision wanted, per game being synced."""
         threads = 1 if storage.engine.dialect.name == "sqlite" else DB_THREADS
         self.db_pool = ThreadPoolExecutor(threads, thread_name_prefix="boardplay-db")
-        self.deciding = asyncio.Semaphore(threads)
-        """Requests being decided at once (``Room._decide``); the others wait their turn in order
-        of arrival (asyncio's semaphore wakes its waiters first in, first out)."""
 
     def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
         """Run the storage call ``call(*args, **kwargs)`` off the event loop; await its answer."""

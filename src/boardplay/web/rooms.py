@@ -252,28 +252,22 @@ class Room:
         database itself confirms that the copy was current (``StaleWrite`` if not). A refusal
         stores nothing to confirm it, so it stands only once a check finds the copy current;
         otherwise the request is decided again on the newer copy. An accepted move thus costs
-        one transaction and no separate check.
-
-        Requests are decided a few at a time (``Hub.deciding``), first come first served, from
-        the check to the updates queued for the sockets: a burst of moves (every table's first
-        move at once) is then served in order, each in the time of the ones before it, instead
-        of all of them starting together and finishing together, late."""
-        async with self.hub.deciding:
-            async with self.lock:
-                for _ in range(ATTEMPTS):
-                    try:
-                        await change()
-                        break
-                    except st.StaleWrite:
-                        await self._refresh()
-                    except ApiError:
-                        if not await self._refresh():
-                            raise
-                else:
-                    raise conflict(
-                        "stale", "the game kept changing while your request was stored; try again"
-                    )
-            await self.changed()
+        one transaction and no separate check."""
+        async with self.lock:
+            for _ in range(ATTEMPTS):
+                try:
+                    await change()
+                    break
+                except st.StaleWrite:
+                    await self._refresh()
+                except ApiError:
+                    if not await self._refresh():
+                        raise
+            else:
+                raise conflict(
+                    "stale", "the game kept changing while your request was stored; try again"
+                )
+        await self.changed()
 
     # ----- requests -------------------------------------------------------------------------
     def _acting_seat(self, token: str | None) -> int:
