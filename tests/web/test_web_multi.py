@@ -378,7 +378,6 @@ def start_together(ports: list[int], env: dict[str, str]) -> list[subprocess.Pop
         return list(pool.map(lambda port: ds.start_server(port, env, workers=2), ports))
 
 
-@pytest.mark.flaky(reruns=2)  # timing under two xdist workers: the catch-up once took > 15 s
 def test_a_redis_outage_loses_no_move_and_the_other_process_catches_up(pg_admin: str) -> None:
     """Redis stops mid-game. Moves are still accepted by both processes (the database is the
     source of truth; never a 5xx), a socket reconnecting meanwhile starts from the newest ply,

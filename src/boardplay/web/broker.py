@@ -1,24 +1,36 @@
 """Live updates between server processes: Redis pub/sub.
 
-Each accepted change is published once, by the process that stored it, as the game's id and new
-revision on channel ``boardplay:game:<id>``. Every process listens on ``boardplay:game:*`` and,
-for a game whose sockets it serves, reloads what changed from the database (the single source
-of truth) and sends each socket the update. Messages carry no game data: one that is lost or
-arrives late costs nothing but time, because a process compares revisions and catches up from
-the database (the hub also checks its watched games every few seconds, and after the
-connection to Redis comes back).
+Each accepted change is published once, by the process that stored it, on channel
+``boardplay:game:<id>``: the game's new revision, the publishing process, and the game's public
+view at that revision (as the page sees it: ``Room.public_view``). Every process listens on
+``boardplay:game:*`` and, for a game whose sockets it serves, reloads what changed from the
+database (the single source of truth) and sends each socket the update, built from the view that
+came with the notice when it is the view of the revision it loaded (so a move's view is built
+once, by the process that accepted it, not once per process). A notice that is lost or arrives
+late costs nothing but time, because a process compares revisions and catches up from the
+database (the hub also checks its watched games every few seconds, and after the connection to
+Redis comes back).
 
-Redis is never in a move's path: the move is stored and acknowledged first, and its notice goes
-into a bounded queue that a background task publishes. While Redis is down the notices are
-dropped (the other processes catch up from the database by revision), the outage is logged once
-when it starts and once when it ends, and no request waits for Redis or fails because of it."""
+Redis is never in a move's path: the move is stored and acknowledged first, and its notice waits
+in a bounded outbox that keeps only the newest notice of each game; a background task publishes
+everything waiting in one round trip. While Redis is down the notices wait there (only the
+newest per game, so an outage cannot pile them up), the outage is logged once when it starts and
+once when it ends, and no request waits for Redis or fails because of it. When Redis answers
+again, the waiting notices go out and every process checks its watched games against the
+database, so nothing changed meanwhile stays unseen.
+
+The listening connection is made with redis-py's own retries turned off: a lost connection must
+reach this module (which reconnects, resubscribes and has the hub catch up), never be mended
+silently inside the client, which skipped the catch-up (with redis-py's default of ten retries, a
+short outage went unnoticed, and a socket on another process stayed behind until the next
+periodic check)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -29,10 +41,34 @@ RETRY_SECONDS = 1.0
 TIMEOUT_SECONDS = 2.0
 """Longest wait for Redis to connect or answer a command (a hung Redis counts as down)."""
 OUTBOX = 10_000
-"""Notices waiting to be published; more are dropped (other processes catch up by revision)."""
+"""Games whose newest notice may wait to be published; beyond that the oldest are dropped (the
+other processes catch up from the database by revision)."""
 
-Changed = Callable[[str, int], Awaitable[None]]
+Changed = Callable[[str, int, "Notice"], Awaitable[None]]
 Reconnected = Callable[[], Awaitable[None]]
+
+
+class Notice:
+    """A change notice as it arrived: the revision, who sent it, and the public view's JSON
+    text, left undecoded until a process needs it (most notices concern games a process does
+    not serve, or its own changes)."""
+
+    __slots__ = ("origin", "revision", "view_text")
+
+    def __init__(self, revision: int, origin: str = "", view_text: str = "") -> None:
+        self.revision = revision
+        self.origin = origin
+        self.view_text = view_text
+
+    def encode(self) -> str:
+        return f"{self.revision} {self.origin} {self.view_text}"
+
+    @classmethod
+    def decode(cls, data: bytes | str) -> Notice:
+        """``"<revision> <origin> <view JSON>"`` (``ValueError`` if malformed)."""
+        text = data.decode() if isinstance(data, bytes) else str(data)
+        revision, origin, view_text = [*text.split(" ", 2), "", ""][:3]
+        return cls(int(revision), origin, view_text)
 
 
 class Broker:
@@ -40,19 +76,41 @@ class Broker:
 
     def __init__(self, url: str, changed: Changed, reconnected: Reconnected) -> None:
         import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
         self.url = url
+        # Publishing may retry once at once (a pooled connection that Redis closed meanwhile);
+        # listening never retries inside the client (see the module's docstring).
         self.redis: Any = aioredis.from_url(
-            url, socket_connect_timeout=TIMEOUT_SECONDS, socket_timeout=TIMEOUT_SECONDS
+            url,
+            socket_connect_timeout=TIMEOUT_SECONDS,
+            socket_timeout=TIMEOUT_SECONDS,
+            retry=Retry(NoBackoff(), 1),
+        )
+        self.listener: Any = aioredis.from_url(
+            url,
+            socket_connect_timeout=TIMEOUT_SECONDS,
+            socket_timeout=TIMEOUT_SECONDS,
+            retry=Retry(NoBackoff(), 0),
         )
         self.changed = changed
         self.reconnected = reconnected
         self.listening = asyncio.Event()
-        self.outbox: asyncio.Queue[tuple[str, int]] = asyncio.Queue(OUTBOX)
+        self.outbox: OrderedDict[str, Notice] = OrderedDict()
+        """The newest unpublished notice of each game, oldest first."""
+        self.waiting = asyncio.Event()
+        """Set when the outbox holds something."""
         self.down = False
         """Redis is known to be unreachable (logged once; cleared when it answers again)."""
         self.dropped = 0
-        """Notices not published during the current outage."""
+        """Notices never published during the current outage (outbox full)."""
+        self.held = 0
+        """Notices that waited for Redis during the current outage."""
+        self.peers = 1
+        """Other processes listening, as the last publish counted them (every process listens
+        to every game's channel, so Redis's count of receivers is the number of processes);
+        assumed until counted."""
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
@@ -63,29 +121,44 @@ class Broker:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.listening.wait(), timeout=5)
 
-    def publish(self, game_id: str, revision: int) -> None:
-        """Queue the notice that ``game_id`` reached ``revision``; never waits."""
-        try:
-            self.outbox.put_nowait((game_id, revision))
-        except asyncio.QueueFull:
+    def publish(self, game_id: str, notice: Notice) -> None:
+        """Queue ``notice`` for ``game_id`` (replacing an older one still waiting); never waits."""
+        self.outbox.pop(game_id, None)
+        self.outbox[game_id] = notice
+        if len(self.outbox) > OUTBOX:
+            self.outbox.popitem(last=False)
             self.dropped += 1
+        self.waiting.set()
 
     async def _publish(self) -> None:
-        """Publish queued notices in order; while Redis is down, drop them (the other processes
-        catch up from the database) instead of piling them up."""
+        """Publish everything waiting in one round trip (a pipeline); while Redis is down, keep
+        the notices (the newest per game) and try again every ``RETRY_SECONDS``."""
         while True:
-            game_id, revision = await self.outbox.get()
-            if self.down and not self.listening.is_set():
-                self.dropped += 1
-                continue
+            await self.waiting.wait()
+            self.waiting.clear()
+            batch, self.outbox = self.outbox, OrderedDict()
+            if self.down:
+                self.held = max(self.held, len(batch))
             try:
-                await self.redis.publish(CHANNEL + game_id, json.dumps({"revision": revision}))
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for game_id, notice in batch.items():
+                        pipe.publish(CHANNEL + game_id, notice.encode())
+                    receivers = await pipe.execute()
             except Exception as exc:
-                self.dropped += 1
                 self._lost(exc)
+                for game_id, notice in batch.items():  # newer notices queued meanwhile win
+                    self.outbox.setdefault(game_id, notice)
+                    if notice.revision > self.outbox[game_id].revision:
+                        self.outbox[game_id] = notice
+                while len(self.outbox) > OUTBOX:
+                    self.outbox.popitem(last=False)
+                    self.dropped += 1
+                self.held = max(self.held, len(self.outbox))
+                await asyncio.sleep(RETRY_SECONDS)
+                self.waiting.set()
             else:
-                if self.down and self.listening.is_set():
-                    self._back()
+                self.peers = max(0, int(receivers[-1]) - 1) if receivers else self.peers
+                self._back()
 
     def _lost(self, exc: BaseException) -> None:
         if not self.down:
@@ -101,17 +174,19 @@ class Broker:
         if self.down:
             self.down = False
             log.warning(
-                "Redis is reachable again; %d change notices were not published meanwhile "
-                "(the sockets catch up from the database now)",
+                "Redis is reachable again; %d games' change notices waited and go out now, %d "
+                "were dropped (the sockets catch up from the database)",
+                self.held,
                 self.dropped,
             )
         self.dropped = 0
+        self.held = 0
 
     async def _listen(self) -> None:
         from redis.exceptions import RedisError
 
         while True:
-            pubsub = self.redis.pubsub()
+            pubsub = self.listener.pubsub()
             try:
                 await pubsub.psubscribe(CHANNEL + "*")
                 self.listening.set()
@@ -136,12 +211,12 @@ class Broker:
         try:
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-            revision = int(json.loads(message["data"])["revision"])
+            notice = Notice.decode(message["data"])
         except (KeyError, TypeError, ValueError) as exc:
             log.warning("ignoring a malformed broker message: %s", exc)
             return
         try:
-            await self.changed(channel.removeprefix(CHANNEL), revision)
+            await self.changed(channel.removeprefix(CHANNEL), notice.revision, notice)
         except Exception:
             log.exception("could not deliver a change of %s", channel)
 
@@ -151,5 +226,6 @@ class Broker:
         for task in self._tasks:
             with contextlib.suppress(BaseException):
                 await task
-        with contextlib.suppress(Exception):
-            await self.redis.aclose()
+        for client in (self.redis, self.listener):
+            with contextlib.suppress(Exception):
+                await client.aclose()

@@ -187,3 +187,22 @@ def server_log(process: subprocess.Popen[bytes]) -> str:
         return ""
     log.seek(0)
     return log.read().decode(errors="replace")
+
+
+def cpu_seconds(process: subprocess.Popen[bytes]) -> float:
+    """CPU time (user + system) used so far by the server and every process of its group (its
+    workers), read from ``/proc`` (Linux; 0.0 where there is none)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # ended meanwhile
+        # The command name (field 2) may hold spaces: count fields after its closing bracket.
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if int(fields[2]) == process.pid:  # field 5, the process group
+            total += int(fields[11]) + int(fields[12])  # fields 14 and 15, utime and stime
+    return total / ticks

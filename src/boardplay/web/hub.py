@@ -34,7 +34,7 @@ from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
 from boardplay.web import storage as st
-from boardplay.web.broker import Broker
+from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, not_found, quote
@@ -95,6 +95,8 @@ class Hub:
         self._wanted: dict[str, int] = {}
         """Newest revision heard of, per watched game whose copy is being brought up to it."""
         self._syncing: dict[str, asyncio.Task[None]] = {}
+        self._relayed: dict[str, Notice] = {}
+        """The notice (with its view) of the newest revision wanted, per game being synced."""
         threads = 1 if storage.engine.dialect.name == "sqlite" else DB_THREADS
         self.db_pool = ThreadPoolExecutor(threads, thread_name_prefix="boardplay-db")
 
@@ -152,24 +154,32 @@ class Hub:
         broken.shutdown(wait=False, cancel_futures=True)
 
     # ----- between processes ----------------------------------------------------------------
-    def publish(self, game_id: str, revision: int) -> None:
-        """Tell the other processes (never waits: see ``Broker.publish``)."""
+    def publish(self, room: Room) -> None:
+        """Tell the other processes that ``room`` changed, with its public view so that they
+        need not build it again (never waits: see ``Broker.publish``)."""
         if self.broker is not None:
-            self.broker.publish(game_id, revision)
+            # Alone on the broker (one process), nobody would use the view: leave it out.
+            view = room.relay_text() if self.broker.peers else ""
+            self.broker.publish(room.row.id, Notice(room.row.revision, self.epoch, view))
 
-    async def remote_change(self, game_id: str, revision: int) -> None:
-        """Another process (or this one) changed a game: update the sockets watching it here."""
-        self.notice(game_id, revision)
+    async def remote_change(self, game_id: str, revision: int, notice: Notice) -> None:
+        """A process changed a game: update the sockets watching it here."""
+        if notice.origin != self.epoch:  # this process's own changes are sent already
+            self.notice(game_id, revision, notice)
 
-    def notice(self, game_id: str, revision: int) -> None:
+    def notice(self, game_id: str, revision: int, relayed: Notice | None = None) -> None:
         """The database holds ``revision`` of a game: if sockets here watch an older copy,
         reload it and update them, without waiting. Games catch up side by side, and notices
         that arrive while a game is reloading fold into one more reload (never a queue of
-        them), so a burst of moves cannot pile up behind one slow game."""
+        them), so a burst of moves cannot pile up behind one slow game. A ``relayed`` notice's
+        view is used if the reload lands on its revision."""
         room = self.rooms.get(game_id)
         if room is None or not room.subscribers or revision <= room.row.revision:
             return
-        self._wanted[game_id] = max(self._wanted.get(game_id, revision), revision)
+        if revision >= self._wanted.get(game_id, revision):
+            self._wanted[game_id] = revision
+            if relayed is not None and relayed.view_text:
+                self._relayed[game_id] = relayed
         if game_id not in self._syncing:
             task = asyncio.get_running_loop().create_task(self._sync(room))
             self._syncing[game_id] = task
@@ -178,12 +188,16 @@ class Hub:
         game_id = room.row.id
         try:
             while (revision := self._wanted.pop(game_id, None)) is not None:
+                relayed = self._relayed.pop(game_id, None)
                 if await room.refresh(revision):
+                    if relayed is not None:
+                        room.adopt_view(relayed.revision, relayed.view_text)
                     await room.broadcast()
         except Exception:
             log.exception("could not bring game %s up to date; the next check tries again", game_id)
         finally:
             self._syncing.pop(game_id, None)
+            self._relayed.pop(game_id, None)
 
     async def catch_up(self) -> None:
         """Compare every watched game with the database (one query) and send what was missed."""

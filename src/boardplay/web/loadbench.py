@@ -7,7 +7,8 @@ moves as fast as its answers come (``--pace 0``, a closed loop: what the servers
 most) or after a think time of about ``--pace`` seconds (people playing): the player sends
 ``act`` over its socket and waits for the update that carries the move. It measures the move's
 round trip at the player (send to update) and its arrival at the spectator on the other
-process, moves per second overall, and errors.
+process, moves per second overall, errors, and the servers' CPU time per move (all their work
+in the window, read from ``/proc``, divided by the moves).
 A finished game is replaced by a new one. The run is bounded by ``--seconds`` per setup (and a
 ceiling on moves); numbers are printed, never asserted: the machine may be shared."""
 
@@ -19,8 +20,9 @@ import contextlib
 import json
 import random
 import statistics
+import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +42,8 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     games: int = 0
     elapsed: float = 0.0
+    cpu: float = 0.0
+    """CPU seconds the servers used from the window's opening until the last move came back."""
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -162,16 +166,46 @@ class Gate:
         await self.opened.wait()
 
 
-async def _load(ports: Sequence[int], args: argparse.Namespace) -> Tally:
+async def _load(
+    ports: Sequence[int],
+    args: argparse.Namespace,
+    cpu: Callable[[], float],
+    spy: Callable[[], None],
+) -> Tally:
     tally = Tally()
     gate = Gate(args.games, args.seconds)
     limits = httpx.Limits(max_connections=args.games * 2)
+    opened = asyncio.get_running_loop().create_task(_at_opening(gate, cpu, spy))
     async with httpx.AsyncClient(timeout=120, limits=limits) as http:
         await asyncio.gather(
             *(_one_table(http, ports, i, args, gate, tally) for i in range(args.games))
         )
     tally.elapsed = min(time.monotonic(), gate.window[1]) - gate.window[0]
+    tally.cpu = cpu() - await opened
     return tally
+
+
+async def _at_opening(gate: Gate, cpu: Callable[[], float], spy: Callable[[], None]) -> float:
+    """The servers' CPU time when the measured window opens (and start the profiler then)."""
+    await gate.opened.wait()
+    spy()
+    return cpu()
+
+
+def _spy_on(
+    server: subprocess.Popen[bytes], path: str | None, seconds: float
+) -> Callable[[], subprocess.Popen[bytes] | None]:
+    """A starter of py-spy (``pip install py-spy``) sampling ``server`` for ``seconds`` into
+    ``path`` as collapsed stacks (one line per stack and its sample count), or of nothing."""
+
+    def start() -> subprocess.Popen[bytes] | None:
+        if path is None:
+            return None
+        command = ["py-spy", "record", "--format", "raw", "--idle", "--threads"]
+        command += ["-d", str(max(1, int(seconds))), "-o", path, "-p", str(server.pid)]
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    return start
 
 
 def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -186,9 +220,22 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
     }
     ports = [ds.free_port() for _ in range(processes)]
     servers = [ds.start_server(port, env) for port in ports]
+    spying: list[subprocess.Popen[bytes]] = []
+    path = f"{args.py_spy}.{processes}" if args.py_spy else None
+    start_spy = _spy_on(servers[0], path, args.seconds)
+
+    def spy() -> None:
+        started = start_spy()
+        if started is not None:
+            spying.append(started)
+
     try:
-        tally = asyncio.run(_load(ports, args))
+        tally = asyncio.run(
+            _load(ports, args, lambda: sum(ds.cpu_seconds(server) for server in servers), spy)
+        )
         elapsed = max(tally.elapsed, 1e-9)
+        for profiler in spying:
+            profiler.wait(timeout=60)
     finally:
         for server in servers:
             ds.stop_server(server)
@@ -205,6 +252,7 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
         "p99_ms": round(percentile(ms, 0.99), 1),
         "mean_ms": round(statistics.fmean(ms), 1) if ms else None,
         "spectator_p99_ms": round(percentile(spectator, 0.99), 1),
+        "server_cpu_ms_per_move": round(tally.cpu * 1000 / len(ms), 2) if ms else None,
         "errors": len(tally.errors),
         "first_errors": tally.errors[:3],
         "games_played": tally.games,
@@ -224,18 +272,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="mean think time in seconds between a table's moves (0: move again at once, a "
         "closed loop that measures the most the servers can take)",
     )
+    parser.add_argument(
+        "--py-spy",
+        metavar="PATH",
+        help="profile the first server with py-spy while measuring (collapsed stacks written "
+        "to PATH.<processes>; needs py-spy on the PATH)",
+    )
     args = parser.parse_args(argv)
     with ds.postgres(durable=True) as admin, ds.redis() as redis:
         rows = [run_setup(admin, redis, n, args) for n in args.processes]
     print(
         f"{'processes':>9} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
-        f"{'spect p99':>9} {'moves':>7} {'errors':>6}"
+        f"{'spect p99':>9} {'moves':>7} {'errors':>6} {'cpu ms/move':>11}"
     )
     for row in rows:
         print(
             f"{row['processes']:>9} {row['moves_per_s']:>8} {row['p50_ms']:>7} "
             f"{row['p95_ms']:>7} {row['p99_ms']:>7} {row['spectator_p99_ms']:>9} "
-            f"{row['moves']:>7} {row['errors']:>6}"
+            f"{row['moves']:>7} {row['errors']:>6} {row['server_cpu_ms_per_move']:>11}"
         )
     with contextlib.suppress(Exception):
         print(json.dumps(rows))

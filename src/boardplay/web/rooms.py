@@ -17,6 +17,7 @@ rebuilt only from a complete copy."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ from boardplay.web.chance import chance_rng
 from boardplay.web.endings import ENDINGS, can_draw, without_resigned
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quote
 from boardplay.web.hints import hints_for
-from boardplay.web.live import Outbox, Subscriber
+from boardplay.web.live import Outbox, Subscriber, encode
 from boardplay.web.moves import History, legal_said
 from boardplay.web.reviews import hints_allowed
 from boardplay.web.tokens import hash_token, matches, new_token
@@ -420,7 +421,7 @@ class Room:
         """Tell this process's sockets, and (through the broker) every other process's."""
         await self.broadcast()
         if publish:
-            self.hub.publish(self.row.id, self.row.revision)
+            self.hub.publish(self)
         self.kick()
 
     # ----- views ----------------------------------------------------------------------------
@@ -435,6 +436,24 @@ class Room:
         if self._view is None:
             self._view = self._build_view()
         return self._view
+
+    def relay_text(self) -> str:
+        """The public view as JSON text, for the other processes (see ``adopt_view``); empty for
+        a game this process cannot rebuild."""
+        return "" if self.broken is not None else encode(self.public_view())
+
+    def adopt_view(self, revision: int, text: str) -> None:
+        """Take the public view another process built of ``revision`` (its ``relay_text``) as
+        this copy's, if this copy is at that very revision and has none yet: the view follows
+        from the stored game alone, so it is the one this process would build."""
+        if revision != self.row.revision or self._view is not None or self.broken or not text:
+            return
+        try:
+            view = json.loads(text)
+        except ValueError:
+            return
+        if isinstance(view, dict) and view.get("version") == [VERSION_EPOCH, revision]:
+            self._view = view
 
     def _build_view(self) -> dict[str, Any]:
         row = self.row
