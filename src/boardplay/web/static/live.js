@@ -103,16 +103,14 @@ export class GameClient {
   // our hello, the views are a spectator's: skipped (see the top of this file).
   receive(message) {
     if (this.greeting !== null) {
-      if (message.type === "error" && message.id === this.greeting) {
-        // The hello was refused (e.g. too many messages): say so and start a new socket.
+      if (message.type === "error") {
+        // Nothing but the hello was sent on this socket, so it was refused (e.g. too many
+        // messages from this address): say so, and start again on a new socket (with back-off).
         this.onConnection("error", message.error.message);
         this.socket?.close();
         return;
       }
-      if (message.type !== "state" || message.id !== this.greeting) {
-        if (message.type === "error") this.onConnection("error", message.error.message);
-        return;
-      }
+      if (message.type !== "state" || message.id !== this.greeting) return;
       this.greeting = null;
     }
     if (message.type === "state") {
