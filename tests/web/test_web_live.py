@@ -60,6 +60,38 @@ def test_websocket_pushes_state_to_players_and_spectators(client: TestClient) ->
         assert spectator.game()["ply"] == 1
 
 
+def test_the_answer_to_hello_is_told_from_the_spectators_views_before_it(
+    client: TestClient,
+) -> None:
+    """A socket starts as a spectator's: its first view and the updates until the server has read
+    the hello show no seat. The browser (live.js) shows none of them and waits for the hello's
+    answer, which it knows by the id it sent; without that id a player's page fell back to a
+    spectator's view (no "(you)", no legal moves) whenever a spectator's view arrived after the
+    page's own, e.g. on the rematch page after "play again" (issue 16)."""
+    created = new_game(client)
+    gid, token = created["id"], created["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    with client.websocket_connect(f"/api/games/{gid}/ws") as socket:
+        live = Live(socket)
+        welcome = live.message()
+        assert welcome["type"] == "state" and "id" not in welcome
+        assert welcome["game"]["your_seats"] == [] and not welcome["game"]["your_turn"]
+        # A move lands before the hello is read: this socket is told as a spectator.
+        assert client.post(f"/api/games/{gid}/actions", json={"action": "t2"}, headers=auth)
+        moved = live.message()
+        assert moved["type"] == "update" and "id" not in moved
+        assert live.view is not None and live.view["your_seats"] == [] and live.view["ply"] == 2
+        socket.send_json({"type": "hello", "token": token, "id": "hello-7"})
+        answer = live.message()
+        assert answer["type"] == "state" and answer["id"] == "hello-7"
+        assert answer["game"]["your_seats"] == [0, 1] and answer["game"]["your_turn"]
+        assert answer["game"] == client.get(f"/api/games/{gid}", headers=auth).json()
+        # Later updates go on from the player's view.
+        socket.send_json({"type": "act", "action": "t1", "ply": 2})
+        after = live.game()
+        assert after["ply"] == 3 and after["your_seats"] == [0, 1]
+
+
 def test_websocket_refuses_bad_messages_with_clear_errors(client: TestClient) -> None:
     created = new_game(client)
     gid, token = created["id"], created["token"]

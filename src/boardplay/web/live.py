@@ -11,6 +11,10 @@ Messages are queued as JSON text. A broadcast builds each audience's view once (
 an ``Outbox`` encodes each distinct update once: every socket that held the same view before
 gets the very same text, so a move costs one encoding per audience, not one per socket.
 
+A socket starts as a spectator's (its first ``state`` is a spectator's view, sent before anything
+is read) and becomes a seat's with a ``hello``; the ``state`` answering it carries the hello's
+``id``, so a client can skip what came before and never shows a player a spectator's view.
+
 Client messages are parsed within the server's ceilings (size, depth, digits, Unicode, rate);
 every refusal goes back to the sender as ``{"type": "error", "status", "error", "id"}`` and the
 socket stays open, except a message over the size ceiling, which closes it with 1009."""
@@ -226,8 +230,12 @@ async def handle_message(room: Room, sub: Subscriber, text: str, limits: Limits)
                 "(messages: hello, act, undo or ping)"
             ) from None
         if isinstance(message, Hello):
+            # The whole view for the token's seats, answering the hello by its id: the socket
+            # began with a spectator's view, and the client shows none until this one.
             sub.token = message.token
-            sub.push_view(room.view_for(message.token), full=True)
+            view = room.view_for(message.token)
+            sub.last = view
+            sub.push({"type": "state", "game": view, "id": message.id})
         elif isinstance(message, Act):
             await room.act(sub.token, message.action, message.ply)
         elif isinstance(message, Undo):

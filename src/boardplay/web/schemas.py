@@ -135,8 +135,12 @@ class RecordUpload(BaseModel):
 
 # ----- WebSocket client messages -----------------------------------------------------------
 class Hello(Body):
+    """Identify a seat. The answer, the whole view for that seat, carries ``id`` back, so a
+    client can tell it from the spectator's view a socket starts with."""
+
     type: Literal["hello"]
     token: Secret | None = None
+    id: Annotated[int, Field(ge=-(2**53), le=2**53)] | Text | None = None
 
 
 class Act(ActionRequest):

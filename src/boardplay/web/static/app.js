@@ -11,7 +11,18 @@ const main = document.getElementById("main");
 const connection = document.getElementById("connection");
 
 let leave = () => {};
-async function route() {
+// Pages are shown one at a time, in the order asked for: a page still loading (waiting for the
+// server) finishes and is then left, so it never draws itself over a newer page; of several
+// navigations made meanwhile only the last is shown.
+let routing = Promise.resolve();
+let asked = 0;
+function route() {
+  const mine = ++asked;
+  routing = routing.then(() => (mine === asked ? show() : undefined));
+  return routing;
+}
+
+async function show() {
   leave();
   leave = () => {};
   connection.textContent = "";

@@ -2,7 +2,15 @@
 // WebSocket open (reconnecting with back-off), merges the server's delta updates, drops views
 // older than the one it holds, and tells subscribers about each new view. Pages act through it
 // (act, undo, resign, draw, rematch) and never touch the socket or the HTTP calls themselves.
+//
+// Whose view: a socket starts as a spectator's (the server sends a spectator's whole view on
+// connecting, before it has read anything) and becomes the player's once the server has read
+// the "hello" carrying the seat token. Views that arrive before the answer to our hello (a
+// "state" carrying the hello's id) are a spectator's, so they are not shown: a player's page
+// would otherwise flip to a spectator's view (no "(you)", no legal moves) until the answer came.
 import { api } from "./api.js";
+
+let hellos = 0; // hello ids, unique within this page
 
 export class GameClient {
   constructor(id, token, onConnection = () => {}) {
@@ -16,6 +24,7 @@ export class GameClient {
     this.retry = 0;
     this.busy = false;
     this.live = null; // the socket's own copy, which its delta updates apply to
+    this.greeting = null; // the id of the hello not answered yet on this socket
   }
 
   // Loads the game once over HTTP, then follows it over the socket.
@@ -31,13 +40,15 @@ export class GameClient {
     return () => this.listeners.delete(fn);
   }
 
-  // A view from any source; one older than the view held (same server epoch, lower version)
-  // arrived late on another path and is ignored.
+  // A view from any source. One older than the view held (same server epoch, lower version)
+  // arrived late on another path and is ignored; so is one of the same version, the same view
+  // again on the other path (an action's HTTP answer and the socket's update both carry it):
+  // drawing it twice would replace the board under a click the player is making.
   accept(next) {
     if (this.game) {
       const [epoch, version] = next.version || ["", 0];
       const [heldEpoch, heldVersion] = this.game.version || ["", -1];
-      if (epoch === heldEpoch && version < heldVersion) return;
+      if (epoch === heldEpoch && version <= heldVersion) return;
     }
     this.game = next;
     for (const fn of this.listeners) fn(next);
@@ -75,7 +86,8 @@ export class GameClient {
     socket.onopen = () => {
       this.retry = 0;
       this.onConnection("live");
-      socket.send(JSON.stringify({ type: "hello", token: this.token }));
+      this.greeting = `hello-${++hellos}`;
+      socket.send(JSON.stringify({ type: "hello", token: this.token, id: this.greeting }));
     };
     socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     socket.onclose = () => {
@@ -87,8 +99,20 @@ export class GameClient {
   }
 
   // The socket sends the whole game once ("state"), then only what changed ("update": the
-  // fields that differ, the fields gone, and the moves to keep and to add).
+  // fields that differ, the fields gone, and the moves to keep and to add). Until the answer to
+  // our hello, the views are a spectator's: skipped (see the top of this file).
   receive(message) {
+    if (this.greeting !== null) {
+      if (message.type === "error") {
+        // Nothing but the hello was sent on this socket, so it was refused (e.g. too many
+        // messages from this address): say so, and start again on a new socket (with back-off).
+        this.onConnection("error", message.error.message);
+        this.socket?.close();
+        return;
+      }
+      if (message.type !== "state" || message.id !== this.greeting) return;
+      this.greeting = null;
+    }
     if (message.type === "state") {
       this.live = message.game;
       this.accept(this.live);

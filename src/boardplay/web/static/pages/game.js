@@ -130,9 +130,12 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     }
   });
 
-  // Drawings are queued one at a time so a slower, older drawing never lands on a newer one.
+  // Drawings are queued one at a time so a slower, older drawing never lands on a newer one;
+  // once the page is left (e.g. for the rematch) none still queued runs, so nothing of this game
+  // is written into the next page (its status text, the tab's title).
   let drawing = Promise.resolve();
-  const queue = (fn) => { drawing = drawing.then(fn).catch((e) => console.error(e)); return drawing; };
+  let left = false;
+  const queue = (fn) => { drawing = drawing.then(() => (left ? undefined : fn())).catch((e) => console.error(e)); return drawing; };
 
   async function drawLive() {
     const interactive = !!game.your_turn && lookAt === null;
@@ -243,6 +246,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     guide.start(game);
   }
   return () => {
+    left = true;
     document.removeEventListener("keydown", onKey);
     client.close();
     rules.remove();

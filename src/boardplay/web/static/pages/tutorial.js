@@ -5,11 +5,14 @@
 import { h, clear } from "../dom.js";
 import { t } from "../text.js";
 import { rememberTutorial } from "../store.js";
+import { montanaTurn, montanaStep } from "./tutorial-montana.js";
 
 // Steps per game: one text per move of the first turn (Potlatch's turn is two actions, Proteus's
 // and a Passtally setup turn one). A step whose piece is picked up first (Proteus) also has a
-// text for once it is in hand: "<key>.selected".
-const STEPS = { potlatch: 2, proteus: 1, passtally: 1, montana: 2 };
+// text for once it is in hand: "<key>.selected". Montana's turn has no fixed number of moves:
+// its walk follows the stage of the decision (tutorial-montana.js).
+const STEPS = { potlatch: 2, proteus: 1, passtally: 1 };
+const BY_STAGE = new Set(["montana"]);
 
 // The step texts of a game (the generic one for a game without its own).
 function steps(name) {
@@ -19,8 +22,10 @@ function steps(name) {
 }
 
 // The board's places the player should click now: the pieces to pick up first where the board
-// asks for a selection, else the targets.
-function targets(board) {
+// asks for a selection, else the targets. On Montana's table every target is a choice of its own
+// (the wheel and the City play at once beside the spaces and hexes that are selected first).
+function targets(board, all = false) {
+  if (all) return [...board.querySelectorAll("[data-select], [data-moves]")];
   const select = board.querySelectorAll("[data-select]");
   if (select.length && !board.dataset.selected) return [...select];
   return [...board.querySelectorAll("[data-moves]")];
@@ -43,11 +48,24 @@ export function tutorial(board, name, changed = () => {}) {
   let mover = null; // the seat the player walked through the turn with
   let seenPly = null;
   let game = null;
+  // The stage-driven walk (Montana): the turn walked through, whether the player has made a
+  // move in it, the page of its introduction, and the texts shown so far (numbering the steps).
+  const byStage = BY_STAGE.has(name);
+  let walked = null;
+  let acted = false;
+  let page = 0;
+  let shown = [];
+  let broughtKey = null; // the introduction page whose part was last brought into view
 
-  const mark = () => {
+  // Glow the places to click; a stage-driven step also points at the part of the table it talks
+  // about, and an introduction page that leads on ("Next") only points.
+  const mark = (step = null) => {
     for (const el of board.querySelectorAll(".tutor-target")) el.classList.remove("tutor-target");
-    if (!running || !game?.your_turn) return;
-    for (const el of targets(board)) el.classList.add("tutor-target");
+    for (const el of board.querySelectorAll(".tutor-part")) el.classList.remove("tutor-part");
+    if (!running || !game?.your_turn || turnDone) return;
+    if (step?.part) board.querySelector(step.part)?.classList.add("tutor-part");
+    if (step?.intro) return;
+    for (const el of targets(board, byStage)) el.classList.add("tutor-target");
   };
   // The board is redrawn on every click (a selection, a live update): mark it again each time.
   const watcher = new MutationObserver(() => { if (running) draw(); });
@@ -64,6 +82,7 @@ export function tutorial(board, name, changed = () => {}) {
   function draw() {
     clear(card);
     if (!running) return;
+    if (byStage) { drawStage(); return; }
     const finished = turnDone;
     const step = Math.min(made, texts.length - 1);
     const total = texts.length;
@@ -77,7 +96,42 @@ export function tutorial(board, name, changed = () => {}) {
     mark();
   }
 
+  // The stage-driven card: the step's text (numbered in the order the texts were first shown),
+  // "Next" on an introduction page, "Skip" until the turn is over, then "Finish".
+  function drawStage() {
+    const step = turnDone || !game.your_turn ? null : montanaStep(game, walked, acted, page);
+    if (step && !shown.includes(step.key)) shown.push(step.key);
+    const n = step ? shown.indexOf(step.key) + 1 : shown.length;
+    card.dataset.step = turnDone ? "end" : String(n);
+    card.dataset.key = step?.key || "";
+    card.append(h("h3", {}, turnDone ? t("tutorial.done") : t("tutorial.step", { n: Math.max(n, 1) })));
+    if (turnDone) card.append(h("p", {}, t("tutorial.end")), h("button", { type: "button", class: "primary", id: "tutorial-finish", onclick: end }, t("tutorial.done")));
+    else if (!step) card.append(h("p", {}, t("tutorial.wait")));
+    else card.append(h("p", { id: "tutorial-text" }, t(step.key)));
+    if (step?.intro) card.append(h("button", { type: "button", class: "primary", id: "tutorial-next", onclick: () => { page += 1; draw(); } }, t("tutorial.next")));
+    if (!turnDone) card.append(h("button", { type: "button", id: "tutorial-skip", onclick: end }, t("tutorial.skip")));
+    // An introduction page stays in view at the foot of the screen (pinned), and the part it
+    // talks about is brought into view when the page first shows (on a phone the parts stack far
+    // below the card's place above the table).
+    card.classList.toggle("tutor-pinned", !!step?.intro);
+    card.hidden = false;
+    mark(step);
+    if (step?.intro && step.part && step.key !== broughtKey) {
+      broughtKey = step.key;
+      bring(board.querySelector(step.part));
+    }
+  }
+
+  // Scroll `el` to the middle of the screen if any of it is hidden (above, or under the card).
+  function bring(el) {
+    if (!el) return;
+    const box = el.getBoundingClientRect();
+    const free = innerHeight - card.getBoundingClientRect().height;
+    if (box.top < 0 || box.bottom > free) el.scrollIntoView({ block: box.height > free ? "start" : "center" });
+  }
+
   function update(next) {
+    if (byStage) { updateStage(next); return; }
     if (running && seenPly !== null && next.ply > seenPly) {
       // Count the moves made by the player's own seats since the last view.
       for (const move of next.moves.slice(seenPly)) {
@@ -93,13 +147,34 @@ export function tutorial(board, name, changed = () => {}) {
     draw();
   }
 
+  // Montana: the walk begins with the player's first turn and is over once that turn is.
+  function updateStage(next) {
+    const before = walked;
+    const turn = montanaTurn(next, walked);
+    walked = turn.walked;
+    if (before !== null && running && seenPly !== null && next.ply > seenPly) {
+      acted = acted || next.moves.slice(seenPly).some((m) => (next.your_seats || []).includes(m.player));
+    }
+    if (turn.over) turnDone = true;
+    seenPly = next.ply;
+    game = next;
+    if (running && (next.terminal || next.broken)) { end(); return; }
+    draw();
+  }
+
   function start(current) {
     running = true;
     made = 0;
     turnDone = false;
     mover = null;
+    walked = null;
+    acted = false;
+    page = 0;
+    shown = [];
+    broughtKey = null;
     seenPly = current.ply;
     game = current;
+    if (byStage) walked = montanaTurn(current, null).walked;
     draw();
     changed();
   }
