@@ -147,6 +147,7 @@ const EN = {
   "montana.piece.start": "start tile: build next to it or to your own settlements",
   "montana.piece.contractor": "contractor (General Store)",
   "montana.map": "Landscape",
+  "montana.mapPan": "The landscape is wider than the screen: swipe it sideways to see all of it.",
   "montana.hex.mountain": "mountain",
   "montana.hex.lake": "lake",
   "montana.hex.cost": "costs {cost}",

@@ -90,8 +90,11 @@ export function mapSvg(env) {
   // player left it across redrawings.
   const box = h("div", { class: "mt-map", onscroll: () => { pan = box.scrollLeft; } },
     s("svg", { viewBox: `${x0} ${y0} ${w} ${hgt}`, class: "board mt-map-svg", role: "group", "aria-label": t("montana.map") }, ground, marksLayer));
+  // Said only where the map is wider than its box (a phone): part of it is out of sight.
+  const note = h("p", { class: "mt-note", hidden: true }, t("montana.mapPan"));
   requestAnimationFrame(() => {
-    if (box.scrollWidth > box.clientWidth) box.scrollLeft = pan ?? (box.scrollWidth - box.clientWidth) / 2;
+    note.hidden = box.scrollWidth <= box.clientWidth;
+    if (!note.hidden) box.scrollLeft = pan ?? (box.scrollWidth - box.clientWidth) / 2;
   });
-  return box;
+  return h("div", {}, box, note);
 }
