@@ -18,6 +18,7 @@ from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.search import Search
 from boardplay.cli.common import console
 from boardplay.cli.main import app
+from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State, sample_chance
 
 TABLES = [
@@ -254,3 +255,83 @@ def test_bench_compares_the_searches_in_one_run(monkeypatch: pytest.MonkeyPatch)
         line for line in result.stdout.splitlines() if line.strip("│ ").startswith("proteus ")
     )
     assert row.count("×") == 3
+
+
+def _threat_positions(text: str, wanted: int) -> list[tuple[State, set[int]]]:
+    """Decisions where some but not all moves let the opponent win with its very next move:
+    the moves that hand over such a win (or lose at once) are returned with the position."""
+    game = boardplay.load(text)
+    found: list[tuple[State, set[int]]] = []
+    for state in _positions(game, seed=11, count=4000):
+        if state.is_chance_node():
+            continue
+        seat = state.current_player()
+        losing = set()
+        legal = state.legal_actions()
+        for action in legal:
+            child = state.clone()
+            child.apply_action(action)
+            if child.is_terminal():
+                if child.returns()[seat] == 0.0:
+                    losing.add(action)
+                continue
+            for reply in child.legal_actions():
+                after = child.clone()
+                after.apply_action(reply)
+                if after.is_terminal() and after.returns()[seat] == 0.0:
+                    losing.add(action)
+                    break
+        if losing and len(losing) < len(legal):
+            found.append((state, losing))
+            if len(found) == wanted:
+                break
+    return found
+
+
+def test_decisive_playouts_back_up_the_opponents_win_in_one() -> None:
+    """With ``decisive`` a leaf whose mover can win at once is backed up as that win: after one
+    simulation per root move, exactly the moves that let the opponent win next are worth 0 to
+    the searching seat. Without it the evaluation's guess stands for some of those leaves."""
+    positions = _threat_positions("proteus", 5)
+    assert positions, "the random games should pass positions with a threat to parry"
+    evaluation = LeafEvaluation("proteus", 2)
+    guessed = 0
+    for state, losing in positions:
+        assert state.kernel is not None
+        legal = state.legal_actions()
+        values = {}
+        for decisive in (True, False):
+            search = Search(state.kernel, evaluation, cutoff=0, decisive=decisive, seed=5)
+            search.seat = state.current_player()
+            search.run(len(legal), 0.0, False)
+            values[decisive] = {a: search.node_value(n) for a, n, _ in search.children(0)}
+            assert set(values[decisive]) == set(legal)  # each move tried exactly once
+        assert {a for a, v in values[True].items() if v == 0.0} == losing
+        guessed += sum(values[False][a] > 0.0 for a in losing)
+    assert guessed > 0
+
+
+def test_decisive_is_a_spec_parameter_with_a_per_game_default() -> None:
+    game = boardplay.load("proteus")
+    default = heuristics_for(game).decisive
+    assert boardplay.ai.make_agent("mcts", game, 1).decisive is default  # type: ignore[attr-defined]
+    for raw, value in (("true", True), ("false", False)):
+        agent = boardplay.ai.make_agent(f"mcts(decisive={raw})", game, 1)
+        assert isinstance(agent, MCTSAgent) and agent.decisive is value
+        assert agent.tree is None
+    with pytest.raises(OptionError, match="'decisive' must be true or false"):
+        boardplay.ai.make_agent("mcts(decisive=maybe)", game, 1)
+
+
+def test_reference_search_plays_decisive_moves_in_its_rollouts() -> None:
+    """The Python reference (the search of games without a kernel) follows the same rule: from
+    a position with a win in one, a decisive rollout always ends in the mover's win."""
+    state, winners = _winning_positions("proteus", 1)[0]
+    seat = state.current_player()
+    agent = ReferenceMCTSAgent(state.game, iterations=10, cutoff=0, decisive=True, seed=1)
+    for _ in range(5):
+        after = state.clone()
+        assert agent._rollout(after)[seat] == 1.0
+        assert after.history()[:-1] == state.history() and after.history()[-1] in winners
+    plain = ReferenceMCTSAgent(state.game, iterations=10, cutoff=0, decisive=False, seed=1)
+    assert plain._rollout(state.clone())[seat] < 1.0

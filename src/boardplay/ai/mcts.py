@@ -3,8 +3,8 @@
 ``MCTSAgent`` is the agent every spec and level builds. Its search behaves as described in
 ``boardplay.ai.mcts_reference`` (UCT with max-n backup for 2–4 seats, chance sampled by its
 probabilities, random rollouts cut off by the game's evaluation, iteration and time budgets,
-early stop, contempt, tree reuse), and its analysis has the same shape. For a game with a
-compiled kernel and a compiled evaluation (all four shipped games) the search runs in
+early stop, contempt, decisive moves, tree reuse), and its analysis has the same shape. For a
+game with a compiled kernel and a compiled evaluation (all four shipped games) the search runs in
 ``boardplay.ai.search`` at C speed; any other game (e.g. the pure-Python test games) runs the
 Python reference search.
 
@@ -48,6 +48,7 @@ class MCTSAgent(ReferenceMCTSAgent):
         reuse: bool = True,
         early_stop: bool = True,
         contempt: float = 0.0,
+        decisive: bool | None = None,
         seed: int | None = None,
         name: str | None = None,
     ) -> None:
@@ -61,6 +62,7 @@ class MCTSAgent(ReferenceMCTSAgent):
             reuse=reuse,
             early_stop=early_stop,
             contempt=contempt,
+            decisive=decisive,
             seed=seed,
             name=name,
         )
@@ -140,6 +142,7 @@ class MCTSAgent(ReferenceMCTSAgent):
                 c=self.c,
                 cutoff=-1 if self.cutoff is None else self.cutoff,
                 contempt=self.contempt,
+                decisive=self.decisive,
                 seed=seed,
             )
         elif self.reuse and self._matches(key, search, state):

@@ -14,6 +14,10 @@ driven by ``boardplay.ai.mcts.MCTSAgent``) is measured against in ``make bench``
 * Budgets: ``iterations`` and/or ``time`` (seconds per move); whichever runs out first. The
   search also stops as soon as the rest of the budget could not change the most visited move
   (``early_stop``, on by default), so obvious moves are quick.
+* ``decisive``: every rollout step (the cut-off's included) first looks for a move that wins
+  the game at once for the seat to act and plays it when there is one ("decisive moves",
+  Teytaud & Teytaud 2010), so a leaf whose mover can win on the spot backs up that win instead
+  of the evaluation's guess. Default: the game's measured ``Heuristics.decisive``.
 * ``contempt``: a drawn end is worth that much less than a draw to the searching seat (as in
   chess engines), so against weaker opponents it avoids repetition draws.
 * Tree reuse: ``inform(action)`` descends the kept tree along every applied action (own moves,
@@ -74,6 +78,7 @@ class ReferenceMCTSAgent:
         reuse: bool = True,
         early_stop: bool = True,
         contempt: float = 0.0,
+        decisive: bool | None = None,
         seed: int | None = None,
         name: str | None = None,
     ) -> None:
@@ -101,6 +106,7 @@ class ReferenceMCTSAgent:
         self.reuse = reuse
         self.early_stop = early_stop
         self.contempt = contempt
+        self.decisive = heuristics.decisive if decisive is None else decisive
         self._seat = 0
         self.seed = seed
         self.heuristics: Heuristics = heuristics
@@ -291,6 +297,11 @@ class ReferenceMCTSAgent:
         limit = self.cutoff
         steps = 0
         while not state.is_terminal():
+            if self.decisive and not state.is_chance_node():
+                winning = _winning_action(state)
+                if winning is not None:
+                    state.apply_action(winning)
+                    break
             if limit is not None and steps >= limit:
                 return self.heuristics.evaluate(state)
             if state.is_chance_node():
@@ -340,3 +351,17 @@ class ReferenceMCTSAgent:
             seconds=round(elapsed, 3),
             candidates=candidates,
         )
+
+
+def _winning_action(state: State) -> int | None:
+    """A legal action after which the game is over with the seat to act ahead of every other
+    seat, or None (a decisive move)."""
+    player = state.current_player()
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply_action(action)
+        if after.is_terminal():
+            result = after.returns()
+            if all(result[player] > value for seat, value in enumerate(result) if seat != player):
+                return action
+    return None

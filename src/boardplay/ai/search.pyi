@@ -11,6 +11,7 @@ class Search:
     c: float
     cutoff: int
     contempt: float
+    decisive: bool
     seat: int
     @property
     def root(self) -> int: ...
@@ -24,6 +25,7 @@ class Search:
         c: float = 1.0,
         cutoff: int = -1,
         contempt: float = 0.0,
+        decisive: bool = False,
         seed: int = 0,
         max_nodes: int = ...,
     ) -> None: ...

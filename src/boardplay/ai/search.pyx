@@ -5,7 +5,11 @@ One simulation copies the root position into a preallocated working kernel (``co
 descends the tree by UCT (max-n: the seat to act maximises its own mean return), samples chance
 outcomes by their probabilities, expands one untried action, then either plays uniformly random
 actions (``sample_legal``) for ``cutoff`` actions or to the end and backs up the evaluation
-(``LeafEvaluation``, computed from ``features_into``) or the result. Nothing in that loop
+(``LeafEvaluation``, computed from ``features_into``) or the result. With ``decisive`` every
+playout step, the evaluation's included, first looks for a *decisive move* (one that wins the
+game for the seat to act at once) and plays it when there is one (Teytaud & Teytaud, "On the
+huge benefit of decisive moves in Monte-Carlo tree search", 2010): a leaf whose mover can win
+on the spot is then backed up as that win, not as the evaluation's guess. Nothing in that loop
 touches a Python object.
 
 The tree is a pool of 32-byte ``Node`` structs addressed by index (so the pool can grow by
@@ -56,10 +60,12 @@ cdef inline double now() noexcept nogil:
 cdef class Search:
     """A UCT tree over one game's kernels. ``c`` exploration, ``cutoff`` rollout actions before
     the evaluation (-1: to the end), ``contempt`` how much less than a draw a drawn end is worth
-    to ``seat`` (the searching seat); ``evaluation`` is needed whenever ``cutoff`` is not -1."""
+    to ``seat`` (the searching seat), ``decisive`` whether playouts play a move that wins at
+    once when there is one; ``evaluation`` is needed whenever ``cutoff`` is not -1."""
 
     cdef Kernel root_kernel
     cdef Kernel work
+    cdef Kernel probe
     cdef LeafEvaluation evaluation
     cdef Node* nodes
     cdef int node_count
@@ -77,12 +83,13 @@ cdef class Search:
     cdef public double c
     cdef public int cutoff
     cdef public double contempt
+    cdef public bint decisive
     cdef public int seat
     cdef readonly int root
 
     def __cinit__(self, Kernel prototype, LeafEvaluation evaluation=None, *, double c=1.0,
-                  int cutoff=-1, double contempt=0.0, unsigned long long seed=0,
-                  int max_nodes=MAX_NODES):
+                  int cutoff=-1, double contempt=0.0, bint decisive=False,
+                  unsigned long long seed=0, int max_nodes=MAX_NODES):
         if prototype.num_players > MAX_SEATS:
             raise ValueError(f"the compiled search takes at most {MAX_SEATS} seats")
         if cutoff >= 0 and evaluation is None:
@@ -92,12 +99,14 @@ cdef class Search:
             raise ValueError(f"the tree needs room for at least {1 + self.space} nodes")
         self.root_kernel = prototype.copy()
         self.work = prototype.copy()
+        self.probe = prototype.copy()
         self.evaluation = evaluation
         self.players = prototype.num_players
         self.max_nodes = max_nodes
         self.c = c
         self.cutoff = cutoff
         self.contempt = contempt
+        self.decisive = decisive
         self.rng.state = seed
         self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
         self.path_capacity = 256
@@ -353,6 +362,11 @@ cdef class Search:
                         # only, so it plays on for a win (the opponents have no contempt).
                         reward[self.seat] -= self.contempt
                 break
+            if player != CHANCE and self.decisive:
+                action = self.winning_action(k, player)
+                if action >= 0:
+                    k.apply(action)
+                    continue  # the game is over: the result is backed up
             if self.cutoff >= 0 and steps >= self.cutoff:
                 self.evaluation.evaluate(k, reward)
                 break
@@ -366,6 +380,26 @@ cdef class Search:
             n.visits += 1
             n.value += reward[self.owners[i]]
         return 0
+
+    cdef int winning_action(self, Kernel k, int player) noexcept:
+        """A legal action of ``player`` (to act in ``k``) that ends the game with ``player``
+        ahead of every other seat, or -1: each action is tried on the probe kernel."""
+        cdef int count = k.legal_into(self.scratch), i, seat
+        cdef double result[MAX_SEATS]
+        cdef bint ahead
+        for i in range(count):
+            self.probe.copy_from(k)
+            self.probe.apply(self.scratch[i])
+            if self.probe.to_move() != TERMINAL:
+                continue
+            self.probe.returns_into(result)
+            ahead = True
+            for seat in range(self.players):
+                if seat != player and result[seat] >= result[player]:
+                    ahead = False
+            if ahead:
+                return self.scratch[i]
+        return -1
 
     cdef int lead(self) noexcept:
         """The root's most visited child's visits minus the runner-up's."""

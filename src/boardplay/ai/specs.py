@@ -33,7 +33,7 @@ def _greedy(game: Game, params: dict[str, str], seed: int | None) -> Agent:
     return GreedyAgent(game, seed)
 
 
-_MCTS_PARAMS = "iterations, time, c, cutoff, rollout, reuse, early, contempt"
+_MCTS_PARAMS = "iterations, time, c, cutoff, rollout, reuse, early, contempt, decisive"
 
 
 def _number(name: str, raw: str, kind: type[int] | type[float]) -> float:
@@ -68,6 +68,7 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
         raw = params["cutoff"].lower()
         cutoff = None if raw in ("none", "null") else int(_number("cutoff", raw, int))
     reuse, early = (_flag(name, params) for name in ("reuse", "early"))
+    decisive = _flag("decisive", params) if "decisive" in params else None
     shown = ",".join(f"{k}={v}" for k, v in params.items())
     try:
         return MCTSAgent(
@@ -80,6 +81,7 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
             reuse=reuse,
             early_stop=early,
             contempt=contempt,
+            decisive=decisive,
             seed=seed,
             name=f"mcts({shown})" if shown else "mcts",
         )

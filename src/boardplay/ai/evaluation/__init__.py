@@ -37,6 +37,9 @@ class Heuristics:
     chosen per game from measurements (docs/ai.md)."""
     exploration: float = 1.0
     """MCTS's default UCT exploration constant for this game (measured, docs/ai.md)."""
+    decisive: bool = False
+    """Whether MCTS playouts play a move that wins at once when there is one (measured per
+    game, docs/ai.md): it costs one trial move per legal action at every playout step."""
 
 
 def uniform(num_players: int) -> list[float]:
