@@ -48,7 +48,10 @@ bench: $(KERNELS)
 	$(BIN)/boardplay bench --mcts --adapters --seconds 2
 
 # 200 concurrent games on 2 server processes against 1, on loopback (numbers, not pass/fail).
+# Two runs: players thinking about 5 s a move (the latency people meet), then a closed loop
+# (the most moves/s the servers take); each compares one process with two.
 bench-web: $(KERNELS) services
+	$(PY) -m boardplay.web.loadbench --games 200 --seconds 20 --pace 5
 	$(PY) -m boardplay.web.loadbench --games 200 --seconds 10
 
 lint: $(KERNELS)

@@ -19,7 +19,7 @@ SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "hei
 LOCALES = {"en": "en-GB", "ja": "ja-JP"}
 # The player's own decisions before the picture: enough for the board to fill a little and for
 # the AI to have answered at least once (a Montana turn is several decisions).
-DECISIONS = {"potlatch": 4, "proteus": 4, "passtally": 2, "montana": 6}
+DECISIONS = {"potlatch": 4, "proteus": 4, "passtally": 6, "montana": 6}
 LAST_TURN = {"en": "Last turn", "ja": "直前の手番"}
 
 
