@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from browsing import SCREENSHOTS, click_a_move, create_game, wait_turn
+from keptnames import RULE_NAMES
 
 from boardplay.core.records import Record
 from boardplay.i18n import messages
@@ -28,26 +29,7 @@ PHONE = {"width": 390, "height": 844}
 # What a Japanese page may show in Latin letters: the brand, the language's own name, the rule
 # names the Japanese rules keep in English (Proteus), Passtally's tile designs (named by their
 # halves, as in the rules), "AI", file formats and a publisher's name.
-LATIN_OK = {
-    "boardplay",
-    "English",
-    "KING",
-    "ROOK",
-    "BISHOP",
-    "KNIGHT",
-    "POLARITY",
-    "COLOR",
-    "SHAPE",
-    "LINE",
-    "XNE",
-    "XNW",
-    "NENE",
-    "NWNW",
-    "NENW",
-    "JSON",
-    "Kadon",
-    "AI",
-}
+LATIN_OK = RULE_NAMES | {"boardplay", "English", "JSON", "Kadon", "AI"}
 
 # Every visible text node, every selected option, and the accessible names and tooltips of the
 # page, except what is marked translate="no" (notation, seeds, links: not words).

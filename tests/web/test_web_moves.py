@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from keptnames import RULE_NAMES
 
 from boardplay.core.game import Game, State
 from boardplay.core.records import Move
@@ -124,23 +125,8 @@ def spoken(parts: list[dict[str, Any]], lang: str) -> str:
 
 
 KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-NAMES_KEPT = {
-    "KING",
-    "ROOK",
-    "BISHOP",
-    "KNIGHT",
-    "POLARITY",
-    "COLOR",
-    "SHAPE",
-    "LINE",
-    "NENE",
-    "NWNW",
-    "NENW",
-    "XNE",
-    "XNW",
-}
-"""The only Latin words a Japanese move may hold: the Proteus rule names and the Passtally tile
-designs, as the Japanese rules keep them (cells, piles and spaces are shorter)."""
+NAMES_KEPT = RULE_NAMES
+"""The only Latin words a Japanese move may hold (cells, piles and spaces are shorter)."""
 
 
 def check_japanese(entry: dict[str, Any], names: list[str]) -> str:
