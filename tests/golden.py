@@ -47,7 +47,7 @@ def trajectory(state: Any, seed: int, players: int) -> tuple[int, str]:
             digest.update(repr(state.chance_outcomes()).encode())
         end = state.is_terminal() or steps == MAX_ACTIONS
         if end or steps % JSON_EVERY == 0:
-            digest.update(json.dumps(state.to_json(), sort_keys=True).encode())
+            digest.update(json.dumps(_as_frozen(state.to_json()), sort_keys=True).encode())
             for seat in range(players):
                 tensor = np.asarray(state.observation_tensor(seat), dtype=np.float32)
                 digest.update(tensor.tobytes())
@@ -59,6 +59,20 @@ def trajectory(state: Any, seed: int, players: int) -> tuple[int, str]:
         action = sample_chance(state, rng) if chance else legal[rng.randrange(len(legal))]
         state.apply_action(action)
         steps += 1
+
+
+ADDED_SINCE_FREEZE = ("decided_by",)
+"""Members of a finished position's ``result`` added after the old engines were frozen
+(Montana's ``decided_by``, which tie-break chose): derived from the rest of the position, so
+leaving them out of the digest hides no difference in play."""
+
+
+def _as_frozen(position: dict[str, Any]) -> dict[str, Any]:
+    """``position`` as the frozen engines wrote it."""
+    result = position.get("result")
+    if isinstance(result, dict):
+        position["result"] = {k: v for k, v in result.items() if k not in ADDED_SINCE_FREEZE}
+    return position
 
 
 def _refusal(state: Any, legal: list[int]) -> str:

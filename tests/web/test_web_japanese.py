@@ -348,3 +348,27 @@ def test_japanese_montana_screenshots(
         page.screenshot(path=str(SCREENSHOTS / f"ja-lobby-options{size}.png"))
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_montana_tie_says_which_tie_break_decided(
+    browser: Any, server: str, lang: str, tmp_path: Path
+) -> None:
+    """Seed 134's random game ends with both players' settlements all placed and level on
+    cattle and canteens: the end of its replay says that silver, workers and goods decided."""
+    path, result = finished_record("montana", 134, tmp_path)
+    assert result["end"] == "final_round" and result["text"].endswith(
+        "), tie broken by silver, workers and goods"
+    )
+    context = browser.new_context(viewport=DESKTOP, locale="ja-JP" if lang == "ja" else "en-US")
+    try:
+        page = context.new_page()
+        open_record(page, server, path)
+        prompt = page.inner_text("#mt-prompt")
+        catalogue = messages("web", lang)
+        assert catalogue["montana.decided.money"] in prompt, prompt
+        page.screenshot(path=str(tmp_path / f"montana-tie-{lang}.png"))
+        if lang == "ja":
+            assert not english_left(shown(page)), english_left(shown(page))
+    finally:
+        context.close()

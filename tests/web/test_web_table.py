@@ -154,8 +154,12 @@ def test_passtally_tile_follows_the_pointer_turns_and_is_laid_by_clicking(
 
 
 def test_potlatch_played_to_the_end_with_the_keyboard_only(page: Any, server: str) -> None:
-    """Tab to a target, Enter to play it (Enter again picks in the chooser, which takes focus)."""
-    create_game(page, server, "potlatch", ("ai", "easy"))
+    """Tab to a target, Enter to play it (Enter again picks in the chooser, which takes focus).
+
+    Always taking the first move on the board can loop against the easy AI for hundreds of
+    turns (the rules' endless games), so the game is capped at 60 turns: it still ends by the
+    rules, by the turn limit (condition 4) if by nothing sooner."""
+    create_game(page, server, "potlatch", ("ai", "easy"), {"turn_limit": "60"})
     for _ in range(300):
         if wait_turn(page)["terminal"] == "1":
             break
@@ -195,3 +199,31 @@ def test_potlatch_marks_a_move_that_loses_on_the_spot(page: Any, server: str) ->
         }"""
     )
     assert marked == {"safe": False, "losing": True, "legend": True}
+
+
+def test_the_seats_chosen_survive_a_late_redraw_of_the_lobby(page: Any, server: str) -> None:
+    """The seats are redrawn when an option changes, after a preview from the server: the
+    choices already made stay (an invite seat stays an invite seat, an AI keeps its level)
+    instead of falling back to the defaults, however late the preview answers."""
+    page.goto(f"{server}/#/")
+    page.select_option("#game-select", "montana")
+    page.wait_for_selector("#seats[data-game='montana'] .seat-row")
+    page.select_option("#opt-players", "3")
+    page.wait_for_function("document.querySelectorAll('#seats .seat-row').length === 3")
+    held: list[Any] = []
+    page.route("**/api/games/preview", lambda route: held.append(route))
+    page.select_option("select[name=seat-1]", "invite")
+    page.select_option("select[name=level-2]", "hard")
+    page.evaluate("document.querySelector('#seats .seat-row').dataset.old = '1'")
+    page.evaluate("document.querySelector('#options').dispatchEvent(new Event('change'))")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "changing an option did not ask for a seat preview"
+    held[0].continue_()  # the late answer redraws the seats
+    page.wait_for_function("!document.querySelector('#seats .seat-row').dataset.old")
+    assert page.input_value("select[name=seat-1]") == "invite"
+    assert page.input_value("select[name=seat-2]") == "ai"
+    assert page.input_value("select[name=level-2]") == "hard"
+    assert page.inner_text(".level-note[data-seat='2']").startswith("Searches many moves ahead")

@@ -137,13 +137,14 @@ class GreedyAgent:
     evaluation (``boardplay.ai.evaluation``) from the mover's point of view and plays the best;
     ties are broken at random with the agent's seeded generator. In a multi-action turn each
     action is judged on its own, which is why the per-game evaluations value partial turns
-    (e.g. a pending chip increase) sensibly."""
+    (e.g. a pending chip increase) sensibly. ``weights`` names the evaluation's weight set
+    (default: the game's)."""
 
-    def __init__(self, game: Game, seed: int | None = None) -> None:
+    def __init__(self, game: Game, seed: int | None = None, weights: str | None = None) -> None:
         self.game = game
         self.seed = seed
         self.name = "greedy"
-        self.heuristics = heuristics_for(game)
+        self.heuristics = heuristics_for(game, weights)
         self._rng = random.Random(seed)
         self._last: Analysis | None = None
 

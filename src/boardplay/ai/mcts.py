@@ -3,8 +3,9 @@
 ``MCTSAgent`` is the agent every spec and level builds. Its search behaves as described in
 ``boardplay.ai.mcts_reference`` (UCT with max-n backup for 2–4 seats, chance sampled by its
 probabilities, random rollouts cut off by the game's evaluation, iteration and time budgets,
-early stop, contempt, decisive moves, tree reuse), and its analysis has the same shape. For a
-game with a compiled kernel and a compiled evaluation (all four shipped games) the search runs in
+early stop, contempt, decisive moves, turn-end leaves, repetitions scored as draws, the
+evaluation's weight set, tree reuse), and its analysis has the same shape. For a game with a
+compiled kernel and a compiled evaluation (all four shipped games) the search runs in
 ``boardplay.ai.search`` at C speed; any other game (e.g. the pure-Python test games) runs the
 Python reference search.
 
@@ -49,6 +50,9 @@ class MCTSAgent(ReferenceMCTSAgent):
         early_stop: bool = True,
         contempt: float = 0.0,
         decisive: bool | None = None,
+        repetition: bool | None = None,
+        finish_turn: bool = False,
+        weights: str | None = None,
         seed: int | None = None,
         name: str | None = None,
     ) -> None:
@@ -63,11 +67,16 @@ class MCTSAgent(ReferenceMCTSAgent):
             early_stop=early_stop,
             contempt=contempt,
             decisive=decisive,
+            repetition=repetition,
+            finish_turn=finish_turn,
+            weights=weights,
             seed=seed,
             name=name,
         )
         evaluation_known = has_compiled_evaluation(game.name) and 2 <= game.num_players <= 4
-        self._evaluation = LeafEvaluation(game.name, game.num_players) if evaluation_known else None
+        self._evaluation = (
+            LeafEvaluation(game.name, game.num_players, weights) if evaluation_known else None
+        )
         self.compiled = (
             isinstance(game.new_initial_state().kernel, Kernel)
             and self.policy is None
@@ -118,6 +127,8 @@ class MCTSAgent(ReferenceMCTSAgent):
             )
             return legal[0]
         search.seat = seat
+        if self.repetition:
+            search.set_history(self.positions_met(state))
         done, elapsed = search.run(self.iterations or 0, self.time_limit or 0.0, self.early_stop)
         root = search.root
         choice = max(
@@ -143,6 +154,8 @@ class MCTSAgent(ReferenceMCTSAgent):
                 cutoff=-1 if self.cutoff is None else self.cutoff,
                 contempt=self.contempt,
                 decisive=self.decisive,
+                repetition=self.repetition,
+                finish_turn=self.finish_turn,
                 seed=seed,
             )
         elif self.reuse and self._matches(key, search, state):

@@ -18,8 +18,20 @@ driven by ``boardplay.ai.mcts.MCTSAgent``) is measured against in ``make bench``
   the game at once for the seat to act and plays it when there is one ("decisive moves",
   Teytaud & Teytaud 2010), so a leaf whose mover can win on the spot backs up that win instead
   of the evaluation's guess. Default: the game's measured ``Heuristics.decisive``.
+* ``finish_turn``: a rollout that reaches its cut-off in the middle of a seat's turn (the seat
+  to act made the last action too, as after the first of a Potlatch player's two actions) is
+  not evaluated there: the seat first completes its turn, each remaining action the one whose
+  result the evaluation rates best for it. Every evaluated position then stands at a turn
+  boundary, so an evaluation whose terms mean different things mid-turn and at a turn start
+  (the side to move's tempo, a pending Chip Increase) gives values that compare across depths.
+* ``weights``: the weight set the evaluation uses (``boardplay.ai.evaluation.weightsets``;
+  default: the game's), e.g. ``hand`` to play exactly as before a fitted set became a default.
 * ``contempt``: a drawn end is worth that much less than a draw to the searching seat (as in
   chess engines), so against weaker opponents it avoids repetition draws.
+* ``repetition``: a simulation whose path through the tree returns to a position already met,
+  earlier in the game or earlier on the path, stops there and backs up a draw (with contempt):
+  what endless back-and-forth is worth under a turn cap (``boardplay.ai.repetition``; positions
+  are compared by their kernel's repetition key). Default: the game's ``Heuristics.repetition``.
 * Tree reuse: ``inform(action)`` descends the kept tree along every applied action (own moves,
   other seats' moves and chance outcomes), so the next search starts with the statistics of the
   subtree actually reached.
@@ -34,7 +46,8 @@ import time
 from typing import Any, Literal
 
 from boardplay.ai.agents import Analysis, _check_can_move
-from boardplay.ai.evaluation import Heuristics, heuristics_for
+from boardplay.ai.evaluation import Evaluation, Heuristics, heuristics_for
+from boardplay.ai.repetition import PositionHistory, has_position_keys, position_key
 from boardplay.core.game import CHANCE, TERMINAL, Game, State, sample_chance
 
 _CHECK_EVERY = 32
@@ -79,6 +92,9 @@ class ReferenceMCTSAgent:
         early_stop: bool = True,
         contempt: float = 0.0,
         decisive: bool | None = None,
+        repetition: bool | None = None,
+        finish_turn: bool = False,
+        weights: str | None = None,
         seed: int | None = None,
         name: str | None = None,
     ) -> None:
@@ -88,7 +104,7 @@ class ReferenceMCTSAgent:
             raise ValueError(f"mcts iterations must be at least 1, got {iterations}")
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"mcts time must be positive, got {time_limit}")
-        heuristics = heuristics_for(game)
+        heuristics = heuristics_for(game, weights)
         if cutoff == "game":
             cutoff = heuristics.cutoff
         if cutoff is not None and cutoff < 0:
@@ -107,6 +123,17 @@ class ReferenceMCTSAgent:
         self.early_stop = early_stop
         self.contempt = contempt
         self.decisive = heuristics.decisive if decisive is None else decisive
+        self.repetition = heuristics.repetition if repetition is None else repetition
+        if self.repetition and not has_position_keys(game):
+            raise ValueError(
+                f"mcts repetition needs a game whose positions have repetition keys; "
+                f"{game.name} has none"
+            )
+        self._positions = PositionHistory()
+        self._met: frozenset[int] = frozenset()
+        """Repetition keys of the positions met in the game so far (``repetition`` only)."""
+        self.finish_turn = finish_turn
+        self.weights = weights
         self._seat = 0
         self.seed = seed
         self.heuristics: Heuristics = heuristics
@@ -120,6 +147,8 @@ class ReferenceMCTSAgent:
     # ----- Agent protocol -------------------------------------------------------------------
     def reset(self) -> None:
         self._rng = random.Random(self.seed)
+        self._positions.reset()
+        self._met = frozenset()
         self._root = None
         self._root_key = None
         self._last = None
@@ -163,6 +192,7 @@ class ReferenceMCTSAgent:
                 self._root_key = self._key(state)
             return legal[0]
         self._seat = seat
+        self._met = self.positions_met(state)
         start = time.perf_counter()
         deadline = None if self.time_limit is None else start + self.time_limit
         done = 0
@@ -215,9 +245,24 @@ class ReferenceMCTSAgent:
         (used by the benchmark and by tests that inspect the statistics)."""
         root = Node(state, self.players)
         self._seat = max(0, state.current_player())
+        self._met = self.positions_met(state)
         for _ in range(iterations):
             self._simulate(root, state)
         return root
+
+    def positions_met(self, state: State) -> frozenset[int]:
+        """The repetition keys of the positions ``state``'s game has met (empty unless the
+        search checks repetitions)."""
+        return self._positions.keys(state) if self.repetition else frozenset()
+
+    def _repeats(self, state: State, keys: list[int]) -> bool:
+        """Whether ``state`` (just reached on the path whose keys are ``keys``) was met before
+        in the game or on the path; its key is added to ``keys``."""
+        if state.is_terminal():
+            return False
+        key = position_key(state)
+        keys.append(key)
+        return key != 0 and (key in self._met or key in keys[:-1])
 
     def _key(self, state: State) -> str:
         return json.dumps([state.history(), state.to_json()], sort_keys=True, default=str)
@@ -237,7 +282,10 @@ class ReferenceMCTSAgent:
         state = root_state.clone()
         node = root
         path = [root]
+        keys = [position_key(state)] if self.repetition else []
+        repeated = False
         c = self.c
+        last = CHANCE  # the seat that made the last action (CHANCE: none yet, or chance)
         while True:
             player = node.player
             if player == TERMINAL:
@@ -245,12 +293,16 @@ class ReferenceMCTSAgent:
             if player == CHANCE:
                 outcome = sample_chance(state, rng)
                 state.apply_action(outcome)
+                last = CHANCE
                 child = node.children.get(outcome)
                 if child is None:
                     child = Node(state, self.players)
                     node.children[outcome] = child
                 node = child
                 path.append(node)
+                if self.repetition and self._repeats(state, keys):
+                    repeated = True
+                    break
                 continue
             untried = node.untried
             if untried is None:
@@ -261,9 +313,11 @@ class ReferenceMCTSAgent:
                 untried[pick], untried[-1] = untried[-1], untried[pick]
                 action = untried.pop()
                 state.apply_action(action)
+                last = player
                 child = Node(state, self.players)
                 node.children[action] = child
                 path.append(child)
+                repeated = self.repetition and self._repeats(state, keys)
                 break
             log_n = math.log(node.visits) if node.visits > 0 else 0.0
             best_score = -math.inf
@@ -276,10 +330,24 @@ class ReferenceMCTSAgent:
             if best is None:  # a decision node without actions cannot occur in the contract
                 break
             state.apply_action(best[0])
+            last = player
             node = best[1]
             path.append(node)
-        reward = self._rollout(state)
-        if self.contempt and state.is_terminal() and max(reward) - min(reward) < 1e-9:
+            if self.repetition and self._repeats(state, keys):
+                repeated = True
+                break
+        if repeated:
+            # Back to a position met before: scored as the draw a cycle is worth under a cap.
+            reward = [1.0 / self.players] * self.players
+            reward[self._seat] -= self.contempt
+        else:
+            reward = self._rollout(state, last)
+        if (
+            self.contempt
+            and not repeated
+            and state.is_terminal()
+            and max(reward) - min(reward) < 1e-9
+        ):
             # A drawn end counts as a little less than a draw for the searching seat only, so it
             # plays on for a win instead of settling for a draw it cannot tell from a win
             # chance of one half (the opponents are modelled without contempt).
@@ -291,19 +359,26 @@ class ReferenceMCTSAgent:
             for seat in range(len(value)):
                 value[seat] += reward[seat]
 
-    def _rollout(self, state: State) -> list[float]:
+    def _rollout(self, state: State, last: int = CHANCE) -> list[float]:
+        """Play ``state`` on (``last``: the seat that made the action leading to it) and
+        return the result, or the evaluation at the cut-off."""
         rng = self._rng
         policy = self.policy
         limit = self.cutoff
         steps = 0
         while not state.is_terminal():
-            if self.decisive and not state.is_chance_node():
+            player = state.current_player()
+            if self.decisive and player != CHANCE:
                 winning = _winning_action(state)
                 if winning is not None:
                     state.apply_action(winning)
                     break
             if limit is not None and steps >= limit:
-                return self.heuristics.evaluate(state)
+                if not (self.finish_turn and player == last and player != CHANCE):
+                    return self.heuristics.evaluate(state)
+                # Mid-turn: complete the turn before evaluating.
+                state.apply_action(_best_action(state, self.heuristics.evaluate))
+                continue
             if state.is_chance_node():
                 action = sample_chance(state, rng)
             else:
@@ -313,6 +388,7 @@ class ReferenceMCTSAgent:
                 else:
                     action = policy(state, legal, rng)
             state.apply_action(action)
+            last = player
             steps += 1
         return state.returns()
 
@@ -351,6 +427,20 @@ class ReferenceMCTSAgent:
             seconds=round(elapsed, 3),
             candidates=candidates,
         )
+
+
+def _best_action(state: State, evaluate: Evaluation) -> int:
+    """The legal action whose result ``evaluate`` rates best for the seat to act (the lowest
+    id among equals): one ply of greedy play."""
+    player = state.current_player()
+    best, top = -1, -1.0
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply_action(action)
+        value = evaluate(after)[player]
+        if value > top:
+            best, top = action, value
+    return best
 
 
 def _winning_action(state: State) -> int | None:

@@ -9,8 +9,17 @@ actions (``sample_legal``) for ``cutoff`` actions or to the end and backs up the
 playout step, the evaluation's included, first looks for a *decisive move* (one that wins the
 game for the seat to act at once) and plays it when there is one (Teytaud & Teytaud, "On the
 huge benefit of decisive moves in Monte-Carlo tree search", 2010): a leaf whose mover can win
-on the spot is then backed up as that win, not as the evaluation's guess. Nothing in that loop
-touches a Python object.
+on the spot is then backed up as that win, not as the evaluation's guess. With ``repetition``
+a simulation whose path through the tree comes back to a position already met, earlier in the
+game (``set_history``) or earlier on the path, stops there and backs up a draw (with the
+searching seat's contempt), what endless back-and-forth is worth under a turn cap: a search
+that is not behind then looks for progress instead of shuffling pieces and tiles back and forth
+(positions are compared by ``Kernel.position_key``). With ``finish_turn``
+a leaf reached in the middle of a seat's turn (the seat to act made the last action too, as
+after the first of a Potlatch player's two actions) is not evaluated there: the seat first
+completes its turn, each remaining action the one whose result the evaluation rates best for
+it, so every evaluated position stands at a turn boundary and values from different depths of
+the tree compare like with like. Nothing in that loop touches a Python object.
 
 The tree is a pool of 32-byte ``Node`` structs addressed by index (so the pool can grow by
 ``realloc``). When a simulation first passes through a node, all its children are laid out as
@@ -24,6 +33,7 @@ the front of the pool, so a long game does not grow it without end.
 """
 
 from libc.math cimport log, sqrt
+from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -61,7 +71,9 @@ cdef class Search:
     """A UCT tree over one game's kernels. ``c`` exploration, ``cutoff`` rollout actions before
     the evaluation (-1: to the end), ``contempt`` how much less than a draw a drawn end is worth
     to ``seat`` (the searching seat), ``decisive`` whether playouts play a move that wins at
-    once when there is one; ``evaluation`` is needed whenever ``cutoff`` is not -1."""
+    once when there is one, ``finish_turn`` whether a leaf reached mid-turn is evaluated only
+    after its mover's best completion of the turn; ``evaluation`` is needed whenever ``cutoff``
+    is not -1."""
 
     cdef Kernel root_kernel
     cdef Kernel work
@@ -72,7 +84,10 @@ cdef class Search:
     cdef int node_capacity
     cdef int* path
     cdef int* owners
+    cdef uint64_t* path_keys
     cdef int path_capacity
+    cdef uint64_t* history
+    cdef int history_count
     cdef int* scratch
     cdef int* outcomes
     cdef double* probabilities
@@ -84,12 +99,15 @@ cdef class Search:
     cdef public int cutoff
     cdef public double contempt
     cdef public bint decisive
+    cdef public bint repetition
+    cdef public bint finish_turn
     cdef public int seat
     cdef readonly int root
 
     def __cinit__(self, Kernel prototype, LeafEvaluation evaluation=None, *, double c=1.0,
                   int cutoff=-1, double contempt=0.0, bint decisive=False,
-                  unsigned long long seed=0, int max_nodes=MAX_NODES):
+                  bint finish_turn=False, bint repetition=False, unsigned long long seed=0,
+                  int max_nodes=MAX_NODES):
         if prototype.num_players > MAX_SEATS:
             raise ValueError(f"the compiled search takes at most {MAX_SEATS} seats")
         if cutoff >= 0 and evaluation is None:
@@ -107,16 +125,21 @@ cdef class Search:
         self.cutoff = cutoff
         self.contempt = contempt
         self.decisive = decisive
+        self.repetition = repetition
+        self.finish_turn = finish_turn
         self.rng.state = seed
         self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
         self.path_capacity = 256
         self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
         self.path = <int*>malloc(self.path_capacity * sizeof(int))
         self.owners = <int*>malloc(self.path_capacity * sizeof(int))
+        self.path_keys = <uint64_t*>malloc(self.path_capacity * sizeof(uint64_t))
+        self.history = NULL
+        self.history_count = 0
         self.scratch = <int*>malloc(self.space * sizeof(int))
         self.outcomes = <int*>malloc(self.space * sizeof(int))
         self.probabilities = <double*>malloc(self.space * sizeof(double))
-        if (self.nodes == NULL or self.path == NULL or self.owners == NULL
+        if (self.nodes == NULL or self.path == NULL or self.owners == NULL or self.path_keys == NULL
                 or self.scratch == NULL or self.outcomes == NULL or self.probabilities == NULL):
             raise MemoryError()
         self.reset(prototype)
@@ -125,6 +148,9 @@ cdef class Search:
         free(self.nodes)
         free(self.path)
         free(self.owners)
+        free(self.path_keys)
+        free(self.history)
+        self.history = NULL
         free(self.scratch)
         free(self.outcomes)
         free(self.probabilities)
@@ -142,6 +168,20 @@ cdef class Search:
         """Keep the tree but search from ``position``, which must be the one the root stands
         for (the caller checked it: it followed the played actions with ``advance``)."""
         self.root_kernel.copy_from(position)
+
+    def set_history(self, keys) -> None:
+        """The position keys met so far in the game (``Kernel.position_key``; zeros are
+        ignored), against which ``repetition`` checks every position a simulation reaches."""
+        values = sorted({int(key) for key in keys} - {0})
+        cdef uint64_t* table = <uint64_t*>malloc(max(len(values), 1) * sizeof(uint64_t))
+        cdef int i
+        if table == NULL:
+            raise MemoryError()
+        for i in range(len(values)):
+            table[i] = <uint64_t>values[i]
+        free(self.history)
+        self.history = table
+        self.history_count = len(values)
 
     def seed(self, unsigned long long seed) -> None:
         self.rng.state = seed
@@ -259,7 +299,12 @@ cdef class Search:
 
     cdef int push(self, int depth, int node, int owner) except -1:
         cdef int* grown
+        cdef uint64_t* keys
         if depth >= self.path_capacity:
+            keys = <uint64_t*>realloc(self.path_keys, 2 * self.path_capacity * sizeof(uint64_t))
+            if keys == NULL:
+                raise MemoryError()
+            self.path_keys = keys
             grown = <int*>realloc(self.path, 2 * self.path_capacity * sizeof(int))
             if grown == NULL:
                 raise MemoryError()
@@ -272,6 +317,33 @@ cdef class Search:
         self.path[depth] = node
         self.owners[depth] = owner
         return depth + 1
+
+    cdef bint repeats(self, uint64_t key, int depth) noexcept:
+        """Whether ``key`` (of the position at path index ``depth``) was met before: in the
+        game (a binary search of the sorted history) or at an earlier index of the path."""
+        cdef int low = 0, high = self.history_count - 1, middle, i
+        if key == 0:
+            return False
+        while low <= high:
+            middle = (low + high) >> 1
+            if self.history[middle] == key:
+                return True
+            if self.history[middle] < key:
+                low = middle + 1
+            else:
+                high = middle - 1
+        for i in range(depth):
+            if self.path_keys[i] == key:
+                return True
+        return False
+
+    cdef void drawn(self, double* reward) noexcept:
+        """A draw's returns, less ``contempt`` for the searching seat (the opponents are
+        modelled without contempt)."""
+        cdef int i
+        for i in range(self.players):
+            reward[i] = 1.0 / self.players
+        reward[self.seat] -= self.contempt
 
     cdef int select(self, int node) noexcept:
         """The visited child with the best mean return (for the seat acting at ``node``) plus
@@ -308,12 +380,16 @@ cdef class Search:
     cdef int simulate(self) except -1:
         cdef Kernel k = self.work
         cdef int node = self.root, child, player, pick, action, depth = 0, i, steps
-        cdef int owner = self.seat
+        cdef int owner = self.seat, last = CHANCE  # ``last``: the seat that made the last action
         cdef Node* n
         cdef double reward[MAX_SEATS]
         cdef double top, bottom
+        cdef bint leaf, repeated = False
+        cdef uint64_t key
         k.copy_from(self.root_kernel)
         depth = self.push(depth, node, owner)
+        if self.repetition:
+            self.path_keys[0] = k.position_key()
         while True:
             player = self.nodes[node].player
             if player == TERMINAL:
@@ -340,15 +416,26 @@ cdef class Search:
                 if child < 0:  # a decision node without actions cannot occur in the contract
                     break
             k.apply(self.nodes[child].action)
+            last = player
             node = child
             depth = self.push(depth, node, owner)
+            leaf = False
             if self.nodes[node].player == UNSEEN:
                 self.nodes[node].player = k.to_move()
-                if player != CHANCE:
-                    break  # a new leaf: roll out from here (chance outcomes descend further)
+                leaf = player != CHANCE
+            if self.repetition and self.nodes[node].player != TERMINAL:
+                key = k.position_key()
+                self.path_keys[depth - 1] = key
+                if self.repeats(key, depth - 1):
+                    repeated = True  # back to a position met before: scored as a draw
+                    break
+            if leaf:
+                break  # a new leaf: roll out from here (chance outcomes descend further)
         # Rollout: uniform actions for ``cutoff`` actions (or to the end), then the evaluation.
         steps = 0
-        while True:
+        if repeated:
+            self.drawn(reward)
+        while not repeated:
             player = k.to_move()
             if player == TERMINAL:
                 k.returns_into(reward)
@@ -368,12 +455,16 @@ cdef class Search:
                     k.apply(action)
                     continue  # the game is over: the result is backed up
             if self.cutoff >= 0 and steps >= self.cutoff:
+                if self.finish_turn and player == last and player >= 0:
+                    k.apply(self.best_action(k, player))  # complete the turn before evaluating
+                    continue
                 self.evaluation.evaluate(k, reward)
                 break
             if player == CHANCE:
                 k.apply(sample_chance(k, &self.rng, self.outcomes, self.probabilities))
             else:
                 k.apply(k.sample_legal(&self.rng, self.scratch))
+            last = player
             steps += 1
         for i in range(depth):
             n = &self.nodes[self.path[i]]
@@ -400,6 +491,21 @@ cdef class Search:
             if ahead:
                 return self.scratch[i]
         return -1
+
+    cdef int best_action(self, Kernel k, int player) noexcept:
+        """The legal action of ``player`` (to act in ``k``) whose result the evaluation rates
+        best for ``player`` (the lowest id among equals): one ply of greedy play."""
+        cdef int count = k.legal_into(self.scratch), i, best = self.scratch[0]
+        cdef double result[MAX_SEATS]
+        cdef double top = -1.0
+        for i in range(count):
+            self.probe.copy_from(k)
+            self.probe.apply(self.scratch[i])
+            self.evaluation.evaluate(self.probe, result)
+            if result[player] > top:
+                top = result[player]
+                best = self.scratch[i]
+        return best
 
     cdef int lead(self) noexcept:
         """The root's most visited child's visits minus the runner-up's."""

@@ -1,5 +1,6 @@
 """Agent spec strings, used everywhere an agent is chosen: ``random``, ``greedy``,
-``mcts(iterations=400)``, ``mcts(time=1.0)``, ``mcts(time=2,cutoff=40,c=0.7)`` and the named
+``mcts(iterations=400)``, ``mcts(time=1.0)``, ``mcts(time=2,cutoff=40,c=0.7)``,
+``mcts(iterations=100,weights=hand)`` (the evaluation's weight set) and the named
 levels ``easy`` .. ``expert``, which resolve per game to a concrete spec (the game's
 ``Game.levels``): think time per move with an iteration cap, chosen from measured arena
 results (docs/ai.md)."""
@@ -29,11 +30,19 @@ def _random(game: Game, params: dict[str, str], seed: int | None) -> Agent:
 
 
 def _greedy(game: Game, params: dict[str, str], seed: int | None) -> Agent:
-    _no_params("greedy", params)
-    return GreedyAgent(game, seed)
+    unknown = sorted(set(params) - {"weights"})
+    if unknown:
+        raise OptionError(f"greedy has no parameter {unknown[0]!r}; its parameter is weights")
+    agent = GreedyAgent(game, seed, weights=params.get("weights"))
+    if params:
+        agent.name = f"greedy(weights={params['weights']})"
+    return agent
 
 
-_MCTS_PARAMS = "iterations, time, c, cutoff, rollout, reuse, early, contempt, decisive"
+_MCTS_PARAMS = (
+    "iterations, time, c, cutoff, rollout, reuse, early, contempt, decisive, finish_turn, "
+    "repetition, weights"
+)
 
 
 def _number(name: str, raw: str, kind: type[int] | type[float]) -> float:
@@ -69,6 +78,8 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
         cutoff = None if raw in ("none", "null") else int(_number("cutoff", raw, int))
     reuse, early = (_flag(name, params) for name in ("reuse", "early"))
     decisive = _flag("decisive", params) if "decisive" in params else None
+    repetition = _flag("repetition", params) if "repetition" in params else None
+    finish_turn = _flag("finish_turn", params) if "finish_turn" in params else False
     shown = ",".join(f"{k}={v}" for k, v in params.items())
     try:
         return MCTSAgent(
@@ -82,6 +93,9 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
             early_stop=early,
             contempt=contempt,
             decisive=decisive,
+            repetition=repetition,
+            finish_turn=finish_turn,
+            weights=params.get("weights"),
             seed=seed,
             name=f"mcts({shown})" if shown else "mcts",
         )

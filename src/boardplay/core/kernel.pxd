@@ -105,6 +105,11 @@ cdef class Kernel:
     """Write the compact observation from ``player``'s view (``compact_size`` bytes)."""
     cdef void expand_into(self, const unsigned char* compact, float* out) noexcept
     """Expand a compact observation into the tensor ``observe_into`` writes for that view."""
+    cdef uint64_t position_key(self) noexcept
+    """A 64-bit identity of the position for repetition-aware search: the board and the seat
+    to act, not counters such as the turn number, so a position the game returns to has the
+    key it had before. 0 means "cannot recur" (e.g. Proteus's placement phase, which shrinks
+    the pool every turn) and is also the answer of a game without keys (``has_position_key``)."""
 
 
 cdef class KernelState:

@@ -63,7 +63,20 @@ cdef class Kernel:
         for i in range(self.observation_size):
             out[i] = 0.0
 
+    cdef uint64_t position_key(self) noexcept:
+        return 0
+
     # ----- the Python face: used by the facade, tests and tools, never in a hot loop ----------
+    @property
+    def has_position_key(self) -> bool:
+        """Whether this game's kernel gives positions repetition keys (``position_key``);
+        a search that avoids repetitions needs them."""
+        return False
+
+    def repetition_key(self) -> int:
+        """The position's repetition key (``position_key`` in ``kernel.pxd``; 0: cannot recur)."""
+        return self.position_key()
+
     def __reduce__(self):
         """Pickling (``pickle``, ``copy.deepcopy``, process pools): the class, the sizes every
         kernel has and the game's own fields (``save``), which ``restore`` writes back into a

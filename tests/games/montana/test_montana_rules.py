@@ -579,6 +579,29 @@ def test_only_finished_players_win_and_full_tie_is_shared() -> None:
     assert state.compute_winners() == [1]
 
 
+def test_decided_by_names_each_step_of_the_winner_rule() -> None:
+    state = fresh(players=3)
+    assert state.decided_by() is None  # the game is still running
+    for p in range(3):
+        clear_player(state, p)
+
+    def decided(tiles: list[int]) -> str | None:
+        state.tiles = tiles
+        state.won = state.compute_winners()
+        return state.decided_by()
+
+    assert decided([4, 4, 4]) == "nobody"
+    assert decided([0, 4, 4]) == "alone"
+    assert decided([0, 0, 4]) == "shared" and state.won == [0, 1]
+    set_cattle(state, 2, 5)  # the leader on cattle has not placed every settlement
+    assert decided([0, 0, 4]) == "shared"
+    set_cattle(state, 1, 1)
+    assert decided([0, 0, 4]) == "cattle" and state.won == [1]
+    set_cattle(state, 0, 1)
+    set_silver(state, 0, 2)
+    assert decided([0, 0, 4]) == "money" and state.won == [0]
+
+
 def test_last_seat_triggers_game_over_immediately() -> None:
     state = fresh()
     p = state.active

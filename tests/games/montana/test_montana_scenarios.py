@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from montana_helpers import (
     step,
 )
 
+from boardplay.core.errors import PositionError
 from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import make_board
 from boardplay.games.montana.data import load_components
@@ -521,6 +523,37 @@ def test_s10_tie_break_coins() -> None:
     state, b, c = _s10_state(tiebreak_money="coins")
     assert state.tiebreak_two(b) == 8 and state.tiebreak_two(c) == 3
     assert state.won == [b]
+
+
+def test_s10_result_names_the_tie_break_that_decided() -> None:
+    """B and C both placed every settlement and tie on cattle + canteens, so the second
+    tie-break chose: the result says so in the position and in the record's text."""
+    state, b, _c = _s10_state()
+    assert state.decided_by() == "money"
+    assert state.result_text().endswith(
+        "(final round played out), tie broken by silver, workers and goods"
+    )
+    assert state.to_json()["result"] == {
+        "winners": [b],
+        "reason": "trigger",
+        "decided_by": "money",
+    }
+
+
+def test_a_loaded_result_must_name_the_tie_break_of_its_position() -> None:
+    state = fresh()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    position = state.to_json()
+    decided = position["result"]["decided_by"]
+    assert decided == state.decided_by() in ("alone", "cattle", "money", "shared", "nobody")
+    assert state.game.state_from_json(position).to_json()["result"] == position["result"]
+    position["result"]["decided_by"] = "shared" if decided != "shared" else "alone"
+    with pytest.raises(PositionError, match=f"result.decided_by: must be '{decided}'"):
+        state.game.state_from_json(position)
+    del position["result"]["decided_by"]  # older positions leave it out
+    assert state.game.state_from_json(position).decided_by() == decided
 
 
 def test_s10_canteen_after_final_option() -> None:

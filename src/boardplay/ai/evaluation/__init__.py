@@ -6,7 +6,9 @@ and MCTS can stop a rollout early and back up the estimate instead of a result. 
 picks an action during MCTS playouts; a cheap policy that is better than uniform makes each
 simulation more informative. Per-game modules weigh the typed feature vector each kernel
 documents (``state.kernel.features()``, the ``FEATURE_NAMES`` of its ``kernel.pyx``) and never
-parse the position JSON. A game names its module in ``Game.heuristics``.
+parse the position JSON. A game names its module in ``Game.heuristics``. A game whose numbers
+are data (``weightsets``) can be evaluated with any of its shipped weight sets
+(``heuristics_for(game, weights=NAME)``, the spec parameter ``weights=NAME``).
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State
 from boardplay.core.registry import find
 
@@ -40,6 +43,12 @@ class Heuristics:
     decisive: bool = False
     """Whether MCTS playouts play a move that wins at once when there is one (measured per
     game, docs/ai.md): it costs one trial move per legal action at every playout step."""
+    repetition: bool = False
+    """Whether MCTS scores a line that returns to a position already met as a draw (measured
+    per game, docs/ai.md; needs a kernel with position keys, ``boardplay.ai.repetition``)."""
+    weighted: Callable[[str], Evaluation] | None = None
+    """The evaluation with a named weight set (``weightsets``), for games whose weights are
+    data; ``evaluate`` is the one with the game's default set."""
 
 
 def uniform(num_players: int) -> list[float]:
@@ -76,10 +85,23 @@ GENERIC = Heuristics(
 )
 
 
-def heuristics_for(game: Game) -> Heuristics:
-    """The game's own heuristics (its ``Game.heuristics`` reference) or the generic fallback."""
+HAND = "hand"
+"""The weight set every evaluation has: the hand-set numbers (for a game whose numbers are not
+data, its only evaluation)."""
+
+
+def heuristics_for(game: Game, weights: str | None = None) -> Heuristics:
+    """The game's own heuristics (its ``Game.heuristics`` reference) or the generic fallback;
+    with ``weights``, evaluating with that weight set (``OptionError`` for one the game does not
+    ship; ``hand`` is known everywhere)."""
     reference = game.heuristics
-    if reference is None:
-        return GENERIC
-    heuristics: Heuristics = find(reference)
-    return heuristics
+    heuristics: Heuristics = GENERIC if reference is None else find(reference)
+    if weights is None:
+        return heuristics
+    if heuristics.weighted is None:
+        if weights == HAND:
+            return heuristics
+        raise OptionError(
+            f"no weight set {weights!r} for {game.name}; its evaluation has only the {HAND!r} set"
+        )
+    return replace(heuristics, evaluate=heuristics.weighted(weights))

@@ -8,7 +8,7 @@ from boardplay.core.kernel cimport Kernel
 cdef class LeafEvaluation:
     cdef readonly int kind
     cdef readonly int players
-    cdef double weights[16]
+    cdef double weights[32]
     cdef double features[64]
     cdef double strength[4]
     cdef void evaluate(self, Kernel k, double* out) noexcept

@@ -5,8 +5,9 @@ MCTS backs up an evaluation at almost every leaf (every game's measured cutoff i
 search cannot leave compiled code to compute one. Each game's evaluation is the same shape: a
 per-seat strength from the kernel's feature vector (``Kernel.features_into``), turned into win
 chances by a softmax. The shape of each strength lives here; every weight is read from the game's
-Python evaluation module when a ``LeafEvaluation`` is built, so there is one place to tune a
-number, and ``tests/ai/test_ai_search.py`` checks that both give the same values on positions
+Python evaluation module when a ``LeafEvaluation`` is built (for Montana and Passtally from the
+named weight set the module loads, ``weightsets``), so there is one place to tune a number,
+and ``tests/ai/test_ai_search.py`` checks that both give the same values on positions
 from real games.
 """
 
@@ -14,7 +15,7 @@ from libc.math cimport exp, sqrt
 
 from boardplay.core.kernel cimport TERMINAL, Kernel
 
-from boardplay.ai.evaluation import montana, passtally, potlatch, proteus
+from boardplay.ai.evaluation import montana, passtally, potlatch, proteus, weightsets
 
 cdef enum:
     NONE = 0
@@ -35,29 +36,35 @@ cdef class LeafEvaluation:
     """One game's evaluation for a ``players``-seat table; ``values(kernel)`` is the Python face
     (tests compare it with the Python evaluation), ``evaluate`` the one the search calls."""
 
-    def __init__(self, str game_name, int players):
+    def __init__(self, str game_name, int players, str weights=None):
+        """``weights`` names the weight set (Montana, Passtally; default: the module's
+        ``DEFAULT_WEIGHTS``); the other games know only ``hand``."""
         if game_name not in _KINDS:
             raise ValueError(f"no compiled evaluation for {game_name!r}; known: {', '.join(_KINDS)}")
         if not 2 <= players <= 4:
             raise ValueError(f"the compiled evaluations take 2 to 4 players, not {players}")
         self.kind = _KINDS[game_name]
         self.players = players
-        cdef list weights
+        cdef list values
+        if self.kind in (POTLATCH, PROTEUS) and weights not in (None, "hand"):
+            raise ValueError(f"{game_name} has only the 'hand' weights, not {weights!r}")
         if self.kind == POTLATCH:
-            weights = [potlatch.TEMPERATURE]
+            values = [potlatch.TEMPERATURE]
         elif self.kind == PROTEUS:
-            weights = [proteus.TEMPERATURE, proteus.OTHER_GOAL_WEIGHT, proteus.TEMPO,
+            values = [proteus.TEMPERATURE, proteus.OTHER_GOAL_WEIGHT, proteus.TEMPO,
                        proteus.ACTIVE_GOAL, proteus.TO_MOVE]
         elif self.kind == PASSTALLY:
-            weights = [passtally.VP_SPREAD_PER_TURN, passtally.LINE_TURNS, passtally._POINTS,
-                       passtally._LINES, passtally._PILES, passtally._PLAYERS]
+            chosen = weightsets.load("passtally", weights or passtally.DEFAULT_WEIGHTS)
+            values = [chosen.shaped("temperature_per_sqrt_turn"), chosen.shaped("line_turns"),
+                      passtally._POINTS, passtally._LINES, passtally._PILES, passtally._PLAYERS,
+                      chosen.shaped("temperature"), *chosen.vector(passtally.TERMS)]
         else:
-            weights = [montana.TEMPERATURE, montana.SETTLEMENTS.get(players, 12),
-                       montana.READY_WEIGHT, montana.PARTIAL_WEIGHT, montana.GOOD_WEIGHT,
-                       montana.SILVER_WEIGHT, montana.WORKER_WEIGHT, montana.CATTLE_WEIGHT,
-                       montana.TEMPO, montana.SEAT_FEATURES, montana.F_READY,
-                       montana.F_PARTIAL_HAVE, montana.F_PARTIAL_COST, montana.F_MAIN_SEAT]
-        for i, weight in enumerate(weights):
+            chosen = weightsets.load("montana", weights or montana.DEFAULT_WEIGHTS)
+            values = [chosen.shaped("temperature"), montana.SETTLEMENTS.get(players, 12),
+                      *chosen.vector(montana.TERMS), montana.SEAT_FEATURES, montana.F_READY,
+                      montana.F_PARTIAL_HAVE, montana.F_PARTIAL_COST, montana.F_MAIN_SEAT]
+        assert len(values) <= 32
+        for i, weight in enumerate(values):
             self.weights[i] = weight
 
     def values(self, Kernel k) -> list:
@@ -117,32 +124,46 @@ cdef class LeafEvaluation:
         cdef double* f = self.features
         cdef double* w = self.weights
         cdef int points = <int>w[2], lines = <int>w[3], piles = <int>w[4]
-        cdef int players = <int>f[<int>w[5]], seat, p
+        cdef int players = <int>f[<int>w[5]], seat, p, line_vp
         cdef int left = <int>f[piles]
         for p in range(1, 3):
             left = min(left, <int>f[piles + p])
         cdef double turns = max(1.0, 2.0 * left / players)
         cdef double pays = min(w[1], turns)
+        cdef double value
         for seat in range(players):
-            self.strength[seat] = f[points + seat] + pays * <int>f[lines + seat]
-        return 1.0 + w[0] * sqrt(turns)
+            line_vp = <int>f[lines + seat]
+            # The hand set's sum first, in its order; terms weighing 0 then add exactly 0.
+            value = w[7] * f[points + seat] + w[8] * (pays * line_vp)
+            value += w[9] * line_vp + w[10] * (line_vp * turns)
+            self.strength[seat] = value
+        return w[6] + w[0] * sqrt(turns)
 
     cdef double _montana(self) noexcept:
         cdef double* f
         cdef double* w = self.weights
-        cdef int stride = <int>w[9], ready = <int>w[10], have = <int>w[11], cost = <int>w[12]
+        cdef double total = w[1]
+        cdef int stride = <int>w[16], ready = <int>w[17], have = <int>w[18], cost = <int>w[19]
         cdef int p, main
-        cdef double value
+        cdef double value, placed
+        cdef double phase = self.features[0]
+        for p in range(1, self.players):
+            phase = min(phase, self.features[stride * p])
+        phase /= total
         for p in range(self.players):
             f = self.features + stride * p
-            value = w[1] - f[0] + w[2] * f[ready]
+            placed = total - f[0]
+            # The hand set's sum first, in its order; terms weighing 0 then add exactly 0.
+            value = w[2] * placed + w[3] * f[ready]
             if f[cost]:
-                value += w[3] * f[have] / f[cost]
-            value += w[4] * f[1] + w[5] * f[2] + w[6] * f[3] + w[7] * (f[4] + f[5])
+                value += w[4] * f[have] / f[cost]
+            value += w[5] * f[1] + w[6] * f[2] + w[7] * f[3] + w[8] * (f[4] + f[5])
+            value += phase * (w[10] * placed + w[11] * f[ready] + w[12] * f[1] + w[13] * f[2]
+                              + w[14] * f[3] + w[15] * (f[4] + f[5]))
             self.strength[p] = value
-        main = <int>self.features[<int>w[13]]
+        main = <int>self.features[<int>w[20]]
         if main >= 0:
-            self.strength[main] += w[8]
+            self.strength[main] += w[9]
         return w[0]
 
 

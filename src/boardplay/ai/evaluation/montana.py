@@ -13,6 +13,11 @@ agents hoard goods that pay for nothing: MCTS self-play ran into the 400-turn ca
 The softmax temperature of one settlement says a one-settlement lead is a clear but not decisive
 edge.
 
+The weights are data (``weights/montana/<set>.json``, ``boardplay.ai.evaluation.weightsets``):
+``hand`` holds the numbers above, and a set fitted from self-play (``boardplay.ai.fit``) may add
+the ``*_early`` terms, each a term times the share of the game left (the fewest settlements any
+player has left, out of all), which let workers and silver count more early than late.
+
 Every number comes from the kernel's typed feature vector (``MontanaKernel.features_into``,
 layout in ``games/montana/state.py``): the holdings and the readiness counts, which the kernel
 computes exactly as ``readiness`` below describes (the differential test checks the values
@@ -21,7 +26,10 @@ against the pre-kernel evaluation), so search never builds the position JSON.
 
 from __future__ import annotations
 
-from boardplay.ai.evaluation import Heuristics, softmax
+from collections.abc import Sequence
+from functools import cache
+
+from boardplay.ai.evaluation import Evaluation, Heuristics, softmax, weightsets
 from boardplay.core.game import State
 from boardplay.games.montana.state import (
     F_MAIN_SEAT,
@@ -33,20 +41,45 @@ from boardplay.games.montana.state import (
 )
 
 SETTLEMENTS = {2: 12, 3: 10, 4: 8}
-READY_WEIGHT = 0.7
+
+TERMS = (
+    "placed",
+    "ready",
+    "partial",
+    "goods",
+    "silver",
+    "workers",
+    "cattle",
+    "tempo",
+    "placed_early",
+    "ready_early",
+    "goods_early",
+    "silver_early",
+    "workers_early",
+    "cattle_early",
+)
+"""The terms of a seat's strength, in the order of ``terms``: settlements placed; settlements
+the goods in hand pay for (``readiness``); the share of the next site's cost in hand; goods;
+silver; workers; cattle plus canteens; 1 for the player whose main action is still to come
+(search leaves lie at different points of the turn order, and this keeps a line in which the
+opponent has not yet acted from looking better than one in which it has); then six of those
+times the share of the game left."""
+
+DEFAULT_WEIGHTS = "fitted"
+"""The set the game's evaluation uses when a spec names none: ``fitted`` (refitted from
+self-play against ``hand``) beat ``hand`` in 200-game runs at equal search and at the old
+expert's 0.005 s per move (docs/ai.md, "Evaluations fitted from self-play"); today's expert of
+before is ``mcts(iterations=100,c=0.3,weights=hand)``."""
+
+HAND = weightsets.load("montana", "hand")
+READY_WEIGHT = HAND.weights["ready"]
 """A settlement whose goods are in hand (one build action away)."""
-PARTIAL_WEIGHT = 0.3
+PARTIAL_WEIGHT = HAND.weights["partial"]
 """Times the fraction of the cheapest unpaid site's cost in hand."""
-GOOD_WEIGHT = 0.03
-SILVER_WEIGHT = 0.03
-WORKER_WEIGHT = 0.12
-CATTLE_WEIGHT = 0.15
-TEMPO = 0.4
-"""For the player whose main action is still to come: search leaves lie at different points of
-the turn order, and this keeps a line in which the opponent has not yet acted from looking
-better than one in which it has. Not yet confirmed by measurement: without it, 50-simulation
-self-play scored 25 / 40 against the shipped weights (inconclusive at that sample size)."""
-TEMPERATURE = 1.0
+GOOD_WEIGHT = HAND.weights["goods"]
+SILVER_WEIGHT = HAND.weights["silver"]
+WORKER_WEIGHT = HAND.weights["workers"]
+CATTLE_WEIGHT = HAND.weights["cattle"]
 
 
 def readiness(goods: list[int], jokers: int, sites: list[tuple[int, ...]], left: int) -> float:
@@ -86,47 +119,106 @@ def strength(held: Holdings, goods: list[int], sites: list[tuple[int, ...]], tot
     )
 
 
-def ready_value(ready: float, have: float, cost: float) -> float:
-    """``readiness`` from the kernel's counts: sites paid for, and the next site's cost in hand
-    out of its whole cost (cost 0: no partly paid site)."""
-    if cost:
-        return READY_WEIGHT * ready + PARTIAL_WEIGHT * have / cost
-    return READY_WEIGHT * ready
+def phase_left(features: Sequence[float], players: int) -> float:
+    """The share of the game left: the fewest settlements any player has left, out of all (the
+    first player to place every settlement triggers the end)."""
+    total = SETTLEMENTS.get(players, 12)
+    return min(features[SEAT_FEATURES * p] for p in range(players)) / total
 
 
-def evaluate(state: State) -> list[float]:
-    """The result at the end, otherwise the softmax of the players' strengths."""
-    if state.is_terminal():
-        return state.returns()
-    assert state.kernel is not None
-    features = state.kernel.features()
-    n = state.game.num_players
-    total = SETTLEMENTS.get(n, 12)
-    values = []
-    for p in range(n):
+def terms(
+    features: Sequence[float], players: int, weights: weightsets.WeightSet
+) -> list[list[float]]:
+    """Each seat's term values (``TERMS`` order), which the fit weighs (no shape number of
+    ``weights`` changes them: the signature is the one every fitted game has)."""
+    total = SETTLEMENTS.get(players, 12)
+    phase = phase_left(features, players)
+    main = int(features[F_MAIN_SEAT])
+    rows = []
+    for p in range(players):
         f = features[SEAT_FEATURES * p : SEAT_FEATURES * (p + 1)]
-        left, goods, silver, workers, cattle, canteens = f[:6]
-        values.append(
-            total
-            - left
-            + ready_value(f[F_READY], f[F_PARTIAL_HAVE], f[F_PARTIAL_COST])
-            + GOOD_WEIGHT * goods
-            + SILVER_WEIGHT * silver
-            + WORKER_WEIGHT * workers
-            + CATTLE_WEIGHT * (cattle + canteens)
-        )
-    seat = int(features[F_MAIN_SEAT])
-    if seat >= 0:
-        values[seat] += TEMPO
-    return softmax(values, TEMPERATURE)
+        cost = f[F_PARTIAL_COST]
+        base = [
+            total - f[0],
+            f[F_READY],
+            f[F_PARTIAL_HAVE] / cost if cost else 0.0,
+            f[1],
+            f[2],
+            f[3],
+            f[4] + f[5],
+        ]
+        early = [base[0], base[1], base[3], base[4], base[5], base[6]]
+        rows.append([*base, 1.0 if p == main else 0.0, *(phase * x for x in early)])
+    return rows
+
+
+def temperature(features: Sequence[float], weights: weightsets.WeightSet) -> float:
+    """The softmax temperature (fixed by the set's shape: one settlement for ``hand``)."""
+    return weights.shaped("temperature")
+
+
+@cache
+def evaluation(name: str) -> Evaluation:
+    """The evaluation with the weight set ``name`` (``OptionError`` for an unknown one).
+
+    The sums run in the order the hand-set evaluation always used, and a term weighing 0 adds
+    exactly 0, so ``hand`` gives the values it gave before its numbers became data."""
+    weight_set = weightsets.load("montana", name)
+    (placed, ready, partial, goods, silver, workers, cattle, tempo, *early) = weight_set.vector(
+        TERMS
+    )
+    t = weight_set.shaped("temperature")
+
+    def evaluate(state: State) -> list[float]:
+        """The result at the end, otherwise the softmax of the players' strengths."""
+        if state.is_terminal():
+            return state.returns()
+        assert state.kernel is not None
+        features = state.kernel.features()
+        n = state.game.num_players
+        total = SETTLEMENTS.get(n, 12)
+        phase = phase_left(features, n)
+        values = []
+        for p in range(n):
+            f = features[SEAT_FEATURES * p : SEAT_FEATURES * (p + 1)]
+            left, held_goods, held_silver, held_workers, held_cattle, canteens = f[:6]
+            cost = f[F_PARTIAL_COST]
+            paid = ready * f[F_READY]
+            if cost:
+                paid = paid + partial * f[F_PARTIAL_HAVE] / cost
+            value = (
+                placed * (total - left)
+                + paid
+                + goods * held_goods
+                + silver * held_silver
+                + workers * held_workers
+                + cattle * (held_cattle + canteens)
+            )
+            value += phase * (
+                early[0] * (total - left)
+                + early[1] * f[F_READY]
+                + early[2] * held_goods
+                + early[3] * held_silver
+                + early[4] * held_workers
+                + early[5] * (held_cattle + canteens)
+            )
+            values.append(value)
+        seat = int(features[F_MAIN_SEAT])
+        if seat >= 0:
+            values[seat] += tempo
+        return softmax(values, t)
+
+    return evaluate
 
 
 HEURISTICS = Heuristics(
-    evaluate,
+    evaluation(DEFAULT_WEIGHTS),
     None,
-    "settlements placed + 0.7 per settlement the goods in hand pay for (cheapest build sites, "
-    "cattle as jokers, at most 3) + 0.3 x the share of the next site's cost in hand + "
-    "0.03/good + 0.03/silver + 0.12/worker + 0.15/(cattle+canteen); softmax with temperature "
-    "1 settlement",
+    "settlements placed + settlements the goods in hand pay for (cheapest build sites, cattle "
+    "as jokers, at most 3) + the share of the next site's cost in hand + goods, silver, workers, "
+    "cattle and canteens, some also times the share of the game left, weighted by the set "
+    "'fitted' (fitted from self-play; 'weights=hand' is the hand-set evaluation of before); "
+    "softmax with temperature 1 settlement",
     cutoff=0,
+    weighted=evaluation,
 )

@@ -11,18 +11,33 @@ decisive, at the end any lead is.
 The features (``PasstallyKernel.features()``, documented in the game's ``tables.FEATURE_NAMES``):
 0-2 VP per seat, 3-5 the VP each seat's complete lines would score now, 6-8 the tiles left in
 each pile (face-up one included), 9 the number of players.
+
+The numbers are data (``weights/passtally/<set>.json``, ``boardplay.ai.evaluation.weightsets``):
+``hand`` holds the ones above; a set fitted from self-play (``boardplay.ai.fit``) weighs the same
+terms and may add the line VP on its own or times the turns left (uncapped), all divided by the
+same temperature.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
-from boardplay.ai.evaluation import Heuristics, softmax
+from boardplay.ai.evaluation import Evaluation, Heuristics, softmax, weightsets
 from boardplay.core.game import State
 
-VP_SPREAD_PER_TURN = 2.5
+TERMS = ("vp", "line_vp_paid", "line_vp", "line_vp_turns")
+"""The terms of a seat's strength, in the order of ``terms``: its VP; the VP its complete lines
+would score now times the turns they can be expected to pay (at most the shape's
+``line_turns``); that line VP alone; and times the turns left."""
+
+DEFAULT_WEIGHTS = "hand"
+"""The set the game's evaluation uses when a spec names none (docs/ai.md has the runs)."""
+
+HAND = weightsets.load("passtally", "hand")
+VP_SPREAD_PER_TURN = HAND.shaped("temperature_per_sqrt_turn")
 """How much the VP difference between two players can swing per turn (a rough measured scale)."""
-LINE_TURNS = 2.0
+LINE_TURNS = HAND.shaped("line_turns")
 """Further turns a completed line is expected to score before it is broken or the game ends."""
 
 _POINTS, _LINES, _PILES, _PLAYERS = 0, 3, 6, 9
@@ -37,30 +52,63 @@ def turns_left(features: Sequence[float]) -> float:
     return max(1.0, 2.0 * left / players)
 
 
-def strengths(features: Sequence[float]) -> list[float]:
-    players = int(features[_PLAYERS])
-    pays = min(LINE_TURNS, turns_left(features))
-    return [
-        float(features[_POINTS + seat]) + pays * int(features[_LINES + seat])
-        for seat in range(players)
-    ]
+def terms(
+    features: Sequence[float], players: int, weights: weightsets.WeightSet
+) -> list[list[float]]:
+    """Each seat's term values (``TERMS`` order, with the line cap of ``weights``' shape), which
+    the fit weighs."""
+    turns = turns_left(features)
+    pays = min(weights.shaped("line_turns"), turns)
+    rows = []
+    for seat in range(players):
+        lines = int(features[_LINES + seat])
+        rows.append([float(features[_POINTS + seat]), pays * lines, float(lines), lines * turns])
+    return rows
 
 
-def evaluate(state: State) -> list[float]:
-    if state.is_terminal():
-        return state.returns()
-    if state.kernel is None:
-        raise TypeError("the Passtally evaluation reads the compiled kernel's features")
-    features = state.kernel.features()
-    temperature = 1.0 + VP_SPREAD_PER_TURN * turns_left(features) ** 0.5
-    return softmax(strengths(features), temperature)
+def temperature(features: Sequence[float], weights: weightsets.WeightSet) -> float:
+    """The softmax temperature: the shape's base plus its spread times sqrt(turns left)."""
+    root: float = turns_left(features) ** 0.5
+    return weights.shaped("temperature") + weights.shaped("temperature_per_sqrt_turn") * root
+
+
+@cache
+def evaluation(name: str) -> Evaluation:
+    """The evaluation with the weight set ``name`` (``OptionError`` for an unknown one).
+
+    The sums run in the order the hand-set evaluation always used, and a term weighing 0 adds
+    exactly 0, so ``hand`` gives the values it gave before its numbers became data."""
+    weight_set = weightsets.load("passtally", name)
+    vp, paid, line_vp, line_vp_turns = weight_set.vector(TERMS)
+    cap = weight_set.shaped("line_turns")
+
+    def evaluate(state: State) -> list[float]:
+        if state.is_terminal():
+            return state.returns()
+        if state.kernel is None:
+            raise TypeError("the Passtally evaluation reads the compiled kernel's features")
+        features = state.kernel.features()
+        players = int(features[_PLAYERS])
+        turns = turns_left(features)
+        pays = min(cap, turns)
+        strengths = []
+        for seat in range(players):
+            lines = int(features[_LINES + seat])
+            value = vp * float(features[_POINTS + seat]) + paid * (pays * lines)
+            value += line_vp * lines + line_vp_turns * (lines * turns)
+            strengths.append(value)
+        return softmax(strengths, temperature(features, weight_set))
+
+    return evaluate
 
 
 HEURISTICS = Heuristics(
-    evaluate,
+    evaluation(DEFAULT_WEIGHTS),
     None,
     "VP + 2 × the VP the seat's current lines score per turn (turn_score); softmax with a "
-    "temperature that shrinks with the tiles left in the smallest pile",
+    "temperature that shrinks with the tiles left in the smallest pile (weight set 'hand'; "
+    "'weights=NAME' chooses another)",
     cutoff=0,
     exploration=0.3,
+    weighted=evaluation,
 )

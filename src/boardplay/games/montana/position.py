@@ -165,7 +165,13 @@ def export_position(state: MontanaState) -> dict[str, Any]:
         },
     }
     out["result"] = (
-        None if state.won is None else {"winners": list(state.won), "reason": state.ended_by}
+        None
+        if state.won is None
+        else {
+            "winners": list(state.won),
+            "reason": state.ended_by,
+            "decided_by": state.decided_by(),
+        }
     )
     return out
 
@@ -274,6 +280,11 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
         winners.require(
             state.won == state.compute_winners(),
             f"must be {state.compute_winners()} for this position",
+        )
+        decided = result.optional("decided_by", None)
+        decided.require(
+            decided.value in (None, state.decided_by()),
+            f"must be {state.decided_by()!r} for this position (or left out)",
         )
     else:
         result.require(result.value is None, "must be null while the game is in progress")

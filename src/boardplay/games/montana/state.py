@@ -74,6 +74,14 @@ F_MAIN_SEAT = 4 * SEAT_FEATURES
 """The active seat while its main action is still to come (stage MAIN), else -1."""
 
 
+TIEBREAK_WORDS = {
+    "cattle": "tie broken by cattle and unused canteens",
+    "money": "tie broken by silver, workers and goods",
+    "shared": "tied on both tie-breaks: a shared win",
+}
+"""How ``MontanaState.result_text`` says which tie-break decided (``decided_by``)."""
+
+
 class Holdings(NamedTuple):
     """What one player owns, counted (goods of every kind and size together, workers of every
     colour together): the numbers an evaluation needs on every search step."""
@@ -359,6 +367,29 @@ class MontanaState(KernelState, State):
         outcomes: list[tuple[int, float]] = self.kernel.chance_outcomes()
         return outcomes
 
+    def decided_by(self) -> str | None:
+        """Which step of the winner rule (spec §8) chose the winners of a finished game, so a
+        player who also placed every settlement learns why they did not win: ``"alone"`` (the
+        only player with every settlement placed), ``"cattle"`` (the first tie-break: cattle
+        plus unused canteens), ``"money"`` (the second: silver, workers and goods),
+        ``"shared"`` (tied on both) or ``"nobody"`` (no one placed them all: a draw). None
+        while the game runs."""
+        if self.won is None:
+            return None
+        held = [self.holdings(p) for p in range(self.n)]
+        finished = [p for p in range(self.n) if held[p].settlements_left == 0]
+        if len(finished) < 2:
+            return "alone" if finished else "nobody"
+        for step, key in (
+            ("cattle", lambda p: held[p].cattle + held[p].canteens),
+            ("money", self.tiebreak_two),
+        ):
+            best = max(key(p) for p in finished)
+            finished = [p for p in finished if key(p) == best]
+            if len(finished) == 1:
+                return step
+        return "shared"
+
     def end_code(self) -> str | None:
         return {"trigger": "final_round", "max_turns": "turn_limit"}.get(self.ended_by or "")
 
@@ -368,6 +399,14 @@ class MontanaState(KernelState, State):
         if self.ended_by == "max_turns":
             return f"turn cap of {self.game.max_turns} reached"
         return None
+
+    def result_text(self) -> str:
+        """Who won and why the game ended, and, when several players placed every settlement,
+        which tie-break chose (that is about the winner, not the end: ``end_reason`` leaves
+        it out)."""
+        tiebreak = TIEBREAK_WORDS.get(self.decided_by() or "")
+        text = super().result_text()
+        return f"{text}, {tiebreak}" if tiebreak else text
 
     def explain_illegal(self, action: object) -> str:
         return self.game.explain(self, action)

@@ -512,6 +512,19 @@ cdef class ProteusKernel(Kernel):
         if self.legal_into(buffer) == 0:
             self.b.outcome = DRAW
 
+    cdef uint64_t position_key(self) noexcept:
+        """The packed movement-phase key the repetition filter uses (board, active tiles, side
+        to move; §10.6); 0 in the placement phase, whose positions cannot recur (every
+        placement turn shrinks the pool and a pass there is followed by a placement or ends the
+        game)."""
+        if self.b.unplaced > 0:
+            return 0
+        return pack_key(self.b.tiles, self.b.where, self.b.active, self.b.mover)
+
+    @property
+    def has_position_key(self) -> bool:
+        return True
+
     # ----- copying ------------------------------------------------------------------------------
     cdef Kernel copy(self):
         cdef ProteusKernel other = ProteusKernel.__new__(ProteusKernel)

@@ -58,6 +58,9 @@ function prompt(env) {
     const winners = (position.result.winners || []).map((seat) => names[seat]).join(", ");
     // The position names how the game ended (§12.2); the engine's end codes name the words.
     const reason = endWords({ trigger: "final_round", max_turns: "turn_limit" }[position.result.reason]);
+    // Which tie-break chose, when more than one player placed every settlement (§8).
+    const tie = { cattle: "montana.decided.cattle", money: "montana.decided.money", shared: "montana.decided.shared" }[position.result.decided_by];
+    if (winners && tie) return t("montana.prompt.overTie", { winners, reason, tiebreak: t(tie) });
     return winners ? t("montana.prompt.overWin", { winners, reason }) : t("montana.prompt.overDraw", { reason });
   }
   if (stage.decider === null || stage.decider === undefined) return t("montana.prompt.chance");

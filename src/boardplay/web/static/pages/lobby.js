@@ -146,15 +146,21 @@ export async function lobbyPage(main) {
       seatNames = (await api("/api/games/preview", { method: "POST", body: { game: game.name, options: options() } })).seat_names;
     } catch (e) { showError(e.message); }
     if (mine !== drawing) return;
+    // Redrawing the same game's seats (an option changed, or a preview answered late) keeps
+    // what was already chosen for each seat that is still there.
+    const kept = seatsBox.dataset.game === game.name
+      ? [...seatsBox.querySelectorAll(".seat-row")].map((row) => [row.querySelector(".seat-kind").value, row.querySelector(".seat-level").value])
+      : [];
     clear(seatsBox);
     seatNames.map(seatName).forEach((name, seat) => {
       const kind = h("select", { name: `seat-${seat}`, class: "seat-kind", "aria-label": name }, SEAT_CHOICES.map((v) => h("option", { value: v }, t(`seat.${v}`))));
-      kind.value = seat === 0 ? "me" : "ai";
+      kind.value = kept[seat]?.[0] ?? (seat === 0 ? "me" : "ai");
       const { level, note } = levelPicker(game, seat, name);
+      if (kept[seat]) { level.value = kept[seat][1]; level.dispatchEvent(new Event("change")); }
       const sync = () => { level.hidden = note.hidden = kind.value !== "ai"; };
       kind.addEventListener("change", sync);
       sync();
-            seatsBox.append(h("div", { class: "seat-row" }, seatSwatch(game.hints, seat), h("span", {}, name), kind, level), note);
+      seatsBox.append(h("div", { class: "seat-row" }, seatSwatch(game.hints, seat), h("span", {}, name), kind, level), note);
     });
     seatsBox.dataset.game = game.name;
   };
