@@ -2,12 +2,12 @@
 
 ``MCTSAgent`` is the agent every spec and level builds. Its search behaves as described in
 ``boardplay.ai.mcts_reference`` (UCT with max-n backup for 2–4 seats, chance sampled by its
-probabilities, random rollouts cut off by the game's evaluation, iteration and time budgets,
-early stop, contempt, decisive moves, turn-end leaves, repetitions scored as draws, the
-evaluation's weight set, tree reuse), and its analysis has the same shape. For a game with a
-compiled kernel and a compiled evaluation (all four shipped games) the search runs in
-``boardplay.ai.search`` at C speed; any other game (e.g. the pure-Python test games) runs the
-Python reference search.
+probabilities, random rollouts cut off by the game's evaluation, an opening's own cutoff,
+iteration and time budgets, early stop, contempt, decisive moves, turn-end leaves,
+repetitions scored as draws, the evaluation's weight set, tree reuse), and its analysis has
+the same shape. For a game with a compiled kernel and a compiled evaluation (all four shipped
+games) the search runs in ``boardplay.ai.search`` at C speed; any other game (e.g. the
+pure-Python test games) runs the Python reference search.
 
 Tree reuse follows the actions applied since the last search (``inform``); before a search the
 kept tree is used only when the position is the one it stands for: the same game object, the
@@ -52,6 +52,7 @@ class MCTSAgent(ReferenceMCTSAgent):
         decisive: bool | None = None,
         repetition: bool | None = None,
         finish_turn: bool = False,
+        opening_cutoff: int | Literal["cutoff"] | None = "cutoff",
         weights: str | None = None,
         seed: int | None = None,
         name: str | None = None,
@@ -69,6 +70,7 @@ class MCTSAgent(ReferenceMCTSAgent):
             decisive=decisive,
             repetition=repetition,
             finish_turn=finish_turn,
+            opening_cutoff=opening_cutoff,
             weights=weights,
             seed=seed,
             name=name,
@@ -81,6 +83,7 @@ class MCTSAgent(ReferenceMCTSAgent):
             isinstance(game.new_initial_state().kernel, Kernel)
             and self.policy is None
             and (self.cutoff is None or self._evaluation is not None)
+            and (self.opening_cutoff is None or self._evaluation is not None)
         )
         """True when searches run in compiled code (else in the Python reference)."""
         self._search: Search | None = None
@@ -127,6 +130,8 @@ class MCTSAgent(ReferenceMCTSAgent):
             )
             return legal[0]
         search.seat = seat
+        limit = self.cutoff_at(state)
+        search.cutoff = -1 if limit is None else limit
         if self.repetition:
             search.set_history(self.positions_met(state))
         done, elapsed = search.run(self.iterations or 0, self.time_limit or 0.0, self.early_stop)

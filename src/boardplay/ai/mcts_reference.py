@@ -24,6 +24,11 @@ driven by ``boardplay.ai.mcts.MCTSAgent``) is measured against in ``make bench``
   result the evaluation rates best for it. Every evaluated position then stands at a turn
   boundary, so an evaluation whose terms mean different things mid-turn and at a turn start
   (the side to move's tempo, a pending Chip Increase) gives values that compare across depths.
+* ``opening_cutoff``: the cutoff of a search rooted in the game's opening
+  (``Heuristics.opening``, e.g. Proteus's placement); ``none`` plays those rollouts to the end.
+  From the middle of Proteus's placement a short cutoff evaluates placements that decide
+  nothing yet, while longer rollouts reach the first moves, where the placements are won or
+  lost. Default: the ``cutoff``.
 * ``weights``: the weight set the evaluation uses (``boardplay.ai.evaluation.weightsets``;
   default: the game's), e.g. ``hand`` to play exactly as before a fitted set became a default.
 * ``contempt``: a drawn end is worth that much less than a draw to the searching seat (as in
@@ -94,6 +99,7 @@ class ReferenceMCTSAgent:
         decisive: bool | None = None,
         repetition: bool | None = None,
         finish_turn: bool = False,
+        opening_cutoff: int | Literal["cutoff"] | None = "cutoff",
         weights: str | None = None,
         seed: int | None = None,
         name: str | None = None,
@@ -109,6 +115,15 @@ class ReferenceMCTSAgent:
             cutoff = heuristics.cutoff
         if cutoff is not None and cutoff < 0:
             raise ValueError(f"mcts cutoff must be 0 or more, got {cutoff}")
+        if opening_cutoff == "cutoff":
+            opening_cutoff = cutoff
+        elif heuristics.opening is None:
+            raise ValueError(
+                f"mcts opening_cutoff needs a game with an opening (Proteus's placement); "
+                f"{game.name} has none"
+            )
+        elif opening_cutoff is not None and opening_cutoff < 0:
+            raise ValueError(f"mcts opening_cutoff must be 0 or more, got {opening_cutoff}")
         if not 0.0 <= contempt <= 0.5:
             raise ValueError(f"mcts contempt must be between 0 and 0.5, got {contempt}")
         if rollout not in ("policy", "random"):
@@ -119,6 +134,9 @@ class ReferenceMCTSAgent:
         self.time_limit = time_limit
         self.c = heuristics.exploration if c is None else c
         self.cutoff = cutoff
+        self.opening_cutoff = opening_cutoff
+        self._limit = cutoff
+        """The cutoff of the search under way (``cutoff_at`` its root)."""
         self.reuse = reuse
         self.early_stop = early_stop
         self.contempt = contempt
@@ -173,6 +191,12 @@ class ReferenceMCTSAgent:
         """Everything known about the last search, candidate moves with visits included."""
         return self._last
 
+    def cutoff_at(self, state: State) -> int | None:
+        """The rollout cutoff of a search rooted at ``state``: ``opening_cutoff`` in the game's
+        opening, else ``cutoff``."""
+        opening = self.heuristics.opening
+        return self.opening_cutoff if opening is not None and opening(state) else self.cutoff
+
     def step(self, state: State) -> int:
         legal = _check_can_move(state)
         root = self._root_for(state)
@@ -192,6 +216,7 @@ class ReferenceMCTSAgent:
                 self._root_key = self._key(state)
             return legal[0]
         self._seat = seat
+        self._limit = self.cutoff_at(state)
         self._met = self.positions_met(state)
         start = time.perf_counter()
         deadline = None if self.time_limit is None else start + self.time_limit
@@ -364,7 +389,7 @@ class ReferenceMCTSAgent:
         return the result, or the evaluation at the cut-off."""
         rng = self._rng
         policy = self.policy
-        limit = self.cutoff
+        limit = self._limit
         steps = 0
         while not state.is_terminal():
             player = state.current_player()

@@ -41,7 +41,7 @@ def _greedy(game: Game, params: dict[str, str], seed: int | None) -> Agent:
 
 _MCTS_PARAMS = (
     "iterations, time, c, cutoff, rollout, reuse, early, contempt, decisive, finish_turn, "
-    "repetition, weights"
+    "repetition, opening_cutoff, weights"
 )
 
 
@@ -76,6 +76,12 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
     if "cutoff" in params:
         raw = params["cutoff"].lower()
         cutoff = None if raw in ("none", "null") else int(_number("cutoff", raw, int))
+    opening_cutoff: int | Literal["cutoff"] | None = "cutoff"
+    if "opening_cutoff" in params:
+        raw = params["opening_cutoff"].lower()
+        opening_cutoff = (
+            None if raw in ("none", "null") else int(_number("opening_cutoff", raw, int))
+        )
     reuse, early = (_flag(name, params) for name in ("reuse", "early"))
     decisive = _flag("decisive", params) if "decisive" in params else None
     repetition = _flag("repetition", params) if "repetition" in params else None
@@ -95,6 +101,7 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
             decisive=decisive,
             repetition=repetition,
             finish_turn=finish_turn,
+            opening_cutoff=opening_cutoff,
             weights=params.get("weights"),
             seed=seed,
             name=f"mcts({shown})" if shown else "mcts",

@@ -49,6 +49,12 @@ class Heuristics:
     weighted: Callable[[str], Evaluation] | None = None
     """The evaluation with a named weight set (``weightsets``), for games whose weights are
     data; ``evaluate`` is the one with the game's default set."""
+    opening: Callable[[State], bool] | None = None
+    """Whether a position is in the game's opening: a setup phase that always runs to its end
+    in a bounded number of turns and decides nothing by itself (Proteus's placement). MCTS's
+    ``opening_cutoff`` replaces the cutoff for searches rooted there; None: no such phase.
+    (The cutoff of a search decides what its leaves see; from the middle of the opening, an
+    evaluation cut-off guesses at a phase that has not begun.)"""
 
 
 def uniform(num_players: int) -> list[float]:

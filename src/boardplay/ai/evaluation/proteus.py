@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from boardplay.ai.evaluation import Heuristics, softmax
 from boardplay.core.game import State
+from boardplay.games.proteus.state import ProteusState
 
 TEMPERATURE = 0.5
 OTHER_GOAL_WEIGHT = 0.3
@@ -50,10 +51,17 @@ def evaluate(state: State) -> list[float]:
     return softmax(strengths(state.kernel.features()), TEMPERATURE)
 
 
+def in_placement(state: State) -> bool:
+    """The opening: 15 placements that decide nothing by themselves (``rules=seed`` checks no
+    goal before the first move), yet fix who can win on the first moves after them."""
+    return isinstance(state, ProteusState) and state.in_placement
+
+
 HEURISTICS = Heuristics(
     evaluate,
     None,
     "closeness to the active goal's best target triple (own pieces on it minus half per "
     "opponent piece) + 0.3 × the same for the inactive goals + tempo; softmax, temperature 0.5",
     cutoff=0,
+    opening=in_placement,
 )
