@@ -11,6 +11,7 @@ import pytest
 
 import boardplay
 from boardplay.ai import MCTSAgent, make_agent
+from boardplay.ai.evaluation import Evaluation
 from boardplay.ai.evaluation.proteus import in_placement
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.core.errors import OptionError
@@ -73,7 +74,9 @@ def test_rollouts_from_the_opening_are_evaluated_only_after_it() -> None:
         evaluate = agent.heuristics.evaluate
         flags = seen.setdefault(label, [])
 
-        def recording(state: State, flags: list[bool] = flags) -> list[float]:
+        def recording(
+            state: State, flags: list[bool] = flags, evaluate: Evaluation = evaluate
+        ) -> list[float]:
             flags.append(in_placement(state))
             return evaluate(state)
 
