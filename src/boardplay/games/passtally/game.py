@@ -84,12 +84,14 @@ class PasstallyGame(Game):
     levels: ClassVar[Mapping[str, str] | None] = {
         # Each step won at least 60% of 200 games against the one below (docs/ai.md, "The
         # ladder and the experts after issue 15"): tenfold simulations per step up to hard,
-        # and expert at 30,000 (about 0.1 s a move), well inside its 2 s; more buys nothing
-        # measurable with today's evaluation.
+        # and expert at 30,000, well inside its 2 s; more buys nothing measurable with today's
+        # evaluation. Expert evaluates leaves at turn boundaries (a turn is two actions and
+        # scores at its end), about 0.15 s a move: that won 60.0% of 200 games against the
+        # same search without it (docs/ai.md, "Passtally: turn-end leaves").
         "easy": "mcts(iterations=10)",
         "medium": "mcts(iterations=100)",
         "hard": "mcts(time=0.5,iterations=1000)",
-        "expert": "mcts(time=2,iterations=30000)",
+        "expert": "mcts(time=2,iterations=30000,finish_turn=true)",
     }
     option_set: ClassVar[OptionSet] = OPTIONS
     num_distinct_actions: ClassVar[int] = NUM_ACTIONS

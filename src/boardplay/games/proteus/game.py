@@ -39,14 +39,15 @@ class ProteusGame(Game):
     levels: ClassVar[Mapping[str, str] | None] = {
         # Tenfold simulations per step (docs/ai.md, "The ladder"). Hard and expert play with
         # contempt, so they play on instead of running into the turn cap; expert's playouts
-        # take every win on the way for 8 actions, and a line back to a position already seen
-        # counts as a draw, so it looks for progress instead of shuffling. Expert won 94% of
-        # 200 games against the expert before issue 15 in a fifth of its time.
+        # take every win on the way for 8 actions (16 from a placement, so that they reach the
+        # first moves, where the placement is won or lost), and a line back to a position
+        # already seen counts as a draw, so it looks for progress instead of shuffling. Expert
+        # won 93.5% of 200 games against the expert before issue 15 in a sixth of its time.
         "easy": "mcts(iterations=30)",
         "medium": "mcts(iterations=300)",
         "hard": "mcts(time=0.1,iterations=3000,contempt=0.15)",
-        "expert": "mcts(time=0.1,iterations=30000,contempt=0.15,cutoff=8,decisive=true,"
-        "repetition=true)",
+        "expert": "mcts(time=0.1,iterations=30000,contempt=0.15,cutoff=8,opening_cutoff=16,"
+        "decisive=true,repetition=true)",
     }
     option_set: ClassVar[OptionSet] = OptionSet(
         "proteus",
