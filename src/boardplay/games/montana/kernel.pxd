@@ -30,9 +30,9 @@ cdef struct Pos:
     int contractor[4]
     int slots[MAX_SLOTS][4]
     int nlines[4]
-    int line_axis[4][MAX_LINES]
-    int line_first[4][MAX_LINES]   # the line's lowest cell; it runs along E, SW or SE from it
-    int line_len[4][MAX_LINES]
+    signed char line_axis[4][MAX_LINES]
+    short line_first[4][MAX_LINES]   # the line's lowest cell; it runs along E, SW or SE from it
+    short line_len[4][MAX_LINES]
     signed char owner[PCELLS]
     signed char hex_tiles[PCELLS]
     signed char hex_cattle[PCELLS]

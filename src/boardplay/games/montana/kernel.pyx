@@ -19,6 +19,8 @@ Action ids are those of ``notation.py`` (checked at import). The Python methods 
 the facade's typed accessors and position loading; no hot loop calls them.
 """
 
+from libc.string cimport memset
+
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, raw_bytes, raw_load
 from boardplay.games.montana.tables cimport (
     K_LAKE, K_MOUNTAIN, K_PLAIN, MAX_HEX, MAX_LINES, MAX_SLOTS, PAD, PCELLS, PW, Land, Tables,
@@ -529,6 +531,9 @@ cdef class MontanaKernel(Kernel):
         while its main action is still to come (stage MAIN), else -1. The evaluation
         (ai/evaluation/montana.py) documents how it weighs them."""
         cdef int p, k, base, goods, workers
+        cdef short open_sites[MAX_HEX]
+        cdef int open_seats[MAX_HEX]
+        cdef int nopen = _build_sites(self, open_sites, open_seats)
         for p in range(4):
             base = SEAT_FEATURES * p
             for k in range(SEAT_FEATURES):
@@ -544,6 +549,6 @@ cdef class MontanaKernel(Kernel):
             out[base + 3] = _count_workers(self, p)
             out[base + 4] = self.s.cattle[p]
             out[base + 5] = self.s.canteens[p]
-            _readiness(self, p, out + base + 6)
+            _readiness(self, p, open_sites, open_seats, nopen, out + base + 6)
         out[FEATURES - 1] = self.s.active if self.s.stage == MAIN and self.s.active >= 0 else -1
 

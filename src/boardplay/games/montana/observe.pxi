@@ -2,10 +2,36 @@
 (``features_into``). Included by ``kernel.pyx``."""
 
 
-cdef void _readiness(MontanaKernel self, int p, double* out) noexcept:
+cdef int _build_sites(MontanaKernel self, short* sites, int* seats) noexcept:
+    """The empty plains (start hex aside) someone may build on, in ascending order, each with
+    the set of seats (bit p) it is open to; their count. One pass over the settlements marks
+    their neighbours for every seat at once (what ``_buildable`` says seat by seat)."""
+    cdef unsigned char near[PCELLS]
+    cdef int count = 0, i, d, cell, o
+    cdef unsigned char everyone = (1 << self.t.n) - 1
+    memset(near, 0, PCELLS)
+    for i in range(self.b.count):
+        o = self.s.owner[self.b.cells[i]]
+        if o >= 0:
+            for d in range(6):
+                near[self.b.cells[i] + self.t.step[d]] |= everyone if self.t.adjacent_any else 1 << o
+    for d in range(6):
+        near[self.b.start + self.t.step[d]] = everyone
+    for i in range(self.b.nplains):
+        cell = self.b.plains[i]
+        if near[cell] and self.s.owner[cell] == -1:
+            sites[count] = cell
+            seats[count] = near[cell]
+            count += 1
+    return count
+
+
+cdef void _readiness(MontanaKernel self, int p, short* open_sites, int* open_seats, int nopen,
+                     double* out) noexcept:
     """Settlements the goods in hand pay for (at most 3 and the tiles left), taking the
-    build sites by (shortfall, cost) ascending, stably, each paid from what the earlier
-    ones left; then the first site the rest cannot pay: its cost covered and its cost."""
+    build sites (``_build_sites`` open to ``p``) by (shortfall, cost) ascending, stably, each
+    paid from what the earlier ones left; then the first site the rest cannot pay: its cost
+    covered and its cost."""
     cdef int sites[MAX_HEX]
     cdef int key1[MAX_HEX]
     cdef int key2[MAX_HEX]
@@ -16,10 +42,10 @@ cdef void _readiness(MontanaKernel self, int p, double* out) noexcept:
         return
     for k in range(6):
         goods[k] = self.s.goods[p][k]
-    for i in range(self.b.nplains):
-        cell = self.b.plains[i]
-        if not self._buildable(p, cell):
+    for i in range(nopen):
+        if not (open_seats[i] >> p) & 1:
             continue
+        cell = open_sites[i]
         c1 = c2 = 0
         for k in range(6):
             c2 += self.b.cost[cell][k]
