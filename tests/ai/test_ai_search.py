@@ -243,6 +243,29 @@ def test_search_rejects_bad_use() -> None:
     assert search.advance(12345) is False
 
 
+@pytest.mark.parametrize("text", ["potlatch", "passtally", "montana"])
+def test_expansion_tries_each_root_action_once_in_a_seeded_random_order(text: str) -> None:
+    """Each root child's block is shuffled when it is listed: the first simulations try every
+    legal action exactly once, in an order that depends on the seed, not in id order."""
+    game = boardplay.load(text)
+    state = _first_decision(game)
+    kernel = state.kernel
+    assert kernel is not None
+    legal = state.legal_actions()
+    orders = set()
+    for seed in range(4):
+        search = Search(kernel, None, cutoff=-1, seed=seed)
+        tried: list[int] = []
+        for _ in legal:
+            search.run(1, 0.0, False)
+            new = {action for action, _node, _visits in search.children(0)} - set(tried)
+            assert len(new) == 1, "each simulation expands exactly one untried root action"
+            tried.extend(new)
+        assert sorted(tried) == sorted(legal)
+        orders.add(tuple(tried))
+    assert len(orders) > 1
+
+
 def test_bench_compares_the_searches_in_one_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """``boardplay bench --mcts``: compiled and reference search at default settings, and
     random rollouts beside OpenSpiel's MCTSBot, each with its speed-up (numbers not asserted)."""
