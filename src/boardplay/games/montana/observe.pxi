@@ -8,13 +8,15 @@ cdef int _build_sites(MontanaKernel self, short* sites, int* seats) noexcept:
     their neighbours for every seat at once (what ``_buildable`` says seat by seat)."""
     cdef unsigned char near[PCELLS]
     cdef int count = 0, i, d, cell, o
-    cdef unsigned char everyone = (1 << self.t.n) - 1
+    cdef unsigned char everyone = (1 << self.t.n) - 1, seats_here
     memset(near, 0, PCELLS)
     for i in range(self.b.count):
-        o = self.s.owner[self.b.cells[i]]
+        cell = self.b.cells[i]
+        o = self.s.owner[cell]
         if o >= 0:
+            seats_here = everyone if self.t.adjacent_any else 1 << o
             for d in range(6):
-                near[self.b.cells[i] + self.t.step[d]] |= everyone if self.t.adjacent_any else 1 << o
+                near[cell + self.t.step[d]] |= seats_here
     for d in range(6):
         near[self.b.start + self.t.step[d]] = everyone
     for i in range(self.b.nplains):
