@@ -245,8 +245,8 @@ def test_search_rejects_bad_use() -> None:
 
 @pytest.mark.parametrize("text", ["potlatch", "passtally", "montana"])
 def test_expansion_tries_each_root_action_once_in_a_seeded_random_order(text: str) -> None:
-    """Each root child's block is shuffled when it is listed: the first simulations try every
-    legal action exactly once, in an order that depends on the seed, not in id order."""
+    """A node's children are shuffled when they are listed: the first simulations from the root
+    try every legal action exactly once, in an order that depends on the seed."""
     game = boardplay.load(text)
     state = _first_decision(game)
     kernel = state.kernel

@@ -37,13 +37,13 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-cdef extern from *:
-    void prefetch "__builtin_prefetch" (const void* address) noexcept nogil
-
 from boardplay.core.kernel cimport (
     CHANCE, TERMINAL, Kernel, Rng, rng_below, rng_unit, sample_chance,
 )
 from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+
+cdef extern from *:
+    void prefetch "__builtin_prefetch" (const void* address) noexcept nogil
 
 cdef enum:
     MAX_SEATS = 4
@@ -465,7 +465,8 @@ cdef class Search:
                 # The child's block is read next (selection scans its tried children, expansion
                 # reads the first untried one): start loading it while the kernel plays.
                 prefetch(&self.nodes[n.first_child])
-                prefetch(&self.nodes[n.first_child + n.tried])
+                if n.tried < n.count:
+                    prefetch(&self.nodes[n.first_child + n.tried])
             k.apply(n.action)
             last = player
             node = child
