@@ -358,3 +358,24 @@ def test_reference_search_plays_decisive_moves_in_its_rollouts() -> None:
         assert after.history()[:-1] == state.history() and after.history()[-1] in winners
     plain = ReferenceMCTSAgent(state.game, iterations=10, cutoff=0, decisive=False, seed=1)
     assert plain._rollout(state.clone())[seat] < 1.0
+
+
+def test_passtally_playouts_follow_the_kernel_policy_unless_random() -> None:
+    """``rollout=policy`` (the default) hands Passtally's playouts to the kernel's policy and
+    ``rollout=random`` keeps them uniform; a game without a kernel policy keeps them uniform.
+    The flag reaches the loop: from the same position and seed the two searches differ."""
+    state = _positions(boardplay.load("passtally"), 3, 40)[-1]
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    visits: dict[str, list[int]] = {}
+    for rollout, expected in (("policy", True), ("random", False)):
+        agent = boardplay.ai.make_agent(
+            f"mcts(iterations=2000,cutoff=none,rollout={rollout},early=false)", state.game, 5
+        )
+        assert isinstance(agent, MCTSAgent) and agent.kernel_playouts is expected
+        agent.step(state)
+        assert agent.tree is not None and agent.tree.policy is expected
+        visits[rollout] = [count for _, _, count in agent.tree.children(agent.tree.root)]
+    assert visits["policy"] != visits["random"]
+    proteus = boardplay.ai.make_agent("mcts(cutoff=none)", boardplay.load("proteus"), 1)
+    assert isinstance(proteus, MCTSAgent) and not proteus.kernel_playouts

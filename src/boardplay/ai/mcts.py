@@ -86,6 +86,8 @@ class MCTSAgent(ReferenceMCTSAgent):
             and (self.opening_cutoff is None or self._evaluation is not None)
         )
         """True when searches run in compiled code (else in the Python reference)."""
+        self.kernel_playouts = rollout == "policy" and self.heuristics.kernel_playouts
+        """Whether the compiled playouts take the kernel's playout policy."""
         self._search: Search | None = None
         self._tree: TreeKey | None = None
 
@@ -161,6 +163,7 @@ class MCTSAgent(ReferenceMCTSAgent):
                 decisive=self.decisive,
                 repetition=self.repetition,
                 finish_turn=self.finish_turn,
+                policy=self.kernel_playouts,
                 seed=seed,
             )
         elif self.reuse and self._matches(key, search, state):

@@ -14,6 +14,7 @@ class Search:
     decisive: bool
     repetition: bool
     finish_turn: bool
+    policy: bool
     seat: int
     @property
     def root(self) -> int: ...
@@ -30,6 +31,7 @@ class Search:
         decisive: bool = False,
         repetition: bool = False,
         finish_turn: bool = False,
+        policy: bool = False,
         seed: int = 0,
         max_nodes: int = ...,
     ) -> None: ...

@@ -4,7 +4,8 @@
 One simulation copies the root position into a preallocated working kernel (``copy_from``),
 descends the tree by UCT (max-n: the seat to act maximises its own mean return), samples chance
 outcomes by their probabilities, expands one untried action, then either plays uniformly random
-actions (``sample_legal``) for ``cutoff`` actions or to the end and backs up the evaluation
+actions (``sample_legal``; with ``policy`` the kernel's ``playout_action``) for ``cutoff``
+actions or to the end and backs up the evaluation
 (``LeafEvaluation``, computed from ``features_into``) or the result. With ``decisive`` every
 playout step, the evaluation's included, first looks for a *decisive move* (one that wins the
 game for the seat to act at once) and plays it when there is one (Teytaud & Teytaud, "On the
@@ -105,7 +106,8 @@ cdef class Search:
     the evaluation (-1: to the end), ``contempt`` how much less than a draw a drawn end is worth
     to ``seat`` (the searching seat), ``decisive`` whether playouts play a move that wins at
     once when there is one, ``finish_turn`` whether a leaf reached mid-turn is evaluated only
-    after its mover's best completion of the turn; ``evaluation`` is needed whenever ``cutoff``
+    after its mover's best completion of the turn, ``policy`` whether playouts take the kernel's
+    ``playout_action`` instead of uniform actions; ``evaluation`` is needed whenever ``cutoff``
     is not -1."""
 
     cdef Kernel root_kernel
@@ -134,12 +136,14 @@ cdef class Search:
     cdef public bint decisive
     cdef public bint repetition
     cdef public bint finish_turn
+    cdef public bint policy
     cdef public int seat
     cdef readonly int root
 
     def __cinit__(self, Kernel prototype, LeafEvaluation evaluation=None, *, double c=1.0,
                   int cutoff=-1, double contempt=0.0, bint decisive=False,
-                  bint finish_turn=False, bint repetition=False, unsigned long long seed=0,
+                  bint finish_turn=False, bint repetition=False, bint policy=False,
+                  unsigned long long seed=0,
                   int max_nodes=MAX_NODES):
         if prototype.num_players > MAX_SEATS:
             raise ValueError(f"the compiled search takes at most {MAX_SEATS} seats")
@@ -162,6 +166,7 @@ cdef class Search:
         self.decisive = decisive
         self.repetition = repetition
         self.finish_turn = finish_turn
+        self.policy = policy
         self.rng.state = seed
         self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
         self.path_capacity = 256
@@ -514,6 +519,8 @@ cdef class Search:
                 break
             if player == CHANCE:
                 k.apply(sample_chance(k, &self.rng, self.outcomes, self.probabilities))
+            elif self.policy:
+                k.apply(k.playout_action(&self.rng, self.scratch))
             else:
                 k.apply(k.sample_legal(&self.rng, self.scratch))
             last = player

@@ -87,6 +87,11 @@ cdef class Kernel:
     one ``rng_below`` over the legal count so that it equals ``legal[rng_below(count)]``.
     The default lists the actions into ``scratch`` (``action_space`` slots); a game with long
     legal lists overrides it to find the r-th action without writing the list."""
+    cdef int playout_action(self, Rng* rng, int* scratch) noexcept
+    """The action a playout plays for the seat to move (not at a chance node) when the search
+    uses the game's playout policy: by default ``sample_legal``, the same draw. A game whose
+    random playouts mislead the search overrides it (Passtally: a turn's last action takes a
+    marker move that scores more, docs/ai.md)."""
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept
     """At a chance node: write outcome ids and probabilities; return their count."""
     cdef void apply(self, int action) noexcept

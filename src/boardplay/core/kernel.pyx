@@ -26,6 +26,9 @@ cdef class Kernel:
         cdef int count = self.legal_into(scratch)
         return scratch[rng_below(rng, count)]
 
+    cdef int playout_action(self, Rng* rng, int* scratch) noexcept:
+        return self.sample_legal(rng, scratch)
+
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
         return 0
 

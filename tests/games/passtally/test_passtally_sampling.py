@@ -1,7 +1,8 @@
 """The kernel's shortcuts against the plain way: ``sample_legal`` (the r-th legal action found
 without listing) against ``legal_actions()[r]`` for every r, the compiled random playouts
-against the same games replayed in Python through the legal list, and the kept footprints and
-known lines against a kernel that derives them afresh."""
+against the same games replayed in Python through the legal list, the kept footprints and
+known lines against a kernel that derives them afresh, and the playout policy against the
+passes it should maximise."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from boardplay.games.passtally import access
 from boardplay.games.passtally.access import FIELDS
 from boardplay.games.passtally.kernel import PasstallyKernel
 from boardplay.games.passtally.state import PasstallyState
-from boardplay.games.passtally.tables import NUM_SLOTS
+from boardplay.games.passtally.tables import MOVE_BASE, NUM_SLOTS
 from support import games
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -146,3 +147,59 @@ def test_compiled_playouts_play_the_listed_games(options: dict[str, Any]) -> Non
         returns = kernel.returns()
         replay_wins[returns.index(max(returns))] += 1
     assert (actions, wins, draws, unfinished) == (replay_actions, replay_wins, 0, 0)
+
+
+def _paired_passes(kernel: PasstallyKernel, mask: set[int]) -> int:
+    """The passes of the lines with both ends in ``mask``, traced afresh from each slot."""
+    total = 0
+    for slot in mask:
+        end, passes = access.line(kernel, slot)
+        if slot < end and end in mask:
+            total += passes
+    return total
+
+
+@pytest.mark.parametrize("options", OPTION_SETS[:4] + OPTION_SETS[8:10], ids=IDS[:4] + IDS[8:10])
+def test_playout_policy_scores_the_last_action_of_a_turn(options: dict[str, Any]) -> None:
+    """The playout policy (``playout_action``) draws ``sample_legal``'s action, except for a
+    turn's last action: when a marker move makes the seat's lines sum more passes it plays a
+    move that sums the most; otherwise, when the seat has lines that score, it plays one of
+    ``sample_legal``'s first four draws (it redraws one that would break such a line), and
+    never a move that takes a marker off a scoring line while a later draw was taken."""
+    rng = random.Random(29)
+    scored = kept = uniform = 0
+    for _ in range(games(6, 60)):
+        state = new_state(options)
+        kernel = state.kernel
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if not (state.is_chance_node() or access.field(kernel, "setup")):
+                seed = rng.getrandbits(64)
+                chosen = access.playout_action(kernel, seed)
+                assert chosen in legal
+                seat = state.current_player()
+                ring = access.snapshot(kernel)["ring"]
+                mine = {slot for slot in range(NUM_SLOTS) if ring[slot] == seat}
+                after: dict[int, int] = {}
+                if access.field(kernel, "actions_left") == 1:
+                    for action in legal:
+                        if action >= MOVE_BASE:
+                            slot, j = divmod(action - MOVE_BASE, 4)
+                            moved = mine - {slot} | {access.marker_destination(kernel, slot, j)}
+                            after[action] = _paired_passes(kernel, moved)
+                now = _paired_passes(kernel, mine)
+                draws = SplitMix(seed)
+                first = [access.legal_at(kernel, draws.below(len(legal))) for _ in range(4)]
+                if after and max(after.values()) > now:
+                    assert after[chosen] == max(after.values())
+                    scored += 1
+                elif after and now > 0:
+                    assert chosen in first
+                    for drawn in first[: first.index(chosen)]:
+                        assert drawn < MOVE_BASE or after[drawn] <= now  # redrawn: it broke a line
+                    kept += 1
+                else:
+                    assert chosen == first[0]
+                    uniform += 1
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert scored > 5 and kept > 0 and uniform > 50

@@ -46,6 +46,10 @@ class Heuristics:
     repetition: bool = False
     """Whether MCTS scores a line that returns to a position already met as a draw (measured
     per game, docs/ai.md; needs a kernel with position keys, ``boardplay.ai.repetition``)."""
+    kernel_playouts: bool = False
+    """Whether the game's compiled kernel carries a playout policy (``Kernel.playout_action``),
+    which the compiled search plays instead of uniform actions under ``rollout=policy``
+    (measured per game, docs/ai.md; Passtally)."""
     weighted: Callable[[str], Evaluation] | None = None
     """The evaluation with a named weight set (``weightsets``), for games whose weights are
     data; ``evaluate`` is the one with the game's default set."""

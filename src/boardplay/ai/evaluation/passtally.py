@@ -110,5 +110,6 @@ HEURISTICS = Heuristics(
     "'weights=NAME' chooses another)",
     cutoff=0,
     exploration=0.3,
+    kernel_playouts=True,
     weighted=evaluation,
 )

@@ -4,6 +4,7 @@
 ask (``line``, ``score_now``, ``marker_slots``...), as functions of a ``PasstallyKernel`` that
 read its C fields and methods directly. None of it runs in a playout."""
 
+from boardplay.core.kernel cimport Rng
 from boardplay.games.passtally.kernel cimport (
     MAX_SEATS,
     NUM_ACTIONS,
@@ -123,6 +124,17 @@ def legal_at(PasstallyKernel kernel, int r) -> int:
     if not 0 <= r < count:
         raise ValueError(f"r must be 0-{count - 1}, not {r}")
     return kernel.nth_legal(r, per_pile, scratch)
+
+
+def playout_action(PasstallyKernel kernel, unsigned long long seed) -> int:
+    """What ``playout_action`` (the playout policy) plays with a generator seeded ``seed``; only
+    for a seat in play."""
+    cdef int scratch[NUM_ACTIONS]
+    cdef Rng rng
+    if kernel.p.setup or kernel.p.pending >= 0 or kernel.p.game_over:
+        raise ValueError("playout_action is for a seat in play")
+    rng.state = seed
+    return kernel.playout_action(&rng, scratch)
 
 
 def set_pending(PasstallyKernel kernel, int pile) -> None:

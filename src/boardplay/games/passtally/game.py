@@ -84,14 +84,16 @@ class PasstallyGame(Game):
     levels: ClassVar[Mapping[str, str] | None] = {
         # Each step won at least 60% of 200 games against the one below (docs/ai.md, "The
         # ladder and the experts after issue 15"): tenfold simulations per step up to hard,
-        # and expert at 30,000, well inside its 2 s; more buys nothing measurable with today's
-        # evaluation. Expert evaluates leaves at turn boundaries (a turn is two actions and
-        # scores at its end), about 0.15 s a move: that won 60.0% of 200 games against the
-        # same search without it (docs/ai.md, "Passtally: turn-end leaves").
+        # whose evaluation stops gaining between 1,000 and 3,000. Expert plays its games to
+        # the end with the kernel's playout policy (a turn's last action scores its lines)
+        # for 0.1 s a move, its cap far above what 0.1 s reaches: it beat plain UCT given the
+        # same time and the expert before issue 15 in about four games of five (docs/ai.md,
+        # "Passtally: playouts that score their turns"). Hard's ceiling matches expert's 0.1 s;
+        # its cap ends every search long before (its longest move measured took 0.038 s).
         "easy": "mcts(iterations=10)",
         "medium": "mcts(iterations=100)",
-        "hard": "mcts(time=0.5,iterations=1000)",
-        "expert": "mcts(time=2,iterations=30000,finish_turn=true)",
+        "hard": "mcts(time=0.1,iterations=1000)",
+        "expert": "mcts(time=0.1,iterations=100000,cutoff=none,c=0.7)",
     }
     option_set: ClassVar[OptionSet] = OPTIONS
     num_distinct_actions: ClassVar[int] = NUM_ACTIONS

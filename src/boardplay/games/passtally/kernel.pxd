@@ -123,6 +123,8 @@ cdef class PasstallyKernel(Kernel):
     cdef int line_of(self, int slot, int* passes) noexcept
     cdef void forget_lines(self, int cell) noexcept
     cdef int turn_score(self, int seat) noexcept
+    cdef int paired_passes(self, unsigned int mask) noexcept
+    cdef bint breaks_lines(self, int action, unsigned int mine) noexcept
     # actions and the turn
     cdef void reveal(self, int design) noexcept
     cdef void place_marker(self, int slot) noexcept

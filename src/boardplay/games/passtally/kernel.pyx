@@ -273,15 +273,21 @@ cdef class PasstallyKernel(Kernel):
     cdef int turn_score(self, int seat) noexcept:
         """The VP ``seat`` would add if its turn ended now: the passes of its complete lines
         (both ends on its markers, §7.2) summed, then converted once."""
+        cdef int total = self.paired_passes(self.p.seat_slots[seat])
+        return VP[total] if total < 56 else 15
+
+    cdef int paired_passes(self, unsigned int mask) noexcept:
+        """The passes of the lines with both ends in ``mask`` (slots as bits): what a seat
+        with markers on exactly those slots would sum at the end of its turn."""
         cdef int s, end, passes = 0, total = 0
-        cdef unsigned int mine = self.p.seat_slots[seat], left = mine
+        cdef unsigned int left = mask
         while left:
             s = ctz(left)
             left &= left - 1
             end = self.line_of(s, &passes)
-            if s < end and (mine >> end) & 1:
+            if s < end and (mask >> end) & 1:
                 total += passes
-        return VP[total] if total < 56 else 15
+        return total
 
     # ----- the kernel interface -----------------------------------------------------------------
     cdef int to_move(self) noexcept:
@@ -348,6 +354,68 @@ cdef class PasstallyKernel(Kernel):
             return scratch[rng_below(rng, count)]
         count = self.count_legal(per_pile, scratch)
         return self.nth_legal(rng_below(rng, count), per_pile, scratch)
+
+    cdef int playout_action(self, Rng* rng, int* scratch) noexcept:
+        """Uniform, except for a turn's last action. Then: the marker move after which the
+        seat's lines sum the most passes (ties drawn at random), if one sums more than its
+        lines do now; otherwise a uniform draw, redrawn up to three times while it would break
+        one of the seat's scoring lines. Uniform playouts end most turns on lines nobody meant
+        to score and break the lines a player keeps, so a search that judges positions by
+        such games misjudges who is ahead (docs/ai.md, "Passtally: playouts that score their
+        turns")."""
+        cdef int seat, s, j, dest, passes, best, ties = 0, choice = -1
+        cdef unsigned int mine, left
+        if self.p.setup or self.p.pending >= 0 or self.p.game_over or self.p.actions_left != 1:
+            return self.sample_legal(rng, scratch)
+        seat = self.p.to_move
+        mine = self.p.seat_slots[seat]
+        best = self.paired_passes(mine)
+        left = mine
+        while left:
+            s = ctz(left)
+            left &= left - 1
+            for j in range(4):
+                dest = destination(&self.p, s, j, self.jump_step, self.continuous)
+                if dest < 0:
+                    continue
+                passes = self.paired_passes((mine & ~(1u << s)) | (1u << dest))
+                if passes > best:
+                    best, choice, ties = passes, MOVE_BASE + s * 4 + j, 1
+                elif passes == best and choice >= 0:
+                    ties += 1
+                    if rng_below(rng, ties) == 0:
+                        choice = MOVE_BASE + s * 4 + j
+        if choice >= 0:
+            return choice
+        choice = self.sample_legal(rng, scratch)
+        if best > 0:
+            for j in range(3):
+                if not self.breaks_lines(choice, mine):
+                    break
+                choice = self.sample_legal(rng, scratch)
+        return choice
+
+    cdef bint breaks_lines(self, int action, unsigned int mine) noexcept:
+        """Whether ``action`` may break a line with both ends in ``mine`` (lines traced by
+        ``paired_passes(mine)``): a move of a marker on one of them, or a tile on a cell one of
+        them crosses, found through ``line_at`` (a stale entry can only flag a harmless
+        placement, which the playout policy then redraws)."""
+        cdef int rest, cell, face, t, k
+        cdef int cells[2]
+        if action >= MOVE_BASE:
+            t = (action - MOVE_BASE) // 4
+            return (mine >> self.p.line_end[t]) & 1
+        rest = (action - PLACE_BASE) % PLACE_PER_PILE
+        cells[0] = rest // 4
+        cells[1] = OTHER_CELL[rest]
+        for k in range(2):
+            cell = cells[k]
+            for face in range(4):
+                t = self.p.line_at[cell * 4 + face]
+                if t >= 0 and (self.p.lines_known >> t) & 1 and (mine >> t) & 1 \
+                        and (mine >> self.p.line_end[t]) & 1:
+                    return True
+        return False
 
     cdef int count_legal(self, int* per_pile, int* scratch) noexcept:
         """The number of legal actions in play (not setup, chance or the end), without the
