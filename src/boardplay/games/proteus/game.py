@@ -42,13 +42,15 @@ class ProteusGame(Game):
         # take every win on the way for 8 actions (16 from a placement, so that they reach the
         # first moves, where the placement is won or lost), and a line back to a position
         # already seen counts as a draw, so it looks for progress instead of shuffling; its cap
-        # does not bind, so it thinks for its 0.1 s. Expert won 97.5% of 200 games against the
-        # expert before issue 15 in a sixth of its time, and 200 of 200 against hard.
+        # does not bind, so it thinks for its 0.1 s. Exploration 0.7 instead of 1.0 won ten
+        # points more against plain UCT (docs/ai.md, "Proteus against plain UCT after the
+        # faster search"). Expert won 96.0% of 200 games against the expert before issue 15
+        # in a sixth of its time, and 200 of 200 against hard.
         "easy": "mcts(iterations=30)",
         "medium": "mcts(iterations=300)",
         "hard": "mcts(time=0.1,iterations=3000,contempt=0.15)",
         "expert": "mcts(time=0.1,iterations=200000,contempt=0.15,cutoff=8,opening_cutoff=16,"
-        "decisive=true,repetition=true)",
+        "decisive=true,repetition=true,c=0.7)",
     }
     option_set: ClassVar[OptionSet] = OptionSet(
         "proteus",
