@@ -113,13 +113,19 @@ def restore(PasstallyKernel kernel, fields) -> None:
     kernel._derive()
 
 
+cdef int _in_play(PasstallyKernel kernel, str query) except -1:
+    """Refuse ``query`` outside play: in setup, at a reveal or after the end."""
+    if kernel.p.setup or kernel.p.pending >= 0 or kernel.p.game_over:
+        raise ValueError(f"{query} is for a seat in play")
+    return 0
+
+
 def legal_at(PasstallyKernel kernel, int r) -> int:
     """What ``sample_legal`` returns when its draw is ``r`` (tests compare it with
     ``legal_actions()[r]``); only in play, not in setup, at chance or at the end."""
     cdef int per_pile[NUM_PILES]
     cdef int scratch[NUM_ACTIONS]
-    if kernel.p.setup or kernel.p.pending >= 0 or kernel.p.game_over:
-        raise ValueError("legal_at is for a seat in play")
+    _in_play(kernel, "legal_at")
     cdef int count = kernel.count_legal(per_pile, scratch)
     if not 0 <= r < count:
         raise ValueError(f"r must be 0-{count - 1}, not {r}")
@@ -131,8 +137,7 @@ def playout_action(PasstallyKernel kernel, unsigned long long seed) -> int:
     for a seat in play."""
     cdef int scratch[NUM_ACTIONS]
     cdef Rng rng
-    if kernel.p.setup or kernel.p.pending >= 0 or kernel.p.game_over:
-        raise ValueError("playout_action is for a seat in play")
+    _in_play(kernel, "playout_action")
     rng.state = seed
     return kernel.playout_action(&rng, scratch)
 
