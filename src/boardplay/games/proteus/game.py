@@ -41,16 +41,17 @@ class ProteusGame(Game):
         # contempt, so they play on instead of running into the turn cap; expert's playouts
         # take every win on the way for 8 actions (16 from a placement, so that they reach the
         # first moves, where the placement is won or lost), and a line back to a position
-        # already seen counts as a draw, so it looks for progress instead of shuffling; its cap
-        # does not bind, so it thinks for its 0.1 s. Exploration 0.7 instead of 1.0 won ten
-        # points more against plain UCT (docs/ai.md, "Proteus against plain UCT after the
-        # faster search"). Expert won 96.0% of 200 games against the expert before issue 15
-        # in a sixth of its time, and 200 of 200 against hard.
+        # already seen counts as a draw, so it looks for progress instead of shuffling. Its cap
+        # does not bind and it never stops early, so it thinks for its whole 0.1 s (once its
+        # choice is fixed, the rest still grows the subtree that the next move reuses). Against
+        # plain UCT, exploration 0.7 instead of 1.0 won ten points, and contempt 0.3 with the
+        # whole 0.1 s about four more (docs/ai.md, "Proteus against plain UCT after the faster
+        # search").
         "easy": "mcts(iterations=30)",
         "medium": "mcts(iterations=300)",
         "hard": "mcts(time=0.1,iterations=3000,contempt=0.15)",
-        "expert": "mcts(time=0.1,iterations=200000,contempt=0.15,cutoff=8,opening_cutoff=16,"
-        "decisive=true,repetition=true,c=0.7)",
+        "expert": "mcts(time=0.1,iterations=200000,contempt=0.3,cutoff=8,opening_cutoff=16,"
+        "decisive=true,repetition=true,c=0.7,early=false)",
     }
     option_set: ClassVar[OptionSet] = OptionSet(
         "proteus",
