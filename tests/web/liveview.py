@@ -20,7 +20,8 @@ def merge(view: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any
 
 class Live:
     """Wraps a TestClient WebSocket session; ``game()`` waits for the next state or update and
-    returns the whole view, ``message()`` returns the next message as sent."""
+        returns the whole view (passing over ``done``, the answer to an act or undo sent on this
+    socket), ``message()`` returns the next message as sent."""
 
     def __init__(self, socket: Any) -> None:
         self.socket = socket
@@ -34,6 +35,8 @@ class Live:
 
     def game(self) -> dict[str, Any]:
         message = self.message()
+        while message["type"] == "done":  # the answer to this socket's own act or undo
+            message = self.message()
         assert message["type"] in ("state", "update"), message
         assert self.view is not None
         return self.view

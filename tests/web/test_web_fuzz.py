@@ -139,7 +139,7 @@ def test_websocket_frames_never_drop_the_socket_silently(
                 assert closed.code in (1009, 1013), closed.code
                 return
             for reply in replies:
-                assert reply["type"] in ("state", "update", "error", "pong"), reply
+                assert reply["type"] in ("state", "update", "error", "pong", "done"), reply
                 if reply["type"] == "error":
                     assert 400 <= reply["status"] < 500 and reply["error"]["message"]
             if any(r["type"] == "error" for r in replies) and not any(

@@ -218,9 +218,11 @@ def test_updates_send_what_changed_not_the_whole_move_list(client: TestClient) -
         }
         assert "moves" not in update["game"] and update["game"]["ply"] == 2
         assert "hints" not in update["game"] and "options" not in update["game"]
+        assert ws.receive_json() == {"type": "done", "id": None, "ply": 2}
         ws.send_json({"type": "undo", "ply": 2})
         undone = ws.receive_json()
         assert undone["type"] == "update" and undone["moves"] == {"keep": 1, "add": []}
+        assert ws.receive_json() == {"type": "done", "id": None, "ply": 1}
         ws.send_json({"type": "hello"})
         again = ws.receive_json()
         assert again["type"] == "state" and again["game"]["your_seats"] == []

@@ -150,4 +150,5 @@ def serve(
         workers=workers,
         log_level=log_level,
         ws_max_size=settings.limits.max_ws_message_bytes * 4,
+        ws="boardplay.web.wsprotocol:QuietWebSockets",
     )

@@ -30,24 +30,50 @@ ROOT = "position"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+def long_number(value: int) -> str:
+    """How a message names an integer too long to print (``str`` of one costs the square of its
+    length, and refuses more than 4,300 digits)."""
+    return f"a {int(value.bit_length() * 0.30103) + 1}-digit number"
+
+
 def shown(value: object) -> str:
     """``value`` as it was written in the JSON (``"x"``, ``null``, ``true``, ``[1, 2]``), cut
     short so that a huge value cannot flood a message."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return long_number(value)
     try:
         text = json.dumps(value, ensure_ascii=False, sort_keys=True)
     except (TypeError, ValueError):
-        text = repr(value)
+        try:
+            text = repr(value)
+        except ValueError:  # an integer beyond Python's 4,300-digit string limit, inside
+            text = f"a {type(value).__name__} too large to show"
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+C_INT_MIN = -(2**31)
+C_INT_MAX = 2**31 - 1
+"""Where a reader leaves an end of a range open, the kernel's C ``int`` still bounds it: a
+position never reaches a kernel with a number its fields cannot hold."""
+
+
 def _fits(value: object, minimum: int | None, maximum: int | None) -> bool:
-    """An integer (never a boolean) within the bounds (None: open)."""
+    """An integer (never a boolean) within the bounds (None: open, up to a C ``int``)."""
     return (
         isinstance(value, int)
         and not isinstance(value, bool)
-        and (minimum is None or value >= minimum)
-        and (maximum is None or value <= maximum)
+        and (C_INT_MIN if minimum is None else minimum) <= value
+        and value <= (C_INT_MAX if maximum is None else maximum)
     )
+
+
+def _outer(value: object, minimum: int | None, maximum: int | None) -> str:
+    """The note for an integer refused only by the C ``int`` bound of an open end."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return ""
+    below = minimum is None and value < C_INT_MIN
+    above = maximum is None and value > C_INT_MAX
+    return f" (within ±{C_INT_MAX})" if below or above else ""
 
 
 def _integers(minimum: int | None, maximum: int | None) -> str:
@@ -188,7 +214,7 @@ class Field:
         if _fits(value, minimum, maximum):
             assert isinstance(value, int)
             return value
-        raise self.expected(_integers(minimum, maximum))
+        raise self.expected(_integers(minimum, maximum) + _outer(value, minimum, maximum))
 
     def optional_integer(
         self, minimum: int | None = None, maximum: int | None = None
@@ -200,7 +226,8 @@ class Field:
         if _fits(value, minimum, maximum):
             assert isinstance(value, int)
             return value
-        raise self.expected(f"{_integers(minimum, maximum)} or null")
+        note = _outer(value, minimum, maximum)
+        raise self.expected(f"{_integers(minimum, maximum)}{note} or null")
 
     def boolean(self) -> bool:
         """``true`` or ``false`` (an integer 0/1 is refused)."""

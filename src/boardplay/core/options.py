@@ -10,8 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boardplay.core.errors import OptionError
+from boardplay.core.fields import C_INT_MAX, C_INT_MIN, long_number
 
 OptionValue = int | bool | str | None
+
+MAX_DIGITS = 20
+"""Most digits read from an integer written as text (``int()`` of a long string costs the
+square of its length, and Python refuses more than 4,300 digits with a ``ValueError``)."""
 
 
 def _describe(values: Iterable[OptionValue]) -> str:
@@ -23,6 +28,8 @@ def _show(value: OptionValue) -> str:
         return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and value.bit_length() > 64:
+        return long_number(value)
     return str(value)
 
 
@@ -31,7 +38,9 @@ class OptionSpec:
     """One option of a game.
 
     ``choices`` lists every allowed value when the set is small; otherwise ``minimum`` /
-    ``maximum`` bound an integer, ``specials`` lists allowed non-integer words (e.g. ``"random"``)
+    ``maximum`` bound an integer (an end left open is still a C ``int``'s: kernels keep options in
+    C fields, so a larger value gets this option's message, never an ``OverflowError`` from a
+    constructor), ``specials`` lists allowed non-integer words (e.g. ``"random"``)
     and ``nullable`` allows ``None`` (written ``none`` or ``null``). ``names_file`` marks a text
     option whose value is a file path (besides its default): local callers may name any file,
     a server must not let visitors do so (boardplay.web offers named files instead)."""
@@ -46,6 +55,9 @@ class OptionSpec:
     nullable: bool = False
     specials: tuple[str, ...] = ()
     names_file: bool = False
+    fixes_chance: bool = False
+    """Set to anything but its default, the option decides what a chance node would (Montana's
+    board and start seat): a server treats such a game as one with a chosen seed."""
 
     def allowed(self) -> str:
         """A short human description of the allowed values."""
@@ -81,11 +93,16 @@ class OptionSpec:
                 raise self._bad(raw)
             if self.maximum is not None and value > self.maximum:
                 raise self._bad(raw)
+            if not C_INT_MIN <= value <= C_INT_MAX:
+                raise self._bad(raw, f" (within ±{C_INT_MAX})")
         return value
 
-    def _bad(self, raw: Any) -> OptionError:
+    def _bad(self, raw: Any, note: str = "") -> OptionError:
+        shown = _show(raw)
+        if len(shown) > 40:
+            shown = shown[:37] + "..."
         return OptionError(
-            f"option {self.name!r} does not accept {_show(raw)!r}; allowed: {self.allowed()}"
+            f"option {self.name!r} does not accept {shown!r}; allowed: {self.allowed()}{note}"
         )
 
     def _coerce(self, raw: Any) -> OptionValue:
@@ -107,9 +124,11 @@ class OptionSpec:
                     return False
                 raise self._bad(raw)
             if self.kind is int:
-                if re.fullmatch(r"[+-]?\d+", text):
-                    return int(text)
-                raise self._bad(raw)
+                if not re.fullmatch(r"[+-]?\d+", text):
+                    raise self._bad(raw)
+                if len(text.lstrip("+-")) > MAX_DIGITS:
+                    raise self._bad(raw, f" (within ±{C_INT_MAX})")
+                return int(text)
             if self.choices is not None:
                 # Case-insensitive match for words such as layout "l4" -> "L4".
                 for choice in self.choices:

@@ -9,8 +9,9 @@ its process each time) is ended with a random legal move and a note for the play
 is stored like any other, naming the revision the job was claimed at, so at most one process's
 answer is ever accepted.
 
-The search itself runs in this process's worker pool (``ai_worker.py``): the per-move ceilings
-and the fairness between games of docs/web.md ("Security") hold on every process."""
+The search itself runs in this process's worker pool (``ai_worker.py``), waiting for a slot in
+the pool's fair queue (``aiqueue.py``: visitors in turn, none holding every worker): the per-move
+ceilings and the fairness between visitors of docs/web.md ("Security") hold on every process."""
 
 from __future__ import annotations
 
@@ -127,13 +128,14 @@ class AiJob:
         )
         loop = asyncio.get_running_loop()
         try:
-            try:
-                action: int = await loop.run_in_executor(hub.executor, job)
-            except BrokenExecutor:
-                # A worker process died (killed, out of memory): start a fresh pool, try again.
-                log.warning("AI worker pool broke; starting a new one")
-                hub.renew_executor()
-                action = await loop.run_in_executor(hub.executor, job)
+            async with hub.ai_queue.slot(room.row.owner or ""):
+                try:
+                    action: int = await loop.run_in_executor(hub.executor, job)
+                except BrokenExecutor:
+                    # A worker process died (killed, out of memory): a fresh pool, once more.
+                    log.warning("AI worker pool broke; starting a new one")
+                    hub.renew_executor()
+                    action = await loop.run_in_executor(hub.executor, job)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a failing agent must not stop the game

@@ -54,13 +54,14 @@ from boardplay.web.ai_worker import make_executor
 from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.config import Settings
 from boardplay.web.errors import ApiError, bad_request, quote
-from boardplay.web.guard import CreationQuota, Guard, address_of, limiter_for
+from boardplay.web.guard import Guard, address_of, limiter_for, visitor_of
+from boardplay.web.heavy import HeavyReads
 from boardplay.web.hints import hints_for
 from boardplay.web.hub import Hub
 from boardplay.web.i18n import add_i18n_routes, rules_language, rules_text_or_english
 from boardplay.web.live import serve_socket
 from boardplay.web.offers import draw, rematch, resign
-from boardplay.web.replays import frames_of
+from boardplay.web.replays import check_length, frames_of
 from boardplay.web.reviews import Reviewer
 from boardplay.web.rooms import Room
 from boardplay.web.schemas import (
@@ -95,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     limits = settings.limits
     catalogue = WebCatalogue(resolve(settings.catalogue), settings.data_dir)
     rate = limiter_for(limits)
-    quota = CreationQuota(limits.games_per_visitor)
+    heavy = HeavyReads(limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -122,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await app.state.reviewer.close()
             await hub.close()
+            heavy.close()
             hub.executor.shutdown(wait=False, cancel_futures=True)
             storage.close()
 
@@ -220,15 +222,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games/preview")
     async def preview(body: PreviewRequest) -> dict[str, Any]:
         """Seats and options after validation (the lobby asks before creating)."""
-        name = body.game.strip()
-        if name not in catalogue.names():
-            raise bad_request(
-                f"unknown game {quote(name)}; offered: {', '.join(catalogue.names())}"
-            )
-        try:
-            game = catalogue.load(name, body.options or {})
-        except BoardplayError as exc:
-            raise bad_request(str(exc)) from None
+        game = catalogue.build(body.game.strip(), body.options or {})
         return {
             "num_players": game.num_players,
             "seat_names": [game.seat_name(s) for s in range(game.num_players)],
@@ -238,8 +232,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ----- games ----------------------------------------------------------------------------
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request, body: CreateRequest) -> dict[str, Any]:
-        address = address_of(request.scope)
-        quota.check(address)
         seats = [seat.model_dump(exclude_none=True) for seat in body.seats]
         room, token, invites = await hub_of(request).create(
             body.game.strip(),
@@ -248,8 +240,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body.reproducible,
             body.seed,
             body.private,
+            owner=visitor_of(request.scope),
         )
-        quota.record(address)
         await room.changed()
         return {
             "id": room.row.id,
@@ -325,7 +317,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = hub_of(request)
         room = await hub.room(game_id)
         token = token_of(request, body.token if body else None)
-        new_id, invites = await rematch(room, token)
+        new_id, invites = await rematch(room, token, visitor_of(request.scope))
         new_room = await hub.room(new_id)
         await new_room.changed()
         return {
@@ -337,18 +329,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/record")
     async def record(request: Request, game_id: str) -> Response:
         room = await hub_of(request).room(game_id)
-        text = room.record().dumps()
+        made = room.record()
+        data = await heavy.build(address_of(request.scope), "records", made.to_json)
         filename = f"boardplay-{room.row.game}-{room.row.id}.json"
         return Response(
-            text,
+            data,
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="{filename}"'},
         )
 
     @app.get("/api/games/{game_id}/replay")
-    async def replay_game(request: Request, game_id: str) -> dict[str, Any]:
+    async def replay_game(request: Request, game_id: str) -> Response:
+        """Every position of the game, built once per revision (``heavy.py``); a repeat with
+        ``If-None-Match`` is a 304."""
         room = await hub_of(request).room(game_id)
-        return frames_of(catalogue, room.record(), keep_meta=True)
+        tag = f'"{room.row.id}.{room.row.revision}"'
+        headers = {"ETag": tag, "Cache-Control": "private, no-cache"}
+        if tag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        made = room.record()
+        check_length(len(made.moves), limits.replay_max_plies)
+        data = await heavy.cached(
+            address_of(request.scope),
+            "replays",
+            (room.row.id, room.row.revision),
+            lambda: frames_of(catalogue, made, limits.replay_max_plies, keep_meta=True),
+        )
+        return Response(data, media_type="application/json", headers=headers)
 
     # ----- hints and reviews (reviews.py) ----------------------------------------------------
     def reviewer_of(request: Request) -> Reviewer:
@@ -370,7 +377,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         room = await hub_of(request).room(game_id)
         token = token_of(request, body.token if body else None)
         seat, iterations = (body.seat, body.iterations) if body else (None, None)
-        return await reviewer_of(request).start(room, token, seat, iterations)
+        with heavy.metered(address_of(request.scope), "reviews"):
+            return await reviewer_of(request).start(room, token, seat, iterations)
 
     @app.get("/api/games/{game_id}/review")
     async def review_status(
@@ -378,15 +386,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         room = await hub_of(request).room(game_id)
         token = token_of(request, None)
-        return reviewer_of(request).status(room, token, seat, iterations)
+        with heavy.metered(address_of(request.scope), "reviews"):
+            return reviewer_of(request).status(room, token, seat, iterations)
 
     @app.post("/api/replay")
-    async def replay_upload(body: RecordUpload) -> dict[str, Any]:
+    async def replay_upload(request: Request, body: RecordUpload) -> Response:
+        """Every position of an uploaded record, checked move by move (``replays.py``)."""
+        check_length(len(body.moves), limits.replay_max_plies)
         try:
             record = Record.from_json(body.model_dump())
         except BoardplayError as exc:
             raise bad_request(f"not a boardplay record: {exc}") from None
-        return frames_of(catalogue, record)
+        data = await heavy.build(
+            address_of(request.scope),
+            "replays",
+            lambda: frames_of(catalogue, record, limits.replay_max_plies),
+        )
+        return Response(data, media_type="application/json")
 
     # ----- live updates ---------------------------------------------------------------------
     @app.websocket("/api/games/{game_id}/ws")

@@ -10,15 +10,19 @@ default or the name of a file the operator put in the data directory."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from boardplay.core.errors import OptionError
+from boardplay.core.errors import BoardplayError, OptionError
 from boardplay.core.game import Game
 from boardplay.core.options import OptionSpec
 from boardplay.core.registry import available, find, load
+from boardplay.web.errors import bad_request, quote
+
+log = logging.getLogger("boardplay.web")
 
 DATA_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 """Names under which data files are offered: the file name without ``.json``, no dots or
@@ -81,9 +85,13 @@ class WebCatalogue:
         self.inner = inner
         self.files = offered_files(data_dir)
         self._specs: dict[str, dict[str, OptionSpec]] = {}
+        self._names: list[str] | None = None
 
     def names(self) -> list[str]:
-        return self.inner.names()
+        """The games offered (asked of ``inner`` once: loading every engine costs)."""
+        if self._names is None:
+            self._names = self.inner.names()
+        return list(self._names)
 
     def file_options(self, name: str) -> dict[str, OptionSpec]:
         if name not in self._specs:
@@ -111,6 +119,26 @@ class WebCatalogue:
             shown[key] = value
         game = self.inner.load(name, real)
         game.options.update(shown)
+        return game
+
+    def build(self, name: str, options: Mapping[str, Any], what: str = "") -> Game:
+        """The one validator of a visitor's game and options (preview, create, replay and record
+        upload): the game with its first position built too, so that nothing is stored or
+        replayed unless it is known to load; else a 400 naming the problem (``what`` before it,
+        e.g. "the record's options are not valid: ")."""
+        if name not in self.names():
+            raise bad_request(
+                f"unknown game {quote(name)}; this server offers: {', '.join(self.names())}"
+            )
+        try:
+            game = self.load(name, options)
+            game.new_initial_state()
+        except BoardplayError as exc:
+            raise bad_request(f"{what}{exc}") from None
+        except (ArithmeticError, ValueError, TypeError) as exc:
+            # An option no declaration bounds well enough: refused, and reported as a bug.
+            log.error("%s with options %r cannot be built: %r", name, dict(options), exc)
+            raise bad_request(f"{what}these options cannot make a {name} game") from None
         return game
 
     def describe(self, spec: OptionSpec) -> dict[str, Any]:

@@ -67,7 +67,21 @@ class Limits:
     review_jobs: int = 2
     """Reviews one server process computes at once; a request beyond that is asked to wait."""
     games_per_visitor: int = 30
-    """Games one address may create per hour."""
+    """Games one address may make per hour (created, or started with "play again"), counted in
+    the database so that every process agrees."""
+    ai_games_per_visitor: int = 2
+    """Games played by AIs alone that one address may have running at once (each keeps an AI
+    worker busy until it ends)."""
+    replay_max_plies: int = 5_000
+    """Longest record a replay is built for (a game's own or an uploaded one); a longer one is
+    refused with 413 before it is replayed."""
+    replay_cache_bytes: int = 64_000_000
+    """Memory for the replays of games already built, kept for the next visitor (ETag/304)."""
+    heavy_share: float = 0.25
+    """Seconds of heavy work (building a replay or a record, starting a review) one address may
+    cost the server per second, on average..."""
+    heavy_burst: float = 3.0
+    """...and at once, after a quiet spell; past that, 429 until its share has paid it back."""
     max_body_bytes: int = 2_000_000
     """Largest HTTP request body (an uploaded record of a long game is well below this)."""
     max_ws_message_bytes: int = 65_536

@@ -7,10 +7,10 @@ Addresses are the peer address the ASGI server reports. Behind a reverse proxy r
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -29,6 +29,12 @@ MAX_TRACKED = 10_000
 def address_of(scope: Scope) -> str:
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
+
+
+def visitor_of(scope: Scope) -> str:
+    """The address as games store it (``GameRow.owner``): a hash, so a database holds no
+    visitor's address, yet every process counts the same visitor the same."""
+    return hashlib.sha256(b"boardplay-visitor:" + address_of(scope).encode()).hexdigest()[:32]
 
 
 @dataclass
@@ -65,40 +71,6 @@ class RateLimiter:
         full = [a for a, b in self.buckets.items() if b.tokens + (now - b.stamp) * self.rate >= 1]
         for address in full or list(self.buckets)[: MAX_TRACKED // 2]:
             del self.buckets[address]
-
-
-class CreationQuota:
-    """Games created per address in a sliding hour (the "games per visitor" ceiling)."""
-
-    WINDOW = 3600.0
-
-    def __init__(self, per_hour: int, clock: Clock = time.monotonic) -> None:
-        self.per_hour = per_hour
-        self.clock = clock
-        self.created: dict[str, deque[float]] = {}
-
-    def check(self, address: str) -> None:
-        stamps = self._recent(address)
-        if len(stamps) >= self.per_hour:
-            raise ApiError(
-                429,
-                "too_many_games",
-                f"this address has created {len(stamps)} games in the last hour; the server "
-                f"allows {self.per_hour} (BOARDPLAY_WEB_GAMES_PER_VISITOR)",
-            )
-
-    def record(self, address: str) -> None:
-        if len(self.created) >= MAX_TRACKED:
-            for stale in [a for a in self.created if not self._recent(a)]:
-                del self.created[stale]
-        self._recent(address).append(self.clock())
-
-    def _recent(self, address: str) -> deque[float]:
-        stamps = self.created.setdefault(address, deque())
-        horizon = self.clock() - self.WINDOW
-        while stamps and stamps[0] < horizon:
-            stamps.popleft()
-        return stamps
 
 
 class Guard:

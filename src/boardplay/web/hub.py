@@ -7,9 +7,11 @@ Several processes may share one database. A cached room is checked against the d
 revision of its game whenever it is used, so a process never acts on an old copy; changes made
 by other processes reach this process's sockets through the broker (Redis, ``broker.py``) and,
 should a message be lost, through a check of every watched game every ``sync_interval``
-seconds. Nothing is replayed at start: games load when first asked for, and a sweeper claims
-AI jobs nobody holds (new ones, and those of a process that died), so a restart answers at
-once and no game waits for a visitor to wake its AI.
+seconds. Both compare the database with what the sockets were last *sent* (``Room.sent``), not
+with the copy: a request that refreshed the copy first sends the update itself, and a check
+after a lost notice still finds the sockets behind. Nothing is replayed at start: games load
+when first asked for, and a sweeper claims AI jobs nobody holds (new ones, and those of a
+process that died), so a restart answers at once and no game waits for a visitor to wake its AI.
 
 The database is never waited for on the event loop: every storage call runs in a small pool of
 threads (``Hub.db``), so while one game's move is being committed (an fsync) the process goes on
@@ -28,12 +30,14 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
 from boardplay.web import storage as st
+from boardplay.web.aiqueue import FairQueue
 from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
@@ -45,6 +49,8 @@ log = logging.getLogger("boardplay.web")
 
 NAME_CHARS = 40
 """Longest seat name a person may choose."""
+QUOTA_WINDOW = timedelta(hours=1)
+"""The window of ``Limits.games_per_visitor``."""
 DB_THREADS = 8
 """Storage calls one process has in flight at once (PostgreSQL); within SQLAlchemy's default
 pool of 5 + 10 connections."""
@@ -82,6 +88,8 @@ class Hub:
         self.rooms: OrderedDict[str, Room] = OrderedDict()
         self.room_cache = room_cache
         self.ai_capacity = max(1, ai_workers)
+        self.ai_queue = FairQueue(self.ai_capacity)
+        """The worker pool's slots, handed to visitors in turn (``aiqueue.py``)."""
         self.ai_lease = ai_lease
         self.ai_running = 0
         """AI jobs this process holds now (the sweeper claims more only below capacity)."""
@@ -122,6 +130,8 @@ class Hub:
         if room is not None:
             self.rooms.move_to_end(game_id)
             await room.refresh()
+            if room.sockets_behind:  # another process's change, found first by this request
+                await room.broadcast()
             return room
         row = await self.db(self.storage.get_game, game_id)
         if row is None:
@@ -168,13 +178,13 @@ class Hub:
             self.notice(game_id, revision, notice)
 
     def notice(self, game_id: str, revision: int, relayed: Notice | None = None) -> None:
-        """The database holds ``revision`` of a game: if sockets here watch an older copy,
-        reload it and update them, without waiting. Games catch up side by side, and notices
-        that arrive while a game is reloading fold into one more reload (never a queue of
-        them), so a burst of moves cannot pile up behind one slow game. A ``relayed`` notice's
-        view is used if the reload lands on its revision."""
+        """The database holds ``revision`` of a game: if sockets here were last sent an older
+        one, bring the copy up to it and update them, without waiting. Games catch up side by
+        side, and notices that arrive while a game is reloading fold into one more reload (never
+        a queue of them), so a burst of moves cannot pile up behind one slow game. A
+        ``relayed`` notice's view is used if the reload lands on its revision."""
         room = self.rooms.get(game_id)
-        if room is None or not room.subscribers or revision <= room.row.revision:
+        if room is None or not room.subscribers or revision <= room.sent:
             return
         if revision >= self._wanted.get(game_id, revision):
             self._wanted[game_id] = revision
@@ -189,7 +199,10 @@ class Hub:
         try:
             while (revision := self._wanted.pop(game_id, None)) is not None:
                 relayed = self._relayed.pop(game_id, None)
-                if await room.refresh(revision):
+                await room.refresh(revision)
+                # Sent whether this refresh or an earlier one (a request's) advanced the copy:
+                # what counts is what the sockets were last sent.
+                if room.sockets_behind:
                     if relayed is not None:
                         room.adopt_view(relayed.revision, relayed.view_text)
                     await room.broadcast()
@@ -216,8 +229,12 @@ class Hub:
         if free <= 0:
             return
         for game_id in await self.db(self.storage.due_ai_jobs, free):
-            with contextlib.suppress(ApiError):
+            try:
                 (await self.room(game_id)).kick()
+            except ApiError:
+                continue
+            except Exception:  # one game's trouble must not stop the others' AI turns
+                log.exception("could not start the AI turn of game %s", game_id)
 
     async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
         """Run ``work`` every ``seconds`` (with jitter, so processes do not move in step)."""
@@ -249,6 +266,7 @@ class Hub:
         reproducible: bool = False,
         seed: int | None = None,
         private: bool = False,
+        owner: str | None = None,
     ) -> tuple[Room, str, dict[int, str]]:
         """A new game; returns the room, the creator's token and invitation codes by seat.
         Chance is the server's secret unless ``reproducible`` (then ``seed``, or one drawn
@@ -260,17 +278,15 @@ class Hub:
                 "player then sees the seed and must accept it); other games' luck is drawn "
                 "by the server"
             )
+        game = self.catalogue.build(game_name, options)
+        # An option that fixes what chance would decide is a chosen seed by another name: the
+        # game is labelled reproducible and every joining player must agree to it.
+        reproducible = reproducible or any(
+            spec.fixes_chance and game.options[spec.name] != spec.default
+            for spec in game.option_set.specs
+        )
         if reproducible and seed is None:
             seed = secrets.randbelow(2**63)
-        if game_name not in self.catalogue.names():
-            raise bad_request(
-                f"unknown game {quote(game_name)}; "
-                f"this server offers: {', '.join(self.catalogue.names())}"
-            )
-        try:
-            game = self.catalogue.load(game_name, options)
-        except BoardplayError as exc:
-            raise bad_request(str(exc)) from None
         if len(seats) != game.num_players:
             raise bad_request(f"{game_name} with these options needs {game.num_players} seats")
         token = new_token()
@@ -285,10 +301,39 @@ class Hub:
             seed=seed,
             seats=rows,
             private=private,
+            owner=owner,
         )
+        await self.check_quota(owner, row.ai_only)
         await self.db(self.storage.create_game, row)
         room = await self.room(row.id)
         return room, token, invites
+
+    async def check_quota(self, owner: str | None, ai_only: bool = False) -> None:
+        """429 if ``owner`` has made its hour's share of games (any way a game is made: created
+        or started with "play again"), or already runs its share of AI-only games. Counted in
+        the database, so every process and restart agrees."""
+        if owner is None:
+            return
+        limits = self.limits
+        since = datetime.now(UTC) - QUOTA_WINDOW
+        made = await self.db(self.storage.games_made_since, owner, since)
+        if made >= limits.games_per_visitor:
+            raise ApiError(
+                429,
+                "too_many_games",
+                f"this address has made {made} games in the last hour; the server allows "
+                f"{limits.games_per_visitor} (BOARDPLAY_WEB_GAMES_PER_VISITOR)",
+            )
+        if ai_only:
+            running = await self.db(self.storage.running_ai_games, owner)
+            if running >= limits.ai_games_per_visitor:
+                raise ApiError(
+                    429,
+                    "too_many_ai_games",
+                    f"this address already has {running} games played by AIs alone running; the "
+                    f"server allows {limits.ai_games_per_visitor} at once "
+                    "(BOARDPLAY_WEB_AI_GAMES_PER_VISITOR): let one finish first",
+                )
 
     def _seat_row(
         self, game: Game, index: int, seat: Mapping[str, Any], token: str, invites: dict[int, str]

@@ -17,7 +17,9 @@ is read) and becomes a seat's with a ``hello``; the ``state`` answering it carri
 
 Client messages are parsed within the server's ceilings (size, depth, digits, Unicode, rate);
 every refusal goes back to the sender as ``{"type": "error", "status", "error", "id"}`` and the
-socket stays open, except a message over the size ceiling, which closes it with 1009."""
+socket stays open, except a message over the size ceiling, which closes it with 1009. An accepted
+``act`` or ``undo`` is answered ``{"type": "done", "id", "ply"}`` after its update, so every
+request gets an answer."""
 
 from __future__ import annotations
 
@@ -236,10 +238,14 @@ async def handle_message(room: Room, sub: Subscriber, text: str, limits: Limits)
             view = room.view_for(message.token)
             sub.last = view
             sub.push({"type": "state", "game": view, "id": message.id})
-        elif isinstance(message, Act):
-            await room.act(sub.token, message.action, message.ply)
-        elif isinstance(message, Undo):
-            await room.undo(sub.token, message.ply)
+        elif isinstance(message, Act | Undo):
+            if isinstance(message, Act):
+                await room.act(sub.token, message.action, message.ply)
+            else:
+                await room.undo(sub.token, message.ply)
+            # The update has gone out to every socket already; this answers the request itself,
+            # so a client always hears back, whichever process's change it sees first.
+            sub.push({"type": "done", "id": reply_to, "ply": len(room.moves)})
         elif isinstance(message, Ping):
             sub.push({"type": "pong", "id": message.id})
     except ApiError as exc:

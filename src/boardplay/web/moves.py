@@ -54,17 +54,36 @@ def said(
 ) -> dict[str, Any]:
     """``{"struct": …, "words": …}`` for ``action`` in ``state`` (state is left unchanged);
     empty when the game has no describer or the description fails."""
+    if describer(game) is None:
+        return {}
+    try:
+        position = before if before is not None else state.to_json()
+        after = state.clone()
+        after.apply_action(action)
+    except Exception as exc:  # words are an extra: never stop a game from being shown
+        log.warning("could not describe %s move %s: %s", game.name, action, exc)
+        return {}
+    move = state.action_to_string(action)
+    return step_said(game, position, move, state.current_player(), after, after.to_json())
+
+
+def step_said(
+    game: Game,
+    before: Mapping[str, Any],
+    move: str,
+    seat: int,
+    after: State,
+    after_position: Mapping[str, Any],
+) -> dict[str, Any]:
+    """``said`` for a step already taken: ``move`` by ``seat`` led from the position JSON
+    ``before`` to ``after`` (whose JSON is ``after_position``), so a caller walking a whole game
+    (a replay) exports each position once and keeps no copies."""
     describe = describer(game)
     if describe is None:
         return {}
     try:
         names = [game.seat_name(s) for s in range(game.num_players)]
-        position = before if before is not None else state.to_json()
-        seat = state.current_player()
-        move = state.action_to_string(action)
-        after = state.clone()
-        after.apply_action(action)
-        struct, sentence = describe(position, move, after.to_json(), seat, names)
+        struct, sentence = describe(before, move, after_position, seat, names)
         ending = ""
         if after.is_terminal():
             winners = after.winners()
@@ -79,7 +98,7 @@ def said(
             return {"struct": struct, "words": str(sentence) + ending, "say": sentence.to_json()}
         return {"struct": struct, "words": sentence + ending}
     except Exception as exc:  # words are an extra: never stop a game from being shown
-        log.warning("could not describe %s move %s: %s", game.name, action, exc)
+        log.warning("could not describe %s move %s: %s", game.name, move, exc)
         return {}
 
 

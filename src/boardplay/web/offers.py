@@ -193,9 +193,12 @@ async def draw(room: Room, token: str | None, answer: DrawAnswer, seat: int | No
     await room._decide(change)
 
 
-async def rematch(room: Room, token: str | None) -> tuple[str, dict[int, str]]:
+async def rematch(
+    room: Room, token: str | None, owner: str | None = None
+) -> tuple[str, dict[int, str]]:
     """The finished game's rematch (started now, or the one already started): its id and the
-    invitation codes of seats nobody had taken (only for the request that started it)."""
+    invitation codes of seats nobody had taken (only for the request that started it). A new
+    game counts against ``owner``'s quota as a created one does."""
     made: list[tuple[str, dict[int, str]]] = []
 
     async def change() -> None:
@@ -207,10 +210,11 @@ async def rematch(room: Room, token: str | None) -> tuple[str, dict[int, str]]:
         if row.rematch:
             made.append((row.rematch, {}))
             return
+        await room.hub.check_quota(owner)
         new_id = new_game_id()
         row.revision = await room.hub.db(room.hub.storage.set_rematch, row.id, row.revision, new_id)
         row.rematch = new_id
-        invites = await _start_rematch(room, new_id)
+        invites = await _start_rematch(room, new_id, owner)
         room._touch()
         made.append((new_id, invites))
 
@@ -218,7 +222,7 @@ async def rematch(room: Room, token: str | None) -> tuple[str, dict[int, str]]:
     return made[-1]
 
 
-async def _start_rematch(room: Room, new_id: str) -> dict[int, str]:
+async def _start_rematch(room: Room, new_id: str, owner: str | None) -> dict[int, str]:
     """Store the rematch: seat ``i`` is taken by whoever sat at seat ``i + 1`` (so two players
     swap), keeping their token; a default seat name follows the new seat."""
     game, row = room.game, room.row
@@ -244,6 +248,7 @@ async def _start_rematch(room: Room, new_id: str) -> dict[int, str]:
             seats=seats,
             start_position=row.start_position,
             private=row.private,
+            owner=owner,
         ),
     )
     return invites

@@ -17,59 +17,82 @@ from boardplay.core.game import Game, State
 from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.endings import ENDINGS, check_agreed, without_resigned
-from boardplay.web.errors import bad_request, quote
+from boardplay.web.errors import ApiError, bad_request, quote
 from boardplay.web.hints import hints_for
-from boardplay.web.moves import said
+from boardplay.web.moves import step_said
 from boardplay.web.storage import NAME_LENGTH, SPEC_LENGTH
 
 
-def frames_of(catalogue: WebCatalogue, record: Record, keep_meta: bool = False) -> dict[str, Any]:
+def frames_of(
+    catalogue: WebCatalogue, record: Record, max_plies: int, keep_meta: bool = False
+) -> dict[str, Any]:
     """Every position of ``record`` with the rebuilt record; ``keep_meta`` for the server's own
-    records (an uploaded record's ``meta`` is dropped: nothing checks it)."""
+    records (an uploaded record's ``meta`` is dropped: nothing checks it).
+
+    One pass over the moves, each position exported once and none kept but as its frame, so
+    time and memory grow with the record's length, not its square; a record longer than
+    ``max_plies`` is refused before anything is replayed (413)."""
+    check_length(len(record.moves), max_plies)
     if record.game not in catalogue.names():
         raise bad_request(f"this server cannot show {quote(record.game)} games")
-    try:
-        game = catalogue.load(record.game, record.options)
-    except BoardplayError as exc:
-        raise bad_request(f"the record's options are not valid: {exc}") from None
+    game = catalogue.build(record.game, record.options, "the record's options are not valid: ")
     if len(record.moves) > game.max_game_length:
         raise bad_request(
             f"the record has {len(record.moves)} moves; a {game.name} game has at most "
             f"{game.max_game_length}"
         )
     frames: list[dict[str, Any]] = []
-    states = list(checked_states(game, record))
-    for index, state in enumerate(states):
-        move = record.moves[index - 1] if index else None
+    before: dict[str, Any] = {}
+    state: State | None = None
+    for move, state in walk(game, record):
+        position = state.to_json()
         frames.append(
             {
-                "ply": index,
+                "ply": len(frames),
                 "move": move.notation if move else None,
                 "player": move.player if move else None,
                 "current_player": state.current_player(),
-                "position": state.to_json(),
+                "position": position,
                 "text": state.render(),
                 "scores": state.scores(),
                 "result": state.result_text() if state.is_terminal() else None,
                 # The move that led here, in words and as the struct its highlight is drawn by.
-                **(said(game, states[index - 1], move.action) if move else {}),
+                **(
+                    step_said(game, before, move.notation, move.player, state, position)
+                    if move
+                    else {}
+                ),
             }
         )
-    rebuilt = rebuild(game, record, states[-1], keep_meta)
+        before = position
+    assert state is not None
+    rebuilt = rebuild(game, record, state, keep_meta)
     return {
         "game": rebuilt.game,
         "title": getattr(game, "title", record.game),
         "options": rebuilt.options,
         "players": [p.to_json() for p in rebuilt.players],
         "frames": frames,
-        "hints": hints_for(game, states[-1]),
+        "hints": hints_for(game, state),
         "record": rebuilt.to_json(),
     }
 
 
-def checked_states(game: Game, record: Record) -> Iterator[State]:
-    """The positions of ``record`` through the catalogue's engine; the first move the engine
-    rejects (or whose seat or notation disagrees) becomes a 400 naming it."""
+def check_length(plies: int, max_plies: int) -> None:
+    """The replay ceiling: a 413 naming it for a record of more than ``max_plies`` moves."""
+    if plies > max_plies:
+        raise ApiError(
+            413,
+            "too_long",
+            f"the record has {plies:,} moves; this server replays at most {max_plies:,} "
+            "(BOARDPLAY_WEB_REPLAY_MAX_PLIES)",
+        )
+
+
+def walk(game: Game, record: Record) -> Iterator[tuple[Move | None, State]]:
+    """``(None, start)``, then ``(move, position after it)`` for each move of ``record``, through
+    the catalogue's engine: one ``State`` advanced in place (copy it to keep it). The first move
+    the engine rejects (or whose seat or notation disagrees) becomes a 400 naming it."""
     try:
         state = (
             game.new_initial_state()
@@ -78,7 +101,7 @@ def checked_states(game: Game, record: Record) -> Iterator[State]:
         )
     except BoardplayError as exc:
         raise bad_request(f"the record's start position is invalid: {exc}") from None
-    yield state.clone()
+    yield None, state
     for index, move in enumerate(record.moves, start=1):
         where = (
             f"the record cannot be replayed: move {index} ({quote(move.notation)}, "
@@ -91,7 +114,12 @@ def checked_states(game: Game, record: Record) -> Iterator[State]:
         if state.action_to_string(move.action) != move.notation:
             raise bad_request(f"{where} is written {state.action_to_string(move.action)!r}")
         state.apply_action(move.action)
-        yield state.clone()
+        yield move, state
+
+
+def checked_states(game: Game, record: Record) -> list[State]:
+    """Every position of ``record`` (``walk``'s, copied), for a review's judgements."""
+    return [state.clone() for _, state in walk(game, record)]
 
 
 def rebuild(game: Game, record: Record, final: State, keep_meta: bool) -> Record:

@@ -33,7 +33,7 @@ from boardplay.web import storage as st
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden
 from boardplay.web.judging import judge_position
 from boardplay.web.moves import said
-from boardplay.web.replays import checked_states
+from boardplay.web.replays import check_length, checked_states
 from boardplay.web.reviewstore import DONE, FAILED, RUNNING, ReviewStore
 
 if TYPE_CHECKING:
@@ -159,7 +159,9 @@ class Reviewer:
                 f"iterations must be 1..{limits.review_max_iterations} per position "
                 "(BOARDPLAY_WEB_REVIEW_MAX_ITERATIONS)"
             )
-        states = list(checked_states(room.game, room.record()))
+        record = room.record()
+        check_length(len(record.moves), limits.replay_max_plies)
+        states = checked_states(room.game, record)
         plies = plies_to_judge(states, seat, players)
         if len(plies) * iterations > limits.review_max_work:
             raise bad_request(

@@ -17,6 +17,7 @@ rebuilt only from a complete copy."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -80,14 +81,25 @@ class Room:
         self._view: dict[str, Any] | None = None
         self._views: dict[frozenset[int], dict[str, Any]] = {}
         """This revision's view for each set of seats a visitor holds (spectators: none)."""
+        self.sent = row.revision
+        """The revision this room's sockets were last sent (``broadcast``): whenever the copy
+        is newer, for whatever reason it advanced, the hub sends them the update."""
         try:
             self.game: Game = hub.catalogue.load(row.game, row.options)
             self.state: State = self._replay(self.moves)
             self.history = History(self.game, self._initial)
         except BoardplayError as exc:
             # The game cannot be rebuilt (engine missing or changed): keep it visible, frozen.
-            self.broken = f"this game cannot be resumed on this server: {exc}"
-            log.warning("game %s: %s", row.id, self.broken)
+            self._quarantine(f"this game cannot be resumed on this server: {exc}")
+        except Exception:
+            # A row no check foresaw (written by an older version, or by hand): the same, and
+            # the lobby, the sweeper and every other game go on as if it were not there.
+            log.exception("game %s cannot be loaded; it is shown frozen", row.id)
+            self._quarantine("this game cannot be resumed on this server")
+
+    def _quarantine(self, why: str) -> None:
+        self.broken = why
+        log.warning("game %s: %s", self.row.id, why)
 
     @property
     def thinking(self) -> int | None:
@@ -171,7 +183,10 @@ class Room:
             try:
                 self.state = self._replay(self.moves, start)
             except BoardplayError as exc:
-                self.broken = f"this game cannot be resumed on this server: {exc}"
+                self._quarantine(f"this game cannot be resumed on this server: {exc}")
+            except Exception:
+                log.exception("game %s cannot be replayed; it is shown frozen", self.row.id)
+                self._quarantine("this game cannot be resumed on this server")
         self._touch()
         return True
 
@@ -179,6 +194,13 @@ class Room:
         """A freshly loaded game: resolve an opening chance node and, for a game nobody has
         checked yet, store whether an AI is to move (so its job can be claimed)."""
         if self.broken is not None:
+            if self.row.ai_seat is not None and self.row.status == st.ACTIVE:
+                # No process can play its AI: end the job, so no sweeper claims it again.
+                with contextlib.suppress(st.StaleWrite):
+                    self.row.revision = await self.hub.db(
+                        self.hub.storage.set_ai_seat, self.row.id, self.row.revision, None
+                    )
+                    self.row.ai_seat = None
             return
         async with self.lock:
             for _ in range(ATTEMPTS):
@@ -545,9 +567,15 @@ class Room:
             self._views[seats] = view
         return view
 
+    @property
+    def sockets_behind(self) -> bool:
+        """Sockets watch this room and were last sent an older revision than the copy's."""
+        return bool(self.subscribers) and self.sent < self.row.revision
+
     async def broadcast(self) -> None:
         """Queue the new view for every subscriber (each distinct message encoded once, see
         ``Outbox``); one that fell behind is dropped."""
+        self.sent = self.row.revision
         outbox = Outbox()
         for sub in list(self.subscribers):
             if not sub.push_view(self.view_for(sub.token), outbox=outbox):

@@ -58,6 +58,9 @@ games_table = sa.Table(
     sa.Column("resigned", sa.JSON, nullable=True),
     sa.Column("draw_offer", sa.JSON, nullable=True),
     sa.Column("rematch", sa.String(32), nullable=True),
+    sa.Column("owner", sa.String(64), nullable=True),
+    sa.Column("ai_only", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Index("ix_games_owner_created", "owner", "created"),
 )
 
 seats_table = sa.Table(
@@ -155,6 +158,14 @@ class GameRow:
     """A draw proposed and not yet settled: ``{"by": seat, "agreed": [seats]}``."""
     rematch: str | None = None
     """The id of the game "play again" started from this one (seats swapped)."""
+    owner: str | None = None
+    """A hash of the address that made the game (``guard.visitor_of``): whose quota it counts
+    against and whose turn in the AI queue its AI moves take."""
+
+    @property
+    def ai_only(self) -> bool:
+        """Every seat is played by an AI (the games counted by ``ai_games_per_visitor``)."""
+        return all(s.kind == AI for s in self.seats)
 
 
 def make_engine(url: str) -> Engine:
@@ -214,6 +225,8 @@ class Storage:
                     revision=row.revision,
                     ai_seat=row.ai_seat,
                     private=row.private,
+                    owner=row.owner,
+                    ai_only=row.ai_only,
                 )
             )
             conn.execute(
@@ -507,7 +520,26 @@ class Storage:
             resigned=list(found.resigned or []),
             draw_offer=found.draw_offer,
             rematch=found.rematch,
+            owner=found.owner,
         )
+
+    def games_made_since(self, owner: str, since: datetime) -> int:
+        """Games ``owner`` made (created or started as rematches) since ``since``."""
+        query = sa.select(sa.func.count()).where(
+            games_table.c.owner == owner, games_table.c.created >= since
+        )
+        with self.reader.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    def running_ai_games(self, owner: str) -> int:
+        """Unfinished games of ``owner`` whose every seat is an AI."""
+        query = sa.select(sa.func.count()).where(
+            games_table.c.owner == owner,
+            games_table.c.ai_only.is_(sa.true()),
+            games_table.c.status == ACTIVE,
+        )
+        with self.reader.connect() as conn:
+            return int(conn.execute(query).scalar_one())
 
     def revisions(self, game_ids: Sequence[str]) -> dict[str, int]:
         """The current revision of each game that exists (one query: a cache check)."""

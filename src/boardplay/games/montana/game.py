@@ -49,6 +49,7 @@ OPTIONS = OptionSet(
             minimum=0,
             maximum=BOARD_SEED_MAX,
             specials=("random",),
+            fixes_chance=True,
         ),
         OptionSpec(
             "start_player",
@@ -57,6 +58,7 @@ OPTIONS = OptionSet(
             minimum=0,
             maximum=3,
             specials=("random",),
+            fixes_chance=True,
         ),
         OptionSpec(
             "max_turns", 400, "engine guard: the game ends after this many turns", minimum=1

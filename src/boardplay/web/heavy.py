@@ -1,0 +1,173 @@
+"""Heavy reads: replays, records and reviews, the requests whose cost grows with a game's length.
+
+Three defences, so that one visitor asking for them cannot slow everyone else:
+
+- **Off the event loop.** A replay or a record is built in a small thread pool of its own (one
+  pass over the moves, ``replays.frames_of``), then encoded once; the loop only hands the bytes
+  out. Its length has a ceiling (``Limits.replay_max_plies``: 413 beyond it).
+- **Built once.** A game's replay is cached by (game, revision) in a cache bounded by bytes
+  (``Limits.replay_cache_bytes``) and served with an ``ETag``, so a repeat costs nothing (304) or
+  a copy of the bytes.
+- **A budget per address** (``CostBudget``): each heavy read is charged the server time it
+  took (plus its bytes' share of sending them) to the asking address, whose budget refills at
+  ``Limits.heavy_share`` seconds a second up to ``Limits.heavy_burst``; an address in debt is
+  answered 429 with ``Retry-After`` until it has paid it back.
+
+After a large build the process gives freed memory back to the system (``release_memory``), so a
+peak does not stay as the process's size."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import gc
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from boardplay.web.config import Limits
+from boardplay.web.errors import ApiError
+from boardplay.web.guard import MAX_TRACKED, Clock
+from boardplay.web.live import encode
+
+SEND_RATE = 100_000_000
+"""Bytes a second a cached answer is reckoned to cost to send (its share of the budget)."""
+HEAVY_THREADS = 2
+"""Heavy reads built at once by one process."""
+TRIM_AFTER = 4_000_000
+"""Bytes of answer after which a build hands freed memory back to the system."""
+
+
+class CostBudget:
+    """Seconds of server work per address: a token bucket that may go into debt, so one request
+    larger than the burst is still answered, and the address then waits until it is paid back."""
+
+    def __init__(self, share: float, burst: float, clock: Clock = time.monotonic) -> None:
+        self.share = share
+        self.burst = burst
+        self.clock = clock
+        self.left: dict[str, tuple[float, float]] = {}
+        """address -> (seconds left, when counted)"""
+
+    def _now_left(self, address: str) -> float:
+        now = self.clock()
+        left, stamp = self.left.get(address, (self.burst, now))
+        return min(self.burst, left + (now - stamp) * self.share)
+
+    def check(self, address: str, what: str) -> None:
+        """429 if ``address`` is in debt (naming the wait), else nothing."""
+        left = self._now_left(address)
+        if left < 0:
+            wait = max(1, math.ceil(-left / self.share))
+            raise ApiError(
+                429,
+                "heavy_reads",
+                f"this address has used its share of the server for {what} (replays, records "
+                f"and reviews: {self.share:g} s a second, BOARDPLAY_WEB_HEAVY_SHARE); "
+                f"try again in {wait} s",
+            )
+
+    def charge(self, address: str, seconds: float) -> None:
+        if address not in self.left and len(self.left) >= MAX_TRACKED:
+            now = self.clock()
+            for stale in [a for a, (_, t) in self.left.items() if now - t > 60][:MAX_TRACKED]:
+                del self.left[stale]
+        self.left[address] = (self._now_left(address) - seconds, self.clock())
+
+
+class ReplayCache:
+    """Encoded replays by key, least recently used dropped first, within ``capacity`` bytes."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.size = 0
+        self.entries: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+
+    def get(self, key: tuple[str, int]) -> bytes | None:
+        found = self.entries.get(key)
+        if found is not None:
+            self.entries.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[str, int], data: bytes) -> None:
+        if len(data) > self.capacity // 4:
+            return  # one answer may not push out most of the others
+        old = self.entries.pop(key, None)
+        self.size -= len(old) if old is not None else 0
+        self.entries[key] = data
+        self.size += len(data)
+        while self.size > self.capacity:
+            _, dropped = self.entries.popitem(last=False)
+            self.size -= len(dropped)
+
+
+def release_memory() -> None:
+    """Hand the memory freed by a large build back to the system (glibc keeps it otherwise)."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: it keeps what it keeps
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+class HeavyReads:
+    """One process's heavy reads: the pool they are built in, the cache and the budget."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.budget = CostBudget(limits.heavy_share, limits.heavy_burst)
+        self.cache = ReplayCache(limits.replay_cache_bytes)
+        self.pool = ThreadPoolExecutor(HEAVY_THREADS, thread_name_prefix="boardplay-heavy")
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    async def build(self, address: str, what: str, make: Callable[[], Any]) -> bytes:
+        """``make()``'s answer encoded as JSON, built in the pool and charged to ``address``
+        (refused with 429 while the address is in debt)."""
+        self.budget.check(address, what)
+        data, seconds = await asyncio.get_running_loop().run_in_executor(self.pool, _timed, make)
+        self.budget.charge(address, seconds + len(data) / SEND_RATE)
+        return data
+
+    async def cached(
+        self, address: str, what: str, key: tuple[str, int], make: Callable[[], Any]
+    ) -> bytes:
+        """As ``build``, but kept under ``key`` (a game and its revision) for the next visitor,
+        who is charged only for the bytes."""
+        data = self.cache.get(key)
+        if data is not None:
+            self.budget.check(address, what)
+            self.budget.charge(address, len(data) / SEND_RATE)
+            return data
+        data = await self.build(address, what, make)
+        self.cache.put(key, data)
+        return data
+
+    @contextlib.contextmanager
+    def metered(self, address: str, what: str) -> Iterator[None]:
+        """Charge ``address`` the time of the (synchronous) work in the ``with`` block, refusing
+        it first if it is in debt: for heavy reads that run where they are asked (a review's
+        check, which replays the game)."""
+        self.budget.check(address, what)
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.budget.charge(address, time.perf_counter() - start)
+
+
+def _timed(make: Callable[[], Any]) -> tuple[bytes, float]:
+    """In a pool thread: build, encode, and the CPU seconds this thread spent on both."""
+    start = time.thread_time()
+    try:
+        data = encode(make()).encode("utf-8")
+    except BaseException:
+        release_memory()
+        raise
+    seconds = time.thread_time() - start
+    if len(data) >= TRIM_AFTER:
+        release_memory()
+    return data, seconds
