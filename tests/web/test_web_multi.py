@@ -12,6 +12,7 @@ import itertools
 import json
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -452,5 +453,74 @@ def test_a_redis_outage_loses_no_move_and_the_other_process_catches_up(pg_admin:
             assert log.count("reachable again") == 1, log[-2000:]
             assert "Traceback" not in log, log[-2000:]
     finally:
+        outage.close()
+        cluster.stop()
+
+
+def test_sockets_reach_every_move_while_lobbies_poll_through_a_redis_outage(
+    pg_admin: str,
+) -> None:
+    """Requests for a game (and the lobby's list) that reach a process before the other
+    process's notice once refreshed its copy without telling its sockets, and the notice then
+    found nothing new: with lobby pages polling and Redis stopped for a while, every game
+    stalled for good. Now the sockets are compared with what they were sent, so each socket on
+    the other process reaches every ply, during the outage (the periodic check) and after it."""
+    port = ds.free_port()
+    env = server_env(fresh_database(pg_admin), f"redis://127.0.0.1:{port}/0")
+    outage = contextlib.ExitStack()
+    outage.enter_context(ds.redis(port))
+    cluster = Cluster(env, 2)
+    polling = True
+
+    def poll() -> None:
+        """Lobby pages and game pages on process 1, as open tabs do."""
+        with httpx.Client(timeout=10) as client:
+            while polling:
+                client.get(f"{cluster.base[1]}/api/games")
+                for gid in ids:
+                    client.get(f"{cluster.base[1]}/api/games/{gid}")
+                time.sleep(0.05)
+
+    try:
+        made = [create(cluster.base[0], [{"kind": "me"}, {"kind": "hotseat"}]) for _ in range(3)]
+        ids = [m["id"] for m in made]
+        with contextlib.ExitStack() as stack:
+            watchers = [Watcher(stack.enter_context(cluster.ws(1, gid))) for gid in ids]
+            poller = threading.Thread(target=poll, daemon=True)
+            poller.start()
+
+            def round_of_moves(timeout: float) -> None:
+                for made_game, watcher in zip(made, watchers, strict=True):
+                    gid, headers = made_game["id"], auth(made_game["token"])
+                    view = httpx.get(f"{cluster.base[0]}/api/games/{gid}").json()
+                    if view["terminal"]:
+                        continue
+                    answer = httpx.post(
+                        f"{cluster.base[0]}/api/games/{gid}/actions",
+                        json={"action": "t1", "ply": view["ply"]},
+                        headers=headers,
+                        timeout=10,
+                    )
+                    assert answer.status_code == 200, answer.text
+                    ply = answer.json()["game"]["ply"]
+                    watcher.until(lambda v, ply=ply: v["ply"] >= ply, timeout=timeout)
+
+            round_of_moves(10)  # Redis up
+            outage.close()  # Redis gone: the periodic check must still bring every socket up
+            for _ in range(2):
+                round_of_moves(15)
+            with ds.redis(port):  # back: play every game to its end
+                for _ in range(12):
+                    round_of_moves(15)
+                polling = False
+                poller.join(timeout=15)
+                for gid, watcher in zip(ids, watchers, strict=True):
+                    final = httpx.get(f"{cluster.base[0]}/api/games/{gid}").json()
+                    assert final["terminal"]
+                    seen = watcher.until(lambda v, final=final: v["ply"] == final["ply"])
+                    assert seen["moves"] == final["moves"]
+                    assert watcher.plies == sorted(watcher.plies), watcher.plies
+    finally:
+        polling = False
         outage.close()
         cluster.stop()

@@ -9,7 +9,13 @@ from typing import Any
 
 from boardplay.web.config import Limits, Settings
 
-TEST_LIMITS = Limits(rate_per_second=10_000, rate_burst=100_000, games_per_visitor=100_000)
+TEST_LIMITS = Limits(
+    rate_per_second=10_000,
+    rate_burst=100_000,
+    games_per_visitor=100_000,
+    heavy_share=10_000.0,
+    heavy_burst=10_000.0,
+)
 """The default ceilings, except those one test client would meet by making many requests."""
 
 

@@ -3,17 +3,20 @@
 A process computes ``slots`` AI moves at once (``Settings.ai_workers``). First come, first served
 let one visitor with many AI-against-AI games hold every worker while another visitor's AI waited
 seconds for its turn. Here every AI move waits for a slot under the name of the visitor who made
-its game (``GameRow.owner``), and slots go to the waiting visitors in turn (round robin: a visitor
-just served goes to the back of the line). No visitor holds more than ``share`` slots at once,
-one fewer than the pool when the pool has two or more, so another visitor's AI always finds a
-worker free or next in line."""
+its game (``GameRow.owner``), and a free slot goes to the waiting visitor served longest ago (round
+robin: a visitor just served goes to the back of the line). No visitor holds more than ``share``
+slots at once, one fewer than the pool when the pool has two or more, so another visitor's AI
+always finds a worker free or next in line."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import Counter, OrderedDict, deque
+from collections import Counter, deque
 from collections.abc import AsyncIterator
+
+MAX_REMEMBERED = 10_000
+"""Visitors whose last turn is remembered; beyond that, those with nothing waiting are forgotten."""
 
 
 class FairQueue:
@@ -24,8 +27,11 @@ class FairQueue:
         self.share = max(1, self.slots - 1)
         self.in_use = 0
         self.held: Counter[str] = Counter()
-        self.waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
-        """Visitors with moves waiting, in the order they are served."""
+        self.waiting: dict[str, deque[asyncio.Future[None]]] = {}
+        """Visitors with moves waiting, and their tickets in order."""
+        self.served: dict[str, int] = {}
+        """When each visitor was last given a slot (a count of slots given)."""
+        self.turn = 0
 
     @contextlib.asynccontextmanager
     async def slot(self, visitor: str) -> AsyncIterator[None]:
@@ -48,18 +54,25 @@ class FairQueue:
 
     def _hand_out(self) -> None:
         while self.in_use < self.slots:
-            visitor = next((v for v in self.waiting if self.held[v] < self.share), None)
-            if visitor is None:
+            # The waiting visitor served longest ago (never served: first), within its share.
+            ready = [v for v in self.waiting if self.held[v] < self.share]
+            if not ready:
                 return
-            tickets = self.waiting.pop(visitor)
+            visitor = min(ready, key=lambda v: self.served.get(v, -1))
+            tickets = self.waiting[visitor]
             ticket = tickets.popleft()
-            if tickets:
-                self.waiting[visitor] = tickets  # the back of the line
+            if not tickets:
+                del self.waiting[visitor]
             if ticket.done():
                 continue  # cancelled while waiting
             ticket.set_result(None)
+            self.turn += 1
+            self.served[visitor] = self.turn
             self.held[visitor] += 1
             self.in_use += 1
+        if len(self.served) > MAX_REMEMBERED:  # forget visitors neither waiting nor served now
+            for visitor in [v for v in self.served if v not in self.waiting and not self.held[v]]:
+                del self.served[visitor]
 
     def _release(self, visitor: str) -> None:
         self.in_use -= 1

@@ -128,11 +128,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             storage.close()
 
     app = FastAPI(title="boardplay", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.heavy = heavy
     app.add_middleware(Guard, limits=limits, rate=rate)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.to_json(), status_code=exc.status)
+        return JSONResponse(exc.to_json(), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -392,7 +393,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/replay")
     async def replay_upload(request: Request, body: RecordUpload) -> Response:
         """Every position of an uploaded record, checked move by move (``replays.py``)."""
-        check_length(len(body.moves), limits.replay_max_plies)
+        plies = max(len(body.actions), len(body.moves), len(body.seats))
+        check_length(plies, limits.replay_max_plies)
         try:
             record = Record.from_json(body.model_dump())
         except BoardplayError as exc:
@@ -403,6 +405,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lambda: frames_of(catalogue, record, limits.replay_max_plies),
         )
         return Response(data, media_type="application/json")
+
+    # ----- the served schema ----------------------------------------------------------------
+    schema_of = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's schema, with the games this server offers as the choices of ``game`` in
+        preview and create (a client, or a fuzzer, can then make real games)."""
+        schema = schema_of()
+        for model in ("PreviewRequest", "CreateRequest"):
+            field = schema["components"]["schemas"][model]["properties"]["game"]
+            field["enum"] = catalogue.names()
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     # ----- live updates ---------------------------------------------------------------------
     @app.websocket("/api/games/{game_id}/ws")

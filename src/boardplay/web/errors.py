@@ -26,12 +26,16 @@ def clip(message: str, limit: int = MAX_MESSAGE) -> str:
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         message = clip(message)
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
+        """Extra response headers (``Retry-After`` of a 429)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message}}

@@ -69,6 +69,7 @@ class CostBudget:
                 f"this address has used its share of the server for {what} (replays, records "
                 f"and reviews: {self.share:g} s a second, BOARDPLAY_WEB_HEAVY_SHARE); "
                 f"try again in {wait} s",
+                {"Retry-After": str(wait)},
             )
 
     def charge(self, address: str, seconds: float) -> None:

@@ -2,9 +2,12 @@
 body, and a body of the wrong shape is refused with a 400 naming the field before a route runs.
 
 Models are strict (no ``"5"`` for 5, no ``true`` for 1) and bound every string and list, so no
-field can carry more than its column or its use needs. Unknown fields are ignored, as clients of
-an older or newer version may send some. The bodies reaching these models have already passed
-``safejson`` (depth, digits, Unicode), so validation never meets pathological input."""
+field can carry more than its column or its use needs. An unknown field is refused with a 400
+naming it, and the schema says so (``additionalProperties: false``), so a client's typo is
+caught instead of silently ignored and fuzzers know which bodies are valid. (A record upload
+keeps its extra fields: the record format has more than this outline declares.) The bodies
+reaching these models have already passed ``safejson`` (depth, digits, Unicode), so validation
+never meets pathological input."""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ Options = Annotated[dict[Annotated[str, Field(max_length=64)], OptionValue], Fie
 
 
 class Body(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore")
+    model_config = ConfigDict(strict=True, extra="forbid")
 
 
 class SeatRequest(Body):
