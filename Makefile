@@ -55,8 +55,8 @@ bench-web: $(KERNELS) services
 	$(PY) -m boardplay.web.loadbench --games 200 --seconds 10
 
 lint: $(KERNELS)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests tools
+	$(BIN)/ruff format --check src tests tools
 	$(BIN)/mypy
 
 # Message catalogues (docs/i18n.md): extract the strings of the command line (domain cli) and of
@@ -80,8 +80,8 @@ i18n: $(STAMP)
 	done; done
 
 format: $(STAMP)
-	$(BIN)/ruff format src tests
-	$(BIN)/ruff check --fix src tests
+	$(BIN)/ruff format src tests tools
+	$(BIN)/ruff check --fix src tests tools
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -49,7 +49,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
-from boardplay.core.records import Record
 from boardplay.web.ai_worker import make_executor
 from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.config import Settings
@@ -61,7 +60,7 @@ from boardplay.web.hub import Hub
 from boardplay.web.i18n import add_i18n_routes, rules_language, rules_text_or_english
 from boardplay.web.live import serve_socket
 from boardplay.web.offers import draw, rematch, resign
-from boardplay.web.replays import check_length, frames_of
+from boardplay.web.replays import check_length
 from boardplay.web.reviews import Reviewer
 from boardplay.web.rooms import Room
 from boardplay.web.schemas import (
@@ -96,7 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     limits = settings.limits
     catalogue = WebCatalogue(resolve(settings.catalogue), settings.data_dir)
     rate = limiter_for(limits)
-    heavy = HeavyReads(limits)
+    heavy = HeavyReads(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -350,12 +349,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return Response(status_code=304, headers=headers)
         made = room.record()
         check_length(len(made.moves), limits.replay_max_plies)
-        data = await heavy.cached(
-            address_of(request.scope),
-            "replays",
-            (room.row.id, room.row.revision),
-            lambda: frames_of(catalogue, made, limits.replay_max_plies, keep_meta=True),
-        )
+        key = (room.row.id, room.row.revision)
+        data = await heavy.replay(address_of(request.scope), made.to_json(), True, key)
         return Response(data, media_type="application/json", headers=headers)
 
     # ----- hints and reviews (reviews.py) ----------------------------------------------------
@@ -395,15 +390,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Every position of an uploaded record, checked move by move (``replays.py``)."""
         plies = max(len(body.actions), len(body.moves), len(body.seats))
         check_length(plies, limits.replay_max_plies)
-        try:
-            record = Record.from_json(body.model_dump())
-        except BoardplayError as exc:
-            raise bad_request(f"not a boardplay record: {exc}") from None
-        data = await heavy.build(
-            address_of(request.scope),
-            "replays",
-            lambda: frames_of(catalogue, record, limits.replay_max_plies),
-        )
+        data = await heavy.replay(address_of(request.scope), body.model_dump())
         return Response(data, media_type="application/json")
 
     # ----- the served schema ----------------------------------------------------------------

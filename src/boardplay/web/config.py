@@ -82,8 +82,10 @@ class Limits:
     cost the server per second, on average..."""
     heavy_burst: float = 3.0
     """...and at once, after a quiet spell; past that, 429 until its share has paid it back."""
-    max_body_bytes: int = 2_000_000
-    """Largest HTTP request body (an uploaded record of a long game is well below this)."""
+    max_body_bytes: int = 500_000
+    """Largest HTTP request body: room for a record at the replay ceiling (5,000 plies are
+    85-190 kB, whatever the game), and little more, since every body is parsed and checked
+    before any route runs."""
     max_ws_message_bytes: int = 65_536
     """Largest WebSocket message from a client; a larger one closes the socket with 1009."""
     max_json_depth: int = 32

@@ -37,6 +37,10 @@ class ApiError(Exception):
         self.headers = headers
         """Extra response headers (``Retry-After`` of a 429)."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Whole across a process boundary (a replay is built in a worker process)."""
+        return (ApiError, (self.status, self.code, self.message, self.headers))
+
     def to_json(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message}}
 

@@ -21,23 +21,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import gc
+import functools
 import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from typing import Any
 
-from boardplay.web.config import Limits
-from boardplay.web.errors import ApiError
+from boardplay.core.errors import BoardplayError
+from boardplay.core.records import Record
+from boardplay.web.ai_worker import make_executor
+from boardplay.web.catalogue import WebCatalogue, resolve
+from boardplay.web.config import Settings
+from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.guard import MAX_TRACKED, Clock
 from boardplay.web.live import encode
+from boardplay.web.replays import frames_of
 
 SEND_RATE = 100_000_000
 """Bytes a second a cached answer is reckoned to cost to send (its share of the budget)."""
-HEAVY_THREADS = 2
-"""Heavy reads built at once by one process."""
 TRIM_AFTER = 4_000_000
 """Bytes of answer after which a build hands freed memory back to the system."""
 
@@ -107,44 +110,80 @@ class ReplayCache:
 
 
 def release_memory() -> None:
-    """Hand the memory freed by a large build back to the system (glibc keeps it otherwise)."""
-    gc.collect()
+    """Hand the memory freed by a large build back to the system (glibc keeps it otherwise;
+    ctypes lets go of the GIL meanwhile). A replay holds no reference cycles, so reference
+    counting has freed it already: no collection is needed, and none holds the GIL."""
     with contextlib.suppress(OSError, AttributeError):  # not glibc: it keeps what it keeps
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 class HeavyReads:
-    """One process's heavy reads: the pool they are built in, the cache and the budget."""
+    """One process's heavy reads: where they are built, the cache and the budget."""
 
-    def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self.budget = CostBudget(limits.heavy_share, limits.heavy_burst)
-        self.cache = ReplayCache(limits.replay_cache_bytes)
-        self.pool = ThreadPoolExecutor(HEAVY_THREADS, thread_name_prefix="boardplay-heavy")
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.limits = settings.limits
+        self.budget = CostBudget(self.limits.heavy_share, self.limits.heavy_burst)
+        self.cache = ReplayCache(self.limits.replay_cache_bytes)
+        self.threads = ThreadPoolExecutor(1, thread_name_prefix="boardplay-heavy")
+        self.pool: Executor | None = None
+
+    def _new_pool(self) -> Executor:
+        """A worker process of its own (a thread where processes are not used: ``ai_workers``
+        0): a replay then never competes with the event loop for the GIL, and its memory peak
+        is that process's, not the server's."""
+        workers = 1 if self.settings.ai_workers > 0 else 0
+        return make_executor(workers, self.settings.catalogue, self.settings.data_dir)
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.threads.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
 
-    async def build(self, address: str, what: str, make: Callable[[], Any]) -> bytes:
-        """``make()``'s answer encoded as JSON, built in the pool and charged to ``address``
-        (refused with 429 while the address is in debt)."""
-        self.budget.check(address, what)
-        data, seconds = await asyncio.get_running_loop().run_in_executor(self.pool, _timed, make)
+    async def replay(
+        self,
+        address: str,
+        record: dict[str, Any],
+        keep_meta: bool = False,
+        key: tuple[str, int] | None = None,
+    ) -> bytes:
+        """Every position of ``record`` (its JSON) as the replay page reads it, encoded, built
+        in the worker and charged to ``address`` (429 while it is in debt). With ``key`` (a game
+        and its revision) it is kept for the next visitor, who is charged only for the bytes."""
+        cached = self.cache.get(key) if key is not None else None
+        self.budget.check(address, "replays")
+        if cached is not None:
+            self.budget.charge(address, len(cached) / SEND_RATE)
+            return cached
+        job = functools.partial(
+            build_replay,
+            self.settings.catalogue,
+            self.settings.data_dir,
+            record,
+            self.limits.replay_max_plies,
+            keep_meta,
+        )
+        if self.pool is None:
+            self.pool = self._new_pool()
+        try:
+            data: bytes
+            data, seconds = await asyncio.get_running_loop().run_in_executor(self.pool, job)
+        except BrokenExecutor:  # the worker died (out of memory, killed): a new one next time
+            broken, self.pool = self.pool, None
+            broken.shutdown(wait=False, cancel_futures=True)
+            raise ApiError(503, "unavailable", "the replay could not be built; try again") from None
         self.budget.charge(address, seconds + len(data) / SEND_RATE)
+        if key is not None:
+            self.cache.put(key, data)
         return data
 
-    async def cached(
-        self, address: str, what: str, key: tuple[str, int], make: Callable[[], Any]
-    ) -> bytes:
-        """As ``build``, but kept under ``key`` (a game and its revision) for the next visitor,
-        who is charged only for the bytes."""
-        data = self.cache.get(key)
-        if data is not None:
-            self.budget.check(address, what)
-            self.budget.charge(address, len(data) / SEND_RATE)
-            return data
-        data = await self.build(address, what, make)
-        self.cache.put(key, data)
+    async def build(self, address: str, what: str, make: Callable[[], Any]) -> bytes:
+        """``make()``'s answer encoded as JSON, built in a thread and charged to ``address``
+        (refused with 429 while the address is in debt): for the lighter heavy reads (a
+        record's download)."""
+        self.budget.check(address, what)
+        data, seconds = await asyncio.get_running_loop().run_in_executor(self.threads, _timed, make)
+        self.budget.charge(address, seconds + len(data) / SEND_RATE)
         return data
 
     @contextlib.contextmanager
@@ -160,11 +199,50 @@ class HeavyReads:
             self.budget.charge(address, time.perf_counter() - start)
 
 
+_catalogues: dict[tuple[str, str | None], WebCatalogue] = {}
+
+
+def build_replay(
+    catalogue: str,
+    data_dir: str | None,
+    record: dict[str, Any],
+    max_plies: int,
+    keep_meta: bool,
+) -> tuple[bytes, float]:
+    """In the heavy-read worker: the replay of ``record`` (a record's JSON) encoded, and the CPU
+    seconds it took. Refusals are ``ApiError`` (they cross the process boundary whole)."""
+    start = time.thread_time()
+    key = (catalogue, data_dir)
+    if key not in _catalogues:
+        _catalogues[key] = WebCatalogue(resolve(catalogue), data_dir)
+    try:
+        made = Record.from_json(record)
+    except BoardplayError as exc:
+        raise bad_request(f"not a boardplay record: {exc}") from None
+    try:
+        data = in_pieces(frames_of(_catalogues[key], made, max_plies, keep_meta)).encode()
+    finally:
+        release_memory()
+    return data, time.thread_time() - start
+
+
+def in_pieces(value: Any, depth: int = 2) -> str:
+    """``live.encode(value)``, made of one encoding per member down to ``depth`` levels: the
+    JSON encoder holds the GIL for as long as one call runs, so a replay of megabytes encoded
+    at once would stop the event loop for that long; in pieces, it runs between them."""
+    if depth and isinstance(value, dict):
+        parts = (f"{encode(str(k))}:{in_pieces(v, depth - 1)}" for k, v in value.items())
+        return "{" + ",".join(parts) + "}"
+    if depth and isinstance(value, list):
+        return "[" + ",".join(in_pieces(v, depth - 1) for v in value) + "]"
+    return encode(value)
+
+
 def _timed(make: Callable[[], Any]) -> tuple[bytes, float]:
     """In a pool thread: build, encode, and the CPU seconds this thread spent on both."""
     start = time.thread_time()
     try:
-        data = encode(make()).encode("utf-8")
+        data = in_pieces(make()).encode("utf-8")
     except BaseException:
         release_memory()
         raise

@@ -130,7 +130,7 @@ class Subscriber:
             self.dropped = True
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: Any) -> str:
     """JSON text as Starlette's ``send_json`` writes it (compact, UTF-8 kept)."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 

@@ -10,10 +10,14 @@ meets such input; a refusal is an ``ApiError`` 400 whose message never quotes th
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request
+
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A JSON escape of a UTF-16 surrogate (a lone one is not Unicode text)."""
 
 
 class _Refused(Exception):
@@ -30,6 +34,12 @@ def parse(raw: bytes | str, limits: Limits, what: str = "the body") -> Any:
     else:
         text = raw
     digits = limits.max_int_digits
+    # Fast paths: without a run of more than ``digits`` digits anywhere, no integer can be too
+    # long, and without a \\uD800-\\uDFFF escape no text can hold a lone surrogate (UTF-8
+    # itself cannot encode one), so the per-value hooks and checks are skipped (a 2 MB record
+    # took 0.19 s with them, 0.08 s without).
+    long_numbers = re.search(rf"[0-9]{{{digits + 1}}}", text) is not None
+    surrogates = _SURROGATE.search(text) is not None
 
     def parse_int(number: str) -> int:
         if len(number) - number.startswith("-") > digits:
@@ -40,14 +50,16 @@ def parse(raw: bytes | str, limits: Limits, what: str = "the body") -> Any:
         raise _Refused(f"{what} contains {name}, which is not JSON")
 
     try:
-        value = json.loads(text, parse_int=parse_int, parse_constant=parse_constant)
+        value = json.loads(
+            text, parse_int=parse_int if long_numbers else int, parse_constant=parse_constant
+        )
     except json.JSONDecodeError as exc:
         raise bad_request(f"{what} is not valid JSON: {exc.msg} at position {exc.pos}") from None
     except RecursionError:
         raise _too_deep(what, limits) from None
     except _Refused as exc:
         raise bad_request(str(exc)) from None
-    check(value, limits, what)
+    check(value, limits, what, surrogates)
     return value
 
 
@@ -55,9 +67,10 @@ def _too_deep(what: str, limits: Limits) -> ApiError:
     return bad_request(f"{what} nests arrays and objects deeper than {limits.max_json_depth}")
 
 
-def check(value: Any, limits: Limits, what: str) -> None:
-    """Refuse nesting deeper than the ceiling and text that is not Unicode (lone surrogates),
-    walking the parsed value without recursion."""
+def check(value: Any, limits: Limits, what: str, texts: bool = True) -> None:
+    """Refuse nesting deeper than the ceiling and (when ``texts``) text that is not Unicode
+    (lone surrogates), walking the parsed value without recursion; without ``texts`` only
+    arrays and objects are visited."""
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
@@ -66,12 +79,14 @@ def check(value: Any, limits: Limits, what: str) -> None:
         elif isinstance(item, dict | list):
             if depth >= limits.max_json_depth:
                 raise _too_deep(what, limits)
-            if isinstance(item, dict):
-                for key, child in item.items():
-                    _check_text(key, what)
-                    stack.append((child, depth + 1))
+            children = item.values() if isinstance(item, dict) else item
+            if texts:
+                if isinstance(item, dict):
+                    for key in item:
+                        _check_text(key, what)
+                stack.extend((child, depth + 1) for child in children)
             else:
-                stack.extend((child, depth + 1) for child in item)
+                stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
 
 
 def _check_text(text: str, what: str) -> None:
