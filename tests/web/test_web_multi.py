@@ -524,3 +524,47 @@ def test_sockets_reach_every_move_while_lobbies_poll_through_a_redis_outage(
         polling = False
         outage.close()
         cluster.stop()
+
+
+def test_every_websocket_act_in_a_race_across_processes_gets_an_answer(shared: Cluster) -> None:
+    """The same seat sends an act for the same ply over a socket on each process at once: each
+    act is answered on its own socket, ``done`` for the one accepted and an ``error`` for the
+    other (the review: 8 of about 155 such acts got no answer at all)."""
+    games = [create(shared.base[0], [{"kind": "me"}, {"kind": "hotseat"}]) for _ in range(8)]
+    races = 0
+    for game in games:
+        gid = game["id"]
+        with shared.ws(0, gid) as first, shared.ws(1, gid) as second:
+            sockets = [first, second]
+            for index, socket in enumerate(sockets):
+                socket.send(json.dumps({"type": "hello", "token": game["token"], "id": index}))
+            while True:
+                view = httpx.get(f"{shared.base[0]}/api/games/{gid}").json()
+                if view["terminal"]:
+                    break
+                move = view["legal"][0]["move"]
+                for index, socket in enumerate(sockets):
+                    act = {
+                        "type": "act",
+                        "action": move,
+                        "ply": view["ply"],
+                        "id": f"r{races}-{index}",
+                    }
+                    socket.send(json.dumps(act))
+                answers = [
+                    answer_to(socket, f"r{races}-{index}") for index, socket in enumerate(sockets)
+                ]
+                assert sorted(answers) == ["done", "error"], answers
+                races += 1
+    assert races >= 30, races
+
+
+def answer_to(socket: ClientConnection, request: str, timeout: float = 10) -> str:
+    """The type of the answer (``done`` or ``error``) to the request with id ``request``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no answer to {request}"
+        message = json.loads(socket.recv(timeout=left))
+        if message["type"] in ("done", "error") and message.get("id") == request:
+            return str(message["type"])

@@ -46,6 +46,8 @@ STALE_AFTER = 60.0
 """Seconds without progress after which a running review is taken to be orphaned (its process
 died) and the next request starts it again. One position takes at most ``ai_max_time`` plus
 its wait in the worker queue."""
+TOTALS_KEPT = 1_000
+"""Reviews whose count of positions one process remembers for their progress polls."""
 SEED = 0
 """Searches of reviews and hints are seeded, so the same budget gives the same review."""
 
@@ -63,6 +65,9 @@ class Reviewer:
         self.store = ReviewStore(hub.storage.engine)
         self.tasks: dict[tuple[str, int, int], asyncio.Task[None]] = {}
         self.hinting: set[str] = set()
+        self.totals: dict[tuple[str, int, int | None, int | None], tuple[int, int, int]] = {}
+        """(game, revision, seat, iterations asked) -> (seat, iterations, positions to judge):
+        a review's progress is polled, and working out its positions replays the game."""
 
     async def close(self) -> None:
         for task in list(self.tasks.values()):
@@ -177,8 +182,15 @@ class Reviewer:
     ) -> dict[str, Any]:
         """What is known of a review: ``none``, ``running`` (with progress), ``done`` (with the
         review) or ``failed`` (with the reason)."""
-        seat, iterations, _, plies = self._check(room, token, seat, iterations)
-        return self._status(room.row.id, seat, iterations, len(plies))
+        key = (room.row.id, room.row.revision, seat, iterations)
+        if key not in self.totals or seat is None:  # no seat: it depends on the token
+            chosen, budget, _, plies = self._check(room, token, seat, iterations)
+            if len(self.totals) >= TOTALS_KEPT:
+                self.totals.clear()
+            self.totals[key] = (chosen, budget, len(plies))
+        chosen, budget, total = self.totals.pop(key)
+        self.totals[key] = (chosen, budget, total)
+        return self._status(room.row.id, chosen, budget, total)
 
     def _status(self, game_id: str, seat: int, iterations: int, total: int) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": seat, "iterations": iterations, "total": total}
