@@ -21,7 +21,7 @@ from websettings import tiny_settings
 
 from boardplay.web import devservices as ds
 from boardplay.web.app import create_app
-from boardplay.web.live import Subscriber
+from boardplay.web.sockets import Subscriber
 
 HUGE = "9" * 5000
 

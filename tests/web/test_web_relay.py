@@ -18,8 +18,8 @@ from boardplay.web import storage as st
 from boardplay.web.broker import Notice
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.hub import Hub
-from boardplay.web.live import Subscriber
 from boardplay.web.rooms import Room
+from boardplay.web.sockets import Subscriber
 
 
 def hub_on(url: str) -> Hub:

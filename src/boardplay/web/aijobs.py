@@ -19,16 +19,14 @@ import asyncio
 import contextlib
 import functools
 import logging
-import random
 from concurrent.futures import BrokenExecutor
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from boardplay.core.records import Move
 from boardplay.web import storage as st
 from boardplay.web.ai_worker import choose_action
 from boardplay.web.chance import chance_rng
-
-if TYPE_CHECKING:
-    from boardplay.web.rooms import Room
+from boardplay.web.host import RoomHost
 
 log = logging.getLogger("boardplay.web")
 
@@ -37,10 +35,28 @@ MAX_ATTEMPTS = 3
 means a process died or gave up while thinking on it)."""
 
 
+class AiTable(Protocol):
+    """What an AI job needs of its game's room (``rooms.Room``)."""
+
+    hub: RoomHost
+    row: st.GameRow
+    moves: list[Move]
+
+    @property
+    def thinking(self) -> int | None: ...
+
+    async def play_ai(self, revision: int, seat: int, action: int | None, note: str | None) -> bool:
+        """Store the AI's ``action`` if the game is still at ``revision`` (a random legal one
+        if it is None or not legal, with ``note`` for the players); False if it moved on."""
+        ...
+
+    async def changed(self, publish: bool = True) -> None: ...
+
+
 class AiJob:
     """The AI turn of one room, when this process holds it."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: AiTable) -> None:
         self.room = room
         self.task: asyncio.Task[None] | None = None
 
@@ -85,20 +101,8 @@ class AiJob:
         finally:
             renewing.cancel()
             hub.ai_running -= 1
-        async with room.lock:
-            await room._refresh()
-            if room.row.revision != revision:
-                return  # someone else moved (an undo, a move taken over by another process)
-            legal = room.state.legal_actions()
-            if action not in legal:
-                spec = room.row.seats[seat].spec or "random"
-                error = error or f"the AI ({spec}) chose an illegal action; it played randomly"
-                action = legal[random.Random(revision).randrange(len(legal))]
-            try:
-                await room._commit([action], by_ai=True, ai_error=error)
-            except st.StaleWrite:
-                await room._refresh()
-                return
+        if not await room.play_ai(revision, seat, action, error):
+            return  # someone else moved (an undo, a move taken over by another process)
         self.task = None  # this task is finishing: let changed() start the next AI turn
         await room.changed()
 

@@ -36,8 +36,8 @@ from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.config import Settings
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.guard import MAX_TRACKED, Clock
-from boardplay.web.live import encode
 from boardplay.web.replays import frames_of
+from boardplay.web.sockets import encode
 
 SEND_RATE = 100_000_000
 """Bytes a second a cached answer is reckoned to cost to send (its share of the budget)."""

@@ -164,13 +164,13 @@ class Hub:
         broken.shutdown(wait=False, cancel_futures=True)
 
     # ----- between processes ----------------------------------------------------------------
-    def publish(self, room: Room) -> None:
-        """Tell the other processes that ``room`` changed, with its public view so that they
+    def publish(self, game_id: str, revision: int, view: Callable[[], str]) -> None:
+        """Tell the other processes that a game changed, with its public view so that they
         need not build it again (never waits: see ``Broker.publish``)."""
         if self.broker is not None:
             # Alone on the broker (one process), nobody would use the view: leave it out.
-            view = room.relay_text() if self.broker.peers else ""
-            self.broker.publish(room.row.id, Notice(room.row.revision, self.epoch, view))
+            text = view() if self.broker.peers else ""
+            self.broker.publish(game_id, Notice(revision, self.epoch, text))
 
     async def remote_change(self, game_id: str, revision: int, notice: Notice) -> None:
         """A process changed a game: update the sockets watching it here."""

@@ -1,19 +1,9 @@
-"""Live updates over WebSockets: one ``Subscriber`` per socket, with a bounded send queue.
-
-A room never waits for a socket: it queues each update and moves on, and a sender task per
-socket drains the queue. A socket whose queue is full (a client that stopped reading) is closed
-with code 1013 (try again later); the page reconnects and starts from the latest state. After
-the first full ``state`` message a socket receives ``update`` messages carrying only what
-changed: the view's top-level fields that differ, the fields gone, and the move list as
-``{"keep": k, "add": [...]}`` (keep the first k moves, append these).
-
-Messages are queued as JSON text. A broadcast builds each audience's view once (``Room``) and
-an ``Outbox`` encodes each distinct update once: every socket that held the same view before
-gets the very same text, so a move costs one encoding per audience, not one per socket.
+"""Live updates over WebSockets: a socket's life from accept to close, and what its client sends.
 
 A socket starts as a spectator's (its first ``state`` is a spectator's view, sent before anything
 is read) and becomes a seat's with a ``hello``; the ``state`` answering it carries the hello's
-``id``, so a client can skip what came before and never shows a player a spectator's view.
+``id``, so a client can skip what came before and never shows a player a spectator's view. What
+the socket is sent, and how (a bounded queue, updates as deltas), is ``sockets.py``.
 
 Client messages are parsed within the server's ceilings (size, depth, digits, Unicode, rate);
 every refusal goes back to the sender as ``{"type": "error", "status", "error", "id"}`` and the
@@ -23,12 +13,7 @@ request gets an answer."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
 
@@ -36,142 +21,15 @@ from boardplay.web import safejson
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.guard import RateLimiter, address_of
+from boardplay.web.hub import Hub
+from boardplay.web.rooms import Room
 from boardplay.web.schemas import CLIENT_MESSAGE, Act, Hello, Ping, Undo, ValidationError, describe
-
-if TYPE_CHECKING:
-    from boardplay.web.hub import Hub
-    from boardplay.web.rooms import Room
+from boardplay.web.sockets import Subscriber
 
 log = logging.getLogger("boardplay.web")
 
-Send = Callable[[str], Awaitable[None]]
-Close = Callable[[int], Awaitable[None]]
-FELL_BEHIND = 1013
 TOO_BIG = 1009
 UNKNOWN_GAME = 4404
-
-
-class Subscriber:
-    """A socket listening to a room; ``token`` decides which seats are "yours"."""
-
-    def __init__(self, send: Send, close: Close, queue_size: int = 64) -> None:
-        self.send = send
-        self.close = close
-        self.token: str | None = None
-        self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
-        self.last: dict[str, Any] | None = None
-        self.dropped = False
-        self._sender: asyncio.Task[None] | None = None
-        self._closer: asyncio.Task[None] | None = None
-
-    def push(self, message: dict[str, Any]) -> bool:
-        """Queue ``message`` without waiting; a full queue drops the socket (False)."""
-        return self.push_text(encode(message))
-
-    def push_text(self, text: str) -> bool:
-        """Queue an encoded message without waiting; a full queue drops the socket (False)."""
-        if self.dropped:
-            return False
-        if self._sender is None:
-            self._sender = asyncio.get_running_loop().create_task(self._drain())
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.drop(FELL_BEHIND)
-            return False
-        return True
-
-    def push_view(
-        self, view: dict[str, Any], full: bool = False, outbox: Outbox | None = None
-    ) -> bool:
-        """Queue the game ``view``: whole the first time (or when ``full``), else what changed
-        since the last view queued for this socket (encoded once per ``outbox`` for all the
-        sockets that go from the same view to the same view). ``view`` is kept, not copied:
-        views are never changed once built."""
-        previous = self.last
-        self.last = view
-        if previous is view and not full:
-            return True  # nothing this socket can see changed
-        outbox = outbox or Outbox()
-        if full or previous is None:
-            return self.push_text(outbox.state(view))
-        return self.push_text(outbox.update(previous, view))
-
-    def drop(self, code: int) -> None:
-        """Stop sending and close the socket with ``code`` (without waiting for it)."""
-        if self.dropped:
-            return
-        self.dropped = True
-        self.stop()
-        self._closer = asyncio.get_running_loop().create_task(self._close(code))
-
-    def stop(self) -> None:
-        if self._sender is not None:
-            self._sender.cancel()
-
-    async def finish(self) -> None:
-        """The socket's handler is ending: stop sending, and let a pending close go out."""
-        self.stop()
-        if self._closer is not None:
-            await self._closer
-
-    async def _close(self, code: int) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.close(code), timeout=2)
-
-    async def _drain(self) -> None:
-        try:
-            while True:
-                message = await self.queue.get()
-                await self.send(message)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # the socket is gone: stop feeding it
-            self.dropped = True
-
-
-def encode(message: Any) -> str:
-    """JSON text as Starlette's ``send_json`` writes it (compact, UTF-8 kept)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-
-
-class Outbox:
-    """The messages of one broadcast, each encoded once and shared by every socket that needs
-    it. Views are keyed by identity: a room hands every socket of an audience the same view
-    object, and a view is never changed after it is built (both stay alive while the outbox
-    is in use, so identities cannot be reused)."""
-
-    def __init__(self) -> None:
-        self._texts: dict[tuple[int, int], str] = {}
-
-    def state(self, view: dict[str, Any]) -> str:
-        key = (0, id(view))
-        text = self._texts.get(key)
-        if text is None:
-            text = self._texts[key] = encode({"type": "state", "game": view})
-        return text
-
-    def update(self, previous: dict[str, Any], view: dict[str, Any]) -> str:
-        key = (id(previous), id(view))
-        text = self._texts.get(key)
-        if text is None:
-            text = self._texts[key] = encode(delta(previous, view))
-        return text
-
-
-def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The ``update`` message turning view ``old`` into view ``new``."""
-    old_moves: list[Any] = old.get("moves", [])
-    new_moves: list[Any] = new.get("moves", [])
-    keep = min(len(old_moves), len(new_moves))
-    while keep and old_moves[keep - 1] != new_moves[keep - 1]:
-        keep -= 1
-    return {
-        "type": "update",
-        "game": {k: v for k, v in new.items() if k != "moves" and old.get(k, ...) != v},
-        "removed": [k for k in old if k not in new],
-        "moves": {"keep": keep, "add": new_moves[keep:]},
-    }
 
 
 async def serve_socket(

@@ -27,7 +27,7 @@ from boardplay.web import storage as st
 from boardplay.web.broker import Notice
 from boardplay.web.catalogue import REGISTRY, WebCatalogue
 from boardplay.web.hub import Hub
-from boardplay.web.live import Subscriber
+from boardplay.web.sockets import Subscriber
 
 
 class Counter:

@@ -6,8 +6,8 @@ Hints: the best move in the asking player's position with its win estimate, in w
 the struct the board highlights it by. Only a player to move may ask (a spectator gets a 403),
 and only in games where no other person plays: hints are for practice against the AI and for
 hot-seat games. A game with an invited or open seat has another person at the table, and a hint
-there would be outside help, so hints are off in it (``hints_allowed``). There are no rated games
-yet; a rated game would turn hints off the same way.
+there would be outside help, so hints are off in it (``GameRow.hints_allowed``). There are no
+rated games yet; a rated game would turn hints off the same way.
 
 Reviews: for a finished game (an unfinished one could be reviewed move by move as help against
 a person), one seat's win-probability curve, its mistakes and blunders and the better move at
@@ -24,21 +24,18 @@ import functools
 import logging
 from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boardplay.ai.review import Judgement, assemble, plies_to_judge
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State
-from boardplay.web import storage as st
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden
+from boardplay.web.host import RoomHost
 from boardplay.web.judging import judge_position
 from boardplay.web.moves import said
 from boardplay.web.replays import check_length, checked_states
 from boardplay.web.reviewstore import DONE, FAILED, RUNNING, ReviewStore
-
-if TYPE_CHECKING:
-    from boardplay.web.hub import Hub
-    from boardplay.web.rooms import Room
+from boardplay.web.rooms import Room
 
 log = logging.getLogger("boardplay.web")
 
@@ -52,15 +49,10 @@ SEED = 0
 """Searches of reviews and hints are seeded, so the same budget gives the same review."""
 
 
-def hints_allowed(seats: Sequence[st.SeatRow]) -> bool:
-    """Hints are for games without another person at the table: no invited or open seat."""
-    return not any(s.kind in (st.INVITE, st.OPEN) for s in seats)
-
-
 class Reviewer:
     """The hints and reviews one server process computes."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: RoomHost) -> None:
         self.hub = hub
         self.store = ReviewStore(hub.storage.engine)
         self.tasks: dict[tuple[str, int, int], asyncio.Task[None]] = {}
@@ -110,7 +102,7 @@ class Reviewer:
             )
         if room.broken is not None:
             raise conflict("game_unavailable", room.broken)
-        if not hints_allowed(room.row.seats):
+        if not room.row.hints_allowed:
             raise forbidden(
                 "hints_off",
                 "hints are off in this game: another person plays at this table, and a hint "

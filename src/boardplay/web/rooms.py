@@ -20,31 +20,27 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Set as AbstractSet
+from typing import Any
 
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web import storage as st
+from boardplay.web import views
 from boardplay.web.aijobs import AiJob
 from boardplay.web.chance import chance_rng
-from boardplay.web.endings import ENDINGS, can_draw, without_resigned
+from boardplay.web.endings import ENDINGS, without_resigned
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quote
-from boardplay.web.hints import hints_for
-from boardplay.web.live import Outbox, Subscriber, encode
-from boardplay.web.moves import History, legal_said
-from boardplay.web.reviews import hints_allowed
+from boardplay.web.host import RoomHost
+from boardplay.web.moves import History
+from boardplay.web.sockets import Outbox, Subscriber, encode
 from boardplay.web.tokens import hash_token, matches, new_token
-
-if TYPE_CHECKING:
-    from boardplay.web.hub import Hub
 
 log = logging.getLogger("boardplay.web")
 
-VERSION_EPOCH = "db"
-"""First half of a view's version: versions count the database's revisions of the game, so they
-compare across server processes and restarts."""
 ATTEMPTS = 3
 """Times a change is decided again when other processes keep committing first."""
 
@@ -70,7 +66,7 @@ def parse_move(state: State, move: int | str) -> int:
 
 
 class Room:
-    def __init__(self, hub: Hub, row: st.GameRow) -> None:
+    def __init__(self, hub: RoomHost, row: st.GameRow) -> None:
         self.hub = hub
         self.row = row
         self.lock = asyncio.Lock()
@@ -104,8 +100,7 @@ class Room:
     @property
     def thinking(self) -> int | None:
         """The AI seat to move (its job is waiting or running on some process)."""
-        seat = self.row.ai_seat
-        return seat if seat is not None and seat >= 0 else None
+        return self.row.thinking
 
     @property
     def settled(self) -> bool:
@@ -335,7 +330,7 @@ class Room:
 
         await self._decide(change)
 
-    def undo_allowed(self, seats: set[int]) -> bool:
+    def undo_allowed(self, seats: AbstractSet[int]) -> bool:
         """Only the mover's own steps of the current turn, never across a chance reveal or another
         seat's action (the last stored action must be the mover's and the mover still to act)."""
         if self.broken is not None or not self.moves or self.state.is_terminal() or self.settled:
@@ -434,6 +429,26 @@ class Room:
         return token, chosen.seat
 
     # ----- AI -------------------------------------------------------------------------------
+    async def play_ai(self, revision: int, seat: int, action: int | None, note: str | None) -> bool:
+        """Store the AI's ``action`` if the game is still at ``revision`` (the job was claimed
+        there): a random legal action if it is None or not legal, with ``note`` for the players
+        saying why. False if the game moved on meanwhile (an undo, another process's move)."""
+        async with self.lock:
+            await self._refresh()
+            if self.row.revision != revision:
+                return False
+            legal = self.state.legal_actions()
+            if action not in legal:
+                spec = self.row.seats[seat].spec or "random"
+                note = note or f"the AI ({spec}) chose an illegal action; it played randomly"
+                action = legal[random.Random(revision).randrange(len(legal))]
+            try:
+                await self._commit([action], by_ai=True, ai_error=note)
+            except st.StaleWrite:
+                await self._refresh()
+                return False
+        return True
+
     def kick(self) -> None:
         """Start the AI's turn here if an AI seat is to move and no other process holds it."""
         if self.broken is None and self.thinking is not None:
@@ -443,7 +458,7 @@ class Room:
         """Tell this process's sockets, and (through the broker) every other process's."""
         await self.broadcast()
         if publish:
-            self.hub.publish(self)
+            self.hub.publish(self.row.id, self.row.revision, self.relay_text)
         self.kick()
 
     # ----- views ----------------------------------------------------------------------------
@@ -474,73 +489,17 @@ class Room:
             view = json.loads(text)
         except ValueError:
             return
-        if isinstance(view, dict) and view.get("version") == [VERSION_EPOCH, revision]:
+        if isinstance(view, dict) and view.get("version") == [views.VERSION_EPOCH, revision]:
             self._view = view
 
     def _build_view(self) -> dict[str, Any]:
-        row = self.row
-        view: dict[str, Any] = {
-            "id": row.id,
-            "game": row.game,
-            "status": row.status,
-            "created": row.created.isoformat(),
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "name": s.name,
-                    "kind": s.kind,
-                    "spec": s.spec,
-                    "claimed": s.claimed,
-                }
-                for s in row.seats
-            ],
-            "ply": len(self.moves),
-            "moves": [
-                {"ply": i, "action": m.action, "move": m.notation, "player": m.player}
-                for i, m in enumerate(self.moves)
-            ],
-            "thinking": self.thinking,
-            "ai_error": self.ai_error,
-            "broken": self.broken,
-            "version": [VERSION_EPOCH, self.row.revision],
-            "reproducible": row.seed is not None,
-            "private": row.private,
-            "resigned": list(row.resigned),
-            "draw_offer": row.draw_offer,
-            "rematch": row.rematch,
-            "hints_allowed": hints_allowed(row.seats),
-        }
-        if row.seed is not None:
-            view["seed"] = row.seed
         if self.broken is not None:
-            view.update(title=row.game, options=row.options, terminal=False, legal=[])
-            return view
-        state = self.state
-        current = state.current_player()
-        terminal = state.is_terminal() or self.settled
-        # Each move of the history in words, with the struct the boards highlight it by.
-        for move, words in zip(view["moves"], _safely(self._history_words) or [], strict=False):
-            move.update(words)
-        view.update(
-            title=getattr(self.game, "title", row.game),
-            game_string=str(self.game),
-            options=self.game.options,
-            num_players=self.game.num_players,
-            current_player=current,
-            current_name=row.seats[current].name if current >= 0 else None,
-            terminal=terminal,
-            chance=state.is_chance_node() and not terminal,
-            legal=[]
-            if terminal or state.is_chance_node()
-            else legal_said(self.game, state, state.legal_actions()),
-            position=_safely(state.to_json),
-            text=_safely(state.render),
-            scores=_safely(state.scores),
-            result=row.result if self.settled else result_of(state) if terminal else None,
-            can_draw=can_draw(self.game),
-            hints=_safely(lambda: hints_for(self.game, state)) or hints_for(self.game),
+            return views.public_view(self.row, self.moves, None, broken=self.broken)
+        return views.public_view(
+            self.row,
+            self.moves,
+            views.Play(self.game, self.state, self.settled, self._history_words),
         )
-        return view
 
     def _history_words(self) -> list[dict[str, Any]]:
         return self.history.describe(self.moves)
@@ -551,18 +510,8 @@ class Room:
         seats = frozenset(self.seats_of(token))
         view = self._views.get(seats)
         if view is None:
-            view = dict(self.public_view())
-            view["your_seats"] = sorted(seats)
-            current = view.get("current_player", -4)
-            view["your_turn"] = (
-                self.broken is None and not view.get("terminal") and current in seats
-            )
-            view["can_undo"] = self.undo_allowed(set(seats))
-            offer = self.row.draw_offer
-            view["draw_to_answer"] = (
-                sorted(s for s in seats if s != offer["by"] and s not in offer.get("agreed", []))
-                if offer
-                else []
+            view = views.seat_view(
+                self.public_view(), self.row, seats, self.broken is None, self.undo_allowed(seats)
             )
             self._views[seats] = view
         return view
@@ -602,12 +551,3 @@ class Room:
         if row.seed is not None:
             record.meta.update(reproducible=True, seed=row.seed)
         return record
-
-
-def _safely(build: Callable[[], Any]) -> Any:
-    """Presentation extras must never stop a game from being shown."""
-    try:
-        return build()
-    except Exception as exc:
-        log.warning("could not build a view field: %s", exc)
-        return None

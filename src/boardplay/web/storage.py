@@ -163,6 +163,18 @@ class GameRow:
     against and whose turn in the AI queue its AI moves take."""
 
     @property
+    def thinking(self) -> int | None:
+        """The AI seat to move (its job is waiting or running on some process), if any."""
+        seat = self.ai_seat
+        return seat if seat is not None and seat >= 0 else None
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Hints are for games without another person at the table: no invited or open seat
+        (there, a hint would be outside help against a person; ``reviews.py``)."""
+        return not any(s.kind in (INVITE, OPEN) for s in self.seats)
+
+    @property
     def ai_only(self) -> bool:
         """Every seat is played by an AI (the games counted by ``ai_games_per_visitor``)."""
         return all(s.kind == AI for s in self.seats)

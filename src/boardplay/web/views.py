@@ -1,0 +1,136 @@
+"""Views: what a game looks like to the page, built from the stored game and its position.
+
+A room builds the public view once per revision (``public_view``: the same for every visitor,
+and the one relayed to other processes) and, from it, one view per set of seats a visitor holds
+(``seat_view``: what is yours to do). Views are plain JSON and never change once built, so every
+socket of an audience shares one, and a broadcast encodes each distinct message once
+(``sockets.py``).
+
+A view's ``version`` is the database's revision of the game, the same on every process, so a
+client drops a copy older than the one it holds whichever connection brought it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from boardplay.core.game import Game, State
+from boardplay.core.records import Move, result_of
+from boardplay.web import storage as st
+from boardplay.web.endings import can_draw
+from boardplay.web.hints import hints_for
+from boardplay.web.moves import legal_said
+
+log = logging.getLogger("boardplay.web")
+
+VERSION_EPOCH = "db"
+"""First half of a view's version: versions count the database's revisions of the game, so they
+compare across server processes and restarts."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """A game that can be shown in play: the engine, its position, whether the players ended it
+    themselves (a resignation, an agreed draw) and the words of its moves (built on demand)."""
+
+    game: Game
+    state: State
+    settled: bool
+    words: Callable[[], list[dict[str, Any]]]
+
+
+def public_view(
+    row: st.GameRow, moves: Sequence[Move], play: Play | None, broken: str | None = None
+) -> dict[str, Any]:
+    """The view everyone sees; ``play`` None (with why in ``broken``) for a game this server
+    cannot rebuild, shown frozen with what the database holds."""
+    view: dict[str, Any] = {
+        "id": row.id,
+        "game": row.game,
+        "status": row.status,
+        "created": row.created.isoformat(),
+        "seats": [
+            {"seat": s.seat, "name": s.name, "kind": s.kind, "spec": s.spec, "claimed": s.claimed}
+            for s in row.seats
+        ],
+        "ply": len(moves),
+        "moves": [
+            {"ply": i, "action": m.action, "move": m.notation, "player": m.player}
+            for i, m in enumerate(moves)
+        ],
+        "thinking": row.thinking,
+        "ai_error": row.ai_error,
+        "broken": broken,
+        "version": [VERSION_EPOCH, row.revision],
+        "reproducible": row.seed is not None,
+        "private": row.private,
+        "resigned": list(row.resigned),
+        "draw_offer": row.draw_offer,
+        "rematch": row.rematch,
+        "hints_allowed": row.hints_allowed,
+    }
+    if row.seed is not None:
+        view["seed"] = row.seed
+    if play is None:
+        view.update(title=row.game, options=row.options, terminal=False, legal=[])
+        return view
+    game, state = play.game, play.state
+    current = state.current_player()
+    terminal = state.is_terminal() or play.settled
+    # Each move of the history in words, with the struct the boards highlight it by.
+    for move, words in zip(view["moves"], _safely(play.words) or [], strict=False):
+        move.update(words)
+    view.update(
+        title=getattr(game, "title", row.game),
+        game_string=str(game),
+        options=game.options,
+        num_players=game.num_players,
+        current_player=current,
+        current_name=row.seats[current].name if current >= 0 else None,
+        terminal=terminal,
+        chance=state.is_chance_node() and not terminal,
+        legal=[]
+        if terminal or state.is_chance_node()
+        else legal_said(game, state, state.legal_actions()),
+        position=_safely(state.to_json),
+        text=_safely(state.render),
+        scores=_safely(state.scores),
+        result=row.result if play.settled else result_of(state) if terminal else None,
+        can_draw=can_draw(game),
+        hints=_safely(lambda: hints_for(game, state)) or hints_for(game),
+    )
+    return view
+
+
+def seat_view(
+    public: dict[str, Any],
+    row: st.GameRow,
+    seats: Collection[int],
+    live: bool,
+    can_undo: bool,
+) -> dict[str, Any]:
+    """The view of a visitor holding ``seats`` (none: a spectator) of a game ``live`` (not
+    frozen): the public view plus whose turn it is and what those seats may answer."""
+    view = dict(public)
+    view["your_seats"] = sorted(seats)
+    current = view.get("current_player", -4)
+    view["your_turn"] = live and not view.get("terminal") and current in seats
+    view["can_undo"] = can_undo
+    offer = row.draw_offer
+    view["draw_to_answer"] = (
+        sorted(s for s in seats if s != offer["by"] and s not in offer.get("agreed", []))
+        if offer
+        else []
+    )
+    return view
+
+
+def _safely(build: Callable[[], Any]) -> Any:
+    """Presentation extras must never stop a game from being shown."""
+    try:
+        return build()
+    except Exception as exc:
+        log.warning("could not build a view field: %s", exc)
+        return None
