@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from boardplay.ai.arena import GameResult, GameTask, play_tasks
+from boardplay.ai.arena import play_tasks
 from boardplay.ai.stats import wilson_interval
+from boardplay.ai.tasks import GameResult, GameTask
 from boardplay.core.game import Game
 from boardplay.core.options import OptionValue
 from boardplay.core.registry import game_class, load

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from boardplay.ai.arena import GameResult, GameTask
+    from boardplay.ai.tasks import GameResult, GameTask
     from boardplay.core.game import Game
 
 LOCAL = "local"
