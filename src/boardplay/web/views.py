@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from boardplay.core.game import Game, State
@@ -125,6 +126,20 @@ def seat_view(
         else []
     )
     return view
+
+
+def summary(view: dict[str, Any], updated: datetime) -> dict[str, Any]:
+    """A game as the lobby's lists show it, from its public view."""
+    keys = ("id", "game", "title", "status", "seats", "ply", "current_player", "thinking")
+    out = {k: view.get(k) for k in keys}
+    out["current_name"] = view.get("current_name")
+    out["result"] = (view.get("result") or {}).get("text")
+    # The lobby words the result from these in a language other than the engine's English.
+    for key in ("winners", "end", "ended", "resigned"):
+        out[key] = (view.get("result") or {}).get(key)
+    out["updated"] = updated.isoformat()
+    out["reproducible"] = view.get("reproducible", False)
+    return out
 
 
 def _safely(build: Callable[[], Any]) -> Any:

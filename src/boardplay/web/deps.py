@@ -1,0 +1,78 @@
+"""What the routes depend on, as FastAPI dependencies: the process's hub, catalogue, ceilings,
+heavy-read budget and reviewer (``create_app`` puts them on ``app.state``), the visitor's
+address, and the room a path's ``game_id`` names (404 if there is none).
+
+Routes declare these in their signatures (``room: RoomDep``) instead of reaching into the app,
+so each router module reads on its own, as the FastAPI template's ``api/deps.py`` does."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request, WebSocket
+
+from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.config import Limits
+from boardplay.web.guard import address_of, visitor_of
+from boardplay.web.heavy import HeavyReads
+from boardplay.web.hub import Hub
+from boardplay.web.reviews import Reviewer
+from boardplay.web.rooms import Room
+
+
+def get_hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def get_catalogue(request: Request) -> WebCatalogue:
+    catalogue: WebCatalogue = request.app.state.catalogue
+    return catalogue
+
+
+def get_limits(request: Request) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits
+
+
+def get_heavy(request: Request) -> HeavyReads:
+    heavy: HeavyReads = request.app.state.heavy
+    return heavy
+
+
+def get_reviewer(request: Request) -> Reviewer:
+    reviewer: Reviewer = request.app.state.reviewer
+    return reviewer
+
+
+def get_address(request: Request) -> str:
+    """The visitor's address (the rate limits' and budgets' key)."""
+    return address_of(request.scope)
+
+
+def get_visitor(request: Request) -> str:
+    """The visitor as games store it (``GameRow.owner``)."""
+    return visitor_of(request.scope)
+
+
+async def get_room(game_id: str, hub: Annotated[Hub, Depends(get_hub)]) -> Room:
+    """The game's room, current with the database (404 if there is no such game)."""
+    return await hub.room(game_id)
+
+
+HubDep = Annotated[Hub, Depends(get_hub)]
+CatalogueDep = Annotated[WebCatalogue, Depends(get_catalogue)]
+LimitsDep = Annotated[Limits, Depends(get_limits)]
+HeavyDep = Annotated[HeavyReads, Depends(get_heavy)]
+ReviewerDep = Annotated[Reviewer, Depends(get_reviewer)]
+AddressDep = Annotated[str, Depends(get_address)]
+VisitorDep = Annotated[str, Depends(get_visitor)]
+RoomDep = Annotated[Room, Depends(get_room)]
+
+
+def token_of(request: Request | WebSocket, field: str | None) -> str | None:
+    """The seat token: header ``Authorization: Bearer <token>``, else the body's field."""
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip() or None
+    return field or None

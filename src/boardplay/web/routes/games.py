@@ -1,0 +1,157 @@
+"""Games and their tables: preview and create, the lobby's lists, a game's view, joining,
+playing (moves, undo), what the players settle between themselves (resign, draw, rematch), and
+the live socket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, WebSocket
+
+from boardplay.web.deps import (
+    CatalogueDep,
+    HubDep,
+    RoomDep,
+    VisitorDep,
+    token_of,
+)
+from boardplay.web.errors import ApiError, bad_request
+from boardplay.web.live import serve_socket
+from boardplay.web.offers import draw, rematch, resign
+from boardplay.web.schemas import (
+    ActionRequest,
+    CreateRequest,
+    DrawRequest,
+    JoinRequest,
+    PreviewRequest,
+    RematchRequest,
+    ResignRequest,
+    UndoRequest,
+)
+from boardplay.web.views import summary
+
+router = APIRouter(prefix="/api/games")
+
+
+@router.post("/preview")
+async def preview(catalogue: CatalogueDep, body: PreviewRequest) -> dict[str, Any]:
+    """Seats and options after validation (the lobby asks before creating)."""
+    game = catalogue.build(body.game.strip(), body.options or {})
+    return {
+        "num_players": game.num_players,
+        "seat_names": [game.seat_name(s) for s in range(game.num_players)],
+        "options": game.options,
+    }
+
+
+@router.post("", status_code=201)
+async def create_game(hub: HubDep, visitor: VisitorDep, body: CreateRequest) -> dict[str, Any]:
+    seats = [seat.model_dump(exclude_none=True) for seat in body.seats]
+    room, token, invites = await hub.create(
+        body.game.strip(),
+        body.options or {},
+        seats,
+        body.reproducible,
+        body.seed,
+        body.private,
+        owner=visitor,
+    )
+    await room.changed()
+    return {
+        "id": room.row.id,
+        "token": token,
+        "invites": {str(seat): code for seat, code in invites.items()},
+        "game": room.view_for(token),
+    }
+
+
+@router.get("")
+async def list_games(hub: HubDep, ids: str = "", open: int = 0) -> dict[str, Any]:
+    """``?ids=a,b`` (my games), ``?open=1`` (open seats), else the recent games."""
+    if ids:
+        wanted = [i for i in ids.split(",") if i][:200]
+        found = [await hub.db(hub.storage.get_game, i) for i in wanted if len(i) <= 32]
+        game_ids = [row.id for row in found if row is not None]
+    elif open:
+        game_ids = await hub.db(hub.storage.open_game_ids)
+    else:
+        game_ids = await hub.db(hub.storage.game_ids, limit=50)
+    games = []
+    for game_id in game_ids:
+        try:
+            room = await hub.room(game_id)
+        except ApiError:
+            continue  # gone meanwhile
+        games.append(summary(room.public_view(), room.row.updated))
+    return {"games": games}
+
+
+@router.get("/{game_id}")
+async def get_game(request: Request, room: RoomDep) -> dict[str, Any]:
+    return room.view_for(token_of(request, None))
+
+
+@router.post("/{game_id}/join")
+async def join(room: RoomDep, body: JoinRequest) -> dict[str, Any]:
+    token, chosen = await room.join(body.seat, body.invite, body.name, body.accept_reproducible)
+    return {"token": token, "seat": chosen, "game": room.view_for(token)}
+
+
+@router.post("/{game_id}/actions")
+async def act(request: Request, room: RoomDep, body: ActionRequest) -> dict[str, Any]:
+    token = token_of(request, body.token)
+    move = body.action
+    if isinstance(move, str) and not move.strip():
+        raise bad_request("field 'action' is empty")
+    await room.act(token, move, body.ply)
+    return {"game": room.view_for(token)}
+
+
+@router.post("/{game_id}/undo")
+async def undo(request: Request, room: RoomDep, body: UndoRequest | None = None) -> dict[str, Any]:
+    token = token_of(request, body.token if body else None)
+    await room.undo(token, body.ply if body else None)
+    return {"game": room.view_for(token)}
+
+
+@router.post("/{game_id}/resign")
+async def resign_game(request: Request, room: RoomDep, body: ResignRequest) -> dict[str, Any]:
+    """A seat gives up: two players, the other wins; more, an AI plays the seat out."""
+    token = token_of(request, body.token)
+    seat = await resign(room, token, body.seat)
+    return {"seat": seat, "game": room.view_for(token)}
+
+
+@router.post("/{game_id}/draw")
+async def draw_game(request: Request, room: RoomDep, body: DrawRequest) -> dict[str, Any]:
+    """Offer, accept or decline a draw (only in games whose rules can end drawn)."""
+    token = token_of(request, body.token)
+    await draw(room, token, body.answer, body.seat)
+    return {"game": room.view_for(token)}
+
+
+@router.post("/{game_id}/rematch")
+async def rematch_game(
+    request: Request,
+    hub: HubDep,
+    room: RoomDep,
+    visitor: VisitorDep,
+    body: RematchRequest | None = None,
+) -> dict[str, Any]:
+    """Play again with the seats swapped; every player's token holds their new seat. A new
+    game counts against the visitor's quota as a created one does."""
+    token = token_of(request, body.token if body else None)
+    new_id, invites = await rematch(room, token, visitor)
+    new_room = await hub.room(new_id)
+    await new_room.changed()
+    return {
+        "id": new_id,
+        "invites": {str(seat): code for seat, code in invites.items()},
+        "game": new_room.view_for(token),
+    }
+
+
+@router.websocket("/{game_id}/ws")
+async def live(websocket: WebSocket, game_id: str) -> None:
+    state = websocket.app.state
+    await serve_socket(websocket, state.hub, game_id, state.limits, state.rate)
