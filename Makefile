@@ -51,8 +51,8 @@ bench: $(KERNELS)
 # Two runs: players thinking about 5 s a move (the latency people meet), then a closed loop
 # (the most moves/s the servers take); each compares one process with two.
 bench-web: $(KERNELS) services
-	$(PY) -m boardplay.web.loadbench --games 200 --seconds 20 --pace 5
-	$(PY) -m boardplay.web.loadbench --games 200 --seconds 10
+	$(PY) tools/loadbench.py --games 200 --seconds 20 --pace 5
+	$(PY) tools/loadbench.py --games 200 --seconds 10
 
 lint: $(KERNELS)
 	$(BIN)/ruff check src tests tools

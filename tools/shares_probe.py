@@ -20,9 +20,8 @@ import tempfile
 import threading
 import time
 
+import devservices as ds
 import httpx
-
-from boardplay.web import devservices as ds
 
 
 class Visitor(httpx.Client):
@@ -52,7 +51,7 @@ def play_to_end(c: Visitor, base: str, game: str, seed: int) -> str:
     rng = random.Random(seed)
     body = {"game": game, "seats": [{"kind": "me"}, {"kind": "hotseat"}]}
     created = c.polite("POST", f"{base}/api/games", json=body).json()
-    gid, token = created["id"], created["token"]
+    gid, token = str(created["id"]), created["token"]
     while True:
         view = c.polite("GET", f"{base}/api/games/{gid}", headers=auth(token)).json()
         if view["terminal"]:
@@ -77,9 +76,11 @@ def replays(base: str) -> None:
     running = True
 
     def hammer() -> None:
-        tag = None
+        tag: str | None = None
         while running:
-            headers = {"If-None-Match": tag} if tag and random.random() < 0.5 else {}
+            headers: dict[str, str] = {}
+            if tag and random.random() < 0.5:
+                headers["If-None-Match"] = tag
             answer = a.get(f"{base}/api/games/{gid}/replay", headers=headers)
             statuses[answer.status_code] = statuses.get(answer.status_code, 0) + 1
             tag = answer.headers.get("etag", tag)

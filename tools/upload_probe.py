@@ -19,10 +19,10 @@ import threading
 import time
 from pathlib import Path
 
+import devservices as ds
 import httpx
 
 from boardplay.core.registry import load
-from boardplay.web import devservices as ds
 
 
 def record(plies: int, seed: int = 1) -> dict[str, object]:

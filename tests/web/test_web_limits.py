@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import devservices as ds
 import httpx
 import pytest
 from fastapi.testclient import TestClient
@@ -19,7 +20,6 @@ from starlette.websockets import WebSocketDisconnect
 from webcalls import HUMANS, auth, create, refused
 from websettings import tiny_settings
 
-from boardplay.web import devservices as ds
 from boardplay.web.app import create_app
 from boardplay.web.sockets import Subscriber
 

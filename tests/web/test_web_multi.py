@@ -18,13 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import devservices as ds
 import httpx
 import pytest
 import sqlalchemy as sa
 from liveview import merge
 from websockets.sync.client import ClientConnection, connect
 
-from boardplay.web import devservices as ds
 from boardplay.web.migrate import head
 
 HERE = Path(__file__).parent

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import devservices as ds
 import pytest
 from fastapi.testclient import TestClient
 
-from boardplay.web import devservices as ds
 from boardplay.web.app import create_app
 from boardplay.web.config import Settings
 

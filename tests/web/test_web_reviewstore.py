@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import devservices as ds
 import pytest
 
-from boardplay.web import devservices as ds
 from boardplay.web import storage as st
 from boardplay.web.reviewstore import DONE, FAILED, RUNNING, ReviewStore
 from boardplay.web.tokens import new_game_id

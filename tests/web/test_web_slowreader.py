@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import devservices as ds
 import httpx
 import pytest
 from liveview import merge
@@ -21,8 +22,6 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.sync.client import ClientConnection, connect
 from websockets.uri import parse_uri
-
-from boardplay.web import devservices as ds
 
 HERE = Path(__file__).parent
 QUEUE = 8

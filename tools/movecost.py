@@ -1,4 +1,4 @@
-"""``python -m boardplay.web.movecost``: the server's own CPU cost of one move, measured in
+"""``.venv/bin/python tools/movecost.py``: the server's own CPU cost of one move, measured in
 process (no sockets, no HTTP, no other load), for both processes a move touches.
 
 Two hubs on one throwaway PostgreSQL (fsync on) stand for two server processes: on the first
@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from boardplay.web import devservices as ds
+import devservices as ds
+
 from boardplay.web import storage as st
 from boardplay.web.broker import Notice
 from boardplay.web.catalogue import REGISTRY, WebCatalogue

@@ -26,10 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import devservices as ds
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-
-from boardplay.web import devservices as ds
 
 MAX_MOVES = 200_000
 """Upper bound on moves per setup, whatever ``--seconds`` says."""
