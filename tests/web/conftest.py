@@ -78,3 +78,17 @@ def page(browser: Any) -> Iterator[Any]:
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     yield from _page(browser, {"width": 390, "height": 844})
+
+
+# ----- describers that fail must fail the test ---------------------------------------------------
+SWALLOWED = ("could not describe", "could not build a view field")
+"""What the server logs when a describer or a view's extra fails: the page then shows the game
+without the words (or the board without a clickable move), so a test must not pass over it."""
+
+
+@pytest.fixture(autouse=True)
+def _no_swallowed_failures(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    yield
+    records = [*caplog.get_records("setup"), *caplog.get_records("call")]
+    swallowed = [r.getMessage() for r in records if r.getMessage().startswith(SWALLOWED)]
+    assert not swallowed, f"a describer or view field failed: {swallowed[:3]}"
