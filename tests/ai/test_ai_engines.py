@@ -24,10 +24,8 @@ SPECS = ["random", "greedy", "mcts(iterations=15)", "mcts(iterations=15,cutoff=3
 
 
 def _load(text: str) -> Game:
-    try:
-        return boardplay.load(text)
-    except ImportError as exc:  # an engine still being written
-        pytest.skip(f"{text} does not load yet: {exc}")
+    """The game (an engine whose compiled kernel is not built fails here, never skips)."""
+    return boardplay.load(text)
 
 
 def _play(game: Game, spec: str, seed: int, decisions: int) -> list[int]:
