@@ -54,10 +54,15 @@ bench-web: $(KERNELS) services
 	$(PY) tools/loadbench.py --games 200 --seconds 20 --pace 5
 	$(PY) tools/loadbench.py --games 200 --seconds 10
 
+# The compiled modules that have stubs (every .pyi beside a .pyx), held against their stubs.
+COMPILED := $(subst /,.,$(patsubst src/%.pyi,%,$(shell find src -name '*.pyi')))
+
 lint: $(KERNELS)
 	$(BIN)/ruff check src tests tools
 	$(BIN)/ruff format --check src tests tools
 	$(BIN)/mypy
+	MYPYPATH=src $(BIN)/stubtest --mypy-config-file pyproject.toml \
+	  --allowlist tools/stubtest-allowlist.txt $(COMPILED)
 
 # Message catalogues (docs/i18n.md): extract the strings of the command line (domain cli) and of
 # the browser (domain web: the table of text.js and the say("...") phrases of the moves in words,

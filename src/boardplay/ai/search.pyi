@@ -1,10 +1,15 @@
 """Type stub for the compiled ``boardplay.ai.search`` (the MCTS loop over a game's kernel)."""
 
+from typing import Self
+
+from typing_extensions import disjoint_base
+
 from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.core.kernel import Kernel
 
 MAX_NODES: int
 
+@disjoint_base
 class Search:
     """A UCT tree over one game's kernels (see the module docstring in ``search.pyx``)."""
 
@@ -20,8 +25,8 @@ class Search:
     def root(self) -> int: ...
     @property
     def size(self) -> int: ...
-    def __init__(
-        self,
+    def __new__(
+        cls,
         prototype: Kernel,
         evaluation: LeafEvaluation | None = None,
         *,
@@ -34,7 +39,7 @@ class Search:
         policy: bool = False,
         seed: int = 0,
         max_nodes: int = ...,
-    ) -> None: ...
+    ) -> Self: ...
     def reset(self, position: Kernel) -> None: ...
     def set_position(self, position: Kernel) -> None: ...
     def set_history(self, keys: object) -> None: ...

@@ -1,9 +1,12 @@
 """Type stub for the compiled ``boardplay.core.batch`` (see ``batch.pyx``)."""
 
-from typing import Any
+from typing import Any, Self
+
+from typing_extensions import disjoint_base
 
 from boardplay.core.kernel import Kernel
 
+@disjoint_base
 class KernelBatch:
     size: int
     learner: int
@@ -12,9 +15,9 @@ class KernelBatch:
     observation_size: int
     compact: bool
     row_size: int
-    def __init__(
-        self, start: Kernel, size: int, learner: int = -1, seed: int = 0, compact: bool = False
-    ) -> None: ...
+    def __new__(
+        cls, start: Kernel, size: int, learner: int = -1, seed: int = 0, compact: bool = False
+    ) -> Self: ...
     def game(self, i: int) -> Kernel: ...
     def reset(self, seed: int, obs: Any, mask: Any, to_move: Any) -> None: ...
     def step(

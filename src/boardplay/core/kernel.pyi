@@ -2,8 +2,11 @@
 
 from typing import TypeVar
 
+from typing_extensions import disjoint_base
+
 _S = TypeVar("_S", bound="KernelState")
 
+@disjoint_base
 class Kernel:
     """A game's rules over fixed C-typed fields; the facade ``State`` wraps one."""
 
@@ -36,6 +39,7 @@ class Kernel:
     def save(self) -> tuple[object, ...]: ...
     def restore(self, saved: tuple[object, ...]) -> None: ...
 
+@disjoint_base
 class KernelState:
     """Compiled hot verbs for a facade ``State`` that wraps a ``Kernel``."""
 

@@ -1,9 +1,12 @@
 """Type stub for the compiled ``boardplay.ai.evaluation.compiled`` (per-game evaluations in C)."""
 
+from typing_extensions import disjoint_base
+
 from boardplay.core.kernel import Kernel
 
 def has_compiled_evaluation(game_name: str) -> bool: ...
 
+@disjoint_base
 class LeafEvaluation:
     """One game's evaluation, computed from the kernel's feature vector."""
 

@@ -1,8 +1,11 @@
 """Type stub for the compiled ``boardplay.games.montana.kernel`` (C side: kernel.pxd)."""
 
+from typing import final
+
 from boardplay.core.kernel import Kernel
 from boardplay.games.montana.tables import Tables
 
+@final
 class MontanaKernel(Kernel):
     """One Montana position over C fields; see kernel.pyx."""
 

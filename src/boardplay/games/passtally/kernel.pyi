@@ -1,8 +1,11 @@
 """Type stub for the compiled ``boardplay.games.passtally.kernel`` (see ``kernel.pyx``; its
 cold Python face is ``access.pyx``)."""
 
+from typing import final
+
 from boardplay.core.kernel import Kernel
 
+@final
 class PasstallyKernel(Kernel):
     """One Passtally position under fixed options, as typed C fields."""
 

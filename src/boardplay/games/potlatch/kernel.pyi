@@ -1,6 +1,6 @@
 """Type stub for the compiled ``boardplay.games.potlatch.kernel`` (see ``kernel.pyx``)."""
 
-from typing import Literal
+from typing import Literal, Self, final
 
 from boardplay.core.kernel import Kernel
 
@@ -11,16 +11,17 @@ SnapshotData = tuple[list[Entry], tuple[Hex, Hex] | None]
 OBSERVATION_SIZE: int
 FEATURE_NAMES: tuple[str, ...]
 
+@final
 class PotlatchKernel(Kernel):
-    def __init__(
-        self,
+    def __new__(
+        cls,
         n_actions: int = 2,
         blank_free: bool = False,
         full: bool = False,
         filter_dead_ends: bool = False,
         turn_limit: int = 1000,
         centre: int = 0,
-    ) -> None: ...
+    ) -> Self: ...
     def setup(
         self,
         tiles: list[Entry],

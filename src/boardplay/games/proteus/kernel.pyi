@@ -1,13 +1,17 @@
 """Type stub for the compiled ``boardplay.games.proteus.kernel`` (see ``kernel.pyx``)."""
 
 from collections.abc import Sequence
+from typing import Self
+
+from typing_extensions import disjoint_base
 
 from boardplay.core.kernel import Kernel
 
+@disjoint_base
 class ProteusKernel(Kernel):
     """One Proteus position with its options, in C-typed fields."""
 
-    def __init__(self, kadon: bool = False, forbid: bool = False, max_turns: int = 0) -> None: ...
+    def __new__(cls, kadon: bool = False, forbid: bool = False, max_turns: int = 0) -> Self: ...
     @property
     def mover(self) -> int: ...
     @property
