@@ -1,4 +1,4 @@
-"""Research adapters (DESIGN.md §5): OpenSpiel, PettingZoo and Gymnasium views of every game.
+"""Research adapters (docs/design.md §5): OpenSpiel, PettingZoo and Gymnasium views of every game.
 
 The adapters are generic over the core contract (``boardplay.core.game``): they never look
 inside a game, so a new engine is covered as soon as it is registered. Each lives in its own

@@ -1,4 +1,4 @@
-"""The ``Agent`` protocol (DESIGN.md §4), the uniform-random agent and the greedy agent.
+"""The ``Agent`` protocol (docs/design.md §4), the uniform-random agent and the greedy agent.
 
 An agent is asked for an action only at decision nodes of its own seat; chance nodes are
 resolved by the driver. Agents are deterministic for a given seed (search agents with an

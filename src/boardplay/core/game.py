@@ -1,4 +1,4 @@
-"""The game contract shared by all four games (DESIGN.md §2), shaped like OpenSpiel's state API.
+"""The game contract of all four games (docs/design.md §2), shaped like OpenSpiel's state API.
 
 A ``Game`` is an immutable description (name + canonical options) that makes states. A
 ``State`` is a mutable position with small verbs: ``legal_actions``, ``apply_action``, ``clone``,

@@ -1,11 +1,13 @@
 # cython: language_level=3
-"""The typed kernel interface every game implements (DESIGN.md §2).
+"""The typed kernel interface every game implements (docs/design.md §2).
 
 A kernel is a game's rules over fixed C-typed fields: no Python objects are touched on the hot
-path. The generic drivers in ``kernel.pyx`` (random playouts, batched environments) and the
-compiled search call these ``cdef`` methods through Cython's vtable, so one driver serves every
-game at C speed. A game's kernel subclasses ``Kernel`` in its own ``kernel.pyx`` and overrides
-every method below; the facade (``State``) wraps one kernel and adds checks, history and I/O.
+path. The generic drivers (random playouts in ``kernel.pyx``, batched games in ``batch.pyx``) and
+the compiled search call these ``cdef`` methods through Cython's vtable, so one driver serves
+every game at C speed. A game's kernel subclasses ``Kernel`` in its own ``kernel.pyx`` and
+overrides the methods below (``sample_legal``, ``playout_action``, ``compact_into`` /
+``expand_into`` and ``position_key`` have defaults a game may keep); the facade (``State``)
+wraps one kernel and adds checks, history and I/O.
 
 Buffers passed in are sized by the kernel's ``action_space`` (legal actions),
 ``chance_space`` (chance outcomes) and ``num_players`` (returns).

@@ -1,4 +1,4 @@
-"""Game records: everything needed to replay a game exactly (DESIGN.md §3).
+"""Game records: everything needed to replay a game exactly (docs/design.md §3).
 
 A record is the game name, its canonical options, an optional starting position, the players,
 and the action list (id, notation and acting seat; chance outcomes included, with seat -1).

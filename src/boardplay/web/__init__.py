@@ -1,6 +1,6 @@
-"""The web table (DESIGN.md §5): one ASGI app that serves a lobby and SVG boards for every game,
-keeps games in SQLite or PostgreSQL, validates every move with the engine and pushes live updates
-over WebSockets. Start it with ``boardplay serve`` or ``create_app()``.
+"""The web table (docs/design.md §5): one ASGI app that serves a lobby and SVG boards for every
+game, keeps games in SQLite or PostgreSQL, validates every move with the engine and pushes live
+updates over WebSockets. Start it with ``boardplay serve`` or ``create_app()``.
 
 The names are imported on first use: AI worker processes import ``boardplay.web.ai_worker`` and
 must not pay for the web framework (about two seconds of imports on a busy machine)."""
