@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Generic compiled drivers over any game's ``Kernel``: whole random games and batched steps.
+"""The base ``Kernel``, the compiled facade verbs (``KernelState``) and the generic driver of
+whole random games over any game's kernel (batched steps live in ``batch.pyx``).
 
 Everything here talks to a game only through the ``cdef`` methods declared in ``kernel.pxd``,
 so one loop serves all four games and runs without touching a Python object per action. The
@@ -13,8 +14,9 @@ from libc.stdlib cimport free, malloc
 from boardplay.core.errors import IllegalActionError
 
 cdef class Kernel:
-    """Base of every game kernel. The methods here are never meant to run: a game overrides
-    each one. They fail loudly (a playout that sees TERMINAL at once) rather than silently."""
+    """Base of every game kernel. The rules methods (``to_move``, ``legal_into``, ``apply`` …)
+    are never meant to run: a game overrides them, and these fail loudly (a playout that sees
+    TERMINAL at once) rather than silently. Some helpers have defaults most games keep."""
 
     cdef int to_move(self) noexcept:
         return TERMINAL
