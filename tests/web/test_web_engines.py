@@ -114,3 +114,19 @@ def test_server_answers_while_a_strong_ai_thinks(registry_client: TestClient) ->
         time.sleep(0.05)
     assert seen_thinking >= 1
     assert game["moves"][-1]["player"] in (1, 0)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_every_ai_level_the_lobby_offers_can_be_seated(
+    registry_client: TestClient, game_name: str
+) -> None:
+    """The lobby offered "expert" for Potlatch, Proteus and Passtally, whose searches cap their
+    iterations at 100,000-200,000 within 0.1 s, and the server then refused the game for its
+    iteration ceiling (which holds only for specs that set no think time)."""
+    catalogue = {g["name"]: g for g in registry_client.get("/api/catalogue").json()["games"]}
+    entry = catalogue[game_name]
+    for level in entry["ai_levels"]:
+        seats = [{"kind": "ai", "spec": level}] * entry["num_players"]
+        seats[0] = {"kind": "me"}
+        answer = registry_client.post("/api/games", json={"game": game_name, "seats": seats})
+        assert answer.status_code == 201, (level, answer.text)

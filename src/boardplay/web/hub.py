@@ -371,7 +371,8 @@ class Hub:
 
     def check_spec(self, game: Game, spec: str, field: str) -> None:
         """Refuse an AI spec that does not parse, does not fit its column, or asks for more think
-        time or iterations per move than the operator's ceilings (naming the ceiling)."""
+        time per move than the operator's ceiling, or (setting no time) more iterations (naming
+        the ceiling)."""
         if len(spec) > st.SPEC_LENGTH:
             raise bad_request(f"{field} is longer than {st.SPEC_LENGTH} characters")
         try:
@@ -387,8 +388,11 @@ class Hub:
                 f"{field} asks for {time_limit:g} s per move; this server's ceiling is "
                 f"{limits.ai_max_time:g} s (BOARDPLAY_WEB_AI_MAX_TIME)"
             )
+        # A spec with its own think time (within the ceiling) is stopped by that time, so its
+        # iteration cap is only a cap inside it (the expert levels ask for 100,000-200,000 in
+        # 0.1 s); the iteration ceiling holds for specs that set no time.
         iterations = getattr(agent, "iterations", None)
-        if iterations is not None and iterations > limits.ai_max_iterations:
+        if time_limit is None and iterations is not None and iterations > limits.ai_max_iterations:
             raise bad_request(
                 f"{field} asks for {iterations} iterations per move; this server's ceiling is "
                 f"{limits.ai_max_iterations} (BOARDPLAY_WEB_AI_MAX_ITERATIONS)"

@@ -7,8 +7,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from boardplay.ai.specs import make_agent
-from boardplay.core.errors import BoardplayError
 from boardplay.web.deps import CatalogueDep, HubDep
 from boardplay.web.errors import ApiError, quote
 from boardplay.web.hints import hints_for
@@ -17,8 +15,8 @@ from boardplay.web.i18n import rules_language, rules_text_or_english
 router = APIRouter(prefix="/api")
 
 AI_LEVELS = ("easy", "medium", "hard", "expert", "random")
-"""Agent specs the lobby offers, strongest last except ``random``; only those ``make_agent``
-accepts for a game are shown (levels appear as the AI package provides them)."""
+"""Agent specs the lobby offers, strongest last except ``random``; only those a game's AI
+provides and the server's ceilings allow are shown."""
 
 
 @router.get("/health")
@@ -28,14 +26,16 @@ async def health(hub: HubDep) -> dict[str, Any]:
 
 
 def ai_levels(request: Request, catalogue: CatalogueDep, name: str) -> list[str]:
+    """The levels a seat of ``name`` may take on this server: those the game's AI provides and
+    the operator's ceilings allow (the same check a created seat passes)."""
     levels: dict[str, list[str]] = request.app.state.levels
     if name not in levels:
         game = catalogue.load(name, {})
         usable: list[str] = []
         for spec in AI_LEVELS:
             try:
-                make_agent(spec, game, 0)
-            except BoardplayError:
+                request.app.state.hub.check_spec(game, spec, "level")
+            except ApiError:
                 continue
             usable.append(spec)
         levels[name] = usable
