@@ -2,9 +2,11 @@
 
 Three defences, so that one visitor asking for them cannot slow everyone else:
 
-- **Off the event loop.** A replay or a record is built in a small thread pool of its own (one
-  pass over the moves, ``replays.frames_of``), then encoded once; the loop only hands the bytes
-  out. Its length has a ceiling (``Limits.replay_max_plies``: 413 beyond it).
+- **Off the event loop.** A replay is built in a worker process of its own (one pass over the
+  moves, ``replays.frames_of``, then encoded once), so it never competes with the loop for the
+  GIL and its memory peak is the worker's; a record download is encoded in a thread. The loop
+  only hands the bytes out. A replay's length has a ceiling (``Limits.replay_max_plies``: 413
+  beyond it).
 - **Built once.** A game's replay is cached by (game, revision) in a cache bounded by bytes
   (``Limits.replay_cache_bytes``) and served with an ``ETag``, so a repeat costs nothing (304) or
   a copy of the bytes.
@@ -13,8 +15,8 @@ Three defences, so that one visitor asking for them cannot slow everyone else:
   ``Limits.heavy_share`` seconds a second up to ``Limits.heavy_burst``; an address in debt is
   answered 429 with ``Retry-After`` until it has paid it back.
 
-After a large build the process gives freed memory back to the system (``release_memory``), so a
-peak does not stay as the process's size."""
+After a build the worker gives freed memory back to the system (``release_memory``), so a peak
+does not stay as its size."""
 
 from __future__ import annotations
 
