@@ -272,3 +272,38 @@ def test_boardplay_random_playout_matches_openspiel_history() -> None:
     state = openspiel.from_record(record)
     assert state.is_terminal()
     assert state.returns() == openspiel.utilities(engine)
+
+
+def _legal_after(game: pyspiel.Game, actions: list[int]) -> list[int]:
+    """In a worker process: the legal actions after ``actions`` (a picklable job)."""
+    state = game.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return list(state.legal_actions())
+
+
+def test_games_pickle_and_reach_a_spawned_worker_pool() -> None:
+    """The review: a pyspiel game of boardplay did not pickle, so no multiprocessing pool
+    (spawn) or Ray could receive it. It now travels as its game string."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    game = openspiel.load("potlatch(actions=3,layout=L4)")
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game)
+    state = game.new_initial_state()
+    first = state.legal_actions()[0]
+    state.apply_action(first)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        assert pool.submit(_legal_after, game, [first]).result(timeout=120) == list(
+            state.legal_actions()
+        )
+
+
+def test_information_state_tensor_is_refused_as_the_game_type_says() -> None:
+    game = openspiel.load("proteus")
+    assert not game.get_type().provides_information_state_tensor
+    state = game.new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match="perfect information"):
+        state.information_state_tensor()
+    assert state.observation_tensor() and state.information_state_string() == ""

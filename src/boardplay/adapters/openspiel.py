@@ -237,6 +237,11 @@ class BoardplayGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(game_type(cls), info, params)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game string, loaded again (and registered if need be) by ``load``, so
+        a game reaches a spawned worker process (a multiprocessing pool, Ray)."""
+        return (load, (str(self.boardplay_game),))
+
     def new_initial_state(self, state: Any = None) -> BoardplayState:
         if state is not None:
             raise ValueError(
@@ -296,6 +301,15 @@ class BoardplayState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         return utilities(self._held.state)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Refused, as the GameType says (``provides_information_state_tensor=False``): every
+        boardplay game is of perfect information, so its observation tensor is the whole state
+        (pyspiel's bridge returned an empty list here without a word)."""
+        raise pyspiel.SpielError(
+            "boardplay games are of perfect information and provide no information state "
+            "tensor: use observation_tensor() (the whole state), or information_state_string()"
+        )
 
     def __str__(self) -> str:
         return self._held.state.render()
