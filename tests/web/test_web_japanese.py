@@ -138,6 +138,12 @@ def test_game_replay_and_rules_pages_leave_no_english(ja_page: Any, server: str,
     assert any("手番" in text for text in texts), texts
     assert page.inner_text("#moves li[data-ply='0']").endswith("。")
     assert not english_left(texts), english_left(texts)
+    # The game page's own rules drawer is in Japanese too (it fetched the English rules once).
+    page.click("#rules-open")
+    page.wait_for_selector("#rules-panel-text h1")
+    assert page.get_attribute("#rules-panel-text", "lang") == "ja"
+    assert re.search(r"[\u30a0-\u30ff]", page.inner_text("#rules-panel-title"))
+    assert re.search(r"[\u30a0-\u30ff]", page.inner_text("#rules-panel-text h1"))
     page.goto(f"{server}/#/replay/{gid}")
     page.wait_for_selector("#replay-board[data-ply]")
     assert not english_left(shown(page)), english_left(shown(page))

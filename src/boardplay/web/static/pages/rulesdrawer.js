@@ -4,12 +4,12 @@
 import { h } from "../dom.js";
 import { api, showError } from "../api.js";
 import { markdownToHtml } from "../markdown.js";
-import { t } from "../text.js";
+import { t, language, gameTitle } from "../text.js";
 
 // `resized` is called when the panel opens or closes (the board beside it changes width).
 export function rulesDrawer(name, title, resized = () => {}) {
   const body = h("div", { class: "rules", id: "rules-panel-text" });
-  const heading = h("h2", { id: "rules-panel-title" }, t("rules.title", { title }));
+  const heading = h("h2", { id: "rules-panel-title" }, t("rules.title", { title: gameTitle(name, title) }));
   const close = h("button", { type: "button", class: "close", id: "rules-close", "aria-label": t("rules.close") }, "×");
   const panel = h("aside", { class: "rules-drawer", id: "rules-panel", role: "dialog", "aria-labelledby": "rules-panel-title", hidden: true },
     h("div", { class: "drawer-head" }, heading, close), body);
@@ -24,7 +24,9 @@ export function rulesDrawer(name, title, resized = () => {}) {
     resized();
     if (loaded) return;
     try {
-      const rules = await api(`/api/rules/${name}`);
+      // In the page's language, as the lobby's rules page (English where a game has no other).
+      const rules = await api(`/api/rules/${encodeURIComponent(name)}?lang=${language()}`);
+      body.lang = rules.lang;
       body.innerHTML = markdownToHtml(rules.markdown); // safe: the converter escapes all input first
       loaded = true;
     } catch (e) { showError(e.message); }
