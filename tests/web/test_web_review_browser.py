@@ -68,7 +68,8 @@ def test_a_finished_games_review_jumps_to_the_blunder(
     flagged.click()
     page.wait_for_selector("#look-back:not([hidden])")
     moves = len(planted.record.moves)
-    assert f"move {planted.ply} of {moves}" in page.inner_text("#look-back")
+    # "Move N" of the review opens the position move N was played in, and says so.
+    assert f"before move {planted.ply + 1} of {moves}" in page.inner_text("#look-back")
     current = page.get_attribute("#moves li.current", "data-ply")
     assert current == str(planted.ply - 1), "the board did not jump to the blunder's position"
     assert "chosen" in (flagged.get_attribute("class") or "")

@@ -66,6 +66,7 @@ const EN = {
   "game.copy": "Copy",
   "game.copied": "Copied",
   "game.lookBack": "Looking back at move {n} of {total}",
+  "game.lookBefore": "Looking back at the position before move {n} of {total}",
   "game.backToNow": "Back to the game",
   "game.lastMove": "Last turn: {words}",
   "game.cancel": "cancel",

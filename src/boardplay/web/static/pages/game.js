@@ -26,7 +26,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   // What this page shows besides the game: a selected piece, a board's own view state (e.g. a
   // tile's orientation), an earlier position looked back at (with a move marked there, such as
   // a review's better move), the replay frames once fetched, and the hint for the current ply.
-  const look = { selected: null, view: {}, at: null, mark: null, frames: null, hint: null };
+  const look = { selected: null, view: {}, at: null, mark: null, before: false, frames: null, hint: null };
 
   const undo = h("button", { id: "undo", onclick: () => client.undo().catch((e) => showError(e.message)) }, t("game.undo"));
   const rules = rulesDrawer(first.game, first.title, () => queue(showAll));
@@ -105,9 +105,12 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   const queue = (fn) => { drawing = drawing.then(() => (left ? undefined : fn())).catch((e) => console.error(e)); return drawing; };
   const drawLive = () => views.drawLive(parts, game, look, play);
 
-  function lookBack(n, mark = null) {
+  // Look at the position after `n` moves; `before` when it was asked for as the position a
+  // move was played in (a review's "Move n+1"), which the bar then says.
+  function lookBack(n, mark = null, before = false) {
     look.at = n >= game.moves.length ? null : n;
     look.mark = look.at === null ? null : mark;
+    look.before = look.at !== null && before;
     queue(showAll);
   }
 
@@ -136,7 +139,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     const mine = game.your_seats?.[0] ?? 0;
     const named = (st) => { const colour = game.hints?.seat_names?.[st.seat]; return colour && colour !== st.name ? `${seatName(colour)} · ${seatName(st.name)}` : seatName(st.name); };
     // A flagged move jumps the board there; on a phone the board is above the review: show it.
-    const jump = (n, mark) => { lookBack(n, mark); if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: "start" }); };
+    const jump = (n, mark) => { lookBack(n, mark, true); if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: "start" }); };
     reviewBox.append(reviewPanel({ id, seats: game.seats.map((st) => ({ seat: st.seat, name: named(st) })), seat: mine, token: tokenFor(id), jump }));
   }
 

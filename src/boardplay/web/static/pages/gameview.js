@@ -113,7 +113,9 @@ export function showLookBar(parts, game, look, backToNow) {
   clear(lookBar);
   lookBar.hidden = look.at === null;
   if (look.at !== null) {
-    lookBar.append(t("game.lookBack", { n: look.at, total: game.moves.length }), look.mark ? h("span", { class: "muted" }, ` — ${t("review.marked")}`) : "", " ",
+    // A review names a move by its number and shows the position it was played in.
+    const said = look.before ? t("game.lookBefore", { n: look.at + 1, total: game.moves.length }) : t("game.lookBack", { n: look.at, total: game.moves.length });
+    lookBar.append(said, look.mark ? h("span", { class: "muted" }, ` — ${t("review.marked")}`) : "", " ",
       h("button", { id: "back-to-now", onclick: backToNow }, t("game.backToNow")));
   }
 }
