@@ -4,6 +4,7 @@ of a game marks the winner, and no page scrolls sideways on a 390 px phone."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -227,3 +228,32 @@ def test_the_seats_chosen_survive_a_late_redraw_of_the_lobby(page: Any, server: 
     assert page.input_value("select[name=seat-2]") == "ai"
     assert page.input_value("select[name=level-2]") == "hard"
     assert page.inner_text(".level-note[data-seat='2']").startswith("Searches many moves ahead")
+
+
+def test_a_move_made_while_offline_is_kept_and_sent_once_back(page: Any, server: str) -> None:
+    """A move played with the connection down said only "Failed to fetch" and was lost. Now the
+    page says the move is kept, and sends it (with its ply guard) once the browser is back."""
+    create_game(page, server, "potlatch", ("hotseat", None))
+    wait_turn(page)
+    ply = status(page)["ply"]
+    target = page.locator("#board [data-moves]")
+    single = [
+        i
+        for i in range(target.count())
+        if len(json.loads(target.nth(i).get_attribute("data-moves"))) == 1
+    ]
+    assert single, "no board target plays a single move"
+    page.context.set_offline(True)
+    try:
+        target.nth(single[0]).click()
+        page.wait_for_function(
+            "() => document.querySelector('#connection').textContent.startsWith('offline')"
+        )
+        assert "offline" in page.inner_text("#toast")
+        assert "Failed to fetch" not in page.inner_text("#toast")
+        assert status(page)["ply"] == ply  # not shown as played: it waits
+    finally:
+        page.context.set_offline(False)
+    page.wait_for_function(
+        "ply => document.querySelector('#status').dataset.ply !== ply", arg=ply, timeout=30_000
+    )

@@ -25,6 +25,9 @@ export class GameClient {
     this.busy = false;
     this.live = null; // the socket's own copy, which its delta updates apply to
     this.greeting = null; // the id of the hello not answered yet on this socket
+    this.pending = null; // a request made while the network was down, sent once it is back
+    this.onOnline = () => this.flush();
+    window.addEventListener("online", this.onOnline);
   }
 
   // Loads the game once over HTTP, then follows it over the socket.
@@ -68,14 +71,31 @@ export class GameClient {
   // Starts (or finds) the rematch; answers its id and invitation codes, not a view of this game.
   rematch() { return api(`/api/games/${this.id}/rematch`, { method: "POST", body: {}, token: this.token }); }
 
-  // One request at a time: a second click while the first is on its way is dropped.
+  // One request at a time: a second click while the first is on its way is dropped. A request
+  // that gets no answer at all (the network is down: fetch itself fails, with no status) is not
+  // lost: it is kept, the page is told ("queued"), and it is sent again, with the same ply guard,
+  // once the browser is back online or the socket reconnects; if the game moved on meanwhile,
+  // the server refuses it as stale and the page says so.
   async send(path, body) {
     if (this.busy) return;
     this.busy = true;
     try {
       const answer = await api(path, { method: "POST", body, token: this.token });
+      this.pending = null;
       this.accept(answer.game);
+    } catch (e) {
+      if (e.status !== undefined) throw e;
+      this.pending = { path, body };
+      this.onConnection("queued");
     } finally { this.busy = false; }
+  }
+
+  // Sends the request kept while the network was down, if any.
+  async flush() {
+    if (!this.pending || this.busy || this.closed) return;
+    const { path, body } = this.pending;
+    this.pending = null;
+    try { await this.send(path, body); } catch (e) { this.onConnection("error", e.message); }
   }
 
   connect() {
@@ -86,6 +106,7 @@ export class GameClient {
     socket.onopen = () => {
       this.retry = 0;
       this.onConnection("live");
+      this.flush();
       this.greeting = `hello-${++hellos}`;
       socket.send(JSON.stringify({ type: "hello", token: this.token, id: this.greeting }));
     };
@@ -130,6 +151,7 @@ export class GameClient {
 
   close() {
     this.closed = true;
+    window.removeEventListener("online", this.onOnline);
     this.listeners.clear();
     this.socket?.close();
   }

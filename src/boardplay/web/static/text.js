@@ -14,6 +14,7 @@ const EN = {
   "error.notJson": "that file is not JSON",
   "conn.live": "live",
   "conn.reconnecting": "reconnecting…",
+  "conn.queued": "offline: your move is kept and sent when the connection is back",
   "lobby.newGame": "New game",
   "lobby.game": "Game",
   "lobby.rules": "Rules",

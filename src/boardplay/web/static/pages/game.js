@@ -19,6 +19,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   const client = new GameClient(id, tokenFor(id), (state, message) => {
     if (state === "error") showError(message);
     else connection.textContent = t(`conn.${state}`);
+    if (state === "queued") showError(t("conn.queued")); // said where the player looks too
   });
   const first = await client.start();
   clear(main);
