@@ -71,6 +71,9 @@ def test_invitation_link_between_two_browsers(browser: Any, server: str) -> None
         assert f"/#/join/{gid}/" in link
         guest = guest_context.new_page()
         guest.goto(link)
+        # The invitation says which side it offers (seat 1, the second: the host sits first).
+        guest.wait_for_selector("#your-seat")
+        assert "(seat 2)" in guest.inner_text("#your-seat")
         guest.fill("#player-name", "Guest")
         guest.click("#accept")
         guest.wait_for_selector("#status[data-ply]")

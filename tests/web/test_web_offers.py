@@ -235,3 +235,18 @@ def test_private_games_are_not_listed(client: TestClient) -> None:
     assert taken.status_code == 200, taken.text
     mine = client.get("/api/games", params={"ids": hidden["id"]}).json()["games"]
     assert [g["id"] for g in mine] == [hidden["id"]]
+
+
+def test_an_invitation_says_which_seat_it_opens_and_nothing_else(client: TestClient) -> None:
+    """The invitation page asks which side its link offers: the seat of that code only, a 403
+    for any other code, and the code travels in a body, never a URL."""
+    body = {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "invite", "name": "Hana"}]}
+    created = client.post("/api/games", json=body).json()
+    gid, code = created["id"], created["invites"]["1"]
+    answer = client.post(f"/api/games/{gid}/invitation", json={"invite": code})
+    assert answer.status_code == 200
+    assert answer.json() == {"seat": 1, "name": "Hana", "claimed": False}
+    wrong = client.post(f"/api/games/{gid}/invitation", json={"invite": created["token"]})
+    assert wrong.status_code == 403 and wrong.json()["error"]["code"] == "wrong_invite"
+    client.post(f"/api/games/{gid}/join", json={"invite": code})
+    assert client.post(f"/api/games/{gid}/invitation", json={"invite": code}).json()["claimed"]

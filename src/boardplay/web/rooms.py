@@ -379,6 +379,13 @@ class Room:
         await self._decide(change)
         return taken[-1]
 
+    def invited_seat(self, invite: str) -> st.SeatRow:
+        """The seat ``invite`` opens (claimed or not), or a 403."""
+        for seat in self.row.seats:
+            if seat.kind == st.INVITE and matches(invite, seat.invite_hash):
+                return seat
+        raise forbidden("wrong_invite", "this invitation code is not valid here")
+
     async def _join(
         self, seat: int | None, invite: str | None, name: str | None, accept_reproducible: bool
     ) -> tuple[str, int]:
@@ -392,11 +399,7 @@ class Room:
             )
         chosen: st.SeatRow | None = None
         if invite is not None:
-            for s in self.row.seats:
-                if s.kind == st.INVITE and matches(invite, s.invite_hash):
-                    chosen = s
-            if chosen is None:
-                raise forbidden("wrong_invite", "this invitation code is not valid here")
+            chosen = self.invited_seat(invite)
         else:
             if seat is None:
                 free = [s for s in self.row.seats if s.kind == st.OPEN and not s.claimed]

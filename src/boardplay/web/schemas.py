@@ -61,6 +61,10 @@ class CreateRequest(PreviewRequest):
     )
 
 
+class InvitationRequest(Body):
+    invite: Secret = Field(description="the invitation code of the link")
+
+
 class JoinRequest(Body):
     invite: Secret | None = None
     seat: Annotated[int, Field(ge=0, le=1000)] | None = None

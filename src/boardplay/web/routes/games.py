@@ -22,6 +22,7 @@ from boardplay.web.schemas import (
     ActionRequest,
     CreateRequest,
     DrawRequest,
+    InvitationRequest,
     JoinRequest,
     PreviewRequest,
     RematchRequest,
@@ -89,6 +90,14 @@ async def list_games(hub: HubDep, ids: str = "", open: int = 0) -> dict[str, Any
 @router.get("/{game_id}")
 async def get_game(request: Request, room: RoomDep) -> dict[str, Any]:
     return room.view_for(token_of(request, None))
+
+
+@router.post("/{game_id}/invitation")
+async def invitation(room: RoomDep, body: InvitationRequest) -> dict[str, Any]:
+    """The seat an invitation opens, for the invitation page to say which side it offers (a
+    POST, so the code never travels in a URL)."""
+    seat = room.invited_seat(body.invite)
+    return {"seat": seat.seat, "name": seat.name, "claimed": seat.claimed}
 
 
 @router.post("/{game_id}/join")

@@ -40,6 +40,7 @@ const EN = {
   "seat.open": "Open seat (lobby)",
   "join.title": "You are invited to {title}",
   "join.free": " (free)",
+  "join.yourSeat": "You will play {side} (seat {n}).",
   "join.reproducible": " This game is reproducible: its luck follows seed {seed}, chosen by its creator. I agree.",
   "join.name": "Name",
   "join.placeholder": "your name",

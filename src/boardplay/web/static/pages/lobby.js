@@ -226,11 +226,15 @@ export async function lobbyPage(main) {
 export async function joinPage(main, id, code) {
   if (tokenFor(id)) { location.hash = `#/game/${id}`; return; }
   const game = await api(`/api/games/${id}`);
+  // Which side the link offers (the code is checked by the server; a wrong one says so here).
+  const offered = await api(`/api/games/${id}/invitation`, { method: "POST", body: { invite: code } }).catch((e) => { showError(e.message); return null; });
   clear(main);
   const name = h("input", { id: "player-name", value: playerName(), placeholder: t("join.placeholder") });
+  const side = offered && (game.hints?.seat_names?.[offered.seat] || game.seats[offered.seat]?.name);
   const agree = h("input", { type: "checkbox", id: "accept-reproducible" });
   main.append(h("div", { class: "panel" },
     h("h2", {}, t("join.title", { title: gameTitle(game.game, game.title) })),
+    offered ? h("p", { id: "your-seat", class: "your-seat" }, t("join.yourSeat", { side: seatName(side), n: offered.seat + 1 })) : "",
     h("p", {}, game.seats.map((s) => `${seatName(s.name)}${s.claimed ? "" : t("join.free")}`).join(" · ")),
     game.reproducible ? h("p", { class: "reproducible" }, h("label", {}, agree, t("join.reproducible", { seed: game.seed }))) : "",
     h("label", {}, `${t("join.name")} `, name),
