@@ -14,6 +14,7 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
   invitation codes.
 - ``GET  /api/games`` — ``?ids=a,b`` (my games), ``?open=1`` (open seats), else recent games.
 - ``GET  /api/games/{id}`` — the game as the token's holder sees it.
+- ``POST /api/games/{id}/invitation`` — ``{"invite"}`` → the seat that code opens.
 - ``POST /api/games/{id}/join`` — ``{"invite"?: code, "seat"?: n, "name"?,
   "accept_reproducible"?}`` → a seat token.
 - ``POST /api/games/{id}/actions`` — ``{"action": notation or id, "ply"?: n}``.
