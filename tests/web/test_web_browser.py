@@ -199,3 +199,21 @@ def test_page_reconnects_after_a_server_restart(page: Any, tmp_path: Path) -> No
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
+
+
+def test_the_creator_plays_under_a_name_of_their_choosing(page: Any, server: str) -> None:
+    """The creator had no name ("Red" played "Hana"): the lobby now asks for one, keeps it in
+    this browser, and the seat carries it."""
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#game-select")
+    page.select_option("#game-select", "proteus")
+    page.wait_for_selector("#seats[data-game='proteus'] .seat-row")
+    page.fill("#my-name", "Aki")
+    page.select_option("select[name=seat-0]", "me")
+    page.select_option("select[name=seat-1]", "invite")
+    page.click("#create")
+    page.wait_for_selector("#status[data-ply]")
+    page.wait_for_function("() => document.querySelector('#seats').innerText.includes('Aki')")
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#my-name")
+    assert page.input_value("#my-name") == "Aki"

@@ -114,13 +114,15 @@ export async function lobbyPage(main) {
   const rulesLink = h("a", { id: "rules-link", href: "#" }, t("lobby.rules"));
   const reproducible = h("input", { type: "checkbox", id: "reproducible" });
   const privateBox = h("input", { type: "checkbox", id: "private" });
+  // The name the creator plays under (remembered in this browser, as a guest's on joining).
+  const myName = h("input", { id: "my-name", value: playerName(), placeholder: t("join.placeholder"), maxlength: 40 });
   const more = h("details", { id: "more-options" }, h("summary", {}, t("lobby.moreOptions")),
     h("p", { class: "muted" }, t("lobby.moreOptionsNote")), optionsBox,
     h("p", {}, h("label", { title: t("lobby.reproducibleTitle") }, reproducible, t("lobby.reproducible"))));
   form.append(
     heading, learn,
     h("label", {}, `${t("lobby.game")} `, gameSelect), " ", rulesLink,
-    countBox, h("h3", {}, t("lobby.seats")), seatsBox,
+    countBox, h("h3", {}, t("lobby.seats")), h("p", {}, h("label", {}, `${t("join.name")} `, myName)), seatsBox,
     h("p", {}, h("label", {}, privateBox, t("lobby.private"))),
     more,
     h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create")),
@@ -187,8 +189,10 @@ export async function lobbyPage(main) {
     event.preventDefault();
     const seats = [...seatsBox.querySelectorAll(".seat-row")].map((row) => {
       const kind = row.querySelector(".seat-kind").value;
-      return kind === "ai" ? { kind, spec: row.querySelector(".seat-level").value } : { kind };
+      if (kind === "ai") return { kind, spec: row.querySelector(".seat-level").value };
+      return kind === "me" && myName.value.trim() ? { kind, name: myName.value.trim() } : { kind };
     });
+    rememberName(myName.value.trim());
     try {
       const body = { game: gameSelect.value, options: options(), seats, reproducible: reproducible.checked, private: privateBox.checked };
       const created = await api("/api/games", { method: "POST", body });
