@@ -22,17 +22,18 @@ from pathlib import Path
 import devservices as ds
 import httpx
 
+from boardplay.core.game import Game
+from boardplay.core.records import Move, Record
 from boardplay.core.registry import load
 
 
-def record(plies: int, seed: int = 1) -> dict[str, object]:
-    game = load("proteus")
+def endless_record(game: Game, plies: int, seed: int = 1) -> Record:
+    """A legal record of ``plies`` moves that never ends the game (a hostile uploader's): each
+    move is a random one among those that do not end it. The tests use it too."""
     rng = random.Random(seed)
     state = game.new_initial_state()
-    actions: list[int] = []
-    moves: list[str] = []
-    seats: list[int] = []
-    while len(actions) < plies:
+    moves: list[Move] = []
+    while len(moves) < plies:
         legal = state.legal_actions()
         rng.shuffle(legal)
         for action in legal:
@@ -40,19 +41,13 @@ def record(plies: int, seed: int = 1) -> dict[str, object]:
             after.apply_action(action)
             if not after.is_terminal():
                 break
-        actions.append(action)
-        moves.append(state.action_to_string(action))
-        seats.append(state.current_player())
+        moves.append(Move(action, state.action_to_string(action), state.current_player()))
         state.apply_action(action)
-    return {
-        "format": "boardplay-record",
-        "version": 1,
-        "game": "proteus",
-        "options": {},
-        "actions": actions,
-        "moves": moves,
-        "seats": seats,
-    }
+    return Record(game=game.name, options=dict(game.options), moves=moves)
+
+
+def record(plies: int, seed: int = 1) -> dict[str, object]:
+    return endless_record(load("proteus"), plies, seed).to_json()
 
 
 def rss_mb(pid: int) -> float:

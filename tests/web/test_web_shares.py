@@ -7,7 +7,6 @@ quarantined without stopping the lobby or the AI sweeper."""
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 import tracemalloc
 from pathlib import Path
@@ -15,10 +14,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from upload_probe import endless_record
 from websettings import tiny_settings
 
-from boardplay.core.game import Game
-from boardplay.core.records import Move, Record
 from boardplay.core.registry import load
 from boardplay.web import storage as st
 from boardplay.web.aiqueue import FairQueue
@@ -179,24 +177,6 @@ def test_a_row_no_process_can_load_leaves_the_lobby_and_the_sweeper_working(
 
 
 # ----- replays: linear, bounded, cached ---------------------------------------------------------
-def long_record(game: Game, plies: int, seed: int = 3) -> Record:
-    """A legal record of ``plies`` moves that never ends the game (a hostile uploader's)."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    moves: list[Move] = []
-    while len(moves) < plies:
-        legal = state.legal_actions()
-        rng.shuffle(legal)
-        for action in legal:
-            after = state.clone()
-            after.apply_action(action)
-            if not after.is_terminal():
-                break
-        moves.append(Move(action, state.action_to_string(action), state.current_player()))
-        state.apply_action(action)
-    return Record(game=game.name, options=dict(game.options), moves=moves)
-
-
 def test_a_replay_costs_time_and_memory_in_proportion_to_its_length() -> None:
     """Four times the plies cost about four times the memory and time (the old replay kept a
     copy of every position with its whole history: sixteen times). Ratios of two sizes in the
@@ -205,7 +185,7 @@ def test_a_replay_costs_time_and_memory_in_proportion_to_its_length() -> None:
     game = load("proteus")
     costs: list[tuple[float, int]] = []
     for plies in (400, 1600):
-        record = long_record(game, plies)
+        record = endless_record(game, plies, seed=3)
         tracemalloc.start()
         start = time.process_time()
         frames_of(catalogue, record, max_plies=10**6)
