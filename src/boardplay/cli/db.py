@@ -44,8 +44,8 @@ def _url(db: str | None) -> str:
 
 def upgrade(db: str | None) -> None:
     """Bring the database at ``db`` (default: the configured one) to the newest revision."""
+    from boardplay.web.database import make_engine
     from boardplay.web.migrate import upgrade as migrate
-    from boardplay.web.storage import make_engine
 
     engine = make_engine(_url(db))
     try:
@@ -61,9 +61,9 @@ def upgrade(db: str | None) -> None:
 
 def current(db: str | None) -> None:
     """Print the schema revision of the database at ``db`` and the newest one known."""
+    from boardplay.web.database import make_engine
     from boardplay.web.migrate import current as revision
     from boardplay.web.migrate import head
-    from boardplay.web.storage import make_engine
 
     engine = make_engine(_url(db))
     try:

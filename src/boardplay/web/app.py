@@ -50,6 +50,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from boardplay.web.accounts import Accounts
 from boardplay.web.ai_worker import make_executor
 from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.config import Settings
@@ -58,8 +59,9 @@ from boardplay.web.guard import Guard, limiter_for
 from boardplay.web.heavy import HeavyReads
 from boardplay.web.hub import Hub
 from boardplay.web.i18n import add_i18n_routes
+from boardplay.web.passkeys import Passkeys
 from boardplay.web.reviews import Reviewer
-from boardplay.web.routes import advice, games, replays, site
+from boardplay.web.routes import account, advice, games, players, replays, site
 from boardplay.web.schemas import describe
 from boardplay.web.storage import Storage
 
@@ -92,6 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.hub = hub
         app.state.reviewer = Reviewer(hub)
+        app.state.accounts = Accounts(hub.accounts, hub.db)
+        app.state.passkeys = Passkeys(app.state.accounts)
         await hub.start()
         try:
             yield
@@ -107,11 +111,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limits = settings.limits
     app.state.rate = limiter_for(settings.limits)
     app.state.heavy = heavy
+    app.state.origin = settings.origin
     app.state.levels = {}
     """AI levels each game accepts, worked out once (``routes/site.py``)."""
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate)
     add_error_handlers(app)
-    for module in (site, games, replays, advice):
+    for module in (site, games, replays, advice, account, players):
         app.include_router(module.router)
     add_i18n_routes(app)
     add_front_end(app)

@@ -25,6 +25,7 @@ DATA_DIR_ENV = "BOARDPLAY_WEB_DATA_DIR"
 REDIS_ENV = "BOARDPLAY_REDIS_URL"
 """Environment variable with a Redis URL (``redis://host:6379/0``): live updates between server
 processes. Unset: one process, updates delivered in memory."""
+ORIGIN_ENV = "BOARDPLAY_WEB_ORIGIN"
 DEFAULT_CATALOGUE = "boardplay.web.catalogue:REGISTRY"
 DEFAULT_AI_WORKERS = 4
 """AI turns computed at once, each in its own process: enough that one game's long think does
@@ -146,6 +147,9 @@ class Settings:
         default_factory=lambda: _number("BOARDPLAY_WEB_SWEEP_INTERVAL", 1.0, float)
     )
     """Seconds between a process's looks for AI jobs nobody holds."""
+    origin: str | None = field(default_factory=lambda: os.environ.get(ORIGIN_ENV) or None)
+    """Where players reach the site (``https://play.example.org``): what passkeys are bound to.
+    Unset, each request's own origin (a local server: ``http://localhost:8000``)."""
     sync_interval: float = field(
         default_factory=lambda: _number("BOARDPLAY_WEB_SYNC_INTERVAL", 2.0, float)
     )

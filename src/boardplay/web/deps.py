@@ -7,15 +7,20 @@ so each router module reads on its own, as the FastAPI template's ``api/deps.py`
 
 from __future__ import annotations
 
+import hmac
 from typing import Annotated
 
 from fastapi import Depends, Request, WebSocket
 
+from boardplay.web.accounts import COOKIE, CSRF_HEADER, Accounts
+from boardplay.web.accountstore import Account, Session
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
+from boardplay.web.errors import ApiError
 from boardplay.web.guard import address_of, visitor_of
 from boardplay.web.heavy import HeavyReads
 from boardplay.web.hub import Hub
+from boardplay.web.passkeys import Passkeys, Site
 from boardplay.web.reviews import Reviewer
 from boardplay.web.rooms import Room
 
@@ -76,3 +81,56 @@ def token_of(request: Request | WebSocket, field: str | None) -> str | None:
     if header.lower().startswith("bearer "):
         return header[7:].strip() or None
     return field or None
+
+
+def get_accounts(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
+def get_passkeys(request: Request) -> Passkeys:
+    passkeys: Passkeys = request.app.state.passkeys
+    return passkeys
+
+
+def get_site(request: Request) -> Site:
+    """The origin passkeys are bound to: ``BOARDPLAY_WEB_ORIGIN`` if the operator set it, else
+    the one this request came to."""
+    origin: str | None = request.app.state.origin
+    return Site(origin or f"{request.url.scheme}://{request.url.netloc}")
+
+
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+async def get_session(
+    request: Request, accounts: Annotated[Accounts, Depends(get_accounts)]
+) -> Session | None:
+    """The signed-in player's session (None: a guest). A change made with the cookie must
+    carry the session's CSRF token in ``X-CSRF-Token``, or it is refused (403) and changes
+    nothing, so another site cannot act for a signed-in visitor."""
+    session = await accounts.session(request.cookies.get(COOKIE))
+    if session is not None and request.method in UNSAFE:
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(sent.encode(), session.csrf.encode()):
+            raise ApiError(
+                403,
+                "csrf",
+                "this change was made with your sign-in cookie but without its CSRF token "
+                "(header X-CSRF-Token, from GET /api/account/me); nothing was changed",
+            )
+    return session
+
+
+async def get_account(session: Annotated[Session | None, Depends(get_session)]) -> Account:
+    """The signed-in player, or 401."""
+    if session is None:
+        raise ApiError(401, "sign_in_required", "sign in first (POST /api/account/signin)")
+    return session.account
+
+
+SessionDep = Annotated[Session | None, Depends(get_session)]
+AccountDep = Annotated[Account, Depends(get_account)]
+AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+PasskeysDep = Annotated[Passkeys, Depends(get_passkeys)]
+SiteDep = Annotated[Site, Depends(get_site)]

@@ -10,7 +10,7 @@ than its owner."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from typing import ParamSpec, Protocol, TypeVar
 
@@ -54,4 +54,8 @@ class RoomHost(Protocol):
 
     async def check_quota(self, owner: str | None, ai_only: bool = False) -> None:
         """429 if ``owner`` may make no more games now."""
+        ...
+
+    async def settle_ratings(self, game_ids: Sequence[str] | None = None) -> None:
+        """Rate these finished rated games, if nobody has yet."""
         ...

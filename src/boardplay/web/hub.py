@@ -37,12 +37,16 @@ from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
 from boardplay.web import storage as st
+from boardplay.web.accountstore import Account, AccountStore
 from boardplay.web.aiqueue import FairQueue
 from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, not_found, quote
+from boardplay.web.rated import UNRATED, check_rated_seats, places_of, pool_of, sign_in_needed
+from boardplay.web.ratingstore import RatingStore
 from boardplay.web.rooms import Room
+from boardplay.web.tables import NAME_LENGTH, SPEC_LENGTH
 from boardplay.web.tokens import hash_token, new_game_id, new_token
 
 log = logging.getLogger("boardplay.web")
@@ -55,6 +59,9 @@ DB_THREADS = 8
 """Storage calls one process has in flight at once (PostgreSQL); within SQLAlchemy's default
 pool of 5 + 10 connections."""
 
+RATINGS_INTERVAL = 5.0
+"""Seconds between a process's looks for rated games that ended unrated (the process that saw
+the end normally rates it at once; this catches one that died first)."""
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -79,6 +86,8 @@ class Hub:
         sync_interval: float = 2.0,
     ) -> None:
         self.storage = storage
+        self.accounts = AccountStore(storage.engine)
+        self.ratings = RatingStore(storage.engine)
         self.catalogue = catalogue
         self.catalogue_ref = catalogue_ref
         self.limits = limits or Limits()
@@ -122,6 +131,7 @@ class Hub:
         self._tasks = [
             loop.create_task(self._every(self.sweep_interval, self.sweep)),
             loop.create_task(self._every(self.sync_interval, self.catch_up)),
+            loop.create_task(self._every(RATINGS_INTERVAL, self.settle_ratings)),
         ]
 
     async def room(self, game_id: str) -> Room:
@@ -236,6 +246,22 @@ class Hub:
             except Exception:  # one game's trouble must not stop the others' AI turns
                 log.exception("could not start the AI turn of game %s", game_id)
 
+    async def settle_ratings(self, game_ids: Sequence[str] | None = None) -> None:
+        """Rate finished rated games not yet rated (``game_ids``, else any the database lists):
+        once each, whichever process gets there first (``ratingstore.py``)."""
+        if game_ids is None:
+            game_ids = await self.db(self.ratings.unsettled, 20)
+        for game_id in game_ids:
+            try:
+                row = await self.db(self.storage.get_game, game_id)
+                if row is None or not row.rated or row.status != st.FINISHED:
+                    continue
+                places = places_of(row)
+                pool = pool_of(row.game, row.options, len(row.seats)) if places else UNRATED
+                await self.db(self.ratings.settle, game_id, pool, places or [])
+            except Exception:  # one game's trouble must not stop the others' ratings
+                log.exception("could not rate game %s; the next look tries again", game_id)
+
     async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
         """Run ``work`` every ``seconds`` (with jitter, so processes do not move in step)."""
         while True:
@@ -267,11 +293,14 @@ class Hub:
         seed: int | None = None,
         private: bool = False,
         owner: str | None = None,
+        account: Account | None = None,
+        rated: bool = False,
     ) -> tuple[Room, str, dict[int, str]]:
         """A new game; returns the room, the creator's token and invitation codes by seat.
         Chance is the server's secret unless ``reproducible`` (then ``seed``, or one drawn
         here, is shown to everyone and every joining player must accept it). A ``private`` game is
-        left out of the lobby's lists."""
+        left out of the lobby's lists. The creator's seat is ``account``'s when signed in; a
+        ``rated`` game needs that, and signed-in players in every other seat (``rated.py``)."""
         if seed is not None and not reproducible:
             raise bad_request(
                 "field 'seed' is only for reproducible games (add reproducible: true; every "
@@ -285,6 +314,10 @@ class Hub:
             spec.fixes_chance and game.options[spec.name] != spec.default
             for spec in game.option_set.specs
         )
+        if rated:
+            if account is None:
+                raise sign_in_needed("create a rated game")
+            check_rated_seats(seats, reproducible, private)
         if reproducible and seed is None:
             seed = secrets.randbelow(2**63)
         if len(seats) != game.num_players:
@@ -294,6 +327,12 @@ class Hub:
         rows: list[st.SeatRow] = []
         for index, seat in enumerate(seats):
             rows.append(self._seat_row(game, index, seat, token, invites))
+            if account is not None and rows[-1].kind in (st.HUMAN, st.HOTSEAT):
+                # Hotseat seats are the same table's: the account takes them to its other
+                # devices too (a profile leaves such games out of its results: no contest).
+                rows[-1].account = account.id
+                if rows[-1].kind == st.HUMAN:
+                    rows[-1].name = account.name
         row = st.GameRow(
             id=new_game_id(),
             game=game.name,
@@ -302,6 +341,7 @@ class Hub:
             seats=rows,
             private=private,
             owner=owner,
+            rated=rated,
         )
         await self.check_quota(owner, row.ai_only)
         await self.db(self.storage.create_game, row)
@@ -357,8 +397,8 @@ class Hub:
             spec = spec.strip()
             self.check_spec(game, spec, f"seats[{index}].spec")
             default = f"AI ({spec})"
-            if len(default) > st.NAME_LENGTH:
-                default = default[: st.NAME_LENGTH - 2] + "…)"
+            if len(default) > NAME_LENGTH:
+                default = default[: NAME_LENGTH - 2] + "…)"
             return st.SeatRow(index, kind, name or default, spec=spec)
         if kind in (st.HUMAN, st.HOTSEAT):
             name = name or game.seat_name(index)
@@ -373,8 +413,8 @@ class Hub:
         """Refuse an AI spec that does not parse, does not fit its column, or asks for more think
         time per move than the operator's ceiling, or (setting no time) more iterations (naming
         the ceiling)."""
-        if len(spec) > st.SPEC_LENGTH:
-            raise bad_request(f"{field} is longer than {st.SPEC_LENGTH} characters")
+        if len(spec) > SPEC_LENGTH:
+            raise bad_request(f"{field} is longer than {SPEC_LENGTH} characters")
         try:
             agent = make_agent(spec, game, 0)
         except BoardplayError as exc:

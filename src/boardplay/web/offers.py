@@ -237,7 +237,9 @@ async def _start_rematch(room: Room, new_id: str, owner: str | None) -> dict[int
             invites[index] = code
             seats.append(st.SeatRow(index, st.INVITE, name, invite_hash=hash_token(code)))
         else:
-            seats.append(st.SeatRow(index, old.kind, name, old.spec, old.token_hash))
+            seats.append(
+                st.SeatRow(index, old.kind, name, old.spec, old.token_hash, account=old.account)
+            )
     await room.hub.db(
         room.hub.storage.create_game,
         st.GameRow(
@@ -249,6 +251,7 @@ async def _start_rematch(room: Room, new_id: str, owner: str | None) -> dict[int
             start_position=row.start_position,
             private=row.private,
             owner=owner,
+            rated=row.rated and not any(s.kind == st.AI for s in seats),
         ),
     )
     return invites

@@ -20,7 +20,7 @@ from boardplay.web.endings import ENDINGS, check_agreed, without_resigned
 from boardplay.web.errors import ApiError, bad_request, quote
 from boardplay.web.hints import hints_for
 from boardplay.web.moves import step_said
-from boardplay.web.storage import NAME_LENGTH, SPEC_LENGTH
+from boardplay.web.tables import NAME_LENGTH, SPEC_LENGTH
 
 
 def frames_of(

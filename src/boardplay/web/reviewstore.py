@@ -16,7 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.storage import games_table, metadata
+from boardplay.web.tables import games_table, metadata
 
 RUNNING = "running"
 DONE = "done"

@@ -30,12 +30,14 @@ from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web import storage as st
 from boardplay.web import views
+from boardplay.web.accountstore import Account
 from boardplay.web.aijobs import AiJob
 from boardplay.web.chance import chance_rng
 from boardplay.web.endings import ENDINGS, without_resigned
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quote
 from boardplay.web.host import RoomHost
 from boardplay.web.moves import History
+from boardplay.web.rated import sign_in_needed
 from boardplay.web.sockets import Outbox, Subscriber, encode
 from boardplay.web.tokens import hash_token, matches, new_token
 
@@ -77,6 +79,8 @@ class Room:
         self._view: dict[str, Any] | None = None
         self._views: dict[frozenset[int], dict[str, Any]] = {}
         """This revision's view for each set of seats a visitor holds (spectators: none)."""
+        self.rated = False
+        """Whether this process has had the game's end rated (``changed``)."""
         self.sent = row.revision
         """The revision this room's sockets were last sent (``broadcast``): whenever the copy
         is newer, for whatever reason it advanced, the hub sends them the update."""
@@ -141,7 +145,7 @@ class Room:
             raise conflict("game_unavailable", self.broken)
 
     def seats_of(self, token: str | None) -> set[int]:
-        return {s.seat for s in self.row.seats if matches(token, s.token_hash)}
+        return {s.seat for s in self.row.seats if s.held_by(token)}
 
     def ai_to_move(self, state: State) -> int | None:
         if self.settled:
@@ -369,12 +373,20 @@ class Room:
         await self._decide(change)
 
     async def join(
-        self, seat: int | None, invite: str | None, name: str | None, accept_reproducible: bool
+        self,
+        seat: int | None,
+        invite: str | None,
+        name: str | None,
+        accept_reproducible: bool,
+        account: Account | None = None,
     ) -> tuple[str, int]:
+        """Take a seat (an invited one with its code, else an open one); a signed-in player's
+        seat is their account's and carries its name. A rated game seats signed-in players
+        only, each once."""
         taken: list[tuple[str, int]] = []
 
         async def change() -> None:
-            taken.append(await self._join(seat, invite, name, accept_reproducible))
+            taken.append(await self._join(seat, invite, name, accept_reproducible, account))
 
         await self._decide(change)
         return taken[-1]
@@ -387,9 +399,19 @@ class Room:
         raise forbidden("wrong_invite", "this invitation code is not valid here")
 
     async def _join(
-        self, seat: int | None, invite: str | None, name: str | None, accept_reproducible: bool
+        self,
+        seat: int | None,
+        invite: str | None,
+        name: str | None,
+        accept_reproducible: bool,
+        account: Account | None,
     ) -> tuple[str, int]:
         self._require_live()
+        if self.row.rated:
+            if account is None:
+                raise sign_in_needed("take a seat in a rated game")
+            if any(s.account == account.id for s in self.row.seats):
+                raise conflict("already_seated", "you already play in this rated game")
         if self.row.seed is not None and not accept_reproducible:
             raise conflict(
                 "reproducible",
@@ -418,13 +440,17 @@ class Room:
             raise conflict("seat_taken", f"seat {chosen.seat} ({chosen.name}) is already taken")
         token = new_token()
         player = (name or "").strip()[:40] or self.game.seat_name(chosen.seat)
+        owner = None if account is None else account.id
+        if account is not None:
+            player = account.name
         revision = await self.hub.db(
-            self.hub.storage.claim_seat, self.row.id, chosen.seat, hash_token(token), player
+            self.hub.storage.claim_seat, self.row.id, chosen.seat, hash_token(token), player, owner
         )
         if revision is None:
             raise conflict("seat_taken", f"seat {chosen.seat} was just taken")
         chosen.token_hash = hash_token(token)
         chosen.name = player
+        chosen.account = owner
         if revision != self.row.revision + 1:
             await self._refresh(revision)  # another change came in between: take it in too
         self.row.revision = revision
@@ -463,6 +489,9 @@ class Room:
         if publish:
             self.hub.publish(self.row.id, self.row.revision, self.relay_text)
         self.kick()
+        if self.row.rated and self.row.status == st.FINISHED and not self.rated:
+            self.rated = True
+            await self.hub.settle_ratings([self.row.id])
 
     # ----- views ----------------------------------------------------------------------------
     def _touch(self) -> None:

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from boardplay.web.errors import clip, quote
-from boardplay.web.storage import SPEC_LENGTH
+from boardplay.web.tables import SPEC_LENGTH
 
 OptionValue = bool | int | str | None
 Text = Annotated[str, Field(max_length=200)]
@@ -58,6 +58,11 @@ class CreateRequest(PreviewRequest):
         False,
         description="left out of the lobby's lists: only those given the game's link can "
         "watch it or take its open seats",
+    )
+    rated: bool = Field(
+        False,
+        description="the result changes the players' ratings: signed in, your seat (me) and "
+        "invite or open seats only, neither reproducible nor private",
     )
 
 

@@ -16,75 +16,18 @@ lease. The schema is made and upgraded by the Alembic migrations (``migrate.py``
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine, make_url
 
 from boardplay.core.records import Move
-
-NAME_LENGTH = 64
-"""Longest seat name the database stores (a default AI name is cut to fit)."""
-SPEC_LENGTH = 200
-"""Longest AI spec the database stores (a longer one is refused)."""
-
-metadata = sa.MetaData()
-
-games_table = sa.Table(
-    "games",
-    metadata,
-    sa.Column("id", sa.String(32), primary_key=True),
-    sa.Column("game", sa.String(64), nullable=False),
-    sa.Column("options", sa.JSON, nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
-    sa.Column("reproducible", sa.Boolean, nullable=False, server_default=sa.false()),
-    sa.Column("start_position", sa.JSON, nullable=True),
-    sa.Column("status", sa.String(16), nullable=False, index=True),
-    sa.Column("result", sa.JSON, nullable=True),
-    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("updated", sa.DateTime(timezone=True), nullable=False, index=True),
-    sa.Column("revision", sa.Integer, nullable=False, server_default="0"),
-    sa.Column("ai_seat", sa.Integer, nullable=True, index=True),
-    sa.Column("ai_owner", sa.String(32), nullable=True),
-    sa.Column("ai_lease", sa.Float, nullable=True),
-    sa.Column("ai_attempts", sa.Integer, nullable=False, server_default="0"),
-    sa.Column("ai_error", sa.String(400), nullable=True),
-    sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),
-    sa.Column("resigned", sa.JSON, nullable=True),
-    sa.Column("draw_offer", sa.JSON, nullable=True),
-    sa.Column("rematch", sa.String(32), nullable=True),
-    sa.Column("owner", sa.String(64), nullable=True),
-    sa.Column("ai_only", sa.Boolean, nullable=False, server_default=sa.false()),
-    sa.Index("ix_games_owner_created", "owner", "created"),
-)
-
-seats_table = sa.Table(
-    "seats",
-    metadata,
-    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(16), nullable=False),
-    sa.Column("name", sa.String(NAME_LENGTH), nullable=False),
-    sa.Column("spec", sa.String(SPEC_LENGTH), nullable=True),
-    sa.Column("token_hash", sa.String(64), nullable=True),
-    sa.Column("invite_hash", sa.String(64), nullable=True),
-)
-
-actions_table = sa.Table(
-    "actions",
-    metadata,
-    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
-    sa.Column("ply", sa.Integer, primary_key=True),
-    sa.Column("action", sa.Integer, nullable=False),
-    sa.Column("notation", sa.String(200), nullable=False),
-    sa.Column("player", sa.Integer, nullable=False),
-    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
-)
+from boardplay.web.database import make_engine
+from boardplay.web.jobstore import AiJobStore
+from boardplay.web.tables import actions_table, games_table, seat_keys_table, seats_table
+from boardplay.web.tokens import matches
 
 ACTIVE = "active"
 FINISHED = "finished"
@@ -123,10 +66,17 @@ class SeatRow:
     spec: str | None = None
     token_hash: str | None = None
     invite_hash: str | None = None
+    account: int | None = None
+    """The account whose seat this is (its player signed in), if any."""
+    keys: tuple[str, ...] = ()
+    """Hashes of the seat's other tokens (``seat_keys_table``)."""
 
     @property
     def claimed(self) -> bool:
         return self.kind == AI or self.token_hash is not None
+
+    def held_by(self, token: str | None) -> bool:
+        return matches(token, self.token_hash) or any(matches(token, key) for key in self.keys)
 
 
 @dataclass
@@ -161,6 +111,8 @@ class GameRow:
     owner: str | None = None
     """A hash of the address that made the game (``guard.visitor_of``): whose quota it counts
     against and whose turn in the AI queue its AI moves take."""
+    rated: bool = False
+    """Its result changes its players' ratings (every seat a signed-in person, no AI)."""
 
     @property
     def thinking(self) -> int | None:
@@ -180,28 +132,7 @@ class GameRow:
         return all(s.kind == AI for s in self.seats)
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; a SQLite file's directory is created on first use."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite":
-        database = parsed.database
-        if database and database != ":memory:" and not database.startswith("file:"):
-            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False})
-
-        @sa.event.listens_for(engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=FULL")
-            cursor.close()
-
-        return engine
-    return sa.create_engine(url, pool_pre_ping=True)
-
-
-class Storage:
+class Storage(AiJobStore):
     """All database access of the web app. Methods are synchronous and short (one transaction
     each); a SQLite commit of one action row takes well under a millisecond to a few ms."""
 
@@ -239,6 +170,7 @@ class Storage:
                     private=row.private,
                     owner=row.owner,
                     ai_only=row.ai_only,
+                    rated=row.rated,
                 )
             )
             conn.execute(
@@ -252,6 +184,7 @@ class Storage:
                         "spec": s.spec,
                         "token_hash": s.token_hash,
                         "invite_hash": s.invite_hash,
+                        "account_id": s.account,
                     }
                     for s in row.seats
                 ],
@@ -363,9 +296,11 @@ class Storage:
         with self.engine.begin() as conn:
             return self._bump(conn, game_id, revision, **self._job_values(ai_seat, None))
 
-    def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> int | None:
-        """Give an unclaimed seat its token hash; the game's new revision, or None if someone
-        claimed it first."""
+    def claim_seat(
+        self, game_id: str, seat: int, token_hash: str, name: str, account: int | None = None
+    ) -> int | None:
+        """Give an unclaimed seat its token hash (and its player's account); the game's new
+        revision, or None if someone claimed it first."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 seats_table.update()
@@ -374,7 +309,7 @@ class Storage:
                     seats_table.c.seat == seat,
                     seats_table.c.token_hash.is_(None),
                 )
-                .values(token_hash=token_hash, name=name)
+                .values(token_hash=token_hash, name=name, account_id=account)
             )
             if done.rowcount != 1:
                 return None
@@ -434,65 +369,6 @@ class Storage:
         with self.engine.begin() as conn:
             return self._bump(conn, game_id, revision, rematch=rematch)
 
-    # ----- AI jobs --------------------------------------------------------------------------
-    def claim_ai(self, game_id: str, revision: int, owner: str, lease: float) -> int | None:
-        """Take the AI job of ``game_id`` at ``revision`` for ``lease`` seconds, if nobody holds
-        it (or its holder's lease ran out: the holder died). Returns the number of times the job
-        has been claimed (1 the first time), or None if it is not free."""
-        now = time.time()
-        with self.engine.begin() as conn:
-            done = conn.execute(
-                games_table.update()
-                .where(
-                    games_table.c.id == game_id,
-                    games_table.c.revision == revision,
-                    games_table.c.ai_seat >= 0,
-                    sa.or_(games_table.c.ai_lease.is_(None), games_table.c.ai_lease < now),
-                )
-                .values(
-                    ai_owner=owner,
-                    ai_lease=now + lease,
-                    ai_attempts=games_table.c.ai_attempts + 1,
-                )
-                .returning(games_table.c.ai_attempts)
-            ).one_or_none()
-        return None if done is None else int(done.ai_attempts)
-
-    def renew_ai(self, game_id: str, owner: str, lease: float) -> bool:
-        """Extend the lease of a job ``owner`` holds (False: it no longer does)."""
-        with self.engine.begin() as conn:
-            done = conn.execute(
-                games_table.update()
-                .where(games_table.c.id == game_id, games_table.c.ai_owner == owner)
-                .values(ai_lease=time.time() + lease)
-            )
-            return done.rowcount == 1
-
-    def release_ai(self, game_id: str, owner: str) -> None:
-        """Give a job back unfinished (a process shutting down): another process takes it now."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                games_table.update()
-                .where(games_table.c.id == game_id, games_table.c.ai_owner == owner)
-                .values(ai_owner=None, ai_lease=None)
-            )
-
-    def due_ai_jobs(self, limit: int) -> list[str]:
-        """Games with an AI job nobody holds (new, released, or its holder died), and games not
-        yet checked for one, oldest change first."""
-        now = time.time()
-        query = (
-            sa.select(games_table.c.id)
-            .where(
-                games_table.c.ai_seat.is_not(None),
-                sa.or_(games_table.c.ai_lease.is_(None), games_table.c.ai_lease < now),
-            )
-            .order_by(games_table.c.updated)
-            .limit(limit)
-        )
-        with self.reader.connect() as conn:
-            return [r.id for r in conn.execute(query)]
-
     # ----- reading --------------------------------------------------------------------------
     def get_game(self, game_id: str) -> GameRow | None:
         with self.reader.connect() as conn:
@@ -511,6 +387,13 @@ class Storage:
                 .where(actions_table.c.game_id == game_id)
                 .order_by(actions_table.c.ply)
             ).all()
+            keys: dict[int, tuple[str, ...]] = {}
+            for key in conn.execute(
+                sa.select(seat_keys_table.c.seat, seat_keys_table.c.token_hash).where(
+                    seat_keys_table.c.game_id == game_id
+                )
+            ):
+                keys[key.seat] = (*keys.get(key.seat, ()), key.token_hash)
         return GameRow(
             id=found.id,
             game=found.game,
@@ -522,7 +405,17 @@ class Storage:
             created=found.created,
             updated=found.updated,
             seats=[
-                SeatRow(s.seat, s.kind, s.name, s.spec, s.token_hash, s.invite_hash) for s in seats
+                SeatRow(
+                    s.seat,
+                    s.kind,
+                    s.name,
+                    s.spec,
+                    s.token_hash,
+                    s.invite_hash,
+                    s.account_id,
+                    keys.get(s.seat, ()),
+                )
+                for s in seats
             ],
             moves=[Move(m.action, m.notation, m.player) for m in moves],
             revision=int(found.revision),
@@ -533,6 +426,7 @@ class Storage:
             draw_offer=found.draw_offer,
             rematch=found.rematch,
             owner=found.owner,
+            rated=bool(found.rated),
         )
 
     def games_made_since(self, owner: str, since: datetime) -> int:

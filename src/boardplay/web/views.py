@@ -53,7 +53,14 @@ def public_view(
         "status": row.status,
         "created": row.created.isoformat(),
         "seats": [
-            {"seat": s.seat, "name": s.name, "kind": s.kind, "spec": s.spec, "claimed": s.claimed}
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "kind": s.kind,
+                "spec": s.spec,
+                "claimed": s.claimed,
+                "player": s.account is not None,
+            }
             for s in row.seats
         ],
         "ply": len(moves),
@@ -71,6 +78,7 @@ def public_view(
         "draw_offer": row.draw_offer,
         "rematch": row.rematch,
         "hints_allowed": row.hints_allowed,
+        "rated": row.rated,
     }
     if row.seed is not None:
         view["seed"] = row.seed
@@ -130,7 +138,7 @@ def seat_view(
 
 def summary(view: dict[str, Any], updated: datetime) -> dict[str, Any]:
     """A game as the lobby's lists show it, from its public view."""
-    keys = ("id", "game", "title", "status", "seats", "ply", "current_player", "thinking")
+    keys = ("id", "game", "title", "status", "seats", "ply", "current_player", "thinking", "rated")
     out = {k: view.get(k) for k in keys}
     out["current_name"] = view.get("current_name")
     out["result"] = (view.get("result") or {}).get("text")

@@ -12,6 +12,7 @@ from boardplay.web.deps import (
     CatalogueDep,
     HubDep,
     RoomDep,
+    SessionDep,
     VisitorDep,
     token_of,
 )
@@ -46,7 +47,10 @@ async def preview(catalogue: CatalogueDep, body: PreviewRequest) -> dict[str, An
 
 
 @router.post("", status_code=201)
-async def create_game(hub: HubDep, visitor: VisitorDep, body: CreateRequest) -> dict[str, Any]:
+async def create_game(
+    hub: HubDep, visitor: VisitorDep, session: SessionDep, body: CreateRequest
+) -> dict[str, Any]:
+    """A new game; signed in, the creator's seat is the account's (and may be ``rated``)."""
     seats = [seat.model_dump(exclude_none=True) for seat in body.seats]
     room, token, invites = await hub.create(
         body.game.strip(),
@@ -56,6 +60,8 @@ async def create_game(hub: HubDep, visitor: VisitorDep, body: CreateRequest) -> 
         body.seed,
         body.private,
         owner=visitor,
+        account=session.account if session else None,
+        rated=body.rated,
     )
     await room.changed()
     return {
@@ -101,8 +107,15 @@ async def invitation(room: RoomDep, body: InvitationRequest) -> dict[str, Any]:
 
 
 @router.post("/{game_id}/join")
-async def join(room: RoomDep, body: JoinRequest) -> dict[str, Any]:
-    token, chosen = await room.join(body.seat, body.invite, body.name, body.accept_reproducible)
+async def join(room: RoomDep, session: SessionDep, body: JoinRequest) -> dict[str, Any]:
+    """Take a seat; signed in, it is the account's (a rated game's seats must be)."""
+    token, chosen = await room.join(
+        body.seat,
+        body.invite,
+        body.name,
+        body.accept_reproducible,
+        session.account if session else None,
+    )
     return {"token": token, "seat": chosen, "game": room.view_for(token)}
 
 
