@@ -48,10 +48,11 @@ bench: $(KERNELS)
 	$(BIN)/boardplay bench --mcts --adapters --seconds 2
 
 # 200 concurrent games on 2 server processes against 1, on loopback (numbers, not pass/fail).
-# Two runs: players thinking about 5 s a move (the latency people meet), then a closed loop
+# Two runs: signed-in players thinking about 5 s a move (the latency people meet; sign-up and
+# sign-in timed too), then a closed loop
 # (the most moves/s the servers take); each compares one process with two.
 bench-web: $(KERNELS) services
-	$(PY) tools/loadbench.py --games 200 --seconds 20 --pace 5
+	$(PY) tools/loadbench.py --games 200 --seconds 20 --pace 5 --accounts
 	$(PY) tools/loadbench.py --games 200 --seconds 10
 
 # The compiled modules that have stubs (every .pyi beside a .pyx), held against their stubs.

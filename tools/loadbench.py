@@ -9,8 +9,11 @@ most) or after a think time of about ``--pace`` seconds (people playing): the pl
 round trip at the player (send to update) and its arrival at the spectator on the other
 process, moves per second overall, errors, and the servers' CPU time per move (all their work
 in the window, read from ``/proc``, divided by the moves).
-A finished game is replaced by a new one. The run is bounded by ``--seconds`` per setup (and a
-ceiling on moves); numbers are printed, never asserted: the machine may be shared."""
+A finished game is replaced by a new one. With ``--accounts`` every table is a signed-in player:
+it signs up (a password account) and signs in before the window opens, creates its games with
+its session cookie and CSRF token, and its sockets carry the cookie; the sign-up and sign-in
+latencies are reported too (argon2id is their cost). The run is bounded by ``--seconds`` per
+setup (and a ceiling on moves); numbers are printed, never asserted: the machine may be shared."""
 
 from __future__ import annotations
 
@@ -43,6 +46,8 @@ class Tally:
     elapsed: float = 0.0
     cpu: float = 0.0
     """CPU seconds the servers used from the window's opening until the last move came back."""
+    sign_ups: list[float] = field(default_factory=list)
+    sign_ins: list[float] = field(default_factory=list)
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -80,10 +85,31 @@ async def _one_table(
     """One table: a game after another until the window closes (a finished game is replaced by
     a new one, so the load stays at ``--games`` games)."""
     first = True
-    while await _one_game(http, ports, index, args, ready, tally, first):
+    session: dict[str, str] = {}
+    if args.accounts:
+        session = await _sign_in(http, ports[index % len(ports)], f"bench{index}", tally)
+    while await _one_game(http, ports, index, args, ready, tally, first, session):
         first = False
         if time.monotonic() >= ready.window[1] or len(tally.round_trips) >= MAX_MOVES:
             return
+
+
+async def _sign_in(http: httpx.AsyncClient, port: int, name: str, tally: Tally) -> dict[str, str]:
+    """Sign up and then sign in as ``name``; the headers that carry the session after that."""
+    base = f"http://127.0.0.1:{port}/api/account"
+    body = {"name": name, "password": "bench password"}
+    started = time.perf_counter()
+    answer = await http.post(f"{base}/signup", json=body)
+    tally.sign_ups.append(time.perf_counter() - started)
+    started = time.perf_counter()
+    answer = await http.post(f"{base}/signin", json=body)
+    tally.sign_ins.append(time.perf_counter() - started)
+    http.cookies.clear()  # one client serves every table: each sends its own cookie
+    if answer.status_code != 200:
+        tally.errors.append(f"sign-in: {answer.status_code} {answer.text[:80]}")
+        return {}
+    cookie = answer.cookies["boardplay_session"]
+    return {"Cookie": f"boardplay_session={cookie}", "X-CSRF-Token": answer.json()["csrf"]}
 
 
 async def _one_game(
@@ -94,6 +120,7 @@ async def _one_game(
     ready: Gate,
     tally: Tally,
     first: bool,
+    session: dict[str, str],
 ) -> bool:
     """Set up one game and its two sockets (the first game of each table then waits for every
     table), then play until the window closes; True if the game came to its end."""
@@ -101,7 +128,9 @@ async def _one_game(
     watcher_port = ports[(index + 1) % len(ports)]
     seats = [{"kind": "me"}, {"kind": "hotseat"}]
     answer = await http.post(
-        f"http://127.0.0.1:{mover_port}/api/games", json={"game": args.game, "seats": seats}
+        f"http://127.0.0.1:{mover_port}/api/games",
+        json={"game": args.game, "seats": seats},
+        headers=session,
     )
     if answer.status_code != 201:
         tally.errors.append(f"create: {answer.status_code} {answer.text[:80]}")
@@ -114,7 +143,12 @@ async def _one_game(
     base = "ws://127.0.0.1:{}/api/games/" + gid + "/ws"
     pace = random.Random(index * 1_000_003 + tally.games)
     async with (
-        connect(base.format(mover_port), max_size=None, open_timeout=60) as mover,
+        connect(
+            base.format(mover_port),
+            max_size=None,
+            open_timeout=60,
+            additional_headers={"Cookie": session["Cookie"]} if session else None,
+        ) as mover,
         connect(base.format(watcher_port), max_size=None, open_timeout=60) as watcher,
     ):
         view = await _next_ply(mover, 0, {})
@@ -255,7 +289,17 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
         "errors": len(tally.errors),
         "first_errors": tally.errors[:3],
         "games_played": tally.games,
+        "accounts": bool(args.accounts),
+        "sign_up_ms_p50_p99": _spread(tally.sign_ups),
+        "sign_in_ms_p50_p99": _spread(tally.sign_ins),
     }
+
+
+def _spread(seconds: Sequence[float]) -> list[float] | None:
+    if not seconds:
+        return None
+    ms = [s * 1000 for s in seconds]
+    return [round(percentile(ms, 0.5), 1), round(percentile(ms, 0.99), 1)]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -277,6 +321,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="profile the first server with py-spy while measuring (collapsed stacks written "
         "to PATH.<processes>; needs py-spy on the PATH)",
     )
+    parser.add_argument(
+        "--accounts",
+        action="store_true",
+        help="every table is a signed-in player (sign-up and sign-in timed before the window)",
+    )
     args = parser.parse_args(argv)
     with ds.postgres(durable=True) as admin, ds.redis() as redis:
         rows = [run_setup(admin, redis, n, args) for n in args.processes]
@@ -290,6 +339,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"{row['p95_ms']:>7} {row['p99_ms']:>7} {row['spectator_p99_ms']:>9} "
             f"{row['moves']:>7} {row['errors']:>6} {row['server_cpu_ms_per_move']:>11}"
         )
+        if row["accounts"]:
+            print(
+                f"{'':>9} sign-up ms p50/p99 {row['sign_up_ms_p50_p99']}, "
+                f"sign-in ms p50/p99 {row['sign_in_ms_p50_p99']} (all tables at once)"
+            )
     with contextlib.suppress(Exception):
         print(json.dumps(rows))
 

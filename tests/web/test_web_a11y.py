@@ -1,5 +1,6 @@
 """Accessibility in a real headless Chromium (issue 16, build 6): axe-core finds no serious or
-critical violation on the lobby, each game page, a replay and the rules, at desktop and phone
+critical violation on the lobby, each game page, a replay, the rules, signing in, the
+account, a profile and the ratings, at desktop and phone
 size; the status line and the opponent's moves are live regions that announce each new turn
 once; every seat's colour comes with a shape."""
 
@@ -60,6 +61,25 @@ def test_axe_finds_nothing_serious_on_any_page(
         page.goto(f"{server}/#/rules/potlatch")
         page.wait_for_selector("#rules-text h1")
         found += violations(page, "rules")
+        page.goto(f"{server}/#/signin")
+        page.wait_for_selector("#signup-form")
+        found += violations(page, "sign in")
+        name = f"axe{size}"
+        page.fill("#signup-name", name)
+        page.fill("#signup-password", "an axe password")
+        page.click("#signup-submit")
+        page.wait_for_function(
+            "name => document.querySelector('#account-link').textContent === name", arg=name
+        )
+        page.goto(f"{server}/#/account")
+        page.wait_for_selector("#account-page")
+        found += violations(page, "account")
+        page.goto(f"{server}/#/player/{name}")
+        page.wait_for_selector("#profile")
+        found += violations(page, "profile")
+        page.goto(f"{server}/#/ratings/proteus")
+        page.wait_for_selector(".pools")
+        found += violations(page, "ratings")
     finally:
         context.close()
     assert not found, "\n".join(found)

@@ -262,3 +262,25 @@ def test_deleting_an_account_keeps_its_finished_games(client: TestClient) -> Non
     refused(client.post("/api/account/signin", json={"name": "Hana", "password": PASSWORD}), 401)
     sign_up(client, "Hana")  # the name is free again
     assert [p["name"] for p in client.get("/api/ratings/tiny").json()["players"]] == ["Kenji"]
+
+
+def test_no_route_lets_one_account_act_for_another_accounts_seats(client: TestClient) -> None:
+    hana, kenji = sign_up(client, "Hana"), sign_up(client, "Kenji")
+    game, tokens = rated_game(client, hana, kenji)
+    seat = game["current_player"]
+    other = hana if seat == 1 else kenji  # signed in, but not the seat to move
+    move = {"action": "t1", "ply": game["ply"]}
+    assert other.post(f"/api/games/{game['id']}/actions", move).status_code == 403
+    assert other.post(f"/api/games/{game['id']}/resign", {"seat": seat}).status_code == 403
+    mine = other.post(f"/api/account/games/{game['id']}/token").json()
+    assert mine["seats"] == [1 - seat]
+    # The account's own token holds its own seat only: moving for the other is not its turn.
+    assert "not your turn" in refused(
+        client.post(f"/api/games/{game['id']}/actions", json=move, headers=auth(mine["token"])),
+        409,
+    )
+    view = client.get(f"/api/games/{game['id']}", headers=auth(mine["token"])).json()
+    assert view["your_seats"] == [1 - seat]
+    assert client.get(f"/api/games/{game['id']}", headers=auth(tokens[seat])).json()[
+        "your_seats"
+    ] == [seat]

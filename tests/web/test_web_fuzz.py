@@ -8,6 +8,7 @@ refused request changes nothing. Budgets grow under ``make soak`` (BOARDPLAY_SOA
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -83,6 +84,43 @@ def test_http_api_never_fails_and_refusals_change_nothing(
         assert error["code"] and error["message"], response.text
         assert len(response.content) < 2000
         assert snapshot(http, target["id"]) == before, (case.method, case.path, case.body)
+
+
+SIGNED_IN_ROUTES = r"^/api/(account|players|ratings|seeks|challenges)"
+ACCOUNT_NUMBERS = itertools.count()
+
+
+def signed_in(http: ASGIClient, number: int) -> dict[str, str]:
+    """A fresh account's session headers (cookie and CSRF token)."""
+    answer = http.post(
+        "/api/account/signup", json={"name": f"fuzz{number}", "password": "fuzz password"}
+    )
+    assert answer.status_code == 201, answer.text
+    cookie = answer.headers["set-cookie"].split(";")[0]
+    http.cookies.clear()
+    return {"Cookie": cookie, "X-CSRF-Token": answer.json()["csrf"]}
+
+
+@FUZZ_SETTINGS
+@given(data=st.data())
+def test_account_routes_never_fail_for_a_signed_in_player(
+    data: st.DataObject, api_schema: Any, http: ASGIClient, target: dict[str, str]
+) -> None:
+    """The routes of accounts, players and ratings, fuzzed as a signed-in player would send
+    them (the session cookie and its CSRF token): never a 5xx, every refusal in the one shape,
+    and no game touched."""
+    accounts = api_schema.include(path_regex=SIGNED_IN_ROUTES)
+    case = data.draw(accounts.as_strategy())
+    headers = signed_in(http, next(ACCOUNT_NUMBERS))
+    before = snapshot(http, target["id"])
+    response = case.call(session=http, headers=headers)
+    http.cookies.clear()
+    assert response.status_code < 500, (case.method, case.path, case.body, response.text)
+    if response.status_code >= 400:
+        error = response.json()["error"]
+        assert error["code"] and error["message"], response.text
+        assert len(response.content) < 2000
+    assert snapshot(http, target["id"]) == before, (case.method, case.path, case.body)
 
 
 # ----- WebSocket frames -------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // Talking to the server over HTTP: one function that sends JSON, reads JSON and turns an error
 // answer into an Error carrying the server's message; and the toast that shows such messages.
 import { t } from "./text.js";
+import { csrf } from "./session.js";
 
 const toast = () => document.getElementById("toast");
 
@@ -16,6 +17,8 @@ export async function api(path, { method = "GET", body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  // A change made while signed in carries the session's CSRF token (the cookie goes by itself).
+  if (method !== "GET" && csrf()) headers["X-CSRF-Token"] = csrf();
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try { data = await response.json(); } catch { data = null; }

@@ -6,6 +6,9 @@ import { lobbyPage, joinPage } from "./pages/lobby.js";
 import { gamePage } from "./pages/game.js";
 import { replayPage } from "./pages/replay.js";
 import { rulesPage } from "./pages/rules.js";
+import { signInPage, accountPage } from "./pages/account.js";
+import { playerPage, ratingsPage } from "./pages/player.js";
+import { loadSession, accountLink } from "./session.js";
 
 const main = document.getElementById("main");
 const connection = document.getElementById("connection");
@@ -32,6 +35,10 @@ async function show() {
     else if (parts[0] === "join" && parts[1]) await joinPage(main, parts[1], parts[2]);
     else if (parts[0] === "replay") await replayPage(main, parts[1]);
     else if (parts[0] === "rules" && parts[1]) await rulesPage(main, parts[1]);
+    else if (parts[0] === "signin") await signInPage(main);
+    else if (parts[0] === "account") await accountPage(main);
+    else if (parts[0] === "player" && parts[1]) await playerPage(main, parts[1]);
+    else if (parts[0] === "ratings") await ratingsPage(main, parts[1]);
     else await lobbyPage(main);
   } catch (e) {
     clear(main).append(h("div", { class: "panel" }, h("h2", {}, t("error.title")), h("p", {}, e.message), h("a", { href: "#/" }, t("error.back"))));
@@ -42,6 +49,7 @@ function translateShell() {
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
   document.getElementById("language").value = language();
+  accountLink(document.getElementById("account-link"));
 }
 
 // The language switcher on every page: remembered, and the page drawn again in the new language.
@@ -54,7 +62,7 @@ document.getElementById("language").addEventListener("change", async (event) => 
 
 window.addEventListener("hashchange", route);
 window.addEventListener("DOMContentLoaded", async () => {
-  await setLanguage(preferredLanguage());
+  await Promise.all([setLanguage(preferredLanguage()), loadSession()]);
   translateShell();
   route();
 });

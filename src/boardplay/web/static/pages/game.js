@@ -4,7 +4,8 @@
 import { h, clear } from "../dom.js";
 import { api, showError } from "../api.js";
 import { GameClient } from "../live.js";
-import { tokenFor, invitesFor, tutorialSeen } from "../store.js";
+import { tokenFor, invitesFor, tutorialSeen, rememberToken } from "../store.js";
+import { account, loadSession } from "../session.js";
 import { t, words, seatName } from "../text.js";
 import { chooser, boardModule } from "./parts.js";
 import { rulesDrawer } from "./rulesdrawer.js";
@@ -15,8 +16,20 @@ import { requestHint } from "./hint.js";
 import { reviewPanel } from "./review.js";
 import * as views from "./gameview.js";
 
+// A signed-in player opening one of their games in a browser that holds no token for it gets
+// one from the account (their seats follow them to every device).
+async function accountToken(id) {
+  if (tokenFor(id) || !account()) return tokenFor(id);
+  try {
+    const given = await api(`/api/account/games/${id}/token`, { method: "POST", body: {} });
+    rememberToken(id, given.token);
+  } catch { /* not this account's game: watched as anyone may */ }
+  return tokenFor(id);
+}
+
 export async function gamePage(main, id, connection, { learn = false } = {}) {
-  const client = new GameClient(id, tokenFor(id), (state, message) => {
+  await loadSession();
+  const client = new GameClient(id, await accountToken(id), (state, message) => {
     if (state === "error") showError(message);
     else connection.textContent = t(`conn.${state}`);
     if (state === "queued") showError(t("conn.queued")); // said where the player looks too

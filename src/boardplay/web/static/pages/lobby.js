@@ -7,6 +7,7 @@ import { t, term, gameTitle, seatName, resultWords } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
 import { ABOUT, inCardOrder } from "../about.js";
 import { miniature } from "../boards/miniatures.js";
+import { account, loadSession } from "../session.js";
 
 const SEAT_CHOICES = ["me", "hotseat", "ai", "invite", "open"];
 const DEFAULT_LEVEL = "medium";
@@ -66,7 +67,7 @@ function readOptions(box) {
 function listing(games, action) {
   if (!games.length) return h("p", { class: "muted" }, t("lobby.none"));
   return h("table", { class: "list" }, games.map((g) => h("tr", { "data-game": g.id },
-    h("td", {}, gameTitle(g.game, g.title)), h("td", {}, g.seats.map((s) => seatName(s.name)).join(" – ")),
+    h("td", {}, gameTitle(g.game, g.title), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : ""), h("td", {}, g.seats.map((s) => seatName(s.name)).join(" – ")),
     h("td", { class: "muted" }, g.result ? resultWords({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned }, g.seats.map((s) => s.name))
       : g.status === "active" ? t("lobby.toMove", { name: seatName(g.current_name ?? "") }) : term("status", g.status)),
     h("td", {}, action(g)))));
@@ -114,8 +115,14 @@ export async function lobbyPage(main) {
   const rulesLink = h("a", { id: "rules-link", href: "#" }, t("lobby.rules"));
   const reproducible = h("input", { type: "checkbox", id: "reproducible" });
   const privateBox = h("input", { type: "checkbox", id: "private" });
+  await loadSession();
+  const me = account();
+  // Rated: for signed-in players only, every other seat another signed-in player's.
+  const ratedBox = h("input", { type: "checkbox", id: "rated" });
+  const ratedLine = me ? h("p", {}, h("label", { title: t("lobby.ratedTitle") }, ratedBox, t("lobby.ratedLabel")))
+    : h("p", { class: "muted", id: "sign-in-note" }, h("a", { href: "#/signin" }, t("lobby.signInLink")), t("lobby.signInWhy"));
   // The name the creator plays under (remembered in this browser, as a guest's on joining).
-  const myName = h("input", { id: "my-name", value: playerName(), placeholder: t("join.placeholder"), maxlength: 40 });
+  const myName = h("input", { id: "my-name", value: me ? me.name : playerName(), placeholder: t("join.placeholder"), maxlength: 40, disabled: !!me });
   const more = h("details", { id: "more-options" }, h("summary", {}, t("lobby.moreOptions")),
     h("p", { class: "muted" }, t("lobby.moreOptionsNote")), optionsBox,
     h("p", {}, h("label", { title: t("lobby.reproducibleTitle") }, reproducible, t("lobby.reproducible"))));
@@ -124,6 +131,7 @@ export async function lobbyPage(main) {
     h("label", {}, `${t("lobby.game")} `, gameSelect), " ", rulesLink,
     countBox, h("h3", {}, t("lobby.seats")), h("p", {}, h("label", {}, `${t("join.name")} `, myName)), seatsBox,
     h("p", {}, h("label", {}, privateBox, t("lobby.private"))),
+    ratedLine,
     more,
     h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create")),
   );
@@ -156,7 +164,7 @@ export async function lobbyPage(main) {
     clear(seatsBox);
     seatNames.map(seatName).forEach((name, seat) => {
       const kind = h("select", { name: `seat-${seat}`, class: "seat-kind", "aria-label": name }, SEAT_CHOICES.map((v) => h("option", { value: v }, t(`seat.${v}`))));
-      kind.value = kept[seat]?.[0] ?? (seat === 0 ? "me" : "ai");
+      kind.value = kept[seat]?.[0] ?? (seat === 0 ? "me" : ratedBox.checked ? "open" : "ai");
       const { level, note } = levelPicker(game, seat, name);
       if (kept[seat]) { level.value = kept[seat][1]; level.dispatchEvent(new Event("change")); }
       const sync = () => { level.hidden = note.hidden = kind.value !== "ai"; };
@@ -183,6 +191,14 @@ export async function lobbyPage(main) {
     drawSeats();
   };
   gameSelect.addEventListener("change", drawOptions);
+  // A rated game seats people only: the other seats become open seats (or stay invitations).
+  ratedBox.addEventListener("change", () => {
+    if (!ratedBox.checked) return;
+    privateBox.checked = reproducible.checked = false;
+    for (const kind of seatsBox.querySelectorAll(".seat-kind")) {
+      if (kind.value === "ai" || kind.value === "hotseat") { kind.value = "open"; kind.dispatchEvent(new Event("change")); }
+    }
+  });
   countBox.addEventListener("change", drawSeats);
   optionsBox.addEventListener("change", drawSeats);
   form.addEventListener("submit", async (event) => {
@@ -194,7 +210,7 @@ export async function lobbyPage(main) {
     });
     rememberName(myName.value.trim());
     try {
-      const body = { game: gameSelect.value, options: options(), seats, reproducible: reproducible.checked, private: privateBox.checked };
+      const body = { game: gameSelect.value, options: options(), seats, reproducible: reproducible.checked, private: privateBox.checked, rated: ratedBox.checked };
       const created = await api("/api/games", { method: "POST", body });
       rememberToken(created.id, created.token);
       rememberInvites(created.id, created.invites);
@@ -210,12 +226,16 @@ export async function lobbyPage(main) {
     h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, open, recent)));
 
   const ids = myGameIds();
-  const [myGames, openGames, recentGames] = await Promise.all([
+  const [myGames, openGames, recentGames, accountGames] = await Promise.all([
     ids.length ? api(`/api/games?ids=${ids.join(",")}`) : { games: [] },
     api("/api/games?open=1"),
     api("/api/games"),
+    me ? api("/api/account/games").catch(() => ({ games: [] })) : { games: [] },
   ]);
-  mine.append(listing(myGames.games, (g) => h("a", { href: `#/game/${g.id}` }, g.status === "active" ? t("lobby.play") : t("lobby.view"))));
+  // Signed in: the account's games (your turn first) and then any this browser holds besides.
+  const known = new Set(accountGames.games.map((g) => g.id));
+  const all = [...accountGames.games, ...myGames.games.filter((g) => !known.has(g.id))];
+  mine.append(listing(all, (g) => h("a", { href: `#/game/${g.id}`, class: g.your_turn ? "your-turn" : null }, g.your_turn ? t("lobby.yourTurn") : g.status === "active" ? t("lobby.play") : t("lobby.view"))));
   open.append(listing(openGames.games, (g) => h("button", { class: "join", onclick: async () => {
     if (g.reproducible && !confirm(t("lobby.joinReproducible"))) return;
     try {

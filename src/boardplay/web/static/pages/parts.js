@@ -26,12 +26,14 @@ export function seatList(game, highlight, winners = []) {
     const ai = seat.kind === "ai" && !String(seat.name).includes(seat.spec) ? t("seatlist.ai", { spec: term("level", seat.spec) }) : "";
     const kind = seat.kind === "hotseat" ? t("seatlist.hotseat") : seat.kind !== "ai" && !seat.claimed ? t("seatlist.waiting") : ai;
     const colourName = seatNames[seat.seat];
-    const name = colourName && colourName !== seat.name ? `${seatName(colourName)} · ${seatName(seat.name)}` : seatName(seat.name);
+    const colour = colourName && colourName !== seat.name ? `${seatName(colourName)} · ` : "";
+    // A signed-in player's name leads to their profile.
+    const name = seat.player ? h("a", { href: `#/player/${encodeURIComponent(seat.name)}`, class: "player-link" }, seat.name) : seatName(seat.name);
     const won = winners.includes(seat.seat);
     const cls = [seat.seat === highlight ? "current" : "", game.thinking === seat.seat ? "thinking" : "", won ? "winner" : ""].join(" ");
     return h("li", { class: cls, "data-seat": seat.seat },
       seatSwatch(game.hints, seat.seat),
-      `${name}${you}${kind}${score}`,
+      colour, name, `${you}${kind}${score}`,
       won ? h("span", { class: "badge" }, `★ ${t("game.winner")}`) : "");
   }));
 }

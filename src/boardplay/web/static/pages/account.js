@@ -1,0 +1,132 @@
+// Signing in and the account page. A player signs up or in with a passkey (the browser's own
+// prompt: a fingerprint, a face, a security key, a phone) or with a name and password; the games
+// this browser held as a guest then become the account's, so they follow the player to every
+// device. The account page lists passkeys and keeps the rest of the account's settings.
+import { h, clear } from "../dom.js";
+import { api, showError } from "../api.js";
+import { myGameIds, tokenFor } from "../store.js";
+import { setSession, loadSession, account } from "../session.js";
+import { t } from "../text.js";
+
+const passkeysWork = () => typeof window.PublicKeyCredential === "function" && !!PublicKeyCredential.parseCreationOptionsFromJSON;
+
+// The games this browser holds seats in as a guest become the account's.
+async function keepGuestGames() {
+  const seats = myGameIds().map((game) => ({ game, token: tokenFor(game) })).filter((s) => s.token).slice(0, 200);
+  if (seats.length) await api("/api/account/adopt", { method: "POST", body: { seats } }).catch(() => null);
+}
+
+async function signedIn(answer) {
+  setSession(answer);
+  await keepGuestGames();
+  location.hash = "#/";
+}
+
+export async function createPasskey(name) {
+  const begun = await api("/api/account/passkeys/register", { method: "POST", body: name ? { name } : {} });
+  const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(begun.options);
+  const credential = await navigator.credentials.create({ publicKey });
+  return api("/api/account/passkeys/register/finish", {
+    method: "POST", body: { ceremony: begun.ceremony, credential: credential.toJSON(), label: t("account.passkeyLabel") },
+  });
+}
+
+async function usePasskey() {
+  const begun = await api("/api/account/passkeys/signin", { method: "POST", body: {} });
+  const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(begun.options);
+  const credential = await navigator.credentials.get({ publicKey });
+  return api("/api/account/passkeys/signin/finish", { method: "POST", body: { ceremony: begun.ceremony, credential: credential.toJSON() } });
+}
+
+// A button whose work may fail: the server's (or the browser's) reason is shown, nothing else.
+const action = (attrs, label, work) => {
+  const button = h("button", { type: "button", ...attrs }, label);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try { await work(); } catch (e) { showError(e.name === "NotAllowedError" ? t("account.passkeyCancelled") : e.message); } finally { button.disabled = false; }
+  });
+  return button;
+};
+
+export async function signInPage(main) {
+  await loadSession();
+  if (account()) { location.hash = "#/account"; return; }
+  clear(main);
+  const name = h("input", { id: "signin-name", autocomplete: "username", maxlength: 20, required: true });
+  const password = h("input", { id: "signin-password", type: "password", autocomplete: "current-password" });
+  const newName = h("input", { id: "signup-name", autocomplete: "username", maxlength: 20, pattern: "[A-Za-z0-9_\\-]{3,20}", required: true });
+  const newPassword = h("input", { id: "signup-password", type: "password", autocomplete: "new-password", minlength: 8 });
+  const noPasskeys = passkeysWork() ? "" : h("p", { class: "muted" }, t("account.noPasskeys"));
+  const signIn = h("form", { class: "panel", id: "signin-form" },
+    h("h2", {}, t("account.signInTitle")),
+    passkeysWork() ? h("p", {}, action({ id: "signin-passkey", class: "primary" }, t("account.signInPasskey"), async () => signedIn(await usePasskey()))) : noPasskeys,
+    h("p", { class: "muted" }, t("account.orPassword")),
+    h("p", {}, h("label", {}, `${t("account.name")} `, name)),
+    h("p", {}, h("label", {}, `${t("account.password")} `, password)),
+    h("button", { type: "submit", id: "signin-submit" }, t("account.signIn")));
+  signIn.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try { await signedIn(await api("/api/account/signin", { method: "POST", body: { name: name.value.trim(), password: password.value } })); } catch (e) { showError(e.message); }
+  });
+  const signUp = h("form", { class: "panel", id: "signup-form" },
+    h("h2", {}, t("account.signUpTitle")),
+    h("p", { class: "muted" }, t("account.why")),
+    h("p", {}, h("label", {}, `${t("account.name")} `, newName)),
+    h("p", { class: "muted small" }, t("account.nameRule")),
+    passkeysWork() ? h("p", {}, action({ id: "signup-passkey", class: "primary" }, t("account.signUpPasskey"), async () => {
+      if (!newName.reportValidity()) return;
+      await signedIn(await createPasskey(newName.value.trim()));
+    })) : noPasskeys,
+    h("p", { class: "muted" }, t("account.orPasswordNew")),
+    h("p", {}, h("label", {}, `${t("account.password")} `, newPassword)),
+    h("button", { type: "submit", id: "signup-submit" }, t("account.signUpPassword")));
+  signUp.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try { await signedIn(await api("/api/account/signup", { method: "POST", body: { name: newName.value.trim(), password: newPassword.value } })); } catch (e) { showError(e.message); }
+  });
+  main.append(h("div", { class: "columns" }, signIn, signUp));
+}
+
+export async function accountPage(main) {
+  await loadSession();
+  const me = account();
+  if (!me) { location.hash = "#/signin"; return; }
+  clear(main);
+  const redraw = (answer) => { setSession(answer); accountPage(main); };
+  const keys = me.passkeys.length ? h("ul", { id: "passkeys" }, me.passkeys.map((k) => h("li", {},
+    `${k.label} · ${new Date(k.created).toLocaleDateString()} `,
+    action({ class: "remove-passkey" }, t("account.remove"), async () => redraw(await api(`/api/account/passkeys/${encodeURIComponent(k.id)}`, { method: "DELETE" }))))))
+    : h("p", { class: "muted", id: "passkeys" }, t("account.noKeys"));
+  const old = h("input", { type: "password", id: "old-password", autocomplete: "current-password" });
+  const fresh = h("input", { type: "password", id: "new-password", autocomplete: "new-password", minlength: 8 });
+  const passwordForm = h("form", { id: "password-form" },
+    me.password ? h("p", {}, h("label", {}, `${t("account.oldPassword")} `, old)) : "",
+    h("p", {}, h("label", {}, `${t("account.newPassword")} `, fresh)),
+    h("button", { type: "submit" }, me.password ? t("account.changePassword") : t("account.setPassword")));
+  passwordForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      redraw(await api("/api/account/password", { method: "POST", body: { old: me.password ? old.value : null, new: fresh.value } }));
+      showError(t("account.passwordSaved"));
+    } catch (e) { showError(e.message); }
+  });
+  const out = (path) => async () => { setSession(await api(path, { method: "POST", body: {} })); location.hash = "#/"; };
+  main.append(
+    h("div", { class: "panel", id: "account-page" },
+      h("h2", {}, t("account.title", { name: me.name })),
+      h("p", {}, h("a", { href: `#/player/${encodeURIComponent(me.name)}`, id: "my-profile" }, t("account.profile"))),
+      h("h3", {}, t("account.passkeys")), keys,
+      passkeysWork() ? h("p", {}, action({ id: "add-passkey" }, t("account.addPasskey"), async () => redraw(await createPasskey(null)))) : "",
+      h("h3", {}, t("account.passwordTitle")), passwordForm,
+      h("h3", {}, t("account.sessions")),
+      h("p", {}, action({ id: "signout" }, t("account.signOut"), out("/api/account/signout")), " ",
+        action({ id: "signout-everywhere" }, t("account.signOutEverywhere"), out("/api/account/signout-everywhere"))),
+      h("details", { class: "danger" }, h("summary", {}, t("account.delete")),
+        h("p", {}, t("account.deleteNote")),
+        action({ id: "delete-account" }, t("account.deleteConfirm"), async () => {
+          const typed = prompt(t("account.deleteType", { name: me.name }));
+          if (typed === null) return;
+          setSession(await api("/api/account/delete", { method: "POST", body: { confirm: typed } }));
+          location.hash = "#/";
+        }))));
+}

@@ -1,0 +1,75 @@
+// A player's profile (#/player/<name>: rating per game with its history drawn, results per game,
+// recent games) and the leaderboards (#/ratings/<pool>). A rating whose deviation is still large
+// is provisional and shown with a question mark, as lichess does.
+import { h, s, clear } from "../dom.js";
+import { api } from "../api.js";
+import { t, gameTitle, seatName, resultWords } from "../text.js";
+
+// "passtally-3p" → "Passtally, 3 players"; a game without a player count is just its title.
+export function poolName(pool) {
+  const match = /^(.*)-(\d)p$/.exec(pool);
+  return match ? t("ratings.poolPlayers", { title: gameTitle(match[1], match[1]), n: match[2] }) : gameTitle(pool, pool);
+}
+
+const shown = (r) => `${r.rating}${r.provisional ? "?" : ""}`;
+export const playerLink = (name) => h("a", { href: `#/player/${encodeURIComponent(name)}`, class: "player-link" }, name);
+
+// The rating after each game as a line, with the band of one deviation either side.
+function chart(points) {
+  const width = 320, height = 120, pad = 6;
+  const lows = points.map((p) => p.rating - p.deviation), highs = points.map((p) => p.rating + p.deviation);
+  const min = Math.min(...lows), max = Math.max(...highs);
+  const x = (i) => pad + (points.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1));
+  const y = (v) => height - pad - ((v - min) / Math.max(1, max - min)) * (height - 2 * pad);
+  const band = [...points.map((p, i) => `${x(i)},${y(p.rating + p.deviation)}`), ...points.map((p, i) => `${x(i)},${y(p.rating - p.deviation)}`).reverse()].join(" ");
+  const line = points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" ");
+  return s("svg", { viewBox: `0 0 ${width} ${height}`, class: "rating-chart", role: "img", "aria-label": t("profile.chart", { from: points[0].rating, to: points.at(-1).rating, n: points.length }) },
+    s("polygon", { points: band, class: "band" }),
+    s("polyline", { points: line, class: "line" }),
+    points.map((p, i) => s("circle", { cx: x(i), cy: y(p.rating), r: 3 }, s("title", {}, `${Math.round(p.rating)}`))));
+}
+
+export async function playerPage(main, name) {
+  const profile = await api(`/api/players/${encodeURIComponent(name)}`);
+  clear(main);
+  const ratings = profile.ratings.length ? h("table", { class: "list", id: "profile-ratings" },
+    h("tr", {}, h("th", {}, t("ratings.game")), h("th", {}, t("ratings.rating")), h("th", {}, t("ratings.games")), h("th", {}, t("profile.history"))),
+    profile.ratings.map((r) => h("tr", { "data-pool": r.pool },
+      h("td", {}, h("a", { href: `#/ratings/${r.pool}` }, poolName(r.pool))),
+      h("td", { class: "rating", title: t("ratings.deviation", { d: r.deviation }) }, shown(r)),
+      h("td", {}, r.games),
+      h("td", {}, profile.history[r.pool]?.length > 1 ? chart(profile.history[r.pool]) : h("span", { class: "muted" }, t("profile.oneGame"))))))
+    : h("p", { class: "muted" }, t("profile.unrated"));
+  const provisional = profile.ratings.some((r) => r.provisional) ? h("p", { class: "muted small" }, t("profile.provisional")) : "";
+  const results = Object.entries(profile.results);
+  const record = results.length ? h("table", { class: "list", id: "profile-results" },
+    h("tr", {}, h("th", {}, t("ratings.game")), h("th", {}, t("profile.played")), h("th", {}, t("profile.won")), h("th", {}, t("profile.drawn")), h("th", {}, t("profile.lost"))),
+    results.map(([game, c]) => h("tr", {}, h("td", {}, gameTitle(game, game)), h("td", {}, c.played), h("td", {}, c.won), h("td", {}, c.drawn), h("td", {}, c.lost))))
+    : h("p", { class: "muted" }, t("profile.noResults"));
+  const recent = profile.recent.length ? h("table", { class: "list", id: "profile-recent" }, profile.recent.map((g) => h("tr", {},
+    h("td", {}, gameTitle(g.game, g.title), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : ""),
+    h("td", {}, g.seats.map((seat) => seatName(seat.name)).join(" – ")),
+    h("td", { class: "muted" }, g.result ? resultWords({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned }, g.seats.map((x) => x.name)) : t("profile.running")),
+    h("td", {}, h("a", { href: `#/game/${g.id}` }, t("lobby.watch")), " ", h("a", { href: `#/replay/${g.id}` }, t("lobby.replay"))))))
+    : h("p", { class: "muted" }, t("lobby.none"));
+  main.append(h("div", { class: "panel", id: "profile" },
+    h("h2", {}, profile.name),
+    h("h3", {}, t("profile.ratings")), ratings, provisional,
+    h("h3", {}, t("profile.results")), record,
+    h("h3", {}, t("profile.recent")), recent));
+}
+
+export async function ratingsPage(main, pool) {
+  const { pools } = await api("/api/ratings");
+  pool = pools.includes(pool) ? pool : pools[0];
+  const board = await api(`/api/ratings/${pool}`);
+  clear(main);
+  const tabs = h("nav", { class: "pools", "aria-label": t("ratings.pools") }, pools.map((p) =>
+    h("a", { href: `#/ratings/${p}`, "aria-current": p === pool ? "page" : null }, poolName(p))));
+  const rows = board.players.length ? h("table", { class: "list", id: "leaderboard" },
+    h("tr", {}, h("th", {}, "#"), h("th", {}, t("ratings.player")), h("th", {}, t("ratings.rating")), h("th", {}, t("ratings.games"))),
+    board.players.map((p, i) => h("tr", {}, h("td", {}, i + 1), h("td", {}, playerLink(p.name)), h("td", { class: "rating" }, shown(p)), h("td", {}, p.games))))
+    : h("p", { class: "muted" }, t("ratings.empty"));
+  main.append(h("div", { class: "panel" }, h("h2", {}, t("ratings.title", { pool: poolName(pool) })), tabs,
+    h("p", { class: "muted" }, t("ratings.note")), rows));
+}

@@ -1,0 +1,110 @@
+"""Ratings with several server processes on one PostgreSQL database and Redis between them: a
+rated game whose players sit on different processes ends, both processes see the end (and their
+sweeps look again), and the ratings change exactly once; two writers settling the same game at
+the same instant on PostgreSQL produce one update between them."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from test_web_multi import Cluster, fresh_database, pg_admin, redis_url, server_env
+
+from boardplay.web.accountstore import AccountStore
+from boardplay.web.ratingstore import RatingStore, history_table, ratings_table
+from boardplay.web.storage import HUMAN, GameRow, SeatRow, Storage
+
+__all__ = ["pg_admin", "redis_url"]  # the fixtures, used by name
+
+
+@pytest.fixture(scope="module")
+def cluster(pg_admin: str, redis_url: str) -> Iterator[Cluster]:
+    made = Cluster(server_env(fresh_database(pg_admin), redis_url), 2)
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
+def signed_up(base: str, name: str) -> httpx.Client:
+    client = httpx.Client(base_url=base, timeout=10)
+    answer = client.post("/api/account/signup", json={"name": name, "password": "multi secret"})
+    assert answer.status_code == 201, answer.text
+    client.headers["X-CSRF-Token"] = answer.json()["csrf"]
+    return client
+
+
+def test_a_rated_game_across_two_processes_is_rated_exactly_once(cluster: Cluster) -> None:
+    hana = signed_up(cluster.base[0], "Hana")
+    kenji = signed_up(cluster.base[1], "Kenji")
+    seats = [{"kind": "me"}, {"kind": "open"}]
+    made = hana.post("/api/games", json={"game": "tiny", "seats": seats, "rated": True}).json()
+    joined = kenji.post(f"/api/games/{made['id']}/join", json={"seat": 1}).json()
+    players = {0: (hana, made["token"]), 1: (kenji, joined["token"])}
+    view: dict[str, Any] = joined["game"]
+    while view["status"] == "active":
+        client, token = players[view["current_player"]]
+        answer = client.post(
+            f"/api/games/{made['id']}/actions",
+            json={"action": "t1", "ply": view["ply"]},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert answer.status_code == 200, answer.text
+        view = answer.json()["game"]
+    # Each process sees the end: the one that stored it at once, the other through Redis, and
+    # both sweeps look for unrated games every 5 seconds.
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        board = httpx.get(f"{cluster.base[1]}/api/ratings/tiny").json()["players"]
+        if len(board) == 2:
+            break
+        time.sleep(0.2)
+    time.sleep(6)  # past a sweep of each process
+    for base in cluster.base:
+        board = httpx.get(f"{base}/api/ratings/tiny").json()["players"]
+        assert sorted(p["games"] for p in board) == [1, 1], board
+        for name in ("Hana", "Kenji"):
+            profile = httpx.get(f"{base}/api/players/{name}").json()
+            assert len(profile["history"]["tiny"]) == 1
+
+
+def test_two_writers_settling_one_game_at_once_update_once(pg_admin: str) -> None:
+    url = fresh_database(pg_admin)
+    storage = Storage(url)
+    accounts = AccountStore(storage.engine)
+    a = accounts.create("Ann", "ann", None, "handle-a")
+    b = accounts.create("Ben", "ben", None, "handle-b")
+    storage.create_game(
+        GameRow(
+            id="race",
+            game="tiny",
+            options={},
+            seed=None,
+            seats=[SeatRow(0, HUMAN, "Ann", account=a.id), SeatRow(1, HUMAN, "Ben", account=b.id)],
+            rated=True,
+        )
+    )
+    writers = [RatingStore(Storage(url, migrate=False).engine) for _ in range(2)]
+    start = threading.Barrier(2)
+    done: list[bool] = []
+
+    def settle(store: RatingStore) -> None:
+        start.wait()
+        done.append(store.settle("race", "tiny", [(a.id, 1), (b.id, 2)]))
+
+    threads = [threading.Thread(target=settle, args=(w,)) for w in writers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(done) == [False, True]
+    with storage.engine.connect() as conn:
+        games = conn.execute(sa.select(ratings_table.c.games)).scalars().all()
+        history = conn.execute(sa.select(sa.func.count()).select_from(history_table)).scalar()
+    assert sorted(games) == [1, 1] and history == 2
+    storage.close()
