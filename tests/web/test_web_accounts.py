@@ -284,3 +284,23 @@ def test_no_route_lets_one_account_act_for_another_accounts_seats(client: TestCl
     assert client.get(f"/api/games/{game['id']}", headers=auth(tokens[seat])).json()[
         "your_seats"
     ] == [seat]
+
+
+def test_the_account_routes_meet_the_servers_ceilings(client: TestClient) -> None:
+    """Body size, JSON depth and the length of every field hold here as everywhere."""
+    big = client.post(
+        "/api/account/signup",
+        content=b'{"name": "Hana", "password": "' + b"x" * 600_000 + b'"}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert big.status_code == 413
+    deep = "[" * 100 + "]" * 100
+    nested = client.post(
+        "/api/account/signin",
+        content=('{"name": "Hana", "password": ' + deep + "}").encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    assert nested.status_code == 400
+    refused(client.post("/api/account/signup", json={"name": "Hana", "password": "y" * 1001}))
+    refused(client.post("/api/account/signup", json={"name": "Hana", "password": "z" * 201}))
+    assert client.get("/api/account/me").json()["account"] is None

@@ -137,27 +137,38 @@ def test_a_passkey_signs_up_signs_out_and_signs_in_again(browsers: Any, server: 
     assert "Hana" in page.inner_text("#account-page h2")
 
 
-def test_a_rated_game_between_two_signed_in_players_reaches_both_profiles(
+def test_two_players_find_each_other_through_a_seek_and_their_rated_game_reaches_both_profiles(
     browsers: Any, server: str
 ) -> None:
     base = local(server)
     hana, kenji = browsers(), browsers()
     sign_up_with_password(hana.page, base, "Haru", "first secret")
-    # Hana's rated Proteus game with an open seat; Kenji takes it from the lobby.
+    sign_up_with_password(kenji.page, base, "Kenji", "second secret")
+    # Haru posts a rated Proteus seek; it appears in Kenji's lobby without a reload.
+    kenji.page.goto(f"{base}/#/")
+    kenji.page.wait_for_selector("#seek-list")
     page = hana.page
     page.goto(f"{base}/#/")
     page.select_option("#game-select", "proteus")
     page.check("#rated")
-    page.wait_for_function("() => document.querySelector('select[name=seat-1]')?.value === 'open'")
-    page.click("#create")
-    page.wait_for_url("**/#/game/**")
-    game_id = page.url.rsplit("/", 1)[-1]
-    sign_up_with_password(kenji.page, base, "Kenji", "second secret")
-    kenji.page.goto(f"{base}/#/")
-    kenji.page.click(f"#open-games tr[data-game='{game_id}'] button.join")
-    kenji.page.wait_for_url(f"**/#/game/{game_id}")
-    kenji.page.wait_for_selector("#seats a.player-link")
-    assert kenji.page.locator("#seats a.player-link").all_inner_texts() == ["Haru", "Kenji"]
+    page.click("#post-seek")
+    page.wait_for_selector("#seek-list tr[data-seek] .cancel-seek")
+    seek = kenji.page.locator("#seek-list tr[data-seek]")
+    seek.wait_for()
+    assert "Haru" in seek.inner_text() and "rated" in seek.inner_text()
+    # Kenji plays it: the game starts for both at once.
+    seek.locator(".accept-seek").click()
+    kenji.page.wait_for_url("**/#/game/**")
+    game_id = kenji.page.url.rsplit("/", 1)[-1]
+    hana.page.wait_for_url(f"**/#/game/{game_id}")
+    for player in (hana.page, kenji.page):
+        player.wait_for_selector("#seats a.player-link")
+        assert sorted(player.locator("#seats a.player-link").all_inner_texts()) == ["Haru", "Kenji"]
+        # Both pages are open: each shows both players at the table (a filled dot per seat).
+        player.wait_for_function(
+            "() => document.querySelectorAll('#seats li[data-here=\"true\"]').length === 2"
+        )
+    assert hana.page.locator("#seek-list").count() == 0  # the seek is gone with the lobby
     # Both have made a move (a game nobody played is not rated), then Kenji resigns.
     play_until_both_moved(hana.page, kenji.page)
     kenji.page.click("#resign")
@@ -176,6 +187,35 @@ def test_a_rated_game_between_two_signed_in_players_reaches_both_profiles(
     ]
 
 
+def test_a_challenge_by_name_is_accepted_from_the_other_players_page(
+    browsers: Any, server: str
+) -> None:
+    base = local(server)
+    ayu, ren = browsers(), browsers(PHONE)
+    sign_up_with_password(ayu.page, base, "Ayu", "ayu secret 1")
+    sign_up_with_password(ren.page, base, "Ren", "ren secret 1")
+    ren.page.goto(f"{base}/#/ratings")  # any page: the notice comes under the header
+    ayu.page.goto(f"{base}/#/")
+    ayu.page.select_option("#game-select", "proteus")
+    ayu.page.fill("#challenge-name", "ren")
+    ayu.page.click("#challenge-form button[type=submit]")
+    ayu.page.wait_for_selector("#my-challenges .cancel-challenge")
+    notice = ren.page.locator("#challenge-bar .challenge")
+    notice.wait_for()
+    assert "Ayu" in notice.inner_text()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    ren.page.screenshot(path=str(SCREENSHOTS / "challenge-phone.png"))
+    notice.locator(".accept-challenge").click()
+    ren.page.wait_for_url("**/#/game/**")
+    game_id = ren.page.url.rsplit("/", 1)[-1]
+    ayu.page.wait_for_url(f"**/#/game/{game_id}")
+    for page in (ayu.page, ren.page):
+        page.wait_for_function("() => document.querySelector('#status')?.dataset.ply !== undefined")
+        page.wait_for_selector("#seats a.player-link")
+    assert sorted(ren.page.locator("#seats a.player-link").all_inner_texts()) == ["Ayu", "Ren"]
+    assert "1" in {status(ayu.page).get("yours"), status(ren.page).get("yours")}
+
+
 def test_a_game_goes_on_in_a_fresh_browser_signed_in_to_the_same_account(
     browsers: Any, server: str
 ) -> None:
@@ -185,6 +225,10 @@ def test_a_game_goes_on_in_a_fresh_browser_signed_in_to_the_same_account(
     page = first.page
     page.goto(f"{base}/#/")
     page.select_option("#game-select", "proteus")
+    page.wait_for_function(
+        "() => document.querySelector('#seats')?.dataset.game === 'proteus'"
+        " && document.querySelectorAll('#seats .seat-row').length === 2"
+    )
     page.click("#create")
     page.wait_for_url("**/#/game/**")
     game_id = page.url.rsplit("/", 1)[-1]
@@ -263,6 +307,17 @@ def test_screenshots_of_sign_up_profile_and_ratings(
     signed_in_as(page, "Sora")
     page.wait_for_selector("#rated")
     page.screenshot(path=str(SCREENSHOTS / f"lobby-signed-in{suffix}.png"))
+    # Riku looks for a rated Proteus game: the seek appears in Sora's lobby as it is posted.
+    riku = httpx.Client(base_url=base)
+    signed = riku.post("/api/account/signin", json={"name": "Riku", "password": "seed secret"})
+    riku.headers["X-CSRF-Token"] = signed.json()["csrf"]
+    seek = riku.post("/api/seeks", json={"game": "proteus", "rated": True}).json()["seek"]
+    try:
+        page.locator(f"#seek-list tr[data-seek='{seek['id']}']").wait_for()
+        page.locator("#seeks-panel").scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / f"seeks{suffix}.png"))
+    finally:
+        riku.delete(f"/api/seeks/{seek['id']}")
     page.goto(f"{base}/#/player/Sora")
     page.wait_for_selector("#profile-ratings .rating-chart")
     assert page.locator("#profile-results td").all_inner_texts()[1:5] == ["2", "1", "0", "1"]

@@ -184,3 +184,43 @@ def test_websocket_frames_never_drop_the_socket_silently(
                 r["type"] == "update" for r in replies
             ):
                 assert client.get(f"/api/games/{gid}").json()["moves"] == before, frame
+
+
+@FUZZ_SETTINGS
+@given(batch=st.lists(frames, min_size=1, max_size=5))
+def test_lobby_socket_frames_never_drop_it_silently_or_change_anything(
+    client: TestClient, batch: list[Any]
+) -> None:
+    """The lobby socket (``/api/lobby/ws``) of a signed-in player, sent anything: each frame
+    gets an error or a pong, the socket closes only with a code that says why, and the seeks
+    and challenges stay as they were (every change is an HTTP request)."""
+    player = signed_in_client(client, next(ACCOUNT_NUMBERS))
+    with client.websocket_connect("/api/lobby/ws", headers=player) as ws:
+        assert ws.receive_json()["type"] == "seeks"
+        for frame in batch:
+            try:
+                if isinstance(frame, bytes):
+                    ws.send_bytes(frame)
+                else:
+                    ws.send_text(frame)
+                ws.send_text('{"type": "ping", "id": "probe"}')
+                while True:
+                    reply = ws.receive_json()
+                    if reply == {"type": "pong", "id": "probe"}:
+                        break
+                    assert reply["type"] in ("error", "pong", "seeks"), reply
+                    if reply["type"] == "error":
+                        assert 400 <= reply["status"] < 500 and reply["error"]["message"]
+            except WebSocketDisconnect as closed:
+                assert closed.code in (1009, 1013), closed.code
+                return
+    assert client.get("/api/seeks").json()["seeks"] == []
+
+
+def signed_in_client(client: TestClient, number: int) -> dict[str, str]:
+    answer = client.post(
+        "/api/account/signup", json={"name": f"lobby{number}", "password": "fuzz password"}
+    )
+    assert answer.status_code == 201, answer.text
+    client.cookies.clear()
+    return {"Cookie": answer.headers["set-cookie"].split(";")[0]}

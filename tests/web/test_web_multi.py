@@ -568,3 +568,86 @@ def answer_to(socket: ClientConnection, request: str, timeout: float = 10) -> st
         message = json.loads(socket.recv(timeout=left))
         if message["type"] in ("done", "error") and message.get("id") == request:
             return str(message["type"])
+
+
+def sign_up_on(base: str, name: str) -> dict[str, str]:
+    """A new account signed in through ``base``: the headers its later changes carry."""
+    answer = httpx.post(
+        f"{base}/api/account/signup", json={"name": name, "password": "correct horse battery"}
+    )
+    assert answer.status_code == 201, answer.text
+    cookie = answer.cookies["boardplay_session"]
+    return {"Cookie": f"boardplay_session={cookie}", "X-CSRF-Token": answer.json()["csrf"]}
+
+
+def lobby_message(socket: ClientConnection, check: Any, timeout: float = 5) -> dict[str, Any]:
+    """The first message on a lobby socket for which ``check`` holds (within ``timeout``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, "the lobby socket never saw it"
+        message: dict[str, Any] = json.loads(socket.recv(timeout=left))
+        if check(message):
+            return message
+
+
+def test_a_seek_posted_on_one_process_reaches_the_lobby_on_the_other(shared: Cluster) -> None:
+    """The lobby crosses processes through the database (``lobby.py``): a seek posted through A
+    is listed on B's lobby sockets within a couple of seconds, and when a player accepts it
+    through B, the owner's socket on A is told that the game started."""
+    suffix = f"{next(_names)}x{int(time.time()) % 10**6}"
+    owner = sign_up_on(shared.base[0], f"own{suffix}")
+    taker = sign_up_on(shared.base[1], f"take{suffix}")
+
+    def lobby_on(i: int, headers: dict[str, str] | None = None) -> ClientConnection:
+        url = f"ws://127.0.0.1:{shared.ports[i]}/api/lobby/ws"
+        return connect(url, additional_headers=headers, open_timeout=10)
+
+    with lobby_on(1) as watcher, lobby_on(0, {"Cookie": owner["Cookie"]}) as owners_lobby:
+        lobby_message(watcher, lambda m: m["type"] == "seeks")
+        posted = httpx.post(f"{shared.base[0]}/api/seeks", json={"game": "tiny"}, headers=owner)
+        assert posted.status_code == 201, posted.text
+        sid = posted.json()["seek"]["id"]
+        started = time.monotonic()
+        lobby_message(
+            watcher, lambda m: m["type"] == "seeks" and sid in [s["id"] for s in m["seeks"]]
+        )
+        assert time.monotonic() - started < 3
+        accepted = httpx.post(f"{shared.base[1]}/api/seeks/{sid}/accept", headers=taker)
+        assert accepted.status_code == 200, accepted.text
+        told = lobby_message(owners_lobby, lambda m: m["type"] == "started")
+        assert told == {"type": "started", "game": accepted.json()["id"], "seek": sid}
+        lobby_message(
+            watcher, lambda m: m["type"] == "seeks" and sid not in [s["id"] for s in m["seeks"]]
+        )
+    games = httpx.get(f"{shared.base[1]}/api/account/games", headers=owner).json()["games"]
+    assert [g["id"] for g in games] == [accepted.json()["id"]]
+
+
+def test_quick_games_asked_for_on_two_processes_at_once_are_paired(shared: Cluster) -> None:
+    """Looking for a fit and posting a seek are one step under a lock on the game (PostgreSQL:
+    an advisory lock), so two players asking for a quick game at once through different
+    processes are paired with each other, never left with two seeks."""
+
+    async def both(players: list[dict[str, str]]) -> list[httpx.Response]:
+        async with httpx.AsyncClient(timeout=10) as client:
+            asked = [
+                client.post(f"{base}/api/seeks/quick", json={"game": "tiny"}, headers=who)
+                for base, who in zip(shared.base, players, strict=True)
+            ]
+            return list(await asyncio.gather(*asked))
+
+    for round_ in range(5):
+        suffix = f"{next(_names)}x{int(time.time()) % 10**6}"
+        players = [sign_up_on(shared.base[i], f"q{i}r{round_}{suffix}") for i in (0, 1)]
+        answers = asyncio.run(both(players))
+        assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
+        started = [a.json()["started"] for a in answers]
+        assert sorted(s is None for s in started) == [False, True], [a.text for a in answers]
+        games = [
+            httpx.get(f"{base}/api/account/games", headers=who).json()["games"]
+            for base, who in zip(shared.base, players, strict=True)
+        ]
+        assert [g["id"] for g in games[0]] == [g["id"] for g in games[1]]
+        listed = httpx.get(f"{shared.base[0]}/api/seeks").json()["seeks"]
+        assert not [s for s in listed if s["player"].endswith(suffix)]

@@ -243,3 +243,15 @@ def ordered_by_place(after: list[Rating], places: list[int], deviation: float) -
             elif places[i] == places[j]:
                 assert after[i] == after[j]
         assert after[i].deviation < deviation
+
+
+def test_a_four_player_game_is_glickmans_example_for_the_player_placed_third() -> None:
+    """Each player's game is one Glicko-2 period against the others: the third of four, who
+    finished above a 1400/30 player and below a 1550/100 and a 1700/300 one, is exactly
+    Glickman's worked example (results 1, 0, 0)."""
+    player = Rating(1500.0, 200.0, 0.06)
+    others = [Rating(1400.0, 30.0, 0.06), Rating(1550.0, 100.0, 0.06), Rating(1700.0, 300.0, 0.06)]
+    third = update([player, *others], [3, 4, 1, 2])[0]
+    assert third.rating == pytest.approx(1464.05, abs=0.01)
+    assert third.deviation == pytest.approx(151.52, abs=0.01)
+    assert third.volatility == pytest.approx(0.059996, abs=0.00001)

@@ -133,9 +133,11 @@ def serve(
         )
     else:
         line = _("boardplay web: http://{host}:{port}/  (database: {database}; {processes})")
+    # Browsers refuse passkeys on a bare IP address: a loopback server is shown as localhost.
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
     console.print(
         line.format(
-            host=host,
+            host=shown,
             port=port,
             database=settings.database_url,
             processes=processes,

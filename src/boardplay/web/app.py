@@ -31,6 +31,15 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
 - ``WS   /api/games/{id}/ws`` — receive ``{"type": "state", "game"}``, then ``{"type":
   "update"}`` with what changed (``live.py``); send ``{"type": "hello", "token"?}``,
   ``{"type": "act"|"undo", ...}`` as above, ``{"type": "ping"}``.
+- ``GET  /api/seeks`` — open seeks; ``POST /api/seeks`` — ``{"game", "options"?, "rated"?,
+  "rating_min"?, "rating_max"?}`` (signed in); ``DELETE /api/seeks/{id}``;
+  ``POST /api/seeks/{id}/accept`` → the new game and the acceptor's seat token;
+  ``POST /api/seeks/quick`` (a seek's body) → ``{"started"}`` or ``{"seek"}`` (``seeks.py``).
+- ``GET/POST /api/challenges`` — mine, or ``{"to": name, "game", "options"?, "rated"?}``;
+  ``POST /api/challenges/{id}/accept|decline|cancel``.
+- ``WS   /api/lobby/ws`` — receive ``{"type": "seeks", "seeks"}`` (now and on every change),
+  ``{"type": "challenge", "challenge"}`` and ``{"type": "started", "game"}`` (``lobby.py``);
+  send ``{"type": "ping"}``.
 
 Every request passes ``guard.Guard`` first (rate, body size, JSON safety); the ceilings are in
 ``config.Limits`` and docs/web.md ("Security").
@@ -61,7 +70,7 @@ from boardplay.web.hub import Hub
 from boardplay.web.i18n import add_i18n_routes
 from boardplay.web.passkeys import Passkeys
 from boardplay.web.reviews import Reviewer
-from boardplay.web.routes import account, advice, games, players, replays, site
+from boardplay.web.routes import account, advice, games, players, replays, seeks, site
 from boardplay.web.schemas import describe
 from boardplay.web.storage import Storage
 
@@ -116,7 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """AI levels each game accepts, worked out once (``routes/site.py``)."""
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate)
     add_error_handlers(app)
-    for module in (site, games, replays, advice, account, players):
+    for module in (site, games, replays, advice, account, players, seeks):
         app.include_router(module.router)
     add_i18n_routes(app)
     add_front_end(app)

@@ -102,6 +102,25 @@ class Limits:
     ws_send_queue: int = 64
     """Updates waiting to be sent to one socket; a socket further behind is closed with 1013
     (the page reconnects and starts from the latest state)."""
+    seeks_per_account: int = 3
+    """Open seeks ("looking for an opponent") one account may have at once (``seeks.py``);
+    one more is refused with 429 until one is cancelled, taken or gone."""
+    challenges_per_account: int = 5
+    """Open challenges one account may have sent and not yet seen answered; one more is
+    refused with 429 until one is answered, cancelled or expired."""
+    seeks_listed: int = 200
+    """Seeks the lobby lists (oldest first), over HTTP and in each socket's ``seeks`` message:
+    the size of the message every lobby socket is sent when the list changes."""
+    seek_grace: float = 5.0
+    """Seconds an owner's seeks outlive their last lobby socket (a page reload keeps them;
+    leaving the page takes them away once this has passed)."""
+    seek_ttl: float = 30.0
+    """Seconds a seek lives without a heartbeat from a process holding its owner's lobby
+    socket: how long the seeks of a process that died (or of an owner who never opened the
+    lobby) stay listed. Heartbeats come every third of it."""
+    challenge_lifetime: float = 600.0
+    """Seconds a challenge stays open unanswered; then it expires and stops counting
+    against ``challenges_per_account``."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Limits:

@@ -18,6 +18,7 @@ from boardplay.web import storage as st
 from boardplay.web.aiqueue import FairQueue
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
+from boardplay.web.presence import PresenceStore
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -32,6 +33,8 @@ class RoomHost(Protocol):
     limits: Limits
     epoch: str
     """This process's id (the holder of its AI jobs)."""
+    presence: PresenceStore
+    """Who is at the tables on every process (``presence.py``)."""
     executor: Executor
     """The AI worker pool (searches of AI moves, hints and reviews)."""
     ai_queue: FairQueue

@@ -43,9 +43,12 @@ from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, not_found, quote
+from boardplay.web.lobby import Lobby
+from boardplay.web.presence import Here, PresenceStore
 from boardplay.web.rated import UNRATED, check_rated_seats, places_of, pool_of, sign_in_needed
 from boardplay.web.ratingstore import RatingStore
 from boardplay.web.rooms import Room
+from boardplay.web.seekstore import SeekStore
 from boardplay.web.tables import NAME_LENGTH, SPEC_LENGTH
 from boardplay.web.tokens import hash_token, new_game_id, new_token
 
@@ -114,8 +117,11 @@ class Hub:
         self._syncing: dict[str, asyncio.Task[None]] = {}
         self._relayed: dict[str, Notice] = {}
         """The notice (with its view) of the newest revision wanted, per game being synced."""
+        self.presence = PresenceStore(storage.engine, self.epoch)
         threads = 1 if storage.engine.dialect.name == "sqlite" else DB_THREADS
         self.db_pool = ThreadPoolExecutor(threads, thread_name_prefix="boardplay-db")
+        self.lobby = Lobby(self, SeekStore(storage.engine))
+        """The lobby's sockets, seeks and challenges (``lobby.py``, ``seeks.py``)."""
 
     def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
         """Run the storage call ``call(*args, **kwargs)`` off the event loop; await its answer."""
@@ -133,6 +139,7 @@ class Hub:
             loop.create_task(self._every(self.sync_interval, self.catch_up)),
             loop.create_task(self._every(RATINGS_INTERVAL, self.settle_ratings)),
         ]
+        await self.lobby.start()
 
     async def room(self, game_id: str) -> Room:
         """The game's room, current with the database (``ApiError`` 404 if there is none)."""
@@ -223,15 +230,20 @@ class Hub:
             self._relayed.pop(game_id, None)
 
     async def catch_up(self) -> None:
-        """Compare every watched game with the database (one query) and send what was missed."""
+        """Compare every watched game with the database (one query) and send what was missed;
+        and who is at those tables on the other processes (``presence.py``)."""
         watched = [r for r in self.rooms.values() if r.subscribers]
         if not watched:
             return
-        revisions = await self.db(self.storage.revisions, [r.row.id for r in watched])
+        ids = [r.row.id for r in watched]
+        revisions = await self.db(self.storage.revisions, ids)
         for room in watched:
             revision = revisions.get(room.row.id)
             if revision is not None:
                 self.notice(room.row.id, revision)
+        others = await self.db(self.presence.others, ids)
+        for room in watched:
+            room.presence.send(room.subscribers, others.get(room.row.id, Here()))
 
     async def sweep(self) -> None:
         """Claim AI jobs nobody holds, up to this process's free AI capacity."""
@@ -272,6 +284,7 @@ class Hub:
                 log.exception("background check failed; trying again")
 
     async def close(self) -> None:
+        await self.lobby.close()
         tasks = [*self._tasks, *self._syncing.values()]
         for task in tasks:
             task.cancel()
@@ -282,6 +295,8 @@ class Hub:
             await room.ai.stop()
         if self.broker is not None:
             await self.broker.close()
+        with contextlib.suppress(Exception):  # nobody is at this process's tables any more
+            await self.db(self.presence.forget)
         self.db_pool.shutdown(wait=True)
 
     async def create(

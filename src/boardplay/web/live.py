@@ -13,6 +13,7 @@ request gets an answer."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from fastapi import WebSocket
@@ -52,6 +53,7 @@ async def serve_socket(
     address = address_of(websocket.scope)
     try:
         sub.push_view(room.view_for(None), full=True)
+        await presence_changed(room)
         while not sub.dropped:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -73,6 +75,17 @@ async def serve_socket(
     finally:
         room.subscribers.discard(sub)
         await sub.finish()
+        with contextlib.suppress(Exception):  # the server may be shutting down
+            await presence_changed(room)
+
+
+async def presence_changed(room: Room) -> bool:
+    """A socket came, said who it is, or left: this process's count goes to the database (for
+    the other processes) and the new presence to every socket (``presence.py``); True if the
+    sockets were sent it."""
+    if room.presence.recount(room.subscribers, room.seats_of):
+        await room.hub.db(room.hub.presence.report, room.row.id, room.presence.local)
+    return room.presence.send(room.subscribers)
 
 
 async def handle_message(room: Room, sub: Subscriber, text: str, limits: Limits) -> None:
@@ -93,9 +106,12 @@ async def handle_message(room: Room, sub: Subscriber, text: str, limits: Limits)
             # The whole view for the token's seats, answering the hello by its id: the socket
             # began with a spectator's view, and the client shows none until this one.
             sub.token = message.token
+            sub.presence = message.presence
             view = room.view_for(message.token)
             sub.last = view
             sub.push({"type": "state", "game": view, "id": message.id})
+            if not await presence_changed(room) and sub.presence:  # else it was just sent
+                sub.push(room.presence.shown.message())
         elif isinstance(message, Act | Undo):
             if isinstance(message, Act):
                 await room.act(sub.token, message.action, message.ply)

@@ -37,6 +37,7 @@ from boardplay.web.endings import ENDINGS, without_resigned
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quote
 from boardplay.web.host import RoomHost
 from boardplay.web.moves import History
+from boardplay.web.presence import TablePresence
 from boardplay.web.rated import sign_in_needed
 from boardplay.web.sockets import Outbox, Subscriber, encode
 from boardplay.web.tokens import hash_token, matches, new_token
@@ -73,6 +74,7 @@ class Room:
         self.row = row
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
+        self.presence = TablePresence()
         self.ai = AiJob(self)
         self.broken: str | None = None
         self.moves: list[Move] = list(row.moves)

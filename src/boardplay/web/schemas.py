@@ -152,6 +152,9 @@ class Hello(Body):
 
     type: Literal["hello"]
     token: Secret | None = None
+    presence: bool = Field(
+        False, description="also send this socket who is at the table (presence messages)"
+    )
     id: Annotated[int, Field(ge=-(2**53), le=2**53)] | Text | None = None
 
 

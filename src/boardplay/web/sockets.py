@@ -33,6 +33,8 @@ class Subscriber:
         self.send = send
         self.close = close
         self.token: str | None = None
+        self.presence = False
+        """Whether the client asked to be told who is at the table (its hello said so)."""
         self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.last: dict[str, Any] | None = None
         self.dropped = False

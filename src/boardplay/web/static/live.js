@@ -108,7 +108,7 @@ export class GameClient {
       this.onConnection("live");
       this.flush();
       this.greeting = `hello-${++hellos}`;
-      socket.send(JSON.stringify({ type: "hello", token: this.token, id: this.greeting }));
+      socket.send(JSON.stringify({ type: "hello", token: this.token, id: this.greeting, presence: true }));
     };
     socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     socket.onclose = () => {
@@ -131,6 +131,7 @@ export class GameClient {
         this.socket?.close();
         return;
       }
+      if (message.type === "presence") this.presence = message;  // kept until the state comes
       if (message.type !== "state" || message.id !== this.greeting) return;
       this.greeting = null;
     }
@@ -144,6 +145,10 @@ export class GameClient {
       next.moves = this.live.moves.slice(0, message.moves.keep).concat(message.moves.add);
       this.live = next;
       this.accept(next);
+    } else if (message.type === "presence") {
+      // Who has the game open (a seat's page) and how many watch: redrawn beside the seats.
+      this.presence = message;
+      this.onPresence?.(message);
     } else if (message.type === "error") {
       this.onConnection("error", message.error.message);
     }

@@ -130,7 +130,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
 
   async function showAll() {
     views.showHeader(parts, game);
-    views.showSeatsAndMoves(parts, game, look, lookBack);
+    views.showSeatsAndMoves(parts, game, look, lookBack, client.presence);
     undo.hidden = !game.can_undo;
     table.update(game);
     signals.update(game);
@@ -157,6 +157,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     reviewBox.append(reviewPanel({ id, seats: game.seats.map((st) => ({ seat: st.seat, name: named(st) })), seat: mine, token: tokenFor(id), jump }));
   }
 
+  client.onPresence = () => views.showSeats(parts, game, client.presence);
   client.subscribe((next) => {
     // A new move, or an end without one (a resignation, an agreed draw), drops any selection.
     const moved = !game || next.ply !== game.ply || next.terminal !== game.terminal;

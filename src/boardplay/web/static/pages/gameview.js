@@ -70,9 +70,15 @@ export function showHeader(parts, game) {
   if (lastLine.textContent !== said) lastLine.textContent = said;
 }
 
+// The seats, with who has the game open now and how many watch.
+export function showSeats(parts, game, presence) {
+  clear(parts.seatsBox).append(seatList(game, game.terminal ? null : game.current_player, game.terminal ? game.result?.winners || [] : [], presence));
+  if (presence?.spectators) parts.seatsBox.append(h("p", { class: "muted watching", id: "watching" }, t("presence.watching", { n: presence.spectators })));
+}
+
 // The seats and the list of moves (a click on a move looks back to it).
-export function showSeatsAndMoves(parts, game, look, lookBack) {
-  clear(parts.seatsBox).append(seatList(game, game.terminal ? null : game.current_player, game.terminal ? game.result?.winners || [] : []));
+export function showSeatsAndMoves(parts, game, look, lookBack, presence) {
+  showSeats(parts, game, presence);
   moveList(parts.movesBox, game.moves, game.seats, look.at ?? game.moves.length, lookBack);
   showHint(parts.hintBox, look.at === null ? look.hint : null);
   parts.text.textContent = game.text || "";

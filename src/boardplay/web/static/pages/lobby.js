@@ -8,6 +8,7 @@ import { seatSwatch } from "../boards/common.js";
 import { ABOUT, inCardOrder } from "../about.js";
 import { miniature } from "../boards/miniatures.js";
 import { account, loadSession } from "../session.js";
+import { seekPanel } from "./seeks.js";
 
 const SEAT_CHOICES = ["me", "hotseat", "ai", "invite", "open"];
 const DEFAULT_LEVEL = "medium";
@@ -219,11 +220,18 @@ export async function lobbyPage(main) {
   });
   drawOptions();
 
+  // The rating pool of the chosen game and player count (a seek's rating range is in it).
+  const pool = () => {
+    const game = chosen();
+    const count = game.options.find((o) => o.name === "players");
+    return count ? `${game.name}-${options().players ?? count.default}p` : game.name;
+  };
+  const finding = seekPanel(me, { game: () => gameSelect.value, options, rated: () => ratedBox.checked, pool }, games);
   const mine = h("div", { class: "panel", id: "my-games" }, h("h2", {}, t("lobby.mine")));
   const open = h("div", { class: "panel", id: "open-games" }, h("h2", {}, t("lobby.open")));
   const recent = h("div", { class: "panel", id: "recent-games" }, h("h2", {}, t("lobby.recent")));
   main.append(h("p", { class: "intro" }, t("lobby.intro")), cards,
-    h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, open, recent)));
+    h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, finding.element, open, recent)));
 
   const ids = myGameIds();
   const [myGames, openGames, recentGames, accountGames] = await Promise.all([
@@ -245,6 +253,7 @@ export async function lobbyPage(main) {
     } catch (e) { showError(e.message); }
   } }, t("lobby.join"))));
   recent.append(listing(recentGames.games, (g) => [h("a", { href: `#/game/${g.id}` }, t("lobby.watch")), " ", h("a", { href: `#/replay/${g.id}` }, t("lobby.replay"))]));
+  return finding.stop;
 }
 
 export async function joinPage(main, id, code) {

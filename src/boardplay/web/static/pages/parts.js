@@ -18,7 +18,7 @@ export async function boardModule(name) {
 // The seats with their colours, scores and who is to move; `winners` get a mark in words. A
 // seat reads "Blue · AI (easy)": the game's name for the seat (what moves and results say)
 // and who sits there, so the two never disagree.
-export function seatList(game, highlight, winners = []) {
+export function seatList(game, highlight, winners = [], presence = null) {
   const seatNames = game.hints?.seat_names || [];
   return h("ul", { class: "seats" }, game.seats.map((seat) => {
     const score = game.scores ? ` — ${game.scores[seat.seat]}` : "";
@@ -31,9 +31,12 @@ export function seatList(game, highlight, winners = []) {
     const name = seat.player ? h("a", { href: `#/player/${encodeURIComponent(seat.name)}`, class: "player-link" }, seat.name) : seatName(seat.name);
     const won = winners.includes(seat.seat);
     const cls = [seat.seat === highlight ? "current" : "", game.thinking === seat.seat ? "thinking" : "", won ? "winner" : ""].join(" ");
-    return h("li", { class: cls, "data-seat": seat.seat },
+    // A dot for a person's seat: filled while their page is open, hollow while it is not.
+    const here = presence && seat.kind !== "ai" && seat.claimed ? presence.seats.includes(seat.seat) : null;
+    const dot = here === null ? "" : h("span", { class: `presence ${here ? "on" : "off"}`, role: "img", "aria-label": t(here ? "presence.here" : "presence.away"), title: t(here ? "presence.here" : "presence.away") });
+    return h("li", { class: cls, "data-seat": seat.seat, "data-here": here === null ? null : String(here) },
       seatSwatch(game.hints, seat.seat),
-      colour, name, `${you}${kind}${score}`,
+      colour, name, dot, `${you}${kind}${score}`,
       won ? h("span", { class: "badge" }, `★ ${t("game.winner")}`) : "");
   }));
 }

@@ -1,10 +1,12 @@
-"""Ratings with several server processes on one PostgreSQL database and Redis between them: a
+"""Players with several server processes on one PostgreSQL database and Redis between them: a
 rated game whose players sit on different processes ends, both processes see the end (and their
 sweeps look again), and the ratings change exactly once; two writers settling the same game at
-the same instant on PostgreSQL produce one update between them."""
+the same instant on PostgreSQL produce one update between them; each process's sockets are told
+who has the game open on the other."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -108,3 +110,38 @@ def test_two_writers_settling_one_game_at_once_update_once(pg_admin: str) -> Non
         history = conn.execute(sa.select(sa.func.count()).select_from(history_table)).scalar()
     assert sorted(games) == [1, 1] and history == 2
     storage.close()
+
+
+def test_presence_adds_up_the_sockets_of_both_processes(cluster: Cluster) -> None:
+    made = httpx.post(
+        f"{cluster.base[0]}/api/games",
+        json={"game": "tiny", "seats": [{"kind": "me"}, {"kind": "open"}]},
+    ).json()
+    joined = httpx.post(f"{cluster.base[1]}/api/games/{made['id']}/join", json={"seat": 1}).json()
+    first, second = cluster.ws(0, made["id"]), cluster.ws(1, made["id"])
+    try:
+        for socket, token in ((first, made["token"]), (second, joined["token"])):
+            socket.send(json.dumps({"type": "hello", "token": token, "id": 1, "presence": True}))
+        for socket in (first, second):
+            deadline = time.monotonic() + 15
+            seats: list[int] = []
+            while seats != [0, 1]:
+                assert time.monotonic() < deadline, f"presence never added up: {seats}"
+                message = json.loads(socket.recv(timeout=15))
+                if message["type"] == "presence":
+                    seats = message["seats"]
+    finally:
+        first.close()
+        second.close()
+    # The second process's socket has gone: the first one's are told within a check or two.
+    with cluster.ws(0, made["id"]) as watcher:
+        watcher.send(
+            json.dumps({"type": "hello", "token": made["token"], "id": 1, "presence": True})
+        )
+        deadline = time.monotonic() + 15
+        seen: dict[str, Any] = {}
+        while seen.get("seats") != [0]:
+            assert time.monotonic() < deadline, seen
+            message = json.loads(watcher.recv(timeout=15))
+            if message["type"] == "presence":
+                seen = message

@@ -1,0 +1,139 @@
+"""Challenges: an offer of a game to one named player, who accepts or declines it (its sender
+may cancel it while it is open). Accepting starts the game for both at once, as accepting a
+seek does (``seeks.start_game``); the same checks apply to the game offered
+(``seeks.offer_of``: two players, luck nobody chose). Of several answers at once exactly one
+wins (``SeekStore.settle``: one conditional update from ``open``); everything that could refuse
+an acceptance (the acceptor's quota) is checked before it, and the challenge is reopened if the
+game then fails to start. Both players' lobby sockets are told of each change, and of the game
+it started."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any, Literal
+
+from boardplay.web.accounts import name_key
+from boardplay.web.accountstore import Account
+from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
+from boardplay.web.hub import Hub
+from boardplay.web.seeks import Started, new_id, offer_of, start_game
+from boardplay.web.seekschemas import ChallengeRequest
+from boardplay.web.seekstore import ACCEPTED, CANCELLED, DECLINED, OPEN, Challenge
+
+CHALLENGES_LISTED = 50
+"""Challenges ``GET /api/challenges`` lists (newest first, sent and received together)."""
+Answer = Literal["accept", "decline", "cancel"]
+
+
+async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> Challenge:
+    """Challenge the player named ``body.to`` (429 past ``Limits.challenges_per_account``)."""
+    offer = offer_of(hub, body.game, body.options, body.rated)
+    name = body.to.strip()
+    target = await hub.db(hub.accounts.by_name, name_key(name)[:64])
+    if target is None:
+        raise not_found(f"there is no player named {quote(name)}")
+    if target.id == account.id:
+        raise bad_request("you cannot challenge yourself")
+    limits = hub.limits
+    now = time.time()
+    challenge = Challenge(
+        id=new_id(),
+        from_account=account.id,
+        to_account=target.id,
+        game=offer.game,
+        options=offer.options,
+        rated=offer.rated,
+        created=now,
+        updated=now,
+        status=OPEN,
+        from_name=account.name,
+        to_name=target.name,
+    )
+    store = hub.lobby.store
+    held = await hub.db(
+        store.add_challenge, challenge, limits.challenges_per_account, limits.challenge_lifetime
+    )
+    if held is not None:
+        raise ApiError(
+            429,
+            "too_many_challenges",
+            f"you have {held} open challenges; the server allows "
+            f"{limits.challenges_per_account} at once (BOARDPLAY_WEB_CHALLENGES_PER_ACCOUNT): "
+            "cancel one or wait for an answer",
+        )
+    message = {"type": "challenge", "challenge": challenge.to_json()}
+    await hub.lobby.tell([(target.id, message), (account.id, message)])
+    return challenge
+
+
+async def my_challenges(hub: Hub, account: Account) -> dict[str, list[dict[str, Any]]]:
+    """The account's challenges received and sent: open ones, and those settled lately."""
+    found = await hub.db(
+        hub.lobby.store.challenges_of,
+        account.id,
+        time.time(),
+        hub.limits.challenge_lifetime,
+        CHALLENGES_LISTED,
+    )
+    return {
+        "incoming": [c.to_json() for c in found if c.to_account == account.id],
+        "outgoing": [c.to_json() for c in found if c.from_account == account.id],
+    }
+
+
+async def answer_challenge(
+    hub: Hub, account: Account, visitor: str, challenge_id: str, answer: Answer
+) -> tuple[Challenge, Started | None]:
+    """Accept or decline (the challenged player) or cancel (its sender) an open challenge."""
+    store, lifetime = hub.lobby.store, hub.limits.challenge_lifetime
+    found = await hub.db(store.challenge, challenge_id, time.time(), lifetime)
+    if found is None or account.id not in (found.from_account, found.to_account):
+        raise not_found(f"you have no challenge {quote(challenge_id)}")
+    party = "from_account" if answer == "cancel" else "to_account"
+    if getattr(found, party) != account.id:
+        raise forbidden(
+            "not_yours",
+            "only its sender can cancel a challenge"
+            if answer == "cancel"
+            else f"only the challenged player can {answer} a challenge (you may cancel it)",
+        )
+    if found.status != OPEN:
+        raise conflict("challenge_closed", f"this challenge is {found.status} already")
+    sender: Account | None = None
+    if answer == "accept":
+        sender = await hub.db(hub.accounts.by_id, found.from_account)
+        if sender is None:
+            raise not_found("the player who sent this challenge has left")
+        await hub.check_quota(visitor)
+    status = {"accept": ACCEPTED, "decline": DECLINED, "cancel": CANCELLED}[answer]
+    if not await hub.db(
+        store.settle, challenge_id, party, account.id, status, time.time(), lifetime
+    ):
+        raise conflict("challenge_closed", "this challenge was answered or cancelled meanwhile")
+    started: Started | None = None
+    if sender is not None:
+        try:
+            started = await start_game(
+                hub, sender, account, visitor, found.game, found.options, found.rated
+            )
+        except Exception:
+            await hub.db(store.started, challenge_id, None, OPEN, time.time())
+            raise
+        await hub.db(store.started, challenge_id, started.room.row.id, ACCEPTED, time.time())
+    result = dataclasses.replace(
+        found,
+        status=status,
+        game_id=None if started is None else started.room.row.id,
+        updated=time.time(),
+    )
+    message = {"type": "challenge", "challenge": result.to_json()}
+    notices: list[tuple[int, dict[str, Any]]] = [
+        (found.to_account, message),
+        (found.from_account, message),
+    ]
+    if started is not None:
+        begun = {"type": "started", "game": started.room.row.id, "challenge": challenge_id}
+        notices += [(found.to_account, begun), (found.from_account, begun)]
+    await hub.lobby.tell(notices)
+    return result, started

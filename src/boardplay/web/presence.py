@@ -1,0 +1,156 @@
+"""Who is at a game's table now: which seats have a page open (a dot per seat) and how many
+people watch. Sent as ``{"type": "presence", "seats": [...], "spectators": n}`` to the sockets
+whose hello asked for it (``"presence": true``: the page does; a client written before presence
+existed is not sent a message it does not know) whenever it changes, and once after the hello.
+
+Each server process knows only its own sockets. It writes what they add up to per game into the
+``presence`` table (migration 0008; a row per game and process), and reads the other processes'
+rows for the games it watches on its periodic check (``Hub.catch_up``), which also keeps its own
+rows fresh. A row not refreshed for ``STALE`` seconds belongs to a process that died and is not
+counted, so presence heals within a few seconds whatever happens to a process."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from boardplay.web.sockets import Subscriber
+from boardplay.web.tables import metadata
+
+STALE = 10.0
+"""Seconds after which another process's row no longer counts (it refreshes every 2 s)."""
+
+presence_table = sa.Table(
+    "presence",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("process", sa.String(32), primary_key=True),
+    sa.Column("seats", sa.JSON, nullable=False),
+    sa.Column("spectators", sa.Integer, nullable=False),
+    sa.Column("at", sa.Float, nullable=False, index=True),
+)
+
+
+@dataclass(frozen=True)
+class Here:
+    """What a game's sockets add up to: the seats with a page open, and everybody else."""
+
+    seats: frozenset[int] = frozenset()
+    spectators: int = 0
+
+    def __add__(self, other: Here) -> Here:
+        return Here(self.seats | other.seats, self.spectators + other.spectators)
+
+    def message(self) -> dict[str, object]:
+        return {"type": "presence", "seats": sorted(self.seats), "spectators": self.spectators}
+
+
+class PresenceStore:
+    def __init__(self, engine: Engine, process: str) -> None:
+        self.engine = engine
+        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.process = process
+
+    def report(self, game_id: str, here: Here) -> None:
+        """This process's sockets of ``game_id`` now (none: its row goes)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                presence_table.delete().where(
+                    presence_table.c.game_id == game_id,
+                    presence_table.c.process == self.process,
+                )
+            )
+            if here.seats or here.spectators:
+                conn.execute(
+                    presence_table.insert().values(
+                        game_id=game_id,
+                        process=self.process,
+                        seats=sorted(here.seats),
+                        spectators=here.spectators,
+                        at=time.time(),
+                    )
+                )
+
+    def others(self, game_ids: Sequence[str]) -> dict[str, Here]:
+        """The other live processes' sockets of these games, added up per game; and this
+        process's rows refreshed (so the others keep counting them)."""
+        if not game_ids:
+            return {}
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                presence_table.update()
+                .where(presence_table.c.process == self.process)
+                .values(at=now)
+            )
+            rows = conn.execute(
+                presence_table.select().where(
+                    presence_table.c.game_id.in_(list(game_ids)),
+                    presence_table.c.process != self.process,
+                    presence_table.c.at >= now - STALE,
+                )
+            ).all()
+        out: dict[str, Here] = {}
+        for row in rows:
+            out[row.game_id] = out.get(row.game_id, Here()) + Here(
+                frozenset(int(s) for s in row.seats), int(row.spectators)
+            )
+        return out
+
+    def forget(self) -> None:
+        """Every row of this process (shutting down: its sockets are closing)."""
+        with self.engine.begin() as conn:
+            conn.execute(presence_table.delete().where(presence_table.c.process == self.process))
+
+
+class TablePresence:
+    """One game's presence as this process sees it: its own sockets (``local``), the other
+    processes' (``others``, from the last check) and what the sockets were last sent."""
+
+    def __init__(self) -> None:
+        self.local = Here()
+        self.others = Here()
+        self.shown = Here()
+
+    @staticmethod
+    def count(
+        subscribers: Iterable[Subscriber], seats_of: Callable[[str | None], set[int]]
+    ) -> Here:
+        seats: set[int] = set()
+        spectators = 0
+        for sub in subscribers:
+            if sub.dropped:
+                continue
+            held = seats_of(sub.token)
+            if held:
+                seats |= held
+            else:
+                spectators += 1
+        return Here(frozenset(seats), spectators)
+
+    def recount(
+        self, subscribers: Iterable[Subscriber], seats_of: Callable[[str | None], set[int]]
+    ) -> bool:
+        """Count this process's sockets again; True if the database should hear of it."""
+        local = self.count(subscribers, seats_of)
+        changed = local != self.local
+        self.local = local
+        return changed
+
+    def send(self, subscribers: Iterable[Subscriber], others: Here | None = None) -> bool:
+        """Tell every socket, if what they were last told changed (True if it did)."""
+        if others is not None:
+            self.others = others
+        now = self.local + self.others
+        if now == self.shown:
+            return False
+        self.shown = now
+        message = now.message()
+        for sub in list(subscribers):
+            if sub.presence:
+                sub.push(message)
+        return True
