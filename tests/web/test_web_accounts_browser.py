@@ -319,7 +319,7 @@ def test_screenshots_of_sign_up_profile_and_ratings(
     finally:
         riku.delete(f"/api/seeks/{seek['id']}")
     page.goto(f"{base}/#/player/Sora")
-    page.wait_for_selector("#profile-ratings .rating-chart")
+    page.wait_for_selector("#profile-history .rating-chart")
     assert page.locator("#profile-results td").all_inner_texts()[1:5] == ["2", "1", "0", "1"]
     page.screenshot(path=str(SCREENSHOTS / f"profile{suffix}.png"), full_page=True)
     page.goto(f"{base}/#/ratings/proteus")

@@ -145,3 +145,31 @@ def test_presence_adds_up_the_sockets_of_both_processes(cluster: Cluster) -> Non
             message = json.loads(watcher.recv(timeout=15))
             if message["type"] == "presence":
                 seen = message
+
+
+def test_many_sockets_arriving_at_once_all_get_their_game_and_presence(cluster: Cluster) -> None:
+    """Sockets of one game connecting together once raced to store this process's presence
+    row (a duplicate key on PostgreSQL) and the losers' connections were dropped."""
+    made = httpx.post(
+        f"{cluster.base[0]}/api/games",
+        json={"game": "tiny", "seats": [{"kind": "me"}, {"kind": "hotseat"}]},
+    ).json()
+    start = threading.Barrier(24)
+    seen: list[list[int]] = []
+
+    def visit() -> None:
+        start.wait()
+        with cluster.ws(0, made["id"]) as socket:
+            socket.send(json.dumps({"type": "hello", "token": made["token"], "presence": True}))
+            while True:
+                message = json.loads(socket.recv(timeout=20))
+                if message["type"] == "presence" and message["seats"]:
+                    seen.append(message["seats"])
+                    return
+
+    threads = [threading.Thread(target=visit) for _ in range(24)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert seen == [[0, 1]] * 24

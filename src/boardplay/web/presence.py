@@ -11,6 +11,7 @@ counted, so presence heals within a few seconds whatever happens to a process.""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -56,23 +57,20 @@ class PresenceStore:
         self.process = process
 
     def report(self, game_id: str, here: Here) -> None:
-        """This process's sockets of ``game_id`` now (none: its row goes)."""
+        """This process's sockets of ``game_id`` now (none: its row goes). Only this process
+        writes its rows, one game at a time (``TablePresence.lock``), so an update that finds
+        no row may insert it."""
+        mine = sa.and_(
+            presence_table.c.game_id == game_id, presence_table.c.process == self.process
+        )
         with self.engine.begin() as conn:
-            conn.execute(
-                presence_table.delete().where(
-                    presence_table.c.game_id == game_id,
-                    presence_table.c.process == self.process,
-                )
-            )
-            if here.seats or here.spectators:
+            if not (here.seats or here.spectators):
+                conn.execute(presence_table.delete().where(mine))
+                return
+            values = {"seats": sorted(here.seats), "spectators": here.spectators, "at": time.time()}
+            if conn.execute(presence_table.update().where(mine).values(**values)).rowcount == 0:
                 conn.execute(
-                    presence_table.insert().values(
-                        game_id=game_id,
-                        process=self.process,
-                        seats=sorted(here.seats),
-                        spectators=here.spectators,
-                        at=time.time(),
-                    )
+                    presence_table.insert().values(game_id=game_id, process=self.process, **values)
                 )
 
     def others(self, game_ids: Sequence[str]) -> dict[str, Here]:
@@ -115,6 +113,8 @@ class TablePresence:
         self.local = Here()
         self.others = Here()
         self.shown = Here()
+        self.lock = asyncio.Lock()
+        """One count and write at a time, so the database gets them in order."""
 
     @staticmethod
     def count(

@@ -34,13 +34,18 @@ export async function playerPage(main, name) {
   const profile = await api(`/api/players/${encodeURIComponent(name)}`);
   clear(main);
   const ratings = profile.ratings.length ? h("table", { class: "list", id: "profile-ratings" },
-    h("tr", {}, h("th", {}, t("ratings.game")), h("th", {}, t("ratings.rating")), h("th", {}, t("ratings.games")), h("th", {}, t("profile.history"))),
+    h("tr", {}, h("th", {}, t("ratings.game")), h("th", {}, t("ratings.rating")), h("th", {}, t("ratings.games"))),
     profile.ratings.map((r) => h("tr", { "data-pool": r.pool },
       h("td", {}, h("a", { href: `#/ratings/${r.pool}` }, poolName(r.pool))),
       h("td", { class: "rating", title: t("ratings.deviation", { d: r.deviation }) }, shown(r)),
-      h("td", {}, r.games),
-      h("td", {}, profile.history[r.pool]?.length > 1 ? chart(profile.history[r.pool]) : h("span", { class: "muted" }, t("profile.oneGame"))))))
+      h("td", {}, r.games))))
     : h("p", { class: "muted" }, t("profile.unrated"));
+  // Each rating's history under the table, one chart per game (from its second game on).
+  const charts = h("div", { class: "charts", id: "profile-history" }, profile.ratings.map((r) => {
+    const points = profile.history[r.pool] || [];
+    return h("figure", { "data-pool": r.pool }, h("figcaption", {}, poolName(r.pool)),
+      points.length > 1 ? chart(points) : h("p", { class: "muted small" }, t("profile.oneGame")));
+  }));
   const provisional = profile.ratings.some((r) => r.provisional) ? h("p", { class: "muted small" }, t("profile.provisional")) : "";
   const results = Object.entries(profile.results);
   const record = results.length ? h("table", { class: "list", id: "profile-results" },
@@ -56,6 +61,7 @@ export async function playerPage(main, name) {
   main.append(h("div", { class: "panel", id: "profile" },
     h("h2", {}, profile.name),
     h("h3", {}, t("profile.ratings")), ratings, provisional,
+    profile.ratings.length ? [h("h3", {}, t("profile.history")), charts] : "",
     h("h3", {}, t("profile.results")), record,
     h("h3", {}, t("profile.recent")), recent));
 }
