@@ -304,3 +304,20 @@ def test_the_account_routes_meet_the_servers_ceilings(client: TestClient) -> Non
     refused(client.post("/api/account/signup", json={"name": "Hana", "password": "y" * 1001}))
     refused(client.post("/api/account/signup", json={"name": "Hana", "password": "z" * 201}))
     assert client.get("/api/account/me").json()["account"] is None
+
+
+def test_boardplay_db_ratings_rebuilds_them_from_the_stored_results(client: TestClient) -> None:
+    from typer.testing import CliRunner
+
+    from boardplay.cli.main import app
+
+    hana, kenji = sign_up(client, "Hana"), sign_up(client, "Kenji")
+    play_out(client, *rated_game(client, hana, kenji))
+    before = client.get("/api/ratings/tiny").json()["players"]
+    url = str(storage_of(client).url)
+    with storage_of(client).begin() as conn:
+        conn.execute(sa.text("UPDATE ratings SET rating = 0"))
+    result = CliRunner().invoke(app, ["db", "ratings", "--db", url])
+    assert result.exit_code == 0, result.output
+    assert "1 rated game" in result.output
+    assert client.get("/api/ratings/tiny").json()["players"] == before

@@ -1,4 +1,5 @@
-"""``boardplay db``: the web database's schema (``upgrade`` to the newest, ``current`` to see).
+"""``boardplay db``: the web database's schema (``upgrade`` to the newest, ``current`` to see) and
+its ratings (``ratings``: rebuilt from the stored rated results).
 
 A server also migrates when it starts, under a lock, so this is for operators who prefer to
 upgrade before rolling out new processes (docs/deploy.md).
@@ -11,7 +12,7 @@ from __future__ import annotations
 import typer
 
 from boardplay.cli.common import console
-from boardplay.i18n import _
+from boardplay.i18n import _, ngettext
 
 
 def register(app: typer.Typer) -> None:
@@ -34,6 +35,16 @@ def register(app: typer.Typer) -> None:
     )
     def current_command(db: str | None = typer.Option(None, "--db", help=db_help)) -> None:
         current(db)
+
+    @db_app.command(
+        "ratings",
+        help=_(
+            "Rebuild every rating from the stored results of rated games, in the order they "
+            "were settled (after a change to the rating formula)."
+        ),
+    )
+    def ratings_command(db: str | None = typer.Option(None, "--db", help=db_help)) -> None:
+        recompute_ratings(db)
 
 
 def _url(db: str | None) -> str:
@@ -75,3 +86,19 @@ def current(db: str | None) -> None:
     else:
         line = _("database at no revision (empty); newest is {head}").format(head=head())
     console.print(line)
+
+
+def recompute_ratings(db: str | None) -> None:
+    """Replay the stored rated results into fresh ratings (``RatingStore.recompute``)."""
+    from boardplay.web.ratingstore import RatingStore
+    from boardplay.web.storage import Storage
+
+    storage = Storage(_url(db))
+    try:
+        games = RatingStore(storage.engine).recompute()
+    finally:
+        storage.close()
+    said = ngettext(
+        "ratings rebuilt from {count} rated game", "ratings rebuilt from {count} rated games", games
+    )
+    console.print(said.format(count=games))

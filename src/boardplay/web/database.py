@@ -10,6 +10,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
 
+POOL_SIZE = 12
+"""Connections kept open per engine (a server process has 8 database threads)."""
+
 
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; a SQLite file's directory is created on first use."""
@@ -29,4 +32,7 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    # Enough pooled connections for every database thread of a process (``hub.DB_THREADS``) and
+    # a few callers besides: a connection made past the pool is closed after one use, and
+    # PostgreSQL connections cost several milliseconds of CPU to make (bench-web saw them churn).
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=8)

@@ -59,6 +59,10 @@ class RoomHost(Protocol):
         """429 if ``owner`` may make no more games now."""
         ...
 
+    def presence_changed(self, game_id: str) -> None:
+        """This process's count of the game's sockets changed (stored at the next check)."""
+        ...
+
     async def settle_ratings(self, game_ids: Sequence[str] | None = None) -> None:
         """Rate these finished rated games, if nobody has yet."""
         ...

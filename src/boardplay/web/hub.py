@@ -118,6 +118,8 @@ class Hub:
         self._relayed: dict[str, Notice] = {}
         """The notice (with its view) of the newest revision wanted, per game being synced."""
         self.presence = PresenceStore(storage.engine, self.epoch)
+        self._present: set[str] = set()
+        """Games whose count of this process's sockets changed since the last check."""
         threads = 1 if storage.engine.dialect.name == "sqlite" else DB_THREADS
         self.db_pool = ThreadPoolExecutor(threads, thread_name_prefix="boardplay-db")
         self.lobby = Lobby(self, SeekStore(storage.engine))
@@ -233,17 +235,31 @@ class Hub:
         """Compare every watched game with the database (one query) and send what was missed;
         and who is at those tables on the other processes (``presence.py``)."""
         watched = [r for r in self.rooms.values() if r.subscribers]
-        if not watched:
-            return
         ids = [r.row.id for r in watched]
-        revisions = await self.db(self.storage.revisions, ids)
-        for room in watched:
-            revision = revisions.get(room.row.id)
-            if revision is not None:
-                self.notice(room.row.id, revision)
-        others = await self.db(self.presence.others, ids)
+        if ids:
+            revisions = await self.db(self.storage.revisions, ids)
+            for room in watched:
+                revision = revisions.get(room.row.id)
+                if revision is not None:
+                    self.notice(room.row.id, revision)
+        reports: dict[str, Here] = {}
+        for game_id in self._present:
+            found = self.rooms.get(game_id)  # gone from the cache: no socket here any more
+            reports[game_id] = found.presence.local if found is not None else Here()
+        if not ids and not reports:
+            return
+        self._present.clear()
+        try:
+            others = await self.db(self.presence.sync, reports, ids)
+        except Exception:
+            self._present.update(reports)  # stored at the next check instead
+            raise
         for room in watched:
             room.presence.send(room.subscribers, others.get(room.row.id, Here()))
+
+    def presence_changed(self, game_id: str) -> None:
+        """This process's count of the game's sockets changed: stored at the next check."""
+        self._present.add(game_id)
 
     async def sweep(self) -> None:
         """Claim AI jobs nobody holds, up to this process's free AI capacity."""

@@ -13,7 +13,6 @@ request gets an answer."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 from fastapi import WebSocket
@@ -75,22 +74,16 @@ async def serve_socket(
     finally:
         room.subscribers.discard(sub)
         await sub.finish()
-        with contextlib.suppress(Exception):  # the server may be shutting down
-            await presence_changed(room)
+        await presence_changed(room)
 
 
 async def presence_changed(room: Room) -> bool:
-    """A socket came, said who it is, or left: this process's count goes to the database (for
-    the other processes) and the new presence to every socket (``presence.py``); True if the
-    sockets were sent it. Presence is a courtesy: its trouble is logged, never the socket's."""
-    presence = room.presence
-    try:
-        async with presence.lock:
-            if presence.recount(room.subscribers, room.seats_of):
-                await room.hub.db(room.hub.presence.report, room.row.id, presence.local)
-    except Exception:
-        log.exception("could not store who is at game %s; the next change tries again", room.row.id)
-    return presence.send(room.subscribers)
+    """A socket came, said who it is, or left: every socket of this process is sent the new
+    presence now, and the database hears of it at the next check (``presence.py``); True if
+    the sockets were sent it."""
+    if room.presence.recount(room.subscribers, room.seats_of):
+        room.hub.presence_changed(room.row.id)
+    return room.presence.send(room.subscribers)
 
 
 async def handle_message(room: Room, sub: Subscriber, text: str, limits: Limits) -> None:

@@ -3,17 +3,18 @@ people watch. Sent as ``{"type": "presence", "seats": [...], "spectators": n}`` 
 whose hello asked for it (``"presence": true``: the page does; a client written before presence
 existed is not sent a message it does not know) whenever it changes, and once after the hello.
 
-Each server process knows only its own sockets. It writes what they add up to per game into the
-``presence`` table (migration 0008; a row per game and process), and reads the other processes'
-rows for the games it watches on its periodic check (``Hub.catch_up``), which also keeps its own
-rows fresh. A row not refreshed for ``STALE`` seconds belongs to a process that died and is not
-counted, so presence heals within a few seconds whatever happens to a process."""
+Each server process knows only its own sockets, and tells its own sockets at once. On its
+periodic check (``Hub.catch_up``, every ``BOARDPLAY_WEB_SYNC_INTERVAL`` seconds) it writes what
+they add up to per game, for the games whose count changed, into the ``presence`` table
+(migration 0008; a row per game and process), keeps its rows fresh (every ``REFRESH`` seconds),
+and reads the other processes' rows for the games it watches: all in one transaction. A row not
+refreshed for ``STALE`` seconds belongs to a process that died and is not counted, so presence
+heals within a few seconds whatever happens to a process."""
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -23,7 +24,10 @@ from boardplay.web.sockets import Subscriber
 from boardplay.web.tables import metadata
 
 STALE = 10.0
-"""Seconds after which another process's row no longer counts (it refreshes every 2 s)."""
+"""Seconds after which another process's row no longer counts."""
+REFRESH = STALE / 3
+"""Seconds between refreshes of this process's rows (a write each time, so not at every check:
+moves' commits share the database's disk)."""
 
 presence_table = sa.Table(
     "presence",
@@ -55,49 +59,57 @@ class PresenceStore:
         self.engine = engine
         self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
         self.process = process
+        self.refreshed = 0.0
 
-    def report(self, game_id: str, here: Here) -> None:
-        """This process's sockets of ``game_id`` now (none: its row goes). Only this process
-        writes its rows, one game at a time (``TablePresence.lock``), so an update that finds
-        no row may insert it."""
-        mine = sa.and_(
-            presence_table.c.game_id == game_id, presence_table.c.process == self.process
-        )
-        with self.engine.begin() as conn:
-            if not (here.seats or here.spectators):
-                conn.execute(presence_table.delete().where(mine))
-                return
-            values = {"seats": sorted(here.seats), "spectators": here.spectators, "at": time.time()}
-            if conn.execute(presence_table.update().where(mine).values(**values)).rowcount == 0:
-                conn.execute(
-                    presence_table.insert().values(game_id=game_id, process=self.process, **values)
-                )
-
-    def others(self, game_ids: Sequence[str]) -> dict[str, Here]:
-        """The other live processes' sockets of these games, added up per game; and this
-        process's rows refreshed (so the others keep counting them)."""
-        if not game_ids:
-            return {}
+    def sync(self, reports: Mapping[str, Here], game_ids: Sequence[str]) -> dict[str, Here]:
+        """One transaction per check: store this process's sockets of the games in ``reports``
+        (none: the row goes), keep its rows fresh, and read the other live processes' sockets
+        of ``game_ids``, added up per game. Writes are batched here, not made as sockets come
+        and go, so a crowd arriving at once costs one write, not one per socket, beside the
+        moves' own commits."""
         now = time.time()
         with self.engine.begin() as conn:
-            conn.execute(
-                presence_table.update()
-                .where(presence_table.c.process == self.process)
-                .values(at=now)
-            )
-            rows = conn.execute(
-                presence_table.select().where(
-                    presence_table.c.game_id.in_(list(game_ids)),
-                    presence_table.c.process != self.process,
-                    presence_table.c.at >= now - STALE,
+            for game_id, here in reports.items():
+                self._store(conn, game_id, here, now)
+            if reports or now - self.refreshed >= REFRESH:
+                self.refreshed = now
+                conn.execute(
+                    presence_table.update()
+                    .where(presence_table.c.process == self.process)
+                    .values(at=now)
                 )
-            ).all()
+            rows = (
+                conn.execute(
+                    presence_table.select().where(
+                        presence_table.c.game_id.in_(list(game_ids)),
+                        presence_table.c.process != self.process,
+                        presence_table.c.at >= now - STALE,
+                    )
+                ).all()
+                if game_ids
+                else []
+            )
         out: dict[str, Here] = {}
         for row in rows:
             out[row.game_id] = out.get(row.game_id, Here()) + Here(
                 frozenset(int(s) for s in row.seats), int(row.spectators)
             )
         return out
+
+    def _store(self, conn: sa.Connection, game_id: str, here: Here, now: float) -> None:
+        """Only this process writes its rows (from one task), so an update that finds no row
+        may insert it."""
+        mine = sa.and_(
+            presence_table.c.game_id == game_id, presence_table.c.process == self.process
+        )
+        if not (here.seats or here.spectators):
+            conn.execute(presence_table.delete().where(mine))
+            return
+        values = {"seats": sorted(here.seats), "spectators": here.spectators, "at": now}
+        if conn.execute(presence_table.update().where(mine).values(**values)).rowcount == 0:
+            conn.execute(
+                presence_table.insert().values(game_id=game_id, process=self.process, **values)
+            )
 
     def forget(self) -> None:
         """Every row of this process (shutting down: its sockets are closing)."""
@@ -113,8 +125,6 @@ class TablePresence:
         self.local = Here()
         self.others = Here()
         self.shown = Here()
-        self.lock = asyncio.Lock()
-        """One count and write at a time, so the database gets them in order."""
 
     @staticmethod
     def count(
@@ -135,7 +145,8 @@ class TablePresence:
     def recount(
         self, subscribers: Iterable[Subscriber], seats_of: Callable[[str | None], set[int]]
     ) -> bool:
-        """Count this process's sockets again; True if the database should hear of it."""
+        """Count this process's sockets again; True if the database should hear of it (at the
+        next check: ``Hub.catch_up``)."""
         local = self.count(subscribers, seats_of)
         changed = local != self.local
         self.local = local

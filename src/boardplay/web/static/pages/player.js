@@ -54,7 +54,7 @@ export async function playerPage(main, name) {
     : h("p", { class: "muted" }, t("profile.noResults"));
   const recent = profile.recent.length ? h("table", { class: "list", id: "profile-recent" }, profile.recent.map((g) => h("tr", {},
     h("td", {}, gameTitle(g.game, g.title), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : ""),
-    h("td", {}, g.seats.map((seat) => seatName(seat.name)).join(" – ")),
+    h("td", {}, g.seats.flatMap((seat, i) => [i ? " – " : "", seat.player ? playerLink(seat.name) : seatName(seat.name)])),
     h("td", { class: "muted" }, g.result ? resultWords({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned }, g.seats.map((x) => x.name)) : t("profile.running")),
     h("td", {}, h("a", { href: `#/game/${g.id}` }, t("lobby.watch")), " ", h("a", { href: `#/replay/${g.id}` }, t("lobby.replay"))))))
     : h("p", { class: "muted" }, t("lobby.none"));
