@@ -238,7 +238,7 @@ def test_a_game_goes_on_in_a_fresh_browser_signed_in_to_the_same_account(
     fresh.page.fill("#signin-password", "mio secret 1")
     fresh.page.click("#signin-submit")
     signed_in_as(fresh.page, "Mio")
-    mine = fresh.page.locator(f"#my-games tr[data-game='{game_id}'] a")
+    mine = fresh.page.locator(f"#my-games tr[data-game='{game_id}'] a[href^='#/game/']")
     mine.click()
     fresh.page.wait_for_url(f"**/#/game/{game_id}")
     fresh.page.evaluate("document.querySelector('#tutorial-skip')?.click()")

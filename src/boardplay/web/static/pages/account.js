@@ -16,10 +16,12 @@ async function keepGuestGames() {
   if (seats.length) await api("/api/account/adopt", { method: "POST", body: { seats } }).catch(() => null);
 }
 
+// Signed in: this browser's guest games become the account's, then the lobby shows them,
+// unless the player has gone to another page meanwhile.
 async function signedIn(answer) {
   setSession(answer);
   await keepGuestGames();
-  location.hash = "#/";
+  if (location.hash.startsWith("#/signin")) location.hash = "#/";
 }
 
 export async function createPasskey(name) {
