@@ -118,8 +118,7 @@ def test_presence_adds_up_the_sockets_of_both_processes(cluster: Cluster) -> Non
         json={"game": "tiny", "seats": [{"kind": "me"}, {"kind": "open"}]},
     ).json()
     joined = httpx.post(f"{cluster.base[1]}/api/games/{made['id']}/join", json={"seat": 1}).json()
-    first, second = cluster.ws(0, made["id"]), cluster.ws(1, made["id"])
-    try:
+    with cluster.ws(0, made["id"]) as first, cluster.ws(1, made["id"]) as second:
         for socket, token in ((first, made["token"]), (second, joined["token"])):
             socket.send(json.dumps({"type": "hello", "token": token, "id": 1, "presence": True}))
         for socket in (first, second):
@@ -130,9 +129,6 @@ def test_presence_adds_up_the_sockets_of_both_processes(cluster: Cluster) -> Non
                 message = json.loads(socket.recv(timeout=15))
                 if message["type"] == "presence":
                     seats = message["seats"]
-    finally:
-        first.close()
-        second.close()
     # The second process's socket has gone: the first one's are told within a check or two.
     with cluster.ws(0, made["id"]) as watcher:
         watcher.send(

@@ -20,6 +20,8 @@ export async function boardModule(name) {
 // and who sits there, so the two never disagree.
 export function seatList(game, highlight, winners = [], presence = null) {
   const seatNames = game.hints?.seat_names || [];
+  // Dots only where several people share the table (not against the AI, not one screen).
+  const people = game.seats.filter((seat) => seat.kind !== "ai" && seat.kind !== "hotseat").length;
   return h("ul", { class: "seats" }, game.seats.map((seat) => {
     const score = game.scores ? ` — ${game.scores[seat.seat]}` : "";
     const you = game.your_seats?.includes(seat.seat) ? t("seatlist.you") : "";
@@ -32,7 +34,7 @@ export function seatList(game, highlight, winners = [], presence = null) {
     const won = winners.includes(seat.seat);
     const cls = [seat.seat === highlight ? "current" : "", game.thinking === seat.seat ? "thinking" : "", won ? "winner" : ""].join(" ");
     // A dot for a person's seat: filled while their page is open, hollow while it is not.
-    const here = presence && seat.kind !== "ai" && seat.claimed ? presence.seats.includes(seat.seat) : null;
+    const here = presence && people > 1 && seat.kind !== "ai" && seat.claimed ? presence.seats.includes(seat.seat) : null;
     const dot = here === null ? "" : h("span", { class: `presence ${here ? "on" : "off"}`, role: "img", "aria-label": t(here ? "presence.here" : "presence.away"), title: t(here ? "presence.here" : "presence.away") });
     return h("li", { class: cls, "data-seat": seat.seat, "data-here": here === null ? null : String(here) },
       seatSwatch(game.hints, seat.seat),

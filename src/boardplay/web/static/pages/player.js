@@ -16,18 +16,21 @@ const shown = (r) => `${r.rating}${r.provisional ? "?" : ""}`;
 export const playerLink = (name) => h("a", { href: `#/player/${encodeURIComponent(name)}`, class: "player-link" }, name);
 
 // The rating after each game as a line, with the band of one deviation either side.
+// The first and last ratings are written at the line's ends (the band: one deviation either side).
 function chart(points) {
-  const width = 320, height = 120, pad = 6;
+  const width = 320, height = 120, pad = 6, side = 40;
   const lows = points.map((p) => p.rating - p.deviation), highs = points.map((p) => p.rating + p.deviation);
   const min = Math.min(...lows), max = Math.max(...highs);
-  const x = (i) => pad + (points.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1));
+  const x = (i) => side + (points.length === 1 ? (width - 2 * side) / 2 : (i * (width - 2 * side)) / (points.length - 1));
   const y = (v) => height - pad - ((v - min) / Math.max(1, max - min)) * (height - 2 * pad);
   const band = [...points.map((p, i) => `${x(i)},${y(p.rating + p.deviation)}`), ...points.map((p, i) => `${x(i)},${y(p.rating - p.deviation)}`).reverse()].join(" ");
   const line = points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" ");
   return s("svg", { viewBox: `0 0 ${width} ${height}`, class: "rating-chart", role: "img", "aria-label": t("profile.chart", { from: points[0].rating, to: points.at(-1).rating, n: points.length }) },
     s("polygon", { points: band, class: "band" }),
     s("polyline", { points: line, class: "line" }),
-    points.map((p, i) => s("circle", { cx: x(i), cy: y(p.rating), r: 3 }, s("title", {}, `${Math.round(p.rating)}`))));
+    points.map((p, i) => s("circle", { cx: x(i), cy: y(p.rating), r: 3 }, s("title", {}, `${Math.round(p.rating)}`))),
+    s("text", { x: side - 4, y: y(points[0].rating) + 4, "text-anchor": "end", class: "end" }, Math.round(points[0].rating)),
+    s("text", { x: width - side + 4, y: y(points.at(-1).rating) + 4, class: "end" }, Math.round(points.at(-1).rating)));
 }
 
 export async function playerPage(main, name) {
