@@ -175,7 +175,7 @@ class Accounts:
         await self.run(
             self.store.open_session, hash_token(cookie), account.id, csrf, SESSION_LIFETIME
         )
-        return cookie, Session(account, csrf, 0.0)
+        return cookie, Session(account, csrf, time.time() + SESSION_LIFETIME)
 
     async def session(self, cookie: str | None) -> Session | None:
         if not cookie or len(cookie) > 100:
