@@ -26,7 +26,7 @@ KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def table() -> list[tuple[int, str, str]]:
-    return read_table((STATIC / "text.js").read_text(encoding="utf-8"))
+    return read_table((STATIC / "strings.js").read_text(encoding="utf-8"))
 
 
 def extracted() -> set[tuple[str | None, str]]:
@@ -36,7 +36,7 @@ def extracted() -> set[tuple[str | None, str]]:
         for _f, _l, message, _c, context in extract_from_dir(
             str(root),
             method_map=[
-                ("**/text.js", "boardplay.i18n.webtable.extract"),
+                ("**/strings.js", "boardplay.i18n.webtable.extract"),
                 ("*/describe.py", "python"),
             ],
             keywords={"say": None, "pgettext": ((1, "c"), 2)},

@@ -1,4 +1,5 @@
-"""Babel extraction of the web app's string table (``web/static/text.js``) into the ``web`` domain.
+"""Babel extraction of the web app's string table (``web/static/strings.js``) into the ``web``
+domain.
 
 The front end keeps every visible string in one JavaScript object, ``const EN = { "key":
 "English text", … }``, and shows them through ``t("key", params)``. Extracting that table, rather
@@ -7,8 +8,9 @@ without touching each other's English) and a key built at run time (``t(`seat.${
 in the catalogue. Each entry becomes a message with the key as its context (``msgctxt``) and the
 English as its id, so a changed English text marks its translations fuzzy on ``make i18n``.
 
-Registered in ``babel-web.cfg`` as ``[boardplay.i18n.webtable.extract: **/text.js]``; the table is
-read with Babel's own JavaScript tokenizer, so escapes and comments are handled as JavaScript does.
+Registered in ``babel-web.cfg`` as ``[boardplay.i18n.webtable.extract: **/strings.js]``; the table
+is read with Babel's own JavaScript tokenizer, so escapes and comments are handled as JavaScript
+does.
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from typing import IO, Any
 from babel.messages.jslexer import Token, tokenize, unquote_string
 
 TABLE_NAME = "EN"
-"""The name of the table constant in ``text.js``."""
+"""The name of the table constant in ``strings.js``."""
 
 
 class TableError(ValueError):
-    """``text.js`` has no readable ``const EN = { "key": "text", … }`` table."""
+    """``strings.js`` has no readable ``const EN = { "key": "text", … }`` table."""
 
 
 def _tokens(source: str) -> Iterator[Token]:

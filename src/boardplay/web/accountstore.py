@@ -114,6 +114,27 @@ class Passkey:
     created: datetime
 
 
+def _touch(conn: sa.Connection, game_ids: Sequence[str]) -> None:
+    """Raise these games' revisions: their seats changed, so every process's copy reloads."""
+    if game_ids:
+        conn.execute(
+            games_table.update()
+            .where(games_table.c.id.in_(list(game_ids)))
+            .values(revision=games_table.c.revision + 1)
+        )
+
+
+def _passkey(row: Any) -> Passkey:
+    return Passkey(
+        row.credential_id,
+        row.account_id,
+        bytes(row.public_key),
+        int(row.sign_count),
+        row.label,
+        row.created,
+    )
+
+
 def _account(row: Any) -> Account:
     return Account(row.id, row.name, row.password_hash, row.user_handle)
 
@@ -206,12 +227,7 @@ class AccountStore:
                     name_key=f"#deleted-{account_id}",
                 )
             )
-            if games:
-                conn.execute(
-                    games_table.update()
-                    .where(games_table.c.id.in_(games))
-                    .values(revision=games_table.c.revision + 1)
-                )
+            _touch(conn, games)
         return games
 
     # ----- sessions ---------------------------------------------------------------------
@@ -264,12 +280,7 @@ class AccountStore:
                 )
             ]
             conn.execute(seat_keys_table.delete().where(seat_keys_table.c.account_id == account_id))
-            if games:
-                conn.execute(
-                    games_table.update()
-                    .where(games_table.c.id.in_(games))
-                    .values(revision=games_table.c.revision + 1)
-                )
+            _touch(conn, games)
         return games
 
     # ----- throttle ---------------------------------------------------------------------
@@ -334,16 +345,7 @@ class AccountStore:
         query = passkeys_table.select().where(passkeys_table.c.credential_id == credential_id)
         with self.reader.connect() as conn:
             row = conn.execute(query).one_or_none()
-        if row is None:
-            return None
-        return Passkey(
-            row.credential_id,
-            row.account_id,
-            bytes(row.public_key),
-            int(row.sign_count),
-            row.label,
-            row.created,
-        )
+        return None if row is None else _passkey(row)
 
     def passkeys(self, account_id: int) -> list[Passkey]:
         query = (
@@ -352,17 +354,7 @@ class AccountStore:
             .order_by(passkeys_table.c.created)
         )
         with self.reader.connect() as conn:
-            return [
-                Passkey(
-                    r.credential_id,
-                    r.account_id,
-                    bytes(r.public_key),
-                    int(r.sign_count),
-                    r.label,
-                    r.created,
-                )
-                for r in conn.execute(query)
-            ]
+            return [_passkey(r) for r in conn.execute(query)]
 
     def used_passkey(self, credential_id: str, sign_count: int) -> None:
         with self.engine.begin() as conn:
@@ -403,12 +395,7 @@ class AccountStore:
                 )
                 if done.rowcount == 1 and game_id not in changed:
                     changed.append(game_id)
-            if changed:
-                conn.execute(
-                    games_table.update()
-                    .where(games_table.c.id.in_(changed))
-                    .values(revision=games_table.c.revision + 1)
-                )
+            _touch(conn, changed)
         return changed
 
     def seat_key(self, account_id: int, game_id: str, token_hash: str) -> list[int]:
@@ -436,11 +423,7 @@ class AccountStore:
                         for seat in seats
                     ],
                 )
-                conn.execute(
-                    games_table.update()
-                    .where(games_table.c.id == game_id)
-                    .values(revision=games_table.c.revision + 1)
-                )
+                _touch(conn, [game_id])
         return seats
 
     def games_of(self, account_id: int, limit: int) -> list[tuple[str, str, datetime]]:

@@ -20,15 +20,15 @@ from fastapi import WebSocket
 from boardplay.web import safejson
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.guard import RateLimiter, address_of
+from boardplay.web.guard import RateLimiter
 from boardplay.web.hub import Hub
 from boardplay.web.rooms import Room
 from boardplay.web.schemas import CLIENT_MESSAGE, Act, Hello, Ping, Undo, ValidationError, describe
 from boardplay.web.sockets import Subscriber
+from boardplay.web.wsread import read_messages
 
 log = logging.getLogger("boardplay.web")
 
-TOO_BIG = 1009
 UNKNOWN_GAME = 4404
 
 
@@ -49,28 +49,14 @@ async def serve_socket(
 
     sub = Subscriber(websocket.send_text, close, limits.ws_send_queue)
     room.subscribers.add(sub)
-    address = address_of(websocket.scope)
+
+    async def answer(text: str) -> None:
+        await handle_message(room, sub, text, limits)
+
     try:
         sub.push_view(room.view_for(None), full=True)
         await presence_changed(room)
-        while not sub.dropped:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text")
-            if text is not None and len(text.encode("utf-8", "surrogatepass")) > (
-                limits.max_ws_message_bytes
-            ):
-                sub.drop(TOO_BIG)
-                break
-            try:
-                if text is None:
-                    raise bad_request("send JSON text frames; binary frames are not understood")
-                if rate.wait(address):
-                    raise ApiError(429, "rate_limited", "too many messages from this address")
-                await handle_message(room, sub, text, limits)
-            except ApiError as exc:
-                sub.push({"type": "error", "status": exc.status, "id": None, **exc.to_json()})
+        await read_messages(websocket, sub, limits, rate, answer)
     finally:
         room.subscribers.discard(sub)
         await sub.finish()

@@ -42,11 +42,12 @@ from pydantic import TypeAdapter
 from boardplay.web import safejson
 from boardplay.web.accountstore import Account
 from boardplay.web.config import Limits
-from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.guard import RateLimiter, address_of
+from boardplay.web.errors import bad_request
+from boardplay.web.guard import RateLimiter
 from boardplay.web.schemas import Ping, ValidationError, describe
 from boardplay.web.seekstore import NOTICE, OPEN, SEEKS, SeekStore
 from boardplay.web.sockets import Subscriber, encode
+from boardplay.web.wsread import read_messages
 
 log = logging.getLogger("boardplay.web")
 
@@ -63,7 +64,6 @@ LIST_SPACING = 0.25
 socket at most four lists a second, whoever causes it."""
 CHALLENGES_ON_CONNECT = 50
 """Open challenges received that a new socket is sent at once."""
-TOO_BIG = 1009
 PING: TypeAdapter[Ping] = TypeAdapter(Ping)
 
 
@@ -147,30 +147,15 @@ class Lobby:
 
         sub = Subscriber(websocket.send_text, close, self.limits.ws_send_queue)
         socket = LobbySocket(sub, None if account is None else account.id)
-        address = address_of(websocket.scope)
-        limits = self.limits
+
+        async def answer(text: str) -> None:
+            sub.push(self._answer(text))
+
         try:
             await self._join(socket)
             if account is not None:
                 await self._open_challenges(sub, account.id)
-            while not sub.dropped:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is not None and len(text.encode("utf-8", "surrogatepass")) > (
-                    limits.max_ws_message_bytes
-                ):
-                    sub.drop(TOO_BIG)
-                    break
-                try:
-                    if text is None:
-                        raise bad_request("send JSON text frames; binary frames are not understood")
-                    if rate.wait(address):
-                        raise ApiError(429, "rate_limited", "too many messages from this address")
-                    sub.push(self._answer(text))
-                except ApiError as exc:
-                    sub.push({"type": "error", "status": exc.status, "id": None, **exc.to_json()})
+            await read_messages(websocket, sub, self.limits, rate, answer)
         finally:
             self._leave(socket)
             await sub.finish()

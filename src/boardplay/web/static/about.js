@@ -1,5 +1,5 @@
 // What the lobby says about each game beyond its name: its typical length and the order the
-// cards come in (easiest to learn first). The words are in text.js under about.<game>.* and
+// cards come in (easiest to learn first). The words are in strings.js under about.<game>.* and
 // the pictures in boards/miniatures.js; a game without an entry still gets a card.
 export const ABOUT = {
   potlatch: { minutes: [10, 15] },

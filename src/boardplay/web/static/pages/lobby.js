@@ -14,7 +14,7 @@ import { playerLink } from "./player.js";
 const SEAT_CHOICES = ["me", "hotseat", "ai", "invite", "open"];
 const DEFAULT_LEVEL = "medium";
 
-// A text of the catalogue in words when text.js has one (an option, a level), else the server's.
+// A text of the catalogue in words when strings.js has one (an option, a level), else the server's.
 const words = (key, fallback) => { const said = t(key); return said === key ? fallback : said; };
 
 // What a number box takes, in words, from the option's bounds (the engine's `allowed` is English).
