@@ -12,6 +12,8 @@ from fastapi.testclient import TestClient
 from boardplay.web.accounts import COOKIE
 
 PASSWORD = "correct horse battery"
+RAPID = {"base": 600, "increment": 5}
+"""A time control for rated games (they need one): ten minutes and five seconds a turn."""
 
 
 @dataclass

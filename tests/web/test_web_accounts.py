@@ -4,7 +4,7 @@ throttle, seats that follow their account to any browser, rated games and their 
 from __future__ import annotations
 
 import sqlalchemy as sa
-from accountcalls import PASSWORD, Player, sign_in, sign_up
+from accountcalls import PASSWORD, RAPID, Player, sign_in, sign_up
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
@@ -37,7 +37,13 @@ def play_out(client: TestClient, game: dict, tokens: dict[int, str]) -> dict:
 
 def rated_game(client: TestClient, first: Player, second: Player) -> tuple[dict, dict[int, str]]:
     made = first.post(
-        "/api/games", {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "open"}], "rated": True}
+        "/api/games",
+        {
+            "game": "tiny",
+            "seats": [{"kind": "me"}, {"kind": "open"}],
+            "rated": True,
+            "clock": RAPID,
+        },
     )
     assert made.status_code == 201, made.text
     joined = second.post(f"/api/games/{made.json()['id']}/join", {"seat": 1})
@@ -170,7 +176,7 @@ def test_ratings_are_recomputable_from_the_stored_results(client: TestClient) ->
 
 def test_rated_games_seat_only_signed_in_people_each_once(client: TestClient) -> None:
     hana = sign_up(client, "Hana")
-    base = {"game": "tiny", "rated": True}
+    base = {"game": "tiny", "rated": True, "clock": RAPID}
     refused(
         client.post("/api/games", json={**base, "seats": [{"kind": "me"}, {"kind": "open"}]}), 401
     )
@@ -182,6 +188,8 @@ def test_rated_games_seat_only_signed_in_people_each_once(client: TestClient) ->
     open_seat = [{"kind": "me"}, {"kind": "open"}]
     refused(hana.post("/api/games", {**base, "seats": open_seat, "private": True}))
     refused(hana.post("/api/games", {**base, "seats": open_seat, "reproducible": True}))
+    untimed = {"game": "tiny", "rated": True, "seats": open_seat}
+    assert "clock" in refused(hana.post("/api/games", untimed))
     made = hana.post("/api/games", {**base, "seats": open_seat}).json()
     refused(client.post(f"/api/games/{made['id']}/join", json={"seat": 1}), 401)
     refused(hana.post(f"/api/games/{made['id']}/join", {"seat": 1}), 409)

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from accountcalls import RAPID
 from browsing import SCREENSHOTS, click_a_move, status, wait_turn
 
 pytestmark = pytest.mark.browser
@@ -266,7 +267,9 @@ def seeded_rated_games(base: str) -> None:
 def rated_proteus(sora: httpx.Client, riku: httpx.Client, loser: int) -> None:
     """A rated Proteus game: a move each, then seat ``loser`` resigns."""
     seats = [{"kind": "me"}, {"kind": "open"}]
-    made = sora.post("/api/games", json={"game": "proteus", "seats": seats, "rated": True}).json()
+    made = sora.post(
+        "/api/games", json={"game": "proteus", "seats": seats, "rated": True, "clock": RAPID}
+    ).json()
     joined = riku.post(f"/api/games/{made['id']}/join", json={"seat": 1}).json()
     tokens = {0: made["token"], 1: joined["token"]}
     view = joined["game"]
@@ -306,12 +309,16 @@ def test_screenshots_of_sign_up_profile_and_ratings(
     page.click("#signin-submit")
     signed_in_as(page, "Sora")
     page.wait_for_selector("#rated")
+    page.wait_for_selector("#seats .seat-row")
+    page.wait_for_selector("#turns-link:not([hidden])")
     page.screenshot(path=str(SCREENSHOTS / f"lobby-signed-in{suffix}.png"))
     # Riku looks for a rated Proteus game: the seek appears in Sora's lobby as it is posted.
     riku = httpx.Client(base_url=base)
     signed = riku.post("/api/account/signin", json={"name": "Riku", "password": "seed secret"})
     riku.headers["X-CSRF-Token"] = signed.json()["csrf"]
-    seek = riku.post("/api/seeks", json={"game": "proteus", "rated": True}).json()["seek"]
+    seek = riku.post("/api/seeks", json={"game": "proteus", "rated": True, "clock": RAPID}).json()[
+        "seek"
+    ]
     try:
         page.locator(f"#seek-list tr[data-seek='{seek['id']}']").wait_for()
         page.locator("#seeks-panel").scroll_into_view_if_needed()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,8 +53,13 @@ def http(fuzz_app: FastAPI) -> Iterator[ASGIClient]:
 
 @pytest.fixture(scope="module")
 def target(http: ASGIClient) -> dict[str, str]:
-    """A game with an open seat, in the middle of a turn, for requests to aim at."""
-    body = {"game": "tiny", "options": {"bonus": 1}, "seats": [{"kind": "me"}, {"kind": "open"}]}
+    """A game on the clock with an open seat, in the middle of a turn, for requests to aim at."""
+    body = {
+        "game": "tiny",
+        "options": {"bonus": 1},
+        "seats": [{"kind": "me"}, {"kind": "open"}],
+        "clock": {"base": 600, "increment": 5},
+    }
     created = http.post("/api/games", json=body).json()
     headers = {"Authorization": f"Bearer {created['token']}"}
     http.post(f"/api/games/{created['id']}/actions", json={"action": "t1"}, headers=headers)
@@ -123,6 +129,49 @@ def test_account_routes_never_fail_for_a_signed_in_player(
     assert snapshot(http, target["id"]) == before, (case.method, case.path, case.body)
 
 
+MAIL_ROUTES = r"^/api/(account/email|email/)"
+
+
+@pytest.fixture(scope="module")
+def mail_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ASGIClient]:
+    """An app with e-mail on, whose SMTP server never answers (mails wait and are retried)."""
+    from browsing import free_port
+
+    settings = tiny_settings(
+        Path(tmp_path_factory.mktemp("fuzzmail")),
+        smtp_url=f"smtp://127.0.0.1:{free_port()}",
+        mail_from="boardplay@example.org",
+        origin="http://testserver",
+    )
+    with ASGIClient(create_app(settings)) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def mail_schema(mail_http: ASGIClient) -> Any:
+    return schemathesis.openapi.from_asgi("/openapi.json", mail_http.app).include(
+        path_regex=MAIL_ROUTES
+    )
+
+
+@FUZZ_SETTINGS
+@given(data=st.data())
+def test_mail_routes_never_fail_with_email_on(
+    data: st.DataObject, mail_schema: Any, mail_http: ASGIClient
+) -> None:
+    """The e-mail routes (address, confirm and unsubscribe links) of a server that sends mail,
+    fuzzed as a signed-in player: never a 5xx, every refusal in the one shape."""
+    case = data.draw(mail_schema.as_strategy())
+    headers = signed_in(mail_http, next(ACCOUNT_NUMBERS))
+    response = case.call(session=mail_http, headers=headers)
+    mail_http.cookies.clear()
+    assert response.status_code < 500, (case.method, case.path, case.body, response.text)
+    if response.status_code >= 400:
+        error = response.json()["error"]
+        assert error["code"] and error["message"], response.text
+        assert len(response.content) < 2000
+
+
 # ----- WebSocket frames -------------------------------------------------------------------------
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
@@ -138,8 +187,26 @@ messages = st.fixed_dictionaries(
         "id": json_values,
     },
 ).map(lambda m: json.dumps(m))
+TOKEN = "$TOKEN"
+"""Stands in a generated frame for the seat token of the game the frames are sent to."""
+chat_frames = st.one_of(
+    st.fixed_dictionaries(
+        {"type": st.just("hello"), "chat": st.booleans() | json_values},
+        optional={"token": st.just(TOKEN) | json_values, "id": json_values},
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("chat"),
+            "channel": st.sampled_from(["players", "spectators"]) | json_values,
+            "text": st.text(max_size=400) | st.integers(1, 5000).map("x".__mul__) | json_values,
+        },
+        optional={"id": json_values, "token": json_values},
+    ),
+).map(lambda m: json.dumps(m))
+"""The table chat's messages (``chat.py``): asking for it in the hello, and writing in it."""
 frames = (
     messages
+    | chat_frames
     | json_values.map(json.dumps)
     | st.text(max_size=200)
     | st.binary(max_size=64)
@@ -154,7 +221,12 @@ frames = (
 def test_websocket_frames_never_drop_the_socket_silently(
     client: TestClient, batch: list[Any]
 ) -> None:
-    body = {"game": "tiny", "options": {"bonus": 1}, "seats": [{"kind": "me"}, {"kind": "hotseat"}]}
+    body = {
+        "game": "tiny",
+        "options": {"bonus": 1},
+        "seats": [{"kind": "me"}, {"kind": "hotseat"}],
+        "clock": {"base": 900, "increment": 10},  # the clock runs while the frames arrive
+    }
     created = client.post("/api/games", json=body).json()
     gid = created["id"]
     with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
@@ -165,7 +237,7 @@ def test_websocket_frames_never_drop_the_socket_silently(
                 if isinstance(frame, bytes):
                     ws.send_bytes(frame)
                 else:
-                    ws.send_text(frame)
+                    ws.send_text(frame.replace(TOKEN, created["token"]))
                 ws.send_text('{"type": "ping", "id": "probe"}')
                 replies = []
                 while True:
@@ -177,13 +249,18 @@ def test_websocket_frames_never_drop_the_socket_silently(
                 assert closed.code in (1009, 1013), closed.code
                 return
             for reply in replies:
-                assert reply["type"] in ("state", "update", "error", "pong", "done"), reply
+                assert reply["type"] in ("state", "update", "error", "pong", "done", "chat"), reply
                 if reply["type"] == "error":
                     assert 400 <= reply["status"] < 500 and reply["error"]["message"]
             if any(r["type"] == "error" for r in replies) and not any(
                 r["type"] == "update" for r in replies
             ):
                 assert client.get(f"/api/games/{gid}").json()["moves"] == before, frame
+    chat = client.get(
+        f"/api/games/{gid}/chat", headers={"Authorization": f"Bearer {created['token']}"}
+    )
+    assert chat.status_code == 200, chat.text
+    assert_chat_ceilings(chat.json()["messages"], 300)
 
 
 @FUZZ_SETTINGS
@@ -224,3 +301,141 @@ def signed_in_client(client: TestClient, number: int) -> dict[str, str]:
     assert answer.status_code == 201, answer.text
     client.cookies.clear()
     return {"Cookie": answer.headers["set-cookie"].split(";")[0]}
+
+
+# ----- the table chat ---------------------------------------------------------------------------
+CHAT_ROUTES = r"^/api/games/\{game_id\}/chat"
+CHAT_LIMITS = {"chat_per_game": 12, "chat_per_minute": 3}
+"""Low ceilings, so that a fuzzing run meets each of them."""
+
+
+def assert_chat_ceilings(messages: list[dict[str, Any]], length: int) -> None:
+    """Whatever was sent, the chat holds plain, tidy text within the length ceiling."""
+    for message in messages:
+        text = message["text"]
+        assert 0 < len(text) <= length and text == text.strip(), message
+        assert "  " not in text, message
+        assert not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text), message
+
+
+def stored_chat(client: ASGIClient, game_id: str) -> list[Any]:
+    from boardplay.web.chatstore import chat_messages_table as table
+
+    engine = client.app.state.hub.storage.engine
+    with engine.connect() as conn:
+        return list(
+            conn.execute(table.select().where(table.c.game_id == game_id).order_by(table.c.id))
+        )
+
+
+def assert_stored_chat_within_ceilings(client: ASGIClient, game_id: str) -> None:
+    """The game keeps at most its share of messages, and no sender wrote more than their
+    share in any minute of a channel, nor two within a second."""
+    rows = stored_chat(client, game_id)
+    assert len(rows) <= CHAT_LIMITS["chat_per_game"]
+    assert_chat_ceilings([{"text": row.text} for row in rows], 300)
+    senders: dict[Any, list[float]] = {}
+    for row in rows:
+        senders.setdefault((row.channel, row.seat, row.account_id), []).append(row.created)
+    for times in senders.values():
+        assert all(b - a >= 1.0 for a, b in itertools.pairwise(times)), times
+        per_minute = CHAT_LIMITS["chat_per_minute"]
+        assert all(
+            times[i + per_minute] - times[i] >= 60 for i in range(len(times) - per_minute)
+        ), times
+
+
+@pytest.fixture(scope="module")
+def chat_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ASGIClient]:
+    settings = tiny_settings(Path(tmp_path_factory.mktemp("fuzzchat")), CHAT_LIMITS)
+    with ASGIClient(create_app(settings)) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def chat_schema(chat_http: ASGIClient) -> Any:
+    return schemathesis.openapi.from_asgi("/openapi.json", chat_http.app).include(
+        path_regex=CHAT_ROUTES
+    )
+
+
+def chat_table(client: ASGIClient) -> str:
+    """A new game between two players; returns its id (the players' tokens: ``CHAT_TOKENS``)."""
+    seats = [{"kind": "me"}, {"kind": "open"}]
+    created = client.post("/api/games", json={"game": "tiny", "seats": seats}).json()
+    joined = client.post(f"/api/games/{created['id']}/join", json={"seat": 1}).json()
+    CHAT_TOKENS[created["id"]] = [created["token"], joined["token"]]
+    return str(created["id"])
+
+
+CHAT_TOKENS: dict[str, list[str]] = {}
+
+
+@pytest.fixture(scope="module")
+def chat_people(chat_http: ASGIClient) -> dict[str, Any]:
+    """One game for the schema's requests to aim at, and two signed-in spectators."""
+    return {
+        "game": chat_table(chat_http),
+        "spectators": [signed_in(chat_http, next(ACCOUNT_NUMBERS)) for _ in range(2)],
+    }
+
+
+def chat_identities(game_id: str, people: dict[str, Any]) -> list[dict[str, str]]:
+    """Who may ask: each player (their token), each signed-in spectator, a guest."""
+    players = [{"Authorization": f"Bearer {token}"} for token in CHAT_TOKENS[game_id]]
+    return [*players, *people["spectators"], {}]
+
+
+@FUZZ_SETTINGS
+@given(data=st.data())
+def test_chat_routes_never_fail_and_keep_their_ceilings(
+    data: st.DataObject, chat_schema: Any, chat_http: ASGIClient, chat_people: dict[str, Any]
+) -> None:
+    """The chat's routes, fuzzed from the schema as a player, a signed-in spectator or a guest,
+    at a real game: never a 5xx, every refusal in the one shape, and whatever got through
+    stays within the length, rate and count ceilings."""
+    case = data.draw(chat_schema.as_strategy())
+    game_id = chat_people["game"]
+    if data.draw(st.booleans()):
+        case.path_parameters["game_id"] = game_id
+    headers = data.draw(st.sampled_from(chat_identities(game_id, chat_people)))
+    response = case.call(session=chat_http, headers=headers)
+    chat_http.cookies.clear()
+    assert response.status_code < 500, (case.method, case.path, case.body, response.text)
+    if response.status_code >= 400:
+        error = response.json()["error"]
+        assert error["code"] and error["message"], response.text
+        assert len(response.content) < 2000
+    assert_stored_chat_within_ceilings(chat_http, game_id)
+
+
+@FUZZ_SETTINGS
+@given(
+    sends=st.lists(
+        st.tuples(st.integers(0, 4), st.sampled_from(["players", "spectators"]), st.text()),
+        min_size=1,
+        max_size=25,
+    )
+)
+def test_a_burst_of_chat_from_every_side_keeps_the_ceilings(
+    chat_http: ASGIClient, chat_people: dict[str, Any], sends: list[tuple[int, str, str]]
+) -> None:
+    """Messages from every side of a new game as fast as they can be sent: each is stored or
+    refused with a 4xx that says why, and what is stored keeps every ceiling."""
+    game_id = chat_table(chat_http)
+    identities = chat_identities(game_id, chat_people)
+    stored = 0
+    for who, channel, text in sends:
+        answer = chat_http.post(
+            f"/api/games/{game_id}/chat",
+            json={"channel": channel, "text": text},
+            headers=identities[who],
+        )
+        chat_http.cookies.clear()
+        assert answer.status_code in (201, 400, 401, 403, 429), answer.text
+        if answer.status_code == 429:
+            code = answer.json()["error"]["code"]
+            assert code == "chat_full" or answer.headers["Retry-After"].isdigit(), answer.text
+        stored += answer.status_code == 201
+    assert len(stored_chat(chat_http, game_id)) == stored
+    assert_stored_chat_within_ceilings(chat_http, game_id)

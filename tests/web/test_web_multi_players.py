@@ -15,7 +15,8 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from test_web_multi import Cluster, fresh_database, pg_admin, redis_url, server_env
+from accountcalls import RAPID
+from test_web_multi import Cluster, Watcher, fresh_database, pg_admin, redis_url, server_env
 
 from boardplay.web.accountstore import AccountStore
 from boardplay.web.ratingstore import RatingStore, history_table, ratings_table
@@ -45,7 +46,9 @@ def test_a_rated_game_across_two_processes_is_rated_exactly_once(cluster: Cluste
     hana = signed_up(cluster.base[0], "Hana")
     kenji = signed_up(cluster.base[1], "Kenji")
     seats = [{"kind": "me"}, {"kind": "open"}]
-    made = hana.post("/api/games", json={"game": "tiny", "seats": seats, "rated": True}).json()
+    made = hana.post(
+        "/api/games", json={"game": "tiny", "seats": seats, "rated": True, "clock": RAPID}
+    ).json()
     joined = kenji.post(f"/api/games/{made['id']}/join", json={"seat": 1}).json()
     players = {0: (hana, made["token"]), 1: (kenji, joined["token"])}
     view: dict[str, Any] = joined["game"]
@@ -169,3 +172,72 @@ def test_many_sockets_arriving_at_once_all_get_their_game_and_presence(cluster: 
     for thread in threads:
         thread.join(timeout=60)
     assert seen == [[0, 1]] * 24
+
+
+def test_a_deadline_that_passes_is_flagged_once_and_every_socket_sees_it(cluster: Cluster) -> None:
+    """A rated correspondence game with a socket on each process: two days pass (the stored
+    clock is moved back two days, as the passing time would leave it, and its revision raised
+    so both processes reload it), both processes' sweeps race to flag it, exactly one stores the
+    flag, both sockets see the game end on time, and the ratings change once."""
+    mio = signed_up(cluster.base[0], "Mio")
+    taro = signed_up(cluster.base[1], "Taro")
+    seats = [{"kind": "me"}, {"kind": "open"}]
+    made = mio.post(
+        "/api/games", json={"game": "tiny", "seats": seats, "rated": True, "clock": {"days": 1}}
+    ).json()
+    gid = made["id"]
+    joined = taro.post(f"/api/games/{gid}/join", json={"seat": 1}).json()
+    players = {0: (mio, made["token"]), 1: (taro, joined["token"])}
+    view: dict[str, Any] = joined["game"]
+    movers: set[int] = set()
+    while len(movers) < 2:  # both seats move: the flag is then a loss, not an abort
+        client, token = players[view["current_player"]]
+        movers.add(view["current_player"])
+        answer = client.post(
+            f"/api/games/{gid}/actions",
+            json={"action": "t1", "ply": view["ply"]},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert answer.status_code == 200, answer.text
+        view = answer.json()["game"]
+    late = view["current_player"]
+    watchers = [Watcher(cluster.ws(i, gid)) for i in range(2)]
+    for watcher in watchers:
+        watcher.until(lambda v: v["ply"] == view["ply"])
+    engine = sa.create_engine(cluster.env["BOARDPLAY_DATABASE_URL"])
+    games = sa.table(
+        "games",
+        sa.column("id"),
+        sa.column("revision"),
+        sa.column("deadline"),
+        sa.column("clock_state", sa.JSON),
+    )
+    with engine.begin() as conn:
+        row = conn.execute(sa.select(games).where(games.c.id == gid)).one()
+        clock = dict(row.clock_state, since=row.clock_state["since"] - 2 * 86_400)
+        conn.execute(
+            games.update()
+            .where(games.c.id == gid)
+            .values(
+                clock_state=clock, deadline=row.deadline - 2 * 86_400, revision=row.revision + 1
+            )
+        )
+    shifted = row.revision + 1
+    for watcher in watchers:
+        ended = watcher.until(lambda v: v["status"] == "finished", timeout=20)
+        assert ended["result"]["ended"] == "time" and ended["result"]["winners"] == [1 - late]
+    time.sleep(3)  # past another sweep of each process: nothing more is stored
+    with engine.connect() as conn:
+        final = conn.execute(sa.select(games.c.revision).where(games.c.id == gid)).scalar_one()
+    assert final == shifted + 1, "the flag was stored more than once"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        history = httpx.get(f"{cluster.base[0]}/api/players/Mio").json()["history"]
+        if history.get("tiny"):
+            break
+        time.sleep(0.2)
+    for name in ("Mio", "Taro"):
+        assert (
+            len(httpx.get(f"{cluster.base[1]}/api/players/{name}").json()["history"]["tiny"]) == 1
+        )
+    engine.dispose()

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from accountcalls import Player, sign_up
+from accountcalls import RAPID, Player, sign_up
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
@@ -207,7 +207,7 @@ def test_of_several_acceptors_at_once_exactly_one_wins(client: TestClient) -> No
 def test_a_seeks_rating_range_is_respected(client: TestClient) -> None:
     alice, bob, carol = sign_up(client, "alice"), sign_up(client, "bob"), sign_up(client, "carol")
     set_rating(client, "carol", 1720.0)
-    high = seek(alice, rated=True, rating_min=1600)
+    high = seek(alice, rated=True, clock=RAPID, rating_min=1600)
     message = refused(bob.post(f"/api/seeks/{high['id']}/accept"), 403)
     assert "1600 to any" in message and "1500" in message  # bob is new: 1500
     assert open_ids(client) == [high["id"]] and my_games(bob) == {}
@@ -232,7 +232,7 @@ def test_a_quick_game_pairs_with_the_closest_compatible_seek_else_posts_one(
     near = seek(players["near"])
     seek(players["picky"], rating_min=1700)  # closest, but would not have "mine" (1500)
     seek(players["other"], options={"bonus": 1})  # other options
-    seek(players["other"], rated=True)  # rated, unlike the quick game
+    seek(players["other"], rated=True, clock=RAPID)  # rated, unlike the quick game
     quick = players["mine"].post("/api/seeks/quick", {"game": "tiny"})
     assert quick.status_code == 200, quick.text
     started = quick.json()["started"]
@@ -288,7 +288,9 @@ def test_a_challenge_reaches_the_named_player_and_accepting_starts_the_game(
 ) -> None:
     alice, bob, carol = sign_up(client, "alice"), sign_up(client, "bob"), sign_up(client, "carol")
     with lobby(client, alice) as alice_ws, lobby(client, bob) as bob_ws, lobby(client) as guest:
-        sent = alice.post("/api/challenges", {"to": "BOB", "game": "tiny", "rated": True})
+        sent = alice.post(
+            "/api/challenges", {"to": "BOB", "game": "tiny", "rated": True, "clock": RAPID}
+        )
         assert sent.status_code == 201, sent.text
         challenge = sent.json()["challenge"]
         assert (challenge["from"], challenge["to"], challenge["status"]) == ("alice", "bob", "open")

@@ -10,7 +10,7 @@ import os
 
 import typer
 
-from boardplay.cli.common import console
+from boardplay.cli.common import console, fail
 from boardplay.i18n import _, ngettext
 
 
@@ -124,7 +124,10 @@ def serve(
         REDIS_ENV: redis,
     }
     os.environ.update({name: value for name, value in chosen.items() if value is not None})
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValueError as exc:  # a bad setting in the environment: one line, no traceback
+        raise fail(str(exc)) from None
     processes = ngettext("{count} process", "{count} processes", workers).format(count=workers)
     if settings.redis_url:
         line = _(

@@ -44,6 +44,13 @@ class State(abc.ABC):
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
+    def turn(self) -> tuple[int, int]:
+        """(the seat whose turn it is, the count of turns before it). Every position within one
+        turn gives the same pair, whoever must decide in it (another seat may answer inside a
+        turn), so a game clock adds its increment once per turn. By default a seat's
+        consecutive decisions are one turn; a game with answers or extra turns says more."""
+        return (self.current_player(), 0)
+
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE
 

@@ -28,6 +28,8 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
   (``reviews.py``: players only, and only where hints are allowed).
 - ``POST /api/games/{id}/review`` — ``{"seat"?, "iterations"?}``: start (or read) the review
   of a finished game; ``GET`` with ``?seat=&iterations=`` reads its progress or result.
+- ``GET/POST /api/games/{id}/chat`` — read (``?channel=``) or write ``{"channel", "text"}`` in
+  the table chat; ``POST /api/games/{id}/chat/{message}/report`` (``chat.py``).
 - ``WS   /api/games/{id}/ws`` — receive ``{"type": "state", "game"}``, then ``{"type":
   "update"}`` with what changed (``live.py``); send ``{"type": "hello", "token"?}``,
   ``{"type": "act"|"undo", ...}`` as above, ``{"type": "ping"}``.
@@ -40,6 +42,9 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
 - ``WS   /api/lobby/ws`` — receive ``{"type": "seeks", "seeks"}`` (now and on every change),
   ``{"type": "challenge", "challenge"}`` and ``{"type": "started", "game"}`` (``lobby.py``);
   send ``{"type": "ping"}``.
+- ``GET/PUT/DELETE /api/account/email`` — the signed-in player's address for notifications
+  and ``{"notify_turns", "notify_end"}``; ``GET /api/email/confirm?token=`` and
+  ``GET|POST /api/email/unsubscribe?token=`` — the links in the mails (``mail.py``).
 
 Every request passes ``guard.Guard`` first (rate, body size, JSON safety); the ceilings are in
 ``config.Limits`` and docs/web.md ("Security").
@@ -69,9 +74,11 @@ from boardplay.web.guard import Guard, limiter_for
 from boardplay.web.heavy import HeavyReads
 from boardplay.web.hub import Hub
 from boardplay.web.i18n import add_i18n_routes
+from boardplay.web.mail import MailConfig
 from boardplay.web.passkeys import Passkeys
 from boardplay.web.reviews import Reviewer
-from boardplay.web.routes import account, advice, games, players, replays, seeks, site
+from boardplay.web.routes import account, advice, chat, games, players, replays, seeks, site
+from boardplay.web.routes import mail as mail_routes
 from boardplay.web.schemas import describe
 from boardplay.web.storage import Storage
 
@@ -101,6 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             redis_url=settings.redis_url,
             sweep_interval=settings.sweep_interval,
             sync_interval=settings.sync_interval,
+            mail=MailConfig.from_settings(settings),
         )
         app.state.hub = hub
         app.state.reviewer = Reviewer(hub)
@@ -131,8 +139,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """AI levels each game accepts, worked out once (``routes/site.py``)."""
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate)
     add_error_handlers(app)
-    for module in (site, games, replays, advice, account, players, seeks):
+    for module in (site, games, chat, replays, advice, account, players, seeks):
         app.include_router(module.router)
+    app.include_router(mail_routes.router)  # e-mail notifications (``mail.py``)
     add_i18n_routes(app)
     add_front_end(app)
     add_games_to_schema(app, catalogue)

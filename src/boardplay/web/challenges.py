@@ -28,7 +28,7 @@ Answer = Literal["accept", "decline", "cancel"]
 
 async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> Challenge:
     """Challenge the player named ``body.to`` (429 past ``Limits.challenges_per_account``)."""
-    offer = offer_of(hub, body.game, body.options, body.rated)
+    offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
     name = body.to.strip()
     target = await hub.db(hub.accounts.by_name, name_key(name)[:64])
     if target is None:
@@ -44,6 +44,7 @@ async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> 
         game=offer.game,
         options=offer.options,
         rated=offer.rated,
+        clock=offer.clock,
         created=now,
         updated=now,
         status=OPEN,
@@ -115,7 +116,14 @@ async def answer_challenge(
     if sender is not None:
         try:
             started = await start_game(
-                hub, sender, account, visitor, found.game, found.options, found.rated
+                hub,
+                sender,
+                account,
+                visitor,
+                found.game,
+                found.options,
+                found.rated,
+                found.clock,
             )
         except Exception:
             await hub.db(store.started, challenge_id, None, OPEN, time.time())

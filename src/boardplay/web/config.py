@@ -12,6 +12,7 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,10 @@ REDIS_ENV = "BOARDPLAY_REDIS_URL"
 """Environment variable with a Redis URL (``redis://host:6379/0``): live updates between server
 processes. Unset: one process, updates delivered in memory."""
 ORIGIN_ENV = "BOARDPLAY_WEB_ORIGIN"
+SMTP_ENV = "BOARDPLAY_WEB_SMTP_URL"
+"""The operator's SMTP server for e-mail notifications (``smtp.py``); unset, no e-mail at all."""
+MAIL_FROM_ENV = "BOARDPLAY_WEB_MAIL_FROM"
+"""The sender address of those mails (``boardplay@play.example.org``); needed with SMTP."""
 DEFAULT_CATALOGUE = "boardplay.web.catalogue:REGISTRY"
 DEFAULT_AI_WORKERS = 4
 """AI turns computed at once, each in its own process: enough that one game's long think does
@@ -118,9 +123,29 @@ class Limits:
     """Seconds a seek lives without a heartbeat from a process holding its owner's lobby
     socket: how long the seeks of a process that died (or of an owner who never opened the
     lobby) stay listed. Heartbeats come every third of it."""
+    abandon_after: float = 30.0
+    """Seconds a player's page must have been gone from a real-time two-player game before
+    the opponent may claim the win (or a draw); ``timeouts.py``."""
     challenge_lifetime: float = 600.0
     """Seconds a challenge stays open unanswered; then it expires and stops counting
     against ``challenges_per_account``."""
+    mails_per_account_hour: int = 12
+    """Notification e-mails ("your turn", "game over") one account is sent per hour at most;
+    more are dropped (and counted in the log), so a fast correspondence game cannot flood an
+    inbox (``mail.py``)."""
+    confirmations_per_hour: int = 3
+    """Confirmation e-mails one account may ask for per hour, and one address may be sent per
+    hour whichever accounts ask (429 beyond): the only mail that goes to an address nobody has
+    confirmed, so nobody can make the server mail a stranger more than this."""
+    chat_length: int = 300
+    """Longest table-chat message, in characters after its spaces are tidied (``chat.py``):
+    a line or two beside the board, never a wall of text."""
+    chat_per_minute: int = 10
+    """Chat messages one sender may write in one channel of a game per minute (and never two
+    within a second); counted in the database, so every process agrees."""
+    chat_per_game: int = 1_000
+    """Chat messages a game keeps, both channels together; past it the chat is closed (429)
+    so one table cannot fill the database."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Limits:
@@ -174,6 +199,34 @@ class Settings:
     )
     """Seconds between a process's checks of its watched games against the database (catching
     up on broker messages it missed)."""
+    smtp_url: str | None = field(default_factory=lambda: os.environ.get(SMTP_ENV) or None)
+    """The SMTP server e-mail notifications go through (``smtp.py``); None: e-mail is off."""
+    mail_from: str | None = field(default_factory=lambda: os.environ.get(MAIL_FROM_ENV) or None)
+    """The sender of those mails; required with ``smtp_url``."""
+
+    def __post_init__(self) -> None:
+        """Refuse half an e-mail setup at start, naming what is missing. The origin is required
+        with SMTP rather than guessed: every mail links to the site, and a guess such as
+        ``http://localhost:8000`` would send players links that lead nowhere."""
+        if self.smtp_url is None:
+            return
+        from boardplay.web.smtp import parse_smtp_url  # stdlib only; keeps config light
+
+        parse_smtp_url(self.smtp_url, SMTP_ENV)
+        sender = (self.mail_from or "").strip()
+        if not sender:
+            raise ValueError(f"{SMTP_ENV} is set: set {MAIL_FROM_ENV} too (the sender address)")
+        address = parseaddr(sender)[1]
+        if address.count("@") != 1 or any(ord(c) < 32 for c in sender) or " " in address:
+            raise ValueError(
+                f"{MAIL_FROM_ENV} must be one e-mail address (boardplay@play.example.org or "
+                f"'boardplay <boardplay@play.example.org>'), got {sender!r}"
+            )
+        if not self.origin:
+            raise ValueError(
+                f"{SMTP_ENV} is set: set {ORIGIN_ENV} too (where players reach the site, e.g. "
+                "https://play.example.org), since every mail links to it"
+            )
 
 
 def _number(name: str, default: float, kind: Callable[[str], Any]) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from fastapi import Depends, Request, WebSocket
 
@@ -134,3 +135,27 @@ AccountDep = Annotated[Account, Depends(get_account)]
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]
 PasskeysDep = Annotated[Passkeys, Depends(get_passkeys)]
 SiteDep = Annotated[Site, Depends(get_site)]
+
+
+def same_origin(websocket: WebSocket, configured: str | None) -> bool:
+    """No ``Origin`` (not a browser), or the site's own: the configured origin, else the host
+    the socket was opened on. A socket opened by another site's page is a guest's, so that no
+    other site can listen or speak for a signed-in player (a cookie goes with any page's
+    socket; there is no CSRF token on a socket)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    if configured:
+        return origin.rstrip("/") == configured.rstrip("/")
+    return urlsplit(origin).netloc == websocket.headers.get("host", "")
+
+
+async def socket_account(websocket: WebSocket) -> Account | None:
+    """The signed-in player whose page opened ``websocket`` (None: a guest, or another site's
+    page)."""
+    state = websocket.app.state
+    if not same_origin(websocket, state.origin):
+        return None
+    accounts: Accounts = state.accounts
+    session = await accounts.session(websocket.cookies.get(COOKIE))
+    return None if session is None else session.account

@@ -1,9 +1,11 @@
-"""Results the players agree on rather than the board: a resignation and an agreed draw.
+"""Results the board did not decide: a resignation, an agreed draw, a clock that ran out (a loss
+on time) and a game aborted before everyone moved.
 
 The engines only know results the rules produce. At a table, a player may also give up, and the
 players may agree to stop with nobody winning; the server records such a result in the same
 shape as ``records.result_of`` (``terminal``, ``returns``, ``scores``, ``winners``, ``text``)
-plus ``ended`` ("resignation" or "agreement") and the seats that ``resigned``, so records,
+plus ``ended`` ("resignation", "agreement", "time", "aborted" or "abandoned") and the seats that
+``resigned`` (gave up, ran out of time or left: they cannot win), so records,
 views and replays carry it as they carry any result. A replay checks that the moves do *not*
 finish the game (an agreed result stands in for the end the rules would have reached) and that
 the winners are seats of the game.
@@ -20,7 +22,14 @@ from boardplay.core.game import Game
 
 RESIGNATION = "resignation"
 AGREEMENT = "agreement"
-ENDINGS = (RESIGNATION, AGREEMENT)
+TIME = "time"
+"""A seat's clock ran out (``timeouts.py``)."""
+ABORTED = "aborted"
+"""A game left (on time or abandoned) before every seat had moved: nobody wins, nothing is
+rated."""
+ABANDONED = "abandoned"
+"""The opponent left a real-time game and the player still there claimed it (a win or a draw)."""
+ENDINGS = (RESIGNATION, AGREEMENT, TIME, ABORTED, ABANDONED)
 
 DRAWS: dict[str, bool] = {
     "potlatch": True,  # §8.2 condition 3: a repetition with equal own-stack counts is a draw
@@ -63,6 +72,31 @@ def resignation(game: Game, resigned: Sequence[int], scores: Any = None) -> dict
     }
 
 
+def out_of_time(game: Game, gone: Sequence[int], scores: Any = None) -> dict[str, Any]:
+    """The result once the last of ``gone`` ran out of time and one seat is left: it wins."""
+    result = resignation(game, gone, scores)
+    winners = result["winners"]
+    text = f"{names(game, gone[-1:])} ran out of time"
+    if winners:
+        text += f": {names(game, winners)} wins"
+    return dict(result, text=text, ended=TIME)
+
+
+def aborted(game: Game, seat: int, why: str) -> dict[str, Any]:
+    """The result of a game ``seat`` left (``why``: "time" or "left") before every seat moved."""
+    reason = "did not make a first move in time" if why == TIME else "left before moving"
+    return {
+        "terminal": True,
+        "returns": [0.0] * game.num_players,
+        "scores": None,
+        "winners": [],
+        "text": f"game aborted: {names(game, [seat])} {reason}",
+        "ended": ABORTED,
+        "resigned": [],
+        "left": seat,
+    }
+
+
 def agreed_draw(game: Game, resigned: Sequence[int] = (), scores: Any = None) -> dict[str, Any]:
     """The result of a draw every seat still playing agreed to."""
     playing = [s for s in range(game.num_players) if s not in resigned]
@@ -102,9 +136,9 @@ def check_agreed(game: Game, result: Any, finished_by_rules: bool) -> str | None
     """Why a record's agreed result cannot stand (None if it can): it must say how the game
     ended, end a game the rules had not ended yet, and name only the game's seats."""
     if not isinstance(result, dict) or result.get("ended") not in ENDINGS:
-        return "it is not a resignation or an agreed draw"
+        return "it is not a resignation, an agreed draw, a loss on time or an abort"
     if finished_by_rules:
-        return "the moves already finish the game, so nobody could resign or agree a draw"
+        return "the moves already finish the game, so it cannot have ended another way"
     seats = range(game.num_players)
     for key in ("winners", "resigned"):
         value = result.get(key, [])
@@ -112,8 +146,8 @@ def check_agreed(game: Game, result: Any, finished_by_rules: bool) -> str | None
             not isinstance(s, int) or isinstance(s, bool) or s not in seats for s in value
         ):
             return f"its {key!r} must list seats 0..{game.num_players - 1}"
-    if result["ended"] == RESIGNATION and not result.get("resigned"):
-        return "a resignation must name the seat that resigned"
-    if result["ended"] == AGREEMENT and result.get("winners"):
-        return "an agreed draw has no winners"
+    if result["ended"] in (RESIGNATION, TIME) and not result.get("resigned"):
+        return "a resignation or a loss on time must name the seat (in 'resigned')"
+    if result["ended"] in (AGREEMENT, ABORTED) and result.get("winners"):
+        return "an agreed draw or an aborted game has no winners"
     return None

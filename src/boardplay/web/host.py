@@ -24,6 +24,14 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
+class Notifier(Protocol):
+    """Tells players away from the table (``mail.py``); never raises."""
+
+    async def your_turn(self, row: st.GameRow, seat: int) -> None: ...
+
+    async def game_over(self, row: st.GameRow) -> None: ...
+
+
 class RoomHost(Protocol):
     storage: st.Storage
     catalogue: WebCatalogue
@@ -35,12 +43,27 @@ class RoomHost(Protocol):
     """This process's id (the holder of its AI jobs)."""
     presence: PresenceStore
     """Who is at the tables on every process (``presence.py``)."""
+
+    @property
+    def mailer(self) -> Notifier:
+        """E-mail for correspondence games: whose turn it is, and how a game ended."""
+        ...
+
     executor: Executor
     """The AI worker pool (searches of AI moves, hints and reviews)."""
     ai_queue: FairQueue
     ai_lease: float
     ai_running: int
     """AI jobs this process holds now."""
+
+    def now(self) -> float:
+        """The server's time in seconds since the epoch: every clock reads it (tests set it)."""
+        ...
+
+    def watch_clock(self, game_id: str, deadline: float | None) -> None:
+        """The game's running clock now falls at ``deadline`` (None: no clock runs): flag it
+        then, if this process still holds the game."""
+        ...
 
     def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
         """Run a storage call off the event loop."""

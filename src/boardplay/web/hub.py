@@ -27,6 +27,7 @@ import logging
 import math
 import random
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -41,15 +42,20 @@ from boardplay.web.accountstore import Account, AccountStore
 from boardplay.web.aiqueue import FairQueue
 from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.chat import ChatRelay
+from boardplay.web.chatstore import ChatStore
+from boardplay.web.clocks import Clock, TimeControl
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, not_found, quote
 from boardplay.web.lobby import Lobby
+from boardplay.web.mail import MailConfig, Mailer
 from boardplay.web.presence import Here, PresenceStore
 from boardplay.web.rated import UNRATED, check_rated_seats, places_of, pool_of, sign_in_needed
 from boardplay.web.ratingstore import RatingStore
 from boardplay.web.rooms import Room
 from boardplay.web.seekstore import SeekStore
 from boardplay.web.tables import NAME_LENGTH, SPEC_LENGTH
+from boardplay.web.timeouts import flag
 from boardplay.web.tokens import hash_token, new_game_id, new_token
 
 log = logging.getLogger("boardplay.web")
@@ -62,6 +68,11 @@ DB_THREADS = 8
 """Storage calls one process has in flight at once (PostgreSQL); within SQLAlchemy's default
 pool of 5 + 10 connections."""
 
+TIMER_HORIZON = 3600.0
+"""Clocks falling within this many seconds get an exact timer on a process whose sockets
+watch the game; the sweep (every ``sweep_interval``) catches every other."""
+TIMER_SLACK = 0.005
+"""Seconds a timer waits past the deadline, so the clock it reads has surely fallen."""
 RATINGS_INTERVAL = 5.0
 """Seconds between a process's looks for rated games that ended unrated (the process that saw
 the end normally rates it at once; this catches one that died first)."""
@@ -87,8 +98,13 @@ class Hub:
         redis_url: str | None = None,
         sweep_interval: float = 1.0,
         sync_interval: float = 2.0,
+        mail: MailConfig | None = None,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self.storage = storage
+        self.now = now
+        """The server's clock (``clocks.py``); tests give one they move by hand."""
+        self._flag_timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}
         self.accounts = AccountStore(storage.engine)
         self.ratings = RatingStore(storage.engine)
         self.catalogue = catalogue
@@ -112,6 +128,7 @@ class Hub:
         self.epoch = new_token()[:10]
         """Identifies this server process (as the holder of AI jobs)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._background: set[asyncio.Task[bool]] = set()
         self._wanted: dict[str, int] = {}
         """Newest revision heard of, per watched game whose copy is being brought up to it."""
         self._syncing: dict[str, asyncio.Task[None]] = {}
@@ -124,6 +141,10 @@ class Hub:
         self.db_pool = ThreadPoolExecutor(threads, thread_name_prefix="boardplay-db")
         self.lobby = Lobby(self, SeekStore(storage.engine))
         """The lobby's sockets, seeks and challenges (``lobby.py``, ``seeks.py``)."""
+        self.mailer = Mailer.for_hub(self, mail)
+        """E-mail notifications: the hooks the game code calls and the outbox's sender."""
+        self.chat = ChatRelay(self, ChatStore(storage.engine), self.rooms)
+        """The table chat of this process's sockets (``chat.py``)."""
 
     def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
         """Run the storage call ``call(*args, **kwargs)`` off the event loop; await its answer."""
@@ -138,10 +159,12 @@ class Hub:
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._every(self.sweep_interval, self.sweep)),
+            loop.create_task(self._every(self.sweep_interval, self.flag_due)),
             loop.create_task(self._every(self.sync_interval, self.catch_up)),
             loop.create_task(self._every(RATINGS_INTERVAL, self.settle_ratings)),
         ]
         await self.lobby.start()
+        self.mailer.start()
 
     async def room(self, game_id: str) -> Room:
         """The game's room, current with the database (``ApiError`` 404 if there is none)."""
@@ -234,6 +257,7 @@ class Hub:
     async def catch_up(self) -> None:
         """Compare every watched game with the database (one query) and send what was missed;
         and who is at those tables on the other processes (``presence.py``)."""
+        await self.chat.catch_up()  # never raises: chat written on the other processes
         watched = [r for r in self.rooms.values() if r.subscribers]
         ids = [r.row.id for r in watched]
         if ids:
@@ -274,6 +298,52 @@ class Hub:
             except Exception:  # one game's trouble must not stop the others' AI turns
                 log.exception("could not start the AI turn of game %s", game_id)
 
+    # ----- clocks -----------------------------------------------------------------------------
+    def watch_clock(self, game_id: str, deadline: float | None) -> None:
+        """Flag the game at ``deadline`` exactly, if it falls within ``TIMER_HORIZON`` (later
+        ones, and games no socket here watches, are found by ``flag_due``)."""
+        known = self._flag_timers.get(game_id)
+        if known is not None and known[0] == deadline:
+            return
+        if known is not None:
+            known[1].cancel()
+            del self._flag_timers[game_id]
+        if deadline is None:
+            return
+        delay = deadline - self.now()
+        if delay > TIMER_HORIZON:
+            return
+        loop = asyncio.get_running_loop()
+        handle = loop.call_later(
+            max(0.0, delay) + TIMER_SLACK,
+            lambda: self._flag_soon(game_id),
+        )
+        self._flag_timers[game_id] = (deadline, handle)
+
+    def _flag_soon(self, game_id: str) -> None:
+        self._flag_timers.pop(game_id, None)
+        task = asyncio.get_running_loop().create_task(self.flag_game(game_id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def flag_game(self, game_id: str) -> bool:
+        """Store the flag of the game if its running clock has fallen; True if this process
+        stored it."""
+        try:
+            room = await self.room(game_id)
+            return await flag(room)
+        except ApiError:
+            return False
+        except Exception:  # one game's trouble must not stop the others' clocks
+            log.exception("could not flag game %s; the next sweep tries again", game_id)
+            return False
+
+    async def flag_due(self) -> None:
+        """Flag every game whose clock fell (whether or not anyone watches it, and whatever
+        process or restart it fell across)."""
+        for game_id in await self.db(self.storage.due_clocks, self.now()):
+            await self.flag_game(game_id)
+
     async def settle_ratings(self, game_ids: Sequence[str] | None = None) -> None:
         """Rate finished rated games not yet rated (``game_ids``, else any the database lists):
         once each, whichever process gets there first (``ratingstore.py``)."""
@@ -301,7 +371,10 @@ class Hub:
 
     async def close(self) -> None:
         await self.lobby.close()
-        tasks = [*self._tasks, *self._syncing.values()]
+        await self.mailer.close()  # after the mail in hand, so none is sent twice
+        for _, handle in self._flag_timers.values():
+            handle.cancel()
+        tasks = [*self._tasks, *self._syncing.values(), *self._background]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -326,12 +399,14 @@ class Hub:
         owner: str | None = None,
         account: Account | None = None,
         rated: bool = False,
+        clock: TimeControl | None = None,
     ) -> tuple[Room, str, dict[int, str]]:
         """A new game; returns the room, the creator's token and invitation codes by seat.
         Chance is the server's secret unless ``reproducible`` (then ``seed``, or one drawn
         here, is shown to everyone and every joining player must accept it). A ``private`` game is
         left out of the lobby's lists. The creator's seat is ``account``'s when signed in; a
-        ``rated`` game needs that, and signed-in players in every other seat (``rated.py``)."""
+        ``rated`` game needs that, signed-in players in every other seat (``rated.py``) and a
+        ``clock``, so that no player can hold it hostage by not moving."""
         if seed is not None and not reproducible:
             raise bad_request(
                 "field 'seed' is only for reproducible games (add reproducible: true; every "
@@ -349,6 +424,12 @@ class Hub:
             if account is None:
                 raise sign_in_needed("create a rated game")
             check_rated_seats(seats, reproducible, private)
+            if clock is None:
+                raise bad_request(
+                    "a rated game needs a clock (field 'clock': {'base': seconds, 'increment': "
+                    "seconds} or {'days': n}), so that nobody can stall it; untimed games are "
+                    "casual"
+                )
         if reproducible and seed is None:
             seed = secrets.randbelow(2**63)
         if len(seats) != game.num_players:
@@ -373,6 +454,8 @@ class Hub:
             private=private,
             owner=owner,
             rated=rated,
+            clock=None if clock is None else clock.to_json(),
+            clock_state=None if clock is None else Clock.fresh(clock, len(rows)).to_json(),
         )
         await self.check_quota(owner, row.ai_only)
         await self.db(self.storage.create_game, row)

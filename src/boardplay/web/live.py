@@ -9,31 +9,56 @@ Client messages are parsed within the server's ceilings (size, depth, digits, Un
 every refusal goes back to the sender as ``{"type": "error", "status", "error", "id"}`` and the
 socket stays open, except a message over the size ceiling, which closes it with 1009. An accepted
 ``act`` or ``undo`` is answered ``{"type": "done", "id", "ply"}`` after its update, so every
-request gets an answer."""
+request gets an answer; an accepted ``chat`` (``chat.py``) with ``{"type": "done", "id",
+"chat"}``. A hello with ``"chat": true`` is also sent the table chat its socket may read."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from fastapi import WebSocket
 
 from boardplay.web import safejson
+from boardplay.web.accountstore import Account
+from boardplay.web.chat import ChatRelay, post
+from boardplay.web.chatstore import SPECTATORS
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.guard import RateLimiter
 from boardplay.web.hub import Hub
 from boardplay.web.rooms import Room
-from boardplay.web.schemas import CLIENT_MESSAGE, Act, Hello, Ping, Undo, ValidationError, describe
+from boardplay.web.schemas import (
+    CLIENT_MESSAGE,
+    Act,
+    ChatSend,
+    Hello,
+    Ping,
+    Undo,
+    ValidationError,
+    describe,
+)
 from boardplay.web.sockets import Subscriber
+from boardplay.web.timeouts import flag, late
 from boardplay.web.wsread import read_messages
 
 log = logging.getLogger("boardplay.web")
 
 UNKNOWN_GAME = 4404
 
+AccountLookup = Callable[[], Awaitable[Account | None]]
+"""The signed-in player whose page opened a socket (its session cookie, if the page was this
+site's), looked up when the chat needs it: a spectator writing, a socket without a seat whose
+account may hold one."""
+
 
 async def serve_socket(
-    websocket: WebSocket, hub: Hub, game_id: str, limits: Limits, rate: RateLimiter
+    websocket: WebSocket,
+    hub: Hub,
+    game_id: str,
+    limits: Limits,
+    rate: RateLimiter,
+    account: AccountLookup | None = None,
 ) -> None:
     """The WebSocket of one game, from accept to close."""
     await websocket.accept()
@@ -51,7 +76,7 @@ async def serve_socket(
     room.subscribers.add(sub)
 
     async def answer(text: str) -> None:
-        await handle_message(room, sub, text, limits)
+        await handle_message(room, sub, text, limits, hub.chat, account)
 
     try:
         sub.push_view(room.view_for(None), full=True)
@@ -72,7 +97,14 @@ async def presence_changed(room: Room) -> bool:
     return room.presence.send(room.subscribers)
 
 
-async def handle_message(room: Room, sub: Subscriber, text: str, limits: Limits) -> None:
+async def handle_message(
+    room: Room,
+    sub: Subscriber,
+    text: str,
+    limits: Limits,
+    chat: ChatRelay | None = None,
+    account: AccountLookup | None = None,
+) -> None:
     """One client message; refusals go back to this client only, as ``{"type": "error"}``."""
     raw = safejson.parse(text, limits, "the message")
     if not isinstance(raw, dict):
@@ -84,7 +116,7 @@ async def handle_message(room: Room, sub: Subscriber, text: str, limits: Limits)
         except ValidationError as exc:
             raise bad_request(
                 f"{describe(exc.errors(include_input=False), skip=1)} "
-                "(messages: hello, act, undo or ping)"
+                "(messages: hello, act, undo, chat or ping)"
             ) from None
         if isinstance(message, Hello):
             # The whole view for the token's seats, answering the hello by its id: the socket
@@ -93,11 +125,26 @@ async def handle_message(room: Room, sub: Subscriber, text: str, limits: Limits)
             sub.presence = message.presence
             view = room.view_for(message.token)
             sub.last = view
-            sub.push({"type": "state", "game": view, "id": message.id})
+            now = room.hub.now()
+            sub.push({"type": "state", "game": view, "id": message.id, "now": now})
             if not await presence_changed(room) and sub.presence:  # else it was just sent
                 sub.push(room.presence.shown.message())
+            sub.chat = None
+            if message.chat and chat is not None:
+                if account is not None and not room.seats_of(sub.token):
+                    sub.account = await account()  # a player's account reads no spectators
+                await chat.hello(room, sub)
+        elif isinstance(message, ChatSend):
+            if chat is None:
+                raise bad_request("this server has no table chat")
+            if message.channel == SPECTATORS and account is not None:
+                sub.account = await account()  # signed in (or out) since the hello, perhaps
+            sent = await post(room, chat, sub.token, sub.account, message.channel, message.text)
+            sub.push({"type": "done", "id": reply_to, "chat": sent.id})
         elif isinstance(message, Act | Undo):
             if isinstance(message, Act):
+                if late(room):  # the mover's time ran out: the flag is what counts
+                    await flag(room)
                 await room.act(sub.token, message.action, message.ply)
             else:
                 await room.undo(sub.token, message.ply)

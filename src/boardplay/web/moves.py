@@ -6,7 +6,8 @@ before, notation, position after) into ``(struct, sentence)``; this module feeds
 public contract only (``to_json``, ``action_to_string``, ``clone``, ``apply_action``,
 ``result_text``), adds the end of the game when a move ends it, and keeps the history's words so
 a view costs one new description per move. A game without a describer gets none, and a describer
-that fails never stops a game being shown.
+that fails never stops a game being shown. A move a visitor sends is read here too
+(``parse_move``).
 
 A describer's sentence is a :class:`~boardplay.i18n.phrase.Sentence` (or, for a game not yet
 translated, a plain English string): ``words`` is its English and ``say`` its parts as JSON, which
@@ -21,10 +22,12 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State
 from boardplay.core.records import Move
 from boardplay.core.registry import find
 from boardplay.i18n.phrase import Sentence
+from boardplay.web.errors import ApiError, quote
 
 log = logging.getLogger("boardplay.web")
 
@@ -132,3 +135,23 @@ class History:
             state.apply_action(action)
             self.actions.append(action)
         return self.words
+
+
+def parse_move(state: State, move: int | str) -> int:
+    """The action id for ``move`` (an id or notation) or ``ApiError`` 422 naming the legal moves;
+    an unknown id never reaches the engine."""
+    legal = state.legal_actions()
+    if isinstance(move, int):
+        if move in legal:
+            return move
+        shown = ", ".join(state.action_to_string(a) for a in legal[:40])
+        raise ApiError(
+            422, "illegal_action", f"action {quote(move)} is not legal here; legal: {shown}"
+        )
+    try:
+        return state.string_to_action(move)
+    except BoardplayError:
+        shown = ", ".join(state.action_to_string(a) for a in legal[:40])
+        raise ApiError(
+            422, "illegal_action", f"{quote(move)} is not a legal move here; legal: {shown}"
+        ) from None

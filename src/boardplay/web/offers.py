@@ -26,6 +26,7 @@ from typing import Literal
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
 from boardplay.web import storage as st
+from boardplay.web.clocks import Clock
 from boardplay.web.endings import agreed_draw, can_draw, resignation
 from boardplay.web.errors import bad_request, conflict, forbidden
 from boardplay.web.rooms import Room
@@ -77,11 +78,18 @@ def _require_running(room: Room) -> None:
         raise conflict("game_over", f"the game is over: {text}")
 
 
-async def _finish(room: Room, result: dict[str, object], resigned: list[int]) -> None:
+async def finish(
+    room: Room, result: dict[str, object], resigned: list[int], clock: Clock | None = None
+) -> None:
+    """End the game with ``result`` (every clock stops: ``clock`` if given, else as of now)."""
     row = room.row
+    if clock is None:
+        clock = room.clock_after(None, room.state, gone=frozenset(range(len(row.seats))))
     row.revision = await room.hub.db(
-        room.hub.storage.finish, row.id, row.revision, dict(result), resigned
+        room.hub.storage.finish, row.id, row.revision, dict(result), resigned, clock
     )
+    room.set_clock(clock)
+    room.news.append(None)
     row.status, row.result, row.resigned = st.FINISHED, dict(result), resigned
     row.draw_offer, row.ai_seat, row.ai_error = None, None, None
     room._touch()
@@ -103,17 +111,18 @@ async def resign(room: Room, token: str | None, seat: int | None) -> int:
         _require_running(room)
         resigned = [*room.row.resigned, me]
         if len(_playing(room)) - 1 <= 1:
-            await _finish(room, resignation(room.game, resigned, _scores(room)), resigned)
+            await finish(room, resignation(room.game, resigned, _scores(room)), resigned)
         else:
-            await _hand_to_ai(room, me, resigned)
+            await hand_to_ai(room, me, resigned)
         done.append(me)
 
     await room._decide(change)
     return done[-1]
 
 
-async def _hand_to_ai(room: Room, seat: int, resigned: list[int]) -> None:
-    """A seat of a game of three or more leaves: an AI plays it out, and it cannot win."""
+async def hand_to_ai(room: Room, seat: int, resigned: list[int], flagged: bool = False) -> None:
+    """A seat of a game of three or more leaves (resigns, or its time ran out: ``flagged``): an
+    AI plays it out, its clock stops, and it cannot win."""
     row = room.row
     spec = "random"
     for candidate in RESIGNED_SPECS:
@@ -125,9 +134,14 @@ async def _hand_to_ai(room: Room, seat: int, resigned: list[int]) -> None:
         break
     current = room.state.current_player()
     ai_seat = seat if current == seat else room.ai_to_move(room.state)
+    clock = room.clock_after(None, room.state, gone=frozenset({seat}))
+    if clock is not None and flagged:
+        clock.left[seat] = 0.0
+        clock.flagged.append(seat)
     row.revision = await room.hub.db(
-        room.hub.storage.resign_seat, row.id, row.revision, seat, spec, resigned, ai_seat
+        room.hub.storage.resign_seat, row.id, row.revision, seat, spec, resigned, ai_seat, clock
     )
+    room.set_clock(clock)
     taken = row.seats[seat]
     taken.kind, taken.spec, taken.token_hash = st.AI, spec, None
     row.resigned, row.draw_offer, row.ai_seat, row.ai_error = resigned, None, ai_seat, None
@@ -183,7 +197,7 @@ async def draw(room: Room, token: str | None, answer: DrawAnswer, seat: int | No
         agreed = [*offer.get("agreed", []), me]
         if all(s in agreed for s in _playing(room)):
             result = agreed_draw(room.game, row.resigned, _scores(room))
-            await _finish(room, result, list(row.resigned))
+            await finish(room, result, list(row.resigned))
             return
         new = {"by": offer["by"], "agreed": agreed}
         row.revision = await room.hub.db(storage.set_draw_offer, row.id, row.revision, new)
@@ -225,7 +239,7 @@ async def rematch(
 async def _start_rematch(room: Room, new_id: str, owner: str | None) -> dict[int, str]:
     """Store the rematch: seat ``i`` is taken by whoever sat at seat ``i + 1`` (so two players
     swap), keeping their token; a default seat name follows the new seat."""
-    game, row = room.game, room.row
+    game, row, control = room.game, room.row, room.control
     count = len(row.seats)
     invites: dict[int, str] = {}
     seats: list[st.SeatRow] = []
@@ -252,6 +266,8 @@ async def _start_rematch(room: Room, new_id: str, owner: str | None) -> dict[int
             private=row.private,
             owner=owner,
             rated=row.rated and not any(s.kind == st.AI for s in seats),
+            clock=row.clock,
+            clock_state=None if control is None else Clock.fresh(control, count).to_json(),
         ),
     )
     return invites

@@ -119,12 +119,24 @@ class PresenceStore:
 
 class TablePresence:
     """One game's presence as this process sees it: its own sockets (``local``), the other
-    processes' (``others``, from the last check) and what the sockets were last sent."""
+    processes' (``others``, from the last check), what the sockets were last sent, and since when
+    each seat has had no page open (what an abandonment claim waits for, ``timeouts.py``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.local = Here()
         self.others = Here()
         self.shown = Here()
+        self.clock = clock
+        self.since = clock()
+        """When this process began to watch the table: a seat never seen is gone since then."""
+        self.left: dict[int, float] = {}
+        """When each seat that had a page open last went away."""
+
+    def gone_for(self, seat: int, now: float) -> float:
+        """Seconds ``seat`` has had no page open at this table (0 while it has one)."""
+        if seat in (self.local + self.others).seats:
+            return 0.0
+        return max(0.0, now - self.left.get(seat, self.since))
 
     @staticmethod
     def count(
@@ -159,6 +171,9 @@ class TablePresence:
         now = self.local + self.others
         if now == self.shown:
             return False
+        at = self.clock()
+        for seat in self.shown.seats - now.seats:
+            self.left[seat] = at
         self.shown = now
         message = now.message()
         for sub in list(subscribers):

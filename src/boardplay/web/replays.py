@@ -15,11 +15,13 @@ from typing import Any
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State
 from boardplay.core.records import Move, Player, Record, result_of
+from boardplay.web import storage as st
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.endings import ENDINGS, check_agreed, without_resigned
 from boardplay.web.errors import ApiError, bad_request, quote
 from boardplay.web.hints import hints_for
 from boardplay.web.moves import step_said
+from boardplay.web.rooms import Room
 from boardplay.web.tables import NAME_LENGTH, SPEC_LENGTH
 
 
@@ -187,3 +189,24 @@ def _is_date(value: Any) -> bool:
     except ValueError:
         return False
     return True
+
+
+def record_of(room: Room) -> Record:
+    """The game of ``room`` as a record (its players, moves and result so far)."""
+    row = room.row
+    players = [Player(s.name, "agent" if s.kind == st.AI else "human", s.spec) for s in row.seats]
+    finished = row.status == st.FINISHED
+    record = Record(
+        game=row.game,
+        options=dict(room.game.options) if room.broken is None else row.options,
+        players=players,
+        moves=list(room.moves),
+        start_position=row.start_position,
+        result=row.result,
+        started=row.created.isoformat(timespec="seconds"),
+        finished=row.updated.isoformat(timespec="seconds") if finished else None,
+        meta={"server_game_id": row.id},
+    )
+    if row.seed is not None:
+        record.meta.update(reproducible=True, seed=row.seed)
+    return record

@@ -33,7 +33,7 @@ from boardplay.web.errors import ApiError, bad_request, conflict, forbidden
 from boardplay.web.host import RoomHost
 from boardplay.web.judging import judge_position
 from boardplay.web.moves import said
-from boardplay.web.replays import check_length, checked_states
+from boardplay.web.replays import check_length, checked_states, record_of
 from boardplay.web.reviewstore import DONE, FAILED, RUNNING, ReviewStore
 from boardplay.web.rooms import Room
 
@@ -156,7 +156,7 @@ class Reviewer:
                 f"iterations must be 1..{limits.review_max_iterations} per position "
                 "(BOARDPLAY_WEB_REVIEW_MAX_ITERATIONS)"
             )
-        record = room.record()
+        record = record_of(room)
         check_length(len(record.moves), limits.replay_max_plies)
         states = checked_states(room.game, record)
         plies = plies_to_judge(states, seat, players)

@@ -27,45 +27,23 @@ from typing import Any
 
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State, sample_chance
-from boardplay.core.records import Move, Player, Record, result_of
+from boardplay.core.records import Move, Record, result_of
 from boardplay.web import storage as st
 from boardplay.web import views
-from boardplay.web.accountstore import Account
 from boardplay.web.aijobs import AiJob
 from boardplay.web.chance import chance_rng
+from boardplay.web.clocks import Clock, TimeControl, control_of, next_clock, turn_of
 from boardplay.web.endings import ENDINGS, without_resigned
-from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, quote
+from boardplay.web.errors import ApiError, conflict, forbidden
 from boardplay.web.host import RoomHost
-from boardplay.web.moves import History
+from boardplay.web.moves import History, parse_move
 from boardplay.web.presence import TablePresence
-from boardplay.web.rated import sign_in_needed
 from boardplay.web.sockets import Outbox, Subscriber, encode
-from boardplay.web.tokens import hash_token, matches, new_token
 
 log = logging.getLogger("boardplay.web")
 
 ATTEMPTS = 3
 """Times a change is decided again when other processes keep committing first."""
-
-
-def parse_move(state: State, move: int | str) -> int:
-    """The action id for ``move`` (an id or notation) or ``ApiError`` 422 naming the legal moves;
-    an unknown id never reaches the engine."""
-    legal = state.legal_actions()
-    if isinstance(move, int):
-        if move in legal:
-            return move
-        shown = ", ".join(state.action_to_string(a) for a in legal[:40])
-        raise ApiError(
-            422, "illegal_action", f"action {quote(move)} is not legal here; legal: {shown}"
-        )
-    try:
-        return state.string_to_action(move)
-    except BoardplayError:
-        shown = ", ".join(state.action_to_string(a) for a in legal[:40])
-        raise ApiError(
-            422, "illegal_action", f"{quote(move)} is not a legal move here; legal: {shown}"
-        ) from None
 
 
 class Room:
@@ -74,7 +52,7 @@ class Room:
         self.row = row
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
-        self.presence = TablePresence()
+        self.presence = TablePresence(hub.now)
         self.ai = AiJob(self)
         self.broken: str | None = None
         self.moves: list[Move] = list(row.moves)
@@ -83,6 +61,9 @@ class Room:
         """This revision's view for each set of seats a visitor holds (spectators: none)."""
         self.rated = False
         """Whether this process has had the game's end rated (``changed``)."""
+        self.news: list[int | None] = []
+        """What this process stored that players away from the table hear of (``changed``): a
+        seat whose turn came (its clock started), None for the game's end."""
         self.sent = row.revision
         """The revision this room's sockets were last sent (``broadcast``): whenever the copy
         is newer, for whatever reason it advanced, the hub sends them the update."""
@@ -157,6 +138,62 @@ class Room:
             return current
         return None
 
+    # ----- the clock (``clocks.py``) ------------------------------------------------------------
+    @property
+    def control(self) -> TimeControl | None:
+        """The game's time control (None: untimed)."""
+        return control_of(self.row.clock)
+
+    @property
+    def clock(self) -> Clock | None:
+        control = self.control
+        if control is None:
+            return None
+        return Clock.from_json(self.row.clock_state, control, len(self.row.seats))
+
+    def clock_runner(self, state: State, gone: AbstractSet[int] = frozenset()) -> int | None:
+        """The seat whose clock runs in ``state``: a person's seat that must decide, once every
+        seat is taken (``gone``: seats about to be handed to the AI)."""
+        if self.control is None or state.is_terminal() or self.settled:
+            return None
+        current = state.current_player()
+        if current < 0 or current in gone or not all(s.claimed for s in self.row.seats):
+            return None
+        return current if self.row.seats[current].kind != st.AI else None
+
+    def clock_after(
+        self, before: State | None, after: State, gone: AbstractSet[int] = frozenset()
+    ) -> Clock | None:
+        """The clock once the game goes from ``before`` (None: no move was made) to ``after``,
+        as of now (None for an untimed game)."""
+        control, clock = self.control, self.clock
+        if control is None or clock is None:
+            return None
+        ended = (turn_of(before), turn_of(after)) if before is not None else None
+        runner = self.clock_runner(after, gone)
+        return next_clock(control, clock, self.hub.now(), ended, runner)
+
+    def set_clock(self, clock: Clock | None) -> None:
+        """Take in a clock just stored (a seat whose clock starts now is told, ``changed``)."""
+        if clock is not None:
+            if clock.seat is not None and clock.seat != (self.row.clock_state or {}).get("seat"):
+                self.news.append(clock.seat)
+            self.row.clock_state = clock.to_json()
+            self.row.deadline = clock.deadline
+
+    async def start_clock(self) -> None:
+        """Start the clock of a timed game whose table just filled (or that a process left
+        unstarted): the seat to move begins to think now. Call with the lock held."""
+        clock = self.clock
+        if clock is None or clock.seat is not None or self.clock_runner(self.state) is None:
+            return
+        started = self.clock_after(None, self.state)
+        self.row.revision = await self.hub.db(
+            self.hub.storage.set_clock, self.row.id, self.row.revision, started
+        )
+        self.set_clock(started)
+        self._touch()
+
     # ----- the database's copy ----------------------------------------------------------------
     async def refresh(self, revision: int | None = None) -> bool:
         """Bring this copy up to the database's (whose revision is ``revision`` if the caller
@@ -206,6 +243,8 @@ class Room:
         async with self.lock:
             for _ in range(ATTEMPTS):
                 try:
+                    if self.broken is None and self.row.status == st.ACTIVE:
+                        await self.start_clock()
                     if await self._commit([]) or self.row.ai_seat != st.UNKNOWN_AI:
                         return
                     seat = self.ai_to_move(self.state)
@@ -241,10 +280,13 @@ class Room:
         if not new:
             return False
         status = st.FINISHED if state.is_terminal() else st.ACTIVE
+        if status == st.FINISHED:
+            self.news.append(None)
         result = result_of(state) if state.is_terminal() else None
         if result is not None and self.row.resigned:
             result = without_resigned(self.game, result, self.row.resigned)
         ai_seat = self.ai_to_move(state)
+        clock = self.clock_after(self.state, state)
         revision = await self.hub.db(
             self.hub.storage.append_moves,
             self.row.id,
@@ -255,7 +297,9 @@ class Room:
             revision=self.row.revision,
             ai_seat=ai_seat,
             ai_error=ai_error,
+            clock=clock,
         )
+        self.set_clock(clock)
         self.state = state
         self.moves.extend(new)
         self.row.moves = list(self.moves)
@@ -328,6 +372,9 @@ class Room:
         async def change() -> None:
             self._acting_seat(token)
             self._check_ply(ply, "move")
+            clock = self.clock
+            if clock is not None and clock.due(self.hub.now()):
+                raise conflict("out_of_time", "your time ran out before this move arrived")
             action = parse_move(self.state, move)
             try:
                 await self._commit([action])
@@ -374,91 +421,6 @@ class Room:
 
         await self._decide(change)
 
-    async def join(
-        self,
-        seat: int | None,
-        invite: str | None,
-        name: str | None,
-        accept_reproducible: bool,
-        account: Account | None = None,
-    ) -> tuple[str, int]:
-        """Take a seat (an invited one with its code, else an open one); a signed-in player's
-        seat is their account's and carries its name. A rated game seats signed-in players
-        only, each once."""
-        taken: list[tuple[str, int]] = []
-
-        async def change() -> None:
-            taken.append(await self._join(seat, invite, name, accept_reproducible, account))
-
-        await self._decide(change)
-        return taken[-1]
-
-    def invited_seat(self, invite: str) -> st.SeatRow:
-        """The seat ``invite`` opens (claimed or not), or a 403."""
-        for seat in self.row.seats:
-            if seat.kind == st.INVITE and matches(invite, seat.invite_hash):
-                return seat
-        raise forbidden("wrong_invite", "this invitation code is not valid here")
-
-    async def _join(
-        self,
-        seat: int | None,
-        invite: str | None,
-        name: str | None,
-        accept_reproducible: bool,
-        account: Account | None,
-    ) -> tuple[str, int]:
-        self._require_live()
-        if self.row.rated:
-            if account is None:
-                raise sign_in_needed("take a seat in a rated game")
-            if any(s.account == account.id for s in self.row.seats):
-                raise conflict("already_seated", "you already play in this rated game")
-        if self.row.seed is not None and not accept_reproducible:
-            raise conflict(
-                "reproducible",
-                "this game is reproducible: its creator chose the seed its luck follows "
-                f"(seed {self.row.seed}, shown to everyone); join with "
-                "accept_reproducible: true to agree",
-            )
-        chosen: st.SeatRow | None = None
-        if invite is not None:
-            chosen = self.invited_seat(invite)
-        else:
-            if seat is None:
-                free = [s for s in self.row.seats if s.kind == st.OPEN and not s.claimed]
-                if not free:
-                    raise conflict("no_open_seat", "this game has no open seat left")
-                chosen = free[0]
-            elif not 0 <= seat < len(self.row.seats):
-                raise bad_request(f"seat must be 0..{len(self.row.seats) - 1}")
-            else:
-                chosen = self.row.seats[seat]
-                if chosen.kind != st.OPEN:
-                    raise forbidden(
-                        "not_open", f"seat {seat} is not open; it needs an invitation link"
-                    )
-        if chosen.claimed:
-            raise conflict("seat_taken", f"seat {chosen.seat} ({chosen.name}) is already taken")
-        token = new_token()
-        player = (name or "").strip()[:40] or self.game.seat_name(chosen.seat)
-        owner = None if account is None else account.id
-        if account is not None:
-            player = account.name
-        revision = await self.hub.db(
-            self.hub.storage.claim_seat, self.row.id, chosen.seat, hash_token(token), player, owner
-        )
-        if revision is None:
-            raise conflict("seat_taken", f"seat {chosen.seat} was just taken")
-        chosen.token_hash = hash_token(token)
-        chosen.name = player
-        chosen.account = owner
-        if revision != self.row.revision + 1:
-            await self._refresh(revision)  # another change came in between: take it in too
-        self.row.revision = revision
-        self._touch()
-        return token, chosen.seat
-
     # ----- AI -------------------------------------------------------------------------------
     async def play_ai(self, revision: int, seat: int, action: int | None, note: str | None) -> bool:
         """Store the AI's ``action`` if the game is still at ``revision`` (the job was claimed
@@ -491,6 +453,13 @@ class Room:
         if publish:
             self.hub.publish(self.row.id, self.row.revision, self.relay_text)
         self.kick()
+        news, self.news = self.news, []
+        if (control := self.control) is not None and control.correspondence:
+            for seat in news:
+                mailer = self.hub.mailer
+                await (
+                    mailer.game_over(self.row) if seat is None else mailer.your_turn(self.row, seat)
+                )
         if self.row.rated and self.row.status == st.FINISHED and not self.rated:
             self.rated = True
             await self.hub.settle_ratings([self.row.id])
@@ -559,29 +528,8 @@ class Room:
         """Queue the new view for every subscriber (each distinct message encoded once, see
         ``Outbox``); one that fell behind is dropped."""
         self.sent = self.row.revision
+        self.hub.watch_clock(self.row.id, self.row.deadline)
         outbox = Outbox()
         for sub in list(self.subscribers):
             if not sub.push_view(self.view_for(sub.token), outbox=outbox):
                 self.subscribers.discard(sub)
-
-    # ----- records --------------------------------------------------------------------------
-    def record(self) -> Record:
-        row = self.row
-        players = [
-            Player(s.name, "agent" if s.kind == st.AI else "human", s.spec) for s in row.seats
-        ]
-        finished = row.status == st.FINISHED
-        record = Record(
-            game=row.game,
-            options=dict(self.game.options) if self.broken is None else row.options,
-            players=players,
-            moves=list(self.moves),
-            start_position=row.start_position,
-            result=row.result,
-            started=row.created.isoformat(timespec="seconds"),
-            finished=row.updated.isoformat(timespec="seconds") if finished else None,
-            meta={"server_game_id": row.id},
-        )
-        if row.seed is not None:
-            record.meta.update(reproducible=True, seed=row.seed)
-        return record

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from boardplay.web.clocks import DAYS, MAX_BASE, MAX_INCREMENT, TimeControl, parse_control
 from boardplay.web.errors import clip, quote
 from boardplay.web.tables import SPEC_LENGTH
 
@@ -37,6 +38,30 @@ class SeatRequest(Body):
         None, description="an AI seat's agent spec, e.g. hard or mcts(time=1.0)"
     )
     name: Text | None = None
+
+
+class ClockRequest(Body):
+    """A time control: real-time (``base`` and ``increment`` seconds) or ``days`` per move."""
+
+    base: Annotated[int | float, Field(ge=0, le=MAX_BASE)] | None = Field(
+        None, description="real-time: each player's time at the start, in seconds"
+    )
+    increment: Annotated[int | float, Field(ge=0, le=MAX_INCREMENT)] | None = Field(
+        None, description="real-time: seconds added once per turn (Fischer)"
+    )
+    days: Annotated[int, Field(ge=1, le=max(DAYS))] | None = Field(
+        None, description=f"correspondence: days per move, one of {', '.join(map(str, DAYS))}"
+    )
+
+    def control(self) -> TimeControl | None:
+        """The control asked for (a 400 naming the field if it is not one offered)."""
+        return parse_control(self.model_dump(exclude_none=True))
+
+
+Clock = Annotated[
+    ClockRequest | None,
+    Field(description="the time control; absent or null: untimed (casual games only)"),
+]
 
 
 class PreviewRequest(Body):
@@ -62,8 +87,9 @@ class CreateRequest(PreviewRequest):
     rated: bool = Field(
         False,
         description="the result changes the players' ratings: signed in, your seat (me) and "
-        "invite or open seats only, neither reproducible nor private",
+        "invite or open seats only, neither reproducible nor private, with a clock",
     )
+    clock: Clock = None
 
 
 class InvitationRequest(Body):
@@ -100,6 +126,13 @@ class ResignRequest(Body):
     token: Secret | None = None
 
 
+class ClaimRequest(Body):
+    outcome: Literal["win", "draw"] = Field(
+        "win", description="win, or draw (in games whose rules have draws)"
+    )
+    token: Secret | None = None
+
+
 class HintRequest(Body):
     ply: Ply | None = Field(None, description="the ply the hint is for; refused if stale")
     token: Secret | None = None
@@ -130,6 +163,26 @@ class RematchRequest(Body):
     token: Secret | None = None
 
 
+CHAT_TEXT_BOUND = 4_000
+"""Characters a chat message's ``text`` may carry at all; the operator's ``chat_length`` (300)
+is checked after the text is tidied, with a message that names it (``chat.py``)."""
+ChatChannel = Literal["players", "spectators"]
+
+
+class ChatRequest(Body):
+    channel: ChatChannel = Field(
+        description="players (seat holders only) or spectators (signed-in watchers)"
+    )
+    text: Annotated[str, Field(max_length=CHAT_TEXT_BOUND)] = Field(
+        description="plain text, shown as typed (never HTML); at most the server's chat length"
+    )
+    token: Secret | None = None
+
+
+class ChatReportRequest(Body):
+    token: Secret | None = None
+
+
 class RecordUpload(BaseModel):
     """A boardplay record (docs/formats.md); checked in full by ``Record.from_json`` and a
     replay of every move, so only its outline is declared here."""
@@ -155,6 +208,9 @@ class Hello(Body):
     presence: bool = Field(
         False, description="also send this socket who is at the table (presence messages)"
     )
+    chat: bool = Field(
+        False, description="also send this socket the table chat it may read (chat messages)"
+    )
     id: Annotated[int, Field(ge=-(2**53), le=2**53)] | Text | None = None
 
 
@@ -173,8 +229,15 @@ class Ping(Body):
     id: Annotated[int, Field(ge=-(2**53), le=2**53)] | Text | None = None
 
 
-ClientMessage = Annotated[Hello | Act | Undo | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Act | Undo | Ping] = TypeAdapter(ClientMessage)
+class ChatSend(ChatRequest):
+    """Write in the table chat; answered ``{"type": "done", "id", "chat": message id}``."""
+
+    type: Literal["chat"]
+    id: Any = None
+
+
+ClientMessage = Annotated[Hello | Act | Undo | Ping | ChatSend, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Hello | Act | Undo | Ping | ChatSend] = TypeAdapter(ClientMessage)
 
 
 def describe(errors: list[Any], skip: int = 0) -> str:

@@ -43,11 +43,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardplay.web.accountstore import Account
+from boardplay.web.clocks import control_of
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
 from boardplay.web.hub import Hub
 from boardplay.web.rated import pool_of
 from boardplay.web.rating import NEW_RATING
 from boardplay.web.rooms import Room
+from boardplay.web.schemas import ClockRequest
+from boardplay.web.seating import join
 from boardplay.web.seekschemas import SeekRequest
 from boardplay.web.seekstore import Seek
 
@@ -66,6 +69,8 @@ class Offer:
     players: int
     pool: str
     rated: bool
+    clock: dict[str, Any] | None
+    """The time control (``TimeControl.to_json``), None for an untimed game."""
 
 
 @dataclass(frozen=True)
@@ -89,8 +94,17 @@ def new_id() -> str:
     return secrets.token_urlsafe(6)
 
 
-def offer_of(hub: Hub, game: str, options: Mapping[str, Any] | None, rated: bool) -> Offer:
+def offer_of(
+    hub: Hub,
+    game: str,
+    options: Mapping[str, Any] | None,
+    rated: bool,
+    clock: ClockRequest | None = None,
+) -> Offer:
     built = hub.catalogue.build(game.strip(), options or {})
+    control = clock.control() if clock is not None else None
+    if rated and control is None:
+        raise bad_request("a rated game needs a clock (field 'clock'): untimed games are casual")
     if built.num_players != 2:
         raise bad_request(
             f"seeks and challenges are for two-player games; {built.name} with these options "
@@ -105,7 +119,8 @@ def offer_of(hub: Hub, game: str, options: Mapping[str, Any] | None, rated: bool
             "or challenge is for games whose luck nobody chose"
         )
     found = dict(built.options)
-    return Offer(built.name, found, 2, pool_of(built.name, found, 2), rated)
+    shown = None if control is None else control.to_json()
+    return Offer(built.name, found, 2, pool_of(built.name, found, 2), rated, shown)
 
 
 def _check_range(low: int | None, high: int | None) -> None:
@@ -136,7 +151,7 @@ async def list_seeks(hub: Hub) -> list[Seek]:
 
 async def post_seek(hub: Hub, account: Account, body: SeekRequest) -> Seek:
     """A new seek of ``account`` (429 past ``Limits.seeks_per_account``)."""
-    offer = offer_of(hub, body.game, body.options, body.rated)
+    offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
     _check_range(body.rating_min, body.rating_max)
     mine = await rating_of(hub, account.id, offer.pool)
     posted = await _post(hub, account, offer, body, mine)
@@ -161,6 +176,7 @@ async def _post(
         game=offer.game,
         options=offer.options,
         rated=offer.rated,
+        clock=offer.clock,
         rating=rating,
         rating_min=body.rating_min,
         rating_max=body.rating_max,
@@ -229,7 +245,7 @@ async def _take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started
     hub.lobby.changed()
     try:
         started = await start_game(
-            hub, owner, account, visitor, seek.game, seek.options, seek.rated
+            hub, owner, account, visitor, seek.game, seek.options, seek.rated, seek.clock
         )
     except Exception:
         await hub.db(store.restore, seek, time.time(), hub.epoch)
@@ -248,16 +264,18 @@ async def start_game(
     game: str,
     options: Mapping[str, Any],
     rated: bool,
+    clock: Mapping[str, Any] | None = None,
 ) -> Started:
-    """The game between the offer's ``owner`` and its ``acceptor``, seats drawn at random."""
+    """The game between the offer's ``owner`` and its ``acceptor``, seats drawn at random,
+    under the offer's time control (``clock``)."""
     owner_seat = secrets.randbelow(2)
     seats: list[dict[str, Any]] = [{"kind": "invite"}, {"kind": "invite"}]
     seats[owner_seat] = {"kind": "me"}
     room, _, invites = await hub.create(
-        game, options, seats, owner=visitor, account=owner, rated=rated
+        game, options, seats, owner=visitor, account=owner, rated=rated, clock=control_of(clock)
     )
     await room.changed()
-    token, seat = await room.join(None, invites[1 - owner_seat], None, False, acceptor)
+    token, seat = await join(room, None, invites[1 - owner_seat], None, False, acceptor)
     await _withdraw_seeks(hub, (owner.id, acceptor.id))
     return Started(room, token, seat)
 
@@ -278,12 +296,17 @@ async def quick_game(
     hub: Hub, account: Account, visitor: str, body: SeekRequest
 ) -> tuple[Started | None, Seek | None]:
     """Pair with the closest compatible open seek, else post (or keep) this one."""
-    offer = offer_of(hub, body.game, body.options, body.rated)
+    offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
     _check_range(body.rating_min, body.rating_max)
     await hub.check_quota(visitor)  # it may start a game: refuse before anything changes
     mine = await rating_of(hub, account.id, offer.pool)
     for seek in await hub.db(hub.lobby.store.mine, account.id, time.time(), hub.limits.seek_ttl):
-        same = (seek.game, seek.options, seek.rated) == (offer.game, offer.options, offer.rated)
+        same = (seek.game, seek.options, seek.rated, seek.clock) == (
+            offer.game,
+            offer.options,
+            offer.rated,
+            offer.clock,
+        )
         if same and (seek.rating_min, seek.rating_max) == (body.rating_min, body.rating_max):
             return None, seek  # already looking for exactly this game
 
@@ -306,13 +329,17 @@ async def quick_game(
 
 def _fits(found: list[Seek], offer: Offer, body: SeekRequest, mine: float) -> list[Seek]:
     """The seeks among ``found`` (same game and rated flag) a quick game may take: the same
-    options, each player within the other's range; closest in rating first, then oldest."""
+    options and clock, each player within the other's range; closest in rating first, then
+    oldest."""
     low = body.rating_min if body.rating_min is not None else -float("inf")
     high = body.rating_max if body.rating_max is not None else float("inf")
     fits = [
         s
         for s in found
-        if s.options == offer.options and s.accepts(mine) and low <= s.rating <= high
+        if s.options == offer.options
+        and s.clock == offer.clock
+        and s.accepts(mine)
+        and low <= s.rating <= high
     ]
     fits.sort(key=lambda s: (abs(s.rating - mine), s.created))
     return fits

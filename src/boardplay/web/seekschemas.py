@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from boardplay.web.schemas import Body, Options
+from boardplay.web.schemas import Body, Clock, Options
 
 GameName = Annotated[str, Field(max_length=64)]
 RatingBound = Annotated[int, Field(ge=0, le=10_000)]
@@ -19,6 +19,7 @@ class SeekRequest(Body):
     rated: bool = Field(
         False, description="the result changes both players' ratings (in the game's pool)"
     )
+    clock: Clock = None
     rating_min: RatingBound | None = Field(
         None, description="lowest rating (in the game's pool) of an opponent you accept"
     )
@@ -32,3 +33,4 @@ class ChallengeRequest(Body):
     game: GameName
     options: Options | None = None
     rated: bool = Field(False, description="the result changes both players' ratings")
+    clock: Clock = None

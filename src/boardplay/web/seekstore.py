@@ -57,6 +57,7 @@ seeks_table = sa.Table(
     sa.Column("game", sa.String(64), nullable=False),
     sa.Column("options", sa.JSON, nullable=False),
     sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("clock", sa.JSON, nullable=True),
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("rating_min", sa.Integer, nullable=True),
     sa.Column("rating_max", sa.Integer, nullable=True),
@@ -79,6 +80,7 @@ challenges_table = sa.Table(
     sa.Column("game", sa.String(64), nullable=False),
     sa.Column("options", sa.JSON, nullable=False),
     sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("clock", sa.JSON, nullable=True),
     sa.Column("created", sa.Float, nullable=False, index=True),
     sa.Column("updated", sa.Float, nullable=False),
     sa.Column("status", sa.String(16), nullable=False),
@@ -114,6 +116,8 @@ class Seek:
     epoch: str = ""
     name: str = ""
     """The owner's name (as read; not stored with the seek)."""
+    clock: dict[str, Any] | None = None
+    """The time control of the game it offers (``clocks.py``; None: untimed)."""
 
     def accepts(self, rating: float) -> bool:
         """Whether an opponent rated ``rating`` is within this seek's range."""
@@ -128,6 +132,7 @@ class Seek:
             "game": self.game,
             "options": self.options,
             "rated": self.rated,
+            "clock": self.clock,
             "rating": round(self.rating),
             "rating_min": self.rating_min,
             "rating_max": self.rating_max,
@@ -150,6 +155,7 @@ class Challenge:
     game_id: str | None = None
     from_name: str = ""
     to_name: str = ""
+    clock: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -159,6 +165,7 @@ class Challenge:
             "game": self.game,
             "options": self.options,
             "rated": self.rated,
+            "clock": self.clock,
             "created": self.created,
             "status": self.status,
             "game_id": self.game_id,
@@ -188,6 +195,7 @@ def _seek(row: Any) -> Seek:
         float(row.created),
         row.epoch,
         getattr(row, "name", ""),
+        row.clock,
     )
 
 
@@ -280,6 +288,7 @@ class SeekStore:
             "game": seek.game,
             "options": seek.options,
             "rated": seek.rated,
+            "clock": seek.clock,
             "rating": seek.rating,
             "rating_min": seek.rating_min,
             "rating_max": seek.rating_max,
@@ -449,6 +458,7 @@ class SeekStore:
             row.game_id,
             row.from_name,
             row.to_name,
+            row.clock,
         )
 
     def add_challenge(self, challenge: Challenge, ceiling: int, lifetime: float) -> int | None:
@@ -474,6 +484,7 @@ class SeekStore:
                     game=challenge.game,
                     options=challenge.options,
                     rated=challenge.rated,
+                    clock=challenge.clock,
                     created=now,
                     updated=now,
                     status=OPEN,

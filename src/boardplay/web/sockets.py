@@ -19,7 +19,10 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from boardplay.web.accountstore import Account
 
 Send = Callable[[str], Awaitable[None]]
 Close = Callable[[int], Awaitable[None]]
@@ -35,6 +38,11 @@ class Subscriber:
         self.token: str | None = None
         self.presence = False
         """Whether the client asked to be told who is at the table (its hello said so)."""
+        self.chat: frozenset[str] | None = None
+        """The chat channels this socket was given the backlog of (``chat.py``); None: its
+        hello did not ask for the chat, so it is sent none."""
+        self.account: Account | None = None
+        """The signed-in player whose page opened the socket, once the chat needed to know."""
         self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.last: dict[str, Any] | None = None
         self.dropped = False

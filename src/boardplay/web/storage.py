@@ -24,6 +24,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from boardplay.core.records import Move
+from boardplay.web.clocks import Clock
 from boardplay.web.database import make_engine
 from boardplay.web.jobstore import AiJobStore
 from boardplay.web.tables import actions_table, games_table, seat_keys_table, seats_table
@@ -113,6 +114,13 @@ class GameRow:
     against and whose turn in the AI queue its AI moves take."""
     rated: bool = False
     """Its result changes its players' ratings (every seat a signed-in person, no AI)."""
+    clock: dict[str, Any] | None = None
+    """The time control (``clocks.py``): ``{"base", "increment"}`` or ``{"days"}``; None:
+    untimed."""
+    clock_state: dict[str, Any] | None = None
+    """Each seat's time as of the last clock event, the running seat, the flagged seats."""
+    deadline: float | None = None
+    """When the running clock falls (server time, seconds); None while no clock runs."""
 
     @property
     def thinking(self) -> int | None:
@@ -171,6 +179,9 @@ class Storage(AiJobStore):
                     owner=row.owner,
                     ai_only=row.ai_only,
                     rated=row.rated,
+                    clock=row.clock,
+                    clock_state=row.clock_state,
+                    deadline=row.deadline,
                 )
             )
             conn.execute(
@@ -208,6 +219,14 @@ class Storage(AiJobStore):
         return int(done.revision)
 
     @staticmethod
+    def _clock_values(clock: Clock | None) -> dict[str, Any]:
+        """A change that moves a game's clock stores it and when it falls, in the same
+        transaction (``clock`` None: a change that leaves the clock as it is)."""
+        if clock is None:
+            return {}
+        return {"clock_state": clock.to_json(), "deadline": clock.deadline}
+
+    @staticmethod
     def _job_values(ai_seat: int | None, ai_error: str | None) -> dict[str, Any]:
         """A change ends any AI job in progress and opens the next one (if an AI is to move)."""
         error = ai_error[:AI_ERROR_LENGTH] if ai_error else None
@@ -230,6 +249,7 @@ class Storage(AiJobStore):
         revision: int | None = None,
         ai_seat: int | None = UNKNOWN_AI,
         ai_error: str | None = None,
+        clock: Clock | None = None,
     ) -> int:
         """Store ``moves`` as plies ``first_ply, first_ply + 1, ...`` in one transaction, based
         on ``revision`` (when given); returns the new revision. ``StaleWrite`` if another writer
@@ -244,6 +264,7 @@ class Storage(AiJobStore):
                     status=status,
                     result=result,
                     **self._job_values(ai_seat, ai_error),
+                    **self._clock_values(clock),
                 )
                 if moves:
                     now = _now()
@@ -316,7 +337,12 @@ class Storage(AiJobStore):
             return self._bump(conn, game_id, None)
 
     def finish(
-        self, game_id: str, revision: int, result: dict[str, Any], resigned: list[int]
+        self,
+        game_id: str,
+        revision: int,
+        result: dict[str, Any],
+        resigned: list[int],
+        clock: Clock | None = None,
     ) -> int:
         """End a game the rules have not ended (a resignation, an agreed draw): store its result
         and who resigned, settle any draw offer and end any AI job; ``StaleWrite`` as above."""
@@ -330,6 +356,7 @@ class Storage(AiJobStore):
                 resigned=resigned,
                 draw_offer=None,
                 **self._job_values(None, None),
+                **self._clock_values(clock),
             )
 
     def resign_seat(
@@ -340,6 +367,7 @@ class Storage(AiJobStore):
         spec: str,
         resigned: list[int],
         ai_seat: int | None,
+        clock: Clock | None = None,
     ) -> int:
         """A player leaves a game that goes on without them: their seat is played out by an AI
         (``spec``), their token no longer holds it, and it can no longer win."""
@@ -351,6 +379,7 @@ class Storage(AiJobStore):
                 resigned=resigned,
                 draw_offer=None,
                 **self._job_values(ai_seat, None),
+                **self._clock_values(clock),
             )
             conn.execute(
                 seats_table.update()
@@ -363,6 +392,11 @@ class Storage(AiJobStore):
         """Store a draw offer (or its end, ``None``); ``StaleWrite`` as above."""
         with self.engine.begin() as conn:
             return self._bump(conn, game_id, revision, draw_offer=offer)
+
+    def set_clock(self, game_id: str, revision: int, clock: Clock | None) -> int:
+        """Store a clock that starts (the table filled); ``StaleWrite`` as above."""
+        with self.engine.begin() as conn:
+            return self._bump(conn, game_id, revision, **self._clock_values(clock))
 
     def set_rematch(self, game_id: str, revision: int, rematch: str) -> int:
         """Point a finished game at its rematch; ``StaleWrite`` as above."""
@@ -427,6 +461,9 @@ class Storage(AiJobStore):
             rematch=found.rematch,
             owner=found.owner,
             rated=bool(found.rated),
+            clock=found.clock,
+            clock_state=found.clock_state,
+            deadline=found.deadline,
         )
 
     def games_made_since(self, owner: str, since: datetime) -> int:
@@ -446,6 +483,17 @@ class Storage(AiJobStore):
         )
         with self.reader.connect() as conn:
             return int(conn.execute(query).scalar_one())
+
+    def due_clocks(self, now: float, limit: int = 50) -> list[str]:
+        """Active games whose running clock fell by ``now``, the longest fallen first."""
+        query = (
+            sa.select(games_table.c.id)
+            .where(games_table.c.status == ACTIVE, games_table.c.deadline <= now)
+            .order_by(games_table.c.deadline)
+            .limit(limit)
+        )
+        with self.reader.connect() as conn:
+            return [r.id for r in conn.execute(query)]
 
     def revisions(self, game_ids: Sequence[str]) -> dict[str, int]:
         """The current revision of each game that exists (one query: a cache check)."""

@@ -39,6 +39,9 @@ games_table = sa.Table(
     sa.Column("owner", sa.String(64), nullable=True),
     sa.Column("ai_only", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("clock", sa.JSON, nullable=True),
+    sa.Column("clock_state", sa.JSON, nullable=True),
+    sa.Column("deadline", sa.Float, nullable=True, index=True),
     sa.Index("ix_games_owner_created", "owner", "created"),
 )
 

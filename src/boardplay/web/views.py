@@ -20,6 +20,7 @@ from typing import Any
 from boardplay.core.game import Game, State
 from boardplay.core.records import Move, result_of
 from boardplay.web import storage as st
+from boardplay.web.clocks import Clock, control_of
 from boardplay.web.endings import can_draw
 from boardplay.web.hints import hints_for
 from boardplay.web.moves import legal_said
@@ -79,6 +80,7 @@ def public_view(
         "rematch": row.rematch,
         "hints_allowed": row.hints_allowed,
         "rated": row.rated,
+        "clock": clock_view(row),
     }
     if row.seed is not None:
         view["seed"] = row.seed
@@ -113,6 +115,26 @@ def public_view(
     return view
 
 
+def clock_view(row: st.GameRow) -> dict[str, Any] | None:
+    """The game's clock as the page shows it: the control, each seat's time left as of
+    ``since`` (server time) and the seat whose time runs from then; a page counts the running
+    seat's time down from ``since`` with the server's time (``now`` in the ``state`` answering a
+    socket's hello) and waits for the server to say the clock fell."""
+    control = control_of(row.clock)
+    if control is None:
+        return None
+    clock = Clock.from_json(row.clock_state, control, len(row.seats))
+    return {
+        "control": control.to_json(),
+        "label": control.label(),
+        "left": [round(x, 3) for x in clock.left],
+        "running": clock.seat,
+        "since": clock.since,
+        "deadline": clock.deadline,
+        "flagged": clock.flagged,
+    }
+
+
 def seat_view(
     public: dict[str, Any],
     row: st.GameRow,
@@ -140,6 +162,9 @@ def summary(view: dict[str, Any], updated: datetime) -> dict[str, Any]:
     """A game as the lobby's lists show it, from its public view."""
     keys = ("id", "game", "title", "status", "seats", "ply", "current_player", "thinking", "rated")
     out = {k: view.get(k) for k in keys}
+    clock = view.get("clock") or {}
+    out["clock"] = clock.get("label")
+    out["deadline"] = clock.get("deadline")
     out["current_name"] = view.get("current_name")
     out["result"] = (view.get("result") or {}).get("text")
     # The lobby words the result from these in a language other than the engine's English.

@@ -317,6 +317,15 @@ class MontanaState(KernelState, State):
         """Deal the landscape of ``seed`` with all hexes empty (for position loading)."""
         fields.load_board(self.kernel, seed)
 
+    def turn(self) -> tuple[int, int]:
+        """The active player's turn (§4), numbered: the other players' placements and rewards
+        in a City auction belong to it, and an extra turn is a new one. In setup (no active
+        player yet) each seat's run of decisions is one turn."""
+        active = self.active
+        if active < 0:
+            return (self.current_player(), -1)
+        return (active, self.turn_number)
+
     def worker_count(self, player: int) -> int:
         return sum(self.workers[4 * player : 4 * player + 4])
 

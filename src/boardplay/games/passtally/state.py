@@ -165,6 +165,10 @@ class PasstallyState(KernelState, State):
         """Completed turns since setup (only the ``max_turns`` guard consults it)."""
         return int(self._field("turns"))
 
+    def turn(self) -> tuple[int, int]:
+        """A turn is a seat's two actions; setup placements are one turn per seat in a row."""
+        return (self.current_player(), self.turns)
+
     @property
     def side1(self) -> int:
         """The side chosen in setup pass 1, or -1."""

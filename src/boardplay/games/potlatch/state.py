@@ -128,6 +128,10 @@ class PotlatchState(KernelState, State):
         """Completed turns since setup; used only by the ``turn_limit`` guard."""
         return self.kernel.turns_played
 
+    def turn(self) -> tuple[int, int]:
+        """A turn is a seat's 2-3 actions (§4); ``turns_played`` counts the finished ones."""
+        return (self.current_player(), self.turns_played)
+
     @property
     def increases(self) -> int:
         """Chip increases resolved since setup or loading, one per ended run (§7), counting

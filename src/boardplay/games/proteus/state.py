@@ -96,6 +96,9 @@ class ProteusState(KernelState, State):
         """Turns played since the start or the loaded position (the ``max_turns`` counter)."""
         return self.kernel.turns
 
+    def turn(self) -> tuple[int, int]:
+        return (self.current_player(), self.turns)
+
     @property
     def unplaced(self) -> int:
         """U: pool tiles plus pieces in both hands; the placement phase lasts while U > 0."""

@@ -164,6 +164,7 @@ async def delete_account(
     if body.confirm.strip() != account.name:
         raise bad_request("field 'confirm' must be the account's name, typed again")
     games = await accounts.run(accounts.store.delete, account.id)
+    await hub.mailer.remove(account.id)  # its e-mail address and unsent mails go too
     await _reload(hub, games)
     response.delete_cookie(COOKIE, path="/")
     return {"account": None, "csrf": None}
@@ -289,6 +290,28 @@ async def my_games(hub: HubDep, accounts: AccountsDep, account: AccountDep) -> d
         games.append(out)
     games.sort(key=lambda g: (not g["your_turn"], g["status"] != "active"))
     return {"games": games}
+
+
+@router.get("/turns")
+async def my_turns(hub: HubDep, accounts: AccountsDep, account: AccountDep) -> dict[str, Any]:
+    """Every running game where the account must decide now (the header's badge counts them),
+    the least time left first and untimed games last; ``now`` is the server's time, to count
+    the deadlines down from."""
+    rows = await accounts.run(accounts.store.games_of, account.id, MY_GAMES)
+    games: list[dict[str, Any]] = []
+    for game_id, status, updated in rows:
+        if status != "active":
+            continue
+        try:
+            room = await hub.room(game_id)
+        except ApiError:
+            continue
+        seats = [s.seat for s in room.row.seats if s.account == account.id]
+        out = summary(room.public_view(), updated)
+        if out["status"] == "active" and out.get("current_player") in seats:
+            games.append({**out, "your_seats": seats, "your_turn": True})
+    games.sort(key=lambda g: (g["deadline"] is None, g["deadline"] or 0.0))
+    return {"games": games, "count": len(games), "now": hub.now()}
 
 
 @router.post("/games/{game_id}/token")

@@ -14,6 +14,7 @@ from boardplay.web.deps import (
     RoomDep,
     SessionDep,
     VisitorDep,
+    socket_account,
     token_of,
 )
 from boardplay.web.errors import ApiError, bad_request
@@ -21,6 +22,7 @@ from boardplay.web.live import serve_socket
 from boardplay.web.offers import draw, rematch, resign
 from boardplay.web.schemas import (
     ActionRequest,
+    ClaimRequest,
     CreateRequest,
     DrawRequest,
     InvitationRequest,
@@ -30,6 +32,8 @@ from boardplay.web.schemas import (
     ResignRequest,
     UndoRequest,
 )
+from boardplay.web.seating import invited_seat, join
+from boardplay.web.timeouts import claim, flag, late
 from boardplay.web.views import summary
 
 router = APIRouter(prefix="/api/games")
@@ -62,6 +66,7 @@ async def create_game(
         owner=visitor,
         account=session.account if session else None,
         rated=body.rated,
+        clock=body.clock.control() if body.clock else None,
     )
     await room.changed()
     return {
@@ -102,14 +107,15 @@ async def get_game(request: Request, room: RoomDep) -> dict[str, Any]:
 async def invitation(room: RoomDep, body: InvitationRequest) -> dict[str, Any]:
     """The seat an invitation opens, for the invitation page to say which side it offers (a
     POST, so the code never travels in a URL)."""
-    seat = room.invited_seat(body.invite)
+    seat = invited_seat(room, body.invite)
     return {"seat": seat.seat, "name": seat.name, "claimed": seat.claimed}
 
 
 @router.post("/{game_id}/join")
-async def join(room: RoomDep, session: SessionDep, body: JoinRequest) -> dict[str, Any]:
+async def join_game(room: RoomDep, session: SessionDep, body: JoinRequest) -> dict[str, Any]:
     """Take a seat; signed in, it is the account's (a rated game's seats must be)."""
-    token, chosen = await room.join(
+    token, chosen = await join(
+        room,
         body.seat,
         body.invite,
         body.name,
@@ -125,6 +131,8 @@ async def act(request: Request, room: RoomDep, body: ActionRequest) -> dict[str,
     move = body.action
     if isinstance(move, str) and not move.strip():
         raise bad_request("field 'action' is empty")
+    if late(room):  # the mover's time ran out: the flag is what counts, not the move
+        await flag(room)
     await room.act(token, move, body.ply)
     return {"game": room.view_for(token)}
 
@@ -152,6 +160,15 @@ async def draw_game(request: Request, room: RoomDep, body: DrawRequest) -> dict[
     return {"game": room.view_for(token)}
 
 
+@router.post("/{game_id}/claim")
+async def claim_game(request: Request, room: RoomDep, body: ClaimRequest) -> dict[str, Any]:
+    """The opponent left a real-time game: claim the win (or a draw, where the rules have
+    draws) once they have been gone ``abandon_after`` seconds."""
+    token = token_of(request, body.token)
+    await claim(room, token, body.outcome)
+    return {"game": room.view_for(token)}
+
+
 @router.post("/{game_id}/rematch")
 async def rematch_game(
     request: Request,
@@ -176,4 +193,11 @@ async def rematch_game(
 @router.websocket("/{game_id}/ws")
 async def live(websocket: WebSocket, game_id: str) -> None:
     state = websocket.app.state
-    await serve_socket(websocket, state.hub, game_id, state.limits, state.rate)
+    await serve_socket(
+        websocket,
+        state.hub,
+        game_id,
+        state.limits,
+        state.rate,
+        account=lambda: socket_account(websocket),
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 
 from boardplay.web.deps import AddressDep, HeavyDep, LimitsDep, RoomDep
-from boardplay.web.replays import check_length
+from boardplay.web.replays import check_length, record_of
 from boardplay.web.schemas import RecordUpload
 
 router = APIRouter(prefix="/api")
@@ -15,7 +15,7 @@ router = APIRouter(prefix="/api")
 
 @router.get("/games/{game_id}/record")
 async def record(room: RoomDep, heavy: HeavyDep, address: AddressDep) -> Response:
-    made = room.record()
+    made = record_of(room)
     data = await heavy.build(address, "records", made.to_json)
     filename = f"boardplay-{room.row.game}-{room.row.id}.json"
     return Response(
@@ -35,7 +35,7 @@ async def replay_game(
     headers = {"ETag": tag, "Cache-Control": "private, no-cache"}
     if tag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
-    made = room.record()
+    made = record_of(room)
     check_length(len(made.moves), limits.replay_max_plies)
     key = (room.row.id, room.row.revision)
     data = await heavy.replay(address, made.to_json(), True, key)

@@ -9,13 +9,12 @@ not. A refusal is a 4xx in the API's error shape and changes nothing."""
 from __future__ import annotations
 
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Path, WebSocket
 
 from boardplay.web.accounts import COOKIE, Accounts
 from boardplay.web.challenges import answer_challenge, my_challenges, send_challenge
-from boardplay.web.deps import AccountDep, HubDep, VisitorDep
+from boardplay.web.deps import AccountDep, HubDep, VisitorDep, same_origin
 from boardplay.web.seeks import Started, accept_seek, cancel_seek, list_seeks, post_seek, quick_game
 from boardplay.web.seekschemas import ChallengeRequest, SeekRequest
 
@@ -122,18 +121,7 @@ async def lobby(websocket: WebSocket) -> None:
     state = websocket.app.state
     accounts: Accounts = state.accounts
     session = None
-    if _same_origin(websocket, state.origin):
+    if same_origin(websocket, state.origin):
         session = await accounts.session(websocket.cookies.get(COOKIE))
     account = None if session is None else session.account
     await state.hub.lobby.serve(websocket, account, state.rate)
-
-
-def _same_origin(websocket: WebSocket, configured: str | None) -> bool:
-    """No ``Origin`` (not a browser), or the site's own: the configured origin, else the host
-    the socket was opened on."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    if configured:
-        return origin.rstrip("/") == configured.rstrip("/")
-    return urlsplit(origin).netloc == websocket.headers.get("host", "")

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from boardplay.web.clocks import DAYS, PRESETS
 from boardplay.web.deps import CatalogueDep, HubDep
 from boardplay.web.errors import ApiError, quote
 from boardplay.web.hints import hints_for
@@ -60,7 +61,13 @@ async def get_catalogue(request: Request, catalogue: CatalogueDep) -> dict[str, 
                 "hints": hints_for(game),
             }
         )
-    return {"games": games}
+    limits = request.app.state.limits
+    clocks = {
+        "presets": [{"base": m * 60, "increment": i} for m, i in PRESETS],
+        "days": list(DAYS),
+        "abandon_after": limits.abandon_after,
+    }
+    return {"games": games, "clocks": clocks}
 
 
 @router.get("/rules/{name}")

@@ -32,6 +32,12 @@ export async function api(path, { method = "GET", body, token } = {}) {
 
 let catalogue = null;
 export async function getCatalogue() {
-  if (!catalogue) catalogue = (await api("/api/catalogue")).games;
-  return catalogue;
+  if (!catalogue) catalogue = await api("/api/catalogue");
+  return catalogue.games;
+}
+
+// The time controls this server offers (presets, correspondence days, the abandonment wait).
+export async function getClocks() {
+  await getCatalogue();
+  return catalogue.clocks;
 }

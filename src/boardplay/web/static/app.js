@@ -10,6 +10,8 @@ import { signInPage, accountPage } from "./pages/account.js";
 import { playerPage, ratingsPage } from "./pages/player.js";
 import { loadSession, accountLink, onAccount } from "./session.js";
 import { connectLobby } from "./lobbylive.js";
+import { turnsPage } from "./pages/turns.js";
+import { startTurns } from "./turns.js";
 
 const main = document.getElementById("main");
 const connection = document.getElementById("connection");
@@ -40,6 +42,7 @@ async function show() {
     else if (parts[0] === "account") await accountPage(main);
     else if (parts[0] === "player" && parts[1]) await playerPage(main, parts[1]);
     else if (parts[0] === "ratings") await ratingsPage(main, parts[1]);
+    else if (parts[0] === "turns") leave = (await turnsPage(main)) || leave;
     else leave = (await lobbyPage(main)) || leave;
   } catch (e) {
     clear(main).append(h("div", { class: "panel" }, h("h2", {}, t("error.title")), h("p", {}, e.message), h("a", { href: "#/" }, t("error.back"))));
@@ -68,6 +71,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   // The lobby's connection follows whoever is signed in (a guest's watches the seeks only).
   let signedAs = undefined;
   onAccount((who) => { if ((who?.name ?? null) !== signedAs) { signedAs = who?.name ?? null; connectLobby(); } });
+  startTurns();
   route();
 });
 // A link to the page already shown (the lobby, "Open a record") reloads it: no hashchange fires.

@@ -26,6 +26,7 @@ export class GameClient {
     this.live = null; // the socket's own copy, which its delta updates apply to
     this.greeting = null; // the id of the hello not answered yet on this socket
     this.pending = null; // a request made while the network was down, sent once it is back
+    this.offset = 0; // the server's clock minus this browser's, in ms (from the hello's answer)
     this.onOnline = () => this.flush();
     window.addEventListener("online", this.onOnline);
   }
@@ -68,6 +69,12 @@ export class GameClient {
   // "offer", "accept" or "decline" a draw.
   draw(answer) { return this.send(`/api/games/${this.id}/draw`, { answer }); }
 
+  // The opponent left a real-time game: claim the "win" (or a "draw").
+  claim(outcome) { return this.send(`/api/games/${this.id}/claim`, { outcome }); }
+
+  // The server's time now, in seconds (what the game's clocks count from).
+  serverNow() { return (Date.now() + this.offset) / 1000; }
+
   // Starts (or finds) the rematch; answers its id and invitation codes, not a view of this game.
   rematch() { return api(`/api/games/${this.id}/rematch`, { method: "POST", body: {}, token: this.token }); }
 
@@ -108,7 +115,7 @@ export class GameClient {
       this.onConnection("live");
       this.flush();
       this.greeting = `hello-${++hellos}`;
-      socket.send(JSON.stringify({ type: "hello", token: this.token, id: this.greeting, presence: true }));
+      socket.send(JSON.stringify({ type: "hello", token: this.token, id: this.greeting, presence: true, chat: true }));
     };
     socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     socket.onclose = () => {
@@ -134,6 +141,7 @@ export class GameClient {
       if (message.type === "presence") this.presence = message;  // kept until the state comes
       if (message.type !== "state" || message.id !== this.greeting) return;
       this.greeting = null;
+      if (typeof message.now === "number") this.offset = message.now * 1000 - Date.now();
     }
     if (message.type === "state") {
       this.live = message.game;
@@ -149,6 +157,9 @@ export class GameClient {
       // Who has the game open (a seat's page) and how many watch: redrawn beside the seats.
       this.presence = message;
       this.onPresence?.(message);
+    } else if (message.type === "chat") {
+      // The table chat this page may read: a backlog after the hello, then each new message.
+      this.onChat?.(message);
     } else if (message.type === "error") {
       this.onConnection("error", message.error.message);
     }

@@ -5,7 +5,7 @@
 import { h, clear } from "./dom.js";
 import { api, showError } from "./api.js";
 import { rememberToken } from "./store.js";
-import { t, gameTitle } from "./text.js";
+import { t, gameTitle, clockWords } from "./text.js";
 import { account } from "./session.js";
 
 const state = { seeks: [], challenges: new Map() };
@@ -74,7 +74,7 @@ function drawBar() {
   clear(bar).hidden = !waiting.length;
   for (const c of waiting) {
     bar.append(h("p", { class: "challenge", "data-challenge": c.id },
-      t(c.rated ? "challenge.incomingRated" : "challenge.incoming", { name: c.from, game: gameTitle(c.game, c.game) }), " ",
+      t(c.rated ? "challenge.incomingRated" : "challenge.incoming", { name: c.from, game: gameTitle(c.game, c.game) }), ` (${clockWords(c.clock)}) `,
       h("button", { class: "primary accept-challenge", onclick: () => answerChallenge(c, "accept").catch((e) => showError(e.message)) }, t("challenge.accept")), " ",
       h("button", { class: "decline-challenge", onclick: () => answerChallenge(c, "decline").catch((e) => showError(e.message)) }, t("challenge.decline"))));
   }

@@ -33,3 +33,12 @@ export function rememberTutorial(game) {
 }
 export const turnSound = () => read("sound", false) === true;
 export const rememberTurnSound = (on) => write("sound", !!on);
+
+// Chat authors this browser muted (their messages are hidden, with a way to unmute): a seat of
+// one game as "gameId/seat:n", a signed-in spectator everywhere as "@name".
+export const mutedAuthors = () => read("muted", []);
+export function rememberMuted(key, muted) {
+  const all = mutedAuthors().filter((k) => k !== key);
+  if (muted) all.push(key);
+  write("muted", all.slice(-500));
+}

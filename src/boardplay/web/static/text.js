@@ -61,6 +61,15 @@ export function resultWords(result, names = []) {
   const nameOf = (seat) => seatName(names[seat] ?? `#${seat + 1}`);
   const who = (result.winner_names || result.winners.map((w) => names[w] ?? `#${w + 1}`)).map(seatName).join("・");
   if (result.ended === "agreement") return t("result.agreed");
+  if (result.ended === "aborted") return t("result.aborted", { name: nameOf(result.left ?? 0) });
+  if (result.ended === "abandoned") {
+    const gone = nameOf(result.left ?? 0);
+    return who ? t("result.leftWins", { name: gone, winner: who }) : t("result.leftDraw", { name: gone });
+  }
+  if (result.ended === "time") {
+    const late = nameOf((result.resigned || []).slice(-1)[0]);
+    return who ? t("result.timeWins", { name: late, winner: who }) : t("result.time", { name: late });
+  }
   if (result.ended === "resignation") {
     const quitter = nameOf((result.resigned || []).slice(-1)[0]);
     return who ? t("result.resignsWins", { name: quitter, winner: who }) : t("result.resigns", { name: quitter });
@@ -68,6 +77,13 @@ export function resultWords(result, names = []) {
   const reason = endWords(result.end);
   if (who) return reason ? t("result.winsBecause", { name: who, reason }) : t("result.wins", { name: who });
   return reason ? t("result.drawBecause", { reason }) : t("result.draw");
+}
+
+// A time control in words: "5+3" (minutes + seconds a turn), "3 days per move", "untimed".
+export function clockWords(control) {
+  if (!control) return t("clock.untimed");
+  if (control.days) return t(control.days === 1 ? "clock.perMoveOne" : "clock.perMove", { n: control.days });
+  return t("clock.realtime", { base: control.base / 60, increment: control.increment });
 }
 
 // A move in words: its phrases in this language, and how the game ended if it did.

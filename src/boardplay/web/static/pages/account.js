@@ -89,6 +89,47 @@ export async function signInPage(main) {
   main.append(h("div", { class: "columns" }, signIn, signUp));
 }
 
+// E-mail notifications of correspondence games: an address, confirmed by the link mailed to it,
+// and which mails to get. The server may send no e-mail at all (its operator set no SMTP server).
+async function fillEmail(box) {
+  let status;
+  try { status = await api("/api/account/email"); } catch (e) { box.replaceChildren(h("p", { class: "muted" }, e.message)); return; }
+  const mine = status.email;
+  const redraw = () => fillEmail(box);
+  const remove = mine ? action({ id: "email-remove" }, t("email.remove"), async () => { await api("/api/account/email", { method: "DELETE" }); redraw(); }) : "";
+  if (!status.available) {
+    box.replaceChildren(h("h3", {}, t("email.title")), h("p", { class: "muted", id: "email-state" }, t("email.unavailable")),
+      mine ? h("p", {}, mine.address, " ", remove) : "");
+    return;
+  }
+  const address = h("input", { id: "email-address", type: "email", autocomplete: "email", maxlength: 254, required: true, value: mine?.address ?? "" });
+  const turns = h("input", { id: "email-turns", type: "checkbox", checked: mine ? mine.notify_turns : true });
+  const end = h("input", { id: "email-end", type: "checkbox", checked: mine ? mine.notify_end : true });
+  const save = (resend) => api("/api/account/email", {
+    method: "PUT", body: { address: address.value.trim(), notify_turns: turns.checked, notify_end: end.checked, resend },
+  });
+  const state = !mine ? t("email.none") : mine.confirmed ? t("email.confirmed") : t("email.unconfirmed");
+  const form = h("form", { id: "email-form" },
+    h("p", {}, h("label", {}, `${t("email.address")} `, address)),
+    h("p", {}, h("label", {}, turns, ` ${t("email.turns")}`)),
+    h("p", {}, h("label", {}, end, ` ${t("email.end")}`)),
+    h("p", { class: "muted", id: "email-state", "aria-live": "polite" }, state),
+    h("p", {}, h("button", { type: "submit", id: "email-save" }, t("email.save")), " ",
+      mine && !mine.confirmed ? action({ id: "email-resend" }, t("email.resend"), async () => {
+        if ((await save(true)).sent) showError(t("email.sent"));
+        redraw();
+      }) : "", " ", remove));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const answer = await save(false);
+      showError(answer.sent ? t("email.sent") : t("email.saved"));
+      redraw();
+    } catch (e) { showError(e.message); }
+  });
+  box.replaceChildren(h("h3", {}, t("email.title")), h("p", { class: "muted" }, t("email.why")), form);
+}
+
 export async function accountPage(main) {
   await loadSession();
   const me = account();
@@ -113,6 +154,7 @@ export async function accountPage(main) {
     } catch (e) { showError(e.message); }
   });
   const out = (path) => async () => { setSession(await api(path, { method: "POST", body: {} })); location.hash = "#/"; };
+  const email = h("div", { id: "email-section" });
   main.append(
     h("div", { class: "panel", id: "account-page" },
       h("h2", {}, t("account.title", { name: me.name })),
@@ -120,6 +162,7 @@ export async function accountPage(main) {
       h("h3", {}, t("account.passkeys")), keys,
       passkeysWork() ? h("p", {}, action({ id: "add-passkey" }, t("account.addPasskey"), async () => redraw(await createPasskey(null)))) : "",
       h("h3", {}, t("account.passwordTitle")), passwordForm,
+      email,
       h("h3", {}, t("account.sessions")),
       h("p", {}, action({ id: "signout" }, t("account.signOut"), out("/api/account/signout")), " ",
         action({ id: "signout-everywhere" }, t("account.signOutEverywhere"), out("/api/account/signout-everywhere"))),
@@ -131,4 +174,5 @@ export async function accountPage(main) {
           setSession(await api("/api/account/delete", { method: "POST", body: { confirm: typed } }));
           location.hash = "#/";
         }))));
+  await fillEmail(email);
 }

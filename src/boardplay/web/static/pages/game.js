@@ -10,10 +10,13 @@ import { t, words, seatName } from "../text.js";
 import { chooser, boardModule } from "./parts.js";
 import { rulesDrawer } from "./rulesdrawer.js";
 import { tableControls } from "./table.js";
+import { clockStrip } from "./clock.js";
+import { refreshTurns } from "../turns.js";
 import { turnSignals } from "./signals.js";
 import { tutorial } from "./tutorial.js";
 import { requestHint } from "./hint.js";
 import { reviewPanel } from "./review.js";
+import { chatPanel } from "./chat.js";
 import * as views from "./gameview.js";
 
 // A signed-in player opening one of their games in a browser that holds no token for it gets
@@ -45,14 +48,18 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   const undo = h("button", { id: "undo", onclick: () => client.undo().catch((e) => showError(e.message)) }, t("game.undo"));
   const rules = rulesDrawer(first.game, first.title, () => queue(showAll));
   const table = tableControls(client, id);
+  const clocks = clockStrip(client);
   const signals = turnSignals();
   const teach = h("button", { type: "button", id: "tutorial-start", onclick: () => guide.start(game) }, t("tutorial.start"));
   const hintButton = h("button", { id: "hint-button", hidden: true, onclick: () => askHint() }, t("hint.ask"));
   const tools = h("p", { class: "tools" }, undo, " ", hintButton, " ", rules.button, " ", teach, " ",
     h("a", { href: `/api/games/${id}/record`, download: "", id: "download" }, t("game.download")), " · ",
     h("a", { href: `#/replay/${id}` }, t("game.replay")));
-  const parts = views.layout(main, { notice: table.notice, controls: table.controls, tools, toggle: signals.toggle, card: null });
+  const parts = views.layout(main, { notice: table.notice, controls: table.controls, tools, toggle: signals.toggle, card: null, clocks: clocks.box, claim: clocks.claimBox });
   const { board, legalBox, reviewBox } = parts;
+  // The table chat, beside the seats (on a phone, behind its tab): pages/chat.js.
+  const chat = chatPanel(id, client);
+  parts.seatsBox.parentElement.after(chat.panel, chat.tab);
   // Offered to a player of a game still running, unless the walk-through is on already.
   const offerTutorial = () => { teach.hidden = !(game.your_seats || []).length || game.terminal || guide.running; };
   const guide = tutorial(board, first.game, () => offerTutorial());
@@ -133,6 +140,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     views.showSeatsAndMoves(parts, game, look, lookBack, client.presence);
     undo.hidden = !game.can_undo;
     table.update(game);
+    clocks.update(game);
     signals.update(game);
     offerTutorial();
     hintButton.hidden = !(game.your_turn && game.hints_allowed) || look.at !== null;
@@ -157,12 +165,13 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     reviewBox.append(reviewPanel({ id, seats: game.seats.map((st) => ({ seat: st.seat, name: named(st) })), seat: mine, token: tokenFor(id), jump }));
   }
 
-  client.onPresence = () => views.showSeats(parts, game, client.presence);
+  client.onPresence = () => { views.showSeats(parts, game, client.presence); clocks.presence(); };
   client.subscribe((next) => {
     // A new move, or an end without one (a resignation, an agreed draw), drops any selection.
     const moved = !game || next.ply !== game.ply || next.terminal !== game.terminal;
     game = next;
     if (moved) Object.assign(look, { selected: null, at: null, hint: null, view: { orient: look.view.orient } });
+    if (moved && (next.your_seats || []).length) refreshTurns(); // the header's "your turn" count
     queue(showAll);
   });
   await drawing;
@@ -175,6 +184,8 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     left = true;
     document.removeEventListener("keydown", onKey);
     client.close();
+    chat.stop();
+    clocks.stop();
     rules.remove();
     signals.stop();
     guide.stop();

@@ -45,7 +45,7 @@ export function layout(main, extra) {
   const { title, status, lastLine, lookBar, board, legalBox, seatsBox, movesBox, inviteBox, hintBox, reviewBox } = parts;
   const textBox = h("details", {}, h("summary", {}, t("game.textPicture")), parts.text);
   main.append(h("div", { class: "columns" },
-    h("div", {}, h("div", { class: "panel" }, title, status, extra.notice, lastLine, lookBar, extra.card, hintBox, board, legalBox)),
+    h("div", {}, h("div", { class: "panel" }, title, status, extra.clocks, extra.claim, extra.notice, lastLine, lookBar, extra.card, hintBox, board, legalBox)),
     h("div", {}, reviewBox, h("div", { class: "panel" }, seatsBox, extra.controls, extra.tools, extra.toggle, inviteBox),
       h("div", { class: "panel" }, h("h3", {}, t("game.moves")), movesBox), h("div", { class: "panel" }, textBox))));
   return parts;

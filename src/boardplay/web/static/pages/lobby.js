@@ -1,7 +1,7 @@
 // The lobby (a card per game, a new game's form with the rule variants behind "more options",
 // my games, open games to join, recent games to watch) and the page an invitation link opens.
 import { h, clear } from "../dom.js";
-import { api, getCatalogue, showError } from "../api.js";
+import { api, getCatalogue, getClocks, showError } from "../api.js";
 import { tokenFor, myGameIds, rememberToken, rememberInvites, playerName, rememberName, tutorialSeen } from "../store.js";
 import { t, term, gameTitle, seatName, resultWords } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
@@ -10,6 +10,7 @@ import { miniature } from "../boards/miniatures.js";
 import { account, loadSession } from "../session.js";
 import { seekPanel } from "./seeks.js";
 import { playerLink } from "./player.js";
+import { clockPicker } from "./clock.js";
 
 const SEAT_CHOICES = ["me", "hotseat", "ai", "invite", "open"];
 const DEFAULT_LEVEL = "medium";
@@ -69,7 +70,7 @@ function readOptions(box) {
 function listing(games, action) {
   if (!games.length) return h("p", { class: "muted" }, t("lobby.none"));
   return h("table", { class: "list" }, games.map((g) => h("tr", { "data-game": g.id },
-    h("td", {}, gameTitle(g.game, g.title), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : ""), h("td", {}, g.seats.flatMap((s, i) => [i ? " – " : "", s.player ? playerLink(s.name) : seatName(s.name)])),
+    h("td", {}, gameTitle(g.game, g.title), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : "", g.clock ? h("span", { class: "tag clock-tag" }, g.clock) : ""), h("td", {}, g.seats.flatMap((s, i) => [i ? " – " : "", s.player ? playerLink(s.name) : seatName(s.name)])),
     h("td", { class: "muted" }, g.result ? resultWords({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned }, g.seats.map((s) => s.name))
       : g.status === "active" ? t("lobby.toMove", { name: seatName(g.current_name ?? "") }) : term("status", g.status)),
     h("td", {}, action(g)))));
@@ -117,6 +118,7 @@ export async function lobbyPage(main) {
   const rulesLink = h("a", { id: "rules-link", href: "#" }, t("lobby.rules"));
   const reproducible = h("input", { type: "checkbox", id: "reproducible" });
   const privateBox = h("input", { type: "checkbox", id: "private" });
+  const timing = clockPicker(await getClocks());
   await loadSession();
   const me = account();
   // Rated: for signed-in players only, every other seat another signed-in player's.
@@ -132,6 +134,7 @@ export async function lobbyPage(main) {
     heading, learn,
     h("label", {}, `${t("lobby.game")} `, gameSelect), " ", rulesLink,
     countBox, h("h3", {}, t("lobby.seats")), h("p", {}, h("label", {}, `${t("join.name")} `, myName)), seatsBox,
+    timing.element,
     h("p", {}, h("label", {}, privateBox, t("lobby.private"))),
     ratedLine,
     more,
@@ -195,6 +198,7 @@ export async function lobbyPage(main) {
   gameSelect.addEventListener("change", drawOptions);
   // A rated game seats people only: the other seats become open seats (or stay invitations).
   ratedBox.addEventListener("change", () => {
+    timing.requireClock(ratedBox.checked); // a rated game needs a clock: nobody can stall it
     if (!ratedBox.checked) return;
     privateBox.checked = reproducible.checked = false;
     for (const kind of seatsBox.querySelectorAll(".seat-kind")) {
@@ -212,7 +216,7 @@ export async function lobbyPage(main) {
     });
     rememberName(myName.value.trim());
     try {
-      const body = { game: gameSelect.value, options: options(), seats, reproducible: reproducible.checked, private: privateBox.checked, rated: ratedBox.checked };
+      const body = { game: gameSelect.value, options: options(), seats, reproducible: reproducible.checked, private: privateBox.checked, rated: ratedBox.checked, clock: timing.value() };
       const created = await api("/api/games", { method: "POST", body });
       rememberToken(created.id, created.token);
       rememberInvites(created.id, created.invites);
@@ -227,7 +231,7 @@ export async function lobbyPage(main) {
     const count = game.options.find((o) => o.name === "players");
     return count ? `${game.name}-${options().players ?? count.default}p` : game.name;
   };
-  const finding = seekPanel(me, { game: () => gameSelect.value, options, rated: () => ratedBox.checked, pool }, games);
+  const finding = seekPanel(me, { game: () => gameSelect.value, options, rated: () => ratedBox.checked, clock: timing.value, pool }, games);
   const mine = h("div", { class: "panel", id: "my-games" }, h("h2", {}, t("lobby.mine")));
   const open = h("div", { class: "panel", id: "open-games" }, h("h2", {}, t("lobby.open")));
   const recent = h("div", { class: "panel", id: "recent-games" }, h("h2", {}, t("lobby.recent")));

@@ -3,16 +3,17 @@
 // one posted), and challenges to a player by name, sent and received.
 import { h, clear } from "../dom.js";
 import { api, showError } from "../api.js";
-import { t, gameTitle } from "../text.js";
+import { t, gameTitle, clockWords } from "../text.js";
 import { onLobby, seeks, challenges, goToGame, answerChallenge } from "../lobbylive.js";
 import { playerLink } from "./player.js";
 
 const RANGE = 300;
-// "rated (1420–1720)", "casual": what a seek or challenge plays for.
+// "rated (1420–1720) · 5+3", "casual · untimed": what a seek or challenge plays for, and how long.
 const terms = (item) => {
-  if (!item.rated) return t("seek.casual");
+  const clock = ` · ${clockWords(item.clock)}`;
+  if (!item.rated) return t("seek.casual") + clock;
   const range = item.rating_min !== null && item.rating_min !== undefined ? t("seek.range", { min: item.rating_min, max: item.rating_max }) : "";
-  return `${t("lobby.rated")}${range}`;
+  return `${t("lobby.rated")}${range}${clock}`;
 };
 
 // The options of a seek that differ from the game's defaults (the rest go without saying).
@@ -34,9 +35,9 @@ export function seekPanel(me, chosen, catalogue) {
   function draw() {
     const open = seeks();
     clear(list).append(open.length ? h("table", { class: "list" }, open.map((s) => h("tr", { "data-seek": s.id },
-      h("td", {}, gameTitle(s.game, s.game), unusual(catalogue, s)),
+      h("td", { class: "nowrap" }, gameTitle(s.game, s.game), unusual(catalogue, s)),
       h("td", { class: "nowrap" }, playerLink(s.player), " ", h("span", { class: "rating" }, s.rating)),
-      h("td", { class: "muted nowrap" }, terms(s)),
+      h("td", { class: "muted" }, terms(s)),
       h("td", {}, !me ? "" : s.player === me.name
         ? h("button", { class: "cancel-seek", onclick: () => api(`/api/seeks/${s.id}`, { method: "DELETE" }).catch((e) => showError(e.message)) }, t("seek.cancel"))
         : h("button", { class: "primary accept-seek", onclick: async () => {
@@ -56,7 +57,7 @@ export function seekPanel(me, chosen, catalogue) {
     return { element: panel, stop };
   }
   // What to play comes from the new-game form: its game, options and Rated box.
-  const what = () => ({ game: chosen.game(), options: chosen.options(), rated: chosen.rated() });
+  const what = () => ({ game: chosen.game(), options: chosen.options(), rated: chosen.rated(), clock: chosen.clock() });
   const ranged = h("input", { type: "checkbox", id: "seek-ranged" });
   const seekBody = async () => {
     const body = what();
