@@ -591,3 +591,40 @@ def test_a_correspondence_game_played_over_the_api_mails_its_players(
             assert f"{ORIGIN}/#/game/{game['id']}" in text_of(mail)
             assert mail["List-Unsubscribe"].startswith(f"<{ORIGIN}/api/email/unsubscribe?token=")
     assert not any(m["Subject"].startswith("Game over") for m in inbox.to("kenji@example.org"))
+
+
+def test_no_turn_mail_to_a_player_whose_page_shows_the_game(
+    mailed: tuple[TestClient, Inbox],
+) -> None:
+    """Kenji has the game open (a socket holding his seat): the move that hands him the turn
+    mails nobody; once his page is gone, the next one mails him."""
+    client, inbox = mailed
+    hana, kenji = sign_up(client, "Hana"), sign_up(client, "Kenji")
+    confirmed(kenji, inbox, "kenji@example.org")
+    game = correspondence_game(hana, kenji)
+
+    def play_until(seat: int) -> None:
+        view = client.get(f"/api/games/{game['id']}", headers=auth(game[0])).json()
+        while view["current_player"] != seat:
+            mover = view["current_player"]
+            moved = client.post(
+                f"/api/games/{game['id']}/actions",
+                json={"action": "t1", "ply": view["ply"]},
+                headers=auth(game[mover]),
+            )
+            assert moved.status_code == 200, moved.text
+            view = moved.json()["game"]
+
+    play_until(0)
+    settle(client)
+    before = len(inbox.to("kenji@example.org"))
+    with client.websocket_connect(f"/api/games/{game['id']}/ws") as ws:
+        ws.send_json({"type": "hello", "token": game[1], "id": 1})
+        while ws.receive_json().get("id") != 1:
+            pass
+        play_until(1)
+        settle(client)
+        assert len(inbox.to("kenji@example.org")) == before
+    play_until(0)
+    play_until(1)
+    assert inbox.wait("kenji@example.org", before + 1)[-1]["Subject"].startswith("Your turn")

@@ -455,11 +455,13 @@ class Room:
         self.kick()
         news, self.news = self.news, []
         if (control := self.control) is not None and control.correspondence:
+            here = (self.presence.local + self.presence.others).seats  # their page shows it
             for seat in news:
                 mailer = self.hub.mailer
-                await (
-                    mailer.game_over(self.row) if seat is None else mailer.your_turn(self.row, seat)
-                )
+                if seat is None:
+                    await mailer.game_over(self.row)
+                elif seat not in here:
+                    await mailer.your_turn(self.row, seat)
         if self.row.rated and self.row.status == st.FINISHED and not self.rated:
             self.rated = True
             await self.hub.settle_ratings([self.row.id])
