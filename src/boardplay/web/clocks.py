@@ -15,7 +15,7 @@ player whose turn it is, or a seat answering inside another's turn (a Montana Ci
 the other players to place or pass and to take their rewards). Each player pays for their own
 thinking, so nobody's time runs while another player deliberates, and a seat that never answers
 is flagged like one that never moves. The increment belongs to the turn and goes to the turn's
-owner once, when the turn passes on (``turn_of``); answers inside another's turn earn none. In a
+owner once, when the turn passes on (``State.turn``); answers inside another's turn earn none. In a
 correspondence game each answer gets the full allowance, like a move.
 
 **When no clock runs.** Before every seat is taken (nobody waits for a player who has not
@@ -30,7 +30,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardplay.core.game import State
 from boardplay.web.errors import bad_request, quote
 
 DAY = 86_400.0
@@ -182,19 +181,6 @@ class Clock:
         """The running seat's time has run out by ``now``."""
         deadline = self.deadline
         return deadline is not None and now >= deadline
-
-
-def turn_of(state: State) -> tuple[int, int]:
-    """The turn a position is in: (the seat whose turn it is, the game's count of turns). Two
-    positions in the same turn give the same pair, whoever must decide in them, so a clock adds
-    the increment once per turn (``State.turn``; games that do not say: the seat to move)."""
-    if state.is_terminal():
-        return (-4, -1)
-    turn = getattr(state, "turn", None)
-    if callable(turn):
-        owner, count = turn()
-        return (int(owner), int(count))
-    return (state.current_player(), 0)
 
 
 def next_clock(

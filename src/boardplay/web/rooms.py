@@ -32,7 +32,7 @@ from boardplay.web import storage as st
 from boardplay.web import views
 from boardplay.web.aijobs import AiJob
 from boardplay.web.chance import chance_rng
-from boardplay.web.clocks import Clock, TimeControl, control_of, next_clock, turn_of
+from boardplay.web.clocks import Clock, TimeControl, control_of, next_clock
 from boardplay.web.endings import ENDINGS, without_resigned
 from boardplay.web.errors import ApiError, conflict, forbidden
 from boardplay.web.host import RoomHost
@@ -169,7 +169,7 @@ class Room:
         control, clock = self.control, self.clock
         if control is None or clock is None:
             return None
-        ended = (turn_of(before), turn_of(after)) if before is not None else None
+        ended = (before.turn(), after.turn()) if before is not None else None
         runner = self.clock_runner(after, gone)
         return next_clock(control, clock, self.hub.now(), ended, runner)
 
