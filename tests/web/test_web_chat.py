@@ -364,6 +364,16 @@ def test_a_reader_reports_a_message_once_for_the_operator(client: TestClient) ->
     assert rows[0].author == "seat 0: North" and rows[0].message_id == rude["id"]
     assert rows[1].author.startswith("account ") and rows[1].author.endswith(": Watcher")
     assert rows[0].reporter.startswith("seat 1 (") and rows[1].reporter.startswith("guest ")
+    # The operator reads them with ``boardplay db reports``, newest first.
+    from typer.testing import CliRunner
+
+    from boardplay.cli.main import app
+
+    listed = CliRunner().invoke(app, ["db", "reports", "--db", str(engine.url), "--game", gid])
+    assert listed.exit_code == 0, listed.output
+    assert listed.output.index("boo") < listed.output.index("you are bad")
+    none = CliRunner().invoke(app, ["db", "reports", "--db", str(engine.url), "--game", "x"])
+    assert "no chat message has been reported" in none.output
 
 
 def test_the_chat_is_never_in_the_public_view_record_or_replay(client: TestClient) -> None:

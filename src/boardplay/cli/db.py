@@ -1,5 +1,6 @@
 """``boardplay db``: the web database's schema (``upgrade`` to the newest, ``current`` to see) and
-its ratings (``ratings``: rebuilt from the stored rated results).
+its ratings (``ratings``: rebuilt from the stored rated results) and the chat messages players
+reported (``reports``).
 
 A server also migrates when it starts, under a lock, so this is for operators who prefer to
 upgrade before rolling out new processes (docs/deploy.md).
@@ -45,6 +46,16 @@ def register(app: typer.Typer) -> None:
     )
     def ratings_command(db: str | None = typer.Option(None, "--db", help=db_help)) -> None:
         recompute_ratings(db)
+
+    @db_app.command(
+        "reports", help=_("List the table-chat messages players reported, newest first.")
+    )
+    def reports_command(
+        db: str | None = typer.Option(None, "--db", help=db_help),
+        game: str | None = typer.Option(None, "--game", help=_("Only this game's reports.")),
+        limit: int = typer.Option(50, "--limit", min=1, help=_("Most reports to list.")),
+    ) -> None:
+        chat_reports(db, game, limit)
 
 
 def _url(db: str | None) -> str:
@@ -102,3 +113,34 @@ def recompute_ratings(db: str | None) -> None:
         "ratings rebuilt from {count} rated game", "ratings rebuilt from {count} rated games", games
     )
     console.print(said.format(count=games))
+
+
+def chat_reports(db: str | None, game: str | None, limit: int) -> None:
+    """Print the reported chat messages (``chatstore.ChatStore.reports``) as a table."""
+    from datetime import UTC, datetime
+
+    from rich.table import Table
+
+    from boardplay.web.chatstore import ChatStore
+    from boardplay.web.storage import Storage
+
+    storage = Storage(_url(db))
+    try:
+        found = ChatStore(storage.engine).reports(game)[:limit]
+    finally:
+        storage.close()
+    if not found:
+        console.print(_("no chat message has been reported"))
+        return
+    table = Table(_("reported"), _("game"), _("channel"), _("author"), _("message"), _("by"))
+    for report in found:
+        when = datetime.fromtimestamp(report["created"], UTC).strftime("%Y-%m-%d %H:%M")
+        table.add_row(
+            when,
+            report["game_id"],
+            report["channel"],
+            report["author"],
+            report["text"],
+            report["reporter"],
+        )
+    console.print(table)
