@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
-from browsing import free_port, serve
+from browsing import SCREENSHOTS, free_port, serve
 from test_web_a11y import violations
 from test_web_accounts_browser import Browser, sign_up_with_password
 from test_web_mail import Inbox, link_in
 
 pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
@@ -67,6 +69,7 @@ def test_an_address_is_given_confirmed_and_its_choices_kept(
     )
     assert page.is_checked("#email-turns") and not page.is_checked("#email-end")
     assert page.input_value("#email-address") == "hana@example.org"
+    shoot_email_section(page)
     page.click("#email-remove")
     page.wait_for_function(
         "() => document.querySelector('#email-state')?.textContent.startsWith('No address')"
@@ -83,3 +86,24 @@ def test_a_server_without_smtp_says_so(browser: Any, server: str) -> None:
     assert re.search("sends no e-mail", page.inner_text("#email-section"))
     assert page.query_selector("#email-form") is None
     someone.close()
+
+
+def shoot_email_section(page: Any) -> None:
+    """docs/screenshots/email*.png: the confirmed address's section of the account page, on a
+    desktop and a phone, in English and Japanese (the page is drawn again in each)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for lang in ("en", "ja"):
+        page.evaluate(f"localStorage.setItem('boardplay.lang', '{lang}')")
+        for size, viewport in (("", {"width": 1200, "height": 900}), ("-phone", PHONE)):
+            page.set_viewport_size(viewport)
+            page.reload()
+            page.wait_for_function(
+                "() => document.querySelector('#email-address')?.value === 'hana@example.org'"
+            )
+            page.locator("#email-form").scroll_into_view_if_needed()
+            suffix = ("" if lang == "en" else "-ja") + size
+            page.screenshot(path=str(SCREENSHOTS / f"email{suffix}.png"))
+    page.evaluate("localStorage.setItem('boardplay.lang', 'en')")
+    page.set_viewport_size({"width": 1200, "height": 900})
+    page.reload()
+    page.wait_for_selector("#email-remove")
