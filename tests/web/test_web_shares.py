@@ -158,6 +158,12 @@ def test_a_row_no_process_can_load_leaves_the_lobby_and_the_sweeper_working(
         for gid, name, options in (("poison1", "nosuch", {}), ("poison2", "tiny", {"bonus": 7})):
             storage.create_game(st.GameRow(gid, name, options, None, list(ais)))
         storage.create_game(st.GameRow("healthy", "tiny", {}, None, list(ais)))
+        # A timed game nobody can load, its clock fallen: stopped, so no sweep looks again.
+        people = [st.SeatRow(0, st.HUMAN, "A", token_hash="x"), st.SeatRow(1, st.HUMAN, "B")]
+        timed = st.GameRow("poison3", "nosuch", {}, None, people, clock={"base": 60})
+        timed.clock_state = {"left": [60, 60], "seat": 0, "since": 1.0, "flagged": []}
+        timed.deadline = 61.0
+        storage.create_game(timed)
         deadline = time.monotonic() + 30
         while (game := c.get("/api/games/healthy").json())["status"] != st.FINISHED:
             assert time.monotonic() < deadline, game
@@ -173,6 +179,9 @@ def test_a_row_no_process_can_load_leaves_the_lobby_and_the_sweeper_working(
             assert c.get(f"/api/games/{gid}/replay").status_code == 400
             assert storage.get_game(gid).ai_seat is None  # quarantined: no sweeper claims it
         assert c.get("/api/games?ids=poison1,healthy").status_code == 200
+        assert "cannot be resumed" in c.get("/api/games/poison3").json()["broken"]
+        assert storage.get_game("poison3").deadline is None
+        assert "poison3" not in storage.due_clocks(time.time())
     assert not [r for r in caplog.records if "background check failed" in r.getMessage()]
 
 

@@ -239,6 +239,14 @@ class Room:
                         self.hub.storage.set_ai_seat, self.row.id, self.row.revision, None
                     )
                     self.row.ai_seat = None
+            if (clock := self.clock) is not None and self.row.deadline is not None:
+                # Nobody can move in it, so nobody is flagged: stop its clock for the sweeps.
+                with contextlib.suppress(st.StaleWrite):
+                    stopped = Clock(clock.left, None, None, clock.flagged)
+                    self.row.revision = await self.hub.db(
+                        self.hub.storage.set_clock, self.row.id, self.row.revision, stopped
+                    )
+                    self.set_clock(stopped)
             return
         async with self.lock:
             for _ in range(ATTEMPTS):

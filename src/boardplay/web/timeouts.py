@@ -56,8 +56,8 @@ async def flag(room: Room) -> bool:
         clock = room.clock
         if _running(room) and clock is not None and clock.due(room.hub.now()):
             assert clock.seat is not None
-            flagged.append(clock.seat)
             await _out_of_time(room, clock.seat)
+            flagged.append(clock.seat)
 
     await room._decide(change)
     return bool(flagged)
