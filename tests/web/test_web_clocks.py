@@ -75,6 +75,16 @@ def move(client: TestClient, gid: str, token: str, game: dict[str, Any]) -> dict
     return played
 
 
+def both_moved(client: TestClient, made: dict[str, Any]) -> dict[str, Any]:
+    """Play the first seat's whole turn and one step of the other's (both seats have then
+    moved, so a flag is a loss, not an abort); the view after it."""
+    gid, token, game = made["id"], made["token"], made["game"]
+    first = game["current_player"]
+    while game["current_player"] == first:
+        game = move(client, gid, token, game)
+    return move(client, gid, token, game)
+
+
 # ----- time controls ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("clock", "words"),
@@ -146,11 +156,8 @@ def test_a_seat_whose_time_runs_out_loses_whether_or_not_anyone_is_connected(
     client, clock = tiny
     made = create(client, clock={"base": 30, "increment": 0})
     gid, token = made["id"], made["token"]
-    game = made["game"]
-    while game["current_player"] == made["game"]["current_player"]:
-        game = move(client, gid, token, game)
+    game = both_moved(client, made)
     late = game["current_player"]
-    game = move(client, gid, token, game)  # both seats have moved: a flag is a loss
     revision = game["version"][1]
     clock.advance(29.9)
     flag_due(client)
@@ -183,11 +190,7 @@ def test_a_move_that_arrives_after_the_flag_fell_is_not_played(
     client, clock = tiny
     made = create(client, clock={"base": 20, "increment": 0})
     gid, token = made["id"], made["token"]
-    game = made["game"]
-    first = game["current_player"]
-    while game["current_player"] == first:
-        game = move(client, gid, token, game)
-    game = move(client, gid, token, game)
+    game = both_moved(client, made)
     clock.advance(25)  # no sweep has run yet: the move itself finds the flag
     late = client.post(
         f"/api/games/{gid}/actions",
