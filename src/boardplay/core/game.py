@@ -294,6 +294,21 @@ class Game(abc.ABC):
         stand-in; a harness (arena, analysis) must then impose a cap of its own and record it."""
         return True
 
+    default_episode_limit: int = 1000
+    """The cap, in actions, that the research adapters put on a game whose rules never end it
+    (``bounded`` is False): about ten times the longest of thousands of random games of the
+    unbounded option sets (Proteus and Passtally without ``max_turns``)."""
+
+    @property
+    def episode_limit(self) -> int:
+        """After this many actions the research adapters stop a game: ``max_game_length`` when
+        the rules bound it, else ``default_episode_limit``. Gymnasium and PettingZoo report the
+        cut as truncation; OpenSpiel, which has none, ends the game there as a draw. Every loop
+        over an adapter therefore ends, whatever the agents do (docs/adapters.md)."""
+        if self.bounded:
+            return self.max_game_length
+        return min(self.max_game_length, self.default_episode_limit)
+
     @abc.abstractmethod
     def new_initial_state(self) -> State:
         """The position at the start of the game (possibly a chance node)."""
