@@ -12,7 +12,10 @@ PYTEST_WORKERS ?= 2
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip setuptools
-	$(PY) -m pip install -q -e '.[ai,web,rl,postgres,cluster,ray,dev]'
+	# torch's CPU build first: a bare `torch` requirement would otherwise pull a CUDA build of
+	# several GB (this machine keeps the CPU wheel of 2.13.0 where pip finds it).
+	$(PY) -m pip install -q 'torch==2.13.0'
+	$(PY) -m pip install -q -e '.[ai,web,rl,train,postgres,cluster,ray,dev]'
 	touch $(STAMP)
 
 # The compiled game kernels, rebuilt in place whenever a .pyx or .pxd changes.
