@@ -1,17 +1,20 @@
 """Agent spec strings, used everywhere an agent is chosen: ``random``, ``greedy``,
 ``mcts(iterations=400)``, ``mcts(time=1.0)``, ``mcts(time=2,cutoff=40,c=0.7)``,
-``mcts(iterations=100,weights=hand)`` (the evaluation's weight set) and the named
+``mcts(iterations=100,weights=hand)`` (the evaluation's weight set), ``policy(potlatch-ppo)``
+(a learned policy shipped with boardplay, ``boardplay.ai.policy``) and the named
 levels ``easy`` .. ``expert``, which resolve per game to a concrete spec (the game's
 ``Game.levels``): think time per move with an iteration cap, chosen from measured arena
 results (docs/ai.md)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Literal
 
 from boardplay.ai.agents import Agent, GreedyAgent, RandomAgent
 from boardplay.ai.mcts import MCTSAgent
+from boardplay.ai.policy import PolicyAgent, available_policies, find_policy, learned_policy
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.options import parse_game_string
@@ -110,10 +113,29 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
         raise OptionError(str(exc)) from None
 
 
-AGENTS: dict[str, AgentFactory] = {"random": _random, "greedy": _greedy, "mcts": _mcts}
+def _policy(game: Game, params: dict[str, str], seed: int | None) -> Agent:
+    unknown = sorted(set(params) - {"name"})
+    if unknown or "name" not in params:
+        known = ", ".join(available_policies()) or "none shipped"
+        raise OptionError(f"policy takes one parameter, the policy's name (known: {known})")
+    name = params["name"]
+    return PolicyAgent(game, find_policy(name), f"policy({name})")
+
+
+AGENTS: dict[str, AgentFactory] = {
+    "random": _random,
+    "greedy": _greedy,
+    "mcts": _mcts,
+    "policy": _policy,
+}
 """Agent kinds by name. Further kinds register themselves here."""
 
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+
+LEARNED = "learned"
+"""The level played by the game's shipped learned policy (no search; ``learned_policy``)."""
+
+_BARE_POLICY = re.compile(r"policy\(\s*([A-Za-z0-9_.-]+)\s*\)", re.IGNORECASE)
 
 DEFAULT_LEVELS: dict[str, str] = {
     "easy": "mcts(iterations=100)",
@@ -140,8 +162,16 @@ def level_spec(level: str, game: Game) -> str:
 
 def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """Build the agent described by ``spec`` for ``game``; ``OptionError`` names the kinds."""
+    bare = _BARE_POLICY.fullmatch(spec.strip())
+    if bare:  # policy(potlatch-ppo): the name alone, as the docs write it
+        spec = f"policy(name={bare.group(1)})"
     name, params = parse_game_string(spec)
     key = name.lower()
+    if key == LEARNED:
+        _no_params(key, params)
+        agent = make_agent(f"policy(name={learned_policy(game)})", game, seed)
+        agent.name = key
+        return agent
     if key in LEVEL_NAMES:
         _no_params(key, params)
         agent = make_agent(level_spec(key, game), game, seed)
@@ -149,6 +179,6 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
         return agent
     factory = AGENTS.get(key)
     if factory is None:
-        known = ", ".join([*sorted(AGENTS), *LEVEL_NAMES])
+        known = ", ".join([*sorted(AGENTS), *LEVEL_NAMES, LEARNED])
         raise OptionError(f"unknown agent {spec!r}; known agents: {known}")
     return factory(game, params, seed)

@@ -1,0 +1,148 @@
+"""Learned policies played with NumPy (boardplay.ai.policy) and the baselines' table and plots
+(boardplay.ai.baselines): no torch needed."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from support import games
+
+from boardplay.ai.baselines import Point, Run, Score, evaluate, markdown, plot, runs_in, table
+from boardplay.ai.policy import PATH_VARIABLE, PolicyAgent, PolicyNet, available_policies
+from boardplay.ai.specs import make_agent
+from boardplay.core.errors import OptionError
+from boardplay.core.game import Game
+from boardplay.core.registry import load
+
+GAMES = ["potlatch", "proteus", "passtally", "passtally(players=3)", "montana"]
+
+
+def random_net(game: Game, seed: int = 0, hidden: int = 16) -> PolicyNet:
+    rng = np.random.default_rng(seed)
+    size = int(np.prod(game.observation_shape()))
+    actions = game.num_distinct_actions
+    return PolicyNet(
+        [
+            rng.normal(0, 0.3, (hidden, size)).astype(np.float32),
+            rng.normal(0, 0.3, (actions, hidden)).astype(np.float32),
+        ],
+        [rng.normal(0, 0.1, hidden).astype(np.float32), np.zeros(actions, np.float32)],
+        {"game": str(game)},
+    )
+
+
+@pytest.fixture
+def policy_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(PATH_VARIABLE, str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_policy_agent_plays_only_legal_moves_to_the_end(name: str) -> None:
+    game = load(name)
+    agent = PolicyAgent(game, random_net(game), "net")
+    rng = random.Random(3)
+    for _ in range(games(3, 30)):
+        state = game.new_initial_state()
+        # a fixed network can walk in circles where the rules allow endless play: the cap of
+        # the research adapters ends such games
+        for _ in range(game.episode_limit):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                action = agent.step(state)
+                assert action in state.legal_actions()
+            state.apply_action(action)
+
+
+def test_the_agent_reads_the_movers_own_observation() -> None:
+    """The decision equals the network's best legal logit on the engine's observation tensor."""
+    game = load("proteus")
+    net = random_net(game, seed=5)
+    agent = PolicyAgent(game, net, "net")
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        if not state.is_chance_node():
+            player = state.current_player()
+            logits = net.logits(np.asarray([state.observation_tensor(player)], np.float32))[0]
+            legal = state.legal_actions()
+            assert agent.step(state) == max(legal, key=lambda a: logits[a])
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_saved_policy_loads_by_name_and_plays_as_before(policy_dir: Path) -> None:
+    game = load("potlatch")
+    net = random_net(game, seed=2)
+    net.save(policy_dir / "pot-test.npz")
+    assert "pot-test" in available_policies()
+    for spec in ("policy(pot-test)", "policy(name=pot-test)"):
+        agent = make_agent(spec, game, 0)
+        assert agent.name == "policy(pot-test)"
+    loaded = make_agent("policy(pot-test)", game, 0)
+    assert isinstance(loaded, PolicyAgent)
+    assert loaded.net.meta == {"game": "potlatch"}
+    # float16 storage: the logits agree to the rounding of the weights
+    obs = np.random.default_rng(0).random((4, net.observation_size), dtype=np.float32)
+    np.testing.assert_allclose(loaded.net.logits(obs), net.logits(obs), atol=0.05)
+
+
+@pytest.mark.parametrize(
+    "spec", ["policy(../../etc/passwd)", "policy(name=/etc/passwd)", "policy(name=A B)"]
+)
+def test_a_policy_is_named_never_a_path(spec: str, policy_dir: Path) -> None:
+    with pytest.raises(OptionError):
+        make_agent(spec, load("potlatch"), 0)
+
+
+def test_unknown_policy_and_wrong_game_are_clear(policy_dir: Path) -> None:
+    with pytest.raises(OptionError, match="unknown policy 'nothing-here'; known policies"):
+        make_agent("policy(nothing-here)", load("potlatch"), 0)
+    with pytest.raises(OptionError, match="one parameter"):
+        make_agent("policy(name=x,depth=3)", load("potlatch"), 0)
+    random_net(load("potlatch")).save(policy_dir / "pot.npz")
+    with pytest.raises(OptionError, match="trained on potlatch"):
+        make_agent("policy(pot)", load("proteus"), 0)
+
+
+def test_evaluate_rotates_seats_and_counts_shares() -> None:
+    game = load("proteus(max_turns=40)")
+    score = evaluate(random_net(game), game, "random", 10, seed=4)
+    assert score.games == 10 and 0 <= score.wins + score.draws <= 10
+    assert score.share == pytest.approx(
+        (score.wins + 0.5 * score.draws) / 10, abs=0.5 * score.draws / 10 + 1e-9
+    )
+    low, high = score.interval()
+    assert 0 <= low <= score.share <= high <= 1
+    assert Score("random", 200, 190, 0, 0.95).interval()[0] > 0.9
+
+
+def test_table_markdown_and_plots_from_runs(tmp_path: Path) -> None:
+    for seed, final in ((1, 0.9), (2, 0.96), (3, 0.93)):
+        Run(
+            "proteus",
+            "ppo",
+            seed,
+            1000,
+            [Point(0, 0.0, 0.5, 0.1), Point(1000, 2.0, final, 0.3)],
+            {
+                "random": {"share": final, "games": 200},
+                "easy": {"share": 0.3, "games": 200},
+            },
+        ).save(tmp_path / "runs" / f"proteus-ppo-{seed}")
+    runs = [run for _, run in runs_in(tmp_path / "runs")]
+    assert [r.seed for r in runs] == [1, 2, 3]
+    (row,) = table(runs)
+    assert row["random"] == pytest.approx(0.93)
+    assert (row["random_min"], row["random_max"]) == (0.9, 0.96)
+    assert "| proteus | ppo | 3 | 1,000 | 93.0% (90%-96%) | 30.0% (30%-30%) |" in markdown([row])
+    plot(runs, tmp_path / "proteus.png")
+    assert (tmp_path / "proteus.png").stat().st_size > 10_000
