@@ -15,7 +15,7 @@ from boardplay.web.i18n import rules_language, rules_text_or_english
 
 router = APIRouter(prefix="/api")
 
-AI_LEVELS = ("easy", "medium", "hard", "expert", "random")
+AI_LEVELS = ("easy", "medium", "hard", "expert", "learned", "random")
 """Agent specs the lobby offers, strongest last except ``random``; only those a game's AI
 provides and the server's ceilings allow are shown."""
 

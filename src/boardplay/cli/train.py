@@ -1,0 +1,126 @@
+"""``boardplay train GAME``: train a learning baseline (masked PPO or self-play) on the batched
+env; ``boardplay baselines DIR``: the table and plots of the runs under DIR. Training needs the
+``train`` extra (torch); the table, the plots and playing the policies do not."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from boardplay.ai.baselines import Point, markdown, plot, runs_in, table
+from boardplay.ai.policy import NAME, SHIPPED
+from boardplay.cli.common import OPTION_HELP, console, fail, friendly, game_help
+from boardplay.core.options import parse_option_pairs
+from boardplay.core.registry import load
+from boardplay.i18n import _
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("train", help=_("Train a learned policy for GAME (masked PPO or self-play)."))
+    @friendly
+    def train(
+        game: str = typer.Argument(..., help=game_help()),
+        option: list[str] = typer.Option([], "--option", "-o", help=_(OPTION_HELP)),
+        algo: str = typer.Option(
+            "ppo", help=_("ppo (against random players) or selfplay (against a league).")
+        ),
+        steps: int = typer.Option(200_000, min=1, help=_("Environment steps (learner decisions).")),
+        seed: int = typer.Option(1, help=_("Seed of the run (network, games and evaluation).")),
+        envs: int = typer.Option(32, min=1, max=4096, help=_("Games stepped at once.")),
+        eval_every: int = typer.Option(
+            25_000, min=1, help=_("Steps between two evaluation points of the curve.")
+        ),
+        eval_games: int = typer.Option(
+            60, min=0, help=_("Games against random at each evaluation point.")
+        ),
+        easy_games: int = typer.Option(
+            20, min=0, help=_("Games against easy at each evaluation point.")
+        ),
+        final_games: int = typer.Option(
+            200, min=0, help=_("Games against random and against easy at the end.")
+        ),
+        out: Path = typer.Option(
+            Path("runs"), help=_("Folder for the run (a sub-folder game-algo-seed is made).")
+        ),
+        ship: str | None = typer.Option(
+            None, help=_("Also copy the policy into the shipped policies under this name.")
+        ),
+    ) -> None:
+        if importlib.util.find_spec("torch") is None:
+            raise fail(_("training needs torch: pip install 'boardplay[train]'"))
+        from boardplay.ai.train import TrainConfig
+        from boardplay.ai.train import train as run_training
+
+        loaded = load(game, **parse_option_pairs(option))
+        if ship is not None and not NAME.fullmatch(ship):
+            raise fail(_("--ship takes a name of lower-case letters, digits, '-', '_' or '.'"))
+        config = TrainConfig(
+            game=str(loaded),
+            algo=algo,
+            steps=steps,
+            seed=seed,
+            envs=envs,
+            eval_every=eval_every,
+            eval_games=eval_games,
+            easy_games=easy_games,
+            final_games=final_games,
+        )
+        folder = out / f"{loaded.name}-{algo}-{seed}"
+
+        def show(point: Point) -> None:
+            console.print(
+                _(
+                    "{steps:>9,} steps {seconds:>7.1f} s   "
+                    "vs random {random:.0%}   vs easy {easy:.0%}"
+                ).format(**point.__dict__)
+            )
+
+        run, _net = run_training(config, folder, show)
+        for opponent, score in run.final.items():
+            console.print(
+                _("final: {share:.1%} against {opponent} in {games} games").format(
+                    share=score["share"], opponent=opponent, games=score["games"]
+                )
+            )
+        console.print(_("Policy and curve written to {path}").format(path=folder))
+        if ship is not None:
+            SHIPPED.mkdir(exist_ok=True)
+            shutil.copyfile(folder / "policy.npz", SHIPPED / f"{ship}.npz")
+            console.print(_("Shipped as policy({name})").format(name=ship))
+
+    @app.command("baselines", help=_("Table and learning curves of the training runs under DIR."))
+    @friendly
+    def baselines(
+        runs: Path = typer.Argument(..., help=_("A folder of runs written by boardplay train.")),
+        out: Path = typer.Option(
+            Path("docs/baselines"), help=_("Folder for the table (table.md) and the plots.")
+        ),
+    ) -> None:
+        found = runs_in(runs)
+        if not found:
+            raise fail(_("no training runs (curve.json) under {path}").format(path=runs))
+        all_runs = [run for _folder, run in found]
+        rows = table(all_runs)
+        shown = Table(title=_("Learning baselines"))
+        for column in (_("game"), _("agent"), _("seeds"), _("steps"), _("vs random"), _("vs easy")):
+            shown.add_column(column)
+        for row in rows:
+            shown.add_row(
+                row["game"],
+                row["algo"],
+                str(row["seeds"]),
+                f"{row['steps']:,}",
+                f"{row.get('random', 0):.1%}",
+                f"{row['easy']:.1%}" if "easy" in row else "-",
+            )
+        console.print(shown, soft_wrap=True)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "table.md").write_text(markdown(rows), encoding="utf-8")
+        for name in sorted({run.game for run in all_runs}):
+            safe = "".join(c if c.isalnum() else "-" for c in name).strip("-")
+            plot([r for r in all_runs if r.game == name], out / f"{safe}.png")
+        console.print(_("Table and plots written to {path}").format(path=out))
