@@ -3,19 +3,30 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import numpy as np
 import pytest
-from support import games
 
-from boardplay.ai.baselines import Point, Run, Score, evaluate, markdown, plot, runs_in, table
+from boardplay.ai.baselines import (
+    Point,
+    Run,
+    Score,
+    evaluate,
+    markdown,
+    plot,
+    runs_in,
+    ship,
+    table,
+)
 from boardplay.ai.policy import PATH_VARIABLE, PolicyAgent, PolicyNet, available_policies
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.registry import load
+from support import games
 
 GAMES = ["potlatch", "proteus", "passtally", "passtally(players=3)", "montana"]
 
@@ -146,3 +157,28 @@ def test_table_markdown_and_plots_from_runs(tmp_path: Path) -> None:
     assert "| proteus | ppo | 3 | 1,000 | 93.0% (90%-96%) | 30.0% (30%-30%) |" in markdown([row])
     plot(runs, tmp_path / "proteus.png")
     assert (tmp_path / "proteus.png").stat().st_size > 10_000
+
+
+def test_ship_takes_the_best_seed_above_the_threshold(tmp_path: Path) -> None:
+    game = load("potlatch")
+    found = []
+    for algo, seed, vs_random, vs_easy in (
+        ("ppo", 1, 0.95, 0.2),
+        ("ppo", 2, 0.97, 0.1),
+        ("selfplay", 1, 0.93, 0.4),
+        ("selfplay", 2, 0.85, 0.9),  # below the threshold: never shipped, however strong
+    ):
+        folder = tmp_path / f"{algo}-{seed}"
+        net = random_net(game, seed=seed)
+        net.meta["run"] = f"{algo}-{seed}"
+        net.save(folder / "policy.npz")
+        final = {"random": {"share": vs_random}, "easy": {"share": vs_easy}}
+        found.append((folder, Run("potlatch", algo, seed, 10, [], final)))
+    shipped = ship(found, tmp_path / "shipped")
+    assert sorted(shipped) == ["potlatch-ppo", "potlatch-selfplay"]
+    ppo = PolicyNet.load(tmp_path / "shipped" / "potlatch-ppo.npz")
+    assert ppo.meta["run"] == "ppo-2"
+    selfplay = PolicyNet.load(tmp_path / "shipped" / "potlatch-selfplay.npz")
+    assert selfplay.meta["run"] == "selfplay-1"
+    levels = json.loads((tmp_path / "shipped" / "levels.json").read_text())
+    assert levels == {"potlatch": "potlatch-selfplay"}

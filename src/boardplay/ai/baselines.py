@@ -208,3 +208,37 @@ def plot(runs: Sequence[Run], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+SHIP_THRESHOLD = 0.9
+"""A policy is shipped only if it won at least this share of its final games against random."""
+
+
+def ship(found: Sequence[tuple[Path, Run]], folder: Path) -> dict[str, str]:
+    """Copy the best seed of each game and algorithm (by its final share against ``random``)
+    into ``folder`` as ``<game>-<algo>.npz`` when it clears ``SHIP_THRESHOLD``, and write
+    ``levels.json``: for each game, the shipped policy strongest against ``easy``, which the
+    ``learned`` level plays. Returns the names shipped, each with the run it came from."""
+    best: dict[tuple[str, str], tuple[Path, Run]] = {}
+    for path, run in found:
+        key = (load(run.game).name, run.algo)
+        share = run.final.get("random", {}).get("share", 0.0)
+        if share >= SHIP_THRESHOLD and (
+            key not in best or share > best[key][1].final["random"]["share"]
+        ):
+            best[key] = (path, run)
+    folder.mkdir(parents=True, exist_ok=True)
+    shipped: dict[str, str] = {}
+    levels: dict[str, tuple[float, str]] = {}
+    for (game, algo), (path, run) in sorted(best.items()):
+        name = f"{game}-{algo}"
+        (folder / f"{name}.npz").write_bytes((path / "policy.npz").read_bytes())
+        shipped[name] = str(path)
+        easy = run.final.get("easy", {}).get("share", 0.0)
+        if game not in levels or easy > levels[game][0]:
+            levels[game] = (easy, name)
+    table_path = folder / "levels.json"
+    table_path.write_text(
+        json.dumps({game: name for game, (_, name) in sorted(levels.items())}, indent=1) + "\n"
+    )
+    return shipped

@@ -35,6 +35,15 @@ from boardplay.core.registry import load
 
 ALGORITHMS = ("ppo", "selfplay")
 
+BUDGETS = {"potlatch": 100_000, "proteus": 500_000, "passtally": 1_000_000, "montana": 300_000}
+"""Environment steps of the shipped baselines per game: about where the learning curves of
+docs/adapters.md flatten against ``random`` on this machine kind."""
+
+
+def budget(game: str) -> int:
+    """The baseline's steps for ``game`` (a game string; its name decides)."""
+    return BUDGETS.get(load(game).name, 200_000)
+
 
 @dataclass
 class TrainConfig:
@@ -42,7 +51,8 @@ class TrainConfig:
 
     game: str
     algo: str = "ppo"
-    steps: int = 200_000
+    steps: int = 0
+    """0: the game's baseline budget (``BUDGETS``)."""
     seed: int = 1
     envs: int = 32
     n_steps: int = 64
@@ -60,6 +70,8 @@ class TrainConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def check(self) -> None:
+        if self.steps == 0:
+            self.steps = budget(self.game)
         if self.algo not in ALGORITHMS:
             raise OptionError(f"unknown algorithm {self.algo!r}; choose one of ppo, selfplay")
         for name in ("steps", "envs", "n_steps", "eval_every", "snapshot_every", "league"):

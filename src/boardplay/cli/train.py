@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from boardplay.ai.baselines import Point, markdown, plot, runs_in, table
+from boardplay.ai.baselines import Point, markdown, plot, runs_in, ship, table
 from boardplay.ai.policy import NAME, SHIPPED
 from boardplay.cli.common import OPTION_HELP, console, fail, friendly, game_help
 from boardplay.core.options import parse_option_pairs
@@ -28,7 +28,11 @@ def register(app: typer.Typer) -> None:
         algo: str = typer.Option(
             "ppo", help=_("ppo (against random players) or selfplay (against a league).")
         ),
-        steps: int = typer.Option(200_000, min=1, help=_("Environment steps (learner decisions).")),
+        steps: int = typer.Option(
+            0,
+            min=0,
+            help=_("Environment steps (learner decisions); 0: the game's baseline budget."),
+        ),
         seed: int = typer.Option(1, help=_("Seed of the run (network, games and evaluation).")),
         envs: int = typer.Option(32, min=1, max=4096, help=_("Games stepped at once.")),
         eval_every: int = typer.Option(
@@ -99,6 +103,14 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(
             Path("docs/baselines"), help=_("Folder for the table (table.md) and the plots.")
         ),
+        ship_best: bool = typer.Option(
+            False,
+            "--ship",
+            help=_(
+                "Ship the best seed of each game and algorithm that won at least 90% against "
+                "random, and make the strongest against easy each game's learned level."
+            ),
+        ),
     ) -> None:
         found = runs_in(runs)
         if not found:
@@ -124,3 +136,8 @@ def register(app: typer.Typer) -> None:
             safe = "".join(c if c.isalnum() else "-" for c in name).strip("-")
             plot([r for r in all_runs if r.game == name], out / f"{safe}.png")
         console.print(_("Table and plots written to {path}").format(path=out))
+        if ship_best:
+            for name, source in ship(found, SHIPPED).items():
+                console.print(
+                    _("Shipped policy({name}) from {path}").format(name=name, path=source)
+                )
