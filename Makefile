@@ -7,7 +7,7 @@ KERNELS := $(VENV)/.kernels
 KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi')
 PYTEST_WORKERS ?= 2
 
-.PHONY: play test soak bench bench-web lint format chromium services clean i18n
+.PHONY: play test soak bench bench-web lint format chromium services clean i18n baselines
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -49,6 +49,16 @@ soak: $(KERNELS)
 
 bench: $(KERNELS)
 	$(BIN)/boardplay bench --mcts --adapters --seconds 2
+
+# The learning baselines of docs/adapters.md: masked PPO and self-play, three seeds per game, at
+# each game's budget (boardplay.ai.train.BUDGETS); about 75 minutes on one core of this machine.
+# Then the table, the curves, and the policies shipped in boardplay/ai/policies.
+baselines: $(KERNELS)
+	for game in potlatch proteus passtally montana; do for algo in ppo selfplay; do \
+	  for seed in 1 2 3; do \
+	    $(BIN)/boardplay train $$game --algo $$algo --seed $$seed --out runs/baselines || exit 1; \
+	  done; done; done
+	$(BIN)/boardplay baselines runs/baselines --out docs/baselines --ship
 
 # 200 concurrent games on 2 server processes against 1, on loopback (numbers, not pass/fail).
 # Two runs: signed-in players thinking about 5 s a move (the latency people meet; sign-up and

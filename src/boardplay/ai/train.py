@@ -61,9 +61,10 @@ class TrainConfig:
     ent_coef: float = 0.01
     gamma: float = 0.999
     epochs: int = 5
-    eval_every: int = 25_000
-    eval_games: int = 60
-    easy_games: int = 20
+    eval_every: int = 0
+    """0: a tenth of ``steps`` (ten points per curve)."""
+    eval_games: int = 100
+    easy_games: int = 40
     final_games: int = 200
     snapshot_every: int = 20_000
     league: int = 5
@@ -72,6 +73,8 @@ class TrainConfig:
     def check(self) -> None:
         if self.steps == 0:
             self.steps = budget(self.game)
+        if self.eval_every == 0:
+            self.eval_every = max(1, self.steps // 10)
         if self.algo not in ALGORITHMS:
             raise OptionError(f"unknown algorithm {self.algo!r}; choose one of ppo, selfplay")
         for name in ("steps", "envs", "n_steps", "eval_every", "snapshot_every", "league"):

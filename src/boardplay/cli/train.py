@@ -36,13 +36,13 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(1, help=_("Seed of the run (network, games and evaluation).")),
         envs: int = typer.Option(32, min=1, max=4096, help=_("Games stepped at once.")),
         eval_every: int = typer.Option(
-            25_000, min=1, help=_("Steps between two evaluation points of the curve.")
+            0, min=0, help=_("Steps between two evaluation points of the curve; 0: a tenth.")
         ),
         eval_games: int = typer.Option(
-            60, min=0, help=_("Games against random at each evaluation point.")
+            100, min=0, help=_("Games against random at each evaluation point.")
         ),
         easy_games: int = typer.Option(
-            20, min=0, help=_("Games against easy at each evaluation point.")
+            40, min=0, help=_("Games against easy at each evaluation point.")
         ),
         final_games: int = typer.Option(
             200, min=0, help=_("Games against random and against easy at the end.")
