@@ -28,8 +28,10 @@ def test_check_env(make_game: GameFactory) -> None:
         check_env(bg.env(make_game(), opponent=OPPONENT, render_mode="ansi"))
 
 
-def test_default_opponent_is_mcts_200() -> None:
-    assert inspect.signature(bg.env).parameters["opponent"].default == "mcts(iterations=200)"
+def test_default_opponent_is_cheap_random() -> None:
+    """A search opponent costs 50-100 times a random one per step: asked for, never a default."""
+    assert inspect.signature(bg.env).parameters["opponent"].default == "random"
+    assert bg.BoardplayEnv(DiceRaceGame()).opponent_seats == ["random"]
 
 
 def test_unknown_opponent_fails_at_construction() -> None:

@@ -1,5 +1,6 @@
 """Gymnasium adapter: one seat of a boardplay game as a single-agent environment, the other
-seats played by boardplay agents (``boardplay.ai.specs.make_agent``).
+seats played by opponents: agent specs, policy callables, or a ``League`` drawn from per
+episode (``boardplay.adapters.opponents``).
 
 >>> from boardplay.adapters import gymnasium as bg
 >>> env = bg.env("proteus", opponent="random")          # doctest: +SKIP
@@ -15,6 +16,11 @@ seats played by boardplay agents (``boardplay.ai.specs.make_agent``).
   again or the game ends. A turn made of several decisions is several steps.
 - Reward: 0 until the end, then the learner's zero-sum utility (``boardplay.adapters.utilities``:
   +1 win, -1 loss, 0 draw for two players).
+- A game still going after ``max_actions`` actions (default ``Game.episode_limit``; every seat's
+  and chance's count) is cut: ``truncated`` is True and the reward 0 (the play before the
+  learner's first decision always runs to it, as ``reset`` cannot report a cut). So no
+  episode runs for ever, even in Proteus or Passtally without ``max_turns`` and against
+  opponents that never end a game.
 - An illegal action (e.g. an unmasked ``action_space.sample()``) ends the episode as a loss with
   ``info["illegal_action"] = True`` when ``illegal="lose"`` (the default, as PettingZoo's
   ``TerminateIllegalWrapper``); with ``illegal="raise"`` it raises ``IllegalActionError`` and
@@ -31,14 +37,18 @@ import numpy as np
 from gymnasium import spaces
 
 from boardplay.adapters import utilities, utility_range
+from boardplay.adapters.opponents import League, Member, agent_for, check_member
 from boardplay.adapters.pettingzoo import action_mask, observe_tensor, resolve_game
 from boardplay.ai.agents import Agent
-from boardplay.ai.specs import make_agent
 from boardplay.core.errors import IllegalActionError, OptionError
 from boardplay.core.game import Game, State, sample_chance
-from boardplay.core.registry import available, canonical_name
+from boardplay.core.registry import available, canonical_name, load
 
-DEFAULT_OPPONENT = "mcts(iterations=200)"
+DEFAULT_OPPONENT = "random"
+"""Cheap on purpose: a search opponent such as ``mcts(iterations=200)`` costs 50-100 times more
+per step than the rules (docs/adapters.md); ask for it when the study needs it."""
+
+Opponent = Member | League | Sequence[Member | League]
 
 Obs = np.ndarray[Any, np.dtype[np.float32]]
 
@@ -46,33 +56,46 @@ Obs = np.ndarray[Any, np.dtype[np.float32]]
 class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
     """One seat of ``game`` against agents in the other seats."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium API)
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}  # noqa: RUF012 (Gymnasium API)
 
     def __init__(
         self,
         game: Game,
-        opponent: str | Sequence[str] = DEFAULT_OPPONENT,
+        opponent: Opponent = DEFAULT_OPPONENT,
         seat: int | str = 0,
         illegal: str = "lose",
         render_mode: str | None = None,
+        max_actions: int | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not supported; use 'ansi' or None")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(
+                f"render_mode {render_mode!r} is not supported; use 'ansi', 'rgb_array' or None"
+            )
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         n = game.num_players
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < n):
             raise OptionError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
-        specs = [opponent] * (n - 1) if isinstance(opponent, str) else list(opponent)
-        if len(specs) != n - 1:
-            raise OptionError(f"{game.name} needs {n - 1} opponent spec(s), got {len(specs)}")
-        for spec in specs:  # fail now, with the agent's own message, not at reset
-            make_agent(spec, game, seed=0)
+        if isinstance(opponent, (str, League)) or callable(opponent):
+            seats: list[Member | League] = [opponent] * (n - 1)
+        else:
+            seats = list(opponent)
+        if len(seats) != n - 1:
+            raise OptionError(f"{game.name} needs {n - 1} opponent(s), got {len(seats)}")
+        for member in seats:  # fail now, with the agent's own message, not at reset
+            if isinstance(member, League):
+                member.check(game)
+            else:
+                check_member(member, game)
+        limit = game.episode_limit if max_actions is None else max_actions
+        if not isinstance(limit, int) or limit < 1:
+            raise OptionError(f"max_actions must be a positive integer, not {max_actions!r}")
         self.game = game
-        self.opponent_specs = specs
+        self.opponent_seats = seats
         self.seat_option = seat
         self.illegal = illegal
         self.render_mode = render_mode
+        self.max_actions = limit
         self.observation_space = spaces.Box(
             low=-np.inf, high=np.inf, shape=game.observation_shape(), dtype=np.float32
         )
@@ -90,17 +113,18 @@ class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
         n = self.game.num_players
         self.seat = int(rng.integers(n)) if self.seat_option == "random" else int(self.seat)
         others = [s for s in range(n) if s != self.seat]
-        self.opponents = {
-            s: make_agent(spec, self.game, seed=int(rng.integers(2**31)))
-            for s, spec in zip(others, self.opponent_specs, strict=True)
-        }
+        self.opponents = {}
+        for s, choice in zip(others, self.opponent_seats, strict=True):
+            member = choice.draw(rng) if isinstance(choice, League) else choice
+            self.opponents[s] = agent_for(member, self.game, seed=int(rng.integers(2**31)))
         self.game_state = self.game.new_initial_state()
-        self._advance()
+        self.actions_played = 0
+        self._advance(cap=False)  # reset cannot report a cut: the setup always plays out
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
-        if self.game_state.is_terminal():
-            raise IllegalActionError("the game is over; call reset() to start a new one")
+        if self.game_state.is_terminal() or self.truncated:
+            raise IllegalActionError("the episode is over; call reset() to start a new one")
         action = int(action)
         if action not in self.game_state.legal_actions():
             if self.illegal == "raise":
@@ -112,26 +136,41 @@ class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
         self._advance()
         terminated = self.game_state.is_terminal()
         reward = utilities(self.game_state)[self.seat] if terminated else 0.0
-        return self._obs(), reward, terminated, False, self._info()
+        return self._obs(), reward, terminated, self.truncated, self._info()
 
-    def render(self) -> str | None:
+    @property
+    def truncated(self) -> bool:
+        """The game reached ``max_actions`` without ending."""
+        return self.actions_played >= self.max_actions and not self.game_state.is_terminal()
+
+    def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
+        """``ansi``: the engine's text picture; ``rgb_array``: that text drawn as an image (what
+        SB3's ``make_vec_env`` and video recorders ask for)."""
         if self.render_mode is None:
             return None
-        return self.game_state.render()
+        text = self.game_state.render()
+        if self.render_mode == "ansi":
+            return text
+        return text_image(text)
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal-action mask (the name maskable learners such as sb3-contrib look for)."""
-        return action_mask(self.game_state, self.seat)
+        mask: np.ndarray[Any, np.dtype[np.int8]] = self._info()["action_mask"]
+        return mask
 
     # ----- driving the other seats ----------------------------------------------------------
     def _apply(self, action: int) -> None:
         self.game_state.apply_action(action)
+        self.actions_played += 1
         for agent in self.opponents.values():
             agent.inform(action)
 
-    def _advance(self) -> None:
-        """Play chance and the opponents until the learner is to act or the game is over."""
-        while not self.game_state.is_terminal():
+    def _advance(self, cap: bool = True) -> None:
+        """Play chance and the opponents until the learner is to act, the game is over, or it
+        reaches ``max_actions``."""
+        while not self.game_state.is_terminal() and (
+            not cap or self.actions_played < self.max_actions
+        ):
             player = self.game_state.current_player()
             if player == self.seat:
                 return
@@ -147,25 +186,44 @@ class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
         return observe_tensor(self.game_state, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": action_mask(self.game_state, self.seat), "seat": self.seat}
+        mask = action_mask(self.game_state, self.seat)
+        if self.truncated:
+            mask[:] = 0
+        return {"action_mask": mask, "seat": self.seat}
+
+
+def text_image(text: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """``text`` in black on white, one line per line, as an RGB array (Pillow's own font)."""
+    from PIL import Image, ImageDraw
+
+    lines = text.splitlines() or [""]
+    width = 8 + 6 * max(len(line) for line in lines)
+    image = Image.new("RGB", (width, 8 + 11 * len(lines)), "white")
+    draw = ImageDraw.Draw(image)
+    for row, line in enumerate(lines):
+        draw.text((4, 4 + 11 * row), line, fill="black")
+    return np.asarray(image, dtype=np.uint8)
 
 
 def env(
     game: str | Game,
-    opponent: str | Sequence[str] = DEFAULT_OPPONENT,
+    opponent: Opponent = DEFAULT_OPPONENT,
     seat: int | str = 0,
     illegal: str = "lose",
     render_mode: str | None = None,
+    max_actions: int | None = None,
     **options: Any,
 ) -> BoardplayEnv:
     """The single-agent environment of ``game`` (a name, game string or Game; options as
-    keywords) with ``opponent`` agents (one spec for all other seats, or one per seat)."""
+    keywords) against ``opponent``: one spec, policy or League for every other seat, or a list
+    with one per seat."""
     return BoardplayEnv(
         resolve_game(game, options),
         opponent=opponent,
         seat=seat,
         illegal=illegal,
         render_mode=render_mode,
+        max_actions=max_actions,
     )
 
 
@@ -181,10 +239,18 @@ def register_envs(games: Sequence[str] | None = None) -> list[str]:
     ids: list[str] = []
     for name in available() if games is None else [canonical_name(g) for g in games]:
         if env_id(name) not in gymnasium.registry:
+            # TimeLimit at the default options' bound: the env cuts a game itself (counting
+            # every seat's actions, so it comes first); the spec states the bound honestly.
             gymnasium.register(
                 id=env_id(name),
                 entry_point="boardplay.adapters.gymnasium:env",
                 kwargs={"game": name},
+                max_episode_steps=load(name).episode_limit,
             )
         ids.append(env_id(name))
     return ids
+
+
+register_envs()
+"""Importing this module registers every game, so Gymnasium's module-prefixed id works in a
+fresh process: ``gymnasium.make("boardplay.adapters.gymnasium:boardplay/proteus-v0")``."""

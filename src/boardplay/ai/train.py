@@ -104,6 +104,7 @@ def train(
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import Logger
 
     from boardplay.ai.trainenv import League, LearnerGames
 
@@ -126,6 +127,8 @@ def train(
         device="cpu",
         verbose=0,
     )
+    # SB3 otherwise makes an empty SB3-<date> folder in /tmp at every learn()
+    model.set_logger(Logger(folder=None, output_formats=[]))
     meta = {"algo": config.algo, "seed": config.seed}
     points: list[Point] = []
     began = time.perf_counter()

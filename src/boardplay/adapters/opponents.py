@@ -1,0 +1,137 @@
+"""Opponents for the single-learner environments: agent specs, any callable policy, leagues
+sampled per episode, and frozen snapshots of the learner (docs/adapters.md, "Self-play").
+
+- A **policy** is any callable ``policy(observation, action_mask) -> action``: the observation is
+  the deciding seat's float32 tensor (``Game.observation_shape()``), the mask the int8 legal
+  actions. A policy whose attribute ``batched`` is true is called with a batch of one row
+  instead (``policy(obs[None], mask[None])[0]``), as the NumPy ``PolicyNet`` of
+  ``boardplay.ai.policy``.
+- An **agent spec** (``"random"``, ``"easy"``, ``"mcts(iterations=50)"``,
+  ``"policy(potlatch-ppo)"``) is built with ``boardplay.ai.specs.make_agent``.
+- A **League** holds members of either kind and draws one per episode (uniformly, or by
+  weights); ``League.add`` grows it, dropping the oldest snapshot past ``keep``.
+- ``snapshot(policy)`` is a deep copy: training the learner afterwards does not change it (a
+  torch module is also put in eval mode with gradients off).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from boardplay.ai.agents import Agent
+from boardplay.ai.specs import make_agent
+from boardplay.core.errors import OptionError
+from boardplay.core.game import Game, State
+
+Policy = Callable[[Any, Any], Any]
+Member = str | Policy
+
+
+class CallableAgent:
+    """A policy in a seat, as an ``Agent``: reads the seat's observation and mask, asks the
+    policy, and checks the answer is legal (a policy's mistake names the policy)."""
+
+    def __init__(self, policy: Policy, game: Game) -> None:
+        self.policy = policy
+        self.name = getattr(policy, "__name__", type(policy).__name__)
+        self.batched = bool(getattr(policy, "batched", False))
+        self.shape = game.observation_shape()
+        self.actions = game.num_distinct_actions
+
+    def step(self, state: State) -> int:
+        from boardplay.adapters.pettingzoo import action_mask, observe_tensor
+
+        seat = state.current_player()
+        obs = observe_tensor(state, seat)
+        mask = action_mask(state, seat)
+        if self.batched:
+            chosen = self.policy(obs.reshape(1, -1), mask.reshape(1, -1))
+            action = int(np.asarray(chosen).reshape(-1)[0])
+        else:
+            action = int(self.policy(obs, mask))
+        if not 0 <= action < self.actions or not mask[action]:
+            raise OptionError(f"opponent policy {self.name} chose {action}, which is not legal")
+        return action
+
+    def reset(self) -> None:
+        return None
+
+    def inform(self, action: int) -> None:
+        return None
+
+
+def check_member(member: object, game: Game) -> Member:
+    """``member`` if it is a spec that builds for ``game`` or a callable; else a clear error."""
+    if isinstance(member, str):
+        make_agent(member, game, seed=0)  # the spec's own message if it is wrong
+        return member
+    if callable(member):
+        return member
+    raise OptionError(
+        f"an opponent is an agent spec (e.g. 'random'), a policy callable "
+        f"(observation, mask) -> action, or a League; got {type(member).__name__}"
+    )
+
+
+def agent_for(member: Member, game: Game, seed: int) -> Agent:
+    """The agent that plays ``member`` in one episode."""
+    if isinstance(member, str):
+        return make_agent(member, game, seed=seed)
+    return CallableAgent(member, game)
+
+
+class League:
+    """Opponents drawn one per episode: ``members`` (specs or policies), ``weights`` (default
+    uniform), and at most ``keep`` snapshots added with ``add`` (the oldest go first; the
+    members given at the start stay)."""
+
+    def __init__(
+        self,
+        members: Sequence[Member],
+        weights: Sequence[float] | None = None,
+        keep: int | None = None,
+    ) -> None:
+        if not members:
+            raise OptionError("a League needs at least one member")
+        self.members: list[Member] = list(members)
+        self.fixed = len(self.members)
+        self.weights: list[float] | None = list(weights) if weights is not None else None
+        if self.weights is not None and (
+            len(self.weights) != len(self.members) or min(self.weights) < 0 or not sum(self.weights)
+        ):
+            raise OptionError("League weights: one non-negative weight per member, not all 0")
+        self.keep = keep
+
+    def add(self, member: Member, weight: float = 1.0) -> None:
+        self.members.append(member)
+        if self.weights is not None:
+            self.weights.append(weight)
+        if self.keep is not None and len(self.members) - self.fixed > self.keep:
+            del self.members[self.fixed]
+            if self.weights is not None:
+                del self.weights[self.fixed]
+
+    def draw(self, rng: np.random.Generator) -> Member:
+        if self.weights is None:
+            return self.members[int(rng.integers(len(self.members)))]
+        p = np.asarray(self.weights, dtype=float)
+        return self.members[int(rng.choice(len(self.members), p=p / p.sum()))]
+
+    def check(self, game: Game) -> League:
+        for member in self.members:
+            check_member(member, game)
+        return self
+
+
+def snapshot(policy: Policy) -> Policy:
+    """A frozen copy of ``policy``: later training of the original does not reach it."""
+    frozen = copy.deepcopy(policy)
+    if hasattr(frozen, "eval") and hasattr(frozen, "parameters"):  # a torch module
+        frozen.eval()
+        for parameter in frozen.parameters():
+            parameter.requires_grad_(False)
+    return frozen
