@@ -35,7 +35,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from boardplay.adapters import utilities
-from boardplay.core.errors import IllegalActionError
+from boardplay.core.errors import IllegalActionError, OptionError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.registry import available, canonical_name, load
 
@@ -84,10 +84,16 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
         "is_parallelizable": False,
     }
 
-    def __init__(self, game: Game, render_mode: str | None = None) -> None:
+    def __init__(
+        self, game: Game, render_mode: str | None = None, max_actions: int | None = None
+    ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not supported; use 'ansi' or None")
+        limit = game.episode_limit if max_actions is None else max_actions
+        if not isinstance(limit, int) or limit < 1:
+            raise OptionError(f"max_actions must be a positive integer, not {max_actions!r}")
+        self.max_actions = limit
         self.game = game
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"boardplay_{game.name}"}
@@ -133,6 +139,7 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._resolve_chance()
+        self._cut()
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
@@ -163,17 +170,26 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cut()
         self._select()
         self._accumulate_rewards()
 
+    def _cut(self) -> None:
+        """Truncate every agent once the game has lasted ``max_actions`` actions."""
+        if len(self.game_state.history()) >= self.max_actions:
+            self.truncations = dict.fromkeys(self.agents, True)
+
     def _resolve_chance(self) -> None:
-        while self.game_state.is_chance_node():
+        while (
+            self.game_state.is_chance_node()
+            and len(self.game_state.history()) < self.max_actions
+        ):
             self.game_state.apply_action(sample_chance(self.game_state, self._rng))
 
     def _select(self) -> None:
         """The agent to act; at the end, each agent in seat order (to collect its reward)."""
         player = self.game_state.current_player()
-        if player >= 0:
+        if player >= 0 and not any(self.truncations.values()):
             self.agent_selection = self.possible_agents[player]
         else:
             self.agent_selection = self.agents[0]
@@ -187,14 +203,29 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
         return None
 
 
-def raw_env(game: str | Game, render_mode: str | None = None, **options: Any) -> BoardplayAECEnv:
-    return BoardplayAECEnv(resolve_game(game, options), render_mode=render_mode)
+def raw_env(
+    game: str | Game,
+    render_mode: str | None = None,
+    max_actions: int | None = None,
+    **options: Any,
+) -> BoardplayAECEnv:
+    return BoardplayAECEnv(
+        resolve_game(game, options), render_mode=render_mode, max_actions=max_actions
+    )
 
 
-def env(game: str | Game, render_mode: str | None = None, **options: Any) -> AECEnv:
+def env(
+    game: str | Game,
+    render_mode: str | None = None,
+    max_actions: int | None = None,
+    **options: Any,
+) -> AECEnv:
     """The AEC environment of ``game`` (a name, a game string such as
-    ``"potlatch(actions=3)"`` or a Game), with PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **options))
+    ``"potlatch(actions=3)"`` or a Game), with PettingZoo's order-enforcing wrapper. A game
+    still going after ``max_actions`` actions (default ``Game.episode_limit``, chance
+    included) is cut: every agent's ``truncations`` entry turns True, rewards 0."""
+    raw = raw_env(game, render_mode=render_mode, max_actions=max_actions, **options)
+    return wrappers.OrderEnforcingWrapper(raw)
 
 
 def env_id(name: str) -> str:
