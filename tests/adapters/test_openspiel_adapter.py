@@ -66,7 +66,7 @@ def test_game_type_and_info(make_game: GameFactory) -> None:
     assert sg.num_distinct_actions() == game.num_distinct_actions
     assert sg.max_chance_outcomes() == game.max_chance_outcomes
     assert sg.num_players() == game.num_players
-    assert sg.max_game_length() == game.max_game_length
+    assert sg.max_game_length() == game.episode_limit  # a true bound: the adapter cuts there
     assert sg.max_utility() == 1.0
     assert sg.min_utility() == pytest.approx(-1.0 / (game.num_players - 1))
     assert sg.utility_sum() == 0.0

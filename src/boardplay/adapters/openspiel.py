@@ -11,6 +11,13 @@ Mapping (docs/adapters.md has the full story):
 
 - GameType: sequential, perfect information, terminal rewards, zero-sum (see
   ``boardplay.adapters.utilities``); explicit chance where the game declares chance outcomes.
+- ``max_game_length`` is ``Game.episode_limit``, a true bound: a game the rules have not ended
+  after that many actions (chance included) is terminal here, a draw (all returns 0), as
+  OpenSpiel's own length-capped games end. Only Proteus and Passtally without ``max_turns`` can
+  get there; their rules have no end of their own.
+- ``undo_action(player, action)`` takes back the last action exactly (the engine state is
+  rebuilt from the shortened history), so ``history()``, ``move_number()`` and
+  ``history_str()`` are answered from the engine's history.
 - Parameters are our options. pyspiel parameters have one fixed type (int, bool, str, float) and
   its game-string parser turns ``5`` into an int, so options that mix integers with words or
   ``None`` become integers with documented sentinels below the option's minimum: the special
@@ -233,7 +240,7 @@ class BoardplayGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=game.max_game_length,
+            max_game_length=game.episode_limit,
         )
         super().__init__(game_type(cls), info, params)
 
@@ -266,24 +273,60 @@ class BoardplayState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: BoardplayGame, state: State) -> None:
         super().__init__(game)
         self._held = _Held(state)
+        self._limit = game.boardplay_game.episode_limit
 
     @property
     def boardplay_state(self) -> State:
         return self._held.state
 
+    @property
+    def cut(self) -> bool:
+        """The game reached ``max_game_length`` without the rules ending it (a draw here)."""
+        state = self._held.state
+        return len(state.history()) >= self._limit and not state.is_terminal()
+
     def current_player(self) -> int:
         player = self._held.state.current_player()
+        if (player < 0 and player != CHANCE) or self.cut:
+            return int(pyspiel.PlayerId.TERMINAL)
         if player == CHANCE:
             return int(pyspiel.PlayerId.CHANCE)
-        if player < 0:
-            return int(pyspiel.PlayerId.TERMINAL)
         return player
 
     def is_terminal(self) -> bool:
-        return self._held.state.is_terminal()
+        return self._held.state.is_terminal() or self.cut
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._held.state.legal_actions()
+        return [] if self.cut else self._held.state.legal_actions()
+
+    # The history is the engine's: the C++ base keeps its own list, which undo cannot shorten.
+    def history(self) -> list[int]:
+        return list(self._held.state.history())
+
+    def history_str(self) -> str:
+        return ", ".join(str(action) for action in self._held.state.history())
+
+    def move_number(self) -> int:
+        return len(self._held.state.history())
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back the last action, which ``player`` (``pyspiel.PlayerId.CHANCE`` for a
+        chance outcome) must have taken; anything else raises and changes nothing."""
+        history = self._held.state.history()
+        if not history or history[-1] != action:
+            last = history[-1] if history else "nothing (the game has not started)"
+            raise pyspiel.SpielError(f"cannot undo {action}: the last action was {last}")
+        game = self._held.state.game
+        before = game.new_initial_state()
+        for earlier in history[:-1]:
+            before.apply_action(earlier)
+        mover = before.current_player()
+        mover = int(pyspiel.PlayerId.CHANCE) if mover == CHANCE else mover
+        if mover != player:
+            raise pyspiel.SpielError(
+                f"cannot undo {action} for player {player}: player {mover} took it"
+            )
+        self._held.state = before
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self._held.state.chance_outcomes()
@@ -300,6 +343,8 @@ class BoardplayState(pyspiel.State):  # type: ignore[misc]
             return f"action {action}"
 
     def returns(self) -> list[float]:
+        if self.cut:
+            return [0.0] * self._held.state.game.num_players
         return utilities(self._held.state)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
