@@ -6,8 +6,11 @@ moved first (Montana and Potlatch can start with another seat), draws and game l
 win rate with its 95% Wilson interval, and writes a Markdown report plus matplotlib plots.
 
 A seat has a measurable advantage when its interval excludes the fair share ``1 / players``;
-two variants differ measurably when their intervals do not overlap. Small studies say
-"not measurable", not "balanced": the report prints the sample sizes next to every number.
+whether two variants differ is tested (``boardplay.ai.variants``: the first mover's results and
+the lengths, each with its p-value). Small studies say "not measurable", not "balanced": the
+report prints the sample sizes next to every number. A game whose rules never end it (Proteus
+or Passtally without ``max_turns``) is cut at its ``episode_limit`` unless ``max_actions`` is
+given, and the report counts the games cut.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from boardplay.ai.arena import play_tasks
 from boardplay.ai.stats import wilson_interval
 from boardplay.ai.tasks import GameResult, GameTask
+from boardplay.ai.variants import compare, length_summary, verdict
 from boardplay.core.game import Game
 from boardplay.core.options import OptionValue
 from boardplay.core.registry import game_class, load
@@ -80,6 +84,7 @@ class VariantResult:
     game: str
     players: int
     results: list[GameResult] = field(default_factory=list)
+    cap: int | None = None
 
     @property
     def games(self) -> int:
@@ -121,6 +126,8 @@ class VariantResult:
             },
             "draws": self.draws(),
             "mean_length": round(sum(r.length for r in self.results) / max(1, n), 1),
+            "length": length_summary(self.results),
+            "cap": self.cap,
         }
 
 
@@ -133,6 +140,16 @@ class Study:
     variants: list[VariantResult]
     max_actions: int | None = None
 
+    def tests(self) -> list[dict[str, Any]]:
+        """Each variant after the first tested against the first (the baseline)."""
+        if not self.variants:
+            return []
+        base = self.variants[0]
+        return [
+            {"variant": v.game, "baseline": base.game, **compare(base.results, v.results)}
+            for v in self.variants[1:]
+        ]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
@@ -141,6 +158,7 @@ class Study:
             "seed": self.seed,
             "max_actions": self.max_actions,
             "variants": [v.to_json() for v in self.variants],
+            "tests": self.tests(),
         }
 
 
@@ -173,12 +191,13 @@ def run_study(
         loaded: Game = load(game, **variant.options)
         players = loaded.num_players
         specs = [agent] * players
+        cap = max_actions if max_actions is not None or loaded.bounded else loaded.episode_limit
         tasks = [
             GameTask(
                 i,
                 tuple(range(players)),
                 random.Random(f"study/{seed}/{number}/{i}").getrandbits(32),
-                max_actions,
+                cap,
             )
             for i in range(games)
         ]
@@ -186,7 +205,7 @@ def run_study(
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
         results = play_tasks(loaded, specs, tasks, workers, path, resume, progress, ray)
-        out.append(VariantResult(variant, str(loaded), players, results))
+        out.append(VariantResult(variant, str(loaded), players, results, cap))
     return Study(game, agent, games, seed, out, max_actions)
 
 
@@ -234,6 +253,9 @@ def write_plots(study: Study, directory: Path) -> list[Path]:
                 errs[0].append(s["win_rate"] - s["ci95"][0])
                 errs[1].append(s["ci95"][1] - s["win_rate"])
         ax.bar(xs, ys, width, yerr=errs, capsize=3, label=f"seat {seat}")
+    for i, v in enumerate(data):  # what every seat would win if the game were fair
+        label = "fair share" if i == 0 else "_nolegend_"
+        ax.hlines(1.0 / v["players"], i - 0.45, i + 0.45, "black", "dashed", label=label)
     ax.set_xticks(
         range(len(data)), [v["variant"] or "default" for v in data], rotation=20, ha="right"
     )
@@ -269,6 +291,21 @@ def write_plots(study: Study, directory: Path) -> list[Path]:
     fig.savefig(first_path, dpi=100)
     plt.close(fig)
     paths.append(first_path)
+
+    fig, ax = plt.subplots(figsize=(7.0, 4.0))
+    for variant in study.variants:
+        lengths = [r.length for r in variant.results]
+        if lengths:
+            ax.hist(lengths, bins=30, histtype="step", linewidth=1.5, label=variant.game)
+    ax.set_xlabel("game length (actions, chance included)")
+    ax.set_ylabel("games")
+    ax.set_title(f"{study.game}: game lengths")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    lengths_path = directory / f"{study.game}-lengths.png"
+    fig.savefig(lengths_path, dpi=100)
+    plt.close(fig)
+    paths.append(lengths_path)
     return paths
 
 
@@ -290,17 +327,24 @@ def report_markdown(study: Study, plots: Sequence[Path] = ()) -> str:
         "",
         "| variant | games | "
         + "first mover | "
-        + "seat win rates (95% CI) | draws | mean length |",
-        "|---|---|---|---|---|---|",
+        + "seat win rates (95% CI) | draws | length: median (5%–95%), max | cut |",
+        "|---|---|---|---|---|---|---|",
     ]
     for v in data["variants"]:
         seats = "; ".join(
             f"{i}: {_pct(s['win_rate'])} ({_ci(s['ci95'])})" for i, s in enumerate(v["seats"])
         )
         first = v["first_mover"]
+        length = v["length"]
+        spread = (
+            f"{length['p50']:g} ({length['p5']:g}–{length['p95']:g}), {length['max']}"
+            if length["games"]
+            else "-"
+        )
+        cut = f"{length.get('cut', 0)} at {v['cap']}" if v["cap"] else "-"
         lines.append(
             f"| `{v['game']}` | {v['games']} | {_pct(first['win_rate'])} ({_ci(first['ci95'])}) "
-            f"| {seats} | {v['draws']} | {v['mean_length']} |"
+            f"| {seats} | {v['draws']} | {spread} | {cut} |"
         )
     lines += ["", "## Reading", ""]
     for v in data["variants"]:
@@ -308,12 +352,18 @@ def report_markdown(study: Study, plots: Sequence[Path] = ()) -> str:
             f"- `{v['game']}` ({v['players']} players, fair share "
             f"{_pct(1 / v['players'])}): {_verdict(v)}."
         )
-    if len(data["variants"]) > 1:
+    if data["tests"]:
         lines += [
             "",
-            "Option effects: compare the first-mover and seat intervals between rows; "
-            "rows whose intervals overlap are not distinguishable at this sample size.",
+            "## Do the variants differ?",
+            "",
+            "Each variant against the first: the first mover's results (win, shared, loss) by "
+            "a chi-square test (Fisher's exact test for a 2 × 2 table with small counts), the "
+            "lengths by the Mann–Whitney U test.",
+            "",
         ]
+        for test in data["tests"]:
+            lines.append(f"- `{test['variant']}` against `{test['baseline']}`: {verdict(test)}.")
     for path in plots:
         lines += ["", f"![{path.stem}]({path.name})"]
     lines.append("")

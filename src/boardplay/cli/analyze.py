@@ -1,5 +1,10 @@
 """``boardplay analyze GAME``: a balance study (seat advantage, effect of each rules option)
-under strong self-play, written as docs/analysis/GAME.md with plots."""
+under strong self-play, written as docs/analysis/GAME.md with plots.
+
+GAME may be a game string (``proteus(max_turns=100)``) and ``--option`` adds options: the study
+is then that one option set. ``--sweep option=v1,v2`` (repeatable) plays every combination of
+the swept values over those options and tests each variant against the first. A plain game
+name with neither studies the game's preset variants (``Game.study_axes``)."""
 
 from __future__ import annotations
 
@@ -9,9 +14,11 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from boardplay.ai.analysis import run_study, variants_for, write_report
+from boardplay.ai.analysis import Variant, run_study, variants_for, write_report
 from boardplay.ai.specs import make_agent
+from boardplay.ai.variants import p_value, parse_sweep, sweep
 from boardplay.cli.common import (
+    OPTION_HELP,
     console,
     fail,
     friendly,
@@ -20,14 +27,21 @@ from boardplay.cli.common import (
     progress,
     ray_option,
     resume_option,
-    warn_if_endless,
     workers_option,
 )
+from boardplay.core.options import parse_game_string, parse_option_pairs
 from boardplay.core.registry import canonical_name, load
 from boardplay.i18n import N_, _
 
 # The columns of the summary table (the English name decides the alignment).
-COLUMNS = (N_("variant"), N_("first mover"), N_("seat win rates"), N_("draws"), N_("length"))
+COLUMNS = (
+    N_("variant"),
+    N_("first mover"),
+    N_("seat win rates"),
+    N_("draws"),
+    N_("length: median (5%-95%), max"),
+    N_("cut"),
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -37,6 +51,15 @@ def register(app: typer.Typer) -> None:
     @friendly
     def analyze(
         game: str = typer.Argument(..., help=game_help()),
+        option: list[str] = typer.Option([], "--option", "-o", help=_(OPTION_HELP)),
+        sweeps: list[str] = typer.Option(
+            [],
+            "--sweep",
+            help=_(
+                "Play every value of an option, e.g. --sweep max_turns=50,100,200 (repeatable: "
+                "every combination); each variant is tested against the first."
+            ),
+        ),
         games: int = typer.Option(20, "--games", "-n", min=1, help=_("Games per variant.")),
         agent: str = typer.Option(
             "medium", help=_("Agent spec playing every seat (strong-vs-strong self-play).")
@@ -54,18 +77,25 @@ def register(app: typer.Typer) -> None:
         max_actions: int | None = max_actions_option(),
         ray: str | None = ray_option(),
     ) -> None:
-        name = canonical_name(game)
-        if "(" in game:
-            raise fail(_("analyze takes a plain game name; the study chooses the option sets"))
+        name, from_string = parse_game_string(game)
+        name = canonical_name(name)
+        pairs = parse_option_pairs(option)
+        base = load(name, **from_string, **pairs).options  # bad options fail here, clearly
+        given = {key: base[key] for key in (*from_string, *pairs)}
         if resume and records is None:
             raise fail(
                 _("--resume continues a study saved with --records DIR; give that directory")
             )
-        variants = variants_for(name)
+        if sweeps:
+            axes = [parse_sweep(name, text) for text in sweeps]
+            variants = [Variant(label, opts) for label, opts in sweep(given, axes)]
+            for variant in variants:
+                load(name, **variant.options)  # a combination the rules refuse fails now
+        elif given:
+            variants = [Variant(",".join(f"{k}={v}" for k, v in given.items()), given)]
+        else:
+            variants = variants_for(name)
         make_agent(agent, load(name), 0)  # a bad spec fails before any game is played
-        unbounded = [g for v in variants if not (g := load(name, **v.options)).bounded]
-        if unbounded:  # one note for the study, not one per variant
-            warn_if_endless(unbounded[0], max_actions)
         total = games * len(variants)
         with progress(_("{game} balance study").format(game=name), total) as advance:
             study = run_study(
@@ -84,18 +114,43 @@ def register(app: typer.Typer) -> None:
         data = study.to_json()
         title = _("{game}: {games} games per variant, {agent} in every seat")
         table = Table(title=title.format(game=name, games=games, agent=agent))
-        for column in COLUMNS:
-            table.add_column(_(column), justify="left" if column != "draws" else "right")
+        for column in COLUMNS:  # fold, never cut: every number stays whole at any width
+            table.add_column(
+                _(column),
+                justify="right" if column in ("draws", "cut") else "left",
+                overflow="fold",
+            )
         for v in data["variants"]:
             first = v["first_mover"]
+            length = v["length"]
             table.add_row(
                 v["game"],
                 f"{first['win_rate']:.0%} ({first['ci95'][0]:.0%}–{first['ci95'][1]:.0%})",
                 " ".join(f"{s['win_rate']:.0%}" for s in v["seats"]),
                 str(v["draws"]),
-                str(v["mean_length"]),
+                f"{length['p50']:g} ({length['p5']:g}–{length['p95']:g}), {length['max']}"
+                if length["games"]
+                else "-",
+                f"{length['cut']}/{v['cap']}" if v["cap"] else "-",
             )
         console.print(table)
+        for test in data["tests"]:
+            words = (
+                _("they differ at the 5% level")
+                if test["differ"]
+                else _("no difference at the 5% level")
+            )
+            line = _("{variant} against {baseline}: first mover {first}, length {length}: {words}")
+            console.print(
+                line.format(
+                    variant=test["variant"],
+                    baseline=test["baseline"],
+                    first=p_value(test["first_mover_p"]),
+                    length=p_value(test["length_p"]),
+                    words=words,
+                ),
+                soft_wrap=True,
+            )
         path = write_report(study, out)
         console.print(_("Report written to {path}").format(path=path))
         if json_path is not None:

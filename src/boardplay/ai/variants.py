@@ -1,0 +1,132 @@
+"""The designer's side of a balance study: which variants to play (a sweep of any option's
+values), how long their games are (the whole distribution, not a mean), and whether two
+variants differ (a test with its p-value, not overlapping intervals read by eye).
+
+The tests are SciPy's: the first mover's results (win, shared result, loss) of two variants as
+a contingency table (chi-square, or Fisher's exact test on a 2 x 2 table with small counts), and
+the game lengths by the Mann-Whitney U test. "Differ at the 5% level" means either p-value is
+below 0.05, each test taken alone: with many variants some will by chance.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from boardplay.ai.tasks import GameResult
+from boardplay.core.errors import OptionError
+from boardplay.core.options import OptionValue
+from boardplay.core.registry import game_class
+
+LEVEL = 0.05
+"""The significance level the report's words use."""
+
+
+def parse_sweep(game: str, text: str) -> tuple[str, list[OptionValue]]:
+    """``max_turns=50,100,none`` -> ``("max_turns", [50, 100, None])``, each value checked by
+    the option's own rules (so the error names what the option allows)."""
+    name, sep, raw = text.partition("=")
+    name = name.strip()
+    specs = game_class(game).option_set.by_name()
+    if not sep or not raw.strip():
+        raise OptionError(
+            f"--sweep takes option=value,value,... (e.g. max_turns=50,100), not {text!r}"
+        )
+    if name not in specs:
+        known = ", ".join(specs) or "(this game has no options)"
+        raise OptionError(f"{game} has no option {name!r}; its options are: {known}")
+    values = [specs[name].parse(part.strip()) for part in raw.split(",") if part.strip()]
+    if len(set(map(repr, values))) < 2:
+        raise OptionError(f"--sweep {name} needs at least two different values")
+    return name, values
+
+
+def sweep(
+    base: dict[str, OptionValue], axes: Sequence[tuple[str, Sequence[OptionValue]]]
+) -> list[tuple[str, dict[str, OptionValue]]]:
+    """Every combination of the swept values over ``base``, labelled ``name=value,...``."""
+    out = []
+    for combo in itertools.product(*(values for _, values in axes)):
+        chosen = {name: value for (name, _), value in zip(axes, combo, strict=True)}
+        label = ",".join(f"{name}={'none' if v is None else v}" for name, v in chosen.items())
+        out.append((label, {**base, **chosen}))
+    return out
+
+
+def length_summary(results: Sequence[GameResult]) -> dict[str, Any]:
+    """Game lengths in actions: mean, standard deviation, percentiles and the longest."""
+    if not results:
+        return {"games": 0}
+    lengths = np.array([r.length for r in results], dtype=float)
+    p5, p25, p50, p75, p95 = np.percentile(lengths, [5, 25, 50, 75, 95])
+    return {
+        "games": len(lengths),
+        "mean": round(float(lengths.mean()), 1),
+        "sd": round(float(lengths.std(ddof=1)) if len(lengths) > 1 else 0.0, 1),
+        "p5": float(p5),
+        "p25": float(p25),
+        "p50": float(p50),
+        "p75": float(p75),
+        "p95": float(p95),
+        "max": int(lengths.max()),
+        "cut": sum(1 for r in results if r.adjudicated),
+    }
+
+
+def first_mover_outcomes(results: Sequence[GameResult]) -> list[int]:
+    """How the player who moved first fared: ``[wins, shared results, losses]``."""
+    counts = [0, 0, 0]
+    for r in results:
+        share = r.returns[r.first_player]
+        counts[0 if share >= 1.0 - 1e-9 else 2 if share <= 1e-9 else 1] += 1
+    return counts
+
+
+def compare(base: Sequence[GameResult], other: Sequence[GameResult]) -> dict[str, Any]:
+    """Do two variants differ? The first mover's outcomes and the lengths, each tested."""
+    from scipy import stats
+
+    table = np.array([first_mover_outcomes(base), first_mover_outcomes(other)])
+    table = table[:, table.sum(axis=0) > 0]  # an outcome neither variant had says nothing
+    if table.shape[1] < 2 or min(table.sum(axis=1)) == 0:
+        outcome_p, outcome_test = 1.0, "none (one outcome only)"
+    elif table.shape == (2, 2) and table.min() < 5:
+        outcome_p, outcome_test = float(stats.fisher_exact(table).pvalue), "Fisher exact"
+    else:
+        outcome_p, outcome_test = float(stats.chi2_contingency(table).pvalue), "chi-square"
+    a = [r.length for r in base]
+    b = [r.length for r in other]
+    if len(set(a) | set(b)) < 2:
+        length_p = 1.0
+    else:
+        length_p = float(stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    return {
+        "first_mover_p": round(outcome_p, 4),
+        "first_mover_test": outcome_test,
+        "length_p": round(length_p, 4),
+        "length_test": "Mann-Whitney U",
+        "differ": outcome_p < LEVEL or length_p < LEVEL,
+    }
+
+
+def p_value(p: float) -> str:
+    """``p = 0.0312``, or ``p < 0.001`` where the rounded value would read 0."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3g}"
+
+
+def verdict(test: dict[str, Any]) -> str:
+    """The words of one comparison."""
+    parts = []
+    if test["first_mover_p"] < LEVEL:
+        parts.append(f"first-mover results differ ({p_value(test['first_mover_p'])})")
+    if test["length_p"] < LEVEL:
+        parts.append(f"lengths differ ({p_value(test['length_p'])})")
+    if not parts:
+        return (
+            f"no difference at the 5% level (first mover {p_value(test['first_mover_p'])}, "
+            f"length {p_value(test['length_p'])})"
+        )
+    return "differ at the 5% level: " + "; ".join(parts)
