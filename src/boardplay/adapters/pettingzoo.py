@@ -181,8 +181,7 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
 
     def _resolve_chance(self) -> None:
         while (
-            self.game_state.is_chance_node()
-            and len(self.game_state.history()) < self.max_actions
+            self.game_state.is_chance_node() and len(self.game_state.history()) < self.max_actions
         ):
             self.game_state.apply_action(sample_chance(self.game_state, self._rng))
 
