@@ -7,12 +7,16 @@
 
 - ``BoardplayVectorEnv`` is a Gymnasium ``VectorEnv``: the learner holds one seat of every
   game, the other seats play uniformly at random inside the step (the compiled opponents; for
-  an agent opponent use the single-game ``boardplay.adapters.gymnasium`` env). Observations are
+  an agent opponent use the single-game ``boardplay.adapters.gymnasium`` env). Game options are
+  keywords (``BoardplayVectorEnv("proteus", 64, max_turns=50)``). Observations are
   the learner's ``observation_tensor``; ``infos["action_mask"]`` is the int8 mask of the next
   decision; rewards are the learner's zero-sum utility at the end (``adapters.utilities``).
-  Autoreset happens in the same step (``AutoresetMode.SAME_STEP``): a finished game's last
-  observation is in ``infos["final_obs"]`` (where ``infos["_final_obs"]``) and the returned
-  observation is already the next game's first.
+  Autoreset happens in the same step (``AutoresetMode.SAME_STEP``), with the info keys of
+  Gymnasium's own vector envs: a finished game's last observation is in
+  ``infos["final_obs"]`` (where ``infos["_final_obs"]``), ``infos["final_info"]`` holds its
+  last info, and the returned observation is already the next game's first. A game still going
+  after ``max_actions`` actions (default ``Game.episode_limit``, all seats and chance counted)
+  is cut: ``truncated``, reward 0, restarted the same way.
 - ``BatchedGames`` is the matching multi-agent (PettingZoo-style, turn-based) API: every seat's
   decisions come from the caller; ``to_move[i]`` names the seat deciding in game ``i`` and the
   observation is from that seat's view; rewards are per seat.
@@ -41,14 +45,24 @@ from boardplay.core.registry import load
 Array = np.ndarray[Any, Any]
 
 
-def _kernel_game(game: Game | str, compact: bool) -> Game:
-    loaded = load(game) if isinstance(game, str) else game
+def _kernel_game(game: Game | str, compact: bool, options: dict[str, Any]) -> Game:
+    if isinstance(game, Game) and options:
+        raise OptionError("give options either in the Game or as keywords, not both")
+    loaded = load(game, **options) if isinstance(game, str) else game
     kernel = loaded.new_initial_state().kernel
     if kernel is None:
         raise OptionError(f"{loaded.name} has no compiled kernel, so it cannot be batched")
     if compact and kernel.compact_size == 0:
         raise OptionError(f"{loaded.name} has no compact observation; use compact=False")
     return loaded
+
+
+def _limit(game: Game, max_actions: int | None) -> int:
+    """The action count at which the batch cuts a game: ``Game.episode_limit`` by default."""
+    limit = game.episode_limit if max_actions is None else max_actions
+    if not isinstance(limit, int) or limit < 1:
+        raise OptionError(f"max_actions must be a positive integer, not {max_actions!r}")
+    return min(limit, 2**31 - 1)
 
 
 def _expand(batch: KernelBatch, compact: Array) -> Array:
@@ -70,6 +84,7 @@ class _Buffers:
         self.to_move = np.zeros(size, dtype=np.int32)
         self.rewards = np.zeros((size, batch.num_players), dtype=np.float32)
         self.terminated = np.zeros(size, dtype=np.uint8)
+        self.truncated = np.zeros(size, dtype=np.uint8)
         self.illegal = np.zeros(size, dtype=np.uint8)
 
     def step(self, batch: KernelBatch, actions: Array) -> int:
@@ -83,6 +98,7 @@ class _Buffers:
             self.terminated,
             self.illegal,
             self.final_obs,
+            self.truncated,
         )
         return finished
 
@@ -91,12 +107,19 @@ class BatchedGames:
     """``size`` games of ``game`` for self-play: the caller decides for every seat."""
 
     def __init__(
-        self, game: Game | str, size: int, observations: bool = True, compact: bool = False
+        self,
+        game: Game | str,
+        size: int,
+        observations: bool = True,
+        compact: bool = False,
+        max_actions: int | None = None,
+        **options: Any,
     ) -> None:
-        self.game = _kernel_game(game, compact)
+        self.game = _kernel_game(game, compact, options)
         kernel = self.game.new_initial_state().kernel
         assert kernel is not None
-        self.batch = KernelBatch(kernel, size, -1, 0, compact)
+        limit = _limit(self.game, max_actions)
+        self.batch = KernelBatch(kernel, size, -1, 0, compact, limit)
         self.size = size
         self._buffers = _Buffers(self.batch, size, observations)
 
@@ -113,11 +136,17 @@ class BatchedGames:
 
     def step(self, actions: Array) -> tuple[Array, Array, Array, Array, Array]:
         """One decision in every game: ``(observations, masks, seats to move, rewards per
-        seat, terminated)``; finished games restart in the same call. The arrays are reused
-        by the next call (copy what you keep)."""
+        seat, terminated)``; finished games restart in the same call, and so do games cut at
+        ``max_actions`` (``self.truncated`` says which). The arrays are reused by the next
+        call (copy what you keep)."""
         b = self._buffers
         b.step(self.batch, actions)
         return b.obs, b.mask, b.to_move, b.rewards, b.terminated.view(np.bool_)
+
+    @property
+    def truncated(self) -> Array:
+        """Which games the last ``step`` cut at ``max_actions`` (and restarted)."""
+        return self._buffers.truncated.view(np.bool_)
 
     def expand(self, compact: Array) -> Array:
         """Compact observations (``compact=True``) as the float32 tensors they stand for, one
@@ -131,16 +160,23 @@ class BoardplayVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium API)
 
     def __init__(
-        self, game: Game | str, num_envs: int, seat: int = 0, compact: bool = False
+        self,
+        game: Game | str,
+        num_envs: int,
+        seat: int = 0,
+        compact: bool = False,
+        max_actions: int | None = None,
+        **options: Any,
     ) -> None:
-        self.game = _kernel_game(game, compact)
-        if not 0 <= seat < self.game.num_players:
+        self.game = _kernel_game(game, compact, options)
+        if not isinstance(seat, int) or not 0 <= seat < self.game.num_players:
             raise OptionError(f"seat must be 0..{self.game.num_players - 1}, not {seat!r}")
         kernel = self.game.new_initial_state().kernel
         assert kernel is not None
         self.seat = seat
         self.num_envs = num_envs
-        self.batch = KernelBatch(kernel, num_envs, seat, 0, compact)
+        self.max_actions = _limit(self.game, max_actions)
+        self.batch = KernelBatch(kernel, num_envs, seat, 0, compact, self.max_actions)
         self._buffers = _Buffers(self.batch, num_envs, True)
         self.tensor_shape = self.game.observation_shape()
         shape = (kernel.compact_size,) if compact else self.tensor_shape
@@ -171,14 +207,15 @@ class BoardplayVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         b = self._buffers
         finished = b.step(self.batch, actions)
         terminated = b.terminated.view(np.bool_)
-        infos: dict[str, Any] = {
-            "action_mask": b.mask,
-            "illegal_action": b.illegal.view(np.bool_),
-        }
-        if finished:
+        truncated = b.truncated.view(np.bool_)
+        illegal = b.illegal.view(np.bool_)
+        infos: dict[str, Any] = {"action_mask": b.mask, "illegal_action": illegal}
+        if finished:  # the keys and masks of Gymnasium's own vector envs (SAME_STEP)
+            ended = terminated | truncated
             infos["final_obs"] = b.final_obs.reshape(self._shape)
-            infos["_final_obs"] = terminated
-        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+            infos["_final_obs"] = ended
+            infos["final_info"] = {"illegal_action": illegal, "_illegal_action": ended}
+            infos["_final_info"] = ended
         return b.obs.reshape(self._shape), b.rewards[:, self.seat], terminated, truncated, infos
 
     def expand(self, compact: Array) -> Array:

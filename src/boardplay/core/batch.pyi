@@ -15,8 +15,15 @@ class KernelBatch:
     observation_size: int
     compact: bool
     row_size: int
+    limit: int
     def __new__(
-        cls, start: Kernel, size: int, learner: int = -1, seed: int = 0, compact: bool = False
+        cls,
+        start: Kernel,
+        size: int,
+        learner: int = -1,
+        seed: int = 0,
+        compact: bool = False,
+        limit: int = 0,
     ) -> Self: ...
     def game(self, i: int) -> Kernel: ...
     def reset(self, seed: int, obs: Any, mask: Any, to_move: Any) -> None: ...
@@ -30,5 +37,6 @@ class KernelBatch:
         terminated: Any,
         illegal: Any,
         final_obs: Any,
+        truncated: Any,
     ) -> int: ...
     def expand(self, compact: Any, out: Any) -> None: ...

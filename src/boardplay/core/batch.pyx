@@ -8,6 +8,10 @@ decision is due, and writes the next observation, action mask and, at the end of
 zero-sum utilities; a finished game restarts at once (autoreset in the same step). Nothing
 per game touches a Python object but the kernel itself.
 
+Every game counts its actions (the caller's, the random opponents' and chance's). With a
+``limit``, a game still going after that many is cut: ``truncated``, rewards 0, and it restarts
+like a finished one, so no game in a batch runs for ever (``Game.episode_limit``).
+
 Observations are either the float32 tensor (``observation_size`` per game) or, with
 ``compact``, the kernel's compact bytes (``compact_size`` per game): the same information in
 a few hundred bytes instead of tens of kilobytes, because a batch of 1,024 float tensors per
@@ -19,6 +23,8 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, sample_chance
+
+cdef int CUT = -100  # _settle's answer when the game reached the limit before a decision
 
 
 cdef class KernelBatch:
@@ -35,14 +41,16 @@ cdef class KernelBatch:
     cdef readonly int observation_size
     cdef readonly bint compact
     cdef readonly int row_size
+    cdef readonly int limit
     cdef Rng rng
+    cdef int* lengths
     cdef int* legal
     cdef int* outcomes
     cdef double* probabilities
     cdef double values[8]
 
     def __cinit__(self, Kernel start, int size, int learner=-1, unsigned long long seed=0,
-                  bint compact=False):
+                  bint compact=False, int limit=0):
         if size < 1:
             raise ValueError(f"a batch needs at least one game, not {size}")
         if not -1 <= learner < start.num_players:
@@ -51,12 +59,18 @@ cdef class KernelBatch:
             raise ValueError("a batch holds games of at most 8 players")
         if compact and start.compact_size == 0:
             raise ValueError(f"{type(start).__name__} writes no compact observation")
+        if limit < 0:
+            raise ValueError(f"limit must be 0 (none) or a number of actions, not {limit}")
         cdef int space = max(start.action_space, start.chance_space, 1)
         self.legal = <int*>malloc(space * sizeof(int))
         self.outcomes = <int*>malloc(space * sizeof(int))
         self.probabilities = <double*>malloc(space * sizeof(double))
-        if self.legal == NULL or self.outcomes == NULL or self.probabilities == NULL:
+        self.lengths = <int*>malloc(size * sizeof(int))
+        if (self.legal == NULL or self.outcomes == NULL or self.probabilities == NULL
+                or self.lengths == NULL):
             raise MemoryError()
+        memset(self.lengths, 0, size * sizeof(int))
+        self.limit = limit
         self.start = start.copy()
         self.games = [start.copy() for _ in range(size)]
         self.size = size
@@ -72,22 +86,32 @@ cdef class KernelBatch:
         free(self.legal)
         free(self.outcomes)
         free(self.probabilities)
+        free(self.lengths)
 
-    cdef int _settle(self, Kernel k) noexcept:
+    cdef int _settle(self, Kernel k, int i, bint cap) noexcept:
         """Play chance (and random opponents) until a caller's decision or the end; return the
-        seat to decide, or TERMINAL."""
+        seat to decide, TERMINAL, or (``cap``) CUT once game ``i`` has lasted ``limit``."""
         cdef int player
         while True:
             player = k.to_move()
+            if player == TERMINAL:
+                return player
+            if cap and self.limit and self.lengths[i] >= self.limit:
+                return CUT
             if player == CHANCE:
                 k.apply(sample_chance(k, &self.rng, self.outcomes, self.probabilities))
-            elif player == TERMINAL or self.learner < 0 or player == self.learner:
+            elif self.learner < 0 or player == self.learner:
                 return player
             else:
                 k.apply(k.sample_legal(&self.rng, self.legal))
+            self.lengths[i] += 1
 
-    cdef void _restart(self, Kernel k) noexcept:
+    cdef int _restart(self, Kernel k, int i) noexcept:
+        """Game ``i`` from the start to its first decision (never cut: a new game's setup is
+        shorter than any limit that makes sense, and the caller needs a decision)."""
         k.copy_from(self.start)
+        self.lengths[i] = 0
+        return self._settle(k, i, False)
 
     def game(self, int i) -> Kernel:
         """A copy of game ``i``'s kernel as it stands (for inspection and tests)."""
@@ -165,8 +189,7 @@ cdef class KernelBatch:
         cdef Kernel k
         for i in range(self.size):
             k = <Kernel>self.games[i]
-            self._restart(k)
-            self._write(i, self._settle(k), rows, stride, mask, to_move)
+            self._write(i, self._restart(k, i), rows, stride, mask, to_move)
 
     def step(
         self,
@@ -178,6 +201,7 @@ cdef class KernelBatch:
         unsigned char[::1] terminated,
         unsigned char[::1] illegal,
         final_obs,
+        unsigned char[::1] truncated,
     ) -> int:
         """Apply ``actions[i]`` in game ``i`` for the seat ``to_move[i]`` named by the previous
         call, then write the next decision into ``obs`` / ``mask`` / ``to_move``.
@@ -185,12 +209,16 @@ cdef class KernelBatch:
         game as a loss for the seat that chose it (``illegal[i]`` = 1). A finished game gets
         ``terminated[i]`` = 1, its zero-sum utilities in ``rewards[i]`` (0 elsewhere), its last
         observation from the deciding seat's view in ``final_obs[i]`` (when that buffer has
-        rows), and restarts at once. Returns the number of games that finished."""
+        rows), and restarts at once. A game that reaches ``limit`` actions instead gets
+        ``truncated[i]`` = 1, rewards 0, its final observation, and restarts too. Returns the
+        number of games that finished or were cut."""
         self._check(mask, to_move)
         if actions.shape[0] != self.size or terminated.shape[0] != self.size:
             raise ValueError(f"actions and terminated must hold {self.size} entries")
         if illegal.shape[0] != self.size or rewards.shape[0] != self.size:
             raise ValueError(f"illegal and rewards must hold {self.size} entries")
+        if truncated.shape[0] != self.size:
+            raise ValueError(f"truncated must hold {self.size} entries")
         if rewards.shape[1] != self.num_players:
             raise ValueError(f"rewards must be {self.size} x {self.num_players} float32")
         cdef Py_ssize_t stride, final_stride = 0
@@ -208,6 +236,7 @@ cdef class KernelBatch:
             for s in range(n):
                 rewards[i, s] = 0.0
             terminated[i] = 0
+            truncated[i] = 0
             illegal[i] = 0
             if action < 0 or action >= self.action_space or mask[i, action] == 0:
                 illegal[i] = 1
@@ -217,18 +246,21 @@ cdef class KernelBatch:
                 player = TERMINAL
             else:
                 k.apply(<int>action)
-                player = self._settle(k)
+                self.lengths[i] += 1
+                player = self._settle(k, i, True)
                 if player == TERMINAL:
                     self._utilities(k, rewards, i)
-            if player == TERMINAL:
-                terminated[i] = 1
+            if player == TERMINAL or player == CUT:
+                if player == TERMINAL:
+                    terminated[i] = 1
+                else:
+                    truncated[i] = 1
                 finished += 1
                 if final_stride:
                     self._observe(
                         k, seat if self.learner < 0 else self.learner, finals + i * final_stride
                     )
-                self._restart(k)
-                player = self._settle(k)
+                player = self._restart(k, i)
             self._write(i, player, rows, stride, mask, to_move)
         return finished
 
