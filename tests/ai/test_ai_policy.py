@@ -182,3 +182,19 @@ def test_ship_takes_the_best_seed_above_the_threshold(tmp_path: Path) -> None:
     assert selfplay.meta["run"] == "selfplay-1"
     levels = json.loads((tmp_path / "shipped" / "levels.json").read_text())
     assert levels == {"potlatch": "potlatch-selfplay"}
+
+
+def test_the_learned_level_plays_the_policy_its_table_names(
+    policy_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import boardplay.ai.policy as policy_module
+
+    game = load("potlatch")
+    random_net(game).save(policy_dir / "pot-best.npz")
+    table = policy_dir / "levels.json"
+    table.write_text(json.dumps({"potlatch": "pot-best"}))
+    monkeypatch.setattr(policy_module, "LEVELS", table)
+    agent = make_agent("learned", game, 0)
+    assert isinstance(agent, PolicyAgent) and agent.name == "learned"
+    with pytest.raises(OptionError, match="no learned policy is shipped for proteus"):
+        make_agent("learned", load("proteus"), 0)
