@@ -7,8 +7,9 @@ of single-game environments.
 >>> env = BoardplayVecEnv("potlatch", num_envs=32, seed=1)     # doctest: +SKIP
 >>> MaskablePPO("MlpPolicy", env).learn(20_000)                # doctest: +SKIP
 
-- Observations, rewards and the learner's seat are those of ``BoardplayVectorEnv`` (the other
-  seats play uniformly at random inside the compiled step); game options are keywords.
+- Observations, rewards and the learner's seat (``seat="random"``: drawn for every game) are
+  those of ``BoardplayVectorEnv`` (the other seats play uniformly at random inside the compiled
+  step); game options are keywords.
 - ``action_masks()`` gives the masks of every game (as bools), and ``env_method("action_masks")``
   one per game: what sb3-contrib's ``get_action_masks`` asks for.
 - A finished or cut game restarts in the same step, as SB3 expects: its last observation is in
@@ -39,7 +40,7 @@ class BoardplayVecEnv(VecEnv):
         self,
         game: Game | str,
         num_envs: int,
-        seat: int = 0,
+        seat: int | str = 0,
         seed: int = 0,
         max_actions: int | None = None,
         **options: Any,

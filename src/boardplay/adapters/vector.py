@@ -37,7 +37,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from boardplay.core.batch import KernelBatch
+from boardplay.core.batch import RANDOM_SEAT, KernelBatch
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.registry import load
@@ -163,20 +163,25 @@ class BoardplayVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         self,
         game: Game | str,
         num_envs: int,
-        seat: int = 0,
+        seat: int | str = 0,
         compact: bool = False,
         max_actions: int | None = None,
         **options: Any,
     ) -> None:
         self.game = _kernel_game(game, compact, options)
-        if not isinstance(seat, int) or not 0 <= seat < self.game.num_players:
-            raise OptionError(f"seat must be 0..{self.game.num_players - 1}, not {seat!r}")
+        n = self.game.num_players
+        if seat != "random" and not (isinstance(seat, int) and 0 <= seat < n):
+            raise OptionError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
         kernel = self.game.new_initial_state().kernel
         assert kernel is not None
-        self.seat = seat
+        learner = RANDOM_SEAT if seat == "random" else int(seat)
         self.num_envs = num_envs
         self.max_actions = _limit(self.game, max_actions)
-        self.batch = KernelBatch(kernel, num_envs, seat, 0, compact, self.max_actions)
+        self.batch = KernelBatch(kernel, num_envs, learner, 0, compact, self.max_actions)
+        self.seats = np.zeros(num_envs, dtype=np.int32)
+        """The learner's seat in each game (drawn per game with ``seat="random"``)."""
+        self._final_seats = np.zeros(num_envs, dtype=np.int32)
+        self.batch.learner_seats(self.seats)
         self._buffers = _Buffers(self.batch, num_envs, True)
         self.tensor_shape = self.game.observation_shape()
         shape = (kernel.compact_size,) if compact else self.tensor_shape
@@ -201,22 +206,35 @@ class BoardplayVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         b = self._buffers
         self.batch.reset(seed & 0xFFFFFFFFFFFFFFFF, b.obs, b.mask, b.to_move)
-        return b.obs.reshape(self._shape), {"action_mask": b.mask}
+        self.batch.learner_seats(self.seats)
+        return b.obs.reshape(self._shape), {"action_mask": b.mask, "seat": self.seats}
 
     def step(self, actions: Array) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
         b = self._buffers
+        self._final_seats[:] = self.seats  # the seats of the games this step may end
         finished = b.step(self.batch, actions)
+        self.batch.learner_seats(self.seats)
         terminated = b.terminated.view(np.bool_)
         truncated = b.truncated.view(np.bool_)
         illegal = b.illegal.view(np.bool_)
-        infos: dict[str, Any] = {"action_mask": b.mask, "illegal_action": illegal}
+        rewards = b.rewards[np.arange(self.num_envs), self._final_seats]
+        infos: dict[str, Any] = {
+            "action_mask": b.mask,
+            "illegal_action": illegal,
+            "seat": self.seats,
+        }
         if finished:  # the keys and masks of Gymnasium's own vector envs (SAME_STEP)
             ended = terminated | truncated
             infos["final_obs"] = b.final_obs.reshape(self._shape)
             infos["_final_obs"] = ended
-            infos["final_info"] = {"illegal_action": illegal, "_illegal_action": ended}
+            infos["final_info"] = {
+                "illegal_action": illegal,
+                "_illegal_action": ended,
+                "seat": self._final_seats.copy(),
+                "_seat": ended,
+            }
             infos["_final_info"] = ended
-        return b.obs.reshape(self._shape), b.rewards[:, self.seat], terminated, truncated, infos
+        return b.obs.reshape(self._shape), rewards, terminated, truncated, infos
 
     def expand(self, compact: Array) -> Array:
         """Compact observations (``compact=True``) as the tensors they stand for, shaped

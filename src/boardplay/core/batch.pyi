@@ -6,6 +6,8 @@ from typing_extensions import disjoint_base
 
 from boardplay.core.kernel import Kernel
 
+RANDOM_SEAT: int
+
 @disjoint_base
 class KernelBatch:
     size: int
@@ -40,3 +42,5 @@ class KernelBatch:
         truncated: Any,
     ) -> int: ...
     def expand(self, compact: Any, out: Any) -> None: ...
+    def seat(self, i: int) -> int: ...
+    def learner_seats(self, out: Any) -> None: ...

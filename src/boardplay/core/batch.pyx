@@ -22,15 +22,19 @@ into tensors.
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, sample_chance
+from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below, sample_chance
 
 cdef int CUT = -100  # _settle's answer when the game reached the limit before a decision
+cdef int RANDOM = -2
+RANDOM_SEAT = RANDOM
+"""``learner`` value: the learner's seat is drawn anew for every game (``seat(i)`` tells)."""
 
 
 cdef class KernelBatch:
     """``size`` games of ``start``'s game. ``learner`` -1: every seat's decisions come from the
     caller (self-play); a seat number: only that seat's, the others play uniformly at random
-    inside the step."""
+    inside the step; ``RANDOM_SEAT`` (-2): as a seat number, but the seat is drawn for every
+    game when it starts."""
 
     cdef Kernel start
     cdef list games
@@ -44,6 +48,7 @@ cdef class KernelBatch:
     cdef readonly int limit
     cdef Rng rng
     cdef int* lengths
+    cdef int* seats
     cdef int* legal
     cdef int* outcomes
     cdef double* probabilities
@@ -53,8 +58,10 @@ cdef class KernelBatch:
                   bint compact=False, int limit=0):
         if size < 1:
             raise ValueError(f"a batch needs at least one game, not {size}")
-        if not -1 <= learner < start.num_players:
-            raise ValueError(f"learner must be -1 or a seat 0..{start.num_players - 1}")
+        if not -2 <= learner < start.num_players:
+            raise ValueError(
+                f"learner must be -1, -2 (a random seat) or a seat 0..{start.num_players - 1}"
+            )
         if start.num_players > 8:
             raise ValueError("a batch holds games of at most 8 players")
         if compact and start.compact_size == 0:
@@ -66,10 +73,14 @@ cdef class KernelBatch:
         self.outcomes = <int*>malloc(space * sizeof(int))
         self.probabilities = <double*>malloc(space * sizeof(double))
         self.lengths = <int*>malloc(size * sizeof(int))
+        self.seats = <int*>malloc(size * sizeof(int))
         if (self.legal == NULL or self.outcomes == NULL or self.probabilities == NULL
-                or self.lengths == NULL):
+                or self.lengths == NULL or self.seats == NULL):
             raise MemoryError()
         memset(self.lengths, 0, size * sizeof(int))
+        cdef int i
+        for i in range(size):
+            self.seats[i] = max(learner, 0)
         self.limit = limit
         self.start = start.copy()
         self.games = [start.copy() for _ in range(size)]
@@ -87,6 +98,7 @@ cdef class KernelBatch:
         free(self.outcomes)
         free(self.probabilities)
         free(self.lengths)
+        free(self.seats)
 
     cdef int _settle(self, Kernel k, int i, bint cap) noexcept:
         """Play chance (and random opponents) until a caller's decision or the end; return the
@@ -100,7 +112,7 @@ cdef class KernelBatch:
                 return CUT
             if player == CHANCE:
                 k.apply(sample_chance(k, &self.rng, self.outcomes, self.probabilities))
-            elif self.learner < 0 or player == self.learner:
+            elif self.learner == -1 or player == self.seats[i]:
                 return player
             else:
                 k.apply(k.sample_legal(&self.rng, self.legal))
@@ -111,7 +123,21 @@ cdef class KernelBatch:
         shorter than any limit that makes sense, and the caller needs a decision)."""
         k.copy_from(self.start)
         self.lengths[i] = 0
+        if self.learner == RANDOM:
+            self.seats[i] = rng_below(&self.rng, self.num_players)
         return self._settle(k, i, False)
+
+    def seat(self, int i) -> int:
+        """The learner's seat in game ``i`` (-1 in self-play)."""
+        if not 0 <= i < self.size:
+            raise IndexError(f"game {i} is not in a batch of {self.size}")
+        return -1 if self.learner == -1 else self.seats[i]
+
+    def learner_seats(self, int[::1] out) -> None:
+        """Every game's learner seat into ``out`` (one call per step, not one per game)."""
+        cdef int i
+        for i in range(self.size):
+            out[i] = -1 if self.learner == -1 else self.seats[i]
 
     def game(self, int i) -> Kernel:
         """A copy of game ``i``'s kernel as it stands (for inspection and tests)."""
@@ -258,7 +284,7 @@ cdef class KernelBatch:
                 finished += 1
                 if final_stride:
                     self._observe(
-                        k, seat if self.learner < 0 else self.learner, finals + i * final_stride
+                        k, seat if self.learner == -1 else self.seats[i], finals + i * final_stride
                     )
                 player = self._restart(k, i)
             self._write(i, player, rows, stride, mask, to_move)
