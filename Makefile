@@ -7,7 +7,7 @@ KERNELS := $(VENV)/.kernels
 KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi')
 PYTEST_WORKERS ?= 2
 
-.PHONY: play test soak bench bench-web lint format chromium services clean i18n baselines
+.PHONY: play test soak bench bench-web lint format chromium services clean i18n baselines dist distcheck
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -49,6 +49,20 @@ soak: $(KERNELS)
 
 bench: $(KERNELS)
 	$(BIN)/boardplay bench --mcts --adapters --seconds 2
+
+# An sdist and a binary wheel in dist/: built in an isolated environment (Cython comes from the
+# build requirements), the wheel repaired by auditwheel to the manylinux tag this glibc allows.
+dist: $(STAMP)
+	rm -rf dist build/wheels
+	$(PY) -m build --outdir build/wheels .
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/auditwheel repair --wheel-dir dist build/wheels/boardplay-*.whl
+	cp build/wheels/boardplay-*.tar.gz dist/
+	ls -l dist
+
+# The wheel installed into a fresh virtualenv with no working compiler and no Cython, and the
+# adapters' checkers run against it from outside the source tree (tools/distcheck.sh).
+distcheck: dist
+	tools/distcheck.sh
 
 # The learning baselines of docs/adapters.md: masked PPO and self-play, three seeds per game, at
 # each game's budget (boardplay.ai.train.BUDGETS); about 75 minutes on one core of this machine.
