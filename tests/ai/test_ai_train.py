@@ -4,7 +4,6 @@ network to NumPy, a short real training run, and the command's errors (needs tor
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import numpy as np
@@ -18,9 +17,10 @@ pytest.importorskip("torch", reason="the train extra is not installed")
 import torch
 from sb3_contrib import MaskablePPO
 
+from boardplay.ai.league import League
 from boardplay.ai.policy import PolicyNet
 from boardplay.ai.train import TrainConfig, export, train
-from boardplay.ai.trainenv import RANDOM, League, LearnerGames
+from boardplay.ai.trainenv import RANDOM, LearnerGames, new_league
 from boardplay.cli.main import app
 from boardplay.core.errors import OptionError
 from boardplay.core.registry import load
@@ -82,15 +82,18 @@ def test_a_game_longer_than_the_limit_is_cut_as_a_draw() -> None:
     assert all(length <= 6 for length in env.lengths)
 
 
-def test_league_keeps_random_and_the_newest_snapshots() -> None:
-    league = League(keep=2)
+def test_the_training_league_keeps_random_and_the_newest_snapshots() -> None:
+    league = new_league(keep=2)
     nets = [PolicyNet([np.zeros((1, 1), np.float32)], [np.zeros(1, np.float32)]) for _ in range(3)]
     for net in nets:
         league.add(net)
     assert league.members == [RANDOM, nets[1], nets[2]]
-    rng = random.Random(0)
+    rng = np.random.default_rng(0)
     drawn = {id(league.draw(rng)) for _ in range(60)}
     assert drawn == {id(m) for m in league.members}
+    league.add("easy")
+    with pytest.raises(ValueError, match="'random' and PolicyNet snapshots"):
+        LearnerGames(load("potlatch"), 2, seed=0, league=league)
 
 
 def test_snapshot_opponents_play_their_own_moves_to_the_end() -> None:
@@ -101,9 +104,7 @@ def test_snapshot_opponents_play_their_own_moves_to_the_end() -> None:
         [rng.normal(0, 0.3, (8, size)).astype(np.float32), np.eye(actions, 8, dtype=np.float32)],
         [np.zeros(8, np.float32), np.zeros(actions, np.float32)],
     )
-    league = League()
-    league.members = [net]
-    env = LearnerGames(game, 4, seed=2, league=league)
+    env = LearnerGames(game, 4, seed=2, league=League([net]))
     assert len(play_randomly(env, 300)) > 0
     assert all(opponent is net for opponent in env.opponents)
 

@@ -37,7 +37,7 @@ import numpy as np
 from gymnasium import spaces
 
 from boardplay.adapters import utilities, utility_range
-from boardplay.adapters.opponents import League, Member, agent_for, check_member
+from boardplay.adapters.opponents import League, Member, agent_for, check_league, check_member
 from boardplay.adapters.pettingzoo import action_mask, observe_tensor, resolve_game
 from boardplay.ai.agents import Agent
 from boardplay.core.errors import IllegalActionError, OptionError
@@ -84,7 +84,7 @@ class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
             raise OptionError(f"{game.name} needs {n - 1} opponent(s), got {len(seats)}")
         for member in seats:  # fail now, with the agent's own message, not at reset
             if isinstance(member, League):
-                member.check(game)
+                check_league(member, game)
             else:
                 check_member(member, game)
         limit = game.episode_limit if max_actions is None else max_actions

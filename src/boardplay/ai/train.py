@@ -106,11 +106,11 @@ def train(
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import Logger
 
-    from boardplay.ai.trainenv import League, LearnerGames
+    from boardplay.ai.trainenv import LearnerGames, new_league
 
     torch.set_num_threads(1)  # small networks: threads cost more than they give on 2 cores
     game = load(config.game)
-    league = League(config.league)
+    league = new_league(config.league)
     env = LearnerGames(game, config.envs, config.seed, league)
     selfplay = config.algo == "selfplay"
     model = MaskablePPO(

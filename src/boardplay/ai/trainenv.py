@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
+from boardplay.ai.league import League
 from boardplay.ai.policy import PolicyNet
 from boardplay.core.game import CHANCE, TERMINAL, Game
 from boardplay.core.kernel import Kernel
@@ -28,22 +29,10 @@ RANDOM = "random"
 """The league member that plays uniformly at random among the legal actions."""
 
 
-class League:
-    """The opponents of self-play: ``random`` and frozen snapshots of the learner, one drawn
-    uniformly for each new game; the oldest snapshot goes when there are more than ``keep``."""
-
-    def __init__(self, keep: int = 5) -> None:
-        self.members: list[str | PolicyNet] = [RANDOM]
-        self.keep = keep
-
-    def add(self, snapshot: PolicyNet) -> None:
-        self.members.append(snapshot)
-        snapshots = [m for m in self.members if m != RANDOM]
-        if len(snapshots) > self.keep:
-            self.members.remove(snapshots[0])
-
-    def draw(self, rng: random.Random) -> str | PolicyNet:
-        return self.members[rng.randrange(len(self.members))]
+def new_league(keep: int = 5) -> League:
+    """The self-play league: ``random`` always, and up to ``keep`` snapshots of the learner
+    (NumPy ``PolicyNet`` s, which play batched)."""
+    return League([RANDOM], keep=keep)
 
 
 class LearnerGames(VecEnv):
@@ -57,9 +46,13 @@ class LearnerGames(VecEnv):
             raise ValueError(f"{game.name} has no compiled kernel to train on")
         self.game = game
         self.start: Kernel = start
-        self.league = league or League()
+        self.league = league or new_league()
+        for member in self.league.members:
+            if member != RANDOM and not isinstance(member, PolicyNet):
+                raise ValueError("the training league holds 'random' and PolicyNet snapshots")
         self.limit = game.episode_limit
         self.rng = random.Random(seed)
+        self.draws = np.random.default_rng(seed)
         self.size = int(np.prod(game.observation_shape()))
         self.actions = game.num_distinct_actions
         observation = spaces.Box(-np.inf, np.inf, (self.size,), np.float32)
@@ -78,7 +71,9 @@ class LearnerGames(VecEnv):
     def _new_game(self, i: int) -> None:
         self.kernels[i].assign(self.start)
         self.seats[i] = self.rng.randrange(self.game.num_players)
-        self.opponents[i] = self.league.draw(self.rng)
+        drawn = self.league.draw(self.draws)
+        assert drawn == RANDOM or isinstance(drawn, PolicyNet)
+        self.opponents[i] = drawn
         self.lengths[i] = 0
 
     def _act(self, i: int, action: int) -> None:
