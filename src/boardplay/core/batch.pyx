@@ -26,6 +26,10 @@ from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below, sam
 
 cdef int CUT = -100  # _settle's answer when the game reached the limit before a decision
 cdef int RANDOM = -2
+cdef long long WAIT = -1
+WAITS = WAIT
+"""``step`` action: game ``i`` takes no action this call (it keeps waiting for its decision),
+so a caller can advance some games (e.g. the opponents' turns) and not others."""
 RANDOM_SEAT = RANDOM
 """``learner`` value: the learner's seat is drawn anew for every game (``seat(i)`` tells)."""
 
@@ -49,6 +53,7 @@ cdef class KernelBatch:
     cdef Rng rng
     cdef int* lengths
     cdef int* seats
+    cdef bint viewers
     cdef int* legal
     cdef int* outcomes
     cdef double* probabilities
@@ -133,11 +138,25 @@ cdef class KernelBatch:
             raise IndexError(f"game {i} is not in a batch of {self.size}")
         return -1 if self.learner == -1 else self.seats[i]
 
+    def view_from(self, const int[::1] seats) -> None:
+        """Self-play batches: write each game's final observation from ``seats[i]``'s view (a
+        caller that plays one seat itself, and the others for opponents) instead of the view
+        of the seat that made the last action."""
+        if self.learner != -1 or seats.shape[0] != self.size:
+            raise ValueError(f"view_from takes {self.size} seats, in a self-play batch")
+        cdef int i
+        for i in range(self.size):
+            if not 0 <= seats[i] < self.num_players:
+                raise ValueError(f"seat {seats[i]} is not a seat of this game")
+            self.seats[i] = seats[i]
+        self.viewers = True
+
     def learner_seats(self, int[::1] out) -> None:
         """Every game's learner seat into ``out`` (one call per step, not one per game)."""
         cdef int i
         for i in range(self.size):
             out[i] = -1 if self.learner == -1 else self.seats[i]
+
 
     def game(self, int i) -> Kernel:
         """A copy of game ``i``'s kernel as it stands (for inspection and tests)."""
@@ -232,7 +251,8 @@ cdef class KernelBatch:
         """Apply ``actions[i]`` in game ``i`` for the seat ``to_move[i]`` named by the previous
         call, then write the next decision into ``obs`` / ``mask`` / ``to_move``.
         ``mask`` must still hold what the previous call wrote: an action outside it ends that
-        game as a loss for the seat that chose it (``illegal[i]`` = 1). A finished game gets
+        game as a loss for the seat that chose it (``illegal[i]`` = 1); ``WAITS`` (-1) leaves
+        game ``i`` as it is. A finished game gets
         ``terminated[i]`` = 1, its zero-sum utilities in ``rewards[i]`` (0 elsewhere), its last
         observation from the deciding seat's view in ``final_obs[i]`` (when that buffer has
         rows), and restarts at once. A game that reaches ``limit`` actions instead gets
@@ -264,6 +284,8 @@ cdef class KernelBatch:
             terminated[i] = 0
             truncated[i] = 0
             illegal[i] = 0
+            if action == WAIT:
+                continue  # its decision, observation and mask stay as written
             if action < 0 or action >= self.action_space or mask[i, action] == 0:
                 illegal[i] = 1
                 for s in range(n):
@@ -284,7 +306,9 @@ cdef class KernelBatch:
                 finished += 1
                 if final_stride:
                     self._observe(
-                        k, seat if self.learner == -1 else self.seats[i], finals + i * final_stride
+                        k,
+                        seat if self.learner == -1 and not self.viewers else self.seats[i],
+                        finals + i * final_stride,
                     )
                 player = self._restart(k, i)
             self._write(i, player, rows, stride, mask, to_move)
