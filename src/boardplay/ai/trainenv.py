@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env import VecEnv
 
 from boardplay.ai.league import League
+from boardplay.ai.maskedvec import MaskedVecEnv
 from boardplay.ai.policy import PolicyNet
 from boardplay.core.game import CHANCE, TERMINAL, Game
 from boardplay.core.kernel import Kernel
@@ -35,10 +35,8 @@ def new_league(keep: int = 5) -> League:
     return League([RANDOM], keep=keep)
 
 
-class LearnerGames(VecEnv):
+class LearnerGames(MaskedVecEnv):
     """``num_envs`` games; the learner decides in its seat, the league everywhere else."""
-
-    render_mode: str | None = None  # nothing to draw; SB3 asks
 
     def __init__(self, game: Game, num_envs: int, seed: int, league: League | None) -> None:
         start = game.new_initial_state().kernel
@@ -181,32 +179,3 @@ class LearnerGames(VecEnv):
         info["terminal_observation"] = final
         if self.kernels[i].current_player() != TERMINAL:
             info["TimeLimit.truncated"] = True
-
-    def action_masks(self) -> Array:
-        return self.masks.copy()
-
-    def env_method(
-        self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any
-    ) -> list[Any]:
-        if method_name == "action_masks":
-            return list(self.masks[self._indices(indices)])
-        raise AttributeError(f"the training games have no method {method_name!r}")
-
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        return [getattr(self, attr_name)] * len(self._indices(indices))
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        raise AttributeError("the training games take no attributes")
-
-    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        return [False] * len(self._indices(indices))
-
-    def close(self) -> None:
-        return None
-
-    def _indices(self, indices: Any) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
