@@ -55,32 +55,7 @@ cdef enum:
     TABLE = 4096  # child visit counts below this read UCT's terms from tables
     LOG_TABLE = 65536  # parent visit counts below this too
 
-# UCT's terms for small visit counts, computed once: selection reads them for every child it
-# weighs, and a table look-up costs a fraction of a division, a logarithm and two square roots
-# (the same expressions, so the scores, and the search, are bit for bit those computed in place).
-# The parent's term has the longer tables: the few nodes near the root that pass 4,096 visits
-# are selected from at every simulation. Past 65,536 visits it is read at the visits rounded down
-# to a multiple of 256 (a relative error below 2e-4, far under what moves a UCT choice).
-cdef double INVERSE[TABLE]  # 1 / v
-cdef double ROOT_INVERSE[TABLE]  # sqrt(1 / v)
-cdef double ROOT_LOG[LOG_TABLE]  # sqrt(log(v))
-cdef double ROOT_LOG_COARSE[LOG_TABLE]  # sqrt(log(256 v))
-cdef int _v
-for _v in range(1, TABLE):
-    INVERSE[_v] = 1.0 / _v
-    ROOT_INVERSE[_v] = sqrt(INVERSE[_v])
-for _v in range(1, LOG_TABLE):
-    ROOT_LOG[_v] = sqrt(log(_v))
-    ROOT_LOG_COARSE[_v] = sqrt(log(256.0 * _v))
-
-
-cdef inline double root_log(int visits) noexcept nogil:
-    """sqrt(log(visits)) for visits >= 1, from the tables when they reach."""
-    if visits < LOG_TABLE:
-        return ROOT_LOG[visits]
-    if visits >> 8 < LOG_TABLE:
-        return ROOT_LOG_COARSE[visits >> 8]
-    return sqrt(log(visits))
+include "uct.pxi"
 
 MAX_NODES = 8_000_000
 """The tree stops growing here (192 MB); further simulations still run, from its leaves."""
@@ -93,12 +68,6 @@ ctypedef struct Node:
     short count         # children in the block
     short tried         # decision nodes: the first ``tried`` children have been visited
     signed char player  # the seat to act here, CHANCE, TERMINAL, or UNSEEN
-
-
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef class Search:

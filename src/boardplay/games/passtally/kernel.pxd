@@ -118,12 +118,9 @@ cdef class PasstallyKernel(Kernel):
     cdef int count_legal(self, int* per_pile, int* scratch) noexcept
     cdef int nth_legal(self, int r, int* per_pile, int* scratch) noexcept
     cdef bint pile_exhausted(self, int pile) noexcept
-    # lines and scoring
+    # scoring (the lines themselves: lines.pxi)
     cdef int trace(self, int slot, int* passes, signed char* line_at) noexcept
-    cdef int line_of(self, int slot, int* passes) noexcept
-    cdef void forget_lines(self, int cell) noexcept
     cdef int turn_score(self, int seat) noexcept
-    cdef int paired_passes(self, unsigned int mask) noexcept
     cdef bint breaks_lines(self, int action, unsigned int mine) noexcept
     # actions and the turn
     cdef void reveal(self, int design) noexcept

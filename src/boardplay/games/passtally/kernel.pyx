@@ -83,6 +83,9 @@ _load_tables()
 
 
 
+include "lines.pxi"
+
+
 @cython.final
 cdef class PasstallyKernel(Kernel):
     """One Passtally position under fixed options (players, the three rule variants and the
@@ -225,69 +228,14 @@ cdef class PasstallyKernel(Kernel):
         return self.p.face_up[pile] < 0 and self.p.hidden[pile] == 0
 
     cdef int trace(self, int slot, int* passes, signed char* line_at) noexcept:
-        """Follow the line entering at ``slot`` (§7.1); return its end slot, store its passes
-        and mark each face it crosses with ``slot`` in ``line_at``. A tile's level is added each
-        time the line steps onto it from somewhere else, so the seam inside a tile counts once
-        and every re-entry counts again."""
-        cdef int key = LINE_START[slot], prev = -1, total = 0, cell, t, out
-        while True:
-            cell = key >> 2
-            t = self.p.tid[cell]
-            if t >= 0 and t != prev:
-                total += self.p.height[cell]
-            prev = t
-            out = LINE_EXIT[self.p.shape[cell] * NUM_OFFSETS + key]
-            line_at[key] = slot
-            line_at[out] = slot
-            key = LINE_ENTER[out]
-            if key < 0:
-                passes[0] = total
-                return -1 - key
-
-    cdef int line_of(self, int slot, int* passes) noexcept:
-        """``trace`` through the known lines. A line read backwards is the same line with the
-        same passes (the same tiles entered, in reverse order), so one trace serves both of its
-        ends."""
-        cdef int end, total = 0
-        if not (self.p.lines_known >> slot) & 1:
-            end = self.trace(slot, &total, self.p.line_at)
-            self.p.line_end[slot] = end
-            self.p.line_passes[slot] = total
-            self.p.line_end[end] = slot
-            self.p.line_passes[end] = total
-            self.p.lines_known |= (1u << slot) | (1u << end)
-        passes[0] = self.p.line_passes[slot]
-        return self.p.line_end[slot]
-
-    cdef void forget_lines(self, int cell) noexcept:
-        """Forget the known lines through ``cell`` (whose stack just changed): at most two,
-        found through ``line_at``. Every other line keeps its path and its passes."""
-        cdef int face, s
-        cdef unsigned int known = self.p.lines_known
-        for face in range(4):
-            s = self.p.line_at[cell * 4 + face]
-            if (known >> s) & 1:
-                known &= ~((1u << s) | (1u << self.p.line_end[s]))
-        self.p.lines_known = known
+        """``trace_line`` (lines.pxi) for the cold face in ``access.pyx``."""
+        return trace_line(&self.p, slot, passes, line_at)
 
     cdef int turn_score(self, int seat) noexcept:
         """The VP ``seat`` would add if its turn ended now: the passes of its complete lines
         (both ends on its markers, §7.2) summed, then converted once."""
-        cdef int total = self.paired_passes(self.p.seat_slots[seat])
+        cdef int total = paired_passes(&self.p, self.p.seat_slots[seat])
         return VP[total] if total < 56 else 15
-
-    cdef int paired_passes(self, unsigned int mask) noexcept:
-        """The passes of the lines with both ends in ``mask`` (slots as bits): what a seat
-        with markers on exactly those slots would sum at the end of its turn."""
-        cdef int s, end, passes = 0, total = 0
-        cdef unsigned int left = mask
-        while left:
-            s = ctz(left)
-            left &= left - 1
-            end = self.line_of(s, &passes)
-            if s < end and (mask >> end) & 1:
-                total += passes
-        return total
 
     # ----- the kernel interface -----------------------------------------------------------------
     cdef int to_move(self) noexcept:
@@ -369,7 +317,7 @@ cdef class PasstallyKernel(Kernel):
             return self.sample_legal(rng, scratch)
         seat = self.p.to_move
         mine = self.p.seat_slots[seat]
-        best = self.paired_passes(mine)
+        best = paired_passes(&self.p, mine)
         left = mine
         while left:
             s = ctz(left)
@@ -378,7 +326,7 @@ cdef class PasstallyKernel(Kernel):
                 dest = destination(&self.p, s, j, self.jump_step, self.continuous)
                 if dest < 0:
                     continue
-                passes = self.paired_passes((mine & ~(1u << s)) | (1u << dest))
+                passes = paired_passes(&self.p, (mine & ~(1u << s)) | (1u << dest))
                 if passes > best:
                     best, choice, ties = passes, MOVE_BASE + s * 4 + j, 1
                 elif passes == best and choice >= 0:
@@ -525,8 +473,8 @@ cdef class PasstallyKernel(Kernel):
         self.p.shape[other] = PLACED_B[design * 4 + orientation]
         self.refresh_cell(anchor)
         self.refresh_cell(other)
-        self.forget_lines(anchor)
-        self.forget_lines(other)
+        forget_lines(&self.p, anchor)
+        forget_lines(&self.p, other)
         self.p.face_up[pile] = -1
         self.p.actions_left -= 1
         if self.p.hidden[pile] > 0:

@@ -6,8 +6,9 @@ cell, cell per tile and per piece, the active tile per colour) and five counters
 is a single struct assignment.
 
 Everything on the hot path (``legal_into``, ``apply``, ``copy_from``) is ``noexcept`` C code
-over these arrays and over tables built once per process at import: move targets and groups of
-cells as bit masks walked with count-trailing-zeros, the eight lines as a 512-entry lookup, the
+over these arrays and over tables built once per process at import (``movement.pxi``, with the
+movement phase's geometry): move targets and groups of cells as bit masks walked with
+count-trailing-zeros, the eight lines as a 512-entry lookup, the
 kadon feasibility search of §4.4 memoised over all its inputs (``feasibility.pyx``), and with
 ``repetition="forbid"`` a hash set of the movement positions met (``repetition.pyx``).
 
@@ -64,49 +65,7 @@ assert (tables.PIECE_BASE, tables.MOVE_BASE, tables.TRADE_BASE, tables.PASS) == 
 )
 assert tables.NUM_ACTIONS == NUM_ACTIONS
 
-# ----- tables, built once per process -----------------------------------------------------------
-cdef int MOVE_MASK[3][9]
-"""``MOVE_MASK[move tile][cell]``: bit mask of the cells the MOVE rule reaches (§6.2)."""
-cdef int MOVE_ACTION[9][9]
-cdef int MOVE_FROM[72]
-cdef int MOVE_TO[72]
-cdef int TRADE_I[36]
-cdef int TRADE_J[36]
-cdef int TRADE_ACTION[9][9]
-cdef int ABOVE[9]
-"""``ABOVE[cell]``: bit mask of the cells after ``cell`` (a trade's second cell)."""
-cdef char IS_LINE[512]
-
-
-cdef void _build_tables():
-    cdef int rule, cell, target, k, mask
-    for rule in range(3):
-        for cell in range(9):
-            mask = 0
-            for target in tables.MOVE_TARGETS[rule][cell]:
-                mask |= 1 << target
-            MOVE_MASK[rule][cell] = mask
-    for cell in range(9):
-        for target in range(9):
-            MOVE_ACTION[cell][target] = tables.MOVE_ID[cell][target]
-            if cell != target:
-                k = tables.MOVE_ID[cell][target] - MOVE_BASE
-                MOVE_FROM[k] = cell
-                MOVE_TO[k] = target
-    for k in range(36):
-        TRADE_I[k] = tables.TRADE_PAIRS[k][0]
-        TRADE_J[k] = tables.TRADE_PAIRS[k][1]
-        TRADE_ACTION[TRADE_I[k]][TRADE_J[k]] = TRADE_BASE + k
-    for cell in range(9):
-        ABOVE[cell] = 511 & ~((2 << cell) - 1)
-    for k in range(8):
-        mask = 0
-        for cell in tables.LINES[k]:
-            mask |= 1 << cell
-        IS_LINE[mask] = 1
-
-
-_build_tables()
+include "movement.pxi"
 
 
 # ----- the kernel -------------------------------------------------------------------------------
@@ -226,7 +185,7 @@ cdef class ProteusKernel(Kernel):
             if not self.kadon and self.b.unplaced <= 6 and self.any_missing():
                 count = self.forced(out, count)
         else:
-            count = self.movement_into(out)
+            count = movement_into(&self.b, out)
             if self.seen.count > 0:
                 count = self.without_repeats(out, count)
             if not self.kadon and self.any_missing():
@@ -296,144 +255,19 @@ cdef class ProteusKernel(Kernel):
                 missing[0] |= 1 << colour
         return open_tiles
 
-    cdef int movement_into(self, int* out) noexcept:
-        """Piece moves under the active MOVE rule (§6.2) and trades under the active TRADE rule
-        (§6.3), before the repetition filter and forcing; ascending ids (moves by source then
-        destination cell, then trades by their first then second cell)."""
-        cdef int count = 0, src, dst, targets, i, j, partners, k, cell
-        cdef int move_tile = self.b.active[RED]
-        cdef int trade_tile = self.b.active[BLUE]
-        cdef int occupied = 0
-        cdef int owned[2]
-        cdef int groups[3]
-        owned[0] = owned[1] = 0
-        for k in range(6):
-            cell = self.b.where[k]
-            if cell >= 0:
-                owned[k // 3] |= 1 << cell
-        occupied = owned[0] | owned[1]
-        if move_tile >= 0:
-            partners = owned[self.b.mover]
-            while partners:
-                src = ctz(partners)
-                partners &= partners - 1
-                targets = MOVE_MASK[move_tile][src] & ~occupied
-                while targets:
-                    dst = ctz(targets)
-                    targets &= targets - 1
-                    out[count] = MOVE_ACTION[src][dst]
-                    count += 1
-        if trade_tile < 0:
-            return count
-        if trade_tile != POLARITY_TILE:
-            groups[0] = groups[1] = groups[2] = 0
-            for k in range(9):
-                cell = self.b.tile_cell[k]
-                if cell >= 0:  # COLOR groups tiles by colour, SHAPE by shape
-                    groups[k // 3 if trade_tile == POLARITY_TILE + 1 else k % 3] |= 1 << cell
-        for i in range(8):
-            if trade_tile == POLARITY_TILE:
-                if owned[0] >> i & 1:
-                    partners = owned[1]
-                elif owned[1] >> i & 1:
-                    partners = owned[0]
-                else:
-                    continue
-            elif self.b.tiles[i] < 0:
-                continue
-            elif trade_tile == POLARITY_TILE + 1:
-                partners = groups[self.b.tiles[i] // 3]
-            else:
-                partners = groups[self.b.tiles[i] % 3]
-            partners &= ABOVE[i]
-            while partners:
-                j = ctz(partners)
-                partners &= partners - 1
-                out[count] = TRADE_ACTION[i][j]
-                count += 1
-        return count
-
-    cdef int activations(self, int action, int* found) noexcept:
-        """The tiles a movement action activates (§5.2): new matches on tiles that are not
-        already active; two such matches of one colour cancel. Computed before applying."""
-        cdef int src, dst, tile, i, j, piece, count = 0
-        if action < TRADE_BASE:
-            src = MOVE_FROM[action - MOVE_BASE]
-            dst = MOVE_TO[action - MOVE_BASE]
-            tile = self.b.tiles[dst]
-            if self.b.pieces[src] % 3 == tile % 3 and self.b.active[tile // 3] != tile:
-                found[0] = tile
-                return 1
-            return 0
-        i = TRADE_I[action - TRADE_BASE]
-        j = TRADE_J[action - TRADE_BASE]
-        tile = self.b.tiles[j]
-        piece = self.b.pieces[i]
-        if piece >= 0 and piece % 3 == tile % 3 and self.b.active[tile // 3] != tile:
-            found[count] = tile
-            count += 1
-        tile = self.b.tiles[i]
-        piece = self.b.pieces[j]
-        if piece >= 0 and piece % 3 == tile % 3 and self.b.active[tile // 3] != tile:
-            found[count] = tile
-            count += 1
-        if count == 2 and found[0] // 3 == found[1] // 3:
-            return 0
-        return count
-
-    cdef bint activates_missing(self, int action) noexcept:
-        """Whether ``action`` is *activating* (§4.3, D9): it gives a colour that is missing now
-        an active tile. No-flip placements and cancelled double matches are not."""
-        cdef int found[2]
-        cdef int shape, cell, tile, count, k
-        if action < PIECE_BASE or action == PASS:
-            return False
-        if action < MOVE_BASE:
-            shape = (action - PIECE_BASE) // 9
-            cell = (action - PIECE_BASE) % 9
-            tile = self.b.tiles[cell]
-            return tile >= 0 and tile % 3 == shape and self.b.active[tile // 3] < 0
-        count = self.activations(action, found)
-        for k in range(count):
-            if self.b.active[found[k] // 3] < 0:
-                return True
-        return False
-
     cdef int forced(self, int* out, int count) noexcept:
         """The seed forcing rule: keep only activating actions, if there are any."""
         cdef int kept = 0, i
         for i in range(count):
-            if self.activates_missing(out[i]):
+            if activates_missing(&self.b, out[i]):
                 out[kept] = out[i]
                 kept += 1
         return kept if kept > 0 else count
 
-    cdef uint64_t key_after(self, int action) noexcept:
-        """The packed key of the position a movement action leads to, for the repetition filter."""
-        cdef int tiles[9]
-        cdef int where[6]
-        cdef int active[3]
-        cdef int found[2]
-        cdef int count = self.activations(action, found), k, i, j, tile
-        memcpy(tiles, self.b.tiles, sizeof(tiles))
-        memcpy(where, self.b.where, sizeof(where))
-        memcpy(active, self.b.active, sizeof(active))
-        if action < TRADE_BASE:
-            where[self.b.pieces[MOVE_FROM[action - MOVE_BASE]]] = MOVE_TO[action - MOVE_BASE]
-        else:
-            i = TRADE_I[action - TRADE_BASE]
-            j = TRADE_J[action - TRADE_BASE]
-            tile = tiles[i]
-            tiles[i] = tiles[j]
-            tiles[j] = tile
-        for k in range(count):
-            active[found[k] // 3] = found[k]
-        return pack_key(tiles, where, active, 1 - self.b.mover)
-
     cdef int without_repeats(self, int* out, int count) noexcept:
         cdef int kept = 0, i
         for i in range(count):
-            if not keys_contain(&self.seen, self.key_after(out[i])):
+            if not keys_contain(&self.seen, key_after(&self.b, out[i])):
                 out[kept] = out[i]
                 kept += 1
         return kept
@@ -466,7 +300,7 @@ cdef class ProteusKernel(Kernel):
             if tile % 3 == shape and self.b.active[tile // 3] < 0:
                 self.b.active[tile // 3] = tile
         elif action < PASS:
-            count = self.activations(action, found)
+            count = activations(&self.b, action, found)
             if action < TRADE_BASE:
                 src = MOVE_FROM[action - MOVE_BASE]
                 dst = MOVE_TO[action - MOVE_BASE]
@@ -612,7 +446,7 @@ cdef class ProteusKernel(Kernel):
     def movement_candidates(self) -> list:
         """Moves and trades the active rules allow, before the repetition filter and forcing."""
         cdef int buffer[NUM_ACTIONS]
-        cdef int count = self.movement_into(buffer)
+        cdef int count = movement_into(&self.b, buffer)
         return [buffer[i] for i in range(count)]
 
     def repeats(self, int action) -> bool:
@@ -620,7 +454,7 @@ cdef class ProteusKernel(Kernel):
         before (repetition="forbid")."""
         if not MOVE_BASE <= action < PASS:
             raise ValueError(f"{action} is not a move or trade id")
-        return self.b.unplaced == 0 and keys_contain(&self.seen, self.key_after(action))
+        return self.b.unplaced == 0 and keys_contain(&self.seen, key_after(&self.b, action))
 
     def set_position(self, tiles, pieces, active, int mover, int passes) -> None:
         """Load a board (cell -> tile id, cell -> piece id, colour -> active tile; -1 for none)

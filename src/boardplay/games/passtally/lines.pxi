@@ -1,0 +1,68 @@
+"""Passtally kernel, part: lines and their passes (spec §7). Tracing a line from the ring slot
+it enters at, remembering traced lines in the position until a placement changes a cell they
+cross, and summing the passes of the lines a set of markers completes. Included by
+``kernel.pyx`` after the tables it reads; every function takes the ``Position`` alone, a direct
+C call."""
+
+
+cdef int trace_line(const Position* p, int slot, int* passes, signed char* line_at) noexcept:
+    """Follow the line entering at ``slot`` (§7.1); return its end slot, store its passes
+    and mark each face it crosses with ``slot`` in ``line_at``. A tile's level is added each
+    time the line steps onto it from somewhere else, so the seam inside a tile counts once
+    and every re-entry counts again."""
+    cdef int key = LINE_START[slot], prev = -1, total = 0, cell, t, out
+    while True:
+        cell = key >> 2
+        t = p.tid[cell]
+        if t >= 0 and t != prev:
+            total += p.height[cell]
+        prev = t
+        out = LINE_EXIT[p.shape[cell] * NUM_OFFSETS + key]
+        line_at[key] = slot
+        line_at[out] = slot
+        key = LINE_ENTER[out]
+        if key < 0:
+            passes[0] = total
+            return -1 - key
+
+
+cdef int line_of(Position* p, int slot, int* passes) noexcept:
+    """``trace_line`` through the known lines. A line read backwards is the same line with the
+    same passes (the same tiles entered, in reverse order), so one trace serves both of its
+    ends."""
+    cdef int end, total = 0
+    if not (p.lines_known >> slot) & 1:
+        end = trace_line(p, slot, &total, p.line_at)
+        p.line_end[slot] = end
+        p.line_passes[slot] = total
+        p.line_end[end] = slot
+        p.line_passes[end] = total
+        p.lines_known |= (1u << slot) | (1u << end)
+    passes[0] = p.line_passes[slot]
+    return p.line_end[slot]
+
+
+cdef void forget_lines(Position* p, int cell) noexcept:
+    """Forget the known lines through ``cell`` (whose stack just changed): at most two,
+    found through ``line_at``. Every other line keeps its path and its passes."""
+    cdef int face, s
+    cdef unsigned int known = p.lines_known
+    for face in range(4):
+        s = p.line_at[cell * 4 + face]
+        if (known >> s) & 1:
+            known &= ~((1u << s) | (1u << p.line_end[s]))
+    p.lines_known = known
+
+
+cdef int paired_passes(Position* p, unsigned int mask) noexcept:
+    """The passes of the lines with both ends in ``mask`` (slots as bits): what a seat
+    with markers on exactly those slots would sum at the end of its turn."""
+    cdef int s, end, passes = 0, total = 0
+    cdef unsigned int left = mask
+    while left:
+        s = ctz(left)
+        left &= left - 1
+        end = line_of(p, s, &passes)
+        if s < end and (mask >> end) & 1:
+            total += passes
+    return total

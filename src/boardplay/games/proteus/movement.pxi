@@ -1,0 +1,177 @@
+"""Proteus kernel, part: the movement phase's geometry (spec §5-§6). The move and trade tables,
+built once per process, and what a movement action does to a ``Board`` before it is applied: the
+actions the active MOVE and TRADE rules allow, the tiles it activates, and the position it leads
+to (for the repetition filter). Included by ``kernel.pyx``; every function reads one ``Board``
+and nothing else, a direct C call."""
+
+cdef int MOVE_MASK[3][9]
+"""``MOVE_MASK[move tile][cell]``: bit mask of the cells the MOVE rule reaches (§6.2)."""
+cdef int MOVE_ACTION[9][9]
+cdef int MOVE_FROM[72]
+cdef int MOVE_TO[72]
+cdef int TRADE_I[36]
+cdef int TRADE_J[36]
+cdef int TRADE_ACTION[9][9]
+cdef int ABOVE[9]
+"""``ABOVE[cell]``: bit mask of the cells after ``cell`` (a trade's second cell)."""
+cdef char IS_LINE[512]
+
+
+cdef void _build_tables():
+    cdef int rule, cell, target, k, mask
+    for rule in range(3):
+        for cell in range(9):
+            mask = 0
+            for target in tables.MOVE_TARGETS[rule][cell]:
+                mask |= 1 << target
+            MOVE_MASK[rule][cell] = mask
+    for cell in range(9):
+        for target in range(9):
+            MOVE_ACTION[cell][target] = tables.MOVE_ID[cell][target]
+            if cell != target:
+                k = tables.MOVE_ID[cell][target] - MOVE_BASE
+                MOVE_FROM[k] = cell
+                MOVE_TO[k] = target
+    for k in range(36):
+        TRADE_I[k] = tables.TRADE_PAIRS[k][0]
+        TRADE_J[k] = tables.TRADE_PAIRS[k][1]
+        TRADE_ACTION[TRADE_I[k]][TRADE_J[k]] = TRADE_BASE + k
+    for cell in range(9):
+        ABOVE[cell] = 511 & ~((2 << cell) - 1)
+    for k in range(8):
+        mask = 0
+        for cell in tables.LINES[k]:
+            mask |= 1 << cell
+        IS_LINE[mask] = 1
+
+
+_build_tables()
+
+
+cdef int movement_into(const Board* b, int* out) noexcept:
+    """Piece moves under the active MOVE rule (§6.2) and trades under the active TRADE rule
+    (§6.3), before the repetition filter and forcing; ascending ids (moves by source then
+    destination cell, then trades by their first then second cell)."""
+    cdef int count = 0, src, dst, targets, i, j, partners, k, cell
+    cdef int move_tile = b.active[RED]
+    cdef int trade_tile = b.active[BLUE]
+    cdef int occupied = 0
+    cdef int owned[2]
+    cdef int groups[3]
+    owned[0] = owned[1] = 0
+    for k in range(6):
+        cell = b.where[k]
+        if cell >= 0:
+            owned[k // 3] |= 1 << cell
+    occupied = owned[0] | owned[1]
+    if move_tile >= 0:
+        partners = owned[b.mover]
+        while partners:
+            src = ctz(partners)
+            partners &= partners - 1
+            targets = MOVE_MASK[move_tile][src] & ~occupied
+            while targets:
+                dst = ctz(targets)
+                targets &= targets - 1
+                out[count] = MOVE_ACTION[src][dst]
+                count += 1
+    if trade_tile < 0:
+        return count
+    if trade_tile != POLARITY_TILE:
+        groups[0] = groups[1] = groups[2] = 0
+        for k in range(9):
+            cell = b.tile_cell[k]
+            if cell >= 0:  # COLOR groups tiles by colour, SHAPE by shape
+                groups[k // 3 if trade_tile == POLARITY_TILE + 1 else k % 3] |= 1 << cell
+    for i in range(8):
+        if trade_tile == POLARITY_TILE:
+            if owned[0] >> i & 1:
+                partners = owned[1]
+            elif owned[1] >> i & 1:
+                partners = owned[0]
+            else:
+                continue
+        elif b.tiles[i] < 0:
+            continue
+        elif trade_tile == POLARITY_TILE + 1:
+            partners = groups[b.tiles[i] // 3]
+        else:
+            partners = groups[b.tiles[i] % 3]
+        partners &= ABOVE[i]
+        while partners:
+            j = ctz(partners)
+            partners &= partners - 1
+            out[count] = TRADE_ACTION[i][j]
+            count += 1
+    return count
+
+
+cdef int activations(const Board* b, int action, int* found) noexcept:
+    """The tiles a movement action activates (§5.2): new matches on tiles that are not
+    already active; two such matches of one colour cancel. Computed before applying."""
+    cdef int src, dst, tile, i, j, piece, count = 0
+    if action < TRADE_BASE:
+        src = MOVE_FROM[action - MOVE_BASE]
+        dst = MOVE_TO[action - MOVE_BASE]
+        tile = b.tiles[dst]
+        if b.pieces[src] % 3 == tile % 3 and b.active[tile // 3] != tile:
+            found[0] = tile
+            return 1
+        return 0
+    i = TRADE_I[action - TRADE_BASE]
+    j = TRADE_J[action - TRADE_BASE]
+    tile = b.tiles[j]
+    piece = b.pieces[i]
+    if piece >= 0 and piece % 3 == tile % 3 and b.active[tile // 3] != tile:
+        found[count] = tile
+        count += 1
+    tile = b.tiles[i]
+    piece = b.pieces[j]
+    if piece >= 0 and piece % 3 == tile % 3 and b.active[tile // 3] != tile:
+        found[count] = tile
+        count += 1
+    if count == 2 and found[0] // 3 == found[1] // 3:
+        return 0
+    return count
+
+
+cdef bint activates_missing(const Board* b, int action) noexcept:
+    """Whether ``action`` is *activating* (§4.3, D9): it gives a colour that is missing now
+    an active tile. No-flip placements and cancelled double matches are not."""
+    cdef int found[2]
+    cdef int shape, cell, tile, count, k
+    if action < PIECE_BASE or action == PASS:
+        return False
+    if action < MOVE_BASE:
+        shape = (action - PIECE_BASE) // 9
+        cell = (action - PIECE_BASE) % 9
+        tile = b.tiles[cell]
+        return tile >= 0 and tile % 3 == shape and b.active[tile // 3] < 0
+    count = activations(b, action, found)
+    for k in range(count):
+        if b.active[found[k] // 3] < 0:
+            return True
+    return False
+
+
+cdef uint64_t key_after(const Board* b, int action) noexcept:
+    """The packed key of the position a movement action leads to, for the repetition filter."""
+    cdef int tiles[9]
+    cdef int where[6]
+    cdef int active[3]
+    cdef int found[2]
+    cdef int count = activations(b, action, found), k, i, j, tile
+    memcpy(tiles, b.tiles, sizeof(tiles))
+    memcpy(where, b.where, sizeof(where))
+    memcpy(active, b.active, sizeof(active))
+    if action < TRADE_BASE:
+        where[b.pieces[MOVE_FROM[action - MOVE_BASE]]] = MOVE_TO[action - MOVE_BASE]
+    else:
+        i = TRADE_I[action - TRADE_BASE]
+        j = TRADE_J[action - TRADE_BASE]
+        tile = tiles[i]
+        tiles[i] = tiles[j]
+        tiles[j] = tile
+    for k in range(count):
+        active[found[k] // 3] = found[k]
+    return pack_key(tiles, where, active, 1 - b.mover)
