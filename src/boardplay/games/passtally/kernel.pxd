@@ -86,10 +86,15 @@ cdef struct Position:
     # Per seat, its markers' slots (bit s) and how many there are.
     unsigned int seat_slots[MAX_SEATS]
     int seat_markers[MAX_SEATS]
+    # ``through[key]``: where a line entering at face key (cell * 4 + face) enters next under
+    # the cell's present shape (``LINE_NEXT``), or -1 - slot where it leaves the board; kept
+    # for every cell, so tracing a line waits on one look-up per cell.
+    short through[NUM_OFFSETS]
     # The lines traced so far: for slot s with bit s of ``lines_known`` set, the line entering
     # at s ends at ``line_end[s]`` with ``line_passes[s]`` passes. ``line_at[cell * 4 + face]``
-    # is a slot whose line was last traced through that face, so a placement forgets exactly
-    # the known lines through its two cells (a stale entry only forgets a line needlessly).
+    # is a slot whose line was last traced entering the cell by that face (every cell a line
+    # crosses, it enters by one of its faces), so a placement forgets exactly the known lines
+    # through its two cells (a stale entry only forgets a line needlessly).
     signed char line_end[NUM_SLOTS]
     int line_passes[NUM_SLOTS]
     signed char line_at[NUM_OFFSETS]
@@ -109,12 +114,8 @@ cdef class PasstallyKernel(Kernel):
     cdef void _set_sizes(self) noexcept
     cdef void _reset(self) noexcept
     cdef void _derive(self) noexcept
-    # board
-    cdef bint footprint_legal(self, int a, int b) noexcept
-    cdef inline void set_footprint(self, int a, int b, int bit_a, int bit_b) noexcept
-    cdef void refresh_cell(self, int cell) noexcept
+    # board (the footprints themselves: footprints.pxi)
     cdef bint any_placement(self) noexcept
-    cdef int nth_placement(self, int r, int mask) noexcept
     cdef int count_legal(self, int* per_pile, int* scratch) noexcept
     cdef int nth_legal(self, int r, int* per_pile, int* scratch) noexcept
     cdef bint pile_exhausted(self, int pile) noexcept

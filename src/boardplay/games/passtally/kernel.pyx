@@ -40,6 +40,10 @@ cdef int SPELLING_COUNT[16]
 cdef int LINE_START[NUM_SLOTS]
 cdef int LINE_EXIT[3 * NUM_OFFSETS]
 cdef int LINE_ENTER[NUM_OFFSETS]
+cdef int LINE_NEXT[3 * NUM_OFFSETS]
+"""``LINE_ENTER[LINE_EXIT[i]]``: the face a line on a cell of shape x entering at key enters
+next (i = x * 144 + key); ``Position.through`` keeps it per cell (derived here, not in
+``tables.py``)."""
 cdef int PLACED_A[NUM_DESIGNS * 4]
 cdef int PLACED_B[NUM_DESIGNS * 4]
 cdef int SYMMETRIC[NUM_DESIGNS]
@@ -72,6 +76,8 @@ def _load_tables():
     _fill(LINE_START, t.LINE_START, NUM_SLOTS)
     _fill(LINE_EXIT, t.LINE_EXIT, 3 * NUM_OFFSETS)
     _fill(LINE_ENTER, t.LINE_ENTER, NUM_OFFSETS)
+    for i in range(3 * NUM_OFFSETS):
+        LINE_NEXT[i] = LINE_ENTER[LINE_EXIT[i]]
     _fill(PLACED_A, t.PLACED_A, NUM_DESIGNS * 4)
     _fill(PLACED_B, t.PLACED_B, NUM_DESIGNS * 4)
     _fill(SYMMETRIC, t.SYMMETRIC, NUM_DESIGNS)
@@ -83,6 +89,7 @@ _load_tables()
 
 
 
+include "footprints.pxi"
 include "lines.pxi"
 
 
@@ -163,66 +170,21 @@ cdef class PasstallyKernel(Kernel):
         for a in range(NUM_OFFSETS):
             self.p.line_at[a] = 0
         for a in range(NUM_CELLS):
+            set_through(&self.p, a)
+        for a in range(NUM_CELLS):
             if EAST_VALID[a]:
-                self.set_footprint(a, a + 1, BIT_E, BIT_W)
+                set_footprint(&self.p, a, a + 1, BIT_E, BIT_W, a // SIZE, a // SIZE)
             if SOUTH_VALID[a]:
-                self.set_footprint(a, a + SIZE, BIT_S, BIT_N)
+                set_footprint(&self.p, a, a + SIZE, BIT_S, BIT_N, a // SIZE, a // SIZE + 1)
         self.p.lines_known = 0
 
     # ----- board queries ------------------------------------------------------------------------
-    cdef bint footprint_legal(self, int a, int b) noexcept:
-        """Support rules 3-4 of §5: equal heights, and a raised tile straddles two tiles."""
-        cdef int h = self.p.height[a]
-        return h == self.p.height[b] and (h == 0 or self.p.tid[a] != self.p.tid[b])
-
-    cdef inline void set_footprint(self, int a, int b, int bit_a, int bit_b) noexcept:
-        """Re-decide the footprint on cells a < b: ``bit_a`` (E or S) of anchor a and
-        ``bit_b`` (W or N) of anchor b, and the count of legal footprints."""
-        cdef int legal = self.footprint_legal(a, b)
-        cdef int change = legal - ((self.p.orient[a] & bit_a) != 0)
-        if change:
-            self.p.orient[a] ^= bit_a
-            self.p.orient[b] ^= bit_b
-            self.p.footprints += change
-            self.p.row_canon[a // SIZE] += change
-            self.p.row_all[a // SIZE] += change
-            self.p.row_all[b // SIZE] += change
-
-    cdef void refresh_cell(self, int cell) noexcept:
-        """Re-decide the (up to four) footprints through ``cell`` after its stack changed."""
-        if cell % SIZE:
-            self.set_footprint(cell - 1, cell, BIT_E, BIT_W)
-        if EAST_VALID[cell]:
-            self.set_footprint(cell, cell + 1, BIT_E, BIT_W)
-        if cell >= SIZE:
-            self.set_footprint(cell - SIZE, cell, BIT_S, BIT_N)
-        if SOUTH_VALID[cell]:
-            self.set_footprint(cell, cell + SIZE, BIT_S, BIT_N)
-
     cdef bint any_placement(self) noexcept:
         """Whether some legal placement exists (design-blind: a face-up tile anywhere and a
         legal footprint): the immediate-end test of §8.3."""
         if self.p.face_up[0] < 0 and self.p.face_up[1] < 0 and self.p.face_up[2] < 0:
             return False
         return self.p.footprints > 0
-
-    cdef int nth_placement(self, int r, int mask) noexcept:
-        """The offset (anchor * 4 + orientation) of the r-th legal placement in id order, of a
-        design whose spellings are ``mask`` (15, or 3 for a symmetric design: E and S only)."""
-        cdef int a, row = 0, bits, count
-        cdef unsigned char* rows = &self.p.row_all[0]
-        if mask == 3:
-            rows = &self.p.row_canon[0]
-        while r >= rows[row]:
-            r -= rows[row]
-            row += 1
-        for a in range(row * SIZE, row * SIZE + SIZE):
-            bits = self.p.orient[a] & mask
-            count = SPELLING_COUNT[bits]
-            if r < count:
-                return a * 4 + SPELLINGS[bits * 4 + r]
-            r -= count
-        return -1
 
     cdef bint pile_exhausted(self, int pile) noexcept:
         return self.p.face_up[pile] < 0 and self.p.hidden[pile] == 0
@@ -388,7 +350,7 @@ cdef class PasstallyKernel(Kernel):
         for pile in range(NUM_PILES):
             if r < per_pile[pile]:
                 return PLACE_BASE + pile * PLACE_PER_PILE \
-                    + self.nth_placement(r, 3 if SYMMETRIC[self.p.face_up[pile]] else 15)
+                    + nth_placement(&self.p, r, 3 if SYMMETRIC[self.p.face_up[pile]] else 15)
             r -= per_pile[pile]
         if self.jump_step or not self.continuous:
             return scratch[r]
@@ -471,8 +433,10 @@ cdef class PasstallyKernel(Kernel):
         self.p.tid[other] = tile
         self.p.shape[anchor] = PLACED_A[design * 4 + orientation]
         self.p.shape[other] = PLACED_B[design * 4 + orientation]
-        self.refresh_cell(anchor)
-        self.refresh_cell(other)
+        set_through(&self.p, anchor)
+        set_through(&self.p, other)
+        refresh_cell(&self.p, anchor)
+        refresh_cell(&self.p, other)
         forget_lines(&self.p, anchor)
         forget_lines(&self.p, other)
         self.p.face_up[pile] = -1

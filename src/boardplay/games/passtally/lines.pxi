@@ -7,20 +7,17 @@ C call."""
 
 cdef int trace_line(const Position* p, int slot, int* passes, signed char* line_at) noexcept:
     """Follow the line entering at ``slot`` (§7.1); return its end slot, store its passes
-    and mark each face it crosses with ``slot`` in ``line_at``. A tile's level is added each
-    time the line steps onto it from somewhere else, so the seam inside a tile counts once
-    and every re-entry counts again."""
-    cdef int key = LINE_START[slot], prev = -1, total = 0, cell, t, out
+    and mark with ``slot`` in ``line_at`` each face by which it enters a cell. A tile's level
+    is added each time the line steps onto it from somewhere else, so the seam inside a tile
+    counts once and every re-entry counts again."""
+    cdef int key = LINE_START[slot], prev = -1, total = 0, cell, t
     while True:
         cell = key >> 2
         t = p.tid[cell]
-        if t >= 0 and t != prev:
-            total += p.height[cell]
+        total += p.height[cell] * (t != prev)  # a bare cell (t = -1) has height 0
         prev = t
-        out = LINE_EXIT[p.shape[cell] * NUM_OFFSETS + key]
         line_at[key] = slot
-        line_at[out] = slot
-        key = LINE_ENTER[out]
+        key = p.through[key]
         if key < 0:
             passes[0] = total
             return -1 - key
@@ -46,11 +43,11 @@ cdef void forget_lines(Position* p, int cell) noexcept:
     """Forget the known lines through ``cell`` (whose stack just changed): at most two,
     found through ``line_at``. Every other line keeps its path and its passes."""
     cdef int face, s
-    cdef unsigned int known = p.lines_known
-    for face in range(4):
+    cdef unsigned int known = p.lines_known, line
+    for face in range(4):  # without branches: whether s is known is a coin toss to the CPU
         s = p.line_at[cell * 4 + face]
-        if (known >> s) & 1:
-            known &= ~((1u << s) | (1u << p.line_end[s]))
+        line = (1u << s) | (1u << p.line_end[s])
+        known &= ~(line & (0u - ((known >> s) & 1u)))
     p.lines_known = known
 
 

@@ -1,0 +1,70 @@
+"""Passtally kernel, part: where a tile may go (spec §5). For every anchor cell the orientations
+whose footprint meets the support rules, kept up to date cell by cell as stacks grow, with the
+counts per board row that let a uniform draw pick the r-th legal placement without listing them;
+and ``through``, each cell's line paths under its present shape (lines.pxi walks them). Included
+by ``kernel.pyx`` after the tables; every function takes the ``Position`` alone."""
+
+
+cdef inline bint footprint_legal(Position* p, int a, int b) noexcept:
+    """Support rules 3-4 of §5: equal heights, and a raised tile straddles two tiles."""
+    cdef int h = p.height[a]
+    return (h == p.height[b]) & ((h == 0) | (p.tid[a] != p.tid[b]))
+
+
+cdef inline void set_footprint(Position* p, int a, int b, int bit_a, int bit_b, int row_a,
+                               int row_b) noexcept:
+    """Re-decide the footprint on cells a < b (in board rows ``row_a``, ``row_b``):
+    ``bit_a`` (E or S) of anchor a and ``bit_b`` (W or N) of anchor b, and the counts of
+    legal footprints. Written without branches: whether a footprint changes is a coin toss
+    to the CPU, and a mispredicted branch costs more than the few stores of a no-change."""
+    cdef int was = (p.orient[a] & bit_a) != 0
+    cdef int legal = footprint_legal(p, a, b)
+    cdef int change = legal - was
+    cdef int flip = -(legal ^ was)
+    p.orient[a] ^= bit_a & flip
+    p.orient[b] ^= bit_b & flip
+    p.footprints += change
+    p.row_canon[row_a] += change
+    p.row_all[row_a] += change
+    p.row_all[row_b] += change
+
+
+cdef inline void refresh_cell(Position* p, int cell) noexcept:
+    """Re-decide the (up to four) footprints through ``cell`` after its stack changed."""
+    cdef int row = cell // SIZE
+    if cell % SIZE:
+        set_footprint(p, cell - 1, cell, BIT_E, BIT_W, row, row)
+    if EAST_VALID[cell]:
+        set_footprint(p, cell, cell + 1, BIT_E, BIT_W, row, row)
+    if cell >= SIZE:
+        set_footprint(p, cell - SIZE, cell, BIT_S, BIT_N, row - 1, row)
+    if SOUTH_VALID[cell]:
+        set_footprint(p, cell, cell + SIZE, BIT_S, BIT_N, row, row + 1)
+
+
+cdef inline void set_through(Position* p, int cell) noexcept:
+    """``through`` for the four faces of ``cell`` after its shape changed."""
+    cdef int key = cell * 4, step = p.shape[cell] * NUM_OFFSETS + key
+    p.through[key] = LINE_NEXT[step]
+    p.through[key + 1] = LINE_NEXT[step + 1]
+    p.through[key + 2] = LINE_NEXT[step + 2]
+    p.through[key + 3] = LINE_NEXT[step + 3]
+
+
+cdef int nth_placement(Position* p, int r, int mask) noexcept:
+    """The offset (anchor * 4 + orientation) of the r-th legal placement in id order, of a
+    design whose spellings are ``mask`` (15, or 3 for a symmetric design: E and S only)."""
+    cdef int a, row = 0, bits, count
+    cdef unsigned char* rows = &p.row_all[0]
+    if mask == 3:
+        rows = &p.row_canon[0]
+    while r >= rows[row]:
+        r -= rows[row]
+        row += 1
+    for a in range(row * SIZE, row * SIZE + SIZE):
+        bits = p.orient[a] & mask
+        count = SPELLING_COUNT[bits]
+        if r < count:
+            return a * 4 + SPELLINGS[bits * 4 + r]
+        r -= count
+    return -1
