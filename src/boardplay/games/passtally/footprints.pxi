@@ -12,15 +12,15 @@ cdef inline bint footprint_legal(Position* p, int a, int b) noexcept:
 
 
 cdef inline void set_footprint(Position* p, int a, int b, int bit_a, int bit_b, int row_a,
-                               int row_b) noexcept:
+                               int row_b, int valid) noexcept:
     """Re-decide the footprint on cells a < b (in board rows ``row_a``, ``row_b``):
     ``bit_a`` (E or S) of anchor a and ``bit_b`` (W or N) of anchor b, and the counts of
-    legal footprints. Written without branches: whether a footprint changes is a coin toss
-    to the CPU, and a mispredicted branch costs more than the few stores of a no-change."""
+    legal footprints; nothing changes unless ``valid`` is -1 (all bits). Written without
+    branches: whether a footprint changes, or a cell has that neighbour, is a coin toss to the
+    CPU, and a mispredicted branch costs more than the few stores that change nothing."""
     cdef int was = (p.orient[a] & bit_a) != 0
-    cdef int legal = footprint_legal(p, a, b)
-    cdef int change = legal - was
-    cdef int flip = -(legal ^ was)
+    cdef int change = (footprint_legal(p, a, b) - was) & valid
+    cdef int flip = -(change & 1)
     p.orient[a] ^= bit_a & flip
     p.orient[b] ^= bit_b & flip
     p.footprints += change
@@ -30,16 +30,15 @@ cdef inline void set_footprint(Position* p, int a, int b, int bit_a, int bit_b, 
 
 
 cdef inline void refresh_cell(Position* p, int cell) noexcept:
-    """Re-decide the (up to four) footprints through ``cell`` after its stack changed."""
+    """Re-decide the (up to four) footprints through ``cell`` after its stack changed: all four
+    pairs every time, a missing neighbour standing in as ``cell`` itself with ``valid`` 0."""
     cdef int row = cell // SIZE
-    if cell % SIZE:
-        set_footprint(p, cell - 1, cell, BIT_E, BIT_W, row, row)
-    if EAST_VALID[cell]:
-        set_footprint(p, cell, cell + 1, BIT_E, BIT_W, row, row)
-    if cell >= SIZE:
-        set_footprint(p, cell - SIZE, cell, BIT_S, BIT_N, row - 1, row)
-    if SOUTH_VALID[cell]:
-        set_footprint(p, cell, cell + SIZE, BIT_S, BIT_N, row, row + 1)
+    cdef int west = -(cell % SIZE != 0), east = -EAST_VALID[cell]
+    cdef int north = -(cell >= SIZE), south = -SOUTH_VALID[cell]
+    set_footprint(p, cell + (west & -1), cell, BIT_E, BIT_W, row, row, west)
+    set_footprint(p, cell, cell + (east & 1), BIT_E, BIT_W, row, row, east)
+    set_footprint(p, cell + (north & -SIZE), cell, BIT_S, BIT_N, row + north, row, north)
+    set_footprint(p, cell, cell + (south & SIZE), BIT_S, BIT_N, row, row - south, south)
 
 
 cdef inline void set_through(Position* p, int cell) noexcept:

@@ -173,9 +173,9 @@ cdef class PasstallyKernel(Kernel):
             set_through(&self.p, a)
         for a in range(NUM_CELLS):
             if EAST_VALID[a]:
-                set_footprint(&self.p, a, a + 1, BIT_E, BIT_W, a // SIZE, a // SIZE)
+                set_footprint(&self.p, a, a + 1, BIT_E, BIT_W, a // SIZE, a // SIZE, -1)
             if SOUTH_VALID[a]:
-                set_footprint(&self.p, a, a + SIZE, BIT_S, BIT_N, a // SIZE, a // SIZE + 1)
+                set_footprint(&self.p, a, a + SIZE, BIT_S, BIT_N, a // SIZE, a // SIZE + 1, -1)
         self.p.lines_known = 0
 
     # ----- board queries ------------------------------------------------------------------------
