@@ -5,7 +5,10 @@ Python reference search."""
 
 from __future__ import annotations
 
+import json
 import random
+from importlib import resources
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -14,12 +17,14 @@ import boardplay
 from boardplay.ai import MCTSAgent
 from boardplay.ai.evaluation import heuristics_for
 from boardplay.ai.evaluation.compiled import LeafEvaluation
+from boardplay.ai.evaluation.montana import phase_left
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.search import Search
 from boardplay.cli.common import console
 from boardplay.cli.main import app
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State, sample_chance
+from boardplay.games.montana.state import F_SETTLEMENTS
 
 TABLES = [
     "potlatch",
@@ -66,6 +71,30 @@ def test_compiled_evaluation_equals_the_python_one(text: str) -> None:
     for state in _positions(game, seed=3, count=400):
         assert state.kernel is not None
         assert compiled.values(state.kernel) == pytest.approx(python(state), abs=1e-12)
+
+
+def test_montanas_evaluation_takes_the_settlement_count_from_the_data_file(
+    tmp_path: Path,
+) -> None:
+    """The phase of a Montana game is the settlements left out of those each player starts with,
+    and that count comes from the game's data file, not from a copy in the evaluation."""
+    raw = json.loads(
+        resources.files("boardplay.games.montana").joinpath("data/components.json").read_text()
+    )
+    raw["settlements"]["2"] = 6
+    path = tmp_path / "six.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    game = boardplay.load("montana", data=str(path))
+    state = _first_decision(game)
+    assert state.kernel is not None
+    features = state.kernel.features()
+    assert features[F_SETTLEMENTS] == 6 and features[0] == 6
+    assert phase_left(features, 2) == 1.0
+    compiled = LeafEvaluation(game.name, game.num_players)
+    python = heuristics_for(game).evaluate
+    for position in _positions(game, seed=5, count=150):
+        assert position.kernel is not None
+        assert compiled.values(position.kernel) == pytest.approx(python(position), abs=1e-12)
 
 
 def test_compiled_evaluation_refuses_unknown_games_and_tables() -> None:

@@ -60,7 +60,7 @@ cdef class LeafEvaluation:
                       chosen.shaped("temperature"), *chosen.vector(passtally.TERMS)]
         else:
             chosen = weightsets.load("montana", weights or montana.DEFAULT_WEIGHTS)
-            values = [chosen.shaped("temperature"), montana.SETTLEMENTS.get(players, 12),
+            values = [chosen.shaped("temperature"), montana.F_SETTLEMENTS,
                       *chosen.vector(montana.TERMS), montana.SEAT_FEATURES, montana.F_READY,
                       montana.F_PARTIAL_HAVE, montana.F_PARTIAL_COST, montana.F_MAIN_SEAT]
         assert len(values) <= 32
@@ -142,7 +142,7 @@ cdef class LeafEvaluation:
     cdef double _montana(self) noexcept:
         cdef double* f
         cdef double* w = self.weights
-        cdef double total = w[1]
+        cdef double total = self.features[<int>w[1]]  # the data file's count
         cdef int stride = <int>w[16], ready = <int>w[17], have = <int>w[18], cost = <int>w[19]
         cdef int p, main
         cdef double value, placed

@@ -36,11 +36,10 @@ from boardplay.games.montana.state import (
     F_PARTIAL_COST,
     F_PARTIAL_HAVE,
     F_READY,
+    F_SETTLEMENTS,
     SEAT_FEATURES,
     Holdings,
 )
-
-SETTLEMENTS = {2: 12, 3: 10, 4: 8}
 
 TERMS = (
     "placed",
@@ -122,8 +121,7 @@ def strength(held: Holdings, goods: list[int], sites: list[tuple[int, ...]], tot
 def phase_left(features: Sequence[float], players: int) -> float:
     """The share of the game left: the fewest settlements any player has left, out of all (the
     first player to place every settlement triggers the end)."""
-    total = SETTLEMENTS.get(players, 12)
-    return min(features[SEAT_FEATURES * p] for p in range(players)) / total
+    return min(features[SEAT_FEATURES * p] for p in range(players)) / features[F_SETTLEMENTS]
 
 
 def terms(
@@ -131,7 +129,7 @@ def terms(
 ) -> list[list[float]]:
     """Each seat's term values (``TERMS`` order), which the fit weighs (no shape number of
     ``weights`` changes them: the signature is the one every fitted game has)."""
-    total = SETTLEMENTS.get(players, 12)
+    total = features[F_SETTLEMENTS]
     phase = phase_left(features, players)
     main = int(features[F_MAIN_SEAT])
     rows = []
@@ -176,7 +174,7 @@ def evaluation(name: str) -> Evaluation:
         assert state.kernel is not None
         features = state.kernel.features()
         n = state.game.num_players
-        total = SETTLEMENTS.get(n, 12)
+        total = features[F_SETTLEMENTS]
         phase = phase_left(features, n)
         values = []
         for p in range(n):

@@ -88,7 +88,7 @@ cdef enum:
     GRAIN = 4
     PUMPKIN = 5
     SEAT_FEATURES = 9
-    FEATURES = 37
+    FEATURES = 38
     OBSERVATION = 4548
 
 cdef int SET_W[NSETS][4]
@@ -527,8 +527,9 @@ cdef class MontanaKernel(Kernel):
         """Per seat (9 numbers, seats 0..3, zeros past the player count): settlements left,
         goods held (all kinds), silver, workers, cattle, canteens, then the build readiness:
         sites the goods in hand pay for, and the cheapest unpaid site's cost in hand (with
-        cattle as jokers) and its whole cost (0 when none is partly paid). Last: the active seat
-        while its main action is still to come (stage MAIN), else -1. The evaluation
+        cattle as jokers) and its whole cost (0 when none is partly paid). Then the active seat
+        while its main action is still to come (stage MAIN), else -1, and the settlements each
+        player starts with (from the data file: the evaluation's phase of the game). The evaluation
         (ai/evaluation/montana.py) documents how it weighs them."""
         cdef int p, k, base, goods, workers
         cdef short open_sites[MAX_HEX]
@@ -550,5 +551,6 @@ cdef class MontanaKernel(Kernel):
             out[base + 4] = self.s.cattle[p]
             out[base + 5] = self.s.canteens[p]
             _readiness(self, p, open_sites, open_seats, nopen, out + base + 6)
-        out[FEATURES - 1] = self.s.active if self.s.stage == MAIN and self.s.active >= 0 else -1
+        out[4 * SEAT_FEATURES] = self.s.active if self.s.stage == MAIN and self.s.active >= 0 else -1
+        out[4 * SEAT_FEATURES + 1] = self.t.settlements
 

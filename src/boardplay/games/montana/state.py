@@ -66,12 +66,14 @@ EMPTY = (0, 0, 0, 0)
 MAIN_ACTIONS = ("", "recruit", "bank", "production", "city", "build")
 END_REASONS = ("", "trigger", "max_turns")
 
-# The kernel's feature vector (kernel.pyx ``features_into``): 9 numbers per seat 0..3, then one.
+# The kernel's feature vector (kernel.pyx ``features_into``): 9 numbers per seat 0..3, then two.
 SEAT_FEATURES = 9
 F_SETTLEMENTS_LEFT, F_GOODS, F_SILVER, F_WORKERS, F_CATTLE, F_CANTEENS = range(6)
 F_READY, F_PARTIAL_HAVE, F_PARTIAL_COST = 6, 7, 8
 F_MAIN_SEAT = 4 * SEAT_FEATURES
 """The active seat while its main action is still to come (stage MAIN), else -1."""
+F_SETTLEMENTS = 4 * SEAT_FEATURES + 1
+"""The settlements each player starts with (the data file's count for this table)."""
 
 
 TIEBREAK_WORDS = {
