@@ -41,11 +41,11 @@ play: $(KERNELS)
 	$(BIN)/boardplay serve
 
 test: $(KERNELS) chromium services lint
-	$(BIN)/pytest -n $(PYTEST_WORKERS) -q
+	BOARDPLAY_NO_SKIPS=1 $(BIN)/pytest -n $(PYTEST_WORKERS) -q
 
 # Same tests, full game counts (thousands of random games per option set).
-soak: $(KERNELS)
-	BOARDPLAY_SOAK=1 $(BIN)/pytest -n $(PYTEST_WORKERS) -q -m "slow or not slow" tests
+soak: $(KERNELS) chromium services
+	BOARDPLAY_NO_SKIPS=1 BOARDPLAY_SOAK=1 $(BIN)/pytest -n $(PYTEST_WORKERS) -q -m "slow or not slow" tests
 
 bench: $(KERNELS)
 	$(BIN)/boardplay bench --mcts --adapters --seconds 2

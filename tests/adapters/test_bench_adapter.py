@@ -9,7 +9,6 @@ import boardplay
 from boardplay.adapters.bench import ADAPTERS, REFERENCE, adapter_throughput, format_table
 
 
-@pytest.mark.skipif(not boardplay.available(), reason="no engine present yet")
 def test_rows_for_every_adapter_and_the_reference() -> None:
     name = sorted(boardplay.available())[0]
     rows = adapter_throughput([name], seconds=0.02, seed=1)

@@ -84,7 +84,6 @@ def test_every_choice_of_the_lobby_form_is_accepted(
     assert bad.status_code == 400 and "no_such_option" in bad.json()["error"]["message"]
 
 
-@pytest.mark.skipif("potlatch" not in GAMES, reason="needs the Potlatch engine")
 def test_server_answers_while_a_strong_ai_thinks(registry_client: TestClient) -> None:
     """The search runs in a worker process: while it thinks, requests are answered and report
     the thinking seat (were it on the event loop, no answer could say "thinking")."""

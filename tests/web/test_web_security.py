@@ -17,17 +17,11 @@ from webcalls import HUMANS, auth, create, refused
 
 from boardplay.core.errors import OptionError
 from boardplay.web.app import create_app
-from boardplay.web.catalogue import REGISTRY
 from boardplay.web.config import Settings
 
-GAMES = REGISTRY.names()
-
-
 # ----- 1. no request opens a path it names ------------------------------------------------------
-needs_montana = pytest.mark.skipif("montana" not in GAMES, reason="needs the Montana engine")
 
 
-@needs_montana
 def test_options_naming_files_are_refused_without_revealing_the_file_system(
     registry_client: TestClient,
 ) -> None:
@@ -47,7 +41,6 @@ def test_options_naming_files_are_refused_without_revealing_the_file_system(
     assert registry_client.get("/api/games").json()["games"] == before
 
 
-@needs_montana
 def test_the_operator_offers_data_files_by_name(tmp_path: Path) -> None:
     data_dir = tmp_path / "montana-data"
     data_dir.mkdir()
@@ -83,7 +76,6 @@ def test_the_operator_offers_data_files_by_name(tmp_path: Path) -> None:
         assert "default, variant" in message
 
 
-@needs_montana
 def test_local_data_files_are_read_with_a_size_limit_and_only_if_regular(tmp_path: Path) -> None:
     from boardplay.games.montana.data import MAX_DATA_BYTES, load_components
 
@@ -180,7 +172,6 @@ def test_no_response_to_any_seat_or_spectator_reveals_a_seed(client: TestClient)
     assert created["game"]["reproducible"] is False
 
 
-@pytest.mark.skipif("passtally" not in GAMES, reason="needs the Passtally engine")
 def test_games_with_identical_inputs_draw_different_tiles(registry_client: TestClient) -> None:
     def reveals() -> list[int]:
         game = create(registry_client, game="passtally")["game"]
