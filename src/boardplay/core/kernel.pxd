@@ -10,7 +10,8 @@ overrides the methods below (``sample_legal``, ``playout_action``, ``compact_int
 wraps one kernel and adds checks, history and I/O.
 
 Buffers passed in are sized by the kernel's ``action_space`` (legal actions),
-``chance_space`` (chance outcomes) and ``num_players`` (returns).
+``chance_space`` (chance outcomes) and ``num_players`` (returns). Both spaces count ids, the
+game's ``num_distinct_actions`` and ``max_chance_outcomes``: every id listed is below its space.
 """
 
 from libc.stdint cimport uint64_t

@@ -1,41 +1,16 @@
-"""The compiled Montana kernel on its own: clones continue exactly like the original, and the
-kernel deals the same boards as the reference board generator (``board.make_board``). The
-kernel's agreement with the old engine it replaced is frozen in ``golden.json``
-(``tests/games/test_golden.py``)."""
+"""The compiled Montana kernel on its own (the contract every game keeps, clones among it, is
+``tests/core/test_contract.py``): the kernel deals the same boards as the reference board
+generator (``board.make_board``). The kernel's agreement with the old engine it replaced is
+frozen in ``golden.json`` (``tests/games/test_golden.py``)."""
 
 from __future__ import annotations
-
-import random
 
 import pytest
 
 import boardplay
-from boardplay.core.game import sample_chance
 from boardplay.games.montana import fields
 from boardplay.games.montana.board import make_board
 from support import games
-
-
-def test_clones_continue_like_the_original() -> None:
-    game = boardplay.load("montana", players=3)
-    state = game.new_initial_state()
-    rng = random.Random(3)
-    for _ in range(200):
-        action = (
-            sample_chance(state, rng)
-            if state.is_chance_node()
-            else rng.choice(state.legal_actions())
-        )
-        state.apply_action(action)
-    copy = state.clone()
-    for target in (state, copy):
-        pick = random.Random(9)
-        while not target.is_terminal():
-            legal = target.legal_actions()
-            target.apply_action(
-                sample_chance(target, pick) if target.is_chance_node() else pick.choice(legal)
-            )
-    assert copy.to_json() == state.to_json() and copy.history() == state.history()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

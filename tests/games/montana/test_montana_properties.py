@@ -1,12 +1,12 @@
 """Property tests: seeded random playouts for 2, 3 and 4 players and both recruit_grain modes,
 checking the invariants of spec §15 after every action, round trips of notation and position
-JSON, records, determinism and termination. Game counts come from ``support.games``."""
+JSON, and termination (clones, seeds and records: ``tests/core/test_contract.py``). Game counts
+come from ``support.games``."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +16,7 @@ from montana_helpers import check_invariants, start_of_turn_checks
 
 import boardplay
 from boardplay.core.game import sample_chance
-from boardplay.core.records import Player, Record
+from boardplay.core.records import Record
 from boardplay.games.montana.state import MAIN, OVER, MontanaState
 from support import games
 
@@ -136,71 +136,6 @@ def test_hypothesis_games(
     state = game.new_initial_state()
     play_random(state, random.Random(seed), every=53)
     check_end(state, (players, mode))
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_determinism_same_seed_same_game(players: int) -> None:
-    game = boardplay.load("montana", players=players)
-    first = game.new_initial_state()
-    play_random(first, random.Random(5), check=False)
-    second = game.new_initial_state()
-    for action in first.history():
-        second.apply_action(action)
-    assert second.to_json() == first.to_json()
-    third = game.new_initial_state()
-    play_random(third, random.Random(5), check=False)
-    assert third.history() == first.history()
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_record_save_load_replay(players: int, tmp_path: Path) -> None:
-    game = boardplay.load("montana", players=players, recruit_grain="additional")
-    state = game.new_initial_state()
-    record = Record.begin(game, [Player(f"bot{i}", "agent", "random") for i in range(players)])
-    play_random(state, random.Random(players), check=False, record=record)
-    record.finish(state)
-    path = tmp_path / "game.json"
-    record.save(path)
-    loaded = Record.load(path)
-    final = loaded.replay()
-    assert final.to_json() == state.to_json()
-    assert loaded.result == record.result
-    assert final.returns() == state.returns()
-
-
-def test_record_from_a_start_position(tmp_path: Path) -> None:
-    game = boardplay.load("montana", players=3, board_seed=77)
-    state = game.new_initial_state()
-    play_random(state, random.Random(1), check=False)
-    # restart from a mid-game position: replay the first 150 actions, save that position
-    start = game.new_initial_state()
-    for action in state.history()[:150]:
-        start.apply_action(action)
-    record = Record.begin(game, start_position=start.to_json())
-    rng = random.Random(2)
-    while not start.is_terminal():
-        legal = start.legal_actions()
-        action = sample_chance(start, rng) if start.is_chance_node() else rng.choice(legal)
-        record.play(start, action)
-    record.finish(start)
-    record.save(tmp_path / "r.json")
-    assert Record.load(tmp_path / "r.json").replay().to_json() == start.to_json()
-
-
-def test_clone_is_independent() -> None:
-    game = boardplay.load("montana", players=4)
-    state = game.new_initial_state()
-    rng = random.Random(3)
-    for _ in range(200):
-        legal = state.legal_actions()
-        state.apply_action(
-            sample_chance(state, rng) if state.is_chance_node() else rng.choice(legal)
-        )
-    snapshot = state.to_json()
-    copy = state.clone()
-    play_random(copy, rng, check=False)
-    assert state.to_json() == snapshot
-    assert state.legal_actions() == state.game.state_from_json(snapshot).legal_actions()
 
 
 def test_chance_probabilities_sum_to_one() -> None:

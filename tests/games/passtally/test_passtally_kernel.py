@@ -1,7 +1,7 @@
-"""The compiled Passtally kernel on its own: clones are independent and equal, the kernel's
-sizes are the game's, and the observation written into a float32 row is the listed tensor. The
-kernel's agreement with the old engine it replaced is frozen in ``golden.json``
-(``tests/games/test_golden.py``)."""
+"""The compiled Passtally kernel on its own (the contract every game keeps, clones and sizes among
+it, is ``tests/core/test_contract.py``): its feature size, and the observation written into a
+float32 row is the listed tensor. The kernel's agreement with the old engine it replaced is
+frozen in ``golden.json`` (``tests/games/test_golden.py``)."""
 
 from __future__ import annotations
 
@@ -12,20 +12,6 @@ import pytest
 
 import boardplay
 from boardplay.games.passtally.observation import SIZE, observe_into
-
-
-def test_clone_is_independent_and_equal() -> None:
-    state = boardplay.load("passtally", players=3).new_initial_state()
-    rng = random.Random(4)
-    for _ in range(60):
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
-    copy = state.clone()
-    assert copy == state and copy.history() == state.history()
-    before = state.to_json()
-    legal = copy.legal_actions()
-    copy.apply_action(legal[0])
-    assert state.to_json() == before and copy.to_json() != before
 
 
 def test_kernel_sizes_match_the_game() -> None:

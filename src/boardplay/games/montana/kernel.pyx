@@ -168,7 +168,7 @@ cdef class MontanaKernel(Kernel):
         self.t = tables
         self.num_players = tables.n
         self.action_space = NUM_ACTIONS
-        self.chance_space = BOARD_OUTCOMES
+        self.chance_space = CHANCE_BOARD + BOARD_OUTCOMES  # the outcome ids, as max_chance_outcomes
         self.observation_size = OBSERVATION
         self.feature_size = FEATURES
         self.b.seed = -1

@@ -1,0 +1,189 @@
+"""The game contract, held once over every registered game and every option set
+(``option_sets.py``), so a new game or option is covered without a test of its own: clones are
+independent and continue alike, a seed fixes a game, positions and records round-trip, an
+illegal action is refused and changes nothing, chance is a distribution, the end is well formed,
+and the compiled kernel's sizes are the game's. What is particular to one game (its rules, its
+notation, its scenarios) stays in ``tests/games/<game>/``."""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from boardplay.core.errors import BoardplayError
+from boardplay.core.game import Game, State, sample_chance
+from boardplay.core.records import Player, Record
+from option_sets import OPTION_SETS
+
+CASES = [pytest.param(game, id=name) for name, game in OPTION_SETS.items()]
+PREFIX = 60
+"""Actions played before a position is cloned, exported or tested (mid-game, not the start)."""
+
+
+def _step(state: State, rng: random.Random) -> int:
+    action = (
+        sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+    )
+    state.apply_action(action)
+    return action
+
+
+def _play(state: State, rng: random.Random, limit: int) -> None:
+    """Random actions (chance by its probabilities) until the end or ``limit`` actions."""
+    for _ in range(limit):
+        if state.is_terminal():
+            return
+        _step(state, rng)
+
+
+def _midgame(game: Game, seed: int) -> State:
+    state = game.new_initial_state()
+    _play(state, random.Random(seed), PREFIX)
+    return state
+
+
+def _snapshot(state: State) -> tuple[object, ...]:
+    return (state.to_json(), state.history(), state.legal_actions(), state.current_player())
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_a_clone_is_independent_and_continues_like_the_original(game: Game) -> None:
+    state = _midgame(game, seed=3)
+    before = _snapshot(state)
+    copy = state.clone()
+    _play(copy, random.Random(9), game.episode_limit)
+    assert _snapshot(state) == before
+    again = state.clone()
+    _play(again, random.Random(9), game.episode_limit)
+    assert again.to_json() == copy.to_json() and again.history() == copy.history()
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_a_seed_fixes_the_game_and_the_history_replays_it(game: Game) -> None:
+    first, second = game.new_initial_state(), game.new_initial_state()
+    _play(first, random.Random(5), game.episode_limit)
+    _play(second, random.Random(5), game.episode_limit)
+    assert first.history() == second.history() and first.to_json() == second.to_json()
+    replayed = game.new_initial_state()
+    for action in first.history():
+        replayed.apply_action(action)
+    assert replayed.to_json() == first.to_json()
+    assert replayed.is_terminal() == first.is_terminal()
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_a_position_round_trips_through_its_json(game: Game) -> None:
+    """A position of a game in progress, exported and loaded, is the same position."""
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    for _ in range(4):
+        if state.is_terminal():
+            break  # a finished position's JSON need not hold the result (Proteus §10.5)
+        loaded = game.state_from_json(state.to_json())
+        assert loaded.to_json() == state.to_json()
+        assert loaded.current_player() == state.current_player()
+        assert loaded.legal_actions() == state.legal_actions()
+        _play(state, rng, PREFIX // 2)
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_a_record_saves_loads_and_replays(game: Game, tmp_path: Path) -> None:
+    state = game.new_initial_state()
+    record = Record.begin(game, [Player(game.seat_name(s)) for s in range(game.num_players)])
+    rng = random.Random(11)
+    while not state.is_terminal() and len(record.moves) < game.episode_limit:
+        if state.is_chance_node():
+            action = sample_chance(state, rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        record.play(state, action)
+    record.finish(state)
+    record.save(tmp_path / "game.json")
+    loaded = Record.load(tmp_path / "game.json")
+    final = loaded.replay()
+    assert final.to_json() == state.to_json() and final.history() == state.history()
+    assert loaded.result == record.result
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_a_record_begun_from_a_position_replays_from_it(game: Game) -> None:
+    start = _midgame(game, seed=23)
+    if start.is_terminal():
+        return
+    state = game.state_from_json(start.to_json())
+    record = Record.begin(game, start_position=start.to_json())
+    rng = random.Random(29)
+    for _ in range(PREFIX):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            record.play(state, sample_chance(state, rng))
+        else:
+            record.play(state, rng.choice(state.legal_actions()))
+    assert Record.loads(record.dumps()).replay().to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_an_illegal_action_is_refused_and_changes_nothing(game: Game) -> None:
+    state = _midgame(game, seed=13)
+    while state.is_chance_node():
+        _step(state, random.Random(1))
+    before = _snapshot(state)
+    space = game.max_chance_outcomes if state.is_chance_node() else game.num_distinct_actions
+    unlisted = sorted(set(range(space)) - set(state.legal_actions()))
+    illegal = [*unlisted[:3], -1, space, 10**9]
+    for action in illegal:
+        with pytest.raises(BoardplayError):
+            state.apply_action(action)
+        assert _snapshot(state) == before, action
+    with pytest.raises(BoardplayError):
+        state.apply_action("not a move")  # type: ignore[arg-type]
+    assert _snapshot(state) == before
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_chance_is_a_distribution_over_its_legal_outcomes(game: Game) -> None:
+    state = game.new_initial_state()
+    rng = random.Random(17)
+    seen = 0
+    while not state.is_terminal() and seen < 20 and len(state.history()) < game.episode_limit:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert [a for a, _ in outcomes] == state.legal_actions()
+            assert all(p > 0 for _, p in outcomes)
+            assert math.isclose(sum(p for _, p in outcomes), 1.0)
+            seen += 1
+        else:
+            assert state.chance_outcomes() == []
+        _step(state, rng)
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_the_end_is_well_formed(game: Game) -> None:
+    state = game.new_initial_state()
+    _play(state, random.Random(19), 100_000)
+    assert state.is_terminal(), "random play must end (every game has a bound)"
+    assert state.legal_actions() == []
+    returns = state.returns()
+    assert len(returns) == game.num_players
+    assert set(state.winners()) <= set(range(game.num_players))
+    with pytest.raises(BoardplayError):
+        state.apply_action(0)
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_the_kernel_has_the_games_sizes(game: Game) -> None:
+    """Every game runs on a compiled kernel (an unbuilt one fails here, never skips)."""
+    state = game.new_initial_state()
+    kernel = state.kernel
+    assert kernel is not None, f"{game} has no compiled kernel"
+    assert kernel.num_players == game.num_players
+    assert kernel.action_space == game.num_distinct_actions
+    assert kernel.chance_space == game.max_chance_outcomes
+    assert (kernel.observation_size,) == tuple(
+        [math.prod(game.observation_shape())] if game.observation_shape() else [0]
+    )
+    assert len(state.observation_tensor(0)) == math.prod(game.observation_shape())
