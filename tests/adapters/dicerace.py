@@ -194,6 +194,7 @@ class DiceRaceState(State):
 
 class DiceRaceGame(Game):
     name: ClassVar[str] = "dicerace"
+    can_draw: ClassVar[bool] = True
     title: ClassVar[str] = "Dice Race"
     option_set: ClassVar[OptionSet] = OptionSet(
         "dicerace",

@@ -116,6 +116,7 @@ class PigState(State):
 
 class PigGame(Game):
     name: ClassVar[str] = "pig"
+    can_draw: ClassVar[bool] = False
     title: ClassVar[str] = "Pig"
     option_set: ClassVar[OptionSet] = OptionSet(
         "pig",
@@ -204,6 +205,7 @@ class NimState(State):
 
 class NimGame(Game):
     name: ClassVar[str] = "nim"
+    can_draw: ClassVar[bool] = False
     title: ClassVar[str] = "Nim"
     option_set: ClassVar[OptionSet] = OptionSet(
         "nim", (OptionSpec("heap", 10, "counters at the start", minimum=1, maximum=50),)
@@ -280,6 +282,7 @@ class DuelState(State):
 
 class DuelGame(Game):
     name: ClassVar[str] = "duel"
+    can_draw: ClassVar[bool] = True
     title: ClassVar[str] = "Duel"
     option_set: ClassVar[OptionSet] = OptionSet("duel", ())
     num_distinct_actions: ClassVar[int] = 2

@@ -12,7 +12,7 @@ import pytest
 import boardplay
 from boardplay.ai import MCTSAgent
 from boardplay.ai.evaluation import heuristics_for
-from boardplay.ai.evaluation.compiled import LeafEvaluation
+from boardplay.ai.evaluation.compiled import ProteusEvaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.repetition import PositionHistory, has_position_keys, position_key
 from boardplay.ai.search import Search
@@ -76,7 +76,7 @@ def test_compiled_search_scores_a_return_to_a_game_position_as_a_draw() -> None:
     """One simulation per root move: the move that recreates the position before the last
     move is worth exactly a draw less contempt with ``repetition`` (the history comes from
     ``set_history``); without it, the evaluation's guess."""
-    evaluation = LeafEvaluation("proteus", 2)
+    evaluation = ProteusEvaluation(2)
     unchanged = 0
     for state, back in _returns(6):
         assert state.kernel is not None
@@ -113,7 +113,7 @@ def test_compiled_search_scores_a_cycle_on_its_own_path_as_a_draw() -> None:
     """Without any game history, the reply that undoes the searching seat's move returns to
     the root: that node is a draw for the opponent (0.5, no contempt), every time, and is
     never expanded; without ``repetition`` it is searched below like any other."""
-    evaluation = LeafEvaluation("proteus", 2)
+    evaluation = ProteusEvaluation(2)
     state, back = _returns(1, seed=11)[0]
     assert state.kernel is not None
     undo = state.history()[-1]  # state's mover undoes ``back`` with the same action

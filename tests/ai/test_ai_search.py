@@ -11,13 +11,15 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from ai_testgames import NimGame
 from typer.testing import CliRunner
 
 import boardplay
 from boardplay.ai import MCTSAgent
 from boardplay.ai.evaluation import heuristics_for
-from boardplay.ai.evaluation.compiled import LeafEvaluation
+from boardplay.ai.evaluation.compiled import MontanaEvaluation, ProteusEvaluation
 from boardplay.ai.evaluation.montana import phase_left
+from boardplay.ai.mcts import compiled_evaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.search import Search
 from boardplay.cli.common import console
@@ -66,7 +68,7 @@ def _first_decision(game: Game, seed: int = 0) -> State:
 @pytest.mark.parametrize("text", TABLES)
 def test_compiled_evaluation_equals_the_python_one(text: str) -> None:
     game = boardplay.load(text)
-    compiled = LeafEvaluation(game.name, game.num_players)
+    compiled = compiled_evaluation(game)
     python = heuristics_for(game).evaluate
     for state in _positions(game, seed=3, count=400):
         assert state.kernel is not None
@@ -90,7 +92,7 @@ def test_montanas_evaluation_takes_the_settlement_count_from_the_data_file(
     features = state.kernel.features()
     assert features[F_SETTLEMENTS] == 6 and features[0] == 6
     assert phase_left(features, 2) == 1.0
-    compiled = LeafEvaluation(game.name, game.num_players)
+    compiled = compiled_evaluation(game)
     python = heuristics_for(game).evaluate
     for position in _positions(game, seed=5, count=150):
         assert position.kernel is not None
@@ -98,13 +100,12 @@ def test_montanas_evaluation_takes_the_settlement_count_from_the_data_file(
 
 
 def test_compiled_evaluation_refuses_unknown_games_and_tables() -> None:
-    with pytest.raises(ValueError, match="no compiled evaluation for 'chess'"):
-        LeafEvaluation("chess", 2)
+    assert compiled_evaluation(NimGame()) is None  # its heuristics name no evaluation in C
     with pytest.raises(ValueError, match="2 to 4 players"):
-        LeafEvaluation("montana", 5)
+        MontanaEvaluation(5)
     game = boardplay.load("montana(players=3)")
     with pytest.raises(ValueError, match="another table"):
-        LeafEvaluation("montana", 2).values(game.new_initial_state().kernel)  # type: ignore[arg-type]
+        MontanaEvaluation(2).values(game.new_initial_state().kernel)  # type: ignore[arg-type]
 
 
 def _winning_positions(text: str, wanted: int) -> list[tuple[State, set[int]]]:
@@ -161,7 +162,7 @@ def test_chance_is_sampled_by_its_probabilities(text: str) -> None:
         if s.is_chance_node() and len(s.chance_outcomes()) > 2 and s.history()
     )
     assert state.kernel is not None
-    search = Search(state.kernel, LeafEvaluation(game.name, game.num_players), cutoff=0, seed=9)
+    search = Search(state.kernel, compiled_evaluation(game), cutoff=0, seed=9)
     simulations = 40000
     search.run(simulations, 0.0, False)
     visits = {action: count for action, _, count in search.children(search.root)}
@@ -346,7 +347,7 @@ def test_decisive_playouts_back_up_the_opponents_win_in_one() -> None:
     the searching seat. Without it the evaluation's guess stands for some of those leaves."""
     positions = _threat_positions("proteus", 5)
     assert positions, "the random games should pass positions with a threat to parry"
-    evaluation = LeafEvaluation("proteus", 2)
+    evaluation = ProteusEvaluation(2)
     guessed = 0
     for state, losing in positions:
         assert state.kernel is not None

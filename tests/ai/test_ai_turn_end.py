@@ -12,7 +12,7 @@ import pytest
 import boardplay
 from boardplay.ai import MCTSAgent
 from boardplay.ai.evaluation import heuristics_for
-from boardplay.ai.evaluation.compiled import LeafEvaluation
+from boardplay.ai.evaluation.compiled import PotlatchEvaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.search import Search
 from boardplay.core.errors import OptionError
@@ -65,7 +65,7 @@ def _leaf_values(state: State, finish_turn: bool, compiled: bool) -> dict[int, f
     if compiled:
         assert state.kernel is not None
         search = Search(
-            state.kernel, LeafEvaluation("potlatch", 2), cutoff=0, finish_turn=finish_turn, seed=3
+            state.kernel, PotlatchEvaluation(2), cutoff=0, finish_turn=finish_turn, seed=3
         )
         search.seat = seat
         search.run(len(legal), 0.0, False)

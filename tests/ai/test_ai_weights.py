@@ -16,7 +16,8 @@ import pytest
 import boardplay
 from boardplay.ai import MCTSAgent, make_agent
 from boardplay.ai.evaluation import heuristics_for, montana, passtally, softmax, weightsets
-from boardplay.ai.evaluation.compiled import LeafEvaluation
+from boardplay.ai.evaluation.compiled import PasstallyEvaluation, ProteusEvaluation
+from boardplay.ai.mcts import compiled_evaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State, sample_chance
@@ -100,7 +101,7 @@ def test_the_hand_set_gives_exactly_the_values_of_before(name: str) -> None:
     python_before, compiled_before = BEFORE[name]
     states = _every_23rd_decision(game)
     python = heuristics_for(game, "hand").evaluate
-    compiled = LeafEvaluation(name, 2, "hand")
+    compiled = compiled_evaluation(game, "hand")
     assert [python(s) for s in states] == python_before
     assert [compiled.values(s.kernel) for s in states] == compiled_before  # type: ignore[arg-type]
     # Without a set named, the game's default one.
@@ -108,8 +109,8 @@ def test_the_hand_set_gives_exactly_the_values_of_before(name: str) -> None:
     assert [heuristics_for(game).evaluate(s) for s in states] == [
         heuristics_for(game, default).evaluate(s) for s in states
     ]
-    assert [LeafEvaluation(name, 2).values(s.kernel) for s in states] == [  # type: ignore[arg-type]
-        LeafEvaluation(name, 2, default).values(s.kernel)  # type: ignore[arg-type]
+    assert [compiled_evaluation(game).values(s.kernel) for s in states] == [  # type: ignore[arg-type]
+        compiled_evaluation(game, default).values(s.kernel)  # type: ignore[arg-type]
         for s in states
     ]
 
@@ -127,7 +128,7 @@ def test_every_shipped_set_is_the_same_in_python_and_c_and_is_its_terms(
     weight_set = weightsets.load(game.name, name)
     vector = weight_set.vector(model.TERMS)
     python = heuristics_for(game, name).evaluate
-    compiled = LeafEvaluation(game.name, game.num_players, name)
+    compiled = compiled_evaluation(game, name)
     for state in _positions(game, seed=4, count=300):
         assert state.kernel is not None
         expected = python(state)
@@ -190,7 +191,7 @@ def test_a_set_unlike_hand_is_the_same_in_python_and_c(extra_sets: None, text: s
     model = MODELS[game.name]
     hand = heuristics_for(game, "hand").evaluate
     python = heuristics_for(game, extra.name).evaluate
-    compiled = LeafEvaluation(game.name, game.num_players, extra.name)
+    compiled = compiled_evaluation(game, extra.name)
     differ = 0
     for state in _positions(game, seed=6, count=300):
         assert state.kernel is not None
@@ -242,7 +243,7 @@ def test_weights_choose_what_greedy_and_both_searches_play(workers_only: str) ->
     hand_value = heuristics_for(game, "hand").evaluate(state)[seat]
     workers_value = heuristics_for(game, workers_only).evaluate(state)[seat]
     assert hand_value != workers_value
-    assert LeafEvaluation("montana", 2, workers_only).values(state.kernel) == pytest.approx(  # type: ignore[arg-type]
+    assert compiled_evaluation(game, workers_only).values(state.kernel) == pytest.approx(  # type: ignore[arg-type]
         heuristics_for(game, workers_only).evaluate(state), abs=1e-12
     )
     greedy_hand = make_agent("greedy(weights=hand)", game, 1)
@@ -305,9 +306,9 @@ def test_unknown_weight_sets_are_clear_errors() -> None:
         make_agent("mcts(weights=hand)", boardplay.load("potlatch"), 0).name == "mcts(weights=hand)"
     )
     with pytest.raises(ValueError, match="only the 'hand' weights"):
-        LeafEvaluation("proteus", 2, "fitted")
+        ProteusEvaluation(2, "fitted")
     with pytest.raises(OptionError, match="no weight set 'tuned' for passtally"):
-        LeafEvaluation("passtally", 2, "tuned")
+        PasstallyEvaluation(2, "tuned")
 
 
 def test_a_weight_set_file_must_name_known_terms() -> None:

@@ -65,6 +65,7 @@ class RaceState(State):
 
 class RaceGame(Game):
     name: ClassVar[str] = "race"
+    can_draw: ClassVar[bool] = False
     title: ClassVar[str] = "Race to ten"
     option_set: ClassVar[OptionSet] = OptionSet(
         "race",

@@ -20,13 +20,25 @@ import random
 from typing import Any, Literal
 
 from boardplay.ai.agents import Analysis, _check_can_move
-from boardplay.ai.evaluation.compiled import LeafEvaluation, has_compiled_evaluation
+from boardplay.ai.evaluation import heuristics_for
+from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.search import Search
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import Kernel
+from boardplay.core.registry import find
 
 TreeKey = tuple[Game, tuple[int, ...], tuple[float, ...]]
+
+
+def compiled_evaluation(game: Game, weights: str | None = None) -> LeafEvaluation | None:
+    """The game's evaluation in C (its heuristics' ``compiled`` class, with the weight set
+    ``weights``), or None when the game has none or the table is not 2-4 players."""
+    reference = heuristics_for(game).compiled
+    if reference is None or not 2 <= game.num_players <= 4:
+        return None
+    evaluation: LeafEvaluation = find(reference)(game.num_players, weights)
+    return evaluation
 
 
 def _tree_key(state: State) -> TreeKey:
@@ -75,10 +87,7 @@ class MCTSAgent(ReferenceMCTSAgent):
             seed=seed,
             name=name,
         )
-        evaluation_known = has_compiled_evaluation(game.name) and 2 <= game.num_players <= 4
-        self._evaluation = (
-            LeafEvaluation(game.name, game.num_players, weights) if evaluation_known else None
-        )
+        self._evaluation = compiled_evaluation(game, weights)
         self.compiled = (
             isinstance(game.new_initial_state().kernel, Kernel)
             and self.policy is None

@@ -259,6 +259,18 @@ class Game(abc.ABC):
     describer: ClassVar[str | None] = None
     """``"module:function"`` that puts a move into words for the web views
     (``describe(before, move, after, seat, names)``); None: the views show notation only."""
+    can_draw: ClassVar[bool]
+    """Whether these rules have a drawn result, so the players may agree a draw at all. No
+    default: every game states it (``tests/core/test_registration.py`` checks)."""
+    seat_colours: ClassVar[tuple[str, ...]] = ()
+    """The colours the boards draw the seats in, in seat order, as the rules name the seats
+    (``core.palette``); empty: the palette's first colours."""
+
+    def presentation(self, state: State | None) -> dict[str, Any]:
+        """Facts a board drawing needs that the position JSON does not hold (Montana: the
+        printed worker board, and the landscape its board seed generates), added to the web's
+        drawing hints; ``state`` None for the game's empty table. Default: none."""
+        return {}
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self._given = dict(options or {})

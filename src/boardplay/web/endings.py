@@ -10,8 +10,7 @@ views and replays carry it as they carry any result. A replay checks that the mo
 finish the game (an agreed result stands in for the end the rules would have reached) and that
 the winners are seats of the game.
 
-Which games can end drawn is read from the rules specs (``shared/rules``), not guessed: a game
-declares ``can_draw`` itself when it can, otherwise ``DRAWS`` answers for the four games."""
+Which games can end drawn each game declares from its rules (``Game.can_draw``)."""
 
 from __future__ import annotations
 
@@ -31,21 +30,10 @@ ABANDONED = "abandoned"
 """The opponent left a real-time game and the player still there claimed it (a win or a draw)."""
 ENDINGS = (RESIGNATION, AGREEMENT, TIME, ABORTED, ABANDONED)
 
-DRAWS: dict[str, bool] = {
-    "potlatch": True,  # §8.2 condition 3: a repetition with equal own-stack counts is a draw
-    "proteus": True,  # §7.5: a double pass, the turn limit or a movement dead end is a draw
-    "montana": True,  # §8: nobody placed all settlements (reachable by the turn cap) is a draw
-    "passtally": False,  # §6: ties go to the earliest seat, so there is always one winner
-}
-"""Whether each game's rules have a drawn result (so a draw may be agreed at all)."""
-
 
 def can_draw(game: Game) -> bool:
-    """A draw is a result this game's rules can produce (``can_draw`` on the game wins)."""
-    declared = getattr(game, "can_draw", None)
-    if isinstance(declared, bool):
-        return declared
-    return DRAWS.get(game.name, False)
+    """A draw is a result this game's rules can produce (``Game.can_draw``)."""
+    return game.can_draw
 
 
 def names(game: Game, seats: Sequence[int]) -> str:

@@ -53,6 +53,11 @@ class Heuristics:
     weighted: Callable[[str], Evaluation] | None = None
     """The evaluation with a named weight set (``weightsets``), for games whose weights are
     data; ``evaluate`` is the one with the game's default set."""
+    compiled: str | None = None
+    """``"module:Class"`` of the evaluation in C the compiled search backs up (a
+    ``compiled.LeafEvaluation`` taking the player count and a weight set name); None: MCTS runs
+    the Python reference search, 20-60 times slower (docs/ai.md), so every game meant to be
+    played against the AI names one (``tests/core/test_registration.py`` checks the four)."""
     opening: Callable[[State], bool] | None = None
     """Whether a position is in the game's opening: a setup phase that always runs to its end
     in a bounded number of turns and decides nothing by itself (Proteus's placement). MCTS's

@@ -1,11 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The per-game evaluations of ``boardplay.ai.evaluation``, computed in C.
+"""The per-game evaluations of ``boardplay.ai.evaluation``, computed in C: one class per game.
 
 MCTS backs up an evaluation at almost every leaf (every game's measured cutoff is 0), so the
 search cannot leave compiled code to compute one. Each game's evaluation is the same shape: a
 per-seat strength from the kernel's feature vector (``Kernel.features_into``), turned into win
-chances by a softmax. The shape of each strength lives here; every weight is read from the game's
-Python evaluation module when a ``LeafEvaluation`` is built (for Montana and Passtally from the
+chances by a softmax. ``LeafEvaluation`` holds that shape; each game's subclass computes its
+strengths (``strengths``) and is named by its heuristics (``Heuristics.compiled``), so a game
+brings its own and nothing here lists the games. Every weight and feature index is read from the
+game's Python evaluation module when an evaluation is built (for Montana and Passtally from the
 named weight set the module loads, ``weightsets``), so there is one place to tune a number,
 and ``tests/ai/test_ai_search.py`` checks that both give the same values on positions
 from real games.
@@ -17,54 +19,17 @@ from boardplay.core.kernel cimport TERMINAL, Kernel
 
 from boardplay.ai.evaluation import montana, passtally, potlatch, proteus, weightsets
 
-cdef enum:
-    NONE = 0
-    POTLATCH = 1
-    PROTEUS = 2
-    PASSTALLY = 3
-    MONTANA = 4
-
-_KINDS = {"potlatch": POTLATCH, "proteus": PROTEUS, "passtally": PASSTALLY, "montana": MONTANA}
-
-
-def has_compiled_evaluation(str game_name) -> bool:
-    """True when ``game_name`` has an evaluation the compiled search can compute."""
-    return game_name in _KINDS
-
 
 cdef class LeafEvaluation:
-    """One game's evaluation for a ``players``-seat table; ``values(kernel)`` is the Python face
+    """A game's evaluation for a ``players``-seat table; ``values(kernel)`` is the Python face
     (tests compare it with the Python evaluation), ``evaluate`` the one the search calls."""
 
-    def __init__(self, str game_name, int players, str weights=None):
-        """``weights`` names the weight set (Montana, Passtally; default: the module's
-        ``DEFAULT_WEIGHTS``); the other games know only ``hand``."""
-        if game_name not in _KINDS:
-            raise ValueError(f"no compiled evaluation for {game_name!r}; known: {', '.join(_KINDS)}")
+    def __init__(self, int players, list weights):
         if not 2 <= players <= 4:
             raise ValueError(f"the compiled evaluations take 2 to 4 players, not {players}")
-        self.kind = _KINDS[game_name]
+        assert len(weights) <= 32
         self.players = players
-        cdef list values
-        if self.kind in (POTLATCH, PROTEUS) and weights not in (None, "hand"):
-            raise ValueError(f"{game_name} has only the 'hand' weights, not {weights!r}")
-        if self.kind == POTLATCH:
-            values = [potlatch.TEMPERATURE]
-        elif self.kind == PROTEUS:
-            values = [proteus.TEMPERATURE, proteus.OTHER_GOAL_WEIGHT, proteus.TEMPO,
-                       proteus.ACTIVE_GOAL, proteus.TO_MOVE]
-        elif self.kind == PASSTALLY:
-            chosen = weightsets.load("passtally", weights or passtally.DEFAULT_WEIGHTS)
-            values = [chosen.shaped("temperature_per_sqrt_turn"), chosen.shaped("line_turns"),
-                      passtally._POINTS, passtally._LINES, passtally._PILES, passtally._PLAYERS,
-                      chosen.shaped("temperature"), *chosen.vector(passtally.TERMS)]
-        else:
-            chosen = weightsets.load("montana", weights or montana.DEFAULT_WEIGHTS)
-            values = [chosen.shaped("temperature"), montana.F_SETTLEMENTS,
-                      *chosen.vector(montana.TERMS), montana.SEAT_FEATURES, montana.F_READY,
-                      montana.F_PARTIAL_HAVE, montana.F_PARTIAL_COST, montana.F_MAIN_SEAT]
-        assert len(values) <= 32
-        for i, weight in enumerate(values):
+        for i, weight in enumerate(weights):
             self.weights[i] = weight
 
     def values(self, Kernel k) -> list:
@@ -82,31 +47,55 @@ cdef class LeafEvaluation:
             k.returns_into(out)
             return
         k.features_into(self.features)
-        cdef double temperature
-        if self.kind == POTLATCH:
-            temperature = self._potlatch()
-        elif self.kind == PROTEUS:
-            temperature = self._proteus()
-        elif self.kind == PASSTALLY:
-            temperature = self._passtally()
-        else:
-            temperature = self._montana()
-        softmax(self.strength, self.players, temperature, out)
+        softmax(self.strength, self.players, self.strengths(), out)
 
-    cdef double _potlatch(self) noexcept:
+    cdef double strengths(self) noexcept:
+        """Write each seat's strength into ``strength`` from ``features``; return the softmax
+        temperature. Each game's subclass has its own."""
+        return 1.0
+
+
+def _hand_only(str game, str weights):
+    if weights not in (None, "hand"):
+        raise ValueError(f"{game} has only the 'hand' weights, not {weights!r}")
+
+
+cdef class PotlatchEvaluation(LeafEvaluation):
+    """``ai/evaluation/potlatch.py`` in C."""
+
+    def __init__(self, int players, str weights=None):
+        _hand_only("potlatch", weights)
+        LeafEvaluation.__init__(self, players, [
+            potlatch.TEMPERATURE, potlatch.CROWN, potlatch.MAX_CROWNS, potlatch.BREAK,
+            potlatch.TEMPO, potlatch.THREE_STACKS,
+        ])
+
+    cdef double strengths(self) noexcept:
         cdef double* f = self.features
+        cdef double* w = self.weights
         cdef int seat
         cdef double own
         for seat in range(2):
             own = f[1 + 3 * seat]
-            self.strength[seat] = own + 0.35 * min(f[2 + 3 * seat], 2.0) + 0.25 * min(f[3 + 3 * seat], 1.0)
+            self.strength[seat] = own + w[1] * min(f[2 + 3 * seat], w[2]) + w[3] * min(f[3 + 3 * seat], 1.0)
             if f[0] == seat:
-                self.strength[seat] += 0.25
+                self.strength[seat] += w[4]
             elif own >= 3:
-                self.strength[seat] += 0.8
-        return self.weights[0]
+                self.strength[seat] += w[5]
+        return w[0]
 
-    cdef double _proteus(self) noexcept:
+
+cdef class ProteusEvaluation(LeafEvaluation):
+    """``ai/evaluation/proteus.py`` in C."""
+
+    def __init__(self, int players, str weights=None):
+        _hand_only("proteus", weights)
+        LeafEvaluation.__init__(self, players, [
+            proteus.TEMPERATURE, proteus.OTHER_GOAL_WEIGHT, proteus.TEMPO, proteus.ACTIVE_GOAL,
+            proteus.TO_MOVE,
+        ])
+
+    cdef double strengths(self) noexcept:
         cdef double* f = self.features
         cdef double* w = self.weights
         cdef int seat, goal
@@ -120,7 +109,19 @@ cdef class LeafEvaluation:
             self.strength[seat] = value
         return w[0]
 
-    cdef double _passtally(self) noexcept:
+
+cdef class PasstallyEvaluation(LeafEvaluation):
+    """``ai/evaluation/passtally.py`` in C, with the named weight set (default: the module's)."""
+
+    def __init__(self, int players, str weights=None):
+        chosen = weightsets.load("passtally", weights or passtally.DEFAULT_WEIGHTS)
+        LeafEvaluation.__init__(self, players, [
+            chosen.shaped("temperature_per_sqrt_turn"), chosen.shaped("line_turns"),
+            passtally._POINTS, passtally._LINES, passtally._PILES, passtally._PLAYERS,
+            chosen.shaped("temperature"), *chosen.vector(passtally.TERMS),
+        ])
+
+    cdef double strengths(self) noexcept:
         cdef double* f = self.features
         cdef double* w = self.weights
         cdef int points = <int>w[2], lines = <int>w[3], piles = <int>w[4]
@@ -139,7 +140,19 @@ cdef class LeafEvaluation:
             self.strength[seat] = value
         return w[6] + w[0] * sqrt(turns)
 
-    cdef double _montana(self) noexcept:
+
+cdef class MontanaEvaluation(LeafEvaluation):
+    """``ai/evaluation/montana.py`` in C, with the named weight set (default: the module's)."""
+
+    def __init__(self, int players, str weights=None):
+        chosen = weightsets.load("montana", weights or montana.DEFAULT_WEIGHTS)
+        LeafEvaluation.__init__(self, players, [
+            chosen.shaped("temperature"), montana.F_SETTLEMENTS, *chosen.vector(montana.TERMS),
+            montana.SEAT_FEATURES, montana.F_READY, montana.F_PARTIAL_HAVE,
+            montana.F_PARTIAL_COST, montana.F_MAIN_SEAT,
+        ])
+
+    cdef double strengths(self) noexcept:
         cdef double* f
         cdef double* w = self.weights
         cdef double total = self.features[<int>w[1]]  # the data file's count

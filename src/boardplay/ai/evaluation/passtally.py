@@ -112,4 +112,5 @@ HEURISTICS = Heuristics(
     exploration=0.3,
     kernel_playouts=True,
     weighted=evaluation,
+    compiled="boardplay.ai.evaluation.compiled:PasstallyEvaluation",
 )

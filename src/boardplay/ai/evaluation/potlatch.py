@@ -18,6 +18,15 @@ from boardplay.core.game import State
 
 TEMPERATURE = 0.5
 """One own stack of lead makes the leader about e^2 = 7 times as likely to win."""
+CROWN = 0.35
+"""Per 2-high stack next to the pawn that a run could crown (at most ``MAX_CROWNS`` count)."""
+MAX_CROWNS = 2
+BREAK = 0.25
+"""When an opponent stack next to the pawn could be broken (one counts)."""
+TEMPO = 0.25
+"""For the side to move."""
+THREE_STACKS = 0.8
+"""Three own stacks while the opponent is to move: it has one turn to break one of them."""
 
 
 def strengths(features: Sequence[float]) -> list[float]:
@@ -27,11 +36,11 @@ def strengths(features: Sequence[float]) -> list[float]:
     out: list[float] = []
     for seat in (0, 1):
         own, crowns, breaks = features[1 + 3 * seat : 4 + 3 * seat]
-        value = own + 0.35 * min(crowns, 2) + 0.25 * min(breaks, 1)
+        value = own + CROWN * min(crowns, MAX_CROWNS) + BREAK * min(breaks, 1)
         if to_move == seat:
-            value += 0.25
+            value += TEMPO
         elif own >= 3:
-            value += 0.8
+            value += THREE_STACKS
         out.append(value)
     return out
 
@@ -50,4 +59,5 @@ HEURISTICS = Heuristics(
     "own-colour stacks + 0.35 per crownable 2-high stack next to the pawn (max 2) + 0.25 if an "
     "opponent stack can be broken + tempo; softmax with temperature 0.5",
     cutoff=0,
+    compiled="boardplay.ai.evaluation.compiled:PotlatchEvaluation",
 )

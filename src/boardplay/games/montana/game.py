@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any, ClassVar
 
 from boardplay.core.errors import OptionError
 from boardplay.core.game import State
 from boardplay.core.options import OptionSet, OptionSpec, OptionValue
+from boardplay.core.palette import BLUE, GREEN, VERMILLION, YELLOW
 from boardplay.games.montana import notation as A
+from boardplay.games.montana import presentation
 from boardplay.games.montana.data import DEFAULT_DATA, Components, load_components
 from boardplay.games.montana.explain import why_illegal
 from boardplay.games.montana.observation import OBSERVATION_SIZE, observation
@@ -108,6 +111,9 @@ class MontanaGame(MontanaGameBase):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     seat_names: ClassVar[tuple[str, ...]] = ("Blue", "Yellow", "Green", "Red")
+    seat_colours: ClassVar[tuple[str, ...]] = (BLUE, YELLOW, GREEN, VERMILLION)
+    can_draw: ClassVar[bool] = True
+    """§8: nobody placed all settlements (reachable by the turn cap) is a draw."""
     bench_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {"players": 2},
         {"players": 3},
@@ -169,6 +175,19 @@ class MontanaGame(MontanaGameBase):
 
     def observation_shape(self) -> tuple[int, ...]:
         return (OBSERVATION_SIZE,)
+
+    @cached_property
+    def _table(self) -> dict[str, Any]:
+        return presentation.table(self.data)
+
+    def presentation(self, state: State | None) -> dict[str, Any]:
+        """The printed worker board, store and wheel (``table``) and, once the board is dealt,
+        the landscape (``presentation.py``)."""
+        hints: dict[str, Any] = {"table": self._table}
+        board = state.board if isinstance(state, MontanaState) else None
+        if board is not None:
+            hints["landscape"] = presentation.landscape(board)
+        return hints
 
     def explain(self, state: MontanaState, action: object) -> str:
         return why_illegal(state, action)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec, OptionValue
+from boardplay.core.palette import BLUE, VERMILLION, YELLOW
 from boardplay.games.passtally import observation, render
 from boardplay.games.passtally.position import export_position, load_position
 from boardplay.games.passtally.state import PasstallyState
@@ -100,6 +101,9 @@ class PasstallyGame(Game):
     max_chance_outcomes: ClassVar[int] = NUM_DESIGNS
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 3
+    seat_colours: ClassVar[tuple[str, ...]] = (VERMILLION, BLUE, YELLOW)
+    can_draw: ClassVar[bool] = False
+    """§6: ties go to the earliest seat, so every game has one winner."""
     bench_option_sets: ClassVar[tuple[dict[str, Any], ...]] = ({"players": 2}, {"players": 3})
 
     @property

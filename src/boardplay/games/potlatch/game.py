@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec, OptionValue
+from boardplay.core.palette import BLUE, VERMILLION
 from boardplay.games.potlatch.kernel import PotlatchKernel
 from boardplay.games.potlatch.notation import NUM_ACTIONS
 from boardplay.games.potlatch.observation import OBSERVATION_SHAPE, observation_tensor
@@ -46,6 +47,9 @@ class PotlatchGame(Game):
         "expert": "mcts(time=0.03,iterations=100000,contempt=0.3,finish_turn=true)",
     }
     seat_names: ClassVar[tuple[str, ...]] = ("Red", "Blue")
+    seat_colours: ClassVar[tuple[str, ...]] = (VERMILLION, BLUE)  # Red, Blue (§2.2)
+    can_draw: ClassVar[bool] = True
+    """§8.2 condition 3: a repetition with equal own-stack counts is a draw."""
     num_distinct_actions: ClassVar[int] = NUM_ACTIONS
     option_set: ClassVar[OptionSet] = OptionSet(
         "potlatch",

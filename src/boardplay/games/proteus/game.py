@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec, OptionValue
+from boardplay.core.palette import BLACK, WHITE
 from boardplay.games.proteus.kernel import ProteusKernel
 from boardplay.games.proteus.observation import OBSERVATION_SIZE, observe
 from boardplay.games.proteus.position import export, load
@@ -85,6 +86,9 @@ class ProteusGame(Game):
     )
     num_distinct_actions: ClassVar[int] = NUM_ACTIONS
     seat_names: ClassVar[tuple[str, ...]] = ("Black", "White")
+    seat_colours: ClassVar[tuple[str, ...]] = (BLACK, WHITE)  # §2
+    can_draw: ClassVar[bool] = True
+    """§7.5: a double pass, the turn limit or a movement dead end is a draw."""
     bench_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {"rules": "seed", "max_turns": 200},
         {"rules": "kadon", "max_turns": 200},
