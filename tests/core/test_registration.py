@@ -5,8 +5,14 @@ declare what those parts find."""
 
 from __future__ import annotations
 
+import importlib
+import shutil
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
+import completeness
 import pytest
 from fifthgame import HEURISTICS, RaceGame, describe
 from typer.testing import CliRunner
@@ -17,6 +23,7 @@ from boardplay.ai.evaluation import GENERIC, heuristics_for
 from boardplay.ai.specs import LEVEL_NAMES, level_spec, make_agent
 from boardplay.cli.main import build_app
 from boardplay.core.errors import OptionError
+from boardplay.core.game import Game
 from boardplay.core.registry import available, find, game_class, register, unregister
 from boardplay.web.catalogue import REGISTRY, WebCatalogue
 from boardplay.web.moves import describer, said
@@ -109,3 +116,77 @@ def test_the_four_games_declare_what_the_rest_finds(name: str) -> None:
     options = cls.option_set.by_name()
     assert all(axis in options for axis, _ in cls.study_axes)
     assert len(variants_for(name)) >= 2
+
+
+@pytest.mark.parametrize("name", sorted(available()))
+def test_every_registered_game_provides_every_piece(name: str) -> None:
+    """The checklist of docs/contributing.md, held against every game (as OpenSpiel's test of
+    its game list): nothing a part of boardplay looks for may be missing."""
+    assert completeness.missing(game_class(name)) == []
+
+
+def _without(cls: type[Game], attribute: str) -> type[Game]:
+    """``cls`` rebuilt directly on ``Game`` without one of its own attributes."""
+    body = {k: v for k, v in vars(cls).items() if k not in (attribute, "__dict__", "__weakref__")}
+    return type(cls.__name__, (Game,), body)
+
+
+@pytest.mark.parametrize(
+    ("attribute", "piece"),
+    [
+        ("can_draw", "Game.can_draw"),
+        ("seat_colours", "Game.seat_colours (one per seat)"),
+        ("levels", "Game.levels"),
+        ("describer", "Game.describer"),
+        ("heuristics", "Game.heuristics"),
+    ],
+)
+def test_the_checklist_fails_when_a_declaration_is_removed(attribute: str, piece: str) -> None:
+    cls = game_class("potlatch")
+    assert completeness.missing(cls) == []
+    assert piece in completeness.missing(_without(cls, attribute))
+
+
+def test_the_checklist_fails_when_the_evaluation_in_c_is_missing(monkeypatch: Any) -> None:
+    module, _, attribute = (game_class("potlatch").heuristics or "").partition(":")
+    heuristics = find(f"{module}:{attribute}")
+    monkeypatch.setattr(
+        importlib.import_module(module), attribute, replace(heuristics, compiled=None)
+    )
+    assert "Heuristics.compiled" in completeness.missing(game_class("potlatch"))
+
+
+@pytest.mark.parametrize(
+    ("path", "edit", "piece"),
+    [
+        ("boards/potlatch.js", None, "boards/potlatch.js exporting draw"),
+        ("about.js", ("potlatch: { minutes", "x: { minutes"), "about.js ABOUT"),
+        ("about.js", ('"potlatch", ', ""), "about.js CARD_ORDER"),
+        ("boards/miniatures.js", ("{ potlatch, ", "{ "), "boards/miniatures.js"),
+        ("pages/tutorial.js", ("potlatch: 2, ", ""), "pages/tutorial.js"),
+        ("strings.js", ('"about.potlatch.', '"about.x.'), "strings.js about.*"),
+    ],
+)
+def test_the_checklist_fails_when_a_web_piece_is_removed(
+    tmp_path: Path, path: str, edit: tuple[str, str] | None, piece: str
+) -> None:
+    static = tmp_path / "static"
+    shutil.copytree(completeness.STATIC, static)
+    target = static / path
+    if edit is None:
+        target.unlink()
+    else:
+        text = target.read_text()
+        assert edit[0] in text
+        target.write_text(text.replace(edit[0], edit[1]))
+    cls = game_class("potlatch")
+    assert completeness.missing(cls) == []
+    assert piece in completeness.missing(cls, static=static)
+
+
+def test_the_checklist_fails_when_a_document_is_removed(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    shutil.copytree(completeness.DOCS / "rules", docs / "rules")
+    shutil.copytree(completeness.DOCS / "formats", docs / "formats")
+    (docs / "formats" / "potlatch.md").unlink()
+    assert completeness.missing(game_class("potlatch"), docs=docs) == ["docs/formats/potlatch.md"]
