@@ -20,6 +20,7 @@ from boardplay.ai.baselines import (
     runs_in,
     ship,
     table,
+    write_levels,
 )
 from boardplay.ai.policy import PATH_VARIABLE, PolicyAgent, PolicyNet, available_policies
 from boardplay.ai.specs import make_agent
@@ -182,6 +183,20 @@ def test_ship_takes_the_best_seed_above_the_threshold(tmp_path: Path) -> None:
     assert selfplay.meta["run"] == "selfplay-1"
     levels = json.loads((tmp_path / "shipped" / "levels.json").read_text())
     assert levels == {"potlatch": "potlatch-selfplay"}
+
+
+def test_levels_count_every_policy_in_the_folder_whoever_shipped_it(tmp_path: Path) -> None:
+    game = load("proteus")
+    for name, final in (
+        ("proteus-ppo", {"random": 0.91, "easy": 0.1}),
+        ("proteus-long", {"random": 0.95, "easy": 0.3}),
+        ("proteus-weak", {"random": 0.6, "easy": 0.9}),  # under the threshold: not a level
+    ):
+        net = random_net(game)
+        net.meta["final"] = final
+        net.save(tmp_path / f"{name}.npz")
+    assert write_levels(tmp_path) == {"proteus": "proteus-long"}
+    assert json.loads((tmp_path / "levels.json").read_text()) == {"proteus": "proteus-long"}
 
 
 def test_the_learned_level_plays_the_policy_its_table_names(

@@ -216,9 +216,9 @@ SHIP_THRESHOLD = 0.9
 
 def ship(found: Sequence[tuple[Path, Run]], folder: Path) -> dict[str, str]:
     """Copy the best seed of each game and algorithm (by its final share against ``random``)
-    into ``folder`` as ``<game>-<algo>.npz`` when it clears ``SHIP_THRESHOLD``, and write
-    ``levels.json``: for each game, the shipped policy strongest against ``easy``, which the
-    ``learned`` level plays. Returns the names shipped, each with the run it came from."""
+    into ``folder`` as ``<game>-<algo>.npz`` when it clears ``SHIP_THRESHOLD``, then rewrite
+    ``levels.json`` (``write_levels``). Returns the names shipped, each with the run it came
+    from."""
     best: dict[tuple[str, str], tuple[Path, Run]] = {}
     for path, run in found:
         key = (load(run.game).name, run.algo)
@@ -229,16 +229,30 @@ def ship(found: Sequence[tuple[Path, Run]], folder: Path) -> dict[str, str]:
             best[key] = (path, run)
     folder.mkdir(parents=True, exist_ok=True)
     shipped: dict[str, str] = {}
-    levels: dict[str, tuple[float, str]] = {}
     for (game, algo), (path, run) in sorted(best.items()):
         name = f"{game}-{algo}"
-        (folder / f"{name}.npz").write_bytes((path / "policy.npz").read_bytes())
+        net = PolicyNet.load(path / "policy.npz")
+        net.meta["final"] = {k: round(v["share"], 4) for k, v in run.final.items()}
+        net.save(folder / f"{name}.npz")
         shipped[name] = str(path)
-        easy = run.final.get("easy", {}).get("share", 0.0)
-        if game not in levels or easy > levels[game][0]:
-            levels[game] = (easy, name)
-    table_path = folder / "levels.json"
-    table_path.write_text(
-        json.dumps({game: name for game, (_, name) in sorted(levels.items())}, indent=1) + "\n"
-    )
+    write_levels(folder)
     return shipped
+
+
+def write_levels(folder: Path) -> dict[str, str]:
+    """Write ``levels.json`` in ``folder``: for each game, the policy there strongest against
+    ``easy`` (the final shares each policy file carries), which the ``learned`` level plays.
+    Every policy in the folder counts, whichever command shipped it."""
+    levels: dict[str, tuple[float, str]] = {}
+    for path in sorted(folder.glob("*.npz")):
+        meta = PolicyNet.load(path).meta
+        final = meta.get("final", {})
+        if final.get("random", 0.0) < SHIP_THRESHOLD:
+            continue
+        game = load(str(meta["game"])).name
+        easy = float(final.get("easy", 0.0))
+        if game not in levels or easy > levels[game][0]:
+            levels[game] = (easy, path.stem)
+    table = {game: name for game, (_, name) in sorted(levels.items())}
+    (folder / "levels.json").write_text(json.dumps(table, indent=1) + "\n")
+    return table

@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from boardplay.ai.baselines import Point, markdown, plot, runs_in, ship, table
+from boardplay.ai.baselines import Point, markdown, plot, runs_in, ship, table, write_levels
 from boardplay.ai.policy import NAME, SHIPPED
 from boardplay.cli.common import OPTION_HELP, console, fail, friendly, game_help
 from boardplay.core.options import parse_option_pairs
@@ -94,6 +94,7 @@ def register(app: typer.Typer) -> None:
         if ship is not None:
             SHIPPED.mkdir(exist_ok=True)
             shutil.copyfile(folder / "policy.npz", SHIPPED / f"{ship}.npz")
+            write_levels(SHIPPED)
             console.print(_("Shipped as policy({name})").format(name=ship))
 
     @app.command("baselines", help=_("Table and learning curves of the training runs under DIR."))
