@@ -44,8 +44,8 @@ def set_workers(state: MontanaState, player: int, **counts: int) -> None:
     for code, c in COLOURS.items():
         want = counts.get(code, 0)
         have = state.workers[4 * player + c]
-        state.supply_workers[c] += have - want
-        state.workers[4 * player + c] = want
+        state.edit().supply_workers[c] += have - want
+        state.edit().workers[4 * player + c] = want
         assert state.supply_workers[c] >= 0
     state._legal = None
 
@@ -54,21 +54,21 @@ def set_goods(state: MontanaState, player: int, **counts: int) -> None:
     for code, k in GOODS.items():
         want = counts.get(code, 0)
         have = state.goods[6 * player + k]
-        state.supply_goods[k] += have - want
-        state.goods[6 * player + k] = want
+        state.edit().supply_goods[k] += have - want
+        state.edit().goods[6 * player + k] = want
         assert state.supply_goods[k] >= 0, code
     state._legal = None
 
 
 def set_cattle(state: MontanaState, player: int, count: int) -> None:
-    state.supply_cattle += state.cattle[player] - count
-    state.cattle[player] = count
+    state.edit().supply_cattle += state.cattle[player] - count
+    state.edit().cattle[player] = count
     assert state.supply_cattle >= 0
     state._legal = None
 
 
 def set_silver(state: MontanaState, player: int, silver: int) -> None:
-    state.silver[player] = silver
+    state.edit().silver[player] = silver
     state._legal = None
 
 
@@ -91,16 +91,16 @@ def settle(state: MontanaState, player: int, h: int, tiles: int = 1) -> None:
     board = state.board
     assert board is not None
     assert state.hex_owner[h] == -1 and board.specs[h].kind == "plain" and h != board.start
-    state.hex_owner[h] = player
-    state.hex_tiles[h] = tiles
-    state.tiles[player] -= tiles
+    state.edit().hex_owner[h] = player
+    state.edit().hex_tiles[h] = tiles
+    state.edit().tiles[player] -= tiles
     if state.hex_cattle[h]:
-        state.hex_cattle[h] = 0
-        state.supply_cattle += 1
+        state.edit().hex_cattle[h] = 0
+        state.edit().supply_cattle += 1
     for lake in board.lakes_next_to[h]:
         if state.lake_canteen[lake]:
-            state.lake_canteen[lake] = 0
-            state.canteens_used += 1
+            state.edit().lake_canteen[lake] = 0
+            state.edit().canteens_used += 1
     state._legal = None
 
 

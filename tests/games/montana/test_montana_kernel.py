@@ -30,3 +30,19 @@ def test_kernel_deals_the_boards_of_the_reference_generator(players: int) -> Non
         assert [(game.data.tile_ids[t], r) for t, r in placed] == [
             (tile, rotation) for _, tile, rotation in board.placed
         ]
+
+
+def test_the_facade_reads_the_position_and_never_writes_it() -> None:
+    """Play changes a position only through apply_action: the typed fields are read-only, and
+    a loader or a test writes through ``edit()``."""
+    state = boardplay.load("montana").new_initial_state()
+    before = state.to_json()
+    with pytest.raises(TypeError):
+        state.silver[0] = 9  # type: ignore[index]
+    with pytest.raises(AttributeError, match="read-only"):
+        state.stage = 3
+    with pytest.raises(AttributeError, match="read-only"):
+        state.silver = [9, 9]
+    assert state.to_json() == before
+    state.edit().silver[0] = 9
+    assert state.silver[0] == 9

@@ -27,6 +27,7 @@ from boardplay.games.montana.state import (
     STAGE_NAMES,
     TRADE_STAGES,
     TURN_END,
+    Editing,
     MontanaGameBase,
     MontanaState,
 )
@@ -221,6 +222,7 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
     options.keys(game.options)
     # A fresh state has the right list sizes; every field is then overwritten from the JSON.
     state = MontanaState(game)
+    edit = state.edit()
     n = state.n
     data = state.data
 
@@ -254,31 +256,32 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
             board_field.member("tiles").same_as(expect, f"the board generated from seed {seed}")
         state.deal_board(seed)
         index = {h: i for i, h in enumerate(board.coords)}
-        _load_landscape(state, top.member("landscape"), index)
+        _load_landscape(edit, top.member("landscape"), index)
 
     supply = top.member("supply")
-    state.supply_workers = _counts(supply.member("workers"), COLOUR_CODES)
-    state.supply_goods = _counts(supply.member("goods"), GOOD_CODES)
-    state.supply_cattle = supply.member("cattle").integer(0)
-    state.aside_goods = _counts(supply.member("set_aside"), GOOD_CODES)
-    state.canteens_used = supply.member("canteens_used").integer(0)
-    state.canteens_box = supply.member("canteens_in_box").integer(0)
+    edit.supply_workers = _counts(supply.member("workers"), COLOUR_CODES)
+    edit.supply_goods = _counts(supply.member("goods"), GOOD_CODES)
+    edit.supply_cattle = supply.member("cattle").integer(0)
+    edit.aside_goods = _counts(supply.member("set_aside"), GOOD_CODES)
+    edit.canteens_used = supply.member("canteens_used").integer(0)
+    edit.canteens_box = supply.member("canteens_in_box").integer(0)
 
     for p, player in enumerate(top.member("players").items(n)):
-        _load_player(state, p, player, index)
-    _load_worker_board(state, top.member("worker_board"))
-    _load_contractors(state, top.member("contractors"))
-    _load_turn(state, top.member("turn"))
-    _load_stage(state, stage, stage_obj)
+        _load_player(edit, p, player, index)
+    _load_worker_board(edit, top.member("worker_board"))
+    _load_contractors(edit, top.member("contractors"))
+    _load_turn(edit, top.member("turn"))
+    _load_stage(edit, stage, stage_obj)
     check_stage(state, top)
 
     result = top.optional("result", None)
     if stage == OVER:
         winners = result.member("winners")
-        state.won = [w.integer(0, n - 1) for w in winners.items()]
-        state.ended_by = result.member("reason").choice(("trigger", "max_turns"))
+        won = [w.integer(0, n - 1) for w in winners.items()]
+        edit.won = won
+        edit.ended_by = result.member("reason").choice(("trigger", "max_turns"))
         winners.require(
-            state.won == state.compute_winners(),
+            won == state.compute_winners(),
             f"must be {state.compute_winners()} for this position",
         )
         decided = result.optional("decided_by", None)
@@ -297,7 +300,7 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
     return state
 
 
-def _load_landscape(state: MontanaState, land: Field, index: dict[tuple[int, int], int]) -> None:
+def _load_landscape(state: Editing, land: Field, index: dict[tuple[int, int], int]) -> None:
     """Settlements, cattle and canteens on a dealt board (spec §12.2 ``landscape``)."""
     board = state.board
     assert board is not None
@@ -338,9 +341,7 @@ def _load_landscape(state: MontanaState, land: Field, index: dict[tuple[int, int
         )
 
 
-def _load_player(
-    state: MontanaState, p: int, player: Field, index: dict[tuple[int, int], int]
-) -> None:
+def _load_player(state: Editing, p: int, player: Field, index: dict[tuple[int, int], int]) -> None:
     data = state.data
     player.member("seat").choice((p,))
     player.member("colour").choice((state.game.seat_name(p),))
@@ -365,7 +366,7 @@ def _load_player(
     lines_field.require(not problem, problem)
 
 
-def _load_worker_board(state: MontanaState, wb: Field) -> None:
+def _load_worker_board(state: Editing, wb: Field) -> None:
     data = state.data
     bank = wb.member("bank")
     bank.exact_keys([s.name for s in data.bank])
@@ -397,7 +398,7 @@ def _load_worker_board(state: MontanaState, wb: Field) -> None:
             )
 
 
-def _load_contractors(state: MontanaState, field: Field) -> None:
+def _load_contractors(state: Editing, field: Field) -> None:
     data = state.data
     cols = len(data.column_cost)
     rows = [r.name for r in data.rows]
@@ -425,7 +426,7 @@ def _seat(value: int | None) -> int:
     return -1 if value is None else value
 
 
-def _load_turn(state: MontanaState, turn: Field) -> None:
+def _load_turn(state: Editing, turn: Field) -> None:
     n = state.n
     state.start_player = _seat(turn.member("start_player").optional_integer(0, n - 1))
     state.active = _seat(turn.member("active").optional_integer(0, n - 1))
@@ -446,7 +447,7 @@ def _load_turn(state: MontanaState, turn: Field) -> None:
         )
 
 
-def _load_stage(state: MontanaState, stage: int, stage_obj: Field) -> None:
+def _load_stage(state: Editing, stage: int, stage_obj: Field) -> None:
     """The ``stage`` object: who decides, the pending spin, push, wilds, auction … ."""
     n = state.n
     data = state.data

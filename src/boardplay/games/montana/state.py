@@ -3,8 +3,9 @@
 The contract's hot verbs (legal actions, checked apply, clone) are ``KernelState``'s compiled
 ones; this module adds the notation, the rule-naming explanations (through the game, which wires
 ``explain.py``) and typed accessors that show the kernel's C fields under the rulebook's names:
-scalars as ints, bools and texts, arrays as int sequences that read and write the kernel
-(``state.silver[p] = 2`` changes the position). The board geometry of the dealt seed is
+scalars as ints, bools and texts, arrays as live int sequences. They are read-only: play changes
+a position only through ``apply_action``. The position loader and tests that build a position
+write through ``state.edit()`` (``edit.silver[p] = 2``). The board geometry of the dealt seed is
 ``board.Board`` (cached, shared), whose local hex order the hex fields use.
 """
 
@@ -137,13 +138,6 @@ class _View(Sequence[E]):
         entry: E = fields.read_one(self._kernel, self._name, index)
         return entry
 
-    def __setitem__(self, index: int | slice, value: Any) -> None:
-        if isinstance(index, slice):
-            for i, v in zip(range(*index.indices(len(self))), value, strict=True):
-                fields.write(self._kernel, self._name, i, v)
-        else:
-            fields.write(self._kernel, self._name, index % len(self), value)
-
     def __iter__(self) -> Iterator[E]:
         return iter(fields.read(self._kernel, self._name))
 
@@ -169,6 +163,25 @@ class Slots(_View[tuple[int, ...]]):
     __slots__ = ()
 
 
+class Writable(_View[Any]):
+    """An array field that also writes (``MontanaState.edit``)."""
+
+    __slots__ = ()
+
+    def __setitem__(self, index: int | slice, value: Any) -> None:
+        if isinstance(index, slice):
+            for i, v in zip(range(*index.indices(len(self))), value, strict=True):
+                fields.write(self._kernel, self._name, i, v)
+        else:
+            fields.write(self._kernel, self._name, index % len(self), value)
+
+
+READ_ONLY = (
+    "a position's fields are read-only (play changes them through apply_action); "
+    "a loader or a test building a position writes through state.edit()"
+)
+
+
 T = TypeVar("T")
 
 
@@ -185,12 +198,15 @@ class _Scalar(Generic[T]):
         return self.kind(value)  # type: ignore[call-arg]
 
     def __set__(self, state: MontanaState, value: T) -> None:
+        raise AttributeError(f"{self.name}: {READ_ONLY}")
+
+    def write(self, state: MontanaState, value: T) -> None:
         code = self.names.index(value) if self.names else int(value)  # type: ignore[call-overload]
         fields.put(state.kernel, self.name, code)
 
 
 class _Array:
-    """A kernel array field shown as a live ``Ints``; assigning a sequence writes it in."""
+    """A kernel array field shown as a live, read-only ``Ints``."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -199,16 +215,50 @@ class _Array:
         return Ints(state.kernel, self.name)
 
     def __set__(self, state: MontanaState, values: Sequence[Any]) -> None:
-        view = self.__get__(state)
-        view[:] = values
+        raise AttributeError(f"{self.name}: {READ_ONLY}")
 
 
-class _SlotsField:
-    def __get__(self, state: MontanaState, owner: object = None) -> Slots:
-        return Slots(state.kernel, "slots")
+class _SlotsField(_Array):
+    def __get__(self, state: MontanaState, owner: object = None) -> Slots:  # type: ignore[override]
+        return Slots(state.kernel, self.name)
 
-    def __set__(self, state: MontanaState, values: Sequence[Sequence[int]]) -> None:
-        Slots(state.kernel, "slots")[:] = values
+
+class Editing:
+    """Writes a position's fields straight into its kernel: ``edit.silver[p] = 2``,
+    ``edit.stage = 3``, ``edit.workers = [...]``; anything else is the state's own attribute.
+    Only the position loader and tests that build a position use it: it checks nothing, so what
+    it writes must be a position the rules could reach (the loader validates first)."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: MontanaState) -> None:
+        object.__setattr__(self, "_state", state)
+
+    @staticmethod
+    def _field(name: str) -> _Scalar[Any] | _Array | None:
+        for klass in MontanaState.__mro__:
+            found = vars(klass).get(name)
+            if isinstance(found, _Scalar | _Array):
+                return found
+        return None
+
+    def __getattr__(self, name: str) -> Any:
+        field = self._field(name)
+        if isinstance(field, _Array):
+            return Writable(self._state.kernel, field.name)
+        return getattr(self._state, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        field = self._field(name)
+        if isinstance(field, _Scalar):
+            field.write(self._state, value)
+        elif isinstance(field, _Array):
+            Writable(self._state.kernel, field.name)[:] = value
+        elif name == "won":  # the winners as a bit mask; None: nobody has won
+            mask = -1 if value is None else sum(1 << seat for seat in value)
+            fields.put(self._state.kernel, "won", mask)
+        else:
+            setattr(self._state, name, value)
 
 
 class MontanaState(KernelState, State):
@@ -257,7 +307,7 @@ class MontanaState(KernelState, State):
     contractor = _Array("contractor")
     regular_turns = _Array("regular_turns")
     out = _Array("out")
-    slots = _SlotsField()
+    slots = _SlotsField("slots")
     hex_owner = _Array("hex_owner")
     hex_tiles = _Array("hex_tiles")
     hex_cattle = _Array("hex_cattle")
@@ -267,6 +317,11 @@ class MontanaState(KernelState, State):
         self.game = game
         self.kernel = MontanaKernel(game.tables)
         self._history = []
+
+    def edit(self) -> Editing:
+        """Write access to this position's fields, for a loader or a test building a position
+        (play itself changes a position only through ``apply_action``)."""
+        return Editing(self)
 
     # ----- typed accessors --------------------------------------------------------------------
     @property
@@ -301,10 +356,6 @@ class MontanaState(KernelState, State):
         """The winners once the game is over (empty: a draw)."""
         mask = fields.get(self.kernel, "won")
         return None if mask < 0 else [p for p in range(self.n) if mask >> p & 1]
-
-    @won.setter
-    def won(self, winners: list[int] | None) -> None:
-        fields.put(self.kernel, "won", -1 if winners is None else sum(1 << p for p in winners))
 
     @property
     def lines(self) -> list[tuple[tuple[int, tuple[int, ...]], ...]]:
