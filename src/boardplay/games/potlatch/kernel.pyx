@@ -214,8 +214,8 @@ cdef class PotlatchKernel(Kernel):
         self.observation_size = PLANES * CELLS
         self.feature_size = FEATURES
         self.compact_size = CELLS + 8
-        self._n_actions = n_actions
-        self.b.blank_free = blank_free
+        self.s.n_actions = n_actions
+        self.s.b.blank_free = blank_free
         self.full = full
         self._filter = filter_dead_ends
         self.turn_limit = turn_limit
@@ -223,13 +223,13 @@ cdef class PotlatchKernel(Kernel):
 
     # ----- the rules ----------------------------------------------------------------------------
     cdef int to_move(self) noexcept:
-        return TERMINAL if self.condition else self.b.mover
+        return TERMINAL if self.s.condition else self.s.b.mover
 
     cdef int legal_into(self, int* out) noexcept:
         cdef int i
-        for i in range(self.nlegal):
-            out[i] = self.legal[i]
-        return self.nlegal
+        for i in range(self.s.nlegal):
+            out[i] = self.s.legal[i]
+        return self.s.nlegal
 
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
         return 0
@@ -239,55 +239,55 @@ cdef class PotlatchKernel(Kernel):
         cdef int n, i, remaining
         cdef Board child
         if not self._filter:
-            self.nlegal = rule_actions(&self.b, self.legal)
+            self.s.nlegal = rule_actions(&self.s.b, self.s.legal)
             return
-        n = rule_actions(&self.b, actions)
-        remaining = self._n_actions - self._done - 1
-        self.nlegal = 0
+        n = rule_actions(&self.s.b, actions)
+        remaining = self.s.n_actions - self.s.done - 1
+        self.s.nlegal = 0
         for i in range(n):
             if remaining > 0:
-                child = self.b
+                child = self.s.b
                 raw_apply(&child, actions[i])
                 if not can_finish(&child, remaining):
                     continue
-            self.legal[self.nlegal] = actions[i]
-            self.nlegal += 1
+            self.s.legal[self.s.nlegal] = actions[i]
+            self.s.nlegal += 1
 
     cdef void apply(self, int action) noexcept:
-        cdef int mover = self.b.mover
-        raw_apply(&self.b, action)
-        self._done += 1
-        if self._done == self._n_actions:
-            if self.b.run_open:
-                increase(&self.b)
-                self.b.run_open = 0
-            self.snaps[mover] = self.turn_start
-            self._turns_played += 1
-            self.b.mover = 1 - mover
+        cdef int mover = self.s.b.mover
+        raw_apply(&self.s.b, action)
+        self.s.done += 1
+        if self.s.done == self.s.n_actions:
+            if self.s.b.run_open:
+                increase(&self.s.b)
+                self.s.b.run_open = 0
+            self.s.snaps[mover] = self.s.turn_start
+            self.s.turns_played += 1
+            self.s.b.mover = 1 - mover
             self.begin_turn()
             return
         self.compute_legal()
-        if self.nlegal == 0:
+        if self.s.nlegal == 0:
             self.finish(1 - mover, 2)
 
     cdef void finish(self, int winner, int condition) noexcept:
-        self.winner = winner
-        self.condition = condition
-        self.nlegal = 0
+        self.s.winner = winner
+        self.s.condition = condition
+        self.s.nlegal = 0
 
     cdef int stack_leader(self) noexcept:
         """The seat with more own-colour stacks; -1 when equal (a draw)."""
-        if self.b.colour[0] == self.b.colour[1]:
+        if self.s.b.colour[0] == self.s.b.colour[1]:
             return -1
-        return 0 if self.b.colour[0] > self.b.colour[1] else 1
+        return 0 if self.s.b.colour[0] > self.s.b.colour[1] else 1
 
     cdef void take_snapshot(self, Snap* s) noexcept:
-        memcpy(s.code, self.b.code, MAX_SLOTS)
+        memcpy(s.code, self.s.b.code, MAX_SLOTS)
         s.status = SNAP_KNOWN
         if self.full:
-            s.tiles = self.b.tiles
-            s.pawn[0] = self.b.pawn[0]
-            s.pawn[1] = self.b.pawn[1]
+            s.tiles = self.s.b.tiles
+            s.pawn[0] = self.s.b.pawn[0]
+            s.pawn[1] = self.s.b.pawn[1]
         else:
             s.tiles = 0
             s.pawn[0] = -1
@@ -296,89 +296,66 @@ cdef class PotlatchKernel(Kernel):
     cdef void begin_turn(self) noexcept:
         """The start-of-turn procedure of §4.3: conditions 1, 3, then 2 (then the engine's
         turn-limit guard, condition 4)."""
-        cdef int mover = self.b.mover
-        cdef int here = self.b.pawn[mover]
-        cdef Snap* previous = &self.snaps[mover]
-        self._done = 0
-        self.b.visited = 1u << here
-        self.b.path[0] = here
-        self.b.npath = 1
-        self.b.run_open = 0
-        if self.b.colour[mover] >= 3:
+        cdef int mover = self.s.b.mover
+        cdef int here = self.s.b.pawn[mover]
+        cdef Snap* previous = &self.s.snaps[mover]
+        self.s.done = 0
+        self.s.b.visited = 1u << here
+        self.s.b.path[0] = here
+        self.s.b.npath = 1
+        self.s.b.run_open = 0
+        if self.s.b.colour[mover] >= 3:
             self.finish(mover, 1)
             return
-        self.take_snapshot(&self.turn_start)
+        self.take_snapshot(&self.s.turn_start)
         if previous.status == SNAP_KNOWN and memcmp(
-            previous, &self.turn_start, sizeof(Snap)
+            previous, &self.s.turn_start, sizeof(Snap)
         ) == 0:
             self.finish(self.stack_leader(), 3)
             return
         self.compute_legal()
-        if self.nlegal == 0:
+        if self.s.nlegal == 0:
             self.finish(1 - mover, 2)
             return
-        if self._turns_played >= self.turn_limit:
+        if self.s.turns_played >= self.turn_limit:
             self.finish(self.stack_leader(), 4)
 
     cdef void returns_into(self, double* out) noexcept:
-        if self.condition == 0:
+        if self.s.condition == 0:
             out[0] = 0.0
             out[1] = 0.0
-        elif self.winner < 0:
+        elif self.s.winner < 0:
             out[0] = 0.5
             out[1] = 0.5
         else:
-            out[self.winner] = 1.0
-            out[1 - self.winner] = 0.0
+            out[self.s.winner] = 1.0
+            out[1 - self.s.winner] = 0.0
 
     cdef Kernel copy(self):
         cdef PotlatchKernel other = PotlatchKernel.__new__(PotlatchKernel)
-        other.copy_from(self)
+        other.turn_limit = self.turn_limit
+        other.full = self.full
+        other._filter = self._filter
+        other.centre = self.centre
+        other.s = self.s
         return other
 
     def save(self) -> tuple:
-        """Pickling (``Kernel.__reduce__``): the board, the snapshots, the legal list and the
-        turn counters and options, exactly as ``copy_from`` copies them."""
-        return (
-            raw_bytes(&self.b, sizeof(Board)),
-            raw_bytes(self.snaps, sizeof(self.snaps)),
-            raw_bytes(&self.turn_start, sizeof(Snap)),
-            raw_bytes(self.legal, sizeof(self.legal)),
-            (self._done, self._n_actions, self._turns_played, self.turn_limit, self.full,
-             self._filter, self.centre, self.winner, self.condition, self.nlegal),
-        )
+        """Pickling (``Kernel.__reduce__``): the position struct and the options."""
+        return (raw_bytes(&self.s, sizeof(Position)),
+                (self.turn_limit, self.full, self._filter, self.centre))
 
     def restore(self, tuple saved) -> None:
-        board, snaps, turn_start, legal, numbers = saved
-        raw_load(&self.b, sizeof(Board), board, "board")
-        raw_load(self.snaps, sizeof(self.snaps), snaps, "snapshots")
-        raw_load(&self.turn_start, sizeof(Snap), turn_start, "turn-start snapshot")
-        raw_load(self.legal, sizeof(self.legal), legal, "legal list")
-        (self._done, self._n_actions, self._turns_played, self.turn_limit, self.full,
-         self._filter, self.centre, self.winner, self.condition, self.nlegal) = numbers
+        position, (self.turn_limit, self.full, self._filter, self.centre) = saved
+        raw_load(&self.s, sizeof(Position), position, "position")
 
     cdef void copy_from(self, Kernel other) noexcept:
-        cdef PotlatchKernel o = <PotlatchKernel>other
-        self.b = o.b
-        self.snaps[0] = o.snaps[0]
-        self.snaps[1] = o.snaps[1]
-        self.turn_start = o.turn_start
-        self._done = o._done
-        self._n_actions = o._n_actions
-        self._turns_played = o._turns_played
-        self.turn_limit = o.turn_limit
-        self.full = o.full
-        self._filter = o._filter
-        self.centre = o.centre
-        self.winner = o.winner
-        self.condition = o.condition
-        self.legal = o.legal
-        self.nlegal = o.nlegal
+        self.s = (<PotlatchKernel>other).s
 
     # ----- tensors for learning and search ------------------------------------------------------
     cdef int cell(self, int s, int turn) noexcept:
         """Flat index of slot ``s`` inside one observation plane, or -1 outside the window."""
-        cdef int q = self.b.q[s], r = self.b.r[s]
+        cdef int q = self.s.b.q[s], r = self.s.b.r[s]
         if turn:
             q = self.centre - q
             r = -r
@@ -398,21 +375,21 @@ cdef class PotlatchKernel(Kernel):
     cdef void features_into(self, double* out) noexcept:
         """``FEATURE_NAMES``: what the evaluation weighs, without reading any JSON."""
         cdef int seat, i, d, height, crowns, breaks, here
-        out[0] = self.b.mover
+        out[0] = self.s.b.mover
         for seat in range(2):
-            here = self.b.pawn[seat]
-            height = HEIGHT[self.b.code[here]]
+            here = self.s.b.pawn[seat]
+            height = HEIGHT[self.s.b.code[here]]
             crowns = 0
             breaks = 0
             for i in range(6):
-                d = self.b.nb[here][i]
+                d = self.s.b.nb[here][i]
                 if d < 0:
                     continue
-                if self.b.code[d] == 2 and height >= 1:
+                if self.s.b.code[d] == 2 and height >= 1:
                     crowns += 1
-                if self.b.code[d] == 5 - seat and height >= 2:
+                if self.s.b.code[d] == 5 - seat and height >= 2:
                     breaks += 1
-            out[1 + 3 * seat] = self.b.colour[seat]
+            out[1 + 3 * seat] = self.s.b.colour[seat]
             out[2 + 3 * seat] = crowns
             out[3 + 3 * seat] = breaks
 
@@ -425,45 +402,45 @@ cdef class PotlatchKernel(Kernel):
         ``(entries, (red, blue))`` for a full-state one, entries being ``(q, r, code)``.
         A turn start (``done`` 0) runs the start-of-turn procedure, as after setup (§3.1)."""
         cdef int seat, s
-        memset(&self.b.code, 0, sizeof(self.b.code))
-        self.b.nslots = 0
-        self.b.ntiles = 0
-        self.b.tiles = 0
-        self.b.colour[0] = 0
-        self.b.colour[1] = 0
-        self.b.increases = 0
+        memset(&self.s.b.code, 0, sizeof(self.s.b.code))
+        self.s.b.nslots = 0
+        self.s.b.ntiles = 0
+        self.s.b.tiles = 0
+        self.s.b.colour[0] = 0
+        self.s.b.colour[1] = 0
+        self.s.b.increases = 0
         if len(tiles) + 3 * stock > MAX_SLOTS:
             raise ValueError("a Potlatch Klone position holds at most 12 tiles with its stock")
         for q, r, code in tiles:
-            s = make_tile(&self.b, new_slot(&self.b, q, r))
-            self.b.code[s] = code
+            s = make_tile(&self.s.b, new_slot(&self.s.b, q, r))
+            self.s.b.code[s] = code
             if code >= 4:
-                self.b.colour[code - 4] += 1
-        self.b.stock = stock
+                self.s.b.colour[code - 4] += 1
+        self.s.b.stock = stock
         for seat in range(2):
-            self.b.pawn[seat] = find_slot(&self.b, pawns[seat][0], pawns[seat][1])
-        self.b.mover = to_move
-        self._turns_played = turns_played
-        self.winner = 0
-        self.condition = 0
-        self.nlegal = 0
+            self.s.b.pawn[seat] = find_slot(&self.s.b, pawns[seat][0], pawns[seat][1])
+        self.s.b.mover = to_move
+        self.s.turns_played = turns_played
+        self.s.winner = 0
+        self.s.condition = 0
+        self.s.nlegal = 0
         for seat in range(2):
-            self.load_snapshot(&self.snaps[seat], snapshots[seat])
+            self.load_snapshot(&self.s.snaps[seat], snapshots[seat])
         if done == 0:
             self.begin_turn()
             return
-        self._done = done
-        self.b.visited = 0
-        self.b.npath = 0
+        self.s.done = done
+        self.s.b.visited = 0
+        self.s.b.npath = 0
         for q, r in visited:
-            s = find_slot(&self.b, q, r)
-            self.b.visited |= 1u << s
-            self.b.path[self.b.npath] = s
-            self.b.npath += 1
-        self.b.run_open = run_open
-        self.turn_start = self.snaps[to_move]
+            s = find_slot(&self.s.b, q, r)
+            self.s.b.visited |= 1u << s
+            self.s.b.path[self.s.b.npath] = s
+            self.s.b.npath += 1
+        self.s.b.run_open = run_open
+        self.s.turn_start = self.s.snaps[to_move]
         self.compute_legal()
-        if self.nlegal == 0:
+        if self.s.nlegal == 0:
             self.finish(1 - to_move, 2)
 
     cdef int load_snapshot(self, Snap* snap, object raw) except -1:
@@ -477,23 +454,23 @@ cdef class PotlatchKernel(Kernel):
         entries, pawns = raw
         places = {(q, r) for q, r, _ in entries}
         for q, r in places:
-            phantoms += find_slot(&self.b, q, r) < 0
+            phantoms += find_slot(&self.s.b, q, r) < 0
         # A blank hex can only join the board from the stock; pawns always stand on tiles.
-        if phantoms > self.b.stock or (
+        if phantoms > self.s.b.stock or (
             pawns is not None and (pawns[0] == pawns[1] or not set(pawns) <= places)
         ):
             snap.status = SNAP_NEVER
             return 0
         for q, r, code in entries:
-            s = find_slot(&self.b, q, r)
+            s = find_slot(&self.s.b, q, r)
             if s < 0:
-                s = new_slot(&self.b, q, r)
+                s = new_slot(&self.s.b, q, r)
             snap.code[s] = code
             if pawns is not None:
                 snap.tiles |= 1u << s
         if pawns is not None:
             for seat in range(2):
-                snap.pawn[seat] = find_slot(&self.b, pawns[seat][0], pawns[seat][1])
+                snap.pawn[seat] = find_slot(&self.s.b, pawns[seat][0], pawns[seat][1])
         snap.status = SNAP_KNOWN
         return 0
 
@@ -501,18 +478,18 @@ cdef class PotlatchKernel(Kernel):
         """``(q, r, code)`` for every tile, in the order the tiles appeared."""
         cdef int i, s
         out = []
-        for i in range(self.b.ntiles):
-            s = self.b.order[i]
-            out.append((self.b.q[s], self.b.r[s], self.b.code[s]))
+        for i in range(self.s.b.ntiles):
+            s = self.s.b.order[i]
+            out.append((self.s.b.q[s], self.s.b.r[s], self.s.b.code[s]))
         return out
 
     def pawns(self) -> list:
         """``[(q, r) of Red's pawn, (q, r) of Blue's pawn]``."""
-        return [(self.b.q[self.b.pawn[i]], self.b.r[self.b.pawn[i]]) for i in range(2)]
+        return [(self.s.b.q[self.s.b.pawn[i]], self.s.b.r[self.s.b.pawn[i]]) for i in range(2)]
 
     def visited(self) -> list:
         """``(q, r)`` of the hexes the mover's pawn occupied this turn, start hex first."""
-        return [(self.b.q[self.b.path[i]], self.b.r[self.b.path[i]]) for i in range(self.b.npath)]
+        return [(self.s.b.q[self.s.b.path[i]], self.s.b.r[self.s.b.path[i]]) for i in range(self.s.b.npath)]
 
     def snapshot(self, int which) -> object:
         """A repetition snapshot: ``which`` 0 and 1 the seats' (``snapshots``), 2 the current
@@ -526,54 +503,54 @@ cdef class PotlatchKernel(Kernel):
             self.take_snapshot(&now)
             snap = &now
         elif which == 2:
-            snap = &self.turn_start
+            snap = &self.s.turn_start
         else:
-            snap = &self.snaps[which]
+            snap = &self.s.snaps[which]
         if snap.status == SNAP_NONE:
             return None
         if snap.status == SNAP_NEVER:
             return "never"
         entries = []
-        for s in range(self.b.nslots):
+        for s in range(self.s.b.nslots):
             if (snap.tiles >> s) & 1 if self.full else snap.code[s] != 0:
-                entries.append((self.b.q[s], self.b.r[s], snap.code[s]))
+                entries.append((self.s.b.q[s], self.s.b.r[s], snap.code[s]))
         if not self.full:
             return entries, None
-        pawns = tuple((self.b.q[snap.pawn[i]], self.b.r[snap.pawn[i]]) for i in range(2))
+        pawns = tuple((self.s.b.q[snap.pawn[i]], self.s.b.r[snap.pawn[i]]) for i in range(2))
         return entries, pawns
 
     @property
     def stock(self) -> int:
-        return self.b.stock
+        return self.s.b.stock
 
     @property
     def mover(self) -> int:
         """The seat whose turn it is (also after the game ended)."""
-        return self.b.mover
+        return self.s.b.mover
 
     @property
     def done(self) -> int:
         """Actions already taken this turn."""
-        return self._done
+        return self.s.done
 
     @property
     def n_actions(self) -> int:
         """Actions per turn (the position's, which may differ from the option)."""
-        return self._n_actions
+        return self.s.n_actions
 
     @property
     def run_open(self) -> bool:
-        return bool(self.b.run_open)
+        return bool(self.s.b.run_open)
 
     @property
     def turns_played(self) -> int:
         """Completed turns since setup; used only by the ``turn_limit`` guard."""
-        return self._turns_played
+        return self.s.turns_played
 
     @property
     def blank_free(self) -> bool:
         """Option ``blank_entry_ignores_height``."""
-        return bool(self.b.blank_free)
+        return bool(self.s.b.blank_free)
 
     @property
     def full_snapshots(self) -> bool:
@@ -581,16 +558,16 @@ cdef class PotlatchKernel(Kernel):
 
     def result(self) -> object:
         """``(winner seat or None for a draw, end condition 1..4)``, or None while running."""
-        if self.condition == 0:
+        if self.s.condition == 0:
             return None
-        return (None if self.winner < 0 else self.winner, self.condition)
+        return (None if self.s.winner < 0 else self.s.winner, self.s.condition)
 
     @property
     def increases(self) -> int:
         """Chip increases resolved since setup or loading: one per ended run, also when the
         pawn's hex is already 3 high and nothing is added (§7)."""
-        return self.b.increases
+        return self.s.b.increases
 
     def own_stacks(self, int seat) -> int:
-        return self.b.colour[seat]
+        return self.s.b.colour[seat]
 

@@ -8,12 +8,12 @@ cdef void _observe(PotlatchKernel k, int player, float* out) noexcept:
     cdef int turn = player == 1
     cdef int own_code = 4 + player, opp_code = 5 - player
     cdef int i, s, c, code, height, neutral = 0
-    cdef unsigned int rest = k.b.tiles
+    cdef unsigned int rest = k.s.b.tiles
     cdef double scalars[8]
     memset(out, 0, PLANES * CELLS * sizeof(float))
-    for i in range(k.b.ntiles):
-        s = k.b.order[i]
-        code = k.b.code[s]
+    for i in range(k.s.b.ntiles):
+        s = k.s.b.order[i]
+        code = k.s.b.code[s]
         neutral += code if code <= 3 else 2
         c = k.cell(s, turn)
         if c < 0:
@@ -30,24 +30,24 @@ cdef void _observe(PotlatchKernel k, int player, float* out) noexcept:
             out[4 * CELLS + c] = 1.0
         elif code == opp_code:
             out[5 * CELLS + c] = 1.0
-    c = k.cell(k.b.pawn[player], turn)
+    c = k.cell(k.s.b.pawn[player], turn)
     if c >= 0:
         out[6 * CELLS + c] = 1.0
-    c = k.cell(k.b.pawn[1 - player], turn)
+    c = k.cell(k.s.b.pawn[1 - player], turn)
     if c >= 0:
         out[7 * CELLS + c] = 1.0
-    if k.condition == 0:
-        for i in range(k.b.npath):
-            c = k.cell(k.b.path[i], turn)
+    if k.s.condition == 0:
+        for i in range(k.s.b.npath):
+            c = k.cell(k.s.b.path[i], turn)
             if c >= 0:
                 out[8 * CELLS + c] = 1.0
-    scalars[0] = 1.0 if k.condition == 0 and k.b.mover == player else 0.0
-    scalars[1] = <double>k._done / k._n_actions
-    scalars[2] = 1.0 if k.b.run_open else 0.0
-    scalars[3] = 1.0 if k._n_actions == 3 else 0.0
-    scalars[4] = <double>k.b.stock / 12
-    scalars[5] = <double>k.b.colour[player] / 3
-    scalars[6] = <double>k.b.colour[1 - player] / 3
+    scalars[0] = 1.0 if k.s.condition == 0 and k.s.b.mover == player else 0.0
+    scalars[1] = <double>k.s.done / k.s.n_actions
+    scalars[2] = 1.0 if k.s.b.run_open else 0.0
+    scalars[3] = 1.0 if k.s.n_actions == 3 else 0.0
+    scalars[4] = <double>k.s.b.stock / 12
+    scalars[5] = <double>k.s.b.colour[player] / 3
+    scalars[6] = <double>k.s.b.colour[1 - player] / 3
     scalars[7] = <double>(36 - neutral) / 36
     for i in range(8):
         if scalars[i] != 0.0:
@@ -65,9 +65,9 @@ cdef void _compact(PotlatchKernel k, int player, unsigned char* out) noexcept:
     cdef int own_code = 4 + player, opp_code = 5 - player
     cdef int i, s, c, code, neutral = 0
     memset(out, 0, CELLS)
-    for i in range(k.b.ntiles):
-        s = k.b.order[i]
-        code = k.b.code[s]
+    for i in range(k.s.b.ntiles):
+        s = k.s.b.order[i]
+        code = k.s.b.code[s]
         neutral += code if code <= 3 else 2
         c = k.cell(s, turn)
         if c < 0:
@@ -77,24 +77,24 @@ cdef void _compact(PotlatchKernel k, int player, unsigned char* out) noexcept:
             out[c] |= 8
         elif code == opp_code:
             out[c] |= 16
-    c = k.cell(k.b.pawn[player], turn)
+    c = k.cell(k.s.b.pawn[player], turn)
     if c >= 0:
         out[c] |= 32
-    c = k.cell(k.b.pawn[1 - player], turn)
+    c = k.cell(k.s.b.pawn[1 - player], turn)
     if c >= 0:
         out[c] |= 64
-    if k.condition == 0:
-        for i in range(k.b.npath):
-            c = k.cell(k.b.path[i], turn)
+    if k.s.condition == 0:
+        for i in range(k.s.b.npath):
+            c = k.cell(k.s.b.path[i], turn)
             if c >= 0:
                 out[c] |= 128
-    out[CELLS] = k.condition == 0 and k.b.mover == player
-    out[CELLS + 1] = k._done
-    out[CELLS + 2] = k._n_actions
-    out[CELLS + 3] = k.b.run_open != 0
-    out[CELLS + 4] = k.b.stock
-    out[CELLS + 5] = k.b.colour[player]
-    out[CELLS + 6] = k.b.colour[1 - player]
+    out[CELLS] = k.s.condition == 0 and k.s.b.mover == player
+    out[CELLS + 1] = k.s.done
+    out[CELLS + 2] = k.s.n_actions
+    out[CELLS + 3] = k.s.b.run_open != 0
+    out[CELLS + 4] = k.s.b.stock
+    out[CELLS + 5] = k.s.b.colour[player]
+    out[CELLS + 6] = k.s.b.colour[1 - player]
     out[CELLS + 7] = 36 - neutral
 
 
