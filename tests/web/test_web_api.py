@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from liveview import Live
+from webcalls import HUMANS
 
 from support import games
 
@@ -295,6 +296,20 @@ def test_catalogue_and_rules(client: TestClient) -> None:
     assert rules["markdown"].startswith("# Tiny take")
     assert client.get("/").status_code == 200
     assert client.get("/static/app.js").status_code == 200
+
+
+def test_scripts_travel_compressed_and_api_answers_do_not(client: TestClient) -> None:
+    """Static files are gzipped for a browser that accepts it (a quarter of their size); an API
+    answer is not, since some carry secrets beside text a visitor chose (the BREACH attack)."""
+    plain = client.get("/static/strings.js", headers={"Accept-Encoding": "identity"})
+    packed = client.get("/static/strings.js", headers={"Accept-Encoding": "gzip"})
+    assert plain.headers.get("content-encoding") is None
+    assert packed.headers["content-encoding"] == "gzip" and packed.text == plain.text
+    assert int(packed.headers["content-length"]) < len(plain.content) / 2
+    created = client.post(
+        "/api/games", json={"game": "tiny", "seats": HUMANS}, headers={"Accept-Encoding": "gzip"}
+    )
+    assert created.status_code == 201 and created.headers.get("content-encoding") is None
 
 
 json_values = st.recursive(

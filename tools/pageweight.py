@@ -1,0 +1,113 @@
+"""``.venv/bin/python tools/pageweight.py``: what the lobby and a game page cost a visitor: the
+requests each page makes, the bytes that cross the wire (compressed where the server
+compresses) and the bytes unpacked, and the time until the page can be used, on loopback and
+under Chromium's emulation of a slow 3G connection (400 ms latency, 400 kbit/s down). Numbers
+are printed, never asserted: they describe this machine at this moment."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+
+SLOW_3G = {
+    "offline": False,
+    "latency": 400,
+    "downloadThroughput": 400_000 / 8,
+    "uploadThroughput": 400_000 / 8,
+}
+"""Chromium DevTools' "Slow 3G" preset."""
+
+
+def measure(browser: Any, url: str, ready: str, slow: bool) -> dict[str, Any]:
+    """One cold load of ``url`` (cache off) until ``ready`` shows, then until the network is
+    idle: the requests, their bytes on the wire and unpacked, and the seconds to ``ready``."""
+    context = browser.new_context()
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    if slow:
+        cdp.send("Network.emulateNetworkConditions", SLOW_3G)
+    wire: dict[str, float] = {}
+    sizes: dict[str, int] = {}
+
+    def finished(event: dict[str, Any]) -> None:
+        wire[event["requestId"]] = event["encodedDataLength"]
+
+    def received(event: dict[str, Any]) -> None:
+        sizes[event["requestId"]] = sizes.get(event["requestId"], 0) + event["dataLength"]
+
+    cdp.on("Network.loadingFinished", finished)
+    cdp.on("Network.dataReceived", received)
+    start = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector(ready, timeout=120_000)
+    ready_s = time.perf_counter() - start
+    page.wait_for_load_state("networkidle")
+    context.close()
+    return {
+        "requests": len(wire),
+        "wire_kb": round(sum(wire.values()) / 1024, 1),
+        "unpacked_kb": round(sum(sizes.values()) / 1024, 1),
+        "ready_s": round(ready_s, 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print JSON only")
+    args = parser.parse_args()
+    import httpx
+    from browsing import ARGS, CHROMIUM, free_port, serve  # type: ignore[import-not-found]
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        server = serve(Path(folder) / "web.sqlite3", port)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            seats = [{"kind": "me"}, {"kind": "hotseat"}]
+            game = httpx.post(f"{base}/api/games", json={"game": "potlatch", "seats": seats})
+            game.raise_for_status()
+            game_id = game.json()["id"]
+            rows = []
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                pages = {
+                    "lobby": (f"{base}/", "article.card"),
+                    "game": (f"{base}/#/game/{game_id}", "#board svg"),
+                }
+                for name, (url, ready) in pages.items():
+                    for slow in (False, True):
+                        row = {"page": name, "network": "slow 3G" if slow else "loopback"}
+                        row.update(measure(browser, url, ready, slow))
+                        rows.append(row)
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    if args.json:
+        print(json.dumps(rows))
+        return
+    print(
+        f"{'page':<6} {'network':<9} {'requests':>8} {'wire KB':>8} "
+        f"{'unpacked KB':>11} {'ready s':>8}"
+    )
+    for r in rows:
+        print(
+            f"{r['page']:<6} {r['network']:<9} {r['requests']:>8} {r['wire_kb']:>8} "
+            f"{r['unpacked_kb']:>11} {r['ready_s']:>8}"
+        )
+
+
+if __name__ == "__main__":
+    main()
