@@ -57,11 +57,12 @@ import contextlib
 import gc
 from collections.abc import AsyncIterator
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
@@ -71,6 +72,7 @@ from boardplay.web.ai_worker import make_executor
 from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.config import Settings
 from boardplay.web.errors import ApiError, bad_request
+from boardplay.web.frontpage import index_html
 from boardplay.web.guard import Guard, limiter_for
 from boardplay.web.heavy import HeavyReads
 from boardplay.web.hub import Hub
@@ -172,9 +174,11 @@ def add_front_end(app: FastAPI) -> None:
     """The page and its static files (never named by a request: one directory, mounted)."""
     static = static_dir()
 
+    page = index_html(Path(static))  # read once: the files do not change while serving
+
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(f"{static}/index.html", headers={"Cache-Control": "no-cache"})
+    async def index() -> HTMLResponse:
+        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
