@@ -15,8 +15,9 @@ import pytest
 
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State, sample_chance
-from boardplay.core.records import Player, Record
+from boardplay.core.records import Record
 from option_sets import OPTION_SETS
+from support import random_record
 
 CASES = [pytest.param(game, id=name) for name, game in OPTION_SETS.items()]
 PREFIX = 60
@@ -91,16 +92,7 @@ def test_a_position_round_trips_through_its_json(game: Game) -> None:
 
 @pytest.mark.parametrize("game", CASES)
 def test_a_record_saves_loads_and_replays(game: Game, tmp_path: Path) -> None:
-    state = game.new_initial_state()
-    record = Record.begin(game, [Player(game.seat_name(s)) for s in range(game.num_players)])
-    rng = random.Random(11)
-    while not state.is_terminal() and len(record.moves) < game.episode_limit:
-        if state.is_chance_node():
-            action = sample_chance(state, rng)
-        else:
-            action = rng.choice(state.legal_actions())
-        record.play(state, action)
-    record.finish(state)
+    record, state = random_record(game, seed=11, limit=game.episode_limit)
     record.save(tmp_path / "game.json")
     loaded = Record.load(tmp_path / "game.json")
     final = loaded.replay()

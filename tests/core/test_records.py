@@ -3,35 +3,19 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 
 import boardplay
 from boardplay.core.errors import RecordError
-from boardplay.core.game import sample_chance
-from boardplay.core.records import Player, Record, read_jsonl, write_jsonl
-
-
-def _random_record(spec: str, seed: int, limit: int = 400) -> tuple[Record, boardplay.State]:
-    game = boardplay.load(spec)
-    state = game.new_initial_state()
-    record = Record.begin(game, [Player(game.seat_name(s)) for s in range(game.num_players)])
-    rng = random.Random(seed)
-    while not state.is_terminal() and len(record.moves) < limit:
-        if state.is_chance_node():
-            action = sample_chance(state, rng)
-        else:
-            action = rng.choice(state.legal_actions())
-        record.play(state, action)
-    record.finish(state)
-    return record, state
+from boardplay.core.records import Record, read_jsonl, write_jsonl
+from support import random_record
 
 
 @pytest.mark.parametrize("spec", boardplay.available())
 def test_saved_record_replays_to_the_same_position(spec: str, tmp_path: Path) -> None:
-    record, final = _random_record(spec, seed=11)
+    record, final = random_record(spec, seed=11)
     path = tmp_path / "game.json"
     record.save(path)
     again = Record.load(path)
@@ -43,7 +27,7 @@ def test_saved_record_replays_to_the_same_position(spec: str, tmp_path: Path) ->
 
 
 def test_states_steps_through_every_move() -> None:
-    record, final = _random_record("potlatch", seed=3, limit=12)
+    record, final = random_record("potlatch", seed=3, limit=12)
     states = list(record.states())
     assert len(states) == len(record.moves) + 1
     assert states[0].to_json() == boardplay.load("potlatch").new_initial_state().to_json()
@@ -60,7 +44,7 @@ def _corrupt(record: Record, **changes: object) -> Record:
 
 
 def test_illegal_move_is_named() -> None:
-    record, _ = _random_record("potlatch", seed=5, limit=6)
+    record, _ = random_record("potlatch", seed=5, limit=6)
     data = record.to_json()
     # Replace move 3 by an action the engine rejects in that position.
     state = list(record.states())[2]
@@ -72,7 +56,7 @@ def test_illegal_move_is_named() -> None:
 
 
 def test_notation_that_disagrees_with_the_id_is_named() -> None:
-    record, _ = _random_record("potlatch", seed=5, limit=6)
+    record, _ = random_record("potlatch", seed=5, limit=6)
     data = record.to_json()
     data["moves"][1] = "C-E" if data["moves"][1] != "C-E" else "C-W"
     with pytest.raises(RecordError, match=r"^move 2 .*the engine writes that action as"):
@@ -80,7 +64,7 @@ def test_notation_that_disagrees_with_the_id_is_named() -> None:
 
 
 def test_wrong_seat_is_named() -> None:
-    record, _ = _random_record("potlatch", seed=5, limit=6)
+    record, _ = random_record("potlatch", seed=5, limit=6)
     data = record.to_json()
     data["seats"][0] = 1
     with pytest.raises(RecordError, match=r"^move 1 .*recorded for seat 1 but seat 0"):
@@ -99,13 +83,13 @@ def test_wrong_seat_is_named() -> None:
     ],
 )
 def test_structural_problems_name_the_field(change: dict[str, object], message: str) -> None:
-    record, _ = _random_record("potlatch", seed=1, limit=4)
+    record, _ = random_record("potlatch", seed=1, limit=4)
     with pytest.raises(RecordError, match=message):
         _corrupt(record, **change)
 
 
 def test_unknown_game_or_option_in_a_record() -> None:
-    record, _ = _random_record("potlatch", seed=1, limit=4)
+    record, _ = random_record("potlatch", seed=1, limit=4)
     with pytest.raises(RecordError, match="unknown game 'chess'"):
         _corrupt(record, game="chess").replay()
     with pytest.raises(RecordError, match="option 'actions'"):
@@ -142,7 +126,7 @@ def test_start_position_is_replayed_from() -> None:
 
 
 def test_jsonl_corpus_round_trip(tmp_path: Path) -> None:
-    records = [_random_record("potlatch", seed=s, limit=20)[0] for s in range(3)]
+    records = [random_record("potlatch", seed=s, limit=20)[0] for s in range(3)]
     path = tmp_path / "corpus.jsonl"
     assert write_jsonl(path, records) == 3
     loaded = list(read_jsonl(path))

@@ -16,6 +16,7 @@ from boardplay.games.passtally.kernel cimport (
     SIZE,
     TOTAL_TILES,
     PasstallyKernel,
+    Position,
 )
 from boardplay.games.passtally.ring cimport destination, setup_slots_into
 
@@ -27,52 +28,46 @@ FIELDS = (
 """The names ``snapshot`` returns and ``restore`` takes (see ``Position``)."""
 
 
+cdef list _chars(const signed char* values, int count):
+    return [values[i] for i in range(count)]
+
+
+cdef list _ints(const int* values, int count):
+    return [values[i] for i in range(count)]
+
+
 def field(PasstallyKernel kernel, str name):
     """One field of ``snapshot()``, read alone (the facade's properties ask for one at a time:
     building the whole snapshot for it cost 2 us a read)."""
+    cdef Position* p = &kernel.p
     cdef int i
     if name == "height":
-        return [kernel.p.height[i] for i in range(NUM_CELLS)]
+        return _chars(p.height, NUM_CELLS)
     if name == "tid":
-        return [kernel.p.tid[i] for i in range(NUM_CELLS)]
+        return _chars(p.tid, NUM_CELLS)
     if name == "shape":
-        return [kernel.p.shape[i] for i in range(NUM_CELLS)]
+        return _chars(p.shape, NUM_CELLS)
     if name == "ring":
-        return [kernel.p.ring[i] for i in range(NUM_SLOTS)]
+        return _chars(p.ring, NUM_SLOTS)
     if name == "placements":
-        return [
-            (kernel.p.placed_design[i], kernel.p.placed_anchor[i],
-             kernel.p.placed_orientation[i])
-            for i in range(kernel.p.placed)
-        ]
+        return [(p.placed_design[i], p.placed_anchor[i], p.placed_orientation[i])
+                for i in range(p.placed)]
     if name == "face_up":
-        return [kernel.p.face_up[i] for i in range(NUM_PILES)]
+        return _ints(p.face_up, NUM_PILES)
     if name == "hidden":
-        return [kernel.p.hidden[i] for i in range(NUM_PILES)]
+        return _ints(p.hidden, NUM_PILES)
     if name == "unrevealed":
-        return [kernel.p.unrevealed[i] for i in range(NUM_DESIGNS)]
+        return _ints(p.unrevealed, NUM_DESIGNS)
     if name == "points":
-        return [kernel.p.points[i] for i in range(kernel.n)]
-    if name == "pending":
-        return kernel.p.pending
-    if name == "to_move":
-        return kernel.p.to_move
-    if name == "actions_left":
-        return kernel.p.actions_left
-    if name == "turns":
-        return kernel.p.turns
-    if name == "side1":
-        return kernel.p.side1
-    if name == "side3":
-        return kernel.p.side3
-    if name == "end":
-        return kernel.p.end
-    if name == "setup":
-        return bool(kernel.p.setup)
-    if name == "final_round":
-        return bool(kernel.p.final_round)
-    if name == "game_over":
-        return bool(kernel.p.game_over)
+        return _ints(p.points, kernel.n)
+    scalars = {
+        "pending": p.pending, "to_move": p.to_move, "actions_left": p.actions_left,
+        "turns": p.turns, "side1": p.side1, "side3": p.side3, "end": p.end,
+        "setup": bool(p.setup), "final_round": bool(p.final_round),
+        "game_over": bool(p.game_over),
+    }
+    if name in scalars:
+        return scalars[name]
     raise KeyError(f"no position field {name!r}; fields: {', '.join(FIELDS)}")
 
 
