@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from option_sets import OPTION_SETS
 from pettingzoo.test import api_test
 
 import boardplay
 from boardplay.adapters import pettingzoo as bp
 from boardplay.core.errors import OptionError
+from option_sets import OPTION_SETS
 
 
 def play_hostile(env, seed: int) -> tuple[int, bool, bool]:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from option_sets import OPTION_SETS
 
 import boardplay
 from boardplay.adapters.vector import BatchedGames, BoardplayVectorEnv
 from boardplay.core.errors import OptionError
 from boardplay.core.game import TERMINAL
+from option_sets import OPTION_SETS
 
 
 def hostile_actions(games: BatchedGames, mask: np.ndarray) -> np.ndarray:

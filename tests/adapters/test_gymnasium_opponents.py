@@ -12,13 +12,13 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from option_sets import OPTION_SETS
 
 import boardplay
 from boardplay.adapters import gymnasium as bg
 from boardplay.adapters.opponents import League, snapshot
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
+from option_sets import OPTION_SETS
 
 
 class Recorder:

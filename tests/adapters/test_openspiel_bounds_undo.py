@@ -10,9 +10,9 @@ import random
 import numpy as np
 import pyspiel
 import pytest
-from option_sets import OPTION_SETS
 
 from boardplay.adapters import openspiel
+from option_sets import OPTION_SETS
 from support import games
 
 
