@@ -156,7 +156,7 @@ async def _one_game(
     ):
         view = await _next_ply(mover, 0, {})
         seen = await _next_ply(watcher, 0, {})
-        await mover.send(json.dumps({"type": "hello", "token": token}))
+        await mover.send(json.dumps({"type": "hello", "token": token, "words": args.words}))
         view = await _next_ply(mover, 0, {})
         if first:
             await ready.wait()
@@ -357,6 +357,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="every table is a signed-in player (sign-up and sign-in timed before the window)",
     )
+    parser.add_argument(
+        "--words",
+        action="store_true",
+        help="every table's socket asks for the legal moves' words, as a browser page does "
+        "(by default the tables are bots that act by id)",
+    )
+
     args = parser.parse_args(argv)
     with ds.postgres(durable=True) as admin, ds.redis() as redis:
         rows = [run_setup(admin, redis, n, args) for n in args.processes]

@@ -90,3 +90,99 @@ def test_a_long_valid_ai_spec_is_stored_on_postgresql(postgres_url: str) -> None
         too_long = [{"kind": "me"}, {"kind": "ai", "spec": "mcts(" + "c=0.5," * 40 + "c=1)"}]
         refused = client.post("/api/games", json={"game": "tiny", "seats": too_long})
         assert refused.status_code == 400 and "spec" in refused.json()["error"]["message"]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def storage(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Any]:
+    """A fresh store on each back end: SQLite writes a move in a transaction, PostgreSQL in one
+    statement (``pgwrite.py``); both must keep the same contract."""
+    from boardplay.web import storage as st
+
+    url = (
+        f"sqlite:///{tmp_path / 'moves.sqlite3'}"
+        if request.param == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    store = st.Storage(url)
+    yield store
+    store.close()
+
+
+def test_a_moves_write_is_all_or_nothing_on_both_back_ends(storage: Any) -> None:
+    from boardplay.core.records import Move
+    from boardplay.web import storage as st
+    from boardplay.web.clocks import Clock
+    from boardplay.web.tokens import new_game_id
+
+    game_id = new_game_id()
+    seats = [st.SeatRow(0, st.HUMAN, "A"), st.SeatRow(1, st.HUMAN, "B")]
+    storage.create_game(st.GameRow(id=game_id, game="tiny", options={}, seed=None, seats=seats))
+    first = storage.append_moves(game_id, 0, [Move(1, "roll1", -1)], st.ACTIVE, None, revision=0)
+    assert first == 1
+    # Two moves at once, a result, a clock and an AI error, based on the right revision.
+    clock = Clock([59.5, 60.0], seat=1, since=100.0)
+    second = storage.append_moves(
+        game_id,
+        1,
+        [Move(3, "take3", 0), Move(4, "take4", 1)],
+        st.FINISHED,
+        {"winners": [1]},
+        revision=first,
+        ai_seat=None,
+        ai_error="x" * 500,
+        clock=clock,
+    )
+    assert second == 2
+    row = storage.get_game(game_id)
+    assert [(m.action, m.notation, m.player) for m in row.moves] == [
+        (1, "roll1", -1),
+        (3, "take3", 0),
+        (4, "take4", 1),
+    ]
+    assert (row.status, row.result, row.revision, row.ai_seat) == (
+        st.FINISHED,
+        {"winners": [1]},
+        2,
+        None,
+    )
+    assert row.ai_error == "x" * st.AI_ERROR_LENGTH
+    assert row.clock_state == clock.to_json() and row.deadline == clock.deadline
+    # A write based on an old revision, or onto a ply already taken, changes nothing.
+    with pytest.raises(st.StaleWrite):
+        storage.append_moves(game_id, 3, [Move(5, "x", 0)], st.ACTIVE, None, revision=first)
+    with pytest.raises(st.StaleWrite):
+        storage.append_moves(game_id, 2, [Move(5, "x", 0)], st.ACTIVE, None)
+    after = storage.get_game(game_id)
+    assert (after.revision, len(after.moves), after.status) == (2, 3, st.FINISHED)
+    # No revision given: the write goes on from whatever the game is at; a None result is NULL.
+    assert storage.append_moves(game_id, 3, [], st.ACTIVE, None) == 3
+    assert storage.get_game(game_id).result is None
+
+
+def test_a_moves_write_survives_its_connections_being_cut(postgres_url: str) -> None:
+    """The moves' pool has no pre-ping: a write on a connection PostgreSQL cut meanwhile is
+    tried once more on a fresh one, and stores the move exactly once."""
+    import sqlalchemy as sa
+
+    from boardplay.core.records import Move
+    from boardplay.web import storage as st
+    from boardplay.web.tokens import new_game_id
+
+    store = st.Storage(postgres_url)
+    try:
+        game_id = new_game_id()
+        seats = [st.SeatRow(0, st.HUMAN, "A"), st.SeatRow(1, st.HUMAN, "B")]
+        store.create_game(st.GameRow(id=game_id, game="tiny", options={}, seed=None, seats=seats))
+        assert store.append_moves(game_id, 0, [Move(1, "roll1", -1)], st.ACTIVE, None) == 1
+        with sa.create_engine(postgres_url, poolclass=sa.pool.NullPool).connect() as admin:
+            cut = admin.execute(
+                sa.text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            ).scalar()
+        assert cut and cut >= 1
+        assert store.append_moves(game_id, 1, [Move(3, "take3", 0)], st.ACTIVE, None) == 2
+        assert [m.action for m in store.get_game(game_id).moves] == [1, 3]
+    finally:
+        store.close()

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -37,6 +38,9 @@ from typing import Any
 log = logging.getLogger("boardplay.web")
 
 CHANNEL = "boardplay:game:"
+ANNOUNCE = CHANNEL + "~"
+"""Where a process says it has begun listening (after every subscription): a process that was
+alone, and so stopped publishing, starts again. No game id contains ``~``."""
 RETRY_SECONDS = 1.0
 TIMEOUT_SECONDS = 2.0
 """Longest wait for Redis to connect or answer a command (a hung Redis counts as down)."""
@@ -110,7 +114,14 @@ class Broker:
         self.peers = 1
         """Other processes listening, as the last publish counted them (every process listens
         to every game's channel, so Redis's count of receivers is the number of processes);
-        assumed until counted."""
+        assumed until counted. A process alone (0) publishes nothing, since nobody would read
+        it, until another announces itself on ``ANNOUNCE``; the one starting then has no
+        sockets yet, and a notice missed anyway is caught up from the database."""
+        self.me = secrets.token_hex(8)
+        """This broker's name in its announcements (it hears its own too)."""
+        self.announced = 0
+        """Announcements heard from others: a publish's count taken before the latest one is
+        stale and must not declare this process alone."""
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
@@ -122,7 +133,10 @@ class Broker:
             await asyncio.wait_for(self.listening.wait(), timeout=5)
 
     def publish(self, game_id: str, notice: Notice) -> None:
-        """Queue ``notice`` for ``game_id`` (replacing an older one still waiting); never waits."""
+        """Queue ``notice`` for ``game_id`` (replacing an older one still waiting); never waits.
+        Alone on Redis, drop it: this process would be its only reader."""
+        if self.peers == 0 and not self.down:
+            return
         self.outbox.pop(game_id, None)
         self.outbox[game_id] = notice
         if len(self.outbox) > OUTBOX:
@@ -131,7 +145,8 @@ class Broker:
         self.waiting.set()
 
     async def _publish(self) -> None:
-        """Publish everything waiting in one round trip (a pipeline); while Redis is down, keep
+        """Publish everything waiting in one round trip (a pipeline when more than one notice
+        waits: a pipeline costs more CPU than a plain command); while Redis is down, keep
         the notices (the newest per game) and try again every ``RETRY_SECONDS``."""
         while True:
             await self.waiting.wait()
@@ -139,11 +154,16 @@ class Broker:
             batch, self.outbox = self.outbox, OrderedDict()
             if self.down:
                 self.held = max(self.held, len(batch))
+            heard = self.announced
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for game_id, notice in batch.items():
-                        pipe.publish(CHANNEL + game_id, notice.encode())
-                    receivers = await pipe.execute()
+                if len(batch) == 1:  # the usual case when moves come one at a time
+                    ((game_id, notice),) = batch.items()
+                    receivers = [await self.redis.publish(CHANNEL + game_id, notice.encode())]
+                else:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for game_id, notice in batch.items():
+                            pipe.publish(CHANNEL + game_id, notice.encode())
+                        receivers = await pipe.execute()
             except Exception as exc:
                 self._lost(exc)
                 for game_id, notice in batch.items():  # newer notices queued meanwhile win
@@ -157,7 +177,8 @@ class Broker:
                 await asyncio.sleep(RETRY_SECONDS)
                 self.waiting.set()
             else:
-                self.peers = max(0, int(receivers[-1]) - 1) if receivers else self.peers
+                if receivers and heard == self.announced:
+                    self.peers = max(0, int(receivers[-1]) - 1)
                 self._back()
 
     def _lost(self, exc: BaseException) -> None:
@@ -189,6 +210,8 @@ class Broker:
             pubsub = self.listener.pubsub()
             try:
                 await pubsub.psubscribe(CHANNEL + "*")
+                self.peers = max(self.peers, 1)  # until a publish counts them again
+                await self.redis.publish(ANNOUNCE, self.me)
                 self.listening.set()
                 self._back()
                 await self.reconnected()
@@ -211,6 +234,12 @@ class Broker:
         try:
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+            if channel == ANNOUNCE:
+                sender = message["data"]
+                if (sender.decode() if isinstance(sender, bytes) else str(sender)) != self.me:
+                    self.announced += 1
+                    self.peers = max(self.peers, 1)
+                return
             notice = Notice.decode(message["data"])
         except (KeyError, TypeError, ValueError) as exc:
             log.warning("ignoring a malformed broker message: %s", exc)

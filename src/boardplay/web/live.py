@@ -79,7 +79,7 @@ async def serve_socket(
         await handle_message(room, sub, text, limits, hub.chat, account)
 
     try:
-        sub.push_view(room.view_for(None), full=True)
+        sub.push_view(room.view_for(None, words=False), full=True)
         await presence_changed(room)
         await read_messages(websocket, sub, limits, rate, answer)
     finally:
@@ -123,7 +123,8 @@ async def handle_message(
             # began with a spectator's view, and the client shows none until this one.
             sub.token = message.token
             sub.presence = message.presence
-            view = room.view_for(message.token)
+            sub.words = message.words
+            view = room.view_for(message.token, sub.words)
             sub.last = view
             now = room.hub.now()
             sub.push({"type": "state", "game": view, "id": message.id, "now": now})

@@ -36,9 +36,10 @@ from boardplay.web.clocks import Clock, TimeControl, control_of, next_clock
 from boardplay.web.endings import ENDINGS, without_resigned
 from boardplay.web.errors import ApiError, conflict, forbidden
 from boardplay.web.host import RoomHost
-from boardplay.web.moves import History, parse_move
+from boardplay.web.moves import History, legal_said, parse_move
 from boardplay.web.presence import TablePresence
 from boardplay.web.sockets import Outbox, Subscriber, encode
+from boardplay.web.tokens import hash_token
 
 log = logging.getLogger("boardplay.web")
 
@@ -57,7 +58,8 @@ class Room:
         self.broken: str | None = None
         self.moves: list[Move] = list(row.moves)
         self._view: dict[str, Any] | None = None
-        self._views: dict[frozenset[int], dict[str, Any]] = {}
+        self._views: dict[tuple[frozenset[int], bool], dict[str, Any]] = {}
+        self._legal: list[dict[str, Any]] | None = None
         """This revision's view for each set of seats a visitor holds (spectators: none)."""
         self.rated = False
         """Whether this process has had the game's end rated (``changed``)."""
@@ -128,7 +130,8 @@ class Room:
             raise conflict("game_unavailable", self.broken)
 
     def seats_of(self, token: str | None) -> set[int]:
-        return {s.seat for s in self.row.seats if s.held_by(token)}
+        digest = hash_token(token) if token else None
+        return {s.seat for s in self.row.seats if s.held_by(digest)}
 
     def ai_to_move(self, state: State) -> int | None:
         if self.settled:
@@ -481,6 +484,7 @@ class Room:
         connection (or from another process)."""
         self._view = None
         self._views = {}
+        self._legal = None
 
     def public_view(self) -> dict[str, Any]:
         if self._view is None:
@@ -517,17 +521,31 @@ class Room:
     def _history_words(self) -> list[dict[str, Any]]:
         return self.history.describe(self.moves)
 
-    def view_for(self, token: str | None) -> dict[str, Any]:
-        """The view of whoever holds ``token`` (None: a spectator). Built once per revision for
-        each set of seats and shared by everyone with that set: never change it."""
+    def view_for(self, token: str | None, words: bool = True) -> dict[str, Any]:
+        """The view of whoever holds ``token`` (None: a spectator), with the legal moves' structs
+        and words when ``words``. Built once per revision for each set of seats and shared by
+        everyone with that set: never change it."""
         seats = frozenset(self.seats_of(token))
-        view = self._views.get(seats)
+        view = self._views.get((seats, words))
         if view is None:
             view = views.seat_view(
-                self.public_view(), self.row, seats, self.broken is None, self.undo_allowed(seats)
+                self.public_view(),
+                self.row,
+                seats,
+                self.broken is None,
+                self.undo_allowed(seats),
+                self.legal_words() if words else None,
             )
-            self._views[seats] = view
+            self._views[(seats, words)] = view
         return view
+
+    def legal_words(self) -> list[dict[str, Any]] | None:
+        """The legal moves with their structs and words, built at most once per revision; None
+        for a game shown frozen or with no move to make."""
+        if self._legal is None and self.broken is None and self.public_view().get("legal"):
+            actions = [m["id"] for m in self.public_view()["legal"]]
+            self._legal = legal_said(self.game, self.state, actions)
+        return self._legal
 
     @property
     def sockets_behind(self) -> bool:
@@ -541,5 +559,5 @@ class Room:
         self.hub.watch_clock(self.row.id, self.row.deadline)
         outbox = Outbox()
         for sub in list(self.subscribers):
-            if not sub.push_view(self.view_for(sub.token), outbox=outbox):
+            if not sub.push_view(self.view_for(sub.token, sub.words), outbox=outbox):
                 self.subscribers.discard(sub)

@@ -211,6 +211,11 @@ class Hello(Body):
     chat: bool = Field(
         False, description="also send this socket the table chat it may read (chat messages)"
     )
+    words: bool = Field(
+        False,
+        description="send the legal moves with each one's struct and words (what a page needs "
+        "to make its board clickable); without it, legal moves carry their id and notation only",
+    )
     id: Annotated[int, Field(ge=-(2**53), le=2**53)] | Text | None = None
 
 

@@ -38,6 +38,9 @@ class Subscriber:
         self.token: str | None = None
         self.presence = False
         """Whether the client asked to be told who is at the table (its hello said so)."""
+        self.words = False
+        """Whether the client asked for the legal moves' structs and words (a page that lets its
+        player click the board; its hello said so): bots and spectators go without."""
         self.chat: frozenset[str] | None = None
         """The chat channels this socket was given the backlog of (``chat.py``); None: its
         hello did not ask for the chat, so it is sent none."""

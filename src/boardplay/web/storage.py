@@ -27,8 +27,9 @@ from boardplay.core.records import Move
 from boardplay.web.clocks import Clock
 from boardplay.web.database import make_engine
 from boardplay.web.jobstore import AiJobStore
+from boardplay.web.pgwrite import OneStatementWrite
 from boardplay.web.tables import actions_table, games_table, seat_keys_table, seats_table
-from boardplay.web.tokens import matches
+from boardplay.web.tokens import digest_matches
 
 ACTIVE = "active"
 FINISHED = "finished"
@@ -49,6 +50,11 @@ UNKNOWN_AI = -2
 """``ai_seat`` of a game nobody has checked yet for an AI to move (stored by an older version,
 or written without saying); the first process to load it works it out and stores it."""
 AI_ERROR_LENGTH = 400
+
+
+WRITE_CONNECTIONS = 8
+"""Connections of the moves' own pool (``pgwrite.py``): one per database thread of a process
+(``hub.DB_THREADS``)."""
 
 
 class StaleWrite(Exception):
@@ -76,8 +82,12 @@ class SeatRow:
     def claimed(self) -> bool:
         return self.kind == AI or self.token_hash is not None
 
-    def held_by(self, token: str | None) -> bool:
-        return matches(token, self.token_hash) or any(matches(token, key) for key in self.keys)
+    def held_by(self, digest: str | None) -> bool:
+        """Whether the token whose ``hash_token`` is ``digest`` holds this seat (hashed once by
+        the caller for all the seats: every view sent asks this of every seat)."""
+        return digest_matches(digest, self.token_hash) or any(
+            digest_matches(digest, key) for key in self.keys
+        )
 
 
 @dataclass
@@ -150,6 +160,12 @@ class Storage(AiJobStore):
         self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         """For reads: no transaction to roll back when the connection returns to the pool (one
         round trip less; each statement sees committed data, as under READ COMMITTED)."""
+        self.one_statement = (
+            OneStatementWrite(self.engine.url, WRITE_CONNECTIONS)
+            if self.engine.dialect.name == "postgresql"
+            else None
+        )
+        """A move's write as one statement where the database allows it (``pgwrite.py``)."""
         if migrate:
             from boardplay.web.migrate import upgrade
 
@@ -157,6 +173,8 @@ class Storage(AiJobStore):
 
     def close(self) -> None:
         self.engine.dispose()
+        if self.one_statement is not None:
+            self.one_statement.close()
 
     # ----- writing --------------------------------------------------------------------------
     def create_game(self, row: GameRow) -> None:
@@ -255,17 +273,20 @@ class Storage(AiJobStore):
         on ``revision`` (when given); returns the new revision. ``StaleWrite`` if another writer
         got there first (a changed revision, or the primary key (game, ply) taken): nothing is
         stored then."""
+        values = {
+            "status": status,
+            "result": result,
+            **self._job_values(ai_seat, ai_error),
+            **self._clock_values(clock),
+        }
         try:
+            if self.one_statement is not None:
+                done = self.one_statement.write(game_id, first_ply, moves, revision, _now(), values)
+                if done is None:
+                    raise StaleWrite(game_id)
+                return done
             with self.engine.begin() as conn:
-                new_revision = self._bump(
-                    conn,
-                    game_id,
-                    revision,
-                    status=status,
-                    result=result,
-                    **self._job_values(ai_seat, ai_error),
-                    **self._clock_values(clock),
-                )
+                new_revision = self._bump(conn, game_id, revision, **values)
                 if moves:
                     now = _now()
                     conn.execute(

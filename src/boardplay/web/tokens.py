@@ -27,6 +27,11 @@ def hash_token(token: str) -> str:
 
 def matches(token: str | None, digest: str | None) -> bool:
     """True when ``token`` hashes to ``digest`` (both present)."""
-    if not token or not digest:
+    return digest_matches(hash_token(token) if token else None, digest)
+
+
+def digest_matches(mine: str | None, digest: str | None) -> bool:
+    """True when the two hashes are present and equal (compared in constant time)."""
+    if not mine or not digest:
         return False
-    return hmac.compare_digest(hash_token(token), digest)
+    return hmac.compare_digest(mine, digest)

@@ -2,7 +2,11 @@
 
 A room builds the public view once per revision (``public_view``: the same for every visitor,
 and the one relayed to other processes) and, from it, one view per set of seats a visitor holds
-(``seat_view``: what is yours to do). Views are plain JSON and never change once built, so every
+(``seat_view``: what is yours to do). The public view lists the legal moves by id and notation
+only: their structs and words (what a board needs to be clicked) cost more than the rest of the
+view together, so a room builds them once per revision and only for a reader that asks (an HTTP
+request, or a socket whose hello said ``words``), never for spectators, bots or the copies
+relayed to other processes. Views are plain JSON and never change once built, so every
 socket of an audience shares one, and a broadcast encodes each distinct message once
 (``sockets.py``).
 
@@ -23,7 +27,6 @@ from boardplay.web import storage as st
 from boardplay.web.clocks import Clock, control_of
 from boardplay.web.endings import can_draw
 from boardplay.web.hints import hints_for
-from boardplay.web.moves import legal_said
 
 log = logging.getLogger("boardplay.web")
 
@@ -104,7 +107,7 @@ def public_view(
         chance=state.is_chance_node() and not terminal,
         legal=[]
         if terminal or state.is_chance_node()
-        else legal_said(game, state, state.legal_actions()),
+        else [{"id": a, "move": state.action_to_string(a)} for a in state.legal_actions()],
         position=_safely(state.to_json),
         text=_safely(state.render),
         scores=_safely(state.scores),
@@ -141,10 +144,14 @@ def seat_view(
     seats: Collection[int],
     live: bool,
     can_undo: bool,
+    legal: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The view of a visitor holding ``seats`` (none: a spectator) of a game ``live`` (not
-    frozen): the public view plus whose turn it is and what those seats may answer."""
+    frozen): the public view plus whose turn it is and what those seats may answer; ``legal``,
+    when given, is the legal list with each move's struct and words (``moves.legal_said``)."""
     view = dict(public)
+    if legal is not None:
+        view["legal"] = legal
     view["your_seats"] = sorted(seats)
     current = view.get("current_player", -4)
     view["your_turn"] = live and not view.get("terminal") and current in seats

@@ -115,7 +115,7 @@ export class GameClient {
       this.onConnection("live");
       this.flush();
       this.greeting = `hello-${++hellos}`;
-      socket.send(JSON.stringify({ type: "hello", token: this.token, id: this.greeting, presence: true, chat: true }));
+      socket.send(JSON.stringify({ type: "hello", token: this.token, id: this.greeting, presence: true, chat: true, words: true }));
     };
     socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     socket.onclose = () => {
