@@ -22,7 +22,7 @@ def all_texts() -> dict[str, int]:
     out: dict[str, int] = {}
     for action in range(A.NUM_ACTIONS):
         try:
-            text = A.action_to_text(data, action)
+            text = A.action_to_string(data, action)
         except ValueError:
             continue
         assert text not in out, f"{text!r} names two actions"
@@ -66,12 +66,12 @@ def test_spec_example_strings_exist() -> None:
 def test_chance_strings_round_trip() -> None:
     seen = set()
     for outcome in range(A.NUM_CHANCE):
-        text = A.chance_to_text(outcome)
-        assert A.text_to_chance(text) == outcome
+        text = A.chance_to_string(outcome)
+        assert A.string_to_chance(text) == outcome
         seen.add(text)
     assert len(seen) == A.NUM_CHANCE
     assert {"board:123", "spin:5", "start:1"} <= seen
-    assert A.text_to_chance("spin:05") is None and A.text_to_chance("board:x") is None
+    assert A.string_to_chance("spin:05") is None and A.string_to_chance("board:x") is None
 
 
 def test_equivalent_worker_choices_are_one_action() -> None:
@@ -302,7 +302,7 @@ def state_action(state: MontanaState, text: str) -> int:
 
 def _text_or_none(state: MontanaState, action: int) -> str | None:
     try:
-        return A.action_to_text(state.data, action)
+        return A.action_to_string(state.data, action)
     except ValueError:
         return None
 

@@ -23,7 +23,7 @@ from boardplay.games.montana.state import (
 )
 
 
-def why_illegal(state: MontanaState, action: object) -> str:
+def explain_illegal(state: MontanaState, action: object) -> str:
     if isinstance(action, bool) or not isinstance(action, int):
         return State.explain_illegal(state, action)
     try:

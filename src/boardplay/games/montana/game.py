@@ -13,7 +13,7 @@ from boardplay.core.palette import BLUE, GREEN, VERMILLION, YELLOW
 from boardplay.games.montana import notation as A
 from boardplay.games.montana import presentation
 from boardplay.games.montana.data import DEFAULT_DATA, Components, load_components
-from boardplay.games.montana.explain import why_illegal
+from boardplay.games.montana.explain import explain_illegal
 from boardplay.games.montana.observation import OBSERVATION_SIZE, observation
 from boardplay.games.montana.position import export_position, load_position
 from boardplay.games.montana.render import render_state
@@ -190,7 +190,7 @@ class MontanaGame(MontanaGameBase):
         return hints
 
     def explain(self, state: MontanaState, action: object) -> str:
-        return why_illegal(state, action)
+        return explain_illegal(state, action)
 
     def export_position(self, state: State) -> dict[str, Any]:
         assert isinstance(state, MontanaState)

@@ -118,7 +118,7 @@ def place_action(row: int, column: int) -> int:
     return PLACE + row * MAX_COLUMNS + column
 
 
-def action_to_text(data: Components, action: int) -> str:
+def action_to_string(data: Components, action: int) -> str:
     """The notation of a player action (independent of the state, so it never depends on the
     order of the legal list). Raises ``ValueError`` for an id outside the space or unused by
     this data file."""
@@ -179,7 +179,7 @@ def action_to_text(data: Components, action: int) -> str:
     raise ValueError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
 
 
-def chance_to_text(outcome: int) -> str:
+def chance_to_string(outcome: int) -> str:
     if CHANCE_SPIN <= outcome < CHANCE_START:
         return f"spin:{outcome - CHANCE_SPIN + 1}"
     if CHANCE_START <= outcome < CHANCE_BOARD:
@@ -189,7 +189,7 @@ def chance_to_text(outcome: int) -> str:
     raise ValueError(f"chance outcome id {outcome} is outside 0..{NUM_CHANCE - 1}")
 
 
-def text_to_chance(text: str) -> int | None:
+def string_to_chance(text: str) -> int | None:
     """The outcome id of ``spin:5``, ``start:1`` or ``board:123`` (None if malformed)."""
     kind, _, number = text.partition(":")
     if not number.isdigit() or number != str(int(number)):

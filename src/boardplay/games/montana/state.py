@@ -476,8 +476,8 @@ class MontanaState(KernelState, State):
     def action_to_string(self, action: int) -> str:
         try:
             if self.stage in CHANCE_STAGES:
-                return A.chance_to_text(action)
-            return A.action_to_text(self.data, action)
+                return A.chance_to_string(action)
+            return A.action_to_string(self.data, action)
         except ValueError as exc:
             raise IllegalActionError(str(exc)) from exc
 
@@ -486,11 +486,11 @@ class MontanaState(KernelState, State):
         node lists 4096 outcomes)."""
         text = text.strip()
         if self.stage in CHANCE_STAGES:
-            outcome = A.text_to_chance(text)
+            outcome = A.string_to_chance(text)
             if outcome is not None and self.is_legal(outcome):
                 return outcome
         else:
-            by_text = {A.action_to_text(self.data, a): a for a in self.legal_actions()}
+            by_text = {A.action_to_string(self.data, a): a for a in self.legal_actions()}
             if text in by_text:
                 return by_text[text]
         return super().string_to_action(text)

@@ -15,7 +15,7 @@ from boardplay.games.potlatch.notation import (
     PAWN_MOVES,
     STEPS,
     action_id,
-    action_name,
+    action_to_string,
     hex_text,
     pack,
 )
@@ -24,7 +24,7 @@ from boardplay.games.potlatch.notation import (
 def describe(action: object) -> str:
     """The notation of ``action`` when it is an id, else its ``repr``."""
     try:
-        return action_name(action)  # type: ignore[arg-type]
+        return action_to_string(action)  # type: ignore[arg-type]
     except IllegalActionError:
         return repr(action)
 
@@ -42,11 +42,11 @@ def explain_illegal(kernel: PotlatchKernel, action: object, result_text: str) ->
 def illegal_message(kernel: PotlatchKernel, action: int) -> str:
     """``"<action> is not legal here: <rule> (legal actions: ...)"``."""
     legal = ", ".join(ACTION_NAMES[a] for a in kernel.legal_actions()) or "none"
-    reason = why_illegal(kernel, action)
+    reason = _reason(kernel, action)
     return f"{ACTION_NAMES[action]} is not legal here: {reason} (legal actions: {legal})"
 
 
-def why_illegal(kernel: PotlatchKernel, action: int) -> str:
+def _reason(kernel: PotlatchKernel, action: int) -> str:
     """A sentence naming the rule that forbids ``action`` (called only when it is illegal)."""
     tiles = {pack(q, r): code for q, r, code in kernel.tiles()}
     pawns = [pack(q, r) for q, r in kernel.pawns()]

@@ -126,7 +126,7 @@ def action_id(action: object) -> int:
     return value
 
 
-def action_name(action: int) -> str:
+def action_to_string(action: int) -> str:
     """Notation of an action id, e.g. ``0 -> "P-E"``, ``11 -> "C-SE"``."""
     return ACTION_NAMES[action_id(action)]
 

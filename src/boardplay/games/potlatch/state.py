@@ -21,7 +21,7 @@ from boardplay.games.potlatch.notation import (
     ACTION_IDS,
     HEIGHT,
     Snapshot,
-    action_name,
+    action_to_string,
     pack,
     snapshot_to_json,
 )
@@ -204,7 +204,7 @@ class PotlatchState(KernelState, State):
 
     # ----- notation and messages --------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        return action_name(action)
+        return action_to_string(action)
 
     def string_to_action(self, text: str) -> int:
         """Notation (``"P-E"``) or a bare id; a known but illegal action is rejected with the

@@ -30,7 +30,7 @@ from boardplay.games.proteus.tables import (
 )
 
 
-def why_illegal(kernel: ProteusKernel, action: object) -> str:
+def explain_illegal(kernel: ProteusKernel, action: object) -> str:
     """The message of the ``IllegalActionError`` for ``action`` in this position."""
     if isinstance(action, bool) or not isinstance(action, int):
         return f"{action!r} is not a Proteus action id (an integer 0..{NUM_ACTIONS - 1})"

@@ -16,8 +16,8 @@ from boardplay.core.options import OptionSet, OptionSpec, OptionValue
 from boardplay.core.palette import BLACK, WHITE
 from boardplay.games.proteus.kernel import ProteusKernel
 from boardplay.games.proteus.observation import OBSERVATION_SIZE, observe
-from boardplay.games.proteus.position import export, load
-from boardplay.games.proteus.render import render
+from boardplay.games.proteus.position import export_position, load_position
+from boardplay.games.proteus.render import render_state
 from boardplay.games.proteus.state import ProteusState
 from boardplay.games.proteus.tables import NUM_ACTIONS
 
@@ -121,16 +121,16 @@ class ProteusGame(Game):
         return ProteusState(self, kernel)
 
     def state_from_json(self, position: Mapping[str, Any]) -> ProteusState:
-        return load(self, self.new_kernel(), position)
+        return load_position(self, self.new_kernel(), position)
 
     def observation_shape(self) -> tuple[int, ...]:
         return (OBSERVATION_SIZE,)
 
     def export_position(self, state: State) -> dict[str, Any]:
-        return export(_proteus(state))
+        return export_position(_proteus(state))
 
     def render_state(self, state: State, detail: bool) -> str:
-        return render(_proteus(state), detail)
+        return render_state(_proteus(state), detail)
 
     def observe(self, state: State, player: int) -> list[float]:
         return observe(_proteus(state), player)

@@ -31,7 +31,7 @@ CELL_VALUE = re.compile(r"^([RBY][cst])(\*)?([XO][cst])?$")
 _KEYS = ("board", "to_move", "passes")
 
 
-def load(game: Game, kernel: ProteusKernel, data: Mapping[str, Any]) -> ProteusState:
+def load_position(game: Game, kernel: ProteusKernel, data: Mapping[str, Any]) -> ProteusState:
     """Build a state of ``game`` from a position JSON object, validating §10.3 rules 1-5, into
     ``kernel`` (a fresh kernel with the game's options)."""
     top = read(data)
@@ -90,7 +90,7 @@ def load(game: Game, kernel: ProteusKernel, data: Mapping[str, Any]) -> ProteusS
     return ProteusState(game, kernel)
 
 
-def export(state: ProteusState) -> dict[str, Any]:
+def export_position(state: ProteusState) -> dict[str, Any]:
     """The position JSON of ``state``: cells in canonical order, ``passes`` only if non-zero."""
     board: dict[str, str] = {}
     for cell in range(9):

@@ -36,7 +36,7 @@ def _hand(state: ProteusState, player: int) -> str:
     return ", ".join(shapes) if shapes else "empty"
 
 
-def render(state: ProteusState, detail: bool = False) -> str:
+def render_state(state: ProteusState, detail: bool = False) -> str:
     game = state.game
     phase = "placement" if state.in_placement else "movement"
     # The ruleset always shows (it changes what is legal); other options only when set.

@@ -16,7 +16,7 @@ from typing import Final
 from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import KernelState
-from boardplay.games.proteus.explain import why_illegal
+from boardplay.games.proteus.explain import explain_illegal
 from boardplay.games.proteus.kernel import ProteusKernel
 from boardplay.games.proteus.notation import ACTION_NAMES, parse
 from boardplay.games.proteus.tables import (
@@ -185,7 +185,7 @@ class ProteusState(KernelState, State):
 
     # ----- cold verbs -----------------------------------------------------------------------
     def explain_illegal(self, action: object) -> str:
-        return why_illegal(self.kernel, action)
+        return explain_illegal(self.kernel, action)
 
     def action_to_string(self, action: int) -> str:
         if isinstance(action, bool) or not isinstance(action, int):
@@ -207,7 +207,7 @@ class ProteusState(KernelState, State):
             )
         if self.is_legal(action):
             return action
-        raise IllegalActionError(why_illegal(self.kernel, action))
+        raise IllegalActionError(explain_illegal(self.kernel, action))
 
     def _parse_alternative(self, text: str) -> int | None:
         """Accept a trade with its cells in non-canonical order (``c3~a1`` for ``a1~c3``)."""
