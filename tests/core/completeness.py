@@ -22,6 +22,14 @@ DOCS = ROOT / "docs"
 TESTS = ROOT / "tests"
 DOC_NAMES = {"potlatch": "potlatch-klone"}
 """Rules pages named by the game's full title rather than its short name."""
+BOARD_EXPORTS = {
+    "draw": r"^export function draw\(",
+    "miniature": r"^export function miniature\(",
+    "about": r"^export const about = \{ minutes: \[\d+, \d+\], order: \d+ \};",
+    "tutorial": r"^export const tutorial = \{ (steps: \d+|byStage: true, turn: \w+, step: \w+) \};",
+}
+"""What every game's board module exports for the pages (``boards/load.js``); no page names a
+game."""
 COLOUR = re.compile(r"^#[0-9a-f]{6}$")
 
 
@@ -64,19 +72,11 @@ def _class_pieces(cls: type[Game]) -> list[str]:
 def _web_pieces(name: str, static: Path) -> list[str]:
     missing = []
     board = static / "boards" / f"{name}.js"
-    if not board.is_file() or not re.search(r"^export function draw\(", board.read_text(), re.M):
-        missing.append(f"boards/{name}.js exporting draw")
+    text = board.read_text() if board.is_file() else ""
+    for export, pattern in BOARD_EXPORTS.items():
+        if not re.search(pattern, text, re.M):
+            missing.append(f"boards/{name}.js exporting {export}")
     tables = {
-        "about.js ABOUT": (static / "about.js", rf"^\s*{name}: \{{ minutes:"),
-        "about.js CARD_ORDER": (static / "about.js", rf'CARD_ORDER = \[[^\]]*"{name}"'),
-        "boards/miniatures.js": (
-            static / "boards" / "miniatures.js",
-            rf"DRAW = \{{[^}}]*\b{name}\b",
-        ),
-        "pages/tutorial.js": (
-            static / "pages" / "tutorial.js",
-            rf"(STEPS|BY_STAGE) = [^\n]*\b{name}\b",
-        ),
         "strings.js about.*": (static / "strings.js", rf'"about\.{name}\.'),
         "strings.js tutorial.*": (static / "strings.js", rf'"tutorial\.{name}\.'),
     }

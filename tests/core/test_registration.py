@@ -160,10 +160,26 @@ def test_the_checklist_fails_when_the_evaluation_in_c_is_missing(monkeypatch: An
     ("path", "edit", "piece"),
     [
         ("boards/potlatch.js", None, "boards/potlatch.js exporting draw"),
-        ("about.js", ("potlatch: { minutes", "x: { minutes"), "about.js ABOUT"),
-        ("about.js", ('"potlatch", ', ""), "about.js CARD_ORDER"),
-        ("boards/miniatures.js", ("{ potlatch, ", "{ "), "boards/miniatures.js"),
-        ("pages/tutorial.js", ("potlatch: 2, ", ""), "pages/tutorial.js"),
+        (
+            "boards/potlatch.js",
+            ("export function draw(", "function draw("),
+            "boards/potlatch.js exporting draw",
+        ),
+        (
+            "boards/potlatch.js",
+            ("export function miniature(", "function miniature("),
+            "boards/potlatch.js exporting miniature",
+        ),
+        (
+            "boards/potlatch.js",
+            ("export const about", "const about"),
+            "boards/potlatch.js exporting about",
+        ),
+        (
+            "boards/potlatch.js",
+            ("export const tutorial", "const tutorial"),
+            "boards/potlatch.js exporting tutorial",
+        ),
         ("strings.js", ('"about.potlatch.', '"about.x.'), "strings.js about.*"),
     ],
 )

@@ -5,8 +5,10 @@ The front end is plain ES modules, and a browser learns a module's imports only 
 has arrived. Without the links, each level of imports costs one more round trip: on a slow
 connection that waterfall, not the bytes, kept a page from being usable for seconds. With them,
 every module of the first screen is asked for at once. The list is read from the modules' own
-``import`` statements when the server starts (static imports only: a game's board, loaded with
-``import()`` when a game is shown, is not preloaded), so it cannot go stale."""
+``import`` statements when the server starts, so it cannot go stale. The games' board modules
+are loaded with ``import()`` by name (``boards/load.js``), which no ``import`` statement shows;
+the lobby's cards need every one of them (picture, length, order), so each module of
+``boards/`` that exports ``draw`` is preloaded too, with its imports."""
 
 from __future__ import annotations
 
@@ -16,14 +18,16 @@ from pathlib import Path
 STATIC_IMPORT = re.compile(r'^\s*(?:import|export)\b[^;"\']*?from\s+"(\.{1,2}/[^"]+\.js)"', re.M)
 BARE_IMPORT = re.compile(r'^\s*import\s+"(\.{1,2}/[^"]+\.js)"', re.M)
 ENTRY = 'src="/static/app.js"'
+BOARD = re.compile(r"^export function draw\(", re.M)
+"""What makes a module of ``boards/`` a game's board module."""
 
 
-def static_imports(static: Path, entry: str = "app.js") -> list[str]:
-    """The modules ``entry`` imports statically, directly or not, as paths under ``static``
-    (``entry`` itself first, then in the order they are first met)."""
+def static_imports(static: Path, *entries: str) -> list[str]:
+    """The modules ``entries`` (default ``app.js``) import statically, directly or not, as paths
+    under ``static`` (the entries first, then in the order they are first met)."""
     root = static.resolve()
     seen: list[str] = []
-    stack = [entry]
+    stack = list(entries or ("app.js",))
     while stack:
         name = stack.pop(0)
         if name in seen:
@@ -41,8 +45,14 @@ def static_imports(static: Path, entry: str = "app.js") -> list[str]:
 def index_html(static: Path) -> str:
     """``index.html`` with the first screen's modules preloaded beside its entry script."""
     page = (static / "index.html").read_text("utf-8")
+    boards = sorted(
+        f"boards/{path.name}"
+        for path in (static / "boards").glob("*.js")
+        if BOARD.search(path.read_text("utf-8"))
+    )
     links = "".join(
-        f'  <link rel="modulepreload" href="/static/{name}">\n' for name in static_imports(static)
+        f'  <link rel="modulepreload" href="/static/{name}">\n'
+        for name in static_imports(static, "app.js", *boards)
     )
     at = page.index('  <script type="module" ' + ENTRY)
     return page[:at] + links + page[at:]

@@ -1,17 +1,11 @@
-// What the lobby says about each game beyond its name: its typical length and the order the
-// cards come in (easiest to learn first). The words are in strings.js under about.<game>.* and
-// the pictures in boards/miniatures.js; a game without an entry still gets a card.
-export const ABOUT = {
-  potlatch: { minutes: [10, 15] },
-  proteus: { minutes: [10, 20] },
-  passtally: { minutes: [30, 45] },
-  montana: { minutes: [45, 90] },
-};
+// The order of the lobby's cards (and of the rating lists): the games' own `about.order` from
+// their board modules, easiest to learn first; games without one come last, in the order given.
+import { boardModules } from "./boards/load.js";
 
-export const CARD_ORDER = ["potlatch", "proteus", "passtally", "montana"];
-
-// The catalogue's games in card order (unknown games last, in the catalogue's order).
-export function inCardOrder(games) {
-  const rank = (g) => { const i = CARD_ORDER.indexOf(g.name); return i < 0 ? CARD_ORDER.length : i; };
-  return [...games].sort((a, b) => rank(a) - rank(b));
+// `names` in card order, with each one's board module (null where there is none).
+export async function inCardOrder(names) {
+  const mods = await boardModules([...new Set(names)]);
+  const rank = (name) => mods[name]?.about?.order ?? Infinity;
+  const sorted = names.map((name, i) => [name, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]);
+  return { names: sorted.map(([name]) => name), mods };
 }

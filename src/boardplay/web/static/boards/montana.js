@@ -8,13 +8,15 @@
 // the pointer over (or focusing) a target writes its move in words under the panel first. The
 // last turn is ringed everywhere it touched. The printed values come from the server hint
 // `table`, the hexes from `landscape`, the rest from the position JSON (rules spec §12.2).
-import { h } from "../dom.js";
+import { h, s } from "../dom.js";
 import { t, words, seatName } from "../text.js";
 import { targets, legalMoves, groupBy } from "./common.js";
 import { legend, pieceName } from "./montana-pieces.js";
 import { mapSvg, hexWords } from "./montana-map.js";
 import { workerBoard, wheel, city, AREA_NAMES } from "./montana-works.js";
 import { playerBoards, panel } from "./montana-players.js";
+import { frame, hexPath, hexAt } from "./miniframe.js";
+import { montanaTurn, montanaStep } from "./montana-tutorial.js";
 
 
 // "c+c+g" → "2 small copper, 1 grain".
@@ -69,4 +71,32 @@ export function draw(position, ctx) {
     city(env),
     legend());
   return { svg: root, drawn: marks.drawn };
+}
+
+// ----- what the lobby and the walk-through read from the board module ---------------------------
+// The lobby card: the game's typical length and its place among the cards (easiest to learn
+// first); the card's words are in strings.js under about.montana.*.
+export const about = { minutes: [45, 90], order: 4 };
+
+// The first-game walk-through (pages/tutorial.js): the stage-driven walk of montana-tutorial.js.
+export const tutorial = { byStage: true, turn: montanaTurn, step: montanaStep };
+
+// Montana: a patch of the landscape with settlements, and a worker and coins at the side.
+export function miniature() {
+  const kinds = ["#9bc36b", "#c9b27a", "#9bc36b", "#7fb0d8", "#9bc36b", "#c9b27a", "#9bc36b"];
+  const cells = [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]];
+  const out = [];
+  cells.forEach(([q, r], i) => {
+    const [x, y] = hexAt(q, r, 12, 50, 40);
+    out.push(s("path", { d: hexPath(x, y, 11.5), fill: kinds[i], stroke: "#5b5141", "stroke-width": 0.9 }));
+  });
+  const house = (q, r, colour) => {
+    const [x, y] = hexAt(q, r, 12, 50, 40);
+    return s("path", { d: `M${x - 4},${y + 4}V${y - 1}L${x},${y - 5}L${x + 4},${y - 1}V${y + 4}Z`, fill: colour, stroke: "#111", "stroke-width": 0.8 });
+  };
+  out.push(house(0, 0, "#2f6fd6"), house(1, -1, "#e0b020"), house(-1, 1, "#2f6fd6"), house(0, 1, "#d33c3c"));
+  out.push(s("circle", { cx: 96, cy: 26, r: 5, fill: "#3a9a4a", stroke: "#111", "stroke-width": 0.8 }),
+    s("rect", { x: 91, y: 31, width: 10, height: 9, rx: 3, fill: "#3a9a4a", stroke: "#111", "stroke-width": 0.8 }));
+  for (let i = 0; i < 3; i++) out.push(s("circle", { cx: 91 + i * 5, cy: 55, r: 4, fill: "#c8ccd2", stroke: "#6b7078", "stroke-width": 0.8 }));
+  return frame(...out);
 }

@@ -9,6 +9,7 @@
 import { s } from "../dom.js";
 import { svgRoot, targets, legalMoves, groupBy, text, LAST, cueShape, seatStyle } from "./common.js";
 import { t, seatName } from "../text.js";
+import { frame } from "./miniframe.js";
 
 const CELL = 56;
 const OX = 50, OY = 50;
@@ -268,4 +269,28 @@ export function draw(position, ctx) {
   const [width, height] = narrow ? [OX * 2 + 6 * CELL, y + 16] : [px + 170, OY * 2 + 6 * CELL];
   const svg = svgRoot(0, 0, width, height, t("passtally.label"), layer);
   return { svg, drawn: marks.drawn };
+}
+
+// ----- what the lobby and the walk-through read from the board module ---------------------------
+// The lobby card: the game's typical length and its place among the cards (easiest to learn
+// first); the card's words are in strings.js under about.passtally.*.
+export const about = { minutes: [30, 45], order: 3 };
+
+// The first-game walk-through (pages/tutorial.js): one text per move of the first turn (strings.js tutorial.passtally.N).
+export const tutorial = { steps: 1 };
+
+// Passtally: part of the 6×6 board with a few path tiles and markers on the ring.
+export function miniature() {
+  const out = [s("rect", { x: 30, y: 8, width: 60, height: 60, fill: "#f7f1e3", stroke: "#8a7a62", "stroke-width": 1 })];
+  for (let i = 1; i < 6; i++) {
+    out.push(s("line", { x1: 30 + i * 10, y1: 8, x2: 30 + i * 10, y2: 68, stroke: "#d8cbb3", "stroke-width": 0.6 }));
+    out.push(s("line", { x1: 30, y1: 8 + i * 10, x2: 90, y2: 8 + i * 10, stroke: "#d8cbb3", "stroke-width": 0.6 }));
+  }
+  const tiles = [[40, 18, 20, 10], [60, 28, 10, 20], [40, 48, 20, 10], [70, 48, 10, 20]];
+  for (const [x, y, w, hgt] of tiles) out.push(s("rect", { x: x + 0.5, y: y + 0.5, width: w - 1, height: hgt - 1, rx: 1.5, fill: "#e9dcc0", stroke: "#6d5c40", "stroke-width": 0.8 }));
+  out.push(s("path", { d: "M30,23 C45,23 45,23 50,23 S60,33 65,38 S65,53 75,58 S85,68 85,68", fill: "none", stroke: "#2f6fd6", "stroke-width": 2 }));
+  out.push(s("path", { d: "M30,53 C40,53 45,48 50,53 S60,63 60,68", fill: "none", stroke: "#d33c3c", "stroke-width": 2 }));
+  const marker = (x, y, colour) => s("rect", { x: x - 3.5, y: y - 3.5, width: 7, height: 7, rx: 1.5, fill: colour, stroke: "#111", "stroke-width": 0.8 });
+  out.push(marker(25, 23, "#2f6fd6"), marker(85, 73, "#2f6fd6"), marker(25, 53, "#d33c3c"), marker(60, 73, "#d33c3c"), marker(95, 33, "#e0a020"));
+  return frame(...out);
 }

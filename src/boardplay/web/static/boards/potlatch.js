@@ -6,6 +6,7 @@
 import { s } from "../dom.js";
 import { svgRoot, targets, legalMoves, groupBy, text, LAST, cueShape, seatStyle, TARGET_DASH } from "./common.js";
 import { t, seatName } from "../text.js";
+import { frame, hexPath, hexAt } from "./miniframe.js";
 
 const SIZE = 40;
 const NEUTRAL_CHIP = "#f4ecd8";
@@ -120,4 +121,33 @@ export function draw(position, ctx) {
   const height = maxY - minY + 2 * pad + 26 + (key ? 48 : 0);
   const label = t("potlatch.label", { name: seatName(names[mover] || "") });
   return { svg: svgRoot(minX - pad, top, width, height, label, layer, caption, key), drawn: marks.drawn };
+}
+
+// ----- what the lobby and the walk-through read from the board module ---------------------------
+// The lobby card: the game's typical length and its place among the cards (easiest to learn
+// first); the card's words are in strings.js under about.potlatch.*.
+export const about = { minutes: [10, 15], order: 1 };
+
+// The first-game walk-through (pages/tutorial.js): one text per move of the first turn (strings.js tutorial.potlatch.N).
+export const tutorial = { steps: 2 };
+
+// Potlatch Klone: a small field of hex tiles with chip stacks and the two pawns.
+export function miniature() {
+  const cells = [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1], [2, -1], [-2, 1], [1, 1], [-1, -1]];
+  const stacks = { "0,0": ["#b58b5a", "#b58b5a", "#d33c3c"], "1,-1": ["#b58b5a", "#2f6fd6"], "-1,1": ["#b58b5a"], "1,1": ["#b58b5a", "#b58b5a", "#2f6fd6"] };
+  const out = [];
+  for (const [q, r] of cells) {
+    const [x, y] = hexAt(q, r, 11, 60, 40);
+    out.push(s("path", { d: hexPath(x, y, 10.5), fill: "#f7f1e3", stroke: "#8a7a62", "stroke-width": 1 }));
+    (stacks[`${q},${r}`] || []).forEach((colour, i) => {
+      out.push(s("ellipse", { cx: x, cy: y + 3 - i * 3, rx: 6, ry: 2.6, fill: colour, stroke: "#0005", "stroke-width": 0.6 }));
+    });
+  }
+  const pawn = (q, r, colour) => {
+    const [x, y] = hexAt(q, r, 11, 60, 40);
+    return s("g", {}, s("circle", { cx: x, cy: y - 5, r: 3.4, fill: colour, stroke: "#111", "stroke-width": 0.8 }),
+      s("path", { d: `M${x - 4},${y + 3}L${x},${y - 3}L${x + 4},${y + 3}Z`, fill: colour, stroke: "#111", "stroke-width": 0.8 }));
+  };
+  out.push(pawn(-1, 0, "#d33c3c"), pawn(2, -1, "#2f6fd6"));
+  return frame(...out);
 }

@@ -9,6 +9,7 @@
 import { s } from "../dom.js";
 import { svgRoot, targets, svgButton, legalMoves, text, LAST } from "./common.js";
 import { t, seatName, phrase } from "../text.js";
+import { frame } from "./miniframe.js";
 
 const CELL = 90;
 const TILE_COLOURS = { R: "#c0392b", B: "#2e86c1", Y: "#d4ac0d" };
@@ -181,4 +182,34 @@ export function draw(position, ctx) {
   const [width, height] = narrow ? [handX + 160, rulesY + 3 * 16 + 10] : [x0 + 170, 20 + 3 * CELL + 56];
   const svg = svgRoot(0, 0, width, height, t("proteus.label", { name: seatName(ctx.hints?.seat_names?.[mover] || "") }), layer, side);
   return { svg, drawn: marks.drawn };
+}
+
+// ----- what the lobby and the walk-through read from the board module ---------------------------
+// The lobby card: the game's typical length and its place among the cards (easiest to learn
+// first); the card's words are in strings.js under about.proteus.*.
+export const about = { minutes: [10, 20], order: 2 };
+
+// The first-game walk-through (pages/tutorial.js): one text per move of the first turn (strings.js tutorial.proteus.N).
+export const tutorial = { steps: 1 };
+
+// Proteus: the 3×3 board of rule tiles in red, blue and yellow, with black and white pieces.
+export function miniature() {
+  const colours = ["#d24b3e", "#3b6fd0", "#e3b62b"];
+  const shape = (kind, x, y, fill, stroke) => {
+    if (kind === 0) return s("circle", { cx: x, cy: y, r: 5, fill, stroke, "stroke-width": 1.2 });
+    if (kind === 1) return s("rect", { x: x - 4.5, y: y - 4.5, width: 9, height: 9, fill, stroke, "stroke-width": 1.2 });
+    return s("path", { d: `M${x},${y - 5.5}L${x + 5.5},${y + 4.5}L${x - 5.5},${y + 4.5}Z`, fill, stroke, "stroke-width": 1.2 });
+  };
+  const out = [];
+  const pieces = { 0: ["#111", 0], 4: ["#fafafa", 2], 5: ["#111", 1], 7: ["#fafafa", 0] };
+  for (let i = 0; i < 9; i++) {
+    const x = 33 + (i % 3) * 20;
+    const y = 11 + Math.floor(i / 3) * 20;
+    const up = i !== 2 && i !== 6;
+    out.push(s("rect", { x, y, width: 18, height: 18, rx: 2.5, fill: up ? colours[(i * 2) % 3] : "#7a6f5e", stroke: "#3a3229", "stroke-width": 0.8 }));
+    if (up) out.push(shape(i % 3, x + 9, y + 9, "#fff8", "none"));
+    const piece = pieces[i];
+    if (piece) out.push(shape(piece[1], x + 9, y + 9, piece[0], piece[0] === "#111" ? "#fafafa" : "#111"));
+  }
+  return frame(...out);
 }

@@ -7,7 +7,8 @@ import { GameClient } from "../live.js";
 import { tokenFor, invitesFor, tutorialSeen, rememberToken } from "../store.js";
 import { account, loadSession } from "../session.js";
 import { t, words, seatName } from "../text.js";
-import { chooser, boardModule } from "./parts.js";
+import { chooser } from "./parts.js";
+import { boardModule } from "../boards/load.js";
 import { rulesDrawer } from "./rulesdrawer.js";
 import { tableControls } from "./table.js";
 import { clockStrip } from "./clock.js";
@@ -62,7 +63,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   parts.seatsBox.parentElement.after(chat.panel, chat.tab);
   // Offered to a player of a game still running, unless the walk-through is on already.
   const offerTutorial = () => { teach.hidden = !(game.your_seats || []).length || game.terminal || guide.running; };
-  const guide = tutorial(board, first.game, () => offerTutorial());
+  const guide = tutorial(board, first.game, (await boardModule(first.hints?.renderer))?.tutorial, () => offerTutorial());
   parts.lastLine.after(parts.lookBar, guide.card);
 
   async function askHint() {

@@ -5,8 +5,8 @@ import { api, getCatalogue, getClocks, showError } from "../api.js";
 import { tokenFor, myGameIds, rememberToken, rememberInvites, playerName, rememberName, tutorialSeen } from "../store.js";
 import { t, term, gameTitle, seatName, resultWords } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
-import { ABOUT, inCardOrder } from "../about.js";
-import { miniature } from "../boards/miniatures.js";
+import { inCardOrder } from "../about.js";
+import { plainMiniature } from "../boards/miniframe.js";
 import { account, loadSession } from "../session.js";
 import { seekPanel } from "./seeks.js";
 import { playerLink } from "./player.js";
@@ -82,11 +82,11 @@ function players(game) {
 }
 
 // A card per game: its picture, one line, players and length, and a button that chooses it.
-function card(game, choose) {
-  const minutes = ABOUT[game.name]?.minutes;
+function card(game, choose, mod) {
+  const minutes = mod?.about?.minutes;
   const pick = h("button", { type: "button", class: "choose primary", "aria-pressed": "false", onclick: () => choose(game.name) }, t("lobby.choose", { title: gameTitle(game.name, game.title) }));
   return h("article", { class: "card", "data-game": game.name },
-    miniature(game.name),
+    mod?.miniature ? mod.miniature() : plainMiniature(),
     h("h3", {}, gameTitle(game.name, game.title)),
     h("p", { class: "line" }, words(`about.${game.name}.line`, "")),
     h("p", { class: "meta muted" }, [players(game), minutes ? t("lobby.minutes", { min: minutes[0], max: minutes[1] }) : ""].filter(Boolean).join(" · ")),
@@ -106,7 +106,9 @@ function levelPicker(game, seat, name) {
 }
 
 export async function lobbyPage(main) {
-  const games = inCardOrder(await getCatalogue());
+  const catalogue = await getCatalogue();
+  const order = await inCardOrder(catalogue.map((g) => g.name));
+  const games = order.names.map((name) => catalogue.find((g) => g.name === name));
   clear(main);
   const form = h("form", { class: "panel", id: "new-game" });
   const gameSelect = h("select", { id: "game-select", name: "game" }, games.map((g) => h("option", { value: g.name }, gameTitle(g.name, g.title))));
@@ -146,7 +148,7 @@ export async function lobbyPage(main) {
     drawOptions();
     form.scrollIntoView({ block: "nearest" });
   };
-  cards.append(...games.map((g) => card(g, choose)));
+  cards.append(...games.map((g) => card(g, choose, order.mods[g.name])));
 
   const chosen = () => games.find((g) => g.name === gameSelect.value);
   const options = () => readOptions(form);

@@ -4,16 +4,8 @@
 import { h, clear } from "../dom.js";
 import { t, words, seatName, term } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
+import { boardModule } from "../boards/load.js";
 
-const BOARDS = {};
-// The board module named by the server's `renderer` hint, loaded once; null when there is none.
-export async function boardModule(name) {
-  if (!name) return null;
-  if (!(name in BOARDS)) {
-    try { BOARDS[name] = await import(`../boards/${name}.js`); } catch (e) { console.warn(e); BOARDS[name] = null; }
-  }
-  return BOARDS[name];
-}
 
 // The seats with their colours, scores and who is to move; `winners` get a mark in words. A
 // seat reads "Blue · AI (easy)": the game's name for the seat (what moves and results say)

@@ -4,7 +4,7 @@
 import { h, s, clear } from "../dom.js";
 import { api } from "../api.js";
 import { t, gameTitle, seatName, resultWords } from "../text.js";
-import { CARD_ORDER } from "../about.js";
+import { inCardOrder } from "../about.js";
 
 // "passtally-3p" → "Passtally, 3 players"; a game without a player count is just its title.
 export function poolName(pool) {
@@ -71,8 +71,10 @@ export async function playerPage(main, name) {
 
 export async function ratingsPage(main, pool) {
   // The lists in the lobby's card order (a pool is "game" or "game-Np").
-  const rank = (p) => { const i = CARD_ORDER.indexOf(p.replace(/-\d+p$/, "")); return i < 0 ? CARD_ORDER.length : i; };
-  const pools = (await api("/api/ratings")).pools.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const game = (p) => p.replace(/-\d+p$/, "");
+  const listed = (await api("/api/ratings")).pools.sort((a, b) => a.localeCompare(b));
+  const order = (await inCardOrder(listed.map(game))).names;
+  const pools = listed.sort((a, b) => order.indexOf(game(a)) - order.indexOf(game(b)) || a.localeCompare(b));
   pool = pools.includes(pool) ? pool : pools[0];
   const board = await api(`/api/ratings/${pool}`);
   clear(main);

@@ -5,18 +5,16 @@
 import { h, clear } from "../dom.js";
 import { t } from "../text.js";
 import { rememberTutorial } from "../store.js";
-import { montanaTurn, montanaStep } from "./tutorial-montana.js";
 
-// Steps per game: one text per move of the first turn (Potlatch's turn is two actions, Proteus's
-// and a Passtally setup turn one). A step whose piece is picked up first (Proteus) also has a
-// text for once it is in hand: "<key>.selected". Montana's turn has no fixed number of moves:
-// its walk follows the stage of the decision (tutorial-montana.js).
-const STEPS = { potlatch: 2, proteus: 1, passtally: 1 };
-const BY_STAGE = new Set(["montana"]);
+// What a game's walk is, from its board module's `tutorial`: `{ steps: n }`, one text per move of
+// the first turn (Potlatch's turn is two actions, Proteus's and a Passtally setup turn one; a
+// step whose piece is picked up first, as in Proteus, also has a text for once it is in hand:
+// "<key>.selected"), or `{ byStage: true, turn, step }` for a turn with no fixed number of moves,
+// whose walk follows the stage of the decision (Montana: boards/montana-tutorial.js).
 
 // The step texts of a game (the generic one for a game without its own).
-function steps(name) {
-  const count = STEPS[name] || 0;
+function steps(name, spec) {
+  const count = spec?.steps || 0;
   if (!count) return ["tutorial.generic.1"];
   return Array.from({ length: count }, (_, i) => `tutorial.${name}.${i + 1}`);
 }
@@ -38,10 +36,10 @@ function stepText(board, key) {
 }
 
 // `changed` is called when the walk-through starts or ends (the page shows its button then).
-export function tutorial(board, name, changed = () => {}) {
+export function tutorial(board, name, spec, changed = () => {}) {
   const said = (key) => stepText(board, key);
   const card = h("section", { class: "tutorial", id: "tutorial", "aria-live": "polite", hidden: true });
-  const texts = steps(name);
+  const texts = steps(name, spec);
   let running = false;
   let made = 0; // the player's own moves since the walk-through began
   let turnDone = false; // the player has moved and the turn has passed on: the walk is over
@@ -50,7 +48,7 @@ export function tutorial(board, name, changed = () => {}) {
   let game = null;
   // The stage-driven walk (Montana): the turn walked through, whether the player has made a
   // move in it, the page of its introduction, and the texts shown so far (numbering the steps).
-  const byStage = BY_STAGE.has(name);
+  const byStage = Boolean(spec?.byStage);
   let walked = null;
   let acted = false;
   let page = 0;
@@ -99,7 +97,7 @@ export function tutorial(board, name, changed = () => {}) {
   // The stage-driven card: the step's text (numbered in the order the texts were first shown),
   // "Next" on an introduction page, "Skip" until the turn is over, then "Finish".
   function drawStage() {
-    const step = turnDone || !game.your_turn ? null : montanaStep(game, walked, acted, page);
+    const step = turnDone || !game.your_turn ? null : spec.step(game, walked, acted, page);
     if (step && !shown.includes(step.key)) shown.push(step.key);
     const n = step ? shown.indexOf(step.key) + 1 : shown.length;
     card.dataset.step = turnDone ? "end" : String(n);
@@ -150,7 +148,7 @@ export function tutorial(board, name, changed = () => {}) {
   // Montana: the walk begins with the player's first turn and is over once that turn is.
   function updateStage(next) {
     const before = walked;
-    const turn = montanaTurn(next, walked);
+    const turn = spec.turn(next, walked);
     walked = turn.walked;
     if (before !== null && running && seenPly !== null && next.ply > seenPly) {
       acted = acted || next.moves.slice(seenPly).some((m) => (next.your_seats || []).includes(m.player));
@@ -174,7 +172,7 @@ export function tutorial(board, name, changed = () => {}) {
     broughtKey = null;
     seenPly = current.ply;
     game = current;
-    if (byStage) walked = montanaTurn(current, null).walked;
+    if (byStage) walked = spec.turn(current, null).walked;
     draw();
     changed();
   }
