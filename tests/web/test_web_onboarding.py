@@ -344,3 +344,64 @@ def test_no_draw_is_offered_where_the_rules_always_have_a_winner(page: Any, serv
     page.wait_for_selector("#no-draw")
     assert "always has a winner" in page.inner_text("#no-draw")
     assert not page.query_selector("#offer-draw")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_proteus_walk_through_teaches_a_whole_first_game(
+    sized: tuple[Any, str], server: str, lang: str
+) -> None:
+    """From the first placement to the first move: the tiles and their colours (two pages that
+    point at the pool and at the list of rules in force), building the board, how a face-up tile
+    puts its rule in force and replaces another, then moving, trading and the goal; at every
+    turn the card says what the position asks."""
+    page, size = sized
+    rng = random.Random(7)
+    if lang == "ja":
+        page.goto(f"{server}/#/")
+        page.wait_for_selector("#language")
+        page.select_option("#language", "ja")
+        page.wait_for_function("document.documentElement.lang === 'ja'")
+    create_game(page, server, "proteus", ("ai", "easy"))
+    page.wait_for_selector("#tutorial[data-key='tutorial.proteus.tiles']")
+    assert page.is_visible("#board .pr-pool.tutor-part")
+    first = page.inner_text("#tutorial-text")
+    assert ("タイル" in first) if lang == "ja" else ("nine tiles" in first)
+    page.click("#tutorial-next")
+    page.wait_for_selector("#tutorial[data-key='tutorial.proteus.colours']")
+    assert page.is_visible("#board .pr-rules.tutor-part")
+    shoot(page, f"tutorial-proteus-{size}-{lang}")
+    page.click("#tutorial-next")
+    page.wait_for_selector("#tutorial[data-key='tutorial.proteus.build']")
+    assert page.query_selector_all("#board .tutor-target")
+    seen: list[str] = []
+    for _ in range(40):
+        info = wait_turn(page)
+        if info["terminal"] == "1" or page.query_selector("#tutorial[data-step='end']"):
+            break
+        page.wait_for_selector("#tutorial-text")
+        key = page.get_attribute("#tutorial", "data-key")
+        placing = page.query_selector("#board .pr-hands") is not None
+        rules = page.eval_on_selector("#board .pr-rules", "el => el.textContent") if placing else ""
+        if not placing:  # only a pass is left where no red or blue rule is in force
+            assert key in ("tutorial.proteus.move", "tutorial.proteus.stuck"), key
+        elif key == "tutorial.proteus.placed":  # nothing left to place: a pass
+            assert page.query_selector("#board [data-select]") is None
+        elif rules.count("—") < 3:  # a tile is face up: its rule is in force
+            assert key == "tutorial.proteus.active", (key, rules)
+        else:
+            assert key in ("tutorial.proteus.build", "tutorial.proteus.pieces"), key
+        if key not in seen:
+            seen.append(key)
+            if key in ("tutorial.proteus.active", "tutorial.proteus.move"):
+                shoot(page, f"tutorial-{key.rsplit('.', 1)[1]}-proteus-{size}-{lang}")
+        click_a_move(page, rng)
+    assert seen[0] == "tutorial.proteus.build", seen
+    if status(page)["terminal"] == "1":
+        # The goal can be met by the first move of the phase, before the player's turn: the game
+        # is over, and so is the walk.
+        page.wait_for_selector("#tutorial", state="hidden")
+        return
+    assert seen[-1] in ("tutorial.proteus.move", "tutorial.proteus.stuck"), seen
+    page.wait_for_selector("#tutorial[data-step='end']", timeout=60_000)
+    page.click("#tutorial-finish")
+    page.wait_for_selector("#tutorial", state="hidden")

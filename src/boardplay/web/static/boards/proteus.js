@@ -10,6 +10,7 @@ import { s } from "../dom.js";
 import { svgRoot, targets, svgButton, legalMoves, text, LAST } from "./common.js";
 import { t, seatName, phrase } from "../text.js";
 import { frame } from "./miniframe.js";
+import { proteusTurn, proteusStep } from "./proteus-tutorial.js";
 
 const CELL = 90;
 const TILE_COLOURS = { R: "#c0392b", B: "#2e86c1", Y: "#d4ac0d" };
@@ -127,8 +128,14 @@ export function draw(position, ctx) {
   ["a", "b", "c"].forEach((c, i) => layer.append(text(20 + (i + 0.5) * CELL, 20 + 3 * CELL + 12, c, { "font-size": 12, fill: "#555" })));
   [3, 2, 1].forEach((r, i) => layer.append(text(8, 20 + (i + 0.5) * CELL, r, { "font-size": 12, fill: "#555" })));
 
-  // The pool (tiles not on the board) and the hands (pieces not on the board).
+  // The pool (tiles not on the board) and the hands (pieces not on the board). Each part is a
+  // group with a frame the walk-through can light up (class "part-frame", drawn only then).
   const side = s("g", {});
+  const part = (name, x, y, w, hgt) => {
+    const g = s("g", { class: name }, s("rect", { x, y, width: w, height: hgt, rx: 8, fill: "none", class: "part-frame" }));
+    side.append(g);
+    return g;
+  };
   const onBoard = new Set(CELLS.map((c) => cells[c]?.tile).filter(Boolean));
   const piecesOn = new Set(CELLS.map((c) => cells[c]?.piece).filter(Boolean));
   // Beside the board, or under it on a narrow screen (ctx.narrow): the pool on the left, the
@@ -142,7 +149,8 @@ export function draw(position, ctx) {
   // Once everything is placed (the movement phase) the pool and hands are empty: no room for them.
   const placing = onBoard.size < TILES.length || piecesOn.size < 6;
   const rulesY = narrow ? (placing ? handY + 112 : boardBottom) : 292;
-  if (placing || !narrow) side.append(text(x0, poolY, t("proteus.pool"), { "text-anchor": "start", "font-size": 13 }));
+  const pool = part("pr-pool", x0 - 6, poolY - 16, 156, 160);
+  if (placing || !narrow) pool.append(text(x0, poolY, t("proteus.pool"), { "text-anchor": "start", "font-size": 13 }));
   TILES.filter((tile) => !onBoard.has(tile)).forEach((tile, i) => {
     const cx = x0 + 22 + (i % 3) * 48, cy = poolY + 30 + Math.floor(i / 3) * 48;
     const g = s("g", { "data-tile": tile }, tileGlyph(tile, false, cx, cy, 40));
@@ -150,12 +158,13 @@ export function draw(position, ctx) {
     if (sel === `tile:${tile}`) g.append(s("rect", { x: cx - 23, y: cy - 23, width: 46, height: 46, rx: 8, fill: "none", stroke: "#e08a1e", "stroke-width": 4 }));
     else if (options.length && !sel) g.append(selectableMark(cx, cy, 46));
     marks.selectable(g, `tile:${tile}`, options, t("proteus.selectTile", { rule: phrase(RULE_NAMES[tile]) }));
-    side.append(g);
+    pool.append(g);
   });
   const mover = position.to_move ?? 0;
+  const hands = placing ? part("pr-hands", handX - 6, handY - 46, 156, 120) : side;
   ["X", "O"].forEach((player, seat) => {
     const y = handY + seat * 56;
-    if (placing || !narrow) side.append(text(handX, y - 29, seat === 0 ? t("proteus.blackHand") : t("proteus.whiteHand"), { "text-anchor": "start", "font-size": 12 }));
+    if (placing || !narrow) hands.append(text(handX, y - 29, seat === 0 ? t("proteus.blackHand") : t("proteus.whiteHand"), { "text-anchor": "start", "font-size": 12 }));
     ["c", "s", "t"].filter((sh) => !piecesOn.has(player + sh)).forEach((shape, i) => {
       const cx = handX + 20 + i * 44;
       const g = s("g", { "data-piece": player + shape }, pieceGlyph(player + shape, cx, y));
@@ -165,14 +174,15 @@ export function draw(position, ctx) {
         else if (options.length && !sel) g.append(s("circle", { cx, cy: y, r: 22, fill: "none", stroke: "#e08a1e", "stroke-width": 2.5, "stroke-dasharray": "6 4", class: "selectable-mark" }));
         marks.selectable(g, `hand:${shape}`, options, t("proteus.selectPiece", { shape: t(`proteus.shape.${shape}`) }));
       }
-      side.append(g);
+      hands.append(g);
     });
   });
   // The active rules, named (face-up tiles), so nobody has to remember the shapes.
   const active = Object.fromEntries(CELLS.map((c) => cells[c]).filter((i) => i?.active).map((i) => [i.tile[0], i.tile]));
+  const rules = part("pr-rules", handX - 6, rulesY - 13, 166, 3 * 16 + 6);
   [["R", "move"], ["B", "trade"], ["Y", "goal"]].forEach(([colour, kind], i) => {
     const tile = active[colour];
-    side.append(text(handX, rulesY + i * 16, `${t(`proteus.${kind}`)}: ${tile ? phrase(RULE_NAMES[tile]) : "—"}`, { "text-anchor": "start", "font-size": 12, fill: TILE_COLOURS[colour] }));
+    rules.append(text(handX, rulesY + i * 16, `${t(`proteus.${kind}`)}: ${tile ? phrase(RULE_NAMES[tile]) : "—"}`, { "text-anchor": "start", "font-size": 12, fill: TILE_COLOURS[colour] }));
   });
   const pass = moves.find((m) => m.struct.kind === "pass");
   if (pass) side.append(svgButton(handX + 60, narrow ? poolY - 14 : 20 + 3 * CELL - 26, t("proteus.pass"), pass, marks));
@@ -189,8 +199,9 @@ export function draw(position, ctx) {
 // first); the card's words are in strings.js under about.proteus.*.
 export const about = { minutes: [10, 20], order: 2 };
 
-// The first-game walk-through (pages/tutorial.js): one text per move of the first turn (strings.js tutorial.proteus.N).
-export const tutorial = { steps: 1 };
+// The first-game walk-through (pages/tutorial.js): a whole first game, stage by stage
+// (proteus-tutorial.js).
+export const tutorial = { byStage: true, turn: proteusTurn, step: proteusStep };
 
 // Proteus: the 3×3 board of rule tiles in red, blue and yellow, with black and white pieces.
 export function miniature() {
