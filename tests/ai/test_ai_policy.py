@@ -213,3 +213,28 @@ def test_the_learned_level_plays_the_policy_its_table_names(
     assert isinstance(agent, PolicyAgent) and agent.name == "learned"
     with pytest.raises(OptionError, match="no learned policy is shipped for proteus"):
         make_agent("learned", load("proteus"), 0)
+
+
+def test_every_shipped_policy_cleared_the_bar_and_the_levels_table_is_current(
+    tmp_path: Path,
+) -> None:
+    """The files in the package: each won at least 90% of its final 200 games against random
+    (its own record), plays its game, and ``levels.json`` is what ``write_levels`` makes of them."""
+    import shutil
+
+    from boardplay.ai.baselines import SHIP_THRESHOLD, write_levels
+    from boardplay.ai.policy import SHIPPED
+
+    files = sorted(SHIPPED.glob("*.npz"))
+    assert {load(str(PolicyNet.load(p).meta["game"])).name for p in files} == {
+        "montana",
+        "passtally",
+        "potlatch",
+        "proteus",
+    }
+    for path in files:
+        meta = PolicyNet.load(path).meta
+        assert meta["final"]["random"] >= SHIP_THRESHOLD, path.name
+    copy = tmp_path / "policies"
+    shutil.copytree(SHIPPED, copy)
+    assert write_levels(copy) == json.loads((SHIPPED / "levels.json").read_text())

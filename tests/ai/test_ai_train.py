@@ -136,8 +136,11 @@ def test_a_short_run_writes_its_policy_and_curve(tmp_path: Path) -> None:
         easy_games=2,
         final_games=4,
         snapshot_every=500,
+        hidden=(16, 8),
+        learning_rate=3e-4,
     )
-    run, _net = train(config, tmp_path)
+    run, net = train(config, tmp_path)
+    assert [w.shape for w in net.weights][:2] == [(16, net.weights[0].shape[1]), (8, 16)]
     assert run.steps >= 2_000 and next(p.steps for p in run.points) == 0
     assert len(run.points) >= 3
     assert json.loads((tmp_path / "curve.json").read_text())["algo"] == "selfplay"
@@ -154,5 +157,11 @@ def test_bad_training_requests_are_refused_clearly(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "unknown algorithm 'dqn'" in result.output
     result = runner.invoke(app, ["train", "potlatch", "--ship", "../evil", "--out", str(tmp_path)])
     assert result.exit_code == 2
+    for hidden in ("x", "64,0", ""):
+        result = runner.invoke(
+            app, ["train", "potlatch", "--hidden", hidden, "--out", str(tmp_path)]
+        )
+        assert result.exit_code == 2 and "--hidden takes layer widths" in result.output
+    assert not list(tmp_path.iterdir())  # nothing was trained
     result = runner.invoke(app, ["baselines", str(tmp_path)])
     assert result.exit_code == 2 and "no training runs" in result.output

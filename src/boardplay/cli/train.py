@@ -35,6 +35,12 @@ def register(app: typer.Typer) -> None:
         ),
         seed: int = typer.Option(1, help=_("Seed of the run (network, games and evaluation).")),
         envs: int = typer.Option(32, min=1, max=4096, help=_("Games stepped at once.")),
+        hidden: str = typer.Option(
+            "64,64", help=_("Hidden layer widths of the actor and of the critic, e.g. 128,128.")
+        ),
+        lr: float = typer.Option(
+            1e-3, min=1e-6, max=1.0, help=_("Learning rate of the optimiser.")
+        ),
         eval_every: int = typer.Option(
             0, min=0, help=_("Steps between two evaluation points of the curve; 0: a tenth.")
         ),
@@ -60,6 +66,14 @@ def register(app: typer.Typer) -> None:
         from boardplay.ai.train import train as run_training
 
         loaded = load(game, **parse_option_pairs(option))
+        try:
+            widths = tuple(int(w) for w in hidden.split(","))
+        except ValueError:
+            widths = ()
+        if not widths or not all(1 <= w <= 4096 for w in widths):
+            raise fail(
+                _("--hidden takes layer widths from 1 to 4096 separated by commas, e.g. 128,128")
+            )
         if ship is not None and not NAME.fullmatch(ship):
             raise fail(_("--ship takes a name of lower-case letters, digits, '-', '_' or '.'"))
         config = TrainConfig(
@@ -68,6 +82,8 @@ def register(app: typer.Typer) -> None:
             steps=steps,
             seed=seed,
             envs=envs,
+            hidden=widths,
+            learning_rate=lr,
             eval_every=eval_every,
             eval_games=eval_games,
             easy_games=easy_games,
