@@ -405,3 +405,59 @@ def test_the_proteus_walk_through_teaches_a_whole_first_game(
     page.wait_for_selector("#tutorial[data-step='end']", timeout=60_000)
     page.click("#tutorial-finish")
     page.wait_for_selector("#tutorial", state="hidden")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_passtally_walk_through_teaches_setup_the_two_actions_and_scoring(
+    sized: tuple[Any, str], server: str, lang: str
+) -> None:
+    """From the first marker to the second turn of play: the goal (a page framing the board),
+    the setup, laying a tile (the piles framed), moving a marker, then how the first turn's
+    lines scored (the scores framed); at every decision the card says what the position asks."""
+    page, size = sized
+    rng = random.Random(11)
+    if lang == "ja":
+        page.goto(f"{server}/#/")
+        page.wait_for_selector("#language")
+        page.select_option("#language", "ja")
+        page.wait_for_function("document.documentElement.lang === 'ja'")
+    create_game(page, server, "passtally", ("ai", "easy"))
+    wait_turn(page)  # the start player is drawn: the AI may place its marker first
+    page.wait_for_selector("#tutorial[data-key='tutorial.passtally.goal']")
+    assert page.is_visible("#board .pt-board.tutor-part")
+    text = page.inner_text("#tutorial-text")
+    assert ("ライン" in text) if lang == "ja" else ("four markers" in text)
+    page.click("#tutorial-next")
+    page.wait_for_selector("#tutorial[data-key='tutorial.passtally.setup']")
+    seen: list[str] = []
+    for _ in range(40):
+        info = wait_turn(page)
+        if info["terminal"] == "1" or page.query_selector("#tutorial[data-step='end']"):
+            break
+        page.wait_for_selector("#tutorial-text")
+        key = page.get_attribute("#tutorial", "data-key")
+        playing = page.query_selector("#board [data-select^='pile:']") is not None
+        if playing:
+            assert key in (
+                "tutorial.passtally.place",
+                "tutorial.passtally.marker",
+                "tutorial.passtally.score",
+            ), key
+        else:
+            assert key == "tutorial.passtally.setup", key
+        if key not in seen:
+            seen.append(key)
+            if key != "tutorial.passtally.setup":
+                part = {"place": "pt-piles", "marker": "pt-board", "score": "pt-scores"}
+                assert page.query_selector(f"#board .{part[key.rsplit('.', 1)[1]]}.tutor-part")
+                shoot(page, f"tutorial-{key.rsplit('.', 1)[1]}-passtally-{size}-{lang}")
+        click_a_move(page, rng)
+    assert seen == [
+        "tutorial.passtally.setup",
+        "tutorial.passtally.place",
+        "tutorial.passtally.marker",
+        "tutorial.passtally.score",
+    ], seen
+    page.wait_for_selector("#tutorial[data-step='end']", timeout=60_000)
+    page.click("#tutorial-finish")
+    page.wait_for_selector("#tutorial", state="hidden")

@@ -10,6 +10,7 @@ import { s } from "../dom.js";
 import { svgRoot, targets, legalMoves, groupBy, text, LAST, cueShape, seatStyle } from "./common.js";
 import { t, seatName } from "../text.js";
 import { frame } from "./miniframe.js";
+import { passtallyTurn, passtallyStep } from "./passtally-tutorial.js";
 
 const CELL = 56;
 const OX = 50, OY = 50;
@@ -154,6 +155,13 @@ export function draw(position, ctx) {
   const sel = ctx.selected || null;
   const marks = targets(ctx);
   const layer = s("g", {});
+  // The parts the walk-through can light up: a group with a frame drawn only then.
+  const part = (name, x, y, w, hgt) => {
+    const g = s("g", { class: name }, s("rect", { x, y, width: w, height: hgt, rx: 8, fill: "none", class: "part-frame" }));
+    layer.append(g);
+    return g;
+  };
+  part("pt-board", OX - 30, OY - 30, 6 * CELL + 60, 6 * CELL + 60);
 
   // Targets from the legal moves' structs: setup placements on slots; tile placements by pile
   // and anchor cell; marker moves by the slot they leave and the slot they reach.
@@ -235,6 +243,7 @@ export function draw(position, ctx) {
   const bottom = OY + 6 * CELL + 44;
   const px = narrow ? OX : OX + 6 * CELL + 60;
   const pileAt = (i) => (narrow ? [OX + i * 118, bottom + 12] : [px, OY + i * 80]);
+  const piles = narrow ? part("pt-piles", OX - 8, bottom - 6, 3 * 118, 58) : part("pt-piles", px - 8, OY - 18, 170, 3 * 80 - 10);
   (position.piles || []).forEach((pile, i) => {
     const name = "ABC"[i];
     const [x, y] = pileAt(i);
@@ -252,17 +261,18 @@ export function draw(position, ctx) {
     }
     g.append(text(x + 50, y + 36, t("passtally.hidden", { n: pile.hidden }), { "font-size": 11, fill: "#777" }));
     marks.selectable(g, `pile:${name}`, pileMoves.get(name) || [], t("passtally.selectPile", { pile: name }));
-    layer.append(g);
+    piles.append(g);
   });
   const [bx, by] = narrow ? [OX, bottom + 62] : [px, OY + 222];
   if (chosenPile && design) layer.append(turnButtons(bx, by, orient));
   // One line per player, so three players' scores never run off the board.
   const names = ctx.hints?.seat_names || [];
   let y = narrow ? by + 48 : OY + 270;
+  const scores = part("pt-scores", bx - 6, y - 12, 164, 18 * (position.scores || []).length + 6);
   (position.scores || []).forEach((v, i) => {
     const { colour, cue } = seatStyle(ctx.hints, i);
-    layer.append(cueShape(cue, bx + 5, y, 5.5, { fill: colour, stroke: "#222", "stroke-width": 1 }));
-    layer.append(text(bx + 15, y, t("passtally.score", { name: seatName(names[i] || `#${i + 1}`), score: v }), { "text-anchor": "start", "font-size": 12 }));
+    scores.append(cueShape(cue, bx + 5, y, 5.5, { fill: colour, stroke: "#222", "stroke-width": 1 }));
+    scores.append(text(bx + 15, y, t("passtally.score", { name: seatName(names[i] || `#${i + 1}`), score: v }), { "text-anchor": "start", "font-size": 12 }));
     y += 18;
   });
   if (position.actions_left) layer.append(text(bx, y, t("passtally.actionsLeft", { n: position.actions_left }), { "text-anchor": "start", "font-size": 12 }));
@@ -276,8 +286,9 @@ export function draw(position, ctx) {
 // first); the card's words are in strings.js under about.passtally.*.
 export const about = { minutes: [30, 45], order: 3 };
 
-// The first-game walk-through (pages/tutorial.js): one text per move of the first turn (strings.js tutorial.passtally.N).
-export const tutorial = { steps: 1 };
+// The first-game walk-through (pages/tutorial.js): a first game, stage by stage
+// (passtally-tutorial.js).
+export const tutorial = { byStage: true, turn: passtallyTurn, step: passtallyStep };
 
 // Passtally: part of the 6×6 board with a few path tiles and markers on the ring.
 export function miniature() {
