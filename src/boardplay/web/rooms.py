@@ -59,8 +59,10 @@ class Room:
         self.moves: list[Move] = list(row.moves)
         self._view: dict[str, Any] | None = None
         self._views: dict[tuple[frozenset[int], bool], dict[str, Any]] = {}
+        """This revision's view for each set of seats a visitor holds (spectators: none), with
+        or without the legal moves' words."""
         self._legal: list[dict[str, Any]] | None = None
-        """This revision's view for each set of seats a visitor holds (spectators: none)."""
+        """This revision's legal moves with their structs and words, once a reader asked."""
         self.rated = False
         """Whether this process has had the game's end rated (``changed``)."""
         self.news: list[int | None] = []
@@ -542,9 +544,9 @@ class Room:
     def legal_words(self) -> list[dict[str, Any]] | None:
         """The legal moves with their structs and words, built at most once per revision; None
         for a game shown frozen or with no move to make."""
-        if self._legal is None and self.broken is None and self.public_view().get("legal"):
-            actions = [m["id"] for m in self.public_view()["legal"]]
-            self._legal = legal_said(self.game, self.state, actions)
+        legal = self.public_view().get("legal")
+        if self._legal is None and self.broken is None and legal:
+            self._legal = legal_said(self.game, self.state, [m["id"] for m in legal])
         return self._legal
 
     @property

@@ -6,7 +6,6 @@ import { t, words, seatName, term } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
 import { boardModule } from "../boards/load.js";
 
-
 // The seats with their colours, scores and who is to move; `winners` get a mark in words. A
 // seat reads "Blue · AI (easy)": the game's name for the seat (what moves and results say)
 // and who sits there, so the two never disagree.
