@@ -92,3 +92,15 @@ def _no_swallowed_failures(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     records = [*caplog.get_records("setup"), *caplog.get_records("call")]
     swallowed = [r.getMessage() for r in records if r.getMessage().startswith(SWALLOWED)]
     assert not swallowed, f"a describer or view field failed: {swallowed[:3]}"
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    """A throwaway Redis on loopback (``devservices``) for the tests of several processes."""
+    import devservices as ds
+
+    try:
+        with ds.redis() as url:
+            yield url
+    except ds.ServiceUnavailable as exc:
+        pytest.skip(str(exc))

@@ -4,21 +4,8 @@ starts again the moment another process announces itself."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-
-import devservices as ds
-import pytest
 
 from boardplay.web.broker import Broker, Notice
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    try:
-        with ds.redis() as url:
-            yield url
-    except ds.ServiceUnavailable as exc:
-        pytest.skip(str(exc))
 
 
 async def _until(check: object, seconds: float = 5.0) -> None:

@@ -40,15 +40,6 @@ def pg_admin() -> Iterator[str]:
         pytest.skip(str(exc))
 
 
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    try:
-        with ds.redis() as url:
-            yield url
-    except ds.ServiceUnavailable as exc:
-        pytest.skip(str(exc))
-
-
 def fresh_database(admin: str) -> str:
     return ds.new_database(admin, f"multi_{next(_names)}_{int(time.time() * 1000) % 10**8}")
 

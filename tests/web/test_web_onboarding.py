@@ -44,6 +44,16 @@ def new_page(browser: Any, size: str, **context: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
+def in_language(page: Any, server: str, lang: str) -> None:
+    """Switch the page to ``lang`` from the lobby's language menu (English is the default)."""
+    if lang == "en":
+        return
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#language")
+    page.select_option("#language", lang)
+    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+
+
 @pytest.fixture(params=list(SIZES))
 def sized(request: Any, browser: Any) -> Iterator[tuple[Any, str]]:
     for page in new_page(browser, request.param):
@@ -356,11 +366,7 @@ def test_the_proteus_walk_through_teaches_a_whole_first_game(
     turn the card says what the position asks."""
     page, size = sized
     rng = random.Random(7)
-    if lang == "ja":
-        page.goto(f"{server}/#/")
-        page.wait_for_selector("#language")
-        page.select_option("#language", "ja")
-        page.wait_for_function("document.documentElement.lang === 'ja'")
+    in_language(page, server, lang)
     create_game(page, server, "proteus", ("ai", "easy"))
     page.wait_for_selector("#tutorial[data-key='tutorial.proteus.tiles']")
     assert page.is_visible("#board .pr-pool.tutor-part")
@@ -416,11 +422,7 @@ def test_the_passtally_walk_through_teaches_setup_the_two_actions_and_scoring(
     lines scored (the scores framed); at every decision the card says what the position asks."""
     page, size = sized
     rng = random.Random(11)
-    if lang == "ja":
-        page.goto(f"{server}/#/")
-        page.wait_for_selector("#language")
-        page.select_option("#language", "ja")
-        page.wait_for_function("document.documentElement.lang === 'ja'")
+    in_language(page, server, lang)
     create_game(page, server, "passtally", ("ai", "easy"))
     wait_turn(page)
     try:
