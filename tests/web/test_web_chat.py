@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 from accountcalls import Player, sign_up
 from fastapi.testclient import TestClient
-from test_web_multi import pg_admin, redis_url
+from test_web_multi import pg_admin
 from test_web_relay import Sent, hub_on
 from webcalls import auth, create, refused
 from websettings import tiny_settings
@@ -27,7 +27,7 @@ from boardplay.web.chatstore import Author, ChatRefused, ChatStore, chat_reports
 from boardplay.web.errors import ApiError
 from boardplay.web.sockets import Subscriber
 
-__all__ = ["pg_admin", "redis_url"]  # the fixtures, used by name
+__all__ = ["pg_admin"]  # the fixture, used by name
 
 
 @pytest.fixture

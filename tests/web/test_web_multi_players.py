@@ -16,13 +16,13 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from accountcalls import RAPID
-from test_web_multi import Cluster, Watcher, fresh_database, pg_admin, redis_url, server_env
+from test_web_multi import Cluster, Watcher, fresh_database, pg_admin, server_env
 
 from boardplay.web.accountstore import AccountStore
 from boardplay.web.ratingstore import RatingStore, history_table, ratings_table
 from boardplay.web.storage import HUMAN, GameRow, SeatRow, Storage
 
-__all__ = ["pg_admin", "redis_url"]  # the fixtures, used by name
+__all__ = ["pg_admin"]  # the fixture, used by name
 
 
 @pytest.fixture(scope="module")
