@@ -9,6 +9,11 @@ from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+# One line run at interpreter start-up: Gymnasium's ids once Gymnasium is imported
+# (src/_boardplay_gymnasium.py says why). Wheels carry it at the top of site-packages.
+STARTUP_HOOK = "boardplay-gymnasium.pth"
 
 SOURCES = sorted(Path("src").glob("boardplay/**/*.pyx"))
 
@@ -21,7 +26,17 @@ EXTENSIONS = [
     for path in SOURCES
 ]
 
+
+class BuildWithStartupHook(build_py):
+    """build_py that also places the start-up hook's .pth beside the package."""
+
+    def run(self) -> None:
+        super().run()
+        self.copy_file(str(Path("src", STARTUP_HOOK)), str(Path(self.build_lib, STARTUP_HOOK)))
+
+
 setup(
+    cmdclass={"build_py": BuildWithStartupHook},
     ext_modules=cythonize(
         EXTENSIONS,
         include_path=["src"],

@@ -1,6 +1,7 @@
 """Run against an installed boardplay wheel, outside the source tree (``make distcheck``): the
-package imports from site-packages, its compiled kernels load, the command line answers, and
-the three research frameworks' own checkers pass on every game."""
+package imports from site-packages, its compiled kernels load, the command line answers,
+Gymnasium finds boardplay's ids with no import of boardplay (the wheel's .pth hook), and the
+three research frameworks' own checkers pass on every game."""
 
 from __future__ import annotations
 
@@ -43,6 +44,24 @@ def main() -> None:
         check=True,
     )
     print(out.stdout.strip())
+    # The wheel's start-up hook: a program that imports only Gymnasium makes every env by its
+    # plain id, and boardplay is not loaded before Gymnasium is.
+    plain = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\n"
+            "assert not [m for m in sys.modules if m.startswith('boardplay')]\n"
+            "import gymnasium\n"
+            f"for name in {boardplay.available()!r}:\n"
+            "    gymnasium.make(f'boardplay/{name}-v0').reset(seed=0)\n"
+            "print('gymnasium.make by plain id in a fresh process')\n",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert plain.returncode == 0, plain.stderr
+    print(plain.stdout.strip())
     for name in boardplay.available():
         game = boardplay.load(name)
         kernel = game.new_initial_state().kernel
@@ -52,7 +71,7 @@ def main() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             check_env(bg.env(name, opponent="random"))
-            made = gymnasium.make(f"boardplay.adapters.gymnasium:boardplay/{name}-v0")
+            made = gymnasium.make(f"boardplay/{name}-v0")
             made.reset(seed=0)
         envs = BoardplayVectorEnv(name, 8)
         _, info = envs.reset(seed=1)

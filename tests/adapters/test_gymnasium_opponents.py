@@ -4,9 +4,12 @@ episode bound against a hostile learner on every option set, and its place in th
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -19,6 +22,8 @@ from boardplay.adapters.opponents import League, snapshot
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from option_sets import OPTION_SETS
+
+SOURCE = Path(__file__).resolve().parents[2] / "src"
 
 
 class Recorder:
@@ -182,19 +187,36 @@ def test_endless_rules_are_cut_at_the_documented_limit() -> None:
     assert env.actions_played <= 200
 
 
-def test_gymnasium_make_in_a_fresh_process() -> None:
-    """Gymnasium 1.x loads no plugins, so its module-prefixed id is what needs no import."""
+def test_gymnasium_make_in_a_fresh_process(tmp_path: Path) -> None:
+    """The start-up hook (the wheel's boardplay-gymnasium.pth) registers the ids when Gymnasium
+    is imported: a program that never imports boardplay makes the env by its plain id, and
+    nothing of boardplay is loaded before Gymnasium is. The .pth is read from a site directory
+    as the interpreter reads the wheel's (make distcheck runs the installed one); with
+    BOARDPLAY_GYMNASIUM_IDS=0 the hook stands aside."""
+    shutil.copy(SOURCE / "boardplay-gymnasium.pth", tmp_path)
     code = (
-        "import gymnasium, sys\n"
-        "env = gymnasium.make('boardplay.adapters.gymnasium:boardplay/proteus-v0')\n"
-        "assert 'boardplay' not in sys.modules or True\n"
+        "import site, sys\n"
+        f"site.addsitedir({str(tmp_path)!r})\n"
+        "assert not [m for m in sys.modules if m.startswith('boardplay')], 'loaded too early'\n"
+        "import gymnasium\n"
+        "env = gymnasium.make('boardplay/proteus-v0')\n"
         "obs, info = env.reset(seed=1)\n"
         "print(env.spec.max_episode_steps, env.unwrapped.max_actions, obs.shape)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
-    )
-    assert out.stdout.split() == ["1000", "1000", "(165,)"]
+
+    def run(**extra: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PYTHONPATH": str(SOURCE), **extra}
+        return subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+        )
+
+    on = run()
+    assert on.returncode == 0, on.stderr
+    assert on.stdout.split() == ["1000", "1000", "(165,)"]
+    off = run(BOARDPLAY_GYMNASIUM_IDS="0")
+    assert off.returncode != 0
+    assert "Namespace boardplay not found" in off.stderr
+    assert "Error processing line" not in off.stderr + on.stderr
 
 
 def test_wrapped_envs_give_masks_and_state_to_maskable_learners() -> None:
