@@ -200,10 +200,13 @@ def test_invitation_and_open_seats(client: TestClient) -> None:
     gid, host = created["id"], created["token"]
     code = created["invites"]["1"]
     error(client.post(f"/api/games/{gid}/join", json={"invite": "wrong"}), 403, "wrong_invite")
-    error(client.post(f"/api/games/{gid}/join", json={"seat": 1}), 403, "not_open")
+    # Messages name a seat as the page does: its colour and its number counted from 1.
+    closed = error(client.post(f"/api/games/{gid}/join", json={"seat": 1}), 403, "not_open")
+    assert "(seat 2) is not open" in closed
     joined = client.post(f"/api/games/{gid}/join", json={"invite": code, "name": "Ann"}).json()
     assert joined["seat"] == 1 and joined["game"]["seats"][1]["name"] == "Ann"
-    error(client.post(f"/api/games/{gid}/join", json={"invite": code}), 409, "seat_taken")
+    taken = error(client.post(f"/api/games/{gid}/join", json={"invite": code}), 409, "seat_taken")
+    assert taken.endswith("(seat 2) is already taken by Ann")
     guest = joined["token"]
     client.post(f"/api/games/{gid}/actions", json={"action": "t1"}, headers=auth(host))
     client.post(f"/api/games/{gid}/actions", json={"action": "t1"}, headers=auth(host))

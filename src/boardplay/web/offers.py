@@ -30,6 +30,7 @@ from boardplay.web.clocks import Clock
 from boardplay.web.endings import agreed_draw, can_draw, resignation
 from boardplay.web.errors import bad_request, conflict, forbidden
 from boardplay.web.rooms import Room
+from boardplay.web.seating import seat_words
 from boardplay.web.tokens import hash_token, new_game_id, new_token
 
 DrawAnswer = Literal["offer", "accept", "decline"]
@@ -54,7 +55,8 @@ def speaking_seat(
         raise forbidden("wrong_token", "this token does not hold a seat in this game")
     if seat is not None:
         if seat not in held:
-            raise forbidden("not_your_seat", f"your token does not hold seat {seat}")
+            shown = seat_words(room, seat) if 0 <= seat < len(room.row.seats) else f"seat {seat}"
+            raise forbidden("not_your_seat", f"your token does not hold {shown}")
         return seat
     if len(held) == 1:
         return next(iter(held))

@@ -35,6 +35,12 @@ async def join(
     return taken[-1]
 
 
+def seat_words(room: Room, seat: int) -> str:
+    """A seat as the page names it: its colour or name, and its number counted from 1 (the
+    API's ``seat`` field counts from 0; people never see that number)."""
+    return f"{room.game.seat_name(seat)}'s seat (seat {seat + 1})"
+
+
 def invited_seat(room: Room, invite: str) -> st.SeatRow:
     """The seat ``invite`` opens (claimed or not), or a 403."""
     for seat in room.row.seats:
@@ -74,13 +80,19 @@ async def _join(
                 raise conflict("no_open_seat", "this game has no open seat left")
             chosen = free[0]
         elif not 0 <= seat < len(room.row.seats):
-            raise bad_request(f"seat must be 0..{len(room.row.seats) - 1}")
+            raise bad_request(
+                f"seat must be 0..{len(room.row.seats) - 1} (the API counts seats from 0)"
+            )
         else:
             chosen = room.row.seats[seat]
             if chosen.kind != st.OPEN:
-                raise forbidden("not_open", f"seat {seat} is not open; it needs an invitation link")
+                raise forbidden(
+                    "not_open", f"{seat_words(room, seat)} is not open; it needs an invitation link"
+                )
     if chosen.claimed:
-        raise conflict("seat_taken", f"seat {chosen.seat} ({chosen.name}) is already taken")
+        raise conflict(
+            "seat_taken", f"{seat_words(room, chosen.seat)} is already taken by {chosen.name}"
+        )
     token = new_token()
     player = (name or "").strip()[:40] or room.game.seat_name(chosen.seat)
     owner = None if account is None else account.id
@@ -90,7 +102,7 @@ async def _join(
         room.hub.storage.claim_seat, room.row.id, chosen.seat, hash_token(token), player, owner
     )
     if revision is None:
-        raise conflict("seat_taken", f"seat {chosen.seat} was just taken")
+        raise conflict("seat_taken", f"{seat_words(room, chosen.seat)} was just taken")
     chosen.token_hash = hash_token(token)
     chosen.name = player
     chosen.account = owner
