@@ -1,151 +1,139 @@
-"""Imports inside ``src/boardplay`` run one way: no import cycle between its modules, counting
-imports inside functions too (a function-local import that dodges a cycle is still a cycle),
-imports made only for type checking (a circle of types still ties the modules together for a
-reader) and the Cython sources' imports and cimports; no module imports its own package's
-``__init__`` to reach a sibling; and no module grows past about 600 lines."""
+"""The shape of ``src/boardplay``, as ``make lint`` checks it with ``tools/structure.py`` (these
+tests run the same functions; no check lives here): no import cycle between its modules, counting
+imports inside functions, imports made only for type checking and the Cython sources' imports,
+cimports and includes; no module importing from its own package's ``__init__`` a name that
+``__init__`` re-exports from a sibling; no module (``.py``, ``.pyx``, ``.pxd``, ``.pxi``,
+``.js``) over 600 lines. Then the checker itself, on small made-up packages: it must catch each
+kind of cycle, the re-export and a long module, and pass their mended versions."""
 
 from __future__ import annotations
 
-import ast
-import re
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+import pytest
+import structure
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(SRC).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+def test_src_boardplay_has_no_import_cycle_and_no_long_module() -> None:
+    found = structure.problems(structure.PACKAGE)
+    assert not found, "\n".join(found)
 
 
-def _resolve(module: str, node: ast.ImportFrom, is_package: bool) -> str:
-    if node.level == 0:
-        return node.module or ""
-    base = module.split(".") if is_package else module.split(".")[:-1]
-    base = base[: len(base) - (node.level - 1)]
-    return ".".join([*base, node.module] if node.module else base)
+def test_the_checker_reads_the_cython_sources() -> None:
+    """Cimports, includes and Python-level imports of the real ``.pyx``/``.pxd`` files are
+    edges of the graph (a checker that read none of them would pass vacuously)."""
+    edges = {(i.source, i.target, i.kind) for i in structure.scan(structure.PACKAGE).imports}
+    passtally = "boardplay.games.passtally"
+    assert {
+        (f"{passtally}.kernel", f"{passtally}.ring", "cimport"),
+        (f"{passtally}.access", f"{passtally}.kernel", "cimport"),
+        (f"{passtally}.kernel", f"{passtally}.lines.pxi", "include"),
+        (f"{passtally}.kernel", f"{passtally}.tables", "import"),
+        ("boardplay.ai.search", "boardplay.ai.evaluation.compiled", "cimport"),
+    } <= edges
 
 
-CYTHON_IMPORT = re.compile(
-    r"^\s*from\s+(boardplay[\w.]*)\s+import\s+(\w+)|^\s*import\s+(boardplay[\w.]*)", re.M
-)
-"""A Python-level import of a Cython source. Its ``cimport``s are left out: they are resolved
-by the compiler from ``.pxd`` declarations and run nothing."""
-CYTHON_INCLUDE = re.compile(r'^include\s+"([\w.]+)"', re.M)
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    package = root / "pkg"
+    for name, text in {"__init__.py": "", **files}.items():
+        path = package / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    return package
 
 
-def _cython_imports(path: Path, files: dict[str, Path]) -> set[str]:
-    """The ``boardplay`` modules a ``.pyx`` (with the ``.pxi`` files it includes) imports."""
-    text = path.read_text("utf-8")
-    for included in CYTHON_INCLUDE.findall(text):
-        text += (path.parent / included).read_text("utf-8")
-    found: set[str] = set()
-    for match in CYTHON_IMPORT.finditer(text):
-        base, name, plain = match.groups()
-        target = plain or (f"{base}.{name}" if f"{base}.{name}" in files else base)
-        while target and target not in files:
-            target = target.rpartition(".")[0]
-        found.add(target)
-    return found
+CYCLES = {
+    "runtime": {
+        "a.py": "from pkg.b import f\n",
+        "b.py": "import pkg.a\n",
+    },
+    "function-local": {
+        "a.py": "from pkg import b\n",
+        "b.py": "def g():\n    from .a import x\n    return x\n",
+    },
+    "type-only": {
+        "a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.b import B\n",
+        "b.py": "from pkg.a import A\n",
+    },
+    "cimport through a .pxd": {
+        "k.pyx": "from pkg.r cimport step\n",
+        "k.pxd": "cdef struct P:\n    int x\n",
+        "r.pxd": "from pkg.k cimport (\n    P,\n)\n",
+    },
+    "include": {
+        "k.pyx": 'include "parts/moves.pxi"\n',
+        "parts/moves.pxi": "cimport pkg.k\n",
+    },
+    "relative cimport": {
+        "sub/__init__.py": "",
+        "sub/k.pyx": "from ..r cimport step\n",
+        "r.pxd": "from pkg.sub.k cimport P\n",
+    },
+}
 
 
-def import_graph(typing: bool = False) -> dict[str, set[str]]:
-    """Module -> the ``boardplay`` modules it imports (``TYPE_CHECKING`` blocks only with
-    ``typing``: they never run, but they still tie modules together)."""
-    paths = [*SRC.rglob("*.py"), *SRC.rglob("*.pyx")]
-    files = {_module_name(p): p for p in paths}
-    graph: dict[str, set[str]] = {name: set() for name in files}
-    for name, path in files.items():
-        if path.suffix == ".pyx":
-            graph[name] = {t for t in _cython_imports(path, files) if t != name}
-            continue
-        tree = ast.parse(path.read_text("utf-8"))
-        skip: set[int] = set()
-        for node in ast.walk(tree):
-            if (
-                not typing
-                and isinstance(node, ast.If)
-                and "TYPE_CHECKING" in ast.unparse(node.test)
-            ):
-                skip.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-        for node in ast.walk(tree):
-            if id(node) in skip:
-                continue
-            targets: list[str] = []
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = _resolve(name, node, path.name == "__init__.py")
-                targets = [
-                    f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names
-                ]
-            for target in targets:
-                while target and target not in files:
-                    target = target.rpartition(".")[0]
-                if target.startswith("boardplay") and target != name:
-                    graph[name].add(target)
-    return graph
+@pytest.mark.parametrize("case", sorted(CYCLES))
+def test_the_checker_catches_a_cycle(tmp_path: Path, case: str) -> None:
+    found = structure.problems(_tree(tmp_path, CYCLES[case]))
+    assert len(found) == 1, found
+    assert found[0].startswith("import cycle: pkg."), found
 
 
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components with more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-    counter = 0
-
-    def visit(node: str) -> None:
-        nonlocal counter
-        index[node] = low[node] = counter
-        counter += 1
-        stack.append(node)
-        on_stack.add(node)
-        for other in sorted(graph[node]):
-            if other not in index:
-                visit(other)
-                low[node] = min(low[node], low[other])
-            elif other in on_stack:
-                low[node] = min(low[node], index[other])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
+def test_the_checker_passes_a_tree_without_cycles(tmp_path: Path) -> None:
+    """The passtally shape after issue 31: shared declarations in a .pxd of their own."""
+    package = _tree(
+        tmp_path,
+        {
+            "board.pxd": "cdef enum:\n    SIZE = 6\n",
+            "k.pyx": "from pkg.board cimport SIZE\nfrom pkg.r cimport step\nimport pkg.t\n",
+            "k.pxd": "from pkg.board cimport SIZE\n",
+            "r.pxd": (
+                '"""The ring,\nfrom pkg.k cimport P no more.\n"""\n'
+                "from pkg.board cimport SIZE  # not pkg.k\n"
+                "# from pkg.k cimport P\n"
+            ),
+            "t.py": "def f():\n    import json\n    return json\n",
+        },
+    )
+    assert structure.problems(package) == []
+    assert ("pkg.r", "pkg.board") in {(i.source, i.target) for i in structure.scan(package).imports}
 
 
-def test_no_import_cycle_inside_boardplay() -> None:
-    found = cycles(import_graph())
-    assert not found, "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
+def test_the_checker_catches_a_reexport_from_the_own_package(tmp_path: Path) -> None:
+    package = _tree(
+        tmp_path,
+        {
+            "sub/__init__.py": "from pkg.sub.one import helper\n\nVALUE = 1\n",
+            "sub/one.py": "def helper(): ...\n",
+            "sub/two.py": "from pkg.sub import VALUE, helper\n",
+        },
+    )
+    found = structure.problems(package)
+    assert len(found) == 1, found
+    assert "imports helper from its own package's __init__" in found[0]
+    assert "import it from pkg.sub.one" in found[0]
 
 
-def test_no_import_cycle_even_for_types() -> None:
-    """The web server's five modules once formed a circle of type-only imports through the
-    rooms' back-pointer to their hub; the rooms now receive a declared ``RoomHost``."""
-    found = cycles(import_graph(typing=True))
-    assert not found, "import cycles (types counted): " + "; ".join(" <-> ".join(c) for c in found)
+def test_the_checker_catches_a_long_module(tmp_path: Path) -> None:
+    package = _tree(
+        tmp_path,
+        {
+            "short.py": "x = 1\n" * structure.LONGEST,
+            "static/long.js": "let x = 1;\n" * (structure.LONGEST + 1),
+            "long.c": "int x;\n" * 1000,
+        },
+    )
+    found = structure.problems(package)
+    long = structure.shown(package / "static" / "long.js")
+    assert found == [f"{long}: 601 lines, over 600: split it by job"]
 
 
-LONGEST = 600
-"""The guide's limit for a module of code (``.py``, ``.pyx`` and the ``.pxd``/``.pxi`` parts)."""
-
-
-def test_modules_stay_under_about_600_lines() -> None:
-    lengths = {
-        str(p.relative_to(SRC)): len(p.read_text("utf-8").splitlines())
-        for pattern in ("*.py", "*.pyx", "*.pxd", "*.pxi")
-        for p in SRC.rglob(pattern)
-    }
-    over = {name: n for name, n in lengths.items() if n > LONGEST}
-    assert not over, f"modules over {LONGEST} lines (split them): {over}"
+def test_the_command_fails_with_the_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    package = _tree(tmp_path, CYCLES["runtime"])
+    assert structure.main([str(package)]) == 1
+    err = capsys.readouterr().err
+    assert "import cycle: pkg.a -> pkg.b -> pkg.a" in err
+    assert "a.py:1: pkg.a -> pkg.b (import)" in err
+    assert structure.main([str(_tree(tmp_path / "fine", {}))]) == 0
