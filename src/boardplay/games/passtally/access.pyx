@@ -5,7 +5,7 @@ ask (``line``, ``score_now``, ``marker_slots``...), as functions of a ``Passtall
 read its C fields and methods directly. None of it runs in a playout."""
 
 from boardplay.core.kernel cimport Rng
-from boardplay.games.passtally.kernel cimport (
+from boardplay.games.passtally.board cimport (
     MAX_SEATS,
     NUM_ACTIONS,
     NUM_CELLS,
@@ -15,9 +15,9 @@ from boardplay.games.passtally.kernel cimport (
     NUM_SLOTS,
     SIZE,
     TOTAL_TILES,
-    PasstallyKernel,
     Position,
 )
+from boardplay.games.passtally.kernel cimport PasstallyKernel
 from boardplay.games.passtally.ring cimport destination, setup_slots_into
 
 FIELDS = (

@@ -1,104 +1,10 @@
 # cython: language_level=3
-"""The Passtally kernel's declarations: its constants, the position struct and the class with
-its C methods (defined in ``kernel.pyx``)."""
+"""The Passtally kernel's declarations: the class with its fields and C methods (defined in
+``kernel.pyx``). The constants and the ``Position`` struct it works on are in ``board.pxd``."""
 
 cimport cython
 from boardplay.core.kernel cimport Kernel, Rng
-
-cdef extern from *:
-    # The index of the lowest set bit of a non-zero word (a single instruction).
-    int ctz "__builtin_ctz" (unsigned int x) noexcept nogil
-
-
-cdef enum:
-    SIZE = 6
-    NUM_CELLS = 36
-    NUM_SLOTS = 24
-    NUM_PILES = 3
-    NUM_DESIGNS = 6
-    TOTAL_TILES = 42
-    TILES_PER_DESIGN = 7
-    TILES_PER_PILE = 14
-    ACTIONS_PER_TURN = 2
-    FINAL_ROUND_SCORE = 50
-    PLACE_BASE = 24
-    PLACE_PER_PILE = 144
-    MOVE_BASE = 456
-    NUM_ACTIONS = 552
-    NUM_OFFSETS = 144
-    MAX_SEATS = 3
-    CELL_PLANES = 7
-    OBSERVATION_SIZE = 372
-    FEATURE_SIZE = 10
-
-cdef enum:
-    END_NONE = 0
-    END_NO_PLACEMENT = 1
-    END_FINAL_ROUND = 2
-    END_MAX_TURNS = 3
-
-cdef enum:
-    # The orientation bits of ``Position.orient``: bit k for orientation k (E, S, W, N).
-    BIT_E = 1
-    BIT_S = 2
-    BIT_W = 4
-    BIT_N = 8
-
-
-cdef struct Position:
-    # Per cell: stack height, top tile's index in the placement list (-1 bare), top half's
-    # shape with rotation applied (X when bare).
-    # (height and tid carry SIZE padding cells, always 0 and -1, so a footprint test may
-    # look one row past the board without a branch.)
-    signed char height[NUM_CELLS + SIZE]
-    signed char tid[NUM_CELLS + SIZE]
-    signed char shape[NUM_CELLS]
-    # Per slot: the seat whose marker stands there, or -1.
-    signed char ring[NUM_SLOTS]
-    # The tiles in placement order (their ids): design, anchor cell, orientation.
-    signed char placed_design[TOTAL_TILES]
-    signed char placed_anchor[TOTAL_TILES]
-    signed char placed_orientation[TOTAL_TILES]
-    int placed
-    int markers
-    int face_up[NUM_PILES]
-    int hidden[NUM_PILES]
-    int unrevealed[NUM_DESIGNS]
-    int points[MAX_SEATS]
-    int pending
-    int to_move
-    int actions_left
-    int turns
-    int side1
-    int side3
-    int end
-    bint setup
-    bint final_round
-    bint game_over
-    # Derived, kept up to date by every action (never in a snapshot; ``_derive`` rebuilds it):
-    # per anchor, the orientations whose footprint meets support rules 3-4 (BIT_E...); the
-    # number of legal footprints (each counted once: an E or S spelling); per board row, the
-    # spellings of all its anchors (``row_all``) and their E/S spellings (``row_canon``).
-    unsigned char orient[NUM_CELLS]
-    int footprints
-    unsigned char row_all[SIZE]
-    unsigned char row_canon[SIZE]
-    # Per seat, its markers' slots (bit s) and how many there are.
-    unsigned int seat_slots[MAX_SEATS]
-    int seat_markers[MAX_SEATS]
-    # ``through[key]``: where a line entering at face key (cell * 4 + face) enters next under
-    # the cell's present shape (``LINE_NEXT``), or -1 - slot where it leaves the board; kept
-    # for every cell, so tracing a line waits on one look-up per cell.
-    short through[NUM_OFFSETS]
-    # The lines traced so far: for slot s with bit s of ``lines_known`` set, the line entering
-    # at s ends at ``line_end[s]`` with ``line_passes[s]`` passes. ``line_at[cell * 4 + face]``
-    # is a slot whose line was last traced entering the cell by that face (every cell a line
-    # crosses, it enters by one of its faces), so a placement forgets exactly the known lines
-    # through its two cells (a stale entry only forgets a line needlessly).
-    signed char line_end[NUM_SLOTS]
-    int line_passes[NUM_SLOTS]
-    signed char line_at[NUM_OFFSETS]
-    unsigned int lines_known
+from boardplay.games.passtally.board cimport Position
 
 
 @cython.final

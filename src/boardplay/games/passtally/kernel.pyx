@@ -17,7 +17,12 @@ loader and the explanations use is ``access.pyx``; no C method here touches a Py
 cimport cython
 
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, raw_bytes, raw_load, rng_below
-from boardplay.games.passtally.kernel cimport ctz
+from boardplay.games.passtally.board cimport (
+    ACTIONS_PER_TURN, BIT_E, BIT_N, BIT_S, BIT_W, END_FINAL_ROUND, END_MAX_TURNS, END_NO_PLACEMENT,
+    END_NONE, FEATURE_SIZE, FINAL_ROUND_SCORE, MAX_SEATS, MOVE_BASE, NUM_ACTIONS, NUM_CELLS,
+    NUM_DESIGNS, NUM_OFFSETS, NUM_PILES, NUM_SLOTS, OBSERVATION_SIZE, PLACE_BASE, PLACE_PER_PILE,
+    SIZE, TILES_PER_DESIGN, TILES_PER_PILE, ctz,
+)
 
 from boardplay.games.passtally.ring cimport (
     destination,

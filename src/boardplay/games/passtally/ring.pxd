@@ -3,7 +3,7 @@
 marker lands (§6), a seat's marker moves, and the setup placements (§3). Move kind j is
 ``MOVE_STEPS[j]`` of ``tables.py``: +1, +2, -1, -2 slots."""
 
-from boardplay.games.passtally.kernel cimport MOVE_BASE, NUM_SLOTS, SIZE, Position, ctz
+from boardplay.games.passtally.board cimport MOVE_BASE, NUM_SLOTS, SIZE, Position, ctz
 
 
 cdef inline int destination(Position* p, int slot, int j, bint jump_step,

@@ -2,7 +2,7 @@
 """The observation tensor written from a ``Position`` (``PasstallyKernel.observe_into``), as an
 inline function the kernel compiles in."""
 
-from boardplay.games.passtally.kernel cimport (
+from boardplay.games.passtally.board cimport (
     CELL_PLANES,
     MAX_SEATS,
     NUM_CELLS,
