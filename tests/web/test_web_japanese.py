@@ -20,6 +20,7 @@ from keptnames import RULE_NAMES
 from boardplay.core.records import Record
 from boardplay.i18n import messages
 from boardplay.web.catalogue import REGISTRY
+from reviewgames import planted_blunder
 
 pytestmark = pytest.mark.browser
 
@@ -310,6 +311,41 @@ def test_a_finished_game_and_the_lobby_say_the_result_in_japanese(
     page.goto(f"{server}/#/")
     row = page.wait_for_selector(f"#recent-games tr[data-game='{gid}']")
     assert reason in row.inner_text(), row.inner_text()
+
+
+def test_a_finished_games_replay_and_review_are_japanese(ja_page: Any, server: str) -> None:
+    """The replay page of a finished game with its review: the seat menu's every choice, the
+    chart's name, the flagged moves and the jump to one of them are Japanese."""
+    planted = planted_blunder()
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "potlatch", "seats": [{"kind": "me"}, {"kind": "hotseat"}]},
+    ).json()
+    for ply, move in enumerate(planted.record.moves):
+        answer = httpx.post(
+            f"{server}/api/games/{created['id']}/actions",
+            json={"action": move.action, "ply": ply},
+            headers={"Authorization": f"Bearer {created['token']}"},
+        )
+        assert answer.status_code == 200, answer.text
+    page = ja_page
+    page.goto(f"{server}/#/replay/{created['id']}")
+    page.wait_for_selector("#replay-board[data-ply]")
+    choices = page.eval_on_selector_all("#review-seat option", "els => els.map((o) => o.text)")
+    assert len(choices) == 2 and all(KANA.search(c) for c in choices), choices
+    page.select_option("#review-seat", str(planted.seat))
+    page.click("#review-start")
+    page.wait_for_selector("#review[data-state='done'] #review-flagged", timeout=180_000)
+    assert KANA.search(page.get_attribute("#review-chart", "aria-label") or ""), "chart name"
+    page.click(f"#review-flagged li[data-review-ply='{planted.ply}']")
+    page.wait_for_function(
+        "ply => document.querySelector('#replay-board').dataset.ply === String(ply)",
+        arg=planted.ply,
+    )
+    ja = messages("web", "ja")
+    before = ja["game.lookBefore"].format(n=planted.ply + 1, total=len(planted.record.moves))
+    assert page.inner_text("#replay-status").startswith(before), page.inner_text("#replay-status")
+    assert not english_left(shown(page)), english_left(shown(page))
 
 
 @pytest.mark.parametrize(("size", "viewport"), [("", DESKTOP), ("-phone", PHONE)])

@@ -104,6 +104,12 @@ def test_replay_page_offers_the_review_too(page: Any, server: str, planted: Plan
         "ply => document.querySelector('#replay-board').dataset.ply === String(ply)",
         arg=planted.ply,
     )
+    # "Move N" opens the position move N was played in, and the page says so (not "after move
+    # N-1", which read as the wrong move).
+    moves = len(planted.record.moves)
+    status = page.inner_text("#replay-status")
+    assert f"before move {planted.ply + 1} of {moves}" in status, status
+    assert "better move is marked" in status, status
 
 
 def test_a_hint_is_said_and_marked_on_the_board(page: Any, phone: Any, server: str) -> None:

@@ -2,7 +2,7 @@
 // moves in words, the move shown highlighted on the board, and the record to download.
 import { h, clear } from "../dom.js";
 import { api, showError } from "../api.js";
-import { t, words, gameTitle, resultWords } from "../text.js";
+import { t, words, gameTitle, resultWords, seatName } from "../text.js";
 import { seatList, moveList, lastTurn, drawBoard } from "./parts.js";
 import { reviewPanel } from "./review.js";
 import { tokenFor } from "../store.js";
@@ -41,7 +41,9 @@ async function showReplay(main, replay, id) {
     slider.value = index;
     const frame = frames[index];
     label.textContent = `${index} / ${frames.length - 1}`;
-    info.textContent = frame.result ? t("replay.result", { result: resultWords(frame.result === replay.record?.result?.text ? replay.record.result : frame.struct?.ends ?? { text: frame.result }, replay.hints?.seat_names) })
+    // A review names a move by its number and jumps to the position it was played in.
+    info.textContent = mark ? `${t("game.lookBefore", { n: index + 1, total: frames.length - 1 })} — ${t("review.marked")}`
+      : frame.result ? t("replay.result", { result: resultWords(frame.result === replay.record?.result?.text ? replay.record.result : frame.struct?.ends ?? { text: frame.result }, replay.hints?.seat_names) })
       : index ? t("replay.after", { n: index, words: words(frame) || frame.move }) : t("replay.start");
     await drawBoard(board, replay.hints?.renderer, frame.position, frame.text,
       { legal: [], interactive: false, hints: replay.hints, options: replay.options, narrow: board.clientWidth < 560, lastTurn: mark ? [mark] : lastTurn(allMoves, index) });
@@ -53,7 +55,7 @@ async function showReplay(main, replay, id) {
   const winners = replay.record?.result?.winners || [];
   // A finished game of this server can be reviewed (an uploaded record has no game to cache by).
   const review = id && replay.record?.result?.terminal
-    ? reviewPanel({ id, seats: seats.map((st) => ({ seat: st.seat, name: st.name })), token: tokenFor(id), jump: (n, mark) => {
+    ? reviewPanel({ id, seats: seats.map((st) => ({ seat: st.seat, name: seatName(st.name) })), token: tokenFor(id), jump: (n, mark) => {
       go(n, mark);
       if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: "start" }); // a phone: the board is above
     } }) : "";

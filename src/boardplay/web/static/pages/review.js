@@ -5,7 +5,7 @@
 // show, struct of the better move to mark there)`.
 import { h, s, clear } from "../dom.js";
 import { api, showError } from "../api.js";
-import { t, words } from "../text.js";
+import { t, words, seatName } from "../text.js";
 
 const POLL_MS = 1000;
 const W = 420;
@@ -74,7 +74,7 @@ function chart(review, pick) {
   const x = (ply) => PAD.left + (ply / plies) * (W - PAD.left - PAD.right);
   const y = (p) => PAD.top + (1 - p) * (H - PAD.top - PAD.bottom);
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, id: "review-chart", class: "review-chart", role: "group",
-    "aria-label": t("review.chartLabel", { name: review.seat_name }) });
+    "aria-label": t("review.chartLabel", { name: seatName(review.seat_name) }) });
   for (const p of [0, 0.5, 1]) {
     svg.append(s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(p), y2: y(p), stroke: "#d8d0c4", "stroke-dasharray": p === 0.5 ? "4 4" : "" }));
     svg.append(s("text", { x: PAD.left - 6, y: y(p), "text-anchor": "end", "dominant-baseline": "central", "font-size": 13, fill: "#6b6459" }, pct(p)));
