@@ -311,6 +311,14 @@ def test_a_finished_game_and_the_lobby_say_the_result_in_japanese(
     page.goto(f"{server}/#/")
     row = page.wait_for_selector(f"#recent-games tr[data-game='{gid}']")
     assert reason in row.inner_text(), row.inner_text()
+    # On a phone, no game's name and no link of the list is broken across lines (a word cut in
+    # two is two line boxes).
+    page.set_viewport_size(PHONE)
+    broken = page.eval_on_selector_all(
+        "#recent-games .game-name, #recent-games td a",
+        "els => els.filter((el) => el.getClientRects().length > 1).map((el) => el.textContent)",
+    )
+    assert page.locator("#recent-games .game-name").count() and not broken, broken
 
 
 def test_a_finished_games_replay_and_review_are_japanese(ja_page: Any, server: str) -> None:
