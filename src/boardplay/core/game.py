@@ -259,6 +259,11 @@ class Game(abc.ABC):
     describer: ClassVar[str | None] = None
     """``"module:function"`` that puts a move into words for the web views
     (``describe(before, move, after, seat, names)``); None: the views show notation only."""
+    end_describer: ClassVar[str | None] = None
+    """``"module:function"`` that explains where and why the game ended, for the final board
+    and the result line (``describe_end(before, after, seat, names) -> (mark, sentence)``: the
+    positions around the last move, who made it; ``mark`` is what the board draws, e.g. the
+    stuck seat's pawn or the scoring lines); None: the result says only the end's kind."""
     can_draw: ClassVar[bool]
     """Whether these rules have a drawn result, so the players may agree a draw at all. No
     default: every game states it (``tests/core/test_registration.py`` checks)."""

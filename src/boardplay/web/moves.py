@@ -43,6 +43,16 @@ class Describe(Protocol):
     ) -> tuple[dict[str, Any], Sentence | str]: ...
 
 
+class DescribeEnd(Protocol):
+    def __call__(
+        self,
+        before: Mapping[str, Any],
+        after: Mapping[str, Any],
+        seat: int,
+        names: Sequence[str],
+    ) -> tuple[dict[str, Any], Sentence]: ...
+
+
 def describer(game: Game) -> Describe | None:
     """The game's describer (its ``Game.describer`` reference), or None."""
     reference = game.describer
@@ -50,6 +60,42 @@ def describer(game: Game) -> Describe | None:
         return None
     found: Describe = find(reference)
     return found
+
+
+def end_describer(game: Game) -> DescribeEnd | None:
+    """The game's explainer of its endings (its ``Game.end_describer`` reference), or None."""
+    reference = game.end_describer
+    if reference is None:
+        return None
+    found: DescribeEnd = find(reference)
+    return found
+
+
+def ending_of(
+    game: Game,
+    before: Mapping[str, Any],
+    after: State,
+    after_position: Mapping[str, Any],
+    seat: int,
+    names: Sequence[str],
+) -> tuple[dict[str, Any], str]:
+    """``struct["ends"]`` of the move that ended the game (winners, the end's code and, where the
+    game explains its endings, ``mark``, what the final board draws, and ``say``, where and why
+    in phrases), and the English sentence the move's words end with."""
+    winners = after.winners()
+    ends: dict[str, Any] = {
+        "winners": winners,
+        "result": after.result_text(),
+        "end": after.end_code(),
+        "winner_names": [names[w] for w in winners if 0 <= w < len(names)],
+    }
+    words = f" The game ends: {after.result_text()}."
+    explain = end_describer(game)
+    if explain is not None:
+        mark, sentence = explain(before, after_position, seat, names)
+        ends.update(mark=mark, say=sentence.to_json())
+        words += f" {sentence}"
+    return ends, words
 
 
 def said(
@@ -89,14 +135,7 @@ def step_said(
         struct, sentence = describe(before, move, after_position, seat, names)
         ending = ""
         if after.is_terminal():
-            winners = after.winners()
-            struct["ends"] = {
-                "winners": winners,
-                "result": after.result_text(),
-                "end": after.end_code(),
-                "winner_names": [names[w] for w in winners if 0 <= w < len(names)],
-            }
-            ending = f" The game ends: {after.result_text()}."
+            struct["ends"], ending = ending_of(game, before, after, after_position, seat, names)
         if isinstance(sentence, Sentence):
             return {"struct": struct, "words": str(sentence) + ending, "say": sentence.to_json()}
         return {"struct": struct, "words": sentence + ending}

@@ -3,8 +3,8 @@
 // the DOM it is given. The controller (game.js) owns the state and the client and calls these.
 import { h, clear } from "../dom.js";
 import { showError } from "../api.js";
-import { t, words, seatName, gameTitle, resultWords } from "../text.js";
-import { seatList, moveList, lastTurn, lastTurnMoves, drawBoard } from "./parts.js";
+import { t, words, say, seatName, gameTitle, resultWords } from "../text.js";
+import { seatList, moveList, lastTurn, lastTurnMoves, endingOf, drawBoard } from "./parts.js";
 import { showHint, markHint } from "./hint.js";
 
 // "step 2" once the mover has already acted this turn. Setup placements (Passtally) and other
@@ -20,7 +20,11 @@ function stepLabel(game) {
 
 export function statusLine(game) {
   if (game.broken) return game.broken;
-  if (game.terminal) return t("game.over", { result: resultWords(game.result, game.hints?.seat_names) });
+  if (game.terminal) {
+    // Where and why, for an end the rules made (not a resignation, a flag or an agreement).
+    const why = game.result?.ended ? "" : say(endingOf(game.moves)?.say);
+    return t("game.over", { result: resultWords(game.result, game.hints?.seat_names) }) + (why ? ` ${why}` : "");
+  }
   if (game.thinking !== null && game.thinking !== undefined) return t("game.thinking", { name: seatName(game.seats[game.thinking].name) });
   if (game.your_turn) return t("game.yourMove", { name: seatName(game.current_name) }) + stepLabel(game);
   return t("game.toMove", { name: seatName(game.current_name) });
@@ -94,6 +98,7 @@ export async function drawLive(parts, game, look, play) {
     selected: look.selected, view: look.view, narrow: board.clientWidth < 560, coarse: matchMedia("(pointer: coarse)").matches, currentPlayer: game.current_player,
     // While a hint is shown, the board marks the hinted move where it marks the last turn.
     lastTurn: look.hint?.struct ? [look.hint.struct] : lastTurn(game.moves),
+    ending: game.terminal && !game.result?.ended ? endingOf(game.moves)?.mark || null : null,
   };
   const undrawn = await drawBoard(board, game.hints?.renderer, game.position, game.text, ctx);
   board.dataset.selected = look.selected || "";

@@ -79,6 +79,11 @@ export function lastTurnMoves(moves, upto = moves.length) {
 // Their structs, which the boards highlight.
 export const lastTurn = (moves, upto = moves.length) => lastTurnMoves(moves, upto).map((m) => m.struct).filter(Boolean);
 
+// How the game ended by its rules, if the position after `upto` moves is its end: the last move's
+// `struct.ends`, with `mark` (what the board draws: the stuck pawn, the goal's line, the lines
+// that scored) and `say` (where and why, in phrases) where the game explains its endings.
+export const endingOf = (moves, upto = moves.length) => moves[upto - 1]?.struct?.ends || null;
+
 // Draws the board into `box` (the text picture when no board module exists or it fails) and
 // returns the legal moves the board did not draw, for the page to offer otherwise.
 export async function drawBoard(box, renderer, position, textPicture, ctx) {

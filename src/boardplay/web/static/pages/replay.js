@@ -2,8 +2,8 @@
 // moves in words, the move shown highlighted on the board, and the record to download.
 import { h, clear } from "../dom.js";
 import { api, showError } from "../api.js";
-import { t, words, gameTitle, resultWords, seatName } from "../text.js";
-import { seatList, moveList, lastTurn, drawBoard } from "./parts.js";
+import { t, words, say, gameTitle, resultWords, seatName } from "../text.js";
+import { seatList, moveList, lastTurn, endingOf, drawBoard } from "./parts.js";
 import { reviewPanel } from "./review.js";
 import { tokenFor } from "../store.js";
 
@@ -43,10 +43,12 @@ async function showReplay(main, replay, id) {
     label.textContent = `${index} / ${frames.length - 1}`;
     // A review names a move by its number and jumps to the position it was played in.
     info.textContent = mark ? `${t("game.lookBefore", { n: index + 1, total: frames.length - 1 })} — ${t("review.marked")}`
-      : frame.result ? t("replay.result", { result: resultWords(frame.result === replay.record?.result?.text ? replay.record.result : frame.struct?.ends ?? { text: frame.result }, replay.hints?.seat_names) })
+      : frame.result ? [t("replay.result", { result: resultWords(frame.result === replay.record?.result?.text ? replay.record.result : frame.struct?.ends ?? { text: frame.result }, replay.hints?.seat_names) }),
+        say(endingOf(allMoves, index)?.say)].filter(Boolean).join(" ")
       : index ? t("replay.after", { n: index, words: words(frame) || frame.move }) : t("replay.start");
     await drawBoard(board, replay.hints?.renderer, frame.position, frame.text,
-      { legal: [], interactive: false, hints: replay.hints, options: replay.options, narrow: board.clientWidth < 560, lastTurn: mark ? [mark] : lastTurn(allMoves, index) });
+      { legal: [], interactive: false, hints: replay.hints, options: replay.options, narrow: board.clientWidth < 560, lastTurn: mark ? [mark] : lastTurn(allMoves, index),
+        ending: mark ? null : endingOf(allMoves, index)?.mark || null });
     board.dataset.ply = index;
     moveList(movesBox, allMoves, seats, index, (k) => go(k));
   };
