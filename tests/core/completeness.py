@@ -77,8 +77,8 @@ def _web_pieces(name: str, static: Path) -> list[str]:
         if not re.search(pattern, text, re.M):
             missing.append(f"boards/{name}.js exporting {export}")
     tables = {
-        "strings.js about.*": (static / "strings.js", rf'"about\.{name}\.'),
-        "strings.js tutorial.*": (static / "strings.js", rf'"tutorial\.{name}\.'),
+        "strings-games.js about.*": (static / "strings-games.js", rf'"about\.{name}\.'),
+        "strings-games.js tutorial.*": (static / "strings-games.js", rf'"tutorial\.{name}\.'),
     }
     for piece, (path, pattern) in tables.items():
         if not path.is_file() or not re.search(pattern, path.read_text(), re.M):

@@ -180,7 +180,11 @@ def test_the_checklist_fails_when_the_evaluation_in_c_is_missing(monkeypatch: An
             ("export const tutorial", "const tutorial"),
             "boards/potlatch.js exporting tutorial",
         ),
-        ("strings.js", ('"about.potlatch.', '"about.x.'), "strings.js about.*"),
+        (
+            "strings-games.js",
+            ('"about.potlatch.', '"about.x.'),
+            "strings-games.js about.*",
+        ),
     ],
 )
 def test_the_checklist_fails_when_a_web_piece_is_removed(

@@ -25,8 +25,17 @@ LOCALE = Path(boardplay.i18n.__file__).parent / "locale"
 KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
+TABLES = ("strings.js", "strings-games.js")
+"""The front end's string tables: the site's words and each game's (text.js merges them)."""
+
+
 def table() -> list[tuple[int, str, str]]:
-    return read_table((STATIC / "strings.js").read_text(encoding="utf-8"))
+    """Every entry of every table."""
+    return [
+        entry
+        for name in TABLES
+        for entry in read_table((STATIC / name).read_text(encoding="utf-8"))
+    ]
 
 
 def extracted() -> set[tuple[str | None, str]]:
@@ -36,7 +45,7 @@ def extracted() -> set[tuple[str | None, str]]:
         for _f, _l, message, _c, context in extract_from_dir(
             str(root),
             method_map=[
-                ("**/strings.js", "boardplay.i18n.webtable.extract"),
+                *((f"**/{name}", "boardplay.i18n.webtable.extract") for name in TABLES),
                 ("*/describe.py", "python"),
             ],
             keywords={"say": None, "pgettext": ((1, "c"), 2)},
@@ -53,6 +62,12 @@ def test_the_table_and_the_phrases_are_extracted() -> None:
     assert (None, "{who} lays the tile from pile {pile} on {a} and {b}") in ids  # Passtally
     assert ("game.ends", " The game ends: {result}.") in ids
     assert len([c for c, _ in ids if c]) == len(table())
+    keys = [key for _line, key, _text in table()]
+    assert len(keys) == len(set(keys)), "a key in two tables"
+    assert sorted(p.name for p in STATIC.glob("strings*.js")) == sorted(TABLES)
+    mapping = (Path(__file__).resolve().parents[2] / "babel-web.cfg").read_text("utf-8")
+    for name in TABLES:  # what `make i18n` extracts, as extracted() does here
+        assert f"[boardplay.i18n.webtable.extract: **/{name}]" in mapping, name
 
 
 def test_the_template_is_up_to_date_with_the_sources() -> None:

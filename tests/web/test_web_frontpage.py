@@ -20,7 +20,8 @@ def test_the_page_preloads_the_first_screens_modules(client: TestClient) -> None
     assert page.status_code == 200 and page.headers["cache-control"] == "no-cache"
     preloaded = re.findall(r'<link rel="modulepreload" href="/static/([^"]+)">', page.text)
     assert preloaded[0] == "app.js" and len(preloaded) == len(set(preloaded))
-    assert {"dom.js", "text.js", "strings.js", "pages/game.js", "live.js"} <= set(preloaded)
+    assert {"dom.js", "text.js", "strings.js", "strings-games.js"} <= set(preloaded)
+    assert {"pages/game.js", "live.js"} <= set(preloaded)
     boards = {"boards/potlatch.js", "boards/proteus.js", "boards/passtally.js", "boards/montana.js"}
     assert boards | {"boards/montana-map.js", "boards/miniframe.js"} <= set(preloaded)
     for name in preloaded:

@@ -1,16 +1,17 @@
-"""Babel extraction of the web app's string table (``web/static/strings.js``) into the ``web``
-domain.
+"""Babel extraction of the web app's string tables (``web/static/strings.js``, the site's words,
+and ``web/static/strings-games.js``, each game's) into the ``web`` domain.
 
-The front end keeps every visible string in one JavaScript object, ``const EN = { "key":
-"English text", … }``, and shows them through ``t("key", params)``. Extracting that table, rather
-than ``t("…")`` calls, means the pages keep short stable keys (several people add strings at once
-without touching each other's English) and a key built at run time (``t(`seat.${kind}`)``) is still
-in the catalogue. Each entry becomes a message with the key as its context (``msgctxt``) and the
-English as its id, so a changed English text marks its translations fuzzy on ``make i18n``.
+The front end keeps every visible string in a JavaScript object, ``const EN = { "key":
+"English text", … }`` (one per table; a key is in one of them), and shows them through
+``t("key", params)``. Extracting the tables, rather than ``t("…")`` calls, means the pages keep
+short stable keys (several people add strings at once without touching each other's English) and
+a key built at run time (``t(`seat.${kind}`)``) is still in the catalogue. Each entry becomes a
+message with the key as its context (``msgctxt``) and the English as its id, so a changed English
+text marks its translations fuzzy on ``make i18n``.
 
-Registered in ``babel-web.cfg`` as ``[boardplay.i18n.webtable.extract: **/strings.js]``; the table
-is read with Babel's own JavaScript tokenizer, so escapes and comments are handled as JavaScript
-does.
+Registered in ``babel-web.cfg`` for each table (``[boardplay.i18n.webtable.extract:
+**/strings.js]`` and the same for ``**/strings-games.js``); a table is read with Babel's own
+JavaScript tokenizer, so escapes and comments are handled as JavaScript does.
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ from typing import IO, Any
 from babel.messages.jslexer import Token, tokenize, unquote_string
 
 TABLE_NAME = "EN"
-"""The name of the table constant in ``strings.js``."""
+"""The name of the table constant in each table's module."""
 
 
 class TableError(ValueError):
-    """``strings.js`` has no readable ``const EN = { "key": "text", … }`` table."""
+    """A table's module has no readable ``const EN = { "key": "text", … }`` table."""
 
 
 def _tokens(source: str) -> Iterator[Token]:

@@ -1,7 +1,10 @@
 // The viewer's language and the words of the front end: t("key", {name}) fills {name} from the
-// chosen language's catalogue over the English table (strings.js); say(parts) puts a move's
-// words (sent as phrases) in that language.
-import { EN } from "./strings.js";
+// chosen language's catalogue over the English tables (the site's, strings.js, and the games',
+// strings-games.js); say(parts) puts a move's words (sent as phrases) in that language.
+import { EN as GAME_WORDS } from "./strings-games.js";
+import { EN as SITE_WORDS } from "./strings.js";
+
+const EN = { ...SITE_WORDS, ...GAME_WORDS };
 
 const LANGUAGES = ["en", "ja"]; // as the language menu of index.html
 const STORE_KEY = "boardplay.lang";

@@ -75,7 +75,7 @@ export function draw(position, ctx) {
 
 // ----- what the lobby and the walk-through read from the board module ---------------------------
 // The lobby card: the game's typical length and its place among the cards (easiest to learn
-// first); the card's words are in strings.js under about.montana.*.
+// first); the card's words are in strings-games.js under about.montana.*.
 export const about = { minutes: [45, 90], order: 4 };
 
 // The first-game walk-through (pages/tutorial.js): the stage-driven walk of montana-tutorial.js.

@@ -283,7 +283,7 @@ export function draw(position, ctx) {
 
 // ----- what the lobby and the walk-through read from the board module ---------------------------
 // The lobby card: the game's typical length and its place among the cards (easiest to learn
-// first); the card's words are in strings.js under about.passtally.*.
+// first); the card's words are in strings-games.js under about.passtally.*.
 export const about = { minutes: [30, 45], order: 3 };
 
 // The first-game walk-through (pages/tutorial.js): a first game, stage by stage

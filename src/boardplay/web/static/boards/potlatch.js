@@ -125,10 +125,10 @@ export function draw(position, ctx) {
 
 // ----- what the lobby and the walk-through read from the board module ---------------------------
 // The lobby card: the game's typical length and its place among the cards (easiest to learn
-// first); the card's words are in strings.js under about.potlatch.*.
+// first); the card's words are in strings-games.js under about.potlatch.*.
 export const about = { minutes: [10, 15], order: 1 };
 
-// The first-game walk-through (pages/tutorial.js): one text per move of the first turn (strings.js tutorial.potlatch.N).
+// The first-game walk-through (pages/tutorial.js): one text per move of the first turn (strings-games.js tutorial.potlatch.N).
 export const tutorial = { steps: 2 };
 
 // Potlatch Klone: a small field of hex tiles with chip stacks and the two pawns.

@@ -196,7 +196,7 @@ export function draw(position, ctx) {
 
 // ----- what the lobby and the walk-through read from the board module ---------------------------
 // The lobby card: the game's typical length and its place among the cards (easiest to learn
-// first); the card's words are in strings.js under about.proteus.*.
+// first); the card's words are in strings-games.js under about.proteus.*.
 export const about = { minutes: [10, 20], order: 2 };
 
 // The first-game walk-through (pages/tutorial.js): a whole first game, stage by stage
