@@ -10,6 +10,26 @@ import { t } from "../text.js";
 export const GOODS = ["c", "C", "s", "S", "g", "p"];
 export const WORKERS = ["Cu", "St", "Gr", "Pu"];
 const WORKER_FILL = { Cu: "#a8521d", St: "#2b2b2b", Gr: "#f3dc6b", Pu: "#ef7f1a", W: "#ffffff" };
+// The second cue of a worker's colour (issue 29): a mark on the meeple's chest, in white on the
+// dark fills and black on the light ones, after the goods the colour works: crossed picks for
+// copper (the mine), a slab for stone, an ear for grain, a ring for the pumpkin. Under
+// red-green colour blindness copper and stone both look dark and grain and pumpkin both light;
+// the marks still tell them apart.
+const WORKER_MARK = {
+  Cu: { cue: "picks", ink: "#fff", el: () => s("path", { d: "M7.1 8.6l5.8 5.8M12.9 8.6l-5.8 5.8", fill: "none", "stroke-width": 2, "stroke-linecap": "round" }) },
+  St: { cue: "slab", ink: "#fff", el: () => s("rect", { x: 6.4, y: 9.8, width: 7.2, height: 3.4, rx: 0.6, stroke: "none" }) },
+  Gr: { cue: "ear", ink: "#111", el: () => s("path", { d: "M10 15V10.6M10 12.4L7.3 9.3M10 12.4l2.7-3.1M10 10.6V7.9", fill: "none", "stroke-width": 1.8, "stroke-linecap": "round" }) },
+  Pu: { cue: "ring", ink: "#111", el: () => s("circle", { cx: 10, cy: 11.5, r: 2.7, fill: "none", "stroke-width": 1.8 }) },
+};
+// The goods are told apart by their drawn shape (a nugget, a stone block, an ear of grain, a
+// pumpkin; the large copper and stone bigger, with a lighter core), named here for the DOM.
+const GOOD_CUE = { c: "nugget", C: "large-nugget", s: "block", S: "large-block", g: "ear", p: "pumpkin" };
+// The cue of a symbol, written on every icon that shows it (data-cue) and on the drawn mark
+// inside it, so a test can read both.
+const CUES = {
+  ...Object.fromEntries(Object.entries(WORKER_MARK).map(([key, m]) => [`mt-w-${key}`, m.cue])),
+  ...Object.fromEntries(Object.entries(GOOD_CUE).map(([key, cue]) => [`mt-${key}`, cue])),
+};
 
 // The name of a piece, for labels and the legend (one t() call per key, so the message
 // catalogue's extraction finds every one).
@@ -43,6 +63,18 @@ function symbol(id, ...children) {
   return s("symbol", { id, viewBox: "0 0 20 20" }, ...children);
 }
 
+// A good's symbol: its drawing grouped under its cue, the shape that tells it from the others.
+const good = (key, ...children) => symbol(`mt-${key}`, s("g", { "data-cue": GOOD_CUE[key] }, ...children));
+
+// A worker's chest mark in its ink (stroke for a line mark, fill for a solid one).
+function mark({ cue, ink, el }) {
+  const shape = el();
+  shape.setAttribute("data-cue", cue);
+  if (shape.getAttribute("fill") === "none") shape.setAttribute("stroke", ink);
+  else shape.setAttribute("fill", ink);
+  return shape;
+}
+
 // The symbols, built once; each becomes a standalone SVG image (a data URL) the first time it
 // is shown: a table shows hundreds of icons, and a span with a cached background image (or an
 // SVG <image>) lays out far faster than as many inline drawings or <use> shadow trees.
@@ -50,21 +82,22 @@ let SYMBOLS = null;
 function symbols() {
   if (SYMBOLS) return SYMBOLS;
   const list = [
-    symbol("mt-c", s("path", { d: NUGGET(0.75), fill: "#b9652a", stroke: "#4a2208", "stroke-width": 1.4 })),
-    symbol("mt-C", s("path", { d: NUGGET(1.12), fill: "#b9652a", stroke: "#4a2208", "stroke-width": 2.6 }), s("path", { d: NUGGET(0.45), fill: "#e0a070", stroke: "none" })),
-    symbol("mt-s", s("rect", { x: 5, y: 5.5, width: 10, height: 9, rx: 2, fill: "#9a9a9a", stroke: "#2e2e2e", "stroke-width": 1.4 })),
-    symbol("mt-S", s("rect", { x: 1.5, y: 2, width: 17, height: 16, rx: 3, fill: "#9a9a9a", stroke: "#2e2e2e", "stroke-width": 2.6 }), s("rect", { x: 6, y: 6.5, width: 8, height: 7, rx: 1, fill: "#c8c8c8" })),
-    symbol("mt-g",
+    good("c", s("path", { d: NUGGET(0.75), fill: "#b9652a", stroke: "#4a2208", "stroke-width": 1.4 })),
+    good("C", s("path", { d: NUGGET(1.12), fill: "#b9652a", stroke: "#4a2208", "stroke-width": 2.6 }), s("path", { d: NUGGET(0.45), fill: "#e0a070", stroke: "none" })),
+    good("s", s("rect", { x: 5, y: 5.5, width: 10, height: 9, rx: 2, fill: "#9a9a9a", stroke: "#2e2e2e", "stroke-width": 1.4 })),
+    good("S", s("rect", { x: 1.5, y: 2, width: 17, height: 16, rx: 3, fill: "#9a9a9a", stroke: "#2e2e2e", "stroke-width": 2.6 }), s("rect", { x: 6, y: 6.5, width: 8, height: 7, rx: 1, fill: "#c8c8c8" })),
+    good("g",
       s("path", { d: "M10 18.5V8", stroke: "#6b5200", "stroke-width": 1.6 }),
       ...[[10, 5, 0], [7, 9, -30], [13, 9, 30], [7, 13, -30], [13, 13, 30]].map(([x, y, a]) =>
         s("ellipse", { cx: x, cy: y, rx: 2.2, ry: 3.4, transform: `rotate(${a} ${x} ${y})`, fill: "#f0c93a", stroke: "#6b5200", "stroke-width": 1 }))),
-    symbol("mt-p",
+    good("p",
       s("ellipse", { cx: 10, cy: 11.5, rx: 8, ry: 6.5, fill: "#ef7f1a", stroke: "#6a3000", "stroke-width": 1.4 }),
       s("path", { d: "M10 5.2v12.6M6 6.5c-2 3-2 7 0 10M14 6.5c2 3 2 7 0 10", fill: "none", stroke: "#6a3000", "stroke-width": 1 }),
       s("path", { d: "M10 5.5c0-2 1-3 3-3.5", fill: "none", stroke: "#2f7a2f", "stroke-width": 2 })),
     ...Object.entries(WORKER_FILL).map(([key, fill]) => symbol(`mt-w-${key}`,
       s("path", { d: MEEPLE, fill, stroke: "#111", "stroke-width": 1.2, "stroke-dasharray": key === "W" ? "2 1.4" : null }),
-      key === "W" ? s("path", { d: "M8 8.3a2 2 0 1 1 2.6 1.9c-.6.3-.6.7-.6 1.3M10 13v1", fill: "none", stroke: "#111", "stroke-width": 1.3 }) : null)),
+      key === "W" ? s("path", { d: "M8 8.3a2 2 0 1 1 2.6 1.9c-.6.3-.6.7-.6 1.3M10 13v1", fill: "none", stroke: "#111", "stroke-width": 1.3 }) : null,
+      WORKER_MARK[key] ? mark(WORKER_MARK[key]) : null)),
     symbol("mt-w-any", s("path", { d: MEEPLE, fill: "#fff", stroke: "#555", "stroke-width": 1.2 }),
       s("path", { d: MEEPLE, fill: "url(#mt-any-fill)", stroke: "none", transform: "translate(3 3) scale(.7)" })),
     symbol("mt-silver", s("circle", { cx: 10, cy: 10, r: 8, fill: "#cfd3d8", stroke: "#4c5258", "stroke-width": 1.5 }), s("circle", { cx: 10, cy: 10, r: 4.8, fill: "none", stroke: "#4c5258", "stroke-width": 1 })),
@@ -111,15 +144,18 @@ function dataUrl(id, fill) {
 }
 
 // A symbol placed inside an SVG drawing (as an image: cheaper to lay out than a <use>).
+// A worker's or good's icon says which piece it is and its cue (data-piece, data-cue).
+const cueAttrs = (id) => (CUES[id] ? { "data-piece": id.replace(/^mt-(w-)?/, ""), "data-cue": CUES[id] } : {});
+
 export function use(id, x, y, size, attrs = {}) {
   const { fill, ...rest } = attrs;
-  return s("image", { href: dataUrl(id, fill), x, y, width: size, height: size, ...rest });
+  return s("image", { href: dataUrl(id, fill), x, y, width: size, height: size, ...cueAttrs(id), ...rest });
 }
 
 // A small icon for the HTML parts; with a label it is an image with that name (and a tooltip).
 export function icon(id, label = null, size = 20, attrs = {}) {
   const a11y = label ? { role: "img", "aria-label": label, title: label } : { "aria-hidden": "true" };
-  return h("span", { class: "mt-icon", ...a11y, style: `width:${size}px;height:${size}px;background-image:url("${dataUrl(id, attrs.fill)}")` });
+  return h("span", { class: "mt-icon", ...a11y, ...cueAttrs(id), style: `width:${size}px;height:${size}px;background-image:url("${dataUrl(id, attrs.fill)}")` });
 }
 
 export const goodIcon = (key, size) => icon(`mt-${key}`, pieceName(key), size);
@@ -165,12 +201,12 @@ export function legend() {
     h("ul", {},
       ...GOODS.map((g) => item(goodIcon(g, 22), g)),
       ...WORKERS.map((w) => item(workerIcon(w, 22), w)),
-      item(workerIcon("W", 22), "montana.piece.W"),
-      item(icon("mt-w-any", null, 22), "montana.piece.any"),
-      item(icon("mt-silver", null, 22), "montana.piece.silver"),
-      item(icon("mt-cattle", null, 22), "montana.piece.cattle"),
-      item(icon("mt-canteen", null, 22), "montana.piece.canteen"),
-      item(icon("mt-double", null, 22), "montana.piece.double"),
-      item(icon("mt-start", null, 22), "montana.piece.start"),
-      item(icon("mt-contractor", null, 22, { fill: "#ccc" }), "montana.piece.contractor")));
+      item(workerIcon("W", 22), "W"),
+      item(icon("mt-w-any", null, 22), "any"),
+      item(icon("mt-silver", null, 22), "silver"),
+      item(icon("mt-cattle", null, 22), "cattle"),
+      item(icon("mt-canteen", null, 22), "canteen"),
+      item(icon("mt-double", null, 22), "double"),
+      item(icon("mt-start", null, 22), "start"),
+      item(icon("mt-contractor", null, 22, { fill: "#ccc" }), "contractor")));
 }

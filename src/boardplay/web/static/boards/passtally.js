@@ -15,6 +15,19 @@ import { passtallyTurn, passtallyStep } from "./passtally-tutorial.js";
 const CELL = 56;
 const OX = 50, OY = 50;
 const DESIGN_COLOURS = { XX: "#d33c3c", XNE: "#27b3c4", XNW: "#2f55c9", NENE: "#e3c020", NWNW: "#3a9a4a", NENW: "#e06aa8" };
+// The second cue of a design's colour (issue 29): its line pattern. Red and green, cyan and pink
+// look alike to many colour-blind players, so no two designs share a pattern: red solid, green
+// dotted, cyan long dashes, pink dash and dot, yellow short dashes, blue a twin line (a light
+// core down the middle). The dashes are measured for round caps 4 wide (each dash drawn 4
+// longer, each gap 4 shorter than written).
+const DESIGN_LINES = {
+  XX: { cue: "solid", dash: null },
+  NWNW: { cue: "dotted", dash: "0.1 8.5" },
+  XNE: { cue: "long-dash", dash: "16 9" },
+  NENW: { cue: "dash-dot", dash: "13 9 0.1 9" },
+  NENE: { cue: "short-dash", dash: "5 9" },
+  XNW: { cue: "twin", dash: null, core: true },
+};
 const HALVES = { XX: ["X", "X"], XNE: ["X", "NE"], XNW: ["X", "NW"], NENE: ["NE", "NE"], NWNW: ["NW", "NW"], NENW: ["NE", "NW"] };
 const STEP = { E: [0, 1], S: [1, 0], W: [0, -1], N: [-1, 0] };
 
@@ -74,12 +87,20 @@ function stacks(placements) {
   return top;
 }
 
-function halfLines(x, y, shape, colour) {
+// The two lines of a half tile (shape X, NE or NW) in its design's colour and pattern, as one
+// group naming the design and its cue; without a design, the board's own faint printed lines.
+function halfLines(x, y, shape, design) {
   const m = CELL / 2;
   const N = [x + m, y], E = [x + CELL, y + m], S = [x + m, y + CELL], W = [x, y + m], C = [x + m, y + m];
   const line = (p, q) => `M${p[0]},${p[1]} Q${C[0]},${C[1]} ${q[0]},${q[1]}`;
   const paths = shape === "NE" ? [line(N, E), line(S, W)] : shape === "NW" ? [line(N, W), line(S, E)] : [`M${W[0]},${W[1]} L${E[0]},${E[1]}`, `M${N[0]},${N[1]} L${S[0]},${S[1]}`];
-  return paths.map((d) => s("path", { d, fill: "none", stroke: colour, "stroke-width": 4, "stroke-linecap": "round" }));
+  const style = DESIGN_LINES[design];
+  const stroke = { fill: "none", "stroke-linecap": "round" };
+  if (!style) return s("g", {}, paths.map((d) => s("path", { d, ...stroke, stroke: "#c9bba0", "stroke-width": 4 })));
+  const colour = DESIGN_COLOURS[design];
+  return s("g", { class: "pt-lines", "data-design": design, "data-cue": style.cue }, paths.map((d) => style.core
+    ? [s("path", { d, ...stroke, stroke: colour, "stroke-width": 5.5 }), s("path", { d, ...stroke, stroke: "#fbf6ea", "stroke-width": 1.6, class: "pt-core" })]
+    : s("path", { d, ...stroke, stroke: colour, "stroke-width": 4, "stroke-dasharray": style.dash })));
 }
 
 // One target per cell where the chosen tile can go in the current orientation: a green frame,
@@ -90,7 +111,6 @@ function halfLines(x, y, shape, colour) {
 function ghosts(moves, design, orient, marks, ctx) {
   const at = ctx.coarse ? ctx.view?.at : null;
   const layer = s("g", { class: "ghosts" });
-  const colour = DESIGN_COLOURS[design];
   for (let r = 0; r < 6; r++) {
     for (let c = 0; c < 6; c++) {
       const cell = cellName(r, c);
@@ -105,7 +125,7 @@ function ghosts(moves, design, orient, marks, ctx) {
         const [hr, hc] = cellRC(name);
         const gx = OX + hc * CELL, gy = OY + hr * CELL;
         ghost.append(s("rect", { x: gx, y: gy, width: CELL, height: CELL, fill: "#fbf6ea", stroke: "#e08a1e", "stroke-width": 3 }));
-        ghost.append(...halfLines(gx, gy, half.shape, colour));
+        ghost.append(halfLines(gx, gy, half.shape, design));
       }
       for (const line of move.struct.lines || []) ghost.append(traced(line));
       if (move.struct.scored) ghost.append(text(x + CELL / 2, y - 8, `+${move.struct.scored}`, { "font-size": 14, "font-weight": 700, fill: "#1f7a3f" }));
@@ -193,8 +213,7 @@ export function draw(position, ctx) {
       const stack = top[key];
       const g = s("g", { "data-cell": key });
       g.append(s("rect", { x, y, width: CELL, height: CELL, fill: stack ? "#fbf6ea" : "#e7dcc6", stroke: "#b9a888" }));
-      const colour = stack ? DESIGN_COLOURS[stack.design] : "#c9bba0";
-      g.append(...halfLines(x, y, stack ? stack.shape : "X", colour));
+      g.append(halfLines(x, y, stack ? stack.shape : "X", stack?.design));
       if (stack) g.append(text(x + CELL - 9, y + 9, stack.height, { "font-size": 10, fill: "#333" }));
       if (lastCells.has(key)) g.append(s("rect", { x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
       layer.append(g);
@@ -251,10 +270,9 @@ export function draw(position, ctx) {
     g.append(text(x, y + 10, name, { "font-size": 14, "font-weight": 700 }));
     if (pile.face_up) {
       const [a, b] = HALVES[pile.face_up];
-      const colour = DESIGN_COLOURS[pile.face_up];
       const tile = s("g", { transform: `translate(${x + 14},${y - 6}) scale(0.6)` });
       tile.append(s("rect", { x: 0, y: 0, width: 2 * CELL, height: CELL, fill: "#fbf6ea", stroke: sel === `pile:${name}` ? "#e08a1e" : "#5b4a2e", "stroke-width": sel === `pile:${name}` ? 6 : 2 }));
-      tile.append(...halfLines(0, 0, a, colour), ...halfLines(CELL, 0, b, colour));
+      tile.append(halfLines(0, 0, a, pile.face_up), halfLines(CELL, 0, b, pile.face_up));
       g.append(tile);
     } else {
       g.append(text(x + 50, y + 10, pile.hidden ? t("passtally.revealing") : t("passtally.empty"), { "font-size": 11, fill: "#777" }));
