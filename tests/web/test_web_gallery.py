@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from browsing import SCREENSHOTS, click_a_move, create_game, wait_turn
-from test_web_japanese import english_left, shown
+from japanese import english_left, shown
 
 pytestmark = pytest.mark.browser
 

@@ -262,8 +262,9 @@ class Game(abc.ABC):
     end_describer: ClassVar[str | None] = None
     """``"module:function"`` that explains where and why the game ended, for the final board
     and the result line (``describe_end(before, after, seat, names) -> (mark, sentence)``: the
-    positions around the last move, who made it; ``mark`` is what the board draws, e.g. the
-    stuck seat's pawn or the scoring lines); None: the result says only the end's kind."""
+    position JSON before the last move, the final state, who made the move; ``mark`` is what the
+    board draws, e.g. the stuck seat's pawn or the lines that scored); None: the result says
+    only the end's kind."""
     can_draw: ClassVar[bool]
     """Whether these rules have a drawn result, so the players may agree a draw at all. No
     default: every game states it (``tests/core/test_registration.py`` checks)."""

@@ -45,11 +45,7 @@ class Describe(Protocol):
 
 class DescribeEnd(Protocol):
     def __call__(
-        self,
-        before: Mapping[str, Any],
-        after: Mapping[str, Any],
-        seat: int,
-        names: Sequence[str],
+        self, before: Mapping[str, Any], after: State, seat: int, names: Sequence[str]
     ) -> tuple[dict[str, Any], Sentence]: ...
 
 
@@ -75,7 +71,6 @@ def ending_of(
     game: Game,
     before: Mapping[str, Any],
     after: State,
-    after_position: Mapping[str, Any],
     seat: int,
     names: Sequence[str],
 ) -> tuple[dict[str, Any], str]:
@@ -92,7 +87,7 @@ def ending_of(
     words = f" The game ends: {after.result_text()}."
     explain = end_describer(game)
     if explain is not None:
-        mark, sentence = explain(before, after_position, seat, names)
+        mark, sentence = explain(before, after, seat, names)
         ends.update(mark=mark, say=sentence.to_json())
         words += f" {sentence}"
     return ends, words
@@ -135,7 +130,7 @@ def step_said(
         struct, sentence = describe(before, move, after_position, seat, names)
         ending = ""
         if after.is_terminal():
-            struct["ends"], ending = ending_of(game, before, after, after_position, seat, names)
+            struct["ends"], ending = ending_of(game, before, after, seat, names)
         if isinstance(sentence, Sentence):
             return {"struct": struct, "words": str(sentence) + ending, "say": sentence.to_json()}
         return {"struct": struct, "words": sentence + ending}

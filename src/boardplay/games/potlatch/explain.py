@@ -48,6 +48,17 @@ def illegal_message(kernel: PotlatchKernel, action: int) -> str:
 
 def _reason(kernel: PotlatchKernel, action: int) -> str:
     """A sentence naming the rule that forbids ``action`` (called only when it is illegal)."""
+    return blocked(kernel, action)[1]
+
+
+def blocked(kernel: PotlatchKernel, action: int) -> tuple[str, str]:
+    """Which rule forbids ``action`` (called only when it is illegal): a stable code (what the
+    end of a game is explained by, ``describe.describe_end``) and the sentence that names it.
+
+    Codes: ``pawn`` (the other pawn stands there), ``visited`` (been there this turn),
+    ``no_stock`` (no tile there and none left), ``height`` (a step of more than 1, a blank
+    included), ``no_chip`` (nothing to move under the pawn), ``full`` (already 3 high),
+    ``dead_end`` (the turn could not be finished after it)."""
     tiles = {pack(q, r): code for q, r, code in kernel.tiles()}
     pawns = [pack(q, r) for q, r in kernel.pawns()]
     mover = kernel.mover
@@ -56,22 +67,22 @@ def _reason(kernel: PotlatchKernel, action: int) -> str:
         dest = here + STEPS[action]
         where = hex_text(dest)
         if dest == pawns[1 - mover]:
-            return f"{where} holds the opponent's pawn"
+            return "pawn", f"{where} holds the opponent's pawn"
         if dest in {pack(q, r) for q, r in kernel.visited()}:
-            return f"the pawn has already been on {where} this turn"
+            return "visited", f"the pawn has already been on {where} this turn"
         h_here = HEIGHT[tiles[here]]
         if dest not in tiles:
             if kernel.stock == 0:
-                return f"{where} has no tile and the tile stock is empty"
+                return "no_stock", f"{where} has no tile and the tile stock is empty"
             if not kernel.blank_free and h_here > 1:
-                return (
+                return "height", (
                     f"{where} has no tile (height 0) and the pawn stands {h_here} high; "
                     "a pawn may only step up or down by 1"
                 )
         else:
             diff = HEIGHT[tiles[dest]] - h_here
             if abs(diff) > 1:
-                return (
+                return "height", (
                     f"the height difference to {where} is {diff:+d}; "
                     "a pawn may only step up or down by 1"
                 )
@@ -79,10 +90,10 @@ def _reason(kernel: PotlatchKernel, action: int) -> str:
         dest = here + STEPS[action - PAWN_MOVES]
         where = hex_text(dest)
         if HEIGHT[tiles[here]] == 0 and not kernel.run_open:
-            return f"the pawn's hex {hex_text(here)} has no chip to move"
+            return "no_chip", f"the pawn's hex {hex_text(here)} has no chip to move"
         if dest not in tiles and kernel.stock == 0:
-            return f"{where} has no tile and the tile stock is empty"
+            return "no_stock", f"{where} has no tile and the tile stock is empty"
         if dest in tiles and HEIGHT[tiles[dest]] == 3:
-            return f"{where} is already 3 high"
+            return "full", f"{where} is already 3 high"
     # Every rule of §5 and §6 is named above, so only the dead-end filter is left.
-    return "the turn could not be completed after it (option filter_dead_ends)"
+    return "dead_end", "the turn could not be completed after it (option filter_dead_ends)"

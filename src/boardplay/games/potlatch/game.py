@@ -31,6 +31,7 @@ class PotlatchGame(Game):
     title: ClassVar[str] = "Potlatch Klone"
     heuristics: ClassVar[str | None] = "boardplay.ai.evaluation.potlatch:HEURISTICS"
     describer: ClassVar[str | None] = "boardplay.games.potlatch.describe:describe"
+    end_describer: ClassVar[str | None] = "boardplay.games.potlatch.ending:describe_end"
     study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = (
         ("actions", (2, 3)),
         ("layout", None),

@@ -76,6 +76,8 @@ export function svgButton(x, y, label, move, marks) {
 // The last turn's mark: a dashed ring in the "what just happened" colour, distinct from the
 // green and orange of the targets.
 export const LAST = "#7b3fc4";
+// Where the game ended (the stuck pawn, the lines that scored), drawn on the final board.
+export const ENDING = "#b00020";
 
 // ----- Seat colours with a second cue ----------------------------------------------------------
 // A seat's colour (the server's `seat_colours` hint, from a colour-blind-safe palette) always

@@ -4,7 +4,7 @@
 // names it); when both are possible there, the page asks which. The hexes of the last turn are
 // ringed, and a legend under the board names the target styles.
 import { s } from "../dom.js";
-import { svgRoot, targets, legalMoves, groupBy, text, LAST, cueShape, seatStyle, TARGET_DASH } from "./common.js";
+import { svgRoot, targets, legalMoves, groupBy, text, LAST, ENDING, cueShape, seatStyle, TARGET_DASH } from "./common.js";
 import { t, seatName } from "../text.js";
 import { frame, hexPath, hexAt } from "./miniframe.js";
 
@@ -58,7 +58,12 @@ export function draw(position, ctx) {
   // The hexes the last turn touched: where each step started and ended.
   const touched = new Set(ctx.lastTurn?.flatMap((st) => [st.from, st.to].filter(Boolean)) || []);
 
-  const hexes = new Set([...Object.keys(tiles), ...byHex.keys()]);
+  // The end of the game (ctx.ending, ending.py): the stuck pawn and why each neighbour was
+  // closed to it, or the stacks the end counted.
+  const ending = ctx.ending;
+  const blocked = new Map((ending?.blocked || []).map((b) => [b.to, b.why]));
+  const counted = new Map((ending?.stacks || []).map((st) => [st.at, st.seat]));
+  const hexes = new Set([...Object.keys(tiles), ...byHex.keys(), ...blocked.keys()]);
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const key of hexes) {
     const [x, y] = center(...parse(key));
@@ -102,6 +107,13 @@ export function draw(position, ctx) {
       }
       marks.target(group, moves);
     }
+    if (blocked.has(key)) {
+      const d = 9;
+      group.append(s("path", { d: `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx + d},${cy - d}L${cx - d},${cy + d}`, stroke: ENDING, "stroke-width": 4, "stroke-linecap": "round", class: "ending-blocked", "data-why": blocked.get(key) }));
+    }
+    if (counted.has(key)) {
+      group.append(s("polygon", { points: hexPoints(cx, cy, SIZE - 5), fill: "none", stroke: seatStyle(ctx.hints, counted.get(key)).colour, "stroke-width": 5, class: "ending-stack", "data-seat": counted.get(key) }));
+    }
     layer.append(group);
   }
   pawns.forEach((key, seat) => {
@@ -111,6 +123,7 @@ export function draw(position, ctx) {
     const { colour, cue } = seatStyle(ctx.hints, seat);
     g.setAttribute("data-cue", cue);
     g.append(cueShape(cue, cx, cy - 17, 11, { fill: colour, stroke: seat === mover ? "#111" : "#fff", "stroke-width": 3 }));
+    if (ending?.pawn === key) g.append(s("circle", { cx, cy: cy - 17, r: 19, fill: "none", stroke: ENDING, "stroke-width": 4, class: "ending-pawn" }));
     layer.append(g);
   });
   // The caption and the legend sit above and below the hexes, never across them.

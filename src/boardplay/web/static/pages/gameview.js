@@ -20,11 +20,7 @@ function stepLabel(game) {
 
 export function statusLine(game) {
   if (game.broken) return game.broken;
-  if (game.terminal) {
-    // Where and why, for an end the rules made (not a resignation, a flag or an agreement).
-    const why = game.result?.ended ? "" : say(endingOf(game.moves)?.say);
-    return t("game.over", { result: resultWords(game.result, game.hints?.seat_names) }) + (why ? ` ${why}` : "");
-  }
+  if (game.terminal) return t("game.over", { result: resultWords(game.result, game.hints?.seat_names) });
   if (game.thinking !== null && game.thinking !== undefined) return t("game.thinking", { name: seatName(game.seats[game.thinking].name) });
   if (game.your_turn) return t("game.yourMove", { name: seatName(game.current_name) }) + stepLabel(game);
   return t("game.toMove", { name: seatName(game.current_name) });
@@ -63,9 +59,17 @@ export function showHeader(parts, game) {
   if (game.private) title.append(" ", h("span", { class: "private", id: "private", title: t("table.privateTitle") }, t("table.private")));
   if (game.reproducible) title.append(" ", h("span", { class: "reproducible", id: "reproducible", title: t("game.reproducibleTitle") }, t("game.reproducible", { seed: game.seed })));
   const line = statusLine(game);
-  if (status.firstChild?.nodeValue !== line || status.childNodes.length !== 1) status.textContent = line;
+  // Where and why the rules ended the game (not a resignation, a flag or an agreement), on a
+  // line of its own under the result.
+  const why = game.terminal && !game.result?.ended ? say(endingOf(game.moves)?.say) : "";
+  const shown = [line, why, game.ai_error || ""].join("\n");
+  if (status.dataset.said !== shown) {
+    status.textContent = line;
+    if (why) status.append(h("div", { class: "ending-words", id: "ending-words" }, why));
+    if (game.ai_error) status.append(h("div", { class: "muted" }, game.ai_error));
+    status.dataset.said = shown;
+  }
   status.className = `status ${game.thinking !== null && game.thinking !== undefined ? "thinking" : ""}`;
-  if (game.ai_error) status.append(h("div", { class: "muted" }, game.ai_error));
   // The whole last turn in words (two or three steps, and the chance outcomes between them).
   // Both lines are live regions: set only when they change, so a screen reader announces each
   // new turn once (the opponent's moves, the AI thinking, whose move it is) and not every redraw.

@@ -43,9 +43,11 @@ async function showReplay(main, replay, id) {
     label.textContent = `${index} / ${frames.length - 1}`;
     // A review names a move by its number and jumps to the position it was played in.
     info.textContent = mark ? `${t("game.lookBefore", { n: index + 1, total: frames.length - 1 })} — ${t("review.marked")}`
-      : frame.result ? [t("replay.result", { result: resultWords(frame.result === replay.record?.result?.text ? replay.record.result : frame.struct?.ends ?? { text: frame.result }, replay.hints?.seat_names) }),
-        say(endingOf(allMoves, index)?.say)].filter(Boolean).join(" ")
+      : frame.result ? t("replay.result", { result: resultWords(frame.result === replay.record?.result?.text ? replay.record.result : frame.struct?.ends ?? { text: frame.result }, replay.hints?.seat_names) })
       : index ? t("replay.after", { n: index, words: words(frame) || frame.move }) : t("replay.start");
+    // Where and why the rules ended the game, on a line of its own (game page alike).
+    const why = !mark && frame.result ? say(endingOf(allMoves, index)?.say) : "";
+    if (why) info.append(h("div", { class: "ending-words" }, why));
     await drawBoard(board, replay.hints?.renderer, frame.position, frame.text,
       { legal: [], interactive: false, hints: replay.hints, options: replay.options, narrow: board.clientWidth < 560, lastTurn: mark ? [mark] : lastTurn(allMoves, index),
         ending: mark ? null : endingOf(allMoves, index)?.mark || null });

@@ -1,0 +1,154 @@
+"""Every kind of ending explained where it happened (issue 29), in a real Chromium: games played
+to each kind of end; the game page and the replay page draw on the final board what the game's
+``describe_end`` marks (read back from the SVG) and say where and why in words, in English and
+in Japanese. Screenshots of every ending (desktop and phone, both languages) go to
+docs/screenshots/endings/."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from browsing import SCREENSHOTS
+from japanese import KANA, english_left, shown
+
+from boardplay.i18n.phrase import Phrase, SeatName
+from boardplay.web.catalogue import REGISTRY
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SHOTS = SCREENSHOTS / "endings"
+
+CASES = [
+    # game, options, the seed of a random game that ends so, the end's code, a name for it
+    ("potlatch", {}, 0, "stuck", "stuck-mid-turn"),
+    ("potlatch", {}, 1, "stuck", "stuck-at-start"),
+    ("potlatch", {}, 1669, "three_stacks", "three-stacks"),
+    ("potlatch", {}, 17, "repetition", "repetition"),
+    ("potlatch", {"turn_limit": 6}, 0, "turn_limit", "turn-limit"),
+]
+
+
+def english(parts: list[dict[str, Any]]) -> str:
+    """The English of a sentence sent as phrases (``Phrase.to_json``)."""
+
+    def value(v: Any) -> Any:
+        if isinstance(v, dict) and "seat" in v:
+            return SeatName(v["seat"])
+        if isinstance(v, dict):
+            return Phrase(v["t"], {k: value(x) for k, x in v["p"].items()})
+        return v
+
+    return "".join(value(part).english() for part in parts)
+
+
+def finished(server: str, game: str, options: dict[str, Any], seed: int) -> tuple[str, dict]:
+    """A hot-seat game on the server (every seat this browser's; chance follows ``seed``),
+    played to its end by a player that picks among the view's legal moves with
+    ``random.Random(seed)``; its id and final view."""
+    seats = REGISTRY.load(game, options).num_players
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": game,
+            "options": options,
+            "seats": [{"kind": "me"}] + [{"kind": "hotseat"}] * (seats - 1),
+            "reproducible": True,
+            "seed": seed,
+        },
+    )
+    assert created.status_code == 201, created.text
+    gid, token, view = created.json()["id"], created.json()["token"], created.json()["game"]
+    rng = random.Random(seed)
+    while not view["terminal"]:
+        answer = httpx.post(
+            f"{server}/api/games/{gid}/actions",
+            json={"action": rng.choice(view["legal"])["id"], "ply": view["ply"]},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert answer.status_code == 200, answer.text
+        view = answer.json()["game"]
+    return gid, view
+
+
+@pytest.fixture(scope="module")
+def games(server: str) -> dict[str, tuple[str, dict]]:
+    """Each case's game, played once for the module."""
+    return {name: finished(server, g, o, seed) for g, o, seed, _, name in CASES}
+
+
+@pytest.fixture(params=["en", "ja"])
+def viewer(browser: Any, request: pytest.FixtureRequest) -> Iterator[tuple[Any, str]]:
+    context = browser.new_context(
+        viewport=DESKTOP, locale="ja-JP" if request.param == "ja" else "en-GB"
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page, request.param
+    context.close()
+    assert not errors, errors
+
+
+def drawn(page: Any, board: str) -> dict[str, int]:
+    """How many of each ending mark the board shows."""
+    found: dict[str, int] = page.eval_on_selector(
+        board,
+        """(box) => Object.fromEntries(['ending-pawn', 'ending-blocked', 'ending-stack'].map(
+             (c) => [c, box.querySelectorAll('svg .' + c).length]))""",
+    )
+    return found
+
+
+def expected(mark: dict[str, Any]) -> dict[str, int]:
+    return {
+        "ending-pawn": 1 if mark.get("pawn") else 0,
+        "ending-blocked": len(mark.get("blocked", [])),
+        "ending-stack": len(mark.get("stacks", [])),
+    }
+
+
+@pytest.mark.parametrize(("game", "options", "seed", "code", "name"), CASES)
+def test_the_ending_is_marked_on_the_board_and_explained(
+    viewer: tuple[Any, str],
+    server: str,
+    games: dict[str, tuple[str, dict]],
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    code: str,
+    name: str,
+) -> None:
+    page, lang = viewer
+    gid, view = games[name]
+    ends = view["moves"][-1]["struct"]["ends"]
+    assert ends["end"] == code and ends["mark"]["kind"] == code
+    marks = expected(ends["mark"])
+    assert any(marks.values()) or code == "turn_limit", marks
+    words = english(ends["say"])
+    for where, board, status in (
+        (f"#/game/{gid}", "#board", "#status"),
+        (f"#/replay/{gid}", "#replay-board", "#replay-status"),
+    ):
+        page.goto(f"{server}/{where}")
+        page.wait_for_selector(f"{board}[data-ply='{len(view['moves'])}'] svg")
+        assert drawn(page, board) == marks, (where, drawn(page, board), marks)
+        said = page.inner_text(status)
+        if lang == "en":
+            assert words in said, (where, said, words)
+        else:
+            assert KANA.search(said) and words not in said, said
+            assert not english_left(shown(page)), english_left(shown(page))
+        if where.startswith("#/game"):
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                page.set_viewport_size(viewport)
+                page.wait_for_selector(f"{board} svg")
+                page.locator(status).scroll_into_view_if_needed()
+                page.screenshot(path=str(SHOTS / f"{game}-{name}-{lang}-{size}.png"))
+            page.set_viewport_size(DESKTOP)
