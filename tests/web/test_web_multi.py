@@ -197,10 +197,13 @@ def test_draw_offers_resignations_and_rematches_cross_processes(shared: Cluster)
         assert resigned.status_code == 200, resigned.text
         final = watcher.until(lambda v: v["terminal"])
         assert final["result"]["winners"] == [0] and final["resigned"] == [1]
-    again = httpx.post(f"{shared.base[0]}/api/games/{gid}/rematch", json={}, headers=auth(north))
-    assert again.status_code == 200, again.text
+    # Play again: offered on one process, accepted on the other, found again on the first.
+    offer = httpx.post(f"{shared.base[0]}/api/games/{gid}/rematch", json={}, headers=auth(north))
+    assert offer.status_code == 200 and offer.json()["id"] is None, offer.text
     same = httpx.post(f"{shared.base[1]}/api/games/{gid}/rematch", json={}, headers=auth(south))
-    assert same.json()["id"] == again.json()["id"]
+    assert same.json()["id"]
+    again = httpx.post(f"{shared.base[0]}/api/games/{gid}/rematch", json={}, headers=auth(north))
+    assert again.json()["id"] == same.json()["id"]
     rematch = httpx.get(f"{shared.base[1]}/api/games/{same.json()['id']}", headers=auth(south))
     assert rematch.json()["your_seats"] == [0]
 

@@ -200,16 +200,48 @@ def test_play_again_swaps_seats_and_keeps_each_players_token(client: TestClient)
     )
     client.post(f"/api/games/{gid}/resign", json={}, headers=auth(host))
     error(client.post(f"/api/games/{gid}/rematch", json={}), 403, "token_required")
-    made = client.post(f"/api/games/{gid}/rematch", json={}, headers=auth(guest))
+    offered = client.post(f"/api/games/{gid}/rematch", json={}, headers=auth(guest))
+    assert offered.status_code == 200, offered.text
+    # Nothing starts until the other player agrees; the offer is in the game's view.
+    assert offered.json()["id"] is None and view(client, gid)["rematch"] is None
+    guest_seat = view(client, gid, guest)["your_seats"][0]
+    assert view(client, gid)["rematch_offer"] == {"by": guest_seat, "agreed": [guest_seat]}
+    again = client.post(f"/api/games/{gid}/rematch", json={}, headers=auth(guest))
+    assert again.json()["id"] is None  # offering twice agrees no one else
+    made = client.post(f"/api/games/{gid}/rematch", json={"answer": "accept"}, headers=auth(host))
     assert made.status_code == 200, made.text
     new = made.json()["id"]
-    assert new != gid and view(client, gid)["rematch"] == new
-    # Asked again (by the other player): the same rematch.
-    assert client.post(f"/api/games/{gid}/rematch", json={}, headers=auth(host)).json()["id"] == new
+    assert new and new != gid and view(client, gid)["rematch"] == new
+    assert view(client, gid)["rematch_offer"] is None
+    # Asked again (by either player): the same rematch.
+    asked = client.post(f"/api/games/{gid}/rematch", json={}, headers=auth(guest))
+    assert asked.json()["id"] == new
     assert view(client, new, host)["your_seats"] == [1]
     assert view(client, new, guest)["your_seats"] == [0]
     seats = view(client, new)["seats"]
     assert [s["name"] for s in seats] == ["North", "South"] and all(s["claimed"] for s in seats)
+
+
+def test_a_rematch_offer_can_be_declined_or_withdrawn(client: TestClient) -> None:
+    gid, host, guest = duel(client)
+    client.post(f"/api/games/{gid}/resign", json={}, headers=auth(host))
+
+    def answer(token: str | None, said: str) -> Any:
+        headers = auth(token) if token else {}
+        return client.post(f"/api/games/{gid}/rematch", json={"answer": said}, headers=headers)
+
+    error(answer(host, "accept"), 409, "no_rematch_offer")
+    error(answer(host, "decline"), 409, "no_rematch_offer")
+    assert "'offer', 'accept' or 'decline'" in error(answer(host, "maybe"), 400, "bad_request")
+    answer(host, "offer")
+    declined = answer(guest, "decline")
+    assert declined.status_code == 200 and declined.json()["game"]["rematch_offer"] is None
+    error(answer(host, "accept"), 409, "no_rematch_offer")
+    # The one who offered may withdraw; a spectator may not answer at all.
+    answer(guest, "offer")
+    error(answer(None, "accept"), 403, "token_required")
+    assert answer(guest, "decline").json()["game"]["rematch_offer"] is None
+    assert view(client, gid)["rematch"] is None
 
 
 def test_play_again_keeps_ai_seats(client: TestClient) -> None:

@@ -328,21 +328,27 @@ def test_draw_offer_accepted_and_the_turn_signals_between_two_browsers(
         for page in (host, guest):
             page.wait_for_selector("#status[data-terminal='1']")
             assert "draw by agreement" in page.inner_text("#status")
-        # Play again: the guest starts it, the host finds it on the finished game's page.
+        # Play again, by agreement: the guest offers it and waits; the host sees the offer live
+        # and accepts, which starts the rematch; the guest finds it on the finished game's page.
         guest.click("#play-again")
-        guest.wait_for_function(
-            "() => document.querySelector('#seats')?.innerText.includes('Red · Guest (you)')"
-        )
-        host.wait_for_selector("#rematch #go-rematch")
-        rematch = guest.evaluate("location.hash.split('/')[2]")
-        assert host.get_attribute("#go-rematch", "href") == f"#/game/{rematch}"
-        host.click("#go-rematch")
-        host.wait_for_function("id => location.hash === `#/game/${id}`", arg=rematch)
+        guest.wait_for_selector("#rematch-offer #withdraw-rematch")
+        assert "waiting for the other players" in guest.inner_text("#rematch-offer")
+        host.wait_for_selector("#rematch-offer #accept-rematch")
+        assert "Guest offers to play again" in host.inner_text("#rematch-offer")
+        assert not host.query_selector("#go-rematch") and not guest.query_selector("#go-rematch")
+        host.click("#accept-rematch")
         # The host's seat came along: Blue in the rematch.
         host.wait_for_function(
             "() => document.querySelector('#seats')?.innerText.includes('Blue (you)')"
         )
-        assert "Red · Guest" in host.inner_text("#seats")
+        rematch = host.evaluate("location.hash.split('/')[2]")
+        guest.wait_for_selector("#rematch #go-rematch")
+        assert guest.get_attribute("#go-rematch", "href") == f"#/game/{rematch}"
+        guest.click("#go-rematch")
+        guest.wait_for_function("id => location.hash === `#/game/${id}`", arg=rematch)
+        guest.wait_for_function(
+            "() => document.querySelector('#seats')?.innerText.includes('Red · Guest (you)')"
+        )
     finally:
         for pages in (host_pages, guest_pages):
             for _ in pages:

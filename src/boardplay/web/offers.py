@@ -209,16 +209,29 @@ async def draw(room: Room, token: str | None, answer: DrawAnswer, seat: int | No
     await room._decide(change)
 
 
+RematchAnswer = Literal["offer", "accept", "decline"]
+
+
+def _people(room: Room) -> set[int]:
+    """The seats whose players must agree to play again: those a person holds (an AI agrees
+    by itself; a seat never taken is offered to whoever its new invitation reaches)."""
+    return {s.seat for s in room.row.seats if s.kind != st.AI and s.token_hash is not None}
+
+
 async def rematch(
-    room: Room, token: str | None, owner: str | None = None
-) -> tuple[str, dict[int, str]]:
-    """The finished game's rematch (started now, or the one already started): its id and the
-    invitation codes of seats nobody had taken (only for the request that started it). A new
-    game counts against ``owner``'s quota as a created one does."""
-    made: list[tuple[str, dict[int, str]]] = []
+    room: Room, token: str | None, owner: str | None = None, answer: RematchAnswer = "offer"
+) -> tuple[str | None, dict[int, str]]:
+    """Play again with the seats swapped, once every player agrees. An offer or an acceptance
+    adds the seats the token holds; when that makes every player's seat (``_people``), the
+    rematch starts: its id and the invitation codes of seats nobody had taken (only for the
+    request that started it; a later request gets the id). Until then the id is None and the
+    view carries ``rematch_offer``. A decline withdraws the offer. A new game counts against
+    ``owner``'s quota as a created one does."""
+    made: list[tuple[str | None, dict[int, str]]] = []
 
     async def change() -> None:
-        speaking_seat(room, token, None, prefer=room.seats_of(token))
+        mine = room.seats_of(token)
+        speaking_seat(room, token, None, prefer=mine)
         room._require_live()
         row = room.row
         if row.status != st.FINISHED and not room.state.is_terminal():
@@ -226,10 +239,33 @@ async def rematch(
         if row.rematch:
             made.append((row.rematch, {}))
             return
+        offer = row.rematch_offer
+        if answer == "decline":
+            if not offer:
+                raise conflict("no_rematch_offer", "nobody has offered to play again")
+            row.revision = await room.hub.db(
+                room.hub.storage.set_rematch_offer, row.id, row.revision, None
+            )
+            row.rematch_offer = None
+            room._touch()
+            made.append((None, {}))
+            return
+        if answer == "accept" and not offer:
+            raise conflict("no_rematch_offer", "nobody has offered to play again")
+        agreed = sorted({*(offer or {}).get("agreed", []), *mine})
+        if not _people(room) <= set(agreed):
+            new = {"by": offer["by"] if offer else min(mine), "agreed": agreed}
+            row.revision = await room.hub.db(
+                room.hub.storage.set_rematch_offer, row.id, row.revision, new
+            )
+            row.rematch_offer = new
+            room._touch()
+            made.append((None, {}))
+            return
         await room.hub.check_quota(owner)
         new_id = new_game_id()
         row.revision = await room.hub.db(room.hub.storage.set_rematch, row.id, row.revision, new_id)
-        row.rematch = new_id
+        row.rematch, row.rematch_offer = new_id, None
         invites = await _start_rematch(room, new_id, owner)
         room._touch()
         made.append((new_id, invites))

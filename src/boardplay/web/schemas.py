@@ -161,6 +161,11 @@ class DrawRequest(Body):
 
 class RematchRequest(Body):
     token: Secret | None = None
+    answer: Literal["offer", "accept", "decline"] = Field(
+        "offer",
+        description="offer to play again (the default), accept the offer on the table, or "
+        "decline it; the rematch starts once every player has agreed",
+    )
 
 
 CHAT_TEXT_BOUND = 4_000

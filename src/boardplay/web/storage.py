@@ -118,6 +118,8 @@ class GameRow:
     draw_offer: dict[str, Any] | None = None
     """A draw proposed and not yet settled: ``{"by": seat, "agreed": [seats]}``."""
     rematch: str | None = None
+    rematch_offer: dict[str, Any] | None = None
+    """Play again, proposed and not yet agreed by every player (``{"by", "agreed"}``)."""
     """The id of the game "play again" started from this one (seats swapped)."""
     owner: str | None = None
     """A hash of the address that made the game (``guard.visitor_of``): whose quota it counts
@@ -419,10 +421,15 @@ class Storage(AiJobStore):
         with self.engine.begin() as conn:
             return self._bump(conn, game_id, revision, **self._clock_values(clock))
 
+    def set_rematch_offer(self, game_id: str, revision: int, offer: dict[str, Any] | None) -> int:
+        """Store a proposed rematch (or its end, ``None``); ``StaleWrite`` as above."""
+        with self.engine.begin() as conn:
+            return self._bump(conn, game_id, revision, rematch_offer=offer)
+
     def set_rematch(self, game_id: str, revision: int, rematch: str) -> int:
         """Point a finished game at its rematch; ``StaleWrite`` as above."""
         with self.engine.begin() as conn:
-            return self._bump(conn, game_id, revision, rematch=rematch)
+            return self._bump(conn, game_id, revision, rematch=rematch, rematch_offer=None)
 
     # ----- reading --------------------------------------------------------------------------
     def get_game(self, game_id: str) -> GameRow | None:
@@ -480,6 +487,7 @@ class Storage(AiJobStore):
             resigned=list(found.resigned or []),
             draw_offer=found.draw_offer,
             rematch=found.rematch,
+            rematch_offer=found.rematch_offer,
             owner=found.owner,
             rated=bool(found.rated),
             clock=found.clock,

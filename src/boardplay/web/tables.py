@@ -36,6 +36,7 @@ games_table = sa.Table(
     sa.Column("resigned", sa.JSON, nullable=True),
     sa.Column("draw_offer", sa.JSON, nullable=True),
     sa.Column("rematch", sa.String(32), nullable=True),
+    sa.Column("rematch_offer", sa.JSON, nullable=True),
     sa.Column("owner", sa.String(64), nullable=True),
     sa.Column("ai_only", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),

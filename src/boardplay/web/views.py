@@ -81,6 +81,7 @@ def public_view(
         "resigned": list(row.resigned),
         "draw_offer": row.draw_offer,
         "rematch": row.rematch,
+        "rematch_offer": row.rematch_offer,
         "hints_allowed": row.hints_allowed,
         "rated": row.rated,
         "clock": clock_view(row),

@@ -177,10 +177,14 @@ async def rematch_game(
     visitor: VisitorDep,
     body: RematchRequest | None = None,
 ) -> dict[str, Any]:
-    """Play again with the seats swapped; every player's token holds their new seat. A new
-    game counts against the visitor's quota as a created one does."""
+    """Offer, accept or decline playing again with the seats swapped. Once every player has
+    agreed the new game starts and every player's token holds their new seat (``id`` names
+    it; until then ``id`` is null and the game's view carries ``rematch_offer``). A new game
+    counts against the visitor's quota as a created one does."""
     token = token_of(request, body.token if body else None)
-    new_id, invites = await rematch(room, token, visitor)
+    new_id, invites = await rematch(room, token, visitor, body.answer if body else "offer")
+    if new_id is None:
+        return {"id": None, "invites": {}, "game": room.view_for(token)}
     new_room = await hub.room(new_id)
     await new_room.changed()
     return {

@@ -75,8 +75,14 @@ export class GameClient {
   // The server's time now, in seconds (what the game's clocks count from).
   serverNow() { return (Date.now() + this.offset) / 1000; }
 
-  // Starts (or finds) the rematch; answers its id and invitation codes, not a view of this game.
-  rematch() { return api(`/api/games/${this.id}/rematch`, { method: "POST", body: {}, token: this.token }); }
+  // "offer" to play again (or find the rematch already started), "accept" the offer on the table
+  // or "decline" it. Answers the rematch's id and invitation codes once every player has agreed
+  // (the id is null before); until then this game's view, with the offer, is taken as any other.
+  async rematch(answer = "offer") {
+    const made = await api(`/api/games/${this.id}/rematch`, { method: "POST", body: { answer }, token: this.token });
+    if (!made.id && made.game) this.accept(made.game);
+    return made;
+  }
 
   // One request at a time: a second click while the first is on its way is dropped. A request
   // that gets no answer at all (the network is down: fetch itself fails, with no status) is not

@@ -1,10 +1,10 @@
 // What players settle between themselves, beside the board: resign (after a confirmation), offer,
 // accept or decline a draw (only where the rules have a drawn result; elsewhere the page says
-// so), and play again once the game is over (a rematch with the seats swapped that the other
-// players find on this page). Every request goes through the GameClient; the server decides.
+// so), and play again once the game is over (a rematch with the seats swapped, started once every
+// player has accepted the offer, that the other players find on this page). Every request goes through the GameClient; the server decides.
 import { h, clear } from "../dom.js";
 import { showError } from "../api.js";
-import { t } from "../text.js";
+import { t, seatName } from "../text.js";
 import { tokenFor, rememberToken, rememberInvites } from "../store.js";
 
 export function tableControls(client, id) {
@@ -22,7 +22,7 @@ export function tableControls(client, id) {
     clear(controls);
     clear(notice);
     const seated = (game.your_seats || []).length > 0;
-    const name = (seat) => game.seats[seat]?.name ?? "";
+    const name = (seat) => seatName(game.seats[seat]?.name ?? "");
     if (seated && !game.terminal && !game.broken) {
       controls.append(h("button", { type: "button", id: "resign", onclick: () => {
         if (confirm(t("table.resignConfirm"))) client.resign().catch(fail);
@@ -49,14 +49,25 @@ export function tableControls(client, id) {
       notice.append(h("p", { class: "rematch", id: "rematch" }, t("table.rematchReady"), " ",
         h("a", { href: `#/game/${game.rematch}`, id: "go-rematch", onclick: (event) => { event.preventDefault(); goTo(game.rematch); } },
           seated ? t("table.joinRematch") : t("table.watchRematch"))));
-    } else if (game.terminal && seated && !game.broken) {
-      controls.append(h("button", { type: "button", class: "primary", id: "play-again", onclick: async () => {
+    } else if (game.terminal && !game.broken) {
+      // Play again only once every player agrees: an offer, then the others accept or decline.
+      const ask = game.rematch_offer;
+      const again = (answer) => async () => {
         try {
-          const made = await client.rematch();
-          rememberInvites(made.id, made.invites);
-          goTo(made.id);
+          const made = await client.rematch(answer);
+          if (made.id) { rememberInvites(made.id, made.invites); goTo(made.id); }
         } catch (e) { fail(e); }
-      } }, t("table.playAgain")));
+      };
+      const agreed = ask && (game.your_seats || []).every((seat) => ask.agreed.includes(seat));
+      if (seated && !ask) controls.append(h("button", { type: "button", class: "primary", id: "play-again", onclick: again("offer") }, t("table.playAgain")));
+      else if (seated && agreed) {
+        notice.append(h("p", { class: "rematch-offer", id: "rematch-offer" }, t("table.rematchWaiting"), " ",
+          h("button", { type: "button", id: "withdraw-rematch", onclick: again("decline") }, t("table.withdraw"))));
+      } else if (seated) {
+        notice.append(h("p", { class: "rematch-offer", id: "rematch-offer" }, t("table.rematchOffered", { name: name(ask.by) }), " ",
+          h("button", { type: "button", class: "primary", id: "accept-rematch", onclick: again("accept") }, t("table.acceptRematch")), " ",
+          h("button", { type: "button", id: "decline-rematch", onclick: again("decline") }, t("table.decline"))));
+      } else if (ask) notice.append(h("p", { class: "rematch-offer", id: "rematch-offer" }, t("table.rematchOffered", { name: name(ask.by) })));
     }
   }
   return { controls, notice, update };
