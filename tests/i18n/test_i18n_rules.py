@@ -128,3 +128,24 @@ def test_docs_link_to_the_japanese_rules(name: str) -> None:
     assert link.read_text("utf-8") == rules_text(game, "ja")
     assert rules_file_name(game, "ja") == "rules.ja.md"
     assert rules_file_name(game, "en") == "rules.md"
+
+
+EXPERT = re.compile(r"^<!-- expert: (.+?) -->\n(.*?)^<!-- /expert -->\n", re.M | re.S)
+ENGINE_WORDS = re.compile(r"\bseat [0-9]|席[0-9]|\bengine\b|エンジン|`[a-z]+_[a-z_]+`")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("game", available())
+def test_the_player_rules_keep_engine_words_behind_the_experts_fold(game: str, lang: str) -> None:
+    """Option names, notation and engine notes are for the command line and researchers: in
+    the rules a player reads they stand in one folded block at the end (``markdown.js`` folds
+    it under its title; ``boardplay rules`` shows it), and nowhere outside it."""
+    text = rules_text(load(game), lang)
+    blocks = EXPERT.findall(text)
+    assert len(blocks) == 1, f"{game} {lang}: {len(blocks)} expert blocks"
+    title, inside = blocks[0]
+    assert text.rstrip().endswith("<!-- /expert -->")
+    assert ("コマンドライン" if lang == "ja" else "command line") in title
+    outside = EXPERT.sub("", text)
+    assert not ENGINE_WORDS.findall(outside), (game, lang, ENGINE_WORDS.findall(outside))
+    assert ENGINE_WORDS.search(inside), "the block holds the option names"

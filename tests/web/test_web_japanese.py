@@ -88,6 +88,9 @@ def test_game_replay_and_rules_pages_leave_no_english(ja_page: Any, server: str,
     assert page.get_attribute("#rules-panel-text", "lang") == "ja"
     assert re.search(r"[\u30a0-\u30ff]", page.inner_text("#rules-panel-title"))
     assert re.search(r"[\u30a0-\u30ff]", page.inner_text("#rules-panel-text h1"))
+    # Option names and notation are folded away, under a Japanese title.
+    folded = page.locator("#rules-panel-text details.expert:not([open]) > summary")
+    assert folded.count() == 1 and KANA.search(folded.inner_text()), folded.count()
     page.goto(f"{server}/#/replay/{gid}")
     page.wait_for_selector("#replay-board[data-ply]")
     assert not english_left(shown(page)), english_left(shown(page))

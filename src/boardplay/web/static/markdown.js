@@ -1,5 +1,8 @@
 // A tiny, safe Markdown converter for the rules pages: everything is escaped first, then a
-// small subset (headings, lists, tables, code, emphasis, links) is turned into HTML.
+// small subset (headings, lists, tables, code, emphasis, links) is turned into HTML. What only
+// the command line and researchers need (option names, notation) stands in the rules between
+// `<!-- expert: title -->` and `<!-- /expert -->` lines: folded under its title here, shown
+// whole by `boardplay rules`.
 function esc(text) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
@@ -31,6 +34,13 @@ export function markdownToHtml(source) {
       while (i < lines.length && !/^```/.test(lines[i])) code.push(lines[i++]);
       i++;
       out.push(`<pre><code>${esc(code.join("\n"))}</code></pre>`);
+      continue;
+    }
+    const expert = /^<!--\s*expert:\s*(.+?)\s*-->\s*$/.exec(line);
+    if (expert || /^<!--\s*\/expert\s*-->\s*$/.test(line)) {
+      flush();
+      out.push(expert ? `<details class="expert"><summary>${inline(expert[1])}</summary>` : "</details>");
+      i++;
       continue;
     }
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);
