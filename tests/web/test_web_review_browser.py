@@ -73,6 +73,12 @@ def test_a_finished_games_review_jumps_to_the_blunder(
     current = page.get_attribute("#moves li.current", "data-ply")
     assert current == str(planted.ply - 1), "the board did not jump to the blunder's position"
     assert "chosen" in (flagged.get_attribute("class") or "")
+    # The better move is drawn whole: its destination is on the board and marked, even where
+    # it is a blank hex that holds no tile yet.
+    review = httpx.get(f"{server}/api/games/{game_id}/review", params={"seat": planted.seat})
+    best = next(m for m in review.json()["review"]["flagged"] if m["ply"] == planted.ply)["best"]
+    marked = page.locator(f"#board g[data-hex='{best['struct']['to']}'] .last-move")
+    assert marked.count() == 1, best
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "review-desktop.png"))
 

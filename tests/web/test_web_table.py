@@ -202,6 +202,25 @@ def test_potlatch_marks_a_move_that_loses_on_the_spot(page: Any, server: str) ->
     assert marked == {"safe": False, "losing": True, "legend": True}
 
 
+def test_potlatch_draws_a_marked_move_onto_a_blank_hex(page: Any, server: str) -> None:
+    """A review's better move (or a last turn) that went to a blank hex is drawn whole: the hex
+    appears on the board, marked, although no tile stands there."""
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#game-select")
+    marked = page.evaluate(
+        """async () => {
+        const { draw } = await import('/static/boards/potlatch.js');
+        const position = { tiles: { '0,0': 'N', '1,0': '' }, stock: 3, pawns: ['0,0', '1,0'],
+          to_move: 0, actions: 2 };
+        const better = { kind: 'chip', from: '0,0', to: '0,1' };
+        const ctx = { legal: [], interactive: false, hints: {}, lastTurn: [better] };
+        const { svg } = draw(position, ctx);
+        return svg.querySelectorAll('[data-hex="0,1"].blank .last-move').length;
+        }"""
+    )
+    assert marked == 1
+
+
 def test_the_seats_chosen_survive_a_late_redraw_of_the_lobby(page: Any, server: str) -> None:
     """The seats are redrawn when an option changes, after a preview from the server: the
     choices already made stay (an invite seat stays an invite seat, an AI keeps its level)

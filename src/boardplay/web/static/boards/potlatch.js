@@ -63,7 +63,9 @@ export function draw(position, ctx) {
   const ending = ctx.ending;
   const blocked = new Map((ending?.blocked || []).map((b) => [b.to, b.why]));
   const counted = new Map((ending?.stacks || []).map((st) => [st.at, st.seat]));
-  const hexes = new Set([...Object.keys(tiles), ...byHex.keys(), ...blocked.keys()]);
+  // Blank hexes are drawn where a move can go, where the last turn (or a review's better move)
+  // went, and where the end closed a step.
+  const hexes = new Set([...Object.keys(tiles), ...byHex.keys(), ...touched, ...blocked.keys()]);
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const key of hexes) {
     const [x, y] = center(...parse(key));
