@@ -109,9 +109,12 @@ def status(page: Any) -> dict[str, str]:
 
 
 def wait_turn(page: Any) -> dict[str, str]:
+    """Waits until the game is over or it is our decision, with no forced move (the only legal
+    one) about to be taken for us (pages/forced.js marks the status line while one waits)."""
     page.wait_for_function(
         "() => { const s = document.querySelector('#status');"
-        " return s && (s.dataset.terminal === '1' || s.dataset.yourTurn === '1'); }",
+        " return s && !s.dataset.forced"
+        " && (s.dataset.terminal === '1' || s.dataset.yourTurn === '1'); }",
         timeout=120_000,
     )
     return status(page)

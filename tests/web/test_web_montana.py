@@ -2,8 +2,9 @@
 clicking the table only (the map, the worker board, the wheel, the City, the player boards and
 the decision panel; never a move list or notation), against the AI on a desktop and hot-seat on
 a phone; the last turn ringed after the AI's turn; no sideways scrolling and no text under 12 px
-at either size; a decision made with the keyboard alone. Screenshots of a game in progress and
-at its end go to docs/screenshots/montana-*.png."""
+at either size; a decision made with the keyboard alone; the table's height on a desktop and a
+phone (issue 29). Screenshots of a game in progress and at its end go to
+docs/screenshots/montana-*.png."""
 
 from __future__ import annotations
 
@@ -335,6 +336,94 @@ def test_the_walk_through_teaches_a_first_montana_turn_on_the_table(
         page.click("#tutorial-finish")
         page.wait_for_selector("#tutorial", state="hidden")
         assert page.query_selector_all("#board .tutor-target, #board .tutor-part") == []
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+# ----- the page's height (issue 29, build 5 "Fewer clicks") --------------------------------------
+# Measured at the player's first main action, in a game against the AI (docs/web.md, "Montana's
+# page height"). Before issue 29 the page was 2,270-2,640 px tall on a desktop (1280x800) and
+# 3,940-4,460 px on a phone (390x844), the worker board below the first screen on a desktop.
+TALLEST = {("desktop", 2): 2150, ("desktop", 4): 2500, ("phone", 2): 3750, ("phone", 4): 4100}
+
+PARTS = """() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.top + scrollY, r.bottom + scrollY];
+  };
+  const one = (sel) => box(document.querySelector(sel));
+  return {
+    height: document.scrollingElement.scrollHeight, screen: innerHeight,
+    panel: one('#mt-panel'), map: one('.mt-map'), wheel: one('[data-wheel]'),
+    spaces: [...document.querySelectorAll('#board [data-select^="space:"]')].map(box),
+  };
+}"""
+
+
+# This browser has seen Montana's walk-through (it would stand above the table).
+SEEN = "localStorage.setItem('boardplay.tutorials', JSON.stringify({montana: true}))"
+
+
+def first_main_action(page: Any, server: str, players: int) -> str:
+    """A game of `players` against the AI, played up to this player's first main action
+    (answering the setup's decisions); returns its address."""
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#game-select")
+    page.select_option("#game-select", "montana")
+    page.wait_for_selector("#seats[data-game='montana'] .seat-row")
+    page.select_option("#opt-players", str(players))
+    page.wait_for_function(f"document.querySelectorAll('#seats .seat-row').length === {players}")
+    page.select_option("select[name=seat-0]", "me")
+    for seat in range(1, players):
+        page.select_option(f"select[name=seat-{seat}]", "ai")
+        page.select_option(f"select[name=level-{seat}]", "easy")
+    page.click("#create")
+    page.wait_for_function("location.hash.startsWith('#/game/')")
+    rng = random.Random(players)
+    for _ in range(20):
+        wait_turn(page)
+        if stage(page) == "MAIN":
+            return str(page.evaluate("location.hash"))
+        table_decision(page, rng)
+    raise AssertionError("the first main action never came")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_table_fits_a_desktop_screen_and_is_shorter_on_a_phone(
+    browser: Any, server: str, players: int
+) -> None:
+    """On a desktop the decision panel, the map, every worker space and the wheel start within
+    the first screen (nothing to scroll to for a main action; the City's button is in the
+    panel); on either size the page is far shorter than before issue 29."""
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(SEEN)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        where = first_main_action(page, server, players)
+        for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            view = context.new_page()
+            view.on("pageerror", lambda exc: errors.append(str(exc)))
+            view.set_viewport_size(viewport)
+            view.goto(f"{server}/{where}")
+            wait_turn(view)
+            view.wait_for_timeout(300)  # the map's box settles (a phone pans it to the middle)
+            parts = view.evaluate(PARTS)
+            screen = parts["screen"]
+            assert parts["height"] <= TALLEST[(size, players)], (size, players, parts["height"])
+            assert overflow(view) == 0
+            top, bottom = parts["panel"]
+            assert top >= 0 and bottom <= screen, f"the decision panel is off screen: {parts}"
+            assert view.query_selector("#board #mt-panel [data-kind='city']"), "Go to the City"
+            if size == "desktop":
+                assert parts["map"][0] < screen and parts["wheel"][0] < screen, parts
+                assert parts["spaces"] and all(b <= screen for _, b in parts["spaces"]), parts
+            if players == 2:
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)  # the first screen, as seen
+                view.screenshot(path=str(SCREENSHOTS / f"montana-fit-{size}.png"))
+            view.close()
     finally:
         context.close()
     assert not errors, errors

@@ -33,6 +33,10 @@ export function rememberTutorial(game) {
 }
 export const turnSound = () => read("sound", false) === true;
 export const rememberTurnSound = (on) => write("sound", !!on);
+// Whether a decision with only one legal move waits for the player's click (pages/forced.js);
+// off until the player turns it on: such moves are taken for them.
+export const confirmForced = () => read("confirmForced", false) === true;
+export const rememberConfirmForced = (on) => write("confirmForced", !!on);
 
 // Chat authors this browser muted (their messages are hidden, with a way to unmute): a seat of
 // one game as "gameId/seat:n", a signed-in spectator everywhere as "@name".

@@ -351,6 +351,11 @@ export const EN = {
   "table.sound": " Sound on your turn",
   "table.private": "private game",
   "table.privateTitle": "not listed in the lobby; only people with the link can watch",
+  // ----- forced moves: one legal choice, taken for the player (issue 29) -----
+  "forced.pending": "Only one choice — taking it for you: {words}",
+  "forced.taken": "Only one choice — taken for you: {words}",
+  "forced.setting": " Confirm forced moves",
+  "forced.settingTitle": "When a decision has only one legal choice, wait for your click instead of taking it for you.",
   // ----- clocks, "your turn" (issue 28) -----
   "clock.label": "Clock",
   "clock.pickerTitle": "Real-time: minutes each, plus seconds added after each of your turns. Correspondence: days for each move. Rated games need a clock.",

@@ -3,8 +3,8 @@
 // player to decide is framed and marked in words. The decision panel says whose decision it is
 // and what the stage asks, then offers the choices of the selected target (a worker space, a
 // hex, the cattle) or of the stage (wild colours, workers to return, the right part, rewards),
-// each as pieces and a sentence in words, and the moves that have no place on the map (stop
-// building, pass, end the turn).
+// each as pieces and a sentence in words, and the moves that have no place on the map (going to
+// the City, stop building, pass, end the turn).
 import { h } from "../dom.js";
 import { t, words, endWords } from "../text.js";
 import { icon, goodIcon, workerIcon, counted, seatIcon, gainsRow, piecesRow, GOODS, WORKERS } from "./montana-pieces.js";
@@ -112,6 +112,13 @@ export function panel(env) {
     options.append(choice(env, m, pieces));
   }
   const buttons = h("div", { class: "mt-buttons" });
+  // Going to the City is one of the main actions; its button stands here, in view beside the
+  // other choices, while the City's rows are lower down on the page.
+  for (const m of kinds("city")) {
+    const go = h("div", { class: "mt-button mt-go-city", "data-kind": "city" }, goodIcon("p", 18), t("montana.goCity"));
+    env.offer(go, [m]);
+    buttons.append(go);
+  }
   for (const m of kinds("stop", "pass", "end")) {
     const b = h("div", { class: "mt-button", "data-kind": m.struct.kind }, h("span", {}, words(m)), gainsRow(m.struct.gains, env.colours[m.struct.seat]));
     env.offer(b, [m]);
@@ -120,5 +127,6 @@ export function panel(env) {
   if (options.childElementCount) box.append(options);
   if (buttons.childElementCount) box.append(buttons);
   box.append(h("div", { class: "mt-preview muted", id: "mt-preview" }));
+  box.append(h("div", { class: "mt-notices", "data-notices": "" })); // the page's notes (a forced move)
   return box;
 }

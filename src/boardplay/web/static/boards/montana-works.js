@@ -134,14 +134,13 @@ export function city(env) {
   const { table, position, colours, names } = env;
   const contractors = position.contractors || [];
   const places = env.byKey("place", (m) => `${m.struct.row}${m.struct.column}`);
-  const cityMove = env.legal.find((m) => m.struct.kind === "city");
   const stage = position.stage || {};
   const rewarding = stage.name === "REWARD" ? contractors[stage.decider] : null;
   const lastPlaces = new Set(env.lastTurn.filter((st) => st.kind === "place").map((st) => `${st.row}${st.column}`));
   const lastCity = env.lastTurn.some((st) => st.kind === "city" || st.kind === "reward");
   const who = (spot) => contractors.map((c, seat) => (c === spot ? seat : -1)).filter((seat) => seat >= 0)
     .map((seat) => h("span", { class: "mt-contractor" }, icon("mt-contractor", t("montana.contractorOf", { name: names[seat] }), 22, { fill: colours[seat] }), seatIcon(seat, colours[seat], 14)));
-  const grid = h("div", { class: "mt-store", style: `grid-template-columns: 2.2em repeat(${table.column_cost.length}, minmax(2.6em, 1fr)) minmax(7em, 2.2fr)` },
+  const grid = h("div", { class: "mt-store", style: `--columns: ${table.column_cost.length}` },
     h("div", { class: "mt-store-head" }),
     ...table.column_cost.map((cost) => h("div", { class: "mt-store-head" }, counted(goodIcon("p", 18), cost))),
     h("div", { class: "mt-store-head" }, t("montana.rewardHead")));
@@ -164,10 +163,5 @@ export function city(env) {
     h("p", { class: "mt-note" }, t("montana.cityNote")),
     grid,
     h("div", { class: "mt-home" }, t("montana.home"), " ", who("home")));
-  if (cityMove) {
-    const go = h("div", { class: "mt-button mt-go-city" }, goodIcon("p", 18), t("montana.goCity"));
-    env.offer(go, [cityMove]);
-    box.insertBefore(go, box.children[1]);
-  }
   return box;
 }

@@ -70,7 +70,29 @@ export function draw(position, ctx) {
     workerBoard(env),
     city(env),
     legend());
+  bringAsked(root, position, env.interactive);
   return { svg: root, drawn: marks.drawn };
+}
+
+// The part of the table a decision is made in, brought into view once when the decision comes
+// if it is not in view below the sticky panel: the City, which lies below the map and the worker
+// board, once the player has gone there (or is to bid in its auction); the wheel after a spin.
+const ASKED = { PLACE: ".mt-city .mt-store", PUSH: "[data-wheel]" };
+let brought = null;
+function bringAsked(root, position, interactive) {
+  const stage = position.stage || {};
+  const part = interactive ? ASKED[stage.name] : null;
+  const key = part ? `${position.turn?.number}:${stage.name}:${stage.decider}` : null;
+  if (!key || key === brought) return;
+  brought = key;
+  requestAnimationFrame(() => {
+    const el = root.querySelector(part);
+    if (!el?.isConnected) return;
+    const box = el.getBoundingClientRect();
+    const top = root.querySelector("#mt-panel")?.getBoundingClientRect().bottom ?? 0;
+    if (box.top >= Math.max(top, 0) && box.bottom <= innerHeight) return;
+    el.scrollIntoView({ block: box.height < innerHeight - top ? "end" : "start" });
+  });
 }
 
 // ----- what the lobby and the walk-through read from the board module ---------------------------

@@ -16,6 +16,7 @@ import { refreshTurns } from "../turns.js";
 import { turnSignals } from "./signals.js";
 import { tutorial } from "./tutorial.js";
 import { requestHint } from "./hint.js";
+import { forcedMoves } from "./forced.js";
 import { reviewPanel } from "./review.js";
 import { chatPanel } from "./chat.js";
 import * as views from "./gameview.js";
@@ -56,8 +57,22 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   const tools = h("p", { class: "tools" }, undo, " ", hintButton, " ", rules.button, " ", teach, " ",
     h("a", { href: `/api/games/${id}/record`, download: "", id: "download" }, t("game.download")), " · ",
     h("a", { href: `#/replay/${id}` }, t("game.replay")));
-  const parts = views.layout(main, { notice: table.notice, controls: table.controls, tools, toggle: signals.toggle, card: null, clocks: clocks.box, claim: clocks.claimBox });
+  const toggles = h("div", { class: "toggles" }, signals.toggle);
+  const parts = views.layout(main, { notice: table.notice, controls: table.controls, tools, toggle: toggles, card: null, clocks: clocks.box, claim: clocks.claimBox });
   const { board, legalBox, reviewBox } = parts;
+  // A decision with one legal move is taken for the player after a short beat (pages/forced.js),
+  // once the page has decided whether the walk-through runs (it asks for every click): till then
+  // the status line says a forced move may be pending.
+  let settled = false;
+  parts.status.dataset.forced = "pending";
+  const forced = forcedMoves({ status: parts.status, board, home: main, send: async (moveId, ply) => {
+    if (game.ply !== ply) return false;
+    try { await client.act(moveId); } catch (e) { showError(e.message); return false; }
+    return game.ply !== ply;
+  } });
+  toggles.append(forced.toggle);
+  // A long last turn shows two lines where the table needs the room (Montana); a click shows all.
+  parts.lastLine.addEventListener("click", () => parts.lastLine.classList.toggle("open"));
   // The table chat, beside the seats (on a phone, behind its tab): pages/chat.js.
   const chat = chatPanel(id, client);
   parts.seatsBox.parentElement.after(chat.panel, chat.tab);
@@ -80,6 +95,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     const move = game.legal.find((l) => l.id === moveId);
     const ends = move?.struct?.ends;
     if (ends && !(ends.winners || []).includes(game.current_player) && !confirm(t("game.losingMove", { words: words(move) }))) return;
+    forced.played();
     client.act(moveId).catch((e) => showError(e.message));
   };
   board.addEventListener("click", (event) => {
@@ -156,6 +172,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     views.markReady(parts, game);
     views.showInvites(parts.inviteBox, game, invitesFor(id));
     guide.update(game);
+    if (settled) forced.check(game, { live: look.at === null, guided: guide.guiding });
   }
 
   function addReview() {
@@ -181,6 +198,8 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   if ((learn || !tutorialSeen(game.game)) && (game.your_seats || []).length && !game.terminal && !mine) {
     guide.start(game);
   }
+  settled = true;
+  queue(() => forced.check(game, { live: look.at === null, guided: guide.guiding }));
   return () => {
     left = true;
     document.removeEventListener("keydown", onKey);
@@ -190,5 +209,6 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     rules.remove();
     signals.stop();
     guide.stop();
+    forced.stop();
   };
 }

@@ -177,5 +177,7 @@ export function tutorial(board, name, spec, changed = () => {}) {
     changed();
   }
 
-  return { card, update, start, get running() { return running; }, stop: () => watcher.disconnect() };
+  // `guiding`: the walk still asks for the player's clicks (its turn is not over; once it is, the
+  // card only waits for "Finish").
+  return { card, update, start, get running() { return running; }, get guiding() { return running && !turnDone; }, stop: () => watcher.disconnect() };
 }
