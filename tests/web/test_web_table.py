@@ -202,6 +202,40 @@ def test_potlatch_marks_a_move_that_loses_on_the_spot(page: Any, server: str) ->
     assert marked == {"safe": False, "losing": True, "legend": True}
 
 
+def test_the_notation_shows_only_when_asked_for(page: Any, server: str) -> None:
+    """No engine id or notation on the page by default; the setting shows the game's option
+    string and each move's notation, and is remembered."""
+    create_game(page, server, "potlatch", ("ai", "easy"))
+    wait_turn(page)
+    click_a_move(page, random.Random(1))
+    page.wait_for_selector("#moves li[data-ply='0'] .notation", state="attached")
+    hidden = "el => getComputedStyle(el).display === 'none'"
+    assert page.eval_on_selector("#game-title .notation", hidden)
+    assert page.eval_on_selector("#moves li[data-ply='0'] .notation", hidden)
+    assert "potlatch" not in page.inner_text("#game-title").lower().replace("potlatch klone", "")
+    page.check("#show-notation")
+    assert page.inner_text("#game-title .notation") == "potlatch"
+    assert page.inner_text("#moves li[data-ply='0'] .notation") in {
+        "P-E",
+        "P-NE",
+        "P-NW",
+        "P-W",
+        "P-SW",
+        "P-SE",
+        "C-E",
+        "C-NE",
+        "C-NW",
+        "C-W",
+        "C-SW",
+        "C-SE",
+    }
+    page.reload()
+    page.wait_for_selector("#moves li[data-ply='0'] .notation")
+    assert page.is_checked("#show-notation")
+    page.uncheck("#show-notation")
+    assert page.eval_on_selector("#game-title .notation", hidden)
+
+
 def test_potlatch_draws_a_marked_move_onto_a_blank_hex(page: Any, server: str) -> None:
     """A review's better move (or a last turn) that went to a blank hex is drawn whole: the hex
     appears on the board, marked, although no tile stands there."""

@@ -11,6 +11,7 @@ import { playerPage, ratingsPage } from "./pages/player.js";
 import { loadSession, accountLink, onAccount } from "./session.js";
 import { connectLobby } from "./lobbylive.js";
 import { turnsPage } from "./pages/turns.js";
+import { showNotation } from "./store.js";
 import { startTurns } from "./turns.js";
 
 const main = document.getElementById("main");
@@ -66,6 +67,7 @@ document.getElementById("language").addEventListener("change", async (event) => 
 
 window.addEventListener("hashchange", route);
 window.addEventListener("DOMContentLoaded", async () => {
+  document.body.classList.toggle("show-notation", showNotation()); // the engine's notation, if asked for
   await Promise.all([setLanguage(preferredLanguage()), loadSession()]);
   translateShell();
   // The lobby's connection follows whoever is signed in (a guest's watches the seeks only).

@@ -37,6 +37,10 @@ export const rememberTurnSound = (on) => write("sound", !!on);
 // off until the player turns it on: such moves are taken for them.
 export const confirmForced = () => read("confirmForced", false) === true;
 export const rememberConfirmForced = (on) => write("confirmForced", !!on);
+// Whether the pages show the engine's notation (the game's option string, each move's
+// notation beside its words) for players who use the command line or study games; off: words only.
+export const showNotation = () => read("notation", false) === true;
+export const rememberShowNotation = (on) => write("notation", !!on);
 
 // Chat authors this browser muted (their messages are hidden, with a way to unmute): a seat of
 // one game as "gameId/seat:n", a signed-in spectator everywhere as "@name".

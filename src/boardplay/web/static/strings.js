@@ -346,6 +346,8 @@ export const EN = {
   "table.rematchOffered": "{name} offers to play again, with the seats swapped.",
   "table.rematchWaiting": "You offered to play again; waiting for the other players.",
   "table.acceptRematch": "Play again",
+  "notation.setting": "Show notation",
+  "notation.settingTitle": "Show the engine's notation beside the moves in words and the game's options after its name, as the command line and records write them",
   "table.joinRematch": "Go to the rematch",
   "table.watchRematch": "Watch the rematch",
   "table.sound": " Sound on your turn",

@@ -7,7 +7,7 @@ import { GameClient } from "../live.js";
 import { tokenFor, invitesFor, tutorialSeen, rememberToken } from "../store.js";
 import { account, loadSession } from "../session.js";
 import { t, words, seatName } from "../text.js";
-import { chooser } from "./parts.js";
+import { chooser, notationToggle } from "./parts.js";
 import { boardModule } from "../boards/load.js";
 import { rulesDrawer } from "./rulesdrawer.js";
 import { tableControls } from "./table.js";
@@ -70,7 +70,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     try { await client.act(moveId); } catch (e) { showError(e.message); return false; }
     return game.ply !== ply;
   } });
-  toggles.append(forced.toggle);
+  toggles.append(forced.toggle, notationToggle());
   // A long last turn shows two lines where the table needs the room (Montana); a click shows all.
   parts.lastLine.addEventListener("click", () => parts.lastLine.classList.toggle("open"));
   // The table chat, beside the seats (on a phone, behind its tab): pages/chat.js.

@@ -55,7 +55,7 @@ export function layout(main, extra) {
 export function showHeader(parts, game) {
   const { title, status, lastLine } = parts;
   title.textContent = `${gameTitle(game.game, game.title)} `;
-  title.append(h("span", { class: "muted", translate: "no" }, game.game_string || "")); // notation
+  title.append(h("span", { class: "muted notation", translate: "no" }, game.game_string || "")); // for experts
   if (game.private) title.append(" ", h("span", { class: "private", id: "private", title: t("table.privateTitle") }, t("table.private")));
   if (game.reproducible) title.append(" ", h("span", { class: "reproducible", id: "reproducible", title: t("game.reproducibleTitle") }, t("game.reproducible", { seed: game.seed })));
   const line = statusLine(game);

@@ -5,6 +5,7 @@ import { h, clear } from "../dom.js";
 import { t, words, seatName, term } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
 import { boardModule } from "../boards/load.js";
+import { showNotation, rememberShowNotation } from "../store.js";
 
 // The seats with their colours, scores and who is to move; `winners` get a mark in words. A
 // seat reads "Blue · AI (easy)": the game's name for the seat (what moves and results say)
@@ -41,8 +42,9 @@ export function moveList(box, moves, seats, current, pick) {
   moves.forEach((m, i) => {
     const who = m.player < 0 ? t("game.chance") : seatName(seats[m.player]?.name || `#${m.player}`);
     const item = h("li", { class: `${m.player < 0 ? "chance" : ""} ${i === current - 1 ? "current" : ""}`, "data-ply": i },
-      h("span", { class: "number", title: m.move, translate: "no" }, `${i + 1}.`), " ",
+      h("span", { class: "number" }, `${i + 1}.`), " ",
       h("span", { class: "words" }, words(m) || m.move), " ",
+      m.words ? h("span", { class: "muted notation", translate: "no" }, m.move) : "", " ",
       m.words ? "" : h("span", { class: "muted" }, who));
     if (pick) {
       item.tabIndex = 0;
@@ -74,6 +76,17 @@ export function lastTurnMoves(moves, upto = moves.length) {
   // A reveal that closed the turn before belongs to that turn, not to this one.
   while (out.length && out[0].player < 0 && out.some((m) => m.player >= 0)) out.shift();
   return out;
+}
+
+// The setting that shows the engine's notation beside the words (store.js showNotation): its
+// checkbox sets the page's `show-notation` class, which the stylesheet reads.
+export function notationToggle() {
+  const box = h("input", { type: "checkbox", id: "show-notation", checked: showNotation() });
+  box.addEventListener("change", () => {
+    rememberShowNotation(box.checked);
+    document.body.classList.toggle("show-notation", box.checked);
+  });
+  return h("label", { class: "notation-toggle", title: t("notation.settingTitle") }, box, t("notation.setting"));
 }
 
 // Their structs, which the boards highlight.
