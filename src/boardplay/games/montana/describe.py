@@ -229,9 +229,8 @@ def _main(move: str, who: Who) -> tuple[dict[str, Any], Phrase]:
         )
     if match := _BUILD.match(move):
         hex_ = [int(match.group(1)), int(match.group(2))]
-        return {"kind": "build", "hex": hex_}, say(
-            "{who} builds a settlement at {hex}", who=who, hex=f"{hex_[0]},{hex_[1]}"
-        )
+        # The map rings the hex (its coordinates are drawn nowhere, so the words leave them out).
+        return {"kind": "build", "hex": hex_}, say("{who} builds a settlement", who=who)
     if head == "trade" and arg.startswith("cattle>"):
         target = arg[7:]
         item = target.split(":")[1] if ":" in target else "silver"
