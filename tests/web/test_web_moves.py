@@ -133,6 +133,9 @@ def check_japanese(entry: dict[str, Any], names: list[str]) -> str:
     """The move's words in Japanese, once its English phrases are checked to say its words."""
     ends = entry["struct"].get("ends")
     ending = f" The game ends: {ends['result']}." if ends else ""
+    if ends and "say" in ends:  # where and why, where the game explains its endings
+        ending += " " + spoken(ends["say"], "en")
+        assert KANA.search(spoken(ends["say"], "ja")), ends["say"]
     assert spoken(entry["say"], "en") + ending == entry["words"]
     if ends:  # the browser words the result from the winners' seat names and the end code
         assert ends["winner_names"] == [names[w] for w in ends["winners"]]
@@ -309,7 +312,10 @@ def test_a_move_that_ends_the_game_says_so() -> None:
         if later.is_terminal():
             entry = said(game, state, action)
             assert entry["struct"]["ends"]["winners"] == later.winners()
-            assert entry["words"].endswith(f"The game ends: {later.result_text()}.")
+            # The result, then where and why (Potlatch explains its endings).
+            result, _, why = entry["words"].partition(f" The game ends: {later.result_text()}. ")
+            assert result and why.startswith("Red is stuck"), entry["words"]
+            assert entry["struct"]["ends"]["mark"]["kind"] == "stuck"
             return
     pytest.fail("the game did not end")
 
