@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,8 +16,10 @@ import pytest
 from browsing import SCREENSHOTS
 from japanese import KANA, english_left, shown
 
+from boardplay.core.records import Record
 from boardplay.i18n.phrase import Phrase, SeatName
 from boardplay.web.catalogue import REGISTRY
+from boardplay.web.moves import ending_of
 
 pytestmark = pytest.mark.browser
 
@@ -31,6 +34,13 @@ CASES = [
     ("potlatch", {}, 1669, "three_stacks", "three-stacks"),
     ("potlatch", {}, 17, "repetition", "repetition"),
     ("potlatch", {"turn_limit": 6}, 0, "turn_limit", "turn-limit"),
+    # Montana (played here and opened as a record on the replay page: 1,000 steps over HTTP are
+    # slow): the finishers' settlements ringed on the map, the deciding tie-break on the boards.
+    ("montana", {}, 0, "final_round", "final-round"),
+    ("montana", {}, 1185, "final_round", "tiebreak-cattle"),
+    ("montana", {}, 134, "final_round", "tiebreak-money"),
+    ("montana", {"players": 3}, 852, "final_round", "tiebreak-cattle-3p"),
+    ("montana", {}, 112, "turn_limit", "turn-limit"),
 ]
 
 
@@ -45,6 +55,11 @@ def english(parts: list[dict[str, Any]]) -> str:
         return v
 
     return "".join(value(part).english() for part in parts)
+
+
+IN_PROCESS = {"montana"}
+"""Games played here and opened on the replay page as an uploaded record: over a thousand steps
+over HTTP take too long."""
 
 
 def finished(server: str, game: str, options: dict[str, Any], seed: int) -> tuple[str, dict]:
@@ -76,10 +91,41 @@ def finished(server: str, game: str, options: dict[str, Any], seed: int) -> tupl
     return gid, view
 
 
+def finished_record(game: str, options: dict[str, Any], seed: int, folder: Path) -> dict:
+    """A random game (chance and moves from ``random.Random(seed)``) played to its end here and
+    written as a record (its path in ``"record"``) for the replay page's upload; the view's
+    ``moves`` hold the last move's ``struct.ends`` as the server would send it."""
+    loaded = REGISTRY.load(game, options)
+    names = [loaded.seat_name(p) for p in range(loaded.num_players)]
+    rng = random.Random(seed)
+    state = loaded.new_initial_state()
+    record = Record.begin(loaded)
+    before, seat = state.to_json(), -1
+    while not state.is_terminal():
+        before, seat = state.to_json(), state.current_player()
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            record.play(state, outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            record.play(state, legal[rng.randrange(len(legal))])
+    record.finish(state)
+    path = folder / f"{game}-{seed}.json"
+    path.write_text(record.dumps(), encoding="utf-8")
+    ends, _ = ending_of(loaded, before, state, seat, names)
+    return {"record": str(path), "moves": [{"struct": {"ends": ends}}]}
+
+
 @pytest.fixture(scope="module")
-def games(server: str) -> dict[str, tuple[str, dict]]:
-    """Each case's game, played once for the module."""
-    return {name: finished(server, g, o, seed) for g, o, seed, _, name in CASES}
+def games(server: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, dict]]:
+    """Each case's game, played once for the module (Montana's here, as a record)."""
+    folder = tmp_path_factory.mktemp("records")
+    return {
+        name: ("", finished_record(g, o, seed, folder))
+        if g in IN_PROCESS
+        else finished(server, g, o, seed)
+        for g, o, seed, _, name in CASES
+    }
 
 
 @pytest.fixture(params=["en", "ja"])
@@ -95,12 +141,24 @@ def viewer(browser: Any, request: pytest.FixtureRequest) -> Iterator[tuple[Any, 
     assert not errors, errors
 
 
+HTML_MARKS = ("ending-tiebreak",)
+"""Montana's tie-break badges, on the (HTML) player boards."""
+
+
 def drawn(page: Any, board: str) -> dict[str, int]:
     """How many of each ending mark the board shows."""
     found: dict[str, int] = page.eval_on_selector(
         board,
-        """(box) => Object.fromEntries(['ending-pawn', 'ending-blocked', 'ending-stack'].map(
-             (c) => [c, box.querySelectorAll('svg .' + c).length]))""",
+        """(box) => Object.fromEntries(['ending-pawn', 'ending-blocked', 'ending-stack',
+             'ending-settlement'].map((c) => [c, box.querySelectorAll('svg .' + c).length]))""",
+    )
+    found.update(
+        page.eval_on_selector(
+            board,
+            """(box, marks) => Object.fromEntries(marks.map(
+                 (c) => [c, box.querySelectorAll('.' + c).length]))""",
+            list(HTML_MARKS),
+        )
     )
     return found
 
@@ -110,6 +168,8 @@ def expected(mark: dict[str, Any]) -> dict[str, int]:
         "ending-pawn": 1 if mark.get("pawn") else 0,
         "ending-blocked": len(mark.get("blocked", [])),
         "ending-stack": len(mark.get("stacks", [])),
+        "ending-settlement": len(mark.get("settlements", [])),
+        "ending-tiebreak": len((mark.get("tiebreak") or {}).get("values", [])),
     }
 
 
@@ -131,12 +191,20 @@ def test_the_ending_is_marked_on_the_board_and_explained(
     marks = expected(ends["mark"])
     assert any(marks.values()) or code == "turn_limit", marks
     words = english(ends["say"])
-    for where, board, status in (
+    pages = [
         (f"#/game/{gid}", "#board", "#status"),
         (f"#/replay/{gid}", "#replay-board", "#replay-status"),
-    ):
-        page.goto(f"{server}/{where}")
-        page.wait_for_selector(f"{board}[data-ply='{len(view['moves'])}'] svg")
+    ]
+    if game in IN_PROCESS:
+        pages = [("#/replay", "#replay-board", "#replay-status")]
+    for where, board, status in pages:
+        if game in IN_PROCESS:
+            page.goto(f"{server}/{where}")
+            page.set_input_files("#record-file", view["record"])
+            page.wait_for_selector(f"{board}[data-ply] svg")
+        else:
+            page.goto(f"{server}/{where}")
+            page.wait_for_selector(f"{board}[data-ply='{len(view['moves'])}'] svg")
         assert drawn(page, board) == marks, (where, drawn(page, board), marks)
         said = page.inner_text(status)
         if lang == "en":
@@ -144,7 +212,7 @@ def test_the_ending_is_marked_on_the_board_and_explained(
         else:
             assert KANA.search(said) and words not in said, said
             assert not english_left(shown(page)), english_left(shown(page))
-        if where.startswith("#/game"):
+        if where.startswith("#/game") or game in IN_PROCESS:
             SHOTS.mkdir(parents=True, exist_ok=True)
             for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
                 page.set_viewport_size(viewport)

@@ -91,6 +91,7 @@ class MontanaGame(MontanaGameBase):
     title: ClassVar[str] = "Montana"
     heuristics: ClassVar[str | None] = "boardplay.ai.evaluation.montana:HEURISTICS"
     describer: ClassVar[str | None] = "boardplay.games.montana.describe:describe"
+    end_describer: ClassVar[str | None] = "boardplay.games.montana.ending:describe_end"
     study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = (
         ("players", (2, 3, 4)),
         ("recruit_grain", None),

@@ -438,19 +438,39 @@ class MontanaState(KernelState, State):
         while the game runs."""
         if self.won is None:
             return None
-        held = [self.holdings(p) for p in range(self.n)]
-        finished = [p for p in range(self.n) if held[p].settlements_left == 0]
+        finished = self.finishers()
         if len(finished) < 2:
             return "alone" if finished else "nobody"
+        steps = self.tiebreaks()
+        last, values = steps[-1]
+        best = max(values.values())
+        return last if sum(v == best for v in values.values()) == 1 else "shared"
+
+    def finishers(self) -> list[int]:
+        """The players with every settlement placed: the only ones who can win (spec §8)."""
+        return [p for p in range(self.n) if self.holdings(p).settlements_left == 0]
+
+    def tiebreaks(self) -> list[tuple[str, dict[int, int]]]:
+        """The tie-break steps of spec §8 taken among the players who placed every settlement,
+        each ``(step, {player: value})`` for the players still tied when it was taken: ``"cattle"``
+        (cattle plus unused canteens), then, if that left a tie, ``"money"`` (silver, workers and
+        goods). Empty when fewer than two players placed every settlement."""
+        held = [self.holdings(p) for p in range(self.n)]
+        finished = self.finishers()
+        steps: list[tuple[str, dict[int, int]]] = []
+        if len(finished) < 2:
+            return steps
         for step, key in (
             ("cattle", lambda p: held[p].cattle + held[p].canteens),
             ("money", self.tiebreak_two),
         ):
-            best = max(key(p) for p in finished)
-            finished = [p for p in finished if key(p) == best]
+            values = {p: key(p) for p in finished}
+            steps.append((step, values))
+            best = max(values.values())
+            finished = [p for p in finished if values[p] == best]
             if len(finished) == 1:
-                return step
-        return "shared"
+                break
+        return steps
 
     def end_code(self) -> str | None:
         return {"trigger": "final_round", "max_turns": "turn_limit"}.get(self.ended_by or "")

@@ -6,7 +6,7 @@
 // cost and effect in the decision panel before the build is committed.
 import { s, h } from "../dom.js";
 import { t } from "../text.js";
-import { LAST } from "./common.js";
+import { LAST, ENDING } from "./common.js";
 import { use } from "./montana-pieces.js";
 
 const SIZE = 30;
@@ -54,6 +54,7 @@ export function mapSvg(env) {
   const canteens = new Set((position.landscape.canteens || []).map(hexKey));
   const builds = env.byKey("build", (m) => hexKey(m.struct.hex));
   const last = new Set(env.lastTurn.filter((st) => st.kind === "build" && st.hex).map((st) => hexKey(st.hex)));
+  const ended = new Map((env.ending?.settlements || []).map((st) => [hexKey(st.hex), st.seat]));
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   const ground = s("g", {}), marksLayer = s("g", {});
   for (const hex of hexes) {
@@ -81,6 +82,7 @@ export function mapSvg(env) {
       g.append(s("polygon", { points: points(cx, cy, SIZE - 3.5), fill: chosen ? "#e08a1e40" : "#1f9d5526", stroke: chosen ? "#c2410c" : "#1f7a3f", "stroke-width": chosen ? 5 : 3.5, class: "mt-ring" }));
       marks.selectable(g, `hex:${k}`, moves, t("montana.selectHex", { where: hexWords(hex, env.costWords) }));
     }
+    if (ended.has(k)) marksLayer.append(s("polygon", { points: points(cx, cy, SIZE - 2.5), fill: "none", stroke: ENDING, "stroke-width": 4, class: "ending-settlement", "data-seat": ended.get(k) }));
     if (last.has(k)) marksLayer.append(s("polygon", { points: points(cx, cy, SIZE - 7), fill: "none", stroke: LAST, "stroke-width": 3.5, "stroke-dasharray": "4 3", class: "last-move" }));
     ground.append(g);
   }

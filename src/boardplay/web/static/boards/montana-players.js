@@ -8,6 +8,21 @@
 import { h } from "../dom.js";
 import { t, words, endWords } from "../text.js";
 import { icon, goodIcon, workerIcon, counted, seatIcon, gainsRow, piecesRow, GOODS, WORKERS } from "./montana-pieces.js";
+import { ENDING } from "./common.js";
+
+// The deciding tie-break at the end of the game (ctx.ending.tiebreak, games/montana/ending.py):
+// on each compared player's board, the pieces it counts, outlined, and their total in a framed
+// badge ("cattle + canteen = 1"); the words under the status say what was compared.
+const COUNTED = "outline: 2px dashed " + ENDING + "; outline-offset: 1px; border-radius: 4px;";
+function tiebreakBadge(by, value) {
+  const pieces = by === "cattle"
+    ? [icon("mt-cattle", t("montana.piece.cattle")), icon("mt-canteen", t("montana.piece.canteen"))]
+    : [icon("mt-silver", t("montana.piece.silver")), workerIcon("Cu", 20), goodIcon("c", 20)];
+  const row = [];
+  pieces.forEach((p, i) => row.push(...(i ? [h("span", {}, "+"), p] : [p])));
+  return h("span", { class: "mt-stat ending-tiebreak", "data-by": by, style: `border: 3px solid ${ENDING}; border-radius: 6px; padding: 1px 6px; font-weight: bold;` },
+    ...row, h("span", {}, `= ${value}`));
+}
 
 export function playerBoards(env) {
   const { position, colours, names, table } = env;
@@ -18,27 +33,36 @@ export function playerBoards(env) {
   // ring the player's own board, so every last turn shows somewhere.
   const AT_HOME = ["trade", "canteen", "end", "stop", "pass"];
   const lastTrades = new Set(env.lastTurn.filter((st) => AT_HOME.includes(st.kind)).map((st) => st.seat));
+  const tiebreak = env.ending?.tiebreak || null;
   return h("div", { class: "mt-players" }, (position.players || []).map((p) => {
     const deciding = p.seat === decider && !position.result;
+    const compared = tiebreak?.values.find((v) => v.seat === p.seat) || null;
+    const outline = (by) => (compared && tiebreak.by === by ? COUNTED : null);
     const workers = WORKERS.reduce((n, w) => n + (p.workers?.[w] || 0), 0);
-    const cattle = h("span", { class: `mt-stat ${trades.length && deciding ? "mt-target" : ""} ${env.sel === "cattle" && deciding ? "mt-chosen" : ""}`, "data-cattle": p.seat },
+    const cattle = h("span", { class: `mt-stat ${trades.length && deciding ? "mt-target" : ""} ${env.sel === "cattle" && deciding ? "mt-chosen" : ""}`, "data-cattle": p.seat, style: outline("cattle") },
       counted(icon("mt-cattle", t("montana.piece.cattle")), p.cattle));
     if (deciding && trades.length) env.marks.selectable(cattle, "cattle", trades, t("montana.selectCattle"));
-    const canteens = h("span", { class: `mt-stat ${canteen && deciding ? "mt-target" : ""}`, "data-canteens": p.seat },
+    const canteens = h("span", { class: `mt-stat ${canteen && deciding ? "mt-target" : ""}`, "data-canteens": p.seat, style: outline("cattle") },
       counted(icon("mt-canteen", t("montana.piece.canteen")), p.canteens));
     if (deciding && canteen) env.offer(canteens, [canteen]);
     return h("section", { class: `mt-player ${deciding ? "mt-deciding" : ""} ${lastTrades.has(p.seat) ? "mt-last last-move" : ""}`, "data-player": p.seat, style: `--seat:${colours[p.seat]}` },
       h("h4", {}, seatIcon(p.seat, colours[p.seat], 20), h("span", {}, names[p.seat] || p.colour),
         deciding ? h("span", { class: "mt-badge" }, t("montana.deciding")) : null,
         position.result?.winners?.includes(p.seat) ? h("span", { class: "mt-badge mt-won" }, t("montana.won")) : null),
+      compared ? h("div", { class: "mt-stats" }, tiebreakBadge(tiebreak.by, compared.value)) : null,
       h("div", { class: "mt-stats" },
-        counted(icon("mt-silver", t("montana.piece.silver")), p.silver, false, "mt-stat"),
+        outlined(counted(icon("mt-silver", t("montana.piece.silver")), p.silver, false, "mt-stat"), outline("money")),
         h("span", { class: "mt-stat", title: t("montana.tilesLeft") }, icon("mt-house", t("montana.tilesLeft"), 20, { fill: colours[p.seat] }), h("span", {}, t("montana.left", { n: p.settlements_left }))),
         cattle, canteens),
-      h("div", { class: "mt-stats" }, WORKERS.map((w) => counted(workerIcon(w, 20), p.workers?.[w] || 0, false, "mt-stat")),
+      h("div", { class: "mt-stats", style: outline("money") }, WORKERS.map((w) => counted(workerIcon(w, 20), p.workers?.[w] || 0, false, "mt-stat")),
         h("span", { class: "mt-cap" }, t("montana.cap", { n: workers, cap: table.worker_cap }))),
-      h("div", { class: "mt-stats" }, GOODS.map((g) => counted(goodIcon(g, 20), p.goods?.[g] || 0, false, `mt-stat ${p.goods?.[g] ? "" : "mt-none"}`))));
+      h("div", { class: "mt-stats", style: outline("money") }, GOODS.map((g) => counted(goodIcon(g, 20), p.goods?.[g] || 0, false, `mt-stat ${p.goods?.[g] ? "" : "mt-none"}`))));
   }));
+}
+
+function outlined(el, style) {
+  if (style) el.setAttribute("style", style);
+  return el;
 }
 
 // One choice of the decision panel: its pieces, what it gains and pays, and its words.

@@ -51,6 +51,9 @@ export function draw(position, ctx) {
     colours: ctx.hints?.seat_colours || [],
     names: (ctx.hints?.seat_names || []).map(seatName), // in this language
     lastTurn: ctx.lastTurn || [],
+    // The end of the game (ctx.ending, games/montana/ending.py): the settlements of the players
+    // who placed every settlement, ringed on the map, and the deciding tie-break on their boards.
+    ending: ctx.ending || null,
     byKey: (kind, keyOf) => groupBy(legal.filter((m) => m.struct.kind === kind), keyOf),
     costWords,
     spaceWords: (name) => spaceWords(table, name),
