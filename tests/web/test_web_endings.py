@@ -34,6 +34,16 @@ CASES = [
     ("potlatch", {}, 1669, "three_stacks", "three-stacks"),
     ("potlatch", {}, 17, "repetition", "repetition"),
     ("potlatch", {"turn_limit": 6}, 0, "turn_limit", "turn-limit"),
+    # Passtally: the last turn's scoring lines traced, the used-up piles and the winner marked.
+    ("passtally", {}, 0, "final_round", "final-round"),
+    ("passtally", {}, 5, "final_round", "final-round-tie"),
+    ("passtally", {"players": 3}, 41, "final_round", "final-round-3p"),
+    ("passtally", {}, 2759, "no_placement", "piles-used-up"),
+    ("passtally", {}, 1132, "no_placement", "no-tile-fits"),
+    ("passtally", {"finish_turn_on_immediate_end": False}, 1132, "no_placement", "unscored"),
+    ("passtally", {"players": 3}, 749, "no_placement", "no-tile-fits-3p"),
+    ("passtally", {"max_turns": 8}, 3, "turn_limit", "turn-limit-2p"),
+    ("passtally", {"players": 3, "max_turns": 9}, 5, "turn_limit", "turn-limit-3p"),
     # Montana (played here and opened as a record on the replay page: 1,000 steps over HTTP are
     # slow): the finishers' settlements ringed on the map, the deciding tie-break on the boards.
     ("montana", {}, 0, "final_round", "final-round"),
@@ -117,11 +127,14 @@ def finished_record(game: str, options: dict[str, Any], seed: int, folder: Path)
 
 
 @pytest.fixture(scope="module")
-def games(server: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, dict]]:
-    """Each case's game, played once for the module (Montana's here, as a record)."""
+def games(
+    server: str, tmp_path_factory: pytest.TempPathFactory
+) -> dict[tuple[str, str], tuple[str, dict]]:
+    """Each case's game by its game and name, played once for the module (Montana's here, as a
+    record)."""
     folder = tmp_path_factory.mktemp("records")
     return {
-        name: ("", finished_record(g, o, seed, folder))
+        (g, name): ("", finished_record(g, o, seed, folder))
         if g in IN_PROCESS
         else finished(server, g, o, seed)
         for g, o, seed, _, name in CASES
@@ -141,16 +154,23 @@ def viewer(browser: Any, request: pytest.FixtureRequest) -> Iterator[tuple[Any, 
     assert not errors, errors
 
 
+MARKS = ("ending-pawn", "ending-blocked", "ending-stack", "ending-line", "ending-points")
+MARKS += ("ending-pile", "ending-winner")
+MARKS += ("ending-settlement",)
+"""The classes of the ending marks: Potlatch's pawn, blocked steps and stacks; Passtally's
+scoring lines, their points, the used-up piles and the winner's score; Montana's settlements on
+the map."""
 HTML_MARKS = ("ending-tiebreak",)
 """Montana's tie-break badges, on the (HTML) player boards."""
 
 
-def drawn(page: Any, board: str) -> dict[str, int]:
-    """How many of each ending mark the board shows."""
-    found: dict[str, int] = page.eval_on_selector(
+def drawn(page: Any, board: str) -> dict[str, Any]:
+    """How many of each ending mark the board shows (and the points written, if any)."""
+    found: dict[str, Any] = page.eval_on_selector(
         board,
-        """(box) => Object.fromEntries(['ending-pawn', 'ending-blocked', 'ending-stack',
-             'ending-settlement'].map((c) => [c, box.querySelectorAll('svg .' + c).length]))""",
+        """(box, marks) => Object.fromEntries(marks.map(
+             (c) => [c, box.querySelectorAll('svg .' + c).length]))""",
+        list(MARKS),
     )
     found.update(
         page.eval_on_selector(
@@ -160,24 +180,37 @@ def drawn(page: Any, board: str) -> dict[str, int]:
             list(HTML_MARKS),
         )
     )
+    points = page.eval_on_selector_all(
+        f"{board} svg .ending-points", "(els) => els.map((e) => e.textContent)"
+    )
+    if points:
+        found["points"] = points
     return found
 
 
-def expected(mark: dict[str, Any]) -> dict[str, int]:
-    return {
+def expected(mark: dict[str, Any]) -> dict[str, Any]:
+    scored = int(mark.get("scored", 0)) if mark.get("lines") else 0
+    out: dict[str, Any] = {
         "ending-pawn": 1 if mark.get("pawn") else 0,
         "ending-blocked": len(mark.get("blocked", [])),
         "ending-stack": len(mark.get("stacks", [])),
+        "ending-line": len(mark.get("lines", [])),
+        "ending-points": 1 if scored else 0,
+        "ending-pile": len(mark.get("piles", [])),
+        "ending-winner": 1 if "winner" in mark else 0,
         "ending-settlement": len(mark.get("settlements", [])),
         "ending-tiebreak": len((mark.get("tiebreak") or {}).get("values", [])),
     }
+    if scored:
+        out["points"] = [f"+{scored}"]
+    return out
 
 
 @pytest.mark.parametrize(("game", "options", "seed", "code", "name"), CASES)
 def test_the_ending_is_marked_on_the_board_and_explained(
     viewer: tuple[Any, str],
     server: str,
-    games: dict[str, tuple[str, dict]],
+    games: dict[tuple[str, str], tuple[str, dict]],
     game: str,
     options: dict[str, Any],
     seed: int,
@@ -185,7 +218,7 @@ def test_the_ending_is_marked_on_the_board_and_explained(
     name: str,
 ) -> None:
     page, lang = viewer
-    gid, view = games[name]
+    gid, view = games[(game, name)]
     ends = view["moves"][-1]["struct"]["ends"]
     assert ends["end"] == code and ends["mark"]["kind"] == code
     marks = expected(ends["mark"])

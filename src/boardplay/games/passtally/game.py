@@ -79,6 +79,7 @@ class PasstallyGame(Game):
     title: ClassVar[str] = "Passtally"
     heuristics: ClassVar[str | None] = "boardplay.ai.evaluation.passtally:HEURISTICS"
     describer: ClassVar[str | None] = "boardplay.games.passtally.describe:describe"
+    end_describer: ClassVar[str | None] = "boardplay.games.passtally.ending:describe_end"
     study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = (
         ("players", (2, 3)),
     )

@@ -4,10 +4,13 @@
 // the tile then follows the pointer as a ghost on the two cells it would cover (pure CSS :hover
 // and :focus, so nothing is redrawn under the pointer), turned by the Rotate and Turn buttons or
 // the R and F keys (ctx.view.orient); click to lay it. Move a marker: select it, then click the
-// slot it goes to. Every target comes from a legal move's struct. Formats from the rules spec
-// §2.2, §2.3, §11, §12.
+// slot it goes to. Every target comes from a legal move's struct. Before a tile or a marker is
+// placed, the lines it would complete are traced on the board with the points the move scores;
+// after a turn that scored, its lines are traced in the mover's colour with "+N"; at the end,
+// the last turn's lines, the used-up piles and the winner are marked (ctx.ending, ending.py).
+// Formats from the rules spec §2.2, §2.3, §11, §12.
 import { s } from "../dom.js";
-import { svgRoot, targets, legalMoves, groupBy, text, LAST, cueShape, seatStyle } from "./common.js";
+import { svgRoot, targets, legalMoves, groupBy, text, LAST, ENDING, cueShape, seatStyle } from "./common.js";
 import { t, seatName } from "../text.js";
 import { frame } from "./miniframe.js";
 import { passtallyTurn, passtallyStep } from "./passtally-tutorial.js";
@@ -127,8 +130,7 @@ function ghosts(moves, design, orient, marks, ctx) {
         ghost.append(s("rect", { x: gx, y: gy, width: CELL, height: CELL, fill: "#fbf6ea", stroke: "#e08a1e", "stroke-width": 3 }));
         ghost.append(halfLines(gx, gy, half.shape, design));
       }
-      for (const line of move.struct.lines || []) ghost.append(traced(line));
-      if (move.struct.scored) ghost.append(text(x + CELL / 2, y - 8, `+${move.struct.scored}`, { "font-size": 14, "font-weight": 700, fill: "#1f7a3f" }));
+      previewLines(ghost, move);
       if (ctx.coarse && at !== cell) {
         g.setAttribute("data-view", JSON.stringify({ at: cell }));
         g.classList.add("clickable");
@@ -142,18 +144,68 @@ function ghosts(moves, design, orient, marks, ctx) {
   return layer;
 }
 
-// A complete line of the mover's (the struct's path of [cell, entry face, exit face]), drawn
-// over the board in the target colour so the player sees what the placement would score.
-function traced(line) {
+// A line's path (the struct's [[cell, entry face, exit face], …]) as SVG path data, and the
+// centre of its middle cell, where its points are written.
+function linePath(line) {
   const m = CELL / 2;
   const face = (x, y, f) => ({ N: [x + m, y], S: [x + m, y + CELL], E: [x + CELL, y + m], W: [x, y + m] })[f];
-  const d = line.path.map(([cell, entry, exit]) => {
+  return line.path.map(([cell, entry, exit]) => {
     const [r, c] = cellRC(cell);
     const x = OX + c * CELL, y = OY + r * CELL;
     const [a, b] = [face(x, y, entry), face(x, y, exit)];
     return `M${a[0]},${a[1]} Q${x + m},${y + m} ${b[0]},${b[1]}`;
   }).join(" ");
-  return s("path", { d, fill: "none", stroke: "#1f7a3f", "stroke-width": 7, "stroke-opacity": 0.7, "stroke-linecap": "round", class: "traced-line" });
+}
+function lineMiddle(line) {
+  const [r, c] = cellRC(line.path[Math.floor((line.path.length - 1) / 2)][0]);
+  return [OX + (c + 0.5) * CELL, OY + (r + 0.5) * CELL];
+}
+
+// A complete line of the mover's, drawn over the board in the target colour so the player sees
+// what the placement would complete.
+function traced(line) {
+  return s("path", { d: linePath(line), fill: "none", stroke: "#1f7a3f", "stroke-width": 7, "stroke-opacity": 0.7, "stroke-linecap": "round", class: "traced-line" });
+}
+
+// Lines that scored, in the seat's colour over a dark halo, each naming its end slots and
+// passes; and the turn's points, "+N", once, on the middle of its longest line.
+function scoredLines(lines, seat, points, ctx, cls) {
+  const { colour } = seatStyle(ctx.hints, seat);
+  const g = s("g", { class: `${cls}s`, "data-seat": seat });
+  for (const line of lines) {
+    if (!line.path?.length) continue;
+    const d = linePath(line);
+    const round = { fill: "none", "stroke-linecap": "round", "stroke-linejoin": "round" };
+    g.append(s("g", { class: cls, "data-seat": seat, "data-from": line.from, "data-to": line.to, "data-passes": line.passes },
+      s("path", { d, ...round, stroke: "#1b1b1b", "stroke-width": 11, "stroke-opacity": 0.75 }),
+      s("path", { d, ...round, stroke: colour, "stroke-width": 5.5 })));
+  }
+  const longest = lines.filter((l) => l.path?.length).sort((a, b) => b.path.length - a.path.length)[0];
+  if (points > 0 && longest) g.append(pointsBadge(...lineMiddle(longest), `+${points}`, colour, `${cls.replace("-line", "")}-points`));
+  return g;
+}
+
+// "+N" on a white badge ringed in `colour`.
+function pointsBadge(x, y, label, colour, cls) {
+  const w = 12 + 9 * label.length;
+  return s("g", { class: cls, "data-points": label.slice(1) },
+    s("rect", { x: x - w / 2, y: y - 12, width: w, height: 24, rx: 12, fill: "#fff", stroke: colour, "stroke-width": 3 }),
+    text(x, y, label, { "font-size": 15, "font-weight": 700, fill: "#1b1b1b" }));
+}
+
+// What a marker move would complete, shown while its slot is hovered or focused (or, on a touch
+// screen, after a first tap): the lines traced and the points the move scores.
+function slotPreview(move, shown) {
+  return previewLines(s("g", { class: shown ? "ghost slot-preview shown" : "ghost slot-preview" }), move);
+}
+
+// The lines a move would complete, traced, and the points it scores on the longest of them (a
+// tile's or a marker's preview).
+function previewLines(g, move) {
+  for (const line of move.struct.lines || []) g.append(traced(line));
+  const longest = (move.struct.lines || []).filter((l) => l.path?.length).sort((a, b) => b.path.length - a.path.length)[0];
+  if (move.struct.scored && longest) g.append(pointsBadge(...lineMiddle(longest), `+${move.struct.scored}`, "#1f7a3f", "preview-points"));
+  return g;
 }
 
 // Rotate and Turn, as buttons inside the board (the R and F keys do the same).
@@ -235,6 +287,15 @@ export function draw(position, ctx) {
       edge(r, c + 1, x + CELL, y, x + CELL, y + CELL);
     }
   }
+  // The lines that scored: at the end, the last turn's (ctx.ending); before it, the last turn's
+  // if it scored (the struct of its last action carries the points and the mover's lines).
+  const ending = ctx.ending || null;
+  const scoring = [...(ctx.lastTurn || [])].reverse().find((st) => st.scored > 0 && st.lines);
+  if (ending) layer.append(scoredLines(ending.lines || [], ending.seat, ending.scored, ctx, "ending-line"));
+  else if (scoring) layer.append(scoredLines(scoring.lines, scoring.seat, scoring.scored, ctx, "scored-line"));
+  // A marker's destinations preview what the move completes; on a touch screen a first tap
+  // shows it (view.at), a second tap moves the marker.
+  const at = ctx.coarse ? ctx.view?.at : null;
   for (let slot = 0; slot < 24; slot++) {
     const [cx, cy] = slotXY(slot);
     const key = String(slot);
@@ -249,11 +310,19 @@ export function draw(position, ctx) {
     }
     if (lastSlots.has(key)) g.append(s("circle", { cx, cy, r: 17, fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
     const here = slotTargets.get(key);
+    const moving = here && here[0].struct.kind === "marker";
     if (here) {
       g.append(s("circle", { cx, cy, r: 15, fill: "#1f9d5533", stroke: "#1f9d55", "stroke-width": 3 }));
-      marks.target(g, here);
+      if (moving && ctx.coarse && at !== `slot:${key}`) {
+        g.setAttribute("data-view", JSON.stringify({ at: `slot:${key}` }));
+        g.classList.add("clickable");
+        for (const m of here) marks.drawn.add(m.id);
+      } else marks.target(g, here);
+      if (moving) g.classList.add("place-target", "slot-target");
     }
     layer.append(g);
+    // The preview follows its target (CSS: .place-target:hover + .ghost).
+    if (moving) layer.append(slotPreview(here[0], at === `slot:${key}`));
   }
   if (chosenPile && design) layer.append(ghosts(pileMoves.get(chosenPile) || [], design, orient, marks, ctx));
   // The piles, the turn buttons and the scores: beside the board, or under it on a narrow
@@ -279,6 +348,7 @@ export function draw(position, ctx) {
     }
     g.append(text(x + 50, y + 36, t("passtally.hidden", { n: pile.hidden }), { "font-size": 11, fill: "#777" }));
     marks.selectable(g, `pile:${name}`, pileMoves.get(name) || [], t("passtally.selectPile", { pile: name }));
+    if (ending?.piles?.includes(name)) g.append(s("rect", { x: x - 10, y: y - 14, width: narrow ? 112 : 158, height: 62, rx: 8, fill: "none", stroke: ENDING, "stroke-width": 3, class: "ending-pile" }));
     piles.append(g);
   });
   const [bx, by] = narrow ? [OX, bottom + 62] : [px, OY + 222];
@@ -290,7 +360,8 @@ export function draw(position, ctx) {
   (position.scores || []).forEach((v, i) => {
     const { colour, cue } = seatStyle(ctx.hints, i);
     scores.append(cueShape(cue, bx + 5, y, 5.5, { fill: colour, stroke: "#222", "stroke-width": 1 }));
-    scores.append(text(bx + 15, y, t("passtally.score", { name: seatName(names[i] || `#${i + 1}`), score: v }), { "text-anchor": "start", "font-size": 12 }));
+    scores.append(text(bx + 15, y, t("passtally.score", { name: seatName(names[i] || `#${i + 1}`), score: v }), { "text-anchor": "start", "font-size": 12, "font-weight": ending?.winner === i ? 700 : 400 }));
+    if (ending?.winner === i) scores.append(s("rect", { x: bx - 4, y: y - 9, width: 160, height: 18, rx: 5, fill: "none", stroke: ENDING, "stroke-width": 2.5, class: "ending-winner" }));
     y += 18;
   });
   if (position.actions_left) layer.append(text(bx, y, t("passtally.actionsLeft", { n: position.actions_left }), { "text-anchor": "start", "font-size": 12 }));
