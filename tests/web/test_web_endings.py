@@ -27,8 +27,18 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SHOTS = SCREENSHOTS / "endings"
 
+_STUCK = (
+    "Bt@b2 Ys@c1 Rc@a3 Bc@c2 s@c2 t@b2 Bs@b1 Yc@a2 t@b1 Rt@c3 Yt@b3 s@c3 Rs@a1 c@a3 c@a2 "
+    "b2-b3 b1-b2 a2~a3 a1~c1 a2~a3 b2~c3 a2~a3 a1~c1 a2~a3 b3~c3 a1~c1 b2~b3 b2~c3 a2~c2 b2~b3 "
+    "a3~c2 a3~c2 a3~c2 a2~a3 b2~c3 b1~c1 b2~c3 a3~c2 a1~b1 a1~c1 a1~b1"
+)
+PROTEUS_STUCK = tuple(_STUCK.split())
+"""A Proteus game (rules=kadon, repetition=forbid) in which White, boxed in by KING, finds
+every swap of SHAPE trade repeating an earlier position: found by a search, not by chance."""
+
 CASES = [
-    # game, options, the seed of a random game that ends so, the end's code, a name for it
+    # game, options, the seed of a random game that ends so (or its moves), the end's code, a
+    # name for it
     ("potlatch", {}, 0, "stuck", "stuck-mid-turn"),
     ("potlatch", {}, 1, "stuck", "stuck-at-start"),
     ("potlatch", {}, 1669, "three_stacks", "three-stacks"),
@@ -51,6 +61,24 @@ CASES = [
     ("montana", {}, 134, "final_round", "tiebreak-money"),
     ("montana", {"players": 3}, 852, "final_round", "tiebreak-cattle-3p"),
     ("montana", {}, 112, "turn_limit", "turn-limit"),
+    # Proteus: the pieces that met the goal ringed (a 3-IN-LINE line stroked), the goal tile in
+    # force ringed; for a double pass the face-down tiles of the missing colours.
+    ("proteus", {}, 59, "goal", "three-in-line"),
+    ("proteus", {}, 0, "goal", "colour-goal"),
+    ("proteus", {}, 12, "goal", "shape-goal"),
+    ("proteus", {}, 17, "goal", "win-handed-over"),
+    ("proteus", {}, 28, "goal", "met-while-placing"),
+    ("proteus", {"rules": "kadon"}, 36, "goal", "kadon-placement-win"),
+    ("proteus", {}, 195, "two_passes", "two-passes"),
+    ("proteus", {"max_turns": 16}, 277, "turn_limit", "turn-limit-both-meet"),
+    # No random game ends so (it takes a closed round of swaps): the moves are given instead.
+    (
+        "proteus",
+        {"rules": "kadon", "repetition": "forbid"},
+        PROTEUS_STUCK,
+        "no_action",
+        "no-action",
+    ),
 ]
 
 
@@ -72,10 +100,15 @@ IN_PROCESS = {"montana"}
 over HTTP take too long."""
 
 
-def finished(server: str, game: str, options: dict[str, Any], seed: int) -> tuple[str, dict]:
+def finished(
+    server: str, game: str, options: dict[str, Any], seed: int | tuple[str, ...]
+) -> tuple[str, dict]:
     """A hot-seat game on the server (every seat this browser's; chance follows ``seed``),
     played to its end by a player that picks among the view's legal moves with
-    ``random.Random(seed)``; its id and final view."""
+    ``random.Random(seed)``, or that plays ``seed``'s moves if it is a list of notation; its id
+    and final view."""
+    script = iter(()) if isinstance(seed, int) else iter(seed)
+    seed = seed if isinstance(seed, int) else 0
     seats = REGISTRY.load(game, options).num_players
     created = httpx.post(
         f"{server}/api/games",
@@ -93,7 +126,10 @@ def finished(server: str, game: str, options: dict[str, Any], seed: int) -> tupl
     while not view["terminal"]:
         answer = httpx.post(
             f"{server}/api/games/{gid}/actions",
-            json={"action": rng.choice(view["legal"])["id"], "ply": view["ply"]},
+            json={
+                "action": next(script, None) or rng.choice(view["legal"])["id"],
+                "ply": view["ply"],
+            },
             headers={"Authorization": f"Bearer {token}"},
         )
         assert answer.status_code == 200, answer.text
@@ -157,9 +193,10 @@ def viewer(browser: Any, request: pytest.FixtureRequest) -> Iterator[tuple[Any, 
 MARKS = ("ending-pawn", "ending-blocked", "ending-stack", "ending-line", "ending-points")
 MARKS += ("ending-pile", "ending-winner")
 MARKS += ("ending-settlement",)
+MARKS += ("ending-piece", "ending-tile")
 """The classes of the ending marks: Potlatch's pawn, blocked steps and stacks; Passtally's
 scoring lines, their points, the used-up piles and the winner's score; Montana's settlements on
-the map."""
+the map; Proteus's pieces and tiles (its 3-IN-LINE lines are ending-line too)."""
 HTML_MARKS = ("ending-tiebreak",)
 """Montana's tie-break badges, on the (HTML) player boards."""
 
@@ -200,6 +237,8 @@ def expected(mark: dict[str, Any]) -> dict[str, Any]:
         "ending-winner": 1 if "winner" in mark else 0,
         "ending-settlement": len(mark.get("settlements", [])),
         "ending-tiebreak": len((mark.get("tiebreak") or {}).get("values", [])),
+        "ending-piece": len(mark.get("pieces", [])),
+        "ending-tile": len(mark.get("tiles", [])),
     }
     if scored:
         out["points"] = [f"+{scored}"]
@@ -213,7 +252,7 @@ def test_the_ending_is_marked_on_the_board_and_explained(
     games: dict[tuple[str, str], tuple[str, dict]],
     game: str,
     options: dict[str, Any],
-    seed: int,
+    seed: int | tuple[str, ...],
     code: str,
     name: str,
 ) -> None:

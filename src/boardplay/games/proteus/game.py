@@ -34,6 +34,7 @@ class ProteusGame(Game):
     title: ClassVar[str] = "Proteus"
     heuristics: ClassVar[str | None] = "boardplay.ai.evaluation.proteus:HEURISTICS"
     describer: ClassVar[str | None] = "boardplay.games.proteus.describe:describe"
+    end_describer: ClassVar[str | None] = "boardplay.games.proteus.ending:describe_end"
     study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = (
         ("rules", None),
     )

@@ -5,9 +5,11 @@
 // (a green ring and a dot) or the cell to trade tiles with (a blue dashed ring and ⇄); the page
 // asks when both are possible. What can be selected has a dashed orange outline. Highlights
 // are outlines only, so the colour of a tile (its rule kind) always shows. Legal moves are
-// read from their structs; the cells of the last turn get the "last move" ring.
+// read from their structs; the cells of the last turn get the "last move" ring. On the final
+// board of a finished game, ctx.ending (games/proteus/ending.py) says where it ended: see
+// ENDING_DASH below.
 import { s } from "../dom.js";
-import { svgRoot, targets, svgButton, legalMoves, text, LAST } from "./common.js";
+import { svgRoot, targets, svgButton, legalMoves, text, LAST, ENDING } from "./common.js";
 import { t, seatName, phrase } from "../text.js";
 import { frame } from "./miniframe.js";
 import { proteusTurn, proteusStep } from "./proteus-tutorial.js";
@@ -21,6 +23,12 @@ const RULE_NAMES = {
   Yc: "3-IN-LINE", Ys: "COLOR goal", Yt: "SHAPE goal",
 }; // rules spec §6.1
 const CELLS = ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"];
+// How the end of a game is drawn (ctx.ending), in the ending colour: a ring round each piece
+// that counts (the winner's three, or those that cannot act), a stroke along a 3-IN-LINE line,
+// and a square ring round each tile that explains the end, its line pattern telling why: solid
+// for the goal in force, dashed for a colour with no face-up tile, dotted for a MOVE rule that
+// leaves no free cell.
+const ENDING_DASH = { goal: null, missing: "10 6", blocked: "2 5" };
 
 function shapeAt(shape, cx, cy, r, attrs) {
   if (shape === "c") return s("circle", { cx, cy, r, ...attrs });
@@ -93,6 +101,9 @@ export function draw(position, ctx) {
   const lastCells = new Set((ctx.lastTurn || []).flatMap((st) => [st.to, st.from, ...(st.cells || [])].filter(Boolean)));
   const ring = (cx, cy, size, attrs) => s("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 10, fill: "none", ...attrs });
   const selectableMark = (cx, cy, size) => ring(cx, cy, size, { stroke: "#e08a1e", "stroke-width": 2.5, "stroke-dasharray": "6 4", class: "selectable-mark" });
+  const ending = ctx.ending || null;
+  const endPieces = new Set(ending?.pieces || []);
+  const endTiles = new Map((ending?.tiles || []).map((tl) => [tl.at, tl.why]));
 
   const layer = s("g", {});
   for (const cell of CELLS) {
@@ -103,6 +114,15 @@ export function draw(position, ctx) {
     if (info) g.append(tileGlyph(info.tile, info.active, cx, cy, CELL - 16));
     if (info?.piece) g.append(pieceGlyph(info.piece, cx, cy));
     if (lastCells.has(cell)) g.append(ring(cx, cy, CELL - 2, { stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
+    if (endTiles.has(cell)) {
+      const why = endTiles.get(cell);
+      g.append(ring(cx, cy, CELL - 7, { stroke: ENDING, "stroke-width": 5, "stroke-dasharray": ENDING_DASH[why] ?? null, class: "ending-tile", "data-why": why }));
+    }
+    if (endPieces.has(cell)) {
+      // A white halo under the ring, so it shows on a tile of any colour.
+      g.append(s("circle", { cx, cy, r: 25, fill: "none", stroke: "#fff", "stroke-width": 8 }));
+      g.append(s("circle", { cx, cy, r: 25, fill: "none", stroke: ENDING, "stroke-width": 4, class: "ending-piece" }));
+    }
     if (sel === `cell:${cell}`) g.append(ring(cx, cy, CELL - 4, { stroke: "#e08a1e", "stroke-width": 5 }));
     const here = byCell.get(cell) || [];
     if (here.length) {
@@ -124,6 +144,11 @@ export function draw(position, ctx) {
       marks.selectable(g, `cell:${cell}`, options, t("proteus.selectCell", { cell }));
     }
     layer.append(g);
+  }
+  // A 3-IN-LINE that met the goal: a stroke through its three cells, over the pieces.
+  for (const line of ending?.lines || []) {
+    const [x1, y1] = xy(line[0]), [x2, y2] = xy(line[line.length - 1]);
+    layer.append(s("line", { x1, y1, x2, y2, stroke: ENDING, "stroke-width": 8, "stroke-linecap": "round", opacity: 0.6, "pointer-events": "none", class: "ending-line" }));
   }
   ["a", "b", "c"].forEach((c, i) => layer.append(text(20 + (i + 0.5) * CELL, 20 + 3 * CELL + 12, c, { "font-size": 12, fill: "#555" })));
   [3, 2, 1].forEach((r, i) => layer.append(text(8, 20 + (i + 0.5) * CELL, r, { "font-size": 12, fill: "#555" })));
