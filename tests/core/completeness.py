@@ -55,6 +55,8 @@ def _class_pieces(cls: type[Game]) -> list[str]:
         missing.append("Game.levels")
     if not cls.describer:
         missing.append("Game.describer")
+    if not cls.end_describer:  # else the end of a game says only its kind, marks nothing
+        missing.append("Game.end_describer")
     heuristics = find(cls.heuristics) if cls.heuristics else None
     if not isinstance(heuristics, Heuristics):
         missing.append("Game.heuristics")

@@ -138,6 +138,7 @@ def _without(cls: type[Game], attribute: str) -> type[Game]:
         ("seat_colours", "Game.seat_colours (one per seat)"),
         ("levels", "Game.levels"),
         ("describer", "Game.describer"),
+        ("end_describer", "Game.end_describer"),
         ("heuristics", "Game.heuristics"),
     ],
 )
