@@ -258,6 +258,8 @@ def check_passtally(seen: dict[str, list[Any]]) -> None:
         assert f"to slot {struct['to']}" in entry["words"]
     state, action, entry = first(seen, "reveal")
     assert entry["words"].startswith(f"Pile {entry['struct']['pile']} turns up")
+    # The tile is drawn on its pile; its code (notation such as "NENE") is not in the words.
+    assert entry["struct"]["design"] not in entry["words"], entry["words"]
     scoring = [
         e for kind in ("place", "marker") for _s, _a, e in seen[kind] if e["struct"]["scored"]
     ]

@@ -141,11 +141,8 @@ def describe(before: Position, move: str, after: Position | None, seat: int, nam
         struct.update(kind="reveal", pile=match.group(1), design=match.group(2))
         return struct, Sentence(
             [
-                say(
-                    "Pile {pile} turns up a new tile ({design}).",
-                    pile=match.group(1),
-                    design=match.group(2),
-                )
+                # The design is drawn on the pile; its code ("NENE") is notation, not words.
+                say("Pile {pile} turns up a new tile.", pile=match.group(1))
             ]
         )
     if match := _SETUP.match(move):
