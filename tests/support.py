@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 import boardplay
 from boardplay.core.game import Game, State, sample_chance
@@ -34,3 +35,24 @@ def random_record(game: Game | str, seed: int, limit: int = 400) -> tuple[Record
         record.play(state, action)
     record.finish(state)
     return record, state
+
+
+def uniform_record(game: Game, seed: int) -> tuple[Record, State, dict[str, Any], int]:
+    """A random game played to its end by ``random.Random(seed)`` choosing uniformly among the
+    legal actions and among chance outcomes (not by their probabilities, so a seed picks the
+    same game whatever the odds), as a finished record; its final state; and the position
+    before the last action with the seat that took it (what ``describe_end`` reads)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    record = Record.begin(game)
+    before, seat = state.to_json(), -1
+    while not state.is_terminal():
+        before, seat = state.to_json(), state.current_player()
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            record.play(state, outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            record.play(state, legal[rng.randrange(len(legal))])
+    record.finish(state)
+    return record, state, before, seat

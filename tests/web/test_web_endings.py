@@ -16,10 +16,10 @@ import pytest
 from browsing import SCREENSHOTS
 from japanese import KANA, english_left, shown
 
-from boardplay.core.records import Record
 from boardplay.i18n.phrase import Phrase, SeatName
 from boardplay.web.catalogue import REGISTRY
 from boardplay.web.moves import ending_of
+from support import uniform_record
 
 pytestmark = pytest.mark.browser
 
@@ -143,19 +143,7 @@ def finished_record(game: str, options: dict[str, Any], seed: int, folder: Path)
     ``moves`` hold the last move's ``struct.ends`` as the server would send it."""
     loaded = REGISTRY.load(game, options)
     names = [loaded.seat_name(p) for p in range(loaded.num_players)]
-    rng = random.Random(seed)
-    state = loaded.new_initial_state()
-    record = Record.begin(loaded)
-    before, seat = state.to_json(), -1
-    while not state.is_terminal():
-        before, seat = state.to_json(), state.current_player()
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            record.play(state, outcomes[rng.randrange(len(outcomes))][0])
-        else:
-            legal = state.legal_actions()
-            record.play(state, legal[rng.randrange(len(legal))])
-    record.finish(state)
+    record, state, before, seat = uniform_record(loaded, seed)
     path = folder / f"{game}-{seed}.json"
     path.write_text(record.dumps(), encoding="utf-8")
     ends, _ = ending_of(loaded, before, state, seat, names)

@@ -17,10 +17,10 @@ import pytest
 from browsing import SCREENSHOTS, click_a_move, create_game, wait_turn
 from japanese import KANA, english_left, shown
 
-from boardplay.core.records import Record
 from boardplay.i18n import messages
 from boardplay.web.catalogue import REGISTRY
 from reviewgames import planted_blunder
+from support import uniform_record
 
 pytestmark = pytest.mark.browser
 
@@ -186,18 +186,7 @@ def test_japanese_screenshots(browser: Any, server: str, size: str, viewport: An
 def finished_record(game: str, seed: int, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     """A record of a random game played to its end here (not in the browser: a Montana game
     takes over a thousand steps), written where the replay page can open it."""
-    loaded = REGISTRY.load(game, {})
-    rng = random.Random(seed)
-    state = loaded.new_initial_state()
-    record = Record.begin(loaded)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            record.play(state, outcomes[rng.randrange(len(outcomes))][0])
-        else:
-            legal = state.legal_actions()
-            record.play(state, legal[rng.randrange(len(legal))])
-    record.finish(state)
+    record, _state, _before, _seat = uniform_record(REGISTRY.load(game, {}), seed)
     path = tmp_path / f"{game}-{seed}.json"
     path.write_text(record.dumps(), encoding="utf-8")
     assert record.result is not None
