@@ -17,6 +17,7 @@ import httpx
 import pytest
 from websettings import TEST_LIMITS
 
+from boardplay.core.records import Record
 from boardplay.web.catalogue import REGISTRY
 
 CHROMIUM = "/usr/bin/chromium"
@@ -172,3 +173,23 @@ def play_to_end(page: Any, rng: random.Random, shot: Path | None = None) -> dict
             shot.parent.mkdir(parents=True, exist_ok=True)
             page.locator("#board").screenshot(path=str(shot))
     raise AssertionError("the game did not end")
+
+
+def played_over_api(server: str, record: Record) -> str:
+    """A hot-seat game on the server (one token holds every seat) played through ``record``'s
+    moves (a game without chance) over the API; its id."""
+    seats = [{"kind": "me"}] + [{"kind": "hotseat"}] * (len(record.players) - 1)
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": record.game, "options": record.options, "seats": seats},
+    )
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["id"], created.json()["token"]
+    for ply, move in enumerate(record.moves):
+        answer = httpx.post(
+            f"{server}/api/games/{game_id}/actions",
+            json={"action": move.action, "ply": ply},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert answer.status_code == 200, answer.text
+    return str(game_id)

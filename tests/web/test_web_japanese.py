@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browsing import SCREENSHOTS, click_a_move, create_game, wait_turn
+from browsing import SCREENSHOTS, click_a_move, create_game, played_over_api, wait_turn
 from japanese import KANA, english_left, shown
 
 from boardplay.i18n import messages
@@ -260,19 +260,9 @@ def test_a_finished_games_replay_and_review_are_japanese(ja_page: Any, server: s
     """The replay page of a finished game with its review: the seat menu's every choice, the
     chart's name, the flagged moves and the jump to one of them are Japanese."""
     planted = planted_blunder()
-    created = httpx.post(
-        f"{server}/api/games",
-        json={"game": "potlatch", "seats": [{"kind": "me"}, {"kind": "hotseat"}]},
-    ).json()
-    for ply, move in enumerate(planted.record.moves):
-        answer = httpx.post(
-            f"{server}/api/games/{created['id']}/actions",
-            json={"action": move.action, "ply": ply},
-            headers={"Authorization": f"Bearer {created['token']}"},
-        )
-        assert answer.status_code == 200, answer.text
+    game_id = played_over_api(server, planted.record)
     page = ja_page
-    page.goto(f"{server}/#/replay/{created['id']}")
+    page.goto(f"{server}/#/replay/{game_id}")
     page.wait_for_selector("#replay-board[data-ply]")
     choices = page.eval_on_selector_all("#review-seat option", "els => els.map((o) => o.text)")
     assert len(choices) == 2 and all(KANA.search(c) for c in choices), choices

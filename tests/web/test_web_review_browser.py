@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browsing import SCREENSHOTS
+from browsing import SCREENSHOTS, played_over_api
 
 from reviewgames import Planted, planted_blunder
 
@@ -31,15 +31,7 @@ def new_game(server: str) -> tuple[str, str]:
 
 
 def finished_game(server: str, planted: Planted) -> str:
-    game_id, token = new_game(server)
-    for ply, move in enumerate(planted.record.moves):
-        response = httpx.post(
-            f"{server}/api/games/{game_id}/actions",
-            json={"action": move.action, "ply": ply},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-        assert response.status_code == 200, response.text
-    return game_id
+    return played_over_api(server, planted.record)
 
 
 def open_review(page: Any, server: str, game_id: str, seat: int) -> None:
