@@ -125,3 +125,11 @@ def test_a_phrase_must_fill_exactly_its_placeholders() -> None:
         {"t": ".", "p": {}},
     ]
     assert isinstance(sentence.parts[0], Phrase)
+
+
+def test_the_japanese_words_are_the_games_not_shogis() -> None:
+    """Moves are not 指す'd (a shogi verb, odd for these games); the hex tile is a ベースタイル
+    (the printed rulebook's ベーススタイル is named once, in the rules, for readers holding it)."""
+    texts = messages("web", "ja").values()
+    assert not [t for t in texts if "ベーススタイル" in t]
+    assert not [t for t in texts if re.search(r"指[すしさ]", t) and "矢印が指す" not in t]
