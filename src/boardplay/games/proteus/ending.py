@@ -30,10 +30,12 @@ from boardplay.games.proteus.state import ProteusState
 from boardplay.games.proteus.tables import (
     BLUE,
     CELLS,
+    COLOR_GOAL,
     COLOURS,
     LINES,
     RED,
     SHAPES,
+    THREE_IN_LINE,
     TILES,
     TRADE_BASE,
     YELLOW,
@@ -51,9 +53,6 @@ LINE_WORDS = (
     say("a diagonal"),
 )
 """How each of ``tables.LINES`` is called (the board draws the line, so no coordinates)."""
-
-THREE_IN_LINE, COLOR_GOAL, SHAPE_GOAL = 6, 7, 8
-"""The GOAL tiles (``Yc``, ``Ys``, ``Yt``), by tile id."""
 
 
 def describe_end(
