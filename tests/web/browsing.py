@@ -193,3 +193,14 @@ def played_over_api(server: str, record: Record) -> str:
         )
         assert answer.status_code == 200, answer.text
     return str(game_id)
+
+
+def hold_seat(context: Any, game_id: str, token: str, lang: str, game: str) -> None:
+    """Every page of ``context`` holds the seat's ``token`` (as the browser that created the
+    game would), reads in ``lang`` and has seen ``game``'s walk-through (so no card stands over
+    the board)."""
+    context.add_init_script(
+        f"localStorage.setItem('boardplay.tokens', JSON.stringify({{'{game_id}': '{token}'}}));"
+        f"localStorage.setItem('boardplay.lang', '{lang}');"
+        f"localStorage.setItem('boardplay.tutorials', JSON.stringify({{{game}: true}}));"
+    )

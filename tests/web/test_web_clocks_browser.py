@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browsing import SCREENSHOTS
+from browsing import SCREENSHOTS, hold_seat
 
 pytestmark = pytest.mark.browser
 
@@ -73,11 +73,7 @@ def pages(browser: Any) -> Iterator[Any]:
 
     def make(base: str, gid: str, token: str, viewport: dict[str, int], lang: str = "en") -> Any:
         context = browser.new_context(viewport=viewport)
-        context.add_init_script(
-            f"localStorage.setItem('boardplay.tokens', JSON.stringify({{'{gid}': '{token}'}}));"
-            f"localStorage.setItem('boardplay.lang', '{lang}');"
-            "localStorage.setItem('boardplay.tutorials', JSON.stringify({proteus: true}));"
-        )
+        hold_seat(context, gid, token, lang, "proteus")
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browsing import SCREENSHOTS, status, wait_turn
+from browsing import SCREENSHOTS, hold_seat, status, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -86,11 +86,7 @@ def player(
         is_mobile=touch,
         locale="ja-JP" if lang == "ja" else "en-GB",
     )
-    context.add_init_script(
-        f"localStorage.setItem('boardplay.tokens', JSON.stringify({{'{gid}': '{token}'}}));"
-        f"localStorage.setItem('boardplay.lang', '{lang}');"
-        "localStorage.setItem('boardplay.tutorials', JSON.stringify({passtally: true}));"
-    )
+    hold_seat(context, gid, token, lang, "passtally")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
