@@ -1,4 +1,5 @@
-// Passtally: the 6×6 board (a1 top left, f6 bottom right) with the ring of 24 marker slots
+// Passtally: the 6×6 board (a1 top left, f6 bottom right; its columns a–f and rows 1–6 labelled,
+// as the move words name cells) with the ring of 24 marker slots
 // (clockwise from the top-left), the visible top half of every stack with its lines, stack
 // heights, and the three piles' face-up tiles. Setup: click a slot. Place a tile: select a pile;
 // the tile then follows the pointer as a ghost on the two cells it would cover (pure CSS :hover
@@ -208,6 +209,18 @@ function previewLines(g, move) {
   return g;
 }
 
+// The names the move words use ("c3 and d3"): the columns a–f over the board, the rows 1–6 down
+// its left side, outside the ring of marker slots so no label stands on a slot or a tile.
+function coordinates() {
+  const attrs = { "font-size": 14, "font-weight": 600, fill: "#6b5a3c", class: "coord" };
+  const g = s("g", { class: "coords" });
+  for (let i = 0; i < 6; i++) {
+    g.append(text(OX + (i + 0.5) * CELL, OY - 43, "abcdef"[i], { ...attrs, "data-col": "abcdef"[i] }));
+    g.append(text(OX - 43, OY + (i + 0.5) * CELL, i + 1, { ...attrs, "data-row": i + 1 }));
+  }
+  return g;
+}
+
 // Rotate and Turn, as buttons inside the board (the R and F keys do the same).
 function turnButtons(x, y, orient) {
   const g = s("g", { class: "turn-buttons" });
@@ -234,6 +247,7 @@ export function draw(position, ctx) {
     return g;
   };
   part("pt-board", OX - 30, OY - 30, 6 * CELL + 60, 6 * CELL + 60);
+  layer.append(coordinates());
 
   // Targets from the legal moves' structs: setup placements on slots; tile placements by pile
   // and anchor cell; marker moves by the slot they leave and the slot they reach.
