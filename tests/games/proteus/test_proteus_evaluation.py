@@ -12,7 +12,7 @@ import pytest
 import boardplay
 import support
 from boardplay.ai.evaluation import heuristics_for, softmax
-from boardplay.games.proteus.state import FEATURES
+from boardplay.games.proteus.layout import FEATURE_NAMES as FEATURES
 
 LINES = (
     ("a1", "b1", "c1"),

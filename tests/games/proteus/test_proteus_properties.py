@@ -29,8 +29,8 @@ from proteus_helpers import (
 import boardplay
 from boardplay.core.playout import random_playout
 from boardplay.core.records import Record
+from boardplay.games.proteus.layout import PASS
 from boardplay.games.proteus.state import ProteusState
-from boardplay.games.proteus.tables import PASS
 from support import games
 
 GUARD = 1000

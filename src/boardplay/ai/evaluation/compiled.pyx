@@ -16,6 +16,8 @@ from real games.
 from libc.math cimport exp, sqrt
 
 from boardplay.core.kernel cimport TERMINAL, Kernel
+cimport boardplay.games.potlatch.layout as potlatch_layout
+cimport boardplay.games.proteus.layout as proteus_layout
 
 from boardplay.ai.evaluation import montana, passtally, potlatch, proteus, weightsets
 
@@ -73,12 +75,14 @@ cdef class PotlatchEvaluation(LeafEvaluation):
     cdef double strengths(self) noexcept:
         cdef double* f = self.features
         cdef double* w = self.weights
-        cdef int seat
+        cdef int seat, at
         cdef double own
         for seat in range(2):
-            own = f[1 + 3 * seat]
-            self.strength[seat] = own + w[1] * min(f[2 + 3 * seat], w[2]) + w[3] * min(f[3 + 3 * seat], 1.0)
-            if f[0] == seat:
+            at = (potlatch_layout.BLUE_STACKS - potlatch_layout.RED_STACKS) * seat
+            own = f[potlatch_layout.RED_STACKS + at]
+            self.strength[seat] = (own + w[1] * min(f[potlatch_layout.RED_CROWNS + at], w[2])
+                                   + w[3] * min(f[potlatch_layout.RED_BREAKS + at], 1.0))
+            if f[<int>potlatch_layout.TO_MOVE] == seat:
                 self.strength[seat] += w[4]
             elif own >= 3:
                 self.strength[seat] += w[5]
@@ -91,20 +95,21 @@ cdef class ProteusEvaluation(LeafEvaluation):
     def __init__(self, int players, str weights=None):
         _hand_only("proteus", weights)
         LeafEvaluation.__init__(self, players, [
-            proteus.TEMPERATURE, proteus.OTHER_GOAL_WEIGHT, proteus.TEMPO, proteus.ACTIVE_GOAL,
-            proteus.TO_MOVE,
+            proteus.TEMPERATURE, proteus.OTHER_GOAL_WEIGHT, proteus.TEMPO,
         ])
 
     cdef double strengths(self) noexcept:
         cdef double* f = self.features
         cdef double* w = self.weights
-        cdef int seat, goal
+        cdef int seat, goal, at
         cdef double value
         for seat in range(2):
+            # The seat's closeness to 3-IN-LINE, COLOR and SHAPE, in a row from its LINE.
+            at = proteus_layout.BLACK_LINE + (proteus_layout.WHITE_LINE - proteus_layout.BLACK_LINE) * seat
             value = 0.0
             for goal in range(3):
-                value += (1.0 if goal == f[<int>w[3]] else w[1]) * f[3 * seat + goal]
-            if f[<int>w[4]] == seat:
+                value += (1.0 if goal == f[<int>proteus_layout.ACTIVE_GOAL] else w[1]) * f[at + goal]
+            if f[<int>proteus_layout.TO_MOVE] == seat:
                 value += w[2]
             self.strength[seat] = value
         return w[0]

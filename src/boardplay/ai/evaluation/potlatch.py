@@ -6,7 +6,8 @@ seat's pawn that a run could end on to crown (a threat for next turn, only usabl
 stands high enough to step there), opponent stacks next to the pawn that the seat could stand on
 and break, and the tempo of the side to move. Three own stacks while the opponent is to move are
 worth almost a win: the opponent has exactly one turn to break one of them. The kernel counts
-all of these (``FEATURE_NAMES`` in ``games/potlatch/kernel.pyx``).
+all of these (``Feature`` in ``games/potlatch/layout.pxd``); this module reads each by its name
+(``FEATURE_NAMES``, resolved to indices once, at import).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 
 from boardplay.ai.evaluation import Heuristics, softmax
 from boardplay.core.game import State
+from boardplay.games.potlatch.layout import FEATURE_NAMES
 
 TEMPERATURE = 0.5
 """One own stack of lead makes the leader about e^2 = 7 times as likely to win."""
@@ -28,14 +30,20 @@ TEMPO = 0.25
 THREE_STACKS = 0.8
 """Three own stacks while the opponent is to move: it has one turn to break one of them."""
 
+TO_MOVE = FEATURE_NAMES.index("to_move")
+SEAT_FEATURES = tuple(
+    tuple(FEATURE_NAMES.index(f"{colour}_{name}") for name in ("stacks", "crowns", "breaks"))
+    for colour in ("red", "blue")
+)
+"""Per seat (Red, Blue), the feature indices of its own stacks, crowns and breaks."""
+
 
 def strengths(features: Sequence[float]) -> list[float]:
-    """Per-seat strength from the feature vector ``[to_move, red stacks, red crowns,
-    red breaks, blue stacks, blue crowns, blue breaks]``."""
-    to_move = features[0]
+    """Per-seat strength from the kernel's feature vector."""
+    to_move = features[TO_MOVE]
     out: list[float] = []
-    for seat in (0, 1):
-        own, crowns, breaks = features[1 + 3 * seat : 4 + 3 * seat]
+    for seat, (stacks, crowns_at, breaks_at) in enumerate(SEAT_FEATURES):
+        own, crowns, breaks = features[stacks], features[crowns_at], features[breaks_at]
         value = own + CROWN * min(crowns, MAX_CROWNS) + BREAK * min(breaks, 1)
         if to_move == seat:
             value += TEMPO

@@ -7,8 +7,9 @@ half a point per opponent piece sitting there (it has to be moved or traded away
 counts fully; the other two goals count 0.3, because a single placement or move can flip the
 goal. The side to move gets a small tempo bonus: it is the one that can complete a triple first.
 
-The kernel computes those closeness numbers in C (``state.kernel.features()``; the layout is
-documented as ``FEATURES`` in ``boardplay.games.proteus.state``); this module only weighs them.
+The kernel computes those closeness numbers in C (``state.kernel.features()``, laid out as
+``Feature`` in ``games/proteus/layout.pxd``); this module only weighs them, reading each by its
+name (``FEATURE_NAMES``, resolved to indices once, at import).
 """
 
 from __future__ import annotations
@@ -17,15 +18,22 @@ from collections.abc import Sequence
 
 from boardplay.ai.evaluation import Heuristics, softmax
 from boardplay.core.game import State
+from boardplay.games.proteus.layout import FEATURE_NAMES
 from boardplay.games.proteus.state import ProteusState
 
 TEMPERATURE = 0.5
 OTHER_GOAL_WEIGHT = 0.3
 TEMPO = 0.3
-ACTIVE_GOAL = 6
-"""Feature index of the active goal (0 3-IN-LINE, 1 COLOR, 2 SHAPE, -1 none)."""
-TO_MOVE = 7
-"""Feature index of the seat to move; features ``3 * seat + goal`` are the closeness values."""
+
+GOALS = ("line", "color", "shape")
+"""The goals in the order of the active goal's feature value (0 3-IN-LINE, 1 COLOR, 2 SHAPE)."""
+CLOSENESS = tuple(
+    tuple(FEATURE_NAMES.index(f"{seat}_{goal}") for goal in GOALS) for seat in ("black", "white")
+)
+"""``CLOSENESS[seat][goal]``: the feature index of the seat's closeness to the goal."""
+ACTIVE_GOAL = FEATURE_NAMES.index("active_goal")
+"""The active goal's feature (an index of ``GOALS``, -1 for none)."""
+TO_MOVE = FEATURE_NAMES.index("to_move")
 
 
 def strengths(features: Sequence[float]) -> list[float]:
@@ -33,9 +41,9 @@ def strengths(features: Sequence[float]) -> list[float]:
     out: list[float] = []
     for seat in (0, 1):
         value = 0.0
-        for goal in range(3):
+        for goal, index in enumerate(CLOSENESS[seat]):
             weight = 1.0 if goal == features[ACTIVE_GOAL] else OTHER_GOAL_WEIGHT
-            value += weight * features[3 * seat + goal]
+            value += weight * features[index]
         if features[TO_MOVE] == seat:
             value += TEMPO
         out.append(value)

@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from boardplay.games.potlatch.explain import blocked
-from boardplay.games.potlatch.notation import PAWN_MOVES, STEPS, hex_text, pack
+from boardplay.games.potlatch.layout import PAWN_MOVES
+from boardplay.games.potlatch.notation import STEPS, hex_text, pack
 from boardplay.games.potlatch.state import PotlatchState
 from boardplay.i18n.phrase import Phrase, SeatName, Sentence, say
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from boardplay.core.errors import IllegalActionError
 from boardplay.games.potlatch.kernel import PotlatchKernel
+from boardplay.games.potlatch.layout import PAWN_MOVES
 from boardplay.games.potlatch.notation import (
     ACTION_NAMES,
     HEIGHT,
-    PAWN_MOVES,
     STEPS,
     action_id,
     action_to_string,

@@ -14,7 +14,7 @@ from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec, OptionValue
 from boardplay.core.palette import BLUE, VERMILLION
 from boardplay.games.potlatch.kernel import PotlatchKernel
-from boardplay.games.potlatch.notation import NUM_ACTIONS
+from boardplay.games.potlatch.layout import NUM_ACTIONS
 from boardplay.games.potlatch.observation import OBSERVATION_SHAPE, observation_tensor
 from boardplay.games.potlatch.position import export_position, load_position
 from boardplay.games.potlatch.render import render_state

@@ -6,11 +6,10 @@ and read its fields directly."""
 cimport cython
 
 from boardplay.core.kernel cimport Kernel
+from boardplay.games.potlatch.layout cimport NUM_ACTIONS
 
 cdef enum:
     MAX_SLOTS = 32
-    NUM_ACTIONS = 12
-    PAWN_MOVES = 6
     RADIUS = 11
     SIDE = 23
     CELLS = 529

@@ -9,7 +9,6 @@ Entry = tuple[int, int, int]
 SnapshotData = tuple[list[Entry], tuple[Hex, Hex] | None]
 
 OBSERVATION_SIZE: int
-FEATURE_NAMES: tuple[str, ...]
 
 @final
 class PotlatchKernel(Kernel):

@@ -25,6 +25,9 @@ condition 2 needs it anyway; ``legal_into`` only copies it.
 from libc.string cimport memcmp, memcpy, memset
 
 from boardplay.core.kernel cimport TERMINAL, Kernel, raw_bytes, raw_load
+from boardplay.games.potlatch.layout cimport (
+    BLUE_STACKS, NUM_ACTIONS, PAWN_MOVES, RED_BREAKS, RED_CROWNS, RED_STACKS, TO_MOVE,
+)
 
 
 cdef extern from *:
@@ -42,20 +45,6 @@ cdef int DIRECTION_OF[9]
 DIRECTION_OF[:] = [-1, 3, 4, 2, -1, 5, 1, 0, -1]
 
 OBSERVATION_SIZE = PLANES * CELLS
-FEATURE_NAMES = (
-    "to_move",
-    "red stacks",
-    "red crowns",
-    "red breaks",
-    "blue stacks",
-    "blue crowns",
-    "blue breaks",
-)
-"""The feature vector (``features_into``): the seat to move, then per seat (Red, Blue) its
-own-colour stacks, its *crowns* (2-high stacks next to its pawn, counted only when the pawn
-stands on at least 1 chip, so a run could end there and crown it) and its *breaks* (opponent
-stacks next to its pawn, counted only when the pawn stands 2 or more high, so it could step
-on and dismantle one)."""
 
 
 cdef inline int find_slot(Board* b, int q, int r) noexcept nogil:
@@ -373,9 +362,9 @@ cdef class PotlatchKernel(Kernel):
         _expand(self, compact, out)
 
     cdef void features_into(self, double* out) noexcept:
-        """``FEATURE_NAMES``: what the evaluation weighs, without reading any JSON."""
-        cdef int seat, i, d, height, crowns, breaks, here
-        out[0] = self.s.b.mover
+        """``Feature`` (``layout.pxd``): what the evaluation weighs, without reading any JSON."""
+        cdef int seat, i, d, height, crowns, breaks, here, at
+        out[<int>TO_MOVE] = self.s.b.mover
         for seat in range(2):
             here = self.s.b.pawn[seat]
             height = HEIGHT[self.s.b.code[here]]
@@ -389,9 +378,10 @@ cdef class PotlatchKernel(Kernel):
                     crowns += 1
                 if self.s.b.code[d] == 5 - seat and height >= 2:
                     breaks += 1
-            out[1 + 3 * seat] = self.s.b.colour[seat]
-            out[2 + 3 * seat] = crowns
-            out[3 + 3 * seat] = breaks
+            at = (BLUE_STACKS - RED_STACKS) * seat
+            out[RED_STACKS + at] = self.s.b.colour[seat]
+            out[RED_CROWNS + at] = crowns
+            out[RED_BREAKS + at] = breaks
 
     # ----- the Python face: loading and reading positions (cold) -------------------------------
     def setup(self, list tiles, int stock, list pawns, int to_move, int turns_played,

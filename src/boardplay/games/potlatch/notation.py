@@ -30,6 +30,7 @@ import re
 from typing import Any
 
 from boardplay.core.errors import IllegalActionError
+from boardplay.games.potlatch.layout import NUM_ACTIONS
 
 STRIDE = 1 << 16
 """Packing base: ``hex = q * STRIDE + r`` with ``-STRIDE/2 <= r < STRIDE/2``."""
@@ -48,9 +49,7 @@ DIRECTION_OFFSETS: tuple[tuple[int, int], ...] = (
 STEPS: tuple[int, ...] = tuple(dq * STRIDE + dr for dq, dr in DIRECTION_OFFSETS)
 """Packed neighbour offsets, in the spec's fixed direction order E, NE, NW, W, SW, SE."""
 
-NUM_ACTIONS = 12
-PAWN_MOVES = 6
-"""Ids 0..5 are Pawn Moves, 6..11 Chip Moves, each toward ``DIRECTION_NAMES[id % 6]``."""
+# Ids 0..5 are Pawn Moves, 6..11 Chip Moves, each toward ``DIRECTION_NAMES[id % 6]``.
 ACTION_NAMES: tuple[str, ...] = tuple(f"P-{d}" for d in DIRECTION_NAMES) + tuple(
     f"C-{d}" for d in DIRECTION_NAMES
 )

@@ -1,7 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The position as numbers, written straight from the kernel's ``Board`` into caller memory:
 the observation tensor for learners (layout in ``observation.py``) and the feature vector the
-AI's evaluation weighs (documented as ``FEATURES`` in ``state.py``)."""
+AI's evaluation weighs (``Feature`` in ``layout.pxd``)."""
+
+from boardplay.games.proteus.layout cimport (
+    ACTIVE_GOAL, BLACK_COLOR, BLACK_LINE, BLACK_SHAPE, ONGOING, TO_MOVE, WHITE_LINE,
+)
 
 from boardplay.games.proteus import tables
 
@@ -12,7 +16,6 @@ cdef extern from *:
 cdef enum:
     OBSERVATION_SIZE = 165
     YELLOW = 2
-    ONGOING = -1
 
 cdef int LINE_CELLS[8]
 """The eight lines as cell bit masks: the 3-IN-LINE goal's target triples."""
@@ -82,7 +85,7 @@ cdef inline double _closeness(int mine, int theirs, int triple, double best) noe
 cdef void board_features(const Board* board, double* out) noexcept nogil:
     """Per seat its closeness to the best target triple of each goal (3-IN-LINE, COLOR,
     SHAPE; at least 0), then the active goal (0, 1, 2 or -1) and the seat to move."""
-    cdef int seat, mine, theirs, k
+    cdef int seat, mine, theirs, k, at
     cdef int cells[2]
     cdef double best
     cells[0] = cells[1] = 0
@@ -92,17 +95,18 @@ cdef void board_features(const Board* board, double* out) noexcept nogil:
     for seat in range(2):
         mine = cells[seat]
         theirs = cells[1 - seat]
+        at = (WHITE_LINE - BLACK_LINE) * seat
         best = 0.0
         for k in range(8):
             best = _closeness(mine, theirs, LINE_CELLS[k], best)
-        out[3 * seat] = best
+        out[BLACK_LINE + at] = best
         best = 0.0
         for k in range(3):
             best = _closeness(mine, theirs, _triple(board, 3 * k, 1), best)  # a colour
-        out[3 * seat + 1] = best
+        out[BLACK_COLOR + at] = best
         best = 0.0
         for k in range(3):
             best = _closeness(mine, theirs, _triple(board, k, 3), best)  # a shape
-        out[3 * seat + 2] = best
-    out[6] = board.active[YELLOW] - 6 if board.active[YELLOW] >= 0 else -1
-    out[7] = board.mover
+        out[BLACK_SHAPE + at] = best
+    out[<int>ACTIVE_GOAL] = board.active[YELLOW] - 6 if board.active[YELLOW] >= 0 else -1
+    out[<int>TO_MOVE] = board.mover

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boardplay.games.proteus import describe
+from boardplay.games.proteus.layout import TRADE_BASE
 from boardplay.games.proteus.state import ProteusState
 from boardplay.games.proteus.tables import (
     BLUE,
@@ -37,7 +38,6 @@ from boardplay.games.proteus.tables import (
     SHAPES,
     THREE_IN_LINE,
     TILES,
-    TRADE_BASE,
     YELLOW,
 )
 from boardplay.i18n.phrase import Phrase, SeatName, Sentence, say

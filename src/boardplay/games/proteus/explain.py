@@ -8,24 +8,20 @@ no import from above.
 from __future__ import annotations
 
 from boardplay.games.proteus.kernel import ProteusKernel
+from boardplay.games.proteus.layout import MOVE_BASE, NUM_ACTIONS, PASS, PIECE_BASE, TRADE_BASE
 from boardplay.games.proteus.notation import ACTION_NAMES
 from boardplay.games.proteus.tables import (
     BLUE,
     CELLS,
     COLOUR_WORDS,
-    MOVE_BASE,
     MOVE_OF,
     MOVE_TARGETS,
-    NUM_ACTIONS,
     OUTCOMES,
-    PASS,
-    PIECE_BASE,
     PLAYER_WORDS,
     RED,
     RULE_NAMES,
     SHAPE_WORDS,
     TILES,
-    TRADE_BASE,
     TRADE_PAIRS,
 )
 

@@ -15,11 +15,11 @@ from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec, OptionValue
 from boardplay.core.palette import BLACK, WHITE
 from boardplay.games.proteus.kernel import ProteusKernel
+from boardplay.games.proteus.layout import NUM_ACTIONS
 from boardplay.games.proteus.observation import OBSERVATION_SIZE, observe
 from boardplay.games.proteus.position import export_position, load_position
 from boardplay.games.proteus.render import render_state
 from boardplay.games.proteus.state import ProteusState
-from boardplay.games.proteus.tables import NUM_ACTIONS
 
 UNBOUNDED_LENGTH = 1_000_000
 """``max_game_length`` without ``max_turns``: the rules allow endless play (there is no draw

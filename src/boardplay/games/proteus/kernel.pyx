@@ -24,6 +24,9 @@ from boardplay.games.proteus.board cimport Board
 from boardplay.games.proteus.encode cimport board_features as features_of
 from boardplay.games.proteus.encode cimport observe_board
 from boardplay.games.proteus.feasibility cimport can_fill, placeable
+from boardplay.games.proteus.layout cimport (
+    DRAW, MOVE_BASE, NUM_ACTIONS, ONGOING, PASS, PIECE_BASE, TRADE_BASE,
+)
 from boardplay.games.proteus.repetition cimport (
     KeySet,
     keys_add,
@@ -46,24 +49,11 @@ cdef enum:
     RED = 0
     BLUE = 1
     YELLOW = 2
-    PIECE_BASE = 81
-    MOVE_BASE = 108
-    TRADE_BASE = 180
-    PASS = 216
-    NUM_ACTIONS = 217
     OBSERVATION_SIZE = 165
     FEATURE_SIZE = 8
-    ONGOING = -1
-    DRAW = 2
     POLARITY_TILE = 3
     THREE_IN_LINE_TILE = 6
     COLOR_GOAL_TILE = 7
-
-# The layout of the action space is fixed in tables.py; the kernel relies on the same numbers.
-assert (tables.PIECE_BASE, tables.MOVE_BASE, tables.TRADE_BASE, tables.PASS) == (
-    PIECE_BASE, MOVE_BASE, TRADE_BASE, PASS
-)
-assert tables.NUM_ACTIONS == NUM_ACTIONS
 
 include "movement.pxi"
 

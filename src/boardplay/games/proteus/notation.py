@@ -8,18 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from boardplay.games.proteus.tables import (
-    CELLS,
-    MOVE_OF,
-    NUM_ACTIONS,
-    PASS,
-    PIECE_BASE,
-    SHAPES,
-    TILES,
-    TRADE_BASE,
-    TRADE_ID,
-    TRADE_PAIRS,
-)
+from boardplay.games.proteus.layout import NUM_ACTIONS, PASS, PIECE_BASE, TRADE_BASE
+from boardplay.games.proteus.tables import CELLS, MOVE_OF, SHAPES, TILES, TRADE_ID, TRADE_PAIRS
 
 
 def _name(action: int) -> str:

@@ -3,10 +3,8 @@
 The contract's hot verbs (``legal_actions``, ``apply_action``, ``clone``, ``returns``) are the
 compiled ones of ``KernelState``; this module adds the cold ones (notation, why an action is
 illegal, how the game ended) and the typed accessors that the picture, the position JSON and
-the tests read. Nothing here is on a path that must be fast.
-
-``FEATURES`` documents the kernel's feature vector (``kernel.features()``), which the AI's
-evaluation weighs instead of parsing the position JSON.
+the tests read. Nothing here is on a path that must be fast. The kernel's feature vector
+(``kernel.features()``), which the AI's evaluation weighs, is ``Feature`` in ``layout.pxd``.
 """
 
 from __future__ import annotations
@@ -18,19 +16,17 @@ from boardplay.core.game import Game, State
 from boardplay.core.kernel import KernelState
 from boardplay.games.proteus.explain import explain_illegal
 from boardplay.games.proteus.kernel import ProteusKernel
+from boardplay.games.proteus.layout import DRAW, NUM_ACTIONS, ONGOING
 from boardplay.games.proteus.notation import ACTION_NAMES, parse
 from boardplay.games.proteus.tables import (
     CELLS,
     COLOUR_ROLES,
     COLOUR_WORDS,
-    NUM_ACTIONS,
     OUTCOMES,
     RULE_NAMES,
     TILES,
 )
 
-ONGOING: Final = -1
-DRAW: Final = 2
 END_TEXT: Final = {
     "goal": "goal met by one player only",
     "two_passes": "both players passed",
@@ -38,23 +34,6 @@ END_TEXT: Final = {
     "no_action": "no legal action (kadon)",
 }
 """The words of each ``end_code`` (§7)."""
-"""``kernel.outcome`` values besides a winning seat (0 Black, 1 White)."""
-
-FEATURES: Final = (
-    "black_line",
-    "black_color",
-    "black_shape",
-    "white_line",
-    "white_color",
-    "white_shape",
-    "active_goal",
-    "to_move",
-)
-"""The kernel's feature vector, by index. ``<seat>_<goal>``: the seat's closeness to the goal's
-best target triple of cells (its pieces on the triple minus half a point per opponent piece
-there, at least 0) for 3-IN-LINE (the eight lines), COLOR (the three tiles of one colour, once
-all are on the board) and SHAPE (likewise by shape); ``active_goal``: 0 3-IN-LINE, 1 COLOR,
-2 SHAPE, -1 none active; ``to_move``: the seat whose turn it is (the last mover once over)."""
 
 
 def position_key(state: ProteusState, to_move: int) -> int:

@@ -9,13 +9,16 @@ position JSON, the picture) read the names:
   shapes circle/square/triangle = 0/1/2, so the ids follow ``Rc Rs Rt Bc Bs Bt Yc Ys Yt``;
 * **pieces** ``0..5`` = player*3 + shape, Black (``X``) = 0, White (``O``) = 1.
 
-The action space is fixed (217 ids) and ordered so that ascending ids list tile placements,
-piece placements, moves, trades and pass, each in canonical cell order.
+The action space is fixed (217 ids, its ranges declared in ``layout.pxd``) and ordered so that
+ascending ids list tile placements, piece placements, moves, trades and pass, each in canonical
+cell order.
 """
 
 from __future__ import annotations
 
 from typing import Final
+
+from boardplay.games.proteus.layout import MOVE_BASE, PIECE_BASE, TILE_BASE, TRADE_BASE
 
 CELLS: Final = ("a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3")
 CELL_INDEX: Final = {name: i for i, name in enumerate(CELLS)}
@@ -121,14 +124,7 @@ OUTCOMES: Final = ("black-wins", "white-wins", "draw", "ongoing")
 """The kernel's ``outcome`` (0 Black won, 1 White won, 2 draw, -1 ongoing) in the scenario
 vocabulary; index -1 is the last entry."""
 
-# ----- action space ---------------------------------------------------------------------------
-TILE_BASE: Final = 0  # tile*9 + cell: 81 tile placements
-PIECE_BASE: Final = 81  # shape*9 + cell: 27 piece placements
-MOVE_BASE: Final = 108  # 72 moves (from, to), from != to
-TRADE_BASE: Final = 180  # 36 unordered cell pairs
-PASS: Final = 216
-NUM_ACTIONS: Final = 217
-
+# ----- action space (the id ranges are ``layout.pxd``'s) -----------------------------------------
 MOVE_ID: Final = tuple(
     tuple(MOVE_BASE + f * 8 + (t if t < f else t - 1) if t != f else NONE for t in range(9))
     for f in range(9)

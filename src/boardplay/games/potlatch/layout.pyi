@@ -1,0 +1,18 @@
+"""Type stub for the compiled ``boardplay.games.potlatch.layout`` (see ``layout.pxd``)."""
+
+from enum import IntEnum
+from typing import Final
+
+PAWN_MOVES: Final[int]
+NUM_ACTIONS: Final[int]
+
+class Feature(IntEnum):
+    TO_MOVE = 0
+    RED_STACKS = 1
+    RED_CROWNS = 2
+    RED_BREAKS = 3
+    BLUE_STACKS = 4
+    BLUE_CROWNS = 5
+    BLUE_BREAKS = 6
+
+FEATURE_NAMES: Final[tuple[str, ...]]
