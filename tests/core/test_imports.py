@@ -26,7 +26,7 @@ def test_the_checker_reads_the_cython_sources() -> None:
     passtally = "boardplay.games.passtally"
     assert {
         (f"{passtally}.kernel", f"{passtally}.ring", "cimport"),
-        (f"{passtally}.access", f"{passtally}.kernel", "cimport"),
+        (f"{passtally}.fields", f"{passtally}.kernel", "cimport"),
         (f"{passtally}.kernel", f"{passtally}.lines.pxi", "include"),
         (f"{passtally}.kernel", f"{passtally}.tables", "import"),
         ("boardplay.ai.search", "boardplay.ai.evaluation.compiled", "cimport"),

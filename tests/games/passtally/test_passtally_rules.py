@@ -21,6 +21,7 @@ from passtally_fixtures import (
 import boardplay
 from boardplay.core.errors import IllegalActionError, OptionError
 from boardplay.core.game import CHANCE
+from boardplay.games.passtally.fields import FACE
 from boardplay.games.passtally.tables import (
     CELL_INDEX,
     DESIGNS,
@@ -212,7 +213,8 @@ def test_placement_sets_level_shapes_and_top_tile() -> None:
 def test_empty_pile_cannot_be_used() -> None:
     state = play(load(S1), "A:b3E")
     clone = state.clone()
-    clone.pending = -1  # pretend the reveal did not happen: pile A has no face-up tile
+    # Pretend the reveal did not happen: pile A has no face-up tile.
+    FACE.load(clone.kernel, {"pending": -1})
     with pytest.raises(IllegalActionError, match="no face-up tile"):
         clone.apply_move("A:e5E")
 

@@ -14,8 +14,7 @@ import pytest
 
 import boardplay
 from boardplay.core.kernel import random_playouts
-from boardplay.games.passtally import access
-from boardplay.games.passtally.access import FIELDS
+from boardplay.games.passtally import fields
 from boardplay.games.passtally.kernel import PasstallyKernel
 from boardplay.games.passtally.state import PasstallyState
 from boardplay.games.passtally.tables import MOVE_BASE, NUM_SLOTS
@@ -71,8 +70,7 @@ def fresh_copy(kernel: PasstallyKernel, players: int, options: dict[str, Any]) -
         options.get("ring_corners_continuous", True),
         options.get("finish_turn_on_immediate_end", True),
     )
-    snapshot = access.snapshot(kernel)
-    access.restore(other, {name: snapshot[name] for name in FIELDS})
+    fields.load(other, fields.snapshot(kernel))
     return other
 
 
@@ -85,13 +83,13 @@ def test_every_draw_picks_the_listed_action(options: dict[str, Any]) -> None:
         kernel = state.kernel
         while not state.is_terminal():
             legal = state.legal_actions()
-            if state.is_chance_node() or access.field(kernel, "setup"):
+            if state.is_chance_node() or fields.FACE.snapshot(kernel)["setup"]:
                 with pytest.raises(ValueError):
-                    access.legal_at(kernel, 0)
+                    fields.legal_at(kernel, 0)
             else:
-                assert [access.legal_at(kernel, r) for r in range(len(legal))] == legal
+                assert [fields.legal_at(kernel, r) for r in range(len(legal))] == legal
                 with pytest.raises(ValueError):
-                    access.legal_at(kernel, len(legal))
+                    fields.legal_at(kernel, len(legal))
                 decisions += 1
             state.apply_action(legal[rng.randrange(len(legal))])
     assert decisions > 100
@@ -108,12 +106,12 @@ def test_kept_footprints_and_lines_equal_fresh_ones(options: dict[str, Any]) -> 
             if rng.random() < 0.3:
                 fresh = fresh_copy(kernel, players, options)
                 assert fresh.legal_actions() == state.legal_actions()
-                assert access.placement_possible(fresh) == access.placement_possible(kernel)
+                assert fields.placement_possible(fresh) == fields.placement_possible(kernel)
                 for seat in range(players):
-                    assert access.score_now(kernel, seat) == access.score_now(fresh, seat)
+                    assert fields.score_now(kernel, seat) == fields.score_now(fresh, seat)
                 for slot in range(NUM_SLOTS):
-                    end, passes = access.line(kernel, slot)
-                    assert access.line(kernel, end) == (slot, passes)  # one line, read both ways
+                    end, passes = fields.line(kernel, slot)
+                    assert fields.line(kernel, end) == (slot, passes)  # one line, read both ways
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
 
@@ -153,7 +151,7 @@ def _paired_passes(kernel: PasstallyKernel, mask: set[int]) -> int:
     """The passes of the lines with both ends in ``mask``, traced afresh from each slot."""
     total = 0
     for slot in mask:
-        end, passes = access.line(kernel, slot)
+        end, passes = fields.line(kernel, slot)
         if slot < end and end in mask:
             total += passes
     return total
@@ -173,23 +171,23 @@ def test_playout_policy_scores_the_last_action_of_a_turn(options: dict[str, Any]
         kernel = state.kernel
         while not state.is_terminal():
             legal = state.legal_actions()
-            if not (state.is_chance_node() or access.field(kernel, "setup")):
+            if not (state.is_chance_node() or fields.FACE.snapshot(kernel)["setup"]):
                 seed = rng.getrandbits(64)
-                chosen = access.playout_action(kernel, seed)
+                chosen = fields.playout_action(kernel, seed)
                 assert chosen in legal
                 seat = state.current_player()
-                ring = access.snapshot(kernel)["ring"]
+                ring = fields.snapshot(kernel)["ring"]
                 mine = {slot for slot in range(NUM_SLOTS) if ring[slot] == seat}
                 after: dict[int, int] = {}
-                if access.field(kernel, "actions_left") == 1:
+                if fields.FACE.snapshot(kernel)["actions_left"] == 1:
                     for action in legal:
                         if action >= MOVE_BASE:
                             slot, j = divmod(action - MOVE_BASE, 4)
-                            moved = mine - {slot} | {access.marker_destination(kernel, slot, j)}
+                            moved = mine - {slot} | {fields.marker_destination(kernel, slot, j)}
                             after[action] = _paired_passes(kernel, moved)
                 now = _paired_passes(kernel, mine)
                 draws = SplitMix(seed)
-                first = [access.legal_at(kernel, draws.below(len(legal))) for _ in range(4)]
+                first = [fields.legal_at(kernel, draws.below(len(legal))) for _ in range(4)]
                 if after and max(after.values()) > now:
                     assert after[chosen] == max(after.values())
                     scored += 1

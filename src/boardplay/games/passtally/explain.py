@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardplay.games.passtally import access, notation
+from boardplay.games.passtally import notation
+from boardplay.games.passtally.fields import marker_destination, marker_slots, snapshot
 from boardplay.games.passtally.kernel import PasstallyKernel
 from boardplay.games.passtally.tables import (
     DESIGNS,
@@ -34,8 +35,8 @@ def explain_illegal(kernel: PasstallyKernel, action: object) -> str:
     """The reason ``action`` cannot be applied to ``kernel``'s position now."""
     if isinstance(action, bool) or not isinstance(action, int):
         return f"an action must be an integer id, not {action!r}"
-    fields = access.snapshot(kernel)
-    if fields["game_over"]:
+    values = snapshot(kernel)
+    if values["game_over"]:
         return "the game is over: no action is possible"
     if fields["pending"] >= 0:
         return _reveal(fields, action)
@@ -70,7 +71,7 @@ def _setup(kernel: PasstallyKernel, fields: dict[str, Any], action: int) -> str:
     if fields["ring"][action] >= 0:
         why = f"slot {action} is occupied"
     else:
-        sides = sorted({s // SIZE for s in access.marker_slots(kernel)})
+        sides = sorted({s // SIZE for s in marker_slots(kernel)})
         names = " or ".join(SIDE_NAMES[s] for s in sides)
         why = (
             f"this marker must go on the {names} side (slot {action} is on the "
@@ -119,6 +120,6 @@ def _move(kernel: PasstallyKernel, fields: dict[str, Any], action: int) -> str:
             f"{text} is illegal: slot {slot} holds {who}; "
             f"Player {to_move + 1} may move only their own markers"
         )
-    if access.marker_destination(kernel, slot, j) < 0:
+    if marker_destination(kernel, slot, j) < 0:
         return f"{text} is illegal: that marker has no such destination"
     return f"{text} is illegal: not a legal move here"

@@ -1,12 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The kernel's cold Python face: its position as plain Python values (``snapshot``,
-``restore``) and the queries the facade, the position loader, the explanations and the tests
-ask (``line``, ``score_now``, ``marker_slots``...), as functions of a ``PasstallyKernel`` that
-read its C fields and methods directly. None of it runs in a playout."""
+"""The kernel's cold Python face: its position's fields, declared once (``FACE``, the table
+every game keeps in its ``fields.pyx``, see ``core/face.pyx``), as plain Python values
+(``snapshot``, ``load``) and as the facade's read-only properties (``PasstallyFields``), and the
+queries the facade, the position loader, the explanations and the tests ask (``line``,
+``score_now``, ``marker_slots``...), as functions of a ``PasstallyKernel`` that read its C fields
+and methods directly. None of it runs in a playout."""
 
+from boardplay.core.face cimport BOOL, INT, PER_SEAT, SCALAR, SCHAR, field
 from boardplay.core.kernel cimport Rng
 from boardplay.games.passtally.board cimport (
-    MAX_SEATS,
     NUM_ACTIONS,
     NUM_CELLS,
     NUM_DESIGNS,
@@ -15,116 +17,89 @@ from boardplay.games.passtally.board cimport (
     NUM_SLOTS,
     SIZE,
     TOTAL_TILES,
-    Position,
 )
 from boardplay.games.passtally.kernel cimport PasstallyKernel
 from boardplay.games.passtally.ring cimport destination, setup_slots_into
 
-FIELDS = (
-    "height", "tid", "shape", "ring", "placements", "face_up", "hidden", "unrevealed",
-    "points", "pending", "to_move", "actions_left", "turns", "side1", "side3", "end",
-    "setup", "final_round", "game_over",
-)
-"""The names ``snapshot`` returns and ``restore`` takes (see ``Position``)."""
+from boardplay.core.face import Face
+
+cdef PasstallyKernel _k = PasstallyKernel.__new__(PasstallyKernel)
+
+FACE = Face(_k, [
+    field(_k, "height", &_k.p.height[0], SCHAR, NUM_CELLS,
+          "Stack height per cell (0-35, ``row * 6 + col``)."),
+    field(_k, "tid", &_k.p.tid[0], SCHAR, NUM_CELLS,
+          "The top tile's index in ``placements`` per cell, -1 on the bare board."),
+    field(_k, "shape", &_k.p.shape[0], SCHAR, NUM_CELLS,
+          "The top half's shape per cell (X=0, NE=1, NW=2, rotation applied; X when bare)."),
+    field(_k, "ring", &_k.p.ring[0], SCHAR, NUM_SLOTS,
+          "The seat whose marker stands on each of the 24 slots, or -1."),
+    field(_k, "face_up", &_k.p.face_up[0], INT, NUM_PILES,
+          "The face-up design of each pile, or -1."),
+    field(_k, "hidden", &_k.p.hidden[0], INT, NUM_PILES, "Face-down tiles per pile."),
+    field(_k, "unrevealed", &_k.p.unrevealed[0], INT, NUM_DESIGNS,
+          "Tiles of each design neither placed nor face up."),
+    field(_k, "points", &_k.p.points[0], INT, PER_SEAT, "VP per seat."),
+    field(_k, "pending", &_k.p.pending, INT, SCALAR,
+          "The pile whose reveal is the current chance node, or -1."),
+    field(_k, "to_move", &_k.p.to_move, INT, SCALAR,
+          "The seat whose turn it is (also during its reveals); -1 once the game is over."),
+    field(_k, "actions_left", &_k.p.actions_left, INT, SCALAR, "Actions left in this turn."),
+    field(_k, "turns", &_k.p.turns, INT, SCALAR,
+          "Completed turns since setup (only the ``max_turns`` guard consults it)."),
+    field(_k, "side1", &_k.p.side1, INT, SCALAR, "The side chosen in setup pass 1, or -1."),
+    field(_k, "side3", &_k.p.side3, INT, SCALAR, "The side chosen in setup pass 3, or -1."),
+    field(_k, "end", &_k.p.end, INT, SCALAR,
+          "Why the game ended (``state.END_*``), 0 while it runs."),
+    field(_k, "setup", <void*>&_k.p.setup, BOOL, SCALAR,
+          "Whether the setup placements are still going on."),
+    field(_k, "final_round", <void*>&_k.p.final_round, BOOL, SCALAR,
+          "Whether the final round has begun."),
+    field(_k, "game_over", <void*>&_k.p.game_over, BOOL, SCALAR, "Whether the game has ended."),
+])
+PasstallyFields = FACE.mixin("PasstallyFields")
+
+FIELDS = (*FACE.fields, "placements")
+"""The names ``snapshot`` returns and ``load`` takes: the table's and the placement list."""
 
 
-cdef list _chars(const signed char* values, int count):
-    return [values[i] for i in range(count)]
-
-
-cdef list _ints(const int* values, int count):
-    return [values[i] for i in range(count)]
-
-
-def field(PasstallyKernel kernel, str name):
-    """One field of ``snapshot()``, read alone (the facade's properties ask for one at a time:
-    building the whole snapshot for it cost 2 us a read)."""
-    cdef Position* p = &kernel.p
+def placements(PasstallyKernel kernel) -> list:
+    """(design, anchor, orientation) per tile in placement order (the tile ids)."""
     cdef int i
-    if name == "height":
-        return _chars(p.height, NUM_CELLS)
-    if name == "tid":
-        return _chars(p.tid, NUM_CELLS)
-    if name == "shape":
-        return _chars(p.shape, NUM_CELLS)
-    if name == "ring":
-        return _chars(p.ring, NUM_SLOTS)
-    if name == "placements":
-        return [(p.placed_design[i], p.placed_anchor[i], p.placed_orientation[i])
-                for i in range(p.placed)]
-    if name == "face_up":
-        return _ints(p.face_up, NUM_PILES)
-    if name == "hidden":
-        return _ints(p.hidden, NUM_PILES)
-    if name == "unrevealed":
-        return _ints(p.unrevealed, NUM_DESIGNS)
-    if name == "points":
-        return _ints(p.points, kernel.n)
-    scalars = {
-        "pending": p.pending, "to_move": p.to_move, "actions_left": p.actions_left,
-        "turns": p.turns, "side1": p.side1, "side3": p.side3, "end": p.end,
-        "setup": bool(p.setup), "final_round": bool(p.final_round),
-        "game_over": bool(p.game_over),
-    }
-    if name in scalars:
-        return scalars[name]
-    raise KeyError(f"no position field {name!r}; fields: {', '.join(FIELDS)}")
+    return [(kernel.p.placed_design[i], kernel.p.placed_anchor[i], kernel.p.placed_orientation[i])
+            for i in range(kernel.p.placed)]
 
 
 def snapshot(PasstallyKernel kernel) -> dict:
     """Every field of the position as plain Python values (see ``FIELDS``)."""
-    return {name: field(kernel, name) for name in FIELDS}
+    values = FACE.snapshot(kernel)
+    values["placements"] = placements(kernel)
+    return values
 
 
-def restore(PasstallyKernel kernel, fields) -> None:
+def load(PasstallyKernel kernel, fields) -> None:
     """Set the position from ``fields`` (every name in ``FIELDS``). The caller (the position
     loader) has validated them; only the array sizes and value ranges are checked here."""
     cdef int i
     missing = [name for name in FIELDS if name not in fields]
     if missing:
-        raise ValueError(f"restore needs every field; missing: {', '.join(missing)}")
-    placements = list(fields["placements"])
-    if len(placements) > TOTAL_TILES:
+        raise ValueError(f"load needs every field; missing: {', '.join(missing)}")
+    placed = list(fields["placements"])
+    if len(placed) > TOTAL_TILES:
         raise ValueError(f"at most {TOTAL_TILES} placements")
-    for name, size in (("height", NUM_CELLS), ("tid", NUM_CELLS), ("shape", NUM_CELLS),
-                       ("ring", NUM_SLOTS), ("face_up", NUM_PILES), ("hidden", NUM_PILES),
-                       ("unrevealed", NUM_DESIGNS), ("points", kernel.n)):
-        if len(fields[name]) != size:
-            raise ValueError(f"{name} needs {size} values")
-    for i in range(NUM_CELLS):
-        kernel.p.height[i] = fields["height"][i]
-        kernel.p.tid[i] = fields["tid"][i]
-        kernel.p.shape[i] = fields["shape"][i]
+    FACE.load(kernel, {name: fields[name] for name in FACE.fields})
     for i in range(NUM_CELLS, NUM_CELLS + SIZE):
         kernel.p.height[i] = 0
         kernel.p.tid[i] = -1
     kernel.p.markers = 0
     for i in range(NUM_SLOTS):
-        kernel.p.ring[i] = fields["ring"][i]
         if kernel.p.ring[i] >= 0:
             kernel.p.markers += 1
-    kernel.p.placed = len(placements)
-    for i, (design, anchor, orientation) in enumerate(placements):
+    kernel.p.placed = len(placed)
+    for i, (design, anchor, orientation) in enumerate(placed):
         kernel.p.placed_design[i] = design
         kernel.p.placed_anchor[i] = anchor
         kernel.p.placed_orientation[i] = orientation
-    for i in range(NUM_PILES):
-        kernel.p.face_up[i] = fields["face_up"][i]
-        kernel.p.hidden[i] = fields["hidden"][i]
-    for i in range(NUM_DESIGNS):
-        kernel.p.unrevealed[i] = fields["unrevealed"][i]
-    for i in range(MAX_SEATS):
-        kernel.p.points[i] = fields["points"][i] if i < kernel.n else 0
-    kernel.p.pending = fields["pending"]
-    kernel.p.to_move = fields["to_move"]
-    kernel.p.actions_left = fields["actions_left"]
-    kernel.p.turns = fields["turns"]
-    kernel.p.side1 = fields["side1"]
-    kernel.p.side3 = fields["side3"]
-    kernel.p.end = fields["end"]
-    kernel.p.setup = fields["setup"]
-    kernel.p.final_round = fields["final_round"]
-    kernel.p.game_over = fields["game_over"]
     kernel._derive()
 
 
@@ -155,13 +130,6 @@ def playout_action(PasstallyKernel kernel, unsigned long long seed) -> int:
     _in_play(kernel, "playout_action")
     rng.state = seed
     return kernel.playout_action(&rng, scratch)
-
-
-def set_pending(PasstallyKernel kernel, int pile) -> None:
-    """Make ``pile``'s reveal the current chance node, or none with -1 (tests use it)."""
-    if not -1 <= pile < NUM_PILES:
-        raise ValueError(f"pile must be -1..{NUM_PILES - 1}, not {pile}")
-    kernel.p.pending = pile
 
 
 def line(PasstallyKernel kernel, int slot) -> tuple:

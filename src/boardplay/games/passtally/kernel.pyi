@@ -1,5 +1,5 @@
 """Type stub for the compiled ``boardplay.games.passtally.kernel`` (see ``kernel.pyx``; its
-cold Python face is ``access.pyx``)."""
+cold Python face is ``fields.pyx``)."""
 
 from typing import final
 

@@ -11,7 +11,7 @@ the unrevealed composition (7 of each design minus those placed and face up), wh
 fair shuffle (§9).
 
 The cold Python face (``snapshot``, ``restore``, ``line``...) that the facade, the position
-loader and the explanations use is ``access.pyx``; no C method here touches a Python object.
+loader and the explanations use is ``fields.pyx``; no C method here touches a Python object.
 """
 
 cimport cython
@@ -195,7 +195,7 @@ cdef class PasstallyKernel(Kernel):
         return self.p.face_up[pile] < 0 and self.p.hidden[pile] == 0
 
     cdef int trace(self, int slot, int* passes, signed char* line_at) noexcept:
-        """``trace_line`` (lines.pxi) for the cold face in ``access.pyx``."""
+        """``trace_line`` (lines.pxi) for the cold face in ``fields.pyx``."""
         return trace_line(&self.p, slot, passes, line_at)
 
     cdef int turn_score(self, int seat) noexcept:

@@ -14,8 +14,8 @@ from typing import Any
 from boardplay.core.errors import PositionError
 from boardplay.core.fields import Field, read
 from boardplay.core.game import Game, require
-from boardplay.games.passtally import access
-from boardplay.games.passtally.access import FIELDS
+from boardplay.games.passtally import fields
+from boardplay.games.passtally.fields import FIELDS
 from boardplay.games.passtally.state import (
     END_FINAL_ROUND,
     END_MAX_TURNS,
@@ -53,7 +53,7 @@ _TURNS = "turns"
 def export_position(state: PasstallyState) -> dict[str, Any]:
     """The canonical position JSON: keys in the spec's order, optional flags only when true,
     markers by slot, placements in canonical spelling."""
-    f = access.snapshot(state.kernel)
+    f = fields.snapshot(state.kernel)
     face_up, hidden = f["face_up"], f["hidden"]
     out: dict[str, Any] = {
         "players": state.num_players,
@@ -82,7 +82,7 @@ def export_position(state: PasstallyState) -> dict[str, Any]:
 
 @dataclass
 class _Draft:
-    """The position being loaded, in the kernel's fields (``access.FIELDS``), built and checked
+    """The position being loaded, in the kernel's fields (``fields.FIELDS``), built and checked
     in Python before it is written into a kernel."""
 
     n: int
@@ -111,7 +111,7 @@ class _Draft:
 
     def write(self, state: PasstallyState) -> PasstallyState:
         """Make ``state``'s kernel hold this position."""
-        access.restore(state.kernel, {name: getattr(self, name) for name in FIELDS})
+        fields.load(state.kernel, {name: getattr(self, name) for name in FIELDS})
         return state
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from boardplay.games.passtally import access
+from boardplay.games.passtally import fields
 from boardplay.games.passtally.state import PasstallyState
 from boardplay.games.passtally.tables import (
     CELL_NAMES,
@@ -27,7 +27,7 @@ from boardplay.games.passtally.tables import (
 )
 
 Fields = dict[str, Any]
-"""``access.snapshot(kernel)``, read once per picture."""
+"""``fields.snapshot(kernel)``, read once per picture."""
 
 _PREFIX = 9  # width of the left margin: slot number, marker, row digit
 
@@ -61,7 +61,7 @@ def _same_tile(f: Fields, a: int, b: int) -> bool:
 def board_lines(state: PasstallyState) -> list[str]:
     """The grid with tile outlines: ``:`` is the seam inside a horizontal tile and a blank
     border the seam inside a vertical one, so every top tile's footprint is visible."""
-    f = access.snapshot(state.kernel)
+    f = fields.snapshot(state.kernel)
     border = " " * _PREFIX + "+----" * SIZE + "+"
     out = [
         _columns([str(c) for c in range(SIZE)]),
@@ -107,7 +107,7 @@ def _status(state: PasstallyState) -> str:
 
 def render_state(state: PasstallyState, detail: bool = False) -> str:
     lines = board_lines(state)
-    f = access.snapshot(state.kernel)
+    f = fields.snapshot(state.kernel)
     face_up, hidden, unrevealed = f["face_up"], f["hidden"], f["unrevealed"]
     piles = []
     for p in range(NUM_PILES):

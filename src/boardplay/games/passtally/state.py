@@ -1,4 +1,4 @@
-"""``PasstallyState``: the thin facade over ``PasstallyKernel`` (kernel.pyx; access.pyx reads it).
+"""``PasstallyState``: the thin facade over ``PasstallyKernel`` (kernel.pyx; fields.pyx reads it).
 
 The contract's hot verbs (``legal_actions``, ``apply_action``, ``clone``, ``current_player``...)
 come compiled from ``KernelState``; this module adds what people and tools need on top: notation,
@@ -11,13 +11,13 @@ and the observation tensor live in their own modules and are reached through the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import KernelState
-from boardplay.games.passtally import access, notation
+from boardplay.games.passtally import fields, notation
 from boardplay.games.passtally.explain import explain_illegal
+from boardplay.games.passtally.fields import PasstallyFields
 from boardplay.games.passtally.kernel import PasstallyKernel
 from boardplay.games.passtally.tables import (
     FOOTPRINTS,
@@ -65,11 +65,12 @@ def new_kernel(game: Game) -> PasstallyKernel:
     )
 
 
-class PasstallyState(KernelState, State):
+class PasstallyState(KernelState, PasstallyFields, State):
     """A Passtally position: a ``PasstallyKernel`` plus the game and the action history.
 
-    The accessors return copies of the kernel's fields (``snapshot``), so reading them is cold
-    and changing a returned list changes nothing.
+    The position's fields (``to_move``, ``height``, ``points``...) are read-only properties made
+    from the kernel's field table (``fields.FACE``): each read copies the C field, so changing
+    a returned list changes nothing.
     """
 
     kernel: PasstallyKernel
@@ -89,107 +90,19 @@ class PasstallyState(KernelState, State):
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
-    # ----- the position's fields, read from the kernel -----------------------------------------
-    def _field(self, name: str) -> Any:
-        return access.field(self.kernel, name)
-
+    # ----- the position's fields: read-only properties from the kernel's table (fields.pyx) ---
     @property
     def num_players(self) -> int:
         return self.game.num_players
 
     @property
-    def height(self) -> list[int]:
-        """Stack height per cell (0-35, ``row * 6 + col``)."""
-        return list(self._field("height"))
-
-    @property
-    def tid(self) -> list[int]:
-        """The top tile's index in ``placements`` per cell, -1 on the bare board."""
-        return list(self._field("tid"))
-
-    @property
-    def shape(self) -> list[int]:
-        """The top half's shape per cell (X=0, NE=1, NW=2, rotation applied; X when bare)."""
-        return list(self._field("shape"))
-
-    @property
-    def ring(self) -> list[int]:
-        """The seat whose marker stands on each of the 24 slots, or -1."""
-        return list(self._field("ring"))
-
-    @property
     def placements(self) -> list[tuple[int, int, int]]:
         """(design, anchor, orientation) per tile in placement order (the tile ids)."""
-        return list(self._field("placements"))
-
-    @property
-    def face_up(self) -> list[int]:
-        """The face-up design of each pile, or -1."""
-        return list(self._field("face_up"))
-
-    @property
-    def hidden(self) -> list[int]:
-        """Face-down tiles per pile."""
-        return list(self._field("hidden"))
-
-    @property
-    def unrevealed(self) -> list[int]:
-        """Tiles of each design neither placed nor face up."""
-        return list(self._field("unrevealed"))
-
-    @property
-    def points(self) -> list[int]:
-        """VP per seat."""
-        return list(self._field("points"))
-
-    @property
-    def pending(self) -> int:
-        """The pile whose reveal is the current chance node, or -1."""
-        return int(self._field("pending"))
-
-    @pending.setter
-    def pending(self, pile: int) -> None:
-        access.set_pending(self.kernel, pile)
-
-    @property
-    def to_move(self) -> int:
-        """The seat whose turn it is (also during its reveals); -1 once the game is over."""
-        return int(self._field("to_move"))
-
-    @property
-    def actions_left(self) -> int:
-        return int(self._field("actions_left"))
-
-    @property
-    def turns(self) -> int:
-        """Completed turns since setup (only the ``max_turns`` guard consults it)."""
-        return int(self._field("turns"))
+        return fields.placements(self.kernel)
 
     def turn(self) -> tuple[int, int]:
         """A turn is a seat's two actions; setup placements are one turn per seat in a row."""
         return (self.current_player(), self.turns)
-
-    @property
-    def side1(self) -> int:
-        """The side chosen in setup pass 1, or -1."""
-        return int(self._field("side1"))
-
-    @property
-    def side3(self) -> int:
-        """The side chosen in setup pass 3, or -1."""
-        return int(self._field("side3"))
-
-    @property
-    def setup(self) -> bool:
-        return bool(self._field("setup"))
-
-    @property
-    def final_round(self) -> bool:
-        return bool(self._field("final_round"))
-
-    @property
-    def game_over(self) -> bool:
-        return bool(self._field("game_over"))
 
     @property
     def hist(self) -> list[int]:
@@ -202,7 +115,7 @@ class PasstallyState(KernelState, State):
 
     def setup_slots(self) -> list[int]:
         """Legal slots for the next setup marker (§3 'Setup placements in the engine')."""
-        return access.marker_slots(self.kernel)
+        return fields.marker_slots(self.kernel)
 
     def footprint_legal(self, a: int, b: int) -> bool:
         """Support rules 3-4 of §5 for the adjacent cells a, b: equal heights, and a raised
@@ -216,14 +129,14 @@ class PasstallyState(KernelState, State):
 
     def any_placement(self) -> bool:
         """Whether some legal placement exists (design-blind): the immediate-end test."""
-        return access.placement_possible(self.kernel)
+        return fields.placement_possible(self.kernel)
 
     def pile_exhausted(self, pile: int) -> bool:
         return self.face_up[pile] < 0 and self.hidden[pile] == 0
 
     def trace(self, slot: int) -> tuple[int, int]:
         """Follow the line entering the board at ``slot`` (§7.1): (end slot, passes)."""
-        return access.line(self.kernel, slot)
+        return fields.line(self.kernel, slot)
 
     def trace_cells(self, slot: int) -> list[int]:
         """The cells a line visits, in order, from ``slot`` (for the detailed render)."""
@@ -255,11 +168,11 @@ class PasstallyState(KernelState, State):
     def turn_score(self, seat: int) -> int:
         """The VP ``seat`` would add if its turn ended now: passes of both lines summed, then
         converted once."""
-        return access.score_now(self.kernel, seat)
+        return fields.score_now(self.kernel, seat)
 
     def destination(self, slot: int, j: int) -> int:
         """Where the marker on ``slot`` lands with move kind j (``MOVE_STEPS[j]``), or -1."""
-        return access.marker_destination(self.kernel, slot, j)
+        return fields.marker_destination(self.kernel, slot, j)
 
     # ----- notation and explanations ------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
@@ -299,10 +212,10 @@ class PasstallyState(KernelState, State):
         return [float(s) for s in self.points]
 
     def end_code(self) -> str | None:
-        return _END_CODE.get(self._field("end")) if self.game_over else None
+        return _END_CODE.get(self.end) if self.game_over else None
 
     def end_reason(self) -> str | None:
-        return _END_TEXT.get(self._field("end")) if self.game_over else None
+        return _END_TEXT.get(self.end) if self.game_over else None
 
 
 __all__ = [

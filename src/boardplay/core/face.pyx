@@ -1,0 +1,159 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""A kernel's cold face, the same for every game: its position's fields declared once, as a
+table of C addresses in the game's ``kernel.pyx``, and everything Python sees made from it.
+
+``field(probe, name, &probe.s.x, kind, count, doc)`` records where a field of
+the kernel's position struct lies (its byte offset in the kernel object), how to show it (an
+int, a bool, a signed char, a text from ``names``) and how many entries it has (a scalar, a
+fixed count, or a count per seat). A ``Face`` holds a kernel's table and gives:
+
+- ``snapshot(kernel)``: every field as plain Python values (a dict);
+- ``load(kernel, values)``: write the named fields back (the position loader's and tests' one
+  way to set a position outside play; it checks sizes and ranges, not the rules);
+- ``mixin(name)``: a class whose attributes are the fields as read-only properties of a facade
+  (``state.to_move`` reads ``state.kernel``'s C field directly, in compiled code). A facade
+  inherits it after ``KernelState``; writing a field raises ``AttributeError``, so play changes a
+  position only through ``apply_action``.
+"""
+
+from cpython.object cimport PyObject
+
+from boardplay.core.kernel cimport Kernel, KernelState
+
+READ_ONLY = (
+    "is read-only: play changes a position only through apply_action, and a position is set "
+    "through the game's position loader (Face.load)"
+)
+
+
+cdef class Field:
+    """One read-only field of a facade, read from its kernel's C struct (see the module)."""
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        return self.read((<KernelState?>instance).kernel)
+
+    def __set__(self, instance, value):
+        raise AttributeError(f"{self.name} {READ_ONLY}")
+
+    def __delete__(self, instance):
+        raise AttributeError(f"{self.name} {READ_ONLY}")
+
+    def __repr__(self) -> str:
+        return f"<field {self.kernel_type.__name__}.{self.name}>"
+
+    cdef Py_ssize_t length(self, object kernel) except -1:
+        if self.per_seat:
+            return self.count * (<Kernel>kernel).num_players
+        return self.count
+
+    cdef object read(self, object kernel):
+        if type(kernel) is not self.kernel_type:
+            raise TypeError(f"{self.name} is a field of {self.kernel_type.__name__}, "
+                            f"not of {type(kernel).__name__}")
+        cdef char* at = <char*><PyObject*>kernel + self.offset
+        cdef Py_ssize_t i, n
+        if self.count == 0:
+            if self.kind == INT:
+                return (<int*>at)[0]
+            if self.kind == BOOL:
+                return (<int*>at)[0] != 0
+            if self.kind == SCHAR:
+                return (<signed char*>at)[0]
+            return self.names[(<int*>at)[0]]
+        n = self.length(kernel)
+        if self.kind == SCHAR:
+            return [(<signed char*>at)[i] for i in range(n)]
+        if self.kind == BOOL:
+            return [(<int*>at)[i] != 0 for i in range(n)]
+        return [(<int*>at)[i] for i in range(n)]
+
+    cdef int store(self, object kernel, object value) except -1:
+        if type(kernel) is not self.kernel_type:
+            raise TypeError(f"{self.name} is a field of {self.kernel_type.__name__}")
+        cdef char* at = <char*><PyObject*>kernel + self.offset
+        cdef Py_ssize_t i, n
+        if self.count == 0:
+            self._store_one(at, 0, value)
+            return 0
+        values = list(value)
+        n = self.length(kernel)
+        if len(values) != n:
+            raise ValueError(f"{self.name} needs {n} values, not {len(values)}")
+        for i in range(n):
+            self._store_one(at, i, values[i])
+        return 0
+
+    cdef int _store_one(self, char* at, Py_ssize_t i, object value) except -1:
+        if self.kind == NAMED:
+            if value not in self.names:
+                raise ValueError(f"{self.name} must be one of {self.names}, not {value!r}")
+            (<int*>at)[i] = self.names.index(value)
+        elif self.kind == SCHAR:
+            if not -128 <= value <= 127:
+                raise ValueError(f"{self.name} holds -128..127, not {value!r}")
+            (<signed char*>at)[i] = value
+        else:
+            (<int*>at)[i] = value
+        return 0
+
+
+cdef Field field(object probe, str name, const void* address, int kind, int count, str doc,
+                 tuple names=()):
+    """The table entry for the field at ``address`` inside ``probe`` (an instance of the
+    kernel class the table describes): ``count`` ``SCALAR`` (0) for one value, a positive
+    count of entries, or ``-c`` for ``c`` entries per seat (``PER_SEAT`` is -1); ``names`` for
+    a ``NAMED`` field."""
+    cdef Field f = Field.__new__(Field)
+    f.name = name
+    f.doc = doc
+    f.kernel_type = type(probe)
+    f.offset = <const char*>address - <char*><PyObject*>probe
+    f.kind = kind
+    f.count = -count if count < 0 else count
+    f.per_seat = count < 0
+    f.names = names
+    return f
+
+
+cdef class Face:
+    """A kernel class's table of fields (see the module): snapshot, load and the facade's
+    read-only properties, all from the one table."""
+
+    cdef readonly type kernel_type
+    cdef readonly dict fields
+
+    def __init__(self, Kernel probe, fields):
+        self.kernel_type = type(probe)
+        self.fields = {}
+        for f in fields:
+            if (<Field?>f).kernel_type is not self.kernel_type:
+                raise TypeError(f"{f.name} belongs to {f.kernel_type.__name__}")
+            self.fields[f.name] = f
+
+    def snapshot(self, Kernel kernel) -> dict:
+        """Every field of ``kernel``'s position as plain Python values, in table order."""
+        return {name: (<Field>f).read(kernel) for name, f in self.fields.items()}
+
+    def load(self, Kernel kernel, values) -> None:
+        """Write ``values`` (field name -> value, any subset of the table) into ``kernel``.
+        Sizes and value ranges are checked; that the position is one the rules can reach is
+        the caller's (the position loader's) job. An unknown name is refused, and nothing is
+        written then."""
+        unknown = [name for name in values if name not in self.fields]
+        if unknown:
+            raise KeyError(f"no field {', '.join(map(repr, unknown))} in "
+                           f"{self.kernel_type.__name__}; fields: {', '.join(self.fields)}")
+        for name, value in values.items():
+            (<Field>self.fields[name]).store(kernel, value)
+
+    def mixin(self, str name) -> type:
+        """A class holding the fields as read-only properties, for a facade to inherit."""
+        attributes = dict(self.fields)
+        attributes["__slots__"] = ()
+        attributes["__doc__"] = (
+            f"The read-only fields of {self.kernel_type.__name__} (its table in kernel.pyx)."
+        )
+        attributes["__module__"] = self.kernel_type.__module__
+        return type(name, (), attributes)
