@@ -7,14 +7,12 @@ import random
 import pytest
 
 from boardplay.core.game import CHANCE, TERMINAL
+from boardplay.games.passtally.layout import MOVE_BASE, PLACE_BASE, PLACE_PER_PILE
 from boardplay.games.passtally.state import PasstallyState
 from boardplay.games.passtally.tables import (
     FOOTPRINTS,
-    MOVE_BASE,
     NUM_DESIGNS,
     OTHER_CELL,
-    PLACE_BASE,
-    PLACE_PER_PILE,
     PLACED_SHAPES,
     SYMMETRIC,
     vp_for_passes,

@@ -22,11 +22,11 @@ import boardplay
 from boardplay.core.errors import IllegalActionError, OptionError
 from boardplay.core.game import CHANCE
 from boardplay.games.passtally.fields import FACE
+from boardplay.games.passtally.layout import NUM_ACTIONS
 from boardplay.games.passtally.tables import (
     CELL_INDEX,
     DESIGNS,
     EDGE_SLOT,
-    NUM_ACTIONS,
     PARTNER,
     SLOT_CELL,
     SLOT_FACE,

@@ -16,6 +16,7 @@ from real games.
 from libc.math cimport exp, sqrt
 
 from boardplay.core.kernel cimport TERMINAL, Kernel
+cimport boardplay.games.passtally.layout as passtally_layout
 cimport boardplay.games.potlatch.layout as potlatch_layout
 cimport boardplay.games.proteus.layout as proteus_layout
 
@@ -122,28 +123,26 @@ cdef class PasstallyEvaluation(LeafEvaluation):
         chosen = weightsets.load("passtally", weights or passtally.DEFAULT_WEIGHTS)
         LeafEvaluation.__init__(self, players, [
             chosen.shaped("temperature_per_sqrt_turn"), chosen.shaped("line_turns"),
-            passtally._POINTS, passtally._LINES, passtally._PILES, passtally._PLAYERS,
             chosen.shaped("temperature"), *chosen.vector(passtally.TERMS),
         ])
 
     cdef double strengths(self) noexcept:
         cdef double* f = self.features
         cdef double* w = self.weights
-        cdef int points = <int>w[2], lines = <int>w[3], piles = <int>w[4]
-        cdef int players = <int>f[<int>w[5]], seat, p, line_vp
-        cdef int left = <int>f[piles]
-        for p in range(1, 3):
-            left = min(left, <int>f[piles + p])
+        cdef int players = <int>f[<int>passtally_layout.PLAYERS], seat, line_vp
+        cdef int left = <int>f[<int>passtally_layout.TILES_PILE_A]
+        left = min(left, <int>f[<int>passtally_layout.TILES_PILE_B])
+        left = min(left, <int>f[<int>passtally_layout.TILES_PILE_C])
         cdef double turns = max(1.0, 2.0 * left / players)
         cdef double pays = min(w[1], turns)
         cdef double value
         for seat in range(players):
-            line_vp = <int>f[lines + seat]
+            line_vp = <int>f[passtally_layout.LINE_VP_SEAT0 + seat]
             # The hand set's sum first, in its order; terms weighing 0 then add exactly 0.
-            value = w[7] * f[points + seat] + w[8] * (pays * line_vp)
-            value += w[9] * line_vp + w[10] * (line_vp * turns)
+            value = w[3] * f[passtally_layout.VP_SEAT0 + seat] + w[4] * (pays * line_vp)
+            value += w[5] * line_vp + w[6] * (line_vp * turns)
             self.strength[seat] = value
-        return w[6] + w[0] * sqrt(turns)
+        return w[2] + w[0] * sqrt(turns)
 
 
 cdef class MontanaEvaluation(LeafEvaluation):

@@ -8,9 +8,10 @@ proportional to the square root of the turns left, estimated from the smallest p
 exhausted pile starts the final round): a lead of 5 VP with most of the game to play is far from
 decisive, at the end any lead is.
 
-The features (``PasstallyKernel.features()``, documented in the game's ``tables.FEATURE_NAMES``):
-0-2 VP per seat, 3-5 the VP each seat's complete lines would score now, 6-8 the tiles left in
-each pile (face-up one included), 9 the number of players.
+The features (``PasstallyKernel.features()``, laid out as ``Feature`` in the game's
+``layout.pxd``) are read by name (``FEATURE_NAMES``, resolved to indices once, at import): each
+seat's VP, the VP each seat's complete lines would score now, the tiles left in each pile
+(face-up one included), the number of players.
 
 The numbers are data (``weights/passtally/<set>.json``, ``boardplay.ai.evaluation.weightsets``):
 ``hand`` holds the ones above; a set fitted from self-play (``boardplay.ai.fit``) weighs the same
@@ -25,6 +26,7 @@ from functools import cache
 
 from boardplay.ai.evaluation import Evaluation, Heuristics, softmax, weightsets
 from boardplay.core.game import State
+from boardplay.games.passtally.layout import FEATURE_NAMES
 
 TERMS = ("vp", "line_vp_paid", "line_vp", "line_vp_turns")
 """The terms of a seat's strength, in the order of ``terms``: its VP; the VP its complete lines
@@ -40,13 +42,16 @@ VP_SPREAD_PER_TURN = HAND.shaped("temperature_per_sqrt_turn")
 LINE_TURNS = HAND.shaped("line_turns")
 """Further turns a completed line is expected to score before it is broken or the game ends."""
 
-_POINTS, _LINES, _PILES, _PLAYERS = 0, 3, 6, 9
-"""Where each group starts in the feature vector."""
+VP = tuple(FEATURE_NAMES.index(f"vp_seat{seat}") for seat in range(3))
+LINE_VP = tuple(FEATURE_NAMES.index(f"line_vp_seat{seat}") for seat in range(3))
+PILES = tuple(FEATURE_NAMES.index(f"tiles_pile_{pile}") for pile in "abc")
+PLAYERS = FEATURE_NAMES.index("players")
+"""The feature indices of each seat's VP and line VP, each pile's tiles and the player count."""
 
 
 def turns_left(features: Sequence[float]) -> float:
-    players = int(features[_PLAYERS])
-    left = min(int(features[_PILES + p]) for p in range(3))
+    players = int(features[PLAYERS])
+    left = min(int(features[pile]) for pile in PILES)
     # Each turn places up to two tiles from three piles: the smallest pile shrinks about every
     # other turn of the table, so about 2 * left / players turns remain per player.
     return max(1.0, 2.0 * left / players)
@@ -61,8 +66,8 @@ def terms(
     pays = min(weights.shaped("line_turns"), turns)
     rows = []
     for seat in range(players):
-        lines = int(features[_LINES + seat])
-        rows.append([float(features[_POINTS + seat]), pays * lines, float(lines), lines * turns])
+        lines = int(features[LINE_VP[seat]])
+        rows.append([float(features[VP[seat]]), pays * lines, float(lines), lines * turns])
     return rows
 
 
@@ -88,13 +93,13 @@ def evaluation(name: str) -> Evaluation:
         if state.kernel is None:
             raise TypeError("the Passtally evaluation reads the compiled kernel's features")
         features = state.kernel.features()
-        players = int(features[_PLAYERS])
+        players = int(features[PLAYERS])
         turns = turns_left(features)
         pays = min(cap, turns)
         strengths = []
         for seat in range(players):
-            lines = int(features[_LINES + seat])
-            value = vp * float(features[_POINTS + seat]) + paid * (pays * lines)
+            lines = int(features[LINE_VP[seat]])
+            value = vp * float(features[VP[seat]]) + paid * (pays * lines)
             value += line_vp * lines + line_vp_turns * (lines * turns)
             strengths.append(value)
         return softmax(strengths, temperature(features, weight_set))

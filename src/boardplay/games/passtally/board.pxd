@@ -8,6 +8,11 @@ cdef extern from *:
     # The index of the lowest set bit of a non-zero word (a single instruction).
     int ctz "__builtin_ctz" (unsigned int x) noexcept nogil
 
+# The action ids and end codes are declared in layout.pxd; passed on from here.
+from boardplay.games.passtally.layout cimport (
+    END_FINAL_ROUND, END_MAX_TURNS, END_NO_PLACEMENT, END_NONE, MOVE_BASE, NUM_ACTIONS, PLACE_BASE,
+    PLACE_PER_PILE,
+)
 
 cdef enum:
     SIZE = 6
@@ -20,21 +25,11 @@ cdef enum:
     TILES_PER_PILE = 14
     ACTIONS_PER_TURN = 2
     FINAL_ROUND_SCORE = 50
-    PLACE_BASE = 24
-    PLACE_PER_PILE = 144
-    MOVE_BASE = 456
-    NUM_ACTIONS = 552
     NUM_OFFSETS = 144
     MAX_SEATS = 3
     CELL_PLANES = 7
     OBSERVATION_SIZE = 372
     FEATURE_SIZE = 10
-
-cdef enum:
-    END_NONE = 0
-    END_NO_PLACEMENT = 1
-    END_FINAL_ROUND = 2
-    END_MAX_TURNS = 3
 
 cdef enum:
     # The orientation bits of ``Position.orient``: bit k for orientation k (E, S, W, N).

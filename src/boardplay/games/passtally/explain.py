@@ -14,16 +14,13 @@ from typing import Any
 from boardplay.games.passtally import notation
 from boardplay.games.passtally.fields import marker_destination, marker_slots, snapshot
 from boardplay.games.passtally.kernel import PasstallyKernel
+from boardplay.games.passtally.layout import MOVE_BASE, NUM_ACTIONS, PLACE_BASE, PLACE_PER_PILE
 from boardplay.games.passtally.tables import (
     DESIGNS,
-    MOVE_BASE,
-    NUM_ACTIONS,
     NUM_DESIGNS,
     NUM_SLOTS,
     OTHER_CELL,
     PILE_NAMES,
-    PLACE_BASE,
-    PLACE_PER_PILE,
     SIDE_NAMES,
     SIZE,
     SYMMETRIC,

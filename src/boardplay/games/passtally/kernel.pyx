@@ -24,6 +24,7 @@ from boardplay.games.passtally.board cimport (
     SIZE, TILES_PER_DESIGN, TILES_PER_PILE, ctz,
 )
 
+from boardplay.games.passtally.layout cimport LINE_VP_SEAT0, PLAYERS, TILES_PILE_A, VP_SEAT0
 from boardplay.games.passtally.ring cimport (
     destination,
     has_move,
@@ -67,7 +68,6 @@ def _load_tables():
     assert (t.SIZE, t.NUM_CELLS, t.NUM_SLOTS, t.NUM_PILES, t.NUM_DESIGNS) == (6, 36, 24, 3, 6)
     assert (t.TOTAL_TILES, t.TILES_PER_DESIGN, t.TILES_PER_PILE) == (42, 7, 14)
     assert (t.ACTIONS_PER_TURN, t.FINAL_ROUND_SCORE) == (2, 50)
-    assert (t.PLACE_BASE, t.PLACE_PER_PILE, t.MOVE_BASE, t.NUM_ACTIONS) == (24, 144, 456, 552)
     # The footprint upkeep (``refresh_cell``) relies on this layout: E/S/W/N reach the cells
     # +1/+SIZE/-1/-SIZE, and the footprints are the E and S pairs.
     for key, other in enumerate(t.OTHER_CELL):
@@ -552,13 +552,13 @@ cdef class PasstallyKernel(Kernel):
         write_observation(&self.p, self.n, player, out)
 
     cdef void features_into(self, double* out) noexcept:
-        """``FEATURE_NAMES`` in order: VP per seat (0..2), the VP each seat's complete lines
-        would score now (3..5; 0 for a seat the game does not have), the tiles left in each
-        pile, face-up one included (6..8), and the number of players (9)."""
+        """``Feature`` (``layout.pxd``): VP per seat, the VP each seat's complete lines would
+        score now (0 for a seat the game does not have), the tiles left in each pile, face-up
+        one included, and the number of players."""
         cdef int s, pile
         for s in range(MAX_SEATS):
-            out[s] = self.p.points[s] if s < self.n else 0.0
-            out[MAX_SEATS + s] = self.turn_score(s) if s < self.n else 0.0
+            out[VP_SEAT0 + s] = self.p.points[s] if s < self.n else 0.0
+            out[LINE_VP_SEAT0 + s] = self.turn_score(s) if s < self.n else 0.0
         for pile in range(NUM_PILES):
-            out[2 * MAX_SEATS + pile] = self.p.hidden[pile] + (1 if self.p.face_up[pile] >= 0 else 0)
-        out[2 * MAX_SEATS + NUM_PILES] = self.n
+            out[TILES_PILE_A + pile] = self.p.hidden[pile] + (1 if self.p.face_up[pile] >= 0 else 0)
+        out[<int>PLAYERS] = self.n

@@ -16,14 +16,13 @@ from boardplay.core.fields import Field, read
 from boardplay.core.game import Game, require
 from boardplay.games.passtally import fields
 from boardplay.games.passtally.fields import FIELDS
-from boardplay.games.passtally.state import (
+from boardplay.games.passtally.layout import (
     END_FINAL_ROUND,
     END_MAX_TURNS,
     END_NO_PLACEMENT,
     END_NONE,
-    PasstallyState,
-    setup_order,
 )
+from boardplay.games.passtally.state import PasstallyState, setup_order
 from boardplay.games.passtally.tables import (
     CELL_NAMES,
     DESIGNS,

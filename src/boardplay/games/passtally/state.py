@@ -19,6 +19,7 @@ from boardplay.games.passtally import fields, notation
 from boardplay.games.passtally.explain import explain_illegal
 from boardplay.games.passtally.fields import PasstallyFields
 from boardplay.games.passtally.kernel import PasstallyKernel
+from boardplay.games.passtally.layout import END_FINAL_ROUND, END_MAX_TURNS, END_NO_PLACEMENT
 from boardplay.games.passtally.tables import (
     FOOTPRINTS,
     NEIGHBOUR,
@@ -29,7 +30,6 @@ from boardplay.games.passtally.tables import (
 )
 
 # Why a finished game ended (the kernel's ``end`` field, for ``end_reason``).
-END_NONE, END_NO_PLACEMENT, END_FINAL_ROUND, END_MAX_TURNS = 0, 1, 2, 3
 _END_TEXT = {
     END_NO_PLACEMENT: "no legal placement left",
     END_FINAL_ROUND: "final round completed",
@@ -219,10 +219,6 @@ class PasstallyState(KernelState, PasstallyFields, State):
 
 
 __all__ = [
-    "END_FINAL_ROUND",
-    "END_MAX_TURNS",
-    "END_NONE",
-    "END_NO_PLACEMENT",
     "PasstallyState",
     "new_kernel",
     "setup_order",

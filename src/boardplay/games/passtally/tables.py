@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from boardplay.games.passtally.layout import MOVE_BASE, PLACE_BASE, PLACE_PER_PILE
+
 SIZE: Final = 6
 NUM_CELLS: Final = SIZE * SIZE
 NUM_SLOTS: Final = 4 * SIZE
@@ -139,16 +141,9 @@ ALL_OFFSETS: Final = tuple(offset for offset, _ in _ALL_SPELLINGS)
 ALL_FOOTPRINT: Final = tuple(i for _, i in _ALL_SPELLINGS)
 """The footprint index of each entry of ``ALL_OFFSETS``."""
 
-# ----- action ids -----------------------------------------------------------------------------
-SETUP_BASE: Final = 0
-"""``@s``: ids 0-23."""
-PLACE_BASE: Final = SETUP_BASE + NUM_SLOTS
-"""``A:b3E``: ``PLACE_BASE + pile * 144 + anchor * 4 + orientation`` (ids 24-455)."""
-PLACE_PER_PILE: Final = NUM_CELLS * 4
-MOVE_BASE: Final = PLACE_BASE + NUM_PILES * PLACE_PER_PILE
-"""``m7+2``: ``MOVE_BASE + slot * 4 + j`` with j = 0 ``+1``, 1 ``+2``, 2 ``-1``, 3 ``-2``."""
+# ----- action ids (the id ranges are ``layout.pxd``'s) -----------------------------------------
 MOVE_STEPS: Final = ((1, 1), (1, 2), (-1, 1), (-1, 2))
-NUM_ACTIONS: Final = MOVE_BASE + NUM_SLOTS * 4
+"""Marker move j of ``MOVE_BASE + slot * 4 + j``: ``+1``, ``+2``, ``-1``, ``-2`` slots."""
 
 
 def place_id(pile: int, anchor: int, orientation: int) -> int:
@@ -203,14 +198,3 @@ cell at ``LINE_ENTER[exit]``, or ends at the slot ``-1 - LINE_ENTER[exit]``."""
 PLACED_A: Final = tuple(a for a, _ in PLACED_SHAPES)
 PLACED_B: Final = tuple(b for _, b in PLACED_SHAPES)
 VP_TABLE: Final = tuple(vp_for_passes(passes) for passes in range(57))
-
-# ----- the kernel's feature vector (for evaluations) ------------------------------------------
-FEATURE_NAMES: Final = (
-    "vp_seat0", "vp_seat1", "vp_seat2",
-    "line_vp_seat0", "line_vp_seat1", "line_vp_seat2",
-    "tiles_pile_a", "tiles_pile_b", "tiles_pile_c",
-    "players",
-)  # fmt: skip
-"""``PasstallyKernel.features()`` in order: VP per seat; the VP each seat's complete lines would
-score if its turn ended now; the tiles left in each pile, face-up one included; the number of
-players. Seats the game does not have read 0."""

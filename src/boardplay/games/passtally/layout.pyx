@@ -1,0 +1,6 @@
+# cython: language_level=3
+"""Passtally's numbered layouts for Python (declared in ``layout.pxd``): the action id ranges,
+the end codes and ``Feature``, with ``FEATURE_NAMES`` (``"vp_seat0"``...) in index order for
+code that reads the feature vector by name."""
+
+FEATURE_NAMES = tuple(feature.name.lower() for feature in Feature)
