@@ -8,6 +8,7 @@ its Python accessors and never slows the hot path. It sits between the kernel an
 from __future__ import annotations
 
 from boardplay.core.errors import IllegalActionError
+from boardplay.games.potlatch.fields import FACE
 from boardplay.games.potlatch.kernel import PotlatchKernel
 from boardplay.games.potlatch.layout import PAWN_MOVES
 from boardplay.games.potlatch.notation import (
@@ -61,7 +62,8 @@ def blocked(kernel: PotlatchKernel, action: int) -> tuple[str, str]:
     ``dead_end`` (the turn could not be finished after it)."""
     tiles = {pack(q, r): code for q, r, code in kernel.tiles()}
     pawns = [pack(q, r) for q, r in kernel.pawns()]
-    mover = kernel.mover
+    fields = FACE.snapshot(kernel)
+    mover = fields["to_move"]
     here = pawns[mover]
     if action < PAWN_MOVES:
         dest = here + STEPS[action]
@@ -72,9 +74,9 @@ def blocked(kernel: PotlatchKernel, action: int) -> tuple[str, str]:
             return "visited", f"the pawn has already been on {where} this turn"
         h_here = HEIGHT[tiles[here]]
         if dest not in tiles:
-            if kernel.stock == 0:
+            if fields["stock"] == 0:
                 return "no_stock", f"{where} has no tile and the tile stock is empty"
-            if not kernel.blank_free and h_here > 1:
+            if not fields["blank_free"] and h_here > 1:
                 return "height", (
                     f"{where} has no tile (height 0) and the pawn stands {h_here} high; "
                     "a pawn may only step up or down by 1"
@@ -89,9 +91,9 @@ def blocked(kernel: PotlatchKernel, action: int) -> tuple[str, str]:
     else:
         dest = here + STEPS[action - PAWN_MOVES]
         where = hex_text(dest)
-        if HEIGHT[tiles[here]] == 0 and not kernel.run_open:
+        if HEIGHT[tiles[here]] == 0 and not fields["run_open"]:
             return "no_chip", f"the pawn's hex {hex_text(here)} has no chip to move"
-        if dest not in tiles and kernel.stock == 0:
+        if dest not in tiles and fields["stock"] == 0:
             return "no_stock", f"{where} has no tile and the tile stock is empty"
         if dest in tiles and HEIGHT[tiles[dest]] == 3:
             return "full", f"{where} is already 3 high"

@@ -509,54 +509,11 @@ cdef class PotlatchKernel(Kernel):
         pawns = tuple((self.s.b.q[snap.pawn[i]], self.s.b.r[snap.pawn[i]]) for i in range(2))
         return entries, pawns
 
-    @property
-    def stock(self) -> int:
-        return self.s.b.stock
-
-    @property
-    def mover(self) -> int:
-        """The seat whose turn it is (also after the game ended)."""
-        return self.s.b.mover
-
-    @property
-    def done(self) -> int:
-        """Actions already taken this turn."""
-        return self.s.done
-
-    @property
-    def n_actions(self) -> int:
-        """Actions per turn (the position's, which may differ from the option)."""
-        return self.s.n_actions
-
-    @property
-    def run_open(self) -> bool:
-        return bool(self.s.b.run_open)
-
-    @property
-    def turns_played(self) -> int:
-        """Completed turns since setup; used only by the ``turn_limit`` guard."""
-        return self.s.turns_played
-
-    @property
-    def blank_free(self) -> bool:
-        """Option ``blank_entry_ignores_height``."""
-        return bool(self.s.b.blank_free)
-
-    @property
-    def full_snapshots(self) -> bool:
-        return bool(self.full)
-
     def result(self) -> object:
         """``(winner seat or None for a draw, end condition 1..4)``, or None while running."""
         if self.s.condition == 0:
             return None
         return (None if self.s.winner < 0 else self.s.winner, self.s.condition)
-
-    @property
-    def increases(self) -> int:
-        """Chip increases resolved since setup or loading: one per ended run, also when the
-        pawn's hex is already 3 high and nothing is added (§7)."""
-        return self.s.b.increases
 
     def own_stacks(self, int seat) -> int:
         return self.s.b.colour[seat]

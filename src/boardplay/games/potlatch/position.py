@@ -211,24 +211,24 @@ def export_position(state: PotlatchState) -> dict[str, Any]:
     (rq, rr), (bq, br) = kernel.pawns()
     out: dict[str, Any] = {
         "tiles": {f"{q},{r}": CHIP_STRINGS[code] for q, r, code in kernel.tiles()},
-        "stock": kernel.stock,
+        "stock": state.stock,
         "pawns": [f"{rq},{rr}", f"{bq},{br}"],
-        "to_move": kernel.mover,
-        "actions": kernel.n_actions,
+        "to_move": state.to_move,
+        "actions": state.n_actions,
     }
-    done = kernel.done
+    done = state.done
     if done >= 1:
         out["done"] = done
         out["visited"] = [f"{q},{r}" for q, r in kernel.visited()]
-        out["run_open"] = kernel.run_open
+        out["run_open"] = state.run_open
     snaps = state.snapshots
     if done >= 1:
-        snaps[kernel.mover] = state.turn_start_snapshot
+        snaps[state.to_move] = state.turn_start_snapshot
     if any(s is not None for s in snaps):
-        full = kernel.full_snapshots
+        full = state.full_snapshots
         out["snapshots"] = [None if s is None else snapshot_to_json(s, full) for s in snaps]
-    if kernel.turns_played:
-        out["turns_played"] = kernel.turns_played
+    if state.turns_played:
+        out["turns_played"] = state.turns_played
     result = kernel.result()
     if result is not None:
         out["result"] = {"winner": result[0], "condition": result[1]}

@@ -16,6 +16,7 @@ from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import KernelState
 from boardplay.games.potlatch.explain import explain_illegal, illegal_message
+from boardplay.games.potlatch.fields import PotlatchFields
 from boardplay.games.potlatch.kernel import PotlatchKernel
 from boardplay.games.potlatch.notation import (
     ACTION_IDS,
@@ -59,7 +60,7 @@ def snapshot_from_kernel(data: SnapshotData) -> Snapshot:
     return (*items, (pack(rq, rr), -1), (pack(bq, br), -2))
 
 
-class PotlatchState(KernelState, State):
+class PotlatchState(KernelState, PotlatchFields, State):
     """A Potlatch Klone position plus the turn bookkeeping needed to continue it."""
 
     game: Game
@@ -82,7 +83,8 @@ class PotlatchState(KernelState, State):
     def _copy_extra(self, other: KernelState) -> None:
         cast(PotlatchState, other)._loaded = self._loaded
 
-    # ----- typed accessors (cold: each builds a fresh Python value) ---------------------------
+    # ----- typed accessors: the kernel's fields (``to_move``, ``stock``, ``done`` ...) are the
+    # read-only properties of ``PotlatchFields`` (fields.pyx); these repack hexes (cold) -------
     @property
     def tiles(self) -> dict[int, int]:
         """Tile hex -> chip code, in the order the tiles appeared; a hex absent from the dict
@@ -90,53 +92,18 @@ class PotlatchState(KernelState, State):
         return {pack(q, r): code for q, r, code in self.kernel.tiles()}
 
     @property
-    def stock(self) -> int:
-        """Unused base tiles (shared)."""
-        return self.kernel.stock
-
-    @property
     def pawns(self) -> list[int]:
         """[Red's hex, Blue's hex]."""
         return [pack(q, r) for q, r in self.kernel.pawns()]
-
-    @property
-    def to_move(self) -> int:
-        """The seat whose turn it is (also after the game ended)."""
-        return self.kernel.mover
-
-    @property
-    def n_actions(self) -> int:
-        return self.kernel.n_actions
-
-    @property
-    def done(self) -> int:
-        """Actions already taken this turn."""
-        return self.kernel.done
 
     @property
     def visited(self) -> tuple[int, ...]:
         """Hexes the mover's pawn has occupied this turn, start hex first."""
         return tuple(pack(q, r) for q, r in self.kernel.visited())
 
-    @property
-    def run_open(self) -> bool:
-        """The last action was a Pawn Move whose chip increase is still pending."""
-        return self.kernel.run_open
-
-    @property
-    def turns_played(self) -> int:
-        """Completed turns since setup; used only by the ``turn_limit`` guard."""
-        return self.kernel.turns_played
-
     def turn(self) -> tuple[int, int]:
         """A turn is a seat's 2-3 actions (§4); ``turns_played`` counts the finished ones."""
         return (self.current_player(), self.turns_played)
-
-    @property
-    def increases(self) -> int:
-        """Chip increases resolved since setup or loading, one per ended run (§7), counting
-        those on a 3-high hex that add nothing."""
-        return self.kernel.increases
 
     @property
     def result(self) -> tuple[int | None, int] | None:
@@ -151,7 +118,7 @@ class PotlatchState(KernelState, State):
     @property
     def turn_start_snapshot(self) -> Snapshot | None:
         """The current turn's start snapshot (None when unknown, after loading mid-turn)."""
-        return self._snapshot(2, self.kernel.mover)
+        return self._snapshot(2, self.to_move)
 
     def _snapshot(self, which: int, seat: int) -> Snapshot | None:
         data = self.kernel.snapshot(which)
@@ -200,7 +167,7 @@ class PotlatchState(KernelState, State):
         """The repetition snapshot of the current board in its JSON form (spec §8.2, §11):
         ``{"q,r": chips}`` for every stack, or, with ``repetition_compares_full_state``,
         ``{"tiles": {...}, "pawns": [...]}``."""
-        return snapshot_to_json(self.snapshot(), self.kernel.full_snapshots)
+        return snapshot_to_json(self.snapshot(), self.full_snapshots)
 
     # ----- notation and messages --------------------------------------------------------------
     def action_to_string(self, action: int) -> str:

@@ -1,0 +1,33 @@
+# cython: language_level=3
+"""The Potlatch Klone kernel's position fields, declared once (``FACE``, see ``core/face.pyx``):
+the facade's read-only properties (``PotlatchFields``), ``snapshot`` and ``load`` come from this
+table. The hex-shaped reads (tiles, pawns, the visited path, repetition snapshots) repack the
+kernel's slots, so they stay methods of the kernel (``kernel.pyx``)."""
+
+from boardplay.core.face cimport BOOL, INT, SCALAR, field
+from boardplay.games.potlatch.kernel cimport PotlatchKernel
+
+from boardplay.core.face import Face
+
+cdef PotlatchKernel _k = PotlatchKernel.__new__(PotlatchKernel)
+
+FACE = Face(_k, [
+    field(_k, "to_move", &_k.s.b.mover, INT, SCALAR,
+          "The seat whose turn it is (also after the game ended)."),
+    field(_k, "stock", &_k.s.b.stock, INT, SCALAR, "Unused base tiles (shared)."),
+    field(_k, "n_actions", &_k.s.n_actions, INT, SCALAR,
+          "Actions per turn (the position's, which may differ from the option)."),
+    field(_k, "done", &_k.s.done, INT, SCALAR, "Actions already taken this turn."),
+    field(_k, "run_open", &_k.s.b.run_open, BOOL, SCALAR,
+          "The last action was a Pawn Move whose chip increase is still pending."),
+    field(_k, "turns_played", &_k.s.turns_played, INT, SCALAR,
+          "Completed turns since setup; used only by the ``turn_limit`` guard."),
+    field(_k, "increases", &_k.s.b.increases, INT, SCALAR,
+          "Chip increases resolved since setup or loading, one per ended run (§7), counting "
+          "those on a 3-high hex that add nothing."),
+    field(_k, "blank_free", &_k.s.b.blank_free, BOOL, SCALAR,
+          "Option ``blank_entry_ignores_height``."),
+    field(_k, "full_snapshots", &_k.full, BOOL, SCALAR,
+          "Option ``repetition_compares_full_state``: snapshots hold every tile and the pawns."),
+])
+PotlatchFields = FACE.mixin("PotlatchFields")
