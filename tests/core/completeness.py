@@ -1,9 +1,10 @@
 """What a game must provide beyond its rules, checked piece by piece (docs/contributing.md,
-"Adding a game", is the same list). Each piece is declared on the game's ``Game`` class or
-exported by a file the game brings; ``missing`` names every piece a game lacks, so a test fails
-where a part of boardplay would otherwise fall back silently (the Python search for a game
-without an evaluation in C, an undrawable board, a draw that cannot be agreed, the generic
-lobby card)."""
+"Adding a game", is the same list). Each piece is declared on the game's ``Game`` class, kept in
+its folder, exported by its board module (``boards/<game>.js``) or written in its docs;
+``missing`` names every piece a game lacks (a missing word by its key), so a test fails where a
+part of boardplay would otherwise fall back silently (the Python search for a game with a kernel
+but no evaluation in C, an undrawable board, a draw that cannot be agreed, the generic lobby
+card, a walk-through showing its keys)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from boardplay.ai.evaluation import Heuristics
 from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.core.game import Game
 from boardplay.core.registry import find
+from boardplay.i18n.webtable import read_table
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "boardplay" / "web" / "static"
@@ -26,7 +28,10 @@ BOARD_EXPORTS = {
     "draw": r"^export function draw\(",
     "miniature": r"^export function miniature\(",
     "about": r"^export const about = \{ minutes: \[\d+, \d+\], order: \d+ \};",
-    "tutorial": r"^export const tutorial = \{ (steps: \d+|byStage: true, turn: \w+, step: \w+) \};",
+    "tutorial": (
+        r"^export const tutorial = \{ "
+        r"(steps: (?P<steps>\d+)|byStage: true, turn: \w+, step: \w+)[^;]*\};"
+    ),
 }
 """What every game's board module exports for the pages (``boards/load.js``); no page names a
 game."""
@@ -61,7 +66,8 @@ def _class_pieces(cls: type[Game]) -> list[str]:
     if not isinstance(heuristics, Heuristics):
         missing.append("Game.heuristics")
     elif heuristics.compiled is None:
-        missing.append("Heuristics.compiled")
+        if _has_kernel(cls):  # else the Python search is the only one that can play it
+            missing.append("Heuristics.compiled")
     elif not issubclass(find(heuristics.compiled), LeafEvaluation):
         missing.append("Heuristics.compiled (a LeafEvaluation)")
     package = resources.files(cls.__module__.rpartition(".")[0])
@@ -71,20 +77,33 @@ def _class_pieces(cls: type[Game]) -> list[str]:
     return missing
 
 
+def _has_kernel(cls: type[Game]) -> bool:
+    """Whether the game's rules are compiled, so the compiled search could run them."""
+    return cls().new_initial_state().kernel is not None
+
+
+def _words(path: Path) -> set[str]:
+    """The keys of the English table (``EN``) of a board module or of ``strings-games.js``."""
+    return (
+        {key for _, key, _ in read_table(path.read_text(), required=False)}
+        if path.is_file()
+        else set()
+    )
+
+
 def _web_pieces(name: str, static: Path) -> list[str]:
     missing = []
     board = static / "boards" / f"{name}.js"
     text = board.read_text() if board.is_file() else ""
-    for export, pattern in BOARD_EXPORTS.items():
-        if not re.search(pattern, text, re.M):
-            missing.append(f"boards/{name}.js exporting {export}")
-    tables = {
-        "strings-games.js about.*": (static / "strings-games.js", rf'"about\.{name}\.'),
-        "strings-games.js tutorial.*": (static / "strings-games.js", rf'"tutorial\.{name}\.'),
-    }
-    for piece, (path, pattern) in tables.items():
-        if not path.is_file() or not re.search(pattern, path.read_text(), re.M):
-            missing.append(piece)
+    found = {export: re.search(p, text, re.M) for export, p in BOARD_EXPORTS.items()}
+    missing += [f"boards/{name}.js exporting {export}" for export, hit in found.items() if not hit]
+    # The game's words: in its board module's EN table or in its section of strings-games.js.
+    words = _words(board) | _words(static / "strings-games.js")
+    steps = found["tutorial"] and found["tutorial"]["steps"]
+    wanted = [f"about.{name}.line", *(f"tutorial.{name}.{n + 1}" for n in range(int(steps or 0)))]
+    missing += [f"the words {key}" for key in wanted if key not in words]
+    if not steps and not any(key.startswith(f"tutorial.{name}.") for key in words):
+        missing.append(f"the words tutorial.{name}.*")
     return missing
 
 

@@ -1,12 +1,16 @@
-"""One registration point per game: a fifth game registered with one line (``register``) is
-found by the CLI help, the web catalogue, the balance-study variants, the AI's evaluation and
-level lookup and the web's move words, all from its ``Game`` class; and the four real games
-declare what those parts find."""
+"""A game is found from its folder: the toy fifth game (``fifthgame``, Race to ten), arriving as
+a folder, its board module and its docs, is found by the CLI help, the web catalogue, the
+balance-study variants, the AI's evaluation and levels and the web's move and end words, all from
+its ``Game`` class; it provides every piece of the checklist (``completeness``), and removing any
+one piece makes the checklist name it. The four real games are held to the same checklist, and a
+game from outside the package still registers with ``register``."""
 
 from __future__ import annotations
 
 import importlib
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -14,7 +18,7 @@ from typing import Any
 
 import completeness
 import pytest
-from fifthgame import HEURISTICS, RaceGame, describe
+from fifthgame import FIFTH, arrived
 from typer.testing import CliRunner
 
 import boardplay
@@ -26,105 +30,135 @@ from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.registry import available, find, game_class, register, unregister
 from boardplay.web.catalogue import REGISTRY, WebCatalogue
-from boardplay.web.moves import describer, said
+from boardplay.web.hints import hints_for
+from boardplay.web.moves import describer, end_describer, said
+from golden import load_cases, start, trajectory
 
 runner = CliRunner()
 
 
 @pytest.fixture
-def fifth() -> Iterator[None]:
-    register("race", "fifthgame:RaceGame", aliases=("race-to-ten",))
-    try:
-        yield
-    finally:
-        unregister("race")
+def fifth() -> Iterator[Path]:
+    with arrived() as root:
+        yield root
 
 
-def test_one_line_makes_a_fifth_game_loadable(fifth: None) -> None:
+def complete(cls: type[Game], root: Path = FIFTH) -> list[str]:
+    """``completeness.missing`` of a game whose files are under ``root`` (the fifth game's)."""
+    return completeness.missing(
+        cls, static=root / "static", docs=root / "docs", tests=root / "tests"
+    )
+
+
+# ----- the fifth game, found from its folder -----------------------------------------------------
+def test_the_folder_makes_a_fifth_game_loadable(fifth: Path) -> None:
     assert "race" in available() and "race" in boardplay.available()
     game = boardplay.load("race-to-ten(target=15)")
-    assert isinstance(game, RaceGame) and game.options == {"target": 15, "step": 2}
-    assert game_class("race") is RaceGame
+    assert game.name == "race" and game.options == {"target": 15, "step": 2}
+    assert type(game) is game_class("race")
+    assert type(game).__module__ == "boardplay.games.race.game"
 
 
-def test_the_cli_help_lists_it(fifth: None) -> None:
+def test_without_its_folder_it_is_nowhere() -> None:
+    assert "race" not in available() and "race" not in REGISTRY.names()
+    with pytest.raises(OptionError, match="unknown game 'race'"):
+        boardplay.load("race")
+    result = runner.invoke(build_app("en"), ["rules", "--help"])
+    assert "race" not in result.output
+
+
+def test_the_cli_help_lists_it(fifth: Path) -> None:
     app = build_app("en")
     for command in ("play", "rules", "sim", "arena", "analyze"):
         result = runner.invoke(app, [command, "--help"])
         assert result.exit_code == 0, result.output
         assert "race" in result.output and "montana" in result.output
     result = runner.invoke(app, ["rules", "race", "--raw"])
-    assert result.exit_code == 0 and "reaching ten wins" in result.output
+    assert result.exit_code == 0 and "Whoever brings the count to ten" in result.output
 
 
-def test_the_web_catalogue_offers_it(fifth: None) -> None:
+def test_the_web_catalogue_offers_it(fifth: Path) -> None:
     assert "race" in REGISTRY.names()
     assert "race" in WebCatalogue(REGISTRY).names()
-    assert isinstance(WebCatalogue(REGISTRY).load("race", {"step": 3}), RaceGame)
+    game = WebCatalogue(REGISTRY).load("race", {"step": 3})
+    assert game.name == "race" and game.options["step"] == 3
+    assert hints_for(game)["seat_colours"] == ["#d33c3c", "#2f6fd6"]
 
 
-def test_the_balance_study_varies_its_axes(fifth: None) -> None:
+def test_the_balance_study_varies_its_axes(fifth: Path) -> None:
     assert variants_for("race") == [
         Variant("target=10", {"target": 10}),
         Variant("target=15", {"target": 15}),
     ]
 
 
-def test_the_ai_finds_its_evaluation_and_levels(fifth: None) -> None:
+def test_the_ai_finds_its_evaluation_and_levels(fifth: Path) -> None:
     game = boardplay.load("race")
-    assert heuristics_for(game) is HEURISTICS
+    assert heuristics_for(game) is find("boardplay.games.race.evaluation:HEURISTICS")
     assert level_spec("hard", game) == "mcts(iterations=20)"
     state = game.new_initial_state()
-    agent = make_agent("medium", game, seed=1)
-    assert agent.step(state) in state.legal_actions()
+    state.apply_action(0)  # count 1: adding 2 leaves 7, a losing distance for the opponent
+    assert make_agent("expert", game, seed=1).step(state) == 1
 
 
-def test_the_web_finds_its_move_words(fifth: None) -> None:
+def test_the_web_finds_its_move_and_end_words(fifth: Path) -> None:
     game = boardplay.load("race")
-    assert describer(game) is describe
+    assert describer(game) is find("boardplay.games.race.describe:describe")
+    assert end_describer(game) is find("boardplay.games.race.ending:describe_end")
     state = game.new_initial_state()
     assert said(game, state, 1)["words"] == "Player 1 adds 2 to 0."
-
-
-def test_unregistered_it_is_gone_everywhere(fifth: None) -> None:
-    unregister("race")
-    with pytest.raises(OptionError, match="unknown game 'race'"):
-        boardplay.load("race")
-    assert "race" not in REGISTRY.names()
-    result = runner.invoke(build_app("en"), ["rules", "--help"])
-    assert "race" not in result.output
-
-
-def test_registering_refuses_bad_names_and_targets() -> None:
-    with pytest.raises(OptionError, match="lowercase identifier"):
-        register("two words", "fifthgame:RaceGame")
-    with pytest.raises(OptionError, match="module:ClassName"):
-        register("race", "fifthgame.RaceGame")
-    assert "race" not in available()
-
-
-@pytest.mark.parametrize("name", ["montana", "passtally", "potlatch", "proteus"])
-def test_the_four_games_declare_what_the_rest_finds(name: str) -> None:
-    cls = game_class(name)
-    game = boardplay.load(name)
+    state = game.state_from_json({"count": 8, "to_move": 1})
+    last = said(game, state, 1)
     assert (
-        heuristics_for(game) is find(cls.heuristics or "") and heuristics_for(game) is not GENERIC
+        last["words"] == "Player 2 adds 2 to 8. The game ends: Player 2 wins. Player 2 reaches 10."
     )
-    assert cls.describer is not None and describer(game) is find(cls.describer)
-    assert cls.levels is not None and set(cls.levels) == set(LEVEL_NAMES)
-    assert cls.study_axes is not None
-    options = cls.option_set.by_name()
-    assert all(axis in options for axis, _ in cls.study_axes)
-    assert len(variants_for(name)) >= 2
+    assert last["struct"]["ends"]["mark"] == {"kind": "target", "seat": 1, "cell": 10}
 
 
-@pytest.mark.parametrize("name", sorted(available()))
-def test_every_registered_game_provides_every_piece(name: str) -> None:
-    """The checklist of docs/contributing.md, held against every game (as OpenSpiel's test of
-    its game list): nothing a part of boardplay looks for may be missing."""
-    assert completeness.missing(game_class(name)) == []
+def test_its_moves_go_through_the_checked_path(fifth: Path) -> None:
+    state = boardplay.load("race").new_initial_state()
+    state.apply_move("+2")
+    with pytest.raises(boardplay.IllegalActionError, match="legal moves: \\+1, \\+2"):
+        state.apply_action(2)
+    assert state.history() == [1] and state.to_json() == {"count": 2, "to_move": 1}
 
 
+def test_it_replays_its_frozen_trajectories(fifth: Path) -> None:
+    for case in load_cases(fifth / "tests" / "games" / "race" / "golden.json"):
+        game = boardplay.load("race", **case["options"])
+        played = trajectory(start(game, case), case["seed"], game.num_players)
+        assert played == (case["actions"], case["digest"])
+
+
+def test_it_provides_every_piece(fifth: Path) -> None:
+    assert complete(game_class("race")) == []
+
+
+def test_make_i18n_collects_its_words_from_its_folder_and_board_module(tmp_path: Path) -> None:
+    """``make i18n``'s extraction, run where the fifth game's files are: the words of its board
+    module (``EN``) and of its moves and endings (``say``) reach the web catalogue; the four
+    games' board modules, which keep no words, give none."""
+    pot, static = tmp_path / "web.pot", tmp_path / "static"
+    shutil.copytree(completeness.STATIC / "boards", static / "boards")
+    shutil.copy(FIFTH / "static" / "boards" / "race.js", static / "boards")
+    subprocess.run(
+        [
+            *(str(Path(sys.executable).parent / "pybabel"), "-q", "extract"),
+            *("-F", "babel-web.cfg", "--no-default-keywords", "-k", "say", "-k", "pgettext:1c,2"),
+            *("-o", str(pot), str(static), str(FIFTH / "games")),
+        ],
+        check=True,
+        cwd=completeness.ROOT,
+    )
+    text = pot.read_text()
+    for key in ("about.race.line", "tutorial.race.1", "race.label"):
+        assert f'msgctxt "{key}"' in text
+    assert 'msgid "{seat} adds {n} to {count}."' in text
+    assert 'msgid "{seat} reaches {target}."' in text
+    assert text.count("msgctxt") == 3
+
+
+# ----- removing any piece of the fifth game fails the checklist, naming it ----------------------
 def _without(cls: type[Game], attribute: str) -> type[Game]:
     """``cls`` rebuilt directly on ``Game`` without one of its own attributes."""
     body = {k: v for k, v in vars(cls).items() if k not in (attribute, "__dict__", "__weakref__")}
@@ -142,13 +176,68 @@ def _without(cls: type[Game], attribute: str) -> type[Game]:
         ("heuristics", "Game.heuristics"),
     ],
 )
-def test_the_checklist_fails_when_a_declaration_is_removed(attribute: str, piece: str) -> None:
-    cls = game_class("potlatch")
-    assert completeness.missing(cls) == []
-    assert piece in completeness.missing(_without(cls, attribute))
+def test_removing_a_declaration_fails_the_checklist(
+    fifth: Path, attribute: str, piece: str
+) -> None:
+    cls = game_class("race")
+    assert complete(cls) == []
+    assert piece in complete(_without(cls, attribute))
 
 
-def test_the_checklist_fails_when_the_evaluation_in_c_is_missing(monkeypatch: Any) -> None:
+FILES = [
+    ("games/race/rules.md", None, "rules.md in the game's package"),
+    ("games/race/rules.ja.md", None, "rules.ja.md in the game's package"),
+    ("static/boards/race.js", None, "boards/race.js exporting draw"),
+    ("static/boards/race.js", "export function draw(", "boards/race.js exporting draw"),
+    ("static/boards/race.js", "export function miniature(", "boards/race.js exporting miniature"),
+    ("static/boards/race.js", "export const about", "boards/race.js exporting about"),
+    ("static/boards/race.js", "export const tutorial", "boards/race.js exporting tutorial"),
+    ("static/boards/race.js", '"about.race.line"', "the words about.race.line"),
+    ("static/boards/race.js", '"tutorial.race.1"', "the words tutorial.race.1"),
+    ("docs/rules/race.md", None, "docs/rules/race.md"),
+    ("docs/rules/race.ja.md", None, "docs/rules/race.ja.md"),
+    ("docs/formats/race.md", None, "docs/formats/race.md"),
+    ("tests/games/race/golden.json", None, "games/race/golden.json"),
+]
+
+
+@pytest.mark.parametrize(("path", "text", "piece"), FILES, ids=[f"{p}:{t}" for p, t, _ in FILES])
+def test_removing_a_file_or_an_export_fails_the_checklist(
+    tmp_path: Path, path: str, text: str | None, piece: str
+) -> None:
+    """The fifth game copied, one file removed (or one export or word key spoiled), and the
+    copy's folder is the one boardplay finds."""
+    root = tmp_path / "fifth"
+    shutil.copytree(FIFTH, root)
+    target = root / path
+    if text is None:
+        target.unlink()
+    else:
+        source = target.read_text()
+        assert text in source
+        target.write_text(
+            source.replace(text, text.replace("export ", "").replace(".race.", ".x."))
+        )
+    with arrived(root):
+        assert piece in complete(game_class("race"), root)
+
+
+def test_a_folder_without_its_declaration_is_an_error(tmp_path: Path) -> None:
+    root = tmp_path / "fifth"
+    shutil.copytree(FIFTH, root)
+    (root / "games" / "race" / "__init__.py").write_text('"""Race to ten."""\n')
+    with (
+        arrived(root),
+        pytest.raises(OptionError, match=r"boardplay\.games\.race declares no game"),
+    ):
+        available()
+
+
+def test_the_checklist_fails_when_the_evaluation_in_c_of_a_kernel_is_missing(
+    monkeypatch: Any,
+) -> None:
+    """A game without a kernel needs no evaluation in C (the fifth game); one with a kernel does,
+    or MCTS quietly runs the Python search."""
     module, _, attribute = (game_class("potlatch").heuristics or "").partition(":")
     heuristics = find(f"{module}:{attribute}")
     monkeypatch.setattr(
@@ -157,57 +246,66 @@ def test_the_checklist_fails_when_the_evaluation_in_c_is_missing(monkeypatch: An
     assert "Heuristics.compiled" in completeness.missing(game_class("potlatch"))
 
 
-@pytest.mark.parametrize(
-    ("path", "edit", "piece"),
-    [
-        ("boards/potlatch.js", None, "boards/potlatch.js exporting draw"),
-        (
-            "boards/potlatch.js",
-            ("export function draw(", "function draw("),
-            "boards/potlatch.js exporting draw",
-        ),
-        (
-            "boards/potlatch.js",
-            ("export function miniature(", "function miniature("),
-            "boards/potlatch.js exporting miniature",
-        ),
-        (
-            "boards/potlatch.js",
-            ("export const about", "const about"),
-            "boards/potlatch.js exporting about",
-        ),
-        (
-            "boards/potlatch.js",
-            ("export const tutorial", "const tutorial"),
-            "boards/potlatch.js exporting tutorial",
-        ),
-        (
-            "strings-games.js",
-            ('"about.potlatch.', '"about.x.'),
-            "strings-games.js about.*",
-        ),
-    ],
-)
-def test_the_checklist_fails_when_a_web_piece_is_removed(
-    tmp_path: Path, path: str, edit: tuple[str, str] | None, piece: str
-) -> None:
+# ----- the four games, and games from outside the package ---------------------------------------
+@pytest.mark.parametrize("name", sorted(available()))
+def test_every_registered_game_provides_every_piece(name: str) -> None:
+    """The checklist of docs/contributing.md, held against every game (as OpenSpiel's test of
+    its game list): nothing a part of boardplay looks for may be missing."""
+    cls = game_class(name)
+    assert cls.name == name and cls.__module__ == f"boardplay.games.{name}.game"
+    assert completeness.missing(cls) == []
+
+
+@pytest.mark.parametrize("name", ["montana", "passtally", "potlatch", "proteus"])
+def test_the_four_games_declare_what_the_rest_finds(name: str) -> None:
+    cls = game_class(name)
+    game = boardplay.load(name)
+    assert (
+        heuristics_for(game) is find(cls.heuristics or "") and heuristics_for(game) is not GENERIC
+    )
+    assert cls.describer is not None and describer(game) is find(cls.describer)
+    assert cls.levels is not None and set(cls.levels) == set(LEVEL_NAMES)
+    assert cls.study_axes is not None
+    options = cls.option_set.by_name()
+    assert all(axis in options for axis, _ in cls.study_axes)
+    assert len(variants_for(name)) >= 2
+
+
+def test_the_four_games_words_in_strings_games_count(tmp_path: Path) -> None:
+    """The four games keep their words in ``strings-games.js``; a key missing there is named."""
     static = tmp_path / "static"
     shutil.copytree(completeness.STATIC, static)
-    target = static / path
-    if edit is None:
-        target.unlink()
-    else:
-        text = target.read_text()
-        assert edit[0] in text
-        target.write_text(text.replace(edit[0], edit[1]))
-    cls = game_class("potlatch")
-    assert completeness.missing(cls) == []
-    assert piece in completeness.missing(cls, static=static)
+    table = static / "strings-games.js"
+    table.write_text(table.read_text().replace('"tutorial.potlatch.2"', '"tutorial.x.2"'))
+    assert completeness.missing(game_class("potlatch"), static=static) == [
+        "the words tutorial.potlatch.2"
+    ]
 
 
-def test_the_checklist_fails_when_a_document_is_removed(tmp_path: Path) -> None:
-    docs = tmp_path / "docs"
-    shutil.copytree(completeness.DOCS / "rules", docs / "rules")
-    shutil.copytree(completeness.DOCS / "formats", docs / "formats")
-    (docs / "formats" / "potlatch.md").unlink()
-    assert completeness.missing(game_class("potlatch"), docs=docs) == ["docs/formats/potlatch.md"]
+@pytest.fixture
+def outside(monkeypatch: Any) -> Iterator[None]:
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[1] / "adapters"))
+    register("dicerace", "dicerace:DiceRaceGame", aliases=("dice-race",))
+    try:
+        yield
+    finally:
+        unregister("dicerace")
+
+
+def test_a_game_outside_the_package_registers_with_one_line(outside: None) -> None:
+    assert "dicerace" in available() and "dicerace" in REGISTRY.names()
+    assert boardplay.load("dice-race(target=12)").options["target"] == 12
+    unregister("dicerace")
+    assert "dicerace" not in available()
+    with pytest.raises(OptionError, match="unknown game 'dice-race'"):
+        boardplay.load("dice-race")
+
+
+def test_registering_refuses_bad_names_targets_and_a_folder_games_name() -> None:
+    with pytest.raises(OptionError, match="lowercase identifier"):
+        register("two words", "dicerace:DiceRaceGame")
+    with pytest.raises(OptionError, match="module:ClassName"):
+        register("dicerace", "dicerace.DiceRaceGame")
+    with pytest.raises(OptionError, match="already the game of the folder"):
+        register("potlatch", "dicerace:DiceRaceGame")
+    assert "dicerace" not in available()

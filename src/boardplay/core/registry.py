@@ -1,70 +1,102 @@
-"""The registry of games: names, aliases and lazy imports, so ``boardplay --help`` stays fast and
-a game package is imported only when it is used."""
+"""The registry of games: found from their folders, loaded lazily, so ``boardplay --help`` stays
+fast and a game's rules are imported only when it is used.
+
+Every package under ``boardplay.games`` (its ``__path__``, so a directory added there counts too)
+is a game. Its ``__init__`` declares it and imports nothing heavy:
+``GAME = "boardplay.games.<name>.game:XGame"`` and, if it has other spellings,
+``ALIASES = ("other-name",)``; the folder's name is the game's name. Everything else (CLI help,
+web catalogue, AI evaluation and levels, balance-study variants, move words) is found from that
+class's attributes (``core.game.Game``). ``register`` adds a game from outside the package (a
+plug-in, a test); ``tests/core/completeness.py`` holds a game to everything it must provide."""
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import pkgutil
 from typing import Any
 
+import boardplay.games
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.options import parse_game_string
 
-# The one registration point of a game: name -> "module:ClassName" of its ``Game``. Everything
-# else (CLI help, web catalogue, AI evaluation and levels, balance-study variants, move words) is
-# found from that class's attributes (``core.game.Game``).
-_GAMES: dict[str, str] = {
-    "montana": "boardplay.games.montana.game:MontanaGame",
-    "passtally": "boardplay.games.passtally.game:PasstallyGame",
-    "potlatch": "boardplay.games.potlatch.game:PotlatchGame",
-    "proteus": "boardplay.games.proteus.game:ProteusGame",
-}
-_ALIASES = {"potlatch-klone": "potlatch", "potlatch_klone": "potlatch"}
+_REGISTERED: dict[str, str] = {}
+"""Games added with ``register``: name -> "module:ClassName"."""
+_REGISTERED_ALIASES: dict[str, str] = {}
+_FOUND: dict[tuple[str, ...], tuple[dict[str, str], dict[str, str]]] = {}
+"""The folders found, by the ``__path__`` they were looked for in (listing it costs ~0.7 ms)."""
 
 
-def _installed() -> dict[str, str]:
-    """Games whose package is present (engines land one at a time)."""
-    present: dict[str, str] = {}
-    for name, target in _GAMES.items():
-        module = target.partition(":")[0]
-        if importlib.util.find_spec(module.rsplit(".", 1)[0]) and importlib.util.find_spec(module):
-            present[name] = target
-    return present
+def _folders() -> tuple[dict[str, str], dict[str, str]]:
+    """(name -> target, alias -> name) of the game folders, read from each package's declaration.
+    A folder without one is an error, not a game quietly missing from every list."""
+    where = tuple(boardplay.games.__path__)
+    if where not in _FOUND:
+        _FOUND[where] = _read_folders()
+    return _FOUND[where]
+
+
+def _read_folders() -> tuple[dict[str, str], dict[str, str]]:
+    games: dict[str, str] = {}
+    aliases: dict[str, str] = {}
+    prefix = f"{boardplay.games.__name__}."
+    for folder in pkgutil.iter_modules(boardplay.games.__path__, prefix):
+        name = folder.name.removeprefix(prefix)
+        if not folder.ispkg or name.startswith("_"):
+            continue
+        package = importlib.import_module(folder.name)
+        target = getattr(package, "GAME", None)
+        if not isinstance(target, str) or ":" not in target:
+            raise OptionError(
+                f"{folder.name} declares no game: its __init__ must set "
+                f"GAME = '{folder.name}.game:ClassName'"
+            )
+        games[name] = target
+        aliases.update((alias, name) for alias in getattr(package, "ALIASES", ()))
+    return games, aliases
+
+
+def _games() -> tuple[dict[str, str], dict[str, str]]:
+    games, aliases = _folders()
+    return {**games, **_REGISTERED}, {**aliases, **_REGISTERED_ALIASES}
 
 
 def register(name: str, target: str, aliases: tuple[str, ...] = ()) -> None:
-    """Add a game: ``register("dicerace", "mypackage.dicerace:DiceRaceGame")``. The name is
-    what ``load`` and the command line take; the class is imported only when it is used."""
+    """Add a game from outside ``boardplay.games``:
+    ``register("dicerace", "mypackage.dicerace:DiceRaceGame")``. The name is what ``load`` and
+    the command line take; the class is imported only when it is used."""
     key = name.strip().lower()
     if not key or not key.isidentifier():
         raise OptionError(f"a game name is a lowercase identifier, not {name!r}")
     if ":" not in target:
         raise OptionError(f"a game is registered as 'module:ClassName', not {target!r}")
-    _GAMES[key] = target
+    if key in _folders()[0]:
+        raise OptionError(f"{key!r} is already the game of the folder boardplay.games.{key}")
+    _REGISTERED[key] = target
     for alias in aliases:
-        _ALIASES[alias.strip().lower()] = key
+        _REGISTERED_ALIASES[alias.strip().lower()] = key
 
 
 def unregister(name: str) -> None:
     """Remove a game added with ``register`` (and its aliases)."""
     key = name.strip().lower()
-    _GAMES.pop(key, None)
-    for alias in [a for a, target in _ALIASES.items() if target == key]:
-        del _ALIASES[alias]
+    _REGISTERED.pop(key, None)
+    for alias in [a for a, target in _REGISTERED_ALIASES.items() if target == key]:
+        del _REGISTERED_ALIASES[alias]
 
 
 def available() -> list[str]:
     """The names of the games that can be loaded, sorted."""
-    return sorted(_installed())
+    return sorted(_games()[0])
 
 
 def canonical_name(name: str) -> str:
     """Resolve aliases and case; raise ``OptionError`` listing the games for an unknown name."""
+    games, aliases = _games()
     key = name.strip().lower()
-    key = _ALIASES.get(key, key)
-    if key not in _installed():
-        raise OptionError(f"unknown game {name!r}; available games: {', '.join(available())}")
+    key = aliases.get(key, key)
+    if key not in games:
+        raise OptionError(f"unknown game {name!r}; available games: {', '.join(sorted(games))}")
     return key
 
 
@@ -78,7 +110,7 @@ def find(reference: str) -> Any:
 
 
 def game_class(name: str) -> type[Game]:
-    cls: type[Game] = find(_installed()[canonical_name(name)])
+    cls: type[Game] = find(_games()[0][canonical_name(name)])
     return cls
 
 

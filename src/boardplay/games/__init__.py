@@ -1,1 +1,3 @@
-"""The four games, each a package implementing the core contract."""
+"""The games, one package each. A package's ``__init__`` only declares its game
+(``GAME = "boardplay.games.<name>.game:XGame"``, optional ``ALIASES``), which is how
+``core.registry`` finds it without importing its rules."""

@@ -1,5 +1,6 @@
 """Babel extraction of the web app's string tables (``web/static/strings.js``, the site's words,
-and ``web/static/strings-games.js``, each game's) into the ``web`` domain.
+``web/static/strings-games.js``, the four games', and the ``EN`` table a game's board module may
+carry, ``web/static/boards/<game>.js``) into the ``web`` domain.
 
 The front end keeps every visible string in a JavaScript object, ``const EN = { "key":
 "English text", … }`` (one per table; a key is in one of them), and shows them through
@@ -10,8 +11,9 @@ message with the key as its context (``msgctxt``) and the English as its id, so 
 text marks its translations fuzzy on ``make i18n``.
 
 Registered in ``babel-web.cfg`` for each table (``[boardplay.i18n.webtable.extract:
-**/strings.js]`` and the same for ``**/strings-games.js``); a table is read with Babel's own
-JavaScript tokenizer, so escapes and comments are handled as JavaScript does.
+**/strings.js]`` and the same for ``**/strings-games.js``, and for ``**/boards/*.js`` with
+``optional = true``: a board module without words of its own has no table); a table is read with
+Babel's own JavaScript tokenizer, so escapes and comments are handled as JavaScript does.
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ def _tokens(source: str) -> Iterator[Token]:
             yield token
 
 
-def read_table(source: str) -> list[tuple[int, str, str]]:
-    """``(line, key, English)`` of every entry of the ``EN`` table in ``source``, in order.
+def read_table(source: str, required: bool = True) -> list[tuple[int, str, str]]:
+    """``(line, key, English)`` of every entry of the ``EN`` table in ``source``, in order (none
+    when ``source`` has no table and none is ``required``).
 
     Only string keys and string values are allowed: a value built from an expression could not be
     translated, so it is an error rather than a silent gap in the catalogue."""
@@ -52,6 +55,8 @@ def read_table(source: str) -> list[tuple[int, str, str]]:
         None,
     )
     if start is None:
+        if not required:
+            return []
         raise TableError(f"no `{TABLE_NAME} = {{` table found")
     out: list[tuple[int, str, str]] = []
     i = start + 3
@@ -73,7 +78,9 @@ def extract(
     options: Mapping[str, Any],
 ) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
     """Babel extraction method: each table entry as a ``pgettext(key, English)`` message, which
-    Babel's default keywords turn into ``msgctxt key`` / ``msgid English``."""
+    Babel's default keywords turn into ``msgctxt key`` / ``msgid English`` (with the option
+    ``optional = true``, a file without a table gives none)."""
     source = fileobj.read().decode(options.get("encoding", "utf-8"))
-    for line, key, english in read_table(source):
+    required = options.get("optional", "false") != "true"
+    for line, key, english in read_table(source, required):
         yield line, "pgettext", (key, english), []

@@ -6,7 +6,8 @@ import copy
 from typing import Any
 
 import boardplay
-from boardplay.games.passtally import PasstallyGame, PasstallyState
+from boardplay.games.passtally.game import PasstallyGame
+from boardplay.games.passtally.state import PasstallyState
 
 Position = dict[str, Any]
 

@@ -9,7 +9,8 @@ from proteus_helpers import load
 
 import boardplay
 from boardplay.core.playout import random_playout
-from boardplay.games.proteus import ProteusGame, ProteusState
+from boardplay.games.proteus.game import ProteusGame
+from boardplay.games.proteus.state import ProteusState
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -3,7 +3,5 @@ chips stacked three high; the first player to start a turn with three stacks of 
 colour wins. Rules: ``docs/spec/potlatch-klone.md`` (engine spec) and ``rules.md``
 (player-facing)."""
 
-from boardplay.games.potlatch.game import PotlatchGame
-from boardplay.games.potlatch.state import PotlatchState
-
-__all__ = ["PotlatchGame", "PotlatchState"]
+GAME = "boardplay.games.potlatch.game:PotlatchGame"
+ALIASES = ("potlatch-klone", "potlatch_klone")

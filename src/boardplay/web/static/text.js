@@ -6,6 +6,13 @@ import { EN as SITE_WORDS } from "./strings.js";
 
 const EN = { ...SITE_WORDS, ...GAME_WORDS };
 
+// A game may keep its words in its board module instead (its `EN` table, in the same shape),
+// so a new game is its folder, its board module and its docs: boards/load.js adds them here when
+// it loads the module, before the page shows anything of that game.
+export function addWords(table) {
+  Object.assign(EN, table || {});
+}
+
 const LANGUAGES = ["en", "ja"]; // as the language menu of index.html
 const STORE_KEY = "boardplay.lang";
 let messages = {};
