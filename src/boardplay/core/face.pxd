@@ -6,7 +6,7 @@ cdef enum:
     INT = 0     # a C int, shown as int
     BOOL = 1    # a C int (bint), shown as bool
     SCHAR = 2   # a signed char, shown as int
-    NAMED = 3   # a C int shown as one of ``names`` (the text at that index)
+    NAMED = 3   # a C int shown as one of ``names`` (value ``first + i`` is ``names[i]``)
 
 
 cdef class Field:
@@ -18,6 +18,7 @@ cdef class Field:
     cdef int count
     cdef bint per_seat
     cdef tuple names
+    cdef int first
 
     cdef Py_ssize_t length(self, object kernel) except -1
     cdef object read(self, object kernel)
@@ -31,4 +32,4 @@ cdef enum:
 
 
 cdef Field field(object probe, str name, const void* address, int kind, int count, str doc,
-                 tuple names=*)
+                 tuple names=*, int first=*)

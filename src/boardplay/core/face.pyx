@@ -7,7 +7,7 @@ the kernel's position struct lies (its byte offset in the kernel object), how to
 int, a bool, a signed char, a text from ``names``) and how many entries it has (a scalar, a
 fixed count, or a count per seat). A ``Face`` holds a kernel's table and gives:
 
-- ``snapshot(kernel)``: every field as plain Python values (a dict);
+- ``snapshot(kernel)``: every field as plain Python values (a dict); ``get(kernel, name)`` one;
 - ``load(kernel, values)``: write the named fields back (the position loader's and tests' one
   way to set a position outside play; it checks sizes and ranges, not the rules);
 - ``mixin(name)``: a class whose attributes are the fields as read-only properties of a facade
@@ -61,7 +61,7 @@ cdef class Field:
                 return (<int*>at)[0] != 0
             if self.kind == SCHAR:
                 return (<signed char*>at)[0]
-            return self.names[(<int*>at)[0]]
+            return self.names[(<int*>at)[0] - self.first]
         n = self.length(kernel)
         if self.kind == SCHAR:
             return [(<signed char*>at)[i] for i in range(n)]
@@ -89,7 +89,7 @@ cdef class Field:
         if self.kind == NAMED:
             if value not in self.names:
                 raise ValueError(f"{self.name} must be one of {self.names}, not {value!r}")
-            (<int*>at)[i] = self.names.index(value)
+            (<int*>at)[i] = self.first + self.names.index(value)
         elif self.kind == SCHAR:
             if not -128 <= value <= 127:
                 raise ValueError(f"{self.name} holds -128..127, not {value!r}")
@@ -100,11 +100,11 @@ cdef class Field:
 
 
 cdef Field field(object probe, str name, const void* address, int kind, int count, str doc,
-                 tuple names=()):
+                 tuple names=(), int first=0):
     """The table entry for the field at ``address`` inside ``probe`` (an instance of the
     kernel class the table describes): ``count`` ``SCALAR`` (0) for one value, a positive
     count of entries, or ``-c`` for ``c`` entries per seat (``PER_SEAT`` is -1); ``names`` for
-    a ``NAMED`` field."""
+    a ``NAMED`` field, whose C value ``first + i`` is shown as ``names[i]``."""
     cdef Field f = Field.__new__(Field)
     f.name = name
     f.doc = doc
@@ -114,6 +114,7 @@ cdef Field field(object probe, str name, const void* address, int kind, int coun
     f.count = -count if count < 0 else count
     f.per_seat = count < 0
     f.names = names
+    f.first = first
     return f
 
 
@@ -135,6 +136,11 @@ cdef class Face:
     def snapshot(self, Kernel kernel) -> dict:
         """Every field of ``kernel``'s position as plain Python values, in table order."""
         return {name: (<Field>f).read(kernel) for name, f in self.fields.items()}
+
+    def get(self, Kernel kernel, str name):
+        """One field of ``kernel``, for cold code that holds a kernel rather than a facade
+        (the explanations)."""
+        return (<Field>self.fields[name]).read(kernel)
 
     def load(self, Kernel kernel, values) -> None:
         """Write ``values`` (field name -> value, any subset of the table) into ``kernel``.

@@ -7,6 +7,7 @@ no import from above.
 
 from __future__ import annotations
 
+from boardplay.games.proteus.fields import FACE
 from boardplay.games.proteus.kernel import ProteusKernel
 from boardplay.games.proteus.layout import MOVE_BASE, NUM_ACTIONS, PASS, PIECE_BASE, TRADE_BASE
 from boardplay.games.proteus.notation import ACTION_NAMES
@@ -16,7 +17,6 @@ from boardplay.games.proteus.tables import (
     COLOUR_WORDS,
     MOVE_OF,
     MOVE_TARGETS,
-    OUTCOMES,
     PLAYER_WORDS,
     RED,
     RULE_NAMES,
@@ -33,10 +33,16 @@ def explain_illegal(kernel: ProteusKernel, action: object) -> str:
     if not 0 <= action < NUM_ACTIONS:
         return f"action id {action} is outside Proteus's action space 0..{NUM_ACTIONS - 1}"
     name = ACTION_NAMES[action]
-    if kernel.outcome != -1:
-        return f"{name} is not possible: the game is over ({OUTCOMES[kernel.outcome]})"
+    outcome = FACE.get(kernel, "outcome")
+    if outcome != "ongoing":
+        return f"{name} is not possible: the game is over ({outcome})"
     reason = _basic_reason(kernel, action)
-    if reason is None and kernel.unplaced == 0 and action != PASS and kernel.repeats(action):
+    if (
+        reason is None
+        and FACE.get(kernel, "unplaced") == 0
+        and action != PASS
+        and kernel.repeats(action)
+    ):
         reason = "it would recreate a position that has already occurred (repetition=forbid)"
     if reason is None:
         reason = (
@@ -66,7 +72,7 @@ def _basic_reason(kernel: ProteusKernel, action: int) -> str | None:
         return _tile_placement_reason(kernel, action)
     if action < MOVE_BASE:
         return _piece_placement_reason(kernel, action)
-    if kernel.unplaced > 0:
+    if FACE.get(kernel, "unplaced") > 0:
         return "pieces move and tiles trade only in the movement phase, after all placements"
     if action < TRADE_BASE:
         return _move_reason(kernel, action)
@@ -75,7 +81,7 @@ def _basic_reason(kernel: ProteusKernel, action: int) -> str | None:
 
 def _tile_placement_reason(kernel: ProteusKernel, action: int) -> str | None:
     tile, cell = divmod(action, 9)
-    if kernel.unplaced == 0:
+    if FACE.get(kernel, "unplaced") == 0:
         return "tiles are placed only in the placement phase; the board is complete"
     at = kernel.cell_of_tile(tile)
     if at >= 0:
@@ -88,10 +94,10 @@ def _tile_placement_reason(kernel: ProteusKernel, action: int) -> str | None:
 
 def _piece_placement_reason(kernel: ProteusKernel, action: int) -> str | None:
     shape, cell = divmod(action - PIECE_BASE, 9)
-    mover = kernel.mover
+    mover = FACE.get(kernel, "to_move")
     piece = 3 * mover + shape
     who = f"{PLAYER_WORDS[mover]}'s {SHAPE_WORDS[shape]}"
-    if kernel.unplaced == 0:
+    if FACE.get(kernel, "unplaced") == 0:
         return "pieces are placed only in the placement phase; all pieces are on the board"
     at = kernel.cell_of_piece(piece)
     if at >= 0:
@@ -119,7 +125,7 @@ def _piece_placement_reason(kernel: ProteusKernel, action: int) -> str | None:
 
 def _move_reason(kernel: ProteusKernel, action: int) -> str | None:
     src, dst = MOVE_OF[action]
-    mover = kernel.mover
+    mover = FACE.get(kernel, "to_move")
     piece = kernel.piece_at(src)
     if piece < 0 or piece // 3 != mover:
         return f"there is no {PLAYER_WORDS[mover]} piece on {CELLS[src]}"

@@ -61,15 +61,9 @@ include "movement.pxi"
 # ----- the kernel -------------------------------------------------------------------------------
 cdef class ProteusKernel(Kernel):
     """One Proteus position with its options. ``mover`` is the seat whose turn it is (kept at
-    the last mover once the game is over, as the position JSON's ``to_move``)."""
-
-    cdef Board b
-    cdef readonly bint kadon
-    cdef readonly bint forbid
-    cdef readonly int max_turns
-    """The turn cap, 0 for none."""
-    cdef KeySet seen
-    """Movement-phase positions met so far (``repetition="forbid"`` only)."""
+    the last mover once the game is over, as the position JSON's ``to_move``).
+    (Fields and C methods are declared in ``kernel.pxd``; the fields Python reads are the
+    table in ``fields.pyx``.)"""
 
     def __cinit__(self, bint kadon=False, bint forbid=False, int max_turns=0):
         self.num_players = 2
@@ -84,27 +78,6 @@ cdef class ProteusKernel(Kernel):
 
     def __dealloc__(self):
         keys_free(&self.seen)
-
-    @property
-    def mover(self) -> int:
-        return self.b.mover
-
-    @property
-    def passes(self) -> int:
-        return self.b.passes
-
-    @property
-    def turns(self) -> int:
-        return self.b.turns
-
-    @property
-    def unplaced(self) -> int:
-        return self.b.unplaced
-
-    @property
-    def outcome(self) -> int:
-        """-1 ongoing, 0 Black won, 1 White won, 2 draw."""
-        return self.b.outcome
 
     cdef void _clear(self) noexcept:
         """The setup of §3: empty board, every tile in the pool, Black to move."""
@@ -160,7 +133,7 @@ cdef class ProteusKernel(Kernel):
             return ta // 3 == tb // 3 and tb // 3 == tc // 3
         return ta % 3 == tb % 3 and tb % 3 == tc % 3
 
-    cdef inline bint any_missing(self) noexcept:
+    cdef bint any_missing(self) noexcept:
         return self.b.active[0] < 0 or self.b.active[1] < 0 or self.b.active[2] < 0
 
     # ----- legal actions (§5.5) -----------------------------------------------------------------

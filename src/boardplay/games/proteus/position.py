@@ -14,6 +14,7 @@ from typing import Any
 from boardplay.core.errors import PositionError
 from boardplay.core.fields import read
 from boardplay.core.game import Game
+from boardplay.games.proteus.fields import FACE
 from boardplay.games.proteus.kernel import ProteusKernel
 from boardplay.games.proteus.state import ProteusState
 from boardplay.games.proteus.tables import (
@@ -81,7 +82,7 @@ def load_position(game: Game, kernel: ProteusKernel, data: Mapping[str, Any]) ->
             piece_seen[piece] = cell_name
             pieces[cell] = piece
     kernel.set_position(tiles, pieces, active, to_move, passes)
-    if kernel.kadon and kernel.unplaced > 0 and not kernel.kadon_feasible():
+    if kernel.kadon and FACE.get(kernel, "unplaced") > 0 and not kernel.kadon_feasible():
         raise PositionError(
             "field 'board' is infeasible under rules=kadon: the pieces in hand can no longer "
             "activate exactly one tile of each missing colour (spec §4.4)"

@@ -15,14 +15,14 @@ from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import KernelState
 from boardplay.games.proteus.explain import explain_illegal
+from boardplay.games.proteus.fields import ProteusFields
 from boardplay.games.proteus.kernel import ProteusKernel
-from boardplay.games.proteus.layout import DRAW, NUM_ACTIONS, ONGOING
+from boardplay.games.proteus.layout import NUM_ACTIONS
 from boardplay.games.proteus.notation import ACTION_NAMES, parse
 from boardplay.games.proteus.tables import (
     CELLS,
     COLOUR_ROLES,
     COLOUR_WORDS,
-    OUTCOMES,
     RULE_NAMES,
     TILES,
 )
@@ -49,7 +49,7 @@ def position_key(state: ProteusState, to_move: int) -> int:
     return key
 
 
-class ProteusState(KernelState, State):
+class ProteusState(KernelState, ProteusFields, State):
     """A Proteus position: a kernel (board, counters, options, the repetition table) plus the
     game and the history of applied actions."""
 
@@ -62,30 +62,12 @@ class ProteusState(KernelState, State):
         self._history = []
 
     # ----- reading the position -------------------------------------------------------------
-    @property
-    def to_move(self) -> int:
-        return self.kernel.mover
-
-    @property
-    def passes(self) -> int:
-        return self.kernel.passes
-
-    @property
-    def turns(self) -> int:
-        """Turns played since the start or the loaded position (the ``max_turns`` counter)."""
-        return self.kernel.turns
-
     def turn(self) -> tuple[int, int]:
         return (self.current_player(), self.turns)
 
     @property
-    def unplaced(self) -> int:
-        """U: pool tiles plus pieces in both hands; the placement phase lasts while U > 0."""
-        return self.kernel.unplaced
-
-    @property
     def in_placement(self) -> bool:
-        return self.kernel.unplaced > 0
+        return self.unplaced > 0
 
     def tile_at(self, cell: int) -> int:
         return self.kernel.tile_at(cell)
@@ -108,14 +90,14 @@ class ProteusState(KernelState, State):
 
     def key(self) -> int:
         """Position identity (§10.6) of this state."""
-        return position_key(self, self.kernel.mover)
+        return position_key(self, self.to_move)
 
     def _key_after(self, action: int) -> int:
         """Position identity after the movement action ``action`` with the other side to move
         (what the repetition filter compares), read from a copy that applied it."""
         after = ProteusState(self.game, self.kernel.clone())
         after.kernel.step(action)
-        return position_key(after, 1 - self.kernel.mover)
+        return position_key(after, 1 - self.to_move)
 
     def satisfies_goal(self, player: int) -> bool:
         """Whether ``player`` meets the active GOAL rule now (§7.4); never with fewer than three
@@ -140,21 +122,16 @@ class ProteusState(KernelState, State):
         return lines
 
     # ----- the result -----------------------------------------------------------------------
-    @property
-    def outcome(self) -> str:
-        """``ongoing``, ``black-wins``, ``white-wins`` or ``draw`` (the scenario vocabulary)."""
-        return OUTCOMES[self.kernel.outcome]
-
     def end_code(self) -> str | None:
         """Why the game ended, derived from the final position (§7)."""
-        kernel = self.kernel
-        if kernel.outcome == ONGOING:
+        outcome = self.outcome
+        if outcome == "ongoing":
             return None
-        if kernel.outcome != DRAW:
+        if outcome != "draw":
             return "goal"
-        if not kernel.kadon and kernel.passes >= 2:
+        if not self.kadon and self.passes >= 2:
             return "two_passes"
-        if kernel.max_turns and kernel.turns >= kernel.max_turns:
+        if self.max_turns and self.turns >= self.max_turns:
             return "turn_limit"
         return "no_action"
 
