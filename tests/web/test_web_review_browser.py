@@ -1,7 +1,9 @@
 """Hints and reviews in a real headless Chromium: a finished game's review shows its chart and
-list, and a flagged move jumps the board to the position it was played in; a hint is said in
-words and marked on the board. Screenshots (desktop 1280×800, phone 390×844) go to
-docs/screenshots/review-*.png and hint-*.png (not committed)."""
+list, and a flagged move jumps the board to the position it was played in; the list ends with how
+the rules ended the game, which shows the final board with the ending marked and said (English
+and Japanese, game page and replay page); a hint is said in words and marked on the board.
+Screenshots (desktop 1280×800, phone 390×844) go to docs/screenshots/review-*.png and hint-*.png
+(review-ending-* committed)."""
 
 from __future__ import annotations
 
@@ -32,6 +34,22 @@ def new_game(server: str) -> tuple[str, str]:
 
 def finished_game(server: str, planted: Planted) -> str:
     return played_over_api(server, planted.record)
+
+
+# The marks the final Potlatch board draws for the ending (boards/potlatch.js, ctx.ending).
+ENDING_MARKS = "#board .ending-pawn, #board .ending-blocked, #board .ending-stack"
+
+
+def shows_the_ending(page: Any, board: str = "#board") -> str:
+    """Pick the review's last entry, how the game ended; the board then shows the final position
+    with the ending marked, and the page says it as the review does. Returns the words."""
+    entry = page.locator("#review-ending")
+    said = entry.locator(".ending-words").inner_text().strip()
+    assert said, "the review's ending entry has no words"
+    entry.click()
+    assert "chosen" in (entry.get_attribute("class") or "")
+    page.wait_for_selector(ENDING_MARKS.replace("#board", board))
+    return str(said)
 
 
 def open_review(page: Any, server: str, game_id: str, seat: int) -> None:
@@ -79,6 +97,17 @@ def test_a_finished_games_review_jumps_to_the_blunder(
     page.wait_for_selector("#look-back[hidden]", state="attached")
     page.click(f"#review-chart circle.flag[data-review-ply='{planted.ply}']")
     page.wait_for_selector("#look-back:not([hidden])")
+    assert page.locator(ENDING_MARKS).count() == 0, "the position before the end marks the end"
+
+    # The list ends with how the game ended: picking it shows the final board, the ending marked
+    # there and said on the page, the same words as the review's.
+    entry = page.locator("#review-ending")
+    assert f"Move {moves} ended the game:" in entry.inner_text(), entry.inner_text()
+    said = shows_the_ending(page)
+    page.wait_for_selector("#look-back[hidden]", state="attached")
+    assert page.inner_text("#ending-words").strip() == said
+    page.locator("#review-ending").scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "review-ending-desktop-en.png"))
 
     # A second visitor (a phone) reads the stored review without waiting for a search.
     phone.goto(f"{server}/#/game/{game_id}")
@@ -88,6 +117,11 @@ def test_a_finished_games_review_jumps_to_the_blunder(
     phone.wait_for_selector("#review[data-state='done'] #review-flagged", timeout=10_000)
     phone.locator("#review").scroll_into_view_if_needed()
     phone.screenshot(path=str(SCREENSHOTS / "review-phone.png"))
+    # On a phone the board is above the review: picking the ending brings it into view.
+    shows_the_ending(phone)
+    top = phone.eval_on_selector("#board", "el => el.getBoundingClientRect().top")
+    assert 0 < top < 844 / 2, top  # under the status line and its words
+    phone.screenshot(path=str(SCREENSHOTS / "review-ending-phone-en.png"))
 
 
 def test_replay_page_offers_the_review_too(page: Any, server: str, planted: Planted) -> None:
@@ -108,6 +142,36 @@ def test_replay_page_offers_the_review_too(page: Any, server: str, planted: Plan
     status = page.inner_text("#replay-status")
     assert f"before move {planted.ply + 1} of {moves}" in status, status
     assert "better move is marked" in status, status
+    said = shows_the_ending(page, "#replay-board")
+    page.wait_for_function(
+        "n => document.querySelector('#replay-board').dataset.ply === String(n)", arg=moves
+    )
+    assert page.inner_text("#replay-status .ending-words").strip() == said
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_the_review_says_the_ending_in_japanese(
+    browser: Any, server: str, planted: Planted, screen: str
+) -> None:
+    game_id = finished_game(server, planted)
+    viewport = DESKTOP if screen == "desktop" else {"width": 390, "height": 844}
+    context = browser.new_context(viewport=viewport, locale="ja-JP")
+    context.add_init_script("localStorage.setItem('boardplay.lang', 'ja')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_review(page, server, game_id, planted.seat)
+    entry = page.locator("#review-ending")
+    heading = entry.inner_text()
+    assert f"{len(planted.record.moves)}手目でゲーム終了" in heading, heading
+    said = shows_the_ending(page)
+    # Said in Japanese (no English sentence left), and the page says the same under the result.
+    assert not any(w in said for w in (" the ", " is ", " wins")), said
+    assert page.inner_text("#ending-words").strip() == said
+    page.locator("#review-ending" if screen == "desktop" else "#board").scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / f"review-ending-{screen}-ja.png"))
+    context.close()
+    assert not errors, errors
 
 
 def test_a_hint_is_said_and_marked_on_the_board(page: Any, phone: Any, server: str) -> None:

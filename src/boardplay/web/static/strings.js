@@ -240,6 +240,7 @@ export const EN = {
   "review.marked": "The better move is marked on the board.",
   "review.flagLine": "{verdict}: {head}. {words}",
   "review.better": "Better: {words} (chance to win {chance})",
+  "review.ended": "Move {n} ended the game:",
   "name.Red": "Red",
   "name.Blue": "Blue",
   "name.Yellow": "Yellow",

@@ -7,7 +7,7 @@ import { GameClient } from "../live.js";
 import { tokenFor, invitesFor, tutorialSeen, rememberToken } from "../store.js";
 import { account, loadSession } from "../session.js";
 import { t, words, seatName } from "../text.js";
-import { chooser, notationToggle } from "./parts.js";
+import { chooser, notationToggle, endingOf } from "./parts.js";
 import { boardModule } from "../boards/load.js";
 import { rulesDrawer } from "./rulesdrawer.js";
 import { tableControls } from "./table.js";
@@ -178,9 +178,14 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   function addReview() {
     const mine = game.your_seats?.[0] ?? 0;
     const named = (st) => { const colour = game.hints?.seat_names?.[st.seat]; return colour && colour !== st.name ? `${seatName(colour)} · ${seatName(st.name)}` : seatName(st.name); };
-    // A flagged move jumps the board there; on a phone the board is above the review: show it.
-    const jump = (n, mark) => { lookBack(n, mark, true); if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: "start" }); };
-    reviewBox.append(reviewPanel({ id, seats: game.seats.map((st) => ({ seat: st.seat, name: named(st) })), seat: mine, token: tokenFor(id), jump }));
+    // A flagged move jumps the board there; on a phone the board is above the review: show it
+    // (from the status line when it is the end, whose words stand over the board).
+    const jump = (n, mark) => {
+      lookBack(n, mark, true);
+      if (board.getBoundingClientRect().top < 0) (n >= game.moves.length ? parts.status : board).scrollIntoView({ block: "start" });
+    };
+    reviewBox.append(reviewPanel({ id, seats: game.seats.map((st) => ({ seat: st.seat, name: named(st) })), seat: mine, token: tokenFor(id), jump,
+      ending: endingOf(game.moves), names: game.hints?.seat_names }));
   }
 
   client.onPresence = () => { views.showSeats(parts, game, client.presence); clocks.presence(); };

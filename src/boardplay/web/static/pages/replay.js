@@ -59,7 +59,7 @@ async function showReplay(main, replay, id) {
   const winners = replay.record?.result?.winners || [];
   // A finished game of this server can be reviewed (an uploaded record has no game to cache by).
   const review = id && replay.record?.result?.terminal
-    ? reviewPanel({ id, seats: seats.map((st) => ({ seat: st.seat, name: seatName(st.name) })), token: tokenFor(id), jump: (n, mark) => {
+    ? reviewPanel({ id, seats: seats.map((st) => ({ seat: st.seat, name: seatName(st.name) })), token: tokenFor(id), ending: endingOf(allMoves), names: replay.hints?.seat_names, jump: (n, mark) => {
       go(n, mark);
       if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: "start" }); // a phone: the board is above
     } }) : "";

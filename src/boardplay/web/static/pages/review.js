@@ -2,10 +2,12 @@
 // review job, its progress, then the reviewed seat's win chance over the game as an inline SVG
 // chart and the mistakes and blunders as a list; clicking a flagged move (in the list or on the
 // chart) jumps the board to the position it was played in, through `jump(number of moves to
-// show, struct of the better move to mark there)`.
+// show, struct of the better move to mark there)`. Where the rules ended the game, the list ends
+// with how (the final move's `struct.ends`, as the game page says it); clicking it jumps to the
+// final position, where the board draws the ending's marks.
 import { h, s, clear } from "../dom.js";
 import { api, showError } from "../api.js";
-import { t, words, seatName } from "../text.js";
+import { t, words, say, seatName, resultWords } from "../text.js";
 
 const POLL_MS = 1000;
 const W = 420;
@@ -15,8 +17,10 @@ const COLOURS = { blunder: "#c0392b", mistake: "#e08a1e" };
 
 const pct = (p) => `${Math.round(p * 100)}%`;
 
-// `seats`: [{seat, name}]; `seat`: the seat offered first; `token`: the viewer's, if any.
-export function reviewPanel({ id, seats, seat = 0, token = null, jump }) {
+// `seats`: [{seat, name}]; `seat`: the seat offered first; `token`: the viewer's, if any;
+// `ending`: the final move's `struct.ends` (null when the game was resigned or agreed) and
+// `names` the seat names it is said with.
+export function reviewPanel({ id, seats, seat = 0, token = null, jump, ending = null, names = [] }) {
   const choice = h("select", { id: "review-seat", "aria-label": t("review.seat") },
     seats.map((st) => h("option", { value: st.seat, selected: st.seat === seat }, st.name)));
   const start = h("button", { id: "review-start", class: "primary" }, t("review.start"));
@@ -33,7 +37,8 @@ export function reviewPanel({ id, seats, seat = 0, token = null, jump }) {
     flagged = review.flagged;
     start.disabled = false;
     clear(progress);
-    clear(result).append(chart(review, (ply) => pick(ply)), summary(review), flaggedList(review, (ply) => pick(ply)));
+    clear(result).append(chart(review, (ply) => pick(ply)), summary(review), flaggedList(review, (ply) => pick(ply)),
+      ending?.say ? endingItem(review.plies, ending, names, () => pick(review.plies)) : "");
     panel.dataset.state = "done";
   };
   let flagged = [];
@@ -111,6 +116,17 @@ const verdictWord = (m) => (m.verdict === "blunder" ? t("review.blunder") : t("r
 
 function moveLine(m) {
   return t("review.flagLine", { verdict: verdictWord(m), head: moveHead(m), words: words(m) || m.move });
+}
+
+// How the rules ended the game, as the last entry: the result and where and why. Picking it
+// shows the final position (after every move, so nothing is marked in its place but the ending).
+function endingItem(plies, ending, names, pick) {
+  const item = h("div", { class: "pickable review-ending", id: "review-ending", tabindex: 0, role: "button", "data-review-ply": plies },
+    h("div", {}, h("strong", {}, t("review.ended", { n: plies })), " ", resultWords(ending, names)),
+    h("div", { class: "ending-words" }, say(ending.say)));
+  item.addEventListener("click", pick);
+  item.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+  return item;
 }
 
 function flaggedList(review, pick) {
