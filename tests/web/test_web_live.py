@@ -311,7 +311,7 @@ def test_a_broken_ai_worker_pool_is_replaced(client: TestClient) -> None:
     headers = {"Authorization": f"Bearer {token}"}
     hub = client.app.state.hub  # type: ignore[attr-defined]
     broken = BrokenPool()
-    hub.executor = broken
+    hub.ai.executor = broken
     for _ in range(2):
         client.post(f"/api/games/{gid}/actions", json={"action": "t1"}, headers=headers)
     for _ in range(600):
@@ -321,4 +321,4 @@ def test_a_broken_ai_worker_pool_is_replaced(client: TestClient) -> None:
         time.sleep(0.05)
     assert game["ai_error"] is None
     assert any(m["player"] == 1 for m in game["moves"])
-    assert hub.executor is not broken
+    assert hub.ai.executor is not broken

@@ -72,7 +72,7 @@ def test_ai_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
 def wait_for_two_workers(client: TestClient) -> None:
     """Until two worker processes answer at once (a server up for a while has its pool ready;
     a test just started must wait for the processes to finish importing)."""
-    executor = client.app.state.hub.executor  # type: ignore[attr-defined]
+    executor = client.app.state.hub.ai.executor  # type: ignore[attr-defined]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         jobs = [executor.submit(warm_up, "webtiny:CATALOGUE", None) for _ in range(2)]

@@ -19,14 +19,17 @@ import asyncio
 import contextlib
 import functools
 import logging
-from concurrent.futures import BrokenExecutor
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from concurrent.futures import BrokenExecutor, Executor
+from typing import Any, Protocol, TypeVar
 
 from boardplay.core.records import Move
 from boardplay.web import storage as st
 from boardplay.web.ai_worker import choose_action
+from boardplay.web.aiqueue import FairQueue
 from boardplay.web.chance import chance_rng
-from boardplay.web.host import RoomHost
+from boardplay.web.config import Limits
+from boardplay.web.host import Database
 
 log = logging.getLogger("boardplay.web")
 
@@ -35,10 +38,92 @@ MAX_ATTEMPTS = 3
 means a process died or gave up while thinking on it)."""
 
 
+B = TypeVar("B")
+R = TypeVar("R")
+
+Search = Callable[
+    [str, str | None, str, dict[str, Any], dict[str, Any] | None, Sequence[int], B, int, float], R
+]
+"""A search run in a worker process (``ai_worker.choose_action``, ``judging.judge_position``):
+it rebuilds the position from the catalogue's address and the game's actions, then searches it
+with a budget (an AI spec, or iterations) and a seed within the operator's time ceiling."""
+
+
+class AiWorkers:
+    """This process's AI worker pool and its books: the fair queue of its slots, the lease of
+    the jobs it claims and how many it holds now. Made by the hub; the AI jobs here keep the
+    count (the hub's sweeper only reads ``free``), and hints and reviews search through
+    ``search`` too."""
+
+    def __init__(
+        self,
+        database: Database,
+        executor_factory: Callable[[], Executor],
+        catalogue_ref: str,
+        data_dir: str | None,
+        limits: Limits,
+        epoch: str,
+        *,
+        workers: int,
+        lease: float,
+    ) -> None:
+        self.database = database
+        self.executor_factory = executor_factory
+        self.executor = executor_factory()
+        self.catalogue_ref = catalogue_ref
+        """The catalogue as ``module:attribute``, for worker processes to find the same one."""
+        self.data_dir = data_dir
+        self.limits = limits
+        self.epoch = epoch
+        """This process's id (the holder of its AI jobs and reviews)."""
+        self.capacity = max(1, workers)
+        self.queue = FairQueue(self.capacity)
+        """The worker pool's slots, handed to visitors in turn (``aiqueue.py``)."""
+        self.lease = lease
+        self.running = 0
+        """AI jobs this process holds now (changed only by ``AiJob``)."""
+
+    @property
+    def free(self) -> int:
+        """AI jobs this process may still claim."""
+        return self.capacity - self.running
+
+    async def search(
+        self, search: Search[B, R], row: st.GameRow, actions: Sequence[int], budget: B, seed: int
+    ) -> R:
+        """``search`` of the position after ``actions`` in ``row``'s game, run in the pool (a
+        pool broken by a dead worker process is replaced once)."""
+        job = functools.partial(
+            search,
+            self.catalogue_ref,
+            self.data_dir,
+            row.game,
+            row.options,
+            row.start_position,
+            list(actions),
+            budget,
+            seed,
+            self.limits.ai_max_time,
+        )
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.executor, job)
+        except BrokenExecutor:
+            # A worker process died (killed, out of memory): a fresh pool, once more.
+            log.warning("AI worker pool broke; starting a new one")
+            broken = self.executor
+            self.executor = self.executor_factory()
+            broken.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self.executor, job)
+
+    def shutdown(self) -> None:
+        """Stop the pool without waiting for the searches in it."""
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
 class AiTable(Protocol):
     """What an AI job needs of its game's room (``rooms.Room``)."""
 
-    hub: RoomHost
     row: st.GameRow
     moves: list[Move]
 
@@ -56,8 +141,9 @@ class AiTable(Protocol):
 class AiJob:
     """The AI turn of one room, when this process holds it."""
 
-    def __init__(self, room: AiTable) -> None:
+    def __init__(self, room: AiTable, workers: AiWorkers) -> None:
         self.room = room
+        self.workers = workers
         self.task: asyncio.Task[None] | None = None
 
     @property
@@ -78,29 +164,29 @@ class AiJob:
                 await self.task
 
     async def _run(self) -> None:
-        room = self.room
-        hub = room.hub
+        room, workers = self.room, self.workers
+        storage = workers.database.storage
         seat = room.thinking
         revision = room.row.revision
         if seat is None:
             return
-        attempts = await hub.db(
-            hub.storage.claim_ai, room.row.id, revision, hub.epoch, hub.ai_lease
+        attempts = await workers.database.db(
+            storage.claim_ai, room.row.id, revision, workers.epoch, workers.lease
         )
         if attempts is None:
             return  # another process holds it, or the game changed meanwhile
-        hub.ai_running += 1
+        workers.running += 1
         renewing = asyncio.get_running_loop().create_task(self._keep_lease())
         try:
             action, error = await self._think(seat, attempts)
         except asyncio.CancelledError:
             # Shutting down: given back at once (on the loop: the storage threads may be
             # stopping too), so another process takes it without waiting for the lease.
-            hub.storage.release_ai(room.row.id, hub.epoch)
+            storage.release_ai(room.row.id, workers.epoch)
             raise
         finally:
             renewing.cancel()
-            hub.ai_running -= 1
+            workers.running -= 1
         if not await room.play_ai(revision, seat, action, error):
             return  # someone else moved (an undo, a move taken over by another process)
         self.task = None  # this task is finishing: let changed() start the next AI turn
@@ -109,7 +195,6 @@ class AiJob:
     async def _think(self, seat: int, attempts: int) -> tuple[int | None, str | None]:
         """The AI's action (None if it failed) and a note for the players if it did not choose."""
         room = self.room
-        hub = room.hub
         spec = room.row.seats[seat].spec or "random"
         if attempts > MAX_ATTEMPTS:
             log.warning("AI %s of game %s never finished; playing randomly", spec, room.row.id)
@@ -118,28 +203,12 @@ class AiJob:
                 "it played a random legal move instead"
             )
         seed = chance_rng(room.row.seed, len(room.moves)).randrange(2**31)
-        job = functools.partial(
-            choose_action,
-            hub.catalogue_ref,
-            hub.data_dir,
-            room.row.game,
-            room.row.options,
-            room.row.start_position,
-            [m.action for m in room.moves],
-            spec,
-            seed,
-            hub.limits.ai_max_time,
-        )
-        loop = asyncio.get_running_loop()
+        actions = [m.action for m in room.moves]
         try:
-            async with hub.ai_queue.slot(room.row.owner or ""):
-                try:
-                    action: int = await loop.run_in_executor(hub.executor, job)
-                except BrokenExecutor:
-                    # A worker process died (killed, out of memory): a fresh pool, once more.
-                    log.warning("AI worker pool broke; starting a new one")
-                    hub.renew_executor()
-                    action = await loop.run_in_executor(hub.executor, job)
+            async with self.workers.queue.slot(room.row.owner or ""):
+                action: int = await self.workers.search(
+                    choose_action, room.row, actions, spec, seed
+                )
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a failing agent must not stop the game
@@ -149,8 +218,11 @@ class AiJob:
 
     async def _keep_lease(self) -> None:
         """Renew the lease while the job runs (waiting in the pool's queue included)."""
-        hub = self.room.hub
+        workers, game_id = self.workers, self.room.row.id
+        storage = workers.database.storage
         while True:
-            await asyncio.sleep(hub.ai_lease / 3)
-            if not await hub.db(hub.storage.renew_ai, self.room.row.id, hub.epoch, hub.ai_lease):
+            await asyncio.sleep(workers.lease / 3)
+            if not await workers.database.db(
+                storage.renew_ai, game_id, workers.epoch, workers.lease
+            ):
                 return

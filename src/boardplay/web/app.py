@@ -79,7 +79,6 @@ from boardplay.web.hub import Hub
 from boardplay.web.i18n import add_i18n_routes
 from boardplay.web.mail import MailConfig
 from boardplay.web.passkeys import Passkeys
-from boardplay.web.reviews import Reviewer
 from boardplay.web.routes import account, advice, chat, games, players, replays, seeks, site
 from boardplay.web.routes import mail as mail_routes
 from boardplay.web.schemas import describe
@@ -114,7 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             mail=MailConfig.from_settings(settings),
         )
         app.state.hub = hub
-        app.state.reviewer = Reviewer(hub)
+        app.state.reviewer = hub.reviewer
         app.state.accounts = Accounts(hub.accounts, hub.db)
         app.state.passkeys = Passkeys(app.state.accounts)
         await hub.start()
@@ -126,10 +125,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            await app.state.reviewer.close()
             await hub.close()
             heavy.close()
-            hub.executor.shutdown(wait=False, cancel_futures=True)
+            hub.ai.shutdown()
             storage.close()
 
     app = FastAPI(title="boardplay", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)

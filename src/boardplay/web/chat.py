@@ -54,7 +54,7 @@ from boardplay.web.chatstore import (
     ChatStore,
 )
 from boardplay.web.errors import ApiError, forbidden, not_found
-from boardplay.web.host import RoomHost
+from boardplay.web.host import Database
 from boardplay.web.rooms import Room
 from boardplay.web.sockets import Subscriber, encode
 
@@ -246,7 +246,7 @@ class ChatRelay:
     check); ``floor`` is the highest id this process has seen, so a check asks only for what
     is newer, or written within ``LOOKBACK`` (a late commit)."""
 
-    def __init__(self, host: RoomHost, store: ChatStore, rooms: Mapping[str, Room]) -> None:
+    def __init__(self, host: Database, store: ChatStore, rooms: Mapping[str, Room]) -> None:
         self.host = host
         self.store = store
         self.rooms = rooms

@@ -39,7 +39,7 @@ from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
 from boardplay.web import storage as st
 from boardplay.web.accountstore import Account, AccountStore
-from boardplay.web.aiqueue import FairQueue
+from boardplay.web.aijobs import AiWorkers
 from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.chat import ChatRelay
@@ -52,6 +52,8 @@ from boardplay.web.mail import MailConfig, Mailer
 from boardplay.web.presence import Here, PresenceStore
 from boardplay.web.rated import UNRATED, check_rated_seats, places_of, pool_of, sign_in_needed
 from boardplay.web.ratingstore import RatingStore
+from boardplay.web.reviews import Reviewer
+from boardplay.web.reviewstore import ReviewStore
 from boardplay.web.rooms import Room
 from boardplay.web.seekstore import SeekStore
 from boardplay.web.tables import NAME_LENGTH, SPEC_LENGTH
@@ -81,7 +83,9 @@ T = TypeVar("T")
 
 
 class Hub:
-    """All rooms of one server process, loaded on demand from storage."""
+    """All rooms of one server process, loaded on demand from storage; and the parts it
+    composes, each given only what it uses: the AI worker pool (``ai``), the reviewer, the
+    lobby, the mailer and the chat relay. To its rooms it is a ``host.RoomHost``."""
 
     def __init__(
         self,
@@ -108,25 +112,29 @@ class Hub:
         self.accounts = AccountStore(storage.engine)
         self.ratings = RatingStore(storage.engine)
         self.catalogue = catalogue
-        self.catalogue_ref = catalogue_ref
         self.limits = limits or Limits()
-        self.data_dir = data_dir
-        self.executor_factory = executor_factory
-        self.executor = executor_factory()
         self.rooms: OrderedDict[str, Room] = OrderedDict()
         self.room_cache = room_cache
-        self.ai_capacity = max(1, ai_workers)
-        self.ai_queue = FairQueue(self.ai_capacity)
-        """The worker pool's slots, handed to visitors in turn (``aiqueue.py``)."""
-        self.ai_lease = ai_lease
-        self.ai_running = 0
-        """AI jobs this process holds now (the sweeper claims more only below capacity)."""
         self.redis_url = redis_url
         self.broker: Broker | None = None
         self.sweep_interval = sweep_interval
         self.sync_interval = sync_interval
         self.epoch = new_token()[:10]
         """Identifies this server process (as the holder of AI jobs)."""
+        self.ai = AiWorkers(
+            self,
+            executor_factory,
+            catalogue_ref,
+            data_dir,
+            self.limits,
+            self.epoch,
+            workers=ai_workers,
+            lease=ai_lease,
+        )
+        """The AI worker pool: AI turns (the sweeper claims them only while ``ai.free``), hints
+        and reviews."""
+        self.reviewer = Reviewer(ReviewStore(storage.engine), self.ai, self.limits)
+        """Hints and reviews (``reviews.py``)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[bool]] = set()
         self._wanted: dict[str, int] = {}
@@ -182,7 +190,7 @@ class Hub:
         if room is not None:  # loaded by another request meanwhile: keep that copy
             await room.refresh()
             return room
-        room = Room(self, row)
+        room = Room(self, row, self.ai)
         self.rooms[game_id] = room
         self._evict()
         await room.settle()
@@ -198,12 +206,6 @@ class Hub:
             gid for gid, r in self.rooms.items() if not r.subscribers and not r.ai.running
         ][:excess]:
             del self.rooms[game_id]
-
-    def renew_executor(self) -> None:
-        """Replace a broken worker pool (its futures all fail) with a fresh one."""
-        broken = self.executor
-        self.executor = self.executor_factory()
-        broken.shutdown(wait=False, cancel_futures=True)
 
     # ----- between processes ----------------------------------------------------------------
     def publish(self, game_id: str, revision: int, view: Callable[[], str]) -> None:
@@ -287,7 +289,7 @@ class Hub:
 
     async def sweep(self) -> None:
         """Claim AI jobs nobody holds, up to this process's free AI capacity."""
-        free = self.ai_capacity - self.ai_running
+        free = self.ai.free
         if free <= 0:
             return
         for game_id in await self.db(self.storage.due_ai_jobs, free):
@@ -370,6 +372,7 @@ class Hub:
                 log.exception("background check failed; trying again")
 
     async def close(self) -> None:
+        await self.reviewer.close()
         await self.lobby.close()
         await self.mailer.close()  # after the mail in hand, so none is sent twice
         for _, handle in self._flag_timers.values():

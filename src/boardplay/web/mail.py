@@ -35,10 +35,12 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits, Settings
 from boardplay.web.errors import ApiError, bad_request
+from boardplay.web.host import Database
 from boardplay.web.mailstore import (
     ADDRESS_MAX,
     BODY_MAX,
@@ -56,12 +58,20 @@ from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
 
 if TYPE_CHECKING:
     from boardplay.web.accountstore import Account
-    from boardplay.web.host import RoomHost
     from boardplay.web.storage import GameRow
 
 log = logging.getLogger("boardplay.web.mail")
 
 Runner = Callable[..., Awaitable[Any]]
+
+
+class MailHost(Database, Protocol):
+    """What the mailer takes from the process that runs it (``Hub``)."""
+
+    catalogue: WebCatalogue
+    limits: Limits
+    epoch: str
+
 
 LEASE = 120.0
 """Seconds a claimed mail stays with its process: far above one send (each exchange with the
@@ -165,7 +175,7 @@ class Mailer:
         self._pruned = 0.0
 
     @classmethod
-    def for_hub(cls, hub: RoomHost, config: MailConfig | None) -> Mailer:
+    def for_hub(cls, hub: MailHost, config: MailConfig | None) -> Mailer:
         catalogue = hub.catalogue
 
         def title_of(name: str) -> str:

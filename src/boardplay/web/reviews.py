@@ -20,17 +20,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import Sequence
-from concurrent.futures import BrokenExecutor
 from typing import Any
 
 from boardplay.ai.review import Judgement, assemble, plies_to_judge
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State
+from boardplay.web.aijobs import AiWorkers
+from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden
-from boardplay.web.host import RoomHost
 from boardplay.web.judging import judge_position
 from boardplay.web.moves import said
 from boardplay.web.replays import check_length, checked_states, record_of
@@ -52,9 +51,11 @@ SEED = 0
 class Reviewer:
     """The hints and reviews one server process computes."""
 
-    def __init__(self, hub: RoomHost) -> None:
-        self.hub = hub
-        self.store = ReviewStore(hub.storage.engine)
+    def __init__(self, store: ReviewStore, workers: AiWorkers, limits: Limits) -> None:
+        self.store = store
+        self.workers = workers
+        """The AI worker pool the positions are searched in (shared with the AI turns)."""
+        self.limits = limits
         self.tasks: dict[tuple[str, int, int], asyncio.Task[None]] = {}
         self.hinting: set[str] = set()
         self.totals: dict[tuple[str, int, int | None, int | None], tuple[int, int, int]] = {}
@@ -68,27 +69,8 @@ class Reviewer:
                 await task
 
     async def _judge(self, room: Room, actions: Sequence[int], iterations: int) -> Judgement:
-        """One position searched in the worker pool (a broken pool is renewed once)."""
-        hub = self.hub
-        job = functools.partial(
-            judge_position,
-            hub.catalogue_ref,
-            hub.data_dir,
-            room.row.game,
-            room.row.options,
-            room.row.start_position,
-            list(actions),
-            iterations,
-            SEED,
-            hub.limits.ai_max_time,
-        )
-        loop = asyncio.get_running_loop()
-        try:
-            data = await loop.run_in_executor(hub.executor, job)
-        except BrokenExecutor:
-            log.warning("worker pool broke during a judgement; starting a new one")
-            hub.renew_executor()
-            data = await loop.run_in_executor(hub.executor, job)
+        """One position searched in the worker pool."""
+        data = await self.workers.search(judge_position, room.row, actions, iterations, SEED)
         return Judgement.from_json(data)
 
     # ----- hints ----------------------------------------------------------------------------
@@ -122,7 +104,7 @@ class Reviewer:
         asked = len(room.moves)
         try:
             judged = await self._judge(
-                room, [m.action for m in room.moves], self.hub.limits.hint_iterations
+                room, [m.action for m in room.moves], self.limits.hint_iterations
             )
         finally:
             self.hinting.discard(game_id)
@@ -137,7 +119,7 @@ class Reviewer:
     ) -> tuple[int, int, list[State], list[int]]:
         """The seat and budget of a review request with the game's positions and the plies to
         judge, or the reason it cannot be reviewed."""
-        limits = self.hub.limits
+        limits = self.limits
         if room.broken is not None:
             raise conflict("game_unavailable", room.broken)
         if not room.state.is_terminal():
@@ -207,14 +189,14 @@ class Reviewer:
         ):
             return self._status(game_id, seat, iterations, len(plies))
         running = [t for t in self.tasks.values() if not t.done()]
-        if len(running) >= self.hub.limits.review_jobs:
+        if len(running) >= self.limits.review_jobs:
             raise ApiError(
                 429,
                 "busy",
                 f"this server is reviewing as many games as it may at once ({len(running)}); "
                 "try again in a minute",
             )
-        if self.store.claim(game_id, seat, iterations, self.hub.epoch, len(plies), STALE_AFTER):
+        if self.store.claim(game_id, seat, iterations, self.workers.epoch, len(plies), STALE_AFTER):
             key = (game_id, seat, iterations)
             self.tasks[key] = asyncio.get_running_loop().create_task(
                 self._run(room, seat, iterations, states, plies)
@@ -224,7 +206,7 @@ class Reviewer:
     async def _run(
         self, room: Room, seat: int, iterations: int, states: list[State], plies: list[int]
     ) -> None:
-        game_id, owner = room.row.id, self.hub.epoch
+        game_id, owner = room.row.id, self.workers.epoch
         actions = [m.action for m in room.moves]
         key = (game_id, seat, iterations)
         try:

@@ -30,7 +30,7 @@ from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import Move, Record, result_of
 from boardplay.web import storage as st
 from boardplay.web import views
-from boardplay.web.aijobs import AiJob
+from boardplay.web.aijobs import AiJob, AiWorkers
 from boardplay.web.chance import chance_rng
 from boardplay.web.clocks import Clock, TimeControl, control_of, next_clock
 from boardplay.web.endings import ENDINGS, without_resigned
@@ -48,13 +48,16 @@ ATTEMPTS = 3
 
 
 class Room:
-    def __init__(self, hub: RoomHost, row: st.GameRow) -> None:
+    """One game: ``hub`` is the narrow seam to the process (``host.RoomHost``), ``workers`` the
+    AI pool its AI turns run in."""
+
+    def __init__(self, hub: RoomHost, row: st.GameRow, workers: AiWorkers) -> None:
         self.hub = hub
         self.row = row
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.presence = TablePresence(hub.now)
-        self.ai = AiJob(self)
+        self.ai = AiJob(self, workers)
         self.broken: str | None = None
         self.moves: list[Move] = list(row.moves)
         self._view: dict[str, Any] | None = None

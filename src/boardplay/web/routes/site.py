@@ -23,7 +23,7 @@ provides and the server's ceilings allow are shown."""
 @router.get("/health")
 async def health(hub: HubDep) -> dict[str, Any]:
     """For a load balancer's health check: this process answers (and which one it is)."""
-    return {"ok": True, "process": hub.epoch, "ai_running": hub.ai_running}
+    return {"ok": True, "process": hub.epoch, "ai_running": hub.ai.running}
 
 
 def ai_levels(request: Request, catalogue: CatalogueDep, name: str) -> list[str]:
