@@ -8,6 +8,7 @@ import { s, h } from "../dom.js";
 import { t } from "../text.js";
 import { LAST, ENDING } from "./common.js";
 import { use } from "./montana-pieces.js";
+import { landed } from "./motion.js";
 
 const SIZE = 30;
 const FILL = { plain: "#d9e8b5", mountain: "#a39a8e", lake: "#9ccbe8" };
@@ -75,6 +76,7 @@ export function mapSvg(env) {
     if (st) {
       const shape = `mt-seat-${st.owner % 4}`;
       for (let i = st.tiles - 1; i >= 0; i--) g.append(use(shape, cx - 12 + i * 5, cy - 14 + i * 5, 24, { fill: colours[st.owner] || "#555" }));
+      if (last.has(k)) landed(g.lastChild); // the settlement just built drops in (motion.js)
     }
     const moves = builds.get(k);
     if (moves) {

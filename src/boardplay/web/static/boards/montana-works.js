@@ -9,6 +9,7 @@ import { s, h } from "../dom.js";
 import { t } from "../text.js";
 import { LAST } from "./common.js";
 import { icon, goodIcon, workerIcon, counted, seatIcon, piecesRow, use } from "./montana-pieces.js";
+import { landed } from "./motion.js";
 
 // The areas' names by the data file's area and by the first letter of their spaces.
 export const AREA_NAMES = {
@@ -28,6 +29,7 @@ function spaceBox(env, name, cls, ...children) {
   const chosen = env.sel === `space:${name}`;
   const last = env.lastTurn.some((st) => (st.kind === "work" || st.kind === "right") && st.space === name);
   const box = h("div", { class: `mt-space ${cls} ${moves.length ? "mt-target" : ""} ${chosen ? "mt-chosen" : ""} ${last ? "mt-last last-move" : ""}`, "data-space": name }, ...children);
+  if (last) landed(box.querySelector(".mt-on")); // the workers just placed drop in (motion.js)
   if (moves.length) env.marks.selectable(box, `space:${name}`, moves, t("montana.selectSpace", { space: env.spaceWords(name) }));
   return box;
 }
@@ -151,6 +153,7 @@ export function city(env) {
       const spot = `${row.row}${i + 1}`;
       const move = places.get(spot);
       const cell = h("div", { class: `mt-cell ${move ? "mt-target" : ""} ${lastPlaces.has(spot) ? "mt-last last-move" : ""}`, "data-cell": spot }, who(spot));
+      if (lastPlaces.has(spot)) landed(cell.querySelector(".mt-contractor"));
       if (move) env.offer(cell, move);
       grid.append(cell);
     });

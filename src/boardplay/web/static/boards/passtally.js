@@ -14,6 +14,7 @@ import { s } from "../dom.js";
 import { svgRoot, targets, legalMoves, groupBy, text, LAST, ENDING, cueShape, seatStyle } from "./common.js";
 import { t, seatName } from "../text.js";
 import { frame } from "./miniframe.js";
+import { slideFrom, landed } from "./motion.js";
 import { passtallyTurn, passtallyStep } from "./passtally-tutorial.js";
 
 const CELL = 56;
@@ -271,6 +272,11 @@ export function draw(position, ctx) {
     for (const c of st.cells || []) lastCells.add(c);
     for (const slot of [st.slot, st.from, st.to]) if (slot !== undefined && slot !== null) lastSlots.add(String(slot));
   }
+  // What the last turn moved, for the page to animate (motion.js): a laid tile drops onto its
+  // two cells, a placed marker drops onto its slot, a moved marker slides round from its slot.
+  const laid = new Set((ctx.lastTurn || []).filter((st) => st.kind === "place").flatMap((st) => st.cells || []));
+  const markerFrom = new Map((ctx.lastTurn || []).filter((st) => st.kind === "marker" || st.kind === "setup")
+    .map((st) => (st.kind === "setup" ? [String(st.slot), null] : [String(st.to), st.from])));
 
   for (let r = 0; r < 6; r++) {
     for (let c = 0; c < 6; c++) {
@@ -282,7 +288,7 @@ export function draw(position, ctx) {
       g.append(halfLines(x, y, stack ? stack.shape : "X", stack?.design));
       if (stack) g.append(text(x + CELL - 9, y + 9, stack.height, { "font-size": 10, fill: "#333" }));
       if (lastCells.has(key)) g.append(s("rect", { x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
-      layer.append(g);
+      layer.append(laid.has(key) ? landed(g) : g);
     }
   }
   // Tile outlines: a seam is drawn only between halves of different tiles.
@@ -319,7 +325,12 @@ export function draw(position, ctx) {
     if (key in markers) {
       const { colour, cue } = seatStyle(ctx.hints, markers[key]);
       g.setAttribute("data-cue", cue);
-      g.append(cueShape(cue, cx, cy, 11, { fill: colour, stroke: sel === `marker:${key}` ? "#e08a1e" : "#222", "stroke-width": sel === `marker:${key}` ? 4 : 1.5 }));
+      const marker = g.appendChild(cueShape(cue, cx, cy, 11, { fill: colour, stroke: sel === `marker:${key}` ? "#e08a1e" : "#222", "stroke-width": sel === `marker:${key}` ? 4 : 1.5 }));
+      if (markerFrom.has(key)) {
+        const from = markerFrom.get(key);
+        if (from === null || from === undefined) landed(marker);
+        else { const [fx, fy] = slotXY(from); slideFrom(marker, fx - cx, fy - cy); }
+      }
       marks.selectable(g, `marker:${key}`, markerMoves.get(key) || [], t("passtally.selectMarker", { slot: key }));
     }
     if (lastSlots.has(key)) g.append(s("circle", { cx, cy, r: 17, fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));

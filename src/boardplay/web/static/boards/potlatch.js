@@ -7,6 +7,7 @@ import { s } from "../dom.js";
 import { svgRoot, targets, legalMoves, groupBy, text, LAST, ENDING, cueShape, seatStyle, TARGET_DASH } from "./common.js";
 import { t, seatName } from "../text.js";
 import { frame, hexPath, hexAt } from "./miniframe.js";
+import { slideFrom, landed } from "./motion.js";
 
 const SIZE = 40;
 const NEUTRAL_CHIP = "#f4ecd8";
@@ -57,6 +58,16 @@ export function draw(position, ctx) {
   const byHex = groupBy(legalMoves(ctx), (m) => m.struct.to);
   // The hexes the last turn touched: where each step started and ended.
   const touched = new Set(ctx.lastTurn?.flatMap((st) => [st.from, st.to].filter(Boolean)) || []);
+  // What the last turn moved, for the page to animate (motion.js): each pawn slides from where
+  // its turn began, a moved chip from the hex it left, a tile new from the stock drops in.
+  const pawnFrom = new Map(), chipFrom = new Map(), fresh = new Set();
+  for (const st of ctx.lastTurn || []) {
+    if (!st.from || !st.to) continue;
+    if (st.kind === "pawn" && !pawnFrom.has(st.seat)) pawnFrom.set(st.seat, st.from);
+    if (st.kind === "chip") chipFrom.set(st.to, st.from);
+    if (st.new_tile) fresh.add(st.to);
+  }
+  const offset = (from, to) => { const [a, b] = [center(...parse(from)), center(...parse(to))]; return [a[0] - b[0], a[1] - b[1]]; };
 
   // The end of the game (ctx.ending, ending.py): the stuck pawn and why each neighbour was
   // closed to it, or the stacks the end counted.
@@ -82,16 +93,18 @@ export function draw(position, ctx) {
     const moves = byHex.get(key) || [];
     const group = s("g", { "data-hex": key, class: isTile ? "hex tile" : "hex blank" });
     const shade = isTile ? ["#c9a66b", "#b88f4f", "#a07a3c", "#8a6630"][chips.length] : "none";
-    group.append(s("polygon", {
+    const ground = group.appendChild(s("polygon", {
       points: hexPoints(cx, cy, SIZE - 1.5), fill: shade,
       stroke: isTile ? "#6d5330" : "#888", "stroke-width": isTile ? 2 : 1.5, "stroke-dasharray": isTile ? null : "5 4",
     }));
+    if (isTile && fresh.has(key)) landed(ground);
     if (visited.has(key)) group.append(s("polygon", { points: hexPoints(cx, cy, SIZE - 7), fill: "none", stroke: "#fff8", "stroke-width": 2 }));
     if (touched.has(key)) group.append(s("polygon", { points: hexPoints(cx, cy, SIZE - 9), fill: "none", stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
     [...chips].forEach((c, i) => {
       const owner = CHIP_SEAT[c];
       const fill = owner === undefined ? NEUTRAL_CHIP : seatStyle(ctx.hints, owner).colour;
-      group.append(s("rect", { x: cx - 15, y: cy + 14 - i * 9, width: 30, height: 8, rx: 3, fill, stroke: "#0006", "stroke-width": 1, "data-chip": c }));
+      const chip = group.appendChild(s("rect", { x: cx - 15, y: cy + 14 - i * 9, width: 30, height: 8, rx: 3, fill, stroke: "#0006", "stroke-width": 1, "data-chip": c }));
+      if (i === chips.length - 1 && chipFrom.has(key)) slideFrom(chip, ...offset(chipFrom.get(key), key));
       // A player's chip carries the player's shape as well as the colour.
       if (owner !== undefined) group.append(cueShape(seatStyle(ctx.hints, owner).cue, cx, cy + 18 - i * 9, 3.2, { fill: "#fff", class: "cue" }));
     });
@@ -125,6 +138,7 @@ export function draw(position, ctx) {
     const { colour, cue } = seatStyle(ctx.hints, seat);
     g.setAttribute("data-cue", cue);
     g.append(cueShape(cue, cx, cy - 17, 11, { fill: colour, stroke: seat === mover ? "#111" : "#fff", "stroke-width": 3 }));
+    if (pawnFrom.has(seat)) slideFrom(g, ...offset(pawnFrom.get(seat), key));
     if (ending?.pawn === key) g.append(s("circle", { cx, cy: cy - 17, r: 19, fill: "none", stroke: ENDING, "stroke-width": 4, class: "ending-pawn" }));
     layer.append(g);
   });

@@ -10,6 +10,7 @@
 // ENDING_DASH below.
 import { s } from "../dom.js";
 import { svgRoot, targets, svgButton, legalMoves, text, LAST, ENDING } from "./common.js";
+import { slideFrom, landed } from "./motion.js";
 import { t, seatName, phrase } from "../text.js";
 import { frame } from "./miniframe.js";
 import { proteusTurn, proteusStep } from "./proteus-tutorial.js";
@@ -99,6 +100,21 @@ export function draw(position, ctx) {
     byCell.get(cell).push(move);
   }
   const lastCells = new Set((ctx.lastTurn || []).flatMap((st) => [st.to, st.from, ...(st.cells || [])].filter(Boolean)));
+  // What the last turn moved, for the page to animate (motion.js): a tile or piece put down
+  // drops in; a moved piece slides from its cell, two traded tiles each from the other's cell.
+  const tileFrom = new Map(), pieceFrom = new Map();
+  for (const st of ctx.lastTurn || []) {
+    if (st.kind === "tile") tileFrom.set(st.to, null);
+    if (st.kind === "piece") pieceFrom.set(st.to, null);
+    if (st.kind === "move") pieceFrom.set(st.to, st.from);
+    if (st.kind === "trade") { tileFrom.set(st.cells[0], st.cells[1]); tileFrom.set(st.cells[1], st.cells[0]); }
+  }
+  const arrive = (el, from, cell) => {
+    if (!from.has(cell)) return el;
+    if (!from.get(cell)) return landed(el);
+    const [a, b] = [xy(from.get(cell)), xy(cell)];
+    return slideFrom(el, a[0] - b[0], a[1] - b[1]);
+  };
   const ring = (cx, cy, size, attrs) => s("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 10, fill: "none", ...attrs });
   const selectableMark = (cx, cy, size) => ring(cx, cy, size, { stroke: "#e08a1e", "stroke-width": 2.5, "stroke-dasharray": "6 4", class: "selectable-mark" });
   const ending = ctx.ending || null;
@@ -111,8 +127,8 @@ export function draw(position, ctx) {
     const info = cells[cell];
     const g = s("g", { "data-cell": cell });
     g.append(s("rect", { x: cx - CELL / 2 + 3, y: cy - CELL / 2 + 3, width: CELL - 6, height: CELL - 6, rx: 10, fill: "#e9dfcc", stroke: "#b9a888" }));
-    if (info) g.append(tileGlyph(info.tile, info.active, cx, cy, CELL - 16));
-    if (info?.piece) g.append(pieceGlyph(info.piece, cx, cy));
+    if (info) g.append(arrive(tileGlyph(info.tile, info.active, cx, cy, CELL - 16), tileFrom, cell));
+    if (info?.piece) g.append(arrive(pieceGlyph(info.piece, cx, cy), pieceFrom, cell));
     if (lastCells.has(cell)) g.append(ring(cx, cy, CELL - 2, { stroke: LAST, "stroke-width": 3, "stroke-dasharray": "3 3", class: "last-move" }));
     if (endTiles.has(cell)) {
       const why = endTiles.get(cell);

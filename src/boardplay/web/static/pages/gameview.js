@@ -6,6 +6,7 @@ import { showError } from "../api.js";
 import { t, words, say, seatName, gameTitle, resultWords } from "../text.js";
 import { seatList, moveList, lastTurn, lastTurnMoves, endingOf, drawBoard } from "./parts.js";
 import { showHint, markHint } from "./hint.js";
+import { playMotion } from "../boards/motion.js";
 
 // "step 2" once the mover has already acted this turn. Setup placements (Passtally) and other
 // decisions without a turn of their own carry `struct.kind === "setup"` and do not count.
@@ -104,7 +105,11 @@ export async function drawLive(parts, game, look, play) {
     lastTurn: look.hint?.struct ? [look.hint.struct] : lastTurn(game.moves),
     ending: game.terminal && !game.result?.ended ? endingOf(game.moves)?.mark || null : null,
   };
+  const shown = board.dataset.ply; // the position drawn before (markReady); none at first
   const undrawn = await drawBoard(board, game.hints?.renderer, game.position, game.text, ctx);
+  // A new position has just arrived (not the page's first drawing, a redraw for a selection or an
+  // undo): the board plays what its last turn moved (boards/motion.js).
+  if (shown !== undefined && game.ply > Number(shown) && !look.hint) playMotion(board);
   board.dataset.selected = look.selected || "";
   clear(legalBox);
   if (interactive && undrawn.length) {
