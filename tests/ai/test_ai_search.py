@@ -26,7 +26,9 @@ from boardplay.cli.common import console
 from boardplay.cli.main import app
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State, sample_chance
-from boardplay.games.montana.state import F_SETTLEMENTS
+from boardplay.games.montana.layout import FEATURE_NAMES
+
+F_SETTLEMENTS = FEATURE_NAMES.index("settlements")
 
 TABLES = [
     "potlatch",

@@ -9,15 +9,8 @@ from typing import Any
 import boardplay
 from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import DIRS
-from boardplay.games.montana.state import (
-    HOME,
-    MAIN,
-    OVER,
-    OVERFLOW,
-    PLACE,
-    REWARD,
-    MontanaState,
-)
+from boardplay.games.montana.layout import HOME
+from boardplay.games.montana.state import MAIN, OVER, OVERFLOW, PLACE, REWARD, MontanaState
 
 COLOURS = {"Cu": 0, "St": 1, "Gr": 2, "Pu": 3}
 GOODS = {"c": 0, "C": 1, "s": 2, "S": 3, "g": 4, "p": 5}

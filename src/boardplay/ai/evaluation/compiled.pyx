@@ -6,16 +6,18 @@ search cannot leave compiled code to compute one. Each game's evaluation is the 
 per-seat strength from the kernel's feature vector (``Kernel.features_into``), turned into win
 chances by a softmax. ``LeafEvaluation`` holds that shape; each game's subclass computes its
 strengths (``strengths``) and is named by its heuristics (``Heuristics.compiled``), so a game
-brings its own and nothing here lists the games. Every weight and feature index is read from the
-game's Python evaluation module when an evaluation is built (for Montana and Passtally from the
-named weight set the module loads, ``weightsets``), so there is one place to tune a number,
-and ``tests/ai/test_ai_search.py`` checks that both give the same values on positions
-from real games.
+brings its own and nothing here lists the games. Every weight is read from the game's Python
+evaluation module when an evaluation is built (for Montana and Passtally from the named weight
+set the module loads, ``weightsets``), so there is one place to tune a number; every feature
+index is the game's own name for it in its ``layout.pxd`` (``cimport``ed, so a C constant), as
+the Python module reads it by name from ``FEATURE_NAMES``. ``tests/ai/test_ai_search.py``
+checks that both give the same values on positions from real games.
 """
 
 from libc.math cimport exp, sqrt
 
 from boardplay.core.kernel cimport TERMINAL, Kernel
+cimport boardplay.games.montana.layout as montana_layout
 cimport boardplay.games.passtally.layout as passtally_layout
 cimport boardplay.games.potlatch.layout as potlatch_layout
 cimport boardplay.games.proteus.layout as proteus_layout
@@ -151,36 +153,41 @@ cdef class MontanaEvaluation(LeafEvaluation):
     def __init__(self, int players, str weights=None):
         chosen = weightsets.load("montana", weights or montana.DEFAULT_WEIGHTS)
         LeafEvaluation.__init__(self, players, [
-            chosen.shaped("temperature"), montana.F_SETTLEMENTS, *chosen.vector(montana.TERMS),
-            montana.SEAT_FEATURES, montana.F_READY, montana.F_PARTIAL_HAVE,
-            montana.F_PARTIAL_COST, montana.F_MAIN_SEAT,
+            chosen.shaped("temperature"), *chosen.vector(montana.TERMS),
         ])
 
     cdef double strengths(self) noexcept:
         cdef double* f
         cdef double* w = self.weights
-        cdef double total = self.features[<int>w[1]]  # the data file's count
-        cdef int stride = <int>w[16], ready = <int>w[17], have = <int>w[18], cost = <int>w[19]
+        cdef double total = self.features[<int>montana_layout.F_SETTLEMENTS]  # from the data
+        cdef int stride = montana_layout.SEAT_FEATURES
+        cdef int left = montana_layout.F_SETTLEMENTS_LEFT, ready = montana_layout.F_READY
+        cdef int have = montana_layout.F_PARTIAL_HAVE, cost = montana_layout.F_PARTIAL_COST
+        cdef int goods = montana_layout.F_GOODS, silver = montana_layout.F_SILVER
+        cdef int workers = montana_layout.F_WORKERS, cattle = montana_layout.F_CATTLE
+        cdef int canteens = montana_layout.F_CANTEENS
         cdef int p, main
         cdef double value, placed
-        cdef double phase = self.features[0]
+        cdef double phase = self.features[left]
         for p in range(1, self.players):
-            phase = min(phase, self.features[stride * p])
+            phase = min(phase, self.features[left + stride * p])
         phase /= total
         for p in range(self.players):
             f = self.features + stride * p
-            placed = total - f[0]
+            placed = total - f[left]
             # The hand set's sum first, in its order; terms weighing 0 then add exactly 0.
-            value = w[2] * placed + w[3] * f[ready]
+            value = w[1] * placed + w[2] * f[ready]
             if f[cost]:
-                value += w[4] * f[have] / f[cost]
-            value += w[5] * f[1] + w[6] * f[2] + w[7] * f[3] + w[8] * (f[4] + f[5])
-            value += phase * (w[10] * placed + w[11] * f[ready] + w[12] * f[1] + w[13] * f[2]
-                              + w[14] * f[3] + w[15] * (f[4] + f[5]))
+                value += w[3] * f[have] / f[cost]
+            value += (w[4] * f[goods] + w[5] * f[silver] + w[6] * f[workers]
+                      + w[7] * (f[cattle] + f[canteens]))
+            value += phase * (w[9] * placed + w[10] * f[ready] + w[11] * f[goods]
+                              + w[12] * f[silver] + w[13] * f[workers]
+                              + w[14] * (f[cattle] + f[canteens]))
             self.strength[p] = value
-        main = <int>self.features[<int>w[20]]
+        main = <int>self.features[<int>montana_layout.F_MAIN_SEAT]
         if main >= 0:
-            self.strength[main] += w[9]
+            self.strength[main] += w[8]
         return w[0]
 
 

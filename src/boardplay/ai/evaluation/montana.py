@@ -18,8 +18,9 @@ The weights are data (``weights/montana/<set>.json``, ``boardplay.ai.evaluation.
 the ``*_early`` terms, each a term times the share of the game left (the fewest settlements any
 player has left, out of all), which let workers and silver count more early than late.
 
-Every number comes from the kernel's typed feature vector (``MontanaKernel.features_into``,
-layout in ``games/montana/state.py``): the holdings and the readiness counts, which the kernel
+Every number comes from the kernel's typed feature vector (``MontanaKernel.features_into``, laid
+out as ``Feature`` in ``games/montana/layout.pxd`` and read here by name, ``FEATURE_NAMES``
+resolved to indices once, at import): the holdings and the readiness counts, which the kernel
 computes exactly as ``readiness`` below describes (the differential test checks the values
 against the pre-kernel evaluation), so search never builds the position JSON.
 """
@@ -31,15 +32,8 @@ from functools import cache
 
 from boardplay.ai.evaluation import Evaluation, Heuristics, softmax, weightsets
 from boardplay.core.game import State
-from boardplay.games.montana.state import (
-    F_MAIN_SEAT,
-    F_PARTIAL_COST,
-    F_PARTIAL_HAVE,
-    F_READY,
-    F_SETTLEMENTS,
-    SEAT_FEATURES,
-    Holdings,
-)
+from boardplay.games.montana.layout import FEATURE_NAMES
+from boardplay.games.montana.state import Holdings
 
 TERMS = (
     "placed",
@@ -79,6 +73,29 @@ GOOD_WEIGHT = HAND.weights["goods"]
 SILVER_WEIGHT = HAND.weights["silver"]
 WORKER_WEIGHT = HAND.weights["workers"]
 CATTLE_WEIGHT = HAND.weights["cattle"]
+
+SEAT_FEATURES = FEATURE_NAMES.index("settlements_left_seat1")
+"""The stride of the per-seat blocks: seat p's features are ``name_seat0``'s index plus p times
+this."""
+LEFT, GOODS, SILVER, WORKERS, CATTLE, CANTEENS, READY, PARTIAL_HAVE, PARTIAL_COST = (
+    FEATURE_NAMES.index(f"{name}_seat0")
+    for name in (
+        "settlements_left",
+        "goods",
+        "silver",
+        "workers",
+        "cattle",
+        "canteens",
+        "ready",
+        "partial_have",
+        "partial_cost",
+    )
+)
+"""The indices of a seat's features within its block."""
+MAIN_SEAT = FEATURE_NAMES.index("main_seat")
+SETTLEMENTS = FEATURE_NAMES.index("settlements")
+"""The active seat while its main action is still to come, and the settlements each player
+starts with (the data file's count for this table)."""
 
 
 def readiness(goods: list[int], jokers: int, sites: list[tuple[int, ...]], left: int) -> float:
@@ -121,7 +138,8 @@ def strength(held: Holdings, goods: list[int], sites: list[tuple[int, ...]], tot
 def phase_left(features: Sequence[float], players: int) -> float:
     """The share of the game left: the fewest settlements any player has left, out of all (the
     first player to place every settlement triggers the end)."""
-    return min(features[SEAT_FEATURES * p] for p in range(players)) / features[F_SETTLEMENTS]
+    left = min(features[LEFT + SEAT_FEATURES * p] for p in range(players))
+    return left / features[SETTLEMENTS]
 
 
 def terms(
@@ -129,21 +147,21 @@ def terms(
 ) -> list[list[float]]:
     """Each seat's term values (``TERMS`` order), which the fit weighs (no shape number of
     ``weights`` changes them: the signature is the one every fitted game has)."""
-    total = features[F_SETTLEMENTS]
+    total = features[SETTLEMENTS]
     phase = phase_left(features, players)
-    main = int(features[F_MAIN_SEAT])
+    main = int(features[MAIN_SEAT])
     rows = []
     for p in range(players):
         f = features[SEAT_FEATURES * p : SEAT_FEATURES * (p + 1)]
-        cost = f[F_PARTIAL_COST]
+        cost = f[PARTIAL_COST]
         base = [
-            total - f[0],
-            f[F_READY],
-            f[F_PARTIAL_HAVE] / cost if cost else 0.0,
-            f[1],
-            f[2],
-            f[3],
-            f[4] + f[5],
+            total - f[LEFT],
+            f[READY],
+            f[PARTIAL_HAVE] / cost if cost else 0.0,
+            f[GOODS],
+            f[SILVER],
+            f[WORKERS],
+            f[CATTLE] + f[CANTEENS],
         ]
         early = [base[0], base[1], base[3], base[4], base[5], base[6]]
         rows.append([*base, 1.0 if p == main else 0.0, *(phase * x for x in early)])
@@ -174,16 +192,17 @@ def evaluation(name: str) -> Evaluation:
         assert state.kernel is not None
         features = state.kernel.features()
         n = state.game.num_players
-        total = features[F_SETTLEMENTS]
+        total = features[SETTLEMENTS]
         phase = phase_left(features, n)
         values = []
         for p in range(n):
             f = features[SEAT_FEATURES * p : SEAT_FEATURES * (p + 1)]
-            left, held_goods, held_silver, held_workers, held_cattle, canteens = f[:6]
-            cost = f[F_PARTIAL_COST]
-            paid = ready * f[F_READY]
+            left, held_goods, held_silver = f[LEFT], f[GOODS], f[SILVER]
+            held_workers, held_cattle, canteens = f[WORKERS], f[CATTLE], f[CANTEENS]
+            cost = f[PARTIAL_COST]
+            paid = ready * f[READY]
             if cost:
-                paid = paid + partial * f[F_PARTIAL_HAVE] / cost
+                paid = paid + partial * f[PARTIAL_HAVE] / cost
             value = (
                 placed * (total - left)
                 + paid
@@ -194,14 +213,14 @@ def evaluation(name: str) -> Evaluation:
             )
             value += phase * (
                 early[0] * (total - left)
-                + early[1] * f[F_READY]
+                + early[1] * f[READY]
                 + early[2] * held_goods
                 + early[3] * held_silver
                 + early[4] * held_workers
                 + early[5] * (held_cattle + canteens)
             )
             values.append(value)
-        seat = int(features[F_MAIN_SEAT])
+        seat = int(features[MAIN_SEAT])
         if seat >= 0:
             values[seat] += tempo
         return softmax(values, t)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import State
+from boardplay.games.montana import layout as L
 from boardplay.games.montana import notation as A
 from boardplay.games.montana.data import MAX_AREA_SPACES
+from boardplay.games.montana.layout import STAGE_NAMES
 from boardplay.games.montana.state import (
     BUILD_NEXT,
     CHANCE_STAGES,
@@ -17,7 +19,6 @@ from boardplay.games.montana.state import (
     MAIN,
     OVER,
     PLACE,
-    STAGE_NAMES,
     TRADE_STAGES,
     MontanaState,
 )
@@ -37,18 +38,18 @@ def explain_illegal(state: MontanaState, action: object) -> str:
     chance = stage_id in CHANCE_STAGES
     who = "chance" if chance else state.game.seat_name(state.decider)
     reason = ""
-    if A.TRADE <= action < A.WILD and not chance:
+    if L.TRADE <= action < L.WILD and not chance:
         if state.decider != state.active or stage_id not in TRADE_STAGES:
             reason = "cattle trades are only possible in the active player's trade windows"
         elif state.cattle[state.decider] < 1:
             reason = "the player holds no cattle"
-    elif A.BUILD <= action < A.NUM_ACTIONS and stage_id in (MAIN, BUILD_NEXT):
-        reason = _why_not_build(state, action - A.BUILD)
-    elif A.WORK_BANK <= action < A.BUILD and stage_id == MAIN:
+    elif L.BUILD <= action < L.NUM_ACTIONS and stage_id in (MAIN, BUILD_NEXT):
+        reason = _why_not_build(state, action - L.BUILD)
+    elif L.WORK_BANK <= action < L.BUILD and stage_id == MAIN:
         reason = _why_not_work(state, action)
-    elif stage_id == PLACE and A.PLACE <= action < A.REWARD_UP:
+    elif stage_id == PLACE and L.PLACE <= action < L.REWARD_UP:
         reason = "the spot is not right of the row's contractor or costs more pumpkins than held"
-    elif stage_id == PLACE and action == A.PASS:
+    elif stage_id == PLACE and action == L.PASS:
         reason = "the active player must place the first contractor"
     if not reason:
         reason = f"it is not one of the legal actions of {who} at stage {stage}"
@@ -62,8 +63,8 @@ def _single(colour: int) -> tuple[int, ...]:
 def _why_not_work(state: MontanaState, action: int) -> str:
     p = state.decider
     data = state.data
-    if action < A.WORK_PROD:
-        space, index = divmod(action - A.WORK_BANK, len(A.WORKER_SETS))
+    if action < L.WORK_PROD:
+        space, index = divmod(action - L.WORK_BANK, len(A.WORKER_SETS))
         ms = A.WORKER_SETS[index]
         bank = data.bank[space]
         if state.slots[space] != EMPTY:
@@ -71,7 +72,7 @@ def _why_not_work(state: MontanaState, action: int) -> str:
         if sum(ms) != bank.workers:
             return f"{bank.name} takes exactly {bank.workers} worker(s)"
     else:
-        cell, index = divmod(action - A.WORK_PROD, len(A.PART_SETS))
+        cell, index = divmod(action - L.WORK_PROD, len(A.PART_SETS))
         area_index, space = divmod(cell, MAX_AREA_SPACES)
         ms = A.WORKER_SETS[index]
         area = data.areas[area_index]

@@ -10,6 +10,7 @@ from boardplay.core.errors import OptionError
 from boardplay.core.game import State
 from boardplay.core.options import OptionSet, OptionSpec, OptionValue
 from boardplay.core.palette import BLUE, GREEN, VERMILLION, YELLOW
+from boardplay.games.montana import layout as L
 from boardplay.games.montana import notation as A
 from boardplay.games.montana import presentation
 from boardplay.games.montana.data import DEFAULT_DATA, Components, load_components
@@ -107,7 +108,7 @@ class MontanaGame(MontanaGameBase):
         "expert": "mcts(time=0.5,iterations=300,c=0.15)",
     }
     option_set: ClassVar[OptionSet] = OPTIONS
-    num_distinct_actions: ClassVar[int] = A.NUM_ACTIONS
+    num_distinct_actions: ClassVar[int] = L.NUM_ACTIONS
     max_chance_outcomes: ClassVar[int] = A.NUM_CHANCE
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from boardplay.core.fields import Field
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
+from boardplay.games.montana.layout import HOME, STAGE_NAMES
 from boardplay.games.montana.state import (
     BOARD,
     BUILD_NEXT,
-    HOME,
     OVERFLOW,
     PLACE,
     PUSH,
@@ -21,7 +21,6 @@ from boardplay.games.montana.state import (
     RIGHT,
     SETUP_SPIN,
     SETUP_WILD,
-    STAGE_NAMES,
     START,
     TRADE_STAGES,
     WILD_STAGE,

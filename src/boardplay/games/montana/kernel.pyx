@@ -15,13 +15,23 @@ actions: recruit, trade, production, the city auction, building) and ``observe.p
 readiness behind the feature vector). This file keeps the ``Kernel`` interface and the static
 tables.
 
-Action ids are those of ``notation.py`` (checked at import). The Python methods at the end serve
-the facade's typed accessors and position loading; no hot loop calls them.
+Action ids, stages and the feature vector are declared in ``layout.pxd`` (shared with
+``notation.py``, the facade and the evaluation). The Python methods at the end serve the facade's
+typed accessors and position loading; no hot loop calls them.
 """
 
 from libc.string cimport memset
 
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, raw_bytes, raw_load
+from boardplay.games.montana.layout cimport (
+    F_CANTEENS, F_CATTLE, F_GOODS, F_MAIN_SEAT, F_PARTIAL_COST, F_PARTIAL_HAVE, F_READY,
+    F_SETTLEMENTS, F_SETTLEMENTS_LEFT, F_SILVER, F_WORKERS,
+    BOARD, BOARD_OUTCOMES, BUILD, BUILD_NEXT, CANTEEN, CHANCE_BOARD, CHANCE_SPIN, CHANCE_START,
+    CITY, END, END_STAGE, HOME, MAIN, NUM_ACTIONS, OVER, OVERFLOW, PASS, PLACE, PLACE_STAGE, PUSH,
+    PUSH_STAGE, RECRUIT, RETURN, REWARD, REWARD_PICK, REWARD_UP, RIGHT, RIGHT_NONE, RIGHT_STAGE,
+    SEAT_FEATURES, SETUP_SPIN, SETUP_WILD, SPIN, START, STOP, TRADE, TRADE_SILVER, TURN_END, WILD,
+    WILD_STAGE, WORK_BANK, WORK_PROD,
+)
 from boardplay.games.montana.tables cimport (
     K_LAKE, K_MOUNTAIN, K_PLAIN, MAX_HEX, MAX_LINES, MAX_SLOTS, PAD, PCELLS, PW, Land, Tables,
 )
@@ -33,50 +43,8 @@ cdef enum:
     NPARTS = 14
     NPICKS = 83
     NPAIRS = 28
-    RECRUIT = 0
-    CITY = 1
-    STOP = 2
-    PASS = 3
-    CANTEEN = 4
-    END = 5
-    RIGHT_NONE = 6
-    PUSH = 7
-    TRADE = 23
-    WILD = 34
-    RETURN = 103
-    RIGHT = 172
-    PLACE = 186
-    REWARD_UP = 222
-    REWARD_PICK = 250
-    WORK_BANK = 333
-    WORK_PROD = 885
-    BUILD = 1221
-    NUM_ACTIONS = 1446
-    CHANCE_SPIN = 0
-    CHANCE_START = 16
-    CHANCE_BOARD = 20
-    BOARD_OUTCOMES = 4096
-    TRADE_SILVER = 6
     MAX_COLUMNS = 6
     MAX_AREA_SPACES = 6
-    # Stages (spec §10); the first four are chance nodes.
-    BOARD = 0
-    SETUP_SPIN = 1
-    START = 2
-    SPIN = 3
-    SETUP_WILD = 4
-    MAIN = 5
-    PUSH_STAGE = 6
-    WILD_STAGE = 7
-    OVERFLOW = 8
-    RIGHT_STAGE = 9
-    PLACE_STAGE = 10
-    REWARD = 11
-    BUILD_NEXT = 12
-    END_STAGE = 13
-    OVER = 14
-    TURN_END = -1
-    HOME = -1
     # ``main`` (notation of the position JSON: "", recruit, bank, production, city, build)
     M_RECRUIT = 1
     M_BANK = 2
@@ -87,7 +55,6 @@ cdef enum:
     BY_MAX_TURNS = 2
     GRAIN = 4
     PUMPKIN = 5
-    SEAT_FEATURES = 9
     FEATURES = 38
     OBSERVATION = 4548
 
@@ -103,19 +70,8 @@ cdef int GRID_OF[PCELLS]
 
 
 def _init_static():
-    """Copy the multiset tables of notation.py into C and check the enum constants against it,
-    so a change of the action layout cannot silently desynchronise the kernel."""
+    """Copy the multiset tables of notation.py into C (checking they fit the arrays)."""
     cdef int i, k
-    expected = {
-        "PUSH": PUSH, "TRADE": TRADE, "WILD": WILD, "RETURN": RETURN, "RIGHT": RIGHT,
-        "PLACE": PLACE, "REWARD_UP": REWARD_UP, "REWARD_PICK": REWARD_PICK,
-        "WORK_BANK": WORK_BANK, "WORK_PROD": WORK_PROD, "BUILD": BUILD,
-        "NUM_ACTIONS": NUM_ACTIONS, "CHANCE_START": CHANCE_START, "CHANCE_BOARD": CHANCE_BOARD,
-        "BOARD_OUTCOMES": BOARD_OUTCOMES, "TRADE_SILVER": TRADE_SILVER, "END": END,
-    }
-    for name, value in expected.items():
-        if getattr(N, name) != value:
-            raise ImportError(f"montana kernel: notation.{name} is not {value}")
     if (len(N.WORKER_SETS), len(N.PICK_SETS), len(N.UPGRADE_PAIRS)) != (NSETS, NPICKS, NPAIRS):
         raise ImportError("montana kernel: the multiset tables of notation.py changed size")
     if N.PART_SETS != list(range(NPARTS)):
@@ -524,13 +480,10 @@ cdef class MontanaKernel(Kernel):
             out[off + 14] = 1.0
 
     cdef void features_into(self, double* out) noexcept:
-        """Per seat (9 numbers, seats 0..3, zeros past the player count): settlements left,
-        goods held (all kinds), silver, workers, cattle, canteens, then the build readiness:
-        sites the goods in hand pay for, and the cheapest unpaid site's cost in hand (with
-        cattle as jokers) and its whole cost (0 when none is partly paid). Then the active seat
-        while its main action is still to come (stage MAIN), else -1, and the settlements each
-        player starts with (from the data file: the evaluation's phase of the game). The evaluation
-        (ai/evaluation/montana.py) documents how it weighs them."""
+        """``Feature`` (``layout.pxd``): per seat its holdings and build readiness, then the
+        seat whose main action is to come and the data file's settlement count (the evaluation's
+        phase of the game). The evaluation (ai/evaluation/montana.py) documents how it weighs
+        them."""
         cdef int p, k, base, goods, workers
         cdef short open_sites[MAX_HEX]
         cdef int open_seats[MAX_HEX]
@@ -544,13 +497,15 @@ cdef class MontanaKernel(Kernel):
             goods = workers = 0
             for k in range(6):
                 goods += self.s.goods[p][k]
-            out[base] = self.s.tiles[p]
-            out[base + 1] = goods
-            out[base + 2] = self.s.silver[p]
-            out[base + 3] = _count_workers(self, p)
-            out[base + 4] = self.s.cattle[p]
-            out[base + 5] = self.s.canteens[p]
-            _readiness(self, p, open_sites, open_seats, nopen, out + base + 6)
-        out[4 * SEAT_FEATURES] = self.s.active if self.s.stage == MAIN and self.s.active >= 0 else -1
-        out[4 * SEAT_FEATURES + 1] = self.t.settlements
+            out[base + F_SETTLEMENTS_LEFT] = self.s.tiles[p]
+            out[base + F_GOODS] = goods
+            out[base + F_SILVER] = self.s.silver[p]
+            out[base + F_WORKERS] = _count_workers(self, p)
+            out[base + F_CATTLE] = self.s.cattle[p]
+            out[base + F_CANTEENS] = self.s.canteens[p]
+            # F_READY, F_PARTIAL_HAVE, F_PARTIAL_COST, in a row
+            _readiness(self, p, open_sites, open_seats, nopen, out + base + F_READY)
+        out[<int>F_MAIN_SEAT] = (self.s.active if self.s.stage == MAIN and self.s.active >= 0
+                                 else -1)
+        out[<int>F_SETTLEMENTS] = self.t.settlements
 

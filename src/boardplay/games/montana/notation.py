@@ -15,19 +15,43 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
 
-from boardplay.games.montana.board import GRID_CELLS, grid_coords, grid_index
+from boardplay.games.montana.board import grid_coords, grid_index
 from boardplay.games.montana.data import (
     COLOUR_CODES,
     GOOD_CODES,
     MAX_AREA_SPACES,
-    MAX_BANK_SPACES,
     MAX_BANK_WORKERS,
     MAX_COLUMNS,
     MAX_PICKS,
-    MAX_ROWS,
     MAX_UPGRADES,
     MAX_WHEEL,
     Components,
+)
+from boardplay.games.montana.layout import (
+    BOARD_OUTCOMES,
+    BUILD,
+    CANTEEN,
+    CHANCE_BOARD,
+    CHANCE_SPIN,
+    CHANCE_START,
+    CITY,
+    END,
+    NUM_ACTIONS,
+    PASS,
+    PLACE,
+    PUSH,
+    RECRUIT,
+    RETURN,
+    REWARD_PICK,
+    REWARD_UP,
+    RIGHT,
+    RIGHT_NONE,
+    STOP,
+    TRADE,
+    TRADE_SILVER,
+    WILD,
+    WORK_BANK,
+    WORK_PROD,
 )
 
 Counts = tuple[int, ...]
@@ -61,36 +85,11 @@ UPGRADE_PAIRS: list[tuple[int, int]] = [
     if a + b <= MAX_UPGRADES
 ]
 UPGRADE_INDEX = {p: i for i, p in enumerate(UPGRADE_PAIRS)}
-TRADE_SILVER = 6
-"""Trade kinds 0..5 are goods (GOODS order), 6 is silver, 7..10 are worker colours."""
-
-RECRUIT = 0
-CITY = 1
-STOP = 2
-PASS = 3
-CANTEEN = 4
-END = 5
-RIGHT_NONE = 6
-PUSH = 7
-TRADE = PUSH + MAX_WHEEL
-WILD = TRADE + 11
-RETURN = WILD + len(WORKER_SETS)
-RIGHT = RETURN + len(WORKER_SETS)
-PLACE = RIGHT + len(PART_SETS)
-REWARD_UP = PLACE + MAX_ROWS * MAX_COLUMNS
-REWARD_PICK = REWARD_UP + len(UPGRADE_PAIRS)
-WORK_BANK = REWARD_PICK + len(PICK_SETS)
-WORK_PROD = WORK_BANK + MAX_BANK_SPACES * len(WORKER_SETS)
-BUILD = WORK_PROD + 4 * MAX_AREA_SPACES * len(PART_SETS)
-NUM_ACTIONS = BUILD + GRID_CELLS
-
-CHANCE_SPIN = 0
-CHANCE_START = MAX_WHEEL
-CHANCE_BOARD = CHANCE_START + 4
-BOARD_OUTCOMES = 4096
-"""With board_seed=random the Board chance node lists seeds 0..4095 (uniform): enumerable for
-search and masks, and far more boards than the statistics of the generator distinguish.
-A fixed board_seed option may name any seed 0..2^31-1."""
+# The action and chance ids (``layout.pxd``). Trade kinds 0..5 are goods (GOODS order),
+# TRADE_SILVER (6) is silver, 7..10 are worker colours. With board_seed=random the Board chance
+# node lists seeds 0..BOARD_OUTCOMES-1 (uniform): enumerable for search and masks, and far more
+# boards than the statistics of the generator distinguish. A fixed board_seed option may name
+# any seed 0..2^31-1.
 NUM_CHANCE = CHANCE_BOARD + BOARD_OUTCOMES
 
 

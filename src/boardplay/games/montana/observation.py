@@ -20,7 +20,8 @@ from boardplay.games.montana.data import (
     MAX_ROWS,
     MAX_WHEEL,
 )
-from boardplay.games.montana.state import STAGE_NAMES, MontanaState
+from boardplay.games.montana.layout import STAGE_NAMES
+from boardplay.games.montana.state import MontanaState
 
 SEATS = 4
 HEX_FEATURES = (

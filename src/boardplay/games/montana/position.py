@@ -13,20 +13,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boardplay.core.fields import Field, read
+from boardplay.games.montana import layout as L
 from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import AXIS_NAMES, make_board
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
 from boardplay.games.montana.invariants import check_conservation, check_stage
+from boardplay.games.montana.layout import HOME, STAGE_NAMES, TURN_END
 from boardplay.games.montana.state import (
     BOARD,
     CHANCE_STAGES,
     EMPTY,
-    HOME,
     MAIN_ACTIONS,
     OVER,
-    STAGE_NAMES,
     TRADE_STAGES,
-    TURN_END,
     Editing,
     MontanaGameBase,
     MontanaState,
@@ -248,7 +247,7 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
             seed_field.require(fixed == seed, f"is {seed} but the option board_seed is {fixed}")
         if fixed == "random":
             seed_field.require(
-                seed < A.BOARD_OUTCOMES, f"must be below {A.BOARD_OUTCOMES} with board_seed=random"
+                seed < L.BOARD_OUTCOMES, f"must be below {L.BOARD_OUTCOMES} with board_seed=random"
             )
         board = make_board(data, n, seed)
         if board_field.has("tiles"):

@@ -23,58 +23,32 @@ from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import Board, make_board
 from boardplay.games.montana.data import Components
 from boardplay.games.montana.kernel import MontanaKernel
+from boardplay.games.montana.layout import HOME, SEAT_FEATURES, Stage
 from boardplay.games.montana.tables import Tables
 
-# Stages (spec §10), in the kernel's numbering. Chance stages first.
-BOARD = 0
-SETUP_SPIN = 1
-START = 2
-SPIN = 3
-SETUP_WILD = 4
-MAIN = 5
-PUSH = 6
-WILD_STAGE = 7
-OVERFLOW = 8
-RIGHT = 9
-PLACE = 10
-REWARD = 11
-BUILD_NEXT = 12
-END = 13
-OVER = 14
-STAGE_NAMES = (
-    "BOARD",
-    "SETUP_SPIN",
-    "START",
-    "SPIN",
-    "SETUP_WILD",
-    "MAIN",
-    "PUSH",
-    "WILD",
-    "OVERFLOW",
-    "RIGHT",
-    "PLACE",
-    "REWARD",
-    "BUILD_NEXT",
-    "END",
-    "OVER",
-)
+# Stages (spec §10, numbered by ``layout.Stage``) under the facade's names: ``PUSH``, ``RIGHT``,
+# ``PLACE`` and ``END`` are the stages here, where the layout, which also names the actions, says
+# ``PUSH_STAGE``...
+BOARD = int(Stage.BOARD)
+SETUP_SPIN = int(Stage.SETUP_SPIN)
+START = int(Stage.START)
+SPIN = int(Stage.SPIN)
+SETUP_WILD = int(Stage.SETUP_WILD)
+MAIN = int(Stage.MAIN)
+PUSH = int(Stage.PUSH_STAGE)
+WILD_STAGE = int(Stage.WILD_STAGE)
+OVERFLOW = int(Stage.OVERFLOW)
+RIGHT = int(Stage.RIGHT_STAGE)
+PLACE = int(Stage.PLACE_STAGE)
+REWARD = int(Stage.REWARD)
+BUILD_NEXT = int(Stage.BUILD_NEXT)
+END = int(Stage.END_STAGE)
+OVER = int(Stage.OVER)
 CHANCE_STAGES = (BOARD, SETUP_SPIN, START, SPIN)
 TRADE_STAGES = (MAIN, PUSH, PLACE, REWARD, BUILD_NEXT, END)
-TURN_END = -1
-"""``after_overflow`` value meaning: the overflow ends the recruit, so the turn ends next."""
-HOME = -1
 EMPTY = (0, 0, 0, 0)
 MAIN_ACTIONS = ("", "recruit", "bank", "production", "city", "build")
 END_REASONS = ("", "trigger", "max_turns")
-
-# The kernel's feature vector (kernel.pyx ``features_into``): 9 numbers per seat 0..3, then two.
-SEAT_FEATURES = 9
-F_SETTLEMENTS_LEFT, F_GOODS, F_SILVER, F_WORKERS, F_CATTLE, F_CANTEENS = range(6)
-F_READY, F_PARTIAL_HAVE, F_PARTIAL_COST = 6, 7, 8
-F_MAIN_SEAT = 4 * SEAT_FEATURES
-"""The active seat while its main action is still to come (stage MAIN), else -1."""
-F_SETTLEMENTS = 4 * SEAT_FEATURES + 1
-"""The settlements each player starts with (the data file's count for this table)."""
 
 
 TIEBREAK_WORDS = {

@@ -1,0 +1,65 @@
+"""Type stub for the compiled ``boardplay.games.montana.layout`` (see ``layout.pxd``)."""
+
+from enum import IntEnum
+from typing import Final
+
+RECRUIT: Final[int]
+CITY: Final[int]
+STOP: Final[int]
+PASS: Final[int]
+CANTEEN: Final[int]
+END: Final[int]
+RIGHT_NONE: Final[int]
+PUSH: Final[int]
+TRADE: Final[int]
+WILD: Final[int]
+RETURN: Final[int]
+RIGHT: Final[int]
+PLACE: Final[int]
+REWARD_UP: Final[int]
+REWARD_PICK: Final[int]
+WORK_BANK: Final[int]
+WORK_PROD: Final[int]
+BUILD: Final[int]
+NUM_ACTIONS: Final[int]
+TRADE_SILVER: Final[int]
+CHANCE_SPIN: Final[int]
+CHANCE_START: Final[int]
+CHANCE_BOARD: Final[int]
+BOARD_OUTCOMES: Final[int]
+TURN_END: Final[int]
+HOME: Final[int]
+SEAT_FEATURES: Final[int]
+
+class Stage(IntEnum):
+    BOARD = 0
+    SETUP_SPIN = 1
+    START = 2
+    SPIN = 3
+    SETUP_WILD = 4
+    MAIN = 5
+    PUSH_STAGE = 6
+    WILD_STAGE = 7
+    OVERFLOW = 8
+    RIGHT_STAGE = 9
+    PLACE_STAGE = 10
+    REWARD = 11
+    BUILD_NEXT = 12
+    END_STAGE = 13
+    OVER = 14
+
+class Feature(IntEnum):
+    F_SETTLEMENTS_LEFT = 0
+    F_GOODS = 1
+    F_SILVER = 2
+    F_WORKERS = 3
+    F_CATTLE = 4
+    F_CANTEENS = 5
+    F_READY = 6
+    F_PARTIAL_HAVE = 7
+    F_PARTIAL_COST = 8
+    F_MAIN_SEAT = 36
+    F_SETTLEMENTS = 37
+
+STAGE_NAMES: Final[tuple[str, ...]]
+FEATURE_NAMES: Final[tuple[str, ...]]
