@@ -44,10 +44,11 @@ def extracted() -> set[tuple[str | None, str]]:
     """(context, msgid) of the web domain as Babel finds them in the sources now."""
     found: set[tuple[str | None, str]] = set()
     with MAPPING.open(encoding="utf-8") as cfg:
-        method_map, _options = parse_mapping_cfg(cfg)  # what `make i18n` extracts
+        method_map, options = parse_mapping_cfg(cfg)  # what `make i18n` extracts
+    keywords = {"say": None, "pgettext": ((1, "c"), 2)}
     for root in (WEB, GAMES):
         for _f, _l, message, _c, context in extract_from_dir(
-            str(root), method_map=method_map, keywords={"say": None, "pgettext": ((1, "c"), 2)}
+            str(root), method_map=method_map, options_map=options, keywords=keywords
         ):
             found.add((context, message if isinstance(message, str) else message[0]))
     return found
