@@ -115,6 +115,16 @@ def test_the_web_finds_its_move_and_end_words(fifth: Path) -> None:
     assert last["struct"]["ends"]["mark"] == {"kind": "target", "seat": 1, "cell": 10}
 
 
+def test_the_research_adapters_play_it(fifth: Path) -> None:
+    openspiel = pytest.importorskip("boardplay.adapters.openspiel")
+    game = openspiel.load("race(target=15)")
+    assert game.get_type().short_name == "boardplay_race"
+    state = game.new_initial_state()
+    while not state.is_terminal():  # +1 each time: the 15th, by the first player, wins
+        state.apply_action(state.legal_actions()[0])
+    assert state.returns() == [1.0, -1.0]
+
+
 def test_its_moves_go_through_the_checked_path(fifth: Path) -> None:
     state = boardplay.load("race").new_initial_state()
     state.apply_move("+2")
