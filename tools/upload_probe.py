@@ -1,4 +1,5 @@
-"""Measure what one large record upload costs everyone else (issue 26, docs/web.md "Heavy reads").
+"""Measure what one large record upload costs everyone else (issue 26, docs/web.md "Security":
+heavy reads have their own budget).
 
 Starts ``boardplay serve`` on loopback (a fresh SQLite file, the real games, the request rate
 lifted so the poller is never the one refused), then for each record size: uploads a legal

@@ -7,11 +7,12 @@ a game of three or four is the same period with two or three opponents. The serv
 :func:`update` once per finished rated game and stores what it returns.
 
 :func:`plackett_luce` (OpenSkill's model mapped onto the same scale) is the alternative that was
-measured against this and lost (``tools/ratingstudy.py``, docs/web.md "Ratings"): its ratings of
-3-4 player games come out stretched 1.5-2.3 times against the Glicko scale two-player games use,
-its deviations are over-confident (70 % of established players within 1.96 deviations, against
-93-97 % for pairwise Glicko-2), and it predicts winners worse for the first ~50 games a player
-plays. It stays here for that comparison and its test against OpenSkill's published values."""
+measured against this and lost (``tools/ratingstudy.py``, docs/web.md "Accounts, sessions and
+ratings"): its ratings of 3-4 player games come out stretched 1.5-2.3 times against the Glicko scale
+two-player games use, its deviations are over-confident (70 % of established players within 1.96
+deviations, against 93-97 % for pairwise Glicko-2), and it predicts winners worse for the first ~50
+games a player plays. It stays here for that comparison and its test against OpenSkill's published
+values."""
 
 from __future__ import annotations
 
