@@ -13,7 +13,7 @@ import { svgRoot, targets, svgButton, legalMoves, text, LAST, ENDING } from "./c
 import { slideFrom, landed } from "./motion.js";
 import { t, seatName, phrase } from "../text.js";
 import { frame } from "./miniframe.js";
-import { proteusTurn, proteusStep } from "./proteus-tutorial.js";
+import { proteusTurn, proteusStep, proteusObserve } from "./proteus-tutorial.js";
 
 const CELL = 90;
 const TILE_COLOURS = { R: "#c0392b", B: "#2e86c1", Y: "#d4ac0d" };
@@ -223,7 +223,7 @@ export function draw(position, ctx) {
   const rules = part("pr-rules", handX - 6, rulesY - 13, 166, 3 * 16 + 6);
   [["R", "move"], ["B", "trade"], ["Y", "goal"]].forEach(([colour, kind], i) => {
     const tile = active[colour];
-    rules.append(text(handX, rulesY + i * 16, `${t(`proteus.${kind}`)}: ${tile ? phrase(RULE_NAMES[tile]) : "—"}`, { "text-anchor": "start", "font-size": 12, fill: TILE_COLOURS[colour] }));
+    rules.append(text(handX, rulesY + i * 16, `${t(`proteus.${kind}`)}: ${tile ? phrase(RULE_NAMES[tile]) : "—"}`, { "text-anchor": "start", "font-size": 12, fill: TILE_COLOURS[colour], "data-rule": colour }));
   });
   const pass = moves.find((m) => m.struct.kind === "pass");
   if (pass) side.append(svgButton(handX + 60, narrow ? poolY - 14 : 20 + 3 * CELL - 26, t("proteus.pass"), pass, marks));
@@ -242,7 +242,7 @@ export const about = { minutes: [10, 20], order: 2 };
 
 // The first-game walk-through (pages/tutorial.js): a whole first game, stage by stage
 // (proteus-tutorial.js).
-export const tutorial = { byStage: true, turn: proteusTurn, step: proteusStep };
+export const tutorial = { byStage: true, turn: proteusTurn, step: proteusStep, observe: proteusObserve, end: "tutorial.proteus.end" };
 
 // Proteus: the 3×3 board of rule tiles in red, blue and yellow, with black and white pieces.
 export function miniature() {

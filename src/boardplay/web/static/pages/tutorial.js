@@ -10,7 +10,13 @@ import { rememberTutorial } from "../store.js";
 // the first turn (Potlatch's turn is two actions, Proteus's and a Passtally setup turn one; a
 // step whose piece is picked up first, as in Proteus, also has a text for once it is in hand:
 // "<key>.selected"), or `{ byStage: true, turn, step }` for a turn with no fixed number of moves,
-// whose walk follows the stage of the decision (Montana: boards/montana-tutorial.js).
+// whose walk follows the stage of the decision (Montana: boards/montana-tutorial.js). A stage
+// step is `{ key, args, part, intro, id, teach }`: the text's key and its parameters, the part of
+// the board it talks about (a selector, or a list of them), whether "Next" leads on (it then marks
+// `id`, or the key, as read in the walk's notes), and which of the places to click glow (all of
+// them without `teach`, see teaches() below); the spec may have `observe(before, next,
+// notes)`, told of every new position the walk sees, to note what happened between two turns
+// (Proteus: a rule replaced by another), and `end`, the key of its last card's text.
 
 // The step texts of a game (the generic one for a game without its own).
 function steps(name, spec) {
@@ -27,6 +33,15 @@ function targets(board, all = false) {
   const select = board.querySelectorAll("[data-select]");
   if (select.length && !board.dataset.selected) return [...select];
   return [...board.querySelectorAll("[data-moves]")];
+}
+
+// Whether a place to click is one a step teaches (`teach`: the ids of the moves it is about and the
+// selections that lead to them; without it, every place glows).
+function teaches(el, teach) {
+  if (!teach) return true;
+  const ids = el.getAttribute("data-moves");
+  if (ids !== null) return JSON.parse(ids).some((id) => teach.moves.includes(id));
+  return teach.select.includes(el.getAttribute("data-select"));
 }
 
 // A step's text, or its ".selected" text while the board holds a picked-up piece.
@@ -54,6 +69,7 @@ export function tutorial(board, name, spec, changed = () => {}) {
   let page = 0;
   let shown = [];
   let broughtKey = null; // the introduction page whose part was last brought into view
+  let notes = { read: new Set() }; // what the spec noted during the walk, and the pages read
 
   // Glow the places to click; a stage-driven step also points at the part of the table it talks
   // about, and an introduction page that leads on ("Next") only points.
@@ -61,9 +77,9 @@ export function tutorial(board, name, spec, changed = () => {}) {
     for (const el of board.querySelectorAll(".tutor-target")) el.classList.remove("tutor-target");
     for (const el of board.querySelectorAll(".tutor-part")) el.classList.remove("tutor-part");
     if (!running || !game?.your_turn || turnDone) return;
-    if (step?.part) board.querySelector(step.part)?.classList.add("tutor-part");
+    for (const part of [].concat(step?.part || [])) board.querySelector(part)?.classList.add("tutor-part");
     if (step?.intro) return;
-    for (const el of targets(board, byStage)) el.classList.add("tutor-target");
+    for (const el of targets(board, byStage)) if (teaches(el, step?.teach)) el.classList.add("tutor-target");
   };
   // The board is redrawn on every click (a selection, a live update): mark it again each time.
   const watcher = new MutationObserver(() => { if (running) draw(); });
@@ -77,37 +93,45 @@ export function tutorial(board, name, spec, changed = () => {}) {
     changed();
   }
 
+  // The card's content is written afresh on every redraw of the board, but put in place only when
+  // it differs: a button replaced between the press and the release of a click loses the click.
   function draw() {
-    clear(card);
-    if (!running) return;
-    if (byStage) { drawStage(); return; }
+    if (!running) { clear(card); return; }
+    const box = h("div", {});
+    if (byStage) drawStage(box);
+    else drawSteps(box);
+    if (box.innerHTML !== card.innerHTML) card.replaceChildren(...box.childNodes);
+  }
+
+  function drawSteps(box) {
     const finished = turnDone;
     const step = Math.min(made, texts.length - 1);
     const total = texts.length;
     card.dataset.step = finished ? "end" : String(step + 1);
-    card.append(h("h3", {}, finished ? t("tutorial.done") : t("tutorial.title", { n: step + 1, of: total })));
-    if (finished) card.append(h("p", {}, t("tutorial.end")), h("button", { type: "button", class: "primary", id: "tutorial-finish", onclick: end }, t("tutorial.done")));
-    else if (!game.your_turn) card.append(h("p", {}, t("tutorial.wait")));
-    else card.append(h("p", { id: "tutorial-text" }, said(texts[step])));
-    if (!finished) card.append(h("button", { type: "button", id: "tutorial-skip", onclick: end }, t("tutorial.skip")));
+    box.append(h("h3", {}, finished ? t("tutorial.done") : t("tutorial.title", { n: step + 1, of: total })));
+    if (finished) box.append(h("p", {}, t("tutorial.end")), h("button", { type: "button", class: "primary", id: "tutorial-finish", onclick: end }, t("tutorial.done")));
+    else if (!game.your_turn) box.append(h("p", {}, t("tutorial.wait")));
+    else box.append(h("p", { id: "tutorial-text" }, said(texts[step])));
+    if (!finished) box.append(h("button", { type: "button", id: "tutorial-skip", onclick: end }, t("tutorial.skip")));
     card.hidden = false;
     mark();
   }
 
   // The stage-driven card: the step's text (numbered in the order the texts were first shown),
   // "Next" on an introduction page, "Skip" until the turn is over, then "Finish".
-  function drawStage() {
-    const step = turnDone || !game.your_turn ? null : spec.step(game, walked, acted, page);
+  function drawStage(box) {
+    const step = turnDone || !game.your_turn ? null : spec.step(game, walked, acted, page, notes);
     if (step && !shown.includes(step.key)) shown.push(step.key);
     const n = step ? shown.indexOf(step.key) + 1 : shown.length;
     card.dataset.step = turnDone ? "end" : String(n);
     card.dataset.key = step?.key || "";
-    card.append(h("h3", {}, turnDone ? t("tutorial.done") : t("tutorial.step", { n: Math.max(n, 1) })));
-    if (turnDone) card.append(h("p", {}, t("tutorial.end")), h("button", { type: "button", class: "primary", id: "tutorial-finish", onclick: end }, t("tutorial.done")));
-    else if (!step) card.append(h("p", {}, t("tutorial.wait")));
-    else card.append(h("p", { id: "tutorial-text" }, t(step.key)));
-    if (step?.intro) card.append(h("button", { type: "button", class: "primary", id: "tutorial-next", onclick: () => { page += 1; draw(); } }, t("tutorial.next")));
-    if (!turnDone) card.append(h("button", { type: "button", id: "tutorial-skip", onclick: end }, t("tutorial.skip")));
+    box.append(h("h3", {}, turnDone ? t("tutorial.done") : t("tutorial.step", { n: Math.max(n, 1) })));
+    if (turnDone) box.append(h("p", { id: "tutorial-text" }, t(spec.end || "tutorial.end")), h("button", { type: "button", class: "primary", id: "tutorial-finish", onclick: end }, t("tutorial.done")));
+    else if (!step) box.append(h("p", {}, t("tutorial.wait")));
+    else box.append(h("p", { id: "tutorial-text" }, t(step.key, step.args)));
+    const next = () => { page += 1; notes.read.add(step.id || step.key); draw(); };
+    if (step?.intro) box.append(h("button", { type: "button", class: "primary", id: "tutorial-next", onclick: next }, t("tutorial.next")));
+    if (!turnDone) box.append(h("button", { type: "button", id: "tutorial-skip", onclick: end }, t("tutorial.skip")));
     // An introduction page stays in view at the foot of the screen (pinned), and the part it
     // talks about is brought into view when the page first shows (on a phone the parts stack far
     // below the card's place above the table).
@@ -116,7 +140,12 @@ export function tutorial(board, name, spec, changed = () => {}) {
     mark(step);
     if (step?.intro && step.part && step.key !== broughtKey) {
       broughtKey = step.key;
-      bring(board.querySelector(step.part));
+      bring(board.querySelector([].concat(step.part)[0]));
+    } else if (step && !step.intro && step.key !== broughtKey) {
+      // A new step's card, above the table, is brought back into view if the page was scrolled
+      // past it (on a phone the board and its parts run far below it).
+      broughtKey = step.key;
+      if (card.getBoundingClientRect().top < 0) card.scrollIntoView({ block: "start" });
     }
   }
 
@@ -153,6 +182,7 @@ export function tutorial(board, name, spec, changed = () => {}) {
     if (before !== null && running && seenPly !== null && next.ply > seenPly) {
       acted = acted || next.moves.slice(seenPly).some((m) => (next.your_seats || []).includes(m.player));
     }
+    if (running && game && next.ply > game.ply) spec.observe?.(game, next, notes);
     if (turn.over) turnDone = true;
     seenPly = next.ply;
     game = next;
@@ -170,6 +200,7 @@ export function tutorial(board, name, spec, changed = () => {}) {
     page = 0;
     shown = [];
     broughtKey = null;
+    notes = { read: new Set() };
     seenPly = current.ply;
     game = current;
     if (byStage) walked = spec.turn(current, null).walked;
