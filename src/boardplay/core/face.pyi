@@ -3,10 +3,16 @@
 from collections.abc import Iterable, Mapping
 from typing import Any, NoReturn
 
+from typing_extensions import disjoint_base
+
 from boardplay.core.kernel import Kernel
 
 READ_ONLY: str
 
+class Values(tuple[int, ...]):
+    """An array field's values, read once: a tuple that equals a list of the same values."""
+
+@disjoint_base
 class Field:
     """One read-only field of a facade, read from its kernel's C struct."""
 
@@ -16,10 +22,11 @@ class Field:
     def doc(self) -> str: ...
     @property
     def kernel_type(self) -> type[Kernel]: ...
-    def __get__(self, instance: object, owner: object = None) -> Any: ...
-    def __set__(self, instance: object, value: object) -> NoReturn: ...
-    def __delete__(self, instance: object) -> NoReturn: ...
+    def __get__(self, instance: object, owner: object = None, /) -> Any: ...
+    def __set__(self, instance: object, value: object, /) -> NoReturn: ...
+    def __delete__(self, instance: object, /) -> NoReturn: ...
 
+@disjoint_base
 class Face:
     """A kernel class's table of fields: snapshot, load and a facade's read-only properties."""
 

@@ -26,6 +26,30 @@ READ_ONLY = (
 )
 
 
+class Values(tuple):
+    """An array field's values, read once: a tuple (so ``state.silver[0] = 9`` raises
+    ``TypeError`` instead of changing a copy nobody reads) that equals any sequence of the same
+    values, a list included, as the arrays the facades showed before."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        if isinstance(other, (list, tuple)):
+            return tuple.__eq__(self, tuple(other))
+        return NotImplemented
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    __hash__ = tuple.__hash__
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return Values(tuple.__getitem__(self, index))
+        return tuple.__getitem__(self, index)
+
+
 cdef class Field:
     """One read-only field of a facade, read from its kernel's C struct (see the module)."""
 
@@ -64,10 +88,10 @@ cdef class Field:
             return self.names[(<int*>at)[0] - self.first]
         n = self.length(kernel)
         if self.kind == SCHAR:
-            return [(<signed char*>at)[i] for i in range(n)]
+            return Values([(<signed char*>at)[i] for i in range(n)])
         if self.kind == BOOL:
-            return [(<int*>at)[i] != 0 for i in range(n)]
-        return [(<int*>at)[i] for i in range(n)]
+            return Values([(<int*>at)[i] != 0 for i in range(n)])
+        return Values([(<int*>at)[i] for i in range(n)])
 
     cdef int store(self, object kernel, object value) except -1:
         if type(kernel) is not self.kernel_type:
@@ -134,8 +158,13 @@ cdef class Face:
             self.fields[f.name] = f
 
     def snapshot(self, Kernel kernel) -> dict:
-        """Every field of ``kernel``'s position as plain Python values, in table order."""
-        return {name: (<Field>f).read(kernel) for name, f in self.fields.items()}
+        """Every field of ``kernel``'s position as plain Python values (arrays as lists), in
+        table order."""
+        values = {}
+        for name, f in self.fields.items():
+            value = (<Field>f).read(kernel)
+            values[name] = list(value) if isinstance(value, Values) else value
+        return values
 
     def get(self, Kernel kernel, str name):
         """One field of ``kernel``, for cold code that holds a kernel rather than a facade

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import boardplay
+from boardplay.games.montana import fields
 from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import DIRS
 from boardplay.games.montana.layout import HOME
@@ -32,13 +33,44 @@ def fresh(**options: Any) -> MontanaState:
     return state
 
 
+class _Values(list[Any]):
+    """One field's values; setting an entry loads the field back into the kernel."""
+
+    def __init__(self, state: MontanaState, name: str, values: list[Any]) -> None:
+        super().__init__(values)
+        self._state, self._name = state, name
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        super().__setitem__(index, value)
+        fields.load(self._state.kernel, {self._name: list(self)})
+
+
+class edit:
+    """For tests that build a position: ``edit(state).silver[p] = 2``, ``edit(state).stage =
+    3``, ``edit(state).won = [0]`` write the field into the kernel through ``fields.load``, the
+    position loader's one path (the facade's fields are read-only). It checks sizes and
+    ranges, not the rules: what a test writes must be a position the rules could reach."""
+
+    def __init__(self, state: MontanaState) -> None:
+        object.__setattr__(self, "_state", state)
+
+    def __getattr__(self, name: str) -> Any:
+        value = fields.snapshot(self._state.kernel)[name]
+        return _Values(self._state, name, value) if isinstance(value, list) else value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "won":  # the winners as the kernel's bit set; None: nobody has won
+            name, value = "won_mask", -1 if value is None else sum(1 << seat for seat in value)
+        fields.load(self._state.kernel, {name: value})
+
+
 def set_workers(state: MontanaState, player: int, **counts: int) -> None:
     """Give ``player`` exactly these workers (others 0), to and from the supply."""
     for code, c in COLOURS.items():
         want = counts.get(code, 0)
         have = state.workers[4 * player + c]
-        state.edit().supply_workers[c] += have - want
-        state.edit().workers[4 * player + c] = want
+        edit(state).supply_workers[c] += have - want
+        edit(state).workers[4 * player + c] = want
         assert state.supply_workers[c] >= 0
     state._legal = None
 
@@ -47,21 +79,21 @@ def set_goods(state: MontanaState, player: int, **counts: int) -> None:
     for code, k in GOODS.items():
         want = counts.get(code, 0)
         have = state.goods[6 * player + k]
-        state.edit().supply_goods[k] += have - want
-        state.edit().goods[6 * player + k] = want
+        edit(state).supply_goods[k] += have - want
+        edit(state).goods[6 * player + k] = want
         assert state.supply_goods[k] >= 0, code
     state._legal = None
 
 
 def set_cattle(state: MontanaState, player: int, count: int) -> None:
-    state.edit().supply_cattle += state.cattle[player] - count
-    state.edit().cattle[player] = count
+    edit(state).supply_cattle += state.cattle[player] - count
+    edit(state).cattle[player] = count
     assert state.supply_cattle >= 0
     state._legal = None
 
 
 def set_silver(state: MontanaState, player: int, silver: int) -> None:
-    state.edit().silver[player] = silver
+    edit(state).silver[player] = silver
     state._legal = None
 
 
@@ -84,16 +116,16 @@ def settle(state: MontanaState, player: int, h: int, tiles: int = 1) -> None:
     board = state.board
     assert board is not None
     assert state.hex_owner[h] == -1 and board.specs[h].kind == "plain" and h != board.start
-    state.edit().hex_owner[h] = player
-    state.edit().hex_tiles[h] = tiles
-    state.edit().tiles[player] -= tiles
+    edit(state).hex_owner[h] = player
+    edit(state).hex_tiles[h] = tiles
+    edit(state).tiles[player] -= tiles
     if state.hex_cattle[h]:
-        state.edit().hex_cattle[h] = 0
-        state.edit().supply_cattle += 1
+        edit(state).hex_cattle[h] = 0
+        edit(state).supply_cattle += 1
     for lake in board.lakes_next_to[h]:
         if state.lake_canteen[lake]:
-            state.edit().lake_canteen[lake] = 0
-            state.edit().canteens_used += 1
+            edit(state).lake_canteen[lake] = 0
+            edit(state).canteens_used += 1
     state._legal = None
 
 

@@ -6,6 +6,7 @@ frozen in ``golden.json`` (``tests/games/test_golden.py``)."""
 from __future__ import annotations
 
 import pytest
+from montana_helpers import edit
 
 import boardplay
 from boardplay.games.montana import fields
@@ -44,5 +45,5 @@ def test_the_facade_reads_the_position_and_never_writes_it() -> None:
     with pytest.raises(AttributeError, match="read-only"):
         state.silver = [9, 9]
     assert state.to_json() == before
-    state.edit().silver[0] = 9
+    edit(state).silver[0] = 9
     assert state.silver[0] == 9

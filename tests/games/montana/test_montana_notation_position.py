@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from montana_helpers import fresh, play, set_cattle, set_workers
+from montana_helpers import edit, fresh, play, set_cattle, set_workers
 
 import boardplay
 from boardplay.core.errors import IllegalActionError, PositionError
@@ -287,7 +287,7 @@ def test_illegal_work_messages() -> None:
     state = fresh()
     p = state.active
     set_workers(state, p, Cu=1, St=1)
-    state.edit().silver[p] = 2
+    edit(state).silver[p] = 2
     state._legal = None
     assert_rejected(state, state_action(state, "work:M3:Cu"), "M3 costs 6 silver")
     assert_rejected(state, state_action(state, "work:Q1:Cu"), "must be St")

@@ -12,6 +12,7 @@ import pytest
 from montana_helpers import (
     check_invariants,
     clear_player,
+    edit,
     fresh,
     game,
     play,
@@ -432,7 +433,7 @@ def test_compensation_when_tiles_run_out() -> None:
         for x in board.neighbours[board.start]
         if state.buildable(p, x) and not board.specs[x].double
     )
-    state.edit().tiles[p] = 1
+    edit(state).tiles[p] = 1
     silver = state.silver[p]
     play(state, _coords(state, h))
     assert state.silver[p] == silver + 2  # 2nd and 3rd builds not made (D30)
@@ -534,8 +535,8 @@ def test_goods_shortage_every_holder_returns_one() -> None:
 def test_canteen_gives_extra_turn_after_cleanup() -> None:
     state = fresh()
     p = state.active
-    state.edit().canteens[p] = 1
-    state.edit().canteens_box -= 1
+    edit(state).canteens[p] = 1
+    edit(state).canteens_box -= 1
     set_cattle(state, p, 0)
     set_workers(state, p, Cu=1)
     turns = state.turn_number
@@ -569,7 +570,7 @@ def test_turn_cap_draw_when_nobody_finished() -> None:
 
 def test_only_finished_players_win_and_full_tie_is_shared() -> None:
     state = fresh(players=3)
-    state.edit().tiles = [0, 0, 4]
+    edit(state).tiles = [0, 0, 4]
     for p in range(3):
         clear_player(state, p)
     assert state.compute_winners() == [0, 1]
@@ -586,8 +587,8 @@ def test_decided_by_names_each_step_of_the_winner_rule() -> None:
         clear_player(state, p)
 
     def decided(tiles: list[int]) -> str | None:
-        state.edit().tiles = tiles
-        state.edit().won = state.compute_winners()
+        edit(state).tiles = tiles
+        edit(state).won = state.compute_winners()
         return state.decided_by()
 
     assert decided([4, 4, 4]) == "nobody"
@@ -614,7 +615,7 @@ def test_last_seat_triggers_game_over_immediately() -> None:
     board = state.board
     assert board is not None
     h = next(x for x in board.neighbours[board.start] if state.buildable(last, x))
-    state.edit().tiles[last] = 1
+    edit(state).tiles[last] = 1
     set_goods(state, last, **dict(zip("cCsSgp", board.costs[h], strict=True)))
     play(state, _coords(state, h))
     assert state.stage == OVER and state.ended_by == "trigger" and state.won == [last]
@@ -630,8 +631,8 @@ def test_turn_cap_beats_canteen_after_final() -> None:
     board = state.board
     assert board is not None
     h = next(x for x in board.neighbours[board.start] if state.buildable(last, x))
-    state.edit().tiles[last] = 1
-    state.edit().canteens[last] = 1
+    edit(state).tiles[last] = 1
+    edit(state).canteens[last] = 1
     set_goods(state, last, **dict(zip("cCsSgp", board.costs[h], strict=True)))
     play(state, _coords(state, h))
     assert state.stage == OVER and state.ended_by == "trigger" and state.canteens[last] == 1
@@ -645,10 +646,10 @@ def test_worker_shortage_on_recruit() -> None:
     set_workers(state, other, Cu=8)
     mine = state.game.area_slot[0]
     for slot, count in ((2, 2), (3, 3), (mine, 1), (mine + 2, 2)):
-        state.edit().slots[slot] = (count, 0, 0, 0)
-        state.edit().supply_workers[0] -= count
-    state.edit().slots[state.game.area_slot[1]] = (2, 0, 0, 0)
-    state.edit().supply_workers[0] -= 2
+        edit(state).slots[slot] = (count, 0, 0, 0)
+        edit(state).supply_workers[0] -= count
+    edit(state).slots[state.game.area_slot[1]] = (2, 0, 0, 0)
+    edit(state).supply_workers[0] -= 2
     assert state.supply_workers[0] == 0
     set_goods(state, p)
     play(state, "recruit", "spin:1", "push:0")  # Cu + St

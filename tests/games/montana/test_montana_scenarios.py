@@ -10,6 +10,7 @@ import pytest
 from montana_helpers import (
     check_invariants,
     clear_player,
+    edit,
     fresh,
     play,
     set_cattle,
@@ -328,7 +329,7 @@ def _s7_state(tiles_left: int | None = None) -> tuple[MontanaState, int, tuple[i
     for h in run[:3]:
         settle(state, p, h)
     if tiles_left is not None:
-        state.edit().tiles[p] = tiles_left
+        edit(state).tiles[p] = tiles_left
     board = state.board
     assert board is not None
     cost = [board.costs[run[3]][k] + board.costs[run[4]][k] for k in range(6)]
@@ -480,7 +481,7 @@ def _s10_state(**options: Any) -> tuple[MontanaState, int, int]:
     pass_turn(state)  # A's turn
     assert state.active == b
     # B: 1 settlement tile left, 2 cattle, 3 workers; 5$ before the build (+2$ after it)
-    state.edit().tiles[b] = 1
+    edit(state).tiles[b] = 1
     set_workers(state, b, Cu=3)
     set_cattle(state, b, 2)
     set_silver(state, b, 5)
@@ -489,11 +490,11 @@ def _s10_state(**options: Any) -> tuple[MontanaState, int, int]:
         state, b, **{code: cost_b[k] + (2 if code == "p" else 0) for k, code in enumerate("cCsSgp")}
     )
     # C: 1 tile left, 1 cattle, 1 canteen, 1 worker, 8$ (10$ after the build), no goods left
-    state.edit().tiles[c] = 1
+    edit(state).tiles[c] = 1
     set_workers(state, c, St=1)
     set_cattle(state, c, 1)
-    state.edit().canteens[c] = 1
-    state.edit().canteens_box -= 1  # take the canteen from the box so the position stays consistent
+    edit(state).canteens[c] = 1
+    edit(state).canteens_box -= 1  # take the canteen from the box so the position stays consistent
     set_silver(state, c, 8)
     cost_c = board.costs[hc]
     set_goods(state, c, **{code: cost_c[k] for k, code in enumerate("cCsSgp")})

@@ -1,128 +1,158 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Named read/write access to a Montana kernel's fields, for the facade and position loading.
+"""The Montana kernel's position fields, declared once (``FACE``, see ``core/face.pyx``), and
+the cold queries the facade and the position loader ask of a ``MontanaKernel``.
 
-The facade (state.py) shows the kernel's C struct under the rulebook's names (``silver``,
-``supply_goods``, ``hex_owner`` …) as plain ints and int sequences; this module maps each name
-to its place in the struct. Hex fields are indexed by the local hex index of ``board.Board``
-(ascending padded cell = sorted by row, then column). Cold code: every call is a Python call.
+The facade (state.py) inherits the table as read-only properties (``MontanaFields``) under the
+rulebook's names (``silver``, ``supply_goods`` …): scalars as ints, bools and texts, arrays as
+lists. The hex fields are indexed by the local hex index of ``board.Board`` (ascending padded
+cell = sorted by row, then column), so they and the worker-board parts (``slots``) are read by
+``hexes`` / ``slots`` here rather than by the table. ``snapshot`` / ``load`` carry all of them:
+the position loader's one way to write a position. Cold code: every call is a Python call.
 """
 
-from libc.stdint cimport intptr_t
-
-from boardplay.games.montana.kernel cimport MontanaKernel, Pos
+from boardplay.core.face cimport BOOL, INT, NAMED, PER_SEAT, SCALAR, field
+from boardplay.games.montana.kernel cimport MontanaKernel
 from boardplay.games.montana.tables cimport MAX_HEX, MAX_LINES, PAD, PW
 
-cdef Pos _probe
+from boardplay.core.face import Face
 
-cdef intptr_t _at(void* field) noexcept:
-    return <intptr_t>field - <intptr_t>&_probe
+MAIN_ACTIONS = ("", "recruit", "bank", "production", "city", "build")
+"""``main``: the main action the active player chose (empty: none yet)."""
+END_REASONS = ("", "trigger", "max_turns")
+"""``ended_by``: why the game ended (empty while it runs)."""
 
-
-SCALARS = {
-    "stage": _at(&_probe.stage), "decider": _at(&_probe.decider), "main": _at(&_probe.main),
-    "setup_seat": _at(&_probe.setup_seat), "setup_spin_no": _at(&_probe.setup_spin_no),
-    "spin": _at(&_probe.spin), "push": _at(&_probe.push), "wilds": _at(&_probe.wilds),
-    "excess": _at(&_probe.excess), "after_overflow": _at(&_probe.after_overflow),
-    "prod_area": _at(&_probe.prod_area), "prod_space": _at(&_probe.prod_space),
-    "builds_paid": _at(&_probe.builds_paid), "opp": _at(&_probe.opp),
-    "chain": _at(&_probe.chain), "cursor": _at(&_probe.cursor),
-    "start_player": _at(&_probe.start_player), "active": _at(&_probe.active),
-    "turn_number": _at(&_probe.turn_number), "extra_turn": _at(&_probe.extra_turn),
-    "trigger_by": _at(&_probe.trigger_by), "final_pending": _at(&_probe.final_pending),
-    "won": _at(&_probe.won), "ended_by": _at(&_probe.ended_by),
-    "supply_cattle": _at(&_probe.supply_cattle), "canteens_used": _at(&_probe.canteens_used),
-    "canteens_box": _at(&_probe.canteens_box),
-}
-"""Byte offsets of the int fields of ``Pos``."""
-
-# name: (byte offset, entries per seat (0: a fixed count), fixed count)
-ARRAYS = {
-    "received": (_at(&_probe.received), 0, 4),
-    "out": (_at(&_probe.out), 1, 0),
-    "regular_turns": (_at(&_probe.regular_turns), 1, 0),
-    "supply_workers": (_at(&_probe.supply_workers), 0, 4),
-    "supply_goods": (_at(&_probe.supply_goods), 0, 6),
-    "aside_goods": (_at(&_probe.aside_goods), 0, 6),
-    "silver": (_at(&_probe.silver), 1, 0),
-    "goods": (_at(&_probe.goods), 6, 0),
-    "cattle": (_at(&_probe.cattle), 1, 0),
-    "canteens": (_at(&_probe.canteens), 1, 0),
-    "workers": (_at(&_probe.workers), 4, 0),
-    "tiles": (_at(&_probe.tiles), 1, 0),
-    "contractor": (_at(&_probe.contractor), 1, 0),
-}
-HEXES = {
-    "hex_owner": _at(&_probe.owner),
-    "hex_tiles": _at(&_probe.hex_tiles),
-    "hex_cattle": _at(&_probe.hex_cattle),
-    "lake_canteen": _at(&_probe.canteen_on),
-}
+cdef MontanaKernel _k = MontanaKernel.__new__(MontanaKernel)
 
 
-cdef int* _ints(MontanaKernel k, intptr_t offset) noexcept:
-    return <int*>(<char*>&k.s + offset)
+cdef _int(str name, int* address, str doc):
+    return field(_k, name, address, INT, SCALAR, doc)
 
 
-def get(MontanaKernel k, str name) -> int:
-    """A scalar field."""
-    return _ints(k, SCALARS[name])[0]
+cdef _bool(str name, int* address, str doc):
+    return field(_k, name, address, BOOL, SCALAR, doc)
 
 
-def put(MontanaKernel k, str name, int value) -> None:
-    _ints(k, SCALARS[name])[0] = value
+cdef _ints(str name, int* address, int count, str doc):
+    return field(_k, name, address, INT, count, doc)
 
 
-def length(MontanaKernel k, str name) -> int:
-    """Entries of an array, slot-part or hex field."""
-    if name == "slots":
-        return k.t.num_slots
-    if name in HEXES:
-        return k.b.count
-    _, per_seat, fixed = ARRAYS[name]
-    return per_seat * k.t.n if per_seat else fixed
+FACE = Face(_k, [
+    _int("stage", &_k.s.stage, "The pending decision's stage (``layout.Stage``)."),
+    _int("decider", &_k.s.decider, "The seat to decide, -1 at chance, -4 once over."),
+    field(_k, "main", &_k.s.main, NAMED, SCALAR, "The active player's main action this turn.",
+          MAIN_ACTIONS),
+    _int("setup_seat", &_k.s.setup_seat, "The seat placing its setup settlement."),
+    _int("setup_spin_no", &_k.s.setup_spin_no, "The setup spin being resolved."),
+    _int("spin", &_k.s.spin, "The pending spin's wheel index, -1 for none."),
+    _int("push", &_k.s.push, "The pending arrow push, -1 for none."),
+    _int("wilds", &_k.s.wilds, "Wild workers still to choose."),
+    _int("excess", &_k.s.excess, "Workers over the limit still to return."),
+    _int("after_overflow", &_k.s.after_overflow,
+         "The stage after an overflow, or -1 (``TURN_END``): the turn ends next."),
+    _int("prod_area", &_k.s.prod_area, "The production area in use, -1 for none."),
+    _int("prod_space", &_k.s.prod_space, "The production space in use, -1 for none."),
+    _int("builds_paid", &_k.s.builds_paid, "Settlements paid for in this build action."),
+    _int("opp", &_k.s.opp, "The City auction's opportunity count."),
+    _bool("chain", &_k.s.chain, "Whether the City auction is a chain."),
+    _int("cursor", &_k.s.cursor, "The City auction's cursor."),
+    _int("start_player", &_k.s.start_player, "The start player, -1 in setup."),
+    _int("active", &_k.s.active, "The active player, -1 in setup."),
+    _int("turn_number", &_k.s.turn_number, "Turns begun (the ``max_turns`` counter)."),
+    _bool("extra_turn", &_k.s.extra_turn, "Whether this is an extra turn."),
+    _int("trigger_by", &_k.s.trigger_by, "Who triggered the final round, -1 for nobody."),
+    _bool("final_pending", &_k.s.final_pending, "Whether the final round is still to come."),
+    _int("won_mask", &_k.s.won, "The winners as a bit set (0: a draw), -1 while running."),
+    field(_k, "ended_by", &_k.s.ended_by, NAMED, SCALAR, "Why the game ended.", END_REASONS),
+    _int("supply_cattle", &_k.s.supply_cattle, "Cattle in the general supply."),
+    _int("canteens_used", &_k.s.canteens_used, "Canteens taken off the lakes."),
+    _int("canteens_box", &_k.s.canteens_box, "Canteens left in the box."),
+    _ints("received", &_k.s.received[0], 4, "Workers received by the pending recruit."),
+    _ints("out", &_k.s.out[0], PER_SEAT, "Per seat: out of the City auction."),
+    _ints("regular_turns", &_k.s.regular_turns[0], PER_SEAT, "Per seat: regular turns."),
+    _ints("supply_workers", &_k.s.supply_workers[0], 4, "Workers in the supply (Cu, St, Gr, Pu)."),
+    _ints("supply_goods", &_k.s.supply_goods[0], 6, "Goods in the supply, by kind and size."),
+    _ints("aside_goods", &_k.s.aside_goods[0], 6, "Goods set aside."),
+    _ints("silver", &_k.s.silver[0], PER_SEAT, "Per seat: silver."),
+    _ints("goods", &_k.s.goods[0][0], 6 * PER_SEAT, "Per seat: six goods counts."),
+    _ints("cattle", &_k.s.cattle[0], PER_SEAT, "Per seat: cattle."),
+    _ints("canteens", &_k.s.canteens[0], PER_SEAT, "Per seat: canteens."),
+    _ints("workers", &_k.s.workers[0][0], 4 * PER_SEAT, "Per seat: four worker counts."),
+    _ints("tiles", &_k.s.tiles[0], PER_SEAT, "Per seat: settlement tiles left to place."),
+    _ints("contractor", &_k.s.contractor[0], PER_SEAT,
+          "Per seat: the contractor's store spot, -1 (``HOME``) at home."),
+])
+MontanaFields = FACE.mixin("MontanaFields")
+
+HEX_FIELDS = ("hex_owner", "hex_tiles", "hex_cattle", "lake_canteen")
+"""Per landscape hex (local index): the settlement's owner (-1 none) and tiles, whether the
+cattle and the lake's canteen are still there."""
+FIELDS = (*FACE.fields, *HEX_FIELDS, "slots")
+"""The names ``snapshot`` returns and ``load`` takes."""
 
 
-def read(MontanaKernel k, str name) -> list:
-    """An array field as a list (``slots``: a list of 4-tuples, one per worker-board part)."""
-    cdef int i, count = length(k, name)
-    cdef int* values
+cdef signed char* _hex_field(MontanaKernel k, str name) except NULL:
+    if name == "hex_owner":
+        return k.s.owner
+    if name == "hex_tiles":
+        return k.s.hex_tiles
+    if name == "hex_cattle":
+        return k.s.hex_cattle
+    if name == "lake_canteen":
+        return k.s.canteen_on
+    raise KeyError(f"no hex field {name!r}; hex fields: {', '.join(HEX_FIELDS)}")
+
+
+def hexes(MontanaKernel k, str name) -> list:
+    """A hex field as a list by local hex index (empty before the board is dealt)."""
+    cdef signed char* cells = _hex_field(k, name)
+    cdef int i
+    return [cells[k.b.cells[i]] for i in range(k.b.count)]
+
+
+def slots(MontanaKernel k) -> list:
+    """The worker-board parts (bank spaces, then left/right of each production space) as
+    4-tuples of worker counts (Cu, St, Gr, Pu)."""
+    cdef int i
+    return [tuple(k.s.slots[i][c] for c in range(4)) for i in range(k.t.num_slots)]
+
+
+def snapshot(MontanaKernel k) -> dict:
+    """Every field of the position as plain Python values (see ``FIELDS``); rewarded lines
+    and the dealt board are read by ``lines`` and ``board_seed``."""
+    values = FACE.snapshot(k)
+    for name in HEX_FIELDS:
+        values[name] = hexes(k, name)
+    values["slots"] = slots(k)
+    return values
+
+
+def load(MontanaKernel k, values) -> None:
+    """Write ``values`` (any of ``FIELDS``) into ``k``: the position loader's and tests' one
+    way to set a position outside play. Sizes and value ranges are checked, the rules are not
+    (the loader validates first)."""
     cdef signed char* cells
-    if name == "slots":
-        return [tuple(k.s.slots[i][c] for c in range(4)) for i in range(count)]
-    if name in HEXES:
-        cells = <signed char*>(<char*>&k.s + <intptr_t>HEXES[name])
-        return [cells[k.b.cells[i]] for i in range(count)]
-    values = _ints(k, ARRAYS[name][0])
-    return [values[i] for i in range(count)]
-
-
-def read_one(MontanaKernel k, str name, int index):
-    """One entry of an array field (negative indices count from the end)."""
-    cdef int count = length(k, name)
-    if index < 0:
-        index += count
-    if not 0 <= index < count:
-        raise IndexError(f"{name} index {index} out of range 0..{count - 1}")
-    if name == "slots":
-        return (k.s.slots[index][0], k.s.slots[index][1], k.s.slots[index][2],
-                k.s.slots[index][3])
-    if name in HEXES:
-        return (<signed char*>(<char*>&k.s + <intptr_t>HEXES[name]))[k.b.cells[index]]
-    return _ints(k, ARRAYS[name][0])[index]
-
-
-def write(MontanaKernel k, str name, int index, value) -> None:
-    """Set one entry (``slots``: a 4-sequence of worker counts)."""
-    cdef int count = length(k, name)
-    if not 0 <= index < count:
-        raise IndexError(f"{name} index {index} out of range 0..{count - 1}")
-    if name == "slots":
-        for c in range(4):
-            k.s.slots[index][c] = value[c]
-    elif name in HEXES:
-        (<signed char*>(<char*>&k.s + <intptr_t>HEXES[name]))[k.b.cells[index]] = value
-    else:
-        _ints(k, ARRAYS[name][0])[index] = value
+    cdef int i, c
+    table = {name: value for name, value in values.items() if name in FACE.fields}
+    rest = {name: value for name, value in values.items() if name not in FACE.fields}
+    for name, value in rest.items():
+        if name == "slots":
+            entries = [tuple(entry) for entry in value]
+            if len(entries) != k.t.num_slots or any(len(e) != 4 for e in entries):
+                raise ValueError(f"slots needs {k.t.num_slots} 4-tuples of worker counts")
+        else:
+            _hex_field(k, name)
+            if len(value) != k.b.count:
+                raise ValueError(f"{name} needs {k.b.count} values, one per hex")
+    FACE.load(k, table)
+    for name, value in rest.items():
+        if name == "slots":
+            for i, entry in enumerate(value):
+                for c in range(4):
+                    k.s.slots[i][c] = entry[c]
+        else:
+            cells = _hex_field(k, name)
+            for i in range(k.b.count):
+                cells[k.b.cells[i]] = value[i]
 
 
 def board_seed(MontanaKernel k) -> int:
@@ -192,7 +222,7 @@ def lines(MontanaKernel k, int player) -> list:
     return out
 
 
-def set_lines(MontanaKernel k, int player, list entries) -> str:
+def set_lines(MontanaKernel k, int player, entries) -> str:
     """Replace ``player``'s rewarded lines by ``entries`` (``(axis, local hexes)``); returns
     why they cannot be (each must be an unbroken straight run on its axis, and lines on one
     axis must not share hexes), or "" when they are set."""

@@ -13,20 +13,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boardplay.core.fields import Field, read
+from boardplay.games.montana import fields
 from boardplay.games.montana import layout as L
 from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import AXIS_NAMES, make_board
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
+from boardplay.games.montana.fields import MAIN_ACTIONS
 from boardplay.games.montana.invariants import check_conservation, check_stage
 from boardplay.games.montana.layout import HOME, STAGE_NAMES, TURN_END
 from boardplay.games.montana.state import (
     BOARD,
     CHANCE_STAGES,
     EMPTY,
-    MAIN_ACTIONS,
     OVER,
     TRADE_STAGES,
-    Editing,
     MontanaGameBase,
     MontanaState,
 )
@@ -221,7 +221,6 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
     options.keys(game.options)
     # A fresh state has the right list sizes; every field is then overwritten from the JSON.
     state = MontanaState(game)
-    edit = state.edit()
     n = state.n
     data = state.data
 
@@ -253,8 +252,10 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
         if board_field.has("tiles"):
             expect = [{"position": list(p), "tile": t, "rotation": r} for p, t, r in board.placed]
             board_field.member("tiles").same_as(expect, f"the board generated from seed {seed}")
-        state.deal_board(seed)
+        fields.load_board(state.kernel, seed)
         index = {h: i for i, h in enumerate(board.coords)}
+    edit = _Draft(state)
+    if board_field.value is not None:
         _load_landscape(edit, top.member("landscape"), index)
 
     supply = top.member("supply")
@@ -271,14 +272,16 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
     _load_contractors(edit, top.member("contractors"))
     _load_turn(edit, top.member("turn"))
     _load_stage(edit, stage, stage_obj)
+    edit.write()
     check_stage(state, top)
 
     result = top.optional("result", None)
     if stage == OVER:
         winners = result.member("winners")
         won = [w.integer(0, n - 1) for w in winners.items()]
-        edit.won = won
+        edit.won_mask = sum(1 << w for w in won)
         edit.ended_by = result.member("reason").choice(("trigger", "max_turns"))
+        edit.write()
         winners.require(
             won == state.compute_winners(),
             f"must be {state.compute_winners()} for this position",
@@ -299,7 +302,32 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
     return state
 
 
-def _load_landscape(state: Editing, land: Field, index: dict[tuple[int, int], int]) -> None:
+class _Draft:
+    """The position being loaded: the kernel's fields (``fields.snapshot``) as Python values
+    that the loader fills and reads back, written into the kernel by ``fields.load`` (``write``)
+    before anything reads the kernel itself. Other attributes are the state's (``n``, ``data``,
+    ``board``, ``game``)."""
+
+    def __init__(self, state: MontanaState) -> None:
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "_values", fields.snapshot(state.kernel))
+
+    def __getattr__(self, name: str) -> Any:
+        values = object.__getattribute__(self, "_values")
+        if name in values:
+            return values[name]
+        return getattr(object.__getattribute__(self, "_state"), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name not in self._values:
+            raise AttributeError(f"{name} is not a field of a Montana position")
+        self._values[name] = value
+
+    def write(self) -> None:
+        fields.load(self._state.kernel, self._values)
+
+
+def _load_landscape(state: _Draft, land: Field, index: dict[tuple[int, int], int]) -> None:
     """Settlements, cattle and canteens on a dealt board (spec §12.2 ``landscape``)."""
     board = state.board
     assert board is not None
@@ -340,7 +368,7 @@ def _load_landscape(state: Editing, land: Field, index: dict[tuple[int, int], in
         )
 
 
-def _load_player(state: Editing, p: int, player: Field, index: dict[tuple[int, int], int]) -> None:
+def _load_player(state: _Draft, p: int, player: Field, index: dict[tuple[int, int], int]) -> None:
     data = state.data
     player.member("seat").choice((p,))
     player.member("colour").choice((state.game.seat_name(p),))
@@ -361,11 +389,12 @@ def _load_player(state: Editing, p: int, player: Field, index: dict[tuple[int, i
             f"must be >= {data.line_length} of the player's hexes",
         )
         lines.append((axis, hexes))
-    problem = state.set_lines(p, lines)
+    state.write()  # the lines are checked against the settlements written so far
+    problem = fields.set_lines(state.kernel, p, lines)
     lines_field.require(not problem, problem)
 
 
-def _load_worker_board(state: Editing, wb: Field) -> None:
+def _load_worker_board(state: _Draft, wb: Field) -> None:
     data = state.data
     bank = wb.member("bank")
     bank.exact_keys([s.name for s in data.bank])
@@ -397,7 +426,7 @@ def _load_worker_board(state: Editing, wb: Field) -> None:
             )
 
 
-def _load_contractors(state: Editing, field: Field) -> None:
+def _load_contractors(state: _Draft, field: Field) -> None:
     data = state.data
     cols = len(data.column_cost)
     rows = [r.name for r in data.rows]
@@ -425,7 +454,7 @@ def _seat(value: int | None) -> int:
     return -1 if value is None else value
 
 
-def _load_turn(state: Editing, turn: Field) -> None:
+def _load_turn(state: _Draft, turn: Field) -> None:
     n = state.n
     state.start_player = _seat(turn.member("start_player").optional_integer(0, n - 1))
     state.active = _seat(turn.member("active").optional_integer(0, n - 1))
@@ -446,7 +475,7 @@ def _load_turn(state: Editing, turn: Field) -> None:
         )
 
 
-def _load_stage(state: Editing, stage: int, stage_obj: Field) -> None:
+def _load_stage(state: _Draft, stage: int, stage_obj: Field) -> None:
     """The ``stage`` object: who decides, the pending spin, push, wilds, auction … ."""
     n = state.n
     data = state.data

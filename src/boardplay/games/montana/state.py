@@ -3,17 +3,18 @@
 The contract's hot verbs (legal actions, checked apply, clone) are ``KernelState``'s compiled
 ones; this module adds the notation, the rule-naming explanations (through the game, which wires
 ``explain.py``) and typed accessors that show the kernel's C fields under the rulebook's names:
-scalars as ints, bools and texts, arrays as live int sequences. They are read-only: play changes
-a position only through ``apply_action``. The position loader and tests that build a position
-write through ``state.edit()`` (``edit.silver[p] = 2``). The board geometry of the dealt seed is
-``board.Board`` (cached, shared), whose local hex order the hex fields use.
+the field table of ``fields.pyx`` (``MontanaFields``: scalars as ints, bools and texts, arrays
+as tuples read once) and the hex fields. They are read-only: play changes a position only
+through ``apply_action``, and the position loader (and a test building a position) writes
+through ``fields.load``. The board geometry of the dealt seed is ``board.Board`` (cached,
+shared), whose local hex order the hex fields use.
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterator, Sequence
-from typing import Any, Generic, NamedTuple, TypeVar, overload
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State
@@ -22,6 +23,7 @@ from boardplay.games.montana import fields
 from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import Board, make_board
 from boardplay.games.montana.data import Components
+from boardplay.games.montana.fields import MontanaFields
 from boardplay.games.montana.kernel import MontanaKernel
 from boardplay.games.montana.layout import HOME, SEAT_FEATURES, Stage
 from boardplay.games.montana.tables import Tables
@@ -47,8 +49,6 @@ OVER = int(Stage.OVER)
 CHANCE_STAGES = (BOARD, SETUP_SPIN, START, SPIN)
 TRADE_STAGES = (MAIN, PUSH, PLACE, REWARD, BUILD_NEXT, END)
 EMPTY = (0, 0, 0, 0)
-MAIN_ACTIONS = ("", "recruit", "bank", "production", "city", "build")
-END_REASONS = ("", "trigger", "max_turns")
 
 
 TIEBREAK_WORDS = {
@@ -86,156 +86,7 @@ class MontanaGameBase(Game):
         """Why ``action`` is illegal in ``state`` (explain.py)."""
 
 
-E = TypeVar("E")
-
-
-class _View(Sequence[E]):
-    """A live sequence over one kernel field: every read and write goes to the kernel."""
-
-    __slots__ = ("_kernel", "_name")
-
-    def __init__(self, kernel: MontanaKernel, name: str) -> None:
-        self._kernel = kernel
-        self._name = name
-
-    def __len__(self) -> int:
-        return fields.length(self._kernel, self._name)
-
-    @overload
-    def __getitem__(self, index: int) -> E: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[E]: ...
-    def __getitem__(self, index: int | slice) -> E | list[E]:
-        if isinstance(index, slice):
-            values: list[E] = fields.read(self._kernel, self._name)
-            return values[index]
-        entry: E = fields.read_one(self._kernel, self._name, index)
-        return entry
-
-    def __iter__(self) -> Iterator[E]:
-        return iter(fields.read(self._kernel, self._name))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(list(self))
-
-
-class Ints(_View[int]):
-    """An int array field (per seat, per supply kind or per hex)."""
-
-    __slots__ = ()
-
-
-class Slots(_View[tuple[int, ...]]):
-    """The worker-board parts (bank spaces, then left/right of each production space) as
-    4-tuples of worker counts (Cu, St, Gr, Pu)."""
-
-    __slots__ = ()
-
-
-class Writable(_View[Any]):
-    """An array field that also writes (``MontanaState.edit``)."""
-
-    __slots__ = ()
-
-    def __setitem__(self, index: int | slice, value: Any) -> None:
-        if isinstance(index, slice):
-            for i, v in zip(range(*index.indices(len(self))), value, strict=True):
-                fields.write(self._kernel, self._name, i, v)
-        else:
-            fields.write(self._kernel, self._name, index % len(self), value)
-
-
-READ_ONLY = (
-    "a position's fields are read-only (play changes them through apply_action); "
-    "a loader or a test building a position writes through state.edit()"
-)
-
-
-T = TypeVar("T")
-
-
-class _Scalar(Generic[T]):
-    """A kernel int field shown as ``int``, ``bool`` or a text from ``names``."""
-
-    def __init__(self, name: str, kind: type[T], names: tuple[str, ...] = ()) -> None:
-        self.name, self.kind, self.names = name, kind, names
-
-    def __get__(self, state: MontanaState, owner: object = None) -> T:
-        value = fields.get(state.kernel, self.name)
-        if self.names:
-            return self.names[value]  # type: ignore[return-value]
-        return self.kind(value)  # type: ignore[call-arg]
-
-    def __set__(self, state: MontanaState, value: T) -> None:
-        raise AttributeError(f"{self.name}: {READ_ONLY}")
-
-    def write(self, state: MontanaState, value: T) -> None:
-        code = self.names.index(value) if self.names else int(value)  # type: ignore[call-overload]
-        fields.put(state.kernel, self.name, code)
-
-
-class _Array:
-    """A kernel array field shown as a live, read-only ``Ints``."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __get__(self, state: MontanaState, owner: object = None) -> Ints:
-        return Ints(state.kernel, self.name)
-
-    def __set__(self, state: MontanaState, values: Sequence[Any]) -> None:
-        raise AttributeError(f"{self.name}: {READ_ONLY}")
-
-
-class _SlotsField(_Array):
-    def __get__(self, state: MontanaState, owner: object = None) -> Slots:  # type: ignore[override]
-        return Slots(state.kernel, self.name)
-
-
-class Editing:
-    """Writes a position's fields straight into its kernel: ``edit.silver[p] = 2``,
-    ``edit.stage = 3``, ``edit.workers = [...]``; anything else is the state's own attribute.
-    Only the position loader and tests that build a position use it: it checks nothing, so what
-    it writes must be a position the rules could reach (the loader validates first)."""
-
-    __slots__ = ("_state",)
-
-    def __init__(self, state: MontanaState) -> None:
-        object.__setattr__(self, "_state", state)
-
-    @staticmethod
-    def _field(name: str) -> _Scalar[Any] | _Array | None:
-        for klass in MontanaState.__mro__:
-            found = vars(klass).get(name)
-            if isinstance(found, _Scalar | _Array):
-                return found
-        return None
-
-    def __getattr__(self, name: str) -> Any:
-        field = self._field(name)
-        if isinstance(field, _Array):
-            return Writable(self._state.kernel, field.name)
-        return getattr(self._state, name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        field = self._field(name)
-        if isinstance(field, _Scalar):
-            field.write(self._state, value)
-        elif isinstance(field, _Array):
-            Writable(self._state.kernel, field.name)[:] = value
-        elif name == "won":  # the winners as a bit mask; None: nobody has won
-            mask = -1 if value is None else sum(1 << seat for seat in value)
-            fields.put(self._state.kernel, "won", mask)
-        else:
-            setattr(self._state, name, value)
-
-
-class MontanaState(KernelState, State):
+class MontanaState(KernelState, MontanaFields, State):
     """A Montana position: the kernel plus the history; field names follow the rulebook
     (supply, player board, contractor, settlement, canteen, cattle), and ``stage`` with the
     fields after it describe the pending decision."""
@@ -243,61 +94,13 @@ class MontanaState(KernelState, State):
     game: MontanaGameBase
     kernel: MontanaKernel
 
-    stage = _Scalar("stage", int)
-    decider = _Scalar("decider", int)
-    main = _Scalar("main", str, MAIN_ACTIONS)
-    setup_seat = _Scalar("setup_seat", int)
-    setup_spin_no = _Scalar("setup_spin_no", int)
-    spin = _Scalar("spin", int)
-    push = _Scalar("push", int)
-    wilds = _Scalar("wilds", int)
-    excess = _Scalar("excess", int)
-    after_overflow = _Scalar("after_overflow", int)
-    prod_area = _Scalar("prod_area", int)
-    prod_space = _Scalar("prod_space", int)
-    builds_paid = _Scalar("builds_paid", int)
-    opp = _Scalar("opp", int)
-    chain = _Scalar("chain", bool)
-    cursor = _Scalar("cursor", int)
-    start_player = _Scalar("start_player", int)
-    active = _Scalar("active", int)
-    turn_number = _Scalar("turn_number", int)
-    extra_turn = _Scalar("extra_turn", bool)
-    trigger_by = _Scalar("trigger_by", int)
-    final_pending = _Scalar("final_pending", bool)
-    ended_by = _Scalar("ended_by", str, END_REASONS)
-    supply_cattle = _Scalar("supply_cattle", int)
-    canteens_used = _Scalar("canteens_used", int)
-    canteens_box = _Scalar("canteens_box", int)
-    supply_workers = _Array("supply_workers")
-    supply_goods = _Array("supply_goods")
-    aside_goods = _Array("aside_goods")
-    silver = _Array("silver")
-    goods = _Array("goods")
-    cattle = _Array("cattle")
-    canteens = _Array("canteens")
-    workers = _Array("workers")
-    tiles = _Array("tiles")
-    contractor = _Array("contractor")
-    regular_turns = _Array("regular_turns")
-    out = _Array("out")
-    slots = _SlotsField("slots")
-    hex_owner = _Array("hex_owner")
-    hex_tiles = _Array("hex_tiles")
-    hex_cattle = _Array("hex_cattle")
-    lake_canteen = _Array("lake_canteen")
-
     def __init__(self, game: MontanaGameBase) -> None:
         self.game = game
         self.kernel = MontanaKernel(game.tables)
         self._history = []
 
-    def edit(self) -> Editing:
-        """Write access to this position's fields, for a loader or a test building a position
-        (play itself changes a position only through ``apply_action``)."""
-        return Editing(self)
-
-    # ----- typed accessors --------------------------------------------------------------------
+    # ----- typed accessors: the kernel's fields (``stage``, ``silver`` ...) are the read-only
+    # properties of ``MontanaFields`` (fields.pyx); these read the hex fields and the board --
     @property
     def data(self) -> Components:
         return self.game.data
@@ -317,32 +120,41 @@ class MontanaState(KernelState, State):
         return None if seed < 0 else make_board(self.data, self.n, seed)
 
     @property
-    def received(self) -> tuple[int, ...]:
-        return tuple(fields.read(self.kernel, "received"))
+    def hex_owner(self) -> list[int]:
+        """Per landscape hex (local index): the settlement owner, -1 for none."""
+        return fields.hexes(self.kernel, "hex_owner")
 
-    @received.setter
-    def received(self, counts: Sequence[int]) -> None:
-        for c, count in enumerate(counts):
-            fields.write(self.kernel, "received", c, count)
+    @property
+    def hex_tiles(self) -> list[int]:
+        """Per landscape hex: the settlement's tiles (0 for none)."""
+        return fields.hexes(self.kernel, "hex_tiles")
+
+    @property
+    def hex_cattle(self) -> list[int]:
+        """Per landscape hex: 1 while a K hex's cattle is still there."""
+        return fields.hexes(self.kernel, "hex_cattle")
+
+    @property
+    def lake_canteen(self) -> list[int]:
+        """Per landscape hex: 1 while a canteen lake still holds its canteen."""
+        return fields.hexes(self.kernel, "lake_canteen")
+
+    @property
+    def slots(self) -> list[tuple[int, ...]]:
+        """The worker-board parts (bank spaces, then left/right of each production space) as
+        4-tuples of worker counts (Cu, St, Gr, Pu)."""
+        return fields.slots(self.kernel)
 
     @property
     def won(self) -> list[int] | None:
         """The winners once the game is over (empty: a draw)."""
-        mask = fields.get(self.kernel, "won")
+        mask = self.won_mask
         return None if mask < 0 else [p for p in range(self.n) if mask >> p & 1]
 
     @property
     def lines(self) -> list[tuple[tuple[int, tuple[int, ...]], ...]]:
         """Per player, the rewarded straight lines: ``(axis, sorted local hexes)``."""
         return [tuple(fields.lines(self.kernel, p)) for p in range(self.n)]
-
-    def set_lines(self, player: int, lines: Sequence[tuple[int, Sequence[int]]]) -> str:
-        """Replace ``player``'s rewarded lines; returns why they are invalid ("" if set)."""
-        return str(fields.set_lines(self.kernel, player, list(lines)))
-
-    def deal_board(self, seed: int) -> None:
-        """Deal the landscape of ``seed`` with all hexes empty (for position loading)."""
-        fields.load_board(self.kernel, seed)
 
     def turn(self) -> tuple[int, int]:
         """The active player's turn (§4), numbered: the other players' placements and rewards

@@ -7,7 +7,7 @@ from boardplay.core.face cimport BOOL, INT, NAMED, SCALAR, field
 from boardplay.games.proteus.kernel cimport ProteusKernel
 
 from boardplay.core.face import Face
-from boardplay.games.proteus.tables import OUTCOMES
+from boardplay.games.proteus.tables import OUTCOMES as _OUTCOMES
 
 cdef ProteusKernel _k = ProteusKernel.__new__(ProteusKernel)
 
@@ -21,7 +21,7 @@ FACE = Face(_k, [
           "U: pool tiles plus pieces in both hands; the placement phase lasts while U > 0."),
     field(_k, "outcome", &_k.b.outcome, NAMED, SCALAR,
           "``ongoing``, ``black-wins``, ``white-wins`` or ``draw`` (the scenario vocabulary).",
-          (*OUTCOMES[3:], *OUTCOMES[:3]), -1),  # OUTCOMES lists -1 (ongoing) last
+          (*_OUTCOMES[3:], *_OUTCOMES[:3]), -1),  # OUTCOMES lists -1 (ongoing) last
     field(_k, "kadon", <void*>&_k.kadon, BOOL, SCALAR, "Option ``rules=kadon``."),
     field(_k, "forbid", <void*>&_k.forbid, BOOL, SCALAR, "Option ``repetition=forbid``."),
     field(_k, "max_turns", &_k.max_turns, INT, SCALAR,

@@ -1,13 +1,11 @@
 """Type stub for the compiled ``boardplay.games.proteus.kernel`` (see ``kernel.pyx``)."""
 
 from collections.abc import Sequence
-from typing import Self
-
-from typing_extensions import disjoint_base
+from typing import Self, final
 
 from boardplay.core.kernel import Kernel
 
-@disjoint_base
+@final
 class ProteusKernel(Kernel):
     """One Proteus position with its options, in C-typed fields."""
 
