@@ -12,7 +12,7 @@ import pytest
 import boardplay
 from boardplay.ai import MCTSAgent
 from boardplay.ai.evaluation import heuristics_for
-from boardplay.ai.evaluation.compiled import ProteusEvaluation
+from boardplay.ai.evaluation.proteus_leaf import ProteusEvaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.repetition import PositionHistory, has_position_keys, position_key
 from boardplay.ai.search import Search

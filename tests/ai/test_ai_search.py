@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 import boardplay
 from boardplay.ai import MCTSAgent
 from boardplay.ai.evaluation import heuristics_for
-from boardplay.ai.evaluation.compiled import MontanaEvaluation, ProteusEvaluation
 from boardplay.ai.evaluation.montana import phase_left
+from boardplay.ai.evaluation.montana_leaf import MontanaEvaluation
+from boardplay.ai.evaluation.proteus_leaf import ProteusEvaluation
 from boardplay.ai.mcts import compiled_evaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.search import Search

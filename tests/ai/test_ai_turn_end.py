@@ -12,7 +12,7 @@ import pytest
 import boardplay
 from boardplay.ai import MCTSAgent
 from boardplay.ai.evaluation import heuristics_for
-from boardplay.ai.evaluation.compiled import PotlatchEvaluation
+from boardplay.ai.evaluation.potlatch_leaf import PotlatchEvaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.search import Search
 from boardplay.core.errors import OptionError

@@ -16,7 +16,8 @@ import pytest
 import boardplay
 from boardplay.ai import MCTSAgent, make_agent
 from boardplay.ai.evaluation import heuristics_for, montana, passtally, softmax, weightsets
-from boardplay.ai.evaluation.compiled import PasstallyEvaluation, ProteusEvaluation
+from boardplay.ai.evaluation.passtally_leaf import PasstallyEvaluation
+from boardplay.ai.evaluation.proteus_leaf import ProteusEvaluation
 from boardplay.ai.mcts import compiled_evaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.core.errors import OptionError

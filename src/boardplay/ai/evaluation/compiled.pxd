@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The per-game evaluations of ``boardplay.ai.evaluation``, computed in C from the kernel's
-feature vector, for the compiled search (``boardplay.ai.search``): the shape every game's shares,
-and one subclass per game."""
+feature vector, for the compiled search (``boardplay.ai.search``): the shape every game's shares
+(each game's subclass is in its own module, ``<game>_leaf.pyx``)."""
 
 from boardplay.core.kernel cimport Kernel
 
@@ -13,19 +13,3 @@ cdef class LeafEvaluation:
     cdef double strength[4]
     cdef void evaluate(self, Kernel k, double* out) noexcept
     cdef double strengths(self) noexcept
-
-
-cdef class PotlatchEvaluation(LeafEvaluation):
-    pass
-
-
-cdef class ProteusEvaluation(LeafEvaluation):
-    pass
-
-
-cdef class PasstallyEvaluation(LeafEvaluation):
-    pass
-
-
-cdef class MontanaEvaluation(LeafEvaluation):
-    pass

@@ -238,5 +238,5 @@ HEURISTICS = Heuristics(
     "softmax with temperature 1 settlement",
     cutoff=0,
     weighted=evaluation,
-    compiled="boardplay.ai.evaluation.compiled:MontanaEvaluation",
+    compiled="boardplay.ai.evaluation.montana_leaf:MontanaEvaluation",
 )

@@ -117,5 +117,5 @@ HEURISTICS = Heuristics(
     exploration=0.3,
     kernel_playouts=True,
     weighted=evaluation,
-    compiled="boardplay.ai.evaluation.compiled:PasstallyEvaluation",
+    compiled="boardplay.ai.evaluation.passtally_leaf:PasstallyEvaluation",
 )

@@ -67,5 +67,5 @@ HEURISTICS = Heuristics(
     "own-colour stacks + 0.35 per crownable 2-high stack next to the pawn (max 2) + 0.25 if an "
     "opponent stack can be broken + tempo; softmax with temperature 0.5",
     cutoff=0,
-    compiled="boardplay.ai.evaluation.compiled:PotlatchEvaluation",
+    compiled="boardplay.ai.evaluation.potlatch_leaf:PotlatchEvaluation",
 )

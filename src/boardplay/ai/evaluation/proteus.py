@@ -72,5 +72,5 @@ HEURISTICS = Heuristics(
     "opponent piece) + 0.3 × the same for the inactive goals + tempo; softmax, temperature 0.5",
     cutoff=0,
     opening=in_placement,
-    compiled="boardplay.ai.evaluation.compiled:ProteusEvaluation",
+    compiled="boardplay.ai.evaluation.proteus_leaf:ProteusEvaluation",
 )
