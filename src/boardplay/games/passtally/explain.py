@@ -35,18 +35,18 @@ def explain_illegal(kernel: PasstallyKernel, action: object) -> str:
     values = snapshot(kernel)
     if values["game_over"]:
         return "the game is over: no action is possible"
-    if fields["pending"] >= 0:
-        return _reveal(fields, action)
-    if fields["setup"]:
-        return _setup(kernel, fields, action)
+    if values["pending"] >= 0:
+        return _reveal(values, action)
+    if values["setup"]:
+        return _setup(kernel, values, action)
     if PLACE_BASE <= action < MOVE_BASE:
         pile, rest = divmod(action - PLACE_BASE, PLACE_PER_PILE)
         anchor, orientation = divmod(rest, 4)
-        problem = placement_problem(fields, pile, anchor, orientation)
+        problem = placement_problem(values, pile, anchor, orientation)
         text = notation.place_to_string(pile, anchor, orientation)
         return f"{text} is illegal: {problem or 'not a legal placement here'}"
     if MOVE_BASE <= action < NUM_ACTIONS:
-        return _move(kernel, fields, action)
+        return _move(kernel, values, action)
     what = "a setup placement" if 0 <= action < PLACE_BASE else "not an action id"
     return (
         f"action {action} is {what}; during play the actions are tile placements "
