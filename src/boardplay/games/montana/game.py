@@ -15,10 +15,10 @@ from boardplay.games.montana import notation as A
 from boardplay.games.montana import presentation
 from boardplay.games.montana.data import DEFAULT_DATA, Components, load_components
 from boardplay.games.montana.explain import explain_illegal
-from boardplay.games.montana.observation import OBSERVATION_SIZE, observation
+from boardplay.games.montana.observation import OBSERVATION_SIZE, observe
 from boardplay.games.montana.position import export_position, load_position
 from boardplay.games.montana.render import render_state
-from boardplay.games.montana.state import MontanaGameBase, MontanaState
+from boardplay.games.montana.state import MontanaGameBase, MontanaState, new_kernel
 from boardplay.games.montana.tables import Tables
 
 BOARD_SEED_MAX = 2**31 - 1
@@ -170,7 +170,7 @@ class MontanaGame(MontanaGameBase):
         return setup + self.max_turns * per_turn + trades
 
     def new_initial_state(self) -> MontanaState:
-        return MontanaState(self)
+        return MontanaState(self, new_kernel(self))
 
     def state_from_json(self, position: Mapping[str, Any]) -> MontanaState:
         return load_position(self, position)
@@ -204,4 +204,4 @@ class MontanaGame(MontanaGameBase):
 
     def observe(self, state: State, player: int) -> list[float]:
         assert isinstance(state, MontanaState)
-        return observation(state, player)
+        return observe(state, player)

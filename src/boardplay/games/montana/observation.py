@@ -50,7 +50,7 @@ def observe_into(state: MontanaState, player: int, out: npt.NDArray[np.float32])
     state.kernel.observe(player, out)
 
 
-def observation(state: MontanaState, player: int) -> list[float]:
+def observe(state: MontanaState, player: int) -> list[float]:
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     observe_into(state, player, out)
     values: list[float] = out.tolist()

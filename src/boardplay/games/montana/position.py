@@ -29,6 +29,7 @@ from boardplay.games.montana.state import (
     TRADE_STAGES,
     MontanaGameBase,
     MontanaState,
+    new_kernel,
 )
 
 FORMAT = "montana-position"
@@ -220,7 +221,7 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
         options.member(key).choice((value,), f"{value!r} (this game's option {key})")
     options.keys(game.options)
     # A fresh state has the right list sizes; every field is then overwritten from the JSON.
-    state = MontanaState(game)
+    state = MontanaState(game, new_kernel(game))
     n = state.n
     data = state.data
 

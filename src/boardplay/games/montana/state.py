@@ -86,6 +86,12 @@ class MontanaGameBase(Game):
         """Why ``action`` is illegal in ``state`` (explain.py)."""
 
 
+def new_kernel(game: MontanaGameBase) -> MontanaKernel:
+    """The initial position's kernel under ``game``'s options and data (the Board chance node
+    comes first)."""
+    return MontanaKernel(game.tables)
+
+
 class MontanaState(KernelState, MontanaFields, State):
     """A Montana position: the kernel plus the history; field names follow the rulebook
     (supply, player board, contractor, settlement, canteen, cattle), and ``stage`` with the
@@ -94,9 +100,10 @@ class MontanaState(KernelState, MontanaFields, State):
     game: MontanaGameBase
     kernel: MontanaKernel
 
-    def __init__(self, game: MontanaGameBase) -> None:
+    def __init__(self, game: MontanaGameBase, kernel: MontanaKernel) -> None:
+        """Wrap ``kernel``, a position of ``game`` (``new_kernel``: its initial one)."""
         self.game = game
-        self.kernel = MontanaKernel(game.tables)
+        self.kernel = kernel
         self._history = []
 
     # ----- typed accessors: the kernel's fields (``stage``, ``silver`` ...) are the read-only

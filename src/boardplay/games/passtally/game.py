@@ -21,7 +21,7 @@ from boardplay.core.palette import BLUE, VERMILLION, YELLOW
 from boardplay.games.passtally import observation, render
 from boardplay.games.passtally.layout import NUM_ACTIONS
 from boardplay.games.passtally.position import export_position, load_position
-from boardplay.games.passtally.state import PasstallyState
+from boardplay.games.passtally.state import PasstallyState, new_kernel
 from boardplay.games.passtally.tables import NUM_DESIGNS, NUM_SLOTS, TOTAL_TILES
 
 UNBOUNDED_LENGTH = 2**31 - 1
@@ -130,7 +130,7 @@ class PasstallyGame(Game):
         return isinstance(self.options["max_turns"], int)
 
     def new_initial_state(self) -> PasstallyState:
-        return PasstallyState(self)
+        return PasstallyState(self, new_kernel(self))
 
     def state_from_json(self, position: Mapping[str, Any]) -> PasstallyState:
         return load_position(self, position)
@@ -146,7 +146,7 @@ class PasstallyGame(Game):
         return render.render_state(_passtally(state), detail)
 
     def observe(self, state: State, player: int) -> list[float]:
-        return observation.observation(_passtally(state), player)
+        return observation.observe(_passtally(state), player)
 
 
 def _passtally(state: State) -> PasstallyState:

@@ -37,7 +37,7 @@ def observe_into(state: PasstallyState, player: int, out: object) -> None:
     state.kernel.observe(player, out)
 
 
-def observation(state: PasstallyState, player: int) -> list[float]:
+def observe(state: PasstallyState, player: int) -> list[float]:
     _check_player(state, player)
     buffer = array("f", bytes(4 * SIZE))
     state.kernel.observe(player, buffer)

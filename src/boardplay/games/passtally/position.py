@@ -22,7 +22,7 @@ from boardplay.games.passtally.layout import (
     END_NO_PLACEMENT,
     END_NONE,
 )
-from boardplay.games.passtally.state import PasstallyState, setup_order
+from boardplay.games.passtally.state import PasstallyState, new_kernel, setup_order
 from boardplay.games.passtally.tables import (
     CELL_NAMES,
     DESIGNS,
@@ -205,7 +205,7 @@ def load_position(game: Game, data: Any) -> PasstallyState:
             f"seat {n - 1}",
         )
     # §12.3 rule 11: trigger consistency (the legality questions asked of a kernel).
-    kernel_state = state.write(PasstallyState(game))
+    kernel_state = state.write(PasstallyState(game, new_kernel(game)))
     if not game_over and not setup:
         for seat, value in enumerate(state.points):
             require(

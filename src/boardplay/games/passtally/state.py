@@ -75,10 +75,10 @@ class PasstallyState(KernelState, PasstallyFields, State):
 
     kernel: PasstallyKernel
 
-    def __init__(self, game: Game) -> None:
-        """The initial state: setup, three piles of 14 face down, pile A's reveal pending."""
+    def __init__(self, game: Game, kernel: PasstallyKernel) -> None:
+        """Wrap ``kernel``, a position of ``game`` (``new_kernel``: its initial one)."""
         self.game = game
-        self.kernel = new_kernel(game)
+        self.kernel = kernel
         self._history = []
 
     def __eq__(self, other: object) -> bool:

@@ -15,10 +15,10 @@ from boardplay.core.options import OptionSet, OptionSpec, OptionValue
 from boardplay.core.palette import BLUE, VERMILLION
 from boardplay.games.potlatch.kernel import PotlatchKernel
 from boardplay.games.potlatch.layout import NUM_ACTIONS
-from boardplay.games.potlatch.observation import OBSERVATION_SHAPE, observation_tensor
+from boardplay.games.potlatch.observation import OBSERVATION_SHAPE, observe
 from boardplay.games.potlatch.position import export_position, load_position
 from boardplay.games.potlatch.render import render_state
-from boardplay.games.potlatch.state import PotlatchState, make_kernel
+from boardplay.games.potlatch.state import PotlatchState, new_kernel
 from boardplay.games.potlatch.tables import DEFAULT_TURN_LIMIT, LAYOUTS, TILES_IN_PLAY
 
 __all__ = ["LAYOUTS", "TILES_IN_PLAY", "PotlatchGame"]
@@ -122,7 +122,7 @@ class PotlatchGame(Game):
         layout = LAYOUTS[self.layout]
         first = self.options["first_player"]
         assert isinstance(first, int)
-        kernel = make_kernel(self.options, self.actions)
+        kernel = new_kernel(self)
         kernel.setup(
             [(q, r, 0) for q, r in layout["tiles"]],
             TILES_IN_PLAY[self.actions] - len(layout["tiles"]),
@@ -153,4 +153,4 @@ class PotlatchGame(Game):
 
     def observe(self, state: State, player: int) -> list[float]:
         assert isinstance(state, PotlatchState)
-        return observation_tensor(state, player)
+        return observe(state, player)

@@ -52,7 +52,7 @@ def observe_into(state: PotlatchState, player: int, out: object) -> None:
     state.kernel.observe(player, out)
 
 
-def observation_tensor(state: PotlatchState, player: int) -> list[float]:
+def observe(state: PotlatchState, player: int) -> list[float]:
     """Flat list of ``17 * 23 * 23`` floats (float32 values), plane-major (see the module
     docstring)."""
     out = array("f", bytes(4 * OBSERVATION_SIZE))

@@ -22,7 +22,7 @@ from boardplay.games.potlatch.notation import (
     snapshot_to_json,
     unpack,
 )
-from boardplay.games.potlatch.state import PotlatchState, make_kernel
+from boardplay.games.potlatch.state import PotlatchState, new_kernel
 from boardplay.games.potlatch.tables import COLOUR_TOTAL, NEUTRAL_TOTAL, TILE_TOTAL
 
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ def load_position(game: Game, position: Mapping[str, Any]) -> PotlatchState:
             if raw.value is not None:
                 snapshots[seat] = snapshot_from_json(raw, full)
 
-    kernel = make_kernel(game.options, actions)
+    kernel = new_kernel(game, actions)
     kernel.setup(
         [(*unpack(key), code) for key, code in tiles.items()],
         stock,

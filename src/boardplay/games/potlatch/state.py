@@ -38,10 +38,12 @@ if TYPE_CHECKING:
     from boardplay.games.potlatch.kernel import SnapshotData
 
 
-def make_kernel(options: dict[str, Any], n_actions: int) -> PotlatchKernel:
-    """An empty kernel for the game's options (``n_actions`` may come from a position)."""
+def new_kernel(game: Game, n_actions: int | None = None) -> PotlatchKernel:
+    """An empty kernel under ``game``'s options (``setup`` loads a position into it); a
+    position may set its own actions per turn (``n_actions``)."""
+    options = game.options
     return PotlatchKernel(
-        n_actions,
+        n_actions or cast(int, options["actions"]),
         bool(options["blank_entry_ignores_height"]),
         bool(options["repetition_compares_full_state"]),
         bool(options["filter_dead_ends"]),

@@ -14,12 +14,11 @@ from typing import Any, ClassVar
 from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec, OptionValue
 from boardplay.core.palette import BLACK, WHITE
-from boardplay.games.proteus.kernel import ProteusKernel
 from boardplay.games.proteus.layout import NUM_ACTIONS
 from boardplay.games.proteus.observation import OBSERVATION_SIZE, observe
 from boardplay.games.proteus.position import export_position, load_position
 from boardplay.games.proteus.render import render_state
-from boardplay.games.proteus.state import ProteusState
+from boardplay.games.proteus.state import ProteusState, new_kernel
 
 UNBOUNDED_LENGTH = 1_000_000
 """``max_game_length`` without ``max_turns``: the rules allow endless play (there is no draw
@@ -112,17 +111,13 @@ class ProteusGame(Game):
     def bounded(self) -> bool:
         return self.max_turns is not None
 
-    def new_kernel(self) -> ProteusKernel:
-        """A kernel with these options holding the setup of §3 (not yet started)."""
-        return ProteusKernel(self.kadon, self.forbid, self.max_turns or 0)
-
     def new_initial_state(self) -> ProteusState:
-        kernel = self.new_kernel()
+        kernel = new_kernel(self)
         kernel.start()
         return ProteusState(self, kernel)
 
     def state_from_json(self, position: Mapping[str, Any]) -> ProteusState:
-        return load_position(self, self.new_kernel(), position)
+        return load_position(self, position)
 
     def observation_shape(self) -> tuple[int, ...]:
         return (OBSERVATION_SIZE,)

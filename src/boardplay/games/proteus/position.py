@@ -15,8 +15,7 @@ from boardplay.core.errors import PositionError
 from boardplay.core.fields import read
 from boardplay.core.game import Game
 from boardplay.games.proteus.fields import FACE
-from boardplay.games.proteus.kernel import ProteusKernel
-from boardplay.games.proteus.state import ProteusState
+from boardplay.games.proteus.state import ProteusState, new_kernel
 from boardplay.games.proteus.tables import (
     CELL_INDEX,
     CELLS,
@@ -32,9 +31,8 @@ CELL_VALUE = re.compile(r"^([RBY][cst])(\*)?([XO][cst])?$")
 _KEYS = ("board", "to_move", "passes")
 
 
-def load_position(game: Game, kernel: ProteusKernel, data: Mapping[str, Any]) -> ProteusState:
-    """Build a state of ``game`` from a position JSON object, validating §10.3 rules 1-5, into
-    ``kernel`` (a fresh kernel with the game's options)."""
+def load_position(game: Game, data: Mapping[str, Any]) -> ProteusState:
+    """Build a state of ``game`` from a position JSON object, validating §10.3 rules 1-5."""
     top = read(data)
     top.keys(_KEYS, required=("board", "to_move"))
     board = top.member("board")
@@ -81,6 +79,7 @@ def load_position(game: Game, kernel: ProteusKernel, data: Mapping[str, Any]) ->
                 )
             piece_seen[piece] = cell_name
             pieces[cell] = piece
+    kernel = new_kernel(game)
     kernel.set_position(tiles, pieces, active, to_move, passes)
     if kernel.kadon and FACE.get(kernel, "unplaced") > 0 and not kernel.kadon_feasible():
         raise PositionError(

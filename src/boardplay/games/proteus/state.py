@@ -49,6 +49,16 @@ def position_key(state: ProteusState, to_move: int) -> int:
     return key
 
 
+def new_kernel(game: Game) -> ProteusKernel:
+    """A kernel with ``game``'s options holding the setup of §3 (not yet started)."""
+    max_turns = game.options["max_turns"]
+    return ProteusKernel(
+        game.options["rules"] == "kadon",
+        game.options["repetition"] == "forbid",
+        max_turns if isinstance(max_turns, int) else 0,
+    )
+
+
 class ProteusState(KernelState, ProteusFields, State):
     """A Proteus position: a kernel (board, counters, options, the repetition table) plus the
     game and the history of applied actions."""
