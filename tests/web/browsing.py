@@ -1,6 +1,6 @@
-"""Helpers of the browser tests: a ``boardplay serve`` process, Debian's Chromium through
-Playwright, and playing a game by clicking its board as a person would. The fixtures that use
-them (``server``, ``browser``, ``page``) are in conftest.py."""
+"""Helpers of the browser tests: a ``boardplay serve`` process whose log is read for failures,
+Debian's Chromium through Playwright, and playing a game by clicking its board as a person
+would. The fixtures that use them (``server``, ``browser``, ``page``) are in conftest.py."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,58 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 GAMES = REGISTRY.names()
 MAX_CLICKS = 3000
+SWALLOWED = ("could not describe", "could not build a view field")
+"""What the server logs when a describer or a view's extra fails: the page then shows the game
+without the words (or the board without a clickable move), so a test must not pass over it."""
+
+
+class ServerLog:
+    """The log (stderr) of one test server, read for what the server kept to itself: every
+    traceback it logged (an exception a request or a background task met, a describer's
+    included) and every swallowed presentation failure. A browser test would otherwise pass
+    over them, seeing only a board without words or an unclickable move."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.read = 0
+
+    def failures(self) -> list[str]:
+        """The failures logged since the last call, each as its message and exception line."""
+        with self.path.open("rb") as log:
+            log.seek(self.read)
+            text = log.read()
+        self.read += len(text)
+        return failures_in(text.decode(errors="replace"))
+
+
+SERVER_LOGS: list[ServerLog] = []
+"""The logs of the servers this session started (``serve``), checked after every page."""
+
+
+def failures_in(text: str) -> list[str]:
+    """The tracebacks (as the line before each, the message, and the exception that ends it)
+    and the swallowed failures in a log's ``text``."""
+    lines = text.splitlines()
+    found: list[str] = []
+    for index, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last)"):
+            end = index + 1
+            while end < len(lines) and (lines[end].startswith(" ") or not lines[end].strip()):
+                end += 1
+            message = lines[index - 1] if index else ""
+            found.append(f"{message} ... {lines[end] if end < len(lines) else '(cut off)'}")
+        elif line.startswith(SWALLOWED) and not (
+            index + 1 < len(lines) and lines[index + 1].startswith("Traceback")
+        ):
+            found.append(line)
+    return found
+
+
+def check_server_logs() -> None:
+    """Fail the test if a server of this session logged a failure since the last check."""
+    failures = [failure for log in SERVER_LOGS for failure in log.failures()]
+    if failures:
+        pytest.fail(f"the server logged {len(failures)} failure(s): {failures[:3]}")
 
 
 def free_port() -> int:
@@ -44,8 +97,9 @@ def free_port() -> int:
         return port
 
 
-def serve(db: Path, port: int) -> subprocess.Popen[bytes]:
-    """``boardplay serve`` on a loopback port, answering once it is up."""
+def serve(db: Path, port: int, env: Mapping[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """``boardplay serve`` on a loopback port (with ``env`` added to its environment),
+    answering once it is up; its stderr goes to ``<db>.log``, read by ``check_server_logs``."""
     # A test clicks far faster than a person: the per-address ceilings of the security tests
     # (websettings.TEST_LIMITS), not the production ones, so a long click-through never meets
     # a 429 meant for a flooding visitor.
@@ -54,13 +108,22 @@ def serve(db: Path, port: int) -> subprocess.Popen[bytes]:
         "BOARDPLAY_WEB_RATE_BURST": str(TEST_LIMITS.rate_burst),
         "BOARDPLAY_WEB_GAMES_PER_VISITOR": str(TEST_LIMITS.games_per_visitor),
     }
-    env = {**os.environ, "BOARDPLAY_DATABASE_URL": f"sqlite:///{db}", **ceilings}
-    process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "boardplay"), "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    environment = {
+        **os.environ,
+        "BOARDPLAY_DATABASE_URL": f"sqlite:///{db}",
+        **ceilings,
+        **(env or {}),
+    }
+    path = db.with_name(db.name + ".log")
+    with path.open("ab") as log:  # a restarted server writes after its first life
+        process = subprocess.Popen(
+            [str(Path(sys.executable).parent / "boardplay"), "serve", "--port", str(port)],
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+    if not any(known.path == path for known in SERVER_LOGS):
+        SERVER_LOGS.append(ServerLog(path))
     for _ in range(600):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/catalogue", timeout=5).status_code == 200:

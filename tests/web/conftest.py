@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsing import SWALLOWED
 from fastapi.testclient import TestClient
 from websettings import TEST_LIMITS, tiny_settings
 
@@ -34,14 +35,16 @@ def registry_client(tmp_path: Path) -> Iterator[TestClient]:
 # ----- browser tests (test_web_browser.py, test_web_table.py) ---------------------------------
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One ``boardplay serve`` for the module, on a fresh database."""
-    from browsing import free_port, serve
+    """One ``boardplay serve`` for the module, on a fresh database; a failure in its log fails
+    the test that was running (``_page``), or the module's last test at its stop."""
+    from browsing import check_server_logs, free_port, serve
 
     port = free_port()
     process = serve(tmp_path_factory.mktemp("browser") / "web.sqlite3", port)
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=30)
+    check_server_logs()  # what it logged after the last page (a background task, its stop)
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +61,10 @@ def browser() -> Iterator[Any]:
 
 
 def _page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
-    """A fresh context's page; any script error on it fails the test."""
+    """A fresh context's page; any script error on it, or failure the servers logged meanwhile
+    (a describer's exception, any traceback), fails the test."""
+    from browsing import check_server_logs
+
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     errors: list[str] = []
@@ -68,6 +74,7 @@ def _page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
     yield page
     context.close()
     assert not errors, errors
+    check_server_logs()
 
 
 @pytest.fixture
@@ -80,12 +87,7 @@ def phone(browser: Any) -> Iterator[Any]:
     yield from _page(browser, {"width": 390, "height": 844})
 
 
-# ----- describers that fail must fail the test ---------------------------------------------------
-SWALLOWED = ("could not describe", "could not build a view field")
-"""What the server logs when a describer or a view's extra fails: the page then shows the game
-without the words (or the board without a clickable move), so a test must not pass over it."""
-
-
+# ----- describers that fail must fail the test (in this process; browsing.py: in a server's) ---
 @pytest.fixture(autouse=True)
 def _no_swallowed_failures(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     yield

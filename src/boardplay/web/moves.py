@@ -104,8 +104,8 @@ def said(
         position = before if before is not None else state.to_json()
         after = state.clone()
         after.apply_action(action)
-    except Exception as exc:  # words are an extra: never stop a game from being shown
-        log.warning("could not describe %s move %s: %s", game.name, action, exc)
+    except Exception as exc:  # words are an extra: the game is shown, the traceback logged
+        log.exception("could not describe %s move %s: %s", game.name, action, exc)
         return {}
     move = state.action_to_string(action)
     return step_said(game, position, move, state.current_player(), after, after.to_json())
@@ -134,8 +134,8 @@ def step_said(
         if isinstance(sentence, Sentence):
             return {"struct": struct, "words": str(sentence) + ending, "say": sentence.to_json()}
         return {"struct": struct, "words": sentence + ending}
-    except Exception as exc:  # words are an extra: never stop a game from being shown
-        log.warning("could not describe %s move %s: %s", game.name, move, exc)
+    except Exception as exc:  # words are an extra: the game is shown, the traceback logged
+        log.exception("could not describe %s move %s: %s", game.name, move, exc)
         return {}
 
 

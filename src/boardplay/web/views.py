@@ -188,5 +188,5 @@ def _safely(build: Callable[[], Any]) -> Any:
     try:
         return build()
     except Exception as exc:
-        log.warning("could not build a view field: %s", exc)
+        log.exception("could not build a view field: %s", exc)
         return None
