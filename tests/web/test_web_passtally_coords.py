@@ -27,7 +27,9 @@ GEOMETRY = """(cells) => cells.map((cell) => {
   return {cell, box: box(rect),
           col: box(document.querySelector(`#board .coord[data-col='${cell[0]}']`)),
           row: box(document.querySelector(`#board .coord[data-row='${cell[1]}']`)),
-          board: box(document.querySelector('#board g[data-cell="a1"] rect'))};
+          board: box(document.querySelector('#board g[data-cell="a1"] rect')),
+          // the slots' top and left edges, with the last turn's ring round a slot
+          slots: [...document.querySelectorAll('#board [data-slot]')].map(box)};
 })"""
 
 
@@ -95,6 +97,9 @@ def test_the_cells_the_words_name_are_labelled_on_the_board(
         # The row's number stands level with the cell's centre, left of the board's first column.
         assert abs(row["y"] - box["y"]) < 1, found
         assert row["right"] < a1["left"], found
+        # Clear of the ring of slots: no label touches a slot or the ring round the last one.
+        assert col["bottom"] < min(s["top"] for s in found["slots"]), found
+        assert row["right"] < min(s["left"] for s in found["slots"]), found
         # Legible: at least 9 CSS pixels high even on a phone.
         assert col["bottom"] - col["top"] >= 9 and row["bottom"] - row["top"] >= 9, found
     # Six letters and six numbers, nothing more.

@@ -211,13 +211,15 @@ function previewLines(g, move) {
 }
 
 // The names the move words use ("c3 and d3"): the columns a–f over the board, the rows 1–6 down
-// its left side, outside the ring of marker slots so no label stands on a slot or a tile.
+// its left side, outside the ring of marker slots (and the last turn's ring round a slot), so no
+// label stands on a slot or a tile: at the drawing's edge, its view box opened 8 wider for them.
+const LABEL = 50;
 function coordinates() {
   const attrs = { "font-size": 14, "font-weight": 600, fill: "#6b5a3c", class: "coord" };
   const g = s("g", { class: "coords" });
   for (let i = 0; i < 6; i++) {
-    g.append(text(OX + (i + 0.5) * CELL, OY - 43, "abcdef"[i], { ...attrs, "data-col": "abcdef"[i] }));
-    g.append(text(OX - 43, OY + (i + 0.5) * CELL, i + 1, { ...attrs, "data-row": i + 1 }));
+    g.append(text(OX + (i + 0.5) * CELL, OY - LABEL, "abcdef"[i], { ...attrs, "data-col": "abcdef"[i] }));
+    g.append(text(OX - LABEL, OY + (i + 0.5) * CELL, i + 1, { ...attrs, "data-row": i + 1 }));
   }
   return g;
 }
@@ -391,7 +393,7 @@ export function draw(position, ctx) {
   });
   if (position.actions_left) layer.append(text(bx, y, t("passtally.actionsLeft", { n: position.actions_left }), { "text-anchor": "start", "font-size": 12 }));
   const [width, height] = narrow ? [OX * 2 + 6 * CELL, y + 16] : [px + 170, OY * 2 + 6 * CELL];
-  const svg = svgRoot(0, 0, width, height, t("passtally.label"), layer);
+  const svg = svgRoot(-8, -8, width + 8, height + 8, t("passtally.label"), layer);
   return { svg, drawn: marks.drawn };
 }
 
