@@ -7,7 +7,7 @@ KERNELS := $(VENV)/.kernels
 KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi')
 PYTEST_WORKERS ?= 2
 
-.PHONY: play test soak bench bench-web lint format chromium services clean i18n baselines dist distcheck
+.PHONY: play test soak bench bench-web lint format chromium services clean i18n baselines dist distcheck bundle
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -23,6 +23,43 @@ $(KERNELS): $(STAMP) $(KERNEL_SOURCES)
 	$(PY) setup.py -q build_ext --inplace
 	touch $(KERNELS)
 
+# The front end bundled by esbuild (docs/web.md, "Page weight"): app.js with everything it imports
+# (every game's board module too), early.js (the first API answers, asked before the bundle has
+# arrived) and style.css, minified, with source maps, into static/dist
+# under names that carry a hash of their content (the server lets browsers keep them a year). The
+# sources are the files to edit; the bundle is rebuilt whenever one of them changes (the web tests
+# run this target too), built beside the old one and swapped in under a lock, so a server reading
+# it, or a second build at the same moment, never meets half a bundle.
+# esbuild is the npm registry's standalone binary, pinned and checked against its hash (no Node).
+ESBUILD_VERSION := 0.28.2
+ESBUILD_SHA256  := 9573bb2233aab0f9ea7647d5cca9726113cc1768de61d66b17267f4db84488f6
+ESBUILD   := $(VENV)/esbuild-$(ESBUILD_VERSION)/esbuild
+STATIC    := src/boardplay/web/static
+BUNDLE    := $(STATIC)/dist/meta.json
+FRONT_END := $(shell find $(STATIC) -name 'dist' -prune -o -name '.dist-*' -prune -o \
+                     \( -name '*.js' -o -name '*.css' \) -print)
+
+$(ESBUILD):
+	@test "$$(uname -m)" = x86_64 || { echo "esbuild: only the linux-x64 binary is pinned here"; exit 1; }
+	mkdir -p $(@D)
+	curl -fsSL --retry 3 -o $(@D)/esbuild.tgz \
+	  https://registry.npmjs.org/@esbuild/linux-x64/-/linux-x64-$(ESBUILD_VERSION).tgz
+	echo "$(ESBUILD_SHA256)  $(@D)/esbuild.tgz" | sha256sum -c --quiet
+	tar -xzf $(@D)/esbuild.tgz -C $(@D) --strip-components=2 package/bin/esbuild
+	rm $(@D)/esbuild.tgz
+	touch $@
+
+$(BUNDLE): $(ESBUILD) $(FRONT_END)
+	flock $(VENV)/.bundle.lock sh -c '\
+	  rm -rf $(STATIC)/.dist-new $(STATIC)/.dist-old && \
+	  $(ESBUILD) $(STATIC)/app.js $(STATIC)/early.js $(STATIC)/style.css --bundle --minify --sourcemap \
+	    --format=esm --target=es2022 --entry-names=[name]-[hash] --log-level=warning \
+	    --outdir=$(STATIC)/.dist-new --metafile=$(STATIC)/.dist-new/meta.json && \
+	  { test ! -d $(STATIC)/dist || mv $(STATIC)/dist $(STATIC)/.dist-old; } && \
+	  mv $(STATIC)/.dist-new $(STATIC)/dist && rm -rf $(STATIC)/.dist-old'
+
+bundle: $(BUNDLE)
+
 # Debian's Chromium for the browser tests (Playwright's own download cannot work here), and a
 # Japanese font so the Japanese pages and their screenshots show text, not empty boxes.
 chromium:
@@ -37,10 +74,10 @@ services:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q postgresql redis-server; }
 
-play: $(KERNELS)
+play: $(KERNELS) $(BUNDLE)
 	$(BIN)/boardplay serve
 
-test: $(KERNELS) chromium services lint
+test: $(KERNELS) $(BUNDLE) chromium services lint
 	BOARDPLAY_NO_SKIPS=1 $(BIN)/pytest -n $(PYTEST_WORKERS) -q
 
 # Same tests, full game counts (thousands of random games per option set).
@@ -52,7 +89,7 @@ bench: $(KERNELS)
 
 # An sdist and a binary wheel in dist/: built in an isolated environment (Cython comes from the
 # build requirements), the wheel repaired by auditwheel to the manylinux tag this glibc allows.
-dist: $(STAMP)
+dist: $(STAMP) $(BUNDLE)
 	rm -rf dist build/wheels
 	$(PY) -m build --outdir build/wheels .
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/auditwheel repair --wheel-dir dist build/wheels/boardplay-*.whl
@@ -78,7 +115,7 @@ baselines: $(KERNELS)
 # Two runs: signed-in players thinking about 5 s a move (the latency people meet; sign-up and
 # sign-in timed too), then a closed loop
 # (the most moves/s the servers take); each compares one process with two.
-bench-web: $(KERNELS) services
+bench-web: $(KERNELS) $(BUNDLE) services
 	$(PY) tools/loadbench.py --games 200 --seconds 20 --pace 5 --accounts
 	$(PY) tools/loadbench.py --games 200 --seconds 10
 

@@ -17,6 +17,10 @@ STARTUP_HOOK = "boardplay-gymnasium.pth"
 
 SOURCES = sorted(Path("src").glob("boardplay/**/*.pyx"))
 
+# The front end's bundle (``make bundle``, docs/web.md "Page weight"): the server of a wheel
+# without it could not start, so such a wheel is not built.
+BUNDLE = Path("src", "boardplay", "web", "static", "dist")
+
 EXTENSIONS = [
     Extension(
         ".".join(path.relative_to("src").with_suffix("").parts),
@@ -28,9 +32,12 @@ EXTENSIONS = [
 
 
 class BuildWithStartupHook(build_py):
-    """build_py that also places the start-up hook's .pth beside the package."""
+    """build_py that also places the start-up hook's .pth beside the package, and refuses to
+    build a wheel without the front end's bundle."""
 
     def run(self) -> None:
+        if not self.editable_mode and not any(BUNDLE.glob("app-*.js")):
+            raise SystemExit(f"{BUNDLE} holds no bundle: run `make bundle` (`make dist` does)")
         super().run()
         self.copy_file(str(Path("src", STARTUP_HOOK)), str(Path(self.build_lib, STARTUP_HOOK)))
 

@@ -1,13 +1,20 @@
 """Run against an installed boardplay wheel, outside the source tree (``make distcheck``): the
 package imports from site-packages, its compiled kernels load, the command line answers,
-Gymnasium finds boardplay's ids with no import of boardplay (the wheel's .pth hook), and the
-three research frameworks' own checkers pass on every game."""
+Gymnasium finds boardplay's ids with no import of boardplay (the wheel's .pth hook), the
+three research frameworks' own checkers pass on every game, and ``boardplay serve`` answers
+with its page and the front end's bundle (built by ``make bundle`` before the wheel)."""
 
 from __future__ import annotations
 
+import re
+import socket
 import subprocess
 import sys
 import sysconfig
+import tempfile
+import time
+import urllib.error
+import urllib.request
 import warnings
 from pathlib import Path
 
@@ -82,7 +89,42 @@ def main() -> None:
             f"{name}: kernel, OpenSpiel random_sim_test, PettingZoo api_test, "
             "Gymnasium check_env and the batched env pass"
         )
+    check_web()
     print(f"boardplay {boardplay.__version__} from {where.parent}")
+
+
+def check_web() -> None:
+    """``boardplay serve`` from the wheel: its page names the bundle's script and style sheet,
+    and both are served, gzipped, to be kept a year."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as folder:
+        db = f"sqlite:///{Path(folder) / 'web.sqlite3'}"
+        command = ["boardplay", "serve", "--port", str(port), "--db", db, "--ai-workers", "0"]
+        server = subprocess.Popen([str(Path(sys.executable).parent / command[0]), *command[1:]])
+        try:
+            for _ in range(300):
+                try:
+                    page = urllib.request.urlopen(f"{base}/", timeout=5).read().decode()
+                    break
+                except (urllib.error.URLError, ConnectionError):
+                    time.sleep(0.1)
+            else:
+                raise AssertionError("boardplay serve did not answer")
+            files = re.findall(r'(?:src|href)="(/static/dist/[^"]+)"', page)
+            assert len(files) == 2, f"the page does not name the bundle: {page}"
+            for path in files:
+                asked = urllib.request.Request(base + path, headers={"Accept-Encoding": "gzip"})
+                with urllib.request.urlopen(asked, timeout=5) as answer:
+                    assert answer.headers["Content-Encoding"] == "gzip", path
+                    assert "immutable" in answer.headers["Cache-Control"], path
+                    assert len(answer.read()) > 1000, path
+            print(f"boardplay serve: the page and its bundle ({', '.join(files)})")
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,16 @@
 """``.venv/bin/python tools/pageweight.py``: what the lobby and a game page cost a visitor: the
 requests each page makes, the bytes that cross the wire (compressed where the server
 compresses) and the bytes unpacked, and the time until the page can be used, on loopback and
-under Chromium's emulation of a slow 3G connection (400 ms latency, 400 kbit/s down). Numbers
-are printed, never asserted: they describe this machine at this moment."""
+under Chromium's emulation of a slow 3G connection (400 ms latency, 400 kbit/s down); the
+median of ``--runs`` cold loads. Numbers are printed, never asserted: they describe this machine
+at this moment."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -27,10 +30,12 @@ SLOW_3G = {
 """Chromium DevTools' "Slow 3G" preset."""
 
 
-def measure(browser: Any, url: str, ready: str, slow: bool) -> dict[str, Any]:
-    """One cold load of ``url`` (cache off) until ``ready`` shows, then until the network is
-    idle: the requests, their bytes on the wire and unpacked, and the seconds to ``ready``."""
-    context = browser.new_context()
+def measure(browser: Any, url: str, ready: str, slow: bool, locale: str) -> dict[str, Any]:
+    """One cold load of ``url`` (cache off) by a browser set to ``locale`` until ``ready`` shows,
+    then until the network is idle: the requests over the network (not the pictures a page
+    draws from ``data:`` addresses), their bytes on the wire and unpacked, and the seconds to
+    ``ready``."""
+    context = browser.new_context(locale=locale)
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
@@ -39,6 +44,11 @@ def measure(browser: Any, url: str, ready: str, slow: bool) -> dict[str, Any]:
         cdp.send("Network.emulateNetworkConditions", SLOW_3G)
     wire: dict[str, float] = {}
     sizes: dict[str, int] = {}
+    local: set[str] = set()
+
+    def sent(event: dict[str, Any]) -> None:
+        if event["request"]["url"].startswith("data:"):
+            local.add(event["requestId"])
 
     def finished(event: dict[str, Any]) -> None:
         wire[event["requestId"]] = event["encodedDataLength"]
@@ -46,6 +56,7 @@ def measure(browser: Any, url: str, ready: str, slow: bool) -> dict[str, Any]:
     def received(event: dict[str, Any]) -> None:
         sizes[event["requestId"]] = sizes.get(event["requestId"], 0) + event["dataLength"]
 
+    cdp.on("Network.requestWillBeSent", sent)
     cdp.on("Network.loadingFinished", finished)
     cdp.on("Network.dataReceived", received)
     start = time.perf_counter()
@@ -54,10 +65,11 @@ def measure(browser: Any, url: str, ready: str, slow: bool) -> dict[str, Any]:
     ready_s = time.perf_counter() - start
     page.wait_for_load_state("networkidle")
     context.close()
+    ids = set(wire) - local
     return {
-        "requests": len(wire),
-        "wire_kb": round(sum(wire.values()) / 1024, 1),
-        "unpacked_kb": round(sum(sizes.values()) / 1024, 1),
+        "requests": len(ids),
+        "wire_kb": round(sum(wire[i] for i in ids) / 1024, 1),
+        "unpacked_kb": round(sum(sizes.get(i, 0) for i in ids) / 1024, 1),
         "ready_s": round(ready_s, 2),
     }
 
@@ -65,7 +77,9 @@ def measure(browser: Any, url: str, ready: str, slow: bool) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true", help="print JSON only")
+    parser.add_argument("--runs", type=int, default=3, help="cold loads per row (the median)")
     args = parser.parse_args()
+    subprocess.run(["make", "-s", "-C", str(ROOT), "bundle"], check=True)  # what the server serves
     import httpx
     from browsing import ARGS, CHROMIUM, free_port, serve  # type: ignore[import-not-found]
     from playwright.sync_api import sync_playwright
@@ -76,20 +90,28 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         try:
             seats = [{"kind": "me"}, {"kind": "hotseat"}]
-            game = httpx.post(f"{base}/api/games", json={"game": "potlatch", "seats": seats})
-            game.raise_for_status()
-            game_id = game.json()["id"]
+            games = {}
+            for name in ("potlatch", "montana"):
+                made = httpx.post(f"{base}/api/games", json={"game": name, "seats": seats})
+                made.raise_for_status()
+                games[name] = made.json()["id"]
             rows = []
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 pages = {
-                    "lobby": (f"{base}/", "article.card"),
-                    "game": (f"{base}/#/game/{game_id}", "#board svg"),
+                    "lobby": (f"{base}/", "article.card", "en-US"),
+                    "lobby ja": (f"{base}/", "article.card", "ja-JP"),
+                    "game": (f"{base}/#/game/{games['potlatch']}", "#board svg", "en-US"),
+                    "montana": (f"{base}/#/game/{games['montana']}", "#board svg", "en-US"),
                 }
-                for name, (url, ready) in pages.items():
+                for name, (url, ready, locale) in pages.items():
                     for slow in (False, True):
                         row = {"page": name, "network": "slow 3G" if slow else "loopback"}
-                        row.update(measure(browser, url, ready, slow))
+                        runs = [
+                            measure(browser, url, ready, slow, locale) for _ in range(args.runs)
+                        ]
+                        row.update(runs[0])
+                        row["ready_s"] = statistics.median(r["ready_s"] for r in runs)
                         rows.append(row)
                 browser.close()
         finally:
@@ -99,12 +121,12 @@ def main() -> None:
         print(json.dumps(rows))
         return
     print(
-        f"{'page':<6} {'network':<9} {'requests':>8} {'wire KB':>8} "
+        f"{'page':<8} {'network':<9} {'requests':>8} {'wire KB':>8} "
         f"{'unpacked KB':>11} {'ready s':>8}"
     )
     for r in rows:
         print(
-            f"{r['page']:<6} {r['network']:<9} {r['requests']:>8} {r['wire_kb']:>8} "
+            f"{r['page']:<8} {r['network']:<9} {r['requests']:>8} {r['wire_kb']:>8} "
             f"{r['unpacked_kb']:>11} {r['ready_s']:>8}"
         )
 

@@ -4,6 +4,7 @@ real registry), with AI moves in a thread so tests need not spawn processes."""
 from __future__ import annotations
 
 import signal
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,14 @@ from websettings import TEST_LIMITS, tiny_settings
 
 from boardplay.web.app import create_app
 from boardplay.web.config import Settings
+
+
+@pytest.fixture(scope="session", autouse=True)
+def front_end_bundle() -> None:
+    """The front end's bundle rebuilt if a source changed since (``make bundle``, a no-op
+    otherwise): every app a web test starts serves it, so a test runs the sources beside it."""
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run(["make", "-s", "-C", str(root), "bundle"], check=True)
 
 
 @pytest.fixture

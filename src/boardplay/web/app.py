@@ -66,13 +66,14 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from boardplay.web.accounts import Accounts
 from boardplay.web.ai_worker import make_executor
 from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.config import Settings
 from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.frontpage import index_html
+from boardplay.web.frontpage import FrontEnd
 from boardplay.web.guard import Guard, limiter_for
 from boardplay.web.heavy import HeavyReads
 from boardplay.web.hub import Hub
@@ -169,23 +170,56 @@ def add_error_handlers(app: FastAPI) -> None:
 
 
 def add_front_end(app: FastAPI) -> None:
-    """The page and its static files (never named by a request: one directory, mounted)."""
+    """The page, the front end's bundle (``frontpage.py``) and the other static files."""
     static = static_dir()
-
-    page = index_html(Path(static))  # read once: the files do not change while serving
+    front = FrontEnd(Path(static))  # read once: the files do not change while serving
 
     @app.get("/", include_in_schema=False)
     async def index() -> HTMLResponse:
-        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(front.page, headers={"Cache-Control": "no-cache"})
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
         return Response(status_code=204)
 
-    # The page's scripts and styles are compressed (about a quarter of their size on the wire);
-    # the API's answers are not, since some carry secrets beside text a visitor chose (BREACH).
-    files = GZipMiddleware(StaticFiles(directory=static), minimum_size=500, compresslevel=6)
-    app.mount("/static", files, name="static")
+    @app.get("/static/dist/{name:path}", include_in_schema=False)
+    async def bundled(name: str, request: Request) -> Response:
+        return front.response(name, request.headers)
+
+    # The sources stay reachable under their own names (the mail pages' style sheet, a test that
+    # imports one module), asked again on every use since their names do not change.
+    app.mount("/static", Revalidated(directory=static), name="static")
+    app.add_middleware(CompressPublic)
+
+
+PUBLIC = ("/static/", "/api/i18n/", "/api/catalogue", "/api/rules/")
+"""Answers the same for every visitor, with no secret in them: the only ones compressed."""
+
+
+class CompressPublic:
+    """gzip for the answers of ``PUBLIC`` (about a quarter of their size on the wire; the
+    bundle comes compressed already). The other API answers are sent as they are: some carry
+    secrets beside text a visitor chose, which compression would let an observer guess at
+    (BREACH)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.gzip = GZipMiddleware(app, minimum_size=500, compresslevel=6)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope["path"] if scope["type"] == "http" else ""
+        public = path.startswith(PUBLIC) and not path.startswith("/static/dist/")
+        await (self.gzip if public else self.app)(scope, receive, send)
+
+
+class Revalidated(StaticFiles):
+    """Static files the browser asks again about before each use (``no-cache``): the answer is
+    a 304 without the body while the file's ETag is unchanged."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
 
 
 def add_games_to_schema(app: FastAPI, catalogue: WebCatalogue) -> None:

@@ -1,58 +1,93 @@
-"""The page every visit starts from: ``static/index.html`` with a ``modulepreload`` link for each
-script the front end imports before it can draw anything.
+"""The page every visit starts from and the front end it loads: one script and one style sheet.
 
-The front end is plain ES modules, and a browser learns a module's imports only once that module
-has arrived. Without the links, each level of imports costs one more round trip: on a slow
-connection that waterfall, not the bytes, kept a page from being usable for seconds. With them,
-every module of the first screen is asked for at once. The list is read from the modules' own
-``import`` statements when the server starts, so it cannot go stale. The games' board modules
-are loaded with ``import()`` by name (``boards/load.js``), which no ``import`` statement shows;
-the lobby's cards need every one of them (picture, length, order), so each module of
-``boards/`` that exports ``draw`` is preloaded too, with its imports."""
+The front end is written as plain ES modules (``static/``), but a page that loads them one by one
+waits a round trip for every level of imports and queues behind the browser's six connections:
+on a slow connection that, not the bytes, kept a page from being usable for seconds. esbuild
+(``make bundle``) joins ``app.js`` with everything it imports, every game's board module
+included (the lobby's cards draw from all of them), and ``style.css``, into ``static/dist``
+under names that carry a hash of their content. A changed file is a new name, so a browser may
+keep each one for a year without asking again; only the page, which names them, is asked for
+every time.
+
+A third, small entry, ``early.js``, is written into the page itself: it asks for the first API
+answers the page will show (the session, the lobby's catalogue, a game's view) while the bundle
+is still on its way, so those round trips overlap the bundle's download instead of following it.
+
+The bundle is read into memory once, with its gzipped form, when the server starts: a rebuild of
+the working tree while a server runs then never takes away a file its page names."""
 
 from __future__ import annotations
 
+import gzip
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
-STATIC_IMPORT = re.compile(r'^\s*(?:import|export)\b[^;"\']*?from\s+"(\.{1,2}/[^"]+\.js)"', re.M)
-BARE_IMPORT = re.compile(r'^\s*import\s+"(\.{1,2}/[^"]+\.js)"', re.M)
-ENTRY = 'src="/static/app.js"'
-BOARD = re.compile(r"^export function draw\(", re.M)
-"""What makes a module of ``boards/`` a game's board module."""
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+
+DIST = "dist"
+"""The bundle's folder under ``static`` (git-ignored, built by ``make bundle``)."""
+ENTRIES = {"/static/app.js": r"app-\w+\.js", "/static/style.css": r"style-\w+\.css"}
+"""What ``index.html`` names, and the pattern of the bundled file that replaces it."""
+EARLY = ('<script type="module" src="/static/early.js" async></script>', r"early-\w+\.js")
+"""The tag of ``index.html`` that the bundled ``early.js`` replaces, written into the page."""
+IMMUTABLE = "public, max-age=31536000, immutable"
+TYPES = {".js": "text/javascript", ".css": "text/css", ".map": "application/json"}
 
 
-def static_imports(static: Path, *entries: str) -> list[str]:
-    """The modules ``entries`` (default ``app.js``) import statically, directly or not, as paths
-    under ``static`` (the entries first, then in the order they are first met)."""
-    root = static.resolve()
-    seen: list[str] = []
-    stack = list(entries or ("app.js",))
-    while stack:
-        name = stack.pop(0)
-        if name in seen:
-            continue
-        seen.append(name)
-        path = (root / name).resolve()
-        text = path.read_text("utf-8")
-        for found in [*STATIC_IMPORT.findall(text), *BARE_IMPORT.findall(text)]:
-            target = (path.parent / found).resolve()
-            if target.is_relative_to(root) and target.is_file():
-                stack.append(target.relative_to(root).as_posix())
-    return seen
+@dataclass(frozen=True)
+class Built:
+    """One file of the bundle, as sent: plain and gzipped."""
+
+    body: bytes
+    packed: bytes
+    media_type: str
 
 
-def index_html(static: Path) -> str:
-    """``index.html`` with the first screen's modules preloaded beside its entry script."""
-    page = (static / "index.html").read_text("utf-8")
-    boards = sorted(
-        f"boards/{path.name}"
-        for path in (static / "boards").glob("*.js")
-        if BOARD.search(path.read_text("utf-8"))
-    )
-    links = "".join(
-        f'  <link rel="modulepreload" href="/static/{name}">\n'
-        for name in static_imports(static, "app.js", *boards)
-    )
-    at = page.index('  <script type="module" ' + ENTRY)
-    return page[:at] + links + page[at:]
+class FrontEnd:
+    """The page (``index.html`` naming the bundle's files) and the bundle's files by name."""
+
+    def __init__(self, static: Path) -> None:
+        folder = static / DIST
+        names = sorted(p.name for p in folder.glob("*") if p.suffix in TYPES)
+        page = (static / "index.html").read_text("utf-8")
+
+        def built(source: str, pattern: str) -> str:
+            found = [name for name in names if re.fullmatch(pattern, name)]
+            if len(found) != 1 or source not in page:
+                raise RuntimeError(
+                    f"the front end's bundle in {folder} is missing or mixed ({found}): "
+                    "run `make bundle`"
+                )
+            return found[0]
+
+        for source, pattern in ENTRIES.items():
+            name = built(f'"{source}"', pattern)
+            page = page.replace(f'"{source}"', f'"/static/{DIST}/{name}"')
+        name = built(*EARLY)
+        code = (folder / name).read_text("utf-8").strip()
+        code = code.replace(f"sourceMappingURL={name}", f"sourceMappingURL=/static/{DIST}/{name}")
+        assert "</script" not in code.lower(), f"{name} would end its own <script>"
+        self.page = page.replace(EARLY[0], f'<script type="module" async>{code}</script>')
+        self.files: dict[str, Built] = {}
+        for name in names:
+            body = (folder / name).read_bytes()
+            packed = gzip.compress(body, compresslevel=9, mtime=0)
+            self.files[name] = Built(body, packed, TYPES[Path(name).suffix])
+
+    def response(self, name: str, headers: Headers) -> Response:
+        """A bundled file, kept a year by the browser (its name changes with its content), gzipped
+        for a browser that accepts it; 304 to a browser that already holds it."""
+        built = self.files.get(name)
+        if built is None:
+            raise HTTPException(404)
+        etag = f'"{name}"'
+        sent = {"Cache-Control": IMMUTABLE, "ETag": etag, "Vary": "Accept-Encoding"}
+        if headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=sent)
+        if "gzip" in headers.get("accept-encoding", ""):
+            sent["Content-Encoding"] = "gzip"
+            return Response(built.packed, media_type=built.media_type, headers=sent)
+        return Response(built.body, media_type=built.media_type, headers=sent)

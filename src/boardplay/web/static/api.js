@@ -19,7 +19,9 @@ export async function api(path, { method = "GET", body, token } = {}) {
   if (token) headers.Authorization = `Bearer ${token}`;
   // A change made while signed in carries the session's CSRF token (the cookie goes by itself).
   if (method !== "GET" && csrf()) headers["X-CSRF-Token"] = csrf();
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  // A first answer the page asked for before the bundle arrived (early.js), else asked now.
+  const early = method === "GET" ? globalThis.boardplayEarly?.take(path, token) : undefined;
+  const response = await (early || fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {

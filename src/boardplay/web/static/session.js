@@ -20,7 +20,8 @@ export function setSession(answer) {
 
 export function loadSession() {
   if (!loaded) {
-    loaded = fetch("/api/account/me").then((r) => (r.ok ? r.json() : null)).catch(() => null)
+    const early = globalThis.boardplayEarly?.take("/api/account/me"); // early.js asked already
+    loaded = (early || fetch("/api/account/me")).then((r) => (r.ok ? r.json() : null)).catch(() => null)
       .then((answer) => setSession(answer));
   }
   return loaded;

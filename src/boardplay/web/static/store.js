@@ -50,3 +50,21 @@ export function rememberMuted(key, muted) {
   if (muted) all.push(key);
   write("muted", all.slice(-500));
 }
+
+// The page's language: the stored choice, else the first of the browser's languages we speak,
+// else English (kept as the bare code, as the language menu of index.html names it).
+const LANGUAGES = ["en", "ja"];
+const LANGUAGE_KEY = "boardplay.lang";
+export function preferredLanguage() {
+  let stored = null;
+  try { stored = localStorage.getItem(LANGUAGE_KEY); } catch { stored = null; }
+  if (LANGUAGES.includes(stored)) return stored;
+  for (const tag of navigator.languages || [navigator.language]) {
+    const base = String(tag || "").toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+export function rememberLanguage(lang) {
+  try { localStorage.setItem(LANGUAGE_KEY, lang); } catch { /* private mode: not remembered */ }
+}

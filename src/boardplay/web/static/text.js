@@ -13,8 +13,6 @@ export function addWords(table) {
   Object.assign(EN, table || {});
 }
 
-const LANGUAGES = ["en", "ja"]; // as the language menu of index.html
-const STORE_KEY = "boardplay.lang";
 let messages = {};
 let current = "en";
 
@@ -108,21 +106,8 @@ export const phrase = (english) => messages[english] || english;
 
 export const language = () => current;
 
-// The stored choice, else the first of the browser's languages we speak, else English.
-export function preferredLanguage() {
-  let stored = null;
-  try { stored = localStorage.getItem(STORE_KEY); } catch { stored = null; }
-  if (LANGUAGES.includes(stored)) return stored;
-  for (const tag of navigator.languages || [navigator.language]) {
-    const base = String(tag || "").toLowerCase().split("-")[0];
-    if (LANGUAGES.includes(base)) return base;
-  }
-  return "en";
-}
-
-export function rememberLanguage(lang) {
-  try { localStorage.setItem(STORE_KEY, lang); } catch { /* private mode: not remembered */ }
-}
+// The language chosen in this browser (store.js: early.js asks for its catalogue too).
+export { preferredLanguage, rememberLanguage } from "./store.js";
 
 // Loads the catalogue of `lang` (English needs none) and marks the page's language; a failed
 // load leaves the page in English rather than half-translated.
@@ -130,7 +115,8 @@ export async function setLanguage(lang) {
   let next = {};
   if (lang !== "en") {
     try {
-      const response = await fetch(`/api/i18n/${encodeURIComponent(lang)}`);
+      const path = `/api/i18n/${encodeURIComponent(lang)}`;
+      const response = await (globalThis.boardplayEarly?.take(path) || fetch(path)); // early.js's
       if (response.ok) next = (await response.json()).messages || {};
       else lang = "en";
     } catch { lang = "en"; }
