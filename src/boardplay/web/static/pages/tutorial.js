@@ -98,9 +98,9 @@ export function tutorial(board, name, spec, changed = () => {}) {
   function draw() {
     if (!running) { clear(card); return; }
     const box = h("div", {});
-    if (byStage) drawStage(box);
-    else drawSteps(box);
+    const after = byStage ? drawStage(box) : drawSteps(box);
     if (box.innerHTML !== card.innerHTML) card.replaceChildren(...box.childNodes);
+    after?.();
   }
 
   function drawSteps(box) {
@@ -138,6 +138,11 @@ export function tutorial(board, name, spec, changed = () => {}) {
     card.classList.toggle("tutor-pinned", !!step?.intro);
     card.hidden = false;
     mark(step);
+    return () => bringStep(step);
+  }
+
+  // Once the card is in place: bring what a new step talks about into view.
+  function bringStep(step) {
     if (step?.intro && step.part && step.key !== broughtKey) {
       broughtKey = step.key;
       bring(board.querySelector([].concat(step.part)[0]));
