@@ -119,8 +119,10 @@ include "observe.pxi"
 cdef class MontanaKernel(Kernel):
     """One Montana position: ``Pos`` (everything that changes) and ``Land`` (the board)."""
 
-    def __init__(self, Tables tables):
+    def __init__(self, int num_players, Tables tables):
         cdef int p, c
+        if tables.n != num_players:
+            raise ValueError(f"the tables are for {tables.n} players, not {num_players}")
         self.t = tables
         self.num_players = tables.n
         self.action_space = NUM_ACTIONS

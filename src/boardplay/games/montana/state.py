@@ -89,7 +89,7 @@ class MontanaGameBase(Game):
 def new_kernel(game: MontanaGameBase) -> MontanaKernel:
     """The initial position's kernel under ``game``'s options and data (the Board chance node
     comes first)."""
-    return MontanaKernel(game.tables)
+    return MontanaKernel(game.num_players, game.tables)
 
 
 class MontanaState(KernelState, MontanaFields, State):

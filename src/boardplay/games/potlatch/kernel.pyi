@@ -14,6 +14,7 @@ OBSERVATION_SIZE: int
 class PotlatchKernel(Kernel):
     def __new__(
         cls,
+        num_players: int = 2,
         n_actions: int = 2,
         blank_free: bool = False,
         full: bool = False,

@@ -195,8 +195,12 @@ cdef class PotlatchKernel(Kernel):
     docstring and ``kernel.pxd``). Made empty by the constructor; ``setup`` loads a position
     into it."""
 
-    def __cinit__(self, int n_actions=2, bint blank_free=False, bint full=False,
-                  bint filter_dead_ends=False, int turn_limit=1000, int centre=0):
+    def __cinit__(self, int num_players=2, int n_actions=2, bint blank_free=False,
+                  bint full=False, bint filter_dead_ends=False, int turn_limit=1000,
+                  int centre=0):
+        # Every kernel is made as XKernel(num_players, options...); Potlatch Klone has two.
+        if num_players != 2:
+            raise ValueError(f"Potlatch Klone has 2 players, not {num_players}")
         self.num_players = 2
         self.action_space = NUM_ACTIONS
         self.chance_space = 0

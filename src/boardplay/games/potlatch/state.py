@@ -43,6 +43,7 @@ def new_kernel(game: Game, n_actions: int | None = None) -> PotlatchKernel:
     position may set its own actions per turn (``n_actions``)."""
     options = game.options
     return PotlatchKernel(
+        game.num_players,
         n_actions or cast(int, options["actions"]),
         bool(options["blank_entry_ignores_height"]),
         bool(options["repetition_compares_full_state"]),

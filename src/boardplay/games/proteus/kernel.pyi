@@ -9,7 +9,9 @@ from boardplay.core.kernel import Kernel
 class ProteusKernel(Kernel):
     """One Proteus position with its options, in C-typed fields."""
 
-    def __new__(cls, kadon: bool = False, forbid: bool = False, max_turns: int = 0) -> Self: ...
+    def __new__(
+        cls, num_players: int = 2, kadon: bool = False, forbid: bool = False, max_turns: int = 0
+    ) -> Self: ...
     @property
     def kadon(self) -> bool: ...
     @property

@@ -65,7 +65,10 @@ cdef class ProteusKernel(Kernel):
     (Fields and C methods are declared in ``kernel.pxd``; the fields Python reads are the
     table in ``fields.pyx``.)"""
 
-    def __cinit__(self, bint kadon=False, bint forbid=False, int max_turns=0):
+    def __cinit__(self, int num_players=2, bint kadon=False, bint forbid=False, int max_turns=0):
+        # Every kernel is made as XKernel(num_players, options...); Proteus has two.
+        if num_players != 2:
+            raise ValueError(f"Proteus has 2 players, not {num_players}")
         self.num_players = 2
         self.action_space = NUM_ACTIONS
         self.chance_space = 0

@@ -53,6 +53,7 @@ def new_kernel(game: Game) -> ProteusKernel:
     """A kernel with ``game``'s options holding the setup of §3 (not yet started)."""
     max_turns = game.options["max_turns"]
     return ProteusKernel(
+        game.num_players,
         game.options["rules"] == "kadon",
         game.options["repetition"] == "forbid",
         max_turns if isinstance(max_turns, int) else 0,
