@@ -13,9 +13,9 @@ from libc.string cimport memset
 from boardplay.core.kernel cimport Rng, rng_next
 
 from boardplay.core.errors import OptionError
-from boardplay.games.montana.data import GRID_RADIUS, WILD
+from boardplay.games.montana import data as montana_data
 
-if GRID_RADIUS + 1 != PAD:
+if montana_data.GRID_RADIUS + 1 != PAD:
     raise ImportError("montana tables: the hex window of data.py changed")
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -81,7 +81,7 @@ cdef class Tables:
                 self.wheel_fixed[i][k] = 0
             self.wheel_wilds[i] = 0
             for symbol in segment:
-                if symbol == WILD:
+                if symbol == montana_data.WILD:
                     self.wheel_wilds[i] += 1
                 else:
                     self.wheel_fixed[i][symbol] += 1
