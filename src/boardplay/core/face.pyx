@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """A kernel's cold face, the same for every game: its position's fields declared once, as a
-table of C addresses in the game's ``kernel.pyx``, and everything Python sees made from it.
+table of C addresses in the game's ``fields.pyx``, and everything Python sees made from it.
 
 ``field(probe, name, &probe.s.x, kind, count, doc)`` records where a field of
 the kernel's position struct lies (its byte offset in the kernel object), how to show it (an
