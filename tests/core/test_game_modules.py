@@ -1,0 +1,52 @@
+"""The compiled games are the same inside (docs/contributing.md, the module table): same-named
+modules hold the same names, every facade is made as ``XState(game, kernel)`` from its
+package's ``new_kernel(game)``, and every kernel as ``XKernel(num_players, options...)``."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+import boardplay
+from boardplay.core.face import Face
+
+GAMES = ["potlatch", "proteus", "passtally", "montana"]
+
+NAMES = {
+    "state": ("new_kernel",),
+    "fields": ("FACE",),
+    "position": ("load_position", "export_position"),
+    "render": ("render_state",),
+    "observation": ("observe", "observe_into"),
+    "explain": ("explain_illegal",),
+    "notation": ("action_to_string",),
+}
+"""Module -> the names every game's module of that name defines."""
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_named_modules_hold_the_same_names(name: str) -> None:
+    for module, names in NAMES.items():
+        loaded = importlib.import_module(f"boardplay.games.{name}.{module}")
+        for attribute in names:
+            assert hasattr(loaded, attribute), f"{name}.{module} lacks {attribute}"
+    fields = importlib.import_module(f"boardplay.games.{name}.fields")
+    assert isinstance(fields.FACE, Face)
+    mixin = getattr(fields, f"{name.capitalize()}Fields")
+    state = boardplay.load(name).new_initial_state()
+    assert isinstance(state, mixin)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_one_constructor_contract(name: str) -> None:
+    game = boardplay.load(name)
+    state_module = importlib.import_module(f"boardplay.games.{name}.state")
+    kernel = state_module.new_kernel(game)
+    assert kernel.num_players == game.num_players
+    state = type(game.new_initial_state())(game, kernel)
+    assert state.kernel is kernel and state.game is game
+    # The seat count comes first, and is checked (Montana's component tables follow it).
+    rest = (game.tables,) if name == "montana" else ()
+    with pytest.raises(ValueError, match="players"):
+        type(kernel)(game.num_players + 10, *rest)
