@@ -35,7 +35,7 @@ def test_kernel_deals_the_boards_of_the_reference_generator(players: int) -> Non
 
 def test_the_facade_reads_the_position_and_never_writes_it() -> None:
     """Play changes a position only through apply_action: the typed fields are read-only, and
-    a loader or a test writes through ``edit()``."""
+    a loader or a test writes through ``fields.load`` (the test helper ``edit(state)``)."""
     state = boardplay.load("montana").new_initial_state()
     before = state.to_json()
     with pytest.raises(TypeError):

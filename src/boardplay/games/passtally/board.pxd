@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The C layout of one Passtally position, shared by the kernel and its compiled helpers
-(``ring.pxd``, ``tensor.pxd``, ``access.pyx``): the constants, the position struct and ``ctz``.
+(``ring.pxd``, ``tensor.pxd``, ``fields.pyx``): the constants, the position struct and ``ctz``.
 Declarations only (no ``board.pyx``); each cimports them from here, so the helpers the kernel
 cimports never cimport the kernel back."""
 
