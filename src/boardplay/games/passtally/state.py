@@ -69,8 +69,8 @@ class PasstallyState(KernelState, PasstallyFields, State):
     """A Passtally position: a ``PasstallyKernel`` plus the game and the action history.
 
     The position's fields (``to_move``, ``height``, ``points``...) are read-only properties made
-    from the kernel's field table (``fields.FACE``): each read copies the C field, so changing
-    a returned list changes nothing.
+    from the kernel's field table (``fields.FACE``): each read copies the C field (an array as
+    a tuple, which equals a list of the same values).
     """
 
     kernel: PasstallyKernel
