@@ -5,10 +5,11 @@ to about 1, like ``returns()`` at the end of a game), so the greedy agent can co
 and MCTS can stop a rollout early and back up the estimate instead of a result. A rollout policy
 picks an action during MCTS playouts; a cheap policy that is better than uniform makes each
 simulation more informative. Per-game modules weigh the typed feature vector each kernel
-documents (``state.kernel.features()``, the ``FEATURE_NAMES`` of its ``kernel.pyx``) and never
-parse the position JSON. A game names its module in ``Game.heuristics``. A game whose numbers
-are data (``weightsets``) can be evaluated with any of its shipped weight sets
-(``heuristics_for(game, weights=NAME)``, the spec parameter ``weights=NAME``).
+writes (``state.kernel.features()``, laid out in the game's ``layout.pxd``), reading each feature
+by its name (the layout's ``FEATURE_NAMES``), and never parse the position JSON. A game names
+its module in ``Game.heuristics``. A game whose numbers are data (``weightsets``) can be
+evaluated with any of its shipped weight sets (``heuristics_for(game, weights=NAME)``, the spec
+parameter ``weights=NAME``).
 """
 
 from __future__ import annotations
