@@ -54,7 +54,7 @@ class FrontEnd:
         names = sorted(p.name for p in folder.glob("*") if p.suffix in TYPES)
         page = (static / "index.html").read_text("utf-8")
 
-        def built(source: str, pattern: str) -> str:
+        def named(source: str, pattern: str) -> str:
             found = [name for name in names if re.fullmatch(pattern, name)]
             if len(found) != 1 or source not in page:
                 raise RuntimeError(
@@ -64,12 +64,13 @@ class FrontEnd:
             return found[0]
 
         for source, pattern in ENTRIES.items():
-            name = built(f'"{source}"', pattern)
+            name = named(f'"{source}"', pattern)
             page = page.replace(f'"{source}"', f'"/static/{DIST}/{name}"')
-        name = built(*EARLY)
+        name = named(*EARLY)
         code = (folder / name).read_text("utf-8").strip()
         code = code.replace(f"sourceMappingURL={name}", f"sourceMappingURL=/static/{DIST}/{name}")
-        assert "</script" not in code.lower(), f"{name} would end its own <script>"
+        if "</script" in code.lower():
+            raise RuntimeError(f"{folder / name} would end the <script> it is written into")
         self.page = page.replace(EARLY[0], f'<script type="module" async>{code}</script>')
         self.files: dict[str, Built] = {}
         for name in names:
