@@ -157,4 +157,4 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix src tests tools
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis $(STATIC)/dist
