@@ -8,10 +8,10 @@ cdef extern from *:
     # The index of the lowest set bit of a non-zero word (a single instruction).
     int ctz "__builtin_ctz" (unsigned int x) noexcept nogil
 
-# The action ids and end codes are declared in layout.pxd; passed on from here.
+# The action ids, end codes and observation size are declared in layout.pxd; passed on from here.
 from boardplay.games.passtally.layout cimport (
-    END_FINAL_ROUND, END_MAX_TURNS, END_NO_PLACEMENT, END_NONE, MOVE_BASE, NUM_ACTIONS, PLACE_BASE,
-    PLACE_PER_PILE,
+    END_FINAL_ROUND, END_MAX_TURNS, END_NO_PLACEMENT, END_NONE, MOVE_BASE, NUM_ACTIONS,
+    OBSERVATION_SIZE, PLACE_BASE, PLACE_PER_PILE,
 )
 
 cdef enum:
@@ -28,7 +28,6 @@ cdef enum:
     NUM_OFFSETS = 144
     MAX_SEATS = 3
     CELL_PLANES = 7
-    OBSERVATION_SIZE = 372
     FEATURE_SIZE = 10
 
 cdef enum:

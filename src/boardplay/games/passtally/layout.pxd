@@ -20,6 +20,8 @@ cpdef enum:
     END_NO_PLACEMENT = 1
     END_FINAL_ROUND = 2
     END_MAX_TURNS = 3
+    # The observation tensor's floats (``observation.py`` documents them).
+    OBSERVATION_SIZE = 372
 
 cpdef enum Feature:
     # The feature vector (``Kernel.features_into``): VP per seat; the VP each seat's complete

@@ -12,6 +12,7 @@ END_NONE: Final[int]
 END_NO_PLACEMENT: Final[int]
 END_FINAL_ROUND: Final[int]
 END_MAX_TURNS: Final[int]
+OBSERVATION_SIZE: Final[int]
 
 class Feature(IntEnum):
     VP_SEAT0 = 0

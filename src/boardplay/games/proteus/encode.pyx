@@ -4,7 +4,8 @@ the observation tensor for learners (layout in ``observation.py``) and the featu
 AI's evaluation weighs (``Feature`` in ``layout.pxd``)."""
 
 from boardplay.games.proteus.layout cimport (
-    ACTIVE_GOAL, BLACK_COLOR, BLACK_LINE, BLACK_SHAPE, ONGOING, TO_MOVE, WHITE_LINE,
+    ACTIVE_GOAL, BLACK_COLOR, BLACK_LINE, BLACK_SHAPE, OBSERVATION_SIZE, ONGOING, TO_MOVE,
+    WHITE_LINE,
 )
 
 from boardplay.games.proteus import tables
@@ -14,7 +15,6 @@ cdef extern from *:
     int popcount "__builtin_popcount" (unsigned int bits) noexcept nogil
 
 cdef enum:
-    OBSERVATION_SIZE = 165
     YELLOW = 2
 
 cdef int LINE_CELLS[8]

@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec, OptionValue
 from boardplay.core.palette import BLACK, WHITE
-from boardplay.games.proteus.layout import NUM_ACTIONS
-from boardplay.games.proteus.observation import OBSERVATION_SIZE, observe
+from boardplay.games.proteus.layout import NUM_ACTIONS, OBSERVATION_SIZE
+from boardplay.games.proteus.observation import observe
 from boardplay.games.proteus.position import export_position, load_position
 from boardplay.games.proteus.render import render_state
 from boardplay.games.proteus.state import ProteusState, new_kernel

@@ -25,7 +25,7 @@ from boardplay.games.proteus.encode cimport board_features as features_of
 from boardplay.games.proteus.encode cimport observe_board
 from boardplay.games.proteus.feasibility cimport can_fill, placeable
 from boardplay.games.proteus.layout cimport (
-    DRAW, MOVE_BASE, NUM_ACTIONS, ONGOING, PASS, PIECE_BASE, TRADE_BASE,
+    DRAW, MOVE_BASE, NUM_ACTIONS, OBSERVATION_SIZE, ONGOING, PASS, PIECE_BASE, TRADE_BASE,
 )
 from boardplay.games.proteus.repetition cimport (
     KeySet,
@@ -49,7 +49,6 @@ cdef enum:
     RED = 0
     BLUE = 1
     YELLOW = 2
-    OBSERVATION_SIZE = 165
     FEATURE_SIZE = 8
     POLARITY_TILE = 3
     THREE_IN_LINE_TILE = 6

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Proteus's numbered layouts, declared once (``cpdef enum``): the action id ranges, the
-kernel's outcome values and the feature vector by index. The kernel, the encoders and the
+kernel's outcome values, the observation's size and the feature vector by index. The kernel, the encoders and the
 compiled evaluation ``cimport`` them as C constants; ``layout.pyx`` exports them to Python,
 where ``tables``, ``notation``, ``explain``, the facade and the evaluation import them. (A module
 of its own because ``tables.py``, which the kernel reads at import, builds its id tables from
@@ -18,6 +18,8 @@ cpdef enum:
     # ``ProteusKernel.outcome`` besides a winning seat (0 Black, 1 White).
     ONGOING = -1
     DRAW = 2
+    # The observation tensor's floats (``observation.py`` documents them).
+    OBSERVATION_SIZE = 165
 
 cpdef enum Feature:
     # The feature vector (``Kernel.features_into``). ``<seat>_<goal>``: the seat's closeness to

@@ -11,6 +11,7 @@ PASS: Final[int]
 NUM_ACTIONS: Final[int]
 ONGOING: Final[int]
 DRAW: Final[int]
+OBSERVATION_SIZE: Final[int]
 
 class Feature(IntEnum):
     BLACK_LINE = 0

@@ -10,11 +10,9 @@ is to move; 164 the pass counter.
 from __future__ import annotations
 
 from array import array
-from typing import Final
 
+from boardplay.games.proteus.layout import OBSERVATION_SIZE
 from boardplay.games.proteus.state import ProteusState
-
-OBSERVATION_SIZE: Final = 165
 
 
 def observe_into(state: ProteusState, player: int, out: object) -> None:
