@@ -5,7 +5,7 @@ AI's evaluation weighs (``Feature`` in ``layout.pxd``)."""
 
 from boardplay.games.proteus.layout cimport (
     ACTIVE_GOAL, BLACK_COLOR, BLACK_LINE, BLACK_SHAPE, OBSERVATION_SIZE, ONGOING, TO_MOVE,
-    WHITE_LINE,
+    WHITE_LINE, YELLOW,
 )
 
 from boardplay.games.proteus import tables
@@ -14,8 +14,6 @@ from boardplay.games.proteus import tables
 cdef extern from *:
     int popcount "__builtin_popcount" (unsigned int bits) noexcept nogil
 
-cdef enum:
-    YELLOW = 2
 
 cdef int LINE_CELLS[8]
 """The eight lines as cell bit masks: the 3-IN-LINE goal's target triples."""

@@ -26,20 +26,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boardplay.games.proteus import describe
-from boardplay.games.proteus.layout import TRADE_BASE
+from boardplay.games.proteus.layout import BLUE, COLOR_GOAL, RED, THREE_IN_LINE, TRADE_BASE, YELLOW
 from boardplay.games.proteus.state import ProteusState
-from boardplay.games.proteus.tables import (
-    BLUE,
-    CELLS,
-    COLOR_GOAL,
-    COLOURS,
-    LINES,
-    RED,
-    SHAPES,
-    THREE_IN_LINE,
-    TILES,
-    YELLOW,
-)
+from boardplay.games.proteus.tables import CELLS, COLOURS, LINES, SHAPES, TILES
 from boardplay.i18n.phrase import Phrase, SeatName, Sentence, say
 
 LINE_WORDS = (

@@ -9,16 +9,22 @@ from __future__ import annotations
 
 from boardplay.games.proteus.fields import FACE
 from boardplay.games.proteus.kernel import ProteusKernel
-from boardplay.games.proteus.layout import MOVE_BASE, NUM_ACTIONS, PASS, PIECE_BASE, TRADE_BASE
+from boardplay.games.proteus.layout import (
+    BLUE,
+    MOVE_BASE,
+    NUM_ACTIONS,
+    PASS,
+    PIECE_BASE,
+    RED,
+    TRADE_BASE,
+)
 from boardplay.games.proteus.notation import ACTION_NAMES
 from boardplay.games.proteus.tables import (
-    BLUE,
     CELLS,
     COLOUR_WORDS,
     MOVE_OF,
     MOVE_TARGETS,
     PLAYER_WORDS,
-    RED,
     RULE_NAMES,
     SHAPE_WORDS,
     TILES,

@@ -25,7 +25,8 @@ from boardplay.games.proteus.encode cimport board_features as features_of
 from boardplay.games.proteus.encode cimport observe_board
 from boardplay.games.proteus.feasibility cimport can_fill, placeable
 from boardplay.games.proteus.layout cimport (
-    DRAW, MOVE_BASE, NUM_ACTIONS, OBSERVATION_SIZE, ONGOING, PASS, PIECE_BASE, TRADE_BASE,
+    BLUE, COLOR_GOAL, DRAW, MOVE_BASE, NONE, NUM_ACTIONS, OBSERVATION_SIZE, ONGOING, PASS,
+    PIECE_BASE, POLARITY, RED, THREE_IN_LINE, TRADE_BASE, YELLOW,
 )
 from boardplay.games.proteus.repetition cimport (
     KeySet,
@@ -45,14 +46,7 @@ from boardplay.games.proteus import tables
 
 
 cdef enum:
-    NONE = -1
-    RED = 0
-    BLUE = 1
-    YELLOW = 2
     FEATURE_SIZE = 8
-    POLARITY_TILE = 3
-    THREE_IN_LINE_TILE = 6
-    COLOR_GOAL_TILE = 7
 
 include "movement.pxi"
 
@@ -128,10 +122,10 @@ cdef class ProteusKernel(Kernel):
         cdef int c = self.b.where[3 * player + 2]
         if a < 0 or b < 0 or c < 0:
             return False
-        if goal == THREE_IN_LINE_TILE:
+        if goal == THREE_IN_LINE:
             return IS_LINE[(1 << a) | (1 << b) | (1 << c)]
         cdef int ta = self.b.tiles[a], tb = self.b.tiles[b], tc = self.b.tiles[c]
-        if goal == COLOR_GOAL_TILE:
+        if goal == COLOR_GOAL:
             return ta // 3 == tb // 3 and tb // 3 == tc // 3
         return ta % 3 == tb % 3 and tb % 3 == tc % 3
 

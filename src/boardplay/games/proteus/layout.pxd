@@ -1,6 +1,7 @@
 # cython: language_level=3
 """Proteus's numbered layouts, declared once (``cpdef enum``): the action id ranges, the
-kernel's outcome values, the observation's size and the feature vector by index. The kernel, the encoders and the
+kernel's outcome values, the observation's size, the colours and rules of the tiles, and the
+feature vector by index. The kernel, the encoders and the
 compiled evaluation ``cimport`` them as C constants; ``layout.pyx`` exports them to Python,
 where ``tables``, ``notation``, ``explain``, the facade and the evaluation import them. (A module
 of its own because ``tables.py``, which the kernel reads at import, builds its id tables from
@@ -20,6 +21,23 @@ cpdef enum:
     DRAW = 2
     # The observation tensor's floats (``observation.py`` documents them).
     OBSERVATION_SIZE = 165
+    # A tile is colour * 3 + shape; its colour says its kind of rule (red MOVE, blue TRADE,
+    # yellow GOAL). NONE marks an empty cell, a vacant tile, a pool tile's cell or a missing
+    # colour.
+    NONE = -1
+    RED = 0
+    BLUE = 1
+    YELLOW = 2
+    # The nine rules, one per tile id (spec §6.1; ``tables.RULE_NAMES`` names them).
+    KING = 0
+    ROOK = 1
+    BISHOP_KNIGHT = 2
+    POLARITY = 3
+    COLOR_TRADE = 4
+    SHAPE_TRADE = 5
+    THREE_IN_LINE = 6
+    COLOR_GOAL = 7
+    SHAPE_GOAL = 8
 
 cpdef enum Feature:
     # The feature vector (``Kernel.features_into``). ``<seat>_<goal>``: the seat's closeness to

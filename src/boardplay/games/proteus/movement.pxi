@@ -77,14 +77,14 @@ cdef int movement_into(const Board* b, int* out) noexcept:
                 count += 1
     if trade_tile < 0:
         return count
-    if trade_tile != POLARITY_TILE:
+    if trade_tile != POLARITY:
         groups[0] = groups[1] = groups[2] = 0
         for k in range(9):
             cell = b.tile_cell[k]
             if cell >= 0:  # COLOR groups tiles by colour, SHAPE by shape
-                groups[k // 3 if trade_tile == POLARITY_TILE + 1 else k % 3] |= 1 << cell
+                groups[k // 3 if trade_tile == POLARITY + 1 else k % 3] |= 1 << cell
     for i in range(8):
-        if trade_tile == POLARITY_TILE:
+        if trade_tile == POLARITY:
             if owned[0] >> i & 1:
                 partners = owned[1]
             elif owned[1] >> i & 1:
@@ -93,7 +93,7 @@ cdef int movement_into(const Board* b, int* out) noexcept:
                 continue
         elif b.tiles[i] < 0:
             continue
-        elif trade_tile == POLARITY_TILE + 1:
+        elif trade_tile == POLARITY + 1:
             partners = groups[b.tiles[i] // 3]
         else:
             partners = groups[b.tiles[i] % 3]

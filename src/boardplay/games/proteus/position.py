@@ -15,12 +15,12 @@ from boardplay.core.errors import PositionError
 from boardplay.core.fields import read
 from boardplay.core.game import Game
 from boardplay.games.proteus.fields import FACE
+from boardplay.games.proteus.layout import NONE
 from boardplay.games.proteus.state import ProteusState, new_kernel
 from boardplay.games.proteus.tables import (
     CELL_INDEX,
     CELLS,
     COLOUR_WORDS,
-    NONE,
     PIECE_INDEX,
     PIECES,
     TILE_INDEX,

@@ -18,7 +18,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from boardplay.games.proteus.layout import MOVE_BASE, PIECE_BASE, TILE_BASE, TRADE_BASE
+from boardplay.games.proteus.layout import (
+    KING,
+    MOVE_BASE,
+    NONE,
+    PIECE_BASE,
+    ROOK,
+    TILE_BASE,
+    TRADE_BASE,
+)
 
 CELLS: Final = ("a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3")
 CELL_INDEX: Final = {name: i for i, name in enumerate(CELLS)}
@@ -31,15 +39,9 @@ SHAPE_WORDS: Final = ("circle", "square", "triangle")
 PLAYERS: Final = ("X", "O")
 PLAYER_WORDS: Final = ("Black", "White")
 
-RED: Final = 0
-BLUE: Final = 1
-YELLOW: Final = 2
 CIRCLE: Final = 0
 SQUARE: Final = 1
 TRIANGLE: Final = 2
-
-NONE: Final = -1
-"""Marks an empty cell, a vacant tile, a pool tile's cell or a missing colour."""
 
 TILES: Final = tuple(c + s for c in COLOURS for s in SHAPES)
 TILE_INDEX: Final = {name: i for i, name in enumerate(TILES)}
@@ -58,15 +60,6 @@ RULE_NAMES: Final = (
     "COLOR goal",
     "SHAPE goal",
 )
-KING: Final = 0
-ROOK: Final = 1
-BISHOP_KNIGHT: Final = 2
-POLARITY: Final = 3
-COLOR_TRADE: Final = 4
-SHAPE_TRADE: Final = 5
-THREE_IN_LINE: Final = 6
-COLOR_GOAL: Final = 7
-SHAPE_GOAL: Final = 8
 
 
 def colour_of(tile: int) -> int:
