@@ -110,3 +110,20 @@ def test_load_refuses_what_the_table_does_not_hold(name: str) -> None:
     foreign: Any = boardplay.load(others[0]).new_initial_state().kernel
     with pytest.raises(TypeError, match="is a field of"):
         face.snapshot(foreign)
+
+
+@pytest.mark.parametrize("name", ["proteus", "passtally", "montana"])
+def test_a_whole_snapshot_loads_into_a_fresh_kernel(name: str) -> None:
+    """Where a game's ``fields`` module carries the whole position (the table and what it
+    cannot show), loading its snapshot into a fresh kernel gives the same position."""
+    fields = importlib.import_module(f"boardplay.games.{name}.fields")
+    new_kernel = importlib.import_module(f"boardplay.games.{name}.state").new_kernel
+    for seed in range(6):
+        state = _midgame(name, seed=seed, steps=25 + 20 * seed)
+        snapshot = fields.snapshot(state.kernel)
+        assert set(snapshot) == set(fields.FIELDS)
+        kernel = new_kernel(state.game)
+        fields.load(kernel, snapshot)
+        copy = type(state)(state.game, kernel)
+        assert copy.to_json() == state.to_json()
+        assert copy.legal_actions() == state.legal_actions()

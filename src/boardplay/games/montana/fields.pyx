@@ -86,8 +86,8 @@ MontanaFields = FACE.mixin("MontanaFields")
 HEX_FIELDS = ("hex_owner", "hex_tiles", "hex_cattle", "lake_canteen")
 """Per landscape hex (local index): the settlement's owner (-1 none) and tiles, whether the
 cattle and the lake's canteen are still there."""
-FIELDS = (*FACE.fields, *HEX_FIELDS, "slots")
-"""The names ``snapshot`` returns and ``load`` takes."""
+FIELDS = (*FACE.fields, *HEX_FIELDS, "slots", "board_seed", "lines")
+"""The names ``snapshot`` returns and ``load`` takes: the whole position."""
 
 
 cdef signed char* _hex_field(MontanaKernel k, str name) except NULL:
@@ -117,12 +117,14 @@ def slots(MontanaKernel k) -> list:
 
 
 def snapshot(MontanaKernel k) -> dict:
-    """Every field of the position as plain Python values (see ``FIELDS``); rewarded lines
-    and the dealt board are read by ``lines`` and ``board_seed``."""
+    """Every field of the position as plain Python values (see ``FIELDS``): the table's, the
+    hexes', the worker board's, the dealt board's seed and each player's rewarded lines."""
     values = FACE.snapshot(k)
     for name in HEX_FIELDS:
         values[name] = hexes(k, name)
     values["slots"] = slots(k)
+    values["board_seed"] = board_seed(k)
+    values["lines"] = [lines(k, p) for p in range(k.t.n)]
     return values
 
 
@@ -132,8 +134,12 @@ def load(MontanaKernel k, values) -> None:
     (the loader validates first)."""
     cdef signed char* cells
     cdef int i, c
+    seed = values.get("board_seed", -1)
+    if seed >= 0 and not load_board(k, seed):  # first: the hexes are the board's
+        raise ValueError(f"no board can be dealt from seed {seed}")
     table = {name: value for name, value in values.items() if name in FACE.fields}
-    rest = {name: value for name, value in values.items() if name not in FACE.fields}
+    rest = {name: value for name, value in values.items()
+            if name not in FACE.fields and name not in ("board_seed", "lines")}
     for name, value in rest.items():
         if name == "slots":
             entries = [tuple(entry) for entry in value]
@@ -153,6 +159,10 @@ def load(MontanaKernel k, values) -> None:
             cells = _hex_field(k, name)
             for i in range(k.b.count):
                 cells[k.b.cells[i]] = value[i]
+    for p, entries in enumerate(values.get("lines", ())):
+        problem = set_lines(k, p, entries)
+        if problem:
+            raise ValueError(f"player {p}'s lines {problem}")
 
 
 def board_seed(MontanaKernel k) -> int:

@@ -311,7 +311,9 @@ class _Draft:
 
     def __init__(self, state: MontanaState) -> None:
         object.__setattr__(self, "_state", state)
-        object.__setattr__(self, "_values", fields.snapshot(state.kernel))
+        values = fields.snapshot(state.kernel)
+        del values["board_seed"], values["lines"]  # dealt and set by the loader itself
+        object.__setattr__(self, "_values", values)
 
     def __getattr__(self, name: str) -> Any:
         values = object.__getattribute__(self, "_values")

@@ -1,8 +1,13 @@
 """Type stub for the compiled ``boardplay.games.proteus.fields`` (see ``fields.pyx``)."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from boardplay.core.face import Face
+from boardplay.games.proteus.kernel import ProteusKernel
 
 FACE: Face
+FIELDS: tuple[str, ...]
 
 class ProteusFields:
     """The read-only fields of ``ProteusKernel`` (the table ``FACE``)."""
@@ -23,3 +28,6 @@ class ProteusFields:
     def forbid(self) -> bool: ...
     @property
     def max_turns(self) -> int: ...
+
+def snapshot(k: ProteusKernel) -> dict[str, Any]: ...
+def load(k: ProteusKernel, values: Mapping[str, Any]) -> None: ...

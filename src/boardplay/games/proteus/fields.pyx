@@ -28,3 +28,28 @@ FACE = Face(_k, [
           "Option ``max_turns``: the turn cap, 0 for none."),
 ])
 ProteusFields = FACE.mixin("ProteusFields")
+
+FIELDS = (*FACE.fields, "tiles", "pieces", "active")
+"""The names ``snapshot`` returns and ``load`` takes: the whole position."""
+
+
+def snapshot(ProteusKernel k) -> dict:
+    """Every field of the position as plain Python values (see ``FIELDS``): the table's, and
+    the board: the tile and the piece on each cell and the active tile of each colour (-1 for
+    none)."""
+    cdef int i
+    values = FACE.snapshot(k)
+    values["tiles"] = [k.b.tiles[i] for i in range(9)]
+    values["pieces"] = [k.b.pieces[i] for i in range(9)]
+    values["active"] = [k.b.active[i] for i in range(3)]
+    return values
+
+
+def load(ProteusKernel k, values) -> None:
+    """Set the position from ``values`` (a ``snapshot``): the board through ``set_position``,
+    which derives where each tile and piece is and what is unplaced, then the counters. The
+    repetition table starts again from this position, as after loading position JSON."""
+    k.set_position(values["tiles"], values["pieces"], values["active"], values["to_move"],
+                   values["passes"])
+    k.start()
+    FACE.load(k, {"turns": values["turns"], "outcome": values["outcome"]})
