@@ -7,11 +7,10 @@ import random
 import pytest
 
 from boardplay.core.game import CHANCE, TERMINAL
-from boardplay.games.passtally.layout import MOVE_BASE, PLACE_BASE, PLACE_PER_PILE
+from boardplay.games.passtally.layout import MOVE_BASE, NUM_DESIGNS, PLACE_BASE, PLACE_PER_PILE
 from boardplay.games.passtally.state import PasstallyState
 from boardplay.games.passtally.tables import (
     FOOTPRINTS,
-    NUM_DESIGNS,
     OTHER_CELL,
     PLACED_SHAPES,
     SYMMETRIC,

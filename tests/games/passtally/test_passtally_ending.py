@@ -14,8 +14,9 @@ import pytest
 from passtally_fixtures import S1, game, load
 
 from boardplay.games.passtally.ending import describe_end
+from boardplay.games.passtally.layout import FINAL_ROUND_SCORE
 from boardplay.games.passtally.state import PasstallyState
-from boardplay.games.passtally.tables import FINAL_ROUND_SCORE, PILE_NAMES, SLOT_CELL, VP_TABLE
+from boardplay.games.passtally.tables import PILE_NAMES, SLOT_CELL, VP_TABLE
 from boardplay.i18n import messages
 from boardplay.i18n.phrase import Phrase, Sentence
 

@@ -16,9 +16,8 @@ import boardplay
 from boardplay.core.kernel import random_playouts
 from boardplay.games.passtally import fields
 from boardplay.games.passtally.kernel import PasstallyKernel
-from boardplay.games.passtally.layout import MOVE_BASE
+from boardplay.games.passtally.layout import MOVE_BASE, NUM_SLOTS
 from boardplay.games.passtally.state import PasstallyState
-from boardplay.games.passtally.tables import NUM_SLOTS
 from support import games
 
 OPTION_SETS: list[dict[str, Any]] = [

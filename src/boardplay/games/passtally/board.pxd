@@ -8,26 +8,17 @@ cdef extern from *:
     # The index of the lowest set bit of a non-zero word (a single instruction).
     int ctz "__builtin_ctz" (unsigned int x) noexcept nogil
 
-# The action ids, end codes and observation size are declared in layout.pxd; passed on from here.
+# The board and component counts, action ids, end codes and observation size are declared in
+# layout.pxd; passed on from here.
 from boardplay.games.passtally.layout cimport (
-    END_FINAL_ROUND, END_MAX_TURNS, END_NO_PLACEMENT, END_NONE, MOVE_BASE, NUM_ACTIONS,
-    OBSERVATION_SIZE, PLACE_BASE, PLACE_PER_PILE,
+    ACTIONS_PER_TURN, CELL_PLANES, END_FINAL_ROUND, END_MAX_TURNS, END_NO_PLACEMENT, END_NONE,
+    FINAL_ROUND_SCORE, MAX_SEATS, MOVE_BASE, NUM_ACTIONS, NUM_CELLS, NUM_DESIGNS, NUM_PILES,
+    NUM_SLOTS, OBSERVATION_SIZE, PLACE_BASE, PLACE_PER_PILE, SIZE, TILES_PER_DESIGN,
+    TILES_PER_PILE, TOTAL_TILES,
 )
 
 cdef enum:
-    SIZE = 6
-    NUM_CELLS = 36
-    NUM_SLOTS = 24
-    NUM_PILES = 3
-    NUM_DESIGNS = 6
-    TOTAL_TILES = 42
-    TILES_PER_DESIGN = 7
-    TILES_PER_PILE = 14
-    ACTIONS_PER_TURN = 2
-    FINAL_ROUND_SCORE = 50
     NUM_OFFSETS = 144
-    MAX_SEATS = 3
-    CELL_PLANES = 7
     FEATURE_SIZE = 10
 
 cdef enum:

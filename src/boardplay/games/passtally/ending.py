@@ -23,8 +23,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boardplay.games.passtally.describe import lines_of
+from boardplay.games.passtally.layout import FINAL_ROUND_SCORE, NUM_PILES
 from boardplay.games.passtally.state import PasstallyState
-from boardplay.games.passtally.tables import FINAL_ROUND_SCORE, NUM_PILES, PILE_NAMES
+from boardplay.games.passtally.tables import PILE_NAMES
 from boardplay.i18n.phrase import Phrase, SeatName, Sentence, Value, say
 
 Name = SeatName | Phrase

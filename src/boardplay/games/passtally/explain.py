@@ -14,15 +14,20 @@ from typing import Any
 from boardplay.games.passtally import notation
 from boardplay.games.passtally.fields import marker_destination, marker_slots, snapshot
 from boardplay.games.passtally.kernel import PasstallyKernel
-from boardplay.games.passtally.layout import MOVE_BASE, NUM_ACTIONS, PLACE_BASE, PLACE_PER_PILE
-from boardplay.games.passtally.tables import (
-    DESIGNS,
+from boardplay.games.passtally.layout import (
+    MOVE_BASE,
+    NUM_ACTIONS,
     NUM_DESIGNS,
     NUM_SLOTS,
+    PLACE_BASE,
+    PLACE_PER_PILE,
+    SIZE,
+)
+from boardplay.games.passtally.tables import (
+    DESIGNS,
     OTHER_CELL,
     PILE_NAMES,
     SIDE_NAMES,
-    SIZE,
     SYMMETRIC,
     cell_name,
 )

@@ -19,10 +19,9 @@ from boardplay.core.game import Game, State
 from boardplay.core.options import OptionSet, OptionSpec, OptionValue
 from boardplay.core.palette import BLUE, VERMILLION, YELLOW
 from boardplay.games.passtally import observation, render
-from boardplay.games.passtally.layout import NUM_ACTIONS
+from boardplay.games.passtally.layout import NUM_ACTIONS, NUM_DESIGNS, NUM_SLOTS, TOTAL_TILES
 from boardplay.games.passtally.position import export_position, load_position
 from boardplay.games.passtally.state import PasstallyState, new_kernel
-from boardplay.games.passtally.tables import NUM_DESIGNS, NUM_SLOTS, TOTAL_TILES
 
 UNBOUNDED_LENGTH = 2**31 - 1
 """``max_game_length`` without ``max_turns``: the rules have no turn limit (spec §8.6), so no

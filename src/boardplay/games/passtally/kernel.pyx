@@ -63,11 +63,9 @@ cdef void _fill(int* target, values, int size) except *:
 
 
 def _load_tables():
-    """Copy ``tables.py`` into the C arrays and check the constants above agree with it."""
+    """Copy ``tables.py`` into the C arrays (checking its designs fit them)."""
     t = _tables
-    assert (t.SIZE, t.NUM_CELLS, t.NUM_SLOTS, t.NUM_PILES, t.NUM_DESIGNS) == (6, 36, 24, 3, 6)
-    assert (t.TOTAL_TILES, t.TILES_PER_DESIGN, t.TILES_PER_PILE) == (42, 7, 14)
-    assert (t.ACTIONS_PER_TURN, t.FINAL_ROUND_SCORE) == (2, 50)
+    assert len(t.DESIGNS) == NUM_DESIGNS
     # The footprint upkeep (``refresh_cell``) relies on this layout: E/S/W/N reach the cells
     # +1/+SIZE/-1/-SIZE, and the footprints are the E and S pairs.
     for key, other in enumerate(t.OTHER_CELL):

@@ -1,12 +1,29 @@
 # cython: language_level=3
-"""Passtally's numbered layouts, declared once (``cpdef enum``): the action id ranges, the end
-codes and the feature vector by index. ``board.pxd`` passes them on to the kernel and its
+"""Passtally's numbered layouts, declared once (``cpdef enum``): the board and component
+counts, the action id ranges, the end codes and the feature vector by index. ``board.pxd`` passes them on to the kernel and its
 compiled helpers, the compiled evaluation ``cimport``s them, and ``layout.pyx`` exports them to
 Python, where ``tables``, ``notation``, ``explain``, the facade and the evaluation import them.
 (A module of its own because ``tables.py``, which the kernel reads at import, builds its id
 helpers from these numbers.)"""
 
 cpdef enum:
+    # The board and the components (spec §2): a SIZE x SIZE board ringed by 4 * SIZE slots;
+    # NUM_DESIGNS tile designs, TILES_PER_DESIGN of each, dealt into NUM_PILES piles; a turn is
+    # ACTIONS_PER_TURN actions; FINAL_ROUND_SCORE starts the final round; at most MAX_SEATS
+    # players. CELL_PLANES: the observation's planes per cell (height, tile present, shape X,
+    # shape NE, shape NW, same tile east, same tile south).
+    SIZE = 6
+    NUM_CELLS = 36
+    NUM_SLOTS = 24
+    NUM_PILES = 3
+    NUM_DESIGNS = 6
+    TOTAL_TILES = 42
+    TILES_PER_DESIGN = 7
+    TILES_PER_PILE = 14
+    ACTIONS_PER_TURN = 2
+    FINAL_ROUND_SCORE = 50
+    MAX_SEATS = 3
+    CELL_PLANES = 7
     # ``@s``: ids 0-23, one per ring slot.
     SETUP_BASE = 0
     # ``A:b3E``: ``PLACE_BASE + pile * PLACE_PER_PILE + anchor * 4 + orientation`` (ids 24-455).

@@ -3,6 +3,18 @@
 from enum import IntEnum
 from typing import Final
 
+SIZE: Final[int]
+NUM_CELLS: Final[int]
+NUM_SLOTS: Final[int]
+NUM_PILES: Final[int]
+NUM_DESIGNS: Final[int]
+TOTAL_TILES: Final[int]
+TILES_PER_DESIGN: Final[int]
+TILES_PER_PILE: Final[int]
+ACTIONS_PER_TURN: Final[int]
+FINAL_ROUND_SCORE: Final[int]
+MAX_SEATS: Final[int]
+CELL_PLANES: Final[int]
 SETUP_BASE: Final[int]
 PLACE_BASE: Final[int]
 PLACE_PER_PILE: Final[int]

@@ -12,15 +12,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from boardplay.games.passtally.layout import MOVE_BASE, NUM_ACTIONS, PLACE_BASE, PLACE_PER_PILE
+from boardplay.games.passtally.layout import (
+    MOVE_BASE,
+    NUM_ACTIONS,
+    NUM_DESIGNS,
+    NUM_SLOTS,
+    PLACE_BASE,
+    PLACE_PER_PILE,
+)
 from boardplay.games.passtally.tables import (
     CELL_INDEX,
     CELL_NAMES,
     DESIGN_INDEX,
     DESIGNS,
     MOVE_STEPS,
-    NUM_DESIGNS,
-    NUM_SLOTS,
     ORIENT_NAMES,
     OTHER_CELL,
     PILE_NAMES,

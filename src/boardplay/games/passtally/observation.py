@@ -16,9 +16,6 @@ from typing import Final
 from boardplay.games.passtally.layout import OBSERVATION_SIZE
 from boardplay.games.passtally.state import PasstallyState
 
-MAX_SEATS: Final = 3
-CELL_PLANES: Final = 7
-"""height, tile present, shape X, shape NE, shape NW, same tile east, same tile south."""
 SIZE: Final = OBSERVATION_SIZE
 """7 board planes of 36 cells, 3 seat-relative ring planes of 24 slots, per pile a face-up
 design one-hot and its face-down count (3 x 7), the pending reveal (3), the unrevealed count

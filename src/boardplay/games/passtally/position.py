@@ -21,26 +21,26 @@ from boardplay.games.passtally.layout import (
     END_MAX_TURNS,
     END_NO_PLACEMENT,
     END_NONE,
-)
-from boardplay.games.passtally.state import PasstallyState, new_kernel, setup_order
-from boardplay.games.passtally.tables import (
-    CELL_NAMES,
-    DESIGNS,
     FINAL_ROUND_SCORE,
     NUM_CELLS,
     NUM_DESIGNS,
     NUM_PILES,
     NUM_SLOTS,
+    SIZE,
+    TILES_PER_DESIGN,
+    TILES_PER_PILE,
+    TOTAL_TILES,
+)
+from boardplay.games.passtally.state import PasstallyState, new_kernel, setup_order
+from boardplay.games.passtally.tables import (
+    CELL_NAMES,
+    DESIGNS,
     ORIENT_NAMES,
     OTHER_CELL,
     PILE_NAMES,
     PLACED_SHAPES,
     SIDE_NAMES,
-    SIZE,
     SYMMETRIC,
-    TILES_PER_DESIGN,
-    TILES_PER_PILE,
-    TOTAL_TILES,
 )
 
 _REQUIRED = ("players", "placements", "markers", "piles", "scores", "to_move", "actions_left")

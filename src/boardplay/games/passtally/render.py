@@ -14,15 +14,13 @@ import textwrap
 from typing import Any
 
 from boardplay.games.passtally import fields
+from boardplay.games.passtally.layout import NUM_DESIGNS, NUM_PILES, SIZE
 from boardplay.games.passtally.state import PasstallyState
 from boardplay.games.passtally.tables import (
     CELL_NAMES,
     DESIGNS,
-    NUM_DESIGNS,
-    NUM_PILES,
     PILE_NAMES,
     SHAPE_NAMES,
-    SIZE,
     vp_for_passes,
 )
 

@@ -19,15 +19,13 @@ from boardplay.games.passtally import fields, notation
 from boardplay.games.passtally.explain import explain_illegal
 from boardplay.games.passtally.fields import PasstallyFields
 from boardplay.games.passtally.kernel import PasstallyKernel
-from boardplay.games.passtally.layout import END_FINAL_ROUND, END_MAX_TURNS, END_NO_PLACEMENT
-from boardplay.games.passtally.tables import (
-    FOOTPRINTS,
-    NEIGHBOUR,
+from boardplay.games.passtally.layout import (
+    END_FINAL_ROUND,
+    END_MAX_TURNS,
+    END_NO_PLACEMENT,
     NUM_SLOTS,
-    PARTNER,
-    SLOT_CELL,
-    SLOT_FACE,
 )
+from boardplay.games.passtally.tables import FOOTPRINTS, NEIGHBOUR, PARTNER, SLOT_CELL, SLOT_FACE
 
 # Why a finished game ended (the kernel's ``end`` field, for ``end_reason``).
 _END_TEXT = {

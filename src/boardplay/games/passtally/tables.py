@@ -14,18 +14,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from boardplay.games.passtally.layout import MOVE_BASE, PLACE_BASE, PLACE_PER_PILE
+from boardplay.games.passtally.layout import (
+    MOVE_BASE,
+    NUM_CELLS,
+    NUM_SLOTS,
+    PLACE_BASE,
+    PLACE_PER_PILE,
+    SIZE,
+)
 
-SIZE: Final = 6
-NUM_CELLS: Final = SIZE * SIZE
-NUM_SLOTS: Final = 4 * SIZE
-NUM_PILES: Final = 3
 PILE_NAMES: Final = "ABC"
-TILES_PER_DESIGN: Final = 7
-TILES_PER_PILE: Final = 14
-TOTAL_TILES: Final = 42
-ACTIONS_PER_TURN: Final = 2
-FINAL_ROUND_SCORE: Final = 50
 
 # ----- faces and half shapes ------------------------------------------------------------------
 N, E, S, W = 0, 1, 2, 3
@@ -48,7 +46,6 @@ midpoints in two disjoint pairs, so a line never branches or dead-ends."""
 DESIGNS: Final = ("XX", "XNE", "XNW", "NENE", "NWNW", "NENW")
 """Design ids 0-5 in the spec's order; these are also the chance outcome ids."""
 DESIGN_INDEX: Final = {name: i for i, name in enumerate(DESIGNS)}
-NUM_DESIGNS: Final = len(DESIGNS)
 DESIGN_HALVES: Final = ((X, X), (X, NE), (X, NW), (NE, NE), (NW, NW), (NE, NW))
 """Canonical (horizontal, half a west) shapes of the two halves of each design."""
 SYMMETRIC: Final = tuple(a == b for a, b in DESIGN_HALVES)
