@@ -112,10 +112,10 @@ def test_load_refuses_what_the_table_does_not_hold(name: str) -> None:
         face.snapshot(foreign)
 
 
-@pytest.mark.parametrize("name", ["proteus", "passtally", "montana"])
+@pytest.mark.parametrize("name", GAMES)
 def test_a_whole_snapshot_loads_into_a_fresh_kernel(name: str) -> None:
-    """Where a game's ``fields`` module carries the whole position (the table and what it
-    cannot show), loading its snapshot into a fresh kernel gives the same position."""
+    """Each game's ``fields`` module carries the whole position (the table and what it cannot
+    show): loading its snapshot into a fresh kernel gives the same position."""
     fields = importlib.import_module(f"boardplay.games.{name}.fields")
     new_kernel = importlib.import_module(f"boardplay.games.{name}.state").new_kernel
     for seed in range(6):

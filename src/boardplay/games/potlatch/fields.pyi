@@ -1,8 +1,13 @@
 """Type stub for the compiled ``boardplay.games.potlatch.fields`` (see ``fields.pyx``)."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from boardplay.core.face import Face
+from boardplay.games.potlatch.kernel import PotlatchKernel
 
 FACE: Face
+FIELDS: tuple[str, ...]
 
 class PotlatchFields:
     """The read-only fields of ``PotlatchKernel`` (the table ``FACE``)."""
@@ -25,3 +30,6 @@ class PotlatchFields:
     def blank_free(self) -> bool: ...
     @property
     def full_snapshots(self) -> bool: ...
+
+def snapshot(k: PotlatchKernel) -> dict[str, Any]: ...
+def load(k: PotlatchKernel, values: Mapping[str, Any]) -> None: ...

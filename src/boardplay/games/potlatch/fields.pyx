@@ -31,3 +31,32 @@ FACE = Face(_k, [
           "Option ``repetition_compares_full_state``: snapshots hold every tile and the pawns."),
 ])
 PotlatchFields = FACE.mixin("PotlatchFields")
+
+FIELDS = (*FACE.fields, "tiles", "pawns", "visited", "snapshots")
+"""The names ``snapshot`` returns and ``load`` takes: the whole position."""
+
+
+def snapshot(PotlatchKernel k) -> dict:
+    """Every field of the position as plain Python values (see ``FIELDS``): the table's, the
+    tiles ``(q, r, code)`` in the order they appeared, the pawns' and the visited hexes
+    ``(q, r)``, and the two seats' repetition snapshots as ``setup`` takes them, the mover's
+    being the turn's start once the turn is under way (as the position JSON keeps them)."""
+    values = FACE.snapshot(k)
+    values["tiles"] = k.tiles()
+    values["pawns"] = k.pawns()
+    values["visited"] = k.visited()
+    snapshots = [k.snapshot(0), k.snapshot(1)]
+    if k.s.done >= 1:
+        snapshots[k.s.b.mover] = k.snapshot(2)
+    values["snapshots"] = snapshots
+    return values
+
+
+def load(PotlatchKernel k, values) -> None:
+    """Set the position from ``values`` (a ``snapshot``) through ``setup``, then the count of
+    chip increases, which ``setup`` starts again. The options and actions per turn are the
+    kernel's own (``new_kernel``)."""
+    k.setup(values["tiles"], values["stock"], values["pawns"], values["to_move"],
+            values["turns_played"], values["snapshots"], values["done"], values["visited"],
+            values["run_open"])
+    FACE.load(k, {"increases": values["increases"]})

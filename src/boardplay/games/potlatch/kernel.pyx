@@ -445,6 +445,9 @@ cdef class PotlatchKernel(Kernel):
         if raw is None:
             snap.status = SNAP_NONE
             return 0
+        if raw == "never":  # as ``snapshot`` reports one (fields.load)
+            snap.status = SNAP_NEVER
+            return 0
         entries, pawns = raw
         places = {(q, r) for q, r, _ in entries}
         for q, r in places:
