@@ -13,10 +13,7 @@ from boardplay.ai.bench import mcts_speed
 from boardplay.cli.main import app
 from boardplay.core import registry
 
-
-@pytest.fixture(autouse=True)
-def _pig(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry._GAMES, "pig", "ai_testgames:PigGame")
+pytestmark = pytest.mark.usefixtures("pig")
 
 
 def test_study_counts_seats_first_mover_and_lengths(tmp_path: Path) -> None:

@@ -84,10 +84,10 @@ def test_repeated_specs_get_distinct_labels() -> None:
     assert [a["spec"] for a in summary["agents"]] == ["random", "random#2"]
 
 
+@pytest.mark.usefixtures("pig")
 def test_parallel_run_equals_serial_run_and_records_replay(
-    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    tmp_path: pytest.TempPathFactory,
 ) -> None:
-    monkeypatch.setitem(registry._GAMES, "pig", "ai_testgames:PigGame")
     game = PigGame({"players": 3, "target": 15})
     specs = ["random", "greedy", "mcts(iterations=20)"]
     path = tmp_path / "games.jsonl"  # type: ignore[operator]

@@ -9,14 +9,11 @@ import pytest
 from typer.testing import CliRunner
 
 from boardplay.cli.main import app
-from boardplay.core import registry
 
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def _pig(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry._GAMES, "pig", "ai_testgames:PigGame")
+pytestmark = pytest.mark.usefixtures("pig")
 
 
 def test_arena_prints_a_table_and_writes_json_and_records(tmp_path: Path) -> None:
