@@ -24,8 +24,8 @@ $(KERNELS): $(STAMP) $(KERNEL_SOURCES)
 	touch $(KERNELS)
 
 # The front end bundled by esbuild (docs/web.md, "Page weight"): app.js with everything it imports
-# (every game's board module too), early.js (the first API answers, asked before the bundle has
-# arrived) and style.css, minified, with source maps, into static/dist
+# (every game's board module too), style.css, and early.js (the first API answers, asked before
+# the bundle has arrived; a classic script, run as the page is read), minified, with source maps, into static/dist
 # under names that carry a hash of their content (the server lets browsers keep them a year). The
 # sources are the files to edit; the bundle is rebuilt whenever one of them changes (the web tests
 # run this target too), built beside the old one and swapped in under a lock, so a server reading
@@ -52,9 +52,11 @@ $(ESBUILD):
 $(BUNDLE): $(ESBUILD) $(FRONT_END)
 	flock $(VENV)/.bundle.lock sh -c '\
 	  rm -rf $(STATIC)/.dist-new $(STATIC)/.dist-old && \
-	  $(ESBUILD) $(STATIC)/app.js $(STATIC)/early.js $(STATIC)/style.css --bundle --minify --sourcemap \
+	  $(ESBUILD) $(STATIC)/app.js $(STATIC)/style.css --bundle --minify --sourcemap \
 	    --format=esm --target=es2022 --entry-names=[name]-[hash] --log-level=warning \
 	    --outdir=$(STATIC)/.dist-new --metafile=$(STATIC)/.dist-new/meta.json && \
+	  $(ESBUILD) $(STATIC)/early.js --bundle --minify --sourcemap --format=iife --target=es2022 \
+	    --entry-names=[name]-[hash] --log-level=warning --outdir=$(STATIC)/.dist-new && \
 	  { test ! -d $(STATIC)/dist || mv $(STATIC)/dist $(STATIC)/.dist-old; } && \
 	  mv $(STATIC)/.dist-new $(STATIC)/dist && rm -rf $(STATIC)/.dist-old'
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+from browsing import hold_seat
 from fastapi.testclient import TestClient
 
 from boardplay.web.frontpage import IMMUTABLE, FrontEnd
@@ -33,7 +34,7 @@ def test_the_page_names_the_bundle_only(client: TestClient) -> None:
     assert re.fullmatch(r"/static/dist/style-\w+\.css", style), style
     assert page.text.count('rel="stylesheet"') == 1 and "/static/early.js" not in page.text
     # early.js is written into the page: the first API answers are asked before the bundle comes.
-    early = re.search(r'<script type="module" async>(.*?)</script>', page.text, re.S)
+    early = re.search(r"<script>(.*?)</script>", page.text, re.S)
     assert early and "/api/account/me" in early[1] and "boardplayEarly" in early[1]
     assert page.text.count("<script") == 2
 
@@ -99,19 +100,24 @@ def test_a_missing_bundle_stops_the_server_with_the_fix(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="make bundle"):  # index.html without early.js's tag
         FrontEnd(tmp_path)
     (tmp_path / "index.html").write_text(
-        '<script type="module" src="/static/early.js" async></script>'
+        '<script type="module" src="/static/early.js"></script>'
         + (tmp_path / "index.html").read_text()
     )
     front = FrontEnd(tmp_path)
     assert bundled(front.page) == ["/static/dist/style-A.css", "/static/dist/app-NEW.js"]
-    assert front.page.startswith('<script type="module" async>x</script>')
+    assert front.page.startswith("<script>x</script>")
     assert gzip.decompress(front.files["app-NEW.js"].packed) == b"x"
 
 
-def requests_of(browser: Any, url: str, ready: str) -> list[str]:
-    """The addresses a fresh browser asks the server for while opening ``url``, until ``ready``
-    shows and the network is idle (pictures drawn from ``data:`` addresses are no request)."""
+def requests_of(
+    browser: Any, url: str, ready: str, seat: tuple[str, str] | None = None
+) -> list[str]:
+    """The addresses a fresh browser (holding ``seat``'s game id and token, and reading
+    Japanese, if given) asks the server for while opening ``url``, until ``ready`` shows and the
+    network is idle (pictures drawn from ``data:`` addresses are no request)."""
     context = browser.new_context()
+    if seat is not None:
+        hold_seat(context, *seat, "ja", "potlatch")
     page = context.new_page()
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
@@ -124,19 +130,23 @@ def requests_of(browser: Any, url: str, ready: str) -> list[str]:
 
 @pytest.mark.browser
 def test_a_page_needs_a_handful_of_requests(browser: Any, server: str) -> None:
-    """The lobby and a game page: the page, the bundle's script and style sheet, and the API
-    answers shown, each asked once (the answers the page asks for ahead are taken up, not asked
-    again); no source module is loaded on its own."""
-    made = httpx.post(
-        f"{server}/api/games",
-        json={"game": "potlatch", "seats": [{"kind": "me"}, {"kind": "hotseat"}]},
-    )
+    """The lobby and a game page, a spectator's and its player's (in Japanese): the page, the
+    bundle's script and style sheet, and the API answers shown, each asked once (the answers
+    early.js asks for ahead, the player's view with the seat's token among them, are taken up,
+    not asked again); no source module is loaded on its own."""
+    seats = [{"kind": "me"}, {"kind": "hotseat"}]
+    made = httpx.post(f"{server}/api/games", json={"game": "potlatch", "seats": seats})
     assert made.status_code == 201, made.text
-    for url, ready in (
-        (f"{server}/", "article.card"),
-        (f"{server}/#/game/{made.json()['id']}", "#board svg"),
+    game = f"{server}/#/game/{made.json()['id']}"
+    seat = (made.json()["id"], made.json()["token"])
+    for url, ready, held in (
+        (f"{server}/", "article.card", None),
+        (game, "#board svg", None),
+        (game, "#board svg", seat),
     ):
-        asked = requests_of(browser, url, ready)
-        assert len(asked) <= 9 and len(asked) == len(set(asked)), asked
+        asked = requests_of(browser, url, ready, held)
+        assert len(asked) <= 9 and len(asked) == len(set(asked)), "\n".join(asked)
         static = [a.removeprefix(server) for a in asked if "/static/" in a]
         assert sorted(static) == sorted(bundled(httpx.get(f"{server}/").text)), static
+        if held:
+            assert f"{server}/api/i18n/ja" in asked

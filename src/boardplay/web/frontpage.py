@@ -31,8 +31,10 @@ DIST = "dist"
 """The bundle's folder under ``static`` (git-ignored, built by ``make bundle``)."""
 ENTRIES = {"/static/app.js": r"app-\w+\.js", "/static/style.css": r"style-\w+\.css"}
 """What ``index.html`` names, and the pattern of the bundled file that replaces it."""
-EARLY = ('<script type="module" src="/static/early.js" async></script>', r"early-\w+\.js")
-"""The tag of ``index.html`` that the bundled ``early.js`` replaces, written into the page."""
+EARLY = ('<script type="module" src="/static/early.js"></script>', r"early-\w+\.js")
+"""The tag of ``index.html`` that the bundled ``early.js`` replaces, written into the page as a
+classic script: the browser runs it as it reads the page, before any module script, where an
+``async`` module could run after the bundle had asked for the same answers itself."""
 IMMUTABLE = "public, max-age=31536000, immutable"
 TYPES = {".js": "text/javascript", ".css": "text/css", ".map": "application/json"}
 
@@ -71,7 +73,7 @@ class FrontEnd:
         code = code.replace(f"sourceMappingURL={name}", f"sourceMappingURL=/static/{DIST}/{name}")
         if "</script" in code.lower():
             raise RuntimeError(f"{folder / name} would end the <script> it is written into")
-        self.page = page.replace(EARLY[0], f'<script type="module" async>{code}</script>')
+        self.page = page.replace(EARLY[0], f"<script>{code}</script>")
         self.files: dict[str, Built] = {}
         for name in names:
             body = (folder / name).read_bytes()

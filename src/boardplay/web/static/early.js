@@ -1,8 +1,9 @@
 // The first answers a page waits for, asked before the bundle has arrived. The server writes
-// this script, bundled on its own, into the page itself (web/frontpage.py): on a slow connection
-// the bundle takes seconds to arrive, and these round trips then run beside its download instead
-// of one after another once it has run. api.js, session.js and text.js take each answer once
-// through `boardplayEarly.take` and ask the server themselves for anything not asked here.
+// this script, bundled on its own, into the page itself as a classic script, run before any module
+// (web/frontpage.py): on a slow connection the bundle takes seconds to arrive, and these round
+// trips then run beside its download instead of one after another once it has run. api.js,
+// session.js and text.js take each answer once through `boardplayEarly.take` and ask the server
+// themselves for anything not asked here.
 import { preferredLanguage, tokenFor } from "./store.js";
 
 const asked = new Map();
