@@ -191,7 +191,7 @@ export function draw(position, ctx) {
   const placing = onBoard.size < TILES.length || piecesOn.size < 6;
   const rulesY = narrow ? (placing ? handY + 112 : boardBottom) : 292;
   const pool = part("pr-pool", x0 - 6, poolY - 16, 156, 160);
-  if (placing || !narrow) pool.append(text(x0, poolY, t("proteus.pool"), { "text-anchor": "start", "font-size": 13 }));
+  if (placing) pool.append(text(x0, poolY, t("proteus.pool"), { "text-anchor": "start", "font-size": 13 }));
   TILES.filter((tile) => !onBoard.has(tile)).forEach((tile, i) => {
     const cx = x0 + 22 + (i % 3) * 48, cy = poolY + 30 + Math.floor(i / 3) * 48;
     const g = s("g", { "data-tile": tile }, tileGlyph(tile, false, cx, cy, 40));
@@ -205,7 +205,7 @@ export function draw(position, ctx) {
   const hands = placing ? part("pr-hands", handX - 6, handY - 46, 156, 120) : side;
   ["X", "O"].forEach((player, seat) => {
     const y = handY + seat * 56;
-    if (placing || !narrow) hands.append(text(handX, y - 29, seat === 0 ? t("proteus.blackHand") : t("proteus.whiteHand"), { "text-anchor": "start", "font-size": 12 }));
+    if (placing) hands.append(text(handX, y - 29, seat === 0 ? t("proteus.blackHand") : t("proteus.whiteHand"), { "text-anchor": "start", "font-size": 12 }));
     ["c", "s", "t"].filter((sh) => !piecesOn.has(player + sh)).forEach((shape, i) => {
       const cx = handX + 20 + i * 44;
       const g = s("g", { "data-piece": player + shape }, pieceGlyph(player + shape, cx, y));
