@@ -127,3 +127,28 @@ def test_a_whole_snapshot_loads_into_a_fresh_kernel(name: str) -> None:
         copy = type(state)(state.game, kernel)
         assert copy.to_json() == state.to_json()
         assert copy.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_position_loader_writes_through_fields_load(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every game's position JSON loader sets its kernel one way, through its ``fields.load``
+    (no direct ``setup``/``set_position`` call of its own): the loaded position is the one
+    ``fields.load`` wrote (Passtally and Montana write a draft and then the rest, into the
+    same kernel)."""
+    fields = importlib.import_module(f"boardplay.games.{name}.fields")
+    real_load = fields.load
+    written: list[object] = []
+
+    def spy(kernel: object, values: Any) -> None:
+        written.append(kernel)
+        real_load(kernel, values)
+
+    monkeypatch.setattr(fields, "load", spy)
+    state = _midgame(name, seed=5, steps=30)
+    loaded = state.game.state_from_json(state.to_json())
+    assert written
+    assert all(kernel is loaded.kernel for kernel in written)
+    assert loaded.to_json() == state.to_json()
+    assert loaded.legal_actions() == state.legal_actions()

@@ -53,10 +53,12 @@ def snapshot(PotlatchKernel k) -> dict:
 
 
 def load(PotlatchKernel k, values) -> None:
-    """Set the position from ``values`` (a ``snapshot``) through ``setup``, then the count of
-    chip increases, which ``setup`` starts again. The options and actions per turn are the
-    kernel's own (``new_kernel``)."""
+    """Set the position from ``values`` (a ``snapshot``, or the position JSON's fields) through
+    ``setup``, then the count of chip increases, which ``setup`` starts again at 0, if
+    ``values`` has it (position JSON does not keep it). The options and actions per turn are
+    the kernel's own (``new_kernel``)."""
     k.setup(values["tiles"], values["stock"], values["pawns"], values["to_move"],
             values["turns_played"], values["snapshots"], values["done"], values["visited"],
             values["run_open"])
-    FACE.load(k, {"increases": values["increases"]})
+    if "increases" in values:
+        FACE.load(k, {"increases": values["increases"]})

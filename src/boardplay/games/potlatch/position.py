@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardplay.core.fields import Field, read
 from boardplay.core.game import Game
+from boardplay.games.potlatch import fields
 from boardplay.games.potlatch.notation import (
     CHIP_CODES,
     CHIP_STRINGS,
@@ -161,16 +162,19 @@ def load_position(game: Game, position: Mapping[str, Any]) -> PotlatchState:
                 snapshots[seat] = snapshot_from_json(raw, full)
 
     kernel = new_kernel(game, actions)
-    kernel.setup(
-        [(*unpack(key), code) for key, code in tiles.items()],
-        stock,
-        [unpack(key) for key in pawns],
-        to_move,
-        turns_played,
-        [None if snap is None else snapshot_to_kernel(snap) for snap in snapshots],
-        done,
-        [unpack(key) for key in visited],
-        run_open,
+    fields.load(
+        kernel,
+        {
+            "tiles": [(*unpack(key), code) for key, code in tiles.items()],
+            "stock": stock,
+            "pawns": [unpack(key) for key in pawns],
+            "to_move": to_move,
+            "turns_played": turns_played,
+            "snapshots": [None if snap is None else snapshot_to_kernel(snap) for snap in snapshots],
+            "done": done,
+            "visited": [unpack(key) for key in visited],
+            "run_open": run_open,
+        },
     )
     return PotlatchState(game, kernel, (snapshots[0], snapshots[1]))
 

@@ -46,10 +46,13 @@ def snapshot(ProteusKernel k) -> dict:
 
 
 def load(ProteusKernel k, values) -> None:
-    """Set the position from ``values`` (a ``snapshot``): the board through ``set_position``,
-    which derives where each tile and piece is and what is unplaced, then the counters. The
-    repetition table starts again from this position, as after loading position JSON."""
+    """Set the position from ``values`` (a ``snapshot``, or the position JSON's board, mover
+    and passes): the board through ``set_position``, which derives where each tile and piece
+    is and what is unplaced, then ``start`` (the repetition table starts again from this
+    position, and a kadon player stuck at once has drawn, §5.4), then the counters ``turns``
+    and ``outcome`` if ``values`` has them (position JSON has neither: its turns count from 0
+    and its outcome is what ``start`` finds)."""
     k.set_position(values["tiles"], values["pieces"], values["active"], values["to_move"],
                    values["passes"])
     k.start()
-    FACE.load(k, {"turns": values["turns"], "outcome": values["outcome"]})
+    FACE.load(k, {name: values[name] for name in ("turns", "outcome") if name in values})

@@ -14,7 +14,7 @@ from typing import Any
 from boardplay.core.errors import PositionError
 from boardplay.core.fields import read
 from boardplay.core.game import Game
-from boardplay.games.proteus.fields import FACE
+from boardplay.games.proteus import fields
 from boardplay.games.proteus.layout import NONE
 from boardplay.games.proteus.state import ProteusState, new_kernel
 from boardplay.games.proteus.tables import (
@@ -80,13 +80,15 @@ def load_position(game: Game, data: Mapping[str, Any]) -> ProteusState:
             piece_seen[piece] = cell_name
             pieces[cell] = piece
     kernel = new_kernel(game)
-    kernel.set_position(tiles, pieces, active, to_move, passes)
-    if kernel.kadon and FACE.get(kernel, "unplaced") > 0 and not kernel.kadon_feasible():
+    fields.load(
+        kernel,
+        {"tiles": tiles, "pieces": pieces, "active": active, "to_move": to_move, "passes": passes},
+    )
+    if kernel.kadon and fields.FACE.get(kernel, "unplaced") > 0 and not kernel.kadon_feasible():
         raise PositionError(
             "field 'board' is infeasible under rules=kadon: the pieces in hand can no longer "
             "activate exactly one tile of each missing colour (spec §4.4)"
         )
-    kernel.start()
     return ProteusState(game, kernel)
 
 
