@@ -54,7 +54,7 @@ async def two_processes(
 
     def counting(room: Room) -> dict[str, Any]:
         nonlocal built
-        if room.hub is b:
+        if room.host is b:
             built += 1
         return build(room)
 

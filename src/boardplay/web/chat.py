@@ -164,10 +164,10 @@ async def post(
 ) -> ChatMessage:
     """Write a message (checked, stored, sent to this process's readers at once)."""
     author = author_of(room, token, account, channel)
-    limits = room.hub.limits
+    limits = room.host.limits
     tidied = clean(text, limits.chat_length)
     try:
-        message = await room.hub.db(
+        message = await room.host.db(
             relay.store.post,
             room.row.id,
             channel,
@@ -209,7 +209,7 @@ async def read(
 ) -> list[ChatMessage]:
     """The last ``BACKLOG`` messages of ``channel``, oldest first (403 for a non-reader)."""
     require_reader(room, token, account, channel)
-    return await room.hub.db(relay.store.latest, room.row.id, channel, BACKLOG)
+    return await room.host.db(relay.store.latest, room.row.id, channel, BACKLOG)
 
 
 async def report(
@@ -221,7 +221,7 @@ async def report(
     message_id: int,
 ) -> bool:
     """Store a reader's report of a message for the operator; False if they had already."""
-    message = await room.hub.db(relay.store.message, room.row.id, message_id)
+    message = await room.host.db(relay.store.message, room.row.id, message_id)
     if message is None:
         raise not_found(f"this game has no chat message {message_id}")
     require_reader(room, token, account, message.channel)
@@ -233,7 +233,7 @@ async def report(
         key, who = f"seat:{seat.seat}", f"seat {seat.seat} ({seat.name})"
     else:
         key, who = f"visitor:{visitor}", f"guest {visitor[:16]}"
-    return bool(await room.hub.db(relay.store.report, message, key, who))
+    return bool(await room.host.db(relay.store.report, message, key, who))
 
 
 # ----- delivery -----------------------------------------------------------------------------

@@ -93,7 +93,7 @@ async def presence_changed(room: Room) -> bool:
     presence now, and the database hears of it at the next check (``presence.py``); True if
     the sockets were sent it."""
     if room.presence.recount(room.subscribers, room.seats_of):
-        room.hub.presence_changed(room.row.id)
+        room.host.presence_changed(room.row.id)
     return room.presence.send(room.subscribers)
 
 
@@ -126,7 +126,7 @@ async def handle_message(
             sub.words = message.words
             view = room.view_for(message.token, sub.words)
             sub.last = view
-            now = room.hub.now()
+            now = room.host.now()
             sub.push({"type": "state", "game": view, "id": message.id, "now": now})
             if not await presence_changed(room) and sub.presence:  # else it was just sent
                 sub.push(room.presence.shown.message())

@@ -87,8 +87,8 @@ async def finish(
     row = room.row
     if clock is None:
         clock = room.clock_after(None, room.state, gone=frozenset(range(len(row.seats))))
-    row.revision = await room.hub.db(
-        room.hub.storage.finish, row.id, row.revision, dict(result), resigned, clock
+    row.revision = await room.host.db(
+        room.host.storage.finish, row.id, row.revision, dict(result), resigned, clock
     )
     room.set_clock(clock)
     room.news.append(None)
@@ -140,8 +140,8 @@ async def hand_to_ai(room: Room, seat: int, resigned: list[int], flagged: bool =
     if clock is not None and flagged:
         clock.left[seat] = 0.0
         clock.flagged.append(seat)
-    row.revision = await room.hub.db(
-        room.hub.storage.resign_seat, row.id, row.revision, seat, spec, resigned, ai_seat, clock
+    row.revision = await room.host.db(
+        room.host.storage.resign_seat, row.id, row.revision, seat, spec, resigned, ai_seat, clock
     )
     room.set_clock(clock)
     taken = row.seats[seat]
@@ -166,7 +166,7 @@ async def draw(room: Room, token: str | None, answer: DrawAnswer, seat: int | No
             )
         if me in room.row.resigned:
             raise forbidden("resigned", "you have resigned from this game")
-        storage, row = room.hub.storage, room.row
+        storage, row = room.host.storage, room.row
         if answer == "offer":
             if offer:
                 raise conflict(
@@ -183,14 +183,14 @@ async def draw(room: Room, token: str | None, answer: DrawAnswer, seat: int | No
                     f"{', '.join(ai)} is an AI and never agrees to a draw; it plays on",
                 )
             new = {"by": me, "agreed": [me]}
-            row.revision = await room.hub.db(storage.set_draw_offer, row.id, row.revision, new)
+            row.revision = await room.host.db(storage.set_draw_offer, row.id, row.revision, new)
             row.draw_offer = new
             room._touch()
             return
         if not offer:
             raise conflict("no_draw_offer", "no draw has been offered")
         if answer == "decline":
-            row.revision = await room.hub.db(storage.set_draw_offer, row.id, row.revision, None)
+            row.revision = await room.host.db(storage.set_draw_offer, row.id, row.revision, None)
             row.draw_offer = None
             room._touch()
             return
@@ -202,7 +202,7 @@ async def draw(room: Room, token: str | None, answer: DrawAnswer, seat: int | No
             await finish(room, result, list(row.resigned))
             return
         new = {"by": offer["by"], "agreed": agreed}
-        row.revision = await room.hub.db(storage.set_draw_offer, row.id, row.revision, new)
+        row.revision = await room.host.db(storage.set_draw_offer, row.id, row.revision, new)
         row.draw_offer = new
         room._touch()
 
@@ -243,8 +243,8 @@ async def rematch(
         if answer == "decline":
             if not offer:
                 raise conflict("no_rematch_offer", "nobody has offered to play again")
-            row.revision = await room.hub.db(
-                room.hub.storage.set_rematch_offer, row.id, row.revision, None
+            row.revision = await room.host.db(
+                room.host.storage.set_rematch_offer, row.id, row.revision, None
             )
             row.rematch_offer = None
             room._touch()
@@ -255,16 +255,18 @@ async def rematch(
         agreed = sorted({*(offer or {}).get("agreed", []), *mine})
         if not _people(room) <= set(agreed):
             new = {"by": offer["by"] if offer else min(mine), "agreed": agreed}
-            row.revision = await room.hub.db(
-                room.hub.storage.set_rematch_offer, row.id, row.revision, new
+            row.revision = await room.host.db(
+                room.host.storage.set_rematch_offer, row.id, row.revision, new
             )
             row.rematch_offer = new
             room._touch()
             made.append((None, {}))
             return
-        await room.hub.check_quota(owner)
+        await room.host.check_quota(owner)
         new_id = new_game_id()
-        row.revision = await room.hub.db(room.hub.storage.set_rematch, row.id, row.revision, new_id)
+        row.revision = await room.host.db(
+            room.host.storage.set_rematch, row.id, row.revision, new_id
+        )
         row.rematch, row.rematch_offer = new_id, None
         invites = await _start_rematch(room, new_id, owner)
         room._touch()
@@ -292,8 +294,8 @@ async def _start_rematch(room: Room, new_id: str, owner: str | None) -> dict[int
             seats.append(
                 st.SeatRow(index, old.kind, name, old.spec, old.token_hash, account=old.account)
             )
-    await room.hub.db(
-        room.hub.storage.create_game,
+    await room.host.db(
+        room.host.storage.create_game,
         st.GameRow(
             id=new_id,
             game=row.game,

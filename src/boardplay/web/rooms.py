@@ -48,15 +48,15 @@ ATTEMPTS = 3
 
 
 class Room:
-    """One game: ``hub`` is the narrow seam to the process (``host.RoomHost``), ``workers`` the
+    """One game: ``host`` is the narrow seam to the process (``host.RoomHost``), ``workers`` the
     AI pool its AI turns run in."""
 
-    def __init__(self, hub: RoomHost, row: st.GameRow, workers: AiWorkers) -> None:
-        self.hub = hub
+    def __init__(self, host: RoomHost, row: st.GameRow, workers: AiWorkers) -> None:
+        self.host = host
         self.row = row
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
-        self.presence = TablePresence(hub.now)
+        self.presence = TablePresence(host.now)
         self.ai = AiJob(self, workers)
         self.broken: str | None = None
         self.moves: list[Move] = list(row.moves)
@@ -75,7 +75,7 @@ class Room:
         """The revision this room's sockets were last sent (``broadcast``): whenever the copy
         is newer, for whatever reason it advanced, the hub sends them the update."""
         try:
-            self.game: Game = hub.catalogue.load(row.game, row.options)
+            self.game: Game = host.catalogue.load(row.game, row.options)
             self.state: State = self._replay(self.moves)
             self.history = History(self.game, self._initial)
         except BoardplayError as exc:
@@ -179,7 +179,7 @@ class Room:
             return None
         ended = (before.turn(), after.turn()) if before is not None else None
         runner = self.clock_runner(after, gone)
-        return next_clock(control, clock, self.hub.now(), ended, runner)
+        return next_clock(control, clock, self.host.now(), ended, runner)
 
     def set_clock(self, clock: Clock | None) -> None:
         """Take in a clock just stored (a seat whose clock starts now is told, ``changed``)."""
@@ -196,8 +196,8 @@ class Room:
         if clock is None or clock.seat is not None or self.clock_runner(self.state) is None:
             return
         started = self.clock_after(None, self.state)
-        self.row.revision = await self.hub.db(
-            self.hub.storage.set_clock, self.row.id, self.row.revision, started
+        self.row.revision = await self.host.db(
+            self.host.storage.set_clock, self.row.id, self.row.revision, started
         )
         self.set_clock(started)
         self._touch()
@@ -212,12 +212,12 @@ class Room:
     async def _refresh(self, revision: int | None = None) -> bool:
         """``refresh`` with the lock already held. Moves appended elsewhere are applied to the
         current state; an undo elsewhere replays from the start."""
-        storage = self.hub.storage
+        storage = self.host.storage
         if revision is None:
-            revision = (await self.hub.db(storage.revisions, [self.row.id])).get(self.row.id)
+            revision = (await self.host.db(storage.revisions, [self.row.id])).get(self.row.id)
         if revision is None or revision <= self.row.revision:
             return False
-        row = await self.hub.db(storage.get_game, self.row.id)
+        row = await self.host.db(storage.get_game, self.row.id)
         if row is None or row.revision <= self.row.revision:
             return False
         old_moves, old_state = self.moves, (None if self.broken else self.state)
@@ -243,16 +243,16 @@ class Room:
             if self.row.ai_seat is not None and self.row.status == st.ACTIVE:
                 # No process can play its AI: end the job, so no sweeper claims it again.
                 with contextlib.suppress(st.StaleWrite):
-                    self.row.revision = await self.hub.db(
-                        self.hub.storage.set_ai_seat, self.row.id, self.row.revision, None
+                    self.row.revision = await self.host.db(
+                        self.host.storage.set_ai_seat, self.row.id, self.row.revision, None
                     )
                     self.row.ai_seat = None
             if (clock := self.clock) is not None and self.row.deadline is not None:
                 # Nobody can move in it, so nobody is flagged: stop its clock for the sweeps.
                 with contextlib.suppress(st.StaleWrite):
                     stopped = Clock(clock.left, None, None, clock.flagged)
-                    self.row.revision = await self.hub.db(
-                        self.hub.storage.set_clock, self.row.id, self.row.revision, stopped
+                    self.row.revision = await self.host.db(
+                        self.host.storage.set_clock, self.row.id, self.row.revision, stopped
                     )
                     self.set_clock(stopped)
             return
@@ -264,8 +264,8 @@ class Room:
                     if await self._commit([]) or self.row.ai_seat != st.UNKNOWN_AI:
                         return
                     seat = self.ai_to_move(self.state)
-                    self.row.revision = await self.hub.db(
-                        self.hub.storage.set_ai_seat, self.row.id, self.row.revision, seat
+                    self.row.revision = await self.host.db(
+                        self.host.storage.set_ai_seat, self.row.id, self.row.revision, seat
                     )
                     self.row.ai_seat = seat
                     self._touch()
@@ -303,8 +303,8 @@ class Room:
             result = without_resigned(self.game, result, self.row.resigned)
         ai_seat = self.ai_to_move(state)
         clock = self.clock_after(self.state, state)
-        revision = await self.hub.db(
-            self.hub.storage.append_moves,
+        revision = await self.host.db(
+            self.host.storage.append_moves,
             self.row.id,
             ply,
             new,
@@ -389,7 +389,7 @@ class Room:
             self._acting_seat(token)
             self._check_ply(ply, "move")
             clock = self.clock
-            if clock is not None and clock.due(self.hub.now()):
+            if clock is not None and clock.due(self.host.now()):
                 raise conflict("out_of_time", "your time ran out before this move arrived")
             action = parse_move(self.state, move)
             try:
@@ -418,8 +418,8 @@ class Room:
                 )
             keep = self.moves[:-1]
             state = self._replay(keep)
-            revision = await self.hub.db(
-                self.hub.storage.truncate_moves,
+            revision = await self.host.db(
+                self.host.storage.truncate_moves,
                 self.row.id,
                 len(keep),
                 revision=self.row.revision,
@@ -467,20 +467,20 @@ class Room:
         """Tell this process's sockets, and (through the broker) every other process's."""
         await self.broadcast()
         if publish:
-            self.hub.publish(self.row.id, self.row.revision, self.relay_text)
+            self.host.publish(self.row.id, self.row.revision, self.relay_text)
         self.kick()
         news, self.news = self.news, []
         if (control := self.control) is not None and control.correspondence:
             here = (self.presence.local + self.presence.others).seats  # their page shows it
             for seat in news:
-                mailer = self.hub.mailer
+                mailer = self.host.mailer
                 if seat is None:
                     await mailer.game_over(self.row)
                 elif seat not in here:
                     await mailer.your_turn(self.row, seat)
         if self.row.rated and self.row.status == st.FINISHED and not self.rated:
             self.rated = True
-            await self.hub.settle_ratings([self.row.id])
+            await self.host.settle_ratings([self.row.id])
 
     # ----- views ----------------------------------------------------------------------------
     def _touch(self) -> None:
@@ -561,7 +561,7 @@ class Room:
         """Queue the new view for every subscriber (each distinct message encoded once, see
         ``Outbox``); one that fell behind is dropped."""
         self.sent = self.row.revision
-        self.hub.watch_clock(self.row.id, self.row.deadline)
+        self.host.watch_clock(self.row.id, self.row.deadline)
         outbox = Outbox()
         for sub in list(self.subscribers):
             if not sub.push_view(self.view_for(sub.token, sub.words), outbox=outbox):

@@ -98,8 +98,8 @@ async def _join(
     owner = None if account is None else account.id
     if account is not None:
         player = account.name
-    revision = await room.hub.db(
-        room.hub.storage.claim_seat, room.row.id, chosen.seat, hash_token(token), player, owner
+    revision = await room.host.db(
+        room.host.storage.claim_seat, room.row.id, chosen.seat, hash_token(token), player, owner
     )
     if revision is None:
         raise conflict("seat_taken", f"{seat_words(room, chosen.seat)} was just taken")

@@ -54,7 +54,7 @@ async def flag(room: Room) -> bool:
 
     async def change() -> None:
         clock = room.clock
-        if _running(room) and clock is not None and clock.due(room.hub.now()):
+        if _running(room) and clock is not None and clock.due(room.host.now()):
             assert clock.seat is not None
             await _out_of_time(room, clock.seat)
             flagged.append(clock.seat)
@@ -66,7 +66,7 @@ async def flag(room: Room) -> bool:
 def late(room: Room) -> bool:
     """The seat to move has run out of time already (a move now comes too late)."""
     clock = room.clock
-    return clock is not None and _running(room) and clock.due(room.hub.now())
+    return clock is not None and _running(room) and clock.due(room.host.now())
 
 
 async def _out_of_time(room: Room, seat: int) -> None:
@@ -94,7 +94,7 @@ def _scores(room: Room) -> object:
 
 def absent_for(room: Room, seat: int) -> float:
     """Seconds since ``seat`` last had a page open at this table, as this process knows it."""
-    return room.presence.gone_for(seat, room.hub.now())
+    return room.presence.gone_for(seat, room.host.now())
 
 
 async def claim(room: Room, token: str | None, outcome: Claim) -> None:
@@ -116,7 +116,7 @@ async def claim(room: Room, token: str | None, outcome: Claim) -> None:
         if other in room.seats_of(token):
             raise conflict("no_claim", "both seats are yours: there is nobody to claim against")
         waited = absent_for(room, other)
-        needed = room.hub.limits.abandon_after
+        needed = room.host.limits.abandon_after
         if waited < needed:
             raise forbidden(
                 "opponent_here",
