@@ -371,7 +371,7 @@ def report_markdown(study: Study, plots: Sequence[Path] = ()) -> str:
 
 
 def write_report(study: Study, directory: str | Path = "docs/analysis") -> Path:
-    """Write the plots and ``GAME.md`` into ``directory``; returns the report's path."""
+    """Write the plots and ``<game name>.md`` into ``directory``; returns the report's path."""
     out = Path(directory)
     plots = write_plots(study, out)
     path = out / f"{study.game}.md"

@@ -1,5 +1,6 @@
 """``boardplay analyze GAME``: a balance study (seat advantage, effect of each rules option)
-under strong self-play, written as docs/analysis/GAME.md with plots.
+under strong self-play, written as ``docs/analysis/<game name>.md`` with its plots beside it
+(``docs/analysis/montana.md``, whatever options the study varied).
 
 GAME may be a game string (``proteus(max_turns=100)``) and ``--option`` adds options: the study
 is then that one option set. ``--sweep option=v1,v2`` (repeatable) plays every combination of

@@ -61,8 +61,8 @@ times the share of the game left."""
 DEFAULT_WEIGHTS = "fitted"
 """The set the game's evaluation uses when a spec names none: ``fitted`` (refitted from
 self-play against ``hand``) beat ``hand`` in 200-game runs at equal search and at the old
-expert's 0.005 s per move (docs/ai.md, "Evaluations fitted from self-play"); today's expert of
-before is ``mcts(iterations=100,c=0.3,weights=hand)``."""
+expert's 0.005 s per move (docs/journal/ai.md, "Evaluations fitted from self-play: Montana and
+Passtally"); today's expert of before is ``mcts(iterations=100,c=0.3,weights=hand)``."""
 
 HAND = weightsets.load("montana", "hand")
 READY_WEIGHT = HAND.weights["ready"]

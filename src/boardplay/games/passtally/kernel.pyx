@@ -274,8 +274,8 @@ cdef class PasstallyKernel(Kernel):
         lines do now; otherwise a uniform draw, redrawn up to three times while it would break
         one of the seat's scoring lines. Uniform playouts end most turns on lines nobody meant
         to score and break the lines a player keeps, so a search that judges positions by
-        such games misjudges who is ahead (docs/ai.md, "Passtally: playouts that score their
-        turns")."""
+        such games misjudges who is ahead (docs/journal/ai.md, "Passtally: playouts that score
+        their turns")."""
         cdef int seat, s, j, dest, passes, best, ties = 0, choice = -1
         cdef unsigned int mine, left
         if self.p.setup or self.p.pending >= 0 or self.p.game_over or self.p.actions_left != 1:

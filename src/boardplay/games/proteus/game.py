@@ -46,8 +46,8 @@ class ProteusGame(Game):
         # does not bind and it never stops early, so it thinks for its whole 0.1 s (once its
         # choice is fixed, the rest still grows the subtree that the next move reuses). Against
         # plain UCT, exploration 0.7 instead of 1.0 won ten points, and contempt 0.3 with the
-        # whole 0.1 s about four more (docs/ai.md, "Proteus against plain UCT after the faster
-        # search").
+        # whole 0.1 s about four more (docs/journal/ai.md, "Proteus against plain UCT after
+        # the faster search").
         "easy": "mcts(iterations=30)",
         "medium": "mcts(iterations=300)",
         "hard": "mcts(time=0.1,iterations=3000,contempt=0.15)",
