@@ -152,3 +152,15 @@ def test_the_position_loader_writes_through_fields_load(
     assert all(kernel is loaded.kernel for kernel in written)
     assert loaded.to_json() == state.to_json()
     assert loaded.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_facade_names_its_mover_to_move(name: str) -> None:
+    """One name across the games for the seat the kernel's ``current_player`` reports while a
+    player decides (Montana's auction decider too, not only the active player)."""
+    state = _midgame(name, seed=1, steps=20)
+    assert "to_move" in _face(name).fields
+    while state.is_chance_node() and not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    if not state.is_terminal():
+        assert _face(name).get(state.kernel, "to_move") == state.current_player()

@@ -181,7 +181,7 @@ def check_invariants(state: MontanaState, connectivity: bool = True) -> None:
     assert state.supply_cattle >= 0
     # I7 cap
     for p in range(n):
-        if not (state.stage == OVERFLOW and state.decider == p):
+        if not (state.stage == OVERFLOW and state.to_move == p):
             assert state.worker_count(p) <= data.worker_cap, "I7"
     board = state.board
     if board is None:

@@ -81,7 +81,7 @@ def test_start_silver_by_seat_from_start_player(
 def test_setup_spins_give_four_workers_with_wild_choice() -> None:
     state = game(start_player="random").new_initial_state()
     state.apply_move("spin:2")  # W + GRAIN
-    assert state.stage == SETUP_WILD and state.decider == 0
+    assert state.stage == SETUP_WILD and state.to_move == 0
     assert state.legal_moves() == ["wild:Cu", "wild:St", "wild:Gr", "wild:Pu"]
     play(state, "wild:Pu")
     state.apply_move("spin:1")
@@ -269,11 +269,11 @@ def test_city_free_pumpkin_and_others_may_pass() -> None:
         "place:D1",
     ]
     play(state, "place:B1")
-    assert state.decider == 1 and state.legal_moves() == ["pass"]  # no pumpkins
+    assert state.to_move == 1 and state.legal_moves() == ["pass"]  # no pumpkins
     play(state, "pass")
-    assert state.decider == 2
+    assert state.to_move == 2
     play(state, "pass")
-    assert state.stage == REWARD and state.decider == 0
+    assert state.stage == REWARD and state.to_move == 0
     assert len(state.legal_moves()) == 10  # row B: 3 picks from c, s, g
 
 
@@ -292,17 +292,17 @@ def test_displacement_chain_is_depth_first() -> None:
     set_goods(state, 2, p=3)
     play(state, "work:city", "place:A1")  # seat 0
     play(state, "place:A2")  # seat 1 displaces seat 0
-    assert state.decider == 0 and state.chain
+    assert state.to_move == 0 and state.chain
     play(state, "place:B1")
-    assert state.decider == 2  # chain over: seat 2's opportunity
+    assert state.to_move == 2  # chain over: seat 2's opportunity
     play(state, "place:A3")  # displaces seat 1
-    assert state.decider == 1
+    assert state.to_move == 1
     play(state, "place:B2")  # displaces seat 0 again
-    assert state.decider == 0
+    assert state.to_move == 0
     play(state, "pass")
-    assert state.decider == 3 and state.out[0]
+    assert state.to_move == 3 and state.out[0]
     play(state, "pass")
-    assert state.stage == REWARD and state.decider == 1  # clockwise from A: seat 0 is home
+    assert state.stage == REWARD and state.to_move == 1  # clockwise from A: seat 0 is home
 
 
 def test_reward_payment_skipped_when_pumpkins_gone() -> None:
@@ -313,7 +313,7 @@ def test_reward_payment_skipped_when_pumpkins_gone() -> None:
     set_goods(state, 1, p=1)
     set_goods(state, 2, p=state.supply_goods[5] - 1)  # the supply keeps exactly 1 pumpkin
     play(state, "work:city", "place:A1", "place:B1", "pass")
-    assert state.stage == REWARD and state.decider == 0
+    assert state.stage == REWARD and state.to_move == 0
     play(state, "trade:cattle>good:p", "trade:cattle>good:p")
     assert state.goods[6 + 5] == 0  # B returned its pumpkin in the shortage pass
     goods_b = state.goods[6:12]
@@ -348,9 +348,9 @@ def test_trades_only_for_active_player_in_auction() -> None:
     play(state, "work:city")
     assert trades(state)
     play(state, "place:A1")
-    assert state.decider == 1 and not trades(state)
+    assert state.to_move == 1 and not trades(state)
     play(state, "place:A2")
-    assert state.decider == 0 and trades(state)
+    assert state.to_move == 0 and trades(state)
 
 
 # ----- build (spec §4.4) ----------------------------------------------------------------------

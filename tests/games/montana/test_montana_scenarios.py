@@ -208,22 +208,22 @@ def test_s5_city_auction_with_displacement() -> None:
     assert state.goods[6 * a + 5] == 1
     assert "pass" not in state.legal_moves()
     play(state, "place:A1")
-    assert state.stage == PLACE and state.decider == b
+    assert state.stage == PLACE and state.to_move == b
     play(state, "place:A3")
-    assert state.decider == a
+    assert state.to_move == a
     assert state.legal_moves() == ["pass", "place:B1", "place:C1", "place:D1"]
     play(state, "place:C1")
-    assert state.decider == c
+    assert state.to_move == c
     assert state.legal_moves() == ["pass", "place:B1", "place:D1"]
     play(state, "place:D1")
     # resolution clockwise from A
-    assert state.stage == REWARD and state.decider == a
+    assert state.stage == REWARD and state.to_move == a
     assert state.legal_moves() == ["reward:up:c0s0", "reward:up:c1s0"]
     play(state, "reward:up:c1s0")
-    assert state.decider == b
+    assert state.to_move == b
     assert state.legal_moves() == ["reward:up:c0s0", "reward:up:c0s1", "reward:up:c0s2"]
     play(state, "reward:up:c0s2")
-    assert state.decider == c
+    assert state.to_move == c
     assert state.legal_moves() == ["reward:up:c0s0"]
     play(state, "reward:up:c0s0")
     assert state.contractor == [-1, -1, -1]
@@ -559,7 +559,7 @@ def test_a_loaded_result_must_name_the_tie_break_of_its_position() -> None:
 
 def test_s10_canteen_after_final_option() -> None:
     state, _b, c = _s10_state(canteen_after_final=True)
-    assert state.stage == END and state.decider == c
+    assert state.stage == END and state.to_move == c
     assert "canteen" in state.legal_moves()
     play(state, "canteen")
     assert state.active == c and state.extra_turn and state.stage == MAIN

@@ -36,12 +36,12 @@ def explain_illegal(state: MontanaState, action: object) -> str:
         return f"{text} is not possible: the game is over"
     stage = STAGE_NAMES[stage_id]
     chance = stage_id in CHANCE_STAGES
-    who = "chance" if chance else state.game.seat_name(state.decider)
+    who = "chance" if chance else state.game.seat_name(state.to_move)
     reason = ""
     if L.TRADE <= action < L.WILD and not chance:
-        if state.decider != state.active or stage_id not in TRADE_STAGES:
+        if state.to_move != state.active or stage_id not in TRADE_STAGES:
             reason = "cattle trades are only possible in the active player's trade windows"
-        elif state.cattle[state.decider] < 1:
+        elif state.cattle[state.to_move] < 1:
             reason = "the player holds no cattle"
     elif L.BUILD <= action < L.NUM_ACTIONS and stage_id in (MAIN, BUILD_NEXT):
         reason = _why_not_build(state, action - L.BUILD)
@@ -61,7 +61,7 @@ def _single(colour: int) -> tuple[int, ...]:
 
 
 def _why_not_work(state: MontanaState, action: int) -> str:
-    p = state.decider
+    p = state.to_move
     data = state.data
     if action < L.WORK_PROD:
         space, index = divmod(action - L.WORK_BANK, len(A.WORKER_SETS))
@@ -94,7 +94,7 @@ def _why_not_build(state: MontanaState, cell: int) -> str:
     board = state.board
     assert board is not None
     h = board.local_of_grid.get(cell, -1)
-    p = state.decider
+    p = state.to_move
     if h < 0:
         return "that hex is not on the landscape"
     spec = board.specs[h]

@@ -45,12 +45,12 @@ def check_turn(state: MontanaState, top: Field) -> None:
     stage = state.stage
     n = state.n
     decider = top.at("stage", "decider")
-    if state.decider >= 0:
+    if state.to_move >= 0:
         if stage != SETUP_WILD:
             top.at("turn", "active").require(state.active >= 0, "is null during a turn")
         if stage in TRADE_STAGES and stage not in (PLACE, REWARD):
             decider.require(
-                state.decider == state.active, "must be the active player at this stage"
+                state.to_move == state.active, "must be the active player at this stage"
             )
     in_setup = stage in _SETUP_STAGES
     for name, value in (("active", state.active), ("start_player", state.start_player)):
@@ -63,7 +63,7 @@ def check_turn(state: MontanaState, top: Field) -> None:
             state.setup_seat < n, "must be a seat during the setup spins"
         )
     if stage == SETUP_WILD:
-        decider.require(state.decider == state.setup_seat, "must be the seat taking its setup spin")
+        decider.require(state.to_move == state.setup_seat, "must be the seat taking its setup spin")
 
 
 def check_stage(state: MontanaState, top: Field) -> None:
@@ -78,7 +78,7 @@ def check_stage(state: MontanaState, top: Field) -> None:
         top.at("stage", "wilds").require(1 <= state.wilds <= 4, f"must be 1..4 at stage {name}")
     if stage == OVERFLOW:
         top.at("stage", "excess").require(
-            state.excess == state.worker_count(state.decider) - state.data.worker_cap,
+            state.excess == state.worker_count(state.to_move) - state.data.worker_cap,
             "must be the number of workers above the cap at OVERFLOW",
         )
     if stage in _NEEDS_MAIN:
@@ -92,7 +92,7 @@ def check_stage(state: MontanaState, top: Field) -> None:
     decider = top.at("stage", "decider")
     if stage == PLACE and not state.chain:
         decider.require(
-            state.decider == (state.active + state.opp) % n,
+            state.to_move == (state.active + state.opp) % n,
             "must be the player whose auction opportunity it is",
         )
     contractors = top.member("contractors")
@@ -106,11 +106,11 @@ def check_stage(state: MontanaState, top: Field) -> None:
             )
     if stage == REWARD:
         decider.require(
-            state.decider == (state.active + state.cursor) % n,
+            state.to_move == (state.active + state.cursor) % n,
             "must be the player at the auction's resolution cursor",
         )
         contractors.require(
-            state.contractor[state.decider] != HOME,
+            state.contractor[state.to_move] != HOME,
             "the player declaring a reward must hold a store spot",
         )
     if stage == RIGHT:
@@ -143,7 +143,7 @@ def check_conservation(state: MontanaState, top: Field, has_board: bool) -> None
     for p in range(n):
         top.at("players", p, "workers").require(
             state.worker_count(p) <= data.worker_cap
-            or (state.stage == OVERFLOW and p == state.decider),
+            or (state.stage == OVERFLOW and p == state.to_move),
             f"exceed the cap of {data.worker_cap}",
         )
     if not has_board:

@@ -145,7 +145,7 @@ def export_position(state: MontanaState) -> dict[str, Any]:
         prod_space = data.areas[state.prod_area].spaces[state.prod_space].name
     out["stage"] = {
         "name": STAGE_NAMES[state.stage],
-        "decider": None if state.stage in CHANCE_STAGES or state.stage == OVER else state.decider,
+        "decider": None if state.stage in CHANCE_STAGES or state.stage == OVER else state.to_move,
         "main": state.main,
         "setup": {"seat": state.setup_seat, "spin": state.setup_spin_no},
         "spin": None if state.spin < 0 else state.spin + 1,
@@ -487,9 +487,9 @@ def _load_stage(state: _Draft, stage: int, stage_obj: Field) -> None:
     decider = stage_obj.optional("decider", None)
     if stage in CHANCE_STAGES or stage == OVER:
         decider.require(decider.value is None, f"must be null at stage {stage_name}")
-        state.decider = -1 if stage != OVER else -4
+        state.to_move = -1 if stage != OVER else -4
     else:
-        state.decider = decider.integer(0, n - 1)
+        state.to_move = decider.integer(0, n - 1)
     state.main = stage_obj.member("main").choice(MAIN_ACTIONS)
     setup = stage_obj.member("setup")
     state.setup_seat = setup.member("seat").integer(0, n)

@@ -141,7 +141,7 @@ def render_status(state: MontanaState) -> str:
         how = "by the turn cap" if state.ended_by == "max_turns" else "after the final round"
         return f"Game over {how}: " + (" and ".join(names) + " win" if names else "draw")
     stage = STAGE_NAMES[state.stage]
-    who = "chance" if state.stage in CHANCE_STAGES else state.game.seat_name(state.decider)
+    who = "chance" if state.stage in CHANCE_STAGES else state.game.seat_name(state.to_move)
     text = f"Turn {state.turn_number}: stage {stage}, {who} to decide"
     if state.spin >= 0:
         seg = state.data.wheel[state.spin]
