@@ -9,6 +9,7 @@ import pickle
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 import boardplay
@@ -141,3 +142,32 @@ def test_a_kernel_from_another_layout_is_refused() -> None:
         restore_kernel(cls, sizes, broken)
     with pytest.raises(TypeError, match="not a kernel class"):
         restore_kernel(dict, sizes, saved)  # type: ignore[arg-type]
+
+
+def _sizes(kernel: Any) -> tuple[int, ...]:
+    return (
+        kernel.num_players,
+        kernel.action_space,
+        kernel.chance_space,
+        kernel.observation_size,
+        kernel.feature_size,
+        kernel.compact_size,
+    )
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=[f"{g}{o}" for g, o in GAMES])
+def test_a_kernel_copied_or_unpickled_keeps_every_size(name: str, options: dict[str, Any]) -> None:
+    """``copy()`` and unpickling make a bare instance (the constructor does not run), so every
+    size travels, the compact observation's included: Potlatch's compact observation from a
+    pickled kernel is the original's."""
+    state = played(name, options, 17, seed=4)
+    kernel = state.kernel
+    for other in (pickle.loads(pickle.dumps(kernel)), state.clone().kernel):
+        assert _sizes(other) == _sizes(kernel)
+        if kernel.compact_size:
+            for seat in range(kernel.num_players):
+                mine = np.zeros(kernel.compact_size, dtype=np.uint8)
+                theirs = np.zeros(kernel.compact_size, dtype=np.uint8)
+                kernel.observe_compact(seat, mine)
+                other.observe_compact(seat, theirs)
+                assert mine.any() and (theirs == mine).all()

@@ -102,7 +102,11 @@ cdef class Kernel:
     cdef void returns_into(self, double* out) noexcept
     """Per seat: 1 win, 0 loss, shared results split 1; all 0 while the game runs."""
     cdef Kernel copy(self)
-    """An independent kernel equal to this one."""
+    """An independent kernel equal to this one. A game makes it from a bare
+    ``XKernel.__new__(XKernel)`` (the constructor, ``__init__``, does not run) and
+    ``copy_sizes`` then its fields."""
+    cdef void copy_sizes(self, Kernel other) noexcept
+    """Take ``other``'s sizes (players, action, chance, observation, feature and compact)."""
     cdef void copy_from(self, Kernel other) noexcept
     """Become equal to ``other`` (same game and options) without allocating."""
     cdef void observe_into(self, int player, float* out) noexcept

@@ -48,6 +48,14 @@ cdef class Kernel:
     cdef void copy_from(self, Kernel other) noexcept:
         pass
 
+    cdef void copy_sizes(self, Kernel other) noexcept:
+        self.num_players = other.num_players
+        self.action_space = other.action_space
+        self.chance_space = other.chance_space
+        self.observation_size = other.observation_size
+        self.feature_size = other.feature_size
+        self.compact_size = other.compact_size
+
     cdef void observe_into(self, int player, float* out) noexcept:
         cdef int i
         for i in range(self.observation_size):
@@ -88,7 +96,7 @@ cdef class Kernel:
         fresh instance. The fields travel as this build's C layout, so a pickle is for the same
         installed boardplay; the position JSON is the portable form."""
         sizes = (self.num_players, self.action_space, self.chance_space, self.observation_size,
-                 self.feature_size)
+                 self.feature_size, self.compact_size)
         return (restore_kernel, (type(self), sizes, self.save()))
 
     def save(self) -> tuple:
@@ -286,7 +294,8 @@ def restore_kernel(cls, tuple sizes, tuple saved):
     if not (isinstance(cls, type) and issubclass(cls, Kernel)):
         raise TypeError(f"{cls!r} is not a kernel class")
     cdef Kernel k = cls.__new__(cls)
-    k.num_players, k.action_space, k.chance_space, k.observation_size, k.feature_size = sizes
+    (k.num_players, k.action_space, k.chance_space, k.observation_size, k.feature_size,
+     k.compact_size) = sizes
     k.restore(saved)
     return k
 

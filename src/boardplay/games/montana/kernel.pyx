@@ -299,11 +299,7 @@ cdef class MontanaKernel(Kernel):
     cdef Kernel copy(self):
         cdef MontanaKernel other = MontanaKernel.__new__(MontanaKernel)
         other.t = self.t
-        other.num_players = self.num_players
-        other.action_space = self.action_space
-        other.chance_space = self.chance_space
-        other.observation_size = self.observation_size
-        other.feature_size = self.feature_size
+        other.copy_sizes(self)
         other.s = self.s
         other.b = self.b
         return other

@@ -11,7 +11,7 @@ class PasstallyKernel(Kernel):
 
     def __init__(
         self,
-        players: int,
+        num_players: int,
         jump_step: bool = False,
         continuous: bool = True,
         finish_turn: bool = True,

@@ -102,12 +102,12 @@ cdef class PasstallyKernel(Kernel):
     ``max_turns`` engine guard). ``p`` holds the whole position; the options never change.
     (Fields and C methods are declared in ``kernel.pxd``.)"""
 
-    def __init__(self, int players, bint jump_step=False, bint continuous=True,
+    def __init__(self, int num_players, bint jump_step=False, bint continuous=True,
                  bint finish_turn=True, int max_turns=-1):
         """The initial state: setup, three piles of 14 face down, pile A's reveal pending."""
-        if not 2 <= players <= MAX_SEATS:
-            raise ValueError(f"Passtally has 2 or 3 players, not {players}")
-        self.n = players
+        if not 2 <= num_players <= MAX_SEATS:
+            raise ValueError(f"Passtally has 2 or 3 players, not {num_players}")
+        self.n = num_players
         self.jump_step = jump_step
         self.continuous = continuous
         self.finish_turn = finish_turn
@@ -529,7 +529,7 @@ cdef class PasstallyKernel(Kernel):
         other.continuous = self.continuous
         other.finish_turn = self.finish_turn
         other.max_turns = self.max_turns
-        other._set_sizes()
+        other.copy_sizes(self)
         other.p = self.p
         return other
 

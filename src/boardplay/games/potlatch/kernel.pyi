@@ -1,6 +1,6 @@
 """Type stub for the compiled ``boardplay.games.potlatch.kernel`` (see ``kernel.pyx``)."""
 
-from typing import Literal, Self, final
+from typing import Literal, final
 
 from boardplay.core.kernel import Kernel
 
@@ -12,16 +12,16 @@ OBSERVATION_SIZE: int
 
 @final
 class PotlatchKernel(Kernel):
-    def __new__(
-        cls,
-        num_players: int = 2,
+    def __init__(
+        self,
+        num_players: int,
         n_actions: int = 2,
         blank_free: bool = False,
         full: bool = False,
         filter_dead_ends: bool = False,
         turn_limit: int = 1000,
         centre: int = 0,
-    ) -> Self: ...
+    ) -> None: ...
     def setup(
         self,
         tiles: list[Entry],

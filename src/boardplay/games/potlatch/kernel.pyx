@@ -195,7 +195,7 @@ cdef class PotlatchKernel(Kernel):
     docstring and ``kernel.pxd``). Made empty by the constructor; ``setup`` loads a position
     into it."""
 
-    def __cinit__(self, int num_players=2, int n_actions=2, bint blank_free=False,
+    def __init__(self, int num_players, int n_actions=2, bint blank_free=False,
                   bint full=False, bint filter_dead_ends=False, int turn_limit=1000,
                   int centre=0):
         # Every kernel is made as XKernel(num_players, options...); Potlatch Klone has two.
@@ -326,6 +326,7 @@ cdef class PotlatchKernel(Kernel):
 
     cdef Kernel copy(self):
         cdef PotlatchKernel other = PotlatchKernel.__new__(PotlatchKernel)
+        other.copy_sizes(self)
         other.turn_limit = self.turn_limit
         other.full = self.full
         other._filter = self._filter

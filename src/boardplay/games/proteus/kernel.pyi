@@ -1,7 +1,7 @@
 """Type stub for the compiled ``boardplay.games.proteus.kernel`` (see ``kernel.pyx``)."""
 
 from collections.abc import Sequence
-from typing import Self, final
+from typing import final
 
 from boardplay.core.kernel import Kernel
 
@@ -9,9 +9,9 @@ from boardplay.core.kernel import Kernel
 class ProteusKernel(Kernel):
     """One Proteus position with its options, in C-typed fields."""
 
-    def __new__(
-        cls, num_players: int = 2, kadon: bool = False, forbid: bool = False, max_turns: int = 0
-    ) -> Self: ...
+    def __init__(
+        self, num_players: int, kadon: bool = False, forbid: bool = False, max_turns: int = 0
+    ) -> None: ...
     @property
     def kadon(self) -> bool: ...
     @property

@@ -58,7 +58,7 @@ cdef class ProteusKernel(Kernel):
     (Fields and C methods are declared in ``kernel.pxd``; the fields Python reads are the
     table in ``fields.pyx``.)"""
 
-    def __cinit__(self, int num_players=2, bint kadon=False, bint forbid=False, int max_turns=0):
+    def __init__(self, int num_players, bint kadon=False, bint forbid=False, int max_turns=0):
         # Every kernel is made as XKernel(num_players, options...); Proteus has two.
         if num_players != 2:
             raise ValueError(f"Proteus has 2 players, not {num_players}")
@@ -321,6 +321,7 @@ cdef class ProteusKernel(Kernel):
     # ----- copying ------------------------------------------------------------------------------
     cdef Kernel copy(self):
         cdef ProteusKernel other = ProteusKernel.__new__(ProteusKernel)
+        other.copy_sizes(self)
         other.copy_from(self)
         return other
 
