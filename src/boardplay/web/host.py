@@ -8,8 +8,9 @@ and transport APIs rather than its owner:
 - ``RoomHost``: what a room, and the table modules that act on a room (offers, seating, clocks,
   chat, sockets), ask of the process: the database, the catalogue, the operator's ceilings, the
   server's clock, and the four things that follow a stored change (tell the other processes,
-  watch its clock, tell players away from the table, rate a finished game), plus the quota a
-  rematch is counted against and the presence a socket changes;
+  watch its clock, tell players away from the table, rate a finished game). What only one
+  action needs is given to it by its caller instead: a rematch its owner's quota
+  (``offers.rematch``), a socket the note that its game's presence changed (``live.py``);
 - the AI worker pool is ``aijobs.AiWorkers`` (its jobs keep its books), given to rooms and the
   reviewer by the hub; the reviewer needs nothing else but its store and the ceilings.
 
@@ -73,12 +74,4 @@ class RoomHost(Database, Protocol):
 
     async def settle_ratings(self, game_ids: Sequence[str] | None = None) -> None:
         """Rate these finished rated games, if nobody has yet."""
-        ...
-
-    async def check_quota(self, owner: str | None, ai_only: bool = False) -> None:
-        """429 if ``owner`` may make no more games now (a rematch is a game made)."""
-        ...
-
-    def presence_changed(self, game_id: str) -> None:
-        """This process's count of the game's sockets changed (stored at the next check)."""
         ...

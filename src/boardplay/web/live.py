@@ -51,6 +51,9 @@ AccountLookup = Callable[[], Awaitable[Account | None]]
 site's), looked up when the chat needs it: a spectator writing, a socket without a seat whose
 account may hold one."""
 
+PresenceNote = Callable[[str], None]
+"""Tells the process that its count of a game's sockets changed (``Hub.presence_changed``)."""
+
 
 async def serve_socket(
     websocket: WebSocket,
@@ -76,24 +79,24 @@ async def serve_socket(
     room.subscribers.add(sub)
 
     async def answer(text: str) -> None:
-        await handle_message(room, sub, text, limits, hub.chat, account)
+        await handle_message(room, sub, text, limits, hub.presence_changed, hub.chat, account)
 
     try:
         sub.push_view(room.view_for(None, words=False), full=True)
-        await presence_changed(room)
+        await presence_changed(room, hub.presence_changed)
         await read_messages(websocket, sub, limits, rate, answer)
     finally:
         room.subscribers.discard(sub)
         await sub.finish()
-        await presence_changed(room)
+        await presence_changed(room, hub.presence_changed)
 
 
-async def presence_changed(room: Room) -> bool:
+async def presence_changed(room: Room, note: PresenceNote) -> bool:
     """A socket came, said who it is, or left: every socket of this process is sent the new
-    presence now, and the database hears of it at the next check (``presence.py``); True if
-    the sockets were sent it."""
+    presence now, and the database hears of it at the next check (``note``, then
+    ``presence.py``); True if the sockets were sent it."""
     if room.presence.recount(room.subscribers, room.seats_of):
-        room.host.presence_changed(room.row.id)
+        note(room.row.id)
     return room.presence.send(room.subscribers)
 
 
@@ -102,6 +105,7 @@ async def handle_message(
     sub: Subscriber,
     text: str,
     limits: Limits,
+    note: PresenceNote,
     chat: ChatRelay | None = None,
     account: AccountLookup | None = None,
 ) -> None:
@@ -128,7 +132,7 @@ async def handle_message(
             sub.last = view
             now = room.host.now()
             sub.push({"type": "state", "game": view, "id": message.id, "now": now})
-            if not await presence_changed(room) and sub.presence:  # else it was just sent
+            if not await presence_changed(room, note) and sub.presence:  # else it was just sent
                 sub.push(room.presence.shown.message())
             sub.chat = None
             if message.chat and chat is not None:

@@ -20,7 +20,7 @@ sockets. Only a seat may ask, and only for a seat its token holds; a refused req
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Literal
 
 from boardplay.ai.specs import make_agent
@@ -219,14 +219,19 @@ def _people(room: Room) -> set[int]:
 
 
 async def rematch(
-    room: Room, token: str | None, owner: str | None = None, answer: RematchAnswer = "offer"
+    room: Room,
+    quota: Callable[[str | None], Awaitable[None]],
+    token: str | None,
+    owner: str | None = None,
+    answer: RematchAnswer = "offer",
 ) -> tuple[str | None, dict[int, str]]:
     """Play again with the seats swapped, once every player agrees. An offer or an acceptance
     adds the seats the token holds; when that makes every player's seat (``_people``), the
     rematch starts: its id and the invitation codes of seats nobody had taken (only for the
     request that started it; a later request gets the id). Until then the id is None and the
     view carries ``rematch_offer``. A decline withdraws the offer. A new game counts against
-    ``owner``'s quota as a created one does."""
+    ``owner``'s quota as a created one does: ``quota(owner)`` (``Hub.check_quota``) refuses
+    before anything is stored."""
     made: list[tuple[str | None, dict[int, str]]] = []
 
     async def change() -> None:
@@ -262,7 +267,7 @@ async def rematch(
             room._touch()
             made.append((None, {}))
             return
-        await room.host.check_quota(owner)
+        await quota(owner)
         new_id = new_game_id()
         row.revision = await room.host.db(
             room.host.storage.set_rematch, row.id, row.revision, new_id

@@ -182,7 +182,9 @@ async def rematch_game(
     it; until then ``id`` is null and the game's view carries ``rematch_offer``). A new game
     counts against the visitor's quota as a created one does."""
     token = token_of(request, body.token if body else None)
-    new_id, invites = await rematch(room, token, visitor, body.answer if body else "offer")
+    new_id, invites = await rematch(
+        room, hub.check_quota, token, visitor, body.answer if body else "offer"
+    )
     if new_id is None:
         return {"id": None, "invites": {}, "game": room.view_for(token)}
     new_room = await hub.room(new_id)
