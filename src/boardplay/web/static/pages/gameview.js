@@ -1,6 +1,7 @@
 // The game page's views: each draws one part of the page from the game view and the page's own
 // state (`look`: what the player selected, looks back at, was hinted), and changes nothing but
-// the DOM it is given. The controller (game.js) owns the state and the client and calls these.
+// the DOM it is given. The controller (gameplay.js) owns that state and the client; the page
+// (game.js) calls these from the `render` and `renderLive` it gives the controller.
 import { h, clear } from "../dom.js";
 import { showError } from "../api.js";
 import { t, words, say, seatName, gameTitle, resultWords } from "../text.js";
