@@ -67,7 +67,10 @@ def register(app: typer.Typer) -> None:
         ),
         seed: int = typer.Option(0, help=_("Seed of the study.")),
         workers: int = workers_option(),
-        out: Path = typer.Option(Path("docs/analysis"), help=_("Directory for GAME.md and plots.")),
+        out: Path = typer.Option(
+            Path("docs/analysis"),
+            help=_("Directory for the report (named after the game, .md) and its plots."),
+        ),
         json_path: Path | None = typer.Option(
             None, "--json", help=_("Also write the numbers here.")
         ),
