@@ -75,12 +75,7 @@ class DiceRaceState(State):
             return list(DIE)
         return []
 
-    def apply_action(self, action: int) -> None:
-        if action not in self.legal_actions():
-            raise IllegalActionError(
-                f"action {action} is not legal here; legal actions: {self.legal_actions()}"
-            )
-        self._history.append(action)
+    def _apply(self, action: int) -> None:
         if self.phase == "start":
             self.to_move = action
             self.phase = "move"

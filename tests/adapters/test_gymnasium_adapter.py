@@ -75,7 +75,7 @@ def test_illegal_action_loses_or_raises() -> None:
     assert env.game_state.to_json() == before
     strict = bg.env(DiceRaceGame({"start_player": 0}), opponent=OPPONENT, illegal="raise")
     strict.reset(seed=0)
-    with pytest.raises(IllegalActionError, match="not legal"):
+    with pytest.raises(IllegalActionError, match="not a legal move"):
         strict.step(9)
 
 

@@ -218,7 +218,7 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     sg = spiel_game(DiceRaceGame({"start_player": 0}))
     state = sg.new_initial_state()
     before = str(state)
-    with pytest.raises(IllegalActionError, match="not legal"):
+    with pytest.raises(IllegalActionError, match="not a legal move"):
         state.apply_action(7)
     assert str(state) == before
     assert state.history() == []

@@ -117,7 +117,7 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     env = bpz.raw_env(DiceRaceGame())
     env.reset(seed=0)
     before = env.game_state.to_json()
-    with pytest.raises(IllegalActionError, match="not legal"):
+    with pytest.raises(IllegalActionError, match="not a legal move"):
         env.step(5)
     assert env.game_state.to_json() == before
 

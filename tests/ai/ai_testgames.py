@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import CHANCE, TERMINAL, Game, State
 from boardplay.core.options import OptionSet, OptionSpec
 
@@ -51,10 +50,7 @@ class PigState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(face, 1 / 6) for face in range(6)] if self.current_player() == CHANCE else []
 
-    def apply_action(self, action: int) -> None:
-        if action not in self.legal_actions():
-            raise IllegalActionError(f"action {action} is not legal here")
-        self._history.append(action)
+    def _apply(self, action: int) -> None:
         if self.rolling:
             self.rolling = False
             if action == 0:  # a one: the turn total is lost
@@ -171,10 +167,7 @@ class NimState(State):
     def legal_actions(self) -> list[int]:
         return [take - 1 for take in range(1, min(3, self.heap) + 1)]
 
-    def apply_action(self, action: int) -> None:
-        if action not in self.legal_actions():
-            raise IllegalActionError(f"cannot take {action + 1} from a heap of {self.heap}")
-        self._history.append(action)
+    def _apply(self, action: int) -> None:
         self.heap -= action + 1
         if self.heap:
             self.seat = 1 - self.seat
@@ -235,6 +228,7 @@ class DuelState(State):
         self.game = game
         self.choice: int | None = None
         self.coin: int | None = None
+        self._history: list[int] = []
 
     def current_player(self) -> int:
         if self.choice is None:
@@ -244,12 +238,14 @@ class DuelState(State):
         return TERMINAL
 
     def legal_actions(self) -> list[int]:
-        return [SETTLE, GAMBLE] if self.choice is None else []
+        if self.choice is None:
+            return [SETTLE, GAMBLE]
+        return [0, 1] if self.current_player() == CHANCE else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(0, 0.5), (1, 0.5)]
 
-    def apply_action(self, action: int) -> None:
+    def _apply(self, action: int) -> None:
         if self.choice is None:
             self.choice = action
         else:
@@ -258,10 +254,8 @@ class DuelState(State):
     def clone(self) -> DuelState:
         other = DuelState(self.game)  # type: ignore[arg-type]
         other.choice, other.coin = self.choice, self.coin
+        other._history = list(self._history)
         return other
-
-    def history(self) -> list[int]:
-        return [a for a in (self.choice, self.coin) if a is not None]
 
     def action_to_string(self, action: int) -> str:
         return ("settle", "gamble")[action] if self.choice is None else ("lose", "win")[action]

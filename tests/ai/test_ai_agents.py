@@ -11,7 +11,7 @@ from ai_testgames import GAMBLE, HOLD, ROLL, DuelGame, NimGame, PigGame
 from boardplay.ai import GreedyAgent, MCTSAgent, RandomAgent, agent_analysis, make_agent
 from boardplay.ai.agents import Agent
 from boardplay.ai.specs import DEFAULT_LEVELS, LEVEL_NAMES
-from boardplay.core.errors import OptionError
+from boardplay.core.errors import IllegalActionError, OptionError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.registry import available, game_class, load
 
@@ -260,3 +260,23 @@ def test_forced_moves_are_played_without_search() -> None:
     info = agent.last_search()
     assert info is not None and info.iterations == 0 and info.move == "take 1"
     assert GreedyAgent(game, 0).step(game.new_initial_state()) == 0
+
+
+@pytest.mark.parametrize(
+    "game", [PigGame({"players": 2, "target": 12}), NimGame({"heap": 5}), DuelGame({})]
+)
+def test_the_toy_games_take_the_checked_path(game: Game) -> None:
+    """The toys define only the unchecked ``_apply``: ``State.apply_action`` checks legality
+    (chance outcomes included), refuses with the framework's message and records the history."""
+    state = game.new_initial_state()
+    assert type(state).apply_action is State.apply_action
+    with pytest.raises(IllegalActionError, match="not a legal move"):
+        state.apply_action(7)
+    assert state.history() == []
+    rng = random.Random(2)
+    played = []
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        played.append(action)
+    assert state.history() == played

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from boardplay.core.errors import IllegalActionError, PositionError
+from boardplay.core.errors import PositionError
 from boardplay.core.game import CHANCE, TERMINAL, Game, State
 from boardplay.core.options import OptionSet, OptionSpec
 
@@ -40,10 +40,7 @@ class TinyState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(a, 1 / 3) for a in range(3)] if self.pile < 0 else []
 
-    def apply_action(self, action: int) -> None:
-        if action not in self.legal_actions():
-            raise IllegalActionError(f"{action} is not legal; legal: {self.legal_actions()}")
-        self._history.append(action)
+    def _apply(self, action: int) -> None:
         if self.pile < 0:
             self.pile = 8 + action
             return
