@@ -5,6 +5,7 @@ package's ``new_kernel(game)``, and every kernel as ``XKernel(num_players, optio
 from __future__ import annotations
 
 import importlib
+import inspect
 
 import pytest
 
@@ -50,3 +51,14 @@ def test_one_constructor_contract(name: str) -> None:
     rest = (game.tables,) if name == "montana" else ()
     with pytest.raises(ValueError, match="players"):
         type(kernel)(game.num_players + 10, *rest)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_explain_illegal_takes_the_facade_and_the_action(name: str) -> None:
+    """One signature across the games: ``explain_illegal(state, action)``, the facade giving
+    the kernel and, once over, the result (the refusal texts are frozen by the golden digests,
+    ``tests/games/test_golden.py``)."""
+    explain = importlib.import_module(f"boardplay.games.{name}.explain").explain_illegal
+    assert list(inspect.signature(explain).parameters) == ["state", "action"]
+    state = boardplay.load(name).new_initial_state()
+    assert explain(state, -1) == state.explain_illegal(-1)

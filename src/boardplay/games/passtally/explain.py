@@ -9,8 +9,9 @@ owner and the destination of a marker move (§6).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from boardplay.core.game import State
 from boardplay.games.passtally import notation
 from boardplay.games.passtally.fields import marker_destination, marker_slots, snapshot
 from boardplay.games.passtally.kernel import PasstallyKernel
@@ -33,8 +34,10 @@ from boardplay.games.passtally.tables import (
 )
 
 
-def explain_illegal(kernel: PasstallyKernel, action: object) -> str:
-    """The reason ``action`` cannot be applied to ``kernel``'s position now."""
+def explain_illegal(state: State, action: object) -> str:
+    """The reason ``action`` cannot be applied to ``state`` (a facade; the reasons read its
+    kernel) now."""
+    kernel = cast(PasstallyKernel, state.kernel)
     if isinstance(action, bool) or not isinstance(action, int):
         return f"an action must be an integer id, not {action!r}"
     values = snapshot(kernel)

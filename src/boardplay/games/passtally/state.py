@@ -194,7 +194,7 @@ class PasstallyState(KernelState, PasstallyFields, State):
         return super()._not_legal_message(text, legal)
 
     def explain_illegal(self, action: object) -> str:
-        return explain_illegal(self.kernel, action)
+        return explain_illegal(self, action)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each design still unrevealed, with (its unrevealed count) / (all unrevealed)."""

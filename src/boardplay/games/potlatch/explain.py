@@ -7,7 +7,10 @@ its Python accessors and never slows the hot path. It sits between the kernel an
 
 from __future__ import annotations
 
+from typing import cast
+
 from boardplay.core.errors import IllegalActionError
+from boardplay.core.game import State
 from boardplay.games.potlatch.fields import FACE
 from boardplay.games.potlatch.kernel import PotlatchKernel
 from boardplay.games.potlatch.layout import PAWN_MOVES
@@ -30,10 +33,12 @@ def describe(action: object) -> str:
         return repr(action)
 
 
-def explain_illegal(kernel: PotlatchKernel, action: object, result_text: str) -> str:
-    """The message ``apply_action`` raises for ``action``, which is not legal now."""
+def explain_illegal(state: State, action: object) -> str:
+    """The message ``apply_action`` raises for ``action``, which is not legal in ``state`` (a
+    facade: its kernel, and its result once the game is over)."""
+    kernel = cast(PotlatchKernel, state.kernel)
     if kernel.current_player() < 0:
-        return f"{describe(action)} is not possible: the game is over ({result_text})"
+        return f"{describe(action)} is not possible: the game is over ({state.result_text()})"
     try:
         return illegal_message(kernel, action_id(action))
     except IllegalActionError as error:

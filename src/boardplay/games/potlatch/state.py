@@ -185,7 +185,7 @@ class PotlatchState(KernelState, PotlatchFields, State):
         return super().string_to_action(text)
 
     def explain_illegal(self, action: object) -> str:
-        return explain_illegal(self.kernel, action, self.result_text())
+        return explain_illegal(self, action)
 
     def end_code(self) -> str | None:
         result = self.result

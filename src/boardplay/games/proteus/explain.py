@@ -7,6 +7,9 @@ no import from above.
 
 from __future__ import annotations
 
+from typing import cast
+
+from boardplay.core.game import State
 from boardplay.games.proteus.fields import FACE
 from boardplay.games.proteus.kernel import ProteusKernel
 from boardplay.games.proteus.layout import (
@@ -32,8 +35,10 @@ from boardplay.games.proteus.tables import (
 )
 
 
-def explain_illegal(kernel: ProteusKernel, action: object) -> str:
-    """The message of the ``IllegalActionError`` for ``action`` in this position."""
+def explain_illegal(state: State, action: object) -> str:
+    """The message of the ``IllegalActionError`` for ``action`` in ``state`` (a facade; the
+    reasons read its kernel)."""
+    kernel = cast(ProteusKernel, state.kernel)
     if isinstance(action, bool) or not isinstance(action, int):
         return f"{action!r} is not a Proteus action id (an integer 0..{NUM_ACTIONS - 1})"
     if not 0 <= action < NUM_ACTIONS:

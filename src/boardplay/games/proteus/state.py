@@ -152,7 +152,7 @@ class ProteusState(KernelState, ProteusFields, State):
 
     # ----- cold verbs -----------------------------------------------------------------------
     def explain_illegal(self, action: object) -> str:
-        return explain_illegal(self.kernel, action)
+        return explain_illegal(self, action)
 
     def action_to_string(self, action: int) -> str:
         if isinstance(action, bool) or not isinstance(action, int):
@@ -174,7 +174,7 @@ class ProteusState(KernelState, ProteusFields, State):
             )
         if self.is_legal(action):
             return action
-        raise IllegalActionError(explain_illegal(self.kernel, action))
+        raise IllegalActionError(explain_illegal(self, action))
 
     def _parse_alternative(self, text: str) -> int | None:
         """Accept a trade with its cells in non-canonical order (``c3~a1`` for ``a1~c3``)."""
