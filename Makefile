@@ -135,10 +135,10 @@ lint: $(KERNELS)
 	  --allowlist tools/stubtest-allowlist.txt $(COMPILED)
 
 # Message catalogues (docs/i18n.md): extract the strings of the command line (domain cli) and of
-# the browser (domain web: the tables of strings.js and strings-games.js and the say("...")
-# phrases of the moves in words, in the games' describe.py) into .pot templates, then merge them
-# into every language's .po (created if missing). Translate the new or fuzzy entries, then run
-# `make test`. The .po files are read at run time; nothing is compiled.
+# the browser (domain web: the tables of strings.js and of the games' board modules and the
+# say("...") phrases of the moves in words, in the games' describe.py) into .pot templates, then
+# merge them into every language's .po (created if missing). Translate the new or fuzzy entries,
+# then run `make test`. The .po files are read at run time; nothing is compiled.
 LOCALES := src/boardplay/i18n/locale
 i18n: $(STAMP)
 	$(BIN)/pybabel -q extract -F babel.cfg -k N_ -c TRANSLATORS: --no-wrap --sort-by-file \

@@ -4,7 +4,7 @@ its folder, exported by its board module (``boards/<game>.js``) or written in it
 ``missing`` names every piece a game lacks (a missing word by its key), so a test fails where a
 part of boardplay would otherwise fall back silently (the Python search for a game with a kernel
 but no evaluation in C, an undrawable board, a draw that cannot be agreed, the generic lobby
-card, a walk-through showing its keys)."""
+card, a title left in English in every language, a walk-through showing its keys)."""
 
 from __future__ import annotations
 
@@ -82,25 +82,20 @@ def _has_kernel(cls: type[Game]) -> bool:
     return cls().new_initial_state().kernel is not None
 
 
-def _words(path: Path) -> set[str]:
-    """The keys of the English table (``EN``) of a board module or of ``strings-games.js``."""
-    return (
-        {key for _, key, _ in read_table(path.read_text(), required=False)}
-        if path.is_file()
-        else set()
-    )
-
-
 def _web_pieces(name: str, static: Path) -> list[str]:
     missing = []
     board = static / "boards" / f"{name}.js"
     text = board.read_text() if board.is_file() else ""
     found = {export: re.search(p, text, re.M) for export, p in BOARD_EXPORTS.items()}
     missing += [f"boards/{name}.js exporting {export}" for export, hit in found.items() if not hit]
-    # The game's words: in its board module's EN table or in its section of strings-games.js.
-    words = _words(board) | _words(static / "strings-games.js")
+    # The game's words: its board module's EN table (boards/load.js adds it to the page's words).
+    words = {key for _, key, _ in read_table(text, required=False)}
     steps = found["tutorial"] and found["tutorial"]["steps"]
-    wanted = [f"about.{name}.line", *(f"tutorial.{name}.{n + 1}" for n in range(int(steps or 0)))]
+    wanted = [
+        f"title.{name}",
+        f"about.{name}.line",
+        *(f"tutorial.{name}.{n + 1}" for n in range(int(steps or 0))),
+    ]
     missing += [f"the words {key}" for key in wanted if key not in words]
     if not steps and not any(key.startswith(f"tutorial.{name}.") for key in words):
         missing.append(f"the words tutorial.{name}.*")

@@ -29,6 +29,7 @@ from boardplay.cli.main import build_app
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.registry import available, find, game_class, register, unregister
+from boardplay.i18n.webtable import read_table
 from boardplay.web.catalogue import REGISTRY, WebCatalogue
 from boardplay.web.hints import hints_for
 from boardplay.web.moves import describer, end_describer, said
@@ -146,8 +147,8 @@ def test_it_provides_every_piece(fifth: Path) -> None:
 
 def test_make_i18n_collects_its_words_from_its_folder_and_board_module(tmp_path: Path) -> None:
     """``make i18n``'s extraction, run where the fifth game's files are: the words of its board
-    module (``EN``) and of its moves and endings (``say``) reach the web catalogue; the four
-    games' board modules, which keep no words, give none."""
+    module (``EN``) and of its moves and endings (``say``) reach the web catalogue, beside the
+    four games' board modules' words and nothing else of the boards (their helpers keep none)."""
     pot, static = tmp_path / "web.pot", tmp_path / "static"
     shutil.copytree(completeness.STATIC / "boards", static / "boards")
     shutil.copy(FIFTH / "static" / "boards" / "race.js", static / "boards")
@@ -161,11 +162,14 @@ def test_make_i18n_collects_its_words_from_its_folder_and_board_module(tmp_path:
         cwd=completeness.ROOT,
     )
     text = pot.read_text()
-    for key in ("about.race.line", "tutorial.race.1", "race.label"):
+    for key in ("title.race", "about.race.line", "tutorial.race.1", "race.label"):
         assert f'msgctxt "{key}"' in text
     assert 'msgid "{seat} adds {n} to {count}."' in text
     assert 'msgid "{seat} reaches {target}."' in text
-    assert text.count("msgctxt") == 3
+    four = [
+        static / "boards" / f"{name}.js" for name in ("montana", "passtally", "potlatch", "proteus")
+    ]
+    assert text.count("msgctxt") == 4 + sum(len(read_table(p.read_text())) for p in four)
 
 
 # ----- removing any piece of the fifth game fails the checklist, naming it ----------------------
@@ -202,6 +206,7 @@ FILES = [
     ("static/boards/race.js", "export function miniature(", "boards/race.js exporting miniature"),
     ("static/boards/race.js", "export const about", "boards/race.js exporting about"),
     ("static/boards/race.js", "export const tutorial", "boards/race.js exporting tutorial"),
+    ("static/boards/race.js", '"title.race"', "the words title.race"),
     ("static/boards/race.js", '"about.race.line"', "the words about.race.line"),
     ("static/boards/race.js", '"tutorial.race.1"', "the words tutorial.race.1"),
     ("docs/rules/race.md", None, "docs/rules/race.md"),
@@ -225,9 +230,7 @@ def test_removing_a_file_or_an_export_fails_the_checklist(
     else:
         source = target.read_text()
         assert text in source
-        target.write_text(
-            source.replace(text, text.replace("export ", "").replace(".race.", ".x."))
-        )
+        target.write_text(source.replace(text, text.replace("export ", "").replace("race", "x")))
     with arrived(root):
         assert piece in complete(game_class("race"), root)
 
@@ -281,15 +284,16 @@ def test_the_four_games_declare_what_the_rest_finds(name: str) -> None:
     assert len(variants_for(name)) >= 2
 
 
-def test_the_four_games_words_in_strings_games_count(tmp_path: Path) -> None:
-    """The four games keep their words in ``strings-games.js``; a key missing there is named."""
+@pytest.mark.parametrize("key", ["title.potlatch", "about.potlatch.line", "tutorial.potlatch.2"])
+def test_a_word_missing_from_a_games_board_module_is_named(tmp_path: Path, key: str) -> None:
+    """The four games keep their words in their board modules, as the fifth does; a key missing
+    there is named."""
     static = tmp_path / "static"
     shutil.copytree(completeness.STATIC, static)
-    table = static / "strings-games.js"
-    table.write_text(table.read_text().replace('"tutorial.potlatch.2"', '"tutorial.x.2"'))
-    assert completeness.missing(game_class("potlatch"), static=static) == [
-        "the words tutorial.potlatch.2"
-    ]
+    board = static / "boards" / "potlatch.js"
+    assert f'"{key}"' in board.read_text()
+    board.write_text(board.read_text().replace(f'"{key}"', '"x.potlatch.x"'))
+    assert completeness.missing(game_class("potlatch"), static=static) == [f"the words {key}"]
 
 
 @pytest.fixture

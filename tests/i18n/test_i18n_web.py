@@ -27,17 +27,12 @@ LOCALE = Path(boardplay.i18n.__file__).parent / "locale"
 KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
-TABLES = ("strings.js", "strings-games.js")
-"""The front end's string tables: the site's words and each game's (text.js merges them)."""
-
-
 def table() -> list[tuple[int, str, str]]:
-    """Every entry of every table."""
-    return [
-        entry
-        for name in TABLES
-        for entry in read_table((STATIC / name).read_text(encoding="utf-8"))
-    ]
+    """Every entry of the front end's string tables: the site's words (``strings.js``) and each
+    game's, the ``EN`` of its board module (text.js merges them)."""
+    site = read_table((STATIC / "strings.js").read_text(encoding="utf-8"))
+    boards = sorted((STATIC / "boards").glob("*.js"))
+    return site + [e for p in boards for e in read_table(p.read_text("utf-8"), required=False)]
 
 
 def extracted() -> set[tuple[str | None, str]]:
@@ -64,10 +59,11 @@ def test_the_table_and_the_phrases_are_extracted() -> None:
     assert len([c for c, _ in ids if c]) == len(table())
     keys = [key for _line, key, _text in table()]
     assert len(keys) == len(set(keys)), "a key in two tables"
-    assert sorted(p.name for p in STATIC.glob("strings*.js")) == sorted(TABLES)
+    assert [p.name for p in STATIC.glob("strings*.js")] == ["strings.js"]
+    assert ("title.potlatch", "Potlatch Klone") in ids  # a game's words, from its board module
     mapping = MAPPING.read_text("utf-8")
-    for name in TABLES:  # every table is extracted by `make i18n` (and by extracted() here)
-        assert f"[boardplay.i18n.webtable.extract: **/{name}]" in mapping, name
+    for tables in ("strings.js", "boards/*.js"):  # extracted by `make i18n` (and extracted())
+        assert f"[boardplay.i18n.webtable.extract: **/{tables}]" in mapping, tables
 
 
 def test_the_template_is_up_to_date_with_the_sources() -> None:

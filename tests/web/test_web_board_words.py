@@ -1,13 +1,16 @@
-"""A game may keep its words in its board module (an ``EN`` table beside ``draw``): the page adds
-them to its own words when ``boards/load.js`` loads the module, so a new game needs no section in
-``strings-games.js``. Shown with the toy fifth game's board module (``tests/core/fifth``), served
-where a board module is; the module's ``draw`` runs too, and offers the legal moves."""
+"""A game keeps its words in its board module (an ``EN`` table beside ``draw``): the page adds
+them to its own words when ``boards/load.js`` loads the module, so a new game's words need no
+other file. Shown with the toy fifth game's board module (``tests/core/fifth``), served where a
+board module is; the module's ``draw`` runs too, and offers the legal moves. A page that names a
+game before drawing its board has the game's words from its first paint: app.js loads the board
+modules of the games the page lists before it draws anything."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -39,3 +42,21 @@ def test_a_board_modules_words_become_the_pages_words(page: Any, server: str) ->
         "label": "Race to ten; Blue to move",
         "offered": ["[0]", "[1]"],
     }
+
+
+def test_a_page_opened_directly_has_the_games_words_at_once(browser: Any, server: str) -> None:
+    """A replay page opened directly, in Japanese: its heading and its slider's label, written
+    before the board module is asked for, already carry the game's Japanese title, since app.js
+    loaded every listed game's board module (bundled, so no request) before drawing the page."""
+    seats = [{"kind": "me"}, {"kind": "hotseat"}]
+    made = httpx.post(f"{server}/api/games", json={"game": "potlatch", "seats": seats})
+    assert made.status_code == 201, made.text
+    context = browser.new_context(locale="ja-JP")
+    page = context.new_page()
+    page.goto(f"{server}/#/replay/{made.json()['id']}")
+    page.wait_for_selector("#replay-board[data-ply]")
+    listed = page.evaluate("document.body.dataset.games").split()
+    titles = [page.inner_text("#main h2"), page.get_attribute("#scrub", "aria-label")]
+    context.close()
+    assert {"montana", "passtally", "potlatch", "proteus"} <= set(listed), listed
+    assert all("ポトラッチクローネ" in title for title in titles), titles

@@ -39,6 +39,11 @@ def test_the_page_names_the_bundle_only(client: TestClient) -> None:
     assert page.text.count("<script") == 2
 
 
+def test_the_page_names_the_games_offered(client: TestClient) -> None:
+    """app.js loads these games' board modules, which hold their words, before the first page."""
+    assert '<body data-games="tiny">' in client.get("/").text
+
+
 def test_the_bundle_is_kept_a_year_and_sent_gzipped(client: TestClient) -> None:
     script, style = sorted(bundled(client.get("/").text))
     for address, kind in ((script, "text/javascript"), (style, "text/css")):

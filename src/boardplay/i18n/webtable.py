@@ -1,6 +1,6 @@
 """Babel extraction of the web app's string tables (``web/static/strings.js``, the site's words,
-``web/static/strings-games.js``, the four games', and the ``EN`` table a game's board module may
-carry, ``web/static/boards/<game>.js``) into the ``web`` domain.
+and the ``EN`` table of each game's board module, ``web/static/boards/<game>.js``, its game's
+words) into the ``web`` domain.
 
 The front end keeps every visible string in a JavaScript object, ``const EN = { "key":
 "English text", … }`` (one per table; a key is in one of them), and shows them through
@@ -11,8 +11,8 @@ message with the key as its context (``msgctxt``) and the English as its id, so 
 text marks its translations fuzzy on ``make i18n``.
 
 Registered in ``babel-web.cfg`` for each table (``[boardplay.i18n.webtable.extract:
-**/strings.js]`` and the same for ``**/strings-games.js``, and for ``**/boards/*.js`` with
-``optional = true``: a board module without words of its own has no table); a table is read with
+**/strings.js]``, and the same for ``**/boards/*.js`` with ``optional = true``: the boards'
+helper modules, ``common.js`` and the like, have no table); a table is read with
 Babel's own JavaScript tokenizer, so escapes and comments are handled as JavaScript does.
 """
 

@@ -176,7 +176,8 @@ def add_front_end(app: FastAPI) -> None:
 
     @app.get("/", include_in_schema=False)
     async def index() -> HTMLResponse:
-        return HTMLResponse(front.page, headers={"Cache-Control": "no-cache"})
+        page = front.page_for(app.state.catalogue.names())
+        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import gzip
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 
 from starlette.datastructures import Headers
@@ -79,6 +81,13 @@ class FrontEnd:
             body = (folder / name).read_bytes()
             packed = gzip.compress(body, compresslevel=9, mtime=0)
             self.files[name] = Built(body, packed, TYPES[Path(name).suffix])
+
+    def page_for(self, games: Iterable[str]) -> str:
+        """The page, naming the games this server offers (``<body data-games>``): every game's
+        words are in its board module, and app.js loads the modules of these games before it
+        draws the first page, which may name a game before it draws its board (a title, a
+        challenge). The bundle holds every board module, so this asks the network for nothing."""
+        return self.page.replace("<body>", f'<body data-games="{escape(" ".join(games))}">', 1)
 
     def response(self, name: str, headers: Headers) -> Response:
         """A bundled file, kept a year by the browser (its name changes with its content), gzipped

@@ -13,6 +13,7 @@ import { connectLobby } from "./lobbylive.js";
 import { turnsPage } from "./pages/turns.js";
 import { showNotation } from "./store.js";
 import { startTurns } from "./turns.js";
+import { boardModules } from "./boards/load.js";
 
 const main = document.getElementById("main");
 const connection = document.getElementById("connection");
@@ -68,7 +69,11 @@ document.getElementById("language").addEventListener("change", async (event) => 
 window.addEventListener("hashchange", route);
 window.addEventListener("DOMContentLoaded", async () => {
   document.body.classList.toggle("show-notation", showNotation()); // the engine's notation, if asked for
-  await Promise.all([setLanguage(preferredLanguage()), loadSession()]);
+  // Every game's words are in its board module, and a page may name a game before it draws its
+  // board (a title, a challenge, a rating list): so the modules of the games this server offers
+  // (the page lists them, web/frontpage.py) are loaded first. The bundle holds every board module.
+  const offered = (document.body.dataset.games || "").split(" ").filter(Boolean);
+  await Promise.all([setLanguage(preferredLanguage()), loadSession(), boardModules(offered)]);
   translateShell();
   // The lobby's connection follows whoever is signed in (a guest's watches the seeks only).
   let signedAs = undefined;

@@ -1,8 +1,8 @@
 // The site's own words in English, by key: everything the pages show that is not one game's
 // (navigation, accounts, the lobby, the table, chat, clocks, reviews, results, the words every
-// game's options share). Each game's own words are in strings-games.js. `make i18n` extracts both
-// tables into the `web` message catalogue (each key its msgctxt, docs/i18n.md); text.js shows
-// them, or the chosen language's catalogue over them.
+// game's options share). Each game's own words are in its board module (boards/<game>.js, its
+// `EN`). `make i18n` extracts both into the `web` message catalogue (each key its msgctxt,
+// docs/i18n.md); text.js shows them, or the chosen language's catalogue over them.
 export const EN = {
   "nav.lobby": "Lobby",
   "nav.replay": "Open a record",

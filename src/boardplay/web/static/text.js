@@ -1,14 +1,13 @@
 // The viewer's language and the words of the front end: t("key", {name}) fills {name} from the
-// chosen language's catalogue over the English tables (the site's, strings.js, and the games',
-// strings-games.js); say(parts) puts a move's words (sent as phrases) in that language.
-import { EN as GAME_WORDS } from "./strings-games.js";
+// chosen language's catalogue over the English tables (the site's, strings.js, and each game's,
+// the `EN` of its board module); say(parts) puts a move's words (sent as phrases) in that language.
 import { EN as SITE_WORDS } from "./strings.js";
 
-const EN = { ...SITE_WORDS, ...GAME_WORDS };
+const EN = { ...SITE_WORDS };
 
-// A game may keep its words in its board module instead (its `EN` table, in the same shape),
-// so a new game is its folder, its board module and its docs: boards/load.js adds them here when
-// it loads the module, before the page shows anything of that game.
+// A game's words are in its board module (its `EN` table, in the same shape), so a new game is
+// its folder, its board module and its docs: boards/load.js adds them here when it loads the
+// module, and app.js loads every offered game's module before it draws the first page.
 export function addWords(table) {
   Object.assign(EN, table || {});
 }

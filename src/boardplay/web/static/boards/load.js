@@ -1,8 +1,9 @@
 // A game's board module, loaded once by name (the game's name, which the server's `renderer`
 // hint also gives); null when there is none. A board module exports everything the pages need
 // of its game: `draw` (the table), `miniature` and `about` (the lobby's card), `tutorial` (the
-// first-game walk-through) and, optionally, `onKey` and `EN`, the game's words when it keeps
-// them here rather than in strings-games.js. No page names a game: a new game is its board module.
+// first-game walk-through), `EN` (the game's words in English, added to the page's words here
+// when the module loads) and, optionally, `onKey`. No page names a game: a new game is its board
+// module.
 import { addWords } from "../text.js";
 
 const BOARDS = {};

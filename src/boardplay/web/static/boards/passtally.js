@@ -399,7 +399,7 @@ export function draw(position, ctx) {
 
 // ----- what the lobby and the walk-through read from the board module ---------------------------
 // The lobby card: the game's typical length and its place among the cards (easiest to learn
-// first); the card's words are in strings-games.js under about.passtally.*.
+// first); the card's words are in EN below, under about.passtally.*.
 export const about = { minutes: [30, 45], order: 3 };
 
 // The first-game walk-through (pages/tutorial.js): a first game, stage by stage
@@ -421,3 +421,44 @@ export function miniature() {
   out.push(marker(25, 23, "#2f6fd6"), marker(85, 73, "#2f6fd6"), marker(25, 53, "#d33c3c"), marker(60, 73, "#d33c3c"), marker(95, 33, "#e0a020"));
   return frame(...out);
 }
+
+// ----- the game's words ------------------------------------------------------------------------
+// Its words in English, by key: its title (title.passtally), its board (passtally.*), its lobby card
+// (about.passtally.*), its options and their tooltips (option.passtally.*, tip.passtally.*) and its
+// walk-through (tutorial.passtally.*). boards/load.js adds them to the page's words when it loads
+// this module; `make i18n` extracts them into the `web` catalogue, each key its msgctxt.
+export const EN = {
+  "title.passtally": "Passtally",
+  "passtally.label": "Passtally board",
+  "passtally.selectMarker": "select your marker on slot {slot}",
+  "passtally.selectPile": "select the tile of pile {pile}",
+  "passtally.rotate": "⟳ Rotate (R)",
+  "passtally.turn": "⇄ Turn (F)",
+  "passtally.score": "{name}: {score}",
+  "passtally.actionsLeft": "actions left: {n}",
+  "passtally.revealing": "revealing…",
+  "passtally.empty": "empty",
+  "passtally.hidden": "{n} face down",
+  "about.passtally.line": "Lay two-cell path tiles and walk your markers round the edge; score for every line that joins two of your markers.",
+  "option.passtally.players": "Players",
+  "option.passtally.jump_counts_as_step": "Occupied spaces count as steps when a marker moves",
+  "option.passtally.ring_corners_continuous": "Markers move round the corners",
+  "option.passtally.finish_turn_on_immediate_end": "When no tile fits mid-turn, finish the turn and score",
+  "option.passtally.turn_time_limit_s": "Seconds per turn (noted only; see Clock)",
+  "option.passtally.max_turns": "Turn limit (empty: none)",
+  "tutorial.passtally.goal": "Passtally: lay path tiles on the 6×6 board and walk your four markers round its edge. At the end of each of your turns, every line that joins two of your own markers scores, and the higher the tiles it crosses, the more it is worth.",
+  "tutorial.passtally.setup": "Setup first: each player puts a marker on the edge of the board, one side at a time. Your lines will run between your own markers, so spread them out. Click a glowing space.",
+  "tutorial.passtally.place": "Now each turn is exactly two actions. Lay a tile: select one of the three face-up tiles beside the board, turn it with the Rotate and Turn buttons (keys R and F), and click where it goes. Both halves must rest at the same height, and a raised tile must straddle two tiles.",
+  "tutorial.passtally.marker": "Your second action: lay another tile, or move one of your markers 1 or 2 spaces round the edge (spaces holding a marker are jumped, not counted). Select the marker, then a glowing space.",
+  "tutorial.passtally.score": "Your turn ended with scoring. Follow the line from each of your markers: a line that ends at another of your markers is yours. Its passes are the levels of the tiles it crosses; the passes of your lines are added and turned into points by the table in the rules (the scores are beside the board). A line that stays complete scores again every turn.",
+  "tutorial.passtally.scored": "Points from your last turn: {points}. At the end of each of your turns, every line that joins two of your markers scores (its end markers are lit): {each}. A line's passes are the levels of the tiles it crosses; your lines' passes are added ({passes} in all) and the table in the rules turns them into points. A line that stays complete scores again every turn.",
+  "tutorial.passtally.line": "the line from space {from} to space {to} (passes: {passes})",
+  "tutorial.passtally.and": "; ",
+  "tutorial.passtally.again": "Your turn again: two actions, each one laying a tile or moving a marker. A line is worth more for every tile it crosses and for every level a tile is raised, so lay tiles on your own lines, stack them where your lines cross, and keep your markers at the ends of good lines.",
+  "tip.passtally.players": "Number of players; the first seat is the start player.",
+  "tip.passtally.jump_counts_as_step": "On: every space of the edge counts as a step, occupied ones too. Off: occupied spaces are jumped for free, and a marker stops on the first or second empty space.",
+  "tip.passtally.ring_corners_continuous": "On: markers move round the corners freely. Off: only along their own side.",
+  "tip.passtally.finish_turn_on_immediate_end": "On: when no tile can be laid mid-turn, the player finishes the turn and scores. Off: the game ends right after that tile, without scoring.",
+  "tip.passtally.turn_time_limit_s": "Seconds per turn (the rulebook's variant uses 60). It is only recorded; the table's clock is the one chosen under Clock.",
+  "tip.passtally.max_turns": "A guard of the engine, not a rule: the game ends after this many turns and is ranked by score (ties go to the earliest seat). Empty: no limit.",
+};

@@ -154,10 +154,10 @@ export function draw(position, ctx) {
 
 // ----- what the lobby and the walk-through read from the board module ---------------------------
 // The lobby card: the game's typical length and its place among the cards (easiest to learn
-// first); the card's words are in strings-games.js under about.potlatch.*.
+// first); the card's words are in EN below, under about.potlatch.*.
 export const about = { minutes: [10, 15], order: 1 };
 
-// The first-game walk-through (pages/tutorial.js): one text per move of the first turn (strings-games.js tutorial.potlatch.N).
+// The first-game walk-through (pages/tutorial.js): one text per move of the first turn (tutorial.potlatch.N in EN below).
 export const tutorial = { steps: 2 };
 
 // Potlatch Klone: a small field of hex tiles with chip stacks and the two pawns.
@@ -180,3 +180,41 @@ export function miniature() {
   out.push(pawn(-1, 0, "#d33c3c"), pawn(2, -1, "#2f6fd6"));
   return frame(...out);
 }
+
+// ----- the game's words ------------------------------------------------------------------------
+// Its words in English, by key: its title (title.potlatch), its board (potlatch.*), its lobby card
+// (about.potlatch.*), its options and their tooltips (option.potlatch.*, tip.potlatch.*) and its
+// walk-through (tutorial.potlatch.*). boards/load.js adds them to the page's words when it loads
+// this module; `make i18n` extracts them into the `web` catalogue, each key its msgctxt.
+export const EN = {
+  "title.potlatch": "Potlatch Klone",
+  "potlatch.caption": "stock {stock} · action {n} of {of}",
+  "potlatch.label": "Potlatch Klone board; {name} to move",
+  "potlatch.legendPawn": "pawn moves here",
+  "potlatch.legendChip": "chip moves here",
+  "potlatch.legendBoth": "pawn or chip",
+  "potlatch.legendLast": "last turn",
+  "about.potlatch.line": "Walk your pawn over a growing field of hex tiles; start your turn with three stacks of your colour and you win.",
+  "option.potlatch.actions": "Actions per turn",
+  "option.potlatch.actions.2": "2 (standard, 9 tiles)",
+  "option.potlatch.actions.3": "3 (12 tiles)",
+  "option.potlatch.layout": "Tiles on the table at the start",
+  "option.potlatch.layout.L3": "3 tiles",
+  "option.potlatch.layout.L4": "4 tiles",
+  "option.potlatch.first_player": "Who starts",
+  "option.potlatch.first_player.0": "Red",
+  "option.potlatch.first_player.1": "Blue",
+  "option.potlatch.blank_entry_ignores_height": "A pawn may step onto a blank space from any height",
+  "option.potlatch.repetition_compares_full_state": "A repeated position must match everywhere (empty tiles and pawns too)",
+  "option.potlatch.filter_dead_ends": "Offer only actions after which the turn can be finished",
+  "option.potlatch.turn_limit": "Turn limit (then the game is scored as a repetition)",
+  "tutorial.potlatch.1": "Each turn you take exactly two actions. The glowing hexes are your choices: the legend under the board tells which colour moves your pawn there and which moves the top chip from under your pawn. Click one.",
+  "tutorial.potlatch.2": "Your second action. Where your pawn stops, a chip is added to the stack under it, and the third chip of a stack takes your colour. Start a turn with three stacks of your colour and you win.",
+  "tip.potlatch.actions": "Actions each player takes per turn: the stock has 9 tiles for 2 actions, 12 for 3.",
+  "tip.potlatch.layout": "How many tiles lie on the table when the game starts: 3 or 4.",
+  "tip.potlatch.first_player": "The seat that takes the first turn: Red or Blue.",
+  "tip.potlatch.blank_entry_ignores_height": "A pawn may step onto a blank space from any height; only a tile from the stock is needed.",
+  "tip.potlatch.repetition_compares_full_state": "End condition 3 (repetition) also compares the empty tiles and where the pawns stand.",
+  "tip.potlatch.filter_dead_ends": "Only actions after which the turn can still be completed are offered.",
+  "tip.potlatch.turn_limit": "A guard of the engine, not a rule: after this many turns the game ends and is scored like a repetition.",
+};

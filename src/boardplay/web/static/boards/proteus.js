@@ -237,7 +237,7 @@ export function draw(position, ctx) {
 
 // ----- what the lobby and the walk-through read from the board module ---------------------------
 // The lobby card: the game's typical length and its place among the cards (easiest to learn
-// first); the card's words are in strings-games.js under about.proteus.*.
+// first); the card's words are in EN below, under about.proteus.*.
 export const about = { minutes: [10, 20], order: 2 };
 
 // The first-game walk-through (pages/tutorial.js): a whole first game, stage by stage
@@ -265,3 +265,58 @@ export function miniature() {
   }
   return frame(...out);
 }
+
+// ----- the game's words ------------------------------------------------------------------------
+// Its words in English, by key: its title (title.proteus), its board (proteus.*), its lobby card
+// (about.proteus.*), its options and their tooltips (option.proteus.*, tip.proteus.*) and its
+// walk-through (tutorial.proteus.*). boards/load.js adds them to the page's words when it loads
+// this module; `make i18n` extracts them into the `web` catalogue, each key its msgctxt.
+export const EN = {
+  "title.proteus": "Proteus",
+  "proteus.pool": "pool",
+  "proteus.blackHand": "Black's hand",
+  "proteus.whiteHand": "White's hand",
+  "proteus.move": "move",
+  "proteus.trade": "trade",
+  "proteus.goal": "goal",
+  "proteus.pass": "pass",
+  "proteus.label": "Proteus board; {name} to move",
+  "proteus.selectCell": "select the piece or tile on {cell}",
+  "proteus.selectTile": "select the {rule} tile from the pool",
+  "proteus.selectPiece": "select your {shape} from your hand",
+  "proteus.shape.c": "circle",
+  "proteus.shape.s": "square",
+  "proteus.shape.t": "triangle",
+  "about.proteus.line": "Nine rule tiles make the board, and the face-up ones decide how pieces move, trade and win — every activation changes the rules.",
+  "option.proteus.rules": "Rule set",
+  "option.proteus.rules.seed": "Japanese rules (no win during placement; two passes draw)",
+  "option.proteus.rules.kadon": "Kadon rules (wins count from the first turn)",
+  "option.proteus.repetition": "Repeating an earlier position",
+  "option.proteus.repetition.none": "allowed",
+  "option.proteus.repetition.forbid": "not allowed while moving",
+  "option.proteus.max_turns": "Turn limit: a draw after this many turns (empty: none)",
+  "tutorial.proteus.tiles": "Proteus begins with no board and no rules. The nine tiles in the pool make the board, and each carries a rule: its colour says what kind of rule, its shape which one. Nothing is hidden: every tile shows its colour and shape.",
+  "tutorial.proteus.colours": "A rule counts only while its tile is face up, and each colour has at most one face-up tile: red says how pieces move, blue which two tiles may swap, yellow how to win. This list names the rules in force; at first there are none.",
+  "tutorial.proteus.build": "You build the board together, one placement a turn. Click a glowing tile in the pool to pick it up, then a glowing cell to put it there, face down.",
+  "tutorial.proteus.pieces": "Keep building: place a tile, or put one of your three pieces from your hand on a tile with no piece. A piece on a tile of its own shape turns that tile face up, and its rule starts to count.",
+  "tutorial.proteus.active": "A face-up tile's rule is in force now: its line in the list and its tile on the board are lit. While the board is being built, a colour keeps its first face-up tile (a piece on another tile of that colour and its own shape leaves that tile face down). Keep placing until every tile and piece is on the board.",
+  "tutorial.proteus.placed": "You have nothing left to place: pass, while the other player finishes building the board.",
+  "tutorial.proteus.stuck": "Everything is placed, but no rule in force lets you move or trade: that needs a face-up red or blue tile. You can only pass; if neither player can do anything, two passes in a row end the game in a draw.",
+  "tutorial.proteus.goal": "Everything is placed. The goal in force is {rule}: {how} It is checked after every turn: if exactly one of you meets it, that player wins; if both do, play goes on. The goal can change too, when another yellow tile turns face up.",
+  "tutorial.proteus.move": "Now each turn is one move or one trade. To move: select one of your pieces (dashed orange), then a green-ringed cell. The red rule in force, {rule}, says where: {how} A piece that lands on a tile of its own shape turns that tile face up.",
+  "tutorial.proteus.trade": "Now try a trade. Select a cell, then a cell with a blue dashed ring and ⇄: the two tiles swap places and the pieces stay where they are. The blue rule in force, {rule}, says which tiles: {how} A tile that comes to lie under a piece of its own shape turns face up.",
+  "tutorial.proteus.replaced": "The rules have changed: a piece landed on a tile of its own shape, so that tile turned face up and {rule} is the {kind} rule now. It replaced {old}, whose tile is face down again and no longer counts. Each colour has one rule in force at a time.",
+  "tutorial.proteus.end": "You have seen every part of the game: building the board, a move, a trade, the goal, and a rule replaced as tiles turn face up. Play on to the end; the Rules button beside the board explains every rule.",
+  "tutorial.proteus.rule.Rc": "a piece steps to one of the up to eight cells around it.",
+  "tutorial.proteus.rule.Rs": "a piece goes to any free tile in its row or its column, leaping over pieces.",
+  "tutorial.proteus.rule.Rt": "a piece goes to any free tile outside its row and its column, leaping over pieces.",
+  "tutorial.proteus.rule.Bc": "a tile holding one of your pieces swaps with a tile holding one of the other player's.",
+  "tutorial.proteus.rule.Bs": "any two tiles of the same colour swap.",
+  "tutorial.proteus.rule.Bt": "any two tiles of the same shape swap.",
+  "tutorial.proteus.rule.Yc": "your three pieces in one line (a row, a column or a diagonal).",
+  "tutorial.proteus.rule.Ys": "your three pieces on the three tiles of one colour.",
+  "tutorial.proteus.rule.Yt": "your three pieces on the three tiles of one shape (the pieces' own shapes do not matter).",
+  "tip.proteus.rules": "Japanese rules: no win while the board is being built, and two passes in a row draw. Kadon rules: a win counts from the first turn, and each colour is turned face up exactly once while the board is built.",
+  "tip.proteus.repetition": "Whether a move of the movement phase may bring back a position seen before (Boardspace forbids it).",
+  "tip.proteus.max_turns": "The game is drawn at the end of this turn unless someone won in it; empty: no limit.",
+};

@@ -9,6 +9,7 @@ import { frame } from "./miniframe.js";
 const CELL = 30;
 
 export const EN = {
+  "title.race": "Race to ten",
   "about.race.line": "Add one or two to a shared count; whoever reaches ten wins.",
   "tutorial.race.1": "Click a glowing cell to add one or two to the count. Leave your opponent a multiple of three and you win.",
   "race.label": "Race to ten; {name} to move",
