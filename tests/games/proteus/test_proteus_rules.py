@@ -7,7 +7,7 @@ from proteus_helpers import TARGETS, active_tiles, load
 
 import boardplay
 from boardplay.core.errors import PositionError
-from boardplay.games.proteus.feasibility import feasible
+from boardplay.games.proteus.kernel import feasible
 from boardplay.games.proteus.state import ProteusState
 from boardplay.games.proteus.tables import CELLS, MOVE_TARGETS, TILES
 

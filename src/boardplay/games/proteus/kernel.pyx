@@ -1,46 +1,38 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The rules of Proteus over fixed C-typed fields (spec §3-§7): the compiled kernel.
 
-A position is one ``Board`` struct (``board.pxd``): five small int arrays (tile and piece per
+A position is one ``Position`` struct (``kernel.pxd``): five small int arrays (tile and piece per
 cell, cell per tile and per piece, the active tile per colour) and five counters, so copying one
 is a single struct assignment.
 
 Everything on the hot path (``legal_into``, ``apply``, ``copy_from``) is ``noexcept`` C code
-over these arrays and over tables built once per process at import (``movement.pxi``, with the
-movement phase's geometry): move targets and groups of cells as bit masks walked with
-count-trailing-zeros, the eight lines as a 512-entry lookup, the
-kadon feasibility search of §4.4 memoised over all its inputs (``feasibility.pyx``), and with
-``repetition="forbid"`` a hash set of the movement positions met (``repetition.pyx``).
+over these arrays and over tables built once per process at import. The kernel is one compiled
+module split by job into parts it includes, so every call between them is a direct C call:
+``movement.pxi``, the movement phase's geometry (move targets and groups of cells as bit masks
+walked with count-trailing-zeros, the eight lines as a 512-entry lookup); ``feasibility.pxi``,
+the kadon feasibility search of §4.4 memoised over all its inputs; ``repetition.pxi``, with
+``repetition="forbid"`` a hash set of the movement positions met; ``encode.pxi``, the
+observation tensor and the evaluation's features.
 
 The facade (``state.py``) wraps one kernel; the Python methods at the bottom are its cold
 accessors (position loading, explanations, tests), never used in a loop that must be fast.
 """
 
 from libc.stdint cimport uint64_t
-from libc.string cimport memcpy
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
 
 from boardplay.core.kernel cimport TERMINAL, Kernel, raw_bytes, raw_load
-from boardplay.games.proteus.board cimport Board
-from boardplay.games.proteus.encode cimport board_features as features_of
-from boardplay.games.proteus.encode cimport observe_board
-from boardplay.games.proteus.feasibility cimport can_fill, placeable
 from boardplay.games.proteus.layout cimport (
-    BLUE, COLOR_GOAL, DRAW, MOVE_BASE, NONE, NUM_ACTIONS, OBSERVATION_SIZE, ONGOING, PASS,
-    PIECE_BASE, POLARITY, RED, THREE_IN_LINE, TRADE_BASE, YELLOW,
-)
-from boardplay.games.proteus.repetition cimport (
-    KeySet,
-    keys_add,
-    keys_assign,
-    keys_clear,
-    keys_contain,
-    keys_free,
-    pack_key,
+    ACTIVE_GOAL, BLACK_COLOR, BLACK_LINE, BLACK_SHAPE, BLUE, COLOR_GOAL, DRAW, MOVE_BASE, NONE,
+    NUM_ACTIONS, OBSERVATION_SIZE, ONGOING, PASS, PIECE_BASE, POLARITY, RED, THREE_IN_LINE,
+    TO_MOVE, TRADE_BASE, WHITE_LINE, YELLOW,
 )
 
 
 cdef extern from *:
     int ctz "__builtin_ctz" (unsigned int bits) noexcept nogil
+    int popcount "__builtin_popcount" (unsigned int bits) noexcept nogil
 
 from boardplay.games.proteus import tables
 
@@ -48,7 +40,10 @@ from boardplay.games.proteus import tables
 cdef enum:
     FEATURE_SIZE = 8
 
+include "repetition.pxi"
 include "movement.pxi"
+include "feasibility.pxi"
+include "encode.pxi"
 
 
 # ----- the kernel -------------------------------------------------------------------------------
@@ -330,11 +325,11 @@ cdef class ProteusKernel(Kernel):
         positions met so far (``repetition="forbid"``), which the position JSON does not hold."""
         cdef int i
         seen = [self.seen.slots[i] for i in range(self.seen.capacity) if self.seen.slots[i] != 0]
-        return (raw_bytes(&self.b, sizeof(Board)), self.kadon, self.forbid, self.max_turns, seen)
+        return (raw_bytes(&self.b, sizeof(Position)), self.kadon, self.forbid, self.max_turns, seen)
 
     def restore(self, tuple saved) -> None:
         board, self.kadon, self.forbid, self.max_turns, seen = saved
-        raw_load(&self.b, sizeof(Board), board, "board")
+        raw_load(&self.b, sizeof(Position), board, "board")
         keys_clear(&self.seen)
         for key in seen:
             keys_add(&self.seen, <uint64_t>key)
@@ -349,10 +344,10 @@ cdef class ProteusKernel(Kernel):
 
     # ----- tensors ------------------------------------------------------------------------------
     cdef void observe_into(self, int player, float* out) noexcept:
-        observe_board(&self.b, player, out)
+        observe_position(&self.b, player, out)
 
     cdef void features_into(self, double* out) noexcept:
-        features_of(&self.b, out)
+        position_features(&self.b, out)
 
     # ----- the Python face: cold accessors for the facade, loading and explanations -------------
     def tile_at(self, int cell) -> int:

@@ -1,7 +1,7 @@
 """Proteus kernel, part: the movement phase's geometry (spec §5-§6). The move and trade tables,
-built once per process, and what a movement action does to a ``Board`` before it is applied: the
+built once per process, and what a movement action does to a ``Position`` before it is applied: the
 actions the active MOVE and TRADE rules allow, the tiles it activates, and the position it leads
-to (for the repetition filter). Included by ``kernel.pyx``; every function reads one ``Board``
+to (for the repetition filter). Included by ``kernel.pyx``; every function reads one ``Position``
 and nothing else, a direct C call."""
 
 cdef int MOVE_MASK[3][9]
@@ -14,6 +14,8 @@ cdef int TRADE_J[36]
 cdef int TRADE_ACTION[9][9]
 cdef int ABOVE[9]
 """``ABOVE[cell]``: bit mask of the cells after ``cell`` (a trade's second cell)."""
+cdef int LINE_CELLS[8]
+"""The eight lines as cell bit masks: the 3-IN-LINE goal's target triples (``encode.pxi``)."""
 cdef char IS_LINE[512]
 
 
@@ -42,13 +44,14 @@ cdef void _build_tables():
         mask = 0
         for cell in tables.LINES[k]:
             mask |= 1 << cell
+        LINE_CELLS[k] = mask
         IS_LINE[mask] = 1
 
 
 _build_tables()
 
 
-cdef int movement_into(const Board* b, int* out) noexcept:
+cdef int movement_into(const Position* b, int* out) noexcept:
     """Piece moves under the active MOVE rule (§6.2) and trades under the active TRADE rule
     (§6.3), before the repetition filter and forcing; ascending ids (moves by source then
     destination cell, then trades by their first then second cell)."""
@@ -106,7 +109,7 @@ cdef int movement_into(const Board* b, int* out) noexcept:
     return count
 
 
-cdef int activations(const Board* b, int action, int* found) noexcept:
+cdef int activations(const Position* b, int action, int* found) noexcept:
     """The tiles a movement action activates (§5.2): new matches on tiles that are not
     already active; two such matches of one colour cancel. Computed before applying."""
     cdef int src, dst, tile, i, j, piece, count = 0
@@ -135,7 +138,7 @@ cdef int activations(const Board* b, int action, int* found) noexcept:
     return count
 
 
-cdef bint activates_missing(const Board* b, int action) noexcept:
+cdef bint activates_missing(const Position* b, int action) noexcept:
     """Whether ``action`` is *activating* (§4.3, D9): it gives a colour that is missing now
     an active tile. No-flip placements and cancelled double matches are not."""
     cdef int found[2]
@@ -154,7 +157,7 @@ cdef bint activates_missing(const Board* b, int action) noexcept:
     return False
 
 
-cdef uint64_t key_after(const Board* b, int action) noexcept:
+cdef uint64_t key_after(const Position* b, int action) noexcept:
     """The packed key of the position a movement action leads to, for the repetition filter."""
     cdef int tiles[9]
     cdef int where[6]

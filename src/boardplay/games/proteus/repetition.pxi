@@ -1,15 +1,29 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The set of positions met in the movement phase (``repetition="forbid"``): a hash set of
-packed 64-bit keys in one C array, so a kernel copies it with one memcpy and a lookup costs a
-multiply and a probe or two. It grows by doubling (the only allocation, amortised); clearing
-keeps the memory for the next game."""
-
-from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy, memset
+"""Proteus kernel, part: the set of positions met in the movement phase
+(``repetition="forbid"``): a hash set of packed 64-bit keys in one C array, so a kernel copies it
+with one memcpy and a lookup costs a multiply and a probe or two. It grows by doubling (the only
+allocation, amortised); clearing keeps the memory for the next game. Included by
+``kernel.pyx``; the ``KeySet`` struct is in ``kernel.pxd``, as the kernel holds one."""
 
 cdef enum:
     FIRST_CAPACITY = 64
+
+
+cdef inline uint64_t pack_key(const int* tiles, const int* where, const int* active,
+                              int mover) noexcept nogil:
+    """A movement-phase position (board, active tiles, side to move) in 63 bits plus a marker
+    bit, so no key is 0. Every tile and piece is on the board then: the tiles of cells a1..c2
+    (c3's follows), the cell of each piece, per colour which of its tiles is active, the mover.
+    Placement-phase positions never equal a movement-phase one and are not stored."""
+    cdef uint64_t key = (<uint64_t>1) << 63
+    cdef int i
+    for i in range(8):
+        key |= (<uint64_t>tiles[i]) << (4 * i)
+    for i in range(6):
+        key |= (<uint64_t>where[i]) << (32 + 4 * i)
+    for i in range(3):
+        if active[i] >= 0:
+            key |= (<uint64_t>(active[i] - 3 * i + 1)) << (56 + 2 * i)
+    return key | (<uint64_t>mover) << 62
 
 
 cdef inline uint64_t _slot_hash(uint64_t key) noexcept nogil:

@@ -1,36 +1,11 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The position as numbers, written straight from the kernel's ``Board`` into caller memory:
-the observation tensor for learners (layout in ``observation.py``) and the feature vector the
-AI's evaluation weighs (``Feature`` in ``layout.pxd``)."""
-
-from boardplay.games.proteus.layout cimport (
-    ACTIVE_GOAL, BLACK_COLOR, BLACK_LINE, BLACK_SHAPE, OBSERVATION_SIZE, ONGOING, TO_MOVE,
-    WHITE_LINE, YELLOW,
-)
-
-from boardplay.games.proteus import tables
+"""Proteus kernel, part: the position as numbers, written straight from the kernel's
+``Position`` into caller memory: the observation tensor for learners (layout in
+``observation.py``) and the feature vector the AI's evaluation weighs (``Feature`` in
+``layout.pxd``). Included by ``kernel.pyx``, whose ``observe_into`` / ``features_into`` call
+these directly; the lines' cell masks (``LINE_CELLS``) are ``movement.pxi``'s."""
 
 
-cdef extern from *:
-    int popcount "__builtin_popcount" (unsigned int bits) noexcept nogil
-
-
-cdef int LINE_CELLS[8]
-"""The eight lines as cell bit masks: the 3-IN-LINE goal's target triples."""
-
-
-cdef void _build_lines():
-    cdef int k, cell
-    for k in range(8):
-        LINE_CELLS[k] = 0
-        for cell in tables.LINES[k]:
-            LINE_CELLS[k] |= 1 << cell
-
-
-_build_lines()
-
-
-cdef void observe_board(const Board* board, int player, float* out) noexcept nogil:
+cdef void observe_position(const Position* board, int player, float* out) noexcept nogil:
     """Flat encoding from ``player``'s view (``OBSERVATION_SIZE`` floats)."""
     cdef int i, cell, tile, piece, plane
     for i in range(OBSERVATION_SIZE):
@@ -59,7 +34,7 @@ cdef void observe_board(const Board* board, int player, float* out) noexcept nog
     out[164] = <float>board.passes
 
 
-cdef inline int _triple(const Board* board, int first, int step) noexcept nogil:
+cdef inline int _triple(const Position* board, int first, int step) noexcept nogil:
     """Cell mask of the tiles ``first``, ``first + step``, ``first + 2 * step`` when all three
     are on the board, else 0 (a COLOR or SHAPE goal's target triple)."""
     cdef int a = board.tile_cell[first], b = board.tile_cell[first + step]
@@ -80,7 +55,7 @@ cdef inline double _closeness(int mine, int theirs, int triple, double best) noe
     return best
 
 
-cdef void board_features(const Board* board, double* out) noexcept nogil:
+cdef void position_features(const Position* board, double* out) noexcept nogil:
     """Per seat its closeness to the best target triple of each goal (3-IN-LINE, COLOR,
     SHAPE; at least 0), then the active goal (0, 1, 2 or -1) and the seat to move."""
     cdef int seat, mine, theirs, k, at

@@ -1,19 +1,14 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The kadon exactly-one-per-colour feasibility rule (spec §4.4).
+"""Proteus kernel, part: the kadon exactly-one-per-colour feasibility rule (spec §4.4).
 
 Under ``rules="kadon"`` a piece placement is legal only if the remaining pieces (of both
 players, owners do not matter) can still be put on distinct open tiles (vacant board tiles plus
 pool tiles) so that every missing colour gets exactly one matching piece and every other piece
 lands on a tile of a different shape. The inputs are tiny (three shape counts of 0..2, a 9-bit
 tile mask, a 3-bit colour mask), so both answers are memoised in C tables over all of them, once
-per process: the search runs at most once per distinct input.
+per process: the search runs at most once per distinct input. Included by ``kernel.pyx``, whose
+placement (``placement_into``) calls ``placeable`` directly; ``feasible`` is the search for
+Python (tests).
 """
-
-from libc.string cimport memset
-
-
-cdef extern from *:
-    int popcount "__builtin_popcount" (unsigned int bits) noexcept nogil
 
 cdef signed char FEASIBLE[27 * 512 * 8]
 """Memo of the search: index ((counts * 512) + open tiles) * 8 + missing; -1 unknown."""
