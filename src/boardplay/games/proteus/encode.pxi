@@ -49,7 +49,7 @@ cdef inline double _closeness(int mine, int theirs, int triple, double best) noe
     half a point per opponent piece); an absent triple (0) changes nothing."""
     cdef double value
     if triple:
-        value = popcount(mine & triple) - 0.5 * popcount(theirs & triple)
+        value = BITS[mine & triple] - 0.5 * BITS[theirs & triple]
         if value > best:
             return value
     return best

@@ -44,7 +44,7 @@ cdef bint _feasible_search(int c0, int c1, int c2, int open_tiles, int missing) 
         c2 -= 1
     else:
         return missing == 0
-    if c0 + c1 + c2 + 1 < popcount(missing):
+    if c0 + c1 + c2 + 1 < BITS[missing]:
         return False
     for tile in range(9):
         bit = 1 << tile

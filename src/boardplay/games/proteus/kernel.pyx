@@ -32,7 +32,6 @@ from boardplay.games.proteus.layout cimport (
 
 cdef extern from *:
     int ctz "__builtin_ctz" (unsigned int bits) noexcept nogil
-    int popcount "__builtin_popcount" (unsigned int bits) noexcept nogil
 
 from boardplay.games.proteus import tables
 
