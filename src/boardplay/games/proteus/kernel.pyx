@@ -1,9 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The rules of Proteus over fixed C-typed fields (spec §3-§7): the compiled kernel.
 
-A position is one ``Position`` struct (``kernel.pxd``): five small int arrays (tile and piece per
-cell, cell per tile and per piece, the active tile per colour) and five counters, so copying one
-is a single struct assignment.
+A position is one ``Position`` struct (``kernel.pxd``): five small int arrays (tile and piece
+per cell, cell per tile and per piece, the active tile per colour) and five counters, so copying
+one is a single struct assignment.
 
 Everything on the hot path (``legal_into``, ``apply``, ``copy_from``) is ``noexcept`` C code
 over these arrays and over tables built once per process at import. The kernel is one compiled

@@ -1,8 +1,8 @@
-"""Proteus kernel, part: the movement phase's geometry (spec §5-§6). The move and trade tables,
-built once per process, and what a movement action does to a ``Position`` before it is applied: the
-actions the active MOVE and TRADE rules allow, the tiles it activates, and the position it leads
-to (for the repetition filter). Included by ``kernel.pyx``; every function reads one ``Position``
-and nothing else, a direct C call."""
+"""Proteus kernel, part: the movement phase's geometry (spec §5-§6). The move, trade and line
+tables and the cell counts, built once per process, and what a movement action does to a
+``Position`` before it is applied: the actions the active MOVE and TRADE rules allow, the tiles
+it activates, and the position it leads to (for the repetition filter). Included by
+``kernel.pyx``; every function reads one ``Position`` and nothing else, a direct C call."""
 
 cdef int MOVE_MASK[3][9]
 """``MOVE_MASK[move tile][cell]``: bit mask of the cells the MOVE rule reaches (§6.2)."""
