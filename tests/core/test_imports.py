@@ -25,7 +25,7 @@ def test_the_checker_reads_the_cython_sources() -> None:
     edges = {(i.source, i.target, i.kind) for i in structure.scan(structure.PACKAGE).imports}
     passtally = "boardplay.games.passtally"
     assert {
-        (f"{passtally}.kernel", f"{passtally}.ring", "cimport"),
+        (f"{passtally}.kernel", f"{passtally}.layout", "cimport"),
         (f"{passtally}.fields", f"{passtally}.kernel", "cimport"),
         (f"{passtally}.kernel", f"{passtally}.lines.pxi", "include"),
         (f"{passtally}.kernel", f"{passtally}.tables", "import"),

@@ -8,18 +8,16 @@ and methods directly. None of it runs in a playout."""
 
 from boardplay.core.face cimport BOOL, INT, PER_SEAT, SCALAR, SCHAR, field
 from boardplay.core.kernel cimport Rng
-from boardplay.games.passtally.board cimport (
+from boardplay.games.passtally.kernel cimport NUM_OFFSETS, PasstallyKernel
+from boardplay.games.passtally.layout cimport (
     NUM_ACTIONS,
     NUM_CELLS,
     NUM_DESIGNS,
-    NUM_OFFSETS,
     NUM_PILES,
     NUM_SLOTS,
     SIZE,
     TOTAL_TILES,
 )
-from boardplay.games.passtally.kernel cimport PasstallyKernel
-from boardplay.games.passtally.ring cimport destination, setup_slots_into
 
 from boardplay.core.face import Face
 
@@ -153,7 +151,7 @@ def marker_destination(PasstallyKernel kernel, int slot, int j) -> int:
     """Where the marker on ``slot`` lands with move kind j (0-3), or -1."""
     if not (0 <= slot < NUM_SLOTS and 0 <= j < 4):
         raise ValueError("slot must be 0-23 and j 0-3")
-    return destination(&kernel.p, slot, j, kernel.jump_step, kernel.continuous)
+    return kernel.move_destination(slot, j)
 
 
 def placement_possible(PasstallyKernel kernel) -> bool:
@@ -164,5 +162,5 @@ def placement_possible(PasstallyKernel kernel) -> bool:
 def marker_slots(PasstallyKernel kernel) -> list:
     """The legal slots for the next setup marker."""
     cdef int buffer[NUM_SLOTS]
-    cdef int count = setup_slots_into(&kernel.p, kernel.n, buffer)
+    cdef int count = kernel.setup_slots(buffer)
     return [buffer[i] for i in range(count)]

@@ -10,6 +10,13 @@ shares them. No order of the face-down tiles exists anywhere: a reveal's probabi
 the unrevealed composition (7 of each design minus those placed and face up), which is exactly a
 fair shuffle (§9).
 
+The module is split by job into parts compiled into this one extension (Cython ``include``, so
+every call among them stays a direct C call the compiler may inline): ``ring.pxi`` (marker
+moves and the setup slots), ``footprints.pxi`` (where a tile may go), ``lines.pxi`` (lines and
+their passes) and ``tensor.pxi`` (the observation tensor). ``kernel.pxd`` declares the position
+(its constants and the ``Position`` struct) and the class; this file keeps the tables, the
+``Kernel`` interface, the actions and the turn.
+
 The cold Python face (``snapshot``, ``restore``, ``line``...) that the facade, the position
 loader and the explanations use is ``fields.pyx``; no C method here touches a Python object.
 """
@@ -17,22 +24,7 @@ loader and the explanations use is ``fields.pyx``; no C method here touches a Py
 cimport cython
 
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, raw_bytes, raw_load, rng_below
-from boardplay.games.passtally.board cimport (
-    ACTIONS_PER_TURN, BIT_E, BIT_N, BIT_S, BIT_W, END_FINAL_ROUND, END_MAX_TURNS, END_NO_PLACEMENT,
-    END_NONE, FEATURE_SIZE, FINAL_ROUND_SCORE, MAX_SEATS, MOVE_BASE, NUM_ACTIONS, NUM_CELLS,
-    NUM_DESIGNS, NUM_OFFSETS, NUM_PILES, NUM_SLOTS, OBSERVATION_SIZE, PLACE_BASE, PLACE_PER_PILE,
-    SIZE, TILES_PER_DESIGN, TILES_PER_PILE, ctz,
-)
-
 from boardplay.games.passtally.layout cimport LINE_VP_SEAT0, PLAYERS, TILES_PILE_A, VP_SEAT0
-from boardplay.games.passtally.ring cimport (
-    destination,
-    has_move,
-    moves_into,
-    setup_placer,
-    setup_slots_into,
-)
-from boardplay.games.passtally.tensor cimport write_observation
 
 from boardplay.games.passtally import tables as _tables
 
@@ -85,15 +77,18 @@ def _load_tables():
     _fill(PLACED_B, t.PLACED_B, NUM_DESIGNS * 4)
     _fill(SYMMETRIC, t.SYMMETRIC, NUM_DESIGNS)
     _fill(VP, t.VP_TABLE, 57)
-    assert t.MOVE_STEPS == ((1, 1), (1, 2), (-1, 1), (-1, 2))  # as ``ring.destination`` has them
+    # ``destination`` (ring.pxi) walks the ring with these steps:
+    assert t.MOVE_STEPS == ((1, 1), (1, 2), (-1, 1), (-1, 2))
 
 
 _load_tables()
 
 
-
+# The parts (see the module docstring), after the tables they read.
+include "ring.pxi"
 include "footprints.pxi"
 include "lines.pxi"
+include "tensor.pxi"
 
 
 @cython.final
@@ -191,6 +186,14 @@ cdef class PasstallyKernel(Kernel):
 
     cdef bint pile_exhausted(self, int pile) noexcept:
         return self.p.face_up[pile] < 0 and self.p.hidden[pile] == 0
+
+    cdef int move_destination(self, int slot, int j) noexcept:
+        """``destination`` (ring.pxi) under this kernel's movement rules, for the cold face."""
+        return destination(&self.p, slot, j, self.jump_step, self.continuous)
+
+    cdef int setup_slots(self, int* out) noexcept:
+        """``setup_slots_into`` (ring.pxi) for the cold face: the next setup marker's slots."""
+        return setup_slots_into(&self.p, self.n, out)
 
     cdef int trace(self, int slot, int* passes, signed char* line_at) noexcept:
         """``trace_line`` (lines.pxi) for the cold face in ``fields.pyx``."""

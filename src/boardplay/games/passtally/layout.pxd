@@ -1,8 +1,9 @@
 # cython: language_level=3
 """Passtally's numbered layouts, declared once (``cpdef enum``): the board and component
-counts, the action id ranges, the end codes and the feature vector by index. ``board.pxd`` passes them on to the kernel and its
-compiled helpers, the compiled evaluation ``cimport``s them, and ``layout.pyx`` exports them to
-Python, where ``tables``, ``notation``, ``explain``, the facade and the evaluation import them.
+counts, the action id ranges, the end codes and the feature vector by index. ``kernel.pxd``
+passes them on to the kernel and its parts, the compiled evaluation ``cimport``s them, and
+``layout.pyx`` exports them to Python, where ``tables``, ``notation``, ``explain``, the facade
+and the evaluation import them.
 (A module of its own because ``tables.py``, which the kernel reads at import, builds its id
 helpers from these numbers.)"""
 

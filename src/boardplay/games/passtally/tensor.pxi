@@ -1,18 +1,6 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The observation tensor written from a ``Position`` (``PasstallyKernel.observe_into``), as an
-inline function the kernel compiles in."""
-
-from boardplay.games.passtally.board cimport (
-    CELL_PLANES,
-    MAX_SEATS,
-    NUM_CELLS,
-    NUM_DESIGNS,
-    NUM_PILES,
-    NUM_SLOTS,
-    OBSERVATION_SIZE,
-    SIZE,
-    Position,
-)
+"""Passtally kernel, part: the observation tensor, written from a ``Position``. Included by
+``kernel.pyx``; ``inline``, since ``observe_into`` is its one caller. A part of its own because it
+alone knows the tensor's layout (docs/formats/passtally.md)."""
 
 
 cdef inline void write_observation(Position* p, int n, int player, float* out) noexcept:

@@ -1,9 +1,9 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The ring of 24 slots as inline functions over a ``Position``, compiled into the kernel: where a
-marker lands (§6), a seat's marker moves, and the setup placements (§3). Move kind j is
-``MOVE_STEPS[j]`` of ``tables.py``: +1, +2, -1, -2 slots."""
-
-from boardplay.games.passtally.board cimport MOVE_BASE, NUM_SLOTS, SIZE, Position, ctz
+"""Passtally kernel, part: the ring of 24 slots (spec §3, §6). Where a marker lands, a seat's
+marker moves, and the setup placements. Move kind j is ``MOVE_STEPS[j]`` of ``tables.py``: +1,
++2, -1, -2 slots. Included by ``kernel.pyx``. The functions take the ``Position`` and the rule
+options, not the kernel, and are ``inline`` because ``legal_into``, ``playout_action`` and
+``move_marker`` call them on every turn; the cold face (``fields.pyx``) reaches them through the
+kernel's ``move_destination`` and ``setup_slots``."""
 
 
 cdef inline int destination(Position* p, int slot, int j, bint jump_step,
