@@ -11,6 +11,7 @@ from boardplay.core.kernel cimport Kernel, Rng
 # layout.pxd; the kernel and its parts see them through this file.
 from boardplay.games.passtally.layout cimport (
     ACTIONS_PER_TURN, CELL_PLANES, END_FINAL_ROUND, END_MAX_TURNS, END_NO_PLACEMENT, END_NONE,
+    FEATURE_SIZE,
     FINAL_ROUND_SCORE, MAX_SEATS, MOVE_BASE, NUM_ACTIONS, NUM_CELLS, NUM_DESIGNS, NUM_PILES,
     NUM_SLOTS, OBSERVATION_SIZE, PLACE_BASE, PLACE_PER_PILE, SIZE, TILES_PER_DESIGN,
     TILES_PER_PILE, TOTAL_TILES,
@@ -22,7 +23,6 @@ cdef extern from *:
 
 cdef enum:
     NUM_OFFSETS = 144
-    FEATURE_SIZE = 10
 
 cdef enum:
     # The orientation bits of ``Position.orient``: bit k for orientation k (E, S, W, N).

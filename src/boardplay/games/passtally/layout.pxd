@@ -55,3 +55,5 @@ cpdef enum Feature:
     TILES_PILE_B = 7
     TILES_PILE_C = 8
     PLAYERS = 9
+    # One past the last feature: the vector's length (``Kernel.feature_size``), named nothing.
+    FEATURE_SIZE

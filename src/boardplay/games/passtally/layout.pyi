@@ -37,5 +37,6 @@ class Feature(IntEnum):
     TILES_PILE_B = 7
     TILES_PILE_C = 8
     PLAYERS = 9
+    FEATURE_SIZE = 10
 
 FEATURE_NAMES: Final[tuple[str, ...]]

@@ -14,7 +14,6 @@ cdef enum:
     SIDE = 23
     CELLS = 529
     PLANES = 17
-    FEATURES = 7
     SNAP_NONE = 0
     SNAP_KNOWN = 1
     SNAP_NEVER = 2

@@ -26,7 +26,8 @@ from libc.string cimport memcmp, memcpy, memset
 
 from boardplay.core.kernel cimport TERMINAL, Kernel, raw_bytes, raw_load
 from boardplay.games.potlatch.layout cimport (
-    BLUE_STACKS, NUM_ACTIONS, PAWN_MOVES, RED_BREAKS, RED_CROWNS, RED_STACKS, TO_MOVE,
+    BLUE_STACKS, FEATURE_SIZE, NUM_ACTIONS, PAWN_MOVES, RED_BREAKS, RED_CROWNS, RED_STACKS,
+    TO_MOVE,
 )
 
 
@@ -205,7 +206,7 @@ cdef class PotlatchKernel(Kernel):
         self.action_space = NUM_ACTIONS
         self.chance_space = 0
         self.observation_size = PLANES * CELLS
-        self.feature_size = FEATURES
+        self.feature_size = FEATURE_SIZE
         self.compact_size = CELLS + 8
         self.s.n_actions = n_actions
         self.s.b.blank_free = blank_free

@@ -23,3 +23,5 @@ cpdef enum Feature:
     BLUE_STACKS = 4
     BLUE_CROWNS = 5
     BLUE_BREAKS = 6
+    # One past the last feature: the vector's length (``Kernel.feature_size``), named nothing.
+    FEATURE_SIZE

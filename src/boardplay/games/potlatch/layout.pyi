@@ -14,5 +14,6 @@ class Feature(IntEnum):
     BLUE_STACKS = 4
     BLUE_CROWNS = 5
     BLUE_BREAKS = 6
+    FEATURE_SIZE = 7
 
 FEATURE_NAMES: Final[tuple[str, ...]]

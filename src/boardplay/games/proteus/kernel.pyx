@@ -24,9 +24,9 @@ from libc.string cimport memcpy, memset
 
 from boardplay.core.kernel cimport TERMINAL, Kernel, raw_bytes, raw_load
 from boardplay.games.proteus.layout cimport (
-    ACTIVE_GOAL, BLACK_COLOR, BLACK_LINE, BLACK_SHAPE, BLUE, COLOR_GOAL, DRAW, MOVE_BASE, NONE,
-    NUM_ACTIONS, OBSERVATION_SIZE, ONGOING, PASS, PIECE_BASE, POLARITY, RED, THREE_IN_LINE,
-    TO_MOVE, TRADE_BASE, WHITE_LINE, YELLOW,
+    ACTIVE_GOAL, BLACK_COLOR, BLACK_LINE, BLACK_SHAPE, BLUE, COLOR_GOAL, DRAW, FEATURE_SIZE,
+    MOVE_BASE, NONE, NUM_ACTIONS, OBSERVATION_SIZE, ONGOING, PASS, PIECE_BASE, POLARITY, RED,
+    THREE_IN_LINE, TO_MOVE, TRADE_BASE, WHITE_LINE, YELLOW,
 )
 
 
@@ -35,9 +35,6 @@ cdef extern from *:
 
 from boardplay.games.proteus import tables
 
-
-cdef enum:
-    FEATURE_SIZE = 8
 
 include "repetition.pxi"
 include "movement.pxi"

@@ -54,3 +54,5 @@ cpdef enum Feature:
     WHITE_SHAPE = 5
     ACTIVE_GOAL = 6
     TO_MOVE = 7
+    # One past the last feature: the vector's length (``Kernel.feature_size``), named nothing.
+    FEATURE_SIZE

@@ -35,5 +35,6 @@ class Feature(IntEnum):
     WHITE_SHAPE = 5
     ACTIVE_GOAL = 6
     TO_MOVE = 7
+    FEATURE_SIZE = 8
 
 FEATURE_NAMES: Final[tuple[str, ...]]
