@@ -12,7 +12,9 @@ import pytest
 from montana_helpers import fresh, play, set_workers
 
 import boardplay
-from boardplay.core.errors import OptionError, PositionError
+from boardplay.core.errors import IllegalActionError, OptionError, PositionError
+from boardplay.games.montana import layout as L
+from boardplay.games.montana import notation as N
 from boardplay.games.montana.board import DIRS, START_HEX, SplitMix64, generate, make_board
 from boardplay.games.montana.data import load_components
 
@@ -146,6 +148,19 @@ def test_custom_data_file_changes_values(tmp_path: Path) -> None:
     play(state, "work:B1:Cu")
     assert state.silver[p] == before + 5
     assert state.to_json()["data"]["id"] == "printed-test"
+
+
+def test_refusals_name_the_values_of_the_games_data_file(tmp_path: Path) -> None:
+    """``explain`` reads the data file the kernel's tables were built from, not the shipped
+    one: the bank space that takes 3 workers in the shipped file takes 2 in this one."""
+    raw = shipped()
+    raw["bank"][3]["workers"] = 2
+    state = fresh(data=write(tmp_path, raw))
+    set_workers(state, state.active, Cu=1)
+    action = L.WORK_BANK + 3 * len(N.WORKER_SETS) + N.WORKER_SET_INDEX[(1, 0, 0, 0)]
+    assert state.action_to_string(action) == "work:B4:Cu"
+    with pytest.raises(IllegalActionError, match=r"B4 takes exactly 2 worker\(s\)"):
+        state.apply_action(action)
 
 
 def test_position_from_other_data_file_is_rejected(tmp_path: Path) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from boardplay.games.montana import layout as L
 from boardplay.games.montana import notation as N
-from boardplay.games.montana.board import GRID_CELLS
 from boardplay.games.montana.data import (
     GOODS,
     MAX_AREA_SPACES,
@@ -18,6 +17,7 @@ from boardplay.games.montana.data import (
     MAX_ROWS,
     MAX_WHEEL,
 )
+from boardplay.games.montana.layout import GRID_CELLS
 
 
 def test_each_action_range_holds_one_id_per_choice_the_data_limits_allow() -> None:

@@ -13,15 +13,15 @@ cdef void _apply_main(MontanaKernel self, int action) noexcept:
         self.s.decider = CHANCE
     elif action == CITY:
         self.s.main = M_CITY
-        _take_goods(self, p, PUMPKIN, 1)
+        _take_goods(self, p, PUMPKIN_GOOD, 1)
         for c in range(4):
             self.s.out[c] = 0
         self.s.opp = self.s.chain = self.s.cursor = 0
         self.s.stage = PLACE_STAGE
         self.s.decider = p
     elif WORK_BANK <= action < WORK_PROD:
-        space = (action - WORK_BANK) // NSETS
-        ms = (action - WORK_BANK) % NSETS
+        space = (action - WORK_BANK) // WORKER_SET_COUNT
+        ms = (action - WORK_BANK) % WORKER_SET_COUNT
         self.s.main = M_BANK
         _pay_workers(self, p, ms)
         for c in range(4):
@@ -29,8 +29,8 @@ cdef void _apply_main(MontanaKernel self, int action) noexcept:
         self.s.silver[p] += t.bank_silver[space]
         _end_turn(self)
     elif WORK_PROD <= action < BUILD:
-        cell = (action - WORK_PROD) // NPARTS
-        ms = (action - WORK_PROD) % NPARTS
+        cell = (action - WORK_PROD) // PART_SET_COUNT
+        ms = (action - WORK_PROD) % PART_SET_COUNT
         area = cell // MAX_AREA_SPACES
         sp = cell % MAX_AREA_SPACES
         self.s.main = M_PRODUCTION
@@ -63,8 +63,8 @@ cdef void _apply_push(MontanaKernel self, int steps) noexcept:
     cdef Tables t = self.t
     cdef int p = self.s.active, paid = steps * t.grain_per_push, final, c
     self.s.push = steps
-    self.s.goods[p][GRAIN] -= paid
-    self.s.supply_goods[GRAIN] += paid
+    self.s.goods[p][GRAIN_GOOD] -= paid
+    self.s.supply_goods[GRAIN_GOOD] += paid
     final = (self.s.spin + steps) % t.wheel_n
     for c in range(4):
         self.s.received[c] = t.wheel_fixed[final][c]
@@ -185,9 +185,9 @@ cdef void _next_reward(MontanaKernel self) noexcept:
         spot = self.s.contractor[p]
         if spot != HOME:
             cost = self.t.column_cost[spot % self.t.ncols]
-            if self.s.goods[p][PUMPKIN] >= cost:
-                self.s.goods[p][PUMPKIN] -= cost
-                self.s.supply_goods[PUMPKIN] += cost
+            if self.s.goods[p][PUMPKIN_GOOD] >= cost:
+                self.s.goods[p][PUMPKIN_GOOD] -= cost
+                self.s.supply_goods[PUMPKIN_GOOD] += cost
                 self.s.stage = REWARD
                 self.s.decider = p
                 return

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from boardplay.games.montana.data import GRID_RADIUS, Components, HexSpec
+from boardplay.games.montana.data import Components, HexSpec
+from boardplay.games.montana.layout import GRID_RADIUS, GRID_WIDTH
 
 MASK = (1 << 64) - 1
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -20,8 +21,6 @@ AXES = ((0, 3), (1, 4), (2, 5))
 """The 3 straight-line axes as pairs of opposite directions: E–W, NE–SW, NW–SE."""
 AXIS_NAMES = ("E-W", "NE-SW", "NW-SE")
 START_HEX = (0, 0)
-GRID_WIDTH = 2 * GRID_RADIUS + 1
-GRID_CELLS = GRID_WIDTH * GRID_WIDTH
 
 
 class SplitMix64:

@@ -7,7 +7,8 @@ drop in the printed values with ``boardplay.load("montana", data="path.json")``.
 ``OptionError`` naming the bad entry, so nobody plays with half-valid components.
 
 The vocabulary (4 worker colours, 6 goods kinds) is fixed by the rules and the notation; the
-counts and sizes are bounded so that the action space stays fixed (see ``actions.py``).
+counts and sizes are bounded by the data limits declared in ``layout.pxd`` (``MAX_WHEEL``...,
+re-exported here), so that the action space and the kernel's arrays stay fixed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,18 @@ from typing import Any
 
 from boardplay.core.errors import OptionError
 from boardplay.core.files import FileRefused, read_text_limited
+from boardplay.games.montana.layout import (
+    GRID_RADIUS,
+    MAX_AREA_SPACES,
+    MAX_BANK_SPACES,
+    MAX_BANK_WORKERS,
+    MAX_COLUMNS,
+    MAX_PICKS,
+    MAX_ROWS,
+    MAX_SYMBOLS,
+    MAX_UPGRADES,
+    MAX_WHEEL,
+)
 
 COLOURS = ("COPPER", "STONE", "GRAIN", "PUMPKIN")
 COLOUR_CODES = ("Cu", "St", "Gr", "Pu")
@@ -28,22 +41,6 @@ GOODS = ("COPPER_S", "COPPER_L", "STONE_S", "STONE_L", "GRAIN", "PUMPKIN")
 GOOD_CODES = ("c", "C", "s", "S", "g", "p")
 WILD = -1
 """A wheel symbol that lets the player choose any colour (W)."""
-GRAIN_GOOD = 4
-PUMPKIN_GOOD = 5
-
-# Bounds that keep the fixed action space fixed (actions.py); a data file must fit in them.
-MAX_BANK_SPACES = 8
-MAX_BANK_WORKERS = 4
-MAX_AREA_SPACES = 6
-MAX_ROWS = 6
-MAX_COLUMNS = 6
-MAX_UPGRADES = 6
-MAX_PICKS = 3
-MAX_WHEEL = 16
-MAX_SYMBOLS = 2
-GRID_RADIUS = 7
-"""Hexes live in the axial window -7..7 x -7..7 (the build action space)."""
-
 DEFAULT_DATA = "default"
 
 

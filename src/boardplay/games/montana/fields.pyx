@@ -15,11 +15,8 @@ from boardplay.games.montana.kernel cimport MontanaKernel
 from boardplay.games.montana.tables cimport MAX_HEX, MAX_LINES, PAD, PW
 
 from boardplay.core.face import Face
+from boardplay.games.montana import layout as L
 
-MAIN_ACTIONS = ("", "recruit", "bank", "production", "city", "build")
-"""``main``: the main action the active player chose (empty: none yet)."""
-END_REASONS = ("", "trigger", "max_turns")
-"""``ended_by``: why the game ended (empty while it runs)."""
 
 cdef MontanaKernel _k = MontanaKernel.__new__(MontanaKernel)
 
@@ -42,7 +39,7 @@ FACE = Face(_k, [
          "``stage.decider``; in an auction not always the active player), -1 at chance, -4 "
          "once over."),
     field(_k, "main", &_k.s.main, NAMED, SCALAR, "The active player's main action this turn.",
-          MAIN_ACTIONS),
+          L.MAIN_ACTIONS),
     _int("setup_seat", &_k.s.setup_seat, "The seat placing its setup settlement."),
     _int("setup_spin_no", &_k.s.setup_spin_no, "The setup spin being resolved."),
     _int("spin", &_k.s.spin, "The pending spin's wheel index, -1 for none."),
@@ -64,7 +61,7 @@ FACE = Face(_k, [
     _int("trigger_by", &_k.s.trigger_by, "Who triggered the final round, -1 for nobody."),
     _bool("final_pending", &_k.s.final_pending, "Whether the final round is still to come."),
     _int("won_mask", &_k.s.won, "The winners as a bit set (0: a draw), -1 while running."),
-    field(_k, "ended_by", &_k.s.ended_by, NAMED, SCALAR, "Why the game ended.", END_REASONS),
+    field(_k, "ended_by", &_k.s.ended_by, NAMED, SCALAR, "Why the game ended.", L.END_REASONS),
     _int("supply_cattle", &_k.s.supply_cattle, "Cattle in the general supply."),
     _int("canteens_used", &_k.s.canteens_used, "Canteens taken off the lakes."),
     _int("canteens_box", &_k.s.canteens_box, "Canteens left in the box."),
@@ -195,6 +192,17 @@ def load_board(MontanaKernel k, int seed) -> bool:
     k.t.make_land(seed, &k.b)
     k._clear_hexes()
     return k.b.count > 0
+
+
+def components(MontanaKernel k):
+    """The parsed data file (``data.Components``) the kernel's tables were built from."""
+    return k.t.args[0]
+
+
+def area_slot(MontanaKernel k, int area) -> int:
+    """The worker-board part (``slots`` index) of ``area``'s first production space's left
+    part."""
+    return k.t.area_slot[area]
 
 
 def buildable(MontanaKernel k, int player, int h) -> bool:

@@ -14,8 +14,7 @@ from boardplay.games.montana import layout as L
 from boardplay.games.montana import notation as A
 from boardplay.games.montana import presentation
 from boardplay.games.montana.data import DEFAULT_DATA, Components, load_components
-from boardplay.games.montana.explain import explain_illegal
-from boardplay.games.montana.observation import OBSERVATION_SIZE, observe
+from boardplay.games.montana.observation import observe
 from boardplay.games.montana.position import export_position, load_position
 from boardplay.games.montana.render import render_state
 from boardplay.games.montana.state import MontanaGameBase, MontanaState, new_kernel
@@ -176,7 +175,7 @@ class MontanaGame(MontanaGameBase):
         return load_position(self, position)
 
     def observation_shape(self) -> tuple[int, ...]:
-        return (OBSERVATION_SIZE,)
+        return (L.OBSERVATION_SIZE,)
 
     @cached_property
     def _table(self) -> dict[str, Any]:
@@ -190,9 +189,6 @@ class MontanaGame(MontanaGameBase):
         if board is not None:
             hints["landscape"] = presentation.landscape(board)
         return hints
-
-    def explain(self, state: MontanaState, action: object) -> str:
-        return explain_illegal(state, action)
 
     def export_position(self, state: State) -> dict[str, Any]:
         assert isinstance(state, MontanaState)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from boardplay.core.fields import Field
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
-from boardplay.games.montana.layout import HOME, STAGE_NAMES
+from boardplay.games.montana.layout import HOME, STAGE_NAMES, TRADE_STAGES
 from boardplay.games.montana.state import (
     BOARD,
     BUILD_NEXT,
@@ -22,7 +22,6 @@ from boardplay.games.montana.state import (
     SETUP_SPIN,
     SETUP_WILD,
     START,
-    TRADE_STAGES,
     WILD_STAGE,
     MontanaState,
 )

@@ -5,10 +5,11 @@
 cimport cython
 
 from boardplay.core.kernel cimport Kernel
-from boardplay.games.montana.tables cimport MAX_LINES, MAX_SLOTS, PCELLS, Land, Tables
+from boardplay.games.montana.layout cimport MAX_SLOTS
+from boardplay.games.montana.tables cimport MAX_LINES, PCELLS, Land, Tables
 
 
-cdef struct Pos:
+cdef struct Position:
     int stage, decider, main, setup_seat, setup_spin_no, spin, push, wilds, excess
     int after_overflow, prod_area, prod_space, builds_paid, opp, chain, cursor
     int start_player, active, turn_number, extra_turn, trigger_by, final_pending
@@ -43,7 +44,7 @@ cdef struct Pos:
 @cython.final
 cdef class MontanaKernel(Kernel):
     cdef Tables t
-    cdef Pos s
+    cdef Position s
     cdef Land b
 
     cdef void _clear_hexes(self) noexcept

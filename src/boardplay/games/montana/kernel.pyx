@@ -1,10 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Montana's rules as a typed kernel (rules spec §3–§10): the whole game over fixed C fields.
 
-The mutable position is one C struct (``Pos``), so ``copy_from`` is a struct assignment; the
-landscape is a second struct (``Land``, see tables.pyx) dealt in C from the board seed and copied
-only when the other kernel holds another board. Hexes live in a padded 17x17 axial window, so a
-neighbour is ``cell + step[d]`` and the border (kind NONE, never owned) ends every walk.
+The mutable position is one C struct (``Position``), so ``copy_from`` is a struct assignment;
+the landscape is a second struct (``Land``, see tables.pyx) dealt in C from the board seed and
+copied only when the other kernel holds another board. Hexes live in a padded 17x17 axial
+window, so a neighbour is ``cell + step[d]`` and the border (kind NONE, never owned) ends every
+walk.
 Automatic steps (payments, shortage returns, cleanup, auction payment, build effects,
 compensation) happen inside the transition that causes them, never as extra decisions.
 
@@ -25,56 +26,48 @@ from libc.string cimport memset
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, raw_bytes, raw_load
 from boardplay.games.montana.layout cimport (
     F_CANTEENS, F_CATTLE, F_GOODS, F_MAIN_SEAT, F_PARTIAL_COST, F_PARTIAL_HAVE, F_READY,
-    F_SETTLEMENTS, F_SETTLEMENTS_LEFT, F_SILVER, F_WORKERS,
+    F_SETTLEMENTS, F_SETTLEMENTS_LEFT, F_SILVER, F_WORKERS, FEATURE_SIZE,
     BOARD, BOARD_OUTCOMES, BUILD, BUILD_NEXT, CANTEEN, CHANCE_BOARD, CHANCE_SPIN, CHANCE_START,
     CITY, END, END_STAGE, HOME, MAIN, NUM_ACTIONS, OVER, OVERFLOW, PASS, PLACE, PLACE_STAGE, PUSH,
     PUSH_STAGE, RECRUIT, RETURN, REWARD, REWARD_PICK, REWARD_UP, RIGHT, RIGHT_NONE, RIGHT_STAGE,
     SEAT_FEATURES, SETUP_SPIN, SETUP_WILD, SPIN, START, STOP, TRADE, TRADE_SILVER, TURN_END, WILD,
     WILD_STAGE, WORK_BANK, WORK_PROD,
+    BY_MAX_TURNS, BY_TRIGGER, M_BANK, M_BUILD, M_CITY, M_PRODUCTION, M_RECRUIT,
+    CONTRACTOR_FEATURES, GRAIN_GOOD, HEX_FEATURES, MAX_AREA_SPACES, MAX_COLUMNS, MAX_SLOTS,
+    MAX_WHEEL, OBSERVATION_SIZE, PART_SET_COUNT, PICK_SET_COUNT, PLAYER_FEATURES, PUMPKIN_GOOD,
+    UPGRADE_PAIR_COUNT, WORKER_SET_COUNT,
 )
 from boardplay.games.montana.tables cimport (
-    K_LAKE, K_MOUNTAIN, K_PLAIN, MAX_HEX, MAX_LINES, MAX_SLOTS, PAD, PCELLS, PW, Land, Tables,
+    K_LAKE, K_MOUNTAIN, K_PLAIN, MAX_HEX, MAX_LINES, PAD, PCELLS, PW, Land, Tables,
 )
 
+from boardplay.games.montana import board
 from boardplay.games.montana import notation as N
 
-cdef enum:
-    NSETS = 69
-    NPARTS = 14
-    NPICKS = 83
-    NPAIRS = 28
-    MAX_COLUMNS = 6
-    MAX_AREA_SPACES = 6
-    # ``main`` (notation of the position JSON: "", recruit, bank, production, city, build)
-    M_RECRUIT = 1
-    M_BANK = 2
-    M_PRODUCTION = 3
-    M_CITY = 4
-    M_BUILD = 5
-    BY_TRIGGER = 1
-    BY_MAX_TURNS = 2
-    GRAIN = 4
-    PUMPKIN = 5
-    FEATURES = 38
-    OBSERVATION = 4548
-
-cdef int SET_W[NSETS][4]
-cdef int SET_SIZE[NSETS]
-cdef int BY_SIZE[5][NSETS]
+cdef int SET_W[WORKER_SET_COUNT][4]
+cdef int SET_SIZE[WORKER_SET_COUNT]
+cdef int BY_SIZE[5][WORKER_SET_COUNT]
 cdef int BY_SIZE_N[5]
-cdef int PICK_G[NPICKS][6]
-cdef int PICK_SIZE[NPICKS]
-cdef int PAIR[NPAIRS][2]
+cdef int PICK_G[PICK_SET_COUNT][6]
+cdef int PICK_SIZE[PICK_SET_COUNT]
+cdef int PAIR[UPGRADE_PAIR_COUNT][2]
 cdef int GRID_OF[PCELLS]
 """The build-action cell (15x15 window) of a padded cell, -1 on the border."""
+cdef int AXIS_DIR[3][2]
+"""The two opposite directions of each line axis (``board.AXES``)."""
+cdef int AXIS_UP[3]
+"""The direction of each axis along which the padded cell index grows (E, SW, SE)."""
 
 
 def _init_static():
-    """Copy the multiset tables of notation.py into C (checking they fit the arrays)."""
+    """Copy the multiset tables of notation.py into C. Their sizes are C array sizes, so
+    layout.pxd declares them (the action ranges are built from them) and this checks that
+    notation's lists, computed from the data limits, have exactly those sizes."""
     cdef int i, k
-    if (len(N.WORKER_SETS), len(N.PICK_SETS), len(N.UPGRADE_PAIRS)) != (NSETS, NPICKS, NPAIRS):
-        raise ImportError("montana kernel: the multiset tables of notation.py changed size")
-    if N.PART_SETS != list(range(NPARTS)):
+    counts = (len(N.WORKER_SETS), len(N.PICK_SETS), len(N.UPGRADE_PAIRS))
+    if counts != (WORKER_SET_COUNT, PICK_SET_COUNT, UPGRADE_PAIR_COUNT):
+        raise ImportError("montana kernel: notation.py's multisets are not layout.pxd's counts")
+    if N.PART_SETS != list(range(PART_SET_COUNT)):
         raise ImportError("montana kernel: the production part sets changed")
     for k in range(5):
         BY_SIZE_N[k] = 0
@@ -96,18 +89,14 @@ def _init_static():
     for i in range(MAX_HEX):
         q, r = N.grid_coords(i)
         GRID_OF[(r + PAD) * PW + q + PAD] = i
+    for i, (forward, back) in enumerate(board.AXES):
+        AXIS_DIR[i][0] = forward
+        AXIS_DIR[i][1] = back
+        dq, dr = board.DIRS[forward]
+        AXIS_UP[i] = forward if dq + dr * PW > 0 else back
 
 
 _init_static()
-
-
-cdef int AXIS_DIR[3][2]
-AXIS_DIR[0][:] = [0, 3]
-AXIS_DIR[1][:] = [1, 4]
-AXIS_DIR[2][:] = [2, 5]
-cdef int AXIS_UP[3]
-"""The direction of each axis along which the padded cell index grows (E, SW, SE)."""
-AXIS_UP[:] = [0, 4, 5]
 
 
 include "work.pxi"
@@ -117,7 +106,7 @@ include "observe.pxi"
 
 
 cdef class MontanaKernel(Kernel):
-    """One Montana position: ``Pos`` (everything that changes) and ``Land`` (the board)."""
+    """One Montana position: ``Position`` (everything that changes) and ``Land`` (the board)."""
 
     def __init__(self, int num_players, Tables tables):
         cdef int p, c
@@ -127,8 +116,8 @@ cdef class MontanaKernel(Kernel):
         self.num_players = tables.n
         self.action_space = NUM_ACTIONS
         self.chance_space = CHANCE_BOARD + BOARD_OUTCOMES  # the outcome ids, as max_chance_outcomes
-        self.observation_size = OBSERVATION
-        self.feature_size = FEATURES
+        self.observation_size = OBSERVATION_SIZE
+        self.feature_size = FEATURE_SIZE
         self.b.seed = -1
         self.b.count = 0
         self.s.stage = BOARD
@@ -178,7 +167,7 @@ cdef class MontanaKernel(Kernel):
         return count
 
     cdef int legal_into(self, int* out) noexcept:
-        cdef Pos* s = &self.s
+        cdef Position* s = &self.s
         cdef Tables t = self.t
         cdef int stage = s.stage, p = s.decider, k = 0, i, most, first, count
         if stage == OVER:
@@ -197,8 +186,8 @@ cdef class MontanaKernel(Kernel):
             return _build_options(self, p, out, k)
         if stage == PUSH_STAGE:
             most = t.max_push
-            if t.grain_per_push > 0 and s.goods[p][GRAIN] // t.grain_per_push < most:
-                most = s.goods[p][GRAIN] // t.grain_per_push
+            if t.grain_per_push > 0 and s.goods[p][GRAIN_GOOD] // t.grain_per_push < most:
+                most = s.goods[p][GRAIN_GOOD] // t.grain_per_push
             for i in range(most + 1):
                 out[i] = PUSH + i
             return _trades(self, out, most + 1)
@@ -215,7 +204,7 @@ cdef class MontanaKernel(Kernel):
         if stage == RIGHT_STAGE:
             out[0] = RIGHT_NONE
             k = 1
-            for i in range(NPARTS):
+            for i in range(PART_SET_COUNT):
                 if _part_ok(self, p, i, t.area_colour[s.prod_area]):
                     out[k] = RIGHT + i
                     k += 1
@@ -307,12 +296,12 @@ cdef class MontanaKernel(Kernel):
     def save(self) -> tuple:
         """Pickling (``Kernel.__reduce__``): the option tables (pickled as what built them),
         the position and the board."""
-        return (self.t, raw_bytes(&self.s, sizeof(Pos)), raw_bytes(&self.b, sizeof(Land)))
+        return (self.t, raw_bytes(&self.s, sizeof(Position)), raw_bytes(&self.b, sizeof(Land)))
 
     def restore(self, tuple saved) -> None:
         tables, position, land = saved
         self.t = tables
-        raw_load(&self.s, sizeof(Pos), position, "position")
+        raw_load(&self.s, sizeof(Position), position, "position")
         raw_load(&self.b, sizeof(Land), land, "board")
 
     cdef void copy_from(self, Kernel other) noexcept:
@@ -404,11 +393,11 @@ cdef class MontanaKernel(Kernel):
         computed in double and rounded once to float32."""
         cdef Tables t = self.t
         cdef int n = t.n, i, c, k, p, base, spot, off, canteens = 0
-        for i in range(OBSERVATION):
+        for i in range(OBSERVATION_SIZE):
             out[i] = 0.0
         for i in range(self.b.count):
             c = self.b.cells[i]
-            base = GRID_OF[c] * 18
+            base = GRID_OF[c] * HEX_FEATURES
             if self.s.owner[c] >= 0:
                 out[base + (self.s.owner[c] - player + n) % n] = 1.0
                 out[base + 4] = <float>(self.s.hex_tiles[c] / 3.0)
@@ -420,9 +409,9 @@ cdef class MontanaKernel(Kernel):
             canteens += self.s.canteen_on[c]
             for k in range(6):
                 out[base + 12 + k] = <float>(self.b.cost[c][k] / 2.0)
-        off = MAX_HEX * 18
+        off = MAX_HEX * HEX_FEATURES
         for p in range(n):
-            base = off + (p - player + n) % n * 16
+            base = off + (p - player + n) % n * PLAYER_FEATURES
             out[base] = <float>(self.s.silver[p] / 20.0)
             for k in range(6):
                 out[base + 1 + k] = <float>(self.s.goods[p][k] / 5.0)
@@ -433,21 +422,21 @@ cdef class MontanaKernel(Kernel):
             out[base + 13] = <float>(self.s.tiles[p] / 12.0)
             out[base + 14] = <float>(self.s.regular_turns[p] / 100.0)
             out[base + 15] = 1.0
-        off += 64
+        off += 4 * PLAYER_FEATURES
         for i in range(t.num_slots):
             for k in range(4):
                 out[off + 4 * i + k] = <float>(self.s.slots[i][k] / 2.0)
         off += MAX_SLOTS * 4
         for p in range(n):
-            base = off + (p - player + n) % n * 37
+            base = off + (p - player + n) % n * CONTRACTOR_FEATURES
             spot = self.s.contractor[p]
             if spot == HOME:
-                out[base + 36] = 1.0
+                out[base + CONTRACTOR_FEATURES - 1] = 1.0
             else:
                 out[base + spot // t.ncols * MAX_COLUMNS + spot % t.ncols] = 1.0
-        off += 4 * 37
+        off += 4 * CONTRACTOR_FEATURES
         out[off + self.s.stage] = 1.0
-        off += 15
+        off += OVER + 1
         if self.s.decider >= 0:
             out[off + (self.s.decider - player + n) % n] = 1.0
         if self.s.active >= 0:
@@ -455,7 +444,7 @@ cdef class MontanaKernel(Kernel):
         off += 8
         if self.s.spin >= 0:
             out[off + self.s.spin] = 1.0
-        off += 16
+        off += MAX_WHEEL
         out[off] = <float>(self.s.push / 7.0) if self.s.push >= 0 else 0.0
         out[off + 1] = <float>(self.s.wilds / 4.0)
         out[off + 2] = <float>(self.s.excess / 4.0)

@@ -1,12 +1,44 @@
 # cython: language_level=3
-"""Montana's numbered layouts, declared once (``cpdef enum``): the action and chance id ranges,
-the stages (spec §10) and the feature vector by index. The kernel and the compiled evaluation
-``cimport`` them as C constants; ``layout.pyx`` exports them to Python, where ``notation`` (the
-action ids), the facade (the stages) and the evaluation import them. The ranges are bounded by
-the data limits of ``data.py`` (so every valid data file uses the same space), and
-``tests/games/montana/test_montana_layout.py`` checks each range against them."""
+"""Montana's numbered layouts, declared once (``cpdef enum``): the data limits, the action and
+chance id ranges, the stages (spec §10), the main actions and end reasons, the feature vector by
+index and the observation tensor's size. The kernel, its tables and the compiled evaluation
+``cimport`` them as C constants (C array sizes must be known when compiling); ``layout.pyx``
+exports them to Python, where ``data`` (the limits), ``notation`` (the action ids), ``explain``
+and the facade (the stages) and the evaluation import them. The action ranges are sums of the
+data limits and the choice counts, so every valid data file uses the same space;
+``tests/games/montana/test_montana_layout.py`` checks each range against notation's choices."""
 
 cpdef enum:
+    # The data limits: a data file must fit in them (data.py checks it when loading), so the
+    # action space and the kernel's arrays are the same for every valid file.
+    MAX_BANK_SPACES = 8
+    MAX_BANK_WORKERS = 4
+    MAX_AREA_SPACES = 6
+    MAX_ROWS = 6
+    MAX_COLUMNS = 6
+    MAX_UPGRADES = 6
+    MAX_PICKS = 3
+    MAX_WHEEL = 16
+    MAX_SYMBOLS = 2
+    # Hexes lie in the axial window -GRID_RADIUS..GRID_RADIUS squared (the build action space).
+    GRID_RADIUS = 7
+    GRID_WIDTH = 2 * GRID_RADIUS + 1
+    GRID_CELLS = GRID_WIDTH * GRID_WIDTH
+    # The worker board's parts: each bank space, then two parts per production space.
+    MAX_SLOTS = MAX_BANK_SPACES + 4 * 2 * MAX_AREA_SPACES
+    # The goods kinds the rules name (data.GOODS order): grain pays the arrow push, pumpkins
+    # the contractor spots.
+    GRAIN_GOOD = 4
+    PUMPKIN_GOOD = 5
+    # The choice tables of notation.py, counted: worker multisets of size 1..MAX_BANK_WORKERS,
+    # the production part sets (those of size 1..2, the first ones), pick multisets of 6 goods
+    # of size 1..MAX_PICKS, upgrade pairs (a, b) with a + b <= MAX_UPGRADES. The kernel checks
+    # notation's lists against them when it is imported.
+    WORKER_SET_COUNT = 69
+    PART_SET_COUNT = 14
+    PICK_SET_COUNT = 83
+    UPGRADE_PAIR_COUNT = 28
+    TRADE_KINDS = 11     # the 6 goods, silver (TRADE_SILVER), the 4 worker colours
     # Action ids. Single actions, then ranges: a range's base plus the index of the choice
     # (spin segment, trade kind, worker multiset, part set, contractor cell, upgrade pair, pick
     # set, bank space x workers, area x space x part set, build cell; notation.py spells them).
@@ -17,27 +49,27 @@ cpdef enum:
     CANTEEN = 4
     END = 5
     RIGHT_NONE = 6
-    PUSH = 7             # + wheel segment (MAX_WHEEL)
-    TRADE = 23           # + trade kind (11: TRADE_SILVER is silver)
-    WILD = 34            # + worker multiset (WORKER_SETS)
-    RETURN = 103         # + worker multiset
-    RIGHT = 172          # + production part set (PART_SETS)
-    PLACE = 186          # + contractor cell (MAX_ROWS x MAX_COLUMNS)
-    REWARD_UP = 222      # + upgrade pair (UPGRADE_PAIRS)
-    REWARD_PICK = 250    # + pick multiset (PICK_SETS)
-    WORK_BANK = 333      # + bank space x worker multiset
-    WORK_PROD = 885      # + (area x space) x part set
-    BUILD = 1221         # + build cell (GRID_CELLS)
-    NUM_ACTIONS = 1446
+    PUSH = RIGHT_NONE + 1                           # + wheel segment
+    TRADE = PUSH + MAX_WHEEL                        # + trade kind
+    WILD = TRADE + TRADE_KINDS                      # + worker multiset
+    RETURN = WILD + WORKER_SET_COUNT                # + worker multiset
+    RIGHT = RETURN + WORKER_SET_COUNT               # + production part set
+    PLACE = RIGHT + PART_SET_COUNT                  # + contractor cell (row x column)
+    REWARD_UP = PLACE + MAX_ROWS * MAX_COLUMNS      # + upgrade pair
+    REWARD_PICK = REWARD_UP + UPGRADE_PAIR_COUNT    # + pick multiset
+    WORK_BANK = REWARD_PICK + PICK_SET_COUNT        # + bank space x worker multiset
+    WORK_PROD = WORK_BANK + MAX_BANK_SPACES * WORKER_SET_COUNT  # + (area x space) x part set
+    BUILD = WORK_PROD + 4 * MAX_AREA_SPACES * PART_SET_COUNT    # + build cell
+    NUM_ACTIONS = BUILD + GRID_CELLS
     TRADE_SILVER = 6     # the trade kind that is silver (0..5 goods, 7..10 worker colours)
     # Chance outcome ids: spin segments, start seats, board seeds.
     CHANCE_SPIN = 0
-    CHANCE_START = 16
-    CHANCE_BOARD = 20
+    CHANCE_START = CHANCE_SPIN + MAX_WHEEL
+    CHANCE_BOARD = CHANCE_START + 4
     BOARD_OUTCOMES = 4096
-    # ``Pos.after_overflow``: the overflow ends the recruit, so the turn ends next.
+    # ``Position.after_overflow``: the overflow ends the recruit, so the turn ends next.
     TURN_END = -1
-    # ``Pos.contractor``: the contractor at home, on no cell of the contractor board.
+    # ``Position.contractor``: the contractor at home, on no cell of the contractor board.
     HOME = -1
     # The per-seat block of the feature vector (``Feature``), repeated for seats 0..3.
     SEAT_FEATURES = 9
@@ -78,5 +110,39 @@ cpdef enum Feature:
     F_READY = 6
     F_PARTIAL_HAVE = 7
     F_PARTIAL_COST = 8
-    F_MAIN_SEAT = 36
-    F_SETTLEMENTS = 37
+    F_MAIN_SEAT = 4 * SEAT_FEATURES
+    F_SETTLEMENTS
+    # One past the last feature: the vector's length (``Kernel.feature_size``), named nothing.
+    FEATURE_SIZE
+
+cpdef enum MainAction:
+    # ``Position.main``: the main action the active player chose this turn (none yet: M_NONE);
+    # the position JSON's ``stage.main`` spells it as ``MAIN_ACTIONS`` (layout.pyx).
+    M_NONE = 0
+    M_RECRUIT = 1
+    M_BANK = 2
+    M_PRODUCTION = 3
+    M_CITY = 4
+    M_BUILD = 5
+
+cpdef enum EndReason:
+    # ``Position.ended_by``: why the game ended (NOT_ENDED while it runs); ``END_REASONS``
+    # spells it.
+    NOT_ENDED = 0
+    BY_TRIGGER = 1
+    BY_MAX_TURNS = 2
+
+cpdef enum:
+    # The observation tensor (docs/formats/montana.md): per grid cell 18 numbers (owner by
+    # relative seat 4, tiles, kind 3, start, double, cattle, canteen, cost 6), per seat 16
+    # (silver, goods 6, cattle, canteens, workers 4, settlements, turns, present), per
+    # worker-board part 4, per seat its contractor (a row x column cell or home), the stage
+    # one-hot, the decider and the active seat (4 each), the spin, 8 pending numbers, and 15
+    # supply and end numbers.
+    HEX_FEATURES = 18
+    PLAYER_FEATURES = 16
+    CONTRACTOR_FEATURES = MAX_ROWS * MAX_COLUMNS + 1
+    STAGE_FEATURES = OVER + 1 + 4 + 4 + MAX_WHEEL + 8
+    GLOBAL_FEATURES = 15
+    OBSERVATION_SIZE = (GRID_CELLS * HEX_FEATURES + 4 * PLAYER_FEATURES + MAX_SLOTS * 4
+                        + 4 * CONTRACTOR_FEATURES + STAGE_FEATURES + GLOBAL_FEATURES)

@@ -3,6 +3,26 @@
 from enum import IntEnum
 from typing import Final
 
+MAX_BANK_SPACES: Final[int]
+MAX_BANK_WORKERS: Final[int]
+MAX_AREA_SPACES: Final[int]
+MAX_ROWS: Final[int]
+MAX_COLUMNS: Final[int]
+MAX_UPGRADES: Final[int]
+MAX_PICKS: Final[int]
+MAX_WHEEL: Final[int]
+MAX_SYMBOLS: Final[int]
+GRID_RADIUS: Final[int]
+GRID_WIDTH: Final[int]
+GRID_CELLS: Final[int]
+MAX_SLOTS: Final[int]
+GRAIN_GOOD: Final[int]
+PUMPKIN_GOOD: Final[int]
+WORKER_SET_COUNT: Final[int]
+PART_SET_COUNT: Final[int]
+PICK_SET_COUNT: Final[int]
+UPGRADE_PAIR_COUNT: Final[int]
+TRADE_KINDS: Final[int]
 RECRUIT: Final[int]
 CITY: Final[int]
 STOP: Final[int]
@@ -60,6 +80,31 @@ class Feature(IntEnum):
     F_PARTIAL_COST = 8
     F_MAIN_SEAT = 36
     F_SETTLEMENTS = 37
+    FEATURE_SIZE = 38
+
+class MainAction(IntEnum):
+    M_NONE = 0
+    M_RECRUIT = 1
+    M_BANK = 2
+    M_PRODUCTION = 3
+    M_CITY = 4
+    M_BUILD = 5
+
+class EndReason(IntEnum):
+    NOT_ENDED = 0
+    BY_TRIGGER = 1
+    BY_MAX_TURNS = 2
+
+HEX_FEATURES: Final[int]
+PLAYER_FEATURES: Final[int]
+CONTRACTOR_FEATURES: Final[int]
+STAGE_FEATURES: Final[int]
+GLOBAL_FEATURES: Final[int]
+OBSERVATION_SIZE: Final[int]
 
 STAGE_NAMES: Final[tuple[str, ...]]
+MAIN_ACTIONS: Final[tuple[str, ...]]
+END_REASONS: Final[tuple[str, ...]]
+CHANCE_STAGES: Final[tuple[int, ...]]
+TRADE_STAGES: Final[tuple[int, ...]]
 FEATURE_NAMES: Final[tuple[str, ...]]

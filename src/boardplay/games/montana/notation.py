@@ -16,17 +16,7 @@ from collections.abc import Sequence
 from itertools import combinations_with_replacement
 
 from boardplay.games.montana.board import grid_coords, grid_index
-from boardplay.games.montana.data import (
-    COLOUR_CODES,
-    GOOD_CODES,
-    MAX_AREA_SPACES,
-    MAX_BANK_WORKERS,
-    MAX_COLUMNS,
-    MAX_PICKS,
-    MAX_UPGRADES,
-    MAX_WHEEL,
-    Components,
-)
+from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES, Components
 from boardplay.games.montana.layout import (
     BOARD_OUTCOMES,
     BUILD,
@@ -36,6 +26,12 @@ from boardplay.games.montana.layout import (
     CHANCE_START,
     CITY,
     END,
+    MAX_AREA_SPACES,
+    MAX_BANK_WORKERS,
+    MAX_COLUMNS,
+    MAX_PICKS,
+    MAX_UPGRADES,
+    MAX_WHEEL,
     NUM_ACTIONS,
     PASS,
     PLACE,

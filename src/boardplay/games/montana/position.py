@@ -18,15 +18,12 @@ from boardplay.games.montana import layout as L
 from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import AXIS_NAMES, make_board
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
-from boardplay.games.montana.fields import MAIN_ACTIONS
 from boardplay.games.montana.invariants import check_conservation, check_stage
-from boardplay.games.montana.layout import HOME, STAGE_NAMES, TURN_END
+from boardplay.games.montana.layout import CHANCE_STAGES, HOME, STAGE_NAMES, TRADE_STAGES, TURN_END
 from boardplay.games.montana.state import (
     BOARD,
-    CHANCE_STAGES,
     EMPTY,
     OVER,
-    TRADE_STAGES,
     MontanaGameBase,
     MontanaState,
     new_kernel,
@@ -281,7 +278,7 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
         winners = result.member("winners")
         won = [w.integer(0, n - 1) for w in winners.items()]
         edit.won_mask = sum(1 << w for w in won)
-        edit.ended_by = result.member("reason").choice(("trigger", "max_turns"))
+        edit.ended_by = result.member("reason").choice(L.END_REASONS[1:])
         edit.write()
         winners.require(
             won == state.compute_winners(),
@@ -490,7 +487,7 @@ def _load_stage(state: _Draft, stage: int, stage_obj: Field) -> None:
         state.to_move = -1 if stage != OVER else -4
     else:
         state.to_move = decider.integer(0, n - 1)
-    state.main = stage_obj.member("main").choice(MAIN_ACTIONS)
+    state.main = stage_obj.member("main").choice(L.MAIN_ACTIONS)
     setup = stage_obj.member("setup")
     state.setup_seat = setup.member("seat").integer(0, n)
     state.setup_spin_no = setup.member("spin").integer(0, max(0, data.setup_spins - 1))

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import AXIS_NAMES
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
-from boardplay.games.montana.layout import HOME, STAGE_NAMES
-from boardplay.games.montana.state import CHANCE_STAGES, OVER, MontanaState
+from boardplay.games.montana.layout import CHANCE_STAGES, HOME, STAGE_NAMES
+from boardplay.games.montana.state import OVER, MontanaState
 
 CELL = 6
 

@@ -1,18 +1,17 @@
 """``MontanaState``: the thin facade over the compiled kernel (rules spec §3–§10 live there).
 
 The contract's hot verbs (legal actions, checked apply, clone) are ``KernelState``'s compiled
-ones; this module adds the notation, the rule-naming explanations (through the game, which wires
-``explain.py``) and typed accessors that show the kernel's C fields under the rulebook's names:
-the field table of ``fields.pyx`` (``MontanaFields``: scalars as ints, bools and texts, arrays
-as tuples read once) and the hex fields. They are read-only: play changes a position only
-through ``apply_action``, and the position loader (and a test building a position) writes
-through ``fields.load``. The board geometry of the dealt seed is ``board.Board`` (cached,
-shared), whose local hex order the hex fields use.
+ones; this module adds the notation, the rule-naming explanations (``explain.py``, below this
+module: it reads the kernel) and typed accessors that show the kernel's C fields under the
+rulebook's names: the field table of ``fields.pyx`` (``MontanaFields``: scalars as ints, bools
+and texts, arrays as tuples read once) and the hex fields. They are read-only: play changes a
+position only through ``apply_action``, and the position loader (and a test building a
+position) writes through ``fields.load``. The board geometry of the dealt seed is
+``board.Board`` (cached, shared), whose local hex order the hex fields use.
 """
 
 from __future__ import annotations
 
-import abc
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -23,9 +22,10 @@ from boardplay.games.montana import fields
 from boardplay.games.montana import notation as A
 from boardplay.games.montana.board import Board, make_board
 from boardplay.games.montana.data import Components
+from boardplay.games.montana.explain import explain_illegal
 from boardplay.games.montana.fields import MontanaFields
 from boardplay.games.montana.kernel import MontanaKernel
-from boardplay.games.montana.layout import HOME, SEAT_FEATURES, Stage
+from boardplay.games.montana.layout import CHANCE_STAGES, HOME, SEAT_FEATURES, Stage
 from boardplay.games.montana.tables import Tables
 
 # Stages (spec §10, numbered by ``layout.Stage``) under the facade's names: ``PUSH``, ``RIGHT``,
@@ -46,8 +46,6 @@ REWARD = int(Stage.REWARD)
 BUILD_NEXT = int(Stage.BUILD_NEXT)
 END = int(Stage.END_STAGE)
 OVER = int(Stage.OVER)
-CHANCE_STAGES = (BOARD, SETUP_SPIN, START, SPIN)
-TRADE_STAGES = (MAIN, PUSH, PLACE, REWARD, BUILD_NEXT, END)
 EMPTY = (0, 0, 0, 0)
 
 
@@ -80,10 +78,6 @@ class MontanaGameBase(Game):
     area_slot: tuple[int, ...]
     adjacent_any: bool
     max_turns: int
-
-    @abc.abstractmethod
-    def explain(self, state: MontanaState, action: object) -> str:
-        """Why ``action`` is illegal in ``state`` (explain.py)."""
 
 
 def new_kernel(game: MontanaGameBase) -> MontanaKernel:
@@ -284,7 +278,7 @@ class MontanaState(KernelState, MontanaFields, State):
         return f"{text}, {tiebreak}" if tiebreak else text
 
     def explain_illegal(self, action: object) -> str:
-        return self.game.explain(self, action)
+        return explain_illegal(self, action)
 
     def action_to_string(self, action: int) -> str:
         try:

@@ -1,15 +1,18 @@
 # cython: language_level=3
-"""C declarations shared by Montana's tables and kernel: data bounds, the padded hex window,
-the component tables of one game and a generated landscape (see tables.pyx)."""
+"""C declarations shared by Montana's tables and kernel: the padded hex window, the kernel's
+limits, the component tables of one game and a generated landscape (see tables.pyx)."""
+
+from boardplay.games.montana.layout cimport GRID_CELLS, GRID_RADIUS
+
 
 cdef enum:
-    # The padded 17x17 axial window (hexes lie within ±7, so every neighbour is inside it).
-    PAD = 8
-    PW = 17
-    PCELLS = 289
-    MAX_HEX = 225
-    # Data bounds (data.py) and kernel limits, checked when a data file is loaded.
-    MAX_SLOTS = 56
+    # The padded axial window: the hex window (``layout.pxd``) with a border of one hex, so
+    # every neighbour of a hex is inside it.
+    PAD = GRID_RADIUS + 1
+    PW = 2 * PAD + 1
+    PCELLS = PW * PW
+    MAX_HEX = GRID_CELLS
+    # Kernel limits, checked when a data file is loaded (Tables).
     MAX_LINES = 48
     MAX_TILES = 256
     MAX_LAYOUT = 64

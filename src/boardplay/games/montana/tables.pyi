@@ -7,8 +7,6 @@ from typing_extensions import disjoint_base
 
 from boardplay.games.montana.data import Components
 
-DIRECTIONS: tuple[tuple[int, int], ...]
-
 @disjoint_base
 class Tables:
     """One game's component values and options as C ints, shared by its kernels."""

@@ -13,12 +13,8 @@ from libc.string cimport memset
 from boardplay.core.kernel cimport Rng, rng_next
 
 from boardplay.core.errors import OptionError
+from boardplay.games.montana import board
 from boardplay.games.montana import data as montana_data
-
-if montana_data.GRID_RADIUS + 1 != PAD:
-    raise ImportError("montana tables: the hex window of data.py changed")
-
-DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
 cdef class Tables:
@@ -30,7 +26,7 @@ cdef class Tables:
         self.args = (data, players, dict(options))
         n = players
         self.n = n
-        for i, (dq, dr) in enumerate(DIRECTIONS):
+        for i, (dq, dr) in enumerate(board.DIRS):
             self.step[i] = dq + dr * PW
         self.settlements = data.settlements[n]
         self.worker_cap = data.worker_cap

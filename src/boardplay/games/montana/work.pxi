@@ -86,13 +86,13 @@ cdef int _trades(MontanaKernel self, int* out, int k) noexcept:
 cdef int _main_work(MontanaKernel self, int p, int* out, int k) noexcept:
     cdef Tables t = self.t
     cdef int b, i, j, a, sp, base, first, nparts
-    cdef int parts[NPARTS]
+    cdef int parts[PART_SET_COUNT]
     if _count_workers(self, p) == 0:
         return k
     for b in range(t.nbank):
         if self.s.slots[b][0] + self.s.slots[b][1] + self.s.slots[b][2] + self.s.slots[b][3]:
             continue
-        first = WORK_BANK + b * NSETS
+        first = WORK_BANK + b * WORKER_SET_COUNT
         for j in range(BY_SIZE_N[t.bank_workers[b]]):
             i = BY_SIZE[t.bank_workers[b]][j]
             if _holds(self, p, i):
@@ -100,7 +100,7 @@ cdef int _main_work(MontanaKernel self, int p, int* out, int k) noexcept:
                 k += 1
     for a in range(4):
         nparts = 0
-        for i in range(NPARTS):
+        for i in range(PART_SET_COUNT):
             if _part_ok(self, p, i, t.area_colour[a]):
                 parts[nparts] = i
                 nparts += 1
@@ -110,7 +110,7 @@ cdef int _main_work(MontanaKernel self, int p, int* out, int k) noexcept:
         for sp in range(t.area_n[a]):
             if _slot_used(self, base + 2 * sp) or t.space_cost[a][sp] > self.s.silver[p]:
                 continue
-            first = WORK_PROD + (a * MAX_AREA_SPACES + sp) * NPARTS
+            first = WORK_PROD + (a * MAX_AREA_SPACES + sp) * PART_SET_COUNT
             for j in range(nparts):
                 out[k] = first + parts[j]
                 k += 1
@@ -135,7 +135,7 @@ cdef int _build_options(MontanaKernel self, int p, int* out, int k) noexcept:
 
 
 cdef int _place_spots(MontanaKernel self, int p, int* out, int k) noexcept:
-    cdef int row, col, holder, lo, pumpkins = self.s.goods[p][PUMPKIN]
+    cdef int row, col, holder, lo, pumpkins = self.s.goods[p][PUMPKIN_GOOD]
     for row in range(self.t.nrows):
         holder = _row_holder(self, row)
         lo = 0 if holder < 0 else self.s.contractor[holder] % self.t.ncols + 1
@@ -152,7 +152,7 @@ cdef int _reward_options(MontanaKernel self, int p, int* out, int k) noexcept:
     cdef int held0 = 0, held1 = 0
     cdef bint ok
     if t.row_picks[row]:
-        for i in range(NPICKS):
+        for i in range(PICK_SET_COUNT):
             if PICK_SIZE[i] != t.row_picks[row]:
                 continue
             ok = True
@@ -167,7 +167,7 @@ cdef int _reward_options(MontanaKernel self, int p, int* out, int k) noexcept:
         held0 = self.s.goods[p][t.up_small[0]]
     if t.nup > 1:
         held1 = self.s.goods[p][t.up_small[1]]
-    for i in range(NPAIRS):
+    for i in range(UPGRADE_PAIR_COUNT):
         if PAIR[i][0] + PAIR[i][1] <= most and PAIR[i][0] <= held0 and PAIR[i][1] <= held1:
             out[k] = REWARD_UP + i
             k += 1
