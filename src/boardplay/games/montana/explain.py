@@ -1,10 +1,10 @@
 """Why a Montana action is illegal, in a sentence that names the rule (cold code).
 
 It runs only when an action is rejected, and reads the position through the facade's kernel
-(``fields``: the field table, the hexes, the worker board, the data file the kernel was built
-from), so it sits below the facade: ``state.py`` imports it, and it imports nothing above
-``fields``. The checked ``apply_action`` keeps the engine's rule-naming messages while legality
-itself is the kernel's.
+(``fields``: the field table, the hexes, the worker board, and the tables with the data file
+the kernel was built from), so it sits below the facade: ``state.py`` imports it, and it
+imports nothing above ``fields``. The checked ``apply_action`` keeps the engine's rule-naming
+messages while legality itself is the kernel's.
 """
 
 from __future__ import annotations
@@ -70,7 +70,8 @@ def _single(colour: int) -> tuple[int, ...]:
 
 def _why_not_work(kernel: MontanaKernel, action: int) -> str:
     p = FACE.get(kernel, "to_move")
-    data = fields.components(kernel)
+    tables = fields.tables(kernel)
+    data = tables.data
     slots = fields.slots(kernel)
     if action < L.WORK_PROD:
         space, index = divmod(action - L.WORK_BANK, len(A.WORKER_SETS))
@@ -86,7 +87,7 @@ def _why_not_work(kernel: MontanaKernel, action: int) -> str:
         ms = A.WORKER_SETS[index]
         area = data.areas[area_index]
         prod = area.spaces[space]
-        if any(slots[fields.area_slot(kernel, area_index) + 2 * space]):
+        if any(slots[tables.area_slots[area_index] + 2 * space]):
             return f"the left part of {prod.name} is taken"
         if sum(ms) == 1 and ms[area.colour] != 1:
             return f"one worker on {prod.name} must be {A.workers_text(_single(area.colour))}"
@@ -102,7 +103,7 @@ def _why_not_work(kernel: MontanaKernel, action: int) -> str:
 def _why_not_build(kernel: MontanaKernel, cell: int) -> str:
     seed = fields.board_seed(kernel)
     assert seed >= 0  # building comes after the Board chance node
-    board = make_board(fields.components(kernel), kernel.num_players, seed)
+    board = make_board(fields.tables(kernel).data, kernel.num_players, seed)
     h = board.local_of_grid.get(cell, -1)
     p = FACE.get(kernel, "to_move")
     if h < 0:

@@ -12,7 +12,7 @@ the position loader's one way to write a position. Cold code: every call is a Py
 
 from boardplay.core.face cimport BOOL, INT, NAMED, PER_SEAT, SCALAR, field
 from boardplay.games.montana.kernel cimport MontanaKernel
-from boardplay.games.montana.tables cimport MAX_HEX, MAX_LINES, PAD, PW
+from boardplay.games.montana.tables cimport MAX_HEX, MAX_LINES, PAD, PW, Tables
 
 from boardplay.core.face import Face
 from boardplay.games.montana import layout as L
@@ -194,15 +194,9 @@ def load_board(MontanaKernel k, int seed) -> bool:
     return k.b.count > 0
 
 
-def components(MontanaKernel k):
-    """The parsed data file (``data.Components``) the kernel's tables were built from."""
-    return k.t.args[0]
-
-
-def area_slot(MontanaKernel k, int area) -> int:
-    """The worker-board part (``slots`` index) of ``area``'s first production space's left
-    part."""
-    return k.t.area_slot[area]
+def tables(MontanaKernel k) -> Tables:
+    """The component tables the kernel plays with (its data file and options)."""
+    return k.t
 
 
 def buildable(MontanaKernel k, int player, int h) -> bool:

@@ -141,15 +141,8 @@ class MontanaGame(MontanaGameBase):
         max_turns = self.options["max_turns"]
         assert isinstance(max_turns, int)
         self.max_turns = max_turns
-        nb = len(self.data.bank)
-        area_slot = []
-        slot = nb
-        for area in self.data.areas:
-            area_slot.append(slot)
-            slot += 2 * len(area.spaces)
-        self.area_slot: tuple[int, ...] = tuple(area_slot)
-        self.num_slots = slot
         self.tables = Tables(self.data, players, self.options)
+        self.area_slot = self.tables.area_slots
 
     @property
     def num_players(self) -> int:

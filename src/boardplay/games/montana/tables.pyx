@@ -123,6 +123,17 @@ cdef class Tables:
         start = options["start_player"]
         self.fixed_start = start if isinstance(start, int) else -1
 
+    @property
+    def data(self):
+        """The parsed data file (``data.Components``) these tables were built from."""
+        return self.args[0]
+
+    @property
+    def area_slots(self) -> tuple:
+        """Per production area, the worker-board part (``slots`` index) of its first space's
+        left part: the bank spaces come first, then two parts per production space."""
+        return tuple(self.area_slot[a] for a in range(len(self.args[0].areas)))
+
     def __reduce__(self):
         """Pickled as the arguments it was built from (the tables are rebuilt: a few thousand
         C ints derived from the component data, never edited after ``__init__``)."""
