@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from boardplay.games.montana.data import Components, HexSpec
-from boardplay.games.montana.layout import GRID_RADIUS, GRID_WIDTH
+from boardplay.games.montana.layout import BOARD_ATTEMPTS, GRID_RADIUS, GRID_WIDTH
 
 MASK = (1 << 64) - 1
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -110,8 +110,10 @@ def generate(
             hexes.update(place(data.tiles[tile], lat2ax(*pos), rot))
         if valid(hexes, data.min_start_plain_neighbours):
             return hexes, placed, attempt
-        if attempt > 100_000:  # a data file whose tiles can never pass the checks
-            raise ValueError("the board generator found no valid board in 100000 attempts")
+        if attempt > BOARD_ATTEMPTS:  # a data file whose tiles can never pass the checks
+            raise ValueError(
+                f"the board generator found no valid board in {BOARD_ATTEMPTS} attempts"
+            )
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,6 @@ from boardplay.games.montana.render import render_state
 from boardplay.games.montana.state import MontanaGameBase, MontanaState, new_kernel
 from boardplay.games.montana.tables import Tables
 
-BOARD_SEED_MAX = 2**31 - 1
-
 OPTIONS = OptionSet(
     "montana",
     (
@@ -50,7 +48,7 @@ OPTIONS = OptionSet(
             "random",
             "landscape seed (random: a chance node over seeds 0..4095)",
             minimum=0,
-            maximum=BOARD_SEED_MAX,
+            maximum=L.BOARD_SEED_MAX,
             specials=("random",),
             fixes_chance=True,
         ),

@@ -67,6 +67,10 @@ cpdef enum:
     CHANCE_START = CHANCE_SPIN + MAX_WHEEL
     CHANCE_BOARD = CHANCE_START + 4
     BOARD_OUTCOMES = 4096
+    # Board seeds (the board_seed option, the position JSON's board.seed): 0..BOARD_SEED_MAX.
+    BOARD_SEED_MAX = 2147483647
+    # The board generator (board.py's reference, tables.pyx's C) gives up after this many deals.
+    BOARD_ATTEMPTS = 100000
     # ``Position.after_overflow``: the overflow ends the recruit, so the turn ends next.
     TURN_END = -1
     # ``Position.contractor``: the contractor at home, on no cell of the contractor board.

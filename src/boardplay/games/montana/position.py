@@ -238,7 +238,7 @@ def load_position(game: MontanaGameBase, position: Mapping[str, Any]) -> Montana
     else:
         stage_field.require(stage != BOARD, "is BOARD although the board is already generated")
         seed_field = board_field.member("seed")
-        seed = seed_field.integer(0, 2**31 - 1)
+        seed = seed_field.integer(0, L.BOARD_SEED_MAX)
         fixed = game.options["board_seed"]
         if isinstance(fixed, int):
             seed_field.require(fixed == seed, f"is {seed} but the option board_seed is {fixed}")

@@ -11,6 +11,7 @@ with), because the Board chance node deals a new landscape in every random game.
 from libc.string cimport memset
 
 from boardplay.core.kernel cimport Rng, rng_next
+from boardplay.games.montana.layout cimport BOARD_ATTEMPTS
 
 from boardplay.core.errors import OptionError
 from boardplay.games.montana import board
@@ -142,7 +143,7 @@ cdef class Tables:
     cdef void make_land(self, int seed, Land* land) noexcept:
         """Deal the landscape of ``seed`` (spec §2.10): shuffle the tiles, turn each one, and
         retry until every plain is reachable from the start hex, no canteen lake touches it
-        and enough of its neighbours are plains. Gives up (``count`` 0) after 100000 tries,
+        and enough of its neighbours are plains. Gives up (``count`` 0) after BOARD_ATTEMPTS tries,
         like the reference generator, which raises then."""
         cdef Rng rng
         cdef int order[MAX_TILES]
@@ -205,7 +206,7 @@ cdef class Tables:
                     near += 1
             if ok and near >= self.min_plain:
                 break
-            if attempt > 100000:
+            if attempt > BOARD_ATTEMPTS:
                 land.count = 0
                 land.seed = -1
                 return
