@@ -38,7 +38,9 @@ cpdef enum:
     PART_SET_COUNT = 14
     PICK_SET_COUNT = 83
     UPGRADE_PAIR_COUNT = 28
-    TRADE_KINDS = 11     # the 6 goods, silver (TRADE_SILVER), the 4 worker colours
+    # Cattle trade kinds: the 6 goods (data.GOODS order), silver, the 4 worker colours.
+    TRADE_SILVER = 6
+    TRADE_KINDS = TRADE_SILVER + 1 + 4
     # Action ids. Single actions, then ranges: a range's base plus the index of the choice
     # (spin segment, trade kind, worker multiset, part set, contractor cell, upgrade pair, pick
     # set, bank space x workers, area x space x part set, build cell; notation.py spells them).
@@ -61,7 +63,6 @@ cpdef enum:
     WORK_PROD = WORK_BANK + MAX_BANK_SPACES * WORKER_SET_COUNT  # + (area x space) x part set
     BUILD = WORK_PROD + 4 * MAX_AREA_SPACES * PART_SET_COUNT    # + build cell
     NUM_ACTIONS = BUILD + GRID_CELLS
-    TRADE_SILVER = 6     # the trade kind that is silver (0..5 goods, 7..10 worker colours)
     # Chance outcome ids: spin segments, start seats, board seeds.
     CHANCE_SPIN = 0
     CHANCE_START = CHANCE_SPIN + MAX_WHEEL

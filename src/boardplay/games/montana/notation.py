@@ -68,7 +68,7 @@ WORKER_SETS: list[Counts] = _multisets(4, range(1, MAX_BANK_WORKERS + 1))
 """Worker multisets of size 1..4 (wild picks, returns, bank spaces)."""
 WORKER_SET_INDEX = {m: i for i, m in enumerate(WORKER_SETS)}
 WORKER_SETS_BY_SIZE: dict[int, list[int]] = {
-    k: [i for i, m in enumerate(WORKER_SETS) if sum(m) == k] for k in range(1, 5)
+    k: [i for i, m in enumerate(WORKER_SETS) if sum(m) == k] for k in range(1, MAX_BANK_WORKERS + 1)
 }
 PART_SETS = [i for i, m in enumerate(WORKER_SETS) if sum(m) <= 2]
 """Worker multisets of size 1..2: the choices for a production part (the first 14)."""
@@ -81,11 +81,11 @@ UPGRADE_PAIRS: list[tuple[int, int]] = [
     if a + b <= MAX_UPGRADES
 ]
 UPGRADE_INDEX = {p: i for i, p in enumerate(UPGRADE_PAIRS)}
-# The action and chance ids (``layout.pxd``). Trade kinds 0..5 are goods (GOODS order),
-# TRADE_SILVER (6) is silver, 7..10 are worker colours. With board_seed=random the Board chance
-# node lists seeds 0..BOARD_OUTCOMES-1 (uniform): enumerable for search and masks, and far more
-# boards than the statistics of the generator distinguish. A fixed board_seed option may name
-# any seed 0..2^31-1.
+# The action and chance ids (``layout.pxd``). Trade kinds below TRADE_SILVER are goods (GOODS
+# order), TRADE_SILVER is silver, the kinds above it are worker colours. With board_seed=random
+# the Board chance node lists seeds 0..BOARD_OUTCOMES-1 (uniform): enumerable for search and
+# masks, and far more boards than the statistics of the generator distinguish. A fixed
+# board_seed option may name any seed 0..BOARD_SEED_MAX.
 NUM_CHANCE = CHANCE_BOARD + BOARD_OUTCOMES
 
 
