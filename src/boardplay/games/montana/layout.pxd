@@ -138,16 +138,21 @@ cpdef enum EndReason:
     BY_MAX_TURNS = 2
 
 cpdef enum:
-    # The observation tensor (docs/formats/montana.md): per grid cell 18 numbers (owner by
-    # relative seat 4, tiles, kind 3, start, double, cattle, canteen, cost 6), per seat 16
-    # (silver, goods 6, cattle, canteens, workers 4, settlements, turns, present), per
-    # worker-board part 4, per seat its contractor (a row x column cell or home), the stage
-    # one-hot, the decider and the active seat (4 each), the spin, 8 pending numbers, and 15
-    # supply and end numbers.
-    HEX_FEATURES = 18
-    PLAYER_FEATURES = 16
+    # The observation tensor's blocks (docs/formats/montana.md; seats relative to the observer).
+    # Per grid cell: the owner's seat, tiles, kind (plain, mountain, lake), start hex, double,
+    # cattle, canteen, the cost per good.
+    HEX_FEATURES = 4 + 1 + 3 + 1 + 1 + 1 + 1 + 6
+    # Per seat: silver, goods per kind, cattle, canteens, workers per colour, settlements left,
+    # regular turns, present.
+    PLAYER_FEATURES = 1 + 6 + 1 + 1 + 4 + 1 + 1 + 1
+    # Per seat: its contractor's cell (row x column) or home. (Per worker-board part: the
+    # workers per colour, 4 x MAX_SLOTS.)
     CONTRACTOR_FEATURES = MAX_ROWS * MAX_COLUMNS + 1
+    # The stage, the decider's and the active player's seats, the spin, then push, wilds,
+    # excess, builds paid, extra turn, final round triggered, turn number and chain.
     STAGE_FEATURES = OVER + 1 + 4 + 4 + MAX_WHEEL + 8
-    GLOBAL_FEATURES = 15
+    # Supply workers per colour and goods per kind, supply cattle, canteens used, canteens on
+    # lakes, the start player's seat, whether the observer triggered the final round.
+    GLOBAL_FEATURES = 4 + 6 + 1 + 1 + 1 + 1 + 1
     OBSERVATION_SIZE = (GRID_CELLS * HEX_FEATURES + 4 * PLAYER_FEATURES + MAX_SLOTS * 4
                         + 4 * CONTRACTOR_FEATURES + STAGE_FEATURES + GLOBAL_FEATURES)

@@ -143,8 +143,8 @@ cdef class Tables:
     cdef void make_land(self, int seed, Land* land) noexcept:
         """Deal the landscape of ``seed`` (spec §2.10): shuffle the tiles, turn each one, and
         retry until every plain is reachable from the start hex, no canteen lake touches it
-        and enough of its neighbours are plains. Gives up (``count`` 0) after BOARD_ATTEMPTS tries,
-        like the reference generator, which raises then."""
+        and enough of its neighbours are plains. Gives up (``count`` 0) after BOARD_ATTEMPTS
+        tries, like the reference generator, which raises then."""
         cdef Rng rng
         cdef int order[MAX_TILES]
         cdef short stack[MAX_HEX]
