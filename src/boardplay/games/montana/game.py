@@ -46,7 +46,7 @@ OPTIONS = OptionSet(
         OptionSpec(
             "board_seed",
             "random",
-            "landscape seed (random: a chance node over seeds 0..4095)",
+            f"landscape seed (random: a chance node over seeds 0..{L.BOARD_OUTCOMES - 1})",
             minimum=0,
             maximum=L.BOARD_SEED_MAX,
             specials=("random",),
