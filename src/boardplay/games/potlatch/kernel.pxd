@@ -6,14 +6,10 @@ and read its fields directly."""
 cimport cython
 
 from boardplay.core.kernel cimport Kernel
-from boardplay.games.potlatch.layout cimport NUM_ACTIONS
+from boardplay.games.potlatch.layout cimport CELLS, NUM_ACTIONS, RADIUS, SIDE
 
 cdef enum:
     MAX_SLOTS = 32
-    RADIUS = 11
-    SIDE = 23
-    CELLS = 529
-    PLANES = 17
     SNAP_NONE = 0
     SNAP_KNOWN = 1
     SNAP_NEVER = 2

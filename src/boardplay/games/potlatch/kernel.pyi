@@ -8,8 +8,6 @@ Hex = tuple[int, int]
 Entry = tuple[int, int, int]
 SnapshotData = tuple[list[Entry], tuple[Hex, Hex] | None]
 
-OBSERVATION_SIZE: int
-
 @final
 class PotlatchKernel(Kernel):
     def __init__(

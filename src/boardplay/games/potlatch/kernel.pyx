@@ -26,8 +26,8 @@ from libc.string cimport memcmp, memcpy, memset
 
 from boardplay.core.kernel cimport TERMINAL, Kernel, raw_bytes, raw_load
 from boardplay.games.potlatch.layout cimport (
-    BLUE_STACKS, FEATURE_SIZE, NUM_ACTIONS, PAWN_MOVES, RED_BREAKS, RED_CROWNS, RED_STACKS,
-    TO_MOVE,
+    BLUE_STACKS, COMPACT_EXTRA, FEATURE_SIZE, NUM_ACTIONS, OBSERVATION_SIZE, PAWN_MOVES,
+    RED_BREAKS, RED_CROWNS, RED_STACKS, TO_MOVE,
 )
 
 
@@ -44,8 +44,6 @@ DR[:] = [0, -1, -1, 0, 1, 1]
 # Direction index of the offset (dq, dr) at (dq + 1) * 3 + (dr + 1); -1: not neighbours.
 cdef int DIRECTION_OF[9]
 DIRECTION_OF[:] = [-1, 3, 4, 2, -1, 5, 1, 0, -1]
-
-OBSERVATION_SIZE = PLANES * CELLS
 
 
 cdef inline int find_slot(Board* b, int q, int r) noexcept nogil:
@@ -205,9 +203,9 @@ cdef class PotlatchKernel(Kernel):
         self.num_players = 2
         self.action_space = NUM_ACTIONS
         self.chance_space = 0
-        self.observation_size = PLANES * CELLS
+        self.observation_size = OBSERVATION_SIZE
         self.feature_size = FEATURE_SIZE
-        self.compact_size = CELLS + 8
+        self.compact_size = CELLS + COMPACT_EXTRA
         self.s.n_actions = n_actions
         self.s.b.blank_free = blank_free
         self.full = full

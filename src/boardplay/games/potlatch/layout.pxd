@@ -1,6 +1,6 @@
 # cython: language_level=3
-"""Potlatch Klone's numbered layouts, declared once (``cpdef enum``): the action ids and the
-feature vector by index. The kernel and the compiled evaluation ``cimport`` them as C constants;
+"""Potlatch Klone's numbered layouts, declared once (``cpdef enum``): the action ids, the
+observation's window and the feature vector by index. The kernel and the compiled evaluation ``cimport`` them as C constants;
 ``layout.pyx`` exports them to Python, where ``notation``, ``explain``, the game and the
 evaluation import them."""
 
@@ -9,6 +9,18 @@ cpdef enum:
     # (E, NE, NW, W, SW, SE).
     PAWN_MOVES = 6
     NUM_ACTIONS = 12
+
+cpdef enum:
+    # The observation tensor (docs/formats/potlatch.md): NUM_PLANES planes over a SIDE x SIDE
+    # window of axial coordinates q, r in -RADIUS..RADIUS, which holds every hex a game from
+    # either layout can reach (observation.py says why); the compact form is one byte per
+    # cell plus COMPACT_EXTRA scalars.
+    RADIUS = 11
+    SIDE = 2 * RADIUS + 1
+    CELLS = SIDE * SIDE
+    NUM_PLANES = 17
+    OBSERVATION_SIZE = NUM_PLANES * CELLS
+    COMPACT_EXTRA = 8
 
 cpdef enum Feature:
     # The feature vector (``Kernel.features_into``): the seat to move, then per seat (Red, Blue)

@@ -5,6 +5,12 @@ from typing import Final
 
 PAWN_MOVES: Final[int]
 NUM_ACTIONS: Final[int]
+RADIUS: Final[int]
+SIDE: Final[int]
+CELLS: Final[int]
+NUM_PLANES: Final[int]
+OBSERVATION_SIZE: Final[int]
+COMPACT_EXTRA: Final[int]
 
 class Feature(IntEnum):
     TO_MOVE = 0

@@ -15,12 +15,10 @@ from __future__ import annotations
 
 from array import array
 
-from boardplay.games.potlatch.kernel import OBSERVATION_SIZE
+from boardplay.games.potlatch.layout import NUM_PLANES, OBSERVATION_SIZE, SIDE
 from boardplay.games.potlatch.state import PotlatchState
 
-RADIUS = 11
-SIDE = 2 * RADIUS + 1
-CELLS = SIDE * SIDE
+# The planes' names, in the order the kernel writes them (``layout.pxd`` declares the window).
 PLANES = (
     "tile",
     "height>=1",
@@ -40,8 +38,7 @@ PLANES = (
     "opponent stacks/3",
     "neutral supply/36",
 )
-OBSERVATION_SHAPE = (len(PLANES), SIDE, SIDE)
-assert len(PLANES) * CELLS == OBSERVATION_SIZE  # the kernel writes exactly these planes
+OBSERVATION_SHAPE = (NUM_PLANES, SIDE, SIDE)
 
 
 def observe_into(state: PotlatchState, player: int, out: object) -> None:

@@ -10,7 +10,7 @@ cdef void _observe(PotlatchKernel k, int player, float* out) noexcept:
     cdef int i, s, c, code, height, neutral = 0
     cdef unsigned int rest = k.s.b.tiles
     cdef double scalars[8]
-    memset(out, 0, PLANES * CELLS * sizeof(float))
+    memset(out, 0, OBSERVATION_SIZE * sizeof(float))
     for i in range(k.s.b.ntiles):
         s = k.s.b.order[i]
         code = k.s.b.code[s]
@@ -56,7 +56,7 @@ cdef void _observe(PotlatchKernel k, int player, float* out) noexcept:
 
 
 cdef void _compact(PotlatchKernel k, int player, unsigned char* out) noexcept:
-    """The tensor's information in ``CELLS + 8`` bytes (expanded by
+    """The tensor's information in ``CELLS + COMPACT_EXTRA`` bytes (expanded by
     ``observation.expand_compact``): one byte per window cell, bit 0 tile, bits 1-2 height,
     3 own stack, 4 opponent stack, 5 own pawn, 6 opponent pawn, 7 visited this turn; then
     the eight scalar planes as the integers they are made of (own turn, actions done,
@@ -103,7 +103,7 @@ cdef void _expand(PotlatchKernel k, const unsigned char* compact, float* out) no
     cdef int c, bits, height, i
     cdef const unsigned char* s = compact + CELLS
     cdef double scalars[8]
-    memset(out, 0, PLANES * CELLS * sizeof(float))
+    memset(out, 0, OBSERVATION_SIZE * sizeof(float))
     for c in range(CELLS):
         bits = compact[c]
         if bits == 0:
