@@ -8,7 +8,8 @@ most) or after a think time of about ``--pace`` seconds (people playing): the pl
 ``act`` over its socket and waits for the update that carries the move. It measures the move's
 round trip at the player (send to update) and its arrival at the spectator on the other
 process, moves per second overall, errors, and the servers' CPU time per move (all their work
-in the window, read from ``/proc``, divided by the moves).
+while the window is open, read from ``/proc`` when it opens and when it closes, divided by the
+moves that came back in it).
 A finished game is replaced by a new one. With ``--accounts`` every table is a signed-in player:
 it signs up (a password account) and signs in before the window opens, creates its games with
 its session cookie and CSRF token, and its sockets carry the cookie; the sign-up and sign-in
@@ -45,7 +46,9 @@ class Tally:
     games: int = 0
     elapsed: float = 0.0
     cpu: float = 0.0
-    """CPU seconds the servers used from the window's opening until the last move came back."""
+    """CPU seconds the servers used while the window was open."""
+    moves_in_window: int = 0
+    """Moves whose update came back before the window closed (what ``cpu`` is divided by)."""
     sign_ups: list[float] = field(default_factory=list)
     sign_ins: list[float] = field(default_factory=list)
     quiet_sign_ins: list[float] = field(default_factory=list)
@@ -234,6 +237,7 @@ async def _load(
     gate = Gate(args.games, args.seconds)
     limits = httpx.Limits(max_connections=args.games * 2)
     opened = asyncio.get_running_loop().create_task(_at_opening(gate, cpu, spy))
+    closed = asyncio.get_running_loop().create_task(_at_closing(gate, cpu, tally))
     async with httpx.AsyncClient(timeout=120, limits=limits) as http:
         if args.accounts:  # what one sign-in costs on a quiet server, before the crowd
             quiet = Tally()
@@ -244,7 +248,7 @@ async def _load(
             *(_one_table(http, ports, i, args, gate, tally) for i in range(args.games))
         )
     tally.elapsed = min(time.monotonic(), gate.window[1]) - gate.window[0]
-    tally.cpu = cpu() - await opened
+    tally.cpu = await closed - await opened
     return tally
 
 
@@ -252,6 +256,18 @@ async def _at_opening(gate: Gate, cpu: Callable[[], float], spy: Callable[[], No
     """The servers' CPU time when the measured window opens (and start the profiler then)."""
     await gate.opened.wait()
     spy()
+    return cpu()
+
+
+async def _at_closing(gate: Gate, cpu: Callable[[], float], tally: Tally) -> float:
+    """The servers' CPU time when the window closes, and the moves back by then. Read at the
+    close, not when the last table has left: a paced table sleeps up to 1.5 think times after
+    its last move before it sees the window closed, and then its sockets close, so reading
+    later would charge the moves with seconds of idle sockets and the goodbyes (at --pace 5,
+    a third more time than the window's)."""
+    await gate.opened.wait()
+    await asyncio.sleep(max(0.0, gate.window[1] - time.monotonic()))
+    tally.moves_in_window = len(tally.round_trips)
     return cpu()
 
 
@@ -315,7 +331,9 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
         "p99_ms": round(percentile(ms, 0.99), 1),
         "mean_ms": round(statistics.fmean(ms), 1) if ms else None,
         "spectator_p99_ms": round(percentile(spectator, 0.99), 1),
-        "server_cpu_ms_per_move": round(tally.cpu * 1000 / len(ms), 2) if ms else None,
+        "server_cpu_ms_per_move": (
+            round(tally.cpu * 1000 / tally.moves_in_window, 2) if tally.moves_in_window else None
+        ),
         "errors": len(tally.errors),
         "first_errors": tally.errors[:3],
         "games_played": tally.games,

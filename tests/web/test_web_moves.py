@@ -369,6 +369,18 @@ def test_the_history_is_described_incrementally_and_after_an_undo() -> None:
     assert len(history.describe(moves)) == len(moves)
 
 
+@pytest.mark.parametrize("name", ["potlatch", "proteus", "passtally", "montana"])
+def test_the_history_says_each_move_as_said_does_to_the_end(name: str) -> None:
+    # The history the views send (built move by move as the game grows) says each move as
+    # said() says it alone: structs, words and phrases over a whole game, the ending's too.
+    game = load(name)
+    steps = [(s.clone(), a) for s, a in playthrough(game, 11, limit=5000)]
+    moves = [Move(a, s.action_to_string(a), s.current_player()) for s, a in steps]
+    full = History(game, game.new_initial_state).describe(moves)
+    assert full == [said(game, s, a) for s, a in steps]
+    assert "ends" in full[-1]["struct"]
+
+
 def test_the_legal_list_carries_id_notation_struct_and_words() -> None:
     game = load("passtally")
     state = next(s.clone() for s, _a in playthrough(game, 1) if not s.is_chance_node())
