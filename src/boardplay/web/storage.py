@@ -19,17 +19,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import ARRAY
 
 from boardplay.core.records import Move
 from boardplay.web.clocks import Clock
 from boardplay.web.database import make_engine
 from boardplay.web.jobstore import AiJobStore
-from boardplay.web.pgwrite import OneStatementWrite
 from boardplay.web.tables import actions_table, games_table, seat_keys_table, seats_table
 from boardplay.web.tokens import digest_matches
+
+if TYPE_CHECKING:
+    from boardplay.web.pgwrite import OneStatementWrite
 
 ACTIVE = "active"
 FINISHED = "finished"
@@ -162,12 +165,21 @@ class Storage(AiJobStore):
         self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         """For reads: no transaction to roll back when the connection returns to the pool (one
         round trip less; each statement sees committed data, as under READ COMMITTED)."""
-        self.one_statement = (
-            OneStatementWrite(self.engine.url, WRITE_CONNECTIONS)
-            if self.engine.dialect.name == "postgresql"
-            else None
-        )
-        """A move's write as one statement where the database allows it (``pgwrite.py``)."""
+        self.one_statement: OneStatementWrite | None = None
+        """A move's write as one statement where the database allows it (``pgwrite.py``; it
+        needs psycopg, which a SQLite-only install does not have)."""
+        if self.engine.dialect.name == "postgresql":
+            from boardplay.web.pgwrite import OneStatementWrite
+
+            self.one_statement = OneStatementWrite(self.engine.url, WRITE_CONNECTIONS)
+        ids: sa.ColumnElement[bool] = games_table.c.id.in_(sa.bindparam("ids", expanding=True))
+        if self.engine.dialect.name == "postgresql":
+            # One array, not a placeholder per id: the text stays the same and short, so
+            # psycopg parses it once (a list of 200 ids was parsed anew at every check).
+            ids = games_table.c.id == sa.any_(sa.bindparam("ids", type_=ARRAY(sa.String)))
+        self._revisions = sa.select(games_table.c.id, games_table.c.revision).where(ids)
+        """The revisions of the games ``ids`` (``revisions``: the periodic check of the watched
+        games)."""
         if migrate:
             from boardplay.web.migrate import upgrade
 
@@ -528,11 +540,9 @@ class Storage(AiJobStore):
         """The current revision of each game that exists (one query: a cache check)."""
         if not game_ids:
             return {}
-        query = sa.select(games_table.c.id, games_table.c.revision).where(
-            games_table.c.id.in_(list(game_ids))
-        )
         with self.reader.connect() as conn:
-            return {r.id: int(r.revision) for r in conn.execute(query)}
+            rows = conn.execute(self._revisions, {"ids": list(game_ids)})
+            return {r.id: int(r.revision) for r in rows}
 
     def game_ids(self, status: str | None = None, limit: int = 1000) -> list[str]:
         """Ids of the games anyone may watch (not private ones), most recently updated first."""
