@@ -13,8 +13,10 @@ moves that came back in it).
 A finished game is replaced by a new one. With ``--accounts`` every table is a signed-in player:
 it signs up (a password account) and signs in before the window opens, creates its games with
 its session cookie and CSRF token, and its sockets carry the cookie; the sign-up and sign-in
-latencies are reported too (argon2id is their cost). The run is bounded by ``--seconds`` per
-setup (and a ceiling on moves); numbers are printed, never asserted: the machine may be shared."""
+latencies are reported too (argon2id is their cost). The tables' sockets send no pings, as a
+browser's never do (the server still pings them, as it pings every page). The run is bounded by
+``--seconds`` per setup (and a ceiling on moves); numbers are printed, never asserted: the
+machine may be shared."""
 
 from __future__ import annotations
 
@@ -153,9 +155,12 @@ async def _one_game(
             base.format(mover_port),
             max_size=None,
             open_timeout=60,
+            ping_interval=None,
             additional_headers={"Cookie": session["Cookie"]} if session else None,
         ) as mover,
-        connect(base.format(watcher_port), max_size=None, open_timeout=60) as watcher,
+        connect(
+            base.format(watcher_port), max_size=None, open_timeout=60, ping_interval=None
+        ) as watcher,
     ):
         view = await _next_ply(mover, 0, {})
         seen = await _next_ply(watcher, 0, {})

@@ -186,3 +186,29 @@ def test_a_moves_write_survives_its_connections_being_cut(postgres_url: str) -> 
         assert [m.action for m in store.get_game(game_id).moves] == [1, 3]
     finally:
         store.close()
+
+
+def test_a_write_of_several_plies_stores_them_in_order(postgres_url: str) -> None:
+    """An action and the chance outcomes after it are one write (one statement on PostgreSQL):
+    every ply is stored in order with its notation and player, and a write based on an old
+    revision stores nothing."""
+    from boardplay.core.records import Move
+    from boardplay.web import storage as st
+    from boardplay.web.tokens import new_game_id
+
+    store = st.Storage(postgres_url)
+    try:
+        game_id = new_game_id()
+        seats = [st.SeatRow(0, st.HUMAN, "A"), st.SeatRow(1, st.HUMAN, "B")]
+        store.create_game(st.GameRow(id=game_id, game="tiny", options={}, seed=None, seats=seats))
+        plies = [Move(3, "take3", 0), Move(2, "roll2 \"é\"", -1), Move(1, "take1", 1)]
+        assert store.append_moves(game_id, 0, plies, st.ACTIVE, None, revision=0) == 1
+        with pytest.raises(st.StaleWrite):
+            store.append_moves(game_id, 3, [Move(1, "take1", 0)], st.ACTIVE, None, revision=0)
+        assert store.get_game(game_id).moves == plies
+        result = {"text": "A wins", "winners": [0]}
+        assert store.append_moves(game_id, 3, [], st.FINISHED, result, revision=1) == 2
+        row = store.get_game(game_id)
+        assert (row.status, row.result, row.moves) == (st.FINISHED, result, plies)
+    finally:
+        store.close()

@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from boardplay.web.database import among
 from boardplay.web.tables import NAME_LENGTH, metadata
 
 PLAYERS = "players"
@@ -225,7 +226,7 @@ class ChatStore:
             rows = conn.execute(
                 table.select()
                 .where(
-                    table.c.game_id.in_(list(game_ids)),
+                    among(table.c.game_id, game_ids, self.engine),
                     sa.or_(table.c.id > after_id, table.c.created >= since),
                 )
                 .order_by(table.c.id)

@@ -24,6 +24,7 @@ SQLite has no data-modifying ``WITH``; ``storage.py`` keeps the transaction ther
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
@@ -59,14 +60,9 @@ def _statement(values: tuple[str, ...]) -> sa.Select[Any]:
         .cte("bump")
     )
     moves = (
-        sa.func.unnest(
-            sa.bindparam("plies", type_=pg.ARRAY(sa.Integer)),
-            sa.bindparam("actions", type_=pg.ARRAY(sa.Integer)),
-            sa.bindparam("notations", type_=pg.ARRAY(sa.String)),
-            sa.bindparam("players", type_=pg.ARRAY(sa.Integer)),
-        )
-        .table_valued(*_COLUMNS)
-        .render_derived(name="m")
+        sa.func.json_to_recordset(sa.bindparam("moves", type_=pg.JSON))
+        .table_valued(*(sa.column(name, actions_table.c[name].type) for name in _COLUMNS))
+        .render_derived(name="m", with_types=True)
     )
     insert = (
         actions_table.insert()
@@ -132,10 +128,17 @@ class OneStatementWrite:
             "game_id": game_id,
             "revision": revision,
             "now": now,
-            "plies": [first_ply + i for i in range(len(moves))],
-            "actions": [m.action for m in moves],
-            "notations": [m.notation for m in moves],
-            "players": [m.player for m in moves],
+            "moves": json.dumps(
+                [
+                    {
+                        "ply": first_ply + i,
+                        "action": m.action,
+                        "notation": m.notation,
+                        "player": m.player,
+                    }
+                    for i, m in enumerate(moves)
+                ]
+            ),
         }
         for name in shape.json:
             if params[name] is not None:

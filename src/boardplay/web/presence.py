@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from boardplay.web.database import among
 from boardplay.web.sockets import Subscriber
 from boardplay.web.tables import metadata
 
@@ -81,7 +82,7 @@ class PresenceStore:
             rows = (
                 conn.execute(
                     presence_table.select().where(
-                        presence_table.c.game_id.in_(list(game_ids)),
+                        among(presence_table.c.game_id, game_ids, self.engine),
                         presence_table.c.process != self.process,
                         presence_table.c.at >= now - STALE,
                     )

@@ -22,11 +22,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import ARRAY
 
 from boardplay.core.records import Move
 from boardplay.web.clocks import Clock
-from boardplay.web.database import make_engine
+from boardplay.web.database import among, make_engine
 from boardplay.web.jobstore import AiJobStore
 from boardplay.web.tables import actions_table, games_table, seat_keys_table, seats_table
 from boardplay.web.tokens import digest_matches
@@ -172,14 +171,6 @@ class Storage(AiJobStore):
             from boardplay.web.pgwrite import OneStatementWrite
 
             self.one_statement = OneStatementWrite(self.engine.url, WRITE_CONNECTIONS)
-        ids: sa.ColumnElement[bool] = games_table.c.id.in_(sa.bindparam("ids", expanding=True))
-        if self.engine.dialect.name == "postgresql":
-            # One array, not a placeholder per id: the text stays the same and short, so
-            # psycopg parses it once (a list of 200 ids was parsed anew at every check).
-            ids = games_table.c.id == sa.any_(sa.bindparam("ids", type_=ARRAY(sa.String)))
-        self._revisions = sa.select(games_table.c.id, games_table.c.revision).where(ids)
-        """The revisions of the games ``ids`` (``revisions``: the periodic check of the watched
-        games)."""
         if migrate:
             from boardplay.web.migrate import upgrade
 
@@ -540,9 +531,11 @@ class Storage(AiJobStore):
         """The current revision of each game that exists (one query: a cache check)."""
         if not game_ids:
             return {}
+        query = sa.select(games_table.c.id, games_table.c.revision).where(
+            among(games_table.c.id, game_ids, self.engine)
+        )
         with self.reader.connect() as conn:
-            rows = conn.execute(self._revisions, {"ids": list(game_ids)})
-            return {r.id: int(r.revision) for r in rows}
+            return {r.id: int(r.revision) for r in conn.execute(query)}
 
     def game_ids(self, status: str | None = None, limit: int = 1000) -> list[str]:
         """Ids of the games anyone may watch (not private ones), most recently updated first."""

@@ -6,6 +6,7 @@ the same way. Comparison is constant-time."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -21,7 +22,10 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+@functools.lru_cache(maxsize=4096)
 def hash_token(token: str) -> str:
+    """A token's SHA-256, as stored (remembered for the tokens in use: a socket's token is
+    hashed again for every view it is sent)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
