@@ -150,7 +150,11 @@ def legal_said(game: Game, state: State, actions: Sequence[int]) -> list[dict[st
 
 class History:
     """The words of a game's moves, extended move by move; a history that changed other than
-    by appending (an undo) is described again from the start."""
+    by appending (an undo) is described again from the start.
+
+    It walks one state of its own along the game, so a new move costs one step and one export
+    (the position after a move is the next move's position before), not a copy of the state, a
+    second step and two exports as ``said`` does for a move not yet made."""
 
     def __init__(self, game: Game, initial: Callable[[], State]) -> None:
         self.game = game
@@ -158,17 +162,31 @@ class History:
         self.actions: list[int] = []
         self.words: list[dict[str, Any]] = []
         self.state: State | None = None
+        self.position: Mapping[str, Any] | None = None
+        """The JSON of ``state`` once exported (None: not yet)."""
 
     def describe(self, moves: Sequence[Move]) -> list[dict[str, Any]]:
         actions = [m.action for m in moves]
         if self.state is None or actions[: len(self.actions)] != self.actions:
-            self.actions, self.words, self.state = [], [], self.initial()
-        state = self.state
-        for action in actions[len(self.actions) :]:
-            self.words.append(said(self.game, state, action))
-            state.apply_action(action)
-            self.actions.append(action)
+            self.actions, self.words, self.state, self.position = [], [], self.initial(), None
+        try:
+            for action in actions[len(self.actions) :]:
+                self.words.append(self._step(self.state, action))
+                self.actions.append(action)
+        except Exception:
+            self.state = None  # stepped but not recorded: start again next time
+            raise
         return self.words
+
+    def _step(self, state: State, action: int) -> dict[str, Any]:
+        if describer(self.game) is None:
+            state.apply_action(action)
+            return {}
+        before = self.position if self.position is not None else state.to_json()
+        move, seat = state.action_to_string(action), state.current_player()
+        state.apply_action(action)
+        self.position = state.to_json()
+        return step_said(self.game, before, move, seat, state, self.position)
 
 
 def parse_move(state: State, move: int | str) -> int:
