@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -92,10 +93,34 @@ def test_a_long_valid_ai_spec_is_stored_on_postgresql(postgres_url: str) -> None
         assert refused.status_code == 400 and "spec" in refused.json()["error"]["message"]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+class OneStatement:
+    """The store with its moves written as the server writes them on PostgreSQL: one statement
+    from an event loop (``pgwrite.MovesWriter``); every other call goes to the store."""
+
+    def __init__(self, store: Any) -> None:
+        from boardplay.web.pgwrite import MovesWriter
+
+        self.store = store
+        self.loop = asyncio.Runner()
+        self.writer = MovesWriter(store.engine.url, 4)
+
+    def append_moves(self, *args: Any, **kwargs: Any) -> int:
+        return self.loop.run(self.writer.append_moves(*args, **kwargs))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def close(self) -> None:
+        self.loop.run(self.writer.close())
+        self.loop.close()
+        self.store.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "postgresql, one statement"])
 def storage(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Any]:
-    """A fresh store on each back end: SQLite writes a move in a transaction, PostgreSQL in one
-    statement (``pgwrite.py``); both must keep the same contract."""
+    """A fresh store on each back end: SQLite and PostgreSQL write a move in a transaction
+    (``Storage.append_moves``), the server on PostgreSQL in one statement (``pgwrite.py``); all
+    must keep the same contract."""
     from boardplay.web import storage as st
 
     url = (
@@ -104,6 +129,8 @@ def storage(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Any]:
         else request.getfixturevalue("postgres_url")
     )
     store = st.Storage(url)
+    if request.param.endswith("one statement"):
+        store = OneStatement(store)
     yield store
     store.close()
 
@@ -168,7 +195,7 @@ def test_a_moves_write_survives_its_connections_being_cut(postgres_url: str) -> 
     from boardplay.web import storage as st
     from boardplay.web.tokens import new_game_id
 
-    store = st.Storage(postgres_url)
+    store = OneStatement(st.Storage(postgres_url))
     try:
         game_id = new_game_id()
         seats = [st.SeatRow(0, st.HUMAN, "A"), st.SeatRow(1, st.HUMAN, "B")]
@@ -188,27 +215,23 @@ def test_a_moves_write_survives_its_connections_being_cut(postgres_url: str) -> 
         store.close()
 
 
-def test_a_write_of_several_plies_stores_them_in_order(postgres_url: str) -> None:
-    """An action and the chance outcomes after it are one write (one statement on PostgreSQL):
-    every ply is stored in order with its notation and player, and a write based on an old
-    revision stores nothing."""
+def test_a_write_of_several_plies_stores_them_in_order(storage: Any) -> None:
+    """An action and the chance outcomes after it are one write: every ply is stored in order
+    with its notation (any text) and player, and a write based on an old revision stores
+    nothing."""
     from boardplay.core.records import Move
     from boardplay.web import storage as st
     from boardplay.web.tokens import new_game_id
 
-    store = st.Storage(postgres_url)
-    try:
-        game_id = new_game_id()
-        seats = [st.SeatRow(0, st.HUMAN, "A"), st.SeatRow(1, st.HUMAN, "B")]
-        store.create_game(st.GameRow(id=game_id, game="tiny", options={}, seed=None, seats=seats))
-        plies = [Move(3, "take3", 0), Move(2, "roll2 \"é\"", -1), Move(1, "take1", 1)]
-        assert store.append_moves(game_id, 0, plies, st.ACTIVE, None, revision=0) == 1
-        with pytest.raises(st.StaleWrite):
-            store.append_moves(game_id, 3, [Move(1, "take1", 0)], st.ACTIVE, None, revision=0)
-        assert store.get_game(game_id).moves == plies
-        result = {"text": "A wins", "winners": [0]}
-        assert store.append_moves(game_id, 3, [], st.FINISHED, result, revision=1) == 2
-        row = store.get_game(game_id)
-        assert (row.status, row.result, row.moves) == (st.FINISHED, result, plies)
-    finally:
-        store.close()
+    game_id = new_game_id()
+    seats = [st.SeatRow(0, st.HUMAN, "A"), st.SeatRow(1, st.HUMAN, "B")]
+    storage.create_game(st.GameRow(id=game_id, game="tiny", options={}, seed=None, seats=seats))
+    plies = [Move(3, "take3", 0), Move(2, 'roll2 "é"', -1), Move(1, "take1", 1)]
+    assert storage.append_moves(game_id, 0, plies, st.ACTIVE, None, revision=0) == 1
+    with pytest.raises(st.StaleWrite):
+        storage.append_moves(game_id, 3, [Move(1, "take1", 0)], st.ACTIVE, None, revision=0)
+    assert storage.get_game(game_id).moves == plies
+    result = {"text": "A wins", "winners": [0]}
+    assert storage.append_moves(game_id, 3, [], st.FINISHED, result, revision=1) == 2
+    row = storage.get_game(game_id)
+    assert (row.status, row.result, row.moves) == (st.FINISHED, result, plies)

@@ -4,7 +4,8 @@ both sides so that the imports run one way (hub -> rooms, aijobs, reviews -> hos
 Each part receives what it uses and nothing more, as boardgame.io's master receives its storage
 and transport APIs rather than its owner:
 
-- ``Database``: the storage and the thread its calls run on (every stateful part needs it);
+- ``Database``: the storage, the thread its calls run on, and the moves' write (every stateful
+  part needs it);
 - ``RoomHost``: what a room, and the table modules that act on a room (offers, seating, clocks,
   chat, sockets), ask of the process: the database, the catalogue, the operator's ceilings, the
   server's clock, and the four things that follow a stored change (tell the other processes,
@@ -19,8 +20,9 @@ and transport APIs rather than its owner:
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import ParamSpec, Protocol, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
+from boardplay.core.records import Move
 from boardplay.web import storage as st
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
@@ -36,6 +38,19 @@ class Database(Protocol):
 
     def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
         """Run a storage call off the event loop."""
+        ...
+
+    async def append_moves(
+        self,
+        game_id: str,
+        first_ply: int,
+        moves: Sequence[Move],
+        status: str,
+        result: dict[str, Any] | None,
+        **change: Any,
+    ) -> int:
+        """``Storage.append_moves``, the write on every move's path, the fastest way the
+        database allows (``pgwrite.py``)."""
         ...
 
 

@@ -32,11 +32,12 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
+from boardplay.core.records import Move
 from boardplay.web import storage as st
 from boardplay.web.accountstore import Account, AccountStore
 from boardplay.web.aijobs import AiWorkers
@@ -59,6 +60,9 @@ from boardplay.web.seekstore import SeekStore
 from boardplay.web.tables import NAME_LENGTH, SPEC_LENGTH
 from boardplay.web.timeouts import flag
 from boardplay.web.tokens import hash_token, new_game_id, new_token
+
+if TYPE_CHECKING:
+    from boardplay.web.pgwrite import MovesWriter
 
 log = logging.getLogger("boardplay.web")
 
@@ -147,6 +151,13 @@ class Hub:
         """Games whose count of this process's sockets changed since the last check."""
         threads = 1 if storage.engine.dialect.name == "sqlite" else DB_THREADS
         self.db_pool = ThreadPoolExecutor(threads, thread_name_prefix="boardplay-db")
+        self.writer: MovesWriter | None = None
+        """Moves' writes on PostgreSQL: one statement each, from the event loop (``pgwrite.py``,
+        which needs psycopg: a SQLite-only install has none)."""
+        if storage.engine.dialect.name == "postgresql":
+            from boardplay.web.pgwrite import MovesWriter
+
+            self.writer = MovesWriter(storage.engine.url, DB_THREADS)
         self.lobby = Lobby(self, SeekStore(storage.engine))
         """The lobby's sockets, seeks and challenges (``lobby.py``, ``seeks.py``)."""
         self.mailer = Mailer.for_hub(self, mail)
@@ -158,6 +169,26 @@ class Hub:
         """Run the storage call ``call(*args, **kwargs)`` off the event loop; await its answer."""
         loop = asyncio.get_running_loop()
         return loop.run_in_executor(self.db_pool, functools.partial(call, *args, **kwargs))
+
+    async def append_moves(
+        self,
+        game_id: str,
+        first_ply: int,
+        moves: Sequence[Move],
+        status: str,
+        result: dict[str, Any] | None,
+        **change: Any,
+    ) -> int:
+        """Store a change's plies as ``Storage.append_moves`` does (the same arguments, the new
+        revision or ``StaleWrite``): on PostgreSQL one statement from the event loop, elsewhere
+        a transaction on a storage thread."""
+        if self.writer is not None:
+            return await self.writer.append_moves(
+                game_id, first_ply, moves, status, result, **change
+            )
+        return await self.db(
+            self.storage.append_moves, game_id, first_ply, moves, status, result, **change
+        )
 
     async def start(self) -> None:
         """Connect to the broker (if configured) and start the background checks."""
@@ -390,6 +421,8 @@ class Hub:
         with contextlib.suppress(Exception):  # nobody is at this process's tables any more
             await self.db(self.presence.forget)
         self.db_pool.shutdown(wait=True)
+        if self.writer is not None:
+            await self.writer.close()
 
     async def create(
         self,

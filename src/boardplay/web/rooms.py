@@ -303,8 +303,7 @@ class Room:
             result = without_resigned(self.game, result, self.row.resigned)
         ai_seat = self.ai_to_move(state)
         clock = self.clock_after(self.state, state)
-        revision = await self.host.db(
-            self.host.storage.append_moves,
+        revision = await self.host.append_moves(
             self.row.id,
             ply,
             new,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -29,9 +29,6 @@ from boardplay.web.database import among, make_engine
 from boardplay.web.jobstore import AiJobStore
 from boardplay.web.tables import actions_table, games_table, seat_keys_table, seats_table
 from boardplay.web.tokens import digest_matches
-
-if TYPE_CHECKING:
-    from boardplay.web.pgwrite import OneStatementWrite
 
 ACTIVE = "active"
 FINISHED = "finished"
@@ -54,16 +51,11 @@ or written without saying); the first process to load it works it out and stores
 AI_ERROR_LENGTH = 400
 
 
-WRITE_CONNECTIONS = 8
-"""Connections of the moves' own pool (``pgwrite.py``): one per database thread of a process
-(``hub.DB_THREADS``)."""
-
-
 class StaleWrite(Exception):
     """Another process changed the game since the revision this write was based on."""
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
@@ -104,8 +96,8 @@ class GameRow:
     start_position: dict[str, Any] | None = None
     status: str = ACTIVE
     result: dict[str, Any] | None = None
-    created: datetime = field(default_factory=_now)
-    updated: datetime = field(default_factory=_now)
+    created: datetime = field(default_factory=utc_now)
+    updated: datetime = field(default_factory=utc_now)
     moves: list[Move] = field(default_factory=list)
     revision: int = 0
     """Raised by every stored change; a copy with the database's revision is current."""
@@ -164,13 +156,6 @@ class Storage(AiJobStore):
         self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         """For reads: no transaction to roll back when the connection returns to the pool (one
         round trip less; each statement sees committed data, as under READ COMMITTED)."""
-        self.one_statement: OneStatementWrite | None = None
-        """A move's write as one statement where the database allows it (``pgwrite.py``; it
-        needs psycopg, which a SQLite-only install does not have)."""
-        if self.engine.dialect.name == "postgresql":
-            from boardplay.web.pgwrite import OneStatementWrite
-
-            self.one_statement = OneStatementWrite(self.engine.url, WRITE_CONNECTIONS)
         if migrate:
             from boardplay.web.migrate import upgrade
 
@@ -178,8 +163,6 @@ class Storage(AiJobStore):
 
     def close(self) -> None:
         self.engine.dispose()
-        if self.one_statement is not None:
-            self.one_statement.close()
 
     # ----- writing --------------------------------------------------------------------------
     def create_game(self, row: GameRow) -> None:
@@ -233,13 +216,30 @@ class Storage(AiJobStore):
         if revision is not None:
             query = query.where(games_table.c.revision == revision)
         done = conn.execute(
-            query.values(revision=games_table.c.revision + 1, updated=_now(), **values).returning(
-                games_table.c.revision
-            )
+            query.values(
+                revision=games_table.c.revision + 1, updated=utc_now(), **values
+            ).returning(games_table.c.revision)
         ).one_or_none()
         if done is None:
             raise StaleWrite(game_id)
         return int(done.revision)
+
+    @classmethod
+    def change_values(
+        cls,
+        status: str,
+        result: dict[str, Any] | None,
+        ai_seat: int | None,
+        ai_error: str | None,
+        clock: Clock | None,
+    ) -> dict[str, Any]:
+        """The game's columns a stored move sets (``append_moves``; ``pgwrite.py``)."""
+        return {
+            "status": status,
+            "result": result,
+            **cls._job_values(ai_seat, ai_error),
+            **cls._clock_values(clock),
+        }
 
     @staticmethod
     def _clock_values(clock: Clock | None) -> dict[str, Any]:
@@ -278,22 +278,12 @@ class Storage(AiJobStore):
         on ``revision`` (when given); returns the new revision. ``StaleWrite`` if another writer
         got there first (a changed revision, or the primary key (game, ply) taken): nothing is
         stored then."""
-        values = {
-            "status": status,
-            "result": result,
-            **self._job_values(ai_seat, ai_error),
-            **self._clock_values(clock),
-        }
+        values = self.change_values(status, result, ai_seat, ai_error, clock)
         try:
-            if self.one_statement is not None:
-                done = self.one_statement.write(game_id, first_ply, moves, revision, _now(), values)
-                if done is None:
-                    raise StaleWrite(game_id)
-                return done
             with self.engine.begin() as conn:
                 new_revision = self._bump(conn, game_id, revision, **values)
                 if moves:
-                    now = _now()
+                    created = utc_now()
                     conn.execute(
                         actions_table.insert(),
                         [
@@ -303,7 +293,7 @@ class Storage(AiJobStore):
                                 "action": m.action,
                                 "notation": m.notation,
                                 "player": m.player,
-                                "created": now,
+                                "created": created,
                             }
                             for i, m in enumerate(moves)
                         ],
