@@ -13,10 +13,11 @@ after a lost notice still finds the sockets behind. Nothing is replayed at start
 when first asked for, and a sweeper claims AI jobs nobody holds (new ones, and those of a
 process that died), so a restart answers at once and no game waits for a visitor to wake its AI.
 
-The database is never waited for on the event loop: every storage call runs in a small pool of
-threads (``Hub.db``), so while one game's move is being committed (an fsync) the process goes on
-serving the others, and PostgreSQL can commit several games' moves together. SQLite, which
-takes one writer at a time, gets a single thread."""
+The event loop never blocks on the database: every storage call runs in a small pool of threads
+(``Hub.db``), and on PostgreSQL a move's write, the one on every move's path, is awaited on the
+loop itself through an asynchronous connection (``pgwrite.py``). While one game's move is being
+committed (an fsync) the process goes on serving the others, and PostgreSQL can commit several
+games' moves together. SQLite, which takes one writer at a time, gets a single thread."""
 
 from __future__ import annotations
 
