@@ -4,8 +4,9 @@ process (no sockets, no HTTP, no other load), for both processes a move touches.
 Two hubs on one throwaway PostgreSQL (fsync on) stand for two server processes: on the first
 (the *mover's* process) a player of each game moves, with the player's socket subscribed there;
 on the second (the *watcher's* process) a spectator's socket is subscribed, and the change is
-handed over as the broker would hand it (with the mover's public view; ``--no-relay``: without,
-so the watcher's process builds the view itself). Moves are made one at a time, so each side's
+handed over as the broker would hand it (with the mover's public view and the moves it stored;
+``--no-relay``: without, so the watcher's process reads the game back and builds the view
+itself). Moves are made one at a time, so each side's
 CPU time (``time.process_time``: the event loop and the storage threads, not PostgreSQL) is that
 move's alone. ``--profile`` prints where the time went (cProfile, cumulative). Numbers are printed,
 never asserted: they describe this machine at this moment."""
@@ -95,10 +96,12 @@ async def _measure(url: str, args: argparse.Namespace) -> dict[str, Any]:
                 profile.enable()
             started = time.process_time()
             await room.act(token, move, view["ply"])
-            # What the broker would send: the public view, unless relaying is off.
-            notice = Notice(
-                room.row.revision, mover_hub.epoch, "" if args.no_relay else room.relay_text()
-            )
+            # What the broker would send: the public view and the moves stored, unless
+            # relaying is off.
+            notice = Notice(room.row.revision, mover_hub.epoch)
+            if not args.no_relay and room.appended is not None:
+                notice.view_text = room.relay_text()
+                notice.step_text = room.appended.to_text()
             await _settle()
             mover_ms.append((time.process_time() - started) * 1000)
             started = time.process_time()
@@ -136,7 +139,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--no-relay",
         action="store_true",
-        help="send no view with the notice: the watcher's process builds its own (as before)",
+        help="send no view or moves with the notice: the watcher's process reads the game back "
+        "and builds its view (as before)",
     )
     parser.add_argument("--profile", type=int, default=0, help="print the N costliest calls")
     args = parser.parse_args(argv)

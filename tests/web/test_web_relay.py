@@ -1,22 +1,29 @@
-"""A change's notice carries the public view, and a process whose copy reloads to that very
+"""A change's notice carries the public view, and a process whose copy reaches that very
 revision uses it instead of building the view again (issue 17: the view of a move was built once
 per process); a notice of another revision, or a view that is not the view of the revision
-loaded, is never used. Two hubs on one database stand for two processes."""
+reached, is never used. A move's notice also carries the moves stored (``appended.py``), and a
+process whose copy is at the revision they were stored on applies them instead of reading the
+game back (issue 31); any other copy reloads. Two hubs on one database stand for two
+processes."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from webtiny import CATALOGUE
 
+from boardplay.core.records import Move
 from boardplay.web import storage as st
+from boardplay.web.appended import Appended
 from boardplay.web.broker import Notice
 from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.clocks import TimeControl
 from boardplay.web.hub import Hub
 from boardplay.web.rooms import Room
 from boardplay.web.sockets import Subscriber
@@ -43,47 +50,83 @@ class Sent:
         return None
 
 
+@dataclass
+class Watched:
+    """What two processes did over a few moves made on the first (A) and watched on the second
+    (B) by a spectator's socket."""
+
+    mover_views: list[dict[str, Any]] = field(default_factory=list)
+    """The public views A built, one per move."""
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    """What B's spectator socket was sent."""
+    built: int = 0
+    """Views B built itself."""
+    reads: int = 0
+    """Times B read the game back from the database."""
+    copy: st.GameRow | None = None
+    """B's copy of the game at the end, and the database's."""
+    stored: st.GameRow | None = None
+    positions: tuple[Any, Any] = (None, None)
+    """B's position at the end, and A's."""
+
+
+def notice_of(room: Room, hub: Hub) -> Notice:
+    """What the broker carries of the room's latest change (``Hub.publish``)."""
+    step = room.appended.to_text() if room.appended is not None else ""
+    return Notice(room.row.revision, hub.epoch, room.relay_text(), step)
+
+
 async def two_processes(
-    url: str, tamper: Any = None
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
-    """Play three steps on hub A with a spectator socket on hub B; returns the views A built,
-    the views B's spectator was sent, and how many views B built itself."""
+    url: str, tamper: Any = None, clock: TimeControl | None = None, moves: int = 3
+) -> Watched:
+    """Play ``moves`` steps on hub A with a spectator socket on hub B, each change's notice
+    handed to B as the broker would (``tamper`` may change it first, or lose it: None)."""
     a, b = hub_on(url), hub_on(url)
-    built = 0
-    build = Room._build_view
+    seen = Watched()
+    build, read = Room._build_view, b.storage.get_game
 
     def counting(room: Room) -> dict[str, Any]:
-        nonlocal built
         if room.host is b:
-            built += 1
+            seen.built += 1
         return build(room)
 
-    mover_views: list[dict[str, Any]] = []
-    seen = Sent()
+    def reading(game_id: str) -> st.GameRow | None:
+        seen.reads += 1
+        return read(game_id)
+
+    socket = Sent()
     try:
         Room._build_view = counting  # type: ignore[method-assign]
-        room, token, _ = await a.create("tiny", {}, [{"kind": "me"}, {"kind": "hotseat"}])
+        room, token, _ = await a.create(
+            "tiny", {}, [{"kind": "me"}, {"kind": "hotseat"}], clock=clock
+        )
         far = await b.room(room.row.id)
-        spectator = Subscriber(seen.send, seen.close)
+        spectator = Subscriber(socket.send, socket.close)
         far.subscribers.add(spectator)
         spectator.push_view(far.view_for(None), full=True)
-        built = 0
-        for _ in range(3):
+        seen.built = 0
+        b.storage.get_game = reading  # type: ignore[method-assign]
+        for _ in range(moves):
             view = room.view_for(token)
             await room.act(token, view["legal"][0]["id"], view["ply"])
-            mover_views.append(room.public_view())
-            notice = Notice(room.row.revision, a.epoch, room.relay_text())
+            seen.mover_views.append(room.public_view())
+            notice = notice_of(room, a)
             if tamper is not None:
                 notice = tamper(notice)
+            if notice is None:  # lost on the way
+                continue
             await b.remote_change(room.row.id, notice.revision, notice)
             await b._syncing[room.row.id]
             await asyncio.sleep(0)  # the socket's sender runs
+        seen.copy, seen.stored = far.row, read(room.row.id)
+        seen.positions = (far.state.to_json(), room.state.to_json())
     finally:
         Room._build_view = build  # type: ignore[method-assign]
         for hub in (a, b):
             await hub.close()
             hub.storage.close()
-    return mover_views, [json.loads(t) for t in seen.texts], built
+    seen.sent = [json.loads(t) for t in socket.texts]
+    return seen
 
 
 def replay(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -109,16 +152,61 @@ def public(view: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k not in AUDIENCE}
 
 
+STORED = ("moves", "status", "result", "revision", "ai_seat", "ai_error", "clock_state", "deadline")
+"""The game's fields a move changes (``Storage.change_values``, and its plies)."""
+
+
+def same_game(seen: Watched) -> None:
+    """B's copy is the stored game, and its position A's."""
+    assert seen.copy is not None and seen.stored is not None
+    for name in STORED:
+        assert getattr(seen.copy, name) == getattr(seen.stored, name), name
+    assert seen.positions[0] == seen.positions[1]
+
+
 @pytest.mark.parametrize("relay", [True, False])
-def test_the_other_process_uses_the_relayed_view(tmp_path: Path, relay: bool) -> None:
+def test_the_other_process_uses_the_relayed_view_and_moves(tmp_path: Path, relay: bool) -> None:
     def strip(notice: Notice) -> Notice:
-        return Notice(notice.revision, notice.origin, "")
+        return Notice(notice.revision, notice.origin)
 
     url = f"sqlite:///{tmp_path / 'relay.sqlite3'}"
-    mover, sent, built = asyncio.run(two_processes(url, None if relay else strip))
-    spectator = replay(sent)[1:]
-    assert [public(v) for v in spectator] == [json.loads(json.dumps(v)) for v in mover]
-    assert built == (0 if relay else 3)
+    seen = asyncio.run(two_processes(url, None if relay else strip))
+    spectator = replay(seen.sent)[1:]
+    assert [public(v) for v in spectator] == [json.loads(json.dumps(v)) for v in seen.mover_views]
+    assert seen.built == (0 if relay else 3)
+    assert seen.reads == (0 if relay else 3)
+    same_game(seen)
+
+
+def test_the_moves_of_a_timed_game_carry_its_clock(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'relay.sqlite3'}"
+    seen = asyncio.run(two_processes(url, clock=TimeControl(base=60, increment=5)))
+    assert seen.reads == 0
+    assert seen.copy is not None and seen.copy.clock_state is not None
+    assert seen.copy.deadline is not None
+    same_game(seen)
+
+
+def test_moves_that_do_not_lead_on_from_the_copy_are_read_back(tmp_path: Path) -> None:
+    """A process that missed a notice (its copy is a revision behind the moves' base), or got
+    moves it cannot read, reads the game back: its copy is never wrong."""
+    dropped = iter([True, False, False, False])
+
+    def missed(notice: Notice) -> Notice | None:
+        # The first is lost on the way: the next notice's moves start a revision ahead.
+        return None if next(dropped) else notice
+
+    url = f"sqlite:///{tmp_path / 'relay.sqlite3'}"
+    seen = asyncio.run(two_processes(url, missed, moves=3))
+    assert seen.reads == 1  # the move after the lost notice; the rest follow on again
+    same_game(seen)
+
+    def garbled(notice: Notice) -> Notice:
+        return Notice(notice.revision, notice.origin, notice.view_text, notice.step_text[:-3])
+
+    seen = asyncio.run(two_processes(f"sqlite:///{tmp_path / 'garbled.sqlite3'}", garbled))
+    assert seen.reads == 3
+    same_game(seen)
 
 
 def test_a_relayed_view_of_another_revision_is_not_used(tmp_path: Path) -> None:
@@ -129,22 +217,25 @@ def test_a_relayed_view_of_another_revision_is_not_used(tmp_path: Path) -> None:
         view = json.loads(notice.view_text)
         view["version"] = [view["version"][0], notice.revision - 1]
         view["ply"] = -1
-        return Notice(notice.revision, notice.origin, json.dumps(view))
+        return Notice(notice.revision, notice.origin, json.dumps(view), notice.step_text)
 
     url = f"sqlite:///{tmp_path / 'relay.sqlite3'}"
-    mover, sent, built = asyncio.run(two_processes(url, older))
-    assert built == 3
-    assert [v["ply"] for v in replay(sent)[1:]] == [v["ply"] for v in mover]
+    seen = asyncio.run(two_processes(url, older))
+    assert seen.built == 3
+    assert [v["ply"] for v in replay(seen.sent)[1:]] == [v["ply"] for v in seen.mover_views]
 
 
 def test_a_notice_survives_its_text_form() -> None:
-    notice = Notice(12, "abc", json.dumps({"a": "x y z"}))
+    step = Appended(4, 2, (Move(7, "a b", 1),), "active", None, None, None, None, None)
+    notice = Notice(12, "abc", json.dumps({"a": "x y z"}), step.to_text())
     again = Notice.decode(notice.encode().encode())
     assert (again.revision, again.origin, json.loads(again.view_text)) == (
         12,
         "abc",
         {"a": "x y z"},
     )
+    assert Appended.from_text(again.step_text) == step
     assert Notice.decode(b"7 abc").view_text == ""
-    with pytest.raises(ValueError):
-        Notice.decode(b'{"revision": 3}')
+    for malformed in (b'{"revision": 3}', b"7 abc 99 {}", b"7 abc -1 {}", b'7 abc {"a": 1}'):
+        with pytest.raises(ValueError):
+            Notice.decode(malformed)

@@ -1,12 +1,14 @@
 """Live updates between server processes: Redis pub/sub.
 
 Each accepted change is published once, by the process that stored it, on channel
-``boardplay:game:<id>``: the game's new revision, the publishing process, and the game's public
-view at that revision (as the page sees it: ``Room.public_view``). Every process listens on
-``boardplay:game:*`` and, for a game whose sockets it serves, reloads what changed from the
-database (the single source of truth) and sends each socket the update, built from the view that
-came with the notice when it is the view of the revision it loaded (so a move's view is built
-once, by the process that accepted it, not once per process). A notice that is lost or arrives
+``boardplay:game:<id>``: the game's new revision, the publishing process, the moves stored when
+the change was a move (``appended.py``) and the game's public view at that revision (as the page
+sees it: ``Room.public_view``). Every process listens on ``boardplay:game:*`` and, for a game
+whose sockets it serves, brings its copy up to that revision (applying the moves when its copy is
+at the revision they were stored on, else reloading from the database, the single source of
+truth) and sends each socket the update, built from the view that came with the notice when it
+is the view of the revision it reached (so a move's view is built once, by the process that
+accepted it, not once per process). A notice that is lost or arrives
 late costs nothing but time, because a process compares revisions and catches up from the
 database (the hub also checks its watched games every few seconds, and after the connection to
 Redis comes back).
@@ -53,26 +55,36 @@ Reconnected = Callable[[], Awaitable[None]]
 
 
 class Notice:
-    """A change notice as it arrived: the revision, who sent it, and the public view's JSON
-    text, left undecoded until a process needs it (most notices concern games a process does
+    """A change notice as it arrived: the revision, who sent it, the stored move it was (an
+    ``appended.Appended`` as text, empty for any other change) and the public view's JSON text,
+    both left undecoded until a process needs them (most notices concern games a process does
     not serve, or its own changes)."""
 
-    __slots__ = ("origin", "revision", "view_text")
+    __slots__ = ("origin", "revision", "step_text", "view_text")
 
-    def __init__(self, revision: int, origin: str = "", view_text: str = "") -> None:
+    def __init__(
+        self, revision: int, origin: str = "", view_text: str = "", step_text: str = ""
+    ) -> None:
         self.revision = revision
         self.origin = origin
         self.view_text = view_text
+        self.step_text = step_text
 
     def encode(self) -> str:
-        return f"{self.revision} {self.origin} {self.view_text}"
+        return (
+            f"{self.revision} {self.origin} {len(self.step_text)} {self.step_text}{self.view_text}"
+        )
 
     @classmethod
     def decode(cls, data: bytes | str) -> Notice:
-        """``"<revision> <origin> <view JSON>"`` (``ValueError`` if malformed)."""
+        """``"<revision> <origin> <length of step> <step><view JSON>"`` (``ValueError`` if
+        malformed)."""
         text = data.decode() if isinstance(data, bytes) else str(data)
-        revision, origin, view_text = [*text.split(" ", 2), "", ""][:3]
-        return cls(int(revision), origin, view_text)
+        revision, origin, length, rest = [*text.split(" ", 3), "0", ""][:4]
+        size = int(length)
+        if not 0 <= size <= len(rest):
+            raise ValueError(f"a step of {size} characters in a notice of {len(rest)}")
+        return cls(int(revision), origin, rest[size:], rest[:size])
 
 
 class Broker:

@@ -24,6 +24,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 
 from boardplay.core.records import Move
 from boardplay.web import storage as st
+from boardplay.web.appended import Appended
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 
@@ -77,9 +78,16 @@ class RoomHost(Database, Protocol):
         """The server's time in seconds since the epoch: every clock reads it (tests set it)."""
         ...
 
-    def publish(self, game_id: str, revision: int, view: Callable[[], str]) -> None:
+    def publish(
+        self,
+        game_id: str,
+        revision: int,
+        view: Callable[[], str],
+        appended: Appended | None = None,
+    ) -> None:
         """Tell the other processes that the game is now at ``revision``; ``view()`` gives its
-        public view as JSON text, asked for only if some process may use it."""
+        public view as JSON text, asked for only if some process may use it; ``appended``, the
+        moves that change stored, if it was a move (``appended.py``)."""
         ...
 
     def watch_clock(self, game_id: str, deadline: float | None) -> None:

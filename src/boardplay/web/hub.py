@@ -42,6 +42,7 @@ from boardplay.core.records import Move
 from boardplay.web import storage as st
 from boardplay.web.accountstore import Account, AccountStore
 from boardplay.web.aijobs import AiWorkers
+from boardplay.web.appended import Appended
 from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.chat import ChatRelay
@@ -240,13 +241,22 @@ class Hub:
             del self.rooms[game_id]
 
     # ----- between processes ----------------------------------------------------------------
-    def publish(self, game_id: str, revision: int, view: Callable[[], str]) -> None:
-        """Tell the other processes that a game changed, with its public view so that they
-        need not build it again (never waits: see ``Broker.publish``)."""
+    def publish(
+        self,
+        game_id: str,
+        revision: int,
+        view: Callable[[], str],
+        appended: Appended | None = None,
+    ) -> None:
+        """Tell the other processes that a game changed, with its public view and the moves
+        stored (``appended.py``) so that they need neither build the view again nor read the
+        game back (never waits: see ``Broker.publish``)."""
         if self.broker is not None:
-            # Alone on the broker (one process), nobody would use the view: leave it out.
-            text = view() if self.broker.peers else ""
-            self.broker.publish(game_id, Notice(revision, self.epoch, text))
+            # Alone on the broker (one process), nobody would use them: leave them out.
+            peers = self.broker.peers
+            text = view() if peers else ""
+            step = appended.to_text() if peers and appended is not None else ""
+            self.broker.publish(game_id, Notice(revision, self.epoch, text, step))
 
     async def remote_change(self, game_id: str, revision: int, notice: Notice) -> None:
         """A process changed a game: update the sockets watching it here."""
@@ -258,13 +268,14 @@ class Hub:
         one, bring the copy up to it and update them, without waiting. Games catch up side by
         side, and notices that arrive while a game is reloading fold into one more reload (never
         a queue of them), so a burst of moves cannot pile up behind one slow game. A
-        ``relayed`` notice's view is used if the reload lands on its revision."""
+        ``relayed`` notice's moves are applied if they lead on from the copy, and its view is
+        used if the copy lands on its revision."""
         room = self.rooms.get(game_id)
         if room is None or not room.subscribers or revision <= room.sent:
             return
         if revision >= self._wanted.get(game_id, revision):
             self._wanted[game_id] = revision
-            if relayed is not None and relayed.view_text:
+            if relayed is not None and (relayed.view_text or relayed.step_text):
                 self._relayed[game_id] = relayed
         if game_id not in self._syncing:
             task = asyncio.get_running_loop().create_task(self._sync(room))
@@ -275,7 +286,8 @@ class Hub:
         try:
             while (revision := self._wanted.pop(game_id, None)) is not None:
                 relayed = self._relayed.pop(game_id, None)
-                await room.refresh(revision)
+                if relayed is None or not await room.follow(relayed.revision, relayed.step_text):
+                    await room.refresh(revision)
                 # Sent whether this refresh or an earlier one (a request's) advanced the copy:
                 # what counts is what the sockets were last sent.
                 if room.sockets_behind:
@@ -347,10 +359,8 @@ class Hub:
         delay = deadline - self.now()
         if delay > TIMER_HORIZON:
             return
-        loop = asyncio.get_running_loop()
-        handle = loop.call_later(
-            max(0.0, delay) + TIMER_SLACK,
-            lambda: self._flag_soon(game_id),
+        handle = asyncio.get_running_loop().call_later(
+            max(0.0, delay) + TIMER_SLACK, lambda: self._flag_soon(game_id)
         )
         self._flag_timers[game_id] = (deadline, handle)
 

@@ -18,19 +18,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
+import orjson
+
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State, sample_chance
-from boardplay.core.records import Move, Record, result_of
+from boardplay.core.records import Move, result_of
 from boardplay.web import storage as st
 from boardplay.web import views
 from boardplay.web.aijobs import AiJob, AiWorkers
+from boardplay.web.appended import Appended
 from boardplay.web.chance import chance_rng
 from boardplay.web.clocks import Clock, TimeControl, control_of, next_clock
 from boardplay.web.endings import ENDINGS, without_resigned
@@ -38,7 +40,7 @@ from boardplay.web.errors import ApiError, conflict, forbidden
 from boardplay.web.host import RoomHost
 from boardplay.web.moves import History, legal_said, parse_move
 from boardplay.web.presence import TablePresence
-from boardplay.web.sockets import Outbox, Subscriber, encode
+from boardplay.web.sockets import Outbox, Subscriber, exact
 from boardplay.web.tokens import hash_token
 
 log = logging.getLogger("boardplay.web")
@@ -72,6 +74,9 @@ class Room:
         """What this process stored that players away from the table hear of (``changed``): a
         seat whose turn came (its clock started), None for the game's end."""
         self.sent = row.revision
+        self.appended: Appended | None = None
+        """The moves this process just stored, for the other processes (``appended.py``); None
+        once anything else changed the copy."""
         """The revision this room's sockets were last sent (``broadcast``): whenever the copy
         is newer, for whatever reason it advanced, the hub sends them the update."""
         try:
@@ -116,15 +121,9 @@ class Room:
 
     def _replay(self, moves: Sequence[Move], state: State | None = None) -> State:
         """The position after ``moves`` (from ``state``, already after some of them, if given)."""
-        record = Record(
-            game=self.row.game,
-            options=self.row.options,
-            moves=list(moves),
-            start_position=self.row.start_position,
-        )
         done = 0 if state is None else len(state.history())
         state = self._initial() if state is None else state
-        for index, move in enumerate(record.moves[done:], start=done + 1):
+        for index, move in enumerate(moves[done:], start=done + 1):
             if move.action not in state.legal_actions():
                 raise BoardplayError(f"stored move {index} ({move.notation!r}) is not legal")
             state.apply_action(move.action)
@@ -236,6 +235,26 @@ class Room:
         self._touch()
         return True
 
+    async def follow(self, revision: int, step_text: str) -> bool:
+        """Apply the moves another process stored as ``revision``, as its notice tells them
+        (``appended.py``), if they lead on from this copy; False if the copy must reload."""
+        try:
+            step = Appended.from_text(step_text) if step_text else None
+        except (TypeError, ValueError):
+            return False
+        async with self.lock:
+            if self.broken is not None or step is None or not step.follows(self.row, revision):
+                return False
+            try:
+                state = self._replay([*self.moves, *step.moves], self.state.clone())
+            except BoardplayError:
+                return False  # the reload finds out why
+            step.apply(self.row)
+            self.moves = list(self.row.moves)
+            self.state = state
+            self._touch()
+            return True
+
     async def settle(self) -> None:
         """A freshly loaded game: resolve an opening chance node and, for a game nobody has
         checked yet, store whether an AI is to move (so its job can be claimed)."""
@@ -324,6 +343,7 @@ class Room:
         self.row.ai_seat = ai_seat
         self.row.ai_error = ai_error
         self._touch()
+        self.appended = Appended.of(self.row, ply, new)
         return True
 
     async def _decide(self, change: Callable[[], Awaitable[None]]) -> None:
@@ -466,7 +486,7 @@ class Room:
         """Tell this process's sockets, and (through the broker) every other process's."""
         await self.broadcast()
         if publish:
-            self.host.publish(self.row.id, self.row.revision, self.relay_text)
+            self.host.publish(self.row.id, self.row.revision, self.relay_text, self.appended)
         self.kick()
         news, self.news = self.news, []
         if (control := self.control) is not None and control.correspondence:
@@ -489,6 +509,7 @@ class Room:
         self._view = None
         self._views = {}
         self._legal = None
+        self.appended = None
 
     def public_view(self) -> dict[str, Any]:
         if self._view is None:
@@ -498,7 +519,7 @@ class Room:
     def relay_text(self) -> str:
         """The public view as JSON text, for the other processes (see ``adopt_view``); empty for
         a game this process cannot rebuild."""
-        return "" if self.broken is not None else encode(self.public_view())
+        return "" if self.broken is not None else exact(self.public_view())
 
     def adopt_view(self, revision: int, text: str) -> None:
         """Take the public view another process built of ``revision`` (its ``relay_text``) as
@@ -507,7 +528,7 @@ class Room:
         if revision != self.row.revision or self._view is not None or self.broken or not text:
             return
         try:
-            view = json.loads(text)
+            view = orjson.loads(text)
         except ValueError:
             return
         if isinstance(view, dict) and view.get("version") == [views.VERSION_EPOCH, revision]:

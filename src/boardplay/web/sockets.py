@@ -132,6 +132,16 @@ def encode(message: Any) -> str:
         return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
+def exact(message: Any) -> str:
+    """``encode``'s text when ``orjson.loads`` reads it back exactly, else "". orjson reads
+    integers beyond 64 bits as floats, which the standard library writes and orjson refuses to:
+    a view relayed to the other processes with one of those is left for each to build."""
+    try:
+        return orjson.dumps(message, option=_ORJSON).decode()
+    except TypeError:
+        return ""
+
+
 _ORJSON = orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY
 """Keys that are not strings written as strings, and NumPy numbers as numbers, as ``json`` does."""
 
