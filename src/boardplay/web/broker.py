@@ -8,10 +8,9 @@ whose sockets it serves, brings its copy up to that revision (applying the moves
 at the revision they were stored on, else reloading from the database, the single source of
 truth) and sends each socket the update, built from the view that came with the notice when it
 is the view of the revision it reached (so a move's view is built once, by the process that
-accepted it, not once per process). A notice that is lost or arrives
-late costs nothing but time, because a process compares revisions and catches up from the
-database (the hub also checks its watched games every few seconds, and after the connection to
-Redis comes back).
+accepted it, not once per process). A notice that is lost or arrives late costs nothing but
+time, because a process compares revisions and catches up from the database (the hub also checks
+its watched games every few seconds, and after the connection to Redis comes back).
 
 Redis is never in a move's path: the move is stored and acknowledged first, and its notice waits
 in a bounded outbox that keeps only the newest notice of each game; a background task publishes

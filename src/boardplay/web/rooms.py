@@ -74,11 +74,11 @@ class Room:
         """What this process stored that players away from the table hear of (``changed``): a
         seat whose turn came (its clock started), None for the game's end."""
         self.sent = row.revision
+        """The revision this room's sockets were last sent (``broadcast``): whenever the copy
+        is newer, for whatever reason it advanced, the hub sends them the update."""
         self.appended: Appended | None = None
         """The moves this process just stored, for the other processes (``appended.py``); None
         once anything else changed the copy."""
-        """The revision this room's sockets were last sent (``broadcast``): whenever the copy
-        is newer, for whatever reason it advanced, the hub sends them the update."""
         try:
             self.game: Game = host.catalogue.load(row.game, row.options)
             self.state: State = self._replay(self.moves)
