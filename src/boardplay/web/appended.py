@@ -7,7 +7,7 @@ that very revision applies them to its copy and has what the storing process hol
 by reading the game back: every stored change raises the revision by one, so the copy at the base
 revision plus this change is the game at the next one. Without it, a process serving a table's
 other sockets read the whole game back from the database for every move of it; that reload was
-most of the second process's CPU in ``make bench-web`` (see docs/deploy.md).
+half the CPU of a process serving spectators in ``make bench-web`` (docs/deploy.md).
 
 Any other copy (older, or one that missed a notice, or a notice that does not parse) reloads from
 the database as before, so a step can spare work and never makes a copy wrong. Steps travel
