@@ -105,10 +105,10 @@ async def _sign_in(http: httpx.AsyncClient, port: int, name: str, tally: Tally) 
     base = f"http://127.0.0.1:{port}/api/account"
     body = {"name": name, "password": "bench password"}
     started = time.perf_counter()
-    answer = await http.post(f"{base}/signup", json=body)
+    answer = await _post(http, f"{base}/signup", body)
     tally.sign_ups.append(time.perf_counter() - started)
     started = time.perf_counter()
-    answer = await http.post(f"{base}/signin", json=body)
+    answer = await _post(http, f"{base}/signin", body)
     tally.sign_ins.append(time.perf_counter() - started)
     http.cookies.clear()  # one client serves every table: each sends its own cookie
     if answer.status_code != 200:
@@ -197,15 +197,20 @@ async def _create(
     seats: list[dict[str, str]],
     session: dict[str, str],
 ) -> httpx.Response:
-    """Create a game; once more on a connection the server closed as idle just as it was
-    reused (keep-alive expiring between a table's games: the client's race, not a refusal)."""
+    return await _post(
+        http, f"http://127.0.0.1:{port}/api/games", {"game": game, "seats": seats}, session
+    )
+
+
+async def _post(
+    http: httpx.AsyncClient, url: str, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> httpx.Response:
+    """POST; once more on a connection the server closed as idle just as it was reused
+    (keep-alive expiring between two requests of a table, as between sign-up and sign-in when
+    every table signs up at once: the client's race, not a refusal)."""
     for attempt in range(2):
         try:
-            return await http.post(
-                f"http://127.0.0.1:{port}/api/games",
-                json={"game": game, "seats": seats},
-                headers=session,
-            )
+            return await http.post(url, json=body, headers=headers)
         except httpx.ReadError:
             if attempt:
                 raise

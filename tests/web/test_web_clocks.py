@@ -50,9 +50,9 @@ def tiny(tmp_path: Path) -> Iterator[tuple[TestClient, FakeClock]]:
 
 
 def flag_due(client: TestClient) -> None:
-    """One deadline sweep of the server, now (it also runs every second by itself)."""
+    """One sweep of the server (fallen clocks, AI jobs), now (it also runs every second)."""
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    client.portal.call(hub.flag_due)  # type: ignore[union-attr]
+    client.portal.call(hub.sweep)  # type: ignore[union-attr]
 
 
 def view(client: TestClient, gid: str, token: str | None = None) -> dict[str, Any]:

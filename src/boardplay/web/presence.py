@@ -55,6 +55,10 @@ class Here:
         return {"type": "presence", "seats": sorted(self.seats), "spectators": self.spectators}
 
 
+Heres = dict[str, Here]
+"""Presence by game id."""
+
+
 class PresenceStore:
     def __init__(self, engine: Engine, process: str) -> None:
         self.engine = engine
@@ -62,7 +66,7 @@ class PresenceStore:
         self.process = process
         self.refreshed = 0.0
 
-    def sync(self, reports: Mapping[str, Here], game_ids: Sequence[str]) -> dict[str, Here]:
+    def sync(self, reports: Mapping[str, Here], game_ids: Sequence[str]) -> Heres:
         """One transaction per check: store this process's sockets of the games in ``reports``
         (none: the row goes), keep its rows fresh, and read the other live processes' sockets
         of ``game_ids``, added up per game. Writes are batched here, not made as sockets come
@@ -90,7 +94,7 @@ class PresenceStore:
                 if game_ids
                 else []
             )
-        out: dict[str, Here] = {}
+        out: Heres = {}
         for row in rows:
             out[row.game_id] = out.get(row.game_id, Here()) + Here(
                 frozenset(int(s) for s in row.seats), int(row.spectators)

@@ -2,7 +2,7 @@
 player who left a real-time game (*abandonment*).
 
 **Flags.** The server is the clock (``clocks.py``): a game's ``deadline`` is stored with every
-change, and each process looks for games past it (``Hub.flag_due``, every sweep) besides setting
+change, and each process looks for games past it (``Hub.sweep``, every second) besides setting
 an exact timer for the games its sockets watch, so a clock falls on time whether or not anyone
 is connected, and after a restart too. Several processes may try at once: the flag is stored
 like a move, in one transaction naming the revision it was decided on, so exactly one of them
