@@ -17,20 +17,26 @@ async def _until(check: object, seconds: float = 5.0) -> None:
     raise AssertionError("timed out")
 
 
+Heard = dict[str, list[tuple[str, int]]]
+
+
+def _broker(redis_url: str, heard: Heard, name: str) -> Broker:
+    """A broker whose deliveries are written down in ``heard[name]`` (game, revision)."""
+
+    async def changed(game_id: str, revision: int, _notice: Notice) -> None:
+        heard[name].append((game_id, revision))
+
+    async def nothing() -> None:
+        return None
+
+    return Broker(redis_url, changed, nothing)
+
+
 def test_a_lone_process_publishes_nothing_until_another_announces_itself(redis_url: str) -> None:
     async def scenario() -> None:
-        heard: dict[str, list[tuple[str, int]]] = {"a": [], "b": []}
+        heard: Heard = {"a": [], "b": []}
 
-        def listener(name: str):  # type: ignore[no-untyped-def]
-            async def changed(game_id: str, revision: int, _notice: Notice) -> None:
-                heard[name].append((game_id, revision))
-
-            return changed
-
-        async def nothing() -> None:
-            return None
-
-        a = Broker(redis_url, listener("a"), nothing)
+        a = _broker(redis_url, heard, "a")
         await a.start()
         try:
             assert a.peers == 1  # assumed until a publish counts the listeners
@@ -41,7 +47,7 @@ def test_a_lone_process_publishes_nothing_until_another_announces_itself(redis_u
             await asyncio.sleep(0.1)
             assert heard["a"] == []  # a process never hears its own notices
 
-            b = Broker(redis_url, listener("b"), nothing)
+            b = _broker(redis_url, heard, "b")
             await b.start()
             try:
                 await _until(lambda: a.peers == 1)  # b's announcement reached a
@@ -66,20 +72,11 @@ def test_each_other_process_hears_a_notice_once_and_its_sender_never(redis_url: 
     names = ["a0b1c2d3", "a0b1c2d4", "a0b1c2e3", "f0b1c2d3", "a0b1c2d3"[:7] + "f"]
 
     async def scenario() -> None:
-        heard: dict[str, list[tuple[str, int]]] = {name: [] for name in names}
-
-        def listener(name: str):  # type: ignore[no-untyped-def]
-            async def changed(game_id: str, revision: int, _notice: Notice) -> None:
-                heard[name].append((game_id, revision))
-
-            return changed
-
-        async def nothing() -> None:
-            return None
+        heard: Heard = {name: [] for name in names}
 
         brokers = []
         for name in names:
-            broker = Broker(redis_url, listener(name), nothing)
+            broker = _broker(redis_url, heard, name)
             broker.me = name
             await broker.start()
             brokers.append(broker)
