@@ -1,11 +1,19 @@
 """The broker on a real Redis: a process alone publishes nothing (nobody would read it), and
 starts again the moment another process announces itself; every other process hears a notice
-once, and its sender never hears it back."""
+once, and its sender never hears it back; a hung Redis counts as down and the notices wait for
+it; a malformed message is passed over; a password in the URL is sent."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import signal
+from pathlib import Path
 
+import pytest
+
+from boardplay.web import broker, resp
 from boardplay.web.broker import Broker, Notice
 
 
@@ -23,7 +31,7 @@ Heard = dict[str, list[tuple[str, int]]]
 def _broker(redis_url: str, heard: Heard, name: str) -> Broker:
     """A broker whose deliveries are written down in ``heard[name]`` (game, revision)."""
 
-    async def changed(game_id: str, revision: int, _notice: Notice) -> None:
+    def changed(game_id: str, revision: int, _notice: Notice) -> None:
         heard[name].append((game_id, revision))
 
     async def nothing() -> None:
@@ -94,5 +102,96 @@ def test_each_other_process_hears_a_notice_once_and_its_sender_never(redis_url: 
         finally:
             for broker in brokers:
                 await broker.close()
+
+    asyncio.run(scenario())
+
+
+def _redis_pid(port: int) -> int:
+    """The process id of the throwaway redis-server listening on ``port`` (its process title
+    reads ``redis-server 127.0.0.1:<port>``)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                title = (entry / "cmdline").read_bytes()
+                if b"redis-server" in title and title.rstrip(b"\0 ").endswith(f":{port}".encode()):
+                    return int(entry.name)
+    raise AssertionError(f"no redis-server on port {port}")
+
+
+def test_a_hung_redis_counts_as_down_and_the_notices_wait_for_it() -> None:
+    """Redis stops answering (not gone: stopped, its connections open). A publish left
+    unanswered past the timeout makes the publisher drop the connection and count Redis down;
+    the notice waits in the outbox and reaches the other process once Redis answers again."""
+    import devservices as ds
+
+    port = ds.free_port()
+
+    async def scenario(url: str) -> None:
+        heard: Heard = {"a": [], "b": []}
+        a, b = _broker(url, heard, "a"), _broker(url, heard, "b")
+        await a.start()
+        await b.start()
+        try:
+            a.publish("g", Notice(1, "a"))
+            await _until(lambda: ("g", 1) in heard["b"])
+            pid = _redis_pid(port)
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                a.publish("g", Notice(2, "a"))
+                await _until(lambda: a.down, seconds=3 * broker.TIMEOUT_SECONDS + 2)
+                assert "g" in a.outbox and a.sender is None
+                assert ("g", 2) not in heard["b"]
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            await _until(lambda: ("g", 2) in heard["b"], seconds=10)
+            await _until(lambda: not a.down)
+            assert not a.outbox
+        finally:
+            await a.close()
+            await b.close()
+
+    with ds.redis(port) as url:
+        asyncio.run(scenario(url))
+
+
+def test_a_malformed_message_is_ignored_and_the_next_one_heard(redis_url: str) -> None:
+    async def scenario() -> None:
+        heard: Heard = {"b": []}
+        b = _broker(redis_url, heard, "b")
+        await b.start()
+        other = await resp.connect(redis_url, lambda _message: None, 2)
+        try:
+            channel = f"{broker.CHANNEL}ffffffff:g"
+            assert await other.call("PUBLISH", channel, "not a notice") == 1
+            assert await other.call("PUBLISH", channel, Notice(7, "ffffffff").encode()) == 1
+            await _until(lambda: heard["b"] == [("g", 7)])
+        finally:
+            other.close()
+            await b.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_connection_authenticates_with_the_password_in_its_url(redis_url: str) -> None:
+    """``resp.connect`` sends ``AUTH`` when the URL holds a password; Redis refusing it (or a
+    command sent without it) comes back as ``RedisError``, never as a reply taken for data."""
+    host_port = redis_url.removeprefix("redis://").partition("/")[0]
+
+    async def scenario() -> None:
+        admin = await resp.connect(redis_url, lambda _message: None, 2)
+        await admin.call("CONFIG", "SET", "requirepass", "s3cret word")
+        try:
+            inside = await resp.connect(f"redis://:s3cret%20word@{host_port}/0", print, 2)
+            assert await inside.call("PING") == b"PONG"
+            inside.close()
+            with pytest.raises(resp.RedisError):
+                await resp.connect(f"redis://:wrong@{host_port}/0", print, 2)
+            outside = await resp.connect(redis_url, print, 2)
+            with pytest.raises(resp.RedisError, match="NOAUTH"):
+                await outside.call("PING")
+            outside.close()
+        finally:
+            await admin.call("CONFIG", "SET", "requirepass", "")
+            admin.close()
 
     asyncio.run(scenario())

@@ -235,3 +235,52 @@ def test_a_write_of_several_plies_stores_them_in_order(storage: Any) -> None:
     assert storage.append_moves(game_id, 3, [], st.FINISHED, result, revision=1) == 2
     row = storage.get_game(game_id)
     assert (row.status, row.result, row.moves) == (st.FINISHED, result, plies)
+
+
+def test_the_periodic_checks_read_alike_on_both_back_ends(storage: Any) -> None:
+    """What the periodic checks ask of storage: the watched games past a revision (only those,
+    and never a game that does not exist), the sweep's two looks in one call, and presence
+    written for many games at once (inserted, updated in place, removed) and read back by
+    another process."""
+    import time
+
+    from boardplay.core.records import Move
+    from boardplay.web import storage as st
+    from boardplay.web.presence import Here, PresenceStore
+    from boardplay.web.tokens import new_game_id
+
+    ids = [new_game_id() for _ in range(4)]
+    seats = [st.SeatRow(0, st.HUMAN, "A"), st.SeatRow(1, st.HUMAN, "B")]
+    for game_id in ids:
+        storage.create_game(st.GameRow(id=game_id, game="tiny", options={}, seed=None, seats=seats))
+    storage.append_moves(ids[1], 0, [Move(1, "take1", 0)], st.ACTIVE, None)
+    storage.append_moves(ids[1], 1, [Move(1, "take1", 1)], st.ACTIVE, None)
+    revisions = storage.revisions(ids)
+    known = {**revisions, ids[1]: revisions[ids[1]] - 1, "no-such-game": 0}
+    assert storage.newer(known) == {ids[1]: revisions[ids[1]]}
+    assert storage.newer(revisions) == {} and storage.newer({}) == {}
+    now = time.time()  # the database is shared with other tests: the sweep's looks agree
+    assert storage.due(0, now) == ([], storage.due_clocks(now))
+    assert storage.due(5, now) == (storage.due_ai_jobs(5), storage.due_clocks(now))
+
+    mine, theirs = PresenceStore(storage.engine, "p1"), PresenceStore(storage.engine, "p2")
+    first = {ids[0]: Here(frozenset({0}), 0), ids[1]: Here(frozenset(), 2), ids[2]: Here()}
+    assert mine.sync(first, ids) == {}
+    assert theirs.sync({}, ids) == {ids[0]: Here(frozenset({0}), 0), ids[1]: Here(frozenset(), 2)}
+    # The same games again: one updated, one gone, one new; the rest untouched.
+    second = {ids[0]: Here(frozenset({0, 1}), 1), ids[1]: Here(), ids[3]: Here(frozenset(), 5)}
+    mine.sync(second, ids)
+    assert theirs.sync({}, ids) == {
+        ids[0]: Here(frozenset({0, 1}), 1),
+        ids[3]: Here(frozenset(), 5),
+    }
+    mine.forget()
+    assert theirs.sync({}, ids) == {}
+
+
+def test_a_text_that_holds_the_array_separator_is_refused() -> None:
+    from boardplay.web.database import SEPARATOR, text_array
+
+    text_array(["a", "b"])
+    with pytest.raises(ValueError, match="separator"):
+        text_array(["a", f"b{SEPARATOR}c"])

@@ -115,7 +115,7 @@ async def two_processes(
                 notice = tamper(notice)
             if notice is None:  # lost on the way
                 continue
-            await b.remote_change(room.row.id, notice.revision, notice)
+            b.remote_change(room.row.id, notice.revision, notice)
             await b._syncing[room.row.id]
             await asyncio.sleep(0)  # the socket's sender runs
         seen.copy, seen.stored = far.row, read(room.row.id)

@@ -13,22 +13,24 @@ A notice that is lost or arrives late costs nothing but time, because a process 
 revisions and catches up from the database (the hub also checks its watched games every few
 seconds, and after the connection to Redis comes back).
 
-A process's own notices are not sent back to it. Each was read only to be thrown away, and
-reading one message costs redis-py 220-290 µs of CPU when it arrives alone on an idle event loop
-(measured on this project's machine; about 65 µs of that is the wake-up itself).
+A process's own notices are not sent back to it: each was read only to be thrown away (reading
+one cost redis-py 220-290 µs of CPU when it arrived alone on an idle event loop, measured on this
+project's machine; about 65 µs of that is the wake-up itself).
 
-Redis is never in a move's path: the move is stored and acknowledged first, and its notice waits
-in a bounded outbox that keeps only the newest notice of each game; a background task publishes
-everything waiting in one round trip. While Redis is down the notices wait there (only the
-newest per game, so an outage cannot pile them up), the outage is logged once when it starts and
-once when it ends, and no request waits for Redis or fails because of it. When Redis answers
-again, the waiting notices go out and every process checks its watched games against the
-database, so nothing changed meanwhile stays unseen.
+Redis is never in a move's path: the move is stored and acknowledged first, and its notice is
+written to Redis without waiting for an answer. While Redis is down the notices wait in a
+bounded outbox that keeps only the newest notice of each game (so an outage cannot pile them
+up), and a notice written but not yet answered when the connection drops goes back there; the
+outage is logged once when it starts and once when it ends, and no request waits for Redis or
+fails because of it. When Redis answers again, the waiting notices go out and every process
+checks its watched games against the database, so nothing changed meanwhile stays unseen.
 
-The listening connection is made with redis-py's own retries turned off: a lost connection must
-reach this module (which reconnects, resubscribes and has the hub catch up), never be mended
-silently inside the client, which skipped the catch-up (with redis-py's default of ten retries, a
-short outage went unnoticed, and a socket on another process stayed behind until the next
+Both connections speak Redis's protocol directly (``resp.py``): a notice is written the moment
+it is published, its reply (how many processes heard it) is counted in the connection's own
+callback, and a message heard is handed to the hub from the callback that parsed it, so neither
+wakes a task. A lost connection is never mended silently: the broker reconnects, resubscribes
+and has the hub catch up (a client that retried inside itself, as redis-py does by default, let
+a short outage go unnoticed, and a socket on another process stayed behind until the next
 periodic check)."""
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from boardplay.web import resp
 
 log = logging.getLogger("boardplay.web")
 
@@ -55,7 +59,9 @@ OUTBOX = 10_000
 """Games whose newest notice may wait to be published; beyond that the oldest are dropped (the
 other processes catch up from the database by revision)."""
 
-Changed = Callable[[str, int, "Notice"], Awaitable[None]]
+Changed = Callable[[str, int, "Notice"], None]
+"""Takes another process's notice (game id, revision, notice) as it is heard: it must not block
+(the hub starts a task for whatever needs to wait)."""
 
 
 def patterns(sender: str) -> list[str]:
@@ -103,35 +109,24 @@ class Notice:
 
 
 class Broker:
-    """One process's connection to Redis: publishes its changes, hands others' to ``changed``."""
+    """One process's connections to Redis: publishes its changes, hands others' to ``changed``."""
 
     def __init__(self, url: str, changed: Changed, reconnected: Reconnected) -> None:
-        import redis.asyncio as aioredis
-        from redis.asyncio.retry import Retry
-        from redis.backoff import NoBackoff
-
         self.url = url
-        # Publishing may retry once at once (a pooled connection that Redis closed meanwhile);
-        # listening never retries inside the client (see the module's docstring).
-        self.redis: Any = aioredis.from_url(
-            url,
-            socket_connect_timeout=TIMEOUT_SECONDS,
-            socket_timeout=TIMEOUT_SECONDS,
-            retry=Retry(NoBackoff(), 1),
-        )
-        self.listener: Any = aioredis.from_url(
-            url,
-            socket_connect_timeout=TIMEOUT_SECONDS,
-            socket_timeout=TIMEOUT_SECONDS,
-            retry=Retry(NoBackoff(), 0),
-        )
         self.changed = changed
         self.reconnected = reconnected
         self.listening = asyncio.Event()
+        self.sender: resp.Connection | None = None
+        """The publishing connection while it is open."""
+        self.in_flight: OrderedDict[int, tuple[str, Notice, int, float]] = OrderedDict()
+        """Notices written and not yet answered, by serial number: (game, notice, the count of
+        announcements heard when it was written, when). They go back to the outbox if the
+        connection drops first."""
+        self.serial = 0
         self.outbox: OrderedDict[str, Notice] = OrderedDict()
-        """The newest unpublished notice of each game, oldest first."""
+        """The newest notice of each game that waits for Redis, oldest first."""
         self.waiting = asyncio.Event()
-        """Set when the outbox holds something."""
+        """Set when the outbox holds something the sender could write now."""
         self.down = False
         """Redis is known to be unreachable (logged once; cleared when it answers again)."""
         self.dropped = 0
@@ -155,58 +150,102 @@ class Broker:
         """Start listening; returns once subscribed (or after a few seconds without Redis: the
         server still works, catching up from the database until Redis answers)."""
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish())]
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send())]
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.listening.wait(), timeout=5)
 
     def publish(self, game_id: str, notice: Notice) -> None:
-        """Queue ``notice`` for ``game_id`` (replacing an older one still waiting); never waits.
-        Alone on Redis, drop it: this process would be its only reader."""
+        """Publish ``notice`` for ``game_id``: written at once while Redis is connected, else
+        kept (replacing an older one of the game) until it is; never waits. Alone on Redis,
+        drop it: this process would be its only reader."""
         if self.peers == 0 and not self.down:
             return
-        self.outbox.pop(game_id, None)
-        self.outbox[game_id] = notice
+        if self.sender is not None and not self.outbox:
+            self._write(self.sender, game_id, notice)
+            return
+        self._keep(game_id, notice)
+        self.waiting.set()
+
+    def _keep(self, game_id: str, notice: Notice) -> None:
+        """Into the outbox, unless a newer notice of the game waits there already."""
+        known = self.outbox.pop(game_id, None)
+        self.outbox[game_id] = (
+            notice if known is None or notice.revision >= known.revision else known
+        )
         if len(self.outbox) > OUTBOX:
             self.outbox.popitem(last=False)
             self.dropped += 1
-        self.waiting.set()
+        if self.down:
+            self.held = max(self.held, len(self.outbox))
 
-    async def _publish(self) -> None:
-        """Publish everything waiting in one round trip (a pipeline when more than one notice
-        waits: a pipeline costs more CPU than a plain command); while Redis is down, keep
-        the notices (the newest per game) and try again every ``RETRY_SECONDS``."""
+    def _write(self, sender: resp.Connection, game_id: str, notice: Notice) -> None:
+        self.serial += 1
+        serial = self.serial
+        written = asyncio.get_running_loop().time()
+        self.in_flight[serial] = (game_id, notice, self.announced, written)
+        sender.send(
+            lambda reply: self._answered(serial, reply),
+            "PUBLISH",
+            self._channel(game_id),
+            notice.encode(),
+        )
+
+    def _answered(self, serial: int, reply: Any) -> None:
+        """Redis's answer to a publish: how many other processes heard it."""
+        _, _, heard, _ = self.in_flight.pop(serial, ("", None, -1, 0.0))
+        if isinstance(reply, int) and heard == self.announced:
+            self.peers = reply
+        self._back()
+
+    async def _send(self) -> None:
+        """Keep the publishing connection: (re)connect every ``RETRY_SECONDS`` while Redis is
+        down, then write what waited; notices unanswered when it drops wait again."""
         while True:
-            await self.waiting.wait()
-            self.waiting.clear()
-            batch, self.outbox = self.outbox, OrderedDict()
-            if self.down:
-                self.held = max(self.held, len(batch))
-            heard = self.announced
             try:
-                if len(batch) == 1:  # the usual case when moves come one at a time
-                    ((game_id, notice),) = batch.items()
-                    receivers = [await self.redis.publish(self._channel(game_id), notice.encode())]
-                else:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for game_id, notice in batch.items():
-                            pipe.publish(self._channel(game_id), notice.encode())
-                        receivers = await pipe.execute()
-            except Exception as exc:
+                sender = await resp.connect(self.url, _ignore, TIMEOUT_SECONDS)
+            except (OSError, TimeoutError, resp.RedisError) as exc:
                 self._lost(exc)
-                for game_id, notice in batch.items():  # newer notices queued meanwhile win
-                    self.outbox.setdefault(game_id, notice)
-                    if notice.revision > self.outbox[game_id].revision:
-                        self.outbox[game_id] = notice
-                while len(self.outbox) > OUTBOX:
-                    self.outbox.popitem(last=False)
-                    self.dropped += 1
-                self.held = max(self.held, len(self.outbox))
                 await asyncio.sleep(RETRY_SECONDS)
-                self.waiting.set()
-            else:
-                if receivers and heard == self.announced:
-                    self.peers = int(receivers[-1])
-                self._back()
+                continue
+            self.sender = sender
+            try:
+                self._announce(sender)
+                while sender.open:
+                    self._flush(sender)
+                    self.waiting.clear()
+                    waiting = asyncio.ensure_future(self.waiting.wait())
+                    await asyncio.wait(
+                        (waiting, sender.lost),
+                        timeout=TIMEOUT_SECONDS,
+                        return_when=asyncio.FIRST_COMPLETED,
+                    )
+                    waiting.cancel()
+                    if self._unanswered() > TIMEOUT_SECONDS:  # a hung Redis counts as down
+                        sender.abort(TimeoutError("Redis did not answer a publish in time"))
+                self._lost(sender.lost.result() or ConnectionError("closed"))
+            finally:
+                self.sender = None
+                sender.close()
+                for game_id, notice, _, _ in self.in_flight.values():
+                    self._keep(game_id, notice)
+                self.in_flight.clear()
+            await asyncio.sleep(RETRY_SECONDS)
+
+    def _unanswered(self) -> float:
+        """Seconds the oldest notice written has waited for Redis's answer (0 if none)."""
+        for _, _, _, written in self.in_flight.values():
+            return asyncio.get_running_loop().time() - written
+        return 0.0
+
+    def _flush(self, sender: resp.Connection) -> None:
+        batch, self.outbox = self.outbox, OrderedDict()
+        for game_id, notice in batch.items():
+            self._write(sender, game_id, notice)
+
+    def _announce(self, sender: resp.Connection) -> None:
+        """Tell the other processes this one listens (if it does yet: else once it does)."""
+        if self.listening.is_set():
+            sender.send(_ignore, "PUBLISH", self._channel(ANNOUNCE), "")
 
     def _channel(self, game_id: str) -> str:
         return f"{CHANNEL}{self.me}:{game_id}"
@@ -234,47 +273,54 @@ class Broker:
         self.held = 0
 
     async def _listen(self) -> None:
-        from redis.exceptions import RedisError
-
         while True:
-            pubsub = self.listener.pubsub()
             try:
-                await pubsub.psubscribe(*patterns(self.me))
-                self.peers = max(self.peers, 1)  # until a publish counts them again
-                await self.redis.publish(self._channel(ANNOUNCE), "")
-                self.listening.set()
-                self._back()
-                await self.reconnected()
-                while True:
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                    if message is not None:
-                        await self._deliver(message)
-            except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-                raise
-            except (RedisError, OSError) as exc:
+                listener = await resp.connect(self.url, self._heard, TIMEOUT_SECONDS)
+            except (OSError, TimeoutError, resp.RedisError) as exc:
                 self._lost(exc)
-                self.listening.clear()
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
                 await asyncio.sleep(RETRY_SECONDS)
+                continue
+            try:
+                cause = await self._subscribed(listener)
+            except (OSError, TimeoutError, resp.RedisError) as exc:
+                cause = exc
+            finally:
+                listener.close()
+            self._lost(cause or ConnectionError("closed"))
+            self.listening.clear()
+            await asyncio.sleep(RETRY_SECONDS)
 
-    async def _deliver(self, message: dict[str, Any]) -> None:
+    async def _subscribed(self, listener: resp.Connection) -> BaseException | None:
+        """Subscribe ``listener`` to every other process's channels, say so, and have the hub
+        catch up on what it may have missed; then listen until the connection is lost (why)."""
+        await asyncio.wait_for(
+            asyncio.gather(*(listener.call("PSUBSCRIBE", p) for p in patterns(self.me))),
+            TIMEOUT_SECONDS,
+        )
+        self.peers = max(self.peers, 1)  # until a publish counts them again
+        self.listening.set()
+        if self.sender is not None:
+            self._announce(self.sender)
+        self._back()
+        await self.reconnected()
+        return await listener.lost
+
+    def _heard(self, message: list[Any]) -> None:
+        """A message pushed on the listening connection: ``[b"pmessage", pattern, channel,
+        data]``."""
         try:
-            channel = message["channel"]
-            channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+            channel = message[2].decode()
             game_id = channel.removeprefix(CHANNEL).partition(":")[2]
             if game_id == ANNOUNCE:
                 self.announced += 1
                 self.peers = max(self.peers, 1)
                 return
-            notice = Notice.decode(message["data"])
-        except (KeyError, TypeError, ValueError) as exc:
+            notice = Notice.decode(message[3])
+        except (IndexError, AttributeError, UnicodeDecodeError, ValueError) as exc:
             log.warning("ignoring a malformed broker message: %s", exc)
             return
         try:
-            await self.changed(game_id, notice.revision, notice)
+            self.changed(game_id, notice.revision, notice)
         except Exception:
             log.exception("could not deliver a change of %s", channel)
 
@@ -284,6 +330,7 @@ class Broker:
         for task in self._tasks:
             with contextlib.suppress(BaseException):
                 await task
-        for client in (self.redis, self.listener):
-            with contextlib.suppress(Exception):
-                await client.aclose()
+
+
+def _ignore(_reply: Any) -> None:
+    """For replies nobody needs (an announcement's; a publishing connection is pushed nothing)."""

@@ -257,7 +257,7 @@ class Hub:
             step = appended.to_text() if peers and appended is not None else ""
             self.broker.publish(game_id, Notice(revision, self.epoch, text, step))
 
-    async def remote_change(self, game_id: str, revision: int, notice: Notice) -> None:
+    def remote_change(self, game_id: str, revision: int, notice: Notice) -> None:
         """A process changed a game: update the sockets watching it here."""
         if notice.origin != self.epoch:  # this process's own changes are sent already
             self.notice(game_id, revision, notice)
@@ -304,16 +304,16 @@ class Hub:
         and who is at those tables on the other processes (``presence.py``)."""
         await self.chat.catch_up()  # never raises: chat written on the other processes
         watched = [r for r in self.rooms.values() if r.subscribers]
-        ids = [r.row.id for r in watched]
+        sent = {r.row.id: r.sent for r in watched}
         reports: Heres = {}
         for game_id in self._present:
             found = self.rooms.get(game_id)  # gone from the cache: no socket here any more
             reports[game_id] = found.presence.local if found is not None else Here()
-        if not ids and not reports:
+        if not sent and not reports:
             return
         self._present.clear()
         try:  # one trip to a storage thread for both (see ``sweep``)
-            revisions, others = await self.db(self._check, ids, reports)
+            revisions, others = await self.db(self._check, sent, reports)
         except Exception:
             self._present.update(reports)  # stored at the next check instead
             raise
@@ -323,9 +323,9 @@ class Hub:
                 self.notice(room.row.id, revision)
             room.presence.send(room.subscribers, others.get(room.row.id, Here()))
 
-    def _check(self, ids: list[str], reports: Heres) -> tuple[dict[str, int], Heres]:
-        """On a storage thread: the watched games' revisions; presence stored and read."""
-        return self.storage.revisions(ids), self.presence.sync(reports, ids)
+    def _check(self, sent: dict[str, int], reports: Heres) -> tuple[dict[str, int], Heres]:
+        """On a storage thread: watched games past what was sent; presence stored and read."""
+        return self.storage.newer(sent), self.presence.sync(reports, list(sent))
 
     def presence_changed(self, game_id: str) -> None:
         """This process's count of the game's sockets changed: stored at the next check."""
@@ -335,7 +335,7 @@ class Hub:
         """Claim AI jobs nobody holds (up to this process's free AI capacity) and flag the games
         whose clock fell (watched or not, across processes and restarts), found in one trip to a
         storage thread: each trip costs about 2 ms of CPU even when it finds nothing (idle)."""
-        jobs, fallen = await self.db(self._due, self.ai.free, self.now())
+        jobs, fallen = await self.db(self.storage.due, self.ai.free, self.now())
         for game_id in jobs:
             try:
                 (await self.room(game_id)).kick()
@@ -345,10 +345,6 @@ class Hub:
                 log.exception("could not start the AI turn of game %s", game_id)
         for game_id in fallen:
             await self.flag_game(game_id)
-
-    def _due(self, free: int, now: float) -> tuple[list[str], list[str]]:
-        """On a storage thread: the AI jobs to claim and the games whose clock fell."""
-        return (self.storage.due_ai_jobs(free) if free > 0 else []), self.storage.due_clocks(now)
 
     # ----- clocks -----------------------------------------------------------------------------
     def watch_clock(self, game_id: str, deadline: float | None) -> None:

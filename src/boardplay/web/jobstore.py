@@ -63,15 +63,19 @@ class AiJobStore:
     def due_ai_jobs(self, limit: int) -> list[str]:
         """Games with an AI job nobody holds (new, released, or its holder died), and games not
         yet checked for one, oldest change first."""
-        now = time.time()
-        query = (
-            sa.select(games_table.c.id)
-            .where(
-                games_table.c.ai_seat.is_not(None),
-                sa.or_(games_table.c.ai_lease.is_(None), games_table.c.ai_lease < now),
-            )
-            .order_by(games_table.c.updated)
-            .limit(limit)
-        )
         with self.reader.connect() as conn:
-            return [r.id for r in conn.execute(query)]
+            return [r.id for r in conn.execute(due_ai_query(limit))]
+
+
+def due_ai_query(limit: int) -> sa.Select[tuple[str]]:
+    """The ids of ``AiJobStore.due_ai_jobs``."""
+    now = time.time()
+    return (
+        sa.select(games_table.c.id)
+        .where(
+            games_table.c.ai_seat.is_not(None),
+            sa.or_(games_table.c.ai_lease.is_(None), games_table.c.ai_lease < now),
+        )
+        .order_by(games_table.c.updated)
+        .limit(limit)
+    )

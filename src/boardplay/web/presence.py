@@ -16,8 +16,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
 from boardplay.web.database import among
@@ -39,6 +41,13 @@ presence_table = sa.Table(
     sa.Column("spectators", sa.Integer, nullable=False),
     sa.Column("at", sa.Float, nullable=False, index=True),
 )
+
+
+def _insert_for(engine: Engine) -> Any:
+    """``INSERT`` with ``ON CONFLICT`` in ``engine``'s dialect (PostgreSQL's or SQLite's)."""
+    if engine.dialect.name == "postgresql":
+        return postgresql.insert
+    return sqlite.insert
 
 
 @dataclass(frozen=True)
@@ -74,8 +83,7 @@ class PresenceStore:
         moves' own commits."""
         now = time.time()
         with self.engine.begin() as conn:
-            for game_id, here in reports.items():
-                self._store(conn, game_id, here, now)
+            self._store(conn, reports, now)
             if reports or now - self.refreshed >= REFRESH:
                 self.refreshed = now
                 conn.execute(
@@ -101,19 +109,42 @@ class PresenceStore:
             )
         return out
 
-    def _store(self, conn: sa.Connection, game_id: str, here: Here, now: float) -> None:
-        """Only this process writes its rows (from one task), so an update that finds no row
-        may insert it."""
-        mine = sa.and_(
-            presence_table.c.game_id == game_id, presence_table.c.process == self.process
-        )
-        if not (here.seats or here.spectators):
-            conn.execute(presence_table.delete().where(mine))
-            return
-        values = {"seats": sorted(here.seats), "spectators": here.spectators, "at": now}
-        if conn.execute(presence_table.update().where(mine).values(**values)).rowcount == 0:
+    def _store(self, conn: sa.Connection, reports: Mapping[str, Here], now: float) -> None:
+        """Two statements at most, whatever the number of games: the rows of games left without
+        a socket here go, the others are inserted or updated in place (a statement per game
+        cost about 0.6 ms of CPU each on a check after a crowd came or went). Only this process
+        writes its rows (from one task), so nothing else races the upsert."""
+        mine = presence_table.c.process == self.process
+        gone = [game_id for game_id, here in reports.items() if not (here.seats or here.spectators)]
+        if gone:
             conn.execute(
-                presence_table.insert().values(game_id=game_id, process=self.process, **values)
+                presence_table.delete().where(
+                    mine, among(presence_table.c.game_id, gone, self.engine)
+                )
+            )
+        rows = [
+            {
+                "game_id": game_id,
+                "process": self.process,
+                "seats": sorted(here.seats),
+                "spectators": here.spectators,
+                "at": now,
+            }
+            for game_id, here in reports.items()
+            if here.seats or here.spectators
+        ]
+        if rows:
+            upsert = _insert_for(self.engine)(presence_table)
+            conn.execute(
+                upsert.on_conflict_do_update(
+                    index_elements=[presence_table.c.game_id, presence_table.c.process],
+                    set_={
+                        "seats": upsert.excluded.seats,
+                        "spectators": upsert.excluded.spectators,
+                        "at": upsert.excluded.at,
+                    },
+                ),
+                rows,
             )
 
     def forget(self) -> None:

@@ -16,17 +16,18 @@ lease. The schema is made and upgraded by the Alembic migrations (``migrate.py``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import ARRAY
 
 from boardplay.core.records import Move
 from boardplay.web.clocks import Clock
-from boardplay.web.database import among, make_engine
-from boardplay.web.jobstore import AiJobStore
+from boardplay.web.database import among, make_engine, text_array
+from boardplay.web.jobstore import AiJobStore, due_ai_query
 from boardplay.web.tables import actions_table, games_table, seat_keys_table, seats_table
 from boardplay.web.tokens import digest_matches
 
@@ -508,14 +509,16 @@ class Storage(AiJobStore):
 
     def due_clocks(self, now: float, limit: int = 50) -> list[str]:
         """Active games whose running clock fell by ``now``, the longest fallen first."""
-        query = (
-            sa.select(games_table.c.id)
-            .where(games_table.c.status == ACTIVE, games_table.c.deadline <= now)
-            .order_by(games_table.c.deadline)
-            .limit(limit)
-        )
         with self.reader.connect() as conn:
-            return [r.id for r in conn.execute(query)]
+            return [r.id for r in conn.execute(_due_clocks_query(now, limit))]
+
+    def due(self, free: int, now: float) -> tuple[list[str], list[str]]:
+        """The sweep's two looks on one connection (a pool checkout and its pre-ping cost about
+        1 ms of CPU after a quiet second): ``due_ai_jobs(free)`` (none if ``free`` is 0) and
+        ``due_clocks(now)``."""
+        with self.reader.connect() as conn:
+            jobs = [r.id for r in conn.execute(due_ai_query(free))] if free > 0 else []
+            return jobs, [r.id for r in conn.execute(_due_clocks_query(now, 50))]
 
     def revisions(self, game_ids: Sequence[str]) -> dict[str, int]:
         """The current revision of each game that exists (one query: a cache check)."""
@@ -523,6 +526,32 @@ class Storage(AiJobStore):
             return {}
         query = sa.select(games_table.c.id, games_table.c.revision).where(
             among(games_table.c.id, game_ids, self.engine)
+        )
+        with self.reader.connect() as conn:
+            return {r.id: int(r.revision) for r in conn.execute(query)}
+
+    def newer(self, known: Mapping[str, int]) -> dict[str, int]:
+        """The games of ``known`` (id: revision) whose revision is now past the one given, with
+        that revision: the periodic check of a process's watched games. On PostgreSQL the
+        comparison is made there, so a check of hundreds of unchanged games reads no rows
+        (reading all 200 back cost about 3 ms of CPU a check); elsewhere it reads them all."""
+        if not known:
+            return {}
+        if self.engine.dialect.name != "postgresql":
+            current = self.revisions(list(known))
+            return {gid: rev for gid, rev in current.items() if rev > known[gid]}
+        given = (
+            sa.func.unnest(
+                text_array(list(known)),
+                sa.cast(text_array([str(r) for r in known.values()]), ARRAY(sa.Integer)),
+            )
+            .table_valued("id", "revision")
+            .render_derived(name="known")
+        )
+        query = (
+            sa.select(games_table.c.id, games_table.c.revision)
+            .join_from(games_table, given, games_table.c.id == given.c.id)
+            .where(games_table.c.revision > given.c.revision)
         )
         with self.reader.connect() as conn:
             return {r.id: int(r.revision) for r in conn.execute(query)}
@@ -558,3 +587,12 @@ class Storage(AiJobStore):
         )
         with self.reader.connect() as conn:
             return [r.id for r in conn.execute(query)]
+
+
+def _due_clocks_query(now: float, limit: int) -> sa.Select[tuple[str]]:
+    return (
+        sa.select(games_table.c.id)
+        .where(games_table.c.status == ACTIVE, games_table.c.deadline <= now)
+        .order_by(games_table.c.deadline)
+        .limit(limit)
+    )
