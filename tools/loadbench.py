@@ -354,6 +354,24 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
     }
 
 
+def yardstick() -> float:
+    """Milliseconds of CPU a fixed pure-Python workload takes here (the best of five): what the
+    same server code costs per move swings with the machine (one kind of machine here ran it
+    twice as fast as another), so each run prints this beside its rows, and rows of two runs
+    compare once divided by it. The workload is the standard library's alone, never this
+    project's code, so it does not move when the server does."""
+    document = {"moves": [{"ply": i, "move": f"t{i % 7}", "player": i % 2} for i in range(60)]}
+    best = float("inf")
+    for _ in range(5):
+        started = time.process_time()
+        for _ in range(300):
+            text = json.dumps(document)
+            total = sum(m["ply"] for m in json.loads(text)["moves"])
+            assert total == 1770
+        best = min(best, time.process_time() - started)
+    return best * 1000
+
+
 def _spread(seconds: Sequence[float]) -> list[float] | None:
     if not seconds:
         return None
@@ -393,8 +411,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
 
     args = parser.parse_args(argv)
+    before = yardstick()
     with ds.postgres(durable=True) as admin, ds.redis() as redis:
         rows = [run_setup(admin, redis, n, args) for n in args.processes]
+    stick = min(before, yardstick())
+    print(f"yardstick: {stick:.1f} ms of CPU for a fixed pure-Python workload on this machine")
     print(
         f"{'processes':>9} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
         f"{'spect p99':>9} {'moves':>7} {'errors':>6} {'cpu ms/move':>11}"
@@ -411,6 +432,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"sign-in ms p50/p99 {row['sign_in_ms_p50_p99']} (all tables at once); "
                 f"one sign-in alone {row['quiet_sign_in_ms_p50_p99']}"
             )
+    for row in rows:
+        row["yardstick_ms"] = round(stick, 1)
     with contextlib.suppress(Exception):
         print(json.dumps(rows))
 

@@ -102,11 +102,15 @@ def serve(db: Path, port: int, env: Mapping[str, str] | None = None) -> subproce
     answering once it is up; its stderr goes to ``<db>.log``, read by ``check_server_logs``."""
     # A test clicks far faster than a person: the per-address ceilings of the security tests
     # (websettings.TEST_LIMITS), not the production ones, so a long click-through never meets
-    # a 429 meant for a flooding visitor.
+    # a 429 meant for a flooding visitor. That includes the budget of heavy reads, which counts
+    # CPU seconds: a whole Montana game's replay costs 1.2-1.8 s of it on a slow machine of this
+    # kind, and the endings test's third upload of one was refused there (never on a fast one).
     ceilings = {
         "BOARDPLAY_WEB_RATE_PER_SECOND": str(TEST_LIMITS.rate_per_second),
         "BOARDPLAY_WEB_RATE_BURST": str(TEST_LIMITS.rate_burst),
         "BOARDPLAY_WEB_GAMES_PER_VISITOR": str(TEST_LIMITS.games_per_visitor),
+        "BOARDPLAY_WEB_HEAVY_SHARE": str(TEST_LIMITS.heavy_share),
+        "BOARDPLAY_WEB_HEAVY_BURST": str(TEST_LIMITS.heavy_burst),
     }
     environment = {
         **os.environ,

@@ -116,6 +116,9 @@ class Broker:
         self.changed = changed
         self.reconnected = reconnected
         self.listening = asyncio.Event()
+        self.announced_once = asyncio.Event()
+        """Set once Redis has taken this process's first announcement (``start`` waits for it,
+        so the other processes know of this one before it publishes anything)."""
         self.sender: resp.Connection | None = None
         """The publishing connection while it is open."""
         self.in_flight: OrderedDict[int, tuple[str, Notice, int, float]] = OrderedDict()
@@ -147,12 +150,13 @@ class Broker:
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
-        """Start listening; returns once subscribed (or after a few seconds without Redis: the
-        server still works, catching up from the database until Redis answers)."""
+        """Start listening; returns once subscribed and announced (or after a few seconds
+        without Redis: the server still works, catching up from the database until Redis
+        answers)."""
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send())]
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.listening.wait(), timeout=5)
+            await asyncio.wait_for(self.announced_once.wait(), timeout=5)
 
     def publish(self, game_id: str, notice: Notice) -> None:
         """Publish ``notice`` for ``game_id``: written at once while Redis is connected, else
@@ -245,7 +249,9 @@ class Broker:
     def _announce(self, sender: resp.Connection) -> None:
         """Tell the other processes this one listens (if it does yet: else once it does)."""
         if self.listening.is_set():
-            sender.send(_ignore, "PUBLISH", self._channel(ANNOUNCE), "")
+            sender.send(
+                lambda _reply: self.announced_once.set(), "PUBLISH", self._channel(ANNOUNCE), ""
+            )
 
     def _channel(self, game_id: str) -> str:
         return f"{CHANNEL}{self.me}:{game_id}"
@@ -333,4 +339,4 @@ class Broker:
 
 
 def _ignore(_reply: Any) -> None:
-    """For replies nobody needs (an announcement's; a publishing connection is pushed nothing)."""
+    """For messages nobody needs: a publishing connection is pushed none."""
