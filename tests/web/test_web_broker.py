@@ -28,16 +28,17 @@ async def _until(check: object, seconds: float = 5.0) -> None:
 Heard = dict[str, list[tuple[str, int]]]
 
 
+async def _nothing() -> None:
+    return None
+
+
 def _broker(redis_url: str, heard: Heard, name: str) -> Broker:
     """A broker whose deliveries are written down in ``heard[name]`` (game, revision)."""
 
     def changed(game_id: str, revision: int, _notice: Notice) -> None:
         heard[name].append((game_id, revision))
 
-    async def nothing() -> None:
-        return None
-
-    return Broker(redis_url, changed, nothing)
+    return Broker(redis_url, changed, _nothing)
 
 
 def test_a_lone_process_publishes_nothing_until_another_announces_itself(redis_url: str) -> None:
@@ -195,3 +196,13 @@ def test_a_connection_authenticates_with_the_password_in_its_url(redis_url: str)
             admin.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:6379", "redis://127.0.0.1:port/0", "unix://", "127.0.0.1:6379"]
+)
+def test_a_mistyped_redis_url_is_refused_at_start_naming_the_forms(url: str) -> None:
+    with pytest.raises(ValueError, match=r"not a Redis URL.*"):
+        Broker(url, lambda *_: None, _nothing)
+    for good in ("redis://h", "redis://:pw@h:6380/2", "rediss://u:pw@h", "unix:///run/r.sock"):
+        resp.check_url(good)

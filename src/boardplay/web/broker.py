@@ -112,6 +112,7 @@ class Broker:
     """One process's connections to Redis: publishes its changes, hands others' to ``changed``."""
 
     def __init__(self, url: str, changed: Changed, reconnected: Reconnected) -> None:
+        resp.check_url(url)  # a mistyped setting fails at start, not in a background task
         self.url = url
         self.changed = changed
         self.reconnected = reconnected
@@ -308,7 +309,10 @@ class Broker:
         if self.sender is not None:
             self._announce(self.sender)
         self._back()
-        await self.reconnected()
+        try:
+            await self.reconnected()
+        except Exception:  # the periodic check catches up instead; the listening goes on
+            log.exception("could not catch up after connecting to Redis")
         return await listener.lost
 
     def _heard(self, message: list[Any]) -> None:

@@ -106,10 +106,28 @@ PUSHED = (b"pmessage", b"message")
 """The first element of a message Redis pushes to a subscriber."""
 
 
+def check_url(url: str) -> None:
+    """``ValueError``, naming the forms taken, unless ``url`` is one ``connect`` can use:
+    ``redis://[[user]:password@]host[:port][/db]``, ``rediss://`` (TLS) or ``unix:///path``."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (read for its check: a port that is not a number raises)
+    except ValueError as exc:
+        raise ValueError(f"not a Redis URL: {url!r} ({exc})") from None
+    if parts.scheme not in ("redis", "rediss", "unix") or (
+        parts.scheme == "unix" and not parts.path
+    ):
+        raise ValueError(
+            f"not a Redis URL: {url!r} (redis://[[user]:password@]host[:port][/db], rediss://… "
+            "for TLS, or unix:///path/to/socket)"
+        )
+
+
 async def connect(url: str, pushed: Callable[[list[Any]], None], timeout: float) -> Connection:
-    """A connection to the Redis at ``url`` (``redis://[[user]:password@]host[:port][/db]``,
-    ``rediss://`` for TLS, ``unix:///path``), authenticated if the URL holds a password; within
-    ``timeout`` seconds (``TimeoutError``), else ``OSError`` or ``RedisError``."""
+    """A connection to the Redis at ``url`` (as ``check_url`` takes it), authenticated if the
+    URL holds a password; within ``timeout`` seconds (``TimeoutError``), else ``OSError`` or
+    ``RedisError``."""
+    check_url(url)
     parts = urlsplit(url)
     loop = asyncio.get_running_loop()
 
@@ -119,12 +137,10 @@ async def connect(url: str, pushed: Callable[[list[Any]], None], timeout: float)
     async def opened() -> Connection:
         if parts.scheme == "unix":
             _, protocol = await loop.create_unix_connection(made, unquote(parts.path))
-        elif parts.scheme in ("redis", "rediss"):
+        else:
             secure = ssl.create_default_context() if parts.scheme == "rediss" else None
             host = parts.hostname or "localhost"
             _, protocol = await loop.create_connection(made, host, parts.port or 6379, ssl=secure)
-        else:
-            raise ValueError(f"not a Redis URL: {url!r} (redis://, rediss:// or unix://)")
         if parts.password is not None:
             who = [unquote(parts.username)] if parts.username else []
             await protocol.call("AUTH", *who, unquote(parts.password))
