@@ -54,7 +54,7 @@ def among(
     loaded process's CPU in ``make bench-web``). Texts go as one joined text (``text_array``)."""
     if engine.dialect.name == "postgresql":
         if all(isinstance(v, str) for v in values):
-            return column == sa.any_(text_array([str(v) for v in values]))
+            return column == sa.any_(text_array(list(values)))
         return column == sa.any_(sa.literal(list(values), ARRAY(column.type)))
     return column.in_(list(values))
 

@@ -334,7 +334,8 @@ class Hub:
     async def sweep(self) -> None:
         """Claim AI jobs nobody holds (up to this process's free AI capacity) and flag the games
         whose clock fell (watched or not, across processes and restarts), found in one trip to a
-        storage thread: each trip costs about 2 ms of CPU even when it finds nothing (idle)."""
+        storage thread on one connection (``Storage.due``): a trip costs milliseconds of CPU
+        even when it finds nothing."""
         jobs, fallen = await self.db(self.storage.due, self.ai.free, self.now())
         for game_id in jobs:
             try:
