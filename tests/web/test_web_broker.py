@@ -206,3 +206,23 @@ def test_a_mistyped_redis_url_is_refused_at_start_naming_the_forms(url: str) -> 
         Broker(url, lambda *_: None, _nothing)
     for good in ("redis://h", "redis://:pw@h:6380/2", "rediss://u:pw@h", "unix:///run/r.sock"):
         resp.check_url(good)
+
+
+def test_the_server_needs_hiredis_only_when_a_redis_url_is_set() -> None:
+    """A server without Redis (the web extra alone, as the wheel's check installs it) imports
+    without hiredis; a Redis URL without it is refused at start, naming the extra to install."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; sys.modules['hiredis'] = None\n"
+        "import boardplay.web.app\n"
+        "from boardplay.web.broker import Broker\n"
+        "try:\n"
+        "    Broker('redis://127.0.0.1', lambda *_: None, None)\n"
+        "except RuntimeError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'boardplay[cluster]'" in done.stdout

@@ -113,6 +113,12 @@ class Broker:
 
     def __init__(self, url: str, changed: Changed, reconnected: Reconnected) -> None:
         resp.check_url(url)  # a mistyped setting fails at start, not in a background task
+        try:
+            import hiredis  # noqa: F401 (needed by resp's connections)
+        except ModuleNotFoundError:
+            raise RuntimeError(
+                "a Redis URL is set, but hiredis is not installed: pip install 'boardplay[cluster]'"
+            ) from None
         self.url = url
         self.changed = changed
         self.reconnected = reconnected

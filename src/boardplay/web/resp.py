@@ -17,8 +17,6 @@ from collections.abc import Callable
 from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
-import hiredis
-
 
 class RedisError(Exception):
     """An error reply from Redis (hiredis returns, rather than raises, one per failed command)."""
@@ -34,8 +32,12 @@ class Connection(asyncio.Protocol):
     reply to no command) goes to ``pushed``."""
 
     def __init__(self, pushed: Callable[[list[Any]], None]) -> None:
+        import hiredis  # the ``cluster`` extra: a server without Redis never needs it
+
         self.pushed = pushed
         self.reader = hiredis.Reader(replyError=RedisError)
+        self.pack = hiredis.pack_command
+        self.garbled = hiredis.ProtocolError
         self.waiting: deque[Reply] = deque()
         self.transport: asyncio.Transport | None = None
         self.lost: asyncio.Future[BaseException | None] = asyncio.get_running_loop().create_future()
@@ -52,7 +54,7 @@ class Connection(asyncio.Protocol):
                     self.pushed(reply)
                 elif self.waiting:
                     self.waiting.popleft()(reply)
-        except hiredis.ProtocolError as exc:
+        except self.garbled as exc:
             self._fail(exc)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -76,7 +78,7 @@ class Connection(asyncio.Protocol):
         """Write one command; ``reply`` is called with its reply."""
         assert self.transport is not None
         self.waiting.append(reply)
-        self.transport.write(hiredis.pack_command(parts))  # type: ignore[arg-type]
+        self.transport.write(self.pack(parts))  # type: ignore[arg-type]
 
     async def call(self, *parts: str | bytes) -> Any:
         """Write one command and wait for its reply (``RedisError`` if Redis refused it,
