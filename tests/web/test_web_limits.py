@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import os
 import socket
 import time
@@ -235,15 +236,16 @@ def test_updates_send_what_changed_not_the_whole_move_list(client: TestClient) -
 
 
 # ----- a real server's WebSocket protocol: text frames that are not UTF-8 -----------------------
-def _raw_socket(port: int, path: str) -> tuple[socket.socket, bytes]:
-    """A WebSocket opened by hand (a client library would refuse to send bad UTF-8)."""
+def _raw_socket(port: int, path: str, extra: str = "") -> tuple[socket.socket, bytes]:
+    """A WebSocket opened by hand (a client library would refuse to send bad UTF-8), with the
+    ``extra`` header lines."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
     key = base64.b64encode(os.urandom(16)).decode()
     sock.sendall(
         (
             f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n"
+            f"Sec-WebSocket-Version: 13\r\n{extra}\r\n"
         ).encode()
     )
     data = b""
@@ -251,6 +253,8 @@ def _raw_socket(port: int, path: str) -> tuple[socket.socket, bytes]:
         data += sock.recv(4096)
     head, _, rest = data.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 101"), head
+    if extra:
+        return sock, head + b"\r\n\r\n" + rest
     return sock, rest
 
 
@@ -316,3 +320,71 @@ def test_a_text_frame_that_is_not_utf8_closes_with_1007_always_and_logs_one_line
         assert log.count("not UTF-8") <= 1, log[-2000:]
     finally:
         ds.stop_server(server)
+
+
+# ----- the server's own WebSocket protocol: small messages, pings ---------------------------------
+def test_small_messages_go_uncompressed_on_a_deflate_socket_and_large_ones_compressed(
+    tmp_path: Path,
+) -> None:
+    """A browser's socket agrees on permessage-deflate; a move's update (1-2 kB) is then sent as
+    it is (RSV1 unset), saving the compressor's CPU, and a large message is still compressed,
+    with the compression context intact for the messages after it."""
+    from websockets.extensions.permessage_deflate import PerMessageDeflate
+    from websockets.frames import Frame, Opcode
+
+    from boardplay.web.wsprotocol import SMALL_MESSAGE, SmallUncompressed
+
+    port = ds.free_port()
+    env = {
+        "BOARDPLAY_DATABASE_URL": f"sqlite:///{tmp_path / 'deflate.sqlite3'}",
+        "BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE",
+        "BOARDPLAY_WEB_AI_WORKERS": "0",
+        "PYTHONPATH": str(Path(__file__).parent),
+    }
+    server = ds.start_server(port, env)
+    try:
+        created = httpx.post(
+            f"http://127.0.0.1:{port}/api/games", json={"game": "tiny", "seats": HUMANS}
+        ).json()
+        offer = "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+        sock, data = _raw_socket(port, f"/api/games/{created['id']}/ws", offer)
+        with sock:
+            head, _, data = data.partition(b"\r\n\r\n")
+            assert b"permessage-deflate" in head.lower(), head
+            while len(data) < 2 or len(data) < _frame_size(data):
+                data += sock.recv(65536)
+            size = _frame_size(data)
+            assert data[0] & 0x0F == 0x1 and size < SMALL_MESSAGE  # the spectator's state
+            assert not data[0] & 0x40, "a small message was compressed"
+            assert json.loads(data[2 if size < 128 else 4 : size])["type"] == "state"
+    finally:
+        ds.stop_server(server)
+
+    sender = SmallUncompressed(False, False, 12, 12, {"memLevel": 5})
+    receiver = PerMessageDeflate(False, False, 12, 12)
+    texts = [
+        b'{"big": "%s"}' % (b"ab" * SMALL_MESSAGE),
+        b'{"small": 1}',
+        b'{"big2": "%s"}' % (b"ab" * SMALL_MESSAGE),
+    ]
+    for text in texts:
+        sent = sender.encode(Frame(Opcode.TEXT, text))
+        assert sent.rsv1 == (len(text) >= SMALL_MESSAGE)
+        assert len(sent.data) < len(text) or not sent.rsv1
+        assert receiver.decode(sent).data == text
+
+
+def test_keepalive_pings_wait_for_the_next_slot_of_a_grid() -> None:
+    """Every socket of a process is pinged at one of a few instants per interval (one wake-up
+    of the process for many pings), never before uvicorn would have pinged it and less than a
+    slot after."""
+    from boardplay.web.wsprotocol import PING_SLOTS, next_ping_at
+
+    interval = 20.0
+    slot = interval / PING_SLOTS
+    for now in (0.0, 0.3, 4.99, 5.0, 1234.567):
+        for rtt in (0.0, 0.004, 0.9):
+            at = next_ping_at(now, interval, rtt)
+            assert now + interval - rtt <= at < now + interval - rtt + slot
+            assert abs(at / slot - round(at / slot)) < 1e-9
+    assert len({next_ping_at(n / 10, interval, 0.0) for n in range(1, 50)}) == 1

@@ -94,24 +94,53 @@ def test_a_long_valid_ai_spec_is_stored_on_postgresql(postgres_url: str) -> None
 
 
 class OneStatement:
-    """The store with its moves written as the server writes them on PostgreSQL: one statement
-    from an event loop (``pgwrite.MovesWriter``); every other call goes to the store."""
+    """The store with its moves written and its periodic checks made as the server makes them on
+    PostgreSQL: one statement each from an event loop (``pgwrite.MovesWriter``,
+    ``pgchecks.LoopChecks``); every other call goes to the store."""
 
     def __init__(self, store: Any) -> None:
-        from boardplay.web.pgwrite import MovesWriter
+        from boardplay.web.pgwrite import LoopConnections, MovesWriter
 
         self.store = store
         self.loop = asyncio.Runner()
-        self.writer = MovesWriter(store.engine.url, 4)
+        self.connections = LoopConnections(store.engine.url, 4)
+        self.writer = MovesWriter(self.connections)
 
     def append_moves(self, *args: Any, **kwargs: Any) -> int:
         return self.loop.run(self.writer.append_moves(*args, **kwargs))
+
+    def checks(self, process: str) -> Any:
+        from boardplay.web.pgchecks import LoopChecks
+        from boardplay.web.presence import PresenceStore
+
+        return LoopChecks(self.connections, PresenceStore(self.store.engine, process))
+
+    def newer(self, known: dict[str, int]) -> dict[str, int]:
+        newer: dict[str, int] = self.loop.run(self.checks("newer").check(known, {}))[0]
+        return newer
+
+    def due(self, free: int, now: float) -> tuple[list[str], list[str]]:
+        due: tuple[list[str], list[str]] = self.loop.run(self.checks("due").due(free, now))
+        return due
+
+    def presence(self, process: str) -> Any:
+        """A process's presence as its checks store and read it."""
+        checks, run = self.checks(process), self.loop.run
+
+        class Presence:
+            def sync(self, reports: Any, game_ids: list[str]) -> Any:
+                return run(checks.check({game_id: 0 for game_id in game_ids}, reports))[1]
+
+            def forget(self) -> None:
+                checks.presence.forget()
+
+        return Presence()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
 
     def close(self) -> None:
-        self.loop.run(self.writer.close())
+        self.loop.run(self.connections.close())
         self.loop.close()
         self.store.close()
 
@@ -263,7 +292,12 @@ def test_the_periodic_checks_read_alike_on_both_back_ends(storage: Any) -> None:
     assert storage.due(0, now) == ([], storage.due_clocks(now))
     assert storage.due(5, now) == (storage.due_ai_jobs(5), storage.due_clocks(now))
 
-    mine, theirs = PresenceStore(storage.engine, "p1"), PresenceStore(storage.engine, "p2")
+    def presence(process: str) -> Any:
+        if isinstance(storage, OneStatement):
+            return storage.presence(process)
+        return PresenceStore(storage.engine, process)
+
+    mine, theirs = presence("p1"), presence("p2")
     first = {ids[0]: Here(frozenset({0}), 0), ids[1]: Here(frozenset(), 2), ids[2]: Here()}
     assert mine.sync(first, ids) == {}
     assert theirs.sync({}, ids) == {ids[0]: Here(frozenset({0}), 0), ids[1]: Here(frozenset(), 2)}

@@ -47,6 +47,7 @@ from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.chat import ChatRelay
 from boardplay.web.chatstore import ChatStore
+from boardplay.web.checks import Checks, ThreadChecks
 from boardplay.web.clocks import Clock, TimeControl
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, not_found, quote
@@ -64,7 +65,7 @@ from boardplay.web.timeouts import flag
 from boardplay.web.tokens import hash_token, new_game_id, new_token
 
 if TYPE_CHECKING:
-    from boardplay.web.pgwrite import MovesWriter
+    from boardplay.web.pgwrite import LoopConnections, MovesWriter
 
 log = logging.getLogger("boardplay.web")
 
@@ -153,13 +154,18 @@ class Hub:
         """Games whose count of this process's sockets changed since the last check."""
         threads = 1 if storage.engine.dialect.name == "sqlite" else DB_THREADS
         self.db_pool = ThreadPoolExecutor(threads, thread_name_prefix="boardplay-db")
+        self.connections: LoopConnections | None = None
+        """On PostgreSQL, the moves' writes and the periodic checks are one statement each from
+        the event loop (``pgwrite.py``, ``pgchecks.py``: psycopg, which SQLite installs lack)."""
         self.writer: MovesWriter | None = None
-        """Moves' writes on PostgreSQL: one statement each, from the event loop (``pgwrite.py``,
-        which needs psycopg: a SQLite-only install has none)."""
+        self.checks: Checks = ThreadChecks(self.db, storage, self.presence)
         if storage.engine.dialect.name == "postgresql":
-            from boardplay.web.pgwrite import MovesWriter
+            from boardplay.web.pgchecks import LoopChecks
+            from boardplay.web.pgwrite import LoopConnections, MovesWriter
 
-            self.writer = MovesWriter(storage.engine.url, DB_THREADS)
+            self.connections = LoopConnections(storage.engine.url, DB_THREADS)
+            self.writer = MovesWriter(self.connections)
+            self.checks = LoopChecks(self.connections, self.presence)
         self.lobby = Lobby(self, SeekStore(storage.engine))
         """The lobby's sockets, seeks and challenges (``lobby.py``, ``seeks.py``)."""
         self.mailer = Mailer.for_hub(self, mail)
@@ -312,8 +318,8 @@ class Hub:
         if not sent and not reports:
             return
         self._present.clear()
-        try:  # one trip to a storage thread for both (see ``sweep``)
-            revisions, others = await self.db(self._check, sent, reports)
+        try:  # one statement, or one trip to a storage thread, for both (see ``sweep``)
+            revisions, others = await self.checks.check(sent, reports)
         except Exception:
             self._present.update(reports)  # stored at the next check instead
             raise
@@ -323,20 +329,16 @@ class Hub:
                 self.notice(room.row.id, revision)
             room.presence.send(room.subscribers, others.get(room.row.id, Here()))
 
-    def _check(self, sent: dict[str, int], reports: Heres) -> tuple[dict[str, int], Heres]:
-        """On a storage thread: watched games past what was sent; presence stored and read."""
-        return self.storage.newer(sent), self.presence.sync(reports, list(sent))
-
     def presence_changed(self, game_id: str) -> None:
         """This process's count of the game's sockets changed: stored at the next check."""
         self._present.add(game_id)
 
     async def sweep(self) -> None:
         """Claim AI jobs nobody holds (up to this process's free AI capacity) and flag the games
-        whose clock fell (watched or not, across processes and restarts), found in one trip to a
-        storage thread on one connection (``Storage.due``): a trip costs milliseconds of CPU
-        even when it finds nothing."""
-        jobs, fallen = await self.db(self.storage.due, self.ai.free, self.now())
+        whose clock fell (watched or not, across processes and restarts), found in one statement
+        on PostgreSQL, elsewhere in one trip to a storage thread on one connection
+        (``checks.py``): a trip costs milliseconds of CPU even when it finds none."""
+        jobs, fallen = await self.checks.due(self.ai.free, self.now())
         for game_id in jobs:
             try:
                 (await self.room(game_id)).kick()
@@ -429,8 +431,8 @@ class Hub:
         with contextlib.suppress(Exception):  # nobody is at this process's tables any more
             await self.db(self.presence.forget)
         self.db_pool.shutdown(wait=True)
-        if self.writer is not None:
-            await self.writer.close()
+        if self.connections is not None:
+            await self.connections.close()
 
     async def create(
         self,

@@ -9,10 +9,11 @@ its row; in autocommit a single statement is its own transaction (all or nothing
 is written with SQLAlchemy (its tables and types) and compiled once per shape of change.
 
 It is sent by psycopg's asynchronous connection on the server's event loop, from a pool of its
-own (psycopg_pool), not through SQLAlchemy on a storage thread like the other storage calls:
-measured in process, handing a statement to a thread and back costs about 80 µs of CPU, the
-asynchronous connection about 20, and SQLAlchemy's execution layer about 90 more than psycopg
-alone. While the database commits (an fsync), the loop serves everyone else.
+own (psycopg_pool, ``LoopConnections``, which the periodic checks share: ``pgchecks.py``), not
+through SQLAlchemy on a storage thread like the other storage calls: measured in process,
+handing a statement to a thread and back costs about 80 µs of CPU, the asynchronous connection
+about 20, and SQLAlchemy's execution layer about 90 more than psycopg alone. While the database
+commits (an fsync), the loop serves everyone else.
 
 The pool has no pre-ping (a ``SELECT 1`` round trip before every use of a connection: 0.3 ms of
 CPU per move in ``make bench-web``). A connection that died meanwhile (PostgreSQL restarted, an
@@ -102,9 +103,11 @@ class _Shape:
 _DIALECT: sa.Dialect = PGDialect_psycopg()  # type: ignore[no-untyped-call]
 
 
-class MovesWriter:
-    """``Storage.append_moves`` for PostgreSQL, awaited on the event loop. The pool opens at the
-    first write, on the loop that uses it (its tasks run there); close it on that loop."""
+class LoopConnections:
+    """PostgreSQL connections used from the event loop (psycopg's asynchronous connections, in
+    autocommit, from a pool of their own): the moves' writes here and the periodic checks
+    (``pgchecks.py``). The pool opens at the first statement, on the loop that uses it (its
+    tasks run there); close it on that loop."""
 
     def __init__(self, url: sa.URL, connections: int) -> None:
         conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
@@ -114,12 +117,37 @@ class MovesWriter:
             max_size=connections,
             open=False,
             kwargs={"autocommit": True},
-            name="boardplay-moves",
+            name="boardplay-loop",
         )
-        self._shapes: dict[tuple[str, ...], _Shape] = {}
 
     async def close(self) -> None:
         await self.pool.close()
+
+    async def row(self, text: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
+        """The statement's one row (None: none), tried once more on another connection if
+        PostgreSQL had cut the first (``psycopg.IntegrityError`` and the like pass through)."""
+        if self.pool.closed:
+            await self.pool.open()
+        for attempt in (1, 2):
+            used: psycopg.AsyncConnection[Any] | None = None
+            try:
+                async with self.pool.connection() as connection:
+                    used = connection
+                    cursor = await connection.execute(text, params)
+                    return await cursor.fetchone()
+            except psycopg.OperationalError:
+                if used is None or not used.broken or attempt == 2:
+                    raise
+                await self.pool.check()  # most likely cut with the one that failed
+        raise AssertionError("unreachable")
+
+
+class MovesWriter:
+    """``Storage.append_moves`` for PostgreSQL, awaited on the event loop."""
+
+    def __init__(self, connections: LoopConnections) -> None:
+        self.connections = connections
+        self._shapes: dict[tuple[str, ...], _Shape] = {}
 
     async def append_moves(
         self,
@@ -161,27 +189,10 @@ class MovesWriter:
         for name in shape.json:
             if params[name] is not None:
                 params[name] = Json(params[name])
-        if self.pool.closed:
-            await self.pool.open()
-        row = await self._execute(shape.text, params)
+        try:
+            row = await self.connections.row(shape.text, params)
+        except psycopg.IntegrityError:  # a ply already stored: a retry of a lost commit
+            row = None
         if row is None:
             raise st.StaleWrite(game_id)
         return int(row[0])
-
-    async def _execute(self, text: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
-        """The statement's one row (None: none, or a ply already stored), tried once more on
-        another connection if PostgreSQL had cut the first."""
-        for attempt in (1, 2):
-            used: psycopg.AsyncConnection[Any] | None = None
-            try:
-                async with self.pool.connection() as connection:
-                    used = connection
-                    cursor = await connection.execute(text, params)
-                    return await cursor.fetchone()
-            except psycopg.IntegrityError:
-                return None
-            except psycopg.OperationalError:
-                if used is None or not used.broken or attempt == 2:
-                    raise
-                await self.pool.check()  # most likely cut with the one that failed
-        raise AssertionError("unreachable")

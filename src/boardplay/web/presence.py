@@ -84,8 +84,7 @@ class PresenceStore:
         now = time.time()
         with self.engine.begin() as conn:
             self._store(conn, reports, now)
-            if reports or now - self.refreshed >= REFRESH:
-                self.refreshed = now
+            if self.refresh_due(now, reports):
                 conn.execute(
                     presence_table.update()
                     .where(presence_table.c.process == self.process)
@@ -102,12 +101,15 @@ class PresenceStore:
                 if game_ids
                 else []
             )
-        out: Heres = {}
-        for row in rows:
-            out[row.game_id] = out.get(row.game_id, Here()) + Here(
-                frozenset(int(s) for s in row.seats), int(row.spectators)
-            )
-        return out
+        return add_up((row.game_id, row.seats, row.spectators) for row in rows)
+
+    def refresh_due(self, now: float, reports: Mapping[str, Here]) -> bool:
+        """Whether this check refreshes every row of this process (and that it did, if so): at
+        every check that writes anyway, else every ``REFRESH`` seconds."""
+        if reports or now - self.refreshed >= REFRESH:
+            self.refreshed = now
+            return True
+        return False
 
     def _store(self, conn: sa.Connection, reports: Mapping[str, Here], now: float) -> None:
         """Two statements at most, whatever the number of games: the rows of games left without
@@ -115,24 +117,14 @@ class PresenceStore:
         cost about 0.6 ms of CPU each on a check after a crowd came or went). Only this process
         writes its rows (from one task), so nothing else races the upsert."""
         mine = presence_table.c.process == self.process
-        gone = [game_id for game_id, here in reports.items() if not (here.seats or here.spectators)]
+        gone, kept = split(reports)
         if gone:
             conn.execute(
                 presence_table.delete().where(
                     mine, among(presence_table.c.game_id, gone, self.engine)
                 )
             )
-        rows = [
-            {
-                "game_id": game_id,
-                "process": self.process,
-                "seats": sorted(here.seats),
-                "spectators": here.spectators,
-                "at": now,
-            }
-            for game_id, here in reports.items()
-            if here.seats or here.spectators
-        ]
+        rows = [{**row, "process": self.process, "at": now} for row in kept]
         if rows:
             upsert = _insert_for(self.engine)(presence_table)
             conn.execute(
@@ -151,6 +143,28 @@ class PresenceStore:
         """Every row of this process (shutting down: its sockets are closing)."""
         with self.engine.begin() as conn:
             conn.execute(presence_table.delete().where(presence_table.c.process == self.process))
+
+
+def split(reports: Mapping[str, Here]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The games of ``reports`` left without a socket here (their rows go), and the rows of the
+    others (``game_id``, ``seats``, ``spectators``)."""
+    gone = [game_id for game_id, here in reports.items() if not (here.seats or here.spectators)]
+    kept = [
+        {"game_id": game_id, "seats": sorted(here.seats), "spectators": here.spectators}
+        for game_id, here in reports.items()
+        if here.seats or here.spectators
+    ]
+    return gone, kept
+
+
+def add_up(rows: Iterable[tuple[str, Iterable[int], int]]) -> Heres:
+    """The other processes' rows (game id, seats, spectators) added up per game."""
+    out: Heres = {}
+    for game_id, seats, spectators in rows:
+        out[game_id] = out.get(game_id, Here()) + Here(
+            frozenset(int(s) for s in seats), int(spectators)
+        )
+    return out
 
 
 class TablePresence:
