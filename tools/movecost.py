@@ -84,6 +84,14 @@ async def _measure(url: str, args: argparse.Namespace) -> dict[str, Any]:
     await _settle()
     mover_ms: list[float] = []
     watcher_ms: list[float] = []
+    published: list[Notice] = []
+
+    def publish(game_id: str, revision: int, view: Any, appended: Any = None) -> None:
+        """``Hub.publish`` as with another process on the broker: what it would send."""
+        step = appended.to_text() if appended is not None else ""
+        published.append(Notice(revision, mover_hub.epoch, view(), step))
+
+    mover_hub.publish = publish  # type: ignore[method-assign]
     profile = cProfile.Profile() if args.profile else None
     for _ in range(args.moves):
         for game_id, token in tables:
@@ -98,10 +106,9 @@ async def _measure(url: str, args: argparse.Namespace) -> dict[str, Any]:
             await room.act(token, move, view["ply"])
             # What the broker would send: the public view and the moves stored, unless
             # relaying is off.
-            notice = Notice(room.row.revision, mover_hub.epoch)
-            if not args.no_relay and room.appended is not None:
-                notice.view_text = room.relay_text()
-                notice.step_text = room.appended.to_text()
+            notice = published.pop() if published else Notice(room.row.revision, mover_hub.epoch)
+            if args.no_relay:
+                notice = Notice(notice.revision, notice.origin)
             await _settle()
             mover_ms.append((time.process_time() - started) * 1000)
             started = time.process_time()

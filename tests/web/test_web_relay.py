@@ -68,12 +68,21 @@ class Watched:
     stored: st.GameRow | None = None
     positions: tuple[Any, Any] = (None, None)
     """B's position at the end, and A's."""
+    notices: list[Notice] = field(default_factory=list)
+    """What A published, one per move."""
 
 
-def notice_of(room: Room, hub: Hub) -> Notice:
-    """What the broker carries of the room's latest change (``Hub.publish``)."""
-    step = room.appended.to_text() if room.appended is not None else ""
-    return Notice(room.row.revision, hub.epoch, room.relay_text(), step)
+def record_notices(hub: Hub) -> list[Notice]:
+    """What the broker would carry of each change ``hub`` publishes (``Hub.publish``, which
+    without a broker sends nothing)."""
+    notices: list[Notice] = []
+
+    def publish(game_id: str, revision: int, view: Any, appended: Any = None) -> None:
+        step = appended.to_text() if appended is not None else ""
+        notices.append(Notice(revision, hub.epoch, view(), step))
+
+    hub.publish = publish  # type: ignore[method-assign]
+    return notices
 
 
 async def two_processes(
@@ -95,6 +104,7 @@ async def two_processes(
         return read(game_id)
 
     socket = Sent()
+    notices = record_notices(a)
     try:
         Room._build_view = counting  # type: ignore[method-assign]
         room, token, _ = await a.create(
@@ -110,7 +120,8 @@ async def two_processes(
             view = room.view_for(token)
             await room.act(token, view["legal"][0]["id"], view["ply"])
             seen.mover_views.append(room.public_view())
-            notice = notice_of(room, a)
+            notice = notices.pop()
+            seen.notices.append(notice)
             if tamper is not None:
                 notice = tamper(notice)
             if notice is None:  # lost on the way
@@ -214,15 +225,41 @@ def test_a_relayed_view_of_another_revision_is_not_used(tmp_path: Path) -> None:
     is ignored: the process builds its own, and its sockets see the true position."""
 
     def older(notice: Notice) -> Notice:
-        view = json.loads(notice.view_text)
+        relayed = json.loads(notice.view_text)
+        view = relayed.get("view", relayed)
         view["version"] = [view["version"][0], notice.revision - 1]
         view["ply"] = -1
-        return Notice(notice.revision, notice.origin, json.dumps(view), notice.step_text)
+        return Notice(notice.revision, notice.origin, json.dumps(relayed), notice.step_text)
 
     url = f"sqlite:///{tmp_path / 'relay.sqlite3'}"
     seen = asyncio.run(two_processes(url, older))
     assert seen.built == 3
     assert [v["ply"] for v in replay(seen.sent)[1:]] == [v["ply"] for v in seen.mover_views]
+
+
+def test_a_relayed_view_carries_only_the_moves_since_the_view_before(tmp_path: Path) -> None:
+    """A notice's size does not grow with the game: it carries the view without its moves, and
+    the moves since the view before the change; the other process, at that view, puts the two
+    together (above: it builds nothing), and one whose view is another revision's builds its
+    own."""
+    url = f"sqlite:///{tmp_path / 'relay.sqlite3'}"
+    seen = asyncio.run(two_processes(url, moves=4))
+    for notice, view in zip(seen.notices, seen.mover_views, strict=True):
+        relayed = json.loads(notice.view_text)
+        assert len(relayed["add"]) == 1 and relayed["keep"] == len(view["moves"]) - 1, relayed
+        assert "moves" not in relayed["view"] and relayed["base"][1] == notice.revision - 1
+    assert seen.built == 0
+
+    def rebased(notice: Notice) -> Notice:
+        relayed = json.loads(notice.view_text)
+        relayed["base"] = [relayed["base"][0], notice.revision - 2]
+        return Notice(notice.revision, notice.origin, json.dumps(relayed), notice.step_text)
+
+    seen = asyncio.run(two_processes(f"sqlite:///{tmp_path / 'rebased.sqlite3'}", rebased))
+    assert seen.built == 3
+    assert [public(v) for v in replay(seen.sent)[1:]] == [
+        json.loads(json.dumps(v)) for v in seen.mover_views
+    ]
 
 
 def test_a_notice_survives_its_text_form() -> None:

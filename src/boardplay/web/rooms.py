@@ -24,13 +24,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-import orjson
-
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import Move, result_of
+from boardplay.web import relayview, views
 from boardplay.web import storage as st
-from boardplay.web import views
 from boardplay.web.aijobs import AiJob, AiWorkers
 from boardplay.web.appended import Appended
 from boardplay.web.chance import chance_rng
@@ -40,7 +38,7 @@ from boardplay.web.errors import ApiError, conflict, forbidden
 from boardplay.web.host import RoomHost
 from boardplay.web.moves import History, legal_said, parse_move
 from boardplay.web.presence import TablePresence
-from boardplay.web.sockets import Outbox, Subscriber, exact
+from boardplay.web.sockets import Outbox, Subscriber
 from boardplay.web.tokens import hash_token
 
 log = logging.getLogger("boardplay.web")
@@ -63,6 +61,8 @@ class Room:
         self.broken: str | None = None
         self.moves: list[Move] = list(row.moves)
         self._view: dict[str, Any] | None = None
+        self._before: dict[str, Any] | None = None
+        """The public view before the last change, while the change is relayed (``relayview``)."""
         self._views: dict[tuple[frozenset[int], bool], dict[str, Any]] = {}
         """This revision's view for each set of seats a visitor holds (spectators: none), with
         or without the legal moves' words."""
@@ -487,6 +487,7 @@ class Room:
         await self.broadcast()
         if publish:
             self.host.publish(self.row.id, self.row.revision, self.relay_text, self.appended)
+        self._before = None  # relayed, or nobody to relay it to
         self.kick()
         news, self.news = self.news, []
         if (control := self.control) is not None and control.correspondence:
@@ -506,6 +507,7 @@ class Room:
         """Something visible changed: rebuild the view. Its version is the game's revision, the
         same on every process, so a client can drop an older copy that arrives late on another
         connection (or from another process)."""
+        self._before = self._view or self._before
         self._view = None
         self._views = {}
         self._legal = None
@@ -517,22 +519,18 @@ class Room:
         return self._view
 
     def relay_text(self) -> str:
-        """The public view as JSON text, for the other processes (see ``adopt_view``); empty for
-        a game this process cannot rebuild."""
-        return "" if self.broken is not None else exact(self.public_view())
+        """The public view as relay text, for the other processes (``relayview.py``, see
+        ``adopt_view``); empty for a game this process cannot rebuild."""
+        return "" if self.broken is not None else relayview.encode(self.public_view(), self._before)
 
     def adopt_view(self, revision: int, text: str) -> None:
         """Take the public view another process built of ``revision`` (its ``relay_text``) as
         this copy's, if this copy is at that very revision and has none yet: the view follows
         from the stored game alone, so it is the one this process would build."""
+        before, self._before = self._before, None
         if revision != self.row.revision or self._view is not None or self.broken or not text:
             return
-        try:
-            view = orjson.loads(text)
-        except ValueError:
-            return
-        if isinstance(view, dict) and view.get("version") == [views.VERSION_EPOCH, revision]:
-            self._view = view
+        self._view = relayview.decode(text, revision, before)
 
     def _build_view(self) -> dict[str, Any]:
         if self.broken is not None:

@@ -167,13 +167,18 @@ class Outbox:
         return text
 
 
-def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The ``update`` message turning view ``old`` into view ``new``."""
-    old_moves: list[Any] = old.get("moves", [])
-    new_moves: list[Any] = new.get("moves", [])
+def moves_kept(old_moves: list[Any], new_moves: list[Any]) -> int:
+    """How many of a view's ``old_moves`` its next view keeps (an undo takes some back)."""
     keep = min(len(old_moves), len(new_moves))
     while keep and old_moves[keep - 1] != new_moves[keep - 1]:
         keep -= 1
+    return keep
+
+
+def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The ``update`` message turning view ``old`` into view ``new``."""
+    new_moves: list[Any] = new.get("moves", [])
+    keep = moves_kept(old.get("moves", []), new_moves)
     return {
         "type": "update",
         "game": {k: v for k, v in new.items() if k != "moves" and old.get(k, ...) != v},
