@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import socket
@@ -288,11 +289,9 @@ def _frame_size(data: bytes) -> int:
     return 10 + int.from_bytes(data[2:10], "big") if len(data) >= 10 else 1 << 62
 
 
-def test_a_text_frame_that_is_not_utf8_closes_with_1007_always_and_logs_one_line(
-    tmp_path: Path,
-) -> None:
-    """uvicorn logged a traceback per such frame, and a frame sent behind it could lose the close
-    frame (the review: 1 of 5 by hand, 91 of 1,500 fuzzed sockets)."""
+@contextlib.contextmanager
+def tiny_server(tmp_path: Path) -> Iterator[tuple[int, str, Any]]:
+    """A real server of the tiny game on SQLite: its port, a game's id, and its process."""
     port = ds.free_port()
     env = {
         "BOARDPLAY_DATABASE_URL": f"sqlite:///{tmp_path / 'raw.sqlite3'}",
@@ -305,8 +304,19 @@ def test_a_text_frame_that_is_not_utf8_closes_with_1007_always_and_logs_one_line
         created = httpx.post(
             f"http://127.0.0.1:{port}/api/games", json={"game": "tiny", "seats": HUMANS}
         ).json()
+        yield port, created["id"], server
+    finally:
+        ds.stop_server(server)
+
+
+def test_a_text_frame_that_is_not_utf8_closes_with_1007_always_and_logs_one_line(
+    tmp_path: Path,
+) -> None:
+    """uvicorn logged a traceback per such frame, and a frame sent behind it could lose the close
+    frame (the review: 1 of 5 by hand, 91 of 1,500 fuzzed sockets)."""
+    with tiny_server(tmp_path) as (port, game_id, server):
         for trial in range(12):
-            sock, rest = _raw_socket(port, f"/api/games/{created['id']}/ws")
+            sock, rest = _raw_socket(port, f"/api/games/{game_id}/ws")
             with sock:
                 frames = _frames(sock, rest)
                 assert next(frames)[0] == 0x1  # the spectator's state
@@ -318,8 +328,6 @@ def test_a_text_frame_that_is_not_utf8_closes_with_1007_always_and_logs_one_line
         log = ds.server_log(server)
         assert "Traceback" not in log, log[-2000:]
         assert log.count("not UTF-8") <= 1, log[-2000:]
-    finally:
-        ds.stop_server(server)
 
 
 # ----- the server's own WebSocket protocol: small messages, pings ---------------------------------
@@ -334,20 +342,9 @@ def test_small_messages_go_uncompressed_on_a_deflate_socket_and_large_ones_compr
 
     from boardplay.web.wsprotocol import SMALL_MESSAGE, SmallUncompressed
 
-    port = ds.free_port()
-    env = {
-        "BOARDPLAY_DATABASE_URL": f"sqlite:///{tmp_path / 'deflate.sqlite3'}",
-        "BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE",
-        "BOARDPLAY_WEB_AI_WORKERS": "0",
-        "PYTHONPATH": str(Path(__file__).parent),
-    }
-    server = ds.start_server(port, env)
-    try:
-        created = httpx.post(
-            f"http://127.0.0.1:{port}/api/games", json={"game": "tiny", "seats": HUMANS}
-        ).json()
+    with tiny_server(tmp_path) as (port, game_id, _server):
         offer = "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
-        sock, data = _raw_socket(port, f"/api/games/{created['id']}/ws", offer)
+        sock, data = _raw_socket(port, f"/api/games/{game_id}/ws", offer)
         with sock:
             head, _, data = data.partition(b"\r\n\r\n")
             assert b"permessage-deflate" in head.lower(), head
@@ -357,8 +354,6 @@ def test_small_messages_go_uncompressed_on_a_deflate_socket_and_large_ones_compr
             assert data[0] & 0x0F == 0x1 and size < SMALL_MESSAGE  # the spectator's state
             assert not data[0] & 0x40, "a small message was compressed"
             assert json.loads(data[2 if size < 128 else 4 : size])["type"] == "state"
-    finally:
-        ds.stop_server(server)
 
     sender = SmallUncompressed(False, False, 12, 12, {"memLevel": 5})
     receiver = PerMessageDeflate(False, False, 12, 12)
