@@ -25,7 +25,7 @@ from boardplay.web.views import VERSION_EPOCH
 def encode(view: dict[str, Any], before: dict[str, Any] | None) -> str:
     """``view`` as relay text: its moves since ``before`` if given, else whole ("": a view
     that JSON cannot carry exactly)."""
-    if before is None or "moves" not in before or "version" not in before:
+    if before is None or not {"moves", "version"} <= before.keys() or "moves" not in view:
         return exact(view)
     keep = moves_kept(before["moves"], view["moves"])
     rest = {k: v for k, v in view.items() if k != "moves"}

@@ -507,7 +507,8 @@ class Room:
         """Something visible changed: rebuild the view. Its version is the game's revision, the
         same on every process, so a client can drop an older copy that arrives late on another
         connection (or from another process)."""
-        self._before = self._view or self._before
+        if self._view is not None:
+            self._before = self._view
         self._view = None
         self._views = {}
         self._legal = None
