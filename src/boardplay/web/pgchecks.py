@@ -29,10 +29,7 @@ import orjson
 from boardplay.web.database import SEPARATOR, joined
 from boardplay.web.pgwrite import LoopConnections
 from boardplay.web.presence import STALE, Heres, PresenceStore, add_up, split
-from boardplay.web.storage import ACTIVE
-
-CLOCKS_PER_SWEEP = 50
-"""Fallen clocks one sweep flags at most (as ``Storage.due``)."""
+from boardplay.web.storage import ACTIVE, CLOCKS_PER_SWEEP
 
 _CHECK = """
 WITH known AS (

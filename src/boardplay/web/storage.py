@@ -32,6 +32,7 @@ from boardplay.web.tables import actions_table, games_table, seat_keys_table, se
 from boardplay.web.tokens import digest_matches
 
 ACTIVE = "active"
+CLOCKS_PER_SWEEP = 50  # fallen clocks one sweep flags at most
 FINISHED = "finished"
 
 HUMAN = "human"
@@ -507,7 +508,7 @@ class Storage(AiJobStore):
         with self.reader.connect() as conn:
             return int(conn.execute(query).scalar_one())
 
-    def due_clocks(self, now: float, limit: int = 50) -> list[str]:
+    def due_clocks(self, now: float, limit: int = CLOCKS_PER_SWEEP) -> list[str]:
         """Active games whose running clock fell by ``now``, the longest fallen first."""
         with self.reader.connect() as conn:
             return [r.id for r in conn.execute(_due_clocks_query(now, limit))]
@@ -518,7 +519,7 @@ class Storage(AiJobStore):
         ``due_clocks(now)``."""
         with self.reader.connect() as conn:
             jobs = [r.id for r in conn.execute(due_ai_query(free))] if free > 0 else []
-            return jobs, [r.id for r in conn.execute(_due_clocks_query(now, 50))]
+            return jobs, [r.id for r in conn.execute(_due_clocks_query(now, CLOCKS_PER_SWEEP))]
 
     def revisions(self, game_ids: Sequence[str]) -> dict[str, int]:
         """The current revision of each game that exists (one query: a cache check)."""
