@@ -34,6 +34,8 @@ export function forcedMoves({ status, board, home, send }) {
   let hide = null;
   let waiting = null; // the ply a forced move waits at, and its key in `done`
   let waitingKey = null;
+  let waitingSaid = ""; // the words of the move waiting
+  let toldKey = null; // the position whose forced move the note last said was taken
   let after = null; // the ply the game reached after the move the note says was taken
   let last = null; // the arguments of the last check, for the setting turned off
 
@@ -50,6 +52,13 @@ export function forcedMoves({ status, board, home, send }) {
     note.hidden = false;
     after = null;
     if (state === "taken" && !inBoard()) hide = setTimeout(conceal, SHOWN_MS);
+  }
+  // Says the forced move at `key` was taken, once: the game's new position may arrive (on the
+  // socket) before the answer to the move's own request, and either may come first.
+  function told(key, said) {
+    if (toldKey === key) return;
+    toldKey = key;
+    show(t("forced.taken", { words: said }), "taken");
   }
   function cancel() {
     clearTimeout(timer);
@@ -72,7 +81,11 @@ export function forcedMoves({ status, board, home, send }) {
   function check(game, { live, guided }) {
     last = [game, { live, guided }];
     place();
-    if (waiting !== null && game.ply !== waiting) cancel(); // the move was made (by us or a click)
+    if (waiting !== null && game.ply !== waiting) {
+      // The move was made: ours when the beat had run out (its request is on its way), else a click.
+      if (timer === null) told(waitingKey, waitingSaid);
+      cancel();
+    }
     if (waiting === null) delete status.dataset.forced;
     if (note.dataset.state === "taken") {
       if (after === null) after = game.ply;
@@ -90,6 +103,7 @@ export function forcedMoves({ status, board, home, send }) {
     waitingKey = key;
     status.dataset.forced = "pending";
     const said = words(only) || only.move;
+    waitingSaid = said;
     note.dataset.ply = String(ply);
     show(t("forced.pending", { words: said }), "pending");
     timer = setTimeout(async () => {
@@ -97,7 +111,7 @@ export function forcedMoves({ status, board, home, send }) {
       if (waiting !== ply) return;
       const sent = await send(only.id, ply);
       // Said once made, unless a newer forced move already speaks (or the move failed).
-      if (sent && (waiting === null || waiting === ply) && note.dataset.ply === String(ply)) show(t("forced.taken", { words: said }), "taken");
+      if (sent && (waiting === null || waiting === ply) && note.dataset.ply === String(ply)) told(key, said);
       else if (!sent && waiting === ply) cancel();
     }, BEAT_MS);
   }
