@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from boardplay.games.montana import notation as A
-from boardplay.games.montana.board import AXIS_NAMES
+from boardplay.games.montana.board import AXIS_NAMES, Board
 from boardplay.games.montana.data import COLOUR_CODES, GOOD_CODES
 from boardplay.games.montana.layout import CHANCE_STAGES, HOME, STAGE_NAMES
 from boardplay.games.montana.state import OVER, MontanaState
@@ -15,9 +15,19 @@ from boardplay.games.montana.state import OVER, MontanaState
 CELL = 6
 
 
-def _hex_lines(state: MontanaState, h: int) -> tuple[str, str, str]:
-    board = state.board
-    assert board is not None
+class _Hexes:
+    """The per-hex fields one picture reads, each read from the kernel once (every property
+    builds the whole list: read per hex, they cost the picture most of its time)."""
+
+    def __init__(self, state: MontanaState) -> None:
+        self.seat_name = state.game.seat_name
+        self.owner = state.hex_owner
+        self.tiles = state.hex_tiles
+        self.cattle = state.hex_cattle
+        self.canteen = state.lake_canteen
+
+
+def _hex_lines(board: Board, hexes: _Hexes, h: int) -> tuple[str, str, str]:
     q, r = board.coords[h]
     spec = board.specs[h]
     coord = f"{q},{r}"
@@ -26,17 +36,17 @@ def _hex_lines(state: MontanaState, h: int) -> tuple[str, str, str]:
     if spec.kind == "mountain":
         return coord, "^^^", "mtn"
     if spec.kind == "lake":
-        return coord, "~~~", "CANT" if state.lake_canteen[h] else "lake"
+        return coord, "~~~", "CANT" if hexes.canteen[h] else "lake"
     cost = "".join(GOOD_CODES[k] * spec.cost[k] for k in range(6))
-    owner = state.hex_owner[h]
+    owner = hexes.owner[h]
     if owner >= 0:
-        status = f"{state.game.seat_name(owner)[0]}x{state.hex_tiles[h]}"
+        status = f"{hexes.seat_name(owner)[0]}x{hexes.tiles[h]}"
     else:
         flags = []
         if spec.double:
             flags.append("D")
         if spec.cattle:
-            flags.append("K" if state.hex_cattle[h] else "k")
+            flags.append("K" if hexes.cattle[h] else "k")
         status = " ".join(flags) or "."
     return coord, cost, status
 
@@ -50,15 +60,15 @@ def render_map(state: MontanaState) -> list[str]:
     rows: dict[int, list[int]] = {}
     for h, (_, r) in enumerate(board.coords):
         rows.setdefault(r, []).append(h)
+    hexes = _Hexes(state)
+    width = (max(xs.values()) - lo) * 3 + CELL + 1
     lines: list[str] = []
     for r in sorted(rows):
-        grid = [[" "] * ((max(xs.values()) - lo) * 3 + CELL + 1) for _ in range(3)]
+        grid = [[" "] * width for _ in range(3)]
         for h in rows[r]:
             col = (xs[h] - lo) * 3
-            for i, text in enumerate(_hex_lines(state, h)):
-                text = text[:CELL].center(CELL)
-                for j, ch in enumerate(text):
-                    grid[i][col + j] = ch
+            for i, text in enumerate(_hex_lines(board, hexes, h)):
+                grid[i][col : col + CELL] = text[:CELL].center(CELL)
         lines.extend("".join(g).rstrip() for g in grid)
     return lines
 
@@ -73,18 +83,19 @@ def _workers(values: Sequence[int]) -> str:
 
 def render_worker_board(state: MontanaState) -> list[str]:
     data = state.data
+    slots = state.slots
     out = ["Worker board:"]
     bank = []
     for b, space in enumerate(data.bank):
-        ms = A.workers_text(state.slots[b]) or "free"
+        ms = A.workers_text(slots[b]) or "free"
         bank.append(f"{space.name}({space.workers}w>{space.silver}$) {ms}")
     out.append("  Bank: " + ", ".join(bank))
     for a, area in enumerate(data.areas):
         base = state.game.area_slot[a]
         cells = []
         for s, pspace in enumerate(area.spaces):
-            left = A.workers_text(state.slots[base + 2 * s]) or "-"
-            right = A.workers_text(state.slots[base + 2 * s + 1]) or "-"
+            left = A.workers_text(slots[base + 2 * s]) or "-"
+            right = A.workers_text(slots[base + 2 * s + 1]) or "-"
             code = GOOD_CODES[area.good]
             cells.append(f"{pspace.name}({pspace.cost}$>{pspace.yield_}{code}) {left}|{right}")
         out.append(f"  {area.name.title()} ({COLOUR_CODES[area.colour]}): " + ", ".join(cells))
@@ -92,9 +103,10 @@ def render_worker_board(state: MontanaState) -> list[str]:
     out.append(
         "  City (General Store), columns cost " + "/".join(map(str, data.column_cost)) + "p:"
     )
+    contractor = state.contractor
     for row_index, row in enumerate(data.rows):
         spots = ["."] * cols
-        for p, spot in enumerate(state.contractor):
+        for p, spot in enumerate(contractor):
             if spot != HOME and spot // cols == row_index:
                 spots[spot % cols] = state.game.seat_name(p)[0]
         reward = []
@@ -108,13 +120,14 @@ def render_worker_board(state: MontanaState) -> list[str]:
             picks = "/".join(GOOD_CODES[g] for g in row.pick_from)
             reward.append(f"{row.picks} picks of {picks}")
         out.append(f"    {row.name}: [{' '.join(spots)}] {', '.join(reward)}")
-    home = [state.game.seat_name(p) for p in range(state.n) if state.contractor[p] == HOME]
+    home = [state.game.seat_name(p) for p in range(state.n) if contractor[p] == HOME]
     out.append("    home: " + (", ".join(home) or "-"))
     return out
 
 
 def render_players(state: MontanaState) -> list[str]:
     out = []
+    workers, silver, goods, lines_of = state.workers, state.silver, state.goods, state.lines
     for p in range(state.n):
         marks = ""
         if p == state.start_player:
@@ -122,12 +135,12 @@ def render_players(state: MontanaState) -> list[str]:
         if p == state.active:
             marks += " <- active"
         out.append(f"{state.game.seat_name(p)}{marks}")
-        w = state.workers[4 * p : 4 * p + 4]
+        w = workers[4 * p : 4 * p + 4]
         out.append(
-            f"  {state.silver[p]}$  goods {_goods(state.goods[6 * p : 6 * p + 6])}  "
+            f"  {silver[p]}$  goods {_goods(goods[6 * p : 6 * p + 6])}  "
             f"cattle {state.cattle[p]}  canteens {state.canteens[p]}"
         )
-        lines = ", ".join(AXIS_NAMES[ax] for ax, _ in state.lines[p]) or "-"
+        lines = ", ".join(AXIS_NAMES[ax] for ax, _ in lines_of[p]) or "-"
         out.append(
             f"  workers {_workers(w)} ({sum(w)}/{state.data.worker_cap})  "
             f"settlements left {state.tiles[p]}  lines {lines}"
