@@ -178,6 +178,13 @@ class History:
             raise
         return self.words
 
+    def position_after(self, moves: Sequence[Move]) -> Mapping[str, Any] | None:
+        """The JSON of the position after ``moves`` if the last ``describe`` walked exactly
+        there and exported it (None otherwise). Shared: never change it."""
+        if self.state is None or self.actions != [m.action for m in moves]:
+            return None
+        return self.position
+
     def _step(self, state: State, action: int) -> dict[str, Any]:
         if describer(self.game) is None:
             state.apply_action(action)

@@ -539,11 +539,17 @@ class Room:
         return views.public_view(
             self.row,
             self.moves,
-            views.Play(self.game, self.state, self.settled, self._history_words),
+            views.Play(self.game, self.state, self.settled, self._history_words, self._position),
         )
 
     def _history_words(self) -> list[dict[str, Any]]:
         return self.history.describe(self.moves)
+
+    def _position(self) -> Any:
+        """The position's JSON: the one the history exported for the words of the last move
+        when it has just walked there (a position is exported once per move, not twice)."""
+        known = self.history.position_after(self.moves)
+        return known if known is not None else self.state.to_json()
 
     def view_for(self, token: str | None, words: bool = True) -> dict[str, Any]:
         """The view of whoever holds ``token`` (None: a spectator), with the legal moves' structs

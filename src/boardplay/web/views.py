@@ -38,12 +38,14 @@ compare across server processes and restarts."""
 @dataclass(frozen=True)
 class Play:
     """A game that can be shown in play: the engine, its position, whether the players ended it
-    themselves (a resignation, an agreed draw) and the words of its moves (built on demand)."""
+    themselves (a resignation, an agreed draw), the words of its moves and the position's JSON
+    (both built on demand, the words first)."""
 
     game: Game
     state: State
     settled: bool
     words: Callable[[], list[dict[str, Any]]]
+    position: Callable[[], Any]
 
 
 def public_view(
@@ -109,7 +111,7 @@ def public_view(
         legal=[]
         if terminal or state.is_chance_node()
         else [{"id": a, "move": state.action_to_string(a)} for a in state.legal_actions()],
-        position=_safely(state.to_json),
+        position=_safely(play.position),
         text=_safely(state.render),
         scores=_safely(state.scores),
         result=row.result if play.settled else result_of(state) if terminal else None,

@@ -176,9 +176,8 @@ class MontanaGame(MontanaGameBase):
         """The printed worker board, store and wheel (``table``) and, once the board is dealt,
         the landscape (``presentation.py``)."""
         hints: dict[str, Any] = {"table": self._table}
-        board = state.board if isinstance(state, MontanaState) else None
-        if board is not None:
-            hints["landscape"] = presentation.landscape(board)
+        if isinstance(state, MontanaState) and state.board_seed >= 0:
+            hints["landscape"] = presentation.dealt_landscape(self.data, state.n, state.board_seed)
         return hints
 
     def export_position(self, state: State) -> dict[str, Any]:

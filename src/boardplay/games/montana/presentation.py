@@ -5,9 +5,10 @@ functions of the data file and the seed, computed here once for the web's drawin
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from boardplay.games.montana.board import Board
+from boardplay.games.montana.board import Board, make_board
 from boardplay.games.montana.data import Components
 
 GOODS_LETTERS = ("c", "C", "s", "S", "g", "p")
@@ -82,3 +83,12 @@ def landscape(board: Board) -> list[dict[str, Any]]:
             }
         )
     return hexes
+
+
+@lru_cache(maxsize=256)
+def dealt_landscape(data: Components, players: int, seed: int) -> list[dict[str, Any]]:
+    """``landscape`` of the board ``seed`` deals, built once per board: every view of a game
+    carries it, and it is the same from the deal to the end. Shared by every caller: never
+    change it."""
+    return landscape(make_board(data, players, seed))
+
