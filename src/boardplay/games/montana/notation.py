@@ -13,6 +13,7 @@ board seeds, in disjoint ranges so every outcome has one string (``spin:5``, ``s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from boardplay.games.montana.board import grid_coords, grid_index
@@ -90,6 +91,12 @@ NUM_CHANCE = CHANCE_BOARD + BOARD_OUTCOMES
 
 
 def workers_text(counts: Sequence[int]) -> str:
+    return _workers_text(tuple(counts))
+
+
+@lru_cache(maxsize=1024)
+def _workers_text(counts: tuple[int, ...]) -> str:
+    """Few tuples of worker counts ever occur, and a position's export writes about thirty."""
     return "+".join(COLOUR_CODES[c] for c in range(4) for _ in range(counts[c]))
 
 

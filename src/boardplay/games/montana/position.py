@@ -95,6 +95,7 @@ def export_position(state: MontanaState) -> dict[str, Any]:
         "canteens_used": state.canteens_used,
         "canteens_in_box": state.canteens_box,
     }
+    cattle_of, canteens_of, tiles_left = state.cattle, state.canteens, state.tiles
     players = []
     for p in range(n):
         players.append(
@@ -103,10 +104,10 @@ def export_position(state: MontanaState) -> dict[str, Any]:
                 "colour": state.game.seat_name(p),
                 "silver": silver[p],
                 "goods": _goods(goods[6 * p : 6 * p + 6]),
-                "cattle": state.cattle[p],
-                "canteens": state.canteens[p],
+                "cattle": cattle_of[p],
+                "canteens": canteens_of[p],
                 "workers": _workers(workers[4 * p : 4 * p + 4]),
-                "settlements_left": state.tiles[p],
+                "settlements_left": tiles_left[p],
                 "lines": [
                     {
                         "axis": AXIS_NAMES[axis],

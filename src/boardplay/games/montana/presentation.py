@@ -91,4 +91,3 @@ def dealt_landscape(data: Components, players: int, seed: int) -> list[dict[str,
     carries it, and it is the same from the deal to the end. Shared by every caller: never
     change it."""
     return landscape(make_board(data, players, seed))
-
