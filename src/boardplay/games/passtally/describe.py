@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from boardplay.i18n.phrase import Phrase, SeatName, Sentence, say
@@ -68,16 +69,32 @@ Top = dict[tuple[int, int], tuple[int, str, int]]
 
 def _tops(position: Mapping[str, Any] | None) -> Top:
     """(row, column) → (tile id, top half's shape, height) after every placement in order; a
-    quarter turn (orientation S or N) swaps NE and NW (§2.3)."""
-    top: Top = {}
-    for tile, (design, anchor, orient) in enumerate((position or {}).get("placements", [])):
-        a, b = HALVES[str(design)]
-        if orient in ("S", "N"):
-            a, b = (TURNED.get(a, a), TURNED.get(b, b))
-        for cell, shape in zip(covered(str(anchor), str(orient)), (a, b), strict=True):
-            key = (int(cell[1]) - 1, "abcdef".index(cell[0]))
-            top[key] = (tile, shape, top.get(key, (0, "", 0))[2] + 1)
+    quarter turn (orientation S or N) swaps NE and NW (§2.3). Shared: never change it."""
+    placements = (position or {}).get("placements", [])
+    return _tops_after(tuple(tuple(placement) for placement in placements))
+
+
+@lru_cache(maxsize=512)
+def _tops_after(placements: tuple[tuple[Any, ...], ...]) -> Top:
+    """``_tops`` of ``placements``, from the tops before the last one: the positions after each
+    legal move of a position share all placements but their last, so a page's legal moves in
+    words build the board once, not once per move."""
+    if not placements:
+        return {}
+    top = dict(_tops_after(placements[:-1]))
+    design, anchor, orient = placements[-1]
+    a, b = HALVES[str(design)]
+    if orient in ("S", "N"):
+        a, b = (TURNED.get(a, a), TURNED.get(b, b))
+    for cell, shape in zip(covered(str(anchor), str(orient)), (a, b), strict=True):
+        key = _key(cell)
+        top[key] = (len(placements) - 1, shape, top.get(key, (0, "", 0))[2] + 1)
     return top
+
+
+def _key(cell: str) -> tuple[int, int]:
+    """A cell's name ("b3") as (row, column)."""
+    return int(cell[1]) - 1, "abcdef".index(cell[0])
 
 
 def _slot_cell(slot: int) -> tuple[int, int, str]:
@@ -121,14 +138,6 @@ def lines_of(position: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     return found
 
 
-def _heights(position: Mapping[str, Any] | None) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for _design, anchor, orient in (position or {}).get("placements", []):
-        for cell in covered(str(anchor), str(orient)):
-            out[cell] = out.get(cell, 0) + 1
-    return out
-
-
 def describe(before: Position, move: str, after: Position | None, seat: int, names: Names) -> Said:
     """The words and struct of Passtally move ``move`` (notation §11) by ``seat`` (or chance).
     ``after`` is the position it leads to (None when unknown); bad notation raises ValueError."""
@@ -170,9 +179,9 @@ def describe(before: Position, move: str, after: Position | None, seat: int, nam
                 )
             ]
         )
-        heights = _heights(after)
         if after is not None:
-            levels = sorted({heights.get(c, 0) for c in cells})
+            top = _tops(after)
+            levels = sorted({top.get(_key(c), (0, "", 0))[2] for c in cells})
             sentence.add(
                 say(" (now {height} high)", height=levels[0])
                 if len(levels) == 1
