@@ -118,8 +118,8 @@ baselines: $(KERNELS)
 # sign-in timed too), then a closed loop
 # (the most moves/s the servers take); each compares one process with two.
 bench-web: $(KERNELS) $(BUNDLE) services
-	$(PY) tools/loadbench.py --games 200 --seconds 20 --pace 5 --accounts
-	$(PY) tools/loadbench.py --games 200 --seconds 10
+	$(PY) tools/loadbench.py --games 200 --seconds 20 --pace 5 --accounts --floor
+	$(PY) tools/loadbench.py --games 200 --seconds 10 --floor
 
 # Every compiled module (each .pyx), held against its .pyi stub: a module without one fails.
 COMPILED := $(subst /,.,$(patsubst src/%.pyx,%,$(shell find src -name '*.pyx')))

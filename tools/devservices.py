@@ -135,17 +135,31 @@ def redis(port: int | None = None) -> Iterator[str]:
 
 
 def start_server(
-    port: int, env: Mapping[str, str], workers: int = 1, timeout: float = 60
+    port: int,
+    env: Mapping[str, str],
+    workers: int = 1,
+    timeout: float = 60,
+    floor: bool = False,
 ) -> subprocess.Popen[bytes]:
     """``boardplay serve`` on ``port`` with ``env`` added to this process's environment, in its
-    own process group (``stop_server`` ends it and its workers); returns once it answers."""
+    own process group (``stop_server`` ends it and its workers); returns once it answers.
+    ``floor``: the bench's floor server (``floorserver.py``, one process) in its place."""
     # A file, not a pipe: a server must never block on its log. Closed by ``stop_server``.
     log = tempfile.TemporaryFile()  # noqa: SIM115
-    process = subprocess.Popen(
-        [
+    if floor:
+        command = [
+            *(sys.executable, "-m", "uvicorn", "floorserver:app", "--host", LOOPBACK),
+            *("--port", str(port), "--log-level", "warning"),
+            *("--ws", "boardplay.web.wsprotocol:QuietWebSockets"),
+        ]
+    else:
+        command = [
             *(sys.executable, "-m", "boardplay.cli.main", "serve", "--host", LOOPBACK),
             *("--port", str(port), "--workers", str(workers), "--log-level", "warning"),
-        ],
+        ]
+    process = subprocess.Popen(
+        command,
+        cwd=Path(__file__).parent if floor else None,
         env={**os.environ, **env},
         stdout=subprocess.DEVNULL,
         stderr=log,

@@ -297,8 +297,16 @@ def _spy_on(
     return start
 
 
-def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) -> dict[str, Any]:
-    db = ds.new_database(admin, f"bench_{processes}_{int(time.time())}")
+def run_setup(
+    admin: str, redis: str, processes: int, args: argparse.Namespace, floor: bool = False
+) -> dict[str, Any]:
+    """One setup: fresh servers (``floor``: the floor server, ``floorserver.py``, whose tables
+    are never signed in) on a fresh database, the load, and the row of numbers."""
+    if floor:
+        args = argparse.Namespace(**{**vars(args), "accounts": False, "py_spy": None})
+    db = ds.new_database(
+        admin, f"bench_{'floor' if floor else 'server'}_{processes}_{int(time.time())}"
+    )
     env = {
         "BOARDPLAY_DATABASE_URL": db,
         "BOARDPLAY_REDIS_URL": redis,
@@ -308,7 +316,7 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
         "BOARDPLAY_WEB_GAMES_PER_VISITOR": "1000000",
     }
     ports = [ds.free_port() for _ in range(processes)]
-    servers = [ds.start_server(port, env) for port in ports]
+    servers = [ds.start_server(port, env, floor=floor) for port in ports]
     spying: list[subprocess.Popen[bytes]] = []
     path = f"{args.py_spy}.{processes}" if args.py_spy else None
     start_spy = _spy_on(servers[0], path, args.seconds)
@@ -331,6 +339,7 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
     ms = [t * 1000 for t in tally.round_trips]
     spectator = [t * 1000 for t in tally.spectator]
     return {
+        "server": "floor" if floor else "boardplay",
         "processes": processes,
         "games": args.games,
         "pace_s": args.pace,
@@ -344,6 +353,7 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
         "server_cpu_ms_per_move": (
             round(tally.cpu * 1000 / tally.moves_in_window, 2) if tally.moves_in_window else None
         ),
+        "server_cpu_ms_per_s": round(tally.cpu * 1000 / elapsed, 1),
         "errors": len(tally.errors),
         "first_errors": tally.errors[:3],
         "games_played": tally.games,
@@ -352,6 +362,14 @@ def run_setup(admin: str, redis: str, processes: int, args: argparse.Namespace) 
         "sign_in_ms_p50_p99": _spread(tally.sign_ins),
         "quiet_sign_in_ms_p50_p99": _spread(tally.quiet_sign_ins),
     }
+
+
+def _against_floor(rows: list[dict[str, Any]]) -> None:
+    """Give each server row its CPU per move as a multiple of the floor row that ran right
+    after it (same processes, same load), the machine's own reference for what a move costs."""
+    for row, floor in zip(rows[::2], rows[1::2], strict=True):
+        mine, least = row["server_cpu_ms_per_move"], floor["server_cpu_ms_per_move"]
+        row["times_floor"] = round(mine / least, 2) if mine and least else None
 
 
 def yardstick() -> float:
@@ -404,6 +422,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="every table is a signed-in player (sign-up and sign-in timed before the window)",
     )
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="after each setup, run the same load against the floor server (floorserver.py: "
+        "the same stack storing and relaying each move with no game) and print each row's CPU "
+        "per move as a multiple of the floor's",
+    )
+    parser.add_argument(
         "--words",
         action="store_true",
         help="every table's socket asks for the legal moves' words, as a browser page does "
@@ -413,18 +438,27 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     before = yardstick()
     with ds.postgres(durable=True) as admin, ds.redis() as redis:
-        rows = [run_setup(admin, redis, n, args) for n in args.processes]
+        rows = []
+        for n in args.processes:
+            rows.append(run_setup(admin, redis, n, args))
+            if args.floor:
+                rows.append(run_setup(admin, redis, n, args, floor=True))
+    if args.floor:
+        _against_floor(rows)
     stick = min(before, yardstick())
     print(f"yardstick: {stick:.1f} ms of CPU for a fixed pure-Python workload on this machine")
     print(
-        f"{'processes':>9} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
-        f"{'spect p99':>9} {'moves':>7} {'errors':>6} {'cpu ms/move':>11}"
+        f"{'server':>9} {'processes':>9} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} "
+        f"{'p99 ms':>7} {'spect p99':>9} {'moves':>7} {'errors':>6} {'cpu ms/move':>11}"
+        + (f" {'x floor':>7}" if args.floor else "")
     )
     for row in rows:
         print(
-            f"{row['processes']:>9} {row['moves_per_s']:>8} {row['p50_ms']:>7} "
-            f"{row['p95_ms']:>7} {row['p99_ms']:>7} {row['spectator_p99_ms']:>9} "
-            f"{row['moves']:>7} {row['errors']:>6} {row['server_cpu_ms_per_move']:>11}"
+            f"{row['server']:>9} {row['processes']:>9} {row['moves_per_s']:>8} "
+            f"{row['p50_ms']:>7} {row['p95_ms']:>7} {row['p99_ms']:>7} "
+            f"{row['spectator_p99_ms']:>9} {row['moves']:>7} {row['errors']:>6} "
+            f"{row['server_cpu_ms_per_move']:>11}"
+            + (f" {row.get('times_floor') or '':>7}" if args.floor else "")
         )
         if row["accounts"]:
             print(
