@@ -383,3 +383,74 @@ def test_keepalive_pings_wait_for_the_next_slot_of_a_grid() -> None:
             assert now + interval - rtt <= at < now + interval - rtt + slot
             assert abs(at / slot - round(at / slot)) < 1e-9
     assert len({next_ping_at(n / 10, interval, 0.0) for n in range(1, 50)}) == 1
+
+
+class _Recorded:
+    """A transport that records what it is asked to write (and whether it is closing)."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.closing = False
+        self.aborted = False
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+    def abort(self) -> None:
+        self.closing = self.aborted = True
+
+    def get_extra_info(self, name: str) -> str:
+        return f"info:{name}"
+
+
+def test_writes_of_one_turn_go_out_as_one_in_order_and_a_close_sends_them_first() -> None:
+    """A move's update and the answer to its request are one write to the socket, not two;
+    nothing is reordered, lost before a close, or written after an abort."""
+    from boardplay.web.wsprotocol import Coalesced
+
+    async def scenario() -> list[list[bytes]]:
+        loop = asyncio.get_running_loop()
+        seen = []
+        one = _Recorded()
+        coalesced = Coalesced(one, loop)  # type: ignore[arg-type]
+        coalesced.write(b"update;")
+        coalesced.write(b"done;")
+        assert one.writes == []  # not before the turn ends
+        await asyncio.sleep(0)
+        seen.append(list(one.writes))
+        coalesced.write(b"next;")
+        await asyncio.sleep(0)
+        seen.append(list(one.writes))
+        assert coalesced.get_extra_info("peername") == "info:peername"
+        two = _Recorded()
+        closing = Coalesced(two, loop)  # type: ignore[arg-type]
+        closing.write(b"last;")
+        closing.write(b"close frame;")
+        closing.close()
+        seen.append(list(two.writes))
+        assert two.closing and closing.is_closing()
+        three = _Recorded()
+        aborted = Coalesced(three, loop)  # type: ignore[arg-type]
+        aborted.write(b"lost;")
+        aborted.abort()
+        await asyncio.sleep(0)
+        seen.append(three.writes)
+        four = _Recorded()
+        cut = Coalesced(four, loop)  # type: ignore[arg-type]
+        cut.write(b"too late;")
+        four.closing = True  # the peer went away before the turn ended
+        await asyncio.sleep(0)
+        seen.append(four.writes)
+        return seen
+
+    joined, later, closed, aborted, cut = asyncio.run(scenario())
+    assert joined == [b"update;done;"]
+    assert later == [b"update;done;", b"next;"]
+    assert closed == [b"last;close frame;"]
+    assert aborted == [] and cut == []

@@ -15,6 +15,14 @@ by the time of each move). RFC 7692 lets a sender leave any message uncompressed
 unset; the compression context just does not see it), so messages under ``SMALL_MESSAGE`` bytes
 are sent as they are, and larger ones (a game's whole state, a replay) are still compressed.
 
+**Writes of one turn go out together.** Everything the protocol writes to a socket within one
+turn of the event loop is handed to the connection in one write, at the end of that turn
+(``Coalesced``): a move's update and the answer to the move's own request (``done``), sent one
+after the other, used to be two writes, each a trip through the kernel's TCP path on behalf of
+both ends. ``make bench-web``'s floor put the second write at about 0.1 ms of CPU per move on
+one process here. The order of everything written is kept, and a close lets the waiting bytes go
+out first.
+
 **Keep-alive pings in bursts.** uvicorn pings each socket ``ws_ping_interval`` seconds after its
 last pong, so a process's sockets are pinged one at a time, around the clock: 200 sockets at the
 default 20 s woke an idle process ten times a second. Here a ping waits for the next instant on
@@ -23,6 +31,7 @@ a grid of ``PING_SLOTS`` per interval, so the sockets are pinged in a few bursts
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -81,9 +90,43 @@ class SmallUncompressedFactory(ServerPerMessageDeflateFactory):
         )
 
 
+class Coalesced:
+    """A socket's transport whose writes within one turn of the event loop go out as one, at
+    the end of the turn, in the order they were made; closing writes what waits first, aborting
+    drops it. Everything else is the transport's own."""
+
+    __slots__ = ("_loop", "_pending", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._pending: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not self._pending:
+            self._loop.call_soon(self._flush)
+        self._pending.append(data)
+
+    def _flush(self) -> None:
+        pending, self._pending = self._pending, []
+        if pending and not self._transport.is_closing():
+            self._transport.write(b"".join(pending))
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._pending = []
+        self._transport.abort()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 class QuietWebSockets(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol with a quiet, complete close on invalid UTF-8, small
-    messages uncompressed and keep-alive pings on a grid."""
+    messages uncompressed, the writes of one turn in one, and keep-alive pings on a grid."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -101,6 +144,10 @@ class QuietWebSockets(WebSocketsSansIOProtocol):
             else factory
             for factory in factories
         ]
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self.transport = Coalesced(self.transport, self.loop)  # type: ignore[assignment]
 
     def schedule_ping(self) -> None:
         assert self.ping_interval is not None
