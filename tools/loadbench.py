@@ -35,6 +35,7 @@ from typing import Any
 import devservices as ds
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 MAX_MOVES = 200_000
 """Upper bound on moves per setup, whatever ``--seconds`` says."""
@@ -182,7 +183,7 @@ async def _one_game(
                 tally.round_trips.append(time.perf_counter() - sent)
                 seen = await asyncio.wait_for(_next_ply(watcher, ply + 1, seen), 10)
                 tally.spectator.append(time.perf_counter() - sent)
-            except (TimeoutError, RuntimeError) as exc:
+            except (TimeoutError, RuntimeError, ConnectionClosed) as exc:
                 tally.errors.append(f"move: {exc!r}")
                 return False
             if args.pace:
