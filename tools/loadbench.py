@@ -461,6 +461,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"{row['server_cpu_ms_per_move']:>11}"
             + (f" {row.get('times_floor') or '':>7}" if args.floor else "")
         )
+        for error in row["first_errors"]:
+            print(f"{'':>9} error: {error[:160]}")
         if row["accounts"]:
             print(
                 f"{'':>9} sign-up ms p50/p99 {row['sign_up_ms_p50_p99']}, "
