@@ -13,10 +13,12 @@ moves that came back in it).
 A finished game is replaced by a new one. With ``--accounts`` every table is a signed-in player:
 it signs up (a password account) and signs in before the window opens, creates its games with
 its session cookie and CSRF token, and its sockets carry the cookie; the sign-up and sign-in
-latencies are reported too (argon2id is their cost). The tables' sockets send no pings, as a
-browser's never do (the server still pings them, as it pings every page). The run is bounded by
-``--seconds`` per setup (and a ceiling on moves); numbers are printed, never asserted: the
-machine may be shared."""
+latencies are reported too (argon2id is their cost). With ``--floor`` each setup is followed by
+the same load on the floor server (``floorserver.py``: the same stack storing and relaying each
+move with no game), and each row's CPU per move is also given as a multiple of the floor's, the
+machine's own reference. The tables' sockets send no pings, as a browser's never do (the server
+still pings them, as it pings every page). The run is bounded by ``--seconds`` per setup (and a
+ceiling on moves); numbers are printed, never asserted: the machine may be shared."""
 
 from __future__ import annotations
 
