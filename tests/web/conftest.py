@@ -106,6 +106,19 @@ def _no_swallowed_failures(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on loopback (``devservices``); the URL of its ``postgres``
+    database, for the tests that need the real database."""
+    import devservices as ds
+
+    try:
+        with ds.postgres() as url:
+            yield url
+    except ds.ServiceUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="module")
 def redis_url() -> Iterator[str]:
     """A throwaway Redis on loopback (``devservices``) for the tests of several processes."""
     import devservices as ds

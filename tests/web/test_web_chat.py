@@ -15,7 +15,6 @@ import pytest
 import sqlalchemy as sa
 from accountcalls import Player, sign_up
 from fastapi.testclient import TestClient
-from test_web_multi import pg_admin
 from test_web_relay import Sent, hub_on
 from webcalls import auth, create, refused
 from websettings import tiny_settings
@@ -26,8 +25,6 @@ from boardplay.web.chat import clean
 from boardplay.web.chatstore import Author, ChatRefused, ChatStore, chat_reports_table
 from boardplay.web.errors import ApiError
 from boardplay.web.sockets import Subscriber
-
-__all__ = ["pg_admin"]  # the fixture, used by name
 
 
 @pytest.fixture
@@ -440,7 +437,7 @@ def test_a_message_written_on_one_process_reaches_the_sockets_of_another(tmp_pat
     assert [json.loads(t)["messages"] for t in spectator_texts] == [[]]  # its (empty) backlog
 
 
-def test_chat_crosses_real_server_processes(pg_admin: str, redis_url: str) -> None:
+def test_chat_crosses_real_server_processes(postgres_url: str, redis_url: str) -> None:
     """Two ``boardplay serve`` processes on one PostgreSQL database: a player's message written
     on the first reaches the other player's socket on the second (at its next check), and the
     spectator's socket there is sent none of it."""
@@ -449,7 +446,7 @@ def test_chat_crosses_real_server_processes(pg_admin: str, redis_url: str) -> No
     import httpx
     from test_web_multi import Cluster, fresh_database, server_env
 
-    cluster = Cluster(server_env(fresh_database(pg_admin), redis_url), 2)
+    cluster = Cluster(server_env(fresh_database(postgres_url), redis_url), 2)
     try:
         seats = [{"kind": "me"}, {"kind": "open"}]
         made = httpx.post(f"{cluster.base[0]}/api/games", json={"game": "tiny", "seats": seats})

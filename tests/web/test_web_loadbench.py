@@ -6,20 +6,9 @@ and the floor it is read against measure the same work."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
 
-import devservices as ds
 import loadbench
 import pytest
-
-
-@pytest.fixture(scope="module")
-def pg_admin() -> Iterator[str]:
-    try:
-        with ds.postgres() as url:
-            yield url
-    except ds.ServiceUnavailable as exc:
-        pytest.skip(str(exc))
 
 
 def _args(**changes: object) -> argparse.Namespace:
@@ -39,9 +28,9 @@ def _args(**changes: object) -> argparse.Namespace:
 
 @pytest.mark.parametrize("processes", [1, 2])
 def test_the_floor_stores_and_relays_every_move(
-    pg_admin: str, redis_url: str, processes: int
+    postgres_url: str, redis_url: str, processes: int
 ) -> None:
-    row = loadbench.run_setup(pg_admin, redis_url, processes, _args(), floor=True)
+    row = loadbench.run_setup(postgres_url, redis_url, processes, _args(), floor=True)
     assert row["server"] == "floor"
     assert row["errors"] == 0, row["first_errors"]
     assert row["moves"] > 20
@@ -51,11 +40,11 @@ def test_the_floor_stores_and_relays_every_move(
     assert row["games_played"] > 4
 
 
-def test_a_row_is_read_against_the_floor_run_after_it(pg_admin: str, redis_url: str) -> None:
+def test_a_row_is_read_against_the_floor_run_after_it(postgres_url: str, redis_url: str) -> None:
     args = _args(accounts=True)
     rows = [
-        loadbench.run_setup(pg_admin, redis_url, 2, args),
-        loadbench.run_setup(pg_admin, redis_url, 2, args, floor=True),
+        loadbench.run_setup(postgres_url, redis_url, 2, args),
+        loadbench.run_setup(postgres_url, redis_url, 2, args, floor=True),
     ]
     loadbench._against_floor(rows)
     server, floor = rows

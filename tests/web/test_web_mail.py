@@ -421,17 +421,6 @@ def two_mailers(client: TestClient, port: int) -> list[Mailer]:
     return mailers
 
 
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    import devservices as ds
-
-    try:
-        with ds.postgres() as url:
-            yield url
-    except ds.ServiceUnavailable as exc:
-        pytest.skip(str(exc))
-
-
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_two_processes_send_each_mail_exactly_once(
     tmp_path: Path, inbox: tuple[Inbox, int], database: str, request: pytest.FixtureRequest

@@ -31,15 +31,6 @@ HERE = Path(__file__).parent
 _names = itertools.count()
 
 
-@pytest.fixture(scope="module")
-def pg_admin() -> Iterator[str]:
-    try:
-        with ds.postgres() as url:
-            yield url
-    except ds.ServiceUnavailable as exc:
-        pytest.skip(str(exc))
-
-
 def fresh_database(admin: str) -> str:
     return ds.new_database(admin, f"multi_{next(_names)}_{int(time.time() * 1000) % 10**8}")
 
@@ -85,9 +76,9 @@ class Cluster:
 
 
 @pytest.fixture(scope="module")
-def shared(pg_admin: str, redis_url: str) -> Iterator[Cluster]:
+def shared(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
     """Two processes, for the tests that kill none."""
-    cluster = Cluster(server_env(fresh_database(pg_admin), redis_url), 2)
+    cluster = Cluster(server_env(fresh_database(postgres_url), redis_url), 2)
     try:
         yield cluster
     finally:
@@ -256,12 +247,12 @@ def test_the_same_ply_race_across_processes_accepts_exactly_one_move(shared: Clu
 
 
 def test_killing_a_process_mid_game_and_mid_ai_think_loses_nothing(
-    pg_admin: str, redis_url: str
+    postgres_url: str, redis_url: str
 ) -> None:
     """A restart with AI games mid-move once left them at "AI to move" for ever. Now the AI job
     of a killed process is taken over by another once its lease runs out, and every move the
     killed process acknowledged is still there."""
-    db = fresh_database(pg_admin)
+    db = fresh_database(postgres_url)
     cluster = Cluster(server_env(db, redis_url, BOARDPLAY_WEB_AI_MAX_TIME="3"), 2)
     try:
         created = create(cluster.base[0], [{"kind": "me"}, {"kind": "ai", "spec": "mcts(time=2)"}])
@@ -324,11 +315,11 @@ def watcher_or_poll(base: str, gid: str) -> Any:
     raise AssertionError(f"the AI never moved: {game}")
 
 
-def test_concurrent_first_starts_on_an_empty_database(pg_admin: str) -> None:
+def test_concurrent_first_starts_on_an_empty_database(postgres_url: str) -> None:
     """Two processes starting together on an empty database once crashed one of them while it
     created the tables. Now four (two ``serve --workers 2``) start at once and all answer, and
     the database is at the newest schema revision."""
-    db = fresh_database(pg_admin)
+    db = fresh_database(postgres_url)
     env = server_env(db, None)
     ports = [ds.free_port(), ds.free_port()]
     processes: list[subprocess.Popen[bytes]] = []
@@ -373,7 +364,7 @@ def start_together(ports: list[int], env: dict[str, str]) -> list[subprocess.Pop
         return list(pool.map(lambda port: ds.start_server(port, env, workers=2), ports))
 
 
-def test_a_redis_outage_loses_no_move_and_the_other_process_catches_up(pg_admin: str) -> None:
+def test_a_redis_outage_loses_no_move_and_the_other_process_catches_up(postgres_url: str) -> None:
     """Redis stops mid-game. Moves are still accepted by both processes (the database is the
     source of truth; never a 5xx), a socket reconnecting meanwhile starts from the newest ply,
     a socket left open on the other process catches up once Redis is back, nothing is lost or
@@ -381,7 +372,9 @@ def test_a_redis_outage_loses_no_move_and_the_other_process_catches_up(pg_admin:
     port = ds.free_port()
     # The periodic check is made slow, so that the catch-up seen here comes from Redis's return.
     env = server_env(
-        fresh_database(pg_admin), f"redis://127.0.0.1:{port}/0", BOARDPLAY_WEB_SYNC_INTERVAL="120"
+        fresh_database(postgres_url),
+        f"redis://127.0.0.1:{port}/0",
+        BOARDPLAY_WEB_SYNC_INTERVAL="120",
     )
     outage = contextlib.ExitStack()
     outage.enter_context(ds.redis(port))
@@ -452,7 +445,7 @@ def test_a_redis_outage_loses_no_move_and_the_other_process_catches_up(pg_admin:
 
 
 def test_sockets_reach_every_move_while_lobbies_poll_through_a_redis_outage(
-    pg_admin: str,
+    postgres_url: str,
 ) -> None:
     """Requests for a game (and the lobby's list) that reach a process before the other
     process's notice once refreshed its copy without telling its sockets, and the notice then
@@ -460,7 +453,7 @@ def test_sockets_reach_every_move_while_lobbies_poll_through_a_redis_outage(
     stalled for good. Now the sockets are compared with what they were sent, so each socket on
     the other process reaches every ply, during the outage (the periodic check) and after it."""
     port = ds.free_port()
-    env = server_env(fresh_database(pg_admin), f"redis://127.0.0.1:{port}/0")
+    env = server_env(fresh_database(postgres_url), f"redis://127.0.0.1:{port}/0")
     outage = contextlib.ExitStack()
     outage.enter_context(ds.redis(port))
     cluster = Cluster(env, 2)

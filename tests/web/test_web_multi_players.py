@@ -16,18 +16,16 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from accountcalls import RAPID
-from test_web_multi import Cluster, Watcher, fresh_database, pg_admin, server_env
+from test_web_multi import Cluster, Watcher, fresh_database, server_env
 
 from boardplay.web.accountstore import AccountStore
 from boardplay.web.ratingstore import RatingStore, history_table, ratings_table
 from boardplay.web.storage import HUMAN, GameRow, SeatRow, Storage
 
-__all__ = ["pg_admin"]  # the fixture, used by name
-
 
 @pytest.fixture(scope="module")
-def cluster(pg_admin: str, redis_url: str) -> Iterator[Cluster]:
-    made = Cluster(server_env(fresh_database(pg_admin), redis_url), 2)
+def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
+    made = Cluster(server_env(fresh_database(postgres_url), redis_url), 2)
     try:
         yield made
     finally:
@@ -78,8 +76,8 @@ def test_a_rated_game_across_two_processes_is_rated_exactly_once(cluster: Cluste
             assert len(profile["history"]["tiny"]) == 1
 
 
-def test_two_writers_settling_one_game_at_once_update_once(pg_admin: str) -> None:
-    url = fresh_database(pg_admin)
+def test_two_writers_settling_one_game_at_once_update_once(postgres_url: str) -> None:
+    url = fresh_database(postgres_url)
     storage = Storage(url)
     accounts = AccountStore(storage.engine)
     a = accounts.create("Ann", "ann", None, "handle-a")

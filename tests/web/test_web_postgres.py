@@ -7,21 +7,11 @@ import asyncio
 from collections.abc import Iterator
 from typing import Any
 
-import devservices as ds
 import pytest
 from fastapi.testclient import TestClient
 
 from boardplay.web.app import create_app
 from boardplay.web.config import Settings
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    try:
-        with ds.postgres() as url:
-            yield url
-    except ds.ServiceUnavailable as exc:
-        pytest.skip(str(exc))
 
 
 def app_on(url: str) -> TestClient:

@@ -4,24 +4,13 @@ PostgreSQL (when its binaries are installed, ``make services``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import devservices as ds
 import pytest
 
 from boardplay.web import storage as st
 from boardplay.web.reviewstore import DONE, FAILED, RUNNING, ReviewStore
 from boardplay.web.tokens import new_game_id
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    try:
-        with ds.postgres() as url:
-            yield url
-    except ds.ServiceUnavailable as exc:
-        pytest.skip(str(exc))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
