@@ -8,8 +8,8 @@ import { replayPage } from "./pages/replay.js";
 import { rulesPage } from "./pages/rules.js";
 import { signInPage, accountPage } from "./pages/account.js";
 import { playerPage, ratingsPage } from "./pages/player.js";
-import { loadSession, accountLink, onAccount } from "./session.js";
-import { connectLobby } from "./lobbylive.js";
+import { loadSession, accountLink } from "./session.js";
+import { startLobby, drawBar } from "./lobbylive.js";
 import { turnsPage } from "./pages/turns.js";
 import { showNotation } from "./store.js";
 import { startTurns } from "./turns.js";
@@ -56,6 +56,7 @@ function translateShell() {
   for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
   document.getElementById("language").value = language();
   accountLink(document.getElementById("account-link"));
+  drawBar(); // the challenges under the header
 }
 
 // The language switcher on every page: remembered, and the page drawn again in the new language.
@@ -69,16 +70,16 @@ document.getElementById("language").addEventListener("change", async (event) => 
 window.addEventListener("hashchange", route);
 window.addEventListener("DOMContentLoaded", async () => {
   document.body.classList.toggle("show-notation", showNotation()); // the engine's notation, if asked for
+  // The lobby's connection opens now, before anything is drawn (the cookie says whose it is), and
+  // follows sign-in and sign-out; the "your turn" badge follows the account as well.
+  startLobby();
+  startTurns();
   // Every game's words are in its board module, and a page may name a game before it draws its
   // board (a title, a challenge, a rating list): so the modules of the games this server offers
   // (the page lists them, web/frontpage.py) are loaded first. The bundle holds every board module.
   const offered = (document.body.dataset.games || "").split(" ").filter(Boolean);
   await Promise.all([setLanguage(preferredLanguage()), loadSession(), boardModules(offered)]);
   translateShell();
-  // The lobby's connection follows whoever is signed in (a guest's watches the seeks only).
-  let signedAs = undefined;
-  onAccount((who) => { if ((who?.name ?? null) !== signedAs) { signedAs = who?.name ?? null; connectLobby(); } });
-  startTurns();
   route();
 });
 // A link to the page already shown (the lobby, "Open a record") reloads it: no hashchange fires.

@@ -1,21 +1,27 @@
-// The lobby's live connection (/api/lobby/ws), open on every page: the open seeks as they
-// change, a signed-in player's challenges as they are made and answered, and the news that a
-// seek or challenge of theirs has started a game (then the page goes to that game). A seek
-// lasts while its owner has a page of the site open; the connection comes back by itself.
+// The lobby's live connection (/api/lobby/ws), open on every page from the first paint, for
+// guests and signed-in players alike: the open seeks as they change, a signed-in player's
+// challenges as they are made and answered, and the news that a seek or challenge of theirs has
+// started a game (then the page goes to that game, in a background tab too). A seek lasts while
+// its owner has a page of the site open. The connection follows sign-in and sign-out (the cookie
+// says whose it is) and comes back by itself after a network drop.
 import { h, clear } from "./dom.js";
 import { api, showError } from "./api.js";
 import { rememberToken } from "./store.js";
 import { t, gameTitle, clockWords } from "./text.js";
-import { account } from "./session.js";
+import { account, onAccount } from "./session.js";
 
-const state = { seeks: [], challenges: new Map() };
+const state = { seeks: [], challenges: new Map(), live: false };
 const listeners = new Set();
+const dismissed = new Set(); // answers to this player's challenges they have read (the bar's ×)
 let socket = null;
 let retry = 0;
-let closing = false;
+let timer = null;
+let signedAs; // whose connection is open: a name, null for a guest, undefined before the first
 
 export const seeks = () => state.seeks;
 export const challenges = () => [...state.challenges.values()];
+// Whether the connection is open now (the lobby says when the list may be out of date).
+export const lobbyLive = () => state.live;
 export function onLobby(listener) {
   listeners.add(listener);
   listener();
@@ -40,22 +46,58 @@ function receive(message) {
   changed();
 }
 
-// (Re)open the connection, e.g. after signing in or out (the cookie says whose it is).
-export function connectLobby() {
-  closing = true;
-  socket?.close();
-  closing = false;
+// The challenges this player sent that are still open: the socket sends only those received
+// when it connects, so after a reload the sender's own come from the API.
+async function fetchSent(mine) {
+  if (!account()) return;
+  try {
+    const answer = await api("/api/challenges");
+    if (socket !== mine) return;
+    for (const c of answer.outgoing) if (c.status === "open" && !state.challenges.has(c.id)) state.challenges.set(c.id, c);
+    changed();
+  } catch { /* the next connection asks again */ }
+}
+
+// (Re)open the connection: at the start, after signing in or out, after a drop.
+function connect() {
+  clearTimeout(timer);
+  timer = null;
+  const old = socket;
+  socket = null;
+  old?.close();
   state.challenges.clear();
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/lobby/ws`;
   const mine = new WebSocket(url);
   socket = mine;
-  mine.onopen = () => { retry = 0; };
+  mine.onopen = () => { retry = 0; state.live = true; fetchSent(mine); changed(); };
   mine.onmessage = (event) => { try { receive(JSON.parse(event.data)); } catch { /* not ours */ } };
   mine.onclose = () => {
-    if (closing || socket !== mine) return;
-    retry = Math.min(retry + 1, 6);
-    setTimeout(() => { if (socket === mine) connectLobby(); }, 250 * 2 ** retry);
+    if (socket !== mine) return; // replaced on purpose
+    state.live = false;
+    changed();
+    retry = Math.min(retry + 1, 5);
+    timer = setTimeout(() => { if (socket === mine) connect(); }, 250 * 2 ** retry);
   };
+}
+
+// Back at once when the network or the tab comes back, rather than at the next back-off.
+function reconnectNow() {
+  if (socket && socket.readyState <= WebSocket.OPEN) return;
+  retry = 0;
+  connect();
+}
+
+// Opens the connection at once (the cookie already says whose it is) and follows the account.
+export function startLobby() {
+  connect();
+  onAccount((who) => {
+    const name = who?.name ?? null;
+    if (signedAs !== undefined && name !== signedAs) connect();
+    signedAs = name;
+    drawBar(); // the challenges received were waiting for the name
+  });
+  window.addEventListener("online", reconnectNow);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
 }
 
 export async function answerChallenge(challenge, answer) {
@@ -65,17 +107,25 @@ export async function answerChallenge(challenge, answer) {
   if (answer === "accept") await goToGame(done.id, done.token);
 }
 
-// On every page: the challenges waiting for this player's answer, each with its buttons.
-function drawBar() {
+// On every page: the challenges waiting for this player's answer, each with its buttons, and the
+// answers to those they sent: a decline is said (until they close it), so a challenge never just
+// vanishes from its sender's page.
+export function drawBar() {
   const bar = document.getElementById("challenge-bar");
   if (!bar) return;
   const me = account()?.name;
   const waiting = challenges().filter((c) => c.status === "open" && c.to === me);
-  clear(bar).hidden = !waiting.length;
+  const answered = challenges().filter((c) => c.status === "declined" && c.from === me && !dismissed.has(c.id));
+  clear(bar).hidden = !waiting.length && !answered.length;
   for (const c of waiting) {
     bar.append(h("p", { class: "challenge", "data-challenge": c.id },
       t(c.rated ? "challenge.incomingRated" : "challenge.incoming", { name: c.from, game: gameTitle(c.game, c.game) }), ` (${clockWords(c.clock)}) `,
       h("button", { class: "primary accept-challenge", onclick: () => answerChallenge(c, "accept").catch((e) => showError(e.message)) }, t("challenge.accept")), " ",
       h("button", { class: "decline-challenge", onclick: () => answerChallenge(c, "decline").catch((e) => showError(e.message)) }, t("challenge.decline"))));
+  }
+  for (const c of answered) {
+    bar.append(h("p", { class: "challenge declined", "data-challenge": c.id },
+      t("challenge.declined", { name: c.to, game: gameTitle(c.game, c.game) }), " ",
+      h("button", { class: "dismiss", "aria-label": t("toast.close"), title: t("toast.close"), onclick: () => { dismissed.add(c.id); drawBar(); } }, "×")));
   }
 }

@@ -113,6 +113,8 @@ export const EN = {
   "challenge.accept": "Accept",
   "challenge.decline": "Decline",
   "challenge.cancel": "Withdraw",
+  "challenge.declined": "{name} declined your challenge to a game of {game}.",
+  "toast.close": "Close",
   "profile.ratings": "Ratings",
   "profile.unrated": "No rated game yet.",
   "profile.history": "Rating over time",

@@ -56,10 +56,10 @@ function drawBadge() {
   link.title = t("turns.badge", { n });
 }
 
+// Follows the account from the page's first session on (onAccount calls at once once it is known).
 export function startTurns() {
   onAccount(() => refreshTurns());
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshTurns(); });
   clearInterval(timer);
   timer = setInterval(refreshTurns, EVERY);
-  refreshTurns();
 }
