@@ -6,6 +6,7 @@ reference search play."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,28 +23,33 @@ from boardplay.ai.mcts import compiled_evaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State, sample_chance
+from boardplay.games.montana.layout import Stage
 
 MODELS = {"montana": montana, "passtally": passtally}
 
 # Values the evaluations gave before their weights became data (computed with main at
-# a04506a: every 23rd decision of random games, rng seed 11), per seat.
+# a04506a: every 23rd decision of random games, rng seed 11), per seat. Montana's are the
+# values since issue 50 moved its tempo (the kernel's ``next_main_seat``): four of the six
+# positions lie after a main action and before the turn's end, where no seat had the tempo
+# before and the seat whose main action comes next has it now; MONTANA_BEFORE_ISSUE_50 keeps
+# the values of before, which differ from these by that tempo alone.
 BEFORE = {
     "montana": (
         [
-            [0.7231218051243898, 0.2768781948756102],
-            [0.8710191478537642, 0.12898085214623564],
+            [0.6364525402815664, 0.36354745971843366],
+            [0.9097018552970803, 0.0902981447029198],
             [0.9493096750687493, 0.05069032493125063],
             [0.9640841541172384, 0.035915845882761706],
-            [0.9684767772459986, 0.031523222754001344],
-            [0.9930359108222379, 0.0069640891777620825],
+            [0.9536908501514997, 0.04630914984850038],
+            [0.9896462624689083, 0.010353737531091744],
         ],
         [
-            [0.7231218051243898, 0.2768781948756102],
-            [0.8710191478537642, 0.12898085214623564],
+            [0.6364525402815664, 0.36354745971843366],
+            [0.9097018552970803, 0.0902981447029198],
             [0.9493096750687493, 0.05069032493125063],
             [0.9640841541172384, 0.035915845882761685],
-            [0.9684767772459986, 0.031523222754001344],
-            [0.9930359108222379, 0.0069640891777620895],
+            [0.9536908501514997, 0.04630914984850038],
+            [0.9896462624689083, 0.010353737531091744],
         ],
     ),
     "passtally": (
@@ -58,6 +64,16 @@ BEFORE = {
     )
     * 2,
 }
+
+
+MONTANA_BEFORE_ISSUE_50 = [
+    [0.7231218051243898, 0.2768781948756102],
+    [0.8710191478537642, 0.12898085214623564],
+    [0.9493096750687493, 0.05069032493125063],
+    [0.9640841541172384, 0.035915845882761706],
+    [0.9684767772459986, 0.031523222754001344],
+    [0.9930359108222379, 0.0069640891777620825],
+]
 
 
 def _every_23rd_decision(game: Game) -> list[State]:
@@ -114,6 +130,26 @@ def test_the_hand_set_gives_exactly_the_values_of_before(name: str) -> None:
         compiled_evaluation(game, default).values(s.kernel)  # type: ignore[arg-type]
         for s in states
     ]
+
+
+def test_montanas_values_moved_only_by_the_tempo_at_issue_50() -> None:
+    """Where the tempo stayed (stage ``MAIN``: the seat to act has it, before and now) the hand
+    set's values are those of before; after a main action, where no seat had it, the seat whose
+    main action comes next now has 0.4 settlements more (temperature 1), and nothing else moved."""
+    game = boardplay.load("montana")
+    tempo = weightsets.load("montana", "hand").weights["tempo"]
+    moved = 0
+    for state, before in zip(_every_23rd_decision(game), MONTANA_BEFORE_ISSUE_50, strict=True):
+        assert state.kernel is not None
+        seat = int(state.kernel.features()[montana.NEXT_MAIN_SEAT])
+        now = heuristics_for(game, "hand").evaluate(state)
+        if state.stage == Stage.MAIN:
+            assert seat == state.active and now == before
+            continue
+        moved += 1
+        shifted = [math.log(v) + (tempo if p == seat else 0.0) for p, v in enumerate(before)]
+        assert now == pytest.approx(softmax(shifted, 1.0), abs=1e-12)
+    assert moved == 4
 
 
 @pytest.mark.parametrize(

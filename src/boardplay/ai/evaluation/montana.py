@@ -53,10 +53,19 @@ TERMS = (
 )
 """The terms of a seat's strength, in the order of ``terms``: settlements placed; settlements
 the goods in hand pay for (``readiness``); the share of the next site's cost in hand; goods;
-silver; workers; cattle plus canteens; 1 for the player whose main action is still to come
-(search leaves lie at different points of the turn order, and this keeps a line in which the
-opponent has not yet acted from looking better than one in which it has); then six of those
-times the share of the game left."""
+silver; workers; cattle plus canteens; 1 for the tempo, the player whose main action comes
+next (the kernel's ``next_main_seat``: the active player until it takes its main action, then
+the next player, also while the rest of the active player's turn is played); then six of those
+times the share of the game left.
+
+Search leaves lie at different points of the turn order, and the tempo keeps a line in which
+the opponent has not yet acted from looking better than one in which it has. It passes with the
+main action, not with the turn: until issue 50 only a player at stage ``MAIN`` had it, so a
+position after the main action and before the turn's end (the recruit's push and wilds, the
+production's right part, the end of the turn) had no tempo anywhere and rated its mover about
+0.4 settlements above the turn's end it leads to. The search then preferred the moves whose own
+turn went on longest, and did so more the deeper it searched: ten times the simulations lost
+(docs/journal/ai.md, "Montana: tempo passes with the main action")."""
 
 DEFAULT_WEIGHTS = "fitted"
 """The set the game's evaluation uses when a spec names none: ``fitted`` (refitted from
@@ -92,10 +101,10 @@ LEFT, GOODS, SILVER, WORKERS, CATTLE, CANTEENS, READY, PARTIAL_HAVE, PARTIAL_COS
     )
 )
 """The indices of a seat's features within its block."""
-MAIN_SEAT = FEATURE_NAMES.index("main_seat")
+NEXT_MAIN_SEAT = FEATURE_NAMES.index("next_main_seat")
 SETTLEMENTS = FEATURE_NAMES.index("settlements")
-"""The active seat while its main action is still to come, and the settlements each player
-starts with (the data file's count for this table)."""
+"""The seat whose main action comes next (-1: none), and the settlements each player starts
+with (the data file's count for this table)."""
 
 
 def readiness(goods: list[int], jokers: int, sites: list[tuple[int, ...]], left: int) -> float:
@@ -149,7 +158,7 @@ def terms(
     ``weights`` changes them: the signature is the one every fitted game has)."""
     total = features[SETTLEMENTS]
     phase = phase_left(features, players)
-    main = int(features[MAIN_SEAT])
+    tempo = int(features[NEXT_MAIN_SEAT])
     rows = []
     for p in range(players):
         f = features[SEAT_FEATURES * p : SEAT_FEATURES * (p + 1)]
@@ -164,7 +173,7 @@ def terms(
             f[CATTLE] + f[CANTEENS],
         ]
         early = [base[0], base[1], base[3], base[4], base[5], base[6]]
-        rows.append([*base, 1.0 if p == main else 0.0, *(phase * x for x in early)])
+        rows.append([*base, 1.0 if p == tempo else 0.0, *(phase * x for x in early)])
     return rows
 
 
@@ -220,7 +229,7 @@ def evaluation(name: str) -> Evaluation:
                 + early[5] * (held_cattle + canteens)
             )
             values.append(value)
-        seat = int(features[MAIN_SEAT])
+        seat = int(features[NEXT_MAIN_SEAT])
         if seat >= 0:
             values[seat] += tempo
         return softmax(values, t)

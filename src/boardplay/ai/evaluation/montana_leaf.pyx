@@ -4,7 +4,7 @@
 
 from boardplay.ai.evaluation.compiled cimport LeafEvaluation
 from boardplay.games.montana.layout cimport (
-    F_CANTEENS, F_CATTLE, F_GOODS, F_MAIN_SEAT, F_PARTIAL_COST, F_PARTIAL_HAVE, F_READY,
+    F_CANTEENS, F_CATTLE, F_GOODS, F_NEXT_MAIN_SEAT, F_PARTIAL_COST, F_PARTIAL_HAVE, F_READY,
     F_SETTLEMENTS, F_SETTLEMENTS_LEFT, F_SILVER, F_WORKERS, SEAT_FEATURES,
 )
 
@@ -30,7 +30,7 @@ cdef class MontanaEvaluation(LeafEvaluation):
         cdef int goods = F_GOODS, silver = F_SILVER
         cdef int workers = F_WORKERS, cattle = F_CATTLE
         cdef int canteens = F_CANTEENS
-        cdef int p, main
+        cdef int p, tempo
         cdef double value, placed
         cdef double phase = self.features[left]
         for p in range(1, self.players):
@@ -49,7 +49,7 @@ cdef class MontanaEvaluation(LeafEvaluation):
                               + w[12] * f[silver] + w[13] * f[workers]
                               + w[14] * (f[cattle] + f[canteens]))
             self.strength[p] = value
-        main = <int>self.features[<int>F_MAIN_SEAT]
-        if main >= 0:
-            self.strength[main] += w[8]
+        tempo = <int>self.features[<int>F_NEXT_MAIN_SEAT]
+        if tempo >= 0:
+            self.strength[tempo] += w[8]
         return w[0]

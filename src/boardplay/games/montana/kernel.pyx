@@ -25,14 +25,14 @@ from libc.string cimport memset
 
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, raw_bytes, raw_load
 from boardplay.games.montana.layout cimport (
-    F_CANTEENS, F_CATTLE, F_GOODS, F_MAIN_SEAT, F_PARTIAL_COST, F_PARTIAL_HAVE, F_READY,
+    F_CANTEENS, F_CATTLE, F_GOODS, F_NEXT_MAIN_SEAT, F_PARTIAL_COST, F_PARTIAL_HAVE, F_READY,
     F_SETTLEMENTS, F_SETTLEMENTS_LEFT, F_SILVER, F_WORKERS, FEATURE_SIZE,
     BOARD, BOARD_OUTCOMES, BUILD, BUILD_NEXT, CANTEEN, CHANCE_BOARD, CHANCE_SPIN, CHANCE_START,
     CITY, END, END_STAGE, HOME, MAIN, NUM_ACTIONS, OVER, OVERFLOW, PASS, PLACE, PLACE_STAGE, PUSH,
     PUSH_STAGE, RECRUIT, RETURN, REWARD, REWARD_PICK, REWARD_UP, RIGHT, RIGHT_NONE, RIGHT_STAGE,
     SEAT_FEATURES, SETUP_SPIN, SETUP_WILD, SPIN, START, STOP, TRADE, TRADE_SILVER, TURN_END, WILD,
     WILD_STAGE, WORK_BANK, WORK_PROD,
-    BY_MAX_TURNS, BY_TRIGGER, M_BANK, M_BUILD, M_CITY, M_PRODUCTION, M_RECRUIT,
+    BY_MAX_TURNS, BY_TRIGGER, M_BANK, M_BUILD, M_CITY, M_NONE, M_PRODUCTION, M_RECRUIT,
     CONTRACTOR_FEATURES, GRAIN_GOOD, HEX_FEATURES, MAX_AREA_SPACES, MAX_COLUMNS, MAX_SLOTS,
     MAX_WHEEL, OBSERVATION_SIZE, PART_SET_COUNT, PICK_SET_COUNT, PLAYER_FEATURES, PUMPKIN_GOOD,
     UPGRADE_PAIR_COUNT, WORKER_SET_COUNT,
@@ -468,9 +468,9 @@ cdef class MontanaKernel(Kernel):
 
     cdef void features_into(self, double* out) noexcept:
         """``Feature`` (``layout.pxd``): per seat its holdings and build readiness, then the
-        seat whose main action is to come and the data file's settlement count (the evaluation's
-        phase of the game). The evaluation (ai/evaluation/montana.py) documents how it weighs
-        them."""
+        seat whose main action comes next (``_next_main_seat``, turns.pxi) and the data file's
+        settlement count (the evaluation's phase of the game). The evaluation
+        (ai/evaluation/montana.py) documents how it weighs them."""
         cdef int p, k, base, goods, workers
         cdef short open_sites[MAX_HEX]
         cdef int open_seats[MAX_HEX]
@@ -492,7 +492,6 @@ cdef class MontanaKernel(Kernel):
             out[base + F_CANTEENS] = self.s.canteens[p]
             # F_READY, F_PARTIAL_HAVE, F_PARTIAL_COST, in a row
             _readiness(self, p, open_sites, open_seats, nopen, out + base + F_READY)
-        out[<int>F_MAIN_SEAT] = (self.s.active if self.s.stage == MAIN and self.s.active >= 0
-                                 else -1)
+        out[<int>F_NEXT_MAIN_SEAT] = _next_main_seat(self)
         out[<int>F_SETTLEMENTS] = self.t.settlements
 

@@ -103,9 +103,10 @@ cpdef enum Feature:
     # (seat p's at ``SEAT_FEATURES * p``; zeros for a seat the table does not have): settlements
     # left to place, goods, silver, workers, cattle, canteens, the settlements the goods in hand
     # pay for (cattle as jokers, at most three), the goods in hand toward the cheapest site not
-    # yet paid for and that site's whole cost (0 when none is partly paid). Then the active
-    # seat while its main action is still to come (stage MAIN), else -1, and the settlements
-    # each player starts with (the data file's count for this table).
+    # yet paid for and that site's whole cost (0 when none is partly paid). Then the seat whose
+    # main action comes next (the active seat until it takes its main action, then the next
+    # seat; -1 in setup, at the end and after the last turn's main action), and the
+    # settlements each player starts with (the data file's count for this table).
     F_SETTLEMENTS_LEFT = 0
     F_GOODS = 1
     F_SILVER = 2
@@ -115,7 +116,7 @@ cpdef enum Feature:
     F_READY = 6
     F_PARTIAL_HAVE = 7
     F_PARTIAL_COST = 8
-    F_MAIN_SEAT = 4 * SEAT_FEATURES
+    F_NEXT_MAIN_SEAT = 4 * SEAT_FEATURES
     F_SETTLEMENTS
     # One past the last feature: the vector's length (``Kernel.feature_size``), named nothing.
     FEATURE_SIZE

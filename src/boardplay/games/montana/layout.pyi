@@ -80,7 +80,7 @@ class Feature(IntEnum):
     F_READY = 6
     F_PARTIAL_HAVE = 7
     F_PARTIAL_COST = 8
-    F_MAIN_SEAT = 36
+    F_NEXT_MAIN_SEAT = 36
     F_SETTLEMENTS = 37
     FEATURE_SIZE = 38
 

@@ -3,7 +3,7 @@
 action and chance id ranges, ``Stage`` with ``STAGE_NAMES`` (the rulebook's names, ``"PUSH"`` for
 ``PUSH_STAGE``), ``MainAction`` and ``EndReason`` with ``MAIN_ACTIONS`` and ``END_REASONS`` (the
 position JSON's words, ``""`` for none), the stage groups the facade and ``explain`` share, and
-``Feature`` with ``FEATURE_NAMES`` (``"settlements_left_seat0"``...,  ``"main_seat"``,
+``Feature`` with ``FEATURE_NAMES`` (``"settlements_left_seat0"``...,  ``"next_main_seat"``,
 ``"settlements"``) in index order for code that reads the feature vector by name (the last
 member, ``FEATURE_SIZE``, is the vector's length and names no feature)."""
 

@@ -16,6 +16,27 @@ cdef void _begin_turn(MontanaKernel self, int player, bint extra) noexcept:
     self.s.decider = player
 
 
+cdef int _next_main_seat(MontanaKernel self) noexcept:
+    """The seat whose main action comes next (the feature ``next_main_seat``): the active seat
+    until it has taken its main action this turn (trades and a worker return at stage ``MAIN``
+    come before it), then the next seat, whose turn follows once this one ends (the rest of the
+    turn, the City auction's placements and rewards and the end of the turn included); -1 in
+    setup, at the end, and once the game's last turn has had its main action (the final round's
+    last seat, or the turn cap). A canteen's extra turn is not foreseen: at the end of a turn the
+    next seat has the tempo, and taking the extra turn takes it back."""
+    cdef int p = self.s.active, n = self.t.n, stage = self.s.stage
+    if p < 0 or stage == OVER:
+        return -1
+    if (self.s.main == M_NONE and stage != END_STAGE
+            and not (stage == OVERFLOW and self.s.after_overflow == END_STAGE)):
+        return p
+    if self.s.turn_number >= self.t.max_turns:
+        return -1
+    if self.s.trigger_by >= 0 and p == (self.s.start_player - 1 + n) % n:
+        return -1
+    return (p + 1) % n
+
+
 cdef void _clear_slot(MontanaKernel self, int slot) noexcept:
     cdef int c
     for c in range(4):
