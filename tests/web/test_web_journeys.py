@@ -11,7 +11,12 @@ page first)."""
 from __future__ import annotations
 
 import itertools
+import json
+import os
+import random
+import re
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +24,7 @@ from typing import Any
 import httpx
 import pytest
 from accountcalls import RAPID
-from browsing import check_server_logs, free_port, serve
+from browsing import check_server_logs, click_a_move, free_port, serve, status
 
 from boardplay.web.accounts import COOKIE
 
@@ -31,7 +36,12 @@ LIVE = 2_000
 """Milliseconds within which a change made elsewhere must show on a page (the issue's 2 s)."""
 ABANDON_AFTER = 3
 """Seconds an opponent's page must be gone before the win can be claimed (30 in production)."""
-SHOTS = Path("/tmp/shots52")
+SHOTS = Path(os.environ["BOARDPLAY_SHOTS"]) if os.environ.get("BOARDPLAY_SHOTS") else None
+"""Where the journeys save what they see (``BOARDPLAY_SHOTS=/tmp/shots52``); none by default."""
+QUIET = {
+    "BOARDPLAY_WEB_SIGNUPS_PER_NETWORK": "100000",  # every journey's accounts come from loopback
+    "BOARDPLAY_WEB_RATED_FRESH_ACCOUNT": "0.001",  # and play rated games the day they are made
+}
 _names = itertools.count(1)
 
 
@@ -40,7 +50,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One ``boardplay serve`` (SQLite) for every journey here, with a short abandonment wait;
     reached as ``localhost`` (passkeys and cookies as a person's browser sees the site)."""
     port = free_port()
-    env = {"BOARDPLAY_WEB_ABANDON_AFTER": str(ABANDON_AFTER)}
+    env = {"BOARDPLAY_WEB_ABANDON_AFTER": str(ABANDON_AFTER), **QUIET}
     process = serve(tmp_path_factory.mktemp("journeys") / "web.sqlite3", port, env)
     yield f"http://localhost:{port}"
     process.send_signal(signal.SIGTERM)
@@ -84,6 +94,11 @@ class Visit:
         )
         if player is not None:
             self.context.add_cookies([{"name": COOKIE, "value": player.cookie, "url": base}])
+            # A returning player has walked through the games' first turns before.
+            seen = {game: True for game in ("potlatch", "proteus", "passtally", "montana")}
+            self.context.add_init_script(
+                f"localStorage.setItem('boardplay.tutorials', '{json.dumps(seen)}')"
+            )
         self.errors: list[str] = []
         self.page = self.tab()
 
@@ -93,10 +108,16 @@ class Visit:
         page.on("dialog", lambda dialog: dialog.accept())
         return page
 
-    def open(self, route: str = "#/") -> Any:
+    def open(self, route: str = "#/", page: Any = None) -> Any:
         """A cold load of ``route`` (a new page load, not a route change inside the page)."""
-        self.page.goto(f"{self.base}/{route}")
-        return self.page
+        page = page or self.page
+        page.goto(f"{self.base}/{route}")
+        return page
+
+    def shot(self, name: str, full: bool = False) -> None:
+        if SHOTS is not None:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
 
     def close(self) -> None:
         self.context.close()
@@ -140,3 +161,333 @@ def test_a_returning_player_s_cold_lobby_is_live_and_so_is_a_guest_s(
     assert haru.name in notice.inner_text()
     haru.api.delete(f"/api/seeks/{seek.json()['seek']['id']}")
     haru.api.post(f"/api/challenges/{sent.json()['challenge']['id']}/cancel", json={})
+
+
+# ----- helpers -------------------------------------------------------------------------------
+def at_game(page: Any, timeout: float = 10_000, left: str = "") -> str:
+    """Waits until ``page`` shows a game's board (another than ``left``); returns its id."""
+    page.wait_for_url(
+        lambda url: bool(re.search(r"#/game/[^/]+$", url)) and not url.endswith(f"/{left}"),
+        timeout=timeout,
+    )
+    page.wait_for_selector("#status[data-ply]", timeout=timeout)
+    return str(page.url.rsplit("/", 1)[-1])
+
+
+def status_text(page: Any) -> str:
+    return str(page.inner_text("#status"))
+
+
+def play_turns(pages: tuple[Any, ...], turns: int = 3) -> None:
+    """Click moves on whichever page is to move until each has played ``turns`` turns (a rated
+    game resigned sooner says nothing of the players and is not rated: ``rated.py``)."""
+    rng = random.Random(52)
+    for page in pages:
+        page.evaluate("document.querySelector('#tutorial-skip')?.click()")
+    played = [0] * len(pages)
+    deadline = time.monotonic() + 90
+    while min(played) < turns:
+        assert time.monotonic() < deadline, f"the players did not get their turns: {played}"
+        for number, page in enumerate(pages):
+            seen = status(page)
+            if seen.get("yours") == "1" and seen.get("terminal") != "1" and played[number] < turns:
+                click_a_move(page, rng)
+                if status(page).get("yours") != "1":  # the turn passed on
+                    played[number] += 1
+        time.sleep(0.05)
+
+
+def finished_rated_game(a: Player, b: Player) -> str:
+    """A rated Proteus game on a clock between ``a`` (first seat) and ``b``, a few moves, then
+    ``b`` resigns: over the API, as if played yesterday."""
+    made = a.api.post(
+        "/api/games",
+        json={
+            "game": "proteus",
+            "seats": [{"kind": "me"}, {"kind": "open"}],
+            "rated": True,
+            "clock": RAPID,
+        },
+    )
+    assert made.status_code == 201, made.text
+    gid = made.json()["id"]
+    joined = b.api.post(f"/api/games/{gid}/join", json={"seat": 1})
+    assert joined.status_code == 200, joined.text
+    tokens = {0: made.json()["token"], 1: joined.json()["token"]}
+    view = joined.json()["game"]
+    for _ in range(6):
+        seat = view["current_player"]
+        answer = a.api.post(
+            f"/api/games/{gid}/actions",
+            json={"action": view["legal"][0]["id"], "ply": view["ply"]},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        assert answer.status_code == 200, answer.text
+        view = answer.json()["game"]
+    resigned = b.api.post(
+        f"/api/games/{gid}/resign", json={}, headers={"Authorization": f"Bearer {tokens[1]}"}
+    )
+    assert resigned.json()["game"]["status"] == "finished", resigned.text
+    return str(gid)
+
+
+# ----- the journeys --------------------------------------------------------------------------
+def test_a_seek_from_a_desktop_is_taken_on_a_phone_and_the_result_speaks_to_each_player(
+    visits: Any, site: str
+) -> None:
+    """Haru (desktop) posts a rated 3+2 seek from the lobby's own menus; Kenji (phone, touch)
+    sees it, reloads, still sees it, and plays it: both are at the board at once. They move,
+    Kenji resigns, and each reads the result as theirs, with the rating it moved."""
+    haru, kenji = Player(site, "Haru"), Player(site, "Kenji")
+    desk = visits(haru)
+    lobby = desk.open()
+    lobby.wait_for_selector("#seek-game")
+    lobby.select_option("#seek-game", "proteus")
+    lobby.select_option("#seek-clock", "rt:180:2")
+    lobby.check("#seek-rated")
+    # The panel's menus are the new-game form's: choosing here chose there.
+    assert lobby.input_value("#game-select") == "proteus" and lobby.is_checked("#rated")
+    lobby.click("#post-seek")
+    lobby.wait_for_selector("#note:not([hidden])")
+    assert "posted" in lobby.inner_text("#note") and lobby.is_hidden("#toast")
+    mine = lobby.wait_for_selector("#seek-list tr[data-seek] .cancel-seek")
+    desk.shot("seek-posted-desktop")
+    seek_id = haru.api.get("/api/seeks").json()["seeks"][0]["id"]
+    row = f"#seek-list tr[data-seek='{seek_id}']"
+    phone = visits(kenji, phone=True)
+    page = phone.open()
+    page.wait_for_selector(row, timeout=LIVE)
+    page.reload()  # a reload in the middle: the lobby is live again at once
+    page.wait_for_selector(row, timeout=LIVE)
+    # Find an opponent comes first for a signed-in player, and no link of a row is cut off.
+    assert page.evaluate(
+        "document.querySelector('#seeks-panel').getBoundingClientRect().top < innerHeight"
+    )
+    play = page.locator(f"{row} .accept-seek").bounding_box()
+    assert play is not None and play["x"] + play["width"] <= PHONE["width"]
+    phone.shot("seek-phone")
+    page.evaluate("window.scrollTo(0, 300)")
+    page.locator(f"{row} .accept-seek").tap()
+    gid = at_game(page)
+    assert at_game(lobby) == gid and mine is not None
+    assert page.evaluate("scrollY") == 0, "the game opened mid-page"
+    # Names on the phone's clocks are whole, not cut to "Kenj…".
+    page.wait_for_selector("#clocks .clock-name")
+    assert page.evaluate(
+        "[...document.querySelectorAll('#clocks .clock-name')]"
+        ".every((el) => el.scrollWidth <= el.clientWidth + 1)"
+    )
+    play_turns((lobby, page))
+    page.click("#resign")
+    for seen in (lobby, page):
+        seen.wait_for_selector("#status[data-terminal='1']")
+    # In the reader's own words, with the rating the game moved once it is settled.
+    lobby.wait_for_function("() => /· \\+\\d+/.test(document.querySelector('#status').textContent)")
+    assert status_text(lobby).startswith(f"Game over: You won: {kenji.name} resigned · +")
+    page.wait_for_function(
+        "() => /· \\u2212\\d+/.test(document.querySelector('#status').textContent)"
+    )
+    assert status_text(page).startswith("Game over: You resigned · \u2212")
+    desk.shot("result-won-desktop")
+    phone.shot("result-resigned-phone")
+
+
+def test_a_rematch_takes_both_players_to_the_new_board(visits: Any, site: str) -> None:
+    """Defect 5 of issue 52: the player who offered the rematch (here after reloading the page
+    in the middle) is taken to it the moment the other accepts, as the one who accepted is."""
+    maple, kenji = Player(site, "Maple"), Player(site, "Ken")
+    gid = finished_rated_game(maple, kenji)
+    offerer = visits(maple).open(f"#/game/{gid}")
+    offerer.wait_for_selector("#play-again")
+    offerer.click("#play-again")
+    offerer.wait_for_selector("#rematch-offer #withdraw-rematch")
+    offerer.reload()
+    offerer.wait_for_selector("#rematch-offer #withdraw-rematch")
+    acceptor = visits(kenji, phone=True).open(f"#/game/{gid}")
+    acceptor.locator("#accept-rematch").tap()
+    new_id = at_game(acceptor, left=gid)
+    assert at_game(offerer, timeout=5_000, left=gid) == new_id, "the offerer stayed behind"
+    for page in (offerer, acceptor):  # the new board, live
+        page.wait_for_selector("#status[data-terminal='0'][data-ply='0']")
+
+
+def test_a_challenge_declined_then_accepted_from_a_phone_in_japanese(
+    visits: Any, site: str
+) -> None:
+    """Ayu (desktop) challenges Ren, whose phone reads Japanese and shows another page: a name
+    that does not exist is said beside the form; Ren declines the first challenge and Ayu is
+    told; Ren accepts the second and both are at the board."""
+    ayu, ren = Player(site, "Ayu"), Player(site, "Ren")
+    far = visits(ren, phone=True, lang="ja")
+    ren_page = far.open("#/ratings")
+    ren_page.wait_for_selector("#leaderboard, .panel")
+    desk = visits(ayu)
+    lobby = desk.open()
+    lobby.wait_for_selector("#challenge-form")
+    lobby.fill("#challenge-name", "nobody-here")
+    lobby.click("#challenge-form button[type=submit]")
+    error = lobby.wait_for_selector("#challenge-error:not([hidden])")
+    assert error.inner_text()[0].isupper() and lobby.is_hidden("#toast")
+    desk.shot("challenge-error-desktop")
+    lobby.select_option("#seek-game", "proteus")
+    lobby.fill("#challenge-name", ren.name)
+    lobby.click("#challenge-form button[type=submit]")
+    lobby.wait_for_selector("#note:not([hidden])")
+    notice = ren_page.wait_for_selector("#challenge-bar .challenge", timeout=LIVE)
+    assert ayu.name in notice.inner_text() and "申し込み" in notice.inner_text()
+    far.shot("challenge-phone-ja")
+    ren_page.locator("#challenge-bar .decline-challenge").tap()
+    declined = lobby.wait_for_selector("#challenge-bar .declined", timeout=LIVE)
+    assert ren.name in declined.inner_text() and "declined" in declined.inner_text()
+    desk.shot("challenge-declined-desktop")
+    lobby.click("#challenge-bar .dismiss")
+    lobby.fill("#challenge-name", ren.name)
+    lobby.click("#challenge-form button[type=submit]")
+    ren_page.locator("#challenge-bar .accept-challenge").wait_for(timeout=LIVE)
+    ren_page.locator("#challenge-bar .accept-challenge").tap()
+    gid = at_game(ren_page)
+    assert at_game(lobby) == gid
+    assert "手番" in status_text(ren_page) or ayu.name in status_text(ren_page)
+
+
+def test_a_player_whose_opponent_left_sees_the_claim_count_down_and_claims_it(
+    visits: Any, site: str
+) -> None:
+    """A real-time game: Sora declines Mio's draw offer (Mio is told); then Sora's phone page
+    goes away; Mio's page counts down to when the win can be claimed, then claims it; Sora, back
+    on a cold page, reads that she left."""
+    mio, sora = Player(site, "Mio"), Player(site, "Sora")
+    made = mio.api.post(
+        "/api/games",
+        json={
+            "game": "proteus",
+            "seats": [{"kind": "me"}, {"kind": "open"}],
+            "clock": {"base": 300, "increment": 3},
+        },
+    ).json()
+    gid = made["id"]
+    joined = sora.api.post(f"/api/games/{gid}/join", json={"seat": 1}).json()
+    tokens = {0: made["token"], 1: joined["token"]}
+    view = joined["game"]
+    for _ in range(2):  # a move each: leaving after that is abandoning, not aborting
+        seat = view["current_player"]
+        view = mio.api.post(
+            f"/api/games/{gid}/actions",
+            json={"action": view["legal"][0]["id"], "ply": view["ply"]},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        ).json()["game"]
+    desk = visits(mio)
+    page = desk.open(f"#/game/{gid}")
+    phone = visits(sora, phone=True)
+    phone.open(f"#/game/{gid}")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#seats li[data-here=\"true\"]').length === 2"
+    )
+    # A draw offered and declined: the player who offered it is told, not just shown the
+    # button again.
+    page.click("#offer-draw")
+    phone.page.locator("#decline-draw").tap()
+    page.wait_for_selector("#draw-declined", timeout=LIVE)
+    assert page.is_visible("#offer-draw")
+    desk.shot("draw-declined-desktop")
+    phone.page.close()
+    page.wait_for_selector("#claim[data-wait] #claim-wait")
+    assert "claim the win in" in page.inner_text("#claim")
+    desk.shot("claim-countdown-desktop")
+    page.wait_for_selector("#claim-win", timeout=(ABANDON_AFTER + 5) * 1000)
+    page.click("#claim-win")
+    page.wait_for_selector("#status[data-terminal='1']")
+    assert status_text(page).startswith(f"Game over: You won: {sora.name} left the game")
+    back = phone.open(f"#/game/{gid}", phone.tab())
+    back.wait_for_selector("#status[data-terminal='1']")
+    assert status_text(back).startswith("Game over: You lost: you left the game")
+
+
+def test_a_guest_plays_at_once_then_watches_signs_up_and_is_found(visits: Any, site: str) -> None:
+    """A guest on a phone: "Play Proteus" on a card starts a game at once (a first game, with
+    its walk-through); then the guest watches two players' game, signs up (a name taken first:
+    said beside the form, as a sentence), and the lobby's connection follows: a challenge
+    reaches the new account at once, on the page they are on."""
+    haru, kenji = Player(site, "Host"), Player(site, "Guest")
+    guest = visits(phone=True)
+    page = guest.open()
+    card = page.wait_for_selector(".card[data-game=proteus] .play-now")
+    page.evaluate("window.scrollTo(0, 400)")
+    card.tap()
+    at_game(page)
+    page.wait_for_selector("#board svg")
+    # A first game starts with the walk-through, which frames the pool it talks about.
+    page.wait_for_selector("#tutorial")
+    guest.shot("play-now-phone")
+    # Two players' game, watched by the guest.
+    made = haru.api.post(
+        "/api/games", json={"game": "potlatch", "seats": [{"kind": "me"}, {"kind": "open"}]}
+    ).json()
+    kenji.api.post(f"/api/games/{made['id']}/join", json={"seat": 1})
+    page.goto(f"{site}/#/game/{made['id']}")
+    page.wait_for_selector("#seats a.player-link")
+    assert not page.query_selector("#resign")
+    page.locator("#account-link").tap()
+    page.wait_for_selector("#signup-form")
+    page.fill("#signup-name", haru.name)
+    page.fill("#signup-password", "a new secret")
+    page.locator("#signup-submit").tap()
+    error = page.wait_for_selector("#signup-error:not([hidden])")
+    assert error.inner_text()[0].isupper() and page.is_hidden("#toast")
+    guest.shot("signup-error-phone")
+    name = f"Watcher{next(_names)}"
+    page.fill("#signup-name", name)
+    page.locator("#signup-submit").tap()
+    page.wait_for_function(
+        "name => document.querySelector('#account-link')?.textContent === name", arg=name
+    )
+    # Back at the game they watched (not the lobby), and Back does not return to the form.
+    assert at_game(page) == made["id"]
+    sent = kenji.api.post("/api/challenges", json={"to": name, "game": "proteus"})
+    assert sent.status_code == 201, sent.text
+    page.wait_for_selector("#challenge-bar .challenge", timeout=LIVE)
+
+
+@pytest.fixture(scope="module")
+def two_processes(postgres_url: str, redis_url: str) -> Iterator[Any]:
+    """Two server processes on one PostgreSQL database with Redis between them, serving the
+    real games."""
+    from test_web_multi import Cluster, fresh_database, server_env
+
+    env = server_env(
+        fresh_database(postgres_url),
+        redis_url,
+        BOARDPLAY_WEB_CATALOGUE="boardplay.web.catalogue:REGISTRY",
+        **QUIET,
+    )
+    cluster = Cluster(env, 2)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def test_a_quick_game_pairs_two_players_on_two_server_processes(
+    browser: Any, two_processes: Any
+) -> None:
+    """Quick game, with each player's page on another process: the first is posted as a seek
+    (and said to be, calmly), the second pairs with it, and both are at the same board."""
+    bases = [base.replace("127.0.0.1", "localhost") for base in two_processes.base]
+    ana, bo = Player(bases[0], "Ana"), Player(bases[1], "Bo")
+    first, second = Visit(browser, bases[0], ana), Visit(browser, bases[1], bo, phone=True)
+    try:
+        pages = [first.open(), second.open()]
+        for page in pages:
+            page.wait_for_selector("#seek-game")
+            page.select_option("#seek-game", "potlatch")
+        pages[0].click("#quick-game")
+        pages[0].wait_for_selector("#note:not([hidden])")
+        pages[1].wait_for_selector("#seek-list tr[data-seek]", timeout=5_000)
+        pages[1].locator("#quick-game").tap()
+        gid = at_game(pages[1])
+        assert at_game(pages[0]) == gid
+        for page in pages:
+            page.wait_for_selector("#seats a.player-link")
+    finally:
+        first.close()
+        second.close()

@@ -57,7 +57,7 @@ def test_an_address_is_given_confirmed_and_its_choices_kept(
     page.wait_for_function(
         "() => document.querySelector('#email-state')?.textContent.includes('Not confirmed')"
     )
-    assert "check your inbox" in page.inner_text("#toast")
+    assert "check your inbox" in page.inner_text("#note")  # news, not the red toast of errors
     mail = inbox.wait("hana@example.org", 1)[0]
     link = link_in(mail)
     page.goto(f"{base}{link}")

@@ -104,10 +104,11 @@ def test_the_end_marks_the_winner(page: Any, server: str) -> None:
         click_a_move(page, rng)
     assert status(page)["terminal"] == "1"
     text = page.inner_text("#status")
-    assert text.startswith("Game over:") and ("wins" in text or "draw" in text)
-    if "wins" in text:
+    # Said to the player in their own words (issue 52): "You won (...)", "You lost (...)".
+    assert text.startswith(("Game over: You won", "Game over: You lost")) or "draw" in text
+    if "You won" in text or "You lost" in text:
         winner = page.inner_text("#seats li.winner")
-        assert "winner" in winner and text.split(": ", 1)[1].split(" wins")[0] in winner
+        assert "winner" in winner and ("(you)" in winner) == ("You won" in text)
 
 
 def ghost_cells(page: Any) -> list[str]:
@@ -291,7 +292,7 @@ def test_a_move_made_while_offline_is_kept_and_sent_once_back(page: Any, server:
         page.wait_for_function(
             "() => document.querySelector('#connection').textContent.startsWith('offline')"
         )
-        assert "offline" in page.inner_text("#toast")
+        assert "offline" in page.inner_text("#toast").lower()  # said as a sentence: "Offline: …"
         assert "Failed to fetch" not in page.inner_text("#toast")
         assert status(page)["ply"] == ply  # not shown as played: it waits
     finally:

@@ -1,6 +1,8 @@
 """Players as others see them: a profile (``/api/players/{name}``: results and rating per game,
-the rating's history, recent games) and a leaderboard per rating pool (``/api/ratings/{pool}``).
-Nothing here is secret: what a profile shows, anyone watching the games could have counted."""
+the rating's history, recent games with the rating each moved), a leaderboard per rating pool
+(``/api/ratings/{pool}``) and what a finished rated game did to its players' ratings
+(``/api/games/{id}/rating``). Nothing here is secret: what a profile shows, anyone watching the
+games could have counted."""
 
 from __future__ import annotations
 
@@ -9,12 +11,16 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
+from boardplay.web import storage as st
 from boardplay.web.accounts import name_key
 from boardplay.web.accountstore import Account
-from boardplay.web.deps import AccountsDep, CatalogueDep, HubDep
+from boardplay.web.deps import AccountsDep, CatalogueDep, HubDep, RoomDep
+from boardplay.web.endings import verdict
 from boardplay.web.errors import ApiError, not_found
+from boardplay.web.hub import Hub
 from boardplay.web.rated import pools
 from boardplay.web.ratingstore import Standing
+from boardplay.web.resultratings import changes_of
 from boardplay.web.views import summary
 
 router = APIRouter(tags=["players"])
@@ -49,9 +55,8 @@ async def profile(name: str, hub: HubDep, accounts: AccountsDep) -> dict[str, An
         if several[game_id] > 1:
             continue  # one person at every seat (hotseat): no contest to count
         counts = results.setdefault(game, {"played": 0, "won": 0, "drawn": 0, "lost": 0})
-        winners = result.get("winners") or []
         counts["played"] += 1
-        counts["won" if seat in winners else "lost" if winners else "drawn"] += 1
+        counts[verdict(result, seat)] += 1
     recent: list[dict[str, Any]] = []
     for game_id, _status, updated in await accounts.run(
         accounts.store.games_of, account.id, RECENT
@@ -64,6 +69,11 @@ async def profile(name: str, hub: HubDep, accounts: AccountsDep) -> dict[str, An
             continue
         out = summary(room.public_view(), updated)
         out["their_seats"] = [s.seat for s in room.row.seats if s.account == account.id]
+        if room.row.rated and room.row.status == st.FINISHED:
+            moved = await rating_changes(hub, room.row)
+            out["rating_change"] = next(
+                (s["change"] for s in moved["seats"] if s["seat"] in out["their_seats"]), None
+            )
         recent.append(out)
     standings = await hub.db(hub.ratings.standings_of, account.id)
     return {
@@ -90,3 +100,33 @@ async def leaderboard(
         raise not_found(f"no rating pool {pool[:40]!r}; GET /api/ratings lists them")
     board = await hub.db(hub.ratings.leaderboard, pool, limit)
     return {"pool": pool, "players": [standing(s) for s in board]}
+
+
+async def rating_changes(hub: Hub, row: st.GameRow) -> dict[str, Any]:
+    """``rated``; ``settled`` once the result is rated (a moment after the end, on whichever
+    process sees it first); ``seats``: each rated seat's ``rating`` after the game and its
+    ``change`` (none for a game that ended before everyone moved, which is not rated)."""
+    if not row.rated:
+        return {"rated": False, "settled": False, "seats": []}
+    changes = None
+    if row.status == st.FINISHED:
+        changes = await hub.db(changes_of, hub.ratings, row.id)
+    if changes is None:
+        return {"rated": True, "settled": False, "seats": []}
+    seats = [
+        {
+            "seat": s.seat,
+            "rating": round(changes[s.account][0]),
+            "change": round(changes[s.account][1], 1),
+        }
+        for s in row.seats
+        if s.account is not None and s.account in changes
+    ]
+    return {"rated": True, "settled": True, "seats": seats}
+
+
+@router.get("/api/games/{game_id}/rating")
+async def game_rating(room: RoomDep, hub: HubDep) -> dict[str, Any]:
+    """What a finished rated game did to each player's rating: ``{"rated", "settled",
+    "seats": [{"seat", "rating", "change"}]}`` (the page shows "You won · +12")."""
+    return await rating_changes(hub, room.row)

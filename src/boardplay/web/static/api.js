@@ -1,16 +1,43 @@
 // Talking to the server over HTTP: one function that sends JSON, reads JSON and turns an error
-// answer into an Error carrying the server's message; and the toast that shows such messages.
+// answer into an Error carrying the server's message; and where such messages are shown: a
+// failure in the red toast at the foot of the screen (role=alert), or on a line of its own beside
+// the form that caused it (`errorLine`); news that something worked in a calm toast of its own
+// (`showNote`, role=status), never in the red one.
+import { h } from "./dom.js";
 import { t } from "./text.js";
 import { csrf } from "./session.js";
 
-const toast = () => document.getElementById("toast");
+// A message as a sentence: the server's start in lower case ("that username and password do not
+// match"), which reads as a fragment on its own line.
+export const sentence = (text) => {
+  const said = String(text ?? "");
+  return said.charAt(0).toUpperCase() + said.slice(1);
+};
 
-export function showError(message) {
-  const box = toast();
-  box.textContent = message;
+const timers = {};
+function toast(id, message) {
+  const box = document.getElementById(id);
+  if (!box) return;
+  box.textContent = sentence(message);
   box.hidden = false;
-  clearTimeout(showError.timer);
-  showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
+  clearTimeout(timers[id]);
+  timers[id] = setTimeout(() => { box.hidden = true; }, 6000);
+  // One toast at a time: a note hides an error shown before it, and the other way round.
+  const other = document.getElementById(id === "toast" ? "note" : "toast");
+  if (other) other.hidden = true;
+}
+
+export const showError = (message) => toast("toast", message);
+export const showNote = (message) => toast("note", message);
+
+// A line for the errors of one form or control, placed beside it: `show(message)`, `clear()`.
+export function errorLine(id) {
+  const element = h("p", { class: "form-error", id, role: "alert", hidden: true });
+  return {
+    element,
+    show(message) { element.textContent = sentence(message); element.hidden = false; },
+    clear() { element.textContent = ""; element.hidden = true; },
+  };
 }
 
 export async function api(path, { method = "GET", body, token } = {}) {

@@ -12,8 +12,9 @@ import { loadSession, accountLink } from "./session.js";
 import { startLobby, drawBar } from "./lobbylive.js";
 import { turnsPage } from "./pages/turns.js";
 import { showNotation } from "./store.js";
-import { startTurns } from "./turns.js";
+import { startTurns, drawBadge } from "./turns.js";
 import { boardModules } from "./boards/load.js";
+import "./route.js"; // remembers the route before this one from the first page on
 
 const main = document.getElementById("main");
 const connection = document.getElementById("connection");
@@ -30,10 +31,16 @@ function route() {
   return routing;
 }
 
+// Every page starts at its top (a game opened from far down the lobby shows its title and board,
+// not the middle of its page), the browser's own scroll memory included.
+if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+
 async function show() {
   leave();
   leave = () => {};
   connection.textContent = "";
+  window.scrollTo(0, 0);
+  document.getElementById("note").hidden = true; // news of the page left behind (a posted seek)
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   try {
     if (parts[0] === "game" && parts[1]) leave = (await gamePage(main, parts[1], connection, { learn: parts[2] === "learn" })) || leave;
@@ -57,6 +64,7 @@ function translateShell() {
   document.getElementById("language").value = language();
   accountLink(document.getElementById("account-link"));
   drawBar(); // the challenges under the header
+  drawBadge(); // the "your turn" link's title
 }
 
 // The language switcher on every page: remembered, and the page drawn again in the new language.

@@ -44,8 +44,8 @@ function notify(games) {
   }
 }
 
-// The header's link to the list, with the number of games waiting.
-function drawBadge() {
+// The header's link to the list, with the number of games waiting (drawn again in a new language).
+export function drawBadge() {
   const link = document.getElementById("turns-link");
   const count = document.getElementById("turns-count");
   if (!link || !count) return;

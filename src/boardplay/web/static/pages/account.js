@@ -3,10 +3,11 @@
 // this browser held as a guest then become the account's, so they follow the player to every
 // device. The account page lists passkeys and keeps the rest of the account's settings.
 import { h, clear } from "../dom.js";
-import { api, showError } from "../api.js";
+import { api, showError, showNote, errorLine } from "../api.js";
 import { myGameIds, tokenFor } from "../store.js";
 import { setSession, loadSession, account } from "../session.js";
 import { t } from "../text.js";
+import { previousRoute } from "../route.js";
 
 const passkeysWork = () => typeof window.PublicKeyCredential === "function" && !!PublicKeyCredential.parseCreationOptionsFromJSON;
 
@@ -16,12 +17,14 @@ async function keepGuestGames() {
   if (seats.length) await api("/api/account/adopt", { method: "POST", body: { seats } }).catch(() => null);
 }
 
-// Signed in: this browser's guest games become the account's, then the lobby shows them,
-// unless the player has gone to another page meanwhile.
+// Signed in: this browser's guest games become the account's, then the page the player came
+// from (a game they watched) or else the lobby, unless they have gone elsewhere meanwhile. The
+// sign-in page is replaced in the history, so Back does not return to it.
 async function signedIn(answer) {
   setSession(answer);
   await keepGuestGames();
-  if (location.hash.startsWith("#/signin")) location.hash = "#/";
+  const back = previousRoute();
+  if (location.hash.startsWith("#/signin")) location.replace(back && !/^#\/(signin|account)/.test(back) ? back : "#/");
 }
 
 export async function createPasskey(name) {
@@ -40,35 +43,46 @@ async function usePasskey() {
   return api("/api/account/passkeys/signin/finish", { method: "POST", body: { ceremony: begun.ceremony, credential: credential.toJSON() } });
 }
 
-// A button whose work may fail: the server's (or the browser's) reason is shown, nothing else.
-const action = (attrs, label, work) => {
+// Why a sign-in, a passkey or a change failed, in words (a closed passkey prompt is no error).
+const reason = (e) => (e.name === "NotAllowedError" ? t("account.passkeyCancelled") : e.message);
+
+// A button whose work may fail: the server's (or the browser's) reason is shown, nothing else:
+// on `line` (the form's own error line) if given, else in the toast.
+const action = (attrs, label, work, line = null) => {
   const button = h("button", { type: "button", ...attrs }, label);
   button.addEventListener("click", async () => {
     button.disabled = true;
-    try { await work(); } catch (e) { showError(e.name === "NotAllowedError" ? t("account.passkeyCancelled") : e.message); } finally { button.disabled = false; }
+    line?.clear();
+    try { await work(); } catch (e) { if (line) line.show(reason(e)); else showError(reason(e)); } finally { button.disabled = false; }
   });
   return button;
 };
 
 export async function signInPage(main) {
   await loadSession();
-  if (account()) { location.hash = "#/account"; return; }
+  if (account()) { location.replace("#/account"); return; }
   clear(main);
   const name = h("input", { id: "signin-name", autocomplete: "username", maxlength: 20, required: true });
   const password = h("input", { id: "signin-password", type: "password", autocomplete: "current-password" });
   const newName = h("input", { id: "signup-name", autocomplete: "username", maxlength: 20, pattern: "[A-Za-z0-9_\\-]{3,20}", required: true });
   const newPassword = h("input", { id: "signup-password", type: "password", autocomplete: "new-password", minlength: 8 });
   const noPasskeys = passkeysWork() ? "" : h("p", { class: "muted" }, t("account.noPasskeys"));
+  // Each form says what went wrong on a line of its own, above its button (not at the foot of
+  // the screen, far from the fields).
+  const signInError = errorLine("signin-error");
+  const signUpError = errorLine("signup-error");
   const signIn = h("form", { class: "panel", id: "signin-form" },
     h("h2", {}, t("account.signInTitle")),
-    passkeysWork() ? h("p", {}, action({ id: "signin-passkey", class: "primary" }, t("account.signInPasskey"), async () => signedIn(await usePasskey()))) : noPasskeys,
+    passkeysWork() ? h("p", {}, action({ id: "signin-passkey", class: "primary" }, t("account.signInPasskey"), async () => signedIn(await usePasskey()), signInError)) : noPasskeys,
     h("p", { class: "muted" }, t("account.orPassword")),
     h("p", {}, h("label", {}, `${t("account.name")} `, name)),
     h("p", {}, h("label", {}, `${t("account.password")} `, password)),
+    signInError.element,
     h("button", { type: "submit", id: "signin-submit" }, t("account.signIn")));
   signIn.addEventListener("submit", async (event) => {
     event.preventDefault();
-    try { await signedIn(await api("/api/account/signin", { method: "POST", body: { name: name.value.trim(), password: password.value } })); } catch (e) { showError(e.message); }
+    signInError.clear();
+    try { await signedIn(await api("/api/account/signin", { method: "POST", body: { name: name.value.trim(), password: password.value } })); } catch (e) { signInError.show(e.message); }
   });
   const signUp = h("form", { class: "panel", id: "signup-form" },
     h("h2", {}, t("account.signUpTitle")),
@@ -78,13 +92,15 @@ export async function signInPage(main) {
     passkeysWork() ? h("p", {}, action({ id: "signup-passkey", class: "primary" }, t("account.signUpPasskey"), async () => {
       if (!newName.reportValidity()) return;
       await signedIn(await createPasskey(newName.value.trim()));
-    })) : noPasskeys,
+    }, signUpError)) : noPasskeys,
     h("p", { class: "muted" }, t("account.orPasswordNew")),
     h("p", {}, h("label", {}, `${t("account.password")} `, newPassword)),
+    signUpError.element,
     h("button", { type: "submit", id: "signup-submit" }, t("account.signUpPassword")));
   signUp.addEventListener("submit", async (event) => {
     event.preventDefault();
-    try { await signedIn(await api("/api/account/signup", { method: "POST", body: { name: newName.value.trim(), password: newPassword.value } })); } catch (e) { showError(e.message); }
+    signUpError.clear();
+    try { await signedIn(await api("/api/account/signup", { method: "POST", body: { name: newName.value.trim(), password: newPassword.value } })); } catch (e) { signUpError.show(e.message); }
   });
   main.append(h("div", { class: "columns" }, signIn, signUp));
 }
@@ -116,14 +132,14 @@ async function fillEmail(box) {
     h("p", { class: "muted", id: "email-state", "aria-live": "polite" }, state),
     h("p", {}, h("button", { type: "submit", id: "email-save" }, t("email.save")), " ",
       mine && !mine.confirmed ? action({ id: "email-resend" }, t("email.resend"), async () => {
-        if ((await save(true)).sent) showError(t("email.sent"));
+        if ((await save(true)).sent) showNote(t("email.sent"));
         redraw();
       }) : "", " ", remove));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
       const answer = await save(false);
-      showError(answer.sent ? t("email.sent") : t("email.saved"));
+      showNote(answer.sent ? t("email.sent") : t("email.saved"));
       redraw();
     } catch (e) { showError(e.message); }
   });
@@ -150,7 +166,7 @@ export async function accountPage(main) {
     event.preventDefault();
     try {
       redraw(await api("/api/account/password", { method: "POST", body: { old: me.password ? old.value : null, new: fresh.value } }));
-      showError(t("account.passwordSaved"));
+      showNote(t("account.passwordSaved"));
     } catch (e) { showError(e.message); }
   });
   const out = (path) => async () => { setSession(await api(path, { method: "POST", body: {} })); location.hash = "#/"; };

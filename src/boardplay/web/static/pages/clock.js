@@ -106,7 +106,9 @@ export function clockStrip(client) {
       (game.your_seats || []).length && !game.terminal ? sound : ""));
   }
 
-  // The opponent's page is gone: after the server's wait, the claim buttons.
+  // The opponent's page is gone: a countdown to when the claim opens (the server's wait, counted
+  // from when this page saw them go), then the claim buttons.
+  let shown = null; // what the claim box says now: "" (hidden), "wait:<seconds>" or "claim"
   async function showClaim() {
     const clock = game?.clock;
     const mine = game?.your_seats || [];
@@ -119,12 +121,27 @@ export function clockStrip(client) {
       abandonAfter = 0; // asked once
       try { abandonAfter = (await getClocks())?.abandon_after ?? 30; } catch { abandonAfter = 30; }
     }
-    const show = eligible && goneSince !== null && abandonAfter && Date.now() - goneSince >= abandonAfter * 1000;
-    if (show === !claimBox.hidden) return;
-    claimBox.hidden = !show;
+    const gone = eligible && goneSince !== null && abandonAfter;
+    const wait = gone ? Math.ceil(abandonAfter - (Date.now() - goneSince) / 1000) : 0;
+    const state = !gone ? "" : wait > 0 ? `wait:${wait}` : "claim";
+    if (state === shown) return;
+    const counting = wait > 0 && shown?.startsWith("wait:");
+    shown = state;
+    if (counting) { // only the number changes (the line itself was announced once)
+      claimBox.dataset.wait = String(wait);
+      claimBox.querySelector("#claim-wait").textContent = t("clock.claimIn", { n: wait });
+      return;
+    }
+    claimBox.hidden = !state;
     clear(claimBox);
-    if (!show) return;
+    if (!state) return;
     const name = seatName(game.seats[other].name);
+    if (wait > 0) {
+      claimBox.dataset.wait = String(wait);
+      claimBox.append(t("clock.opponentLeft", { name }), " ", h("span", { class: "muted", id: "claim-wait", "aria-live": "off" }, t("clock.claimIn", { n: wait })));
+      return;
+    }
+    delete claimBox.dataset.wait;
     const claim = (outcome) => client.claim(outcome).catch((e) => showError(e.message));
     claimBox.append(t("clock.opponentLeft", { name }), " ",
       h("button", { type: "button", class: "primary", id: "claim-win", onclick: () => claim("win") }, t("clock.claimWin")));
@@ -175,5 +192,5 @@ export function clockPicker(offered) {
     select.options[0].disabled = on;
     if (on && !select.value) { select.value = presets.some((p) => p.base === 600 && p.increment === 5) ? "rt:600:5" : select.options[1].value; select.dispatchEvent(new Event("change")); }
   }
-  return { element, value, requireClock };
+  return { element, value, requireClock, select };
 }

@@ -112,11 +112,34 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     }
   });
 
+  // A rated game's rating changes, asked for once it is over: the server settles them a moment
+  // after the end (on whichever process sees it first), so the page asks again until they are.
+  const ratings = { changes: null, asked: false };
+  async function askRatings() {
+    for (let wait = 300; wait < 20000 && !control.left; wait *= 2) {
+      let answer;
+      try { answer = await api(`/api/games/${id}/rating`); } catch { return; }
+      if (!answer.rated) return;
+      if (answer.settled) {
+        ratings.changes = Object.fromEntries(answer.seats.map((s) => [s.seat, s.change]));
+        control.redraw();
+        return;
+      }
+      await new Promise((done) => { setTimeout(done, wait); });
+    }
+  }
+
   control.renderLive = () => views.drawLive(parts, control.game, look, move);
+  let ended = null; // whether the game was over at the last drawing (null: not drawn yet)
   control.render = async () => {
     const game = control.game;
-    views.showHeader(parts, game);
-    views.showSeatsAndMoves(parts, game, look, (...at) => control.lookBack(...at), client.presence);
+    if (game.terminal && game.rated && !ratings.asked) { ratings.asked = true; askRatings(); }
+    // The game has just ended (a resignation pressed far down a phone's page, a flag, the last
+    // move): its result, at the top of the board, is brought into view.
+    if (ended === false && game.terminal && parts.status.getBoundingClientRect().top < 0) parts.title.scrollIntoView({ block: "start" });
+    ended = !!game.terminal;
+    views.showHeader(parts, game, ratings.changes);
+    views.showSeatsAndMoves(parts, game, look, (...at) => control.lookBack(...at), client.presence, ratings.changes);
     undo.hidden = !game.can_undo;
     table.update(game);
     clocks.update(game);
@@ -148,7 +171,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
       ending: endingOf(game.moves), names: game.hints?.seat_names }));
   }
 
-  client.onPresence = () => { views.showSeats(parts, control.game, client.presence); clocks.presence(); };
+  client.onPresence = () => { views.showSeats(parts, control.game, client.presence, ratings.changes); clocks.presence(); };
   await control.follow();
   // A first game of this game (or one opened to learn) starts with the walk-through.
   const game = control.game;

@@ -4,7 +4,8 @@
 // (game.js) calls these from the `render` and `renderLive` it gives the controller.
 import { h, clear } from "../dom.js";
 import { showError } from "../api.js";
-import { t, words, say, seatName, gameTitle, resultWords } from "../text.js";
+import { t, words, say, seatName, gameTitle } from "../text.js";
+import { gameResult } from "../results.js";
 import { seatList, moveList, lastTurn, lastTurnMoves, endingOf, drawBoard } from "./parts.js";
 import { showHint, markHint } from "./hint.js";
 import { playMotion } from "../boards/motion.js";
@@ -20,9 +21,11 @@ function stepLabel(game) {
   return done ? t("game.step", { n: done + 1 }) : "";
 }
 
-export function statusLine(game) {
+// The status line: whose move it is, or the result in the reader's words ("You won on time ·
+// +12"; `changes`: the rating change per seat once a rated game is settled).
+export function statusLine(game, changes = null) {
   if (game.broken) return game.broken;
-  if (game.terminal) return t("game.over", { result: resultWords(game.result, game.hints?.seat_names) });
+  if (game.terminal) return t("game.over", { result: gameResult(game, changes) });
   if (game.thinking !== null && game.thinking !== undefined) return t("game.thinking", { name: seatName(game.seats[game.thinking].name) });
   if (game.your_turn) return t("game.yourMove", { name: seatName(game.current_name) }) + stepLabel(game);
   return t("game.toMove", { name: seatName(game.current_name) });
@@ -54,13 +57,13 @@ export function layout(main, extra) {
 }
 
 // The title (with the notation, private and reproducible marks), the status and the last turn.
-export function showHeader(parts, game) {
+export function showHeader(parts, game, changes = null) {
   const { title, status, lastLine } = parts;
   title.textContent = `${gameTitle(game.game, game.title)} `;
   title.append(h("span", { class: "muted notation", translate: "no" }, game.game_string || "")); // for experts
   if (game.private) title.append(" ", h("span", { class: "private", id: "private", title: t("table.privateTitle") }, t("table.private")));
   if (game.reproducible) title.append(" ", h("span", { class: "reproducible", id: "reproducible", title: t("game.reproducibleTitle") }, t("game.reproducible", { seed: game.seed })));
-  const line = statusLine(game);
+  const line = statusLine(game, changes);
   // Where and why the rules ended the game (not a resignation, a flag or an agreement), on a
   // line of its own under the result.
   const why = game.terminal && !game.result?.ended ? say(endingOf(game.moves)?.say) : "";
@@ -80,15 +83,16 @@ export function showHeader(parts, game) {
   if (lastLine.textContent !== said) lastLine.textContent = said;
 }
 
-// The seats, with who has the game open now and how many watch.
-export function showSeats(parts, game, presence) {
-  clear(parts.seatsBox).append(seatList(game, game.terminal ? null : game.current_player, game.terminal ? game.result?.winners || [] : [], presence));
+// The seats, with who has the game open now and how many watch (and, once a rated game is
+// settled, each player's rating change).
+export function showSeats(parts, game, presence, changes = null) {
+  clear(parts.seatsBox).append(seatList(game, game.terminal ? null : game.current_player, game.terminal ? game.result?.winners || [] : [], presence, changes));
   if (presence?.spectators) parts.seatsBox.append(h("p", { class: "muted watching", id: "watching" }, t("presence.watching", { n: presence.spectators })));
 }
 
 // The seats and the list of moves (a click on a move looks back to it).
-export function showSeatsAndMoves(parts, game, look, lookBack, presence) {
-  showSeats(parts, game, presence);
+export function showSeatsAndMoves(parts, game, look, lookBack, presence, changes = null) {
+  showSeats(parts, game, presence, changes);
   moveList(parts.movesBox, game.moves, game.seats, look.at ?? game.moves.length, lookBack);
   showHint(parts.hintBox, look.at === null ? look.hint : null);
   parts.text.textContent = game.text || "";

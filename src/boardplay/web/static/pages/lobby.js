@@ -1,9 +1,13 @@
-// The lobby (a card per game, a new game's form with the rule variants behind "more options",
-// my games, open games to join, recent games to watch) and the page an invitation link opens.
+// The lobby (a card per game whose button starts a game against the computer at once, a new
+// game's form with the rule variants behind "more options", finding an opponent, my games, open
+// games to join, recent games to watch) and the page an invitation link opens. A signed-in
+// player sees the online part first (finding an opponent, their games); a guest the cards. On
+// a phone the lists are rows of two lines, so no link is cut off.
 import { h, clear } from "../dom.js";
-import { api, getCatalogue, getClocks, showError } from "../api.js";
+import { api, getCatalogue, getClocks, showError, errorLine } from "../api.js";
 import { tokenFor, myGameIds, rememberToken, rememberInvites, playerName, rememberName, tutorialSeen } from "../store.js";
-import { t, term, gameTitle, seatName, resultWords } from "../text.js";
+import { t, term, gameTitle, seatName } from "../text.js";
+import { resultSaid } from "../results.js";
 import { seatSwatch } from "../boards/common.js";
 import { inCardOrder } from "../about.js";
 import { plainMiniature } from "../boards/miniframe.js";
@@ -67,13 +71,16 @@ function readOptions(box) {
   return out;
 }
 
+// A list of games, a row each: what, who, how it stands (the result in the reader's words: "You
+// won" in their own games) and what to do. On a phone a row is two lines (see style.css).
 function listing(games, action) {
   if (!games.length) return h("p", { class: "muted" }, t("lobby.none"));
-  return h("table", { class: "list" }, games.map((g) => h("tr", { "data-game": g.id },
-    h("td", {}, h("span", { class: "game-name" }, gameTitle(g.game, g.title)), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : "", g.clock ? h("span", { class: "tag clock-tag" }, g.clock) : ""), h("td", {}, g.seats.flatMap((s, i) => [i ? " – " : "", s.player ? playerLink(s.name) : seatName(s.name)])),
-    h("td", { class: "muted" }, g.result ? resultWords({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned }, g.seats.map((s) => s.name))
+  return h("table", { class: "list games" }, games.map((g) => h("tr", { "data-game": g.id },
+    h("td", { class: "what" }, h("span", { class: "game-name" }, gameTitle(g.game, g.title)), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : "", g.clock ? h("span", { class: "tag clock-tag" }, g.clock) : ""),
+    h("td", { class: "who" }, g.seats.flatMap((s, i) => [i ? " – " : "", s.player ? playerLink(s.name) : seatName(s.name)])),
+    h("td", { class: "state muted" }, g.result ? resultSaid({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned, left: g.left }, { seats: g.seats, mine: g.your_seats || [] })
       : g.status === "active" ? t("lobby.toMove", { name: seatName(g.current_name ?? "") }) : term("status", g.status)),
-    h("td", {}, action(g)))));
+    h("td", { class: "act" }, action(g)))));
 }
 
 function players(game) {
@@ -81,16 +88,32 @@ function players(game) {
     : t("lobby.playersRange", { min: game.min_players, max: game.max_players });
 }
 
-// A card per game: its picture, one line, players and length, and a button that chooses it.
-function card(game, choose, mod) {
+// A card per game: its picture, one line, players and length, a button that starts a game
+// against the computer at once (`play`), and one that sets it up in the form (`choose`).
+function card(game, choose, play, mod) {
   const minutes = mod?.about?.minutes;
-  const pick = h("button", { type: "button", class: "choose primary", "aria-pressed": "false", onclick: () => choose(game.name) }, t("lobby.choose", { title: gameTitle(game.name, game.title) }));
+  const title = gameTitle(game.name, game.title);
+  const start = h("button", { type: "button", class: "play-now primary", title: t("lobby.playNowTitle"), onclick: () => play(game, start) }, t("lobby.choose", { title }));
+  const pick = h("button", { type: "button", class: "choose", "aria-pressed": "false", "aria-label": t("lobby.setUpLabel", { title }), onclick: () => choose(game.name) }, t("lobby.setUp"));
   return h("article", { class: "card", "data-game": game.name },
     mod?.miniature ? mod.miniature() : plainMiniature(),
-    h("h3", {}, gameTitle(game.name, game.title)),
+    h("h3", {}, title),
     h("p", { class: "line" }, words(`about.${game.name}.line`, "")),
     h("p", { class: "meta muted" }, [players(game), minutes ? t("lobby.minutes", { min: minutes[0], max: minutes[1] }) : ""].filter(Boolean).join(" · ")),
-    h("p", { class: "card-actions" }, pick, " ", h("a", { href: `#/rules/${game.name}` }, t("lobby.rules"))));
+    h("p", { class: "card-actions" }, start, " ", pick, " ", h("a", { href: `#/rules/${game.name}`, "aria-label": t("lobby.rulesOf", { title }) }, t("lobby.rules"))));
+}
+
+// "Play Proteus" on a card: a game against the computer (the standard rules, the level a new
+// player meets first, no clock) started at once, so the first click is a board.
+async function playNow(game, button) {
+  button.disabled = true;
+  try {
+    const others = Array.from({ length: Math.max(1, game.num_players - 1) }, () => ({ kind: "ai", spec: game.ai_levels.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : game.ai_levels[0] }));
+    const me = playerName() ? { kind: "me", name: playerName() } : { kind: "me" };
+    const created = await api("/api/games", { method: "POST", body: { game: game.name, options: {}, seats: [me, ...others] } });
+    rememberToken(created.id, created.token);
+    location.hash = `#/game/${created.id}`;
+  } catch (e) { showError(e.message); } finally { button.disabled = false; }
 }
 
 // An AI seat's level: a menu of the levels, and a sentence saying what the chosen one plays like.
@@ -129,6 +152,7 @@ export async function lobbyPage(main) {
     : h("p", { class: "muted", id: "sign-in-note" }, h("a", { href: "#/signin" }, t("lobby.signInLink")), t("lobby.signInWhy"));
   // The name the creator plays under (remembered in this browser, as a guest's on joining).
   const myName = h("input", { id: "my-name", value: me ? me.name : playerName(), placeholder: t("join.placeholder"), maxlength: 40, disabled: !!me });
+  const createError = errorLine("create-error"); // said beside the button, not at the screen's foot
   const more = h("details", { id: "more-options" }, h("summary", {}, t("lobby.moreOptions")),
     h("p", { class: "muted" }, t("lobby.moreOptionsNote")), optionsBox,
     h("p", {}, h("label", { title: t("lobby.reproducibleTitle") }, reproducible, t("lobby.reproducible"))));
@@ -140,15 +164,16 @@ export async function lobbyPage(main) {
     h("p", {}, h("label", {}, privateBox, t("lobby.private"))),
     ratedLine,
     more,
+    createError.element,
     h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create")),
   );
   const cards = h("section", { class: "cards", id: "game-cards", "aria-label": t("lobby.cards") });
   const choose = (name) => {
     gameSelect.value = name;
-    drawOptions();
+    gameSelect.dispatchEvent(new Event("change")); // drawOptions, and the seek panel's copy
     form.scrollIntoView({ block: "nearest" });
   };
-  cards.append(...games.map((g) => card(g, choose, order.mods[g.name])));
+  cards.append(...games.map((g) => card(g, choose, playNow, order.mods[g.name])));
 
   const chosen = () => games.find((g) => g.name === gameSelect.value);
   const options = () => readOptions(form);
@@ -217,13 +242,14 @@ export async function lobbyPage(main) {
       return kind === "me" && myName.value.trim() ? { kind, name: myName.value.trim() } : { kind };
     });
     rememberName(myName.value.trim());
+    createError.clear();
     try {
       const body = { game: gameSelect.value, options: options(), seats, reproducible: reproducible.checked, private: privateBox.checked, rated: ratedBox.checked, clock: timing.value() };
       const created = await api("/api/games", { method: "POST", body });
       rememberToken(created.id, created.token);
       rememberInvites(created.id, created.invites);
       location.hash = `#/game/${created.id}`;
-    } catch (e) { showError(e.message); }
+    } catch (e) { createError.show(e.message); }
   });
   drawOptions();
 
@@ -233,12 +259,22 @@ export async function lobbyPage(main) {
     const count = game.options.find((o) => o.name === "players");
     return count ? `${game.name}-${options().players ?? count.default}p` : game.name;
   };
-  const finding = seekPanel(me, { game: () => gameSelect.value, options, rated: () => ratedBox.checked, clock: timing.value, pool }, games);
+  // Finding an opponent plays what the form chooses; its own menus of game and clock and its
+  // Rated box are the form's, mirrored, so it can be used without scrolling to the form.
+  const finding = seekPanel(me, { game: () => gameSelect.value, options, rated: () => ratedBox.checked, clock: timing.value, pool,
+    controls: { game: gameSelect, clock: timing.select, rated: ratedBox } }, games);
   const mine = h("div", { class: "panel", id: "my-games" }, h("h2", {}, t("lobby.mine")));
   const open = h("div", { class: "panel", id: "open-games" }, h("h2", {}, t("lobby.open")));
   const recent = h("div", { class: "panel", id: "recent-games" }, h("h2", {}, t("lobby.recent")));
-  main.append(h("p", { class: "intro" }, t("lobby.intro")), cards,
-    h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, finding.element, open, recent)));
+  const intro = h("p", { class: "intro" }, t("lobby.intro"));
+  if (me) {
+    // A signed-in player comes to play people: finding an opponent and their games come first
+    // (on a phone, at the top of the first screen), then the games to start otherwise.
+    main.append(intro, h("div", { class: "columns online" }, h("div", {}, finding.element), h("div", {}, mine)), cards,
+      h("div", { class: "columns" }, h("div", {}, form), h("div", {}, open, recent)));
+  } else {
+    main.append(intro, cards, h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, finding.element, open, recent)));
+  }
 
   const ids = myGameIds();
   const [myGames, openGames, recentGames, accountGames] = await Promise.all([

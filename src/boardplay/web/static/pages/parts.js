@@ -6,11 +6,13 @@ import { t, words, seatName, term } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
 import { boardModule } from "../boards/load.js";
 import { showNotation, rememberShowNotation } from "../store.js";
+import { ratingChange } from "../results.js";
 
 // The seats with their colours, scores and who is to move; `winners` get a mark in words. A
 // seat reads "Blue · AI (easy)": the game's name for the seat (what moves and results say)
-// and who sits there, so the two never disagree.
-export function seatList(game, highlight, winners = [], presence = null) {
+// and who sits there, so the two never disagree. `changes`: a settled rated game's rating change
+// per seat ("+12"), shown beside each player.
+export function seatList(game, highlight, winners = [], presence = null, changes = null) {
   const seatNames = game.hints?.seat_names || [];
   // Dots only where several people share the table (not against the AI, not one screen).
   const people = game.seats.filter((seat) => seat.kind !== "ai" && seat.kind !== "hotseat").length;
@@ -28,10 +30,13 @@ export function seatList(game, highlight, winners = [], presence = null) {
     // A dot for a person's seat: filled while their page is open, hollow while it is not.
     const here = presence && people > 1 && seat.kind !== "ai" && seat.claimed ? presence.seats.includes(seat.seat) : null;
     const dot = here === null ? "" : h("span", { class: `presence ${here ? "on" : "off"}`, role: "img", "aria-label": t(here ? "presence.here" : "presence.away"), title: t(here ? "presence.here" : "presence.away") });
+    const change = changes?.[seat.seat];
+    const moved = change === undefined || change === null ? ""
+      : h("span", { class: `rating-change ${change > 0 ? "up" : change < 0 ? "down" : ""}`, title: t("result.ratingTitle") }, ratingChange(change));
     return h("li", { class: cls, "data-seat": seat.seat, "data-here": here === null ? null : String(here) },
       seatSwatch(game.hints, seat.seat),
       colour, name, dot, `${you}${kind}${score}`,
-      won ? h("span", { class: "badge" }, `★ ${t("game.winner")}`) : "");
+      won ? h("span", { class: "badge" }, `★ ${t("game.winner")}`) : "", moved ? " " : "", moved);
   }));
 }
 

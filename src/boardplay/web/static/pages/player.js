@@ -3,7 +3,8 @@
 // is provisional and shown with a question mark, as lichess does.
 import { h, s, clear } from "../dom.js";
 import { api } from "../api.js";
-import { t, gameTitle, seatName, resultWords } from "../text.js";
+import { t, gameTitle, seatName, language } from "../text.js";
+import { resultSaid, ratingChange } from "../results.js";
 import { inCardOrder } from "../about.js";
 
 // "passtally-3p" → "Passtally, 3 players"; a game without a player count is just its title.
@@ -55,11 +56,15 @@ export async function playerPage(main, name) {
     h("tr", {}, h("th", {}, t("ratings.game")), h("th", {}, t("profile.played")), h("th", {}, t("profile.won")), h("th", {}, t("profile.drawn")), h("th", {}, t("profile.lost"))),
     results.map(([game, c]) => h("tr", {}, h("td", {}, gameTitle(game, game)), h("td", {}, c.played), h("td", {}, c.won), h("td", {}, c.drawn), h("td", {}, c.lost))))
     : h("p", { class: "muted" }, t("profile.noResults"));
-  const recent = profile.recent.length ? h("table", { class: "list", id: "profile-recent" }, profile.recent.map((g) => h("tr", {},
-    h("td", {}, gameTitle(g.game, g.title), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : ""),
-    h("td", {}, g.seats.flatMap((seat, i) => [i ? " – " : "", seat.player ? playerLink(seat.name) : seatName(seat.name)])),
-    h("td", { class: "muted" }, g.result ? resultWords({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned }, g.seats.map((x) => x.name)) : t("profile.running")),
-    h("td", {}, h("a", { href: `#/game/${g.id}` }, t("lobby.watch")), " ", h("a", { href: `#/replay/${g.id}` }, t("lobby.replay"))))))
+  // Recent games: when, who, the result in names and what it did to this player's rating.
+  const when = (iso) => { try { return new Date(iso).toLocaleDateString(language()); } catch { return ""; } };
+  const moved = (g) => (g.rating_change === null || g.rating_change === undefined ? ""
+    : h("span", { class: `rating-change ${g.rating_change > 0 ? "up" : g.rating_change < 0 ? "down" : ""}`, title: t("result.ratingTitle") }, ratingChange(g.rating_change)));
+  const recent = profile.recent.length ? h("table", { class: "list", id: "profile-recent" }, profile.recent.map((g) => h("tr", { "data-game": g.id },
+    h("td", { class: "what" }, gameTitle(g.game, g.title), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : "", " ", h("span", { class: "muted small when" }, when(g.updated))),
+    h("td", { class: "who" }, g.seats.flatMap((seat, i) => [i ? " – " : "", seat.player ? playerLink(seat.name) : seatName(seat.name)])),
+    h("td", { class: "state muted" }, g.result ? resultSaid({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned, left: g.left }, { seats: g.seats }) : t("profile.running"), moved(g) ? " " : "", moved(g)),
+    h("td", { class: "act" }, h("a", { href: `#/game/${g.id}` }, t("lobby.watch")), " ", h("a", { href: `#/replay/${g.id}` }, t("lobby.replay"))))))
     : h("p", { class: "muted" }, t("lobby.none"));
   main.append(h("div", { class: "panel", id: "profile" },
     h("h2", {}, profile.name),

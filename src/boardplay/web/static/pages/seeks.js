@@ -1,10 +1,12 @@
 // Finding an opponent, in the lobby: the open seeks (live, from lobbylive.js), posting one for
 // the game and options chosen in the new-game form, Quick game (the closest fitting seek, else
-// one posted), and challenges to a player by name, sent and received.
+// one posted), and challenges to a player by name, sent and received. The panel's game, clock and
+// Rated box are the form's own, mirrored here, so a phone need not scroll to the form; what
+// failed is said under the button or form that asked, what worked in the calm note.
 import { h, clear } from "../dom.js";
-import { api, showError } from "../api.js";
+import { api, showError, showNote, errorLine } from "../api.js";
 import { t, gameTitle, clockWords } from "../text.js";
-import { onLobby, seeks, challenges, goToGame, answerChallenge } from "../lobbylive.js";
+import { onLobby, seeks, challenges, goToGame, answerChallenge, lobbyLive } from "../lobbylive.js";
 import { playerLink } from "./player.js";
 
 const RANGE = 300;
@@ -24,6 +26,23 @@ function unusual(catalogue, item) {
   return differ.length ? h("span", { class: "muted" }, ` (${differ.map(([k, v]) => `${k}=${v}`).join(", ")})`) : "";
 }
 
+// A copy of one of the form's controls (a menu or a box) that stays the same as it both ways:
+// changing either changes the other (and the form hears its own "change").
+function mirror(source, attrs) {
+  const copy = source.cloneNode(true);
+  copy.removeAttribute("name");
+  for (const [key, value] of Object.entries(attrs)) copy.setAttribute(key, value);
+  const field = source.type === "checkbox" ? "checked" : "value";
+  const sync = () => {
+    copy[field] = source[field];
+    if (copy.options) [...copy.options].forEach((o, i) => { o.disabled = source.options[i]?.disabled ?? false; });
+  };
+  copy.addEventListener("change", () => { source[field] = copy[field]; source.dispatchEvent(new Event("change", { bubbles: true })); sync(); });
+  source.addEventListener("change", sync);
+  sync();
+  return copy;
+}
+
 export function seekPanel(me, chosen, catalogue) {
   const panel = h("div", { class: "panel", id: "seeks-panel" }, h("h2", {}, t("seek.title")));
   const list = h("div", { id: "seek-list" });
@@ -34,15 +53,15 @@ export function seekPanel(me, chosen, catalogue) {
   });
   function draw() {
     const open = seeks();
-    clear(list).append(open.length ? h("table", { class: "list" }, open.map((s) => h("tr", { "data-seek": s.id },
-      h("td", { class: "nowrap" }, gameTitle(s.game, s.game), unusual(catalogue, s)),
-      h("td", { class: "nowrap" }, playerLink(s.player), " ", h("span", { class: "rating" }, s.rating)),
-      h("td", { class: "muted" }, terms(s)),
-      h("td", {}, !me ? "" : s.player === me.name
+    clear(list).append(open.length ? h("table", { class: "list seeks" }, open.map((s) => h("tr", { "data-seek": s.id },
+      h("td", { class: "what nowrap" }, gameTitle(s.game, s.game), unusual(catalogue, s)),
+      h("td", { class: "who nowrap" }, playerLink(s.player), " ", h("span", { class: "rating" }, s.rating)),
+      h("td", { class: "state muted" }, terms(s)),
+      h("td", { class: "act" }, !me ? "" : s.player === me.name
         ? h("button", { class: "cancel-seek", onclick: () => api(`/api/seeks/${s.id}`, { method: "DELETE" }).catch((e) => showError(e.message)) }, t("seek.cancel"))
         : h("button", { class: "primary accept-seek", onclick: async () => {
           try { const started = await api(`/api/seeks/${s.id}/accept`, { method: "POST", body: {} }); await goToGame(started.id, started.token); } catch (e) { showError(e.message); }
-        } }, t("seek.accept")))))) : h("p", { class: "muted" }, t("seek.none")));
+        } }, t("seek.accept")))))) : h("p", { class: "muted", id: "no-seeks" }, t(lobbyLive() ? "seek.none" : "seek.connecting")));
   }
   // The challenges this player sent and are waiting on (those received are in the bar under
   // the header, on every page: lobbylive.js).
@@ -59,6 +78,14 @@ export function seekPanel(me, chosen, catalogue) {
   // What to play comes from the new-game form: its game, options and Rated box.
   const what = () => ({ game: chosen.game(), options: chosen.options(), rated: chosen.rated(), clock: chosen.clock() });
   const ranged = h("input", { type: "checkbox", id: "seek-ranged" });
+  // What Quick game and a seek play: the form's game, clock and Rated box, mirrored here.
+  const controls = chosen.controls;
+  const choice = controls ? h("p", { class: "seek-choice" },
+    h("label", {}, `${t("lobby.game")} `, mirror(controls.game, { id: "seek-game" })), " ",
+    h("label", {}, `${t("clock.label")} `, mirror(controls.clock, { id: "seek-clock" })), " ",
+    h("label", { title: t("lobby.ratedTitle") }, mirror(controls.rated, { id: "seek-rated" }), ` ${t("seek.ratedLabel")}`)) : "";
+  const seekError = errorLine("seek-error");
+  const challengeError = errorLine("challenge-error");
   const seekBody = async () => {
     const body = what();
     if (body.rated && ranged.checked) {
@@ -69,29 +96,38 @@ export function seekPanel(me, chosen, catalogue) {
     return body;
   };
   const post = h("button", { id: "post-seek", onclick: async () => {
-    try { await api("/api/seeks", { method: "POST", body: await seekBody() }); } catch (e) { showError(e.message); }
+    seekError.clear();
+    try {
+      await api("/api/seeks", { method: "POST", body: await seekBody() });
+      showNote(t("seek.posted"));
+    } catch (e) { seekError.show(e.message); }
   } }, t("seek.post"));
   const quick = h("button", { class: "primary", id: "quick-game", onclick: async () => {
+    seekError.clear();
     try {
       const answer = await api("/api/seeks/quick", { method: "POST", body: await seekBody() });
       if (answer.started) await goToGame(answer.started.id, answer.started.token);
-      else showError(t("seek.posted"));
-    } catch (e) { showError(e.message); }
+      else showNote(t("seek.posted"));
+    } catch (e) { seekError.show(e.message); }
   } }, t("seek.quick"));
   const who = h("input", { id: "challenge-name", maxlength: 20, placeholder: t("challenge.placeholder"), "aria-label": t("challenge.name") });
   const send = h("form", { id: "challenge-form" }, h("label", {}, `${t("challenge.name")} `, who), " ",
     h("button", { type: "submit" }, t("challenge.send")));
   send.addEventListener("submit", async (event) => {
     event.preventDefault();
+    challengeError.clear();
     try {
       await api("/api/challenges", { method: "POST", body: { to: who.value.trim(), ...what() } });
       who.value = "";
-      showError(t("challenge.sent"));
-    } catch (e) { showError(e.message); }
+      showNote(t("challenge.sent"));
+    } catch (e) { challengeError.show(e.message); }
   });
   panel.append(
-    h("p", { class: "muted" }, t("seek.note")),
-    h("p", {}, quick, " ", post, " ", h("label", { title: t("seek.rangeTitle", { n: RANGE }) }, ranged, t("seek.rangeLabel", { n: RANGE }))),
-    list, h("h3", {}, t("challenge.title")), send, incoming);
+    choice,
+    h("p", { class: "seek-buttons" }, quick, " ", post, " ", h("label", { title: t("seek.rangeTitle", { n: RANGE }) }, ranged, t("seek.rangeLabel", { n: RANGE }))),
+    seekError.element,
+    list,
+    h("p", { class: "muted small seek-note" }, t("seek.note")),
+    h("h3", {}, t("challenge.title")), send, challengeError.element, incoming);
   return { element: panel, stop };
 }

@@ -1,7 +1,9 @@
 // What players settle between themselves, beside the board: resign (after a confirmation), offer,
 // accept or decline a draw (only where the rules have a drawn result; elsewhere the page says
-// so), and play again once the game is over (a rematch with the seats swapped, started once every
-// player has accepted the offer, that the other players find on this page). Every request goes through the GameClient; the server decides.
+// so; a declined offer is said to the player who made it), and play again once the game is over
+// (a rematch with the seats swapped, started once every player has accepted the offer: every
+// player who agreed on this page is taken to it at once, as lichess does, since its clock may be
+// running; a spectator finds a link). Every request goes through the GameClient; the server decides.
 import { h, clear } from "../dom.js";
 import { showError } from "../api.js";
 import { t, seatName } from "../text.js";
@@ -11,6 +13,9 @@ export function tableControls(client, id) {
   const controls = h("div", { class: "table-controls", id: "table-controls" });
   const notice = h("div", { class: "table-notice", id: "table-notice", "aria-live": "polite" });
   const fail = (e) => showError(e.message);
+  let before = null; // the view drawn before this one (what changed tells what the others did)
+  let withdrawing = false; // this page withdrew its own draw offer (not declined by the others)
+  let declinedAt = null; // the ply at which this player's draw offer was declined
 
   function goTo(newId) {
     const token = tokenFor(id);
@@ -21,8 +26,22 @@ export function tableControls(client, id) {
   function update(game) {
     clear(controls);
     clear(notice);
-    const seated = (game.your_seats || []).length > 0;
+    const was = before;
+    before = game;
+    const mine = game.your_seats || [];
+    const seated = mine.length > 0;
     const name = (seat) => seatName(game.seats[seat]?.name ?? "");
+    // Every player has now agreed to play again: one who agreed on this page goes there at once.
+    if (was && was !== game && !was.rematch && game.rematch && seated && (was.rematch_offer?.agreed || []).some((s) => mine.includes(s))) {
+      goTo(game.rematch);
+      return;
+    }
+    // This player's draw offer is gone with the game still on and nobody resigned: declined.
+    const offered = was?.draw_offer;
+    if (offered && mine.includes(offered.by) && !game.draw_offer && !game.terminal && !withdrawing && (game.resigned || []).length === (was.resigned || []).length) declinedAt = game.ply;
+    if (!game.draw_offer) withdrawing = false;
+    if (declinedAt !== null && (declinedAt !== game.ply || game.draw_offer || game.terminal)) declinedAt = null;
+    if (declinedAt !== null) notice.append(h("p", { class: "draw-declined", id: "draw-declined" }, t("table.drawDeclined")));
     if (seated && !game.terminal && !game.broken) {
       controls.append(h("button", { type: "button", id: "resign", onclick: () => {
         if (confirm(t("table.resignConfirm"))) client.resign().catch(fail);
@@ -39,7 +58,7 @@ export function tableControls(client, id) {
           h("button", { type: "button", id: "decline-draw", onclick: () => client.draw("decline").catch(fail) }, t("table.decline")));
       } else if (mine) {
         box.append(t("table.drawWaiting"), " ",
-          h("button", { type: "button", id: "withdraw-draw", onclick: () => client.draw("decline").catch(fail) }, t("table.withdraw")));
+          h("button", { type: "button", id: "withdraw-draw", onclick: () => { withdrawing = true; client.draw("decline").catch((e) => { withdrawing = false; fail(e); }); } }, t("table.withdraw")));
       } else {
         box.append(t("table.drawOffered", { name: name(offer.by) })); // a spectator, or a seat that agreed
       }

@@ -1,0 +1,69 @@
+// A finished game's result in the reader's own words: "You won on time", "You lost", "You
+// resigned" to a player; the players' names ("Kenji ran out of time: Maple wins") to a spectator,
+// a hot-seat screen and the lists; and the rating change of a rated game ("You won on time ·
+// +12"). Put together from the structured result (`winners`, `ended`, `resigned`, `left`, the
+// engine's `end` code), never from the engine's English sentence, which speaks in seat colours.
+import { t, seatName, endWords } from "./text.js";
+
+// A seat as a result names it: its player's name, else the seat's own ("Red", "AI (easy)").
+function seatLabel(seats, colours, seat) {
+  const s = seats?.[seat];
+  return seatName(s?.name ?? colours?.[seat] ?? `#${seat + 1}`);
+}
+
+// "+12", "−8" (a real minus sign), "±0": a rating change as the result shows it.
+export function ratingChange(change) {
+  if (change === null || change === undefined || Number.isNaN(Number(change))) return "";
+  const n = Math.round(Number(change));
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "\u00b10";
+}
+
+// The words of `result` for a reader holding `mine` (their seats: one seat reads "you"; none, or
+// every seat of a hot-seat screen, reads names). `seats` are the game's seats ({name}), `colours`
+// the game's seat names.
+export function resultSaid(result, { seats = [], mine = [], colours = [] } = {}) {
+  if (!result) return "";
+  if (!Array.isArray(result.winners)) return result.text ?? result.result ?? "";
+  const name = (seat) => seatLabel(seats, colours, seat);
+  const names = (list) => list.map(name).join(t("result.and"));
+  const winners = result.winners;
+  const out = (result.resigned || []).slice(-1)[0];
+  const reason = endWords(result.end);
+  const me = mine.length === 1 && seats.length > 1 ? mine[0] : null;
+  const ended = result.ended;
+  // Who left an abandoned game (a list's summary may not say: of two, the one who did not win).
+  const left = result.left ?? (seats.length === 2 && winners.length === 1 ? 1 - winners[0] : 0);
+  if (ended === "agreement") return t("result.agreed");
+  if (ended === "aborted") return t("result.aborted", { name: name(left) });
+  if (me !== null) {
+    const won = winners.includes(me);
+    if (ended === "time" && won) return t("you.wonOnTime");
+    if (ended === "time" && out === me) return t("you.lostOnTime");
+    if (ended === "resignation" && won) return t("you.wonResigned", { name: name(out) });
+    if (ended === "resignation" && out === me) return t("you.resigned");
+    if (ended === "abandoned" && won) return t("you.wonLeft", { name: name(left) });
+    if (ended === "abandoned" && left === me) return t("you.lostLeft");
+    if (!ended && won && winners.length > 1) return t("you.wonShared", { names: names(winners.filter((w) => w !== me)) });
+    if (!ended && won) return reason ? t("you.wonBecause", { reason }) : t("you.won");
+    if (!ended && winners.length && seats.length === 2) return reason ? t("you.lostBecause", { reason }) : t("you.lost");
+    if (winners.length && !won) return t("you.lostTo", { winner: names(winners) });
+  }
+  const who = names(winners);
+  if (ended === "abandoned") {
+    const gone = name(left);
+    return who ? t("result.leftWins", { name: gone, winner: who }) : t("result.leftDraw", { name: gone });
+  }
+  if (ended === "time") return who ? t("result.timeWins", { name: name(out), winner: who }) : t("result.time", { name: name(out) });
+  if (ended === "resignation") return who ? t("result.resignsWins", { name: name(out), winner: who }) : t("result.resigns", { name: name(out) });
+  if (who) return reason ? t("result.winsBecause", { name: who, reason }) : t("result.wins", { name: who });
+  return reason ? t("result.drawBecause", { reason }) : t("result.draw");
+}
+
+// A game view's result for the reader of this page, with their rating change if it was rated
+// and is settled (`changes`: the change per seat, from GET /api/games/{id}/rating).
+export function gameResult(game, changes = null) {
+  const said = resultSaid(game.result, { seats: game.seats, mine: game.your_seats || [], colours: game.hints?.seat_names });
+  const mine = game.your_seats || [];
+  const change = mine.length === 1 ? changes?.[mine[0]] : undefined;
+  return change === undefined || change === null ? said : `${said} · ${ratingChange(change)}`;
+}
