@@ -317,6 +317,8 @@ def run_setup(
         "BOARDPLAY_WEB_RATE_PER_SECOND": "1000000",
         "BOARDPLAY_WEB_RATE_BURST": "1000000",
         "BOARDPLAY_WEB_GAMES_PER_VISITOR": "1000000",
+        "BOARDPLAY_WEB_SIGNUPS_PER_NETWORK": "1000000",
+        "BOARDPLAY_WEB_RATED_FRESH_ACCOUNT": "0.001",
     }
     ports = [ds.free_port() for _ in range(processes)]
     servers = [ds.start_server(port, env, floor=floor) for port in ports]

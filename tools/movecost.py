@@ -68,7 +68,7 @@ async def _measure(url: str, args: argparse.Namespace) -> dict[str, Any]:
     mover_sockets, watcher_sockets = Counter(), Counter()
     tables: list[tuple[str, str]] = []
     for _ in range(args.games):
-        room, token, _invites = await mover_hub.create(
+        room, token, _invites = await mover_hub.maker.create(
             args.game, {}, [{"kind": "me"}, {"kind": "hotseat"}]
         )
         await room.changed(publish=False)

@@ -109,6 +109,9 @@ def serve(db: Path, port: int, env: Mapping[str, str] | None = None) -> subproce
         "BOARDPLAY_WEB_RATE_PER_SECOND": str(TEST_LIMITS.rate_per_second),
         "BOARDPLAY_WEB_RATE_BURST": str(TEST_LIMITS.rate_burst),
         "BOARDPLAY_WEB_GAMES_PER_VISITOR": str(TEST_LIMITS.games_per_visitor),
+        "BOARDPLAY_WEB_SIGNUPS_PER_NETWORK": str(TEST_LIMITS.signups_per_network),
+        "BOARDPLAY_WEB_CHAT_ACCOUNT_AGE": str(TEST_LIMITS.chat_account_age),
+        "BOARDPLAY_WEB_RATED_FRESH_ACCOUNT": str(TEST_LIMITS.rated_fresh_account),
         "BOARDPLAY_WEB_HEAVY_SHARE": str(TEST_LIMITS.heavy_share),
         "BOARDPLAY_WEB_HEAVY_BURST": str(TEST_LIMITS.heavy_burst),
     }

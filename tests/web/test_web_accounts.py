@@ -10,8 +10,9 @@ from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
 from webcalls import auth, create, refused
 
-from boardplay.web.accounts import ACCOUNT_FAILURES, COOKIE
+from boardplay.web.accounts import COOKIE
 from boardplay.web.accountstore import accounts_table
+from boardplay.web.config import Limits
 from boardplay.web.tables import metadata
 
 
@@ -95,7 +96,7 @@ def test_an_unknown_name_and_a_wrong_password_get_the_same_answer(client: TestCl
 
 def test_sign_in_is_throttled_per_account(client: TestClient) -> None:
     sign_up(client, "Hana")
-    for _ in range(ACCOUNT_FAILURES):
+    for _ in range(Limits().signin_per_account):
         refused(client.post("/api/account/signin", json={"name": "hana", "password": "x" * 9}), 401)
     throttled = client.post("/api/account/signin", json={"name": "Hana", "password": PASSWORD})
     assert "too many" in refused(throttled, 429)
@@ -224,21 +225,21 @@ def test_a_seat_follows_its_account_to_another_browser(client: TestClient) -> No
     kenji = sign_up(client, "Kenji")
     assert "no seat" in refused(kenji.post(f"/api/account/games/{game_id}/token"), 403)
     assert kenji.get("/api/account/games").json()["games"] == []
-    # Signing out everywhere takes back the tokens the account gave its browsers.
+    # Signing out everywhere takes back every token of the account's seats: those it gave its
+    # browsers and the one the game was created with (issue 47); signed in again, a browser
+    # is given a new one.
     laptop.post("/api/account/signout-everywhere")
-    again = client.post(
-        f"/api/games/{game_id}/actions", json={"action": "t1"}, headers=auth(given["token"])
-    )
-    refused(again, 403)
+    for token in (given["token"], made.json()["token"]):
+        again = client.post(
+            f"/api/games/{game_id}/actions", json={"action": "t1"}, headers=auth(token)
+        )
+        refused(again, 403)
     assert hana.get("/api/account/me").json()["account"] is None
-    assert (
-        client.post(
-            f"/api/games/{game_id}/actions",
-            json={"action": "t1"},
-            headers=auth(made.json()["token"]),
-        ).status_code
-        == 200
+    back = sign_in(client, "Hana").post(f"/api/account/games/{game_id}/token").json()
+    moved = client.post(
+        f"/api/games/{game_id}/actions", json={"action": "t1"}, headers=auth(back["token"])
     )
+    assert moved.status_code == 200, moved.text
 
 
 def test_a_guest_keeps_their_games_on_signing_up(client: TestClient) -> None:

@@ -299,14 +299,22 @@ def test_the_rate_ceilings_per_sender(tmp_path: Path) -> None:
 
 
 def test_a_game_keeps_at_most_its_share_of_messages(tmp_path: Path) -> None:
-    with TestClient(create_app(tiny_settings(tmp_path, {"chat_per_game": 3}))) as client:
+    limits = {"chat_per_game": 3, "chat_spectators_kept": 2}
+    with TestClient(create_app(tiny_settings(tmp_path, limits))) as client:
         gid, first, second = table(client)
-        watcher = sign_up(client, "Watcher")
         said(client, gid, "players", "1", **bearer(first))
         said(client, gid, "players", "2", **bearer(second))
-        said(client, gid, "spectators", "3", **watcher.headers())
-        full = say(client, gid, "spectators", "4", **sign_up(client, "Other").headers())
-        assert "at most 3 messages" in refused(full, 429)
+        # The spectators' channel never closes: it keeps its latest lines and drops the oldest,
+        # and nothing written there counts against the players' (issue 47).
+        for index in range(4):
+            watcher = sign_up(client, f"Watcher{index}")
+            said(client, gid, "spectators", f"s{index}", **watcher.headers())
+        kept = client.get(f"/api/games/{gid}/chat?channel=spectators").json()["messages"]
+        assert [m["text"] for m in kept] == ["s2", "s3"]
+        time.sleep(1.05)  # a player writes one line a second at most
+        said(client, gid, "players", "3", **bearer(first))
+        full = say(client, gid, "players", "4", **bearer(second))
+        assert "at most 3 players' messages" in refused(full, 429)
         assert full.json()["error"]["code"] == "chat_full"
         # Another game's chat is its own.
         other, token, _ = table(client)
@@ -400,7 +408,7 @@ def test_a_message_written_on_one_process_reaches_the_sockets_of_another(tmp_pat
         url = f"sqlite:///{tmp_path / 'chat.sqlite3'}"
         a, b = hub_on(url), hub_on(url)
         try:
-            room, token, _ = await a.create("tiny", {}, [{"kind": "me"}, {"kind": "hotseat"}])
+            room, token, _ = await a.maker.create("tiny", {}, [{"kind": "me"}, {"kind": "hotseat"}])
             far = await b.room(room.row.id)
             player_seen, spectator_seen = Sent(), Sent()
             player = Subscriber(player_seen.send, player_seen.close)

@@ -366,7 +366,7 @@ def test_a_claim_waits_until_the_opponent_has_been_gone_long_enough(
             pass
         clock.advance(10)
         early = client.post(f"/api/games/{gid}/claim", json={}, headers=auth(tokens[0]))
-        assert "has not left" in refused(early, 403)
+        assert "has not left" in refused(early, 409)
         clock.advance(25)  # seat 1 never had a page open here: gone since the table was seen
         claimed = client.post(f"/api/games/{gid}/claim", json={}, headers=auth(tokens[0]))
         assert claimed.status_code == 200, claimed.text
@@ -386,7 +386,7 @@ def test_no_claim_against_a_player_who_is_there_nor_in_a_correspondence_game(
             pass
         clock.advance(120)
         here = client.post(f"/api/games/{gid}/claim", json={}, headers=auth(tokens[0]))
-        assert "has not left" in refused(here, 403)
+        assert "has not left" in refused(here, 409)
     postal, postal_tokens = two_players(client, clock={"days": 1})
     clock.advance(120)
     refused(client.post(f"/api/games/{postal}/claim", json={}, headers=auth(postal_tokens[0])), 409)

@@ -44,6 +44,8 @@ def server_env(db: str, redis: str | None, **extra: str) -> dict[str, str]:
         "BOARDPLAY_WEB_RATE_PER_SECOND": "100000",
         "BOARDPLAY_WEB_RATE_BURST": "100000",
         "BOARDPLAY_WEB_GAMES_PER_VISITOR": "100000",
+        "BOARDPLAY_WEB_SIGNUPS_PER_NETWORK": "100000",
+        "BOARDPLAY_WEB_RATED_FRESH_ACCOUNT": "0.001",
         "PYTHONPATH": str(HERE),
         **extra,
     }

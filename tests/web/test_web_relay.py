@@ -107,7 +107,7 @@ async def two_processes(
     notices = record_notices(a)
     try:
         Room._build_view = counting  # type: ignore[method-assign]
-        room, token, _ = await a.create(
+        room, token, _ = await a.maker.create(
             "tiny", {}, [{"kind": "me"}, {"kind": "hotseat"}], clock=clock
         )
         far = await b.room(room.row.id)

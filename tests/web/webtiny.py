@@ -1,8 +1,10 @@
 """A tiny game for the web tests, independent of the real engines.
 
-"Tiny take": a chance roll sets a pile of 8..10 counters; players alternate turns of two steps
+"Tiny take": a chance roll sets a pile of 8..10 counters; players take turns of two steps
 (three with ``bonus=1``), each step takes 1..3 counters (never more than are left) and scores
-them; the turn also ends when the pile is empty, which ends the game. It exercises what the
+them; the turn also ends when the pile is empty, which ends the game; the most counters win
+(equals share). "Trio take" is the same for three players (``TRIO_CATALOGUE``, for the tests of
+games whose seats outnumber two). It exercises what the
 server must handle generically: an opening chance node, multi-step turns (undo), scores and a
 result."""
 
@@ -22,7 +24,7 @@ class TinyState(State):
         self.pile = -1  # -1: not rolled yet
         self.to_move = 0
         self.step = 0
-        self.score = [0, 0]
+        self.score = [0] * game.num_players
         self._history: list[int] = []
 
     def current_player(self) -> int:
@@ -50,7 +52,7 @@ class TinyState(State):
         if self.step == 2 + int(self.game.options["bonus"] or 0) or self.pile == 0:
             self.step = 0
             if self.pile:
-                self.to_move = 1 - self.to_move
+                self.to_move = (self.to_move + 1) % len(self.score)
 
     def clone(self) -> TinyState:
         other = TinyState(self.game)
@@ -67,9 +69,10 @@ class TinyState(State):
 
     def returns(self) -> list[float]:
         if self.pile != 0:
-            return [0.0, 0.0]
-        a, b = self.score
-        return [0.5, 0.5] if a == b else ([1.0, 0.0] if a > b else [0.0, 1.0])
+            return [0.0] * len(self.score)
+        best = max(self.score)
+        top = [s for s, x in enumerate(self.score) if x == best]
+        return [1.0 / len(top) if s in top else 0.0 for s in range(len(self.score))]
 
     def scores(self) -> list[float]:
         return [float(s) for s in self.score]
@@ -78,7 +81,7 @@ class TinyState(State):
         return {"pile": self.pile, "to_move": self.to_move, "step": self.step, "score": self.score}
 
     def render(self, detail: bool = False) -> str:
-        return f"pile {self.pile}, scores {self.score[0]}-{self.score[1]}"
+        return f"pile {self.pile}, scores {'-'.join(str(x) for x in self.score)}"
 
 
 class TinyGame(Game):
@@ -89,8 +92,14 @@ class TinyGame(Game):
     )
     num_distinct_actions = 3
     max_chance_outcomes = 3
-    seat_names = ("North", "South")
+    seat_names = ("North", "South", "East")
     can_draw = True  # equal takes split the result, so a draw may be agreed
+
+    seats = 2
+
+    @property
+    def num_players(self) -> int:
+        return self.seats
 
     @property
     def max_game_length(self) -> int:
@@ -124,4 +133,19 @@ class TinyCatalogue:
         return TinyGame(options)
 
 
+class TrioGame(TinyGame):
+    name = "trio"
+    title = "Trio take"
+    seats = 3
+
+
+class TrioCatalogue(TinyCatalogue):
+    def names(self) -> list[str]:
+        return ["tiny", "trio"]
+
+    def load(self, name: str, options: Mapping[str, Any]) -> Game:
+        return TrioGame(options) if name == "trio" else super().load(name, options)
+
+
 CATALOGUE = TinyCatalogue()
+TRIO_CATALOGUE = TrioCatalogue()

@@ -128,6 +128,16 @@ def serve(
         settings = Settings()
     except ValueError as exc:  # a bad setting in the environment: one line, no traceback
         raise fail(str(exc)) from None
+    if host not in ("127.0.0.1", "::1", "localhost") and not settings.origin:
+        # Passkeys are bound to the site's address; taken from each request, a visitor could
+        # choose it (the Host header). A server others reach must be told where it is.
+        raise fail(
+            _(
+                "listening on {host} makes the server public: set BOARDPLAY_WEB_ORIGIN to the "
+                "address players reach it at (e.g. https://play.example.org), which passkeys "
+                "and e-mail links are bound to"
+            ).format(host=host)
+        )
     processes = ngettext("{count} process", "{count} processes", workers).format(count=workers)
     if settings.redis_url:
         line = _(

@@ -15,9 +15,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
 from boardplay.web.tables import games_table, metadata, seat_keys_table, seats_table
+from boardplay.web.tokens import hash_token, new_token
 
 NAME_MAX = 20
 """Longest username (3-20 characters: letters, digits, ``_`` and ``-``)."""
@@ -70,14 +72,20 @@ ceremonies_table = sa.Table(
 )
 """A WebAuthn challenge handed out and not yet answered (five minutes, used once)."""
 
-failures_table = sa.Table(
-    "signin_failures",
+seen_table = sa.Table(
+    "account_seen",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("key", sa.String(80), nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-    sa.Index("ix_signin_failures_key_at", "key", "at"),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("kind", sa.String(8), primary_key=True),
+    sa.Column("digest", sa.String(64), primary_key=True),
+    sa.Column("first", sa.Float, nullable=False),
+    sa.Column("last", sa.Float, nullable=False),
+    sa.Index("ix_account_seen_digest", "kind", "digest"),
 )
+"""Where an account signed in from: the hashes of its addresses (``VISITOR``) and of its
+browsers' device cookies (``DEVICE``). Neither is a secret worth more than its hash."""
+VISITOR = "visitor"
+DEVICE = "device"
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,12 @@ class Account:
     name: str
     password_hash: str | None
     user_handle: str
+    created: float = 0.0
+    """When the account was made (seconds since the epoch)."""
+
+    def age(self, now: float) -> float:
+        """Seconds since the account was made."""
+        return now - self.created
 
 
 @dataclass(frozen=True)
@@ -114,6 +128,34 @@ class Passkey:
     created: datetime
 
 
+def _revoke_seats(conn: sa.Connection, account_id: int) -> list[str]:
+    """End every seat token the account's browsers hold: the extra ones (``seat_keys``) go, and
+    each seat's own token (from creating or joining the game) is replaced by the hash of a
+    secret nobody knows, so the seat stays taken but no earlier token acts for it. The account
+    gets new tokens where it signs in again (``seat_key``). Returns the games changed."""
+    games: set[str] = set()
+    seats = conn.execute(
+        sa.select(seats_table.c.game_id, seats_table.c.seat).where(
+            seats_table.c.account_id == account_id, seats_table.c.token_hash.is_not(None)
+        )
+    ).all()
+    for game_id, seat in seats:
+        conn.execute(
+            seats_table.update()
+            .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
+            .values(token_hash=hash_token(new_token()))
+        )
+        games.add(game_id)
+    keys = conn.execute(
+        sa.select(seat_keys_table.c.game_id).where(seat_keys_table.c.account_id == account_id)
+    ).all()
+    games.update(r.game_id for r in keys)
+    conn.execute(seat_keys_table.delete().where(seat_keys_table.c.account_id == account_id))
+    changed = sorted(games)
+    _touch(conn, changed)
+    return changed
+
+
 def _touch(conn: sa.Connection, game_ids: Sequence[str]) -> None:
     """Raise these games' revisions: their seats changed, so every process's copy reloads."""
     if game_ids:
@@ -135,8 +177,13 @@ def _passkey(row: Any) -> Passkey:
     )
 
 
+def _stamp(value: datetime) -> float:
+    """A stored time in seconds (SQLite hands back the UTC it stored without its zone)."""
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
+
+
 def _account(row: Any) -> Account:
-    return Account(row.id, row.name, row.password_hash, row.user_handle)
+    return Account(row.id, row.name, row.password_hash, row.user_handle, _stamp(row.created))
 
 
 class AccountStore:
@@ -149,6 +196,7 @@ class AccountStore:
     # ----- accounts ---------------------------------------------------------------------
     def create(self, name: str, name_key: str, password_hash: str | None, handle: str) -> Account:
         """A new account; ``IntegrityError`` if the name (ignoring case) is taken."""
+        made = datetime.now(UTC)
         with self.engine.begin() as conn:
             new_id = conn.execute(
                 accounts_table.insert()
@@ -157,11 +205,11 @@ class AccountStore:
                     name_key=name_key,
                     password_hash=password_hash,
                     user_handle=handle,
-                    created=datetime.now(UTC),
+                    created=made,
                 )
                 .returning(accounts_table.c.id)
             ).scalar_one()
-        return Account(int(new_id), name, password_hash, handle)
+        return Account(int(new_id), name, password_hash, handle, made.timestamp())
 
     def by_name(self, name_key: str) -> Account | None:
         query = accounts_table.select().where(
@@ -189,30 +237,22 @@ class AccountStore:
         with self.reader.connect() as conn:
             return {r.id: DELETED_NAME if r.deleted else r.name for r in conn.execute(query)}
 
-    def set_password(self, account_id: int, password_hash: str | None) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(
-                accounts_table.update()
-                .where(accounts_table.c.id == account_id)
-                .values(password_hash=password_hash)
-            )
-
     def delete(self, account_id: int) -> list[str]:
-        """Close an account: its sessions, passkeys and extra seat tokens go, its name is freed
-        and its seats are called ``DELETED_NAME`` (finished games keep their results). Returns
-        the games whose seats changed (their rooms must reload)."""
+        """Close an account: its sessions, passkeys and every seat token go (``_revoke_seats``),
+        its name is freed and its seats are called ``DELETED_NAME`` (finished games keep their
+        results). Returns the games whose seats changed (their rooms must reload)."""
         with self.engine.begin() as conn:
-            games = [
+            games = {
                 r.game_id
                 for r in conn.execute(
                     sa.select(seats_table.c.game_id)
                     .where(seats_table.c.account_id == account_id)
                     .distinct()
                 )
-            ]
+            }
             conn.execute(sessions_table.delete().where(sessions_table.c.account_id == account_id))
             conn.execute(passkeys_table.delete().where(passkeys_table.c.account_id == account_id))
-            conn.execute(seat_keys_table.delete().where(seat_keys_table.c.account_id == account_id))
+            games.update(_revoke_seats(conn, account_id))
             conn.execute(
                 seats_table.update()
                 .where(seats_table.c.account_id == account_id)
@@ -227,8 +267,8 @@ class AccountStore:
                     name_key=f"#deleted-{account_id}",
                 )
             )
-            _touch(conn, games)
-        return games
+            _touch(conn, sorted(games))
+        return sorted(games)
 
     # ----- sessions ---------------------------------------------------------------------
     def open_session(self, id_hash: str, account_id: int, csrf: str, lifetime: float) -> None:
@@ -264,40 +304,81 @@ class AccountStore:
             conn.execute(sessions_table.delete().where(sessions_table.c.id_hash == id_hash))
 
     def close_sessions(self, account_id: int, keep: str | None = None) -> list[str]:
-        """Sign out everywhere (but ``keep``): every session ends, and the seat tokens the account
-        handed to its browsers stop working. Returns the games whose seats changed."""
+        """Sign out everywhere (but the session ``keep``): every session ends, and so does every
+        seat token the account's browsers hold (``_revoke_seats``). Returns the games whose
+        seats changed."""
         with self.engine.begin() as conn:
             query = sessions_table.delete().where(sessions_table.c.account_id == account_id)
             if keep is not None:
                 query = query.where(sessions_table.c.id_hash != keep)
             conn.execute(query)
-            games = [
-                r.game_id
-                for r in conn.execute(
-                    sa.select(seat_keys_table.c.game_id)
-                    .where(seat_keys_table.c.account_id == account_id)
-                    .distinct()
-                )
-            ]
-            conn.execute(seat_keys_table.delete().where(seat_keys_table.c.account_id == account_id))
-            _touch(conn, games)
-        return games
+            return _revoke_seats(conn, account_id)
 
-    # ----- throttle ---------------------------------------------------------------------
-    def failures_since(self, keys: Sequence[str], since: float) -> dict[str, int]:
-        query = (
-            sa.select(failures_table.c.key, sa.func.count())
-            .where(failures_table.c.key.in_(list(keys)), failures_table.c.at >= since)
-            .group_by(failures_table.c.key)
+    def set_password_everywhere(
+        self, account_id: int, password_hash: str, keep: str | None
+    ) -> list[str]:
+        """A new password, and every other way in that the old one opened ended at once (ASVS
+        3.3.3): the other sessions and every seat token, in the same transaction. Returns the
+        games whose seats changed."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                accounts_table.update()
+                .where(accounts_table.c.id == account_id)
+                .values(password_hash=password_hash)
+            )
+            query = sessions_table.delete().where(sessions_table.c.account_id == account_id)
+            if keep is not None:
+                query = query.where(sessions_table.c.id_hash != keep)
+            conn.execute(query)
+            return _revoke_seats(conn, account_id)
+
+    # ----- where an account is seen -----------------------------------------------------
+    def seen(self, account_id: int, marks: Sequence[tuple[str, str]]) -> None:
+        """Remember that the account signed in from these (kind, digest) marks now."""
+        now = time.time()
+        insert = (postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert)(
+            seen_table
+        )
+        rows = [
+            {"account_id": account_id, "kind": k, "digest": d, "first": now, "last": now}
+            for k, d in marks
+        ]
+        if not rows:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert.on_conflict_do_update(
+                    index_elements=["account_id", "kind", "digest"],
+                    set_={"last": insert.excluded.last},
+                ),
+                rows,
+            )
+
+    def knows(self, account_id: int, kind: str, digest: str) -> bool:
+        """Whether the account signed in from this mark before."""
+        query = sa.select(seen_table.c.first).where(
+            seen_table.c.account_id == account_id,
+            seen_table.c.kind == kind,
+            seen_table.c.digest == digest,
         )
         with self.reader.connect() as conn:
-            return {r[0]: int(r[1]) for r in conn.execute(query)}
+            return conn.execute(query).first() is not None
 
-    def add_failures(self, keys: Sequence[str], forget_before: float) -> None:
-        now = time.time()
-        with self.engine.begin() as conn:
-            conn.execute(failures_table.delete().where(failures_table.c.at < forget_before))
-            conn.execute(failures_table.insert(), [{"key": k, "at": now} for k in keys])
+    def shared_marks(self, first: int, second: int) -> bool:
+        """Whether two accounts signed in from one address or one device."""
+        mine = seen_table.alias("mine")
+        theirs = seen_table.alias("theirs")
+        query = (
+            sa.select(mine.c.digest)
+            .join(
+                theirs,
+                sa.and_(theirs.c.kind == mine.c.kind, theirs.c.digest == mine.c.digest),
+            )
+            .where(mine.c.account_id == first, theirs.c.account_id == second)
+            .limit(1)
+        )
+        with self.reader.connect() as conn:
+            return conn.execute(query).first() is not None
 
     # ----- passkeys ---------------------------------------------------------------------
     def begin_ceremony(self, id_hash: str, ceremony: Ceremony, lifetime: float) -> None:
@@ -425,6 +506,17 @@ class AccountStore:
                 )
                 _touch(conn, [game_id])
         return seats
+
+    def has_finished_game(self, account_id: int) -> bool:
+        """Whether the account held a seat in a game that has ended (any kind of game)."""
+        query = (
+            sa.select(seats_table.c.game_id)
+            .join(games_table, games_table.c.id == seats_table.c.game_id)
+            .where(seats_table.c.account_id == account_id, games_table.c.status == "finished")
+            .limit(1)
+        )
+        with self.reader.connect() as conn:
+            return conn.execute(query).first() is not None
 
     def games_of(self, account_id: int, limit: int) -> list[tuple[str, str, datetime]]:
         """(game id, status, last change) of the account's games, most recent change first."""

@@ -205,7 +205,8 @@ class AiJob:
         seed = chance_rng(room.row.seed, len(room.moves)).randrange(2**31)
         actions = [m.action for m in room.moves]
         try:
-            async with self.workers.queue.slot(room.row.owner or ""):
+            who = room.row.owner_network or room.row.owner or ""
+            async with self.workers.queue.slot(who, background=room.row.ai_only):
                 action: int = await self.workers.search(
                     choose_action, room.row, actions, spec, seed
                 )

@@ -119,7 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.hub = hub
         app.state.reviewer = hub.reviewer
-        app.state.accounts = Accounts(hub.accounts, hub.db)
+        app.state.accounts = Accounts(hub.accounts, hub.throttles, settings.limits, hub.db)
         app.state.passkeys = Passkeys(app.state.accounts)
         await hub.start()
         # Everything made so far (modules, the catalogue, tables) lives as long as the process:

@@ -17,9 +17,11 @@ from boardplay.web.accounts import name_key
 from boardplay.web.accountstore import Account
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
 from boardplay.web.hub import Hub
+from boardplay.web.rated import check_rated_pair
 from boardplay.web.seeks import Started, new_id, offer_of, start_game
 from boardplay.web.seekschemas import ChallengeRequest
 from boardplay.web.seekstore import ACCEPTED, CANCELLED, DECLINED, OPEN, Challenge
+from boardplay.web.throttles import Ceiling, Throttled
 
 CHALLENGES_LISTED = 50
 """Challenges ``GET /api/challenges`` lists (newest first, sent and received together)."""
@@ -27,7 +29,8 @@ Answer = Literal["accept", "decline", "cancel"]
 
 
 async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> Challenge:
-    """Challenge the player named ``body.to`` (429 past ``Limits.challenges_per_account``)."""
+    """Challenge the player named ``body.to`` (429 past ``Limits.challenges_per_account`` open
+    ones sent, ``challenges_per_hour`` sent, or ``challenges_received`` waiting for them)."""
     offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
     name = body.to.strip()
     target = await hub.db(hub.accounts.by_name, name_key(name)[:64])
@@ -52,16 +55,37 @@ async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> 
         to_name=target.name,
     )
     store = hub.lobby.store
-    held = await hub.db(
-        store.add_challenge, challenge, limits.challenges_per_account, limits.challenge_lifetime
-    )
-    if held is not None:
+    hourly = Ceiling(f"challenges:{account.id}", limits.challenges_per_hour, 3600.0)
+    try:
+        held = await hub.db(
+            store.add_challenge,
+            challenge,
+            limits.challenges_per_account,
+            limits.challenge_lifetime,
+            limits.challenges_received,
+            hourly,
+        )
+    except Throttled as exc:
+        raise exc.error(
+            "too_many_challenges",
+            f"you have sent {limits.challenges_per_hour} challenges in the last hour, the most "
+            "the server allows (BOARDPLAY_WEB_CHALLENGES_PER_HOUR)",
+        ) from None
+    if held == "sent":
         raise ApiError(
             429,
             "too_many_challenges",
-            f"you have {held} open challenges; the server allows "
+            f"you have {limits.challenges_per_account} open challenges; the server allows "
             f"{limits.challenges_per_account} at once (BOARDPLAY_WEB_CHALLENGES_PER_ACCOUNT): "
             "cancel one or wait for an answer",
+        )
+    if held == "received":
+        raise ApiError(
+            429,
+            "challenges_waiting",
+            f"{target.name} has {limits.challenges_received} challenges waiting for an answer, "
+            "the most the server keeps for one player (BOARDPLAY_WEB_CHALLENGES_RECEIVED): try "
+            "again later",
         )
     message = {"type": "challenge", "challenge": challenge.to_json()}
     await hub.lobby.tell([(target.id, message), (account.id, message)])
@@ -106,7 +130,9 @@ async def answer_challenge(
         sender = await hub.db(hub.accounts.by_id, found.from_account)
         if sender is None:
             raise not_found("the player who sent this challenge has left")
-        await hub.check_quota(visitor)
+        if found.rated:
+            await check_rated_pair(hub.accounts, hub.db, hub.limits, account, [sender.id], visitor)
+        await hub.maker.check_quota(visitor)
     status = {"accept": ACCEPTED, "decline": DECLINED, "cancel": CANCELLED}[answer]
     if not await hub.db(
         store.settle, challenge_id, party, account.id, status, time.time(), lifetime

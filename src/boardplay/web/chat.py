@@ -16,8 +16,12 @@ spaces one, the ends are trimmed; an empty message is refused, and so is one lon
 ``Limits.chat_length`` (300) once tidied. It is never HTML: the page writes it as text
 (``textContent``), so ``<b>`` shows as typed. **Ceilings**, counted in the database so every
 process agrees (``chatstore.py``): ``chat_per_minute`` (10) messages per sender and channel a
-minute and never two within a second, ``chat_per_game`` (1,000) messages a game in all. A
-refusal is a 4xx ``ApiError`` that says which rule and, for the rates, when to try again.
+minute and never two within a second; ``chat_per_game`` (1,000) players' messages a game,
+counted apart from the spectators' channel, which keeps its latest ``chat_spectators_kept``
+(500) and drops the oldest, so watchers can never close the players' chat; and
+``chat_per_author`` (60) messages per spectator and game. An account writes in a spectators'
+chat once it is ``chat_account_age`` (10 minutes) old or has finished a game. A refusal is a
+4xx ``ApiError`` that says which rule and, for the rates, when to try again.
 
 **Reports.** A reader of a channel may report one of its messages: the text and author are
 copied into ``chat_reports`` for the operator, once per reporter and message.
@@ -43,7 +47,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 
 from boardplay.web import storage as st
-from boardplay.web.accountstore import Account
+from boardplay.web.accountstore import Account, AccountStore
 from boardplay.web.chatstore import (
     CHANNELS,
     PLAYERS,
@@ -53,6 +57,7 @@ from boardplay.web.chatstore import (
     ChatRefused,
     ChatStore,
 )
+from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden, not_found
 from boardplay.web.host import Database
 from boardplay.web.rooms import Room
@@ -166,6 +171,8 @@ async def post(
     author = author_of(room, token, account, channel)
     limits = room.host.limits
     tidied = clean(text, limits.chat_length)
+    if channel == SPECTATORS and account is not None:
+        await check_newcomer(room, relay, account)
     try:
         message = await room.host.db(
             relay.store.post,
@@ -175,21 +182,47 @@ async def post(
             tidied,
             per_minute=limits.chat_per_minute,
             per_game=limits.chat_per_game,
+            per_author=limits.chat_per_author,
+            kept=limits.chat_spectators_kept,
         )
     except ChatRefused as exc:
-        raise refusal(exc, limits.chat_per_minute, limits.chat_per_game) from None
+        raise refusal(exc, limits) from None
     relay.deliver(room, [message])
     return message
 
 
-def refusal(exc: ChatRefused, per_minute: int, per_game: int) -> ApiError:
+async def check_newcomer(room: Room, relay: ChatRelay, account: Account) -> None:
+    """403 for an account too new to write in a spectators' chat: younger than
+    ``Limits.chat_account_age`` and with no finished game (a flooder's fresh accounts cost
+    nothing; a finished game or the wait does)."""
+    wait = room.host.limits.chat_account_age - account.age(time.time())
+    if wait <= 0 or await room.host.db(relay.accounts.has_finished_game, account.id):
+        return
+    raise ApiError(
+        403,
+        "account_too_new",
+        f"a new account may write in spectators' chats once it is "
+        f"{room.host.limits.chat_account_age / 60:g} minutes old or has finished a game; "
+        f"{max(1, round(wait / 60))} min to go (reading is open to all)",
+    )
+
+
+def refusal(exc: ChatRefused, limits: Limits) -> ApiError:
     """The 429 for a ceiling, naming it (and when to try again)."""
+    per_minute = limits.chat_per_minute
     if exc.reason == "full":
         return ApiError(
             429,
             "chat_full",
-            f"this game's chat is full: it keeps at most {per_game} messages "
-            "(BOARDPLAY_WEB_CHAT_PER_GAME)",
+            f"this game's chat is full: it keeps at most {limits.chat_per_game} players' "
+            "messages (BOARDPLAY_WEB_CHAT_PER_GAME)",
+        )
+    if exc.reason == "author":
+        return ApiError(
+            429,
+            "chat_author_full",
+            f"you have written {limits.chat_per_author} messages in this game's spectators' "
+            "chat, the most one account may (BOARDPLAY_WEB_CHAT_PER_AUTHOR)",
         )
     wait = max(1, round(exc.retry_after + 0.5))
     if exc.count >= per_minute:
@@ -246,9 +279,17 @@ class ChatRelay:
     check); ``floor`` is the highest id this process has seen, so a check asks only for what
     is newer, or written within ``LOOKBACK`` (a late commit)."""
 
-    def __init__(self, host: Database, store: ChatStore, rooms: Mapping[str, Room]) -> None:
+    def __init__(
+        self,
+        host: Database,
+        store: ChatStore,
+        rooms: Mapping[str, Room],
+        accounts: AccountStore,
+    ) -> None:
         self.host = host
         self.store = store
+        self.accounts = accounts
+        """Read for a spectator's standing (``check_newcomer``)."""
         self.rooms = rooms
         self.sent: weakref.WeakKeyDictionary[Subscriber, dict[int, float]] = (
             weakref.WeakKeyDictionary()

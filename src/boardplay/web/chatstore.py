@@ -2,9 +2,12 @@
 make of them (migration 0010). The rules (who reads and writes which channel, the ceilings,
 what text is allowed) are ``chat.py``; this module only stores and reads.
 
-The ceilings are counted here, in the same transaction as the insert, so every server process
-sharing the database agrees on them (as the sign-in throttle does): a sender's messages of the
-last minute in a channel, the moment of their last one, and the game's messages in all. The
+The ceilings are counted here, in the same transaction as the insert and under a lock per
+game and channel, so every server process sharing the database agrees on them and a burst
+cannot pass between a count and its insert: a sender's messages of the last minute in a
+channel and the moment of their last one, the players' messages of the game, and each
+spectator's. The spectators' channel keeps its latest messages and drops the oldest, so no
+number of watchers can close it, and nothing they write counts against the players'. The
 chat is kept with the game, never in its public view, record or replay."""
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import among
+from boardplay.web.config import Limits
+from boardplay.web.database import among, lock
 from boardplay.web.tables import NAME_LENGTH, metadata
 
 PLAYERS = "players"
@@ -99,8 +103,9 @@ class Author:
 
 
 class ChatRefused(Exception):
-    """A ceiling refused the message: ``reason`` is ``full`` (the game's count) or ``rate``
-    (the sender's), ``retry_after`` the seconds until one more would pass (``rate``)."""
+    """A ceiling refused the message: ``reason`` is ``full`` (the players' channel's count),
+    ``author`` (a spectator's count in the game) or ``rate`` (the sender's), ``retry_after``
+    the seconds until one more would pass (``rate``)."""
 
     def __init__(self, reason: str, count: int, retry_after: float = 0.0) -> None:
         super().__init__(reason)
@@ -151,33 +156,39 @@ class ChatStore:
         *,
         per_minute: int,
         per_game: int,
+        per_author: int = Limits.chat_per_author,
+        kept: int = Limits.chat_spectators_kept,
         now: float | None = None,
     ) -> ChatMessage:
-        """Store a message, or raise ``ChatRefused`` if the game holds ``per_game`` messages
-        already or the sender wrote ``per_minute`` in this channel within the last minute (or
-        one within the last ``GAP`` seconds)."""
+        """Store a message, or raise ``ChatRefused``: ``full`` if the players' channel holds
+        ``per_game`` messages already, ``author`` if a spectator wrote ``per_author`` in this
+        game, ``rate`` if the sender wrote ``per_minute`` in this channel within the last
+        minute (or one within the last ``GAP`` seconds). The spectators' channel keeps its
+        latest ``kept`` messages (the oldest unreported ones go). Each channel of a game is
+        counted under its own lock, so a burst cannot pass between a count and its insert, and
+        nothing written in one channel counts against the other."""
         now = time.time() if now is None else now
         table = chat_messages_table
+        here = sa.and_(table.c.game_id == game_id, table.c.channel == channel)
         with self.engine.begin() as conn:
-            count = conn.execute(
-                sa.select(sa.func.count()).select_from(table).where(table.c.game_id == game_id)
-            ).scalar_one()
-            if count >= per_game:
-                raise ChatRefused("full", int(count))
+            lock(conn, f"chat:{game_id}:{channel}")
             sender = (
                 table.c.seat == author.seat
                 if author.seat is not None
                 else table.c.account_id == author.account_id
             )
+            if channel == PLAYERS:
+                count = conn.execute(sa.select(sa.func.count()).where(here)).scalar_one()
+                if count >= per_game:
+                    raise ChatRefused("full", int(count))
+            else:
+                mine = conn.execute(sa.select(sa.func.count()).where(here, sender)).scalar_one()
+                if mine >= per_author:
+                    raise ChatRefused("author", int(mine))
             recent = (
                 conn.execute(
                     sa.select(table.c.created)
-                    .where(
-                        table.c.game_id == game_id,
-                        table.c.channel == channel,
-                        sender,
-                        table.c.created > now - MINUTE,
-                    )
+                    .where(here, sender, table.c.created > now - MINUTE)
                     .order_by(table.c.created.desc())
                     .limit(per_minute)
                 )
@@ -200,10 +211,25 @@ class ChatStore:
                     created=now,
                 )
             ).inserted_primary_key
+            if channel == SPECTATORS:
+                self._drop_oldest(conn, here, kept)
         assert inserted is not None
         return ChatMessage(
             int(inserted[0]), game_id, channel, author.seat, author.account_id, name, text, now
         )
+
+    @staticmethod
+    def _drop_oldest(conn: sa.Connection, here: sa.ColumnElement[bool], kept: int) -> None:
+        """Keep the channel's latest ``kept`` messages (and every reported one: a report points
+        at its message)."""
+        table = chat_messages_table
+        cut = conn.execute(
+            sa.select(table.c.id).where(here).order_by(table.c.id.desc()).offset(kept).limit(1)
+        ).scalar()
+        if cut is None:
+            return
+        reported = sa.select(chat_reports_table.c.message_id)
+        conn.execute(table.delete().where(here, table.c.id <= cut, table.c.id.not_in(reported)))
 
     def latest(self, game_id: str, channel: str, limit: int) -> list[ChatMessage]:
         """The channel's last ``limit`` messages, oldest first."""

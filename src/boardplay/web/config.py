@@ -79,7 +79,8 @@ class Limits:
     the database so that every process agrees."""
     ai_games_per_visitor: int = 2
     """Games played by AIs alone that one address may have running at once (each keeps an AI
-    worker busy until it ends)."""
+    worker busy until it ends); the same for one network (an IPv4 /24, an IPv6 /48) and for
+    one account."""
     replay_max_plies: int = 5_000
     """Longest record a replay is built for (a game's own or an uploaded one); a longer one is
     refused with 413 before it is replayed."""
@@ -126,6 +127,14 @@ class Limits:
     abandon_after: float = 30.0
     """Seconds a player's page must have been gone from a real-time two-player game before
     the opponent may claim the win (or a draw); ``timeouts.py``."""
+    challenges_per_hour: int = 20
+    """Challenges one account may send per hour (counted before each is stored)..."""
+    challenges_received: int = 10
+    """...and open challenges one account may be sent at once, from everyone together; one
+    more is refused (429) until one is answered or expires, so no crowd of accounts can bury a
+    player's challenges."""
+    seeks_per_hour: int = 30
+    """Seeks (and quick-game asks) one account may post per hour."""
     challenge_lifetime: float = 600.0
     """Seconds a challenge stays open unanswered; then it expires and stops counting
     against ``challenges_per_account``."""
@@ -144,8 +153,36 @@ class Limits:
     """Chat messages one sender may write in one channel of a game per minute (and never two
     within a second); counted in the database, so every process agrees."""
     chat_per_game: int = 1_000
-    """Chat messages a game keeps, both channels together; past it the chat is closed (429)
-    so one table cannot fill the database."""
+    """Players' chat messages a game keeps; past it the players' chat is closed (429) so one
+    table cannot fill the database. The spectators' channel is counted apart: nothing
+    written there can close the players' chat."""
+    chat_spectators_kept: int = 500
+    """Spectators' chat messages a game keeps: the oldest is dropped for each new one past
+    it, so a crowd of watchers can neither fill the database nor close their own channel."""
+    chat_per_author: int = 60
+    """Spectators' chat messages one account may write in one game (429 past it)."""
+    chat_account_age: float = 600.0
+    """Seconds an account must exist before it may write in a spectators' chat, unless it has
+    finished a game: a fresh account costs a flooder nothing, a finished game does."""
+    signin_per_account: int = 5
+    """Password sign-ins tried for one account within ``signin_window`` (counted before the
+    password is checked; a right one gives its attempt back). A browser that signed in to the
+    account before has an allowance of this size of its own."""
+    signin_per_address: int = 20
+    """Password sign-ins tried from one address within ``signin_window``."""
+    signin_window: float = 900.0
+    """Seconds of the sign-in throttle's window."""
+    signups_per_network: int = 5
+    """Accounts made per hour from one address (IPv4) or one /64 network (IPv6)."""
+    rating_pair_cap: float = 60.0
+    """Rating points one account may win or lose against the same opponent within a day; a
+    rated result past it still counts as a game but moves the rating only up to the cap."""
+    rated_fresh_account: float = 3600.0
+    """Seconds an account must exist before it may play a rated game against an account it
+    shares an address or a device with (a second account of the same person)."""
+    ai_only_games: int = 8
+    """Games played by AIs alone running at once on the whole server, whoever made them;
+    with ``ai_games_per_visitor`` per address, per network and per account."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Limits:

@@ -4,6 +4,7 @@ power cut) and the file's directory made on first use."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,15 @@ def make_engine(url: str) -> Engine:
     # a few callers besides: a connection made past the pool is closed after one use, and
     # PostgreSQL connections cost several milliseconds of CPU to make (bench-web saw them churn).
     return sa.create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=8)
+
+
+def lock(conn: sa.Connection, name: str) -> None:
+    """Hold a lock named ``name`` until ``conn``'s transaction ends, so that a count and the
+    insert it allows are one step for whoever takes the same name (PostgreSQL: a transaction
+    advisory lock; SQLite has one writer, and a server process one thread for it)."""
+    if conn.dialect.name == "postgresql":
+        key = zlib.crc32(name.encode()) - 2**31
+        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(key)))
 
 
 SEPARATOR = "\x1f"

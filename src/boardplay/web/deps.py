@@ -18,7 +18,7 @@ from boardplay.web.accountstore import Account, Session
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError
-from boardplay.web.guard import address_of, visitor_of
+from boardplay.web.guard import address_of, hashed, prefix_of, visitor_of
 from boardplay.web.heavy import HeavyReads
 from boardplay.web.hub import Hub
 from boardplay.web.passkeys import Passkeys, Site
@@ -61,6 +61,11 @@ def get_visitor(request: Request) -> str:
     return visitor_of(request.scope)
 
 
+def get_network(request: Request) -> str:
+    """The visitor's wider network as games store it (``GameRow.owner_network``)."""
+    return hashed(prefix_of(address_of(request.scope)))
+
+
 async def get_room(game_id: str, hub: Annotated[Hub, Depends(get_hub)]) -> Room:
     """The game's room, current with the database (404 if there is no such game)."""
     return await hub.room(game_id)
@@ -73,6 +78,7 @@ HeavyDep = Annotated[HeavyReads, Depends(get_heavy)]
 ReviewerDep = Annotated[Reviewer, Depends(get_reviewer)]
 AddressDep = Annotated[str, Depends(get_address)]
 VisitorDep = Annotated[str, Depends(get_visitor)]
+NetworkDep = Annotated[str, Depends(get_network)]
 RoomDep = Annotated[Room, Depends(get_room)]
 
 
@@ -94,11 +100,25 @@ def get_passkeys(request: Request) -> Passkeys:
     return passkeys
 
 
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
 def get_site(request: Request) -> Site:
-    """The origin passkeys are bound to: ``BOARDPLAY_WEB_ORIGIN`` if the operator set it, else
-    the one this request came to."""
+    """The origin passkeys are bound to: ``BOARDPLAY_WEB_ORIGIN`` as the operator set it, never
+    the request's ``Host`` header (which the visitor writes). Unset, only a server listening on
+    loopback has one, ``http://localhost:<its port>``; a public server without it answers 503."""
     origin: str | None = request.app.state.origin
-    return Site(origin or f"{request.url.scheme}://{request.url.netloc}")
+    if origin:
+        return Site(origin)
+    host, port = request.scope.get("server") or ("", None)
+    if host not in LOOPBACK_HOSTS:
+        raise ApiError(
+            503,
+            "origin_unset",
+            "passkeys are off: this server's operator has not set BOARDPLAY_WEB_ORIGIN (the "
+            "address players reach the site at), which passkeys are bound to",
+        )
+    return Site(f"http://localhost:{port}" if port else "http://localhost")
 
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})

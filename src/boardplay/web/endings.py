@@ -100,12 +100,20 @@ def agreed_draw(game: Game, resigned: Sequence[int] = (), scores: Any = None) ->
     }
 
 
-def without_resigned(game: Game, result: dict[str, Any], resigned: Sequence[int]) -> dict[str, Any]:
-    """A result the rules produced in a game some seat had resigned from (its seat then played
-    on by the AI): a resigned seat cannot win, so it is struck from the winners."""
+def final_result(game: Game, result: dict[str, Any], resigned: Sequence[int]) -> dict[str, Any]:
+    """The one result of a game the rules ended after some seats had resigned (each then played
+    on by the AI): what the game shows, lists, stores, exports, counts in profiles and rates
+    (through ``places`` and ``verdict``). A resigned seat never wins: it is struck from the
+    rules' winners; if that leaves none, the seats still playing with the best score win (a
+    game that keeps scores), else nobody does and they share the result."""
     if not resigned:
         return result
     winners = [s for s in result.get("winners", []) if s not in resigned]
+    scores = numeric_scores(result, game.num_players)
+    if not winners and result.get("winners") and scores is not None:
+        playing = [s for s in range(game.num_players) if s not in resigned]
+        best = max(scores[s] for s in playing)
+        winners = [s for s in playing if scores[s] == best]
     out = dict(result, winners=winners, resigned=sorted(resigned))
     returns = [0.0] * game.num_players
     for seat in winners:
@@ -118,6 +126,41 @@ def without_resigned(game: Game, result: dict[str, Any], resigned: Sequence[int]
             else f"nobody wins ({names(game, resigned)} resigned)"
         )
     return out
+
+
+def numeric_scores(result: dict[str, Any], seats: int) -> list[float] | None:
+    """The result's score per seat, if it keeps a number for every seat."""
+    scores = result.get("scores")
+    if (
+        isinstance(scores, list)
+        and len(scores) == seats
+        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in scores)
+    ):
+        return [float(x) for x in scores]
+    return None
+
+
+def places(result: dict[str, Any], seats: int) -> list[int]:
+    """Each seat's place in a finished game's ``result`` (1 is best; equals share one): the
+    winners first; then, if the game keeps a score per seat, the others by score; a seat that
+    resigned (gave up, ran out of time or left) after every seat that did not."""
+    winners = set(result.get("winners") or [])
+    resigned = set(result.get("resigned") or [])
+    scores = numeric_scores(result, seats) or [0.0] * seats
+    keys = [(seat in resigned, seat not in winners, -scores[seat]) for seat in range(seats)]
+    ordered = sorted(set(keys))
+    return [1 + ordered.index(k) for k in keys]
+
+
+def verdict(result: dict[str, Any], seat: int) -> str:
+    """``won``, ``drawn`` or ``lost``: what a finished game was for ``seat`` (a profile's count,
+    a mail's first words). A seat that resigned lost, whoever won."""
+    winners = result.get("winners") or []
+    if seat in (result.get("resigned") or []):
+        return "lost"
+    if seat in winners:
+        return "won"
+    return "lost" if winners else "drawn"
 
 
 def check_agreed(game: Game, result: Any, finished_by_rules: bool) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import ipaddress
 import json
 import math
 import time
@@ -37,10 +38,35 @@ def address_of(scope: Scope) -> str:
     return str(client[0]) if client else "unknown"
 
 
+def network_of(address: str, v4: int = 32, v6: int = 64) -> str:
+    """The network ``address`` belongs to, as a text: an IPv4 address's first ``v4`` bits, an
+    IPv6 address's first ``v6`` (a home or a phone gets a whole /64, so its single addresses
+    cost nothing to change). Anything else (``unknown``, a test client's name) is itself."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    bits = v4 if parsed.version == 4 else v6
+    return str(ipaddress.ip_network(f"{parsed}/{bits}", strict=False))
+
+
+def prefix_of(address: str) -> str:
+    """The wider network the AI's fair shares count by (an IPv4 /24, an IPv6 /48): many
+    addresses of one provider or host count as one visitor there."""
+    return network_of(address, 24, 48)
+
+
+def hashed(text: str) -> str:
+    """``text`` as stored for a visitor: a hash, so the database holds no address."""
+    return hashlib.sha256(b"boardplay-visitor:" + text.encode()).hexdigest()[:32]
+
+
 def visitor_of(scope: Scope) -> str:
     """The address as games store it (``GameRow.owner``): a hash, so a database holds no
     visitor's address, yet every process counts the same visitor the same."""
-    return hashlib.sha256(b"boardplay-visitor:" + address_of(scope).encode()).hexdigest()[:32]
+    return hashed(address_of(scope))
 
 
 @dataclass

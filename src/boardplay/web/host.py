@@ -27,6 +27,7 @@ from boardplay.web import storage as st
 from boardplay.web.appended import Appended
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
+from boardplay.web.presence import PresenceStore
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -68,6 +69,8 @@ class RoomHost(Database, Protocol):
 
     catalogue: WebCatalogue
     limits: Limits
+    presence: PresenceStore
+    """Who is at the tables (``presence.py``): sockets on every process, and players' visits."""
 
     @property
     def mailer(self) -> Notifier:

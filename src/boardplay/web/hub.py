@@ -25,22 +25,16 @@ import asyncio
 import contextlib
 import functools
 import logging
-import math
 import random
-import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from boardplay.ai.specs import make_agent
-from boardplay.core.errors import BoardplayError
-from boardplay.core.game import Game
 from boardplay.core.records import Move
 from boardplay.web import storage as st
-from boardplay.web.accountstore import Account, AccountStore
+from boardplay.web.accountstore import AccountStore
 from boardplay.web.aijobs import AiWorkers
 from boardplay.web.appended import Appended
 from boardplay.web.broker import Broker, Notice
@@ -48,31 +42,27 @@ from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.chat import ChatRelay
 from boardplay.web.chatstore import ChatStore
 from boardplay.web.checks import Checks, ThreadChecks
-from boardplay.web.clocks import Clock, TimeControl
 from boardplay.web.config import Limits
-from boardplay.web.errors import ApiError, bad_request, not_found, quote
+from boardplay.web.creation import GameMaker
+from boardplay.web.errors import ApiError, not_found, quote
 from boardplay.web.lobby import Lobby
 from boardplay.web.mail import MailConfig, Mailer
 from boardplay.web.presence import Here, Heres, PresenceStore
-from boardplay.web.rated import UNRATED, check_rated_seats, places_of, pool_of, sign_in_needed
+from boardplay.web.rated import UNRATED, places_of, pool_of
 from boardplay.web.ratingstore import RatingStore
 from boardplay.web.reviews import Reviewer
 from boardplay.web.reviewstore import ReviewStore
 from boardplay.web.rooms import Room
 from boardplay.web.seekstore import SeekStore
-from boardplay.web.tables import NAME_LENGTH, SPEC_LENGTH
+from boardplay.web.throttles import Throttles
 from boardplay.web.timeouts import flag
-from boardplay.web.tokens import hash_token, new_game_id, new_token
+from boardplay.web.tokens import new_token
 
 if TYPE_CHECKING:
     from boardplay.web.pgwrite import LoopConnections, MovesWriter
 
 log = logging.getLogger("boardplay.web")
 
-NAME_CHARS = 40
-"""Longest seat name a person may choose."""
-QUOTA_WINDOW = timedelta(hours=1)
-"""The window of ``Limits.games_per_visitor``."""
 DB_THREADS = 8
 """Storage calls one process has in flight at once (PostgreSQL); within SQLAlchemy's default
 pool of 5 + 10 connections."""
@@ -85,6 +75,8 @@ TIMER_SLACK = 0.005
 RATINGS_INTERVAL = 5.0
 """Seconds between a process's looks for rated games that ended unrated (the process that saw
 the end normally rates it at once; this catches one that died first)."""
+OUTAGE_SYNC_INTERVAL = 0.5
+"""Seconds between checks of the watched games while Redis is down."""
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -115,11 +107,15 @@ class Hub:
         self.storage = storage
         self.now = now
         """The server's clock (``clocks.py``); tests give one they move by hand."""
+        self.limits = limits or Limits()
         self._flag_timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}
         self.accounts = AccountStore(storage.engine)
-        self.ratings = RatingStore(storage.engine)
+        self.throttles = Throttles(storage.engine)
+        """Counted ceilings on what a visitor may ask for (``throttles.py``)."""
+        self.maker = GameMaker(catalogue, self.limits, storage, self.throttles, self.db, self.room)
+        """Makes games within the ceilings (``creation.py``)."""
+        self.ratings = RatingStore(storage.engine, self.limits.rating_pair_cap)
         self.catalogue = catalogue
-        self.limits = limits or Limits()
         self.rooms: OrderedDict[str, Room] = OrderedDict()
         self.room_cache = room_cache
         self.redis_url = redis_url
@@ -170,7 +166,7 @@ class Hub:
         """The lobby's sockets, seeks and challenges (``lobby.py``, ``seeks.py``)."""
         self.mailer = Mailer.for_hub(self, mail)
         """E-mail notifications: the hooks the game code calls and the outbox's sender."""
-        self.chat = ChatRelay(self, ChatStore(storage.engine), self.rooms)
+        self.chat = ChatRelay(self, ChatStore(storage.engine), self.rooms, self.accounts)
         """The table chat of this process's sockets (``chat.py``)."""
 
     def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
@@ -205,9 +201,9 @@ class Hub:
             await self.broker.start()
         loop = asyncio.get_running_loop()
         self._tasks = [
-            loop.create_task(self._every(self.sweep_interval, self.sweep)),
-            loop.create_task(self._every(self.sync_interval, self.catch_up)),
-            loop.create_task(self._every(RATINGS_INTERVAL, self.settle_ratings)),
+            loop.create_task(self._every(lambda: self.sweep_interval, self.sweep)),
+            loop.create_task(self._every(self._sync_every, self.catch_up)),
+            loop.create_task(self._every(lambda: RATINGS_INTERVAL, self.settle_ratings)),
         ]
         await self.lobby.start()
         self.mailer.start()
@@ -403,10 +399,20 @@ class Hub:
             except Exception:  # one game's trouble must not stop the others' ratings
                 log.exception("could not rate game %s; the next look tries again", game_id)
 
-    async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
-        """Run ``work`` every ``seconds`` (with jitter, so processes do not move in step)."""
+    def _sync_every(self) -> float:
+        """Seconds to the next check of the watched games: ``sync_interval``, shorter while
+        Redis is down, when the checks are the only way other processes' moves arrive (the
+        fourth attack round saw sockets 1-2 moves behind for 8 s during an outage)."""
+        if self.broker is not None and self.broker.down:
+            return min(self.sync_interval, OUTAGE_SYNC_INTERVAL)
+        return self.sync_interval
+
+    async def _every(
+        self, seconds: Callable[[], float], work: Callable[[], Awaitable[None]]
+    ) -> None:
+        """Run ``work`` every ``seconds()`` (with jitter, so processes do not move in step)."""
         while True:
-            await asyncio.sleep(seconds * random.uniform(0.75, 1.25))
+            await asyncio.sleep(seconds() * random.uniform(0.75, 1.25))
             try:
                 await work()
             except Exception:
@@ -433,167 +439,3 @@ class Hub:
         self.db_pool.shutdown(wait=True)
         if self.connections is not None:
             await self.connections.close()
-
-    async def create(
-        self,
-        game_name: str,
-        options: Mapping[str, Any],
-        seats: Sequence[Mapping[str, Any]],
-        reproducible: bool = False,
-        seed: int | None = None,
-        private: bool = False,
-        owner: str | None = None,
-        account: Account | None = None,
-        rated: bool = False,
-        clock: TimeControl | None = None,
-    ) -> tuple[Room, str, dict[int, str]]:
-        """A new game; returns the room, the creator's token and invitation codes by seat.
-        Chance is the server's secret unless ``reproducible`` (then ``seed``, or one drawn
-        here, is shown to everyone and every joining player must accept it). A ``private`` game is
-        left out of the lobby's lists. The creator's seat is ``account``'s when signed in; a
-        ``rated`` game needs that, signed-in players in every other seat (``rated.py``) and a
-        ``clock``, so that no player can hold it hostage by not moving."""
-        if seed is not None and not reproducible:
-            raise bad_request(
-                "field 'seed' is only for reproducible games (add reproducible: true; every "
-                "player then sees the seed and must accept it); other games' luck is drawn "
-                "by the server"
-            )
-        game = self.catalogue.build(game_name, options)
-        # An option that fixes what chance would decide is a chosen seed by another name: the
-        # game is labelled reproducible and every joining player must agree to it.
-        reproducible = reproducible or any(
-            spec.fixes_chance and game.options[spec.name] != spec.default
-            for spec in game.option_set.specs
-        )
-        if rated:
-            if account is None:
-                raise sign_in_needed("create a rated game")
-            check_rated_seats(seats, reproducible, private)
-            if clock is None:
-                raise bad_request(
-                    "a rated game needs a clock (field 'clock': {'base': seconds, 'increment': "
-                    "seconds} or {'days': n}), so that nobody can stall it; untimed games are "
-                    "casual"
-                )
-        if reproducible and seed is None:
-            seed = secrets.randbelow(2**63)
-        if len(seats) != game.num_players:
-            raise bad_request(f"{game_name} with these options needs {game.num_players} seats")
-        token = new_token()
-        invites: dict[int, str] = {}
-        rows: list[st.SeatRow] = []
-        for index, seat in enumerate(seats):
-            rows.append(self._seat_row(game, index, seat, token, invites))
-            if account is not None and rows[-1].kind in (st.HUMAN, st.HOTSEAT):
-                # Hotseat seats are the same table's: the account takes them to its other
-                # devices too (a profile leaves such games out of its results: no contest).
-                rows[-1].account = account.id
-                if rows[-1].kind == st.HUMAN:
-                    rows[-1].name = account.name
-        row = st.GameRow(
-            id=new_game_id(),
-            game=game.name,
-            options=dict(game.options),
-            seed=seed,
-            seats=rows,
-            private=private,
-            owner=owner,
-            rated=rated,
-            clock=None if clock is None else clock.to_json(),
-            clock_state=None if clock is None else Clock.fresh(clock, len(rows)).to_json(),
-        )
-        await self.check_quota(owner, row.ai_only)
-        await self.db(self.storage.create_game, row)
-        room = await self.room(row.id)
-        return room, token, invites
-
-    async def check_quota(self, owner: str | None, ai_only: bool = False) -> None:
-        """429 if ``owner`` has made its hour's share of games (any way a game is made: created
-        or started with "play again"), or already runs its share of AI-only games. Counted in
-        the database, so every process and restart agrees."""
-        if owner is None:
-            return
-        limits = self.limits
-        since = datetime.now(UTC) - QUOTA_WINDOW
-        made = await self.db(self.storage.games_made_since, owner, since)
-        if made >= limits.games_per_visitor:
-            raise ApiError(
-                429,
-                "too_many_games",
-                f"this address has made {made} games in the last hour; the server allows "
-                f"{limits.games_per_visitor} (BOARDPLAY_WEB_GAMES_PER_VISITOR)",
-            )
-        if ai_only:
-            running = await self.db(self.storage.running_ai_games, owner)
-            if running >= limits.ai_games_per_visitor:
-                raise ApiError(
-                    429,
-                    "too_many_ai_games",
-                    f"this address already has {running} games played by AIs alone running; the "
-                    f"server allows {limits.ai_games_per_visitor} at once "
-                    "(BOARDPLAY_WEB_AI_GAMES_PER_VISITOR): let one finish first",
-                )
-
-    def _seat_row(
-        self, game: Game, index: int, seat: Mapping[str, Any], token: str, invites: dict[int, str]
-    ) -> st.SeatRow:
-        kind = seat.get("kind")
-        if kind == "me":
-            kind = st.HUMAN
-        if kind not in st.SEAT_KINDS:
-            raise bad_request(
-                f"seats[{index}].kind must be one of me, {', '.join(st.SEAT_KINDS)}; "
-                f"got {quote(kind)}"
-            )
-        raw_name = seat.get("name")
-        if raw_name is not None and not isinstance(raw_name, str):
-            raise bad_request(f"seats[{index}].name must be a string")
-        name = (raw_name or "").strip()[:NAME_CHARS]
-        if kind == st.AI:
-            spec = seat.get("spec")
-            if not isinstance(spec, str) or not spec.strip():
-                raise bad_request(f"seats[{index}] is an AI seat and needs a spec, e.g. 'easy'")
-            spec = spec.strip()
-            self.check_spec(game, spec, f"seats[{index}].spec")
-            default = f"AI ({spec})"
-            if len(default) > NAME_LENGTH:
-                default = default[: NAME_LENGTH - 2] + "…)"
-            return st.SeatRow(index, kind, name or default, spec=spec)
-        if kind in (st.HUMAN, st.HOTSEAT):
-            name = name or game.seat_name(index)
-            return st.SeatRow(index, kind, name, token_hash=hash_token(token))
-        if kind == st.INVITE:
-            code = new_token()
-            invites[index] = code
-            return st.SeatRow(index, kind, name or "Invited player", invite_hash=hash_token(code))
-        return st.SeatRow(index, kind, name or "Open seat")
-
-    def check_spec(self, game: Game, spec: str, field: str) -> None:
-        """Refuse an AI spec that does not parse, does not fit its column, or asks for more think
-        time per move than the operator's ceiling, or (setting no time) more iterations (naming
-        the ceiling)."""
-        if len(spec) > SPEC_LENGTH:
-            raise bad_request(f"{field} is longer than {SPEC_LENGTH} characters")
-        try:
-            agent = make_agent(spec, game, 0)
-        except BoardplayError as exc:
-            raise bad_request(f"{field}: {exc}") from None
-        limits = self.limits
-        time_limit = getattr(agent, "time_limit", None)
-        if time_limit is not None and not (
-            math.isfinite(time_limit) and time_limit <= limits.ai_max_time
-        ):
-            raise bad_request(
-                f"{field} asks for {time_limit:g} s per move; this server's ceiling is "
-                f"{limits.ai_max_time:g} s (BOARDPLAY_WEB_AI_MAX_TIME)"
-            )
-        # A spec with its own think time (within the ceiling) is stopped by that time, so its
-        # iteration cap is only a cap inside it (the expert levels ask for 100,000-200,000 in
-        # 0.1 s); the iteration ceiling holds for specs that set no time.
-        iterations = getattr(agent, "iterations", None)
-        if time_limit is None and iterations is not None and iterations > limits.ai_max_iterations:
-            raise bad_request(
-                f"{field} asks for {iterations} iterations per move; this server's ceiling is "
-                f"{limits.ai_max_iterations} (BOARDPLAY_WEB_AI_MAX_ITERATIONS)"
-            )

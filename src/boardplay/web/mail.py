@@ -37,6 +37,8 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 from typing import TYPE_CHECKING, Any, Protocol
 
+from email_validator import EmailNotValidError, validate_email
+
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits, Settings
 from boardplay.web.errors import ApiError, bad_request
@@ -91,25 +93,39 @@ NAME_CHARS = 40
 RESULT_CHARS = 300
 CLOSE_WAIT = 30.0
 """Seconds a process shutting down waits for the mail in hand to be sent."""
-ADDRESS = re.compile(
-    r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}"
-    r"@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+"
-)
+LOCAL_MAX = 64
+"""Longest part before the @-sign (RFC 5321)."""
+ROUTING = frozenset("%!")
+"""Characters of a local part that some mail servers read as a route to another host."""
 """An address the server will mail: an ASCII local part and a domain name with a dot (no
 quoted local parts, no address literals, no internationalised addresses)."""
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
 def check_address(raw: str) -> str:
-    """The address, trimmed, its domain in lower case; or a 400 saying what is accepted."""
+    """The address as ``email-validator`` normalises it (its domain in lower case, ASCII), or
+    a 400 saying what is wrong. Besides the syntax it refuses ``%`` and ``!`` in the local part:
+    some mail servers still route ``victim%evil.example@example.org`` on to ``evil.example``
+    (the "percent hack" and bang paths), so such an address could make this server mail a
+    stranger."""
     address = raw.strip()
-    if len(address) > ADDRESS_MAX or not ADDRESS.fullmatch(address):
+    problem = None
+    try:
+        found = validate_email(address, check_deliverability=False, allow_smtputf8=False)
+    except EmailNotValidError as exc:
+        problem = str(exc)
+    else:
+        if ROUTING & set(found.local_part):
+            problem = "the part before the @-sign may not hold % or ! (they route mail onwards)"
+        elif len(found.local_part) > LOCAL_MAX:
+            problem = f"the part before the @-sign is longer than {LOCAL_MAX} characters"
+        address = found.ascii_email or address
+    if problem is not None or len(address) > ADDRESS_MAX:
         raise bad_request(
             "field 'address' must be one e-mail address such as hana@example.org (ASCII, at "
-            f"most {ADDRESS_MAX} characters)"
+            f"most {ADDRESS_MAX} characters): {problem or 'too long'}"
         )
-    local, _, domain = address.rpartition("@")
-    return f"{local}@{domain.lower()}"
+    return address
 
 
 def correspondence(row: GameRow) -> bool:

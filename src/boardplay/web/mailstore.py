@@ -30,7 +30,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accountstore import accounts_table
+from boardplay.web.database import lock
 from boardplay.web.tables import metadata
+from boardplay.web.throttles import Ceiling, Throttled, take
 from boardplay.web.tokens import hash_token, new_token
 
 ADDRESS_MAX = 254
@@ -182,6 +184,7 @@ class MailStore:
         now = time.time()
         table = mail_addresses_table
         with self.engine.begin() as conn:
+            lock(conn, f"mail:{account_id}")  # a first address has no row to lock yet
             row = conn.execute(
                 table.select().where(table.c.account_id == account_id).with_for_update()
             ).one_or_none()
@@ -189,9 +192,16 @@ class MailStore:
             confirmed = row is not None and not changed and bool(row.confirmed)
             queue = changed or (resend and not confirmed)
             if queue:
-                count = self._confirmations(conn, account_id, address, now)
-                if count >= ceiling:
-                    raise CeilingReached(count)
+                # Counted before anything is queued, one statement per key (``throttles.py``):
+                # a burst from several accounts at one address gets ``ceiling`` mails in all.
+                ceilings = [
+                    Ceiling(f"confirm-a:{account_id}", ceiling, HOUR),
+                    Ceiling(f"confirm-e:{hash_token(address.lower())}", ceiling, HOUR),
+                ]
+                try:
+                    take(conn, ceilings, now)
+                except Throttled:
+                    raise CeilingReached(ceiling) from None
             values = {
                 "address": address,
                 "confirmed": confirmed,
@@ -211,24 +221,6 @@ class MailStore:
                 self._cancel(conn, account_id, (CONFIRM,))  # only the newest link would work
                 self._insert(conn, account_id, CONFIRM, None, address, confirmation, now)
         return MailAddress(address, confirmed, notify_turns, notify_end), queue
-
-    @staticmethod
-    def _confirmations(conn: sa.Connection, account_id: int, address: str, now: float) -> int:
-        """Confirmation mails queued within the hour for this account or to this address,
-        whichever is more (cancelled ones count: they were asked for)."""
-        box = mail_outbox_table
-        since = now - HOUR
-        mine = conn.execute(
-            sa.select(sa.func.count()).where(
-                box.c.account_id == account_id, box.c.kind == CONFIRM, box.c.created >= since
-            )
-        ).scalar_one()
-        theirs = conn.execute(
-            sa.select(sa.func.count()).where(
-                box.c.to_address == address, box.c.kind == CONFIRM, box.c.created >= since
-            )
-        ).scalar_one()
-        return max(int(mine), int(theirs))
 
     def remove(self, account_id: int) -> None:
         """Forget the account's address, its links and its mails not yet sent (also when the

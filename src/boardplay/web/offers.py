@@ -122,6 +122,34 @@ async def resign(room: Room, token: str | None, seat: int | None) -> int:
     return done[-1]
 
 
+async def resign_account(room: Room, account_id: int) -> list[int]:
+    """The account's seats of a running game resign, one after another as players' own
+    resignations would (the account is being deleted: nobody may act for it any more); a game
+    whose every other seat is the account's too (its own hot-seat table) is left as it is.
+    Returns the seats that resigned."""
+    done: list[int] = []
+
+    async def change() -> None:
+        room._require_live()
+        mine = [s.seat for s in room.row.seats if s.account == account_id]
+        if not mine or len(mine) == len(room.row.seats):
+            return
+        for seat in mine:
+            if room.row.status == st.FINISHED or room.state.is_terminal():
+                return
+            if seat in room.row.resigned:
+                continue
+            resigned = [*room.row.resigned, seat]
+            if len(_playing(room)) - 1 <= 1:
+                await finish(room, resignation(room.game, resigned, _scores(room)), resigned)
+            else:
+                await hand_to_ai(room, seat, resigned)
+            done.append(seat)
+
+    await room._decide(change)
+    return done
+
+
 async def hand_to_ai(room: Room, seat: int, resigned: list[int], flagged: bool = False) -> None:
     """A seat of a game of three or more leaves (resigns, or its time ran out: ``flagged``): an
     AI plays it out, its clock stops, and it cannot win."""
@@ -230,7 +258,7 @@ async def rematch(
     rematch starts: its id and the invitation codes of seats nobody had taken (only for the
     request that started it; a later request gets the id). Until then the id is None and the
     view carries ``rematch_offer``. A decline withdraws the offer. A new game counts against
-    ``owner``'s quota as a created one does: ``quota(owner)`` (``Hub.check_quota``) refuses
+    ``owner``'s quota as a created one does: ``quota(owner)`` (``GameMaker.take_quota``) refuses
     before anything is stored."""
     made: list[tuple[str | None, dict[int, str]]] = []
 

@@ -8,9 +8,12 @@ browser's answer against that challenge, this site's origin and relying-party id
 made discoverable (resident), so signing in needs no name: the authenticator says whose key it
 is, and the stored public key and signature counter decide whether to believe it.
 
-The relying party is this site's host name (``BOARDPLAY_WEB_ORIGIN`` fixes it for a deployment
-behind a proxy; otherwise it is the origin the request came to). Browsers refuse passkeys on a
-bare IP address, so a local server is reached as ``http://localhost:8000`` for them."""
+The relying party is this site's host name, from the operator's configuration only
+(``BOARDPLAY_WEB_ORIGIN``), never from a request's ``Host`` header, which the visitor writes.
+Without it the server is a local one: the relying party is ``localhost`` on the port the server
+listens on (browsers refuse passkeys on a bare IP address, so a local server is reached as
+``http://localhost:8000`` for them), and ``boardplay serve`` refuses to listen beyond loopback
+without the setting."""
 
 from __future__ import annotations
 
@@ -139,9 +142,11 @@ class Passkeys:
         credential: dict[str, Any],
         label: str | None,
         account: Account | None,
+        network: str,
     ) -> Account:
-        """Check the browser's new passkey and store it: on a new account (signing up; the
-        name may have been taken meanwhile) or on ``account``."""
+        """Check the browser's new passkey and store it: on a new account (signing up from
+        ``network``, within its hour's sign-ups; the name may have been taken meanwhile) or on
+        ``account``."""
         ceremony = await self._take(handle, ADD if account else SIGN_UP)
         if account is not None and ceremony.account_id != account.id:
             raise ApiError(400, "ceremony_expired", "this passkey request is another account's")
@@ -156,6 +161,7 @@ class Passkeys:
             raise refused(str(exc)[:200]) from None
         if account is None:
             assert ceremony.name is not None and ceremony.user_handle is not None
+            await self.accounts.take_signup(network)
             account = await self.accounts.create(ceremony.name, None, ceremony.user_handle)
         key = Passkey(
             bytes_to_base64url(verified.credential_id),

@@ -9,7 +9,12 @@ they add up to per game, for the games whose count changed, into the ``presence`
 (migration 0008; a row per game and process), keeps its rows fresh (every ``REFRESH`` seconds),
 and reads the other processes' rows for the games it watches: all in one transaction. A row not
 refreshed for ``STALE`` seconds belongs to a process that died and is not counted, so presence
-heals within a few seconds whatever happens to a process."""
+heals within a few seconds whatever happens to a process.
+
+A socket is not the only sign of a player at the table: one who plays over HTTP (the API, a bot,
+a page whose socket dropped) is there too. Each request a seat's token makes for the game is
+noted in the seat's ``seen`` (at most every ``NOTE_EVERY`` seconds per seat and process), and a
+move is noted by the clock it stops; an abandonment claim (``timeouts.py``) counts all three."""
 
 from __future__ import annotations
 
@@ -24,10 +29,12 @@ from sqlalchemy.engine import Engine
 
 from boardplay.web.database import among
 from boardplay.web.sockets import Subscriber
-from boardplay.web.tables import metadata
+from boardplay.web.tables import metadata, seats_table
 
 STALE = 10.0
 """Seconds after which another process's row no longer counts."""
+NOTE_EVERY = 5.0
+"""Seconds between two stored visits of one seat by one process."""
 REFRESH = STALE / 3
 """Seconds between refreshes of this process's rows (a write each time, so not at every check:
 moves' commits share the database's disk)."""
@@ -139,6 +146,23 @@ class PresenceStore:
                 rows,
             )
 
+    def saw(self, game_id: str, seats: Sequence[int], now: float) -> None:
+        """The players of ``seats`` asked for the game with their token at ``now``."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                seats_table.update()
+                .where(seats_table.c.game_id == game_id, seats_table.c.seat.in_(list(seats)))
+                .values(seen=now)
+            )
+
+    def seen(self, game_id: str) -> dict[int, float]:
+        """When each seat's player last asked for the game with their token (by any process)."""
+        query = sa.select(seats_table.c.seat, seats_table.c.seen).where(
+            seats_table.c.game_id == game_id, seats_table.c.seen.is_not(None)
+        )
+        with self.reader.connect() as conn:
+            return {int(r.seat): float(r.seen) for r in conn.execute(query)}
+
     def forget(self) -> None:
         """Every row of this process (shutting down: its sockets are closing)."""
         with self.engine.begin() as conn:
@@ -181,6 +205,8 @@ class TablePresence:
         """When this process began to watch the table: a seat never seen is gone since then."""
         self.left: dict[int, float] = {}
         """When each seat that had a page open last went away."""
+        self.noted: dict[int, float] = {}
+        """When this process last stored a visit of each seat (``PresenceStore.saw``)."""
 
     def gone_for(self, seat: int, now: float) -> float:
         """Seconds ``seat`` has had no page open at this table (0 while it has one)."""

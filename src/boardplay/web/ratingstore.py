@@ -5,7 +5,13 @@ changes with it (``passtally-3`` is not ``passtally-2``). ``rated_games`` keeps 
 result as places by account; its primary key is what makes an update happen exactly once
 however many server processes see the game end: the process whose insert succeeds updates the
 ratings in the same transaction, the others find the row and stop. Ratings are therefore
-recomputable: ``recompute`` replays the stored results in the order they were settled."""
+recomputable: ``recompute`` replays the stored results in the order they were settled.
+
+**The cap between two players.** The points an account's rating moves in games against one
+opponent are capped per day (``Limits.rating_pair_cap``, 60): past it a result still counts as
+a game played (its deviation shrinks as usual) but moves the rating only up to the cap. Each
+history row keeps the points its game moved (``change``), which the cap sums and the pages
+show beside a result."""
 
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accountstore import accounts_table
+from boardplay.web.config import Limits
 from boardplay.web.rating import Rating, update
 from boardplay.web.tables import games_table, metadata
 
@@ -52,8 +59,11 @@ history_table = sa.Table(
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("deviation", sa.Float, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+    sa.Column("change", sa.Float, nullable=True),
 )
 
+DAY = 86_400.0
+"""The window of the rating cap between two players."""
 ACTIVE_DAYS = 90
 """A leaderboard lists players who played a rated game of its pool within this many days."""
 SETTLE_TRIES = 3
@@ -72,9 +82,11 @@ class Standing:
 
 
 class RatingStore:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, pair_cap: float = Limits.rating_pair_cap) -> None:
         self.engine = engine
         self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.pair_cap = pair_cap
+        """Rating points one account may move against one opponent within ``DAY``."""
 
     def settle(self, game_id: str, pool: str, places: Sequence[tuple[int, int]]) -> bool:
         """Rate a finished game's ``places`` (account, place; 1 is best) once: True if this call
@@ -128,7 +140,15 @@ class RatingStore:
             for a in accounts
         ]
         after = update(before, [place for _, place in places])
-        for account, rating in zip(accounts, after, strict=True):
+        changes = [
+            self._capped(conn, account, pool, accounts, rating.rating - old.rating, now)
+            for account, old, rating in zip(accounts, before, after, strict=True)
+        ]
+        after = [
+            Rating(old.rating + change, rating.deviation, rating.volatility)
+            for old, rating, change in zip(before, after, changes, strict=True)
+        ]
+        for account, rating, change in zip(accounts, after, changes, strict=True):
             values: dict[str, Any] = {
                 "rating": rating.rating,
                 "deviation": rating.deviation,
@@ -153,8 +173,43 @@ class RatingStore:
                     rating=rating.rating,
                     deviation=rating.deviation,
                     at=now,
+                    change=change,
                 )
             )
+
+    def _capped(
+        self,
+        conn: sa.Connection,
+        account: int,
+        pool: str,
+        accounts: Sequence[int],
+        change: float,
+        now: float,
+    ) -> float:
+        """``change`` cut so that the points ``account`` moved against any one opponent of this
+        game within the last ``DAY`` stay within ``pair_cap`` (win or loss alike: farming one
+        account moves both)."""
+        opponents = set(accounts) - {account}
+        rows = conn.execute(
+            sa.select(history_table.c.change, rated_games_table.c.places)
+            .join(rated_games_table, rated_games_table.c.game_id == history_table.c.game_id)
+            .where(
+                history_table.c.account_id == account,
+                history_table.c.pool == pool,
+                history_table.c.at > now - DAY,
+                history_table.c.at <= now,
+            )
+        ).all()
+        used = 0.0
+        for opponent in opponents:
+            against = sum(
+                abs(row.change or 0.0)
+                for row in rows
+                if any(int(a) == opponent for a, _ in row.places)
+            )
+            used = max(used, against)
+        room = max(0.0, self.pair_cap - used)
+        return max(-room, min(room, change))
 
     def recompute(self) -> int:
         """Rebuild every rating from the stored results; returns the number of games replayed."""
@@ -233,7 +288,8 @@ class RatingStore:
         )
 
     def history_of(self, account_id: int, limit: int) -> dict[str, list[dict[str, Any]]]:
-        """Each pool's rating after each rated game, oldest first (the profile's chart)."""
+        """Each pool's rating after each rated game, oldest first (the profile's chart), with
+        the points the game moved it (``change``; None for games rated before it was kept)."""
         query = (
             history_table.select()
             .where(history_table.c.account_id == account_id)
@@ -249,6 +305,7 @@ class RatingStore:
                         "rating": round(r.rating, 1),
                         "deviation": round(r.deviation, 1),
                         "at": r.at,
+                        "change": None if r.change is None else round(r.change, 1),
                     }
                 )
         return out

@@ -17,7 +17,7 @@ from boardplay.core.game import Game, State
 from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web import storage as st
 from boardplay.web.catalogue import WebCatalogue
-from boardplay.web.endings import ENDINGS, check_agreed, without_resigned
+from boardplay.web.endings import ENDINGS, check_agreed, final_result
 from boardplay.web.errors import ApiError, bad_request, quote
 from boardplay.web.hints import hints_for
 from boardplay.web.moves import step_said
@@ -141,7 +141,7 @@ def rebuild(game: Game, record: Record, final: State, keep_meta: bool) -> Record
             raise bad_request(f"field 'result' cannot stand: {problem}")
         derived = dict(given)  # type: ignore[arg-type]
     elif given is not None and given.get("resigned") and final.is_terminal():
-        derived = without_resigned(game, derived, _seats(given["resigned"], game))
+        derived = final_result(game, derived, _seats(given["resigned"], game))
     if given is not None and "end" not in given:
         derived.pop("end", None)  # written before results carried their end code: still true
     if record.result is not None and record.result != derived:

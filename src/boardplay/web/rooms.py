@@ -33,7 +33,7 @@ from boardplay.web.aijobs import AiJob, AiWorkers
 from boardplay.web.appended import Appended
 from boardplay.web.chance import chance_rng
 from boardplay.web.clocks import Clock, TimeControl, control_of, next_clock
-from boardplay.web.endings import ENDINGS, without_resigned
+from boardplay.web.endings import ENDINGS, final_result
 from boardplay.web.errors import ApiError, conflict, forbidden
 from boardplay.web.host import RoomHost
 from boardplay.web.moves import History, legal_said, parse_move
@@ -319,7 +319,7 @@ class Room:
             self.news.append(None)
         result = result_of(state) if state.is_terminal() else None
         if result is not None and self.row.resigned:
-            result = without_resigned(self.game, result, self.row.resigned)
+            result = final_result(self.game, result, self.row.resigned)
         ai_seat = self.ai_to_move(state)
         clock = self.clock_after(self.state, state)
         revision = await self.host.append_moves(

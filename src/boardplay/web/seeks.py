@@ -29,7 +29,7 @@ Why it works as it does:
   game, so two players asking for the same quick game at once are paired, not both posted.
 - **Ceilings** (``config.Limits``): open seeks per account, open challenges sent per account
   (429 past either), seeks listed. Starting a game counts against the acceptor's hourly game
-  quota (``Hub.check_quota``), as creating one does: the acceptor's request is what makes it.
+  quota (``GameMaker.check_quota``), as creating one does: the acceptor's request is what makes it.
 - **Luck nobody chose.** Options that fix what chance decides (a chosen deal) make a game
   reproducible, which its players must agree to one by one; a seek or challenge is for games
   whose luck is the server's, so such options are refused."""
@@ -46,13 +46,14 @@ from boardplay.web.accountstore import Account
 from boardplay.web.clocks import control_of
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
 from boardplay.web.hub import Hub
-from boardplay.web.rated import pool_of
+from boardplay.web.rated import check_rated_pair, pool_of
 from boardplay.web.rating import NEW_RATING
 from boardplay.web.rooms import Room
 from boardplay.web.schemas import ClockRequest
 from boardplay.web.seating import join
 from boardplay.web.seekschemas import SeekRequest
 from boardplay.web.seekstore import Seek
+from boardplay.web.throttles import Ceiling, Throttled
 
 QUICK_TRIES = 3
 """Closest fits a quick game tries to take before posting its own seek (another player may
@@ -188,9 +189,24 @@ async def _post(
         name=account.name,
     )
     store = hub.lobby.store
-    found = await hub.db(
-        store.post, seek, limits.seeks_per_account, now, limits.seek_ttl, hub.epoch, pick
-    )
+    hourly = Ceiling(f"seeks:{account.id}", limits.seeks_per_hour, 3600.0)
+    try:
+        found = await hub.db(
+            store.post,
+            seek,
+            limits.seeks_per_account,
+            now,
+            limits.seek_ttl,
+            hub.epoch,
+            pick,
+            hourly,
+        )
+    except Throttled as exc:
+        raise exc.error(
+            "too_many_seeks",
+            f"you have posted {limits.seeks_per_hour} seeks in the last hour, the most the "
+            "server allows (BOARDPLAY_WEB_SEEKS_PER_HOUR)",
+        ) from None
     if isinstance(found, Seek):
         return found
     if found is not None:
@@ -238,7 +254,9 @@ async def _take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started
     owner = await hub.db(hub.accounts.by_id, seek.account_id)
     if owner is None:
         raise not_found("the player who posted this seek has left")
-    await hub.check_quota(visitor)
+    if seek.rated:
+        await check_rated_pair(hub.accounts, hub.db, hub.limits, account, [owner.id], visitor)
+    await hub.maker.check_quota(visitor)
     store, limits = hub.lobby.store, hub.limits
     if not await hub.db(store.take, seek.id, account.id, time.time(), limits.seek_ttl, hub.epoch):
         raise conflict("seek_taken", "someone else accepted this seek first (or it was cancelled)")
@@ -271,7 +289,7 @@ async def start_game(
     owner_seat = secrets.randbelow(2)
     seats: list[dict[str, Any]] = [{"kind": "invite"}, {"kind": "invite"}]
     seats[owner_seat] = {"kind": "me"}
-    room, _, invites = await hub.create(
+    room, _, invites = await hub.maker.create(
         game, options, seats, owner=visitor, account=owner, rated=rated, clock=control_of(clock)
     )
     await room.changed()
@@ -298,7 +316,7 @@ async def quick_game(
     """Pair with the closest compatible open seek, else post (or keep) this one."""
     offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
     _check_range(body.rating_min, body.rating_max)
-    await hub.check_quota(visitor)  # it may start a game: refuse before anything changes
+    await hub.maker.check_quota(visitor)  # it may start a game: refuse before anything changes
     mine = await rating_of(hub, account.id, offer.pool)
     for seek in await hub.db(hub.lobby.store.mine, account.id, time.time(), hub.limits.seek_ttl):
         same = (seek.game, seek.options, seek.rated, seek.clock) == (

@@ -31,6 +31,7 @@ from sqlalchemy.engine import Engine
 
 from boardplay.web.accountstore import accounts_table
 from boardplay.web.tables import metadata
+from boardplay.web.throttles import Ceiling, take
 
 OPEN = "open"
 ACCEPTED = "accepted"
@@ -245,12 +246,13 @@ class SeekStore:
         ttl: float,
         origin: str,
         pick: Callable[[list[Seek]], Seek | None] | None = None,
+        hourly: Ceiling | None = None,
     ) -> int | Seek | None:
         """Store ``seek`` (None) unless its owner already has ``ceiling`` live seeks (then
-        returns how many, storing nothing). For a quick game, ``pick`` is first shown the live
-        seeks of the same game and rated flag, under a lock on the game, and the one it picks
-        is returned instead of storing anything: two quick games asked for at once thus never
-        both post a seek without seeing the other's."""
+        returns how many, storing nothing) or is past ``hourly`` (``Throttled``). For a quick
+        game, ``pick`` is first shown the live seeks of the same game and rated flag, under a
+        lock on the game, and the one it picks is returned instead of storing anything: two
+        quick games asked for at once thus never both post a seek without seeing the other's."""
         with self.engine.begin() as conn:
             if pick is not None:
                 self._lock_game(conn, seek.game)
@@ -268,6 +270,8 @@ class SeekStore:
             ).scalar_one()
             if count >= ceiling:
                 return int(count)
+            if hourly is not None:
+                take(conn, [hourly], now)
             conn.execute(seeks_table.insert().values(self._values(seek, now)))
             self._events(conn, now, [_event(origin, SEEKS, seek.account_id)])
         return None
@@ -461,21 +465,37 @@ class SeekStore:
             row.clock,
         )
 
-    def add_challenge(self, challenge: Challenge, ceiling: int, lifetime: float) -> int | None:
-        """Store ``challenge`` unless its sender has ``ceiling`` open ones (then returns how
-        many, storing nothing)."""
+    def add_challenge(
+        self,
+        challenge: Challenge,
+        ceiling: int,
+        lifetime: float,
+        received: int,
+        hourly: Ceiling,
+    ) -> str | None:
+        """Store ``challenge`` unless its sender has ``ceiling`` open ones (then returns
+        ``"sent"``), its recipient has ``received`` open ones from everyone (``"received"``),
+        or the sender is past ``hourly`` (``Throttled``); nothing is stored then. Both accounts
+        are locked (in id order, so two crossing challenges cannot deadlock) while counting."""
         now = challenge.created
+        table = challenges_table
+        live = sa.and_(table.c.status == OPEN, table.c.created >= now - lifetime)
         with self.engine.begin() as conn:
-            self._lock_account(conn, challenge.from_account)
-            count = conn.execute(
+            for account_id in sorted({challenge.from_account, challenge.to_account}):
+                self._lock_account(conn, account_id)
+            sent = conn.execute(
                 sa.select(sa.func.count()).where(
-                    challenges_table.c.from_account == challenge.from_account,
-                    challenges_table.c.status == OPEN,
-                    challenges_table.c.created >= now - lifetime,
+                    table.c.from_account == challenge.from_account, live
                 )
             ).scalar_one()
-            if count >= ceiling:
-                return int(count)
+            if sent >= ceiling:
+                return "sent"
+            waiting = conn.execute(
+                sa.select(sa.func.count()).where(table.c.to_account == challenge.to_account, live)
+            ).scalar_one()
+            if waiting >= received:
+                return "received"
+            take(conn, [hourly], now)
             conn.execute(
                 challenges_table.insert().values(
                     id=challenge.id,

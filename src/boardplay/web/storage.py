@@ -120,6 +120,10 @@ class GameRow:
     owner: str | None = None
     """A hash of the address that made the game (``guard.visitor_of``): whose quota it counts
     against and whose turn in the AI queue its AI moves take."""
+    owner_network: str | None = None
+    """A hash of the owner's wider network (``guard.prefix_of``), for the AI-only ceilings."""
+    owner_account: int | None = None
+    """The account signed in when the game was made, for the AI-only ceilings."""
     rated: bool = False
     """Its result changes its players' ratings (every seat a signed-in person, no AI)."""
     clock: dict[str, Any] | None = None
@@ -168,46 +172,9 @@ class Storage(AiJobStore):
 
     # ----- writing --------------------------------------------------------------------------
     def create_game(self, row: GameRow) -> None:
+        """Store ``row`` as a new game (no ceiling counted: ``creation.py`` counts them)."""
         with self.engine.begin() as conn:
-            conn.execute(
-                games_table.insert().values(
-                    id=row.id,
-                    game=row.game,
-                    options=row.options,
-                    seed=row.seed if row.seed is not None else 0,
-                    reproducible=row.seed is not None,
-                    start_position=row.start_position,
-                    status=row.status,
-                    result=row.result,
-                    created=row.created,
-                    updated=row.updated,
-                    revision=row.revision,
-                    ai_seat=row.ai_seat,
-                    private=row.private,
-                    owner=row.owner,
-                    ai_only=row.ai_only,
-                    rated=row.rated,
-                    clock=row.clock,
-                    clock_state=row.clock_state,
-                    deadline=row.deadline,
-                )
-            )
-            conn.execute(
-                seats_table.insert(),
-                [
-                    {
-                        "game_id": row.id,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "name": s.name,
-                        "spec": s.spec,
-                        "token_hash": s.token_hash,
-                        "invite_hash": s.invite_hash,
-                        "account_id": s.account,
-                    }
-                    for s in row.seats
-                ],
-            )
+            insert_game(conn, row)
 
     def _bump(self, conn: sa.Connection, game_id: str, revision: int | None, **values: Any) -> int:
         """Raise the game's revision (only from ``revision`` when given, else from whatever it
@@ -484,29 +451,12 @@ class Storage(AiJobStore):
             rematch=found.rematch,
             rematch_offer=found.rematch_offer,
             owner=found.owner,
+            owner_network=found.owner_prefix,
             rated=bool(found.rated),
             clock=found.clock,
             clock_state=found.clock_state,
             deadline=found.deadline,
         )
-
-    def games_made_since(self, owner: str, since: datetime) -> int:
-        """Games ``owner`` made (created or started as rematches) since ``since``."""
-        query = sa.select(sa.func.count()).where(
-            games_table.c.owner == owner, games_table.c.created >= since
-        )
-        with self.reader.connect() as conn:
-            return int(conn.execute(query).scalar_one())
-
-    def running_ai_games(self, owner: str) -> int:
-        """Unfinished games of ``owner`` whose every seat is an AI."""
-        query = sa.select(sa.func.count()).where(
-            games_table.c.owner == owner,
-            games_table.c.ai_only.is_(sa.true()),
-            games_table.c.status == ACTIVE,
-        )
-        with self.reader.connect() as conn:
-            return int(conn.execute(query).scalar_one())
 
     def due_clocks(self, now: float, limit: int = CLOCKS_PER_SWEEP) -> list[str]:
         """Active games whose running clock fell by ``now``, the longest fallen first."""
@@ -588,6 +538,51 @@ class Storage(AiJobStore):
         )
         with self.reader.connect() as conn:
             return [r.id for r in conn.execute(query)]
+
+
+def insert_game(conn: sa.Connection, row: GameRow) -> None:
+    """Store ``row`` as a new game, within the caller's transaction."""
+    conn.execute(
+        games_table.insert().values(
+            id=row.id,
+            game=row.game,
+            options=row.options,
+            seed=row.seed if row.seed is not None else 0,
+            reproducible=row.seed is not None,
+            start_position=row.start_position,
+            status=row.status,
+            result=row.result,
+            created=row.created,
+            updated=row.updated,
+            revision=row.revision,
+            ai_seat=row.ai_seat,
+            private=row.private,
+            owner=row.owner,
+            owner_prefix=row.owner_network,
+            owner_account=row.owner_account,
+            ai_only=row.ai_only,
+            rated=row.rated,
+            clock=row.clock,
+            clock_state=row.clock_state,
+            deadline=row.deadline,
+        )
+    )
+    conn.execute(
+        seats_table.insert(),
+        [
+            {
+                "game_id": row.id,
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name,
+                "spec": s.spec,
+                "token_hash": s.token_hash,
+                "invite_hash": s.invite_hash,
+                "account_id": s.account,
+            }
+            for s in row.seats
+        ],
+    )
 
 
 def _due_clocks_query(now: float, limit: int) -> sa.Select[tuple[str]]:

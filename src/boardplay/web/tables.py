@@ -38,12 +38,15 @@ games_table = sa.Table(
     sa.Column("rematch", sa.String(32), nullable=True),
     sa.Column("rematch_offer", sa.JSON, nullable=True),
     sa.Column("owner", sa.String(64), nullable=True),
+    sa.Column("owner_prefix", sa.String(64), nullable=True),
+    sa.Column("owner_account", sa.Integer, nullable=True),
     sa.Column("ai_only", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("clock", sa.JSON, nullable=True),
     sa.Column("clock_state", sa.JSON, nullable=True),
     sa.Column("deadline", sa.Float, nullable=True, index=True),
     sa.Index("ix_games_owner_created", "owner", "created"),
+    sa.Index("ix_games_ai_only_status", "ai_only", "status"),
 )
 
 seats_table = sa.Table(
@@ -57,6 +60,7 @@ seats_table = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("invite_hash", sa.String(64), nullable=True),
     sa.Column("account_id", sa.Integer, nullable=True, index=True),
+    sa.Column("seen", sa.Float, nullable=True),
 )
 
 seat_keys_table = sa.Table(

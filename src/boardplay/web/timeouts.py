@@ -16,8 +16,9 @@ its seat's time ran out is not played: the flag is stored instead.
 - Three or four players: the flagged seat is played out by the AI, as after a resignation, and
   cannot win; the game goes on with the others' clocks.
 
-**Abandonment.** In a real-time two-player game, when a player's page has been gone (no socket
-on any process, ``presence.py``) for ``Limits.abandon_after`` seconds, the opponent may claim
+**Abandonment.** In a real-time two-player game, when a player has been gone from the table (no
+socket on any process, no request with their token, no move: ``presence.py``) for
+``Limits.abandon_after`` seconds, the opponent may claim
 the win, or a draw where the rules have draws; a game the absent player had not yet moved in is
 aborted instead. A correspondence game needs no claim: its deadline decides."""
 
@@ -27,8 +28,9 @@ from typing import Literal
 
 from boardplay.web import storage as st
 from boardplay.web.endings import ABANDONED, aborted, agreed_draw, can_draw, names, out_of_time
-from boardplay.web.errors import conflict, forbidden
+from boardplay.web.errors import conflict
 from boardplay.web.offers import finish, hand_to_ai, speaking_seat
+from boardplay.web.presence import NOTE_EVERY
 from boardplay.web.rooms import Room
 
 Claim = Literal["win", "draw"]
@@ -92,9 +94,35 @@ def _scores(room: Room) -> object:
         return None
 
 
-def absent_for(room: Room, seat: int) -> float:
-    """Seconds since ``seat`` last had a page open at this table, as this process knows it."""
-    return room.presence.gone_for(seat, room.host.now())
+async def note_visit(room: Room, token: str | None) -> None:
+    """A request with ``token`` asked for a running real-time game: its seats are at the table
+    (stored at most every ``NOTE_EVERY`` seconds per seat, for every process to see)."""
+    control = room.control
+    if not token or control is None or control.correspondence or room.row.status != st.ACTIVE:
+        return
+    seats = room.seats_of(token)
+    if not seats:
+        return
+    now = room.host.now()
+    noted = room.presence.noted
+    due = [s for s in sorted(seats) if now - noted.get(s, -NOTE_EVERY) >= NOTE_EVERY]
+    if due:
+        noted.update((s, now) for s in due)
+        await room.host.db(room.host.presence.saw, room.row.id, due, now)
+
+
+async def absent_for(room: Room, seat: int) -> float:
+    """Seconds since ``seat`` was last at this table: a page open on any process, a request
+    with its token, or its last move (the clock it stopped)."""
+    now = room.host.now()
+    gone = room.presence.gone_for(seat, now)
+    seen = (await room.host.db(room.host.presence.seen, room.row.id)).get(seat)
+    if seen is not None:
+        gone = min(gone, max(0.0, now - seen))
+    clock = room.clock
+    if clock is not None and clock.seat != seat and clock.since is not None and _moved(room, seat):
+        gone = min(gone, max(0.0, now - clock.since))
+    return gone
 
 
 async def claim(room: Room, token: str | None, outcome: Claim) -> None:
@@ -115,13 +143,14 @@ async def claim(room: Room, token: str | None, outcome: Claim) -> None:
         other = 1 - me
         if other in room.seats_of(token):
             raise conflict("no_claim", "both seats are yours: there is nobody to claim against")
-        waited = absent_for(room, other)
+        waited = await absent_for(room, other)
         needed = room.host.limits.abandon_after
         if waited < needed:
-            raise forbidden(
+            raise conflict(
                 "opponent_here",
                 f"{room.row.seats[other].name} has not left: a claim needs them gone for "
-                f"{needed:g} s (gone for {waited:.0f} s)",
+                f"{needed:g} s, and they were at the table {waited:.0f} s ago (a page open, a "
+                "move or a request for the game)",
             )
         if not _moved(room, other):
             await finish(room, aborted(room.game, other, "left"), list(room.row.resigned))

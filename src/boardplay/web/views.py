@@ -99,6 +99,8 @@ def public_view(
     # Each move of the history in words, with the struct the boards highlight it by.
     for move, words in zip(view["moves"], _safely(play.words) or [], strict=False):
         move.update(words)
+    if row.resigned and row.result is not None and view["moves"]:
+        _one_outcome(view["moves"][-1], row)
     view.update(
         title=getattr(game, "title", row.game),
         game_string=str(game),
@@ -114,11 +116,30 @@ def public_view(
         position=_safely(play.position),
         text=_safely(state.render),
         scores=_safely(state.scores),
-        result=row.result if play.settled else result_of(state) if terminal else None,
+        result=row.result if row.result is not None else result_of(state) if terminal else None,
         can_draw=can_draw(game),
         hints=_safely(lambda: hints_for(game, state)) or hints_for(game),
     )
     return view
+
+
+def _one_outcome(last: dict[str, Any], row: st.GameRow) -> None:
+    """The last move's words say how the game ended as the rules see it; where seats had
+    resigned (and were played on by the AI), its winners are the stored result's
+    (``endings.final_result``), so the history never names a winner the result does not."""
+    ends = (last.get("struct") or {}).get("ends")
+    if not isinstance(ends, dict) or row.result is None:
+        return
+    winners = list(row.result.get("winners") or [])
+    ends.update(
+        winners=winners,
+        winner_names=[row.seats[w].name for w in winners if 0 <= w < len(row.seats)],
+        result=row.result.get("text", ends.get("result")),
+        resigned=list(row.resigned),
+    )
+    words = last.get("words")
+    if isinstance(words, str) and " The game ends: " in words:
+        last["words"] = words.split(" The game ends: ")[0] + f" The game ends: {ends['result']}."
 
 
 def clock_view(row: st.GameRow) -> dict[str, Any] | None:
@@ -178,7 +199,7 @@ def summary(view: dict[str, Any], updated: datetime) -> dict[str, Any]:
     out["current_name"] = view.get("current_name")
     out["result"] = (view.get("result") or {}).get("text")
     # The lobby words the result from these in a language other than the engine's English.
-    for key in ("winners", "end", "ended", "resigned"):
+    for key in ("winners", "end", "ended", "resigned", "left"):
         out[key] = (view.get("result") or {}).get(key)
     out["updated"] = updated.isoformat()
     out["reproducible"] = view.get("reproducible", False)

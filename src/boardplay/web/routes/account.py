@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from boardplay.web.accounts import COOKIE, SESSION_LIFETIME
+from boardplay.web.accounts import COOKIE, DEVICE_COOKIE, DEVICE_LIFETIME, SESSION_LIFETIME
 from boardplay.web.accountschemas import (
     AdoptRequest,
     DeleteRequest,
@@ -29,8 +29,12 @@ from boardplay.web.deps import (
     PasskeysDep,
     SessionDep,
     SiteDep,
+    get_address,
+    get_visitor,
 )
 from boardplay.web.errors import ApiError, bad_request, conflict, not_found
+from boardplay.web.guard import network_of
+from boardplay.web.offers import resign_account
 from boardplay.web.tokens import hash_token, new_token
 from boardplay.web.views import summary
 
@@ -62,21 +66,32 @@ async def _start_session(
     account: Account,
 ) -> dict[str, Any]:
     """Sign ``account`` in on this browser: a new session (any old one on it is closed), its
-    cookie set; answers what ``GET /me`` answers."""
+    cookie set, and the browser's device cookie (made now if it has none) remembered as one the
+    account signed in from; answers what ``GET /me`` answers."""
     old = request.cookies.get(COOKIE)
     if old and len(old) <= 100:
         await accounts.run(accounts.store.close_session, hash_token(old))
     cookie, session = await accounts.open_session(account)
+    secure = request.url.scheme == "https"
+    _set_cookie(response, COOKIE, cookie, SESSION_LIFETIME, secure)
+    device = request.cookies.get(DEVICE_COOKIE, "")
+    if not 20 <= len(device) <= 100:
+        device = new_token()
+        _set_cookie(response, DEVICE_COOKIE, device, DEVICE_LIFETIME, secure)
+    await accounts.seen(account, get_visitor(request), device)
+    return await _me(accounts, account, session.csrf)
+
+
+def _set_cookie(response: Response, name: str, value: str, lifetime: float, secure: bool) -> None:
     response.set_cookie(
-        COOKIE,
-        cookie,
-        max_age=int(SESSION_LIFETIME),
+        name,
+        value,
+        max_age=int(lifetime),
         httponly=True,
         samesite="lax",
-        secure=request.url.scheme == "https",
+        secure=secure,
         path="/",
     )
-    return await _me(accounts, account, session.csrf)
 
 
 def _json_only(request: Request) -> None:
@@ -101,7 +116,8 @@ async def sign_up(
 ) -> dict[str, Any]:
     """A new account with a password; signed in at once."""
     _json_only(request)
-    account = await accounts.sign_up(body.name, body.password)
+    network = network_of(get_address(request))
+    account = await accounts.sign_up(body.name, body.password, network)
     return await _start_session(request, response, accounts, account)
 
 
@@ -115,7 +131,8 @@ async def sign_in(
 ) -> dict[str, Any]:
     """Sign in with a name and password (401 for an unknown name or a wrong password alike)."""
     _json_only(request)
-    account = await accounts.sign_in(body.name, body.password, address)
+    device = request.cookies.get(DEVICE_COOKIE)
+    account = await accounts.sign_in(body.name, body.password, address, device)
     return await _start_session(request, response, accounts, account)
 
 
@@ -132,10 +149,12 @@ async def sign_out(
 
 @router.post("/signout-everywhere")
 async def sign_out_everywhere(
-    request: Request, response: Response, hub: HubDep, accounts: AccountsDep, account: AccountDep
+    response: Response, hub: HubDep, accounts: AccountsDep, account: AccountDep
 ) -> dict[str, Any]:
-    """End every session of the account, this one too, and the seat tokens its browsers got
-    from "my games" (a guest token a browser held before signing in keeps its seat)."""
+    """End every session of the account, this one too, and every seat token its browsers hold
+    (from creating or joining a game, as a guest before signing in, or from "my games"): a
+    lost or shared device can no longer act for the account anywhere. Signed in again, a
+    browser gets new tokens for the account's seats."""
     games = await accounts.run(accounts.store.close_sessions, account.id)
     await _reload(hub, games)
     response.delete_cookie(COOKIE, path="/")
@@ -144,12 +163,25 @@ async def sign_out_everywhere(
 
 @router.post("/password")
 async def change_password(
-    accounts: AccountsDep, session: SessionDep, account: AccountDep, body: PasswordRequest
+    request: Request,
+    response: Response,
+    hub: HubDep,
+    accounts: AccountsDep,
+    session: SessionDep,
+    account: AccountDep,
+    body: PasswordRequest,
 ) -> dict[str, Any]:
-    await accounts.change_password(account, body.old, body.new)
+    """Set a new password. Every other session ends and every seat token of the account dies
+    (ASVS 3.3.3): whoever knew the old password is out everywhere. This browser stays signed
+    in with a new session (a new cookie and CSRF token); its games give it new seat tokens
+    when opened (``POST /games/{id}/token``)."""
+    cookie = request.cookies.get(COOKIE)
+    keep = hash_token(cookie) if cookie else None
+    games = await accounts.change_password(account, body.old, body.new, keep)
+    await _reload(hub, games)
     fresh = await accounts.run(accounts.store.by_id, account.id)
     assert session is not None and fresh is not None
-    return await _me(accounts, fresh, session.csrf)
+    return await _start_session(request, response, accounts, fresh)
 
 
 @router.post("/delete")
@@ -160,9 +192,19 @@ async def delete_account(
     account: AccountDep,
     body: DeleteRequest,
 ) -> dict[str, Any]:
-    """Close the account for good. Finished games stay, its seats named "deleted player"."""
+    """Close the account for good. Its unfinished games against others end first as its
+    resignations (rated once, like any resignation); finished games stay, its seats named
+    "deleted player"; every session and seat token of it dies."""
     if body.confirm.strip() != account.name:
         raise bad_request("field 'confirm' must be the account's name, typed again")
+    held = await accounts.run(accounts.store.games_of, account.id, 10_000)
+    for game_id, status, _updated in held:
+        if status != "active":
+            continue
+        try:
+            await resign_account(await hub.room(game_id), account.id)
+        except ApiError:
+            continue  # gone, or over meanwhile
     games = await accounts.run(accounts.store.delete, account.id)
     await hub.mailer.remove(account.id)  # its e-mail address and unsent mails go too
     await _reload(hub, games)
@@ -198,7 +240,10 @@ async def finish_register(
 ) -> dict[str, Any]:
     _json_only(request)
     account = session.account if session is not None else None
-    made = await passkeys.finish_register(site, body.ceremony, body.credential, body.label, account)
+    network = network_of(get_address(request))
+    made = await passkeys.finish_register(
+        site, body.ceremony, body.credential, body.label, account, network
+    )
     if session is not None:
         return await _me(accounts, made, session.csrf)
     response.status_code = 201

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request, WebSocket
 from boardplay.web.deps import (
     CatalogueDep,
     HubDep,
+    NetworkDep,
     RoomDep,
     SessionDep,
     VisitorDep,
@@ -20,6 +21,7 @@ from boardplay.web.deps import (
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.live import serve_socket
 from boardplay.web.offers import draw, rematch, resign
+from boardplay.web.rated import check_rated_pair
 from boardplay.web.schemas import (
     ActionRequest,
     ClaimRequest,
@@ -33,7 +35,7 @@ from boardplay.web.schemas import (
     UndoRequest,
 )
 from boardplay.web.seating import invited_seat, join
-from boardplay.web.timeouts import claim, flag, late
+from boardplay.web.timeouts import claim, flag, late, note_visit
 from boardplay.web.views import summary
 
 router = APIRouter(prefix="/api/games")
@@ -52,11 +54,15 @@ async def preview(catalogue: CatalogueDep, body: PreviewRequest) -> dict[str, An
 
 @router.post("", status_code=201)
 async def create_game(
-    hub: HubDep, visitor: VisitorDep, session: SessionDep, body: CreateRequest
+    hub: HubDep,
+    visitor: VisitorDep,
+    network: NetworkDep,
+    session: SessionDep,
+    body: CreateRequest,
 ) -> dict[str, Any]:
     """A new game; signed in, the creator's seat is the account's (and may be ``rated``)."""
     seats = [seat.model_dump(exclude_none=True) for seat in body.seats]
-    room, token, invites = await hub.create(
+    room, token, invites = await hub.maker.create(
         body.game.strip(),
         body.options or {},
         seats,
@@ -67,6 +73,7 @@ async def create_game(
         account=session.account if session else None,
         rated=body.rated,
         clock=body.clock.control() if body.clock else None,
+        network=network,
     )
     await room.changed()
     return {
@@ -100,7 +107,9 @@ async def list_games(hub: HubDep, ids: str = "", open: int = 0) -> dict[str, Any
 
 @router.get("/{game_id}")
 async def get_game(request: Request, room: RoomDep) -> dict[str, Any]:
-    return room.view_for(token_of(request, None))
+    token = token_of(request, None)
+    await note_visit(room, token)
+    return room.view_for(token)
 
 
 @router.post("/{game_id}/invitation")
@@ -112,8 +121,14 @@ async def invitation(room: RoomDep, body: InvitationRequest) -> dict[str, Any]:
 
 
 @router.post("/{game_id}/join")
-async def join_game(room: RoomDep, session: SessionDep, body: JoinRequest) -> dict[str, Any]:
-    """Take a seat; signed in, it is the account's (a rated game's seats must be)."""
+async def join_game(
+    hub: HubDep, visitor: VisitorDep, room: RoomDep, session: SessionDep, body: JoinRequest
+) -> dict[str, Any]:
+    """Take a seat; signed in, it is the account's (a rated game's seats must be, and must be
+    two people's: ``rated.check_rated_pair``)."""
+    if room.row.rated and session is not None:
+        others = [s.account for s in room.row.seats if s.account is not None]
+        await check_rated_pair(hub.accounts, hub.db, hub.limits, session.account, others, visitor)
     token, chosen = await join(
         room,
         body.seat,
@@ -133,6 +148,7 @@ async def act(request: Request, room: RoomDep, body: ActionRequest) -> dict[str,
         raise bad_request("field 'action' is empty")
     if late(room):  # the mover's time ran out: the flag is what counts, not the move
         await flag(room)
+    await note_visit(room, token)
     await room.act(token, move, body.ply)
     return {"game": room.view_for(token)}
 
@@ -140,6 +156,7 @@ async def act(request: Request, room: RoomDep, body: ActionRequest) -> dict[str,
 @router.post("/{game_id}/undo")
 async def undo(request: Request, room: RoomDep, body: UndoRequest | None = None) -> dict[str, Any]:
     token = token_of(request, body.token if body else None)
+    await note_visit(room, token)
     await room.undo(token, body.ply if body else None)
     return {"game": room.view_for(token)}
 
@@ -156,6 +173,7 @@ async def resign_game(request: Request, room: RoomDep, body: ResignRequest) -> d
 async def draw_game(request: Request, room: RoomDep, body: DrawRequest) -> dict[str, Any]:
     """Offer, accept or decline a draw (only in games whose rules can end drawn)."""
     token = token_of(request, body.token)
+    await note_visit(room, token)
     await draw(room, token, body.answer, body.seat)
     return {"game": room.view_for(token)}
 
@@ -183,7 +201,7 @@ async def rematch_game(
     counts against the visitor's quota as a created one does."""
     token = token_of(request, body.token if body else None)
     new_id, invites = await rematch(
-        room, hub.check_quota, token, visitor, body.answer if body else "offer"
+        room, hub.maker.take_quota, token, visitor, body.answer if body else "offer"
     )
     if new_id is None:
         return {"id": None, "invites": {}, "game": room.view_for(token)}

@@ -35,7 +35,7 @@ def ai_levels(request: Request, catalogue: CatalogueDep, name: str) -> list[str]
         usable: list[str] = []
         for spec in AI_LEVELS:
             try:
-                request.app.state.hub.check_spec(game, spec, "level")
+                request.app.state.hub.maker.check_spec(game, spec, "level")
             except ApiError:
                 continue
             usable.append(spec)

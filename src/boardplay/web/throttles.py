@@ -1,0 +1,148 @@
+"""Throttles that count before they check: how often a key (an account, an address, a pair of
+them) may ask for something costly or abusable within a window, counted atomically in the
+database so that a burst of parallel requests, on one process or several, gets exactly
+``ceiling`` attempts and no more (migration 0013).
+
+The earlier sign-in throttle read the failure count, checked the password and only then wrote
+the failure: every request of a burst read the same count and passed (the fourth attack round
+made 103 password checks against one account with 150 requests sent at once). Here an attempt
+is one statement, an upsert on the key's row that adds one and returns the new count, taken
+*before* the work it guards; the row's lock makes concurrent attempts on one key queue, each
+seeing the others' counts. An attempt over the ceiling is rolled back with its transaction (a
+refusal costs nothing and counts nothing); one whose work then turns out harmless (the right
+password) may be given back.
+
+A window is fixed: it starts at the key's first attempt and lasts ``window`` seconds; the next
+attempt after it starts a new one. So at most ``ceiling`` attempts pass per window, and at
+most ``2 × ceiling`` within any ``window`` seconds across a boundary."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
+
+from boardplay.web.errors import ApiError
+from boardplay.web.tables import metadata
+
+KEY_LENGTH = 120
+FORGET_EVERY = 50
+"""Attempts between two clean-ups of ended windows."""
+
+throttles_table = sa.Table(
+    "throttles",
+    metadata,
+    sa.Column("key", sa.String(KEY_LENGTH), primary_key=True),
+    sa.Column("start", sa.Float, nullable=False),
+    sa.Column("count", sa.Integer, nullable=False),
+    sa.Column("until", sa.Float, nullable=False, index=True),
+)
+"""One row per key with attempts in its current window (``until``: when the row may go)."""
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """At most ``most`` attempts per ``window`` seconds for ``key``."""
+
+    key: str
+    most: int
+    window: float
+
+
+class Throttled(Exception):
+    """A ceiling was reached: ``ceiling`` is the one, ``retry_after`` when its window ends."""
+
+    def __init__(self, ceiling: Ceiling, retry_after: float) -> None:
+        super().__init__(ceiling.key)
+        self.ceiling = ceiling
+        self.retry_after = retry_after
+
+    def error(self, code: str, message: str) -> ApiError:
+        """The 429 answering this refusal, with its ``Retry-After``."""
+        wait = max(1, math.ceil(self.retry_after))
+        return ApiError(429, code, message, {"Retry-After": str(wait)})
+
+
+def _upsert(conn: sa.Connection) -> type[postgresql.Insert] | type[sqlite.Insert]:
+    return postgresql.Insert if conn.dialect.name == "postgresql" else sqlite.Insert
+
+
+def take(conn: sa.Connection, ceilings: Sequence[Ceiling], now: float) -> None:
+    """Count one attempt against every ceiling, within the caller's transaction; raise
+    ``Throttled`` (the caller's transaction must then roll back, undoing every count it made)
+    at the first one past its ceiling."""
+    table = throttles_table
+    for ceiling in ceilings:
+        insert = _upsert(conn)(table).values(
+            key=ceiling.key[:KEY_LENGTH], start=now, count=1, until=now + ceiling.window
+        )
+        expired = table.c.start <= now - ceiling.window
+        count, start = conn.execute(
+            insert.on_conflict_do_update(
+                index_elements=[table.c.key],
+                set_={
+                    "count": sa.case((expired, 1), else_=table.c.count + 1),
+                    "start": sa.case((expired, now), else_=table.c.start),
+                    "until": sa.case((expired, now + ceiling.window), else_=table.c.until),
+                },
+            ).returning(table.c.count, table.c.start)
+        ).one()
+        if int(count) > ceiling.most:
+            raise Throttled(ceiling, float(start) + ceiling.window - now)
+
+
+def give_back(conn: sa.Connection, keys: Sequence[str]) -> None:
+    """Uncount one attempt of each key (its work turned out harmless, as a right password)."""
+    table = throttles_table
+    conn.execute(
+        table.update()
+        .where(table.c.key.in_([k[:KEY_LENGTH] for k in keys]), table.c.count > 0)
+        .values(count=table.c.count - 1)
+    )
+
+
+class Throttles:
+    """The throttles as their own short transactions (synchronous: run off the event loop)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.calls = 0
+
+    def take(self, ceilings: Sequence[Ceiling], now: float | None = None) -> None:
+        """One attempt against every ceiling, all or none (``Throttled`` if one is reached)."""
+        now = time.time() if now is None else now
+        with self.engine.begin() as conn:
+            take(conn, ceilings, now)
+        self.calls += 1
+        if self.calls % FORGET_EVERY == 0:
+            self.forget(now)
+
+    def forget(self, now: float) -> None:
+        """Drop rows whose window has ended, a few at a time in a transaction of their own
+        (never inside a ``take``: two of those deleting each other's locked rows could
+        deadlock), skipping rows another transaction holds."""
+        old = sa.select(throttles_table.c.key).where(throttles_table.c.until < now).limit(100)
+        if self.engine.dialect.name == "postgresql":
+            old = old.with_for_update(skip_locked=True)
+        with self.engine.begin() as conn:
+            conn.execute(throttles_table.delete().where(throttles_table.c.key.in_(old)))
+
+    def give_back(self, keys: Sequence[str]) -> None:
+        with self.engine.begin() as conn:
+            give_back(conn, keys)
+
+    def count(self, key: str, now: float | None = None) -> int:
+        """Attempts counted for ``key`` in its current window (0 if none or the window ended)."""
+        now = time.time() if now is None else now
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(throttles_table.c.count, throttles_table.c.until).where(
+                    throttles_table.c.key == key[:KEY_LENGTH]
+                )
+            ).one_or_none()
+        return 0 if row is None or row.until <= now else int(row[0])
