@@ -106,14 +106,15 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 def get_site(request: Request) -> Site:
     """The origin passkeys are bound to: ``BOARDPLAY_WEB_ORIGIN`` as the operator set it, never
     the request's ``Host`` header (which the visitor writes). Unset, only a server listening on
-    loopback has one, ``http://localhost:<its port>``; a public server without it answers 503."""
+    loopback has one, ``http://localhost:<its port>``; a public server without it answers 409
+    (passkeys are off there until its operator sets the origin)."""
     origin: str | None = request.app.state.origin
     if origin:
         return Site(origin)
     host, port = request.scope.get("server") or ("", None)
     if host not in LOOPBACK_HOSTS:
         raise ApiError(
-            503,
+            409,
             "origin_unset",
             "passkeys are off: this server's operator has not set BOARDPLAY_WEB_ORIGIN (the "
             "address players reach the site at), which passkeys are bound to",
