@@ -29,6 +29,10 @@ def env_of(database: str, **extra: str) -> dict[str, str]:
         "BOARDPLAY_DATABASE_URL": database,
         "BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE",
         "BOARDPLAY_WEB_AI_WORKERS": "2",
+        # Mail on, to a relay that never answers: confirmations are queued, and counted.
+        "BOARDPLAY_WEB_SMTP_URL": f"smtp://127.0.0.1:{ds.free_port()}",
+        "BOARDPLAY_WEB_MAIL_FROM": "boardplay@play.example.org",
+        "BOARDPLAY_WEB_ORIGIN": "https://play.example.org",
         "PYTHONPATH": str(HERE),
         **extra,
     }
@@ -222,6 +226,24 @@ def test_a_burst_of_seeks_stores_three(pair: list[str]) -> None:
     body = {"game": "tiny", "clock": {"days": 1}}
     found = codes(at_once([("POST", f"{pair[i % 2]}/api/seeks", body, me) for i in range(12)]))
     assert found.get(201, 0) == 3, found
+
+
+def test_a_burst_of_games_from_one_address_makes_its_hours_share(pair: list[str]) -> None:
+    maker = visitor()
+    body = {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "hotseat"}]}
+    found = codes(at_once([("POST", f"{pair[i % 2]}/api/games", body, maker) for i in range(40)]))
+    assert found == {201: 30, 429: 10}, found
+
+
+def test_a_burst_of_confirmation_mails_to_one_address_sends_three(pair: list[str]) -> None:
+    crowd = [signed_up(pair[0], f"Mailer{i}", visitor()) for i in range(6)]
+    body = {"address": "victim@example.org"}
+    answers = at_once(
+        [("PUT", f"{pair[i % 2]}/api/account/email", body, h) for i, h in enumerate(crowd)]
+    )
+    sent = [a for a in answers if a.status_code == 200 and a.json()["sent"]]
+    refused = [a for a in answers if a.status_code == 429]
+    assert len(sent) == 3 and len(refused) == 3, codes(answers)
 
 
 def test_many_addresses_of_ai_only_games_leave_a_visitor_instant_ai(single: list[str]) -> None:
