@@ -54,6 +54,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
   if (!response.ok) {
     const error = new Error(data?.error?.message || t("error.request", { status: response.status }));
     error.status = response.status;
+    error.code = data?.error?.code; // the page words the refusals it knows in its own language
     throw error;
   }
   return data;

@@ -43,8 +43,17 @@ async function usePasskey() {
   return api("/api/account/passkeys/signin/finish", { method: "POST", body: { ceremony: begun.ceremony, credential: credential.toJSON() } });
 }
 
-// Why a sign-in, a passkey or a change failed, in words (a closed passkey prompt is no error).
-const reason = (e) => (e.name === "NotAllowedError" ? t("account.passkeyCancelled") : e.message);
+// Why a sign-in, a passkey or a change failed, in words (a closed passkey prompt is no error):
+// the refusals a newcomer meets in the page's language, the others as the server says them.
+const KNOWN = {
+  wrong_credentials: "account.wrongCredentials",
+  signin_throttled: "account.throttled",
+  too_many_signups: "account.tooManySignups",
+  name_taken: "account.nameTaken",
+  name_reserved: "account.nameReserved",
+};
+const reason = (e, name = "") => (e.name === "NotAllowedError" ? t("account.passkeyCancelled")
+  : KNOWN[e.code] ? t(KNOWN[e.code], { name }) : e.message);
 
 // A button whose work may fail: the server's (or the browser's) reason is shown, nothing else:
 // on `line` (the form's own error line) if given, else in the toast.
@@ -82,7 +91,7 @@ export async function signInPage(main) {
   signIn.addEventListener("submit", async (event) => {
     event.preventDefault();
     signInError.clear();
-    try { await signedIn(await api("/api/account/signin", { method: "POST", body: { name: name.value.trim(), password: password.value } })); } catch (e) { signInError.show(e.message); }
+    try { await signedIn(await api("/api/account/signin", { method: "POST", body: { name: name.value.trim(), password: password.value } })); } catch (e) { signInError.show(reason(e)); }
   });
   const signUp = h("form", { class: "panel", id: "signup-form" },
     h("h2", {}, t("account.signUpTitle")),
@@ -91,7 +100,7 @@ export async function signInPage(main) {
     h("p", { class: "muted small" }, t("account.nameRule")),
     passkeysWork() ? h("p", {}, action({ id: "signup-passkey", class: "primary" }, t("account.signUpPasskey"), async () => {
       if (!newName.reportValidity()) return;
-      await signedIn(await createPasskey(newName.value.trim()));
+      try { await signedIn(await createPasskey(newName.value.trim())); } catch (e) { signUpError.show(reason(e, newName.value.trim())); }
     }, signUpError)) : noPasskeys,
     h("p", { class: "muted" }, t("account.orPasswordNew")),
     h("p", {}, h("label", {}, `${t("account.password")} `, newPassword)),
@@ -100,7 +109,7 @@ export async function signInPage(main) {
   signUp.addEventListener("submit", async (event) => {
     event.preventDefault();
     signUpError.clear();
-    try { await signedIn(await api("/api/account/signup", { method: "POST", body: { name: newName.value.trim(), password: newPassword.value } })); } catch (e) { signUpError.show(e.message); }
+    try { await signedIn(await api("/api/account/signup", { method: "POST", body: { name: newName.value.trim(), password: newPassword.value } })); } catch (e) { signUpError.show(reason(e, newName.value.trim())); }
   });
   main.append(h("div", { class: "columns" }, signIn, signUp));
 }

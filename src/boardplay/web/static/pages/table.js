@@ -41,7 +41,6 @@ export function tableControls(client, id) {
     if (offered && mine.includes(offered.by) && !game.draw_offer && !game.terminal && !withdrawing && (game.resigned || []).length === (was.resigned || []).length) declinedAt = game.ply;
     if (!game.draw_offer) withdrawing = false;
     if (declinedAt !== null && (declinedAt !== game.ply || game.draw_offer || game.terminal)) declinedAt = null;
-    if (declinedAt !== null) notice.append(h("p", { class: "draw-declined", id: "draw-declined" }, t("table.drawDeclined")));
     if (seated && !game.terminal && !game.broken) {
       controls.append(h("button", { type: "button", id: "resign", onclick: () => {
         if (confirm(t("table.resignConfirm"))) client.resign().catch(fail);
@@ -49,6 +48,8 @@ export function tableControls(client, id) {
       if (!game.can_draw) controls.append(h("span", { class: "muted", id: "no-draw" }, t("table.noDraw")));
       else if (!game.draw_offer) controls.append(h("button", { type: "button", id: "offer-draw", onclick: () => client.draw("offer").catch(fail) }, t("table.offerDraw")));
     }
+    // Said beside the button that made the offer (on a phone, far below the board's notices).
+    if (declinedAt !== null) controls.append(h("p", { class: "draw-declined", id: "draw-declined" }, t("table.drawDeclined")));
     const offer = game.draw_offer;
     if (offer && !game.terminal) {
       const mine = (game.your_seats || []).includes(offer.by);
