@@ -37,8 +37,8 @@ import numpy as np
 from gymnasium import spaces
 
 from boardplay.adapters import utilities, utility_range
+from boardplay.adapters.arrays import action_mask, observe_tensor, resolve_game
 from boardplay.adapters.opponents import League, Member, agent_for, check_league, check_member
-from boardplay.adapters.pettingzoo import action_mask, observe_tensor, resolve_game
 from boardplay.ai.agents import Agent
 from boardplay.core.errors import IllegalActionError, OptionError
 from boardplay.core.game import Game, State, sample_chance

@@ -20,6 +20,7 @@ import copy
 
 import numpy as np
 
+from boardplay.adapters.arrays import action_mask, observe_tensor
 from boardplay.ai.agents import Agent
 from boardplay.ai.league import League, Member, Policy
 from boardplay.ai.specs import make_agent
@@ -39,8 +40,6 @@ class CallableAgent:
         self.actions = game.num_distinct_actions
 
     def step(self, state: State) -> int:
-        from boardplay.adapters.pettingzoo import action_mask, observe_tensor
-
         seat = state.current_player()
         obs = observe_tensor(state, seat)
         mask = action_mask(state, seat)

@@ -35,44 +35,16 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from boardplay.adapters import utilities
+from boardplay.adapters.arrays import action_mask, observe_tensor, resolve_game
 from boardplay.core.errors import IllegalActionError, OptionError
 from boardplay.core.game import Game, State, sample_chance
-from boardplay.core.registry import available, canonical_name, load
-
-
-def resolve_game(game: str | Game, options: dict[str, Any]) -> Game:
-    """A boardplay Game from a name / game string plus options, or a Game as it is."""
-    if isinstance(game, Game):
-        if options:
-            raise TypeError("give options either in the Game or as keywords, not both")
-        return game
-    return load(game, **options)
+from boardplay.core.registry import available, canonical_name
 
 
 def observation_space(game: Game) -> spaces.Box:
     """The Box of one observation tensor. The engines document their value ranges per feature
     (docs/observations.md); the Box is unbounded so that no valid observation falls outside."""
     return spaces.Box(low=-np.inf, high=np.inf, shape=game.observation_shape(), dtype=np.float32)
-
-
-def observe_tensor(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """``seat``'s observation as a float32 array: written by the compiled kernel straight into
-    the array when the game has one (no Python list of thousands of floats in between)."""
-    shape = state.game.observation_shape()
-    kernel = state.kernel
-    if kernel is not None and kernel.observation_size:
-        out = np.empty(kernel.observation_size, dtype=np.float32)
-        kernel.observe(seat, out)
-        return out.reshape(shape)
-    return np.asarray(state.observation_tensor(seat), dtype=np.float32).reshape(shape)
-
-
-def action_mask(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
-    """0/1 int8 mask over the game's action space; zeros unless ``seat`` is to act."""
-    mask = np.zeros(state.game.num_distinct_actions, dtype=np.int8)
-    if state.current_player() == seat:
-        mask[state.legal_actions()] = 1
-    return mask
 
 
 class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
