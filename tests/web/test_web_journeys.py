@@ -236,7 +236,8 @@ def test_a_seek_from_a_desktop_is_taken_on_a_phone_and_the_result_speaks_to_each
     visits: Any, site: str
 ) -> None:
     """Haru (desktop) posts a rated 3+2 seek from the lobby's own menus; Kenji (phone, touch)
-    sees it, reloads, still sees it, and plays it: both are at the board at once. They move,
+    sees it, reloads, still sees it, and plays it: both are at the board at once (Haru's second
+    tab too). They move,
     Kenji resigns, and each reads the result as theirs, with the rating it moved."""
     haru, kenji = Player(site, "Haru"), Player(site, "Kenji")
     desk = visits(haru)
@@ -252,6 +253,8 @@ def test_a_seek_from_a_desktop_is_taken_on_a_phone_and_the_result_speaks_to_each
     assert "posted" in lobby.inner_text("#note") and lobby.is_hidden("#toast")
     mine = lobby.wait_for_selector("#seek-list tr[data-seek] .cancel-seek")
     desk.shot("seek-posted-desktop")
+    # A second tab of Haru's, on another page: it too goes to the game when the seek is taken.
+    other_tab = desk.open("#/ratings", desk.tab())
     seek_id = haru.api.get("/api/seeks").json()["seeks"][0]["id"]
     row = f"#seek-list tr[data-seek='{seek_id}']"
     phone = visits(kenji, phone=True)
@@ -269,7 +272,8 @@ def test_a_seek_from_a_desktop_is_taken_on_a_phone_and_the_result_speaks_to_each
     page.evaluate("window.scrollTo(0, 300)")
     page.locator(f"{row} .accept-seek").tap()
     gid = at_game(page)
-    assert at_game(lobby) == gid and mine is not None
+    assert at_game(lobby) == gid and at_game(other_tab) == gid and mine is not None
+    other_tab.close()
     assert page.evaluate("scrollY") == 0, "the game opened mid-page"
     # Names on the phone's clocks are whole, not cut to "Kenj…".
     page.wait_for_selector("#clocks .clock-name")
@@ -492,3 +496,30 @@ def test_a_quick_game_pairs_two_players_on_two_server_processes(
     finally:
         first.close()
         second.close()
+
+
+def test_the_lobby_comes_back_by_itself_after_the_connection_drops(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The server goes away under an open lobby (a network drop, a restart) and comes back: the
+    page says it is connecting, then shows a seek posted after the return without a reload."""
+    port = free_port()
+    base = f"http://localhost:{port}"
+    process = serve(tmp_path / "web.sqlite3", port, QUIET)
+    player = Player(base, "Back")
+    visit = Visit(browser, base)
+    try:
+        page = visit.open()
+        page.wait_for_selector("#no-seeks")
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+        page.wait_for_function(
+            "() => document.querySelector('#no-seeks')?.textContent.startsWith('Connecting')"
+        )
+        process = serve(tmp_path / "web.sqlite3", port, QUIET)
+        seek = player.api.post("/api/seeks", json={"game": "proteus"}).json()["seek"]
+        page.wait_for_selector(f"#seek-list tr[data-seek='{seek['id']}']", timeout=15_000)
+    finally:
+        visit.close()
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
