@@ -10,8 +10,10 @@ sampled per episode, and frozen snapshots of the learner (docs/adapters.md, "Sel
   ``"policy(potlatch-ppo)"``) is built with ``boardplay.ai.specs.make_agent``.
 - A **League** holds members of either kind and draws one per episode (uniformly, or by
   weights); ``League.add`` grows it, dropping the oldest snapshot past ``keep``.
-- ``snapshot(policy)`` is a deep copy: training the learner afterwards does not change it (a
-  torch module is also put in eval mode with gradients off).
+- ``snapshot(policy)`` is a frozen copy: training the learner afterwards does not change it. A
+  Stable-Baselines3 model or policy (or a wrapper holding a model) becomes a ``FrozenPolicy``
+  (``boardplay.adapters.frozen``) that plays its best legal action; anything else is deep-copied,
+  a torch module put in eval mode with gradients off.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import copy
 import numpy as np
 
 from boardplay.adapters.arrays import action_mask, observe_tensor
+from boardplay.adapters.frozen import FrozenPolicy, sb3_policy_of
 from boardplay.ai.agents import Agent
 from boardplay.ai.league import League, Member, Policy
 from boardplay.ai.specs import make_agent
@@ -86,12 +89,40 @@ def check_league(league: League, game: Game) -> League:
     return league
 
 
-__all__ = ["CallableAgent", "League", "Member", "Policy", "agent_for", "check_member", "snapshot"]
+__all__ = [
+    "CallableAgent",
+    "FrozenPolicy",
+    "League",
+    "Member",
+    "Policy",
+    "agent_for",
+    "check_member",
+    "snapshot",
+]
 
 
 def snapshot(policy: Policy) -> Policy:
-    """A frozen copy of ``policy``: later training of the original does not reach it."""
-    frozen = copy.deepcopy(policy)
+    """A frozen copy of ``policy``: later training of the original does not reach it.
+
+    A Stable-Baselines3 model or policy becomes a ``FrozenPolicy`` (its network rebuilt and its
+    weights copied; it plays the best legal action, batched); an object holding SB3 models in its
+    attributes (a wrapper around the learner) is copied with a frozen policy in each model's
+    place; anything else is deep-copied, a torch module put in eval mode with gradients off."""
+    sb3 = sb3_policy_of(policy)
+    if sb3 is not None:
+        return FrozenPolicy(sb3)
+    memo: dict[int, object] = {}
+    for value in getattr(policy, "__dict__", {}).values():
+        held = sb3_policy_of(value)
+        if held is not None:
+            memo[id(value)] = FrozenPolicy(held)
+    try:
+        frozen = copy.deepcopy(policy, memo)
+    except (TypeError, RuntimeError) as error:
+        raise OptionError(
+            f"snapshot cannot copy {type(policy).__name__}: {error}. Give it the learner itself "
+            "(an SB3 model or model.policy, a torch module, a PolicyNet) or an object holding it"
+        ) from error
     if hasattr(frozen, "eval") and hasattr(frozen, "parameters"):  # a torch module
         frozen.eval()
         for parameter in frozen.parameters():
