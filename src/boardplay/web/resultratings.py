@@ -1,5 +1,6 @@
 """What a finished rated game did to its players' ratings, for its result ("You won · +12"): read
-from the rating history the settling wrote (``ratingstore.py``), so it is the same on every
+from the rating history the settling wrote (``ratingstore.py``: each row's ``change``, or for a
+row settled before it kept one, its rating less the one before), so it is the same on every
 process and after a restart. A game is rated a moment after its end (``Hub.settle_ratings``), so
 until then the answer is that it is not settled yet."""
 
@@ -28,13 +29,16 @@ def changes_of(store: RatingStore, game_id: str) -> dict[int, tuple[float, float
         .limit(1)
         .scalar_subquery()
     )
-    query = sa.select(history_table.c.account_id, history_table.c.rating, before).where(
-        history_table.c.game_id == game_id
-    )
+    query = sa.select(
+        history_table.c.account_id, history_table.c.rating, history_table.c.change, before
+    ).where(history_table.c.game_id == game_id)
     with store.reader.connect() as conn:
         if conn.execute(settled).first() is None:
             return None
         return {
-            int(account): (after, after - (NEW_RATING if prior is None else prior))
-            for account, after, prior in conn.execute(query)
+            int(account): (
+                after,
+                change if change is not None else after - (NEW_RATING if prior is None else prior),
+            )
+            for account, after, change, prior in conn.execute(query)
         }
