@@ -10,7 +10,8 @@ turn's end, and ten times the simulations lost to one time.
 
 The positions come from seeded self-play games of a small search, 2, 3 and 4 players; from each
 one the active seat completes its turn greedily (each action the one the evaluation rates best
-for it) until the next turn starts."""
+for it) until the next turn starts (a turn that ends the game is left out: its result is no
+evaluation)."""
 
 from __future__ import annotations
 
@@ -82,8 +83,11 @@ def test_finishing_its_own_turn_never_lowers_a_seats_evaluation(text: str) -> No
     drifts: dict[str, list[float]] = {}
     for state in _own_turn_positions(text, games=4):
         seat = state.active
+        completed = _completed(state, seat, evaluate)
+        if completed.is_terminal():
+            continue  # the result, not an evaluation: nothing to hold it to
         before = evaluate(state)[seat]
-        after = evaluate(_completed(state, seat, evaluate))[seat]
+        after = evaluate(completed)[seat]
         drifts.setdefault(STAGE_NAMES[state.stage], []).append(after - before)
         if state.stage in FREE_TO_END:
             assert after >= before - 1e-12, (
@@ -94,3 +98,52 @@ def test_finishing_its_own_turn_never_lowers_a_seats_evaluation(text: str) -> No
     assert len(free) >= 100
     every = [d for values in drifts.values() for d in values]
     assert statistics.fmean(every) >= 0.0, {k: statistics.fmean(v) for k, v in drifts.items()}
+
+
+def _turn_start_values(text: str, games: int) -> list[tuple[int, list[float]]]:
+    """The mover and every seat's evaluation at each turn's start (its first decision at stage
+    ``MAIN``), in order, along ``games`` self-play games of ``mcts(iterations=100)``; ``None``
+    between games."""
+    game = boardplay.load(text)
+    evaluate = heuristics_for(game).evaluate
+    starts: list[tuple[int, list[float]]] = []
+    for g in range(games):
+        rng = random.Random(g)
+        agents = [
+            make_agent("mcts(iterations=100)", game, 100 * g + p) for p in range(game.num_players)
+        ]
+        state = cast(MontanaState, game.new_initial_state())
+        turn = -1
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = sample_chance(state, rng)
+            else:
+                if state.stage == Stage.MAIN and state.turn_number != turn:
+                    turn = state.turn_number
+                    starts.append((100 * g + state.active, evaluate(state)))
+                action = agents[state.current_player()].step(state)
+            state.apply_action(action)
+            for agent in agents:
+                agent.inform(action)
+    return starts
+
+
+@pytest.mark.parametrize("text", ["montana(players=3)", "montana(players=4)"])
+def test_a_seats_evaluation_does_not_sink_while_the_others_take_their_turns(text: str) -> None:
+    """From a turn's start, the mover's evaluation at the next turns' starts: after its own main
+    action the tempo passes on, and as each other seat takes its turn its gain is matched by the
+    tempo coming nearer to every seat still waiting, so the mover's mean change k turns later is
+    no worse than one turn later. With the whole tempo on the next seat alone (before issue 50's
+    shares) the mover sank by a further tempo's share of win chance per turn the others took."""
+    players = boardplay.load(text).num_players
+    starts = _turn_start_values(text, games=6)
+    change: dict[int, list[float]] = {}
+    for i, (key, values) in enumerate(starts):
+        seat = key % 100
+        for k in range(1, players):
+            if i + k < len(starts) and starts[i + k][0] // 100 == key // 100:
+                change.setdefault(k, []).append(starts[i + k][1][seat] - values[seat])
+    means = {k: statistics.fmean(v) for k, v in change.items()}
+    assert all(len(v) >= 200 for v in change.values())
+    for k in range(2, players):
+        assert means[k] >= means[1] - 0.01, means

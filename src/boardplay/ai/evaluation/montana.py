@@ -53,10 +53,12 @@ TERMS = (
 )
 """The terms of a seat's strength, in the order of ``terms``: settlements placed; settlements
 the goods in hand pay for (``readiness``); the share of the next site's cost in hand; goods;
-silver; workers; cattle plus canteens; 1 for the tempo, the player whose main action comes
-next (the kernel's ``next_main_seat``: the active player until it takes its main action, then
-the next player, also while the rest of the active player's turn is played); then six of those
-times the share of the game left.
+silver; workers; cattle plus canteens; the player's share of the tempo (``tempo_share``: 1
+for the player whose main action comes next, the kernel's ``next_main_seat``, which is the
+active player until it takes its main action, then the next player, also while the rest of the
+active player's turn is played; with three or four players less by an equal step for each turn
+a player waits, 0 for the player who has just taken its own); then six of those times the
+share of the game left.
 
 Search leaves lie at different points of the turn order, and the tempo keeps a line in which
 the opponent has not yet acted from looking better than one in which it has. It passes with the
@@ -65,7 +67,10 @@ position after the main action and before the turn's end (the recruit's push and
 production's right part, the end of the turn) had no tempo anywhere and rated its mover about
 0.4 settlements above the turn's end it leads to. The search then preferred the moves whose own
 turn went on longest, and did so more the deeper it searched: ten times the simulations lost
-(docs/journal/ai.md, "Montana: tempo passes with the main action")."""
+(docs/journal/ai.md, "Montana: tempo passes with the main action"). With three or four players
+the whole tempo on the next player alone made every other waiting player's evaluation jump when
+a turn passed, so a leaf one turn deep rated its mover above one two or three turns deep; the
+shares make each turn's gain and the tempo coming nearer to everyone else match."""
 
 DEFAULT_WEIGHTS = "fitted"
 """The set the game's evaluation uses when a spec names none: ``fitted`` (refitted from
@@ -144,6 +149,15 @@ def strength(held: Holdings, goods: list[int], sites: list[tuple[int, ...]], tot
     )
 
 
+def tempo_share(seat: int, tempo: int, players: int) -> float:
+    """``seat``'s share of the tempo when ``tempo`` is the seat whose main action comes next: 1
+    for that seat, then less by ``1 / (players - 1)`` per turn a seat waits for its main action,
+    0 for the seat that has just taken its own (with two players: 1 and 0). A main action moves
+    every seat one step nearer, and the mover from 1 to 0; when the action gains the mover
+    ``players / (players - 1)`` times the tempo weight, everyone's evaluation stays put."""
+    return (players - 1 - (seat - tempo) % players) / (players - 1)
+
+
 def phase_left(features: Sequence[float], players: int) -> float:
     """The share of the game left: the fewest settlements any player has left, out of all (the
     first player to place every settlement triggers the end)."""
@@ -173,7 +187,8 @@ def terms(
             f[CATTLE] + f[CANTEENS],
         ]
         early = [base[0], base[1], base[3], base[4], base[5], base[6]]
-        rows.append([*base, 1.0 if p == tempo else 0.0, *(phase * x for x in early)])
+        share = tempo_share(p, tempo, players) if tempo >= 0 else 0.0
+        rows.append([*base, share, *(phase * x for x in early)])
     return rows
 
 
@@ -231,7 +246,8 @@ def evaluation(name: str) -> Evaluation:
             values.append(value)
         seat = int(features[NEXT_MAIN_SEAT])
         if seat >= 0:
-            values[seat] += tempo
+            for p in range(n):
+                values[p] += tempo * tempo_share(p, seat, n)
         return softmax(values, t)
 
     return evaluate

@@ -11,6 +11,11 @@ from boardplay.games.montana.layout cimport (
 from boardplay.ai.evaluation import montana, weightsets
 
 
+cdef inline double tempo_share(int p, int tempo, int n) noexcept:
+    """``montana.tempo_share`` in C."""
+    return <double>(n - 1 - (p - tempo + n) % n) / (n - 1)
+
+
 cdef class MontanaEvaluation(LeafEvaluation):
     """``ai/evaluation/montana.py`` in C, with the named weight set (default: the module's)."""
 
@@ -30,7 +35,7 @@ cdef class MontanaEvaluation(LeafEvaluation):
         cdef int goods = F_GOODS, silver = F_SILVER
         cdef int workers = F_WORKERS, cattle = F_CATTLE
         cdef int canteens = F_CANTEENS
-        cdef int p, tempo
+        cdef int p, tempo, n = self.players
         cdef double value, placed
         cdef double phase = self.features[left]
         for p in range(1, self.players):
@@ -51,5 +56,6 @@ cdef class MontanaEvaluation(LeafEvaluation):
             self.strength[p] = value
         tempo = <int>self.features[<int>F_NEXT_MAIN_SEAT]
         if tempo >= 0:
-            self.strength[tempo] += w[8]
+            for p in range(n):
+                self.strength[p] += w[8] * tempo_share(p, tempo, n)
         return w[0]
