@@ -16,6 +16,8 @@ import pytest
 from accountcalls import RAPID
 from browsing import SCREENSHOTS, click_a_move, status, wait_turn
 
+from boardplay.web.rated import RATED_MIN_TURNS
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
@@ -94,16 +96,29 @@ def sign_up_with_password(page: Any, base: str, name: str, password: str) -> Non
     signed_in_as(page, name)
 
 
-def play_until_both_moved(*pages: Any) -> None:
-    """Click moves for whichever page is to move until each has made one."""
+def turns_of(view: dict[str, Any]) -> list[int]:
+    """The turns each seat has played (runs of its own moves; chance steps do not break one)."""
+    turns = [0] * len(view["seats"])
+    last = None
+    for move in view["moves"]:
+        if move["player"] < 0:
+            continue
+        if move["player"] != last:
+            turns[move["player"]] += 1
+        last = move["player"]
+    return turns
+
+
+def play_until_each_played(base: str, game_id: str, *pages: Any) -> None:
+    """Click moves for whichever page is to move until each seat has played the turns a
+    resignation needs to be rated (``rated.RATED_MIN_TURNS``)."""
     rng = random.Random(7)
     for page in pages:
         page.evaluate("document.querySelector('#tutorial-skip')?.click()")
-    moved: set[int] = set()
-    deadline = time.monotonic() + 90
-    while len(moved) < len(pages):
-        assert time.monotonic() < deadline, "the players did not both get to move"
-        for number, page in enumerate(pages):
+    deadline = time.monotonic() + 120
+    while min(turns_of(httpx.get(f"{base}/api/games/{game_id}").json())) < RATED_MIN_TURNS:
+        assert time.monotonic() < deadline, "the players did not get to play their turns"
+        for page in pages:
             seen = status(page)
             if seen.get("yours") == "1" and seen.get("terminal") != "1":
                 click_a_move(page, rng)
@@ -111,7 +126,6 @@ def play_until_both_moved(*pages: Any) -> None:
                     "ply => document.querySelector('#status').dataset.ply !== ply",
                     arg=seen["ply"],
                 )
-                moved.add(number)
         time.sleep(0.1)
 
 
@@ -170,8 +184,9 @@ def test_two_players_find_each_other_through_a_seek_and_their_rated_game_reaches
             "() => document.querySelectorAll('#seats li[data-here=\"true\"]').length === 2"
         )
     assert hana.page.locator("#seek-list").count() == 0  # the seek is gone with the lobby
-    # Both have made a move (a game nobody played is not rated), then Kenji resigns.
-    play_until_both_moved(hana.page, kenji.page)
+    # Both have played their first turns (a resignation before them is not rated), then Kenji
+    # resigns.
+    play_until_each_played(base, game_id, hana.page, kenji.page)
     kenji.page.click("#resign")
     kenji.page.wait_for_function("() => document.querySelector('#status').dataset.terminal === '1'")
     for page, name in ((hana.page, "Haru"), (kenji.page, "Kenji")):
@@ -265,7 +280,8 @@ def seeded_rated_games(base: str) -> None:
 
 
 def rated_proteus(sora: httpx.Client, riku: httpx.Client, loser: int) -> None:
-    """A rated Proteus game: a move each, then seat ``loser`` resigns."""
+    """A rated Proteus game: the turns a resignation needs to be rated, then seat ``loser``
+    resigns."""
     seats = [{"kind": "me"}, {"kind": "open"}]
     made = sora.post(
         "/api/games", json={"game": "proteus", "seats": seats, "rated": True, "clock": RAPID}
@@ -273,14 +289,16 @@ def rated_proteus(sora: httpx.Client, riku: httpx.Client, loser: int) -> None:
     joined = riku.post(f"/api/games/{made['id']}/join", json={"seat": 1}).json()
     tokens = {0: made["token"], 1: joined["token"]}
     view = joined["game"]
-    for _ in range(2):
+    rng = random.Random(loser)
+    while min(turns_of(view)) < RATED_MIN_TURNS:
         seat = view["current_player"]
-        move = view["legal"][0]["id"]
+        move = rng.choice(view["legal"])["id"]
         view = sora.post(
             f"/api/games/{made['id']}/actions",
             json={"action": move, "ply": view["ply"]},
             headers={"Authorization": f"Bearer {tokens[seat]}"},
         ).json()["game"]
+        assert view["status"] == "active", "the game ended before the turns a rating needs"
     resigned = sora.post(
         f"/api/games/{made['id']}/resign",
         json={},
