@@ -2,10 +2,13 @@
 values), how long their games are (the whole distribution, not a mean), and whether two
 variants differ (a test with its p-value, not overlapping intervals read by eye).
 
-The tests are SciPy's: the first mover's results (win, shared result, loss) of two variants as
-a contingency table (chi-square, or Fisher's exact test on a 2 x 2 table with small counts), and
-the game lengths by the Mann-Whitney U test. "Differ at the 5% level" means either p-value is
-below 0.05, each test taken alone: with many variants some will by chance.
+The tests are SciPy's, each a question of its own: the first mover's wins against its losses
+(the games it won or lost outright; draws and shared results count in neither), the draws (games
+without a sole winner) against the decisive games, each a 2 x 2 table of the two variants
+(chi-square, or Fisher's exact test with small counts), and the game lengths by the Mann-Whitney
+U test. So a change in draws reads as a change in draws, not in the first mover's chances.
+"Differ at the 5% level" means a p-value below 0.05, each test taken alone: with many variants
+some will by chance.
 """
 
 from __future__ import annotations
@@ -85,30 +88,53 @@ def first_mover_outcomes(results: Sequence[GameResult]) -> list[int]:
     return counts
 
 
-def compare(base: Sequence[GameResult], other: Sequence[GameResult]) -> dict[str, Any]:
-    """Do two variants differ? The first mover's outcomes and the lengths, each tested."""
+def decisive(results: Sequence[GameResult]) -> int:
+    """The games one player won outright (the others are draws or shared results)."""
+    return sum(1 for r in results if max(r.returns) >= 1.0 - 1e-9)
+
+
+def _two_by_two(table: np.ndarray[Any, Any]) -> tuple[float, str]:
+    """The p-value of a 2 x 2 table of counts (two variants by two outcomes), and its test:
+    Fisher's exact test where a count is small, else chi-square."""
     from scipy import stats
 
-    table = np.array([first_mover_outcomes(base), first_mover_outcomes(other)])
-    table = table[:, table.sum(axis=0) > 0]  # an outcome neither variant had says nothing
-    if table.shape[1] < 2 or min(table.sum(axis=1)) == 0:
-        outcome_p, outcome_test = 1.0, "none (one outcome only)"
-    elif table.shape == (2, 2) and table.min() < 5:
-        outcome_p, outcome_test = float(stats.fisher_exact(table).pvalue), "Fisher exact"
-    else:
-        outcome_p, outcome_test = float(stats.chi2_contingency(table).pvalue), "chi-square"
+    if min(table.sum(axis=0)) == 0 or min(table.sum(axis=1)) == 0:
+        return 1.0, "none (one outcome only)"
+    if table.min() < 5:
+        return float(stats.fisher_exact(table).pvalue), "Fisher exact"
+    return float(stats.chi2_contingency(table).pvalue), "chi-square"
+
+
+def compare(base: Sequence[GameResult], other: Sequence[GameResult]) -> dict[str, Any]:
+    """Do two variants differ? Three questions, each tested alone: the first mover's wins
+    against its losses (games it won or lost outright: a draw or shared result is neither), the
+    share of games without a sole winner (draws), and the lengths. ``differing`` names the
+    questions whose p-value is below ``LEVEL``."""
+    from scipy import stats
+
+    first = np.array([first_mover_outcomes(base)[::2], first_mover_outcomes(other)[::2]])
+    first_p, first_test = _two_by_two(first)
+    draws = np.array(
+        [[len(rs) - decisive(rs), decisive(rs)] for rs in (base, other)], dtype=np.int64
+    )
+    draws_p, draws_test = _two_by_two(draws)
     a = [r.length for r in base]
     b = [r.length for r in other]
     if len(set(a) | set(b)) < 2:
         length_p = 1.0
     else:
         length_p = float(stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    ps = {"first_mover": first_p, "draws": draws_p, "length": length_p}
+    differing = [name for name, p in ps.items() if p < LEVEL]
     return {
-        "first_mover_p": round(outcome_p, 4),
-        "first_mover_test": outcome_test,
+        "first_mover_p": round(first_p, 4),
+        "first_mover_test": first_test,
+        "draws_p": round(draws_p, 4),
+        "draws_test": draws_test,
         "length_p": round(length_p, 4),
         "length_test": "Mann-Whitney U",
-        "differ": outcome_p < LEVEL or length_p < LEVEL,
+        "differing": differing,
+        "differ": bool(differing),
     }
 
 
@@ -118,15 +144,16 @@ def p_value(p: float) -> str:
 
 
 def verdict(test: dict[str, Any]) -> str:
-    """The words of one comparison."""
-    parts = []
-    if test["first_mover_p"] < LEVEL:
-        parts.append(f"first-mover results differ ({p_value(test['first_mover_p'])})")
-    if test["length_p"] < LEVEL:
-        parts.append(f"lengths differ ({p_value(test['length_p'])})")
+    """The words of one comparison: what differs, each with its p-value."""
+    words = {
+        "first_mover": "the first mover's wins against losses differ",
+        "draws": "draw rates differ",
+        "length": "lengths differ",
+    }
+    parts = [f"{words[name]} ({p_value(test[name + '_p'])})" for name in test["differing"]]
     if not parts:
         return (
             f"no difference at the 5% level (first mover {p_value(test['first_mover_p'])}, "
-            f"length {p_value(test['length_p'])})"
+            f"draws {p_value(test['draws_p'])}, length {p_value(test['length_p'])})"
         )
     return "differ at the 5% level: " + "; ".join(parts)

@@ -1,21 +1,27 @@
 """``boardplay analyze GAME``: a balance study (seat advantage, effect of each rules option)
-under strong self-play, written as ``docs/analysis/<game name>.md`` with its plots beside it
-(``docs/analysis/montana.md``, whatever options the study varied).
+under strong self-play, written as ``<game name>.md`` with its plots beside it into ``--out``
+(default ``analysis/`` under the current directory: ``analysis/montana.md``, whatever options
+the study varied). The report's header is the command that plays the study again.
 
 GAME may be a game string (``proteus(max_turns=100)``) and ``--option`` adds options: the study
 is then that one option set. ``--sweep option=v1,v2`` (repeatable) plays every combination of
 the swept values over those options and tests each variant against the first. A plain game
-name with neither studies the game's preset variants (``Game.study_axes``)."""
+name with neither studies the game's preset variants (``Game.study_axes``).
+
+The study needs the ``ai`` extra (NumPy, SciPy, matplotlib): without it, the command says so
+before it plays a game."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from boardplay.ai.analysis import Variant, run_study, variants_for, write_report
+from boardplay.ai.analysis import Variant, analyze_command, run_study, variants_for, write_report
 from boardplay.ai.specs import make_agent
 from boardplay.ai.variants import p_value, parse_sweep, sweep
 from boardplay.cli.common import (
@@ -44,6 +50,17 @@ COLUMNS = (
     N_("cut"),
 )
 
+NEEDS = ("numpy", "scipy", "matplotlib")
+"""What a study needs beyond the core (the ``ai`` extra): the tests and the plots."""
+
+# What two variants may differ in (``variants.compare``'s ``differing``), in the line's words.
+DIFFERING = {"first_mover": N_("first mover"), "draws": N_("draws"), "length": N_("length")}
+
+
+def missing_modules(names: tuple[str, ...] = NEEDS) -> list[str]:
+    """The modules of ``names`` that cannot be imported here."""
+    return [name for name in names if importlib.util.find_spec(name) is None]
+
 
 def register(app: typer.Typer) -> None:
     @app.command(
@@ -68,8 +85,11 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(0, help=_("Seed of the study.")),
         workers: int = workers_option(),
         out: Path = typer.Option(
-            Path("docs/analysis"),
-            help=_("Directory for the report (named after the game, .md) and its plots."),
+            Path("analysis"),
+            help=_(
+                "Directory for the report (named after the game, .md) and its plots "
+                "(default: analysis/ under the current directory)."
+            ),
         ),
         json_path: Path | None = typer.Option(
             None, "--json", help=_("Also write the numbers here.")
@@ -81,6 +101,13 @@ def register(app: typer.Typer) -> None:
         max_actions: int | None = max_actions_option(),
         ray: str | None = ray_option(),
     ) -> None:
+        missing = missing_modules()
+        if missing:  # before any game is played, not after all of them
+            raise fail(
+                _("boardplay analyze needs the ai extra ({missing} missing): {command}").format(
+                    missing=", ".join(missing), command=escape("pip install 'boardplay[ai]'")
+                )
+            )
         name, from_string = parse_game_string(game)
         name = canonical_name(name)
         pairs = parse_option_pairs(option)
@@ -115,6 +142,7 @@ def register(app: typer.Typer) -> None:
                 max_actions,
                 ray,
             )
+        study.command = analyze_command(game, option, sweeps, games, agent, seed, max_actions)
         data = study.to_json()
         title = _("{game}: {games} games per variant, {agent} in every seat")
         table = Table(title=title.format(game=name, games=games, agent=agent))
@@ -140,16 +168,22 @@ def register(app: typer.Typer) -> None:
         console.print(table)
         for test in data["tests"]:
             words = (
-                _("they differ at the 5% level")
+                _("they differ at the 5% level in: {what}").format(
+                    what=", ".join(_(DIFFERING[name]) for name in test["differing"])
+                )
                 if test["differ"]
                 else _("no difference at the 5% level")
             )
-            line = _("{variant} against {baseline}: first mover {first}, length {length}: {words}")
+            line = _(
+                "{variant} against {baseline}: first mover (wins against losses) {first}, "
+                "draws {draws}, length {length}: {words}"
+            )
             console.print(
                 line.format(
                     variant=test["variant"],
                     baseline=test["baseline"],
                     first=p_value(test["first_mover_p"]),
+                    draws=p_value(test["draws_p"]),
                     length=p_value(test["length_p"]),
                     words=words,
                 ),
