@@ -96,6 +96,50 @@ def sign_up_with_password(page: Any, base: str, name: str, password: str) -> Non
     signed_in_as(page, name)
 
 
+def test_after_signing_out_everywhere_a_browser_signed_in_again_gets_its_seat_back(
+    browsers: Any, server: str
+) -> None:
+    """Signing out everywhere ends every seat token of the account (issue 47), those this very
+    browser kept included: signed in again, its page finds its stored token ended and asks the
+    account for a new one, and the game goes on."""
+    base = local(server)
+    first = browsers()
+    sign_up_with_password(first.page, base, "Rin", "rin secret 1")
+    page = first.page
+    page.goto(f"{base}/#/")
+    page.select_option("#game-select", "proteus")
+    page.wait_for_function(
+        "() => document.querySelector('#seats')?.dataset.game === 'proteus'"
+        " && document.querySelectorAll('#seats .seat-row').length === 2"
+    )
+    page.click("#create")
+    page.wait_for_url("**/#/game/**")
+    game_id = page.url.rsplit("/", 1)[-1]
+    lost = browsers(PHONE)  # another device, from which the account signs out everywhere
+    lost.page.goto(f"{base}/#/signin")
+    lost.page.fill("#signin-name", "rin")
+    lost.page.fill("#signin-password", "rin secret 1")
+    lost.page.click("#signin-submit")
+    signed_in_as(lost.page, "Rin")
+    lost.page.goto(f"{base}/#/account")
+    lost.page.click("#signout-everywhere")
+    lost.page.wait_for_function(
+        "() => !document.querySelector('#account-link')?.textContent?.includes('Rin')"
+    )
+    page.goto(f"{base}/#/signin")
+    page.reload()  # the laptop's page comes back later: its session has ended
+    page.fill("#signin-name", "rin")
+    page.fill("#signin-password", "rin secret 1")
+    page.click("#signin-submit")
+    signed_in_as(page, "Rin")
+    page.goto(f"{base}/#/game/{game_id}")
+    page.evaluate("document.querySelector('#tutorial-skip')?.click()")
+    view = wait_turn(page)
+    assert view.get("yours") == "1"
+    click_a_move(page, random.Random(5))
+    page.wait_for_function("() => document.querySelector('#status').dataset.ply !== '0'")
+
+
 def turns_of(view: dict[str, Any]) -> list[int]:
     """The turns each seat has played (runs of its own moves; chance steps do not break one)."""
     turns = [0] * len(view["seats"])

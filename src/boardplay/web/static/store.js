@@ -17,6 +17,13 @@ export function rememberToken(id, token) {
   write("tokens", all);
 }
 
+// Forget a seat token that no longer holds its seat (the page asks the account for a new one).
+export function forgetToken(id) {
+  const all = read("tokens", {});
+  delete all[id];
+  write("tokens", all);
+}
+
 export function rememberInvites(id, invites) {
   const all = read("invites", {});
   all[id] = invites;

@@ -4,7 +4,7 @@
 import { h, clear } from "../dom.js";
 import { api, showError } from "../api.js";
 import { GameClient } from "../live.js";
-import { tokenFor, invitesFor, tutorialSeen, rememberToken } from "../store.js";
+import { tokenFor, invitesFor, tutorialSeen, rememberToken, forgetToken } from "../store.js";
 import { account, loadSession } from "../session.js";
 import { t, words, seatName } from "../text.js";
 import { chooser, notationToggle, endingOf } from "./parts.js";
@@ -33,14 +33,31 @@ async function accountToken(id) {
   return tokenFor(id);
 }
 
+// A token this browser kept may have ended since: the account signed out everywhere or changed
+// its password, which ends every seat token it had. The view then shows none of the account's
+// seats as this page's, though a seat of the game is the account's.
+function tokenEnded(view) {
+  const me = account();
+  return !!me && !(view.your_seats || []).length &&
+    (view.seats || []).some((seat) => seat.player && seat.name === me.name);
+}
+
 export async function gamePage(main, id, connection, { learn = false } = {}) {
   await loadSession();
-  const client = new GameClient(id, await accountToken(id), (state, message) => {
-    if (state === "error") showError(message);
-    else connection.textContent = t(`conn.${state}`);
-    if (state === "queued") showError(t("conn.queued")); // said where the player looks too
-  });
-  const first = await client.start();
+  const open = async () => {
+    const made = new GameClient(id, await accountToken(id), (state, message) => {
+      if (state === "error") showError(message);
+      else connection.textContent = t(`conn.${state}`);
+      if (state === "queued") showError(t("conn.queued")); // said where the player looks too
+    });
+    return [made, await made.start()];
+  };
+  let [client, first] = await open();
+  if (tokenFor(id) && tokenEnded(first)) { // ask the account for a new one
+    client.close();
+    forgetToken(id);
+    [client, first] = await open();
+  }
   clear(main);
   const control = new GamePlay(client, {
     ask: (move) => confirm(t("game.losingMove", { words: words(move) })),
