@@ -42,6 +42,10 @@ def test_a_rated_game_s_rating_changes_once_settled(registry_client: TestClient)
     # The winner's profile lists the game with the points it moved.
     recent = registry_client.get("/api/players/Hana").json()["recent"]
     assert [g["rating_change"] for g in recent if g["id"] == gid] == [by_seat[0]["change"]]
+    # So do both players' "My games" in the lobby.
+    for player, seat in ((hana, 0), (kenji, 1)):
+        mine = player.get("/api/account/games").json()["games"]
+        assert [g["rating_change"] for g in mine if g["id"] == gid] == [by_seat[seat]["change"]]
 
 
 def test_a_casual_game_moves_no_rating(registry_client: TestClient) -> None:

@@ -6,10 +6,16 @@ until then the answer is that it is not settled yet."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 import sqlalchemy as sa
 
+from boardplay.web import storage as st
 from boardplay.web.rating import NEW_RATING
 from boardplay.web.ratingstore import RatingStore, history_table, rated_games_table
+
+Runner = Callable[..., Awaitable[Any]]
 
 
 def changes_of(store: RatingStore, game_id: str) -> dict[int, tuple[float, float]] | None:
@@ -42,3 +48,35 @@ def changes_of(store: RatingStore, game_id: str) -> dict[int, tuple[float, float
             )
             for account, after, change, prior in conn.execute(query)
         }
+
+
+async def rating_changes(db: Runner, store: RatingStore, row: st.GameRow) -> dict[str, Any]:
+    """``rated``; ``settled`` once the result is rated (a moment after the end, on whichever
+    process sees it first); ``seats``: each rated seat's ``rating`` after the game and its
+    ``change`` (none for a game that ended before it said anything, which is not rated)."""
+    if not row.rated:
+        return {"rated": False, "settled": False, "seats": []}
+    changes = None
+    if row.status == st.FINISHED:
+        changes = await db(changes_of, store, row.id)
+    if changes is None:
+        return {"rated": True, "settled": False, "seats": []}
+    seats = [
+        {
+            "seat": s.seat,
+            "rating": round(changes[s.account][0]),
+            "change": round(changes[s.account][1], 1),
+        }
+        for s in row.seats
+        if s.account is not None and s.account in changes
+    ]
+    return {"rated": True, "settled": True, "seats": seats}
+
+
+async def change_of(db: Runner, store: RatingStore, row: st.GameRow, seats: list[int]) -> Any:
+    """The rating change of the player holding ``seats`` in a finished rated game (None if the
+    game is unrated, not settled yet, or settled without rating anyone)."""
+    if not (row.rated and row.status == st.FINISHED):
+        return None
+    moved = await rating_changes(db, store, row)
+    return next((s["change"] for s in moved["seats"] if s["seat"] in seats), None)

@@ -35,6 +35,7 @@ from boardplay.web.deps import (
 from boardplay.web.errors import ApiError, bad_request, conflict, not_found
 from boardplay.web.guard import network_of
 from boardplay.web.offers import resign_account
+from boardplay.web.resultratings import change_of
 from boardplay.web.tokens import hash_token, new_token
 from boardplay.web.views import summary
 
@@ -320,7 +321,8 @@ async def adopt(
 @router.get("/games")
 async def my_games(hub: HubDep, accounts: AccountsDep, account: AccountDep) -> dict[str, Any]:
     """The account's games: running ones where it is to move first, then the other running
-    ones, then finished ones, each as the lobby lists games plus ``your_seats``."""
+    ones, then finished ones, each as the lobby lists games plus ``your_seats`` and, for a
+    finished rated game, the account's ``rating_change``."""
     rows = await accounts.run(accounts.store.games_of, account.id, MY_GAMES)
     games: list[dict[str, Any]] = []
     for game_id, _status, updated in rows:
@@ -332,6 +334,7 @@ async def my_games(hub: HubDep, accounts: AccountsDep, account: AccountDep) -> d
         out = summary(room.public_view(), updated)
         out["your_seats"] = seats
         out["your_turn"] = out["status"] == "active" and out.get("current_player") in seats
+        out["rating_change"] = await change_of(hub.db, hub.ratings, room.row, seats)
         games.append(out)
     games.sort(key=lambda g: (not g["your_turn"], g["status"] != "active"))
     return {"games": games}

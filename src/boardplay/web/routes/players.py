@@ -11,16 +11,14 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from boardplay.web import storage as st
 from boardplay.web.accounts import name_key
 from boardplay.web.accountstore import Account
 from boardplay.web.deps import AccountsDep, CatalogueDep, HubDep, RoomDep
 from boardplay.web.endings import verdict
 from boardplay.web.errors import ApiError, not_found
-from boardplay.web.hub import Hub
 from boardplay.web.rated import pools
 from boardplay.web.ratingstore import Standing
-from boardplay.web.resultratings import changes_of
+from boardplay.web.resultratings import change_of, rating_changes
 from boardplay.web.views import summary
 
 router = APIRouter(tags=["players"])
@@ -69,11 +67,7 @@ async def profile(name: str, hub: HubDep, accounts: AccountsDep) -> dict[str, An
             continue
         out = summary(room.public_view(), updated)
         out["their_seats"] = [s.seat for s in room.row.seats if s.account == account.id]
-        if room.row.rated and room.row.status == st.FINISHED:
-            moved = await rating_changes(hub, room.row)
-            out["rating_change"] = next(
-                (s["change"] for s in moved["seats"] if s["seat"] in out["their_seats"]), None
-            )
+        out["rating_change"] = await change_of(hub.db, hub.ratings, room.row, out["their_seats"])
         recent.append(out)
     standings = await hub.db(hub.ratings.standings_of, account.id)
     return {
@@ -102,31 +96,8 @@ async def leaderboard(
     return {"pool": pool, "players": [standing(s) for s in board]}
 
 
-async def rating_changes(hub: Hub, row: st.GameRow) -> dict[str, Any]:
-    """``rated``; ``settled`` once the result is rated (a moment after the end, on whichever
-    process sees it first); ``seats``: each rated seat's ``rating`` after the game and its
-    ``change`` (none for a game that ended before everyone moved, which is not rated)."""
-    if not row.rated:
-        return {"rated": False, "settled": False, "seats": []}
-    changes = None
-    if row.status == st.FINISHED:
-        changes = await hub.db(changes_of, hub.ratings, row.id)
-    if changes is None:
-        return {"rated": True, "settled": False, "seats": []}
-    seats = [
-        {
-            "seat": s.seat,
-            "rating": round(changes[s.account][0]),
-            "change": round(changes[s.account][1], 1),
-        }
-        for s in row.seats
-        if s.account is not None and s.account in changes
-    ]
-    return {"rated": True, "settled": True, "seats": seats}
-
-
 @router.get("/api/games/{game_id}/rating")
 async def game_rating(room: RoomDep, hub: HubDep) -> dict[str, Any]:
     """What a finished rated game did to each player's rating: ``{"rated", "settled",
     "seats": [{"seat", "rating", "change"}]}`` (the page shows "You won · +12")."""
-    return await rating_changes(hub, room.row)
+    return await rating_changes(hub.db, hub.ratings, room.row)

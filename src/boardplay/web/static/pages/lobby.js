@@ -7,7 +7,7 @@ import { h, clear } from "../dom.js";
 import { api, getCatalogue, getClocks, showError, errorLine } from "../api.js";
 import { tokenFor, myGameIds, rememberToken, rememberInvites, playerName, rememberName, tutorialSeen } from "../store.js";
 import { t, term, gameTitle, seatName } from "../text.js";
-import { resultSaid } from "../results.js";
+import { resultSaid, ratingChange } from "../results.js";
 import { seatSwatch } from "../boards/common.js";
 import { inCardOrder } from "../about.js";
 import { plainMiniature } from "../boards/miniframe.js";
@@ -71,6 +71,10 @@ function readOptions(box) {
   return out;
 }
 
+// A finished rated game's change to the reader's rating (their own games only: "My games").
+const moved = (change) => (change === null || change === undefined ? ""
+  : [" · ", h("span", { class: `rating-change ${change > 0 ? "up" : change < 0 ? "down" : ""}`, title: t("result.ratingTitle") }, ratingChange(change))]);
+
 // A list of games, a row each: what, who, how it stands (the result in the reader's words: "You
 // won" in their own games) and what to do. On a phone a row is two lines (see style.css).
 function listing(games, action) {
@@ -78,7 +82,7 @@ function listing(games, action) {
   return h("table", { class: "list games" }, games.map((g) => h("tr", { "data-game": g.id },
     h("td", { class: "what" }, h("span", { class: "game-name" }, gameTitle(g.game, g.title)), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : "", g.clock ? h("span", { class: "tag clock-tag" }, g.clock) : ""),
     h("td", { class: "who" }, g.seats.flatMap((s, i) => [i ? " – " : "", s.player ? playerLink(s.name) : seatName(s.name)])),
-    h("td", { class: "state muted" }, g.result ? resultSaid({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned, left: g.left }, { seats: g.seats, mine: g.your_seats || [] })
+    h("td", { class: "state muted" }, g.result ? [resultSaid({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned, left: g.left }, { seats: g.seats, mine: g.your_seats || [] }), moved(g.rating_change)]
       : g.status === "active" ? t("lobby.toMove", { name: seatName(g.current_name ?? "") }) : term("status", g.status)),
     h("td", { class: "act" }, action(g)))));
 }
