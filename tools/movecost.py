@@ -25,11 +25,11 @@ from typing import Any
 
 import devservices as ds
 
-from boardplay.web import storage as st
 from boardplay.web.broker import Notice
 from boardplay.web.catalogue import REGISTRY, WebCatalogue
 from boardplay.web.hub import Hub
 from boardplay.web.sockets import Subscriber
+from boardplay.web.table import storage as st
 
 
 class Counter:

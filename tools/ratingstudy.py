@@ -22,8 +22,9 @@ square of error/deviation over all players (1 if honest, above 1 if over-confide
 taken after removing the mean offset between ratings and skills, which neither system pins down.
 'own law - Glicko-2' is the own-law log-loss minus Glicko-2's on the same held-out games.
 
-A third system, *not* in boardplay.web.rating, shrinks OpenSkill's beta to beta*sqrt(2/n) at a
-table of n, so that c = sqrt(2)*beta (the c that PL_SCALE assumes) at every table size.
+A third system, *not* in boardplay.web.ratings.maths, shrinks OpenSkill's beta to
+beta*sqrt(2/n) at a table of n, so that c = sqrt(2)*beta (the c that PL_SCALE assumes) at every
+table size.
 
 Each cell is the mean over ``--repeats`` populations (seeds ``--seed``, +1, ...) +- the standard
 deviation across them. Numbers are printed, never asserted."""
@@ -41,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 from openskill.models import PlackettLuce
 
-from boardplay.web.rating import (
+from boardplay.web.ratings.maths import (
     MAX_DEVIATION,
     MIN_DEVIATION,
     NEW_RATING,
@@ -63,7 +64,7 @@ THURSTONE_NOISE = 1.702 / (LOG_STEP * math.sqrt(2.0))
 """Performance noise of the Thurstonian model (about 209 points), so that its two-player chance
 Phi(d/(noise*sqrt 2)) matches Glicko's logistic (1.702: the usual probit-to-logit factor)."""
 BETA = 25.0 / 6.0
-"""OpenSkill's default beta, the one boardplay.web.rating uses."""
+"""OpenSkill's default beta, the one boardplay.web.ratings.maths uses."""
 SNAPSHOTS = 10
 
 

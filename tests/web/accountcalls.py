@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from boardplay.web.accounts import COOKIE
+from boardplay.web.accounts.service import COOKIE
 
 PASSWORD = "correct horse battery"
 RAPID = {"base": 600, "increment": 5}

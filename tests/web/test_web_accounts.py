@@ -10,8 +10,8 @@ from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
 from webcalls import auth, create, refused
 
-from boardplay.web.accounts import COOKIE
-from boardplay.web.accountstore import accounts_table
+from boardplay.web.accounts.service import COOKIE
+from boardplay.web.accounts.store import accounts_table
 from boardplay.web.config import Limits
 from boardplay.web.tables import metadata
 

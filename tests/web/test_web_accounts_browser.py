@@ -16,7 +16,7 @@ import pytest
 from accountcalls import RAPID
 from browsing import SCREENSHOTS, click_a_move, status, wait_turn
 
-from boardplay.web.rated import RATED_MIN_TURNS
+from boardplay.web.ratings.rated import RATED_MIN_TURNS
 
 pytestmark = pytest.mark.browser
 

@@ -19,10 +19,10 @@ from test_web_relay import Sent, hub_on
 from webcalls import auth, create, refused
 from websettings import tiny_settings
 
-from boardplay.web.accounts import COOKIE
+from boardplay.web.accounts.service import COOKIE
 from boardplay.web.app import create_app
-from boardplay.web.chat import clean
-from boardplay.web.chatstore import Author, ChatRefused, ChatStore, chat_reports_table
+from boardplay.web.chat.service import clean
+from boardplay.web.chat.store import Author, ChatRefused, ChatStore, chat_reports_table
 from boardplay.web.errors import ApiError
 from boardplay.web.sockets import Subscriber
 
@@ -403,7 +403,7 @@ def test_a_message_written_on_one_process_reaches_the_sockets_of_another(tmp_pat
     finds what the first stored, sends it once, and to the readers of its channel only."""
 
     async def scenario() -> tuple[list[str], list[str]]:
-        from boardplay.web.chat import post
+        from boardplay.web.chat.service import post
 
         url = f"sqlite:///{tmp_path / 'chat.sqlite3'}"
         a, b = hub_on(url), hub_on(url)

@@ -20,11 +20,11 @@ from test_web_clocks import FakeClock
 from webcalls import auth, refused
 from websettings import TEST_LIMITS, tiny_settings
 
-from boardplay.web.accounts import COOKIE
+from boardplay.web.accounts.service import COOKIE
 from boardplay.web.app import create_app
-from boardplay.web.chatstore import Author, ChatStore
+from boardplay.web.chat.store import Author, ChatStore
 from boardplay.web.config import Limits, Settings
-from boardplay.web.rated import RATED_MIN_TURNS
+from boardplay.web.ratings.rated import RATED_MIN_TURNS
 
 
 def rated_tiny(first: Player, second: Player, clock: Any = RAPID) -> tuple[dict, dict[int, str]]:
@@ -382,7 +382,7 @@ def test_serve_refuses_a_public_address_without_the_origin(monkeypatch: pytest.M
 
 
 def test_addresses_that_route_mail_onwards_are_refused() -> None:
-    from boardplay.web.mail import check_address
+    from boardplay.web.mail.service import check_address
 
     for bad in ("victim%evil.example@example.org", "evil.example!victim@example.org"):
         with pytest.raises(Exception, match="route mail onwards"):

@@ -319,7 +319,7 @@ def assert_chat_ceilings(messages: list[dict[str, Any]], length: int) -> None:
 
 
 def stored_chat(client: ASGIClient, game_id: str) -> list[Any]:
-    from boardplay.web.chatstore import chat_messages_table as table
+    from boardplay.web.chat.store import chat_messages_table as table
 
     engine = client.app.state.hub.storage.engine
     with engine.connect() as conn:

@@ -26,7 +26,7 @@ import pytest
 from accountcalls import RAPID
 from browsing import check_server_logs, click_a_move, free_port, serve, status
 
-from boardplay.web.accounts import COOKIE
+from boardplay.web.accounts.service import COOKIE
 
 pytestmark = pytest.mark.browser
 

@@ -270,7 +270,7 @@ def test_restart_lets_a_waiting_ai_move(tmp_path: Path) -> None:
     """A game stored with the AI to move (as after a crash mid-think) continues on start-up,
     without anyone visiting it."""
     from boardplay.core.records import Move
-    from boardplay.web import storage as st
+    from boardplay.web.table import storage as st
 
     db = tmp_path / "waiting.sqlite3"
     store = st.Storage(f"sqlite:///{db}")

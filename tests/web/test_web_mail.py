@@ -29,8 +29,8 @@ from websettings import TEST_LIMITS, tiny_settings
 
 from boardplay.web.app import create_app
 from boardplay.web.config import Limits, Settings
-from boardplay.web.mail import MAX_ATTEMPTS, MailConfig, Mailer
-from boardplay.web.mailstore import (
+from boardplay.web.mail.service import MAX_ATTEMPTS, MailConfig, Mailer
+from boardplay.web.mail.store import (
     BODY_MAX,
     END,
     SUBJECT_MAX,
@@ -40,7 +40,7 @@ from boardplay.web.mailstore import (
     mail_outbox_table,
 )
 from boardplay.web.smtp import parse_smtp_url
-from boardplay.web.storage import GameRow, Storage
+from boardplay.web.table.storage import GameRow, Storage
 
 ORIGIN = "http://testserver"
 SENDER = "boardplay <boardplay@example.org>"

@@ -18,9 +18,9 @@ import sqlalchemy as sa
 from accountcalls import RAPID
 from test_web_multi import Cluster, Watcher, fresh_database, server_env
 
-from boardplay.web.accountstore import AccountStore
-from boardplay.web.ratingstore import RatingStore, history_table, ratings_table
-from boardplay.web.storage import HUMAN, GameRow, SeatRow, Storage
+from boardplay.web.accounts.store import AccountStore
+from boardplay.web.ratings.store import RatingStore, history_table, ratings_table
+from boardplay.web.table.storage import HUMAN, GameRow, SeatRow, Storage
 
 
 @pytest.fixture(scope="module")

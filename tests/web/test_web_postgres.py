@@ -89,7 +89,7 @@ class OneStatement:
     ``pgchecks.LoopChecks``); every other call goes to the store."""
 
     def __init__(self, store: Any) -> None:
-        from boardplay.web.pgwrite import LoopConnections, MovesWriter
+        from boardplay.web.table.pgwrite import LoopConnections, MovesWriter
 
         self.store = store
         self.loop = asyncio.Runner()
@@ -100,8 +100,8 @@ class OneStatement:
         return self.loop.run(self.writer.append_moves(*args, **kwargs))
 
     def checks(self, process: str) -> Any:
-        from boardplay.web.pgchecks import LoopChecks
-        from boardplay.web.presence import PresenceStore
+        from boardplay.web.presence.store import PresenceStore
+        from boardplay.web.table.pgchecks import LoopChecks
 
         return LoopChecks(self.connections, PresenceStore(self.store.engine, process))
 
@@ -140,7 +140,7 @@ def storage(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Any]:
     """A fresh store on each back end: SQLite and PostgreSQL write a move in a transaction
     (``Storage.append_moves``), the server on PostgreSQL in one statement (``pgwrite.py``); all
     must keep the same contract."""
-    from boardplay.web import storage as st
+    from boardplay.web.table import storage as st
 
     url = (
         f"sqlite:///{tmp_path / 'moves.sqlite3'}"
@@ -156,8 +156,8 @@ def storage(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Any]:
 
 def test_a_moves_write_is_all_or_nothing_on_both_back_ends(storage: Any) -> None:
     from boardplay.core.records import Move
-    from boardplay.web import storage as st
-    from boardplay.web.clocks import Clock
+    from boardplay.web.table import storage as st
+    from boardplay.web.table.clocks import Clock
     from boardplay.web.tokens import new_game_id
 
     game_id = new_game_id()
@@ -211,7 +211,7 @@ def test_a_moves_write_survives_its_connections_being_cut(postgres_url: str) -> 
     import sqlalchemy as sa
 
     from boardplay.core.records import Move
-    from boardplay.web import storage as st
+    from boardplay.web.table import storage as st
     from boardplay.web.tokens import new_game_id
 
     store = OneStatement(st.Storage(postgres_url))
@@ -241,7 +241,7 @@ def test_the_loop_keeps_idle_connections_at_hand(postgres_url: str) -> None:
     import psycopg
     import sqlalchemy as sa
 
-    from boardplay.web.pgwrite import LoopConnections
+    from boardplay.web.table.pgwrite import LoopConnections
 
     async def run() -> None:
         loop = LoopConnections(sa.make_url(postgres_url), 4)
@@ -269,7 +269,7 @@ def test_a_write_of_several_plies_stores_them_in_order(storage: Any) -> None:
     with its notation (any text) and player, and a write based on an old revision stores
     nothing."""
     from boardplay.core.records import Move
-    from boardplay.web import storage as st
+    from boardplay.web.table import storage as st
     from boardplay.web.tokens import new_game_id
 
     game_id = new_game_id()
@@ -294,8 +294,8 @@ def test_the_periodic_checks_read_alike_on_both_back_ends(storage: Any) -> None:
     import time
 
     from boardplay.core.records import Move
-    from boardplay.web import storage as st
-    from boardplay.web.presence import Here, PresenceStore
+    from boardplay.web.presence.store import Here, PresenceStore
+    from boardplay.web.table import storage as st
     from boardplay.web.tokens import new_game_id
 
     ids = [new_game_id() for _ in range(4)]

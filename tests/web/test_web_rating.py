@@ -1,4 +1,4 @@
-"""The rating mathematics (boardplay.web.rating): Glickman's worked example, OpenSkill's own
+"""The rating mathematics (boardplay.web.ratings.maths): Glickman's worked example, OpenSkill's own
 published numbers through our scale mapping, and properties that must hold for any game."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardplay.web.rating import (
+from boardplay.web.ratings.maths import (
     MAX_DEVIATION,
     MIN_DEVIATION,
     NEW_DEVIATION,

@@ -19,14 +19,14 @@ import pytest
 from webtiny import CATALOGUE
 
 from boardplay.core.records import Move
-from boardplay.web import storage as st
-from boardplay.web.appended import Appended
 from boardplay.web.broker import Notice
 from boardplay.web.catalogue import WebCatalogue
-from boardplay.web.clocks import TimeControl
 from boardplay.web.hub import Hub
-from boardplay.web.rooms import Room
 from boardplay.web.sockets import Subscriber
+from boardplay.web.table import storage as st
+from boardplay.web.table.appended import Appended
+from boardplay.web.table.clocks import TimeControl
+from boardplay.web.table.rooms import Room
 
 
 def hub_on(url: str) -> Hub:

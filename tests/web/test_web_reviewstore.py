@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from boardplay.web import storage as st
-from boardplay.web.reviewstore import DONE, FAILED, RUNNING, ReviewStore
+from boardplay.web.advice.store import DONE, FAILED, RUNNING, ReviewStore
+from boardplay.web.table import storage as st
 from boardplay.web.tokens import new_game_id
 
 

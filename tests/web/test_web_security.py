@@ -275,7 +275,7 @@ def test_a_database_from_before_reproducible_games_is_brought_up_to_date(tmp_pat
     and new chance comes from the server."""
     import sqlalchemy as sa
 
-    from boardplay.web import storage as st
+    from boardplay.web.table import storage as st
 
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     store = st.Storage(url)

@@ -19,10 +19,10 @@ from starlette.websockets import WebSocketDisconnect
 from webcalls import create, refused
 from websettings import tiny_settings
 
-from boardplay.web.accounts import COOKIE
-from boardplay.web.accountstore import accounts_table
+from boardplay.web.accounts.service import COOKIE
+from boardplay.web.accounts.store import accounts_table
 from boardplay.web.app import create_app
-from boardplay.web.ratingstore import ratings_table
+from boardplay.web.ratings.store import ratings_table
 
 Messages = list[dict[str, Any]]
 

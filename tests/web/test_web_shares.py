@@ -18,11 +18,11 @@ from upload_probe import endless_record
 from websettings import tiny_settings
 
 from boardplay.core.registry import load
-from boardplay.web import storage as st
-from boardplay.web.aiqueue import FairQueue
 from boardplay.web.app import create_app
 from boardplay.web.catalogue import REGISTRY, WebCatalogue
-from boardplay.web.replays import frames_of
+from boardplay.web.replays.records import frames_of
+from boardplay.web.table import storage as st
+from boardplay.web.workers.aiqueue import FairQueue
 
 HUMANS = [{"kind": "me"}, {"kind": "hotseat"}]
 

@@ -13,9 +13,9 @@ import httpx
 from fastapi.testclient import TestClient
 from test_web_live import free_port, start_server, wait_for
 
-from boardplay.web.ai_worker import warm_up
 from boardplay.web.app import create_app
 from boardplay.web.config import Settings
+from boardplay.web.workers.ai_worker import warm_up
 
 
 def children_of(pid: int) -> list[int]:

@@ -101,8 +101,8 @@ def current(db: str | None) -> None:
 
 def recompute_ratings(db: str | None) -> None:
     """Replay the stored rated results into fresh ratings (``RatingStore.recompute``)."""
-    from boardplay.web.ratingstore import RatingStore
-    from boardplay.web.storage import Storage
+    from boardplay.web.ratings.store import RatingStore
+    from boardplay.web.table.storage import Storage
 
     storage = Storage(_url(db))
     try:
@@ -121,8 +121,8 @@ def chat_reports(db: str | None, game: str | None, limit: int) -> None:
 
     from rich.table import Table
 
-    from boardplay.web.chatstore import ChatStore
-    from boardplay.web.storage import Storage
+    from boardplay.web.chat.store import ChatStore
+    from boardplay.web.table.storage import Storage
 
     storage = Storage(_url(db))
     try:

@@ -2,8 +2,9 @@
 game, keeps games in SQLite or PostgreSQL, validates every move with the engine and pushes live
 updates over WebSockets. Start it with ``boardplay serve`` or ``create_app()``.
 
-The names are imported on first use: AI worker processes import ``boardplay.web.ai_worker`` and
-must not pay for the web framework (about two seconds of imports on a busy machine)."""
+The names are imported on first use: AI worker processes import
+``boardplay.web.workers.ai_worker`` and must not pay for the web framework (about two seconds
+of imports on a busy machine)."""
 
 from __future__ import annotations
 

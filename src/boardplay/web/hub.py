@@ -33,33 +33,33 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from boardplay.core.records import Move
-from boardplay.web import storage as st
-from boardplay.web.accountstore import AccountStore
-from boardplay.web.aijobs import AiWorkers
-from boardplay.web.appended import Appended
+from boardplay.web.accounts.store import AccountStore
+from boardplay.web.advice.reviews import Reviewer
+from boardplay.web.advice.store import ReviewStore
 from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
-from boardplay.web.chat import ChatRelay
-from boardplay.web.chatstore import ChatStore
-from boardplay.web.checks import Checks, ThreadChecks
+from boardplay.web.chat.service import ChatRelay
+from boardplay.web.chat.store import ChatStore
 from boardplay.web.config import Limits
-from boardplay.web.creation import GameMaker
 from boardplay.web.errors import ApiError, not_found, quote
-from boardplay.web.lobby import Lobby
-from boardplay.web.mail import MailConfig, Mailer
-from boardplay.web.presence import Here, Heres, PresenceStore
-from boardplay.web.rated import UNRATED, places_of, pool_of
-from boardplay.web.ratingstore import RatingStore
-from boardplay.web.reviews import Reviewer
-from boardplay.web.reviewstore import ReviewStore
-from boardplay.web.rooms import Room
-from boardplay.web.seekstore import SeekStore
+from boardplay.web.lobby.sockets import Lobby
+from boardplay.web.lobby.store import SeekStore
+from boardplay.web.mail.service import MailConfig, Mailer
+from boardplay.web.presence.store import Here, Heres, PresenceStore
+from boardplay.web.ratings.rated import UNRATED, places_of, pool_of
+from boardplay.web.ratings.store import RatingStore
+from boardplay.web.table import storage as st
+from boardplay.web.table.aijobs import AiWorkers
+from boardplay.web.table.appended import Appended
+from boardplay.web.table.checks import Checks, ThreadChecks
+from boardplay.web.table.creation import GameMaker
+from boardplay.web.table.rooms import Room
+from boardplay.web.table.timeouts import flag
 from boardplay.web.throttles import Throttles
-from boardplay.web.timeouts import flag
 from boardplay.web.tokens import new_token
 
 if TYPE_CHECKING:
-    from boardplay.web.pgwrite import LoopConnections, MovesWriter
+    from boardplay.web.table.pgwrite import LoopConnections, MovesWriter
 
 log = logging.getLogger("boardplay.web")
 
@@ -156,8 +156,8 @@ class Hub:
         self.writer: MovesWriter | None = None
         self.checks: Checks = ThreadChecks(self.db, storage, self.presence)
         if storage.engine.dialect.name == "postgresql":
-            from boardplay.web.pgchecks import LoopChecks
-            from boardplay.web.pgwrite import LoopConnections, MovesWriter
+            from boardplay.web.table.pgchecks import LoopChecks
+            from boardplay.web.table.pgwrite import LoopConnections, MovesWriter
 
             self.connections = LoopConnections(storage.engine.url, DB_THREADS)
             self.writer = MovesWriter(self.connections)

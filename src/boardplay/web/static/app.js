@@ -14,6 +14,8 @@ import { turnsPage } from "./pages/turns.js";
 import { showNotation } from "./store.js";
 import { startTurns, drawBadge } from "./turns.js";
 import { boardModules } from "./boards/load.js";
+import { startNotices } from "./notify.js";
+import { followAccountLanguage, keepLanguage } from "./accountlang.js";
 import "./route.js"; // remembers the route before this one from the first page on
 
 const main = document.getElementById("main");
@@ -70,6 +72,7 @@ function translateShell() {
 // The language switcher on every page: remembered, and the page drawn again in the new language.
 document.getElementById("language").addEventListener("change", async (event) => {
   rememberLanguage(event.target.value);
+  keepLanguage(event.target.value); // the account's mails and pushes follow
   await setLanguage(event.target.value);
   translateShell();
   route();
@@ -82,6 +85,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   // follows sign-in and sign-out; the "your turn" badge follows the account as well.
   startLobby();
   startTurns();
+  startNotices(); // the service worker, once the page has loaded
   // Every game's words are in its board module, and a page may name a game before it draws its
   // board (a title, a challenge, a rating list): so the modules of the games this server offers
   // (the page lists them, web/frontpage.py) are loaded first. The bundle holds every board module.
@@ -89,6 +93,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   await Promise.all([setLanguage(preferredLanguage()), loadSession(), boardModules(offered)]);
   translateShell();
   route();
+  followAccountLanguage(() => { translateShell(); route(); });
 });
 // A link to the page already shown (the lobby, "Open a record") reloads it: no hashchange fires.
 document.addEventListener("click", (event) => {

@@ -72,6 +72,10 @@ export function preferredLanguage() {
   }
   return "en";
 }
+// The language chosen in this browser's menu, or null if none was (the browser's own then rules).
+export function chosenLanguage() {
+  try { return LANGUAGES.includes(localStorage.getItem(LANGUAGE_KEY)) ? localStorage.getItem(LANGUAGE_KEY) : null; } catch { return null; }
+}
 export function rememberLanguage(lang) {
   try { localStorage.setItem(LANGUAGE_KEY, lang); } catch { /* private mode: not remembered */ }
 }

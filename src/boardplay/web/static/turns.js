@@ -1,10 +1,11 @@
 // "Your turn": the games where the signed-in player must decide now, least time left first
 // (GET /api/account/turns). Kept fresh every 20 seconds, when the tab comes back into view and
 // after the player moves, for the header's badge, the turns page and, where the player allowed
-// it, a browser notification for each game newly waiting while the tab is in the background.
+// it, a notification for each game newly waiting while the tab is in the background.
 import { api } from "./api.js";
 import { t, gameTitle, seatName } from "./text.js";
 import { account, onAccount } from "./session.js";
+import { showNotice } from "./notify.js";
 
 const EVERY = 20000;
 let state = { games: [], now: 0, at: 0 };
@@ -36,11 +37,13 @@ export async function refreshTurns() {
   for (const listener of listeners) listener(state);
 }
 
+// A notice through the service worker (notify.js), the one way Chrome on Android shows one; the
+// same tag as the server's push of that game, so the two never show twice.
 function notify(games) {
-  if (!games.length || !document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
+  if (!games.length || !document.hidden) return;
   for (const g of games) {
-    const note = new Notification(t("turns.notifyTitle"), { body: t("turns.notifyBody", { game: gameTitle(g.game, g.title), names: opponents(g) }), tag: `boardplay-${g.id}` });
-    note.onclick = () => { window.focus(); location.hash = `#/game/${g.id}`; note.close(); };
+    const body = t("turns.notifyBody", { game: gameTitle(g.game, g.title), names: opponents(g) });
+    showNotice(t("turns.notifyTitle"), { body, tag: `boardplay-turn-${g.id}`, url: `/#/game/${g.id}` }).catch(() => false);
   }
 }
 

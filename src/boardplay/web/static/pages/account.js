@@ -8,6 +8,7 @@ import { myGameIds, tokenFor } from "../store.js";
 import { setSession, loadSession, account } from "../session.js";
 import { t } from "../text.js";
 import { previousRoute } from "../route.js";
+import { pushPanel } from "./pushpanel.js";
 
 const passkeysWork = () => typeof window.PublicKeyCredential === "function" && !!PublicKeyCredential.parseCreationOptionsFromJSON;
 
@@ -180,6 +181,7 @@ export async function accountPage(main) {
   });
   const out = (path) => async () => { setSession(await api(path, { method: "POST", body: {} })); location.hash = "#/"; };
   const email = h("div", { id: "email-section" });
+  const notices = h("section", { id: "push-section", class: "push-section" });
   main.append(
     h("div", { class: "panel", id: "account-page" },
       h("h2", {}, t("account.title", { name: me.name })),
@@ -187,6 +189,7 @@ export async function accountPage(main) {
       h("h3", {}, t("account.passkeys")), keys,
       passkeysWork() ? h("p", {}, action({ id: "add-passkey" }, t("account.addPasskey"), async () => redraw(await createPasskey(null)))) : "",
       h("h3", {}, t("account.passwordTitle")), passwordForm,
+      notices,
       email,
       h("h3", {}, t("account.sessions")),
       h("p", {}, action({ id: "signout" }, t("account.signOut"), out("/api/account/signout")), " ",
@@ -199,5 +202,5 @@ export async function accountPage(main) {
           setSession(await api("/api/account/delete", { method: "POST", body: { confirm: typed } }));
           location.hash = "#/";
         }))));
-  await fillEmail(email);
+  await Promise.all([pushPanel(notices), fillEmail(email)]);
 }

@@ -1,24 +1,12 @@
 // The games waiting for the signed-in player's move, least time left first, each with its time
-// left counting down; and the switch for this browser's notifications (asked only when the
-// player presses it).
+// left counting down; and the switch for this device's notifications (pages/pushpanel.js: the
+// browser's permission is asked only when the player presses it).
 import { h, clear } from "../dom.js";
 import { t, gameTitle, clockWords } from "../text.js";
 import { account, loadSession } from "../session.js";
 import { onTurns, refreshTurns, opponents } from "../turns.js";
 import { formatClock } from "./clock.js";
-
-function notifications() {
-  const box = h("p", { id: "notify-box" });
-  const draw = () => {
-    clear(box);
-    if (!("Notification" in window)) { box.append(h("span", { class: "muted" }, t("turns.noNotifications"))); return; }
-    if (Notification.permission === "granted") { box.append(h("span", { class: "muted", id: "notify-on" }, t("turns.notifyOn"))); return; }
-    if (Notification.permission === "denied") { box.append(h("span", { class: "muted" }, t("turns.notifyDenied"))); return; }
-    box.append(h("button", { type: "button", id: "notify-ask", onclick: async () => { await Notification.requestPermission(); draw(); } }, t("turns.notifyAsk")));
-  };
-  draw();
-  return box;
-}
+import { pushPanel } from "./pushpanel.js";
 
 export async function turnsPage(main) {
   await loadSession();
@@ -30,7 +18,9 @@ export async function turnsPage(main) {
     return () => {};
   }
   const list = h("div", { id: "turns-list" });
-  panel.append(h("p", { class: "muted" }, t("turns.note")), list, notifications());
+  const notices = h("section", { id: "push-section", class: "push-section" });
+  panel.append(h("p", { class: "muted" }, t("turns.note")), list, notices);
+  pushPanel(notices);
   let state = null;
   const left = (g) => (g.deadline === null ? null : g.deadline - (state.now + (Date.now() - state.at) / 1000));
   const draw = () => {

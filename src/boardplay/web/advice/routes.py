@@ -1,0 +1,51 @@
+"""Hints and reviews (``reviews.py``): the best move for a player to move, where hints are
+allowed, and the review of a finished game. Reviews are heavy reads, charged to the asking
+address."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from boardplay.web.deps import AddressDep, HeavyDep, ReviewerDep, RoomDep, token_of
+from boardplay.web.table.schemas import HintRequest, ReviewRequest
+
+router = APIRouter(prefix="/api/games/{game_id}")
+
+
+@router.post("/hint")
+async def hint(
+    request: Request, room: RoomDep, reviewer: ReviewerDep, body: HintRequest | None = None
+) -> dict[str, Any]:
+    token = token_of(request, body.token if body else None)
+    return await reviewer.hint(room, token, body.ply if body else None)
+
+
+@router.post("/review")
+async def start_review(
+    request: Request,
+    room: RoomDep,
+    reviewer: ReviewerDep,
+    heavy: HeavyDep,
+    address: AddressDep,
+    body: ReviewRequest | None = None,
+) -> dict[str, Any]:
+    token = token_of(request, body.token if body else None)
+    seat, iterations = (body.seat, body.iterations) if body else (None, None)
+    with heavy.metered(address, "reviews"):
+        return await reviewer.start(room, token, seat, iterations)
+
+
+@router.get("/review")
+async def review_status(
+    request: Request,
+    room: RoomDep,
+    reviewer: ReviewerDep,
+    heavy: HeavyDep,
+    address: AddressDep,
+    seat: int | None = None,
+    iterations: int | None = None,
+) -> dict[str, Any]:
+    with heavy.metered(address, "reviews"):
+        return reviewer.status(room, token_of(request, None), seat, iterations)

@@ -1,0 +1,1 @@
+"""Finding an opponent: seeks, quick games, challenges and the live lobby socket."""

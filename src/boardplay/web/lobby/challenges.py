@@ -1,0 +1,173 @@
+"""Challenges: an offer of a game to one named player, who accepts or declines it (its sender
+may cancel it while it is open). Accepting starts the game for both at once, as accepting a
+seek does (``seeks.start_game``); the same checks apply to the game offered
+(``seeks.offer_of``: two players, luck nobody chose). Of several answers at once exactly one
+wins (``SeekStore.settle``: one conditional update from ``open``); everything that could refuse
+an acceptance (the acceptor's quota) is checked before it, and the challenge is reopened if the
+game then fails to start. Both players' lobby sockets are told of each change, and of the game
+it started."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any, Literal
+
+from boardplay.web.accounts.service import name_key
+from boardplay.web.accounts.store import Account
+from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
+from boardplay.web.hub import Hub
+from boardplay.web.lobby.schemas import ChallengeRequest
+from boardplay.web.lobby.seeks import Started, new_id, offer_of, start_game
+from boardplay.web.lobby.store import ACCEPTED, CANCELLED, DECLINED, OPEN, Challenge
+from boardplay.web.ratings.rated import check_rated_pair
+from boardplay.web.throttles import Ceiling, Throttled
+
+CHALLENGES_LISTED = 50
+"""Challenges ``GET /api/challenges`` lists (newest first, sent and received together)."""
+Answer = Literal["accept", "decline", "cancel"]
+
+
+async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> Challenge:
+    """Challenge the player named ``body.to`` (429 past ``Limits.challenges_per_account`` open
+    ones sent, ``challenges_per_hour`` sent, or ``challenges_received`` waiting for them)."""
+    offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
+    name = body.to.strip()
+    target = await hub.db(hub.accounts.by_name, name_key(name)[:64])
+    if target is None:
+        raise not_found(f"there is no player named {quote(name)}")
+    if target.id == account.id:
+        raise bad_request("you cannot challenge yourself")
+    limits = hub.limits
+    now = time.time()
+    challenge = Challenge(
+        id=new_id(),
+        from_account=account.id,
+        to_account=target.id,
+        game=offer.game,
+        options=offer.options,
+        rated=offer.rated,
+        clock=offer.clock,
+        created=now,
+        updated=now,
+        status=OPEN,
+        from_name=account.name,
+        to_name=target.name,
+    )
+    store = hub.lobby.store
+    hourly = Ceiling(f"challenges:{account.id}", limits.challenges_per_hour, 3600.0)
+    try:
+        held = await hub.db(
+            store.add_challenge,
+            challenge,
+            limits.challenges_per_account,
+            limits.challenge_lifetime,
+            limits.challenges_received,
+            hourly,
+        )
+    except Throttled as exc:
+        raise exc.error(
+            "too_many_challenges",
+            f"you have sent {limits.challenges_per_hour} challenges in the last hour, the most "
+            "the server allows (BOARDPLAY_WEB_CHALLENGES_PER_HOUR)",
+        ) from None
+    if held == "sent":
+        raise ApiError(
+            429,
+            "too_many_challenges",
+            f"you have {limits.challenges_per_account} open challenges; the server allows "
+            f"{limits.challenges_per_account} at once (BOARDPLAY_WEB_CHALLENGES_PER_ACCOUNT): "
+            "cancel one or wait for an answer",
+        )
+    if held == "received":
+        raise ApiError(
+            429,
+            "challenges_waiting",
+            f"{target.name} has {limits.challenges_received} challenges waiting for an answer, "
+            "the most the server keeps for one player (BOARDPLAY_WEB_CHALLENGES_RECEIVED): try "
+            "again later",
+        )
+    message = {"type": "challenge", "challenge": challenge.to_json()}
+    await hub.lobby.tell([(target.id, message), (account.id, message)])
+    return challenge
+
+
+async def my_challenges(hub: Hub, account: Account) -> dict[str, list[dict[str, Any]]]:
+    """The account's challenges received and sent: open ones, and those settled lately."""
+    found = await hub.db(
+        hub.lobby.store.challenges_of,
+        account.id,
+        time.time(),
+        hub.limits.challenge_lifetime,
+        CHALLENGES_LISTED,
+    )
+    return {
+        "incoming": [c.to_json() for c in found if c.to_account == account.id],
+        "outgoing": [c.to_json() for c in found if c.from_account == account.id],
+    }
+
+
+async def answer_challenge(
+    hub: Hub, account: Account, visitor: str, challenge_id: str, answer: Answer
+) -> tuple[Challenge, Started | None]:
+    """Accept or decline (the challenged player) or cancel (its sender) an open challenge."""
+    store, lifetime = hub.lobby.store, hub.limits.challenge_lifetime
+    found = await hub.db(store.challenge, challenge_id, time.time(), lifetime)
+    if found is None or account.id not in (found.from_account, found.to_account):
+        raise not_found(f"you have no challenge {quote(challenge_id)}")
+    party = "from_account" if answer == "cancel" else "to_account"
+    if getattr(found, party) != account.id:
+        raise forbidden(
+            "not_yours",
+            "only its sender can cancel a challenge"
+            if answer == "cancel"
+            else f"only the challenged player can {answer} a challenge (you may cancel it)",
+        )
+    if found.status != OPEN:
+        raise conflict("challenge_closed", f"this challenge is {found.status} already")
+    sender: Account | None = None
+    if answer == "accept":
+        sender = await hub.db(hub.accounts.by_id, found.from_account)
+        if sender is None:
+            raise not_found("the player who sent this challenge has left")
+        if found.rated:
+            await check_rated_pair(hub.accounts, hub.db, hub.limits, account, [sender.id], visitor)
+        await hub.maker.check_quota(visitor)
+    status = {"accept": ACCEPTED, "decline": DECLINED, "cancel": CANCELLED}[answer]
+    if not await hub.db(
+        store.settle, challenge_id, party, account.id, status, time.time(), lifetime
+    ):
+        raise conflict("challenge_closed", "this challenge was answered or cancelled meanwhile")
+    started: Started | None = None
+    if sender is not None:
+        try:
+            started = await start_game(
+                hub,
+                sender,
+                account,
+                visitor,
+                found.game,
+                found.options,
+                found.rated,
+                found.clock,
+            )
+        except Exception:
+            await hub.db(store.started, challenge_id, None, OPEN, time.time())
+            raise
+        await hub.db(store.started, challenge_id, started.room.row.id, ACCEPTED, time.time())
+    result = dataclasses.replace(
+        found,
+        status=status,
+        game_id=None if started is None else started.room.row.id,
+        updated=time.time(),
+    )
+    message = {"type": "challenge", "challenge": result.to_json()}
+    notices: list[tuple[int, dict[str, Any]]] = [
+        (found.to_account, message),
+        (found.from_account, message),
+    ]
+    if started is not None:
+        begun = {"type": "started", "game": started.room.row.id, "challenge": challenge_id}
+        notices += [(found.to_account, begun), (found.from_account, begun)]
+    await hub.lobby.tell(notices)
+    return result, started

@@ -1,0 +1,134 @@
+"""Finding an opponent: seeks anyone signed in may accept and quick games (``seeks.py``),
+challenges to a named player (``challenges.py``), and the live lobby socket that shows them
+(``lobby.py``).
+
+Every change needs a signed-in player (401 for a guest) and, made with the session cookie, its
+CSRF token (403 without: ``deps.get_session``); listing seeks and watching the lobby socket do
+not. A refusal is a 4xx in the API's error shape and changes nothing."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, WebSocket
+
+from boardplay.web.accounts.service import COOKIE, Accounts
+from boardplay.web.deps import AccountDep, HubDep, VisitorDep, same_origin
+from boardplay.web.lobby.challenges import answer_challenge, my_challenges, send_challenge
+from boardplay.web.lobby.schemas import ChallengeRequest, SeekRequest
+from boardplay.web.lobby.seeks import (
+    Started,
+    accept_seek,
+    cancel_seek,
+    list_seeks,
+    post_seek,
+    quick_game,
+)
+
+router = APIRouter(prefix="/api", tags=["seeks"])
+ShortId = Annotated[str, Path(max_length=16)]
+
+
+def _started(started: Started) -> dict[str, Any]:
+    """The acceptor's answer: the new game's id, their seat and its token, and the game."""
+    room = started.room
+    return {
+        "id": room.row.id,
+        "seat": started.seat,
+        "token": started.token,
+        "game": room.view_for(started.token),
+    }
+
+
+@router.get("/seeks")
+async def seeks(hub: HubDep) -> dict[str, Any]:
+    """The open seeks, oldest first (at most ``Limits.seeks_listed``)."""
+    return {"seeks": [seek.to_json() for seek in await list_seeks(hub)]}
+
+
+@router.post("/seeks", status_code=201)
+async def post(hub: HubDep, account: AccountDep, body: SeekRequest) -> dict[str, Any]:
+    """Look for an opponent: a two-player game any signed-in player within the rating range
+    may accept. It lasts while your lobby is open (``/api/lobby/ws``)."""
+    return {"seek": (await post_seek(hub, account, body)).to_json()}
+
+
+@router.post("/seeks/quick")
+async def quick(
+    hub: HubDep, account: AccountDep, visitor: VisitorDep, body: SeekRequest
+) -> dict[str, Any]:
+    """Play the closest compatible open seek (same game, options and rated flag, each player
+    within the other's range) at once → ``{"started": {...}, "seek": null}``; if none fits,
+    post this seek → ``{"started": null, "seek": {...}}``."""
+    started, seek = await quick_game(hub, account, visitor, body)
+    return {
+        "started": None if started is None else _started(started),
+        "seek": None if seek is None else seek.to_json(),
+    }
+
+
+@router.delete("/seeks/{seek_id}")
+async def cancel(seek_id: ShortId, hub: HubDep, account: AccountDep) -> dict[str, Any]:
+    await cancel_seek(hub, account, seek_id)
+    return {"cancelled": seek_id}
+
+
+@router.post("/seeks/{seek_id}/accept")
+async def accept(
+    seek_id: ShortId, hub: HubDep, account: AccountDep, visitor: VisitorDep
+) -> dict[str, Any]:
+    """Accept a seek: the game starts for both players (the seek's owner is told on their
+    lobby socket). Exactly one of several acceptors wins; the others get 409."""
+    return _started(await accept_seek(hub, account, visitor, seek_id))
+
+
+@router.get("/challenges")
+async def challenges(hub: HubDep, account: AccountDep) -> dict[str, Any]:
+    """Your challenges: ``incoming`` and ``outgoing``, open or settled lately, newest first."""
+    return await my_challenges(hub, account)
+
+
+@router.post("/challenges", status_code=201)
+async def challenge(hub: HubDep, account: AccountDep, body: ChallengeRequest) -> dict[str, Any]:
+    """Challenge a player by name; they are told on their lobby socket."""
+    return {"challenge": (await send_challenge(hub, account, body)).to_json()}
+
+
+@router.post("/challenges/{challenge_id}/accept")
+async def accept_challenge(
+    challenge_id: ShortId, hub: HubDep, account: AccountDep, visitor: VisitorDep
+) -> dict[str, Any]:
+    """The challenged player accepts: the game starts for both."""
+    found, started = await answer_challenge(hub, account, visitor, challenge_id, "accept")
+    assert started is not None
+    return {"challenge": found.to_json(), **_started(started)}
+
+
+@router.post("/challenges/{challenge_id}/decline")
+async def decline_challenge(
+    challenge_id: ShortId, hub: HubDep, account: AccountDep
+) -> dict[str, Any]:
+    found, _ = await answer_challenge(hub, account, "", challenge_id, "decline")
+    return {"challenge": found.to_json()}
+
+
+@router.post("/challenges/{challenge_id}/cancel")
+async def cancel_challenge(
+    challenge_id: ShortId, hub: HubDep, account: AccountDep
+) -> dict[str, Any]:
+    found, _ = await answer_challenge(hub, account, "", challenge_id, "cancel")
+    return {"challenge": found.to_json()}
+
+
+@router.websocket("/lobby/ws")
+async def lobby(websocket: WebSocket) -> None:
+    """The live lobby (``lobby.py``). The session cookie says whose socket it is; a socket
+    opened by a page of another site (its ``Origin`` is not this server's) is a guest's, so
+    no other site can listen to a player's challenges."""
+    state = websocket.app.state
+    accounts: Accounts = state.accounts
+    session = None
+    if same_origin(websocket, state.origin):
+        session = await accounts.session(websocket.cookies.get(COOKIE))
+    account = None if session is None else session.account
+    await state.hub.lobby.serve(websocket, account, state.rate)

@@ -1,0 +1,373 @@
+"""Finding an opponent: seeks (an offer of a game open to any signed-in player), quick games,
+and how an accepted offer starts its game (challenges, offers to one named player, are
+``challenges.py``). Stored by ``seekstore.py``; the lobby's sockets are told of every change
+(``lobby.py``).
+
+Why it works as it does:
+
+- **Two-player games only, for now.** Accepting starts the game at once, for both; a game of
+  three or more would need seeks that fill up seat by seat. A seek for such a game is refused
+  (400) rather than left waiting for a second acceptor that never comes.
+- **Exactly one acceptor wins.** Accepting a seek deletes its row, and answering a challenge
+  moves it from ``open`` by one conditional update: of any number of requests at once, on any
+  number of processes, exactly one finds the row, and only that one starts a game. Everything
+  that could refuse the request (the rating range, the quota) is checked before that step, so a
+  refusal changes nothing; should the game then fail to start, the seek is put back (the
+  challenge reopened).
+- **The game.** The owner's seat is theirs (kind ``me``, their account); the acceptor takes the
+  other through an invitation code that never leaves the server, so no third player can take it
+  from the list of open games between the two steps. Which player sits first is drawn at
+  random. Both are sent ``{"type": "started", "game"}`` on their lobby sockets; their pages
+  fetch their seat tokens with ``POST /api/account/games/{id}/token`` (the acceptor's answer
+  carries its token already).
+- **Ratings.** A seek's range is the opponents' ratings it accepts, in the game's pool
+  (``rated.pool_of``); a player without a rating there counts as ``NEW_RATING`` (1500). The
+  range applies to rated and unrated seeks alike. A quick game pairs with the open seek closest
+  in rating among those of the same game, options and rated flag whose range includes the
+  player and whose owner is within the player's own range; if none fits, it posts that seek
+  (or keeps the same one posted before). Looking and posting are one step under a lock on the
+  game, so two players asking for the same quick game at once are paired, not both posted.
+- **Ceilings** (``config.Limits``): open seeks per account, open challenges sent per account
+  (429 past either), seeks listed. Starting a game counts against the acceptor's hourly game
+  quota (``GameMaker.check_quota``), as creating one does: the acceptor's request is what makes it.
+- **Luck nobody chose.** Options that fix what chance decides (a chosen deal) make a game
+  reproducible, which its players must agree to one by one; a seek or challenge is for games
+  whose luck is the server's, so such options are refused."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from boardplay.web.accounts.store import Account
+from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
+from boardplay.web.hub import Hub
+from boardplay.web.lobby.schemas import SeekRequest
+from boardplay.web.lobby.store import Seek
+from boardplay.web.ratings.maths import NEW_RATING
+from boardplay.web.ratings.rated import check_rated_pair, pool_of
+from boardplay.web.table.clocks import control_of
+from boardplay.web.table.rooms import Room
+from boardplay.web.table.schemas import ClockRequest
+from boardplay.web.table.seating import join
+from boardplay.web.throttles import Ceiling, Throttled
+
+QUICK_TRIES = 3
+"""Closest fits a quick game tries to take before posting its own seek (another player may
+take one first)."""
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A validated game offer: the game with its options in full (defaults filled in, so two
+    offers compare equal exactly when they make the same game) and its rating pool."""
+
+    game: str
+    options: dict[str, Any]
+    players: int
+    pool: str
+    rated: bool
+    clock: dict[str, Any] | None
+    """The time control (``TimeControl.to_json``), None for an untimed game."""
+
+
+@dataclass(frozen=True)
+class Posted:
+    """A seek stored (as opposed to an open one chosen instead, for a quick game)."""
+
+    seek: Seek
+
+
+@dataclass(frozen=True)
+class Started:
+    """A game a seek or challenge started, and the acceptor's seat in it."""
+
+    room: Room
+    token: str
+    seat: int
+
+
+def new_id() -> str:
+    """A short random id (not a secret: seeks are public, challenges checked by account)."""
+    return secrets.token_urlsafe(6)
+
+
+def offer_of(
+    hub: Hub,
+    game: str,
+    options: Mapping[str, Any] | None,
+    rated: bool,
+    clock: ClockRequest | None = None,
+) -> Offer:
+    built = hub.catalogue.build(game.strip(), options or {})
+    control = clock.control() if clock is not None else None
+    if rated and control is None:
+        raise bad_request("a rated game needs a clock (field 'clock'): untimed games are casual")
+    if built.num_players != 2:
+        raise bad_request(
+            f"seeks and challenges are for two-player games; {built.name} with these options "
+            f"has {built.num_players} seats (create the game and invite players instead)"
+        )
+    if any(
+        spec.fixes_chance and built.options[spec.name] != spec.default
+        for spec in built.option_set.specs
+    ):
+        raise bad_request(
+            "these options fix what chance decides (the game would be reproducible): a seek "
+            "or challenge is for games whose luck nobody chose"
+        )
+    found = dict(built.options)
+    shown = None if control is None else control.to_json()
+    return Offer(built.name, found, 2, pool_of(built.name, found, 2), rated, shown)
+
+
+def _check_range(low: int | None, high: int | None) -> None:
+    if low is not None and high is not None and low > high:
+        raise bad_request(f"rating_min ({low}) is above rating_max ({high})")
+
+
+async def rating_of(hub: Hub, account_id: int, pool: str) -> float:
+    """The account's rating in ``pool`` (``NEW_RATING`` if it has none there)."""
+    for standing in await hub.db(hub.ratings.standings_of, account_id):
+        if standing.pool == pool:
+            return standing.rating.rating
+    return NEW_RATING
+
+
+def _range_text(seek: Seek) -> str:
+    low = "any" if seek.rating_min is None else str(seek.rating_min)
+    high = "any" if seek.rating_max is None else str(seek.rating_max)
+    return f"{low} to {high}"
+
+
+# ----- seeks ---------------------------------------------------------------------------------
+async def list_seeks(hub: Hub) -> list[Seek]:
+    limits = hub.limits
+    store = hub.lobby.store
+    return await hub.db(store.open_seeks, time.time(), limits.seek_ttl, limits.seeks_listed)
+
+
+async def post_seek(hub: Hub, account: Account, body: SeekRequest) -> Seek:
+    """A new seek of ``account`` (429 past ``Limits.seeks_per_account``)."""
+    offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
+    _check_range(body.rating_min, body.rating_max)
+    mine = await rating_of(hub, account.id, offer.pool)
+    posted = await _post(hub, account, offer, body, mine)
+    assert isinstance(posted, Posted)  # (nothing to pick from without ``pick``)
+    return posted.seek
+
+
+async def _post(
+    hub: Hub,
+    account: Account,
+    offer: Offer,
+    body: SeekRequest,
+    rating: float,
+    pick: Callable[[list[Seek]], Seek | None] | None = None,
+) -> Seek | Posted:
+    """Store a new seek (``Posted``), or return the open seek ``pick`` chose instead."""
+    limits = hub.limits
+    now = time.time()
+    seek = Seek(
+        id=new_id(),
+        account_id=account.id,
+        game=offer.game,
+        options=offer.options,
+        rated=offer.rated,
+        clock=offer.clock,
+        rating=rating,
+        rating_min=body.rating_min,
+        rating_max=body.rating_max,
+        players=offer.players,
+        created=now,
+        # Kept alive by this process if the owner's lobby is open here; else by whichever
+        # process holds it (it claims the seek on reading the event), or it expires.
+        epoch=hub.epoch if account.id in hub.lobby.by_account else "",
+        name=account.name,
+    )
+    store = hub.lobby.store
+    hourly = Ceiling(f"seeks:{account.id}", limits.seeks_per_hour, 3600.0)
+    try:
+        found = await hub.db(
+            store.post,
+            seek,
+            limits.seeks_per_account,
+            now,
+            limits.seek_ttl,
+            hub.epoch,
+            pick,
+            hourly,
+        )
+    except Throttled as exc:
+        raise exc.error(
+            "too_many_seeks",
+            f"you have posted {limits.seeks_per_hour} seeks in the last hour, the most the "
+            "server allows (BOARDPLAY_WEB_SEEKS_PER_HOUR)",
+        ) from None
+    if isinstance(found, Seek):
+        return found
+    if found is not None:
+        raise ApiError(
+            429,
+            "too_many_seeks",
+            f"you have {found} open seeks; the server allows {limits.seeks_per_account} at "
+            "once (BOARDPLAY_WEB_SEEKS_PER_ACCOUNT): cancel one first",
+        )
+    hub.lobby.changed()
+    return Posted(seek)
+
+
+async def cancel_seek(hub: Hub, account: Account, seek_id: str) -> None:
+    store = hub.lobby.store
+    if await hub.db(store.cancel, seek_id, account.id, time.time(), hub.epoch):
+        hub.lobby.changed()
+        return
+    if await hub.db(store.seek, seek_id, time.time(), hub.limits.seek_ttl) is not None:
+        raise forbidden("not_your_seek", "only the player who posted a seek can cancel it")
+    raise not_found(f"there is no open seek {quote(seek_id)}")
+
+
+async def accept_seek(hub: Hub, account: Account, visitor: str, seek_id: str) -> Started:
+    seek = await hub.db(hub.lobby.store.seek, seek_id, time.time(), hub.limits.seek_ttl)
+    if seek is None:
+        raise not_found(f"there is no open seek {quote(seek_id)} (taken, cancelled or gone)")
+    if seek.account_id == account.id:
+        raise conflict(
+            "own_seek", "this is your own seek: wait for someone to accept it, or cancel it"
+        )
+    return await _take(hub, account, visitor, seek)
+
+
+async def _take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started:
+    """Accept ``seek`` for ``account``: check, take it (one winner), start the game."""
+    pool = pool_of(seek.game, seek.options, seek.players)
+    mine = await rating_of(hub, account.id, pool)
+    if not seek.accepts(mine):
+        raise forbidden(
+            "out_of_range",
+            f"this seek is for opponents rated {_range_text(seek)} in {pool}; your rating "
+            f"there is {round(mine)}",
+        )
+    owner = await hub.db(hub.accounts.by_id, seek.account_id)
+    if owner is None:
+        raise not_found("the player who posted this seek has left")
+    if seek.rated:
+        await check_rated_pair(hub.accounts, hub.db, hub.limits, account, [owner.id], visitor)
+    await hub.maker.check_quota(visitor)
+    store, limits = hub.lobby.store, hub.limits
+    if not await hub.db(store.take, seek.id, account.id, time.time(), limits.seek_ttl, hub.epoch):
+        raise conflict("seek_taken", "someone else accepted this seek first (or it was cancelled)")
+    hub.lobby.changed()
+    try:
+        started = await start_game(
+            hub, owner, account, visitor, seek.game, seek.options, seek.rated, seek.clock
+        )
+    except Exception:
+        await hub.db(store.restore, seek, time.time(), hub.epoch)
+        hub.lobby.changed()
+        raise
+    message = {"type": "started", "game": started.room.row.id, "seek": seek.id}
+    await hub.lobby.tell([(owner.id, message), (account.id, message)])
+    return started
+
+
+async def start_game(
+    hub: Hub,
+    owner: Account,
+    acceptor: Account,
+    visitor: str,
+    game: str,
+    options: Mapping[str, Any],
+    rated: bool,
+    clock: Mapping[str, Any] | None = None,
+) -> Started:
+    """The game between the offer's ``owner`` and its ``acceptor``, seats drawn at random,
+    under the offer's time control (``clock``)."""
+    owner_seat = secrets.randbelow(2)
+    seats: list[dict[str, Any]] = [{"kind": "invite"}, {"kind": "invite"}]
+    seats[owner_seat] = {"kind": "me"}
+    room, _, invites = await hub.maker.create(
+        game, options, seats, owner=visitor, account=owner, rated=rated, clock=control_of(clock)
+    )
+    await room.changed()
+    token, seat = await join(room, None, invites[1 - owner_seat], None, False, acceptor)
+    await _withdraw_seeks(hub, (owner.id, acceptor.id))
+    return Started(room, token, seat)
+
+
+async def _withdraw_seeks(hub: Hub, account_ids: Sequence[int]) -> None:
+    """Both players now have a game: their other seeks go (nobody can accept a seek of a player
+    who is busy playing and find them gone)."""
+    store, now = hub.lobby.store, time.time()
+    withdrawn = False
+    for account_id in account_ids:
+        for seek in await hub.db(store.mine, account_id, now, hub.limits.seek_ttl):
+            withdrawn = await hub.db(store.cancel, seek.id, account_id, now, hub.epoch) or withdrawn
+    if withdrawn:
+        hub.lobby.changed()
+
+
+async def quick_game(
+    hub: Hub, account: Account, visitor: str, body: SeekRequest
+) -> tuple[Started | None, Seek | None]:
+    """Pair with the closest compatible open seek, else post (or keep) this one."""
+    offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
+    _check_range(body.rating_min, body.rating_max)
+    await hub.maker.check_quota(visitor)  # it may start a game: refuse before anything changes
+    mine = await rating_of(hub, account.id, offer.pool)
+    for seek in await hub.db(hub.lobby.store.mine, account.id, time.time(), hub.limits.seek_ttl):
+        same = (seek.game, seek.options, seek.rated, seek.clock) == (
+            offer.game,
+            offer.options,
+            offer.rated,
+            offer.clock,
+        )
+        if same and (seek.rating_min, seek.rating_max) == (body.rating_min, body.rating_max):
+            return None, seek  # already looking for exactly this game
+
+    def pick(found: list[Seek]) -> Seek | None:
+        fits = _fits(found, offer, body, mine)
+        return fits[0] if fits else None
+
+    for _ in range(QUICK_TRIES):
+        result = await _post(hub, account, offer, body, mine, pick)
+        if isinstance(result, Posted):
+            return None, result.seek
+        started = await _try_take(hub, account, visitor, result)
+        if started is not None:
+            return started, None
+    # Another player took the closest fit first, each time: post this seek after all.
+    result = await _post(hub, account, offer, body, mine)
+    assert isinstance(result, Posted)
+    return None, result.seek
+
+
+def _fits(found: list[Seek], offer: Offer, body: SeekRequest, mine: float) -> list[Seek]:
+    """The seeks among ``found`` (same game and rated flag) a quick game may take: the same
+    options and clock, each player within the other's range; closest in rating first, then
+    oldest."""
+    low = body.rating_min if body.rating_min is not None else -float("inf")
+    high = body.rating_max if body.rating_max is not None else float("inf")
+    fits = [
+        s
+        for s in found
+        if s.options == offer.options
+        and s.clock == offer.clock
+        and s.accepts(mine)
+        and low <= s.rating <= high
+    ]
+    fits.sort(key=lambda s: (abs(s.rating - mine), s.created))
+    return fits
+
+
+async def _try_take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started | None:
+    """``_take``, or None if another player took the seek first (or its owner left)."""
+    try:
+        return await _take(hub, account, visitor, seek)
+    except ApiError as exc:
+        if exc.code in ("seek_taken", "not_found"):
+            return None
+        raise

@@ -1,0 +1,333 @@
+"""The live lobby: the sockets of open lobby pages (``/api/lobby/ws``) and what they are told.
+
+Every socket is sent the list of open seeks on connect and again whenever it changes
+(``{"type": "seeks", "seeks": [...]}``, the same text for every socket, encoded once); a
+signed-in player's sockets are also sent their challenges (``{"type": "challenge"}``: the open
+ones received, on connect; then each one sent or received as it is made or answered) and
+``{"type": "started", "game"}`` when a seek or challenge of theirs starts a game. A guest's
+socket watches the seeks only. The only message a client sends is ``{"type": "ping"}``: every
+change is an HTTP request (``routes/seeks.py``), so it passes the same checks as any other.
+Messages are read within the game sockets' ceilings (size: close 1009; JSON safety; the
+per-address rate), and each socket has the same bounded send queue (``sockets.Subscriber``).
+
+**Seeks last while their owner is here.** The process that holds an owner's lobby socket
+*claims* their seeks (stamps its ``epoch``) and renews their heartbeat every third of
+``Limits.seek_ttl``. When an owner's last socket here closes, the seeks are released at once
+(``epoch`` '', an event asks any other process holding a socket of theirs to claim them) and,
+``Limits.seek_grace`` seconds later, those still unclaimed are deleted; a reload within the
+grace claims them back. Seeks of a process that died stop being renewed and drop out of the
+list after ``seek_ttl`` (any process deletes them).
+
+**Several processes.** The database is the truth. A change made here is shown to this
+process's sockets at once; it is also written to ``lobby_events`` and every process with lobby
+sockets reads the events of the last few seconds every ``POLL`` second (one indexed query that
+usually finds nothing new), so the others' sockets follow within about a second, with or
+without Redis. Events are read by time rather than by id, and remembered by id, because ids
+from concurrent transactions can become visible out of order; ``LOOKBACK`` bounds both the
+commit delay and the clock difference between processes that this tolerates."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, ParamSpec, Protocol, TypeVar
+
+from fastapi import WebSocket
+from pydantic import TypeAdapter
+
+from boardplay.web import safejson
+from boardplay.web.accounts.store import Account
+from boardplay.web.config import Limits
+from boardplay.web.errors import bad_request
+from boardplay.web.guard import RateLimiter
+from boardplay.web.lobby.store import NOTICE, OPEN, SEEKS, SeekStore
+from boardplay.web.sockets import Subscriber, encode
+from boardplay.web.table.schemas import Ping, ValidationError, describe
+from boardplay.web.wsread import read_messages
+
+log = logging.getLogger("boardplay.web")
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+POLL = 1.0
+"""Seconds between a process's reads of the other processes' lobby events."""
+LOOKBACK = 5.0
+"""Seconds of events each read covers (commit delays and clock differences within this are
+harmless: an event is acted on once, whenever it is first seen)."""
+LIST_SPACING = 0.25
+"""Least seconds between two lists of seeks sent to the sockets: a burst of changes costs each
+socket at most four lists a second, whoever causes it."""
+CHALLENGES_ON_CONNECT = 50
+"""Open challenges received that a new socket is sent at once."""
+PING: TypeAdapter[Ping] = TypeAdapter(Ping)
+
+
+class LobbyHost(Protocol):
+    """What the lobby needs of the process that runs it (``Hub``)."""
+
+    epoch: str
+    """This process's id (the holder of its owners' seeks)."""
+    limits: Limits
+
+    def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
+        """Run a storage call off the event loop."""
+        ...
+
+
+class LobbySocket:
+    """One open lobby page: its send queue, its account (None: a guest), and the list of
+    seeks it was last sent (so a new list goes only to sockets that lack it)."""
+
+    __slots__ = ("account_id", "seen", "sub")
+
+    def __init__(self, sub: Subscriber, account_id: int | None) -> None:
+        self.sub = sub
+        self.account_id = account_id
+        self.seen: str | None = None
+
+
+class Lobby:
+    """The lobby sockets of one server process (made and run by the hub)."""
+
+    def __init__(self, host: LobbyHost, store: SeekStore) -> None:
+        self.db = host.db
+        self.store = store
+        self.epoch = host.epoch
+        self.limits = host.limits
+        self.sockets: set[LobbySocket] = set()
+        self.by_account: dict[int, set[LobbySocket]] = {}
+        self.text: str | None = None
+        """The current ``seeks`` message (None while no socket is open: nothing keeps it)."""
+        self._dirty = False
+        self._refresher: asyncio.Task[None] | None = None
+        self._graces: dict[int, asyncio.Task[None]] = {}
+        self._seen: dict[int, float] = {}
+        """Ids of the events acted on, with when (forgotten once out of the lookback)."""
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closed = False
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._every(POLL, self.poll)),
+            loop.create_task(self._every(self.limits.seek_ttl / 3, self.upkeep)),
+        ]
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks = [*self._tasks, *self._graces.values()]
+        if self._refresher is not None:
+            tasks.append(self._refresher)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+    async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
+        while True:
+            await asyncio.sleep(seconds * random.uniform(0.8, 1.2))
+            try:
+                await work()
+            except Exception:
+                log.exception("lobby check failed; trying again")
+
+    # ----- sockets --------------------------------------------------------------------------
+    async def serve(self, websocket: WebSocket, account: Account | None, rate: RateLimiter) -> None:
+        """One lobby socket from accept to close."""
+        await websocket.accept()
+
+        async def close(code: int) -> None:
+            await websocket.close(code=code)
+
+        sub = Subscriber(websocket.send_text, close, self.limits.ws_send_queue)
+        socket = LobbySocket(sub, None if account is None else account.id)
+
+        async def answer(text: str) -> None:
+            sub.push(self._answer(text))
+
+        try:
+            await self._join(socket)
+            if account is not None:
+                await self._open_challenges(sub, account.id)
+            await read_messages(websocket, sub, self.limits, rate, answer)
+        finally:
+            self._leave(socket)
+            await sub.finish()
+
+    def _answer(self, text: str) -> dict[str, Any]:
+        raw = safejson.parse(text, self.limits, "the message")
+        try:
+            ping = PING.validate_python(raw)
+        except ValidationError as exc:
+            raise bad_request(
+                f"{describe(exc.errors(include_input=False))} (the lobby socket understands "
+                "only ping; seeks and challenges are HTTP requests)"
+            ) from None
+        return {"type": "pong", "id": ping.id}
+
+    async def _open_challenges(self, sub: Subscriber, account_id: int) -> None:
+        found = await self.db(
+            self.store.challenges_of,
+            account_id,
+            time.time(),
+            self.limits.challenge_lifetime,
+            CHALLENGES_ON_CONNECT,
+        )
+        for challenge in reversed(found):
+            if challenge.to_account == account_id and challenge.status == OPEN:
+                sub.push({"type": "challenge", "challenge": challenge.to_json()})
+
+    async def _join(self, socket: LobbySocket) -> None:
+        self.sockets.add(socket)
+        account_id = socket.account_id
+        if account_id is not None:
+            mine = self.by_account.setdefault(account_id, set())
+            mine.add(socket)
+            if len(mine) == 1:  # back within the grace, or here for the first time
+                grace = self._graces.pop(account_id, None)
+                if grace is not None:
+                    grace.cancel()
+                await self.db(self.store.claim, [account_id], self.epoch, time.time())
+        if self.text is None:  # the first socket here (lately): no list kept, load one
+            text = await self._load()
+            if self.text is None and self.sockets:
+                self.text = text  # unless a change was sent meanwhile: that one is newer
+        if self.text is not None and socket.seen != self.text:
+            socket.seen = self.text
+            socket.sub.push_text(self.text)
+
+    def _leave(self, socket: LobbySocket) -> None:
+        self.sockets.discard(socket)
+        account_id = socket.account_id
+        if account_id is not None and account_id in self.by_account:
+            mine = self.by_account[account_id]
+            mine.discard(socket)
+            if not mine:
+                del self.by_account[account_id]
+                if self._closed:  # shutting down: the seeks expire unless another process
+                    return  # holds a socket of the account
+                task = asyncio.get_running_loop().create_task(self._grace(account_id))
+                self._graces[account_id] = task
+        if not self.sockets:
+            self.text = None  # not kept current without sockets: load afresh next time
+
+    async def _grace(self, account_id: int) -> None:
+        """The account's last socket here closed: release its seeks now, and delete those
+        nobody claimed once the grace period has passed."""
+        try:
+            await self.db(self.store.release, account_id, self.epoch, time.time())
+            await asyncio.sleep(self.limits.seek_grace)
+            if account_id in self.by_account:
+                return
+            gone = await self.db(self.store.drop_unclaimed, account_id, self.epoch, time.time())
+            if gone:
+                self.changed()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("could not take away the seeks of account %s; they expire", account_id)
+        finally:
+            if self._graces.get(account_id) is asyncio.current_task():
+                del self._graces[account_id]
+
+    # ----- what the sockets are sent --------------------------------------------------------
+    def changed(self) -> None:
+        """The seeks changed: send the sockets the new list (coalesced, at most every
+        ``LIST_SPACING`` seconds)."""
+        if not self.sockets:
+            self.text = None
+            return
+        self._dirty = True
+        if self._refresher is None or self._refresher.done():
+            self._refresher = asyncio.get_running_loop().create_task(self._refresh())
+
+    async def _refresh(self) -> None:
+        try:
+            while self._dirty and self.sockets:
+                self._dirty = False
+                text = await self._load()
+                self.text = text if self.sockets else None
+                for socket in list(self.sockets):
+                    if socket.seen != text:
+                        socket.seen = text
+                        socket.sub.push_text(text)
+                await asyncio.sleep(LIST_SPACING)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("could not send the lobby's seeks; the next change tries again")
+            self.text = None
+
+    async def _load(self) -> str:
+        """The ``seeks`` message of the open seeks now."""
+        limits = self.limits
+        seeks = await self.db(
+            self.store.open_seeks, time.time(), limits.seek_ttl, limits.seeks_listed
+        )
+        return encode({"type": "seeks", "seeks": [s.to_json() for s in seeks]})
+
+    def deliver(self, account_id: int, message: Mapping[str, Any]) -> None:
+        """Queue ``message`` for this process's lobby sockets of ``account_id``."""
+        sockets = self.by_account.get(account_id)
+        if sockets:
+            text = encode(message)
+            for socket in list(sockets):
+                socket.sub.push_text(text)
+
+    async def tell(self, notices: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
+        """Send each (account, message) to the account's lobby sockets, here at once and on the
+        other processes through the events. The change it reports is stored already: if the
+        event cannot be written, only the live notice is lost (the lists still show it)."""
+        for account_id, message in notices:
+            self.deliver(account_id, message)
+        try:
+            await self.db(self.store.notify, self.epoch, notices, time.time())
+        except Exception:
+            log.exception("could not tell the other processes' lobby sockets")
+
+    # ----- the other processes, and time --------------------------------------------------
+    async def poll(self) -> None:
+        """Act on the other processes' lobby events not seen yet (only while sockets here
+        could be told anything)."""
+        if not self.sockets:
+            return
+        now = time.time()
+        events = await self.db(self.store.events_since, now - LOOKBACK)
+        refresh = False
+        claim: set[int] = set()
+        for event in events:
+            if event.id in self._seen:
+                continue
+            self._seen[event.id] = now
+            if event.origin == self.epoch:
+                continue  # this process told its sockets when it made the change
+            if event.kind == SEEKS:
+                refresh = True
+                if event.account_id in self.by_account:
+                    claim.add(event.account_id)
+            elif event.kind == NOTICE and event.account_id is not None and event.message:
+                self.deliver(event.account_id, event.message)
+        self._seen = {k: v for k, v in self._seen.items() if v >= now - 3 * LOOKBACK}
+        if claim:
+            await self.db(self.store.claim, sorted(claim), self.epoch, now)
+        if refresh:
+            self.changed()
+
+    async def upkeep(self) -> None:
+        """Renew the seeks of the owners whose sockets are here; delete the seeks nobody
+        renewed (a dead process's), old events and long-settled challenges."""
+        now = time.time()
+        limits = self.limits
+        if self.by_account:
+            await self.db(self.store.claim, sorted(self.by_account), self.epoch, now)
+        gone = await self.db(
+            self.store.upkeep, now, limits.seek_ttl, limits.challenge_lifetime, self.epoch
+        )
+        if gone:
+            self.changed()

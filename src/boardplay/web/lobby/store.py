@@ -1,0 +1,592 @@
+"""Stored seeks, challenges and lobby events (migration 0007): how players find an opponent.
+
+A *seek* is a signed-in player's standing offer of a game ("tiny, rated, 1400-1700"), open to
+anyone until someone accepts it. It lives while its owner has the lobby open: the process that
+holds the owner's lobby socket marks it (``epoch``) and renews its ``heartbeat``; one that is
+not renewed for ``Limits.seek_ttl`` seconds (its process died, or its owner never opened the
+lobby) is no longer listed and is soon deleted. Accepting one *deletes* it, so of any number of
+acceptors, on any number of processes, exactly one deletes the row and starts the game.
+
+A *challenge* is an offer to one named player; it goes from ``open`` to ``accepted``,
+``declined`` or ``cancelled`` by one conditional update (so again exactly one answer wins), and
+counts as expired once ``Limits.challenge_lifetime`` has passed unanswered.
+
+``lobby_events`` is how the other server processes learn of a change: each change writes one
+(in the same transaction where it matters: the list of seeks), and every process with lobby
+sockets reads the newest ones every second (``lobby.py``). Events are kept for a minute.
+
+Every method is one short transaction (the hub runs them off the event loop); counting an
+account's open seeks or challenges and adding one happen under a lock on the account's row, so
+two requests at once cannot both slip under a ceiling."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from boardplay.web.accounts.store import accounts_table
+from boardplay.web.tables import metadata
+from boardplay.web.throttles import Ceiling, take
+
+OPEN = "open"
+ACCEPTED = "accepted"
+DECLINED = "declined"
+CANCELLED = "cancelled"
+EXPIRED = "expired"
+"""Never stored: what an open challenge is called once its lifetime has passed."""
+SEEKS = "seeks"
+"""Event kind: the list of seeks changed (``account_id``: whose seeks)."""
+NOTICE = "notice"
+"""Event kind: a message for the lobby sockets of one account (``message``)."""
+EVENT_KEEP = 60.0
+"""Seconds a lobby event is kept (every process reads the last few seconds' every second)."""
+QUICK_CANDIDATES = 500
+"""Open seeks of the same game a quick game looks through for the closest fit."""
+CHALLENGE_KEEP = 86_400.0
+"""Seconds an answered or expired challenge is kept after its lifetime (for the lists)."""
+
+seeks_table = sa.Table(
+    "seeks",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts_table.c.id), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("clock", sa.JSON, nullable=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("rating_min", sa.Integer, nullable=True),
+    sa.Column("rating_max", sa.Integer, nullable=True),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("heartbeat", sa.Float, nullable=False, index=True),
+    sa.Column("epoch", sa.String(16), nullable=False),
+    sa.Index("ix_seeks_account_id", "account_id"),
+)
+"""``rating``: the owner's rating in the game's pool when posted (what acceptors and quick
+games compare). ``epoch``: the process whose lobby socket keeps it alive ('' while none has
+claimed it)."""
+
+challenges_table = sa.Table(
+    "challenges",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("from_account", sa.Integer, sa.ForeignKey(accounts_table.c.id), nullable=False),
+    sa.Column("to_account", sa.Integer, sa.ForeignKey(accounts_table.c.id), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("clock", sa.JSON, nullable=True),
+    sa.Column("created", sa.Float, nullable=False, index=True),
+    sa.Column("updated", sa.Float, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Index("ix_challenges_from_account", "from_account"),
+    sa.Index("ix_challenges_to_account", "to_account"),
+)
+
+lobby_events_table = sa.Table(
+    "lobby_events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.Float, nullable=False, index=True),
+    sa.Column("origin", sa.String(16), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("account_id", sa.Integer, nullable=True),
+    sa.Column("message", sa.JSON, nullable=True),
+)
+
+
+@dataclass(frozen=True)
+class Seek:
+    id: str
+    account_id: int
+    game: str
+    options: dict[str, Any]
+    rated: bool
+    rating: float
+    rating_min: int | None
+    rating_max: int | None
+    players: int
+    created: float
+    epoch: str = ""
+    name: str = ""
+    """The owner's name (as read; not stored with the seek)."""
+    clock: dict[str, Any] | None = None
+    """The time control of the game it offers (``clocks.py``; None: untimed)."""
+
+    def accepts(self, rating: float) -> bool:
+        """Whether an opponent rated ``rating`` is within this seek's range."""
+        low = self.rating_min if self.rating_min is not None else -float("inf")
+        high = self.rating_max if self.rating_max is not None else float("inf")
+        return low <= rating <= high
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "player": self.name,
+            "game": self.game,
+            "options": self.options,
+            "rated": self.rated,
+            "clock": self.clock,
+            "rating": round(self.rating),
+            "rating_min": self.rating_min,
+            "rating_max": self.rating_max,
+            "players": self.players,
+            "created": self.created,
+        }
+
+
+@dataclass(frozen=True)
+class Challenge:
+    id: str
+    from_account: int
+    to_account: int
+    game: str
+    options: dict[str, Any]
+    rated: bool
+    created: float
+    updated: float
+    status: str
+    game_id: str | None = None
+    from_name: str = ""
+    to_name: str = ""
+    clock: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "from": self.from_name,
+            "to": self.to_name,
+            "game": self.game,
+            "options": self.options,
+            "rated": self.rated,
+            "clock": self.clock,
+            "created": self.created,
+            "status": self.status,
+            "game_id": self.game_id,
+        }
+
+
+@dataclass(frozen=True)
+class Event:
+    id: int
+    origin: str
+    kind: str
+    account_id: int | None
+    message: dict[str, Any] | None
+
+
+def _seek(row: Any) -> Seek:
+    return Seek(
+        row.id,
+        int(row.account_id),
+        row.game,
+        dict(row.options),
+        bool(row.rated),
+        float(row.rating),
+        row.rating_min,
+        row.rating_max,
+        int(row.players),
+        float(row.created),
+        row.epoch,
+        getattr(row, "name", ""),
+        row.clock,
+    )
+
+
+def _event(origin: str, kind: str, account_id: int | None, message: Any = None) -> dict[str, Any]:
+    return {"origin": origin, "kind": kind, "account_id": account_id, "message": message}
+
+
+SENDER = accounts_table.alias("sender")
+RECEIVER = accounts_table.alias("receiver")
+
+
+class SeekStore:
+    """All database access of seeks and challenges (synchronous; run off the event loop)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    def _events(self, conn: sa.Connection, at: float, events: Sequence[dict[str, Any]]) -> None:
+        if events:
+            conn.execute(lobby_events_table.insert(), [{"at": at, **e} for e in events])
+
+    @staticmethod
+    def _lock_account(conn: sa.Connection, account_id: int) -> None:
+        """Hold the account's row until commit (PostgreSQL; SQLite has one writer anyway), so
+        that a count and the insert it allows are one step for that account."""
+        conn.execute(
+            sa.select(accounts_table.c.id)
+            .where(accounts_table.c.id == account_id)
+            .with_for_update()
+        )
+
+    # ----- seeks ----------------------------------------------------------------------------
+    def _live(self, now: float, ttl: float) -> Any:
+        return seeks_table.c.heartbeat >= now - ttl
+
+    def _listed(self) -> Any:
+        return sa.select(seeks_table, accounts_table.c.name).join(
+            accounts_table, accounts_table.c.id == seeks_table.c.account_id
+        )
+
+    def post(
+        self,
+        seek: Seek,
+        ceiling: int,
+        now: float,
+        ttl: float,
+        origin: str,
+        pick: Callable[[list[Seek]], Seek | None] | None = None,
+        hourly: Ceiling | None = None,
+    ) -> int | Seek | None:
+        """Store ``seek`` (None) unless its owner already has ``ceiling`` live seeks (then
+        returns how many, storing nothing) or is past ``hourly`` (``Throttled``). For a quick
+        game, ``pick`` is first shown the live seeks of the same game and rated flag, under a
+        lock on the game, and the one it picks is returned instead of storing anything: two
+        quick games asked for at once thus never both post a seek without seeing the other's."""
+        with self.engine.begin() as conn:
+            if pick is not None:
+                self._lock_game(conn, seek.game)
+                found = conn.execute(
+                    self._candidates(seek.game, seek.rated, seek.account_id, now, ttl)
+                )
+                chosen = pick([_seek(r) for r in found])
+                if chosen is not None:
+                    return chosen
+            self._lock_account(conn, seek.account_id)
+            count = conn.execute(
+                sa.select(sa.func.count()).where(
+                    seeks_table.c.account_id == seek.account_id, self._live(now, ttl)
+                )
+            ).scalar_one()
+            if count >= ceiling:
+                return int(count)
+            if hourly is not None:
+                take(conn, [hourly], now)
+            conn.execute(seeks_table.insert().values(self._values(seek, now)))
+            self._events(conn, now, [_event(origin, SEEKS, seek.account_id)])
+        return None
+
+    @staticmethod
+    def _lock_game(conn: sa.Connection, game: str) -> None:
+        """Hold a lock on ``game``'s quick pairing until commit (PostgreSQL: a transaction
+        advisory lock; SQLite has one writer, and the hub one thread for it)."""
+        if conn.dialect.name == "postgresql":
+            key = zlib.crc32(f"boardplay-quick:{game}".encode())
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(key)))
+
+    @staticmethod
+    def _values(seek: Seek, now: float) -> dict[str, Any]:
+        return {
+            "id": seek.id,
+            "account_id": seek.account_id,
+            "game": seek.game,
+            "options": seek.options,
+            "rated": seek.rated,
+            "clock": seek.clock,
+            "rating": seek.rating,
+            "rating_min": seek.rating_min,
+            "rating_max": seek.rating_max,
+            "players": seek.players,
+            "created": seek.created,
+            "heartbeat": now,
+            "epoch": seek.epoch,
+        }
+
+    def open_seeks(self, now: float, ttl: float, limit: int) -> list[Seek]:
+        """Live seeks of accounts that still exist, oldest first."""
+        query = (
+            self._listed()
+            .where(self._live(now, ttl), accounts_table.c.deleted.is_(sa.false()))
+            .order_by(seeks_table.c.created, seeks_table.c.id)
+            .limit(limit)
+        )
+        with self.reader.connect() as conn:
+            return [_seek(r) for r in conn.execute(query)]
+
+    def seek(self, seek_id: str, now: float, ttl: float) -> Seek | None:
+        query = self._listed().where(
+            seeks_table.c.id == seek_id,
+            self._live(now, ttl),
+            accounts_table.c.deleted.is_(sa.false()),
+        )
+        with self.reader.connect() as conn:
+            row = conn.execute(query).one_or_none()
+        return None if row is None else _seek(row)
+
+    def _candidates(self, game: str, rated: bool, exclude: int, now: float, ttl: float) -> Any:
+        """Live seeks of ``game`` with this ``rated`` flag, not ``exclude``'s, oldest first."""
+        return (
+            self._listed()
+            .where(
+                seeks_table.c.game == game,
+                seeks_table.c.rated.is_(sa.true() if rated else sa.false()),
+                seeks_table.c.account_id != exclude,
+                self._live(now, ttl),
+                accounts_table.c.deleted.is_(sa.false()),
+            )
+            .order_by(seeks_table.c.created, seeks_table.c.id)
+            .limit(QUICK_CANDIDATES)
+        )
+
+    def mine(self, account_id: int, now: float, ttl: float) -> list[Seek]:
+        query = self._listed().where(seeks_table.c.account_id == account_id, self._live(now, ttl))
+        with self.reader.connect() as conn:
+            return [_seek(r) for r in conn.execute(query.order_by(seeks_table.c.created))]
+
+    def take(self, seek_id: str, acceptor: int, now: float, ttl: float, origin: str) -> bool:
+        """Delete the live seek for ``acceptor`` (never its owner): True for the one caller
+        whose delete found it, however many try at once."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                seeks_table.delete().where(
+                    seeks_table.c.id == seek_id,
+                    seeks_table.c.account_id != acceptor,
+                    self._live(now, ttl),
+                )
+            )
+            if done.rowcount != 1:
+                return False
+            self._events(conn, now, [_event(origin, SEEKS, None)])
+        return True
+
+    def restore(self, seek: Seek, now: float, origin: str) -> None:
+        """Put back a seek taken for a game that could not be started."""
+        with self.engine.begin() as conn:
+            conn.execute(seeks_table.insert().values(self._values(seek, now)))
+            self._events(conn, now, [_event(origin, SEEKS, seek.account_id)])
+
+    def cancel(self, seek_id: str, account_id: int, now: float, origin: str) -> bool:
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                seeks_table.delete().where(
+                    seeks_table.c.id == seek_id, seeks_table.c.account_id == account_id
+                )
+            )
+            if done.rowcount != 1:
+                return False
+            self._events(conn, now, [_event(origin, SEEKS, account_id)])
+        return True
+
+    def claim(self, account_ids: Sequence[int], epoch: str, now: float) -> None:
+        """These accounts have a lobby socket on process ``epoch``: their seeks are its to
+        keep alive (the list itself does not change, so no event)."""
+        ids = list(account_ids)
+        with self.engine.begin() as conn:
+            for start in range(0, len(ids), 500):
+                conn.execute(
+                    seeks_table.update()
+                    .where(seeks_table.c.account_id.in_(ids[start : start + 500]))
+                    .values(heartbeat=now, epoch=epoch)
+                )
+
+    def release(self, account_id: int, epoch: str, now: float) -> None:
+        """The account's last lobby socket on ``epoch`` closed: its seeks are nobody's until
+        another process with a socket of the account claims them (told by the event)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                seeks_table.update()
+                .where(seeks_table.c.account_id == account_id, seeks_table.c.epoch == epoch)
+                .values(epoch="")
+            )
+            if done.rowcount:
+                self._events(conn, now, [_event(epoch, SEEKS, account_id)])
+
+    def drop_unclaimed(self, account_id: int, epoch: str, now: float) -> int:
+        """After the grace period: the account's seeks that no process claimed go."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                seeks_table.delete().where(
+                    seeks_table.c.account_id == account_id, seeks_table.c.epoch.in_(["", epoch])
+                )
+            )
+            if done.rowcount:
+                self._events(conn, now, [_event(epoch, SEEKS, account_id)])
+        return int(done.rowcount)
+
+    def upkeep(self, now: float, ttl: float, lifetime: float, origin: str) -> int:
+        """Delete seeks nobody renewed (a dead process's), old events and long-settled
+        challenges; returns the seeks deleted."""
+        with self.engine.begin() as conn:
+            done = conn.execute(seeks_table.delete().where(seeks_table.c.heartbeat < now - ttl))
+            conn.execute(
+                lobby_events_table.delete().where(lobby_events_table.c.at < now - EVENT_KEEP)
+            )
+            conn.execute(
+                challenges_table.delete().where(
+                    challenges_table.c.updated < now - lifetime - CHALLENGE_KEEP
+                )
+            )
+            if done.rowcount:
+                self._events(conn, now, [_event(origin, SEEKS, None)])
+        return int(done.rowcount)
+
+    # ----- challenges -----------------------------------------------------------------------
+    def _challenges(self, now: float, lifetime: float) -> Any:
+        expired = sa.and_(
+            challenges_table.c.status == OPEN, challenges_table.c.created < now - lifetime
+        )
+        status = sa.case((expired, EXPIRED), else_=challenges_table.c.status).label("shown")
+        return (
+            sa.select(
+                challenges_table,
+                status,
+                SENDER.c.name.label("from_name"),
+                RECEIVER.c.name.label("to_name"),
+            )
+            .join(SENDER, SENDER.c.id == challenges_table.c.from_account)
+            .join(RECEIVER, RECEIVER.c.id == challenges_table.c.to_account)
+        )
+
+    @staticmethod
+    def _challenge(row: Any) -> Challenge:
+        return Challenge(
+            row.id,
+            int(row.from_account),
+            int(row.to_account),
+            row.game,
+            dict(row.options),
+            bool(row.rated),
+            float(row.created),
+            float(row.updated),
+            row.shown,
+            row.game_id,
+            row.from_name,
+            row.to_name,
+            row.clock,
+        )
+
+    def add_challenge(
+        self,
+        challenge: Challenge,
+        ceiling: int,
+        lifetime: float,
+        received: int,
+        hourly: Ceiling,
+    ) -> str | None:
+        """Store ``challenge`` unless its sender has ``ceiling`` open ones (then returns
+        ``"sent"``), its recipient has ``received`` open ones from everyone (``"received"``),
+        or the sender is past ``hourly`` (``Throttled``); nothing is stored then. Both accounts
+        are locked (in id order, so two crossing challenges cannot deadlock) while counting."""
+        now = challenge.created
+        table = challenges_table
+        live = sa.and_(table.c.status == OPEN, table.c.created >= now - lifetime)
+        with self.engine.begin() as conn:
+            for account_id in sorted({challenge.from_account, challenge.to_account}):
+                self._lock_account(conn, account_id)
+            sent = conn.execute(
+                sa.select(sa.func.count()).where(
+                    table.c.from_account == challenge.from_account, live
+                )
+            ).scalar_one()
+            if sent >= ceiling:
+                return "sent"
+            waiting = conn.execute(
+                sa.select(sa.func.count()).where(table.c.to_account == challenge.to_account, live)
+            ).scalar_one()
+            if waiting >= received:
+                return "received"
+            take(conn, [hourly], now)
+            conn.execute(
+                challenges_table.insert().values(
+                    id=challenge.id,
+                    from_account=challenge.from_account,
+                    to_account=challenge.to_account,
+                    game=challenge.game,
+                    options=challenge.options,
+                    rated=challenge.rated,
+                    clock=challenge.clock,
+                    created=now,
+                    updated=now,
+                    status=OPEN,
+                )
+            )
+        return None
+
+    def challenge(self, challenge_id: str, now: float, lifetime: float) -> Challenge | None:
+        query = self._challenges(now, lifetime).where(challenges_table.c.id == challenge_id)
+        with self.reader.connect() as conn:
+            row = conn.execute(query).one_or_none()
+        return None if row is None else self._challenge(row)
+
+    def challenges_of(
+        self, account_id: int, now: float, lifetime: float, limit: int
+    ) -> list[Challenge]:
+        """The account's challenges, sent or received, open or changed within ``lifetime``,
+        newest first."""
+        query = (
+            self._challenges(now, lifetime)
+            .where(
+                sa.or_(
+                    challenges_table.c.from_account == account_id,
+                    challenges_table.c.to_account == account_id,
+                ),
+                challenges_table.c.updated >= now - lifetime,
+            )
+            .order_by(challenges_table.c.created.desc())
+            .limit(limit)
+        )
+        with self.reader.connect() as conn:
+            return [self._challenge(r) for r in conn.execute(query)]
+
+    def settle(
+        self,
+        challenge_id: str,
+        party: str,
+        account_id: int,
+        status: str,
+        now: float,
+        lifetime: float,
+    ) -> bool:
+        """Move an open, unexpired challenge to ``status`` if ``account_id`` is its ``party``
+        (``from_account`` or ``to_account``): True for the one answer that did."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                challenges_table.update()
+                .where(
+                    challenges_table.c.id == challenge_id,
+                    challenges_table.c.status == OPEN,
+                    challenges_table.c.created >= now - lifetime,
+                    challenges_table.c[party] == account_id,
+                )
+                .values(status=status, updated=now)
+            )
+        return bool(done.rowcount == 1)
+
+    def started(self, challenge_id: str, game_id: str | None, status: str, now: float) -> None:
+        """Record the game an accepted challenge started (or reopen it: ``status`` open)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                challenges_table.update()
+                .where(challenges_table.c.id == challenge_id)
+                .values(game_id=game_id, status=status, updated=now)
+            )
+
+    # ----- events ---------------------------------------------------------------------------
+    def notify(
+        self, origin: str, notices: Sequence[tuple[int, Mapping[str, Any]]], now: float
+    ) -> None:
+        """Messages for the lobby sockets of accounts, for the other processes to deliver."""
+        with self.engine.begin() as conn:
+            self._events(conn, now, [_event(origin, NOTICE, a, dict(m)) for a, m in notices])
+
+    def events_since(self, since: float) -> list[Event]:
+        query = (
+            lobby_events_table.select()
+            .where(lobby_events_table.c.at >= since)
+            .order_by(lobby_events_table.c.id)
+        )
+        with self.reader.connect() as conn:
+            return [
+                Event(int(r.id), r.origin, r.kind, r.account_id, r.message)
+                for r in conn.execute(query)
+            ]

@@ -1,0 +1,570 @@
+"""Web Push: "your turn", "challenge received" and "game over" on a player's devices with no page
+of the site open, each with a button that turns them off on that device.
+
+The game code and the lobby call the hooks (``Pusher.your_turn``, ``game_over``, ``challenge``)
+on the process that stored the change; the hooks only *queue* pushes in the database
+(``store.py``), in the account's language and within its hourly ceiling, and never raise: a
+push that cannot be queued must not undo a move. A background loop on every process claims due
+pushes one at a time (a compare-and-set with a lease) and posts each to its push service
+(``webpush.py``), so no move ever waits on a push service and each push leaves from one
+process. A push service that is busy or failing (429, 5xx, no answer) gets the push again after
+growing pauses; one that says the subscription is gone (404, 410) has it deleted at once.
+
+**Nothing for a game the player is looking at.** Two checks, because neither alone is enough:
+
+- the server queues no "your turn" and no "game over" for a seat whose page shows the game on
+  any device: the game socket's presence (``presence/``), which every process shares and the
+  mails obey too. It is the only check that spares the phone in the pocket while the game is
+  open on the desktop, and it costs no push at all;
+- the service worker (``static/sw.js``) drops a push about a game shown by a visible page of the
+  site on that device, and a challenge when any page is visible (every page shows challenges
+  under its header). That covers the moment between a push being queued and being sent, and a
+  page opened since. A page that is open but hidden keeps its socket, so the server sends
+  nothing and the page itself raises the notice (``static/turns.js``, through the service
+  worker's ``showNotification``).
+
+Without a working ``pywebpush`` (the ``web`` extra) pushes are off: nothing is queued and the
+page says so, and the pages' own notices still work."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import random
+import time
+from collections.abc import AbstractSet, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from boardplay.web.push import words
+from boardplay.web.push.store import (
+    CHALLENGE,
+    END,
+    TURN,
+    Claimed,
+    PushStore,
+    Subscription,
+)
+from boardplay.web.push.webpush import PUSH_SERVICES, ServerKey, allowed, new_private_key, topic
+
+if TYPE_CHECKING:
+    import httpx
+
+    from boardplay.web.accounts.store import AccountStore
+    from boardplay.web.catalogue import WebCatalogue
+    from boardplay.web.table.storage import GameRow, Storage
+
+log = logging.getLogger("boardplay.web.push")
+
+Runner = Callable[..., Awaitable[Any]]
+
+KEY_ENV = "BOARDPLAY_WEB_VAPID_PRIVATE_KEY"
+SERVICES_ENV = "BOARDPLAY_WEB_PUSH_SERVICES"
+CONTACT_ENV = "BOARDPLAY_WEB_PUSH_CONTACT"
+LEASE = 60.0
+"""Seconds a claimed push stays with its process: far above one post (``webpush.TIMEOUT``)."""
+POLL = 10.0
+"""Seconds between a process's looks at the outbox for pushes others queued or due again."""
+BATCH = 20
+MAX_ATTEMPTS = 4
+BACKOFF = 30.0
+"""Seconds before the first retry; each further one waits four times longer (or as long as the
+push service's ``Retry-After`` asks, up to an hour)."""
+PRUNE_EVERY = 3600.0
+CLOSE_WAIT = 15.0
+TTL = {TURN: 12 * 3600, END: 24 * 3600}
+"""Seconds a push service keeps a push for a device that is offline (a challenge: its lifetime)."""
+URGENCY = {TURN: "normal", END: "low", CHALLENGE: "high"}
+TITLE_CHARS = 100
+BODY_CHARS = 300
+
+
+@dataclass(frozen=True)
+class PushConfig:
+    """The operator's push settings (``from_env``)."""
+
+    private_key: str | None = None
+    """``BOARDPLAY_WEB_VAPID_PRIVATE_KEY``: the VAPID key to sign with (base64url of its 32
+    bytes, or a PEM); unset, the server makes one once and keeps it in the database."""
+    services: tuple[str, ...] = PUSH_SERVICES
+    """``BOARDPLAY_WEB_PUSH_SERVICES``: the push services pushes may be posted to (comma
+    separated origins, ``https://*.host`` for any subdomain)."""
+    contact: str = "https://localhost"
+    """``BOARDPLAY_WEB_PUSH_CONTACT``, the VAPID ``sub`` a push service can reach the operator
+    by; else the site's https origin, else ``mailto:`` the mails' sender."""
+    pushes_per_account_hour: int = 20
+    """``BOARDPLAY_WEB_PUSHES_PER_ACCOUNT_HOUR``: notifications one account is pushed per hour
+    (each goes to all its devices); more are dropped and counted in the log."""
+    devices_per_account: int = 10
+    """``BOARDPLAY_WEB_PUSH_DEVICES_PER_ACCOUNT``: devices one account keeps subscribed; a new
+    one pushes out the oldest."""
+    challenge_ttl: int = 600
+    """Seconds a challenge push lives (the challenge's own lifetime)."""
+
+    @classmethod
+    def from_env(
+        cls,
+        origin: str | None = None,
+        mail_from: str | None = None,
+        challenge_ttl: float = 600.0,
+        environ: Mapping[str, str] | None = None,
+    ) -> PushConfig:
+        env = os.environ if environ is None else environ
+        services = tuple(
+            s.strip().rstrip("/") for s in env.get(SERVICES_ENV, "").split(",") if s.strip()
+        )
+        contact = env.get(CONTACT_ENV, "").strip()
+        if not contact:
+            if origin and origin.startswith("https://"):
+                contact = origin.rstrip("/")
+            elif mail_from and "@" in mail_from:
+                contact = "mailto:" + mail_from.rsplit("<", 1)[-1].strip(" >")
+            else:
+                contact = cls.contact
+        if not contact.startswith(("mailto:", "https://")):
+            raise ValueError(f"{CONTACT_ENV} must be a mailto: or https:// URL, got {contact!r}")
+        key = env.get(KEY_ENV, "").strip() or None
+        if key is not None:
+            try:
+                ServerKey(key)
+            except Exception:
+                raise ValueError(
+                    f"{KEY_ENV} must be a P-256 private key: base64url of its 32 bytes (as "
+                    "`vapid --gen` or the server's own key) or PEM text"
+                ) from None
+        return cls(
+            private_key=key,
+            services=services or PUSH_SERVICES,
+            contact=contact,
+            pushes_per_account_hour=_positive(env, "BOARDPLAY_WEB_PUSHES_PER_ACCOUNT_HOUR", 20),
+            devices_per_account=_positive(env, "BOARDPLAY_WEB_PUSH_DEVICES_PER_ACCOUNT", 10),
+            challenge_ttl=int(challenge_ttl),
+        )
+
+
+def _positive(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) <= 0:
+        raise ValueError(f"{name} must be a positive whole number, got {raw!r}")
+    return int(raw)
+
+
+def available() -> bool:
+    """Whether pushes can be made here (``pywebpush``, of the ``web`` extra, is installed)."""
+    try:
+        import pywebpush  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class PushHost(Protocol):
+    """What the pusher takes from the process that runs it (``Hub``)."""
+
+    epoch: str
+    storage: Storage
+    catalogue: WebCatalogue
+    accounts: AccountStore
+
+    def db(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Awaitable[Any]: ...
+
+    def seats_here(self, game_id: str) -> AbstractSet[int]:
+        """The seats whose page shows the game now, on any process (its sockets' presence)."""
+        ...
+
+
+@dataclass
+class Counters:
+    queued: int = 0
+    dropped: int = 0
+    """Notifications not queued because their account reached the hourly ceiling."""
+    sent: int = 0
+    gone: int = 0
+    failed: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class Pusher:
+    """Queues and sends one process's pushes. ``run`` runs a store call off the event loop;
+    ``title_of`` names a game; ``languages`` gives accounts' languages; ``here`` the seats whose
+    page shows a game now (on any process)."""
+
+    def __init__(
+        self,
+        store: PushStore,
+        run: Runner,
+        config: PushConfig | None,
+        process: str,
+        title_of: Callable[[str], str] = str,
+        languages: Callable[[Sequence[int]], Mapping[int, str | None]] = lambda ids: {},
+        here: Callable[[str], AbstractSet[int]] = lambda game_id: frozenset(),
+    ) -> None:
+        self.store = store
+        self.run = run
+        self.config = config if config is not None and available() else None
+        self.process = process
+        self.title_of = title_of
+        self.languages = languages
+        self.here = here
+        self.key: ServerKey | None = None
+        self.counters = Counters()
+        self._wake = asyncio.Event()
+        self._closing = False
+        self._task: asyncio.Task[None] | None = None
+        self._client: httpx.AsyncClient | None = None
+        self._pruned = 0.0
+
+    @classmethod
+    def for_hub(cls, hub: PushHost, config: PushConfig | None) -> Pusher:
+        catalogue = hub.catalogue
+
+        def title_of(name: str) -> str:
+            try:
+                return str(getattr(catalogue.load(name, {}), "title", name))
+            except Exception:  # a game no longer offered keeps its name
+                return name
+
+        store = PushStore(hub.storage.engine)
+        return cls(
+            store, hub.db, config, hub.epoch, title_of, hub.accounts.languages, hub.seats_here
+        )
+
+    @property
+    def enabled(self) -> bool:
+        return self.config is not None
+
+    @property
+    def public_key(self) -> str | None:
+        """The ``applicationServerKey`` browsers subscribe with (None while pushes are off)."""
+        return self.key.public if self.key is not None else None
+
+    # ----- the loop ---------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Read (or make) the server's key and start sending. A key that cannot be read turns
+        pushes off for this process (logged), never the server."""
+        if self.config is None or self._task is not None:
+            return
+        try:
+            private = self.config.private_key or await self.run(
+                self.store.private_key, new_private_key
+            )
+            self.key = ServerKey(private)
+        except Exception:
+            log.exception("could not read or make the server's push key: pushes are off")
+            self.config = None
+            return
+        import httpx
+
+        from boardplay.web.push.webpush import TIMEOUT
+
+        self._client = httpx.AsyncClient(timeout=TIMEOUT, follow_redirects=False, trust_env=False)
+        self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def close(self) -> None:
+        """Stop after the push in hand (one cut off mid-post would go again after its lease)."""
+        self._closing = True
+        self._wake.set()
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), CLOSE_WAIT)
+            except Exception:
+                self._task.cancel()
+                with contextlib.suppress(BaseException):
+                    await self._task
+        if self._client is not None:
+            await self._client.aclose()
+
+    async def _loop(self) -> None:
+        while not self._closing:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), POLL * random.uniform(0.75, 1.25))
+            self._wake.clear()
+            try:
+                await self.drain()
+            except Exception:
+                log.exception("could not look at the push outbox; trying again")
+
+    async def drain(self) -> int:
+        """Send the due pushes (up to ``BATCH``); returns how many the services accepted."""
+        if self.config is None or self.key is None or self._client is None:
+            return 0
+        done = 0
+        for _ in range(BATCH):
+            if self._closing:
+                break
+            push = await self.run(self.store.claim, self.process, LEASE, self.key.public)
+            if push is None:
+                break
+            if await self._send(push):
+                done += 1
+        if time.time() - self._pruned > PRUNE_EVERY:
+            self._pruned = time.time()
+            await self.run(self.store.prune)
+        return done
+
+    async def _send(self, push: Claimed) -> bool:
+        from boardplay.web.push.webpush import post
+
+        assert self.config is not None and self.key is not None and self._client is not None
+        if not allowed(push.target.endpoint, self.config.services):
+            await self._failed(push, "the endpoint is not on an allowed push service", None, None)
+            return False
+        try:
+            answer = await post(
+                self._client,
+                self.key,
+                self.config.contact,
+                push.target,
+                json.loads(push.payload),
+                push.ttl,
+                URGENCY.get(push.kind, "normal"),
+                topic(push.kind, push.subject),
+            )
+        except Exception as exc:
+            await self._failed(push, f"{type(exc).__name__}: {exc}", None, None, retry=True)
+            return False
+        if answer.accepted:
+            if not await self.run(self.store.sent, push.id, self.process, answer.status):
+                log.warning("push %s was sent after its claim ran out (it may go twice)", push.id)
+            self.counters.sent += 1
+            return True
+        if answer.gone:
+            self.counters.gone += 1
+            log.info(
+                "push service: subscription %s is gone (%d)", push.subscription_id, answer.status
+            )
+            await self.run(
+                self.store.gone, push.id, self.process, push.subscription_id, answer.status
+            )
+            return False
+        await self._failed(
+            push,
+            f"{answer.status}: {answer.text}",
+            answer.status,
+            answer.retry_after,
+            retry=answer.worth_retrying,
+        )
+        return False
+
+    async def _failed(
+        self,
+        push: Claimed,
+        reason: str,
+        status: int | None,
+        wait: float | None,
+        retry: bool = False,
+    ) -> None:
+        give_up = not retry or push.attempts >= MAX_ATTEMPTS
+        pause = BACKOFF * 4 ** (push.attempts - 1)
+        if wait is not None:
+            pause = min(max(pause, wait), 3600.0)
+        self.counters.failed += 1
+        log.warning(
+            "push %s (%s) failed (attempt %d): %s; %s",
+            push.id,
+            push.kind,
+            push.attempts,
+            words.clean(reason, 200),
+            "given up" if give_up else "will retry",
+        )
+        retry_at = None if give_up else time.time() + pause
+        await self.run(self.store.failed, push.id, self.process, reason, status, retry_at)
+
+    # ----- what a push says -------------------------------------------------------------------
+    def _payload(
+        self, lang: str, kind: str, title: str, body: str, url: str, tag: str, game: str | None
+    ) -> str:
+        """The JSON the service worker receives (``static/sw.js``), in ``lang``."""
+        return json.dumps(
+            {
+                "v": 1,
+                "kind": kind,
+                "title": words.clean(title, TITLE_CHARS),
+                "body": words.clean(body, BODY_CHARS),
+                "url": url,
+                "tag": tag,
+                "game": game,
+                "lang": lang,
+                "off": words.say(lang, "push.turnOff"),
+                "offDone": words.say(lang, "push.offDone"),
+            },
+            ensure_ascii=False,
+        )
+
+    def _title(self, lang: str, game: str) -> str:
+        return words.game_title(lang, game, self.title_of(game))
+
+    def _against(self, lang: str, row: GameRow, account: int) -> str:
+        return words.names(lang, [(s.name, s.account) for s in row.seats], account)
+
+    def turn_payload(self, lang: str, row: GameRow, account: int) -> str:
+        game, names = self._title(lang, row.game), self._against(lang, row, account)
+        body = words.say(lang, "turns.notifyBody", game=game, names=names)
+        title = words.say(lang, "turns.notifyTitle")
+        url = f"/#/game/{row.id}"
+        return self._payload(lang, TURN, title, body, url, f"boardplay-turn-{row.id}", row.id)
+
+    def end_payload(self, lang: str, row: GameRow, account: int) -> str:
+        game, names = self._title(lang, row.game), self._against(lang, row, account)
+        mine = {s.seat for s in row.seats if s.account == account}
+        title = words.say(lang, "push.endTitle", game=game)
+        body = words.say(
+            lang, "push.endBody", names=names, outcome=words.outcome(lang, row.result, mine)
+        )
+        url = f"/#/game/{row.id}"
+        return self._payload(lang, END, title, body, url, f"boardplay-end-{row.id}", row.id)
+
+    def challenge_payload(
+        self, lang: str, sender: str, game: str, rated: bool, challenge_id: str
+    ) -> str:
+        assert self.config is not None
+        title = words.say(lang, "push.challengeTitle", name=words.clean(sender, words.NAME_CHARS))
+        body = words.say(
+            lang,
+            "push.challengeBody",
+            game=self._title(lang, game),
+            kind=words.say(lang, "push.rated" if rated else "push.casual"),
+            minutes=max(1, self.config.challenge_ttl // 60),
+        )
+        tag = f"boardplay-challenge-{challenge_id}"
+        return self._payload(lang, CHALLENGE, title, body, "/#/", tag, None)
+
+    # ----- the hooks the game code and the lobby call ------------------------------------------
+    async def your_turn(self, row: GameRow, seat: int) -> None:
+        """The turn of a correspondence game passed to ``seat``, whose page does not show the
+        game (the room checked): push it to the seat's account. Never raises."""
+        if not self.enabled:
+            return
+        try:
+            if not 0 <= seat < len(row.seats) or row.seats[seat].account is None:
+                return
+            account = row.seats[seat].account
+            assert account is not None
+            await self._queue(
+                TURN, row.id, [account], lambda lang, a: self.turn_payload(lang, row, a)
+            )
+        except Exception:
+            log.exception("could not queue the 'your turn' push of game %s", row.id)
+
+    async def game_over(self, row: GameRow) -> None:
+        """A correspondence game ended: push it to each seated account whose page does not
+        show the game. Called once per game; never raises."""
+        if not self.enabled:
+            return
+        try:
+            here = self.here(row.id)
+            accounts = {
+                s.account for s in row.seats if s.account is not None and s.seat not in here
+            }
+            await self._queue(
+                END, row.id, sorted(accounts), lambda lang, a: self.end_payload(lang, row, a)
+            )
+        except Exception:
+            log.exception("could not queue the 'game over' pushes of game %s", row.id)
+
+    async def challenge(
+        self, to_account: int, sender: str, game: str, rated: bool, challenge_id: str
+    ) -> None:
+        """``sender`` challenged ``to_account``: push it (the service worker drops it while a
+        page of the site is visible, which shows it under its header). Never raises."""
+        if not self.enabled:
+            return
+        try:
+            await self._queue(
+                CHALLENGE,
+                challenge_id,
+                [to_account],
+                lambda lang, a: self.challenge_payload(lang, sender, game, rated, challenge_id),
+            )
+        except Exception:
+            log.exception("could not queue the challenge push of %s", challenge_id)
+
+    async def _queue(
+        self,
+        kind: str,
+        subject: str,
+        accounts: Sequence[int],
+        make: Callable[[str, int], str],
+    ) -> None:
+        if not accounts or self.config is None or self.key is None:
+            return
+        chosen = await self.run(self.languages, list(accounts))
+        payloads = {a: make(words.language_of(chosen.get(a)), a) for a in accounts}
+        ttl = TTL.get(kind, self.config.challenge_ttl)
+        ceiling = self.config.pushes_per_account_hour
+        queued, dropped = await self.run(
+            self.store.queue, kind, subject, payloads, ttl, ceiling, self.key.public
+        )
+        self.counters.queued += queued
+        if dropped:
+            self.counters.dropped += dropped
+            log.warning(
+                "%d '%s' push(es) of %s dropped: the account had %d notifications within the "
+                "hour (BOARDPLAY_WEB_PUSHES_PER_ACCOUNT_HOUR); %d dropped by this process",
+                dropped,
+                kind,
+                subject,
+                ceiling,
+                self.counters.dropped,
+            )
+        if queued:
+            self.wake()
+
+    # ----- a device's subscription (``routes.py``) -------------------------------------------
+    async def status(self, account_id: int, device_hash: str | None) -> dict[str, Any]:
+        """What the page shows: whether pushes work here, the key to subscribe with, this
+        device's subscription (its endpoint, for the page to compare with its own) and how
+        many devices the account has."""
+        mine = (
+            None
+            if device_hash is None
+            else await self.run(self.store.device, account_id, device_hash)
+        )
+        current = mine is not None and mine.server_key == self.public_key
+        return {
+            "available": self.enabled and self.key is not None,
+            "key": self.public_key,
+            "device": current,
+            "endpoint": mine.endpoint if mine is not None and current else None,
+            "devices": await self.run(self.store.count, account_id),
+        }
+
+    async def subscribe(self, account_id: int, device_hash: str, target: Subscription) -> None:
+        assert self.config is not None and self.key is not None
+        await self.run(
+            self.store.subscribe,
+            account_id,
+            device_hash,
+            target,
+            self.key.public,
+            self.config.devices_per_account,
+        )
+
+    async def forget(
+        self, account_id: int, device_hash: str | None = None, keep: str | None = None
+    ) -> int:
+        """Forget the account's subscription on one device, or on every device but ``keep``
+        (signing out everywhere, a new password, a deleted account). Never raises."""
+        try:
+            removed: int = await self.run(self.store.remove, account_id, device_hash, keep)
+        except Exception:
+            log.exception("could not forget the push subscriptions of account %s", account_id)
+            return 0
+        return removed
+
+    async def off(self, endpoint: str, auth: str) -> bool:
+        ok: bool = await self.run(self.store.off, endpoint, auth)
+        return ok
+
+    async def renew(self, old: Subscription, new: Subscription) -> bool:
+        assert self.key is not None
+        ok: bool = await self.run(self.store.renew, old, new, self.key.public)
+        return ok

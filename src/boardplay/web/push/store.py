@@ -1,0 +1,499 @@
+"""Stored Web Push (migration 0014): the devices that asked to be told (their push
+subscriptions), the pushes waiting to be sent (the outbox) and the server's VAPID key.
+
+Why it is shaped this way (``service.py`` queues and sends, docs/web.md "Push notifications"):
+
+- **One row per account and device.** A device is a browser's device cookie, kept only as its
+  hash; a subscription made again on the same device replaces the one before, and an endpoint
+  is held by one account at a time (the last to subscribe on that browser). An account keeps
+  at most ``devices`` subscriptions: a new one pushes out the oldest.
+- **The outbox is the only way out**, as for e-mail (``mail/store.py``): a push is a row first,
+  one per subscription, claimed by one process with a compare-and-set on a row nobody holds
+  (with a lease), sent, then marked sent. Several processes on one database send each push
+  once; a process that dies holding a claim leaves it to another when the lease runs out.
+- **Checked twice.** Whether the device still wants it is checked when a push is queued and
+  again when it is claimed: a subscription removed meanwhile (turned off, the account signed
+  out everywhere, the push service said it is gone) or made for another server key cancels it.
+- **Counted before it is queued**: each notification (not each device it goes to) takes one
+  from the account's hourly ceiling (``throttles.py``), in the transaction that queues it, so
+  every process agrees.
+- The VAPID private key is made once, by whichever process asks first, and kept in
+  ``push_keys``; every process then signs with the same key (an operator's key, set in the
+  environment, is never stored)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
+
+from boardplay.web.tables import metadata
+from boardplay.web.throttles import Ceiling, Throttled, take
+from boardplay.web.tokens import digest_matches, hash_token
+
+ENDPOINT_MAX = 1000
+"""Longest push endpoint URL stored (the push services' are 150-500 characters)."""
+KEY_MAX = 100
+"""Longest key stored: a P-256 public key in base64url is 87 characters, an auth secret 22."""
+ERROR_MAX = 400
+
+TURN = "turn"
+END = "end"
+CHALLENGE = "challenge"
+KINDS = (TURN, END, CHALLENGE)
+
+QUEUED = "queued"
+SENT = "sent"
+FAILED = "failed"
+CANCELLED = "cancelled"
+GONE = "gone"
+"""The push service answered 404 or 410: the subscription is deleted with it."""
+
+HOUR = 3600.0
+OUTBOX_KEEP = 7 * 24 * 3600.0
+"""Seconds sent, failed and cancelled pushes stay in the outbox (for the operator to look at)."""
+
+push_subscriptions_table = sa.Table(
+    "push_subscriptions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("device_hash", sa.String(64), nullable=False),
+    sa.Column("endpoint", sa.String(ENDPOINT_MAX), nullable=False),
+    sa.Column("endpoint_hash", sa.String(64), nullable=False),
+    sa.Column("p256dh", sa.String(KEY_MAX), nullable=False),
+    sa.Column("auth", sa.String(KEY_MAX), nullable=False),
+    sa.Column("server_key", sa.String(KEY_MAX), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("last_sent", sa.Float, nullable=True),
+    sa.Index("ix_push_subscriptions_device", "account_id", "device_hash", unique=True),
+    sa.Index("ix_push_subscriptions_endpoint", "endpoint_hash", unique=True),
+)
+"""A device's push subscription (its endpoint and the keys its pushes are encrypted to, RFC
+8291), the account it tells and the server key (VAPID, RFC 8292) it was made for."""
+
+push_outbox_table = sa.Table(
+    "push_outbox",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("subscription_id", sa.Integer, nullable=False, index=True),
+    sa.Column("account_id", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("subject", sa.String(32), nullable=True),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("ttl", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("state", sa.String(16), nullable=False, index=True),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("claimed_by", sa.String(32), nullable=True),
+    sa.Column("claimed_until", sa.Float, nullable=True),
+    sa.Column("sent_at", sa.Float, nullable=True),
+    sa.Column("status_code", sa.Integer, nullable=True),
+    sa.Column("last_error", sa.String(ERROR_MAX), nullable=True),
+    sa.Index("ix_push_outbox_account_created", "account_id", "created"),
+)
+"""Every push, queued to sent: ``subject`` is the game (or challenge) it is about;
+``claimed_until`` the claim's lease while ``claimed_by`` holds it, and the earliest next attempt
+after a failure while nobody does."""
+
+push_keys_table = sa.Table(
+    "push_keys",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("private_key", sa.String(KEY_MAX), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+"""The server's VAPID private key (one row), made by the first process that needed it."""
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """What the browser's ``PushSubscription.toJSON()`` gives: where to post and the keys."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+
+
+@dataclass(frozen=True)
+class Device:
+    """A subscription as stored, for the account page."""
+
+    endpoint: str
+    server_key: str
+    created: float
+    last_sent: float | None
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A push this process holds and must send now."""
+
+    id: int
+    subscription_id: int
+    kind: str
+    subject: str | None
+    payload: str
+    ttl: int
+    attempts: int
+    """Claims of this push so far, this one included."""
+    target: Subscription
+
+
+def _upsert(conn: sa.Connection) -> type[postgresql.Insert] | type[sqlite.Insert]:
+    return postgresql.Insert if conn.dialect.name == "postgresql" else sqlite.Insert
+
+
+class PushStore:
+    """All database access for Web Push (synchronous; run off the event loop by the caller)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    # ----- the server's key -------------------------------------------------------------------
+    def private_key(self, make: Callable[[], str]) -> str:
+        """The stored VAPID private key, made with ``make`` and stored if there is none yet (of
+        processes asking at once, the first insert wins and every one reads that key)."""
+        table = push_keys_table
+        with self.engine.begin() as conn:
+            found = conn.execute(sa.select(table.c.private_key).where(table.c.id == 1)).scalar()
+            if found is None:
+                insert = _upsert(conn)(table).values(id=1, private_key=make(), created=time.time())
+                conn.execute(insert.on_conflict_do_nothing(index_elements=[table.c.id]))
+                found = conn.execute(
+                    sa.select(table.c.private_key).where(table.c.id == 1)
+                ).scalar_one()
+        return str(found)
+
+    # ----- subscriptions ----------------------------------------------------------------------
+    def subscribe(
+        self,
+        account_id: int,
+        device_hash: str,
+        subscription: Subscription,
+        server_key: str,
+        devices: int,
+    ) -> None:
+        """Keep ``subscription`` as the device's for the account: it replaces the device's
+        earlier one and takes the endpoint from any account that held it; past ``devices``
+        subscriptions the account's oldest go."""
+        table = push_subscriptions_table
+        endpoint_hash = hash_token(subscription.endpoint)
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                table.delete().where(
+                    sa.or_(
+                        table.c.endpoint_hash == endpoint_hash,
+                        sa.and_(
+                            table.c.account_id == account_id, table.c.device_hash == device_hash
+                        ),
+                    )
+                )
+            )
+            conn.execute(
+                table.insert().values(
+                    account_id=account_id,
+                    device_hash=device_hash,
+                    endpoint=subscription.endpoint,
+                    endpoint_hash=endpoint_hash,
+                    p256dh=subscription.p256dh,
+                    auth=subscription.auth,
+                    server_key=server_key,
+                    created=now,
+                )
+            )
+            keep = (
+                sa.select(table.c.id)
+                .where(table.c.account_id == account_id)
+                .order_by(table.c.created.desc(), table.c.id.desc())
+                .limit(devices)
+            )
+            kept = [r.id for r in conn.execute(keep)]
+            conn.execute(
+                table.delete().where(table.c.account_id == account_id, table.c.id.not_in(kept))
+            )
+
+    def device(self, account_id: int, device_hash: str) -> Device | None:
+        table = push_subscriptions_table
+        query = sa.select(
+            table.c.endpoint, table.c.server_key, table.c.created, table.c.last_sent
+        ).where(table.c.account_id == account_id, table.c.device_hash == device_hash)
+        with self.reader.connect() as conn:
+            row = conn.execute(query).one_or_none()
+        return None if row is None else Device(*row)
+
+    def count(self, account_id: int) -> int:
+        table = push_subscriptions_table
+        query = sa.select(sa.func.count()).where(table.c.account_id == account_id)
+        with self.reader.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    def remove(
+        self, account_id: int, device_hash: str | None = None, keep: str | None = None
+    ) -> int:
+        """Forget the account's subscription on ``device_hash``, or (None) every one but the
+        device ``keep``'s; returns how many went. Their pushes not yet sent are cancelled when
+        claimed."""
+        table = push_subscriptions_table
+        where = [table.c.account_id == account_id]
+        if device_hash is not None:
+            where.append(table.c.device_hash == device_hash)
+        elif keep is not None:
+            where.append(table.c.device_hash != keep)
+        with self.engine.begin() as conn:
+            return int(conn.execute(table.delete().where(*where)).rowcount)
+
+    def _held(self, conn: sa.Connection, endpoint: str, auth: str) -> Any:
+        """The subscription of ``endpoint`` if ``auth`` is its secret (compared in constant
+        time): the browser that holds it proves it so, with no session needed."""
+        table = push_subscriptions_table
+        row = conn.execute(
+            sa.select(table.c.id, table.c.auth).where(table.c.endpoint_hash == hash_token(endpoint))
+        ).one_or_none()
+        if row is None or not digest_matches(hash_token(auth), hash_token(row.auth)):
+            return None
+        return row
+
+    def off(self, endpoint: str, auth: str) -> bool:
+        """The one-click off of a notification: forget the subscription ``endpoint`` names if
+        ``auth`` is its secret (False otherwise, or if it is gone already)."""
+        with self.engine.begin() as conn:
+            row = self._held(conn, endpoint, auth)
+            if row is None:
+                return False
+            table = push_subscriptions_table
+            conn.execute(table.delete().where(table.c.id == row.id))
+        return True
+
+    def renew(self, old: Subscription, new: Subscription, server_key: str) -> bool:
+        """The browser replaced a subscription (``pushsubscriptionchange``): the new one takes
+        the old one's account and device, proven by the old one's secret."""
+        table = push_subscriptions_table
+        with self.engine.begin() as conn:
+            row = self._held(conn, old.endpoint, old.auth)
+            if row is None:
+                return False
+            new_hash = hash_token(new.endpoint)
+            conn.execute(
+                table.delete().where(table.c.endpoint_hash == new_hash, table.c.id != row.id)
+            )
+            conn.execute(
+                table.update()
+                .where(table.c.id == row.id)
+                .values(
+                    endpoint=new.endpoint,
+                    endpoint_hash=new_hash,
+                    p256dh=new.p256dh,
+                    auth=new.auth,
+                    server_key=server_key,
+                )
+            )
+        return True
+
+    # ----- queueing ---------------------------------------------------------------------------
+    def queue(
+        self,
+        kind: str,
+        subject: str | None,
+        payloads: Mapping[int, str],
+        ttl: int,
+        ceiling: int,
+        server_key: str,
+        now: float | None = None,
+    ) -> tuple[int, int]:
+        """Queue each account's payload for every device it subscribed with ``server_key``.
+        A notification takes one from the account's ``ceiling`` per hour (its devices share
+        it); past it, nothing is queued for that account. A "your turn" push of a game still
+        waiting for an account says it already: no second one is queued. Returns (accounts
+        queued for, accounts dropped by the ceiling)."""
+        assert kind in KINDS
+        now = time.time() if now is None else now
+        subs, box = push_subscriptions_table, push_outbox_table
+        queued = dropped = 0
+        for account_id in sorted(payloads):
+            try:
+                with self.engine.begin() as conn:
+                    targets = [
+                        r.id
+                        for r in conn.execute(
+                            sa.select(subs.c.id).where(
+                                subs.c.account_id == account_id, subs.c.server_key == server_key
+                            )
+                        )
+                    ]
+                    if not targets:
+                        continue
+                    if (
+                        kind == TURN
+                        and conn.execute(
+                            sa.select(box.c.id).where(
+                                box.c.account_id == account_id,
+                                box.c.subject == subject,
+                                box.c.kind == TURN,
+                                box.c.state == QUEUED,
+                                box.c.claimed_by.is_(None),
+                            )
+                        ).first()
+                    ):
+                        continue
+                    take(conn, [Ceiling(f"push:{account_id}", ceiling, HOUR)], now)
+                    conn.execute(
+                        box.insert(),
+                        [
+                            {
+                                "subscription_id": target,
+                                "account_id": account_id,
+                                "kind": kind,
+                                "subject": subject,
+                                "payload": payloads[account_id],
+                                "ttl": ttl,
+                                "created": now,
+                                "state": QUEUED,
+                                "attempts": 0,
+                            }
+                            for target in targets
+                        ],
+                    )
+                    queued += 1
+            except Throttled:  # rolled back with its transaction: counted nothing, queued nothing
+                dropped += 1
+        return queued, dropped
+
+    # ----- sending ----------------------------------------------------------------------------
+    def claim(self, process: str, lease: float, server_key: str, tries: int = 20) -> Claimed | None:
+        """The oldest due push, now held by ``process`` for ``lease`` seconds, or None when
+        nothing is due. A compare-and-set: of processes racing for a row, one ``UPDATE``
+        matches it and the others move on. A push whose subscription is gone, or was made for
+        another server key, is cancelled here instead (and the next one tried)."""
+        box, subs = push_outbox_table, push_subscriptions_table
+        for _ in range(tries):
+            now = time.time()
+            free = sa.and_(
+                box.c.state == QUEUED,
+                sa.or_(box.c.claimed_until.is_(None), box.c.claimed_until < now),
+            )
+            with self.engine.begin() as conn:
+                candidate = conn.execute(
+                    sa.select(box.c.id).where(free).order_by(box.c.id).limit(1)
+                ).scalar_one_or_none()
+                if candidate is None:
+                    return None
+                taken = conn.execute(
+                    box.update()
+                    .where(box.c.id == candidate, free)
+                    .values(
+                        claimed_by=process,
+                        claimed_until=now + lease,
+                        attempts=box.c.attempts + 1,
+                    )
+                )
+                if taken.rowcount != 1:
+                    continue  # another process took it first
+                push = conn.execute(box.select().where(box.c.id == candidate)).one()
+                target = conn.execute(
+                    subs.select().where(subs.c.id == push.subscription_id)
+                ).one_or_none()
+                if target is None or target.server_key != server_key:
+                    conn.execute(
+                        box.update()
+                        .where(box.c.id == candidate)
+                        .values(state=CANCELLED, claimed_by=None, claimed_until=None)
+                    )
+                    continue
+            return Claimed(
+                push.id,
+                push.subscription_id,
+                push.kind,
+                push.subject,
+                push.payload,
+                int(push.ttl),
+                int(push.attempts),
+                Subscription(target.endpoint, target.p256dh, target.auth),
+            )
+        return None
+
+    def _finish(self, push_id: int, process: str, values: dict[str, Any]) -> bool:
+        box = push_outbox_table
+        values.update(claimed_by=None)
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                box.update().where(box.c.id == push_id, box.c.claimed_by == process).values(values)
+            )
+            if done.rowcount == 1 and values.get("state") == SENT:
+                subs = push_subscriptions_table
+                row = conn.execute(sa.select(box.c.subscription_id).where(box.c.id == push_id))
+                conn.execute(
+                    subs.update()
+                    .where(subs.c.id == row.scalar_one())
+                    .values(last_sent=values["sent_at"])
+                )
+        return done.rowcount == 1
+
+    def sent(self, push_id: int, process: str, status: int) -> bool:
+        """Mark a push this process held as accepted by the push service (False: its claim had
+        run out and another process took it over)."""
+        now = time.time()
+        values = {"state": SENT, "sent_at": now, "claimed_until": None, "status_code": status}
+        return self._finish(push_id, process, values)
+
+    def failed(
+        self, push_id: int, process: str, error: str, status: int | None, retry_at: float | None
+    ) -> None:
+        """A send failed: try again after ``retry_at`` (any process), or give up (None)."""
+        values: dict[str, Any] = {"last_error": error[:ERROR_MAX], "status_code": status}
+        if retry_at is None:
+            values.update(state=FAILED, claimed_until=None)
+        else:
+            values.update(claimed_until=retry_at)
+        self._finish(push_id, process, values)
+
+    def gone(self, push_id: int, process: str, subscription_id: int, status: int) -> None:
+        """The push service says the subscription no longer exists (404, 410): forget it, and
+        drop its other pushes not yet sent."""
+        box, subs = push_outbox_table, push_subscriptions_table
+        with self.engine.begin() as conn:
+            conn.execute(subs.delete().where(subs.c.id == subscription_id))
+            conn.execute(
+                box.update()
+                .where(box.c.id == push_id, box.c.claimed_by == process)
+                .values(state=GONE, status_code=status, claimed_by=None, claimed_until=None)
+            )
+            conn.execute(
+                box.update()
+                .where(
+                    box.c.subscription_id == subscription_id,
+                    box.c.state == QUEUED,
+                    sa.or_(box.c.claimed_by.is_(None), box.c.claimed_until < time.time()),
+                )
+                .values(state=CANCELLED, claimed_by=None, claimed_until=None)
+            )
+
+    def prune(self) -> None:
+        """Forget finished pushes (each process, now and then)."""
+        box = push_outbox_table
+        with self.engine.begin() as conn:
+            conn.execute(
+                box.delete().where(box.c.state != QUEUED, box.c.created < time.time() - OUTBOX_KEEP)
+            )
+
+    def outbox(self) -> list[dict[str, Any]]:
+        """Every row of the outbox, oldest first (for operators and tests)."""
+        query = push_outbox_table.select().order_by(push_outbox_table.c.id)
+        with self.reader.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
+
+    def subscriptions(self, account_id: int | None = None) -> list[dict[str, Any]]:
+        """The stored subscriptions (of one account), oldest first (operators and tests)."""
+        table = push_subscriptions_table
+        query = table.select().order_by(table.c.id)
+        if account_id is not None:
+            query = query.where(table.c.account_id == account_id)
+        with self.reader.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]

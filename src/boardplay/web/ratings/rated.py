@@ -1,0 +1,179 @@
+"""What a rated game is, and what its end means for ratings.
+
+A game is rated when it is created so: a signed-in person in every seat and no AI (no hotseat,
+no chosen luck), on a clock long enough to be a game (``check_rated_clock``). Its rating *pool*
+is the game, with the player count where the game has a ``players`` option (Passtally 2 and 3,
+Montana 2-4 are different contests). At its end each seat gets its place (``endings.places``,
+the one reading of a result that the pages and profiles share): the winners first; then, if
+the game keeps a numeric score per seat, the others by score; a seat that resigned comes after
+every seat that did not. ``Hub.settle_ratings`` stores the outcome once
+(``ratingstore.py``).
+
+**Rated games worth their rating** (the fourth attack round farmed 1500 → 1842 in 7 s with a
+second account, ten games of one turn and a resignation each):
+
+- a game that ended at once by a player's word rather than on the board or the clock (a
+  resignation, an agreed draw, an abandonment claim, an abort) before every seat had played
+  ``RATED_MIN_TURNS`` turns of its own is not rated: it says nothing about anyone's play (a
+  flag is rated: a clock takes at least the minimum rated time to fall);
+- rating points won or lost against the same opponent are capped per day
+  (``Limits.rating_pair_cap``, ``ratingstore.py``), as boosting defences do;
+- two accounts that share an address or a device, one of them made within the hour
+  (``Limits.rated_fresh_account``), cannot play a rated game together
+  (``check_rated_pair``): a second account of one person cannot take its owner's seek."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from boardplay.web.accounts.store import VISITOR, Account, AccountStore
+from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.config import Limits
+from boardplay.web.errors import ApiError, bad_request
+from boardplay.web.table import storage as st
+from boardplay.web.table.clocks import TimeControl
+from boardplay.web.table.endings import ABANDONED, ABORTED, AGREEMENT, RESIGNATION, places
+
+Runner = Callable[..., Awaitable[Any]]
+UNRATED = ""
+"""The pool stored for a rated game that ended too early to count (it is settled, unrated)."""
+
+
+def pool_of(game: str, options: Mapping[str, Any], num_players: int) -> str:
+    """The ratings ``game`` played with ``options`` by ``num_players`` counts for."""
+    return f"{game}-{num_players}p" if "players" in options else game
+
+
+def check_rated_seats(
+    seats: Sequence[Mapping[str, Any]], reproducible: bool, private: bool
+) -> None:
+    """A rated game's seats: the creator's ("me") and invited or open seats for other signed-in
+    players; nothing a person at the table did not choose to play for rating. It is public (its
+    result shows on profiles, linking to it) and its luck is nobody's choice."""
+    kinds = [seat.get("kind") for seat in seats]
+    if kinds.count("me") + kinds.count(st.HUMAN) != 1 or any(
+        k not in ("me", st.HUMAN, st.INVITE, st.OPEN) for k in kinds
+    ):
+        raise bad_request(
+            "a rated game has your seat (kind me) and invite or open seats only: every seat "
+            "is a signed-in player, so no AI and no hotseat"
+        )
+    if reproducible:
+        raise bad_request(
+            "a rated game cannot be reproducible: its luck must be unknown to every player"
+        )
+    if private:
+        raise bad_request("a rated game cannot be private: its result shows on profiles")
+
+
+RATED_MIN_MINUTES = 1.0
+"""The shortest real-time game that is rated, as its estimated length: base + 40 increments
+(lichess's estimate of a game's length) of at least a minute per player, so 1+0, ½+1, 0+2
+and longer. Shorter games are a test of the connection more than of the players."""
+
+
+def check_rated_clock(control: TimeControl | None) -> None:
+    """400 unless ``control`` is long enough to be rated (correspondence always is)."""
+    if control is None or control.correspondence:
+        return
+    estimate = control.base + 40 * control.increment
+    if estimate < RATED_MIN_MINUTES * 60:
+        raise bad_request(
+            f"a rated real-time game lasts at least {RATED_MIN_MINUTES:g} minute per player as "
+            f"base + 40 × increment (this clock gives {estimate:g} s): choose a longer clock, "
+            "or play it casual"
+        )
+
+
+def sign_in_needed(what: str) -> ApiError:
+    return ApiError(401, "sign_in_required", f"sign in to {what}")
+
+
+RATED_MIN_TURNS = 3
+"""Turns every seat must have played for a game ended by a player's word to be rated."""
+SAID_ENDINGS = (RESIGNATION, AGREEMENT, ABANDONED, ABORTED)
+"""Endings a player can bring about at any moment, by a request."""
+
+
+def turns_played(row: st.GameRow) -> list[int]:
+    """Per seat, the turns it played: runs of its own decisions (chance steps inside a run do
+    not break it; an answer inside another's turn, such as a Montana auction bid, counts)."""
+    turns = [0] * len(row.seats)
+    last = None
+    for move in row.moves:
+        if move.player < 0:
+            continue
+        if move.player != last and 0 <= move.player < len(turns):
+            turns[move.player] += 1
+        last = move.player
+    return turns
+
+
+def places_of(row: st.GameRow) -> list[tuple[int, int]] | None:
+    """(account, place) per seat of a finished rated game, or None when it does not count: a
+    seat without an account, a seat that never moved, or an end by a player's word before
+    every seat played ``RATED_MIN_TURNS`` turns."""
+    result = row.result or {}
+    accounts = [seat.account for seat in row.seats]
+    turns = turns_played(row)
+    if any(a is None for a in accounts) or not all(turns):
+        return None
+    if result.get("ended") in SAID_ENDINGS and min(turns) < RATED_MIN_TURNS:
+        return None
+    seats = places({**result, "resigned": list(row.resigned)}, len(row.seats))
+    return [
+        (int(account), place)
+        for account, place in zip(accounts, seats, strict=True)
+        if account is not None
+    ]
+
+
+async def check_rated_pair(
+    accounts: AccountStore,
+    db: Runner,
+    limits: Limits,
+    player: Account,
+    others: Sequence[int],
+    visitor: str,
+) -> None:
+    """403 if ``player`` (asking from ``visitor``) would play a rated game against one of
+    ``others`` that shares an address or a device with it while either account is younger
+    than ``Limits.rated_fresh_account``: a second account of one person farming the first."""
+    now = time.time()
+    await db(accounts.seen, player.id, [(VISITOR, visitor)])
+    for other_id in others:
+        if other_id == player.id:
+            continue
+        other = await db(accounts.by_id, other_id)
+        if other is None:
+            continue
+        young = min(player.age(now), other.age(now)) < limits.rated_fresh_account
+        if young and await db(accounts.shared_marks, player.id, other_id):
+            raise ApiError(
+                403,
+                "same_person",
+                f"a rated game needs two people: {other.name} and you share an address or a "
+                f"device and one of the accounts is new (under "
+                f"{limits.rated_fresh_account / 3600:g} h old); play it casual, or wait",
+            )
+
+
+def pools(catalogue: WebCatalogue) -> list[str]:
+    """Every pool the games offered here can be rated in (a leaderboard each)."""
+    out: list[str] = []
+    for name in catalogue.names():
+        game = catalogue.build(name, {})
+        counts = [
+            int(choice)
+            for spec in game.option_set.specs
+            if spec.name == "players"
+            for choice in (spec.choices or ())
+            if isinstance(choice, int)
+        ]
+        if counts:
+            out.extend(pool_of(name, {"players": n}, n) for n in counts)
+        else:
+            out.append(name)
+    return out

@@ -1,0 +1,103 @@
+"""The seams between one game's room and the rest of the server process, declared apart from
+both sides so that the imports run one way (hub -> rooms, aijobs, reviews -> host).
+
+Each part receives what it uses and nothing more, as boardgame.io's master receives its storage
+and transport APIs rather than its owner:
+
+- ``Database``: the storage, the thread its calls run on, and the moves' write (every stateful
+  part needs it);
+- ``RoomHost``: what a room, and the table modules that act on a room (offers, seating, clocks,
+  chat, sockets), ask of the process: the database, the catalogue, the operator's ceilings, the
+  server's clock, and the four things that follow a stored change (tell the other processes,
+  watch its clock, tell players away from the table, rate a finished game). What only one
+  action needs is given to it by its caller instead: a rematch its owner's quota
+  (``offers.rematch``), a socket the note that its game's presence changed (``live.py``);
+- the AI worker pool is ``aijobs.AiWorkers`` (its jobs keep its books), given to rooms and the
+  reviewer by the hub; the reviewer needs nothing else but its store and the ceilings.
+
+``Hub`` is the one implementation of both protocols."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, ParamSpec, Protocol, TypeVar
+
+from boardplay.core.records import Move
+from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.config import Limits
+from boardplay.web.presence.store import PresenceStore
+from boardplay.web.table import storage as st
+from boardplay.web.table.appended import Appended
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class Database(Protocol):
+    """The game storage and the thread pool its calls run on."""
+
+    storage: st.Storage
+
+    def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
+        """Run a storage call off the event loop."""
+        ...
+
+    async def append_moves(
+        self,
+        game_id: str,
+        first_ply: int,
+        moves: Sequence[Move],
+        status: str,
+        result: dict[str, Any] | None,
+        **change: Any,
+    ) -> int:
+        """``Storage.append_moves``, the write on every move's path, the fastest way the
+        database allows (``pgwrite.py``)."""
+        ...
+
+
+class Notifier(Protocol):
+    """Tells players away from the table (``mail.py``); never raises."""
+
+    async def your_turn(self, row: st.GameRow, seat: int) -> None: ...
+
+    async def game_over(self, row: st.GameRow) -> None: ...
+
+
+class RoomHost(Database, Protocol):
+    """What a room (``rooms.Room``) and the modules acting on one ask of the process."""
+
+    catalogue: WebCatalogue
+    limits: Limits
+    presence: PresenceStore
+    """Who is at the tables (``presence.py``): sockets on every process, and players' visits."""
+
+    @property
+    def mailer(self) -> Notifier:
+        """E-mail for correspondence games: whose turn it is, and how a game ended."""
+        ...
+
+    def now(self) -> float:
+        """The server's time in seconds since the epoch: every clock reads it (tests set it)."""
+        ...
+
+    def publish(
+        self,
+        game_id: str,
+        revision: int,
+        view: Callable[[], str],
+        appended: Appended | None = None,
+    ) -> None:
+        """Tell the other processes that the game is now at ``revision``; ``view()`` gives its
+        public view as JSON text, asked for only if some process may use it; ``appended``, the
+        moves that change stored, if it was a move (``appended.py``)."""
+        ...
+
+    def watch_clock(self, game_id: str, deadline: float | None) -> None:
+        """The game's running clock now falls at ``deadline`` (None: no clock runs): flag it
+        then, if this process still holds the game."""
+        ...
+
+    async def settle_ratings(self, game_ids: Sequence[str] | None = None) -> None:
+        """Rate these finished rated games, if nobody has yet."""
+        ...

@@ -1,0 +1,264 @@
+"""Request bodies and WebSocket messages as Pydantic models: the OpenAPI schema declares every
+body, and a body of the wrong shape is refused with a 400 naming the field before a route runs.
+
+Models are strict (no ``"5"`` for 5, no ``true`` for 1) and bound every string and list, so no
+field can carry more than its column or its use needs. An unknown field is refused with a 400
+naming it, and the schema says so (``additionalProperties: false``), so a client's typo is
+caught instead of silently ignored and fuzzers know which bodies are valid. (A record upload
+keeps its extra fields: the record format has more than this outline declares.) The bodies
+reaching these models have already passed ``safejson`` (depth, digits, Unicode), so validation
+never meets pathological input."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from boardplay.web.errors import clip, quote
+from boardplay.web.table.clocks import DAYS, MAX_BASE, MAX_INCREMENT, TimeControl, parse_control
+from boardplay.web.tables import SPEC_LENGTH
+
+OptionValue = bool | int | str | None
+Text = Annotated[str, Field(max_length=200)]
+Secret = Annotated[str, Field(max_length=200)]
+Ply = Annotated[int, Field(ge=0, le=10_000_000)]
+Options = Annotated[dict[Annotated[str, Field(max_length=64)], OptionValue], Field(max_length=64)]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class SeatRequest(Body):
+    kind: Annotated[str, Field(max_length=16)] = Field(
+        description="me (or human), hotseat, ai, invite or open"
+    )
+    spec: Annotated[str, Field(max_length=SPEC_LENGTH)] | None = Field(
+        None, description="an AI seat's agent spec, e.g. hard or mcts(time=1.0)"
+    )
+    name: Text | None = None
+
+
+class ClockRequest(Body):
+    """A time control: real-time (``base`` and ``increment`` seconds) or ``days`` per move."""
+
+    base: Annotated[int | float, Field(ge=0, le=MAX_BASE)] | None = Field(
+        None, description="real-time: each player's time at the start, in seconds"
+    )
+    increment: Annotated[int | float, Field(ge=0, le=MAX_INCREMENT)] | None = Field(
+        None, description="real-time: seconds added once per turn (Fischer)"
+    )
+    days: Annotated[int, Field(ge=1, le=max(DAYS))] | None = Field(
+        None, description=f"correspondence: days per move, one of {', '.join(map(str, DAYS))}"
+    )
+
+    def control(self) -> TimeControl | None:
+        """The control asked for (a 400 naming the field if it is not one offered)."""
+        return parse_control(self.model_dump(exclude_none=True))
+
+
+Clock = Annotated[
+    ClockRequest | None,
+    Field(description="the time control; absent or null: untimed (casual games only)"),
+]
+
+
+class PreviewRequest(Body):
+    game: Annotated[str, Field(max_length=64)]
+    options: Options | None = None
+
+
+class CreateRequest(PreviewRequest):
+    seats: Annotated[list[SeatRequest], Field(max_length=16)]
+    reproducible: bool = Field(
+        False,
+        description="chance follows a seed (the given one or one drawn by the server) that is "
+        "shown to every seat; each invited or open seat must accept this on joining",
+    )
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = Field(
+        None, description="only with reproducible: the seed chance follows"
+    )
+    private: bool = Field(
+        False,
+        description="left out of the lobby's lists: only those given the game's link can "
+        "watch it or take its open seats",
+    )
+    rated: bool = Field(
+        False,
+        description="the result changes the players' ratings: signed in, your seat (me) and "
+        "invite or open seats only, neither reproducible nor private, with a clock",
+    )
+    clock: Clock = None
+
+
+class InvitationRequest(Body):
+    invite: Secret = Field(description="the invitation code of the link")
+
+
+class JoinRequest(Body):
+    invite: Secret | None = None
+    seat: Annotated[int, Field(ge=0, le=1000)] | None = None
+    name: Text | None = None
+    accept_reproducible: bool = Field(
+        False, description="needed to join a reproducible game (its creator chose its luck)"
+    )
+
+
+class ActionRequest(Body):
+    action: int | Text = Field(description="a move in the game's notation, or an action id")
+    ply: Ply | None = Field(None, description="the ply the move is for; refused if stale")
+    token: Secret | None = None
+
+
+class UndoRequest(Body):
+    ply: Ply | None = Field(None, description="the ply the undo is for; refused if stale")
+    token: Secret | None = None
+
+
+SeatNumber = Annotated[int, Field(ge=0, le=1000)]
+
+
+class ResignRequest(Body):
+    seat: SeatNumber | None = Field(
+        None, description="the seat that resigns; needed only if the token holds several"
+    )
+    token: Secret | None = None
+
+
+class ClaimRequest(Body):
+    outcome: Literal["win", "draw"] = Field(
+        "win", description="win, or draw (in games whose rules have draws)"
+    )
+    token: Secret | None = None
+
+
+class HintRequest(Body):
+    ply: Ply | None = Field(None, description="the ply the hint is for; refused if stale")
+    token: Secret | None = None
+
+
+class ReviewRequest(Body):
+    seat: Annotated[int, Field(ge=0, le=1000)] | None = Field(
+        None, description="the seat to review (default: the token's seat, else seat 0)"
+    )
+    iterations: Annotated[int, Field(ge=1, le=10_000_000)] | None = Field(
+        None, description="search iterations per position (default: the server's)"
+    )
+    token: Secret | None = None
+
+
+class DrawRequest(Body):
+    answer: Literal["offer", "accept", "decline"] = Field(
+        description="offer a draw, or accept or decline the one offered (the offerer's decline "
+        "withdraws it)"
+    )
+    seat: SeatNumber | None = Field(
+        None, description="the seat that answers; needed only if the token holds several"
+    )
+    token: Secret | None = None
+
+
+class RematchRequest(Body):
+    token: Secret | None = None
+    answer: Literal["offer", "accept", "decline"] = Field(
+        "offer",
+        description="offer to play again (the default), accept the offer on the table, or "
+        "decline it; the rematch starts once every player has agreed",
+    )
+
+
+CHAT_TEXT_BOUND = 4_000
+"""Characters a chat message's ``text`` may carry at all; the operator's ``chat_length`` (300)
+is checked after the text is tidied, with a message that names it (``chat.py``)."""
+ChatChannel = Literal["players", "spectators"]
+
+
+class ChatRequest(Body):
+    channel: ChatChannel = Field(
+        description="players (seat holders only) or spectators (signed-in watchers)"
+    )
+    text: Annotated[str, Field(max_length=CHAT_TEXT_BOUND)] = Field(
+        description="plain text, shown as typed (never HTML); at most the server's chat length"
+    )
+    token: Secret | None = None
+
+
+class ChatReportRequest(Body):
+    token: Secret | None = None
+
+
+class RecordUpload(BaseModel):
+    """A boardplay record (docs/formats.md); checked in full by ``Record.from_json`` and a
+    replay of every move, so only its outline is declared here."""
+
+    model_config = ConfigDict(extra="allow")
+    format: str
+    version: int
+    game: str
+    options: dict[str, Any] = {}
+    players: list[Any] = []
+    actions: list[Any] = []
+    moves: list[Any] = []
+    seats: list[Any] = []
+
+
+# ----- WebSocket client messages -----------------------------------------------------------
+class Hello(Body):
+    """Identify a seat. The answer, the whole view for that seat, carries ``id`` back, so a
+    client can tell it from the spectator's view a socket starts with."""
+
+    type: Literal["hello"]
+    token: Secret | None = None
+    presence: bool = Field(
+        False, description="also send this socket who is at the table (presence messages)"
+    )
+    chat: bool = Field(
+        False, description="also send this socket the table chat it may read (chat messages)"
+    )
+    words: bool = Field(
+        False,
+        description="send the legal moves with each one's struct and words (what a page needs "
+        "to make its board clickable); without it, legal moves carry their id and notation only",
+    )
+    id: Annotated[int, Field(ge=-(2**53), le=2**53)] | Text | None = None
+
+
+class Act(ActionRequest):
+    type: Literal["act"]
+    id: Any = None
+
+
+class Undo(UndoRequest):
+    type: Literal["undo"]
+    id: Any = None
+
+
+class Ping(Body):
+    type: Literal["ping"]
+    id: Annotated[int, Field(ge=-(2**53), le=2**53)] | Text | None = None
+
+
+class ChatSend(ChatRequest):
+    """Write in the table chat; answered ``{"type": "done", "id", "chat": message id}``."""
+
+    type: Literal["chat"]
+    id: Any = None
+
+
+ClientMessage = Annotated[Hello | Act | Undo | Ping | ChatSend, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Hello | Act | Undo | Ping | ChatSend] = TypeAdapter(ClientMessage)
+
+
+def describe(errors: list[Any], skip: int = 0) -> str:
+    """Validation errors as one sentence: ``field: problem; ...``, quoting no input beyond a
+    short prefix (a location may contain a visitor's dictionary key)."""
+    parts: list[str] = []
+    for error in errors[:5]:
+        loc = error.get("loc", ())[skip:]
+        where = ".".join(str(p) if len(str(p)) <= 40 else quote(str(p)) for p in loc)
+        parts.append(f"{where or 'request'}: {clip(str(error.get('msg')), 120)}")
+    return "; ".join(parts)
+
+
+__all__ = ["CLIENT_MESSAGE", "ValidationError", "describe"]
