@@ -233,6 +233,7 @@ def test_parameters_map_words_and_none_to_sentinels() -> None:
         "steps": "short",
         "start_player": -1,  # "random" (minimum 0, first word)
         "max_turns": 0,  # None (minimum 1)
+        "max_actions": 0,  # the adapter's cap: 0 is the game's episode_limit
     }
     game = pyspiel.load_game("boardplay_dicerace(start_player=1,max_turns=5,steps=long)")
     engine = game.boardplay_game

@@ -7,13 +7,13 @@ import sqlalchemy as sa
 from accountcalls import PASSWORD, RAPID, Player, sign_in, sign_up
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from boardplay.web.accounts.service import COOKIE
+from boardplay.web.config import Limits
+from boardplay.web.tables import metadata
 from fastapi.testclient import TestClient
 from webcalls import auth, create, refused
 
-from boardplay.web.accounts.service import COOKIE
 from boardplay.web.accounts.store import accounts_table
-from boardplay.web.config import Limits
-from boardplay.web.tables import metadata
 
 
 def storage_of(client: TestClient) -> sa.Engine:
@@ -65,7 +65,12 @@ def test_sign_up_sets_a_safe_cookie_and_stores_only_an_argon2id_hash(client: Tes
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Path=/" in cookie
     assert "Secure" not in cookie  # plain http on loopback; https sets it
     assert PASSWORD not in response.text and "argon2" not in response.text
-    assert response.json()["account"] == {"name": "Hana", "password": True, "passkeys": []}
+    assert response.json()["account"] == {
+        "name": "Hana",
+        "password": True,
+        "passkeys": [],
+        "language": None,
+    }
     with storage_of(client).connect() as conn:
         stored = conn.execute(sa.select(accounts_table.c.password_hash)).scalar_one()
     assert stored.startswith("$argon2id$") and PASSWORD not in stored
@@ -316,9 +321,8 @@ def test_the_account_routes_meet_the_servers_ceilings(client: TestClient) -> Non
 
 
 def test_boardplay_db_ratings_rebuilds_them_from_the_stored_results(client: TestClient) -> None:
-    from typer.testing import CliRunner
-
     from boardplay.cli.main import app
+    from typer.testing import CliRunner
 
     hana, kenji = sign_up(client, "Hana"), sign_up(client, "Kenji")
     play_out(client, *rated_game(client, hana, kenji))

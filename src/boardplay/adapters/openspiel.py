@@ -14,7 +14,10 @@ Mapping (docs/adapters.md has the full story):
 - ``max_game_length`` is ``Game.episode_limit``, a true bound: a game the rules have not ended
   after that many actions (chance included) is terminal here, a draw (all returns 0), as
   OpenSpiel's own length-capped games end. Only Proteus and Passtally without ``max_turns`` can
-  get there; their rules have no end of their own.
+  get there; their rules have no end of their own. The parameter ``max_actions`` (as in the other
+  adapters; 0, the default, is ``episode_limit``) sets a lower cap:
+  ``pyspiel.load_game("boardplay_montana(max_actions=2000)")`` or
+  ``load("montana", max_actions=2000)``; ``max_game_length`` is then that cap.
 - ``undo_action(player, action)`` takes back the last action exactly (the engine state is
   rebuilt from the shortened history), so ``history()``, ``move_number()`` and
   ``history_str()`` are answered from the engine's history.
@@ -50,6 +53,9 @@ from boardplay.core.registry import available, canonical_name, game_class
 
 PREFIX = "boardplay_"
 """OpenSpiel short names are ``boardplay_<game>``."""
+
+CAP = "max_actions"
+"""The pyspiel parameter (beside the game's options) that caps a game's length, in actions."""
 
 ParamValue = int | bool | str | float
 
@@ -103,14 +109,32 @@ def from_param(spec: OptionSpec, raw: ParamValue) -> OptionValue:
 
 
 def parameter_specification(cls: type[Game]) -> dict[str, ParamValue]:
-    """pyspiel parameter defaults for a game class: its options' defaults, mapped."""
-    return {spec.name: to_param(spec, spec.default) for spec in cls.option_set.specs}
+    """pyspiel parameter defaults for a game class: its options' defaults, mapped, and the cap
+    ``max_actions`` (0: the game's ``episode_limit``)."""
+    specs = {spec.name: to_param(spec, spec.default) for spec in cls.option_set.specs}
+    if CAP in specs:
+        raise OptionError(f"{cls.name} has an option named {CAP!r}, which this adapter uses")
+    return {**specs, CAP: 0}
+
+
+def length_cap(game: Game, raw: Any) -> int:
+    """The action count at which the adapter cuts ``game``: ``raw`` (the ``max_actions``
+    parameter; 0 or None: ``episode_limit``), never above the game's own ``max_game_length``."""
+    if raw is None or raw == 0:
+        return game.episode_limit
+    if not isinstance(raw, int) or isinstance(raw, bool) or raw < 1:
+        raise OptionError(
+            f"{CAP} must be a positive integer (0: the game's episode_limit), not {raw!r}"
+        )
+    return min(raw, game.max_game_length)
 
 
 def game_parameters(game: Game) -> dict[str, ParamValue]:
-    """The pyspiel parameters that load the same game as ``game`` (a boardplay Game)."""
+    """The pyspiel parameters that load the same game as ``game`` (a boardplay Game), at its
+    own ``episode_limit`` (``max_actions`` 0)."""
     specs = game.option_set.by_name()
-    return {name: to_param(specs[name], value) for name, value in game.options.items()}
+    params = {name: to_param(specs[name], value) for name, value in game.options.items()}
+    return {**params, CAP: 0}
 
 
 def options_from_parameters(cls: type[Game], params: dict[str, Any]) -> dict[str, OptionValue]:
@@ -230,8 +254,11 @@ class BoardplayGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, cls: type[Game], params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        self.boardplay_game = cls(options_from_parameters(cls, params))
+        options = {name: value for name, value in params.items() if name != CAP}
+        self.boardplay_game = cls(options_from_parameters(cls, options))
         game = self.boardplay_game
+        self.max_actions = length_cap(game, params.get(CAP))
+        """Where this game is cut (a draw), its ``max_game_length``."""
         low, high = utility_range(game)
         info = pyspiel.GameInfo(
             num_distinct_actions=game.num_distinct_actions,
@@ -240,14 +267,15 @@ class BoardplayGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=game.episode_limit,
+            max_game_length=self.max_actions,
         )
         super().__init__(game_type(cls), info, params)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as its game string, loaded again (and registered if need be) by ``load``, so
-        a game reaches a spawned worker process (a multiprocessing pool, Ray)."""
-        return (load, (str(self.boardplay_game),))
+        """Pickled as its game string (and its cap), loaded again (and registered if need be) by
+        ``load``, so a game reaches a spawned worker process (a multiprocessing pool, Ray)."""
+        cap = self.max_actions if self.max_actions != self.boardplay_game.episode_limit else None
+        return (_load_capped, (str(self.boardplay_game), cap))
 
     def new_initial_state(self, state: Any = None) -> BoardplayState:
         if state is not None:
@@ -273,7 +301,7 @@ class BoardplayState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: BoardplayGame, state: State) -> None:
         super().__init__(game)
         self._held = _Held(state)
-        self._limit = game.boardplay_game.episode_limit
+        self._limit: int = game.max_actions
 
     @property
     def boardplay_state(self) -> State:
@@ -374,9 +402,10 @@ class EngineRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
 
     def evaluate(self, state: BoardplayState) -> np.ndarray[Any, np.dtype[np.float64]]:
         total = np.zeros(state.get_game().num_players())
+        left = max(0, state._limit - len(state.boardplay_state.history()))
         for _ in range(self.n_rollouts):
             working = state.boardplay_state.clone()
-            random_playout(working, self._rng)
+            random_playout(working, self._rng, left)  # a game cut at the cap is a draw (0)
             total += utilities(working)
         return total / self.n_rollouts
 
@@ -425,14 +454,28 @@ def register(games: Iterable[str] | None = None) -> list[str]:
     return [register_class(game_class(name)) for name in names]
 
 
-def load(spec: str, **options: Any) -> pyspiel.Game:
+def load(spec: str, max_actions: int | None = None, **options: Any) -> pyspiel.Game:
     """``load("potlatch(actions=3)")``: the OpenSpiel game for a boardplay game string, with
-    options written as for ``boardplay.load`` (so ``board_seed="random"`` works here)."""
+    options written as for ``boardplay.load`` (so ``board_seed="random"`` works here), cut after
+    ``max_actions`` actions (default ``Game.episode_limit``; also in the string,
+    ``"montana(max_actions=2000)"``): a draw there, and the game's ``max_game_length``."""
     name, from_string = parse_game_string(spec)
+    cap: Any = from_string.pop(CAP, None) if max_actions is None else max_actions
+    if isinstance(cap, str):  # from the game string
+        cap = int(cap) if cap.strip().isdigit() else cap
     cls = game_class(name)
     game = cls({**from_string, **options})
     register_class(cls)
-    return pyspiel.load_game(short_name(cls.name), game_parameters(game))
+    params = game_parameters(game)
+    if cap is not None:
+        length_cap(game, cap)  # a bad cap fails here, in boardplay's words
+        params[CAP] = cap
+    return pyspiel.load_game(short_name(cls.name), params)
+
+
+def _load_capped(spec: str, max_actions: int | None) -> pyspiel.Game:
+    """``load`` as a pickled game calls it (a cap given positionally)."""
+    return load(spec, max_actions)
 
 
 def from_record(record: Record) -> BoardplayState:

@@ -45,6 +45,9 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
 - ``GET/PUT/DELETE /api/account/email`` — the signed-in player's address for notifications
   and ``{"notify_turns", "notify_end"}``; ``GET /api/email/confirm?token=`` and
   ``GET|POST /api/email/unsubscribe?token=`` — the links in the mails (``mail.py``).
+- ``GET/PUT/DELETE /api/push``, ``POST /api/push/off|renew``, ``PUT /api/account/language`` —
+  this device's push subscription, a notification's one-click off, the account's language;
+  ``GET /sw.js`` and ``/manifest.webmanifest`` — the service worker and the app (``push/``).
 
 Every request passes ``guard.Guard`` first (rate, body size, JSON safety); the ceilings are in
 ``config.Limits`` and docs/web.md ("Security").
@@ -60,6 +63,22 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from boardplay.web.accounts.passkeys import Passkeys
+from boardplay.web.accounts.service import Accounts
+from boardplay.web.advice import routes as advice
+from boardplay.web.catalogue import WebCatalogue, resolve
+from boardplay.web.chat import routes as chat
+from boardplay.web.config import Settings
+from boardplay.web.errors import ApiError, bad_request
+from boardplay.web.frontpage import FrontEnd
+from boardplay.web.guard import Guard, limiter_for
+from boardplay.web.i18n import add_i18n_routes
+from boardplay.web.ratings import routes as players
+from boardplay.web.replays import routes as replays
+from boardplay.web.replays.heavy import HeavyReads
+from boardplay.web.table.schemas import describe
+from boardplay.web.table.storage import Storage
+from boardplay.web.workers.ai_worker import make_executor
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -70,27 +89,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from boardplay.web import site
 from boardplay.web.accounts import routes as account
-from boardplay.web.accounts.passkeys import Passkeys
-from boardplay.web.accounts.service import Accounts
-from boardplay.web.advice import routes as advice
-from boardplay.web.catalogue import WebCatalogue, resolve
-from boardplay.web.chat import routes as chat
-from boardplay.web.config import Settings
-from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.frontpage import FrontEnd
-from boardplay.web.guard import Guard, limiter_for
 from boardplay.web.hub import Hub
-from boardplay.web.i18n import add_i18n_routes
 from boardplay.web.lobby import routes as seeks
 from boardplay.web.mail import routes as mail_routes
 from boardplay.web.mail.service import MailConfig
-from boardplay.web.ratings import routes as players
-from boardplay.web.replays import routes as replays
-from boardplay.web.replays.heavy import HeavyReads
+from boardplay.web.push import PushConfig
+from boardplay.web.push import routes as push_routes
 from boardplay.web.table import routes as games
-from boardplay.web.table.schemas import describe
-from boardplay.web.table.storage import Storage
-from boardplay.web.workers.ai_worker import make_executor
 
 GC_THRESHOLDS = (10_000, 20, 20)
 """The collector's thresholds in a server process (``gc.set_threshold``; Python's are 700, 10,
@@ -105,6 +110,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     catalogue = WebCatalogue(resolve(settings.catalogue), settings.data_dir)
     heavy = HeavyReads(settings)
+    push = PushConfig.from_env(
+        settings.origin, settings.mail_from, settings.limits.challenge_lifetime
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -123,6 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sweep_interval=settings.sweep_interval,
             sync_interval=settings.sync_interval,
             mail=MailConfig.from_settings(settings),
+            push=push,
         )
         app.state.hub = hub
         app.state.reviewer = hub.reviewer
@@ -160,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (site, games, chat, replays, advice, account, players, seeks):
         app.include_router(module.router)
     app.include_router(mail_routes.router)  # e-mail notifications (``mail.py``)
+    app.include_router(push_routes.router)  # push notifications, the app (``push/``)
     add_i18n_routes(app)
     add_front_end(app)
     add_games_to_schema(app, catalogue)

@@ -33,7 +33,6 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from boardplay.core.records import Move
-from boardplay.web.accounts.store import AccountStore
 from boardplay.web.advice.reviews import Reviewer
 from boardplay.web.advice.store import ReviewStore
 from boardplay.web.broker import Broker, Notice
@@ -44,19 +43,22 @@ from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, not_found, quote
 from boardplay.web.lobby.sockets import Lobby
 from boardplay.web.lobby.store import SeekStore
-from boardplay.web.mail.service import MailConfig, Mailer
 from boardplay.web.presence.store import Here, Heres, PresenceStore
 from boardplay.web.ratings.rated import UNRATED, places_of, pool_of
 from boardplay.web.ratings.store import RatingStore
-from boardplay.web.table import storage as st
 from boardplay.web.table.aijobs import AiWorkers
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.checks import Checks, ThreadChecks
 from boardplay.web.table.creation import GameMaker
-from boardplay.web.table.rooms import Room
 from boardplay.web.table.timeouts import flag
 from boardplay.web.throttles import Throttles
 from boardplay.web.tokens import new_token
+
+from boardplay.web.accounts.store import AccountStore
+from boardplay.web.mail.service import MailConfig, Mailer
+from boardplay.web.push import PushConfig, Pusher
+from boardplay.web.table import storage as st
+from boardplay.web.table.rooms import Room
 
 if TYPE_CHECKING:
     from boardplay.web.table.pgwrite import LoopConnections, MovesWriter
@@ -102,6 +104,7 @@ class Hub:
         sweep_interval: float = 1.0,
         sync_interval: float = 2.0,
         mail: MailConfig | None = None,
+        push: PushConfig | None = None,
         now: Callable[[], float] = time.time,
     ) -> None:
         self.storage = storage
@@ -166,6 +169,8 @@ class Hub:
         """The lobby's sockets, seeks and challenges (``lobby.py``, ``seeks.py``)."""
         self.mailer = Mailer.for_hub(self, mail)
         """E-mail notifications: the hooks the game code calls and the outbox's sender."""
+        self.push = Pusher.for_hub(self, push)
+        """Push notifications (``push/``): the same hooks, the challenges', and the sender."""
         self.chat = ChatRelay(self, ChatStore(storage.engine), self.rooms, self.accounts)
         """The table chat of this process's sockets (``chat.py``)."""
 
@@ -207,6 +212,7 @@ class Hub:
         ]
         await self.lobby.start()
         self.mailer.start()
+        await self.push.start()
 
     async def room(self, game_id: str) -> Room:
         """The game's room, current with the database (``ApiError`` 404 if there is none)."""
@@ -325,6 +331,11 @@ class Hub:
                 self.notice(room.row.id, revision)
             room.presence.send(room.subscribers, others.get(room.row.id, Here()))
 
+    def seats_here(self, game_id: str) -> frozenset[int]:
+        """The seats whose page shows the game now, on any process (as of the last check)."""
+        room = self.rooms.get(game_id)
+        return (room.presence.local + room.presence.others).seats if room else frozenset()
+
     def presence_changed(self, game_id: str) -> None:
         """This process's count of the game's sockets changed: stored at the next check."""
         self._present.add(game_id)
@@ -422,6 +433,7 @@ class Hub:
         await self.reviewer.close()
         await self.lobby.close()
         await self.mailer.close()  # after the mail in hand, so none is sent twice
+        await self.push.close()  # likewise the push in hand
         for _, handle in self._flag_timers.values():
             handle.cancel()
         tasks = [*self._tasks, *self._syncing.values(), *self._background]

@@ -148,16 +148,31 @@ class MontanaGame(MontanaGameBase):
 
     @property
     def max_game_length(self) -> int:
-        """Setup (board, 2 spins + wild per seat, start) plus, per turn, at most: one main
-        action, spin, push, wild, overflow, 3 builds + stop, the auction (each player places
-        once and may be displaced at most rows*columns times), rewards, the END decision and
-        cattle trades (at most one per cattle ever in play)."""
+        """A bound from the rules (spec §4, §10.3; docs/formats/montana.md, "Length"): the
+        setup, at most ``max_turns`` turns (extra turns count), each at most the decisions of
+        its longest main action and the END decision, and every cattle trade of the game.
+
+        - Setup: the board and the start player (chance), and per seat and setup spin a spin
+          and a wild choice.
+        - A turn: MAIN (the main action and its first choice) and END, and in between the most
+          of: RECRUIT's spin, push, wild and overflow (4); a production space's right part (1);
+          the builds after the first (at most ``max_builds_per_action``); the City's auction: a
+          placement into a row only ever raises that row's column, and nothing empties a row
+          during the auction, so at most rows x columns placements, one pass per player, and one
+          reward declaration per contractor on the grid (at most min(players, rows)).
+        - Trades: each costs a cattle a player holds (and may bring an overflow decision); the
+          cattle players ever get are the start cattle and the hex cattle (together at most
+          ``cattle_total``) and the store rows' cattle, at most one auction a turn.
+
+        2,000 random games per option set are far shorter (docs/formats/montana.md)."""
+        data = self.data
         n = self._players
-        setup = 2 + n * 2 * self.data.setup_spins
-        auction = n * (1 + len(self.data.rows) * len(self.data.column_cost)) + n
-        per_turn = 8 + self.data.max_builds_per_action + auction
-        trades = self.data.cattle_total * (self.max_turns + 1) * 2
-        return setup + self.max_turns * per_turn + trades
+        setup = 2 + n * 2 * data.setup_spins
+        rows, columns = len(data.rows), len(data.column_cost)
+        auction = rows * columns + n + min(n, rows)
+        per_turn = 2 + max(4, 1, data.max_builds_per_action, auction)
+        cattle = data.cattle_total + self.max_turns * sum(row.cattle for row in data.rows)
+        return setup + self.max_turns * per_turn + 2 * cattle
 
     def new_initial_state(self) -> MontanaState:
         return MontanaState(self, new_kernel(self))

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
-
 from boardplay.web.accounts.schemas import (
     AdoptRequest,
     DeleteRequest,
@@ -20,7 +18,6 @@ from boardplay.web.accounts.schemas import (
     SignUpRequest,
 )
 from boardplay.web.accounts.service import COOKIE, DEVICE_COOKIE, DEVICE_LIFETIME, SESSION_LIFETIME
-from boardplay.web.accounts.store import Account, Passkey
 from boardplay.web.deps import (
     AccountDep,
     AccountsDep,
@@ -38,6 +35,9 @@ from boardplay.web.ratings.results import change_of
 from boardplay.web.table.offers import resign_account
 from boardplay.web.table.views import summary
 from boardplay.web.tokens import hash_token, new_token
+from fastapi import APIRouter, Request, Response
+
+from boardplay.web.accounts.store import Account, Passkey
 
 router = APIRouter(prefix="/api/account", tags=["account"])
 MY_GAMES = 100
@@ -55,6 +55,7 @@ async def _me(accounts: AccountsDep, account: Account, csrf: str) -> dict[str, A
             "name": account.name,
             "password": account.password_hash is not None,
             "passkeys": [_key(k) for k in keys],
+            "language": account.language,
         },
         "csrf": csrf,
     }
@@ -139,11 +140,13 @@ async def sign_in(
 
 @router.post("/signout")
 async def sign_out(
-    request: Request, response: Response, accounts: AccountsDep, session: SessionDep
+    request: Request, response: Response, hub: HubDep, accounts: AccountsDep, session: SessionDep
 ) -> dict[str, Any]:
     cookie = request.cookies.get(COOKIE)
     if session is not None and cookie:
         await accounts.run(accounts.store.close_session, hash_token(cookie))
+        if device := request.cookies.get(DEVICE_COOKIE):  # no more pushes to this browser
+            await hub.push.forget(session.account.id, hash_token(device))
     response.delete_cookie(COOKIE, path="/")
     return {"account": None, "csrf": None}
 
@@ -157,6 +160,7 @@ async def sign_out_everywhere(
     lost or shared device can no longer act for the account anywhere. Signed in again, a
     browser gets new tokens for the account's seats."""
     games = await accounts.run(accounts.store.close_sessions, account.id)
+    await hub.push.forget(account.id)  # and every device's push subscription
     await _reload(hub, games)
     response.delete_cookie(COOKIE, path="/")
     return {"account": None, "csrf": None}
@@ -179,6 +183,8 @@ async def change_password(
     cookie = request.cookies.get(COOKIE)
     keep = hash_token(cookie) if cookie else None
     games = await accounts.change_password(account, body.old, body.new, keep)
+    device = request.cookies.get(DEVICE_COOKIE)  # pushes go on to this browser only
+    await hub.push.forget(account.id, keep=hash_token(device) if device else None)
     await _reload(hub, games)
     fresh = await accounts.run(accounts.store.by_id, account.id)
     assert session is not None and fresh is not None
@@ -208,6 +214,7 @@ async def delete_account(
             continue  # gone, or over meanwhile
     games = await accounts.run(accounts.store.delete, account.id)
     await hub.mailer.remove(account.id)  # its e-mail address and unsent mails go too
+    await hub.push.forget(account.id)  # and its devices' push subscriptions
     await _reload(hub, games)
     response.delete_cookie(COOKIE, path="/")
     return {"account": None, "csrf": None}

@@ -15,11 +15,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Engine
-
 from boardplay.web.tables import games_table, metadata, seat_keys_table, seats_table
 from boardplay.web.tokens import hash_token, new_token
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
 
 NAME_MAX = 20
 """Longest username (3-20 characters: letters, digits, ``_`` and ``-``)."""
@@ -36,6 +35,7 @@ accounts_table = sa.Table(
     sa.Column("user_handle", sa.String(64), nullable=False, unique=True),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     sa.Column("deleted", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("language", sa.String(8), nullable=True),
 )
 
 sessions_table = sa.Table(
@@ -96,6 +96,8 @@ class Account:
     user_handle: str
     created: float = 0.0
     """When the account was made (seconds since the epoch)."""
+    language: str | None = None
+    """The language chosen on the page, for its mails and pushes (``push/words.py``)."""
 
     def age(self, now: float) -> float:
         """Seconds since the account was made."""
@@ -183,7 +185,9 @@ def _stamp(value: datetime) -> float:
 
 
 def _account(row: Any) -> Account:
-    return Account(row.id, row.name, row.password_hash, row.user_handle, _stamp(row.created))
+    return Account(
+        row.id, row.name, row.password_hash, row.user_handle, _stamp(row.created), row.language
+    )
 
 
 class AccountStore:
@@ -236,6 +240,18 @@ class AccountStore:
         ).where(accounts_table.c.id.in_(list(set(account_ids))))
         with self.reader.connect() as conn:
             return {r.id: DELETED_NAME if r.deleted else r.name for r in conn.execute(query)}
+
+    def languages(self, account_ids: Sequence[int]) -> dict[int, str | None]:
+        """The languages accounts chose (None: never chose one)."""
+        table = accounts_table
+        query = sa.select(table.c.id, table.c.language).where(table.c.id.in_(list(account_ids)))
+        with self.reader.connect() as conn:
+            return {r.id: r.language for r in conn.execute(query)}
+
+    def set_language(self, account_id: int, language: str) -> None:
+        with self.engine.begin() as conn:
+            table = accounts_table
+            conn.execute(table.update().where(table.c.id == account_id).values(language=language))
 
     def delete(self, account_id: int) -> list[str]:
         """Close an account: its sessions, passkeys and every seat token go (``_revoke_seats``),

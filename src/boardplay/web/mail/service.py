@@ -18,8 +18,8 @@ mail is ever lost that way, and no mail is sent twice otherwise. A process shutt
 finishes the mail in hand before it stops.
 
 Without ``BOARDPLAY_WEB_SMTP_URL`` the mailer is off: nothing is queued, the loop does not run,
-and the account page says so. Mails are plain text in English (the server does not know a
-player's language: the page keeps that choice in the browser)."""
+and the account page says so. Mails are plain text in the language the account chose on the
+page (``accounts.language``; English if none), in the words of ``push/words.py``."""
 
 from __future__ import annotations
 
@@ -32,16 +32,24 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 from typing import TYPE_CHECKING, Any, Protocol
 
-from email_validator import EmailNotValidError, validate_email
-
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits, Settings
 from boardplay.web.errors import ApiError, bad_request
+from boardplay.web.push.words import (
+    deadline_text,
+    game_title,
+    language_of,
+    names,
+    outcome,
+    say,
+)
+from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
+from email_validator import EmailNotValidError, validate_email
+
 from boardplay.web.mail.store import (
     ADDRESS_MAX,
     BODY_MAX,
@@ -55,12 +63,12 @@ from boardplay.web.mail.store import (
     Draft,
     MailStore,
 )
-from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
 from boardplay.web.table.host import Database
 
 if TYPE_CHECKING:
-    from boardplay.web.accounts.store import Account
     from boardplay.web.table.storage import GameRow
+
+    from boardplay.web.accounts.store import Account
 
 log = logging.getLogger("boardplay.web.mail")
 
@@ -299,21 +307,18 @@ class Mailer:
         domain = parseaddr(self.config.sender)[1].rpartition("@")[2] or None
         message["Message-ID"] = make_msgid("boardplay", domain=domain)
         message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies
+        lang = mail.language
         if mail.kind == CONFIRM:
             confirm = self.link(f"/api/email/confirm?token={mail.token}")
-            footer = (
-                f"{confirm}\n\nIf it was not you, ignore this mail: nothing more is sent to this "
-                "address unless that link is opened.\n"
-            )
+            footer = f"{confirm}\n\n{say(lang, 'mail.confirmIgnore')}\n"
         else:
             stop = self.link(f"/api/email/unsubscribe?token={mail.token}")
             message["List-Unsubscribe"] = f"<{stop}>"
             message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"  # RFC 8058
             footer = (
-                "-- \nYou get this mail because you asked for e-mail about your correspondence "
-                f"games at {self.config.origin}.\n"
-                f"Turn these mails off: {stop}\n"
-                f"Choose which mails you get: {self.link('/#/account')}\n"
+                f"-- \n{say(lang, 'mail.why', origin=self.config.origin)}\n"
+                f"{say(lang, 'mail.stop', link=stop)}\n"
+                f"{say(lang, 'mail.choose', link=self.link('/#/account'))}\n"
             )
         message.set_content(f"{mail.body}\n\n{footer}")
         return message
@@ -323,56 +328,46 @@ class Mailer:
             self._titles[name] = clean(self.title_of(name), NAME_CHARS)
         return self._titles[name]
 
-    def _opponents(self, row: GameRow, account: int) -> str:
-        names: list[str] = []
-        for seat in row.seats:
-            name = clean(seat.name, NAME_CHARS)
-            if seat.account != account and name not in names:
-                names.append(name)
-        return ", ".join(names) or "nobody"
+    def _game(self, row: GameRow, account: int, lang: str) -> dict[str, str]:
+        """The game's title and the other players, as ``lang`` writes them (``push/words``)."""
+        seats = [(s.name, s.account) for s in row.seats]
+        game = game_title(lang, row.game, self.title(row.game))
+        return {"game": game, "names": names(lang, seats, account)}
 
-    def _turn_draft(self, row: GameRow, account: int) -> Draft:
-        title = self.title(row.game)
-        against = self._opponents(row, account)
+    def _turn_draft(self, row: GameRow, account: int, lang: str = "en") -> Draft:
+        named = self._game(row, account, lang)
         lines = [
-            f"It is your turn in {title} against {against}.",
+            say(lang, "mail.turnBody", **named),
             "",
-            f"Play your move: {self.link(f'/#/game/{row.id}')}",
+            say(lang, "mail.play", link=self.link(f"/#/game/{row.id}")),
         ]
-        deadline = getattr(row, "deadline", None)
-        if isinstance(deadline, int | float) and deadline > 0:
-            when = datetime.fromtimestamp(deadline, UTC).strftime("%Y-%m-%d %H:%M UTC")
-            lines.append(f"Your time for this move runs out at {when}.")
-        return Draft(f"Your turn: {title} against {against}", "\n".join(lines)[:BODY_MAX])
+        if when := deadline_text(getattr(row, "deadline", None)):
+            lines.append(say(lang, "mail.deadline", when=when))
+        return Draft(say(lang, "mail.turnSubject", **named), "\n".join(lines)[:BODY_MAX])
 
-    def _end_draft(self, row: GameRow, account: int) -> Draft:
-        title = self.title(row.game)
-        against = self._opponents(row, account)
-        result = row.result or {}
-        winners = result.get("winners") or []
+    def _end_draft(self, row: GameRow, account: int, lang: str = "en") -> Draft:
+        named = self._game(row, account, lang)
         mine = {s.seat for s in row.seats if s.account == account}
-        if mine & set(winners if isinstance(winners, list) else []):
-            verdict = "You won." if len(winners) == 1 else "You share the win."
-        else:
-            verdict = ""
-        text = clean(result.get("text") or "", RESULT_CHARS)
+        # The engine's own sentence ("Red wins 6-4") is English: other languages get the
+        # reader's outcome alone.
+        text = clean((row.result or {}).get("text") or "", RESULT_CHARS) if lang == "en" else ""
         lines = [
-            f"Your game of {title} against {against} is over.",
+            say(lang, "mail.endBody", **named),
             "",
-            " ".join(part for part in (text, verdict) if part) or "It has ended.",
+            " ".join(part for part in (text, outcome(lang, row.result, mine)) if part),
             "",
-            f"The final position and the replay: {self.link(f'/#/game/{row.id}')}",
+            say(lang, "mail.replay", link=self.link(f"/#/game/{row.id}")),
         ]
-        return Draft(f"Game over: {title} against {against}", "\n".join(lines)[:BODY_MAX])
+        return Draft(say(lang, "mail.endSubject", **named), "\n".join(lines)[:BODY_MAX])
 
-    def _confirm_draft(self, name: str) -> Draft:
+    def _confirm_draft(self, name: str, lang: str | None) -> Draft:
         assert self.config is not None
+        origin, who = self.config.origin, clean(name, NAME_CHARS)
         body = (
-            f"Someone (we hope you) asked {self.config.origin} to send e-mail about the "
-            f'correspondence games of the account "{clean(name, NAME_CHARS)}" to this address.\n'
-            "\nTo confirm that this address is yours, open this link within 48 hours:"
+            f"{say(lang, 'mail.confirmBody', origin=origin, name=who)}\n\n"
+            f"{say(lang, 'mail.confirmLink')}"
         )
-        return Draft("Confirm your e-mail address for boardplay", body)
+        return Draft(say(lang, "mail.confirmSubject"), body)
 
     # ----- the hooks the game code calls ------------------------------------------------------
     async def your_turn(self, row: GameRow, seat: int) -> None:
@@ -385,7 +380,8 @@ class Mailer:
                 return
             account = row.seats[seat].account
             assert account is not None
-            await self._notify(TURN, row.id, {account: self._turn_draft(row, account)})
+            lang = language_of((await self.run(self.store.languages, [account])).get(account))
+            await self._notify(TURN, row.id, {account: self._turn_draft(row, account, lang)})
         except Exception:
             log.exception("could not queue the 'your turn' mail of game %s", row.id)
 
@@ -396,7 +392,8 @@ class Mailer:
             return
         try:
             accounts = {s.account for s in row.seats if s.account is not None}
-            drafts = {a: self._end_draft(row, a) for a in sorted(accounts)}
+            chosen = await self.run(self.store.languages, sorted(accounts))
+            drafts = {a: self._end_draft(row, a, language_of(chosen.get(a))) for a in accounts}
             await self._notify(END, row.id, drafts)
         except Exception:
             log.exception("could not queue the 'game over' mails of game %s", row.id)
@@ -449,7 +446,7 @@ class Mailer:
                 turns,
                 end,
                 resend,
-                self._confirm_draft(account.name),
+                self._confirm_draft(account.name, account.language),
                 ceiling,
             )
         except CeilingReached as reached:

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine
-
-from boardplay.web.accounts.store import accounts_table
 from boardplay.web.database import lock
 from boardplay.web.tables import metadata
 from boardplay.web.throttles import Ceiling, Throttled, take
 from boardplay.web.tokens import hash_token, new_token
+from sqlalchemy.engine import Engine
+
+from boardplay.web.accounts.store import accounts_table
 
 ADDRESS_MAX = 254
 """Longest e-mail address (RFC 5321's limit on a path)."""
@@ -138,6 +138,8 @@ class Claimed:
     token: str
     attempts: int
     """Claims of this mail so far, this one included."""
+    language: str | None = None
+    """The language its account chose (its footer's words, ``push/words.py``)."""
 
 
 class CeilingReached(Exception):
@@ -221,6 +223,13 @@ class MailStore:
                 self._cancel(conn, account_id, (CONFIRM,))  # only the newest link would work
                 self._insert(conn, account_id, CONFIRM, None, address, confirmation, now)
         return MailAddress(address, confirmed, notify_turns, notify_end), queue
+
+    def languages(self, account_ids: list[int]) -> dict[int, str | None]:
+        """The languages the accounts chose on the page (None: never chose one)."""
+        table = accounts_table
+        query = sa.select(table.c.id, table.c.language).where(table.c.id.in_(account_ids))
+        with self.reader.connect() as conn:
+            return {r.id: r.language for r in conn.execute(query)}
 
     def remove(self, account_id: int) -> None:
         """Forget the account's address, its links and its mails not yet sent (also when the
@@ -412,6 +421,11 @@ class MailStore:
                         .values(state=CANCELLED, claimed_by=None, claimed_until=None)
                     )
                     continue
+                language = conn.execute(
+                    sa.select(accounts_table.c.language).where(
+                        accounts_table.c.id == mail.account_id
+                    )
+                ).scalar()
             return Claimed(
                 mail.id,
                 mail.kind,
@@ -421,6 +435,7 @@ class MailStore:
                 mail.game_id,
                 token,
                 int(mail.attempts),
+                language,
             )
         return None
 

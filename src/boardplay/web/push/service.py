@@ -35,11 +35,11 @@ import logging
 import os
 import random
 import time
-from collections.abc import AbstractSet, Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from boardplay.web.push import words
 from boardplay.web.push.store import (
     CHALLENGE,
     END,
@@ -50,12 +50,14 @@ from boardplay.web.push.store import (
 )
 from boardplay.web.push.webpush import PUSH_SERVICES, ServerKey, allowed, new_private_key, topic
 
+from boardplay.web.push import words
+
 if TYPE_CHECKING:
     import httpx
-
-    from boardplay.web.accounts.store import AccountStore
     from boardplay.web.catalogue import WebCatalogue
     from boardplay.web.table.storage import GameRow, Storage
+
+    from boardplay.web.accounts.store import AccountStore
 
 log = logging.getLogger("boardplay.web.push")
 
@@ -259,7 +261,6 @@ class Pusher:
             self.config = None
             return
         import httpx
-
         from boardplay.web.push.webpush import TIMEOUT
 
         self._client = httpx.AsyncClient(timeout=TIMEOUT, follow_redirects=False, trust_env=False)

@@ -26,8 +26,9 @@ from boardplay.core.records import Move
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.presence.store import PresenceStore
-from boardplay.web.table import storage as st
 from boardplay.web.table.appended import Appended
+
+from boardplay.web.table import storage as st
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -57,7 +58,7 @@ class Database(Protocol):
 
 
 class Notifier(Protocol):
-    """Tells players away from the table (``mail.py``); never raises."""
+    """Tells players away from the table (``mail/``, ``push/``); never raises."""
 
     async def your_turn(self, row: st.GameRow, seat: int) -> None: ...
 
@@ -75,6 +76,11 @@ class RoomHost(Database, Protocol):
     @property
     def mailer(self) -> Notifier:
         """E-mail for correspondence games: whose turn it is, and how a game ended."""
+        ...
+
+    @property
+    def push(self) -> Notifier:
+        """Push notifications to players' devices (``push/``): the same news as the mailer."""
         ...
 
     def now(self) -> float:

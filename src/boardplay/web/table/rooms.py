@@ -22,6 +22,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from collections.abc import Set as AbstractSet
+from itertools import product
 from typing import Any
 
 from boardplay.core.errors import BoardplayError
@@ -30,16 +31,17 @@ from boardplay.core.records import Move, result_of
 from boardplay.web.errors import ApiError, conflict, forbidden
 from boardplay.web.presence.store import TablePresence
 from boardplay.web.sockets import Outbox, Subscriber
-from boardplay.web.table import relayview, views
-from boardplay.web.table import storage as st
 from boardplay.web.table.aijobs import AiJob, AiWorkers
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.chance import chance_rng
 from boardplay.web.table.clocks import Clock, TimeControl, control_of, next_clock
 from boardplay.web.table.endings import ENDINGS, final_result
-from boardplay.web.table.host import RoomHost
 from boardplay.web.table.moves import History, legal_said, parse_move
 from boardplay.web.tokens import hash_token
+
+from boardplay.web.table import relayview, views
+from boardplay.web.table import storage as st
+from boardplay.web.table.host import RoomHost
 
 log = logging.getLogger("boardplay.web")
 
@@ -492,12 +494,11 @@ class Room:
         news, self.news = self.news, []
         if (control := self.control) is not None and control.correspondence:
             here = (self.presence.local + self.presence.others).seats  # their page shows it
-            for seat in news:
-                mailer = self.host.mailer
+            for seat, notifier in product(news, (self.host.mailer, self.host.push)):
                 if seat is None:
-                    await mailer.game_over(self.row)
+                    await notifier.game_over(self.row)
                 elif seat not in here:
-                    await mailer.your_turn(self.row, seat)
+                    await notifier.your_turn(self.row, seat)
         if self.row.rated and self.row.status == st.FINISHED and not self.rated:
             self.rated = True
             await self.host.settle_ratings([self.row.id])
