@@ -7,13 +7,13 @@ import sqlalchemy as sa
 from accountcalls import PASSWORD, RAPID, Player, sign_in, sign_up
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from boardplay.web.accounts.service import COOKIE
-from boardplay.web.config import Limits
-from boardplay.web.tables import metadata
 from fastapi.testclient import TestClient
 from webcalls import auth, create, refused
 
+from boardplay.web.accounts.service import COOKIE
 from boardplay.web.accounts.store import accounts_table
+from boardplay.web.config import Limits
+from boardplay.web.tables import metadata
 
 
 def storage_of(client: TestClient) -> sa.Engine:
@@ -321,8 +321,9 @@ def test_the_account_routes_meet_the_servers_ceilings(client: TestClient) -> Non
 
 
 def test_boardplay_db_ratings_rebuilds_them_from_the_stored_results(client: TestClient) -> None:
-    from boardplay.cli.main import app
     from typer.testing import CliRunner
+
+    from boardplay.cli.main import app
 
     hana, kenji = sign_up(client, "Hana"), sign_up(client, "Kenji")
     play_out(client, *rated_game(client, hana, kenji))

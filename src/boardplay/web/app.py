@@ -63,22 +63,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from boardplay.web.accounts.passkeys import Passkeys
-from boardplay.web.accounts.service import Accounts
-from boardplay.web.advice import routes as advice
-from boardplay.web.catalogue import WebCatalogue, resolve
-from boardplay.web.chat import routes as chat
-from boardplay.web.config import Settings
-from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.frontpage import FrontEnd
-from boardplay.web.guard import Guard, limiter_for
-from boardplay.web.i18n import add_i18n_routes
-from boardplay.web.ratings import routes as players
-from boardplay.web.replays import routes as replays
-from boardplay.web.replays.heavy import HeavyReads
-from boardplay.web.table.schemas import describe
-from boardplay.web.table.storage import Storage
-from boardplay.web.workers.ai_worker import make_executor
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -89,13 +73,29 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from boardplay.web import site
 from boardplay.web.accounts import routes as account
+from boardplay.web.accounts.passkeys import Passkeys
+from boardplay.web.accounts.service import Accounts
+from boardplay.web.advice import routes as advice
+from boardplay.web.catalogue import WebCatalogue, resolve
+from boardplay.web.chat import routes as chat
+from boardplay.web.config import Settings
+from boardplay.web.errors import ApiError, bad_request
+from boardplay.web.frontpage import FrontEnd
+from boardplay.web.guard import Guard, limiter_for
 from boardplay.web.hub import Hub
+from boardplay.web.i18n import add_i18n_routes
 from boardplay.web.lobby import routes as seeks
 from boardplay.web.mail import routes as mail_routes
 from boardplay.web.mail.service import MailConfig
 from boardplay.web.push import PushConfig
 from boardplay.web.push import routes as push_routes
+from boardplay.web.ratings import routes as players
+from boardplay.web.replays import routes as replays
+from boardplay.web.replays.heavy import HeavyReads
 from boardplay.web.table import routes as games
+from boardplay.web.table.schemas import describe
+from boardplay.web.table.storage import Storage
+from boardplay.web.workers.ai_worker import make_executor
 
 GC_THRESHOLDS = (10_000, 20, 20)
 """The collector's thresholds in a server process (``gc.set_threshold``; Python's are 700, 10,

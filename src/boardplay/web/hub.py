@@ -33,6 +33,7 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from boardplay.core.records import Move
+from boardplay.web.accounts.store import AccountStore
 from boardplay.web.advice.reviews import Reviewer
 from boardplay.web.advice.store import ReviewStore
 from boardplay.web.broker import Broker, Notice
@@ -43,22 +44,20 @@ from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, not_found, quote
 from boardplay.web.lobby.sockets import Lobby
 from boardplay.web.lobby.store import SeekStore
+from boardplay.web.mail.service import MailConfig, Mailer
 from boardplay.web.presence.store import Here, Heres, PresenceStore
+from boardplay.web.push import PushConfig, Pusher
 from boardplay.web.ratings.rated import UNRATED, places_of, pool_of
 from boardplay.web.ratings.store import RatingStore
+from boardplay.web.table import storage as st
 from boardplay.web.table.aijobs import AiWorkers
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.checks import Checks, ThreadChecks
 from boardplay.web.table.creation import GameMaker
+from boardplay.web.table.rooms import Room
 from boardplay.web.table.timeouts import flag
 from boardplay.web.throttles import Throttles
 from boardplay.web.tokens import new_token
-
-from boardplay.web.accounts.store import AccountStore
-from boardplay.web.mail.service import MailConfig, Mailer
-from boardplay.web.push import PushConfig, Pusher
-from boardplay.web.table import storage as st
-from boardplay.web.table.rooms import Room
 
 if TYPE_CHECKING:
     from boardplay.web.table.pgwrite import LoopConnections, MovesWriter

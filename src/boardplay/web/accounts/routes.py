@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi import APIRouter, Request, Response
+
 from boardplay.web.accounts.schemas import (
     AdoptRequest,
     DeleteRequest,
@@ -18,6 +20,7 @@ from boardplay.web.accounts.schemas import (
     SignUpRequest,
 )
 from boardplay.web.accounts.service import COOKIE, DEVICE_COOKIE, DEVICE_LIFETIME, SESSION_LIFETIME
+from boardplay.web.accounts.store import Account, Passkey
 from boardplay.web.deps import (
     AccountDep,
     AccountsDep,
@@ -35,9 +38,6 @@ from boardplay.web.ratings.results import change_of
 from boardplay.web.table.offers import resign_account
 from boardplay.web.table.views import summary
 from boardplay.web.tokens import hash_token, new_token
-from fastapi import APIRouter, Request, Response
-
-from boardplay.web.accounts.store import Account, Passkey
 
 router = APIRouter(prefix="/api/account", tags=["account"])
 MY_GAMES = 100

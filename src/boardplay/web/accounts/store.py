@@ -15,10 +15,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from boardplay.web.tables import games_table, metadata, seat_keys_table, seats_table
-from boardplay.web.tokens import hash_token, new_token
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
+
+from boardplay.web.tables import games_table, metadata, seat_keys_table, seats_table
+from boardplay.web.tokens import hash_token, new_token
 
 NAME_MAX = 20
 """Longest username (3-20 characters: letters, digits, ``_`` and ``-``)."""

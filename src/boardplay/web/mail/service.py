@@ -36,20 +36,11 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 from typing import TYPE_CHECKING, Any, Protocol
 
+from email_validator import EmailNotValidError, validate_email
+
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits, Settings
 from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.push.words import (
-    deadline_text,
-    game_title,
-    language_of,
-    names,
-    outcome,
-    say,
-)
-from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
-from email_validator import EmailNotValidError, validate_email
-
 from boardplay.web.mail.store import (
     ADDRESS_MAX,
     BODY_MAX,
@@ -63,12 +54,20 @@ from boardplay.web.mail.store import (
     Draft,
     MailStore,
 )
+from boardplay.web.push.words import (
+    deadline_text,
+    game_title,
+    language_of,
+    names,
+    outcome,
+    say,
+)
+from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
 from boardplay.web.table.host import Database
 
 if TYPE_CHECKING:
-    from boardplay.web.table.storage import GameRow
-
     from boardplay.web.accounts.store import Account
+    from boardplay.web.table.storage import GameRow
 
 log = logging.getLogger("boardplay.web.mail")
 

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from boardplay.web.accounts.store import accounts_table
 from boardplay.web.database import lock
 from boardplay.web.tables import metadata
 from boardplay.web.throttles import Ceiling, Throttled, take
 from boardplay.web.tokens import hash_token, new_token
-from sqlalchemy.engine import Engine
-
-from boardplay.web.accounts.store import accounts_table
 
 ADDRESS_MAX = 254
 """Longest e-mail address (RFC 5321's limit on a path)."""

@@ -40,6 +40,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from boardplay.web.push import words
 from boardplay.web.push.store import (
     CHALLENGE,
     END,
@@ -50,14 +51,12 @@ from boardplay.web.push.store import (
 )
 from boardplay.web.push.webpush import PUSH_SERVICES, ServerKey, allowed, new_private_key, topic
 
-from boardplay.web.push import words
-
 if TYPE_CHECKING:
     import httpx
-    from boardplay.web.catalogue import WebCatalogue
-    from boardplay.web.table.storage import GameRow, Storage
 
     from boardplay.web.accounts.store import AccountStore
+    from boardplay.web.catalogue import WebCatalogue
+    from boardplay.web.table.storage import GameRow, Storage
 
 log = logging.getLogger("boardplay.web.push")
 
@@ -261,6 +260,7 @@ class Pusher:
             self.config = None
             return
         import httpx
+
         from boardplay.web.push.webpush import TIMEOUT
 
         self._client = httpx.AsyncClient(timeout=TIMEOUT, follow_redirects=False, trust_env=False)

@@ -26,9 +26,8 @@ from boardplay.core.records import Move
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.presence.store import PresenceStore
-from boardplay.web.table.appended import Appended
-
 from boardplay.web.table import storage as st
+from boardplay.web.table.appended import Appended
 
 P = ParamSpec("P")
 T = TypeVar("T")

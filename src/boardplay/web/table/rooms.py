@@ -31,17 +31,16 @@ from boardplay.core.records import Move, result_of
 from boardplay.web.errors import ApiError, conflict, forbidden
 from boardplay.web.presence.store import TablePresence
 from boardplay.web.sockets import Outbox, Subscriber
+from boardplay.web.table import relayview, views
+from boardplay.web.table import storage as st
 from boardplay.web.table.aijobs import AiJob, AiWorkers
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.chance import chance_rng
 from boardplay.web.table.clocks import Clock, TimeControl, control_of, next_clock
 from boardplay.web.table.endings import ENDINGS, final_result
+from boardplay.web.table.host import RoomHost
 from boardplay.web.table.moves import History, legal_said, parse_move
 from boardplay.web.tokens import hash_token
-
-from boardplay.web.table import relayview, views
-from boardplay.web.table import storage as st
-from boardplay.web.table.host import RoomHost
 
 log = logging.getLogger("boardplay.web")
 
