@@ -12,7 +12,13 @@ naming files and lines, on
   by whatever includes it;
 - a module that imports, from its own package's ``__init__``, a name the ``__init__`` only
   re-exports from a sibling (import it from the sibling);
-- a module over 600 lines (``.py``, ``.pyx``, ``.pxd``, ``.pxi`` and ``.js``): split it by job.
+- a module over 600 lines (``.py``, ``.pyx``, ``.pxd``, ``.pxi`` and ``.js``): split it by job;
+- in a package built of domains (``DOMAINS``: the web tier's ``accounts/``, ``table/``,
+  ``ratings/`` ...), a domain's module that reaches into another domain's modules instead of
+  importing from its package (the API its ``__init__`` declares), and a module of the shared
+  infrastructure (the package's own modules) that imports a domain at all. Only the wiring
+  modules (``app``, ``hub``, ``deps``, ``site``) see every domain, and the app includes each
+  domain's ``routes`` module.
 """
 
 from __future__ import annotations
@@ -33,6 +39,12 @@ LONGEST = 600
 
 SIZED = (".py", ".pyx", ".pxd", ".pxi", ".js")
 """The kinds of file held to ``LONGEST`` lines."""
+
+DOMAINS = {"web": ("app", "hub", "deps", "site")}
+"""Packages built of domains (by their path below the checked package), each with its wiring
+modules: every subpackage is a domain (but ``migrations``), every other module shared
+infrastructure."""
+NOT_DOMAINS = frozenset({"migrations"})
 
 PYTHON = (".py",)
 CYTHON = (".pyx", ".pxd", ".pxi")
@@ -360,6 +372,47 @@ def reexport_problems(tree: Tree) -> list[str]:
     return problems
 
 
+def _domain_of(tree: Tree, layered: str, module: str) -> str | None:
+    """The domain package of ``layered`` that ``module`` lies in (None: a module of its own)."""
+    if not module.startswith(layered + "."):
+        return None
+    first = module[len(layered) + 1 :].split(".")[0]
+    package = f"{layered}.{first}"
+    if first in NOT_DOMAINS or not any(p.stem == "__init__" for p in tree.modules.get(package, [])):
+        return None
+    return package
+
+
+def domain_problems(tree: Tree) -> list[str]:
+    """Imports that skip a domain's API, or that make shared infrastructure depend on a domain."""
+    problems = []
+    for path, wiring in DOMAINS.items():
+        layered = f"{tree.root.name}.{path.replace('/', '.')}"
+        if layered not in tree.modules:
+            continue
+        allowed = {f"{layered}.{name}" for name in wiring}
+        for imp in sorted(tree.imports, key=lambda i: (str(i.path), i.line)):
+            if not (imp.source.startswith(layered + ".") and imp.target.startswith(layered)):
+                continue
+            mine = _domain_of(tree, layered, imp.source)
+            theirs = _domain_of(tree, layered, imp.target)
+            if theirs is None or mine == theirs:
+                continue
+            if mine is None and imp.source not in allowed:
+                problems.append(
+                    f"{_where(imp)}: {imp.source}, shared infrastructure, imports the domain"
+                    f" {theirs} ({imp.target}): infrastructure knows no domain"
+                )
+            elif imp.target != theirs and not (
+                imp.source in allowed and imp.target == f"{theirs}.routes"
+            ):
+                problems.append(
+                    f"{_where(imp)}: {imp.source} reaches into {imp.target}: import it from"
+                    f" {theirs}, the API that domain declares"
+                )
+    return problems
+
+
 def lengths(root: Path) -> dict[Path, int]:
     """Every sized file under ``root`` -> its number of lines."""
     return {p: len(p.read_text("utf-8").splitlines()) for p in _files(root, SIZED)}
@@ -377,7 +430,12 @@ def length_problems(root: Path, limit: int = LONGEST) -> list[str]:
 def problems(root: Path = PACKAGE, limit: int = LONGEST, tree: Tree | None = None) -> list[str]:
     """Everything wrong with the package at ``root``, one message each (empty: all well)."""
     tree = tree or scan(root)
-    return [*cycle_problems(tree), *reexport_problems(tree), *length_problems(root, limit)]
+    return [
+        *cycle_problems(tree),
+        *reexport_problems(tree),
+        *domain_problems(tree),
+        *length_problems(root, limit),
+    ]
 
 
 def main(argv: list[str]) -> int:

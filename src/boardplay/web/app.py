@@ -72,9 +72,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from boardplay.web import site
+from boardplay.web.accounts import Accounts, Passkeys
 from boardplay.web.accounts import routes as account
-from boardplay.web.accounts.passkeys import Passkeys
-from boardplay.web.accounts.service import Accounts
 from boardplay.web.advice import routes as advice
 from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.chat import routes as chat
@@ -85,17 +84,17 @@ from boardplay.web.guard import Guard, limiter_for
 from boardplay.web.hub import Hub
 from boardplay.web.i18n import add_i18n_routes
 from boardplay.web.lobby import routes as seeks
+from boardplay.web.mail import MailConfig
 from boardplay.web.mail import routes as mail_routes
-from boardplay.web.mail.service import MailConfig
+from boardplay.web.models import describe
 from boardplay.web.push import PushConfig
 from boardplay.web.push import routes as push_routes
 from boardplay.web.ratings import routes as players
+from boardplay.web.replays import HeavyReads
 from boardplay.web.replays import routes as replays
-from boardplay.web.replays.heavy import HeavyReads
+from boardplay.web.table import Storage
 from boardplay.web.table import routes as games
-from boardplay.web.table.schemas import describe
-from boardplay.web.table.storage import Storage
-from boardplay.web.workers.ai_worker import make_executor
+from boardplay.web.workers import make_executor
 
 GC_THRESHOLDS = (10_000, 20, 20)
 """The collector's thresholds in a server process (``gc.set_threshold``; Python's are 700, 10,

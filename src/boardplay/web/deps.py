@@ -13,17 +13,23 @@ from urllib.parse import urlsplit
 
 from fastapi import Depends, Request, WebSocket
 
-from boardplay.web.accounts.passkeys import Passkeys, Site
-from boardplay.web.accounts.service import COOKIE, CSRF_HEADER, Accounts
-from boardplay.web.accounts.store import Account, Session
-from boardplay.web.advice.reviews import Reviewer
+from boardplay.web.accounts import (
+    COOKIE,
+    CSRF_HEADER,
+    Account,
+    Accounts,
+    Passkeys,
+    Session,
+    Site,
+)
+from boardplay.web.advice import Reviewer
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError
 from boardplay.web.guard import address_of, hashed, prefix_of, visitor_of
 from boardplay.web.hub import Hub
-from boardplay.web.replays.heavy import HeavyReads
-from boardplay.web.table.rooms import Room
+from boardplay.web.replays import HeavyReads
+from boardplay.web.table import Room
 
 
 def get_hub(request: Request) -> Hub:

@@ -59,3 +59,8 @@ def forbidden(code: str, message: str) -> ApiError:
 
 def conflict(code: str, message: str) -> ApiError:
     return ApiError(409, code, message)
+
+
+def sign_in_needed(what: str) -> ApiError:
+    """The 401 of something only a signed-in player may do."""
+    return ApiError(401, "sign_in_required", f"sign in to {what}")

@@ -33,34 +33,35 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from boardplay.core.records import Move
-from boardplay.web.accounts.store import AccountStore
-from boardplay.web.advice.reviews import Reviewer
-from boardplay.web.advice.store import ReviewStore
+from boardplay.web.accounts import AccountStore
+from boardplay.web.advice import Reviewer, ReviewStore
 from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
-from boardplay.web.chat.service import ChatRelay
-from boardplay.web.chat.store import ChatStore
+from boardplay.web.chat import ChatRelay, ChatStore
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, not_found, quote
-from boardplay.web.lobby.sockets import Lobby
-from boardplay.web.lobby.store import SeekStore
-from boardplay.web.mail.service import MailConfig, Mailer
-from boardplay.web.presence.store import Here, Heres, PresenceStore
+from boardplay.web.lobby import Lobby, SeekStore
+from boardplay.web.mail import MailConfig, Mailer
+from boardplay.web.presence import Here, Heres, PresenceStore
 from boardplay.web.push import PushConfig, Pusher
-from boardplay.web.ratings.rated import UNRATED, places_of, pool_of
-from boardplay.web.ratings.store import RatingStore
-from boardplay.web.table import storage as st
-from boardplay.web.table.aijobs import AiWorkers
-from boardplay.web.table.appended import Appended
-from boardplay.web.table.checks import Checks, ThreadChecks
-from boardplay.web.table.creation import GameMaker
-from boardplay.web.table.rooms import Room
-from boardplay.web.table.timeouts import flag
+from boardplay.web.ratings import UNRATED, RatingStore, places_of, pool_of
+from boardplay.web.table import (
+    AiWorkers,
+    Appended,
+    Checks,
+    GameMaker,
+    Room,
+    Storage,
+    ThreadChecks,
+    flag,
+    postgres_parts,
+)
+from boardplay.web.tables import FINISHED
 from boardplay.web.throttles import Throttles
 from boardplay.web.tokens import new_token
 
 if TYPE_CHECKING:
-    from boardplay.web.table.pgwrite import LoopConnections, MovesWriter
+    from boardplay.web.table import LoopConnections, MovesWriter
 
 log = logging.getLogger("boardplay.web")
 
@@ -89,7 +90,7 @@ class Hub:
 
     def __init__(
         self,
-        storage: st.Storage,
+        storage: Storage,
         catalogue: WebCatalogue,
         catalogue_ref: str,
         executor_factory: Callable[[], Executor],
@@ -158,12 +159,9 @@ class Hub:
         self.writer: MovesWriter | None = None
         self.checks: Checks = ThreadChecks(self.db, storage, self.presence)
         if storage.engine.dialect.name == "postgresql":
-            from boardplay.web.table.pgchecks import LoopChecks
-            from boardplay.web.table.pgwrite import LoopConnections, MovesWriter
-
-            self.connections = LoopConnections(storage.engine.url, DB_THREADS)
-            self.writer = MovesWriter(self.connections)
-            self.checks = LoopChecks(self.connections, self.presence)
+            self.connections, self.writer, self.checks = postgres_parts(
+                storage.engine.url, DB_THREADS, self.presence
+            )
         self.lobby = Lobby(self, SeekStore(storage.engine))
         """The lobby's sockets, seeks and challenges (``lobby.py``, ``seeks.py``)."""
         self.mailer = Mailer.for_hub(self, mail)
@@ -401,7 +399,7 @@ class Hub:
         for game_id in game_ids:
             try:
                 row = await self.db(self.storage.get_game, game_id)
-                if row is None or not row.rated or row.status != st.FINISHED:
+                if row is None or not row.rated or row.status != FINISHED:
                     continue
                 places = places_of(row)
                 pool = pool_of(row.game, row.options, len(row.seats)) if places else UNRATED

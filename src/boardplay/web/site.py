@@ -10,8 +10,7 @@ from fastapi import APIRouter, Request
 from boardplay.web.deps import CatalogueDep, HubDep
 from boardplay.web.errors import ApiError, quote
 from boardplay.web.i18n import rules_language, rules_text_or_english
-from boardplay.web.table.clocks import DAYS, PRESETS
-from boardplay.web.table.hints import hints_for
+from boardplay.web.table import DAYS, PRESETS, hints_for
 
 router = APIRouter(prefix="/api")
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 if TYPE_CHECKING:
-    from boardplay.web.accounts.store import Account
+    from boardplay.web.identity import Account
 
 Send = Callable[[str], Awaitable[None]]
 Close = Callable[[int], Awaitable[None]]

@@ -11,6 +11,11 @@ NAME_LENGTH = 64
 SPEC_LENGTH = 200
 """Longest AI spec the database stores (a longer one is refused)."""
 
+ACTIVE = "active"
+"""A game still being played (``games.status``)..."""
+FINISHED = "finished"
+"""...and one that has ended."""
+
 metadata = sa.MetaData()
 
 games_table = sa.Table(

@@ -1,3 +1,41 @@
 """Accounts: who a player is across browsers (sign-up and sign-in with a password or a passkey,
 sessions and their CSRF tokens, the device cookie, the seat tokens an account's browsers hold
 and their end), the sign-in and sign-up throttles, and the ``/api/account`` routes."""
+
+from __future__ import annotations
+
+from boardplay.web.accounts.passkeys import Passkeys, Site
+from boardplay.web.accounts.service import (
+    COOKIE,
+    CSRF_HEADER,
+    DEVICE_COOKIE,
+    DEVICE_LIFETIME,
+    SESSION_LIFETIME,
+    Accounts,
+    name_key,
+)
+from boardplay.web.accounts.store import (
+    DEVICE,
+    VISITOR,
+    AccountStore,
+    accounts_table,
+)
+from boardplay.web.identity import Account, Session
+
+__all__ = [
+    "COOKIE",
+    "CSRF_HEADER",
+    "DEVICE",
+    "DEVICE_COOKIE",
+    "DEVICE_LIFETIME",
+    "SESSION_LIFETIME",
+    "VISITOR",
+    "Account",
+    "AccountStore",
+    "Accounts",
+    "Passkeys",
+    "Session",
+    "Site",
+    "accounts_table",
+    "name_key",
+]

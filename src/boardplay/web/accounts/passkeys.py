@@ -35,8 +35,9 @@ from webauthn.helpers.structs import (
 )
 
 from boardplay.web.accounts.service import Accounts, check_name, name_key
-from boardplay.web.accounts.store import Account, Ceremony, Passkey
+from boardplay.web.accounts.store import Ceremony, Passkey
 from boardplay.web.errors import ApiError, bad_request, conflict
+from boardplay.web.identity import Account
 from boardplay.web.tokens import hash_token, new_token
 
 CEREMONY_LIFETIME = 300.0

@@ -20,7 +20,7 @@ from boardplay.web.accounts.schemas import (
     SignUpRequest,
 )
 from boardplay.web.accounts.service import COOKIE, DEVICE_COOKIE, DEVICE_LIFETIME, SESSION_LIFETIME
-from boardplay.web.accounts.store import Account, Passkey
+from boardplay.web.accounts.store import Passkey
 from boardplay.web.deps import (
     AccountDep,
     AccountsDep,
@@ -34,9 +34,9 @@ from boardplay.web.deps import (
 )
 from boardplay.web.errors import ApiError, bad_request, conflict, not_found
 from boardplay.web.guard import network_of
-from boardplay.web.ratings.results import change_of
-from boardplay.web.table.offers import resign_account
-from boardplay.web.table.views import summary
+from boardplay.web.identity import Account
+from boardplay.web.ratings import change_of
+from boardplay.web.table import resign_account, summary
 from boardplay.web.tokens import hash_token, new_token
 
 router = APIRouter(prefix="/api/account", tags=["account"])

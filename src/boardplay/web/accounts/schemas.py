@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from boardplay.web.table.schemas import Body, Secret
+from boardplay.web.models import Body, Secret
 
 Name = Annotated[str, Field(max_length=64)]
 Password = Annotated[str, Field(max_length=1000)]

@@ -36,9 +36,10 @@ import sqlalchemy as sa
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 
-from boardplay.web.accounts.store import DEVICE, NAME_MAX, VISITOR, Account, AccountStore, Session
+from boardplay.web.accounts.store import DEVICE, NAME_MAX, VISITOR, AccountStore
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict
+from boardplay.web.identity import Account, Session
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_token
 

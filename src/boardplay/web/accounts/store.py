@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
+from boardplay.web.identity import Account, Session
 from boardplay.web.tables import games_table, metadata, seat_keys_table, seats_table
 from boardplay.web.tokens import hash_token, new_token
 
@@ -87,29 +88,6 @@ seen_table = sa.Table(
 browsers' device cookies (``DEVICE``). Neither is a secret worth more than its hash."""
 VISITOR = "visitor"
 DEVICE = "device"
-
-
-@dataclass(frozen=True)
-class Account:
-    id: int
-    name: str
-    password_hash: str | None
-    user_handle: str
-    created: float = 0.0
-    """When the account was made (seconds since the epoch)."""
-    language: str | None = None
-    """The language chosen on the page, for its mails and pushes (``push/words.py``)."""
-
-    def age(self, now: float) -> float:
-        """Seconds since the account was made."""
-        return now - self.created
-
-
-@dataclass(frozen=True)
-class Session:
-    account: Account
-    csrf: str
-    expires: float
 
 
 @dataclass(frozen=True)

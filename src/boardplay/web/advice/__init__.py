@@ -1,2 +1,12 @@
 """Hints and reviews: positions judged by a search in the worker pool, a review's progress and its
 stored results."""
+
+from __future__ import annotations
+
+from boardplay.web.advice.reviews import Reviewer
+from boardplay.web.advice.store import ReviewStore
+
+__all__ = [
+    "ReviewStore",
+    "Reviewer",
+]

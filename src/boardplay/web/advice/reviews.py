@@ -30,11 +30,9 @@ from boardplay.core.game import Game, State
 from boardplay.web.advice.store import DONE, FAILED, RUNNING, ReviewStore
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden
-from boardplay.web.replays.records import check_length, checked_states, record_of
-from boardplay.web.table.aijobs import AiWorkers
-from boardplay.web.table.moves import said
-from boardplay.web.table.rooms import Room
-from boardplay.web.workers.judging import judge_position
+from boardplay.web.replays import check_length, checked_states, record_of
+from boardplay.web.table import AiWorkers, Room, said
+from boardplay.web.workers import judge_position
 
 log = logging.getLogger("boardplay.web")
 

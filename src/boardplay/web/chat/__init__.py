@@ -1,2 +1,10 @@
 """The table chat: the players' and the spectators' channels, their ceilings, reports, and the
 relay of messages to every socket allowed to read them."""
+
+from __future__ import annotations
+
+from boardplay.web.chat.schemas import ChatRequest
+from boardplay.web.chat.service import ChatRelay, post
+from boardplay.web.chat.store import CHANNELS, PLAYERS, SPECTATORS, ChatStore
+
+__all__ = ["CHANNELS", "PLAYERS", "SPECTATORS", "ChatRelay", "ChatRequest", "ChatStore", "post"]

@@ -10,9 +10,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 
 from boardplay.web.chat import service as chat
+from boardplay.web.chat.schemas import ChatChannel, ChatReportRequest, ChatRequest
 from boardplay.web.deps import HubDep, RoomDep, SessionDep, VisitorDep, token_of
 from boardplay.web.errors import ApiError
-from boardplay.web.table.schemas import ChatChannel, ChatReportRequest, ChatRequest
 
 router = APIRouter(prefix="/api/games")
 

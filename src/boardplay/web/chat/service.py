@@ -44,9 +44,10 @@ import re
 import time
 import unicodedata
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
-from boardplay.web.accounts.store import Account, AccountStore
+from boardplay.web.accounts import Account, AccountStore
 from boardplay.web.chat.store import (
     CHANNELS,
     PLAYERS,
@@ -59,11 +60,52 @@ from boardplay.web.chat.store import (
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden, not_found
 from boardplay.web.sockets import Subscriber, encode
-from boardplay.web.table import storage as st
-from boardplay.web.table.host import Database
-from boardplay.web.table.rooms import Room
+from boardplay.web.tables import FINISHED
 
 log = logging.getLogger("boardplay.web")
+T = TypeVar("T")
+
+
+class _Seat(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def account(self) -> int | None: ...
+    @property
+    def name(self) -> str: ...
+
+
+class _Row(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def seats(self) -> Sequence[_Seat]: ...
+
+
+class ChatHost(Protocol):
+    """What the chat asks of the server process: its ceilings and its database thread."""
+
+    @property
+    def limits(self) -> Limits: ...
+
+    def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> Awaitable[T]: ...
+
+
+class Room(Protocol):
+    """A game's table as the chat sees it (the table's ``Room`` is one): who holds which seat,
+    whether the game is over, the sockets watching it, and the process it lives in."""
+
+    @property
+    def row(self) -> _Row: ...
+    @property
+    def host(self) -> ChatHost: ...
+    @property
+    def subscribers(self) -> Collection[Subscriber]: ...
+
+    def seats_of(self, token: str | None) -> set[int]: ...
+
 
 BACKLOG = 200
 """Messages of a channel a reader is given at once (HTTP, or a socket's hello): the latest."""
@@ -110,7 +152,7 @@ def readable(room: Room, token: str | None, account: Account | None) -> frozense
     """The channels a visitor may read: a seat's token reads the players' chat; everybody
     else the spectators'; the players too once the game is over."""
     seated = bool(room.seats_of(token))
-    over = room.row.status == st.FINISHED
+    over = room.row.status == FINISHED
     channels = set()
     if seated:
         channels.add(PLAYERS)
@@ -281,7 +323,7 @@ class ChatRelay:
 
     def __init__(
         self,
-        host: Database,
+        host: ChatHost,
         store: ChatStore,
         rooms: Mapping[str, Room],
         accounts: AccountStore,
@@ -384,7 +426,7 @@ class ChatRelay:
                 sent = self.sent.get(sub)
                 if sent:
                     self.sent[sub] = {i: c for i, c in sent.items() if c >= since - LOOKBACK}
-            if room.row.status != st.FINISHED:
+            if room.row.status != FINISHED:
                 continue  # only an end opens a channel to a socket that has said hello
             behind = [
                 sub

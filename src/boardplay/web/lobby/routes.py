@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, WebSocket
 
-from boardplay.web.accounts.service import COOKIE, Accounts
+from boardplay.web.accounts import COOKIE, Accounts
 from boardplay.web.deps import AccountDep, HubDep, VisitorDep, same_origin
 from boardplay.web.lobby.challenges import answer_challenge, my_challenges, send_challenge
 from boardplay.web.lobby.schemas import ChallengeRequest, SeekRequest

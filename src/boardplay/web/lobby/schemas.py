@@ -7,7 +7,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from boardplay.web.table.schemas import Body, Clock, Options
+from boardplay.web.models import Body, Options
+from boardplay.web.table import ClockBody as Clock
 
 GameName = Annotated[str, Field(max_length=64)]
 RatingBound = Annotated[int, Field(ge=0, le=10_000)]

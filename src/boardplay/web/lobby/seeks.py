@@ -42,17 +42,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boardplay.web.accounts.store import Account
+from boardplay.web.accounts import Account
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
 from boardplay.web.hub import Hub
 from boardplay.web.lobby.schemas import SeekRequest
 from boardplay.web.lobby.store import Seek
-from boardplay.web.ratings.maths import NEW_RATING
-from boardplay.web.ratings.rated import check_rated_pair, pool_of
-from boardplay.web.table.clocks import control_of
-from boardplay.web.table.rooms import Room
-from boardplay.web.table.schemas import ClockRequest
-from boardplay.web.table.seating import join
+from boardplay.web.ratings import NEW_RATING, check_rated_pair, pool_of
+from boardplay.web.table import ClockRequest, Room, control_of, join
 from boardplay.web.throttles import Ceiling, Throttled
 
 QUICK_TRIES = 3

@@ -37,16 +37,16 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 from fastapi import WebSocket
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from boardplay.web import safejson
-from boardplay.web.accounts.store import Account
+from boardplay.web.accounts import Account
 from boardplay.web.config import Limits
 from boardplay.web.errors import bad_request
 from boardplay.web.guard import RateLimiter
 from boardplay.web.lobby.store import NOTICE, OPEN, SEEKS, SeekStore
+from boardplay.web.models import Ping, describe
 from boardplay.web.sockets import Subscriber, encode
-from boardplay.web.table.schemas import Ping, ValidationError, describe
 from boardplay.web.wsread import read_messages
 
 log = logging.getLogger("boardplay.web")

@@ -20,7 +20,7 @@ from pydantic import Field
 
 from boardplay.web.deps import AccountDep, HubDep
 from boardplay.web.mail.store import ADDRESS_MAX
-from boardplay.web.table.schemas import Body
+from boardplay.web.models import Body
 
 router = APIRouter(tags=["email"])
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}

@@ -54,20 +54,13 @@ from boardplay.web.mail.store import (
     Draft,
     MailStore,
 )
-from boardplay.web.push.words import (
-    deadline_text,
-    game_title,
-    language_of,
-    names,
-    outcome,
-    say,
-)
+from boardplay.web.push import deadline_text, game_title, language_of, names, outcome, say
 from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
-from boardplay.web.table.host import Database
+from boardplay.web.table import Database
 
 if TYPE_CHECKING:
-    from boardplay.web.accounts.store import Account
-    from boardplay.web.table.storage import GameRow
+    from boardplay.web.accounts import Account
+    from boardplay.web.table import GameRow
 
 log = logging.getLogger("boardplay.web.mail")
 

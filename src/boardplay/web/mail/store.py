@@ -29,7 +29,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.accounts.store import accounts_table
+from boardplay.web.accounts import accounts_table
 from boardplay.web.database import lock
 from boardplay.web.tables import metadata
 from boardplay.web.throttles import Ceiling, Throttled, take

@@ -8,5 +8,15 @@ Its public face: ``Pusher`` (the hooks the game code and the lobby call, and the
 ``words`` (the notices' words, which the mails use too)."""
 
 from boardplay.web.push.service import PushConfig, Pusher
+from boardplay.web.push.words import deadline_text, game_title, language_of, names, outcome, say
 
-__all__ = ["PushConfig", "Pusher"]
+__all__ = [
+    "PushConfig",
+    "Pusher",
+    "deadline_text",
+    "game_title",
+    "language_of",
+    "names",
+    "outcome",
+    "say",
+]

@@ -54,9 +54,9 @@ from boardplay.web.push.webpush import PUSH_SERVICES, ServerKey, allowed, new_pr
 if TYPE_CHECKING:
     import httpx
 
-    from boardplay.web.accounts.store import AccountStore
+    from boardplay.web.accounts import AccountStore
     from boardplay.web.catalogue import WebCatalogue
-    from boardplay.web.table.storage import GameRow, Storage
+    from boardplay.web.table import GameRow, Storage
 
 log = logging.getLogger("boardplay.web.push")
 

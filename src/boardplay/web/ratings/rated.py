@@ -26,17 +26,53 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from boardplay.web.accounts.store import VISITOR, Account, AccountStore
+from boardplay.web.accounts import VISITOR, Account, AccountStore
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.table import storage as st
-from boardplay.web.table.clocks import TimeControl
-from boardplay.web.table.endings import ABANDONED, ABORTED, AGREEMENT, RESIGNATION, places
+from boardplay.web.ratings.standing import ENDED_BY_WORD, places
 
 Runner = Callable[..., Awaitable[Any]]
+
+
+class _Seat(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def account(self) -> int | None: ...
+
+
+class _Move(Protocol):
+    @property
+    def player(self) -> int: ...
+
+
+class FinishedGame(Protocol):
+    """What the rating reads of a finished game (the table's ``GameRow`` is one)."""
+
+    @property
+    def seats(self) -> Sequence[_Seat]: ...
+    @property
+    def moves(self) -> Sequence[_Move]: ...
+    @property
+    def result(self) -> dict[str, Any] | None: ...
+    @property
+    def resigned(self) -> Sequence[int]: ...
+
+
+class Control(Protocol):
+    """A time control as the rating reads it (the table's ``TimeControl`` is one)."""
+
+    @property
+    def base(self) -> float: ...
+    @property
+    def increment(self) -> float: ...
+    @property
+    def correspondence(self) -> bool: ...
+
+
 UNRATED = ""
 """The pool stored for a rated game that ended too early to count (it is settled, unrated)."""
 
@@ -46,35 +82,13 @@ def pool_of(game: str, options: Mapping[str, Any], num_players: int) -> str:
     return f"{game}-{num_players}p" if "players" in options else game
 
 
-def check_rated_seats(
-    seats: Sequence[Mapping[str, Any]], reproducible: bool, private: bool
-) -> None:
-    """A rated game's seats: the creator's ("me") and invited or open seats for other signed-in
-    players; nothing a person at the table did not choose to play for rating. It is public (its
-    result shows on profiles, linking to it) and its luck is nobody's choice."""
-    kinds = [seat.get("kind") for seat in seats]
-    if kinds.count("me") + kinds.count(st.HUMAN) != 1 or any(
-        k not in ("me", st.HUMAN, st.INVITE, st.OPEN) for k in kinds
-    ):
-        raise bad_request(
-            "a rated game has your seat (kind me) and invite or open seats only: every seat "
-            "is a signed-in player, so no AI and no hotseat"
-        )
-    if reproducible:
-        raise bad_request(
-            "a rated game cannot be reproducible: its luck must be unknown to every player"
-        )
-    if private:
-        raise bad_request("a rated game cannot be private: its result shows on profiles")
-
-
 RATED_MIN_MINUTES = 1.0
 """The shortest real-time game that is rated, as its estimated length: base + 40 increments
 (lichess's estimate of a game's length) of at least a minute per player, so 1+0, ½+1, 0+2
 and longer. Shorter games are a test of the connection more than of the players."""
 
 
-def check_rated_clock(control: TimeControl | None) -> None:
+def check_rated_clock(control: Control | None) -> None:
     """400 unless ``control`` is long enough to be rated (correspondence always is)."""
     if control is None or control.correspondence:
         return
@@ -87,17 +101,11 @@ def check_rated_clock(control: TimeControl | None) -> None:
         )
 
 
-def sign_in_needed(what: str) -> ApiError:
-    return ApiError(401, "sign_in_required", f"sign in to {what}")
-
-
 RATED_MIN_TURNS = 3
 """Turns every seat must have played for a game ended by a player's word to be rated."""
-SAID_ENDINGS = (RESIGNATION, AGREEMENT, ABANDONED, ABORTED)
-"""Endings a player can bring about at any moment, by a request."""
 
 
-def turns_played(row: st.GameRow) -> list[int]:
+def turns_played(row: FinishedGame) -> list[int]:
     """Per seat, the turns it played: runs of its own decisions (chance steps inside a run do
     not break it; an answer inside another's turn, such as a Montana auction bid, counts)."""
     turns = [0] * len(row.seats)
@@ -111,7 +119,7 @@ def turns_played(row: st.GameRow) -> list[int]:
     return turns
 
 
-def places_of(row: st.GameRow) -> list[tuple[int, int]] | None:
+def places_of(row: FinishedGame) -> list[tuple[int, int]] | None:
     """(account, place) per seat of a finished rated game, or None when it does not count: a
     seat without an account, a seat that never moved, or an end by a player's word before
     every seat played ``RATED_MIN_TURNS`` turns."""
@@ -120,7 +128,7 @@ def places_of(row: st.GameRow) -> list[tuple[int, int]] | None:
     turns = turns_played(row)
     if any(a is None for a in accounts) or not all(turns):
         return None
-    if result.get("ended") in SAID_ENDINGS and min(turns) < RATED_MIN_TURNS:
+    if result.get("ended") in ENDED_BY_WORD and min(turns) < RATED_MIN_TURNS:
         return None
     seats = places({**result, "resigned": list(row.resigned)}, len(row.seats))
     return [

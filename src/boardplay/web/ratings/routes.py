@@ -11,15 +11,14 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from boardplay.web.accounts.service import name_key
-from boardplay.web.accounts.store import Account
+from boardplay.web.accounts import Account, name_key
 from boardplay.web.deps import AccountsDep, CatalogueDep, HubDep, RoomDep
 from boardplay.web.errors import ApiError, not_found
 from boardplay.web.ratings.rated import pools
 from boardplay.web.ratings.results import change_of, rating_changes
+from boardplay.web.ratings.standing import verdict
 from boardplay.web.ratings.store import Standing
-from boardplay.web.table.endings import verdict
-from boardplay.web.table.views import summary
+from boardplay.web.table import summary
 
 router = APIRouter(tags=["players"])
 RESULTS = 2_000

@@ -23,7 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.accounts.store import accounts_table
+from boardplay.web.accounts import accounts_table
 from boardplay.web.config import Limits
 from boardplay.web.ratings.maths import Rating, update
 from boardplay.web.tables import games_table, metadata

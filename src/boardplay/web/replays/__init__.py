@@ -1,2 +1,14 @@
 """Records and replays: a game's record, replays built in a worker process within the heavy-read
 budget, and record uploads."""
+
+from __future__ import annotations
+
+from boardplay.web.replays.heavy import HeavyReads
+from boardplay.web.replays.records import check_length, checked_states, record_of
+
+__all__ = [
+    "HeavyReads",
+    "check_length",
+    "checked_states",
+    "record_of",
+]

@@ -39,7 +39,7 @@ from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.guard import MAX_TRACKED, Clock
 from boardplay.web.replays.records import frames_of
 from boardplay.web.sockets import encode
-from boardplay.web.workers.ai_worker import make_executor
+from boardplay.web.workers import make_executor
 
 SEND_RATE = 100_000_000
 """Bytes a second a cached answer is reckoned to cost to send (its share of the budget)."""

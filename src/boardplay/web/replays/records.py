@@ -17,12 +17,16 @@ from boardplay.core.game import Game, State
 from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.errors import ApiError, bad_request, quote
-from boardplay.web.table import storage as st
-from boardplay.web.table.endings import ENDINGS, check_agreed, final_result
-from boardplay.web.table.hints import hints_for
-from boardplay.web.table.moves import step_said
-from boardplay.web.table.rooms import Room
-from boardplay.web.tables import NAME_LENGTH, SPEC_LENGTH
+from boardplay.web.table import (
+    AI,
+    ENDINGS,
+    Room,
+    check_agreed,
+    final_result,
+    hints_for,
+    step_said,
+)
+from boardplay.web.tables import FINISHED, NAME_LENGTH, SPEC_LENGTH
 
 
 def frames_of(
@@ -194,8 +198,8 @@ def _is_date(value: Any) -> bool:
 def record_of(room: Room) -> Record:
     """The game of ``room`` as a record (its players, moves and result so far)."""
     row = room.row
-    players = [Player(s.name, "agent" if s.kind == st.AI else "human", s.spec) for s in row.seats]
-    finished = row.status == st.FINISHED
+    players = [Player(s.name, "agent" if s.kind == AI else "human", s.spec) for s in row.seats]
+    finished = row.status == FINISHED
     record = Record(
         game=row.game,
         options=dict(room.game.options) if room.broken is None else row.options,

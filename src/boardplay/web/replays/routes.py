@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request, Response
 
 from boardplay.web.deps import AddressDep, HeavyDep, LimitsDep, RoomDep
 from boardplay.web.replays.records import check_length, record_of
-from boardplay.web.table.schemas import RecordUpload
+from boardplay.web.replays.schemas import RecordUpload
 
 router = APIRouter(prefix="/api")
 

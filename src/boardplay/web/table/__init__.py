@@ -1,3 +1,64 @@
 """A game in play: rooms (the server's copy of a game and the one way its state changes), moves and
 their words, views, clocks and flags, offers (resign, draw, rematch), seating, endings, making a
 game within the ceilings, the game's storage and AI seats, and the game socket."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from boardplay.web.table.aijobs import AiWorkers
+from boardplay.web.table.appended import Appended
+from boardplay.web.table.checks import Checks, ThreadChecks, postgres_parts
+from boardplay.web.table.clocks import DAYS, PRESETS, Clock, TimeControl, control_of
+from boardplay.web.table.creation import GameMaker
+from boardplay.web.table.endings import ENDINGS, check_agreed, final_result
+from boardplay.web.table.hints import hints_for
+from boardplay.web.table.host import Database, Notifier, RoomHost
+from boardplay.web.table.moves import said, step_said
+from boardplay.web.table.offers import resign_account
+from boardplay.web.table.rooms import Room
+from boardplay.web.table.schemas import Clock as ClockBody
+from boardplay.web.table.schemas import ClockRequest
+from boardplay.web.table.seating import join
+from boardplay.web.table.storage import AI, GameRow, SeatRow, Storage
+from boardplay.web.table.timeouts import flag
+from boardplay.web.table.views import summary
+
+if TYPE_CHECKING:
+    from boardplay.web.table.pgwrite import LoopConnections, MovesWriter
+
+__all__ = [
+    "AI",
+    "DAYS",
+    "ENDINGS",
+    "PRESETS",
+    "AiWorkers",
+    "Appended",
+    "Checks",
+    "Clock",
+    "ClockBody",
+    "ClockRequest",
+    "Database",
+    "GameMaker",
+    "GameRow",
+    "LoopConnections",
+    "MovesWriter",
+    "Notifier",
+    "Room",
+    "RoomHost",
+    "SeatRow",
+    "Storage",
+    "ThreadChecks",
+    "TimeControl",
+    "check_agreed",
+    "control_of",
+    "final_result",
+    "flag",
+    "hints_for",
+    "join",
+    "postgres_parts",
+    "resign_account",
+    "said",
+    "step_said",
+    "summary",
+]

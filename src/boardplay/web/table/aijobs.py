@@ -28,8 +28,7 @@ from boardplay.web.config import Limits
 from boardplay.web.table import storage as st
 from boardplay.web.table.chance import chance_rng
 from boardplay.web.table.host import Database
-from boardplay.web.workers.ai_worker import choose_action
-from boardplay.web.workers.aiqueue import FairQueue
+from boardplay.web.workers import FairQueue, choose_action
 
 log = logging.getLogger("boardplay.web")
 

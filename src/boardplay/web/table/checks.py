@@ -6,10 +6,13 @@ the stores' own calls in one trip to a storage thread (``ThreadChecks``). Both a
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from boardplay.web.presence.store import Heres, PresenceStore
+from boardplay.web.presence import Heres, PresenceStore
 from boardplay.web.table.storage import Storage
+
+if TYPE_CHECKING:
+    from boardplay.web.table.pgwrite import LoopConnections, MovesWriter
 
 
 class Checks(Protocol):
@@ -48,3 +51,16 @@ class ThreadChecks:
     async def due(self, free: int, now: float) -> tuple[list[str], list[str]]:
         result: tuple[list[str], list[str]] = await self.db(self.storage.due, free, now)
         return result
+
+
+def postgres_parts(
+    url: Any, threads: int, presence: PresenceStore
+) -> tuple[LoopConnections, MovesWriter, Checks]:
+    """On PostgreSQL, the moves' writes and the periodic checks are one statement each from the
+    event loop (``pgwrite.py``, ``pgchecks.py``): their connections, the moves' writer and the
+    checks. Imported only here, since psycopg is an extra that SQLite installs lack."""
+    from boardplay.web.table.pgchecks import LoopChecks
+    from boardplay.web.table.pgwrite import LoopConnections, MovesWriter
+
+    connections = LoopConnections(url, threads)
+    return connections, MovesWriter(connections), LoopChecks(connections, presence)

@@ -29,11 +29,11 @@ from sqlalchemy.engine import Engine
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
-from boardplay.web.accounts.store import Account
+from boardplay.web.accounts import Account
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
-from boardplay.web.errors import ApiError, bad_request, quote
-from boardplay.web.ratings.rated import check_rated_clock, check_rated_seats, sign_in_needed
+from boardplay.web.errors import ApiError, bad_request, quote, sign_in_needed
+from boardplay.web.ratings import check_rated_clock
 from boardplay.web.table import storage as st
 from boardplay.web.table.clocks import Clock, TimeControl
 from boardplay.web.table.rooms import Room
@@ -96,6 +96,28 @@ def _count_ai_games(conn: sa.Connection, row: st.GameRow, limits: Limits) -> Non
     total = conn.execute(sa.select(sa.func.count()).where(running)).scalar_one()
     if total >= limits.ai_only_games:
         raise TooManyAiGames("server", int(total), limits.ai_only_games)
+
+
+def check_rated_seats(
+    seats: Sequence[Mapping[str, Any]], reproducible: bool, private: bool
+) -> None:
+    """A rated game's seats: the creator's ("me") and invited or open seats for other signed-in
+    players; nothing a person at the table did not choose to play for rating. It is public (its
+    result shows on profiles, linking to it) and its luck is nobody's choice."""
+    kinds = [seat.get("kind") for seat in seats]
+    if kinds.count("me") + kinds.count(st.HUMAN) != 1 or any(
+        k not in ("me", st.HUMAN, st.INVITE, st.OPEN) for k in kinds
+    ):
+        raise bad_request(
+            "a rated game has your seat (kind me) and invite or open seats only: every seat "
+            "is a signed-in player, so no AI and no hotseat"
+        )
+    if reproducible:
+        raise bad_request(
+            "a rated game cannot be reproducible: its luck must be unknown to every player"
+        )
+    if private:
+        raise bad_request("a rated game cannot be private: its result shows on profiles")
 
 
 class GameMaker:

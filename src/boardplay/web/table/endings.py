@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from boardplay.core.game import Game
+from boardplay.web.ratings import numeric_scores
 
 RESIGNATION = "resignation"
 AGREEMENT = "agreement"
@@ -126,41 +127,6 @@ def final_result(game: Game, result: dict[str, Any], resigned: Sequence[int]) ->
             else f"nobody wins ({names(game, resigned)} resigned)"
         )
     return out
-
-
-def numeric_scores(result: dict[str, Any], seats: int) -> list[float] | None:
-    """The result's score per seat, if it keeps a number for every seat."""
-    scores = result.get("scores")
-    if (
-        isinstance(scores, list)
-        and len(scores) == seats
-        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in scores)
-    ):
-        return [float(x) for x in scores]
-    return None
-
-
-def places(result: dict[str, Any], seats: int) -> list[int]:
-    """Each seat's place in a finished game's ``result`` (1 is best; equals share one): the
-    winners first; then, if the game keeps a score per seat, the others by score; a seat that
-    resigned (gave up, ran out of time or left) after every seat that did not."""
-    winners = set(result.get("winners") or [])
-    resigned = set(result.get("resigned") or [])
-    scores = numeric_scores(result, seats) or [0.0] * seats
-    keys = [(seat in resigned, seat not in winners, -scores[seat]) for seat in range(seats)]
-    ordered = sorted(set(keys))
-    return [1 + ordered.index(k) for k in keys]
-
-
-def verdict(result: dict[str, Any], seat: int) -> str:
-    """``won``, ``drawn`` or ``lost``: what a finished game was for ``seat`` (a profile's count,
-    a mail's first words). A seat that resigned lost, whoever won."""
-    winners = result.get("winners") or []
-    if seat in (result.get("resigned") or []):
-        return "lost"
-    if seat in winners:
-        return "won"
-    return "lost" if winners else "drawn"
 
 
 def check_agreed(game: Game, result: Any, finished_by_rules: bool) -> str | None:

@@ -25,7 +25,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 from boardplay.core.records import Move
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
-from boardplay.web.presence.store import PresenceStore
+from boardplay.web.presence import PresenceStore
 from boardplay.web.table import storage as st
 from boardplay.web.table.appended import Appended
 

@@ -20,13 +20,13 @@ from collections.abc import Awaitable, Callable
 from fastapi import WebSocket
 
 from boardplay.web import safejson
-from boardplay.web.accounts.store import Account
-from boardplay.web.chat.service import ChatRelay, post
-from boardplay.web.chat.store import SPECTATORS
+from boardplay.web.accounts import Account
+from boardplay.web.chat import SPECTATORS, ChatRelay, post
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.guard import RateLimiter
 from boardplay.web.hub import Hub
+from boardplay.web.models import Ping, describe
 from boardplay.web.sockets import Subscriber
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.schemas import (
@@ -34,10 +34,8 @@ from boardplay.web.table.schemas import (
     Act,
     ChatSend,
     Hello,
-    Ping,
     Undo,
     ValidationError,
-    describe,
 )
 from boardplay.web.table.timeouts import flag, late
 from boardplay.web.wsread import read_messages

@@ -29,7 +29,7 @@ from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import Move, result_of
 from boardplay.web.errors import ApiError, conflict, forbidden
-from boardplay.web.presence.store import TablePresence
+from boardplay.web.presence import TablePresence
 from boardplay.web.sockets import Outbox, Subscriber
 from boardplay.web.table import relayview, views
 from boardplay.web.table import storage as st

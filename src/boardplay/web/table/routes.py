@@ -19,7 +19,7 @@ from boardplay.web.deps import (
     token_of,
 )
 from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.ratings.rated import check_rated_pair
+from boardplay.web.ratings import check_rated_pair
 from boardplay.web.table.live import serve_socket
 from boardplay.web.table.offers import draw, rematch, resign
 from boardplay.web.table.schemas import (

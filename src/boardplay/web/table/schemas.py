@@ -13,21 +13,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 
-from boardplay.web.errors import clip, quote
+from boardplay.web.chat import ChatRequest
+from boardplay.web.models import Body, Options, Ping, Ply, Secret, Text
 from boardplay.web.table.clocks import DAYS, MAX_BASE, MAX_INCREMENT, TimeControl, parse_control
 from boardplay.web.tables import SPEC_LENGTH
-
-OptionValue = bool | int | str | None
-Text = Annotated[str, Field(max_length=200)]
-Secret = Annotated[str, Field(max_length=200)]
-Ply = Annotated[int, Field(ge=0, le=10_000_000)]
-Options = Annotated[dict[Annotated[str, Field(max_length=64)], OptionValue], Field(max_length=64)]
-
-
-class Body(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
 
 
 class SeatRequest(Body):
@@ -133,21 +124,6 @@ class ClaimRequest(Body):
     token: Secret | None = None
 
 
-class HintRequest(Body):
-    ply: Ply | None = Field(None, description="the ply the hint is for; refused if stale")
-    token: Secret | None = None
-
-
-class ReviewRequest(Body):
-    seat: Annotated[int, Field(ge=0, le=1000)] | None = Field(
-        None, description="the seat to review (default: the token's seat, else seat 0)"
-    )
-    iterations: Annotated[int, Field(ge=1, le=10_000_000)] | None = Field(
-        None, description="search iterations per position (default: the server's)"
-    )
-    token: Secret | None = None
-
-
 class DrawRequest(Body):
     answer: Literal["offer", "accept", "decline"] = Field(
         description="offer a draw, or accept or decline the one offered (the offerer's decline "
@@ -166,41 +142,6 @@ class RematchRequest(Body):
         description="offer to play again (the default), accept the offer on the table, or "
         "decline it; the rematch starts once every player has agreed",
     )
-
-
-CHAT_TEXT_BOUND = 4_000
-"""Characters a chat message's ``text`` may carry at all; the operator's ``chat_length`` (300)
-is checked after the text is tidied, with a message that names it (``chat.py``)."""
-ChatChannel = Literal["players", "spectators"]
-
-
-class ChatRequest(Body):
-    channel: ChatChannel = Field(
-        description="players (seat holders only) or spectators (signed-in watchers)"
-    )
-    text: Annotated[str, Field(max_length=CHAT_TEXT_BOUND)] = Field(
-        description="plain text, shown as typed (never HTML); at most the server's chat length"
-    )
-    token: Secret | None = None
-
-
-class ChatReportRequest(Body):
-    token: Secret | None = None
-
-
-class RecordUpload(BaseModel):
-    """A boardplay record (docs/formats.md); checked in full by ``Record.from_json`` and a
-    replay of every move, so only its outline is declared here."""
-
-    model_config = ConfigDict(extra="allow")
-    format: str
-    version: int
-    game: str
-    options: dict[str, Any] = {}
-    players: list[Any] = []
-    actions: list[Any] = []
-    moves: list[Any] = []
-    seats: list[Any] = []
 
 
 # ----- WebSocket client messages -----------------------------------------------------------
@@ -234,11 +175,6 @@ class Undo(UndoRequest):
     id: Any = None
 
 
-class Ping(Body):
-    type: Literal["ping"]
-    id: Annotated[int, Field(ge=-(2**53), le=2**53)] | Text | None = None
-
-
 class ChatSend(ChatRequest):
     """Write in the table chat; answered ``{"type": "done", "id", "chat": message id}``."""
 
@@ -250,15 +186,4 @@ ClientMessage = Annotated[Hello | Act | Undo | Ping | ChatSend, Field(discrimina
 CLIENT_MESSAGE: TypeAdapter[Hello | Act | Undo | Ping | ChatSend] = TypeAdapter(ClientMessage)
 
 
-def describe(errors: list[Any], skip: int = 0) -> str:
-    """Validation errors as one sentence: ``field: problem; ...``, quoting no input beyond a
-    short prefix (a location may contain a visitor's dictionary key)."""
-    parts: list[str] = []
-    for error in errors[:5]:
-        loc = error.get("loc", ())[skip:]
-        where = ".".join(str(p) if len(str(p)) <= 40 else quote(str(p)) for p in loc)
-        parts.append(f"{where or 'request'}: {clip(str(error.get('msg')), 120)}")
-    return "; ".join(parts)
-
-
-__all__ = ["CLIENT_MESSAGE", "ValidationError", "describe"]
+__all__ = ["CLIENT_MESSAGE", "ValidationError"]

@@ -7,9 +7,8 @@ game's clock starts (``clocks.py``)."""
 
 from __future__ import annotations
 
-from boardplay.web.accounts.store import Account
-from boardplay.web.errors import bad_request, conflict, forbidden
-from boardplay.web.ratings.rated import sign_in_needed
+from boardplay.web.accounts import Account
+from boardplay.web.errors import bad_request, conflict, forbidden, sign_in_needed
 from boardplay.web.table import storage as st
 from boardplay.web.table.rooms import Room
 from boardplay.web.tokens import hash_token, matches, new_token

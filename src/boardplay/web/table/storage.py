@@ -28,12 +28,17 @@ from boardplay.core.records import Move
 from boardplay.web.database import among, make_engine, text_array
 from boardplay.web.table.clocks import Clock
 from boardplay.web.table.jobstore import AiJobStore, due_ai_query
-from boardplay.web.tables import actions_table, games_table, seat_keys_table, seats_table
+from boardplay.web.tables import ACTIVE as ACTIVE
+from boardplay.web.tables import FINISHED as FINISHED
+from boardplay.web.tables import (
+    actions_table,
+    games_table,
+    seat_keys_table,
+    seats_table,
+)
 from boardplay.web.tokens import digest_matches
 
-ACTIVE = "active"
 CLOCKS_PER_SWEEP = 50  # fallen clocks one sweep flags at most
-FINISHED = "finished"
 
 HUMAN = "human"
 """A seat played by the game's creator from their own browser."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Literal
 
 from boardplay.web.errors import conflict
-from boardplay.web.presence.store import NOTE_EVERY
+from boardplay.web.presence import NOTE_EVERY
 from boardplay.web.table import storage as st
 from boardplay.web.table.endings import (
     ABANDONED,

@@ -2,3 +2,16 @@
 judged for hints and reviews) and the fair queue of the pool's slots. Kept free of the web
 framework: a worker process imports ``boardplay.web.workers.ai_worker`` and must not pay for
 FastAPI (about two seconds of imports on a busy machine), so this package's face imports nothing."""
+
+from __future__ import annotations
+
+from boardplay.web.workers.ai_worker import choose_action, make_executor
+from boardplay.web.workers.aiqueue import FairQueue
+from boardplay.web.workers.judging import judge_position
+
+__all__ = [
+    "FairQueue",
+    "choose_action",
+    "judge_position",
+    "make_executor",
+]

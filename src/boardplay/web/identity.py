@@ -1,0 +1,30 @@
+"""Who a request speaks for: a signed-in player's account and session, as every part of the
+server passes them around (the accounts domain stores them, ``accounts/``; a socket, a chat
+message, a seat or a rated game only reads them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    password_hash: str | None
+    user_handle: str
+    created: float = 0.0
+    """When the account was made (seconds since the epoch)."""
+    language: str | None = None
+    """The language chosen on the page, for its mails and pushes (``push/words.py``)."""
+
+    def age(self, now: float) -> float:
+        """Seconds since the account was made."""
+        return now - self.created
+
+
+@dataclass(frozen=True)
+class Session:
+    account: Account
+    csrf: str
+    expires: float
