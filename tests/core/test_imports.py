@@ -8,6 +8,7 @@ kind of cycle, the re-export and a long module, and pass their mended versions."
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,76 @@ def test_the_command_fails_with_the_problems(
     assert "import cycle: pkg.a -> pkg.b -> pkg.a" in err
     assert "a.py:1: pkg.a -> pkg.b (import)" in err
     assert structure.main([str(_tree(tmp_path / "fine", {}))]) == 0
+
+
+# ----- the web tier's domains -----------------------------------------------------------------
+def _web(root: Path, files: dict[str, str]) -> Path:
+    """A made-up package with a ``web`` package of two domains, ``games`` and ``chat``."""
+    return _tree(
+        root,
+        {
+            "web/__init__.py": "",
+            "web/config.py": "LIMIT = 1\n",
+            "web/games/__init__.py": "from pkg.web.games.rooms import Room\n",
+            "web/games/rooms.py": "class Room: ...\n",
+            "web/chat/__init__.py": "from pkg.web.chat.relay import relay\n",
+            "web/chat/relay.py": "def relay(): ...\n",
+            "web/chat/routes.py": "router = None\n",
+            **files,
+        },
+    )
+
+
+def test_a_domain_that_uses_another_through_its_api_passes(tmp_path: Path) -> None:
+    package = _web(
+        tmp_path,
+        {
+            "web/chat/relay.py": (
+                "from pkg.web.config import LIMIT\nfrom pkg.web.games import Room\n"
+            ),
+            "web/app.py": "from pkg.web.chat import routes\nfrom pkg.web.games import Room\n",
+        },
+    )
+    assert structure.problems(package) == []
+
+
+def test_a_domain_that_reaches_into_another_is_caught(tmp_path: Path) -> None:
+    package = _web(tmp_path, {"web/chat/relay.py": "from pkg.web.games.rooms import Room\n"})
+    (found,) = structure.problems(package)
+    assert "pkg.web.chat.relay reaches into pkg.web.games.rooms" in found
+    assert "import it from pkg.web.games" in found
+
+
+def test_shared_infrastructure_that_imports_a_domain_is_caught(tmp_path: Path) -> None:
+    package = _web(tmp_path, {"web/config.py": "from pkg.web.games import Room\n"})
+    (found,) = structure.problems(package)
+    assert "pkg.web.config, shared infrastructure, imports the domain pkg.web.games" in found
+
+
+def test_only_the_wiring_includes_a_domains_routes(tmp_path: Path) -> None:
+    package = _web(tmp_path, {"web/games/rooms.py": "from pkg.web.chat import routes\n"})
+    (found,) = structure.problems(package)
+    assert "pkg.web.games.rooms reaches into pkg.web.chat.routes" in found
+
+
+def test_the_real_web_tier_breaks_when_one_import_skips_an_api(tmp_path: Path) -> None:
+    """The removal case on the real code: the game socket's import of the chat through its API,
+    rewritten to reach into the chat's module, is named; the code as it is passes."""
+    copy = tmp_path / "boardplay"
+    shutil.copytree(
+        structure.PACKAGE,
+        copy,
+        ignore=lambda _d, names: [
+            n for n in names if "." in n and not n.endswith((".py", ".pyx", ".pxd", ".pxi"))
+        ],
+    )
+    assert structure.domain_problems(structure.scan(copy)) == []
+    live = copy / "web" / "table" / "live.py"
+    text = live.read_text("utf-8")
+    api = "from boardplay.web.chat import SPECTATORS, ChatRelay, post"
+    assert api in text
+    live.write_text(text.replace(api, "from boardplay.web.chat.service import ChatRelay, post"))
+    found = structure.domain_problems(structure.scan(copy))
+    assert any(
+        "boardplay.web.table.live reaches into boardplay.web.chat.service" in f for f in found
+    )
