@@ -8,6 +8,7 @@ import { api } from "./api.js";
 export const ICON = "/static/icons/icon-192.png";
 const BADGE = "/static/icons/badge-96.png";
 const WAIT = 10000; // ms to wait for the service worker to be ready before giving up
+const SUBSCRIBE_WAIT = 20000; // ms to wait for the browser's push service
 
 let registering = null;
 let installOffer = null; // the browser's `beforeinstallprompt` event, kept until used
@@ -16,9 +17,20 @@ const installListeners = new Set();
 export const canNotify = () => "serviceWorker" in navigator && "Notification" in window;
 export const canPush = () => canNotify() && "PushManager" in window;
 
-// Registers the service worker once the page has loaded, so the first paint never waits for it.
+// The game this page shows (#/game/<id>), or null.
+const shownGame = () => {
+  const match = /^#\/game\/([^/?]+)/.exec(location.hash);
+  return match ? decodeURIComponent(match[1]) : null;
+};
+
+// Registers the service worker once the page has loaded, so the first paint never waits for it,
+// and answers its question "which game do you show?" (it drops a push about that game).
 export function startNotices() {
   if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (event.data?.type === "showing") event.ports[0]?.postMessage({ game: shownGame() });
+  });
+  navigator.serviceWorker.startMessages();
   const register = () => {
     registering = navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => null);
   };
@@ -114,8 +126,11 @@ export async function turnOn() {
     subscription = null;
   }
   if (!subscription) {
+    // The browser asks its push service (Google's, Mozilla's, Apple's…) for an address; one it
+    // cannot reach may never answer, so the page stops waiting after a while.
+    const late = new Promise((_, fail) => { setTimeout(() => fail(new Error("no answer within 20 s")), SUBSCRIBE_WAIT); });
     try {
-      subscription = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(status.server.key) });
+      subscription = await Promise.race([late, reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(status.server.key) })]);
     } catch (e) {
       throw Object.assign(new Error(e.message), { code: "no_push_service" });
     }

@@ -5,8 +5,9 @@
 //
 // - `push`: a push from the server (web/push/): "your turn", "game over", "challenge received",
 //   written in the account's language. It is dropped if a visible page of the site already shows
-//   it: the game it is about, or, for a challenge, any page (every page shows challenges under its
-//   header). The server itself sends nothing about a game whose page is open on any device.
+//   it: the game it is about (asked of the page), or, for a challenge, any page (every page shows
+//   challenges under its header). The server itself sends nothing about a game whose page is open
+//   on any device.
 // - Every notification, the pages' own included (turns.js), goes through
 //   `registration.showNotification`, the one way Chrome on Android allows.
 // - `notificationclick`: the "Turn off" button forgets this device's subscription on the server
@@ -30,11 +31,25 @@ async function visiblePages() {
   return pages.filter((page) => page.visibilityState === "visible");
 }
 
+// The game a page shows, asked of the page itself (notify.js answers): a worker sees a page's
+// address as it was opened, and a move inside the page (#/account to #/game/…) does not change
+// it. A page that does not answer within a second is judged by that address.
+function showing(page) {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const late = setTimeout(() => resolve(gameOf(page.url)), 1000);
+    channel.port1.onmessage = (event) => { clearTimeout(late); resolve(event.data?.game ?? null); };
+    page.postMessage({ type: "showing" }, [channel.port2]);
+  });
+}
+
 // Whether a visible page already tells the player what `message` says.
 async function shownAlready(message) {
   const visible = await visiblePages();
   if (message.kind === "challenge") return visible.length > 0;
-  return Boolean(message.game) && visible.some((page) => gameOf(page.url) === message.game);
+  if (!message.game) return false;
+  const shown = await Promise.all(visible.map(showing));
+  return shown.includes(message.game);
 }
 
 async function onPush(data) {
@@ -71,14 +86,15 @@ async function turnOff(note) {
   if (note) await self.registration.showNotification("boardplay", { body: note, tag: "boardplay-off", icon: ICON, badge: BADGE });
 }
 
-async function open(url) {
+async function openPage(url) {
   const target = new URL(url || "/", self.location.origin).href;
   const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const page = pages.find((p) => p.url === target) || pages[0];
   if (page) {
-    await page.focus();
-    if (page.url !== target && "navigate" in page) await page.navigate(target).catch(() => null);
-    return;
+    await page.focus().catch(() => null); // allowed only inside a click on the notification
+    if (page.url === target) return;
+    const moved = "navigate" in page ? await page.navigate(target).catch(() => null) : null;
+    if (moved) return; // a page this worker does not control yet cannot be moved: open one
   }
   await self.clients.openWindow(target);
 }
@@ -86,7 +102,7 @@ async function open(url) {
 self.addEventListener("notificationclick", (event) => {
   const data = event.notification.data || {};
   event.notification.close();
-  event.waitUntil(event.action === "off" ? turnOff(data.offDone) : open(data.url));
+  event.waitUntil(event.action === "off" ? turnOff(data.offDone) : openPage(data.url));
 });
 
 self.addEventListener("pushsubscriptionchange", (event) => {

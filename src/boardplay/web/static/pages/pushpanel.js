@@ -38,26 +38,30 @@ export async function pushPanel(box, { heading = true } = {}) {
       onclick: async (event) => {
         event.target.disabled = true;
         error.clear();
-        try { await work(); } catch (e) { error.show(t(WHY[e.code] || "push.failed", { reason: e.message })); }
+        try { await work(); } catch (e) {
+          error.show(t(WHY[e.code] || "push.failed", { reason: e.message }));
+          error.element.dataset.reason = e.message; // the browser's own words, for whoever debugs
+        }
         draw();
       },
     }, label);
     if (!canNotify()) state.textContent = t("push.unsupported");
     else if (status.permission === "denied") state.textContent = t("push.blocked");
     else if (status.on) {
-      state.textContent = t("push.on", { n: status.server.devices });
+      state.textContent = t("push.on");
       buttons.append(act("push-off", t("push.turnOff"), async () => { await turnOff(); showNote(t("push.offNote")); }));
     } else if (status.server && !status.server.available) {
       state.textContent = status.permission === "granted" ? t("push.pageOnly") : t("push.serverOff");
       if (status.permission !== "granted") buttons.append(act("push-on", t("push.turnOnPage"), turnOn, true));
     } else {
-      state.textContent = status.server?.devices ? t("push.offHere", { n: status.server.devices }) : t("push.offAll");
+      state.textContent = status.permission === "granted" ? t("push.offPageOnly") : t("push.offHere");
       buttons.append(act("push-on", t("push.turnOn"), async () => {
         const now = await turnOn();
         if (now.on) showNote(t("push.onNote"));
       }, true));
     }
-    box.replaceChildren(...[title, why, state, buttons, error.element, installLine()].filter(Boolean));
+    const devices = status.server?.devices ? h("p", { class: "muted", id: "push-devices" }, t("push.devices", { n: status.server.devices })) : "";
+    box.replaceChildren(...[title, why, state, devices, buttons, error.element, installLine()].filter(Boolean));
     box.dataset.state = !canNotify() ? "unsupported" : status.permission === "denied" ? "blocked" : status.on ? "on" : "off";
   };
   await draw();
