@@ -241,7 +241,7 @@ def test_levels_are_think_times_with_an_iteration_cap() -> None:
     """Every level of every game is a search with an iteration cap (reproducible wherever the
     cap is reached first); hard and expert also have a time ceiling, no level's below the one
     under it, expert's at most 2 s per move. (Which level is stronger is measured in the arena,
-    docs/ai.md: Montana's expert searches fewer simulations than its hard, more greedily.)"""
+    docs/ai.md.)"""
     tables = [(load(name), game_class(name).levels) for name in available()]
     for game, game_levels in [(PigGame({}), DEFAULT_LEVELS), *(t for t in tables if t[1])]:
         budgets = []

@@ -95,14 +95,15 @@ class MontanaGame(MontanaGameBase):
         ("recruit_grain", None),
     )
     levels: ClassVar[Mapping[str, str] | None] = {
-        # A seat decides 100-200 times per game, and with the fitted evaluation weights the
-        # exploration constant buys more strength than simulations do (docs/ai.md): expert
-        # searches less than hard, more greedily. Each step won at least 60% of 200 games
-        # against the one below; expert won 76% against the expert before issue 15.
+        # A seat decides 50-100 times per game. Since issue 50 (the evaluation's tempo passes
+        # with the main action) ten times the simulations win about 78% of two-player games
+        # from 2,000 up, so the levels are budgets 10, 100 and 5 times apart. Each step won at
+        # least 60% of 200 games against the one below (docs/ai.md, "The ladder"), but the
+        # expert won only 25% of 100 games against the expert before issue 50 (docs/ai.md).
         "easy": "mcts(iterations=20)",
-        "medium": "mcts(iterations=50)",
-        "hard": "mcts(time=0.1,iterations=2000,c=0.3)",
-        "expert": "mcts(time=0.5,iterations=300,c=0.15)",
+        "medium": "mcts(iterations=200)",
+        "hard": "mcts(time=0.5,iterations=20000)",
+        "expert": "mcts(time=1,iterations=100000)",
     }
     option_set: ClassVar[OptionSet] = OPTIONS
     num_distinct_actions: ClassVar[int] = L.NUM_ACTIONS
