@@ -472,3 +472,42 @@ def test_mails_speak_the_language_the_account_chose(mailing: tuple[TestClient, I
     end = text_of(inbox.wait("hana@example.org", 3)[-1])
     assert "あなたの勝ちです。" in end and "Red wins" not in end
     assert "Red wins 6-4 You did not win." in text_of(inbox.wait("kenji@example.org", 3)[-1])
+
+
+def test_each_push_leaves_once_whichever_processes_send(
+    pushed: tuple[TestClient, PushService],
+) -> None:
+    """Three senders on one database (the app's and two more, as other server processes'
+    would be) drain the same outbox at once: every push is posted exactly once."""
+    client, service = pushed
+    kenji = sign_up(client, "Kenji")
+    phone = Device(service.origin, "many")
+    subscribe(kenji, phone)
+    own = pusher_of(client)
+    assert own.key is not None and own.config is not None
+    account = own.store.subscriptions()[0]["account_id"]
+    for n in range(12):
+        made = own.challenge_payload("en", f"Player{n}", "tiny", False, f"c{n}")
+        queued = own.store.queue("challenge", f"c{n}", {account: made}, 600, 100, own.key.public)
+        assert queued == (1, 0)
+
+    async def race() -> None:
+        import asyncio
+
+        others = [Pusher(own.store, own.run, own.config, f"other{n}") for n in range(2)]
+        for other in others:
+            await other.start()
+        try:
+            await asyncio.gather(own.drain(), *(other.drain() for other in others))
+        finally:
+            for other in others:
+                await other.close()
+
+    call(client, race)
+    rows = settle(client)
+    assert [r["state"] for r in rows] == ["sent"] * 12
+    assert len({r["claimed_by"] for r in rows}) == 1  # none held any more
+    bodies = [phone.read(p)["tag"] for p in service.wait(phone.path, 12)]
+    time.sleep(0.5)
+    assert sorted(bodies) == sorted(f"boardplay-challenge-c{n}" for n in range(12))
+    assert len(service.to(phone.path)) == 12
