@@ -511,3 +511,32 @@ def test_each_push_leaves_once_whichever_processes_send(
     time.sleep(0.5)
     assert sorted(bodies) == sorted(f"boardplay-challenge-c{n}" for n in range(12))
     assert len(service.to(phone.path)) == 12
+
+
+def test_pushes_on_postgresql(
+    postgres_url: str, service: PushService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same path on PostgreSQL: the key made once, a "your turn" pushed and decrypted, the
+    hourly count taken, a 410 deleting the subscription."""
+    from dataclasses import replace
+
+    monkeypatch.setenv("BOARDPLAY_WEB_PUSH_SERVICES", service.origin)
+    settings = replace(tiny_settings(Path(".")), database_url=postgres_url)
+    with TestClient(create_app(settings)) as client:
+        hana, kenji = sign_up(client, "PgHana"), sign_up(client, "PgKenji")
+        phone, gone = Device(service.origin, "pg-phone"), Device(service.origin, "pg-gone")
+        key = subscribe(kenji, phone)["key"]
+        other = sign_in(client, kenji)
+        other.device = "postgres-other-device-cookie-" + "p" * 10
+        subscribe(other, gone)
+        service.answers[gone.path] = 410
+        game = correspondence(hana, kenji)
+        play_turn(client, game, 0)
+        push = service.wait(phone.path, 1)[0]
+        assert phone.read(push)["title"] == "Your turn" and vapid_claims(push, key)
+        service.wait(gone.path, 1)
+        settle(client)
+        left = pusher_of(client).store.subscriptions()
+        assert [s["endpoint"] for s in left] == [phone.endpoint]
+    with TestClient(create_app(settings)) as client:
+        assert pusher_of(client).public_key == key
