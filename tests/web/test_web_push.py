@@ -308,6 +308,11 @@ def test_subscriptions_are_checked_and_the_one_click_off_needs_the_devices_secre
         bad = {**body, "keys": {**body["keys"], name: value}}
         assert "keys" in refused(hana.call("PUT", "/api/push", bad))
     subscribe(hana, phone)
+    # Another account cannot take this browser's endpoint with keys of its own.
+    thief = sign_up(client, "Thief")
+    stolen = {**Device(service.origin, "phone").subscription()}
+    assert "endpoint" in refused(thief.call("PUT", "/api/push", stolen), 409)
+    assert hana.call("GET", "/api/push").json()["device"] is True
     # The notification's "Turn off" button: the service worker posts without any cookie.
     wrong = client.post(
         "/api/push/off", json={"endpoint": phone.endpoint, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}

@@ -212,6 +212,14 @@ def forget_notifications(page: Any) -> None:
         time.sleep(0.1)
 
 
+def language_is(player: Web, lang: str, timeout: float = 10.0) -> None:
+    """The account's language (its mails' and pushes') becomes ``lang``."""
+    end = time.monotonic() + timeout
+    while player.call("GET", "/api/account/me")["account"]["language"] != lang:
+        assert time.monotonic() < end, f"the account's language is not {lang}"
+        time.sleep(0.1)
+
+
 def shot(page: Any, name: str) -> None:
     """What the player sees with the notification settings scrolled into view (the note that
     a change worked, which fades after 6 s, gone already)."""
@@ -353,6 +361,15 @@ def test_the_notification_settings_in_every_state_desktop_and_phone(
         page.goto(f"{origin}/#/account")
         page.wait_for_selector("#push-section[data-state=off] #push-on")
         assert page.locator("html").get_attribute("lang") == lang
+        # The account takes the page's language for its mails and pushes, and follows the menu.
+        language_is(player, lang)
+        if size == "desktop":
+            other = "en" if lang == "ja" else "ja"
+            page.select_option("#language", other)
+            language_is(player, other)
+            page.select_option("#language", lang)
+            language_is(player, lang)
+            page.wait_for_selector("#push-section[data-state=off] #push-on")
         shot(page, f"account-push-off-{lang}-{size}")
         page.click("#push-on")
         page.wait_for_selector("#push-section[data-state=on] #push-off")

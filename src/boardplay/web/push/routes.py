@@ -192,7 +192,13 @@ async def push_subscribe(
             path="/",
         )
         device = hash_token(cookie)
-    await hub.push.subscribe(account.id, device, target)
+    if not await hub.push.subscribe(account.id, device, target):
+        raise ApiError(
+            409,
+            "endpoint_taken",
+            "another browser's subscription has this endpoint (the same subscription sends its "
+            "own keys)",
+        )
     status: dict[str, Any] = await hub.push.status(account.id, device)
     return status
 

@@ -538,9 +538,10 @@ class Pusher:
             "devices": await self.run(self.store.count, account_id),
         }
 
-    async def subscribe(self, account_id: int, device_hash: str, target: Subscription) -> None:
+    async def subscribe(self, account_id: int, device_hash: str, target: Subscription) -> bool:
+        """Push to this device from now on (False: another browser holds that endpoint)."""
         assert self.config is not None and self.key is not None
-        await self.run(
+        kept: bool = await self.run(
             self.store.subscribe,
             account_id,
             device_hash,
@@ -548,6 +549,7 @@ class Pusher:
             self.key.public,
             self.config.devices_per_account,
         )
+        return kept
 
     async def forget(
         self, account_id: int, device_hash: str | None = None, keep: str | None = None

@@ -179,14 +179,23 @@ class PushStore:
         subscription: Subscription,
         server_key: str,
         devices: int,
-    ) -> None:
+    ) -> bool:
         """Keep ``subscription`` as the device's for the account: it replaces the device's
-        earlier one and takes the endpoint from any account that held it; past ``devices``
-        subscriptions the account's oldest go."""
+        earlier one and takes the endpoint from any account that held it on this browser (the
+        same subscription, proven by its secret: an endpoint alone, which is no secret of the
+        browser's, takes nobody's pushes away); past ``devices`` subscriptions the account's
+        oldest go. False, and nothing changed, for another browser's endpoint."""
         table = push_subscriptions_table
         endpoint_hash = hash_token(subscription.endpoint)
         now = time.time()
         with self.engine.begin() as conn:
+            held = conn.execute(
+                sa.select(table.c.auth).where(table.c.endpoint_hash == endpoint_hash)
+            ).scalar()
+            if held is not None and not digest_matches(
+                hash_token(held), hash_token(subscription.auth)
+            ):
+                return False
             conn.execute(
                 table.delete().where(
                     sa.or_(
@@ -219,6 +228,7 @@ class PushStore:
             conn.execute(
                 table.delete().where(table.c.account_id == account_id, table.c.id.not_in(kept))
             )
+        return True
 
     def device(self, account_id: int, device_hash: str) -> Device | None:
         table = push_subscriptions_table
