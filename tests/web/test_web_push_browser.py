@@ -35,8 +35,11 @@ import httpx
 import pytest
 from browsing import ARGS, CHROMIUM, check_server_logs, free_port, serve
 from pushservice import Device, PushService, push_service
+from test_web_a11y import violations  # axe-core's serious and critical findings
 
 from boardplay.web.accounts.service import COOKIE, DEVICE_COOKIE
+
+pytestmark = pytest.mark.browser
 
 SHOTS = Path(os.environ["BOARDPLAY_SHOTS"]) if os.environ.get("BOARDPLAY_SHOTS") else None
 DESKTOP = {"width": 1280, "height": 800}
@@ -374,6 +377,7 @@ def test_the_notification_settings_in_every_state_desktop_and_phone(
         page.click("#push-on")
         page.wait_for_selector("#push-section[data-state=on] #push-off")
         shot(page, f"account-push-on-{lang}-{size}")
+        assert violations(page, f"notification settings, {lang}, {size}") == []
         # The browser offers to install the app (headless Chromium never does by itself).
         page.evaluate(
             """() => { const offer = new Event("beforeinstallprompt");
@@ -417,6 +421,7 @@ def test_the_notification_settings_in_every_state_desktop_and_phone(
         page.goto(f"{origin}/#/account")
         page.click("#push-section[data-state=off] #push-on")
         page.wait_for_selector("#push-error:not([hidden])")
+        assert violations(page, f"push service unreachable, {lang}, {size}") == []
         assert page.locator("#push-section").get_attribute("data-state") == "off"
         shot(page, f"account-push-unreachable-{lang}-{size}")
         context.close()
