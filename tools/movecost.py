@@ -91,7 +91,7 @@ async def _measure(url: str, args: argparse.Namespace) -> dict[str, Any]:
         step = appended.to_text() if appended is not None else ""
         published.append(Notice(revision, mover_hub.epoch, view(), step))
 
-    mover_hub.publish = publish  # type: ignore[method-assign]
+    mover_hub.house.publish = publish  # type: ignore[method-assign]
     profile = cProfile.Profile() if args.profile else None
     for _ in range(args.moves):
         for game_id, token in tables:
@@ -113,7 +113,7 @@ async def _measure(url: str, args: argparse.Namespace) -> dict[str, Any]:
             mover_ms.append((time.process_time() - started) * 1000)
             started = time.process_time()
             watcher_hub.notice(game_id, notice.revision, notice)
-            sync = watcher_hub._syncing.get(game_id)
+            sync = watcher_hub.house._syncing.get(game_id)
             if sync is not None:
                 await sync
             await _settle()

@@ -36,6 +36,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "boardplay"
 
 LONGEST = 600
 """The guide's limit for a module, in lines."""
+WARN = 500
+"""Past this many lines a module is named (a warning, not a failure): it holds two jobs by
+now, so split it by job before it nears the limit, never by moving lines."""
 
 SIZED = (".py", ".pyx", ".pxd", ".pxi", ".js")
 """The kinds of file held to ``LONGEST`` lines."""
@@ -450,6 +453,9 @@ def main(argv: list[str]) -> int:
     if found:
         print(f"structure: {len(found)} problem(s) in {root}", file=sys.stderr)
         return 1
+    for path, count in sorted(lengths(root.resolve()).items()):
+        if count > WARN:
+            print(f"warning: {shown(path)}: {count} lines, past {WARN}: split it by job soon")
     print(
         f"structure: {len(tree.modules)} modules, {len(tree.imports)} imports in {root.name}:"
         f" no import cycle, none over {LONGEST} lines"

@@ -31,8 +31,8 @@ from boardplay.core.game import Game
 from boardplay.core.registry import available, find, game_class, register, unregister
 from boardplay.i18n.webtable import read_table
 from boardplay.web.catalogue import REGISTRY, WebCatalogue
-from boardplay.web.hints import hints_for
-from boardplay.web.moves import describer, end_describer, said
+from boardplay.web.table.hints import hints_for
+from boardplay.web.words import describer, end_describer, said
 from golden import load_cases, start, trajectory
 
 runner = CliRunner()

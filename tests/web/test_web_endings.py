@@ -18,7 +18,7 @@ from japanese import KANA, english_left, shown
 
 from boardplay.i18n.phrase import Phrase, SeatName
 from boardplay.web.catalogue import REGISTRY
-from boardplay.web.table.moves import ending_of
+from boardplay.web.words import ending_of
 from support import uniform_record
 
 pytestmark = pytest.mark.browser

@@ -18,7 +18,7 @@ from boardplay.core.game import Game, State
 from boardplay.core.records import Move
 from boardplay.i18n import messages
 from boardplay.web.catalogue import REGISTRY
-from boardplay.web.table.moves import History, legal_said, said
+from boardplay.web.words import History, legal_said, said
 
 KINDS = {
     "potlatch": {"pawn", "chip"},

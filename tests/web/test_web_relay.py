@@ -73,7 +73,7 @@ class Watched:
 
 
 def record_notices(hub: Hub) -> list[Notice]:
-    """What the broker would carry of each change ``hub`` publishes (``Hub.publish``, which
+    """What the broker would carry of each change ``hub`` publishes (``House.publish``, which
     without a broker sends nothing)."""
     notices: list[Notice] = []
 
@@ -81,7 +81,7 @@ def record_notices(hub: Hub) -> list[Notice]:
         step = appended.to_text() if appended is not None else ""
         notices.append(Notice(revision, hub.epoch, view(), step))
 
-    hub.publish = publish  # type: ignore[method-assign]
+    hub.house.publish = publish  # type: ignore[method-assign]
     return notices
 
 
@@ -95,7 +95,7 @@ async def two_processes(
     build, read = Room._build_view, b.storage.get_game
 
     def counting(room: Room) -> dict[str, Any]:
-        if room.host is b:
+        if room.host is b.house:
             seen.built += 1
         return build(room)
 
@@ -126,8 +126,8 @@ async def two_processes(
                 notice = tamper(notice)
             if notice is None:  # lost on the way
                 continue
-            b.remote_change(room.row.id, notice.revision, notice)
-            await b._syncing[room.row.id]
+            b.house.remote_change(room.row.id, notice.revision, notice)
+            await b.house._syncing[room.row.id]
             await asyncio.sleep(0)  # the socket's sender runs
         seen.copy, seen.stored = far.row, read(room.row.id)
         seen.positions = (far.state.to_json(), room.state.to_json())

@@ -15,7 +15,7 @@ from boardplay.ai.review import BLUNDER, DEFAULT_ITERATIONS, MISTAKE, review_rec
 from boardplay.cli.common import console, fail, friendly, progress_bar
 from boardplay.core.records import Record, read_jsonl
 from boardplay.i18n import _, ngettext
-from boardplay.web.table.moves import said
+from boardplay.web.words import said
 
 BARS = "▁▂▃▄▅▆▇█"
 WIDTH = 60

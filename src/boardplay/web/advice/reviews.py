@@ -31,7 +31,8 @@ from boardplay.web.advice.store import DONE, FAILED, RUNNING, ReviewStore
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden
 from boardplay.web.replays import check_length, checked_states, record_of
-from boardplay.web.table import AiWorkers, Room, said
+from boardplay.web.table import AiWorkers, Room
+from boardplay.web.words import said
 from boardplay.web.workers import judge_position
 
 log = logging.getLogger("boardplay.web")

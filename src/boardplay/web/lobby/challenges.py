@@ -16,9 +16,9 @@ from typing import Any, Literal
 from boardplay.web.accounts import Account, name_key
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
 from boardplay.web.hub import Hub
+from boardplay.web.lobby.challengestore import ACCEPTED, CANCELLED, DECLINED, OPEN, Challenge
 from boardplay.web.lobby.schemas import ChallengeRequest
 from boardplay.web.lobby.seeks import Started, new_id, offer_of, start_game
-from boardplay.web.lobby.store import ACCEPTED, CANCELLED, DECLINED, OPEN, Challenge
 from boardplay.web.ratings import check_rated_pair
 from boardplay.web.throttles import Ceiling, Throttled
 

@@ -15,15 +15,18 @@ from boardplay.web.ratings.rated import (
     pools,
 )
 from boardplay.web.ratings.results import change_of, rating_changes
+from boardplay.web.ratings.settle import RATINGS_INTERVAL, Settlement
 from boardplay.web.ratings.standing import numeric_scores, places, verdict
 from boardplay.web.ratings.store import RatingStore
 
 __all__ = [
     "NEW_RATING",
     "RATED_MIN_TURNS",
+    "RATINGS_INTERVAL",
     "UNRATED",
     "Rating",
     "RatingStore",
+    "Settlement",
     "change_of",
     "check_rated_clock",
     "check_rated_pair",

@@ -24,9 +24,9 @@ from boardplay.web.table import (
     check_agreed,
     final_result,
     hints_for,
-    step_said,
 )
 from boardplay.web.tables import FINISHED, NAME_LENGTH, SPEC_LENGTH
+from boardplay.web.words import step_said
 
 
 def frames_of(

@@ -14,7 +14,7 @@ from boardplay.web.table.creation import GameMaker
 from boardplay.web.table.endings import ENDINGS, check_agreed, final_result
 from boardplay.web.table.hints import hints_for
 from boardplay.web.table.host import Database, Notifier, RoomHost
-from boardplay.web.table.moves import said, step_said
+from boardplay.web.table.house import House
 from boardplay.web.table.offers import resign_account
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.schemas import Clock as ClockBody
@@ -41,6 +41,7 @@ __all__ = [
     "Database",
     "GameMaker",
     "GameRow",
+    "House",
     "LoopConnections",
     "MovesWriter",
     "Notifier",
@@ -58,7 +59,5 @@ __all__ = [
     "join",
     "postgres_parts",
     "resign_account",
-    "said",
-    "step_said",
     "summary",
 ]

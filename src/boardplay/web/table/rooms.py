@@ -31,16 +31,17 @@ from boardplay.core.records import Move, result_of
 from boardplay.web.errors import ApiError, conflict, forbidden
 from boardplay.web.presence import TablePresence
 from boardplay.web.sockets import Outbox, Subscriber
-from boardplay.web.table import relayview, views
 from boardplay.web.table import storage as st
 from boardplay.web.table.aijobs import AiJob, AiWorkers
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.chance import chance_rng
-from boardplay.web.table.clocks import Clock, TimeControl, control_of, next_clock
+from boardplay.web.table.clocks import Clock
 from boardplay.web.table.endings import ENDINGS, final_result
 from boardplay.web.table.host import RoomHost
-from boardplay.web.table.moves import History, legal_said, parse_move
+from boardplay.web.table.roomclock import RoomClock
+from boardplay.web.table.roomviews import RoomViews
 from boardplay.web.tokens import hash_token
+from boardplay.web.words import History, parse_move
 
 log = logging.getLogger("boardplay.web")
 
@@ -48,9 +49,10 @@ ATTEMPTS = 3
 """Times a change is decided again when other processes keep committing first."""
 
 
-class Room:
+class Room(RoomClock, RoomViews):
     """One game: ``host`` is the narrow seam to the process (``host.RoomHost``), ``workers`` the
-    AI pool its AI turns run in."""
+    AI pool its AI turns run in. Its clock keeping is ``RoomClock``'s, its views
+    ``RoomViews``'."""
 
     def __init__(self, host: RoomHost, row: st.GameRow, workers: AiWorkers) -> None:
         self.host = host
@@ -147,61 +149,6 @@ class Room:
         return None
 
     # ----- the clock (``clocks.py``) ------------------------------------------------------------
-    @property
-    def control(self) -> TimeControl | None:
-        """The game's time control (None: untimed)."""
-        return control_of(self.row.clock)
-
-    @property
-    def clock(self) -> Clock | None:
-        control = self.control
-        if control is None:
-            return None
-        return Clock.from_json(self.row.clock_state, control, len(self.row.seats))
-
-    def clock_runner(self, state: State, gone: AbstractSet[int] = frozenset()) -> int | None:
-        """The seat whose clock runs in ``state``: a person's seat that must decide, once every
-        seat is taken (``gone``: seats about to be handed to the AI)."""
-        if self.control is None or state.is_terminal() or self.settled:
-            return None
-        current = state.current_player()
-        if current < 0 or current in gone or not all(s.claimed for s in self.row.seats):
-            return None
-        return current if self.row.seats[current].kind != st.AI else None
-
-    def clock_after(
-        self, before: State | None, after: State, gone: AbstractSet[int] = frozenset()
-    ) -> Clock | None:
-        """The clock once the game goes from ``before`` (None: no move was made) to ``after``,
-        as of now (None for an untimed game)."""
-        control, clock = self.control, self.clock
-        if control is None or clock is None:
-            return None
-        ended = (before.turn(), after.turn()) if before is not None else None
-        runner = self.clock_runner(after, gone)
-        return next_clock(control, clock, self.host.now(), ended, runner)
-
-    def set_clock(self, clock: Clock | None) -> None:
-        """Take in a clock just stored (a seat whose clock starts now is told, ``changed``)."""
-        if clock is not None:
-            if clock.seat is not None and clock.seat != (self.row.clock_state or {}).get("seat"):
-                self.news.append(clock.seat)
-            self.row.clock_state = clock.to_json()
-            self.row.deadline = clock.deadline
-
-    async def start_clock(self) -> None:
-        """Start the clock of a timed game whose table just filled (or that a process left
-        unstarted): the seat to move begins to think now. Call with the lock held."""
-        clock = self.clock
-        if clock is None or clock.seat is not None or self.clock_runner(self.state) is None:
-            return
-        started = self.clock_after(None, self.state)
-        self.row.revision = await self.host.db(
-            self.host.storage.set_clock, self.row.id, self.row.revision, started
-        )
-        self.set_clock(started)
-        self._touch()
-
     # ----- the database's copy ----------------------------------------------------------------
     async def refresh(self, revision: int | None = None) -> bool:
         """Bring this copy up to the database's (whose revision is ``revision`` if the caller
@@ -513,69 +460,6 @@ class Room:
         self._views = {}
         self._legal = None
         self.appended = None
-
-    def public_view(self) -> dict[str, Any]:
-        if self._view is None:
-            self._view = self._build_view()
-        return self._view
-
-    def relay_text(self) -> str:
-        """The public view as relay text, for the other processes (``relayview.py``, see
-        ``adopt_view``); empty for a game this process cannot rebuild."""
-        return "" if self.broken is not None else relayview.encode(self.public_view(), self._before)
-
-    def adopt_view(self, revision: int, text: str) -> None:
-        """Take the public view another process built of ``revision`` (its ``relay_text``) as
-        this copy's, if this copy is at that very revision and has none yet: the view follows
-        from the stored game alone, so it is the one this process would build."""
-        before, self._before = self._before, None
-        if revision != self.row.revision or self._view is not None or self.broken or not text:
-            return
-        self._view = relayview.decode(text, revision, before)
-
-    def _build_view(self) -> dict[str, Any]:
-        if self.broken is not None:
-            return views.public_view(self.row, self.moves, None, broken=self.broken)
-        return views.public_view(
-            self.row,
-            self.moves,
-            views.Play(self.game, self.state, self.settled, self._history_words, self._position),
-        )
-
-    def _history_words(self) -> list[dict[str, Any]]:
-        return self.history.describe(self.moves)
-
-    def _position(self) -> Any:
-        """The position's JSON: the one the history exported for the words of the last move
-        when it has just walked there (a position is exported once per move, not twice)."""
-        known = self.history.position_after(self.moves)
-        return known if known is not None else self.state.to_json()
-
-    def view_for(self, token: str | None, words: bool = True) -> dict[str, Any]:
-        """The view of whoever holds ``token`` (None: a spectator), with the legal moves' structs
-        and words when ``words``. Built once per revision for each set of seats and shared by
-        everyone with that set: never change it."""
-        seats = frozenset(self.seats_of(token))
-        view = self._views.get((seats, words))
-        if view is None:
-            view = views.seat_view(
-                self.public_view(),
-                self.row,
-                seats,
-                self.broken is None,
-                self.undo_allowed(seats),
-                self.legal_words() if words else None,
-            )
-            self._views[(seats, words)] = view
-        return view
-
-    def legal_words(self) -> list[dict[str, Any]] | None:
-        """The legal moves with their structs and words, built at most once per revision; None
-        for a game shown frozen or with no move to make."""
-        legal = self.public_view().get("legal")
-        if self._legal is None and self.broken is None and legal:
-            self._legal = legal_said(self.game, self.state, [m["id"] for m in legal])
-        return self._legal
 
     @property
     def sockets_behind(self) -> bool:

@@ -12,13 +12,12 @@ change of a game raises its ``revision`` and names the revision it was based on,
 processes writing the same game at once exactly one succeeds (the other gets ``StaleWrite``,
 reloads and decides again); the primary key (game, ply) backs this up for actions. A game whose
 AI seat is to move is an AI *job* (``ai_seat``), claimed by one process at a time for a renewable
-lease. The schema is made and upgraded by the Alembic migrations (``migrate.py``)."""
+lease. The schema is made and upgraded by the Alembic migrations (``migrate.py``). The rows it
+reads and writes are ``rows.py``'s (and named here too, as the storage's vocabulary)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -28,6 +27,20 @@ from boardplay.core.records import Move
 from boardplay.web.database import among, make_engine, text_array
 from boardplay.web.table.clocks import Clock
 from boardplay.web.table.jobstore import AiJobStore, due_ai_query
+from boardplay.web.table.rows import (
+    AI,
+    AI_ERROR_LENGTH,
+    HOTSEAT,
+    HUMAN,
+    INVITE,
+    OPEN,
+    SEAT_KINDS,
+    UNKNOWN_AI,
+    GameRow,
+    SeatRow,
+    StaleWrite,
+    utc_now,
+)
 from boardplay.web.tables import ACTIVE as ACTIVE
 from boardplay.web.tables import FINISHED as FINISHED
 from boardplay.web.tables import (
@@ -36,125 +49,8 @@ from boardplay.web.tables import (
     seat_keys_table,
     seats_table,
 )
-from boardplay.web.tokens import digest_matches
 
 CLOCKS_PER_SWEEP = 50  # fallen clocks one sweep flags at most
-
-HUMAN = "human"
-"""A seat played by the game's creator from their own browser."""
-HOTSEAT = "hotseat"
-"""A seat played from the creator's browser too, by whoever sits there (same token)."""
-AI = "ai"
-"""A seat played by the server with an agent spec (``easy`` .. ``expert``, ``random``)."""
-INVITE = "invite"
-"""A seat for a player who joins with the invitation link's code."""
-OPEN = "open"
-"""A seat anyone can take from the lobby's list of open games."""
-SEAT_KINDS = (HUMAN, HOTSEAT, AI, INVITE, OPEN)
-
-UNKNOWN_AI = -2
-"""``ai_seat`` of a game nobody has checked yet for an AI to move (stored by an older version,
-or written without saying); the first process to load it works it out and stores it."""
-AI_ERROR_LENGTH = 400
-
-
-class StaleWrite(Exception):
-    """Another process changed the game since the revision this write was based on."""
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-@dataclass
-class SeatRow:
-    seat: int
-    kind: str
-    name: str
-    spec: str | None = None
-    token_hash: str | None = None
-    invite_hash: str | None = None
-    account: int | None = None
-    """The account whose seat this is (its player signed in), if any."""
-    keys: tuple[str, ...] = ()
-    """Hashes of the seat's other tokens (``seat_keys_table``)."""
-
-    @property
-    def claimed(self) -> bool:
-        return self.kind == AI or self.token_hash is not None
-
-    def held_by(self, digest: str | None) -> bool:
-        """Whether the token whose ``hash_token`` is ``digest`` holds this seat (hashed once by
-        the caller for all the seats: every view sent asks this of every seat)."""
-        return digest_matches(digest, self.token_hash) or any(
-            digest_matches(digest, key) for key in self.keys
-        )
-
-
-@dataclass
-class GameRow:
-    id: str
-    game: str
-    options: dict[str, Any]
-    seed: int | None
-    """The agreed seed of a reproducible game; None for a game whose chance is drawn by the
-    server from ``secrets`` (never stored, never shown)."""
-    seats: list[SeatRow]
-    start_position: dict[str, Any] | None = None
-    status: str = ACTIVE
-    result: dict[str, Any] | None = None
-    created: datetime = field(default_factory=utc_now)
-    updated: datetime = field(default_factory=utc_now)
-    moves: list[Move] = field(default_factory=list)
-    revision: int = 0
-    """Raised by every stored change; a copy with the database's revision is current."""
-    ai_seat: int | None = UNKNOWN_AI
-    """The AI seat to move (a pending AI job), None if no AI is to move."""
-    ai_error: str | None = None
-    """Why the last AI move was not the AI's own choice (shown to the players)."""
-    private: bool = False
-    """Left out of the lobby's lists: only those given its link can watch or join it."""
-    resigned: list[int] = field(default_factory=list)
-    """Seats that gave up (``endings.py``); the game ends when one seat is left."""
-    draw_offer: dict[str, Any] | None = None
-    """A draw proposed and not yet settled: ``{"by": seat, "agreed": [seats]}``."""
-    rematch: str | None = None
-    rematch_offer: dict[str, Any] | None = None
-    """Play again, proposed and not yet agreed by every player (``{"by", "agreed"}``)."""
-    """The id of the game "play again" started from this one (seats swapped)."""
-    owner: str | None = None
-    """A hash of the address that made the game (``guard.visitor_of``): whose quota it counts
-    against and whose turn in the AI queue its AI moves take."""
-    owner_network: str | None = None
-    """A hash of the owner's wider network (``guard.prefix_of``), for the AI-only ceilings."""
-    owner_account: int | None = None
-    """The account signed in when the game was made, for the AI-only ceilings."""
-    rated: bool = False
-    """Its result changes its players' ratings (every seat a signed-in person, no AI)."""
-    clock: dict[str, Any] | None = None
-    """The time control (``clocks.py``): ``{"base", "increment"}`` or ``{"days"}``; None:
-    untimed."""
-    clock_state: dict[str, Any] | None = None
-    """Each seat's time as of the last clock event, the running seat, the flagged seats."""
-    deadline: float | None = None
-    """When the running clock falls (server time, seconds); None while no clock runs."""
-
-    @property
-    def thinking(self) -> int | None:
-        """The AI seat to move (its job is waiting or running on some process), if any."""
-        seat = self.ai_seat
-        return seat if seat is not None and seat >= 0 else None
-
-    @property
-    def hints_allowed(self) -> bool:
-        """Hints are for games without another person at the table: no invited or open seat
-        (there, a hint would be outside help against a person; ``reviews.py``)."""
-        return not any(s.kind in (INVITE, OPEN) for s in self.seats)
-
-    @property
-    def ai_only(self) -> bool:
-        """Every seat is played by an AI (the games counted by ``ai_games_per_visitor``)."""
-        return all(s.kind == AI for s in self.seats)
 
 
 class Storage(AiJobStore):
@@ -597,3 +493,24 @@ def _due_clocks_query(now: float, limit: int) -> sa.Select[tuple[str]]:
         .order_by(games_table.c.deadline)
         .limit(limit)
     )
+
+
+__all__ = [
+    "ACTIVE",
+    "AI",
+    "AI_ERROR_LENGTH",
+    "CLOCKS_PER_SWEEP",
+    "FINISHED",
+    "HOTSEAT",
+    "HUMAN",
+    "INVITE",
+    "OPEN",
+    "SEAT_KINDS",
+    "UNKNOWN_AI",
+    "GameRow",
+    "SeatRow",
+    "StaleWrite",
+    "Storage",
+    "insert_game",
+    "utc_now",
+]

@@ -1,0 +1,84 @@
+"""A room's clock keeping: whose clock runs, the clock after a change, taking in a clock just
+stored and starting one when the table fills. The rules of time are ``clocks.py`` (pure); the
+timers that flag a fallen clock are ``clockwatch.py``; this is what a ``Room`` does with them
+(it is one: ``class Room(RoomClock, ...)``)."""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+
+from boardplay.core.game import State
+from boardplay.web.table import storage as st
+from boardplay.web.table.clocks import Clock, TimeControl, control_of, next_clock
+from boardplay.web.table.host import RoomHost
+
+
+class RoomClock:
+    """The clock of the room it is part of (which provides these attributes)."""
+
+    host: RoomHost
+    row: st.GameRow
+    state: State
+    news: list[int | None]
+
+    @property
+    def settled(self) -> bool:
+        raise NotImplementedError
+
+    def _touch(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def control(self) -> TimeControl | None:
+        """The game's time control (None: untimed)."""
+        return control_of(self.row.clock)
+
+    @property
+    def clock(self) -> Clock | None:
+        control = self.control
+        if control is None:
+            return None
+        return Clock.from_json(self.row.clock_state, control, len(self.row.seats))
+
+    def clock_runner(self, state: State, gone: AbstractSet[int] = frozenset()) -> int | None:
+        """The seat whose clock runs in ``state``: a person's seat that must decide, once every
+        seat is taken (``gone``: seats about to be handed to the AI)."""
+        if self.control is None or state.is_terminal() or self.settled:
+            return None
+        current = state.current_player()
+        if current < 0 or current in gone or not all(s.claimed for s in self.row.seats):
+            return None
+        return current if self.row.seats[current].kind != st.AI else None
+
+    def clock_after(
+        self, before: State | None, after: State, gone: AbstractSet[int] = frozenset()
+    ) -> Clock | None:
+        """The clock once the game goes from ``before`` (None: no move was made) to ``after``,
+        as of now (None for an untimed game)."""
+        control, clock = self.control, self.clock
+        if control is None or clock is None:
+            return None
+        ended = (before.turn(), after.turn()) if before is not None else None
+        runner = self.clock_runner(after, gone)
+        return next_clock(control, clock, self.host.now(), ended, runner)
+
+    def set_clock(self, clock: Clock | None) -> None:
+        """Take in a clock just stored (a seat whose clock starts now is told, ``changed``)."""
+        if clock is not None:
+            if clock.seat is not None and clock.seat != (self.row.clock_state or {}).get("seat"):
+                self.news.append(clock.seat)
+            self.row.clock_state = clock.to_json()
+            self.row.deadline = clock.deadline
+
+    async def start_clock(self) -> None:
+        """Start the clock of a timed game whose table just filled (or that a process left
+        unstarted): the seat to move begins to think now. Call with the lock held."""
+        clock = self.clock
+        if clock is None or clock.seat is not None or self.clock_runner(self.state) is None:
+            return
+        started = self.clock_after(None, self.state)
+        self.row.revision = await self.host.db(
+            self.host.storage.set_clock, self.row.id, self.row.revision, started
+        )
+        self.set_clock(started)
+        self._touch()
