@@ -173,6 +173,33 @@ def test_a_malformed_message_is_ignored_and_the_next_one_heard(redis_url: str) -
     asyncio.run(scenario())
 
 
+def test_a_topic_message_goes_to_the_other_processes_handler_and_is_never_kept(
+    redis_url: str,
+) -> None:
+    """``Broker.send`` (the chat's way across): the other process's handler of the topic gets
+    the text, no game notice is made of it, and a process without Redis drops it."""
+
+    async def scenario() -> None:
+        heard: Heard = {"a": [], "b": []}
+        a, b = _broker(redis_url, heard, "a"), _broker(redis_url, heard, "b")
+        texts: list[str] = []
+        b.topics["chat"] = texts.append
+        await a.start()
+        await b.start()
+        try:
+            assert a.send("chat", '{"text": "hi"}')
+            assert a.send("other", "nobody listens to this topic")
+            await _until(lambda: texts == ['{"text": "hi"}'])
+            assert heard == {"a": [], "b": []} and not a.outbox
+        finally:
+            await a.close()
+            await b.close()
+        cut = Broker("redis://127.0.0.1:1/0", lambda *_: None, _nothing)
+        assert not cut.send("chat", "lost") and not cut.outbox
+
+    asyncio.run(scenario())
+
+
 def test_a_connection_authenticates_with_the_password_in_its_url(redis_url: str) -> None:
     """``resp.connect`` sends ``AUTH`` when the URL holds a password; Redis refusing it (or a
     command sent without it) comes back as ``RedisError``, never as a reply taken for data."""

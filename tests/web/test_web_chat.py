@@ -445,16 +445,23 @@ def test_a_message_written_on_one_process_reaches_the_sockets_of_another(tmp_pat
     assert [json.loads(t)["messages"] for t in spectator_texts] == [[]]  # its (empty) backlog
 
 
-def test_chat_crosses_real_server_processes(postgres_url: str, redis_url: str) -> None:
-    """Two ``boardplay serve`` processes on one PostgreSQL database: a player's message written
-    on the first reaches the other player's socket on the second (at its next check), and the
-    spectator's socket there is sent none of it."""
+def test_chat_crosses_real_server_processes_at_once_and_without_redis(postgres_url: str) -> None:
+    """Two ``boardplay serve`` processes on one PostgreSQL database with Redis between them: a
+    player's message written on the first reaches the other player's socket on the second at
+    once (through the broker, as a move does: each of three within half a second; it used to
+    wait for the second's periodic check, about 2 s), and the spectator's socket there is sent
+    none of it. With Redis stopped, a message still arrives, at the next check."""
+    import contextlib
     import json
 
+    import devservices as ds
     import httpx
     from test_web_multi import Cluster, fresh_database, server_env
 
-    cluster = Cluster(server_env(fresh_database(postgres_url), redis_url), 2)
+    port = ds.free_port()
+    outage = contextlib.ExitStack()
+    outage.enter_context(ds.redis(port))
+    cluster = Cluster(server_env(fresh_database(postgres_url), f"redis://127.0.0.1:{port}/0"), 2)
     try:
         seats = [{"kind": "me"}, {"kind": "open"}]
         made = httpx.post(f"{cluster.base[0]}/api/games", json={"game": "tiny", "seats": seats})
@@ -463,22 +470,39 @@ def test_chat_crosses_real_server_processes(postgres_url: str, redis_url: str) -
         with cluster.ws(1, gid) as far, cluster.ws(1, gid) as watcher:
             for socket, token in ((far, joined["token"]), (watcher, None)):
                 socket.send(json.dumps({"type": "hello", "token": token, "id": 1, "chat": True}))
-            answer = httpx.post(
-                f"{cluster.base[0]}/api/games/{gid}/chat",
-                json={"channel": "players", "text": "from process A"},
-                headers=bearer(first),
-            )
-            assert answer.status_code == 201, answer.text
-            deadline = time.monotonic() + 15
             seen: list[str] = []
-            while "from process A" not in seen:
-                assert time.monotonic() < deadline, f"the message never crossed: {seen}"
-                message = json.loads(far.recv(timeout=15))
-                if message["type"] == "chat":
-                    seen += [m["text"] for m in message["messages"]]
-            assert seen.count("from process A") == 1
+            tokens = [first, joined["token"]]  # the players take turns: one message a second each
+
+            def arrives(text: str, seat: int, within: float) -> float:
+                """Writes ``text`` as ``seat`` on process A; seconds until the socket on B of
+                seat 1 has it."""
+                answer = httpx.post(
+                    f"{cluster.base[0]}/api/games/{gid}/chat",
+                    json={"channel": "players", "text": text},
+                    headers=bearer(tokens[seat]),
+                )
+                assert answer.status_code == 201, answer.text
+                written = time.monotonic()
+                while text not in seen:
+                    left = written + within - time.monotonic()
+                    assert left > 0, f"{text!r} did not cross within {within} s: {seen}"
+                    message = json.loads(far.recv(timeout=left))
+                    if message["type"] == "chat":
+                        seen.extend(m["text"] for m in message["messages"])
+                return time.monotonic() - written
+
+            started = time.monotonic()
+            delays = [arrives("hello", 0, 5), arrives("hi", 1, 5)]
+            time.sleep(max(0.0, started + 1.1 - time.monotonic()))
+            delays.append(arrives("from process A", 0, 5))
+            assert max(delays) < 0.5, delays
+            outage.close()  # Redis is gone: the periodic check still brings a message
+            time.sleep(max(0.0, started + 1.1 - time.monotonic()))
+            arrives("without Redis", 1, 5)
+            assert sorted(seen) == sorted(["hello", "hi", "from process A", "without Redis"])
             watcher.send(json.dumps({"type": "ping", "id": "probe"}))
             while (message := json.loads(watcher.recv(timeout=15)))["type"] != "pong":
                 assert message["type"] != "chat" or not message["messages"], message
     finally:
+        outage.close()
         cluster.stop()

@@ -31,7 +31,14 @@ callback, and a message heard is handed to the hub from the callback that parsed
 wakes a task. A lost connection is never mended silently: the broker reconnects, resubscribes
 and has the hub catch up (a client that retried inside itself, as redis-py does by default, let
 a short outage go unnoticed, and a socket on another process stayed behind until the next
-periodic check)."""
+periodic check).
+
+Besides games' notices, a domain may send a *topic* message (``Broker.send``): text for the
+other processes' handler of that topic (``Broker.topics``), on channel
+``boardplay:from:<sender>:~<topic>``. The table chat sends each message this way, so a socket on
+another process has it at once. Such a message is written only while Redis is connected and is
+never kept for later: whoever sends one has a slower way that needs no Redis (the chat's
+periodic check), as a lost notice has."""
 
 from __future__ import annotations
 
@@ -51,7 +58,8 @@ CHANNEL = "boardplay:from:"
 """The prefix of every channel: ``<CHANNEL><sender>:<game id>``."""
 ANNOUNCE = "~"
 """The game id under which a process says it has begun listening (after every subscription): a
-process that was alone, and so stopped publishing, starts again. No game id contains ``~``."""
+process that was alone, and so stopped publishing, starts again. No game id contains ``~``; a
+topic's channel ends in ``~<topic>``."""
 RETRY_SECONDS = 1.0
 TIMEOUT_SECONDS = 2.0
 """Longest wait for Redis to connect or answer a command (a hung Redis counts as down)."""
@@ -73,6 +81,8 @@ def patterns(sender: str) -> list[str]:
 
 
 Reconnected = Callable[[], Awaitable[None]]
+Topic = Callable[[str], None]
+"""Takes another process's message of a topic as it is heard (its text): it must not block."""
 
 
 class Notice:
@@ -154,6 +164,8 @@ class Broker:
         self.announced = 0
         """Announcements heard from others: a publish's count taken before the latest one is
         stale and must not declare this process alone."""
+        self.topics: dict[str, Topic] = {}
+        """Handlers of the topics' messages heard from other processes, by topic (``send``)."""
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
@@ -176,6 +188,16 @@ class Broker:
             return
         self._keep(game_id, notice)
         self.waiting.set()
+
+    def send(self, topic: str, text: str) -> bool:
+        """Send ``text`` to the other processes' handler of ``topic`` at once, if Redis is
+        connected (True when written); else drop it: it is never kept for later, so the caller
+        must have a slower way (a periodic check). Never waits."""
+        sender = self.sender
+        if sender is None or self.down or self.peers == 0:
+            return False
+        sender.send(_ignore, "PUBLISH", self._channel(ANNOUNCE + topic), text)
+        return True
 
     def _keep(self, game_id: str, notice: Notice) -> None:
         """Into the outbox, unless a newer notice of the game waits there already."""
@@ -331,6 +353,9 @@ class Broker:
                 self.announced += 1
                 self.peers = max(self.peers, 1)
                 return
+            if game_id.startswith(ANNOUNCE):
+                self._topic(game_id.removeprefix(ANNOUNCE), message[3])
+                return
             notice = Notice.decode(message[3])
         except (IndexError, AttributeError, UnicodeDecodeError, ValueError) as exc:
             log.warning("ignoring a malformed broker message: %s", exc)
@@ -339,6 +364,15 @@ class Broker:
             self.changed(game_id, notice.revision, notice)
         except Exception:
             log.exception("could not deliver a change of %s", channel)
+
+    def _topic(self, topic: str, data: bytes) -> None:
+        handler = self.topics.get(topic)
+        if handler is None:
+            return
+        try:
+            handler(data.decode())
+        except Exception:
+            log.exception("could not take a message of topic %s", topic)
 
     async def close(self) -> None:
         for task in self._tasks:

@@ -32,6 +32,8 @@ from boardplay.web.throttles import Throttles
 
 log = logging.getLogger("boardplay.web")
 
+CHAT_TOPIC = "chat"
+"""The broker's topic of the table chat's messages (``Broker.send``)."""
 OUTAGE_SPEEDUP = 4
 """How many times as often the watched games are checked while Redis is down."""
 
@@ -121,8 +123,10 @@ class Hub:
         """Connect to the broker (if configured) and start the background checks."""
         house = self.house
         if self.redis_url:
-            house.broker = Broker(self.redis_url, house.remote_change, house.catch_up)
-            await house.broker.start()
+            house.broker = broker = Broker(self.redis_url, house.remote_change, house.catch_up)
+            broker.topics[CHAT_TOPIC] = self.chat.remote
+            self.chat.send = lambda text: broker.send(CHAT_TOPIC, text)
+            await broker.start()
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(_every(lambda: self.sweep_interval, house.sweep)),

@@ -29,16 +29,21 @@ copied into ``chat_reports`` for the operator, once per reporter and message.
 **Delivery** (``ChatRelay``). A socket is sent chat only if its hello asked (``"chat": true``),
 so older clients see nothing new: after the state answering the hello, the last ``BACKLOG``
 messages of each channel it may read, then ``{"type": "chat", "channel", "messages"}`` as they
-come. A message written on this process goes to this process's sockets at once; the other
-processes find it at their next check (``Hub.catch_up``, every ``sync_interval`` seconds), by
-one query over the games they watch for messages newer than they have seen, or written within
-the last ``LOOKBACK`` seconds (ids need not become visible in order). Each socket remembers what
+come. A message written on this process goes to this process's sockets at once, and to the
+other processes through the broker as it is stored (``ChatRelay.send``, Redis: a topic
+message, as a move's notice), whose sockets have it at once too. Should that be lost (Redis
+down, or none), the other processes find it at their next check (``Hub.catch_up``, every
+``sync_interval`` seconds, a quarter of it while Redis is down), by one query over the games
+they watch for messages newer than they have seen, or written within the last ``LOOKBACK``
+seconds (ids need not become visible in order). Each socket remembers what
 it was sent, so it gets each message once (a new hello sends the backlog again: clients keep
 messages by ``id``).
 The chat is saved with the game, never in its public view, record or replay."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 import re
 import time
@@ -230,6 +235,7 @@ async def post(
     except ChatRefused as exc:
         raise refusal(exc, limits) from None
     relay.deliver(room, [message])
+    relay.relay(message)
     return message
 
 
@@ -339,6 +345,23 @@ class ChatRelay:
         """Per socket: the ids of the messages it was sent, and when they were written."""
         self.floor = 0
         """The highest message id this process has seen (any game)."""
+        self.send: Callable[[str], object] | None = None
+        """Tells the other processes of a message at once (the wiring gives the broker's topic;
+        None: one process, or no Redis, and the periodic check is the only way)."""
+
+    def relay(self, message: ChatMessage) -> None:
+        """Tell the other processes of a message stored here (never waits; a message lost on
+        the way is found by their next check)."""
+        if self.send is not None:
+            self.send(encode(dataclasses.asdict(message)))
+
+    def remote(self, text: str) -> None:
+        """A message another process stored: to this process's sockets of its game, if any
+        watch it (each socket still gets it once, whichever way it comes first)."""
+        message = ChatMessage(**json.loads(text))
+        room = self.rooms.get(message.game_id)
+        if room is not None and any(sub.chat is not None for sub in room.subscribers):
+            self.deliver(room, [message])
 
     @staticmethod
     def reader_channels(room: Room, sub: Subscriber) -> frozenset[str]:
