@@ -34,6 +34,8 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 LIVE = 2_000
 """Milliseconds within which a change made elsewhere must show on a page (the issue's 2 s)."""
+APP_SCRIPT = re.compile(r"/static/(dist/)?app[-.]")
+"""The page's script (bundled or not): held back, a reloading page has no lobby socket yet."""
 ABANDON_AFTER = 3
 """Seconds an opponent's page must be gone before the win can be claimed (30 in production)."""
 SHOTS = Path(os.environ["BOARDPLAY_SHOTS"]) if os.environ.get("BOARDPLAY_SHOTS") else None
@@ -122,6 +124,22 @@ class Visit:
     def close(self) -> None:
         self.context.close()
         assert not self.errors, self.errors
+
+
+class Reloading:
+    """A page caught in the middle of a reload: the old page is gone (its lobby socket closed)
+    and the new one's script is held back until ``done``, so it has no socket meanwhile."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.held: list[Any] = []
+        page.route(APP_SCRIPT, lambda route: self.held.append(route))
+        page.reload(wait_until="commit")
+
+    def done(self) -> None:
+        for route in self.held:
+            route.continue_()
+        self.page.unroute(APP_SCRIPT)
 
 
 @pytest.fixture
@@ -237,7 +255,7 @@ def test_a_seek_from_a_desktop_is_taken_on_a_phone_and_the_result_speaks_to_each
 ) -> None:
     """Haru (desktop) posts a rated 3+2 seek from the lobby's own menus; Kenji (phone, touch)
     sees it, reloads, still sees it, and plays it: both are at the board at once (Haru's second
-    tab too). They move,
+    tab too, though it was reloading at that moment). They move,
     Kenji resigns, and each reads the result as theirs, with the rating it moved."""
     haru, kenji = Player(site, "Haru"), Player(site, "Kenji")
     desk = visits(haru)
@@ -270,9 +288,14 @@ def test_a_seek_from_a_desktop_is_taken_on_a_phone_and_the_result_speaks_to_each
     assert play is not None and play["x"] + play["width"] <= PHONE["width"]
     phone.shot("seek-phone")
     page.evaluate("window.scrollTo(0, 300)")
+    # Haru's second tab is reloading at the moment the seek is taken: it finds the game all the
+    # same once loaded (the lobby socket tells it again on connecting).
+    reloading = Reloading(other_tab)
     page.locator(f"{row} .accept-seek").tap()
     gid = at_game(page)
-    assert at_game(lobby) == gid and at_game(other_tab) == gid and mine is not None
+    assert at_game(lobby) == gid and mine is not None
+    reloading.done()
+    assert at_game(other_tab, timeout=LIVE * 3) == gid, "the reloaded tab missed the game"
     other_tab.close()
     assert page.evaluate("scrollY") == 0, "the game opened mid-page"
     # Names on the phone's clocks are whole, not cut to "Kenj…".

@@ -160,6 +160,31 @@ def test_accepting_a_seek_starts_one_game_for_both_and_tells_both_sockets(
     refused(carol.post(f"/api/seeks/{posted['id']}/accept"), 404)
 
 
+def test_a_started_notice_missed_while_reloading_is_sent_again_on_connecting(
+    client: TestClient,
+) -> None:
+    """Issue 52: a seek taken (or a challenge accepted) while its owner's page was reloading
+    used to be lost; a socket of the player opened within a minute is told again (``again``),
+    while the game is played, and nobody else is."""
+    alice, bob, carol = sign_up(client, "alice"), sign_up(client, "bob"), sign_up(client, "carol")
+    with lobby(client, alice) as before:  # the page that then reloads
+        drain(before)
+        posted = seek(alice)
+    gid = bob.post(f"/api/seeks/{posted['id']}/accept").json()["id"]
+    sent = alice.post("/api/challenges", {"to": "bob", "game": "tiny"}).json()["challenge"]
+    accepted = bob.post(f"/api/challenges/{sent['id']}/accept").json()["id"]
+    with lobby(client, alice) as reloaded, lobby(client, carol) as other:
+        assert of_type(drain(reloaded), "started") == [
+            {"type": "started", "game": gid, "seek": posted["id"], "again": True},
+            {"type": "started", "game": accepted, "challenge": sent["id"], "again": True},
+        ]
+        assert of_type(drain(other), "started") == []
+    token = alice.post(f"/api/account/games/{gid}/token").json()["token"]
+    assert alice.post(f"/api/games/{gid}/resign", {}, token=token).status_code == 200
+    with lobby(client, alice) as later:  # a finished game is not news any more
+        assert [m["game"] for m in of_type(drain(later), "started")] == [accepted]
+
+
 def test_a_game_starting_withdraws_both_players_other_seeks(client: TestClient) -> None:
     alice, bob, carol = sign_up(client, "alice"), sign_up(client, "bob"), sign_up(client, "carol")
     taken = seek(alice)

@@ -4,9 +4,11 @@ Every socket is sent the list of open seeks on connect and again whenever it cha
 (``{"type": "seeks", "seeks": [...]}``, the same text for every socket, encoded once); a
 signed-in player's sockets are also sent their challenges (``{"type": "challenge"}``: the open
 ones received, on connect; then each one sent or received as it is made or answered) and
-``{"type": "started", "game"}`` when a seek or challenge of theirs starts a game. A guest's
-socket watches the seeks only. The only message a client sends is ``{"type": "ping"}``: every
-change is an HTTP request (``routes/seeks.py``), so it passes the same checks as any other.
+``{"type": "started", "game"}`` when a seek or challenge of theirs starts a game (and, on
+connecting, those of the last minute whose game is still played, marked ``"again": true``: the
+page goes to one it has not been taken to already). A guest's socket watches the seeks only.
+The only message a client sends is ``{"type": "ping"}``: every change is an HTTP request
+(``routes/seeks.py``), so it passes the same checks as any other.
 Messages are read within the game sockets' ceilings (size: close 1009; JSON safety; the
 per-address rate), and each socket has the same bounded send queue (``sockets.Subscriber``).
 
@@ -65,6 +67,10 @@ LIST_SPACING = 0.25
 socket at most four lists a second, whoever causes it."""
 CHALLENGES_ON_CONNECT = 50
 """Open challenges received that a new socket is sent at once."""
+STARTED_AGAIN = 60.0
+"""Seconds back a new socket of a player is sent the ``started`` notices of games still being
+played (``"again": true``): a page that was reloading when its seek was taken, its table filled
+or its challenge was accepted finds the game all the same (events are kept this long)."""
 PING: TypeAdapter[Ping] = TypeAdapter(Ping)
 
 
@@ -156,6 +162,7 @@ class Lobby:
             await self._join(socket)
             if account is not None:
                 await self._open_challenges(sub, account.id)
+                await self._started_again(sub, account.id)
             await read_messages(websocket, sub, self.limits, rate, answer)
         finally:
             self._leave(socket)
@@ -183,6 +190,14 @@ class Lobby:
         for challenge in reversed(found):
             if challenge.to_account == account_id and challenge.status == OPEN:
                 sub.push({"type": "challenge", "challenge": challenge.to_json()})
+
+    async def _started_again(self, sub: Subscriber, account_id: int) -> None:
+        """The games started for the account lately and still played, which a page that was
+        away (reloading) when they started missed: read after the socket joined, so a notice
+        is either read here or delivered to it live (``tell`` stores it before delivering)."""
+        found = await self.db(self.store.started_for, account_id, time.time() - STARTED_AGAIN)
+        for message in found:
+            sub.push({**message, "again": True})
 
     async def _join(self, socket: LobbySocket) -> None:
         self.sockets.add(socket)
@@ -282,15 +297,17 @@ class Lobby:
                 socket.sub.push_text(text)
 
     async def tell(self, notices: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
-        """Send each (account, message) to the account's lobby sockets, here at once and on the
-        other processes through the events. The change it reports is stored already: if the
-        event cannot be written, only the live notice is lost (the lists still show it)."""
-        for account_id, message in notices:
-            self.deliver(account_id, message)
+        """Send each (account, message) to the account's lobby sockets, here and on the other
+        processes through the events. The event is written first, so a socket that joins
+        meanwhile (a page reloading) reads it (``_started_again``) if it missed the delivery.
+        The change it reports is stored already: if the event cannot be written, only the
+        other processes' live notice is lost (the lists still show it)."""
         try:
             await self.db(self.store.notify, self.epoch, notices, time.time())
         except Exception:
             log.exception("could not tell the other processes' lobby sockets")
+        for account_id, message in notices:
+            self.deliver(account_id, message)
 
     # ----- the other processes, and time --------------------------------------------------
     async def poll(self) -> None:

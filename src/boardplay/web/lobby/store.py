@@ -35,7 +35,7 @@ from boardplay.web.lobby.challengestore import (
     ChallengeStore,
     challenges_table,
 )
-from boardplay.web.tables import metadata
+from boardplay.web.tables import FINISHED, games_table, metadata
 from boardplay.web.throttles import Ceiling, take
 
 SEEKS = "seeks"
@@ -380,6 +380,41 @@ class SeekStore(ChallengeStore):
         """Messages for the lobby sockets of accounts, for the other processes to deliver."""
         with self.engine.begin() as conn:
             self._events(conn, now, [_event(origin, NOTICE, a, dict(m)) for a, m in notices])
+
+    def started_for(self, account_id: int, since: float) -> list[dict[str, Any]]:
+        """The ``started`` notices sent to ``account_id`` since ``since`` (oldest first) whose
+        game is still being played: what a page that was reloading at the moment missed."""
+        query = (
+            lobby_events_table.select()
+            .where(
+                lobby_events_table.c.kind == NOTICE,
+                lobby_events_table.c.account_id == account_id,
+                lobby_events_table.c.at >= since,
+            )
+            .order_by(lobby_events_table.c.id)
+        )
+        with self.reader.connect() as conn:
+            found = [
+                dict(r.message)
+                for r in conn.execute(query)
+                if isinstance(r.message, dict) and r.message.get("type") == "started"
+            ]
+            ids = sorted({str(m.get("game")) for m in found})
+            running = set(
+                conn.execute(
+                    sa.select(games_table.c.id).where(
+                        games_table.c.id.in_(ids), games_table.c.status != FINISHED
+                    )
+                ).scalars()
+            )
+        seen: set[str] = set()
+        out = []
+        for message in found:
+            game = str(message.get("game"))
+            if game in running and game not in seen:
+                seen.add(game)
+                out.append(message)
+        return out
 
     def events_since(self, since: float) -> list[Event]:
         query = (

@@ -1,7 +1,8 @@
 // The lobby's live connection (/api/lobby/ws), open on every page from the first paint, for
 // guests and signed-in players alike: the open seeks as they change, a signed-in player's
 // challenges as they are made and answered, and the news that a seek or challenge of theirs has
-// started a game (then the page goes to that game, in a background tab too). A seek lasts while
+// started a game (then the page goes to that game, in a background tab too, and after a reload
+// that hid the news: the socket tells it again on connecting). A seek lasts while
 // its owner has a page of the site open. The connection follows sign-in and sign-out (the cookie
 // says whose it is) and comes back by itself after a network drop.
 import { h, clear } from "./dom.js";
@@ -29,8 +30,17 @@ export function onLobby(listener) {
 }
 const changed = () => { for (const listener of listeners) listener(); drawBar(); };
 
-// A game a seek or challenge started: the seat's token for this browser, then the game.
+// The games this tab was taken to lately (kept through a reload of the tab, not shared with
+// other tabs): a "started" the socket tells again on connecting is news only if missing here.
+const TAKEN = "boardplay.takenTo";
+const takenTo = () => { try { return JSON.parse(sessionStorage.getItem(TAKEN)) || []; } catch { return []; } };
+function rememberTaken(id) {
+  try { sessionStorage.setItem(TAKEN, JSON.stringify([...takenTo().filter((x) => x !== id), id].slice(-20))); } catch { /* not kept */ }
+}
+
+// A game a seek, table or challenge started: the seat's token for this browser, then the game.
 export async function goToGame(id, token = null) {
+  rememberTaken(id);
   if (!token) {
     try { token = (await api(`/api/account/games/${id}/token`, { method: "POST", body: {} })).token; } catch (e) { showError(e.message); }
   }
@@ -41,7 +51,12 @@ export async function goToGame(id, token = null) {
 function receive(message) {
   if (message.type === "seeks") state.seeks = message.seeks;
   else if (message.type === "challenge") state.challenges.set(message.challenge.id, message.challenge);
-  else if (message.type === "started") { goToGame(message.game); return; }
+  else if (message.type === "started") {
+    // Sent again on connecting ("again": a game of the last minute still played), for a page
+    // that was reloading when it started; a tab that went there already stays where it is.
+    if (!(message.again && takenTo().includes(message.game))) goToGame(message.game);
+    return;
+  }
   else return;
   changed();
 }
