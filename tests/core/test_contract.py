@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from boardplay.core.errors import BoardplayError
+from boardplay.core.errors import BoardplayError, IllegalActionError, NotationError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import Record
 from option_sets import OPTION_SETS
@@ -179,3 +179,51 @@ def test_the_kernel_has_the_games_sizes(game: Game) -> None:
         [math.prod(game.observation_shape())] if game.observation_shape() else [0]
     )
     assert len(state.observation_tensor(0)) == math.prod(game.observation_shape())
+
+
+def _live(game: Game, seed: int, steps: int) -> State:
+    """A position after up to ``steps`` random actions, stopping short of the end."""
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(steps):
+        after = state.clone()
+        _step(after, rng)
+        if after.is_terminal():
+            break
+        state = after
+    return state
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_notation_is_parsed_once_and_a_bad_spelling_is_a_notation_error(game: Game) -> None:
+    """``string_to_action`` is one parse (``parse_action``) then the legality check: every
+    legal move's notation reads back as it; text that names no action is a ``NotationError``
+    (an ``IllegalActionError``) listing the legal moves; an action the rules refuse is an
+    ``IllegalActionError`` that is not a ``NotationError``; neither changes the position."""
+    for seed in (31, 37):
+        state = _live(game, seed, PREFIX // 2 + seed % 7)
+        legal = state.legal_actions()
+        for action in legal[:200]:
+            text = state.action_to_string(action)
+            assert state.parse_action(text) == action == state.string_to_action(text), text
+            assert state.string_to_action(str(action)) == action  # a bare id
+        before = _snapshot(state)
+        for text in ("", "no such move", "#?", str(10**9)):
+            with pytest.raises(NotationError, match="legal moves: "):
+                state.string_to_action(text)
+        space = game.max_chance_outcomes if state.is_chance_node() else game.num_distinct_actions
+        refused = 0
+        for action in sorted(set(range(space)) - set(legal)):
+            try:
+                text = state.action_to_string(action)
+            except (BoardplayError, ValueError, IndexError):
+                continue  # an id this option set does not use has no notation
+            if state.parse_action(text) != action:
+                continue  # another spelling of a legal move (Passtally's symmetric tiles)
+            with pytest.raises(IllegalActionError) as refusal:
+                state.string_to_action(text)
+            assert not isinstance(refusal.value, NotationError), text
+            refused += 1
+            if refused == 5:
+                break
+        assert _snapshot(state) == before

@@ -3,6 +3,7 @@
 from boardplay.core.errors import (
     BoardplayError,
     IllegalActionError,
+    NotationError,
     OptionError,
     PositionError,
     RecordError,
@@ -16,6 +17,7 @@ __all__ = [
     "BoardplayError",
     "Game",
     "IllegalActionError",
+    "NotationError",
     "OptionError",
     "PositionError",
     "RecordError",

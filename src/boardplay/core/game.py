@@ -15,7 +15,7 @@ import importlib.resources
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
-from boardplay.core.errors import IllegalActionError, PositionError
+from boardplay.core.errors import IllegalActionError, NotationError, PositionError
 from boardplay.core.kernel import Kernel
 from boardplay.core.options import OptionSet, OptionValue, game_string
 
@@ -123,31 +123,69 @@ class State(abc.ABC):
         return self._history.copy()
 
     # ----- notation -------------------------------------------------------------------------
+    notation_forms: ClassVar[str] = ""
+    """How a move is written in the game's notation, for people (``NotationError`` says it):
+    e.g. ``"P-<direction> or C-<direction>"``. Empty: only the legal moves are listed."""
+
     @abc.abstractmethod
     def action_to_string(self, action: int) -> str:
         """The game's notation for ``action`` in this state."""
 
     def string_to_action(self, text: str) -> int:
-        """Parse notation (or a bare action id) for this state. Raises ``IllegalActionError``
-        naming the legal moves when the text is not a legal action here."""
-        text = text.strip()
-        legal = self.legal_actions()
-        for action in legal:
-            if self.action_to_string(action) == text:
-                return action
-        parsed = self._parse_alternative(text)
-        if parsed is not None and parsed in legal:
-            return parsed
-        if text.isdigit() and int(text) in legal:
-            return int(text)
-        raise IllegalActionError(self._not_legal_message(text, legal))
+        """The legal action ``text`` names here (its notation or a bare id): parsed once
+        (``parse_action``), then checked. Text that names no action raises ``NotationError``
+        (how a move is written, and the legal moves); an action the rules refuse here raises
+        ``IllegalActionError`` with the rule's sentence (``explain_illegal``)."""
+        action = self.parse_action(text)
+        if not self.is_legal(action):
+            raise IllegalActionError(self.explain_illegal(action))
+        return action
 
-    def _parse_alternative(self, text: str) -> int | None:
-        """Hook for games that accept other spellings of a move (e.g. a trade's cells in the
-        other order). Returns the action id, or None."""
+    def parse_action(self, text: str) -> int:
+        """The action id ``text`` names in this position's notation, legal or not (python-chess's
+        ``parse_san`` before ``push``): the game's one parse (``_parse_notation``, its notation
+        module's ``parse``), or a bare id. ``NotationError`` when it names none."""
+        stripped = text.strip()
+        action = self._parse_notation(stripped)
+        if action is None and stripped.isdigit() and int(stripped) < self._id_space():
+            action = int(stripped)
+        if action is None:
+            raise NotationError(self._notation_message(stripped))
+        return action
+
+    def _parse_notation(self, text: str) -> int | None:
+        """The game's parser: the action id ``text`` (stripped) spells, whether legal or not,
+        or None. A game with a notation module overrides it with that module's ``parse`` (one
+        look-up, never the legal moves printed and compared). This default, for a small game
+        without one (a test toy), looks ``text`` up among the notations of every id of the
+        action space (of the chance outcomes at a chance node)."""
+        for action in range(self._id_space()):
+            try:
+                if self.action_to_string(action) == text:
+                    return action
+            except (ValueError, IndexError):
+                continue
         return None
 
+    def _id_space(self) -> int:
+        """How many ids the next action may have: the action space, or the chance outcomes'
+        at a chance node (an id past it names nothing)."""
+        game = self.game
+        return game.max_chance_outcomes if self.is_chance_node() else game.num_distinct_actions
+
+    def _notation_message(self, text: str) -> str:
+        """Why ``text`` names no move, for a person: the legal moves now (at most 40), then
+        how moves are written (``notation_forms``)."""
+        if self.is_terminal():
+            return f"{text!r} is not possible: the game is over"
+        forms = (
+            f". {self.game.title} notation: {self.notation_forms}" if self.notation_forms else ""
+        )
+        return self._not_legal_message(text, self.legal_actions()) + forms
+
     def _not_legal_message(self, text: str, legal: Sequence[int]) -> str:
+        """The default explanation of an id that is not legal (``explain_illegal``): the legal
+        moves."""
         if self.is_terminal():
             return f"{text!r} is not possible: the game is over"
         shown = ", ".join(self.action_to_string(a) for a in legal[:40])

@@ -191,6 +191,45 @@ def chance_to_string(outcome: int) -> str:
     raise ValueError(f"chance outcome id {outcome} is outside 0..{NUM_CHANCE - 1}")
 
 
+FORMS = (
+    "recruit, work:<space>:<workers> (work:B3:Cu+St), work:city, build:<q>,<r>, "
+    "trade:cattle>silver, place:<row><column>, reward:pick:<goods>, pass, stop, end; at a "
+    "chance node spin:<segment>, start:<seat>, board:<seed>"
+)
+"""How a move is written (``NotationError`` says it)."""
+
+_CODE_ORDER = {code: i for i, code in enumerate((*COLOUR_CODES, *GOOD_CODES))}
+"""Worker and goods codes in their canonical order (a multiset is written in it)."""
+
+
+@lru_cache(maxsize=8)
+def _action_ids(data: Components) -> dict[str, int]:
+    """Every player action's notation under ``data`` -> its id (built once per data file)."""
+    ids: dict[str, int] = {}
+    for action in range(NUM_ACTIONS):
+        try:
+            ids[action_to_string(data, action)] = action
+        except ValueError:
+            continue  # an id this data file does not use
+    return ids
+
+
+def parse(data: Components, text: str, chance: bool) -> int | None:
+    """The id ``text`` names, legal or not: a chance outcome's (``chance``) or a player
+    action's under ``data``, whose worker or goods multiset may be written in any order
+    (``work:B3:St+Cu`` is ``work:B3:Cu+St``); None when it names none."""
+    text = text.strip()
+    if chance:
+        return string_to_chance(text)
+    ids = _action_ids(data)
+    found = ids.get(text)
+    head, _, tail = text.rpartition(":")
+    parts = tail.split("+")
+    if found is None and head and len(parts) > 1 and all(p in _CODE_ORDER for p in parts):
+        found = ids.get(f"{head}:{'+'.join(sorted(parts, key=_CODE_ORDER.__getitem__))}")
+    return found
+
+
 def string_to_chance(text: str) -> int | None:
     """The outcome id of ``spin:5``, ``start:1`` or ``board:123`` (None if malformed)."""
     kind, _, number = text.partition(":")

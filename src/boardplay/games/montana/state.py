@@ -18,8 +18,7 @@ from typing import NamedTuple
 from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import KernelState
-from boardplay.games.montana import fields
-from boardplay.games.montana import notation as A
+from boardplay.games.montana import fields, notation
 from boardplay.games.montana.board import Board, make_board
 from boardplay.games.montana.data import Components
 from boardplay.games.montana.explain import explain_illegal
@@ -283,35 +282,12 @@ class MontanaState(KernelState, MontanaFields, State):
     def action_to_string(self, action: int) -> str:
         try:
             if self.stage in CHANCE_STAGES:
-                return A.chance_to_string(action)
-            return A.action_to_string(self.data, action)
+                return notation.chance_to_string(action)
+            return notation.action_to_string(self.data, action)
         except ValueError as exc:
             raise IllegalActionError(str(exc)) from exc
 
-    def string_to_action(self, text: str) -> int:
-        """Like the base parser, but linear in the number of legal actions (the Board chance
-        node lists 4096 outcomes)."""
-        text = text.strip()
-        if self.stage in CHANCE_STAGES:
-            outcome = A.string_to_chance(text)
-            if outcome is not None and self.is_legal(outcome):
-                return outcome
-        else:
-            by_text = {A.action_to_string(self.data, a): a for a in self.legal_actions()}
-            if text in by_text:
-                return by_text[text]
-        return super().string_to_action(text)
+    notation_forms = notation.FORMS
 
-    def _parse_alternative(self, text: str) -> int | None:
-        """Accept multisets written in any order (``St+Cu`` for ``Cu+St``)."""
-        if ":" not in text:
-            return None
-        head, _, tail = text.rpartition(":")
-        parts = tail.split("+")
-        if len(parts) < 2:
-            return None
-        for action in self.legal_actions():
-            ohead, _, otail = self.action_to_string(action).rpartition(":")
-            if ohead == head and sorted(otail.split("+")) == sorted(parts):
-                return action
-        return None
+    def _parse_notation(self, text: str) -> int | None:
+        return notation.parse(self.data, text, self.stage in CHANCE_STAGES)

@@ -65,10 +65,19 @@ _MOVE = re.compile(r"m\s*(\d{1,2})\s*([+-])\s*([12])")
 _REVEAL = re.compile(r"([abc])\s*=\s*([a-z]+)")
 
 
-def parse_alternative(pending: int, face_up: Sequence[int], text: str) -> int | None:
-    """Accepted spellings other than the printed one; None when ``text`` is none of them.
-    ``pending`` is the pile being revealed (or -1) and ``face_up`` the piles' face-up designs.
-    The caller (``State.string_to_action``) still checks that the id is legal."""
+FORMS = (
+    "@<slot> places a setup marker (@7), <pile>:<cell><side> lays a tile (A:b3E), "
+    "m<slot>+<steps> or m<slot>-<steps> moves a marker (m7+2), <pile>=<design> is a reveal"
+)
+"""How a move is written (``NotationError`` says it)."""
+
+
+def parse(pending: int, face_up: Sequence[int], text: str) -> int | None:
+    """The action id ``text`` names, legal or not: the printed spelling and the accepted
+    others (any letter case and spaces, a symmetric design's other anchor); None when it is
+    none of them. ``pending`` is the pile being revealed (or -1; then ``text`` must be that
+    pile's reveal) and ``face_up`` the piles' face-up designs. The caller
+    (``State.string_to_action``) checks that the id is legal."""
     low = text.strip().lower()
     if pending >= 0:
         match = _REVEAL.fullmatch(low)
@@ -102,4 +111,4 @@ def parse_alternative(pending: int, face_up: Sequence[int], text: str) -> int | 
     return None
 
 
-__all__ = ["DESIGNS", "action_to_string", "chance_to_string", "parse_alternative"]
+__all__ = ["DESIGNS", "FORMS", "action_to_string", "chance_to_string", "parse"]

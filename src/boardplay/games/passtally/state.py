@@ -10,9 +10,6 @@ and the observation tensor live in their own modules and are reached through the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import KernelState
 from boardplay.games.passtally import fields, notation
@@ -179,19 +176,10 @@ class PasstallyState(KernelState, PasstallyFields, State):
             return notation.chance_to_string(pending, action)
         return notation.action_to_string(action)
 
-    def _parse_alternative(self, text: str) -> int | None:
-        return notation.parse_alternative(self.pending, self.face_up, text)
+    notation_forms = notation.FORMS
 
-    def _not_legal_message(self, text: str, legal: Sequence[int]) -> str:
-        """For well-formed notation, say why the rules reject it (the same sentence
-        ``apply_action`` gives); otherwise list the legal moves."""
-        parsed = self._parse_alternative(text)
-        if parsed is not None and not self.game_over:
-            try:
-                self.clone().apply_action(parsed)
-            except IllegalActionError as exc:
-                return str(exc)
-        return super()._not_legal_message(text, legal)
+    def _parse_notation(self, text: str) -> int | None:
+        return notation.parse(self.pending if not self.game_over else -1, self.face_up, text)
 
     def explain_illegal(self, action: object) -> str:
         return explain_illegal(self, action)

@@ -130,6 +130,16 @@ def action_to_string(action: int) -> str:
     return ACTION_NAMES[action_id(action)]
 
 
+FORMS = "P-<direction> moves the pawn, C-<direction> a chip; directions E, NE, NW, W, SW, SE"
+"""How a move is written (``NotationError`` says it)."""
+
+
+def parse(text: str) -> int | None:
+    """The action id of a move in notation (``"P-E"``, ``"C-SE"``), legal or not; None when
+    ``text`` is not one."""
+    return ACTION_IDS.get(text.strip())
+
+
 def snapshot_to_json(snapshot: Snapshot, full: bool) -> dict[str, Any]:
     """The JSON form of a snapshot (§11 ``"snapshots"``): ``{"q,r": chips}`` for a stack
     snapshot, ``{"tiles": {...}, "pawns": [red, blue]}`` for a full-state one."""

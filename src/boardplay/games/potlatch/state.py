@@ -12,18 +12,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import KernelState
-from boardplay.games.potlatch.explain import explain_illegal, illegal_message
+from boardplay.games.potlatch.explain import explain_illegal
 from boardplay.games.potlatch.fields import PotlatchFields
 from boardplay.games.potlatch.kernel import PotlatchKernel
 from boardplay.games.potlatch.notation import (
-    ACTION_IDS,
+    FORMS,
     HEIGHT,
     Snapshot,
     action_to_string,
     pack,
+    parse,
     snapshot_to_json,
 )
 from boardplay.games.potlatch.tables import (
@@ -176,13 +176,10 @@ class PotlatchState(KernelState, PotlatchFields, State):
     def action_to_string(self, action: int) -> str:
         return action_to_string(action)
 
-    def string_to_action(self, text: str) -> int:
-        """Notation (``"P-E"``) or a bare id; a known but illegal action is rejected with the
-        rule that forbids it."""
-        action = ACTION_IDS.get(text.strip())
-        if action is not None and not self.is_terminal() and not self.is_legal(action):
-            raise IllegalActionError(illegal_message(self.kernel, action))
-        return super().string_to_action(text)
+    notation_forms = FORMS
+
+    def _parse_notation(self, text: str) -> int | None:
+        return parse(text)
 
     def explain_illegal(self, action: object) -> str:
         return explain_illegal(self, action)

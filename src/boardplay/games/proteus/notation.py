@@ -43,6 +43,13 @@ def action_to_string(action: int) -> str:
     return ACTION_NAMES[action]
 
 
+FORMS: Final = (
+    "a tile placement (Rc@b2), a piece placement (s@b2), a move (b2-c3), a trade of two "
+    "different cells (a1~c3) or pass"
+)
+"""How a move is written (``NotationError`` says it)."""
+
+
 def parse(text: str) -> int | None:
     """The action id a notation string denotes (a reversed trade included), or None."""
     text = text.strip()

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import KernelState
 from boardplay.games.proteus.explain import explain_illegal
 from boardplay.games.proteus.fields import ProteusFields
 from boardplay.games.proteus.kernel import ProteusKernel
 from boardplay.games.proteus.layout import NUM_ACTIONS
-from boardplay.games.proteus.notation import ACTION_NAMES, parse
+from boardplay.games.proteus.notation import ACTION_NAMES, FORMS, parse
 from boardplay.games.proteus.tables import (
     CELLS,
     COLOUR_ROLES,
@@ -161,21 +160,8 @@ class ProteusState(KernelState, ProteusFields, State):
             raise IndexError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
         return ACTION_NAMES[action]
 
-    def string_to_action(self, text: str) -> int:
-        """Parse notation (a reversed trade or a bare id included). A well-formed action that
-        is not legal here raises ``IllegalActionError`` saying why, not just "not legal"."""
-        action = parse(text)
-        if action is None:
-            if text.strip().isdigit():
-                return super().string_to_action(text)
-            raise IllegalActionError(
-                f"{text!r} is not Proteus notation; write a tile placement (Rc@b2), a piece "
-                "placement (s@b2), a move (b2-c3), a trade of two different cells (a1~c3) or pass"
-            )
-        if self.is_legal(action):
-            return action
-        raise IllegalActionError(explain_illegal(self, action))
+    notation_forms = FORMS
 
-    def _parse_alternative(self, text: str) -> int | None:
-        """Accept a trade with its cells in non-canonical order (``c3~a1`` for ``a1~c3``)."""
+    def _parse_notation(self, text: str) -> int | None:
+        """A trade may be written with its cells in either order (``c3~a1`` for ``a1~c3``)."""
         return parse(text)
