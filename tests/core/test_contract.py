@@ -8,6 +8,7 @@ notation, its scenarios) stays in ``tests/games/<game>/``."""
 from __future__ import annotations
 
 import math
+import pickle
 import random
 from pathlib import Path
 
@@ -227,3 +228,30 @@ def test_notation_is_parsed_once_and_a_bad_spelling_is_a_notation_error(game: Ga
             if refused == 5:
                 break
         assert _snapshot(state) == before
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_to_move_is_the_seat_to_decide_and_once_over_the_seat_whose_turn_it_was(
+    game: Game,
+) -> None:
+    """One meaning of ``to_move`` in every game (docs/design.md §2): while a player decides,
+    the seat ``current_player`` reports; once the game is over, the seat whose turn it was when
+    it ended (the last decision's turn, or the turn that began and ended the game at once, as
+    Potlatch's conditions 1, 3 and 4 and Proteus's kadon player left without an action), never
+    ``CHANCE`` or ``TERMINAL``; a clone and a pickled copy say the same."""
+    n = game.num_players
+    for seed in (19, 41):
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        last = -1
+        while not state.is_terminal() and len(state.history()) < game.episode_limit:
+            if not state.is_chance_node():
+                assert state.to_move == state.current_player()  # type: ignore[attr-defined]
+                last = state.turn()[0]
+            _step(state, rng)
+        if not state.is_terminal():
+            continue  # cut at the episode limit: the end is checked by the other seed
+        over = state.to_move  # type: ignore[attr-defined]
+        assert over in (last, (last + 1) % n), (over, last)
+        assert state.clone().to_move == over  # type: ignore[attr-defined]
+        assert pickle.loads(pickle.dumps(state)).to_move == over

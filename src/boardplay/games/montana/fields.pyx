@@ -36,8 +36,8 @@ cdef _ints(str name, int* address, int count, str doc):
 FACE = Face(_k, [
     _int("stage", &_k.s.stage, "The pending decision's stage (``layout.Stage``)."),
     _int("to_move", &_k.s.decider, "The seat to decide (the position JSON's "
-         "``stage.decider``; in an auction not always the active player), -1 at chance, -4 "
-         "once over."),
+         "``stage.decider``; in an auction not always the active player), -1 at chance; once "
+         "over, the seat whose turn it was (the active player's, whose turn ended the game)."),
     field(_k, "main", &_k.s.main, NAMED, SCALAR, "The active player's main action this turn.",
           L.MAIN_ACTIONS),
     _int("setup_seat", &_k.s.setup_seat, "The seat placing its setup settlement."),

@@ -437,7 +437,7 @@ cdef class MontanaKernel(Kernel):
         off += 4 * CONTRACTOR_FEATURES
         out[off + self.s.stage] = 1.0
         off += OVER + 1
-        if self.s.decider >= 0:
+        if self.s.decider >= 0 and self.s.stage != OVER:
             out[off + (self.s.decider - player + n) % n] = 1.0
         if self.s.active >= 0:
             out[off + 4 + (self.s.active - player + n) % n] = 1.0

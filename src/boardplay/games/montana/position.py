@@ -485,7 +485,8 @@ def _load_stage(state: _Draft, stage: int, stage_obj: Field) -> None:
     decider = stage_obj.optional("decider", None)
     if stage in CHANCE_STAGES or stage == OVER:
         decider.require(decider.value is None, f"must be null at stage {stage_name}")
-        state.to_move = -1 if stage != OVER else -4
+        # Once over: the seat whose turn it was (the active player's; the JSON writes null).
+        state.to_move = state.active if stage == OVER else -1
     else:
         state.to_move = decider.integer(0, n - 1)
     state.main = stage_obj.member("main").choice(L.MAIN_ACTIONS)

@@ -110,7 +110,7 @@ cdef void _apply_end(MontanaKernel self, int action) noexcept:
 cdef void _finish(MontanaKernel self, int reason) noexcept:
     self.s.ended_by = reason
     self.s.stage = OVER
-    self.s.decider = TERMINAL
+    self.s.decider = self.s.active  # the seat whose turn it was: the contract's to_move
     self.s.won = self._winners()
 
 

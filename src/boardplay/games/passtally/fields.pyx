@@ -41,7 +41,8 @@ FACE = Face(_k, [
     field(_k, "pending", &_k.p.pending, INT, SCALAR,
           "The pile whose reveal is the current chance node, or -1."),
     field(_k, "to_move", &_k.p.to_move, INT, SCALAR,
-          "The seat whose turn it is (also during its reveals); -1 once the game is over."),
+          "The seat whose turn it is (also during its reveals); once the game is over, the "
+          "seat whose turn it was when it ended."),
     field(_k, "actions_left", &_k.p.actions_left, INT, SCALAR, "Actions left in this turn."),
     field(_k, "turns", &_k.p.turns, INT, SCALAR,
           "Completed turns since setup (only the ``max_turns`` guard consults it)."),

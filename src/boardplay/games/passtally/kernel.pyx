@@ -507,8 +507,7 @@ cdef class PasstallyKernel(Kernel):
         self.p.actions_left = ACTIONS_PER_TURN
 
     cdef void finish(self, int reason) noexcept:
-        self.p.game_over = True
-        self.p.to_move = -1
+        self.p.game_over = True  # to_move stays the seat whose turn it was (the contract's)
         self.p.actions_left = 0
         self.p.end = reason
 

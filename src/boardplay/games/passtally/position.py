@@ -196,7 +196,11 @@ def load_position(game: Game, data: Any) -> PasstallyState:
             actions_left > 0 or state.pending >= 0,
             "'actions_left' can be 0 only while a reveal is pending",
         )
-    state.to_move = -1 if to_move is None else to_move
+    if to_move is None:
+        # The seat whose turn it was when the game ended, which the JSON does not keep: the
+        # last seat after a final round, else the seat of the last turn counted.
+        to_move = n - 1 if final_round else (state.turns - 1) % n
+    state.to_move = to_move
     # §12.3 rule 10: the final-round flag.
     if final_round and not game_over:
         require(

@@ -13,7 +13,8 @@ cdef PotlatchKernel _k = PotlatchKernel.__new__(PotlatchKernel)
 
 FACE = Face(_k, [
     field(_k, "to_move", &_k.s.b.mover, INT, SCALAR,
-          "The seat whose turn it is (also after the game ended)."),
+          "The seat whose turn it is; once the game is over, the seat whose turn it was when "
+          "it ended (conditions 1, 3 and 4 end it at the start of a turn: that turn's seat)."),
     field(_k, "stock", &_k.s.b.stock, INT, SCALAR, "Unused base tiles (shared)."),
     field(_k, "n_actions", &_k.s.n_actions, INT, SCALAR,
           "Actions per turn (the position's, which may differ from the option)."),

@@ -13,7 +13,8 @@ cdef ProteusKernel _k = ProteusKernel.__new__(ProteusKernel)
 
 FACE = Face(_k, [
     field(_k, "to_move", &_k.b.mover, INT, SCALAR,
-          "The seat whose turn it is (kept at the last mover once the game is over)."),
+          "The seat whose turn it is; once the game is over, the seat whose turn it was when "
+          "it ended (the last mover, or the kadon player left without an action)."),
     field(_k, "passes", &_k.b.passes, INT, SCALAR, "Consecutive passes (two end the game)."),
     field(_k, "turns", &_k.b.turns, INT, SCALAR,
           "Turns played since the start or the loaded position (the ``max_turns`` counter)."),
