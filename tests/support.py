@@ -56,3 +56,20 @@ def uniform_record(game: Game, seed: int) -> tuple[Record, State, dict[str, Any]
             record.play(state, legal[rng.randrange(len(legal))])
     record.finish(state)
     return record, state, before, seat
+
+
+def walk(game: Game | str, seed: int, limit: int = 2000) -> list[State]:
+    """Every position of one random game (chance by its probabilities) of up to ``limit``
+    actions, the start and the end included: clones, so a test may read any of them."""
+    if isinstance(game, str):
+        game = boardplay.load(game)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    seen = [state.clone()]
+    while not state.is_terminal() and len(seen) <= limit:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        seen.append(state.clone())
+    return seen

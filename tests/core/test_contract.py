@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import pickle
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -255,3 +256,36 @@ def test_to_move_is_the_seat_to_decide_and_once_over_the_seat_whose_turn_it_was(
         assert over in (last, (last + 1) % n), (over, last)
         assert state.clone().to_move == over  # type: ignore[attr-defined]
         assert pickle.loads(pickle.dumps(state)).to_move == over
+
+
+END_CODE = re.compile(r"[a-z][a-z_]*")
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_the_result_is_winners_and_an_end_code(game: Game) -> None:
+    """The contract's one result vocabulary in every game (docs/design.md §2): while the game
+    runs ``winners()`` is empty and ``end_code()`` None; once over, the winners are the seats
+    with the best return and every other seat has less (several on a shared win, none on a
+    draw, where every seat has the same), ``end_code()`` is a stable word, and
+    ``result_text()`` says a draw exactly when nobody won. A game's own words (Potlatch's
+    ``result``, Proteus's ``outcome``, Passtally's ``winner()``, Montana's ``won``) are thin
+    aliases of these, held equal in its own tests."""
+    for seed in (43, 47):
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal() and len(state.history()) < game.episode_limit:
+            assert state.winners() == [] and state.end_code() is None
+            _step(state, rng)
+        if not state.is_terminal():
+            continue
+        won, returns = state.winners(), state.returns()
+        assert math.isclose(sum(returns), 1.0)
+        best = max(returns)
+        if won:
+            assert all(math.isclose(returns[seat], best) for seat in won)
+            assert all(returns[seat] < best for seat in range(game.num_players) if seat not in won)
+        else:
+            assert all(math.isclose(value, best) for value in returns)
+        code = state.end_code()
+        assert code is not None and END_CODE.fullmatch(code), code
+        assert state.result_text().startswith("draw") == (not won)

@@ -27,7 +27,7 @@ def describe_end(
 ) -> tuple[dict[str, Any], Sentence]:
     """The mark and the words of the end of ``after`` (a finished game)."""
     code = after.end_code()
-    winners = list(after.won or [])
+    winners = after.winners()
     trigger = after.trigger_by if after.trigger_by >= 0 else None
     finished = after.finishers()
     position = after.to_json()

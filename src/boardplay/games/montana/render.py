@@ -150,7 +150,7 @@ def render_players(state: MontanaState) -> list[str]:
 
 def render_status(state: MontanaState) -> str:
     if state.stage == OVER:
-        names = [state.game.seat_name(p) for p in state.won or []]
+        names = [state.game.seat_name(p) for p in state.winners()]
         how = "by the turn cap" if state.ended_by == "max_turns" else "after the final round"
         return f"Game over {how}: " + (" and ".join(names) + " win" if names else "draw")
     stage = STAGE_NAMES[state.stage]

@@ -147,7 +147,9 @@ class MontanaState(KernelState, MontanaFields, State):
 
     @property
     def won(self) -> list[int] | None:
-        """The winners once the game is over (empty: a draw)."""
+        """The kernel's set of winners (the position JSON's ``result.winners``), None while
+        the game runs: what ``winners()`` reports once it is over (``tests/games/montana``
+        holds them equal)."""
         mask = self.won_mask
         return None if mask < 0 else [p for p in range(self.n) if mask >> p & 1]
 
@@ -257,6 +259,11 @@ class MontanaState(KernelState, MontanaFields, State):
             if len(finished) == 1:
                 break
         return steps
+
+    def winners(self) -> list[int]:
+        """The players who won (spec §8): several on a shared win, even one shared by every
+        player (which ``returns`` scores as a draw), none on a draw or while the game runs."""
+        return self.won or []
 
     def end_code(self) -> str | None:
         return {"trigger": "final_round", "max_turns": "turn_limit"}.get(self.ended_by or "")

@@ -54,7 +54,8 @@ FACE = Face(_k, [
           "Whether the setup placements are still going on."),
     field(_k, "final_round", <void*>&_k.p.final_round, BOOL, SCALAR,
           "Whether the final round has begun."),
-    field(_k, "game_over", <void*>&_k.p.game_over, BOOL, SCALAR, "Whether the game has ended."),
+    field(_k, "game_over", <void*>&_k.p.game_over, BOOL, SCALAR,
+          "Whether the game has ended (the position JSON's flag; ``is_terminal()``)."),
 ])
 PasstallyFields = FACE.mixin("PasstallyFields")
 

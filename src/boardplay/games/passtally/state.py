@@ -190,9 +190,13 @@ class PasstallyState(KernelState, PasstallyFields, State):
 
     # ----- outcome ----------------------------------------------------------------------------
     def winner(self) -> int:
-        """Highest score; among tied seats the earliest in turn order (§8.5)."""
-        points = self.points
-        return points.index(max(points))
+        """The one winner of a finished game (highest score, the earliest seat in turn order
+        among ties, §8.5): ``winners()[0]``, a thin alias ``tests/games/passtally`` holds
+        equal."""
+        won = self.winners()
+        if not won:
+            raise ValueError("the game is not over: nobody has won yet")
+        return won[0]
 
     def scores(self) -> list[float]:
         return [float(s) for s in self.points]

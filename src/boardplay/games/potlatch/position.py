@@ -233,7 +233,7 @@ def export_position(state: PotlatchState) -> dict[str, Any]:
         out["snapshots"] = [None if s is None else snapshot_to_json(s, full) for s in snaps]
     if state.turns_played:
         out["turns_played"] = state.turns_played
-    result = kernel.result()
+    result = state.result
     if result is not None:
         out["result"] = {"winner": result[0], "condition": result[1]}
     return out

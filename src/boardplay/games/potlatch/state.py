@@ -29,6 +29,7 @@ from boardplay.games.potlatch.notation import (
 from boardplay.games.potlatch.tables import (
     COLOUR_TOTAL,
     CONDITION_CODES,
+    CONDITION_NUMBERS,
     CONDITION_TEXT,
     LAYOUTS,
     NEUTRAL_TOTAL,
@@ -110,8 +111,14 @@ class PotlatchState(KernelState, PotlatchFields, State):
 
     @property
     def result(self) -> tuple[int | None, int] | None:
-        """``(winner seat or None for a draw, end condition 1..4)`` once the game is over."""
-        return self.kernel.result()
+        """The position JSON's ``result`` (spec §11): ``(winner seat or None for a draw, end
+        condition 1..4)`` once the game is over, else None. A thin alias of the contract's
+        ``winners()`` and ``end_code()``, which ``tests/games/potlatch`` holds equal."""
+        code = self.end_code()
+        if code is None:
+            return None
+        won = self.winners()
+        return (won[0] if won else None, CONDITION_NUMBERS[code])
 
     @property
     def snapshots(self) -> list[Snapshot | None]:
@@ -132,18 +139,6 @@ class PotlatchState(KernelState, PotlatchFields, State):
             # seat it was loaded for (the mover's turn start is that seat's, see the kernel).
             return self._loaded[seat]
         return snapshot_from_kernel(data)
-
-    @property
-    def end_condition(self) -> int | None:
-        """The end condition (1, 2, 3; 4 = turn-limit guard) that ended the game, else None."""
-        result = self.result
-        return None if result is None else result[1]
-
-    @property
-    def winner(self) -> int | None:
-        """The winning seat; None while the game runs or after a draw."""
-        result = self.result
-        return None if result is None else result[0]
 
     def height(self, key: int) -> int:
         """Chips on a hex (a blank space has height 0)."""
@@ -185,11 +180,14 @@ class PotlatchState(KernelState, PotlatchFields, State):
         return explain_illegal(self, action)
 
     def end_code(self) -> str | None:
-        result = self.result
-        return None if result is None else CONDITION_CODES[result[1]]
+        """How the game ended (§8.2): ``three_stacks``, ``stuck``, ``repetition`` or
+        ``turn_limit`` (conditions 1..4), None while it runs."""
+        ended = self.kernel.result()
+        return None if ended is None else CONDITION_CODES[ended[1]]
 
     def end_reason(self) -> str | None:
-        result = self.result
-        if result is None:
+        code = self.end_code()
+        if code is None:
             return None
-        return f"condition {result[1]}: {CONDITION_TEXT[result[1]]}"
+        condition = CONDITION_NUMBERS[code]
+        return f"condition {condition}: {CONDITION_TEXT[condition]}"

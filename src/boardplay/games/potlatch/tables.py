@@ -37,3 +37,4 @@ CONDITION_TEXT = {
 """End conditions by number (spec §8.2; 4 is the engine's turn-limit guard)."""
 CONDITION_CODES = {1: "three_stacks", 2: "stuck", 3: "repetition", 4: "turn_limit"}
 """The same conditions as stable words, for translations (``State.end_code``)."""
+CONDITION_NUMBERS = {code: number for number, code in CONDITION_CODES.items()}

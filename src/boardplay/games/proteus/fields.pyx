@@ -21,7 +21,8 @@ FACE = Face(_k, [
     field(_k, "unplaced", &_k.b.unplaced, INT, SCALAR,
           "U: pool tiles plus pieces in both hands; the placement phase lasts while U > 0."),
     field(_k, "outcome", &_k.b.outcome, NAMED, SCALAR,
-          "``ongoing``, ``black-wins``, ``white-wins`` or ``draw`` (the scenario vocabulary).",
+          "``ongoing``, ``black-wins``, ``white-wins`` or ``draw`` (the scenario vocabulary; "
+          "the contract's ``winners()`` and ``end_code()`` say the same).",
           (*_OUTCOMES[3:], *_OUTCOMES[:3]), -1),  # OUTCOMES lists -1 (ongoing) last
     field(_k, "kadon", <void*>&_k.kadon, BOOL, SCALAR, "Option ``rules=kadon``."),
     field(_k, "forbid", <void*>&_k.forbid, BOOL, SCALAR, "Option ``repetition=forbid``."),
