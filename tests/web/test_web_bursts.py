@@ -27,7 +27,7 @@ _names = itertools.count()
 def env_of(database: str, **extra: str) -> dict[str, str]:
     return {
         "BOARDPLAY_DATABASE_URL": database,
-        "BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE",
+        "BOARDPLAY_WEB_CATALOGUE": "webtiny:TRIO_CATALOGUE",  # tiny, and trio for tables
         "BOARDPLAY_WEB_AI_WORKERS": "2",
         # Mail on, to a relay that never answers: confirmations are queued, and counted.
         "BOARDPLAY_WEB_SMTP_URL": f"smtp://127.0.0.1:{ds.free_port()}",
@@ -226,6 +226,33 @@ def test_a_burst_of_seeks_stores_three(pair: list[str]) -> None:
     body = {"game": "tiny", "clock": {"days": 1}}
     found = codes(at_once([("POST", f"{pair[i % 2]}/api/seeks", body, me) for i in range(12)]))
     assert found.get(201, 0) == 3, found
+
+
+def test_a_burst_of_seats_holds_three_and_a_burst_for_a_last_seat_starts_one_game(
+    pair: list[str],
+) -> None:
+    """Open tables (three players, ``trio``): one account taking a seat at six tables at once,
+    on two processes, holds three (``seats_per_account``); eight players taking a table's last
+    seat at once start exactly one game."""
+    owners = [signed_up(pair[i % 2], f"Host{i}", visitor()) for i in range(7)]
+    tables = []
+    for i, owner in enumerate(owners):
+        answer = httpx.post(f"{pair[i % 2]}/api/seeks", json={"game": "trio"}, headers=owner)
+        assert answer.status_code == 201, answer.text
+        tables.append(answer.json()["seek"]["id"])
+    sitter = signed_up(pair[0], "Sitter", visitor())
+    calls = [
+        ("POST", f"{pair[i % 2]}/api/seeks/{t}/sit", {}, sitter) for i, t in enumerate(tables[:6])
+    ]
+    found = codes(at_once(calls))
+    assert found == {200: 3, 429: 3}, found
+    crowd = [signed_up(pair[i % 2], f"Crowd{i}", visitor()) for i in range(8)]
+    last = f"/api/seeks/{tables[6]}/sit"
+    answers = at_once([("POST", f"{pair[i % 2]}{last}", {}, h) for i, h in enumerate(crowd)])
+    taken = [a.json() for a in answers if a.status_code == 200]
+    assert len(taken) == 2, codes(answers)  # the table's two free seats, and no more
+    assert {a.status_code for a in answers} <= {200, 404, 409}, codes(answers)  # full, gone
+    assert [t["started"] is None for t in taken].count(True) == 1, taken  # one game started
 
 
 def test_a_burst_of_games_from_one_address_makes_its_hours_share(pair: list[str]) -> None:

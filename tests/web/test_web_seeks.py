@@ -292,13 +292,16 @@ def test_two_quick_games_asked_for_at_once_are_paired(client: TestClient) -> Non
         assert len(my_games(first)) == len(my_games(second)) == round_
 
 
-def test_seeks_for_other_than_two_players_or_chosen_luck_are_refused(
+def test_seeks_for_chosen_luck_and_challenges_for_more_than_two_are_refused(
     registry_client: TestClient,
 ) -> None:
     alice = sign_up(registry_client, "alice")
+    sign_up(registry_client, "bob")
     assert "two-player" in refused(
-        alice.post("/api/seeks", {"game": "montana", "options": {"players": 3}})
+        alice.post("/api/challenges", {"to": "bob", "game": "montana", "options": {"players": 3}})
     )
+    table = alice.post("/api/seeks", {"game": "montana", "options": {"players": 3}})
+    assert table.json()["seek"]["players"] == 3  # a table for three (test_web_tables.py)
     assert "chance" in refused(
         alice.post("/api/seeks", {"game": "montana", "options": {"board_seed": 7}})
     )

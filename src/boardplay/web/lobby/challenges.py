@@ -30,7 +30,7 @@ Answer = Literal["accept", "decline", "cancel"]
 async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> Challenge:
     """Challenge the player named ``body.to`` (429 past ``Limits.challenges_per_account`` open
     ones sent, ``challenges_per_hour`` sent, or ``challenges_received`` waiting for them)."""
-    offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
+    offer = offer_of(hub, body.game, body.options, body.rated, body.clock, table=False)
     name = body.to.strip()
     target = await hub.db(hub.accounts.by_name, name_key(name)[:64])
     if target is None:
@@ -144,7 +144,7 @@ async def answer_challenge(
             started = await start_game(
                 hub,
                 sender,
-                account,
+                [account],
                 visitor,
                 found.game,
                 found.options,

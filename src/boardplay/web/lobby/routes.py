@@ -1,6 +1,6 @@
-"""Finding an opponent: seeks anyone signed in may accept and quick games (``seeks.py``),
-challenges to a named player (``challenges.py``), and the live lobby socket that shows them
-(``lobby.py``).
+"""Finding an opponent: seeks anyone signed in may accept (``seeks.py``), tables for three or
+four whose seats they take (``tables.py``), quick games (``quick.py``), challenges to a named
+player (``challenges.py``), and the live lobby socket that shows them (``sockets.py``).
 
 Every change needs a signed-in player (401 for a guest) and, made with the session cookie, its
 CSRF token (403 without: ``deps.get_session``); listing seeks and watching the lobby socket do
@@ -15,15 +15,10 @@ from fastapi import APIRouter, Path, WebSocket
 from boardplay.web.accounts import COOKIE, Accounts
 from boardplay.web.deps import AccountDep, HubDep, VisitorDep, same_origin
 from boardplay.web.lobby.challenges import answer_challenge, my_challenges, send_challenge
+from boardplay.web.lobby.quick import quick_game
 from boardplay.web.lobby.schemas import ChallengeRequest, SeekRequest
-from boardplay.web.lobby.seeks import (
-    Started,
-    accept_seek,
-    cancel_seek,
-    list_seeks,
-    post_seek,
-    quick_game,
-)
+from boardplay.web.lobby.seeks import Started, accept_seek, cancel_seek, list_seeks, post_seek
+from boardplay.web.lobby.tables import leave, sit
 
 router = APIRouter(prefix="/api", tags=["seeks"])
 ShortId = Annotated[str, Path(max_length=16)]
@@ -48,8 +43,9 @@ async def seeks(hub: HubDep) -> dict[str, Any]:
 
 @router.post("/seeks", status_code=201)
 async def post(hub: HubDep, account: AccountDep, body: SeekRequest) -> dict[str, Any]:
-    """Look for an opponent: a two-player game any signed-in player within the rating range
-    may accept. It lasts while your lobby is open (``/api/lobby/ws``)."""
+    """Look for opponents: a game any signed-in player within the rating range may accept (two
+    players), or a table whose seats they take (three or four: it starts when full). It lasts
+    while your lobby is open (``/api/lobby/ws``)."""
     return {"seek": (await post_seek(hub, account, body)).to_json()}
 
 
@@ -57,9 +53,10 @@ async def post(hub: HubDep, account: AccountDep, body: SeekRequest) -> dict[str,
 async def quick(
     hub: HubDep, account: AccountDep, visitor: VisitorDep, body: SeekRequest
 ) -> dict[str, Any]:
-    """Play the closest compatible open seek (same game, options and rated flag, each player
-    within the other's range) at once → ``{"started": {...}, "seek": null}``; if none fits,
-    post this seek → ``{"started": null, "seek": {...}}``."""
+    """Play the closest compatible open seek (same game, options, clock and rated flag, each
+    player within the other's range; for three or four players a seat at the fullest such
+    table) → ``{"started": {...}, "seek": null}`` when the game started; else ``{"started":
+    null, "seek": {...}}``: this seek posted, or the table where you now hold a seat."""
     started, seek = await quick_game(hub, account, visitor, body)
     return {
         "started": None if started is None else _started(started),
@@ -80,6 +77,27 @@ async def accept(
     """Accept a seek: the game starts for both players (the seek's owner is told on their
     lobby socket). Exactly one of several acceptors wins; the others get 409."""
     return _started(await accept_seek(hub, account, visitor, seek_id))
+
+
+@router.post("/seeks/{seek_id}/sit")
+async def take_seat(
+    seek_id: ShortId, hub: HubDep, account: AccountDep, visitor: VisitorDep
+) -> dict[str, Any]:
+    """Take a seat at a table (a two-player seek: accept it) → ``{"started": null, "seek":
+    {...}}`` while seats stay free (the game starts when the last is taken: every player is
+    told on their lobby socket), or ``{"started": {...}, "seek": null}`` for the last seat."""
+    started, table = await sit(hub, account, visitor, seek_id)
+    return {
+        "started": None if started is None else _started(started),
+        "seek": None if table is None else table.to_json(),
+    }
+
+
+@router.delete("/seeks/{seek_id}/sit")
+async def leave_seat(seek_id: ShortId, hub: HubDep, account: AccountDep) -> dict[str, Any]:
+    """Give up your seat at a table before its game starts."""
+    await leave(hub, account, seek_id)
+    return {"left": seek_id}
 
 
 @router.get("/challenges")

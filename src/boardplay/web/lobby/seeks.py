@@ -1,25 +1,27 @@
-"""Finding an opponent: seeks (an offer of a game open to any signed-in player), quick games,
-and how an accepted offer starts its game (challenges, offers to one named player, are
-``challenges.py``). Stored by ``seekstore.py``; the lobby's sockets are told of every change
-(``lobby.py``).
+"""Finding an opponent: seeks (an offer of a game open to any signed-in player) and how an
+accepted offer starts its game (challenges, offers to one named player, are ``challenges.py``;
+tables, seeks for three or four players that fill up seat by seat, ``tables.py``; quick games
+``quick.py``). Stored by ``store.py``; the lobby's sockets are told of every change
+(``sockets.py``).
 
 Why it works as it does:
 
-- **Two-player games only, for now.** Accepting starts the game at once, for both; a game of
-  three or more would need seeks that fill up seat by seat. A seek for such a game is refused
-  (400) rather than left waiting for a second acceptor that never comes.
+- **Two players accept, more sit down.** Accepting a two-player seek starts the game at once,
+  for both. A seek for three or four players is a table: each player takes a seat and the last
+  seat starts it (``tables.py``), so accepting one is refused (409 ``take_a_seat``). Challenges
+  stay two-player: a third player cannot be named.
 - **Exactly one acceptor wins.** Accepting a seek deletes its row, and answering a challenge
   moves it from ``open`` by one conditional update: of any number of requests at once, on any
   number of processes, exactly one finds the row, and only that one starts a game. Everything
   that could refuse the request (the rating range, the quota) is checked before that step, so a
   refusal changes nothing; should the game then fail to start, the seek is put back (the
   challenge reopened).
-- **The game.** The owner's seat is theirs (kind ``me``, their account); the acceptor takes the
-  other through an invitation code that never leaves the server, so no third player can take it
-  from the list of open games between the two steps. Which player sits first is drawn at
-  random. Both are sent ``{"type": "started", "game"}`` on their lobby sockets; their pages
-  fetch their seat tokens with ``POST /api/account/games/{id}/token`` (the acceptor's answer
-  carries its token already).
+- **The game.** The owner's seat is theirs (kind ``me``, their account); the acceptor (every
+  seated player of a table) takes another through an invitation code that never leaves the
+  server, so no stranger can take it from the list of open games between the two steps. Who
+  sits where is drawn at random. All are sent ``{"type": "started", "game"}`` on their lobby
+  sockets; their pages fetch their seat tokens with ``POST /api/account/games/{id}/token`` (the
+  answer to the request that started it carries its token already).
 - **Ratings.** A seek's range is the opponents' ratings it accepts, in the game's pool
   (``rated.pool_of``); a player without a rating there counts as ``NEW_RATING`` (1500). The
   range applies to rated and unrated seeks alike. A quick game pairs with the open seek closest
@@ -36,6 +38,7 @@ Why it works as it does:
 
 from __future__ import annotations
 
+import random
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -50,10 +53,6 @@ from boardplay.web.lobby.store import Seek
 from boardplay.web.ratings import NEW_RATING, check_rated_pair, pool_of
 from boardplay.web.table import ClockRequest, Room, control_of, join
 from boardplay.web.throttles import Ceiling, Throttled
-
-QUICK_TRIES = 3
-"""Closest fits a quick game tries to take before posting its own seek (another player may
-take one first)."""
 
 
 @dataclass(frozen=True)
@@ -97,15 +96,18 @@ def offer_of(
     options: Mapping[str, Any] | None,
     rated: bool,
     clock: ClockRequest | None = None,
+    table: bool = True,
 ) -> Offer:
+    """The offer a seek (``table``: of any player count the game has) or a challenge (two
+    players) makes."""
     built = hub.catalogue.build(game.strip(), options or {})
     control = clock.control() if clock is not None else None
     if rated and control is None:
         raise bad_request("a rated game needs a clock (field 'clock'): untimed games are casual")
-    if built.num_players != 2:
+    if built.num_players != 2 and not table:
         raise bad_request(
-            f"seeks and challenges are for two-player games; {built.name} with these options "
-            f"has {built.num_players} seats (create the game and invite players instead)"
+            f"challenges are for two-player games; {built.name} with these options has "
+            f"{built.num_players} seats (open a table in the lobby instead: post a seek)"
         )
     if any(
         spec.fixes_chance and built.options[spec.name] != spec.default
@@ -117,10 +119,11 @@ def offer_of(
         )
     found = dict(built.options)
     shown = None if control is None else control.to_json()
-    return Offer(built.name, found, 2, pool_of(built.name, found, 2), rated, shown)
+    players = built.num_players
+    return Offer(built.name, found, players, pool_of(built.name, found, players), rated, shown)
 
 
-def _check_range(low: int | None, high: int | None) -> None:
+def check_range(low: int | None, high: int | None) -> None:
     if low is not None and high is not None and low > high:
         raise bad_request(f"rating_min ({low}) is above rating_max ({high})")
 
@@ -133,7 +136,7 @@ async def rating_of(hub: Hub, account_id: int, pool: str) -> float:
     return NEW_RATING
 
 
-def _range_text(seek: Seek) -> str:
+def range_text(seek: Seek) -> str:
     low = "any" if seek.rating_min is None else str(seek.rating_min)
     high = "any" if seek.rating_max is None else str(seek.rating_max)
     return f"{low} to {high}"
@@ -149,14 +152,14 @@ async def list_seeks(hub: Hub) -> list[Seek]:
 async def post_seek(hub: Hub, account: Account, body: SeekRequest) -> Seek:
     """A new seek of ``account`` (429 past ``Limits.seeks_per_account``)."""
     offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
-    _check_range(body.rating_min, body.rating_max)
+    check_range(body.rating_min, body.rating_max)
     mine = await rating_of(hub, account.id, offer.pool)
-    posted = await _post(hub, account, offer, body, mine)
+    posted = await post(hub, account, offer, body, mine)
     assert isinstance(posted, Posted)  # (nothing to pick from without ``pick``)
     return posted.seek
 
 
-async def _post(
+async def post(
     hub: Hub,
     account: Account,
     offer: Offer,
@@ -234,17 +237,23 @@ async def accept_seek(hub: Hub, account: Account, visitor: str, seek_id: str) ->
         raise conflict(
             "own_seek", "this is your own seek: wait for someone to accept it, or cancel it"
         )
-    return await _take(hub, account, visitor, seek)
+    if seek.table:
+        raise conflict(
+            "take_a_seat",
+            f"this is a table for {seek.players} players: take a seat "
+            f"(POST /api/seeks/{seek.id}/sit); the game starts when every seat is taken",
+        )
+    return await take(hub, account, visitor, seek)
 
 
-async def _take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started:
+async def take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started:
     """Accept ``seek`` for ``account``: check, take it (one winner), start the game."""
     pool = pool_of(seek.game, seek.options, seek.players)
     mine = await rating_of(hub, account.id, pool)
     if not seek.accepts(mine):
         raise forbidden(
             "out_of_range",
-            f"this seek is for opponents rated {_range_text(seek)} in {pool}; your rating "
+            f"this seek is for opponents rated {range_text(seek)} in {pool}; your rating "
             f"there is {round(mine)}",
         )
     owner = await hub.db(hub.accounts.by_id, seek.account_id)
@@ -259,7 +268,7 @@ async def _take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started
     hub.lobby.changed()
     try:
         started = await start_game(
-            hub, owner, account, visitor, seek.game, seek.options, seek.rated, seek.clock
+            hub, owner, [account], visitor, seek.game, seek.options, seek.rated, seek.clock
         )
     except Exception:
         await hub.db(store.restore, seek, time.time(), hub.epoch)
@@ -273,97 +282,42 @@ async def _take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started
 async def start_game(
     hub: Hub,
     owner: Account,
-    acceptor: Account,
+    others: Sequence[Account],
     visitor: str,
     game: str,
     options: Mapping[str, Any],
     rated: bool,
     clock: Mapping[str, Any] | None = None,
 ) -> Started:
-    """The game between the offer's ``owner`` and its ``acceptor``, seats drawn at random,
-    under the offer's time control (``clock``)."""
-    owner_seat = secrets.randbelow(2)
-    seats: list[dict[str, Any]] = [{"kind": "invite"}, {"kind": "invite"}]
-    seats[owner_seat] = {"kind": "me"}
+    """The game of the offer's ``owner`` and ``others`` (its acceptor, or a table's seated
+    players, the one whose request starts it last), seats drawn at random, under the offer's
+    time control (``clock``); the last of ``others``'s seat is returned."""
+    order = list(range(1 + len(others)))
+    random.SystemRandom().shuffle(order)
+    seats: list[dict[str, Any]] = [{"kind": "invite"} for _ in order]
+    seats[order[0]] = {"kind": "me"}
     room, _, invites = await hub.maker.create(
         game, options, seats, owner=visitor, account=owner, rated=rated, clock=control_of(clock)
     )
     await room.changed()
-    token, seat = await join(room, None, invites[1 - owner_seat], None, False, acceptor)
-    await _withdraw_seeks(hub, (owner.id, acceptor.id))
+    token, seat = "", -1
+    for player, place in zip(others, order[1:], strict=True):
+        token, seat = await join(room, None, invites[place], None, False, player)
+    await withdraw_seeks(hub, [owner.id, *(p.id for p in others)])
     return Started(room, token, seat)
 
 
-async def _withdraw_seeks(hub: Hub, account_ids: Sequence[int]) -> None:
-    """Both players now have a game: their other seeks go (nobody can accept a seek of a player
-    who is busy playing and find them gone)."""
+async def withdraw_seeks(hub: Hub, account_ids: Sequence[int]) -> None:
+    """The players now have a game: their other seeks go, and their seats at other tables
+    (nobody can take up the offer of a player who is busy playing and find them gone)."""
     store, now = hub.lobby.store, time.time()
     withdrawn = False
     for account_id in account_ids:
         for seek in await hub.db(store.mine, account_id, now, hub.limits.seek_ttl):
-            withdrawn = await hub.db(store.cancel, seek.id, account_id, now, hub.epoch) or withdrawn
+            if seek.account_id == account_id:
+                done = await hub.db(store.cancel, seek.id, account_id, now, hub.epoch)
+            else:
+                done = await hub.db(store.leave, seek.id, account_id, now, hub.epoch)
+            withdrawn = done or withdrawn
     if withdrawn:
         hub.lobby.changed()
-
-
-async def quick_game(
-    hub: Hub, account: Account, visitor: str, body: SeekRequest
-) -> tuple[Started | None, Seek | None]:
-    """Pair with the closest compatible open seek, else post (or keep) this one."""
-    offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
-    _check_range(body.rating_min, body.rating_max)
-    await hub.maker.check_quota(visitor)  # it may start a game: refuse before anything changes
-    mine = await rating_of(hub, account.id, offer.pool)
-    for seek in await hub.db(hub.lobby.store.mine, account.id, time.time(), hub.limits.seek_ttl):
-        same = (seek.game, seek.options, seek.rated, seek.clock) == (
-            offer.game,
-            offer.options,
-            offer.rated,
-            offer.clock,
-        )
-        if same and (seek.rating_min, seek.rating_max) == (body.rating_min, body.rating_max):
-            return None, seek  # already looking for exactly this game
-
-    def pick(found: list[Seek]) -> Seek | None:
-        fits = _fits(found, offer, body, mine)
-        return fits[0] if fits else None
-
-    for _ in range(QUICK_TRIES):
-        result = await _post(hub, account, offer, body, mine, pick)
-        if isinstance(result, Posted):
-            return None, result.seek
-        started = await _try_take(hub, account, visitor, result)
-        if started is not None:
-            return started, None
-    # Another player took the closest fit first, each time: post this seek after all.
-    result = await _post(hub, account, offer, body, mine)
-    assert isinstance(result, Posted)
-    return None, result.seek
-
-
-def _fits(found: list[Seek], offer: Offer, body: SeekRequest, mine: float) -> list[Seek]:
-    """The seeks among ``found`` (same game and rated flag) a quick game may take: the same
-    options and clock, each player within the other's range; closest in rating first, then
-    oldest."""
-    low = body.rating_min if body.rating_min is not None else -float("inf")
-    high = body.rating_max if body.rating_max is not None else float("inf")
-    fits = [
-        s
-        for s in found
-        if s.options == offer.options
-        and s.clock == offer.clock
-        and s.accepts(mine)
-        and low <= s.rating <= high
-    ]
-    fits.sort(key=lambda s: (abs(s.rating - mine), s.created))
-    return fits
-
-
-async def _try_take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started | None:
-    """``_take``, or None if another player took the seek first (or its owner left)."""
-    try:
-        return await _take(hub, account, visitor, seek)
-    except ApiError as exc:
-        if exc.code in ("seek_taken", "not_found"):
-            return None
-        raise

@@ -47,7 +47,8 @@ from boardplay.web.config import Limits
 from boardplay.web.errors import bad_request
 from boardplay.web.guard import RateLimiter
 from boardplay.web.lobby.challengestore import OPEN
-from boardplay.web.lobby.store import NOTICE, SEEKS, SeekStore
+from boardplay.web.lobby.eventstore import NOTICE, SEEKS
+from boardplay.web.lobby.store import SeekStore
 from boardplay.web.models import Ping, describe
 from boardplay.web.sockets import Subscriber, encode
 from boardplay.web.wsread import read_messages

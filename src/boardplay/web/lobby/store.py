@@ -1,19 +1,20 @@
 """Stored seeks, challenges and lobby events (migration 0007): how players find an opponent.
 
 A *seek* is a signed-in player's standing offer of a game ("tiny, rated, 1400-1700"), open to
-anyone until someone accepts it. It lives while its owner has the lobby open: the process that
-holds the owner's lobby socket marks it (``epoch``) and renews its ``heartbeat``; one that is
-not renewed for ``Limits.seek_ttl`` seconds (its process died, or its owner never opened the
-lobby) is no longer listed and is soon deleted. Accepting one *deletes* it, so of any number of
-acceptors, on any number of processes, exactly one deletes the row and starts the game.
+anyone until someone accepts it; one for three or four players is a *table* whose other seats
+fill up one by one (``seatstore.py``) and whose last seat starts the game. It lives while its
+owner has the lobby open: the process that holds the owner's lobby socket marks it (``epoch``)
+and renews its ``heartbeat``; one that is not renewed for ``Limits.seek_ttl`` seconds (its
+process died, or its owner never opened the lobby) is no longer listed and is soon deleted.
+Accepting one (taking a table's last seat) *deletes* it, so of any number of acceptors, on any
+number of processes, exactly one deletes the row and starts the game.
 
 A *challenge* is an offer to one named player; it goes from ``open`` to ``accepted``,
 ``declined`` or ``cancelled`` by one conditional update (so again exactly one answer wins), and
 counts as expired once ``Limits.challenge_lifetime`` has passed unanswered.
 
-``lobby_events`` is how the other server processes learn of a change: each change writes one
-(in the same transaction where it matters: the list of seeks), and every process with lobby
-sockets reads the newest ones every second (``lobby.py``). Events are kept for a minute.
+``lobby_events`` is how the other server processes learn of a change (``eventstore.py``):
+each change writes one, in the same transaction where it matters (the list of seeks).
 
 Every method is one short transaction (the hub runs them off the event loop); counting an
 account's open seeks or challenges and adding one happen under a lock on the account's row, so
@@ -21,6 +22,7 @@ two requests at once cannot both slip under a ceiling."""
 
 from __future__ import annotations
 
+import dataclasses
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,20 +32,23 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import accounts_table
+from boardplay.web.lobby import seatstore
 from boardplay.web.lobby.challengestore import (
     CHALLENGE_KEEP,
     ChallengeStore,
     challenges_table,
 )
-from boardplay.web.tables import FINISHED, games_table, metadata
+from boardplay.web.lobby.eventstore import (
+    EVENT_KEEP,
+    SEEKS,
+    EventStore,
+    event_of,
+    lobby_events_table,
+)
+from boardplay.web.lobby.seatstore import SitRefused, Sitter, seated_at
+from boardplay.web.tables import metadata
 from boardplay.web.throttles import Ceiling, take
 
-SEEKS = "seeks"
-"""Event kind: the list of seeks changed (``account_id``: whose seeks)."""
-NOTICE = "notice"
-"""Event kind: a message for the lobby sockets of one account (``message``)."""
-EVENT_KEEP = 60.0
-"""Seconds a lobby event is kept (every process reads the last few seconds' every second)."""
 QUICK_CANDIDATES = 500
 """Open seeks of the same game a quick game looks through for the closest fit."""
 seeks_table = sa.Table(
@@ -68,17 +73,6 @@ seeks_table = sa.Table(
 games compare). ``epoch``: the process whose lobby socket keeps it alive ('' while none has
 claimed it)."""
 
-lobby_events_table = sa.Table(
-    "lobby_events",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("at", sa.Float, nullable=False, index=True),
-    sa.Column("origin", sa.String(16), nullable=False),
-    sa.Column("kind", sa.String(16), nullable=False),
-    sa.Column("account_id", sa.Integer, nullable=True),
-    sa.Column("message", sa.JSON, nullable=True),
-)
-
 
 @dataclass(frozen=True)
 class Seek:
@@ -97,6 +91,17 @@ class Seek:
     """The owner's name (as read; not stored with the seek)."""
     clock: dict[str, Any] | None = None
     """The time control of the game it offers (``clocks.py``; None: untimed)."""
+    seated: tuple[Sitter, ...] = ()
+    """A table's players seated besides its owner (as read; always none for two players)."""
+
+    @property
+    def table(self) -> bool:
+        """Whether it fills up seat by seat (three or four players)."""
+        return self.players > 2
+
+    def holds(self, account_id: int) -> bool:
+        """Whether ``account_id`` owns it or sits at it."""
+        return account_id == self.account_id or any(s.account_id == account_id for s in self.seated)
 
     def accepts(self, rating: float) -> bool:
         """Whether an opponent rated ``rating`` is within this seek's range."""
@@ -116,20 +121,12 @@ class Seek:
             "rating_min": self.rating_min,
             "rating_max": self.rating_max,
             "players": self.players,
+            "seated": [s.to_json() for s in self.seated],
             "created": self.created,
         }
 
 
-@dataclass(frozen=True)
-class Event:
-    id: int
-    origin: str
-    kind: str
-    account_id: int | None
-    message: dict[str, Any] | None
-
-
-def _seek(row: Any) -> Seek:
+def _seek(row: Any, seated: Mapping[str, tuple[Sitter, ...]] | None = None) -> Seek:
     return Seek(
         row.id,
         int(row.account_id),
@@ -144,23 +141,23 @@ def _seek(row: Any) -> Seek:
         row.epoch,
         getattr(row, "name", ""),
         row.clock,
+        (seated or {}).get(row.id, ()),
     )
 
 
-def _event(origin: str, kind: str, account_id: int | None, message: Any = None) -> dict[str, Any]:
-    return {"origin": origin, "kind": kind, "account_id": account_id, "message": message}
+def _seeks(conn: sa.Connection, rows: Any, now: float, ttl: float) -> list[Seek]:
+    """Seeks from their rows, each table with its players seated."""
+    found = list(rows)
+    seated = seated_at(conn, [r.id for r in found if int(r.players) > 2], now, ttl)
+    return [_seek(r, seated) for r in found]
 
 
-class SeekStore(ChallengeStore):
+class SeekStore(ChallengeStore, EventStore):
     """All database access of seeks and challenges (synchronous; run off the event loop)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
-
-    def _events(self, conn: sa.Connection, at: float, events: Sequence[dict[str, Any]]) -> None:
-        if events:
-            conn.execute(lobby_events_table.insert(), [{"at": at, **e} for e in events])
 
     @staticmethod
     def _lock_account(conn: sa.Connection, account_id: int) -> None:
@@ -202,7 +199,7 @@ class SeekStore(ChallengeStore):
                 found = conn.execute(
                     self._candidates(seek.game, seek.rated, seek.account_id, now, ttl)
                 )
-                chosen = pick([_seek(r) for r in found])
+                chosen = pick(_seeks(conn, found, now, ttl))
                 if chosen is not None:
                     return chosen
             self._lock_account(conn, seek.account_id)
@@ -216,7 +213,7 @@ class SeekStore(ChallengeStore):
             if hourly is not None:
                 take(conn, [hourly], now)
             conn.execute(seeks_table.insert().values(self._values(seek, now)))
-            self._events(conn, now, [_event(origin, SEEKS, seek.account_id)])
+            self._events(conn, now, [event_of(origin, SEEKS, seek.account_id)])
         return None
 
     @staticmethod
@@ -254,7 +251,7 @@ class SeekStore(ChallengeStore):
             .limit(limit)
         )
         with self.reader.connect() as conn:
-            return [_seek(r) for r in conn.execute(query)]
+            return _seeks(conn, conn.execute(query), now, ttl)
 
     def seek(self, seek_id: str, now: float, ttl: float) -> Seek | None:
         query = self._listed().where(
@@ -263,8 +260,8 @@ class SeekStore(ChallengeStore):
             accounts_table.c.deleted.is_(sa.false()),
         )
         with self.reader.connect() as conn:
-            row = conn.execute(query).one_or_none()
-        return None if row is None else _seek(row)
+            found = _seeks(conn, conn.execute(query), now, ttl)
+        return found[0] if found else None
 
     def _candidates(self, game: str, rated: bool, exclude: int, now: float, ttl: float) -> Any:
         """Live seeks of ``game`` with this ``rated`` flag, not ``exclude``'s, oldest first."""
@@ -282,9 +279,14 @@ class SeekStore(ChallengeStore):
         )
 
     def mine(self, account_id: int, now: float, ttl: float) -> list[Seek]:
-        query = self._listed().where(seeks_table.c.account_id == account_id, self._live(now, ttl))
+        """The account's own live seeks and the live tables where it holds a seat."""
         with self.reader.connect() as conn:
-            return [_seek(r) for r in conn.execute(query.order_by(seeks_table.c.created))]
+            seats = seatstore.seat_ids_of(conn, account_id, now, ttl)
+            query = self._listed().where(
+                sa.or_(seeks_table.c.account_id == account_id, seeks_table.c.id.in_(seats)),
+                self._live(now, ttl),
+            )
+            return _seeks(conn, conn.execute(query.order_by(seeks_table.c.created)), now, ttl)
 
     def take(self, seek_id: str, acceptor: int, now: float, ttl: float, origin: str) -> bool:
         """Delete the live seek for ``acceptor`` (never its owner): True for the one caller
@@ -299,16 +301,18 @@ class SeekStore(ChallengeStore):
             )
             if done.rowcount != 1:
                 return False
-            self._events(conn, now, [_event(origin, SEEKS, None)])
+            self._events(conn, now, [event_of(origin, SEEKS, None)])
         return True
 
     def restore(self, seek: Seek, now: float, origin: str) -> None:
-        """Put back a seek taken for a game that could not be started."""
+        """Put back a seek taken (a table filled) for a game that could not be started."""
         with self.engine.begin() as conn:
             conn.execute(seeks_table.insert().values(self._values(seek, now)))
-            self._events(conn, now, [_event(origin, SEEKS, seek.account_id)])
+            seatstore.insert(conn, seek.id, seek.seated, now, "")
+            self._events(conn, now, [event_of(origin, SEEKS, seek.account_id)])
 
     def cancel(self, seek_id: str, account_id: int, now: float, origin: str) -> bool:
+        """Withdraw the owner's seek (a table: with its seats)."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 seeks_table.delete().where(
@@ -317,12 +321,86 @@ class SeekStore(ChallengeStore):
             )
             if done.rowcount != 1:
                 return False
-            self._events(conn, now, [_event(origin, SEEKS, account_id)])
+            seatstore.delete_of(conn, [seek_id])
+            self._events(conn, now, [event_of(origin, SEEKS, account_id)])
+        return True
+
+    # ----- tables' seats ----------------------------------------------------------------------
+    def sit(
+        self,
+        seek_id: str,
+        sitter: Sitter,
+        now: float,
+        ttl: float,
+        origin: str,
+        epoch: str,
+        most_held: int,
+        hourly: Ceiling | None = None,
+    ) -> tuple[Seek, bool]:
+        """Take a seat at a live table for ``sitter``: (the table with its players, False) while
+        seats stay free, or (the table with every player, True) for the last seat, which takes
+        the table away (of any number of players taking the last seat at once, on any number of
+        processes, exactly one gets True). Under a lock on the table's row, then on the sitter's
+        account (so that no burst passes ``most_held`` seats held at live tables, and
+        ``hourly`` is counted, ``Throttled``, before anything is stored); ``SitRefused``
+        otherwise, changing nothing."""
+        with self.engine.begin() as conn:
+            locked = sa.select(seeks_table.c.id).where(
+                seeks_table.c.id == seek_id, self._live(now, ttl)
+            )
+            if conn.dialect.name == "postgresql":
+                locked = locked.with_for_update()
+            if conn.execute(locked).one_or_none() is None:
+                raise SitRefused("gone")
+            found = _seeks(
+                conn,
+                conn.execute(
+                    self._listed().where(
+                        seeks_table.c.id == seek_id, accounts_table.c.deleted.is_(sa.false())
+                    )
+                ),
+                now,
+                ttl,
+            )
+            if not found:
+                raise SitRefused("gone")
+            table = found[0]
+            if table.account_id == sitter.account_id:
+                raise SitRefused("own")
+            if table.holds(sitter.account_id):
+                raise SitRefused("seated")
+            self._lock_account(conn, sitter.account_id)
+            held = seatstore.held_by(conn, sitter.account_id, self._live_ids(now, ttl), now, ttl)
+            if held >= most_held:
+                raise SitRefused("held", held)
+            if hourly is not None:
+                take(conn, [hourly], now)
+            seated = (*table.seated, sitter)
+            full = len(seated) + 1 >= table.players
+            if full:
+                conn.execute(seeks_table.delete().where(seeks_table.c.id == seek_id))
+                seatstore.delete_of(conn, [seek_id])
+            else:
+                seatstore.leave(conn, seek_id, sitter.account_id)  # a seat gone stale
+                seatstore.insert(conn, seek_id, [sitter], now, epoch)
+            self._events(conn, now, [event_of(origin, SEEKS, sitter.account_id)])
+        return dataclasses.replace(table, seated=seated), full
+
+    def _live_ids(self, now: float, ttl: float) -> Any:
+        return sa.select(seeks_table.c.id).where(self._live(now, ttl))
+
+    def leave(self, seek_id: str, account_id: int, now: float, origin: str) -> bool:
+        """Give up the account's seat at a table (False: it held none there)."""
+        with self.engine.begin() as conn:
+            if not seatstore.leave(conn, seek_id, account_id):
+                return False
+            self._events(conn, now, [event_of(origin, SEEKS, account_id)])
         return True
 
     def claim(self, account_ids: Sequence[int], epoch: str, now: float) -> None:
-        """These accounts have a lobby socket on process ``epoch``: their seeks are its to
-        keep alive (the list itself does not change, so no event)."""
+        """These accounts have a lobby socket on process ``epoch``: their seeks and seats are
+        its to keep alive (the list itself does not change, so no event). Seats in a
+        transaction of their own: a table's lock is never waited for while holding seeks'."""
         ids = list(account_ids)
         with self.engine.begin() as conn:
             for start in range(0, len(ids), 500):
@@ -331,6 +409,8 @@ class SeekStore(ChallengeStore):
                     .where(seeks_table.c.account_id.in_(ids[start : start + 500]))
                     .values(heartbeat=now, epoch=epoch)
                 )
+        with self.engine.begin() as conn:
+            seatstore.claim(conn, ids, epoch, now)
 
     def release(self, account_id: int, epoch: str, now: float) -> None:
         """The account's last lobby socket on ``epoch`` closed: its seeks are nobody's until
@@ -341,26 +421,37 @@ class SeekStore(ChallengeStore):
                 .where(seeks_table.c.account_id == account_id, seeks_table.c.epoch == epoch)
                 .values(epoch="")
             )
-            if done.rowcount:
-                self._events(conn, now, [_event(epoch, SEEKS, account_id)])
+            seats = seatstore.release(conn, account_id, epoch)
+            if done.rowcount or seats:
+                self._events(conn, now, [event_of(epoch, SEEKS, account_id)])
 
     def drop_unclaimed(self, account_id: int, epoch: str, now: float) -> int:
-        """After the grace period: the account's seeks that no process claimed go."""
+        """After the grace period: the account's seeks and seats that no process claimed go
+        (a table with its seats)."""
         with self.engine.begin() as conn:
-            done = conn.execute(
-                seeks_table.delete().where(
-                    seeks_table.c.account_id == account_id, seeks_table.c.epoch.in_(["", epoch])
-                )
-            )
-            if done.rowcount:
-                self._events(conn, now, [_event(epoch, SEEKS, account_id)])
-        return int(done.rowcount)
+            gone = [
+                str(r)
+                for r in conn.execute(
+                    sa.select(seeks_table.c.id).where(
+                        seeks_table.c.account_id == account_id,
+                        seeks_table.c.epoch.in_(["", epoch]),
+                    )
+                ).scalars()
+            ]
+            if gone:
+                conn.execute(seeks_table.delete().where(seeks_table.c.id.in_(gone)))
+                seatstore.delete_of(conn, gone)
+            seats = seatstore.drop_unclaimed(conn, account_id, epoch)
+            if gone or seats:
+                self._events(conn, now, [event_of(epoch, SEEKS, account_id)])
+        return len(gone) + seats
 
     def upkeep(self, now: float, ttl: float, lifetime: float, origin: str) -> int:
         """Delete seeks nobody renewed (a dead process's), old events and long-settled
         challenges; returns the seeks deleted."""
         with self.engine.begin() as conn:
             done = conn.execute(seeks_table.delete().where(seeks_table.c.heartbeat < now - ttl))
+            seats = seatstore.upkeep(conn, sa.select(seeks_table.c.id), now, ttl)
             conn.execute(
                 lobby_events_table.delete().where(lobby_events_table.c.at < now - EVENT_KEEP)
             )
@@ -369,61 +460,6 @@ class SeekStore(ChallengeStore):
                     challenges_table.c.updated < now - lifetime - CHALLENGE_KEEP
                 )
             )
-            if done.rowcount:
-                self._events(conn, now, [_event(origin, SEEKS, None)])
-        return int(done.rowcount)
-
-    # ----- events ---------------------------------------------------------------------------
-    def notify(
-        self, origin: str, notices: Sequence[tuple[int, Mapping[str, Any]]], now: float
-    ) -> None:
-        """Messages for the lobby sockets of accounts, for the other processes to deliver."""
-        with self.engine.begin() as conn:
-            self._events(conn, now, [_event(origin, NOTICE, a, dict(m)) for a, m in notices])
-
-    def started_for(self, account_id: int, since: float) -> list[dict[str, Any]]:
-        """The ``started`` notices sent to ``account_id`` since ``since`` (oldest first) whose
-        game is still being played: what a page that was reloading at the moment missed."""
-        query = (
-            lobby_events_table.select()
-            .where(
-                lobby_events_table.c.kind == NOTICE,
-                lobby_events_table.c.account_id == account_id,
-                lobby_events_table.c.at >= since,
-            )
-            .order_by(lobby_events_table.c.id)
-        )
-        with self.reader.connect() as conn:
-            found = [
-                dict(r.message)
-                for r in conn.execute(query)
-                if isinstance(r.message, dict) and r.message.get("type") == "started"
-            ]
-            ids = sorted({str(m.get("game")) for m in found})
-            running = set(
-                conn.execute(
-                    sa.select(games_table.c.id).where(
-                        games_table.c.id.in_(ids), games_table.c.status != FINISHED
-                    )
-                ).scalars()
-            )
-        seen: set[str] = set()
-        out = []
-        for message in found:
-            game = str(message.get("game"))
-            if game in running and game not in seen:
-                seen.add(game)
-                out.append(message)
-        return out
-
-    def events_since(self, since: float) -> list[Event]:
-        query = (
-            lobby_events_table.select()
-            .where(lobby_events_table.c.at >= since)
-            .order_by(lobby_events_table.c.id)
-        )
-        with self.reader.connect() as conn:
-            return [
-                Event(int(r.id), r.origin, r.kind, r.account_id, r.message)
-                for r in conn.execute(query)
-            ]
+            if done.rowcount or seats:
+                self._events(conn, now, [event_of(origin, SEEKS, None)])
+        return int(done.rowcount) + seats

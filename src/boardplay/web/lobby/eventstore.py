@@ -1,0 +1,112 @@
+"""Lobby events (migration 0007): how the other server processes learn of a change in the
+lobby. Each change writes one (in the same transaction where it matters: the list of seeks), and
+every process with lobby sockets reads the newest ones every second (``sockets.py``); a message
+for one account's sockets (a challenge, a game started) is one too, and a player's new socket
+reads the games started for it lately from them (``started_for``). Events are kept a minute."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from boardplay.web.tables import FINISHED, games_table, metadata
+
+SEEKS = "seeks"
+"""Event kind: the list of seeks changed (``account_id``: whose seeks)."""
+NOTICE = "notice"
+"""Event kind: a message for the lobby sockets of one account (``message``)."""
+EVENT_KEEP = 60.0
+"""Seconds a lobby event is kept (every process reads the last few seconds' every second)."""
+
+lobby_events_table = sa.Table(
+    "lobby_events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.Float, nullable=False, index=True),
+    sa.Column("origin", sa.String(16), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("account_id", sa.Integer, nullable=True),
+    sa.Column("message", sa.JSON, nullable=True),
+)
+
+
+@dataclass(frozen=True)
+class Event:
+    id: int
+    origin: str
+    kind: str
+    account_id: int | None
+    message: dict[str, Any] | None
+
+
+def event_of(origin: str, kind: str, account_id: int | None, message: Any = None) -> dict[str, Any]:
+    return {"origin": origin, "kind": kind, "account_id": account_id, "message": message}
+
+
+class EventStore:
+    """Writing and reading the lobby's events (part of ``SeekStore``)."""
+
+    engine: Engine
+    reader: Engine
+
+    def _events(self, conn: sa.Connection, at: float, events: Sequence[dict[str, Any]]) -> None:
+        if events:
+            conn.execute(lobby_events_table.insert(), [{"at": at, **e} for e in events])
+
+    def notify(
+        self, origin: str, notices: Sequence[tuple[int, Mapping[str, Any]]], now: float
+    ) -> None:
+        """Messages for the lobby sockets of accounts, for the other processes to deliver."""
+        with self.engine.begin() as conn:
+            self._events(conn, now, [event_of(origin, NOTICE, a, dict(m)) for a, m in notices])
+
+    def started_for(self, account_id: int, since: float) -> list[dict[str, Any]]:
+        """The ``started`` notices sent to ``account_id`` since ``since`` (oldest first) whose
+        game is still being played: what a page that was reloading at the moment missed."""
+        query = (
+            lobby_events_table.select()
+            .where(
+                lobby_events_table.c.kind == NOTICE,
+                lobby_events_table.c.account_id == account_id,
+                lobby_events_table.c.at >= since,
+            )
+            .order_by(lobby_events_table.c.id)
+        )
+        with self.reader.connect() as conn:
+            found = [
+                dict(r.message)
+                for r in conn.execute(query)
+                if isinstance(r.message, dict) and r.message.get("type") == "started"
+            ]
+            ids = sorted({str(m.get("game")) for m in found})
+            running = set(
+                conn.execute(
+                    sa.select(games_table.c.id).where(
+                        games_table.c.id.in_(ids), games_table.c.status != FINISHED
+                    )
+                ).scalars()
+            )
+        seen: set[str] = set()
+        out = []
+        for message in found:
+            game = str(message.get("game"))
+            if game in running and game not in seen:
+                seen.add(game)
+                out.append(message)
+        return out
+
+    def events_since(self, since: float) -> list[Event]:
+        query = (
+            lobby_events_table.select()
+            .where(lobby_events_table.c.at >= since)
+            .order_by(lobby_events_table.c.id)
+        )
+        with self.reader.connect() as conn:
+            return [
+                Event(int(r.id), r.origin, r.kind, r.account_id, r.message)
+                for r in conn.execute(query)
+            ]
