@@ -521,6 +521,71 @@ def test_a_quick_game_pairs_two_players_on_two_server_processes(
         second.close()
 
 
+@pytest.mark.parametrize("where", ["sqlite", "two processes"])
+def test_a_table_of_three_fills_up_from_the_lobby_and_each_plays_a_turn(
+    browser: Any, request: pytest.FixtureRequest, where: str
+) -> None:
+    """Ana (desktop) opens a Passtally table for three from the lobby's own menus; Bo (a phone,
+    in Japanese) sees it live and takes a seat; Cy takes the last one while Bo's page is
+    reloading: the game starts for all three at once, Bo's page finds it once loaded, and each
+    plays a turn. On one process (SQLite), and with the players on two server processes over
+    PostgreSQL and Redis."""
+    if where == "sqlite":
+        bases = [request.getfixturevalue("site")]
+    else:
+        cluster = request.getfixturevalue("two_processes")
+        bases = [base.replace("127.0.0.1", "localhost") for base in cluster.base]
+    ana, bo, cy = Player(bases[0], "Ana"), Player(bases[-1], "Bo"), Player(bases[0], "Cy")
+    desk = Visit(browser, bases[0], ana)
+    phone = Visit(browser, bases[-1], bo, phone=True, lang="ja")
+    third = Visit(browser, bases[0], cy)
+    label = "" if where == "sqlite" else "-two-processes"
+    try:
+        lobby = desk.open()
+        lobby.wait_for_selector("#seek-game")
+        lobby.select_option("#seek-game", "passtally")
+        lobby.wait_for_selector("#seek-players:visible")
+        lobby.select_option("#seek-players", "3")
+        assert lobby.inner_text("#post-seek") == "Open a table"
+        lobby.click("#post-seek")
+        lobby.wait_for_selector("#note:not([hidden])")
+        assert "table for 3 is open" in lobby.inner_text("#note")
+        tid = lobby.wait_for_selector("#seek-list tr.mine[data-table='3']").get_attribute(
+            "data-seek"
+        )
+        row = f"#seek-list tr[data-seek='{tid}']"
+        desk.shot(f"table-open-desktop{label}")
+        bo_page = phone.open()
+        bo_page.wait_for_selector(f"{row} .sit-table", timeout=LIVE)
+        bo_page.locator(f"{row} .sit-table").tap()
+        bo_page.wait_for_selector(f"{row}.mine .leave-table")
+        assert "席に着きました" in bo_page.inner_text("#note")
+        phone.shot(f"table-seated-phone-ja{label}")
+        lobby.wait_for_function(  # Ana sees who sat down, live
+            "([row, name]) => document.querySelector(row)?.textContent.includes(name)",
+            arg=[row, bo.name],
+            timeout=LIVE,
+        )
+        cy_page = third.open()
+        cy_page.wait_for_selector(f"{row} .sit-table", timeout=LIVE)
+        assert "1 seat free" in cy_page.inner_text(row)
+        reloading = Reloading(bo_page)  # Bo reloads just as the table fills
+        cy_page.click(f"{row} .sit-table")
+        gid = at_game(cy_page)
+        assert at_game(lobby) == gid
+        reloading.done()
+        assert at_game(bo_page, timeout=LIVE * 3) == gid, "the reloaded page missed its game"
+        for page in (lobby, bo_page, cy_page):
+            page.wait_for_function(
+                "() => document.querySelectorAll('#seats a.player-link').length === 3"
+            )
+        play_turns((lobby, bo_page, cy_page), turns=1)
+        third.shot(f"table-played-desktop{label}")
+    finally:
+        for visit in (desk, phone, third):
+            visit.close()
+
+
 def test_the_lobby_comes_back_by_itself_after_the_connection_drops(
     browser: Any, tmp_path: Path
 ) -> None:

@@ -266,7 +266,7 @@ export async function lobbyPage(main) {
   // Finding an opponent plays what the form chooses; its own menus of game and clock and its
   // Rated box are the form's, mirrored, so it can be used without scrolling to the form.
   const finding = seekPanel(me, { game: () => gameSelect.value, options, rated: () => ratedBox.checked, clock: timing.value, pool,
-    controls: { game: gameSelect, clock: timing.select, rated: ratedBox } }, games);
+    controls: { game: gameSelect, clock: timing.select, rated: ratedBox, count: countBox } }, games);
   const mine = h("div", { class: "panel", id: "my-games" }, h("h2", {}, t("lobby.mine")));
   const open = h("div", { class: "panel", id: "open-games" }, h("h2", {}, t("lobby.open")));
   const recent = h("div", { class: "panel", id: "recent-games" }, h("h2", {}, t("lobby.recent")));

@@ -1,8 +1,11 @@
 // Finding an opponent, in the lobby: the open seeks (live, from lobbylive.js), posting one for
 // the game and options chosen in the new-game form, Quick game (the closest fitting seek, else
-// one posted), and challenges to a player by name, sent and received. The panel's game, clock and
-// Rated box are the form's own, mirrored here, so a phone need not scroll to the form; what
-// failed is said under the button or form that asked, what worked in the calm note.
+// one posted), and challenges to a player by name, sent and received. A game for three or four
+// is a table: it is opened instead of a seek, listed with who sits at it, others take its seats
+// and it starts when every seat is taken (as Board Game Arena's tables). The panel's game,
+// player count, clock and Rated box are the form's own, mirrored here, so a phone need not scroll
+// to the form; what failed is said under the button or form that asked, what worked in the calm
+// note.
 import { h, clear } from "../dom.js";
 import { api, showError, showNote, errorLine } from "../api.js";
 import { t, gameTitle, clockWords } from "../text.js";
@@ -43,6 +46,35 @@ function mirror(source, attrs) {
   return copy;
 }
 
+// The form's player count (redrawn with each game), mirrored: hidden for games of two only.
+function countMirror(controls, changed) {
+  const copy = h("select", { id: "seek-players" });
+  const label = h("label", {}, `${t("lobby.playerCount")} `, copy);
+  const source = () => controls.count.querySelector("[data-option=players]");
+  const sync = () => {
+    const from = source();
+    label.hidden = !from;
+    if (from) {
+      clear(copy).append(...[...from.options].map((o) => h("option", { value: o.value }, o.textContent)));
+      copy.value = from.value;
+    }
+    changed();
+  };
+  copy.addEventListener("change", () => {
+    const from = source();
+    if (from) { from.value = copy.value; from.dispatchEvent(new Event("change", { bubbles: true })); }
+  });
+  controls.count.addEventListener("change", sync);
+  controls.game.addEventListener("change", sync); // after the form redrew its count for the game
+  return { label, sync, seats: () => Number(source()?.value ?? 2) };
+}
+
+// A table's seats in words: who sits besides its owner is in the "who" column; here what is free.
+const freeSeats = (s) => {
+  const free = s.players - 1 - (s.seated || []).length;
+  return free === 1 ? t("seek.freeOne") : t("seek.freeMany", { n: free });
+};
+
 export function seekPanel(me, chosen, catalogue) {
   const panel = h("div", { class: "panel", id: "seeks-panel" }, h("h2", {}, t("seek.title")));
   const list = h("div", { id: "seek-list" });
@@ -53,15 +85,39 @@ export function seekPanel(me, chosen, catalogue) {
   });
   function draw() {
     const open = seeks();
-    clear(list).append(open.length ? h("table", { class: "list seeks" }, open.map((s) => h("tr", { "data-seek": s.id },
-      h("td", { class: "what nowrap" }, gameTitle(s.game, s.game), unusual(catalogue, s)),
-      h("td", { class: "who nowrap" }, playerLink(s.player), " ", h("span", { class: "rating" }, s.rating)),
-      h("td", { class: "state muted" }, terms(s)),
-      h("td", { class: "act" }, !me ? "" : s.player === me.name
-        ? h("button", { class: "cancel-seek", onclick: () => api(`/api/seeks/${s.id}`, { method: "DELETE" }).catch((e) => showError(e.message)) }, t("seek.cancel"))
-        : h("button", { class: "primary accept-seek", onclick: async () => {
-          try { const started = await api(`/api/seeks/${s.id}/accept`, { method: "POST", body: {} }); await goToGame(started.id, started.token); } catch (e) { showError(e.message); }
-        } }, t("seek.accept")))))) : h("p", { class: "muted", id: "no-seeks" }, t(lobbyLive() ? "seek.none" : "seek.connecting")));
+    clear(list).append(open.length ? h("table", { class: "list seeks" }, open.map((s) => {
+      const seated = s.seated || [];
+      const table = s.players > 2;
+      const mine = me && (s.player === me.name || seated.some((p) => p.player === me.name));
+      return h("tr", { "data-seek": s.id, "data-table": table ? String(s.players) : null, class: mine ? "mine" : null },
+        h("td", { class: "what nowrap" }, gameTitle(s.game, s.game), unusual(catalogue, s), table ? h("span", { class: "tag seats-tag" }, t("lobby.players", { n: s.players })) : ""),
+        h("td", { class: "who" }, [{ player: s.player, rating: s.rating }, ...seated].flatMap((p, i) => [i ? ", " : "", h("span", { class: "nowrap" }, playerLink(p.player), " ", h("span", { class: "rating" }, p.rating))])),
+        h("td", { class: "state muted" }, terms(s), table ? ` · ${freeSeats(s)}` : ""),
+        h("td", { class: "act" }, action(s, table, seated)));
+    })) : h("p", { class: "muted", id: "no-seeks" }, t(lobbyLive() ? "seek.none" : "seek.connecting")));
+  }
+  // What this player can do with a seek: cancel their own, leave a table they sit at, else play it
+  // (two players) or take a seat (a table; the last one starts the game for everyone).
+  function action(s, table, seated) {
+    if (!me) return "";
+    if (s.player === me.name) {
+      return h("button", { class: "cancel-seek", onclick: () => api(`/api/seeks/${s.id}`, { method: "DELETE" }).catch((e) => showError(e.message)) }, t("seek.cancel"));
+    }
+    if (seated.some((p) => p.player === me.name)) {
+      return h("button", { class: "leave-table", onclick: () => api(`/api/seeks/${s.id}/sit`, { method: "DELETE" }).catch((e) => showError(e.message)) }, t("seek.leave"));
+    }
+    if (table) {
+      return h("button", { class: "primary sit-table", onclick: async () => {
+        try {
+          const answer = await api(`/api/seeks/${s.id}/sit`, { method: "POST", body: {} });
+          if (answer.started) await goToGame(answer.started.id, answer.started.token);
+          else showNote(t("seek.seated", { name: s.player }));
+        } catch (e) { showError(e.message); }
+      } }, t("seek.sit"));
+    }
+    return h("button", { class: "primary accept-seek", onclick: async () => {
+      try { const started = await api(`/api/seeks/${s.id}/accept`, { method: "POST", body: {} }); await goToGame(started.id, started.token); } catch (e) { showError(e.message); }
+    } }, t("seek.accept"));
   }
   // The challenges this player sent and are waiting on (those received are in the bar under
   // the header, on every page: lobbylive.js).
@@ -80,10 +136,22 @@ export function seekPanel(me, chosen, catalogue) {
   const ranged = h("input", { type: "checkbox", id: "seek-ranged" });
   // What Quick game and a seek play: the form's game, clock and Rated box, mirrored here.
   const controls = chosen.controls;
+  // A game of three or four opens a table: the post button and the note say so.
+  const note = h("p", { class: "muted small seek-note" });
+  const post = h("button", { id: "post-seek" });
+  const retitle = () => {
+    const table = count ? count.seats() > 2 : false;
+    post.textContent = t(table ? "seek.postTable" : "seek.post");
+    note.textContent = t(table ? "seek.tableNote" : "seek.note");
+  };
+  const count = controls?.count ? countMirror(controls, retitle) : null;
   const choice = controls ? h("p", { class: "seek-choice" },
     h("label", {}, `${t("lobby.game")} `, mirror(controls.game, { id: "seek-game" })), " ",
+    count ? [count.label, " "] : "",
     h("label", {}, `${t("clock.label")} `, mirror(controls.clock, { id: "seek-clock" })), " ",
     h("label", { title: t("lobby.ratedTitle") }, mirror(controls.rated, { id: "seek-rated" }), ` ${t("seek.ratedLabel")}`)) : "";
+  if (count) count.sync();
+  retitle();
   const seekError = errorLine("seek-error");
   const challengeError = errorLine("challenge-error");
   const seekBody = async () => {
@@ -95,19 +163,23 @@ export function seekPanel(me, chosen, catalogue) {
     }
     return body;
   };
-  const post = h("button", { id: "post-seek", onclick: async () => {
+  // What a seek or table posted (or sat at, by Quick game) means for the player, calmly.
+  const waiting = (seek) => {
+    if (seek.player !== me.name) showNote(t("seek.seated", { name: seek.player }));
+    else showNote(seek.players > 2 ? t("seek.tableOpen", { n: seek.players }) : t("seek.posted"));
+  };
+  post.addEventListener("click", async () => {
     seekError.clear();
     try {
-      await api("/api/seeks", { method: "POST", body: await seekBody() });
-      showNote(t("seek.posted"));
+      waiting((await api("/api/seeks", { method: "POST", body: await seekBody() })).seek);
     } catch (e) { seekError.show(e.message); }
-  } }, t("seek.post"));
+  });
   const quick = h("button", { class: "primary", id: "quick-game", onclick: async () => {
     seekError.clear();
     try {
       const answer = await api("/api/seeks/quick", { method: "POST", body: await seekBody() });
       if (answer.started) await goToGame(answer.started.id, answer.started.token);
-      else showNote(t("seek.posted"));
+      else waiting(answer.seek);
     } catch (e) { seekError.show(e.message); }
   } }, t("seek.quick"));
   const who = h("input", { id: "challenge-name", maxlength: 20, placeholder: t("challenge.placeholder"), "aria-label": t("challenge.name") });
@@ -127,7 +199,7 @@ export function seekPanel(me, chosen, catalogue) {
     h("p", { class: "seek-buttons" }, quick, " ", post, " ", h("label", { title: t("seek.rangeTitle", { n: RANGE }) }, ranged, t("seek.rangeLabel", { n: RANGE }))),
     seekError.element,
     list,
-    h("p", { class: "muted small seek-note" }, t("seek.note")),
+    note,
     h("h3", {}, t("challenge.title")), send, challengeError.element, incoming);
   return { element: panel, stop };
 }
