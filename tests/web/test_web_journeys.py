@@ -24,7 +24,10 @@ from typing import Any
 import httpx
 import pytest
 from accountcalls import RAPID
+from aiosmtpd.controller import Controller
 from browsing import check_server_logs, click_a_move, free_port, serve, status
+from pushservice import Device, PushService, push_service
+from test_web_mail import Inbox, link_in, text_of
 
 from boardplay.web.accounts.service import COOKIE
 
@@ -48,13 +51,39 @@ _names = itertools.count(1)
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One ``boardplay serve`` (SQLite) for every journey here, with a short abandonment wait;
-    reached as ``localhost`` (passkeys and cookies as a person's browser sees the site)."""
+def post() -> Iterator[tuple[Inbox, PushService, int]]:
+    """A mail server (aiosmtpd) and a push service on loopback, for the site's notifications:
+    the inbox, the push service and the mail server's port."""
+    inbox = Inbox()
+    smtp = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    smtp.start()
+    pushes = push_service()
+    try:
+        yield inbox, next(pushes), smtp.port
+    finally:
+        next(pushes, None)
+        smtp.stop()
+
+
+@pytest.fixture(scope="module")
+def site(
+    tmp_path_factory: pytest.TempPathFactory, post: tuple[Inbox, PushService, int]
+) -> Iterator[str]:
+    """One ``boardplay serve`` (SQLite) for every journey here, with a short abandonment wait,
+    mailing and pushing to ``post``; reached as ``localhost`` (passkeys and cookies as a
+    person's browser sees the site)."""
     port = free_port()
-    env = {"BOARDPLAY_WEB_ABANDON_AFTER": str(ABANDON_AFTER), **QUIET}
+    base = f"http://localhost:{port}"
+    env = {
+        "BOARDPLAY_WEB_ABANDON_AFTER": str(ABANDON_AFTER),
+        "BOARDPLAY_WEB_SMTP_URL": f"smtp://127.0.0.1:{post[2]}",
+        "BOARDPLAY_WEB_MAIL_FROM": "boardplay@example.org",
+        "BOARDPLAY_WEB_ORIGIN": base,
+        "BOARDPLAY_WEB_PUSH_SERVICES": post[1].origin,
+        **QUIET,
+    }
     process = serve(tmp_path_factory.mktemp("journeys") / "web.sqlite3", port, env)
-    yield f"http://localhost:{port}"
+    yield base
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=30)
     check_server_logs()
@@ -474,6 +503,65 @@ def test_a_guest_plays_at_once_then_watches_signs_up_and_is_found(visits: Any, s
     sent = kenji.api.post("/api/challenges", json={"to": name, "game": "proteus"})
     assert sent.status_code == 201, sent.text
     page.wait_for_selector("#challenge-bar .challenge", timeout=LIVE)
+
+
+def test_a_correspondence_turn_reaches_a_player_away_by_mail_and_push_and_the_link_plays_it(
+    visits: Any, site: str, post: tuple[Inbox, PushService, int]
+) -> None:
+    """Yui (desktop) challenges Sho to Proteus at a day a move from the lobby. Sho's phone reads
+    Japanese, has push turned on (a device of the loopback push service) and a confirmed
+    address: the challenge is pushed to it, in Japanese, and Sho accepts it on the phone page,
+    then goes away. When the turn passes to Sho, the "your turn" comes by e-mail and by push,
+    in Japanese; Sho opens the mail's link on the phone, cold, and plays the turn, which Yui's
+    page shows at once."""
+    inbox, pushes, _ = post
+    yui, sho = Player(site, "Yui"), Player(site, "Sho")
+    address = f"{sho.name.lower()}@example.org"
+    assert sho.api.put("/api/account/email", json={"address": address}).status_code == 200
+    assert sho.api.get(link_in(inbox.wait(address, 1)[0])).status_code == 200  # confirmed
+    device = Device(pushes.origin, f"phone-of-{sho.name}")
+    assert sho.api.put("/api/push", json=device.subscription()).status_code == 200
+    far = visits(sho, phone=True, lang="ja")
+    far.open("#/ratings").wait_for_selector("#main .panel")
+    deadline = time.monotonic() + 10  # the page kept its language on the account
+    while sho.api.get("/api/account/me").json()["account"]["language"] != "ja":
+        assert time.monotonic() < deadline, "the phone's language never reached the account"
+        time.sleep(0.1)
+    lobby = visits(yui).open()
+    lobby.wait_for_selector("#seek-game")
+    lobby.select_option("#seek-game", "proteus")
+    lobby.select_option("#seek-clock", "d:1")
+    lobby.fill("#challenge-name", sho.name)
+    lobby.click("#challenge-form button[type=submit]")
+    pushed = device.read(pushes.wait(device.path, 1)[0])
+    assert pushed["kind"] == "challenge" and pushed["lang"] == "ja", pushed
+    assert yui.name in pushed["title"] and "プロテウス" in pushed["body"], pushed
+    far.page.locator("#challenge-bar .accept-challenge").tap()
+    gid = at_game(far.page)
+    assert at_game(lobby) == gid
+    if status(far.page).get("yours") == "1":  # Sho sits first: a turn before going away
+        play_turns((far.page,), turns=1)
+    far.page.close()  # Sho goes away: no page of the site open
+    lobby.wait_for_function(
+        "() => document.querySelectorAll('#seats li[data-here=\"true\"]').length === 1"
+    )
+    play_turns((lobby,), turns=1)
+    mail = inbox.wait(address, 2)[1]
+    assert "手番" in str(mail["Subject"]), mail["Subject"]
+    link = re.search(rf"https?://\S+/#/game/{gid}", text_of(mail))
+    assert link is not None, text_of(mail)
+    turns = [m for m in map(device.read, pushes.wait(device.path, 2)) if m["kind"] == "turn"]
+    assert turns and turns[0]["title"] == "あなたの手番です" and turns[0]["game"] == gid
+    back = far.tab()
+    back.goto(link.group(0))
+    back.wait_for_selector("#status[data-your-turn='1']")
+    far.page = back
+    far.shot("correspondence-from-mail-phone-ja")
+    before = status(lobby)["ply"]
+    play_turns((back,), turns=1)
+    lobby.wait_for_function(
+        "ply => document.querySelector('#status').dataset.ply !== ply", arg=before, timeout=LIVE
+    )
 
 
 @pytest.fixture(scope="module")
