@@ -27,6 +27,7 @@ from accountcalls import RAPID
 from aiosmtpd.controller import Controller
 from browsing import check_server_logs, click_a_move, free_port, serve, status
 from pushservice import Device, PushService, push_service
+from test_web_a11y import violations
 from test_web_mail import Inbox, link_in, text_of
 
 from boardplay.web.accounts.service import COOKIE
@@ -649,6 +650,8 @@ def test_a_table_of_three_fills_up_from_the_lobby_and_each_plays_a_turn(
         bo_page.wait_for_selector(f"{row}.mine .leave-table")
         assert "席に着きました" in bo_page.inner_text("#note")
         phone.shot(f"table-seated-phone-ja{label}")
+        if where == "sqlite":  # the lobby's tables, as axe-core sees them (test_web_a11y.py)
+            assert violations(bo_page, "lobby with a table, phone, Japanese") == []
         lobby.wait_for_function(  # Ana sees who sat down, live
             "([row, name]) => document.querySelector(row)?.textContent.includes(name)",
             arg=[row, bo.name],

@@ -110,6 +110,7 @@ export const EN = {
   "seek.cancel": "Cancel",
   "seek.signIn": " to post a seek, play one or challenge a player.",
   "seek.postTable": "Open a table",
+  "seek.tableHint": " To play with 3 or 4, choose the number of players above: you open a table instead.",
   "seek.tableNote": "A game for 3 or 4 players is played at a table: open one, or take a seat at a table above. The game starts as soon as every seat is taken. Quick game takes a seat at the fullest table of this game and clock, or opens one. Your seat lasts while you have this site open.",
   "seek.tableOpen": "Your table for {n} is open: the game starts as soon as every seat is taken.",
   "seek.seated": "You have a seat at {name}'s table: the game starts as soon as every seat is taken.",

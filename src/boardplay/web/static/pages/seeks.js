@@ -142,7 +142,9 @@ export function seekPanel(me, chosen, catalogue) {
   const retitle = () => {
     const table = count ? count.seats() > 2 : false;
     post.textContent = t(table ? "seek.postTable" : "seek.post");
-    note.textContent = t(table ? "seek.tableNote" : "seek.note");
+    // A game that can be played by 3 or 4 says how to open a table for them.
+    const more = !table && count && !count.label.hidden ? t("seek.tableHint") : "";
+    note.textContent = t(table ? "seek.tableNote" : "seek.note") + more;
   };
   const count = controls?.count ? countMirror(controls, retitle) : null;
   const choice = controls ? h("p", { class: "seek-choice" },
