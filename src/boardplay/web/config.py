@@ -137,7 +137,8 @@ class Limits:
     """Seeks (and quick-game asks) one account may post per hour."""
     seats_per_account: int = 3
     """Seats one account may hold at once at other players' open tables (seeks for three or four
-    players, ``lobby/tables.py``); one more is refused (429) until one is left or its game starts."""
+    players, ``lobby/tables.py``); one more is refused (429) until one is left or its game
+    starts."""
     seats_per_hour: int = 30
     """Seats one account may take at open tables per hour (counted before each is stored): every
     seat taken or left is a new list for every lobby page."""
