@@ -11,17 +11,26 @@ import math
 import pickle
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 from boardplay.core.errors import BoardplayError, IllegalActionError, NotationError
 from boardplay.core.game import Game, State, sample_chance
+from boardplay.core.kernel import Kernel, random_playouts
 from boardplay.core.records import Record
 from option_sets import OPTION_SETS
 from support import random_record
 
 CASES = [pytest.param(game, id=name) for name, game in OPTION_SETS.items()]
+KERNEL_CASES = [
+    pytest.param(game, id=name)
+    for name, game in OPTION_SETS.items()
+    if game.new_initial_state().kernel is not None
+]
+"""The option sets of the games that run on a compiled kernel (a pure-Python game, such as the
+toy fifth game, has none: ``State.kernel`` is None)."""
 PREFIX = 60
 """Actions played before a position is cloned, exported or tested (mid-game, not the start)."""
 
@@ -289,3 +298,32 @@ def test_the_result_is_winners_and_an_end_code(game: Game) -> None:
         code = state.end_code()
         assert code is not None and END_CODE.fullmatch(code), code
         assert state.result_text().startswith("draw") == (not won)
+
+
+OWN_COPY = re.compile(
+    r"^\s*(cdef\s+Kernel\s+copy\s*\(|cdef\s+void\s+copy_from\s*\(|def\s+(save|restore)\s*\()",
+    re.M,
+)
+
+
+@pytest.mark.parametrize("game", KERNEL_CASES)
+def test_copy_assign_and_pickling_are_written_once_over_the_position_struct(game: Game) -> None:
+    """Every kernel keeps its whole position, options included, in one struct that
+    ``core/kernel.pyx`` copies (``copy``, ``copy_from``) and pickles (``save``/``restore``) as
+    one block, with the game's ``copy_rest``/``save_rest``/``restore_rest`` for what lies
+    outside it; no kernel writes those four itself. A clone, a kernel assigned from it and an
+    unpickled one hold the same position bytes and play the same random games."""
+    kernel = _midgame(game, seed=53).kernel
+    assert kernel is not None
+    cls = type(kernel)
+    assert cls.save is Kernel.save and cls.restore is Kernel.restore
+    folder = Path(sys.modules[cls.__module__].__file__ or "").parent
+    for path in [folder / "kernel.pyx", *sorted(folder.glob("*.pxi"))]:
+        assert not OWN_COPY.search(path.read_text("utf-8")), path
+    assigned = game.new_initial_state().kernel
+    assert assigned is not None
+    assigned.assign(kernel)
+    expected = random_playouts(kernel, 12, 7)
+    for twin in (kernel.clone(), assigned, pickle.loads(pickle.dumps(kernel))):
+        assert twin.save()[0] == kernel.save()[0]
+        assert random_playouts(twin, 12, 7) == expected

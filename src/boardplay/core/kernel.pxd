@@ -79,6 +79,12 @@ cdef class Kernel:
     """Bytes in the compact observation (0 when the kernel writes none): the tensor's
     information packed into small integers, for batched learners whose memory bandwidth the
     float tensor would eat (the game documents how to expand it)."""
+    cdef Py_ssize_t position_offset
+    """Where the game's position struct lies in the kernel object, in bytes from its start:
+    the whole position, options included, which ``copy``, ``copy_from``, ``save`` and
+    ``restore`` (written once, here) move as one block (``set_sizes`` sets it)."""
+    cdef Py_ssize_t position_size
+    """The position struct's size in bytes (0 before ``set_sizes``)."""
 
     cdef int to_move(self) noexcept
     """The seat to act, -1 (CHANCE) at a chance node, -4 (TERMINAL) at the end."""
@@ -101,14 +107,25 @@ cdef class Kernel:
     """Apply a legal action or chance outcome without checking it."""
     cdef void returns_into(self, double* out) noexcept
     """Per seat: 1 win, 0 loss, shared results split 1; all 0 while the game runs."""
+    cdef void set_sizes(self, int num_players, int action_space, int chance_space,
+                        int observation_size, int feature_size, int compact_size,
+                        const void* position, size_t position_size) noexcept
+    """The one place a kernel's constructor sets its sizes and declares its position struct
+    (``&self.s``, ``sizeof(Position)``: the whole position with the game's options in it)."""
     cdef Kernel copy(self)
-    """An independent kernel equal to this one. A game makes it from a bare
-    ``XKernel.__new__(XKernel)`` (the constructor, ``__init__``, does not run) and
-    ``copy_sizes`` then its fields."""
+    """An independent kernel equal to this one (written once, here): a bare instance of the
+    kernel's class (its ``__init__`` does not run), the sizes, the position struct as one
+    block, then ``copy_rest``."""
     cdef void copy_sizes(self, Kernel other) noexcept
-    """Take ``other``'s sizes (players, action, chance, observation, feature and compact)."""
+    """Take ``other``'s sizes (players, action, chance, observation, feature and compact) and
+    where its position struct lies."""
     cdef void copy_from(self, Kernel other) noexcept
-    """Become equal to ``other`` (same game and options) without allocating."""
+    """Become equal to ``other`` (same game and options) without allocating: the position
+    struct as one block, then ``copy_rest``."""
+    cdef void copy_rest(self, Kernel source, bint fresh) noexcept
+    """A game's hook for what lies outside its position struct (none by default; Proteus's
+    set of positions met, Montana's dealt board and component tables): copy it from
+    ``source``; ``fresh`` when this kernel is a bare new one (``copy``)."""
     cdef void observe_into(self, int player, float* out) noexcept
     """Write the observation tensor from ``player``'s view (``observation_size`` floats)."""
     cdef void features_into(self, double* out) noexcept

@@ -9,9 +9,19 @@ random generator is ``rng_next`` from ``kernel.pxd`` (SplitMix64).
 
 from operator import index
 
+from cpython.object cimport PyObject, PyTypeObject
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 from boardplay.core.errors import IllegalActionError
+
+cdef tuple _NO_ARGUMENTS = ()
+
+
+cdef inline char* _position(Kernel k) noexcept:
+    """The start of ``k``'s position struct (``set_sizes``)."""
+    return <char*><PyObject*>k + k.position_offset
+
 
 cdef class Kernel:
     """Base of every game kernel. The rules methods (``to_move``, ``legal_into``, ``apply`` …)
@@ -42,10 +52,35 @@ cdef class Kernel:
         for i in range(self.num_players):
             out[i] = 0.0
 
+    cdef void set_sizes(self, int num_players, int action_space, int chance_space,
+                        int observation_size, int feature_size, int compact_size,
+                        const void* position, size_t position_size) noexcept:
+        self.num_players = num_players
+        self.action_space = action_space
+        self.chance_space = chance_space
+        self.observation_size = observation_size
+        self.feature_size = feature_size
+        self.compact_size = compact_size
+        self.position_offset = <const char*>position - <char*><PyObject*>self
+        self.position_size = position_size
+
     cdef Kernel copy(self):
-        raise NotImplementedError(f"{type(self).__name__} does not implement copy()")
+        if self.position_size == 0:
+            raise NotImplementedError(f"{type(self).__name__} declares no position struct "
+                                      "(set_sizes in its constructor)")
+        cdef type cls = type(self)
+        cdef Kernel other = <Kernel>(<PyTypeObject*>cls).tp_new(cls, <PyObject*>_NO_ARGUMENTS,
+                                                                NULL)
+        other.copy_sizes(self)
+        memcpy(_position(other), _position(self), self.position_size)
+        other.copy_rest(self, True)
+        return other
 
     cdef void copy_from(self, Kernel other) noexcept:
+        memcpy(_position(self), _position(other), self.position_size)
+        self.copy_rest(other, False)
+
+    cdef void copy_rest(self, Kernel source, bint fresh) noexcept:
         pass
 
     cdef void copy_sizes(self, Kernel other) noexcept:
@@ -55,6 +90,8 @@ cdef class Kernel:
         self.observation_size = other.observation_size
         self.feature_size = other.feature_size
         self.compact_size = other.compact_size
+        self.position_offset = other.position_offset
+        self.position_size = other.position_size
 
     cdef void observe_into(self, int player, float* out) noexcept:
         cdef int i
@@ -92,20 +129,34 @@ cdef class Kernel:
 
     def __reduce__(self):
         """Pickling (``pickle``, ``copy.deepcopy``, process pools): the class, the sizes every
-        kernel has and the game's own fields (``save``), which ``restore`` writes back into a
-        fresh instance. The fields travel as this build's C layout, so a pickle is for the same
-        installed boardplay; the position JSON is the portable form."""
+        kernel has (where its position struct lies among them) and its fields (``save``),
+        which ``restore`` writes back into a fresh instance. The fields travel as this build's
+        C layout, so a pickle is for the same installed boardplay; the position JSON is the
+        portable form."""
         sizes = (self.num_players, self.action_space, self.chance_space, self.observation_size,
-                 self.feature_size, self.compact_size)
+                 self.feature_size, self.compact_size, self.position_offset, self.position_size)
         return (restore_kernel, (type(self), sizes, self.save()))
 
     def save(self) -> tuple:
-        """The game's fields as plain values (bytes of its C structs, ints) for pickling."""
-        raise NotImplementedError(f"{type(self).__name__} does not implement save()")
+        """The position struct as bytes (options included) and what lies outside it
+        (``save_rest``), for pickling (written once, here)."""
+        if self.position_size == 0:
+            raise NotImplementedError(f"{type(self).__name__} declares no position struct")
+        return (raw_bytes(_position(self), self.position_size), self.save_rest())
 
     def restore(self, tuple saved) -> None:
         """Become the kernel ``saved`` (from ``save``) describes."""
-        raise NotImplementedError(f"{type(self).__name__} does not implement restore()")
+        position, rest = saved
+        raw_load(_position(self), self.position_size, position, "position")
+        self.restore_rest(rest)
+
+    def save_rest(self) -> object:
+        """What lies outside the position struct, as plain values (``copy_rest``'s part of a
+        pickle): None by default."""
+        return None
+
+    def restore_rest(self, object rest) -> None:
+        """Write back what ``save_rest`` gave."""
 
     def current_player(self) -> int:
         return self.to_move()
@@ -295,7 +346,7 @@ def restore_kernel(cls, tuple sizes, tuple saved):
         raise TypeError(f"{cls!r} is not a kernel class")
     cdef Kernel k = cls.__new__(cls)
     (k.num_players, k.action_space, k.chance_space, k.observation_size, k.feature_size,
-     k.compact_size) = sizes
+     k.compact_size, k.position_offset, k.position_size) = sizes
     k.restore(saved)
     return k
 

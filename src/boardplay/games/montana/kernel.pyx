@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Montana's rules as a typed kernel (rules spec §3–§10): the whole game over fixed C fields.
 
-The mutable position is one C struct (``Position``), so ``copy_from`` is a struct assignment;
+The mutable position is one C struct (``Position``), so ``copy_from`` copies it as one block;
 the landscape is a second struct (``Land``, see tables.pyx) dealt in C from the board seed and
 copied only when the other kernel holds another board. Hexes live in a padded 17x17 axial
 window, so a neighbour is ``cell + step[d]`` and the border (kind NONE, never owned) ends every
@@ -113,11 +113,9 @@ cdef class MontanaKernel(Kernel):
         if tables.n != num_players:
             raise ValueError(f"the tables are for {tables.n} players, not {num_players}")
         self.t = tables
-        self.num_players = tables.n
-        self.action_space = NUM_ACTIONS
-        self.chance_space = CHANCE_BOARD + BOARD_OUTCOMES  # the outcome ids, as max_chance_outcomes
-        self.observation_size = OBSERVATION_SIZE
-        self.feature_size = FEATURE_SIZE
+        # the chance space: the outcome ids, as max_chance_outcomes
+        self.set_sizes(tables.n, NUM_ACTIONS, CHANCE_BOARD + BOARD_OUTCOMES, OBSERVATION_SIZE,
+                       FEATURE_SIZE, 0, &self.s, sizeof(Position))
         self.b.seed = -1
         self.b.count = 0
         self.s.stage = BOARD
@@ -285,30 +283,25 @@ cdef class MontanaKernel(Kernel):
                 if (self.s.won >> p) & 1:
                     out[p] = 1.0 / winners
 
-    cdef Kernel copy(self):
-        cdef MontanaKernel other = MontanaKernel.__new__(MontanaKernel)
-        other.t = self.t
-        other.copy_sizes(self)
-        other.s = self.s
-        other.b = self.b
-        return other
-
-    def save(self) -> tuple:
-        """Pickling (``Kernel.__reduce__``): the option tables (pickled as what built them),
-        the position and the board."""
-        return (self.t, raw_bytes(&self.s, sizeof(Position)), raw_bytes(&self.b, sizeof(Land)))
-
-    def restore(self, tuple saved) -> None:
-        tables, position, land = saved
-        self.t = tables
-        raw_load(&self.s, sizeof(Position), position, "position")
-        raw_load(&self.b, sizeof(Land), land, "board")
-
-    cdef void copy_from(self, Kernel other) noexcept:
-        cdef MontanaKernel k = <MontanaKernel>other
-        self.s = k.s
-        if self.b.seed != k.b.seed:
+    # ----- what lies outside the position struct (copy, copy_from, pickling: core/kernel.pyx) --
+    cdef void copy_rest(self, Kernel source, bint fresh) noexcept:
+        """The component tables (shared, never changed) and the dealt board, copied only when
+        the other kernel holds another one."""
+        cdef MontanaKernel k = <MontanaKernel>source
+        if fresh:
+            self.t = k.t
             self.b = k.b
+        elif self.b.seed != k.b.seed:
+            self.b = k.b
+
+    def save_rest(self) -> object:
+        """The option tables (pickled as what built them) and the board."""
+        return (self.t, raw_bytes(&self.b, sizeof(Land)))
+
+    def restore_rest(self, object rest) -> None:
+        tables, land = rest
+        self.t = tables
+        raw_load(&self.b, sizeof(Land), land, "board")
 
     # ----- rules the facade's accessors ask too (fields.pyx) ------------------------------
     cdef bint _buildable(self, int p, int cell) noexcept:

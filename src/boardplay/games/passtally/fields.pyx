@@ -144,8 +144,8 @@ def line(PasstallyKernel kernel, int slot) -> tuple:
 
 def score_now(PasstallyKernel kernel, int seat) -> int:
     """``turn_score``: the VP ``seat``'s complete lines would convert to now."""
-    if not 0 <= seat < kernel.n:
-        raise ValueError(f"seat must be 0-{kernel.n - 1}, not {seat}")
+    if not 0 <= seat < kernel.p.n:
+        raise ValueError(f"seat must be 0-{kernel.p.n - 1}, not {seat}")
     return kernel.turn_score(seat)
 
 

@@ -86,19 +86,19 @@ cdef struct Position:
     int line_passes[NUM_SLOTS]
     signed char line_at[NUM_OFFSETS]
     unsigned int lines_known
+    # The options, fixed for a game: the players, the three rule variants and the max_turns
+    # engine guard (-1 without it).
+    int n
+    bint jump_step
+    bint continuous
+    bint finish_turn
+    int max_turns
 
 
 @cython.final
 cdef class PasstallyKernel(Kernel):
     cdef Position p
-    cdef int n
-    cdef bint jump_step
-    cdef bint continuous
-    cdef bint finish_turn
-    cdef int max_turns
-    """-1 without the ``max_turns`` guard."""
 
-    cdef void _set_sizes(self) noexcept
     cdef void _reset(self) noexcept
     cdef void _derive(self) noexcept
     # board (the footprints themselves: footprints.pxi)

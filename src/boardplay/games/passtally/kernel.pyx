@@ -23,7 +23,7 @@ loader and the explanations use is ``fields.pyx``; no C method here touches a Py
 
 cimport cython
 
-from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, raw_bytes, raw_load, rng_below
+from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below
 from boardplay.games.passtally.layout cimport LINE_VP_SEAT0, PLAYERS, TILES_PILE_A, VP_SEAT0
 
 from boardplay.games.passtally import tables as _tables
@@ -102,20 +102,14 @@ cdef class PasstallyKernel(Kernel):
         """The initial state: setup, three piles of 14 face down, pile A's reveal pending."""
         if not 2 <= num_players <= MAX_SEATS:
             raise ValueError(f"Passtally has 2 or 3 players, not {num_players}")
-        self.n = num_players
-        self.jump_step = jump_step
-        self.continuous = continuous
-        self.finish_turn = finish_turn
-        self.max_turns = max_turns
-        self._set_sizes()
+        self.set_sizes(num_players, NUM_ACTIONS, NUM_DESIGNS, OBSERVATION_SIZE, FEATURE_SIZE, 0,
+                       &self.p, sizeof(Position))
+        self.p.n = num_players
+        self.p.jump_step = jump_step
+        self.p.continuous = continuous
+        self.p.finish_turn = finish_turn
+        self.p.max_turns = max_turns
         self._reset()
-
-    cdef void _set_sizes(self) noexcept:
-        self.num_players = self.n
-        self.action_space = NUM_ACTIONS
-        self.chance_space = NUM_DESIGNS
-        self.observation_size = OBSERVATION_SIZE
-        self.feature_size = FEATURE_SIZE
 
     cdef void _reset(self) noexcept:
         cdef int i
@@ -189,11 +183,11 @@ cdef class PasstallyKernel(Kernel):
 
     cdef int move_destination(self, int slot, int j) noexcept:
         """``destination`` (ring.pxi) under this kernel's movement rules, for the cold face."""
-        return destination(&self.p, slot, j, self.jump_step, self.continuous)
+        return destination(&self.p, slot, j, self.p.jump_step, self.p.continuous)
 
     cdef int setup_slots(self, int* out) noexcept:
         """``setup_slots_into`` (ring.pxi) for the cold face: the next setup marker's slots."""
-        return setup_slots_into(&self.p, self.n, out)
+        return setup_slots_into(&self.p, self.p.n, out)
 
     cdef int trace(self, int slot, int* passes, signed char* line_at) noexcept:
         """``trace_line`` (lines.pxi) for the cold face in ``fields.pyx``."""
@@ -228,7 +222,7 @@ cdef class PasstallyKernel(Kernel):
                     count += 1
             return count
         if self.p.setup:
-            return setup_slots_into(&self.p, self.n, out)
+            return setup_slots_into(&self.p, self.p.n, out)
         if self.p.face_up[0] >= 0 or self.p.face_up[1] >= 0 or self.p.face_up[2] >= 0:
             # Per anchor, its mask of legal orientations and one table look-up for its
             # placements in id order; a symmetric design uses only the E/S spellings.
@@ -259,8 +253,8 @@ cdef class PasstallyKernel(Kernel):
                     for i in range(count_asymmetric):
                         out[count + i] = base + asymmetric[i]
                     count += count_asymmetric
-        return count + moves_into(&self.p, self.p.to_move, out + count, self.jump_step,
-                                  self.continuous)
+        return count + moves_into(&self.p, self.p.to_move, out + count, self.p.jump_step,
+                                  self.p.continuous)
 
     cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
         cdef int per_pile[NUM_PILES]
@@ -291,7 +285,7 @@ cdef class PasstallyKernel(Kernel):
             s = ctz(left)
             left &= left - 1
             for j in range(4):
-                dest = destination(&self.p, s, j, self.jump_step, self.continuous)
+                dest = destination(&self.p, s, j, self.p.jump_step, self.p.continuous)
                 if dest < 0:
                     continue
                 passes = paired_passes(&self.p, (mine & ~(1u << s)) | (1u << dest))
@@ -343,8 +337,8 @@ cdef class PasstallyKernel(Kernel):
             d = self.p.face_up[pile]
             per_pile[pile] = 0 if d < 0 else self.p.footprints << (0 if SYMMETRIC[d] else 1)
             count += per_pile[pile]
-        if self.jump_step or not self.continuous:
-            return count + moves_into(&self.p, seat, scratch, self.jump_step, self.continuous)
+        if self.p.jump_step or not self.p.continuous:
+            return count + moves_into(&self.p, seat, scratch, self.p.jump_step, self.p.continuous)
         # Under the default rules every marker has all four moves (see ``moves_into``).
         return count + 4 * self.p.seat_markers[seat]
 
@@ -358,7 +352,7 @@ cdef class PasstallyKernel(Kernel):
                 return PLACE_BASE + pile * PLACE_PER_PILE \
                     + nth_placement(&self.p, r, 3 if SYMMETRIC[self.p.face_up[pile]] else 15)
             r -= per_pile[pile]
-        if self.jump_step or not self.continuous:
+        if self.p.jump_step or not self.p.continuous:
             return scratch[r]
         cdef unsigned int left = self.p.seat_slots[self.p.to_move]
         while r >= 4:
@@ -405,7 +399,7 @@ cdef class PasstallyKernel(Kernel):
 
     cdef void place_marker(self, int slot) noexcept:
         cdef int placed = self.p.markers
-        cdef int pass_index = placed // self.n, k = placed % self.n
+        cdef int pass_index = placed // self.p.n, k = placed % self.p.n
         if k == 0 and pass_index == 0:
             self.p.side1 = slot // SIZE
         elif k == 0 and pass_index == 2:
@@ -415,11 +409,11 @@ cdef class PasstallyKernel(Kernel):
         self.p.seat_markers[self.p.to_move] += 1
         placed += 1
         self.p.markers = placed
-        if placed == 4 * self.n:
+        if placed == 4 * self.p.n:
             self.p.setup = False
             self.p.to_move = 0
         else:
-            self.p.to_move = setup_placer(placed, self.n)
+            self.p.to_move = setup_placer(placed, self.p.n)
 
     cdef void place_tile(self, int action) noexcept:
         cdef int rest = action - PLACE_BASE
@@ -455,7 +449,7 @@ cdef class PasstallyKernel(Kernel):
     cdef void move_marker(self, int action) noexcept:
         cdef int rest = action - MOVE_BASE
         cdef int slot = rest // 4
-        cdef int dest = destination(&self.p, slot, rest % 4, self.jump_step, self.continuous)
+        cdef int dest = destination(&self.p, slot, rest % 4, self.p.jump_step, self.p.continuous)
         self.p.ring[dest] = self.p.ring[slot]
         self.p.ring[slot] = -1
         self.p.seat_slots[self.p.ring[dest]] ^= (1u << slot) | (1u << dest)
@@ -466,7 +460,7 @@ cdef class PasstallyKernel(Kernel):
     cdef void after_action(self, bint placed) noexcept:
         """After an action (and its reveal): the immediate end under
         ``finish_turn_on_immediate_end = false``, the end of the turn, or a forfeit (§6.4)."""
-        if placed and not self.finish_turn and not self.any_placement():
+        if placed and not self.p.finish_turn and not self.any_placement():
             self.finish(END_NO_PLACEMENT)
             return
         if self.p.actions_left == 0:
@@ -474,8 +468,8 @@ cdef class PasstallyKernel(Kernel):
             return
         # Under the default movement rules every marker can always move; only the variants
         # can leave a player without any legal action, which forfeits the rest of the turn.
-        if (self.jump_step or not self.continuous) and not self.any_placement() \
-                and not has_move(&self.p, self.p.to_move, self.jump_step, self.continuous):
+        if (self.p.jump_step or not self.p.continuous) and not self.any_placement() \
+                and not has_move(&self.p, self.p.to_move, self.p.jump_step, self.p.continuous):
             self.end_turn()
 
     cdef void end_turn(self) noexcept:
@@ -489,7 +483,7 @@ cdef class PasstallyKernel(Kernel):
             self.finish(END_NO_PLACEMENT)
             return
         if not self.p.final_round:
-            for s in range(self.n):
+            for s in range(self.p.n):
                 if self.p.points[s] >= FINAL_ROUND_SCORE:
                     trigger = True
             for pile in range(NUM_PILES):
@@ -497,13 +491,13 @@ cdef class PasstallyKernel(Kernel):
                     trigger = True
             if trigger:
                 self.p.final_round = True
-        if self.p.final_round and seat == self.n - 1:
+        if self.p.final_round and seat == self.p.n - 1:
             self.finish(END_FINAL_ROUND)
             return
-        if 0 <= self.max_turns <= self.p.turns:
+        if 0 <= self.p.max_turns <= self.p.turns:
             self.finish(END_MAX_TURNS)
             return
-        self.p.to_move = (seat + 1) % self.n
+        self.p.to_move = (seat + 1) % self.p.n
         self.p.actions_left = ACTIONS_PER_TURN
 
     cdef void finish(self, int reason) noexcept:
@@ -514,42 +508,18 @@ cdef class PasstallyKernel(Kernel):
     cdef int winner(self) noexcept:
         """Highest score; among tied seats the earliest in turn order (§8.5)."""
         cdef int best = 0, s
-        for s in range(1, self.n):
+        for s in range(1, self.p.n):
             if self.p.points[s] > self.p.points[best]:
                 best = s
         return best
 
     cdef void returns_into(self, double* out) noexcept:
         cdef int s, w = self.winner()
-        for s in range(self.n):
+        for s in range(self.p.n):
             out[s] = 1.0 if self.p.game_over and s == w else 0.0
 
-    cdef Kernel copy(self):
-        cdef PasstallyKernel other = PasstallyKernel.__new__(PasstallyKernel)
-        other.n = self.n
-        other.jump_step = self.jump_step
-        other.continuous = self.continuous
-        other.finish_turn = self.finish_turn
-        other.max_turns = self.max_turns
-        other.copy_sizes(self)
-        other.p = self.p
-        return other
-
-    def save(self) -> tuple:
-        """Pickling (``Kernel.__reduce__``): the position struct and the options."""
-        return (raw_bytes(&self.p, sizeof(Position)), self.n, self.jump_step, self.continuous,
-                self.finish_turn, self.max_turns)
-
-    def restore(self, tuple saved) -> None:
-        position, self.n, self.jump_step, self.continuous, self.finish_turn, self.max_turns = saved
-        raw_load(&self.p, sizeof(Position), position, "position")
-        self._set_sizes()
-
-    cdef void copy_from(self, Kernel other) noexcept:
-        self.p = (<PasstallyKernel>other).p
-
     cdef void observe_into(self, int player, float* out) noexcept:
-        write_observation(&self.p, self.n, player, out)
+        write_observation(&self.p, self.p.n, player, out)
 
     cdef void features_into(self, double* out) noexcept:
         """``Feature`` (``layout.pxd``): VP per seat, the VP each seat's complete lines would
@@ -557,8 +527,8 @@ cdef class PasstallyKernel(Kernel):
         one included, and the number of players."""
         cdef int s, pile
         for s in range(MAX_SEATS):
-            out[VP_SEAT0 + s] = self.p.points[s] if s < self.n else 0.0
-            out[LINE_VP_SEAT0 + s] = self.turn_score(s) if s < self.n else 0.0
+            out[VP_SEAT0 + s] = self.p.points[s] if s < self.p.n else 0.0
+            out[LINE_VP_SEAT0 + s] = self.turn_score(s) if s < self.p.n else 0.0
         for pile in range(NUM_PILES):
             out[TILES_PILE_A + pile] = self.p.hidden[pile] + (1 if self.p.face_up[pile] >= 0 else 0)
-        out[<int>PLAYERS] = self.n
+        out[<int>PLAYERS] = self.p.n

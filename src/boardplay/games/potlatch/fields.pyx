@@ -28,7 +28,7 @@ FACE = Face(_k, [
           "those on a 3-high hex that add nothing."),
     field(_k, "blank_free", &_k.s.b.blank_free, BOOL, SCALAR,
           "Option ``blank_entry_ignores_height``."),
-    field(_k, "full_snapshots", &_k.full, BOOL, SCALAR,
+    field(_k, "full_snapshots", &_k.s.full, BOOL, SCALAR,
           "Option ``repetition_compares_full_state``: snapshots hold every tile and the pawns."),
 ])
 PotlatchFields = FACE.mixin("PotlatchFields")

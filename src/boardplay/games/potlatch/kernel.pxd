@@ -44,8 +44,8 @@ cdef struct Snap:
 
 
 cdef struct Position:
-    # The whole position in one struct, so a copy is one assignment (``copy_from``) and a save
-    # one byte string, as in the other kernels.
+    # The whole position in one struct, options included, so a copy is one block
+    # (``core/kernel.pyx``'s ``copy``/``copy_from``) and a save one byte string.
     Board b
     Snap snaps[2]                  # per seat, the snapshot its next condition-3 check uses
     Snap turn_start                # the current turn's start snapshot
@@ -56,12 +56,16 @@ cdef struct Position:
     int condition                  # the end condition, 0 while the game runs
     int legal[NUM_ACTIONS]         # the legal list of the current position
     int nlegal
+    # The options, fixed for a game (``n_actions`` and ``b.blank_free`` above are options too):
+    int turn_limit                 # the engine's turn-limit guard
+    int full                       # repetition_compares_full_state
+    int filter_dead_ends
+    int centre                     # the layout's rotation centre (observations)
 
 
 @cython.final
 cdef class PotlatchKernel(Kernel):
     cdef Position s
-    cdef int turn_limit, full, _filter, centre   # options; centre: the layout's rotation
 
     cdef void compute_legal(self) noexcept
     cdef void finish(self, int winner, int condition) noexcept

@@ -24,7 +24,7 @@ condition 2 needs it anyway; ``legal_into`` only copies it.
 
 from libc.string cimport memcmp, memcpy, memset
 
-from boardplay.core.kernel cimport TERMINAL, Kernel, raw_bytes, raw_load
+from boardplay.core.kernel cimport TERMINAL, Kernel
 from boardplay.games.potlatch.layout cimport (
     BLUE_STACKS, COMPACT_EXTRA, FEATURE_SIZE, NUM_ACTIONS, OBSERVATION_SIZE, PAWN_MOVES,
     RED_BREAKS, RED_CROWNS, RED_STACKS, TO_MOVE,
@@ -200,18 +200,14 @@ cdef class PotlatchKernel(Kernel):
         # Every kernel is made as XKernel(num_players, options...); Potlatch Klone has two.
         if num_players != 2:
             raise ValueError(f"Potlatch Klone has 2 players, not {num_players}")
-        self.num_players = 2
-        self.action_space = NUM_ACTIONS
-        self.chance_space = 0
-        self.observation_size = OBSERVATION_SIZE
-        self.feature_size = FEATURE_SIZE
-        self.compact_size = CELLS + COMPACT_EXTRA
+        self.set_sizes(2, NUM_ACTIONS, 0, OBSERVATION_SIZE, FEATURE_SIZE, CELLS + COMPACT_EXTRA,
+                       &self.s, sizeof(Position))
         self.s.n_actions = n_actions
         self.s.b.blank_free = blank_free
-        self.full = full
-        self._filter = filter_dead_ends
-        self.turn_limit = turn_limit
-        self.centre = centre
+        self.s.full = full
+        self.s.filter_dead_ends = filter_dead_ends
+        self.s.turn_limit = turn_limit
+        self.s.centre = centre
 
     # ----- the rules ----------------------------------------------------------------------------
     cdef int to_move(self) noexcept:
@@ -230,7 +226,7 @@ cdef class PotlatchKernel(Kernel):
         cdef int actions[NUM_ACTIONS]
         cdef int n, i, remaining
         cdef Board child
-        if not self._filter:
+        if not self.s.filter_dead_ends:
             self.s.nlegal = rule_actions(&self.s.b, self.s.legal)
             return
         n = rule_actions(&self.s.b, actions)
@@ -276,7 +272,7 @@ cdef class PotlatchKernel(Kernel):
     cdef void take_snapshot(self, Snap* s) noexcept:
         memcpy(s.code, self.s.b.code, MAX_SLOTS)
         s.status = SNAP_KNOWN
-        if self.full:
+        if self.s.full:
             s.tiles = self.s.b.tiles
             s.pawn[0] = self.s.b.pawn[0]
             s.pawn[1] = self.s.b.pawn[1]
@@ -309,7 +305,7 @@ cdef class PotlatchKernel(Kernel):
         if self.s.nlegal == 0:
             self.finish(1 - mover, 2)
             return
-        if self.s.turns_played >= self.turn_limit:
+        if self.s.turns_played >= self.s.turn_limit:
             self.finish(self.stack_leader(), 4)
 
     cdef void returns_into(self, double* out) noexcept:
@@ -323,34 +319,12 @@ cdef class PotlatchKernel(Kernel):
             out[self.s.winner] = 1.0
             out[1 - self.s.winner] = 0.0
 
-    cdef Kernel copy(self):
-        cdef PotlatchKernel other = PotlatchKernel.__new__(PotlatchKernel)
-        other.copy_sizes(self)
-        other.turn_limit = self.turn_limit
-        other.full = self.full
-        other._filter = self._filter
-        other.centre = self.centre
-        other.s = self.s
-        return other
-
-    def save(self) -> tuple:
-        """Pickling (``Kernel.__reduce__``): the position struct and the options."""
-        return (raw_bytes(&self.s, sizeof(Position)),
-                (self.turn_limit, self.full, self._filter, self.centre))
-
-    def restore(self, tuple saved) -> None:
-        position, (self.turn_limit, self.full, self._filter, self.centre) = saved
-        raw_load(&self.s, sizeof(Position), position, "position")
-
-    cdef void copy_from(self, Kernel other) noexcept:
-        self.s = (<PotlatchKernel>other).s
-
     # ----- tensors for learning and search ------------------------------------------------------
     cdef int cell(self, int s, int turn) noexcept:
         """Flat index of slot ``s`` inside one observation plane, or -1 outside the window."""
         cdef int q = self.s.b.q[s], r = self.s.b.r[s]
         if turn:
-            q = self.centre - q
+            q = self.s.centre - q
             r = -r
         if -RADIUS <= q <= RADIUS and -RADIUS <= r <= RADIUS:
             return (r + RADIUS) * SIDE + q + RADIUS
@@ -509,9 +483,9 @@ cdef class PotlatchKernel(Kernel):
             return "never"
         entries = []
         for s in range(self.s.b.nslots):
-            if (snap.tiles >> s) & 1 if self.full else snap.code[s] != 0:
+            if (snap.tiles >> s) & 1 if self.s.full else snap.code[s] != 0:
                 entries.append((self.s.b.q[s], self.s.b.r[s], snap.code[s]))
-        if not self.full:
+        if not self.s.full:
             return entries, None
         pawns = tuple((self.s.b.q[snap.pawn[i]], self.s.b.r[snap.pawn[i]]) for i in range(2))
         return entries, pawns

@@ -24,9 +24,9 @@ FACE = Face(_k, [
           "``ongoing``, ``black-wins``, ``white-wins`` or ``draw`` (the scenario vocabulary; "
           "the contract's ``winners()`` and ``end_code()`` say the same).",
           (*_OUTCOMES[3:], *_OUTCOMES[:3]), -1),  # OUTCOMES lists -1 (ongoing) last
-    field(_k, "kadon", <void*>&_k.kadon, BOOL, SCALAR, "Option ``rules=kadon``."),
-    field(_k, "forbid", <void*>&_k.forbid, BOOL, SCALAR, "Option ``repetition=forbid``."),
-    field(_k, "max_turns", &_k.max_turns, INT, SCALAR,
+    field(_k, "kadon", &_k.b.kadon, BOOL, SCALAR, "Option ``rules=kadon``."),
+    field(_k, "forbid", &_k.b.forbid, BOOL, SCALAR, "Option ``repetition=forbid``."),
+    field(_k, "max_turns", &_k.b.max_turns, INT, SCALAR,
           "Option ``max_turns``: the turn cap, 0 for none."),
 ])
 ProteusFields = FACE.mixin("ProteusFields")

@@ -30,6 +30,10 @@ cdef struct Position:
     int turns
     int unplaced
     int outcome
+    # The options, fixed for a game: rules=kadon, repetition=forbid, the turn cap (0 for none).
+    int kadon
+    int forbid
+    int max_turns
 
 
 cdef struct KeySet:
@@ -44,10 +48,6 @@ cdef struct KeySet:
 @cython.final
 cdef class ProteusKernel(Kernel):
     cdef Position b
-    cdef readonly bint kadon
-    cdef readonly bint forbid
-    cdef readonly int max_turns
-    """The turn cap, 0 for none."""
     cdef KeySet seen
     """Movement-phase positions met so far (``repetition="forbid"`` only)."""
 

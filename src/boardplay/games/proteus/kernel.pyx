@@ -22,7 +22,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-from boardplay.core.kernel cimport TERMINAL, Kernel, raw_bytes, raw_load
+from boardplay.core.kernel cimport TERMINAL, Kernel
 from boardplay.games.proteus.layout cimport (
     ACTIVE_GOAL, BLACK_COLOR, BLACK_LINE, BLACK_SHAPE, BLUE, COLOR_GOAL, DRAW, FEATURE_SIZE,
     MOVE_BASE, NONE, NUM_ACTIONS, OBSERVATION_SIZE, ONGOING, PASS, PIECE_BASE, POLARITY, RED,
@@ -44,8 +44,8 @@ include "encode.pxi"
 
 # ----- the kernel -------------------------------------------------------------------------------
 cdef class ProteusKernel(Kernel):
-    """One Proteus position with its options. ``mover`` is the seat whose turn it is (kept at
-    the last mover once the game is over, as the position JSON's ``to_move``).
+    """One Proteus position with its options. ``mover`` is the seat whose turn it is (once the
+    game is over, the seat whose turn it was: the position JSON's ``to_move``).
     (Fields and C methods are declared in ``kernel.pxd``; the fields Python reads are the
     table in ``fields.pyx``.)"""
 
@@ -53,14 +53,11 @@ cdef class ProteusKernel(Kernel):
         # Every kernel is made as XKernel(num_players, options...); Proteus has two.
         if num_players != 2:
             raise ValueError(f"Proteus has 2 players, not {num_players}")
-        self.num_players = 2
-        self.action_space = NUM_ACTIONS
-        self.chance_space = 0
-        self.observation_size = OBSERVATION_SIZE
-        self.feature_size = FEATURE_SIZE
-        self.kadon = kadon
-        self.forbid = forbid
-        self.max_turns = max_turns
+        self.set_sizes(2, NUM_ACTIONS, 0, OBSERVATION_SIZE, FEATURE_SIZE, 0, &self.b,
+                       sizeof(Position))
+        self.b.kadon = kadon
+        self.b.forbid = forbid
+        self.b.max_turns = max_turns
         self._clear()
 
     def __dealloc__(self):
@@ -132,15 +129,15 @@ cdef class ProteusKernel(Kernel):
             return 0
         if self.b.unplaced > 0:
             count = self.placement_into(out)
-            if not self.kadon and self.b.unplaced <= 6 and self.any_missing():
+            if not self.b.kadon and self.b.unplaced <= 6 and self.any_missing():
                 count = self.forced(out, count)
         else:
             count = movement_into(&self.b, out)
             if self.seen.count > 0:
                 count = self.without_repeats(out, count)
-            if not self.kadon and self.any_missing():
+            if not self.b.kadon and self.any_missing():
                 count = self.forced(out, count)
-            if count == 0 and self.kadon:
+            if count == 0 and self.b.kadon:
                 return 0  # no pass in kadon movement: check_stuck has drawn the game
         if count == 0:
             out[0] = PASS
@@ -169,13 +166,13 @@ cdef class ProteusKernel(Kernel):
                     for q in range(empties):
                         out[count + q] = base + empty[q]
                     count += empties
-        if self.kadon:
+        if self.b.kadon:
             open_tiles = self.kadon_budget(counts, &missing)
         for shape in range(3):
             if self.b.where[3 * self.b.mover + shape] >= 0:
                 continue
             base = PIECE_BASE + shape * 9
-            if self.kadon:
+            if self.b.kadon:
                 allowed = placeable(counts[0], counts[1], counts[2], open_tiles, missing, shape)
                 for q in range(vacancies):
                     if allowed >> self.b.tiles[vacant[q]] & 1:
@@ -268,19 +265,19 @@ cdef class ProteusKernel(Kernel):
                 self.b.tile_cell[self.b.tiles[i]] = i
             for k in range(count):
                 self.b.active[found[k] // 3] = found[k]
-        if (self.kadon or began_in_movement) and self.b.active[YELLOW] >= 0:
+        if (self.b.kadon or began_in_movement) and self.b.active[YELLOW] >= 0:
             black = self.goal_met(0)
             if black != self.goal_met(1):
                 self.b.outcome = 0 if black else 1
                 return
-        if not self.kadon and self.b.passes >= 2:
+        if not self.b.kadon and self.b.passes >= 2:
             self.b.outcome = DRAW
             return
-        if self.max_turns > 0 and self.b.turns >= self.max_turns:
+        if self.b.max_turns > 0 and self.b.turns >= self.b.max_turns:
             self.b.outcome = DRAW
             return
         self.b.mover = 1 - mover
-        if self.forbid and self.b.unplaced == 0:
+        if self.b.forbid and self.b.unplaced == 0:
             keys_add(&self.seen, pack_key(self.b.tiles, self.b.where, self.b.active, self.b.mover))
         self.check_stuck()
 
@@ -289,9 +286,9 @@ cdef class ProteusKernel(Kernel):
         before any turn is played. With repetition="none" an active TRADE tile always offers
         nine trades, so the search is skipped then."""
         cdef int buffer[NUM_ACTIONS]
-        if not self.kadon or self.b.unplaced > 0 or self.b.outcome != ONGOING:
+        if not self.b.kadon or self.b.unplaced > 0 or self.b.outcome != ONGOING:
             return
-        if not self.forbid and self.b.active[BLUE] >= 0:
+        if not self.b.forbid and self.b.active[BLUE] >= 0:
             return
         if self.legal_into(buffer) == 0:
             self.b.outcome = DRAW
@@ -309,34 +306,35 @@ cdef class ProteusKernel(Kernel):
     def has_position_key(self) -> bool:
         return True
 
-    # ----- copying ------------------------------------------------------------------------------
-    cdef Kernel copy(self):
-        cdef ProteusKernel other = ProteusKernel.__new__(ProteusKernel)
-        other.copy_sizes(self)
-        other.copy_from(self)
-        return other
+    # ----- what lies outside the position struct (copy, copy_from, pickling: core/kernel.pyx) --
+    cdef void copy_rest(self, Kernel source, bint fresh) noexcept:
+        keys_assign(&self.seen, &(<ProteusKernel>source).seen)
 
-    def save(self) -> tuple:
-        """Pickling (``Kernel.__reduce__``): the board, the options and the movement
-        positions met so far (``repetition="forbid"``), which the position JSON does not hold."""
+    def save_rest(self) -> object:
+        """The movement positions met so far (``repetition="forbid"``), which the position JSON
+        does not hold."""
         cdef int i
-        seen = [self.seen.slots[i] for i in range(self.seen.capacity) if self.seen.slots[i] != 0]
-        return (raw_bytes(&self.b, sizeof(Position)), self.kadon, self.forbid, self.max_turns, seen)
+        return [self.seen.slots[i] for i in range(self.seen.capacity) if self.seen.slots[i] != 0]
 
-    def restore(self, tuple saved) -> None:
-        board, self.kadon, self.forbid, self.max_turns, seen = saved
-        raw_load(&self.b, sizeof(Position), board, "board")
+    def restore_rest(self, object rest) -> None:
         keys_clear(&self.seen)
-        for key in seen:
+        for key in rest:
             keys_add(&self.seen, <uint64_t>key)
 
-    cdef void copy_from(self, Kernel source) noexcept:
-        cdef ProteusKernel other = <ProteusKernel>source
-        self.b = other.b
-        self.kadon = other.kadon
-        self.forbid = other.forbid
-        self.max_turns = other.max_turns
-        keys_assign(&self.seen, &other.seen)
+    @property
+    def kadon(self) -> bool:
+        """Option ``rules=kadon``."""
+        return self.b.kadon != 0
+
+    @property
+    def forbid(self) -> bool:
+        """Option ``repetition=forbid``."""
+        return self.b.forbid != 0
+
+    @property
+    def max_turns(self) -> int:
+        """Option ``max_turns``: the turn cap, 0 for none."""
+        return self.b.max_turns
 
     # ----- tensors ------------------------------------------------------------------------------
     cdef void observe_into(self, int player, float* out) noexcept:
@@ -431,7 +429,7 @@ cdef class ProteusKernel(Kernel):
         """Finish a new or loaded position: seed the repetition table with it and apply the
         immediate kadon draw of §5.4 / D30."""
         keys_clear(&self.seen)
-        if self.forbid and self.b.unplaced == 0:
+        if self.b.forbid and self.b.unplaced == 0:
             keys_add(&self.seen, pack_key(self.b.tiles, self.b.where, self.b.active, self.b.mover))
         self.check_stuck()
 
