@@ -1,9 +1,10 @@
 """Journeys from a cold start (issue 52): each begins with a page loaded from nothing, holding only
 what a real person's browser holds — nothing (a guest), or the sign-in cookie of a session made
 yesterday (put into the browser context, never signed in inside the page) — on a desktop or on a
-phone (390x844, touch), and goes through a whole flow between two people: finding each other by a
-seek, a quick game or a challenge, a rematch, a claim after the opponent left, a spectator who
-signs up. A reload or a second tab comes in the middle. One server and one browser serve them
+phone (390x844, touch), and goes through a whole flow between people: finding each other by a
+seek, a quick game, a challenge or a table of three that fills up, a rematch, a correspondence
+turn told by e-mail and push, a claim after the opponent left, a spectator who signs up. A
+reload or a second tab comes in the middle. One server and one browser serve them
 all; each journey is few steps and whole, to catch what the feature tests cannot (the lobby's
 live connection was never opened on a page load, and every feature test signed in inside the
 page first)."""
