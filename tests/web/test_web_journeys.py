@@ -4,10 +4,11 @@ yesterday (put into the browser context, never signed in inside the page) — on
 phone (390x844, touch), and goes through a whole flow between people: finding each other by a
 seek, a quick game, a challenge or a table of three that fills up, a rematch, a correspondence
 turn told by e-mail and push, a claim after the opponent left, a spectator who signs up. A
-reload or a second tab comes in the middle. One server and one browser serve them
-all; each journey is few steps and whole, to catch what the feature tests cannot (the lobby's
-live connection was never opened on a page load, and every feature test signed in inside the
-page first)."""
+reload or a second tab comes in the middle. Every journey is walked on one server (SQLite) and
+again on two server processes over PostgreSQL and Redis, with its people's pages alternating
+between the processes; one browser serves them all. Each journey is few steps and whole, to
+catch what the feature tests cannot (the lobby's live connection was never opened on a page
+load, and every feature test signed in inside the page first)."""
 
 from __future__ import annotations
 
@@ -67,28 +68,60 @@ def post() -> Iterator[tuple[Inbox, PushService, int]]:
         smtp.stop()
 
 
-@pytest.fixture(scope="module")
-def site(
-    tmp_path_factory: pytest.TempPathFactory, post: tuple[Inbox, PushService, int]
-) -> Iterator[str]:
-    """One ``boardplay serve`` (SQLite) for every journey here, with a short abandonment wait,
-    mailing and pushing to ``post``; reached as ``localhost`` (passkeys and cookies as a
-    person's browser sees the site)."""
-    port = free_port()
-    base = f"http://localhost:{port}"
+@pytest.fixture(scope="module", params=["sqlite", "two processes"])
+def servers(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    post: tuple[Inbox, PushService, int],
+) -> Iterator[list[str]]:
+    """Where every journey is walked twice: one ``boardplay serve`` on SQLite, then two server
+    processes on one PostgreSQL database with Redis between them (the people's pages alternate
+    between them: ``visits``). A short abandonment wait, mail and pushes to ``post``; each
+    process reached as ``localhost`` (passkeys and cookies as a person's browser sees the site),
+    with that address as its origin."""
     env = {
         "BOARDPLAY_WEB_ABANDON_AFTER": str(ABANDON_AFTER),
         "BOARDPLAY_WEB_SMTP_URL": f"smtp://127.0.0.1:{post[2]}",
         "BOARDPLAY_WEB_MAIL_FROM": "boardplay@example.org",
-        "BOARDPLAY_WEB_ORIGIN": base,
         "BOARDPLAY_WEB_PUSH_SERVICES": post[1].origin,
         **QUIET,
     }
-    process = serve(tmp_path_factory.mktemp("journeys") / "web.sqlite3", port, env)
-    yield base
-    process.send_signal(signal.SIGTERM)
-    process.wait(timeout=30)
-    check_server_logs()
+    if request.param == "sqlite":
+        port = free_port()
+        base = f"http://localhost:{port}"
+        db = tmp_path_factory.mktemp("journeys") / "web.sqlite3"
+        process = serve(db, port, {**env, "BOARDPLAY_WEB_ORIGIN": base})
+        yield [base]
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+        check_server_logs()
+        return
+    import devservices as ds
+    from test_web_multi import fresh_database, server_env
+
+    shared = server_env(
+        fresh_database(request.getfixturevalue("postgres_url")),
+        request.getfixturevalue("redis_url"),
+        BOARDPLAY_WEB_CATALOGUE="boardplay.web.catalogue:REGISTRY",
+        **env,
+    )
+    ports = [free_port(), free_port()]
+    bases = [f"http://localhost:{port}" for port in ports]
+    processes = [
+        ds.start_server(port, {**shared, "BOARDPLAY_WEB_ORIGIN": base})
+        for port, base in zip(ports, bases, strict=True)
+    ]
+    try:
+        yield bases
+    finally:
+        for process in processes:
+            ds.stop_server(process)
+
+
+@pytest.fixture
+def site(servers: list[str]) -> str:
+    """The first process: where the journeys' people make their accounts, as on another day."""
+    return servers[0]
 
 
 class Player:
@@ -117,8 +150,10 @@ class Visit:
         player: Player | None = None,
         phone: bool = False,
         lang: str = "en",
+        label: str = "",
     ) -> None:
         self.base = base
+        self.label = label
         extra: dict[str, Any] = {"is_mobile": True, "has_touch": True} if phone else {}
         self.context = chromium.new_context(
             viewport=PHONE if phone else DESKTOP,
@@ -150,7 +185,8 @@ class Visit:
     def shot(self, name: str, full: bool = False) -> None:
         if SHOTS is not None:
             SHOTS.mkdir(parents=True, exist_ok=True)
-            self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+            path = SHOTS / f"{name}{self.label}.png"
+            self.page.screenshot(path=str(path), full_page=full)
 
     def close(self) -> None:
         self.context.close()
@@ -174,11 +210,15 @@ class Reloading:
 
 
 @pytest.fixture
-def visits(browser: Any, site: str) -> Iterator[Any]:
+def visits(browser: Any, servers: list[str]) -> Iterator[Any]:
+    """Opens a person's browser (``Visit``), each on the next server process in turn: on two
+    processes, the people of a journey meet across them."""
     made: list[Visit] = []
+    label = "" if len(servers) == 1 else "-two-processes"
 
     def visit(player: Player | None = None, phone: bool = False, lang: str = "en") -> Visit:
-        made.append(Visit(browser, site, player, phone, lang))
+        base = servers[len(made) % len(servers)]
+        made.append(Visit(browser, base, player, phone, lang, label))
         return made[-1]
 
     yield visit
@@ -566,116 +606,76 @@ def test_a_correspondence_turn_reaches_a_player_away_by_mail_and_push_and_the_li
     )
 
 
-@pytest.fixture(scope="module")
-def two_processes(postgres_url: str, redis_url: str) -> Iterator[Any]:
-    """Two server processes on one PostgreSQL database with Redis between them, serving the
-    real games."""
-    from test_web_multi import Cluster, fresh_database, server_env
-
-    env = server_env(
-        fresh_database(postgres_url),
-        redis_url,
-        BOARDPLAY_WEB_CATALOGUE="boardplay.web.catalogue:REGISTRY",
-        **QUIET,
-    )
-    cluster = Cluster(env, 2)
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
-
-
-def test_a_quick_game_pairs_two_players_on_two_server_processes(
-    browser: Any, two_processes: Any
-) -> None:
-    """Quick game, with each player's page on another process: the first is posted as a seek
-    (and said to be, calmly), the second pairs with it, and both are at the same board."""
-    bases = [base.replace("127.0.0.1", "localhost") for base in two_processes.base]
-    ana, bo = Player(bases[0], "Ana"), Player(bases[1], "Bo")
-    first, second = Visit(browser, bases[0], ana), Visit(browser, bases[1], bo, phone=True)
-    try:
-        pages = [first.open(), second.open()]
-        for page in pages:
-            page.wait_for_selector("#seek-game")
-            page.select_option("#seek-game", "potlatch")
-        pages[0].click("#quick-game")
-        pages[0].wait_for_selector("#note:not([hidden])")
-        pages[1].wait_for_selector("#seek-list tr[data-seek]", timeout=5_000)
-        pages[1].locator("#quick-game").tap()
-        gid = at_game(pages[1])
-        assert at_game(pages[0]) == gid
-        for page in pages:
-            page.wait_for_selector("#seats a.player-link")
-    finally:
-        first.close()
-        second.close()
+def test_a_quick_game_pairs_two_players(visits: Any, site: str) -> None:
+    """Quick game (on two processes, each player's page on another): the first is posted as a
+    seek (and said to be, calmly), the second pairs with it, and both are at the same board."""
+    ana, bo = Player(site, "Ana"), Player(site, "Bo")
+    first, second = visits(ana), visits(bo, phone=True)
+    pages = [first.open(), second.open()]
+    for page in pages:
+        page.wait_for_selector("#seek-game")
+        page.select_option("#seek-game", "potlatch")
+    pages[0].click("#quick-game")
+    pages[0].wait_for_selector("#note:not([hidden])")
+    pages[1].wait_for_selector("#seek-list tr[data-seek]", timeout=5_000)
+    pages[1].locator("#quick-game").tap()
+    gid = at_game(pages[1])
+    assert at_game(pages[0]) == gid
+    for page in pages:
+        page.wait_for_selector("#seats a.player-link")
 
 
-@pytest.mark.parametrize("where", ["sqlite", "two processes"])
 def test_a_table_of_three_fills_up_from_the_lobby_and_each_plays_a_turn(
-    browser: Any, request: pytest.FixtureRequest, where: str
+    visits: Any, site: str, servers: list[str]
 ) -> None:
     """Ana (desktop) opens a Passtally table for three from the lobby's own menus; Bo (a phone,
     in Japanese) sees it live and takes a seat; Cy takes the last one while Bo's page is
     reloading: the game starts for all three at once, Bo's page finds it once loaded, and each
-    plays a turn. On one process (SQLite), and with the players on two server processes over
-    PostgreSQL and Redis."""
-    if where == "sqlite":
-        bases = [request.getfixturevalue("site")]
-    else:
-        cluster = request.getfixturevalue("two_processes")
-        bases = [base.replace("127.0.0.1", "localhost") for base in cluster.base]
-    ana, bo, cy = Player(bases[0], "Ana"), Player(bases[-1], "Bo"), Player(bases[0], "Cy")
-    desk = Visit(browser, bases[0], ana)
-    phone = Visit(browser, bases[-1], bo, phone=True, lang="ja")
-    third = Visit(browser, bases[0], cy)
-    label = "" if where == "sqlite" else "-two-processes"
-    try:
-        lobby = desk.open()
-        lobby.wait_for_selector("#seek-game")
-        lobby.select_option("#seek-game", "passtally")
-        lobby.wait_for_selector("#seek-players:visible")
-        lobby.select_option("#seek-players", "3")
-        assert lobby.inner_text("#post-seek") == "Open a table"
-        lobby.click("#post-seek")
-        lobby.wait_for_selector("#note:not([hidden])")
-        assert "table for 3 is open" in lobby.inner_text("#note")
-        tid = lobby.wait_for_selector("#seek-list tr.mine[data-table='3']").get_attribute(
-            "data-seek"
+    plays a turn."""
+    ana, bo, cy = Player(site, "Ana"), Player(site, "Bo"), Player(site, "Cy")
+    desk = visits(ana)
+    phone = visits(bo, phone=True, lang="ja")
+    third = visits(cy)
+    lobby = desk.open()
+    lobby.wait_for_selector("#seek-game")
+    lobby.select_option("#seek-game", "passtally")
+    lobby.wait_for_selector("#seek-players:visible")
+    lobby.select_option("#seek-players", "3")
+    assert lobby.inner_text("#post-seek") == "Open a table"
+    lobby.click("#post-seek")
+    lobby.wait_for_selector("#note:not([hidden])")
+    assert "table for 3 is open" in lobby.inner_text("#note")
+    tid = lobby.wait_for_selector("#seek-list tr.mine[data-table='3']").get_attribute("data-seek")
+    row = f"#seek-list tr[data-seek='{tid}']"
+    desk.shot("table-open-desktop")
+    bo_page = phone.open()
+    bo_page.wait_for_selector(f"{row} .sit-table", timeout=LIVE)
+    bo_page.locator(f"{row} .sit-table").tap()
+    bo_page.wait_for_selector(f"{row}.mine .leave-table")
+    assert "席に着きました" in bo_page.inner_text("#note")
+    phone.shot("table-seated-phone-ja")
+    if len(servers) == 1:  # the lobby's tables, as axe-core sees them (test_web_a11y.py)
+        assert violations(bo_page, "lobby with a table, phone, Japanese") == []
+    lobby.wait_for_function(  # Ana sees who sat down, live
+        "([row, name]) => document.querySelector(row)?.textContent.includes(name)",
+        arg=[row, bo.name],
+        timeout=LIVE,
+    )
+    cy_page = third.open()
+    cy_page.wait_for_selector(f"{row} .sit-table", timeout=LIVE)
+    assert "1 seat free" in cy_page.inner_text(row)
+    reloading = Reloading(bo_page)  # Bo reloads just as the table fills
+    cy_page.click(f"{row} .sit-table")
+    gid = at_game(cy_page)
+    assert at_game(lobby) == gid
+    reloading.done()
+    assert at_game(bo_page, timeout=LIVE * 3) == gid, "the reloaded page missed its game"
+    for page in (lobby, bo_page, cy_page):
+        page.wait_for_function(
+            "() => document.querySelectorAll('#seats a.player-link').length === 3"
         )
-        row = f"#seek-list tr[data-seek='{tid}']"
-        desk.shot(f"table-open-desktop{label}")
-        bo_page = phone.open()
-        bo_page.wait_for_selector(f"{row} .sit-table", timeout=LIVE)
-        bo_page.locator(f"{row} .sit-table").tap()
-        bo_page.wait_for_selector(f"{row}.mine .leave-table")
-        assert "席に着きました" in bo_page.inner_text("#note")
-        phone.shot(f"table-seated-phone-ja{label}")
-        if where == "sqlite":  # the lobby's tables, as axe-core sees them (test_web_a11y.py)
-            assert violations(bo_page, "lobby with a table, phone, Japanese") == []
-        lobby.wait_for_function(  # Ana sees who sat down, live
-            "([row, name]) => document.querySelector(row)?.textContent.includes(name)",
-            arg=[row, bo.name],
-            timeout=LIVE,
-        )
-        cy_page = third.open()
-        cy_page.wait_for_selector(f"{row} .sit-table", timeout=LIVE)
-        assert "1 seat free" in cy_page.inner_text(row)
-        reloading = Reloading(bo_page)  # Bo reloads just as the table fills
-        cy_page.click(f"{row} .sit-table")
-        gid = at_game(cy_page)
-        assert at_game(lobby) == gid
-        reloading.done()
-        assert at_game(bo_page, timeout=LIVE * 3) == gid, "the reloaded page missed its game"
-        for page in (lobby, bo_page, cy_page):
-            page.wait_for_function(
-                "() => document.querySelectorAll('#seats a.player-link').length === 3"
-            )
-        play_turns((lobby, bo_page, cy_page), turns=1)
-        third.shot(f"table-played-desktop{label}")
-    finally:
-        for visit in (desk, phone, third):
-            visit.close()
+    play_turns((lobby, bo_page, cy_page), turns=1)
+    third.shot("table-played-desktop")
 
 
 def test_the_lobby_comes_back_by_itself_after_the_connection_drops(
