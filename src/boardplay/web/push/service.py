@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import json
 import logging
 import os
@@ -156,12 +157,10 @@ def _positive(env: Mapping[str, str], name: str, default: int) -> int:
 
 
 def available() -> bool:
-    """Whether pushes can be made here (``pywebpush``, of the ``web`` extra, is installed)."""
-    try:
-        import pywebpush  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether pushes can be made here (``pywebpush``, of the ``web`` extra, is installed).
+    Found, not imported: importing it (and its HTTP and crypto stack) costs a second of every
+    server's start; the first push imports it."""
+    return importlib.util.find_spec("pywebpush") is not None
 
 
 class PushHost(Protocol):
