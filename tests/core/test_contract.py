@@ -7,12 +7,14 @@ notation, its scenarios) stays in ``tests/games/<game>/``."""
 
 from __future__ import annotations
 
+import importlib
 import math
 import pickle
 import random
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -327,3 +329,41 @@ def test_copy_assign_and_pickling_are_written_once_over_the_position_struct(game
     for twin in (kernel.clone(), assigned, pickle.loads(pickle.dumps(kernel))):
         assert twin.save()[0] == kernel.save()[0]
         assert random_playouts(twin, 12, 7) == expected
+
+
+def _game_module(game: Game, module: str) -> object:
+    """The game's own module ``module`` (``fields``, ``state`` ...), found from its class."""
+    return importlib.import_module(f"{type(game).__module__.rpartition('.')[0]}.{module}")
+
+
+@pytest.mark.parametrize("game", KERNEL_CASES)
+def test_a_position_loads_whole_into_a_fresh_kernel_and_never_in_part(game: Game) -> None:
+    """One load contract (``core/face.pyx``): a game's ``fields.load``, as ``Face.load`` over
+    its table, takes the whole position, every name of ``FIELDS`` as ``snapshot`` gives them,
+    and refuses a part (``ValueError`` naming what is missing) or a name it does not know
+    (``KeyError``), writing nothing then. A snapshot of a position met in play, the end
+    included, loaded into a fresh kernel is that position (every option set)."""
+    fields: Any = _game_module(game, "fields")
+    new_kernel: Any = _game_module(game, "state").new_kernel  # type: ignore[attr-defined]
+    for seed, depth in ((1, 9), (2, PREFIX), (3, game.episode_limit)):
+        state = game.new_initial_state()
+        _play(state, random.Random(seed), depth)
+        snapshot = fields.snapshot(state.kernel)
+        assert set(snapshot) == set(fields.FIELDS)
+        kernel = new_kernel(game)
+        fields.load(kernel, snapshot)
+        assert fields.snapshot(kernel) == snapshot
+        copy = type(state)(game, kernel)  # type: ignore[call-arg]
+        assert _snapshot(copy)[0::2] == _snapshot(state)[0::2]  # JSON, legal actions
+        assert copy.current_player() == state.current_player()
+    fresh = new_kernel(game)
+    before = fields.snapshot(fresh)
+    for name in fields.FIELDS:
+        with pytest.raises(ValueError, match=f"missing: .*{name}"):
+            fields.load(fresh, {k: v for k, v in snapshot.items() if k != name})
+    with pytest.raises(KeyError, match="no field 'nonsense'"):
+        fields.load(fresh, {**snapshot, "nonsense": 1})
+    table = fields.FACE.snapshot(state.kernel)
+    with pytest.raises(ValueError, match="missing: "):
+        fields.FACE.load(fresh, dict(list(table.items())[1:]))
+    assert fields.snapshot(fresh) == before

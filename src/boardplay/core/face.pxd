@@ -22,8 +22,9 @@ cdef class Field:
 
     cdef Py_ssize_t length(self, object kernel) except -1
     cdef object read(self, object kernel)
-    cdef int store(self, object kernel, object value) except -1
-    cdef int _store_one(self, char* at, Py_ssize_t i, object value) except -1
+    cdef list prepare(self, object kernel, object value)
+    cdef int write(self, object kernel, list ints) except -1
+    cdef int _convert(self, object value) except? -1
 
 
 cdef enum:

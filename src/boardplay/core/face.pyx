@@ -8,8 +8,8 @@ int, a bool, a signed char, a text from ``names``) and how many entries it has (
 fixed count, or a count per seat). A ``Face`` holds a kernel's table and gives:
 
 - ``snapshot(kernel)``: every field as plain Python values (a dict); ``get(kernel, name)`` one;
-- ``load(kernel, values)``: write the named fields back (the position loader's and tests' one
-  way to set a position outside play; it checks sizes and ranges, not the rules);
+- ``load(kernel, values)``: write the whole table back, every field (the position loader's and
+  tests' one way to set a position outside play; it checks sizes and ranges, not the rules);
 - ``mixin(name)``: a class whose attributes are the fields as read-only properties of a facade
   (``state.to_move`` reads ``state.kernel``'s C field directly, in compiled code). A facade
   inherits it after ``KernelState``; writing a field raises ``AttributeError``, so play changes a
@@ -93,34 +93,39 @@ cdef class Field:
             return Values([(<int*>at)[i] != 0 for i in range(n)])
         return Values([(<int*>at)[i] for i in range(n)])
 
-    cdef int store(self, object kernel, object value) except -1:
+    cdef list prepare(self, object kernel, object value):
+        """``value`` as the C ints to write (sizes and ranges checked, nothing written)."""
         if type(kernel) is not self.kernel_type:
             raise TypeError(f"{self.name} is a field of {self.kernel_type.__name__}")
+        cdef Py_ssize_t n
+        values = [value] if self.count == 0 else list(value)
+        if self.count != 0:
+            n = self.length(kernel)
+            if len(values) != n:
+                raise ValueError(f"{self.name} needs {n} values, not {len(values)}")
+        return [self._convert(v) for v in values]
+
+    cdef int write(self, object kernel, list ints) except -1:
+        """Write what ``prepare`` gave."""
         cdef char* at = <char*><PyObject*>kernel + self.offset
-        cdef Py_ssize_t i, n
-        if self.count == 0:
-            self._store_one(at, 0, value)
-            return 0
-        values = list(value)
-        n = self.length(kernel)
-        if len(values) != n:
-            raise ValueError(f"{self.name} needs {n} values, not {len(values)}")
-        for i in range(n):
-            self._store_one(at, i, values[i])
+        cdef Py_ssize_t i
+        for i in range(len(ints)):
+            if self.kind == SCHAR:
+                (<signed char*>at)[i] = ints[i]
+            else:
+                (<int*>at)[i] = ints[i]
         return 0
 
-    cdef int _store_one(self, char* at, Py_ssize_t i, object value) except -1:
+    cdef int _convert(self, object value) except? -1:
         if self.kind == NAMED:
             if value not in self.names:
                 raise ValueError(f"{self.name} must be one of {self.names}, not {value!r}")
-            (<int*>at)[i] = self.first + self.names.index(value)
-        elif self.kind == SCHAR:
+            return self.first + self.names.index(value)
+        if self.kind == SCHAR:
             if not -128 <= value <= 127:
                 raise ValueError(f"{self.name} holds -128..127, not {value!r}")
-            (<signed char*>at)[i] = value
-        else:
-            (<int*>at)[i] = value
-        return 0
+            return value
+        return value
 
 
 cdef Field field(object probe, str name, const void* address, int kind, int count, str doc,
@@ -140,6 +145,20 @@ cdef Field field(object probe, str name, const void* address, int kind, int coun
     f.names = names
     f.first = first
     return f
+
+
+def check_whole(values, names, str what) -> None:
+    """Refuse ``values`` unless it holds exactly ``names``: a name outside them is a
+    ``KeyError``, a missing one a ``ValueError``, both naming the fields (the one load contract:
+    a kernel's position is written whole, never in part)."""
+    unknown = [name for name in values if name not in names]
+    if unknown:
+        raise KeyError(f"no field {', '.join(map(repr, unknown))} in {what}; "
+                       f"fields: {', '.join(names)}")
+    missing = [name for name in names if name not in values]
+    if missing:
+        raise ValueError(f"loading {what} needs every field of its position; missing: "
+                         f"{', '.join(missing)}")
 
 
 cdef class Face:
@@ -172,16 +191,16 @@ cdef class Face:
         return (<Field>self.fields[name]).read(kernel)
 
     def load(self, Kernel kernel, values) -> None:
-        """Write ``values`` (field name -> value, any subset of the table) into ``kernel``.
-        Sizes and value ranges are checked; that the position is one the rules can reach is
-        the caller's (the position loader's) job. An unknown name is refused, and nothing is
-        written then."""
-        unknown = [name for name in values if name not in self.fields]
-        if unknown:
-            raise KeyError(f"no field {', '.join(map(repr, unknown))} in "
-                           f"{self.kernel_type.__name__}; fields: {', '.join(self.fields)}")
-        for name, value in values.items():
-            (<Field>self.fields[name]).store(kernel, value)
+        """Write ``values`` into ``kernel``: the whole table (field name -> value, every field,
+        as ``snapshot`` gives them), the one load contract of every game (a game's
+        ``fields.load`` takes its whole position the same way). Sizes and value ranges are
+        checked; that the position is one the rules can reach is the caller's (the position
+        loader's) job. A name outside the table is refused (``KeyError``), so is a missing one
+        (``ValueError``), and so is a bad value; nothing is written then."""
+        check_whole(values, self.fields, self.kernel_type.__name__)
+        ready = [(f, (<Field>f).prepare(kernel, values[name])) for name, f in self.fields.items()]
+        for f, ints in ready:
+            (<Field>f).write(kernel, ints)
 
     def mixin(self, str name) -> type:
         """A class holding the fields as read-only properties, for a facade to inherit."""

@@ -42,7 +42,7 @@ class _Values(list[Any]):
 
     def __setitem__(self, index: Any, value: Any) -> None:
         super().__setitem__(index, value)
-        fields.load(self._state.kernel, {self._name: list(self)})
+        _write(self._state, self._name, list(self))
 
 
 class edit:
@@ -61,7 +61,15 @@ class edit:
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "won":  # the winners as the kernel's bit set; None: nobody has won
             name, value = "won_mask", -1 if value is None else sum(1 << seat for seat in value)
-        fields.load(self._state.kernel, {name: value})
+        _write(self._state, name, value)
+
+
+def _write(state: MontanaState, name: str, value: Any) -> None:
+    """Change one field: the whole position loaded again (``fields.load`` takes it whole)."""
+    values = fields.snapshot(state.kernel)
+    if name not in values:
+        raise AttributeError(f"{name} is not a field of a Montana position")
+    fields.load(state.kernel, {**values, name: value})
 
 
 def set_workers(state: MontanaState, player: int, **counts: int) -> None:

@@ -214,7 +214,7 @@ def test_empty_pile_cannot_be_used() -> None:
     state = play(load(S1), "A:b3E")
     clone = state.clone()
     # Pretend the reveal did not happen: pile A has no face-up tile.
-    FACE.load(clone.kernel, {"pending": -1})
+    FACE.load(clone.kernel, {**FACE.snapshot(clone.kernel), "pending": -1})
     with pytest.raises(IllegalActionError, match="no face-up tile"):
         clone.apply_move("A:e5E")
 

@@ -14,7 +14,7 @@ from boardplay.core.face cimport BOOL, INT, NAMED, PER_SEAT, SCALAR, field
 from boardplay.games.montana.kernel cimport MontanaKernel
 from boardplay.games.montana.tables cimport MAX_HEX, MAX_LINES, PAD, PW, Tables
 
-from boardplay.core.face import Face
+from boardplay.core.face import Face, check_whole
 from boardplay.games.montana import layout as L
 
 
@@ -128,27 +128,32 @@ def snapshot(MontanaKernel k) -> dict:
 
 
 def load(MontanaKernel k, values) -> None:
-    """Write ``values`` (any of ``FIELDS``) into ``k``: the position loader's and tests' one
-    way to set a position outside play. Sizes and value ranges are checked, the rules are not
-    (the loader validates first)."""
+    """Write the whole position ``values``, every name of ``FIELDS`` and no other, into ``k``:
+    the position loader's and tests' one way to set a position outside play. The board of
+    ``board_seed`` is dealt first (unless ``k`` holds it already; -1: none yet), as the hexes
+    are its. Sizes and value ranges are checked, the rules are not (the loader validates
+    first)."""
     cdef signed char* cells
     cdef int i, c
-    seed = values.get("board_seed", -1)
-    if seed >= 0 and not load_board(k, seed):  # first: the hexes are the board's
+    check_whole(values, FIELDS, "MontanaKernel")
+    seed = values["board_seed"]
+    if seed < 0:
+        k.b.seed = -1
+        k.b.count = 0
+        k._clear_hexes()
+    elif seed != board_seed(k) and not load_board(k, seed):
         raise ValueError(f"no board can be dealt from seed {seed}")
-    table = {name: value for name, value in values.items() if name in FACE.fields}
-    rest = {name: value for name, value in values.items()
-            if name not in FACE.fields and name not in ("board_seed", "lines")}
+    rest = {name: values[name] for name in (*HEX_FIELDS, "slots")}
     for name, value in rest.items():
         if name == "slots":
             entries = [tuple(entry) for entry in value]
             if len(entries) != k.t.num_slots or any(len(e) != 4 for e in entries):
                 raise ValueError(f"slots needs {k.t.num_slots} 4-tuples of worker counts")
-        else:
-            _hex_field(k, name)
-            if len(value) != k.b.count:
-                raise ValueError(f"{name} needs {k.b.count} values, one per hex")
-    FACE.load(k, table)
+        elif len(value) != k.b.count:
+            raise ValueError(f"{name} needs {k.b.count} values, one per hex")
+    if len(values["lines"]) != k.t.n:
+        raise ValueError(f"lines needs {k.t.n} lists, one per player")
+    FACE.load(k, {name: values[name] for name in FACE.fields})
     for name, value in rest.items():
         if name == "slots":
             for i, entry in enumerate(value):
@@ -158,7 +163,7 @@ def load(MontanaKernel k, values) -> None:
             cells = _hex_field(k, name)
             for i in range(k.b.count):
                 cells[k.b.cells[i]] = value[i]
-    for p, entries in enumerate(values.get("lines", ())):
+    for p, entries in enumerate(values["lines"]):
         problem = set_lines(k, p, entries)
         if problem:
             raise ValueError(f"player {p}'s lines {problem}")

@@ -309,9 +309,7 @@ class _Draft:
 
     def __init__(self, state: MontanaState) -> None:
         object.__setattr__(self, "_state", state)
-        values = fields.snapshot(state.kernel)
-        del values["board_seed"], values["lines"]  # dealt and set by the loader itself
-        object.__setattr__(self, "_values", values)
+        object.__setattr__(self, "_values", fields.snapshot(state.kernel))
 
     def __getattr__(self, name: str) -> Any:
         values = object.__getattribute__(self, "_values")
@@ -393,6 +391,7 @@ def _load_player(state: _Draft, p: int, player: Field, index: dict[tuple[int, in
     state.write()  # the lines are checked against the settlements written so far
     problem = fields.set_lines(state.kernel, p, lines)
     lines_field.require(not problem, problem)
+    state.lines[p] = lines  # the draft's next writes carry them
 
 
 def _load_worker_board(state: _Draft, wb: Field) -> None:

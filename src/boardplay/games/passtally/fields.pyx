@@ -19,7 +19,7 @@ from boardplay.games.passtally.layout cimport (
     TOTAL_TILES,
 )
 
-from boardplay.core.face import Face
+from boardplay.core.face import Face, check_whole
 
 cdef PasstallyKernel _k = PasstallyKernel.__new__(PasstallyKernel)
 
@@ -78,12 +78,11 @@ def snapshot(PasstallyKernel kernel) -> dict:
 
 
 def load(PasstallyKernel kernel, fields) -> None:
-    """Set the position from ``fields`` (every name in ``FIELDS``). The caller (the position
-    loader) has validated them; only the array sizes and value ranges are checked here."""
+    """Set the whole position from ``fields``, every name of ``FIELDS`` and no other. The
+    caller (the position loader) has validated them; only the array sizes and value ranges are
+    checked here."""
     cdef int i
-    missing = [name for name in FIELDS if name not in fields]
-    if missing:
-        raise ValueError(f"load needs every field; missing: {', '.join(missing)}")
+    check_whole(fields, FIELDS, "PasstallyKernel")
     placed = list(fields["placements"])
     if len(placed) > TOTAL_TILES:
         raise ValueError(f"at most {TOTAL_TILES} placements")

@@ -7,7 +7,7 @@ kernel's slots, so they stay methods of the kernel (``kernel.pyx``)."""
 from boardplay.core.face cimport BOOL, INT, SCALAR, field
 from boardplay.games.potlatch.kernel cimport PotlatchKernel
 
-from boardplay.core.face import Face
+from boardplay.core.face import Face, check_whole
 
 cdef PotlatchKernel _k = PotlatchKernel.__new__(PotlatchKernel)
 
@@ -54,12 +54,14 @@ def snapshot(PotlatchKernel k) -> dict:
 
 
 def load(PotlatchKernel k, values) -> None:
-    """Set the position from ``values`` (a ``snapshot``, or the position JSON's fields) through
-    ``setup``, then the count of chip increases, which ``setup`` starts again at 0, if
-    ``values`` has it (position JSON does not keep it). The options and actions per turn are
-    the kernel's own (``new_kernel``)."""
+    """Set the whole position from ``values``, every name of ``FIELDS`` and no other (a
+    ``snapshot``, or what the position loader read from the JSON): the table's fields first (the
+    options, actions per turn and counters), then the board through ``setup``, which derives
+    the rest (the start-of-turn checks, the legal list, the result), then the count of chip
+    increases, which ``setup`` starts again at 0."""
+    check_whole(values, FIELDS, "PotlatchKernel")
+    FACE.load(k, {name: values[name] for name in FACE.fields})
     k.setup(values["tiles"], values["stock"], values["pawns"], values["to_move"],
             values["turns_played"], values["snapshots"], values["done"], values["visited"],
             values["run_open"])
-    if "increases" in values:
-        FACE.load(k, {"increases": values["increases"]})
+    k.s.b.increases = values["increases"]

@@ -174,6 +174,10 @@ def load_position(game: Game, position: Mapping[str, Any]) -> PotlatchState:
             "done": done,
             "visited": [unpack(key) for key in visited],
             "run_open": run_open,
+            "n_actions": actions,
+            "increases": 0,  # counted since setup or loading: the JSON does not keep it
+            "blank_free": bool(game.options["blank_entry_ignores_height"]),
+            "full_snapshots": full,
         },
     )
     return PotlatchState(game, kernel, (snapshots[0], snapshots[1]))

@@ -6,7 +6,7 @@ table. The per-cell reads (``tile_at``, ``piece_at`` …) stay methods of the ke
 from boardplay.core.face cimport BOOL, INT, NAMED, SCALAR, field
 from boardplay.games.proteus.kernel cimport ProteusKernel
 
-from boardplay.core.face import Face
+from boardplay.core.face import Face, check_whole
 from boardplay.games.proteus.tables import OUTCOMES as _OUTCOMES
 
 cdef ProteusKernel _k = ProteusKernel.__new__(ProteusKernel)
@@ -31,8 +31,9 @@ FACE = Face(_k, [
 ])
 ProteusFields = FACE.mixin("ProteusFields")
 
-FIELDS = (*FACE.fields, "tiles", "pieces", "active")
-"""The names ``snapshot`` returns and ``load`` takes: the whole position."""
+FIELDS = (*FACE.fields, "tiles", "pieces", "active", "met")
+"""The names ``snapshot`` returns and ``load`` takes: the whole position (``met``: the
+movement-phase positions met so far, which ``repetition="forbid"`` refuses to recreate)."""
 
 
 def snapshot(ProteusKernel k) -> dict:
@@ -44,17 +45,24 @@ def snapshot(ProteusKernel k) -> dict:
     values["tiles"] = [k.b.tiles[i] for i in range(9)]
     values["pieces"] = [k.b.pieces[i] for i in range(9)]
     values["active"] = [k.b.active[i] for i in range(3)]
+    values["met"] = sorted(k.save_rest())
     return values
 
 
 def load(ProteusKernel k, values) -> None:
-    """Set the position from ``values`` (a ``snapshot``, or the position JSON's board, mover
-    and passes): the board through ``set_position``, which derives where each tile and piece
-    is and what is unplaced, then ``start`` (the repetition table starts again from this
-    position, and a kadon player stuck at once has drawn, §5.4), then the counters ``turns``
-    and ``outcome`` if ``values`` has them (position JSON has neither: its turns count from 0
-    and its outcome is what ``start`` finds)."""
+    """Set the whole position from ``values``, every name of ``FIELDS`` and no other (a
+    ``snapshot``, or what the position loader read from the JSON): the board through
+    ``set_position``, which derives where each tile and piece is and what is unplaced (a given
+    ``unplaced`` that disagrees is refused), then the table's fields (the options, the mover,
+    the counters and the outcome), then ``start``: a kadon player stuck at once has drawn
+    (§5.4), and the repetition table holds the ``met`` positions (the position JSON has none,
+    ``[]``: the table starts again from this position)."""
+    check_whole(values, FIELDS, "ProteusKernel")
     k.set_position(values["tiles"], values["pieces"], values["active"], values["to_move"],
                    values["passes"])
+    if values["unplaced"] != k.b.unplaced:
+        raise ValueError(f"unplaced is {k.b.unplaced} on this board, not {values['unplaced']!r}")
+    FACE.load(k, {name: values[name] for name in FACE.fields})
     k.start()
-    FACE.load(k, {name: values[name] for name in ("turns", "outcome") if name in values})
+    if values["met"]:  # a snapshot's: exactly those (the position JSON's [] starts from here)
+        k.restore_rest(values["met"])

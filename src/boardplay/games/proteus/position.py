@@ -80,9 +80,21 @@ def load_position(game: Game, data: Mapping[str, Any]) -> ProteusState:
             piece_seen[piece] = cell_name
             pieces[cell] = piece
     kernel = new_kernel(game)
+    placed = sum(t >= 0 for t in tiles) + sum(p >= 0 for p in pieces)
     fields.load(
         kernel,
-        {"tiles": tiles, "pieces": pieces, "active": active, "to_move": to_move, "passes": passes},
+        {
+            **fields.FACE.snapshot(kernel),  # the game's options, as new_kernel set them
+            "tiles": tiles,
+            "pieces": pieces,
+            "active": active,
+            "to_move": to_move,
+            "passes": passes,
+            "turns": 0,  # counted from the loaded position (the max_turns counter)
+            "unplaced": 15 - placed,
+            "outcome": "ongoing",  # a kadon player stuck at once draws (fields.load)
+            "met": [],  # the movement positions met: from this one on
+        },
     )
     if kernel.kadon and fields.FACE.get(kernel, "unplaced") > 0 and not kernel.kadon_feasible():
         raise PositionError(
