@@ -1,0 +1,132 @@
+"""The arena (lichess's): a fixed duration in which every free player is paired again as soon as
+possible, with the nearest score and never with the opponent of their last game; players join,
+pause and leave at any time, and their points stay on the board.
+
+**Points** (lichess's ``ArenaSheet``): a win is 2, a draw 1, a loss 0. A player who won their
+last two games is *on fire*: each further win is 4 and a draw 2, until a game that is not a win
+puts the fire out (a draw on fire still scores 2, and ends the streak). Berserk is not kept.
+
+**Pairing a wave**: the players free and not paused are paired by one maximum-weight matching
+(``matching.py``, as lichess's ``AntmaPairing``): as many pairs as possible, never two who met
+in either's last game, then the least difference of points, then the least distance in the
+standings. An odd player out waits for the next wave. The player who started fewer games takes
+the first seat (``records.seat_pair``).
+
+**Standings**: points, then the share of games won, then seed (lichess breaks ties by
+performance rating; a share of games won needs no ratings)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from boardplay.web.tournaments.matching import best_matching
+from boardplay.web.tournaments.records import Table, seat_history, seat_pair
+
+WIN, DRAW, LOSS = 2, 1, 0
+"""An arena game's points off fire; on fire a win and a draw count double."""
+FIRE_AFTER = 2
+"""Wins in a row that set a player on fire."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """A player's line of an arena's standings: their points, games, wins, the results in order
+    (``W``, ``D``, ``L``; doubled ones in lower case: ``w``, ``d``), and whether they are on
+    fire now."""
+
+    player: int
+    rank: int
+    points: int
+    games: int
+    wins: int
+    sheet: str
+    fire: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "player": self.player,
+            "rank": self.rank,
+            "points": self.points,
+            "games": self.games,
+            "wins": self.wins,
+            "sheet": self.sheet,
+            "fire": self.fire,
+        }
+
+
+def finished_games(tables: Sequence[Table], player: int) -> list[Table]:
+    """``player``'s finished games in the order they ended."""
+    mine = [t for t in tables if player in t.players and t.places is not None]
+    return sorted(mine, key=lambda t: (t.ended, t.round))
+
+
+def sheet(tables: Sequence[Table], player: int) -> tuple[int, str, bool]:
+    """``player``'s points, results and whether they are on fire now."""
+    points, letters, streak = 0, [], 0
+    for table in finished_games(tables, player):
+        halves = table.halves(player)
+        fire = streak >= FIRE_AFTER
+        if halves == 2:
+            points += 2 * WIN if fire else WIN
+            letters.append("w" if fire else "W")
+            streak += 1
+        elif halves == 1:
+            points += 2 * DRAW if fire else DRAW
+            letters.append("d" if fire else "D")
+            streak = 0
+        else:
+            letters.append("L")
+            streak = 0
+    return points, "".join(letters), streak >= FIRE_AFTER
+
+
+def standings(seeds: Sequence[int], tables: Sequence[Table]) -> list[Line]:
+    """Every player's line, best first."""
+    lines = []
+    for player in seeds:
+        points, letters, fire = sheet(tables, player)
+        lines.append((player, points, len(letters), letters.upper().count("W"), letters, fire))
+    seed_of = {p: i for i, p in enumerate(seeds)}
+    lines.sort(key=lambda x: (-x[1], -(x[3] / x[2]) if x[2] else 0.0, seed_of[x[0]]))
+    return [
+        Line(player, i + 1, points, games, wins, letters, fire)
+        for i, (player, points, games, wins, letters, fire) in enumerate(lines)
+    ]
+
+
+def last_opponent(tables: Sequence[Table], player: int) -> int | None:
+    """The opponent of ``player``'s latest game (finished or not)."""
+    mine = [t for t in tables if player in t.players]
+    if not mine:
+        return None
+    latest = max(mine, key=lambda t: (t.places is None, t.ended, t.round))
+    others = latest.opponents(player)
+    return others[0] if others else None
+
+
+def pair_wave(
+    seeds: Sequence[int], free: Collection[int], tables: Sequence[Table]
+) -> list[tuple[int, int]]:
+    """The pairs (first seat, second seat) of a wave among the ``free`` players (in the arena,
+    not paused, no game in play), given every game so far."""
+    lines = standings(seeds, tables)
+    rank_of = {line.player: i for i, line in enumerate(lines)}
+    points = {line.player: line.points for line in lines}
+    order = sorted(free, key=lambda p: rank_of[p])
+    if len(order) < 2:
+        return []
+    last = {p: last_opponent(tables, p) for p in order}
+
+    def cost(a: int, b: int) -> tuple[int, ...] | None:
+        if last[a] == b or last[b] == a:
+            return None
+        return (abs(points[a] - points[b]), abs(rank_of[a] - rank_of[b]))
+
+    spread = max(points[p] for p in order) - min(points[p] for p in order)
+    pairs = best_matching(order, cost, (spread, len(lines)))
+    seated = []
+    for a, b in pairs:
+        history_a, history_b = seat_history(tables, a), seat_history(tables, b)
+        seated.append(seat_pair(a, b, history_a, history_b, True))
+    return seated

@@ -1,0 +1,120 @@
+"""The Swiss system: a fixed number of rounds, each player meeting one opponent a round, pairings
+within score groups, computed as one maximum-weight matching (``matching.py``) rather than the
+Dutch system's bracket-by-bracket search, with the Dutch system's criteria (FIDE Handbook
+C.04.3) as the matching's costs in their order of importance.
+
+**Kept from the Dutch system**, most important first (docs/tournaments.md says why):
+
+1. no two players meet twice (absolute criterion C1);
+2. two players who must both take the same seat are not paired (C3): a player must follow
+   who has started two games more than they followed, or started both of their last two (and
+   the other way round), so nobody's balance leaves -2..+2 and nobody takes a seat three
+   times running;
+3. the bye goes to a player who has not had one (C2), in the lowest score group that can give
+   it, and in that group to the lowest ranked;
+4. score differences of the pairs as small as possible: players meet their own score group,
+   and a player who must float meets the nearest group (C6-C7, as a sum of squared differences);
+5. colour preferences: two players who would rather take the same seat (one started more
+   games than they followed, or level, started their last) are paired only when nothing
+   else serves (C10-C11);
+6. within a score group, the top half meets the bottom half in order (S1 against S2: the
+   group's first against its middle), as far as the criteria above allow.
+
+A player's pairing rank is score, then seed (A.2: the initial order, the players' ratings when
+the tournament started). Seats (E.1-E.5): the player with fewer first moves starts; when level,
+each alternates from the latest round in which their seats differed; when their histories are
+alike, the higher ranked starts in odd rounds.
+
+**Standings** (``standings.py``) order players by points, then Buchholz, then
+Sonneborn–Berger, then seed. **A bye** is a win, one point, and is shown as a bye; it adds
+nothing to the player's Buchholz or Sonneborn–Berger, since no opponent was met (as in
+lichess's Swiss), nor does it count as a game for the seat balance."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from boardplay.web.tournaments.matching import best_matching
+from boardplay.web.tournaments.records import (
+    Bye,
+    Table,
+    pairs_met,
+    preference,
+    seat_history,
+    seat_pair,
+)
+from boardplay.web.tournaments.standings import scores
+
+BYE = -1
+ABSOLUTE = 3
+"""An absolute seat preference's strength (``records.preference``)."""
+"""The bye's node in the matching: a player matched with it sits the round out."""
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round's pairing: each pair as (first seat, second seat), and the bye if any."""
+
+    number: int
+    pairs: tuple[tuple[int, int], ...]
+    bye: int | None
+
+
+def pair_round(
+    seeds: Sequence[int],
+    active: Collection[int],
+    tables: Sequence[Table],
+    byes: Sequence[Bye],
+    number: int,
+) -> Round:
+    """Round ``number``'s pairing of the ``active`` players (registered, not withdrawn), given
+    every game and bye before it (see the module's docstring for the criteria). ``seeds`` is
+    every player in seed order."""
+    halves = scores(tables, byes)
+    seed_of = {p: i for i, p in enumerate(seeds)}
+    order = sorted(active, key=lambda p: (-halves.get(p, 0), seed_of[p]))
+    if not order:
+        return Round(number, (), None)
+    met = pairs_met(tables)
+    had_bye = {b.player for b in byes}
+    history = {p: seat_history(tables, p) for p in order}
+    wants = {p: preference(history[p]) for p in order}
+    groups: dict[int, list[int]] = {}
+    for p in order:
+        groups.setdefault(halves.get(p, 0), []).append(p)
+    place = {p: (i, len(g)) for g in groups.values() for i, p in enumerate(g)}
+    lowest = min(groups)
+    span = max(groups) - lowest
+    odd = len(order) % 2 == 1
+    anyone_may_sit_out = odd and all(p in had_bye for p in order)
+
+    def cost(a: int, b: int) -> tuple[int, ...] | None:
+        if b == BYE:
+            if a in had_bye and not anyone_may_sit_out:
+                return None
+            i, size = place[a]
+            return (0, 0, halves.get(a, 0) - lowest, 0, 0, size - 1 - i)
+        (seat_a, strength_a), (seat_b, strength_b) = wants[a], wants[b]
+        clash = int(strength_a == strength_b == ABSOLUTE and seat_a == seat_b)
+        same = int(seat_a != -1 and seat_a == seat_b)
+        repeat = int(frozenset((a, b)) in met)
+        diff = halves.get(a, 0) - halves.get(b, 0)
+        order_cost = 0
+        if diff == 0:
+            (i, size), (j, _) = place[a], place[b]
+            order_cost = abs(abs(i - j) - size // 2)
+        return (repeat, clash, 0, diff * diff, same, order_cost)
+
+    nodes = [*order, BYE] if odd else order
+    maxima = (1, 1, span, span * span, 1, len(order))
+    pairs = best_matching(nodes, cost, maxima)
+    bye = None
+    seated: list[tuple[int, int]] = []
+    for a, b in pairs:
+        if b == BYE:
+            bye = a
+        else:
+            higher_starts = (order.index(a) < order.index(b)) == (number % 2 == 1)
+            seated.append(seat_pair(a, b, history[a], history[b], higher_starts))
+    return Round(number, tuple(seated), bye)
