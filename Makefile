@@ -153,25 +153,14 @@ lint: $(KERNELS)
 	MYPYPATH=src $(BIN)/stubtest --mypy-config-file pyproject.toml \
 	  --allowlist tools/stubtest-allowlist.txt $(COMPILED)
 
-# Message catalogues (docs/i18n.md): extract the strings of the command line (domain cli) and of
-# the browser (domain web: the tables of strings.js and of the games' board modules and the
-# say("...") phrases of the moves in words, in the games' describe.py) into .pot templates, then
-# merge them into every language's .po (created if missing). Translate the new or fuzzy entries,
-# then run `make test`. The .po files are read at run time; nothing is compiled.
-LOCALES := src/boardplay/i18n/locale
+# Message catalogues (docs/i18n.md), by tools/catalogues.py: extract the strings of the command
+# line (domain cli) and the site's words of the browser (domain web: strings.js) into .pot templates
+# in src/boardplay/i18n/locale, and each registered game's words (its board module's table, the
+# say("...") phrases of its describe.py and ending.py) into its own folder's locale/web.pot; then
+# merge every template into its .po in every language (created if missing). Translate the new or
+# fuzzy entries, then run `make test`. The .po files are read at run time; nothing is compiled.
 i18n: $(STAMP)
-	$(BIN)/pybabel -q extract -F babel.cfg -k N_ -c TRANSLATORS: --no-wrap --sort-by-file \
-	  --project boardplay --version 0.1.0 --copyright-holder "the boardplay authors" \
-	  --msgid-bugs-address "the boardplay issue tracker" -o $(LOCALES)/cli.pot src/boardplay/cli
-	$(BIN)/pybabel -q extract -F babel-web.cfg --no-default-keywords -k say -k pgettext:1c,2 \
-	  -c TRANSLATORS: --no-wrap --sort-by-file \
-	  --project boardplay --version 0.1.0 --copyright-holder "the boardplay authors" \
-	  --msgid-bugs-address "the boardplay issue tracker" -o $(LOCALES)/web.pot \
-	  src/boardplay/web src/boardplay/games
-	for domain in cli web; do for lang in en ja; do \
-	  $(BIN)/pybabel -q update --init-missing --ignore-obsolete --no-wrap -D $$domain -l $$lang \
-	    -i $(LOCALES)/$$domain.pot -d $(LOCALES) || exit 1; \
-	done; done
+	$(BIN)/python tools/catalogues.py
 
 format: $(STAMP)
 	$(BIN)/ruff format src tests tools

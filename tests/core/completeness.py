@@ -16,14 +16,16 @@ from boardplay.ai.evaluation import Heuristics
 from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.core.game import Game
 from boardplay.core.registry import find
+from boardplay.i18n import LANGUAGES
 from boardplay.i18n.webtable import read_table
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "boardplay" / "web" / "static"
 DOCS = ROOT / "docs"
 TESTS = ROOT / "tests"
-DOC_NAMES = {"potlatch": "potlatch-klone"}
-"""Rules pages named by the game's full title rather than its short name."""
+EXPERT = re.compile(r"^<!-- expert: (.+?) -->\n(.*?)^<!-- /expert -->\n", re.M | re.S)
+"""The experts' fold of the player rules: option names, notation and engine notes, folded under
+its title (``markdown.js``), in one block that closes the text."""
 BOARD_EXPORTS = {
     "draw": r"^export function draw\(",
     "miniature": r"^export function miniature\(",
@@ -74,6 +76,18 @@ def _class_pieces(cls: type[Game]) -> list[str]:
     for rules in (cls.rules_file, cls.rules_file.replace(".md", ".ja.md")):
         if not package.joinpath(rules).is_file():
             missing.append(f"{rules} in the game's package")
+            continue
+        text = package.joinpath(rules).read_text("utf-8")
+        if len(EXPERT.findall(text)) != 1 or not text.rstrip().endswith("<!-- /expert -->"):
+            missing.append(f"{rules} ending in one experts' fold (<!-- expert: … -->)")
+    if not package.joinpath("terms.ja.txt").is_file():
+        missing.append("terms.ja.txt in the game's package (its Japanese key terms)")
+    for catalogue in (
+        "locale/web.pot",
+        *(f"locale/{lang}/LC_MESSAGES/web.po" for lang in LANGUAGES),
+    ):
+        if not package.joinpath(catalogue).is_file():  # its words, in the site's web catalogue
+            missing.append(f"{catalogue} in the game's package (make i18n)")
     return missing
 
 
@@ -102,15 +116,24 @@ def _web_pieces(name: str, static: Path) -> list[str]:
     return missing
 
 
-def _doc_pieces(name: str, docs: Path, tests: Path) -> list[str]:
-    page = DOC_NAMES.get(name, name)
+def _doc_pieces(cls: type[Game], docs: Path, tests: Path) -> list[str]:
+    name = cls.name
     wanted = [
-        docs / "rules" / f"{page}.md",
-        docs / "rules" / f"{page}.ja.md",
+        docs / "rules" / f"{name}.md",
+        docs / "rules" / f"{name}.ja.md",
         docs / "formats" / f"{name}.md",
         tests / "games" / name / "golden.json",
     ]
-    return [f"{p.parent.parent.name}/{p.parent.name}/{p.name}" for p in wanted if not p.is_file()]
+    missing = [
+        f"{p.parent.parent.name}/{p.parent.name}/{p.name}" for p in wanted if not p.is_file()
+    ]
+    package = resources.files(cls.__module__.rpartition(".")[0])
+    shipped_rules = (cls.rules_file, cls.rules_file.replace(".md", ".ja.md"))
+    for page, rules in zip(wanted[:2], shipped_rules, strict=True):
+        shipped = package.joinpath(rules)
+        if page.is_file() and shipped.is_file() and page.read_text() != shipped.read_text():
+            missing.append(f"docs/rules/{page.name} the same as the game's {rules}")
+    return missing
 
 
 def missing(
@@ -120,5 +143,5 @@ def missing(
     return [
         *_class_pieces(cls),
         *_web_pieces(cls.name, static),
-        *_doc_pieces(cls.name, docs, tests),
+        *_doc_pieces(cls, docs, tests),
     ]

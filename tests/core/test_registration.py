@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import importlib
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import catalogues
 import completeness
 import pytest
+from babel.messages.pofile import read_po
 from fifthgame import FIFTH, arrived
 from typer.testing import CliRunner
 
@@ -29,7 +29,6 @@ from boardplay.cli.main import build_app
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.registry import available, find, game_class, register, unregister
-from boardplay.i18n.webtable import read_table
 from boardplay.web.catalogue import REGISTRY, WebCatalogue
 from boardplay.web.table.hints import hints_for
 from boardplay.web.words import describer, end_describer, said
@@ -145,31 +144,34 @@ def test_it_provides_every_piece(fifth: Path) -> None:
     assert complete(game_class("race")) == []
 
 
-def test_make_i18n_collects_its_words_from_its_folder_and_board_module(tmp_path: Path) -> None:
-    """``make i18n``'s extraction, run where the fifth game's files are: the words of its board
-    module (``EN``) and of its moves and endings (``say``) reach the web catalogue, beside the
-    four games' board modules' words and nothing else of the boards (their helpers keep none)."""
-    pot, static = tmp_path / "web.pot", tmp_path / "static"
-    shutil.copytree(completeness.STATIC / "boards", static / "boards")
-    shutil.copy(FIFTH / "static" / "boards" / "race.js", static / "boards")
-    subprocess.run(
-        [
-            *(str(Path(sys.executable).parent / "pybabel"), "-q", "extract"),
-            *("-F", "babel-web.cfg", "--no-default-keywords", "-k", "say", "-k", "pgettext:1c,2"),
-            *("-o", str(pot), str(static), str(FIFTH / "games")),
-        ],
-        check=True,
-        cwd=completeness.ROOT,
-    )
-    text = pot.read_text()
+def test_make_i18n_writes_its_words_into_its_folder(tmp_path: Path) -> None:
+    """``make i18n`` (``tools/catalogues.py``) run where the fifth game is laid out as in the
+    repository: the words of its board module (``EN``) and of its moves and endings (``say``)
+    go to its own folder's ``locale/``, the template the fifth game carries, and its Japanese
+    entries (translated by hand) are kept; the site's catalogue takes none of them."""
+    package = tmp_path / "src" / "boardplay"
+    shutil.copytree(FIFTH / "games", package / "games")
+    boards = package / "web" / "static" / "boards"
+    boards.mkdir(parents=True)
+    shutil.copy(FIFTH / "static" / "boards" / "race.js", boards)
+    shutil.copy(completeness.ROOT / "babel-web.cfg", tmp_path)
+    with arrived(package):
+        catalogues.update([(catalogues.extract_game("race", tmp_path), "web")], tmp_path)
+    locale = package / "games" / "race" / "locale"
+    text = (locale / "web.pot").read_text()
     for key in ("title.race", "about.race.line", "tutorial.race.1", "race.label"):
         assert f'msgctxt "{key}"' in text
     assert 'msgid "{seat} adds {n} to {count}."' in text
     assert 'msgid "{seat} reaches {target}."' in text
-    four = [
-        static / "boards" / f"{name}.js" for name in ("montana", "passtally", "potlatch", "proteus")
-    ]
-    assert text.count("msgctxt") == 4 + sum(len(read_table(p.read_text())) for p in four)
+    assert messages(locale / "web.pot") == messages(FIFTH / "games" / "race" / "locale" / "web.pot")
+    japanese = (locale / "ja" / "LC_MESSAGES" / "web.po").read_text()
+    assert 'msgstr "10への競争"' in japanese and "#, fuzzy" not in japanese
+    assert not (package / "i18n").exists()
+
+
+def messages(template: Path) -> set[tuple[str | None, str]]:
+    with template.open("rb") as handle:
+        return {(m.context, m.id) for m in read_po(handle) if m.id}
 
 
 # ----- removing any piece of the fifth game fails the checklist, naming it ----------------------
@@ -201,6 +203,11 @@ def test_removing_a_declaration_fails_the_checklist(
 FILES = [
     ("games/race/rules.md", None, "rules.md in the game's package"),
     ("games/race/rules.ja.md", None, "rules.ja.md in the game's package"),
+    ("games/race/rules.md", "<!-- expert:", "rules.md ending in one experts' fold"),
+    ("games/race/rules.ja.md", "<!-- /expert -->", "rules.ja.md ending in one experts' fold"),
+    ("games/race/terms.ja.txt", None, "terms.ja.txt in the game's package"),
+    ("games/race/locale/web.pot", None, "locale/web.pot in the game's package"),
+    ("games/race/locale/ja/LC_MESSAGES/web.po", None, "locale/ja/LC_MESSAGES/web.po in the game"),
     ("static/boards/race.js", None, "boards/race.js exporting draw"),
     ("static/boards/race.js", "export function draw(", "boards/race.js exporting draw"),
     ("static/boards/race.js", "export function miniature(", "boards/race.js exporting miniature"),
@@ -211,6 +218,7 @@ FILES = [
     ("static/boards/race.js", '"tutorial.race.1"', "the words tutorial.race.1"),
     ("docs/rules/race.md", None, "docs/rules/race.md"),
     ("docs/rules/race.ja.md", None, "docs/rules/race.ja.md"),
+    ("docs/rules/race.ja.md", "10への競争", "docs/rules/race.ja.md the same as the game's"),
     ("docs/formats/race.md", None, "docs/formats/race.md"),
     ("tests/games/race/golden.json", None, "games/race/golden.json"),
 ]
@@ -220,8 +228,8 @@ FILES = [
 def test_removing_a_file_or_an_export_fails_the_checklist(
     tmp_path: Path, path: str, text: str | None, piece: str
 ) -> None:
-    """The fifth game copied, one file removed (or one export or word key spoiled), and the
-    copy's folder is the one boardplay finds."""
+    """The fifth game copied (its docs' links as the files they show), one file removed (or one
+    export, word key, fold or page spoiled), and the copy's folder is the one boardplay finds."""
     root = tmp_path / "fifth"
     shutil.copytree(FIFTH, root)
     target = root / path
@@ -230,9 +238,10 @@ def test_removing_a_file_or_an_export_fails_the_checklist(
     else:
         source = target.read_text()
         assert text in source
-        target.write_text(source.replace(text, text.replace("export ", "").replace("race", "x")))
+        spoiled = text.replace("export ", "").replace("race", "x").replace("expert", "note")
+        target.write_text(source.replace(text, spoiled if spoiled != text else "?"))
     with arrived(root):
-        assert piece in complete(game_class("race"), root)
+        assert [p for p in complete(game_class("race"), root) if p.startswith(piece)]
 
 
 def test_a_folder_without_its_declaration_is_an_error(tmp_path: Path) -> None:
@@ -269,8 +278,8 @@ def test_every_registered_game_provides_every_piece(name: str) -> None:
     assert completeness.missing(cls) == []
 
 
-@pytest.mark.parametrize("name", ["montana", "passtally", "potlatch", "proteus"])
-def test_the_four_games_declare_what_the_rest_finds(name: str) -> None:
+@pytest.mark.parametrize("name", available())
+def test_every_game_declares_what_the_rest_finds(name: str) -> None:
     cls = game_class(name)
     game = boardplay.load(name)
     assert (

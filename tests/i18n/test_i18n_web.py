@@ -4,7 +4,9 @@ translate."""
 
 from __future__ import annotations
 
+import importlib.resources
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,15 +14,14 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-import boardplay.games
 import boardplay.i18n
 import boardplay.web
-from boardplay.i18n import catalog, messages
+from boardplay.core.registry import available, package_of
+from boardplay.i18n import LANGUAGES, catalog, messages
 from boardplay.i18n.phrase import Phrase, SeatName, Sentence, say
 from boardplay.i18n.webtable import TableError, read_table
 
 WEB = Path(boardplay.web.__file__).parent
-GAMES = Path(boardplay.games.__file__).parent
 MAPPING = Path(__file__).resolve().parents[2] / "babel-web.cfg"
 STATIC = WEB / "static"
 LOCALE = Path(boardplay.i18n.__file__).parent / "locale"
@@ -35,18 +36,48 @@ def table() -> list[tuple[int, str, str]]:
     return site + [e for p in boards for e in read_table(p.read_text("utf-8"), required=False)]
 
 
-def extracted() -> set[tuple[str | None, str]]:
-    """(context, msgid) of the web domain as Babel finds them in the sources now."""
-    found: set[tuple[str | None, str]] = set()
+Found = set[tuple[str | None, str]]
+"""(context, msgid) of messages of the web domain."""
+
+
+def _extract(root: Path, wanted: Callable[[str], bool] = lambda _path: True) -> Found:
+    """(context, msgid) of the web domain as Babel finds them now under ``root``, in the files
+    ``wanted`` keeps (paths relative to ``root``), with the mapping `make i18n` uses."""
     with MAPPING.open(encoding="utf-8") as cfg:
-        method_map, options = parse_mapping_cfg(cfg)  # what `make i18n` extracts
+        method_map, options = parse_mapping_cfg(cfg)
     keywords = {"say": None, "pgettext": ((1, "c"), 2)}
-    for root in (WEB, GAMES):
-        for _f, _l, message, _c, context in extract_from_dir(
-            str(root), method_map=method_map, options_map=options, keywords=keywords
-        ):
+    found: Found = set()
+    for path, _l, message, _c, context in extract_from_dir(
+        str(root), method_map=method_map, options_map=options, keywords=keywords
+    ):
+        if wanted(path):
             found.add((context, message if isinstance(message, str) else message[0]))
     return found
+
+
+def site_words() -> Found:
+    """The site's words: the web package but the games' board modules (``strings.js``)."""
+    return _extract(WEB, lambda path: not path.startswith("static/boards/"))
+
+
+def game_words(name: str) -> Found:
+    """A registered game's words: its board module's table and its folder's ``say`` phrases."""
+    board = _extract(STATIC, lambda path: path == f"boards/{name}.js")
+    return board | _extract(game_folder(name))
+
+
+def game_folder(name: str) -> Path:
+    return Path(str(importlib.resources.files(package_of(name))))
+
+
+def extracted() -> Found:
+    """Every message of the web domain: the site's and every registered game's."""
+    return site_words().union(*(game_words(name) for name in available()))
+
+
+def template(path: Path) -> Found:
+    with path.open("rb") as handle:
+        return {(m.context, m.id) for m in read_po(handle) if m.id}
 
 
 def test_the_table_and_the_phrases_are_extracted() -> None:
@@ -60,16 +91,34 @@ def test_the_table_and_the_phrases_are_extracted() -> None:
     keys = [key for _line, key, _text in table()]
     assert len(keys) == len(set(keys)), "a key in two tables"
     assert [p.name for p in STATIC.glob("strings*.js")] == ["strings.js"]
-    assert ("title.potlatch", "Potlatch Klone") in ids  # a game's words, from its board module
+    assert ("title.potlatch", "Potlatch Klone") in game_words("potlatch")  # from its board module
     mapping = MAPPING.read_text("utf-8")
     for tables in ("strings.js", "boards/*.js"):  # extracted by `make i18n` (and extracted())
         assert f"[boardplay.i18n.webtable.extract: **/{tables}]" in mapping, tables
 
 
-def test_the_template_is_up_to_date_with_the_sources() -> None:
-    with (LOCALE / "web.pot").open("rb") as handle:
-        template = {(m.context, m.id) for m in read_po(handle) if m.id}
-    assert template == extracted(), "run `make i18n` to refresh web.pot and the .po files"
+def test_the_templates_are_up_to_date_with_the_sources() -> None:
+    """The site's template holds the site's words and no game's; each registered game's
+    template, in its folder, holds its words (``make i18n`` writes both)."""
+    stale = "run `make i18n` to refresh the templates and the .po files"
+    assert template(LOCALE / "web.pot") == site_words(), stale
+    for name in available():
+        assert template(game_folder(name) / "locale" / "web.pot") == game_words(name), (name, stale)
+
+
+def test_a_phrase_two_catalogues_share_says_the_same_in_each() -> None:
+    """The web catalogue keeps a phrase the site and games share (``"{a} and {b}"``) once, the
+    first's: a different translation in another game's folder would be lost, so it is refused."""
+    folders = [LOCALE, *(game_folder(name) / "locale" for name in available())]
+    for lang in LANGUAGES:
+        said: dict[tuple[str | None, str], tuple[Path, str]] = {}
+        for folder in folders:
+            with (folder / lang / "LC_MESSAGES" / "web.po").open("rb") as handle:
+                for m in read_po(handle, locale=lang):
+                    if not m.id or not isinstance(m.id, str):
+                        continue
+                    first = said.setdefault((m.context, m.id), (folder, m.string))
+                    assert first[1] == m.string, (lang, m.id, first[0], folder)
 
 
 def test_every_web_message_has_japanese() -> None:

@@ -110,6 +110,20 @@ def find(reference: str) -> Any:
     return getattr(importlib.import_module(module_name), attribute)
 
 
+def spellings(name: str) -> tuple[str, ...]:
+    """The game's name and its aliases (``ALIASES``), as ``load`` takes them."""
+    key = canonical_name(name)
+    return (key, *(alias for alias, target in _games()[1].items() if target == key))
+
+
+def package_of(name: str) -> str:
+    """The package that holds the game ``name`` (its folder, for a game of ``boardplay.games``):
+    where its rules, its message catalogue and its other files lie. Its rules are not
+    imported."""
+    module = _games()[0][canonical_name(name)].partition(":")[0]
+    return module.rpartition(".")[0] or module
+
+
 def game_class(name: str) -> type[Game]:
     cls: type[Game] = find(_games()[0][canonical_name(name)])
     return cls

@@ -2,9 +2,13 @@
 
 The catalogues are the ``.po`` files under ``boardplay/i18n/locale/<lang>/LC_MESSAGES/``, one
 per *domain*: ``cli`` (everything ``boardplay`` prints) and ``web`` (the browser's strings, served
-as JSON by ``GET /api/i18n/{lang}``). They are read at run time, compiled in memory and cached:
-no compiled ``.mo`` file is built, installed or kept in git, so an edited ``.po`` takes effect in
-an editable install at once and a fresh clone needs no build step (why: ``docs/i18n.md``).
+as JSON by ``GET /api/i18n/{lang}``). A game's words of the ``web`` domain (its board module's
+table, its moves and endings in words) are in its own folder, ``games/<game>/locale/``, laid out
+the same way, so a new game brings them (``tools/catalogues.py``, which ``make i18n`` runs, writes
+them there); ``catalog("web", lang)`` reads them with the site's, every registered game's. They
+are read at run time, compiled in memory and cached: no compiled ``.mo`` file is built, installed
+or kept in git, so an edited ``.po`` takes effect in an editable install at once and a fresh
+clone needs no build step (why: ``docs/i18n.md``).
 
 Languages are a closed set (:data:`LANGUAGES`): a language code never becomes part of a path
 before it has been checked against that set. Message ids are the English text, with ``{name}``
@@ -86,20 +90,57 @@ def _locale_file(domain: str, lang: str, suffix: str) -> Traversable:
     return root.joinpath(lang, "LC_MESSAGES", f"{domain}{suffix}")
 
 
-@functools.cache
 def catalog(domain: str, lang: str) -> Catalog:
-    """The parsed ``.po`` catalogue of ``domain`` in ``lang`` (Babel's object, cached)."""
-    source = _locale_file(domain, lang, ".po")
-    with source.open("rb") as handle:
-        return read_po(handle, locale=lang, domain=domain)
+    """The parsed ``.po`` catalogue of ``domain`` in ``lang`` (Babel's object, cached): for
+    ``web``, the site's with every registered game's from its folder, so a game brings its own
+    words and a game that is not registered adds none."""
+    return _catalog(domain, check_language(lang), _games_of(domain))
+
+
+def _games_of(domain: str) -> tuple[str, ...]:
+    """The packages of the registered games, whose folders hold their words of ``domain`` (only
+    ``web``: what the command line prints is the site's)."""
+    if domain != "web":
+        return ()
+    from boardplay.core.registry import available, package_of  # reads no game's rules
+
+    return tuple(package_of(name) for name in available())
+
+
+def _game_file(package: str, domain: str, lang: str) -> Traversable | None:
+    """A game's catalogue (``<package>/locale/<lang>/LC_MESSAGES/<domain>.po``), if it has one."""
+    found = importlib.resources.files(package).joinpath("locale", lang, "LC_MESSAGES")
+    found = found.joinpath(f"{domain}.po")
+    return found if found.is_file() else None
 
 
 @functools.cache
+def _catalog(domain: str, lang: str, games: tuple[str, ...]) -> Catalog:
+    with _locale_file(domain, lang, ".po").open("rb") as handle:
+        merged = read_po(handle, locale=lang, domain=domain)
+    for package in games:
+        source = _game_file(package, domain, lang)
+        if source is None:
+            continue
+        with source.open("rb") as handle:
+            for message in read_po(handle, locale=lang, domain=domain):
+                # A phrase two games share ("{a} and {b}") is kept once, the first game's:
+                # tests/i18n/test_i18n_web.py holds their translations equal.
+                if message.id and merged.get(message.id, message.context) is None:
+                    merged[message.id] = message
+    return merged
+
+
 def translations(domain: str, lang: str) -> gettext.NullTranslations:
     """A stdlib translations object for ``domain`` in ``lang``, compiled in memory from the
-    ``.po`` file. Fuzzy entries are left out, as ``msgfmt`` would: they fall back to English."""
+    ``.po`` files. Fuzzy entries are left out, as ``msgfmt`` would: they fall back to English."""
+    return _translations(domain, check_language(lang), _games_of(domain))
+
+
+@functools.cache
+def _translations(domain: str, lang: str, games: tuple[str, ...]) -> gettext.NullTranslations:
     buffer = io.BytesIO()
-    write_mo(buffer, catalog(domain, lang), use_fuzzy=False)
+    write_mo(buffer, _catalog(domain, lang, games), use_fuzzy=False)
     buffer.seek(0)
     return gettext.GNUTranslations(buffer)
 
