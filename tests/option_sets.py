@@ -30,3 +30,10 @@ def option_sets() -> dict[str, Game]:
 
 
 OPTION_SETS = option_sets()
+KERNEL_SETS = {name: game for name, game in OPTION_SETS.items() if game.new_initial_state().kernel}
+"""The option sets of the games that run on a compiled kernel: what only a kernel has (its sizes,
+its struct, batching many games in one call) is tested over these. A pure-Python game, such as
+the toy fifth game, has no kernel (``State.kernel`` is None) and every other test holds it."""
+KERNEL_GAMES = sorted({game.name for game in KERNEL_SETS.values()})
+"""The registered games that run on a compiled kernel, each folder in the one shape of
+docs/contributing.md (layout, tables, notation, kernel, fields, state ...)."""

@@ -1,13 +1,16 @@
 """The game contract, held once over every registered game and every option set
 (``option_sets.py``), so a new game or option is covered without a test of its own: clones are
 independent and continue alike, a seed fixes a game, positions and records round-trip, an
-illegal action is refused and changes nothing, chance is a distribution, the end is well formed,
-and the compiled kernel's sizes are the game's. What is particular to one game (its rules, its
-notation, its scenarios) stays in ``tests/games/<game>/``."""
+illegal action is refused and changes nothing, chance is a distribution, the end is well formed.
+What only a compiled kernel has (its sizes, its position struct copied and loaded whole) is held
+over the games that run on one (``KERNEL_SETS``); a pure-Python game, such as the toy fifth game,
+passes every other test here. What is particular to one game (its rules, its notation, its
+scenarios) stays in ``tests/games/<game>/``."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 import math
 import pickle
 import random
@@ -22,17 +25,13 @@ from boardplay.core.errors import BoardplayError, IllegalActionError, NotationEr
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.kernel import Kernel, random_playouts
 from boardplay.core.records import Record
-from option_sets import OPTION_SETS
+from boardplay.core.registry import available, load, package_of
+from option_sets import KERNEL_SETS, OPTION_SETS
 from support import random_record
 
 CASES = [pytest.param(game, id=name) for name, game in OPTION_SETS.items()]
-KERNEL_CASES = [
-    pytest.param(game, id=name)
-    for name, game in OPTION_SETS.items()
-    if game.new_initial_state().kernel is not None
-]
-"""The option sets of the games that run on a compiled kernel (a pure-Python game, such as the
-toy fifth game, has none: ``State.kernel`` is None)."""
+KERNEL_CASES = [pytest.param(game, id=name) for name, game in KERNEL_SETS.items()]
+"""The option sets of the games that run on a compiled kernel (``option_sets.KERNEL_SETS``)."""
 PREFIX = 60
 """Actions played before a position is cloned, exported or tested (mid-game, not the start)."""
 
@@ -180,18 +179,36 @@ def test_the_end_is_well_formed(game: Game) -> None:
 
 
 @pytest.mark.parametrize("game", CASES)
+def test_the_observation_has_the_games_shape(game: Game) -> None:
+    """Every seat's observation tensor has ``observation_shape``'s size, at the start and
+    mid-game (a pure-Python game's as a compiled one's)."""
+    size = math.prod(game.observation_shape())
+    for state in (game.new_initial_state(), _midgame(game, seed=5)):
+        for seat in range(game.num_players):
+            assert len(state.observation_tensor(seat)) == size
+
+
+@pytest.mark.parametrize("name", available())
+def test_a_game_with_a_kernel_source_runs_on_its_built_kernel(name: str) -> None:
+    """A game whose folder holds ``kernel.pyx`` runs on that kernel, so an unbuilt kernel fails
+    here and never skips (the four games of the package); a game without one is pure Python,
+    held by every test of this suite but those of a kernel's own."""
+    folder = Path(str(importlib.resources.files(package_of(name))))
+    kernel = load(name).new_initial_state().kernel
+    assert (kernel is not None) == (folder / "kernel.pyx").is_file(), name
+
+
+@pytest.mark.parametrize("game", KERNEL_CASES)
 def test_the_kernel_has_the_games_sizes(game: Game) -> None:
-    """Every game runs on a compiled kernel (an unbuilt one fails here, never skips)."""
-    state = game.new_initial_state()
-    kernel = state.kernel
-    assert kernel is not None, f"{game} has no compiled kernel"
+    """A compiled kernel's sizes are its game's."""
+    kernel = game.new_initial_state().kernel
+    assert kernel is not None
     assert kernel.num_players == game.num_players
     assert kernel.action_space == game.num_distinct_actions
     assert kernel.chance_space == game.max_chance_outcomes
     assert (kernel.observation_size,) == tuple(
         [math.prod(game.observation_shape())] if game.observation_shape() else [0]
     )
-    assert len(state.observation_tensor(0)) == math.prod(game.observation_shape())
 
 
 def _live(game: Game, seed: int, steps: int) -> State:
