@@ -48,6 +48,10 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
 - ``GET/PUT/DELETE /api/push``, ``POST /api/push/off|renew``, ``PUT /api/account/language`` —
   this device's push subscription, a notification's one-click off, the account's language;
   ``GET /sw.js`` and ``/manifest.webmanifest`` — the service worker and the app (``push/``).
+- ``GET /api/stream/event``, ``GET /api/bot/game/stream/{id}``, ``POST /api/bot/game/{id}/
+  move/{move}|resign|abort|draw/{yes|no}|chat``, ``POST /api/challenge/{name}`` and
+  ``/api/challenge/{id}/accept|decline|cancel``, ``GET|POST|DELETE /api/account/tokens`` —
+  the Bot API with personal API tokens (``bots/``, docs/bots.md).
 
 Every request passes ``guard.Guard`` first (rate, body size, JSON safety); the ceilings are in
 ``config.Limits`` and docs/web.md ("Security").
@@ -75,6 +79,7 @@ from boardplay.web import site
 from boardplay.web.accounts import Accounts, Passkeys
 from boardplay.web.accounts import routes as account
 from boardplay.web.advice import routes as advice
+from boardplay.web.bots import routes as bots
 from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.chat import routes as chat
 from boardplay.web.config import Settings
@@ -165,7 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """AI levels each game accepts, worked out once (``routes/site.py``)."""
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate)
     add_error_handlers(app)
-    for module in (site, games, chat, replays, advice, account, players, seeks):
+    for module in (site, games, chat, replays, advice, account, players, seeks, bots):
         app.include_router(module.router)
     app.include_router(mail_routes.router)  # e-mail notifications (``mail.py``)
     app.include_router(push_routes.router)  # push notifications, the app (``push/``)

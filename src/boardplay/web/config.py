@@ -190,6 +190,13 @@ class Limits:
     ai_only_games: int = 8
     """Games played by AIs alone running at once on the whole server, whoever made them;
     with ``ai_games_per_visitor`` per address, per network and per account."""
+    api_requests_per_minute: int = 120
+    """Bot API requests one personal API token may make per minute (a move, an answer, a
+    stream opened; ``bots/``), counted in the database before the request runs (429
+    ``api_rate`` past it): a bot plays a move a second with room to spare, and a runaway
+    client cannot make the server work harder than that."""
+    api_tokens_per_account: int = 10
+    """Personal API tokens one account may hold at once (409 past it: revoke one first)."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Limits:

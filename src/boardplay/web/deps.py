@@ -23,6 +23,7 @@ from boardplay.web.accounts import (
     Site,
 )
 from boardplay.web.advice import Reviewer
+from boardplay.web.bots import BOT_PLAY, CHALLENGE_READ, CHALLENGE_WRITE, ApiUser
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError
@@ -157,6 +158,38 @@ async def get_account(session: Annotated[Session | None, Depends(get_session)]) 
     return session.account
 
 
+async def get_any_token(request: Request, hub: Annotated[Hub, Depends(get_hub)]) -> ApiUser:
+    """A personal API token's owner, whatever its scopes (``bots/``; 401 without one)."""
+    return await hub.bots.authorise(request.headers.get("authorization"))
+
+
+async def get_bot_play(request: Request, hub: Annotated[Hub, Depends(get_hub)]) -> ApiUser:
+    """A token with ``bot:play`` (403 ``missing_scope`` without it)."""
+    return await hub.bots.authorise(request.headers.get("authorization"), BOT_PLAY)
+
+
+async def get_event_reader(request: Request, hub: Annotated[Hub, Depends(get_hub)]) -> ApiUser:
+    """A token that may read the event stream: ``bot:play`` or ``challenge:read``."""
+    header = request.headers.get("authorization")
+    return await hub.bots.authorise(header, BOT_PLAY, CHALLENGE_READ)
+
+
+async def get_challenge_writer(request: Request, hub: Annotated[Hub, Depends(get_hub)]) -> ApiUser:
+    """A token that may send and answer challenges: ``challenge:write`` or ``bot:play``."""
+    header = request.headers.get("authorization")
+    return await hub.bots.authorise(header, CHALLENGE_WRITE, BOT_PLAY)
+
+
+async def get_challenge_reader(request: Request, hub: Annotated[Hub, Depends(get_hub)]) -> ApiUser:
+    header = request.headers.get("authorization")
+    return await hub.bots.authorise(header, CHALLENGE_READ, BOT_PLAY)
+
+
+AnyTokenDep = Annotated[ApiUser, Depends(get_any_token)]
+BotPlayDep = Annotated[ApiUser, Depends(get_bot_play)]
+EventReaderDep = Annotated[ApiUser, Depends(get_event_reader)]
+ChallengeWriterDep = Annotated[ApiUser, Depends(get_challenge_writer)]
+ChallengeReaderDep = Annotated[ApiUser, Depends(get_challenge_reader)]
 SessionDep = Annotated[Session | None, Depends(get_session)]
 AccountDep = Annotated[Account, Depends(get_account)]
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]

@@ -19,6 +19,7 @@ from typing import Any
 
 from boardplay.web.accounts import AccountStore
 from boardplay.web.advice import Reviewer, ReviewStore
+from boardplay.web.bots import Bots, TokenStore
 from boardplay.web.broker import Broker
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.chat import ChatRelay, ChatStore
@@ -34,6 +35,8 @@ log = logging.getLogger("boardplay.web")
 
 CHAT_TOPIC = "chat"
 """The broker's topic of the table chat's messages (``Broker.send``)."""
+BOTS_TOPIC = "bots"
+"""The broker's topic of revoked API tokens, whose streams every process ends (``bots/``)."""
 OUTAGE_SPEEDUP = 4
 """How many times as often the watched games are checked while Redis is down."""
 
@@ -41,7 +44,7 @@ OUTAGE_SPEEDUP = 4
 class Hub:
     """One server process's parts, built and wired: the table's house (``house``: rooms, AI,
     clocks, presence), accounts and throttles, ratings, hints and reviews, the lobby, e-mail
-    and push, and the chat."""
+    and push, the chat, and the bots' tokens and streams."""
 
     def __init__(
         self,
@@ -104,6 +107,8 @@ class Hub:
         self.chat = ChatRelay(house, ChatStore(storage.engine), self.rooms, self.accounts)
         """The table chat of this process's sockets (``chat/``)."""
         house.followers.append(self.chat.catch_up)
+        self.bots = Bots(self, TokenStore(storage.engine, self.accounts))
+        """API tokens, bot accounts and the Bot API's open streams (``bots/``)."""
         self._tasks: list[asyncio.Task[None]] = []
 
     @property
@@ -126,6 +131,8 @@ class Hub:
             house.broker = broker = Broker(self.redis_url, house.remote_change, house.catch_up)
             broker.topics[CHAT_TOPIC] = self.chat.remote
             self.chat.send = lambda text: broker.send(CHAT_TOPIC, text)
+            broker.topics[BOTS_TOPIC] = self.bots.remote
+            self.bots.send = lambda text: broker.send(BOTS_TOPIC, text)
             await broker.start()
         loop = asyncio.get_running_loop()
         self._tasks = [
@@ -134,6 +141,7 @@ class Hub:
             loop.create_task(_every(lambda: RATINGS_INTERVAL, self.settlement.settle)),
         ]
         await self.lobby.start()
+        self.bots.start()
         self.mailer.start()
         await self.push.start()
 
@@ -160,6 +168,7 @@ class Hub:
         return self.sync_interval
 
     async def close(self) -> None:
+        await self.bots.close()  # its streams end first: they watch rooms and the lobby
         await self.reviewer.close()
         await self.lobby.close()
         await self.mailer.close()  # after the mail in hand, so none is sent twice

@@ -17,6 +17,9 @@ class Account:
     """When the account was made (seconds since the epoch)."""
     language: str | None = None
     """The language chosen on the page, for its mails and pushes (``push/words.py``)."""
+    bot: bool = False
+    """A bot account (``bots/``): played by a program through the Bot API, marked BOT wherever
+    its name is shown. Set once, for an account that had played no game, and never taken back."""
 
     def age(self, now: float) -> float:
         """Seconds since the account was made."""

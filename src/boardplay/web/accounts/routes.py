@@ -161,6 +161,7 @@ async def sign_out_everywhere(
     browser gets new tokens for the account's seats."""
     games = await accounts.run(accounts.store.close_sessions, account.id)
     await hub.push.forget(account.id)  # and every device's push subscription
+    await hub.bots.end_tokens(account.id)  # and every personal API token, and its streams
     await _reload(hub, games)
     response.delete_cookie(COOKIE, path="/")
     return {"account": None, "csrf": None}
@@ -185,6 +186,7 @@ async def change_password(
     games = await accounts.change_password(account, body.old, body.new, keep)
     device = request.cookies.get(DEVICE_COOKIE)  # pushes go on to this browser only
     await hub.push.forget(account.id, keep=hash_token(device) if device else None)
+    await hub.bots.end_tokens(account.id)  # a token is no browser: every one ends
     await _reload(hub, games)
     fresh = await accounts.run(accounts.store.by_id, account.id)
     assert session is not None and fresh is not None
@@ -215,6 +217,7 @@ async def delete_account(
     games = await accounts.run(accounts.store.delete, account.id)
     await hub.mailer.remove(account.id)  # its e-mail address and unsent mails go too
     await hub.push.forget(account.id)  # and its devices' push subscriptions
+    await hub.bots.end_tokens(account.id)  # and its API tokens
     await _reload(hub, games)
     response.delete_cookie(COOKIE, path="/")
     return {"account": None, "csrf": None}

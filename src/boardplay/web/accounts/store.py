@@ -38,6 +38,7 @@ accounts_table = sa.Table(
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     sa.Column("deleted", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("language", sa.String(8), nullable=True),
+    sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 sessions_table = sa.Table(
@@ -165,7 +166,13 @@ def _stamp(value: datetime) -> float:
 
 def _account(row: Any) -> Account:
     return Account(
-        row.id, row.name, row.password_hash, row.user_handle, _stamp(row.created), row.language
+        row.id,
+        row.name,
+        row.password_hash,
+        row.user_handle,
+        _stamp(row.created),
+        row.language,
+        bool(row.bot),
     )
 
 
@@ -219,6 +226,23 @@ class AccountStore:
         ).where(accounts_table.c.id.in_(list(set(account_ids))))
         with self.reader.connect() as conn:
             return {r.id: DELETED_NAME if r.deleted else r.name for r in conn.execute(query)}
+
+    def make_bot(self, account_id: int) -> bool:
+        """Mark the account a bot, in one conditional statement: only while it holds no seat
+        in any game (a bot's rating and results are a program's from its first game on, never
+        a person's carried over). False if it has played, or is gone."""
+        played = sa.exists().where(seats_table.c.account_id == account_id)
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                accounts_table.update()
+                .where(
+                    accounts_table.c.id == account_id,
+                    accounts_table.c.deleted.is_(sa.false()),
+                    ~played,
+                )
+                .values(bot=True)
+            )
+        return done.rowcount == 1
 
     def languages(self, account_ids: Sequence[int]) -> dict[int, str | None]:
         """The languages accounts chose (None: never chose one)."""

@@ -52,6 +52,8 @@ async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> 
         status=OPEN,
         from_name=account.name,
         to_name=target.name,
+        from_bot=account.bot,
+        to_bot=target.bot,
     )
     store = hub.lobby.store
     hourly = Ceiling(f"challenges:{account.id}", limits.challenges_per_hour, 3600.0)

@@ -58,12 +58,17 @@ class Challenge:
     from_name: str = ""
     to_name: str = ""
     clock: dict[str, Any] | None = None
+    from_bot: bool = False
+    to_bot: bool = False
+    """Whether the sender, the challenged player, is a bot account (shown BOT)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "from": self.from_name,
             "to": self.to_name,
+            "from_bot": self.from_bot,
+            "to_bot": self.to_bot,
             "game": self.game,
             "options": self.options,
             "rated": self.rated,
@@ -100,6 +105,8 @@ class ChallengeStore:
                 status,
                 SENDER.c.name.label("from_name"),
                 RECEIVER.c.name.label("to_name"),
+                SENDER.c.bot.label("from_bot"),
+                RECEIVER.c.bot.label("to_bot"),
             )
             .join(SENDER, SENDER.c.id == challenges_table.c.from_account)
             .join(RECEIVER, RECEIVER.c.id == challenges_table.c.to_account)
@@ -121,6 +128,8 @@ class ChallengeStore:
             row.from_name,
             row.to_name,
             row.clock,
+            bool(row.from_bot),
+            bool(row.to_bot),
         )
 
     def add_challenge(

@@ -8,15 +8,23 @@ not. A refusal is a 4xx in the API's error shape and changes nothing."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, WebSocket
 
-from boardplay.web.accounts import COOKIE, Accounts
-from boardplay.web.deps import AccountDep, HubDep, VisitorDep, same_origin
+from boardplay.web.accounts import COOKIE, Account, Accounts
+from boardplay.web.deps import (
+    AccountDep,
+    ChallengeReaderDep,
+    ChallengeWriterDep,
+    HubDep,
+    VisitorDep,
+    same_origin,
+)
+from boardplay.web.errors import forbidden
 from boardplay.web.lobby.challenges import answer_challenge, my_challenges, send_challenge
 from boardplay.web.lobby.quick import quick_game
-from boardplay.web.lobby.schemas import ChallengeRequest, SeekRequest
+from boardplay.web.lobby.schemas import ApiChallengeRequest, ChallengeRequest, SeekRequest
 from boardplay.web.lobby.seeks import Started, accept_seek, cancel_seek, list_seeks, post_seek
 from boardplay.web.lobby.tables import leave, sit
 
@@ -46,6 +54,7 @@ async def post(hub: HubDep, account: AccountDep, body: SeekRequest) -> dict[str,
     """Look for opponents: a game any signed-in player within the rating range may accept (two
     players), or a table whose seats they take (three or four: it starts when full). It lasts
     while your lobby is open (``/api/lobby/ws``)."""
+    _person(account)
     return {"seek": (await post_seek(hub, account, body)).to_json()}
 
 
@@ -57,6 +66,7 @@ async def quick(
     player within the other's range; for three or four players a seat at the fullest such
     table) → ``{"started": {...}, "seek": null}`` when the game started; else ``{"started":
     null, "seek": {...}}``: this seek posted, or the table where you now hold a seat."""
+    _person(account)
     started, seek = await quick_game(hub, account, visitor, body)
     return {
         "started": None if started is None else _started(started),
@@ -76,6 +86,7 @@ async def accept(
 ) -> dict[str, Any]:
     """Accept a seek: the game starts for both players (the seek's owner is told on their
     lobby socket). Exactly one of several acceptors wins; the others get 409."""
+    _person(account)
     return _started(await accept_seek(hub, account, visitor, seek_id))
 
 
@@ -86,6 +97,7 @@ async def take_seat(
     """Take a seat at a table (a two-player seek: accept it) → ``{"started": null, "seek":
     {...}}`` while seats stay free (the game starts when the last is taken: every player is
     told on their lobby socket), or ``{"started": {...}, "seek": null}`` for the last seat."""
+    _person(account)
     started, table = await sit(hub, account, visitor, seek_id)
     return {
         "started": None if started is None else _started(started),
@@ -98,6 +110,16 @@ async def leave_seat(seek_id: ShortId, hub: HubDep, account: AccountDep) -> dict
     """Give up your seat at a table before its game starts."""
     await leave(hub, account, seek_id)
     return {"left": seek_id}
+
+
+def _person(account: Account) -> None:
+    """Seeks and tables are for people: a bot account plays through challenges only (lichess's
+    rule), so a program cannot sit in the lobby's lists taking every game offered."""
+    if account.bot:
+        raise forbidden(
+            "bot_no_seeks",
+            "a bot account plays through challenges only; seeks and tables are for people",
+        )
 
 
 @router.get("/challenges")
@@ -136,6 +158,48 @@ async def cancel_challenge(
 ) -> dict[str, Any]:
     found, _ = await answer_challenge(hub, account, "", challenge_id, "cancel")
     return {"challenge": found.to_json()}
+
+
+# ----- the same with a personal API token (lichess's paths: bots and other programs) ------------
+Username = Annotated[str, Path(max_length=64)]
+
+
+@router.get("/challenge")
+async def api_challenges(hub: HubDep, user: ChallengeReaderDep) -> dict[str, Any]:
+    """The token's account's challenges: ``{"in", "out"}`` (lichess's names)."""
+    mine = await my_challenges(hub, user.account)
+    return {"in": mine["incoming"], "out": mine["outgoing"]}
+
+
+@router.post("/challenge/{username}", status_code=201)
+async def api_challenge(
+    username: Username, hub: HubDep, user: ChallengeWriterDep, body: ApiChallengeRequest
+) -> dict[str, Any]:
+    """Challenge ``username`` (a person or a bot; rated games between a bot and a person come
+    about only so)."""
+    request = ChallengeRequest(
+        to=username, game=body.game, options=body.options, rated=body.rated, clock=body.clock
+    )
+    return {"challenge": (await send_challenge(hub, user.account, request)).to_json()}
+
+
+@router.post("/challenge/{challenge_id}/{answer}")
+async def api_answer(
+    challenge_id: ShortId,
+    answer: Literal["accept", "decline", "cancel"],
+    hub: HubDep,
+    user: ChallengeWriterDep,
+    visitor: VisitorDep,
+) -> dict[str, Any]:
+    """``accept``, ``decline`` (the challenged player) or ``cancel`` (its sender); an accepted
+    challenge's game is announced on both players' event streams (``gameStart``)."""
+    found, started = await answer_challenge(
+        hub, user.account, visitor if answer == "accept" else "", challenge_id, answer
+    )
+    out: dict[str, Any] = {"ok": True, "challenge": found.to_json()}
+    if started is not None:
+        out["game"] = started.room.row.id
+    return out
 
 
 @router.websocket("/lobby/ws")

@@ -35,3 +35,13 @@ class ChallengeRequest(Body):
     options: Options | None = None
     rated: bool = Field(False, description="the result changes both players' ratings")
     clock: Clock = None
+
+
+class ApiChallengeRequest(Body):
+    """A challenge sent with a personal API token (``POST /api/challenge/{username}``: the
+    challenged player is named in the path, as lichess has it)."""
+
+    game: GameName
+    options: Options | None = None
+    rated: bool = Field(False, description="the result changes both players' ratings")
+    clock: Clock = None

@@ -87,6 +87,10 @@ class LobbyHost(Protocol):
         ...
 
 
+Hear = Callable[[Mapping[str, Any]], None]
+"""A listener of an account's lobby notices (``Lobby.listen``)."""
+
+
 class LobbySocket:
     """One open lobby page: its send queue, its account (None: a guest), and the list of
     seeks it was last sent (so a new list goes only to sockets that lack it)."""
@@ -118,6 +122,9 @@ class Lobby:
         """Ids of the events acted on, with when (forgotten once out of the lookback)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._closed = False
+        self.listeners: dict[int, set[Hear]] = {}
+        """What hears an account's notices besides its lobby sockets (a bot's event stream,
+        ``bots/``): called with each message ``deliver`` hands its sockets, never waiting."""
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -289,8 +296,29 @@ class Lobby:
         )
         return encode({"type": "seeks", "seeks": [s.to_json() for s in seeks]})
 
+    def listen(self, account_id: int, hear: Hear) -> Callable[[], None]:
+        """Hand ``hear`` every notice for ``account_id`` from now on, told here or on another
+        process (the same ``challenge`` and ``started`` messages its lobby sockets get), until
+        the function returned is called. The seam through which another domain hears what the
+        lobby tells a player, and through which it may tell them (``tell``)."""
+        self.listeners.setdefault(account_id, set()).add(hear)
+
+        def stop() -> None:
+            mine = self.listeners.get(account_id)
+            if mine is not None:
+                mine.discard(hear)
+                if not mine:
+                    del self.listeners[account_id]
+
+        return stop
+
     def deliver(self, account_id: int, message: Mapping[str, Any]) -> None:
-        """Queue ``message`` for this process's lobby sockets of ``account_id``."""
+        """Queue ``message`` for this process's lobby sockets and listeners of ``account_id``."""
+        for hear in list(self.listeners.get(account_id, ())):
+            try:
+                hear(message)
+            except Exception:
+                log.exception("a listener of account %s failed on a lobby notice", account_id)
         sockets = self.by_account.get(account_id)
         if sockets:
             text = encode(message)
@@ -314,7 +342,7 @@ class Lobby:
     async def poll(self) -> None:
         """Act on the other processes' lobby events not seen yet (only while sockets here
         could be told anything)."""
-        if not self.sockets:
+        if not self.sockets and not self.listeners:
             return
         now = time.time()
         events = await self.db(self.store.events_since, now - LOOKBACK)

@@ -35,6 +35,7 @@ def standing(s: Standing) -> dict[str, Any]:
         "deviation": round(s.rating.deviation),
         "provisional": s.rating.provisional,
         "games": s.games,
+        "bot": s.bot,
     }
 
 
@@ -71,6 +72,7 @@ async def profile(name: str, hub: HubDep, accounts: AccountsDep) -> dict[str, An
     standings = await hub.db(hub.ratings.standings_of, account.id)
     return {
         "name": account.name,
+        "bot": account.bot,
         "results": results,
         "ratings": [standing(s) for s in standings],
         "history": await hub.db(hub.ratings.history_of, account.id, HISTORY),
@@ -86,13 +88,18 @@ async def rating_pools(catalogue: CatalogueDep) -> dict[str, Any]:
 
 @router.get("/api/ratings/{pool}")
 async def leaderboard(
-    pool: str, hub: HubDep, catalogue: CatalogueDep, limit: int = Query(50, ge=1, le=200)
+    pool: str,
+    hub: HubDep,
+    catalogue: CatalogueDep,
+    limit: int = Query(50, ge=1, le=200),
+    bots: bool = False,
 ) -> dict[str, Any]:
-    """Players active in ``pool`` lately, best first (provisional ratings after the others)."""
+    """Players active in ``pool`` lately, best first (provisional ratings after the others);
+    ``?bots=true``: the bot accounts' own leaderboard."""
     if pool not in pools(catalogue):
         raise not_found(f"no rating pool {pool[:40]!r}; GET /api/ratings lists them")
-    board = await hub.db(hub.ratings.leaderboard, pool, limit)
-    return {"pool": pool, "players": [standing(s) for s in board]}
+    board = await hub.db(hub.ratings.leaderboard, pool, limit, bots)
+    return {"pool": pool, "bots": bots, "players": [standing(s) for s in board]}
 
 
 @router.get("/api/games/{game_id}/rating")

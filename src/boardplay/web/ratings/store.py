@@ -79,6 +79,8 @@ class Standing:
     rating: Rating
     games: int
     updated: float
+    bot: bool = False
+    """A bot account's rating (bots have a leaderboard of their own)."""
 
 
 class RatingStore:
@@ -251,7 +253,7 @@ class RatingStore:
     # ----- reading ------------------------------------------------------------------------
     def _standings(self, where: Any, order: Any, limit: int) -> list[Standing]:
         query = (
-            sa.select(ratings_table, accounts_table.c.name)
+            sa.select(ratings_table, accounts_table.c.name, accounts_table.c.bot)
             .join(accounts_table, accounts_table.c.id == ratings_table.c.account_id)
             .where(where, accounts_table.c.deleted.is_(sa.false()))
             .order_by(*order)
@@ -266,16 +268,23 @@ class RatingStore:
                     Rating(r.rating, r.deviation, r.volatility),
                     int(r.games),
                     r.updated,
+                    bool(r.bot),
                 )
                 for r in conn.execute(query)
             ]
 
-    def leaderboard(self, pool: str, limit: int) -> list[Standing]:
+    def leaderboard(self, pool: str, limit: int, bots: bool = False) -> list[Standing]:
         """Players active in ``pool`` lately, best first (established ratings before
-        provisional ones, as a first lucky game should not top the list)."""
+        provisional ones, as a first lucky game should not top the list): people, or with
+        ``bots`` the bot accounts, which have a leaderboard of their own (lichess's: a program
+        that plays all day would otherwise top the people's)."""
         since = time.time() - ACTIVE_DAYS * 86400
         board = self._standings(
-            sa.and_(ratings_table.c.pool == pool, ratings_table.c.updated >= since),
+            sa.and_(
+                ratings_table.c.pool == pool,
+                ratings_table.c.updated >= since,
+                accounts_table.c.bot.is_(sa.true() if bots else sa.false()),
+            ),
             [ratings_table.c.rating.desc()],
             limit * 4,
         )

@@ -15,13 +15,13 @@ from boardplay.web.table.endings import ENDINGS, check_agreed, final_result
 from boardplay.web.table.hints import hints_for
 from boardplay.web.table.host import Database, Notifier, RoomHost
 from boardplay.web.table.house import House
-from boardplay.web.table.offers import resign_account
+from boardplay.web.table.offers import abort, draw, resign, resign_account
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.schemas import Clock as ClockBody
 from boardplay.web.table.schemas import ClockRequest
 from boardplay.web.table.seating import join
 from boardplay.web.table.storage import AI, GameRow, SeatRow, Storage
-from boardplay.web.table.timeouts import flag
+from boardplay.web.table.timeouts import flag, late
 from boardplay.web.table.views import summary
 
 if TYPE_CHECKING:
@@ -51,13 +51,17 @@ __all__ = [
     "Storage",
     "ThreadChecks",
     "TimeControl",
+    "abort",
     "check_agreed",
     "control_of",
+    "draw",
     "final_result",
     "flag",
     "hints_for",
     "join",
+    "late",
     "postgres_parts",
+    "resign",
     "resign_account",
     "summary",
 ]

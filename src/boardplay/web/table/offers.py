@@ -28,7 +28,7 @@ from boardplay.core.errors import BoardplayError
 from boardplay.web.errors import bad_request, conflict, forbidden
 from boardplay.web.table import storage as st
 from boardplay.web.table.clocks import Clock
-from boardplay.web.table.endings import agreed_draw, can_draw, resignation
+from boardplay.web.table.endings import aborted, agreed_draw, can_draw, resignation
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.seating import seat_words
 from boardplay.web.tokens import hash_token, new_game_id, new_token
@@ -235,6 +235,29 @@ async def draw(room: Room, token: str | None, answer: DrawAnswer, seat: int | No
         room._touch()
 
     await room._decide(change)
+
+
+async def abort(room: Room, token: str | None, seat: int | None = None) -> int:
+    """End a two-player game nobody has lost yet: allowed while some seat has not made a move
+    of its own (lichess's abort, which the Bot API offers); nobody wins and nothing is rated
+    (``endings.aborted``). Returns the seat that aborted."""
+    done: list[int] = []
+
+    async def change() -> None:
+        me = speaking_seat(room, token, seat)
+        _require_running(room)
+        moved = {m.player for m in room.moves if m.player >= 0}
+        if len(room.row.seats) != 2 or all(s in moved for s in range(len(room.row.seats))):
+            raise conflict(
+                "not_abortable",
+                "a game can be aborted only while a player of two has not moved yet; resign "
+                "instead",
+            )
+        await finish(room, aborted(room.game, me, "left"), list(room.row.resigned))
+        done.append(me)
+
+    await room._decide(change)
+    return done[-1]
 
 
 RematchAnswer = Literal["offer", "accept", "decline"]

@@ -50,6 +50,8 @@ class SeatRow:
     """The account whose seat this is (its player signed in), if any."""
     keys: tuple[str, ...] = ()
     """Hashes of the seat's other tokens (``seat_keys_table``)."""
+    bot: bool = False
+    """The seat's account is a bot account (read with the game: every view marks it BOT)."""
 
     @property
     def claimed(self) -> bool:

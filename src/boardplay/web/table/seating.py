@@ -105,6 +105,7 @@ async def _join(
     chosen.token_hash = hash_token(token)
     chosen.name = player
     chosen.account = owner
+    chosen.bot = account is not None and account.bot
     if revision != room.row.revision + 1:
         await room._refresh(revision)  # another change came in between: take it in too
     room.row.revision = revision

@@ -24,6 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
 
 from boardplay.core.records import Move
+from boardplay.web.accounts import accounts_table
 from boardplay.web.database import among, make_engine, text_array
 from boardplay.web.table.clocks import Clock
 from boardplay.web.table.jobstore import AiJobStore, due_ai_query
@@ -303,7 +304,8 @@ class Storage(AiJobStore):
             if found is None:
                 return None
             seats = conn.execute(
-                seats_table.select()
+                sa.select(seats_table, accounts_table.c.bot)
+                .outerjoin(accounts_table, accounts_table.c.id == seats_table.c.account_id)
                 .where(seats_table.c.game_id == game_id)
                 .order_by(seats_table.c.seat)
             ).all()
@@ -339,6 +341,7 @@ class Storage(AiJobStore):
                     s.invite_hash,
                     s.account_id,
                     keys.get(s.seat, ()),
+                    bool(s.bot),
                 )
                 for s in seats
             ],

@@ -66,6 +66,7 @@ def public_view(
                 "spec": s.spec,
                 "claimed": s.claimed,
                 "player": s.account is not None,
+                "bot": s.bot,
             }
             for s in row.seats
         ],

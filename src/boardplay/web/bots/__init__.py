@@ -1,0 +1,28 @@
+"""Bot accounts and the Bot API (lichess's conventions): personal API tokens with scopes, the
+upgrade of a fresh account to a bot, the event stream and the game stream, and a bot's moves,
+resignations, aborts, draws and chat."""
+
+from __future__ import annotations
+
+from boardplay.web.bots.service import (
+    BOT_PLAY,
+    CHALLENGE_READ,
+    CHALLENGE_WRITE,
+    SCOPES,
+    TOURNAMENT_WRITE,
+    ApiUser,
+    Bots,
+)
+from boardplay.web.bots.store import TokenStore, api_tokens_table
+
+__all__ = [
+    "BOT_PLAY",
+    "CHALLENGE_READ",
+    "CHALLENGE_WRITE",
+    "SCOPES",
+    "TOURNAMENT_WRITE",
+    "ApiUser",
+    "Bots",
+    "TokenStore",
+    "api_tokens_table",
+]

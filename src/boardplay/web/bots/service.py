@@ -1,0 +1,280 @@
+"""Bot accounts and personal API tokens, as lichess has them (its Bot API and OAuth personal
+tokens): what a token may do (scopes), who it speaks for, how often it may ask, and its end.
+
+- **A bot account** is an ordinary account marked once, irreversibly, while it has played no
+  game (``AccountStore.make_bot``): its results and rating are a program's from its first game.
+  Every view that names a player says BOT (the seat's ``bot``, the challenge's ``from_bot`` /
+  ``to_bot``, the profile's and leaderboard's ``bot``); bots have their own leaderboard and play
+  through challenges only (the lobby refuses them seeks).
+- **A personal API token** is shown once when made; only its SHA-256 is stored
+  (``store.py``). It carries scopes: a request needing one it lacks is refused (403
+  ``missing_scope``) before anything else. Its owner lists and revokes tokens on the account
+  page or through the API, and a token ends exactly when the account's sessions do: sign out
+  everywhere, a password change and deleting the account end every token (issue 47's rule,
+  ``accounts/routes.py`` calls ``end_tokens``).
+- **Every request counts** against its token's ceiling (``Limits.api_requests_per_minute``), in
+  the database before the request runs (``throttles.py``): a burst on one process or several
+  gets no more than requests sent one after another (429 ``api_rate`` with ``Retry-After``).
+- **A revoked token's streams end promptly**: at once on the process that revoked it, on the
+  others through the broker (topic ``bots``) and, should that be lost, at their next check of
+  the open streams' tokens (one query every ``CHECK_EVERY`` seconds)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import ParamSpec, Protocol, TypeVar
+
+from boardplay.web.accounts import Account, AccountStore
+from boardplay.web.bots.store import LABEL_MAX, TokenRow, TokenStore
+from boardplay.web.config import Limits
+from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
+from boardplay.web.throttles import Ceiling, Throttled, Throttles
+from boardplay.web.tokens import hash_token, new_token
+
+log = logging.getLogger("boardplay.web")
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+BOT_PLAY = "bot:play"
+"""Play the bot account's games: the game stream, moves, resign, abort, draws, chat; the event
+stream; upgrade to a bot."""
+CHALLENGE_READ = "challenge:read"
+"""Read challenges: the event stream's challenge events, the list of challenges."""
+CHALLENGE_WRITE = "challenge:write"
+"""Send, accept, decline and cancel challenges."""
+TOURNAMENT_WRITE = "tournament:write"
+"""Join and leave tournaments (the tournaments domain checks it)."""
+SCOPES = (BOT_PLAY, CHALLENGE_READ, CHALLENGE_WRITE, TOURNAMENT_WRITE)
+TOKEN_PREFIX = "bp_"
+"""Every personal token starts so (lichess's ``lip_``): a leaked one is recognisable in a log
+or a repository scan, and never mistaken for a seat token."""
+CHECK_EVERY = 2.0
+"""Seconds between two checks that the open streams' tokens still exist (the fallback when a
+revocation's broker message is lost)."""
+SEAT_TOKENS = 10_000
+"""Seat tokens a process keeps for bots' games (``seat_token``), least recently used dropped."""
+
+
+class BotHost(Protocol):
+    """What the bots need of the process (``Hub``)."""
+
+    limits: Limits
+    throttles: Throttles
+    accounts: AccountStore
+
+    def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
+        """Run a storage call off the event loop."""
+        ...
+
+
+@dataclass(frozen=True)
+class ApiUser:
+    """Who a request with a personal API token speaks for, and with which token."""
+
+    account: Account
+    token: TokenRow
+
+
+def missing_scope(scope: str) -> ApiError:
+    return forbidden(
+        "missing_scope",
+        f"this token lacks the scope {scope!r}; make a token with it on the account page",
+    )
+
+
+def check_scopes(raw: Sequence[str]) -> frozenset[str]:
+    """The scopes asked for, each known (400 naming the known ones otherwise)."""
+    scopes = frozenset(s.strip() for s in raw if s.strip())
+    unknown = sorted(scopes - set(SCOPES))
+    if unknown or not scopes:
+        raise bad_request(
+            f"unknown scope {unknown[0]!r}; scopes are: {', '.join(SCOPES)}"
+            if unknown
+            else f"a token needs at least one scope of: {', '.join(SCOPES)}"
+        )
+    return scopes
+
+
+class Bots:
+    """Tokens, bot accounts and the open streams of one server process (made by the hub)."""
+
+    def __init__(self, host: BotHost, store: TokenStore) -> None:
+        self.host = host
+        self.store = store
+        self.db = host.db
+        self.streams: dict[str, set[Callable[[], None]]] = {}
+        """Open streams by their token's hash: each one's closer."""
+        self.send: Callable[[str], object] | None = None
+        """Tells the other processes of revoked tokens at once (the broker's topic, given by the
+        wiring; None: one process, or no Redis, and the periodic check is the only way)."""
+        self.seat_tokens: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self._task: asyncio.Task[None] | None = None
+
+    # ----- tokens -------------------------------------------------------------------------
+    async def create_token(
+        self, account: Account, label: str, scopes: Sequence[str]
+    ) -> tuple[str, TokenRow]:
+        """A new token (its secret, shown this once, and its row); 409 past the ceiling."""
+        wanted = check_scopes(scopes)
+        label = " ".join(label.split())[:LABEL_MAX] or "API token"
+        secret = TOKEN_PREFIX + new_token()
+        most = self.host.limits.api_tokens_per_account
+        row = await self.db(
+            self.store.add, account.id, hash_token(secret), label, sorted(wanted), most
+        )
+        if row is None:
+            raise conflict(
+                "too_many_tokens",
+                f"this account holds {most} API tokens, the most the server allows "
+                "(BOARDPLAY_WEB_API_TOKENS_PER_ACCOUNT): revoke one first",
+            )
+        return secret, row
+
+    async def tokens(self, account: Account) -> list[TokenRow]:
+        found: list[TokenRow] = await self.db(self.store.of_account, account.id)
+        return found
+
+    async def revoke(self, account: Account, token_id: int) -> None:
+        gone = await self.db(self.store.revoke, account.id, token_id)
+        if not gone:
+            raise not_found("this account has no such API token")
+        self.ended(gone)
+
+    async def end_tokens(self, account_id: int) -> None:
+        """Every token of the account ends (signed out everywhere, a new password, the account
+        deleted), and every stream open with one of them."""
+        self.ended(await self.db(self.store.revoke, account_id, None))
+
+    def ended(self, hashes: Sequence[str], tell: bool = True) -> None:
+        """These tokens are gone: close their streams here, and tell the other processes."""
+        for digest in hashes:
+            for close in list(self.streams.pop(digest, ())):
+                close()
+        if tell and hashes and self.send is not None:
+            self.send(json.dumps(list(hashes)))
+
+    def remote(self, text: str) -> None:
+        """Another process revoked these tokens (the broker's ``bots`` topic)."""
+        try:
+            hashes = [h for h in json.loads(text) if isinstance(h, str)]
+        except (ValueError, TypeError):
+            return
+        self.ended(hashes, tell=False)
+
+    async def authorise(self, header: str | None, *scopes: str) -> ApiUser:
+        """The account a request's ``Authorization: Bearer <token>`` speaks for, if the token
+        exists and has one of ``scopes`` (none named: any token will do); the request is
+        counted against the token's ceiling before it runs."""
+        secret = header[7:].strip() if header and header.lower().startswith("bearer ") else ""
+        if not secret.startswith(TOKEN_PREFIX) or len(secret) > 100:
+            raise ApiError(
+                401,
+                "token_required",
+                "this needs a personal API token (header Authorization: Bearer bp_…), made on "
+                "the account page",
+            )
+        found = await self.db(self.store.find, hash_token(secret))
+        if found is None:
+            raise ApiError(401, "bad_token", "this API token is unknown or was revoked")
+        token, account = found
+        if scopes and not token.scopes & set(scopes):
+            raise missing_scope(" or ".join(scopes))
+        per_minute = self.host.limits.api_requests_per_minute
+        try:
+            await self.db(self.host.throttles.take, [Ceiling(f"api:{token.id}", per_minute, 60.0)])
+        except Throttled as exc:
+            raise exc.error(
+                "api_rate",
+                f"this token made {per_minute} requests in the last minute, the most the "
+                "server allows (BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE)",
+            ) from None
+        return ApiUser(account, token)
+
+    # ----- bot accounts -------------------------------------------------------------------
+    async def upgrade(self, account: Account) -> None:
+        """Make the account a bot for good (409 ``not_fresh`` once it has played a game)."""
+        if account.bot:
+            return
+        if not await self.db(self.host.accounts.make_bot, account.id):
+            raise conflict(
+                "not_fresh",
+                "only an account that has played no game can become a bot; make a new account "
+                "for the bot",
+            )
+
+    @staticmethod
+    def require_bot(user: ApiUser) -> None:
+        if not user.account.bot:
+            raise forbidden(
+                "not_a_bot",
+                "the Bot API plays for bot accounts only: upgrade this account first (POST "
+                "/api/bot/account/upgrade), which only an account with no games can",
+            )
+
+    async def seat_token(self, account: Account, game_id: str, fresh: bool = False) -> str:
+        """A seat token this process holds for the bot's seats in the game (made once and kept:
+        the table's every action takes a seat token; 403 ``not_your_game`` if it holds none).
+        ``fresh``: the one kept stopped working (signed out everywhere): make another."""
+        key = (account.id, game_id)
+        token = None if fresh else self.seat_tokens.get(key)
+        if token is not None:
+            self.seat_tokens.move_to_end(key)
+            return token
+        token = new_token()
+        seats = await self.db(self.host.accounts.seat_key, account.id, game_id, hash_token(token))
+        if not seats:
+            raise forbidden("not_your_game", "this bot holds no seat in this game")
+        self.seat_tokens[key] = token
+        while len(self.seat_tokens) > SEAT_TOKENS:
+            self.seat_tokens.popitem(last=False)
+        return token
+
+    # ----- open streams -------------------------------------------------------------------
+    def opened(self, token_hash: str, close: Callable[[], None]) -> Callable[[], None]:
+        """Register a stream of the token; returns what forgets it when the stream ends."""
+        self.streams.setdefault(token_hash, set()).add(close)
+
+        def forget() -> None:
+            mine = self.streams.get(token_hash)
+            if mine is not None:
+                mine.discard(close)
+                if not mine:
+                    del self.streams[token_hash]
+
+        return forget
+
+    async def check(self) -> None:
+        """End the streams whose token is no longer stored (revoked on a process whose broker
+        message did not arrive)."""
+        if not self.streams:
+            return
+        open_now = list(self.streams)
+        alive = await self.db(self.store.alive, open_now)
+        self.ended([h for h in open_now if h not in alive], tell=False)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._checks())
+
+    async def _checks(self) -> None:
+        while True:
+            await asyncio.sleep(CHECK_EVERY)
+            try:
+                await self.check()
+            except Exception:
+                log.exception("could not check the bots' tokens; trying again")
+
+    async def close(self) -> None:
+        for closers in list(self.streams.values()):
+            for close in list(closers):
+                close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task

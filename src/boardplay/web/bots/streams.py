@@ -1,0 +1,447 @@
+"""The Bot API's two streams, as lichess sends them: newline-delimited JSON (one object a line),
+with an empty line every ``KEEPALIVE`` seconds so that a client, and every proxy between, knows
+the connection lives.
+
+- **The event stream** (``GET /api/stream/event``) of an account: ``gameStart`` for each game
+  it plays (on connecting, those running; then each new one), ``gameFinish`` when one ends, and
+  its challenges as they are made and answered (``challenge``, ``challengeDeclined``,
+  ``challengeCanceled``). Challenges and started games come as the lobby tells them to the
+  player's lobby sockets (``Lobby.listen``: here at once, from another process within a
+  second through the lobby's events); a game started any other way (a tournament pairing, a
+  game made through the table's API) is found at the next ``TICK`` by a look at the account's
+  running games, so nothing that seats the bot goes unannounced. Another domain that wants to
+  tell a bot of a game tells the player through ``Lobby.tell`` (``{"type": "started",
+  "game"}``), as the lobby does; a message ``{"type": "event", "event": {...}}`` told so is
+  passed on as it is (the seam for tournament events).
+- **The game stream** (``GET /api/bot/game/stream/{id}``): ``gameFull`` first (players, clock,
+  options, starting position, the moves so far and the state), then ``gameState`` after every
+  change (moves, clocks, status, a draw offered) and ``chatLine`` for the table chat; it ends
+  after the state that says the game is over. It watches the game's room as a socket does (a
+  ``Subscriber``), so a move made on another process reaches it as it reaches that process's
+  sockets (the broker, or the periodic check). A client that reconnects gets ``gameFull`` again,
+  with the game as it is now.
+
+A stream whose reader stops reading is ended once ``QUEUE`` lines wait (it reconnects and gets
+the state afresh), so no reader can make the server keep a growing backlog."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any, ParamSpec, Protocol, TypeVar
+
+from boardplay.web.accounts import AccountStore
+from boardplay.web.bots.service import ApiUser, Bots
+from boardplay.web.chat import PLAYERS, ChatRelay
+from boardplay.web.config import Limits
+from boardplay.web.errors import ApiError, forbidden
+from boardplay.web.lobby import Lobby
+from boardplay.web.sockets import Subscriber, encode
+from boardplay.web.table import Room
+
+log = logging.getLogger("boardplay.web")
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+KEEPALIVE = 4.0
+"""Seconds between two keep-alive empty lines of a quiet stream."""
+TICK = 3.0
+"""Seconds between two looks at the account's running games (the event stream's fallback)."""
+QUEUE = 256
+"""Lines waiting for a stream's reader before the stream is ended."""
+GAMES_LOOKED_AT = 100
+"""Most recent games of the account an event stream looks at."""
+STATUS = {
+    "resignation": "resign",
+    "agreement": "draw",
+    "time": "outoftime",
+    "aborted": "aborted",
+    "abandoned": "abandoned",
+}
+"""``gameState.status`` of a game ended by its players or the clock (lichess's words); one the
+rules ended is ``finished``, one running ``started``."""
+
+
+class StreamHost(Protocol):
+    """What the streams need of the process (``Hub``)."""
+
+    limits: Limits
+    accounts: AccountStore
+    lobby: Lobby
+    chat: ChatRelay
+    bots: Bots
+
+    def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]: ...
+
+    async def room(self, game_id: str) -> Room: ...
+
+    def now(self) -> float: ...
+
+
+class Lines:
+    """A stream's lines waiting for its reader, and its end."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
+        self.closed = False
+
+    def put(self, event: Mapping[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(encode(event) + "\n")
+        except asyncio.QueueFull:
+            log.info("a Bot API stream's reader fell %s lines behind; ended", QUEUE)
+            self.close()
+
+    def end(self) -> None:
+        """End the stream after the lines waiting (the game is over: its last state goes)."""
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    def close(self) -> None:
+        """End the stream now (what waits is dropped: a revoked token reads no more)."""
+        if self.closed:
+            return
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+    async def lines(self) -> AsyncIterator[str]:
+        while True:
+            try:
+                line = await asyncio.wait_for(self.queue.get(), KEEPALIVE)
+            except TimeoutError:
+                yield "\n"
+                continue
+            if line is None:
+                return
+            yield line
+
+
+def status_of(room: Room) -> str:
+    row = room.row
+    if row.status != "finished":
+        return "started"
+    ended = (row.result or {}).get("ended")
+    return STATUS.get(ended, "finished") if isinstance(ended, str) else "finished"
+
+
+def times_of(room: Room, now: float) -> list[int] | None:
+    """Each seat's time left in milliseconds as of ``now`` (the running seat's counted down)."""
+    clock = room.public_view().get("clock")
+    if not clock:
+        return None
+    left = [float(x) for x in clock["left"]]
+    running, since = clock.get("running"), clock.get("since")
+    if running is not None and since is not None and room.row.status != "finished":
+        left[running] = max(0.0, left[running] - (now - float(since)))
+    return [round(x * 1000) for x in left]
+
+
+def game_state(room: Room, now: float) -> dict[str, Any]:
+    """The ``gameState`` line: every move so far in the game's notation (chance outcomes
+    included, seat -1: an engine replaying them reaches the same position), whose turn it is
+    and the moves it may make, the clocks, and how the game stands."""
+    view = room.public_view()
+    over = room.row.status == "finished" or bool(view.get("terminal"))
+    current = view.get("current_player")
+    result = room.row.result or {}
+    return {
+        "type": "gameState",
+        "moves": [m.notation for m in room.moves],
+        "seats": [m.player for m in room.moves],
+        "ply": len(room.moves),
+        "turn": None if over or not isinstance(current, int) or current < 0 else current,
+        "legal": [] if over else [m["move"] for m in view.get("legal") or []],
+        "times": times_of(room, now),
+        "status": status_of(room),
+        "winners": result.get("winners") if over else None,
+        "result": result.get("text") if over else None,
+        "drawOffer": (room.row.draw_offer or {}).get("by"),
+        "resigned": list(room.row.resigned),
+    }
+
+
+def players_of(room: Room) -> list[dict[str, Any]]:
+    return [
+        {"seat": s.seat, "name": s.name, "bot": s.bot, "ai": s.kind == "ai"} for s in room.row.seats
+    ]
+
+
+def game_full(room: Room, seats: list[int], now: float) -> dict[str, Any]:
+    row = room.row
+    view = room.public_view()
+    return {
+        "type": "gameFull",
+        "id": row.id,
+        "game": row.game,
+        "title": view.get("title", row.game),
+        "options": view.get("options", row.options),
+        "rated": row.rated,
+        "clock": (view.get("clock") or {}).get("control"),
+        "createdAt": row.created.isoformat(),
+        "players": players_of(room),
+        "yourSeats": seats,
+        "initialPosition": row.start_position,
+        "state": game_state(room, now),
+    }
+
+
+def game_event(kind: str, room: Room, seats: list[int]) -> dict[str, Any]:
+    """A ``gameStart`` or ``gameFinish`` line of the event stream."""
+    row = room.row
+    view = room.public_view()
+    current = view.get("current_player")
+    return {
+        "type": kind,
+        "game": {
+            "id": row.id,
+            "gameId": row.id,
+            "game": row.game,
+            "rated": row.rated,
+            "yourSeats": seats,
+            "isMyTurn": row.status != "finished" and current in seats,
+            "players": players_of(room),
+            "clock": (view.get("clock") or {}).get("control"),
+            "status": status_of(room),
+            "winners": (row.result or {}).get("winners"),
+        },
+    }
+
+
+def challenge_event(challenge: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The event line of a challenge the lobby told of, by its status (None: nothing to say;
+    an accepted challenge is announced by its game's ``gameStart``)."""
+    kind = {
+        "open": "challenge",
+        "declined": "challengeDeclined",
+        "cancelled": "challengeCanceled",
+    }.get(str(challenge.get("status")))
+    if kind is None:
+        return None
+    return {
+        "type": kind,
+        "challenge": {
+            **challenge,
+            "challenger": {"name": challenge.get("from"), "bot": challenge.get("from_bot")},
+            "destUser": {"name": challenge.get("to"), "bot": challenge.get("to_bot")},
+        },
+    }
+
+
+class _Watch:
+    """A room watched for a stream as a socket watches it: ``changed`` runs after each update
+    this process sends it (its own moves, another process's, a check's)."""
+
+    def __init__(self, room: Room, changed: Callable[[str], None]) -> None:
+        self.room = room
+
+        async def send(text: str) -> None:
+            changed(text)
+
+        async def close(_code: int) -> None:
+            changed("")
+
+        self.sub = Subscriber(send, close, QUEUE)
+        room.subscribers.add(self.sub)
+
+    def stop(self) -> None:
+        self.room.subscribers.discard(self.sub)
+        self.sub.stop()
+
+
+class EventStream:
+    """One account's event stream."""
+
+    def __init__(self, host: StreamHost, user: ApiUser) -> None:
+        self.host = host
+        self.user = user
+        self.account_id = user.account.id
+        self.lines = Lines()
+        self.games: dict[str, _Watch | None] = {}
+        """Games announced (None once finished and announced so)."""
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except ApiError:
+                return
+            except Exception:
+                log.exception("a Bot API event stream's update failed")
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def hear(self, message: Mapping[str, Any]) -> None:
+        """A lobby notice for the account (``Lobby.listen``)."""
+        kind = message.get("type")
+        if kind == "challenge" and isinstance(message.get("challenge"), Mapping):
+            event = challenge_event(message["challenge"])
+            if event is not None:
+                self.lines.put(event)
+        elif kind == "started" and isinstance(message.get("game"), str):
+            self._spawn(self.announce(message["game"]))
+        elif kind == "event" and isinstance(message.get("event"), Mapping):
+            self.lines.put(message["event"])
+
+    async def announce(self, game_id: str) -> None:
+        """``gameStart`` for a game of the account not announced yet (and ``gameFinish`` at
+        once if it is over already), then watch it for its end."""
+        if game_id in self.games or self.lines.closed:
+            return
+        self.games[game_id] = None
+        room = await self.host.room(game_id)
+        seats = [s.seat for s in room.row.seats if s.account == self.account_id]
+        if not seats:
+            del self.games[game_id]
+            return
+        self.lines.put(game_event("gameStart", room, seats))
+        if room.row.status == "finished":
+            self.lines.put(game_event("gameFinish", room, seats))
+            return
+        self.games[game_id] = _Watch(room, lambda _text: self.check(room, seats))
+
+    def check(self, room: Room, seats: list[int]) -> None:
+        watch = self.games.get(room.row.id)
+        if watch is not None and room.row.status == "finished":
+            watch.stop()
+            self.games[room.row.id] = None
+            self.lines.put(game_event("gameFinish", room, seats))
+
+    async def look(self) -> None:
+        """The account's running games announced, and the finished ones of those watched
+        (a change this process never heard of arrives by the room's own refresh)."""
+        rows = await self.host.db(self.host.accounts.games_of, self.account_id, GAMES_LOOKED_AT)
+        for game_id, status, _updated in rows:
+            if status == "active" and game_id not in self.games:
+                await self.announce(game_id)
+        for game_id, watch in list(self.games.items()):
+            if watch is not None:
+                room = await self.host.room(game_id)
+                self.check(room, [s.seat for s in room.row.seats if s.account == self.account_id])
+
+    async def _looking(self) -> None:
+        while not self.lines.closed:
+            try:
+                await self.look()
+            except Exception:
+                log.exception("a Bot API event stream could not look at its games")
+            await asyncio.sleep(TICK)
+
+    async def _open_challenges(self) -> None:
+        store, limits = self.host.lobby.store, self.host.limits
+        found = await self.host.db(
+            store.challenges_of, self.account_id, time.time(), limits.challenge_lifetime, 50
+        )
+        for challenge in reversed(found):
+            if challenge.status == "open" and challenge.to_account == self.account_id:
+                event = challenge_event(challenge.to_json())
+                if event is not None:
+                    self.lines.put(event)
+
+    async def run(self) -> AsyncIterator[str]:
+        forget = self.host.bots.opened(self.user.token.token_hash, self.lines.close)
+        stop = self.host.lobby.listen(self.account_id, self.hear)
+        looking = asyncio.get_running_loop().create_task(self._looking())
+        try:
+            await self._open_challenges()
+            async for line in self.lines.lines():
+                yield line
+        finally:
+            stop()
+            forget()
+            looking.cancel()
+            for task in [looking, *self._tasks]:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+            for watch in self.games.values():
+                if watch is not None:
+                    watch.stop()
+
+
+class GameStream:
+    """One game's stream for a bot playing it."""
+
+    def __init__(self, host: StreamHost, user: ApiUser, room: Room) -> None:
+        self.host = host
+        self.user = user
+        self.room = room
+        self.lines = Lines()
+        self.sent: tuple[Any, ...] | None = None
+
+    def _key(self, state: Mapping[str, Any]) -> tuple[Any, ...]:
+        return (state["ply"], state["status"], state["drawOffer"], tuple(state["resigned"]))
+
+    def changed(self, text: str) -> None:
+        """The room sent its watchers something: a new state, or chat lines."""
+        if not text:  # the room dropped this watcher: the reader reconnects
+            self.lines.close()
+            return
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return
+        kind = message.get("type")
+        if kind in ("state", "update"):
+            self.state()
+        elif kind == "chat":
+            for line in message.get("messages") or []:
+                self.lines.put(
+                    {
+                        "type": "chatLine",
+                        "room": "player" if line.get("channel") == PLAYERS else "spectator",
+                        "username": line.get("name"),
+                        "seat": line.get("seat"),
+                        "text": line.get("text"),
+                    }
+                )
+
+    def state(self) -> None:
+        state = game_state(self.room, self.host.now())
+        key = self._key(state)
+        if key == self.sent:
+            return
+        self.sent = key
+        self.lines.put(state)
+        if state["status"] != "started":
+            self.lines.end()
+
+    async def run(self) -> AsyncIterator[str]:
+        room, account = self.room, self.user.account
+        seats = [s.seat for s in room.row.seats if s.account == account.id]
+        if not seats:
+            raise forbidden("not_your_game", "this bot holds no seat in this game")
+        token = await self.host.bots.seat_token(account, room.row.id)
+        forget = self.host.bots.opened(self.user.token.token_hash, self.lines.close)
+        watch = _Watch(room, self.changed)  # first, so no change falls between
+        watch.sub.token = token
+        try:
+            full = game_full(room, seats, self.host.now())
+            self.sent = self._key(full["state"])
+            self.lines.put(full)
+            if full["state"]["status"] != "started":
+                self.lines.end()
+            else:
+                await self.host.chat.hello(room, watch.sub)
+            async for line in self.lines.lines():
+                yield line
+        finally:
+            forget()
+            watch.stop()
