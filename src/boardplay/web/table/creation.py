@@ -219,6 +219,64 @@ class GameMaker:
         room = await self.room(row.id)
         return room, token, invites
 
+    async def create_seated(
+        self,
+        game_name: str,
+        options: Mapping[str, Any],
+        players: Sequence[tuple[int, str]],
+        rated: bool,
+        clock: TimeControl,
+        game_id: str,
+    ) -> bool:
+        """Make the game ``game_id`` with every seat already its player's, ``players`` being
+        (account id, name) in seat order, and start its clock: a game that others arrange for
+        their players (a tournament's pairing). Each seat's token is a secret nobody holds; the
+        players' pages ask for their own (``POST /api/account/games/{id}/token``). Made at most
+        once whoever asks: the id is chosen by the caller before, and a second attempt finds the
+        row there and returns False (True: made now). Counted against nobody's quota."""
+        game = self.catalogue.build(game_name, options)
+        if len(players) != game.num_players:
+            raise bad_request(f"{game_name} with these options needs {game.num_players} seats")
+        if rated:
+            check_rated_clock(clock)
+        seats = [
+            st.SeatRow(
+                index,
+                st.HUMAN,
+                name[:NAME_LENGTH],
+                token_hash=hash_token(new_token()),
+                account=account,
+            )
+            for index, (account, name) in enumerate(players)
+        ]
+        row = st.GameRow(
+            id=game_id,
+            game=game.name,
+            options=dict(game.options),
+            seed=None,
+            seats=seats,
+            rated=rated,
+            clock=clock.to_json(),
+            clock_state=Clock.fresh(clock, len(seats)).to_json(),
+        )
+        made: bool = await self.db(self._insert_once, row)
+        await self.room(game_id)  # loading it starts its clock (``Room.settle``)
+        return made
+
+    def _insert_once(self, row: st.GameRow) -> bool:
+        try:
+            with self.storage.engine.begin() as conn:
+                st.insert_game(conn, row)
+        except sa.exc.IntegrityError:
+            with self.storage.engine.connect() as conn:
+                found = conn.execute(
+                    sa.select(games_table.c.id).where(games_table.c.id == row.id)
+                ).first()
+            if found is None:
+                raise
+            return False
+        return True
+
     def _insert(self, row: st.GameRow) -> None:
         try:
             insert_counted(self.storage.engine, row, self.limits)

@@ -1,0 +1,36 @@
+"""Request bodies of the tournament routes, strict and bounded as every body is (``models.py``):
+an unknown field is refused, every string, list and number has a ceiling."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from boardplay.web.models import Body, Options
+from boardplay.web.table import ClockRequest
+from boardplay.web.tournaments.service import MOST_MINUTES, MOST_ROUNDS
+
+
+class TournamentRequest(Body):
+    name: Annotated[str, Field(max_length=80)] = ""
+    kind: Literal["arena", "swiss", "pods"] = Field(
+        description="arena: a fixed time, paired as soon as free; swiss: fixed rounds, one "
+        "opponent each; pods: fixed rounds at tables of three or four"
+    )
+    game: Annotated[str, Field(max_length=64)]
+    options: Options | None = None
+    sizes: Annotated[list[Annotated[int, Field(ge=2, le=4)]], Field(min_length=1, max_length=3)] = (
+        Field(default_factory=lambda: [2], description="players at one table (pods: 3 and/or 4)")
+    )
+    clock: ClockRequest = Field(description="every tournament game is on this clock")
+    rated: bool = False
+    starts: Annotated[float, Field(ge=0, le=10**11)] = Field(
+        description="when it starts, in seconds since 1970 (UTC)"
+    )
+    minutes: Annotated[int, Field(ge=1, le=MOST_MINUTES)] | None = Field(
+        None, description="an arena's length"
+    )
+    rounds: Annotated[int, Field(ge=1, le=MOST_ROUNDS)] | None = Field(
+        None, description="a Swiss's or pods' rounds"
+    )

@@ -1,0 +1,371 @@
+"""Running tournaments: creating one, entering, pausing and withdrawing, and the step every
+process takes on every tournament that has work (``advance``): start it at its start time, copy
+the results of its games that ended, pair its next round or arena wave, make the games of its
+tables, and finish it.
+
+Why it works as it does:
+
+- **No process owns a tournament.** Every process's periodic ``tick`` advances every tournament
+  that has work, and a step is one transaction that holds the tournament's row
+  (``store.TournamentStore.step``): two processes pairing one round at once are one after the
+  other, and the second finds the round paired (its stored round counter moved: ``StepLost``,
+  or a round with unfinished games). A process that dies at any point leaves either nothing of
+  a step or all of it, and the next process's tick carries on from there.
+- **A pairing is never lost or made twice.** Each table's game id is drawn when it is paired and
+  stored with it; the game is made afterwards under that id (``GameFactory.create_seated``,
+  the table's), so a crash between pairing and making only delays the game to the next tick,
+  and two processes making it at once make one game.
+- **Results come from the games.** A tournament game is an ordinary game of the table domain,
+  on the tournament's clock, rated or casual; when it ends, the next step copies each seat's
+  place (the ratings' reading of its result) into the tournament's table, once. The ratings
+  settle a rated tournament game as they settle any rated game, once (``ratings.Settlement``):
+  the tournament does not rate. ``games_ended`` is the fast path for a process that sees games
+  end (the table's end-of-game hook can call it); the tick is what guarantees it."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+from pydantic import ValidationError
+
+from boardplay.web.accounts import Account
+from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.errors import ApiError, bad_request, conflict, not_found
+from boardplay.web.ratings import NEW_RATING, RatingStore, check_rated_clock, pool_of
+from boardplay.web.table import ClockRequest, TimeControl, control_of
+from boardplay.web.tokens import new_game_id
+from boardplay.web.tournaments import arena, pods, swiss
+from boardplay.web.tournaments.records import BYE_HALVES
+from boardplay.web.tournaments.standings import standings
+from boardplay.web.tournaments.store import (
+    ACTIVE,
+    CANCELLED,
+    CREATED,
+    DONE,
+    KINDS,
+    PAUSED,
+    STARTED,
+    WITHDRAWN,
+    Entrant,
+    Snapshot,
+    StepLost,
+    Tournament,
+    TournamentStore,
+    set_tournament_status,
+    store_round,
+)
+
+log = logging.getLogger("boardplay.web")
+
+Runner = Callable[..., Awaitable[Any]]
+Tell = Callable[[Sequence[tuple[int, Mapping[str, Any]]]], Awaitable[None]]
+TICK = 2.0
+"""Seconds between a process's looks at the tournaments that have work."""
+MOST_ROUNDS = 20
+MOST_MINUTES = 24 * 60
+LATEST_START = 30 * 86400.0
+"""How far ahead a tournament may be announced."""
+
+
+class GameFactory(Protocol):
+    """How a tournament makes its games: the table's ``GameMaker``."""
+
+    async def create_seated(
+        self,
+        game_name: str,
+        options: Mapping[str, Any],
+        players: Sequence[tuple[int, str]],
+        rated: bool,
+        clock: TimeControl,
+        game_id: str,
+    ) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A tournament asked for (``routes.py`` reads it from the request)."""
+
+    name: str
+    kind: str
+    game: str
+    options: Mapping[str, Any]
+    sizes: Sequence[int]
+    clock: Mapping[str, Any]
+    rated: bool
+    starts: float
+    minutes: int | None = None
+    rounds: int | None = None
+
+
+class Tournaments:
+    """The tournaments of one process (each call may run on any process)."""
+
+    def __init__(
+        self,
+        store: TournamentStore,
+        db: Runner,
+        maker: GameFactory,
+        catalogue: WebCatalogue,
+        ratings: RatingStore | None = None,
+        now: Callable[[], float] = time.time,
+        tell: Tell | None = None,
+    ) -> None:
+        self.store = store
+        self.tell = tell
+        """Tells players of their new games (the lobby's ``Lobby.tell``: their lobby sockets
+        and bot event streams, on every process)."""
+        self.db = db
+        self.maker = maker
+        self.catalogue = catalogue
+        self.ratings = ratings
+        self.now = now
+
+    # ----- what people ask for ------------------------------------------------------------
+    async def create(self, creator: Account, plan: Plan) -> Tournament:
+        """A new tournament, checked whole (400 naming the problem) before it is stored."""
+        options, control = self._check(plan)
+        tournament = Tournament(
+            id=secrets.token_urlsafe(9),
+            name=plan.name.strip()[:80] or f"{plan.game} {plan.kind}",
+            kind=plan.kind,
+            game=plan.game,
+            options=options,
+            sizes=sorted(set(plan.sizes)),
+            clock=control.to_json(),
+            rated=plan.rated,
+            starts=plan.starts,
+            minutes=plan.minutes,
+            rounds=plan.rounds,
+            status=CREATED,
+            round=0,
+            creator=creator.id,
+            created=self.now(),
+        )
+        await self.db(self.store.create, tournament)
+        return tournament
+
+    def _check(self, plan: Plan) -> tuple[dict[str, Any], TimeControl]:
+        if plan.kind not in KINDS:
+            raise bad_request(f"kind must be one of {', '.join(KINDS)}")
+        sizes = sorted(set(plan.sizes))
+        if not sizes or any(not 2 <= s <= 4 for s in sizes):
+            raise bad_request("sizes: the players at one table, each 2, 3 or 4")
+        if plan.kind != "pods" and sizes != [2]:
+            raise bad_request(f"an {plan.kind} is for games of two (sizes [2]); pods seat 3-4")
+        options = dict(self.catalogue.build(plan.game, plan.options).options)
+        for size in sizes:
+            game = self.catalogue.build(plan.game, options_for(options, size))
+            if game.num_players != size:
+                raise bad_request(f"{plan.game} with these options is not a game of {size}")
+        try:
+            control = ClockRequest.model_validate(dict(plan.clock)).control()
+        except ValidationError as exc:
+            raise bad_request(f"clock: {exc.errors()[0]['msg']}") from None
+        if control is None:
+            raise bad_request("every tournament game is on the clock: give clock")
+        if plan.rated:
+            check_rated_clock(control)
+        now = self.now()
+        if not now - 60 <= plan.starts <= now + LATEST_START:
+            raise bad_request("starts: a time from now to 30 days ahead (seconds since 1970)")
+        if plan.kind == "arena":
+            if plan.minutes is None or not 1 <= plan.minutes <= MOST_MINUTES:
+                raise bad_request(f"an arena lasts minutes: 1 to {MOST_MINUTES}")
+        elif plan.rounds is None or not 1 <= plan.rounds <= MOST_ROUNDS:
+            raise bad_request(f"a {plan.kind} has rounds: 1 to {MOST_ROUNDS}")
+        return options, control
+
+    async def join(self, tournament_id: str, account: Account) -> None:
+        """Enter (or come back: from a pause or a withdrawal); 409 once it is over."""
+        tournament = await self._get(tournament_id)
+        rating = await self._rating(account.id, tournament)
+        entrant = Entrant(account.id, account.name, rating, self.now(), ACTIVE)
+        try:
+            await self.db(self.store.enter, tournament_id, entrant)
+        except LookupError:
+            raise conflict("tournament_over", "this tournament is over") from None
+
+    async def withdraw(self, tournament_id: str, account: Account) -> None:
+        await self._set(tournament_id, account, WITHDRAWN)
+
+    async def pause(self, tournament_id: str, account: Account) -> None:
+        """An arena player takes a break: paired no more until they join again."""
+        await self._set(tournament_id, account, PAUSED)
+
+    async def _set(self, tournament_id: str, account: Account, status: str) -> None:
+        await self._get(tournament_id)
+        if not await self.db(self.store.set_status, tournament_id, account.id, status):
+            raise conflict("not_entered", "you are not in this tournament")
+
+    async def _get(self, tournament_id: str) -> Tournament:
+        found: Tournament | None = await self.db(self.store.get, tournament_id)
+        if found is None:
+            raise not_found("tournament")
+        return found
+
+    async def _rating(self, account_id: int, tournament: Tournament) -> float:
+        if self.ratings is None:
+            return NEW_RATING
+        size = max(tournament.sizes)
+        pool = pool_of(tournament.game, options_for(tournament.options, size), size)
+        for standing in await self.db(self.ratings.standings_of, account_id):
+            if standing.pool == pool:
+                return float(standing.rating.rating)
+        return NEW_RATING
+
+    async def view(self, tournament_id: str) -> dict[str, Any]:
+        """The tournament, its standings, players and rounds, as the page shows them."""
+        try:
+            snap: Snapshot = await self.db(self.store.snapshot, tournament_id)
+        except LookupError:
+            raise not_found("tournament") from None
+        return describe(snap)
+
+    async def listed(self) -> list[dict[str, Any]]:
+        """Upcoming and running tournaments, soonest first (the lobby's list)."""
+        found = await self.db(self.store.listed, [CREATED, STARTED])
+        return [t.to_json() for t in found]
+
+    # ----- the step every process takes ---------------------------------------------------
+    async def tick(self) -> None:
+        """Advance every tournament that has work (each on its own: one's trouble is logged
+        and the others go on)."""
+        for tournament_id in await self.db(self.store.due, self.now()):
+            try:
+                await self.advance(tournament_id)
+            except Exception:
+                log.exception("tournament %s could not advance; the next tick tries", tournament_id)
+
+    async def games_ended(self, game_ids: Sequence[str]) -> None:
+        """Games ended: advance the tournaments they belong to now rather than at the next
+        tick (any game id may be given; those of no tournament are ignored)."""
+        for tournament_id in await self.db(self.store.tournaments_of, list(game_ids)):
+            await self.advance(tournament_id)
+
+    async def advance(self, tournament_id: str) -> None:
+        """One tournament's step: results in, then start, pair or finish, then make games."""
+        now = self.now()
+        await self.db(self.store.record_results, tournament_id, now)
+        with contextlib.suppress(StepLost):  # another process took this step first
+            await self.db(self.store.step, tournament_id, lambda c, s: self._step(c, s, now))
+        await self._make_games(tournament_id)
+
+    def _step(self, conn: sa.Connection, snap: Snapshot, now: float) -> None:
+        tournament = snap.tournament
+        if tournament.status == CREATED:
+            if now < tournament.starts:
+                return
+            # An arena starts whoever is there (players join as it runs); a round-based one
+            # needs a table's worth.
+            active = [e for e in snap.entrants if e.status == ACTIVE]
+            enough = tournament.kind == "arena" or len(active) >= min(tournament.sizes)
+            status = STARTED if enough else CANCELLED
+            set_tournament_status(conn, tournament, status, now)
+        if tournament.status != STARTED:
+            return
+        unfinished = [t for t in snap.tables if t.places is None]
+        if tournament.kind == "arena":
+            ends = tournament.ends or now
+            if now >= ends:
+                if not unfinished:
+                    set_tournament_status(conn, tournament, DONE, now)
+                return
+            busy = {p for t in unfinished for p in t.players}
+            free = [e.account_id for e in snap.entrants if e.status == ACTIVE]
+            pairs = arena.pair_wave(snap.seeds, [p for p in free if p not in busy], snap.tables)
+            if pairs:
+                store_round(conn, snap, pairs, [], new_game_id)
+            return
+        if unfinished:
+            return
+        if tournament.round >= (tournament.rounds or 0):
+            set_tournament_status(conn, tournament, DONE, now)
+            return
+        playing = [e.account_id for e in snap.entrants if e.status == ACTIVE]
+        number = tournament.round + 1
+        if len(playing) < min(tournament.sizes):
+            set_tournament_status(conn, tournament, DONE, now)
+            return
+        if tournament.kind == "swiss":
+            paired = swiss.pair_round(snap.seeds, playing, snap.tables, snap.byes, number)
+            byes = [] if paired.bye is None else [paired.bye]
+            store_round(conn, snap, paired.pairs, byes, new_game_id)
+        else:
+            made = pods.pair_pods(
+                snap.seeds, playing, snap.tables, snap.byes, number, tournament.sizes
+            )
+            store_round(conn, snap, made.tables, made.byes, new_game_id)
+
+    async def _make_games(self, tournament_id: str) -> None:
+        snap: Snapshot = await self.db(self.store.snapshot, tournament_id)
+        tournament = snap.tournament
+        names = {e.account_id: e.name for e in snap.entrants}
+        control = control_of(tournament.clock)
+        assert control is not None
+        for board in snap.boards:
+            if board.made:
+                continue
+            players = [(p, names.get(p, "player")) for p in board.table.players]
+            options = options_for(tournament.options, len(players))
+            try:
+                made = await self.maker.create_seated(
+                    tournament.game, options, players, tournament.rated, control, board.game_id
+                )
+            except ApiError as exc:  # the game cannot be made (its options no longer load)
+                log.error("tournament %s: game %s not made: %s", tournament.id, board.game_id, exc)
+                continue
+            await self.db(self.store.mark_made, tournament_id, board.round, board.board)
+            if made and self.tell is not None:  # told by the process that made it, once
+                message = {"type": "started", "game": board.game_id, "tournament": tournament.id}
+                await self.tell([(p, message) for p, _ in players])
+
+
+def options_for(options: Mapping[str, Any], size: int) -> dict[str, Any]:
+    """A game's (canonical) options at a table of ``size``: a game that counts its players in
+    an option (Montana's and Passtally's ``players``) gets it set."""
+    chosen = dict(options)
+    if "players" in chosen:
+        chosen["players"] = size
+    return chosen
+
+
+def describe(snap: Snapshot) -> dict[str, Any]:
+    """A tournament as JSON: its settings, standings (with names and status), rounds."""
+    tournament = snap.tournament
+    names = {e.account_id: e.name for e in snap.entrants}
+    statuses = {e.account_id: e.status for e in snap.entrants}
+    lines: list[dict[str, Any]]
+    if tournament.kind == "arena":
+        lines = [dict(line.to_json()) for line in arena.standings(snap.seeds, snap.tables)]
+    else:
+        bye = BYE_HALVES if tournament.kind == "swiss" else pods.bye_halves(tournament.sizes)
+        lines = [dict(s.to_json()) for s in standings(snap.seeds, snap.tables, snap.byes, bye)]
+    for line in lines:
+        player = line["player"]
+        line["name"] = names.get(player, "")
+        line["status"] = statuses.get(player, "")
+    rounds: dict[int, dict[str, Any]] = {}
+    for board in snap.boards:
+        entry = rounds.setdefault(board.round, {"round": board.round, "tables": [], "byes": []})
+        entry["tables"].append(
+            {
+                "game": board.game_id,
+                "players": [names.get(p, "") for p in board.table.players],
+                "places": None if board.table.places is None else list(board.table.places),
+            }
+        )
+    for given in snap.byes:
+        entry = rounds.setdefault(given.round, {"round": given.round, "tables": [], "byes": []})
+        entry["byes"].append(names.get(given.player, ""))
+    return {
+        "tournament": tournament.to_json(),
+        "standings": lines,
+        "rounds": [rounds[n] for n in sorted(rounds)],
+    }

@@ -1,0 +1,425 @@
+"""The tournaments' tables (migration 0017) and every read and write of them.
+
+**Exactly once across processes.** Any process may start a tournament, read its results and
+pair its next round or arena wave; none holds a tournament. Each such step is one transaction
+that begins by writing the tournament's row (``_lock``: on PostgreSQL the row's lock, on SQLite
+the database's one writer), so the steps of every process on one tournament run one after
+another, and each reads what the one before it committed. A round or wave is stored with the
+tournament's ``round`` counter raised in the same transaction, and its tables' primary key is
+(tournament, round, board): a pairing is stored whole or not at all, and never twice. Each
+table's game id is chosen when it is paired, so making its game (``service.py``) is the same
+step whoever does it, after a crash as before."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from boardplay.web.accounts import accounts_table
+from boardplay.web.ratings import places
+from boardplay.web.tables import FINISHED, games_table, metadata
+from boardplay.web.tournaments.records import Bye, Table
+
+T = TypeVar("T")
+
+KINDS = ("arena", "swiss", "pods")
+CREATED, STARTED, DONE, CANCELLED = "created", "started", "finished", "cancelled"
+ACTIVE, PAUSED, WITHDRAWN = "active", "paused", "withdrawn"
+
+tournaments_table = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("sizes", sa.JSON, nullable=False),
+    sa.Column("clock", sa.JSON, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("starts", sa.Float, nullable=False),
+    sa.Column("minutes", sa.Integer, nullable=True),
+    sa.Column("rounds", sa.Integer, nullable=True),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("round", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("creator", sa.Integer, sa.ForeignKey(accounts_table.c.id), nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+)
+"""``sizes``: the players at one table (one size for Swiss and arena, 3 and/or 4 for pods).
+``clock``: the time control every game is played on. ``minutes``: an arena's length;
+``rounds``: a Swiss's or pods'. ``round``: the last round (or arena wave) paired."""
+
+entrants_table = sa.Table(
+    "tournament_players",
+    metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts_table.c.id), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("joined", sa.Float, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Index("ix_tournament_players_account_id", "account_id"),
+)
+"""``rating``: the player's rating in the game's pool when they joined (their seed).
+``status``: active, paused (the arena pairs them no more until they come back) or withdrawn
+(no longer paired; their games stay in the standings)."""
+
+boards_table = sa.Table(
+    "tournament_tables",
+    metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("board", sa.Integer, primary_key=True),
+    sa.Column("game_id", sa.String(32), nullable=False, unique=True),
+    sa.Column("players", sa.JSON, nullable=False),
+    sa.Column("made", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("places", sa.JSON, nullable=True),
+    sa.Column("ended", sa.Float, nullable=True),
+)
+"""A round's (or wave's) tables: ``players`` account ids in seat order, ``game_id`` chosen when
+paired, ``made`` once that game exists, ``places`` once it has ended."""
+
+byes_table = sa.Table(
+    "tournament_byes",
+    metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts_table.c.id), primary_key=True),
+)
+
+
+@dataclass
+class Tournament:
+    id: str
+    name: str
+    kind: str
+    game: str
+    options: dict[str, Any]
+    sizes: list[int]
+    clock: dict[str, Any]
+    rated: bool
+    starts: float
+    minutes: int | None
+    rounds: int | None
+    status: str
+    round: int
+    creator: int | None
+    created: float
+    finished: float | None = None
+
+    @property
+    def ends(self) -> float | None:
+        """When an arena stops pairing."""
+        return None if self.minutes is None else self.starts + 60 * self.minutes
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "game": self.game,
+            "options": self.options,
+            "sizes": self.sizes,
+            "clock": self.clock,
+            "rated": self.rated,
+            "starts": self.starts,
+            "minutes": self.minutes,
+            "rounds": self.rounds,
+            "status": self.status,
+            "round": self.round,
+        }
+
+
+@dataclass(frozen=True)
+class Entrant:
+    account_id: int
+    name: str
+    rating: float
+    joined: float
+    status: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """A stored table of a tournament: its place in the round and its game."""
+
+    round: int
+    board: int
+    game_id: str
+    made: bool
+    table: Table
+
+
+@dataclass
+class Snapshot:
+    """Everything a step of one tournament reads, in one transaction."""
+
+    tournament: Tournament
+    entrants: list[Entrant] = field(default_factory=list)
+    boards: list[Board] = field(default_factory=list)
+    byes: list[Bye] = field(default_factory=list)
+
+    @property
+    def seeds(self) -> list[int]:
+        """Every entrant in seed order: rating, then who joined first."""
+        ordered = sorted(self.entrants, key=lambda e: (-e.rating, e.joined, e.account_id))
+        return [e.account_id for e in ordered]
+
+    @property
+    def tables(self) -> list[Table]:
+        return [b.table for b in self.boards]
+
+    def status_of(self, account_id: int) -> str | None:
+        for entrant in self.entrants:
+            if entrant.account_id == account_id:
+                return entrant.status
+        return None
+
+
+class StepLost(Exception):
+    """Another process took this step of the tournament first."""
+
+
+def _tournament(row: Any) -> Tournament:
+    return Tournament(
+        row.id,
+        row.name,
+        row.kind,
+        row.game,
+        dict(row.options),
+        list(row.sizes),
+        dict(row.clock),
+        bool(row.rated),
+        float(row.starts),
+        row.minutes,
+        row.rounds,
+        row.status,
+        int(row.round),
+        row.creator,
+        float(row.created),
+        row.finished,
+    )
+
+
+class TournamentStore:
+    """The tournaments' storage on one engine (each call one transaction)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # ----- tournaments and entrants ------------------------------------------------------
+    def create(self, tournament: Tournament) -> None:
+        values = tournament.to_json()
+        values.update(creator=tournament.creator, created=tournament.created)
+        with self.engine.begin() as conn:
+            conn.execute(tournaments_table.insert().values(**values))
+
+    def get(self, tournament_id: str) -> Tournament | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                tournaments_table.select().where(tournaments_table.c.id == tournament_id)
+            ).first()
+        return None if row is None else _tournament(row)
+
+    def listed(self, statuses: Sequence[str], limit: int = 100) -> list[Tournament]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                tournaments_table.select()
+                .where(tournaments_table.c.status.in_(list(statuses)))
+                .order_by(tournaments_table.c.starts)
+                .limit(limit)
+            ).all()
+        return [_tournament(row) for row in rows]
+
+    def due(self, now: float) -> list[str]:
+        """Tournaments a process has work in: started ones, and created ones past their start."""
+        t = tournaments_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.c.id).where(
+                    sa.or_(t.c.status == STARTED, sa.and_(t.c.status == CREATED, t.c.starts <= now))
+                )
+            ).all()
+        return [row.id for row in rows]
+
+    def enter(self, tournament_id: str, entrant: Entrant) -> str | None:
+        """Register ``entrant`` (or bring back one who withdrew or paused); the status they had
+        before (None: new), or raise ``LookupError`` if the tournament is over."""
+
+        def step(conn: sa.Connection, snap: Snapshot) -> str | None:
+            if snap.tournament.status not in (CREATED, STARTED):
+                raise LookupError(snap.tournament.status)
+            before = snap.status_of(entrant.account_id)
+            e = entrants_table
+            if before is None:
+                conn.execute(e.insert().values(tournament_id=tournament_id, **entrant.__dict__))
+            else:
+                conn.execute(
+                    e.update()
+                    .where(e.c.tournament_id == tournament_id, e.c.account_id == entrant.account_id)
+                    .values(status=ACTIVE)
+                )
+            return before
+
+        return self.step(tournament_id, step)
+
+    def set_status(self, tournament_id: str, account_id: int, status: str) -> bool:
+        """Withdraw or pause a player (True if they were entered)."""
+        e = entrants_table
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                e.update()
+                .where(e.c.tournament_id == tournament_id, e.c.account_id == account_id)
+                .values(status=status)
+            )
+        return bool(done.rowcount)
+
+    # ----- one step of a tournament --------------------------------------------------------
+    def step(self, tournament_id: str, work: Callable[[sa.Connection, Snapshot], T]) -> T:
+        """Run ``work`` on the tournament's state within one transaction that holds the
+        tournament (module docstring); ``LookupError`` if there is no such tournament."""
+        with self.engine.begin() as conn:
+            _lock(conn, tournament_id)
+            snap = read(conn, tournament_id)
+            return work(conn, snap)
+
+    def snapshot(self, tournament_id: str) -> Snapshot:
+        with self.engine.connect() as conn:
+            return read(conn, tournament_id)
+
+    def record_results(self, tournament_id: str, now: float) -> int:
+        """Copy the places of the tournament's games that ended into its tables (each once);
+        how many were copied. A game's places are the ratings' reading of its result
+        (``ratings.places``: the winners, then by score, a resigned seat last)."""
+        b, g = boards_table, games_table
+        with self.engine.begin() as conn:
+            _lock(conn, tournament_id)  # a write first: SQLite's writer, read after it
+            rows = conn.execute(
+                sa.select(b.c.round, b.c.board, b.c.players, g.c.result, g.c.resigned)
+                .join(g, g.c.id == b.c.game_id)
+                .where(
+                    b.c.tournament_id == tournament_id,
+                    b.c.places.is_(None),
+                    g.c.status == FINISHED,
+                )
+            ).all()
+            for row in rows:
+                result = dict(row.result or {})
+                result["resigned"] = list(row.resigned or [])
+                conn.execute(
+                    b.update()
+                    .where(
+                        b.c.tournament_id == tournament_id,
+                        b.c.round == row.round,
+                        b.c.board == row.board,
+                        b.c.places.is_(None),
+                    )
+                    .values(places=places(result, len(row.players)), ended=now)
+                )
+        return len(rows)
+
+    def tournaments_of(self, game_ids: Sequence[str]) -> list[str]:
+        """The tournaments these games were paired in."""
+        if not game_ids:
+            return []
+        b = boards_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(b.c.tournament_id).distinct().where(b.c.game_id.in_(list(game_ids)))
+            ).all()
+        return [row.tournament_id for row in rows]
+
+    def mark_made(self, tournament_id: str, round_: int, board: int) -> None:
+        b = boards_table
+        with self.engine.begin() as conn:
+            conn.execute(
+                b.update()
+                .where(b.c.tournament_id == tournament_id, b.c.round == round_, b.c.board == board)
+                .values(made=True)
+            )
+
+
+def _lock(conn: sa.Connection, tournament_id: str) -> None:
+    t = tournaments_table
+    done = conn.execute(t.update().where(t.c.id == tournament_id).values(round=t.c.round))
+    if not done.rowcount:
+        raise LookupError(tournament_id)
+
+
+def read(conn: sa.Connection, tournament_id: str) -> Snapshot:
+    row = conn.execute(
+        tournaments_table.select().where(tournaments_table.c.id == tournament_id)
+    ).first()
+    if row is None:
+        raise LookupError(tournament_id)
+    snap = Snapshot(_tournament(row))
+    e, b, y = entrants_table, boards_table, byes_table
+    for r in conn.execute(e.select().where(e.c.tournament_id == tournament_id)).all():
+        snap.entrants.append(Entrant(r.account_id, r.name, r.rating, r.joined, r.status))
+    query = b.select().where(b.c.tournament_id == tournament_id).order_by(b.c.round, b.c.board)
+    for r in conn.execute(query).all():
+        places_ = None if r.places is None else tuple(r.places)
+        table = Table(r.round, tuple(r.players), places_, r.ended or 0.0)
+        snap.boards.append(Board(r.round, r.board, r.game_id, bool(r.made), table))
+    query_byes = y.select().where(y.c.tournament_id == tournament_id).order_by(y.c.round)
+    snap.byes = [Bye(r.round, r.account_id) for r in conn.execute(query_byes).all()]
+    return snap
+
+
+def store_round(
+    conn: sa.Connection,
+    snap: Snapshot,
+    tables: Sequence[tuple[int, ...]],
+    byes: Sequence[int],
+    new_id: Callable[[], str],
+) -> int:
+    """Store the next round (or wave) of ``snap``'s tournament in the step's transaction and
+    raise its counter: the number of the round stored. ``StepLost`` if the counter moved since
+    the snapshot was read (another step came first)."""
+    t, b, y = tournaments_table, boards_table, byes_table
+    tournament = snap.tournament
+    number = tournament.round + 1
+    done = conn.execute(
+        t.update()
+        .where(t.c.id == tournament.id, t.c.round == tournament.round)
+        .values(round=number)
+    )
+    if not done.rowcount:
+        raise StepLost(tournament.id)
+    if tables:
+        conn.execute(
+            b.insert(),
+            [
+                {
+                    "tournament_id": tournament.id,
+                    "round": number,
+                    "board": i,
+                    "game_id": new_id(),
+                    "players": list(players),
+                }
+                for i, players in enumerate(tables)
+            ],
+        )
+    if byes:
+        conn.execute(
+            y.insert(),
+            [{"tournament_id": tournament.id, "round": number, "account_id": p} for p in byes],
+        )
+    tournament.round = number
+    return number
+
+
+def set_tournament_status(
+    conn: sa.Connection, tournament: Tournament, status: str, now: float
+) -> None:
+    t = tournaments_table
+    values: dict[str, Any] = {"status": status}
+    if status in (DONE, CANCELLED):
+        values["finished"] = now
+    conn.execute(t.update().where(t.c.id == tournament.id).values(**values))
+    tournament.status = status

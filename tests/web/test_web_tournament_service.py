@@ -1,0 +1,327 @@
+"""The tournaments' service on SQLite and PostgreSQL (``web/tournaments/service.py``): a Swiss
+run round by round to its end with real games (made seated, on the clock, ended by players'
+resignations, settled by the ratings once) and standings equal to a crosstable of the games
+computed here; two processes racing to pair the same round pair it exactly once, make each
+game once and tell each player of it once; a process that dies after pairing and before (or
+while) making the games is carried on by another with nothing lost or doubled; an arena that
+never pairs a rematch at once, pauses a player and stops pairing at its end; pods of three
+with byes; and what a new tournament is refused for."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from tournamentcalls import RAPID, START, HandClock, Process, database, games_stored, lose, players
+
+from boardplay.web.errors import ApiError
+from boardplay.web.tournaments import Plan
+from boardplay.web.tournaments.store import boards_table, tournaments_table
+
+BACK_ENDS = ["sqlite", "postgresql"]
+
+
+def swiss_plan(rounds: int = 3, **extra: Any) -> Plan:
+    values: dict[str, Any] = {
+        "name": "Tiny Swiss",
+        "kind": "swiss",
+        "game": "tiny",
+        "options": {},
+        "sizes": [2],
+        "clock": RAPID,
+        "rated": True,
+        "starts": START,
+        "rounds": rounds,
+    }
+    values.update(extra)
+    return Plan(**values)
+
+
+def run(body: Callable[[], Any]) -> None:
+    asyncio.run(body())
+
+
+def current_boards(process: Process, tournament_id: str) -> list[Any]:
+    with process.hub.storage.engine.connect() as conn:
+        return list(
+            conn.execute(
+                sa.select(boards_table)
+                .where(boards_table.c.tournament_id == tournament_id)
+                .order_by(boards_table.c.round, boards_table.c.board)
+            ).all()
+        )
+
+
+@pytest.mark.parametrize("kind", BACK_ENDS)
+def test_a_swiss_runs_to_its_end_and_its_standings_equal_a_crosstable(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = database(kind, tmp_path, request)
+    clock = HandClock()
+
+    async def body() -> None:
+        process = Process(url, clock)
+        service = process.tournaments
+        people = players(process, ["Ana", "Bo", "Cy", "Dee", "Eli"])
+        made = await service.create(people[0], swiss_plan())
+        for person in people:
+            await service.join(made.id, person)
+        await service.tick()
+        assert current_boards(process, made.id) == []  # not yet its start
+        clock.t = START
+        won: dict[str, int] = {}  # game id -> winning account
+        for number in (1, 2, 3):
+            await service.tick()
+            boards = [b for b in current_boards(process, made.id) if b.round == number]
+            assert len(boards) == 2 and all(b.made for b in boards)
+            stored = {g.id: g for g in games_stored(process)}
+            for board in boards:
+                game = stored[board.game_id]
+                assert game.rated and game.clock == RAPID and game.status == "active"
+                assert game.deadline is not None  # the clock runs from the pairing
+                first, second = board.players
+                winner = first if number % 2 else second
+                await lose(process, board.game_id, second if winner == first else first)
+                won[board.game_id] = winner
+        await service.tick()  # the last results in: the Swiss is over
+        view = await service.view(made.id)
+        assert view["tournament"]["status"] == "finished"
+        assert [r["round"] for r in view["rounds"]] == [1, 2, 3]
+        assert all(len(r["byes"]) == 1 for r in view["rounds"])
+        # Every game settled by the ratings exactly once (unrated: ended by a word too soon).
+        for game_id in won:
+            assert process.hub.ratings.is_settled(game_id)
+        # The standings again, from the games as played.
+        ids = {p.name: p.id for p in people}
+        points = {p.id: Fraction(0) for p in people}
+        met: dict[int, list[tuple[int, Fraction]]] = {p.id: [] for p in people}
+        for board in current_boards(process, made.id):
+            a, b = board.players
+            result = Fraction(1) if won[board.game_id] == a else Fraction(0)
+            met[a].append((b, result))
+            met[b].append((a, 1 - result))
+            points[a] += result
+            points[b] += 1 - result
+        for r in view["rounds"]:
+            points[ids[r["byes"][0]]] += 1
+        buchholz = {p: sum((points[o] for o, _ in met[p]), Fraction(0)) for p in points}
+        berger = {p: sum((points[o] * r for o, r in met[p]), Fraction(0)) for p in points}
+        lines = {ids[line["name"]]: line for line in view["standings"]}
+        for player, line in lines.items():
+            assert line["points"] == float(points[player])
+            assert line["buchholz"] == float(buchholz[player])
+            assert line["sonneborn_berger"] == float(berger[player])
+        ranked = sorted(points, key=lambda p: (-points[p], -buchholz[p], -berger[p]))
+        assert [points[ids[line["name"]]] for line in view["standings"]] == [
+            points[p] for p in ranked
+        ]
+        await process.close()
+
+    run(body)
+
+
+@pytest.mark.parametrize("kind", BACK_ENDS)
+def test_two_processes_racing_pair_each_round_once_and_make_each_game_once(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = database(kind, tmp_path, request)
+    clock = HandClock()
+
+    async def body() -> None:
+        one, two = Process(url, clock), Process(url, clock)
+        people = players(one, [f"P{i}" for i in range(8)])
+        made = await one.tournaments.create(people[0], swiss_plan(rounds=3, rated=False))
+        for person in people:
+            await two.tournaments.join(made.id, person)
+        clock.t = START
+        for number in (1, 2, 3):
+            # Both processes, several times each, at once.
+            await asyncio.gather(
+                *(p.tournaments.advance(made.id) for p in (one, two, one, two, one, two))
+            )
+            boards = current_boards(one, made.id)
+            assert [b.round for b in boards].count(number) == 4
+            assert len(boards) == 4 * number
+            games = games_stored(one)
+            assert sorted(g.id for g in games) == sorted(b.game_id for b in boards)
+            everyone = [p for b in boards if b.round == number for p in b.players]
+            assert sorted(everyone) == sorted(p.id for p in people)
+            pairs = [frozenset(b.players) for b in boards]
+            assert len(pairs) == len(set(pairs)), "a pair met twice"
+            # Each player told of their game once, by whichever process made it.
+            told = sorted((p, m["game"]) for p, m in one.told + two.told)
+            assert told == sorted((p, b.game_id) for b in boards for p in b.players)
+            for board in boards:
+                if board.round == number:
+                    await lose(one, board.game_id, board.players[1])
+        await asyncio.gather(one.tournaments.advance(made.id), two.tournaments.advance(made.id))
+        assert (await two.tournaments.view(made.id))["tournament"]["status"] == "finished"
+        await one.close()
+        await two.close()
+
+    run(body)
+
+
+@pytest.mark.parametrize("kind", BACK_ENDS)
+def test_a_process_that_dies_mid_round_is_carried_on_by_another(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = database(kind, tmp_path, request)
+    clock = HandClock()
+
+    async def body() -> None:
+        dying = Process(url, clock)
+        people = players(dying, ["Ana", "Bo", "Cy", "Dee"])
+        made = await dying.tournaments.create(people[0], swiss_plan(rounds=2, rated=False))
+        for person in people:
+            await dying.tournaments.join(made.id, person)
+        clock.t = START
+        # It pairs round 1 and makes one of its two games, then dies before noting it made.
+        service = dying.tournaments
+        snap_step = await dying.hub.db(
+            dying.store.step, made.id, lambda c, s: service._step(c, s, clock.t)
+        )
+        assert snap_step is None
+        first = current_boards(dying, made.id)[0]
+        await dying.hub.maker.create_seated(
+            "tiny", {"bonus": 0}, [(p, "x") for p in first.players], False, _rapid(), first.game_id
+        )
+        await dying.close()
+        heir = Process(url, clock)
+        await heir.tournaments.tick()
+        boards = current_boards(heir, made.id)
+        assert len(boards) == 2 and all(b.made for b in boards)
+        assert sorted(g.id for g in games_stored(heir)) == sorted(b.game_id for b in boards)
+        for board in boards:
+            await lose(heir, board.game_id, board.players[0])
+        await heir.tournaments.tick()
+        boards = current_boards(heir, made.id)
+        assert [b.round for b in boards] == [1, 1, 2, 2]
+        assert len(games_stored(heir)) == 4
+        await heir.close()
+
+    run(body)
+
+
+def _rapid() -> Any:
+    from boardplay.web.table import control_of
+
+    return control_of(RAPID)
+
+
+def test_an_arena_pairs_free_players_at_once_never_an_immediate_rematch(tmp_path: Path) -> None:
+    clock = HandClock()
+
+    async def body() -> None:
+        process = Process(f"sqlite:///{tmp_path / 'arena.sqlite3'}", clock)
+        service = process.tournaments
+        people = players(process, ["Ana", "Bo", "Cy", "Dee", "Eli"])
+        plan = swiss_plan(kind="arena", rounds=None, minutes=10, name="Arena")
+        made = await service.create(people[0], plan)
+        for person in people[:4]:
+            await service.join(made.id, person)
+        clock.t = START
+        await service.tick()
+        wave1 = current_boards(process, made.id)
+        assert len(wave1) == 2
+        # One game ends: its two players are free, but only have each other: they wait.
+        a, b = wave1[0].players
+        await lose(process, wave1[0].game_id, b)
+        await service.tick()
+        assert len(current_boards(process, made.id)) == 2
+        # A latecomer joins: paired at once with one of them.
+        await service.join(made.id, people[4])
+        await service.tick()
+        wave2 = [x for x in current_boards(process, made.id) if x.round == 2]
+        assert len(wave2) == 1 and people[4].id in wave2[0].players
+        # The other game ends and one of its players pauses: the other meets the one of the
+        # first game left waiting.
+        resting, back = wave1[1].players
+        await lose(process, wave1[1].game_id, back)
+        await service.pause(made.id, next(p for p in people if p.id == resting))
+        await service.tick()
+        newest = current_boards(process, made.id)[-1]
+        waiting = ({a, b} - set(wave2[0].players)).pop()
+        assert newest.round == 3 and set(newest.players) == {waiting, back}
+        # Past its end nothing more is paired; it finishes once its games have ended.
+        clock.t = START + 10 * 60
+        for board in current_boards(process, made.id):
+            if board.places is None:
+                await lose(process, board.game_id, board.players[1])
+        await service.join(made.id, next(p for p in people if p.id == resting))
+        await service.tick()
+        view = await service.view(made.id)
+        assert view["tournament"]["status"] == "finished"
+        assert len(current_boards(process, made.id)) == 4
+        value = {"W": 2, "w": 4, "D": 1, "d": 2, "L": 0}
+        for line in view["standings"]:
+            assert line["points"] == sum(value[x] for x in line["sheet"])
+        assert sum(line["games"] for line in view["standings"]) == 2 * 4
+        await process.close()
+
+    run(body)
+
+
+def test_pods_of_three_seat_four_players_with_a_bye_each_round(tmp_path: Path) -> None:
+    clock = HandClock()
+
+    async def body() -> None:
+        process = Process(f"sqlite:///{tmp_path / 'pods.sqlite3'}", clock)
+        service = process.tournaments
+        people = players(process, ["Ana", "Bo", "Cy", "Dee"])
+        plan = swiss_plan(kind="pods", game="trio", sizes=[3], rounds=4, name="Trio pods")
+        made = await service.create(people[0], plan)
+        for person in people:
+            await service.join(made.id, person)
+        clock.t = START
+        for number in range(1, 5):
+            await service.tick()
+            board = current_boards(process, made.id)[-1]
+            assert board.round == number and len(board.players) == 3
+            # Seats 1 and 2 resign in turn: seat 0 wins.
+            await lose(process, board.game_id, board.players[1])
+            await lose(process, board.game_id, board.players[2])
+        await service.tick()
+        view = await service.view(made.id)
+        assert view["tournament"]["status"] == "finished"
+        byes = [r["byes"][0] for r in view["rounds"]]
+        assert sorted(byes) == ["Ana", "Bo", "Cy", "Dee"]  # each sat out once
+        total = sum(line["points"] for line in view["standings"])
+        assert total == 4 * 3 + 4 * 1  # three points a table, a bye worth one
+        await process.close()
+
+    run(body)
+
+
+def test_what_a_tournament_is_refused_for(tmp_path: Path) -> None:
+    clock = HandClock()
+
+    async def body() -> None:
+        process = Process(f"sqlite:///{tmp_path / 'refused.sqlite3'}", clock)
+        service = process.tournaments
+        (ana,) = players(process, ["Ana"])
+        refusals = {
+            "kind": swiss_plan(kind="knockout"),
+            "sizes": swiss_plan(sizes=[3]),
+            "clock": swiss_plan(clock={}),
+            "rated": swiss_plan(clock={"base": 15, "increment": 0}),
+            "rounds": swiss_plan(rounds=0),
+            "minutes": swiss_plan(kind="arena", rounds=None),
+            "starts": swiss_plan(starts=START + 90 * 86400),
+            "trio": swiss_plan(kind="pods", sizes=[4], game="trio"),
+        }
+        for why, plan in refusals.items():
+            with pytest.raises(ApiError) as refused:
+                await service.create(ana, plan)
+            assert refused.value.status == 400, why
+        with process.hub.storage.engine.connect() as conn:
+            count = sa.select(sa.func.count()).select_from(tournaments_table)
+            assert conn.execute(count).scalar() == 0
+        await process.close()
+
+    run(body)

@@ -1,0 +1,87 @@
+"""What the tournament tests share: a server process's parts on a database (a ``Hub``, as the
+wiring builds it, with the tournaments' service beside it), players, a clock moved by hand, and
+the ends of games brought about as players would (a resignation)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from webtiny import TRIO_CATALOGUE
+
+from boardplay.web.accounts import Account, name_key
+from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.hub import Hub
+from boardplay.web.table import resign_account
+from boardplay.web.table import storage as st
+from boardplay.web.tables import games_table
+from boardplay.web.tournaments import Tournaments, TournamentStore
+
+RAPID = {"base": 600, "increment": 5}
+START = 1_900_000_000.0
+
+
+class HandClock:
+    def __init__(self) -> None:
+        self.t = START - 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Process:
+    """One server process's parts: the hub and the tournaments' service on its engine."""
+
+    def __init__(self, url: str, clock: HandClock) -> None:
+        self.hub = Hub(
+            st.Storage(url),
+            WebCatalogue(TRIO_CATALOGUE),
+            "webtiny:TRIO_CATALOGUE",
+            lambda: ThreadPoolExecutor(1),
+            ai_workers=0,
+            now=clock,
+        )
+        hub = self.hub
+        self.store = TournamentStore(hub.storage.engine)
+        self.told: list[tuple[int, Mapping[str, Any]]] = []
+        """What the service told players (the lobby's ``tell`` in a server)."""
+        self.tournaments = Tournaments(
+            self.store, hub.db, hub.maker, hub.catalogue, hub.ratings, now=clock, tell=self.tell
+        )
+
+    async def tell(self, notices: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
+        self.told.extend(notices)
+
+    async def close(self) -> None:
+        await self.hub.close()
+        self.hub.storage.engine.dispose()
+
+
+def database(kind: str, tmp_path: Path, request: Any) -> str:
+    """A fresh database: an SQLite file, or a new database on the test's PostgreSQL."""
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'tournaments.sqlite3'}"
+    import devservices as ds
+
+    admin = request.getfixturevalue("postgres_url")
+    return str(ds.new_database(admin, f"t{uuid.uuid4().hex[:12]}"))
+
+
+def players(process: Process, names: Sequence[str]) -> list[Account]:
+    accounts = process.hub.accounts
+    return [accounts.create(n, name_key(n), None, uuid.uuid4().hex) for n in names]
+
+
+async def lose(process: Process, game_id: str, account_id: int) -> None:
+    """``account_id`` resigns game ``game_id``."""
+    room = await process.hub.room(game_id)
+    assert await resign_account(room, account_id)
+
+
+def games_stored(process: Process) -> list[Any]:
+    with process.hub.storage.engine.connect() as conn:
+        return list(conn.execute(sa.select(games_table)).all())
