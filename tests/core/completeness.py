@@ -12,8 +12,10 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from boardplay.ai import MCTSAgent
 from boardplay.ai.evaluation import Heuristics
 from boardplay.ai.evaluation.compiled import LeafEvaluation
+from boardplay.ai.specs import LEVEL_NAMES, make_agent
 from boardplay.core.game import Game
 from boardplay.core.registry import find
 from boardplay.i18n import LANGUAGES
@@ -60,6 +62,8 @@ def _class_pieces(cls: type[Game]) -> list[str]:
         missing.append("Game.seat_colours (as #rrggbb)")
     if not cls.levels:
         missing.append("Game.levels")
+    elif not _levels_are_capped_searches(cls):
+        missing.append("Game.levels (each a search with an iteration cap, hard and expert timed)")
     if not cls.describer:
         missing.append("Game.describer")
     if not cls.end_describer:  # else the end of a game says only its kind, marks nothing
@@ -89,6 +93,20 @@ def _class_pieces(cls: type[Game]) -> list[str]:
         if not package.joinpath(catalogue).is_file():  # its words, in the site's web catalogue
             missing.append(f"{catalogue} in the game's package (make i18n)")
     return missing
+
+
+def _levels_are_capped_searches(cls: type[Game]) -> bool:
+    """Whether every level (``LEVEL_NAMES``) is an MCTS search with an iteration cap, so it plays
+    the same wherever the cap is reached first; hard and expert also think for at most a time
+    (expert 2 s a move), and no level's budget is below the one under it (docs/ai.md)."""
+    levels = cls.levels or {}
+    if set(levels) != set(LEVEL_NAMES):
+        return False
+    agents = [make_agent(levels[level], cls(), 0) for level in LEVEL_NAMES]
+    if not all(isinstance(a, MCTSAgent) and a.iterations is not None for a in agents):
+        return False
+    budgets = [(a.time_limit or 0.0, a.iterations) for a in agents]
+    return budgets == sorted(budgets) and budgets[2][0] > 0 and budgets[-1][0] <= 2.0
 
 
 def _has_kernel(cls: type[Game]) -> bool:

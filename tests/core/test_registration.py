@@ -95,9 +95,9 @@ def test_the_balance_study_varies_its_axes(fifth: Path) -> None:
 def test_the_ai_finds_its_evaluation_and_levels(fifth: Path) -> None:
     game = boardplay.load("race")
     assert heuristics_for(game) is find("boardplay.games.race.evaluation:HEURISTICS")
-    assert level_spec("hard", game) == "mcts(iterations=20)"
+    assert level_spec("hard", game) == "mcts(time=0.05,iterations=20)"
     state = game.new_initial_state()
-    state.apply_action(0)  # count 1: adding 2 leaves 7, a losing distance for the opponent
+    state.apply_action(1)  # count 2: adding 2 leaves 6, a multiple of three, lost for the opponent
     assert make_agent("expert", game, seed=1).step(state) == 1
 
 
@@ -198,6 +198,18 @@ def test_removing_a_declaration_fails_the_checklist(
     cls = game_class("race")
     assert complete(cls) == []
     assert piece in complete(_without(cls, attribute))
+
+
+@pytest.mark.parametrize("level", ["random", "mcts(time=0.05)", "mcts(time=3,iterations=500)"])
+def test_levels_that_are_not_capped_searches_fail_the_checklist(fifth: Path, level: str) -> None:
+    """What the AI suite holds every game's levels to (``tests/ai/test_ai_agents.py``): each a
+    search with an iteration cap, hard and expert timed, expert at most 2 s a move."""
+    cls = game_class("race")
+    levels = {**(cls.levels or {}), "expert": level}
+    weak = type(cls.__name__, (cls,), {"levels": levels, "__module__": cls.__module__})
+    assert "Game.levels (each a search with an iteration cap, hard and expert timed)" in complete(
+        weak
+    )
 
 
 FILES = [

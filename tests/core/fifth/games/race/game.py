@@ -75,10 +75,10 @@ class RaceGame(Game):
         ("target", None),
     )
     levels: ClassVar[Mapping[str, str] | None] = {
-        "easy": "random",
-        "medium": "greedy",
-        "hard": "mcts(iterations=20)",
-        "expert": "mcts(iterations=50)",
+        "easy": "mcts(iterations=5)",
+        "medium": "mcts(iterations=10)",
+        "hard": "mcts(time=0.05,iterations=20)",
+        "expert": "mcts(time=0.1,iterations=200)",
     }
 
     @property
