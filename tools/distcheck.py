@@ -6,6 +6,7 @@ with its page and the front end's bundle (built by ``make bundle`` before the wh
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import subprocess
@@ -122,9 +123,24 @@ def check_web() -> None:
                     assert "immutable" in answer.headers["Cache-Control"], path
                     assert len(answer.read()) > 1000, path
             print(f"boardplay serve: the page and its bundle ({', '.join(files)})")
+            check_game_words(base)
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+
+def check_game_words(base: str) -> None:
+    """Each game's words of the web catalogue live in its folder (``games/<game>/locale``), so
+    the wheel must carry them: the Japanese catalogue the server sends names every game in
+    Japanese and says its moves in Japanese (the four games' describers share ``Seat {n}``)."""
+    with urllib.request.urlopen(f"{base}/api/i18n/ja", timeout=5) as answer:
+        words = json.load(answer)["messages"]
+    kana = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+    for name in boardplay.available():
+        title = words.get(f"title.{name}", "")
+        assert kana.search(title), f"{name}: its title is not Japanese in the wheel: {title!r}"
+    assert words.get("Seat {n}") == "席{n}", "the games' move words are not Japanese in the wheel"
+    print(f"boardplay serve: every game's words in Japanese ({len(words)} entries)")
 
 
 if __name__ == "__main__":
