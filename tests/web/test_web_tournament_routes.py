@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from tournamentcalls import RAPID, START, HandClock, Process, lose, players
 
 from boardplay.web.accounts import Account
-from boardplay.web.deps import get_account
+from boardplay.web.deps import get_session
 from boardplay.web.errors import ApiError
 from boardplay.web.tournaments.routes import router
 
@@ -32,7 +32,8 @@ class Site:
         self.me: Account | None = None
         app = FastAPI()
         app.include_router(router)
-        app.state.hub = SimpleNamespace(tournaments=self.process.tournaments)
+        hub = self.process.hub
+        app.state.hub = SimpleNamespace(tournaments=self.process.tournaments, bots=hub.bots)
 
         async def answer(_request: Request, exc: Exception) -> JSONResponse:
             assert isinstance(exc, ApiError)
@@ -40,16 +41,14 @@ class Site:
 
         app.add_exception_handler(ApiError, answer)
 
-        def signed_in() -> Account:
-            if self.me is None:
-                raise ApiError(401, "sign_in_required", "sign in first")
-            return self.me
+        def session() -> SimpleNamespace | None:
+            return None if self.me is None else SimpleNamespace(account=self.me)
 
-        app.dependency_overrides[get_account] = signed_in
+        app.dependency_overrides[get_session] = session
         self.client = TestClient(app)
 
-    def as_(self, name: str) -> TestClient:
-        self.me = self.people[name]
+    def as_(self, name: str | None) -> TestClient:
+        self.me = None if name is None else self.people[name]
         return self.client
 
 
@@ -96,11 +95,10 @@ def test_a_swiss_from_the_list_to_its_standings(site: Site) -> None:
     (first,) = view["rounds"]
     assert len(first["tables"]) == 1 and len(first["byes"]) == 1
     game = first["tables"][0]
+    # The bye's taker withdraws, then the game ends: round 2 pairs the other two at once.
+    site.as_(first["byes"][0]).post(f"{base}/withdraw")
     loser = site.people[game["players"][1]].id
     site.client.portal.call(lose, site.process, game["game"], loser)
-    # The bye's taker withdraws: round 2 pairs the other two.
-    site.as_(first["byes"][0]).post(f"{base}/withdraw")
-    site.client.portal.call(site.process.tournaments.tick)
     view = site.client.get(base).json()
     second = view["rounds"][1]
     assert second["byes"] == [] and set(second["tables"][0]["players"]) == set(game["players"])
@@ -121,3 +119,31 @@ def test_refusals_name_the_problem(site: Site) -> None:
     assert client.get("/api/tournaments/nothing").status_code == 404
     made = client.post("/api/tournaments", json=SWISS).json()["tournament"]
     assert site.as_("Bo").post(f"/api/tournaments/{made['id']}/pause").status_code == 409
+
+
+def test_bots_enter_with_a_token_at_lichess_paths_only_where_bots_may(site: Site) -> None:
+    hub = site.process.hub
+    cy = site.people["Cy"]
+    site.client.portal.call(hub.bots.upgrade, cy)
+    scoped, _ = site.client.portal.call(hub.bots.create_token, cy, "t", ["tournament:write"])
+    other, _ = site.client.portal.call(hub.bots.create_token, cy, "t", ["challenge:read"])
+    client = site.as_("Ana")
+    refused = client.post("/api/tournaments", json={**SWISS, "bots": True, "rated": True})
+    assert refused.status_code == 400 and "casual" in refused.json()["error"]["message"]
+    open_to_bots = client.post("/api/tournaments", json={**SWISS, "bots": True}).json()
+    people_only = client.post("/api/tournaments", json=SWISS).json()
+    client = site.as_(None)
+    for_bots, for_people = open_to_bots["tournament"]["id"], people_only["tournament"]["id"]
+    assert client.post(f"/api/swiss/{for_bots}/join").status_code == 401
+    bearer = {"Authorization": f"Bearer {scoped}"}
+    joined = client.post(f"/api/swiss/{for_bots}/join", headers=bearer)
+    assert joined.status_code == 200, joined.text
+    assert [line["name"] for line in joined.json()["standings"]] == ["Cy"]
+    unscoped = client.post(
+        f"/api/tournament/{for_bots}/withdraw", headers={"Authorization": f"Bearer {other}"}
+    )
+    assert unscoped.status_code == 403 and unscoped.json()["error"]["code"] == "missing_scope"
+    kept_out = client.post(f"/api/tournament/{for_people}/join", headers=bearer)
+    assert kept_out.status_code == 403 and kept_out.json()["error"]["code"] == "bots_not_allowed"
+    left = client.post(f"/api/swiss/{for_bots}/withdraw", headers=bearer)
+    assert left.json()["standings"][0]["status"] == "withdrawn"

@@ -57,6 +57,37 @@ def current_boards(process: Process, tournament_id: str) -> list[Any]:
         )
 
 
+def assert_crosstable(
+    view: dict[str, Any], boards: list[Any], won: dict[str, int], people: list[Any]
+) -> None:
+    """The view's standings equal points, Buchholz and Sonneborn–Berger counted here from the
+    games as played (``won``: each game's winner) and the byes shown."""
+    ids = {p.name: p.id for p in people}
+    points = {p.id: Fraction(0) for p in people}
+    met: dict[int, list[tuple[int, Fraction]]] = {p.id: [] for p in people}
+    for board in boards:
+        a, b = board.players
+        result = Fraction(1) if won[board.game_id] == a else Fraction(0)
+        met[a].append((b, result))
+        met[b].append((a, 1 - result))
+        points[a] += result
+        points[b] += 1 - result
+    for r in view["rounds"]:
+        for name in r["byes"]:
+            points[ids[name]] += 1
+    buchholz = {p: sum((points[o] for o, _ in met[p]), Fraction(0)) for p in points}
+    berger = {p: sum((points[o] * r for o, r in met[p]), Fraction(0)) for p in points}
+    for line in view["standings"]:
+        player = ids[line["name"]]
+        assert line["points"] == float(points[player])
+        assert line["buchholz"] == float(buchholz[player])
+        assert line["sonneborn_berger"] == float(berger[player])
+    keys = [
+        (points[p], buchholz[p], berger[p]) for p in (ids[x["name"]] for x in view["standings"])
+    ]
+    assert keys == sorted(keys, reverse=True)
+
+
 @pytest.mark.parametrize("kind", BACK_ENDS)
 def test_a_swiss_runs_to_its_end_and_its_standings_equal_a_crosstable(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
@@ -96,30 +127,7 @@ def test_a_swiss_runs_to_its_end_and_its_standings_equal_a_crosstable(
         # Every game settled by the ratings exactly once (unrated: ended by a word too soon).
         for game_id in won:
             assert process.hub.ratings.is_settled(game_id)
-        # The standings again, from the games as played.
-        ids = {p.name: p.id for p in people}
-        points = {p.id: Fraction(0) for p in people}
-        met: dict[int, list[tuple[int, Fraction]]] = {p.id: [] for p in people}
-        for board in current_boards(process, made.id):
-            a, b = board.players
-            result = Fraction(1) if won[board.game_id] == a else Fraction(0)
-            met[a].append((b, result))
-            met[b].append((a, 1 - result))
-            points[a] += result
-            points[b] += 1 - result
-        for r in view["rounds"]:
-            points[ids[r["byes"][0]]] += 1
-        buchholz = {p: sum((points[o] for o, _ in met[p]), Fraction(0)) for p in points}
-        berger = {p: sum((points[o] * r for o, r in met[p]), Fraction(0)) for p in points}
-        lines = {ids[line["name"]]: line for line in view["standings"]}
-        for player, line in lines.items():
-            assert line["points"] == float(points[player])
-            assert line["buchholz"] == float(buchholz[player])
-            assert line["sonneborn_berger"] == float(berger[player])
-        ranked = sorted(points, key=lambda p: (-points[p], -buchholz[p], -berger[p]))
-        assert [points[ids[line["name"]]] for line in view["standings"]] == [
-            points[p] for p in ranked
-        ]
+        assert_crosstable(view, current_boards(process, made.id), won, people)
         await process.close()
 
     run(body)
@@ -162,6 +170,46 @@ def test_two_processes_racing_pair_each_round_once_and_make_each_game_once(
         await asyncio.gather(one.tournaments.advance(made.id), two.tournaments.advance(made.id))
         assert (await two.tournaments.view(made.id))["tournament"]["status"] == "finished"
         await one.close()
+        await two.close()
+
+    run(body)
+
+
+@pytest.mark.parametrize("kind", BACK_ENDS)
+def test_a_swiss_of_eight_on_two_processes_one_killed_in_round_two(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = database(kind, tmp_path, request)
+    clock = HandClock()
+
+    async def body() -> None:
+        one, two = Process(url, clock), Process(url, clock)
+        people = players(one, [f"Bot{i}" for i in range(8)])
+        made = await two.tournaments.create(people[0], swiss_plan(rounds=3, rated=False))
+        for person in people:
+            await one.tournaments.join(made.id, person)
+        clock.t = START
+        await asyncio.gather(one.tournaments.tick(), two.tournaments.tick())
+        won: dict[str, int] = {}
+        for number in (1, 2, 3):
+            boards = [b for b in current_boards(two, made.id) if b.round == number]
+            assert len(boards) == 4
+            for i, board in enumerate(boards):
+                # Round 2: the first process ends two games, then dies (its tasks and rooms
+                # with it, nothing closed); the second carries the tournament on alone.
+                process = one if number == 1 or (number == 2 and i < 2) else two
+                winner = board.players[(number + i) % 2]
+                await lose(process, board.game_id, board.players[1 - (number + i) % 2])
+                won[board.game_id] = winner
+            await two.tournaments.tick()
+        view = await two.tournaments.view(made.id)
+        assert view["tournament"]["status"] == "finished"
+        boards = current_boards(two, made.id)
+        assert [(b.round, b.board) for b in boards] == [(r, t) for r in (1, 2, 3) for t in range(4)]
+        pairs = [frozenset(b.players) for b in boards]
+        assert len(set(pairs)) == 12, "a pair met twice"
+        assert sorted(g.id for g in games_stored(two)) == sorted(b.game_id for b in boards)
+        assert_crosstable(view, boards, won, people)
         await two.close()
 
     run(body)
@@ -214,6 +262,30 @@ def _rapid() -> Any:
     return control_of(RAPID)
 
 
+def test_the_end_of_a_rounds_last_game_pairs_the_next_at_once(tmp_path: Path) -> None:
+    clock = HandClock()
+
+    async def body() -> None:
+        process = Process(f"sqlite:///{tmp_path / 'ends.sqlite3'}", clock)
+        service = process.tournaments
+        people = players(process, ["Ana", "Bo", "Cy", "Dee"])
+        made = await service.create(people[0], swiss_plan(rounds=2))
+        for person in people:
+            await service.join(made.id, person)
+        clock.t = START
+        await service.tick()
+        first, last = current_boards(process, made.id)
+        await lose(process, first.game_id, first.players[0])
+        assert len(current_boards(process, made.id)) == 2  # round 1 is not over
+        # No tick: the process that saw the round's last game end pairs round 2 then.
+        await lose(process, last.game_id, last.players[0])
+        boards = current_boards(process, made.id)
+        assert [b.round for b in boards] == [1, 1, 2, 2] and all(b.made for b in boards)
+        await process.close()
+
+    run(body)
+
+
 def test_an_arena_pairs_free_players_at_once_never_an_immediate_rematch(tmp_path: Path) -> None:
     clock = HandClock()
 
@@ -239,21 +311,22 @@ def test_an_arena_pairs_free_players_at_once_never_an_immediate_rematch(tmp_path
         await service.tick()
         wave2 = [x for x in current_boards(process, made.id) if x.round == 2]
         assert len(wave2) == 1 and people[4].id in wave2[0].players
-        # The other game ends and one of its players pauses: the other meets the one of the
-        # first game left waiting.
+        # One of the other game's players pauses and the game ends: the other meets the one of
+        # the first game left waiting.
         resting, back = wave1[1].players
-        await lose(process, wave1[1].game_id, back)
         await service.pause(made.id, next(p for p in people if p.id == resting))
+        await lose(process, wave1[1].game_id, back)
         await service.tick()
         newest = current_boards(process, made.id)[-1]
         waiting = ({a, b} - set(wave2[0].players)).pop()
         assert newest.round == 3 and set(newest.players) == {waiting, back}
-        # Past its end nothing more is paired; it finishes once its games have ended.
+        # Past its end nothing more is paired, even for a player back from a pause; it finishes
+        # once its games have ended.
         clock.t = START + 10 * 60
+        await service.join(made.id, next(p for p in people if p.id == resting))
         for board in current_boards(process, made.id):
             if board.places is None:
                 await lose(process, board.game_id, board.players[1])
-        await service.join(made.id, next(p for p in people if p.id == resting))
         await service.tick()
         view = await service.view(made.id)
         assert view["tournament"]["status"] == "finished"

@@ -53,6 +53,8 @@ class Process:
             self.store, hub.db, hub.maker, hub.catalogue, hub.ratings, now=clock, tell=self.tell
         )
 
+        hub.house.enders.append(self.tournaments.games_ended)  # as the wiring does
+
     async def tell(self, notices: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
         self.told.extend(notices)
 

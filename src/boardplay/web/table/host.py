@@ -8,10 +8,11 @@ and transport APIs rather than its owner:
   part needs it);
 - ``RoomHost``: what a room, and the table modules that act on a room (offers, seating, clocks,
   chat, sockets), ask of the process: the database, the catalogue, the operator's ceilings, the
-  server's clock, and the four things that follow a stored change (tell the other processes,
-  watch its clock, tell players away from the table, rate a finished game). What only one
-  action needs is given to it by its caller instead: a rematch its owner's quota
-  (``offers.rematch``), a socket the note that its game's presence changed (``live.py``);
+  server's clock, and the five things that follow a stored change (tell the other processes,
+  watch its clock, tell players away from the table, rate a finished game, tell who follows
+  ends: a tournament). What only one action needs is given to it by its caller instead: a
+  rematch its owner's quota (``offers.rematch``), a socket the note that its game's presence
+  changed (``live.py``);
 - the AI worker pool is ``aijobs.AiWorkers`` (its jobs keep its books), given to rooms and the
   reviewer by the hub; the reviewer needs nothing else but its store and the ceilings.
 
@@ -105,4 +106,9 @@ class RoomHost(Database, Protocol):
 
     async def settle_ratings(self, game_ids: Sequence[str] | None = None) -> None:
         """Rate these finished rated games, if nobody has yet."""
+        ...
+
+    async def game_ended(self, game_id: str) -> None:
+        """A game ended on this process: tell who follows ends (a tournament's results); never
+        raises."""
         ...

@@ -106,6 +106,8 @@ class House:
         """Rates finished rated games (the wiring gives the ratings' settlement)."""
         self.followers: list[Callable[[], Awaitable[None]]] = []
         """Checks that ride on this process's periodic one (the chat's), never raising."""
+        self.enders: list[Callable[[Sequence[str]], Awaitable[None]]] = []
+        """Told of each game that ends on this process (the wiring's: the tournaments')."""
         self.ai = AiWorkers(
             self,
             executor_factory,
@@ -317,6 +319,16 @@ class House:
     async def settle_ratings(self, game_ids: Sequence[str] | None = None) -> None:
         """Rate these finished rated games, if nobody has yet (the ratings' settlement)."""
         await self.settle(list(game_ids or []))
+
+    async def game_ended(self, game_id: str) -> None:
+        """Tell each of ``enders`` that ``game_id`` ended; one's trouble is logged, and they
+        must not rely on it (a process may die first): it is the fast path of their own
+        periodic look."""
+        for ender in self.enders:
+            try:
+                await ender([game_id])
+            except Exception:
+                log.exception("a follower of game %s's end failed", game_id)
 
     async def close(self) -> None:
         await self.clocks.close()

@@ -1,19 +1,26 @@
 """The tournament routes: the list of upcoming and running tournaments, creating one (signed
 in), one tournament's page data (settings, standings with tie-breaks, rounds with their games
-to watch and byes), and entering, pausing and withdrawing (signed in). JSON throughout; the
-service (``service.py``) is reached as ``app.state.hub.tournaments``."""
+to watch and byes), and entering, pausing and withdrawing: signed in, or with a personal API
+token of scope ``tournament:write`` or ``bot:play`` (``bots/``), also at lichess's paths
+(``/api/tournament/{id}/join``, ``/api/swiss/{id}/join`` and their ``withdraw``), so that bot
+clients written for lichess need no change. JSON throughout; the service (``service.py``) is
+reached as ``app.state.hub.tournaments``."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Path, Request
 
-from boardplay.web.deps import AccountDep
+from boardplay.web.accounts import Account
+from boardplay.web.bots import BOT_PLAY, TOURNAMENT_WRITE, Bots
+from boardplay.web.deps import AccountDep, SessionDep
+from boardplay.web.errors import ApiError
 from boardplay.web.tournaments.schemas import TournamentRequest
 from boardplay.web.tournaments.service import Plan, Tournaments
 
-router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+router = APIRouter(tags=["tournaments"])
+TournamentId = Annotated[str, Path(max_length=32)]
 
 
 def get_tournaments(request: Request) -> Tournaments:
@@ -21,16 +28,29 @@ def get_tournaments(request: Request) -> Tournaments:
     return service
 
 
+async def get_player(request: Request, session: SessionDep) -> Account:
+    """Who enters or leaves: a personal API token's account (scope ``tournament:write`` or
+    ``bot:play``), else the signed-in player; 401 for neither."""
+    header = request.headers.get("authorization")
+    if header:
+        bots: Bots = request.app.state.hub.bots
+        return (await bots.authorise(header, TOURNAMENT_WRITE, BOT_PLAY)).account
+    if session is None:
+        raise ApiError(401, "sign_in_required", "sign in first, or send a personal API token")
+    return session.account
+
+
 TournamentsDep = Annotated[Tournaments, Depends(get_tournaments)]
+PlayerDep = Annotated[Account, Depends(get_player)]
 
 
-@router.get("")
+@router.get("/api/tournaments")
 async def listed(tournaments: TournamentsDep) -> dict[str, Any]:
     """Upcoming and running tournaments, soonest first."""
     return {"tournaments": await tournaments.listed()}
 
 
-@router.post("", status_code=201)
+@router.post("/api/tournaments", status_code=201)
 async def create(
     body: TournamentRequest, account: AccountDep, tournaments: TournamentsDep
 ) -> dict[str, Any]:
@@ -45,45 +65,50 @@ async def create(
         starts=body.starts,
         minutes=body.minutes,
         rounds=body.rounds,
+        bots=body.bots,
     )
     made = await tournaments.create(account, plan)
     return {"tournament": made.to_json()}
 
 
-@router.get("/{tournament_id}")
-async def show(tournament_id: str, tournaments: TournamentsDep) -> dict[str, Any]:
+@router.get("/api/tournaments/{tournament_id}")
+async def show(tournament_id: TournamentId, tournaments: TournamentsDep) -> dict[str, Any]:
     """The tournament, its standings (best first) and its rounds."""
-    return await tournaments.view(tournament_id[:32])
+    return await tournaments.view(tournament_id)
 
 
-@router.get("/{tournament_id}/standings")
-async def standings(tournament_id: str, tournaments: TournamentsDep) -> dict[str, Any]:
-    view = await tournaments.view(tournament_id[:32])
+@router.get("/api/tournaments/{tournament_id}/standings")
+async def standings(tournament_id: TournamentId, tournaments: TournamentsDep) -> dict[str, Any]:
+    view = await tournaments.view(tournament_id)
     return {"standings": view["standings"]}
 
 
-@router.post("/{tournament_id}/join")
+@router.post("/api/tournaments/{tournament_id}/join")
+@router.post("/api/tournament/{tournament_id}/join", include_in_schema=False)
+@router.post("/api/swiss/{tournament_id}/join", include_in_schema=False)
 async def join(
-    tournament_id: str, account: AccountDep, tournaments: TournamentsDep
+    tournament_id: TournamentId, player: PlayerDep, tournaments: TournamentsDep
 ) -> dict[str, Any]:
     """Enter, or come back after a pause or a withdrawal."""
-    await tournaments.join(tournament_id[:32], account)
-    return await tournaments.view(tournament_id[:32])
+    await tournaments.join(tournament_id, player)
+    return await tournaments.view(tournament_id)
 
 
-@router.post("/{tournament_id}/pause")
+@router.post("/api/tournaments/{tournament_id}/pause")
 async def pause(
-    tournament_id: str, account: AccountDep, tournaments: TournamentsDep
+    tournament_id: TournamentId, player: PlayerDep, tournaments: TournamentsDep
 ) -> dict[str, Any]:
     """Paired no more until you join again (an arena's break; a round-based event skips you)."""
-    await tournaments.pause(tournament_id[:32], account)
-    return await tournaments.view(tournament_id[:32])
+    await tournaments.pause(tournament_id, player)
+    return await tournaments.view(tournament_id)
 
 
-@router.post("/{tournament_id}/withdraw")
+@router.post("/api/tournaments/{tournament_id}/withdraw")
+@router.post("/api/tournament/{tournament_id}/withdraw", include_in_schema=False)
+@router.post("/api/swiss/{tournament_id}/withdraw", include_in_schema=False)
 async def withdraw(
-    tournament_id: str, account: AccountDep, tournaments: TournamentsDep
+    tournament_id: TournamentId, player: PlayerDep, tournaments: TournamentsDep
 ) -> dict[str, Any]:
     """Leave: paired no more; your games so far stay in the standings."""
-    await tournaments.withdraw(tournament_id[:32], account)
-    return await tournaments.view(tournament_id[:32])
+    await tournaments.withdraw(tournament_id, player)
+    return await tournaments.view(tournament_id)

@@ -25,6 +25,7 @@ class TournamentRequest(Body):
     )
     clock: ClockRequest = Field(description="every tournament game is on this clock")
     rated: bool = False
+    bots: bool = Field(False, description="bot accounts may enter (casual tournaments only)")
     starts: Annotated[float, Field(ge=0, le=10**11)] = Field(
         description="when it starts, in seconds since 1970 (UTC)"
     )

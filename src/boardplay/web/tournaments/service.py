@@ -37,7 +37,7 @@ from pydantic import ValidationError
 
 from boardplay.web.accounts import Account
 from boardplay.web.catalogue import WebCatalogue
-from boardplay.web.errors import ApiError, bad_request, conflict, not_found
+from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
 from boardplay.web.ratings import NEW_RATING, RatingStore, check_rated_clock, pool_of
 from boardplay.web.table import ClockRequest, TimeControl, control_of
 from boardplay.web.tokens import new_game_id
@@ -102,6 +102,7 @@ class Plan:
     starts: float
     minutes: int | None = None
     rounds: int | None = None
+    bots: bool = False
 
 
 class Tournaments:
@@ -147,6 +148,7 @@ class Tournaments:
             round=0,
             creator=creator.id,
             created=self.now(),
+            bots=plan.bots,
         )
         await self.db(self.store.create, tournament)
         return tournament
@@ -172,6 +174,11 @@ class Tournaments:
             raise bad_request("every tournament game is on the clock: give clock")
         if plan.rated:
             check_rated_clock(control)
+            if plan.bots:
+                raise bad_request(
+                    "a tournament open to bots is casual: bots play rated games against people "
+                    "through challenges only"
+                )
         now = self.now()
         if not now - 60 <= plan.starts <= now + LATEST_START:
             raise bad_request("starts: a time from now to 30 days ahead (seconds since 1970)")
@@ -185,6 +192,8 @@ class Tournaments:
     async def join(self, tournament_id: str, account: Account) -> None:
         """Enter (or come back: from a pause or a withdrawal); 409 once it is over."""
         tournament = await self._get(tournament_id)
+        if account.bot and not tournament.bots:
+            raise forbidden("bots_not_allowed", "this tournament is for people; bots may not enter")
         rating = await self._rating(account.id, tournament)
         entrant = Entrant(account.id, account.name, rating, self.now(), ACTIVE)
         try:

@@ -41,6 +41,7 @@ tournaments_table = sa.Table(
     sa.Column("sizes", sa.JSON, nullable=False),
     sa.Column("clock", sa.JSON, nullable=False),
     sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("bots", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("starts", sa.Float, nullable=False),
     sa.Column("minutes", sa.Integer, nullable=True),
     sa.Column("rounds", sa.Integer, nullable=True),
@@ -51,8 +52,9 @@ tournaments_table = sa.Table(
     sa.Column("finished", sa.Float, nullable=True),
 )
 """``sizes``: the players at one table (one size for Swiss and arena, 3 and/or 4 for pods).
-``clock``: the time control every game is played on. ``minutes``: an arena's length;
-``rounds``: a Swiss's or pods'. ``round``: the last round (or arena wave) paired."""
+``clock``: the time control every game is played on. ``bots``: bot accounts may enter.
+``minutes``: an arena's length; ``rounds``: a Swiss's or pods'. ``round``: the last round (or
+arena wave) paired."""
 
 entrants_table = sa.Table(
     "tournament_players",
@@ -111,6 +113,7 @@ class Tournament:
     creator: int | None
     created: float
     finished: float | None = None
+    bots: bool = False
 
     @property
     def ends(self) -> float | None:
@@ -132,6 +135,7 @@ class Tournament:
             "rounds": self.rounds,
             "status": self.status,
             "round": self.round,
+            "bots": self.bots,
         }
 
 
@@ -203,6 +207,7 @@ def _tournament(row: Any) -> Tournament:
         row.creator,
         float(row.created),
         row.finished,
+        bool(row.bots),
     )
 
 

@@ -1,7 +1,7 @@
 """Tournaments (issue 49): ``tournaments`` (an arena, a Swiss or pods: game, time control, rated,
-start, length), ``tournament_players`` (registrations, with pause and withdrawal),
-``tournament_tables`` (each round's or arena wave's tables, their game and its places) and
-``tournament_byes`` (``tournaments/store.py``).
+start, length, open to bots or not), ``tournament_players`` (registrations, with pause and
+withdrawal), ``tournament_tables`` (each round's or arena wave's tables, their game and its
+places) and ``tournament_byes`` (``tournaments/store.py``).
 
 Revision ID: 0017
 """
@@ -30,6 +30,7 @@ def upgrade() -> None:
         sa.Column("sizes", sa.JSON, nullable=False),
         sa.Column("clock", sa.JSON, nullable=False),
         sa.Column("rated", sa.Boolean, nullable=False),
+        sa.Column("bots", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.Column("starts", sa.Float, nullable=False),
         sa.Column("minutes", sa.Integer, nullable=True),
         sa.Column("rounds", sa.Integer, nullable=True),
