@@ -37,3 +37,12 @@ the toy fifth game, has no kernel (``State.kernel`` is None) and every other tes
 KERNEL_GAMES = sorted({game.name for game in KERNEL_SETS.values()})
 """The registered games that run on a compiled kernel, each folder in the one shape of
 docs/contributing.md (layout, tables, notation, kernel, fields, state ...)."""
+
+
+def at_most_players(name: str) -> str:
+    """The spec of game ``name`` at its largest table (``players`` at its most, where the game
+    has that option; else its defaults), so a test over every game meets the most seats."""
+    cls = type(boardplay.load(name))
+    if "players" in cls.option_set.by_name() and cls.max_players > cls.min_players:
+        return f"{name}(players={cls.max_players})"
+    return name

@@ -11,8 +11,9 @@ import numpy as np
 import pyspiel
 import pytest
 
+import boardplay
 from boardplay.adapters import openspiel
-from option_sets import OPTION_SETS
+from option_sets import OPTION_SETS, at_most_players
 from support import games
 
 
@@ -54,7 +55,7 @@ def test_an_endless_game_ends_at_the_bound_as_a_draw() -> None:
     assert state.legal_actions() == [] and state.current_player() == pyspiel.PlayerId.TERMINAL
 
 
-@pytest.mark.parametrize("name", ["potlatch", "proteus", "passtally(players=3)", "montana"])
+@pytest.mark.parametrize("name", [at_most_players(name) for name in boardplay.available()])
 def test_undo_action_restores_the_state_exactly(name: str) -> None:
     game = openspiel.load(name)
     rng = random.Random(7)

@@ -11,8 +11,10 @@ import pytest
 import boardplay
 from boardplay.adapters import utilities
 from boardplay.adapters.vector import BatchedGames, BoardplayVectorEnv
+from option_sets import KERNEL_GAMES, at_most_players
 
-GAMES = ["potlatch", "proteus", "passtally(players=3)", "montana(players=3)"]
+GAMES = [at_most_players(name) for name in KERNEL_GAMES]
+"""Every game that runs on a compiled kernel (batching is the kernel's), at its largest table."""
 
 
 def _pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -177,7 +179,14 @@ def test_compact_expansion_covers_every_plane() -> None:
     assert seen.all(), np.flatnonzero(~seen)
 
 
-@pytest.mark.parametrize("spec", ["proteus", "passtally", "montana"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        name
+        for name in KERNEL_GAMES
+        if not boardplay.load(name).new_initial_state().kernel.compact_size
+    ],
+)
 def test_compact_is_refused_clearly_where_a_game_has_none(spec: str) -> None:
     with pytest.raises(ValueError, match="no compact observation"):
         BoardplayVectorEnv(spec, num_envs=2, compact=True)

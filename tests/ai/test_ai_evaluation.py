@@ -125,7 +125,7 @@ def test_montana_holdings_agree_with_the_position_json() -> None:
         )
 
 
-@pytest.mark.parametrize("name", ["potlatch", "proteus", "passtally", "montana"])
+@pytest.mark.parametrize("name", boardplay.available())
 def test_evaluations_are_win_chances_along_random_games(name: str) -> None:
     _needs(name)
     game = boardplay.load(name)

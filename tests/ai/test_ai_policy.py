@@ -26,10 +26,12 @@ from boardplay.ai.policy import PATH_VARIABLE, PolicyAgent, PolicyNet, available
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
-from boardplay.core.registry import load
+from boardplay.core.registry import available, load
+from option_sets import at_most_players
 from support import games
 
-GAMES = ["potlatch", "proteus", "passtally", "passtally(players=3)", "montana"]
+GAMES = sorted({*available(), *(at_most_players(name) for name in available())})
+"""Every registered game at its defaults and at its largest table."""
 
 
 def random_net(game: Game, seed: int = 0, hidden: int = 16) -> PolicyNet:

@@ -28,6 +28,7 @@ from boardplay.cli.main import app
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.games.montana.layout import FEATURE_NAMES
+from option_sets import KERNEL_GAMES
 
 F_SETTLEMENTS = FEATURE_NAMES.index("settlements")
 
@@ -176,7 +177,7 @@ def test_chance_is_sampled_by_its_probabilities(text: str) -> None:
     assert search.node_value(0) == pytest.approx(total / simulations, abs=1e-9)
 
 
-@pytest.mark.parametrize("text", ["potlatch", "passtally", "montana", "proteus"])
+@pytest.mark.parametrize("text", KERNEL_GAMES)
 def test_compiled_search_is_reproducible_and_keeps_its_iteration_budget(text: str) -> None:
     game = boardplay.load(text)
     state = _first_decision(game)

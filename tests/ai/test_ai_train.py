@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from option_sets import KERNEL_GAMES, at_most_players
 from support import games
 
 pytest.importorskip("torch", reason="the train extra is not installed")
@@ -40,7 +41,7 @@ def play_randomly(env: LearnerGames, steps: int, seed: int = 0) -> list[tuple[fl
     return finished
 
 
-@pytest.mark.parametrize("name", ["potlatch", "proteus", "passtally(players=3)", "montana"])
+@pytest.mark.parametrize("name", [at_most_players(name) for name in KERNEL_GAMES])
 def test_the_learner_sees_its_own_seat_and_only_legal_choices(name: str) -> None:
     game = load(name)
     env = LearnerGames(game, 6, seed=3, league=None)

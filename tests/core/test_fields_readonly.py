@@ -15,8 +15,9 @@ import boardplay
 from boardplay.core.face import Face, Field
 from boardplay.core.game import State
 from boardplay.core.kernel import KernelState
+from option_sets import KERNEL_GAMES
 
-GAMES = ["potlatch", "proteus", "passtally", "montana"]
+GAMES = KERNEL_GAMES
 """The compiled games (a toy game in pure Python has no kernel to show)."""
 
 
@@ -44,7 +45,7 @@ def _fields(state: State) -> dict[str, Field]:
 
 
 def test_every_compiled_game_has_a_field_table() -> None:
-    assert set(GAMES) <= set(boardplay.available())
+    assert GAMES, "no registered game runs on a compiled kernel"
     for name in GAMES:
         state = boardplay.load(name).new_initial_state()
         assert isinstance(state, KernelState)

@@ -11,8 +11,10 @@ import pytest
 
 import boardplay
 from boardplay.core.face import Face
+from option_sets import KERNEL_GAMES
 
-GAMES = ["potlatch", "proteus", "passtally", "montana"]
+GAMES = KERNEL_GAMES
+"""Every game that runs on a compiled kernel (its modules are in the one shape)."""
 
 NAMES = {
     "state": ("new_kernel",),

@@ -10,8 +10,10 @@ import importlib
 import pytest
 
 import boardplay
+from option_sets import KERNEL_SETS
 
-TABLES = ["potlatch", "proteus", "passtally", "passtally(players=3)", "montana(players=4)"]
+TABLES = sorted(KERNEL_SETS)
+"""Every option set of the games that run on a compiled kernel."""
 
 
 @pytest.mark.parametrize("spec", TABLES)

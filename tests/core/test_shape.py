@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-GAMES = ("montana", "passtally", "potlatch", "proteus")
+from option_sets import KERNEL_GAMES
+
+GAMES = KERNEL_GAMES
+"""Every game that runs on a compiled kernel: its folder is in the one shape."""
 
 SHAPE = {
     "notation": ("action_to_string",),

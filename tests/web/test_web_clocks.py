@@ -338,7 +338,7 @@ def test_every_seat_pays_its_own_thinking_and_the_turns_owner_the_increment(
         assert game["clock"]["left"] == pytest.approx(left, abs=0.002)
         if not game["terminal"]:
             assert game["clock"]["since"] == clock.t
-    assert chance_steps > 0 or name in ("potlatch", "proteus")
+    assert chance_steps > 0 or engine.max_chance_outcomes == 0
     if name == "montana":
         assert answers > 0, "no City auction answer was met: play longer"
 

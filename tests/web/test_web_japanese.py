@@ -51,7 +51,7 @@ def test_a_japanese_browser_gets_the_lobby_in_japanese(ja_page: Any, server: str
     assert "新しいゲーム" in page.inner_text("#new-game")
     assert page.inner_text("header nav") == "ロビー 記録を開く レーティング"
     page.evaluate("document.querySelector('#more-options').open = true")
-    for game in ("potlatch", "proteus", "passtally", "montana"):
+    for game in REGISTRY.names():
         page.select_option("#game-select", game)
         page.wait_for_selector(f"#seats[data-game='{game}'] .seat-row")
         assert not english_left(shown(page)), (game, english_left(shown(page)))
@@ -68,7 +68,7 @@ def test_a_japanese_browser_gets_the_lobby_in_japanese(ja_page: Any, server: str
         assert all(KANA.search(hint) for hint in hints), (game, hints)
 
 
-@pytest.mark.parametrize("game", ["potlatch", "proteus", "passtally", "montana"])
+@pytest.mark.parametrize("game", REGISTRY.names())
 def test_game_replay_and_rules_pages_leave_no_english(ja_page: Any, server: str, game: str) -> None:
     page = ja_page
     gid = create_game(page, server, game, ("hotseat", None))
@@ -199,7 +199,7 @@ def open_record(page: Any, server: str, path: Path) -> None:
     page.wait_for_selector("#replay-board[data-ply]")
 
 
-@pytest.mark.parametrize("game", ["potlatch", "proteus", "passtally", "montana"])
+@pytest.mark.parametrize("game", REGISTRY.names())
 def test_the_end_of_a_game_says_in_japanese_who_won_and_why(
     ja_page: Any, server: str, game: str, tmp_path: Path
 ) -> None:

@@ -369,7 +369,7 @@ def test_the_history_is_described_incrementally_and_after_an_undo() -> None:
     assert len(history.describe(moves)) == len(moves)
 
 
-@pytest.mark.parametrize("name", ["potlatch", "proteus", "passtally", "montana"])
+@pytest.mark.parametrize("name", REGISTRY.names())
 def test_the_history_says_each_move_as_said_does_to_the_end(name: str) -> None:
     # The history the views send (built move by move as the game grows) says each move as
     # said() says it alone: structs, words and phrases over a whole game, the ending's too.

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from browsing import click_a_move, create_game, status, wait_turn
 
+from boardplay.web.catalogue import REGISTRY
+
 pytestmark = pytest.mark.browser
 
 
@@ -49,7 +51,7 @@ def test_phone_play_shows_the_last_turn_and_never_scrolls_sideways(
     page.wait_for_selector("#replay-board[data-ply]")
     assert page.query_selector_all("#replay-board .last-move")
     assert overflow(page) == 0, "the replay page scrolls sideways"
-    for game in ("potlatch", "proteus", "passtally", "montana"):
+    for game in REGISTRY.names():
         page.goto(f"{server}/#/rules/{game}")
         page.wait_for_selector("#rules-text h1")
         assert overflow(page) == 0, f"the {game} rules scroll sideways"
