@@ -1,0 +1,116 @@
+"""The tournaments wired into the whole app as ``hub.py`` and ``app.py`` will wire them (the
+lines below, applied here to a running app): players sign up and sign in through the account
+API, create and enter a Swiss with their session and CSRF token through the front door
+(``guard.py``), are told of their game on their lobby socket, take its seat with the account's
+token route and play it to its end through the table's routes, and the standings move; the
+end of the round's last game pairs the next at once."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from accountcalls import RAPID, Player, sign_up
+from fastapi.testclient import TestClient
+from websettings import tiny_settings
+
+from boardplay.web.app import create_app
+from boardplay.web.tournaments import Tournaments, TournamentStore
+from boardplay.web.tournaments import routes as tournament_routes
+
+
+def wire(app: Any) -> None:
+    """The wiring, as hub.py's ``Hub.__init__`` and app.py's ``create_app`` will hold it."""
+    hub = app.state.hub
+    house = hub.house
+    hub.tournaments = Tournaments(
+        TournamentStore(hub.storage.engine),
+        hub.db,
+        house.maker,
+        hub.catalogue,
+        hub.ratings,
+        now=lambda: house.now(),
+        tell=hub.lobby.tell,
+    )
+    house.enders.append(hub.tournaments.games_ended)
+    app.include_router(tournament_routes.router)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(tiny_settings(tmp_path))
+    with TestClient(app) as test_client:
+        wire(app)
+        yield test_client
+
+
+def tick(client: TestClient) -> None:
+    client.portal.call(client.app.state.hub.tournaments.tick)
+
+
+def resign(player: Player, game_id: str) -> None:
+    """``player`` takes their seat with the account's token route and resigns."""
+    seat = player.post(f"/api/account/games/{game_id}/token")
+    assert seat.status_code == 200, seat.text
+    done = player.client.post(f"/api/games/{game_id}/resign", json={"token": seat.json()["token"]})
+    assert done.status_code == 200, done.text
+
+
+def test_a_swiss_through_the_app_from_sign_up_to_standings(client: TestClient) -> None:
+    ana, bo, cy = (sign_up(client, name) for name in ("Ana", "Bob", "Cyd"))
+    body = {
+        "name": "Evening Swiss",
+        "kind": "swiss",
+        "game": "tiny",
+        "clock": RAPID,
+        "rated": True,
+        "starts": time.time(),
+        "rounds": 2,
+    }
+    assert ana.post("/api/tournaments", body, csrf=False).status_code == 403  # the front door
+    made = ana.post("/api/tournaments", body)
+    assert made.status_code == 201, made.text
+    base = f"/api/tournaments/{made.json()['tournament']['id']}"
+    for player in (ana, bo, cy):
+        assert player.post(f"{base}/join").status_code == 200
+    by_name = {"Ana": ana, "Bob": bo, "Cyd": cy}
+    with contextlib.ExitStack() as stack:
+        sockets = {
+            name: stack.enter_context(
+                client.websocket_connect("/api/lobby/ws", headers=player.headers(csrf=False))
+            )
+            for name, player in by_name.items()
+        }
+        tick(client)
+        view = client.get(base).json()
+        (table,) = view["rounds"][0]["tables"]
+        for name in table["players"]:  # each player of the table is told on their socket
+            told = sockets[name].receive_json()
+            while told.get("type") != "started":
+                told = sockets[name].receive_json()
+            assert told == {
+                "type": "started",
+                "game": table["game"],
+                "tournament": view["tournament"]["id"],
+            }
+    game = client.get(f"/api/games/{table['game']}").json()
+    assert game["rated"] and game["clock"]["control"] == RAPID
+    assert game["clock"]["running"] == 0  # on the clock from the pairing
+    resign(by_name[table["players"][1]], table["game"])
+    # The round's only game is over: round 2 is paired by that resignation, with no tick.
+    view = client.get(base).json()
+    assert [r["round"] for r in view["rounds"]] == [1, 2]
+    winner, loser = table["players"]
+    (first_bye,) = view["rounds"][0]["byes"]
+    # The loser, alone at zero and without a bye so far, sits round 2 out with one.
+    assert view["rounds"][1]["byes"] == [loser]
+    assert set(view["rounds"][1]["tables"][0]["players"]) == {winner, first_bye}
+    lines = {line["name"]: line for line in view["standings"]}
+    assert [lines[n]["points"] for n in (winner, first_bye, loser)] == [1.0, 1.0, 1.0]
+    assert [lines[n]["byes"] for n in (winner, first_bye, loser)] == [0, 1, 1]
+    listed = client.get("/api/tournaments").json()["tournaments"]
+    assert [t["status"] for t in listed] == ["started"]
