@@ -286,6 +286,40 @@ def test_the_end_of_a_rounds_last_game_pairs_the_next_at_once(tmp_path: Path) ->
     run(body)
 
 
+def test_a_tick_with_nothing_to_do_writes_nothing(tmp_path: Path) -> None:
+    clock = HandClock()
+
+    async def body() -> None:
+        process = Process(f"sqlite:///{tmp_path / 'idle.sqlite3'}", clock)
+        service = process.tournaments
+        people = players(process, ["Ana", "Bo", "Cy", "Dee"])
+        swiss = await service.create(people[0], swiss_plan(rounds=2))
+        arena = await service.create(
+            people[0], swiss_plan(kind="arena", rounds=None, minutes=5, name="Arena")
+        )
+        for person in people:
+            await service.join(swiss.id, person)
+        await service.join(arena.id, people[0])
+        clock.t = START
+        await service.tick()  # the Swiss's round 1 paired, the arena started (one player)
+        written: list[str] = []
+
+        def note(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            if statement.split()[0].upper() in ("INSERT", "UPDATE", "DELETE"):
+                written.append(statement)
+
+        engine = process.hub.storage.engine
+        sa.event.listen(engine, "before_cursor_execute", note)
+        for _ in range(3):
+            clock.t += 2
+            await service.tick()
+        sa.event.remove(engine, "before_cursor_execute", note)
+        assert written == []
+        await process.close()
+
+    run(body)
+
+
 def test_an_arena_pairs_free_players_at_once_never_an_immediate_rematch(tmp_path: Path) -> None:
     clock = HandClock()
 

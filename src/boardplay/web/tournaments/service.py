@@ -41,14 +41,13 @@ from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not
 from boardplay.web.ratings import NEW_RATING, RatingStore, check_rated_clock, pool_of
 from boardplay.web.table import ClockRequest, TimeControl, control_of
 from boardplay.web.tokens import new_game_id
-from boardplay.web.tournaments import arena, pods, swiss
+from boardplay.web.tournaments import arena, pods
 from boardplay.web.tournaments.records import BYE_HALVES
 from boardplay.web.tournaments.standings import standings
+from boardplay.web.tournaments.steps import plan
 from boardplay.web.tournaments.store import (
     ACTIVE,
-    CANCELLED,
     CREATED,
-    DONE,
     KINDS,
     PAUSED,
     STARTED,
@@ -259,62 +258,28 @@ class Tournaments:
             await self.advance(tournament_id)
 
     async def advance(self, tournament_id: str) -> None:
-        """One tournament's step: results in, then start, pair or finish, then make games."""
+        """One tournament's step: results in, then start, pair or finish (``steps.plan``; the
+        row is taken only when there is something to do), then make the games not made."""
         now = self.now()
         await self.db(self.store.record_results, tournament_id, now)
-        with contextlib.suppress(StepLost):  # another process took this step first
-            await self.db(self.store.step, tournament_id, lambda c, s: self._step(c, s, now))
-        await self._make_games(tournament_id)
+        snap: Snapshot = await self.db(self.store.snapshot, tournament_id)
+        if not plan(snap, now).idle:
+            with contextlib.suppress(StepLost):  # another process took this step first
+                await self.db(self.store.step, tournament_id, lambda c, s: self._step(c, s, now))
+            snap = await self.db(self.store.snapshot, tournament_id)
+        await self._make_games(snap)
 
     def _step(self, conn: sa.Connection, snap: Snapshot, now: float) -> None:
-        tournament = snap.tournament
-        if tournament.status == CREATED:
-            if now < tournament.starts:
-                return
-            # An arena starts whoever is there (players join as it runs); a round-based one
-            # needs a table's worth.
-            active = [e for e in snap.entrants if e.status == ACTIVE]
-            enough = tournament.kind == "arena" or len(active) >= min(tournament.sizes)
-            status = STARTED if enough else CANCELLED
-            set_tournament_status(conn, tournament, status, now)
-        if tournament.status != STARTED:
-            return
-        unfinished = [t for t in snap.tables if t.places is None]
-        if tournament.kind == "arena":
-            ends = tournament.ends or now
-            if now >= ends:
-                if not unfinished:
-                    set_tournament_status(conn, tournament, DONE, now)
-                return
-            busy = {p for t in unfinished for p in t.players}
-            free = [e.account_id for e in snap.entrants if e.status == ACTIVE]
-            pairs = arena.pair_wave(snap.seeds, [p for p in free if p not in busy], snap.tables)
-            if pairs:
-                store_round(conn, snap, pairs, [], new_game_id)
-            return
-        if unfinished:
-            return
-        if tournament.round >= (tournament.rounds or 0):
-            set_tournament_status(conn, tournament, DONE, now)
-            return
-        playing = [e.account_id for e in snap.entrants if e.status == ACTIVE]
-        number = tournament.round + 1
-        if len(playing) < min(tournament.sizes):
-            set_tournament_status(conn, tournament, DONE, now)
-            return
-        if tournament.kind == "swiss":
-            paired = swiss.pair_round(snap.seeds, playing, snap.tables, snap.byes, number)
-            byes = [] if paired.bye is None else [paired.bye]
-            store_round(conn, snap, paired.pairs, byes, new_game_id)
-        else:
-            made = pods.pair_pods(
-                snap.seeds, playing, snap.tables, snap.byes, number, tournament.sizes
-            )
-            store_round(conn, snap, made.tables, made.byes, new_game_id)
+        """The step, under the tournament's row, on what was read under it."""
+        step = plan(snap, now)
+        if step.status is not None:
+            set_tournament_status(conn, snap.tournament, step.status, now)
+        if step.tables is not None:
+            store_round(conn, snap, step.tables, step.byes, new_game_id)
 
-    async def _make_games(self, tournament_id: str) -> None:
-        snap: Snapshot = await self.db(self.store.snapshot, tournament_id)
+    async def _make_games(self, snap: Snapshot) -> None:
         tournament = snap.tournament
+        tournament_id = tournament.id
         names = {e.account_id: e.name for e in snap.entrants}
         control = control_of(tournament.clock)
         assert control is not None

@@ -300,19 +300,15 @@ class TournamentStore:
     def record_results(self, tournament_id: str, now: float) -> int:
         """Copy the places of the tournament's games that ended into its tables (each once);
         how many were copied. A game's places are the ratings' reading of its result
-        (``ratings.places``: the winners, then by score, a resigned seat last)."""
-        b, g = boards_table, games_table
+        (``ratings.places``: the winners, then by score, a resigned seat last). A look without
+        a lock first: the write is made only when a game has ended."""
+        with self.engine.connect() as conn:
+            if not conn.execute(_ended(tournament_id).limit(1)).first():
+                return 0
+        b = boards_table
         with self.engine.begin() as conn:
             _lock(conn, tournament_id)  # a write first: SQLite's writer, read after it
-            rows = conn.execute(
-                sa.select(b.c.round, b.c.board, b.c.players, g.c.result, g.c.resigned)
-                .join(g, g.c.id == b.c.game_id)
-                .where(
-                    b.c.tournament_id == tournament_id,
-                    b.c.places.is_(None),
-                    g.c.status == FINISHED,
-                )
-            ).all()
+            rows = conn.execute(_ended(tournament_id)).all()
             for row in rows:
                 result = dict(row.result or {})
                 result["resigned"] = list(row.resigned or [])
@@ -347,6 +343,16 @@ class TournamentStore:
                 .where(b.c.tournament_id == tournament_id, b.c.round == round_, b.c.board == board)
                 .values(made=True)
             )
+
+
+def _ended(tournament_id: str) -> sa.Select[Any]:
+    """The tournament's tables whose game has ended and whose places are not copied yet."""
+    b, g = boards_table, games_table
+    return (
+        sa.select(b.c.round, b.c.board, b.c.players, g.c.result, g.c.resigned)
+        .join(g, g.c.id == b.c.game_id)
+        .where(b.c.tournament_id == tournament_id, b.c.places.is_(None), g.c.status == FINISHED)
+    )
 
 
 def _lock(conn: sa.Connection, tournament_id: str) -> None:
