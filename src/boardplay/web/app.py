@@ -60,9 +60,12 @@ The token travels in ``Authorization: Bearer <token>`` (or a ``token`` field).""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
-from collections.abc import AsyncIterator
+import signal
+import threading
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -142,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = Accounts(hub.accounts, hub.throttles, settings.limits, hub.db)
         app.state.passkeys = Passkeys(app.state.accounts)
         await hub.start()
+        end_streams_on_exit(hub.bots.close_streams)
         # Everything made so far (modules, the catalogue, tables) lives as long as the process:
         # kept out of the garbage collector's full passes, which would otherwise walk it all
         # again and again while games wait (bench-web saw 250 ms pauses).
@@ -178,6 +182,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_front_end(app)
     add_games_to_schema(app, catalogue)
     return app
+
+
+def end_streams_on_exit(end: Callable[[], None]) -> None:
+    """Call ``end`` (which ends the Bot API's streams) when the process is told to stop, before
+    uvicorn waits for the open responses: a stream never ends by itself, so uvicorn would wait
+    for ever and never shut the app down. uvicorn's own handler of SIGTERM and SIGINT still
+    runs after (the handlers are chained; sse-starlette hooks uvicorn's exit the same way).
+    Only the main thread can take signals (a test's app in a thread does not need to)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        before = signal.getsignal(sig)
+
+        def handler(number: int, frame: Any, before: Any = before) -> None:
+            loop.call_soon_threadsafe(end)
+            if callable(before):
+                before(number, frame)
+
+        signal.signal(sig, handler)
 
 
 def add_error_handlers(app: FastAPI) -> None:

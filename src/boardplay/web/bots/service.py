@@ -270,10 +270,14 @@ class Bots:
             except Exception:
                 log.exception("could not check the bots' tokens; trying again")
 
-    async def close(self) -> None:
+    def close_streams(self) -> None:
+        """End every open stream (the process is stopping; the bots reconnect elsewhere)."""
         for closers in list(self.streams.values()):
             for close in list(closers):
                 close()
+
+    async def close(self) -> None:
+        self.close_streams()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(BaseException):

@@ -1,0 +1,122 @@
+"""``boardplay bot``: connect an agent to a boardplay server as a bot account (docs/bots.md).
+
+The command is declared inside :func:`register` so that its help texts are translated in the
+language the app is built in (see ``boardplay.cli.main``); the work is ``botclient.py``'s."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from pathlib import Path
+
+import httpx
+import typer
+
+from boardplay.cli.botclient import BotClient, Wanted, agent_factory
+from boardplay.cli.common import fail
+from boardplay.core.errors import BoardplayError
+from boardplay.core.registry import load
+from boardplay.i18n import _
+
+TOKEN_ENV = "BOARDPLAY_TOKEN"
+CLOCKS = ("any", "realtime", "correspondence", "none")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(
+        "bot",
+        help=_(
+            "Play on a boardplay server as a bot account: accept the challenges that pass the "
+            "filter, play every game with the agent, reconnect after a drop (docs/bots.md)."
+        ),
+    )
+    def bot_command(
+        server: str = typer.Option(
+            "http://localhost:8000", "--server", help=_("The server's address.")
+        ),
+        token: str | None = typer.Option(
+            None,
+            "--token",
+            help=_("A personal API token with bot:play (default: $BOARDPLAY_TOKEN)."),
+        ),
+        agent: str = typer.Option(
+            "medium",
+            "--agent",
+            help=_(
+                "The agent: a spec or level (mcts(time=1), hard, policy(potlatch-ppo)) or "
+                "module:function (called with the game and a seed, returning an agent)."
+            ),
+        ),
+        games: list[str] = typer.Option(
+            [], "--game", help=_("Accept challenges to this game only (repeatable).")
+        ),
+        rated: str = typer.Option("any", "--rated", help=_("Accept rated games: yes, no or any.")),
+        clock: str = typer.Option(
+            "any", "--clock", help=_("Accept this clock: any, realtime, correspondence or none.")
+        ),
+        max_games: int | None = typer.Option(
+            None, "--max-games", min=1, help=_("Stop after this many games have ended.")
+        ),
+        log_file: Path | None = typer.Option(
+            None, "--log", help=_("Also write the log to this file.")
+        ),
+        seed: int | None = typer.Option(None, "--seed", help=_("The agent's random seed.")),
+    ) -> None:
+        secret = token or os.environ.get(TOKEN_ENV)
+        if not secret:
+            raise fail(_("give a token with --token or $BOARDPLAY_TOKEN"))
+        if rated not in ("yes", "no", "any"):
+            raise fail(_("--rated is yes, no or any"))
+        if clock not in CLOCKS:
+            raise fail(_("--clock is one of: {clocks}").format(clocks=", ".join(CLOCKS)))
+        for name in games:
+            try:
+                load(name)
+            except BoardplayError as exc:
+                raise fail(str(exc)) from None
+        try:
+            factory = agent_factory(agent)
+        except BoardplayError as exc:
+            raise fail(str(exc)) from None
+        _logging(log_file)
+        wanted = Wanted(
+            frozenset(g.strip().lower() for g in games),
+            None if rated == "any" else rated == "yes",
+            clock,
+        )
+        client = BotClient(server, secret, factory, wanted, max_games, seed)
+        try:
+            me = client.whoami()
+        except httpx.HTTPStatusError as exc:
+            why = exc.response.text
+            raise fail(_("the server refused the token: {why}").format(why=why)) from None
+        except httpx.HTTPError as exc:
+            raise fail(_("cannot reach {server}: {why}").format(server=server, why=exc)) from None
+        if me.get("title") != "BOT":
+            raise fail(
+                _("{name} is not a bot account: upgrade it first on the account page").format(
+                    name=me.get("username")
+                )
+            )
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, lambda *_args: client.stop.set())
+            signal.signal(signal.SIGTERM, lambda *_args: client.stop.set())
+        logging.getLogger("boardplay.bot").info(
+            "%s plays on %s with %s", me["username"], server, agent
+        )
+        client.run()
+
+
+def _logging(path: Path | None) -> None:
+    """The bot's log to stderr, and to ``path`` too if given."""
+    logger = logging.getLogger("boardplay.bot")
+    logger.setLevel(logging.INFO)
+    form = logging.Formatter("%(asctime)s %(levelname)s %(message)s")
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    if path is not None:
+        handlers.append(logging.FileHandler(path, encoding="utf-8"))
+    for handler in handlers:
+        handler.setFormatter(form)
+        logger.addHandler(handler)

@@ -1,0 +1,289 @@
+"""The client behind ``boardplay bot``: an agent the project knows, playing on a boardplay server
+through the Bot API (docs/bots.md) with a personal API token.
+
+It reads the account's event stream; a challenge is accepted when it passes the filter (``Wanted``:
+the games, rated or casual, the clock) and the agent can play its game here, else declined; every
+game the bot is in (``gameStart``: on connecting, the ones running) is played in a thread of its
+own that reads the game's stream and answers each ``gameState`` whose turn is the bot's with the
+agent's move, rebuilt from the moves so far (chance outcomes included, so the position is exactly
+the server's). A dropped stream is opened again after a growing pause (½ s to 8 s), and the
+server's ``gameFull`` then gives the game as it is, so a restart of the server, or of the
+network, costs a game nothing but the time it was away. Everything it does is logged
+(``logging``, the logger ``boardplay.bot``)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from boardplay.ai.agents import Agent
+from boardplay.ai.specs import make_agent
+from boardplay.core.errors import BoardplayError
+from boardplay.core.game import Game, State
+from boardplay.core.registry import find, load
+
+log = logging.getLogger("boardplay.bot")
+
+BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)
+"""Seconds to wait before the first, second ... reconnection (the last repeats)."""
+READ_TIMEOUT = 30.0
+"""Seconds a stream may stay silent (the server sends an empty line every few seconds)."""
+
+AgentFactory = Callable[[Game, int | None], Agent]
+
+
+def agent_factory(spec: str) -> AgentFactory:
+    """What makes the agent of ``spec`` for a game: an agent spec or level the project knows
+    (``mcts(time=1)``, ``hard``, ``policy(potlatch-ppo)``, ``random``), or ``module:function``,
+    a function called with the game (and a seed) that returns an ``Agent``."""
+    if ":" in spec and "(" not in spec:
+        function: Callable[..., Agent] = find(spec)
+
+        def made(game: Game, seed: int | None) -> Agent:
+            return function(game, seed)
+
+        return made
+    return lambda game, seed: make_agent(spec, game, seed)
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """Which challenges the bot accepts: ``games`` (empty: any it can play), ``rated`` (None:
+    both), ``clock`` (``any``, ``realtime``, ``correspondence`` or ``none``)."""
+
+    games: frozenset[str] = frozenset()
+    rated: bool | None = None
+    clock: str = "any"
+
+    def refuses(self, challenge: Mapping[str, Any]) -> str | None:
+        """Why the challenge is declined (None: accept it)."""
+        game = str(challenge.get("game"))
+        if self.games and game not in self.games:
+            return f"game {game} is not among {', '.join(sorted(self.games))}"
+        if self.rated is not None and bool(challenge.get("rated")) != self.rated:
+            return "rated" if challenge.get("rated") else "casual"
+        clock = challenge.get("clock") or {}
+        kind = "none" if not clock else "correspondence" if "days" in clock else "realtime"
+        if self.clock != "any" and kind != self.clock:
+            return f"clock {kind}"
+        try:
+            load(game, **dict(challenge.get("options") or {}))
+        except BoardplayError as exc:
+            return f"game {game} cannot be played here: {exc}"
+        return None
+
+
+def lines(client: httpx.Client, path: str, stop: threading.Event) -> Iterator[dict[str, Any]]:
+    """The objects of an ndjson stream (keep-alive empty lines skipped) until it ends or
+    ``stop`` is set (looked at on every line, keep-alives included); raises
+    ``httpx.HTTPStatusError`` for a refusal, ``httpx.HTTPError`` when the connection drops."""
+    with client.stream("GET", path) as response:
+        if response.status_code != 200:
+            response.read()
+            response.raise_for_status()
+        for line in response.iter_lines():
+            if stop.is_set():
+                return
+            if line.strip():
+                yield json.loads(line)
+
+
+def state_of(game: Game, moves: list[str]) -> State:
+    """The position after ``moves`` (the game's notation, chance outcomes included)."""
+    state = game.new_initial_state()
+    for move in moves:
+        state.apply_action(state.string_to_action(move))
+    return state
+
+
+@dataclass
+class BotClient:
+    """One bot at one server: ``run`` until ``stop`` is set (or ``max_games`` have ended)."""
+
+    server: str
+    token: str
+    make_agent: AgentFactory
+    wanted: Wanted = field(default_factory=Wanted)
+    max_games: int | None = None
+    seed: int | None = None
+    stop: threading.Event = field(default_factory=threading.Event)
+    name: str = ""
+    finished: list[str] = field(default_factory=list)
+    playing: dict[str, threading.Thread] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        timeout = httpx.Timeout(20.0, read=READ_TIMEOUT)
+        headers = {"Authorization": f"Bearer {self.token}"}
+        self.client = httpx.Client(
+            base_url=self.server.rstrip("/"), headers=headers, timeout=timeout
+        )
+        self.lock = threading.Lock()
+
+    def whoami(self) -> dict[str, Any]:
+        answer = self.client.get("/api/account")
+        answer.raise_for_status()
+        me: dict[str, Any] = answer.json()
+        self.name = str(me["username"])
+        return me
+
+    def _pause(self, attempt: int) -> None:
+        self.stop.wait(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+
+    # ----- the event stream ------------------------------------------------------------------
+    def run(self) -> None:
+        """Read the event stream (again after every drop) until told to stop."""
+        if not self.name:
+            self.whoami()
+        attempt = 0
+        while not self.stop.is_set():
+            try:
+                for event in lines(self.client, "/api/stream/event", self.stop):
+                    attempt = 0
+                    self.on_event(event)
+                    if self.stop.is_set():
+                        break
+                if not self.stop.is_set():
+                    log.info("the event stream ended; connecting again")
+            except httpx.HTTPStatusError as exc:
+                if exc.response.status_code in (401, 403):
+                    log.error("the server refuses this token (%s); stopping", exc.response.text)
+                    self.stop.set()
+                    break
+                log.warning("the event stream was refused (%s); trying again", exc)
+            except (httpx.HTTPError, ValueError) as exc:
+                log.warning("the event stream dropped (%s); connecting again", exc)
+            self._pause(attempt)
+            attempt += 1
+        for thread in list(self.playing.values()):
+            thread.join(timeout=30)
+        self.client.close()
+
+    def on_event(self, event: Mapping[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "challenge":
+            self.answer(event["challenge"])
+        elif kind == "gameStart":
+            self.play(str(event["game"]["id"]))
+        elif kind == "gameFinish":
+            log.info("game %s finished (%s)", event["game"]["id"], event["game"].get("status"))
+        elif kind in ("challengeDeclined", "challengeCanceled"):
+            log.info("challenge %s: %s", event["challenge"].get("id"), kind)
+
+    def answer(self, challenge: Mapping[str, Any]) -> None:
+        if challenge.get("to") != self.name or challenge.get("status") != "open":
+            return  # one this bot sent, or settled
+        why = self.wanted.refuses(challenge)
+        answer = "decline" if why else "accept"
+        sent = self.client.post(f"/api/challenge/{quote(str(challenge['id']), safe='')}/{answer}")
+        who = challenge.get("from")
+        if why:
+            log.info("declined challenge %s from %s: %s", challenge["id"], who, why)
+        elif sent.status_code == 200:
+            log.info("accepted challenge %s from %s (%s)", challenge["id"], who, challenge["game"])
+        else:
+            log.warning("could not accept challenge %s: %s", challenge["id"], sent.text)
+
+    # ----- a game ----------------------------------------------------------------------------
+    def play(self, game_id: str) -> None:
+        """Play the game in a thread of its own, unless one plays it already."""
+        with self.lock:
+            running = self.playing.get(game_id)
+            if running is not None and running.is_alive():
+                return
+            thread = threading.Thread(target=self._game, args=(game_id,), daemon=True)
+            self.playing[game_id] = thread
+        thread.start()
+
+    def _game(self, game_id: str) -> None:
+        attempt = 0
+        game: Game | None = None
+        agent: Agent | None = None
+        seats: list[int] = []
+        over = False
+        while not over and not self.stop.is_set():
+            try:
+                for event in lines(self.client, f"/api/bot/game/stream/{game_id}", self.stop):
+                    attempt = 0
+                    kind = event.get("type")
+                    if kind == "gameFull":
+                        if game is None:
+                            game = load(event["game"], **dict(event.get("options") or {}))
+                            agent = self.make_agent(game, self.seed)
+                            agent.reset()
+                            log.info(
+                                "playing game %s (%s) as seat %s",
+                                game_id,
+                                game.name,
+                                event["yourSeats"],
+                            )
+                        else:
+                            log.info(
+                                "game %s: back after a drop, at ply %s",
+                                game_id,
+                                event["state"]["ply"],
+                            )
+                        seats = list(event["yourSeats"])
+                        event = event["state"]
+                    if event.get("type") == "gameState" and game is not None and agent is not None:
+                        if event["status"] != "started":
+                            over = True
+                            log.info(
+                                "game %s over: %s (%s)",
+                                game_id,
+                                event.get("result"),
+                                event["status"],
+                            )
+                            break
+                        if event.get("turn") in seats:
+                            self._move(game_id, game, agent, event)
+                    elif kind == "chatLine":
+                        log.info(
+                            "game %s chat %s: %s", game_id, event.get("username"), event.get("text")
+                        )
+                if not over and not self.stop.is_set():
+                    log.info("game %s: the stream ended; connecting again", game_id)
+            except httpx.HTTPStatusError as exc:
+                if exc.response.status_code in (401, 403, 404):
+                    log.error("game %s refused (%s); leaving it", game_id, exc.response.text)
+                    break
+                log.warning("game %s: the stream was refused (%s); trying again", game_id, exc)
+            except (httpx.HTTPError, ValueError) as exc:
+                log.warning("game %s: the stream dropped (%s); connecting again", game_id, exc)
+            if not over:
+                self._pause(attempt)
+                attempt += 1
+        if over:
+            with self.lock:
+                self.finished.append(game_id)
+                if self.max_games is not None and len(self.finished) >= self.max_games:
+                    self.stop.set()
+
+    def _move(self, game_id: str, game: Game, agent: Agent, state_line: Mapping[str, Any]) -> None:
+        try:
+            state = state_of(game, list(state_line["moves"]))
+            action = agent.step(state)
+            move = state.action_to_string(action)
+        except BoardplayError as exc:
+            log.error("game %s: the agent could not move (%s); a random legal move", game_id, exc)
+            move = random.choice(list(state_line["legal"]))
+        started = time.monotonic()
+        sent = self.client.post(f"/api/bot/game/{game_id}/move/{quote(move, safe='')}")
+        if sent.status_code == 200:
+            log.info(
+                "game %s ply %s: %s (%.2f s)",
+                game_id,
+                state_line["ply"],
+                move,
+                time.monotonic() - started,
+            )
+        else:
+            log.warning("game %s: move %s refused: %s", game_id, move, sent.text)
