@@ -12,6 +12,8 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from babel.messages.pofile import read_po
+
 from boardplay.ai import MCTSAgent
 from boardplay.ai.evaluation import Heuristics
 from boardplay.ai.evaluation.compiled import LeafEvaluation
@@ -92,6 +94,12 @@ def _class_pieces(cls: type[Game]) -> list[str]:
     ):
         if not package.joinpath(catalogue).is_file():  # its words, in the site's web catalogue
             missing.append(f"{catalogue} in the game's package (make i18n)")
+    japanese = package.joinpath("locale/ja/LC_MESSAGES/web.po")
+    if japanese.is_file():
+        with japanese.open("rb") as handle:
+            untranslated = [m for m in read_po(handle) if m.id and (m.fuzzy or not m.string)]
+        if untranslated:
+            missing.append(f"the Japanese of {len(untranslated)} of its words (locale/ja/…/web.po)")
     return missing
 
 

@@ -220,6 +220,7 @@ FILES = [
     ("games/race/terms.ja.txt", None, "terms.ja.txt in the game's package"),
     ("games/race/locale/web.pot", None, "locale/web.pot in the game's package"),
     ("games/race/locale/ja/LC_MESSAGES/web.po", None, "locale/ja/LC_MESSAGES/web.po in the game"),
+    ("games/race/locale/ja/LC_MESSAGES/web.po", 'msgstr "10への競争"', "the Japanese of 1 of its"),
     ("static/boards/race.js", None, "boards/race.js exporting draw"),
     ("static/boards/race.js", "export function draw(", "boards/race.js exporting draw"),
     ("static/boards/race.js", "export function miniature(", "boards/race.js exporting miniature"),
