@@ -21,6 +21,7 @@ from tournamentcalls import RAPID, START, HandClock, Process, database, games_st
 
 from boardplay.web.errors import ApiError
 from boardplay.web.tournaments import Plan
+from boardplay.web.tournaments import service as service_module
 from boardplay.web.tournaments.store import boards_table, tournaments_table
 
 BACK_ENDS = ["sqlite", "postgresql"]
@@ -401,6 +402,37 @@ def test_pods_of_three_seat_four_players_with_a_bye_each_round(tmp_path: Path) -
         total = sum(line["points"] for line in view["standings"])
         assert total == 4 * 3 + 4 * 1  # three points a table, a bye worth one
         await process.close()
+
+    run(body)
+
+
+@pytest.mark.parametrize("kind", BACK_ENDS)
+def test_ceilings_hold_against_a_burst_on_two_processes(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service_module, "MOST_PLAYERS", 3)
+    url = database(kind, tmp_path, request)
+    clock = HandClock()
+
+    async def body() -> None:
+        one, two = Process(url, clock), Process(url, clock)
+        people = players(one, [f"P{i}" for i in range(6)])
+        made = await one.tournaments.create(people[0], swiss_plan())
+        joins = [(one, two)[i % 2].tournaments.join(made.id, p) for i, p in enumerate(people)]
+        outcomes = await asyncio.gather(*joins, return_exceptions=True)
+        refused = [o for o in outcomes if isinstance(o, ApiError)]
+        assert len(refused) == 3 and {o.code for o in refused} == {"tournament_full"}
+        entered = [p for p, o in zip(people, outcomes, strict=True) if o is None]
+        # One who entered leaves and comes back: still their place.
+        await two.tournaments.withdraw(made.id, entered[0])
+        await one.tournaments.join(made.id, entered[0])
+        # A creator holds three upcoming or running tournaments at most, however asked.
+        more = [(one, two)[i % 2].tournaments.create(people[1], swiss_plan()) for i in range(5)]
+        outcomes = await asyncio.gather(*more, return_exceptions=True)
+        refused = [o for o in outcomes if isinstance(o, ApiError)]
+        assert len(refused) == 2 and {o.code for o in refused} == {"too_many_tournaments"}
+        await one.close()
+        await two.close()
 
     run(body)
 

@@ -53,6 +53,7 @@ from boardplay.web.tournaments.store import (
     STARTED,
     WITHDRAWN,
     Entrant,
+    Full,
     Snapshot,
     StepLost,
     Tournament,
@@ -68,6 +69,11 @@ Tell = Callable[[Sequence[tuple[int, Mapping[str, Any]]]], Awaitable[None]]
 TICK = 2.0
 """Seconds between a process's looks at the tournaments that have work."""
 MOST_ROUNDS = 20
+MOST_PLAYERS = 128
+"""Players one tournament takes: a round or wave of 128 is paired in about half a second of one
+core (networkx's blossom algorithm grows as the cube: 256 take 4 s), under the row's lock."""
+OPEN_PER_ACCOUNT = 3
+"""Upcoming and running tournaments one account may have created."""
 MOST_MINUTES = 24 * 60
 LATEST_START = 30 * 86400.0
 """How far ahead a tournament may be announced."""
@@ -149,7 +155,15 @@ class Tournaments:
             created=self.now(),
             bots=plan.bots,
         )
-        await self.db(self.store.create, tournament)
+        try:
+            await self.db(self.store.create, tournament, OPEN_PER_ACCOUNT)
+        except Full:
+            raise ApiError(
+                429,
+                "too_many_tournaments",
+                f"you have {OPEN_PER_ACCOUNT} tournaments upcoming or running, the most one "
+                "account may hold: let one finish first",
+            ) from None
         return tournament
 
     def _check(self, plan: Plan) -> tuple[dict[str, Any], TimeControl]:
@@ -196,9 +210,13 @@ class Tournaments:
         rating = await self._rating(account.id, tournament)
         entrant = Entrant(account.id, account.name, rating, self.now(), ACTIVE)
         try:
-            await self.db(self.store.enter, tournament_id, entrant)
+            await self.db(self.store.enter, tournament_id, entrant, MOST_PLAYERS)
         except LookupError:
             raise conflict("tournament_over", "this tournament is over") from None
+        except Full:
+            raise conflict(
+                "tournament_full", f"this tournament has {MOST_PLAYERS} players, the most it takes"
+            ) from None
 
     async def withdraw(self, tournament_id: str, account: Account) -> None:
         await self._set(tournament_id, account, WITHDRAWN)

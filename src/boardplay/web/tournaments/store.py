@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import accounts_table
+from boardplay.web.database import lock
 from boardplay.web.ratings import places
 from boardplay.web.tables import FINISHED, games_table, metadata
 from boardplay.web.tournaments.records import Bye, Table
@@ -185,6 +186,14 @@ class Snapshot:
         return None
 
 
+class Full(Exception):
+    """A ceiling is reached: the players of a tournament, or a creator's open tournaments."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(most)
+        self.most = most
+
+
 class StepLost(Exception):
     """Another process took this step of the tournament first."""
 
@@ -218,11 +227,26 @@ class TournamentStore:
         self.engine = engine
 
     # ----- tournaments and entrants ------------------------------------------------------
-    def create(self, tournament: Tournament) -> None:
+    def create(self, tournament: Tournament, most: int) -> None:
+        """Store a new tournament, unless its creator has ``most`` upcoming or running already
+        (``Full``; counted and stored under one lock on the creator, so a burst gets no more)."""
         values = tournament.to_json()
         values.update(creator=tournament.creator, created=tournament.created)
+        t = tournaments_table
         with self.engine.begin() as conn:
-            conn.execute(tournaments_table.insert().values(**values))
+            lock(conn, f"tournaments:{tournament.creator}")
+            if conn.dialect.name == "sqlite":
+                # A write first, matching nothing: SQLite's one writer is taken before the
+                # count is read (several processes on one file count one after another).
+                conn.execute(t.update().where(sa.false()).values(round=t.c.round))
+            open_ = conn.execute(
+                sa.select(sa.func.count()).where(
+                    t.c.creator == tournament.creator, t.c.status.in_([CREATED, STARTED])
+                )
+            ).scalar_one()
+            if open_ >= most:
+                raise Full(most)
+            conn.execute(t.insert().values(**values))
 
     def get(self, tournament_id: str) -> Tournament | None:
         with self.engine.connect() as conn:
@@ -252,14 +276,17 @@ class TournamentStore:
             ).all()
         return [row.id for row in rows]
 
-    def enter(self, tournament_id: str, entrant: Entrant) -> str | None:
+    def enter(self, tournament_id: str, entrant: Entrant, most: int) -> str | None:
         """Register ``entrant`` (or bring back one who withdrew or paused); the status they had
-        before (None: new), or raise ``LookupError`` if the tournament is over."""
+        before (None: new). ``LookupError`` if the tournament is over, ``Full`` if ``most``
+        players have entered (counted under the tournament's row, so a burst gets no more)."""
 
         def step(conn: sa.Connection, snap: Snapshot) -> str | None:
             if snap.tournament.status not in (CREATED, STARTED):
                 raise LookupError(snap.tournament.status)
             before = snap.status_of(entrant.account_id)
+            if before is None and len(snap.entrants) >= most:
+                raise Full(most)
             e = entrants_table
             if before is None:
                 conn.execute(e.insert().values(tournament_id=tournament_id, **entrant.__dict__))
