@@ -132,6 +132,13 @@ def test_both_streams_across_processes_with_a_reconnect_an_illegal_move_and_chat
         assert state["moves"][: len(moves_seen)] == moves_seen
         moves_seen = list(state["moves"])
         if not reconnected and state["ply"] >= 4 and state["status"] == "started":
+            said = httpx.post(  # a chat line written on the stream's own process
+                f"{a}/api/games/{game_id}/chat",
+                json={"channel": "players", "text": "hello"},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert said.status_code == 201, said.text
+            assert stream.until("chatLine")["text"] == "hello"
             stream.close()  # the bot's connection drops mid-game; it comes back on the other
             stream = bot.stream(b, f"/api/bot/game/stream/{game_id}")
             again = stream.next()
@@ -146,6 +153,8 @@ def test_both_streams_across_processes_with_a_reconnect_an_illegal_move_and_chat
                 headers={"Authorization": f"Bearer {token}"},
             )
             assert said.status_code == 201, said.text
+            backlog = stream.until("chatLine")  # the chat so far comes after gameFull
+            assert backlog["text"] == "hello"
             line = stream.until("chatLine")
             assert line["text"] == "good luck" and line["room"] == "player"
             answer = bot.post(a, f"/api/bot/game/{game_id}/chat", {"text": "thanks"})

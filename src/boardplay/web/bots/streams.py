@@ -429,6 +429,7 @@ class GameStream:
         if not seats:
             raise forbidden("not_your_game", "this bot holds no seat in this game")
         token = await self.host.bots.seat_token(account, room.row.id)
+        await room.refresh()  # a token made just now: the copy must know it (chat, views)
         forget = self.host.bots.opened(self.user.token.token_hash, self.lines.close)
         watch = _Watch(room, self.changed)  # first, so no change falls between
         watch.sub.token = token
