@@ -17,9 +17,20 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from tournamentcalls import RAPID, START, HandClock, Process, database, games_stored, lose, players
+from tournamentcalls import (
+    RAPID,
+    START,
+    HandClock,
+    Process,
+    database,
+    games_stored,
+    lose,
+    play_out,
+    players,
+)
 
 from boardplay.web.errors import ApiError
+from boardplay.web.ratings.store import history_table
 from boardplay.web.tournaments import Plan
 from boardplay.web.tournaments import service as service_module
 from boardplay.web.tournaments.store import boards_table, tournaments_table
@@ -261,6 +272,48 @@ def _rapid() -> Any:
     from boardplay.web.table import control_of
 
     return control_of(RAPID)
+
+
+@pytest.mark.parametrize("kind", BACK_ENDS)
+def test_a_rated_tournament_game_played_out_moves_the_ratings_once(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = database(kind, tmp_path, request)
+    clock = HandClock()
+
+    async def body() -> None:
+        one, two = Process(url, clock), Process(url, clock)
+        people = players(one, ["Ana", "Bo"])
+        made = await one.tournaments.create(people[0], swiss_plan(rounds=1))
+        for person in people:
+            await one.tournaments.join(made.id, person)
+        clock.t = START
+        await one.tournaments.tick()
+        (board,) = current_boards(one, made.id)
+        await play_out(one, board.game_id)
+        # Both processes look again: the game is rated once, its result counted once.
+        await two.hub.settle_ratings([board.game_id])
+        await asyncio.gather(one.tournaments.tick(), two.tournaments.tick())
+        with one.hub.storage.engine.connect() as conn:
+            history = conn.execute(
+                sa.select(history_table.c.account_id).where(
+                    history_table.c.game_id == board.game_id
+                )
+            ).all()
+        assert sorted(r.account_id for r in history) == sorted(p.id for p in people)
+        view = await two.tournaments.view(made.id)
+        assert view["tournament"]["status"] == "finished"
+        (table,) = view["rounds"][0]["tables"]
+        result = next(g for g in games_stored(one) if g.id == board.game_id).result
+        winners = set(result.get("winners") or [])
+        expected = [1 if seat in winners or not winners else 2 for seat in range(2)]
+        assert table["places"] == expected
+        points = {line["name"]: line["points"] for line in view["standings"]}
+        assert sorted(points.values()) == ([0.5, 0.5] if not winners else [0.0, 1.0])
+        await one.close()
+        await two.close()
+
+    run(body)
 
 
 def test_the_end_of_a_rounds_last_game_pairs_the_next_at_once(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from boardplay.web.hub import Hub
 from boardplay.web.table import resign_account
 from boardplay.web.table import storage as st
 from boardplay.web.tables import games_table
+from boardplay.web.tokens import hash_token, new_token
 from boardplay.web.tournaments import Tournaments, TournamentStore
 
 RAPID = {"base": 600, "increment": 5}
@@ -87,3 +88,19 @@ async def lose(process: Process, game_id: str, account_id: int) -> None:
 def games_stored(process: Process) -> list[Any]:
     with process.hub.storage.engine.connect() as conn:
         return list(conn.execute(sa.select(games_table)).all())
+
+
+async def play_out(process: Process, game_id: str) -> None:
+    """Play ``game_id`` to its end through its room, each seat's player taking the first legal
+    move with a token of their account's seat (as their page would hold)."""
+    room = await process.hub.room(game_id)
+    tokens = {}
+    for seat in room.row.seats:
+        assert seat.account is not None
+        token = new_token()
+        process.hub.accounts.seat_key(seat.account, game_id, hash_token(token))
+        tokens[seat.seat] = token
+    await room.refresh()
+    while not room.state.is_terminal():
+        seat = room.state.current_player()
+        await room.act(tokens[seat], room.state.legal_actions()[0], None)
