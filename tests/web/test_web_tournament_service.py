@@ -459,6 +459,45 @@ def test_pods_of_three_seat_four_players_with_a_bye_each_round(tmp_path: Path) -
     run(body)
 
 
+def test_montana_and_passtally_pods_seat_their_tables_with_the_players_option(
+    tmp_path: Path,
+) -> None:
+    clock = HandClock()
+
+    async def body() -> None:
+        process = Process(f"sqlite:///{tmp_path / 'real.sqlite3'}", clock, real_games=True)
+        service = process.tournaments
+        people = players(process, ["Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus"])
+        montana = await service.create(
+            people[0],
+            swiss_plan(kind="pods", game="montana", sizes=[3, 4], rounds=2, rated=False),
+        )
+        passtally = await service.create(
+            people[0], swiss_plan(kind="pods", game="passtally", sizes=[3], rounds=1)
+        )
+        for person in people:
+            await service.join(montana.id, person)
+        for person in people[:4]:
+            await service.join(passtally.id, person)
+        clock.t = START
+        await service.tick()
+        stored = {g.id: g for g in games_stored(process)}
+        seated = sorted(len(b.players) for b in current_boards(process, montana.id))
+        assert seated == [3, 4]  # seven players: a four and a three
+        for board in current_boards(process, montana.id):
+            game = stored[board.game_id]
+            assert game.game == "montana" and game.options["players"] == len(board.players)
+            room = await process.hub.room(board.game_id)
+            assert [s.account for s in room.row.seats] == list(board.players)
+        (table,) = current_boards(process, passtally.id)
+        assert stored[table.game_id].options["players"] == 3 and stored[table.game_id].rated
+        view = await service.view(passtally.id)
+        assert len(view["rounds"][0]["byes"]) == 1
+        await process.close()
+
+    run(body)
+
+
 @pytest.mark.parametrize("kind", BACK_ENDS)
 def test_ceilings_hold_against_a_burst_on_two_processes(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch

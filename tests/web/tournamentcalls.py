@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from webtiny import TRIO_CATALOGUE
 
 from boardplay.web.accounts import Account, name_key
-from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.catalogue import REGISTRY, WebCatalogue
 from boardplay.web.hub import Hub
 from boardplay.web.table import resign_account
 from boardplay.web.table import storage as st
@@ -37,11 +37,17 @@ class HandClock:
 class Process:
     """One server process's parts: the hub and the tournaments' service on its engine."""
 
-    def __init__(self, url: str, clock: HandClock) -> None:
+    def __init__(self, url: str, clock: HandClock, real_games: bool = False) -> None:
+        """``real_games``: the four games of the registry (else the tests' tiny and trio)."""
+        catalogue, ref = (
+            (REGISTRY, "boardplay.web.catalogue:REGISTRY")
+            if real_games
+            else (TRIO_CATALOGUE, "webtiny:TRIO_CATALOGUE")
+        )
         self.hub = Hub(
             st.Storage(url),
-            WebCatalogue(TRIO_CATALOGUE),
-            "webtiny:TRIO_CATALOGUE",
+            WebCatalogue(catalogue),
+            ref,
             lambda: ThreadPoolExecutor(1),
             ai_workers=0,
             now=clock,
