@@ -373,11 +373,14 @@ def test_a_challenge_can_be_declined_or_cancelled(client: TestClient) -> None:
 
 
 def test_challenging_nobody_or_yourself_is_refused(client: TestClient) -> None:
+    """Each refusal with its own code, which the lobby words in the page's language."""
     alice = sign_up(client, "alice")
-    assert "no player named" in refused(
-        alice.post("/api/challenges", {"to": "nobody", "game": "tiny"}), 404
-    )
-    assert "yourself" in refused(alice.post("/api/challenges", {"to": "Alice", "game": "tiny"}))
+    nobody = alice.post("/api/challenges", {"to": "nobody", "game": "tiny"})
+    assert "no player named" in refused(nobody, 404)
+    assert nobody.json()["error"]["code"] == "no_such_player"
+    myself = alice.post("/api/challenges", {"to": "Alice", "game": "tiny"})
+    assert "yourself" in refused(myself)
+    assert myself.json()["error"]["code"] == "challenge_self"
     refused(alice.post("/api/challenges/nosuchid/accept"), 404)
     assert alice.get("/api/challenges").json() == {"incoming": [], "outgoing": []}
 

@@ -14,7 +14,7 @@ import time
 from typing import Any, Literal
 
 from boardplay.web.accounts import Account, name_key
-from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
+from boardplay.web.errors import ApiError, conflict, forbidden, not_found, quote
 from boardplay.web.hub import Hub
 from boardplay.web.lobby.challengestore import ACCEPTED, CANCELLED, DECLINED, OPEN, Challenge
 from boardplay.web.lobby.schemas import ChallengeRequest
@@ -34,9 +34,9 @@ async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> 
     name = body.to.strip()
     target = await hub.db(hub.accounts.by_name, name_key(name)[:64])
     if target is None:
-        raise not_found(f"there is no player named {quote(name)}")
+        raise ApiError(404, "no_such_player", f"there is no player named {quote(name)}")
     if target.id == account.id:
-        raise bad_request("you cannot challenge yourself")
+        raise ApiError(400, "challenge_self", "you cannot challenge yourself")
     limits = hub.limits
     now = time.time()
     challenge = Challenge(

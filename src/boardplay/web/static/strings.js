@@ -123,6 +123,8 @@ export const EN = {
   "challenge.placeholder": "their name",
   "challenge.send": "Challenge",
   "challenge.sent": "Challenge sent: they are told at once.",
+  "challenge.noSuchPlayer": "There is no player named {name}: check the spelling.",
+  "challenge.self": "You cannot challenge yourself.",
   "challenge.to": "You challenged {name}: {game}, {terms}.",
   "challenge.incoming": "{name} challenges you to a game of {game}.",
   "challenge.incomingRated": "{name} challenges you to a rated game of {game}.",

@@ -195,7 +195,8 @@ def summary(view: dict[str, Any], updated: datetime) -> dict[str, Any]:
     keys = ("id", "game", "title", "status", "seats", "ply", "current_player", "thinking", "rated")
     out = {k: view.get(k) for k in keys}
     clock = view.get("clock") or {}
-    out["clock"] = clock.get("label")
+    out["clock"] = clock.get("label")  # English: for API readers
+    out["control"] = clock.get("control")  # which the pages word in the reader's language
     out["deadline"] = clock.get("deadline")
     out["current_name"] = view.get("current_name")
     out["result"] = (view.get("result") or {}).get("text")

@@ -6,7 +6,7 @@
 import { h, clear } from "../dom.js";
 import { api, getCatalogue, getClocks, showError, errorLine } from "../api.js";
 import { tokenFor, myGameIds, rememberToken, rememberInvites, playerName, rememberName, tutorialSeen } from "../store.js";
-import { t, term, gameTitle, seatName } from "../text.js";
+import { t, term, gameTitle, seatName, clockWords } from "../text.js";
 import { resultSaid, ratingChange } from "../results.js";
 import { seatSwatch } from "../boards/common.js";
 import { inCardOrder } from "../about.js";
@@ -80,7 +80,7 @@ const moved = (change) => (change === null || change === undefined ? ""
 function listing(games, action) {
   if (!games.length) return h("p", { class: "muted" }, t("lobby.none"));
   return h("table", { class: "list games" }, games.map((g) => h("tr", { "data-game": g.id },
-    h("td", { class: "what" }, h("span", { class: "game-name" }, gameTitle(g.game, g.title)), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : "", g.clock ? h("span", { class: "tag clock-tag" }, g.clock) : ""),
+    h("td", { class: "what" }, h("span", { class: "game-name" }, gameTitle(g.game, g.title)), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : "", g.clock ? h("span", { class: "tag clock-tag" }, g.control ? clockWords(g.control) : g.clock) : ""),
     h("td", { class: "who" }, g.seats.flatMap((s, i) => [i ? " – " : "", s.player ? playerLink(s.name) : seatName(s.name)])),
     h("td", { class: "state muted" }, g.result ? [resultSaid({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned, left: g.left }, { seats: g.seats, mine: g.your_seats || [] }), moved(g.rating_change)]
       : g.status === "active" ? t("lobby.toMove", { name: seatName(g.current_name ?? "") }) : term("status", g.status)),

@@ -13,6 +13,9 @@ import { onLobby, seeks, challenges, goToGame, answerChallenge, lobbyLive } from
 import { playerLink } from "./player.js";
 
 const RANGE = 300;
+// The refusals of a challenge a player meets by mistyping, in the page's language (the others
+// as the server says them).
+const REFUSED = { no_such_player: "challenge.noSuchPlayer", challenge_self: "challenge.self" };
 // "rated (1420–1720) · 5+3", "casual · untimed": what a seek or challenge plays for, and how long.
 const terms = (item) => {
   const clock = ` · ${clockWords(item.clock)}`;
@@ -194,7 +197,7 @@ export function seekPanel(me, chosen, catalogue) {
       await api("/api/challenges", { method: "POST", body: { to: who.value.trim(), ...what() } });
       who.value = "";
       showNote(t("challenge.sent"));
-    } catch (e) { challengeError.show(e.message); }
+    } catch (e) { challengeError.show(REFUSED[e.code] ? t(REFUSED[e.code], { name: who.value.trim() }) : e.message); }
   });
   panel.append(
     choice,

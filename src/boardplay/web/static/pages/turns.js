@@ -27,7 +27,7 @@ export async function turnsPage(main) {
     clear(list).append(state.games.length ? h("table", { class: "list" }, state.games.map((g) => h("tr", { "data-game": g.id },
       h("td", {}, h("a", { href: `#/game/${g.id}` }, gameTitle(g.game, g.title))),
       h("td", {}, t("turns.against", { names: opponents(g) })),
-      h("td", { class: "muted nowrap" }, g.clock ? g.clock : clockWords(null)),
+      h("td", { class: "muted nowrap" }, clockWords(g.control)),
       h("td", { class: "nowrap time-left", "data-deadline": g.deadline ?? "" }, g.deadline === null ? "" : t("turns.left", { time: formatClock(left(g)) })),
       h("td", {}, h("a", { class: "button primary", href: `#/game/${g.id}` }, t("turns.play"))))))
       : h("p", { class: "muted", id: "turns-none" }, t("turns.none")));
