@@ -10,6 +10,7 @@ from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 # One line run at interpreter start-up: Gymnasium's ids once Gymnasium is imported
@@ -34,6 +35,20 @@ EXTENSIONS = [
 ]
 
 
+# Cython's translation and the C compiler's runs, one per core unless asked otherwise: a fresh
+# clone and the distcheck's wheel each compile every kernel from nothing.
+JOBS = os.cpu_count() or 1
+
+
+class ParallelBuildExt(build_ext):
+    """build_ext compiling the extensions in parallel when no ``--parallel`` is given."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = JOBS
+
+
 class BuildWithStartupHook(build_py):
     """build_py that also places the start-up hook's .pth beside the package, and refuses to
     build a wheel without the front end's bundle (a library-only build leaves it out instead)."""
@@ -55,7 +70,7 @@ class BuildWithStartupHook(build_py):
 
 
 setup(
-    cmdclass={"build_py": BuildWithStartupHook},
+    cmdclass={"build_py": BuildWithStartupHook, "build_ext": ParallelBuildExt},
     ext_modules=cythonize(
         EXTENSIONS,
         include_path=["src"],
@@ -68,5 +83,6 @@ setup(
             "embedsignature": True,
         },
         quiet=True,
+        nthreads=JOBS,
     ),
 )

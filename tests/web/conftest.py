@@ -3,6 +3,7 @@ real registry), with AI moves in a thread so tests need not spawn processes."""
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 from collections.abc import Iterator
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsing import GAMES as GAME_NAMES
 from browsing import SWALLOWED
 from fastapi.testclient import TestClient
 from websettings import TEST_LIMITS, tiny_settings
@@ -41,6 +43,62 @@ def registry_client(tmp_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
+# ----- what make test leaves to make soak ------------------------------------------------------
+SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
+    "test_play_against_the_ai_to_the_end_by_clicking": (
+        re.compile(r"montana"),
+        "Montana's whole game against the AI is test_web_montana's",
+    ),
+    "test_montana_hot_seat_to_the_end_on_a_phone": (
+        re.compile(r""),
+        "the phone's Montana table is test_web_montana's fit test; the end is the desktop's",
+    ),
+    "test_a_scoring_move_is_previewed_and_its_lines_traced": (
+        re.compile(r"desktop-ja|phone-en"),
+        "each screen and each language once: desktop-en and phone-ja",
+    ),
+    "test_the_proteus_walk_through_teaches_a_whole_first_game": (
+        re.compile(r"desktop-ja|phone-en"),
+        "each screen and each language once: desktop-en and phone-ja",
+    ),
+    "test_the_passtally_walk_through_teaches_setup_the_two_actions_and_scoring": (
+        re.compile(r"desktop-ja|phone-en"),
+        "each screen and each language once: desktop-en and phone-ja",
+    ),
+    "test_gallery": (
+        re.compile(
+            r"^(?!potlatch-en-desktop$|proteus-ja-phone$|passtally-ja-desktop$|montana-en-phone$)"
+        ),
+        "each game once, each language and screen twice; make soak draws the README's pictures",
+    ),
+}
+"""Test families whose every member make test need not run: the parametrized cases whose id
+matches run under make soak only (``pytest -m soak``), with why."""
+FIRST_OF_EACH = {
+    "test_the_ending_is_marked_on_the_board_and_explained": "ja",
+    "test_the_last_move_is_animated_unless_motion_is_reduced": "reduced",
+}
+"""Families whose variant (the Japanese words, reduced motion) make test runs on the first case
+of each game only: every ending in English, every game's first in Japanese."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    seen: set[tuple[str, str]] = set()
+    for item in items:
+        name = getattr(item, "originalname", item.name)
+        spec = getattr(item, "callspec", None)
+        case = spec.id if spec is not None else ""
+        rule = SOAK_ONLY.get(name)
+        if rule is not None and rule[0].search(case):
+            item.add_marker(pytest.mark.soak)
+        variant = FIRST_OF_EACH.get(name)
+        if variant is not None and variant in case.split("-"):
+            game = next((g for g in GAME_NAMES if g in case.split("-")), case)
+            if (name, game) in seen:
+                item.add_marker(pytest.mark.soak)
+            seen.add((name, game))
+
+
 # ----- browser tests (test_web_browser.py, test_web_table.py) ---------------------------------
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -56,7 +114,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     check_server_logs()  # what it logged after the last page (a background task, its stop)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from browsing import ARGS, CHROMIUM
 

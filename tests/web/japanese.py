@@ -51,14 +51,16 @@ SHOWN = """() => {
 KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
-def english_left(texts: list[str]) -> list[str]:
+def english_left(texts: list[str], names: re.Pattern[str] | None = None) -> list[str]:
     """The texts that are English on a Japanese page: equal to an English message of the
-    catalogue that has a different Japanese, or holding a Latin word that is not a name."""
+    catalogue that has a different Japanese, or holding a Latin word that is not a name (the
+    rules' and the brand's, or one that ``names`` matches: the players' own)."""
     en, ja = messages("web", "en"), messages("web", "ja")
     english = {en[k] for k in en if en[k] != ja[k] and "{" not in en[k]}
     left = []
     for text in texts:
-        words = [w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in LATIN_OK]
+        rest = names.sub(" ", text) if names is not None else text
+        words = [w for w in re.findall(r"[A-Za-z]{3,}", rest) if w not in LATIN_OK]
         if text in english or words:
             left.append(text)
     return left

@@ -1,8 +1,8 @@
 """Every kind of ending explained where it happened (issue 29), in a real Chromium: games played
 to each kind of end; the game page and the replay page draw on the final board what the game's
 ``describe_end`` marks (read back from the SVG) and say where and why in words, in English and
-in Japanese. Screenshots of every ending (desktop and phone, both languages) go to
-docs/screenshots/endings/."""
+in Japanese. Under ``make soak`` screenshots of every ending (desktop and phone, both languages)
+go to docs/screenshots/endings/ (``make test`` leaves the committed pictures alone)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from japanese import KANA, english_left, shown
 from boardplay.i18n.phrase import Phrase, SeatName
 from boardplay.web.catalogue import REGISTRY
 from boardplay.web.words import ending_of
-from support import uniform_record
+from support import SOAK, uniform_record
 
 pytestmark = pytest.mark.browser
 
@@ -278,7 +278,7 @@ def test_the_ending_is_marked_on_the_board_and_explained(
         else:
             assert KANA.search(said) and words not in said, said
             assert not english_left(shown(page)), english_left(shown(page))
-        if where.startswith("#/game") or game in IN_PROCESS:
+        if SOAK and (where.startswith("#/game") or game in IN_PROCESS):
             SHOTS.mkdir(parents=True, exist_ok=True)
             for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
                 page.set_viewport_size(viewport)
