@@ -20,6 +20,8 @@ from test_web_multi import Cluster, fresh_database, server_env
 
 PER_MINUTE = 40
 """The servers' ceiling of requests per token and minute (the burst test meets it)."""
+STREAMS = 4
+"""The servers' ceiling of streams one token holds open on a process."""
 _names = itertools.count()
 
 
@@ -30,6 +32,7 @@ def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
         redis_url,
         BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE=str(PER_MINUTE),
         BOARDPLAY_WEB_CHALLENGES_PER_HOUR="1000",
+        BOARDPLAY_WEB_API_STREAMS_PER_TOKEN=str(STREAMS),
     )
     cluster = Cluster(env, 2)
     try:
@@ -261,3 +264,25 @@ def test_a_burst_over_the_tokens_ceiling_on_two_processes(cluster: Cluster) -> N
         codes = list(pool.map(ask, range(sent)))
     assert codes.count(200) == PER_MINUTE - 1, codes
     assert codes.count(429) == sent - PER_MINUTE + 1
+
+
+def test_a_token_holds_at_most_its_streams_open_on_a_process(cluster: Cluster) -> None:
+    a, b = cluster.base
+    bot = make_bot(a, name("many"))
+    held = [bot.stream(a, "/api/stream/event") for _ in range(STREAMS)]
+    assert [s.status for s in held] == [200] * STREAMS
+    over = bot.stream(a, "/api/stream/event")
+    assert over.status == 429 and over.next()["error"]["code"] == "too_many_streams"
+    elsewhere = bot.stream(b, "/api/stream/event")  # each process counts its own
+    assert elsewhere.status == 200
+    held[0].close()  # the client goes away: its place is free once the server sees it
+    deadline = time.monotonic() + 10
+    while True:
+        again = bot.stream(a, "/api/stream/event")
+        if again.status == 200 or time.monotonic() > deadline:
+            break
+        again.close()
+        time.sleep(0.5)
+    assert again.status == 200
+    for s in [*held, over, elsewhere, again]:
+        s.close()

@@ -195,6 +195,10 @@ class Limits:
     stream opened; ``bots/``), counted in the database before the request runs (429
     ``api_rate`` past it): a bot plays a move a second with room to spare, and a runaway
     client cannot make the server work harder than that."""
+    api_streams_per_token: int = 32
+    """Bot API streams (the event stream, game streams) one token may hold open at once on one
+    server process (429 past it): each holds a room's watch and a queue, so a client that
+    opens streams and never closes them cannot pile them up."""
     api_tokens_per_account: int = 10
     """Personal API tokens one account may hold at once (409 past it: revoke one first)."""
 

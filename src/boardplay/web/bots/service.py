@@ -238,8 +238,20 @@ class Bots:
 
     # ----- open streams -------------------------------------------------------------------
     def opened(self, token_hash: str, close: Callable[[], None]) -> Callable[[], None]:
-        """Register a stream of the token; returns what forgets it when the stream ends."""
-        self.streams.setdefault(token_hash, set()).add(close)
+        """Register a stream of the token, or 429 ``too_many_streams`` past
+        ``Limits.api_streams_per_token`` open on this process (counted and registered in one
+        step of the event loop, so a burst cannot pass it); returns what forgets it."""
+        mine = self.streams.setdefault(token_hash, set())
+        most = self.host.limits.api_streams_per_token
+        if len(mine) >= most:
+            raise ApiError(
+                429,
+                "too_many_streams",
+                f"this token has {most} streams open on this server, the most it allows "
+                "(BOARDPLAY_WEB_API_STREAMS_PER_TOKEN): close one first",
+                {"Retry-After": "5"},
+            )
+        mine.add(close)
 
         def forget() -> None:
             mine = self.streams.get(token_hash)

@@ -31,6 +31,7 @@ import contextlib
 import json
 import logging
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, ParamSpec, Protocol, TypeVar
 
@@ -242,6 +243,15 @@ def challenge_event(challenge: Mapping[str, Any]) -> dict[str, Any] | None:
     }
 
 
+def registered(stream: object, bots: Bots, user: ApiUser, lines: Lines) -> Callable[[], None]:
+    """Count the stream against its token's ceiling now, in the route (429 before any line is
+    sent), and forget it when it ends, or when the stream is dropped without ever running (its
+    client left before the first line): ``weakref.finalize``."""
+    forget = bots.opened(user.token.token_hash, lines.close)
+    weakref.finalize(stream, forget)
+    return forget
+
+
 class _Watch:
     """A room watched for a stream as a socket watches it: ``changed`` runs after each update
     this process sends it (its own moves, another process's, a check's)."""
@@ -274,6 +284,7 @@ class EventStream:
         self.games: dict[str, _Watch | None] = {}
         """Games announced (None once finished and announced so)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self.forget = registered(self, host.bots, user, self.lines)
 
     def _spawn(self, work: Awaitable[None]) -> None:
         async def run() -> None:
@@ -356,7 +367,7 @@ class EventStream:
                     self.lines.put(event)
 
     async def run(self) -> AsyncIterator[str]:
-        forget = self.host.bots.opened(self.user.token.token_hash, self.lines.close)
+        forget = self.forget
         stop = self.host.lobby.listen(self.account_id, self.hear)
         looking = asyncio.get_running_loop().create_task(self._looking())
         try:
@@ -385,6 +396,7 @@ class GameStream:
         self.room = room
         self.lines = Lines()
         self.sent: tuple[Any, ...] | None = None
+        self.forget = registered(self, host.bots, user, self.lines)
 
     def _key(self, state: Mapping[str, Any]) -> tuple[Any, ...]:
         return (state["ply"], state["status"], state["drawOffer"], tuple(state["resigned"]))
@@ -426,11 +438,15 @@ class GameStream:
     async def run(self) -> AsyncIterator[str]:
         room, account = self.room, self.user.account
         seats = [s.seat for s in room.row.seats if s.account == account.id]
-        if not seats:
-            raise forbidden("not_your_game", "this bot holds no seat in this game")
-        token = await self.host.bots.seat_token(account, room.row.id)
-        await room.refresh()  # a token made just now: the copy must know it (chat, views)
-        forget = self.host.bots.opened(self.user.token.token_hash, self.lines.close)
+        forget = self.forget
+        try:
+            if not seats:
+                raise forbidden("not_your_game", "this bot holds no seat in this game")
+            token = await self.host.bots.seat_token(account, room.row.id)
+            await room.refresh()  # a token made just now: the copy must know it (chat, views)
+        except BaseException:
+            forget()
+            raise
         watch = _Watch(room, self.changed)  # first, so no change falls between
         watch.sub.token = token
         try:
