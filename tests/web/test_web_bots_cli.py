@@ -99,7 +99,10 @@ def test_the_bot_command_answers_challenges_plays_and_survives_a_restart(tmp_pat
         assert "accepted challenge" in text and f"playing game {game_id}" in text
         assert f"game {game_id}: back after a drop" in text
         assert f"game {game_id} over" in text
-        bot_moves = [m for m in view["moves"] if view["seats"][m["player"]]["name"] == "clibot"]
+        seat_names = [s["name"] for s in view["seats"]]
+        bot_moves = [
+            m for m in view["moves"] if m["player"] >= 0 and seat_names[m["player"]] == "clibot"
+        ]
         assert bot_moves and text.count(f"game {game_id} ply") >= len(bot_moves)
     finally:
         server.send_signal(signal.SIGTERM)
