@@ -86,9 +86,10 @@ def players(process: Process, names: Sequence[str]) -> list[Account]:
 
 
 async def lose(process: Process, game_id: str, account_id: int) -> None:
-    """``account_id`` resigns game ``game_id``."""
+    """``account_id`` resigns game ``game_id``; returns once what its end set off is done."""
     room = await process.hub.room(game_id)
     assert await resign_account(room, account_id)
+    await process.hub.house.ends_told()  # what the end set off (a tournament's next round)
 
 
 def games_stored(process: Process) -> list[Any]:
@@ -110,3 +111,4 @@ async def play_out(process: Process, game_id: str) -> None:
     while not room.state.is_terminal():
         seat = room.state.current_player()
         await room.act(tokens[seat], room.state.legal_actions()[0], None)
+    await process.hub.house.ends_told()

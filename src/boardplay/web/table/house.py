@@ -108,6 +108,7 @@ class House:
         """Checks that ride on this process's periodic one (the chat's), never raising."""
         self.enders: list[Callable[[Sequence[str]], Awaitable[None]]] = []
         """Told of each game that ends on this process (the wiring's: the tournaments')."""
+        self._ending: set[asyncio.Task[None]] = set()
         self.ai = AiWorkers(
             self,
             executor_factory,
@@ -321,18 +322,31 @@ class House:
         await self.settle(list(game_ids or []))
 
     async def game_ended(self, game_id: str) -> None:
-        """Tell each of ``enders`` that ``game_id`` ended; one's trouble is logged, and they
-        must not rely on it (a process may die first): it is the fast path of their own
-        periodic look."""
+        """Tell each of ``enders`` that ``game_id`` ended, in a task of its own: the request
+        whose move ended the game does not wait for what follows (a tournament's next round,
+        its games made). One ender's trouble is logged; they must not rely on being told (a
+        process may die first): it is the fast path of their own periodic look."""
+        if not self.enders:
+            return
+        task = asyncio.get_running_loop().create_task(self._tell_end(game_id))
+        self._ending.add(task)
+        task.add_done_callback(self._ending.discard)
+
+    async def _tell_end(self, game_id: str) -> None:
         for ender in self.enders:
             try:
                 await ender([game_id])
             except Exception:
                 log.exception("a follower of game %s's end failed", game_id)
 
+    async def ends_told(self) -> None:
+        """Wait until every end told so far has been followed (tests; ``close`` cancels)."""
+        while self._ending:
+            await asyncio.gather(*list(self._ending), return_exceptions=True)
+
     async def close(self) -> None:
         await self.clocks.close()
-        tasks = list(self._syncing.values())
+        tasks = [*self._syncing.values(), *self._ending]
         for task in tasks:
             task.cancel()
         for task in tasks:
