@@ -10,6 +10,7 @@ import { api, showError } from "./api.js";
 import { rememberToken } from "./store.js";
 import { t, gameTitle, clockWords } from "./text.js";
 import { account, onAccount } from "./session.js";
+import { botTag } from "./pages/player.js";
 
 const state = { seeks: [], challenges: new Map(), live: false };
 const listeners = new Set();
@@ -134,7 +135,7 @@ export function drawBar() {
   clear(bar).hidden = !waiting.length && !answered.length;
   for (const c of waiting) {
     bar.append(h("p", { class: "challenge", "data-challenge": c.id },
-      t(c.rated ? "challenge.incomingRated" : "challenge.incoming", { name: c.from, game: gameTitle(c.game, c.game) }), ` (${clockWords(c.clock)}) `,
+      t(c.rated ? "challenge.incomingRated" : "challenge.incoming", { name: c.from, game: gameTitle(c.game, c.game) }), botTag(c.from_bot), ` (${clockWords(c.clock)}) `,
       h("button", { class: "primary accept-challenge", onclick: () => answerChallenge(c, "accept").catch((e) => showError(e.message)) }, t("challenge.accept")), " ",
       h("button", { class: "decline-challenge", onclick: () => answerChallenge(c, "decline").catch((e) => showError(e.message)) }, t("challenge.decline"))));
   }

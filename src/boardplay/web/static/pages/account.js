@@ -9,6 +9,7 @@ import { setSession, loadSession, account } from "../session.js";
 import { t } from "../text.js";
 import { previousRoute } from "../route.js";
 import { pushPanel } from "./pushpanel.js";
+import { tokenPanel } from "./tokens.js";
 
 const passkeysWork = () => typeof window.PublicKeyCredential === "function" && !!PublicKeyCredential.parseCreationOptionsFromJSON;
 
@@ -182,6 +183,7 @@ export async function accountPage(main) {
   const out = (path) => async () => { setSession(await api(path, { method: "POST", body: {} })); location.hash = "#/"; };
   const email = h("div", { id: "email-section" });
   const notices = h("section", { id: "push-section", class: "push-section" });
+  const tokens = h("section", { id: "tokens-section" });
   main.append(
     h("div", { class: "panel", id: "account-page" },
       h("h2", {}, t("account.title", { name: me.name })),
@@ -191,6 +193,7 @@ export async function accountPage(main) {
       h("h3", {}, t("account.passwordTitle")), passwordForm,
       notices,
       email,
+      tokens,
       h("h3", {}, t("account.sessions")),
       h("p", {}, action({ id: "signout" }, t("account.signOut"), out("/api/account/signout")), " ",
         action({ id: "signout-everywhere" }, t("account.signOutEverywhere"), out("/api/account/signout-everywhere"))),
@@ -202,5 +205,5 @@ export async function accountPage(main) {
           setSession(await api("/api/account/delete", { method: "POST", body: { confirm: typed } }));
           location.hash = "#/";
         }))));
-  await Promise.all([pushPanel(notices), fillEmail(email)]);
+  await Promise.all([pushPanel(notices), fillEmail(email), tokenPanel(tokens, me)]);
 }

@@ -13,7 +13,7 @@ import { inCardOrder } from "../about.js";
 import { plainMiniature } from "../boards/miniframe.js";
 import { account, loadSession } from "../session.js";
 import { seekPanel } from "./seeks.js";
-import { playerLink } from "./player.js";
+import { seatPlayer } from "./player.js";
 import { clockPicker } from "./clock.js";
 
 const SEAT_CHOICES = ["me", "hotseat", "ai", "invite", "open"];
@@ -81,7 +81,7 @@ function listing(games, action) {
   if (!games.length) return h("p", { class: "muted" }, t("lobby.none"));
   return h("table", { class: "list games" }, games.map((g) => h("tr", { "data-game": g.id },
     h("td", { class: "what" }, h("span", { class: "game-name" }, gameTitle(g.game, g.title)), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : "", g.clock ? h("span", { class: "tag clock-tag" }, g.control ? clockWords(g.control) : g.clock) : ""),
-    h("td", { class: "who" }, g.seats.flatMap((s, i) => [i ? " – " : "", s.player ? playerLink(s.name) : seatName(s.name)])),
+    h("td", { class: "who" }, g.seats.flatMap((s, i) => [i ? " – " : "", seatPlayer(s)])),
     h("td", { class: "state muted" }, g.result ? [resultSaid({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned, left: g.left }, { seats: g.seats, mine: g.your_seats || [] }), moved(g.rating_change)]
       : g.status === "active" ? t("lobby.toMove", { name: seatName(g.current_name ?? "") }) : term("status", g.status)),
     h("td", { class: "act" }, action(g)))));

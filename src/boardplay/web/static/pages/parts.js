@@ -7,6 +7,7 @@ import { seatSwatch } from "../boards/common.js";
 import { boardModule } from "../boards/load.js";
 import { showNotation, rememberShowNotation } from "../store.js";
 import { ratingChange } from "../results.js";
+import { botTag } from "./player.js";
 
 // The seats with their colours, scores and who is to move; `winners` get a mark in words. A
 // seat reads "Blue · AI (easy)": the game's name for the seat (what moves and results say)
@@ -24,7 +25,7 @@ export function seatList(game, highlight, winners = [], presence = null, changes
     const colourName = seatNames[seat.seat];
     const colour = colourName && colourName !== seat.name ? `${seatName(colourName)} · ` : "";
     // A signed-in player's name leads to their profile.
-    const name = seat.player ? h("a", { href: `#/player/${encodeURIComponent(seat.name)}`, class: "player-link" }, seat.name) : seatName(seat.name);
+    const name = seat.player ? [h("a", { href: `#/player/${encodeURIComponent(seat.name)}`, class: "player-link" }, seat.name), botTag(seat.bot)] : seatName(seat.name);
     const won = winners.includes(seat.seat);
     const cls = [seat.seat === highlight ? "current" : "", game.thinking === seat.seat ? "thinking" : "", won ? "winner" : ""].join(" ");
     // A dot for a person's seat: filled while their page is open, hollow while it is not.

@@ -15,6 +15,10 @@ export function poolName(pool) {
 
 const shown = (r) => `${r.rating}${r.provisional ? "?" : ""}`;
 export const playerLink = (name) => h("a", { href: `#/player/${encodeURIComponent(name)}`, class: "player-link" }, name);
+// BOT beside the name of a bot account (a program), wherever a player is named.
+export const botTag = (bot) => (bot ? h("span", { class: "tag bot-tag", title: t("bot.title") }, t("bot.tag")) : "");
+// A seat's player as the lists name them: a link to the profile, BOT for a bot, else the seat's name.
+export const seatPlayer = (seat) => (seat.player ? [playerLink(seat.name), botTag(seat.bot)] : seatName(seat.name));
 
 // The rating after each game as a line, with the band of one deviation either side.
 // The first and last ratings are written at the line's ends (the band: one deviation either side).
@@ -62,12 +66,12 @@ export async function playerPage(main, name) {
     : h("span", { class: `rating-change ${g.rating_change > 0 ? "up" : g.rating_change < 0 ? "down" : ""}`, title: t("result.ratingTitle") }, ratingChange(g.rating_change)));
   const recent = profile.recent.length ? h("table", { class: "list", id: "profile-recent" }, profile.recent.map((g) => h("tr", { "data-game": g.id },
     h("td", { class: "what" }, gameTitle(g.game, g.title), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : "", " ", h("span", { class: "muted small when" }, when(g.updated))),
-    h("td", { class: "who" }, g.seats.flatMap((seat, i) => [i ? " – " : "", seat.player ? playerLink(seat.name) : seatName(seat.name)])),
+    h("td", { class: "who" }, g.seats.flatMap((seat, i) => [i ? " – " : "", seatPlayer(seat)])),
     h("td", { class: "state muted" }, g.result ? resultSaid({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned, left: g.left }, { seats: g.seats }) : t("profile.running"), moved(g) ? " " : "", moved(g)),
     h("td", { class: "act" }, h("a", { href: `#/game/${g.id}` }, t("lobby.watch")), " ", h("a", { href: `#/replay/${g.id}` }, t("lobby.replay"))))))
     : h("p", { class: "muted" }, t("lobby.none"));
   main.append(h("div", { class: "panel", id: "profile" },
-    h("h2", {}, profile.name),
+    h("h2", {}, profile.name, botTag(profile.bot)),
     h("h3", {}, t("profile.ratings")), ratings, provisional,
     profile.ratings.length ? [h("h3", {}, t("profile.history")), charts] : "",
     h("h3", {}, t("profile.results")), record,
@@ -81,14 +85,16 @@ export async function ratingsPage(main, pool) {
   const order = (await inCardOrder(listed.map(game))).names;
   const pools = listed.sort((a, b) => order.indexOf(game(a)) - order.indexOf(game(b)) || a.localeCompare(b));
   pool = pools.includes(pool) ? pool : pools[0];
-  const board = await api(`/api/ratings/${pool}`);
+  const [board, bots] = await Promise.all([api(`/api/ratings/${pool}`), api(`/api/ratings/${pool}?bots=true`)]);
   clear(main);
   const tabs = h("nav", { class: "pools", "aria-label": t("ratings.pools") }, pools.map((p) =>
     h("a", { href: `#/ratings/${p}`, "aria-current": p === pool ? "page" : null }, poolName(p))));
-  const rows = board.players.length ? h("table", { class: "list", id: "leaderboard" },
+  // People and bots are ranked apart (a program that plays all day would top the people's list).
+  const table = (players, id) => h("table", { class: "list", id },
     h("tr", {}, h("th", {}, "#"), h("th", {}, t("ratings.player")), h("th", {}, t("ratings.rating")), h("th", {}, t("ratings.games"))),
-    board.players.map((p, i) => h("tr", {}, h("td", {}, i + 1), h("td", {}, playerLink(p.name)), h("td", { class: "rating" }, shown(p)), h("td", {}, p.games))))
-    : h("p", { class: "muted" }, t("ratings.empty"));
+    players.map((p, i) => h("tr", {}, h("td", {}, i + 1), h("td", {}, playerLink(p.name), botTag(p.bot)), h("td", { class: "rating" }, shown(p)), h("td", {}, p.games))));
+  const rows = board.players.length ? table(board.players, "leaderboard") : h("p", { class: "muted" }, t("ratings.empty"));
+  const botRows = bots.players.length ? [h("h3", {}, t("ratings.bots")), h("p", { class: "muted" }, t("ratings.botsNote")), table(bots.players, "bot-leaderboard")] : "";
   main.append(h("div", { class: "panel" }, h("h2", {}, t("ratings.title", { pool: poolName(pool) })), tabs,
-    h("p", { class: "muted" }, t("ratings.note")), rows));
+    h("p", { class: "muted" }, t("ratings.note")), rows, botRows));
 }
