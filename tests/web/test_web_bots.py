@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from accountcalls import RAPID, Player, sign_up
+from accountcalls import PASSWORD, RAPID, Player, session_of, sign_up
 from fastapi.testclient import TestClient
 from websettings import tiny_settings
 
@@ -209,3 +209,25 @@ def test_bots_have_their_own_leaderboard(tmp_path: Path) -> None:
         assert [(p["name"], p["bot"]) for p in people] == [("ann", False)]
         assert [(p["name"], p["bot"]) for p in bots] == [("robo", True)]
         assert robo.name == "robo"
+
+
+def test_a_new_password_and_deleting_the_account_end_every_token(tmp_path: Path) -> None:
+    with TestClient(create_app(tiny_settings(tmp_path))) as client:
+        ann = sign_up(client, "ann")
+        first = token(ann, ["challenge:read"])["token"]
+        second = token(ann, ["bot:play"])["token"]
+        changed = client.post(
+            "/api/account/password",
+            json={"old": PASSWORD, "new": "another horse battery"},
+            headers=ann.headers(),
+        )
+        assert changed.status_code == 200, changed.text
+        for secret in (first, second):
+            assert client.get("/api/account", headers=bearer(secret)).status_code == 401
+        ann = session_of(client, changed, "ann")  # this browser stays signed in
+        assert ann.get("/api/account/tokens").json()["tokens"] == []
+        third = token(ann, ["bot:play"])["token"]
+        assert client.get("/api/account", headers=bearer(third)).status_code == 200
+        gone = ann.post("/api/account/delete", {"confirm": "ann"})
+        assert gone.status_code == 200, gone.text
+        assert client.get("/api/account", headers=bearer(third)).status_code == 401

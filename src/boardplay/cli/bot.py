@@ -1,20 +1,21 @@
 """``boardplay bot``: connect an agent to a boardplay server as a bot account (docs/bots.md).
 
 The command is declared inside :func:`register` so that its help texts are translated in the
-language the app is built in (see ``boardplay.cli.main``); the work is ``botclient.py``'s."""
+language the app is built in (see ``boardplay.cli.main``); the work is ``botclient.py``'s, which
+needs ``httpx`` (the web extra): it is imported when the command runs, so that an install
+without it still has every other command (``tests/cli/test_cli_without_web.py``)."""
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import signal
 import threading
 from pathlib import Path
 
-import httpx
 import typer
 
-from boardplay.cli.botclient import BotClient, Wanted, agent_factory
 from boardplay.cli.common import fail
 from boardplay.core.errors import BoardplayError
 from boardplay.core.registry import load
@@ -64,6 +65,12 @@ def register(app: typer.Typer) -> None:
         ),
         seed: int | None = typer.Option(None, "--seed", help=_("The agent's random seed.")),
     ) -> None:
+        if importlib.util.find_spec("httpx") is None:
+            raise fail(_("boardplay bot needs httpx: pip install 'boardplay[web]'"))
+        import httpx
+
+        from boardplay.cli.botclient import BotClient, Wanted, agent_factory
+
         secret = token or os.environ.get(TOKEN_ENV)
         if not secret:
             raise fail(_("give a token with --token or $BOARDPLAY_TOKEN"))
