@@ -19,24 +19,14 @@ from fastapi.testclient import TestClient
 from websettings import tiny_settings
 
 from boardplay.web.app import create_app
-from boardplay.web.tournaments import Tournaments, TournamentStore
+from boardplay.web.tournaments import Tournaments
 from boardplay.web.tournaments import routes as tournament_routes
 
 
 def wire(app: Any) -> None:
-    """The wiring, as hub.py's ``Hub.__init__`` and app.py's ``create_app`` will hold it."""
-    hub = app.state.hub
-    house = hub.house
-    hub.tournaments = Tournaments(
-        TournamentStore(hub.storage.engine),
-        hub.db,
-        house.maker,
-        hub.catalogue,
-        hub.ratings,
-        now=lambda: house.now(),
-        tell=hub.lobby.tell,
-    )
-    house.enders.append(hub.tournaments.games_ended)
+    """The wiring, as hub.py's ``Hub.__init__`` (and its periodic ``tick`` task) and app.py's
+    ``create_app`` will hold it."""
+    app.state.hub.tournaments = Tournaments.for_hub(app.state.hub)
     app.include_router(tournament_routes.router)
 
 

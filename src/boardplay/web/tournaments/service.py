@@ -39,7 +39,7 @@ from boardplay.web.accounts import Account
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
 from boardplay.web.ratings import NEW_RATING, RatingStore, check_rated_clock, pool_of
-from boardplay.web.table import ClockRequest, TimeControl, control_of
+from boardplay.web.table import ClockRequest, House, TimeControl, control_of
 from boardplay.web.tokens import new_game_id
 from boardplay.web.tournaments import arena, pods
 from boardplay.web.tournaments.records import BYE_HALVES
@@ -110,8 +110,30 @@ class Plan:
     bots: bool = False
 
 
+class Teller(Protocol):
+    """Who tells players of their new games: the lobby (``Lobby.tell``)."""
+
+    async def tell(self, notices: Sequence[tuple[int, Mapping[str, Any]]]) -> None: ...
+
+
+class TournamentHost(Protocol):
+    """What the tournaments take from the process that runs them (``Hub``)."""
+
+    @property
+    def house(self) -> House: ...
+    @property
+    def catalogue(self) -> WebCatalogue: ...
+    @property
+    def ratings(self) -> RatingStore: ...
+    @property
+    def lobby(self) -> Teller: ...
+
+
 class Tournaments:
     """The tournaments of one process (each call may run on any process)."""
+
+    interval = TICK
+    """Seconds between this process's ticks (the wiring's periodic task)."""
 
     def __init__(
         self,
@@ -132,6 +154,24 @@ class Tournaments:
         self.catalogue = catalogue
         self.ratings = ratings
         self.now = now
+
+    @classmethod
+    def for_hub(cls, hub: TournamentHost) -> Tournaments:
+        """The tournaments of ``hub``'s process: games made by its table's ``GameMaker``, on
+        its clock, seeds from its ratings, players told through its lobby, and each game that
+        ends on it followed at once (``House.enders``)."""
+        house = hub.house
+        made = cls(
+            TournamentStore(house.storage.engine),
+            house.db,
+            house.maker,
+            hub.catalogue,
+            hub.ratings,
+            now=lambda: house.now(),
+            tell=hub.lobby.tell,
+        )
+        house.enders.append(made.games_ended)
+        return made
 
     # ----- what people ask for ------------------------------------------------------------
     async def create(self, creator: Account, plan: Plan) -> Tournament:
