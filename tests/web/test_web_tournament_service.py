@@ -22,6 +22,7 @@ from tournamentcalls import (
     START,
     HandClock,
     Process,
+    abort_as,
     database,
     games_stored,
     lose,
@@ -312,6 +313,30 @@ def test_a_rated_tournament_game_played_out_moves_the_ratings_once(
         assert sorted(points.values()) == ([0.5, 0.5] if not winners else [0.0, 1.0])
         await one.close()
         await two.close()
+
+    run(body)
+
+
+def test_an_aborted_game_is_lost_by_the_player_who_left(tmp_path: Path) -> None:
+    clock = HandClock()
+
+    async def body() -> None:
+        process = Process(f"sqlite:///{tmp_path / 'abort.sqlite3'}", clock)
+        service = process.tournaments
+        people = players(process, ["Ana", "Bo"])
+        made = await service.create(people[0], swiss_plan(rounds=1, rated=False))
+        for person in people:
+            await service.join(made.id, person)
+        clock.t = START
+        await service.tick()
+        (board,) = current_boards(process, made.id)
+        leaver, stayer = board.players
+        await abort_as(process, board.game_id, leaver)
+        view = await service.view(made.id)
+        assert view["rounds"][0]["tables"][0]["places"] == [2, 1]
+        points = {line["player"]: line["points"] for line in view["standings"]}
+        assert points == {stayer: 1.0, leaver: 0.0}
+        await process.close()
 
     run(body)
 

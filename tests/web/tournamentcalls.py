@@ -16,7 +16,7 @@ from webtiny import TRIO_CATALOGUE
 from boardplay.web.accounts import Account, name_key
 from boardplay.web.catalogue import REGISTRY, WebCatalogue
 from boardplay.web.hub import Hub
-from boardplay.web.table import resign_account
+from boardplay.web.table import abort, resign_account
 from boardplay.web.table import storage as st
 from boardplay.web.tables import games_table
 from boardplay.web.tokens import hash_token, new_token
@@ -111,4 +111,14 @@ async def play_out(process: Process, game_id: str) -> None:
     while not room.state.is_terminal():
         seat = room.state.current_player()
         await room.act(tokens[seat], room.state.legal_actions()[0], None)
+    await process.hub.house.ends_told()
+
+
+async def abort_as(process: Process, game_id: str, account_id: int) -> None:
+    """``account_id`` aborts game ``game_id`` before their first move (the table's abort)."""
+    room = await process.hub.room(game_id)
+    token = new_token()
+    process.hub.accounts.seat_key(account_id, game_id, hash_token(token))
+    await room.refresh()
+    await abort(room, token)
     await process.hub.house.ends_told()

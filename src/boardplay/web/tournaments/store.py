@@ -337,8 +337,7 @@ class TournamentStore:
             _lock(conn, tournament_id)  # a write first: SQLite's writer, read after it
             rows = conn.execute(_ended(tournament_id)).all()
             for row in rows:
-                result = dict(row.result or {})
-                result["resigned"] = list(row.resigned or [])
+                result = tournament_result(row.result, row.resigned)
                 conn.execute(
                     b.update()
                     .where(
@@ -370,6 +369,25 @@ class TournamentStore:
                 .where(b.c.tournament_id == tournament_id, b.c.round == round_, b.c.board == board)
                 .values(made=True)
             )
+
+
+def tournament_result(
+    result: dict[str, Any] | None, resigned: Sequence[int] | None
+) -> dict[str, Any]:
+    """A finished game's result as a tournament counts it: its resignations (a seat that gave
+    up, ran out of time or left places after every other), and an aborted game (a player left,
+    or let their clock run out, before their first move) lost by the one who left: a
+    tournament game has no abort, its pairing stands."""
+    counted = dict(result or {})
+    counted["resigned"] = list(resigned or [])
+    left = counted.get("left")
+    if (
+        counted.get("ended") == "aborted"
+        and isinstance(left, int)
+        and left not in counted["resigned"]
+    ):
+        counted["resigned"].append(left)
+    return counted
 
 
 def _ended(tournament_id: str) -> sa.Select[Any]:
