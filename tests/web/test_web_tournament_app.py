@@ -1,9 +1,8 @@
-"""The tournaments wired into the whole app as ``hub.py`` and ``app.py`` will wire them (the
-lines below, applied here to a running app): players sign up and sign in through the account
-API, create and enter a Swiss with their session and CSRF token through the front door
-(``guard.py``), are told of their game on their lobby socket, take its seat with the account's
-token route and play it to its end through the table's routes, and the standings move; the
-end of the round's last game pairs the next at once."""
+"""The tournaments in the whole app, as ``hub.py`` and ``app.py`` wire them: players sign up
+and sign in through the account API, create and enter a Swiss with their session and CSRF token
+through the front door (``guard.py``), are told of their game on their lobby socket, take its
+seat with the account's token route and play it to its end through the table's routes, and the
+standings move; the end of the round's last game pairs the next at once."""
 
 from __future__ import annotations
 
@@ -11,7 +10,6 @@ import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from accountcalls import RAPID, Player, sign_up
@@ -19,22 +17,11 @@ from fastapi.testclient import TestClient
 from websettings import tiny_settings
 
 from boardplay.web.app import create_app
-from boardplay.web.tournaments import Tournaments
-from boardplay.web.tournaments import routes as tournament_routes
-
-
-def wire(app: Any) -> None:
-    """The wiring, as hub.py's ``Hub.__init__`` (and its periodic ``tick`` task) and app.py's
-    ``create_app`` will hold it."""
-    app.state.hub.tournaments = Tournaments.for_hub(app.state.hub)
-    app.include_router(tournament_routes.router)
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(tiny_settings(tmp_path))
-    with TestClient(app) as test_client:
-        wire(app)
+    with TestClient(create_app(tiny_settings(tmp_path))) as test_client:
         yield test_client
 
 

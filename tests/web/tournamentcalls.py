@@ -53,14 +53,11 @@ class Process:
             now=clock,
         )
         hub = self.hub
-        self.store = TournamentStore(hub.storage.engine)
         self.told: list[tuple[int, Mapping[str, Any]]] = []
         """What the service told players (the lobby's ``tell`` in a server)."""
-        self.tournaments = Tournaments(
-            self.store, hub.db, hub.maker, hub.catalogue, hub.ratings, now=clock, tell=self.tell
-        )
-
-        hub.house.enders.append(self.tournaments.games_ended)  # as the wiring does
+        self.tournaments: Tournaments = hub.tournaments  # as the hub wires it
+        self.store: TournamentStore = self.tournaments.store
+        self.tournaments.tell = self.tell
 
     async def tell(self, notices: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
         self.told.extend(notices)

@@ -102,6 +102,7 @@ from boardplay.web.replays import HeavyReads
 from boardplay.web.replays import routes as replays
 from boardplay.web.table import Storage
 from boardplay.web.table import routes as games
+from boardplay.web.tournaments import routes as tournaments
 from boardplay.web.workers import make_executor
 
 GC_THRESHOLDS = (10_000, 20, 20)
@@ -174,7 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """AI levels each game accepts, worked out once (``routes/site.py``)."""
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate)
     add_error_handlers(app)
-    for module in (site, games, chat, replays, advice, account, players, seeks, bots):
+    for module in (site, games, chat, replays, advice, account, players, seeks, bots, tournaments):
         app.include_router(module.router)
     app.include_router(mail_routes.router)  # e-mail notifications (``mail.py``)
     app.include_router(push_routes.router)  # push notifications, the app (``push/``)

@@ -30,6 +30,7 @@ from boardplay.web.push import PushConfig, Pusher
 from boardplay.web.ratings import RATINGS_INTERVAL, RatingStore, Settlement
 from boardplay.web.table import House, Storage
 from boardplay.web.throttles import Throttles
+from boardplay.web.tournaments import Tournaments
 
 log = logging.getLogger("boardplay.web")
 
@@ -109,6 +110,8 @@ class Hub:
         house.followers.append(self.chat.catch_up)
         self.bots = Bots(self, TokenStore(storage.engine, self.accounts))
         """API tokens, bot accounts and the Bot API's open streams (``bots/``)."""
+        self.tournaments = Tournaments.for_hub(self)
+        """Arenas, Swiss and pods (``tournaments/``): every process steps every tournament."""
         self._tasks: list[asyncio.Task[None]] = []
 
     @property
@@ -139,6 +142,7 @@ class Hub:
             loop.create_task(_every(lambda: self.sweep_interval, house.sweep)),
             loop.create_task(_every(self._sync_every, house.catch_up)),
             loop.create_task(_every(lambda: RATINGS_INTERVAL, self.settlement.settle)),
+            loop.create_task(_every(lambda: self.tournaments.interval, self.tournaments.tick)),
         ]
         await self.lobby.start()
         self.bots.start()
