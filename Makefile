@@ -142,6 +142,7 @@ baselines: $(KERNELS)
 bench-web: $(KERNELS) $(BUNDLE) services
 	$(PY) tools/loadbench.py --games 200 --seconds 20 --pace 5 --accounts --floor
 	$(PY) tools/loadbench.py --games 200 --seconds 10 --floor
+	$(PY) tools/botbench.py --bots 64 --minutes 1 --floor
 
 # Every compiled module (each .pyx), held against its .pyi stub: a module without one fails.
 COMPILED := $(subst /,.,$(patsubst src/%.pyx,%,$(shell find src -name '*.pyx')))

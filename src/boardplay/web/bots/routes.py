@@ -132,28 +132,12 @@ async def game_stream(game_id: GameId, hub: HubDep, user: BotPlayDep) -> Streami
 
 
 # ----- playing ----------------------------------------------------------------------------------
-async def _bot_room(hub: Hub, user: ApiUser, game_id: str) -> tuple[Room, str]:
-    """The game's room and this bot's seat token for it (403 unless a bot of the game)."""
+async def _as_bot(hub: Hub, user: ApiUser, game_id: str, act: Any) -> Any:
+    """Run ``act(room, token)`` with the bot's seat token for the game (403 unless a bot of
+    the game)."""
     Bots.require_bot(user)
     room = await hub.room(game_id)
-    token = await hub.bots.seat_token(user.account, game_id)
-    await room.refresh()  # a token made just now is in the database, not yet in the copy
-    return room, token
-
-
-async def _as_bot(hub: Hub, user: ApiUser, game_id: str, act: Any) -> Any:
-    """Run ``act(room, token)`` with the bot's seat token, once more with a new token if the
-    kept one was ended meanwhile (the account signed out everywhere: its tokens were made
-    again since, or this request would have been refused)."""
-    room, token = await _bot_room(hub, user, game_id)
-    try:
-        return await act(room, token)
-    except ApiError as exc:
-        if exc.code != "wrong_token":
-            raise
-    token = await hub.bots.seat_token(user.account, game_id, fresh=True)
-    await room.refresh()
-    return await act(room, token)
+    return await act(room, await hub.bots.seat_token(user, room))
 
 
 @router.post("/bot/game/{game_id}/move/{move:path}")

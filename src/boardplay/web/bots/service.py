@@ -23,17 +23,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ParamSpec, Protocol, TypeVar
+
+import sqlalchemy as sa
 
 from boardplay.web.accounts import Account, AccountStore
 from boardplay.web.bots.store import LABEL_MAX, TokenRow, TokenStore
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
+from boardplay.web.table import Room
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_token
 
@@ -76,10 +81,12 @@ class BotHost(Protocol):
 
 @dataclass(frozen=True)
 class ApiUser:
-    """Who a request with a personal API token speaks for, and with which token."""
+    """Who a request with a personal API token speaks for, and with which token (``secret``:
+    the token as the request sent it, kept in memory only, for ``seat_token``)."""
 
     account: Account
     token: TokenRow
+    secret: str = field(default="", repr=False)
 
 
 def missing_scope(scope: str) -> ApiError:
@@ -195,7 +202,7 @@ class Bots:
                 f"this token made {per_minute} requests in the last minute, the most the "
                 "server allows (BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE)",
             ) from None
-        return ApiUser(account, token)
+        return ApiUser(account, token, secret)
 
     # ----- bot accounts -------------------------------------------------------------------
     async def upgrade(self, account: Account) -> None:
@@ -218,19 +225,28 @@ class Bots:
                 "/api/bot/account/upgrade), which only an account with no games can",
             )
 
-    async def seat_token(self, account: Account, game_id: str, fresh: bool = False) -> str:
-        """A seat token this process holds for the bot's seats in the game (made once and kept:
-        the table's every action takes a seat token; 403 ``not_your_game`` if it holds none).
-        ``fresh``: the one kept stopped working (signed out everywhere): make another."""
-        key = (account.id, game_id)
-        token = None if fresh else self.seat_tokens.get(key)
-        if token is not None:
+    async def seat_token(self, user: ApiUser, room: Room) -> str:
+        """The seat token the bot acts with in the room's game (the table's every action takes
+        one): derived from the API token's secret and the game (an HMAC), so every process
+        that serves the bot finds the same one, and it is stored (``AccountStore.seat_key``,
+        hashed, ending with the account's other seat tokens) only by the first that needs it;
+        kept here once the room knows it. 403 ``not_your_game`` if the bot holds no seat."""
+        game_id = room.row.id
+        token = hmac.new(user.secret.encode(), game_id.encode(), hashlib.sha256).hexdigest()
+        key = (user.account.id, game_id)
+        if self.seat_tokens.get(key) == token and room.seats_of(token):
             self.seat_tokens.move_to_end(key)
             return token
-        token = new_token()
-        seats = await self.db(self.host.accounts.seat_key, account.id, game_id, hash_token(token))
-        if not seats:
+        if not any(s.account == user.account.id for s in room.row.seats):
             raise forbidden("not_your_game", "this bot holds no seat in this game")
+        if not room.seats_of(token):
+            await room.refresh()  # another process may have stored it
+        if not room.seats_of(token):
+            with contextlib.suppress(sa.exc.IntegrityError):  # stored meanwhile elsewhere
+                await self.db(
+                    self.host.accounts.seat_key, user.account.id, game_id, hash_token(token)
+                )
+            await room.refresh()
         self.seat_tokens[key] = token
         while len(self.seat_tokens) > SEAT_TOKENS:
             self.seat_tokens.popitem(last=False)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
 import sqlalchemy as sa
@@ -116,22 +117,35 @@ class TokenStore:
     def find(self, token_hash: str) -> tuple[TokenRow, Account] | None:
         """The token and its account (None: unknown, revoked, or its account deleted); its
         ``used`` time is written at most every ``USED_EVERY`` seconds."""
+        a = accounts_table.c
         query = (
-            sa.select(api_tokens_table)
-            .join(accounts_table, accounts_table.c.id == api_tokens_table.c.account_id)
-            .where(
-                api_tokens_table.c.token_hash == token_hash,
-                accounts_table.c.deleted.is_(sa.false()),
+            sa.select(
+                api_tokens_table,
+                a.name,
+                a.password_hash,
+                a.user_handle,
+                a.created.label("account_created"),
+                a.language,
+                a.bot,
             )
+            .join(accounts_table, a.id == api_tokens_table.c.account_id)
+            .where(api_tokens_table.c.token_hash == token_hash, a.deleted.is_(sa.false()))
         )
         with self.reader.connect() as conn:
             found = conn.execute(query).one_or_none()
         if found is None:
             return None
         token = _row(found)
-        account = self.accounts.by_id(token.account_id)
-        if account is None:
-            return None
+        made = found.account_created
+        account = Account(
+            token.account_id,
+            found.name,
+            found.password_hash,
+            found.user_handle,
+            (made if made.tzinfo else made.replace(tzinfo=UTC)).timestamp(),
+            found.language,
+            bool(found.bot),
+        )
         now = time.time()
         if token.used is None or now - token.used >= USED_EVERY:
             with self.engine.begin() as conn:

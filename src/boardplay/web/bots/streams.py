@@ -53,6 +53,8 @@ KEEPALIVE = 4.0
 """Seconds between two keep-alive empty lines of a quiet stream."""
 TICK = 3.0
 """Seconds between two looks at the account's running games (the event stream's fallback)."""
+CHAT_MESSAGE = '{"type":"chat"'
+"""How the chat's messages to a watcher begin (``chat.ChatRelay.deliver``, compact JSON)."""
 QUEUE = 256
 """Lines waiting for a stream's reader before the stream is ended."""
 GAMES_LOOKED_AT = 100
@@ -336,16 +338,13 @@ class EventStream:
             self.lines.put(game_event("gameFinish", room, seats))
 
     async def look(self) -> None:
-        """The account's running games announced, and the finished ones of those watched
-        (a change this process never heard of arrives by the room's own refresh)."""
+        """The account's running games not announced yet (one query). The end of a watched
+        game needs no look: its room is watched, so the process brings it up to date as it
+        does for a socket (the broker, and the periodic check should a notice be lost)."""
         rows = await self.host.db(self.host.accounts.games_of, self.account_id, GAMES_LOOKED_AT)
         for game_id, status, _updated in rows:
             if status == "active" and game_id not in self.games:
                 await self.announce(game_id)
-        for game_id, watch in list(self.games.items()):
-            if watch is not None:
-                room = await self.host.room(game_id)
-                self.check(room, [s.seat for s in room.row.seats if s.account == self.account_id])
 
     async def _looking(self) -> None:
         while not self.lines.closed:
@@ -406,14 +405,14 @@ class GameStream:
         if not text:  # the room dropped this watcher: the reader reconnects
             self.lines.close()
             return
+        if not text.startswith(CHAT_MESSAGE):  # a view: the state is read from the room
+            self.state()  # (never parsed: a view is large, and every move sends one)
+            return
         try:
             message = json.loads(text)
         except ValueError:
             return
-        kind = message.get("type")
-        if kind in ("state", "update"):
-            self.state()
-        elif kind == "chat":
+        if message.get("type") == "chat":
             for line in message.get("messages") or []:
                 self.lines.put(
                     {
@@ -442,8 +441,7 @@ class GameStream:
         try:
             if not seats:
                 raise forbidden("not_your_game", "this bot holds no seat in this game")
-            token = await self.host.bots.seat_token(account, room.row.id)
-            await room.refresh()  # a token made just now: the copy must know it (chat, views)
+            token = await self.host.bots.seat_token(self.user, room)
         except BaseException:
             forget()
             raise
