@@ -114,8 +114,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     check_server_logs()  # what it logged after the last page (a background task, its stop)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module: Playwright's sync API keeps an event loop running in the
+    thread while it is open, so a longer-lived one would break every asyncio.run() after it."""
     from browsing import ARGS, CHROMIUM
 
     playwright_api = pytest.importorskip("playwright.sync_api")

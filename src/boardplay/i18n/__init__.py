@@ -109,8 +109,11 @@ def _games_of(domain: str) -> tuple[str, ...]:
 
 def _game_file(package: str, domain: str, lang: str) -> Traversable | None:
     """A game's catalogue (``<package>/locale/<lang>/LC_MESSAGES/<domain>.po``), if it has one."""
-    found = importlib.resources.files(package).joinpath("locale", lang, "LC_MESSAGES")
-    found = found.joinpath(f"{domain}.po")
+    try:
+        root = importlib.resources.files(package)
+    except TypeError:  # a game declared in a plain module (the tests' tiny games) has no folder
+        return None
+    found = root.joinpath("locale", lang, "LC_MESSAGES", f"{domain}.po")
     return found if found.is_file() else None
 
 
