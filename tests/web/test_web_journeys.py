@@ -369,8 +369,10 @@ def test_a_seek_from_a_desktop_is_taken_on_a_phone_and_the_result_speaks_to_each
     lobby.select_option("#seek-game", "proteus")
     lobby.select_option("#seek-clock", "rt:180:2")
     lobby.check("#seek-rated")
-    # The panel's menus are the new-game form's: choosing here chose there.
+    # The panel's menus are the new-game form's: choosing here chose there; a game of two has
+    # no player count to choose.
     assert lobby.input_value("#game-select") == "proteus" and lobby.is_checked("#rated")
+    assert lobby.is_hidden("#seek-players")
     lobby.click("#post-seek")
     lobby.wait_for_selector("#note:not([hidden])")
     assert desk.said("seek.posted").search(lobby.inner_text("#note"))
