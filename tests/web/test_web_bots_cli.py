@@ -18,7 +18,7 @@ from browsing import free_port, serve
 from typer.testing import CliRunner
 
 from boardplay.cli.main import build_app
-from boardplay.core.registry import register
+from boardplay.core.registry import register, unregister
 
 HERE = Path(__file__).parent
 ENV = {"BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE", "PYTHONPATH": str(HERE)}
@@ -105,5 +105,6 @@ def test_the_bot_command_answers_challenges_plays_and_survives_a_restart(tmp_pat
         ]
         assert bot_moves and text.count(f"game {game_id} ply") >= len(bot_moves)
     finally:
+        unregister("tiny")  # the worker's later tests see the real games only
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
