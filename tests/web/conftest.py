@@ -65,6 +65,10 @@ SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
         re.compile(r"desktop-ja|phone-en"),
         "each screen and each language once: desktop-en and phone-ja",
     ),
+    "test_hot_seat_by_board_clicks_alone": (
+        re.compile(r"potlatch-phone|proteus-page|passtally-page|montana-phone"),
+        "each game once, each screen twice: potlatch and montana on a page, the others a phone",
+    ),
     "test_gallery": (
         re.compile(
             r"^(?!potlatch-en-desktop$|proteus-ja-phone$|passtally-ja-desktop$|montana-en-phone$)"
