@@ -73,7 +73,9 @@ def test_the_bot_command_answers_challenges_plays_and_survives_a_restart(tmp_pat
             view = httpx.get(f"{base}/api/games/{game_id}", headers=mine, timeout=10).json()
             if view["status"] == "finished":
                 break
-            if view["ply"] >= 3 and not restarted:
+            # The restart comes on the person's own turn, which waits for them: the bot's turn
+            # could end the tiny game before a poll saw it running.
+            if view["your_turn"] and view["ply"] >= 2 and not restarted:
                 server.send_signal(signal.SIGTERM)
                 server.wait(timeout=30)
                 time.sleep(1.0)  # the bot's streams drop and it tries again meanwhile
