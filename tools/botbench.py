@@ -210,16 +210,7 @@ async def _load(
 
 def run(admin: str, redis: str, args: argparse.Namespace) -> dict[str, Any]:
     db = ds.new_database(admin, f"botbench_{int(time.time())}")
-    env = {
-        "BOARDPLAY_DATABASE_URL": db,
-        "BOARDPLAY_REDIS_URL": redis,
-        "BOARDPLAY_WEB_AI_WORKERS": "0",
-        "BOARDPLAY_WEB_RATE_PER_SECOND": "1000000",
-        "BOARDPLAY_WEB_RATE_BURST": "1000000",
-        "BOARDPLAY_WEB_GAMES_PER_VISITOR": "1000000",
-        "BOARDPLAY_WEB_SIGNUPS_PER_NETWORK": "1000000",
-        "BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE": "1000000",
-    }
+    env = loadbench.bench_env(db, redis, BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE="1000000")
     ports = [ds.free_port() for _ in range(2)]
     servers = [ds.start_server(port, env) for port in ports]
     try:

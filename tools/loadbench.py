@@ -59,6 +59,21 @@ class Tally:
     quiet_sign_ins: list[float] = field(default_factory=list)
 
 
+def bench_env(db: str, redis: str, **extra: str) -> dict[str, str]:
+    """A bench server's settings: ``db`` and ``redis``, no AI workers, and the per-visitor
+    ceilings out of the way (every simulated player comes from loopback); ``extra`` besides."""
+    return {
+        "BOARDPLAY_DATABASE_URL": db,
+        "BOARDPLAY_REDIS_URL": redis,
+        "BOARDPLAY_WEB_AI_WORKERS": "0",
+        "BOARDPLAY_WEB_RATE_PER_SECOND": "1000000",
+        "BOARDPLAY_WEB_RATE_BURST": "1000000",
+        "BOARDPLAY_WEB_GAMES_PER_VISITOR": "1000000",
+        "BOARDPLAY_WEB_SIGNUPS_PER_NETWORK": "1000000",
+        **extra,
+    }
+
+
 def percentile(values: Sequence[float], share: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -310,16 +325,7 @@ def run_setup(
     db = ds.new_database(
         admin, f"bench_{'floor' if floor else 'server'}_{processes}_{int(time.time())}"
     )
-    env = {
-        "BOARDPLAY_DATABASE_URL": db,
-        "BOARDPLAY_REDIS_URL": redis,
-        "BOARDPLAY_WEB_AI_WORKERS": "0",
-        "BOARDPLAY_WEB_RATE_PER_SECOND": "1000000",
-        "BOARDPLAY_WEB_RATE_BURST": "1000000",
-        "BOARDPLAY_WEB_GAMES_PER_VISITOR": "1000000",
-        "BOARDPLAY_WEB_SIGNUPS_PER_NETWORK": "1000000",
-        "BOARDPLAY_WEB_RATED_FRESH_ACCOUNT": "0.001",
-    }
+    env = bench_env(db, redis, BOARDPLAY_WEB_RATED_FRESH_ACCOUNT="0.001")
     ports = [ds.free_port() for _ in range(processes)]
     servers = [ds.start_server(port, env, floor=floor) for port in ports]
     spying: list[subprocess.Popen[bytes]] = []
