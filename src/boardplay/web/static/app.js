@@ -78,7 +78,11 @@ document.getElementById("language").addEventListener("change", async (event) => 
   route();
 });
 
-window.addEventListener("hashchange", route);
+// A link followed while the page is still starting (its language, session and board modules on
+// their way) is drawn once, by the start-up's own route below: routing it at once as well drew
+// the page twice, the second time over whatever the person had opened meanwhile (a chat, a menu).
+let started = false;
+window.addEventListener("hashchange", () => { if (started) route(); });
 window.addEventListener("DOMContentLoaded", async () => {
   document.body.classList.toggle("show-notation", showNotation()); // the engine's notation, if asked for
   // The lobby's connection opens now, before anything is drawn (the cookie says whose it is), and
@@ -92,6 +96,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   const offered = (document.body.dataset.games || "").split(" ").filter(Boolean);
   await Promise.all([setLanguage(preferredLanguage()), loadSession(), boardModules(offered)]);
   translateShell();
+  started = true;
   route();
   followAccountLanguage(() => { translateShell(); route(); });
 });
