@@ -6,6 +6,7 @@ rules as implemented."""
 from __future__ import annotations
 
 from boardplay.web.tournaments.arena import pair_wave
+from boardplay.web.tournaments.pages import router as pages_router
 from boardplay.web.tournaments.pods import pair_pods
 from boardplay.web.tournaments.records import Bye, Table
 from boardplay.web.tournaments.service import TICK, GameFactory, Plan, Tournaments
@@ -22,6 +23,7 @@ __all__ = [
     "Table",
     "TournamentStore",
     "Tournaments",
+    "pages_router",
     "pair_pods",
     "pair_round",
     "pair_wave",

@@ -1,0 +1,84 @@
+"""What the tournament pages of the site read (``static/pages/tournaments.js``), beside the API's
+own routes (``routes.py``): the list of upcoming and running tournaments with how many players
+each has (the tournaments page and the lobby's section), and one tournament's view with its bot
+accounts named, so that the standings and rounds mark them BOT. Read-only; JSON.
+
+The pages keep their standings live by asking for the view again every few seconds while a
+tournament page is open (``POLL`` in the page): the lobby socket's push (``Lobby.tell``) reaches
+only the players of a new game, not everyone watching a tournament, and a tournament's
+standings change at most once per game ended, so a small poll is as fresh as a new topic on
+the broker would be for far less code. A paired player is still told of their game at once
+through the lobby socket (the page then goes to the game, ``lobbylive.js``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Depends, Path, Request
+from sqlalchemy.engine import Engine
+
+from boardplay.web.accounts import accounts_table
+from boardplay.web.tournaments.service import Tournaments
+from boardplay.web.tournaments.store import WITHDRAWN, entrants_table
+
+router = APIRouter(tags=["tournaments"])
+TournamentId = Annotated[str, Path(max_length=32)]
+
+
+def get_tournaments(request: Request) -> Tournaments:
+    service: Tournaments = request.app.state.hub.tournaments
+    return service
+
+
+TournamentsDep = Annotated[Tournaments, Depends(get_tournaments)]
+
+
+def player_counts(engine: Engine, tournament_ids: Sequence[str]) -> dict[str, int]:
+    """How many players each tournament has (not counting those who withdrew)."""
+    if not tournament_ids:
+        return {}
+    e = entrants_table
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(e.c.tournament_id, sa.func.count())
+            .where(e.c.tournament_id.in_(list(tournament_ids)), e.c.status != WITHDRAWN)
+            .group_by(e.c.tournament_id)
+        ).all()
+    return {row[0]: int(row[1]) for row in rows}
+
+
+def bot_names(engine: Engine, tournament_id: str) -> list[str]:
+    """The names (as entered) of the tournament's players whose accounts are bots."""
+    e, a = entrants_table, accounts_table
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(e.c.name)
+            .join(a, a.c.id == e.c.account_id)
+            .where(e.c.tournament_id == tournament_id, a.c.bot.is_(True))
+        ).all()
+    return sorted(row[0] for row in rows)
+
+
+@router.get("/api/tournament-pages")
+async def listed(tournaments: TournamentsDep) -> dict[str, Any]:
+    """Upcoming and running tournaments, soonest first, each with its ``players``."""
+    found = await tournaments.listed()
+    counts = await tournaments.db(player_counts, tournaments.store.engine, [t["id"] for t in found])
+    for tournament in found:
+        tournament["players"] = counts.get(tournament["id"], 0)
+    return {"tournaments": found}
+
+
+@router.get("/api/tournament-pages/{tournament_id}")
+async def shown(tournament_id: TournamentId, tournaments: TournamentsDep) -> dict[str, Any]:
+    """The tournament's view (``GET /api/tournaments/{id}``), with ``bots``: the names of its
+    bot players, and ``bot`` on each line of the standings."""
+    view = await tournaments.view(tournament_id)
+    bots = await tournaments.db(bot_names, tournaments.store.engine, tournament_id)
+    chosen = set(bots)
+    for line in view["standings"]:
+        line["bot"] = line["name"] in chosen
+    view["bots"] = bots
+    return view
