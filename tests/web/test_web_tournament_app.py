@@ -93,3 +93,48 @@ def test_a_swiss_through_the_app_from_sign_up_to_standings(client: TestClient) -
     assert [lines[n]["byes"] for n in (winner, first_bye, loser)] == [0, 1, 1]
     listed = client.get("/api/tournaments").json()["tournaments"]
     assert [t["status"] for t in listed] == ["started"]
+
+
+def test_a_token_is_judged_alone_when_the_client_also_holds_a_cookie(
+    client: TestClient,
+) -> None:
+    """A client holding both a session cookie and a personal API token (a bot's owner's script
+    that signed in first) sends no CSRF token: the token decides, on a tournament route and a
+    Bot-API route, and the cookie is not read (a cookie-only route answers 401, not acting for
+    the cookie's account)."""
+    ana = sign_up(client, "Ana")
+    body = {
+        "name": "Bots welcome",
+        "kind": "swiss",
+        "game": "tiny",
+        "clock": RAPID,
+        "starts": time.time() + 600,
+        "rounds": 1,
+        "bots": True,
+    }
+    made = ana.post("/api/tournaments", body)
+    assert made.status_code == 201, made.text
+    tournament_id = made.json()["tournament"]["id"]
+    bot = sign_up(client, "Robo")
+    secret = bot.post("/api/account/tokens", {"scopes": ["bot:play"]}).json()["token"]
+    both = {**bot.headers(csrf=False), "Authorization": f"Bearer {secret}"}
+    upgraded = client.post("/api/bot/account/upgrade", headers=both)
+    assert upgraded.status_code == 200, upgraded.text
+    for path in (f"/api/tournaments/{tournament_id}/join", f"/api/swiss/{tournament_id}/join"):
+        joined = client.post(path, headers=both)
+        assert joined.status_code == 200, joined.text
+    names = [
+        line["name"] for line in client.get(f"/api/tournaments/{tournament_id}").json()["standings"]
+    ]
+    assert names == ["Robo"]
+    # Ana's cookie with Robo's token: Robo withdraws (the token's account, not the cookie's).
+    mixed = {**ana.headers(csrf=False), "Authorization": f"Bearer {secret}"}
+    left = client.post(f"/api/tournaments/{tournament_id}/withdraw", headers=mixed)
+    assert left.status_code == 200, left.text
+    assert [line["status"] for line in left.json()["standings"]] == ["withdrawn"]
+    # A route of the session alone, with a token: the cookie is not read.
+    listed = client.get("/api/account/tokens", headers=mixed)
+    assert listed.status_code == 401, listed.text
+    # Without the token the cookie is the session, and still needs its CSRF token.
+    no_csrf = client.post(f"/api/tournaments/{tournament_id}/join", headers=ana.headers(False))
+    assert no_csrf.status_code == 403 and no_csrf.json()["error"]["code"] == "csrf"

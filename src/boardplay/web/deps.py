@@ -24,6 +24,7 @@ from boardplay.web.accounts import (
 )
 from boardplay.web.advice import Reviewer
 from boardplay.web.bots import BOT_PLAY, CHALLENGE_READ, CHALLENGE_WRITE, ApiUser
+from boardplay.web.bots.service import TOKEN_PREFIX
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError
@@ -132,12 +133,26 @@ def get_site(request: Request) -> Site:
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
+def bears_api_token(request: Request) -> bool:
+    """Whether ``request`` carries a personal API token (``bots/``), not a seat token."""
+    header = request.headers.get("authorization", "")
+    return header[:7].lower() == "bearer " and header[7:].strip().startswith(TOKEN_PREFIX)
+
+
 async def get_session(
     request: Request, accounts: Annotated[Accounts, Depends(get_accounts)]
 ) -> Session | None:
     """The signed-in player's session (None: a guest). A change made with the cookie must
     carry the session's CSRF token in ``X-CSRF-Token``, or it is refused (403) and changes
-    nothing, so another site cannot act for a signed-in visitor."""
+    nothing, so another site cannot act for a signed-in visitor.
+
+    A request bearing a personal API token (``Authorization: Bearer bp_…``) is judged by the
+    token alone, as lichess does: its cookie, if the client also holds one, is not read (no
+    session, no CSRF check), so a bot's owner whose client keeps a browser's cookie is not
+    refused 403 ``csrf`` on a route that takes the token (``tournaments/routes.py``), and a
+    route that takes only the session answers 401 rather than acting with the cookie."""
+    if bears_api_token(request):
+        return None
     session = await accounts.session(request.cookies.get(COOKIE))
     if session is not None and request.method in UNSAFE:
         sent = request.headers.get(CSRF_HEADER, "")
