@@ -4,10 +4,11 @@ services (Web Push with VAPID) by a background sender, the words of pushes and m
 account's language, and the web app manifest and service worker served from the site's root.
 
 Its public face: ``Pusher`` (the hooks the game code and the lobby call, and the sender),
-``PushConfig`` (the operator's settings), ``routes`` (its router, included by ``app.py``) and
-``words`` (the notices' words, which the mails use too)."""
+``PushConfig`` (the operator's settings, ``config.py``), ``routes`` (its router, included by
+``app.py``) and ``words`` (the notices' words, which the mails use too)."""
 
-from boardplay.web.push.service import PushConfig, Pusher
+from boardplay.web.push.config import PushConfig
+from boardplay.web.push.service import Pusher
 from boardplay.web.push.words import deadline_text, game_title, language_of, names, outcome, say
 
 __all__ = [

@@ -30,10 +30,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import json
 import logging
-import os
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -42,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from boardplay.web.push import words
+from boardplay.web.push.config import PushConfig, available
 from boardplay.web.push.store import (
     CHALLENGE,
     END,
@@ -50,7 +49,7 @@ from boardplay.web.push.store import (
     PushStore,
     Subscription,
 )
-from boardplay.web.push.webpush import PUSH_SERVICES, ServerKey, allowed, new_private_key, topic
+from boardplay.web.push.webpush import ServerKey, allowed, new_private_key, topic
 
 if TYPE_CHECKING:
     import httpx
@@ -63,9 +62,6 @@ log = logging.getLogger("boardplay.web.push")
 
 Runner = Callable[..., Awaitable[Any]]
 
-KEY_ENV = "BOARDPLAY_WEB_VAPID_PRIVATE_KEY"
-SERVICES_ENV = "BOARDPLAY_WEB_PUSH_SERVICES"
-CONTACT_ENV = "BOARDPLAY_WEB_PUSH_CONTACT"
 LEASE = 60.0
 """Seconds a claimed push stays with its process: far above one post (``webpush.TIMEOUT``)."""
 POLL = 10.0
@@ -82,85 +78,6 @@ TTL = {TURN: 12 * 3600, END: 24 * 3600}
 URGENCY = {TURN: "normal", END: "low", CHALLENGE: "high"}
 TITLE_CHARS = 100
 BODY_CHARS = 300
-
-
-@dataclass(frozen=True)
-class PushConfig:
-    """The operator's push settings (``from_env``)."""
-
-    private_key: str | None = None
-    """``BOARDPLAY_WEB_VAPID_PRIVATE_KEY``: the VAPID key to sign with (base64url of its 32
-    bytes, or a PEM); unset, the server makes one once and keeps it in the database."""
-    services: tuple[str, ...] = PUSH_SERVICES
-    """``BOARDPLAY_WEB_PUSH_SERVICES``: the push services pushes may be posted to (comma
-    separated origins, ``https://*.host`` for any subdomain)."""
-    contact: str = "https://localhost"
-    """``BOARDPLAY_WEB_PUSH_CONTACT``, the VAPID ``sub`` a push service can reach the operator
-    by; else the site's https origin, else ``mailto:`` the mails' sender."""
-    pushes_per_account_hour: int = 20
-    """``BOARDPLAY_WEB_PUSHES_PER_ACCOUNT_HOUR``: notifications one account is pushed per hour
-    (each goes to all its devices); more are dropped and counted in the log."""
-    devices_per_account: int = 10
-    """``BOARDPLAY_WEB_PUSH_DEVICES_PER_ACCOUNT``: devices one account keeps subscribed; a new
-    one pushes out the oldest."""
-    challenge_ttl: int = 600
-    """Seconds a challenge push lives (the challenge's own lifetime)."""
-
-    @classmethod
-    def from_env(
-        cls,
-        origin: str | None = None,
-        mail_from: str | None = None,
-        challenge_ttl: float = 600.0,
-        environ: Mapping[str, str] | None = None,
-    ) -> PushConfig:
-        env = os.environ if environ is None else environ
-        services = tuple(
-            s.strip().rstrip("/") for s in env.get(SERVICES_ENV, "").split(",") if s.strip()
-        )
-        contact = env.get(CONTACT_ENV, "").strip()
-        if not contact:
-            if origin and origin.startswith("https://"):
-                contact = origin.rstrip("/")
-            elif mail_from and "@" in mail_from:
-                contact = "mailto:" + mail_from.rsplit("<", 1)[-1].strip(" >")
-            else:
-                contact = cls.contact
-        if not contact.startswith(("mailto:", "https://")):
-            raise ValueError(f"{CONTACT_ENV} must be a mailto: or https:// URL, got {contact!r}")
-        key = env.get(KEY_ENV, "").strip() or None
-        if key is not None:
-            try:
-                ServerKey(key)
-            except Exception:
-                raise ValueError(
-                    f"{KEY_ENV} must be a P-256 private key: base64url of its 32 bytes (as "
-                    "`vapid --gen` or the server's own key) or PEM text"
-                ) from None
-        return cls(
-            private_key=key,
-            services=services or PUSH_SERVICES,
-            contact=contact,
-            pushes_per_account_hour=_positive(env, "BOARDPLAY_WEB_PUSHES_PER_ACCOUNT_HOUR", 20),
-            devices_per_account=_positive(env, "BOARDPLAY_WEB_PUSH_DEVICES_PER_ACCOUNT", 10),
-            challenge_ttl=int(challenge_ttl),
-        )
-
-
-def _positive(env: Mapping[str, str], name: str, default: int) -> int:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    if not raw.isdigit() or int(raw) <= 0:
-        raise ValueError(f"{name} must be a positive whole number, got {raw!r}")
-    return int(raw)
-
-
-def available() -> bool:
-    """Whether pushes can be made here (``pywebpush``, of the ``web`` extra, is installed).
-    Found, not imported: importing it (and its HTTP and crypto stack) costs a second of every
-    server's start; the first push imports it."""
-    return importlib.util.find_spec("pywebpush") is not None
 
 
 class PushHost(Protocol):
