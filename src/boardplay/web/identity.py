@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+NAME_MAX = 20
+"""Longest username (3-20 characters: letters, digits, ``_`` and ``-``)."""
+
 
 @dataclass(frozen=True)
 class Account:

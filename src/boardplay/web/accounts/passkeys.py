@@ -34,8 +34,8 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from boardplay.web.accounts.passkeystore import Ceremony, Passkey
 from boardplay.web.accounts.service import Accounts, check_name, name_key
-from boardplay.web.accounts.store import Ceremony, Passkey
 from boardplay.web.errors import ApiError, bad_request, conflict
 from boardplay.web.identity import Account
 from boardplay.web.tokens import hash_token, new_token
@@ -77,15 +77,16 @@ class Passkeys:
     def __init__(self, accounts: Accounts) -> None:
         self.accounts = accounts
         self.store = accounts.store
+        self.keys = accounts.keys
         self.run = accounts.run
 
     async def _begin(self, ceremony: Ceremony) -> str:
         handle = new_token()
-        await self.run(self.store.begin_ceremony, hash_token(handle), ceremony, CEREMONY_LIFETIME)
+        await self.run(self.keys.begin_ceremony, hash_token(handle), ceremony, CEREMONY_LIFETIME)
         return handle
 
     async def _take(self, handle: str, purpose: str) -> Ceremony:
-        found: Ceremony | None = await self.run(self.store.take_ceremony, hash_token(handle))
+        found: Ceremony | None = await self.run(self.keys.take_ceremony, hash_token(handle))
         if found is None or found.purpose != purpose:
             raise ApiError(
                 400, "ceremony_expired", "this passkey request has expired or was used; start again"
@@ -108,7 +109,7 @@ class Passkeys:
             exclude: list[PublicKeyCredentialDescriptor] = []
         else:
             name, user_handle = account.name, account.user_handle
-            keys: list[Passkey] = await self.run(self.store.passkeys, account.id)
+            keys: list[Passkey] = await self.run(self.keys.passkeys, account.id)
             if len(keys) >= MAX_PASSKEYS:
                 raise conflict("too_many_passkeys", f"an account holds at most {MAX_PASSKEYS}")
             exclude = [
@@ -173,7 +174,7 @@ class Passkeys:
             datetime.now(UTC),
         )
         try:
-            await self.run(self.store.add_passkey, key)
+            await self.run(self.keys.add_passkey, key)
         except sa.exc.IntegrityError:
             raise conflict("passkey_known", "this passkey is already registered") from None
         return account
@@ -188,7 +189,7 @@ class Passkeys:
 
     async def finish_sign_in(self, site: Site, handle: str, credential: dict[str, Any]) -> Account:
         ceremony = await self._take(handle, SIGN_IN)
-        key: Passkey | None = await self.run(self.store.passkey, _credential_id(credential))
+        key: Passkey | None = await self.run(self.keys.passkey, _credential_id(credential))
         account: Account | None = (
             None if key is None else await self.run(self.store.by_id, key.account_id)
         )
@@ -205,5 +206,5 @@ class Passkeys:
             )
         except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
             raise refused(str(exc)[:200]) from None
-        await self.run(self.store.used_passkey, key.credential_id, verified.new_sign_count)
+        await self.run(self.keys.used_passkey, key.credential_id, verified.new_sign_count)
         return account

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
+from boardplay.web.accounts.passkeystore import Passkey
 from boardplay.web.accounts.schemas import (
     AdoptRequest,
     DeleteRequest,
@@ -20,7 +21,6 @@ from boardplay.web.accounts.schemas import (
     SignUpRequest,
 )
 from boardplay.web.accounts.service import COOKIE, DEVICE_COOKIE, DEVICE_LIFETIME, SESSION_LIFETIME
-from boardplay.web.accounts.store import Passkey
 from boardplay.web.deps import (
     AccountDep,
     AccountsDep,
@@ -49,7 +49,7 @@ def _key(key: Passkey) -> dict[str, Any]:
 
 
 async def _me(accounts: AccountsDep, account: Account, csrf: str) -> dict[str, Any]:
-    keys: list[Passkey] = await accounts.run(accounts.store.passkeys, account.id)
+    keys: list[Passkey] = await accounts.run(accounts.keys.passkeys, account.id)
     return {
         "account": {
             "name": account.name,
@@ -287,7 +287,7 @@ async def remove_passkey(
     credential_id: str, accounts: AccountsDep, session: SessionDep, account: AccountDep
 ) -> dict[str, Any]:
     """Remove a passkey, unless it is the account's last way in."""
-    keys: list[Passkey] = await accounts.run(accounts.store.passkeys, account.id)
+    keys: list[Passkey] = await accounts.run(accounts.keys.passkeys, account.id)
     if credential_id not in {k.credential_id for k in keys}:
         raise not_found("no such passkey on this account")
     if len(keys) == 1 and account.password_hash is None:
@@ -295,7 +295,7 @@ async def remove_passkey(
             "last_way_in",
             "this is the account's only passkey and it has no password: set one first",
         )
-    await accounts.run(accounts.store.remove_passkey, account.id, credential_id)
+    await accounts.run(accounts.keys.remove_passkey, account.id, credential_id)
     assert session is not None
     return await _me(accounts, account, session.csrf)
 

@@ -36,10 +36,11 @@ import sqlalchemy as sa
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 
-from boardplay.web.accounts.store import DEVICE, NAME_MAX, VISITOR, AccountStore
+from boardplay.web.accounts.passkeystore import PasskeyStore
+from boardplay.web.accounts.store import DEVICE, VISITOR, AccountStore
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict
-from boardplay.web.identity import Account, Session
+from boardplay.web.identity import NAME_MAX, Account, Session
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_token
 
@@ -132,6 +133,8 @@ class Accounts:
         self, store: AccountStore, throttles: Throttles, limits: Limits, run: Runner
     ) -> None:
         self.store = store
+        self.keys = PasskeyStore(store.engine)
+        """The account's passkeys and the ceremonies under way (``passkeystore.py``)."""
         self.throttles = throttles
         self.limits = limits
         self.run = run
