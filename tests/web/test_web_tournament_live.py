@@ -225,3 +225,114 @@ def test_a_swiss_of_eight_bots_on_two_processes_one_killed_in_round_two(
         f"swiss: {time.monotonic() - began:.1f} s, {sum(b.moves for b in bots)} moves, "
         f"{len(moved_on)} bots failed over, killed after {run['killed_at']['ended']} game ends"
     )
+
+
+# ----- the arena --------------------------------------------------------------------------------
+def arena_reckoning(results: list[int]) -> tuple[int, str, bool]:
+    """A player's points, sheet and fire from their results in order (half-points: 2 a win, 1 a
+    draw), as docs/tournaments.md words lichess's arena: a win 2, a draw 1, a loss 0; after two
+    wins in a row a win is 4 and a draw 2, until a game that is not a win."""
+    points, sheet, wins_in_a_row = 0, "", 0
+    for halves in results:
+        doubled = wins_in_a_row >= 2
+        if halves == 2:
+            points += 4 if doubled else 2
+            sheet += "w" if doubled else "W"
+            wins_in_a_row += 1
+        elif halves == 1:
+            points += 2 if doubled else 1
+            sheet += "d" if doubled else "D"
+            wins_in_a_row = 0
+        else:
+            sheet += "L"
+            wins_in_a_row = 0
+    return points, sheet, wins_in_a_row >= 2
+
+
+ARENA_MINUTES = 2
+
+
+async def _arena(cluster: Cluster) -> dict[str, Any]:
+    first, second = cluster.base
+    tag = prefix()
+    async with bp.client() as http:
+        bots = await asyncio.gather(
+            *(bp.make_bot(http, cluster.base, i, f"{tag}a{i}") for i in range(6))
+        )
+        owner = await bp.sign_up(http, first, f"{tag}owner")
+        lead = 3.0
+        body = {
+            "name": "Bots' arena",
+            "kind": "arena",
+            "game": "tiny",
+            "clock": CLOCK,
+            "bots": True,
+            "starts": time.time() + lead,
+            "minutes": ARENA_MINUTES,
+        }
+        tournament_id = await bp.create_tournament(http, first, owner, body)
+        http.cookies.clear()
+        for bot in bots:
+            await bp.join(http, bot, tournament_id)
+        rng = random.Random(6)
+        runners = [asyncio.create_task(bp.run(http, bot, rng, think=0.05)) for bot in bots]
+        try:
+            await asyncio.sleep(lead + ARENA_MINUTES * 60)
+            deadline = time.monotonic() + 60
+            while True:
+                assert time.monotonic() < deadline, "the arena never finished"
+                seen = await bp.view(http, second, tournament_id)
+                if seen["tournament"]["status"] == "finished":
+                    break
+                await asyncio.sleep(0.5)
+        finally:
+            for runner in runners:
+                runner.cancel()
+            for runner in runners:
+                with contextlib.suppress(BaseException):
+                    await runner
+        ids = {t["game"] for r in seen["rounds"] for t in r["tables"]}
+        games = {game_id: await bp.game(http, second, game_id) for game_id in ids}
+    return {"view": seen, "games": games, "bots": bots}
+
+
+@pytest.mark.soak
+def test_an_arena_of_six_bots_for_two_minutes(cluster: Cluster) -> None:
+    run = asyncio.run(_arena(cluster))
+    view, games, bots = run["view"], run["games"], run["bots"]
+    lines = {line["name"]: line for line in view["standings"]}
+    gaps: list[float] = []
+    for bot in bots:
+        assert set(bot.games) <= set(games)
+        assert len(bot.games) == len(set(bot.games)) == lines[bot.name]["games"]
+        opponents = []
+        results = []
+        for game_id in bot.games:
+            game = games[game_id]
+            assert game["terminal"], game_id
+            (opponent,) = [s["name"] for s in game["seats"] if s["name"] != bot.name]
+            opponents.append(opponent)
+            results.append(bp.halves_of(game)[bot.name])
+        rematches = [i for i in range(1, len(opponents)) if opponents[i] == opponents[i - 1]]
+        assert not rematches, f"{bot.name} met {opponents[rematches[0]]} twice in a row"
+        points, sheet, fire = arena_reckoning(results)
+        line = lines[bot.name]
+        assert (line["points"], line["sheet"], line["fire"]) == (points, sheet, fire), bot.name
+        assert line["wins"] == sheet.upper().count("W")
+        for before, after in itertools.pairwise(bot.games):
+            gaps.append(bot.started[after] - bot.ended[before])
+    every = sum(len(bot.games) for bot in bots)
+    assert every == 2 * len(games)
+    assert len(games) >= 6 * ARENA_MINUTES * 10  # many waves, not a handful
+    gaps.sort()
+    median, worst = gaps[len(gaps) // 2], gaps[-1]
+    # Free players are paired as soon as their game's end is followed (no tick waited for):
+    # the usual wait is a fraction of a second; the longest, a bot whose only free partner
+    # was its last opponent, lasts until another game ends.
+    assert median < 1.0, gaps
+    assert worst < 10.0, gaps
+    print(
+        f"arena: {len(games)} games, {sum(b.moves for b in bots)} moves, pairing gap median "
+        f"{median * 1000:.0f} ms, p90 {gaps[int(len(gaps) * 0.9)] * 1000:.0f} ms, "
+        f"worst {worst * 1000:.0f} ms"
+    )
