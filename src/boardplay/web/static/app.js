@@ -11,6 +11,8 @@ import { playerPage, ratingsPage } from "./pages/player.js";
 import { loadSession, accountLink } from "./session.js";
 import { startLobby, drawBar } from "./lobbylive.js";
 import { turnsPage } from "./pages/turns.js";
+import { tournamentsPage } from "./pages/tournaments.js";
+import { tournamentPage } from "./pages/tournament.js";
 import { showNotation } from "./store.js";
 import { startTurns, drawBadge } from "./turns.js";
 import { boardModules } from "./boards/load.js";
@@ -54,6 +56,8 @@ async function show() {
     else if (parts[0] === "player" && parts[1]) await playerPage(main, parts[1]);
     else if (parts[0] === "ratings") await ratingsPage(main, parts[1]);
     else if (parts[0] === "turns") leave = (await turnsPage(main)) || leave;
+    else if (parts[0] === "tournaments") await tournamentsPage(main);
+    else if (parts[0] === "tournament" && parts[1]) leave = (await tournamentPage(main, parts[1])) || leave;
     else leave = (await lobbyPage(main)) || leave;
   } catch (e) {
     clear(main).append(h("div", { class: "panel" }, h("h2", {}, t("error.title")), h("p", {}, e.message), h("a", { href: "#/" }, t("error.back"))));

@@ -15,6 +15,7 @@ import { account, loadSession } from "../session.js";
 import { seekPanel } from "./seeks.js";
 import { seatPlayer } from "./player.js";
 import { clockPicker } from "./clock.js";
+import { tournamentSection } from "./tournaments.js";
 
 const SEAT_CHOICES = ["me", "hotseat", "ai", "invite", "open"];
 const DEFAULT_LEVEL = "medium";
@@ -271,13 +272,14 @@ export async function lobbyPage(main) {
   const open = h("div", { class: "panel", id: "open-games" }, h("h2", {}, t("lobby.open")));
   const recent = h("div", { class: "panel", id: "recent-games" }, h("h2", {}, t("lobby.recent")));
   const intro = h("p", { class: "intro" }, t("lobby.intro"));
+  const events = tournamentSection(); // upcoming and running tournaments, filled as they come
   if (me) {
     // A signed-in player comes to play people: finding an opponent and their games come first
     // (on a phone, at the top of the first screen), then the games to start otherwise.
     main.append(intro, h("div", { class: "columns online" }, h("div", {}, finding.element), h("div", {}, mine)), cards,
-      h("div", { class: "columns" }, h("div", {}, form), h("div", {}, open, recent)));
+      h("div", { class: "columns" }, h("div", {}, form), h("div", {}, events, open, recent)));
   } else {
-    main.append(intro, cards, h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, finding.element, open, recent)));
+    main.append(intro, cards, h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, finding.element, events, open, recent)));
   }
 
   const ids = myGameIds();

@@ -1,0 +1,207 @@
+"""The tournament pages in a real Chromium: a person signs up in the page, finds a Swiss of bots
+on the tournaments page (and in the lobby), joins it there, is taken to their round-1 game
+against a bot when the Swiss starts, comes back to find "your game is ready", plays moves by
+clicking the board (the bot answers over the Bot API, driven by this test, and resigns), and
+watches the standings move on the tournament page without a reload as the last game ends.
+The page is then drawn on a phone and in Japanese; axe-core finds nothing serious. Screenshots:
+docs/screenshots/tournaments.png, tournaments-ja-phone.png, tournament-ready.png,
+tournament.png, tournament-phone.png, tournament-ja.png, tournament-ja-phone.png."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+from accountcalls import RAPID
+from botcalls import Bot, make_bot, sign_up
+from browsing import SCREENSHOTS, click_a_move, wait_turn
+from test_web_a11y import violations
+
+from boardplay.web.accounts.service import COOKIE
+
+pytestmark = pytest.mark.browser
+
+GAME = "proteus"
+CLICKED_MOVES = 2
+"""The person's moves made by clicks before the bot resigns (a whole Proteus game by random
+clicks would take minutes)."""
+
+
+def view_of(server: str, tournament_id: str) -> Any:
+    answer = httpx.get(f"{server}/api/tournament-pages/{tournament_id}", timeout=20)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def game_of(server: str, game_id: str) -> Any:
+    return httpx.get(f"{server}/api/games/{game_id}", timeout=20).json()
+
+
+def bot_moves(server: str, bot: Bot, game: Any, rng: random.Random) -> None:
+    """The bot's random legal move (as a bot program would send it, over the Bot API)."""
+    move = quote(rng.choice(game["legal"])["move"], safe="")
+    answer = bot.post(server, f"/api/bot/game/{game['id']}/move/{move}")
+    assert answer.status_code == 200, answer.text
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+
+
+def signed_in_context(browser: Any, server: str, cookie: str, lang: str, phone: bool) -> Any:
+    viewport = {"width": 390, "height": 844} if phone else {"width": 1200, "height": 900}
+    context = browser.new_context(viewport=viewport)
+    context.add_cookies([{"name": COOKIE, "value": cookie, "url": server}])
+    context.add_init_script(f"localStorage.setItem('boardplay.lang', '{lang}');")
+    return context
+
+
+def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
+    page: Any, phone: Any, browser: Any, server: str
+) -> None:
+    rng = random.Random(49)
+    bots = [make_bot(server, f"Robo_t{i}") for i in range(1, 5)]
+    organiser = sign_up(server, "Orga_t")
+    page.context.add_init_script(
+        f"localStorage.setItem('boardplay.tutorials', JSON.stringify({{{GAME}: true}}));"
+    )
+    page.goto(f"{server}/#/signin")
+    page.fill("#signup-name", "Hana_t")
+    page.fill("#signup-password", "correct horse battery")
+    page.click("#signup-submit")
+    page.wait_for_function("document.querySelector('#account-link')?.textContent === 'Hana_t'")
+
+    body = {
+        "name": "Thursday bot Swiss",
+        "kind": "swiss",
+        "game": GAME,
+        "clock": RAPID,
+        "bots": True,
+        "starts": time.time() + 12,
+        "rounds": 1,
+    }
+    made = organiser.post(server, "/api/tournaments", body)
+    assert made.status_code == 201, made.text
+    tid = made.json()["tournament"]["id"]
+
+    # The lobby lists it and links to the tournaments page; the header links there too.
+    page.goto(f"{server}/#/")
+    page.reload()  # the lobby was drawn on signing up, before the Swiss was made
+    page.wait_for_selector(f"#lobby-tournaments [data-tournament='{tid}']")
+    assert page.locator("nav a[href='#/tournaments']").inner_text() == "Tournaments"
+    page.click("#all-tournaments")
+    page.wait_for_selector(f"#tournaments [data-tournament='{tid}']")
+    row = page.locator(f"#tournaments [data-tournament='{tid}']").inner_text()
+    assert "Thursday bot Swiss" in row and "Swiss" in row and "10+5" in row, row
+    assert page.locator("#tournament-form").count() == 1  # signed in: the form to create one
+    shot(page, "tournaments.png")
+    found = violations(page, "tournaments")
+
+    page.click(f"#tournaments [data-tournament='{tid}'] .tournament-link")
+    page.wait_for_selector("#tournament-join")
+    page.click("#tournament-join")
+    page.wait_for_selector("#tournament-pause")  # in: Pause and Withdraw offered
+    for bot in bots:  # after the person, so the bye goes to a bot
+        assert bot.post(server, f"/api/swiss/{tid}/join").status_code == 200
+    page.wait_for_function("document.querySelectorAll('#standings tbody tr').length === 5")
+    assert page.locator("#standings .bot-tag").count() == 4
+
+    # The Swiss starts: the lobby socket takes the person to their game against a bot.
+    page.wait_for_url("**/#/game/*", timeout=30_000)
+    game_id = page.url.rsplit("/", 1)[-1]
+    view = view_of(server, tid)
+    (round_one,) = view["rounds"]
+    assert len(round_one["tables"]) == 2 and len(round_one["byes"]) == 1
+    mine = next(x for x in round_one["tables"] if "Hana_t" in x["players"])
+    other = next(x for x in round_one["tables"] if "Hana_t" not in x["players"])
+    assert mine["game"] == game_id
+    by_name = {bot.name: bot for bot in bots}
+    opponent = by_name[next(p for p in mine["players"] if p != "Hana_t")]
+
+    # Back on the tournament page, the game is announced with a link to it.
+    page.go_back()
+    page.wait_for_selector("#game-ready:not([hidden]) #my-game")
+    assert page.locator("#tournament-state").inner_text() == "Round 1 of 1"
+    shot(page, "tournament-ready.png")
+    page.click("#my-game")
+    page.wait_for_selector("#status")
+
+    clicked = 0
+    while True:
+        game = game_of(server, game_id)
+        assert not game["terminal"], game.get("result")
+        current = game["seats"][game["current_player"]]["name"]
+        if current == "Hana_t":
+            wait_turn(page)
+            click_a_move(page, rng)
+            clicked += 1
+        elif clicked >= CLICKED_MOVES:
+            done = opponent.post(server, f"/api/bot/game/{game_id}/resign")
+            assert done.status_code == 200, done.text
+            break
+        else:
+            bot_moves(server, opponent, game, rng)
+    page.wait_for_function("document.querySelector('#status')?.dataset.terminal === '1'")
+
+    # The tournament page, reached by links: the person's win counted, the other game playing.
+    page.click("nav a[href='#/tournaments']")
+    page.click(f"#tournaments [data-tournament='{tid}'] .tournament-link")
+    page.wait_for_selector("#standings tr[data-player='Hana_t']")
+    line = page.locator("#standings tr[data-player='Hana_t']")
+    assert line.locator(".col-points").inner_text() == "1"
+    assert line.locator(".col-rank").inner_text() == "1"
+    assert page.locator(f"#rounds-box [data-game='{other['game']}'] .result").inner_text() == (
+        "playing"
+    )
+    page.evaluate("window.stillThisPage = true")  # gone if the page were loaded again
+
+    # The other game ends: the standings and the state move by themselves.
+    loser, winner = (by_name[name] for name in other["players"])
+    assert loser.post(server, f"/api/bot/game/{other['game']}/resign").status_code == 200
+    page.wait_for_function(
+        "document.querySelector('#tournament-state')?.dataset.status === 'finished'",
+        timeout=20_000,
+    )
+    page.wait_for_function(
+        "name => document.querySelector(`#standings tr[data-player='${name}'] .col-points`)"
+        "?.textContent === '1'",
+        arg=winner.name,
+        timeout=10_000,
+    )
+    assert page.evaluate("window.stillThisPage") is True
+    assert page.locator("#rounds-box .bye").count() == 1
+    assert page.locator("#tournament-join").count() == 0  # over: nothing to join
+    shot(page, "tournament.png")
+    found += violations(page, "tournament")
+
+    cookie = next(c["value"] for c in page.context.cookies() if c["name"] == COOKIE)
+    phone.context.add_cookies([{"name": COOKIE, "value": cookie, "url": server}])
+    phone.goto(f"{server}/#/tournament/{tid}")
+    phone.wait_for_selector("#standings tr[data-player='Hana_t']")
+    shot(phone, "tournament-phone.png")
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+    for is_phone, suffix in ((False, ""), (True, "-phone")):
+        context = signed_in_context(browser, server, cookie, "ja", is_phone)
+        try:
+            ja = context.new_page()
+            ja.goto(f"{server}/#/tournament/{tid}")
+            ja.wait_for_selector("#standings tr[data-player='Hana_t']")
+            assert ja.locator("#standings-title").inner_text() == "順位表"
+            assert ja.locator("#tournament-state").inner_text() == "終了"
+            shot(ja, f"tournament-ja{suffix}.png")
+            if is_phone:
+                assert ja.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+                found += violations(ja, "tournament, Japanese phone")
+                ja.goto(f"{server}/#/tournaments")
+                ja.wait_for_selector("#tournament-form")
+                assert ja.locator("#tournaments-title").inner_text() == "大会"
+                shot(ja, "tournaments-ja-phone.png")
+                found += violations(ja, "tournaments, Japanese phone")
+        finally:
+            context.close()
+    assert not found, found
