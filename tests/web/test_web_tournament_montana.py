@@ -2,10 +2,12 @@
 the real games (``tournamentcalls.Process(real_games=True)``): four bot accounts in a pods
 tournament of four rounds at tables of four, each game a real Montana game of four played to
 its end by the bots, each taking a random legal move in turn through the game's room (as the
-Bot API's move does). Checked against this file's own reckoning: one table meets every round,
-its seats rotated as a Latin square so each bot takes the first seat exactly once (the seat the
-tournament counts as starting: Montana itself decides its first player in play); points by place (3, 2, 1, 0, equals sharing) from each
-game's result; Buchholz and Sonneborn–Berger counting each opponent at a table as a game."""
+Bot API's move does). Checked against this file's own reckoning: one table meets every round;
+its seats are rotated as a Latin square, so each bot takes the first seat (the seat the
+tournament counts as starting; Montana decides its first player in play) exactly once; points
+by place (1 for each player placed below, ½ for each level: Montana's result keeps no scores,
+so its three losers share second place, 3, 1, 1, 1) from each game's result; Buchholz and
+Sonneborn–Berger counting each opponent at a table as a game of its own."""
 
 from __future__ import annotations
 
