@@ -21,7 +21,8 @@ Action ids, stages and the feature vector are declared in ``layout.pxd`` (shared
 typed accessors and position loading; no hot loop calls them.
 """
 
-from libc.string cimport memset
+from libc.stdint cimport uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
 
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, raw_bytes, raw_load
 from boardplay.games.montana.layout cimport (
@@ -55,6 +56,8 @@ cdef int GRID_OF[PCELLS]
 """The build-action cell (15x15 window) of a padded cell, -1 on the border."""
 cdef int AXIS_DIR[3][2]
 """The two opposite directions of each line axis (``board.AXES``)."""
+cdef uint64_t TOP_BITS = 0x808080808080
+"""The top bit of each of the six goods' bytes (``_build_options``)."""
 cdef int AXIS_UP[3]
 """The direction of each axis along which the padded cell index grows (E, SW, SE)."""
 

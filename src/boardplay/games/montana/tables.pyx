@@ -107,6 +107,8 @@ cdef class Tables:
             for i, spec in enumerate(tile):
                 self.tile_kind[t][i] = kinds[spec.kind]
                 for k in range(6):
+                    if not 0 <= spec.cost[k] <= 127:  # the build test packs costs in bytes
+                        raise OptionError(f"Montana data: costs are 0..127, not {spec.cost[k]}")
                     self.tile_cost[t][i][k] = spec.cost[k]
                 self.tile_flag[t][i] = spec.double | (spec.cattle << 1) | (spec.canteen << 2)
         self.nlayout = len(data.layouts[n])

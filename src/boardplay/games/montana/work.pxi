@@ -84,37 +84,82 @@ cdef int _trades(MontanaKernel self, int* out, int k) noexcept:
 
 
 cdef int _main_work(MontanaKernel self, int p, int* out, int k) noexcept:
+    """Bank and production placements. Which worker multisets ``p`` holds is worked out once
+    per size (the bank's spaces and the production parts ask the same sizes again), and an
+    area's parts only when one of its spaces is open and affordable."""
     cdef Tables t = self.t
-    cdef int b, i, j, a, sp, base, first, nparts
+    cdef int b, i, j, a, sp, base, first, nparts, size, colour, workers
+    cdef int held[5][WORKER_SET_COUNT]
+    cdef int nheld[5]
     cdef int parts[PART_SET_COUNT]
-    if _count_workers(self, p) == 0:
+    cdef int* w = self.s.workers[p]
+    workers = w[0] + w[1] + w[2] + w[3]
+    if workers == 0:
         return k
+    for size in range(5):
+        nheld[size] = -1  # not worked out yet
     for b in range(t.nbank):
         if self.s.slots[b][0] + self.s.slots[b][1] + self.s.slots[b][2] + self.s.slots[b][3]:
             continue
-        first = WORK_BANK + b * WORKER_SET_COUNT
-        for j in range(BY_SIZE_N[t.bank_workers[b]]):
-            i = BY_SIZE[t.bank_workers[b]][j]
-            if _holds(self, p, i):
-                out[k] = first + i
-                k += 1
-    for a in range(4):
-        nparts = 0
-        for i in range(PART_SET_COUNT):
-            if _part_ok(self, p, i, t.area_colour[a]):
-                parts[nparts] = i
-                nparts += 1
-        if nparts == 0:
+        size = t.bank_workers[b]
+        if size > workers:
             continue
+        _held_of_size(self, p, size, held[size], nheld)
+        first = WORK_BANK + b * WORKER_SET_COUNT
+        for j in range(nheld[size]):
+            out[k] = first + held[size][j]
+            k += 1
+    for a in range(4):
         base = t.area_slot[a]
+        nparts = -1
         for sp in range(t.area_n[a]):
             if _slot_used(self, base + 2 * sp) or t.space_cost[a][sp] > self.s.silver[p]:
                 continue
+            if nparts < 0:
+                nparts = _parts_for(self, p, t.area_colour[a], held, nheld, parts)
+            if nparts == 0:
+                break
             first = WORK_PROD + (a * MAX_AREA_SPACES + sp) * PART_SET_COUNT
             for j in range(nparts):
                 out[k] = first + parts[j]
                 k += 1
     return k
+
+
+cdef inline void _held_of_size(MontanaKernel self, int p, int size, int* held,
+                               int* nheld) noexcept:
+    """The worker multisets of ``size`` that ``p`` holds, ascending, into ``held`` (once:
+    ``nheld[size]`` is -1 until then)."""
+    cdef int j, i, n = 0
+    if nheld[size] >= 0:
+        return
+    for j in range(BY_SIZE_N[size]):
+        i = BY_SIZE[size][j]
+        if _holds(self, p, i):
+            held[n] = i
+            n += 1
+    nheld[size] = n
+
+
+cdef int _parts_for(MontanaKernel self, int p, int colour, int held[5][WORKER_SET_COUNT],
+                    int* nheld, int* parts) noexcept:
+    """The production parts ``p`` may place in an area of ``colour`` (``_part_ok``),
+    ascending: merged from the held multisets of sizes 1 and 2."""
+    cdef int one = 0, two = 0, n = 0, i
+    _held_of_size(self, p, 1, held[1], nheld)
+    _held_of_size(self, p, 2, held[2], nheld)
+    while one < nheld[1] or two < nheld[2]:
+        if two >= nheld[2] or (one < nheld[1] and held[1][one] < held[2][two]):
+            i = held[1][one]
+            one += 1
+            if SET_W[i][colour] != 1:
+                continue
+        else:
+            i = held[2][two]
+            two += 1
+        parts[n] = i
+        n += 1
+    return n
 
 
 cdef bint _slot_used(MontanaKernel self, int slot) noexcept:
@@ -123,9 +168,46 @@ cdef bint _slot_used(MontanaKernel self, int slot) noexcept:
 
 
 cdef int _build_options(MontanaKernel self, int p, int* out, int k) noexcept:
-    cdef int i, cell
+    """The build sites ``p`` may take (``_afford`` and ``_buildable``), ascending. The goods
+    test is one 64-bit subtraction per site: each good in hand plus 128 in its own byte, less
+    the site's cost (0..127) in that byte, keeps the byte's top bit exactly when the hand
+    covers the cost, and never borrows from the next byte."""
+    cdef int i, cell, g, d, nb, o, start = self.b.start
+    cdef int* step = self.t.step
+    cdef bint anyone = self.t.adjacent_any
+    cdef signed char* owner = self.s.owner
+    cdef uint64_t hand = TOP_BITS, cost
+    cdef uint32_t low
+    cdef uint16_t high
     if self.s.tiles[p] == 0:
         return k
+    for g in range(6):
+        if self.s.goods[p][g] < 0:
+            return _build_options_slow(self, p, out, k)
+        hand += <uint64_t>(self.s.goods[p][g] if self.s.goods[p][g] < 127 else 127) << (8 * g)
+    for i in range(self.b.nplains):
+        cell = self.b.plains[i]
+        if owner[cell] != -1:
+            continue
+        memcpy(&low, &self.b.cost[cell][0], 4)  # two loads, not one 8-byte read of a
+        memcpy(&high, &self.b.cost[cell][4], 2)  # 6-byte copy (a stalled store forward)
+        cost = low | (<uint64_t>high << 32)
+        if (hand - cost) & TOP_BITS != TOP_BITS:
+            continue
+        for d in range(6):
+            nb = cell + step[d]
+            o = owner[nb]
+            if nb == start or o == p or (anyone and o >= 0):
+                out[k] = BUILD + GRID_OF[cell]
+                k += 1
+                break
+    return k
+
+
+cdef int _build_options_slow(MontanaKernel self, int p, int* out, int k) noexcept:
+    """``_build_options`` test by test (a hand holding fewer than no goods, which the rules
+    never make: kept so the fast path's byte arithmetic need not assume it)."""
+    cdef int i, cell
     for i in range(self.b.nplains):
         cell = self.b.plains[i]
         if self.s.owner[cell] == -1 and _afford(self, p, cell) and self._buildable(p, cell):
