@@ -59,3 +59,35 @@ def test_the_pages_count_players_and_mark_bots(client: TestClient) -> None:
         "Cyd": False,
     }
     assert client.get("/api/tournament-pages/nosuch").status_code == 404
+
+
+def test_the_tournament_chat_is_plain_text_for_signed_in_writers_at_a_rate(
+    client: TestClient,
+) -> None:
+    ana, bo = (sign_up(client, name) for name in ("Ana", "Bob"))
+    body = {
+        "name": "Talkative",
+        "kind": "swiss",
+        "game": "tiny",
+        "clock": RAPID,
+        "starts": time.time() + 600,
+        "rounds": 1,
+    }
+    tid = ana.post("/api/tournaments", body).json()["tournament"]["id"]
+    path = f"/api/tournament-pages/{tid}/chat"
+    assert bo.post(f"/api/tournaments/{tid}/join").status_code == 200
+    guest = client.get(path).json()
+    assert guest == {"messages": [], "can_write": False, "length": 300}
+    assert client.post(path, json={"text": "hi"}).status_code in (401, 403)
+    assert bo.get(path).json()["can_write"] is True
+
+    said = bo.post(path, {"text": "  <b>good\nluck</b>  "})
+    assert said.status_code == 201, said.text
+    assert said.json()["message"]["text"] == "<b>good luck</b>"  # tidied, never HTML
+    again = bo.post(path, {"text": "and again"})  # within a second
+    assert again.status_code == 429 and again.json()["error"]["code"] == "chat_rate"
+    assert bo.post(path, {"text": "x" * 301}).json()["error"]["code"] == "chat_too_long"
+    assert bo.post(path, {"text": " \n "}).json()["error"]["code"] == "chat_empty"
+    (message,) = client.get(path).json()["messages"]
+    assert message["name"] == "Bob" and message["text"] == "<b>good luck</b>"
+    assert client.get("/api/tournament-pages/nosuch/chat").status_code == 404

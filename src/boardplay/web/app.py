@@ -102,7 +102,6 @@ from boardplay.web.replays import HeavyReads
 from boardplay.web.replays import routes as replays
 from boardplay.web.table import Storage
 from boardplay.web.table import routes as games
-from boardplay.web.tournaments import pages_router as tournament_pages
 from boardplay.web.tournaments import routes as tournaments
 from boardplay.web.workers import make_executor
 
@@ -178,7 +177,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_error_handlers(app)
     for module in (site, games, chat, replays, advice, account, players, seeks, bots, tournaments):
         app.include_router(module.router)
-    app.include_router(tournament_pages)  # what the tournament pages read
     app.include_router(mail_routes.router)  # e-mail notifications (``mail.py``)
     app.include_router(push_routes.router)  # push notifications, the app (``push/``)
     add_i18n_routes(app)

@@ -4,7 +4,16 @@ relay of messages to every socket allowed to read them."""
 from __future__ import annotations
 
 from boardplay.web.chat.schemas import ChatRequest
-from boardplay.web.chat.service import ChatRelay, post
+from boardplay.web.chat.service import ChatRelay, clean, post
 from boardplay.web.chat.store import CHANNELS, PLAYERS, SPECTATORS, ChatStore
 
-__all__ = ["CHANNELS", "PLAYERS", "SPECTATORS", "ChatRelay", "ChatRequest", "ChatStore", "post"]
+__all__ = [
+    "CHANNELS",
+    "PLAYERS",
+    "SPECTATORS",
+    "ChatRelay",
+    "ChatRequest",
+    "ChatStore",
+    "clean",
+    "post",
+]

@@ -6,13 +6,13 @@ rules as implemented."""
 from __future__ import annotations
 
 from boardplay.web.tournaments.arena import pair_wave
-from boardplay.web.tournaments.pages import router as pages_router
 from boardplay.web.tournaments.pods import pair_pods
 from boardplay.web.tournaments.records import Bye, Table
 from boardplay.web.tournaments.service import TICK, GameFactory, Plan, Tournaments
 from boardplay.web.tournaments.standings import Standing, standings
 from boardplay.web.tournaments.store import TournamentStore
 from boardplay.web.tournaments.swiss import pair_round
+from boardplay.web.tournaments.talk import chat_table as tournament_chat_table
 
 __all__ = [
     "TICK",
@@ -23,9 +23,9 @@ __all__ = [
     "Table",
     "TournamentStore",
     "Tournaments",
-    "pages_router",
     "pair_pods",
     "pair_round",
     "pair_wave",
     "standings",
+    "tournament_chat_table",
 ]

@@ -8,7 +8,10 @@ tournament page is open (``POLL`` in the page): the lobby socket's push (``Lobby
 only the players of a new game, not everyone watching a tournament, and a tournament's
 standings change at most once per game ended, so a small poll is as fresh as a new topic on
 the broker would be for far less code. A paired player is still told of their game at once
-through the lobby socket (the page then goes to the game, ``lobbylive.js``)."""
+through the lobby socket (the page then goes to the game, ``lobbylive.js``).
+
+The tournament's chat (``talk.py``) is read here too: ``GET .../chat`` with the view's poll,
+``POST .../chat`` signed in."""
 
 from __future__ import annotations
 
@@ -17,9 +20,16 @@ from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Request
+from pydantic import Field
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import accounts_table
+from boardplay.web.chat import clean
+from boardplay.web.config import Limits
+from boardplay.web.deps import AccountDep, SessionDep
+from boardplay.web.errors import ApiError
+from boardplay.web.models import Body
+from boardplay.web.tournaments import talk
 from boardplay.web.tournaments.service import Tournaments
 from boardplay.web.tournaments.store import WITHDRAWN, entrants_table
 
@@ -33,6 +43,12 @@ def get_tournaments(request: Request) -> Tournaments:
 
 
 TournamentsDep = Annotated[Tournaments, Depends(get_tournaments)]
+
+
+class TalkRequest(Body):
+    text: Annotated[str, Field(max_length=4_000)] = Field(
+        description="plain text, shown as typed (never HTML); at most the server's chat length"
+    )
 
 
 def player_counts(engine: Engine, tournament_ids: Sequence[str]) -> dict[str, int]:
@@ -82,3 +98,47 @@ async def shown(tournament_id: TournamentId, tournaments: TournamentsDep) -> dic
         line["bot"] = line["name"] in chosen
     view["bots"] = bots
     return view
+
+
+@router.get("/api/tournament-pages/{tournament_id}/chat")
+async def read_chat(
+    request: Request, tournament_id: TournamentId, tournaments: TournamentsDep, session: SessionDep
+) -> dict[str, Any]:
+    """The latest messages, oldest first, and whether the caller may write."""
+    await tournaments.view(tournament_id)  # 404 for no such tournament
+    limits: Limits = request.app.state.limits
+    said = await tournaments.db(talk.read, tournaments.store.engine, tournament_id)
+    can_write = session is not None and await tournaments.db(
+        talk.may_write, tournaments.store.engine, tournament_id, session.account, limits
+    )
+    return {
+        "messages": [m.to_json() for m in said],
+        "can_write": can_write,
+        "length": limits.chat_length,
+    }
+
+
+@router.post("/api/tournament-pages/{tournament_id}/chat", status_code=201)
+async def write_chat(
+    request: Request,
+    tournament_id: TournamentId,
+    tournaments: TournamentsDep,
+    account: AccountDep,
+    body: TalkRequest,
+) -> dict[str, Any]:
+    """Write in the tournament's chat (signed in; ``talk.py`` has the rules)."""
+    await tournaments.view(tournament_id)
+    limits: Limits = request.app.state.limits
+    text = clean(body.text, limits.chat_length)
+    engine = tournaments.store.engine
+    if not await tournaments.db(talk.may_write, engine, tournament_id, account, limits):
+        raise ApiError(
+            403,
+            "account_too_new",
+            f"a new account may write in a tournament's chat once it has joined it or is "
+            f"{limits.chat_account_age / 60:g} minutes old (reading is open to all)",
+        )
+    said = await tournaments.db(
+        talk.write, engine, tournament_id, account, text, limits, tournaments.now()
+    )
+    return {"message": said.to_json()}

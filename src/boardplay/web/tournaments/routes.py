@@ -16,6 +16,7 @@ from boardplay.web.accounts import Account
 from boardplay.web.bots import BOT_PLAY, TOURNAMENT_WRITE, Bots
 from boardplay.web.deps import AccountDep, SessionDep
 from boardplay.web.errors import ApiError
+from boardplay.web.tournaments.pages import router as pages_router
 from boardplay.web.tournaments.schemas import TournamentRequest
 from boardplay.web.tournaments.service import Plan, Tournaments
 
@@ -42,6 +43,7 @@ async def get_player(request: Request, session: SessionDep) -> Account:
 
 TournamentsDep = Annotated[Tournaments, Depends(get_tournaments)]
 PlayerDep = Annotated[Account, Depends(get_player)]
+router.include_router(pages_router)  # what the site's pages read, and the tournament chat
 
 
 @router.get("/api/tournaments")

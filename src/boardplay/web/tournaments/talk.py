@@ -1,0 +1,142 @@
+"""A tournament's chat (migration 0018): one channel per tournament, read by everyone, written
+by signed-in people only, with the table chat's safety (``chat/``):
+
+- **Plain text**: tidied by the table chat's ``clean`` (control characters and line breaks a
+  space, runs of spaces one, the ends trimmed), refused empty or longer than
+  ``Limits.chat_length`` (300); never HTML (the page writes it as text).
+- **Who writes**: a session (its CSRF token checked by the front door, ``guard.py``), never an
+  API token (bots do not talk here), and an account that has entered the tournament or is at
+  least ``Limits.chat_account_age`` old (a flooder's fresh accounts cost nothing).
+- **Rate**: ``Limits.chat_per_minute`` (10) messages a minute per account and tournament and
+  never two within a second, and at most ``PER_AUTHOR`` in one tournament; counted in the
+  database under a lock per tournament, so every process agrees and a burst gets no more.
+- **Kept**: the latest ``KEPT`` messages of a tournament are shown; the page reads them with
+  the standings (``pages.py``: a poll every few seconds)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from boardplay.web.accounts import Account, accounts_table
+from boardplay.web.config import Limits
+from boardplay.web.database import lock
+from boardplay.web.errors import ApiError
+from boardplay.web.tables import metadata
+from boardplay.web.tournaments.store import entrants_table
+
+KEPT = 100
+"""Messages shown: the latest of the tournament."""
+PER_AUTHOR = 200
+"""Messages one account may write in one tournament."""
+GAP = 1.0
+"""Seconds between two messages of one account."""
+
+chat_table = sa.Table(
+    "tournament_chat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), nullable=False),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts_table.c.id), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_tournament_chat_tournament_id_id", "tournament_id", "id"),
+)
+
+
+@dataclass(frozen=True)
+class Said:
+    id: int
+    name: str
+    text: str
+    created: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "text": self.text, "created": self.created}
+
+
+def read(engine: Engine, tournament_id: str, kept: int = KEPT) -> list[Said]:
+    """The latest ``kept`` messages, oldest first."""
+    c = chat_table
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(c.c.id, c.c.name, c.c.text, c.c.created)
+            .where(c.c.tournament_id == tournament_id)
+            .order_by(c.c.id.desc())
+            .limit(kept)
+        ).all()
+    return [Said(r.id, r.name, r.text, r.created) for r in reversed(rows)]
+
+
+def entered(engine: Engine, tournament_id: str, account_id: int) -> bool:
+    e = entrants_table
+    with engine.connect() as conn:
+        found = conn.execute(
+            sa.select(e.c.account_id).where(
+                e.c.tournament_id == tournament_id, e.c.account_id == account_id
+            )
+        ).first()
+    return found is not None
+
+
+def write(
+    engine: Engine, tournament_id: str, account: Account, text: str, limits: Limits, now: float
+) -> Said:
+    """Store ``account``'s (already cleaned) message, or raise the 429 of the ceiling met."""
+    c = chat_table
+    mine = sa.and_(c.c.tournament_id == tournament_id, c.c.account_id == account.id)
+    with engine.begin() as conn:
+        lock(conn, f"tournament-chat:{tournament_id}")
+        total = conn.execute(sa.select(sa.func.count()).where(mine)).scalar_one()
+        if total >= PER_AUTHOR:
+            raise ApiError(
+                429,
+                "chat_author_full",
+                f"you have written {PER_AUTHOR} messages in this tournament's chat, the most "
+                "one account may",
+            )
+        recent = list(
+            conn.execute(
+                sa.select(c.c.created)
+                .where(mine, c.c.created > now - 60)
+                .order_by(c.c.created.desc())
+                .limit(limits.chat_per_minute)
+            ).scalars()
+        )
+        if recent and (len(recent) >= limits.chat_per_minute or now - recent[0] < GAP):
+            full = len(recent) >= limits.chat_per_minute
+            wait = max(1, round((recent[-1] + 60 - now) if full else GAP))
+            why = (
+                f"at most {limits.chat_per_minute} chat messages a minute"
+                if full
+                else ("one chat message a second at most")
+            )
+            raise ApiError(
+                429,
+                "chat_rate",
+                f"slow down: {why}; try again in {wait} s",
+                {"Retry-After": str(wait)},
+            )
+        made = conn.execute(
+            c.insert().values(
+                tournament_id=tournament_id,
+                account_id=account.id,
+                name=account.name,
+                text=text,
+                created=now,
+            )
+        )
+        (key,) = made.inserted_primary_key or (0,)
+    return Said(int(key), account.name, text, now)
+
+
+def may_write(engine: Engine, tournament_id: str, account: Account, limits: Limits) -> bool:
+    """An account that entered the tournament, or one old enough to write in any chat."""
+    if account.age(time.time()) >= limits.chat_account_age:
+        return True
+    return entered(engine, tournament_id, account.id)
