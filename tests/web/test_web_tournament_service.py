@@ -10,6 +10,7 @@ with byes; and what a new tournament is refused for."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -33,7 +34,6 @@ from tournamentcalls import (
 from boardplay.web.errors import ApiError
 from boardplay.web.ratings.store import history_table
 from boardplay.web.tournaments import Plan
-from boardplay.web.tournaments import service as service_module
 from boardplay.web.tournaments.store import boards_table, tournaments_table
 
 BACK_ENDS = ["sqlite", "postgresql"]
@@ -525,14 +525,16 @@ def test_montana_and_passtally_pods_seat_their_tables_with_the_players_option(
 
 @pytest.mark.parametrize("kind", BACK_ENDS)
 def test_ceilings_hold_against_a_burst_on_two_processes(
-    kind: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    monkeypatch.setattr(service_module, "MOST_PLAYERS", 3)
     url = database(kind, tmp_path, request)
     clock = HandClock()
 
     async def body() -> None:
         one, two = Process(url, clock), Process(url, clock)
+        for process in (one, two):  # the operator's ceiling (Limits.tournament_players)
+            service = process.tournaments
+            service.limits = dataclasses.replace(service.limits, tournament_players=3)
         people = players(one, [f"P{i}" for i in range(6)])
         made = await one.tournaments.create(people[0], swiss_plan())
         joins = [(one, two)[i % 2].tournaments.join(made.id, p) for i, p in enumerate(people)]

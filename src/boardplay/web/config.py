@@ -201,6 +201,19 @@ class Limits:
     opens streams and never closes them cannot pile them up."""
     api_tokens_per_account: int = 10
     """Personal API tokens one account may hold at once (409 past it: revoke one first)."""
+    tournaments_per_account: int = 3
+    """Upcoming and running tournaments one account may have created (429
+    ``too_many_tournaments`` past it; ``tournaments/``), counted under a lock."""
+    tournament_players: int = 128
+    """Players one tournament takes (409 ``tournament_full`` past it). A round or wave of 128
+    is paired in about half a second of one core, under the tournament's row lock; the
+    matching's cost grows as the cube of the field (256: about 4 s), so raise it with care."""
+    tournament_rounds: int = 20
+    """Most rounds of a Swiss or pods tournament."""
+    tournament_minutes: int = 1440
+    """Longest arena, in minutes."""
+    tournament_lead_days: float = 30.0
+    """How far ahead a tournament may be announced, in days."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Limits:

@@ -1,5 +1,7 @@
 """Request bodies of the tournament routes, strict and bounded as every body is (``models.py``):
-an unknown field is refused, every string, list and number has a ceiling."""
+an unknown field is refused, every string, list and number has a ceiling. The operator's
+ceilings of rounds and minutes (``config.Limits``) are the service's to check, naming them; the
+bounds here only keep a number sane."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ from pydantic import Field
 
 from boardplay.web.models import Body, Options
 from boardplay.web.table import ClockRequest
-from boardplay.web.tournaments.service import MOST_MINUTES, MOST_ROUNDS
 
 
 class TournamentRequest(Body):
@@ -29,9 +30,9 @@ class TournamentRequest(Body):
     starts: Annotated[float, Field(ge=0, le=10**11)] = Field(
         description="when it starts, in seconds since 1970 (UTC)"
     )
-    minutes: Annotated[int, Field(ge=1, le=MOST_MINUTES)] | None = Field(
+    minutes: Annotated[int, Field(ge=1, le=10**6)] | None = Field(
         None, description="an arena's length"
     )
-    rounds: Annotated[int, Field(ge=1, le=MOST_ROUNDS)] | None = Field(
+    rounds: Annotated[int, Field(ge=1, le=10**4)] | None = Field(
         None, description="a Swiss's or pods' rounds"
     )

@@ -37,6 +37,7 @@ from pydantic import ValidationError
 
 from boardplay.web.accounts import Account
 from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
 from boardplay.web.ratings import NEW_RATING, RatingStore, check_rated_clock, pool_of
 from boardplay.web.table import ClockRequest, House, TimeControl, control_of
@@ -68,15 +69,7 @@ Runner = Callable[..., Awaitable[Any]]
 Tell = Callable[[Sequence[tuple[int, Mapping[str, Any]]]], Awaitable[None]]
 TICK = 2.0
 """Seconds between a process's looks at the tournaments that have work."""
-MOST_ROUNDS = 20
-MOST_PLAYERS = 128
-"""Players one tournament takes: a round or wave of 128 is paired in about half a second of one
-core (networkx's blossom algorithm grows as the cube: 256 take 4 s), under the row's lock."""
-OPEN_PER_ACCOUNT = 3
-"""Upcoming and running tournaments one account may have created."""
-MOST_MINUTES = 24 * 60
-LATEST_START = 30 * 86400.0
-"""How far ahead a tournament may be announced."""
+DAY = 86400.0
 
 
 class GameFactory(Protocol):
@@ -127,6 +120,8 @@ class TournamentHost(Protocol):
     def ratings(self) -> RatingStore: ...
     @property
     def lobby(self) -> Teller: ...
+    @property
+    def limits(self) -> Limits: ...
 
 
 class Tournaments:
@@ -144,8 +139,13 @@ class Tournaments:
         ratings: RatingStore | None = None,
         now: Callable[[], float] = time.time,
         tell: Tell | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        """The operator's ceilings (``config.Limits``: ``tournaments_per_account``,
+        ``tournament_players``, ``tournament_rounds``, ``tournament_minutes``,
+        ``tournament_lead_days``)."""
         self.tell = tell
         """Tells players of their new games (the lobby's ``Lobby.tell``: their lobby sockets
         and bot event streams, on every process)."""
@@ -169,6 +169,7 @@ class Tournaments:
             hub.ratings,
             now=lambda: house.now(),
             tell=hub.lobby.tell,
+            limits=hub.limits,
         )
         house.enders.append(made.games_ended)
         return made
@@ -195,13 +196,14 @@ class Tournaments:
             created=self.now(),
             bots=plan.bots,
         )
+        most = self.limits.tournaments_per_account
         try:
-            await self.db(self.store.create, tournament, OPEN_PER_ACCOUNT)
+            await self.db(self.store.create, tournament, most)
         except Full:
             raise ApiError(
                 429,
                 "too_many_tournaments",
-                f"you have {OPEN_PER_ACCOUNT} tournaments upcoming or running, the most one "
+                f"you have {most} tournaments upcoming or running, the most one "
                 "account may hold: let one finish first",
             ) from None
         return tournament
@@ -232,14 +234,18 @@ class Tournaments:
                     "a tournament open to bots is casual: bots play rated games against people "
                     "through challenges only"
                 )
-        now = self.now()
-        if not now - 60 <= plan.starts <= now + LATEST_START:
-            raise bad_request("starts: a time from now to 30 days ahead (seconds since 1970)")
+        now, limits = self.now(), self.limits
+        days = limits.tournament_lead_days
+        if not now - 60 <= plan.starts <= now + days * DAY:
+            raise bad_request(
+                f"starts: a time from now to {days:g} days ahead (seconds since 1970)"
+            )
         if plan.kind == "arena":
-            if plan.minutes is None or not 1 <= plan.minutes <= MOST_MINUTES:
-                raise bad_request(f"an arena lasts minutes: 1 to {MOST_MINUTES}")
-        elif plan.rounds is None or not 1 <= plan.rounds <= MOST_ROUNDS:
-            raise bad_request(f"a {plan.kind} has rounds: 1 to {MOST_ROUNDS}")
+            minutes = limits.tournament_minutes
+            if plan.minutes is None or not 1 <= plan.minutes <= minutes:
+                raise bad_request(f"an arena lasts minutes: 1 to {minutes}")
+        elif plan.rounds is None or not 1 <= plan.rounds <= limits.tournament_rounds:
+            raise bad_request(f"a {plan.kind} has rounds: 1 to {limits.tournament_rounds}")
         return options, control
 
     async def join(self, tournament_id: str, account: Account) -> None:
@@ -249,13 +255,14 @@ class Tournaments:
             raise forbidden("bots_not_allowed", "this tournament is for people; bots may not enter")
         rating = await self._rating(account.id, tournament)
         entrant = Entrant(account.id, account.name, rating, self.now(), ACTIVE)
+        most = self.limits.tournament_players
         try:
-            await self.db(self.store.enter, tournament_id, entrant, MOST_PLAYERS)
+            await self.db(self.store.enter, tournament_id, entrant, most)
         except LookupError:
             raise conflict("tournament_over", "this tournament is over") from None
         except Full:
             raise conflict(
-                "tournament_full", f"this tournament has {MOST_PLAYERS} players, the most it takes"
+                "tournament_full", f"this tournament has {most} players, the most it takes"
             ) from None
 
     async def withdraw(self, tournament_id: str, account: Account) -> None:
