@@ -29,9 +29,11 @@ KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def table() -> list[tuple[int, str, str]]:
-    """Every entry of the front end's string tables: the site's words (``strings.js``) and each
-    game's, the ``EN`` of its board module (text.js merges them)."""
-    site = read_table((STATIC / "strings.js").read_text(encoding="utf-8"))
+    """Every entry of the front end's string tables: the site's words (``strings.js``, and a
+    part's own ``<part>/strings.js``: the tournaments') and each game's, the ``EN`` of its board
+    module (text.js merges them)."""
+    sites = [STATIC / "strings.js", *sorted(STATIC.glob("*/strings.js"))]
+    site = [e for p in sites for e in read_table(p.read_text(encoding="utf-8"))]
     boards = sorted((STATIC / "boards").glob("*.js"))
     return site + [e for p in boards for e in read_table(p.read_text("utf-8"), required=False)]
 

@@ -2,7 +2,8 @@
 on the tournaments page (and in the lobby), joins it there, is taken to their round-1 game
 against a bot when the Swiss starts, comes back to find "your game is ready", plays moves by
 clicking the board (the bot answers over the Bot API, driven by this test, and resigns), and
-watches the standings move on the tournament page without a reload as the last game ends.
+watches the standings move on the tournament page without a reload as the last game ends; a
+line written in the tournament's chat shows as text.
 The page is then drawn on a phone and in Japanese; axe-core finds nothing serious. Screenshots:
 docs/screenshots/tournaments.png, tournaments-ja-phone.png, tournament-ready.png,
 tournament.png, tournament-phone.png, tournament-ja.png, tournament-ja-phone.png."""
@@ -105,6 +106,11 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
     page.wait_for_selector("#tournament-join")
     page.click("#tournament-join")
     page.wait_for_selector("#tournament-pause")  # in: Pause and Withdraw offered
+    page.fill("#tournament-chat-input", "Good luck, <b>everyone</b>!")
+    page.click("#tournament-chat-send")
+    said = page.locator("#tournament-chat-log .chat-text")
+    said.wait_for()
+    assert said.inner_text() == "Good luck, <b>everyone</b>!"  # text, never HTML
     for bot in bots:  # after the person, so the bye goes to a bot
         assert bot.post(server, f"/api/swiss/{tid}/join").status_code == 200
     page.wait_for_function("document.querySelectorAll('#standings tbody tr').length === 5")
@@ -175,6 +181,7 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
     assert page.evaluate("window.stillThisPage") is True
     assert page.locator("#rounds-box .bye").count() == 1
     assert page.locator("#tournament-join").count() == 0  # over: nothing to join
+    assert page.locator("#tournament-chat-log .chat-message").count() == 1
     shot(page, "tournament.png")
     found += violations(page, "tournament")
 

@@ -14,6 +14,7 @@ import { t, gameTitle, clockWords } from "../text.js";
 import { account, loadSession } from "../session.js";
 import { playerLink, botTag } from "./player.js";
 import { kindWords, stateWords, lengthWords } from "./tournaments.js";
+import { tournamentChat } from "./tournamentchat.js";
 
 const POLL = 3000;
 
@@ -109,6 +110,7 @@ export async function tournamentPage(main, id) {
   const roundsBox = h("div", { id: "rounds-box" });
   const updated = h("p", { class: "muted small", id: "standings-live" });
   const tieBreaks = h("p", { class: "muted small", id: "tie-breaks" });
+  const chat = tournamentChat(id);
   let busy = false;
 
   const act = async (what) => {
@@ -117,6 +119,7 @@ export async function tournamentPage(main, id) {
       view = await api(`/api/tournaments/${encodeURIComponent(id)}/${what}`, { method: "POST", body: {} });
       view = await api(`/api/tournament-pages/${encodeURIComponent(id)}`); // with its bots named
       draw();
+      chat.refresh(); // joining may let them write
     } catch (e) { showError(e.message); } finally { busy = false; }
   };
 
@@ -164,12 +167,14 @@ export async function tournamentPage(main, id) {
     h("div", { class: "panel", id: "tournament-head" }, title, settings, state, ready, mine),
     h("div", { class: "columns" },
       h("div", {}, h("section", { class: "panel", "aria-labelledby": "standings-title" }, h("h2", { id: "standings-title" }, t("tournament.standings")), standingsBox, tieBreaks, updated)),
-      h("div", {}, h("section", { class: "panel", "aria-labelledby": "rounds-title" }, h("h2", { id: "rounds-title" }, t("tournament.roundsTitle")), roundsBox))));
+      h("div", {}, h("section", { class: "panel", "aria-labelledby": "rounds-title" }, h("h2", { id: "rounds-title" }, t("tournament.roundsTitle")), roundsBox), chat.element)));
   draw();
+  chat.refresh();
 
   let seen = JSON.stringify(view);
   const timer = setInterval(async () => {
     if (busy || document.hidden) return;
+    chat.refresh();
     try {
       const next = await api(`/api/tournament-pages/${encodeURIComponent(id)}`);
       const text = JSON.stringify(next);
