@@ -73,3 +73,26 @@ def walk(game: Game | str, seed: int, limit: int = 2000) -> list[State]:
             state.apply_action(rng.choice(state.legal_actions()))
         seen.append(state.clone())
     return seen
+
+
+MASK = (1 << 64) - 1
+
+
+class SplitMix:
+    """``Rng`` of ``core/kernel.pxd`` in Python: ``rng_next``, ``rng_below``, ``rng_unit``."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        return ((self.next() >> 32) * n) >> 32
+
+    def unit(self) -> float:
+        return (self.next() >> 11) * (1.0 / 9007199254740992.0)

@@ -22,7 +22,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-from boardplay.core.kernel cimport TERMINAL, Kernel
+from boardplay.core.kernel cimport TERMINAL, Kernel, Rng, rng_below
 from boardplay.games.proteus.layout cimport (
     ACTIVE_GOAL, BLACK_COLOR, BLACK_LINE, BLACK_SHAPE, BLUE, COLOR_GOAL, DRAW, FEATURE_SIZE,
     MOVE_BASE, NONE, NUM_ACTIONS, OBSERVATION_SIZE, ONGOING, PASS, PIECE_BASE, POLARITY, RED,
@@ -38,6 +38,7 @@ from boardplay.games.proteus import tables
 
 include "repetition.pxi"
 include "movement.pxi"
+include "sampling.pxi"
 include "feasibility.pxi"
 include "encode.pxi"
 
@@ -143,6 +144,23 @@ cdef class ProteusKernel(Kernel):
             out[0] = PASS
             count = 1
         return count
+
+    cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
+        """``legal[rng_below(count)]`` of ``legal_into``'s list (the same draw): drawn by
+        ``sampling.pxi`` without the list while no filter of the pipeline applies (seed
+        placement before forcing, movement with no position met and no colour missing, or
+        kadon's), else picked from the list."""
+        cdef int action = -1, count
+        if self.b.outcome == ONGOING:
+            if self.b.unplaced > 0:
+                if not self.b.kadon and not (self.b.unplaced <= 6 and self.any_missing()):
+                    action = placement_sample(&self.b, rng)
+            elif self.seen.count == 0 and (self.b.kadon or not self.any_missing()):
+                action = movement_sample(&self.b, rng)
+        if action >= 0:
+            return action
+        count = self.legal_into(scratch)  # a filter applies, or only a pass is left
+        return scratch[rng_below(rng, count)]
 
     cdef int placement_into(self, int* out) noexcept:
         """Tile placements onto empty cells and own piece placements onto vacant tiles (§4.1),
