@@ -5,7 +5,7 @@ clicking the board (the bot answers over the Bot API, driven by this test, and r
 watches the standings move on the tournament page without a reload as the last game ends; a
 line written in the tournament's chat shows as text.
 The page is then drawn on a phone and in Japanese; axe-core finds nothing serious. Screenshots:
-docs/screenshots/tournaments.png, tournaments-ja-phone.png, tournament-ready.png,
+docs/screenshots/tournaments.png, tournaments-lobby.png, tournaments-ja-phone.png, tournament-ready.png,
 tournament.png, tournament-phone.png, tournament-ja.png, tournament-ja-phone.png."""
 
 from __future__ import annotations
@@ -94,6 +94,7 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
     page.reload()  # the lobby was drawn on signing up, before the Swiss was made
     page.wait_for_selector(f"#lobby-tournaments [data-tournament='{tid}']")
     assert page.locator("nav a[href='#/tournaments']").inner_text() == "Tournaments"
+    page.locator("#lobby-tournaments").screenshot(path=str(SCREENSHOTS / "tournaments-lobby.png"))
     page.click("#all-tournaments")
     page.wait_for_selector(f"#tournaments [data-tournament='{tid}']")
     row = page.locator(f"#tournaments [data-tournament='{tid}']").inner_text()

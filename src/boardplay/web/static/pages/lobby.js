@@ -276,8 +276,8 @@ export async function lobbyPage(main) {
   if (me) {
     // A signed-in player comes to play people: finding an opponent and their games come first
     // (on a phone, at the top of the first screen), then the games to start otherwise.
-    main.append(intro, h("div", { class: "columns online" }, h("div", {}, finding.element), h("div", {}, mine)), cards,
-      h("div", { class: "columns" }, h("div", {}, form), h("div", {}, events, open, recent)));
+    main.append(intro, h("div", { class: "columns online" }, h("div", {}, finding.element), h("div", {}, mine, events)), cards,
+      h("div", { class: "columns" }, h("div", {}, form), h("div", {}, open, recent)));
   } else {
     main.append(intro, cards, h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, finding.element, events, open, recent)));
   }
