@@ -1,7 +1,11 @@
 """Search speed: MCTS simulations per second per game, for ``make bench``.
 
 A simulation is one selection–expansion–rollout–backup pass. Three measurements, all from the
-first decision of a seeded game (so runs on one machine compare):
+first decision of a seeded game (so runs on one machine compare), each counted per second of
+the measuring thread's CPU time (``time.thread_time``): on a machine shared with other work a
+search gets the same CPU seconds whatever the load, so two searches measured minutes apart
+still compare (wall seconds would hand the one run under load a smaller share of a core; with
+the machine to itself the two clocks agree):
 
 - ``mcts_speed``: ``MCTSAgent`` with its default settings (each game's cutoff and exploration),
   compiled (``boardplay.ai.search``) or, with ``reference=True``, the Python reference search
@@ -44,8 +48,9 @@ def mcts_speed(
     reference: bool = False,
     rollouts: bool = False,
 ) -> float:
-    """Simulations per second of a ``seconds``-long search from the first decision of
-    ``game`` (a name, a game string such as ``"montana(players=4)"`` or a ``Game``)."""
+    """Simulations per CPU second of a ``seconds``-long search (wall time, the agent's budget)
+    from the first decision of ``game`` (a name, a game string such as ``"montana(players=4)"``
+    or a ``Game``)."""
     loaded = load(game) if isinstance(game, str) else game
     state = _first_decision(loaded, seed)
     kind = ReferenceMCTSAgent if reference else MCTSAgent
@@ -62,18 +67,20 @@ def mcts_speed(
         )
     else:
         agent = kind(loaded, time_limit=seconds, seed=seed, reuse=False, early_stop=False)
+    began = time.thread_time()
     agent.step(state)
+    took = time.thread_time() - began
     info = agent.last_search()
     assert info is not None
-    return info.iterations / max(info.seconds, 1e-9)
+    return info.iterations / max(took, 1e-9)
 
 
 def openspiel_mcts_speed(
     game: str | Game, seconds: float = 2.0, seed: int = 0, *, engine_rollouts: bool = False
 ) -> float:
-    """Simulations per second of OpenSpiel's Python ``MCTSBot`` from the same position as
+    """Simulations per CPU second of OpenSpiel's Python ``MCTSBot`` from the same position as
     ``mcts_speed`` (needs the ``rl`` extra). The bot has no time budget, so a short search sets
-    the rate and a second one, sized to fill ``seconds``, measures it."""
+    the rate and a second one, sized to fill ``seconds`` of CPU time, measures it."""
     import numpy as np
     from open_spiel.python.algorithms import mcts
 
@@ -94,9 +101,9 @@ def openspiel_mcts_speed(
 
     def timed(simulations: int) -> float:
         bot = mcts.MCTSBot(spiel, ROLLOUT_C, simulations, evaluator, random_state=rng)
-        began = time.perf_counter()
+        began = time.thread_time()
         bot.mcts_search(state)
-        return time.perf_counter() - began
+        return time.thread_time() - began
 
     probe = 16
     took = timed(probe)
