@@ -24,7 +24,7 @@ condition 2 needs it anyway; ``legal_into`` only copies it.
 
 from libc.string cimport memcmp, memcpy, memset
 
-from boardplay.core.kernel cimport TERMINAL, Kernel
+from boardplay.core.kernel cimport TERMINAL, Kernel, Rng, rng_below
 from boardplay.games.potlatch.layout cimport (
     BLUE_STACKS, COMPACT_EXTRA, FEATURE_SIZE, NUM_ACTIONS, OBSERVATION_SIZE, PAWN_MOVES,
     RED_BREAKS, RED_CROWNS, RED_STACKS, TO_MOVE,
@@ -99,31 +99,33 @@ cdef int place_tile(Board* b, int here, int direction) noexcept nogil:
 
 
 cdef int rule_actions(Board* b, int* out) noexcept nogil:
-    """Every action §5 and §6 allow now, in id order (no dead-end filtering)."""
+    """Every action §5 and §6 allow now, in id order (no dead-end filtering). Written without
+    branches: whether a neighbour is a blank edge, visited or a step too high is a coin toss
+    to the CPU in a random game, so every direction is written and counted only when legal
+    (``out`` has room for all twelve)."""
     cdef int here = b.pawn[b.mover]
     cdef int other = b.pawn[1 - b.mover]
     cdef int h_here = HEIGHT[b.code[here]]
     cdef int stock_left = b.stock > 0
     cdef int blank_ok = stock_left and (b.blank_free or h_here <= 1)
-    cdef int n = 0, i, d, diff
+    cdef int n = 0, i, d, slot, blank
+    cdef unsigned int step
     for i in range(6):
         d = b.nb[here][i]
-        if d < 0:
-            if blank_ok:
-                out[n] = i
-                n += 1
-        elif d != other and not ((b.visited >> d) & 1):
-            diff = HEIGHT[b.code[d]] - h_here
-            if -1 <= diff <= 1:
-                out[n] = i
-                n += 1
+        blank = d < 0
+        slot = d & ~(d >> 31)  # d, or 0 for a blank edge (read, then ignored)
+        step = <unsigned int>(HEIGHT[b.code[slot]] - h_here + 1)  # 0..2 when within one
+        out[n] = i
+        n += (blank & blank_ok) | ((1 - blank) & (d != other)
+                                    & (((b.visited >> slot) & 1) == 0) & (step <= 2))
     # Chip Moves are judged after the pending increase (§4.2): it makes h(here) >= 1.
     if h_here >= 1 or b.run_open:
         for i in range(6):
             d = b.nb[here][i]
-            if (d < 0 and stock_left) or (d >= 0 and b.code[d] < 3):
-                out[n] = PAWN_MOVES + i
-                n += 1
+            blank = d < 0
+            slot = d & ~(d >> 31)
+            out[n] = PAWN_MOVES + i
+            n += (blank & stock_left) | ((1 - blank) & (b.code[slot] < 3))
     return n
 
 
@@ -218,6 +220,10 @@ cdef class PotlatchKernel(Kernel):
         for i in range(self.s.nlegal):
             out[i] = self.s.legal[i]
         return self.s.nlegal
+
+    cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
+        """``legal[rng_below(count)]`` straight from the list kept since the last action."""
+        return self.s.legal[rng_below(rng, self.s.nlegal)]
 
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
         return 0
