@@ -3,10 +3,11 @@ on the tournaments page (and in the lobby), joins it there, is taken to their ro
 against a bot when the Swiss starts, comes back to find "your game is ready", plays moves by
 clicking the board (the bot answers over the Bot API, driven by this test, and resigns), and
 watches the standings move on the tournament page without a reload as the last game ends; a
-line written in the tournament's chat shows as text.
-The page is then drawn on a phone and in Japanese; axe-core finds nothing serious. Screenshots:
-docs/screenshots/tournaments.png, tournaments-lobby.png, tournaments-ja-phone.png, tournament-ready.png,
-tournament.png, tournament-phone.png, tournament-ja.png, tournament-ja-phone.png."""
+line written in the tournament's chat shows as text; an arena is made with the page's form.
+The page is then drawn on a phone and in Japanese; axe-core finds nothing serious. Screenshots
+in docs/screenshots/: tournaments.png, tournaments-lobby.png, tournaments-ja-phone.png,
+tournament-ready.png, tournament-game.png, tournament.png, tournament-new-arena.png, tournament-phone.png,
+tournament-ja.png, tournament-ja-phone.png."""
 
 from __future__ import annotations
 
@@ -136,6 +137,8 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
     shot(page, "tournament-ready.png")
     page.click("#my-game")
     page.wait_for_selector("#status")
+    assert page.locator("#tournament-of-game-link").inner_text() == "Thursday bot Swiss"
+    shot(page, "tournament-game.png")
 
     clicked = 0
     while True:
@@ -154,9 +157,8 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
             bot_moves(server, opponent, game, rng)
     page.wait_for_function("document.querySelector('#status')?.dataset.terminal === '1'")
 
-    # The tournament page, reached by links: the person's win counted, the other game playing.
-    page.click("nav a[href='#/tournaments']")
-    page.click(f"#tournaments [data-tournament='{tid}'] .tournament-link")
+    # The game page links back to its tournament: the person's win counted, the other game on.
+    page.click("#tournament-of-game-link")
     page.wait_for_selector("#standings tr[data-player='Hana_t']")
     line = page.locator("#standings tr[data-player='Hana_t']")
     assert line.locator(".col-points").inner_text() == "1"
@@ -185,6 +187,22 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
     assert page.locator("#tournament-chat-log .chat-message").count() == 1
     shot(page, "tournament.png")
     found += violations(page, "tournament")
+
+    # The person creates an arena with the page's form and lands on its page.
+    page.click("nav a[href='#/tournaments']")
+    page.fill("#tournament-name", "Evening arena")
+    page.select_option("#tournament-kind", "arena")
+    page.select_option("#tournament-game", GAME)
+    assert page.locator("#tournament-rounds").is_hidden()
+    page.fill("#tournament-minutes", "45")
+    page.click("#tournament-create")
+    page.wait_for_url("**/#/tournament/*")
+    page.wait_for_selector("#tournament-join")
+    assert page.locator("#tournament-title").inner_text() == "Evening arena"
+    assert "Arena" in page.locator("#tournament-settings").inner_text()
+    assert "45 minutes" in page.locator("#tournament-settings").inner_text()
+    assert page.locator("#tournament-state").inner_text().startswith("Starts ")
+    shot(page, "tournament-new-arena.png")
 
     cookie = next(c["value"] for c in page.context.cookies() if c["name"] == COOKIE)
     phone.context.add_cookies([{"name": COOKIE, "value": cookie, "url": server}])

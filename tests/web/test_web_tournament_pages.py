@@ -59,6 +59,7 @@ def test_the_pages_count_players_and_mark_bots(client: TestClient) -> None:
         "Cyd": False,
     }
     assert client.get("/api/tournament-pages/nosuch").status_code == 404
+    assert client.get("/api/tournament-pages?game=nosuch").json() == {"tournaments": []}
 
 
 def test_the_tournament_chat_is_plain_text_for_signed_in_writers_at_a_rate(

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Annotated, Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import Field
 from sqlalchemy.engine import Engine
 
@@ -78,8 +78,16 @@ def bot_names(engine: Engine, tournament_id: str) -> list[str]:
 
 
 @router.get("/api/tournament-pages")
-async def listed(tournaments: TournamentsDep) -> dict[str, Any]:
-    """Upcoming and running tournaments, soonest first, each with its ``players``."""
+async def listed(
+    tournaments: TournamentsDep, game: Annotated[str | None, Query(max_length=32)] = None
+) -> dict[str, Any]:
+    """Upcoming and running tournaments, soonest first, each with its ``players``; with
+    ``game``, the tournament that game was paired in, whatever its state (none if no
+    tournament's: the game page's link back to its tournament)."""
+    if game is not None:
+        ids = await tournaments.db(tournaments.store.tournaments_of, [game])
+        found = [(await tournaments.view(tid))["tournament"] for tid in ids[:1]]
+        return {"tournaments": found}
     found = await tournaments.listed()
     counts = await tournaments.db(player_counts, tournaments.store.engine, [t["id"] for t in found])
     for tournament in found:

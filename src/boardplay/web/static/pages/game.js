@@ -21,6 +21,7 @@ import { reviewPanel } from "./review.js";
 import { chatPanel } from "./chat.js";
 import * as views from "./gameview.js";
 import { GamePlay } from "./gameplay.js";
+import { tournamentOfGame } from "./tournaments.js";
 
 // A signed-in player opening one of their games in a browser that holds no token for it gets
 // one from the account (their seats follow them to every device).
@@ -79,6 +80,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   const toggles = h("div", { class: "toggles" }, signals.toggle);
   const parts = views.layout(main, { notice: table.notice, controls: table.controls, tools, toggle: toggles, card: null, clocks: clocks.box, claim: clocks.claimBox });
   const { board, reviewBox } = parts;
+  parts.title.after(tournamentOfGame(id)); // a tournament's game links back to its standings
   // A decision with one legal move is taken for the player after a short beat (pages/forced.js),
   // once the page has decided whether the walk-through runs (it asks for every click): till then
   // the status line says a forced move may be pending.

@@ -61,7 +61,7 @@ function standingsTable(view, me) {
     : ["rank", "player", "points", "buchholz", "sb", "byes", "games"];
   const cell = (line, key) => {
     if (key === "rank") return line.rank;
-    if (key === "player") return [playerLink(line.name), botTag(line.bot), statusMark(line), arena && line.fire ? [" ", h("span", { class: "fire", title: t("tournament.fireTitle") }, "🔥")] : ""];
+    if (key === "player") return [playerLink(line.name), botTag(line.bot), statusMark(line), arena && line.fire ? h("span", { class: "tag fire-tag", title: t("tournament.fireTitle") }, t("tournament.onFire")) : ""];
     if (key === "points") return arena ? line.points : points(line.points);
     if (key === "buchholz") return points(line.buchholz);
     if (key === "sb") return String(line.sonneborn_berger);
@@ -76,7 +76,7 @@ function standingsTable(view, me) {
 
 function roundsList(view, bots) {
   const { rounds, tournament } = view;
-  if (!rounds.length) return h("p", { class: "muted" }, t("tournament.noRounds"));
+  if (!rounds.length) return h("p", { class: "muted" }, t(tournament.kind === "arena" ? "tournament.noGames" : "tournament.noRounds"));
   const named = (name) => [name, botTag(bots.has(name))];
   return h("ol", { class: "rounds", reversed: true }, [...rounds].reverse().map((round) => h("li", { class: "round", "data-round": round.round },
     h("h3", {}, t(tournament.kind === "arena" ? "tournament.wave" : "tournament.round", { n: round.round })),
@@ -111,6 +111,7 @@ export async function tournamentPage(main, id) {
   const updated = h("p", { class: "muted small", id: "standings-live" });
   const tieBreaks = h("p", { class: "muted small", id: "tie-breaks" });
   const chat = tournamentChat(id);
+  const roundsTitle = h("h2", { id: "rounds-title" });
   let busy = false;
 
   const act = async (what) => {
@@ -148,6 +149,7 @@ export async function tournamentPage(main, id) {
     const { tournament } = view;
     title.textContent = tournament.name || t("tournament.untitled", { game: gameTitle(tournament.game, tournament.game) });
     settings.textContent = settingsLine(tournament);
+    roundsTitle.textContent = t(tournament.kind === "arena" ? "tournament.gamesTitle" : "tournament.roundsTitle");
     state.textContent = stateWords(tournament);
     state.dataset.status = tournament.status;
     const game = myGame(view, me);
@@ -167,7 +169,7 @@ export async function tournamentPage(main, id) {
     h("div", { class: "panel", id: "tournament-head" }, title, settings, state, ready, mine),
     h("div", { class: "columns" },
       h("div", {}, h("section", { class: "panel", "aria-labelledby": "standings-title" }, h("h2", { id: "standings-title" }, t("tournament.standings")), standingsBox, tieBreaks, updated)),
-      h("div", {}, h("section", { class: "panel", "aria-labelledby": "rounds-title" }, h("h2", { id: "rounds-title" }, t("tournament.roundsTitle")), roundsBox), chat.element)));
+      h("div", {}, h("section", { class: "panel", "aria-labelledby": "rounds-title" }, roundsTitle, roundsBox), chat.element)));
   draw();
   chat.refresh();
 

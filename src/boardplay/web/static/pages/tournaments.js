@@ -164,3 +164,17 @@ export async function tournamentsPage(main) {
         h("h2", { id: "tournaments-list-title" }, t("tournament.listTitle")), listOf(tournaments))),
       h("div", {}, form)));
 }
+
+// On a tournament game's page: a line naming its tournament, linking to its standings (empty
+// for a game of no tournament).
+export function tournamentOfGame(gameId) {
+  const line = h("p", { class: "tournament-of-game", id: "tournament-of-game", hidden: true });
+  api(`/api/tournament-pages?game=${encodeURIComponent(gameId)}`).then(({ tournaments }) => {
+    const [found] = tournaments;
+    if (!found) return;
+    line.append(t("tournament.ofGame"), " ", h("a", { href: `#/tournament/${found.id}`, id: "tournament-of-game-link" }, titleOf(found)),
+      " · ", stateWords(found));
+    line.hidden = false;
+  }).catch(() => { /* no line */ });
+  return line;
+}

@@ -93,7 +93,7 @@ export const EN = {
   "tournament.inMinutes": "in {n} min",
   "tournament.oneRound": "1 round",
   "tournament.tieBreakNote": "Equal points are split by Buchholz (BH: the sum of your opponents' points), then SB, Sonneborn–Berger (the points of the opponents you beat, plus half those you drew with). A bye counts as a win but adds nothing to either.",
-  "tournament.arenaNote": "2 points a win, 1 a draw; after two wins in a row (🔥) a win counts 4. Results: W win, D draw, L loss, lower case doubled.",
+  "tournament.arenaNote": "2 points a win, 1 a draw; after two wins in a row (on fire) a win counts 4. Results: W win, D draw, L loss, lower case doubled.",
   "tournament.col.pointsShort": "Pts",
   "tournament.col.buchholzShort": "BH",
   "tournament.col.byesShort": "Bye",
@@ -105,4 +105,8 @@ export const EN = {
   "tournament.chatEmpty": "No message yet.",
   "tournament.chatSignIn": " to write in the chat.",
   "tournament.chatJoinFirst": "Join the tournament to write in its chat.",
+  "tournament.onFire": "on fire",
+  "tournament.gamesTitle": "Games",
+  "tournament.noGames": "No game yet: players are paired as soon as the arena starts.",
+  "tournament.ofGame": "A game of the tournament",
 };
