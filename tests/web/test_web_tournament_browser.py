@@ -6,8 +6,8 @@ watches the standings move on the tournament page without a reload as the last g
 line written in the tournament's chat shows as text; an arena is made with the page's form.
 The page is then drawn on a phone and in Japanese; axe-core finds nothing serious. Screenshots
 in docs/screenshots/: tournaments.png, tournaments-lobby.png, tournaments-ja-phone.png,
-tournament-ready.png, tournament-game.png, tournament.png, tournament-new-arena.png, tournament-phone.png,
-tournament-ja.png, tournament-ja-phone.png."""
+tournament-ready.png, tournament-game.png, tournament.png, tournament-new-arena.png,
+tournament-phone.png, tournament-ja.png, tournament-ja-phone.png."""
 
 from __future__ import annotations
 
