@@ -38,6 +38,8 @@ CHAT_TOPIC = "chat"
 """The broker's topic of the table chat's messages (``Broker.send``)."""
 BOTS_TOPIC = "bots"
 """The broker's topic of revoked API tokens, whose streams every process ends (``bots/``)."""
+LOBBY_TOPIC = "lobby"
+"""The broker's topic of the lobby's nudges: read the lobby's events now (``Lobby.remote``)."""
 OUTAGE_SPEEDUP = 4
 """How many times as often the watched games are checked while Redis is down."""
 
@@ -136,6 +138,8 @@ class Hub:
             self.chat.send = lambda text: broker.send(CHAT_TOPIC, text)
             broker.topics[BOTS_TOPIC] = self.bots.remote
             self.bots.send = lambda text: broker.send(BOTS_TOPIC, text)
+            broker.topics[LOBBY_TOPIC] = self.lobby.remote
+            self.lobby.send = lambda text: broker.send(LOBBY_TOPIC, text)
             await broker.start()
         loop = asyncio.get_running_loop()
         self._tasks = [

@@ -24,9 +24,13 @@ list after ``seek_ttl`` (any process deletes them).
 process's sockets at once; it is also written to ``lobby_events`` and every process with lobby
 sockets reads the events of the last few seconds every ``POLL`` second (one indexed query that
 usually finds nothing new), so the others' sockets follow within about a second, with or
-without Redis. Events are read by time rather than by id, and remembered by id, because ids
-from concurrent transactions can become visible out of order; ``LOOKBACK`` bounds both the
-commit delay and the clock difference between processes that this tolerates."""
+without Redis. With Redis, a notice told (a game started, a challenge) also nudges the other
+processes to read at once (``send``/``remote``, the broker's lobby topic: a nudge only, the
+events stay the truth), so a player or bot whose socket or event stream is on another process
+hears of a tournament pairing or a challenge in a round trip rather than up to ``POLL`` later.
+Events are read by time rather than by id, and remembered by id, because ids from concurrent
+transactions can become visible out of order; ``LOOKBACK`` bounds both the commit delay and the
+clock difference between processes that this tolerates."""
 
 from __future__ import annotations
 
@@ -125,6 +129,11 @@ class Lobby:
         self.listeners: dict[int, set[Hear]] = {}
         """What hears an account's notices besides its lobby sockets (a bot's event stream,
         ``bots/``): called with each message ``deliver`` hands its sockets, never waiting."""
+        self.send: Callable[[str], object] | None = None
+        """Nudges the other processes to read the events now (the broker's lobby topic, set by
+        the hub with Redis); None: they read at their next ``POLL``."""
+        self._nudged: asyncio.Task[None] | None = None
+        self._again = False
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -138,6 +147,8 @@ class Lobby:
         tasks = [*self._tasks, *self._graces.values()]
         if self._refresher is not None:
             tasks.append(self._refresher)
+        if self._nudged is not None:
+            tasks.append(self._nudged)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -335,8 +346,31 @@ class Lobby:
             await self.db(self.store.notify, self.epoch, notices, time.time())
         except Exception:
             log.exception("could not tell the other processes' lobby sockets")
+        else:
+            if self.send is not None:
+                self.send("")
         for account_id, message in notices:
             self.deliver(account_id, message)
+
+    def remote(self, _text: str) -> None:
+        """Another process told a notice (the broker's lobby topic): read the events now rather
+        than at the next ``POLL``. One read at a time; nudges heard during it make one more."""
+        if self._closed:
+            return
+        if self._nudged is not None and not self._nudged.done():
+            self._again = True
+            return
+        self._nudged = asyncio.get_running_loop().create_task(self._read_now())
+
+    async def _read_now(self) -> None:
+        while True:
+            self._again = False
+            try:
+                await self.poll()
+            except Exception:
+                log.exception("lobby read on a nudge failed; the next poll reads")
+            if not self._again or self._closed:
+                return
 
     # ----- the other processes, and time --------------------------------------------------
     async def poll(self) -> None:
