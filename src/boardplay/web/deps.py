@@ -23,8 +23,7 @@ from boardplay.web.accounts import (
     Site,
 )
 from boardplay.web.advice import Reviewer
-from boardplay.web.bots import BOT_PLAY, CHALLENGE_READ, CHALLENGE_WRITE, ApiUser
-from boardplay.web.bots.service import TOKEN_PREFIX
+from boardplay.web.bots import BOT_PLAY, CHALLENGE_READ, CHALLENGE_WRITE, TOKEN_PREFIX, ApiUser
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError
