@@ -7,9 +7,14 @@ reads its event stream on one process (bot i on process i % 2), opens each game'
 when ``gameStart`` comes, and sends its moves (a random legal one, at once) to the *other*
 process, so every move crosses between the processes. It measures, from the bot's side:
 
-- **pairing latency**: from the end of a bot's game (the final ``gameState`` on its stream) to
-  the ``gameStart`` of its next one (the arena pairs a player as soon as it is free), and from
-  the arena's start to each bot's first game;
+- **pairing latency**: from the end of a bot's game, as the bot first hears of it (the final
+  ``gameState`` on the game's stream or ``gameFinish`` on the event stream, whichever comes
+  first), to the ``gameStart`` of its next one (the arena pairs a player as soon as it is free;
+  a ``gameStart`` heard before the end it follows counts as no wait), and from the arena's start
+  to each bot's first game. Reckoned per game after the run: a bot's streams are two
+  connections, and a next game's ``gameStart`` can come before the last ``gameState`` of the
+  one whose end freed the bot (an earlier reckoning kept one "last end" per bot and, so, timed
+  such a pairing from the end of the game before: the 6-24 s p99s it printed were that);
 - **move latency**: from sending a move to the ``gameState`` that carries it;
 - **CPU per move**: all the servers' CPU time while the window is open (``/proc``), divided by
   the moves made in it; and, with ``--floor``, the same load of ``loadbench.py`` on the floor
@@ -55,7 +60,26 @@ class Bot:
     token: str
     home: str
     away: str
-    ended: float | None = None
+    games: list[str] = field(default_factory=list)
+    """Its games in the order their ``gameStart`` came."""
+    started: dict[str, float] = field(default_factory=dict)
+    ended: dict[str, float] = field(default_factory=dict)
+    """When the bot first heard that each game ended (monotonic)."""
+
+    def heard_end(self, game_id: str) -> None:
+        self.ended.setdefault(game_id, time.monotonic())
+
+    def waits(self) -> tuple[list[float], int]:
+        """The waits from each game's end to the next game's start, and how many of those
+        starts came before the end was heard (counted as no wait)."""
+        waits, early = [], 0
+        for before, after in zip(self.games, self.games[1:], strict=False):
+            if before not in self.ended or after not in self.started:
+                continue
+            wait = self.started[after] - self.ended[before]
+            early += wait < 0
+            waits.append(max(0.0, wait))
+        return waits, early
 
 
 async def _make_bot(http: httpx.AsyncClient, bases: Sequence[str], i: int) -> Bot:
@@ -98,7 +122,7 @@ async def _play(
         if event["ply"] in sent:
             tally.moves.append(time.monotonic() - sent.pop(event["ply"]))
         if event["status"] != "started":
-            bot.ended = time.monotonic()
+            bot.heard_end(game_id)
             tally.games += 1
             return
         if event["turn"] in seats and event["legal"]:
@@ -116,13 +140,15 @@ async def _run_bot(
     tasks: set[asyncio.Task[None]] = set()
     try:
         async for event in _lines(http, f"{bot.home}/api/stream/event", bot.token):
+            if event["type"] == "gameFinish":
+                bot.heard_end(event["game"]["id"])
             if event["type"] != "gameStart" or event["game"]["id"] in playing:
                 continue
             now = time.monotonic()
-            if bot.ended is None:
+            if not bot.games:
                 tally.first_pairings.append(now - starts)
-            else:
-                tally.pairings.append(now - bot.ended)
+            bot.games.append(event["game"]["id"])
+            bot.started[event["game"]["id"]] = now
             playing.add(event["game"]["id"])
             task = asyncio.get_running_loop().create_task(
                 _play(http, bot, event["game"]["id"], tally, rng)
@@ -171,9 +197,11 @@ async def _load(
             assert joined.status_code == 200, joined.text
         tally = Tally()
         rng = random.Random(1)
-        starts = time.monotonic() + lead
+        # The arena's start on this clock (the joins took some of the lead: the window opens
+        # at the start itself, not a lead after them).
+        starts = time.monotonic() + (body["starts"] - time.time())
         runners = [asyncio.create_task(_run_bot(http, bot, starts, tally, rng)) for bot in bots]
-        await asyncio.sleep(lead)
+        await asyncio.sleep(max(0.0, starts - time.monotonic()))
         cpu_before, moves_before = sum(ds.cpu_seconds(s) for s in servers), len(tally.moves)
         window = time.monotonic()
         await asyncio.sleep(args.minutes * 60)
@@ -185,6 +213,11 @@ async def _load(
         for runner in runners:
             with contextlib.suppress(BaseException):
                 await runner
+    early = 0
+    for bot in bots:
+        waits, before_end = bot.waits()
+        tally.pairings += waits
+        early += before_end
     ms = [t * 1000 for t in tally.pairings]
     first = [t * 1000 for t in tally.first_pairings]
     move_ms = [t * 1000 for t in tally.moves]
@@ -199,6 +232,9 @@ async def _load(
         "moves_per_s": round(moved / max(elapsed, 1e-9), 1),
         "pairing_p50_ms": round(percentile(ms, 0.50), 1),
         "pairing_p99_ms": round(percentile(ms, 0.99), 1),
+        "pairing_max_ms": round(max(ms, default=0.0), 1),
+        "pairings": len(ms),
+        "paired_before_end_heard": early,
         "first_pairing_p99_ms": round(percentile(first, 0.99), 1),
         "move_p50_ms": round(percentile(move_ms, 0.50), 1),
         "move_p99_ms": round(percentile(move_ms, 0.99), 1),
