@@ -141,9 +141,21 @@ async def _swiss(cluster: Cluster) -> dict[str, Any]:
                 if len(seen["rounds"]) >= 2:
                     break
                 await asyncio.sleep(0.05)
-            ends = [bot.ended for bot in bots]
+            while True:  # ... with moves played in its games, and games still in play
+                assert time.monotonic() < deadline, "round 2's games never began"
+                views = [
+                    await bp.game(http, second, table["game"])
+                    for table in seen["rounds"][1]["tables"]
+                ]
+                if any(v["ply"] >= 3 for v in views):
+                    break
+                await asyncio.sleep(0.05)
             ds.stop_server(cluster.processes[0], signal.SIGKILL)
-            killed_at = {"round": len(seen["rounds"]), "ended": sum(map(len, ends))}
+            killed_at = {
+                "round": len(seen["rounds"]),
+                "ended": sum(len(bot.ended) for bot in bots),
+                "in_play": sum(not v["terminal"] for v in views),
+            }
             while True:
                 assert time.monotonic() < deadline, "the Swiss never finished"
                 seen = await bp.view(http, second, tournament_id)
@@ -179,6 +191,7 @@ def test_a_swiss_of_eight_bots_on_two_processes_one_killed_in_round_two(
     view, games, bots = run["view"], run["games"], run["bots"]
     seeds = [bot.name for bot in bots]
     assert run["killed_at"]["round"] == 2  # killed in round 2, before round 3 was paired
+    assert run["killed_at"]["in_play"] > 0  # with round 2's games in play
     rounds = view["rounds"]
     assert [r["round"] for r in rounds] == [1, 2, 3]  # each round paired, once
     pairs: set[frozenset[str]] = set()
@@ -223,7 +236,8 @@ def test_a_swiss_of_eight_bots_on_two_processes_one_killed_in_round_two(
     assert moved_on  # the bots at home on the killed process went on through the other
     print(
         f"swiss: {time.monotonic() - began:.1f} s, {sum(b.moves for b in bots)} moves, "
-        f"{len(moved_on)} bots failed over, killed after {run['killed_at']['ended']} game ends"
+        f"{len(moved_on)} bots failed over, killed after {run['killed_at']['ended']} game ends "
+        f"with {run['killed_at']['in_play']} of round 2's games in play"
     )
 
 
