@@ -1,13 +1,15 @@
 """The Bot API's conformance on two real server processes over PostgreSQL with Redis between
 them (docs/bots.md): the event stream and the game stream, each opened on one process while
 the moves, challenges and answers go to the other; a reconnect in mid-game; an illegal move
-answered 400 with the legal moves; a bot that stops moving flagged like anyone; a revoked
-token ending its open streams on both processes; scopes; and a burst over a token's ceiling
-held on two processes at once."""
+answered 400 with the legal moves; a bot that stops moving flagged like anyone; a bot at the
+table while its game stream is open, and claimable once it closed; a revoked token ending its
+open streams on both processes; scopes; and a burst over a token's ceiling held on two
+processes at once."""
 
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -17,11 +19,14 @@ import httpx
 import pytest
 from botcalls import Bot, Person, Stream, make_bot, make_token, sign_up
 from test_web_multi import Cluster, fresh_database, server_env
+from websockets.sync.client import ClientConnection
 
 PER_MINUTE = 40
 """The servers' ceiling of requests per token and minute (the burst test meets it)."""
 STREAMS = 4
 """The servers' ceiling of streams one token holds open on a process."""
+ABANDON_AFTER = 3.0
+"""Seconds a player must be gone before the opponent may claim (the servers' setting)."""
 _names = itertools.count()
 
 
@@ -33,6 +38,7 @@ def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
         BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE=str(PER_MINUTE),
         BOARDPLAY_WEB_CHALLENGES_PER_HOUR="1000",
         BOARDPLAY_WEB_API_STREAMS_PER_TOKEN=str(STREAMS),
+        BOARDPLAY_WEB_ABANDON_AFTER=str(ABANDON_AFTER),
     )
     cluster = Cluster(env, 2)
     try:
@@ -196,6 +202,80 @@ def test_a_bot_that_stops_moving_loses_on_time(cluster: Cluster) -> None:
     assert events.until("gameFinish")["game"]["status"] == "outoftime"
     events.close()
     stream.close()
+
+
+def presence_becomes(
+    socket: ClientConnection, seats: list[int], timeout: float = 10
+) -> dict[str, Any]:
+    """The presence the socket is told once exactly ``seats`` are at the table (within
+    ``timeout``)."""
+    deadline = time.monotonic() + timeout
+    last: dict[str, Any] = {}
+    while last.get("seats") != seats:
+        left = deadline - time.monotonic()
+        assert left > 0, f"the table never showed seats {seats} (last: {last})"
+        message = json.loads(socket.recv(timeout=left))
+        if message["type"] == "presence":
+            last = message
+    return last
+
+
+def claim(base: str, game_id: str, token: str) -> httpx.Response:
+    return httpx.post(
+        f"{base}/api/games/{game_id}/claim",
+        json={},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=20,
+    )
+
+
+def test_a_bot_with_its_game_stream_open_is_at_the_table_and_its_end_is_leaving(
+    cluster: Cluster,
+) -> None:
+    """The bot's game stream is open on process 0, the person's page on process 1: the page
+    shows the bot at the table and no claim against it is taken on either process, however long
+    it thinks; once its program stops (the stream closes) it is gone, and after the usual wait
+    the person claims the win."""
+    a, b = cluster.base
+    person, bot, events = start(cluster, clock={"base": 600, "increment": 0})
+    game_id = events.until("gameStart")["game"]["id"]
+    token, seat = seat_token(person, b, game_id)
+    mine = 1 - seat
+    stream = bot.stream(a, f"/api/bot/game/stream/{game_id}")
+    state = stream.next()["state"]
+    while state["turn"] != seat or not any(s == mine for s in state["seats"]):
+        if state["turn"] == mine:  # the bot moves once: its leaving is then a loss, no abort
+            assert bot.post(b, f"/api/bot/game/{game_id}/move/t1").status_code == 200
+        else:
+            person_moves(b, game_id, token, "t1")
+        state = stream.until("gameState")
+    time.sleep(ABANDON_AFTER + 2.5)  # the bot's last move and request are long past
+    # Process 1 watches no socket of the game: its claim reads the presence table.
+    refused = claim(b, game_id, token)
+    assert refused.status_code == 409, refused.text
+    with cluster.ws(1, game_id) as page:
+        page.send(json.dumps({"type": "hello", "token": token, "id": 1, "presence": True}))
+        presence_becomes(page, sorted([seat, mine]))
+        for base in (a, b):
+            refused = claim(base, game_id, token)
+            assert refused.status_code == 409, refused.text
+            assert refused.json()["error"]["code"] == "opponent_here"
+        assert httpx.get(f"{b}/api/games/{game_id}").json()["status"] == "active"
+        stream.close()  # the bot's program stops
+        # The bot's event stream, still open on process 0 and watching the game for its end,
+        # is nobody at the table: not a spectator either.
+        assert presence_becomes(page, [seat])["spectators"] == 0
+        left_at = time.monotonic()
+        assert claim(b, game_id, token).status_code == 409  # not yet: the usual wait
+        deadline = left_at + ABANDON_AFTER + 10
+        while (answer := claim(b, game_id, token)).status_code == 409:
+            assert time.monotonic() < deadline, answer.text
+            time.sleep(0.5)
+        assert answer.status_code == 200, answer.text
+        assert time.monotonic() - left_at >= ABANDON_AFTER - 0.5
+        result = answer.json()["game"]["result"]
+        assert result["ended"] == "abandoned" and result["winners"] == [seat]
+    events.close()
 
 
 def test_a_revoked_token_ends_its_streams_on_every_process(cluster: Cluster) -> None:

@@ -51,6 +51,9 @@ class Subscriber:
         self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.last: dict[str, Any] | None = None
         self.dropped = False
+        self.counts = True
+        """Whether it counts in the table's presence (``presence.py``): a bot's event stream,
+        watching its games only for their end, does not."""
         self._sender: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
 

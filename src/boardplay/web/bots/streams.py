@@ -85,6 +85,8 @@ class StreamHost(Protocol):
 
     def now(self) -> float: ...
 
+    def presence_changed(self, game_id: str) -> None: ...
+
 
 class Lines:
     """A stream's lines waiting for its reader, and its end."""
@@ -256,9 +258,11 @@ def registered(stream: object, bots: Bots, user: ApiUser, lines: Lines) -> Calla
 
 class _Watch:
     """A room watched for a stream as a socket watches it: ``changed`` runs after each update
-    this process sends it (its own moves, another process's, a check's)."""
+    this process sends it (its own moves, another process's, a check's). Only a game stream's
+    watch counts in the table's presence (``counts``: its seats are at the table); an event
+    stream watching for a game's end is nobody there."""
 
-    def __init__(self, room: Room, changed: Callable[[str], None]) -> None:
+    def __init__(self, room: Room, changed: Callable[[str], None], counts: bool = False) -> None:
         self.room = room
 
         async def send(text: str) -> None:
@@ -268,6 +272,7 @@ class _Watch:
             changed("")
 
         self.sub = Subscriber(send, close, QUEUE)
+        self.sub.counts = counts
         room.subscribers.add(self.sub)
 
     def stop(self) -> None:
@@ -445,8 +450,12 @@ class GameStream:
         except BaseException:
             forget()
             raise
-        watch = _Watch(room, self.changed)  # first, so no change falls between
+        watch = _Watch(room, self.changed, counts=True)  # first, so no change falls between
         watch.sub.token = token
+        # The bot is at the table while its stream is open, as a player whose page is: the
+        # opponent's page shows it there and no abandonment claim counts it gone (on every
+        # process: the presence table, at the next check); the stream's end is its leaving.
+        room.recount(self.host.presence_changed)
         try:
             full = game_full(room, seats, self.host.now())
             self.sent = self._key(full["state"])
@@ -460,3 +469,4 @@ class GameStream:
         finally:
             forget()
             watch.stop()
+            room.recount(self.host.presence_changed)

@@ -11,10 +11,12 @@ and reads the other processes' rows for the games it watches: all in one transac
 refreshed for ``STALE`` seconds belongs to a process that died and is not counted, so presence
 heals within a few seconds whatever happens to a process.
 
-A socket is not the only sign of a player at the table: one who plays over HTTP (the API, a bot,
-a page whose socket dropped) is there too. Each request a seat's token makes for the game is
-noted in the seat's ``seen`` (at most every ``NOTE_EVERY`` seconds per seat and process), and a
-move is noted by the clock it stops; an abandonment claim (``timeouts.py``) counts all three."""
+A bot's open game stream (``bots/streams.py``) watches the room as a socket does and counts as
+its seats' socket while it is open; its end is the bot's leaving. A socket is not the only sign
+of a player at the table: one who plays over HTTP (the API, a bot, a page whose socket dropped)
+is there too. Each request a seat's token makes for the game is noted in the seat's ``seen`` (at
+most every ``NOTE_EVERY`` seconds per seat and process), and a move is noted by the clock it
+stops; an abandonment claim (``timeouts.py``) counts all three."""
 
 from __future__ import annotations
 
@@ -146,6 +148,18 @@ class PresenceStore:
                 rows,
             )
 
+    def seats_elsewhere(self, game_id: str) -> frozenset[int]:
+        """The seats of a game at the table on the other live processes, as they last wrote:
+        what a claim checks when this process watches no socket of the game (its ``others``
+        are then not kept current by the checks)."""
+        query = sa.select(presence_table.c.seats).where(
+            presence_table.c.game_id == game_id,
+            presence_table.c.process != self.process,
+            presence_table.c.at >= time.time() - STALE,
+        )
+        with self.reader.connect() as conn:
+            return frozenset(int(s) for row in conn.execute(query) for s in row.seats)
+
     def saw(self, game_id: str, seats: Sequence[int], now: float) -> None:
         """The players of ``seats`` asked for the game with their token at ``now``."""
         with self.engine.begin() as conn:
@@ -221,7 +235,7 @@ class TablePresence:
         seats: set[int] = set()
         spectators = 0
         for sub in subscribers:
-            if sub.dropped:
+            if sub.dropped or not sub.counts:
                 continue
             held = seats_of(sub.token)
             if held:

@@ -93,9 +93,7 @@ async def presence_changed(room: Room, note: PresenceNote) -> bool:
     """A socket came, said who it is, or left: every socket of this process is sent the new
     presence now, and the database hears of it at the next check (``note``, then
     ``presence.py``); True if the sockets were sent it."""
-    if room.presence.recount(room.subscribers, room.seats_of):
-        note(room.row.id)
-    return room.presence.send(room.subscribers)
+    return room.recount(note)
 
 
 async def handle_message(

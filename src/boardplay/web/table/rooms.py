@@ -142,6 +142,14 @@ class Room(RoomClock, RoomViews):
         digest = hash_token(token) if token else None
         return {s.seat for s in self.row.seats if s.held_by(digest)}
 
+    def recount(self, note: Callable[[str], None]) -> bool:
+        """A watcher came, said who it is, or left (a page's socket, a bot's game stream):
+        every socket of this process is sent the new presence now, and the database hears of
+        it at the next check (``note``: ``House.presence_changed``); True if they were sent it."""
+        if self.presence.recount(self.subscribers, self.seats_of):
+            note(self.row.id)
+        return self.presence.send(self.subscribers)
+
     def ai_to_move(self, state: State) -> int | None:
         if self.settled:
             return None

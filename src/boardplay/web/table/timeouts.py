@@ -17,10 +17,10 @@ its seat's time ran out is not played: the flag is stored instead.
   cannot win; the game goes on with the others' clocks.
 
 **Abandonment.** In a real-time two-player game, when a player has been gone from the table (no
-socket on any process, no request with their token, no move: ``presence.py``) for
-``Limits.abandon_after`` seconds, the opponent may claim
-the win, or a draw where the rules have draws; a game the absent player had not yet moved in is
-aborted instead. A correspondence game needs no claim: its deadline decides."""
+socket or bot game stream on any process, no request with their token, no move:
+``presence.py``) for ``Limits.abandon_after`` seconds, the opponent may claim the win, or a draw
+where the rules have draws; a game the absent player had not yet moved in is aborted instead. A
+correspondence game needs no claim: its deadline decides."""
 
 from __future__ import annotations
 
@@ -119,10 +119,14 @@ async def note_visit(room: Room, token: str | None) -> None:
 
 
 async def absent_for(room: Room, seat: int) -> float:
-    """Seconds since ``seat`` was last at this table: a page open on any process, a request
-    with its token, or its last move (the clock it stopped)."""
+    """Seconds since ``seat`` was last at this table: a page open (or a bot's game stream) on
+    any process, a request with its token, or its last move (the clock it stopped)."""
     now = room.host.now()
     gone = room.presence.gone_for(seat, now)
+    # With no watcher here, nothing keeps the other processes' seats current: ask the table.
+    elsewhere = room.host.presence.seats_elsewhere
+    if gone and not room.subscribers and seat in await room.host.db(elsewhere, room.row.id):
+        return 0.0
     seen = (await room.host.db(room.host.presence.seen, room.row.id)).get(seat)
     if seen is not None:
         gone = min(gone, max(0.0, now - seen))
