@@ -1,6 +1,7 @@
 """What the tournament pages read (``tournaments/pages.py``): the list with each tournament's
-player count (withdrawn players not counted), and a tournament's view with its bots named and
-marked on their lines of the standings."""
+player count (withdrawn players not counted) and the last ones finished with their winners, a
+tournament's view with its bots named and marked on their lines of the standings, and the codes
+of the refusals the pages word in their language."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from accountcalls import RAPID, sign_up
 from fastapi.testclient import TestClient
+from test_web_tournament_app import resign, tick
 from websettings import tiny_settings
 
 from boardplay.web.app import create_app
@@ -92,3 +94,68 @@ def test_the_tournament_chat_is_plain_text_for_signed_in_writers_at_a_rate(
     (message,) = client.get(path).json()["messages"]
     assert message["name"] == "Bob" and message["text"] == "<b>good luck</b>"
     assert client.get("/api/tournament-pages/nosuch/chat").status_code == 404
+
+
+def test_the_list_shows_the_last_tournaments_finished_with_their_winners(
+    client: TestClient,
+) -> None:
+    ana, bo = (sign_up(client, name) for name in ("Ana", "Bob"))
+    body = {"kind": "swiss", "game": "tiny", "clock": RAPID, "rounds": 1}
+    done = []
+    for n in range(2):
+        made = ana.post("/api/tournaments", {**body, "name": f"Over {n}", "starts": time.time()})
+        assert made.status_code == 201, made.text
+        done.append(made.json()["tournament"]["id"])
+        for player in (ana, bo):
+            assert player.post(f"/api/tournaments/{done[-1]}/join").status_code == 200
+        tick(client)
+        (table,) = client.get(f"/api/tournaments/{done[-1]}").json()["rounds"][0]["tables"]
+        loser = {"Ana": ana, "Bob": bo}[table["players"][n]]  # Bob wins one, Ana the other
+        resign(loser, table["game"])
+        client.portal.call(client.app.state.hub.house.ends_told)
+    upcoming = ana.post("/api/tournaments", {**body, "name": "Next", "starts": time.time() + 600})
+    listed = client.get("/api/tournament-pages").json()
+    assert [t["name"] for t in listed["tournaments"]] == ["Next"]
+    finished = listed["finished"]
+    assert [t["id"] for t in finished] == done[::-1]  # the latest first
+    assert [t["status"] for t in finished] == ["finished", "finished"]
+    first, second = (client.get(f"/api/tournaments/{tid}").json() for tid in done)
+    assert [t["winner"] for t in finished] == [
+        second["standings"][0]["name"],
+        first["standings"][0]["name"],
+    ]
+    assert {t["winner"] for t in finished} == {"Ana", "Bob"}
+    assert [t["players"] for t in finished] == [2, 2]
+    assert upcoming.status_code == 201
+    again = client.get("/api/tournament-pages").json()["finished"]  # the winners remembered
+    assert again == finished
+
+
+def test_the_refusals_a_page_words_have_codes_of_their_own(client: TestClient) -> None:
+    """The create form's, the join button's and the chat's refusals each come with a code the
+    pages map to words in the reader's language (static/tournaments/refusals.js)."""
+    ana, bo = (sign_up(client, name) for name in ("Ana", "Bob"))
+    body = {"kind": "swiss", "game": "tiny", "clock": RAPID, "rounds": 1}
+    codes = {
+        "rated_with_bots": {**body, "rated": True, "bots": True, "starts": time.time() + 60},
+        "rated_clock_too_short": {
+            **body,
+            "rated": True,
+            "clock": {"base": 15, "increment": 0},
+            "starts": time.time() + 60,
+        },
+        "bad_start": {**body, "starts": time.time() + 90 * 86400},
+        "bad_length": {**body, "rounds": 999, "starts": time.time() + 60},
+    }
+    for code, refused in codes.items():
+        answer = ana.post("/api/tournaments", refused)
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["error"]["code"] == code
+    for n in range(3):  # the most one account may have open (tiny_settings' limits)
+        made = ana.post("/api/tournaments", {**body, "starts": time.time() + 600 + n})
+        assert made.status_code == 201, made.text
+    too_many = ana.post("/api/tournaments", {**body, "starts": time.time() + 900})
+    assert too_many.status_code == 429
+    assert too_many.json()["error"]["code"] == "too_many_tournaments"
+    over = made.json()["tournament"]["id"]
+    assert bo.post(f"/api/tournaments/{over}/withdraw").json()["error"]["code"] == "not_entered"

@@ -1,7 +1,8 @@
 """What the tournament pages of the site read (``static/pages/tournaments.js``), beside the API's
-own routes (``routes.py``): the list of upcoming and running tournaments with how many players
-each has (the tournaments page and the lobby's section), and one tournament's view with its bot
-accounts named, so that the standings and rounds mark them BOT. Read-only; JSON.
+own routes (``routes.py``): the list of upcoming and running tournaments and of the last ones
+finished (with their winners), with how many players each has (the tournaments page, which asks
+again every few seconds while it is shown, and the lobby's section), and one tournament's view
+with its bot accounts named, so that the standings and rounds mark them BOT. Read-only; JSON.
 
 The pages keep their standings live by asking for the view again every few seconds while a
 tournament page is open (``POLL`` in the page): the lobby socket's push (``Lobby.tell``) reaches
@@ -81,7 +82,8 @@ def bot_names(engine: Engine, tournament_id: str) -> list[str]:
 async def listed(
     tournaments: TournamentsDep, game: Annotated[str | None, Query(max_length=32)] = None
 ) -> dict[str, Any]:
-    """Upcoming and running tournaments, soonest first, each with its ``players``; with
+    """Upcoming and running tournaments, soonest first, and (``finished``) the last ones
+    finished, latest first, each with its ``winner``: every one with its ``players``. With
     ``game``, the tournament that game was paired in, whatever its state (none if no
     tournament's: the game page's link back to its tournament)."""
     if game is not None:
@@ -89,10 +91,13 @@ async def listed(
         found = [(await tournaments.view(tid))["tournament"] for tid in ids[:1]]
         return {"tournaments": found}
     found = await tournaments.listed()
-    counts = await tournaments.db(player_counts, tournaments.store.engine, [t["id"] for t in found])
-    for tournament in found:
+    finished = await tournaments.finished_lately()
+    counts = await tournaments.db(
+        player_counts, tournaments.store.engine, [t["id"] for t in (*found, *finished)]
+    )
+    for tournament in (*found, *finished):
         tournament["players"] = counts.get(tournament["id"], 0)
-    return {"tournaments": found}
+    return {"tournaments": found, "finished": finished}
 
 
 @router.get("/api/tournament-pages/{tournament_id}")

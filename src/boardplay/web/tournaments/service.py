@@ -49,6 +49,7 @@ from boardplay.web.tournaments.steps import plan
 from boardplay.web.tournaments.store import (
     ACTIVE,
     CREATED,
+    DONE,
     KINDS,
     PAUSED,
     STARTED,
@@ -70,6 +71,8 @@ Tell = Callable[[Sequence[tuple[int, Mapping[str, Any]]]], Awaitable[None]]
 TICK = 2.0
 """Seconds between a process's looks at the tournaments that have work."""
 DAY = 86400.0
+FINISHED_LISTED = 10
+"""Finished tournaments the list shows under the upcoming and running ones."""
 
 
 class GameFactory(Protocol):
@@ -154,6 +157,9 @@ class Tournaments:
         self.catalogue = catalogue
         self.ratings = ratings
         self.now = now
+        self._winners: dict[str, str | None] = {}
+        """The winners of the tournaments listed as finished (their standings no longer
+        change), so that a list's poll does not read their standings each time."""
 
     @classmethod
     def for_hub(cls, hub: TournamentHost) -> Tournaments:
@@ -228,24 +234,33 @@ class Tournaments:
         if control is None:
             raise bad_request("every tournament game is on the clock: give clock")
         if plan.rated:
-            check_rated_clock(control)
+            try:
+                check_rated_clock(control)
+            except ApiError as exc:  # its own code, so that the page can word it
+                raise ApiError(400, "rated_clock_too_short", exc.message) from None
             if plan.bots:
-                raise bad_request(
+                raise ApiError(
+                    400,
+                    "rated_with_bots",
                     "a tournament open to bots is casual: bots play rated games against people "
-                    "through challenges only"
+                    "through challenges only",
                 )
         now, limits = self.now(), self.limits
         days = limits.tournament_lead_days
         if not now - 60 <= plan.starts <= now + days * DAY:
-            raise bad_request(
-                f"starts: a time from now to {days:g} days ahead (seconds since 1970)"
+            raise ApiError(
+                400,
+                "bad_start",
+                f"starts: a time from now to {days:g} days ahead (seconds since 1970)",
             )
         if plan.kind == "arena":
             minutes = limits.tournament_minutes
             if plan.minutes is None or not 1 <= plan.minutes <= minutes:
-                raise bad_request(f"an arena lasts minutes: 1 to {minutes}")
+                raise ApiError(400, "bad_length", f"an arena lasts minutes: 1 to {minutes}")
         elif plan.rounds is None or not 1 <= plan.rounds <= limits.tournament_rounds:
-            raise bad_request(f"a {plan.kind} has rounds: 1 to {limits.tournament_rounds}")
+            raise ApiError(
+                400, "bad_length", f"a {plan.kind} has rounds: 1 to {limits.tournament_rounds}"
+            )
         return options, control
 
     async def join(self, tournament_id: str, account: Account) -> None:
@@ -305,6 +320,20 @@ class Tournaments:
         """Upcoming and running tournaments, soonest first (the lobby's list)."""
         found = await self.db(self.store.listed, [CREATED, STARTED])
         return [t.to_json() for t in found]
+
+    async def finished_lately(self, most: int = FINISHED_LISTED) -> list[dict[str, Any]]:
+        """The ``most`` tournaments finished last, latest first, each with its ``winner``
+        (the name first in its final standings; None if nobody played)."""
+        found = await self.db(self.store.listed, [DONE], most, True)
+        winners = {}
+        for tournament in found:
+            if tournament.id in self._winners:
+                winners[tournament.id] = self._winners[tournament.id]
+                continue
+            lines = (await self.view(tournament.id))["standings"]
+            winners[tournament.id] = lines[0]["name"] if lines else None
+        self._winners = winners  # only those still listed are kept
+        return [{**t.to_json(), "winner": winners[t.id]} for t in found]
 
     # ----- the step every process takes ---------------------------------------------------
     async def tick(self) -> None:

@@ -255,12 +255,17 @@ class TournamentStore:
             ).first()
         return None if row is None else _tournament(row)
 
-    def listed(self, statuses: Sequence[str], limit: int = 100) -> list[Tournament]:
+    def listed(
+        self, statuses: Sequence[str], limit: int = 100, latest: bool = False
+    ) -> list[Tournament]:
+        """The tournaments of ``statuses``, soonest start first (``latest``: last finished
+        first)."""
+        t = tournaments_table
         with self.engine.connect() as conn:
             rows = conn.execute(
-                tournaments_table.select()
-                .where(tournaments_table.c.status.in_(list(statuses)))
-                .order_by(tournaments_table.c.starts)
+                t.select()
+                .where(t.c.status.in_(list(statuses)))
+                .order_by(t.c.finished.desc() if latest else t.c.starts)
                 .limit(limit)
             ).all()
         return [_tournament(row) for row in rows]
