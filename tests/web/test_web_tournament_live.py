@@ -26,6 +26,7 @@ import botplay as bp
 import devservices as ds
 import pytest
 import sqlalchemy as sa
+import test_web_tournament_montana as montana
 from test_web_multi import Cluster, fresh_database, server_env
 
 from boardplay.web.tables import games_table
@@ -345,6 +346,8 @@ def test_an_arena_of_six_bots_for_two_minutes(cluster: Cluster) -> None:
     # Free players are paired as soon as their game's end is followed (no tick waited for):
     # the usual wait is a fraction of a second; the longest, a bot whose only free partner
     # was its last opponent, lasts until another game ends.
+    failed = [r for bot in bots for r in bot.refused if r.startswith("5")]
+    assert not failed, failed
     assert median < 1.0, gaps
     assert worst < 10.0, gaps
     print(
@@ -352,3 +355,84 @@ def test_an_arena_of_six_bots_for_two_minutes(cluster: Cluster) -> None:
         f"{median * 1000:.0f} ms, p90 {gaps[int(len(gaps) * 0.9)] * 1000:.0f} ms, "
         f"worst {worst * 1000:.0f} ms"
     )
+
+
+# ----- Montana pods ------------------------------------------------------------------------------
+async def _montana(cluster: Cluster) -> dict[str, Any]:
+    first, second = cluster.base
+    tag = prefix()
+    async with bp.client() as http:
+        bots = await asyncio.gather(
+            *(bp.make_bot(http, cluster.base, i, f"{tag}m{i}") for i in range(4))
+        )
+        owner = await bp.sign_up(http, first, f"{tag}owner")
+        body = {
+            "name": "Bots' Montana",
+            "kind": "pods",
+            "game": "montana",
+            "options": {"players": 4},
+            "sizes": [4],
+            "clock": {"base": 600, "increment": 5},
+            "bots": True,
+            "starts": time.time() + 3,
+            "rounds": MONTANA_ROUNDS,
+        }
+        tournament_id = await bp.create_tournament(http, first, owner, body)
+        http.cookies.clear()
+        for bot in bots:
+            await bp.join(http, bot, tournament_id)
+        rng = random.Random(4)
+        runners = [asyncio.create_task(bp.run(http, bot, rng)) for bot in bots]
+        try:
+            deadline = time.monotonic() + 400
+            while True:
+                assert time.monotonic() < deadline, "the Montana pods never finished"
+                seen = await bp.view(http, second, tournament_id)
+                if seen["tournament"]["status"] == "finished":
+                    break
+                await asyncio.sleep(0.5)
+        finally:
+            for runner in runners:
+                runner.cancel()
+            for runner in runners:
+                with contextlib.suppress(BaseException):
+                    await runner
+        games = [
+            await bp.game(http, second, entry["tables"][0]["game"]) for entry in seen["rounds"]
+        ]
+    return {"view": seen, "games": games, "bots": bots}
+
+
+MONTANA_ROUNDS = 4
+
+
+@pytest.mark.soak
+def test_a_montana_round_robin_of_four_bots_over_the_bot_api(
+    postgres_url: str, redis_url: str
+) -> None:
+    """Four bots play a pods round-robin of real Montana games of four through the Bot API on
+    two processes (the real catalogue): one table every round, seats a Latin square, points by
+    place and tie-breaks as ``test_web_tournament_montana`` reckons them."""
+    env = server_env(
+        fresh_database(postgres_url),
+        redis_url,
+        BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE="100000",
+        BOARDPLAY_WEB_CATALOGUE="boardplay.web.catalogue:REGISTRY",
+    )
+    cluster = Cluster(env, 2)
+    try:
+        run = asyncio.run(_montana(cluster))
+    finally:
+        cluster.stop()
+    view, games, bots = run["view"], run["games"], run["bots"]
+    assert [len(entry["tables"]) for entry in view["rounds"]] == [1] * MONTANA_ROUNDS
+    played = []
+    for entry, game in zip(view["rounds"], games, strict=True):
+        assert game["terminal"] and game["game"] == "montana"
+        seated = [seat["name"] for seat in game["seats"]]
+        assert seated == entry["tables"][0]["players"]
+        played.append((seated, montana.places_of(game["result"]), []))
+    montana.check(view, played, [bot.name for bot in bots])
+    failed = [r for bot in bots for r in bot.refused if r.startswith("5")]
+    assert not failed, failed
+    print(f"montana: {sum(b.moves for b in bots)} moves over the Bot API")
