@@ -3,9 +3,12 @@ on the tournaments page (and in the lobby), joins it there, is taken to their ro
 against a bot when the Swiss starts, comes back to find "your game is ready", plays moves by
 clicking the board (the bot answers over the Bot API, driven by this test, and resigns), and
 watches the standings move on the tournament page without a reload as the last game ends; a
-line written in the tournament's chat shows as text; an arena is made with the page's form.
-The page is then drawn on a phone and in Japanese; axe-core finds nothing serious. Screenshots
-in docs/screenshots/: tournaments.png, tournaments-lobby.png, tournaments-ja-phone.png,
+line written in the tournament's chat shows as text; an arena is made with the page's form (a
+start too far ahead refused first, in the page's words); the tournaments page lists the Swiss
+as finished with its winner and follows a player joining and a new tournament without a reload.
+The pages are then drawn on a phone and in Japanese (a refusal in Japanese too); axe-core finds
+nothing serious. Screenshots in docs/screenshots/: tournaments.png, tournaments-lobby.png,
+tournaments-finished.png, tournaments-phone.png, tournaments-ja.png, tournaments-ja-phone.png,
 tournament-ready.png, tournament-game.png, tournament.png, tournament-new-arena.png,
 tournament-phone.png, tournament-ja.png, tournament-ja-phone.png."""
 
@@ -195,6 +198,14 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
     page.select_option("#tournament-game", GAME)
     assert page.locator("#tournament-rounds").is_hidden()
     page.fill("#tournament-minutes", "45")
+    starts = page.input_value("#tournament-starts")
+    page.fill("#tournament-starts", "2099-01-01T10:00")  # too far ahead: refused in words
+    page.click("#tournament-create")
+    page.wait_for_selector("#tournament-error:not([hidden])")
+    assert page.locator("#tournament-error").inner_text() == (
+        "Choose a start time from now on, and not too far ahead."
+    )
+    page.fill("#tournament-starts", starts)
     page.click("#tournament-create")
     page.wait_for_url("**/#/tournament/*")
     page.wait_for_selector("#tournament-join")
@@ -203,12 +214,41 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
     assert "45 minutes" in page.locator("#tournament-settings").inner_text()
     assert page.locator("#tournament-state").inner_text().startswith("Starts ")
     shot(page, "tournament-new-arena.png")
+    arena_id = page.url.rsplit("/", 1)[-1]
+
+    # The list: the Swiss among those finished, with its winner; it follows the server alone.
+    winner_name = view_of(server, tid)["standings"][0]["name"]
+    page.click("nav a[href='#/tournaments']")
+    done = page.locator(f"#tournaments-finished [data-tournament='{tid}']")
+    done.wait_for()
+    assert done.locator(".winner").inner_text() == f"Winner: {winner_name}"
+    arena_row = f"#tournaments [data-tournament='{arena_id}'] .players"
+    assert page.locator(arena_row).inner_text() == "Players: 0"
+    page.evaluate("window.stillThisPage = true")
+    assert organiser.post(server, f"/api/tournaments/{arena_id}/join").status_code == 200
+    later = organiser.post(
+        server, "/api/tournaments", {**body, "name": "Late Swiss", "starts": time.time() + 600}
+    )
+    assert later.status_code == 201, later.text
+    page.wait_for_function(
+        "sel => document.querySelector(sel)?.textContent === 'Players: 1'",
+        arg=arena_row,
+        timeout=15_000,
+    )
+    page.wait_for_selector(f"#tournaments [data-tournament='{later.json()['tournament']['id']}']")
+    assert page.evaluate("window.stillThisPage") is True
+    shot(page, "tournaments-finished.png")
+    found += violations(page, "tournaments, finished")
 
     cookie = next(c["value"] for c in page.context.cookies() if c["name"] == COOKIE)
     phone.context.add_cookies([{"name": COOKIE, "value": cookie, "url": server}])
     phone.goto(f"{server}/#/tournament/{tid}")
     phone.wait_for_selector("#standings tr[data-player='Hana_t']")
     shot(phone, "tournament-phone.png")
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    phone.goto(f"{server}/#/tournaments")
+    phone.wait_for_selector(f"#tournaments-finished [data-tournament='{tid}']")
+    shot(phone, "tournaments-phone.png")
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
     for is_phone, suffix in ((False, ""), (True, "-phone")):
@@ -223,10 +263,20 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
             if is_phone:
                 assert ja.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
                 found += violations(ja, "tournament, Japanese phone")
-                ja.goto(f"{server}/#/tournaments")
-                ja.wait_for_selector("#tournament-form")
-                assert ja.locator("#tournaments-title").inner_text() == "大会"
-                shot(ja, "tournaments-ja-phone.png")
+            ja.goto(f"{server}/#/tournaments")
+            ja.wait_for_selector("#tournament-form")
+            assert ja.locator("#tournaments-title").inner_text() == "大会"
+            winner = ja.locator(f"#tournaments-finished [data-tournament='{tid}'] .winner")
+            assert winner.inner_text() == f"優勝：{winner_name}"
+            ja.fill("#tournament-starts", "2099-01-01T10:00")
+            ja.click("#tournament-create")
+            ja.wait_for_selector("#tournament-error:not([hidden])")
+            assert ja.locator("#tournament-error").inner_text() == (
+                "開始時刻は今以降の、先すぎない日時を選んでください。"
+            )
+            shot(ja, f"tournaments-ja{suffix}.png")
+            if is_phone:
+                assert ja.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
                 found += violations(ja, "tournaments, Japanese phone")
         finally:
             context.close()

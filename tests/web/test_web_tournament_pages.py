@@ -126,6 +126,7 @@ def test_the_list_shows_the_last_tournaments_finished_with_their_winners(
     ]
     assert {t["winner"] for t in finished} == {"Ana", "Bob"}
     assert [t["players"] for t in finished] == [2, 2]
+    assert finished[0]["finished"] >= finished[1]["finished"] > 0  # when each ended
     assert upcoming.status_code == 201
     again = client.get("/api/tournament-pages").json()["finished"]  # the winners remembered
     assert again == finished

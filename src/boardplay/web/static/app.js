@@ -56,7 +56,7 @@ async function show() {
     else if (parts[0] === "player" && parts[1]) await playerPage(main, parts[1]);
     else if (parts[0] === "ratings") await ratingsPage(main, parts[1]);
     else if (parts[0] === "turns") leave = (await turnsPage(main)) || leave;
-    else if (parts[0] === "tournaments") await tournamentsPage(main);
+    else if (parts[0] === "tournaments") leave = (await tournamentsPage(main)) || leave;
     else if (parts[0] === "tournament" && parts[1]) leave = (await tournamentPage(main, parts[1])) || leave;
     else leave = (await lobbyPage(main)) || leave;
   } catch (e) {

@@ -137,6 +137,7 @@ class Tournament:
             "status": self.status,
             "round": self.round,
             "bots": self.bots,
+            "finished": self.finished,
         }
 
 

@@ -15,6 +15,7 @@ import { account, loadSession } from "../session.js";
 import { playerLink, botTag } from "./player.js";
 import { kindWords, stateWords, lengthWords } from "./tournaments.js";
 import { tournamentChat } from "./tournamentchat.js";
+import { refusal } from "../tournaments/refusals.js";
 
 const POLL = 3000;
 
@@ -121,7 +122,7 @@ export async function tournamentPage(main, id) {
       view = await api(`/api/tournament-pages/${encodeURIComponent(id)}`); // with its bots named
       draw();
       chat.refresh(); // joining may let them write
-    } catch (e) { showError(e.message); } finally { busy = false; }
+    } catch (e) { showError(refusal(e)); } finally { busy = false; }
   };
 
   function drawMine(me) {

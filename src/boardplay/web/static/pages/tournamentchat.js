@@ -1,11 +1,13 @@
 // A tournament's chat on its page: everyone reads it; a signed-in person who joined (or whose
 // account is old enough) writes in it. Messages are written as text, never HTML. The server
-// keeps the rules (tournaments/talk.py: length, rate); its refusal is said under the box. The
-// page's poll (tournament.js) calls `refresh` with the view, every few seconds.
+// keeps the rules (tournaments/talk.py: length, rate); its refusal is said under the box, in the
+// page's language (tournaments/refusals.js). The page's poll (tournament.js) calls `refresh` with
+// the view, every few seconds.
 import { h, clear } from "../dom.js";
 import { api } from "../api.js";
 import { t } from "../text.js";
 import { account } from "../session.js";
+import { refusal } from "../tournaments/refusals.js";
 
 export function tournamentChat(id) {
   const path = `/api/tournament-pages/${encodeURIComponent(id)}/chat`;
@@ -55,7 +57,7 @@ export function tournamentChat(id) {
       input.value = "";
       await refresh();
     } catch (e) {
-      error.textContent = e.message;
+      error.textContent = refusal(e);
       error.hidden = false;
     } finally {
       send.disabled = false;

@@ -1,11 +1,17 @@
 // The tournaments page (#/tournaments): the upcoming and running events, a row each (name, game,
-// format, clock, rated or casual, start, players), and a form to create one when signed in. The
-// lobby shows the same list, shorter (`tournamentSection`). The server's reads are
-// tournaments/pages.py (GET /api/tournament-pages: each event with its player count).
+// format, clock, rated or casual, start, players), under them the last ones finished with their
+// winners, and a form to create one when signed in. The lobby shows the same list, shorter
+// (`tournamentSection`). The server's reads are tournaments/pages.py (GET /api/tournament-pages:
+// each event with its player count). The page asks again every POLL ms while it is shown, so a
+// tournament starting, ending or gaining players shows without a reload; the server's refusals
+// are worded in the page's language (tournaments/refusals.js).
 import { h, clear } from "../dom.js";
 import { api, getCatalogue, getClocks, errorLine } from "../api.js";
 import { t, gameTitle, clockWords } from "../text.js";
 import { account, loadSession } from "../session.js";
+import { refusal } from "../tournaments/refusals.js";
+
+const POLL = 5000;
 
 // A tournament's format in words: Swiss, arena, or pods (one table's worth is a round-robin).
 export const kindWords = (kind) => t(`tournament.kind.${kind}`);
@@ -38,21 +44,40 @@ export const lengthWords = (tournament) => (tournament.kind === "arena"
 
 const titleOf = (tournament) => tournament.name || t("tournament.untitled", { game: gameTitle(tournament.game, tournament.game) });
 
+const settingsWords = (tournament) => [
+  gameTitle(tournament.game, tournament.game), kindWords(tournament.kind), clockWords(tournament.clock),
+  t(tournament.rated ? "tournament.rated" : "tournament.casual"), lengthWords(tournament),
+].join(" · ");
+
+const playersWords = (tournament) => h("span", { class: "players" }, t("tournament.players", { n: tournament.players }));
+
 function row(tournament) {
   return h("li", { class: "tournament-row", "data-tournament": tournament.id },
     h("div", {}, h("a", { href: `#/tournament/${tournament.id}`, class: "tournament-link" }, titleOf(tournament)),
       tournament.status === "started" ? [" ", h("span", { class: "tag live-tag" }, t("tournament.live"))] : ""),
-    h("div", { class: "muted" }, [
-      gameTitle(tournament.game, tournament.game), kindWords(tournament.kind), clockWords(tournament.clock),
-      t(tournament.rated ? "tournament.rated" : "tournament.casual"), lengthWords(tournament),
-    ].join(" · ")),
-    h("div", {}, stateWords(tournament), " · ", h("span", { class: "players" }, t("tournament.players", { n: tournament.players }))));
+    h("div", { class: "muted" }, settingsWords(tournament)),
+    h("div", {}, stateWords(tournament), " · ", playersWords(tournament)));
+}
+
+// A finished event: when it ended and who won.
+function finishedRow(tournament) {
+  return h("li", { class: "tournament-row", "data-tournament": tournament.id },
+    h("div", {}, h("a", { href: `#/tournament/${tournament.id}`, class: "tournament-link" }, titleOf(tournament))),
+    h("div", { class: "muted" }, settingsWords(tournament)),
+    h("div", {}, tournament.finished ? t("tournament.endedAt", { when: whenWords(tournament.finished) }) : t("tournament.status.finished"), " · ",
+      h("strong", { class: "winner" }, tournament.winner ? t("tournament.winner", { name: tournament.winner }) : t("tournament.noWinner")),
+      " · ", playersWords(tournament)));
 }
 
 // The events as a list (an empty list says so).
 function listOf(tournaments) {
   if (!tournaments.length) return h("p", { class: "muted", id: "no-tournaments" }, t("tournament.none"));
   return h("ul", { class: "tournament-list" }, tournaments.map(row));
+}
+
+function finishedList(tournaments) {
+  if (!tournaments.length) return h("p", { class: "muted", id: "no-finished" }, t("tournament.noneFinished"));
+  return h("ul", { class: "tournament-list" }, tournaments.map(finishedRow));
 }
 
 // The lobby's section: the next few events, and a link to the page of them all.
@@ -144,25 +169,50 @@ async function createForm() {
     try {
       const made = await api("/api/tournaments", { method: "POST", body });
       location.hash = `#/tournament/${made.tournament.id}`;
-    } catch (e) { error.show(e.message); }
+    } catch (e) { error.show(refusal(e)); }
   });
   return form;
 }
 
 export async function tournamentsPage(main) {
   await loadSession();
-  const { tournaments } = await api("/api/tournament-pages");
+  let listed = await api("/api/tournament-pages");
   const me = account();
   const form = me ? await createForm()
     : h("div", { class: "panel", id: "tournament-sign-in" }, h("h2", {}, t("tournament.createTitle")),
       h("p", {}, h("a", { href: "#/signin" }, t("tournament.signInLink")), t("tournament.signInWhy")));
+  const upcoming = h("div", { id: "tournaments-upcoming" });
+  const finished = h("div", { id: "tournaments-finished-list" });
+  const draw = () => {
+    clear(upcoming).append(listOf(listed.tournaments));
+    clear(finished).append(finishedList(listed.finished || []));
+  };
   clear(main).append(
     h("h2", { id: "tournaments-title" }, t("tournament.pageTitle")),
     h("p", { class: "intro" }, t("tournament.intro")),
     h("div", { class: "columns" },
-      h("div", {}, h("section", { class: "panel", id: "tournaments", "aria-labelledby": "tournaments-list-title" },
-        h("h2", { id: "tournaments-list-title" }, t("tournament.listTitle")), listOf(tournaments))),
+      h("div", {},
+        h("section", { class: "panel", id: "tournaments", "aria-labelledby": "tournaments-list-title" },
+          h("h2", { id: "tournaments-list-title" }, t("tournament.listTitle")), upcoming),
+        h("section", { class: "panel", id: "tournaments-finished", "aria-labelledby": "tournaments-finished-title" },
+          h("h2", { id: "tournaments-finished-title" }, t("tournament.finishedTitle")), finished)),
       h("div", {}, form)));
+  draw();
+
+  // Live by polling, as a tournament's page is (tournament.js): redrawn only when it changed.
+  let seen = JSON.stringify(listed);
+  const timer = setInterval(async () => {
+    if (document.hidden) return;
+    try {
+      const next = await api("/api/tournament-pages");
+      const text = JSON.stringify(next);
+      if (text === seen) return;
+      seen = text;
+      listed = next;
+      draw();
+    } catch { /* the next poll asks again */ }
+  }, POLL);
+  return () => clearInterval(timer);
 }
 
 // On a tournament game's page: a line naming its tournament, linking to its standings (empty
