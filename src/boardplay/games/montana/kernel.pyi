@@ -10,3 +10,7 @@ class MontanaKernel(Kernel):
     """One Montana position over C fields; see kernel.pyx."""
 
     def __init__(self, num_players: int, tables: Tables) -> None: ...
+
+def compact_tables() -> tuple[list[int], list[float], int]: ...
+
+TURN_ENTRY: int

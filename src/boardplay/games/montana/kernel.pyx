@@ -106,6 +106,7 @@ include "work.pxi"
 include "turns.pxi"
 include "actions.pxi"
 include "observe.pxi"
+include "compact.pxi"
 
 
 cdef class MontanaKernel(Kernel):
@@ -118,7 +119,7 @@ cdef class MontanaKernel(Kernel):
         self.t = tables
         # the chance space: the outcome ids, as max_chance_outcomes
         self.set_sizes(tables.n, NUM_ACTIONS, CHANCE_BOARD + BOARD_OUTCOMES, OBSERVATION_SIZE,
-                       FEATURE_SIZE, 0, &self.s, sizeof(Position))
+                       FEATURE_SIZE, COMPACT_SIZE, &self.s, sizeof(Position))
         self.b.seed = -1
         self.b.count = 0
         self.s.stage = BOARD
@@ -461,6 +462,12 @@ cdef class MontanaKernel(Kernel):
             out[off + 13] = <float>((self.s.start_player - player + n) % n / 3.0)
         if self.s.trigger_by >= 0 and self.s.trigger_by == player:
             out[off + 14] = 1.0
+
+    cdef void compact_into(self, int player, unsigned char* out) noexcept:
+        write_compact(self, player, out)
+
+    cdef void expand_into(self, const unsigned char* compact, float* out) noexcept:
+        expand_compact(self, compact, out)
 
     cdef void features_into(self, double* out) noexcept:
         """``Feature`` (``layout.pxd``): per seat its holdings and build readiness, then the

@@ -89,6 +89,7 @@ include "ring.pxi"
 include "footprints.pxi"
 include "lines.pxi"
 include "tensor.pxi"
+include "compact.pxi"
 
 
 @cython.final
@@ -102,7 +103,8 @@ cdef class PasstallyKernel(Kernel):
         """The initial state: setup, three piles of 14 face down, pile A's reveal pending."""
         if not 2 <= num_players <= MAX_SEATS:
             raise ValueError(f"Passtally has 2 or 3 players, not {num_players}")
-        self.set_sizes(num_players, NUM_ACTIONS, NUM_DESIGNS, OBSERVATION_SIZE, FEATURE_SIZE, 0,
+        self.set_sizes(num_players, NUM_ACTIONS, NUM_DESIGNS, OBSERVATION_SIZE, FEATURE_SIZE,
+                       COMPACT_SIZE,
                        &self.p, sizeof(Position))
         self.p.n = num_players
         self.p.jump_step = jump_step
@@ -520,6 +522,12 @@ cdef class PasstallyKernel(Kernel):
 
     cdef void observe_into(self, int player, float* out) noexcept:
         write_observation(&self.p, self.p.n, player, out)
+
+    cdef void compact_into(self, int player, unsigned char* out) noexcept:
+        write_compact(&self.p, self.p.n, player, out)
+
+    cdef void expand_into(self, const unsigned char* compact, float* out) noexcept:
+        expand_compact(compact, out)
 
     cdef void features_into(self, double* out) noexcept:
         """``Feature`` (``layout.pxd``): VP per seat, the VP each seat's complete lines would

@@ -41,6 +41,7 @@ include "movement.pxi"
 include "sampling.pxi"
 include "feasibility.pxi"
 include "encode.pxi"
+include "compact.pxi"
 
 
 # ----- the kernel -------------------------------------------------------------------------------
@@ -54,7 +55,7 @@ cdef class ProteusKernel(Kernel):
         # Every kernel is made as XKernel(num_players, options...); Proteus has two.
         if num_players != 2:
             raise ValueError(f"Proteus has 2 players, not {num_players}")
-        self.set_sizes(2, NUM_ACTIONS, 0, OBSERVATION_SIZE, FEATURE_SIZE, 0, &self.b,
+        self.set_sizes(2, NUM_ACTIONS, 0, OBSERVATION_SIZE, FEATURE_SIZE, COMPACT_SIZE, &self.b,
                        sizeof(Position))
         self.b.kadon = kadon
         self.b.forbid = forbid
@@ -357,6 +358,12 @@ cdef class ProteusKernel(Kernel):
     # ----- tensors ------------------------------------------------------------------------------
     cdef void observe_into(self, int player, float* out) noexcept:
         observe_position(&self.b, player, out)
+
+    cdef void compact_into(self, int player, unsigned char* out) noexcept:
+        compact_position(&self.b, player, out)
+
+    cdef void expand_into(self, const unsigned char* compact, float* out) noexcept:
+        expand_position(compact, out)
 
     cdef void features_into(self, double* out) noexcept:
         position_features(&self.b, out)
