@@ -7,7 +7,7 @@ KERNELS := $(VENV)/.kernels
 KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi')
 PYTEST_WORKERS ?= 2
 
-.PHONY: play test soak bench scaling bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
+.PHONY: play test soak bench pgx-venv scaling bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -93,8 +93,17 @@ test: $(KERNELS) $(BUNDLE) chromium services
 soak: $(KERNELS) $(BUNDLE) chromium services
 	BOARDPLAY_NO_SKIPS=1 BOARDPLAY_SOAK=1 $(BIN)/pytest -n $(PYTEST_WORKERS) -q tests
 
+# The adapters' rows end with Pgx's connect_four at the vector env's batch (issue 51), run by the
+# Python of a throwaway venv (Pgx and JAX are no dependency of boardplay): `make pgx-venv` makes it.
+PGX_VENV   ?= /tmp/pgxvenv
+PGX_PYTHON ?= $(wildcard $(PGX_VENV)/bin/python)
+
 bench: $(KERNELS)
-	$(BIN)/boardplay bench --mcts --adapters --seconds 2
+	BOARDPLAY_PGX_PYTHON=$(PGX_PYTHON) $(BIN)/boardplay bench --mcts --adapters --seconds 2
+
+pgx-venv:
+	test -x $(PGX_VENV)/bin/python || python3 -m venv $(PGX_VENV)
+	$(PGX_VENV)/bin/pip install -q pgx 'jax[cpu]'
 
 # Does ten times the thought play better (issue 50)? The plain searcher at 2,000 simulations
 # against 20,000 in every game (Montana with 2, 3 and 4 players), SCALING_GAMES games a row,

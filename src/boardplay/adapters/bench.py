@@ -16,8 +16,16 @@ A *step* is one call that advances the game by one decision:
   and chance happen inside the step and are not counted separately).
 - ``vector``: ``BoardplayVectorEnv.step`` over 1,024 games at once (each game's step counts, as
   for ``gymnasium``); actions are drawn from the masks with NumPy, observations written in full;
-- ``compact``: the same with ``compact=True`` (games whose kernel has a compact observation):
-  each observation is the kernel's compact bytes, which expand exactly to the tensor.
+- ``compact``: the same with ``compact=True`` (every game's kernel has a compact observation,
+  docs/adapters.md): each observation is the kernel's compact bytes, which expand exactly to
+  the tensor;
+- ``pgx``: Pgx's ``connect_four`` at the same batch on CPU (JAX), random legal actions and
+  Pgx's own ``auto_reset`` in one jitted call, run by the Python ``BOARDPLAY_PGX_PYTHON`` names
+  (a throwaway venv with ``pgx`` and ``jax[cpu]``): ``adapters.pgxbench.pgx_row``, which
+  ``boardplay bench --adapters`` prints after these rows.
+
+Each row says steps per wall second and per CPU second (``time.process_time``, every thread of
+the process: JAX's included), the fair figure on a shared machine.
 
 Every loop picks legal actions uniformly with one seeded ``random.Random``; observations and
 masks are built exactly as a learner would receive them (``last()`` / ``step`` results).
@@ -56,10 +64,15 @@ class BenchRow:
     seconds: float
     games: int
     note: str = ""
+    cpu_seconds: float = 0.0
 
     @property
     def steps_per_second(self) -> float:
         return self.steps / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def steps_per_cpu_second(self) -> float:
+        return self.steps / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,6 +82,8 @@ class BenchRow:
             "seconds": round(self.seconds, 4),
             "games": self.games,
             "steps_per_second": round(self.steps_per_second, 1),
+            "cpu_seconds": round(self.cpu_seconds, 4),
+            "steps_per_cpu_second": round(self.steps_per_cpu_second, 1),
             "note": self.note,
         }
 
@@ -80,9 +95,10 @@ Loop = Callable[[random.Random, float], tuple[int, int]]
 
 def _timed(adapter: str, game: str, loop: Loop, seconds: float, seed: int) -> BenchRow:
     rng = random.Random(seed)
-    start = time.perf_counter()
+    cpu, start = time.process_time(), time.perf_counter()
     steps, games = loop(rng, start + seconds)
-    return BenchRow(adapter, game, steps, time.perf_counter() - start, games)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return BenchRow(adapter, game, steps, wall, games, cpu_seconds=cpu)
 
 
 def _engine_loop(game: Game) -> Loop:
@@ -248,14 +264,16 @@ def _row(adapter: str, game: str, make: Callable[[], Loop], seconds: float, seed
 
 def format_table(rows: Sequence[BenchRow]) -> str:
     """A plain-text table (80 columns) of the rows."""
-    lines = [f"{'adapter':<11} {'game':<30} {'steps/s':>10} {'steps':>9} {'games':>6}"]
+    lines = [
+        f"{'adapter':<10} {'game':<24} {'steps/s':>10} {'per CPU s':>10} {'steps':>9} {'games':>6}"
+    ]
     for row in rows:
         if row.note:
-            lines.append(f"{row.adapter:<11} {row.game:<30} {row.note}")
+            lines.append(f"{row.adapter:<10} {row.game:<24} {row.note}")
             continue
         lines.append(
-            f"{row.adapter:<11} {row.game[:30]:<30} {row.steps_per_second:>10,.0f} "
-            f"{row.steps:>9} {row.games:>6}"
+            f"{row.adapter:<10} {row.game[:24]:<24} {row.steps_per_second:>10,.0f} "
+            f"{row.steps_per_cpu_second:>10,.0f} {row.steps:>9} {row.games:>6}"
         )
     return "\n".join(lines)
 

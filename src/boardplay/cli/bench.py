@@ -128,4 +128,7 @@ def register(app: typer.Typer) -> None:
 
             heading = _("steps/s through the research adapters, {seconds} s per row")
             console.print("\n" + heading.format(seconds=f"{seconds:g}"))
-            console.print(format_table(adapter_throughput(names, seconds=seconds)))
+            from boardplay.adapters.pgxbench import pgx_row
+
+            rows = adapter_throughput(names, seconds=seconds)
+            console.print(format_table([*rows, pgx_row(seconds, 0)]))
