@@ -15,7 +15,10 @@ A *step* is one call that advances the game by one decision:
 - ``gymnasium``: ``Env.step`` of the learner, whose opponents are ``random`` agents (their moves
   and chance happen inside the step and are not counted separately).
 - ``vector``: ``BoardplayVectorEnv.step`` over 1,024 games at once (each game's step counts, as
-  for ``gymnasium``); actions are drawn from the masks with NumPy, observations written in full;
+  for ``gymnasium``); the learner's actions are uniformly random legal ones drawn by the
+  compiled rules (``sample_actions``, as Pgx's row draws them inside its jitted step; until
+  2026-11-26 with NumPy from the masks, which cost more than the step in Montana and
+  Passtally), observations written in full, masks too;
 - ``compact``: the same with ``compact=True`` (every game's kernel has a compact observation,
   docs/adapters.md): each observation is the kernel's compact bytes, which expand exactly to
   the tensor;
@@ -189,13 +192,10 @@ def _vector_loop(game: Game, compact: bool = False) -> Loop:
     envs = BoardplayVectorEnv(game, VECTOR_ENVS, compact=compact)
 
     def loop(rng: random.Random, deadline: float) -> tuple[int, int]:
-        picks = np.random.default_rng(rng.randrange(2**31))
-        _obs, infos = envs.reset(seed=rng.randrange(2**31))
+        envs.reset(seed=rng.randrange(2**31))
         steps = games = 0
         while steps == 0 or time.perf_counter() < deadline:
-            mask = infos["action_mask"]
-            actions = (picks.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
-            _obs, _rewards, terminated, _truncated, infos = envs.step(actions)
+            _obs, _rewards, terminated, _truncated, _infos = envs.step(envs.sample_actions())
             steps += VECTOR_ENVS
             games += int(terminated.sum())
         return steps, games

@@ -22,10 +22,13 @@
   observation is from that seat's view; rewards are per seat.
 - An action outside the mask ends that game as a loss for the seat that chose it
   (``infos["illegal_action"]``), as the single-game envs' default ``illegal="lose"``.
-- ``compact=True`` (games whose kernel has a ``compact_size``; Potlatch) returns each
-  observation as the kernel's compact uint8 row instead of the float32 tensor: the same
-  information in 537 bytes instead of 36 KB, so that 1,024 games step at memory speed.
+- ``compact=True`` (every game's kernel has a ``compact_size``) returns each observation as
+  the kernel's compact uint8 row instead of the float32 tensor: the same information in
+  bytes of bit-planes and counts (Potlatch's 537 bytes instead of 36 KB; docs/adapters.md,
+  "Compact observations"), so that 1,024 games step at memory speed.
   ``expand(obs)`` gives the tensors back, exactly; a learner can also expand on its device.
+- ``sample_actions()`` (both classes): a uniformly random legal action per game, drawn by the
+  compiled rules (a random agent without a pass over the masks).
 """
 
 from __future__ import annotations
@@ -81,6 +84,7 @@ class _Buffers:
         self.obs = np.zeros((size, width), dtype=dtype)
         self.final_obs = np.zeros((size, width), dtype=dtype)
         self.mask = np.zeros((size, batch.action_space), dtype=np.int8)
+        self.picks = np.zeros(size, dtype=np.int64)
         self.to_move = np.zeros(size, dtype=np.int32)
         self.rewards = np.zeros((size, batch.num_players), dtype=np.float32)
         self.terminated = np.zeros(size, dtype=np.uint8)
@@ -142,6 +146,12 @@ class BatchedGames:
         b = self._buffers
         b.step(self.batch, actions)
         return b.obs, b.mask, b.to_move, b.rewards, b.terminated.view(np.bool_)
+
+    def sample_actions(self) -> Array:
+        """A uniformly random legal action per game (``KernelBatch.sample``), reused by the
+        next call."""
+        self.batch.sample(self._buffers.picks)
+        return self._buffers.picks
 
     @property
     def truncated(self) -> Array:
@@ -235,6 +245,13 @@ class BoardplayVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
             }
             infos["_final_info"] = ended
         return b.obs.reshape(self._shape), rewards, terminated, truncated, infos
+
+    def sample_actions(self) -> Array:
+        """A uniformly random legal action for the learner in every game, drawn by the
+        compiled rules with a generator of their own (seeded by ``reset``), without a pass
+        over the masks; the array is reused by the next call."""
+        self.batch.sample(self._buffers.picks)
+        return self._buffers.picks
 
     def expand(self, compact: Array) -> Array:
         """Compact observations (``compact=True``) as the tensors they stand for, shaped

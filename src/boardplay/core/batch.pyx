@@ -51,6 +51,7 @@ cdef class KernelBatch:
     cdef readonly int row_size
     cdef readonly int limit
     cdef Rng rng
+    cdef Rng picks
     cdef int* lengths
     cdef int* seats
     cdef bint viewers
@@ -230,11 +231,23 @@ cdef class KernelBatch:
         cdef Py_ssize_t stride
         cdef char* rows = self._rows(obs, "obs", &stride)
         self.rng.state = seed
+        self.picks.state = seed ^ <unsigned long long>0xD1B54A32D192ED03
         cdef int i
         cdef Kernel k
         for i in range(self.size):
             k = <Kernel>self.games[i]
             self._write(i, self._restart(k, i), rows, stride, mask, to_move)
+
+    def sample(self, long long[::1] out) -> None:
+        """A uniformly random legal action for every game's pending decision into ``out``,
+        drawn by the game's kernel (``sample_legal``) with a generator of its own, seeded by
+        ``reset``: the games' own draws (chance, random opponents) are untouched. A random
+        agent or an exploration step without a pass over the masks."""
+        if out.shape[0] != self.size:
+            raise ValueError(f"out must hold {self.size} actions")
+        cdef int i
+        for i in range(self.size):
+            out[i] = (<Kernel>self.games[i]).sample_legal(&self.picks, self.legal)
 
     def step(
         self,
