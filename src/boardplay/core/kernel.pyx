@@ -367,7 +367,15 @@ cdef int sample_chance(Kernel k, Rng* rng, int* outcomes, double* probabilities)
     cdef int count = k.chance_into(outcomes, probabilities)
     cdef double point = rng_unit(rng)
     cdef double total = 0.0
-    cdef int i
+    cdef int i, pick = 0
+    if count <= 8:
+        # The first outcome whose running total passes the point, without branches (where
+        # the point falls is a coin toss to the CPU): the running total never falls, so that
+        # is the number of running totals at or below the point.
+        for i in range(count - 1):
+            total += probabilities[i]
+            pick += point >= total
+        return outcomes[pick]
     for i in range(count - 1):
         total += probabilities[i]
         if point < total:

@@ -52,18 +52,23 @@ cdef inline void set_through(Position* p, int cell) noexcept:
 
 cdef int nth_placement(Position* p, int r, int mask) noexcept:
     """The offset (anchor * 4 + orientation) of the r-th legal placement in id order, of a
-    design whose spellings are ``mask`` (15, or 3 for a symmetric design: E and S only)."""
-    cdef int a, row = 0, bits, count
-    cdef unsigned char* rows = &p.row_all[0]
-    if mask == 3:
-        rows = &p.row_canon[0]
-    while r >= rows[row]:
-        r -= rows[row]
-        row += 1
-    for a in range(row * SIZE, row * SIZE + SIZE):
-        bits = p.orient[a] & mask
-        count = SPELLING_COUNT[bits]
-        if r < count:
-            return a * 4 + SPELLINGS[bits * 4 + r]
-        r -= count
-    return -1
+    design whose spellings are ``mask`` (15, or 3 for a symmetric design: E and S only).
+    Without branches: the row is the number of rows whose running count stays at or below r,
+    then the anchor likewise within the row (where r falls is a coin toss to the CPU)."""
+    cdef int i, row = 0, below = 0, run = 0, a, bits, count
+    cdef const unsigned char* rows = &p.row_canon[0] if mask == 3 else &p.row_all[0]
+    for i in range(SIZE - 1):
+        run += rows[i]
+        row += run <= r
+        below += rows[i] * (run <= r)
+    r -= below
+    a = row * SIZE
+    below = 0
+    run = 0
+    for i in range(SIZE - 1):
+        count = SPELLING_COUNT[p.orient[row * SIZE + i] & mask]
+        run += count
+        a += run <= r
+        below += count * (run <= r)
+    bits = p.orient[a] & mask
+    return a * 4 + SPELLINGS[bits * 4 + r - below]

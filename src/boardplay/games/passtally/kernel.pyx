@@ -13,9 +13,10 @@ fair shuffle (§9).
 The module is split by job into parts compiled into this one extension (Cython ``include``, so
 every call among them stays a direct C call the compiler may inline): ``ring.pxi`` (marker
 moves and the setup slots), ``footprints.pxi`` (where a tile may go), ``lines.pxi`` (lines and
-their passes) and ``tensor.pxi`` (the observation tensor). ``kernel.pxd`` declares the position
-(its constants and the ``Position`` struct) and the class; this file keeps the tables, the
-``Kernel`` interface, the actions and the turn.
+their passes), ``tensor.pxi`` (the observation tensor), ``compact.pxi`` (its compact bytes)
+and ``playout.pxi`` (the playout policy a search's playouts use). ``kernel.pxd`` declares the
+position (its constants and the ``Position`` struct) and the class; this file keeps the tables,
+the ``Kernel`` interface, the actions and the turn.
 
 The cold Python face (``snapshot``, ``restore``, ``line``...) that the facade, the position
 loader and the explanations use is ``fields.pyx``; no C method here touches a Python object.
@@ -46,6 +47,9 @@ cdef int PLACED_A[NUM_DESIGNS * 4]
 cdef int PLACED_B[NUM_DESIGNS * 4]
 cdef int SYMMETRIC[NUM_DESIGNS]
 cdef int VP[57]
+cdef double SHARE[(TILES_PER_DESIGN + 1) * (TOTAL_TILES + 1)]
+"""``SHARE[u * (TOTAL_TILES + 1) + t]``: the double u / t, a reveal's probability, divided once
+here (the same division ``chance_into`` would do; a division waits on the divider)."""
 
 
 cdef void _fill(int* target, values, int size) except *:
@@ -77,6 +81,10 @@ def _load_tables():
     _fill(PLACED_B, t.PLACED_B, NUM_DESIGNS * 4)
     _fill(SYMMETRIC, t.SYMMETRIC, NUM_DESIGNS)
     _fill(VP, t.VP_TABLE, 57)
+    cdef int u, total
+    for u in range(TILES_PER_DESIGN + 1):
+        for total in range(1, TOTAL_TILES + 1):
+            SHARE[u * (TOTAL_TILES + 1) + total] = <double>u / <double>total
     # ``destination`` (ring.pxi) walks the ring with these steps:
     assert t.MOVE_STEPS == ((1, 1), (1, 2), (-1, 1), (-1, 2))
 
@@ -90,6 +98,7 @@ include "footprints.pxi"
 include "lines.pxi"
 include "tensor.pxi"
 include "compact.pxi"
+include "playout.pxi"
 
 
 @cython.final
@@ -268,66 +277,12 @@ cdef class PasstallyKernel(Kernel):
         return self.nth_legal(rng_below(rng, count), per_pile, scratch)
 
     cdef int playout_action(self, Rng* rng, int* scratch) noexcept:
-        """Uniform, except for a turn's last action. Then: the marker move after which the
-        seat's lines sum the most passes (ties drawn at random), if one sums more than its
-        lines do now; otherwise a uniform draw, redrawn up to three times while it would break
-        one of the seat's scoring lines. Uniform playouts end most turns on lines nobody meant
-        to score and break the lines a player keeps, so a search that judges positions by
-        such games misjudges who is ahead (docs/journal/ai.md, "Passtally: playouts that score
-        their turns")."""
-        cdef int seat, s, j, dest, passes, best, ties = 0, choice = -1
-        cdef unsigned int mine, left
-        if self.p.setup or self.p.pending >= 0 or self.p.game_over or self.p.actions_left != 1:
-            return self.sample_legal(rng, scratch)
-        seat = self.p.to_move
-        mine = self.p.seat_slots[seat]
-        best = paired_passes(&self.p, mine)
-        left = mine
-        while left:
-            s = ctz(left)
-            left &= left - 1
-            for j in range(4):
-                dest = destination(&self.p, s, j, self.p.jump_step, self.p.continuous)
-                if dest < 0:
-                    continue
-                passes = paired_passes(&self.p, (mine & ~(1u << s)) | (1u << dest))
-                if passes > best:
-                    best, choice, ties = passes, MOVE_BASE + s * 4 + j, 1
-                elif passes == best and choice >= 0:
-                    ties += 1
-                    if rng_below(rng, ties) == 0:
-                        choice = MOVE_BASE + s * 4 + j
-        if choice >= 0:
-            return choice
-        choice = self.sample_legal(rng, scratch)
-        if best > 0:
-            for j in range(3):
-                if not self.breaks_lines(choice, mine):
-                    break
-                choice = self.sample_legal(rng, scratch)
-        return choice
+        """The playout policy (``policy_action``, playout.pxi)."""
+        return policy_action(self, rng, scratch)
 
     cdef bint breaks_lines(self, int action, unsigned int mine) noexcept:
-        """Whether ``action`` may break a line with both ends in ``mine`` (lines traced by
-        ``paired_passes(mine)``): a move of a marker on one of them, or a tile on a cell one of
-        them crosses, found through ``line_at`` (a stale entry can only flag a harmless
-        placement, which the playout policy then redraws)."""
-        cdef int rest, cell, face, t, k
-        cdef int cells[2]
-        if action >= MOVE_BASE:
-            t = (action - MOVE_BASE) // 4
-            return (mine >> self.p.line_end[t]) & 1
-        rest = (action - PLACE_BASE) % PLACE_PER_PILE
-        cells[0] = rest // 4
-        cells[1] = OTHER_CELL[rest]
-        for k in range(2):
-            cell = cells[k]
-            for face in range(4):
-                t = self.p.line_at[cell * 4 + face]
-                if t >= 0 and (self.p.lines_known >> t) & 1 and (mine >> t) & 1 \
-                        and (mine >> self.p.line_end[t]) & 1:
-                    return True
-        return False
+        """``breaks_scoring_line`` (playout.pxi)."""
+        return breaks_scoring_line(&self.p, action, mine)
 
     cdef int count_legal(self, int* per_pile, int* scratch) noexcept:
         """The number of legal actions in play (not setup, chance or the end), without the
@@ -347,20 +302,25 @@ cdef class PasstallyKernel(Kernel):
     cdef int nth_legal(self, int r, int* per_pile, int* scratch) noexcept:
         """``legal[r]`` of ``legal_into``'s list, after ``count_legal`` filled ``per_pile``
         and ``scratch``: the r-th placement by walking the anchors' orientation masks, or the
-        r-th move."""
-        cdef int pile
-        for pile in range(NUM_PILES):
-            if r < per_pile[pile]:
-                return PLACE_BASE + pile * PLACE_PER_PILE \
-                    + nth_placement(&self.p, r, 3 if SYMMETRIC[self.p.face_up[pile]] else 15)
-            r -= per_pile[pile]
+        r-th move. The pile and the marker are found without branches (which one r picks is a
+        coin toss to the CPU)."""
+        cdef int first = per_pile[0], second = first + per_pile[1], pile, i, skip
+        cdef unsigned int left
+        if r < second + per_pile[2]:
+            pile = (r >= first) + (r >= second)
+            r -= first * (r >= first) + per_pile[1] * (r >= second)
+            return PLACE_BASE + pile * PLACE_PER_PILE \
+                + nth_placement(&self.p, r, 3 if SYMMETRIC[self.p.face_up[pile]] else 15)
+        r -= second + per_pile[2]
         if self.p.jump_step or not self.p.continuous:
             return scratch[r]
-        cdef unsigned int left = self.p.seat_slots[self.p.to_move]
-        while r >= 4:
+        left = self.p.seat_slots[self.p.to_move]
+        skip = r >> 2  # drop the lowest marker that many times
+        for i in range(3):  # a seat has four markers in play...
+            left &= left - <unsigned int>(i < skip)
+        for i in range(3, skip):  # ...more only in a position loaded as such
             left &= left - 1
-            r -= 4
-        return MOVE_BASE + ctz(left) * 4 + r
+        return MOVE_BASE + ctz(left) * 4 + (r & 3)
 
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
         """Each design still unrevealed, with (its unrevealed count) / (all unrevealed)."""
@@ -372,7 +332,9 @@ cdef class PasstallyKernel(Kernel):
         for d in range(NUM_DESIGNS):
             if self.p.unrevealed[d] > 0:
                 outcomes[count] = d
-                probabilities[count] = <double>self.p.unrevealed[d] / <double>total
+                probabilities[count] = SHARE[self.p.unrevealed[d] * (TOTAL_TILES + 1) + total] \
+                    if self.p.unrevealed[d] <= TILES_PER_DESIGN and total <= TOTAL_TILES \
+                    else <double>self.p.unrevealed[d] / <double>total
                 count += 1
         return count
 

@@ -41,14 +41,16 @@ cdef int line_of(Position* p, int slot, int* passes) noexcept:
 
 cdef void forget_lines(Position* p, int cell) noexcept:
     """Forget the known lines through ``cell`` (whose stack just changed): at most two,
-    found through ``line_at``. Every other line keeps its path and its passes."""
+    found through ``line_at``. Every other line keeps its path and its passes. Without
+    branches (whether s is known is a coin toss to the CPU), and each face's line found from
+    the lines known before: a line forgotten through one face is the same line, both ends,
+    as any later face finds for either of its ends, so the four are independent."""
     cdef int face, s
-    cdef unsigned int known = p.lines_known, line
-    for face in range(4):  # without branches: whether s is known is a coin toss to the CPU
+    cdef unsigned int known = p.lines_known, lost = 0
+    for face in range(4):
         s = p.line_at[cell * 4 + face]
-        line = (1u << s) | (1u << p.line_end[s])
-        known &= ~(line & (0u - ((known >> s) & 1u)))
-    p.lines_known = known
+        lost |= ((1u << s) | (1u << p.line_end[s])) & (0u - ((known >> s) & 1u))
+    p.lines_known = known & ~lost
 
 
 cdef int paired_passes(Position* p, unsigned int mask) noexcept:
