@@ -57,7 +57,7 @@ cdef inline void _bit(unsigned char* out, int i) noexcept nogil:
 
 cdef void write_compact(Position* p, int n, int player, unsigned char* out) noexcept:
     """``write_observation``'s entries, bits set and counts written (``compact_put``)."""
-    cdef int cell, h, t, slot, seat, pile, d, base
+    cdef int cell, h, t, slot, seat, pile, d, base, rel
     memset(out, 0, COMPACT_SIZE)
     for cell in range(NUM_CELLS):
         h = p.height[cell]
@@ -75,7 +75,10 @@ cdef void write_compact(Position* p, int n, int player, unsigned char* out) noex
     for slot in range(NUM_SLOTS):
         seat = p.ring[slot]
         if seat >= 0:
-            _bit(out, base + ((seat - player + n) % n) * NUM_SLOTS + slot)
+            rel = seat - player  # the seat relative to the observer, without a division
+            if rel < 0:
+                rel += n
+            _bit(out, base + rel * NUM_SLOTS + slot)
     base = _PILES
     for pile in range(NUM_PILES):
         d = p.face_up[pile]
