@@ -23,10 +23,14 @@ from boardplay.core.playout import Speed, random_playout, random_playouts
 
 def kernel_speed(game: Game, seconds: float, seed: int = 0) -> Speed:
     """Random games in compiled code (``random_playouts``) for about ``seconds``; batches grow
-    until one takes a tenth of the budget, so timer reads cost nothing measurable."""
+    until one takes a tenth of the budget, so timer reads cost nothing measurable. The rate is
+    per CPU second of this thread, as the yardstick's is (its ``cpu_seconds``): on a shared
+    machine a run that met more load got a smaller share of a core, which per wall second
+    would read as a slower kernel (docs/performance.md)."""
     games = actions = 0
     batch = 16
     began = time.perf_counter()
+    cpu_began = time.thread_time()
     elapsed = 0.0
     while elapsed < seconds:
         stats = random_playouts(game, batch, seed + games, game.max_game_length)
@@ -35,23 +39,24 @@ def kernel_speed(game: Game, seconds: float, seed: int = 0) -> Speed:
         elapsed = time.perf_counter() - began
         if stats.seconds < seconds / 10:
             batch *= 2
-    return Speed(games, actions, elapsed)
+    return Speed(games, actions, time.thread_time() - cpu_began)
 
 
 def contract_speed(game: Game, seconds: float, seed: int = 0) -> Speed:
     """The loop a researcher writes in Python: ``legal_actions()`` then ``apply_action()`` of
     a uniformly random one (chance sampled by its probabilities), whole games, for about
-    ``seconds``."""
+    ``seconds``; per CPU second of this thread, as ``kernel_speed``."""
     rng = random.Random(seed)
     games = actions = 0
     cap = game.max_game_length
     began = time.perf_counter()
+    cpu_began = time.thread_time()
     elapsed = 0.0
     while elapsed < seconds or games == 0:
         actions += random_playout(game.new_initial_state(), rng, cap)
         games += 1
         elapsed = time.perf_counter() - began
-    return Speed(games, actions, elapsed)
+    return Speed(games, actions, time.thread_time() - cpu_began)
 
 
 # ----- the yardstick ---------------------------------------------------------------------------
@@ -99,7 +104,8 @@ def yardstick_arguments(game: Game) -> list[str] | None:
 
 def yardstick_speed(game: Game, seconds: float) -> Speed | None:
     """The native yardstick's games for about ``seconds`` on these options, or None when it
-    is absent or does not cover them."""
+    is absent or does not cover them; per CPU second (its ``cpu_seconds``; its wall time when
+    it reports no CPU time)."""
     folder = yardstick_folder()
     arguments = yardstick_arguments(game)
     program = folder / game.name if folder else None
@@ -114,4 +120,5 @@ def yardstick_speed(game: Game, seconds: float) -> Speed | None:
         check=True,
     )
     report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return Speed(int(report["games"]), int(report["actions"]), float(report["wall_seconds"]))
+    spent = report.get("cpu_seconds", report["wall_seconds"])
+    return Speed(int(report["games"]), int(report["actions"]), float(spent))
