@@ -96,24 +96,29 @@ cdef inline void _put(unsigned char* out, int i, int value) noexcept nogil:
 cdef void write_compact(MontanaKernel self, int player, unsigned char* out) noexcept:
     """``observe_into``'s entries, bits set and numerators written."""
     cdef Tables t = self.t
-    cdef int n = t.n, i, c, k, p, base, spot, canteens = 0
+    cdef int n = t.n, i, c, k, p, base, spot, rel, canteens = 0
+    cdef unsigned char* counts
     memset(out, 0, COMPACT_SIZE)
     for i in range(self.b.count):
         c = self.b.cells[i]
         base = GRID_OF[c] * HEX_FEATURES
+        counts = out + COMPACT_SLOT[base + 4]  # the hex's 9 counts lie together, in order
         if self.s.owner[c] >= 0:
-            _bit(out, base + (self.s.owner[c] - player + n) % n)
-            out[COMPACT_SLOT[base + 4]] = <unsigned char>self.s.hex_tiles[c]
+            rel = self.s.owner[c] - player  # the seat relative to the observer, no division
+            if rel < 0:
+                rel += n
+            _bit(out, base + rel)
+            counts[0] = <unsigned char>self.s.hex_tiles[c]
         _bit(out, base + 4 + self.b.kind[c])
         if c == self.b.start:
             _bit(out, base + 8)
         if self.b.dbl[c]:
             _bit(out, base + 9)
-        out[COMPACT_SLOT[base + 10]] = <unsigned char>self.s.hex_cattle[c]
-        out[COMPACT_SLOT[base + 11]] = <unsigned char>self.s.canteen_on[c]
+        counts[1] = <unsigned char>self.s.hex_cattle[c]
+        counts[2] = <unsigned char>self.s.canteen_on[c]
         canteens += self.s.canteen_on[c]
         for k in range(6):
-            out[COMPACT_SLOT[base + 12] + k] = <unsigned char>self.b.cost[c][k]
+            counts[3 + k] = <unsigned char>self.b.cost[c][k]
     for p in range(n):
         base = _PLAYERS + (p - player + n) % n * PLAYER_FEATURES
         _put(out, base, self.s.silver[p])
