@@ -42,6 +42,9 @@ class Bot:
     failovers: int = 0
     moves: int = 0
     refused: list[str] = field(default_factory=list)
+    """Moves the server refused (status and text)."""
+    troubles: list[str] = field(default_factory=list)
+    """Streams refused or a game's play stopped by an error (with when): each is retried."""
     on_start: Callable[[Bot, str], Any] | None = None
 
     @property
@@ -89,9 +92,14 @@ async def make_bot(http: httpx.AsyncClient, bases: Sequence[str], i: int, name: 
     return bot
 
 
+class Refused(Exception):
+    """A stream answered other than 200."""
+
+
 async def lines(http: httpx.AsyncClient, url: str, bot: Bot) -> AsyncIterator[Any]:
     async with http.stream("GET", url, headers=bot.auth) as answer:
-        assert answer.status_code == 200, (url, answer.status_code, await answer.aread())
+        if answer.status_code != 200:
+            raise Refused(f"{url} {answer.status_code} {(await answer.aread())[:200]!r}")
         async for line in answer.aiter_lines():
             if line.strip():
                 yield json.loads(line)
@@ -138,6 +146,9 @@ async def play(
         except GONE:
             bot.fail_over(base)
             await asyncio.sleep(0.2)
+        except Refused as exc:
+            bot.troubles.append(f"{time.time():.2f} {exc}")
+            await asyncio.sleep(0.5)
 
 
 async def run(http: httpx.AsyncClient, bot: Bot, rng: random.Random, think: float = 0.0) -> None:
@@ -159,6 +170,9 @@ async def run(http: httpx.AsyncClient, bot: Bot, rng: random.Random, think: floa
             except GONE:
                 bot.fail_over(base)
                 await asyncio.sleep(0.2)
+            except Refused as exc:
+                bot.troubles.append(f"{time.time():.2f} {exc}")
+                await asyncio.sleep(0.5)
     finally:
         for task in tasks.values():
             task.cancel()

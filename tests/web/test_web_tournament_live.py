@@ -47,6 +47,24 @@ def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
         made.stop()
 
 
+def with_logs(cluster: Cluster, scenario: Any) -> Any:
+    """Run ``scenario(cluster, bots)``; if it fails, print the servers' logs (those still open)
+    and what each bot in ``bots`` saw."""
+    bots: list[bp.Bot] = []
+    try:
+        return asyncio.run(scenario(cluster, bots))
+    except BaseException:
+        for process in cluster.processes:
+            with contextlib.suppress(Exception):
+                print(f"----- server {process.pid}:\n{ds.server_log(process)[-20000:]}")
+        for bot in bots:
+            print(
+                f"----- {bot.name}: games {bot.games}, ended {sorted(bot.ended)}, moves "
+                f"{bot.moves}, refused {bot.refused[-5:]}, troubles {bot.troubles[-5:]}"
+            )
+        raise
+
+
 def prefix() -> str:
     return f"r{next(_runs)}{int(time.time()) % 100000}"
 
@@ -98,13 +116,14 @@ def swiss_reckoning(
     )
 
 
-async def _swiss(cluster: Cluster) -> dict[str, Any]:
+async def _swiss(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
     first, second = cluster.base
     tag = prefix()
     async with bp.client() as http:
         bots = await asyncio.gather(
             *(bp.make_bot(http, cluster.base, i, f"{tag}b{i}") for i in range(8))
         )
+        seen_bots.extend(bots)
         owner = await bp.sign_up(http, first, f"{tag}owner")
         lead = 3.0
         body = {
@@ -132,7 +151,7 @@ async def _swiss(cluster: Cluster) -> dict[str, Any]:
 
         quitter.on_start = withdraw
         rng = random.Random(49)
-        runners = [asyncio.create_task(bp.run(http, bot, rng, think=0.15)) for bot in bots]
+        runners = [asyncio.create_task(bp.run(http, bot, rng, think=0.25)) for bot in bots]
         killed_at: dict[str, Any] = {}
         try:
             deadline = time.monotonic() + 90
@@ -188,7 +207,7 @@ def test_a_swiss_of_eight_bots_on_two_processes_one_killed_in_round_two(
     cluster: Cluster,
 ) -> None:
     began = time.monotonic()
-    run = asyncio.run(_swiss(cluster))
+    run = with_logs(cluster, _swiss)
     view, games, bots = run["view"], run["games"], run["bots"]
     seeds = [bot.name for bot in bots]
     assert run["killed_at"]["round"] == 2  # killed in round 2, before round 3 was paired
@@ -269,13 +288,14 @@ def arena_reckoning(results: list[int]) -> tuple[int, str, bool]:
 ARENA_MINUTES = 2
 
 
-async def _arena(cluster: Cluster) -> dict[str, Any]:
+async def _arena(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
     first, second = cluster.base
     tag = prefix()
     async with bp.client() as http:
         bots = await asyncio.gather(
             *(bp.make_bot(http, cluster.base, i, f"{tag}a{i}") for i in range(6))
         )
+        seen_bots.extend(bots)
         owner = await bp.sign_up(http, first, f"{tag}owner")
         lead = 3.0
         body = {
@@ -315,7 +335,7 @@ async def _arena(cluster: Cluster) -> dict[str, Any]:
 
 @pytest.mark.soak
 def test_an_arena_of_six_bots_for_two_minutes(cluster: Cluster) -> None:
-    run = asyncio.run(_arena(cluster))
+    run = with_logs(cluster, _arena)
     view, games, bots = run["view"], run["games"], run["bots"]
     lines = {line["name"]: line for line in view["standings"]}
     gaps: list[float] = []
@@ -358,13 +378,14 @@ def test_an_arena_of_six_bots_for_two_minutes(cluster: Cluster) -> None:
 
 
 # ----- Montana pods ------------------------------------------------------------------------------
-async def _montana(cluster: Cluster) -> dict[str, Any]:
+async def _montana(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
     first, second = cluster.base
     tag = prefix()
     async with bp.client() as http:
         bots = await asyncio.gather(
             *(bp.make_bot(http, cluster.base, i, f"{tag}m{i}") for i in range(4))
         )
+        seen_bots.extend(bots)
         owner = await bp.sign_up(http, first, f"{tag}owner")
         body = {
             "name": "Bots' Montana",
@@ -421,7 +442,7 @@ def test_a_montana_round_robin_of_four_bots_over_the_bot_api(
     )
     cluster = Cluster(env, 2)
     try:
-        run = asyncio.run(_montana(cluster))
+        run = with_logs(cluster, _montana)
     finally:
         cluster.stop()
     view, games, bots = run["view"], run["games"], run["bots"]
