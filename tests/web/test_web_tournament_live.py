@@ -155,6 +155,7 @@ async def _swiss(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
         killed_at: dict[str, Any] = {}
         try:
             deadline = time.monotonic() + 90
+            views: list[Any] = []
             while True:  # round 2 paired and its games in play: process 0 dies
                 assert time.monotonic() < deadline, "round 2 never came"
                 seen = await bp.view(http, second, tournament_id)
@@ -162,11 +163,12 @@ async def _swiss(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
                     break
                 await asyncio.sleep(0.05)
             while True:  # ... with moves played in its games, and games still in play
-                assert time.monotonic() < deadline, "round 2's games never began"
-                views = [
-                    await bp.game(http, second, table["game"])
-                    for table in seen["rounds"][1]["tables"]
-                ]
+                assert time.monotonic() < deadline, f"round 2's games never began: {views}"
+                views = []
+                for table in seen["rounds"][1]["tables"]:  # a game not made yet is a 404
+                    answer = await http.get(f"{second}/api/games/{table['game']}")
+                    if answer.status_code == 200:
+                        views.append(answer.json())
                 if any(v["ply"] >= 3 for v in views):
                     break
                 await asyncio.sleep(0.05)
