@@ -143,7 +143,8 @@ async def play(
                     bot.refused.append(f"{answer.status_code} {answer.text[:100]}")
                     sent.discard(ply)
             return  # the stream ended after a final state
-        except GONE:
+        except GONE as exc:
+            bot.troubles.append(f"{time.time():.2f} {base} {type(exc).__name__}")
             bot.fail_over(base)
             await asyncio.sleep(0.2)
         except Refused as exc:
@@ -167,7 +168,8 @@ async def run(http: httpx.AsyncClient, bot: Bot, rng: random.Random, think: floa
                     if bot.on_start is not None:
                         await bot.on_start(bot, game_id)
                     tasks[game_id] = asyncio.create_task(play(http, bot, game_id, rng, think))
-            except GONE:
+            except GONE as exc:
+                bot.troubles.append(f"{time.time():.2f} {base} {type(exc).__name__}")
                 bot.fail_over(base)
                 await asyncio.sleep(0.2)
             except Refused as exc:
@@ -194,9 +196,15 @@ async def join(http: httpx.AsyncClient, bot: Bot, tournament_id: str) -> None:
     assert joined.status_code == 200, joined.text
 
 
+STALLED = 15.0
+"""Seconds of silence after which a bot takes a process for stalled and turns to the next: a
+stream sends a keep-alive line every 4 s (``bots/streams.py``), so a live one is never this
+quiet, and an answer this late is from a process in trouble (lichess-bot does the same)."""
+
+
 def client() -> httpx.AsyncClient:
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    return httpx.AsyncClient(timeout=httpx.Timeout(20.0, read=None), limits=limits)
+    return httpx.AsyncClient(timeout=httpx.Timeout(20.0, read=STALLED), limits=limits)
 
 
 async def view(http: httpx.AsyncClient, base: str, tournament_id: str) -> Any:

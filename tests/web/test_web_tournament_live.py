@@ -256,12 +256,13 @@ def test_a_swiss_of_eight_bots_on_two_processes_one_killed_in_round_two(
     assert [line["rank"] for line in view["standings"]] == list(range(1, 9))
     failed = [r for bot in bots for r in bot.refused if r.startswith("5")]
     assert not failed, failed  # a move may meet a state that moved on, never a server fault
+    stalls = [t for bot in bots for t in bot.troubles if "Timeout" in t]
     moved_on = [bot for bot in bots if bot.failovers]
     assert moved_on  # the bots at home on the killed process went on through the other
     print(
         f"swiss: {time.monotonic() - began:.1f} s, {sum(b.moves for b in bots)} moves, "
         f"{len(moved_on)} bots failed over, killed after {run['killed_at']['ended']} game ends "
-        f"with {run['killed_at']['in_play']} of round 2's games in play"
+        f"with {run['killed_at']['in_play']} of round 2's games in play; stalls {stalls}"
     )
 
 
