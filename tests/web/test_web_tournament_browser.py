@@ -281,3 +281,88 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
         finally:
             context.close()
     assert not found, found
+
+
+def test_on_a_phone_in_japanese_a_person_joins_plays_a_bot_by_clicks_and_sees_the_standings(
+    phone: Any, server: str
+) -> None:
+    """The same journey, walked on a phone with the page in Japanese: sign up, join a Swiss of
+    bots from the tournaments page, be taken to the round-1 game, click moves on the board,
+    and watch the standings and the state move on the tournament page without a reload."""
+    rng = random.Random(50)
+    bots = [make_bot(server, f"Robo_p{i}") for i in range(1, 4)]
+    organiser = sign_up(server, "Orga_p")
+    phone.context.add_init_script(
+        "localStorage.setItem('boardplay.lang', 'ja');"
+        f"localStorage.setItem('boardplay.tutorials', JSON.stringify({{{GAME}: true}}));"
+    )
+    phone.goto(f"{server}/#/signin")
+    phone.fill("#signup-name", "Hana_p")
+    phone.fill("#signup-password", "correct horse battery")
+    phone.click("#signup-submit")
+    phone.wait_for_function("document.querySelector('#account-link')?.textContent === 'Hana_p'")
+    body = {
+        "name": "スイス式の夕べ",
+        "kind": "swiss",
+        "game": GAME,
+        "clock": RAPID,
+        "bots": True,
+        "starts": time.time() + 12,
+        "rounds": 1,
+    }
+    made = organiser.post(server, "/api/tournaments", body)
+    assert made.status_code == 201, made.text
+    tid = made.json()["tournament"]["id"]
+
+    phone.goto(f"{server}/#/tournaments")
+    phone.click(f"#tournaments [data-tournament='{tid}'] .tournament-link")
+    phone.wait_for_selector("#tournament-join")
+    assert phone.locator("#tournament-join").inner_text() == "参加する"
+    phone.click("#tournament-join")
+    phone.wait_for_selector("#tournament-pause")
+    for bot in bots:
+        assert bot.post(server, f"/api/swiss/{tid}/join").status_code == 200
+    phone.wait_for_function("document.querySelectorAll('#standings tbody tr').length === 4")
+    assert phone.locator("#standings-title").inner_text() == "順位表"
+    found = violations(phone, "tournament before its start, Japanese phone")
+
+    # Four players, no bye: the start takes the person to their game against a bot.
+    phone.wait_for_url("**/#/game/*", timeout=30_000)
+    game_id = phone.url.rsplit("/", 1)[-1]
+    (round_one,) = view_of(server, tid)["rounds"]
+    mine = next(x for x in round_one["tables"] if "Hana_p" in x["players"])
+    other = next(x for x in round_one["tables"] if "Hana_p" not in x["players"])
+    assert mine["game"] == game_id
+    by_name = {bot.name: bot for bot in bots}
+    opponent = by_name[next(p for p in mine["players"] if p != "Hana_p")]
+    clicked = 0
+    while True:
+        game = game_of(server, game_id)
+        assert not game["terminal"], game.get("result")
+        if game["seats"][game["current_player"]]["name"] == "Hana_p":
+            wait_turn(phone)
+            click_a_move(phone, rng)
+            clicked += 1
+        elif clicked >= CLICKED_MOVES:
+            assert opponent.post(server, f"/api/bot/game/{game_id}/resign").status_code == 200
+            break
+        else:
+            bot_moves(server, opponent, game, rng)
+    phone.wait_for_function("document.querySelector('#status')?.dataset.terminal === '1'")
+
+    phone.click("#tournament-of-game-link")
+    line = phone.locator("#standings tr[data-player='Hana_p']")
+    line.wait_for()
+    assert line.locator(".col-points").inner_text() == "1"
+    phone.evaluate("window.stillThisPage = true")
+    loser = by_name[other["players"][0]]
+    assert loser.post(server, f"/api/bot/game/{other['game']}/resign").status_code == 200
+    phone.wait_for_function(
+        "document.querySelector('#tournament-state')?.dataset.status === 'finished'",
+        timeout=20_000,
+    )
+    assert phone.locator("#tournament-state").inner_text() == "終了"
+    assert phone.evaluate("window.stillThisPage") is True
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    found += violations(phone, "tournament finished, Japanese phone")
+    assert not found, found
