@@ -97,7 +97,8 @@ def test_compact_rows_are_the_plain_encoding_of_the_tensor(name: str) -> None:
     row = np.zeros(kernel.compact_size, dtype=np.uint8)
     expanded = np.zeros_like(tensor)
     checked = 0
-    for seed in range(games(3, 30)):
+    # Montana's tensor is 18,192 floats a seat, encoded here in Python: one game in make test.
+    for seed in range(games(1 if game.name == "montana" else 3, 30)):
         for state in _states(game, seed, 150 if game.name == "montana" else 400):
             k = state.kernel
             assert k is not None
