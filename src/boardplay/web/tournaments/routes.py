@@ -10,23 +10,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Request
 
 from boardplay.web.accounts import Account
 from boardplay.web.bots import BOT_PLAY, TOURNAMENT_WRITE, Bots
 from boardplay.web.deps import AccountDep, SessionDep
 from boardplay.web.errors import ApiError
+from boardplay.web.tournaments.pages import TournamentId, TournamentsDep
 from boardplay.web.tournaments.pages import router as pages_router
 from boardplay.web.tournaments.schemas import TournamentRequest
-from boardplay.web.tournaments.service import Plan, Tournaments
+from boardplay.web.tournaments.service import Plan
 
 router = APIRouter(tags=["tournaments"])
-TournamentId = Annotated[str, Path(max_length=32)]
-
-
-def get_tournaments(request: Request) -> Tournaments:
-    service: Tournaments = request.app.state.hub.tournaments
-    return service
 
 
 async def get_player(request: Request, session: SessionDep) -> Account:
@@ -41,7 +36,6 @@ async def get_player(request: Request, session: SessionDep) -> Account:
     return session.account
 
 
-TournamentsDep = Annotated[Tournaments, Depends(get_tournaments)]
 PlayerDep = Annotated[Account, Depends(get_player)]
 router.include_router(pages_router)  # what the site's pages read, and the tournament chat
 
