@@ -65,23 +65,23 @@ def signed_in_context(browser: Any, server: str, cookie: str, lang: str, phone: 
     return context
 
 
-def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
-    page: Any, phone: Any, browser: Any, server: str
-) -> None:
-    rng = random.Random(49)
-    bots = [make_bot(server, f"Robo_t{i}") for i in range(1, 5)]
-    organiser = sign_up(server, "Orga_t")
-    page.context.add_init_script(
-        f"localStorage.setItem('boardplay.tutorials', JSON.stringify({{{GAME}: true}}));"
-    )
+def sign_up_on_page(page: Any, server: str, name: str, lang: str | None = None) -> None:
+    """A person signs up in the page (in ``lang`` if given), the walk-through already seen."""
+    script = f"localStorage.setItem('boardplay.tutorials', JSON.stringify({{{GAME}: true}}));"
+    if lang:
+        script = f"localStorage.setItem('boardplay.lang', '{lang}');" + script
+    page.context.add_init_script(script)
     page.goto(f"{server}/#/signin")
-    page.fill("#signup-name", "Hana_t")
+    page.fill("#signup-name", name)
     page.fill("#signup-password", "correct horse battery")
     page.click("#signup-submit")
-    page.wait_for_function("document.querySelector('#account-link')?.textContent === 'Hana_t'")
+    page.wait_for_function(f"document.querySelector('#account-link')?.textContent === '{name}'")
 
+
+def bots_swiss(server: str, organiser: Any, name: str) -> tuple[dict[str, Any], str]:
+    """A one-round Swiss open to bots, starting in 12 s: its request body and its id."""
     body = {
-        "name": "Thursday bot Swiss",
+        "name": name,
         "kind": "swiss",
         "game": GAME,
         "clock": RAPID,
@@ -91,7 +91,38 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
     }
     made = organiser.post(server, "/api/tournaments", body)
     assert made.status_code == 201, made.text
-    tid = made.json()["tournament"]["id"]
+    return body, made.json()["tournament"]["id"]
+
+
+def play_then_bot_resigns(
+    page: Any, server: str, game_id: str, me: str, opponent: Bot, rng: random.Random
+) -> None:
+    """The person clicks ``CLICKED_MOVES`` moves on the board, the bot answering over the Bot
+    API, and then the bot resigns; the page shows the game over."""
+    clicked = 0
+    while True:
+        game = game_of(server, game_id)
+        assert not game["terminal"], game.get("result")
+        if game["seats"][game["current_player"]]["name"] == me:
+            wait_turn(page)
+            click_a_move(page, rng)
+            clicked += 1
+        elif clicked >= CLICKED_MOVES:
+            assert opponent.post(server, f"/api/bot/game/{game_id}/resign").status_code == 200
+            break
+        else:
+            bot_moves(server, opponent, game, rng)
+    page.wait_for_function("document.querySelector('#status')?.dataset.terminal === '1'")
+
+
+def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
+    page: Any, phone: Any, browser: Any, server: str
+) -> None:
+    rng = random.Random(49)
+    bots = [make_bot(server, f"Robo_t{i}") for i in range(1, 5)]
+    organiser = sign_up(server, "Orga_t")
+    sign_up_on_page(page, server, "Hana_t")
+    body, tid = bots_swiss(server, organiser, "Thursday bot Swiss")
 
     # The lobby lists it and links to the tournaments page; the header links there too.
     page.goto(f"{server}/#/")
@@ -143,22 +174,7 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
     assert page.locator("#tournament-of-game-link").inner_text() == "Thursday bot Swiss"
     shot(page, "tournament-game.png")
 
-    clicked = 0
-    while True:
-        game = game_of(server, game_id)
-        assert not game["terminal"], game.get("result")
-        current = game["seats"][game["current_player"]]["name"]
-        if current == "Hana_t":
-            wait_turn(page)
-            click_a_move(page, rng)
-            clicked += 1
-        elif clicked >= CLICKED_MOVES:
-            done = opponent.post(server, f"/api/bot/game/{game_id}/resign")
-            assert done.status_code == 200, done.text
-            break
-        else:
-            bot_moves(server, opponent, game, rng)
-    page.wait_for_function("document.querySelector('#status')?.dataset.terminal === '1'")
+    play_then_bot_resigns(page, server, game_id, "Hana_t", opponent, rng)
 
     # The game page links back to its tournament: the person's win counted, the other game on.
     page.click("#tournament-of-game-link")
@@ -292,27 +308,8 @@ def test_on_a_phone_in_japanese_a_person_joins_plays_a_bot_by_clicks_and_sees_th
     rng = random.Random(50)
     bots = [make_bot(server, f"Robo_p{i}") for i in range(1, 4)]
     organiser = sign_up(server, "Orga_p")
-    phone.context.add_init_script(
-        "localStorage.setItem('boardplay.lang', 'ja');"
-        f"localStorage.setItem('boardplay.tutorials', JSON.stringify({{{GAME}: true}}));"
-    )
-    phone.goto(f"{server}/#/signin")
-    phone.fill("#signup-name", "Hana_p")
-    phone.fill("#signup-password", "correct horse battery")
-    phone.click("#signup-submit")
-    phone.wait_for_function("document.querySelector('#account-link')?.textContent === 'Hana_p'")
-    body = {
-        "name": "スイス式の夕べ",
-        "kind": "swiss",
-        "game": GAME,
-        "clock": RAPID,
-        "bots": True,
-        "starts": time.time() + 12,
-        "rounds": 1,
-    }
-    made = organiser.post(server, "/api/tournaments", body)
-    assert made.status_code == 201, made.text
-    tid = made.json()["tournament"]["id"]
+    sign_up_on_page(phone, server, "Hana_p", lang="ja")
+    _body, tid = bots_swiss(server, organiser, "スイス式の夕べ")
 
     phone.goto(f"{server}/#/tournaments")
     phone.click(f"#tournaments [data-tournament='{tid}'] .tournament-link")
@@ -335,20 +332,7 @@ def test_on_a_phone_in_japanese_a_person_joins_plays_a_bot_by_clicks_and_sees_th
     assert mine["game"] == game_id
     by_name = {bot.name: bot for bot in bots}
     opponent = by_name[next(p for p in mine["players"] if p != "Hana_p")]
-    clicked = 0
-    while True:
-        game = game_of(server, game_id)
-        assert not game["terminal"], game.get("result")
-        if game["seats"][game["current_player"]]["name"] == "Hana_p":
-            wait_turn(phone)
-            click_a_move(phone, rng)
-            clicked += 1
-        elif clicked >= CLICKED_MOVES:
-            assert opponent.post(server, f"/api/bot/game/{game_id}/resign").status_code == 200
-            break
-        else:
-            bot_moves(server, opponent, game, rng)
-    phone.wait_for_function("document.querySelector('#status')?.dataset.terminal === '1'")
+    play_then_bot_resigns(phone, server, game_id, "Hana_p", opponent, rng)
 
     phone.click("#tournament-of-game-link")
     line = phone.locator("#standings tr[data-player='Hana_p']")
