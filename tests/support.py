@@ -96,3 +96,36 @@ class SplitMix:
 
     def unit(self) -> float:
         return (self.next() >> 11) * (1.0 / 9007199254740992.0)
+
+
+def replayed_playouts(start: Any, count: int, seed: int) -> tuple[int, list[int], int, int]:
+    """``random_playouts(start, count, seed)`` played again in Python through
+    ``legal_actions()`` and ``chance_outcomes()`` with the same generator: its actions, wins per
+    seat, draws and unfinished games (none), counted as the kernel counts them (a win is a seat
+    at 1.0 or more, the lowest such seat among equals)."""
+    rng = SplitMix(seed)
+    actions, draws = 0, 0
+    wins = [0] * start.num_players
+    for _ in range(count):
+        kernel = start.clone()
+        while kernel.current_player() != -4:
+            if kernel.current_player() == -1:
+                outcomes = kernel.chance_outcomes()
+                point, total, action = rng.unit(), 0.0, outcomes[-1][0]
+                for outcome, probability in outcomes[:-1]:
+                    total += probability
+                    if point < total:
+                        action = outcome
+                        break
+            else:
+                legal = kernel.legal_actions()
+                action = legal[rng.below(len(legal))]
+            kernel.step(action)
+            actions += 1
+        returns = kernel.returns()
+        best = max(range(len(returns)), key=lambda seat: (returns[seat], -seat))
+        if returns[best] >= 1.0:
+            wins[best] += 1
+        else:
+            draws += 1
+    return actions, wins, draws, 0

@@ -11,7 +11,7 @@ import pytest
 from boardplay.core.game import Game
 from boardplay.core.kernel import random_playouts
 from option_sets import KERNEL_SETS
-from support import SplitMix, games
+from support import games, replayed_playouts
 
 KERNEL_CASES = [pytest.param(game, id=name) for name, game in KERNEL_SETS.items()]
 
@@ -23,29 +23,4 @@ def test_compiled_playouts_play_the_listed_games(game: Game) -> None:
     count = games(2 if game.name == "montana" else 8, 40)
     seed = 20261126
     actions, wins, draws, unfinished = random_playouts(start, count, seed)
-    rng = SplitMix(seed)
-    replay_actions, replay_draws = 0, 0
-    replay_wins = [0] * start.num_players
-    for _ in range(count):
-        kernel = start.clone()
-        while kernel.current_player() != -4:
-            if kernel.current_player() == -1:
-                outcomes = kernel.chance_outcomes()
-                point, total, action = rng.unit(), 0.0, outcomes[-1][0]
-                for outcome, probability in outcomes[:-1]:
-                    total += probability
-                    if point < total:
-                        action = outcome
-                        break
-            else:
-                legal = kernel.legal_actions()
-                action = legal[rng.below(len(legal))]
-            kernel.step(action)
-            replay_actions += 1
-        returns = kernel.returns()
-        best = max(range(len(returns)), key=lambda seat: (returns[seat], -seat))
-        if returns[best] >= 1.0:
-            replay_wins[best] += 1
-        else:
-            replay_draws += 1
-    assert (actions, wins, draws, unfinished) == (replay_actions, replay_wins, replay_draws, 0)
+    assert (actions, wins, draws, unfinished) == replayed_playouts(start, count, seed)

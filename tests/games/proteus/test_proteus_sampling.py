@@ -11,7 +11,7 @@ import pytest
 
 import boardplay
 from boardplay.core.kernel import random_playouts
-from support import SplitMix, games
+from support import games, replayed_playouts
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -30,19 +30,6 @@ def test_compiled_playouts_play_the_listed_games(options: dict[str, Any]) -> Non
     start = boardplay.load("proteus", **options).new_initial_state().kernel
     count, seed = games(40, 400), 20261126
     actions, wins, draws, unfinished = random_playouts(start, count, seed)
-    rng = SplitMix(seed)
-    replay_actions, replay_draws = 0, 0
-    replay_wins = [0, 0]
-    for _ in range(count):
-        kernel = start.clone()
-        while kernel.current_player() != -4:
-            legal = kernel.legal_actions()
-            kernel.step(legal[rng.below(len(legal))])
-            replay_actions += 1
-        returns = kernel.returns()
-        if returns[0] == returns[1]:
-            replay_draws += 1
-        else:
-            replay_wins[returns.index(max(returns))] += 1
-    assert (actions, wins, draws, unfinished) == (replay_actions, replay_wins, replay_draws, 0)
-    assert replay_actions > 20 * count
+    replayed = replayed_playouts(start, count, seed)
+    assert (actions, wins, draws, unfinished) == replayed
+    assert replayed[0] > 20 * count
