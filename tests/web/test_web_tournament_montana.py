@@ -16,32 +16,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from tournamentcalls import RAPID, START, HandClock, Process, players
+from tournamentcalls import RAPID, START, HandClock, Process, play_out, players
 
-from boardplay.web.tokens import hash_token, new_token
 from boardplay.web.tournaments import Plan
 
 ROUNDS = 4
-
-
-async def play_randomly(process: Process, game_id: str, rng: random.Random) -> list[int]:
-    """Play ``game_id`` to its end, each seat's bot taking a random legal move with a token of
-    its account's seat; returns the seats in the order they moved."""
-    room = await process.hub.room(game_id)
-    tokens = {}
-    for seat in room.row.seats:
-        assert seat.account is not None
-        token = new_token()
-        process.hub.accounts.seat_key(seat.account, game_id, hash_token(token))
-        tokens[seat.seat] = token
-    await room.refresh()
-    movers = []
-    while not room.state.is_terminal():
-        seat = room.state.current_player()
-        movers.append(seat)
-        await room.act(tokens[seat], rng.choice(room.state.legal_actions()), None)
-    await process.hub.house.ends_told()
-    return movers
 
 
 def places_of(result: dict[str, Any]) -> list[int]:
@@ -95,7 +74,7 @@ def test_a_montana_round_robin_of_four_bots(tmp_path: Path) -> None:
             assert room.row.game == "montana" and room.row.options["players"] == 4
             seated = [names[s.account] for s in room.row.seats if s.account is not None]
             assert seated == table["players"]
-            movers = await play_randomly(process, table["game"], rng)
+            movers = await play_out(process, table["game"], rng)
             result = (await process.hub.room(table["game"])).row.result
             assert result is not None
             played.append((seated, places_of(result), movers))

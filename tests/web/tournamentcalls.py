@@ -4,6 +4,7 @@ the ends of games brought about as players would (a resignation)."""
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -94,9 +95,10 @@ def games_stored(process: Process) -> list[Any]:
         return list(conn.execute(sa.select(games_table)).all())
 
 
-async def play_out(process: Process, game_id: str) -> None:
+async def play_out(process: Process, game_id: str, rng: random.Random | None = None) -> list[int]:
     """Play ``game_id`` to its end through its room, each seat's player taking the first legal
-    move with a token of their account's seat (as their page would hold)."""
+    move (or a random one drawn from ``rng``) with a token of their account's seat (as their
+    page would hold); returns the seats in the order they moved."""
     room = await process.hub.room(game_id)
     tokens = {}
     for seat in room.row.seats:
@@ -105,10 +107,14 @@ async def play_out(process: Process, game_id: str) -> None:
         process.hub.accounts.seat_key(seat.account, game_id, hash_token(token))
         tokens[seat.seat] = token
     await room.refresh()
+    movers = []
     while not room.state.is_terminal():
         seat = room.state.current_player()
-        await room.act(tokens[seat], room.state.legal_actions()[0], None)
+        movers.append(seat)
+        legal = room.state.legal_actions()
+        await room.act(tokens[seat], legal[0] if rng is None else rng.choice(legal), None)
     await process.hub.house.ends_told()
+    return movers
 
 
 async def abort_as(process: Process, game_id: str, account_id: int) -> None:
