@@ -116,29 +116,59 @@ def swiss_reckoning(
     )
 
 
-async def _swiss(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
-    first, second = cluster.base
+async def entered(
+    http: Any,
+    cluster: Cluster,
+    seen_bots: list[bp.Bot],
+    letter: str,
+    count: int,
+    body: dict[str, Any],
+    lead: float = 3.0,
+) -> tuple[list[bp.Bot], str]:
+    """``count`` new bot accounts (named with ``letter``) entered one by one (the seeds follow
+    the order of joining) in a tournament of ``body`` that a person makes on the first process,
+    starting ``lead`` seconds after it is made; the bots and the tournament's id."""
+    first = cluster.base[0]
     tag = prefix()
+    bots = await asyncio.gather(
+        *(bp.make_bot(http, cluster.base, i, f"{tag}{letter}{i}") for i in range(count))
+    )
+    seen_bots.extend(bots)
+    owner = await bp.sign_up(http, first, f"{tag}owner")
+    made = {**body, "starts": time.time() + lead}
+    tournament_id = await bp.create_tournament(http, first, owner, made)
+    http.cookies.clear()
+    for bot in bots:
+        await bp.join(http, bot, tournament_id)
+    return bots, tournament_id
+
+
+async def finished(http: Any, base: str, tournament_id: str, seconds: float, what: str) -> Any:
+    """The tournament's view once it has finished, looked at every half second."""
+    deadline = time.monotonic() + seconds
+    while True:
+        assert time.monotonic() < deadline, f"the {what} never finished"
+        seen = await bp.view(http, base, tournament_id)
+        if seen["tournament"]["status"] == "finished":
+            return seen
+        await asyncio.sleep(0.5)
+
+
+async def stopped(runners: list[asyncio.Task[Any]]) -> None:
+    """The bots' tasks cancelled and awaited."""
+    for runner in runners:
+        runner.cancel()
+    for runner in runners:
+        with contextlib.suppress(BaseException):
+            await runner
+
+
+async def _swiss(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
+    second = cluster.base[1]
     async with bp.client() as http:
-        bots = await asyncio.gather(
-            *(bp.make_bot(http, cluster.base, i, f"{tag}b{i}") for i in range(8))
-        )
-        seen_bots.extend(bots)
-        owner = await bp.sign_up(http, first, f"{tag}owner")
-        lead = 3.0
-        body = {
-            "name": "Bots' Swiss",
-            "kind": "swiss",
-            "game": "tiny",
-            "clock": CLOCK,
-            "bots": True,
-            "starts": time.time() + lead,
-            "rounds": 3,
-        }
-        tournament_id = await bp.create_tournament(http, first, owner, body)
-        http.cookies.clear()
-        for bot in bots:  # one by one: the seeds (all 1500) follow the order of joining
-            await bp.join(http, bot, tournament_id)
+        body = {"name": "Bots' Swiss", "kind": "swiss", "game": "tiny", "clock": CLOCK}
+        body |= {"bots": True, "rounds": 3}
+        bots, tournament_id = await entered(http, cluster, seen_bots, "b", 8, body)
         quitter = bots[-1]
 
         async def withdraw(bot: bp.Bot, _game_id: str) -> None:
@@ -185,11 +215,7 @@ async def _swiss(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
                     break
                 await asyncio.sleep(0.2)
         finally:
-            for runner in runners:
-                runner.cancel()
-            for runner in runners:
-                with contextlib.suppress(BaseException):
-                    await runner
+            await stopped(runners)
         games = {
             table["game"]: await bp.game(http, second, table["game"])
             for entry in seen["rounds"]
@@ -292,45 +318,19 @@ ARENA_MINUTES = 2
 
 
 async def _arena(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
-    first, second = cluster.base
-    tag = prefix()
+    second = cluster.base[1]
+    lead = 3.0
     async with bp.client() as http:
-        bots = await asyncio.gather(
-            *(bp.make_bot(http, cluster.base, i, f"{tag}a{i}") for i in range(6))
-        )
-        seen_bots.extend(bots)
-        owner = await bp.sign_up(http, first, f"{tag}owner")
-        lead = 3.0
-        body = {
-            "name": "Bots' arena",
-            "kind": "arena",
-            "game": "tiny",
-            "clock": CLOCK,
-            "bots": True,
-            "starts": time.time() + lead,
-            "minutes": ARENA_MINUTES,
-        }
-        tournament_id = await bp.create_tournament(http, first, owner, body)
-        http.cookies.clear()
-        for bot in bots:
-            await bp.join(http, bot, tournament_id)
+        body = {"name": "Bots' arena", "kind": "arena", "game": "tiny", "clock": CLOCK}
+        body |= {"bots": True, "minutes": ARENA_MINUTES}
+        bots, tournament_id = await entered(http, cluster, seen_bots, "a", 6, body, lead)
         rng = random.Random(6)
         runners = [asyncio.create_task(bp.run(http, bot, rng, think=0.05)) for bot in bots]
         try:
             await asyncio.sleep(lead + ARENA_MINUTES * 60)
-            deadline = time.monotonic() + 60
-            while True:
-                assert time.monotonic() < deadline, "the arena never finished"
-                seen = await bp.view(http, second, tournament_id)
-                if seen["tournament"]["status"] == "finished":
-                    break
-                await asyncio.sleep(0.5)
+            seen = await finished(http, second, tournament_id, 60, "arena")
         finally:
-            for runner in runners:
-                runner.cancel()
-            for runner in runners:
-                with contextlib.suppress(BaseException):
-                    await runner
+            await stopped(runners)
         ids = {t["game"] for r in seen["rounds"] for t in r["tables"]}
         games = {game_id: await bp.game(http, second, game_id) for game_id in ids}
     return {"view": seen, "games": games, "bots": bots}
@@ -382,14 +382,8 @@ def test_an_arena_of_six_bots_for_two_minutes(cluster: Cluster) -> None:
 
 # ----- Montana pods ------------------------------------------------------------------------------
 async def _montana(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
-    first, second = cluster.base
-    tag = prefix()
+    second = cluster.base[1]
     async with bp.client() as http:
-        bots = await asyncio.gather(
-            *(bp.make_bot(http, cluster.base, i, f"{tag}m{i}") for i in range(4))
-        )
-        seen_bots.extend(bots)
-        owner = await bp.sign_up(http, first, f"{tag}owner")
         body = {
             "name": "Bots' Montana",
             "kind": "pods",
@@ -398,29 +392,15 @@ async def _montana(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
             "sizes": [4],
             "clock": {"base": 600, "increment": 5},
             "bots": True,
-            "starts": time.time() + 3,
             "rounds": MONTANA_ROUNDS,
         }
-        tournament_id = await bp.create_tournament(http, first, owner, body)
-        http.cookies.clear()
-        for bot in bots:
-            await bp.join(http, bot, tournament_id)
+        bots, tournament_id = await entered(http, cluster, seen_bots, "m", 4, body)
         rng = random.Random(4)
         runners = [asyncio.create_task(bp.run(http, bot, rng)) for bot in bots]
         try:
-            deadline = time.monotonic() + 400
-            while True:
-                assert time.monotonic() < deadline, "the Montana pods never finished"
-                seen = await bp.view(http, second, tournament_id)
-                if seen["tournament"]["status"] == "finished":
-                    break
-                await asyncio.sleep(0.5)
+            seen = await finished(http, second, tournament_id, 400, "Montana pods")
         finally:
-            for runner in runners:
-                runner.cancel()
-            for runner in runners:
-                with contextlib.suppress(BaseException):
-                    await runner
+            await stopped(runners)
         games = [
             await bp.game(http, second, entry["tables"][0]["game"]) for entry in seen["rounds"]
         ]
