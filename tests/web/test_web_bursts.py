@@ -299,3 +299,32 @@ def test_many_addresses_of_ai_only_games_leave_a_visitor_instant_ai(single: list
             break
         assert time.monotonic() - started < 1.0, "the visitor's AI waited behind the hogs"
         time.sleep(0.02)
+
+
+def test_bursts_of_tournaments_and_of_tournament_chat_hold_their_ceilings(
+    pair: list[str],
+) -> None:
+    """One account's burst of tournaments across two processes makes as many as one account may
+    have open (3); its burst of lines in a tournament's chat stores one (one a second)."""
+    me = signed_up(pair[0], "Organiser", visitor())
+    body = {
+        "kind": "swiss",
+        "game": "tiny",
+        "clock": {"base": 600, "increment": 5},
+        "starts": time.time() + 600,
+        "rounds": 1,
+    }
+    calls = [
+        ("POST", f"{pair[i % 2]}/api/tournaments", {**body, "name": f"Burst {i}"}, me)
+        for i in range(12)
+    ]
+    answers = at_once(calls)
+    found = codes(answers)
+    assert found.get(201, 0) == 3, found
+    tid = next(a.json()["tournament"]["id"] for a in answers if a.status_code == 201)
+    assert httpx.post(f"{pair[0]}/api/tournaments/{tid}/join", headers=me).status_code == 200
+    line = {"text": "hello"}
+    path = f"/api/tournament-pages/{tid}/chat"
+    found = codes(at_once([("POST", f"{pair[i % 2]}{path}", line, me) for i in range(12)]))
+    assert found.get(201, 0) == 1, found
+    assert len(httpx.get(f"{pair[1]}{path}").json()["messages"]) == 1
