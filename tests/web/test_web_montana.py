@@ -164,8 +164,15 @@ def play_to_end(page: Any, rng: random.Random, name: str, ai: bool) -> int:
     raise AssertionError("the game did not end")
 
 
-def test_montana_against_the_ai_to_the_end_on_a_desktop(desktop: Any, server: str) -> None:
-    create_game(desktop, server, "montana", ("ai", "easy"))
+@pytest.mark.parametrize("limit", [None, "16"], ids=["by-its-trigger", "at-a-turn-limit"])
+def test_montana_against_the_ai_to_the_end_on_a_desktop(
+    desktop: Any, server: str, limit: str | None
+) -> None:
+    """A whole game against the AI by clicks: ended by the rules' own trigger (make soak: about
+    40 s of clicking), or by the engine's turn limit, which ends the same way (make test)."""
+    create_game(
+        desktop, server, "montana", ("ai", "easy"), {} if limit is None else {"max_turns": limit}
+    )
     decisions = play_to_end(desktop, random.Random(16), "desktop", ai=True)
     assert decisions > 10
     text = desktop.inner_text("#status")

@@ -184,19 +184,25 @@ async def _swiss(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
         runners = [asyncio.create_task(bp.run(http, bot, rng, think=0.25)) for bot in bots]
         killed_at: dict[str, Any] = {}
         try:
-            deadline = time.monotonic() + 90
+            start = time.monotonic()
+            deadline = start + 90
             views: list[Any] = []
+            trace: list[tuple[float, ...]] = []  # (seconds in, what a look saw), for a failure
             while True:  # round 2 paired and its games in play: process 0 dies
-                assert time.monotonic() < deadline, "round 2 never came"
+                assert time.monotonic() < deadline, f"round 2 never came: {trace[-20:]}"
+                asked = time.monotonic()
                 seen = await bp.view(http, second, tournament_id)
+                took = time.monotonic() - asked
+                trace.append((round(asked - start, 2), round(took, 2), len(seen["rounds"])))
                 if len(seen["rounds"]) >= 2:
                     break
                 await asyncio.sleep(0.05)
             while True:  # ... with moves played in its games, and games still in play
-                assert time.monotonic() < deadline, f"round 2's games never began: {views}"
+                assert time.monotonic() < deadline, f"round 2's games never began: {trace[-20:]}"
                 views = []
                 for table in seen["rounds"][1]["tables"]:  # a game not made yet is a 404
                     answer = await http.get(f"{second}/api/games/{table['game']}")
+                    trace.append((round(time.monotonic() - start, 2), answer.status_code))
                     if answer.status_code == 200:
                         views.append(answer.json())
                 if any(v["ply"] >= 3 for v in views):
