@@ -7,7 +7,7 @@ KERNELS := $(VENV)/.kernels
 KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi')
 PYTEST_WORKERS ?= 3
 
-.PHONY: play test soak bench pgx-venv scaling bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
+.PHONY: play test soak bench native pgx-venv scaling bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -16,7 +16,9 @@ $(STAMP): pyproject.toml setup.py
 	# several GB (this machine keeps the CPU wheel of 2.13.0 where pip finds it).
 	$(PY) -m pip install -q 'torch==2.13.0'
 	$(PY) -m pip install -q -e '.[ai,web,rl,train,postgres,cluster,ray,dev]'
-	touch $(STAMP)
+	# The editable install has just compiled every kernel in place from these sources: the
+	# kernels' stamp says so, or a fresh clone would compile them all a second time (a minute).
+	touch $(STAMP) $(KERNELS)
 
 # The compiled game kernels, rebuilt in place whenever a .pyx or .pxd changes.
 $(KERNELS): $(STAMP) $(KERNEL_SOURCES)
@@ -100,7 +102,18 @@ soak: $(KERNELS) $(BUNDLE) chromium services
 PGX_VENV   ?= /tmp/pgxvenv
 PGX_PYTHON ?= $(wildcard $(PGX_VENV)/bin/python)
 
-bench: $(KERNELS)
+# Montana's native yardstick (issue 51): the project's own C program, tools/native/montana.c, in
+# the git-ignored build/native (boardplay.core.speed.native_program builds it the same way when
+# bench or the tests find it missing or older than its source). The other games' yardsticks are
+# the prebuilt programs of ../shared/limit.
+NATIVE := build/native/montana
+$(NATIVE): tools/native/montana.c
+	mkdir -p $(@D)
+	$(CC) -O3 -march=native -std=c99 -Wall -Wextra -o $@ $<
+
+native: $(NATIVE)
+
+bench: $(KERNELS) $(NATIVE)
 	BOARDPLAY_PGX_PYTHON=$(PGX_PYTHON) $(BIN)/boardplay bench --mcts --adapters --seconds 2
 
 pgx-venv:

@@ -27,7 +27,10 @@ from boardplay.core.speed import contract_speed, yardstick_arguments, yardstick_
         ("proteus", None),
         ("proteus(max_turns=200,repetition=forbid)", None),
         ("passtally(players=3)", ["3"]),
-        ("montana", None),
+        ("montana", ["2"]),
+        ("montana(players=4)", ["4"]),
+        ("montana(max_turns=100)", None),
+        ("montana(recruit_grain=additional)", None),
     ],
 )
 def test_yardstick_covers_exactly_its_option_sets(spec: str, arguments: list[str] | None) -> None:

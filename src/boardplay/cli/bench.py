@@ -33,8 +33,9 @@ def register(app: typer.Typer) -> None:
     @app.command(
         "bench",
         help=_(
-            "Random-game throughput per option set: compiled kernel, native yardstick (when "
-            "../shared/limit is present), their ratio, and the Python contract loop."
+            "Random-game throughput per option set: compiled kernel, native yardstick "
+            "(../shared/limit when present; Montana's built from tools/native), their ratio, "
+            "and the Python contract loop."
         ),
     )
     @friendly
@@ -49,8 +50,8 @@ def register(app: typer.Typer) -> None:
         names = [load(game).name] if game else available()
         title = _(
             "random games, {seconds} s per measurement, one core (games/s and actions/s: "
-            "compiled kernel; native: ../shared/limit; contract: legal_actions + apply_action "
-            "in Python)"
+            "compiled kernel; native: ../shared/limit, Montana's tools/native/montana.c; "
+            "contract: legal_actions + apply_action in Python)"
         )
         table = Table(title=title.format(seconds=f"{seconds:g}"))
         sets = [load(name, **o) for name in names for o in type(load(name)).bench_option_sets]

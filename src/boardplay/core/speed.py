@@ -4,7 +4,10 @@ same process, so every figure is read as a ratio taken on one machine at one mom
 
 The yardstick is a measuring tool only: it is run as a separate program when it is present
 (``BOARDPLAY_YARDSTICK`` names its folder; by default ``shared/limit`` beside the checkout)
-and its one JSON line is read. Nothing of it is imported or shipped.
+and its one JSON line is read. Nothing of it is imported or shipped. Montana has none there; its
+yardstick is the project's own C program, ``tools/native/montana.c``, built on demand into
+``build/native`` of the checkout (``native_program``; docs/performance.md). It is no part of the
+package either: an installed wheel has no ``tools`` and so no Montana column.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -61,8 +66,63 @@ def contract_speed(game: Game, seconds: float, seed: int = 0) -> Speed:
 
 # ----- the yardstick ---------------------------------------------------------------------------
 
-_YARDSTICK_GAMES = {"potlatch": 1_000_000, "proteus": 500_000, "passtally": 300_000}
-"""Games for about one second of the yardstick on an idle machine (its README)."""
+_YARDSTICK_GAMES = {
+    "potlatch": 1_000_000,
+    "proteus": 500_000,
+    "passtally": 300_000,
+    "montana": 25_000,
+}
+"""Games for about one second of the yardstick on an idle machine (its README; Montana's
+measured with ``make bench``)."""
+
+NATIVE_FLAGS = ("-O3", "-march=native", "-std=c99")
+"""How ``native_program`` compiles a native program (the Makefile's ``native`` target too)."""
+
+
+def checkout() -> Path | None:
+    """The source checkout this package runs from (the folder holding ``tools/native``),
+    found from the working directory or from this package's source; None for a wheel."""
+    here = Path(__file__).resolve()
+    for root in (Path.cwd(), *here.parents):
+        if (root / "tools" / "native").is_dir():
+            return root
+    return None
+
+
+def native_program(name: str) -> Path | None:
+    """The project's own native program ``tools/native/<name>.c`` compiled into
+    ``build/native/<name>`` of the checkout (again whenever the source is newer), or None
+    without a checkout, a source or a C compiler (``$CC``, else ``cc``). The build goes to a
+    temporary name first and is renamed into place, so two processes may ask at once."""
+    root = checkout()
+    if root is None:
+        return None
+    source = root / "tools" / "native" / f"{name}.c"
+    target = root / "build" / "native" / name
+    if not source.is_file():
+        return None
+    if target.is_file() and target.stat().st_mtime >= source.stat().st_mtime:
+        return target
+    compiler = shutil.which(os.environ.get("CC") or "cc")
+    if compiler is None:
+        return None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, partial = tempfile.mkstemp(prefix=f".{name}-", dir=target.parent)
+    os.close(handle)
+    try:
+        done = subprocess.run(
+            [compiler, *NATIVE_FLAGS, "-o", partial, str(source)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"building {source} failed:\n{done.stderr}")
+        os.replace(partial, target)
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
+    return target
 
 
 def yardstick_folder() -> Path | None:
@@ -95,7 +155,7 @@ def yardstick_arguments(game: Game) -> list[str] | None:
             others.pop("max_turns", None)
             if not others:
                 return [str(options["rules"])]
-    elif game.name == "passtally":
+    elif game.name in ("passtally", "montana"):
         others.pop("players", None)
         if not others:
             return [str(options["players"])]
@@ -105,11 +165,16 @@ def yardstick_arguments(game: Game) -> list[str] | None:
 def yardstick_speed(game: Game, seconds: float) -> Speed | None:
     """The native yardstick's games for about ``seconds`` on these options, or None when it
     is absent or does not cover them; per CPU second (its ``cpu_seconds``; its wall time when
-    it reports no CPU time)."""
-    folder = yardstick_folder()
+    it reports no CPU time). Montana's is ``native_program("montana")``, built if need be."""
     arguments = yardstick_arguments(game)
-    program = folder / game.name if folder else None
-    if program is None or arguments is None or not os.access(program, os.X_OK):
+    if arguments is None:
+        return None
+    if game.name == "montana":
+        program = native_program("montana")
+    else:
+        folder = yardstick_folder()
+        program = folder / game.name if folder else None
+    if program is None or not os.access(program, os.X_OK):
         return None
     count = max(1000, int(_YARDSTICK_GAMES[game.name] * seconds))
     done = subprocess.run(
