@@ -136,6 +136,10 @@ static int REWARD_PICK_LIST[PICKS], REWARD_PICK_N; /* row B's legal picks (the s
 static uint64_t PART_MASK[4]; /* per area colour: the part sets of 1 area worker or any 2 */
 static uint64_t HAS[4][5];    /* sets 0..63 needing at most v workers of colour c */
 static uint64_t SIZE_MASK[4]; /* sets 0..63 of 1, 2 or 3 workers */
+/* the upgrade declarations of a row allowing `most` upgrades to a holder of h0 small copper and
+ * h1 small stone (counts above 3 allow what 3 allows) */
+static int16_t UP_LIST[4][4][4][UPAIRS];
+static int UP_N[4][4][4];
 
 /* combinations with replacement of `kinds` things, `size` at a time, in Python's order */
 static void multisets(int kinds, int size, int first, int depth, int *counts, int (*out)[6],
@@ -178,6 +182,12 @@ static void init_static(void) {
             if (PICK_G[i][g] && !((PICK_FROM_B >> g) & 1)) ok = 0;
         if (ok) REWARD_PICK_LIST[REWARD_PICK_N++] = REWARD_PICK + i;
     }
+    for (int most = 0; most < 4; most++)
+        for (int h0 = 0; h0 < 4; h0++)
+            for (int h1 = 0; h1 < 4; h1++)
+                for (int i = 0; i < UPAIRS; i++)
+                    if (PAIR[i][0] + PAIR[i][1] <= most && PAIR[i][0] <= h0 && PAIR[i][1] <= h1)
+                        UP_LIST[most][h0][h1][UP_N[most][h0][h1]++] = (int16_t)(REWARD_UP + i);
     for (int i = 0; i < 64; i++) {
         if (SET_SIZE[i] <= 3) SIZE_MASK[SET_SIZE[i]] |= 1ULL << i;
         for (int c = 0; c < 4; c++)
@@ -581,10 +591,10 @@ static int reward_options(const Pos *s, int p, int *out, int k) {
         for (int i = 0; i < REWARD_PICK_N; i++) out[k++] = REWARD_PICK_LIST[i];
         return k;
     }
-    int held0 = s->goods[p][UP_SMALL[0]], held1 = s->goods[p][UP_SMALL[1]];
-    for (int i = 0; i < UPAIRS; i++)
-        if (PAIR[i][0] + PAIR[i][1] <= most && PAIR[i][0] <= held0 && PAIR[i][1] <= held1)
-            out[k++] = REWARD_UP + i;
+    int h0 = s->goods[p][UP_SMALL[0]], h1 = s->goods[p][UP_SMALL[1]];
+    h0 = h0 < 3 ? h0 : 3;
+    h1 = h1 < 3 ? h1 : 3;
+    for (int i = 0; i < UP_N[most][h0][h1]; i++) out[k++] = UP_LIST[most][h0][h1][i];
     return k;
 }
 
