@@ -199,6 +199,7 @@ async def _swiss(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
                 await asyncio.sleep(0.05)
             while True:  # ... with moves played in its games, and games still in play
                 assert time.monotonic() < deadline, f"round 2's games never began: {trace[-20:]}"
+                seen = await bp.view(http, second, tournament_id)
                 views = []
                 for table in seen["rounds"][1]["tables"]:  # a game not made yet is a 404
                     answer = await http.get(f"{second}/api/games/{table['game']}")

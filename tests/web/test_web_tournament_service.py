@@ -269,6 +269,46 @@ def test_a_process_that_dies_mid_round_is_carried_on_by_another(
     run(body)
 
 
+def test_a_view_sees_a_round_paired_meanwhile_whole_or_not_at_all(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """A view's rows are read by several statements; a round that another process commits
+    between the one for the tables and the one for the byes is seen whole or not at all, never
+    as its bye alone (which once showed a live Swiss's round 2 without its tables). PostgreSQL:
+    SQLite serves one process, whose steps and views share its one database thread."""
+    url = database("postgresql", tmp_path, request)
+    clock = HandClock()
+
+    async def body() -> None:
+        one, two = Process(url, clock), Process(url, clock)
+        people = players(one, [f"P{i}" for i in range(7)])  # odd: the round has a bye
+        made = await one.tournaments.create(people[0], swiss_plan(rounds=2, rated=False))
+        for person in people:
+            await one.tournaments.join(made.id, person)
+        clock.t = START
+        paired: list[Any] = []
+
+        def pair_meanwhile(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            if "FROM tournament_tables" in statement and not paired:
+                service = two.tournaments
+                paired.append(two.store.step(made.id, lambda c, s: service._step(c, s, clock.t)))
+
+        engine = one.store.engine
+        sa.event.listen(engine, "after_cursor_execute", pair_meanwhile)
+        try:
+            view = await one.tournaments.view(made.id)
+        finally:
+            sa.event.remove(engine, "after_cursor_execute", pair_meanwhile)
+        assert paired, "the round was paired between the view's statements"
+        assert view["tournament"]["status"] == "created" and view["rounds"] == []
+        (round_one,) = (await one.tournaments.view(made.id))["rounds"]
+        assert len(round_one["tables"]) == 3 and len(round_one["byes"]) == 1
+        await one.close()
+        await two.close()
+
+    run(body)
+
+
 def _rapid() -> Any:
     from boardplay.web.table import control_of
 

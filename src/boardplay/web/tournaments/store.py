@@ -327,7 +327,13 @@ class TournamentStore:
             return work(conn, snap)
 
     def snapshot(self, tournament_id: str) -> Snapshot:
+        """The tournament as one moment saw it. Its rows are read by several statements: on
+        PostgreSQL they share one snapshot (repeatable read), or a round committed between the
+        statement for the tables and the one for the byes would be seen as its bye alone. On
+        SQLite a process reads and writes on one thread, so no step falls between them."""
         with self.engine.connect() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execution_options(isolation_level="REPEATABLE READ")
             return read(conn, tournament_id)
 
     def record_results(self, tournament_id: str, now: float) -> int:
