@@ -4,11 +4,10 @@ for its counts (heights, face-down tiles per pile, unrevealed designs, actions l
 on two bytes). Included by ``kernel.pyx``, whose ``compact_into`` / ``expand_into`` call these.
 """
 
-from boardplay.core.compact cimport (
-    C_BIT, C_INT, C_WIDE, compact_expand, compact_layout, compact_put,
-)
+from boardplay.core.compact cimport C_BIT, C_INT, C_WIDE, compact_expand, compact_layout
 
-from libc.string cimport memset
+from libc.stdint cimport uint64_t
+from libc.string cimport memcpy
 
 cdef unsigned char COMPACT_KIND[OBSERVATION_SIZE]
 cdef int COMPACT_SLOT[OBSERVATION_SIZE]
@@ -51,65 +50,108 @@ def compact_tables():
             [COMPACT_DENOM[i] for i in range(OBSERVATION_SIZE)], COMPACT_SIZE)
 
 
-cdef inline void _bit(unsigned char* out, int i) noexcept nogil:
-    out[i >> 3] |= <unsigned char>(1 << (i & 7))
+cdef enum:
+    # The bits' bytes (every entry has a bit, 0 for the counts), then the counts from here:
+    # the heights (one byte per cell, in cell order) first.
+    _BIT_BYTES = (OBSERVATION_SIZE + 7) >> 3
+    _WORDS = (_BIT_BYTES + 7) >> 3
+
+
+cdef uint64_t _NOT_EAST_EDGE = 0  # cells with an east neighbour, as bits
+
+
+cdef int _check_layout() except -1:
+    """``write_compact`` writes words and byte runs; check they are where it assumes."""
+    global _NOT_EAST_EDGE
+    cdef uint64_t one = 1
+    cdef int cell
+    assert (<unsigned char*>&one)[0] == 1, "the compact writer's words are little-endian"
+    for cell in range(NUM_CELLS):
+        assert COMPACT_SLOT[cell] == _BIT_BYTES + cell
+        if cell % SIZE != SIZE - 1:
+            _NOT_EAST_EDGE |= one << cell
+    assert _PILES >= 320 and _ACTIONS_LEFT + 11 < 384  # the scalars' bits share word 5
+    return 0
+
+
+_check_layout()
+
+
+cdef inline void _plane(uint64_t* words, int at, uint64_t bits) noexcept nogil:
+    """OR ``bits`` (at most 64 - (at % 64) of them past the first word) in at bit ``at``."""
+    cdef int w = at >> 6, shift = at & 63
+    words[w] |= bits << shift
+    if shift:
+        words[w + 1] |= bits >> (64 - shift)
 
 
 cdef void write_compact(Position* p, int n, int player, unsigned char* out) noexcept:
-    """``write_observation``'s entries, bits set and counts written (``compact_put``)."""
-    cdef int cell, h, t, slot, seat, pile, d, base, rel
-    memset(out, 0, COMPACT_SIZE)
+    """``write_observation``'s entries: the bits gathered as 64-bit words (the cell planes
+    as one 36-bit board each, the ring as each seat's slot set, the scalars into the last
+    word) and copied out whole, then the counts as bytes. No branch per cell: which cells
+    hold a tile, and of which shape, is a coin toss to the CPU."""
+    cdef uint64_t words[_WORDS + 1]
+    cdef uint64_t occupied = 0, shape_x = 0, shape_ne = 0, shape_nw = 0, east = 0, south = 0
+    cdef uint64_t bit, last = 0
+    cdef int cell, t, sh, rel, pile, d, seat, slot
     for cell in range(NUM_CELLS):
-        h = p.height[cell]
-        out[COMPACT_SLOT[cell]] = <unsigned char>h
-        if h > 0:
-            _bit(out, NUM_CELLS + cell)
-        _bit(out, (2 + p.shape[cell]) * NUM_CELLS + cell)
+        bit = (<uint64_t>1) << cell
         t = p.tid[cell]
-        if t >= 0:
-            if cell % SIZE < SIZE - 1 and p.tid[cell + 1] == t:
-                _bit(out, 5 * NUM_CELLS + cell)
-            if p.tid[cell + SIZE] == t:  # (the padding row reads -1)
-                _bit(out, 6 * NUM_CELLS + cell)
-    base = _RING
-    for slot in range(NUM_SLOTS):
-        seat = p.ring[slot]
-        if seat >= 0:
-            rel = seat - player  # the seat relative to the observer, without a division
-            if rel < 0:
-                rel += n
-            _bit(out, base + rel * NUM_SLOTS + slot)
-    base = _PILES
+        sh = p.shape[cell]
+        occupied |= bit & (0 - <uint64_t>(p.height[cell] > 0))
+        shape_x |= bit & (0 - <uint64_t>(sh == 0))
+        shape_ne |= bit & (0 - <uint64_t>(sh == 1))
+        shape_nw |= bit & (0 - <uint64_t>(sh == 2))
+        east |= bit & (0 - <uint64_t>(p.tid[cell + 1] == t))
+        south |= bit & (0 - <uint64_t>(p.tid[cell + SIZE] == t))  # (the padding row: -1)
+    # A bare cell's tid is -1 like its bare neighbour's: only tiles count.
+    east &= occupied & _NOT_EAST_EDGE
+    south &= occupied
+    for d in range(_WORDS + 1):
+        words[d] = 0
+    _plane(words, NUM_CELLS, occupied)
+    _plane(words, 2 * NUM_CELLS, shape_x)
+    _plane(words, 3 * NUM_CELLS, shape_ne)
+    _plane(words, 4 * NUM_CELLS, shape_nw)
+    _plane(words, 5 * NUM_CELLS, east)
+    _plane(words, 6 * NUM_CELLS, south)
+    seat = player
+    for rel in range(n):  # the seat ``rel`` places after the observer
+        _plane(words, _RING + rel * NUM_SLOTS, p.seat_slots[seat])
+        seat += 1
+        if seat == n:
+            seat = 0
     for pile in range(NUM_PILES):
         d = p.face_up[pile]
         if d >= 0:
-            _bit(out, base + d)
-        compact_put(out, COMPACT_KIND, COMPACT_SLOT, base + NUM_DESIGNS, p.hidden[pile])
-        base += NUM_DESIGNS + 1
+            last |= (<uint64_t>1) << (_PILES - 320 + pile * (NUM_DESIGNS + 1) + d)
+        out[COMPACT_SLOT[_PILES + pile * (NUM_DESIGNS + 1) + NUM_DESIGNS]] = \
+            <unsigned char>(p.hidden[pile] & 255)
     if p.pending >= 0 and not p.game_over:
-        _bit(out, _PENDING + p.pending)
-    for d in range(NUM_DESIGNS):
-        compact_put(out, COMPACT_KIND, COMPACT_SLOT, _UNREVEALED + d, p.unrevealed[d])
-    for seat in range(n):
-        compact_put(out, COMPACT_KIND, COMPACT_SLOT, _POINTS + (seat - player + n) % n,
-                    p.points[seat])
+        last |= (<uint64_t>1) << (_PENDING - 320 + p.pending)
     if not p.game_over:
-        _bit(out, _TO_MOVE + (p.to_move - player + n) % n)
-    base = _ACTIONS_LEFT
-    compact_put(out, COMPACT_KIND, COMPACT_SLOT, base, p.actions_left)
-    base += 1
-    if p.setup:
-        _bit(out, base)
-    if p.final_round:
-        _bit(out, base + 1)
-    if p.game_over:
-        _bit(out, base + 2)
-    base += 3
+        last |= (<uint64_t>1) << (_TO_MOVE - 320 + (p.to_move - player + n) % n)
+    last |= (<uint64_t>p.setup) << (_ACTIONS_LEFT + 1 - 320)
+    last |= (<uint64_t>p.final_round) << (_ACTIONS_LEFT + 2 - 320)
+    last |= (<uint64_t>p.game_over) << (_ACTIONS_LEFT + 3 - 320)
     if p.side1 >= 0:
-        _bit(out, base + p.side1)
-    base += 4
+        last |= (<uint64_t>1) << (_ACTIONS_LEFT + 4 - 320 + p.side1)
     if p.side3 >= 0:
-        _bit(out, base + p.side3)
+        last |= (<uint64_t>1) << (_ACTIONS_LEFT + 8 - 320 + p.side3)
+    words[5] |= last
+    memcpy(out, words, _BIT_BYTES)
+    memcpy(out + _BIT_BYTES, p.height, NUM_CELLS)  # heights are never negative
+    for d in range(NUM_DESIGNS):
+        out[COMPACT_SLOT[_UNREVEALED + d]] = <unsigned char>(p.unrevealed[d] & 255)
+    for seat in range(n):
+        slot = COMPACT_SLOT[_POINTS + (seat - player + n) % n]
+        out[slot] = <unsigned char>(p.points[seat] & 255)
+        out[slot + 1] = <unsigned char>((p.points[seat] >> 8) & 255)
+    for seat in range(n, MAX_SEATS):  # the seats the game does not have read 0
+        slot = COMPACT_SLOT[_POINTS + seat]
+        out[slot] = 0
+        out[slot + 1] = 0
+    out[COMPACT_SLOT[_ACTIONS_LEFT]] = <unsigned char>(p.actions_left & 255)
 
 
 cdef inline void expand_compact(const unsigned char* compact, float* out) noexcept nogil:
