@@ -73,10 +73,25 @@ a turn passed, so a leaf one turn deep rated its mover above one two or three tu
 shares make each turn's gain and the tempo coming nearer to everyone else match."""
 
 DEFAULT_WEIGHTS = "fitted"
-"""The set the game's evaluation uses when a spec names none: ``fitted`` (refitted from
-self-play against ``hand``) beat ``hand`` in 200-game runs at equal search and at the old
-expert's 0.005 s per move (docs/journal/ai.md, "Evaluations fitted from self-play: Montana and
-Passtally"); today's expert of before is ``mcts(iterations=100,c=0.3,weights=hand)``."""
+"""The set the game's evaluation uses with two players when a spec names none: ``fitted``
+(refitted from self-play against ``hand``) beat ``hand`` in 200-game runs at equal search and at
+the old expert's 0.005 s per move (docs/journal/ai.md, "Evaluations fitted from self-play:
+Montana and Passtally"); today's expert of before is ``mcts(iterations=100,c=0.3,weights=hand)``."""
+
+TABLE_WEIGHTS = {3: "phaseless", 4: "phaseless"}
+"""The default set of a table of three or four players: ``phaseless``, ``fitted`` without its
+``*_early`` terms. Those were fitted on two-player games; they weigh a settlement placed
+``1 - 1.0035 * phase`` (nothing at the start) and the goods that pay for one ``0.7 - 0.64 *
+phase``, the phase being the fewest settlements any seat has left. With three and four players a
+search that looked further then built less and finished fewer settlements: ten times the
+simulations scored 47% and 43.5% against one time over 200 games (docs/journal/ai.md,
+"Montana: three and four players without the phase terms")."""
+
+
+def default_weights(players: int) -> str:
+    """The weight set a table of ``players`` seats evaluates with when a spec names none."""
+    return TABLE_WEIGHTS.get(players, DEFAULT_WEIGHTS)
+
 
 HAND = weightsets.load("montana", "hand")
 READY_WEIGHT = HAND.weights["ready"]
@@ -198,11 +213,20 @@ def temperature(features: Sequence[float], weights: weightsets.WeightSet) -> flo
 
 
 @cache
-def evaluation(name: str) -> Evaluation:
-    """The evaluation with the weight set ``name`` (``OptionError`` for an unknown one).
+def evaluation(name: str | None) -> Evaluation:
+    """The evaluation with the weight set ``name`` (``OptionError`` for an unknown one; None:
+    each table's default, ``default_weights``).
 
     The sums run in the order the hand-set evaluation always used, and a term weighing 0 adds
     exactly 0, so ``hand`` gives the values it gave before its numbers became data."""
+    if name is None:
+        by_table = {n: evaluation(default_weights(n)) for n in (2, 3, 4)}
+
+        def by_players(state: State) -> list[float]:
+            """The evaluation of the state's table's default set."""
+            return by_table[state.game.num_players](state)
+
+        return by_players
     weight_set = weightsets.load("montana", name)
     (placed, ready, partial, goods, silver, workers, cattle, tempo, *early) = weight_set.vector(
         TERMS
@@ -254,13 +278,14 @@ def evaluation(name: str) -> Evaluation:
 
 
 HEURISTICS = Heuristics(
-    evaluation(DEFAULT_WEIGHTS),
+    evaluation(None),
     None,
     "settlements placed + settlements the goods in hand pay for (cheapest build sites, cattle "
     "as jokers, at most 3) + the share of the next site's cost in hand + goods, silver, workers, "
     "cattle and canteens, some also times the share of the game left, weighted by the set "
     "'fitted' (fitted from self-play; 'weights=hand' is the hand-set evaluation of before); "
-    "softmax with temperature 1 settlement",
+    "softmax with temperature 1 settlement (three and four players: 'phaseless', the set "
+    "'fitted' without the terms times the share of the game left)",
     cutoff=0,
     weighted=evaluation,
     compiled="boardplay.ai.evaluation.montana_leaf:MontanaEvaluation",

@@ -17,10 +17,11 @@ cdef inline double tempo_share(int p, int tempo, int n) noexcept:
 
 
 cdef class MontanaEvaluation(LeafEvaluation):
-    """``ai/evaluation/montana.py`` in C, with the named weight set (default: the module's)."""
+    """``ai/evaluation/montana.py`` in C, with the named weight set (default: the module's for
+    this table, ``montana.default_weights``)."""
 
     def __init__(self, int players, str weights=None):
-        chosen = weightsets.load("montana", weights or montana.DEFAULT_WEIGHTS)
+        chosen = weightsets.load("montana", weights or montana.default_weights(players))
         LeafEvaluation.__init__(self, players, [
             chosen.shaped("temperature"), *chosen.vector(montana.TERMS),
         ])
