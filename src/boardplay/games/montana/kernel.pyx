@@ -11,20 +11,22 @@ compensation) happen inside the transition that causes them, never as extra deci
 
 The module is split by job into parts compiled into this one extension (Cython ``include``, so
 every call stays a direct C call the compiler may inline): ``work.pxi`` (holdings and the
-legal-move enumerators), ``turns.pxi`` (setup spins, turns, the end), ``actions.pxi`` (the main
-actions: recruit, trade, production, the city auction, building) and ``observe.pxi`` (the build
-readiness behind the feature vector). This file keeps the ``Kernel`` interface and the static
-tables.
+legal-move enumerators, the main decision's draw without its list), ``turns.pxi`` (setup spins,
+turns, the end), ``actions.pxi`` (the main actions: recruit, trade, production, the city auction,
+building) and ``observe.pxi`` (the tensor and the build readiness behind the feature vector).
+This file keeps the ``Kernel`` interface and the static tables.
 
 Action ids, stages and the feature vector are declared in ``layout.pxd`` (shared with
 ``notation.py``, the facade and the evaluation). The Python methods at the end serve the facade's
 typed accessors and position loading; no hot loop calls them.
 """
 
-from libc.stdint cimport uint16_t, uint32_t, uint64_t
+from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
-from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, raw_bytes, raw_load
+from boardplay.core.kernel cimport (
+    CHANCE, TERMINAL, Kernel, Rng, raw_bytes, raw_load, rng_below,
+)
 from boardplay.games.montana.layout cimport (
     F_CANTEENS, F_CATTLE, F_GOODS, F_NEXT_MAIN_SEAT, F_PARTIAL_COST, F_PARTIAL_HAVE, F_READY,
     F_SETTLEMENTS, F_SETTLEMENTS_LEFT, F_SILVER, F_WORKERS, FEATURE_SIZE,
@@ -34,12 +36,13 @@ from boardplay.games.montana.layout cimport (
     SEAT_FEATURES, SETUP_SPIN, SETUP_WILD, SPIN, START, STOP, TRADE, TRADE_SILVER, TURN_END, WILD,
     WILD_STAGE, WORK_BANK, WORK_PROD,
     BY_MAX_TURNS, BY_TRIGGER, M_BANK, M_BUILD, M_CITY, M_NONE, M_PRODUCTION, M_RECRUIT,
-    CONTRACTOR_FEATURES, GRAIN_GOOD, HEX_FEATURES, MAX_AREA_SPACES, MAX_COLUMNS, MAX_SLOTS,
+    CONTRACTOR_FEATURES, GRAIN_GOOD, HEX_FEATURES, MAX_AREA_SPACES, MAX_BANK_SPACES, MAX_COLUMNS,
+    MAX_SLOTS,
     MAX_WHEEL, OBSERVATION_SIZE, PART_SET_COUNT, PICK_SET_COUNT, PLAYER_FEATURES, PUMPKIN_GOOD,
     UPGRADE_PAIR_COUNT, WORKER_SET_COUNT,
 )
 from boardplay.games.montana.tables cimport (
-    K_LAKE, K_MOUNTAIN, K_PLAIN, MAX_HEX, MAX_LINES, PAD, PCELLS, PW, Land, Tables,
+    AFFORD_LEVELS, K_LAKE, K_MOUNTAIN, K_PLAIN, MAX_HEX, MAX_LINES, PAD, PCELLS, PW, Land, Tables,
 )
 
 from boardplay.games.montana import board
@@ -56,8 +59,6 @@ cdef int GRID_OF[PCELLS]
 """The build-action cell (15x15 window) of a padded cell, -1 on the border."""
 cdef int AXIS_DIR[3][2]
 """The two opposite directions of each line axis (``board.AXES``)."""
-cdef uint64_t TOP_BITS = 0x808080808080
-"""The top bit of each of the six goods' bytes (``_build_options``)."""
 cdef int AXIS_UP[3]
 """The direction of each axis along which the padded cell index grows (E, SW, SE)."""
 
@@ -232,6 +233,15 @@ cdef class MontanaKernel(Kernel):
             return _trades(self, out, k + 1)
         return 0
 
+    cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
+        """``legal[rng_below(count)]`` of ``legal_into``'s list (the same draw); a main
+        decision's is found without the list (``_sample_main``, work.pxi)."""
+        cdef int count
+        if self.s.stage == MAIN:
+            return _sample_main(self, rng, scratch)
+        count = self.legal_into(scratch)
+        return scratch[rng_below(rng, count)]
+
     cdef void apply(self, int action) noexcept:
         cdef int stage = self.s.stage
         if stage <= SPIN:
@@ -386,82 +396,7 @@ cdef class MontanaKernel(Kernel):
 
     # ----- observation and features -------------------------------------------------------
     cdef void observe_into(self, int player, float* out) noexcept:
-        """The tensor of observation.py's layout (docs/formats/montana.md), every number
-        computed in double and rounded once to float32."""
-        cdef Tables t = self.t
-        cdef int n = t.n, i, c, k, p, base, spot, off, canteens = 0
-        for i in range(OBSERVATION_SIZE):
-            out[i] = 0.0
-        for i in range(self.b.count):
-            c = self.b.cells[i]
-            base = GRID_OF[c] * HEX_FEATURES
-            if self.s.owner[c] >= 0:
-                out[base + (self.s.owner[c] - player + n) % n] = 1.0
-                out[base + 4] = <float>(self.s.hex_tiles[c] / 3.0)
-            out[base + 4 + self.b.kind[c]] = 1.0
-            out[base + 8] = 1.0 if c == self.b.start else 0.0
-            out[base + 9] = 1.0 if self.b.dbl[c] else 0.0
-            out[base + 10] = self.s.hex_cattle[c]
-            out[base + 11] = self.s.canteen_on[c]
-            canteens += self.s.canteen_on[c]
-            for k in range(6):
-                out[base + 12 + k] = <float>(self.b.cost[c][k] / 2.0)
-        off = MAX_HEX * HEX_FEATURES
-        for p in range(n):
-            base = off + (p - player + n) % n * PLAYER_FEATURES
-            out[base] = <float>(self.s.silver[p] / 20.0)
-            for k in range(6):
-                out[base + 1 + k] = <float>(self.s.goods[p][k] / 5.0)
-            out[base + 7] = <float>(self.s.cattle[p] / 3.0)
-            out[base + 8] = <float>(self.s.canteens[p] / 2.0)
-            for k in range(4):
-                out[base + 9 + k] = <float>(self.s.workers[p][k] / 4.0)
-            out[base + 13] = <float>(self.s.tiles[p] / 12.0)
-            out[base + 14] = <float>(self.s.regular_turns[p] / 100.0)
-            out[base + 15] = 1.0
-        off += 4 * PLAYER_FEATURES
-        for i in range(t.num_slots):
-            for k in range(4):
-                out[off + 4 * i + k] = <float>(self.s.slots[i][k] / 2.0)
-        off += MAX_SLOTS * 4
-        for p in range(n):
-            base = off + (p - player + n) % n * CONTRACTOR_FEATURES
-            spot = self.s.contractor[p]
-            if spot == HOME:
-                out[base + CONTRACTOR_FEATURES - 1] = 1.0
-            else:
-                out[base + spot // t.ncols * MAX_COLUMNS + spot % t.ncols] = 1.0
-        off += 4 * CONTRACTOR_FEATURES
-        out[off + self.s.stage] = 1.0
-        off += OVER + 1
-        if self.s.decider >= 0 and self.s.stage != OVER:
-            out[off + (self.s.decider - player + n) % n] = 1.0
-        if self.s.active >= 0:
-            out[off + 4 + (self.s.active - player + n) % n] = 1.0
-        off += 8
-        if self.s.spin >= 0:
-            out[off + self.s.spin] = 1.0
-        off += MAX_WHEEL
-        out[off] = <float>(self.s.push / 7.0) if self.s.push >= 0 else 0.0
-        out[off + 1] = <float>(self.s.wilds / 4.0)
-        out[off + 2] = <float>(self.s.excess / 4.0)
-        out[off + 3] = <float>(self.s.builds_paid / 3.0)
-        out[off + 4] = 1.0 if self.s.extra_turn else 0.0
-        out[off + 5] = 1.0 if self.s.trigger_by >= 0 else 0.0
-        out[off + 6] = <float>(<double>self.s.turn_number / t.max_turns)
-        out[off + 7] = 1.0 if self.s.chain else 0.0
-        off += 8
-        for k in range(4):
-            out[off + k] = <float>(self.s.supply_workers[k] / 18.0)
-        for k in range(6):
-            out[off + 4 + k] = <float>(self.s.supply_goods[k] / 20.0)
-        out[off + 10] = <float>(self.s.supply_cattle / 24.0)
-        out[off + 11] = <float>(self.s.canteens_used / 6.0)
-        out[off + 12] = <float>(canteens / 6.0)
-        if self.s.start_player >= 0:
-            out[off + 13] = <float>((self.s.start_player - player + n) % n / 3.0)
-        if self.s.trigger_by >= 0 and self.s.trigger_by == player:
-            out[off + 14] = 1.0
+        _observe(self, player, out)
 
     cdef void compact_into(self, int player, unsigned char* out) noexcept:
         write_compact(self, player, out)

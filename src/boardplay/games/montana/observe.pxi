@@ -1,5 +1,5 @@
-"""Montana kernel, part: the build readiness behind the feature vector the AI weighs
-(``features_into``). Included by ``kernel.pyx``."""
+"""Montana kernel, part: the observation tensor (``observe_into``) and the build readiness
+behind the feature vector the AI weighs (``features_into``). Included by ``kernel.pyx``."""
 
 
 cdef int _build_sites(MontanaKernel self, short* sites, int* seats) noexcept:
@@ -79,3 +79,82 @@ cdef void _readiness(MontanaKernel self, int p, short* open_sites, int* open_sea
             goods[k] = goods[k] - self.b.cost[cell][k] if goods[k] > self.b.cost[cell][k] else 0
         ready += 1
     out[0] = ready
+
+
+cdef void _observe(MontanaKernel self, int player, float* out) noexcept:
+    """The tensor of observation.py's layout (docs/formats/montana.md), every number
+    computed in double and rounded once to float32."""
+    cdef Tables t = self.t
+    cdef int n = t.n, i, c, k, p, base, spot, off, canteens = 0
+    for i in range(OBSERVATION_SIZE):
+        out[i] = 0.0
+    for i in range(self.b.count):
+        c = self.b.cells[i]
+        base = GRID_OF[c] * HEX_FEATURES
+        if self.s.owner[c] >= 0:
+            out[base + (self.s.owner[c] - player + n) % n] = 1.0
+            out[base + 4] = <float>(self.s.hex_tiles[c] / 3.0)
+        out[base + 4 + self.b.kind[c]] = 1.0
+        out[base + 8] = 1.0 if c == self.b.start else 0.0
+        out[base + 9] = 1.0 if self.b.dbl[c] else 0.0
+        out[base + 10] = self.s.hex_cattle[c]
+        out[base + 11] = self.s.canteen_on[c]
+        canteens += self.s.canteen_on[c]
+        for k in range(6):
+            out[base + 12 + k] = <float>(self.b.cost[c][k] / 2.0)
+    off = MAX_HEX * HEX_FEATURES
+    for p in range(n):
+        base = off + (p - player + n) % n * PLAYER_FEATURES
+        out[base] = <float>(self.s.silver[p] / 20.0)
+        for k in range(6):
+            out[base + 1 + k] = <float>(self.s.goods[p][k] / 5.0)
+        out[base + 7] = <float>(self.s.cattle[p] / 3.0)
+        out[base + 8] = <float>(self.s.canteens[p] / 2.0)
+        for k in range(4):
+            out[base + 9 + k] = <float>(self.s.workers[p][k] / 4.0)
+        out[base + 13] = <float>(self.s.tiles[p] / 12.0)
+        out[base + 14] = <float>(self.s.regular_turns[p] / 100.0)
+        out[base + 15] = 1.0
+    off += 4 * PLAYER_FEATURES
+    for i in range(t.num_slots):
+        for k in range(4):
+            out[off + 4 * i + k] = <float>(self.s.slots[i][k] / 2.0)
+    off += MAX_SLOTS * 4
+    for p in range(n):
+        base = off + (p - player + n) % n * CONTRACTOR_FEATURES
+        spot = self.s.contractor[p]
+        if spot == HOME:
+            out[base + CONTRACTOR_FEATURES - 1] = 1.0
+        else:
+            out[base + spot // t.ncols * MAX_COLUMNS + spot % t.ncols] = 1.0
+    off += 4 * CONTRACTOR_FEATURES
+    out[off + self.s.stage] = 1.0
+    off += OVER + 1
+    if self.s.decider >= 0 and self.s.stage != OVER:
+        out[off + (self.s.decider - player + n) % n] = 1.0
+    if self.s.active >= 0:
+        out[off + 4 + (self.s.active - player + n) % n] = 1.0
+    off += 8
+    if self.s.spin >= 0:
+        out[off + self.s.spin] = 1.0
+    off += MAX_WHEEL
+    out[off] = <float>(self.s.push / 7.0) if self.s.push >= 0 else 0.0
+    out[off + 1] = <float>(self.s.wilds / 4.0)
+    out[off + 2] = <float>(self.s.excess / 4.0)
+    out[off + 3] = <float>(self.s.builds_paid / 3.0)
+    out[off + 4] = 1.0 if self.s.extra_turn else 0.0
+    out[off + 5] = 1.0 if self.s.trigger_by >= 0 else 0.0
+    out[off + 6] = <float>(<double>self.s.turn_number / t.max_turns)
+    out[off + 7] = 1.0 if self.s.chain else 0.0
+    off += 8
+    for k in range(4):
+        out[off + k] = <float>(self.s.supply_workers[k] / 18.0)
+    for k in range(6):
+        out[off + 4 + k] = <float>(self.s.supply_goods[k] / 20.0)
+    out[off + 10] = <float>(self.s.supply_cattle / 24.0)
+    out[off + 11] = <float>(self.s.canteens_used / 6.0)
+    out[off + 12] = <float>(canteens / 6.0)
+    if self.s.start_player >= 0:
+        out[off + 13] = <float>((self.s.start_player - player + n) % n / 3.0)
+    if self.s.trigger_by >= 0 and self.s.trigger_by == player:
+        out[off + 14] = 1.0

@@ -2,6 +2,8 @@
 """C declarations shared by Montana's tables and kernel: the padded hex window, the kernel's
 limits, the component tables of one game and a generated landscape (see tables.pyx)."""
 
+from libc.stdint cimport uint64_t
+
 from boardplay.games.montana.layout cimport GRID_CELLS, GRID_RADIUS
 
 
@@ -17,6 +19,8 @@ cdef enum:
     MAX_TILES = 256
     MAX_LAYOUT = 64
     MAX_TRADES = 64
+    # ``Land.afford``: a hand's goods are clamped to this many of each kind.
+    AFFORD_LEVELS = 8
     # Hex kinds.
     K_NONE = 0
     K_PLAIN = 1
@@ -42,6 +46,11 @@ cdef struct Land:
     signed char cost[PCELLS][6]
     short tile[MAX_LAYOUT]
     signed char rot[MAX_LAYOUT]
+    # The build sites' goods test as bit sets over ``plains`` (bit i: plains[i]), when there
+    # are at most 64 plains and no cost above AFFORD_LEVELS - 1 (``quick``, else 0): bit i of
+    # ``afford[g][v]`` is set when plains[i] costs at most v of good g.
+    int quick
+    uint64_t afford[6][AFFORD_LEVELS]
 
 
 cdef class Tables:

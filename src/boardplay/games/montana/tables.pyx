@@ -8,6 +8,7 @@ rotations and validity checks as ``board.generate`` (the Python reference the te
 with), because the Board chance node deals a new landscape in every random game.
 """
 
+from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
 from boardplay.core.kernel cimport Rng, rng_next
@@ -236,3 +237,18 @@ cdef class Tables:
                     land.nlakes += land.canteen[c]
                 else:
                     land.canteen[c] = 0
+        _afford_sets(land)
+
+
+cdef void _afford_sets(Land* land) noexcept:
+    """``Land.afford`` and ``quick`` (tables.pxd), from the plains' costs."""
+    cdef int i, g, v, cost
+    memset(land.afford, 0, sizeof(land.afford))
+    land.quick = land.nplains <= 64
+    for i in range(land.nplains if land.quick else 0):
+        for g in range(6):
+            cost = land.cost[land.plains[i]][g]
+            if cost < 0 or cost >= AFFORD_LEVELS:
+                land.quick = 0
+            for v in range(cost if cost > 0 else 0, AFFORD_LEVELS):
+                land.afford[g][v] |= <uint64_t>1 << i

@@ -83,83 +83,189 @@ cdef int _trades(MontanaKernel self, int* out, int k) noexcept:
     return k
 
 
-cdef int _main_work(MontanaKernel self, int p, int* out, int k) noexcept:
-    """Bank and production placements. Which worker multisets ``p`` holds is worked out once
-    per size (the bank's spaces and the production parts ask the same sizes again), and an
-    area's parts only when one of its spaces is open and affordable."""
-    cdef Tables t = self.t
-    cdef int b, i, j, a, sp, base, first, nparts, size, colour, workers
-    cdef int held[5][WORKER_SET_COUNT]
-    cdef int nheld[5]
-    cdef int parts[PART_SET_COUNT]
-    cdef int* w = self.s.workers[p]
-    workers = w[0] + w[1] + w[2] + w[3]
-    if workers == 0:
-        return k
-    for size in range(5):
-        nheld[size] = -1  # not worked out yet
-    for b in range(t.nbank):
-        if self.s.slots[b][0] + self.s.slots[b][1] + self.s.slots[b][2] + self.s.slots[b][3]:
-            continue
-        size = t.bank_workers[b]
-        if size > workers:
-            continue
-        _held_of_size(self, p, size, held[size], nheld)
-        first = WORK_BANK + b * WORKER_SET_COUNT
-        for j in range(nheld[size]):
-            out[k] = first + held[size][j]
-            k += 1
-    for a in range(4):
-        base = t.area_slot[a]
-        nparts = -1
-        for sp in range(t.area_n[a]):
-            if _slot_used(self, base + 2 * sp) or t.space_cost[a][sp] > self.s.silver[p]:
-                continue
-            if nparts < 0:
-                nparts = _parts_for(self, p, t.area_colour[a], held, nheld, parts)
-            if nparts == 0:
-                break
-            first = WORK_PROD + (a * MAX_AREA_SPACES + sp) * PART_SET_COUNT
-            for j in range(nparts):
-                out[k] = first + parts[j]
-                k += 1
+cdef extern from *:
+    int lowest_bit "__builtin_ctzll"(unsigned long long) noexcept nogil
+
+
+cdef uint64_t HELD[4][5][2]
+"""Bit i (word i // 64) of ``HELD[c][v]``: worker multiset i takes at most v of colour c. A
+seat holding ``w`` workers holds exactly the multisets of the AND over colours of
+``HELD[c][min(w[c], 4)]``, so its held sets come ascending from the bits (``_held``)."""
+cdef uint64_t OF_SIZE[5][2]
+"""The worker multisets of each size, as bits."""
+cdef uint64_t PARTS_OF[4]
+"""The production parts an area of each colour takes (``_part_ok`` without the hand): its
+colour's single worker or any pair (part set ids are below 64)."""
+cdef unsigned char NHELD[625][5]
+"""How many worker multisets of each size a hand holds, by ``_hand_index`` (the bits of
+``_held`` counted once here: the build has no popcount instruction to count them fast)."""
+
+
+cdef void _init_masks() noexcept:
+    cdef int i, c, v, hand, size
+    cdef int w[4]
+    cdef uint64_t held[2]
+    memset(HELD, 0, sizeof(HELD))
+    memset(OF_SIZE, 0, sizeof(OF_SIZE))
+    memset(PARTS_OF, 0, sizeof(PARTS_OF))
+    for i in range(WORKER_SET_COUNT):
+        OF_SIZE[SET_SIZE[i]][i >> 6] |= <uint64_t>1 << (i & 63)
+        for c in range(4):
+            for v in range(SET_W[i][c], 5):
+                HELD[c][v][i >> 6] |= <uint64_t>1 << (i & 63)
+            if i < PART_SET_COUNT and (SET_SIZE[i] == 2 or SET_W[i][c] == 1):
+                PARTS_OF[c] |= <uint64_t>1 << i
+    for hand in range(625):
+        w[0], w[1], w[2], w[3] = hand // 125, hand // 25 % 5, hand // 5 % 5, hand % 5
+        _held(w, held)
+        for size in range(5):
+            NHELD[hand][size] = 0
+        for i in range(WORKER_SET_COUNT):
+            if (held[i >> 6] >> (i & 63)) & 1:
+                NHELD[hand][SET_SIZE[i]] += 1
+
+
+cdef inline int _hand_index(const int* w) noexcept:
+    """The row of ``NHELD`` for a hand of ``w`` workers (4 or more of a colour count as 4)."""
+    return ((w[0] if w[0] < 4 else 4) * 125 + (w[1] if w[1] < 4 else 4) * 25
+            + (w[2] if w[2] < 4 else 4) * 5 + (w[3] if w[3] < 4 else 4))
+
+
+cdef inline void _held(const int* w, uint64_t* held) noexcept:
+    """The worker multisets a hand of ``w`` holds, as bits (``HELD``)."""
+    cdef int c, v
+    held[0] = held[1] = ~<uint64_t>0
+    for c in range(4):
+        v = w[c] if w[c] < 4 else 4
+        held[0] &= HELD[c][v][0]
+        held[1] &= HELD[c][v][1]
+
+
+_init_masks()
+
+
+cdef inline int _list_bits(uint64_t bits, int first, int* out, int k) noexcept:
+    """``first`` plus each set bit's index, ascending, from ``out[k]``; the new end."""
+    while bits:
+        out[k] = first + lowest_bit(bits)
+        k += 1
+        bits &= bits - 1
     return k
 
 
-cdef inline void _held_of_size(MontanaKernel self, int p, int size, int* held,
-                               int* nheld) noexcept:
-    """The worker multisets of ``size`` that ``p`` holds, ascending, into ``held`` (once:
-    ``nheld[size]`` is -1 until then)."""
-    cdef int j, i, n = 0
-    if nheld[size] >= 0:
-        return
-    for j in range(BY_SIZE_N[size]):
-        i = BY_SIZE[size][j]
-        if _holds(self, p, i):
-            held[n] = i
-            n += 1
-    nheld[size] = n
-
-
-cdef int _parts_for(MontanaKernel self, int p, int colour, int held[5][WORKER_SET_COUNT],
-                    int* nheld, int* parts) noexcept:
-    """The production parts ``p`` may place in an area of ``colour`` (``_part_ok``),
-    ascending: merged from the held multisets of sizes 1 and 2."""
-    cdef int one = 0, two = 0, n = 0, i
-    _held_of_size(self, p, 1, held[1], nheld)
-    _held_of_size(self, p, 2, held[2], nheld)
-    while one < nheld[1] or two < nheld[2]:
-        if two >= nheld[2] or (one < nheld[1] and held[1][one] < held[2][two]):
-            i = held[1][one]
-            one += 1
-            if SET_W[i][colour] != 1:
-                continue
-        else:
-            i = held[2][two]
-            two += 1
-        parts[n] = i
+cdef inline int _count_bits(uint64_t bits) noexcept:
+    cdef int n = 0
+    while bits:
+        bits &= bits - 1
         n += 1
     return n
+
+
+cdef inline int _nth_bit(uint64_t bits, int r) noexcept:
+    """The index of the ``r``-th (from 0) set bit of ``bits``."""
+    while r > 0:
+        bits &= bits - 1
+        r -= 1
+    return lowest_bit(bits)
+
+
+cdef inline bint _space_open(MontanaKernel self, int p, int a, int sp) noexcept:
+    """Production space ``sp`` of area ``a`` is free and ``p`` has the silver for it."""
+    return (not _slot_used(self, self.t.area_slot[a] + 2 * sp)
+            and self.t.space_cost[a][sp] <= self.s.silver[p])
+
+
+cdef int _main_work(MontanaKernel self, int p, int* out, int k) noexcept:
+    """Bank and production placements, ascending: per free bank space the held worker
+    multisets of its size, per open and affordable production space the parts its area
+    takes (``HELD``, ``PARTS_OF``)."""
+    cdef Tables t = self.t
+    cdef int b, a, sp, size, first
+    cdef uint64_t held[2]
+    cdef uint64_t parts
+    cdef int* w = self.s.workers[p]
+    if w[0] + w[1] + w[2] + w[3] == 0:
+        return k
+    _held(w, held)
+    for b in range(t.nbank):
+        if _slot_used(self, b):
+            continue
+        size = t.bank_workers[b]
+        first = WORK_BANK + b * WORKER_SET_COUNT
+        k = _list_bits(held[0] & OF_SIZE[size][0], first, out, k)
+        k = _list_bits(held[1] & OF_SIZE[size][1], first + 64, out, k)
+    for a in range(4):
+        parts = held[0] & PARTS_OF[t.area_colour[a]]
+        if not parts:
+            continue
+        for sp in range(t.area_n[a]):
+            if _space_open(self, p, a, sp):
+                first = WORK_PROD + (a * MAX_AREA_SPACES + sp) * PART_SET_COUNT
+                k = _list_bits(parts, first, out, k)
+    return k
+
+
+cdef int _sample_main(MontanaKernel self, Rng* rng, int* scratch) noexcept:
+    """``legal[rng_below(count)]`` of the main decision's list (``legal_into``: recruit, city,
+    trades, bank, production, build sites) without writing it: the bank's and production's
+    choices counted from the held sets' bits, the build sites listed into ``scratch``."""
+    cdef Tables t = self.t
+    cdef int p = self.s.decider, b, a, sp, size, r, count, sites, trades = 0, spaces
+    cdef int bank[MAX_BANK_SPACES]
+    cdef int nparts[4]
+    cdef int nspaces[4]
+    cdef uint64_t held[2]
+    cdef uint64_t parts[4]
+    cdef int* w = self.s.workers[p]
+    cdef unsigned char* nheld = NHELD[_hand_index(w)]
+    count = 2
+    if p == self.s.active and self.s.cattle[p] >= 1:
+        trades = t.ntrade + 5
+        count += trades
+    _held(w, held)  # none with no workers: no bank or production choices then
+    for b in range(t.nbank):
+        bank[b] = 0
+        if not _slot_used(self, b):
+            size = t.bank_workers[b]
+            bank[b] = nheld[size]
+            count += bank[b]
+    for a in range(4):
+        parts[a] = held[0] & PARTS_OF[t.area_colour[a]]
+        nparts[a] = nheld[2] + (w[t.area_colour[a]] > 0)
+        spaces = 0
+        if nparts[a]:
+            for sp in range(t.area_n[a]):
+                spaces += _space_open(self, p, a, sp)
+        nspaces[a] = spaces
+        count += spaces * nparts[a]
+    # the build sites are the list's last ids: listed, they need no second pass
+    sites = _build_options(self, p, scratch, 0)
+    r = rng_below(rng, count + sites)
+    if r < 2:
+        return RECRUIT if r == 0 else CITY
+    r -= 2
+    if r < trades:
+        return TRADE + (t.trade_goods[r] if r < t.ntrade else TRADE_SILVER + r - t.ntrade)
+    r -= trades
+    for b in range(t.nbank):
+        if r < bank[b]:
+            size = t.bank_workers[b]
+            a = _count_bits(held[0] & OF_SIZE[size][0])
+            if r < a:
+                return WORK_BANK + b * WORKER_SET_COUNT + _nth_bit(held[0] & OF_SIZE[size][0], r)
+            return (WORK_BANK + b * WORKER_SET_COUNT + 64
+                    + _nth_bit(held[1] & OF_SIZE[size][1], r - a))
+        r -= bank[b]
+    for a in range(4):
+        if r < nspaces[a] * nparts[a]:
+            for sp in range(t.area_n[a]):
+                if _space_open(self, p, a, sp):
+                    if r < nparts[a]:
+                        return (WORK_PROD + (a * MAX_AREA_SPACES + sp) * PART_SET_COUNT
+                                + _nth_bit(parts[a], r))
+                    r -= nparts[a]
+        r -= nspaces[a] * nparts[a]
+    return scratch[r]
 
 
 cdef bint _slot_used(MontanaKernel self, int slot) noexcept:
@@ -169,30 +275,28 @@ cdef bint _slot_used(MontanaKernel self, int slot) noexcept:
 
 cdef int _build_options(MontanaKernel self, int p, int* out, int k) noexcept:
     """The build sites ``p`` may take (``_afford`` and ``_buildable``), ascending. The goods
-    test is one 64-bit subtraction per site: each good in hand plus 128 in its own byte, less
-    the site's cost (0..127) in that byte, keeps the byte's top bit exactly when the hand
-    covers the cost, and never borrows from the next byte."""
-    cdef int i, cell, g, d, nb, o, start = self.b.start
+    test is the AND of the board's ``afford`` bit sets for the hand (tables.pxd), so only the
+    plains the hand pays for are visited."""
+    cdef int i, cell, g, d, nb, o, v, start = self.b.start
     cdef int* step = self.t.step
     cdef bint anyone = self.t.adjacent_any
     cdef signed char* owner = self.s.owner
-    cdef uint64_t hand = TOP_BITS, cost
-    cdef uint32_t low
-    cdef uint16_t high
+    cdef int* goods = self.s.goods[p]
+    cdef uint64_t sites = ~<uint64_t>0
     if self.s.tiles[p] == 0:
         return k
+    if not self.b.quick:
+        return _build_options_slow(self, p, out, k)
     for g in range(6):
-        if self.s.goods[p][g] < 0:
+        v = goods[g]
+        if v < 0:
             return _build_options_slow(self, p, out, k)
-        hand += <uint64_t>(self.s.goods[p][g] if self.s.goods[p][g] < 127 else 127) << (8 * g)
-    for i in range(self.b.nplains):
+        sites &= self.b.afford[g][v if v < AFFORD_LEVELS else AFFORD_LEVELS - 1]
+    while sites:
+        i = lowest_bit(sites)
+        sites &= sites - 1
         cell = self.b.plains[i]
         if owner[cell] != -1:
-            continue
-        memcpy(&low, &self.b.cost[cell][0], 4)  # two loads, not one 8-byte read of a
-        memcpy(&high, &self.b.cost[cell][4], 2)  # 6-byte copy (a stalled store forward)
-        cost = low | (<uint64_t>high << 32)
-        if (hand - cost) & TOP_BITS != TOP_BITS:
             continue
         for d in range(6):
             nb = cell + step[d]
@@ -205,8 +309,9 @@ cdef int _build_options(MontanaKernel self, int p, int* out, int k) noexcept:
 
 
 cdef int _build_options_slow(MontanaKernel self, int p, int* out, int k) noexcept:
-    """``_build_options`` test by test (a hand holding fewer than no goods, which the rules
-    never make: kept so the fast path's byte arithmetic need not assume it)."""
+    """``_build_options`` test by test: a board without ``quick`` bit sets (a data file with
+    more than 64 plains or a cost above AFFORD_LEVELS - 1), or a hand holding fewer than no
+    goods, which the rules never make."""
     cdef int i, cell
     for i in range(self.b.nplains):
         cell = self.b.plains[i]
