@@ -177,12 +177,8 @@ cdef class KernelBatch:
     ) noexcept:
         """The next decision of game ``i``: its seat, observation and action mask."""
         cdef Kernel k = <Kernel>self.games[i]
-        cdef int count, j
         to_move[i] = player
-        memset(&mask[i, 0], 0, self.action_space * sizeof(signed char))
-        count = k.legal_into(self.legal)
-        for j in range(count):
-            mask[i, self.legal[j]] = 1
+        k.mask_into(&mask[i, 0], self.legal)
         if stride:
             self._observe(k, player, obs + i * stride)
 

@@ -96,6 +96,11 @@ cdef class Kernel:
     one ``rng_below`` over the legal count so that it equals ``legal[rng_below(count)]``.
     The default lists the actions into ``scratch`` (``action_space`` slots); a game with long
     legal lists overrides it to find the r-th action without writing the list."""
+    cdef void mask_into(self, signed char* mask, int* scratch) noexcept
+    """The legal actions as a mask of ``action_space`` bytes (1 legal, 0 not): what the
+    batched env hands a learner. The default lists them into ``scratch`` (``action_space``
+    slots) and scatters; a game with long legal lists overrides it to write the bytes
+    straight from what it keeps (Passtally)."""
     cdef int playout_action(self, Rng* rng, int* scratch) noexcept
     """The action a playout plays for the seat to move (not at a chance node) when the search
     uses the game's playout policy: by default ``sample_legal``, the same draw. A game whose

@@ -11,7 +11,7 @@ from operator import index
 
 from cpython.object cimport PyObject, PyTypeObject
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from boardplay.core.errors import IllegalActionError
 
@@ -37,6 +37,12 @@ cdef class Kernel:
     cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
         cdef int count = self.legal_into(scratch)
         return scratch[rng_below(rng, count)]
+
+    cdef void mask_into(self, signed char* mask, int* scratch) noexcept:
+        cdef int count = self.legal_into(scratch), i
+        memset(mask, 0, self.action_space)
+        for i in range(count):
+            mask[scratch[i]] = 1
 
     cdef int playout_action(self, Rng* rng, int* scratch) noexcept:
         return self.sample_legal(rng, scratch)

@@ -57,19 +57,13 @@ cdef enum:
     _WORDS = (_BIT_BYTES + 7) >> 3
 
 
-cdef uint64_t _NOT_EAST_EDGE = 0  # cells with an east neighbour, as bits
-
-
 cdef int _check_layout() except -1:
     """``write_compact`` writes words and byte runs; check they are where it assumes."""
-    global _NOT_EAST_EDGE
     cdef uint64_t one = 1
     cdef int cell
     assert (<unsigned char*>&one)[0] == 1, "the compact writer's words are little-endian"
     for cell in range(NUM_CELLS):
         assert COMPACT_SLOT[cell] == _BIT_BYTES + cell
-        if cell % SIZE != SIZE - 1:
-            _NOT_EAST_EDGE |= one << cell
     assert _PILES >= 320 and _ACTIONS_LEFT + 11 < 384  # the scalars' bits share word 5
     return 0
 
@@ -85,36 +79,69 @@ cdef inline void _plane(uint64_t* words, int at, uint64_t bits) noexcept nogil:
         words[w + 1] |= bits >> (64 - shift)
 
 
-cdef void write_compact(Position* p, int n, int player, unsigned char* out) noexcept:
-    """``write_observation``'s entries: the bits gathered as 64-bit words (the cell planes
-    as one 36-bit board each, the ring as each seat's slot set, the scalars into the last
-    word) and copied out whole, then the counts as bytes. No branch per cell: which cells
-    hold a tile, and of which shape, is a coin toss to the CPU."""
-    cdef uint64_t words[_WORDS + 1]
-    cdef uint64_t occupied = 0, shape_x = 0, shape_ne = 0, shape_nw = 0, east = 0, south = 0
-    cdef uint64_t bit, last = 0
-    cdef int cell, t, sh, rel, pile, d, seat, slot
+cdef enum:
+    # ``Position.planes``, in the observation's order of its cell planes 1-6.
+    PLANE_TILE = 0
+    PLANE_SHAPE = 1
+    PLANE_EAST = 4
+    PLANE_SOUTH = 5
+
+
+cdef void derive_planes(Position* p) noexcept:
+    """``Position.planes`` from the cells (a new or loaded position), all tiles seen."""
+    cdef uint64_t bit
+    cdef int cell, i, t
+    for i in range(6):
+        p.planes[i] = 0
     for cell in range(NUM_CELLS):
         bit = (<uint64_t>1) << cell
         t = p.tid[cell]
-        sh = p.shape[cell]
-        occupied |= bit & (0 - <uint64_t>(p.height[cell] > 0))
-        shape_x |= bit & (0 - <uint64_t>(sh == 0))
-        shape_ne |= bit & (0 - <uint64_t>(sh == 1))
-        shape_nw |= bit & (0 - <uint64_t>(sh == 2))
-        east |= bit & (0 - <uint64_t>(p.tid[cell + 1] == t))
-        south |= bit & (0 - <uint64_t>(p.tid[cell + SIZE] == t))  # (the padding row: -1)
-    # A bare cell's tid is -1 like its bare neighbour's: only tiles count.
-    east &= occupied & _NOT_EAST_EDGE
-    south &= occupied
+        if p.height[cell] > 0:
+            p.planes[PLANE_TILE] |= bit
+        p.planes[PLANE_SHAPE + p.shape[cell]] |= bit
+        if t >= 0 and cell % SIZE < SIZE - 1 and p.tid[cell + 1] == t:
+            p.planes[PLANE_EAST] |= bit
+        if t >= 0 and p.tid[cell + SIZE] == t:  # (the padding row reads -1)
+            p.planes[PLANE_SOUTH] |= bit
+    p.planes_placed = p.placed
+
+
+cdef inline void note_tile(Position* p, int tile) noexcept:
+    """``Position.planes`` after tile ``tile`` (the next one they have not seen) covered its
+    two cells: both hold a tile of its shapes, and the one pair of cells with the same top
+    tile through them is the tile's own (every tile id is new), the pair's west or north cell
+    marked east (orientation E or W) or south (S or N)."""
+    cdef int orientation = p.placed_orientation[tile], anchor = p.placed_anchor[tile]
+    cdef int at = p.placed_design[tile] * 4 + orientation
+    cdef int other = OTHER_CELL[anchor * 4 + orientation]
+    cdef uint64_t both = ((<uint64_t>1) << anchor) | ((<uint64_t>1) << other)
+    cdef int low = anchor if orientation < 2 else other
+    p.planes[PLANE_TILE] |= both
+    p.planes[PLANE_SHAPE] &= ~both
+    p.planes[PLANE_SHAPE + 1] &= ~both
+    p.planes[PLANE_SHAPE + 2] &= ~both
+    p.planes[PLANE_SHAPE + PLACED_A[at]] |= (<uint64_t>1) << anchor
+    p.planes[PLANE_SHAPE + PLACED_B[at]] |= (<uint64_t>1) << other
+    p.planes[PLANE_EAST] &= ~(both | (both >> 1))
+    p.planes[PLANE_SOUTH] &= ~(both | (both >> SIZE))
+    p.planes[PLANE_EAST + (orientation & 1)] |= (<uint64_t>1) << low
+
+
+cdef void write_compact(Position* p, int n, int player, unsigned char* out) noexcept:
+    """``write_observation``'s entries: the bits as 64-bit words (the cell planes from the
+    boards in ``Position.planes``, first brought up to date with the tiles placed since the
+    last write, the ring from each seat's slot set, the scalars into the last word) copied out
+    whole, then the counts as bytes."""
+    cdef uint64_t words[_WORDS + 1]
+    cdef uint64_t last = 0
+    cdef int rel, pile, d, seat, slot
+    while p.planes_placed < p.placed:
+        note_tile(p, p.planes_placed)
+        p.planes_placed += 1
     for d in range(_WORDS + 1):
         words[d] = 0
-    _plane(words, NUM_CELLS, occupied)
-    _plane(words, 2 * NUM_CELLS, shape_x)
-    _plane(words, 3 * NUM_CELLS, shape_ne)
-    _plane(words, 4 * NUM_CELLS, shape_nw)
-    _plane(words, 5 * NUM_CELLS, east)
-    _plane(words, 6 * NUM_CELLS, south)
+    for d in range(6):
+        _plane(words, (1 + d) * NUM_CELLS, p.planes[d])
     seat = player
     for rel in range(n):  # the seat ``rel`` places after the observer
         _plane(words, _RING + rel * NUM_SLOTS, p.seat_slots[seat])

@@ -5,6 +5,26 @@ and ``through``, each cell's line paths under its present shape (lines.pxi walks
 by ``kernel.pyx`` after the tables; every function takes the ``Position`` alone."""
 
 
+from libc.string cimport memcpy, memset
+
+cdef unsigned int ORIENT_BYTES[16]
+"""Per orientation mask m, four bytes (in memory order) whose k-th is bit k of m: an
+anchor's four placement ids as mask entries, written in one 4-byte store."""
+
+
+cdef int _orient_bytes() noexcept:
+    cdef int m, k
+    cdef unsigned char* b
+    for m in range(16):
+        b = <unsigned char*>&ORIENT_BYTES[m]
+        for k in range(4):
+            b[k] = (m >> k) & 1
+    return 0
+
+
+_orient_bytes()
+
+
 cdef inline bint footprint_legal(Position* p, int a, int b) noexcept:
     """Support rules 3-4 of §5: equal heights, and a raised tile straddles two tiles."""
     cdef int h = p.height[a]
@@ -72,3 +92,59 @@ cdef int nth_placement(Position* p, int r, int mask) noexcept:
         below += count * (run <= r)
     bits = p.orient[a] & mask
     return a * 4 + SPELLINGS[bits * 4 + r - below]
+
+
+cdef int placements_into(const Position* p, int* out) noexcept:
+    """Every face-up pile's placements in id order (the legal list's first part). Per anchor,
+    its mask of legal orientations and one table look-up for its placements in id order,
+    listed once for an asymmetric design and once for a symmetric one (E/S spellings only),
+    then copied per pile."""
+    cdef int symmetric[NUM_OFFSETS + 4]
+    cdef int asymmetric[NUM_OFFSETS + 4]
+    cdef int count_symmetric = 0, count_asymmetric = 0, count = 0, a, mask, corner, pile, d
+    cdef int base, i
+    cdef const int* spelled
+    for a in range(NUM_CELLS):
+        mask = p.orient[a]
+        corner = a * 4
+        spelled = &SPELLINGS[mask * 4]
+        asymmetric[count_asymmetric] = corner + spelled[0]
+        asymmetric[count_asymmetric + 1] = corner + spelled[1]
+        asymmetric[count_asymmetric + 2] = corner + spelled[2]
+        asymmetric[count_asymmetric + 3] = corner + spelled[3]
+        count_asymmetric += SPELLING_COUNT[mask]
+        mask = mask & 3
+        spelled = &SPELLINGS[mask * 4]
+        symmetric[count_symmetric] = corner + spelled[0]
+        symmetric[count_symmetric + 1] = corner + spelled[1]
+        count_symmetric += SPELLING_COUNT[mask]
+    for pile in range(NUM_PILES):
+        d = p.face_up[pile]
+        if d < 0:
+            continue
+        base = PLACE_BASE + pile * PLACE_PER_PILE
+        if SYMMETRIC[d]:
+            for i in range(count_symmetric):
+                out[count + i] = base + symmetric[i]
+            count += count_symmetric
+        else:
+            for i in range(count_asymmetric):
+                out[count + i] = base + asymmetric[i]
+            count += count_asymmetric
+    return count
+
+
+cdef void placements_mask(const Position* p, signed char* mask) noexcept:
+    """``placements_into`` as an action mask (its entries 1, the rest of the placement ids
+    0): per pile and anchor, the anchor's four orientation bytes in one store from a table."""
+    cdef int pile, d, a, spellings
+    cdef signed char* out
+    for pile in range(NUM_PILES):
+        d = p.face_up[pile]
+        out = mask + PLACE_BASE + pile * PLACE_PER_PILE
+        if d < 0:
+            memset(out, 0, PLACE_PER_PILE)
+            continue
+        spellings = 3 if SYMMETRIC[d] else 15
+        for a in range(NUM_CELLS):
+            memcpy(out + a * 4, &ORIENT_BYTES[p.orient[a] & spellings], 4)

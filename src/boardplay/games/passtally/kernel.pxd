@@ -8,6 +8,7 @@ directly."""
 
 cimport cython
 from boardplay.core.kernel cimport Kernel, Rng
+from libc.stdint cimport uint64_t
 # The board and component counts, action ids, end codes and observation size are declared in
 # layout.pxd; the kernel and its parts see them through this file.
 from boardplay.games.passtally.layout cimport (
@@ -87,6 +88,12 @@ cdef struct Position:
     int line_passes[NUM_SLOTS]
     signed char line_at[NUM_OFFSETS]
     unsigned int lines_known
+    # The observation's cell planes as boards (bit c for cell c) for the compact writer: a
+    # tile present, shape X / NE / NW (``PLANE_SHAPE + shape``), the same tile east and south,
+    # as they stood after the first ``planes_placed`` tiles; the writer catches up with the
+    # tiles placed since (``compact.pxi``), so a playout never pays for them.
+    uint64_t planes[6]
+    int planes_placed
     # The options, fixed for a game: the players, the three rule variants and the max_turns
     # engine guard (-1 without it).
     int n

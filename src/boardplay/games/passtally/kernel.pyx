@@ -180,6 +180,7 @@ cdef class PasstallyKernel(Kernel):
             if SOUTH_VALID[a]:
                 set_footprint(&self.p, a, a + SIZE, BIT_S, BIT_N, a // SIZE, a // SIZE + 1, -1)
         self.p.lines_known = 0
+        derive_planes(&self.p)
 
     # ----- board queries ------------------------------------------------------------------------
     cdef bint any_placement(self) noexcept:
@@ -219,11 +220,7 @@ cdef class PasstallyKernel(Kernel):
         return self.p.to_move
 
     cdef int legal_into(self, int* out) noexcept:
-        cdef int count = 0, d, pile, base, i, a, mask, corner
-        cdef int symmetric[NUM_OFFSETS + 4]
-        cdef int asymmetric[NUM_OFFSETS + 4]
-        cdef int count_symmetric = 0, count_asymmetric = 0
-        cdef int* spelled
+        cdef int count = 0, d
         if self.p.game_over:
             return 0
         if self.p.pending >= 0:
@@ -235,37 +232,31 @@ cdef class PasstallyKernel(Kernel):
         if self.p.setup:
             return setup_slots_into(&self.p, self.p.n, out)
         if self.p.face_up[0] >= 0 or self.p.face_up[1] >= 0 or self.p.face_up[2] >= 0:
-            # Per anchor, its mask of legal orientations and one table look-up for its
-            # placements in id order; a symmetric design uses only the E/S spellings.
-            for a in range(NUM_CELLS):
-                mask = self.p.orient[a]
-                corner = a * 4
-                spelled = &SPELLINGS[mask * 4]
-                asymmetric[count_asymmetric] = corner + spelled[0]
-                asymmetric[count_asymmetric + 1] = corner + spelled[1]
-                asymmetric[count_asymmetric + 2] = corner + spelled[2]
-                asymmetric[count_asymmetric + 3] = corner + spelled[3]
-                count_asymmetric += SPELLING_COUNT[mask]
-                mask = mask & 3
-                spelled = &SPELLINGS[mask * 4]
-                symmetric[count_symmetric] = corner + spelled[0]
-                symmetric[count_symmetric + 1] = corner + spelled[1]
-                count_symmetric += SPELLING_COUNT[mask]
-            for pile in range(NUM_PILES):
-                d = self.p.face_up[pile]
-                if d < 0:
-                    continue
-                base = PLACE_BASE + pile * PLACE_PER_PILE
-                if SYMMETRIC[d]:
-                    for i in range(count_symmetric):
-                        out[count + i] = base + symmetric[i]
-                    count += count_symmetric
-                else:
-                    for i in range(count_asymmetric):
-                        out[count + i] = base + asymmetric[i]
-                    count += count_asymmetric
+            count = placements_into(&self.p, out)
         return count + moves_into(&self.p, self.p.to_move, out + count, self.p.jump_step,
                                   self.p.continuous)
+
+    cdef void mask_into(self, signed char* mask, int* scratch) noexcept:
+        """In play: the placements from the anchors' orientation masks (``placements_mask``)
+        and the moves as bytes, without the list."""
+        cdef int count, i
+        cdef unsigned int left
+        if self.p.setup or self.p.pending >= 0 or self.p.game_over:
+            Kernel.mask_into(self, mask, scratch)
+            return
+        memset(mask, 0, PLACE_BASE)
+        placements_mask(&self.p, mask)
+        memset(mask + MOVE_BASE, 0, NUM_ACTIONS - MOVE_BASE)
+        if self.p.jump_step or not self.p.continuous:
+            count = moves_into(&self.p, self.p.to_move, scratch, self.p.jump_step,
+                               self.p.continuous)
+            for i in range(count):
+                mask[scratch[i]] = 1
+            return
+        left = self.p.seat_slots[self.p.to_move]  # every marker has its four moves
+        while left:
+            memset(mask + MOVE_BASE + ctz(left) * 4, 1, 4)
+            left &= left - 1
 
     cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
         cdef int per_pile[NUM_PILES]
