@@ -232,6 +232,9 @@ cdef void _build_step(MontanaKernel self, int action) noexcept:
         self.s.goods[p][k] -= self.b.cost[cell][k]
         self.s.supply_goods[k] += self.b.cost[cell][k]
     self.s.owner[cell] = p
+    if self.b.quick:
+        self.s.settled |= <uint64_t>1 << self.b.pindex[cell]
+        self.s.mine[p] |= <uint64_t>1 << self.b.pindex[cell]
     self.s.hex_tiles[cell] = 1
     self.s.tiles[p] -= 1
     self.s.builds_paid += 1

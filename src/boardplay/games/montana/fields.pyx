@@ -163,6 +163,7 @@ def load(MontanaKernel k, values) -> None:
             cells = _hex_field(k, name)
             for i in range(k.b.count):
                 cells[k.b.cells[i]] = value[i]
+    k._settle_masks()
     for p, entries in enumerate(values["lines"]):
         problem = set_lines(k, p, entries)
         if problem:

@@ -3,6 +3,7 @@
 (fields.pyx) read and write the position at C speed."""
 
 cimport cython
+from libc.stdint cimport uint64_t
 
 from boardplay.core.kernel cimport Kernel
 from boardplay.games.montana.layout cimport MAX_SLOTS
@@ -39,6 +40,12 @@ cdef struct Position:
     signed char hex_cattle[PCELLS]
     signed char canteen_on[PCELLS]
     unsigned short lined[PCELLS]   # bit 3*player+axis: the hex lies in a rewarded line
+    # The settled plains as bit sets over ``Land.plains`` (bit i: plains[i]), all and per
+    # seat, kept while the board is ``quick`` (tables.pxd) for the build sites' test;
+    # ``odd_owner``: a loaded position owns a hex outside them (the test then reads ``owner``).
+    uint64_t settled
+    uint64_t mine[4]
+    int odd_owner
 
 
 @cython.final
@@ -48,6 +55,7 @@ cdef class MontanaKernel(Kernel):
     cdef Land b
 
     cdef void _clear_hexes(self) noexcept
+    cdef void _settle_masks(self) noexcept
     cdef bint _buildable(self, int p, int cell) noexcept
     cdef int _tiebreak_two(self, int p) noexcept
     cdef int _winners(self) noexcept

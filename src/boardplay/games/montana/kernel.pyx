@@ -146,6 +146,29 @@ cdef class MontanaKernel(Kernel):
             self.s.hex_cattle[c] = 0
             self.s.canteen_on[c] = 0
             self.s.lined[c] = 0
+        self.s.settled = 0
+        self.s.odd_owner = 0
+        for c in range(4):
+            self.s.mine[c] = 0
+
+    cdef void _settle_masks(self) noexcept:
+        """``settled``, ``mine`` and ``odd_owner`` (kernel.pxd) from ``owner``: after the hexes
+        are cleared or loaded (fields.load), never in play (``_build_step`` keeps them)."""
+        cdef int i, c, o
+        self.s.settled = 0
+        self.s.odd_owner = 0
+        for o in range(4):
+            self.s.mine[o] = 0
+        for c in range(PCELLS):
+            o = self.s.owner[c]
+            if o < 0:
+                continue
+            i = self.b.pindex[c] if self.b.quick else -1
+            if i < 0 or o > 3:
+                self.s.odd_owner = 1
+            else:
+                self.s.settled |= <uint64_t>1 << i
+                self.s.mine[o] |= <uint64_t>1 << i
 
     # ----- the Kernel interface -----------------------------------------------------------
     cdef int to_move(self) noexcept:

@@ -46,15 +46,27 @@ cdef struct Land:
     signed char cost[PCELLS][6]
     short tile[MAX_LAYOUT]
     signed char rot[MAX_LAYOUT]
-    # The build sites' goods test as bit sets over ``plains`` (bit i: plains[i]), when there
-    # are at most 64 plains and no cost above AFFORD_LEVELS - 1 (``quick``, else 0): bit i of
-    # ``afford[g][v]`` is set when plains[i] costs at most v of good g.
+    # The build sites' tests as bit sets over ``plains`` (bit i: plains[i]), when there are
+    # at most 64 plains and no cost above AFFORD_LEVELS - 1 (``quick``, else 0): bit i of
+    # ``afford[g][v]`` is set when plains[i] costs at most v of good g; ``near[i]`` holds the
+    # plains next to plains[i], ``near_start`` those next to the start hex.
     int quick
     uint64_t afford[6][AFFORD_LEVELS]
+    uint64_t near[64]
+    uint64_t near_start
+    signed char pindex[PCELLS]   # a padded cell's index in ``plains``, -1 for none
+
+
+cdef struct Deal:
+    uint64_t state     # the board generator's state when the accepted deal began
+    int attempts       # 0: not dealt yet
 
 
 cdef class Tables:
     cdef readonly int n
+    cdef Deal* deals
+    """Per board seed below BOARD_OUTCOMES, how ``make_land`` dealt it (allocated at the first
+    deal, 12 bytes a seed): a seed dealt again starts from its accepted deal, not its first."""
     cdef object args                # (data, players, options): how to build these again
     cdef int settlements, worker_cap, per_colour, start_cattle, cattle_total, canteens_total
     cdef int start_silver[4]

@@ -9,10 +9,11 @@ with), because the Board chance node deals a new landscape in every random game.
 """
 
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from boardplay.core.kernel cimport Rng, rng_next
-from boardplay.games.montana.layout cimport BOARD_ATTEMPTS
+from boardplay.games.montana.layout cimport BOARD_ATTEMPTS, BOARD_OUTCOMES
 
 from boardplay.core.errors import OptionError
 from boardplay.games.montana import board
@@ -127,6 +128,9 @@ cdef class Tables:
         start = options["start_player"]
         self.fixed_start = start if isinstance(start, int) else -1
 
+    def __dealloc__(self):
+        free(self.deals)
+
     @property
     def data(self):
         """The parsed data file (``data.Components``) these tables were built from."""
@@ -155,8 +159,20 @@ cdef class Tables:
         cdef int attempt = 0, i, j, k, t, rot, centre, cell, top, c, nb, plains, reached, near
         cdef bint ok
         cdef int start = PAD * PW + PAD
+        cdef uint64_t began
+        cdef Deal* known = NULL
         rng.state = <unsigned long long>seed
+        if 0 <= seed < BOARD_OUTCOMES:
+            if self.deals == NULL:
+                self.deals = <Deal*>calloc(BOARD_OUTCOMES, sizeof(Deal))
+            if self.deals != NULL:
+                known = &self.deals[seed]
+                if known.attempts > 0:
+                    # the same deal again, from where the accepted one began
+                    rng.state = known.state
+                    attempt = known.attempts - 1
         while True:
+            began = rng.state
             attempt += 1
             memset(land.kind, 0, sizeof(land.kind))
             for i in range(self.ntiles):
@@ -213,6 +229,9 @@ cdef class Tables:
                 land.count = 0
                 land.seed = -1
                 return
+        if known != NULL:
+            known.state = began
+            known.attempts = attempt
         land.seed = seed
         land.attempts = attempt
         land.start = start
@@ -237,15 +256,33 @@ cdef class Tables:
                     land.nlakes += land.canteen[c]
                 else:
                     land.canteen[c] = 0
-        _afford_sets(land)
+        _afford_sets(land, self.step)
 
 
-cdef void _afford_sets(Land* land) noexcept:
-    """``Land.afford`` and ``quick`` (tables.pxd), from the plains' costs."""
-    cdef int i, g, v, cost
+cdef void _afford_sets(Land* land, const int* step) noexcept:
+    """``Land.afford``, ``near``, ``near_start`` and ``quick`` (tables.pxd), from the plains'
+    costs and places (``step``: the padded-cell offset of each direction)."""
+    cdef int i, j, d, g, v, cost
+    cdef signed char* plain = land.pindex
+    memset(land.pindex, -1, sizeof(land.pindex))
     memset(land.afford, 0, sizeof(land.afford))
+    memset(land.near, 0, sizeof(land.near))
+    land.near_start = 0
     land.quick = land.nplains <= 64
-    for i in range(land.nplains if land.quick else 0):
+    if not land.quick:
+        return
+    for i in range(land.nplains):
+        plain[land.plains[i]] = i
+    for d in range(6):
+        j = plain[land.start + step[d]]
+        if j >= 0:
+            land.near_start |= <uint64_t>1 << j
+    for i in range(land.nplains):
+        for d in range(6):
+            j = plain[land.plains[i] + step[d]]
+            if j >= 0:
+                land.near[i] |= <uint64_t>1 << j
+    for i in range(land.nplains):
         for g in range(6):
             cost = land.cost[land.plains[i]][g]
             if cost < 0 or cost >= AFFORD_LEVELS:

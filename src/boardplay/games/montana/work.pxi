@@ -96,6 +96,11 @@ cdef uint64_t OF_SIZE[5][2]
 cdef uint64_t PARTS_OF[4]
 """The production parts an area of each colour takes (``_part_ok`` without the hand): its
 colour's single worker or any pair (part set ids are below 64)."""
+cdef int PICKS_OF_SIZE[4][PICK_SET_COUNT]
+"""The pick multisets of each size (1..MAX_PICKS), ascending; ``PICKS_N`` counts them."""
+cdef int PICKS_N[4]
+cdef int PICK_KINDS[PICK_SET_COUNT]
+"""Bit g: the pick multiset takes good g."""
 cdef unsigned char NHELD[625][5]
 """How many worker multisets of each size a hand holds, by ``_hand_index`` (the bits of
 ``_held`` counted once here: the build has no popcount instruction to count them fast)."""
@@ -115,6 +120,16 @@ cdef void _init_masks() noexcept:
                 HELD[c][v][i >> 6] |= <uint64_t>1 << (i & 63)
             if i < PART_SET_COUNT and (SET_SIZE[i] == 2 or SET_W[i][c] == 1):
                 PARTS_OF[c] |= <uint64_t>1 << i
+    for i in range(4):
+        PICKS_N[i] = 0
+    for i in range(PICK_SET_COUNT):
+        PICK_KINDS[i] = 0
+        for c in range(6):
+            if PICK_G[i][c]:
+                PICK_KINDS[i] |= 1 << c
+        if 0 < PICK_SIZE[i] < 4:
+            PICKS_OF_SIZE[PICK_SIZE[i]][PICKS_N[PICK_SIZE[i]]] = i
+            PICKS_N[PICK_SIZE[i]] += 1
     for hand in range(625):
         w[0], w[1], w[2], w[3] = hand // 125, hand // 25 % 5, hand // 5 % 5, hand % 5
         _held(w, held)
@@ -274,37 +289,35 @@ cdef bint _slot_used(MontanaKernel self, int slot) noexcept:
 
 
 cdef int _build_options(MontanaKernel self, int p, int* out, int k) noexcept:
-    """The build sites ``p`` may take (``_afford`` and ``_buildable``), ascending. The goods
-    test is the AND of the board's ``afford`` bit sets for the hand (tables.pxd), so only the
-    plains the hand pays for are visited."""
-    cdef int i, cell, g, d, nb, o, v, start = self.b.start
-    cdef int* step = self.t.step
-    cdef bint anyone = self.t.adjacent_any
-    cdef signed char* owner = self.s.owner
+    """The build sites ``p`` may take (``_afford`` and ``_buildable``), ascending, as bit sets
+    over the board's plains (tables.pxd): the AND of ``afford`` for the hand, less the settled
+    plains (``Position.settled``), within the plains next to the start hex or to the
+    settlements that count (``mine``, or all with build_adjacent_any)."""
+    cdef int g, v
+    cdef Land* land = &self.b
     cdef int* goods = self.s.goods[p]
-    cdef uint64_t sites = ~<uint64_t>0
+    cdef uint64_t sites = ~<uint64_t>0, settled = self.s.settled, mine, near
     if self.s.tiles[p] == 0:
         return k
-    if not self.b.quick:
+    if not land.quick or self.s.odd_owner:
         return _build_options_slow(self, p, out, k)
     for g in range(6):
         v = goods[g]
         if v < 0:
             return _build_options_slow(self, p, out, k)
-        sites &= self.b.afford[g][v if v < AFFORD_LEVELS else AFFORD_LEVELS - 1]
+        sites &= land.afford[g][v if v < AFFORD_LEVELS else AFFORD_LEVELS - 1]
+    if not sites:
+        return k
+    mine = settled if self.t.adjacent_any else self.s.mine[p]
+    near = land.near_start
+    while mine:
+        near |= land.near[lowest_bit(mine)]
+        mine &= mine - 1
+    sites &= near & ~settled
     while sites:
-        i = lowest_bit(sites)
+        out[k] = BUILD + GRID_OF[land.plains[lowest_bit(sites)]]
+        k += 1
         sites &= sites - 1
-        cell = self.b.plains[i]
-        if owner[cell] != -1:
-            continue
-        for d in range(6):
-            nb = cell + step[d]
-            o = owner[nb]
-            if nb == start or o == p or (anyone and o >= 0):
-                out[k] = BUILD + GRID_OF[cell]
-                k += 1
-                break
     return k
 
 
@@ -335,18 +348,15 @@ cdef int _place_spots(MontanaKernel self, int p, int* out, int k) noexcept:
 
 cdef int _reward_options(MontanaKernel self, int p, int* out, int k) noexcept:
     cdef Tables t = self.t
-    cdef int row = self.s.contractor[p] // t.ncols, i, g, most = t.row_upgrades[row]
-    cdef int held0 = 0, held1 = 0
-    cdef bint ok
-    if t.row_picks[row]:
-        for i in range(PICK_SET_COUNT):
-            if PICK_SIZE[i] != t.row_picks[row]:
-                continue
-            ok = True
-            for g in range(6):
-                if PICK_G[i][g] and not t.row_pick_from[row][g]:
-                    ok = False
-            if ok:
+    cdef int row = self.s.contractor[p] // t.ncols, i, j, g, most = t.row_upgrades[row]
+    cdef int held0 = 0, held1 = 0, size = t.row_picks[row], barred = 0
+    if size:
+        for g in range(6):
+            if not t.row_pick_from[row][g]:
+                barred |= 1 << g
+        for j in range(PICKS_N[size] if size < 4 else 0):
+            i = PICKS_OF_SIZE[size][j]
+            if not PICK_KINDS[i] & barred:
                 out[k] = REWARD_PICK + i
                 k += 1
         return k
