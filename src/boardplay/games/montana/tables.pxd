@@ -66,7 +66,7 @@ cdef class Tables:
     cdef readonly int n
     cdef Deal* deals
     """Per board seed below BOARD_OUTCOMES, how ``make_land`` dealt it (allocated at the first
-    deal, 12 bytes a seed): a seed dealt again starts from its accepted deal, not its first."""
+    deal, 16 bytes a seed): a seed dealt again starts from its accepted deal, not its first."""
     cdef object args                # (data, players, options): how to build these again
     cdef int settlements, worker_cap, per_colour, start_cattle, cattle_total, canteens_total
     cdef int start_silver[4]

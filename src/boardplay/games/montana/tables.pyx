@@ -161,6 +161,7 @@ cdef class Tables:
         cdef int start = PAD * PW + PAD
         cdef uint64_t began
         cdef Deal* known = NULL
+        cdef bint again = False
         rng.state = <unsigned long long>seed
         if 0 <= seed < BOARD_OUTCOMES:
             if self.deals == NULL:
@@ -168,9 +169,10 @@ cdef class Tables:
             if self.deals != NULL:
                 known = &self.deals[seed]
                 if known.attempts > 0:
-                    # the same deal again, from where the accepted one began
+                    # the same deal again, from where the accepted one began: it passes
                     rng.state = known.state
                     attempt = known.attempts - 1
+                    again = True
         while True:
             began = rng.state
             attempt += 1
@@ -194,6 +196,8 @@ cdef class Tables:
                     land.canteen[cell] = (self.tile_flag[t][k] >> 2) & 1
                     for c in range(6):
                         land.cost[cell][c] = self.tile_cost[t][k][c]
+            if again:
+                break
             # (a) every plain reachable from the start hex through plains
             memset(seen, 0, sizeof(seen))
             seen[start] = 1
@@ -287,5 +291,8 @@ cdef void _afford_sets(Land* land, const int* step) noexcept:
             cost = land.cost[land.plains[i]][g]
             if cost < 0 or cost >= AFFORD_LEVELS:
                 land.quick = 0
-            for v in range(cost if cost > 0 else 0, AFFORD_LEVELS):
-                land.afford[g][v] |= <uint64_t>1 << i
+                return
+            land.afford[g][cost] |= <uint64_t>1 << i  # what costs exactly ``cost``, then
+    for g in range(6):
+        for v in range(1, AFFORD_LEVELS):
+            land.afford[g][v] |= land.afford[g][v - 1]  # what costs at most ``v``

@@ -335,11 +335,18 @@ cdef int _build_options_slow(MontanaKernel self, int p, int* out, int k) noexcep
 
 
 cdef int _place_spots(MontanaKernel self, int p, int* out, int k) noexcept:
-    cdef int row, col, holder, lo, pumpkins = self.s.goods[p][PUMPKIN_GOOD]
+    """The contractor cells ``p`` may take: in each row, right of the contractor there (the
+    row's first holder, ``_row_holder``) and within the pumpkins in hand."""
+    cdef int row, col, q, spot, ncols = self.t.ncols, pumpkins = self.s.goods[p][PUMPKIN_GOOD]
+    cdef int first[MAX_ROWS]  # per row, the first column open to ``p``
     for row in range(self.t.nrows):
-        holder = _row_holder(self, row)
-        lo = 0 if holder < 0 else self.s.contractor[holder] % self.t.ncols + 1
-        for col in range(lo, self.t.ncols):
+        first[row] = 0
+    for q in range(self.t.n - 1, -1, -1):  # the lowest seat last: it is the row's holder
+        spot = self.s.contractor[q]
+        if spot != HOME:
+            first[spot // ncols] = spot % ncols + 1
+    for row in range(self.t.nrows):
+        for col in range(first[row], ncols):
             if self.t.column_cost[col] <= pumpkins:
                 out[k] = PLACE + row * MAX_COLUMNS + col
                 k += 1
