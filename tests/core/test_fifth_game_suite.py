@@ -47,23 +47,21 @@ SUITES = [
 ]
 """The tests over the registered games: the contract suite, the checklist, the golden
 trajectories, the catalogues and Japanese rules, the command line, the research adapters and
-the AI's levels and engines (about 45 s on two workers; the web's are left to its own suite,
-which needs the bundle and browsers)."""
+the AI's levels and engines (the web's are left to its own suite, which needs the bundle and
+browsers). They run in the run's own process: the fifth game's 164 cases take 12 s there, and
+28 s on two workers, each of which collects every suite first."""
 OPTION_SETS = ("race", "race(target=15)", "race(step=3)")
 KERNEL_ONLY = re.compile(r'@pytest\.mark\.parametrize\("game", KERNEL_CASES\)\ndef (test_\w+)')
 
 
-def run(
-    tree: Path, *targets: str, workers: int = 2
-) -> tuple[subprocess.CompletedProcess[str], list[Case]]:
+def run(tree: Path, *targets: str) -> tuple[subprocess.CompletedProcess[str], list[Case]]:
     """``pytest targets`` in ``tree`` with its own ``boardplay`` (``tree/src``), keeping the fifth
-    game's cases of the parametrized tests (``fifthonly``), on ``workers`` workers (0: in the
-    run's own process); the outcome of every case run."""
+    game's cases of the parametrized tests (``fifthonly``); the outcome of every case run."""
     report = tree / "report.xml"
     path = os.pathsep.join(str(tree / folder) for folder in ("src", "tests/core"))
     environment = {**os.environ, "PYTHONPATH": path}
     command = [sys.executable, "-m", "pytest", "-p", "fifthonly", "-p", "no:cacheprovider"]
-    command += ["-q", "-n", str(workers), f"--junitxml={report}", *targets]
+    command += ["-q", f"--junitxml={report}", *targets]
     done = subprocess.run(command, cwd=tree, env=environment, capture_output=True, text=True)
     return done, cases(report)
 
@@ -119,7 +117,7 @@ def test_the_run_fails_when_the_suite_asks_every_game_for_a_compiled_kernel(
     demand = f'@pytest.mark.parametrize("game", KERNEL_CASES)\ndef {test}'
     assert demand in source
     contract.write_text(source.replace(demand, demand.replace("KERNEL_CASES", "CASES")))
-    done, ran = run(tree, f"tests/core/test_contract.py::{test}", workers=0)  # a few cases
+    done, ran = run(tree, f"tests/core/test_contract.py::{test}")
     assert done.returncode != 0
     assert sorted(name for _m, name, outcome in ran if outcome == "failure") == sorted(
         f"{test}[{option_set}]" for option_set in OPTION_SETS
