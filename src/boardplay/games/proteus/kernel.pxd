@@ -25,6 +25,18 @@ cdef struct Position:
     # JSON's to_move); the pass counter; turns since the start or the loaded position; U = pool
     # tiles plus pieces in hand (placement lasts while U > 0); -1 ongoing, 0 or 1 the winner,
     # 2 a draw.
+    # The board as bit masks, kept up to date by ``apply`` (``set_position`` derives them):
+    # cells without a tile, cells whose tile holds no piece, tiles in the pool, the tiles on
+    # those vacant cells (bit = tile id), each seat's piece cells and shapes in hand, and the
+    # cells of the tiles of each colour and of each shape.
+    int empty
+    int vacant
+    int pool
+    int vacant_tiles
+    int owned[2]
+    int hand[2]
+    int colour_cells[3]
+    int shape_cells[3]
     int mover
     int passes
     int turns

@@ -2,7 +2,9 @@
 """The rules of Proteus over fixed C-typed fields (spec §3-§7): the compiled kernel.
 
 A position is one ``Position`` struct (``kernel.pxd``): five small int arrays (tile and piece
-per cell, cell per tile and per piece, the active tile per colour) and five counters, so copying
+per cell, cell per tile and per piece, the active tile per colour), the same board as bit masks
+that ``apply`` keeps up to date (empty and vacant cells, pool tiles, each seat's cells and
+hand, each colour's and shape's cells: no step scans the board), and five counters, so copying
 one is a single struct assignment.
 
 Everything on the hot path (``legal_into``, ``apply``, ``copy_from``) is ``noexcept`` C code
@@ -81,6 +83,7 @@ cdef class ProteusKernel(Kernel):
         self.b.turns = 0
         self.b.unplaced = 15
         self.b.outcome = ONGOING
+        derive_masks(&self.b)
         keys_clear(&self.seen)
 
     # ----- who acts and the result ------------------------------------------------------------
@@ -108,16 +111,15 @@ cdef class ProteusKernel(Kernel):
         cdef int goal = self.b.active[YELLOW]
         if goal < 0:
             return False
-        cdef int a = self.b.where[3 * player], b = self.b.where[3 * player + 1]
-        cdef int c = self.b.where[3 * player + 2]
-        if a < 0 or b < 0 or c < 0:
+        cdef int cells = self.b.owned[player]
+        if BITS[cells] < 3:
             return False
         if goal == THREE_IN_LINE:
-            return IS_LINE[(1 << a) | (1 << b) | (1 << c)]
-        cdef int ta = self.b.tiles[a], tb = self.b.tiles[b], tc = self.b.tiles[c]
+            return IS_LINE[cells]
+        cdef int tile = self.b.tiles[ctz(cells)]
         if goal == COLOR_GOAL:
-            return ta // 3 == tb // 3 and tb // 3 == tc // 3
-        return ta % 3 == tb % 3 and tb % 3 == tc % 3
+            return cells & ~self.b.colour_cells[tile // 3] == 0
+        return cells & ~self.b.shape_cells[tile % 3] == 0
 
     cdef bint any_missing(self) noexcept:
         return self.b.active[0] < 0 or self.b.active[1] < 0 or self.b.active[2] < 0
@@ -148,13 +150,17 @@ cdef class ProteusKernel(Kernel):
 
     cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
         """``legal[rng_below(count)]`` of ``legal_into``'s list (the same draw): drawn by
-        ``sampling.pxi`` without the list while no filter of the pipeline applies (seed
-        placement before forcing, movement with no position met and no colour missing, or
-        kadon's), else picked from the list."""
+        ``sampling.pxi`` without the list in placement (seed, forced or not, and kadon's) and
+        in movement with no position met and no colour missing (or kadon's), else picked from
+        the list."""
         cdef int action = -1, count
         if self.b.outcome == ONGOING:
             if self.b.unplaced > 0:
-                if not self.b.kadon and not (self.b.unplaced <= 6 and self.any_missing()):
+                if self.b.kadon:
+                    action = kadon_placement_sample(&self.b, rng)
+                elif self.b.unplaced <= 6 and self.any_missing():
+                    action = forced_placement_sample(&self.b, rng)
+                else:
                     action = placement_sample(&self.b, rng)
             elif self.seen.count == 0 and (self.b.kadon or not self.any_missing()):
                 action = movement_sample(&self.b, rng)
@@ -166,60 +172,46 @@ cdef class ProteusKernel(Kernel):
     cdef int placement_into(self, int* out) noexcept:
         """Tile placements onto empty cells and own piece placements onto vacant tiles (§4.1),
         with the kadon restrictions of §4.2 and §4.4; ascending ids."""
-        cdef int count = 0, tile, cell, shape, base, allowed, q
-        cdef int open_tiles = 0, missing = 0, empties = 0, vacancies = 0
+        cdef int count = 0, cell, shape, base, allowed = 0, cells
+        cdef int open_tiles = 0, missing = 0, tiles = self.b.pool
         cdef int counts[3]
-        cdef int empty[9]
-        cdef int vacant[9]
-        for cell in range(9):
-            if self.b.tiles[cell] < 0:
-                empty[empties] = cell
-                empties += 1
-            elif self.b.pieces[cell] < 0:
-                vacant[vacancies] = cell
-                vacancies += 1
-        if empties:
-            for tile in range(9):
-                if self.b.tile_cell[tile] < 0:
-                    base = tile * 9
-                    for q in range(empties):
-                        out[count + q] = base + empty[q]
-                    count += empties
+        if self.b.empty:
+            while tiles:
+                base = ctz(tiles) * 9
+                tiles &= tiles - 1
+                cells = self.b.empty
+                while cells:
+                    out[count] = base + ctz(cells)
+                    cells &= cells - 1
+                    count += 1
         if self.b.kadon:
             open_tiles = self.kadon_budget(counts, &missing)
         for shape in range(3):
-            if self.b.where[3 * self.b.mover + shape] >= 0:
+            if not self.b.hand[self.b.mover] >> shape & 1:
                 continue
             base = PIECE_BASE + shape * 9
             if self.b.kadon:
                 allowed = placeable(counts[0], counts[1], counts[2], open_tiles, missing, shape)
-                for q in range(vacancies):
-                    if allowed >> self.b.tiles[vacant[q]] & 1:
-                        out[count] = base + vacant[q]
-                        count += 1
-            else:
-                for q in range(vacancies):
-                    out[count + q] = base + vacant[q]
-                count += vacancies
+            cells = self.b.vacant
+            while cells:
+                cell = ctz(cells)
+                cells &= cells - 1
+                if not self.b.kadon or allowed >> self.b.tiles[cell] & 1:
+                    out[count] = base + cell
+                    count += 1
         return count
 
     cdef int kadon_budget(self, int* counts, int* missing) noexcept:
         """The inputs of §4.4: pieces in both hands per shape into ``counts``, the colours
         without an active tile into ``missing``; returns the open tiles (pool or vacant)."""
-        cdef int open_tiles = 0, tile, cell, piece, colour
-        counts[0] = counts[1] = counts[2] = 0
+        cdef int shape, colour
         missing[0] = 0
-        for tile in range(9):
-            cell = self.b.tile_cell[tile]
-            if cell < 0 or self.b.pieces[cell] < 0:
-                open_tiles |= 1 << tile
-        for piece in range(6):
-            if self.b.where[piece] < 0:
-                counts[piece % 3] += 1
+        for shape in range(3):
+            counts[shape] = (self.b.hand[0] >> shape & 1) + (self.b.hand[1] >> shape & 1)
         for colour in range(3):
             if self.b.active[colour] < 0:
                 missing[0] |= 1 << colour
-        return open_tiles
+        return self.b.pool | self.b.vacant_tiles
 
     cdef int forced(self, int* out, int count) noexcept:
         """The seed forcing rule: keep only activating actions, if there are any."""
@@ -242,7 +234,7 @@ cdef class ProteusKernel(Kernel):
     cdef void apply(self, int action) noexcept:
         cdef bint began_in_movement = self.b.unplaced == 0
         cdef int mover = self.b.mover
-        cdef int tile, cell, shape, piece, src, dst, i, j, count, k
+        cdef int tile, cell, shape, piece, src, dst, i, j, count, k, pair, other
         cdef int found[2]
         cdef bint black
         self.b.passes = self.b.passes + 1 if action == PASS else 0
@@ -253,6 +245,12 @@ cdef class ProteusKernel(Kernel):
             self.b.tiles[cell] = tile
             self.b.tile_cell[tile] = cell
             self.b.unplaced -= 1
+            self.b.empty &= ~(1 << cell)
+            self.b.vacant |= 1 << cell
+            self.b.pool &= ~(1 << tile)
+            self.b.vacant_tiles |= 1 << tile
+            self.b.colour_cells[tile // 3] |= 1 << cell
+            self.b.shape_cells[tile % 3] |= 1 << cell
         elif action < MOVE_BASE:
             shape = (action - PIECE_BASE) // 9
             cell = (action - PIECE_BASE) % 9
@@ -261,6 +259,10 @@ cdef class ProteusKernel(Kernel):
             self.b.where[piece] = cell
             self.b.unplaced -= 1
             tile = self.b.tiles[cell]
+            self.b.vacant &= ~(1 << cell)
+            self.b.vacant_tiles &= ~(1 << tile)
+            self.b.owned[mover] |= 1 << cell
+            self.b.hand[mover] &= ~(1 << shape)
             # §4.2: a match activates a missing colour; on an active colour it is a no-flip
             # placement under seed (kadon has already excluded it).
             if tile % 3 == shape and self.b.active[tile // 3] < 0:
@@ -274,14 +276,28 @@ cdef class ProteusKernel(Kernel):
                 self.b.pieces[dst] = piece
                 self.b.pieces[src] = NONE
                 self.b.where[piece] = dst
+                pair = 1 << src | 1 << dst
+                self.b.owned[piece // 3] ^= pair
+                self.b.vacant ^= pair
+                self.b.vacant_tiles ^= 1 << self.b.tiles[src] | 1 << self.b.tiles[dst]
             else:
                 i = TRADE_I[action - TRADE_BASE]
                 j = TRADE_J[action - TRADE_BASE]
                 tile = self.b.tiles[i]
                 self.b.tiles[i] = self.b.tiles[j]
                 self.b.tiles[j] = tile
+                other = self.b.tiles[i]
                 self.b.tile_cell[tile] = j
-                self.b.tile_cell[self.b.tiles[i]] = i
+                self.b.tile_cell[other] = i
+                pair = 1 << i | 1 << j
+                if tile // 3 != other // 3:
+                    self.b.colour_cells[tile // 3] ^= pair
+                    self.b.colour_cells[other // 3] ^= pair
+                if tile % 3 != other % 3:
+                    self.b.shape_cells[tile % 3] ^= pair
+                    self.b.shape_cells[other % 3] ^= pair
+                if (self.b.vacant >> i ^ self.b.vacant >> j) & 1:
+                    self.b.vacant_tiles ^= 1 << tile | 1 << other
             for k in range(count):
                 self.b.active[found[k] // 3] = found[k]
         if (self.b.kadon or began_in_movement) and self.b.active[YELLOW] >= 0:
@@ -307,7 +323,9 @@ cdef class ProteusKernel(Kernel):
         cdef int buffer[NUM_ACTIONS]
         if not self.b.kadon or self.b.unplaced > 0 or self.b.outcome != ONGOING:
             return
-        if not self.b.forbid and self.b.active[BLUE] >= 0:
+        if not self.b.forbid:  # no filter: stuck when there is no trade and no move
+            if self.b.active[BLUE] < 0 and not has_move(&self.b):
+                self.b.outcome = DRAW
             return
         if self.legal_into(buffer) == 0:
             self.b.outcome = DRAW
@@ -447,6 +465,7 @@ cdef class ProteusKernel(Kernel):
                 self.b.unplaced -= 1
         for i in range(3):
             self.b.active[i] = active[i]
+        derive_masks(&self.b)
         self.b.mover = mover
         self.b.passes = passes
 

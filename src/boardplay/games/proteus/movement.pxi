@@ -57,24 +57,72 @@ cdef void _build_tables():
 _build_tables()
 
 
+cdef void derive_masks(Position* b) noexcept nogil:
+    """The bit masks of ``Position`` from its arrays (a loaded board; ``apply`` keeps them)."""
+    cdef int cell, tile, piece
+    b.empty = b.vacant = b.pool = b.vacant_tiles = 0
+    b.owned[0] = b.owned[1] = 0
+    b.hand[0] = b.hand[1] = 0
+    for cell in range(3):
+        b.colour_cells[cell] = b.shape_cells[cell] = 0
+    for cell in range(9):
+        tile = b.tiles[cell]
+        if tile < 0:
+            b.empty |= 1 << cell
+            continue
+        b.colour_cells[tile // 3] |= 1 << cell
+        b.shape_cells[tile % 3] |= 1 << cell
+        if b.pieces[cell] < 0:
+            b.vacant |= 1 << cell
+            b.vacant_tiles |= 1 << tile
+    for tile in range(9):
+        if b.tile_cell[tile] < 0:
+            b.pool |= 1 << tile
+    for piece in range(6):
+        if b.where[piece] < 0:
+            b.hand[piece // 3] |= 1 << (piece % 3)
+        else:
+            b.owned[piece // 3] |= 1 << b.where[piece]
+
+
+cdef inline int missing_cells(const Position* b) noexcept nogil:
+    """The cells of the tiles whose colour has no active tile."""
+    cdef int cells = 0
+    if b.active[0] < 0:
+        cells = b.colour_cells[0]
+    if b.active[1] < 0:
+        cells |= b.colour_cells[1]
+    if b.active[2] < 0:
+        cells |= b.colour_cells[2]
+    return cells
+
+
+cdef inline int trade_partners(const Position* b, int trade_tile, int i) noexcept nogil:
+    """The cells above ``i`` the active TRADE rule lets it trade with (movement phase: every
+    cell holds a tile): across owners (POLARITY), or within its tile's colour or shape."""
+    if trade_tile == POLARITY:
+        if b.owned[0] >> i & 1:
+            return b.owned[1] & ABOVE[i]
+        if b.owned[1] >> i & 1:
+            return b.owned[0] & ABOVE[i]
+        return 0
+    if b.tiles[i] < 0:  # (placement: ``movement_candidates`` only)
+        return 0
+    if trade_tile == POLARITY + 1:  # COLOR groups tiles by colour, SHAPE by shape
+        return b.colour_cells[b.tiles[i] // 3] & ABOVE[i]
+    return b.shape_cells[b.tiles[i] % 3] & ABOVE[i]
+
+
 cdef int movement_into(const Position* b, int* out) noexcept:
     """Piece moves under the active MOVE rule (§6.2) and trades under the active TRADE rule
     (§6.3), before the repetition filter and forcing; ascending ids (moves by source then
     destination cell, then trades by their first then second cell)."""
-    cdef int count = 0, src, dst, targets, i, j, partners, k, cell
+    cdef int count = 0, src, dst, targets, i, j, partners
     cdef int move_tile = b.active[RED]
     cdef int trade_tile = b.active[BLUE]
-    cdef int occupied = 0
-    cdef int owned[2]
-    cdef int groups[3]
-    owned[0] = owned[1] = 0
-    for k in range(6):
-        cell = b.where[k]
-        if cell >= 0:
-            owned[k // 3] |= 1 << cell
-    occupied = owned[0] | owned[1]
+    cdef int occupied = b.owned[0] | b.owned[1]
     if move_tile >= 0:
-        partners = owned[b.mover]
+        partners = b.owned[b.mover]
         while partners:
             src = ctz(partners)
             partners &= partners - 1
@@ -86,33 +134,29 @@ cdef int movement_into(const Position* b, int* out) noexcept:
                 count += 1
     if trade_tile < 0:
         return count
-    if trade_tile != POLARITY:
-        groups[0] = groups[1] = groups[2] = 0
-        for k in range(9):
-            cell = b.tile_cell[k]
-            if cell >= 0:  # COLOR groups tiles by colour, SHAPE by shape
-                groups[k // 3 if trade_tile == POLARITY + 1 else k % 3] |= 1 << cell
     for i in range(8):
-        if trade_tile == POLARITY:
-            if owned[0] >> i & 1:
-                partners = owned[1]
-            elif owned[1] >> i & 1:
-                partners = owned[0]
-            else:
-                continue
-        elif b.tiles[i] < 0:
-            continue
-        elif trade_tile == POLARITY + 1:
-            partners = groups[b.tiles[i] // 3]
-        else:
-            partners = groups[b.tiles[i] % 3]
-        partners &= ABOVE[i]
+        partners = trade_partners(b, trade_tile, i)
         while partners:
             j = ctz(partners)
             partners &= partners - 1
             out[count] = TRADE_ACTION[i][j]
             count += 1
     return count
+
+
+cdef bint has_move(const Position* b) noexcept nogil:
+    """Whether the mover has a piece move under the active MOVE rule."""
+    cdef int move_tile = b.active[RED], partners, src
+    cdef int occupied = b.owned[0] | b.owned[1]
+    if move_tile < 0:
+        return False
+    partners = b.owned[b.mover]
+    while partners:
+        src = ctz(partners)
+        partners &= partners - 1
+        if MOVE_MASK[move_tile][src] & ~occupied:
+            return True
+    return False
 
 
 cdef int activations(const Position* b, int action, int* found) noexcept:
