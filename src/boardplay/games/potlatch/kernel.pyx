@@ -20,6 +20,10 @@ Chip codes (``notation``): 0 ``""``, 1 ``N``, 2 ``NN``, 3 ``NNN``, 4 ``NNR``, 5 
 Action ids 0..5 are Pawn Moves and 6..11 Chip Moves toward E, NE, NW, W, SW, SE.
 The legal list is computed once per position (in ``apply`` and on load) because end
 condition 2 needs it anyway; ``legal_into`` only copies it.
+
+The kernel is one compiled module split by job into parts it includes: ``board.pxi``, the
+board's rules over one ``Board`` (slots and their neighbours, the actions allowed, their
+effects, the dead-end search); ``observe.pxi``, the observation tensors.
 """
 
 from libc.string cimport memcmp, memcpy, memset
@@ -35,161 +39,9 @@ cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
 
 
-cdef int HEIGHT[6]
-HEIGHT[:] = [0, 1, 2, 3, 3, 3]
-cdef int DQ[6]
-DQ[:] = [1, 1, 0, -1, -1, 0]
-cdef int DR[6]
-DR[:] = [0, -1, -1, 0, 1, 1]
-# Direction index of the offset (dq, dr) at (dq + 1) * 3 + (dr + 1); -1: not neighbours.
-cdef int DIRECTION_OF[9]
-DIRECTION_OF[:] = [-1, 3, 4, 2, -1, 5, 1, 0, -1]
-
-
-cdef inline int find_slot(Board* b, int q, int r) noexcept nogil:
-    cdef int s
-    for s in range(b.nslots):
-        if b.q[s] == q and b.r[s] == r:
-            return s
-    return -1
-
-
-cdef inline int new_slot(Board* b, int q, int r) noexcept nogil:
-    cdef int s = b.nslots
-    b.nslots += 1
-    b.q[s] = q
-    b.r[s] = r
-    b.code[s] = 0
-    memset(b.nb[s], -1, 6)
-    return s
-
-
-cdef int make_tile(Board* b, int s) noexcept nogil:
-    """Turn slot ``s`` into a tile and link it with its tile neighbours."""
-    cdef int t, dq, dr, d
-    cdef unsigned int rest = b.tiles
-    b.tiles |= 1u << s
-    b.order[b.ntiles] = s
-    b.ntiles += 1
-    memset(b.nb[s], -1, 6)
-    while rest:
-        t = __builtin_ctz(rest)
-        rest &= rest - 1
-        dq = b.q[t] - b.q[s]
-        dr = b.r[t] - b.r[s]
-        if -1 <= dq <= 1 and -1 <= dr <= 1:
-            d = DIRECTION_OF[(dq + 1) * 3 + dr + 1]
-            if d >= 0:
-                b.nb[s][d] = t
-                b.nb[t][d + 3 if d < 3 else d - 3] = s
-    return s
-
-
-cdef int place_tile(Board* b, int here, int direction) noexcept nogil:
-    """Take a tile from the stock and put it on the blank space next to ``here``."""
-    cdef int q = b.q[here] + DQ[direction]
-    cdef int r = b.r[here] + DR[direction]
-    cdef int s = -1
-    if b.nslots > b.ntiles:  # only a phantom slot (see the module docstring) can be blank
-        s = find_slot(b, q, r)
-    if s < 0:
-        s = new_slot(b, q, r)
-    b.stock -= 1
-    return make_tile(b, s)
-
-
-cdef int rule_actions(Board* b, int* out) noexcept nogil:
-    """Every action §5 and §6 allow now, in id order (no dead-end filtering). Written without
-    branches: whether a neighbour is a blank edge, visited or a step too high is a coin toss
-    to the CPU in a random game, so every direction is written and counted only when legal
-    (``out`` has room for all twelve)."""
-    cdef int here = b.pawn[b.mover]
-    cdef int other = b.pawn[1 - b.mover]
-    cdef int h_here = HEIGHT[b.code[here]]
-    cdef int stock_left = b.stock > 0
-    cdef int blank_ok = stock_left and (b.blank_free or h_here <= 1)
-    cdef int n = 0, i, d, slot, blank
-    cdef unsigned int step
-    for i in range(6):
-        d = b.nb[here][i]
-        blank = d < 0
-        slot = d & ~(d >> 31)  # d, or 0 for a blank edge (read, then ignored)
-        step = <unsigned int>(HEIGHT[b.code[slot]] - h_here + 1)  # 0..2 when within one
-        out[n] = i
-        n += (blank & blank_ok) | ((1 - blank) & (d != other)
-                                    & (((b.visited >> slot) & 1) == 0) & (step <= 2))
-    # Chip Moves are judged after the pending increase (§4.2): it makes h(here) >= 1.
-    if h_here >= 1 or b.run_open:
-        for i in range(6):
-            d = b.nb[here][i]
-            blank = d < 0
-            slot = d & ~(d >> 31)
-            out[n] = PAWN_MOVES + i
-            n += (blank & stock_left) | ((1 - blank) & (b.code[slot] < 3))
-    return n
-
-
-cdef inline void increase(Board* b) noexcept nogil:
-    """The chip increase at the end of a run (§7): N on 0 or 1, the mover's colour on 2,
-    nothing on 3."""
-    cdef int here = b.pawn[b.mover]
-    cdef int code = b.code[here]
-    b.increases += 1
-    if code < 2:
-        b.code[here] = code + 1
-    elif code == 2:
-        b.code[here] = 4 + b.mover
-        b.colour[b.mover] += 1
-
-
-cdef void raw_apply(Board* b, int action) noexcept nogil:
-    """The effects of one legal action (§5, §6), without turn bookkeeping."""
-    cdef int here = b.pawn[b.mover]
-    cdef int d, code
-    if action < PAWN_MOVES:
-        d = b.nb[here][action]
-        if d < 0:
-            d = place_tile(b, here, action)
-        b.pawn[b.mover] = d
-        b.visited |= 1u << d
-        b.path[b.npath] = d
-        b.npath += 1
-        b.run_open = 1
-        return
-    if b.run_open:
-        increase(b)
-        b.run_open = 0
-    # The top chip leaves; a colour chip goes home and a neutral chip travels instead.
-    code = b.code[here]
-    if code < 3:
-        b.code[here] = code - 1
-    else:
-        b.code[here] = 2
-        if code > 3:
-            b.colour[code - 4] -= 1
-    d = b.nb[here][action - PAWN_MOVES]
-    if d < 0:
-        d = place_tile(b, here, action - PAWN_MOVES)
-    b.code[d] += 1  # 0->N, N->NN, NN->NNN: a Chip Move never makes a colour stack
-
-
-cdef int can_finish(Board* b, int remaining) noexcept nogil:
-    """Whether ``remaining`` more actions can be made from here (``filter_dead_ends``)."""
-    cdef int actions[NUM_ACTIONS]
-    cdef int n = rule_actions(b, actions)
-    cdef int i
-    cdef Board child
-    if remaining == 1 or n == 0:
-        return n > 0
-    for i in range(n):
-        child = b[0]
-        raw_apply(&child, actions[i])
-        if can_finish(&child, remaining - 1):
-            return 1
-    return 0
-
-
+include "board.pxi"
 include "observe.pxi"
+
 
 cdef class PotlatchKernel(Kernel):
     """One Potlatch Klone position with its turn bookkeeping, as C fields (see the module
