@@ -95,31 +95,32 @@ cdef int rule_actions(Board* b, int* out) noexcept nogil:
     """Every action §5 and §6 allow now, in id order (no dead-end filtering). Written without
     branches: whether a neighbour is a blank edge, visited or a step too high is a coin toss
     to the CPU in a random game, so every direction is written and counted only when legal
-    (``out`` has room for all twelve). A Pawn Move onto a tile is judged by two bit tests: its
-    chip code in the codes within one step (``STEP_CODES``), its slot not in the visited hexes
-    nor the other pawn's."""
+    (``out`` has room for all twelve). Each neighbour is one *kind*, its chip code (0..5) or,
+    for a blank edge, 8 and up, and a move is legal when its kind is in a mask of the kinds
+    allowed now: for a Pawn Move the codes within one step of the pawn's height
+    (``STEP_CODES``) and the blank kinds when a tile may be placed, its slot also not among the
+    visited hexes and the other pawn's (a blank edge reads bit 63, never set); for a Chip Move
+    the codes below 3 and the blank kinds when the stock has a tile."""
     cdef int here = b.pawn[b.mover]
     cdef int h_here = HEIGHT[b.code[here]]
-    cdef int stock_left = b.stock > 0
-    cdef int blank_ok = stock_left & (b.blank_free | (h_here <= 1))
-    cdef unsigned int near = STEP_CODES[h_here]
-    cdef unsigned int barred = b.visited | 1u << b.pawn[1 - b.mover]
-    cdef int n = 0, i, d, slot, blank, code
+    cdef unsigned int stock_left = -(b.stock > 0)  # all ones or none
+    cdef unsigned int blank_ok = stock_left & -(b.blank_free | (h_here <= 1))
+    cdef unsigned int pawn_kinds = STEP_CODES[h_here] | (blank_ok & 0xFF00u)
+    cdef unsigned int chip_kinds = 7u | (stock_left & 0xFF00u)
+    cdef unsigned long long barred = b.visited | 1u << b.pawn[1 - b.mover]
+    cdef int n = 0, i, d, kind
     for i in range(6):
         d = b.nb[here][i]
-        blank = d < 0
-        slot = d & ~(d >> 31)  # d, or 0 for a blank edge (read, then ignored)
-        code = b.code[slot]
+        kind = b.code[d & 31] + ((<unsigned int>d >> 31) << 3)  # d & 31: any slot for -1
         out[n] = i
-        n += (blank & blank_ok) | ((1 - blank) & (near >> code) & ~(barred >> slot) & 1)
+        n += (pawn_kinds >> kind) & ~(barred >> (d & 63)) & 1
     # Chip Moves are judged after the pending increase (§4.2): it makes h(here) >= 1.
     if h_here >= 1 or b.run_open:
         for i in range(6):
             d = b.nb[here][i]
-            blank = d < 0
-            slot = d & ~(d >> 31)
+            kind = b.code[d & 31] + ((<unsigned int>d >> 31) << 3)
             out[n] = PAWN_MOVES + i
-            n += (blank & stock_left) | ((1 - blank) & (b.code[slot] < 3))
+            n += (chip_kinds >> kind) & 1
     return n
 
 
