@@ -62,6 +62,5 @@ cdef int paired_passes(Position* p, unsigned int mask) noexcept:
         s = ctz(left)
         left &= left - 1
         end = line_of(p, s, &passes)
-        if s < end and (mask >> end) & 1:
-            total += passes
+        total += passes & -(<int>((s < end) & (mask >> end) & 1))
     return total
