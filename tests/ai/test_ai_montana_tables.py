@@ -25,8 +25,9 @@ from typing import cast
 import pytest
 
 import boardplay
+from boardplay.ai import make_agent
 from boardplay.ai.evaluation import heuristics_for, montana, weightsets
-from boardplay.ai.mcts import compiled_evaluation
+from boardplay.ai.mcts import MCTSAgent, compiled_evaluation
 from boardplay.core.game import State, sample_chance
 from boardplay.games.montana.layout import Stage
 from boardplay.games.montana.state import MontanaState
@@ -99,3 +100,13 @@ def test_each_table_evaluates_with_its_default_set_in_python_and_c(players: int)
     compiled = compiled_evaluation(game)
     assert compiled is not None
     assert compiled.values(state.kernel) == pytest.approx(named, abs=1e-12)
+
+
+def test_three_and_four_players_evaluate_after_ten_random_actions() -> None:
+    """With cutoff 0 a new leaf is scored by the evaluation where it stands, an explored subtree
+    by its mean under the tree's exploring play, nearer the even share: with three and four
+    players the visits followed depth (``montana.TABLE_CUTOFF``)."""
+    for players, cutoff in ((2, 0), (3, 10), (4, 10)):
+        game = boardplay.load(f"montana(players={players})")
+        assert cast(MCTSAgent, make_agent("mcts(iterations=10)", game, 0)).cutoff == cutoff
+        assert cast(MCTSAgent, make_agent("mcts(iterations=10,cutoff=0)", game, 0)).cutoff == 0

@@ -10,7 +10,8 @@ driven by ``boardplay.ai.mcts.MCTSAgent``) is measured against in ``make bench``
 * Rollouts use the game's rollout policy (``boardplay.ai.evaluation``) when it has one, else
   uniform moves; with ``cutoff`` a rollout stops after that many actions and backs up the game's
   evaluation instead of a result, which trades noise for bias in long games. By default each game
-  uses its measured cutoff (``Heuristics.cutoff``); ``cutoff=none`` always plays to the end.
+  uses its measured cutoff (``Heuristics.cutoff``, or its table's, ``table_cutoffs``);
+  ``cutoff=none`` always plays to the end.
 * Budgets: ``iterations`` and/or ``time`` (seconds per move); whichever runs out first. The
   search also stops as soon as the rest of the budget could not change the most visited move
   (``early_stop``, on by default), so obvious moves are quick.
@@ -51,7 +52,7 @@ import time
 from typing import Any, Literal
 
 from boardplay.ai.agents import Analysis, _check_can_move
-from boardplay.ai.evaluation import Evaluation, Heuristics, heuristics_for
+from boardplay.ai.evaluation import Evaluation, Heuristics, default_cutoff, heuristics_for
 from boardplay.ai.repetition import PositionHistory, has_position_keys, position_key
 from boardplay.core.game import CHANCE, TERMINAL, Game, State, sample_chance
 
@@ -112,7 +113,7 @@ class ReferenceMCTSAgent:
             raise ValueError(f"mcts time must be positive, got {time_limit}")
         heuristics = heuristics_for(game, weights)
         if cutoff == "game":
-            cutoff = heuristics.cutoff
+            cutoff = default_cutoff(heuristics, game.num_players)
         if cutoff is not None and cutoff < 0:
             raise ValueError(f"mcts cutoff must be 0 or more, got {cutoff}")
         if opening_cutoff == "cutoff":

@@ -39,6 +39,9 @@ class Heuristics:
     cutoff: int | None = None
     """MCTS's default rollout length before the evaluation takes over (None: play to the end),
     chosen per game from measurements (docs/ai.md)."""
+    table_cutoffs: tuple[tuple[int, int], ...] = ()
+    """``(players, cutoff)`` pairs: the default cutoff of a table of that many seats where it
+    differs from ``cutoff`` (``cutoff_for``; Montana with three and four players)."""
     exploration: float = 1.0
     """MCTS's default UCT exploration constant for this game (measured, docs/ai.md)."""
     decisive: bool = False
@@ -65,6 +68,12 @@ class Heuristics:
     ``opening_cutoff`` replaces the cutoff for searches rooted there; None: no such phase.
     (The cutoff of a search decides what its leaves see; from the middle of the opening, an
     evaluation cut-off guesses at a phase that has not begun.)"""
+
+
+def default_cutoff(heuristics: Heuristics, players: int) -> int | None:
+    """MCTS's default cutoff for a table of ``players`` seats: the table's own
+    (``Heuristics.table_cutoffs``) or the game's."""
+    return dict(heuristics.table_cutoffs).get(players, heuristics.cutoff)
 
 
 def uniform(num_players: int) -> list[float]:
