@@ -11,14 +11,15 @@ PYTEST_WORKERS ?= 3
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip setuptools
+	$(PY) -m pip install -q --upgrade pip setuptools 'Cython>=3.0'
 	# torch's CPU build first: a bare `torch` requirement would otherwise pull a CUDA build of
 	# several GB (this machine keeps the CPU wheel of 2.13.0 where pip finds it).
 	$(PY) -m pip install -q 'torch==2.13.0'
-	$(PY) -m pip install -q -e '.[ai,web,rl,train,postgres,cluster,ray,dev]'
-	# The editable install has just compiled every kernel in place from these sources: the
-	# kernels' stamp says so, or a fresh clone would compile them all a second time (a minute).
-	touch $(STAMP) $(KERNELS)
+	# The editable install leaves the kernels to the rule below (BOARDPLAY_KERNELS=0, setup.py),
+	# which compiles them once with this venv's Cython: a fresh clone compiled them twice.
+	BOARDPLAY_KERNELS=0 $(PY) -m pip install -q --no-build-isolation \
+	  -e '.[ai,web,rl,train,postgres,cluster,ray,dev]'
+	touch $(STAMP)
 
 # The compiled game kernels, rebuilt in place whenever a .pyx or .pxd changes.
 $(KERNELS): $(STAMP) $(KERNEL_SOURCES)

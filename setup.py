@@ -25,13 +25,17 @@ SOURCES = sorted(Path("src").glob("boardplay/**/*.pyx"))
 BUNDLE = Path("src", "boardplay", "web", "static", "dist")
 LIBRARY_ONLY = os.environ.get("BOARDPLAY_LIBRARY_WHEEL", "0") not in ("", "0")
 
+# The Makefile's editable install leaves the kernels out (BOARDPLAY_KERNELS=0): its own rule
+# compiles them in place just after, and a fresh clone would otherwise compile them twice.
+KERNELS = os.environ.get("BOARDPLAY_KERNELS", "1") not in ("", "0")
+
 EXTENSIONS = [
     Extension(
         ".".join(path.relative_to("src").with_suffix("").parts),
         [str(path)],
         extra_compile_args=["-O3"],
     )
-    for path in SOURCES
+    for path in (SOURCES if KERNELS else [])
 ]
 
 

@@ -53,6 +53,10 @@ SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
         re.compile(r"by-its-trigger"),
         "the whole game by its own trigger is 40 s of clicks; the turn limit ends it sooner",
     ),
+    "test_the_floor_stores_and_relays_every_move": (
+        re.compile(r"^2$"),
+        "one process; the floor on two is test_a_row_is_read_against_the_floor_run_after_it's",
+    ),
     "test_montana_hot_seat_to_the_end_on_a_phone": (
         re.compile(r""),
         "the phone's Montana table is test_web_montana's fit test; the end is the desktop's",

@@ -166,7 +166,7 @@ def play_to_end(page: Any, rng: random.Random, name: str | None, ai: bool) -> in
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize("limit", [None, "16"], ids=["by-its-trigger", "at-a-turn-limit"])
+@pytest.mark.parametrize("limit", [None, "8"], ids=["by-its-trigger", "at-a-turn-limit"])
 def test_montana_against_the_ai_to_the_end_on_a_desktop(
     desktop: Any, server: str, limit: str | None
 ) -> None:
