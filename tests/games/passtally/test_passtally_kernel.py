@@ -21,7 +21,7 @@ def test_kernel_sizes_match_the_game() -> None:
     assert kernel.action_space == game.num_distinct_actions
     assert kernel.chance_space == game.max_chance_outcomes
     assert (kernel.observation_size,) == game.observation_shape()
-    assert kernel.num_players == 3 and kernel.feature_size == 10
+    assert kernel.num_players == 3 and kernel.feature_size == 11
     assert math.isclose(sum(p for _, p in kernel.chance_outcomes()), 1.0)
 
 

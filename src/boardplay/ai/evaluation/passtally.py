@@ -1,9 +1,12 @@
 """Passtally evaluation, from the kernel's typed feature vector (never the position JSON).
 
-Victory points are the whole game, and a player's completed lines score again at the end of
-every one of their turns. So each seat's standing is its VP plus what its current lines are worth
-per turn (the VP those lines would convert to now) times the turns they can still be expected to
-pay, capped because opponents break lines with their tiles. The softmax temperature is
+Victory points are the whole game, and a player's completed lines score at the end of every one
+of their turns. The default set (``turn_end``) rates each seat by its VP once the turn under way
+has ended: the seat whose turn it is adds the VP its current lines would convert to now; the
+others' lines count nothing, because the seats in between break most of them before they score
+again (issue 50). The ``hand`` set rated each seat by its VP plus what its current lines are
+worth per turn times the turns they can still be expected to pay, capped at two; its ratings rose
+at every turn's end and fell back at the next. The softmax temperature is
 proportional to the square root of the turns left, estimated from the smallest pile (one
 exhausted pile starts the final round): a lead of 5 VP with most of the game to play is far from
 decisive, at the end any lead is.
@@ -11,12 +14,12 @@ decisive, at the end any lead is.
 The features (``PasstallyKernel.features()``, laid out as ``Feature`` in the game's
 ``layout.pxd``) are read by name (``FEATURE_NAMES``, resolved to indices once, at import): each
 seat's VP, the VP each seat's complete lines would score now, the tiles left in each pile
-(face-up one included), the number of players.
+(face-up one included), the number of players, the seat whose turn is under way.
 
 The numbers are data (``weights/passtally/<set>.json``, ``boardplay.ai.evaluation.weightsets``):
-``hand`` holds the ones above; a set fitted from self-play (``boardplay.ai.fit``) weighs the same
-terms and may add the line VP on its own or times the turns left (uncapped), all divided by the
-same temperature.
+``turn_end`` and ``hand`` hold the ones above; a set fitted from self-play (``boardplay.ai.fit``)
+weighs the same terms and may add the line VP on its own or times the turns left (uncapped), all
+divided by the same temperature.
 """
 
 from __future__ import annotations
@@ -28,14 +31,18 @@ from boardplay.ai.evaluation import Evaluation, Heuristics, softmax, weightsets
 from boardplay.core.game import State
 from boardplay.games.passtally.layout import FEATURE_NAMES
 
-TERMS = ("vp", "line_vp_paid", "line_vp", "line_vp_turns")
+TERMS = ("vp", "line_vp_paid", "line_vp", "line_vp_turns", "turn_vp")
 """The terms of a seat's strength, in the order of ``terms``: its VP; the VP its complete lines
 would score now times the turns they can be expected to pay (at most the shape's
-``line_turns``); that line VP alone; and times the turns left."""
+``line_turns``); that line VP alone; and times the turns left; and, for the seat whose turn is
+under way only, its line VP again (what it scores when the turn ends)."""
 
-DEFAULT_WEIGHTS = "hand"
-"""The set the game's evaluation uses when a spec names none (the runs: docs/journal/ai.md,
-"Evaluations fitted from self-play: Montana and Passtally")."""
+DEFAULT_WEIGHTS = "turn_end"
+"""The set the game's evaluation uses when a spec names none: ``turn_end``, each seat's VP once
+the turn under way has ended (issue 50: ``hand`` credits every seat's lines for two more turns,
+so each seat's value jumped at its turn's end and fell back when the next seat broke its lines,
+and a search that evaluates leaves wherever they stand let its visits follow depth; the runs:
+docs/journal/ai.md, "Passtally: the value of a turn that has not ended")."""
 
 HAND = weightsets.load("passtally", "hand")
 VP_SPREAD_PER_TURN = HAND.shaped("temperature_per_sqrt_turn")
@@ -47,7 +54,9 @@ VP = tuple(FEATURE_NAMES.index(f"vp_seat{seat}") for seat in range(3))
 LINE_VP = tuple(FEATURE_NAMES.index(f"line_vp_seat{seat}") for seat in range(3))
 PILES = tuple(FEATURE_NAMES.index(f"tiles_pile_{pile}") for pile in "abc")
 PLAYERS = FEATURE_NAMES.index("players")
-"""The feature indices of each seat's VP and line VP, each pile's tiles and the player count."""
+TURN_SEAT = FEATURE_NAMES.index("turn_seat")
+"""The feature indices of each seat's VP and line VP, each pile's tiles, the player count and
+the seat whose turn is under way."""
 
 
 def turns_left(features: Sequence[float]) -> float:
@@ -65,10 +74,12 @@ def terms(
     the fit weighs."""
     turns = turns_left(features)
     pays = min(weights.shaped("line_turns"), turns)
+    turn_seat = int(features[TURN_SEAT])
     rows = []
     for seat in range(players):
         lines = int(features[LINE_VP[seat]])
-        rows.append([float(features[VP[seat]]), pays * lines, float(lines), lines * turns])
+        due = float(lines) if seat == turn_seat else 0.0
+        rows.append([float(features[VP[seat]]), pays * lines, float(lines), lines * turns, due])
     return rows
 
 
@@ -85,7 +96,7 @@ def evaluation(name: str) -> Evaluation:
     The sums run in the order the hand-set evaluation always used, and a term weighing 0 adds
     exactly 0, so ``hand`` gives the values it gave before its numbers became data."""
     weight_set = weightsets.load("passtally", name)
-    vp, paid, line_vp, line_vp_turns = weight_set.vector(TERMS)
+    vp, paid, line_vp, line_vp_turns, turn_vp = weight_set.vector(TERMS)
     cap = weight_set.shaped("line_turns")
 
     def evaluate(state: State) -> list[float]:
@@ -97,11 +108,14 @@ def evaluation(name: str) -> Evaluation:
         players = int(features[PLAYERS])
         turns = turns_left(features)
         pays = min(cap, turns)
+        turn_seat = int(features[TURN_SEAT])
         strengths = []
         for seat in range(players):
             lines = int(features[LINE_VP[seat]])
             value = vp * float(features[VP[seat]]) + paid * (pays * lines)
             value += line_vp * lines + line_vp_turns * (lines * turns)
+            if seat == turn_seat:
+                value += turn_vp * lines
             strengths.append(value)
         return softmax(strengths, temperature(features, weight_set))
 
@@ -111,8 +125,9 @@ def evaluation(name: str) -> Evaluation:
 HEURISTICS = Heuristics(
     evaluation(DEFAULT_WEIGHTS),
     None,
-    "VP + 2 × the VP the seat's current lines score per turn (turn_score); softmax with a "
-    "temperature that shrinks with the tiles left in the smallest pile (weight set 'hand'; "
+    "VP once the turn under way has ended (the seat whose turn it is adds the VP its current "
+    "lines score, turn_score); softmax with a temperature that shrinks with the tiles left in "
+    "the smallest pile (weight set 'turn_end'; 'hand' adds 2 × every seat's line VP; "
     "'weights=NAME' chooses another)",
     cutoff=0,
     exploration=0.3,

@@ -6,7 +6,7 @@ from libc.math cimport sqrt
 
 from boardplay.ai.evaluation.compiled cimport LeafEvaluation
 from boardplay.games.passtally.layout cimport (
-    LINE_VP_SEAT0, PLAYERS, TILES_PILE_A, TILES_PILE_B, TILES_PILE_C, VP_SEAT0,
+    LINE_VP_SEAT0, PLAYERS, TILES_PILE_A, TILES_PILE_B, TILES_PILE_C, TURN_SEAT, VP_SEAT0,
 )
 
 from boardplay.ai.evaluation import passtally, weightsets
@@ -26,6 +26,7 @@ cdef class PasstallyEvaluation(LeafEvaluation):
         cdef double* f = self.features
         cdef double* w = self.weights
         cdef int players = <int>f[<int>PLAYERS], seat, line_vp
+        cdef int turn_seat = <int>f[<int>TURN_SEAT]
         cdef int left = <int>f[<int>TILES_PILE_A]
         left = min(left, <int>f[<int>TILES_PILE_B])
         left = min(left, <int>f[<int>TILES_PILE_C])
@@ -37,5 +38,7 @@ cdef class PasstallyEvaluation(LeafEvaluation):
             # The hand set's sum first, in its order; terms weighing 0 then add exactly 0.
             value = w[3] * f[VP_SEAT0 + seat] + w[4] * (pays * line_vp)
             value += w[5] * line_vp + w[6] * (line_vp * turns)
+            if seat == turn_seat:
+                value += w[7] * line_vp  # scored when the turn under way ends
             self.strength[seat] = value
         return w[2] + w[0] * sqrt(turns)

@@ -25,7 +25,9 @@ loader and the explanations use is ``fields.pyx``; no C method here touches a Py
 cimport cython
 
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below
-from boardplay.games.passtally.layout cimport LINE_VP_SEAT0, PLAYERS, TILES_PILE_A, VP_SEAT0
+from boardplay.games.passtally.layout cimport (
+    LINE_VP_SEAT0, PLAYERS, TILES_PILE_A, TURN_SEAT, VP_SEAT0,
+)
 
 from boardplay.games.passtally import tables as _tables
 
@@ -485,7 +487,9 @@ cdef class PasstallyKernel(Kernel):
     cdef void features_into(self, double* out) noexcept:
         """``Feature`` (``layout.pxd``): VP per seat, the VP each seat's complete lines would
         score now (0 for a seat the game does not have), the tiles left in each pile, face-up
-        one included, and the number of players."""
+        one included, the number of players, and the seat whose turn is under way (a reveal
+        belongs to the turn of the seat that placed the tile; -1 in setup and at the end): that
+        seat's lines score at the end of this turn, the others' only if they outlast it."""
         cdef int s, pile
         for s in range(MAX_SEATS):
             out[VP_SEAT0 + s] = self.p.points[s] if s < self.p.n else 0.0
@@ -493,3 +497,4 @@ cdef class PasstallyKernel(Kernel):
         for pile in range(NUM_PILES):
             out[TILES_PILE_A + pile] = self.p.hidden[pile] + (1 if self.p.face_up[pile] >= 0 else 0)
         out[<int>PLAYERS] = self.p.n
+        out[<int>TURN_SEAT] = -1 if self.p.setup or self.p.game_over else self.p.to_move

@@ -44,7 +44,8 @@ cpdef enum:
 cpdef enum Feature:
     # The feature vector (``Kernel.features_into``): VP per seat; the VP each seat's complete
     # lines would score if its turn ended now; the tiles left in each pile, face-up one
-    # included; the number of players. Seats the game does not have read 0.
+    # included; the number of players; the seat whose turn is under way (its reveals
+    # included), -1 in setup and at the end. Seats the game does not have read 0.
     VP_SEAT0 = 0
     VP_SEAT1 = 1
     VP_SEAT2 = 2
@@ -55,5 +56,6 @@ cpdef enum Feature:
     TILES_PILE_B = 7
     TILES_PILE_C = 8
     PLAYERS = 9
+    TURN_SEAT = 10
     # One past the last feature: the vector's length (``Kernel.feature_size``), named nothing.
     FEATURE_SIZE
