@@ -27,7 +27,8 @@ cdef enum:
     NUM_OFFSETS = 144
 
 cdef enum:
-    # The orientation bits of ``Position.orient``: bit k for orientation k (E, S, W, N).
+    # The orientation bits of an anchor's legal placements (``orient_of``): bit k for
+    # orientation k (E, S, W, N).
     BIT_E = 1
     BIT_S = 2
     BIT_W = 4
@@ -65,13 +66,13 @@ cdef struct Position:
     bint final_round
     bint game_over
     # Derived, kept up to date by every action (never in a snapshot; ``_derive`` rebuilds it):
-    # per anchor, the orientations whose footprint meets support rules 3-4 (BIT_E...); the
-    # number of legal footprints (each counted once: an E or S spelling); per board row, the
-    # spellings of all its anchors (``row_all``) and their E/S spellings (``row_canon``).
-    unsigned char orient[NUM_CELLS]
+    # the heights again in a bordered 8 x 8 grid (``footprints.pxi``, -1 off the board), the
+    # legal footprints as two boards (bit ``GRID[a]`` set when the pair of cell a and its
+    # east, resp. south, neighbour meets support rules 3-4), and how many there are.
+    signed char grid[64]
+    uint64_t east
+    uint64_t south
     int footprints
-    unsigned char row_all[SIZE]
-    unsigned char row_canon[SIZE]
     # Per seat, its markers' slots (bit s) and how many there are.
     unsigned int seat_slots[MAX_SEATS]
     int seat_markers[MAX_SEATS]

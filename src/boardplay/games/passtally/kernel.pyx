@@ -64,7 +64,7 @@ def _load_tables():
     """Copy ``tables.py`` into the C arrays (checking its designs fit them)."""
     t = _tables
     assert len(t.DESIGNS) == NUM_DESIGNS
-    # The footprint upkeep (``refresh_cell``) relies on this layout: E/S/W/N reach the cells
+    # The footprint upkeep (``cover_cells``) relies on this layout: E/S/W/N reach the cells
     # +1/+SIZE/-1/-SIZE, and the footprints are the E and S pairs.
     for key, other in enumerate(t.OTHER_CELL):
         assert other in (-1, key // 4 + (1, SIZE, -1, -SIZE)[key % 4])
@@ -158,12 +158,6 @@ cdef class PasstallyKernel(Kernel):
         """Recompute the derived fields (footprints, markers, no lines known) from the
         position."""
         cdef int a, seat
-        for a in range(NUM_CELLS):
-            self.p.orient[a] = 0
-        for a in range(SIZE):
-            self.p.row_all[a] = 0
-            self.p.row_canon[a] = 0
-        self.p.footprints = 0
         for seat in range(MAX_SEATS):
             self.p.seat_slots[seat] = 0
             self.p.seat_markers[seat] = 0
@@ -176,11 +170,7 @@ cdef class PasstallyKernel(Kernel):
             self.p.line_at[a] = 0
         for a in range(NUM_CELLS):
             set_through(&self.p, a)
-        for a in range(NUM_CELLS):
-            if EAST_VALID[a]:
-                set_footprint(&self.p, a, a + 1, BIT_E, BIT_W, a // SIZE, a // SIZE, -1)
-            if SOUTH_VALID[a]:
-                set_footprint(&self.p, a, a + SIZE, BIT_S, BIT_N, a // SIZE, a // SIZE + 1, -1)
+        derive_footprints(&self.p)
         self.p.lines_known = 0
         derive_planes(&self.p)
 
@@ -392,8 +382,7 @@ cdef class PasstallyKernel(Kernel):
         self.p.shape[other] = PLACED_B[design * 4 + orientation]
         set_through(&self.p, anchor)
         set_through(&self.p, other)
-        refresh_cell(&self.p, anchor)
-        refresh_cell(&self.p, other)
+        cover_cells(&self.p, anchor, other)
         forget_lines(&self.p, anchor)
         forget_lines(&self.p, other)
         self.p.face_up[pile] = -1
