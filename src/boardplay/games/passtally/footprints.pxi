@@ -127,11 +127,8 @@ cdef inline int orient_of(const Position* p, int a) noexcept:
 
 cdef inline void set_through(Position* p, int cell) noexcept:
     """``through`` for the four faces of ``cell`` after its shape changed."""
-    cdef int key = cell * 4, step = p.shape[cell] * NUM_OFFSETS + key
-    p.through[key] = LINE_NEXT[step]
-    p.through[key + 1] = LINE_NEXT[step + 1]
-    p.through[key + 2] = LINE_NEXT[step + 2]
-    p.through[key + 3] = LINE_NEXT[step + 3]
+    cdef int key = cell * 4
+    memcpy(&p.through[key], &LINE_NEXT[p.shape[cell] * NUM_OFFSETS + key], 4 * sizeof(short))
 
 
 cdef int nth_placement(const Position* p, int r, int mask) noexcept:

@@ -22,6 +22,8 @@ from boardplay.games.passtally.layout cimport (
 cdef extern from *:
     # The index of the lowest set bit of a non-zero word (a single instruction).
     int ctz "__builtin_ctz" (unsigned int x) noexcept nogil
+    # The number of zero bits above the highest set bit of a non-zero word.
+    int clz "__builtin_clz" (unsigned int x) noexcept nogil
 
 cdef enum:
     NUM_OFFSETS = 144

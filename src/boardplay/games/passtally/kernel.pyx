@@ -41,10 +41,10 @@ cdef int SPELLING_COUNT[16]
 cdef int LINE_START[NUM_SLOTS]
 cdef int LINE_EXIT[3 * NUM_OFFSETS]
 cdef int LINE_ENTER[NUM_OFFSETS]
-cdef int LINE_NEXT[3 * NUM_OFFSETS]
+cdef short LINE_NEXT[3 * NUM_OFFSETS]
 """``LINE_ENTER[LINE_EXIT[i]]``: the face a line on a cell of shape x entering at key enters
 next (i = x * 144 + key); ``Position.through`` keeps it per cell (derived here, not in
-``tables.py``)."""
+``tables.py``), a cell's four faces copied from here as one 8-byte run."""
 cdef int PLACED_A[NUM_DESIGNS * 4]
 cdef int PLACED_B[NUM_DESIGNS * 4]
 cdef int SYMMETRIC[NUM_DESIGNS]

@@ -14,7 +14,7 @@ cdef int trace_line(const Position* p, int slot, int* passes, signed char* line_
     while True:
         cell = key >> 2
         t = p.tid[cell]
-        total += p.height[cell] * (t != prev)  # a bare cell (t = -1) has height 0
+        total += p.height[cell] & -(t != prev)  # a bare cell (t = -1) has height 0
         prev = t
         line_at[key] = slot
         key = p.through[key]

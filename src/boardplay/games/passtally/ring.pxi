@@ -6,13 +6,36 @@ options, not the kernel, and are ``inline`` because ``legal_into``, ``playout_ac
 kernel's ``move_destination`` and ``setup_slots``."""
 
 
+cdef inline int empty_step(const Position* p, int slot, int j) noexcept:
+    """``destination`` under the default rules: the d-th empty slot from ``slot`` that way,
+    found in the ring's empty slots as a 24-bit set turned so that the slots next to
+    ``slot`` come first (forward: from bit 0 up; backward: from bit 23 down), then its lowest
+    or highest set bit, once or twice; -1 where there are not d empty slots. Without a walk:
+    how far a marker jumps is a coin toss to the CPU."""
+    cdef unsigned int ring_mask = (1u << NUM_SLOTS) - 1
+    cdef unsigned int empty = ~(p.seat_slots[0] | p.seat_slots[1] | p.seat_slots[2]) & ring_mask
+    cdef unsigned int ahead = ((empty >> (slot + 1)) | (empty << (NUM_SLOTS - 1 - slot))) & ring_mask
+    cdef unsigned int behind = ((empty << (NUM_SLOTS - slot)) | (empty >> slot)) & ring_mask
+    cdef unsigned int jump = <unsigned int>j & 1, found
+    cdef int back, fore
+    ahead &= ahead - jump  # a jump of two passes the nearest empty slot
+    behind &= ~(jump << (31 - clz(behind | 1)))
+    fore = (slot + 1 + ctz(ahead | 0x80000000u)) % NUM_SLOTS
+    back = (slot + 31 - clz(behind | 1)) % NUM_SLOTS
+    found = behind if j >= 2 else ahead
+    fore = back if j >= 2 else fore
+    return fore if found else -1
+
+
 cdef inline int destination(Position* p, int slot, int j, bint jump_step,
                             bint continuous) noexcept:
     """Where the marker on ``slot`` lands with move kind j, or -1. Default: the d-th *empty*
-    slot that way, occupied ones jumped for free (§6.1); with ``jump_counts_as_step`` every
-    slot counts (§6.2); without continuous corners the walk may not leave the slot's side
-    (§6.3)."""
+    slot that way, occupied ones jumped for free (§6.1; ``empty_step``); with
+    ``jump_counts_as_step`` every slot counts (§6.2); without continuous corners the walk may
+    not leave the slot's side (§6.3)."""
     cdef int step = 1 if j < 2 else -1, left = 1 + (j & 1), pos = slot, nxt, i
+    if not jump_step and continuous:
+        return empty_step(p, slot, j)
     if jump_step:
         for i in range(left):
             nxt = (pos + step + NUM_SLOTS) % NUM_SLOTS
