@@ -21,19 +21,22 @@ from support import games
 U8 = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
 
-SIZES = {"montana": 2906, "passtally": 99, "potlatch": 537, "proteus": 22}
+SIZES = {"montana": 2094, "passtally": 99, "potlatch": 537, "proteus": 22}
 """Bytes per compact row, the same in every option set (docs/adapters.md's table)."""
 
 
 def _tables(game: Game) -> tuple[list[int], list[float]]:
-    """Each tensor entry's kind (0 bit, 1 byte, 2 two bytes) and denominator (core/compact.pxd)."""
+    """Each tensor entry's kind (0 bit, 1 byte, 2 two bytes) and denominator (core/compact.pxd);
+    Montana's for the tail of its tensor (``_montana``)."""
     module = importlib.import_module(f"boardplay.games.{game.name}.kernel")
-    kind, denom, size = module.compact_tables()
+    if game.name == "montana":
+        kind, denom, _dynamic, size = module.compact_tables()
+        denom = list(denom)  # the turn number counts towards max_turns
+        denom[module.TURN_ENTRY - module.TAIL_ENTRY] = game.max_turns  # type: ignore[attr-defined]
+    else:
+        kind, denom, size = module.compact_tables()
     assert size == SIZES[game.name]
-    denom = list(denom)
-    if game.name == "montana":  # the turn number counts towards max_turns
-        denom[module.TURN_ENTRY] = game.max_turns  # type: ignore[attr-defined]
-    return list(kind), denom
+    return list(kind), list(denom)
 
 
 def _bits_and_numerators(tensor: F32, kind: list[int], denom: list[float]) -> U8:
@@ -49,6 +52,37 @@ def _bits_and_numerators(tensor: F32, kind: list[int], denom: list[float]) -> U8
         assert np.float32(numerator / denom[i]) == np.float32(value), (i, value)
         numerators += numerator.to_bytes(kind[i], "little")  # a numerator too big raises
     return np.frombuffer(np.packbits(bits, bitorder="little").tobytes() + numerators, np.uint8)
+
+
+def _montana(tensor: F32, kind: list[int], denom: list[float]) -> U8:
+    """Montana's layout (``games/montana/compact.pxi``): eight 256-bit planes over the 225
+    grid cells (owner seen from the viewer 0-3, tiles' low and high bit, cattle, canteen), the
+    worker board's 224 counts as nibbles, the tensor's tail after the hexes as bits and
+    numerators (the worker board's bits 0), then a byte per cell (kind, start hex 4, double 8)
+    and six costs per cell."""
+    hexes = tensor[: 225 * 18].reshape(225, 18).astype(np.float64)
+    tiles = np.round(hexes[:, 4] * 3).astype(np.int64)
+    planes = [*(hexes[:, j] for j in range(4)), tiles & 1, tiles >> 1, hexes[:, 10], hexes[:, 11]]
+    padded = np.zeros((8, 256), dtype=np.uint8)
+    for j, plane in enumerate(planes):
+        padded[j, :225] = plane
+    slots = np.round(tensor[225 * 18 + 64 : 225 * 18 + 64 + 224].astype(np.float64) * 2)
+    nibbles = (slots[0::2] + 16 * slots[1::2]).astype(np.uint8)
+    tail = tensor[225 * 18 :].copy()
+    tail[64 : 64 + 224] = 0
+    cells = (hexes[:, 5:8] @ np.array([1.0, 2.0, 3.0]) + 4 * hexes[:, 8] + 8 * hexes[:, 9]).astype(
+        np.uint8
+    )
+    costs = np.round(hexes[:, 12:18] * 2).astype(np.uint8).reshape(-1)
+    return np.concatenate(
+        [
+            np.packbits(padded, axis=1, bitorder="little").reshape(-1),
+            nibbles,
+            _bits_and_numerators(tail, kind, denom),
+            cells,
+            costs,
+        ]
+    )
 
 
 def _potlatch(tensor: F32) -> U8:
@@ -105,9 +139,12 @@ def test_compact_rows_are_the_plain_encoding_of_the_tensor(name: str) -> None:
             for seat in range(game.num_players):
                 k.observe(seat, tensor)
                 k.observe_compact(seat, row)
-                plain = (
-                    _potlatch(tensor) if tables is None else _bits_and_numerators(tensor, *tables)
-                )
+                if tables is None:
+                    plain = _potlatch(tensor)
+                elif game.name == "montana":
+                    plain = _montana(tensor, *tables)
+                else:
+                    plain = _bits_and_numerators(tensor, *tables)
                 assert np.array_equal(row, plain), (seed, seat)
                 k.expand_compact(row, expanded)
                 assert np.array_equal(expanded, tensor), (seed, seat)

@@ -152,6 +152,7 @@ def _sizes(kernel: Any) -> tuple[int, ...]:
         kernel.observation_size,
         kernel.feature_size,
         kernel.compact_size,
+        kernel.compact_dynamic,
     )
 
 

@@ -16,7 +16,9 @@ Observations are either the float32 tensor (``observation_size`` per game) or, w
 ``compact``, the kernel's compact bytes (``compact_size`` per game): the same information in
 a few hundred bytes instead of tens of kilobytes, because a batch of 1,024 float tensors per
 step is limited by memory bandwidth, not by the rules. ``expand`` turns compact rows back
-into tensors.
+into tensors. A compact row's part after the kernel's ``compact_dynamic`` bytes is fixed for a
+whole game (Montana's dealt board), so the batch writes it only when a game starts (or into a
+buffer it has not written before) and leaves it in place at the game's other steps.
 """
 
 from libc.stdlib cimport free, malloc
@@ -59,6 +61,10 @@ cdef class KernelBatch:
     cdef int* outcomes
     cdef double* probabilities
     cdef double values[8]
+    cdef char* written
+    """The observation buffer the last call wrote: rows there hold their games' fixed part."""
+    cdef object held
+    """That buffer, kept alive so that no other one can take its address."""
 
     def __cinit__(self, Kernel start, int size, int learner=-1, unsigned long long seed=0,
                   bint compact=False, int limit=0):
@@ -173,14 +179,19 @@ cdef class KernelBatch:
 
     cdef void _write(
         self, int i, int player, char* obs, Py_ssize_t stride, signed char[:, ::1] mask,
-        int[::1] to_move
+        int[::1] to_move, bint whole
     ) noexcept:
-        """The next decision of game ``i``: its seat, observation and action mask."""
+        """The next decision of game ``i``: its seat, observation and action mask. Unless
+        ``whole`` (a game that started in this call, or a buffer written for the first time),
+        a compact row gets only its changing part (``compact_dynamic_into``)."""
         cdef Kernel k = <Kernel>self.games[i]
         to_move[i] = player
         k.mask_into(&mask[i, 0], self.legal)
         if stride:
-            self._observe(k, player, obs + i * stride)
+            if whole or not self.compact:
+                self._observe(k, player, obs + i * stride)
+            else:
+                k.compact_dynamic_into(player, <unsigned char*>(obs + i * stride))
 
     cdef char* _rows(self, object buffer, str name, Py_ssize_t* stride) except? NULL:
         """The base address of an observation buffer (``size`` rows of ``row_size`` float32, or
@@ -232,7 +243,9 @@ cdef class KernelBatch:
         cdef Kernel k
         for i in range(self.size):
             k = <Kernel>self.games[i]
-            self._write(i, self._restart(k, i), rows, stride, mask, to_move)
+            self._write(i, self._restart(k, i), rows, stride, mask, to_move, True)
+        self.written = rows
+        self.held = obs
 
     def sample(self, long long[::1] out) -> None:
         """A uniformly random legal action for every game's pending decision into ``out``,
@@ -284,6 +297,7 @@ cdef class KernelBatch:
         cdef int i, s, seat, player, n = self.num_players, finished = 0
         cdef long long action
         cdef Kernel k
+        cdef bint fresh = rows != self.written  # another buffer: every row written whole
         for i in range(self.size):
             k = <Kernel>self.games[i]
             action = actions[i]
@@ -294,6 +308,8 @@ cdef class KernelBatch:
             truncated[i] = 0
             illegal[i] = 0
             if action == WAIT:
+                if fresh and stride:  # the row in the new buffer needs its fixed part
+                    self._write(i, seat, rows, stride, mask, to_move, True)
                 continue  # its decision, observation and mask stay as written
             if action < 0 or action >= self.action_space or mask[i, action] == 0:
                 illegal[i] = 1
@@ -320,7 +336,11 @@ cdef class KernelBatch:
                         finals + i * final_stride,
                     )
                 player = self._restart(k, i)
-            self._write(i, player, rows, stride, mask, to_move)
+                self._write(i, player, rows, stride, mask, to_move, True)
+            else:
+                self._write(i, player, rows, stride, mask, to_move, fresh)
+        self.written = rows
+        self.held = obs
         return finished
 
     def expand(self, const unsigned char[:, ::1] compact, float[:, ::1] out) -> None:

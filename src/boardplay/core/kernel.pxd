@@ -79,6 +79,11 @@ cdef class Kernel:
     """Bytes in the compact observation (0 when the kernel writes none): the tensor's
     information packed into small integers, for batched learners whose memory bandwidth the
     float tensor would eat (the game documents how to expand it)."""
+    cdef readonly int compact_dynamic
+    """Bytes at the start of the compact row that may change within a game (``compact_size``
+    unless the game says otherwise). The rest is fixed from a game's first decision to its end
+    (Montana's dealt board), so the batched env writes it when a game starts and only the
+    first ``compact_dynamic`` bytes at its other steps (``compact_dynamic_into``)."""
     cdef Py_ssize_t position_offset
     """Where the game's position struct lies in the kernel object, in bytes from its start:
     the whole position, options included, which ``copy``, ``copy_from``, ``save`` and
@@ -137,6 +142,9 @@ cdef class Kernel:
     """Write the game's documented feature vector (``feature_size`` numbers) for evaluations."""
     cdef void compact_into(self, int player, unsigned char* out) noexcept
     """Write the compact observation from ``player``'s view (``compact_size`` bytes)."""
+    cdef void compact_dynamic_into(self, int player, unsigned char* out) noexcept
+    """The first ``compact_dynamic`` bytes of ``compact_into``'s row, the rest left as it is
+    (written for this game before); by default ``compact_into``, the whole row."""
     cdef void expand_into(self, const unsigned char* compact, float* out) noexcept
     """Expand a compact observation into the tensor ``observe_into`` writes for that view."""
     cdef uint64_t position_key(self) noexcept

@@ -67,6 +67,7 @@ cdef class Kernel:
         self.observation_size = observation_size
         self.feature_size = feature_size
         self.compact_size = compact_size
+        self.compact_dynamic = compact_size
         self.position_offset = <const char*>position - <char*><PyObject*>self
         self.position_size = position_size
 
@@ -96,6 +97,7 @@ cdef class Kernel:
         self.observation_size = other.observation_size
         self.feature_size = other.feature_size
         self.compact_size = other.compact_size
+        self.compact_dynamic = other.compact_dynamic
         self.position_offset = other.position_offset
         self.position_size = other.position_size
 
@@ -113,6 +115,9 @@ cdef class Kernel:
         cdef int i
         for i in range(self.compact_size):
             out[i] = 0
+
+    cdef void compact_dynamic_into(self, int player, unsigned char* out) noexcept:
+        self.compact_into(player, out)
 
     cdef void expand_into(self, const unsigned char* compact, float* out) noexcept:
         cdef int i
@@ -140,7 +145,8 @@ cdef class Kernel:
         C layout, so a pickle is for the same installed boardplay; the position JSON is the
         portable form."""
         sizes = (self.num_players, self.action_space, self.chance_space, self.observation_size,
-                 self.feature_size, self.compact_size, self.position_offset, self.position_size)
+                 self.feature_size, self.compact_size, self.compact_dynamic, self.position_offset,
+                 self.position_size)
         return (restore_kernel, (type(self), sizes, self.save()))
 
     def save(self) -> tuple:
@@ -352,7 +358,7 @@ def restore_kernel(cls, tuple sizes, tuple saved):
         raise TypeError(f"{cls!r} is not a kernel class")
     cdef Kernel k = cls.__new__(cls)
     (k.num_players, k.action_space, k.chance_space, k.observation_size, k.feature_size,
-     k.compact_size, k.position_offset, k.position_size) = sizes
+     k.compact_size, k.compact_dynamic, k.position_offset, k.position_size) = sizes
     k.restore(saved)
     return k
 

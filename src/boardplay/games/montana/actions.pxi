@@ -24,8 +24,7 @@ cdef void _apply_main(MontanaKernel self, int action) noexcept:
         ms = (action - WORK_BANK) % WORKER_SET_COUNT
         self.s.main = M_BANK
         _pay_workers(self, p, ms)
-        for c in range(4):
-            self.s.slots[space][c] = SET_W[ms][c]
+        _fill_slot(self, space, ms)
         self.s.silver[p] += t.bank_silver[space]
         _end_turn(self)
     elif WORK_PROD <= action < BUILD:
@@ -36,8 +35,7 @@ cdef void _apply_main(MontanaKernel self, int action) noexcept:
         self.s.main = M_PRODUCTION
         _pay_workers(self, p, ms)
         self.s.silver[p] -= t.space_cost[area][sp]
-        for c in range(4):
-            self.s.slots[t.area_slot[area] + 2 * sp][c] = SET_W[ms][c]
+        _fill_slot(self, t.area_slot[area] + 2 * sp, ms)
         _take_goods(self, p, t.area_good[area], t.space_yield[area][sp])
         self.s.prod_area = area
         self.s.prod_space = sp
@@ -140,8 +138,7 @@ cdef void _apply_right(MontanaKernel self, int action) noexcept:
     if action != RIGHT_NONE:
         ms = action - RIGHT
         _pay_workers(self, p, ms)
-        for c in range(4):
-            self.s.slots[self.t.area_slot[area] + 2 * self.s.prod_space + 1][c] = SET_W[ms][c]
+        _fill_slot(self, self.t.area_slot[area] + 2 * self.s.prod_space + 1, ms)
         _take_goods(self, p, self.t.area_good[area], self.t.area_right[area])
     _end_turn(self)
 
@@ -253,6 +250,7 @@ cdef void _build_step(MontanaKernel self, int action) noexcept:
         extra = self.s.tiles[p]
     self.s.hex_tiles[cell] += extra
     self.s.tiles[p] -= extra
+    _plane_build(self, p, cell)
     if self.s.tiles[p] == 0 and self.s.trigger_by < 0:
         self.s.trigger_by = p
     if self.s.tiles[p] == 0 or self.s.builds_paid >= self.t.max_builds:
@@ -260,6 +258,23 @@ cdef void _build_step(MontanaKernel self, int action) noexcept:
     else:
         self.s.stage = BUILD_NEXT
         self.s.decider = p
+
+
+cdef void _plane_build(MontanaKernel self, int p, int cell) noexcept:
+    """The compact row's hex planes (``Position.planes``) after ``p`` built on ``cell``: its
+    settlement and tiles set, its cattle and the canteens of the lakes around it gone."""
+    cdef int g = GRID_OF[cell], d, nb, tiles = self.s.hex_tiles[cell]
+    cdef int w = g >> 6
+    cdef uint64_t bit = <uint64_t>1 << (g & 63)
+    self.s.planes[p][w] |= bit
+    self.s.planes[4][w] = (self.s.planes[4][w] & ~bit) | (bit if tiles & 1 else 0)
+    self.s.planes[5][w] = (self.s.planes[5][w] & ~bit) | (bit if tiles & 2 else 0)
+    self.s.planes[6][w] &= ~bit
+    for d in range(6):
+        nb = cell + self.t.step[d]
+        g = GRID_OF[nb]
+        if g >= 0:
+            self.s.planes[7][g >> 6] &= ~(<uint64_t>1 << (g & 63))
 
 
 cdef int _cell_of_action(MontanaKernel self, int action) noexcept:

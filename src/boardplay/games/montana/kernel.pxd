@@ -30,6 +30,15 @@ cdef struct Position:
     int workers[4][4]
     int tiles[4]
     int contractor[4]
+    # The hexes as planes over the 15x15 grid of build cells (bit g of a plane: word g >> 6,
+    # bit g & 63), the compact row's first 256 bytes (compact.pxi): planes 0-3 each seat's
+    # settlements, 4 and 5 the low and high bit of a settlement's tiles, 6 the hexes still
+    # holding their cattle, 7 the lakes still holding their canteen. Kept with the hexes
+    # (``_build_step``, ``setup_board``, ``_clear_hexes``, and ``_settle_masks`` after a load).
+    uint64_t planes[8][4]
+    # ``slots`` as nibbles (slot i's colour c: bits 4 * (4 * i + c) of the words as one
+    # little-endian run), the row's next 112 bytes; kept by ``slot_nibbles`` (compact.pxi).
+    uint64_t slot_words[MAX_SLOTS >> 2]
     int slots[MAX_SLOTS][4]
     int nlines[4]
     signed char line_axis[4][MAX_LINES]

@@ -11,6 +11,10 @@ class MontanaKernel(Kernel):
 
     def __init__(self, num_players: int, tables: Tables) -> None: ...
 
-def compact_tables() -> tuple[list[int], list[float], int]: ...
+def compact_tables() -> tuple[list[int], list[float], int, int]: ...
 
 TURN_ENTRY: int
+TAIL_ENTRY: int
+HEX_BYTES: int
+SLOT_ENTRY: int
+TAIL_AT: int

@@ -121,6 +121,7 @@ cdef class MontanaKernel(Kernel):
         # the chance space: the outcome ids, as max_chance_outcomes
         self.set_sizes(tables.n, NUM_ACTIONS, CHANCE_BOARD + BOARD_OUTCOMES, OBSERVATION_SIZE,
                        FEATURE_SIZE, COMPACT_SIZE, &self.s, sizeof(Position))
+        self.compact_dynamic = COMPACT_DYNAMIC
         self.b.seed = -1
         self.b.count = 0
         self.s.stage = BOARD
@@ -150,6 +151,7 @@ cdef class MontanaKernel(Kernel):
         self.s.odd_owner = 0
         for c in range(4):
             self.s.mine[c] = 0
+        memset(self.s.planes, 0, sizeof(self.s.planes))
 
     cdef void _settle_masks(self) noexcept:
         """``settled``, ``mine`` and ``odd_owner`` (kernel.pxd) from ``owner``: after the hexes
@@ -169,6 +171,7 @@ cdef class MontanaKernel(Kernel):
             else:
                 self.s.settled |= <uint64_t>1 << i
                 self.s.mine[o] |= <uint64_t>1 << i
+        hex_planes(self)
 
     # ----- the Kernel interface -----------------------------------------------------------
     cdef int to_move(self) noexcept:
@@ -402,6 +405,7 @@ cdef class MontanaKernel(Kernel):
             c = self.b.cells[i]
             self.s.hex_cattle[c] = self.b.cattle[c]
             self.s.canteen_on[c] = self.b.canteen[c]
+        hex_planes(self)
         self.s.canteens_box = t.canteens_total - self.b.nlakes
         for k in range(6):
             self.s.supply_goods[k] = t.goods_supply[k]
@@ -422,7 +426,11 @@ cdef class MontanaKernel(Kernel):
         _observe(self, player, out)
 
     cdef void compact_into(self, int player, unsigned char* out) noexcept:
-        write_compact(self, player, out)
+        write_dynamic(self, player, out)
+        write_static(self, out)
+
+    cdef void compact_dynamic_into(self, int player, unsigned char* out) noexcept:
+        write_dynamic(self, player, out)
 
     cdef void expand_into(self, const unsigned char* compact, float* out) noexcept:
         expand_compact(self, compact, out)

@@ -42,6 +42,15 @@ cdef void _clear_slot(MontanaKernel self, int slot) noexcept:
     for c in range(4):
         self.s.supply_workers[c] += self.s.slots[slot][c]
         self.s.slots[slot][c] = 0
+    slot_nibbles(self, slot)
+
+
+cdef void _fill_slot(MontanaKernel self, int slot, int ms) noexcept:
+    """Workers of multiset ``ms`` on a worker-board part (bank space or production side)."""
+    cdef int c
+    for c in range(4):
+        self.s.slots[slot][c] = SET_W[ms][c]
+    slot_nibbles(self, slot)
 
 
 cdef void _cleanup(MontanaKernel self) noexcept:
