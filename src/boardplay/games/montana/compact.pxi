@@ -17,8 +17,8 @@ from boardplay.core.compact cimport (
     C_BIT, C_INT, C_WIDE, compact_expand, compact_layout, compact_put,
 )
 from boardplay.games.montana.layout cimport (
-    CONTRACTOR_FEATURES, GRID_CELLS, HEX_FEATURES, HOME, MAX_COLUMNS, MAX_SLOTS, MAX_WHEEL,
-    OBSERVATION_SIZE, OVER, PLAYER_FEATURES,
+    CONTRACTOR_FEATURES, GRID_CELLS, HEX_FEATURES, HOME, MAX_COLUMNS, MAX_ROWS, MAX_SLOTS,
+    MAX_WHEEL, OBSERVATION_SIZE, OVER, PLAYER_FEATURES,
 )
 
 cdef enum:
@@ -37,6 +37,9 @@ cdef enum:
     _GLOBAL = _COUNTERS + 8
 
 cdef unsigned char TAIL_KIND[_TAIL]
+cdef int SPOT_AT[MAX_COLUMNS + 1][MAX_ROWS * MAX_COLUMNS]
+"""A contractor spot's entry in its seat's block, per column count (``spot // ncols`` rows
+down, ``spot % ncols`` across): the writer's lookup instead of two divisions."""
 cdef int TAIL_SLOT[_TAIL]
 cdef double TAIL_DENOM[_TAIL]
 
@@ -50,6 +53,9 @@ cdef int _tail_tables() noexcept:
     """The kinds of the tail's entries; return the tail's bytes. The turn number's
     denominator is the game's ``max_turns`` (1 here; ``expand`` divides by the kernel's)."""
     cdef int i, k, base
+    for k in range(1, MAX_COLUMNS + 1):
+        for i in range(MAX_ROWS * MAX_COLUMNS):
+            SPOT_AT[k][i] = i // k * MAX_COLUMNS + i % k
     for i in range(_TAIL):
         _kind(i, C_BIT, 1.0)
     for i in range(4):
@@ -152,6 +158,12 @@ cdef void hex_planes(MontanaKernel self) noexcept:
             self.s.planes[7][w] |= bit
 
 
+cdef inline int _seen(int seat, int player, int n) noexcept nogil:
+    """``seat`` counted from ``player`` (0..n-1), without a division."""
+    seat -= player
+    return seat + n if seat < 0 else seat
+
+
 cdef inline void _bit(unsigned char* out, int i) noexcept nogil:
     out[i >> 3] |= <unsigned char>(1 << (i & 7))
 
@@ -190,8 +202,11 @@ cdef void write_dynamic(MontanaKernel self, int player, unsigned char* out) noex
     for k in range(4):
         canteens += _ones(self.s.planes[7][k])
     memset(tail, 0, COMPACT_DYNAMIC - _TAIL_AT)
-    for p in range(n):
-        base = (p - player + n) % n * PLAYER_FEATURES
+    for r in range(n):
+        p = player + r
+        if p >= n:
+            p -= n
+        base = r * PLAYER_FEATURES
         q = tail + TAIL_SLOT[base]  # silver (2 B), goods, cattle, canteens, workers, tiles, turns
         q[0] = <unsigned char>self.s.silver[p]
         q[1] = <unsigned char>(self.s.silver[p] >> 8)
@@ -206,19 +221,19 @@ cdef void write_dynamic(MontanaKernel self, int player, unsigned char* out) noex
         q[16] = <unsigned char>(self.s.regular_turns[p] >> 8)
         _bit(tail, base + 15)
     for p in range(n):
-        base = _CONTRACTORS + (p - player + n) % n * CONTRACTOR_FEATURES
+        base = _CONTRACTORS + _seen(p, player, n) * CONTRACTOR_FEATURES
         spot = self.s.contractor[p]
         if spot == HOME:
             _bit(tail, base + CONTRACTOR_FEATURES - 1)
         else:
-            _bit(tail, base + spot // t.ncols * MAX_COLUMNS + spot % t.ncols)
+            _bit(tail, base + SPOT_AT[t.ncols][spot])
     base = _STAGE
     _bit(tail, base + self.s.stage)
     base += OVER + 1
     if self.s.decider >= 0 and self.s.stage != OVER:
-        _bit(tail, base + (self.s.decider - player + n) % n)
+        _bit(tail, base + _seen(self.s.decider, player, n))
     if self.s.active >= 0:
-        _bit(tail, base + 4 + (self.s.active - player + n) % n)
+        _bit(tail, base + 4 + _seen(self.s.active, player, n))
     base += 8
     if self.s.spin >= 0:
         _bit(tail, base + self.s.spin)
@@ -244,7 +259,7 @@ cdef void write_dynamic(MontanaKernel self, int player, unsigned char* out) noex
     _put(tail, base + 11, self.s.canteens_used)
     _put(tail, base + 12, canteens)
     if self.s.start_player >= 0:
-        _put(tail, base + 13, (self.s.start_player - player + n) % n)
+        _put(tail, base + 13, _seen(self.s.start_player, player, n))
     if self.s.trigger_by >= 0 and self.s.trigger_by == player:
         _bit(tail, base + 14)
 
