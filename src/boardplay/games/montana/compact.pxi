@@ -17,8 +17,8 @@ from boardplay.core.compact cimport (
     C_BIT, C_INT, C_WIDE, compact_expand, compact_layout, compact_put,
 )
 from boardplay.games.montana.layout cimport (
-    CONTRACTOR_FEATURES, GRID_CELLS, HEX_FEATURES, HOME, MAX_COLUMNS, MAX_ROWS, MAX_SLOTS,
-    MAX_WHEEL, OBSERVATION_SIZE, OVER, PLAYER_FEATURES,
+    CONTRACTOR_FEATURES, GRID_CELLS, HEX_FEATURES, HOME, MAX_COLUMNS, MAX_SLOTS, MAX_WHEEL,
+    OBSERVATION_SIZE, OVER, PLAYER_FEATURES,
 )
 
 cdef enum:
@@ -37,9 +37,6 @@ cdef enum:
     _GLOBAL = _COUNTERS + 8
 
 cdef unsigned char TAIL_KIND[_TAIL]
-cdef int SPOT_AT[MAX_COLUMNS + 1][MAX_ROWS * MAX_COLUMNS]
-"""A contractor spot's entry in its seat's block, per column count (``spot // ncols`` rows
-down, ``spot % ncols`` across): the writer's lookup instead of two divisions."""
 cdef int TAIL_SLOT[_TAIL]
 cdef double TAIL_DENOM[_TAIL]
 
@@ -53,9 +50,6 @@ cdef int _tail_tables() noexcept:
     """The kinds of the tail's entries; return the tail's bytes. The turn number's
     denominator is the game's ``max_turns`` (1 here; ``expand`` divides by the kernel's)."""
     cdef int i, k, base
-    for k in range(1, MAX_COLUMNS + 1):
-        for i in range(MAX_ROWS * MAX_COLUMNS):
-            SPOT_AT[k][i] = i // k * MAX_COLUMNS + i % k
     for i in range(_TAIL):
         _kind(i, C_BIT, 1.0)
     for i in range(4):
@@ -121,12 +115,19 @@ HEX_BYTES = _HEX_BYTES
 TAIL_AT = _TAIL_AT
 
 
+cdef inline uint64_t _nibble(int count) noexcept nogil:
+    return 15 if count > 15 else (0 if count < 0 else count)
+
+
 cdef void slot_nibbles(MontanaKernel self, int slot) noexcept:
     """``Position.slot_words``' part for worker-board part ``slot`` from ``slots``: wherever
-    the workers on it change (``_fill_slot``, ``_clear_slot``, turns.pxi; a load)."""
+    the workers on it change (``_fill_slot``, ``_clear_slot``, turns.pxi; a load). A count
+    is at most 4 in play; a loaded one is held to 0..15, so the part reads used
+    (``_slot_used``, work.pxi) exactly when a count is above 0."""
     cdef int* m = self.s.slots[slot]
     cdef int shift = 16 * (slot & 3)
-    cdef uint64_t value = (m[0] & 15) | (m[1] & 15) << 4 | (m[2] & 15) << 8 | (m[3] & 15) << 12
+    cdef uint64_t value = (_nibble(m[0]) | _nibble(m[1]) << 4 | _nibble(m[2]) << 8
+                           | _nibble(m[3]) << 12)
     self.s.slot_words[slot >> 2] = (
         (self.s.slot_words[slot >> 2] & ~(<uint64_t>0xFFFF << shift)) | value << shift
     )
@@ -226,7 +227,7 @@ cdef void write_dynamic(MontanaKernel self, int player, unsigned char* out) noex
         if spot == HOME:
             _bit(tail, base + CONTRACTOR_FEATURES - 1)
         else:
-            _bit(tail, base + SPOT_AT[t.ncols][spot])
+            _bit(tail, base + SPOT_AT[t.ncols][spot])  # work.pxi's table
     base = _STAGE
     _bit(tail, base + self.s.stage)
     base += OVER + 1

@@ -101,6 +101,10 @@ cdef int PICKS_OF_SIZE[4][PICK_SET_COUNT]
 cdef int PICKS_N[4]
 cdef int PICK_KINDS[PICK_SET_COUNT]
 """Bit g: the pick multiset takes good g."""
+cdef int SPOT_AT[MAX_COLUMNS + 1][MAX_ROWS * MAX_COLUMNS]
+"""A contractor spot's cell, row * MAX_COLUMNS + column, per column count (``spot // ncols``
+rows down, ``spot % ncols`` across): a lookup and divisions by a constant instead of two
+divisions by ``ncols``."""
 cdef unsigned char NHELD[625][5]
 """How many worker multisets of each size a hand holds, by ``_hand_index`` (the bits of
 ``_held`` counted once here: the build has no popcount instruction to count them fast)."""
@@ -113,6 +117,9 @@ cdef void _init_masks() noexcept:
     memset(HELD, 0, sizeof(HELD))
     memset(OF_SIZE, 0, sizeof(OF_SIZE))
     memset(PARTS_OF, 0, sizeof(PARTS_OF))
+    for c in range(1, MAX_COLUMNS + 1):
+        for i in range(MAX_ROWS * MAX_COLUMNS):
+            SPOT_AT[c][i] = i // c * MAX_COLUMNS + i % c
     for i in range(WORKER_SET_COUNT):
         OF_SIZE[SET_SIZE[i]][i >> 6] |= <uint64_t>1 << (i & 63)
         for c in range(4):
@@ -283,9 +290,10 @@ cdef int _sample_main(MontanaKernel self, Rng* rng, int* scratch) noexcept:
     return scratch[r]
 
 
-cdef bint _slot_used(MontanaKernel self, int slot) noexcept:
-    cdef int* m = self.s.slots[slot]
-    return m[0] + m[1] + m[2] + m[3] > 0
+cdef inline bint _slot_used(MontanaKernel self, int slot) noexcept:
+    """Workers stand on the worker-board part: its four nibbles in ``Position.slot_words``
+    (two lines of the position for the whole board, where ``slots`` takes fourteen)."""
+    return ((self.s.slot_words[slot >> 2] >> (16 * (slot & 3))) & 0xFFFF) != 0
 
 
 cdef int _build_options(MontanaKernel self, int p, int* out, int k) noexcept:
@@ -344,7 +352,8 @@ cdef int _place_spots(MontanaKernel self, int p, int* out, int k) noexcept:
     for q in range(self.t.n - 1, -1, -1):  # the lowest seat last: it is the row's holder
         spot = self.s.contractor[q]
         if spot != HOME:
-            first[spot // ncols] = spot % ncols + 1
+            spot = SPOT_AT[ncols][spot]
+            first[spot // MAX_COLUMNS] = spot % MAX_COLUMNS + 1
     for row in range(self.t.nrows):
         for col in range(first[row], ncols):
             if self.t.column_cost[col] <= pumpkins:
