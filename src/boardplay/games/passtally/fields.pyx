@@ -18,6 +18,7 @@ from boardplay.games.passtally.layout cimport (
     SIZE,
     TOTAL_TILES,
 )
+from libc.stdint cimport uint64_t
 
 from boardplay.core.face import Face, check_whole
 
@@ -136,8 +137,9 @@ def line(PasstallyKernel kernel, int slot) -> tuple:
     if not 0 <= slot < NUM_SLOTS:
         raise ValueError(f"slot must be 0-{NUM_SLOTS - 1}, not {slot}")
     cdef int passes = 0
+    cdef uint64_t cells = 0
     cdef signed char marks[NUM_OFFSETS]
-    cdef int end = kernel.trace(slot, &passes, marks)
+    cdef int end = kernel.trace(slot, &passes, &cells, marks)
     return end, passes
 
 

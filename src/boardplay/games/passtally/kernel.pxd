@@ -83,12 +83,12 @@ cdef struct Position:
     # for every cell, so tracing a line waits on one look-up per cell.
     short through[NUM_OFFSETS]
     # The lines traced so far: for slot s with bit s of ``lines_known`` set, the line entering
-    # at s ends at ``line_end[s]`` with ``line_passes[s]`` passes. ``line_at[cell * 4 + face]``
-    # is a slot whose line was last traced entering the cell by that face (every cell a line
-    # crosses, it enters by one of its faces), so a placement forgets exactly the known lines
-    # through its two cells (a stale entry only forgets a line needlessly).
+    # at s ends at ``line_end[s]`` with ``line_passes[s]`` passes and crosses the cells of
+    # ``line_cells[s]`` (bit c for cell c; both ends hold the same set), so a placement
+    # forgets exactly the known lines that cross one of its two cells.
     signed char line_end[NUM_SLOTS]
     int line_passes[NUM_SLOTS]
+    uint64_t line_cells[NUM_SLOTS]
     signed char line_at[NUM_OFFSETS]
     unsigned int lines_known
     # The observation's cell planes as boards (bit c for cell c) for the compact writer: a
@@ -121,7 +121,7 @@ cdef class PasstallyKernel(Kernel):
     cdef int move_destination(self, int slot, int j) noexcept
     cdef int setup_slots(self, int* out) noexcept
     # scoring (the lines themselves: lines.pxi)
-    cdef int trace(self, int slot, int* passes, signed char* line_at) noexcept
+    cdef int trace(self, int slot, int* passes, uint64_t* cells, signed char* line_at) noexcept
     cdef int turn_score(self, int seat) noexcept
     cdef bint breaks_lines(self, int action, unsigned int mine) noexcept
     # actions and the turn

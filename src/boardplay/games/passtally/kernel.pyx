@@ -166,6 +166,8 @@ cdef class PasstallyKernel(Kernel):
             if seat >= 0:
                 self.p.seat_slots[seat] |= 1u << a
                 self.p.seat_markers[seat] += 1
+        for a in range(NUM_SLOTS):
+            self.p.line_cells[a] = 0
         for a in range(NUM_OFFSETS):
             self.p.line_at[a] = 0
         for a in range(NUM_CELLS):
@@ -193,9 +195,9 @@ cdef class PasstallyKernel(Kernel):
         """``setup_slots_into`` (ring.pxi) for the cold face: the next setup marker's slots."""
         return setup_slots_into(&self.p, self.p.n, out)
 
-    cdef int trace(self, int slot, int* passes, signed char* line_at) noexcept:
+    cdef int trace(self, int slot, int* passes, uint64_t* cells, signed char* line_at) noexcept:
         """``trace_line`` (lines.pxi) for the cold face in ``fields.pyx``."""
-        return trace_line(&self.p, slot, passes, line_at)
+        return trace_line(&self.p, slot, passes, cells, line_at)
 
     cdef int turn_score(self, int seat) noexcept:
         """The VP ``seat`` would add if its turn ended now: the passes of its complete lines

@@ -1,55 +1,67 @@
 """Passtally kernel, part: lines and their passes (spec §7). Tracing a line from the ring slot
-it enters at, remembering traced lines in the position until a placement changes a cell they
-cross, and summing the passes of the lines a set of markers completes. Included by
-``kernel.pyx`` after the tables it reads; every function takes the ``Position`` alone, a direct
-C call."""
+it enters at, remembering traced lines (their ends, passes and cells) in the position until a
+placement changes a cell they cross, and summing the passes of the lines a set of markers
+completes. Included by ``kernel.pyx`` after the tables it reads; every function takes the
+``Position`` alone, a direct C call."""
 
 
-cdef int trace_line(const Position* p, int slot, int* passes, signed char* line_at) noexcept:
+cdef int trace_line(const Position* p, int slot, int* passes, uint64_t* cells,
+                    signed char* line_at) noexcept:
     """Follow the line entering at ``slot`` (§7.1); return its end slot, store its passes
-    and mark with ``slot`` in ``line_at`` each face by which it enters a cell. A tile's level
-    is added each time the line steps onto it from somewhere else, so the seam inside a tile
-    counts once and every re-entry counts again."""
+    and the cells it crosses (bit c for cell c), and mark with ``slot`` in ``line_at`` each
+    face by which it enters a cell. A tile's level is added each time the line steps onto it
+    from somewhere else, so the seam inside a tile counts once and every re-entry counts
+    again. The cell set is kept in a register, off the chain of ``through`` look-ups the
+    trace waits on."""
     cdef int key = LINE_START[slot], prev = -1, total = 0, cell, t
+    cdef uint64_t crossed = 0
     while True:
         cell = key >> 2
         t = p.tid[cell]
         total += p.height[cell] & -(t != prev)  # a bare cell (t = -1) has height 0
         prev = t
+        crossed |= (<uint64_t>1) << cell
         line_at[key] = slot
         key = p.through[key]
         if key < 0:
             passes[0] = total
+            cells[0] = crossed
             return -1 - key
 
 
 cdef int line_of(Position* p, int slot, int* passes) noexcept:
     """``trace_line`` through the known lines. A line read backwards is the same line with the
-    same passes (the same tiles entered, in reverse order), so one trace serves both of its
-    ends."""
+    same passes and cells (the same tiles entered, in reverse order), so one trace serves both
+    of its ends."""
     cdef int end, total = 0
+    cdef uint64_t cells = 0
     if not (p.lines_known >> slot) & 1:
-        end = trace_line(p, slot, &total, p.line_at)
+        end = trace_line(p, slot, &total, &cells, p.line_at)
         p.line_end[slot] = end
         p.line_passes[slot] = total
+        p.line_cells[slot] = cells
         p.line_end[end] = slot
         p.line_passes[end] = total
+        p.line_cells[end] = cells
         p.lines_known |= (1u << slot) | (1u << end)
     passes[0] = p.line_passes[slot]
     return p.line_end[slot]
 
 
 cdef void forget_lines(Position* p, int cell) noexcept:
-    """Forget the known lines through ``cell`` (whose stack just changed): at most two,
-    found through ``line_at``. Every other line keeps its path and its passes. Without
-    branches (whether s is known is a coin toss to the CPU), and each face's line found from
-    the lines known before: a line forgotten through one face is the same line, both ends,
-    as any later face finds for either of its ends, so the four are independent."""
+    """Forget exactly the known lines that cross ``cell`` (whose stack just changed): at
+    most two, found through ``line_at`` and confirmed by their cell sets (an entry whose
+    slot's line was traced again since along another path names a line that no longer
+    crosses the cell, which keeps it). Every other line keeps its path and its passes.
+    Without branches (whether s is known is a coin toss to the CPU); a line forgotten
+    through one face is the same line, both ends, as any later face finds, so the four are
+    independent."""
     cdef int face, s
     cdef unsigned int known = p.lines_known, lost = 0
     for face in range(4):
         s = p.line_at[cell * 4 + face]
-        lost |= ((1u << s) | (1u << p.line_end[s])) & (0u - ((known >> s) & 1u))
+        lost |= ((1u << s) | (1u << p.line_end[s])) & (0u - (
+            (known >> s) & <unsigned int>(p.line_cells[s] >> cell) & 1u))
     p.lines_known = known & ~lost
 
 

@@ -5,25 +5,26 @@ after the other parts, whose line tracing and ring walks it calls; the class is 
 
 
 cdef bint breaks_scoring_line(const Position* p, int action, unsigned int mine) noexcept:
-    """Whether ``action`` may break a line with both ends in ``mine`` (lines traced by
+    """Whether ``action`` would break a line with both ends in ``mine`` (lines traced by
     ``paired_passes(mine)``): a move of a marker on one of them, or a tile on a cell one of
-    them crosses, found through ``line_at`` (a stale entry can only flag a harmless
-    placement, which the playout policy then redraws)."""
-    cdef int rest, cell, face, t, k
-    cdef int cells[2]
+    them crosses, read from the known lines' cell sets (``line_cells``). Exact: a tile
+    elsewhere leaves every such line as it is, so the playout policy redraws only a draw that
+    breaks a scoring line."""
+    cdef int rest, s
+    cdef uint64_t covered
+    cdef unsigned int left
     if action >= MOVE_BASE:
-        t = (action - MOVE_BASE) // 4
-        return (mine >> p.line_end[t]) & 1
+        s = (action - MOVE_BASE) // 4
+        return (mine >> p.line_end[s]) & 1
     rest = (action - PLACE_BASE) % PLACE_PER_PILE
-    cells[0] = rest // 4
-    cells[1] = OTHER_CELL[rest]
-    for k in range(2):
-        cell = cells[k]
-        for face in range(4):
-            t = p.line_at[cell * 4 + face]
-            if t >= 0 and (p.lines_known >> t) & 1 and (mine >> t) & 1 \
-                    and (mine >> p.line_end[t]) & 1:
-                return True
+    covered = ((<uint64_t>1) << (rest // 4)) | ((<uint64_t>1) << OTHER_CELL[rest])
+    left = mine
+    while left:
+        s = ctz(left)
+        left &= left - 1
+        if (p.lines_known >> s) & 1 and (mine >> p.line_end[s]) & 1 \
+                and p.line_cells[s] & covered:
+            return True
     return False
 
 
