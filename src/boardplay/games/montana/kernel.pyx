@@ -157,6 +157,7 @@ cdef class MontanaKernel(Kernel):
         """``settled``, ``mine`` and ``odd_owner`` (kernel.pxd) from ``owner``: after the hexes
         are cleared or loaded (fields.load), never in play (``_build_step`` keeps them)."""
         cdef int i, c, o
+        self.applied += 1  # a loaded position: a kept legal list is not its
         self.s.settled = 0
         self.s.odd_owner = 0
         for o in range(4):
@@ -259,10 +260,26 @@ cdef class MontanaKernel(Kernel):
             return _trades(self, out, k + 1)
         return 0
 
+    cdef void mask_into(self, signed char* mask, int* scratch) noexcept:
+        """The default mask (every byte cleared, the legal ids set), keeping the list for a
+        ``sample_legal`` on the same position (the batch's draw for its learner)."""
+        cdef int n = self.legal_into(scratch), i
+        memset(mask, 0, self.action_space)
+        for i in range(n):
+            mask[scratch[i]] = 1
+        self.listed_n = -1
+        if n <= 64:
+            memcpy(self.listed, scratch, n * sizeof(int))
+            self.listed_n = n
+            self.listed_at = self.applied
+
     cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
-        """``legal[rng_below(count)]`` of ``legal_into``'s list (the same draw); a main
-        decision's is found without the list (``_sample_main``, work.pxi)."""
+        """``legal[rng_below(count)]`` of ``legal_into``'s list (the same draw): from the list
+        ``mask_into`` kept on this position, else a main decision's without the list
+        (``_sample_main``, work.pxi)."""
         cdef int count
+        if self.listed_n > 0 and self.listed_at == self.applied:
+            return self.listed[rng_below(rng, self.listed_n)]
         if self.s.stage == MAIN:
             return _sample_main(self, rng, scratch)
         count = self.legal_into(scratch)
@@ -270,6 +287,7 @@ cdef class MontanaKernel(Kernel):
 
     cdef void apply(self, int action) noexcept:
         cdef int stage = self.s.stage
+        self.applied += 1
         if stage <= SPIN:
             if stage == BOARD:
                 self.setup_board(action - CHANCE_BOARD)
@@ -328,6 +346,7 @@ cdef class MontanaKernel(Kernel):
         """The component tables (shared, never changed) and the dealt board, copied only when
         the other kernel holds another one."""
         cdef MontanaKernel k = <MontanaKernel>source
+        self.applied += 1  # another position: a kept legal list is not its
         if fresh:
             self.t = k.t
             self.b = k.b
@@ -340,6 +359,7 @@ cdef class MontanaKernel(Kernel):
 
     def restore_rest(self, object rest) -> None:
         tables, land = rest
+        self.applied += 1
         self.t = tables
         raw_load(&self.b, sizeof(Land), land, "board")
 
