@@ -59,16 +59,17 @@ cdef struct Position:
 
 @cython.final
 cdef class MontanaKernel(Kernel):
-    cdef Tables t
-    cdef Position s
-    cdef Land b
     # The batch's two looks at one decision, kept outside the position (a copy starts without
     # them): ``mask_into`` lists the legal actions for the mask and keeps up to 64 of them with
     # the count of actions applied so far (``applied``), and ``sample_legal`` on the same
-    # position (``applied`` unchanged) draws from that list instead of listing again.
+    # position (``applied`` unchanged) draws from that list instead of listing again. The
+    # counters first, on the object's first line, which every call reads anyway.
     cdef unsigned long long applied
     cdef unsigned long long listed_at
     cdef int listed_n
+    cdef Tables t
+    cdef Position s
+    cdef Land b
     cdef int listed[64]
 
     cdef void _clear_hexes(self) noexcept
