@@ -116,6 +116,7 @@ def serve(db: Path, port: int, env: Mapping[str, str] | None = None) -> subproce
         "BOARDPLAY_WEB_HEAVY_BURST": str(TEST_LIMITS.heavy_burst),
     }
     if "BOARDPLAY_DATABASE_URL" not in (env or {}) and not db.exists():
+        db.parent.mkdir(parents=True, exist_ok=True)
         db.write_bytes(migrated_database())  # the schema the server would first make itself
     environment = {
         **os.environ,

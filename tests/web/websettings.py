@@ -33,6 +33,7 @@ def tiny_settings(tmp_path: Path, limits: dict[str, Any] | None = None, **extra:
     one (a restart's) is left as it is."""
     database = tmp_path / "web.sqlite3"
     if not database.exists():
+        database.parent.mkdir(parents=True, exist_ok=True)
         database.write_bytes(migrated_database())
     values: dict[str, Any] = {"ai_workers": 0, **extra}
     return Settings(

@@ -37,6 +37,7 @@ class Feature(IntEnum):
     TILES_PILE_B = 7
     TILES_PILE_C = 8
     PLAYERS = 9
-    FEATURE_SIZE = 10
+    TURN_SEAT = 10
+    FEATURE_SIZE = 11
 
 FEATURE_NAMES: Final[tuple[str, ...]]
