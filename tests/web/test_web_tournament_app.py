@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from accountcalls import RAPID, Player, sign_up
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 from websettings import tiny_settings
 
 from boardplay.web.app import create_app
@@ -27,6 +28,15 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def tick(client: TestClient) -> None:
     client.portal.call(client.app.state.hub.tournaments.tick)
+
+
+def joined(socket: WebSocketTestSession) -> None:
+    """Wait until the lobby has joined ``socket`` (it answers a ping only then): a round paired
+    sooner would also be found by the join's look back at the games of the last minute, and
+    told a second time, marked ``again``, perhaps before the notice the test reads."""
+    socket.send_json({"type": "ping", "id": "joined"})
+    while socket.receive_json().get("type") != "pong":
+        pass
 
 
 def resign(player: Player, game_id: str) -> None:
@@ -62,6 +72,8 @@ def test_a_swiss_through_the_app_from_sign_up_to_standings(client: TestClient) -
             )
             for name, player in by_name.items()
         }
+        for socket in sockets.values():
+            joined(socket)
         tick(client)
         view = client.get(base).json()
         (table,) = view["rounds"][0]["tables"]
