@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from websettings import TEST_LIMITS, migrated_database
+from websettings import TEST_LIMITS, start_migrated
 
 from boardplay.core.records import Record
 from boardplay.web.catalogue import REGISTRY
@@ -115,9 +115,8 @@ def serve(db: Path, port: int, env: Mapping[str, str] | None = None) -> subproce
         "BOARDPLAY_WEB_HEAVY_SHARE": str(TEST_LIMITS.heavy_share),
         "BOARDPLAY_WEB_HEAVY_BURST": str(TEST_LIMITS.heavy_burst),
     }
-    if "BOARDPLAY_DATABASE_URL" not in (env or {}) and not db.exists():
-        db.parent.mkdir(parents=True, exist_ok=True)
-        db.write_bytes(migrated_database())  # the schema the server would first make itself
+    if "BOARDPLAY_DATABASE_URL" not in (env or {}):
+        start_migrated(db)  # the schema the server would first make itself
     environment = {
         **os.environ,
         "BOARDPLAY_DATABASE_URL": f"sqlite:///{db}",

@@ -32,9 +32,7 @@ def tiny_settings(tmp_path: Path, limits: dict[str, Any] | None = None, **extra:
     database migrated once in this process (the app then finds its schema current), an existing
     one (a restart's) is left as it is."""
     database = tmp_path / "web.sqlite3"
-    if not database.exists():
-        database.parent.mkdir(parents=True, exist_ok=True)
-        database.write_bytes(migrated_database())
+    start_migrated(database)
     values: dict[str, Any] = {"ai_workers": 0, **extra}
     return Settings(
         database_url=f"sqlite:///{database}",
@@ -42,6 +40,13 @@ def tiny_settings(tmp_path: Path, limits: dict[str, Any] | None = None, **extra:
         limits=dataclasses.replace(TEST_LIMITS, **(limits or {})),
         **values,
     )
+
+
+def start_migrated(database: Path) -> None:
+    """Make ``database`` a copy of the migrated one unless it exists (a restart's is kept)."""
+    if not database.exists():
+        database.parent.mkdir(parents=True, exist_ok=True)
+        database.write_bytes(migrated_database())
 
 
 @functools.cache
