@@ -3,8 +3,9 @@
 // the `EN` of its board module); say(parts) puts a move's words (sent as phrases) in that language.
 import { EN as SITE_WORDS } from "./strings.js";
 import { EN as TOURNAMENT_WORDS } from "./tournaments/strings.js";
+import { EN as NOTIFICATION_WORDS } from "./notifications/strings.js";
 
-const EN = { ...SITE_WORDS, ...TOURNAMENT_WORDS };
+const EN = { ...SITE_WORDS, ...TOURNAMENT_WORDS, ...NOTIFICATION_WORDS };
 
 // A game's words are in its board module (its `EN` table, in the same shape), so a new game is
 // its folder, its board module and its docs: boards/load.js adds them here when it loads the
