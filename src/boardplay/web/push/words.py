@@ -1,12 +1,12 @@
 """The words the server itself sends a player away from the table, in the player's language: the
 pushes (``service.py``) and the e-mails (``mail/service.py``).
 
-The texts are entries of the notifications' string table (``static/notifications/strings.js``,
-keys ``notice.*``, ``push.*`` and ``mail.*``), so they are in the ``web`` message catalogue with the page's words
-(``make i18n`` extracts them; docs/i18n.md) and a translator sees them beside the words of the
-pages that show the same things. A game's title and a seat's name are the page's own words for
-them (``title.<game>``, ``name.<seat>``). An account's language is the one it chose on the page
-(``accounts.language``); none chosen, English."""
+The texts are entries of the notifications' string table (``static/notifications/strings.js``, keys
+``notice.*``, ``push.*`` and ``mail.*``), so they are in the ``web`` message catalogue with the
+page's words (``make i18n`` extracts them; docs/i18n.md) and a translator sees them beside the
+words of the pages that show the same things. A game's title and a seat's name are the page's own
+words for them (``title.<game>``, ``name.<seat>``). An account's language is the one it chose on
+the page (``accounts.language``); none chosen, English."""
 
 from __future__ import annotations
 
