@@ -1,7 +1,9 @@
 """Agent spec strings, used everywhere an agent is chosen: ``random``, ``greedy``,
 ``mcts(iterations=400)``, ``mcts(time=1.0)``, ``mcts(time=2,cutoff=40,c=0.7)``,
 ``mcts(iterations=100,weights=hand)`` (the evaluation's weight set), ``policy(potlatch-ppo)``
-(a learned policy shipped with boardplay, ``boardplay.ai.policy``) and the named
+(a learned policy shipped with boardplay, ``boardplay.ai.policy``),
+``az(weights=proteus,time=0.1)`` (PUCT search steered by a shipped network, ``boardplay.ai.az``)
+and the named
 levels ``easy`` .. ``expert``, which resolve per game to a concrete spec (the game's
 ``Game.levels``): think time per move with an iteration cap, chosen from measured arena
 results (docs/ai.md)."""
@@ -13,6 +15,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from boardplay.ai.agents import Agent, GreedyAgent, RandomAgent
+from boardplay.ai.az import make_az
 from boardplay.ai.mcts import MCTSAgent
 from boardplay.ai.policy import PolicyAgent, available_policies, find_policy, learned_policy
 from boardplay.core.errors import OptionError
@@ -127,6 +130,7 @@ AGENTS: dict[str, AgentFactory] = {
     "greedy": _greedy,
     "mcts": _mcts,
     "policy": _policy,
+    "az": make_az,
 }
 """Agent kinds by name. Further kinds register themselves here."""
 

@@ -1,5 +1,7 @@
-"""MCTS search, part: UCT's exploration terms read from tables, and the monotonic clock. Included
-by ``search.pyx`` (after its constants)."""
+"""MCTS search, part: UCT's exploration terms read from tables, and the monotonic clock (shared
+with the PUCT search: ``clock.pxd``). Included by ``search.pyx`` (after its constants)."""
+
+from boardplay.ai.clock cimport now
 
 # UCT's terms for small visit counts, computed once: selection reads them for every child it
 # weighs, and a table look-up costs a fraction of a division, a logarithm and two square roots
@@ -28,8 +30,3 @@ cdef inline double root_log(int visits) noexcept nogil:
         return ROOT_LOG_COARSE[visits >> 8]
     return sqrt(log(visits))
 
-
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9

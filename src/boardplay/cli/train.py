@@ -26,7 +26,11 @@ def register(app: typer.Typer) -> None:
         game: str = typer.Argument(..., help=game_help()),
         option: list[str] = typer.Option([], "--option", "-o", help=_(OPTION_HELP)),
         algo: str = typer.Option(
-            "ppo", help=_("ppo (against random players) or selfplay (against a league).")
+            "ppo",
+            help=_(
+                "ppo (against random players), selfplay (against a league) or alphazero "
+                "(a network for the PUCT search, by self-play)."
+            ),
         ),
         steps: int = typer.Option(
             0,
@@ -59,9 +63,33 @@ def register(app: typer.Typer) -> None:
         ship: str | None = typer.Option(
             None, help=_("Also copy the policy into the shipped policies under this name.")
         ),
+        games: int = typer.Option(2000, min=1, help=_("alphazero: self-play games in all.")),
+        simulations: int = typer.Option(
+            100, min=1, help=_("alphazero: PUCT simulations per self-play move.")
+        ),
+        opponent: str = typer.Option(
+            "medium", help=_("alphazero: the fixed opponent of the curve (an agent spec).")
+        ),
     ) -> None:
         if importlib.util.find_spec("torch") is None:
             raise fail(_("training needs torch: pip install 'boardplay[train]'"))
+        if algo == "alphazero":
+            from boardplay.ai.alphazero import AZConfig, train_alphazero
+
+            where = out / f"{load(game, **parse_option_pairs(option)).name}-alphazero-{seed}"
+            az_config = AZConfig(
+                game=str(load(game, **parse_option_pairs(option))),
+                games=games,
+                seed=seed,
+                simulations=simulations,
+                hidden=tuple(int(w) for w in hidden.split(",") if w.strip()),
+                learning_rate=lr,
+                eval_games=eval_games,
+                opponent=opponent,
+            )
+            train_alphazero(az_config, where, lambda point: console.print(point))
+            console.print(_("Network and curve written to {path}").format(path=where))
+            return
         from boardplay.ai.train import TrainConfig
         from boardplay.ai.train import train as run_training
 

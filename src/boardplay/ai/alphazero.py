@@ -1,0 +1,326 @@
+"""``boardplay train GAME --algo alphazero``: a policy/value network trained by self-play with
+the compiled PUCT search (``boardplay.ai.puct``), AlphaZero's loop on one core.
+
+An iteration plays ``games_per_iteration`` games of the current network against itself: at each
+decision the search runs ``simulations`` simulations from a fresh tree whose root priors carry
+Dirichlet noise (``alpha``, ``epsilon``); the move is drawn in proportion to the root's visits for
+the first ``temperature_moves`` decisions of a game, the most visited afterwards. Every decision
+keeps the network's input from the mover's view, the root's visit distribution (the policy
+target) and, once the game ends, the final returns seen from the mover (the value target,
+``2 · return − 1`` per seat, the mover's first). The newest ``window`` iterations' positions are
+the replay buffer; the network (torch, one thread) then takes ``updates`` Adam steps of
+``batch`` positions on cross-entropy to the visits plus squared error to the returns, and is
+exported to ``network.npz`` (the compiled search reads it at once). Every ``eval_every``
+iterations it plays ``eval_games`` games (seats alternated) with ``eval_simulations`` a move
+against ``opponent`` (the game's ``medium`` by default): the curve in ``alphazero.json``, beside the
+budget (CPU seconds, games, simulations), the config and the seed. The network with the best
+score so far is also kept as ``best.npz``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardplay.ai.az import build_network, save_arrays
+from boardplay.ai.puct import Puct
+from boardplay.core.errors import OptionError
+from boardplay.core.game import Game
+from boardplay.core.kernel import Kernel
+from boardplay.core.registry import load
+
+
+@dataclass
+class AZConfig:
+    """A run's settings (the defaults are those of the shipped Proteus network's run)."""
+
+    game: str
+    games: int = 2000
+    """Self-play games in all."""
+    seed: int = 1
+    simulations: int = 100
+    hidden: tuple[int, ...] = (128, 128)
+    games_per_iteration: int = 50
+    window: int = 20
+    """Iterations whose positions form the replay buffer."""
+    updates: int = 200
+    batch: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    c: float = 1.5
+    alpha: float = 0.3
+    epsilon: float = 0.25
+    temperature_moves: int = 12
+    eval_every: int = 5
+    eval_games: int = 40
+    eval_simulations: int = 200
+    opponent: str = "medium"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def check(self) -> None:
+        for name in (
+            "games",
+            "simulations",
+            "games_per_iteration",
+            "window",
+            "batch",
+            "eval_every",
+            "eval_simulations",
+        ):
+            if getattr(self, name) < 1:
+                raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.updates < 0 or self.eval_games < 0 or self.temperature_moves < 0:
+            raise OptionError("updates, eval_games and temperature_moves must not be negative")
+        if not self.hidden or min(self.hidden) < 1:
+            raise OptionError("hidden takes one or more positive layer widths")
+
+
+@dataclass
+class Budget:
+    """What a run spent: CPU seconds of self-play, of training and of evaluation."""
+
+    games: int = 0
+    positions: int = 0
+    simulations: int = 0
+    selfplay_cpu: float = 0.0
+    train_cpu: float = 0.0
+    eval_cpu: float = 0.0
+
+
+def network_input(kernel: Kernel, player: int, compact: bool, out: np.ndarray) -> None:
+    """The network's input row for ``player`` (what ``Network.evaluate`` reads in C)."""
+    if compact:
+        raw = np.zeros(kernel.compact_size, dtype=np.uint8)
+        kernel.observe_compact(player, raw)
+        out[:] = raw / 16.0
+    else:
+        kernel.observe(player, out)
+
+
+def self_play_game(
+    game: Game,
+    search: Puct,
+    config: AZConfig,
+    rng: np.random.Generator,
+    compact: bool,
+    inputs: int,
+) -> tuple[list[tuple[np.ndarray, np.ndarray, int]], list[float], int]:
+    """One game of the network against itself: ``(input, visits, mover)`` per decision, the
+    returns, and the simulations spent."""
+    state = game.new_initial_state()
+    kernel = state.kernel
+    assert isinstance(kernel, Kernel)
+    space = kernel.action_space
+    rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+    simulations = 0
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            weights = np.array([p for _, p in outcomes])
+            state.apply_action(
+                outcomes[int(rng.choice(len(outcomes), p=weights / weights.sum()))][0]
+            )
+            continue
+        player = state.current_player()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply_action(legal[0])
+            continue
+        search.reset(kernel)
+        search.expand_root()
+        search.noise(rng.dirichlet([config.alpha] * len(legal)), config.epsilon)
+        done, _ = search.run(config.simulations, 0.0)
+        simulations += done
+        visits = np.zeros(space, dtype=np.float32)
+        total = search.visits_into(visits)
+        x = np.zeros(inputs, dtype=np.float32)
+        network_input(kernel, player, compact, x)
+        rows.append((x, visits / max(total, 1), player))
+        if moves < config.temperature_moves:
+            action = int(rng.choice(space, p=visits / visits.sum()))
+        else:
+            best = np.flatnonzero(visits == visits.max())
+            action = int(best[rng.integers(len(best))])
+        state.apply_action(action)
+        moves += 1
+    return rows, list(state.returns()), simulations
+
+
+class Learner:
+    """The torch network (trunk of ReLU layers, a policy and a tanh value head) and its
+    optimiser; ``arrays`` exports it in the ``.npz`` layout of ``boardplay.ai.az``."""
+
+    def __init__(self, inputs: int, actions: int, seats: int, config: AZConfig) -> None:
+        import torch
+
+        torch.set_num_threads(1)  # one core: the machine is shared
+        torch.manual_seed(config.seed)
+        self.torch = torch
+        widths = [inputs, *config.hidden]
+        self.trunk = torch.nn.ModuleList(
+            torch.nn.Linear(a, b) for a, b in itertools.pairwise(widths)
+        )
+        self.policy = torch.nn.Linear(widths[-1], actions)
+        self.value = torch.nn.Linear(widths[-1], seats)
+        params = [*self.trunk.parameters(), *self.policy.parameters(), *self.value.parameters()]
+        self.optimiser = torch.optim.Adam(
+            params, lr=config.learning_rate, weight_decay=config.weight_decay
+        )
+
+    def forward(self, x: Any) -> tuple[Any, Any]:
+        h = x
+        for layer in self.trunk:
+            h = self.torch.relu(layer(h))
+        return self.policy(h), self.torch.tanh(self.value(h))
+
+    def loss(self, x: np.ndarray, pi: np.ndarray, z: np.ndarray) -> Any:
+        t = self.torch
+        logits, values = self.forward(t.from_numpy(x))
+        cross = -(t.from_numpy(pi) * t.log_softmax(logits, dim=1)).sum(dim=1).mean()
+        return cross + ((values - t.from_numpy(z)) ** 2).mean()
+
+    def fit(self, x: np.ndarray, pi: np.ndarray, z: np.ndarray) -> float:
+        """One Adam step on a batch; the loss before it."""
+        loss = self.loss(x, pi, z)
+        self.optimiser.zero_grad()
+        loss.backward()
+        self.optimiser.step()
+        return float(loss.item())
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        def out(layer: Any) -> tuple[np.ndarray, np.ndarray]:
+            return (
+                layer.weight.detach().numpy().T.astype(np.float32).copy(),
+                layer.bias.detach().numpy().astype(np.float32).copy(),
+            )
+
+        arrays: dict[str, np.ndarray] = {}
+        for i, layer in enumerate(self.trunk):
+            arrays[f"trunk{i}_w"], arrays[f"trunk{i}_b"] = out(layer)
+        arrays["policy_w"], arrays["policy_b"] = out(self.policy)
+        arrays["value_w"], arrays["value_b"] = out(self.value)
+        return arrays
+
+
+def value_targets(returns: list[float], player: int) -> np.ndarray:
+    """``2 · return − 1`` per seat, the mover's first (the value head's order)."""
+    seats = len(returns)
+    return np.array([2.0 * returns[(player + j) % seats] - 1.0 for j in range(seats)], np.float32)
+
+
+def score_against(path: Path, config: AZConfig, games: int, seed: int) -> dict[str, Any]:
+    """The network at ``path`` (``eval_simulations`` a move) against ``opponent``: its share of
+    the points (a draw counts half), seats rotated."""
+    from boardplay.ai.arena import run_arena
+
+    spec = f"az(weights={path},iterations={config.eval_simulations})"
+    result = run_arena(load(config.game), [spec, config.opponent], games, seed=seed)
+    tally = result.agents[0]
+    return {
+        "games": tally.games,
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "score": round(tally.win_rate, 4),
+    }
+
+
+def train_alphazero(
+    config: AZConfig, out: Path, report: Callable[[dict[str, Any]], None] | None = None
+) -> dict[str, Any]:
+    """Run the loop (see the module docstring) into ``out``; returns the run's summary."""
+    config.check()
+    game = load(config.game)
+    kernel = game.new_initial_state().kernel
+    if not isinstance(kernel, Kernel):
+        raise OptionError(f"alphazero needs a game with a compiled kernel; {game} has none")
+    compact = kernel.observation_size == 0 or kernel.observation_size > 4096
+    inputs = kernel.compact_size if compact else kernel.observation_size
+    seats, actions = kernel.num_players, kernel.action_space
+    learner = Learner(inputs, actions, seats, config)
+    rng = np.random.default_rng(config.seed)
+    random.seed(config.seed)
+    meta: dict[str, Any] = {
+        "game": str(game),
+        "input": "compact" if compact else "observation",
+        "algo": "alphazero",
+        "seed": config.seed,
+    }
+    buffer: deque[tuple[np.ndarray, np.ndarray, np.ndarray]] = deque(maxlen=config.window)
+    budget = Budget()
+    curve: list[dict[str, Any]] = []
+    best = -1.0
+    out.mkdir(parents=True, exist_ok=True)
+    iteration = 0
+
+    def write(summary: dict[str, Any]) -> None:
+        (out / "alphazero.json").write_text(json.dumps(summary, indent=1) + "\n")
+
+    while budget.games < config.games:
+        iteration += 1
+        started = time.process_time()
+        network = build_network(learner.arrays(), meta)
+        search = Puct(kernel, network, c=config.c, seed=int(rng.integers(1 << 62)))
+        xs, pis, zs = [], [], []
+        for _ in range(min(config.games_per_iteration, config.games - budget.games)):
+            rows, returns, sims = self_play_game(game, search, config, rng, compact, inputs)
+            budget.games += 1
+            budget.simulations += sims
+            for x, pi, player in rows:
+                xs.append(x)
+                pis.append(pi)
+                zs.append(value_targets(returns, player))
+        budget.positions += len(xs)
+        buffer.append(
+            (np.array(xs, np.float32), np.array(pis, np.float32), np.array(zs, np.float32))
+        )
+        budget.selfplay_cpu += time.process_time() - started
+        started = time.process_time()
+        x_all = np.concatenate([b[0] for b in buffer])
+        pi_all = np.concatenate([b[1] for b in buffer])
+        z_all = np.concatenate([b[2] for b in buffer])
+        losses = []
+        for _ in range(config.updates):
+            pick = rng.integers(len(x_all), size=min(config.batch, len(x_all)))
+            losses.append(learner.fit(x_all[pick], pi_all[pick], z_all[pick]))
+        save_arrays(out / "network.npz", learner.arrays(), {**meta, "games": budget.games})
+        budget.train_cpu += time.process_time() - started
+        point: dict[str, Any] = {
+            "iteration": iteration,
+            "games": budget.games,
+            "positions": budget.positions,
+            "buffer": len(x_all),
+            "loss": round(float(np.mean(losses)), 4) if losses else None,
+            "cpu_seconds": round(budget.selfplay_cpu + budget.train_cpu + budget.eval_cpu, 1),
+        }
+        if config.eval_games and (
+            iteration % config.eval_every == 0 or budget.games >= config.games
+        ):
+            started = time.process_time()
+            point["vs"] = score_against(
+                out / "network.npz", config, config.eval_games, seed=config.seed * 1000 + iteration
+            )
+            budget.eval_cpu += time.process_time() - started
+            if point["vs"]["score"] > best:
+                best = point["vs"]["score"]
+                (out / "best.npz").write_bytes((out / "network.npz").read_bytes())
+        curve.append(point)
+        summary = {
+            "config": {**asdict(config), "hidden": list(config.hidden)},
+            "budget": asdict(budget),
+            "curve": curve,
+            "best_score": best,
+        }
+        write(summary)
+        if report is not None:
+            report(point)
+    return summary

@@ -1,0 +1,253 @@
+"""The learned agent: PUCT search (``boardplay.ai.puct``) steered by a small policy/value network
+(``boardplay.ai.nets``) trained by self-play (``boardplay.ai.alphazero``), spec
+``az(weights=proteus,time=0.1)``.
+
+Networks are ``.npz`` files of float32 arrays: ``trunk0_w``, ``trunk0_b``, ... (each matrix
+inputs × outputs, ReLU after each), ``policy_w``, ``policy_b`` (one logit per action),
+``value_w``, ``value_b`` (one tanh value per seat, the viewer's first) and ``meta``, a JSON
+string (the game, the input, the run that made it). The shipped ones are in ``networks/``,
+named by game; any path to such a file works too. ``numpy_forward`` is the reference the
+compiled forward pass is tested against.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardplay.ai.agents import Analysis, _check_can_move
+from boardplay.ai.nets import Network
+from boardplay.ai.puct import Puct
+from boardplay.core.errors import OptionError
+from boardplay.core.game import Game, State
+from boardplay.core.kernel import Kernel
+
+SHIPPED = Path(__file__).parent / "networks"
+"""The networks shipped with boardplay (package data), ``<name>.npz``."""
+
+C_PUCT = 1.5
+"""The default weight of the prior against the mean in PUCT's selection."""
+
+
+def available_networks() -> list[str]:
+    return sorted(path.stem for path in SHIPPED.glob("*.npz"))
+
+
+def network_path(weights: str) -> Path:
+    """The file of ``weights``: a shipped name or a path to an ``.npz``."""
+    if weights.endswith(".npz"):
+        path = Path(weights)
+        if not path.is_file():
+            raise OptionError(f"no network file {weights!r}")
+        return path
+    path = SHIPPED / f"{weights}.npz"
+    if not path.is_file():
+        known = ", ".join(available_networks()) or "none shipped"
+        raise OptionError(
+            f"no shipped network {weights!r} (known: {known}); or give a path to an .npz "
+            "written by `boardplay train GAME --algo alphazero`"
+        )
+    return path
+
+
+def read_arrays(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays of a network file and its ``meta``."""
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {key: np.asarray(data[key]) for key in data.files if key != "meta"}
+        meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+    return arrays, meta
+
+
+def save_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+    """Write a network file (float32 arrays and the JSON ``meta``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    payload: dict[str, Any] = {key: value.astype(np.float32) for key, value in arrays.items()}
+    np.savez(tmp, meta=np.array(json.dumps(meta, sort_keys=True)), **payload)
+    tmp.replace(path)
+
+
+def build_network(arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> Network:
+    depth = sum(1 for key in arrays if key.startswith("trunk") and key.endswith("_w"))
+    trunk = [(arrays[f"trunk{i}_w"], arrays[f"trunk{i}_b"]) for i in range(depth)]
+    return Network(
+        trunk,
+        (arrays["policy_w"], arrays["policy_b"]),
+        (arrays["value_w"], arrays["value_b"]),
+        compact=meta.get("input") == "compact",
+    )
+
+
+def load_network(weights: str) -> tuple[Network, dict[str, Any]]:
+    """The compiled network of ``weights`` (shipped name or path) and its ``meta``."""
+    arrays, meta = read_arrays(network_path(weights))
+    return build_network(arrays, meta), meta
+
+
+def numpy_forward(arrays: dict[str, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(logits, values)`` of input rows ``x`` in NumPy: the reference of the C forward pass."""
+    h = np.asarray(x, dtype=np.float32)
+    i = 0
+    while f"trunk{i}_w" in arrays:
+        h = np.maximum(h @ arrays[f"trunk{i}_w"] + arrays[f"trunk{i}_b"], 0.0)
+        i += 1
+    logits = h @ arrays["policy_w"] + arrays["policy_b"]
+    values = np.tanh(h @ arrays["value_w"] + arrays["value_b"])
+    return logits, values
+
+
+class AZAgent:
+    """PUCT search with a network's priors and values (see ``boardplay.ai.puct``): budget
+    ``iterations`` simulations and/or ``time_limit`` seconds a move; the most visited move is
+    played. The tree is kept across moves (``inform``) while the game follows it."""
+
+    def __init__(
+        self,
+        game: Game,
+        network: Network,
+        *,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        c: float = C_PUCT,
+        fpu: float = 0.0,
+        reuse: bool = True,
+        seed: int | None = None,
+        name: str = "az",
+    ) -> None:
+        if not iterations and not time_limit:
+            raise ValueError("az needs iterations=N or time=T (or both)")
+        if not isinstance(game.new_initial_state().kernel, Kernel):
+            raise ValueError(f"az needs a game with a compiled kernel; {game} has none")
+        self.game = game
+        self.network = network
+        self.iterations = iterations or 0
+        self.time_limit = time_limit or 0.0
+        self.c = c
+        self.fpu = fpu
+        self.reuse = reuse
+        self.seed = seed
+        self.name = name
+        self._search: Puct | None = None
+        self._tree: tuple[Game, tuple[int, ...]] | None = None
+        self._last: Analysis | None = None
+
+    def reset(self) -> None:
+        self._search = None
+        self._tree = None
+        self._last = None
+
+    def inform(self, action: int) -> None:
+        if self._search is None or self._tree is None or not self.reuse:
+            return
+        if self._search.advance(action):
+            self._tree = (self._tree[0], (*self._tree[1], action))
+        else:
+            self._tree = None
+
+    def last_search(self) -> Analysis | None:
+        return self._last
+
+    def search_for(self, state: State) -> Puct:
+        """The tree rooted at ``state``: the kept one when it stands for this position."""
+        kernel = state.kernel
+        assert isinstance(kernel, Kernel)
+        key = (state.game, tuple(state.history()))
+        search = self._search
+        if search is None:
+            seed = self.seed if self.seed is not None else random.getrandbits(64)
+            search = self._search = Puct(kernel, self.network, c=self.c, fpu=self.fpu, seed=seed)
+        elif self.reuse and self._tree == key and self._tree[0] is key[0]:
+            search.set_position(kernel)
+        else:
+            search.reset(kernel)
+        self._tree = key if self.reuse else None
+        return search
+
+    def step(self, state: State) -> int:
+        legal = _check_can_move(state)
+        seat = state.current_player()
+        if len(legal) == 1:
+            self._last = Analysis(self.name, seat, state.action_to_string(legal[0]), None)
+            return legal[0]
+        search = self.search_for(state)
+        done, elapsed = search.run(self.iterations, self.time_limit)
+        ranked = search.children(search.root)
+        action, node, _ = ranked[0]
+        self._last = Analysis(
+            agent=self.name,
+            seat=seat,
+            move=state.action_to_string(action),
+            win_probability=round(search.node_value(node), 4),
+            line=[state.action_to_string(action)],
+            iterations=done,
+            seconds=round(elapsed, 3),
+            candidates=[
+                {
+                    "move": state.action_to_string(a),
+                    "visits": visits,
+                    "value": round(search.node_value(n), 4),
+                    "prior": round(search.node_prior(n), 4),
+                }
+                for a, n, visits in ranked[:8]
+            ],
+        )
+        return int(action)
+
+
+AZ_PARAMS = "weights, iterations, time, c, fpu, reuse"
+
+
+def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
+    """The agent of an ``az(...)`` spec (``boardplay.ai.specs``); errors name what is wrong."""
+    unknown = sorted(set(params) - set(AZ_PARAMS.split(", ")))
+    if unknown:
+        raise OptionError(f"az has no parameter {unknown[0]!r}; its parameters are {AZ_PARAMS}")
+    if "weights" not in params:
+        known = ", ".join(available_networks()) or "none shipped"
+        raise OptionError(f"az needs weights=NAME (a shipped network: {known}) or weights=PATH.npz")
+
+    def number(name: str, kind: type[int] | type[float]) -> float | None:
+        if name not in params:
+            return None
+        try:
+            value = kind(params[name])
+        except ValueError:
+            what = "an integer" if kind is int else "a number"
+            raise OptionError(
+                f"az parameter {name!r} must be {what}, got {params[name]!r}"
+            ) from None
+        if value < 0 or (name != "fpu" and value == 0):
+            raise OptionError(f"az parameter {name!r} must be positive, got {params[name]!r}")
+        return value
+
+    iterations, time_limit = number("iterations", int), number("time", float)
+    if iterations is None and time_limit is None:
+        raise OptionError("az needs a budget: iterations=N and/or time=SECONDS")
+    reuse = params.get("reuse", "true").lower()
+    if reuse not in ("true", "false"):
+        raise OptionError(f"az parameter 'reuse' must be true or false, got {reuse!r}")
+    network, meta = load_network(params["weights"])
+    made_for = meta.get("game")
+    if made_for is not None and str(made_for).split("(")[0] != game.name:
+        raise OptionError(
+            f"network {params['weights']!r} was trained for {made_for}, not {game.name}"
+        )
+    shown = ",".join(f"{k}={v}" for k, v in params.items())
+    try:
+        return AZAgent(
+            game,
+            network,
+            iterations=int(iterations) if iterations is not None else None,
+            time_limit=time_limit,
+            c=number("c", float) or C_PUCT,
+            fpu=number("fpu", float) or 0.0,
+            reuse=reuse == "true",
+            seed=seed,
+            name=f"az({shown})",
+        )
+    except ValueError as exc:
+        raise OptionError(str(exc)) from None

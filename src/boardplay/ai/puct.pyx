@@ -1,0 +1,437 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""PUCT search steered by a policy/value network (``nets.Network``), over any game's ``Kernel``:
+the AlphaZero search (Silver et al., 2018) in compiled code, with max-n values for 2-4 seats.
+``AZAgent`` (``boardplay.ai.az``) drives it; the self-play trainer (``boardplay.ai.alphazero``)
+too.
+
+A simulation copies the root position into a working kernel and descends: at a decision node
+the seat to act takes the child maximising ``Q + c · P · sqrt(N) / (1 + n)``, where ``P`` is the
+child's prior (the network's softmax over the legal actions, computed once when the node was
+expanded), ``N`` the node's visits, ``n`` and ``Q`` the child's visits and mean return for that
+seat. A child never visited has no mean yet: its ``Q`` is the *first-play urgency*, the
+network's value of the parent for the seat to act there less ``fpu`` (0 by default: an untried
+move is first assumed as good as the position, so a high prior decides which is tried first).
+At a chance node an outcome is drawn by its probability. The descent stops at the first node not
+yet expanded: its legal actions are listed as one block of children with their priors, and the
+network's value head values it (no rollout); a terminal node is valued by its true returns. Every
+node on the path adds the return of the seat that chose it (max-n backup, as ``search.pyx``).
+Values are on the returns' scale: a network's tanh output ``v`` counts ``(v + 1) / 2``.
+
+Each expanded node costs one forward pass of the network (``Network.evaluate``: the kernel's
+observation, the trunk, both heads), done one leaf at a time, allocating nothing. Self-play adds
+Dirichlet noise to the root's priors (``noise``) after ``expand_root``. ``advance`` keeps the
+subtree under a played action for the next search, copied to the front of the pool.
+"""
+
+from libc.math cimport expf, sqrt
+from libc.stdlib cimport free, malloc, realloc
+
+import numpy as np
+
+from boardplay.ai.clock cimport now
+from boardplay.ai.nets cimport Network
+from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_unit, sample_chance
+
+cdef enum:
+    MAX_SEATS = 4
+    TIME_EVERY = 8  # simulations between two looks at the clock
+    UNSEEN = -99  # the player of a node no simulation has reached yet
+    MAX_SPACE = 32767  # actions and chance outcomes fit a node's 16-bit fields
+
+MAX_NODES = 4_000_000
+"""The tree stops growing here (128 MB); further simulations end at its leaves."""
+
+ctypedef struct Node:
+    double value        # summed return of the seat that chose this node
+    float prior         # the parent's policy for this action (a chance outcome: its probability)
+    float guess         # the network's value of this node for its seat to act (first-play urgency)
+    int first_child     # start of the children's block; -1 until expanded
+    int visits
+    short action        # the action or chance outcome that leads here (-1 at a root)
+    short count         # children in the block
+    signed char player  # the seat to act here, CHANCE, TERMINAL, or UNSEEN
+
+
+cdef class Puct:
+    """A PUCT tree over one game's kernels guided by ``network``: ``c`` weighs the prior
+    against the mean (c_puct), ``fpu`` is how much less than its parent an unvisited child is
+    first assumed worth."""
+
+    cdef Kernel root_kernel
+    cdef Kernel work
+    cdef Network network
+    cdef Node* nodes
+    cdef int node_count
+    cdef int node_capacity
+    cdef int max_nodes
+    cdef int* path
+    cdef int* owners
+    cdef int path_capacity
+    cdef int* outcomes
+    cdef double* probabilities
+    cdef float* logits
+    cdef float values[MAX_SEATS]
+    cdef int players
+    cdef int space
+    cdef Rng rng
+    cdef public double c
+    cdef public double fpu
+    cdef readonly int root
+
+    def __cinit__(self, Kernel prototype, Network network, *, double c=1.5, double fpu=0.0,
+                  unsigned long long seed=0, int max_nodes=MAX_NODES):
+        if prototype.num_players > MAX_SEATS:
+            raise ValueError(f"the PUCT search takes at most {MAX_SEATS} seats")
+        if network.seats != prototype.num_players or network.actions != prototype.action_space:
+            raise ValueError(
+                f"the network is for {network.seats} seats and {network.actions} actions, the "
+                f"game has {prototype.num_players} and {prototype.action_space}"
+            )
+        expected = prototype.compact_size if network.compact else prototype.observation_size
+        if network.inputs != expected:
+            raise ValueError(f"the network reads {network.inputs} floats, the game's "
+                             f"{'compact row' if network.compact else 'observation'} {expected}")
+        self.space = max(prototype.action_space, prototype.chance_space, 1)
+        if self.space > MAX_SPACE:
+            raise ValueError(f"the PUCT search takes at most {MAX_SPACE} actions")
+        if max_nodes < 1 + self.space:
+            raise ValueError(f"the tree needs room for at least {1 + self.space} nodes")
+        self.root_kernel = prototype.copy()
+        self.work = prototype.copy()
+        self.network = network
+        self.players = prototype.num_players
+        self.max_nodes = max_nodes
+        self.c = c
+        self.fpu = fpu
+        self.rng.state = seed
+        self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
+        self.path_capacity = 256
+        self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
+        self.path = <int*>malloc(self.path_capacity * sizeof(int))
+        self.owners = <int*>malloc(self.path_capacity * sizeof(int))
+        self.outcomes = <int*>malloc(self.space * sizeof(int))
+        self.probabilities = <double*>malloc(self.space * sizeof(double))
+        self.logits = <float*>malloc(prototype.action_space * sizeof(float))
+        if (self.nodes == NULL or self.path == NULL or self.owners == NULL
+                or self.outcomes == NULL or self.probabilities == NULL or self.logits == NULL):
+            raise MemoryError()
+        self.reset(prototype)
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.path)
+        free(self.owners)
+        free(self.outcomes)
+        free(self.probabilities)
+        free(self.logits)
+
+    # ----- the Python face --------------------------------------------------------------------
+    def reset(self, Kernel position) -> None:
+        """Forget the tree; the next search starts from ``position`` (copied)."""
+        self.root_kernel.copy_from(position)
+        self.node_count = 1
+        self.root = 0
+        blank(&self.nodes[0], -1, 1.0)
+        self.nodes[0].player = position.to_move()
+
+    def set_position(self, Kernel position) -> None:
+        """Keep the tree but search from ``position``, the one the root stands for."""
+        self.root_kernel.copy_from(position)
+
+    def seed(self, unsigned long long seed) -> None:
+        self.rng.state = seed
+
+    def advance(self, int action) -> bool:
+        """Make the root's child under ``action`` the new root (False, tree unchanged, when no
+        simulation went there), and move that subtree to the front of the pool."""
+        cdef Node* n = &self.nodes[self.root]
+        cdef int i
+        if n.first_child < 0:
+            return False
+        for i in range(n.first_child, n.first_child + n.count):
+            if self.nodes[i].action == action and self.nodes[i].visits > 0:
+                self.compact(i)
+                return True
+        return False
+
+    def expand_root(self) -> None:
+        """Expand the root now (a search does it at its first simulation), so ``noise`` has
+        priors to mix; the root's visit counts its evaluation, as a first simulation would."""
+        cdef double reward[MAX_SEATS]
+        if self.nodes[self.root].first_child >= 0 or self.nodes[self.root].player < 0:
+            return
+        self.work.copy_from(self.root_kernel)
+        self.expand(self.root, reward)
+        self.nodes[self.root].visits += 1
+
+    def noise(self, weights, double epsilon) -> None:
+        """Mix ``weights`` (one per root child, in ``children_of_root`` order, e.g. a Dirichlet
+        draw) into the root's priors: ``(1 - epsilon) P + epsilon w`` (self-play only)."""
+        cdef Node* n = &self.nodes[self.root]
+        cdef const double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
+        cdef int i
+        if w.shape[0] != max(n.count, 0) or n.first_child < 0:
+            raise ValueError(f"the root has {n.count} children, got {w.shape[0]} weights")
+        for i in range(n.count):
+            self.nodes[n.first_child + i].prior = <float>(
+                (1.0 - epsilon) * self.nodes[n.first_child + i].prior + epsilon * w[i])
+
+    def run(self, long iterations, double seconds) -> tuple:
+        """Simulate until ``iterations`` (0: no limit) or ``seconds`` (0: no limit) run out.
+        Returns ``(simulations, seconds)``."""
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("a search needs an iteration or a time budget")
+        cdef double start = now()
+        cdef long done = 0
+        while not (iterations > 0 and done >= iterations):
+            if seconds > 0 and done > 0 and done % TIME_EVERY == 0 and now() - start >= seconds:
+                break
+            self.simulate()
+            done += 1
+        return done, now() - start
+
+    def node_player(self, int node) -> int:
+        """The seat to act at ``node`` (CHANCE -1, TERMINAL -4; -99 before any visit)."""
+        self.check(node)
+        return self.nodes[node].player
+
+    def node_visits(self, int node) -> int:
+        self.check(node)
+        return self.nodes[node].visits
+
+    def node_value(self, int node) -> float:
+        """The mean return, over the node's simulations, of the seat that chose it; 0 before
+        any."""
+        self.check(node)
+        cdef Node* n = &self.nodes[node]
+        return n.value / n.visits if n.visits else 0.0
+
+    def node_prior(self, int node) -> float:
+        self.check(node)
+        return self.nodes[node].prior
+
+    def children(self, int node) -> list:
+        """``(action, child node, visits)`` for every child of ``node`` (visited or not), most
+        visited first (the highest prior first among equals)."""
+        self.check(node)
+        cdef Node* n = &self.nodes[node]
+        cdef int i
+        out = [
+            (self.nodes[i].action, i, self.nodes[i].visits)
+            for i in range(n.first_child, n.first_child + n.count)
+            if n.first_child >= 0
+        ]
+        out.sort(key=lambda item: (-item[2], -self.nodes[item[1]].prior))
+        return out
+
+    def visits_into(self, out) -> int:
+        """Write the root's visit counts by action into ``out`` (a float32 array of
+        ``action_space``, zeroed first); returns their sum."""
+        cdef float[::1] target = out
+        cdef Node* n = &self.nodes[self.root]
+        cdef int i, total = 0
+        target[:] = 0.0
+        if n.first_child < 0:
+            return 0
+        for i in range(n.first_child, n.first_child + n.count):
+            target[self.nodes[i].action] = self.nodes[i].visits
+            total += self.nodes[i].visits
+        return total
+
+    @property
+    def size(self) -> int:
+        """Nodes in the pool (listed children included)."""
+        return self.node_count
+
+    # ----- the compiled loop ------------------------------------------------------------------
+    cdef void check(self, int node) except *:
+        if not 0 <= node < self.node_count:
+            raise IndexError(f"no node {node} in a tree of {self.node_count}")
+
+    cdef bint reserve(self, int count) except -1:
+        """Room for ``count`` more nodes (the pool doubles up to ``max_nodes``); False when
+        the tree is full."""
+        cdef int capacity
+        cdef Node* grown
+        if self.node_count + count <= self.node_capacity:
+            return True
+        if self.node_count + count > self.max_nodes:
+            return False
+        capacity = min(max(2 * self.node_capacity, self.node_count + count), self.max_nodes)
+        grown = <Node*>realloc(self.nodes, capacity * sizeof(Node))
+        if grown == NULL:
+            raise MemoryError()
+        self.nodes = grown
+        self.node_capacity = capacity
+        return True
+
+    cdef int expand(self, int node, double* reward) except -1:
+        """Expand ``node`` (the working kernel stands there). A decision node is valued by the
+        network (``reward``, per seat) and its legal actions listed with their softmax priors;
+        a chance node lists its outcomes with their probabilities (``reward`` untouched).
+        A full pool lists nothing (the node stays a leaf)."""
+        cdef Kernel k = self.work
+        cdef int player = self.nodes[node].player, count, i, j
+        cdef float top, total, weight
+        if player == CHANCE:
+            count = k.chance_into(self.outcomes, self.probabilities)
+            if not self.reserve(count):
+                return 0
+            for i in range(count):
+                blank(&self.nodes[self.node_count + i], self.outcomes[i],
+                      <float>self.probabilities[i])
+        else:
+            self.network.evaluate(k, player, self.logits, self.values)
+            for j in range(self.players):
+                reward[(player + j) % self.players] = 0.5 * (self.values[j] + 1.0)
+            self.nodes[node].guess = <float>reward[player]
+            count = k.legal_into(self.outcomes)
+            if not self.reserve(count):
+                return 0
+            top = -1e30
+            for i in range(count):
+                top = max(top, self.logits[self.outcomes[i]])
+            total = 0.0
+            for i in range(count):
+                weight = expf(self.logits[self.outcomes[i]] - top)
+                blank(&self.nodes[self.node_count + i], self.outcomes[i], weight)
+                total += weight
+            for i in range(count):
+                self.nodes[self.node_count + i].prior /= total
+        self.nodes[node].first_child = self.node_count
+        self.nodes[node].count = count
+        self.node_count += count
+        return 0
+
+    cdef int select(self, int node) noexcept:
+        """The child maximising Q + c · P · sqrt(N) / (1 + n) for the seat acting at ``node``."""
+        cdef Node* n = &self.nodes[node]
+        cdef Node* child
+        cdef double scale = self.c * sqrt(<double>max(n.visits, 1))
+        cdef double urgency = n.guess - self.fpu, best_score = -1e300, score, q
+        cdef int best = -1, i
+        for i in range(n.first_child, n.first_child + n.count):
+            child = &self.nodes[i]
+            q = child.value / child.visits if child.visits else urgency
+            score = q + scale * child.prior / (1 + child.visits)
+            if score > best_score:
+                best_score = score
+                best = i
+        return best
+
+    cdef int draw(self, int node) noexcept:
+        """A chance child of ``node`` drawn by its probability."""
+        cdef Node* n = &self.nodes[node]
+        cdef double point = rng_unit(&self.rng), total = 0.0
+        cdef int i
+        for i in range(n.first_child, n.first_child + n.count - 1):
+            total += self.nodes[i].prior
+            if point < total:
+                return i
+        return n.first_child + n.count - 1
+
+    cdef int push(self, int depth, int node, int owner) except -1:
+        cdef int* grown
+        if depth >= self.path_capacity:
+            grown = <int*>realloc(self.path, 2 * self.path_capacity * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.path = grown
+            grown = <int*>realloc(self.owners, 2 * self.path_capacity * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.owners = grown
+            self.path_capacity *= 2
+        self.path[depth] = node
+        self.owners[depth] = owner
+        return depth + 1
+
+    cdef void settle(self, double* reward) noexcept:
+        """Value the working kernel without the tree (the pool is full): chance outcomes are
+        drawn until a seat acts or the game ends; then the network's value or the returns."""
+        cdef Kernel k = self.work
+        cdef int player = k.to_move(), j
+        while player == CHANCE:
+            k.apply(sample_chance(k, &self.rng, self.outcomes, self.probabilities))
+            player = k.to_move()
+        if player == TERMINAL:
+            k.returns_into(reward)
+            return
+        self.network.evaluate(k, player, self.logits, self.values)
+        for j in range(self.players):
+            reward[(player + j) % self.players] = 0.5 * (self.values[j] + 1.0)
+
+    cdef int simulate(self) except -1:
+        cdef Kernel k = self.work
+        cdef int node = self.root, child, player, depth = 0, i
+        cdef int owner = self.nodes[self.root].player
+        cdef double reward[MAX_SEATS]
+        cdef Node* n
+        k.copy_from(self.root_kernel)
+        depth = self.push(depth, node, owner)
+        while True:
+            player = self.nodes[node].player
+            if player == TERMINAL:
+                k.returns_into(reward)
+                break
+            if self.nodes[node].first_child < 0:
+                self.expand(node, reward)
+                if self.nodes[node].first_child < 0:
+                    self.settle(reward)  # the pool is full: valued without children
+                    break
+                if player != CHANCE:
+                    break  # a new leaf, valued by the network
+            if player == CHANCE:
+                child = self.draw(node)
+            else:
+                owner = player
+                child = self.select(node)
+            k.apply(self.nodes[child].action)
+            node = child
+            if self.nodes[node].player == UNSEEN:
+                self.nodes[node].player = k.to_move()
+            depth = self.push(depth, node, owner)
+        for i in range(depth):
+            n = &self.nodes[self.path[i]]
+            n.visits += 1
+            n.value += reward[self.owners[i]]
+        return 0
+
+    cdef void compact(self, int top) except *:
+        """Copy the subtree under ``top`` into a fresh pool (``top`` becomes node 0), breadth
+        first, each copied node's children block whole."""
+        cdef Node* nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
+        cdef int* source = <int*>malloc(self.node_capacity * sizeof(int))
+        cdef int count = 1, head = 0, i, block
+        if nodes == NULL or source == NULL:
+            free(nodes)
+            free(source)
+            raise MemoryError()
+        nodes[0] = self.nodes[top]
+        nodes[0].action = -1
+        source[0] = top
+        while head < count:
+            block = self.nodes[source[head]].first_child
+            if block >= 0:
+                for i in range(nodes[head].count):
+                    nodes[count + i] = self.nodes[block + i]
+                    source[count + i] = block + i
+                nodes[head].first_child = count
+                count += nodes[head].count
+            head += 1
+        free(source)
+        free(self.nodes)
+        self.nodes = nodes
+        self.node_count = count
+        self.root = 0
+
+
+cdef inline void blank(Node* n, int action, float prior) noexcept:
+    n.action = action
+    n.prior = prior
+    n.guess = 0.5
+    n.first_child = -1
+    n.count = 0
+    n.visits = 0
+    n.player = UNSEEN
+    n.value = 0.0
