@@ -194,3 +194,35 @@ def test_tiny_training_run_round_trips_and_learns(tmp_path: Path) -> None:
     assert losses[-1] < 0.85 * losses[0]
     exported = learner.arrays()
     assert exported["trunk0_w"].shape == (165, 16) and exported["value_w"].shape == (16, 2)
+
+
+def test_train_command_runs_alphazero(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="the train extra is not installed")
+    from typer.testing import CliRunner
+
+    from boardplay.cli.main import app
+
+    result = CliRunner().invoke(
+        app,
+        [
+            "train",
+            "proteus",
+            "-o",
+            "max_turns=200",
+            "--algo",
+            "alphazero",
+            "--games",
+            "2",
+            "--simulations",
+            "4",
+            "--hidden",
+            "8",
+            "--eval-games",
+            "0",
+            "--out",
+            str(tmp_path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "games       2" in result.output
+    assert (tmp_path / "proteus-alphazero-1" / "network.npz").is_file()

@@ -87,7 +87,18 @@ def register(app: typer.Typer) -> None:
                 eval_games=eval_games,
                 opponent=opponent,
             )
-            train_alphazero(az_config, where, lambda point: console.print(point))
+
+            def show_point(point: dict[str, object]) -> None:
+                versus = point.get("vs")
+                score = (
+                    f"   vs {opponent} {versus['score']:.1%}" if isinstance(versus, dict) else ""
+                )
+                console.print(
+                    f"iteration {point['iteration']:>4}  games {point['games']:>7,}  "
+                    f"loss {point['loss']}  cpu {point['cpu_seconds']} s{score}"
+                )
+
+            train_alphazero(az_config, where, show_point)
             console.print(_("Network and curve written to {path}").format(path=where))
             return
         from boardplay.ai.train import TrainConfig
