@@ -190,7 +190,7 @@ def test_tiny_training_run_round_trips_and_learns(tmp_path: Path) -> None:
     xs = rng.random((32, 165), dtype=np.float32)
     pis = np.eye(217, dtype=np.float32)[rng.integers(217, size=32)]
     zs = rng.choice([-1.0, 1.0], (32, 2)).astype(np.float32)
-    losses = [learner.fit(xs, pis, zs) for _ in range(40)]
+    losses = [sum(learner.fit(xs, pis, zs)) for _ in range(40)]
     assert losses[-1] < 0.85 * losses[0]
     exported = learner.arrays()
     assert exported["trunk0_w"].shape == (165, 16) and exported["value_w"].shape == (16, 2)

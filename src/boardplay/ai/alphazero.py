@@ -183,19 +183,20 @@ class Learner:
             h = self.torch.relu(layer(h))
         return self.policy(h), self.torch.tanh(self.value(h))
 
-    def loss(self, x: np.ndarray, pi: np.ndarray, z: np.ndarray) -> Any:
+    def losses(self, x: np.ndarray, pi: np.ndarray, z: np.ndarray) -> tuple[Any, Any]:
+        """The policy's cross-entropy to the visits and the values' squared error."""
         t = self.torch
         logits, values = self.forward(t.from_numpy(x))
         cross = -(t.from_numpy(pi) * t.log_softmax(logits, dim=1)).sum(dim=1).mean()
-        return cross + ((values - t.from_numpy(z)) ** 2).mean()
+        return cross, ((values - t.from_numpy(z)) ** 2).mean()
 
-    def fit(self, x: np.ndarray, pi: np.ndarray, z: np.ndarray) -> float:
-        """One Adam step on a batch; the loss before it."""
-        loss = self.loss(x, pi, z)
+    def fit(self, x: np.ndarray, pi: np.ndarray, z: np.ndarray) -> tuple[float, float]:
+        """One Adam step on a batch; its policy and value losses before it."""
+        cross, squared = self.losses(x, pi, z)
         self.optimiser.zero_grad()
-        loss.backward()
+        (cross + squared).backward()
         self.optimiser.step()
-        return float(loss.item())
+        return float(cross.item()), float(squared.item())
 
     def arrays(self) -> dict[str, np.ndarray]:
         def out(layer: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -271,10 +272,14 @@ def train_alphazero(
         network = build_network(learner.arrays(), meta)
         search = Puct(kernel, network, c=config.c, seed=int(rng.integers(1 << 62)))
         xs, pis, zs = [], [], []
-        for _ in range(min(config.games_per_iteration, config.games - budget.games)):
+        drawn = lengths = 0
+        played = min(config.games_per_iteration, config.games - budget.games)
+        for _ in range(played):
             rows, returns, sims = self_play_game(game, search, config, rng, compact, inputs)
             budget.games += 1
             budget.simulations += sims
+            drawn += max(returns) - min(returns) < 1e-9
+            lengths += len(rows)
             for x, pi, player in rows:
                 xs.append(x)
                 pis.append(pi)
@@ -299,7 +304,11 @@ def train_alphazero(
             "games": budget.games,
             "positions": budget.positions,
             "buffer": len(x_all),
-            "loss": round(float(np.mean(losses)), 4) if losses else None,
+            "loss": round(float(np.sum(np.mean(losses, axis=0))), 4) if losses else None,
+            "policy_loss": round(float(np.mean(losses, axis=0)[0]), 4) if losses else None,
+            "value_loss": round(float(np.mean(losses, axis=0)[1]), 4) if losses else None,
+            "draws": drawn,
+            "decisions_per_game": round(lengths / played, 1),
             "cpu_seconds": round(budget.selfplay_cpu + budget.train_cpu + budget.eval_cpu, 1),
         }
         if config.eval_games and (
