@@ -135,6 +135,8 @@ def test_az_agent_plays_and_reuses_its_tree(tmp_path: Path) -> None:
         agent.inform(action)
     analysis = agent.last_search()
     assert analysis is not None and analysis.iterations == 60
+    assert analysis.move == analysis.line[0] and len(analysis.line) >= 2
+    assert analysis.candidates[0]["visits"] >= analysis.candidates[-1]["visits"]
 
 
 @pytest.mark.parametrize(

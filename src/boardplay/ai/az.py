@@ -182,7 +182,7 @@ class AZAgent:
             seat=seat,
             move=state.action_to_string(action),
             win_probability=round(search.node_value(node), 4),
-            line=[state.action_to_string(action)],
+            line=self.line(state, search, action, node),
             iterations=done,
             seconds=round(elapsed, 3),
             candidates=[
@@ -196,6 +196,21 @@ class AZAgent:
             ],
         )
         return int(action)
+
+    @staticmethod
+    def line(state: State, search: Puct, action: int, node: int) -> list[str]:
+        """The expected continuation: the chosen move, then the most visited child down the
+        tree while nodes have been searched twice (at most 12 moves)."""
+        line: list[str] = []
+        walker = state.clone()
+        while len(line) < 12:
+            line.append(walker.action_to_string(action))
+            walker.apply_action(action)
+            below = search.children(node)
+            if search.node_visits(node) < 2 or not below or below[0][2] == 0:
+                break
+            action, node, _ = below[0]
+        return line
 
 
 AZ_PARAMS = "weights, iterations, time, c, fpu, reuse"
