@@ -6,8 +6,11 @@ decision the search runs ``simulations`` simulations from a fresh tree whose roo
 Dirichlet noise (``alpha``, ``epsilon``); the move is drawn in proportion to the root's visits for
 the first ``temperature_moves`` decisions of a game, the most visited afterwards. Every decision
 keeps the network's input from the mover's view, the root's visit distribution (the policy
-target) and, once the game ends, the final returns seen from the mover (the value target,
-``2 · return − 1`` per seat, the mover's first). The newest ``window`` iterations' positions are
+target) and, once the game ends, the final returns seen from the mover (``2 · return − 1`` per
+seat, the mover's first), blended with the root search's value (``q_mix``) as the value
+target: one game's result alone is a noisy target, and a first network fitted to it overfitted
+(``fresh_value_loss``, the loss on the newest games before training on them, says how well it
+generalises). The newest ``window`` iterations' positions are
 the replay buffer; the network (torch, one thread) then takes ``updates`` Adam steps of
 ``batch`` positions on cross-entropy to the visits plus squared error to the returns, and is
 exported to ``network.npz`` (the compiled search reads it at once). Every ``eval_every``
@@ -52,7 +55,9 @@ class AZConfig:
     games_per_iteration: int = 50
     window: int = 20
     """Iterations whose positions form the replay buffer."""
-    updates: int = 200
+    updates: int = 60
+    q_mix: float = 0.5
+    """Weight of the root search's value in the value target (the rest: the game's result)."""
     batch: int = 256
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
@@ -113,14 +118,15 @@ def self_play_game(
     rng: np.random.Generator,
     compact: bool,
     inputs: int,
-) -> tuple[list[tuple[np.ndarray, np.ndarray, int]], list[float], int]:
-    """One game of the network against itself: ``(input, visits, mover)`` per decision, the
-    returns, and the simulations spent."""
+) -> tuple[list[tuple[np.ndarray, np.ndarray, int, float]], list[float], int]:
+    """One game of the network against itself: ``(input, visits, mover, root value)`` per
+    decision (the root value: the search's mean return for the mover), the returns, and the
+    simulations spent."""
     state = game.new_initial_state()
     kernel = state.kernel
     assert isinstance(kernel, Kernel)
     space = kernel.action_space
-    rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+    rows: list[tuple[np.ndarray, np.ndarray, int, float]] = []
     simulations = 0
     moves = 0
     while not state.is_terminal():
@@ -145,7 +151,7 @@ def self_play_game(
         total = search.visits_into(visits)
         x = np.zeros(inputs, dtype=np.float32)
         network_input(kernel, player, compact, x)
-        rows.append((x, visits / max(total, 1), player))
+        rows.append((x, visits / max(total, 1), player, search.node_value(search.root)))
         if moves < config.temperature_moves:
             action = int(rng.choice(space, p=visits / visits.sum()))
         else:
@@ -219,6 +225,18 @@ def value_targets(returns: list[float], player: int) -> np.ndarray:
     return np.array([2.0 * returns[(player + j) % seats] - 1.0 for j in range(seats)], np.float32)
 
 
+def mixed_targets(z: np.ndarray, q: np.ndarray, mix: float) -> np.ndarray:
+    """Value targets ``(1 − mix) z + mix q``: the final results ``z`` (rows of seats, the
+    mover's first) blended with the root searches' values ``q`` (the mover's mean return), which
+    are far less noisy than one game's result; with two seats the other's is ``1 − q``."""
+    target = z.copy()
+    search = 2.0 * q - 1.0
+    target[:, 0] = (1.0 - mix) * z[:, 0] + mix * search
+    if z.shape[1] == 2:
+        target[:, 1] = (1.0 - mix) * z[:, 1] - mix * search
+    return target
+
+
 def score_against(path: Path, config: AZConfig, games: int, seed: int) -> dict[str, Any]:
     """The network at ``path`` (``eval_simulations`` a move) against ``opponent``: its share of
     the points (a draw counts half), seats rotated."""
@@ -271,7 +289,7 @@ def train_alphazero(
         started = time.process_time()
         network = build_network(learner.arrays(), meta)
         search = Puct(kernel, network, c=config.c, seed=int(rng.integers(1 << 62)))
-        xs, pis, zs = [], [], []
+        xs, pis, zs, qs = [], [], [], []
         drawn = lengths = 0
         played = min(config.games_per_iteration, config.games - budget.games)
         for _ in range(played):
@@ -280,16 +298,19 @@ def train_alphazero(
             budget.simulations += sims
             drawn += max(returns) - min(returns) < 1e-9
             lengths += len(rows)
-            for x, pi, player in rows:
+            for x, pi, player, q in rows:
                 xs.append(x)
                 pis.append(pi)
                 zs.append(value_targets(returns, player))
+                qs.append(q)
         budget.positions += len(xs)
-        buffer.append(
-            (np.array(xs, np.float32), np.array(pis, np.float32), np.array(zs, np.float32))
-        )
+        newest = (np.array(xs, np.float32), np.array(pis, np.float32), np.array(zs, np.float32))
         budget.selfplay_cpu += time.process_time() - started
         started = time.process_time()
+        # The losses on positions the network has not trained on: how well it generalises.
+        with learner.torch.no_grad():
+            fresh = [float(v.item()) for v in learner.losses(*newest)]
+        buffer.append((newest[0], newest[1], mixed_targets(newest[2], np.array(qs), config.q_mix)))
         x_all = np.concatenate([b[0] for b in buffer])
         pi_all = np.concatenate([b[1] for b in buffer])
         z_all = np.concatenate([b[2] for b in buffer])
@@ -307,6 +328,8 @@ def train_alphazero(
             "loss": round(float(np.sum(np.mean(losses, axis=0))), 4) if losses else None,
             "policy_loss": round(float(np.mean(losses, axis=0)[0]), 4) if losses else None,
             "value_loss": round(float(np.mean(losses, axis=0)[1]), 4) if losses else None,
+            "fresh_policy_loss": round(fresh[0], 4),
+            "fresh_value_loss": round(fresh[1], 4),
             "draws": drawn,
             "decisions_per_game": round(lengths / played, 1),
             "cpu_seconds": round(budget.selfplay_cpu + budget.train_cpu + budget.eval_cpu, 1),
