@@ -146,6 +146,7 @@ def test_az_agent_plays_and_reuses_its_tree(tmp_path: Path) -> None:
         ("az(weights=proteus)", "az needs a budget"),
         ("az(weights=proteus,iterations=ten)", "'iterations' must be an integer"),
         ("az(weights=proteus,time=0)", "'time' must be positive"),
+        ("az(weights=proteus,time=1,decisive=yes)", "'decisive' must be true or false"),
         ("az(weights=proteus,iterations=5,depth=3)", "az has no parameter 'depth'"),
         ("az(weights=nosuch,iterations=5)", "no shipped network 'nosuch'"),
         ("az(weights=/nonexistent/x.npz,iterations=5)", "no network file"),
@@ -228,3 +229,19 @@ def test_train_command_runs_alphazero(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "games       2" in result.output
     assert (tmp_path / "proteus-alphazero-1" / "network.npz").is_file()
+
+
+def test_decisive_expansion_values_a_win_at_once_exactly() -> None:
+    state = load(GAME).new_initial_state()
+    rng = random.Random(0)
+    for _ in range(35):
+        state.apply_action(rng.choice(state.legal_actions()))
+    network = build_network(random_arrays(5), {})
+    search = Puct(state.kernel, network, seed=1)
+    search.run(2, 0.0)  # the root's expansion, then one descent
+    (action, node, visits), *_ = search.children(search.root)
+    assert (action, visits, search.node_prior(node)) == (167, 1, 1.0)
+    assert search.node_value(search.root) == 1.0
+    blind = Puct(state.kernel, network, decisive=False, seed=1)
+    blind.run(2, 0.0)
+    assert blind.node_value(blind.root) < 1.0

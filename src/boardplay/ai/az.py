@@ -114,6 +114,7 @@ class AZAgent:
         time_limit: float | None = None,
         c: float = C_PUCT,
         fpu: float = 0.0,
+        decisive: bool = True,
         reuse: bool = True,
         seed: int | None = None,
         name: str = "az",
@@ -128,6 +129,7 @@ class AZAgent:
         self.time_limit = time_limit or 0.0
         self.c = c
         self.fpu = fpu
+        self.decisive = decisive
         self.reuse = reuse
         self.seed = seed
         self.name = name
@@ -159,7 +161,9 @@ class AZAgent:
         search = self._search
         if search is None:
             seed = self.seed if self.seed is not None else random.getrandbits(64)
-            search = self._search = Puct(kernel, self.network, c=self.c, fpu=self.fpu, seed=seed)
+            search = self._search = Puct(
+                kernel, self.network, c=self.c, fpu=self.fpu, decisive=self.decisive, seed=seed
+            )
         elif self.reuse and self._tree == key and self._tree[0] is key[0]:
             search.set_position(kernel)
         else:
@@ -213,7 +217,7 @@ class AZAgent:
         return line
 
 
-AZ_PARAMS = "weights, iterations, time, c, fpu, reuse"
+AZ_PARAMS = "weights, iterations, time, c, fpu, decisive, reuse"
 
 
 def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
@@ -242,9 +246,10 @@ def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
     iterations, time_limit = number("iterations", int), number("time", float)
     if iterations is None and time_limit is None:
         raise OptionError("az needs a budget: iterations=N and/or time=SECONDS")
-    reuse = params.get("reuse", "true").lower()
-    if reuse not in ("true", "false"):
-        raise OptionError(f"az parameter 'reuse' must be true or false, got {reuse!r}")
+    flags = {name: params.get(name, "true").lower() for name in ("decisive", "reuse")}
+    for name, raw in flags.items():
+        if raw not in ("true", "false"):
+            raise OptionError(f"az parameter {name!r} must be true or false, got {raw!r}")
     network, meta = load_network(params["weights"])
     made_for = meta.get("game")
     if made_for is not None and str(made_for).split("(")[0] != game.name:
@@ -260,7 +265,8 @@ def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
             time_limit=time_limit,
             c=number("c", float) or C_PUCT,
             fpu=number("fpu", float) or 0.0,
-            reuse=reuse == "true",
+            decisive=flags["decisive"] == "true",
+            reuse=flags["reuse"] == "true",
             seed=seed,
             name=f"az({shown})",
         )

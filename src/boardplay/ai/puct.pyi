@@ -17,6 +17,7 @@ class Puct:
 
     c: float
     fpu: float
+    decisive: bool
     @property
     def root(self) -> int: ...
     @property
@@ -28,6 +29,7 @@ class Puct:
         *,
         c: float = 1.5,
         fpu: float = 0.0,
+        decisive: bool = True,
         seed: int = 0,
         max_nodes: int = ...,
     ) -> Self: ...

@@ -16,6 +16,10 @@ yet expanded: its legal actions are listed as one block of children with their p
 network's value head values it (no rollout); a terminal node is valued by its true returns. Every
 node on the path adds the return of the seat that chose it (max-n backup, as ``search.pyx``).
 Values are on the returns' scale: a network's tanh output ``v`` counts ``(v + 1) / 2``.
+With ``decisive`` (the default) an expanded node whose mover can win at once (one trial move per
+legal action, as the playouts of ``search.pyx`` do) is valued as that win instead of by the
+network, and its prior is all on that move: a young network's value misses one-move wins and
+the opponent's one-move replies, which decide games such as Proteus.
 
 Each expanded node costs one forward pass of the network (``Network.evaluate``: the kernel's
 observation, the trunk, both heads), done one leaf at a time, allocating nothing. Self-play adds
@@ -59,6 +63,7 @@ cdef class Puct:
 
     cdef Kernel root_kernel
     cdef Kernel work
+    cdef Kernel probe
     cdef Network network
     cdef Node* nodes
     cdef int node_count
@@ -76,10 +81,11 @@ cdef class Puct:
     cdef Rng rng
     cdef public double c
     cdef public double fpu
+    cdef public bint decisive
     cdef readonly int root
 
     def __cinit__(self, Kernel prototype, Network network, *, double c=1.5, double fpu=0.0,
-                  unsigned long long seed=0, int max_nodes=MAX_NODES):
+                  bint decisive=True, unsigned long long seed=0, int max_nodes=MAX_NODES):
         if prototype.num_players > MAX_SEATS:
             raise ValueError(f"the PUCT search takes at most {MAX_SEATS} seats")
         if network.seats != prototype.num_players or network.actions != prototype.action_space:
@@ -98,7 +104,9 @@ cdef class Puct:
             raise ValueError(f"the tree needs room for at least {1 + self.space} nodes")
         self.root_kernel = prototype.copy()
         self.work = prototype.copy()
+        self.probe = prototype.copy()
         self.network = network
+        self.decisive = decisive
         self.players = prototype.num_players
         self.max_nodes = max_nodes
         self.c = c
@@ -298,10 +306,39 @@ cdef class Puct:
                 total += weight
             for i in range(count):
                 self.nodes[self.node_count + i].prior /= total
+            if self.decisive:
+                i = self.winning(count, player, reward)
+                if i >= 0:  # a win at once: the node's true value, and the move to play
+                    for j in range(count):
+                        self.nodes[self.node_count + j].prior = 1.0 if j == i else 0.0
+                    self.nodes[node].guess = <float>reward[player]
         self.nodes[node].first_child = self.node_count
         self.nodes[node].count = count
         self.node_count += count
         return 0
+
+    cdef int winning(self, int count, int player, double* reward) noexcept:
+        """The index in ``outcomes`` (the ``count`` legal actions of ``player``, to act in the
+        working kernel) of a move that ends the game with ``player`` ahead of every other
+        seat, its returns written into ``reward``; -1 when there is none."""
+        cdef int i, seat
+        cdef double result[MAX_SEATS]
+        cdef bint ahead
+        for i in range(count):
+            self.probe.copy_from(self.work)
+            self.probe.apply(self.outcomes[i])
+            if self.probe.to_move() != TERMINAL:
+                continue
+            self.probe.returns_into(result)
+            ahead = True
+            for seat in range(self.players):
+                if seat != player and result[seat] >= result[player]:
+                    ahead = False
+            if ahead:
+                for seat in range(self.players):
+                    reward[seat] = result[seat]
+                return i
+        return -1
 
     cdef int select(self, int node) noexcept:
         """The child maximising Q + c · P · sqrt(N) / (1 + n) for the seat acting at ``node``."""
