@@ -167,3 +167,15 @@ cdef class KernelState:
 
 cdef int sample_chance(Kernel k, Rng* rng, int* outcomes, double* probabilities) noexcept
 """Pick one of ``k``'s chance outcomes by its probability (buffers sized ``chance_space``)."""
+
+
+ctypedef long (*RandomGame)(Kernel k, Rng* rng, long max_actions, int* scratch) noexcept
+"""A game's random game in one function, for ``random_playouts``: from ``k``'s position, apply
+uniform actions (``sample_legal``'s draw) and chance outcomes (``sample_chance``'s) until the
+end or ``max_actions`` steps (when > 0), drawing from ``rng`` exactly as the generic step does,
+so a seed plays the same games; return the steps taken. ``scratch`` has ``action_space``
+slots."""
+cdef int set_random_game(type cls, RandomGame play) except -1
+"""Have ``random_playouts`` play kernels of exactly the class ``cls`` with ``play`` (a game
+registers it when its module is imported): one call a game instead of three calls through
+the vtable a step."""

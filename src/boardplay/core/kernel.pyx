@@ -3,13 +3,15 @@
 whole random games over any game's kernel (batched steps live in ``batch.pyx``).
 
 Everything here talks to a game only through the ``cdef`` methods declared in ``kernel.pxd``,
-so one loop serves all four games and runs without touching a Python object per action. The
-random generator is ``rng_next`` from ``kernel.pxd`` (SplitMix64).
+so one loop serves all four games and runs without touching a Python object per action; a game
+may register its own random game (``set_random_game``), which plays the same games with one
+call a game. The random generator is ``rng_next`` from ``kernel.pxd`` (SplitMix64).
 """
 
 from operator import index
 
 from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
@@ -395,11 +397,47 @@ cdef int sample_chance(Kernel k, Rng* rng, int* outcomes, double* probabilities)
     return outcomes[count - 1]
 
 
+cdef enum:
+    MAX_RANDOM_GAMES = 8
+
+cdef PyTypeObject* _random_classes[MAX_RANDOM_GAMES]
+cdef RandomGame _random_games[MAX_RANDOM_GAMES]
+cdef int _random_count = 0
+
+
+cdef int set_random_game(type cls, RandomGame play) except -1:
+    global _random_count
+    cdef PyTypeObject* key = <PyTypeObject*>cls
+    cdef int i
+    for i in range(_random_count):
+        if _random_classes[i] == key:
+            _random_games[i] = play
+            return 0
+    if _random_count == MAX_RANDOM_GAMES:
+        raise RuntimeError(f"more than {MAX_RANDOM_GAMES} kernel classes play their own games")
+    Py_INCREF(cls)  # held for good: the table keeps the class's address
+    _random_classes[_random_count] = key
+    _random_games[_random_count] = play
+    _random_count += 1
+    return 0
+
+
+cdef RandomGame _random_game_of(Kernel k) noexcept:
+    """The game's own random game for ``k``'s class (``set_random_game``), or NULL."""
+    cdef PyTypeObject* key = (<PyObject*>k).ob_type
+    cdef int i
+    for i in range(_random_count):
+        if _random_classes[i] == key:
+            return _random_games[i]
+    return NULL
+
+
 def random_playouts(Kernel start, long games, unsigned long long seed, long max_actions=0):
     """Play ``games`` uniformly random games from ``start`` (chance sampled by its
     probabilities) inside compiled code. ``max_actions`` > 0 stops a game after that many
     actions (it then counts as unfinished). Returns ``(actions, wins, draws, unfinished)`` with
-    ``wins`` a per-seat list of games won outright."""
+    ``wins`` a per-seat list of games won outright. A game that plays its own random games
+    (``set_random_game``, Passtally) plays them here: the same games for a seed."""
     cdef Kernel k = start.copy()
     cdef int space = max(start.action_space, start.chance_space, 1)
     cdef int* legal = <int*>malloc(space * sizeof(int))
@@ -410,6 +448,7 @@ def random_playouts(Kernel start, long games, unsigned long long seed, long max_
     cdef Rng rng
     cdef long actions = 0, draws = 0, unfinished = 0, g, steps
     cdef int player, i, best, n = start.num_players
+    cdef RandomGame play = _random_game_of(start)
     if legal == NULL or outcomes == NULL or probabilities == NULL:
         free(legal)
         free(outcomes)
@@ -421,18 +460,22 @@ def random_playouts(Kernel start, long games, unsigned long long seed, long max_
     try:
         for g in range(games):
             k.copy_from(start)
-            steps = 0
-            while True:
+            if play != NULL:
+                steps = play(k, &rng, max_actions, legal)
                 player = k.to_move()
-                if player == TERMINAL:
-                    break
-                if max_actions > 0 and steps >= max_actions:
-                    break
-                if player == CHANCE:
-                    k.apply(sample_chance(k, &rng, outcomes, probabilities))
-                else:
-                    k.apply(k.sample_legal(&rng, legal))
-                steps += 1
+            else:
+                steps = 0
+                while True:
+                    player = k.to_move()
+                    if player == TERMINAL:
+                        break
+                    if max_actions > 0 and steps >= max_actions:
+                        break
+                    if player == CHANCE:
+                        k.apply(sample_chance(k, &rng, outcomes, probabilities))
+                    else:
+                        k.apply(k.sample_legal(&rng, legal))
+                    steps += 1
             actions += steps
             if player != TERMINAL:
                 unfinished += 1

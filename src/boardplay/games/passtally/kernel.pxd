@@ -2,7 +2,7 @@
 """The Passtally kernel's declarations: the C layout of one position (its constants, the
 ``Position`` struct and ``ctz``) and the class with its fields and C methods, all defined in
 ``kernel.pyx`` and its parts (``ring.pxi``, ``footprints.pxi``, ``lines.pxi``, ``tensor.pxi``,
-``compact.pxi``, ``playout.pxi``).
+``compact.pxi``, ``playout.pxi``, ``rollout.pxi``).
 ``fields.pyx``, the cold face, cimports the class from here and reads its fields and methods
 directly."""
 

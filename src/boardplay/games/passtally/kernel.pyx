@@ -13,10 +13,11 @@ fair shuffle (§9).
 The module is split by job into parts compiled into this one extension (Cython ``include``, so
 every call among them stays a direct C call the compiler may inline): ``ring.pxi`` (marker
 moves and the setup slots), ``footprints.pxi`` (where a tile may go), ``lines.pxi`` (lines and
-their passes), ``tensor.pxi`` (the observation tensor), ``compact.pxi`` (its compact bytes)
-and ``playout.pxi`` (the playout policy a search's playouts use). ``kernel.pxd`` declares the
-position (its constants and the ``Position`` struct) and the class; this file keeps the tables,
-the ``Kernel`` interface, the actions and the turn.
+their passes), ``tensor.pxi`` (the observation tensor), ``compact.pxi`` (its compact bytes),
+``playout.pxi`` (the playout policy a search's playouts use) and ``rollout.pxi`` (a uniform
+random step, and a whole random game for the core's ``random_playouts``). ``kernel.pxd``
+declares the position (its constants and the ``Position`` struct) and the class; this file
+keeps the tables, the ``Kernel`` interface, the actions and the turn.
 
 The cold Python face (``snapshot``, ``restore``, ``line``...) that the facade, the position
 loader and the explanations use is ``fields.pyx``; no C method here touches a Python object.
@@ -24,7 +25,9 @@ loader and the explanations use is ``fields.pyx``; no C method here touches a Py
 
 cimport cython
 
-from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_below
+from boardplay.core.kernel cimport (
+    CHANCE, TERMINAL, Kernel, RandomGame, Rng, rng_below, rng_unit, set_random_game,
+)
 from boardplay.games.passtally.layout cimport (
     LINE_VP_SEAT0, PLAYERS, TILES_PILE_A, TURN_SEAT, VP_SEAT0,
 )
@@ -101,6 +104,7 @@ include "lines.pxi"
 include "tensor.pxi"
 include "compact.pxi"
 include "playout.pxi"
+include "rollout.pxi"
 
 
 @cython.final
@@ -253,13 +257,12 @@ cdef class PasstallyKernel(Kernel):
             left &= left - 1
 
     cdef int sample_legal(self, Rng* rng, int* scratch) noexcept:
-        cdef int per_pile[NUM_PILES]
+        """In play ``draw_action`` (rollout.pxi); otherwise from the list."""
         cdef int count
         if self.p.setup or self.p.pending >= 0 or self.p.game_over:
             count = self.legal_into(scratch)
             return scratch[rng_below(rng, count)]
-        count = self.count_legal(per_pile, scratch)
-        return self.nth_legal(rng_below(rng, count), per_pile, scratch)
+        return draw_action(self, rng, scratch)
 
     cdef int playout_action(self, Rng* rng, int* scratch) noexcept:
         """The playout policy (``policy_action``, playout.pxi)."""
@@ -271,41 +274,30 @@ cdef class PasstallyKernel(Kernel):
 
     cdef int count_legal(self, int* per_pile, int* scratch) noexcept:
         """The number of legal actions in play (not setup, chance or the end), without the
-        list: each face-up pile offers one placement per legal footprint (a symmetric design)
-        or two (both spellings), then the moves. ``per_pile`` receives the piles' shares; under
-        the movement variants the moves are listed into ``scratch``."""
-        cdef int pile, d, seat = self.p.to_move, count = 0
+        list: the face-up piles' placements (``pile_share``), then the moves. ``per_pile``
+        receives the piles' shares; under the movement variants the moves are listed into
+        ``scratch``."""
+        cdef int pile, count = 0
         for pile in range(NUM_PILES):
-            d = self.p.face_up[pile]
-            per_pile[pile] = 0 if d < 0 else self.p.footprints << (0 if SYMMETRIC[d] else 1)
+            per_pile[pile] = pile_share(&self.p, pile)
             count += per_pile[pile]
         if self.p.jump_step or not self.p.continuous:
-            return count + moves_into(&self.p, seat, scratch, self.p.jump_step, self.p.continuous)
+            return count + moves_into(&self.p, self.p.to_move, scratch, self.p.jump_step,
+                                      self.p.continuous)
         # Under the default rules every marker has all four moves (see ``moves_into``).
-        return count + 4 * self.p.seat_markers[seat]
+        return count + 4 * self.p.seat_markers[self.p.to_move]
 
     cdef int nth_legal(self, int r, int* per_pile, int* scratch) noexcept:
         """``legal[r]`` of ``legal_into``'s list, after ``count_legal`` filled ``per_pile``
-        and ``scratch``: the r-th placement by walking the anchors' orientation masks, or the
-        r-th move. The pile and the marker are found without branches (which one r picks is a
-        coin toss to the CPU)."""
-        cdef int first = per_pile[0], second = first + per_pile[1], pile, i, skip
-        cdef unsigned int left
-        if r < second + per_pile[2]:
-            pile = (r >= first) + (r >= second)
-            r -= first * (r >= first) + per_pile[1] * (r >= second)
-            return PLACE_BASE + pile * PLACE_PER_PILE \
-                + nth_placement(&self.p, r, 3 if SYMMETRIC[self.p.face_up[pile]] else 15)
-        r -= second + per_pile[2]
+        and ``scratch``: the r-th placement from the footprint boards, or the r-th move
+        (rollout.pxi's helpers, without branches on where r falls)."""
+        cdef int first = per_pile[0], second = first + per_pile[1]
+        cdef int placements = second + per_pile[2]
+        if r < placements:
+            return nth_pile_placement(&self.p, r, first, second)
         if self.p.jump_step or not self.p.continuous:
-            return scratch[r]
-        left = self.p.seat_slots[self.p.to_move]
-        skip = r >> 2  # drop the lowest marker that many times
-        for i in range(3):  # a seat has four markers in play...
-            left &= left - <unsigned int>(i < skip)
-        for i in range(3, skip):  # ...more only in a position loaded as such
-            left &= left - 1
-        return MOVE_BASE + ctz(left) * 4 + (r & 3)
+            return scratch[r - placements]
+        return nth_default_move(&self.p, r - placements)
 
     cdef int chance_into(self, int* outcomes, double* probabilities) noexcept:
         """Each design still unrevealed, with (its unrevealed count) / (all unrevealed)."""
@@ -489,3 +481,7 @@ cdef class PasstallyKernel(Kernel):
             out[TILES_PILE_A + pile] = self.p.hidden[pile] + (1 if self.p.face_up[pile] >= 0 else 0)
         out[<int>PLAYERS] = self.p.n
         out[<int>TURN_SEAT] = -1 if self.p.setup or self.p.game_over else self.p.to_move
+
+
+# ``random_playouts`` (core) plays Passtally's random games with ``random_game`` (rollout.pxi).
+set_random_game(PasstallyKernel, <RandomGame>random_game)
