@@ -203,7 +203,7 @@ def test_agents_refuse_to_move_at_chance_or_terminal_nodes() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("alphazero", "unknown agent 'alphazero'; known agents: greedy, mcts, policy, random"),
+        ("alphazero", "unknown agent 'alphazero'; known agents: az, greedy, mcts, policy, random"),
         ("mcts(depth=3)", "mcts has no parameter 'depth'"),
         ("mcts(iterations=lots)", "'iterations' must be an integer"),
         ("mcts(iterations=0)", "iterations must be at least 1"),
