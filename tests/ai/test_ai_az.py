@@ -245,3 +245,19 @@ def test_decisive_expansion_values_a_win_at_once_exactly() -> None:
     blind = Puct(state.kernel, network, decisive=False, seed=1)
     blind.run(2, 0.0)
     assert blind.node_value(blind.root) < 1.0
+
+
+def test_repetition_scores_a_return_to_a_known_position_as_a_draw_with_contempt() -> None:
+    state = positions(40)[-1]  # movement phase: positions carry repetition keys
+    kernel = state.kernel
+    assert kernel.repetition_key() != 0
+    action = state.legal_actions()[0]
+    after = state.clone()
+    after.apply_action(action)
+    search = Puct(kernel, build_network(random_arrays(6), {}), repetition=True, contempt=0.2)
+    search.seat = state.current_player()
+    search.set_history([after.kernel.repetition_key()])
+    search.run(400, 0.0)
+    child = next(node for a, node, _ in search.children(search.root) if a == action)
+    assert search.node_visits(child) > 0
+    assert search.node_value(child) == pytest.approx(0.5 - 0.2)

@@ -22,6 +22,7 @@ import numpy as np
 from boardplay.ai.agents import Analysis, _check_can_move
 from boardplay.ai.nets import Network
 from boardplay.ai.puct import Puct
+from boardplay.ai.repetition import PositionHistory, has_position_keys
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import Kernel
@@ -103,7 +104,9 @@ def numpy_forward(arrays: dict[str, np.ndarray], x: np.ndarray) -> tuple[np.ndar
 class AZAgent:
     """PUCT search with a network's priors and values (see ``boardplay.ai.puct``): budget
     ``iterations`` simulations and/or ``time_limit`` seconds a move; the most visited move is
-    played. The tree is kept across moves (``inform``) while the game follows it."""
+    played. The tree is kept across moves (``inform``) while the game follows it. With
+    ``repetition`` (games with position keys) a return to a position met is a draw, worth
+    ``contempt`` less to the agent, as in ``mcts``."""
 
     def __init__(
         self,
@@ -115,6 +118,8 @@ class AZAgent:
         c: float = C_PUCT,
         fpu: float = 0.0,
         decisive: bool = True,
+        repetition: bool = False,
+        contempt: float = 0.0,
         reuse: bool = True,
         seed: int | None = None,
         name: str = "az",
@@ -130,6 +135,9 @@ class AZAgent:
         self.c = c
         self.fpu = fpu
         self.decisive = decisive
+        self.repetition = repetition and has_position_keys(game)
+        self.contempt = contempt
+        self._positions = PositionHistory()
         self.reuse = reuse
         self.seed = seed
         self.name = name
@@ -138,6 +146,7 @@ class AZAgent:
         self._last: Analysis | None = None
 
     def reset(self) -> None:
+        self._positions.reset()
         self._search = None
         self._tree = None
         self._last = None
@@ -162,7 +171,14 @@ class AZAgent:
         if search is None:
             seed = self.seed if self.seed is not None else random.getrandbits(64)
             search = self._search = Puct(
-                kernel, self.network, c=self.c, fpu=self.fpu, decisive=self.decisive, seed=seed
+                kernel,
+                self.network,
+                c=self.c,
+                fpu=self.fpu,
+                decisive=self.decisive,
+                repetition=self.repetition,
+                contempt=self.contempt,
+                seed=seed,
             )
         elif self.reuse and self._tree == key and self._tree[0] is key[0]:
             search.set_position(kernel)
@@ -178,6 +194,9 @@ class AZAgent:
             self._last = Analysis(self.name, seat, state.action_to_string(legal[0]), None)
             return legal[0]
         search = self.search_for(state)
+        search.seat = seat
+        if self.repetition:
+            search.set_history(self._positions.keys(state))
         done, elapsed = search.run(self.iterations, self.time_limit)
         ranked = search.children(search.root)
         action, node, _ = ranked[0]
@@ -217,7 +236,7 @@ class AZAgent:
         return line
 
 
-AZ_PARAMS = "weights, iterations, time, c, fpu, decisive, reuse"
+AZ_PARAMS = "weights, iterations, time, c, fpu, contempt, decisive, repetition, reuse"
 
 
 def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
@@ -239,14 +258,17 @@ def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
             raise OptionError(
                 f"az parameter {name!r} must be {what}, got {params[name]!r}"
             ) from None
-        if value < 0 or (name != "fpu" and value == 0):
+        if value < 0 or (name not in ("fpu", "contempt") and value == 0):
             raise OptionError(f"az parameter {name!r} must be positive, got {params[name]!r}")
         return value
 
     iterations, time_limit = number("iterations", int), number("time", float)
     if iterations is None and time_limit is None:
         raise OptionError("az needs a budget: iterations=N and/or time=SECONDS")
-    flags = {name: params.get(name, "true").lower() for name in ("decisive", "reuse")}
+    flags = {
+        name: params.get(name, default).lower()
+        for name, default in (("decisive", "true"), ("repetition", "false"), ("reuse", "true"))
+    }
     for name, raw in flags.items():
         if raw not in ("true", "false"):
             raise OptionError(f"az parameter {name!r} must be true or false, got {raw!r}")
@@ -266,6 +288,8 @@ def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
             c=number("c", float) or C_PUCT,
             fpu=number("fpu", float) or 0.0,
             decisive=flags["decisive"] == "true",
+            repetition=flags["repetition"] == "true",
+            contempt=number("contempt", float) or 0.0,
             reuse=flags["reuse"] == "true",
             seed=seed,
             name=f"az({shown})",

@@ -1,8 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """PUCT search steered by a policy/value network (``nets.Network``), over any game's ``Kernel``:
-the AlphaZero search (Silver et al., 2018) in compiled code, with max-n values for 2-4 seats.
-``AZAgent`` (``boardplay.ai.az``) drives it; the self-play trainer (``boardplay.ai.alphazero``)
-too.
+the AlphaZero search (Silver et al., 2018) in compiled code, with max-n values for 2-4 seats,
+driven by ``AZAgent`` (``boardplay.ai.az``) and the self-play trainer (``ai.alphazero``).
 
 A simulation copies the root position into a working kernel and descends: at a decision node
 the seat to act takes the child maximising ``Q + c · P · sqrt(N) / (1 + n)``, where ``P`` is the
@@ -16,10 +15,10 @@ yet expanded: its legal actions are listed as one block of children with their p
 network's value head values it (no rollout); a terminal node is valued by its true returns. Every
 node on the path adds the return of the seat that chose it (max-n backup, as ``search.pyx``).
 Values are on the returns' scale: a network's tanh output ``v`` counts ``(v + 1) / 2``.
-With ``decisive`` (the default) an expanded node whose mover can win at once (one trial move per
-legal action, as the playouts of ``search.pyx`` do) is valued as that win instead of by the
-network, and its prior is all on that move: a young network's value misses one-move wins and
-the opponent's one-move replies, which decide games such as Proteus.
+With ``decisive`` (the default) a node whose mover can win at once is valued as that win, its
+prior all on that move (a young network misses one-move wins and replies, which decide Proteus);
+with ``repetition`` a return to a position met before is a draw, as in ``search.pyx``; a draw is
+worth ``contempt`` less to ``seat``, the searching seat (``tactics.pxd`` has both checks).
 
 Each expanded node costs one forward pass of the network (``Network.evaluate``: the kernel's
 observation, the trunk, both heads), done one leaf at a time, allocating nothing. Self-play adds
@@ -28,64 +27,28 @@ subtree under a played action for the next search, copied to the front of the po
 """
 
 from libc.math cimport expf, sqrt
+from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
 from boardplay.ai.clock cimport now
+from boardplay.ai.tactics cimport key_met, winning_index
 from boardplay.ai.nets cimport Network
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_unit, sample_chance
 
-cdef enum:
-    MAX_SEATS = 4
-    TIME_EVERY = 8  # simulations between two looks at the clock
-    UNSEEN = -99  # the player of a node no simulation has reached yet
-    MAX_SPACE = 32767  # actions and chance outcomes fit a node's 16-bit fields
-
 MAX_NODES = 4_000_000
 """The tree stops growing here (128 MB); further simulations end at its leaves."""
-
-ctypedef struct Node:
-    double value        # summed return of the seat that chose this node
-    float prior         # the parent's policy for this action (a chance outcome: its probability)
-    float guess         # the network's value of this node for its seat to act (first-play urgency)
-    int first_child     # start of the children's block; -1 until expanded
-    int visits
-    short action        # the action or chance outcome that leads here (-1 at a root)
-    short count         # children in the block
-    signed char player  # the seat to act here, CHANCE, TERMINAL, or UNSEEN
 
 
 cdef class Puct:
     """A PUCT tree over one game's kernels guided by ``network``: ``c`` weighs the prior
     against the mean (c_puct), ``fpu`` is how much less than its parent an unvisited child is
-    first assumed worth."""
-
-    cdef Kernel root_kernel
-    cdef Kernel work
-    cdef Kernel probe
-    cdef Network network
-    cdef Node* nodes
-    cdef int node_count
-    cdef int node_capacity
-    cdef int max_nodes
-    cdef int* path
-    cdef int* owners
-    cdef int path_capacity
-    cdef int* outcomes
-    cdef double* probabilities
-    cdef float* logits
-    cdef float values[MAX_SEATS]
-    cdef int players
-    cdef int space
-    cdef Rng rng
-    cdef public double c
-    cdef public double fpu
-    cdef public bint decisive
-    cdef readonly int root
+    first assumed worth (its fields are declared in ``puct.pxd``)."""
 
     def __cinit__(self, Kernel prototype, Network network, *, double c=1.5, double fpu=0.0,
-                  bint decisive=True, unsigned long long seed=0, int max_nodes=MAX_NODES):
+                  bint decisive=True, bint repetition=False, double contempt=0.0,
+                  unsigned long long seed=0, int max_nodes=MAX_NODES):
         if prototype.num_players > MAX_SEATS:
             raise ValueError(f"the PUCT search takes at most {MAX_SEATS} seats")
         if network.seats != prototype.num_players or network.actions != prototype.action_space:
@@ -107,6 +70,10 @@ cdef class Puct:
         self.probe = prototype.copy()
         self.network = network
         self.decisive = decisive
+        self.repetition = repetition
+        self.contempt = contempt
+        self.history = NULL
+        self.history_count = 0
         self.players = prototype.num_players
         self.max_nodes = max_nodes
         self.c = c
@@ -117,10 +84,11 @@ cdef class Puct:
         self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
         self.path = <int*>malloc(self.path_capacity * sizeof(int))
         self.owners = <int*>malloc(self.path_capacity * sizeof(int))
+        self.path_keys = <uint64_t*>malloc(self.path_capacity * sizeof(uint64_t))
         self.outcomes = <int*>malloc(self.space * sizeof(int))
         self.probabilities = <double*>malloc(self.space * sizeof(double))
         self.logits = <float*>malloc(prototype.action_space * sizeof(float))
-        if (self.nodes == NULL or self.path == NULL or self.owners == NULL
+        if (self.nodes == NULL or self.path == NULL or self.owners == NULL or self.path_keys == NULL
                 or self.outcomes == NULL or self.probabilities == NULL or self.logits == NULL):
             raise MemoryError()
         self.reset(prototype)
@@ -129,6 +97,8 @@ cdef class Puct:
         free(self.nodes)
         free(self.path)
         free(self.owners)
+        free(self.path_keys)
+        free(self.history)
         free(self.outcomes)
         free(self.probabilities)
         free(self.logits)
@@ -145,6 +115,20 @@ cdef class Puct:
     def set_position(self, Kernel position) -> None:
         """Keep the tree but search from ``position``, the one the root stands for."""
         self.root_kernel.copy_from(position)
+
+    def set_history(self, keys) -> None:
+        """The position keys met so far in the game (zeros ignored), against which
+        ``repetition`` checks every position a simulation reaches."""
+        values = sorted({int(key) for key in keys} - {0})
+        cdef uint64_t* table = <uint64_t*>malloc(max(len(values), 1) * sizeof(uint64_t))
+        cdef int i
+        if table == NULL:
+            raise MemoryError()
+        for i in range(len(values)):
+            table[i] = <uint64_t>values[i]
+        free(self.history)
+        self.history = table
+        self.history_count = len(values)
 
     def seed(self, unsigned long long seed) -> None:
         self.rng.state = seed
@@ -307,7 +291,8 @@ cdef class Puct:
             for i in range(count):
                 self.nodes[self.node_count + i].prior /= total
             if self.decisive:
-                i = self.winning(count, player, reward)
+                i = winning_index(k, self.probe, self.outcomes, count, player, self.players,
+                                  reward)
                 if i >= 0:  # a win at once: the node's true value, and the move to play
                     for j in range(count):
                         self.nodes[self.node_count + j].prior = 1.0 if j == i else 0.0
@@ -316,29 +301,6 @@ cdef class Puct:
         self.nodes[node].count = count
         self.node_count += count
         return 0
-
-    cdef int winning(self, int count, int player, double* reward) noexcept:
-        """The index in ``outcomes`` (the ``count`` legal actions of ``player``, to act in the
-        working kernel) of a move that ends the game with ``player`` ahead of every other
-        seat, its returns written into ``reward``; -1 when there is none."""
-        cdef int i, seat
-        cdef double result[MAX_SEATS]
-        cdef bint ahead
-        for i in range(count):
-            self.probe.copy_from(self.work)
-            self.probe.apply(self.outcomes[i])
-            if self.probe.to_move() != TERMINAL:
-                continue
-            self.probe.returns_into(result)
-            ahead = True
-            for seat in range(self.players):
-                if seat != player and result[seat] >= result[player]:
-                    ahead = False
-            if ahead:
-                for seat in range(self.players):
-                    reward[seat] = result[seat]
-                return i
-        return -1
 
     cdef int select(self, int node) noexcept:
         """The child maximising Q + c · P · sqrt(N) / (1 + n) for the seat acting at ``node``."""
@@ -369,7 +331,12 @@ cdef class Puct:
 
     cdef int push(self, int depth, int node, int owner) except -1:
         cdef int* grown
+        cdef uint64_t* keys
         if depth >= self.path_capacity:
+            keys = <uint64_t*>realloc(self.path_keys, 2 * self.path_capacity * sizeof(uint64_t))
+            if keys == NULL:
+                raise MemoryError()
+            self.path_keys = keys
             grown = <int*>realloc(self.path, 2 * self.path_capacity * sizeof(int))
             if grown == NULL:
                 raise MemoryError()
@@ -403,14 +370,31 @@ cdef class Puct:
         cdef int node = self.root, child, player, depth = 0, i
         cdef int owner = self.nodes[self.root].player
         cdef double reward[MAX_SEATS]
+        cdef double top, bottom
         cdef Node* n
         k.copy_from(self.root_kernel)
         depth = self.push(depth, node, owner)
+        if self.repetition:
+            self.path_keys[0] = k.position_key()
         while True:
             player = self.nodes[node].player
             if player == TERMINAL:
                 k.returns_into(reward)
+                top = bottom = reward[0]
+                for i in range(1, self.players):
+                    top = max(top, reward[i])
+                    bottom = min(bottom, reward[i])
+                if top - bottom < 1e-9:
+                    reward[self.seat] -= self.contempt  # a drawn end, less the contempt
                 break
+            if self.repetition and depth > 1:
+                self.path_keys[depth - 1] = k.position_key()
+                if key_met(self.path_keys[depth - 1], self.history, self.history_count,
+                           self.path_keys, depth - 1):
+                    for i in range(self.players):  # back to a position met: a draw
+                        reward[i] = 1.0 / self.players
+                    reward[self.seat] -= self.contempt
+                    break
             if self.nodes[node].first_child < 0:
                 self.expand(node, reward)
                 if self.nodes[node].first_child < 0:
