@@ -1,6 +1,6 @@
 """``make scaling`` (``.venv/bin/python tools/scaling.py``): does ten times the thought play
-better? For each game (Montana with 2, 3 and 4 players) an arena of the plain searcher with
-``--base`` simulations against the same searcher with ``--factor`` times as many
+better? For each game (Passtally with 2 and 3 players, Montana with 2, 3 and 4) an arena of the
+plain searcher with ``--base`` simulations against the same searcher with ``--factor`` times as many
 (``mcts(iterations=B)`` against ``mcts(iterations=10B)``, seats rotated, ``--games`` games,
 ``--seed``), printed as a Markdown table row by row as each ends: the bigger search's score (a
 draw counting half) with its 95% Wilson interval, its wins, draws and losses, and both sides'
@@ -45,6 +45,7 @@ ROWS = (
     Row("potlatch", "potlatch"),
     Row("proteus", "proteus(max_turns=200)"),
     Row("passtally", "passtally"),
+    Row("passtally-3", "passtally(players=3)"),
     Row("montana", "montana"),
     Row("montana-3", "montana(players=3)"),
     Row("montana-4", "montana(players=4)"),

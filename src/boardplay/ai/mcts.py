@@ -4,10 +4,10 @@
 ``boardplay.ai.mcts_reference`` (UCT with max-n backup for 2–4 seats, chance sampled by its
 probabilities, random rollouts cut off by the game's evaluation, an opening's own cutoff,
 iteration and time budgets, early stop, contempt, decisive moves, turn-end leaves,
-repetitions scored as draws, the evaluation's weight set, tree reuse), and its analysis has
-the same shape. For a game with a compiled kernel and a compiled evaluation (all four shipped
-games) the search runs in ``boardplay.ai.search`` at C speed; any other game (e.g. the
-pure-Python test games) runs the Python reference search.
+repetitions scored as draws, the evaluation's weight set, selection on normalized means,
+tree reuse), and its analysis has the same shape. For a game with a compiled kernel and a
+compiled evaluation (all four shipped games) the search runs in ``boardplay.ai.search`` at C
+speed; any other game (e.g. the pure-Python test games) runs the Python reference search.
 
 Tree reuse follows the actions applied since the last search (``inform``); before a search the
 kept tree is used only when the position is the one it stands for: the same game object, the
@@ -68,6 +68,7 @@ class MCTSAgent(ReferenceMCTSAgent):
         weights: str | None = None,
         seed: int | None = None,
         name: str | None = None,
+        normalize: bool = False,
     ) -> None:
         super().__init__(
             game,
@@ -86,6 +87,7 @@ class MCTSAgent(ReferenceMCTSAgent):
             weights=weights,
             seed=seed,
             name=name,
+            normalize=normalize,
         )
         self._evaluation = compiled_evaluation(game, weights)
         self.compiled = (
@@ -173,6 +175,7 @@ class MCTSAgent(ReferenceMCTSAgent):
                 repetition=self.repetition,
                 finish_turn=self.finish_turn,
                 policy=self.kernel_playouts,
+                normalize=self.normalize,
                 seed=seed,
             )
         elif self.reuse and self._matches(key, search, state):

@@ -20,6 +20,7 @@ class Search:
     repetition: bool
     finish_turn: bool
     policy: bool
+    normalize: bool
     seat: int
     @property
     def root(self) -> int: ...
@@ -37,6 +38,7 @@ class Search:
         repetition: bool = False,
         finish_turn: bool = False,
         policy: bool = False,
+        normalize: bool = False,
         seed: int = 0,
         max_nodes: int = ...,
     ) -> Self: ...

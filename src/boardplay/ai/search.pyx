@@ -76,8 +76,8 @@ cdef class Search:
     to ``seat`` (the searching seat), ``decisive`` whether playouts play a move that wins at
     once when there is one, ``finish_turn`` whether a leaf reached mid-turn is evaluated only
     after its mover's best completion of the turn, ``policy`` whether playouts take the kernel's
-    ``playout_action`` instead of uniform actions; ``evaluation`` is needed whenever ``cutoff``
-    is not -1."""
+    ``playout_action`` instead of uniform actions, ``normalize`` whether selection rescales the
+    means by their range at each node; ``evaluation`` is needed unless ``cutoff`` is -1."""
 
     cdef Kernel root_kernel
     cdef Kernel work
@@ -106,13 +106,14 @@ cdef class Search:
     cdef public bint repetition
     cdef public bint finish_turn
     cdef public bint policy
+    cdef public bint normalize
     cdef public int seat
     cdef readonly int root
 
     def __cinit__(self, Kernel prototype, LeafEvaluation evaluation=None, *, double c=1.0,
                   int cutoff=-1, double contempt=0.0, bint decisive=False,
                   bint finish_turn=False, bint repetition=False, bint policy=False,
-                  unsigned long long seed=0,
+                  bint normalize=False, unsigned long long seed=0,
                   int max_nodes=MAX_NODES):
         if prototype.num_players > MAX_SEATS:
             raise ValueError(f"the compiled search takes at most {MAX_SEATS} seats")
@@ -136,6 +137,7 @@ cdef class Search:
         self.repetition = repetition
         self.finish_turn = finish_turn
         self.policy = policy
+        self.normalize = normalize
         self.rng.state = seed
         self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
         self.path_capacity = 256
@@ -364,13 +366,22 @@ cdef class Search:
 
     cdef int select(self, int node) noexcept:
         """The visited child with the best mean return (for the seat acting at ``node``) plus
-        the UCT bonus."""
+        the UCT bonus; with ``normalize`` the means rescaled by their range first (best 1, worst
+        0), so that gaps of thousandths of a seat's win chance still steer its visits (without,
+        three seats' trees spread them almost evenly: docs/journal/ai.md, issue 50)."""
         cdef Node* n = &self.nodes[node]
-        cdef double bonus = 0.0, best_score = -1e300, score, inverse, root_inverse
+        cdef double bonus = 0.0, best_score = -1e300, score, inverse, root_inverse, mean
+        cdef double low = 1e300, high = -1e300, scale = 1.0, shift = 0.0
         cdef int best = -1, i, visits
         cdef Node* child
         if n.visits > 1:
             bonus = self.c * root_log(n.visits)
+        if self.normalize:
+            for i in range(n.first_child, n.first_child + n.tried):
+                mean = self.nodes[i].value / self.nodes[i].visits
+                low, high = min(low, mean), max(high, mean)
+            if high - low > 1e-9:
+                scale, shift = 1.0 / (high - low), low
         for i in range(n.first_child, n.first_child + n.tried):
             child = &self.nodes[i]
             visits = child.visits
@@ -380,7 +391,8 @@ cdef class Search:
             else:
                 inverse = 1.0 / visits
                 root_inverse = sqrt(inverse)
-            score = child.value * inverse + bonus * root_inverse
+            score = child.value * inverse
+            score = ((score - shift) * scale if self.normalize else score) + bonus * root_inverse
             if score > best_score:
                 best_score = score
                 best = i

@@ -47,7 +47,7 @@ def _greedy(game: Game, params: dict[str, str], seed: int | None) -> Agent:
 
 _MCTS_PARAMS = (
     "iterations, time, c, cutoff, rollout, reuse, early, contempt, decisive, finish_turn, "
-    "repetition, opening_cutoff, weights"
+    "repetition, opening_cutoff, weights, normalize"
 )
 
 
@@ -92,6 +92,7 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
     decisive = _flag("decisive", params) if "decisive" in params else None
     repetition = _flag("repetition", params) if "repetition" in params else None
     finish_turn = _flag("finish_turn", params) if "finish_turn" in params else False
+    normalize = _flag("normalize", params) if "normalize" in params else False
     shown = ",".join(f"{k}={v}" for k, v in params.items())
     try:
         return MCTSAgent(
@@ -111,6 +112,7 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
             weights=params.get("weights"),
             seed=seed,
             name=f"mcts({shown})" if shown else "mcts",
+            normalize=normalize,
         )
     except ValueError as exc:
         raise OptionError(str(exc)) from None
