@@ -261,3 +261,13 @@ def test_repetition_scores_a_return_to_a_known_position_as_a_draw_with_contempt(
     child = next(node for a, node, _ in search.children(search.root) if a == action)
     assert search.node_visits(child) > 0
     assert search.node_value(child) == pytest.approx(0.5 - 0.2)
+
+
+def test_the_shipped_proteus_network_loads_and_plays() -> None:
+    network, meta = load_network("proteus")
+    assert meta["game"].startswith("proteus") and meta["input"] == "observation"
+    assert (network.inputs, network.actions, network.seats) == (165, 217, 2)
+    game = load(GAME)
+    agent = make_agent("az(weights=proteus,iterations=50)", game, seed=1)
+    state = game.new_initial_state()
+    assert agent.step(state) in state.legal_actions()
