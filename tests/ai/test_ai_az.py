@@ -22,6 +22,7 @@ from boardplay.ai.nets import Network
 from boardplay.ai.puct import Puct
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import OptionError
+from boardplay.core.game import State
 from boardplay.core.registry import load
 
 GAME = "proteus(max_turns=200)"
@@ -271,3 +272,48 @@ def test_the_shipped_proteus_network_loads_and_plays() -> None:
     agent = make_agent("az(weights=proteus,iterations=50)", game, seed=1)
     state = game.new_initial_state()
     assert agent.step(state) in state.legal_actions()
+
+
+def test_chance_nodes_are_sampled_by_their_probabilities() -> None:
+    # Passtally reveals a tile after a placement: a chance node inside the tree. Each
+    # simulation through it takes exactly one outcome, so its visits are its children's.
+    game = load("passtally")
+    state = game.new_initial_state()
+    rng_play = random.Random(4)
+
+    def reveals(state: State) -> bool:  # some action of the mover is followed by a reveal
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply_action(action)
+            if after.is_chance_node():
+                return True
+        return False
+
+    while state.is_chance_node() or not reveals(state):
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(rng_play.choice(state.legal_actions()))
+    kernel = state.kernel
+    rng = np.random.default_rng(0)
+    hidden = 16
+    network = Network(
+        [(rng.normal(0, 0.1, (kernel.observation_size, hidden)), np.zeros(hidden))],
+        (rng.normal(0, 0.1, (hidden, kernel.action_space)), np.zeros(kernel.action_space)),
+        (rng.normal(0, 0.1, (hidden, kernel.num_players)), np.zeros(kernel.num_players)),
+    )
+    search = Puct(kernel, network, seed=2)
+    search.run(2000, 0.0)
+    frontier, chance = [search.root], []
+    while frontier:
+        node = frontier.pop()
+        for _, child, visits in search.children(node):
+            if visits > 0:
+                frontier.append(child)
+            if visits > 1 and search.node_player(child) == -1:
+                chance.append(child)
+    assert chance, "no chance node visited twice in the tree"
+    for node in chance:
+        children = search.children(node)
+        assert sum(visits for _, _, visits in children) == search.node_visits(node)
+        assert sum(search.node_prior(child) for _, child, _ in children) == pytest.approx(1.0)
