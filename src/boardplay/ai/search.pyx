@@ -42,6 +42,7 @@ from boardplay.core.kernel cimport (
     CHANCE, TERMINAL, Kernel, Rng, rng_below, rng_unit, sample_chance,
 )
 from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+from boardplay.ai.tactics cimport key_met, winning_index
 
 cdef extern from *:
     void prefetch "__builtin_prefetch" (const void* address) noexcept nogil
@@ -337,25 +338,6 @@ cdef class Search:
         self.owners[depth] = owner
         return depth + 1
 
-    cdef bint repeats(self, uint64_t key, int depth) noexcept:
-        """Whether ``key`` (of the position at path index ``depth``) was met before: in the
-        game (a binary search of the sorted history) or at an earlier index of the path."""
-        cdef int low = 0, high = self.history_count - 1, middle, i
-        if key == 0:
-            return False
-        while low <= high:
-            middle = (low + high) >> 1
-            if self.history[middle] == key:
-                return True
-            if self.history[middle] < key:
-                low = middle + 1
-            else:
-                high = middle - 1
-        for i in range(depth):
-            if self.path_keys[i] == key:
-                return True
-        return False
-
     cdef void drawn(self, double* reward) noexcept:
         """A draw's returns, less ``contempt`` for the searching seat (the opponents are
         modelled without contempt)."""
@@ -464,7 +446,7 @@ cdef class Search:
             if self.repetition and self.nodes[node].player != TERMINAL:
                 key = k.position_key()
                 self.path_keys[depth - 1] = key
-                if self.repeats(key, depth - 1):
+                if key_met(key, self.history, self.history_count, self.path_keys, depth - 1):
                     repeated = True  # back to a position met before: scored as a draw
                     break
             if leaf:
@@ -488,9 +470,10 @@ cdef class Search:
                         reward[self.seat] -= self.contempt
                 break
             if player != CHANCE and self.decisive:
-                action = self.winning_action(k, player)
-                if action >= 0:
-                    k.apply(action)
+                i = winning_index(k, self.probe, self.scratch, k.legal_into(self.scratch),
+                                  player, self.players, reward)
+                if i >= 0:
+                    k.apply(self.scratch[i])
                     continue  # the game is over: the result is backed up
             if self.cutoff >= 0 and steps >= self.cutoff:
                 if self.finish_turn and player == last and player >= 0:
@@ -511,26 +494,6 @@ cdef class Search:
             n.visits += 1
             n.value += reward[self.owners[i]]
         return 0
-
-    cdef int winning_action(self, Kernel k, int player) noexcept:
-        """A legal action of ``player`` (to act in ``k``) that ends the game with ``player``
-        ahead of every other seat, or -1: each action is tried on the probe kernel."""
-        cdef int count = k.legal_into(self.scratch), i, seat
-        cdef double result[MAX_SEATS]
-        cdef bint ahead
-        for i in range(count):
-            self.probe.copy_from(k)
-            self.probe.apply(self.scratch[i])
-            if self.probe.to_move() != TERMINAL:
-                continue
-            self.probe.returns_into(result)
-            ahead = True
-            for seat in range(self.players):
-                if seat != player and result[seat] >= result[player]:
-                    ahead = False
-            if ahead:
-                return self.scratch[i]
-        return -1
 
     cdef int best_action(self, Kernel k, int player) noexcept:
         """The legal action of ``player`` (to act in ``k``) whose result the evaluation rates

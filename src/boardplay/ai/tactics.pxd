@@ -1,7 +1,7 @@
 # cython: language_level=3
-"""Exact checks the compiled PUCT search (``puct.pyx``) makes beside its network: a move that
-wins at once, and whether a position's key (``Kernel.position_key``) was met before, in the
-game or earlier on the search's path."""
+"""Exact checks both compiled searches make (``search.pyx``'s UCT in its playouts, ``puct.pyx``
+beside its network): a move that wins at once, and whether a position's key
+(``Kernel.position_key``) was met before, in the game or earlier on the search's path."""
 
 from libc.stdint cimport uint64_t
 
