@@ -397,7 +397,7 @@ cdef class Search:
 
     cdef int simulate(self) except -1:
         cdef Kernel k = self.work
-        cdef int node = self.root, child, player, pick, action, depth = 0, i, steps
+        cdef int node = self.root, child, player, pick, depth = 0, i, steps
         cdef int owner = self.seat, last = CHANCE  # ``last``: the seat that made the last action
         cdef Node* n
         cdef double reward[MAX_SEATS]
