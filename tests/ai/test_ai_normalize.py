@@ -5,9 +5,9 @@ Without it a seat's moves, which differ by a few thousandths of its win chance, 
 same visits whatever their values: with three players, one ply below the root, the next seat's
 most visited reply held about its even share, so the tree modelled the other seats as playing at
 random (docs/journal/ai.md, "Three players: the exploration term's scale"). The option is off by
-default: it made ten times the simulations pay more at 300 against 3,000, not at the scaling
-table's 2,000 against 20,000. The checks here read the trees of real searches: where the visits
-go at the root and at the next seat's node below it."""
+default: it made ten times the simulations pay more at 300 against 3,000 in Montana, not at the
+scaling table's 2,000 against 20,000. The checks here read the trees of real searches: where
+the visits go at the root and at the next seat's node below it."""
 
 from __future__ import annotations
 

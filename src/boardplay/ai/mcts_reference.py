@@ -41,9 +41,9 @@ driven by ``boardplay.ai.mcts.MCTSAgent``) is measured against in ``make bench``
 * ``normalize``: selection rescales a node's children's mean returns (for the seat to act
   there) to [0, 1] by their least and greatest before adding the UCT bonus, so that moves
   differing by thousandths of a seat's win chance still draw different visits (off by default:
-  with three and four seats it made ten times the simulations pay more at 300 against 3,000,
-  not at 2,000 against 20,000; docs/journal/ai.md, "Three players: the exploration term's
-  scale").
+  in Montana with three and four seats it made ten times the simulations pay more at 300
+  against 3,000, not at 2,000 against 20,000, nor in Passtally on a second seed;
+  docs/journal/ai.md, "Three players: the exploration term's scale").
 * Tree reuse: ``inform(action)`` descends the kept tree along every applied action (own moves,
   other seats' moves and chance outcomes), so the next search starts with the statistics of the
   subtree actually reached.
