@@ -102,8 +102,11 @@ def test_puct_finds_the_winning_move_with_an_untrained_network() -> None:
 
 def test_root_noise_mixes_into_the_priors() -> None:
     state = positions(1)[0]
-    search = Puct(state.kernel, build_network(random_arrays(2), {}), seed=1)
+    network = build_network(random_arrays(2), {})
+    search = Puct(state.kernel, network, seed=1)
     search.expand_root()
+    _, values = network.position(state.kernel, state.current_player())
+    assert search.node_value(search.root) == pytest.approx(0.5 * (values[0] + 1.0))
     children = search.children(search.root)
     before = [search.node_prior(node) for _, node, _ in children]
     assert abs(sum(before) - 1.0) < 1e-5

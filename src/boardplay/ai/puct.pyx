@@ -155,6 +155,7 @@ cdef class Puct:
         self.work.copy_from(self.root_kernel)
         self.expand(self.root, reward)
         self.nodes[self.root].visits += 1
+        self.nodes[self.root].value += reward[self.nodes[self.root].player]
 
     def noise(self, weights, double epsilon) -> None:
         """Mix ``weights`` (one per root child, in ``children_of_root`` order, e.g. a Dirichlet
