@@ -7,20 +7,17 @@ from numpy.typing import ArrayLike
 from typing_extensions import disjoint_base
 
 from boardplay.ai.nets import Network
+from boardplay.ai.tree import Tree
 from boardplay.core.kernel import Kernel
 
 MAX_NODES: int
 
 @disjoint_base
-class Puct:
+class Puct(Tree):
     """A PUCT tree over one game's kernels (see the module docstring in ``puct.pyx``)."""
 
     c: float
     fpu: float
-    decisive: bool
-    repetition: bool
-    contempt: float
-    seat: int
     @property
     def root(self) -> int: ...
     @property
@@ -39,9 +36,6 @@ class Puct:
         max_nodes: int = ...,
     ) -> Self: ...
     def reset(self, position: Kernel) -> None: ...
-    def set_position(self, position: Kernel) -> None: ...
-    def set_history(self, keys: object) -> None: ...
-    def seed(self, seed: int) -> None: ...
     def advance(self, action: int) -> bool: ...
     def expand_root(self) -> None: ...
     def noise(self, weights: ArrayLike, epsilon: float) -> None: ...

@@ -27,7 +27,6 @@ subtree under a played action for the next search, copied to the front of the po
 """
 
 from libc.math cimport expf, sqrt
-from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
@@ -35,13 +34,13 @@ import numpy as np
 from boardplay.ai.clock cimport now
 from boardplay.ai.tactics cimport key_met, winning_index
 from boardplay.ai.nets cimport Network
-from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, Rng, rng_unit, sample_chance
+from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, rng_unit, sample_chance
 
 MAX_NODES = 4_000_000
 """The tree stops growing here (128 MB); further simulations end at its leaves."""
 
 
-cdef class Puct:
+cdef class Puct(Tree):
     """A PUCT tree over one game's kernels guided by ``network``: ``c`` weighs the prior
     against the mean (c_puct), ``fpu`` is how much less than its parent an unvisited child is
     first assumed worth (its fields are declared in ``puct.pxd``)."""
@@ -49,8 +48,6 @@ cdef class Puct:
     def __cinit__(self, Kernel prototype, Network network, *, double c=1.5, double fpu=0.0,
                   bint decisive=True, bint repetition=False, double contempt=0.0,
                   unsigned long long seed=0, int max_nodes=MAX_NODES):
-        if prototype.num_players > MAX_SEATS:
-            raise ValueError(f"the PUCT search takes at most {MAX_SEATS} seats")
         if network.seats != prototype.num_players or network.actions != prototype.action_space:
             raise ValueError(
                 f"the network is for {network.seats} seats and {network.actions} actions, the "
@@ -60,47 +57,24 @@ cdef class Puct:
         if network.inputs != expected:
             raise ValueError(f"the network reads {network.inputs} floats, the game's "
                              f"{'compact row' if network.compact else 'observation'} {expected}")
-        self.space = max(prototype.action_space, prototype.chance_space, 1)
-        if self.space > MAX_SPACE:
-            raise ValueError(f"the PUCT search takes at most {MAX_SPACE} actions")
         if max_nodes < 1 + self.space:
             raise ValueError(f"the tree needs room for at least {1 + self.space} nodes")
-        self.root_kernel = prototype.copy()
-        self.work = prototype.copy()
-        self.probe = prototype.copy()
         self.network = network
         self.decisive = decisive
         self.repetition = repetition
         self.contempt = contempt
-        self.history = NULL
-        self.history_count = 0
-        self.players = prototype.num_players
         self.max_nodes = max_nodes
         self.c = c
         self.fpu = fpu
-        self.rng.state = seed
         self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
-        self.path_capacity = 256
         self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
-        self.path = <int*>malloc(self.path_capacity * sizeof(int))
-        self.owners = <int*>malloc(self.path_capacity * sizeof(int))
-        self.path_keys = <uint64_t*>malloc(self.path_capacity * sizeof(uint64_t))
-        self.outcomes = <int*>malloc(self.space * sizeof(int))
-        self.probabilities = <double*>malloc(self.space * sizeof(double))
         self.logits = <float*>malloc(prototype.action_space * sizeof(float))
-        if (self.nodes == NULL or self.path == NULL or self.owners == NULL or self.path_keys == NULL
-                or self.outcomes == NULL or self.probabilities == NULL or self.logits == NULL):
+        if self.nodes == NULL or self.logits == NULL:
             raise MemoryError()
         self.reset(prototype)
 
     def __dealloc__(self):
         free(self.nodes)
-        free(self.path)
-        free(self.owners)
-        free(self.path_keys)
-        free(self.history)
-        free(self.outcomes)
-        free(self.probabilities)
         free(self.logits)
 
     # ----- the Python face --------------------------------------------------------------------
@@ -111,27 +85,6 @@ cdef class Puct:
         self.root = 0
         blank(&self.nodes[0], -1, 1.0)
         self.nodes[0].player = position.to_move()
-
-    def set_position(self, Kernel position) -> None:
-        """Keep the tree but search from ``position``, the one the root stands for."""
-        self.root_kernel.copy_from(position)
-
-    def set_history(self, keys) -> None:
-        """The position keys met so far in the game (zeros ignored), against which
-        ``repetition`` checks every position a simulation reaches."""
-        values = sorted({int(key) for key in keys} - {0})
-        cdef uint64_t* table = <uint64_t*>malloc(max(len(values), 1) * sizeof(uint64_t))
-        cdef int i
-        if table == NULL:
-            raise MemoryError()
-        for i in range(len(values)):
-            table[i] = <uint64_t>values[i]
-        free(self.history)
-        self.history = table
-        self.history_count = len(values)
-
-    def seed(self, unsigned long long seed) -> None:
-        self.rng.state = seed
 
     def advance(self, int action) -> bool:
         """Make the root's child under ``action`` the new root (False, tree unchanged, when no
@@ -330,27 +283,6 @@ cdef class Puct:
                 return i
         return n.first_child + n.count - 1
 
-    cdef int push(self, int depth, int node, int owner) except -1:
-        cdef int* grown
-        cdef uint64_t* keys
-        if depth >= self.path_capacity:
-            keys = <uint64_t*>realloc(self.path_keys, 2 * self.path_capacity * sizeof(uint64_t))
-            if keys == NULL:
-                raise MemoryError()
-            self.path_keys = keys
-            grown = <int*>realloc(self.path, 2 * self.path_capacity * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.path = grown
-            grown = <int*>realloc(self.owners, 2 * self.path_capacity * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.owners = grown
-            self.path_capacity *= 2
-        self.path[depth] = node
-        self.owners[depth] = owner
-        return depth + 1
-
     cdef void settle(self, double* reward) noexcept:
         """Value the working kernel without the tree (the pool is full): chance outcomes are
         drawn until a seat acts or the game ends; then the network's value or the returns."""
@@ -392,9 +324,7 @@ cdef class Puct:
                 self.path_keys[depth - 1] = k.position_key()
                 if key_met(self.path_keys[depth - 1], self.history, self.history_count,
                            self.path_keys, depth - 1):
-                    for i in range(self.players):  # back to a position met: a draw
-                        reward[i] = 1.0 / self.players
-                    reward[self.seat] -= self.contempt
+                    self.drawn(reward)  # back to a position met: a draw
                     break
             if self.nodes[node].first_child < 0:
                 self.expand(node, reward)

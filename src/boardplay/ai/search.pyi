@@ -5,23 +5,20 @@ from typing import Self
 from typing_extensions import disjoint_base
 
 from boardplay.ai.evaluation.compiled import LeafEvaluation
+from boardplay.ai.tree import Tree
 from boardplay.core.kernel import Kernel
 
 MAX_NODES: int
 
 @disjoint_base
-class Search:
+class Search(Tree):
     """A UCT tree over one game's kernels (see the module docstring in ``search.pyx``)."""
 
     c: float
     cutoff: int
-    contempt: float
-    decisive: bool
-    repetition: bool
     finish_turn: bool
     policy: bool
     normalize: bool
-    seat: int
     @property
     def root(self) -> int: ...
     @property
@@ -43,9 +40,6 @@ class Search:
         max_nodes: int = ...,
     ) -> Self: ...
     def reset(self, position: Kernel) -> None: ...
-    def set_position(self, position: Kernel) -> None: ...
-    def set_history(self, keys: object) -> None: ...
-    def seed(self, seed: int) -> None: ...
     def advance(self, action: int) -> bool: ...
     def run(self, iterations: int, seconds: float, early_stop: bool) -> tuple[int, float]: ...
     def node_player(self, node: int) -> int: ...

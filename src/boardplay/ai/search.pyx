@@ -39,20 +39,19 @@ from libc.stdlib cimport free, malloc, realloc
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from boardplay.core.kernel cimport (
-    CHANCE, TERMINAL, Kernel, Rng, rng_below, rng_unit, sample_chance,
+    CHANCE, TERMINAL, Kernel, rng_below, rng_unit, sample_chance,
 )
 from boardplay.ai.evaluation.compiled cimport LeafEvaluation
 from boardplay.ai.tactics cimport key_met, winning_index
+from boardplay.ai.tree cimport MAX_SEATS, MAX_SPACE, Tree
 
 cdef extern from *:
     void prefetch "__builtin_prefetch" (const void* address) noexcept nogil
 
 cdef enum:
-    MAX_SEATS = 4
     CHECK_EVERY = 32  # simulations between two checks whether the search may stop early
     TIME_EVERY = 8  # simulations between two looks at the clock
     UNSEEN = -99  # the player of a node no simulation has reached yet
-    MAX_SPACE = 32767  # actions and chance outcomes fit a node's 16-bit fields
     TABLE = 4096  # child visit counts below this read UCT's terms from tables
     LOG_TABLE = 65536  # parent visit counts below this too
 
@@ -71,7 +70,7 @@ ctypedef struct Node:
     signed char player  # the seat to act here, CHANCE, TERMINAL, or UNSEEN
 
 
-cdef class Search:
+cdef class Search(Tree):
     """A UCT tree over one game's kernels. ``c`` exploration, ``cutoff`` rollout actions before
     the evaluation (-1: to the end), ``contempt`` how much less than a draw a drawn end is worth
     to ``seat`` (the searching seat), ``decisive`` whether playouts play a move that wins at
@@ -80,35 +79,17 @@ cdef class Search:
     ``playout_action`` instead of uniform actions, ``normalize`` whether selection rescales the
     means by their range at each node; ``evaluation`` is needed unless ``cutoff`` is -1."""
 
-    cdef Kernel root_kernel
-    cdef Kernel work
-    cdef Kernel probe
     cdef LeafEvaluation evaluation
     cdef Node* nodes
     cdef int node_count
     cdef int node_capacity
-    cdef int* path
-    cdef int* owners
-    cdef uint64_t* path_keys
-    cdef int path_capacity
-    cdef uint64_t* history
-    cdef int history_count
     cdef int* scratch
-    cdef int* outcomes
-    cdef double* probabilities
-    cdef int players
-    cdef int space
     cdef int max_nodes
-    cdef Rng rng
     cdef public double c
     cdef public int cutoff
-    cdef public double contempt
-    cdef public bint decisive
-    cdef public bint repetition
     cdef public bint finish_turn
     cdef public bint policy
     cdef public bint normalize
-    cdef public int seat
     cdef readonly int root
 
     def __cinit__(self, Kernel prototype, LeafEvaluation evaluation=None, *, double c=1.0,
@@ -116,20 +97,11 @@ cdef class Search:
                   bint finish_turn=False, bint repetition=False, bint policy=False,
                   bint normalize=False, unsigned long long seed=0,
                   int max_nodes=MAX_NODES):
-        if prototype.num_players > MAX_SEATS:
-            raise ValueError(f"the compiled search takes at most {MAX_SEATS} seats")
         if cutoff >= 0 and evaluation is None:
             raise ValueError("a rollout cutoff needs an evaluation")
-        self.space = max(prototype.action_space, prototype.chance_space, 1)
-        if self.space > MAX_SPACE:
-            raise ValueError(f"the compiled search takes at most {MAX_SPACE} actions")
         if max_nodes < 1 + self.space:
             raise ValueError(f"the tree needs room for at least {1 + self.space} nodes")
-        self.root_kernel = prototype.copy()
-        self.work = prototype.copy()
-        self.probe = prototype.copy()
         self.evaluation = evaluation
-        self.players = prototype.num_players
         self.max_nodes = max_nodes
         self.c = c
         self.cutoff = cutoff
@@ -139,33 +111,16 @@ cdef class Search:
         self.finish_turn = finish_turn
         self.policy = policy
         self.normalize = normalize
-        self.rng.state = seed
         self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
-        self.path_capacity = 256
         self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
-        self.path = <int*>malloc(self.path_capacity * sizeof(int))
-        self.owners = <int*>malloc(self.path_capacity * sizeof(int))
-        self.path_keys = <uint64_t*>malloc(self.path_capacity * sizeof(uint64_t))
-        self.history = NULL
-        self.history_count = 0
         self.scratch = <int*>malloc(self.space * sizeof(int))
-        self.outcomes = <int*>malloc(self.space * sizeof(int))
-        self.probabilities = <double*>malloc(self.space * sizeof(double))
-        if (self.nodes == NULL or self.path == NULL or self.owners == NULL or self.path_keys == NULL
-                or self.scratch == NULL or self.outcomes == NULL or self.probabilities == NULL):
+        if self.nodes == NULL or self.scratch == NULL:
             raise MemoryError()
         self.reset(prototype)
 
     def __dealloc__(self):
         free(self.nodes)
-        free(self.path)
-        free(self.owners)
-        free(self.path_keys)
-        free(self.history)
-        self.history = NULL
         free(self.scratch)
-        free(self.outcomes)
-        free(self.probabilities)
 
     # ----- the Python face --------------------------------------------------------------------
     def reset(self, Kernel position) -> None:
@@ -175,28 +130,6 @@ cdef class Search:
         self.root = 0
         blank(&self.nodes[0], -1)
         self.nodes[0].player = position.to_move()
-
-    def set_position(self, Kernel position) -> None:
-        """Keep the tree but search from ``position``, which must be the one the root stands
-        for (the caller checked it: it followed the played actions with ``advance``)."""
-        self.root_kernel.copy_from(position)
-
-    def set_history(self, keys) -> None:
-        """The position keys met so far in the game (``Kernel.position_key``; zeros are
-        ignored), against which ``repetition`` checks every position a simulation reaches."""
-        values = sorted({int(key) for key in keys} - {0})
-        cdef uint64_t* table = <uint64_t*>malloc(max(len(values), 1) * sizeof(uint64_t))
-        cdef int i
-        if table == NULL:
-            raise MemoryError()
-        for i in range(len(values)):
-            table[i] = <uint64_t>values[i]
-        free(self.history)
-        self.history = table
-        self.history_count = len(values)
-
-    def seed(self, unsigned long long seed) -> None:
-        self.rng.state = seed
 
     def advance(self, int action) -> bool:
         """Make the root's child under ``action`` the new root (False, tree unchanged, when no
@@ -316,35 +249,6 @@ cdef class Search:
         self.nodes[node].count = count
         self.node_count += count
         return True
-
-    cdef int push(self, int depth, int node, int owner) except -1:
-        cdef int* grown
-        cdef uint64_t* keys
-        if depth >= self.path_capacity:
-            keys = <uint64_t*>realloc(self.path_keys, 2 * self.path_capacity * sizeof(uint64_t))
-            if keys == NULL:
-                raise MemoryError()
-            self.path_keys = keys
-            grown = <int*>realloc(self.path, 2 * self.path_capacity * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.path = grown
-            grown = <int*>realloc(self.owners, 2 * self.path_capacity * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.owners = grown
-            self.path_capacity *= 2
-        self.path[depth] = node
-        self.owners[depth] = owner
-        return depth + 1
-
-    cdef void drawn(self, double* reward) noexcept:
-        """A draw's returns, less ``contempt`` for the searching seat (the opponents are
-        modelled without contempt)."""
-        cdef int i
-        for i in range(self.players):
-            reward[i] = 1.0 / self.players
-        reward[self.seat] -= self.contempt
 
     cdef int select(self, int node) noexcept:
         """The visited child with the best mean return (for the seat acting at ``node``) plus
