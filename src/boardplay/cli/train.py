@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import shutil
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -88,15 +89,21 @@ def register(app: typer.Typer) -> None:
                 opponent=opponent,
             )
 
-            def show_point(point: dict[str, object]) -> None:
+            def show_point(point: dict[str, Any]) -> None:
+                line = _(
+                    "iteration {iteration:>4}  games {games:>7,}  loss {loss}  cpu {cpu} s"
+                ).format(
+                    iteration=point["iteration"],
+                    games=point["games"],
+                    loss=point["loss"],
+                    cpu=point["cpu_seconds"],
+                )
                 versus = point.get("vs")
-                score = (
-                    f"   vs {opponent} {versus['score']:.1%}" if isinstance(versus, dict) else ""
-                )
-                console.print(
-                    f"iteration {point['iteration']:>4}  games {point['games']:>7,}  "
-                    f"loss {point['loss']}  cpu {point['cpu_seconds']} s{score}"
-                )
+                if isinstance(versus, dict):
+                    line += "   " + _("vs {opponent} {score:.1%}").format(
+                        opponent=opponent, score=versus["score"]
+                    )
+                console.print(line)
 
             train_alphazero(az_config, where, show_point)
             console.print(_("Network and curve written to {path}").format(path=where))
