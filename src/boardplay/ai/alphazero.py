@@ -18,6 +18,11 @@ iterations it plays ``eval_games`` games (seats alternated) with ``eval_simulati
 against ``opponent`` (the game's ``medium`` by default): the curve in ``alphazero.json``, beside the
 budget (CPU seconds, games, simulations), the config and the seed. The network with the best
 score so far is also kept as ``best.npz``.
+
+``init`` starts the run from a network file instead of random weights (same game, input and
+widths; anything else is refused with the difference named), so a run can be resumed or
+extended: the weights carry over, Adam's moments and the replay buffer start empty, and the
+meta of every network written says where it started (``init``, with that file's games).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from boardplay.ai.az import build_network, save_arrays
+from boardplay.ai.az import build_network, read_arrays, save_arrays
 from boardplay.ai.puct import Puct
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
@@ -69,6 +74,8 @@ class AZConfig:
     eval_games: int = 40
     eval_simulations: int = 200
     opponent: str = "medium"
+    init: str | None = None
+    """A network file to start from (``--init``); None: random weights."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def check(self) -> None:
@@ -218,6 +225,51 @@ class Learner:
         arrays["value_w"], arrays["value_b"] = out(self.value)
         return arrays
 
+    def load(self, arrays: dict[str, np.ndarray]) -> None:
+        """Take the weights of ``arrays`` (the ``.npz`` layout); their shapes must be this
+        network's (``warm_start`` checks that first)."""
+        t = self.torch
+        layers = [*self.trunk, self.policy, self.value]
+        names = [*(f"trunk{i}" for i in range(len(self.trunk))), "policy", "value"]
+        with t.no_grad():
+            for layer, name in zip(layers, names, strict=True):
+                layer.weight.copy_(t.from_numpy(np.ascontiguousarray(arrays[f"{name}_w"].T)))
+                layer.bias.copy_(t.from_numpy(np.ascontiguousarray(arrays[f"{name}_b"])))
+
+
+def warm_start(learner: Learner, path: Path, game: str, input_kind: str) -> dict[str, Any]:
+    """Load the network at ``path`` into ``learner`` when it was made for ``game`` (its name;
+    options may differ, as a turn cap for self-play) with the same input and layer shapes;
+    otherwise an ``OptionError`` naming the difference. Returns what the meta records."""
+    if not path.is_file():
+        raise OptionError(f"--init: no network file {str(path)!r}")
+    try:
+        arrays, meta = read_arrays(path)
+    except (OSError, ValueError) as exc:
+        raise OptionError(f"--init: {str(path)!r} is not a network file ({exc})") from None
+    made_for = str(meta.get("game", "?")).split("(")[0]
+    if made_for != game.split("(")[0]:
+        raise OptionError(f"--init: {str(path)!r} was trained for {made_for}, not {game}")
+    if meta.get("input", "observation") != input_kind:
+        raise OptionError(
+            f"--init: {str(path)!r} reads the {meta.get('input', 'observation')} input, "
+            f"this run the {input_kind} one"
+        )
+    mine = learner.arrays()
+    if set(arrays) != set(mine):
+        raise OptionError(
+            f"--init: {str(path)!r} has {len([k for k in arrays if k.startswith('trunk')]) // 2} "
+            f"hidden layers, this run {len(learner.trunk)} (--hidden)"
+        )
+    for key, value in mine.items():
+        if arrays[key].shape != value.shape:
+            raise OptionError(
+                f"--init: {str(path)!r} has {key} of shape {arrays[key].shape}, this run "
+                f"{value.shape} (--hidden and the game's sizes must match)"
+            )
+    learner.load(arrays)
+    return {"path": str(path), "games": meta.get("games"), "init": meta.get("init")}
+
 
 def value_targets(returns: list[float], player: int) -> np.ndarray:
     """``2 · return − 1`` per seat, the mover's first (the value head's order)."""
@@ -274,6 +326,8 @@ def train_alphazero(
         "algo": "alphazero",
         "seed": config.seed,
     }
+    if config.init is not None:
+        meta["init"] = warm_start(learner, Path(config.init), str(game), meta["input"])
     buffer: deque[tuple[np.ndarray, np.ndarray, np.ndarray]] = deque(maxlen=config.window)
     budget = Budget()
     curve: list[dict[str, Any]] = []

@@ -71,6 +71,13 @@ def register(app: typer.Typer) -> None:
         opponent: str = typer.Option(
             "medium", help=_("alphazero: the fixed opponent of the curve (an agent spec).")
         ),
+        init: Path | None = typer.Option(
+            None,
+            help=_(
+                "alphazero: start from this network file (same game, input and --hidden) "
+                "to resume or extend a run."
+            ),
+        ),
     ) -> None:
         if importlib.util.find_spec("torch") is None:
             raise fail(_("training needs torch: pip install 'boardplay[train]'"))
@@ -87,6 +94,7 @@ def register(app: typer.Typer) -> None:
                 learning_rate=lr,
                 eval_games=eval_games,
                 opponent=opponent,
+                init=str(init) if init is not None else None,
             )
 
             def show_point(point: dict[str, Any]) -> None:
