@@ -71,6 +71,21 @@ def test_compiled_forward_equals_numpy_on_real_positions() -> None:
         assert np.abs(network(x)[0] - logits).max() == 0.0
 
 
+def test_the_searchs_legal_logits_are_bitwise_the_full_passs() -> None:
+    """The search computes only the legal actions' logits (transposed rows, four at a time):
+    the same sums in the same order as the full head, so the same bits, and the same values."""
+    network = load_network("proteus")[0]
+    for state in positions(120, seed=4)[::2]:
+        seat = state.current_player()
+        if seat < 0:
+            continue
+        actions, legal, values = network.legal(state.kernel, seat)
+        logits, want_values = network.position(state.kernel, seat)
+        assert list(actions) == state.legal_actions()
+        assert np.array_equal(legal, logits[actions])
+        assert np.array_equal(values, want_values)
+
+
 def test_network_refuses_shapes_that_do_not_chain() -> None:
     arrays = random_arrays(1)
     with pytest.raises(ValueError, match="trunk1_w"):

@@ -4,6 +4,10 @@
 from boardplay.core.kernel cimport Kernel
 
 
+cdef enum:
+    MAX_HEADS = 8  # values a network may write (one per seat)
+
+
 cdef class Network:
     cdef readonly int inputs
     """Floats the network reads (the kernel's observation, or its compact bytes as floats)."""
@@ -20,11 +24,23 @@ cdef class Network:
     cdef float** biases
     cdef float* policy_w
     cdef float* policy_b
+    cdef float* policy_t  # policy_w transposed (actions × hidden): one row per legal logit
     cdef float* value_w
     cdef float* value_b
+    cdef float* value_t  # value_w transposed (seats × hidden)
+    cdef int seat_index[MAX_HEADS]  # 0, 1, ... seats - 1: the value head's rows
     cdef float* input
     cdef float* left
     cdef float* right
     cdef unsigned char* raw
+    cdef float* nonzero  # the top layer's non-zero entries and their indices
+    cdef int* index
+    cdef const float* trunk(self, const float* x) noexcept
+    cdef int sparse(self, const float* top) noexcept
+    cdef void head_value(self, int nonzero, float* values) noexcept
+    cdef const float* read(self, Kernel k, int player) noexcept
     cdef void forward(self, const float* x, float* logits, float* values) noexcept
     cdef void evaluate(self, Kernel k, int player, float* logits, float* values) noexcept
+    cdef void evaluate_legal(self, Kernel k, int player, const int* actions, int count,
+                             float* logits, float* values) noexcept
+    cdef void evaluate_value(self, Kernel k, int player, float* values) noexcept

@@ -9,6 +9,15 @@ are float32, each layer's matrix stored inputs × outputs: a layer adds ``x[i] *
 outputs for every non-zero input, a loop over contiguous floats the C compiler vectorises
 without reordering any sum, and one that skips the many zeros of a board's one-hot planes.
 All buffers are allocated once, when the network is built; a forward pass allocates nothing.
+
+The search reads only the legal actions' logits (a few dozen of ``actions``, 217 in Proteus),
+and the policy head cost more than the trunk when it computed all of them, so the search's
+pass (``evaluate_legal``) computes only those: the policy matrix is also kept transposed
+(actions × hidden), each legal logit one row's dot product with the top layer's non-zero
+entries, four logits at a time so the four sums' additions overlap; the value head likewise. Each sum adds the same
+products in the same order as the full head (bias first, inputs ascending, zeros skipped), so
+a legal logit is bitwise the full pass's (a test holds it) and the search's visits do not
+depend on which pass ran. ``evaluate_value`` skips the policy head altogether.
 ``boardplay.ai.az`` loads the ``.npz`` files (``trunk0_w``, ``trunk0_b`` ... ``policy_w``,
 ``policy_b``, ``value_w``, ``value_b``).
 """
@@ -38,21 +47,53 @@ cdef float* _copy(object array, int rows, int cols, str name) except NULL:
     return out
 
 
-cdef inline void _layer(const float* x, int n_in, const float* w, const float* b, int n_out,
-                        float* out) noexcept nogil:
-    """``out = b + x @ w`` (``w`` is n_in × n_out, row-major); zero inputs are skipped."""
-    cdef int i, j
-    cdef float xi
-    cdef const float* row
-    for j in range(n_out):
-        out[j] = b[j]
-    for i in range(n_in):
-        xi = x[i]
-        if xi == 0.0:
-            continue
-        row = w + <long>i * n_out
-        for j in range(n_out):
-            out[j] += xi * row[j]
+# ``out = b + x @ w`` (``w`` is n_in × n_out, row-major), zero inputs skipped: in C, compiled
+# for SSE2, AVX2 and AVX-512 and picked by the CPU at load time (the header says why the three
+# give the same bits).
+cdef extern from "nets_simd.h":
+    void _layer "bp_layer"(const float* x, int n_in, const float* w, const float* b, int n_out,
+                           float* out) noexcept nogil
+
+
+cdef inline void _dots(const float* values, const int* index, int nonzero, const float* rows,
+                       int width, const float* b, const int* actions, int count,
+                       float* out) noexcept nogil:
+    """``out[i] = b[a] + sum values[k] * rows[a, index[k]]`` for ``a = actions[i]``: each sum in
+    ``_layer``'s order, four rows at a time (four independent chains of additions)."""
+    cdef int i = 0, k, j
+    cdef float v, s0, s1, s2, s3
+    cdef const float* r0
+    cdef const float* r1
+    cdef const float* r2
+    cdef const float* r3
+    while i + 4 <= count:
+        r0 = rows + <long>actions[i] * width
+        r1 = rows + <long>actions[i + 1] * width
+        r2 = rows + <long>actions[i + 2] * width
+        r3 = rows + <long>actions[i + 3] * width
+        s0 = b[actions[i]]
+        s1 = b[actions[i + 1]]
+        s2 = b[actions[i + 2]]
+        s3 = b[actions[i + 3]]
+        for k in range(nonzero):
+            v = values[k]
+            j = index[k]
+            s0 += v * r0[j]
+            s1 += v * r1[j]
+            s2 += v * r2[j]
+            s3 += v * r3[j]
+        out[i] = s0
+        out[i + 1] = s1
+        out[i + 2] = s2
+        out[i + 3] = s3
+        i += 4
+    while i < count:
+        r0 = rows + <long>actions[i] * width
+        s0 = b[actions[i]]
+        for k in range(nonzero):
+            s0 += values[k] * r0[index[k]]
+        out[i] = s0
+        i += 1
 
 
 cdef class Network:
@@ -82,14 +123,25 @@ cdef class Network:
         self.seats = int(np.shape(value[0])[1])
         self.policy_w = _copy(policy[0], top, self.actions, "policy_w")
         self.policy_b = _copy(policy[1], self.actions, 0, "policy_b")
+        self.policy_t = _copy(np.transpose(np.asarray(policy[0], dtype=np.float32)),
+                              self.actions, top, "policy_w transposed")
         self.value_w = _copy(value[0], top, self.seats, "value_w")
         self.value_b = _copy(value[1], self.seats, 0, "value_b")
+        self.value_t = _copy(np.transpose(np.asarray(value[0], dtype=np.float32)), self.seats,
+                             top, "value_w transposed")
+        if self.seats > MAX_HEADS:
+            raise ValueError(f"the network has {self.seats} values, at most {MAX_HEADS}")
+        for i in range(self.seats):
+            self.seat_index[i] = i
         self.widest = max(self.widths[i] for i in range(self.depth + 1))
         self.input = <float*>calloc(self.inputs, sizeof(float))
         self.raw = <unsigned char*>calloc(self.inputs, 1)
         self.left = <float*>calloc(self.widest, sizeof(float))
         self.right = <float*>calloc(self.widest, sizeof(float))
-        if self.input == NULL or self.raw == NULL or self.left == NULL or self.right == NULL:
+        self.nonzero = <float*>calloc(self.widest, sizeof(float))
+        self.index = <int*>calloc(self.widest, sizeof(int))
+        if (self.input == NULL or self.raw == NULL or self.left == NULL or self.right == NULL
+                or self.nonzero == NULL or self.index == NULL):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -104,12 +156,16 @@ cdef class Network:
         free(self.widths)
         free(self.policy_w)
         free(self.policy_b)
+        free(self.policy_t)
         free(self.value_w)
         free(self.value_b)
+        free(self.value_t)
         free(self.input)
         free(self.raw)
         free(self.left)
         free(self.right)
+        free(self.nonzero)
+        free(self.index)
 
     @property
     def hidden(self) -> tuple:
@@ -138,7 +194,23 @@ cdef class Network:
         self.evaluate(k, player, &lv[0], &vv[0])
         return logits, values
 
-    cdef void forward(self, const float* x, float* logits, float* values) noexcept:
+    def legal(self, Kernel k, int player) -> tuple:
+        """``(actions, logits, values)`` of ``k`` seen by ``player`` as the search's pass
+        computes them: the legal actions and their logits only (the tests compare these with
+        ``position``'s)."""
+        if k.num_players != self.seats or k.action_space != self.actions:
+            raise ValueError("this network is for another game (seats or actions differ)")
+        actions = np.zeros(self.actions, dtype=np.intc)
+        logits = np.zeros(self.actions, dtype=np.float32)
+        values = np.zeros(self.seats, dtype=np.float32)
+        cdef int[::1] av = actions
+        cdef float[::1] lv = logits, vv = values
+        cdef int count = k.legal_into(&av[0])
+        self.evaluate_legal(k, player, &av[0], count, &lv[0], &vv[0])
+        return actions[:count].copy(), logits[:count].copy(), values
+
+    cdef const float* trunk(self, const float* x) noexcept:
+        """The top hidden layer of input ``x`` (in ``left`` or ``right``)."""
         cdef int i, j
         cdef const float* source = x
         cdef float* target = self.left
@@ -151,14 +223,35 @@ cdef class Network:
                     target[j] = 0.0
             source = target
             target, spare = spare, target
-        _layer(source, self.widths[self.depth], self.policy_w, self.policy_b, self.actions,
-               logits)
-        _layer(source, self.widths[self.depth], self.value_w, self.value_b, self.seats, values)
+        return source
+
+    cdef int sparse(self, const float* top) noexcept:
+        """Gather the top layer's non-zero entries and their indices; returns their count."""
+        cdef int i, nonzero = 0
+        for i in range(self.widths[self.depth]):
+            if top[i] != 0.0:
+                self.nonzero[nonzero] = top[i]
+                self.index[nonzero] = i
+                nonzero += 1
+        return nonzero
+
+    cdef void head_value(self, int nonzero, float* values) noexcept:
+        """The values from the gathered top layer (``sparse``): ``_layer``'s sums, as dots."""
+        cdef int j
+        _dots(self.nonzero, self.index, nonzero, self.value_t, self.widths[self.depth],
+              self.value_b, self.seat_index, self.seats, values)
         for j in range(self.seats):
             values[j] = tanhf(values[j])
 
-    cdef void evaluate(self, Kernel k, int player, float* logits, float* values) noexcept:
-        """The network on ``k`` from ``player``'s view (observation or compact bytes)."""
+    cdef void forward(self, const float* x, float* logits, float* values) noexcept:
+        """All ``actions`` logits and the values of input ``x``."""
+        cdef const float* top = self.trunk(x)
+        _layer(top, self.widths[self.depth], self.policy_w, self.policy_b, self.actions,
+               logits)
+        self.head_value(self.sparse(top), values)
+
+    cdef const float* read(self, Kernel k, int player) noexcept:
+        """The input row of ``k`` from ``player``'s view (observation or compact bytes)."""
         cdef int i
         if self.compact:
             k.compact_into(player, self.raw)
@@ -166,4 +259,21 @@ cdef class Network:
                 self.input[i] = self.raw[i] * (1.0 / 16.0)
         else:
             k.observe_into(player, self.input)
-        self.forward(self.input, logits, values)
+        return self.input
+
+    cdef void evaluate(self, Kernel k, int player, float* logits, float* values) noexcept:
+        """The network on ``k`` from ``player``'s view: every logit and the values."""
+        self.forward(self.read(k, player), logits, values)
+
+    cdef void evaluate_legal(self, Kernel k, int player, const int* actions, int count,
+                             float* logits, float* values) noexcept:
+        """The values of ``k`` from ``player``'s view and the logits of ``actions`` only,
+        ``logits[i]`` for ``actions[i]`` (the module docstring says how and why)."""
+        cdef int nonzero = self.sparse(self.trunk(self.read(k, player)))
+        _dots(self.nonzero, self.index, nonzero, self.policy_t, self.widths[self.depth],
+              self.policy_b, actions, count, logits)
+        self.head_value(nonzero, values)
+
+    cdef void evaluate_value(self, Kernel k, int player, float* values) noexcept:
+        """The values of ``k`` from ``player``'s view, no logits."""
+        self.head_value(self.sparse(self.trunk(self.read(k, player))), values)

@@ -20,8 +20,9 @@ prior all on that move (a young network misses one-move wins and replies, which 
 with ``repetition`` a return to a position met before is a draw, as in ``search.pyx``; a draw is
 worth ``contempt`` less to ``seat``, the searching seat (``tactics.pxd`` has both checks).
 
-Each expanded node costs one forward pass of the network (``Network.evaluate``: the kernel's
-observation, the trunk, both heads), done one leaf at a time, allocating nothing. Self-play adds
+Each expanded node costs one forward pass of the network (``Network.evaluate_legal``: the
+kernel's observation, the trunk, the value head and the legal actions' logits only), done one
+leaf at a time, allocating nothing. Self-play adds
 Dirichlet noise to the root's priors (``noise``) after ``expand_root``. ``advance`` keeps the
 subtree under a played action for the next search, copied to the front of the pool.
 """
@@ -227,19 +228,20 @@ cdef class Puct(Tree):
                 blank(&self.nodes[self.node_count + i], self.outcomes[i],
                       <float>self.probabilities[i])
         else:
-            self.network.evaluate(k, player, self.logits, self.values)
+            count = k.legal_into(self.outcomes)
+            self.network.evaluate_legal(k, player, self.outcomes, count, self.logits,
+                                        self.values)
             for j in range(self.players):
                 reward[(player + j) % self.players] = 0.5 * (self.values[j] + 1.0)
             self.nodes[node].guess = <float>reward[player]
-            count = k.legal_into(self.outcomes)
             if not self.reserve(count):
                 return 0
             top = -1e30
             for i in range(count):
-                top = max(top, self.logits[self.outcomes[i]])
+                top = max(top, self.logits[i])
             total = 0.0
             for i in range(count):
-                weight = expf(self.logits[self.outcomes[i]] - top)
+                weight = expf(self.logits[i] - top)
                 blank(&self.nodes[self.node_count + i], self.outcomes[i], weight)
                 total += weight
             for i in range(count):
@@ -294,7 +296,7 @@ cdef class Puct(Tree):
         if player == TERMINAL:
             k.returns_into(reward)
             return
-        self.network.evaluate(k, player, self.logits, self.values)
+        self.network.evaluate_value(k, player, self.values)
         for j in range(self.players):
             reward[(player + j) % self.players] = 0.5 * (self.values[j] + 1.0)
 
