@@ -122,3 +122,23 @@ def test_potlatch_trains_on_the_compact_bytes_the_search_reads() -> None:
         assert np.abs(values - expected[1]).max() < 1e-5
         state.apply_action(rng.choice(state.legal_actions()))
     assert seen == {0, 1}
+
+
+def test_teacher_games_train_the_first_iterations(tmp_path: Path) -> None:
+    """Expert iteration: iteration 1 is played by the mcts teacher (its root visits are the
+    policy targets), iteration 2 by the network; the meta and the curve say which."""
+    config = tiny(
+        game="potlatch",
+        games=2,
+        teacher="mcts(iterations=30)",
+        teacher_iterations=1,
+        updates=2,
+        batch=16,
+    )
+    summary = train_alphazero(config, tmp_path)
+    assert [p["played_by"] for p in summary["curve"]] == ["teacher", "self"]
+    _, meta = read_arrays(tmp_path / "network.npz")
+    assert meta["teacher"] == {"spec": "mcts(iterations=30)", "iterations": 1}
+    assert meta["input"] == "compact"
+    with pytest.raises(OptionError, match="compiled mcts spec"):
+        train_alphazero(tiny(teacher="random", teacher_iterations=1), tmp_path / "bad")

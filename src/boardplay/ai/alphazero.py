@@ -41,6 +41,7 @@ import numpy as np
 
 from boardplay.ai.az import build_network, read_arrays, save_arrays
 from boardplay.ai.puct import Puct
+from boardplay.ai.teacher import teacher_agent, teacher_game
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.kernel import Kernel
@@ -76,6 +77,10 @@ class AZConfig:
     opponent: str = "medium"
     init: str | None = None
     """A network file to start from (``--init``); None: random weights."""
+    teacher: str | None = None
+    """An MCTS spec whose games replace self-play for the first ``teacher_iterations``
+    (expert iteration, ``boardplay.ai.teacher``); None: self-play from the start."""
+    teacher_iterations: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
     def check(self) -> None:
@@ -90,6 +95,8 @@ class AZConfig:
         ):
             if getattr(self, name) < 1:
                 raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.teacher_iterations < 0:
+            raise OptionError("teacher_iterations must not be negative")
         if self.updates < 0 or self.eval_games < 0 or self.temperature_moves < 0:
             raise OptionError("updates, eval_games and temperature_moves must not be negative")
         if not self.hidden or min(self.hidden) < 1:
@@ -328,6 +335,9 @@ def train_alphazero(
     }
     if config.init is not None:
         meta["init"] = warm_start(learner, Path(config.init), str(game), meta["input"])
+    if config.teacher is not None and config.teacher_iterations:
+        teacher_agent(game, config.teacher, 0)  # a bad spec fails before any game
+        meta["teacher"] = {"spec": config.teacher, "iterations": config.teacher_iterations}
     buffer: deque[tuple[np.ndarray, np.ndarray, np.ndarray]] = deque(maxlen=config.window)
     budget = Budget()
     curve: list[dict[str, Any]] = []
@@ -346,8 +356,20 @@ def train_alphazero(
         xs, pis, zs, qs = [], [], [], []
         drawn = lengths = 0
         played = min(config.games_per_iteration, config.games - budget.games)
+        taught = config.teacher is not None and iteration <= config.teacher_iterations
         for _ in range(played):
-            rows, returns, sims = self_play_game(game, search, config, rng, compact, inputs)
+            if taught:
+                assert config.teacher is not None
+                rows, returns, sims = teacher_game(
+                    game,
+                    config.teacher,
+                    rng,
+                    config.temperature_moves,
+                    lambda k, p, x: network_input(k, p, compact, x),
+                    inputs,
+                )
+            else:
+                rows, returns, sims = self_play_game(game, search, config, rng, compact, inputs)
             budget.games += 1
             budget.simulations += sims
             drawn += max(returns) - min(returns) < 1e-9
@@ -376,6 +398,7 @@ def train_alphazero(
         budget.train_cpu += time.process_time() - started
         point: dict[str, Any] = {
             "iteration": iteration,
+            "played_by": "teacher" if taught else "self",
             "games": budget.games,
             "positions": budget.positions,
             "buffer": len(x_all),

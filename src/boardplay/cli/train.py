@@ -78,6 +78,17 @@ def register(app: typer.Typer) -> None:
                 "to resume or extend a run."
             ),
         ),
+        teacher: str | None = typer.Option(
+            None,
+            help=_(
+                "alphazero: an mcts spec whose games and root visits train the network in "
+                "the first --teacher-iterations iterations instead of self-play (expert "
+                "iteration)."
+            ),
+        ),
+        teacher_iterations: int = typer.Option(
+            0, min=0, help=_("alphazero: iterations of 50 games played by --teacher.")
+        ),
     ) -> None:
         if importlib.util.find_spec("torch") is None:
             raise fail(_("training needs torch: pip install 'boardplay[train]'"))
@@ -95,6 +106,8 @@ def register(app: typer.Typer) -> None:
                 eval_games=eval_games,
                 opponent=opponent,
                 init=str(init) if init is not None else None,
+                teacher=teacher,
+                teacher_iterations=teacher_iterations if teacher is not None else 0,
             )
 
             def show_point(point: dict[str, Any]) -> None:
