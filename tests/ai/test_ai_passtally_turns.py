@@ -22,6 +22,7 @@ import pytest
 import boardplay
 from boardplay.ai import make_agent
 from boardplay.ai.evaluation import heuristics_for, passtally, weightsets
+from boardplay.ai.mcts import MCTSAgent
 from boardplay.core.game import sample_chance
 from boardplay.games.passtally.state import PasstallyState
 
@@ -121,3 +122,13 @@ def test_the_movers_rating_changes_by_what_its_turn_gains(text: str) -> None:
     mean = {k: statistics.fmean(v) for k, v in change.items()}
     assert 0.0 <= mean[1] <= 0.15, mean
     assert abs(mean[players]) <= 0.05, mean
+
+
+def test_three_players_play_to_the_end() -> None:
+    """With three seats the VP softmax hardly ranks a seat's moves, so leaves evaluated where
+    they stand let the visits follow depth; the default search plays three-player games to
+    their end instead (``passtally.TABLE_CUTOFFS``), and two players keep cutoff 0."""
+    for players, cutoff in ((2, 0), (3, None)):
+        game = boardplay.load(f"passtally(players={players})")
+        assert cast(MCTSAgent, make_agent("mcts(iterations=10)", game, 0)).cutoff == cutoff
+        assert cast(MCTSAgent, make_agent("mcts(iterations=10,cutoff=0)", game, 0)).cutoff == 0

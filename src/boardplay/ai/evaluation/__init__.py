@@ -39,9 +39,10 @@ class Heuristics:
     cutoff: int | None = None
     """MCTS's default rollout length before the evaluation takes over (None: play to the end),
     chosen per game from measurements (docs/ai.md)."""
-    table_cutoffs: tuple[tuple[int, int], ...] = ()
+    table_cutoffs: tuple[tuple[int, int | None], ...] = ()
     """``(players, cutoff)`` pairs: the default cutoff of a table of that many seats where it
-    differs from ``cutoff`` (``cutoff_for``; Montana with three and four players)."""
+    differs from ``cutoff`` (``default_cutoff``; Montana with three and four players, Passtally
+    with three)."""
     exploration: float = 1.0
     """MCTS's default UCT exploration constant for this game (measured, docs/ai.md)."""
     decisive: bool = False

@@ -92,9 +92,13 @@ class PasstallyGame(Game):
         # same time and the expert before issue 15 in about four games of five
         # (docs/journal/ai.md, "Passtally: playouts that score their turns"). Hard's ceiling
         # matches expert's 0.1 s; its cap ends every search long before (its longest move
-        # measured took 0.038 s).
-        "easy": "mcts(iterations=10)",
-        "medium": "mcts(iterations=100)",
+        # measured took 0.038 s). Easy and medium name cutoff 0, the two-player default: with
+        # three players the default search plays to the end (``passtally.TABLE_CUTOFFS``),
+        # which pays from about 1,000 simulations (hard) but lost 87% and 90.5% of 200 games
+        # to cutoff 0 at 10 and 100 (docs/journal/ai.md, "Passtally: three players play to
+        # the end").
+        "easy": "mcts(iterations=10,cutoff=0)",
+        "medium": "mcts(iterations=100,cutoff=0)",
         "hard": "mcts(time=0.1,iterations=1000)",
         "expert": "mcts(time=0.1,iterations=100000,cutoff=none,c=0.7)",
     }
