@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import dataclasses
 import json
 import os
 import socket
@@ -20,9 +21,10 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from webcalls import HUMANS, auth, create, refused
-from websettings import tiny_settings
+from websettings import TEST_LIMITS, tiny_settings
 
 from boardplay.web.app import create_app
+from boardplay.web.config import Settings
 from boardplay.web.sockets import Subscriber
 
 HUGE = "9" * 5000
@@ -50,6 +52,24 @@ def test_ai_specs_over_the_ceilings_are_refused_naming_them(tmp_path: Path) -> N
         assert client.get("/api/games").json()["games"] == []
         ok = [{"kind": "me"}, {"kind": "ai", "spec": "mcts(time=1.5,iterations=4000)"}]
         assert client.post("/api/games", json={"game": "tiny", "seats": ok}).status_code == 201
+
+
+def test_the_learned_agents_search_is_held_to_the_same_ceilings(tmp_path: Path) -> None:
+    """``az`` keeps 0.0 for "no think time" where ``mcts`` keeps None, and the iteration ceiling
+    held only for None: an ``az`` seat could ask for any number of simulations a move."""
+    limits = dataclasses.replace(TEST_LIMITS, ai_max_time=2.0, ai_max_iterations=5000)
+    database = f"sqlite:///{tmp_path / 'az.sqlite3'}"
+    with TestClient(create_app(Settings(database_url=database, ai_workers=0, limits=limits))) as c:
+        for spec, ceiling in (
+            ("az(weights=proteus,iterations=1000000000)", "5000"),
+            ("az(weights=proteus,time=15)", "2"),
+        ):
+            body = {"game": "proteus", "seats": [{"kind": "me"}, {"kind": "ai", "spec": spec}]}
+            message = refused(c.post("/api/games", json=body))
+            assert "ceiling" in message and ceiling in message, message
+        assert c.get("/api/games").json()["games"] == []
+        ok = [{"kind": "me"}, {"kind": "ai", "spec": "az(weights=proteus,iterations=4000)"}]
+        assert c.post("/api/games", json={"game": "proteus", "seats": ok}).status_code == 201
 
 
 def test_games_per_visitor_and_request_rate_have_ceilings(tmp_path: Path) -> None:

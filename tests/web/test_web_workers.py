@@ -10,12 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 from test_web_live import free_port, start_server, wait_for
 
+from boardplay.ai.specs import make_agent
+from boardplay.core.registry import load
 from boardplay.web.app import create_app
 from boardplay.web.config import Settings
-from boardplay.web.workers.ai_worker import warm_up
+from boardplay.web.workers.ai_worker import cap_think_time, warm_up
 
 
 def children_of(pid: int) -> list[int]:
@@ -124,3 +127,20 @@ def test_one_games_long_ai_turn_does_not_delay_another_games_ai(tmp_path: Path) 
         still_thinking = ai_turn_done(client, *games["a"])["thinking"] == 1
         print(f"game B's AI answered after {delay:.2f} s (A still thinking: {still_thinking})")
         assert still_thinking and delay < 1.5, delay
+
+
+@pytest.mark.parametrize(
+    ("spec", "limit"),
+    [
+        ("az(weights=proteus,iterations=10000000)", 0.05),
+        ("az(weights=proteus,time=1)", 0.05),
+        ("az(weights=proteus,time=0.01)", 0.01),
+        ("mcts(iterations=10000000)", 0.05),
+    ],
+)
+def test_a_worker_holds_every_search_to_its_think_time(spec: str, limit: float) -> None:
+    """The worker caps every agent's think time; ``az`` keeps 0.0 for "no time", which the cap
+    read as a limit of 0 (none), so ``az(iterations=N)`` thought for all its N simulations."""
+    agent = make_agent(spec, load("proteus"), 1)
+    cap_think_time(agent, 0.05)
+    assert agent.time_limit == limit

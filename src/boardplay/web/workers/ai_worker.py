@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
+from boardplay.ai.agents import Agent
 from boardplay.ai.specs import make_agent
 from boardplay.web.catalogue import WebCatalogue, resolve
 
@@ -55,10 +56,16 @@ def choose_action(
     for action in actions:
         state.apply_action(action)
     agent = make_agent(spec, game, seed)
-    if hasattr(agent, "time_limit"):
-        limit = agent.time_limit
-        agent.time_limit = max_time if limit is None else min(limit, max_time)
+    cap_think_time(agent, max_time)
     return int(agent.step(state))
+
+
+def cap_think_time(agent: Agent, max_time: float) -> None:
+    """Hold a searching agent to ``max_time`` seconds a move: its own limit if lower, else the
+    cap (``az`` keeps 0.0 for no think time where ``mcts`` keeps None; both get the cap)."""
+    if hasattr(agent, "time_limit"):
+        limit = agent.time_limit or None
+        agent.time_limit = max_time if limit is None else min(limit, max_time)
 
 
 def warm_up(catalogue: str, data_dir: str | None) -> int:
