@@ -10,6 +10,7 @@ from ai_testgames import GAMBLE, HOLD, ROLL, DuelGame, NimGame, PigGame
 
 from boardplay.ai import GreedyAgent, MCTSAgent, RandomAgent, agent_analysis, make_agent
 from boardplay.ai.agents import Agent
+from boardplay.ai.az import AZAgent
 from boardplay.ai.specs import DEFAULT_LEVELS, LEVEL_NAMES
 from boardplay.core.errors import IllegalActionError, OptionError
 from boardplay.core.game import Game, State, sample_chance
@@ -238,16 +239,16 @@ def test_levels_resolve_to_agents() -> None:
 
 
 def test_levels_are_think_times_with_an_iteration_cap() -> None:
-    """Every level of every game is a search with an iteration cap (reproducible wherever the
-    cap is reached first); hard and expert also have a time ceiling, no level's below the one
-    under it, expert's at most 2 s per move. (Which level is stronger is measured in the arena,
-    docs/ai.md.)"""
+    """Every level of every game is a search (``mcts``, or ``az`` where a learned agent beat the
+    expert) with an iteration cap (reproducible wherever the cap is reached first); hard and
+    expert also have a time ceiling, no level's below the one under it, expert's at most 2 s per
+    move. (Which level is stronger is measured in the arena, docs/ai.md.)"""
     tables = [(load(name), game_class(name).levels) for name in available()]
     for game, game_levels in [(PigGame({}), DEFAULT_LEVELS), *(t for t in tables if t[1])]:
         budgets = []
         for level in LEVEL_NAMES:
             agent = make_agent(game_levels[level], game, 0)
-            assert isinstance(agent, MCTSAgent) and agent.iterations is not None
+            assert isinstance(agent, (MCTSAgent, AZAgent)) and agent.iterations
             budgets.append((agent.time_limit or 0.0, agent.iterations))
         assert budgets == sorted(budgets)
         assert budgets[-1][0] <= 2.0 and all(seconds > 0 for seconds, _ in budgets[2:])

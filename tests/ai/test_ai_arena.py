@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from ai_testgames import NimGame, PigGame
 
 from boardplay.ai.arena import (
+    ArenaResult,
     GameResult,
     Thinking,
     lineups,
@@ -206,3 +208,25 @@ def test_max_actions_leaves_games_that_end_in_time_alone() -> None:
     assert not any(r.adjudicated for r in capped.results)
     with pytest.raises(ValueError, match="max_actions must be at least 1"):
         run_arena(game, ["random", "greedy"], 4, max_actions=0)
+
+
+def test_an_opening_gives_a_deterministic_search_varied_games(tmp_path: Path) -> None:
+    """``az`` with an iteration budget plays the same game from the same position every time
+    (Proteus has no chance), so 200 games of it against itself were two games, one per seating;
+    with random first decisions (recorded, and kept by a resume) the games differ, and the
+    agents choose only after them."""
+    game = registry.load("proteus(max_turns=200)")
+    specs = ["az(weights=proteus,iterations=20)", "az(weights=proteus,iterations=40)"]
+
+    def games(result: ArenaResult) -> set[tuple[int, ...]]:
+        return {tuple(r.record["actions"]) for r in result.results if r.record is not None}
+
+    assert len(games(run_arena(game, specs, 4, seed=1, records=tmp_path / "a.jsonl"))) == 2
+    path = tmp_path / "b.jsonl"
+    varied = run_arena(game, specs, 4, seed=1, records=path, opening=4)
+    assert len(games(varied)) == 4
+    assert all(sum(t.moves for t in r.thinking) == r.length - 4 for r in varied.results)
+    assert next(iter(read_jsonl(path))).to_json()["meta"]["arena"]["opening"] == 4
+    assert len(run_arena(game, specs, 4, seed=1, records=path, resume=True, opening=4).results) == 4
+    with pytest.raises(RecordError, match="opening"):
+        run_arena(game, specs, 4, seed=1, records=path, resume=True)

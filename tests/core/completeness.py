@@ -15,6 +15,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from boardplay.ai import MCTSAgent
+from boardplay.ai.az import AZAgent
 from boardplay.ai.evaluation import Heuristics
 from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.ai.specs import LEVEL_NAMES, make_agent
@@ -104,14 +105,15 @@ def _class_pieces(cls: type[Game]) -> list[str]:
 
 
 def _levels_are_capped_searches(cls: type[Game]) -> bool:
-    """Whether every level (``LEVEL_NAMES``) is an MCTS search with an iteration cap, so it plays
-    the same wherever the cap is reached first; hard and expert also think for at most a time
-    (expert 2 s a move), and no level's budget is below the one under it (docs/ai.md)."""
+    """Whether every level (``LEVEL_NAMES``) is a search (``mcts``, or ``az`` with a shipped
+    network) with an iteration cap, so it plays the same wherever the cap is reached first;
+    hard and expert also think for at most a time (expert 2 s a move), and no level's budget is
+    below the one under it (docs/ai.md)."""
     levels = cls.levels or {}
     if set(levels) != set(LEVEL_NAMES):
         return False
     agents = [make_agent(levels[level], cls(), 0) for level in LEVEL_NAMES]
-    if not all(isinstance(a, MCTSAgent) and a.iterations is not None for a in agents):
+    if not all(isinstance(a, (MCTSAgent, AZAgent)) and a.iterations for a in agents):
         return False
     budgets = [(a.time_limit or 0.0, a.iterations) for a in agents]
     return budgets == sorted(budgets) and budgets[2][0] > 0 and budgets[-1][0] <= 2.0

@@ -44,7 +44,12 @@ def lineups(table: Sequence[int], players: int) -> list[tuple[int, ...]]:
 
 
 def schedule(
-    agent_count: int, players: int, games: int, seed: int, max_actions: int | None = None
+    agent_count: int,
+    players: int,
+    games: int,
+    seed: int,
+    max_actions: int | None = None,
+    opening: int = 0,
 ) -> list[GameTask]:
     """The games of a round robin: ``games`` per table of agents, seats cycled."""
     size = min(agent_count, players)
@@ -56,7 +61,7 @@ def schedule(
             seats = options[g % len(options)]
             index = len(tasks)
             game_seed = random.Random(f"arena/{seed}/{index}").getrandbits(32)
-            tasks.append(GameTask(index, seats, game_seed, max_actions))
+            tasks.append(GameTask(index, seats, game_seed, max_actions, opening))
     return tasks
 
 
@@ -64,8 +69,11 @@ def play_game(
     game: Game, specs: Sequence[str], task: GameTask, keep_record: bool = True
 ) -> GameResult:
     """Play one seeded game. Each seat gets its own agent (seeded from the game seed and the
-    seat); chance is sampled from the game seed; every agent is told every action."""
+    seat); chance is sampled from the game seed, and so are the first ``task.opening``
+    decisions, uniformly; every agent is told every action."""
     rng = random.Random(task.seed)
+    opening = random.Random(f"opening/{task.seed}")
+    decisions = 0
     agents = [
         make_agent(specs[agent], game, seed=task.seed * 8 + seat)
         for seat, agent in enumerate(task.seats)
@@ -92,11 +100,15 @@ def play_game(
         else:
             if first_player is None:
                 first_player = player
-            began = time.perf_counter()
-            action = agents[player].step(state)
-            spent = time.perf_counter() - began
-            analysis = agent_analysis(agents[player])
-            thinking[player].add(spent, analysis.iterations if analysis is not None else 0)
+            decisions += 1
+            if decisions <= task.opening:
+                action = opening.choice(state.legal_actions())
+            else:
+                began = time.perf_counter()
+                action = agents[player].step(state)
+                spent = time.perf_counter() - began
+                analysis = agent_analysis(agents[player])
+                thinking[player].add(spent, analysis.iterations if analysis is not None else 0)
         record.play(state, action)
         for agent in agents:
             agent.inform(action)
@@ -121,6 +133,7 @@ def play_game(
             "first_player": first_player or 0,
             "thinking": [t.to_row() for t in thinking],
             **({} if task.max_actions is None else {"max_actions": task.max_actions}),
+            **({"opening": task.opening} if task.opening else {}),
             **({"adjudicated": True} if adjudicated else {}),
         }
     }
@@ -369,12 +382,14 @@ def run_arena(
     resume: bool = False,
     max_actions: int | None = None,
     ray: str | None = None,
+    opening: int = 0,
 ) -> ArenaResult:
     """Validate the specs, play the round robin and summarise it. With ``records`` every game is
     appended to that JSON Lines file (boardplay.core.records) as soon as it ends, so a long run
     that is interrupted loses nothing; ``resume`` keeps the games already in the file (they must
     come from the same agents, game seeds and seats) and plays only the missing ones.
-    ``max_actions`` adjudicates a game still running after that many actions a draw. ``ray``
+    ``max_actions`` adjudicates a game still running after that many actions a draw; ``opening``
+    plays each game's first decisions at random (``GameTask.opening``). ``ray``
     plays the games on that Ray cluster (``"local"``: a small one started here) instead of
     ``workers`` local processes, with the same seeds and results."""
     if len(specs) < 2:
@@ -385,7 +400,9 @@ def run_arena(
         make_agent(spec, game, 0)  # raises OptionError for a bad spec before any game starts
     if max_actions is not None and max_actions < 1:
         raise ValueError(f"max_actions must be at least 1, got {max_actions}")
-    tasks = schedule(len(specs), game.num_players, games, seed, max_actions)
+    if opening < 0:
+        raise ValueError(f"opening must be 0 or more, got {opening}")
+    tasks = schedule(len(specs), game.num_players, games, seed, max_actions, opening)
     results = play_tasks(game, specs, tasks, workers, records, resume, progress, ray)
     return summarize(game, specs, seed, results)
 
@@ -457,10 +474,11 @@ def _earlier_results(
             or task.seed != meta["seed"]
             or task.seats != result.seats
             or task.max_actions != meta.get("max_actions")
+            or task.opening != meta.get("opening", 0)
         ):
             raise RecordError(
                 f"{path} line {number} is not a game of this run (game, options, agents, seed, "
-                "--games and --max-actions must be the same to resume)"
+                "opening, --games and --max-actions must be the same to resume)"
             )
         results[result.index] = result
     return list(results.values())

@@ -20,6 +20,10 @@ class GameTask:
     """Adjudicate the game a draw once this many actions (chance outcomes included) have been
     played. Proteus and Passtally have no length limit of their own; their specs leave the bound
     to the harness, which must record it (``meta.arena.max_actions``)."""
+    opening: int = 0
+    """Decisions played uniformly at random (from the game seed) before the agents choose
+    (``meta.arena.opening``): a search that plays the same game from the same position every
+    time, as ``az`` with an iteration budget does, meets varied positions."""
 
 
 @dataclass

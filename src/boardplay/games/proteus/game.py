@@ -38,21 +38,20 @@ class ProteusGame(Game):
         ("rules", None),
     )
     levels: ClassVar[Mapping[str, str] | None] = {
-        # Tenfold simulations per step (docs/ai.md, "The ladder"). Hard and expert play with
-        # contempt, so they play on instead of running into the turn cap; expert's playouts
-        # take every win on the way for 8 actions (16 from a placement, so that they reach the
-        # first moves, where the placement is won or lost), and a line back to a position
-        # already seen counts as a draw, so it looks for progress instead of shuffling. Its cap
-        # does not bind and it never stops early, so it thinks for its whole 0.1 s (once its
-        # choice is fixed, the rest still grows the subtree that the next move reuses). Against
-        # plain UCT, exploration 0.7 instead of 1.0 won ten points, and contempt 0.3 with the
-        # whole 0.1 s about four more (docs/journal/ai.md, "Proteus against plain UCT after
-        # the faster search").
+        # Tenfold simulations per step up to hard (docs/ai.md, "The ladder"). Hard plays with
+        # contempt, so it plays on instead of running into the turn cap. Expert is the learned
+        # agent (issue 50): PUCT steered by the shipped self-play network, which scored 62.7%
+        # (86-79-35) over 200 games against the search expert before it at 0.1 s a move,
+        # ``mcts(time=0.1,iterations=200000,contempt=0.3,cutoff=8,opening_cutoff=16,
+        # decisive=true,repetition=true,c=0.7,early=false)``. It takes one-move wins and sees
+        # the opponent's (decisive), scores a line back to a position met as a draw worth 0.3
+        # less to it, and its cap does not bind: it thinks for its whole 0.1 s
+        # (docs/journal/ai.md, "Proteus: the legal actions' logits only, and c = 1.0").
         "easy": "mcts(iterations=30)",
         "medium": "mcts(iterations=300)",
         "hard": "mcts(time=0.1,iterations=3000,contempt=0.15)",
-        "expert": "mcts(time=0.1,iterations=200000,contempt=0.3,cutoff=8,opening_cutoff=16,"
-        "decisive=true,repetition=true,c=0.7,early=false)",
+        "expert": "az(weights=proteus,time=0.1,iterations=200000,repetition=true,contempt=0.3,"
+        "c=1.0)",
     }
     option_set: ClassVar[OptionSet] = OptionSet(
         "proteus",
