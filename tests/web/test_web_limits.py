@@ -36,22 +36,31 @@ def post_raw(client: TestClient, url: str, text: str, token: str | None = None) 
 
 
 # ----- 3. ceilings ------------------------------------------------------------------------
+def refused_over_ceilings(
+    client: TestClient, game: str, over: list[tuple[str, str]], within: str
+) -> None:
+    """Each AI seat spec of ``over`` is refused naming its ceiling and creates nothing; the
+    ``within`` one is seated."""
+    for spec, ceiling in over:
+        body = {"game": game, "seats": [{"kind": "me"}, {"kind": "ai", "spec": spec}]}
+        message = refused(client.post("/api/games", json=body))
+        assert "ceiling" in message and ceiling in message, message
+    assert client.get("/api/games").json()["games"] == []
+    ok = [{"kind": "me"}, {"kind": "ai", "spec": within}]
+    assert client.post("/api/games", json={"game": game, "seats": ok}).status_code == 201
+
+
 def test_ai_specs_over_the_ceilings_are_refused_naming_them(tmp_path: Path) -> None:
     limits = {"ai_max_time": 2.0, "ai_max_iterations": 5000}
     with TestClient(create_app(tiny_settings(tmp_path, limits=limits))) as client:
-        for spec, ceiling in (
+        over = [
             ("mcts(time=inf)", "2"),
             ("mcts(time=nan)", "2"),
             ("mcts(time=15)", "2"),
             ("mcts(iterations=1000000000)", "5000"),
             ("mcts(iterations=10,time=3)", "2"),
-        ):
-            body = {"game": "tiny", "seats": [{"kind": "me"}, {"kind": "ai", "spec": spec}]}
-            message = refused(client.post("/api/games", json=body))
-            assert "ceiling" in message and ceiling in message, message
-        assert client.get("/api/games").json()["games"] == []
-        ok = [{"kind": "me"}, {"kind": "ai", "spec": "mcts(time=1.5,iterations=4000)"}]
-        assert client.post("/api/games", json={"game": "tiny", "seats": ok}).status_code == 201
+        ]
+        refused_over_ceilings(client, "tiny", over, "mcts(time=1.5,iterations=4000)")
 
 
 def test_the_learned_agents_search_is_held_to_the_same_ceilings(tmp_path: Path) -> None:
@@ -60,16 +69,11 @@ def test_the_learned_agents_search_is_held_to_the_same_ceilings(tmp_path: Path) 
     limits = dataclasses.replace(TEST_LIMITS, ai_max_time=2.0, ai_max_iterations=5000)
     database = f"sqlite:///{tmp_path / 'az.sqlite3'}"
     with TestClient(create_app(Settings(database_url=database, ai_workers=0, limits=limits))) as c:
-        for spec, ceiling in (
+        over = [
             ("az(weights=proteus,iterations=1000000000)", "5000"),
             ("az(weights=proteus,time=15)", "2"),
-        ):
-            body = {"game": "proteus", "seats": [{"kind": "me"}, {"kind": "ai", "spec": spec}]}
-            message = refused(c.post("/api/games", json=body))
-            assert "ceiling" in message and ceiling in message, message
-        assert c.get("/api/games").json()["games"] == []
-        ok = [{"kind": "me"}, {"kind": "ai", "spec": "az(weights=proteus,iterations=4000)"}]
-        assert c.post("/api/games", json={"game": "proteus", "seats": ok}).status_code == 201
+        ]
+        refused_over_ceilings(c, "proteus", over, "az(weights=proteus,iterations=4000)")
 
 
 def test_games_per_visitor_and_request_rate_have_ceilings(tmp_path: Path) -> None:
