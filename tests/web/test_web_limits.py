@@ -64,8 +64,8 @@ def test_ai_specs_over_the_ceilings_are_refused_naming_them(tmp_path: Path) -> N
 
 
 def test_the_learned_agents_search_is_held_to_the_same_ceilings(tmp_path: Path) -> None:
-    """``az`` keeps 0.0 for "no think time" where ``mcts`` keeps None, and the iteration ceiling
-    held only for None: an ``az`` seat could ask for any number of simulations a move."""
+    """``az`` kept 0.0 for "no think time" where ``mcts`` keeps None, and the iteration ceiling
+    holds only for None: an ``az`` seat could ask for any number of simulations a move."""
     limits = dataclasses.replace(TEST_LIMITS, ai_max_time=2.0, ai_max_iterations=5000)
     database = f"sqlite:///{tmp_path / 'az.sqlite3'}"
     with TestClient(create_app(Settings(database_url=database, ai_workers=0, limits=limits))) as c:

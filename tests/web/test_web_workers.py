@@ -139,7 +139,7 @@ def test_one_games_long_ai_turn_does_not_delay_another_games_ai(tmp_path: Path) 
     ],
 )
 def test_a_worker_holds_every_search_to_its_think_time(spec: str, limit: float) -> None:
-    """The worker caps every agent's think time; ``az`` keeps 0.0 for "no time", which the cap
+    """The worker caps every agent's think time; ``az`` kept 0.0 for "no time", which the cap
     read as a limit of 0 (none), so ``az(iterations=N)`` thought for all its N simulations."""
     agent = make_agent(spec, load("proteus"), 1)
     cap_think_time(agent, 0.05)

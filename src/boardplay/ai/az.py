@@ -130,8 +130,10 @@ class AZAgent:
             raise ValueError(f"az needs a game with a compiled kernel; {game} has none")
         self.game = game
         self.network = network
-        self.iterations = iterations or 0
-        self.time_limit = time_limit or 0.0
+        # None for a budget not given, as ``MCTSAgent`` keeps them (the web's ceilings and the
+        # AI worker's think-time cap read them so); the search takes 0 for "no limit".
+        self.iterations = iterations or None
+        self.time_limit = time_limit or None
         self.c = c
         self.fpu = fpu
         self.decisive = decisive
@@ -197,7 +199,7 @@ class AZAgent:
         search.seat = seat
         if self.repetition:
             search.set_history(self._positions.keys(state))
-        done, elapsed = search.run(self.iterations, self.time_limit)
+        done, elapsed = search.run(self.iterations or 0, self.time_limit or 0.0)
         ranked = search.children(search.root)
         action, node, _ = ranked[0]
         self._last = Analysis(

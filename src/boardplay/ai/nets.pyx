@@ -14,10 +14,11 @@ The search reads only the legal actions' logits (a few dozen of ``actions``, 217
 and the policy head cost more than the trunk when it computed all of them, so the search's
 pass (``evaluate_legal``) computes only those: the policy matrix is also kept transposed
 (actions × hidden), each legal logit one row's dot product with the top layer's non-zero
-entries, four logits at a time so the four sums' additions overlap; the value head likewise. Each sum adds the same
-products in the same order as the full head (bias first, inputs ascending, zeros skipped), so
-a legal logit is bitwise the full pass's (a test holds it) and the search's visits do not
-depend on which pass ran. ``evaluate_value`` skips the policy head altogether.
+entries, four logits at a time so the four sums' additions overlap; the value head likewise.
+Each sum adds the same products in the same order as the full head (bias first, inputs
+ascending, zeros skipped), so a legal logit is bitwise the full pass's (a test holds it) and
+the search's visits do not depend on which pass ran. ``evaluate_value`` skips the policy head
+altogether.
 ``boardplay.ai.az`` loads the ``.npz`` files (``trunk0_w``, ``trunk0_b`` ... ``policy_w``,
 ``policy_b``, ``value_w``, ``value_b``).
 """

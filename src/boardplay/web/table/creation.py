@@ -369,8 +369,7 @@ class GameMaker:
         except BoardplayError as exc:
             raise bad_request(f"{field}: {exc}") from None
         limits = self.limits
-        # ``az`` keeps 0.0 for "no think time" where ``mcts`` keeps None: both are no time.
-        time_limit = getattr(agent, "time_limit", None) or None
+        time_limit = getattr(agent, "time_limit", None)
         if time_limit is not None and not (
             math.isfinite(time_limit) and time_limit <= limits.ai_max_time
         ):

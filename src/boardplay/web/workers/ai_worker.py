@@ -62,9 +62,9 @@ def choose_action(
 
 def cap_think_time(agent: Agent, max_time: float) -> None:
     """Hold a searching agent to ``max_time`` seconds a move: its own limit if lower, else the
-    cap (``az`` keeps 0.0 for no think time where ``mcts`` keeps None; both get the cap)."""
+    cap when it has none."""
     if hasattr(agent, "time_limit"):
-        limit = agent.time_limit or None
+        limit = agent.time_limit
         agent.time_limit = max_time if limit is None else min(limit, max_time)
 
 
