@@ -29,23 +29,65 @@ cdef int trace_line(const Position* p, int slot, int* passes, uint64_t* cells,
             return -1 - key
 
 
-cdef int line_of(Position* p, int slot, int* passes) noexcept:
-    """``trace_line`` through the known lines. A line read backwards is the same line with the
-    same passes and cells (the same tiles entered, in reverse order), so one trace serves both
-    of its ends."""
-    cdef int end, total = 0
-    cdef uint64_t cells = 0
-    if not (p.lines_known >> slot) & 1:
-        end = trace_line(p, slot, &total, &cells, p.line_at)
-        p.line_end[slot] = end
-        p.line_passes[slot] = total
-        p.line_cells[slot] = cells
-        p.line_end[end] = slot
-        p.line_passes[end] = total
-        p.line_cells[end] = cells
-        p.lines_known |= (1u << slot) | (1u << end)
-    passes[0] = p.line_passes[slot]
-    return p.line_end[slot]
+cdef inline void remember(Position* p, int slot, int end, int passes, uint64_t cells) noexcept:
+    """Keep a traced line under both of its ends. A line read backwards is the same line with
+    the same passes and cells (the same tiles entered, in reverse order), so one trace serves
+    both ends."""
+    p.line_end[slot] = end
+    p.line_passes[slot] = passes
+    p.line_cells[slot] = cells
+    p.line_end[end] = slot
+    p.line_passes[end] = passes
+    p.line_cells[end] = cells
+    p.lines_known |= (1u << slot) | (1u << end)
+
+
+cdef void trace_two(Position* p, int a, int b) noexcept:
+    """``trace_line`` for the lines entering at slots ``a`` and ``b`` at once, remembered as
+    ``remember`` keeps them. A trace is a chain of dependent ``through`` look-ups, so one
+    alone leaves the CPU waiting on each load; two interleaved chains fill each other's waits
+    (the same steps as ``trace_line``'s, written out twice, until the first ends; the other
+    then finishes alone). When ``b`` is ``a``'s other end the line is traced from both ends,
+    with the same result as once (and both directions' faces marked in ``line_at``, each
+    naming a slot of the same line)."""
+    cdef int key_a = LINE_START[a], key_b = LINE_START[b], prev_a = -1, prev_b = -1
+    cdef int total_a = 0, total_b = 0, cell, t
+    cdef uint64_t crossed_a = 0, crossed_b = 0
+    while True:
+        cell = key_a >> 2
+        t = p.tid[cell]
+        total_a += p.height[cell] & -(t != prev_a)
+        prev_a = t
+        crossed_a |= (<uint64_t>1) << cell
+        p.line_at[key_a] = a
+        key_a = p.through[key_a]
+        cell = key_b >> 2
+        t = p.tid[cell]
+        total_b += p.height[cell] & -(t != prev_b)
+        prev_b = t
+        crossed_b |= (<uint64_t>1) << cell
+        p.line_at[key_b] = b
+        key_b = p.through[key_b]
+        if (key_a < 0) | (key_b < 0):
+            break
+    while key_a >= 0:
+        cell = key_a >> 2
+        t = p.tid[cell]
+        total_a += p.height[cell] & -(t != prev_a)
+        prev_a = t
+        crossed_a |= (<uint64_t>1) << cell
+        p.line_at[key_a] = a
+        key_a = p.through[key_a]
+    while key_b >= 0:
+        cell = key_b >> 2
+        t = p.tid[cell]
+        total_b += p.height[cell] & -(t != prev_b)
+        prev_b = t
+        crossed_b |= (<uint64_t>1) << cell
+        p.line_at[key_b] = b
+        key_b = p.through[key_b]
+    remember(p, a, -1 - key_a, total_a, crossed_a)
+    remember(p, b, -1 - key_b, total_b, crossed_b)
 
 
 cdef void forget_lines(Position* p, int cell) noexcept:
@@ -67,12 +109,25 @@ cdef void forget_lines(Position* p, int cell) noexcept:
 
 cdef int paired_passes(Position* p, unsigned int mask) noexcept:
     """The passes of the lines with both ends in ``mask`` (slots as bits): what a seat
-    with markers on exactly those slots would sum at the end of its turn."""
-    cdef int s, end, passes = 0, total = 0
-    cdef unsigned int left = mask
+    with markers on exactly those slots would sum at the end of its turn. The lines not yet
+    known are traced first, two at a time (``trace_two``), dropping each slot a trace has
+    reached as the other end."""
+    cdef int s, end, total = 0, passes
+    cdef uint64_t cells
+    cdef unsigned int left = mask & ~p.lines_known
     while left:
         s = ctz(left)
         left &= left - 1
-        end = line_of(p, s, &passes)
-        total += passes & -(<int>((s < end) & (mask >> end) & 1))
+        if left:
+            trace_two(p, s, ctz(left))
+        else:
+            end = trace_line(p, s, &passes, &cells, p.line_at)
+            remember(p, s, end, passes, cells)
+        left &= ~p.lines_known
+    left = mask
+    while left:
+        s = ctz(left)
+        left &= left - 1
+        end = p.line_end[s]
+        total += p.line_passes[s] & -(<int>((s < end) & (mask >> end) & 1))
     return total
