@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from boardplay.ai.agents import Analysis, _check_can_move
+from boardplay.ai.mcts import compiled_evaluation
 from boardplay.ai.nets import Network
 from boardplay.ai.puct import Puct
 from boardplay.ai.repetition import PositionHistory, has_position_keys
@@ -106,7 +107,10 @@ class AZAgent:
     ``iterations`` simulations and/or ``time_limit`` seconds a move; the most visited move is
     played. The tree is kept across moves (``inform``) while the game follows it. With
     ``repetition`` (games with position keys) a return to a position met is a draw, worth
-    ``contempt`` less to the agent, as in ``mcts``."""
+    ``contempt`` less to the agent, as in ``mcts``. ``mix`` > 0 blends the game's compiled
+    evaluation (the ``mcts`` leaves' judge) into each leaf's value, read after the mover's
+    greedy completion of a turn under way with ``finish_turn``: the network's priors steer a
+    search whose values the evaluation shares."""
 
     def __init__(
         self,
@@ -120,6 +124,8 @@ class AZAgent:
         decisive: bool = True,
         repetition: bool = False,
         contempt: float = 0.0,
+        mix: float = 0.0,
+        finish_turn: bool = False,
         reuse: bool = True,
         seed: int | None = None,
         name: str = "az",
@@ -139,6 +145,11 @@ class AZAgent:
         self.decisive = decisive
         self.repetition = repetition and has_position_keys(game)
         self.contempt = contempt
+        self.mix = mix
+        self.finish_turn = finish_turn
+        self.evaluation = compiled_evaluation(game) if mix > 0 or finish_turn else None
+        if (mix > 0 or finish_turn) and self.evaluation is None:
+            raise ValueError(f"mix and finish_turn need a compiled evaluation; {game} has none")
         self._positions = PositionHistory()
         self.reuse = reuse
         self.seed = seed
@@ -180,6 +191,9 @@ class AZAgent:
                 decisive=self.decisive,
                 repetition=self.repetition,
                 contempt=self.contempt,
+                evaluation=self.evaluation,
+                mix=self.mix,
+                finish_turn=self.finish_turn,
                 seed=seed,
             )
         elif self.reuse and self._tree == key and self._tree[0] is key[0]:
@@ -238,7 +252,9 @@ class AZAgent:
         return line
 
 
-AZ_PARAMS = "weights, iterations, time, c, fpu, contempt, decisive, repetition, reuse"
+AZ_PARAMS = (
+    "weights, iterations, time, c, fpu, contempt, mix, decisive, repetition, finish_turn, reuse"
+)
 
 
 def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
@@ -260,8 +276,10 @@ def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
             raise OptionError(
                 f"az parameter {name!r} must be {what}, got {params[name]!r}"
             ) from None
-        if value < 0 or (name not in ("fpu", "contempt") and value == 0):
+        if value < 0 or (name not in ("fpu", "contempt", "mix") and value == 0):
             raise OptionError(f"az parameter {name!r} must be positive, got {params[name]!r}")
+        if name == "mix" and value > 1:
+            raise OptionError(f"az parameter 'mix' is a share from 0 to 1, got {params[name]!r}")
         return value
 
     iterations, time_limit = number("iterations", int), number("time", float)
@@ -269,7 +287,12 @@ def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
         raise OptionError("az needs a budget: iterations=N and/or time=SECONDS")
     flags = {
         name: params.get(name, default).lower()
-        for name, default in (("decisive", "true"), ("repetition", "false"), ("reuse", "true"))
+        for name, default in (
+            ("decisive", "true"),
+            ("repetition", "false"),
+            ("finish_turn", "false"),
+            ("reuse", "true"),
+        )
     }
     for name, raw in flags.items():
         if raw not in ("true", "false"):
@@ -292,6 +315,8 @@ def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
             decisive=flags["decisive"] == "true",
             repetition=flags["repetition"] == "true",
             contempt=number("contempt", float) or 0.0,
+            mix=number("mix", float) or 0.0,
+            finish_turn=flags["finish_turn"] == "true",
             reuse=flags["reuse"] == "true",
             seed=seed,
             name=f"az({shown})",

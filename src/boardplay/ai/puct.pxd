@@ -1,7 +1,9 @@
 # cython: language_level=3
 """The PUCT search's node and fields (``puct.pyx`` has the search and says how it works)."""
 
+from boardplay.ai.evaluation.compiled cimport LeafEvaluation
 from boardplay.ai.nets cimport Network
+from boardplay.core.kernel cimport Kernel
 from boardplay.ai.tree cimport MAX_SEATS, Tree
 
 cdef enum:
@@ -22,6 +24,9 @@ ctypedef struct Node:
 
 cdef class Puct(Tree):
     cdef Network network
+    cdef LeafEvaluation evaluation
+    cdef Kernel scout
+    cdef int* scratch
     cdef Node* nodes
     cdef int node_count
     cdef int node_capacity
@@ -30,12 +35,15 @@ cdef class Puct(Tree):
     cdef float values[MAX_SEATS]
     cdef public double c
     cdef public double fpu
+    cdef public double mix
+    cdef public bint finish_turn
     cdef readonly int root
     cdef void check(self, int node) except *
     cdef bint reserve(self, int count) except -1
-    cdef int expand(self, int node, double* reward) except -1
+    cdef int expand(self, int node, int last, double* reward) except -1
+    cdef void judge(self, int last, double* reward) noexcept
     cdef int select(self, int node) noexcept
     cdef int draw(self, int node) noexcept
-    cdef void settle(self, double* reward) noexcept
+    cdef void settle(self, int last, double* reward) noexcept
     cdef int simulate(self) except -1
     cdef void compact(self, int top) except *

@@ -6,6 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from typing_extensions import disjoint_base
 
+from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.ai.nets import Network
 from boardplay.ai.tree import Tree
 from boardplay.core.kernel import Kernel
@@ -18,6 +19,8 @@ class Puct(Tree):
 
     c: float
     fpu: float
+    mix: float
+    finish_turn: bool
     @property
     def root(self) -> int: ...
     @property
@@ -32,6 +35,9 @@ class Puct(Tree):
         decisive: bool = True,
         repetition: bool = False,
         contempt: float = 0.0,
+        evaluation: LeafEvaluation | None = None,
+        mix: float = 0.0,
+        finish_turn: bool = False,
         seed: int = 0,
         max_nodes: int = ...,
     ) -> Self: ...

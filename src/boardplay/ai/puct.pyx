@@ -20,6 +20,14 @@ prior all on that move (a young network misses one-move wins and replies, which 
 with ``repetition`` a return to a position met before is a draw, as in ``search.pyx``; a draw is
 worth ``contempt`` less to ``seat``, the searching seat (``tactics.pxd`` has both checks).
 
+With an ``evaluation`` and ``mix`` > 0 a new leaf's value is a blend, as AlphaGo mixed its value
+network with rollouts (Silver et al., 2016): ``(1 - mix)`` times the network's value plus ``mix``
+times the game's compiled evaluation (the one ``search.pyx`` backs up), read after the mover has
+finished its turn when ``finish_turn`` is set and the leaf stands mid-turn (each remaining action
+the one the evaluation rates best, as ``search.pyx`` does), so a turn that cannot be completed
+is seen as the loss it is. The network still gives the priors: a young network that misjudges
+positions can then still steer the search where the game's evaluation judges well.
+
 Each expanded node costs one forward pass of the network (``Network.evaluate_legal``: the
 kernel's observation, the trunk, the value head and the legal actions' logits only), done one
 leaf at a time, allocating nothing. Self-play adds
@@ -33,7 +41,8 @@ from libc.stdlib cimport free, malloc, realloc
 import numpy as np
 
 from boardplay.ai.clock cimport now
-from boardplay.ai.tactics cimport key_met, winning_index
+from boardplay.ai.tactics cimport greedy_index, key_met, winning_index
+from boardplay.ai.evaluation.compiled cimport LeafEvaluation
 from boardplay.ai.nets cimport Network
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, rng_unit, sample_chance
 
@@ -44,10 +53,13 @@ MAX_NODES = 4_000_000
 cdef class Puct(Tree):
     """A PUCT tree over one game's kernels guided by ``network``: ``c`` weighs the prior
     against the mean (c_puct), ``fpu`` is how much less than its parent an unvisited child is
-    first assumed worth (its fields are declared in ``puct.pxd``)."""
+    first assumed worth, ``mix`` the share of ``evaluation`` in a leaf's value and
+    ``finish_turn`` whether a leaf mid-turn is judged after its mover's greedy completion of the
+    turn (its fields are declared in ``puct.pxd``)."""
 
     def __cinit__(self, Kernel prototype, Network network, *, double c=1.5, double fpu=0.0,
                   bint decisive=True, bint repetition=False, double contempt=0.0,
+                  LeafEvaluation evaluation=None, double mix=0.0, bint finish_turn=False,
                   unsigned long long seed=0, int max_nodes=MAX_NODES):
         if network.seats != prototype.num_players or network.actions != prototype.action_space:
             raise ValueError(
@@ -60,7 +72,15 @@ cdef class Puct(Tree):
                              f"{'compact row' if network.compact else 'observation'} {expected}")
         if max_nodes < 1 + self.space:
             raise ValueError(f"the tree needs room for at least {1 + self.space} nodes")
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix is a share of the leaf's value, from 0 to 1; got {mix}")
+        if (mix > 0.0 or finish_turn) and evaluation is None:
+            raise ValueError("mix and finish_turn need the game's evaluation")
         self.network = network
+        self.evaluation = evaluation
+        self.mix = mix
+        self.finish_turn = finish_turn
+        self.scout = prototype.copy()
         self.decisive = decisive
         self.repetition = repetition
         self.contempt = contempt
@@ -70,13 +90,15 @@ cdef class Puct(Tree):
         self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
         self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
         self.logits = <float*>malloc(prototype.action_space * sizeof(float))
-        if self.nodes == NULL or self.logits == NULL:
+        self.scratch = <int*>malloc(self.space * sizeof(int))
+        if self.nodes == NULL or self.logits == NULL or self.scratch == NULL:
             raise MemoryError()
         self.reset(prototype)
 
     def __dealloc__(self):
         free(self.nodes)
         free(self.logits)
+        free(self.scratch)
 
     # ----- the Python face --------------------------------------------------------------------
     def reset(self, Kernel position) -> None:
@@ -107,7 +129,7 @@ cdef class Puct(Tree):
         if self.nodes[self.root].first_child >= 0 or self.nodes[self.root].player < 0:
             return
         self.work.copy_from(self.root_kernel)
-        self.expand(self.root, reward)
+        self.expand(self.root, CHANCE, reward)
         self.nodes[self.root].visits += 1
         self.nodes[self.root].value += reward[self.nodes[self.root].player]
 
@@ -212,9 +234,10 @@ cdef class Puct(Tree):
         self.node_capacity = capacity
         return True
 
-    cdef int expand(self, int node, double* reward) except -1:
-        """Expand ``node`` (the working kernel stands there). A decision node is valued by the
-        network (``reward``, per seat) and its legal actions listed with their softmax priors;
+    cdef int expand(self, int node, int last, double* reward) except -1:
+        """Expand ``node`` (the working kernel stands there; ``last`` made the action that led
+        here). A decision node is valued by the network (``reward``, per seat; blended with the
+        evaluation by ``judge``) and its legal actions listed with their softmax priors;
         a chance node lists its outcomes with their probabilities (``reward`` untouched).
         A full pool lists nothing (the node stays a leaf)."""
         cdef Kernel k = self.work
@@ -233,6 +256,8 @@ cdef class Puct(Tree):
                                         self.values)
             for j in range(self.players):
                 reward[(player + j) % self.players] = 0.5 * (self.values[j] + 1.0)
+            if self.mix > 0.0:
+                self.judge(last, reward)
             self.nodes[node].guess = <float>reward[player]
             if not self.reserve(count):
                 return 0
@@ -285,24 +310,57 @@ cdef class Puct(Tree):
                 return i
         return n.first_child + n.count - 1
 
-    cdef void settle(self, double* reward) noexcept:
+    cdef void judge(self, int last, double* reward) noexcept:
+        """Blend the evaluation into the network's ``reward`` for the working kernel's position
+        (``mix`` of it), judged on ``scout`` after the mover's greedy completion of its turn
+        with ``finish_turn`` (the mover made the ``last`` action too); a game that ends on the
+        way is worth its returns, a drawn end ``contempt`` less to the searching seat."""
+        cdef Kernel k = self.scout
+        cdef int player, count, i
+        cdef double judged[MAX_SEATS]
+        cdef double top, bottom
+        k.copy_from(self.work)
+        player = k.to_move()
+        while self.finish_turn and player == last and player >= 0:
+            count = k.legal_into(self.scratch)
+            k.apply(self.scratch[greedy_index(k, self.probe, self.evaluation, self.scratch,
+                                              count, player)])
+            player = k.to_move()
+        if player == TERMINAL:
+            k.returns_into(judged)
+            top = bottom = judged[0]
+            for i in range(1, self.players):
+                top = max(top, judged[i])
+                bottom = min(bottom, judged[i])
+            if top - bottom < 1e-9:
+                judged[self.seat] -= self.contempt
+        else:
+            self.evaluation.evaluate(k, judged)
+        for i in range(self.players):
+            reward[i] = (1.0 - self.mix) * reward[i] + self.mix * judged[i]
+
+    cdef void settle(self, int last, double* reward) noexcept:
         """Value the working kernel without the tree (the pool is full): chance outcomes are
-        drawn until a seat acts or the game ends; then the network's value or the returns."""
+        drawn until a seat acts or the game ends; then the network's value (blended as
+        ``expand`` blends it) or the returns."""
         cdef Kernel k = self.work
         cdef int player = k.to_move(), j
         while player == CHANCE:
             k.apply(sample_chance(k, &self.rng, self.outcomes, self.probabilities))
             player = k.to_move()
+            last = CHANCE
         if player == TERMINAL:
             k.returns_into(reward)
             return
         self.network.evaluate_value(k, player, self.values)
         for j in range(self.players):
             reward[(player + j) % self.players] = 0.5 * (self.values[j] + 1.0)
+        if self.mix > 0.0:
+            self.judge(last, reward)
 
     cdef int simulate(self) except -1:
         cdef Kernel k = self.work
-        cdef int node = self.root, child, player, depth = 0, i
+        cdef int node = self.root, child, player, depth = 0, i, last = CHANCE
         cdef int owner = self.nodes[self.root].player
         cdef double reward[MAX_SEATS]
         cdef double top, bottom
@@ -329,9 +387,9 @@ cdef class Puct(Tree):
                     self.drawn(reward)  # back to a position met: a draw
                     break
             if self.nodes[node].first_child < 0:
-                self.expand(node, reward)
+                self.expand(node, last, reward)
                 if self.nodes[node].first_child < 0:
-                    self.settle(reward)  # the pool is full: valued without children
+                    self.settle(last, reward)  # the pool is full: valued without children
                     break
                 if player != CHANCE:
                     break  # a new leaf, valued by the network
@@ -341,6 +399,7 @@ cdef class Puct(Tree):
                 owner = player
                 child = self.select(node)
             k.apply(self.nodes[child].action)
+            last = player
             node = child
             if self.nodes[node].player == UNSEEN:
                 self.nodes[node].player = k.to_move()

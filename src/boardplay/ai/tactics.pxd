@@ -1,10 +1,12 @@
 # cython: language_level=3
-"""Exact checks both compiled searches make (``search.pyx``'s UCT in its playouts, ``puct.pyx``
-beside its network): a move that wins at once, and whether a position's key
-(``Kernel.position_key``) was met before, in the game or earlier on the search's path."""
+"""Checks both compiled searches make (``search.pyx``'s UCT in its playouts, ``puct.pyx``
+beside its network): a move that wins at once, whether a position's key
+(``Kernel.position_key``) was met before, in the game or earlier on the search's path, and the
+move the evaluation rates best (one ply of greedy play, to finish a turn before judging it)."""
 
 from libc.stdint cimport uint64_t
 
+from boardplay.ai.evaluation.compiled cimport LeafEvaluation
 from boardplay.core.kernel cimport TERMINAL, Kernel
 
 
@@ -52,3 +54,21 @@ cdef inline int winning_index(Kernel k, Kernel probe, const int* actions, int co
                 reward[seat] = result[seat]
             return i
     return -1
+
+
+cdef inline int greedy_index(Kernel k, Kernel probe, LeafEvaluation evaluation,
+                             const int* actions, int count, int player) noexcept:
+    """The index in ``actions`` (the ``count`` legal actions of ``player``, to act in ``k``) of
+    the one whose result ``evaluation`` rates best for ``player`` (the first among equals).
+    Each move is tried on ``probe``."""
+    cdef int i, best = 0
+    cdef double result[4]
+    cdef double top = -1.0
+    for i in range(count):
+        probe.copy_from(k)
+        probe.apply(actions[i])
+        evaluation.evaluate(probe, result)
+        if result[player] > top:
+            top = result[player]
+            best = i
+    return best
