@@ -318,7 +318,6 @@ cdef class Puct(Tree):
         cdef Kernel k = self.scout
         cdef int player, count, i
         cdef double judged[MAX_SEATS]
-        cdef double top, bottom
         k.copy_from(self.work)
         player = k.to_move()
         while self.finish_turn and player == last and player >= 0:
@@ -327,13 +326,7 @@ cdef class Puct(Tree):
                                               count, player)])
             player = k.to_move()
         if player == TERMINAL:
-            k.returns_into(judged)
-            top = bottom = judged[0]
-            for i in range(1, self.players):
-                top = max(top, judged[i])
-                bottom = min(bottom, judged[i])
-            if top - bottom < 1e-9:
-                judged[self.seat] -= self.contempt
+            self.ended(k, judged)
         else:
             self.evaluation.evaluate(k, judged)
         for i in range(self.players):
@@ -363,7 +356,6 @@ cdef class Puct(Tree):
         cdef int node = self.root, child, player, depth = 0, i, last = CHANCE
         cdef int owner = self.nodes[self.root].player
         cdef double reward[MAX_SEATS]
-        cdef double top, bottom
         cdef Node* n
         k.copy_from(self.root_kernel)
         depth = self.push(depth, node, owner)
@@ -372,13 +364,7 @@ cdef class Puct(Tree):
         while True:
             player = self.nodes[node].player
             if player == TERMINAL:
-                k.returns_into(reward)
-                top = bottom = reward[0]
-                for i in range(1, self.players):
-                    top = max(top, reward[i])
-                    bottom = min(bottom, reward[i])
-                if top - bottom < 1e-9:
-                    reward[self.seat] -= self.contempt  # a drawn end, less the contempt
+                self.ended(k, reward)
                 break
             if self.repetition and depth > 1:
                 self.path_keys[depth - 1] = k.position_key()

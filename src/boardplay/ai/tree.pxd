@@ -34,3 +34,4 @@ cdef class Tree:
     cdef public int seat
     cdef int push(self, int depth, int node, int owner) except -1
     cdef void drawn(self, double* reward) noexcept
+    cdef void ended(self, Kernel k, double* reward) noexcept

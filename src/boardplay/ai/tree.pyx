@@ -98,3 +98,16 @@ cdef class Tree:
         for i in range(self.players):
             reward[i] = 1.0 / self.players
         reward[self.seat] -= self.contempt
+
+    cdef void ended(self, Kernel k, double* reward) noexcept:
+        """The returns of the finished game in ``k``; a drawn end (every seat alike) is worth
+        ``contempt`` less to the searching seat, as in ``drawn``, so it plays on for a win."""
+        cdef double top, bottom
+        cdef int i
+        k.returns_into(reward)
+        top = bottom = reward[0]
+        for i in range(1, self.players):
+            top = max(top, reward[i])
+            bottom = min(bottom, reward[i])
+        if top - bottom < 1e-9:
+            reward[self.seat] -= self.contempt
