@@ -5,9 +5,10 @@
 probabilities, random rollouts cut off by the game's evaluation, an opening's own cutoff,
 iteration and time budgets, early stop, contempt, decisive moves, turn-end leaves,
 repetitions scored as draws, the evaluation's weight set, selection on normalized means,
-tree reuse), and its analysis has the same shape. For a game with a compiled kernel and a
-compiled evaluation (all four shipped games) the search runs in ``boardplay.ai.search`` at C
-speed; any other game (e.g. the pure-Python test games) runs the Python reference search.
+exploration scaled by the returns' spread, tree reuse), and its analysis has the same shape.
+For a game with a compiled kernel and a compiled evaluation (all four shipped games) the search
+runs in ``boardplay.ai.search`` at C speed; any other game (e.g. the pure-Python test games)
+runs the Python reference search.
 
 Tree reuse follows the actions applied since the last search (``inform``); before a search the
 kept tree is used only when the position is the one it stands for: the same game object, the
@@ -69,6 +70,7 @@ class MCTSAgent(ReferenceMCTSAgent):
         seed: int | None = None,
         name: str | None = None,
         normalize: bool = False,
+        spread: bool | None = None,
     ) -> None:
         super().__init__(
             game,
@@ -88,6 +90,7 @@ class MCTSAgent(ReferenceMCTSAgent):
             seed=seed,
             name=name,
             normalize=normalize,
+            spread=spread,
         )
         self._evaluation = compiled_evaluation(game, weights)
         self.compiled = (
@@ -176,6 +179,7 @@ class MCTSAgent(ReferenceMCTSAgent):
                 finish_turn=self.finish_turn,
                 policy=self.kernel_playouts,
                 normalize=self.normalize,
+                spread=self.spread,
                 seed=seed,
             )
         elif self.reuse and self._matches(key, search, state):

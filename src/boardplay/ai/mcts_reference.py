@@ -44,6 +44,11 @@ driven by ``boardplay.ai.mcts.MCTSAgent``) is measured against in ``make bench``
   in Montana with three and four seats it made ten times the simulations pay more at 300
   against 3,000, not at 2,000 against 20,000, nor in Passtally on a second seed;
   docs/journal/ai.md, "Three players: the exploration term's scale").
+* ``spread``: the UCT bonus at a node is scaled by the spread of its mover's returns there
+  (their standard deviation over the children's simulations, with one pseudo-return at the
+  widest spread, 1/2, so a young node stays near plain UCT), in units of 1/2: a confidence bound
+  on means whose returns scatter by hundredths, not over all of [0, 1]. Default: the table's
+  (``Heuristics.table_spread``; Montana with three and four players).
 * Tree reuse: ``inform(action)`` descends the kept tree along every applied action (own moves,
   other seats' moves and chance outcomes), so the next search starts with the statistics of the
   subtree actually reached.
@@ -58,7 +63,13 @@ import time
 from typing import Any, Literal
 
 from boardplay.ai.agents import Analysis, _check_can_move
-from boardplay.ai.evaluation import Evaluation, Heuristics, default_cutoff, heuristics_for
+from boardplay.ai.evaluation import (
+    Evaluation,
+    Heuristics,
+    default_cutoff,
+    default_spread,
+    heuristics_for,
+)
 from boardplay.ai.repetition import PositionHistory, has_position_keys, position_key
 from boardplay.core.game import CHANCE, TERMINAL, Game, State, sample_chance
 
@@ -72,17 +83,31 @@ class Node:
     expanded) is filled on the node's second visit: most leaves are visited once, and their legal
     actions are never needed."""
 
-    __slots__ = ("children", "player", "untried", "value", "visits")
+    __slots__ = ("children", "player", "squares", "untried", "value", "visits")
 
-    def __init__(self, state: State, players: int) -> None:
+    def __init__(self, state: State, players: int, spread: bool = False) -> None:
         self.player = state.current_player()
         self.children: dict[int, Node] = {}
         self.untried: list[int] | None = None if self.player >= 0 else []
         self.visits = 0
         self.value = [0.0] * players
+        self.squares = [0.0] * players if spread else None
+        """With ``spread``: seat ``i``'s summed squared return (else None)."""
 
     def mean(self, seat: int) -> float:
         return self.value[seat] / self.visits if self.visits else 0.0
+
+
+def _spread(node: Node, seat: int) -> float:
+    """``seat``'s returns' spread over ``node``'s children's simulations in units of 1/2, with
+    one pseudo-return at that widest spread (``spread``; the compiled ``Search.spread_at``)."""
+    total = squared = count = 0.0
+    for child in node.children.values():
+        assert child.squares is not None
+        total += child.value[seat]
+        squared += child.squares[seat]
+        count += child.visits
+    return 2.0 * math.sqrt(max(0.0, squared - total * total / count + 0.25) / (count + 1.0))
 
 
 class ReferenceMCTSAgent:
@@ -111,6 +136,7 @@ class ReferenceMCTSAgent:
         seed: int | None = None,
         name: str | None = None,
         normalize: bool = False,
+        spread: bool | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             iterations = 400
@@ -160,6 +186,7 @@ class ReferenceMCTSAgent:
         """Repetition keys of the positions met in the game so far (``repetition`` only)."""
         self.finish_turn = finish_turn
         self.normalize = normalize
+        self.spread = default_spread(heuristics, game.num_players) if spread is None else spread
         self.weights = weights
         self._seat = 0
         self.seed = seed
@@ -277,7 +304,7 @@ class ReferenceMCTSAgent:
     def search(self, state: State, iterations: int) -> Node:
         """Run ``iterations`` simulations from ``state`` on a fresh tree and return its root
         (used by the benchmark and by tests that inspect the statistics)."""
-        root = Node(state, self.players)
+        root = Node(state, self.players, self.spread)
         self._seat = max(0, state.current_player())
         self._met = self.positions_met(state)
         for _ in range(iterations):
@@ -309,7 +336,7 @@ class ReferenceMCTSAgent:
                 return root
             if self._root_key == self._key(state):
                 return root
-        return Node(state, self.players)
+        return Node(state, self.players, self.spread)
 
     def _simulate(self, root: Node, root_state: State) -> None:
         rng = self._rng
@@ -330,7 +357,7 @@ class ReferenceMCTSAgent:
                 last = CHANCE
                 child = node.children.get(outcome)
                 if child is None:
-                    child = Node(state, self.players)
+                    child = Node(state, self.players, self.spread)
                     node.children[outcome] = child
                 node = child
                 path.append(node)
@@ -348,7 +375,7 @@ class ReferenceMCTSAgent:
                 action = untried.pop()
                 state.apply_action(action)
                 last = player
-                child = Node(state, self.players)
+                child = Node(state, self.players, self.spread)
                 node.children[action] = child
                 path.append(child)
                 repeated = self.repetition and self._repeats(state, keys)
@@ -361,9 +388,10 @@ class ReferenceMCTSAgent:
                 means = [child.value[player] / child.visits for child in node.children.values()]
                 if means and max(means) - min(means) > 1e-9:
                     shift, scale = min(means), 1.0 / (max(means) - min(means))
+            bonus = c * (_spread(node, player) if self.spread else 1.0)
             for action, child in node.children.items():
                 score = (child.value[player] / child.visits - shift) * scale
-                score += c * math.sqrt(log_n / child.visits)
+                score += bonus * math.sqrt(log_n / child.visits)
                 if score > best_score:
                     best_score = score
                     best = (action, child)
@@ -398,6 +426,9 @@ class ReferenceMCTSAgent:
             value = visited.value
             for seat in range(len(value)):
                 value[seat] += reward[seat]
+            if visited.squares is not None:
+                for seat in range(len(value)):
+                    visited.squares[seat] += reward[seat] * reward[seat]
 
     def _rollout(self, state: State, last: int = CHANCE) -> list[float]:
         """Play ``state`` on (``last``: the seat that made the action leading to it) and

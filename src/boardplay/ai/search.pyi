@@ -20,6 +20,8 @@ class Search(Tree):
     policy: bool
     normalize: bool
     @property
+    def spread(self) -> bool: ...
+    @property
     def root(self) -> int: ...
     @property
     def size(self) -> int: ...
@@ -36,6 +38,7 @@ class Search(Tree):
         finish_turn: bool = False,
         policy: bool = False,
         normalize: bool = False,
+        spread: bool = False,
         seed: int = 0,
         max_nodes: int = ...,
     ) -> Self: ...

@@ -77,25 +77,29 @@ cdef class Search(Tree):
     once when there is one, ``finish_turn`` whether a leaf reached mid-turn is evaluated only
     after its mover's best completion of the turn, ``policy`` whether playouts take the kernel's
     ``playout_action`` instead of uniform actions, ``normalize`` whether selection rescales the
-    means by their range at each node; ``evaluation`` is needed unless ``cutoff`` is -1."""
+    means by their range at each node, ``spread`` whether it scales each node's exploration term
+    by the spread of its mover's returns (``select``); ``evaluation`` is needed unless
+    ``cutoff`` is -1."""
 
     cdef LeafEvaluation evaluation
     cdef Node* nodes
     cdef int node_count
     cdef int node_capacity
     cdef int* scratch
+    cdef double* squares  # with ``spread``: each node's summed squared return; else NULL
     cdef int max_nodes
     cdef public double c
     cdef public int cutoff
     cdef public bint finish_turn
     cdef public bint policy
     cdef public bint normalize
+    cdef readonly bint spread
     cdef readonly int root
 
     def __cinit__(self, Kernel prototype, LeafEvaluation evaluation=None, *, double c=1.0,
                   int cutoff=-1, double contempt=0.0, bint decisive=False,
                   bint finish_turn=False, bint repetition=False, bint policy=False,
-                  bint normalize=False, unsigned long long seed=0,
+                  bint normalize=False, bint spread=False, unsigned long long seed=0,
                   int max_nodes=MAX_NODES):
         if cutoff >= 0 and evaluation is None:
             raise ValueError("a rollout cutoff needs an evaluation")
@@ -111,16 +115,20 @@ cdef class Search(Tree):
         self.finish_turn = finish_turn
         self.policy = policy
         self.normalize = normalize
+        self.spread = spread
         self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
         self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
         self.scratch = <int*>malloc(self.space * sizeof(int))
-        if self.nodes == NULL or self.scratch == NULL:
+        if spread:
+            self.squares = <double*>malloc(self.node_capacity * sizeof(double))
+        if self.nodes == NULL or self.scratch == NULL or (spread and self.squares == NULL):
             raise MemoryError()
         self.reset(prototype)
 
     def __dealloc__(self):
         free(self.nodes)
         free(self.scratch)
+        free(self.squares)
 
     # ----- the Python face --------------------------------------------------------------------
     def reset(self, Kernel position) -> None:
@@ -130,6 +138,8 @@ cdef class Search(Tree):
         self.root = 0
         blank(&self.nodes[0], -1)
         self.nodes[0].player = position.to_move()
+        if self.squares != NULL:
+            self.squares[0] = 0.0
 
     def advance(self, int action) -> bool:
         """Make the root's child under ``action`` the new root (False, tree unchanged, when no
@@ -222,6 +232,7 @@ cdef class Search(Tree):
         ``node``); False when the pool is full (the node then stays a leaf)."""
         cdef int count, i, capacity, pick, action
         cdef Node* grown
+        cdef double* squares
         if self.nodes[node].player == CHANCE:
             count = self.work.chance_into(self.outcomes, self.probabilities)
         else:
@@ -234,6 +245,11 @@ cdef class Search(Tree):
             if grown == NULL:
                 raise MemoryError()
             self.nodes = grown
+            if self.squares != NULL:
+                squares = <double*>realloc(self.squares, capacity * sizeof(double))
+                if squares == NULL:
+                    raise MemoryError()
+                self.squares = squares
             self.node_capacity = capacity
         if self.nodes[node].player != CHANCE:
             # Decision nodes try their actions in a uniformly random order (Fisher-Yates now,
@@ -245,6 +261,8 @@ cdef class Search(Tree):
                 self.outcomes[pick] = action
         for i in range(count):
             blank(&self.nodes[self.node_count + i], self.outcomes[i])
+            if self.squares != NULL:
+                self.squares[self.node_count + i] = 0.0
         self.nodes[node].first_child = self.node_count
         self.nodes[node].count = count
         self.node_count += count
@@ -262,6 +280,8 @@ cdef class Search(Tree):
         cdef Node* child
         if n.visits > 1:
             bonus = self.c * root_log(n.visits)
+            if self.spread:
+                bonus *= self.spread_at(n)
         if self.normalize:
             for i in range(n.first_child, n.first_child + n.tried):
                 mean = self.nodes[i].value / self.nodes[i].visits
@@ -283,6 +303,24 @@ cdef class Search(Tree):
                 best_score = score
                 best = i
         return best
+
+    cdef double spread_at(self, Node* n) noexcept:
+        """The spread of the returns of the seat acting at ``n`` over the simulations through
+        its tried children, in units of 1/2, the widest spread a return in [0, 1] can have:
+        with ``spread`` the UCT bonus is a confidence bound on means whose returns scatter this
+        little, not over the whole [0, 1]. One pseudo-return at that widest spread keeps a young
+        node near plain UCT (1 before any return, 0.71 after one) and a node whose returns all
+        agree exploring (the term falls as 1/sqrt(simulations), never to 0). Why:
+        with three players a seat's returns scatter by about a tenth (a seat far behind by
+        thousandths), so c = 1 spread its visits evenly (docs/journal/ai.md, issue 50)."""
+        cdef double total = 0.0, squared = 0.0, count = 0.0, mean
+        cdef int i
+        for i in range(n.first_child, n.first_child + n.tried):
+            total += self.nodes[i].value
+            squared += self.squares[i]
+            count += self.nodes[i].visits
+        mean = total / count
+        return 2.0 * sqrt(max(0.0, squared - total * mean + 0.25) / (count + 1.0))
 
     cdef int chance_child(self, int node) noexcept:
         """Sample an outcome of the chance node by its probabilities; its child's index."""
@@ -397,6 +435,8 @@ cdef class Search(Tree):
             n = &self.nodes[self.path[i]]
             n.visits += 1
             n.value += reward[self.owners[i]]
+            if self.squares != NULL:
+                self.squares[self.path[i]] += reward[self.owners[i]] * reward[self.owners[i]]
         return 0
 
     cdef int best_action(self, Kernel k, int player) noexcept:
@@ -450,6 +490,17 @@ cdef class Search(Tree):
                 nodes[head].first_child = count
                 count += nodes[head].count
             head += 1
+        cdef double* squares
+        if self.squares != NULL:  # the squared returns follow their nodes
+            squares = <double*>malloc(self.node_capacity * sizeof(double))
+            if squares == NULL:
+                free(nodes)
+                free(source)
+                raise MemoryError()
+            for i in range(count):
+                squares[i] = self.squares[source[i]]
+            free(self.squares)
+            self.squares = squares
         free(source)
         free(self.nodes)
         self.nodes = nodes

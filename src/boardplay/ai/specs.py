@@ -47,7 +47,7 @@ def _greedy(game: Game, params: dict[str, str], seed: int | None) -> Agent:
 
 _MCTS_PARAMS = (
     "iterations, time, c, cutoff, rollout, reuse, early, contempt, decisive, finish_turn, "
-    "repetition, opening_cutoff, weights, normalize"
+    "repetition, opening_cutoff, weights, normalize, spread"
 )
 
 
@@ -93,6 +93,7 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
     repetition = _flag("repetition", params) if "repetition" in params else None
     finish_turn = _flag("finish_turn", params) if "finish_turn" in params else False
     normalize = _flag("normalize", params) if "normalize" in params else False
+    spread = _flag("spread", params) if "spread" in params else None
     shown = ",".join(f"{k}={v}" for k, v in params.items())
     try:
         return MCTSAgent(
@@ -113,6 +114,7 @@ def _mcts(game: Game, params: dict[str, str], seed: int | None) -> Agent:
             seed=seed,
             name=f"mcts({shown})" if shown else "mcts",
             normalize=normalize,
+            spread=spread,
         )
     except ValueError as exc:
         raise OptionError(str(exc)) from None

@@ -43,6 +43,9 @@ class Heuristics:
     """``(players, cutoff)`` pairs: the default cutoff of a table of that many seats where it
     differs from ``cutoff`` (``default_cutoff``; Montana with three and four players, Passtally
     with three)."""
+    table_spread: tuple[int, ...] = ()
+    """The seat counts whose tables scale MCTS's exploration term by the spread of each node's
+    returns by default (``spread``, ``default_spread``; Montana with three and four players)."""
     exploration: float = 1.0
     """MCTS's default UCT exploration constant for this game (measured, docs/ai.md)."""
     decisive: bool = False
@@ -75,6 +78,12 @@ def default_cutoff(heuristics: Heuristics, players: int) -> int | None:
     """MCTS's default cutoff for a table of ``players`` seats: the table's own
     (``Heuristics.table_cutoffs``) or the game's."""
     return dict(heuristics.table_cutoffs).get(players, heuristics.cutoff)
+
+
+def default_spread(heuristics: Heuristics, players: int) -> bool:
+    """Whether MCTS scales its exploration by the returns' spread by default at a table of
+    ``players`` seats (``Heuristics.table_spread``)."""
+    return players in heuristics.table_spread
 
 
 def uniform(num_players: int) -> list[float]:
