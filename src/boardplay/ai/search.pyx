@@ -42,7 +42,7 @@ from boardplay.core.kernel cimport (
     CHANCE, TERMINAL, Kernel, rng_below, rng_unit, sample_chance,
 )
 from boardplay.ai.evaluation.compiled cimport LeafEvaluation
-from boardplay.ai.tactics cimport key_met, winning_index
+from boardplay.ai.tactics cimport greedy_index, key_met, winning_index
 from boardplay.ai.tree cimport MAX_SEATS, MAX_SPACE, Tree
 
 cdef extern from *:
@@ -343,7 +343,6 @@ cdef class Search(Tree):
         cdef int owner = self.seat, last = CHANCE  # ``last``: the seat that made the last action
         cdef Node* n
         cdef double reward[MAX_SEATS]
-        cdef double top, bottom
         cdef bint leaf, repeated = False
         cdef uint64_t key
         k.copy_from(self.root_kernel)
@@ -400,16 +399,7 @@ cdef class Search(Tree):
         while not repeated:
             player = k.to_move()
             if player == TERMINAL:
-                k.returns_into(reward)
-                if self.contempt > 0:
-                    top = bottom = reward[0]
-                    for i in range(1, self.players):
-                        top = max(top, reward[i])
-                        bottom = min(bottom, reward[i])
-                    if top - bottom < 1e-9:
-                        # A drawn end is worth a little less than a draw to the searching seat
-                        # only, so it plays on for a win (the opponents have no contempt).
-                        reward[self.seat] -= self.contempt
+                self.ended(k, reward)  # a drawn end, less the searching seat's contempt
                 break
             if player != CHANCE and self.decisive:
                 i = winning_index(k, self.probe, self.scratch, k.legal_into(self.scratch),
@@ -419,7 +409,10 @@ cdef class Search(Tree):
                     continue  # the game is over: the result is backed up
             if self.cutoff >= 0 and steps >= self.cutoff:
                 if self.finish_turn and player == last and player >= 0:
-                    k.apply(self.best_action(k, player))  # complete the turn before evaluating
+                    # Complete the turn before evaluating: one ply of greedy play.
+                    i = greedy_index(k, self.probe, self.evaluation, self.scratch,
+                                     k.legal_into(self.scratch), player)
+                    k.apply(self.scratch[i])
                     continue
                 self.evaluation.evaluate(k, reward)
                 break
@@ -438,21 +431,6 @@ cdef class Search(Tree):
             if self.squares != NULL:
                 self.squares[self.path[i]] += reward[self.owners[i]] * reward[self.owners[i]]
         return 0
-
-    cdef int best_action(self, Kernel k, int player) noexcept:
-        """The legal action of ``player`` (to act in ``k``) whose result the evaluation rates
-        best for ``player`` (the lowest id among equals): one ply of greedy play."""
-        cdef int count = k.legal_into(self.scratch), i, best = self.scratch[0]
-        cdef double result[MAX_SEATS]
-        cdef double top = -1.0
-        for i in range(count):
-            self.probe.copy_from(k)
-            self.probe.apply(self.scratch[i])
-            self.evaluation.evaluate(self.probe, result)
-            if result[player] > top:
-                top = result[player]
-                best = self.scratch[i]
-        return best
 
     cdef int lead(self) noexcept:
         """The root's most visited child's visits minus the runner-up's."""
