@@ -169,6 +169,9 @@ def test_az_agent_plays_and_reuses_its_tree(tmp_path: Path) -> None:
         ("az(weights=proteus,iterations=5,depth=3)", "az has no parameter 'depth'"),
         ("az(weights=nosuch,iterations=5)", "no shipped network 'nosuch'"),
         ("az(weights=/nonexistent/x.npz,iterations=5)", "no network file"),
+        ("az(weights=proteus,iterations=5,mix=2)", "'mix' is a share from 0 to 1"),
+        ("az(weights=proteus,iterations=5,mix=-0.1)", "'mix' must be positive"),
+        ("az(weights=proteus,iterations=5,finish_turn=yes)", "'finish_turn' must be true or"),
     ],
 )
 def test_az_spec_errors_teach(spec: str, message: str) -> None:
