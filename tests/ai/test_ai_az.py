@@ -172,6 +172,7 @@ def test_az_agent_plays_and_reuses_its_tree(tmp_path: Path) -> None:
         ("az(weights=proteus,iterations=5,mix=2)", "'mix' is a share from 0 to 1"),
         ("az(weights=proteus,iterations=5,mix=-0.1)", "'mix' must be positive"),
         ("az(weights=proteus,iterations=5,finish_turn=yes)", "'finish_turn' must be true or"),
+        ("az(weights=proteus,iterations=5,uniform=1)", "'uniform' must be true or false"),
     ],
 )
 def test_az_spec_errors_teach(spec: str, message: str) -> None:

@@ -1,12 +1,14 @@
 """PUCT with the game's evaluation blended into its leaves (``az(mix=...,finish_turn=...)``,
 issue 50): a leaf's value is the evaluation's where the share says so, read after the mover
-has finished its turn greedily. (The spec's errors are tested with the others, test_ai_az.py.)"""
+has finished its turn greedily; with ``uniform`` the network gives its value only. (The spec's
+errors are tested with the others, test_ai_az.py.)"""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from boardplay.ai.az import AZAgent, load_network
+from boardplay.ai.az import AZAgent, build_network, load_network, network_path, read_arrays
 from boardplay.ai.mcts import compiled_evaluation
 from boardplay.ai.puct import Puct
 from boardplay.ai.specs import make_agent
@@ -82,3 +84,43 @@ def test_az_agent_with_the_blend_plays() -> None:
         assert action in state.legal_actions()
         state.apply_action(action)
         agent.inform(action)
+
+
+def uniform_search(uniform: bool, policy_zeroed: bool) -> list[tuple[int, int, int]]:
+    """The root's children after 300 blended simulations from a Potlatch position eleven
+    actions in, with the shipped network's policy head zeroed or not."""
+    game = load("potlatch")
+    state = game.new_initial_state()
+    for action in (0, 11, 4, 11, 3, 5, 0, 11, 11, 5, 5):
+        state.apply_action(action)
+    arrays, meta = read_arrays(network_path("potlatch"))
+    if policy_zeroed:
+        arrays = {**arrays, "policy_w": np.zeros_like(arrays["policy_w"])}
+        arrays["policy_b"] = np.zeros_like(arrays["policy_b"])
+    search = Puct(
+        state.kernel,
+        build_network(arrays, meta),
+        evaluation=compiled_evaluation(game),
+        mix=0.8,
+        finish_turn=True,
+        uniform=uniform,
+        seed=5,
+    )
+    search.seat = state.current_player()
+    search.run(300, 0.0)
+    priors = {search.node_prior(node) for _, node, _ in search.children(search.root)}
+    if uniform or policy_zeroed:
+        assert priors == {np.float32(1.0) / np.float32(len(state.legal_actions()))}
+    else:
+        assert len(priors) > 1
+    return search.children(search.root)
+
+
+def test_uniform_priors_are_the_network_without_its_policy() -> None:
+    # The search with ``uniform`` is the one whose network's policy head is zero: the same
+    # visits move by move (so the expert's spec plays as the file it was measured with).
+    plain = uniform_search(uniform=False, policy_zeroed=False)
+    zeroed = uniform_search(uniform=False, policy_zeroed=True)
+    assert uniform_search(uniform=True, policy_zeroed=False) == zeroed
+    assert uniform_search(uniform=True, policy_zeroed=True) == zeroed
+    assert plain != zeroed  # the priors do steer the search where they are used

@@ -19,6 +19,7 @@ from boardplay.ai.az import AZAgent
 from boardplay.ai.evaluation import Heuristics
 from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.ai.specs import LEVEL_NAMES, make_agent
+from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
 from boardplay.core.registry import find
 from boardplay.i18n import LANGUAGES
@@ -112,7 +113,10 @@ def _levels_are_capped_searches(cls: type[Game]) -> bool:
     levels = cls.levels or {}
     if set(levels) != set(LEVEL_NAMES):
         return False
-    agents = [make_agent(levels[level], cls(), 0) for level in LEVEL_NAMES]
+    try:
+        agents = [make_agent(levels[level], cls(), 0) for level in LEVEL_NAMES]
+    except OptionError:  # a level that cannot be made, e.g. az(mix=...) with no evaluation in C
+        return False
     if not all(isinstance(a, (MCTSAgent, AZAgent)) and a.iterations for a in agents):
         return False
     budgets = [(a.time_limit or 0.0, a.iterations) for a in agents]

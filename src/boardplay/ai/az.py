@@ -110,7 +110,9 @@ class AZAgent:
     ``contempt`` less to the agent, as in ``mcts``. ``mix`` > 0 blends the game's compiled
     evaluation (the ``mcts`` leaves' judge) into each leaf's value, read after the mover's
     greedy completion of a turn under way with ``finish_turn``: the network's priors steer a
-    search whose values the evaluation shares."""
+    search whose values the evaluation shares. ``uniform`` gives every legal move the same
+    prior, so the network adds only its value (Potlatch's learned priors narrowed a search that
+    the evaluation judges, docs/ai.md)."""
 
     def __init__(
         self,
@@ -126,6 +128,7 @@ class AZAgent:
         contempt: float = 0.0,
         mix: float = 0.0,
         finish_turn: bool = False,
+        uniform: bool = False,
         reuse: bool = True,
         seed: int | None = None,
         name: str = "az",
@@ -147,6 +150,7 @@ class AZAgent:
         self.contempt = contempt
         self.mix = mix
         self.finish_turn = finish_turn
+        self.uniform = uniform
         self.evaluation = compiled_evaluation(game) if mix > 0 or finish_turn else None
         if (mix > 0 or finish_turn) and self.evaluation is None:
             raise ValueError(f"mix and finish_turn need a compiled evaluation; {game} has none")
@@ -194,6 +198,7 @@ class AZAgent:
                 evaluation=self.evaluation,
                 mix=self.mix,
                 finish_turn=self.finish_turn,
+                uniform=self.uniform,
                 seed=seed,
             )
         elif self.reuse and self._tree == key and self._tree[0] is key[0]:
@@ -253,7 +258,8 @@ class AZAgent:
 
 
 AZ_PARAMS = (
-    "weights, iterations, time, c, fpu, contempt, mix, decisive, repetition, finish_turn, reuse"
+    "weights, iterations, time, c, fpu, contempt, mix, decisive, repetition, finish_turn, "
+    "uniform, reuse"
 )
 
 
@@ -291,6 +297,7 @@ def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
             ("decisive", "true"),
             ("repetition", "false"),
             ("finish_turn", "false"),
+            ("uniform", "false"),
             ("reuse", "true"),
         )
     }
@@ -317,6 +324,7 @@ def make_az(game: Game, params: dict[str, str], seed: int | None) -> AZAgent:
             contempt=number("contempt", float) or 0.0,
             mix=number("mix", float) or 0.0,
             finish_turn=flags["finish_turn"] == "true",
+            uniform=flags["uniform"] == "true",
             reuse=flags["reuse"] == "true",
             seed=seed,
             name=f"az({shown})",

@@ -37,6 +37,7 @@ cdef class Puct(Tree):
     cdef public double fpu
     cdef public double mix
     cdef public bint finish_turn
+    cdef public bint uniform
     cdef readonly int root
     cdef void check(self, int node) except *
     cdef bint reserve(self, int count) except -1

@@ -21,6 +21,7 @@ class Puct(Tree):
     fpu: float
     mix: float
     finish_turn: bool
+    uniform: bool
     @property
     def root(self) -> int: ...
     @property
@@ -38,6 +39,7 @@ class Puct(Tree):
         evaluation: LeafEvaluation | None = None,
         mix: float = 0.0,
         finish_turn: bool = False,
+        uniform: bool = False,
         seed: int = 0,
         max_nodes: int = ...,
     ) -> Self: ...

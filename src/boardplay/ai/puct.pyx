@@ -26,7 +26,10 @@ times the game's compiled evaluation (the one ``search.pyx`` backs up), read aft
 finished its turn when ``finish_turn`` is set and the leaf stands mid-turn (each remaining action
 the one the evaluation rates best, as ``search.pyx`` does), so a turn that cannot be completed
 is seen as the loss it is. The network still gives the priors: a young network that misjudges
-positions can then still steer the search where the game's evaluation judges well.
+positions can then still steer the search where the game's evaluation judges well. With
+``uniform`` every legal action gets the same prior and the pass skips the policy head: the
+network adds its value alone (priors fitted to a search that the evaluation judges steered it
+into that evaluation's blind spots in Potlatch).
 
 Each expanded node costs one forward pass of the network (``Network.evaluate_legal``: the
 kernel's observation, the trunk, the value head and the legal actions' logits only), done one
@@ -53,14 +56,15 @@ MAX_NODES = 4_000_000
 cdef class Puct(Tree):
     """A PUCT tree over one game's kernels guided by ``network``: ``c`` weighs the prior
     against the mean (c_puct), ``fpu`` is how much less than its parent an unvisited child is
-    first assumed worth, ``mix`` the share of ``evaluation`` in a leaf's value and
+    first assumed worth, ``mix`` the share of ``evaluation`` in a leaf's value,
     ``finish_turn`` whether a leaf mid-turn is judged after its mover's greedy completion of the
-    turn (its fields are declared in ``puct.pxd``)."""
+    turn and ``uniform`` whether every legal action gets the same prior (the network's value
+    only; its fields are declared in ``puct.pxd``)."""
 
     def __cinit__(self, Kernel prototype, Network network, *, double c=1.5, double fpu=0.0,
                   bint decisive=True, bint repetition=False, double contempt=0.0,
                   LeafEvaluation evaluation=None, double mix=0.0, bint finish_turn=False,
-                  unsigned long long seed=0, int max_nodes=MAX_NODES):
+                  bint uniform=False, unsigned long long seed=0, int max_nodes=MAX_NODES):
         if network.seats != prototype.num_players or network.actions != prototype.action_space:
             raise ValueError(
                 f"the network is for {network.seats} seats and {network.actions} actions, the "
@@ -80,6 +84,7 @@ cdef class Puct(Tree):
         self.evaluation = evaluation
         self.mix = mix
         self.finish_turn = finish_turn
+        self.uniform = uniform
         self.scout = prototype.copy()
         self.decisive = decisive
         self.repetition = repetition
@@ -252,8 +257,11 @@ cdef class Puct(Tree):
                       <float>self.probabilities[i])
         else:
             count = k.legal_into(self.outcomes)
-            self.network.evaluate_legal(k, player, self.outcomes, count, self.logits,
-                                        self.values)
+            if self.uniform:
+                self.network.evaluate_value(k, player, self.values)
+            else:
+                self.network.evaluate_legal(k, player, self.outcomes, count, self.logits,
+                                            self.values)
             for j in range(self.players):
                 reward[(player + j) % self.players] = 0.5 * (self.values[j] + 1.0)
             if self.mix > 0.0:
@@ -262,11 +270,11 @@ cdef class Puct(Tree):
             if not self.reserve(count):
                 return 0
             top = -1e30
-            for i in range(count):
+            for i in range(count if not self.uniform else 0):
                 top = max(top, self.logits[i])
             total = 0.0
             for i in range(count):
-                weight = expf(self.logits[i] - top)
+                weight = 1.0 if self.uniform else expf(self.logits[i] - top)
                 blank(&self.nodes[self.node_count + i], self.outcomes[i], weight)
                 total += weight
             for i in range(count):

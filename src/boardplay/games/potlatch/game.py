@@ -38,14 +38,18 @@ class PotlatchGame(Game):
     )
     levels: ClassVar[Mapping[str, str] | None] = {
         # Each step won at least 60% of 200 games against the one below (docs/ai.md, "The
-        # ladder"). Expert evaluates leaves at turn boundaries and plays on against the
-        # repetition draw (end condition 3) with contempt 0.3, and uses its 0.03 s (the cap
-        # does not bind): it won 91.5% of 200 games against the expert before issue 15 (now
-        # hard) and 91.5% against plain UCT given the same 0.03 s.
+        # ladder"). Expert is the learned agent (issue 50): PUCT with every legal move equally
+        # likely, each leaf judged 0.8 by the game's evaluation after the mover's greedy
+        # completion of its turn and 0.2 by the value of a network trained on the search
+        # expert's games, playing on against the repetition draw (end condition 3) with
+        # contempt 0.3 for its 0.03 s (the cap does not bind). It scored 74.5% of 200 games
+        # against the search expert before it, mcts(time=0.03,iterations=100000,
+        # contempt=0.3,finish_turn=true), at the same 0.03 s.
         "easy": "mcts(iterations=30)",
         "medium": "mcts(iterations=200)",
         "hard": "mcts(time=0.03,iterations=1000)",
-        "expert": "mcts(time=0.03,iterations=100000,contempt=0.3,finish_turn=true)",
+        "expert": "az(weights=potlatch-value,time=0.03,iterations=100000,contempt=0.3,mix=0.8,"
+        "finish_turn=true,uniform=true)",
     }
     seat_names: ClassVar[tuple[str, ...]] = ("Red", "Blue")
     seat_colours: ClassVar[tuple[str, ...]] = (VERMILLION, BLUE)  # Red, Blue (§2.2)
