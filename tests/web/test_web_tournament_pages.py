@@ -101,19 +101,27 @@ def test_the_list_shows_the_last_tournaments_finished_with_their_winners(
 ) -> None:
     ana, bo = (sign_up(client, name) for name in ("Ana", "Bob"))
     body = {"kind": "swiss", "game": "tiny", "clock": RAPID, "rounds": 1}
+    # Each starts ten minutes ahead and the server's clock is moved there once both have
+    # joined: a start of "now" raced the background tick (every 2 s), which on a loaded
+    # machine started it between the two joins (409 for the second).
+    ahead = [0.0]
+    client.app.state.hub.now = lambda: time.time() + ahead[0]  # type: ignore[attr-defined]
     done = []
     for n in range(2):
-        made = ana.post("/api/tournaments", {**body, "name": f"Over {n}", "starts": time.time()})
+        starts = time.time() + ahead[0] + 600
+        made = ana.post("/api/tournaments", {**body, "name": f"Over {n}", "starts": starts})
         assert made.status_code == 201, made.text
         done.append(made.json()["tournament"]["id"])
         for player in (ana, bo):
             assert player.post(f"/api/tournaments/{done[-1]}/join").status_code == 200
+        ahead[0] += 601
         tick(client)
         (table,) = client.get(f"/api/tournaments/{done[-1]}").json()["rounds"][0]["tables"]
         loser = {"Ana": ana, "Bob": bo}[table["players"][n]]  # Bob wins one, Ana the other
         resign(loser, table["game"])
         client.portal.call(client.app.state.hub.house.ends_told)
-    upcoming = ana.post("/api/tournaments", {**body, "name": "Next", "starts": time.time() + 600})
+    next_start = time.time() + ahead[0] + 600
+    upcoming = ana.post("/api/tournaments", {**body, "name": "Next", "starts": next_start})
     listed = client.get("/api/tournament-pages").json()
     assert [t["name"] for t in listed["tournaments"]] == ["Next"]
     finished = listed["finished"]
