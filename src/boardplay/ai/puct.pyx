@@ -270,8 +270,9 @@ cdef class Puct(Tree):
             if not self.reserve(count):
                 return 0
             top = -1e30
-            for i in range(count if not self.uniform else 0):
-                top = max(top, self.logits[i])
+            if not self.uniform:
+                for i in range(count):
+                    top = max(top, self.logits[i])
             total = 0.0
             for i in range(count):
                 weight = 1.0 if self.uniform else expf(self.logits[i] - top)
