@@ -16,7 +16,9 @@ Proteus) plays the same game from the same position every time, so its row's gam
 
 Numbers, not pass/fail: issue 50 asks for 65% in every row at 200 games, and docs/ai.md
 ("Thought that pays") keeps the table last measured. Iteration budgets make every game replay
-exactly on any machine; the seconds per move depend on the machine and its load."""
+exactly on any machine; the seconds per move depend on the machine and its load. A long run can
+keep its games with ``--records DIR`` (one JSON Lines file a row, written as each game ends) and,
+interrupted, be started again with the same arguments to play only the missing games."""
 
 from __future__ import annotations
 
@@ -80,13 +82,28 @@ def spec(kind: str, iterations: int, options: str) -> str:
 
 
 def measure(
-    row: Row, base: int, factor: int, games: int, seed: int, workers: int
+    row: Row,
+    base: int,
+    factor: int,
+    games: int,
+    seed: int,
+    workers: int,
+    records: Path | None = None,
 ) -> dict[str, Any]:
     game = boardplay.load(row.game)
     small, big = spec(row.kind, base, row.options), spec(row.kind, base * factor, row.options)
     opening = OPENING if row.kind == "az" else 0
     started = time.monotonic()
-    result = run_arena(game, [small, big], games, seed=seed, workers=workers, opening=opening)
+    result = run_arena(
+        game,
+        [small, big],
+        games,
+        seed=seed,
+        workers=workers,
+        opening=opening,
+        records=records,
+        resume=records is not None,
+    )
     summary = result.to_json()
     pairing = summary["pairings"][0]
     # The pairing is the first agent's (the small search's) view.
@@ -156,6 +173,11 @@ def main(argv: list[str] | None = None) -> int:
         "--expert", action="store_true", help="each expert's options instead of the plain searcher"
     )
     parser.add_argument("--json", type=Path, help="write every row's numbers here")
+    parser.add_argument(
+        "--records",
+        type=Path,
+        help="keep each row's games in DIR/ROW.jsonl as they end, and resume from them",
+    )
     args = parser.parse_args(argv)
     rows = [r for r in ROWS if args.only is None or r.name in args.only]
     if args.expert:
@@ -172,7 +194,11 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER, flush=True)
     measured = []
     for row in rows:
-        m = measure(row, args.base, args.factor, args.games, args.seed, args.workers)
+        records = None
+        if args.records:
+            args.records.mkdir(parents=True, exist_ok=True)
+            records = args.records / f"{row.name}.jsonl"
+        m = measure(row, args.base, args.factor, args.games, args.seed, args.workers, records)
         measured.append(m)
         print(table_row(m), flush=True)
         if args.json:

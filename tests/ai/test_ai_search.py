@@ -22,11 +22,12 @@ from boardplay.ai.evaluation.montana_leaf import MontanaEvaluation
 from boardplay.ai.evaluation.proteus_leaf import ProteusEvaluation
 from boardplay.ai.mcts import compiled_evaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
+from boardplay.ai.playout import playout
 from boardplay.ai.search import Search
 from boardplay.cli.common import console
 from boardplay.cli.main import app
 from boardplay.core.errors import OptionError
-from boardplay.core.game import Game, State, sample_chance
+from boardplay.core.game import CHANCE, Game, State, sample_chance
 from boardplay.games.montana.layout import FEATURE_NAMES
 from option_sets import KERNEL_GAMES
 
@@ -381,17 +382,31 @@ def test_decisive_is_a_spec_parameter_with_a_per_game_default() -> None:
 
 
 def test_reference_search_plays_decisive_moves_in_its_rollouts() -> None:
-    """The Python reference (the search of games without a kernel) follows the same rule: from
-    a position with a win in one, a decisive rollout always ends in the mover's win."""
+    """The Python reference's playouts (the search of games without a kernel) follow the same
+    rule: from a position with a win in one, a decisive playout always ends in the mover's
+    win."""
     state, winners = _winning_positions("proteus", 1)[0]
     seat = state.current_player()
-    agent = ReferenceMCTSAgent(state.game, iterations=10, cutoff=0, decisive=True, seed=1)
+    heuristics = heuristics_for(state.game)
+    rng = random.Random(1)
+
+    def play(after: State, decisive: bool) -> list[float]:
+        return playout(
+            after,
+            CHANCE,
+            heuristics,
+            policy=None,
+            limit=0,
+            decisive=decisive,
+            finish_turn=False,
+            rng=rng,
+        )
+
     for _ in range(5):
         after = state.clone()
-        assert agent._rollout(after)[seat] == 1.0
+        assert play(after, True)[seat] == 1.0
         assert after.history()[:-1] == state.history() and after.history()[-1] in winners
-    plain = ReferenceMCTSAgent(state.game, iterations=10, cutoff=0, decisive=False, seed=1)
-    assert plain._rollout(state.clone())[seat] < 1.0
+    assert play(state.clone(), False)[seat] < 1.0
 
 
 def test_passtally_playouts_follow_the_kernel_policy_unless_random() -> None:

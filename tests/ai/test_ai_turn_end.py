@@ -14,9 +14,10 @@ from boardplay.ai import MCTSAgent
 from boardplay.ai.evaluation import heuristics_for
 from boardplay.ai.evaluation.potlatch_leaf import PotlatchEvaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
+from boardplay.ai.playout import playout
 from boardplay.ai.search import Search
 from boardplay.core.errors import OptionError
-from boardplay.core.game import State
+from boardplay.core.game import CHANCE, State
 
 
 def _turn_starts(text: str, wanted: int, seed: int = 4) -> list[State]:
@@ -101,26 +102,41 @@ def test_a_leaf_reached_mid_turn_is_evaluated_after_the_movers_best_completion(
     assert differing > 20
 
 
+def _cut_off(state: State, last: int) -> list[float]:
+    """The Python search's playout at cut-off 0 with ``finish_turn``, ``last`` the seat (or
+    chance) whose action led to ``state``."""
+    heuristics = heuristics_for(state.game)
+    return playout(
+        state,
+        last,
+        heuristics,
+        policy=None,
+        limit=0,
+        decisive=heuristics.decisive,
+        finish_turn=True,
+        rng=random.Random(1),
+    )
+
+
 def test_a_leaf_at_a_turn_start_is_evaluated_where_it_stands() -> None:
     """In the three-action game a leaf two actions in is still mid-turn, one three actions in
     (the opponent to act) is not: the rollout completes the first and leaves the second."""
     state = _turn_starts("potlatch(actions=3)", 1)[0]
     seat = state.current_player()
-    agent = ReferenceMCTSAgent(state.game, iterations=1, cutoff=0, finish_turn=True, seed=1)
     evaluate = heuristics_for(state.game).evaluate
     mid = state.clone()
     for _ in range(2):
         mid.apply_action(mid.legal_actions()[0])
     assert mid.current_player() == seat
     played = mid.clone()
-    value = agent._rollout(played, seat)
+    value = _cut_off(played, seat)
     assert len(played.history()) == len(mid.history()) + 1
     assert played.is_terminal() or played.current_player() != seat
     assert value == pytest.approx(evaluate(played))
     # The same position reached after the opponent's move (``last`` another seat) is a turn
     # start for the rollout: evaluated as it stands, nothing played.
     again = mid.clone()
-    assert agent._rollout(again, 1 - seat) == pytest.approx(evaluate(mid))
+    assert _cut_off(again, 1 - seat) == pytest.approx(evaluate(mid))
     assert again.history() == mid.history()
 
 
@@ -146,8 +162,7 @@ def test_a_chance_node_is_never_completed_like_a_turn() -> None:
     while not (state.is_chance_node() and state.history()):
         legal = state.legal_actions()
         state.apply_action(rng.choice(legal) if not state.is_chance_node() else legal[0])
-    agent = ReferenceMCTSAgent(game, iterations=1, cutoff=0, finish_turn=True, seed=1)
     played = state.clone()
-    value = agent._rollout(played, -1)  # the last step was chance (CHANCE is -1)
+    value = _cut_off(played, CHANCE)  # the last step was chance
     assert played.history() == state.history()
     assert value == pytest.approx(heuristics_for(game).evaluate(state))

@@ -64,12 +64,12 @@ from typing import Any, Literal
 
 from boardplay.ai.agents import Analysis, _check_can_move
 from boardplay.ai.evaluation import (
-    Evaluation,
     Heuristics,
     default_cutoff,
     default_spread,
     heuristics_for,
 )
+from boardplay.ai.playout import playout
 from boardplay.ai.repetition import PositionHistory, has_position_keys, position_key
 from boardplay.core.game import CHANCE, TERMINAL, Game, State, sample_chance
 
@@ -409,7 +409,16 @@ class ReferenceMCTSAgent:
             reward = [1.0 / self.players] * self.players
             reward[self._seat] -= self.contempt
         else:
-            reward = self._rollout(state, last)
+            reward = playout(
+                state,
+                last,
+                self.heuristics,
+                policy=self.policy,
+                limit=self._limit,
+                decisive=self.decisive,
+                finish_turn=self.finish_turn,
+                rng=rng,
+            )
         if (
             self.contempt
             and not repeated
@@ -429,39 +438,6 @@ class ReferenceMCTSAgent:
             if visited.squares is not None:
                 for seat in range(len(value)):
                     visited.squares[seat] += reward[seat] * reward[seat]
-
-    def _rollout(self, state: State, last: int = CHANCE) -> list[float]:
-        """Play ``state`` on (``last``: the seat that made the action leading to it) and
-        return the result, or the evaluation at the cut-off."""
-        rng = self._rng
-        policy = self.policy
-        limit = self._limit
-        steps = 0
-        while not state.is_terminal():
-            player = state.current_player()
-            if self.decisive and player != CHANCE:
-                winning = _winning_action(state)
-                if winning is not None:
-                    state.apply_action(winning)
-                    break
-            if limit is not None and steps >= limit:
-                if not (self.finish_turn and player == last and player != CHANCE):
-                    return self.heuristics.evaluate(state)
-                # Mid-turn: complete the turn before evaluating.
-                state.apply_action(_best_action(state, self.heuristics.evaluate))
-                continue
-            if state.is_chance_node():
-                action = sample_chance(state, rng)
-            else:
-                legal = state.legal_actions()
-                if policy is None or len(legal) == 1:
-                    action = legal[rng.randrange(len(legal))]
-                else:
-                    action = policy(state, legal, rng)
-            state.apply_action(action)
-            last = player
-            steps += 1
-        return state.returns()
 
     # ----- reporting ------------------------------------------------------------------------
     def _analysis(
@@ -498,31 +474,3 @@ class ReferenceMCTSAgent:
             seconds=round(elapsed, 3),
             candidates=candidates,
         )
-
-
-def _best_action(state: State, evaluate: Evaluation) -> int:
-    """The legal action whose result ``evaluate`` rates best for the seat to act (the lowest
-    id among equals): one ply of greedy play."""
-    player = state.current_player()
-    best, top = -1, -1.0
-    for action in state.legal_actions():
-        after = state.clone()
-        after.apply_action(action)
-        value = evaluate(after)[player]
-        if value > top:
-            best, top = action, value
-    return best
-
-
-def _winning_action(state: State) -> int | None:
-    """A legal action after which the game is over with the seat to act ahead of every other
-    seat, or None (a decisive move)."""
-    player = state.current_player()
-    for action in state.legal_actions():
-        after = state.clone()
-        after.apply_action(action)
-        if after.is_terminal():
-            result = after.returns()
-            if all(result[player] > value for seat, value in enumerate(result) if seat != player):
-                return action
-    return None
