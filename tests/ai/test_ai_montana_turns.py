@@ -24,6 +24,7 @@ import pytest
 import boardplay
 from boardplay.ai import make_agent
 from boardplay.ai.evaluation import Evaluation, heuristics_for
+from boardplay.ai.playout import best_action
 from boardplay.core.game import sample_chance
 from boardplay.games.montana.layout import STAGE_NAMES, Stage
 from boardplay.games.montana.state import MontanaState
@@ -41,14 +42,7 @@ def _completed(state: MontanaState, seat: int, evaluate: Evaluation) -> MontanaS
     state = cast(MontanaState, state.clone())
     while not state.is_terminal() and state.stage != Stage.MAIN:
         assert state.current_player() == seat
-        best, top = -1, -1.0
-        for action in state.legal_actions():
-            after = state.clone()
-            after.apply_action(action)
-            value = evaluate(after)[seat]
-            if value > top:
-                best, top = action, value
-        state.apply_action(best)
+        state.apply_action(best_action(state, evaluate))
     return state
 
 
