@@ -14,7 +14,7 @@ from boardplay.ai import MCTSAgent
 from boardplay.ai.evaluation import heuristics_for
 from boardplay.ai.evaluation.potlatch_leaf import PotlatchEvaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
-from boardplay.ai.playout import playout
+from boardplay.ai.playout import best_action, playout
 from boardplay.ai.search import Search
 from boardplay.core.errors import OptionError
 from boardplay.core.game import CHANCE, State
@@ -47,15 +47,10 @@ def _completed_value(state: State, seat: int) -> float:
     evaluate = heuristics_for(state.game).evaluate
     if state.is_terminal() or state.current_player() != seat:
         return evaluate(state)[seat]
-    best, top = None, -1.0
-    for action in state.legal_actions():
-        after = state.clone()
-        after.apply_action(action)
-        value = evaluate(after)[seat]
-        if value > top:
-            best, top = after, value
-    assert best is not None and best.current_player() != seat  # the turn is over
-    return top
+    after = state.clone()
+    after.apply_action(best_action(state, evaluate))
+    assert after.current_player() != seat  # the turn is over
+    return evaluate(after)[seat]
 
 
 def _leaf_values(state: State, finish_turn: bool, compiled: bool) -> dict[int, float]:
