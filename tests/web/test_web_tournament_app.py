@@ -90,7 +90,7 @@ def test_a_swiss_through_the_app_from_sign_up_to_standings(client: TestClient) -
     assert game["rated"] and game["clock"]["control"] == RAPID
     assert game["clock"]["running"] == 0  # on the clock from the pairing
     resign(by_name[table["players"][1]], table["game"])
-    client.portal.call(client.app.state.hub.house.ends_told)
+    client.portal.call(client.app.state.hub.tournaments.ends_told)
     # The round's only game is over: round 2 is paired as it ends (in a task of its own, done
     # by now), with no tick.
     view = client.get(base).json()

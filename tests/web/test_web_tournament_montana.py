@@ -43,7 +43,7 @@ def test_a_montana_round_robin_of_four_bots(tmp_path: Path) -> None:
         owner, *bots = players(process, ["Owner", "Ada", "Bix", "Cog", "Dot"])
         for bot in bots:
             await process.hub.bots.upgrade(bot)
-        found = [process.hub.accounts.by_id(bot.id) for bot in bots]
+        found = [process.hub.accounts.store.by_id(bot.id) for bot in bots]
         bots = [bot for bot in found if bot is not None and bot.bot]
         assert len(bots) == 4
         plan = Plan(

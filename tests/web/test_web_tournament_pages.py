@@ -119,7 +119,7 @@ def test_the_list_shows_the_last_tournaments_finished_with_their_winners(
         (table,) = client.get(f"/api/tournaments/{done[-1]}").json()["rounds"][0]["tables"]
         loser = {"Ana": ana, "Bob": bo}[table["players"][n]]  # Bob wins one, Ana the other
         resign(loser, table["game"])
-        client.portal.call(client.app.state.hub.house.ends_told)
+        client.portal.call(client.app.state.hub.tournaments.ends_told)
     next_start = time.time() + ahead[0] + 600
     upcoming = ana.post("/api/tournaments", {**body, "name": "Next", "starts": next_start})
     listed = client.get("/api/tournament-pages").json()

@@ -31,6 +31,7 @@ from tournamentcalls import (
     players,
 )
 
+from boardplay.web.admission import Door
 from boardplay.web.errors import ApiError
 from boardplay.web.ratings.store import history_table
 from boardplay.web.tournaments import Plan
@@ -249,8 +250,14 @@ def test_a_process_that_dies_mid_round_is_carried_on_by_another(
         )
         assert snap_step is None
         first = current_boards(dying, made.id)[0]
-        await dying.hub.maker.create_seated(
-            "tiny", {"bonus": 0}, [(p, "x") for p in first.players], False, _rapid(), first.game_id
+        await dying.hub.maker.seat(
+            Door.TOURNAMENT,
+            "tiny",
+            {"bonus": 0},
+            list(first.players),
+            rated=False,
+            clock=_rapid(),
+            game_id=first.game_id,
         )
         await dying.close()
         heir = Process(url, clock)

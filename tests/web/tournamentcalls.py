@@ -16,6 +16,7 @@ from webtiny import TRIO_CATALOGUE
 
 from boardplay.web.accounts import Account, name_key
 from boardplay.web.catalogue import REGISTRY, WebCatalogue
+from boardplay.web.events import TournamentPaired
 from boardplay.web.hub import Hub
 from boardplay.web.table import abort, resign_account
 from boardplay.web.table import storage as st
@@ -58,10 +59,13 @@ class Process:
         """What the service told players (the lobby's ``tell`` in a server)."""
         self.tournaments: Tournaments = hub.tournaments  # as the hub wires it
         self.store: TournamentStore = self.tournaments.store
-        self.tournaments.tell = self.tell
+        hub.bus.subscribe(TournamentPaired, self.paired)
 
-    async def tell(self, notices: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
-        self.told.extend(notices)
+    async def paired(self, event: TournamentPaired) -> None:
+        """What the lobby hears (``Lobby._paired``): the notices it tells the players."""
+        for game_id, players in event.games:
+            message = {"type": "started", "game": game_id, "tournament": event.tournament_id}
+            self.told.extend((p, message) for p in players)
 
     async def close(self) -> None:
         await self.hub.close()
@@ -79,7 +83,7 @@ def database(kind: str, tmp_path: Path, request: Any) -> str:
 
 
 def players(process: Process, names: Sequence[str]) -> list[Account]:
-    accounts = process.hub.accounts
+    accounts = process.hub.accounts.store
     return [accounts.create(n, name_key(n), None, uuid.uuid4().hex) for n in names]
 
 
@@ -87,7 +91,7 @@ async def lose(process: Process, game_id: str, account_id: int) -> None:
     """``account_id`` resigns game ``game_id``; returns once what its end set off is done."""
     room = await process.hub.room(game_id)
     assert await resign_account(room, account_id)
-    await process.hub.house.ends_told()  # what the end set off (a tournament's next round)
+    await process.hub.tournaments.ends_told()  # what the end set off (a tournament's next round)
 
 
 def games_stored(process: Process) -> list[Any]:
@@ -104,7 +108,7 @@ async def play_out(process: Process, game_id: str, rng: random.Random | None = N
     for seat in room.row.seats:
         assert seat.account is not None
         token = new_token()
-        process.hub.accounts.seat_key(seat.account, game_id, hash_token(token))
+        process.hub.accounts.store.seat_key(seat.account, game_id, hash_token(token))
         tokens[seat.seat] = token
     await room.refresh()
     movers = []
@@ -113,7 +117,7 @@ async def play_out(process: Process, game_id: str, rng: random.Random | None = N
         movers.append(seat)
         legal = room.state.legal_actions()
         await room.act(tokens[seat], legal[0] if rng is None else rng.choice(legal), None)
-    await process.hub.house.ends_told()
+    await process.hub.tournaments.ends_told()
     return movers
 
 
@@ -121,7 +125,7 @@ async def abort_as(process: Process, game_id: str, account_id: int) -> None:
     """``account_id`` aborts game ``game_id`` before their first move (the table's abort)."""
     room = await process.hub.room(game_id)
     token = new_token()
-    process.hub.accounts.seat_key(account_id, game_id, hash_token(token))
+    process.hub.accounts.store.seat_key(account_id, game_id, hash_token(token))
     await room.refresh()
     await abort(room, token)
-    await process.hub.house.ends_told()
+    await process.hub.tournaments.ends_told()

@@ -79,7 +79,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from boardplay.web import site
-from boardplay.web.accounts import Accounts, Passkeys
+from boardplay.web.accounts import Passkeys
 from boardplay.web.accounts import routes as account
 from boardplay.web.advice import routes as advice
 from boardplay.web.bots import routes as bots
@@ -143,8 +143,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.hub = hub
         app.state.reviewer = hub.reviewer
-        app.state.accounts = Accounts(hub.accounts, hub.throttles, settings.limits, hub.db)
-        app.state.passkeys = Passkeys(app.state.accounts)
+        app.state.accounts = hub.accounts
+        app.state.passkeys = Passkeys(hub.accounts)
         await hub.start()
         end_streams_on_exit(hub.bots.close_streams)
         # Everything made so far (modules, the catalogue, tables) lives as long as the process:

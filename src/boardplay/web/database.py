@@ -4,17 +4,25 @@ power cut) and the file's directory made on first use."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import zlib
-from collections.abc import Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Engine, make_url
 
 POOL_SIZE = 12
-"""Connections kept open per engine (a server process has 8 database threads)."""
+"""Connections kept open per engine (a server process has ``DB_THREADS`` database threads)."""
+DB_THREADS = 8
+"""Storage calls one process has in flight at once (PostgreSQL); within SQLAlchemy's default
+pool of 5 + 10 connections."""
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 def make_engine(url: str) -> Engine:
@@ -35,10 +43,29 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    # Enough pooled connections for every database thread of a process (``hub.DB_THREADS``) and
+    # Enough pooled connections for every database thread of a process (``DB_THREADS``) and
     # a few callers besides: a connection made past the pool is closed after one use, and
     # PostgreSQL connections cost several milliseconds of CPU to make (bench-web saw them churn).
     return sa.create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=8)
+
+
+class StorageThreads:
+    """The threads one server process runs its storage calls on, so that the event loop never
+    blocks on the database: ``DB_THREADS`` on PostgreSQL, one on SQLite, which takes one
+    writer at a time. Every domain's API runs its store's calls through the process's one
+    pool (``threads(call, *args)``), so one ceiling holds for them all."""
+
+    def __init__(self, engine: Engine) -> None:
+        count = 1 if engine.dialect.name == "sqlite" else DB_THREADS
+        self.pool = ThreadPoolExecutor(count, thread_name_prefix="boardplay-db")
+
+    def __call__(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
+        """Run ``call(*args, **kwargs)`` on a storage thread; await its answer."""
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(self.pool, functools.partial(call, *args, **kwargs))
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
 
 
 def lock(conn: sa.Connection, name: str) -> None:

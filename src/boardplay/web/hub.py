@@ -17,20 +17,23 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from typing import Any
 
-from boardplay.web.accounts import AccountStore
+from boardplay.web.accounts import Accounts, AccountStore
+from boardplay.web.admission import Admission
 from boardplay.web.advice import Reviewer, ReviewStore
 from boardplay.web.bots import Bots, TokenStore
 from boardplay.web.broker import Broker
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.chat import ChatRelay, ChatStore
 from boardplay.web.config import Limits
+from boardplay.web.database import StorageThreads
+from boardplay.web.events import Bus, GameFinished
 from boardplay.web.lobby import Lobby, SeekStore
 from boardplay.web.mail import MailConfig, Mailer
 from boardplay.web.push import PushConfig, Pusher
 from boardplay.web.ratings import RATINGS_INTERVAL, RatingStore, Settlement
 from boardplay.web.table import House, Storage
 from boardplay.web.throttles import Throttles
-from boardplay.web.tournaments import Tournaments
+from boardplay.web.tournaments import Tournaments, TournamentStore
 
 log = logging.getLogger("boardplay.web")
 
@@ -40,6 +43,8 @@ BOTS_TOPIC = "bots"
 """The broker's topic of revoked API tokens, whose streams every process ends (``bots/``)."""
 LOBBY_TOPIC = "lobby"
 """The broker's topic of the lobby's nudges: read the lobby's events now (``Lobby.remote``)."""
+EVENTS_TOPIC = "events"
+"""The broker's topic of the events between domains heard on every process (``events.py``)."""
 OUTAGE_SPEEDUP = 4
 """How many times as often the watched games are checked while Redis is down."""
 
@@ -76,6 +81,14 @@ class Hub:
         self.sync_interval = sync_interval
         self.throttles = Throttles(storage.engine)
         """Counted ceilings on what a visitor may ask for (``throttles.py``)."""
+        self.db = db = StorageThreads(storage.engine)
+        """Runs a storage call off the event loop (every domain's calls share its threads)."""
+        self.bus = bus = Bus()
+        """The events between domains (``events.py``)."""
+        self.accounts = Accounts(AccountStore(storage.engine), self.throttles, self.limits, db, bus)
+        """Accounts, sessions, passkeys, and what other domains read of a player."""
+        self.admission = Admission(self.accounts, self.limits)
+        """Who may sit at a table with whom: every door's one rule (``admission/``)."""
         self.house = House(
             storage,
             catalogue,
@@ -83,6 +96,9 @@ class Hub:
             executor_factory,
             self.limits,
             self.throttles,
+            db,
+            self.admission,
+            bus,
             data_dir,
             ai_workers=ai_workers,
             ai_lease=ai_lease,
@@ -90,14 +106,13 @@ class Hub:
             now=now,
         )
         house = self.house
-        self.rooms, self.room, self.db, self.ai = house.rooms, house.room, house.db, house.ai
+        self.rooms, self.room, self.ai = house.rooms, house.room, house.ai
         self.maker, self.presence, self.epoch = house.maker, house.presence, house.epoch
         self.publish, self.notice = house.publish, house.notice
         self.presence_changed, self.seats_here = house.presence_changed, house.seats_here
-        self.accounts = AccountStore(storage.engine)
         self.ratings = RatingStore(storage.engine, self.limits.rating_pair_cap)
-        self.settlement = Settlement(self.ratings, self.db, storage.get_game)
-        house.settle = self.settlement.settle
+        self.settlement = Settlement(self.ratings, db, storage.get_game)
+        bus.subscribe(GameFinished, self.settlement.finished)
         self.reviewer = Reviewer(ReviewStore(storage.engine), self.ai, self.limits)
         """Hints and reviews (``advice/``)."""
         self.lobby = Lobby(self, SeekStore(storage.engine))
@@ -107,12 +122,22 @@ class Hub:
         self.push = Pusher.for_hub(self, push)
         """Push notifications (``push/``): the same hooks, the challenges', and the sender."""
         house.mailer, house.push = self.mailer, self.push
-        self.chat = ChatRelay(house, ChatStore(storage.engine), self.rooms, self.accounts)
+        self.chat = ChatRelay(house, ChatStore(storage.engine), self.rooms, self.accounts.store)
         """The table chat of this process's sockets (``chat/``)."""
         house.followers.append(self.chat.catch_up)
-        self.bots = Bots(self, TokenStore(storage.engine, self.accounts))
+        store = self.accounts.store
+        self.bots = Bots(self, TokenStore(storage.engine, store), store)
         """API tokens, bot accounts and the Bot API's open streams (``bots/``)."""
-        self.tournaments = Tournaments.for_hub(self)
+        self.tournaments = Tournaments(
+            TournamentStore(storage.engine),
+            db,
+            house.maker,
+            catalogue,
+            bus,
+            self.ratings,
+            now=lambda: house.now(),
+            limits=self.limits,
+        )
         """Arenas, Swiss and pods (``tournaments/``): every process steps every tournament."""
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -140,6 +165,8 @@ class Hub:
             self.bots.send = lambda text: broker.send(BOTS_TOPIC, text)
             broker.topics[LOBBY_TOPIC] = self.lobby.remote
             self.lobby.send = lambda text: broker.send(LOBBY_TOPIC, text)
+            broker.topics[EVENTS_TOPIC] = self.bus.remote
+            self.bus.send = lambda text: broker.send(EVENTS_TOPIC, text)
             await broker.start()
         loop = asyncio.get_running_loop()
         self._tasks = [
@@ -177,6 +204,8 @@ class Hub:
 
     async def close(self) -> None:
         await self.bots.close()  # its streams end first: they watch rooms and the lobby
+        await self.tournaments.close()
+        await self.bus.close()
         await self.reviewer.close()
         await self.lobby.close()
         await self.mailer.close()  # after the mail in hand, so none is sent twice
@@ -189,6 +218,7 @@ class Hub:
         if self.house.broker is not None:
             await self.house.broker.close()
         await self.house.close()
+        self.db.close()
 
 
 async def _every(seconds: Callable[[], float], work: Callable[[], Awaitable[None]]) -> None:

@@ -15,6 +15,7 @@ from boardplay.web.accounts.service import (
     name_key,
 )
 from boardplay.web.accounts.store import (
+    DELETED_NAME,
     DEVICE,
     VISITOR,
     AccountStore,
@@ -25,6 +26,7 @@ from boardplay.web.identity import Account, Session
 __all__ = [
     "COOKIE",
     "CSRF_HEADER",
+    "DELETED_NAME",
     "DEVICE",
     "DEVICE_COOKIE",
     "DEVICE_LIFETIME",

@@ -214,10 +214,9 @@ async def delete_account(
             await resign_account(await hub.room(game_id), account.id)
         except ApiError:
             continue  # gone, or over meanwhile
-    games = await accounts.run(accounts.store.delete, account.id)
+    games = await accounts.delete(account)  # every domain hears it (``AccountClosed``)
     await hub.mailer.remove(account.id)  # its e-mail address and unsent mails go too
     await hub.push.forget(account.id)  # and its devices' push subscriptions
-    await hub.bots.end_tokens(account.id)  # and its API tokens
     await _reload(hub, games)
     response.delete_cookie(COOKIE, path="/")
     return {"account": None, "csrf": None}

@@ -40,6 +40,7 @@ from boardplay.web.accounts.passkeystore import PasskeyStore
 from boardplay.web.accounts.store import DEVICE, VISITOR, AccountStore
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict
+from boardplay.web.events import AccountClosed, Bus
 from boardplay.web.identity import NAME_MAX, Account, Session
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_token
@@ -130,9 +131,10 @@ class Accounts:
     """The account operations the routes call; ``run`` runs a store call off the event loop."""
 
     def __init__(
-        self, store: AccountStore, throttles: Throttles, limits: Limits, run: Runner
+        self, store: AccountStore, throttles: Throttles, limits: Limits, run: Runner, bus: Bus
     ) -> None:
         self.store = store
+        self.bus = bus
         self.keys = PasskeyStore(store.engine)
         """The account's passkeys and the ceremonies under way (``passkeystore.py``)."""
         self.throttles = throttles
@@ -251,6 +253,40 @@ class Accounts:
             self.store.set_password_everywhere, account.id, digest, keep
         )
         return games
+
+    async def delete(self, account: Account) -> list[str]:
+        """Close the account for good (``AccountStore.delete``), then tell every domain
+        (``AccountClosed``: its tournament entries, seeks, challenges, tokens and notices go);
+        returns the games whose seats changed."""
+        games: list[str] = await self.run(self.store.delete, account.id)
+        await self.bus.publish(AccountClosed(account.id))
+        return games
+
+    # ----- what other domains read -------------------------------------------------------
+    async def by_id(self, account_id: int) -> Account | None:
+        """The account (None if there is none, or it was deleted)."""
+        found: Account | None = await self.run(self.store.by_id, account_id)
+        return found
+
+    async def by_ids(self, account_ids: Sequence[int]) -> dict[int, Account]:
+        """The accounts of these ids that still exist, read now (a deleted one is left out)."""
+        found: dict[int, Account] = await self.run(self.store.by_ids, list(account_ids))
+        return found
+
+    async def by_name(self, name: str) -> Account | None:
+        """The account named ``name`` (case ignored), if any."""
+        found: Account | None = await self.run(self.store.by_name, name_key(name.strip())[:64])
+        return found
+
+    async def note_visitor(self, account_id: int, visitor: str) -> None:
+        """Remember that the account is acting from ``visitor`` (an address's hash) now, as a
+        sign-in does: what tells two accounts of one person apart from two people."""
+        await self.run(self.store.seen, account_id, [(VISITOR, visitor)])
+
+    async def sharing(self, account_id: int, others: Sequence[int]) -> set[int]:
+        """Those of ``others`` that share an address or a device with ``account_id``."""
+        found: set[int] = await self.run(self.store.sharing_marks, account_id, list(others))
+        return found
 
     async def adopt(self, account: Account, seats: Sequence[tuple[str, int]]) -> list[str]:
         changed: list[str] = await self.run(self.store.adopt_seats, account.id, account.name, seats)

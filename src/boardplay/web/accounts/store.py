@@ -162,6 +162,17 @@ class AccountStore:
             row = conn.execute(query).one_or_none()
         return None if row is None else _account(row)
 
+    def by_ids(self, account_ids: Sequence[int]) -> dict[int, Account]:
+        """The accounts of these ids that still exist (a deleted one is left out)."""
+        if not account_ids:
+            return {}
+        query = accounts_table.select().where(
+            accounts_table.c.id.in_(list(set(account_ids))),
+            accounts_table.c.deleted.is_(sa.false()),
+        )
+        with self.reader.connect() as conn:
+            return {row.id: _account(row) for row in conn.execute(query)}
+
     def names(self, account_ids: Sequence[int]) -> dict[int, str]:
         """Current names of accounts (a deleted one as ``DELETED_NAME``)."""
         if not account_ids:
@@ -328,21 +339,25 @@ class AccountStore:
         with self.reader.connect() as conn:
             return conn.execute(query).first() is not None
 
-    def shared_marks(self, first: int, second: int) -> bool:
-        """Whether two accounts signed in from one address or one device."""
+    def sharing_marks(self, account_id: int, others: Sequence[int]) -> set[int]:
+        """Those of ``others`` that signed in from an address or a device ``account_id`` signed
+        in from (one query, however many others: a tournament checks its whole field)."""
+        if not others:
+            return set()
         mine = seen_table.alias("mine")
         theirs = seen_table.alias("theirs")
         query = (
-            sa.select(mine.c.digest)
+            sa.select(theirs.c.account_id)
+            .select_from(mine)
             .join(
                 theirs,
                 sa.and_(theirs.c.kind == mine.c.kind, theirs.c.digest == mine.c.digest),
             )
-            .where(mine.c.account_id == first, theirs.c.account_id == second)
-            .limit(1)
+            .where(mine.c.account_id == account_id, theirs.c.account_id.in_(list(set(others))))
+            .distinct()
         )
         with self.reader.connect() as conn:
-            return conn.execute(query).first() is not None
+            return {int(row.account_id) for row in conn.execute(query)}
 
     # ----- seats ------------------------------------------------------------------------
     def adopt_seats(

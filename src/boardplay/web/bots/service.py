@@ -38,6 +38,7 @@ from boardplay.web.accounts import Account, AccountStore
 from boardplay.web.bots.store import LABEL_MAX, TokenRow, TokenStore
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
+from boardplay.web.events import AccountClosed, BecameBot, Bus
 from boardplay.web.table import Room
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_token
@@ -72,7 +73,7 @@ class BotHost(Protocol):
 
     limits: Limits
     throttles: Throttles
-    accounts: AccountStore
+    bus: Bus
 
     def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
         """Run a storage call off the event loop."""
@@ -112,9 +113,10 @@ def check_scopes(raw: Sequence[str]) -> frozenset[str]:
 class Bots:
     """Tokens, bot accounts and the open streams of one server process (made by the hub)."""
 
-    def __init__(self, host: BotHost, store: TokenStore) -> None:
+    def __init__(self, host: BotHost, store: TokenStore, accounts: AccountStore) -> None:
         self.host = host
         self.store = store
+        self.accounts = accounts
         self.db = host.db
         self.streams: dict[str, set[Callable[[], None]]] = {}
         """Open streams by their token's hash: each one's closer."""
@@ -123,6 +125,7 @@ class Bots:
         wiring; None: one process, or no Redis, and the periodic check is the only way)."""
         self.seat_tokens: OrderedDict[tuple[int, str], str] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
+        host.bus.subscribe(AccountClosed, self._account_closed)
 
     # ----- tokens -------------------------------------------------------------------------
     async def create_token(
@@ -158,6 +161,9 @@ class Bots:
         """Every token of the account ends (signed out everywhere, a new password, the account
         deleted), and every stream open with one of them."""
         self.ended(await self.db(self.store.revoke, account_id, None))
+
+    async def _account_closed(self, event: AccountClosed) -> None:
+        await self.end_tokens(event.account_id)
 
     def ended(self, hashes: Sequence[str], tell: bool = True) -> None:
         """These tokens are gone: close their streams here, and tell the other processes."""
@@ -206,15 +212,17 @@ class Bots:
 
     # ----- bot accounts -------------------------------------------------------------------
     async def upgrade(self, account: Account) -> None:
-        """Make the account a bot for good (409 ``not_fresh`` once it has played a game)."""
+        """Make the account a bot for good (409 ``not_fresh`` once it has played a game), then
+        tell every domain (``BecameBot``: what it held that is for people goes)."""
         if account.bot:
             return
-        if not await self.db(self.host.accounts.make_bot, account.id):
+        if not await self.db(self.accounts.make_bot, account.id):
             raise conflict(
                 "not_fresh",
                 "only an account that has played no game can become a bot; make a new account "
                 "for the bot",
             )
+        await self.host.bus.publish(BecameBot(account.id))
 
     @staticmethod
     def require_bot(user: ApiUser) -> None:
@@ -243,9 +251,7 @@ class Bots:
             await room.refresh()  # another process may have stored it
         if not room.seats_of(token):
             with contextlib.suppress(sa.exc.IntegrityError):  # stored meanwhile elsewhere
-                await self.db(
-                    self.host.accounts.seat_key, user.account.id, game_id, hash_token(token)
-                )
+                await self.db(self.accounts.seat_key, user.account.id, game_id, hash_token(token))
             await room.refresh()
         self.seat_tokens[key] = token
         while len(self.seat_tokens) > SEAT_TOKENS:

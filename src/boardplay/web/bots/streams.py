@@ -35,7 +35,6 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-from boardplay.web.accounts import AccountStore
 from boardplay.web.bots.service import ApiUser, Bots
 from boardplay.web.chat import PLAYERS, ChatRelay
 from boardplay.web.config import Limits
@@ -74,7 +73,6 @@ class StreamHost(Protocol):
     """What the streams need of the process (``Hub``)."""
 
     limits: Limits
-    accounts: AccountStore
     lobby: Lobby
     chat: ChatRelay
     bots: Bots
@@ -346,7 +344,8 @@ class EventStream:
         """The account's running games not announced yet (one query). The end of a watched
         game needs no look: its room is watched, so the process brings it up to date as it
         does for a socket (the broker, and the periodic check should a notice be lost)."""
-        rows = await self.host.db(self.host.accounts.games_of, self.account_id, GAMES_LOOKED_AT)
+        accounts = self.host.bots.accounts
+        rows = await self.host.db(accounts.games_of, self.account_id, GAMES_LOOKED_AT)
         for game_id, status, _updated in rows:
             if status == "active" and game_id not in self.games:
                 await self.announce(game_id)

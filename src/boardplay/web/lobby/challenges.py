@@ -13,13 +13,13 @@ import dataclasses
 import time
 from typing import Any, Literal
 
-from boardplay.web.accounts import Account, name_key
+from boardplay.web.accounts import Account
+from boardplay.web.admission import Door
 from boardplay.web.errors import ApiError, conflict, forbidden, not_found, quote
 from boardplay.web.hub import Hub
 from boardplay.web.lobby.challengestore import ACCEPTED, CANCELLED, DECLINED, OPEN, Challenge
 from boardplay.web.lobby.schemas import ChallengeRequest
 from boardplay.web.lobby.seeks import Started, new_id, offer_of, start_game
-from boardplay.web.ratings import check_rated_pair
 from boardplay.web.throttles import Ceiling, Throttled
 
 CHALLENGES_LISTED = 50
@@ -32,7 +32,7 @@ async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> 
     ones sent, ``challenges_per_hour`` sent, or ``challenges_received`` waiting for them)."""
     offer = offer_of(hub, body.game, body.options, body.rated, body.clock, table=False)
     name = body.to.strip()
-    target = await hub.db(hub.accounts.by_name, name_key(name)[:64])
+    target = await hub.accounts.by_name(name)
     if target is None:
         raise ApiError(404, "no_such_player", f"there is no player named {quote(name)}")
     if target.id == account.id:
@@ -110,9 +110,15 @@ async def my_challenges(hub: Hub, account: Account) -> dict[str, list[dict[str, 
 
 
 async def answer_challenge(
-    hub: Hub, account: Account, visitor: str, challenge_id: str, answer: Answer
+    hub: Hub,
+    account: Account,
+    visitor: str,
+    challenge_id: str,
+    answer: Answer,
+    door: Door = Door.CHALLENGE,
 ) -> tuple[Challenge, Started | None]:
-    """Accept or decline (the challenged player) or cancel (its sender) an open challenge."""
+    """Accept or decline (the challenged player) or cancel (its sender) an open challenge; an
+    acceptance is a table made through ``door`` (the page's, or the Bot API's)."""
     store, lifetime = hub.lobby.store, hub.limits.challenge_lifetime
     found = await hub.db(store.challenge, challenge_id, time.time(), lifetime)
     if found is None or account.id not in (found.from_account, found.to_account):
@@ -129,11 +135,18 @@ async def answer_challenge(
         raise conflict("challenge_closed", f"this challenge is {found.status} already")
     sender: Account | None = None
     if answer == "accept":
-        sender = await hub.db(hub.accounts.by_id, found.from_account)
-        if sender is None:
-            raise not_found("the player who sent this challenge has left")
-        if found.rated:
-            await check_rated_pair(hub.accounts, hub.db, hub.limits, account, [sender.id], visitor)
+        try:
+            sender, _ = await hub.maker.admit(
+                door,
+                [found.from_account, account.id],
+                rated=found.rated,
+                newcomer=account.id,
+                visitor=visitor,
+            )
+        except ApiError as exc:
+            if exc.code == "player_gone":
+                raise not_found("the player who sent this challenge has left") from None
+            raise
         await hub.maker.check_quota(visitor)
     status = {"accept": ACCEPTED, "decline": DECLINED, "cancel": CANCELLED}[answer]
     if not await hub.db(
@@ -145,6 +158,7 @@ async def answer_challenge(
         try:
             started = await start_game(
                 hub,
+                door,
                 sender,
                 [account],
                 visitor,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 from boardplay.web.accounts import Account
+from boardplay.web.admission import Door
 from boardplay.web.errors import ApiError
 from boardplay.web.hub import Hub
 from boardplay.web.lobby.schemas import SeekRequest
@@ -100,8 +101,8 @@ async def _try_take(
     owner left)."""
     try:
         if seek.table:
-            return await take_seat(hub, account, visitor, seek)
-        return await take(hub, account, visitor, seek), None
+            return await take_seat(hub, account, visitor, seek, Door.QUICK)
+        return await take(hub, account, visitor, seek, Door.QUICK), None
     except ApiError as exc:
         if exc.code in ("seek_taken", "not_found"):
             return None

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, WebSocket
 
 from boardplay.web.accounts import COOKIE, Account, Accounts
+from boardplay.web.admission import Door
 from boardplay.web.deps import (
     AccountDep,
     ChallengeReaderDep,
@@ -86,7 +87,6 @@ async def accept(
 ) -> dict[str, Any]:
     """Accept a seek: the game starts for both players (the seek's owner is told on their
     lobby socket). Exactly one of several acceptors wins; the others get 409."""
-    _person(account)
     return _started(await accept_seek(hub, account, visitor, seek_id))
 
 
@@ -97,7 +97,6 @@ async def take_seat(
     """Take a seat at a table (a two-player seek: accept it) → ``{"started": null, "seek":
     {...}}`` while seats stay free (the game starts when the last is taken: every player is
     told on their lobby socket), or ``{"started": {...}, "seek": null}`` for the last seat."""
-    _person(account)
     started, table = await sit(hub, account, visitor, seek_id)
     return {
         "started": None if started is None else _started(started),
@@ -114,7 +113,9 @@ async def leave_seat(seek_id: ShortId, hub: HubDep, account: AccountDep) -> dict
 
 def _person(account: Account) -> None:
     """Seeks and tables are for people: a bot account plays through challenges only (lichess's
-    rule), so a program cannot sit in the lobby's lists taking every game offered."""
+    rule), so a program cannot sit in the lobby's lists taking every game offered. A bot is
+    refused here before it posts; taking a seek or a seat is the admission rule's to refuse
+    (``admission/``), as every door that seats a player."""
     if account.bot:
         raise forbidden(
             "bot_no_seeks",
@@ -194,7 +195,12 @@ async def api_answer(
     """``accept``, ``decline`` (the challenged player) or ``cancel`` (its sender); an accepted
     challenge's game is announced on both players' event streams (``gameStart``)."""
     found, started = await answer_challenge(
-        hub, user.account, visitor if answer == "accept" else "", challenge_id, answer
+        hub,
+        user.account,
+        visitor if answer == "accept" else "",
+        challenge_id,
+        answer,
+        Door.BOT_CHALLENGE,
     )
     out: dict[str, Any] = {"ok": True, "challenge": found.to_json()}
     if started is not None:

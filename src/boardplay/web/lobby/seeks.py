@@ -46,12 +46,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardplay.web.accounts import Account
+from boardplay.web.admission import Door
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
 from boardplay.web.hub import Hub
 from boardplay.web.lobby.schemas import SeekRequest
 from boardplay.web.lobby.store import Seek
-from boardplay.web.ratings import NEW_RATING, check_rated_pair, pool_of
-from boardplay.web.table import ClockRequest, Room, control_of, join
+from boardplay.web.ratings import NEW_RATING, pool_of
+from boardplay.web.table import ClockRequest, Room, control_of
 from boardplay.web.throttles import Ceiling, Throttled
 
 
@@ -229,7 +230,9 @@ async def cancel_seek(hub: Hub, account: Account, seek_id: str) -> None:
     raise not_found(f"there is no open seek {quote(seek_id)}")
 
 
-async def accept_seek(hub: Hub, account: Account, visitor: str, seek_id: str) -> Started:
+async def accept_seek(
+    hub: Hub, account: Account, visitor: str, seek_id: str, door: Door = Door.SEEK
+) -> Started:
     seek = await hub.db(hub.lobby.store.seek, seek_id, time.time(), hub.limits.seek_ttl)
     if seek is None:
         raise not_found(f"there is no open seek {quote(seek_id)} (taken, cancelled or gone)")
@@ -243,11 +246,14 @@ async def accept_seek(hub: Hub, account: Account, visitor: str, seek_id: str) ->
             f"this is a table for {seek.players} players: take a seat "
             f"(POST /api/seeks/{seek.id}/sit); the game starts when every seat is taken",
         )
-    return await take(hub, account, visitor, seek)
+    return await take(hub, account, visitor, seek, door)
 
 
-async def take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started:
-    """Accept ``seek`` for ``account``: check, take it (one winner), start the game."""
+async def take(
+    hub: Hub, account: Account, visitor: str, seek: Seek, door: Door = Door.SEEK
+) -> Started:
+    """Accept ``seek`` for ``account``: check (the admission rule first: nothing changes if
+    it refuses), take it (one winner), start the game."""
     pool = pool_of(seek.game, seek.options, seek.players)
     mine = await rating_of(hub, account.id, pool)
     if not seek.accepts(mine):
@@ -256,11 +262,7 @@ async def take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started:
             f"this seek is for opponents rated {range_text(seek)} in {pool}; your rating "
             f"there is {round(mine)}",
         )
-    owner = await hub.db(hub.accounts.by_id, seek.account_id)
-    if owner is None:
-        raise not_found("the player who posted this seek has left")
-    if seek.rated:
-        await check_rated_pair(hub.accounts, hub.db, hub.limits, account, [owner.id], visitor)
+    owner, _ = await admit(hub, door, seek, [seek.account_id, account.id], account, visitor)
     await hub.maker.check_quota(visitor)
     store, limits = hub.lobby.store, hub.limits
     if not await hub.db(store.take, seek.id, account.id, time.time(), limits.seek_ttl, hub.epoch):
@@ -268,7 +270,7 @@ async def take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started:
     hub.lobby.changed()
     try:
         started = await start_game(
-            hub, owner, [account], visitor, seek.game, seek.options, seek.rated, seek.clock
+            hub, door, owner, [account], visitor, seek.game, seek.options, seek.rated, seek.clock
         )
     except Exception:
         await hub.db(store.restore, seek, time.time(), hub.epoch)
@@ -279,8 +281,24 @@ async def take(hub: Hub, account: Account, visitor: str, seek: Seek) -> Started:
     return started
 
 
+async def admit(
+    hub: Hub, door: Door, seek: Seek, players: Sequence[int], account: Account, visitor: str
+) -> list[Account]:
+    """The admission rule for ``account`` taking ``seek`` (its owner first among ``players``,
+    read now), as the lobby words a player who has gone."""
+    try:
+        return await hub.maker.admit(
+            door, players, rated=seek.rated, newcomer=account.id, visitor=visitor
+        )
+    except ApiError as exc:
+        if exc.code == "player_gone":
+            raise not_found("the player who posted this offer has left") from None
+        raise
+
+
 async def start_game(
     hub: Hub,
+    door: Door,
     owner: Account,
     others: Sequence[Account],
     visitor: str,
@@ -290,34 +308,30 @@ async def start_game(
     clock: Mapping[str, Any] | None = None,
 ) -> Started:
     """The game of the offer's ``owner`` and ``others`` (its acceptor, or a table's seated
-    players, the one whose request starts it last), seats drawn at random, under the offer's
-    time control (``clock``); the last of ``others``'s seat is returned."""
-    order = list(range(1 + len(others)))
-    random.SystemRandom().shuffle(order)
-    seats: list[dict[str, Any]] = [{"kind": "invite"} for _ in order]
-    seats[order[0]] = {"kind": "me"}
-    room, _, invites = await hub.maker.create(
-        game, options, seats, owner=visitor, account=owner, rated=rated, clock=control_of(clock)
+    players, the one whose request starts it last), made through ``door``, seats drawn at
+    random, under the offer's time control (``clock``); the last of ``others``'s seat is
+    returned."""
+    players = [owner, *others]
+    random.SystemRandom().shuffle(players)
+    last = others[-1]
+    room, tokens = await hub.maker.seat(
+        door,
+        game,
+        options,
+        [p.id for p in players],
+        rated=rated,
+        clock=control_of(clock),
+        owner=visitor,
+        newcomer=last.id,
+        visitor=visitor,
     )
     await room.changed()
-    token, seat = "", -1
-    for player, place in zip(others, order[1:], strict=True):
-        token, seat = await join(room, None, invites[place], None, False, player)
+    seat = next(i for i, p in enumerate(players) if p.id == last.id)
     await withdraw_seeks(hub, [owner.id, *(p.id for p in others)])
-    return Started(room, token, seat)
+    return Started(room, tokens[seat], seat)
 
 
 async def withdraw_seeks(hub: Hub, account_ids: Sequence[int]) -> None:
     """The players now have a game: their other seeks go, and their seats at other tables
     (nobody can take up the offer of a player who is busy playing and find them gone)."""
-    store, now = hub.lobby.store, time.time()
-    withdrawn = False
-    for account_id in account_ids:
-        for seek in await hub.db(store.mine, account_id, now, hub.limits.seek_ttl):
-            if seek.account_id == account_id:
-                done = await hub.db(store.cancel, seek.id, account_id, now, hub.epoch)
-            else:
-                done = await hub.db(store.leave, seek.id, account_id, now, hub.epoch)
-            withdrawn = done or withdrawn
-    if withdrawn:
-        hub.lobby.changed()
+    await hub.lobby.withdraw(account_ids)

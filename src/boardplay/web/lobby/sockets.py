@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -49,8 +50,9 @@ from boardplay.web import safejson
 from boardplay.web.accounts import Account
 from boardplay.web.config import Limits
 from boardplay.web.errors import bad_request
+from boardplay.web.events import AccountClosed, BecameBot, Bus, TournamentPaired
 from boardplay.web.guard import RateLimiter
-from boardplay.web.lobby.challengestore import OPEN
+from boardplay.web.lobby.challengestore import CANCELLED, DECLINED, OPEN
 from boardplay.web.lobby.eventstore import NOTICE, SEEKS
 from boardplay.web.lobby.store import SeekStore
 from boardplay.web.models import Ping, describe
@@ -85,6 +87,7 @@ class LobbyHost(Protocol):
     epoch: str
     """This process's id (the holder of its owners' seeks)."""
     limits: Limits
+    bus: Bus
 
     def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
         """Run a storage call off the event loop."""
@@ -134,6 +137,9 @@ class Lobby:
         the hub with Redis); None: they read at their next ``POLL``."""
         self._nudged: asyncio.Task[None] | None = None
         self._again = False
+        host.bus.subscribe(TournamentPaired, self._paired)
+        host.bus.subscribe(AccountClosed, self._account_closed)
+        host.bus.subscribe(BecameBot, self._became_bot)
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -322,6 +328,58 @@ class Lobby:
                     del self.listeners[account_id]
 
         return stop
+
+    # ----- what other domains' events mean here ----------------------------------------------
+    async def _paired(self, event: TournamentPaired) -> None:
+        """A tournament made games: each player is told, as a seek's are (``started``)."""
+        notices = [
+            (player, {"type": "started", "game": game_id, "tournament": event.tournament_id})
+            for game_id, players in event.games
+            for player in players
+        ]
+        await self.tell(notices)
+
+    async def _became_bot(self, event: BecameBot) -> None:
+        """Seeks and seats at tables are for people: a new bot's go."""
+        await self.withdraw([event.account_id])
+
+    async def _account_closed(self, event: AccountClosed) -> None:
+        """A deleted account offers nothing any more: its seeks and seats go, its challenges
+        sent are cancelled and those it received declined (both sides told)."""
+        await self.withdraw([event.account_id])
+        now, lifetime = time.time(), self.limits.challenge_lifetime
+        found = await self.db(
+            self.store.challenges_of, event.account_id, now, lifetime, CHALLENGES_ON_CONNECT
+        )
+        notices: list[tuple[int, Mapping[str, Any]]] = []
+        for challenge in found:
+            if challenge.status != OPEN:
+                continue
+            sent = challenge.from_account == event.account_id
+            party, status = ("from_account", CANCELLED) if sent else ("to_account", DECLINED)
+            if await self.db(
+                self.store.settle, challenge.id, party, event.account_id, status, now, lifetime
+            ):
+                closed = dataclasses.replace(challenge, status=status, updated=now)
+                message = {"type": "challenge", "challenge": closed.to_json()}
+                notices += [(challenge.from_account, message), (challenge.to_account, message)]
+        if notices:
+            await self.tell(notices)
+
+    async def withdraw(self, account_ids: Sequence[int]) -> None:
+        """These players' seeks go, and their seats at other players' tables (they now have a
+        game, or may no longer offer one)."""
+        store, now = self.store, time.time()
+        withdrawn = False
+        for account_id in account_ids:
+            for seek in await self.db(store.mine, account_id, now, self.limits.seek_ttl):
+                if seek.account_id == account_id:
+                    done = await self.db(store.cancel, seek.id, account_id, now, self.epoch)
+                else:
+                    done = await self.db(store.leave, seek.id, account_id, now, self.epoch)
+                withdrawn = done or withdrawn
+        if withdrawn:
+            self.changed()
 
     def deliver(self, account_id: int, message: Mapping[str, Any]) -> None:
         """Queue ``message`` for this process's lobby sockets and listeners of ``account_id``."""

@@ -28,17 +28,25 @@ import dataclasses
 import time
 
 from boardplay.web.accounts import Account
+from boardplay.web.admission import Door
 from boardplay.web.errors import ApiError, conflict, forbidden, not_found, quote
 from boardplay.web.hub import Hub
 from boardplay.web.lobby.seatstore import SitRefused, Sitter
-from boardplay.web.lobby.seeks import Started, accept_seek, range_text, rating_of, start_game
+from boardplay.web.lobby.seeks import (
+    Started,
+    accept_seek,
+    admit,
+    range_text,
+    rating_of,
+    start_game,
+)
 from boardplay.web.lobby.store import Seek
-from boardplay.web.ratings import check_rated_pair, pool_of
+from boardplay.web.ratings import pool_of
 from boardplay.web.throttles import Ceiling, Throttled
 
 
 async def sit(
-    hub: Hub, account: Account, visitor: str, seek_id: str
+    hub: Hub, account: Account, visitor: str, seek_id: str, door: Door = Door.TABLE
 ) -> tuple[Started | None, Seek | None]:
     """Take a seat at a table → (the game, None) for the last seat, else (None, the table with
     its players). A two-player seek is accepted (its one seat is the last)."""
@@ -46,12 +54,12 @@ async def sit(
     if seek is None:
         raise not_found(f"there is no open table {quote(seek_id)} (full, cancelled or gone)")
     if not seek.table:
-        return await accept_seek(hub, account, visitor, seek_id), None
-    return await take_seat(hub, account, visitor, seek)
+        return await accept_seek(hub, account, visitor, seek_id, Door.SEEK), None
+    return await take_seat(hub, account, visitor, seek, door)
 
 
 async def take_seat(
-    hub: Hub, account: Account, visitor: str, seek: Seek
+    hub: Hub, account: Account, visitor: str, seek: Seek, door: Door = Door.TABLE
 ) -> tuple[Started | None, Seek | None]:
     """``sit`` at a table read already."""
     if seek.account_id == account.id:
@@ -66,11 +74,7 @@ async def take_seat(
             f"this table is for players rated {range_text(seek)} in {pool}; your rating "
             f"there is {round(mine)}",
         )
-    owner = await hub.db(hub.accounts.by_id, seek.account_id)
-    if owner is None:
-        raise not_found("the player who opened this table has left")
-    if seek.rated:
-        await _check_rated(hub, account, visitor, seek)
+    owner, *_ = await _admit(hub, door, account, visitor, seek)
     await hub.maker.check_quota(visitor)  # the last seat makes the game: refuse before
     store, limits, now = hub.lobby.store, hub.limits, time.time()
     sitter = Sitter(account.id, account.name, mine, now)
@@ -101,19 +105,22 @@ async def take_seat(
         *(s.account_id for s in seek.seated),
         account.id,
     }:
-        try:  # someone sat down meanwhile: the rules hold against them too
-            await _check_rated(hub, account, visitor, table)
+        try:  # someone sat down meanwhile: the rule holds against them too
+            await _admit(hub, door, account, visitor, table)
         except ApiError:
             await _undo(hub, table, account.id, full)
             raise
     if not full:
         return None, table
-    return await _start(hub, owner, account, visitor, table), None
+    return await _start(hub, door, owner, account, visitor, table), None
 
 
-async def _check_rated(hub: Hub, account: Account, visitor: str, table: Seek) -> None:
+async def _admit(
+    hub: Hub, door: Door, account: Account, visitor: str, table: Seek
+) -> list[Account]:
+    """The admission rule for ``account`` beside the table's owner and seated players."""
     others = [table.account_id, *(s.account_id for s in table.seated)]
-    await check_rated_pair(hub.accounts, hub.db, hub.limits, account, others, visitor)
+    return await admit(hub, door, table, [*others, account.id], account, visitor)
 
 
 async def _undo(hub: Hub, table: Seek, account_id: int, full: bool) -> None:
@@ -127,13 +134,15 @@ async def _undo(hub: Hub, table: Seek, account_id: int, full: bool) -> None:
     hub.lobby.changed()
 
 
-async def _start(hub: Hub, owner: Account, account: Account, visitor: str, table: Seek) -> Started:
+async def _start(
+    hub: Hub, door: Door, owner: Account, account: Account, visitor: str, table: Seek
+) -> Started:
     """The full table's game: every seated player, ``account`` (the last) at the end."""
     others: list[Account] = []
     for seated in table.seated:
         found = account if seated.account_id == account.id else None
         if found is None:
-            found = await hub.db(hub.accounts.by_id, seated.account_id)
+            found = await hub.accounts.by_id(seated.account_id)
         if found is None:  # gone since: the table waits for another player
             await _undo(hub, table, seated.account_id, True)
             raise conflict(
@@ -145,7 +154,7 @@ async def _start(hub: Hub, owner: Account, account: Account, visitor: str, table
     others.sort(key=lambda p: p.id == account.id)
     try:
         started = await start_game(
-            hub, owner, others, visitor, table.game, table.options, table.rated, table.clock
+            hub, door, owner, others, visitor, table.game, table.options, table.rated, table.clock
         )
     except Exception:
         await _undo(hub, table, account.id, True)

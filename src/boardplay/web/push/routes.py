@@ -235,5 +235,5 @@ async def put_language(hub: HubDep, account: AccountDep, body: LanguageRequest) 
     """The language the account's mails and pushes are written in, as chosen on the page."""
     if body.language not in LANGUAGES:
         raise bad_request(f"field 'language' must be one of {', '.join(LANGUAGES)}")
-    await hub.db(hub.accounts.set_language, account.id, body.language)
+    await hub.db(hub.accounts.store.set_language, account.id, body.language)
     return {"language": body.language}

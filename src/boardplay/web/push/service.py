@@ -54,7 +54,7 @@ from boardplay.web.push.webpush import ServerKey, allowed, new_private_key, topi
 if TYPE_CHECKING:
     import httpx
 
-    from boardplay.web.accounts import AccountStore
+    from boardplay.web.accounts import Accounts
     from boardplay.web.catalogue import WebCatalogue
     from boardplay.web.table import GameRow, Storage
 
@@ -86,7 +86,7 @@ class PushHost(Protocol):
     epoch: str
     storage: Storage
     catalogue: WebCatalogue
-    accounts: AccountStore
+    accounts: Accounts
 
     def db(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Awaitable[Any]: ...
 
@@ -148,7 +148,7 @@ class Pusher:
 
         store = PushStore(hub.storage.engine)
         return cls(
-            store, hub.db, config, hub.epoch, title_of, hub.accounts.languages, hub.seats_here
+            store, hub.db, config, hub.epoch, title_of, hub.accounts.store.languages, hub.seats_here
         )
 
     @property

@@ -19,19 +19,16 @@ second account, ten games of one turn and a resignation each):
 - rating points won or lost against the same opponent are capped per day
   (``Limits.rating_pair_cap``, ``ratingstore.py``), as boosting defences do;
 - two accounts that share an address or a device, one of them made within the hour
-  (``Limits.rated_fresh_account``), cannot play a rated game together
-  (``check_rated_pair``): a second account of one person cannot take its owner's seek."""
+  (``Limits.rated_fresh_account``), cannot play a rated game together: the admission rule
+  (``admission/``), asked at every door a game is made through."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from boardplay.web.accounts import VISITOR, Account, AccountStore
 from boardplay.web.catalogue import WebCatalogue
-from boardplay.web.config import Limits
-from boardplay.web.errors import ApiError, bad_request
+from boardplay.web.errors import bad_request
 from boardplay.web.ratings.standing import ENDED_BY_WORD, places
 
 Runner = Callable[..., Awaitable[Any]]
@@ -136,36 +133,6 @@ def places_of(row: FinishedGame) -> list[tuple[int, int]] | None:
         for account, place in zip(accounts, seats, strict=True)
         if account is not None
     ]
-
-
-async def check_rated_pair(
-    accounts: AccountStore,
-    db: Runner,
-    limits: Limits,
-    player: Account,
-    others: Sequence[int],
-    visitor: str,
-) -> None:
-    """403 if ``player`` (asking from ``visitor``) would play a rated game against one of
-    ``others`` that shares an address or a device with it while either account is younger
-    than ``Limits.rated_fresh_account``: a second account of one person farming the first."""
-    now = time.time()
-    await db(accounts.seen, player.id, [(VISITOR, visitor)])
-    for other_id in others:
-        if other_id == player.id:
-            continue
-        other = await db(accounts.by_id, other_id)
-        if other is None:
-            continue
-        young = min(player.age(now), other.age(now)) < limits.rated_fresh_account
-        if young and await db(accounts.shared_marks, player.id, other_id):
-            raise ApiError(
-                403,
-                "same_person",
-                f"a rated game needs two people: {other.name} and you share an address or a "
-                f"device and one of the accounts is new (under "
-                f"{limits.rated_fresh_account / 3600:g} h old); play it casual, or wait",
-            )
 
 
 def pools(catalogue: WebCatalogue) -> list[str]:

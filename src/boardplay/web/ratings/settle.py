@@ -1,6 +1,6 @@
 """Rating settlement: each finished rated game rated once, whichever process gets there first
 (``RatingStore.settle``: the rated result's row is the lock). The process that sees a rated
-game end rates it at once (``RoomHost.settle_ratings``); every ``RATINGS_INTERVAL`` seconds
+game end rates it at once (it hears ``GameFinished``); every ``RATINGS_INTERVAL`` seconds
 each process also looks for rated games that ended unrated, which catches a process that died
 between the end and its rating."""
 
@@ -10,6 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from boardplay.web.events import GameFinished
 from boardplay.web.ratings.rated import UNRATED, FinishedGame, places_of, pool_of
 from boardplay.web.ratings.store import RatingStore
 from boardplay.web.tables import FINISHED
@@ -43,6 +44,11 @@ class Settlement:
         self.store = store
         self.db = db
         self.load = load
+
+    async def finished(self, event: GameFinished) -> None:
+        """A game ended on this process: a rated one is rated at once (``GameFinished``)."""
+        if event.rated:
+            await self.settle([event.game_id])
 
     async def settle(self, game_ids: Sequence[str] | None = None) -> None:
         """Rate finished rated games not yet rated (``game_ids``, else any the database lists):

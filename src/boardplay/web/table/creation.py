@@ -17,6 +17,7 @@ round found count-then-insert checks passed by bursts):
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 import zlib
@@ -30,16 +31,21 @@ from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
 from boardplay.web.accounts import Account
+from boardplay.web.admission import Admission, Door
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, quote, sign_in_needed
 from boardplay.web.ratings import check_rated_clock
 from boardplay.web.table import storage as st
 from boardplay.web.table.clocks import Clock, TimeControl
+from boardplay.web.table.offers import RematchAnswer, rematch
 from boardplay.web.table.rooms import Room
+from boardplay.web.table.seating import join
 from boardplay.web.tables import NAME_LENGTH, SPEC_LENGTH, games_table
 from boardplay.web.throttles import Ceiling, Throttled, Throttles, take
 from boardplay.web.tokens import hash_token, new_game_id, new_token
+
+log = logging.getLogger("boardplay.web")
 
 NAME_CHARS = 40
 """Longest seat name a person may choose."""
@@ -121,7 +127,9 @@ def check_rated_seats(
 
 
 class GameMaker:
-    """Makes games for the routes, the lobby and "play again" (``Hub.maker``)."""
+    """Makes games and seats players, for every door (``admission.Door``): the only code that
+    stores a new game or puts a player in a seat, so each asks the one admission rule
+    (``admission/``) before it does (``Hub.maker``)."""
 
     def __init__(
         self,
@@ -131,6 +139,7 @@ class GameMaker:
         throttles: Throttles,
         db: Runner,
         room: Callable[[str], Awaitable[Room]],
+        admission: Admission,
     ) -> None:
         self.catalogue = catalogue
         self.limits = limits
@@ -138,6 +147,24 @@ class GameMaker:
         self.throttles = throttles
         self.db = db
         self.room = room
+        self.admission = admission
+
+    async def admit(
+        self,
+        door: Door,
+        players: Sequence[int],
+        *,
+        rated: bool,
+        newcomer: int | None = None,
+        visitor: str | None = None,
+        bots: bool = False,
+    ) -> list[Account]:
+        """The admission rule for a table of ``players`` made through ``door`` (the accounts,
+        read now; else the refusal): a maker that must refuse before it changes anything (the
+        lobby, before it takes a seek) asks here first, and the maker's own step asks again."""
+        return await self.admission.admit(
+            door, players, rated=rated, newcomer=newcomer, visitor=visitor, bots=bots
+        )
 
     async def create(
         self,
@@ -153,8 +180,8 @@ class GameMaker:
         clock: TimeControl | None = None,
         network: str | None = None,
     ) -> tuple[Room, str, dict[int, str]]:
-        """A new game; returns the room, the creator's token and invitation codes by seat.
-        Chance is the server's secret unless ``reproducible`` (then ``seed``, or one drawn
+        """A new game (``Door.GAME``); returns the room, the creator's token and invitation codes
+        by seat. Chance is the server's secret unless ``reproducible`` (then ``seed``, or one drawn
         here, is shown to everyone and every joining player must accept it). A ``private`` game is
         left out of the lobby's lists. The creator's seat is ``account``'s when signed in; a
         ``rated`` game needs that, signed-in players in every other seat (``rated.py``) and a
@@ -190,6 +217,8 @@ class GameMaker:
             seed = secrets.randbelow(2**63)
         if len(seats) != game.num_players:
             raise bad_request(f"{game_name} with these options needs {game.num_players} seats")
+        if account is not None:
+            await self.admit(Door.GAME, [account.id], rated=rated)
         token = new_token()
         invites: dict[int, str] = {}
         rows: list[st.SeatRow] = []
@@ -219,49 +248,112 @@ class GameMaker:
         room = await self.room(row.id)
         return room, token, invites
 
-    async def create_seated(
+    async def join(
         self,
+        room: Room,
+        seat: int | None,
+        invite: str | None,
+        name: str | None,
+        accept_reproducible: bool,
+        account: Account | None,
+        visitor: str | None = None,
+    ) -> tuple[str, int]:
+        """Take a seat of a created game (``Door.GAME``): an invited one with its code, else an
+        open one (``seating.join``), once the rule admits the player beside those seated."""
+        if account is not None:
+            seated = [s.account for s in room.row.seats if s.account is not None]
+            players = [*dict.fromkeys([*seated, account.id])]
+            await self.admit(
+                Door.GAME, players, rated=room.row.rated, newcomer=account.id, visitor=visitor
+            )
+        return await join(room, seat, invite, name, accept_reproducible, account)
+
+    async def seat(
+        self,
+        door: Door,
         game_name: str,
         options: Mapping[str, Any],
-        players: Sequence[tuple[int, str]],
+        players: Sequence[int],
+        *,
         rated: bool,
-        clock: TimeControl,
-        game_id: str,
-    ) -> bool:
-        """Make the game ``game_id`` with every seat already its player's, ``players`` being
-        (account id, name) in seat order, and start its clock: a game that others arrange for
-        their players (a tournament's pairing). Each seat's token is a secret nobody holds; the
-        players' pages ask for their own (``POST /api/account/games/{id}/token``). Made at most
-        once whoever asks: the id is chosen by the caller before, and a second attempt finds the
-        row there and returns False (True: made now). Counted against nobody's quota."""
+        clock: TimeControl | None,
+        owner: str | None = None,
+        newcomer: int | None = None,
+        visitor: str | None = None,
+        game_id: str | None = None,
+        bots: bool = False,
+    ) -> tuple[Room, list[str]]:
+        """Make a game with every seat already its player's (``players``: accounts in seat
+        order, named as they are now) and start its clock: a game the lobby starts for the
+        players of an offer (``newcomer`` the one whose request starts it, from ``visitor``),
+        or a tournament for its table. Returns the room and each seat's token (the players'
+        pages may also ask for their own: ``POST /api/account/games/{id}/token``).
+        ``owner``'s games of the hour count it (None: nobody's, a tournament's). With
+        ``game_id`` (chosen before, by a tournament's pairing) it is made at most once
+        whoever asks: a second attempt finds the row and makes nothing (no tokens then).
+
+        A tournament's table cannot be refused (its round would wait for ever): a table the
+        rule refuses is made casual instead, and logged; entering was the tournament's door,
+        and refused what it could then."""
         game = self.catalogue.build(game_name, options)
         if len(players) != game.num_players:
             raise bad_request(f"{game_name} with these options needs {game.num_players} seats")
         if rated:
             check_rated_clock(clock)
+        verdict = await self.admission.judge(
+            door, players, rated=rated, newcomer=newcomer, visitor=visitor, bots=bots
+        )
+        refusal = verdict.refusal
+        if refusal is not None:
+            if door != Door.TOURNAMENT or refusal.code == "player_gone":
+                raise refusal
+            log.warning("tournament game %s made casual: %s", game_id, refusal.message)
+            rated = False
+        tokens = [new_token() for _ in players]
         seats = [
             st.SeatRow(
                 index,
                 st.HUMAN,
-                name[:NAME_LENGTH],
-                token_hash=hash_token(new_token()),
-                account=account,
+                player.name[:NAME_LENGTH],
+                token_hash=hash_token(token),
+                account=player.id,
             )
-            for index, (account, name) in enumerate(players)
+            for index, (player, token) in enumerate(zip(verdict.accounts, tokens, strict=True))
         ]
         row = st.GameRow(
-            id=game_id,
+            id=game_id or new_game_id(),
             game=game.name,
             options=dict(game.options),
             seed=None,
             seats=seats,
+            owner=owner,
             rated=rated,
-            clock=clock.to_json(),
-            clock_state=Clock.fresh(clock, len(seats)).to_json(),
+            clock=None if clock is None else clock.to_json(),
+            clock_state=None if clock is None else Clock.fresh(clock, len(seats)).to_json(),
         )
-        made: bool = await self.db(self._insert_once, row)
-        await self.room(game_id)  # loading it starts its clock (``Room.settle``)
-        return made
+        if game_id is None:
+            await self.db(self._insert, row)
+        elif not await self.db(self._insert_once, row):
+            tokens = []
+        room = await self.room(row.id)  # loading it starts its clock (``Room.settle``)
+        return room, tokens
+
+    async def rematch(
+        self,
+        room: Room,
+        token: str | None,
+        owner: str | None = None,
+        answer: RematchAnswer = "offer",
+    ) -> tuple[str | None, dict[int, str]]:
+        """Play again (``offers.rematch``, ``Door.REMATCH``): the new game counts against
+        ``owner``'s games of the hour, and its players are admitted, before it is stored."""
+
+        async def admit(row: st.GameRow) -> None:
+            players = [s.account for s in row.seats if s.account is not None]
+            await self.admit(Door.REMATCH, [*dict.fromkeys(players)], rated=row.rated)
+            await self.take_quota(owner)
+
+        return await rematch(room, admit, token, owner, answer)
 
     def _insert_once(self, row: st.GameRow) -> bool:
         try:

@@ -8,9 +8,9 @@ and transport APIs rather than its owner:
   part needs it);
 - ``RoomHost``: what a room, and the table modules that act on a room (offers, seating, clocks,
   chat, sockets), ask of the process: the database, the catalogue, the operator's ceilings, the
-  server's clock, and the five things that follow a stored change (tell the other processes,
-  watch its clock, tell players away from the table, rate a finished game, tell who follows
-  ends: a tournament). What only one action needs is given to it by its caller instead: a
+  server's clock, and the four things that follow a stored change (tell the other processes,
+  watch its clock, tell players away from the table, tell who follows ends: its rating, a
+  tournament). What only one action needs is given to it by its caller instead: a
   rematch its owner's quota (``offers.rematch``), a socket the note that its game's presence
   changed (``live.py``);
 - the AI worker pool is ``aijobs.AiWorkers`` (its jobs keep its books), given to rooms and the
@@ -104,11 +104,7 @@ class RoomHost(Database, Protocol):
         then, if this process still holds the game."""
         ...
 
-    async def settle_ratings(self, game_ids: Sequence[str] | None = None) -> None:
-        """Rate these finished rated games, if nobody has yet."""
-        ...
-
-    async def game_ended(self, game_id: str) -> None:
-        """A game ended on this process: tell who follows ends (a tournament's results); never
-        raises."""
+    async def game_ended(self, game_id: str, rated: bool) -> None:
+        """A game ended on this process: tell who follows ends (its rating, its tournament's
+        results: ``GameFinished``); never raises."""
         ...

@@ -24,18 +24,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from concurrent.futures import Executor
+from typing import TYPE_CHECKING, Any
 
 from boardplay.core.records import Move
+from boardplay.web.admission import Admission
 from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
+from boardplay.web.database import DB_THREADS, StorageThreads
 from boardplay.web.errors import ApiError, not_found, quote
+from boardplay.web.events import Bus, GameFinished
 from boardplay.web.presence import Here, Heres, PresenceStore
 from boardplay.web.table.aijobs import AiWorkers
 from boardplay.web.table.appended import Appended
@@ -52,12 +54,6 @@ if TYPE_CHECKING:
     from boardplay.web.table.pgwrite import LoopConnections, MovesWriter
 
 log = logging.getLogger("boardplay.web")
-
-DB_THREADS = 8
-"""Storage calls one process has in flight at once (PostgreSQL); within SQLAlchemy's default
-pool of 5 + 10 connections."""
-P = ParamSpec("P")
-T = TypeVar("T")
 
 
 class _Silent:
@@ -81,6 +77,9 @@ class House:
         executor_factory: Callable[[], Executor],
         limits: Limits,
         throttles: Throttles,
+        db: StorageThreads,
+        admission: Admission,
+        bus: Bus,
         data_dir: str | None = None,
         *,
         ai_workers: int = 1,
@@ -91,6 +90,10 @@ class House:
         self.storage = storage
         self.catalogue = catalogue
         self.limits = limits
+        self.db = db
+        """Runs a storage call off the event loop (the process's storage threads)."""
+        self.bus = bus
+        """Where a game's end is told (``GameFinished``: its rating, its tournament)."""
         self.now = now
         """The server's clock (``clocks.py``); tests give one they move by hand."""
         self.rooms: OrderedDict[str, Room] = OrderedDict()
@@ -102,13 +105,8 @@ class House:
         self.mailer: Notifier = _Silent()
         self.push: Notifier = _Silent()
         """Who is told of turns and ends (the wiring gives the e-mail and push notifiers)."""
-        self.settle: Callable[[Sequence[str]], Awaitable[None]] = _settle_nothing
-        """Rates finished rated games (the wiring gives the ratings' settlement)."""
         self.followers: list[Callable[[], Awaitable[None]]] = []
         """Checks that ride on this process's periodic one (the chat's), never raising."""
-        self.enders: list[Callable[[Sequence[str]], Awaitable[None]]] = []
-        """Told of each game that ends on this process (the wiring's: the tournaments')."""
-        self._ending: set[asyncio.Task[None]] = set()
         self.ai = AiWorkers(
             self,
             executor_factory,
@@ -121,7 +119,7 @@ class House:
         )
         """The AI worker pool: AI turns (the sweeper claims them only while ``ai.free``), hints
         and reviews."""
-        self.maker = GameMaker(catalogue, limits, storage, throttles, self.db, self.room)
+        self.maker = GameMaker(catalogue, limits, storage, throttles, self.db, self.room, admission)
         """Makes games within the ceilings (``creation.py``)."""
         self.clocks = ClockWatch(self.room, lambda: self.now())
         self._wanted: dict[str, int] = {}
@@ -132,8 +130,6 @@ class House:
         self.presence = PresenceStore(storage.engine, self.epoch)
         self._present: set[str] = set()
         """Games whose count of this process's sockets changed since the last check."""
-        threads = 1 if storage.engine.dialect.name == "sqlite" else DB_THREADS
-        self.db_pool = ThreadPoolExecutor(threads, thread_name_prefix="boardplay-db")
         self.connections: LoopConnections | None = None
         """On PostgreSQL, the moves' writes and the periodic checks are one statement each from
         the event loop (``pgwrite.py``, ``pgchecks.py``: psycopg, which SQLite installs lack)."""
@@ -143,11 +139,6 @@ class House:
             self.connections, self.writer, self.checks = postgres_parts(
                 storage.engine.url, DB_THREADS, self.presence
             )
-
-    def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
-        """Run the storage call ``call(*args, **kwargs)`` off the event loop; await its answer."""
-        loop = asyncio.get_running_loop()
-        return loop.run_in_executor(self.db_pool, functools.partial(call, *args, **kwargs))
 
     async def append_moves(
         self,
@@ -317,36 +308,16 @@ class House:
         """Flag the game at ``deadline`` (``clockwatch.py``)."""
         self.clocks.watch_clock(game_id, deadline)
 
-    async def settle_ratings(self, game_ids: Sequence[str] | None = None) -> None:
-        """Rate these finished rated games, if nobody has yet (the ratings' settlement)."""
-        await self.settle(list(game_ids or []))
-
-    async def game_ended(self, game_id: str) -> None:
-        """Tell each of ``enders`` that ``game_id`` ended, in a task of its own: the request
-        whose move ended the game does not wait for what follows (a tournament's next round,
-        its games made). One ender's trouble is logged; they must not rely on being told (a
-        process may die first): it is the fast path of their own periodic look."""
-        if not self.enders:
-            return
-        task = asyncio.get_running_loop().create_task(self._tell_end(game_id))
-        self._ending.add(task)
-        task.add_done_callback(self._ending.discard)
-
-    async def _tell_end(self, game_id: str) -> None:
-        for ender in self.enders:
-            try:
-                await ender([game_id])
-            except Exception:
-                log.exception("a follower of game %s's end failed", game_id)
-
-    async def ends_told(self) -> None:
-        """Wait until every end told so far has been followed (tests; ``close`` cancels)."""
-        while self._ending:
-            await asyncio.gather(*list(self._ending), return_exceptions=True)
+    async def game_ended(self, game_id: str, rated: bool) -> None:
+        """A game ended on this process: tell every domain that follows ends
+        (``GameFinished``: the ratings rate it now, its tournament steps on). Each of them
+        must not rely on being told (a process may die first): it is the fast path of their
+        own periodic look."""
+        await self.bus.publish(GameFinished(game_id, rated))
 
     async def close(self) -> None:
         await self.clocks.close()
-        tasks = [*self._syncing.values(), *self._ending]
+        tasks = list(self._syncing.values())
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -356,10 +327,5 @@ class House:
             await room.ai.stop()
         with contextlib.suppress(Exception):  # nobody is at this process's tables any more
             await self.db(self.presence.forget)
-        self.db_pool.shutdown(wait=True)
         if self.connections is not None:
             await self.connections.close()
-
-
-async def _settle_nothing(game_ids: Sequence[str]) -> None:
-    return None

@@ -271,7 +271,7 @@ def _people(room: Room) -> set[int]:
 
 async def rematch(
     room: Room,
-    quota: Callable[[str | None], Awaitable[None]],
+    admit: Callable[[st.GameRow], Awaitable[None]],
     token: str | None,
     owner: str | None = None,
     answer: RematchAnswer = "offer",
@@ -280,9 +280,9 @@ async def rematch(
     adds the seats the token holds; when that makes every player's seat (``_people``), the
     rematch starts: its id and the invitation codes of seats nobody had taken (only for the
     request that started it; a later request gets the id). Until then the id is None and the
-    view carries ``rematch_offer``. A decline withdraws the offer. A new game counts against
-    ``owner``'s quota as a created one does: ``quota(owner)`` (``GameMaker.take_quota``) refuses
-    before anything is stored."""
+    view carries ``rematch_offer``. A decline withdraws the offer. Before anything is stored,
+    ``admit`` (``GameMaker.rematch``) may refuse the new game: it counts against ``owner``'s
+    quota as a created one does, and its players must be admitted."""
     made: list[tuple[str | None, dict[int, str]]] = []
 
     async def change() -> None:
@@ -318,13 +318,14 @@ async def rematch(
             room._touch()
             made.append((None, {}))
             return
-        await quota(owner)
         new_id = new_game_id()
+        new_row, invites = rematch_row(room, new_id, owner)
+        await admit(new_row)
         row.revision = await room.host.db(
             room.host.storage.set_rematch, row.id, row.revision, new_id
         )
         row.rematch, row.rematch_offer = new_id, None
-        invites = await _start_rematch(room, new_id, owner)
+        await room.host.db(room.host.storage.create_game, new_row)
         room._touch()
         made.append((new_id, invites))
 
@@ -332,9 +333,10 @@ async def rematch(
     return made[-1]
 
 
-async def _start_rematch(room: Room, new_id: str, owner: str | None) -> dict[int, str]:
-    """Store the rematch: seat ``i`` is taken by whoever sat at seat ``i + 1`` (so two players
-    swap), keeping their token; a default seat name follows the new seat."""
+def rematch_row(room: Room, new_id: str, owner: str | None) -> tuple[st.GameRow, dict[int, str]]:
+    """The rematch and its seats' invitation codes: seat ``i`` is taken by whoever sat at seat
+    ``i + 1`` (so two players swap), keeping their token; a default seat name follows the new
+    seat."""
     game, row, control = room.game, room.row, room.control
     count = len(row.seats)
     invites: dict[int, str] = {}
@@ -350,20 +352,17 @@ async def _start_rematch(room: Room, new_id: str, owner: str | None) -> dict[int
             seats.append(
                 st.SeatRow(index, old.kind, name, old.spec, old.token_hash, account=old.account)
             )
-    await room.host.db(
-        room.host.storage.create_game,
-        st.GameRow(
-            id=new_id,
-            game=row.game,
-            options=dict(row.options),
-            seed=secrets.randbelow(2**63) if row.seed is not None else None,
-            seats=seats,
-            start_position=row.start_position,
-            private=row.private,
-            owner=owner,
-            rated=row.rated and not any(s.kind == st.AI for s in seats),
-            clock=row.clock,
-            clock_state=None if control is None else Clock.fresh(control, count).to_json(),
-        ),
+    made = st.GameRow(
+        id=new_id,
+        game=row.game,
+        options=dict(row.options),
+        seed=secrets.randbelow(2**63) if row.seed is not None else None,
+        seats=seats,
+        start_position=row.start_position,
+        private=row.private,
+        owner=owner,
+        rated=row.rated and not any(s.kind == st.AI for s in seats),
+        clock=row.clock,
+        clock_state=None if control is None else Clock.fresh(control, count).to_json(),
     )
-    return invites
+    return made, invites

@@ -71,10 +71,9 @@ class Room(RoomClock, RoomViews):
         or without the legal moves' words."""
         self._legal: list[dict[str, Any]] | None = None
         """This revision's legal moves with their structs and words, once a reader asked."""
-        self.rated = False
-        """Whether this process has had the game's end rated (``changed``)."""
         self.told_end = False
-        """Whether this process has told the game's end to those who follow ends."""
+        """Whether this process has told the game's end (``GameFinished``: its rating, its
+        tournament)."""
         self.news: list[int | None] = []
         """What this process stored that players away from the table hear of (``changed``): a
         seat whose turn came (its clock started), None for the game's end."""
@@ -455,12 +454,9 @@ class Room(RoomClock, RoomViews):
                     await notifier.game_over(self.row)
                 elif seat not in here:
                     await notifier.your_turn(self.row, seat)
-        if self.row.rated and self.row.status == st.FINISHED and not self.rated:
-            self.rated = True
-            await self.host.settle_ratings([self.row.id])
         if self.row.status == st.FINISHED and not self.told_end:
             self.told_end = True
-            await self.host.game_ended(self.row.id)
+            await self.host.game_ended(self.row.id, self.row.rated)
 
     # ----- views ----------------------------------------------------------------------------
     def _touch(self) -> None:

@@ -19,9 +19,8 @@ from boardplay.web.deps import (
     token_of,
 )
 from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.ratings import check_rated_pair
 from boardplay.web.table.live import serve_socket
-from boardplay.web.table.offers import draw, rematch, resign
+from boardplay.web.table.offers import draw, resign
 from boardplay.web.table.schemas import (
     ActionRequest,
     ClaimRequest,
@@ -34,7 +33,7 @@ from boardplay.web.table.schemas import (
     ResignRequest,
     UndoRequest,
 )
-from boardplay.web.table.seating import invited_seat, join
+from boardplay.web.table.seating import invited_seat
 from boardplay.web.table.timeouts import claim, flag, late, note_visit
 from boardplay.web.table.views import summary
 
@@ -125,17 +124,15 @@ async def join_game(
     hub: HubDep, visitor: VisitorDep, room: RoomDep, session: SessionDep, body: JoinRequest
 ) -> dict[str, Any]:
     """Take a seat; signed in, it is the account's (a rated game's seats must be, and must be
-    two people's: ``rated.check_rated_pair``)."""
-    if room.row.rated and session is not None:
-        others = [s.account for s in room.row.seats if s.account is not None]
-        await check_rated_pair(hub.accounts, hub.db, hub.limits, session.account, others, visitor)
-    token, chosen = await join(
+    different people's: the admission rule, ``admission/``)."""
+    token, chosen = await hub.maker.join(
         room,
         body.seat,
         body.invite,
         body.name,
         body.accept_reproducible,
         session.account if session else None,
+        visitor,
     )
     return {"token": token, "seat": chosen, "game": room.view_for(token)}
 
@@ -200,8 +197,8 @@ async def rematch_game(
     it; until then ``id`` is null and the game's view carries ``rematch_offer``). A new game
     counts against the visitor's quota as a created one does."""
     token = token_of(request, body.token if body else None)
-    new_id, invites = await rematch(
-        room, hub.maker.take_quota, token, visitor, body.answer if body else "offer"
+    new_id, invites = await hub.maker.rematch(
+        room, token, visitor, body.answer if body else "offer"
     )
     if new_id is None:
         return {"id": None, "invites": {}, "game": room.view_for(token)}

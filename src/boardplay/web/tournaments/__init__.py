@@ -8,7 +8,7 @@ from __future__ import annotations
 from boardplay.web.tournaments.arena import pair_wave
 from boardplay.web.tournaments.pods import pair_pods
 from boardplay.web.tournaments.records import Bye, Table
-from boardplay.web.tournaments.service import TICK, GameFactory, Plan, Tournaments
+from boardplay.web.tournaments.service import TICK, Plan, Tournaments
 from boardplay.web.tournaments.standings import Standing, standings
 from boardplay.web.tournaments.store import TournamentStore
 from boardplay.web.tournaments.swiss import pair_round
@@ -17,7 +17,6 @@ from boardplay.web.tournaments.talk import chat_table as tournament_chat_table
 __all__ = [
     "TICK",
     "Bye",
-    "GameFactory",
     "Plan",
     "Standing",
     "Table",

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Request
 
 from boardplay.web.accounts import Account
 from boardplay.web.bots import BOT_PLAY, TOURNAMENT_WRITE, Bots
-from boardplay.web.deps import AccountDep, SessionDep
+from boardplay.web.deps import AccountDep, SessionDep, VisitorDep
 from boardplay.web.errors import ApiError
 from boardplay.web.tournaments.pages import TournamentId, TournamentsDep
 from boardplay.web.tournaments.pages import router as pages_router
@@ -83,10 +83,10 @@ async def standings(tournament_id: TournamentId, tournaments: TournamentsDep) ->
 @router.post("/api/tournament/{tournament_id}/join", include_in_schema=False)
 @router.post("/api/swiss/{tournament_id}/join", include_in_schema=False)
 async def join(
-    tournament_id: TournamentId, player: PlayerDep, tournaments: TournamentsDep
+    tournament_id: TournamentId, player: PlayerDep, visitor: VisitorDep, tournaments: TournamentsDep
 ) -> dict[str, Any]:
     """Enter, or come back after a pause or a withdrawal."""
-    await tournaments.join(tournament_id, player)
+    await tournaments.join(tournament_id, player, visitor)
     return await tournaments.view(tournament_id)
 
 

@@ -12,15 +12,21 @@ Why it works as it does:
   or a round with unfinished games). A process that dies at any point leaves either nothing of
   a step or all of it, and the next process's tick carries on from there.
 - **A pairing is never lost or made twice.** Each table's game id is drawn when it is paired and
-  stored with it; the game is made afterwards under that id (``GameFactory.create_seated``,
-  the table's), so a crash between pairing and making only delays the game to the next tick,
-  and two processes making it at once make one game.
+  stored with it; the game is made afterwards under that id (the table's ``GameMaker.seat``,
+  through the tournament's door of the admission rule), so a crash between pairing and making
+  only delays the game to the next tick, and two processes making it at once make one game.
+  The players hear of their games from the lobby, which hears ``TournamentPaired``.
+- **Who may play.** Entering is the admission rule's tournament door (``admission/``): a bot
+  in a people's tournament, or a second account of one person in a rated one, is refused. An
+  account that becomes a bot or is deleted later is withdrawn from what it entered
+  (``BecameBot``, ``AccountClosed``; a deleted one is shown as a deleted player) and never
+  paired again.
 - **Results come from the games.** A tournament game is an ordinary game of the table domain,
   on the tournament's clock, rated or casual; when it ends, the next step copies each seat's
   place (the ratings' reading of its result) into the tournament's table, once. The ratings
   settle a rated tournament game as they settle any rated game, once (``ratings.Settlement``):
-  the tournament does not rate. ``games_ended`` is the fast path for a process that sees games
-  end (the table's end-of-game hook can call it); the tick is what guarantees it."""
+  the tournament does not rate. ``GameFinished`` is the fast path for a process that sees games
+  end; the tick is what guarantees it."""
 
 from __future__ import annotations
 
@@ -31,17 +37,19 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import sqlalchemy as sa
 from pydantic import ValidationError
 
-from boardplay.web.accounts import Account
+from boardplay.web.accounts import DELETED_NAME, Account
+from boardplay.web.admission import Door
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
-from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
+from boardplay.web.errors import ApiError, bad_request, conflict, not_found
+from boardplay.web.events import AccountClosed, BecameBot, Bus, GameFinished, TournamentPaired
 from boardplay.web.ratings import NEW_RATING, RatingStore, check_rated_clock, pool_of
-from boardplay.web.table import ClockRequest, House, TimeControl, control_of
+from boardplay.web.table import ClockRequest, GameMaker, TimeControl, control_of
 from boardplay.web.tokens import new_game_id
 from boardplay.web.tournaments import arena, pods
 from boardplay.web.tournaments.records import BYE_HALVES
@@ -69,7 +77,6 @@ from boardplay.web.tournaments.store import (
 log = logging.getLogger("boardplay.web")
 
 Runner = Callable[..., Awaitable[Any]]
-Tell = Callable[[Sequence[tuple[int, Mapping[str, Any]]]], Awaitable[None]]
 TICK = 2.0
 """Seconds between a process's looks at the tournaments that have work."""
 MAKING = 4
@@ -77,20 +84,6 @@ MAKING = 4
 DAY = 86400.0
 FINISHED_LISTED = 10
 """Finished tournaments the list shows under the upcoming and running ones."""
-
-
-class GameFactory(Protocol):
-    """How a tournament makes its games: the table's ``GameMaker``."""
-
-    async def create_seated(
-        self,
-        game_name: str,
-        options: Mapping[str, Any],
-        players: Sequence[tuple[int, str]],
-        rated: bool,
-        clock: TimeControl,
-        game_id: str,
-    ) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -110,27 +103,6 @@ class Plan:
     bots: bool = False
 
 
-class Teller(Protocol):
-    """Who tells players of their new games: the lobby (``Lobby.tell``)."""
-
-    async def tell(self, notices: Sequence[tuple[int, Mapping[str, Any]]]) -> None: ...
-
-
-class TournamentHost(Protocol):
-    """What the tournaments take from the process that runs them (``Hub``)."""
-
-    @property
-    def house(self) -> House: ...
-    @property
-    def catalogue(self) -> WebCatalogue: ...
-    @property
-    def ratings(self) -> RatingStore: ...
-    @property
-    def lobby(self) -> Teller: ...
-    @property
-    def limits(self) -> Limits: ...
-
-
 class Tournaments:
     """The tournaments of one process (each call may run on any process)."""
 
@@ -141,11 +113,11 @@ class Tournaments:
         self,
         store: TournamentStore,
         db: Runner,
-        maker: GameFactory,
+        maker: GameMaker,
         catalogue: WebCatalogue,
+        bus: Bus,
         ratings: RatingStore | None = None,
         now: Callable[[], float] = time.time,
-        tell: Tell | None = None,
         limits: Limits | None = None,
     ) -> None:
         self.store = store
@@ -153,36 +125,19 @@ class Tournaments:
         """The operator's ceilings (``config.Limits``: ``tournaments_per_account``,
         ``tournament_players``, ``tournament_rounds``, ``tournament_minutes``,
         ``tournament_lead_days``)."""
-        self.tell = tell
-        """Tells players of their new games (the lobby's ``Lobby.tell``: their lobby sockets
-        and bot event streams, on every process)."""
         self.db = db
         self.maker = maker
         self.catalogue = catalogue
+        self.bus = bus
         self.ratings = ratings
         self.now = now
         self._winners: dict[str, str | None] = {}
         """The winners of the tournaments listed as finished (their standings no longer
         change), so that a list's poll does not read their standings each time."""
-
-    @classmethod
-    def for_hub(cls, hub: TournamentHost) -> Tournaments:
-        """The tournaments of ``hub``'s process: games made by its table's ``GameMaker``, on
-        its clock, seeds from its ratings, players told through its lobby, and each game that
-        ends on it followed at once (``House.enders``)."""
-        house = hub.house
-        made = cls(
-            TournamentStore(house.storage.engine),
-            house.db,
-            house.maker,
-            hub.catalogue,
-            hub.ratings,
-            now=lambda: house.now(),
-            tell=hub.lobby.tell,
-            limits=hub.limits,
-        )
-        house.enders.append(made.games_ended)
-        return made
+        self._advancing: set[asyncio.Task[None]] = set()
+        bus.subscribe(GameFinished, self._game_finished)
+        bus.subscribe(AccountClosed, self._account_closed)
+        bus.subscribe(BecameBot, self._became_bot)
 
     # ----- what people ask for ------------------------------------------------------------
     async def create(self, creator: Account, plan: Plan) -> Tournament:
@@ -267,11 +222,20 @@ class Tournaments:
             )
         return options, control
 
-    async def join(self, tournament_id: str, account: Account) -> None:
-        """Enter (or come back: from a pause or a withdrawal); 409 once it is over."""
+    async def join(self, tournament_id: str, account: Account, visitor: str | None = None) -> None:
+        """Enter (or come back: from a pause or a withdrawal); 409 once it is over. The
+        admission rule's tournament door decides who may (``admission/``): the newcomer beside
+        every player entered and not withdrawn."""
         tournament = await self._get(tournament_id)
-        if account.bot and not tournament.bots:
-            raise forbidden("bots_not_allowed", "this tournament is for people; bots may not enter")
+        others = await self.db(self.store.entered, tournament_id)
+        await self.maker.admit(
+            Door.TOURNAMENT,
+            [account.id, *(p for p in others if p != account.id)],
+            rated=tournament.rated,
+            newcomer=account.id,
+            visitor=visitor,
+            bots=tournament.bots,
+        )
         rating = await self._rating(account.id, tournament)
         entrant = Entrant(account.id, account.name, rating, self.now(), ACTIVE)
         most = self.limits.tournament_players
@@ -355,6 +319,41 @@ class Tournaments:
         for tournament_id in await self.db(self.store.tournaments_of, list(game_ids)):
             await self.advance(tournament_id)
 
+    async def _game_finished(self, event: GameFinished) -> None:
+        """A game ended on this process: its tournament's next step (a next wave, the round's
+        results) runs in a task of its own, so the request whose move ended the game does not
+        wait for it. The tick is what guarantees the step; this is its fast path."""
+        task = asyncio.get_running_loop().create_task(self._after_end(event.game_id))
+        self._advancing.add(task)
+        task.add_done_callback(self._advancing.discard)
+
+    async def _after_end(self, game_id: str) -> None:
+        try:
+            await self.games_ended([game_id])
+        except Exception:
+            log.exception("the tournament of game %s could not advance; the tick tries", game_id)
+
+    async def ends_told(self) -> None:
+        """Wait until the steps set off by the games ended so far are done (tests)."""
+        while self._advancing:
+            await asyncio.gather(*list(self._advancing), return_exceptions=True)
+
+    async def _account_closed(self, event: AccountClosed) -> None:
+        """A deleted account leaves every tournament not over, shown as a deleted player."""
+        await self.db(self.store.withdraw_everywhere, event.account_id, DELETED_NAME, False)
+
+    async def _became_bot(self, event: BecameBot) -> None:
+        """A new bot leaves the people's tournaments it had entered (those open to bots keep
+        it)."""
+        await self.db(self.store.withdraw_everywhere, event.account_id, None, True)
+
+    async def close(self) -> None:
+        for task in list(self._advancing):
+            task.cancel()
+        for task in list(self._advancing):
+            with contextlib.suppress(BaseException):
+                await task
+
     async def advance(self, tournament_id: str) -> None:
         """One tournament's step: results in, then start, pair or finish (``steps.plan``; the
         row is taken only when there is something to do), then make the games not made."""
@@ -395,22 +394,28 @@ class Tournaments:
 
     async def _make_game(self, snap: Snapshot, board: Board) -> None:
         tournament = snap.tournament
-        names = {e.account_id: e.name for e in snap.entrants}
         control = control_of(tournament.clock)
         assert control is not None
-        players = [(p, names.get(p, "player")) for p in board.table.players]
+        players = list(board.table.players)
         options = options_for(tournament.options, len(players))
         try:
-            made = await self.maker.create_seated(
-                tournament.game, options, players, tournament.rated, control, board.game_id
+            _, tokens = await self.maker.seat(
+                Door.TOURNAMENT,
+                tournament.game,
+                options,
+                players,
+                rated=tournament.rated,
+                clock=control,
+                game_id=board.game_id,
+                bots=tournament.bots,
             )
         except ApiError as exc:  # the game cannot be made (its options no longer load)
             log.error("tournament %s: game %s not made: %s", tournament.id, board.game_id, exc)
             return
         await self.db(self.store.mark_made, tournament.id, board.round, board.board)
-        if made and self.tell is not None:  # told by the process that made it, once
-            message = {"type": "started", "game": board.game_id, "tournament": tournament.id}
-            await self.tell([(p, message) for p, _ in players])
+        if tokens:  # made by this process now: told from here, once
+            paired = TournamentPaired(tournament.id, ((board.game_id, tuple(players)),))
+            await self.bus.publish(paired)
 
 
 def options_for(options: Mapping[str, Any], size: int) -> dict[str, Any]:

@@ -306,6 +306,38 @@ class TournamentStore:
 
         return self.step(tournament_id, step)
 
+    def entered(self, tournament_id: str) -> list[int]:
+        """The accounts entered and not withdrawn (playing, or on a break)."""
+        e = entrants_table
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    sa.select(e.c.account_id).where(
+                        e.c.tournament_id == tournament_id, e.c.status.in_([ACTIVE, PAUSED])
+                    )
+                ).scalars()
+            )
+
+    def withdraw_everywhere(self, account_id: int, name: str | None, people_only: bool) -> int:
+        """Withdraw the account from every tournament not over (``people_only``: only those
+        closed to bots), renamed ``name`` if given (a deleted account); how many."""
+        e, t = entrants_table, tournaments_table
+        running = sa.select(t.c.id).where(t.c.status.in_([CREATED, STARTED]))
+        if people_only:
+            running = running.where(t.c.bots.is_(sa.false()))
+        values: dict[str, Any] = {"status": WITHDRAWN}
+        if name is not None:
+            values["name"] = name
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                e.update()
+                .where(e.c.account_id == account_id, e.c.tournament_id.in_(running))
+                .values(**values)
+            )
+            if name is not None:  # finished ones keep the results, under the new name
+                conn.execute(e.update().where(e.c.account_id == account_id).values(name=name))
+        return int(done.rowcount)
+
     def set_status(self, tournament_id: str, account_id: int, status: str) -> bool:
         """Withdraw or pause a player (True if they were entered)."""
         e = entrants_table

@@ -5,7 +5,8 @@ by signed-in people only, with the table chat's safety (``chat/``):
   space, runs of spaces one, the ends trimmed), refused empty or longer than
   ``Limits.chat_length`` (300); never HTML (the page writes it as text).
 - **Who writes**: a session (its CSRF token checked by the front door, ``guard.py``), never an
-  API token (bots do not talk here), and an account that has entered the tournament or is at
+  API token (bots do not talk here), and an account that takes part in the tournament
+  (entered and not withdrawn, or has played in it, or organises it: ``entered``) or is at
   least ``Limits.chat_account_age`` old (a flooder's fresh accounts cost nothing).
 - **Rate**: ``Limits.chat_per_minute`` (10) messages a minute per account and tournament and
   never two within a second, and at most ``PER_AUTHOR`` in one tournament; counted in the
@@ -27,7 +28,13 @@ from boardplay.web.config import Limits
 from boardplay.web.database import lock
 from boardplay.web.errors import ApiError
 from boardplay.web.tables import metadata
-from boardplay.web.tournaments.store import entrants_table
+from boardplay.web.tournaments.store import (
+    ACTIVE,
+    PAUSED,
+    boards_table,
+    entrants_table,
+    tournaments_table,
+)
 
 KEPT = 100
 """Messages shown: the latest of the tournament."""
@@ -74,14 +81,27 @@ def read(engine: Engine, tournament_id: str, kept: int = KEPT) -> list[Said]:
 
 
 def entered(engine: Engine, tournament_id: str, account_id: int) -> bool:
-    e = entrants_table
+    """Whether the account really takes part: entered and not withdrawn, or has played a game
+    of it, or organises it. Joining and withdrawing at once is not taking part, or a fresh
+    account could open any tournament's chat to itself."""
+    e, t, b = entrants_table, tournaments_table, boards_table
     with engine.connect() as conn:
-        found = conn.execute(
-            sa.select(e.c.account_id).where(
+        status = conn.execute(
+            sa.select(e.c.status).where(
                 e.c.tournament_id == tournament_id, e.c.account_id == account_id
             )
-        ).first()
-    return found is not None
+        ).scalar_one_or_none()
+        if status in (ACTIVE, PAUSED):
+            return True
+        creator = conn.execute(
+            sa.select(t.c.creator).where(t.c.id == tournament_id)
+        ).scalar_one_or_none()
+        if creator == account_id:
+            return True
+        if status is None:
+            return False
+        tables = conn.execute(sa.select(b.c.players).where(b.c.tournament_id == tournament_id))
+        return any(account_id in players for (players,) in tables)
 
 
 def write(

@@ -1,0 +1,14 @@
+"""Who may sit at a table with whom: one rule for every door a game is made through (the
+doors are registered in ``Door``; the table's ``GameMaker`` asks the rule for each)."""
+
+from __future__ import annotations
+
+from boardplay.web.admission.rule import BOT_RATED_DOORS, LOBBY_DOORS, Admission, Door, Verdict
+
+__all__ = [
+    "BOT_RATED_DOORS",
+    "LOBBY_DOORS",
+    "Admission",
+    "Door",
+    "Verdict",
+]

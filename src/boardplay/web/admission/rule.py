@@ -1,0 +1,183 @@
+"""The one rule of who may sit at a table with whom, asked at every door a game is made through.
+
+A game's players meet through many doors: a created game's invited or open seat, a challenge
+(from the page or the Bot API), a seek, a quick game, an open table of three or four, a rematch,
+a tournament's pairing. Each door used to keep its own copy of the rule, and the attack of the
+fifth round found the copies that were missing (a rated arena seated two accounts of one
+person; a seek made before an upgrade seated a bot against a person). So the rule lives here,
+once; every door is a member of ``Door``, and the table's ``GameMaker`` — the only code that
+stores a game or seats a player — asks ``Admission.admit`` with its door before it does.
+
+The rule (each refusal a 403 in the API's error shape, with a sentence saying why):
+
+- **Players that still exist.** An account deleted meanwhile cannot be seated (409
+  ``player_gone``). The accounts are read afresh, never taken from a session or a stored seek,
+  so an upgrade to a bot made a second ago counts.
+- **The lobby is for people** (``bot_no_seeks``): a bot plays through challenges, so that a
+  program cannot sit in the lobby's lists taking every game offered (lichess's rule).
+- **A people's tournament is for people** (``bots_not_allowed``).
+- **A bot meets a person at a rated table only through a challenge** or its rematch
+  (``bots_not_allowed``): a person chose to play the program for rating.
+- **A rated table needs different people** (``same_person``): two accounts that share an
+  address or a device, while either of them is younger than ``Limits.rated_fresh_account``,
+  cannot be at one rated table; a second account of one person would farm the first. The asking
+  player's current address is remembered first, as a sign-in would, so an account that never
+  signed in from there is caught too."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from boardplay.web.accounts import Account, Accounts
+from boardplay.web.config import Limits
+from boardplay.web.errors import ApiError, conflict, forbidden
+
+
+class Door(StrEnum):
+    """Every way a game is made with people at it. A new way is a new member, and the
+    admission tests hold one scenario per member (``tests/web/admission``): a door without one
+    fails them."""
+
+    GAME = "game"
+    """A created game's invited or open seat taken (``POST /api/games/{id}/join``)."""
+    CHALLENGE = "challenge"
+    """A challenge accepted on the page (``POST /api/challenges/{id}/accept``)."""
+    BOT_CHALLENGE = "bot challenge"
+    """A challenge accepted with a personal API token (the Bot API's
+    ``POST /api/challenge/{id}/accept``)."""
+    SEEK = "seek"
+    """A two-player seek accepted."""
+    QUICK = "quick game"
+    """A quick game paired with an open seek or table."""
+    TABLE = "open table"
+    """A seat taken at an open table of three or four."""
+    REMATCH = "rematch"
+    """Play again, once every player agreed."""
+    TOURNAMENT = "tournament"
+    """A tournament entered, and its tables' games made."""
+
+
+LOBBY_DOORS = frozenset({Door.SEEK, Door.QUICK, Door.TABLE})
+"""The doors of the lobby's lists, which are for people."""
+BOT_RATED_DOORS = frozenset({Door.CHALLENGE, Door.BOT_CHALLENGE, Door.REMATCH})
+"""The doors through which a bot may sit at a rated table with a person."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The rule's answer: the players' accounts as read now (in the order asked; a deleted one
+    left out) and the refusal, if any."""
+
+    accounts: list[Account]
+    refusal: ApiError | None
+
+
+class Admission:
+    """The rule, with what it reads: the accounts (who is a bot, how old, seen where)."""
+
+    def __init__(self, accounts: Accounts, limits: Limits) -> None:
+        self.accounts = accounts
+        self.limits = limits
+
+    async def admit(
+        self,
+        door: Door,
+        players: Sequence[int],
+        *,
+        rated: bool,
+        newcomer: int | None = None,
+        visitor: str | None = None,
+        bots: bool = False,
+    ) -> list[Account]:
+        """The accounts of ``players`` (in their order), read now, if they may sit together at
+        a table made through ``door``; else the refusal (``ApiError``). ``newcomer`` is the
+        player whose request this is (only their pairs are checked: the others sat down
+        together already; None: every pair), acting from ``visitor``; ``bots``: a
+        tournament that admits bots."""
+        verdict = await self.judge(
+            door, players, rated=rated, newcomer=newcomer, visitor=visitor, bots=bots
+        )
+        if verdict.refusal is not None:
+            raise verdict.refusal
+        return verdict.accounts
+
+    async def judge(
+        self,
+        door: Door,
+        players: Sequence[int],
+        *,
+        rated: bool,
+        newcomer: int | None = None,
+        visitor: str | None = None,
+        bots: bool = False,
+    ) -> Verdict:
+        """``admit``'s answer without raising (a maker that must go on whatever happens, a
+        tournament's pairing, decides what a refusal means for it)."""
+        if newcomer is not None and visitor:
+            await self.accounts.note_visitor(newcomer, visitor)
+        found = await self.accounts.by_ids(players)
+        seated = [found[p] for p in players if p in found]
+        refusal = await self._refusal(door, seated, len(players), rated, newcomer, bots)
+        return Verdict(seated, refusal)
+
+    async def _refusal(
+        self,
+        door: Door,
+        seated: list[Account],
+        asked: int,
+        rated: bool,
+        newcomer: int | None,
+        bots: bool,
+    ) -> ApiError | None:
+        if len(seated) < asked:
+            return conflict(
+                "player_gone", "a player at this table has deleted their account meanwhile"
+            )
+        robots = [a for a in seated if a.bot]
+        if robots and door in LOBBY_DOORS:
+            return forbidden(
+                "bot_no_seeks",
+                "a bot account plays through challenges only; seeks and tables are for people",
+            )
+        if robots and door == Door.TOURNAMENT and not bots:
+            return forbidden(
+                "bots_not_allowed", "this tournament is for people; bots may not enter"
+            )
+        if rated and robots and len(robots) < len(seated) and door not in BOT_RATED_DOORS:
+            return forbidden(
+                "bots_not_allowed",
+                "a bot plays rated games against people through challenges only",
+            )
+        if rated:
+            return await self._same_person(seated, newcomer)
+        return None
+
+    async def _same_person(self, seated: list[Account], newcomer: int | None) -> ApiError | None:
+        """The refusal if two of ``seated`` look like one person's accounts: for each player
+        (the newcomer alone, if named), one query for those it shares a mark with among the
+        others, asked only where one of the pair is young."""
+        now, fresh = time.time(), self.limits.rated_fresh_account
+        for first in seated:
+            if newcomer is not None and first.id != newcomer:
+                continue
+            later = seated[seated.index(first) + 1 :] if newcomer is None else seated
+            young = [
+                other
+                for other in later
+                if other.id != first.id and min(first.age(now), other.age(now)) < fresh
+            ]
+            shared = await self.accounts.sharing(first.id, [o.id for o in young]) if young else ()
+            for other in young:
+                if other.id in shared:
+                    who = "you" if first.id == newcomer else first.name
+                    return ApiError(
+                        403,
+                        "same_person",
+                        f"a rated game needs two people: {other.name} and {who} share an "
+                        "address or a device and one of the accounts is new (under "
+                        f"{fresh / 3600:g} h old); play it casual, or wait",
+                    )
+        return None
