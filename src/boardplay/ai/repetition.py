@@ -3,11 +3,12 @@ as a draw (``mcts(repetition=true)``).
 
 Under Proteus's default rules nothing stops two players from moving the same pieces or trading
 the same two tiles back and forth, and a search that only sees a few plies ahead cannot tell
-such a cycle from progress: in the turn-cap draws of docs/ai.md both sides had several safe
-moves every turn and shuffled through a handful of positions for hundreds of turns. Scoring a
-line that comes back to a position already met (in the game or earlier on the line) as what a
-cycle is worth under a turn cap, a draw (less contempt), tells a search that is not behind to
-look for progress, and one that is behind that repeating is its way out.
+such a cycle from progress: in arena games drawn at the turn cap both sides had several safe
+moves every turn and shuffled through a handful of positions for hundreds of turns
+(docs/journal/ai.md). Scoring a line that comes back to a position already met (in the game or
+earlier on the line) as what a cycle is worth under a turn cap, a draw (less contempt), tells a
+search that is not behind to look for progress, and one that is behind that repeating is its way
+out.
 
 A position's identity is its kernel's repetition key (``Kernel.repetition_key``; 0 for a
 position that cannot recur); the game's positions are followed from the states the agent is

@@ -15,11 +15,12 @@ A move's *loss* is the win probability before it (the best move's estimate) minu
 the move played: the search's own value of that move when it visited it at least
 ``MIN_VISITS`` times (an expectation over chance, free of luck), else the next point of the curve
 after it (which includes any chance outcome in between, and with three or more players the
-opponents' replies). Thresholds (docs/ai.md, "Review"): a loss of at least ``MISTAKE`` (0.10) is
-a mistake, at least ``BLUNDER`` (0.25) a blunder. Why these: at the default 400 iterations the
-best move collects a hundred visits or more, so its estimate has a standard error of at most
-0.05 (returns lie in [0, 1]); a loss of 0.10 is twice that noise, and 0.25 is a quarter of the
-whole game thrown away by one move — the kind of move a player would want pointed out first.
+opponents' replies). Thresholds (docs/analysis.md, "Review and hints"): a loss of at least
+``MISTAKE`` (0.10) is a mistake, at least ``BLUNDER`` (0.25) a blunder. Why these: at the default
+400 iterations the best move collects a hundred visits or more, so its estimate has a standard
+error of at most 0.05 (returns lie in [0, 1]); a loss of 0.10 is twice that noise, and 0.25 is a
+quarter of the whole game thrown away by one move — the kind of move a player would want pointed
+out first.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ MIN_VISITS = 20
 """Visits the search must have given the played move for its own value to be trusted; below
 this the move is judged by the position it led to."""
 DEFAULT_ITERATIONS = 400
-"""Search iterations per judged position by default (docs/ai.md has the cost per game)."""
+"""Search iterations per judged position by default (docs/analysis.md has the cost per game)."""
 
 Describe = Callable[[State, int], Mapping[str, Any]]
 """Words (English, and the phrase parts a browser words in its language) and a board struct for

@@ -272,7 +272,8 @@ cdef class Search(Tree):
         """The visited child with the best mean return (for the seat acting at ``node``) plus
         the UCT bonus; with ``normalize`` the means rescaled by their range first (best 1, worst
         0), so that gaps of thousandths of a seat's win chance still steer its visits (without,
-        three seats' trees spread them almost evenly: docs/journal/ai.md, issue 50)."""
+        three seats' trees spread them almost evenly: docs/journal/ai.md, "Three players: the
+        exploration term's scale")."""
         cdef Node* n = &self.nodes[node]
         cdef double bonus = 0.0, best_score = -1e300, score, inverse, root_inverse, mean
         cdef double low = 1e300, high = -1e300, scale = 1.0, shift = 0.0
@@ -312,7 +313,8 @@ cdef class Search(Tree):
         node near plain UCT (1 before any return, 0.71 after one) and a node whose returns all
         agree exploring (the term falls as 1/sqrt(simulations), never to 0). Why:
         with three players a seat's returns scatter by about a tenth (a seat far behind by
-        thousandths), so c = 1 spread its visits evenly (docs/journal/ai.md, issue 50)."""
+        thousandths), so c = 1 spreads its visits evenly (docs/journal/ai.md, "Montana: three
+        players, the exploration term sized by the returns' spread")."""
         cdef double total = 0.0, squared = 0.0, count = 0.0, mean
         cdef int i
         for i in range(n.first_child, n.first_child + n.tried):

@@ -157,10 +157,10 @@ same wherever the cap is reached first. ``easy`` is a small fixed budget (a few 
 with the compiled search), so it replays exactly everywhere."""
 
 # Per game, the level table is the game's ``levels`` (class attribute of its ``Game``): level
-# name -> spec. The compiled search (boardplay.ai.search) made a search step 20-50 times
-# cheaper, so every level is a search: easy a small one (a real but weak player, well above
-# random), expert up to 2 s per move on one core. docs/ai.md has the measured steps and think
-# times. A game without its own table uses DEFAULT_LEVELS.
+# name -> spec. The compiled search (boardplay.ai.search) makes a search step 20-50 times
+# cheaper than the Python one, so every level is a search: easy a small one (a real but weak
+# player, well above random), expert up to 2 s per move on one core. docs/ai.md has the
+# measured steps and think times. A game without its own table uses DEFAULT_LEVELS.
 
 
 def level_spec(level: str, game: Game) -> str:

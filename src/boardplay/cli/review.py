@@ -1,6 +1,6 @@
 """``boardplay review RECORD``: where did the game turn? One seat's win-probability curve over a
 recorded game, its mistakes and blunders, and the better move at each (``boardplay.ai.review``;
-thresholds in docs/ai.md, "Review")."""
+thresholds in docs/analysis.md, "Review and hints")."""
 
 from __future__ import annotations
 

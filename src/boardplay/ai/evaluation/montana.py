@@ -8,8 +8,8 @@ can build on, so goods are judged against the costs of the player's build sites
 good each) already pay for count almost as much as placed settlements (a build places up to
 three), and the cheapest site not yet paid for counts by the fraction of its cost in hand. Goods
 beyond that, workers (future production), silver (pays for production) and canteens (extra
-turns) add small amounts. Valuing goods in general instead (an earlier version) made search
-agents hoard goods that pay for nothing: MCTS self-play ran into the 400-turn cap in every game.
+turns) add small amounts. Valuing goods in general instead makes search agents hoard goods that
+pay for nothing: with 0.22 a good, MCTS self-play ran into the 400-turn cap in all of 9 games.
 The softmax temperature of one settlement says a one-settlement lead is a clear but not decisive
 edge.
 
@@ -62,21 +62,22 @@ share of the game left.
 
 Search leaves lie at different points of the turn order, and the tempo keeps a line in which
 the opponent has not yet acted from looking better than one in which it has. It passes with the
-main action, not with the turn: until issue 50 only a player at stage ``MAIN`` had it, so a
-position after the main action and before the turn's end (the recruit's push and wilds, the
-production's right part, the end of the turn) had no tempo anywhere and rated its mover about
-0.4 settlements above the turn's end it leads to. The search then preferred the moves whose own
-turn went on longest, and did so more the deeper it searched: ten times the simulations lost
-(docs/journal/ai.md, "Montana: tempo passes with the main action"). With three or four players
-the whole tempo on the next player alone made every other waiting player's evaluation jump when
-a turn passed, so a leaf one turn deep rated its mover above one two or three turns deep; the
-shares make each turn's gain and the tempo coming nearer to everyone else match."""
+main action, not with the turn. Were it held only by a player at stage ``MAIN``, a position
+after the main action and before the turn's end (the recruit's push and wilds, the production's
+right part, the end of the turn) would have no tempo anywhere and rate its mover about 0.4
+settlements above the turn's end it leads to; the search would prefer the moves whose own turn
+goes on longest, the more so the deeper it searched (measured so: ten times the simulations
+scored 28% over 200 two-player games; docs/journal/ai.md, "Montana: tempo passes with the main
+action"). With three or four players the whole tempo on the next player alone would make every
+other waiting player's evaluation jump when a turn passes, so a leaf one turn deep would rate
+its mover above one two or three turns deep; the shares make each turn's gain and the tempo
+coming nearer to everyone else match."""
 
 DEFAULT_WEIGHTS = "fitted"
 """The set the game's evaluation uses with two players when a spec names none: ``fitted``
 (refitted from self-play against ``hand``) beat ``hand`` in 200-game runs at equal search and at
-the old expert's 0.005 s per move (docs/journal/ai.md, "Evaluations fitted from self-play:
-Montana and Passtally"); today's expert of before is ``mcts(iterations=100,c=0.3,weights=hand)``."""
+0.005 s per move, the time ``mcts(iterations=100,c=0.3,weights=hand)`` takes (docs/journal/ai.md,
+"Evaluations fitted from self-play: Montana and Passtally")."""
 
 TABLE_WEIGHTS = {3: "phaseless", 4: "phaseless"}
 """The default set of a table of three or four players: ``phaseless``, ``fitted`` without its

@@ -4,9 +4,9 @@ Victory points are the whole game, and a player's completed lines score at the e
 of their turns. The default set (``turn_end``) rates each seat by its VP once the turn under way
 has ended: the seat whose turn it is adds the VP its current lines would convert to now; the
 others' lines count nothing, because the seats in between break most of them before they score
-again (issue 50). The ``hand`` set rated each seat by its VP plus what its current lines are
-worth per turn times the turns they can still be expected to pay, capped at two; its ratings rose
-at every turn's end and fell back at the next. The softmax temperature is
+again. The ``hand`` set rates each seat by its VP plus what its current lines are worth per turn
+times the turns they can still be expected to pay, capped at two; its ratings rise at every
+turn's end and fall back at the next. The softmax temperature is
 proportional to the square root of the turns left, estimated from the smallest pile (one
 exhausted pile starts the final round): a lead of 5 VP with most of the game to play is far from
 decisive, at the end any lead is.
@@ -39,10 +39,12 @@ under way only, its line VP again (what it scores when the turn ends)."""
 
 DEFAULT_WEIGHTS = "turn_end"
 """The set the game's evaluation uses when a spec names none: ``turn_end``, each seat's VP once
-the turn under way has ended (issue 50: ``hand`` credits every seat's lines for two more turns,
-so each seat's value jumped at its turn's end and fell back when the next seat broke its lines,
-and a search that evaluates leaves wherever they stand let its visits follow depth; the runs:
-docs/journal/ai.md, "Passtally: the value of a turn that has not ended")."""
+the turn under way has ended. ``hand`` credits every seat's lines for two more turns, so each
+seat's value jumps at its turn's end and falls back when the next seat breaks its lines (the
+mover's win chance swings by about 0.46 a turn), and a search that evaluates leaves wherever they
+stand lets its visits follow depth: with ``hand`` 20,000 simulations scored 64.5% against 2,000
+over 200 two-player games, with ``turn_end`` 78.5% (docs/journal/ai.md, "Passtally: the value of
+a turn that has not ended")."""
 
 TABLE_CUTOFFS: tuple[tuple[int, int | None], ...] = ((3, None),)
 """MCTS's default rollout with three players: to the end of the game (two players: cutoff 0).

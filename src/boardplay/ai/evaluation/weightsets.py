@@ -4,8 +4,8 @@ A game whose evaluation is a weighted sum of terms (``montana``, ``passtally``) 
 weights from ``weights/<game>/<set>.json`` beside this module, so a set fitted from self-play
 (``boardplay.ai.fit``) ships as data next to the hand-set one, and the spec parameter
 ``weights=NAME`` (``mcts``, ``greedy``) chooses which one an agent plays with. ``hand`` is the
-set every such game had before fitting (today's expert plays it exactly); each game's module
-names its default set.
+set chosen by hand, the baseline a fitted set is measured against; each game's module names its
+default set.
 
 A file holds ``weights`` (term name -> weight of that term in a seat's strength; a term left out
 weighs 0), ``shape`` (the fixed numbers around the weighted sum, e.g. the softmax temperature,

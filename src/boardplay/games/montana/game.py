@@ -95,11 +95,13 @@ class MontanaGame(MontanaGameBase):
         ("recruit_grain", None),
     )
     levels: ClassVar[Mapping[str, str] | None] = {
-        # A seat decides 50-100 times per game. Since issue 50 (the evaluation's tempo passes
-        # with the main action) ten times the simulations win about 78% of two-player games
-        # from 2,000 up, so the levels are budgets 10, 100 and 5 times apart. Each step won at
-        # least 60% of 200 games against the one below (docs/ai.md, "The ladder"), but the
-        # expert won only 25% of 100 games against the expert before issue 50 (docs/ai.md).
+        # A seat decides 50-100 times per game. With the evaluation's tempo passing with the
+        # main action, ten times the simulations win about 78% of two-player games from 2,000
+        # up, so the levels are budgets 10, 100 and 5 times apart. Each step won at least 60% of
+        # 200 games against the one below (docs/ai.md, "The ladder"). An evaluation that rates
+        # positions inside a turn above the turn's end is stronger at small budgets (the expert
+        # won 25% of 100 games against mcts(time=0.5,iterations=300,c=0.15) playing with one)
+        # but gains nothing from more simulations (docs/ai.md, "The ladder").
         "easy": "mcts(iterations=20)",
         "medium": "mcts(iterations=200)",
         "hard": "mcts(time=0.5,iterations=20000)",

@@ -84,12 +84,12 @@ class PasstallyGame(Game):
         ("players", (2, 3)),
     )
     levels: ClassVar[Mapping[str, str] | None] = {
-        # Each step won at least 60% of 200 games against the one below (docs/journal/ai.md,
-        # "The ladder and the experts after issue 15"): tenfold simulations per step up to hard,
-        # whose evaluation stops gaining between 1,000 and 3,000. Expert plays its games to
+        # Each step won at least 60% of 200 games against the one below (docs/ai.md, "The
+        # ladder"): tenfold simulations per step up to hard, whose evaluation stops gaining
+        # between 1,000 and 3,000. Expert plays its games to
         # the end with the kernel's playout policy (a turn's last action scores its lines)
         # for 0.1 s a move, its cap far above what 0.1 s reaches: it beat plain UCT given the
-        # same time and the expert before issue 15 in about four games of five
+        # same time and mcts(iterations=5000) in about four games of five
         # (docs/journal/ai.md, "Passtally: playouts that score their turns"). Hard's ceiling
         # matches expert's 0.1 s; its cap ends every search long before (its longest move
         # measured took 0.038 s). Easy and medium name cutoff 0, the two-player default: with

@@ -38,12 +38,12 @@ class PotlatchGame(Game):
     )
     levels: ClassVar[Mapping[str, str] | None] = {
         # Each step won at least 60% of 200 games against the one below (docs/ai.md, "The
-        # ladder"). Expert is the learned agent (issue 50): PUCT with every legal move equally
-        # likely, each leaf judged 0.8 by the game's evaluation after the mover's greedy
+        # ladder"). Expert is the learned agent: PUCT with every legal move equally likely,
+        # each leaf judged 0.8 by the game's evaluation after the mover's greedy
         # completion of its turn and 0.2 by the value of a network trained on the search
         # expert's games, playing on against the repetition draw (end condition 3) with
         # contempt 0.3 for its 0.03 s (the cap does not bind). It scored 74.5% of 200 games
-        # against the search expert before it, mcts(time=0.03,iterations=100000,
+        # against the search mcts(time=0.03,iterations=100000,
         # contempt=0.3,finish_turn=true), at the same 0.03 s.
         "easy": "mcts(iterations=30)",
         "medium": "mcts(iterations=200)",

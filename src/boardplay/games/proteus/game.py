@@ -40,8 +40,8 @@ class ProteusGame(Game):
     levels: ClassVar[Mapping[str, str] | None] = {
         # Tenfold simulations per step up to hard (docs/ai.md, "The ladder"). Hard plays with
         # contempt, so it plays on instead of running into the turn cap. Expert is the learned
-        # agent (issue 50): PUCT steered by the shipped self-play network, which scored 62.7%
-        # (86-79-35) over 200 games against the search expert before it at 0.1 s a move,
+        # agent: PUCT steered by the shipped self-play network, which scored 62.7%
+        # (86-79-35) over 200 games at the same 0.1 s a move against the search
         # ``mcts(time=0.1,iterations=200000,contempt=0.3,cutoff=8,opening_cutoff=16,
         # decisive=true,repetition=true,c=0.7,early=false)``. It takes one-move wins and sees
         # the opponent's (decisive), scores a line back to a position met as a draw worth 0.3
