@@ -30,7 +30,7 @@ def playout(players: int, seed: int) -> tuple[Game, MontanaState]:
     return game, state
 
 
-# Random games plus the seeds of tests/web/test_web_endings.py: a cattle tie-break (2 and 3
+# Random games plus the seeds of tests/web/pages/test_web_endings.py: a cattle tie-break (2 and 3
 # players), a money tie-break and a turn limit nobody won.
 SEEDS = [(p, s) for p in (2, 3, 4) for s in range(12)]
 SEEDS += [(2, 1185), (3, 852), (2, 134), (2, 112)]

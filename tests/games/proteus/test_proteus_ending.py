@@ -30,7 +30,8 @@ OPTION_SETS: list[tuple[dict[str, Any], set[str]]] = [
     ({"rules": "kadon", "max_turns": 20}, {"goal", "turn_limit"}),
 ]
 
-# The moves of tests/web/test_web_endings.py's no-action game (rules=kadon, repetition=forbid).
+# The moves of tests/web/pages/test_web_endings.py's no-action game (rules=kadon,
+# repetition=forbid).
 _STUCK = (
     "Bt@b2 Ys@c1 Rc@a3 Bc@c2 s@c2 t@b2 Bs@b1 Yc@a2 t@b1 Rt@c3 Yt@b3 s@c3 Rs@a1 c@a3 c@a2 "
     "b2-b3 b1-b2 a2~a3 a1~c1 a2~a3 b2~c3 a2~a3 a1~c1 a2~a3 b3~c3 a1~c1 b2~b3 b2~c3 a2~c2 b2~b3 "
@@ -129,7 +130,7 @@ def test_every_random_ending_is_marked_where_it_happened(
     assert reached <= codes
 
 
-# The seeds of tests/web/test_web_endings.py, each with what its words must say.
+# The seeds of tests/web/pages/test_web_endings.py, each with what its words must say.
 WEB_CASES = [
     ({}, 59, "goal", "three pieces in a line, the middle column (ringed)"),
     ({}, 0, "goal", "all three pieces on yellow tiles (ringed)"),

@@ -20,7 +20,7 @@ import devservices as ds
 import httpx
 import pytest
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]
 _names = itertools.count()
 
 

@@ -171,7 +171,7 @@ def test_every_montana_sentence_is_said_and_has_japanese() -> None:
     reaches the rare ones (giving workers back over the cap of 8). Each sentence is Japanese."""
     game = load("montana")
     names = [game.seat_name(s) for s in range(game.num_players)]
-    source = (Path(__file__).parents[2] / "src/boardplay/games/montana/describe.py").read_text()
+    source = (Path(__file__).parents[3] / "src/boardplay/games/montana/describe.py").read_text()
     wanted = set(re.findall(r'say\(\s*"((?:[^"\\]|\\.)*)"', source)) - {"Chance", "Seat {n}"}
     reached: set[str] = set()
     for seed, recruiter in ((0, False), (1, False), (2, True)):

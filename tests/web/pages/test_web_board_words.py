@@ -17,7 +17,7 @@ from boardplay import available
 
 pytestmark = pytest.mark.browser
 
-RACE = Path(__file__).parents[1] / "core" / "fifth" / "static" / "boards" / "race.js"
+RACE = Path(__file__).parents[2] / "core" / "fifth" / "static" / "boards" / "race.js"
 
 SCRIPT = """async () => {
   const { t } = await import("/static/text.js");

@@ -16,8 +16,8 @@ import httpx
 from botcalls import make_bot, sign_up
 from browsing import free_port, serve
 
-ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).parent
+ROOT = Path(__file__).resolve().parents[3]
+HERE = Path(__file__).parents[1]
 ENV = {"BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE", "PYTHONPATH": str(HERE)}
 
 

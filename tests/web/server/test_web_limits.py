@@ -321,7 +321,7 @@ def tiny_server(tmp_path: Path) -> Iterator[tuple[int, str, Any]]:
         "BOARDPLAY_DATABASE_URL": f"sqlite:///{tmp_path / 'raw.sqlite3'}",
         "BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE",
         "BOARDPLAY_WEB_AI_WORKERS": "0",
-        "PYTHONPATH": str(Path(__file__).parent),
+        "PYTHONPATH": str(Path(__file__).parents[1]),
     }
     server = ds.start_server(port, env)
     try:

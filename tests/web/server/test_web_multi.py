@@ -27,7 +27,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from boardplay.web.migrate import head
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]
 _names = itertools.count()
 
 

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from boardplay.cli.main import build_app
 from boardplay.core.registry import register, unregister
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]
 ENV = {"BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE", "PYTHONPATH": str(HERE)}
 
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from browsing import SERVER_LOGS, check_server_logs, failures_in, free_port, serve
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]
 
 
 def test_a_describer_that_raises_fails_the_test(tmp_path: Path) -> None:

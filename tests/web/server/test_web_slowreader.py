@@ -23,7 +23,7 @@ from websockets.protocol import State
 from websockets.sync.client import ClientConnection, connect
 from websockets.uri import parse_uri
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]
 QUEUE = 8
 """The server's per-socket send queue in this test (BOARDPLAY_WEB_WS_SEND_QUEUE)."""
 HELLOS = 3000

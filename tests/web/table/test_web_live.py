@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from liveview import Live
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]
 
 
 def new_game(client: TestClient, seats: list[dict[str, Any]] | None = None) -> Any:
