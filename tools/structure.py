@@ -13,12 +13,11 @@ naming files and lines, on
 - a module that imports, from its own package's ``__init__``, a name the ``__init__`` only
   re-exports from a sibling (import it from the sibling);
 - a module over 600 lines (``.py``, ``.pyx``, ``.pxd``, ``.pxi`` and ``.js``): split it by job;
-- in a package built of domains (``DOMAINS``: the web tier's ``accounts/``, ``table/``,
-  ``ratings/`` ...), a domain's module that reaches into another domain's modules instead of
-  importing from its package (the API its ``__init__`` declares), and a module of the shared
-  infrastructure (the package's own modules) that imports a domain at all. Only the wiring
-  modules (``app``, ``hub``, ``deps``, ``site``) see every domain, and the app includes each
-  domain's ``routes`` module.
+- in a package built of domains (the web tier's ``accounts/``, ``table/``, ``ratings/`` ...),
+  a broken wall between them (``domains.py``): infrastructure importing a domain or the wiring,
+  a domain importing the wiring (``app``, ``hub``, the routes of ``api/``), an import that
+  reaches into another domain past its package's API, a domain's package handing out its
+  store, tables or rows, and a loop between domains.
 """
 
 from __future__ import annotations
@@ -31,6 +30,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import domains
+
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "boardplay"
 """The package checked when no directory is named."""
 
@@ -42,12 +43,6 @@ now, so split it by job before it nears the limit, never by moving lines."""
 
 SIZED = (".py", ".pyx", ".pxd", ".pxi", ".js")
 """The kinds of file held to ``LONGEST`` lines."""
-
-DOMAINS = {"web": ("app", "hub", "deps", "site")}
-"""Packages built of domains (by their path below the checked package), each with its wiring
-modules: every subpackage is a domain (but ``migrations``), every other module shared
-infrastructure."""
-NOT_DOMAINS = frozenset({"migrations"})
 
 PYTHON = (".py",)
 CYTHON = (".pyx", ".pxd", ".pxi")
@@ -375,45 +370,13 @@ def reexport_problems(tree: Tree) -> list[str]:
     return problems
 
 
-def _domain_of(tree: Tree, layered: str, module: str) -> str | None:
-    """The domain package of ``layered`` that ``module`` lies in (None: a module of its own)."""
-    if not module.startswith(layered + "."):
-        return None
-    first = module[len(layered) + 1 :].split(".")[0]
-    package = f"{layered}.{first}"
-    if first in NOT_DOMAINS or not any(p.stem == "__init__" for p in tree.modules.get(package, [])):
-        return None
-    return package
-
-
 def domain_problems(tree: Tree) -> list[str]:
-    """Imports that skip a domain's API, or that make shared infrastructure depend on a domain."""
-    problems = []
-    for path, wiring in DOMAINS.items():
-        layered = f"{tree.root.name}.{path.replace('/', '.')}"
-        if layered not in tree.modules:
-            continue
-        allowed = {f"{layered}.{name}" for name in wiring}
-        for imp in sorted(tree.imports, key=lambda i: (str(i.path), i.line)):
-            if not (imp.source.startswith(layered + ".") and imp.target.startswith(layered)):
-                continue
-            mine = _domain_of(tree, layered, imp.source)
-            theirs = _domain_of(tree, layered, imp.target)
-            if theirs is None or mine == theirs:
-                continue
-            if mine is None and imp.source not in allowed:
-                problems.append(
-                    f"{_where(imp)}: {imp.source}, shared infrastructure, imports the domain"
-                    f" {theirs} ({imp.target}): infrastructure knows no domain"
-                )
-            elif imp.target != theirs and not (
-                imp.source in allowed and imp.target == f"{theirs}.routes"
-            ):
-                problems.append(
-                    f"{_where(imp)}: {imp.source} reaches into {imp.target}: import it from"
-                    f" {theirs}, the API that domain declares"
-                )
-    return problems
+    """The walls between the domains of the web tier (``domains.py`` has the rules)."""
+    edges = [domains.Edge(imp.source, imp.target, _where(imp)) for imp in tree.imports]
+    packages = {
+        name for name, files in tree.modules.items() if any(_is_package(p) for p in files)
+    }
+    return domains.problems(edges, packages, tree.reexports, tree.root.name, cycles)
 
 
 def lengths(root: Path) -> dict[Path, int]:

@@ -1,7 +1,7 @@
 """The ASGI app: JSON API, WebSocket live updates and the static front end. The routes live in
-``routes/`` (one router per resource, their dependencies in ``deps.py``); this module builds the
-app around them: the process's hub and helpers on ``app.state``, the front door (``Guard``), the
-error shapes, the static files and the served schema.
+``api/``, above the domains (one router per domain, their dependencies in ``api/deps.py``); this
+module builds the app around them: the process's hub and helpers on ``app.state``, the front
+door (``Guard``), the error shapes, the static files and the served schema.
 
 Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx status):
 
@@ -78,31 +78,33 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from boardplay.web import site
 from boardplay.web.accounts import Passkeys
-from boardplay.web.accounts import routes as account
-from boardplay.web.advice import routes as advice
-from boardplay.web.bots import routes as bots
+from boardplay.web.api import (
+    accounts,
+    advice,
+    bots,
+    chat,
+    games,
+    lobby,
+    ratings,
+    replays,
+    site,
+    tournaments,
+)
+from boardplay.web.api.i18n import add_i18n_routes
 from boardplay.web.catalogue import WebCatalogue, resolve
-from boardplay.web.chat import routes as chat
 from boardplay.web.config import Settings
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.frontpage import FrontEnd
 from boardplay.web.guard import Guard, limiter_for
 from boardplay.web.hub import Hub
-from boardplay.web.i18n import add_i18n_routes
-from boardplay.web.lobby import routes as seeks
 from boardplay.web.mail import MailConfig
 from boardplay.web.mail import routes as mail_routes
 from boardplay.web.models import describe
 from boardplay.web.push import PushConfig
 from boardplay.web.push import routes as push_routes
-from boardplay.web.ratings import routes as players
 from boardplay.web.replays import HeavyReads
-from boardplay.web.replays import routes as replays
 from boardplay.web.table import Storage
-from boardplay.web.table import routes as games
-from boardplay.web.tournaments import routes as tournaments
 from boardplay.web.workers import make_executor
 
 GC_THRESHOLDS = (10_000, 20, 20)
@@ -175,7 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """AI levels each game accepts, worked out once (``routes/site.py``)."""
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate)
     add_error_handlers(app)
-    for module in (site, games, chat, replays, advice, account, players, seeks, bots, tournaments):
+    for module in (site, games, chat, replays, advice, accounts, ratings, lobby, bots, tournaments):
         app.include_router(module.router)
     app.include_router(mail_routes.router)  # e-mail notifications (``mail.py``)
     app.include_router(push_routes.router)  # push notifications, the app (``push/``)

@@ -56,6 +56,17 @@ class BecameBot:
 
 
 @dataclass(frozen=True)
+class ChallengeSent:
+    """A player challenged another (the challenged player is told, away from the site too)."""
+
+    to_account: int
+    sender: str
+    game: str
+    rated: bool
+    challenge_id: str
+
+
+@dataclass(frozen=True)
 class GameFinished:
     """A game ended (on the board, by the clock or by a player's word)."""
 
@@ -81,10 +92,17 @@ class TournamentPaired:
     games: tuple[tuple[str, tuple[int, ...]], ...]
 
 
-Event = AccountClosed | BecameBot | GameFinished | RatingSettled | TournamentPaired
+Event = AccountClosed | BecameBot | ChallengeSent | GameFinished | RatingSettled | TournamentPaired
 KINDS: dict[str, type[Event]] = {
     kind.__name__: kind
-    for kind in (AccountClosed, BecameBot, GameFinished, RatingSettled, TournamentPaired)
+    for kind in (
+        AccountClosed,
+        BecameBot,
+        ChallengeSent,
+        GameFinished,
+        RatingSettled,
+        TournamentPaired,
+    )
 }
 """Every event by its name, as it travels between processes."""
 

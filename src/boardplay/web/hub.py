@@ -26,11 +26,11 @@ from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.chat import ChatRelay, ChatStore
 from boardplay.web.config import Limits
 from boardplay.web.database import StorageThreads
-from boardplay.web.events import Bus, GameFinished
+from boardplay.web.events import Bus, ChallengeSent, GameFinished
 from boardplay.web.lobby import Lobby, SeekStore
 from boardplay.web.mail import MailConfig, Mailer
 from boardplay.web.push import PushConfig, Pusher
-from boardplay.web.ratings import RATINGS_INTERVAL, RatingStore, Settlement
+from boardplay.web.ratings import RATINGS_INTERVAL, Ratings, RatingStore, Settlement
 from boardplay.web.table import House, Storage
 from boardplay.web.throttles import Throttles
 from boardplay.web.tournaments import Tournaments, TournamentStore
@@ -110,18 +110,30 @@ class Hub:
         self.maker, self.presence, self.epoch = house.maker, house.presence, house.epoch
         self.publish, self.notice = house.publish, house.notice
         self.presence_changed, self.seats_here = house.presence_changed, house.seats_here
-        self.ratings = RatingStore(storage.engine, self.limits.rating_pair_cap)
-        self.settlement = Settlement(self.ratings, db, storage.get_game)
+        self.ratings = Ratings(RatingStore(storage.engine, self.limits.rating_pair_cap), db)
+        """The players' ratings: what other domains read of them (``ratings/``)."""
+        self.settlement = Settlement(self.ratings.store, db, storage.get_game)
         bus.subscribe(GameFinished, self.settlement.finished)
         self.reviewer = Reviewer(ReviewStore(storage.engine), self.ai, self.limits)
         """Hints and reviews (``advice/``)."""
-        self.lobby = Lobby(self, SeekStore(storage.engine))
+        self.lobby = Lobby(
+            SeekStore(storage.engine),
+            db,
+            house.epoch,
+            self.limits,
+            bus,
+            maker=house.maker,
+            accounts=self.accounts,
+            ratings=self.ratings,
+            catalogue=catalogue,
+        )
         """The lobby's sockets, seeks and challenges (``lobby/``)."""
         self.mailer = Mailer.for_hub(house, mail)
         """E-mail notifications: the hooks the game code calls and the outbox's sender."""
         self.push = Pusher.for_hub(self, push)
         """Push notifications (``push/``): the same hooks, the challenges', and the sender."""
         house.mailer, house.push = self.mailer, self.push
+        bus.subscribe(ChallengeSent, self._challenge_sent)
         self.chat = ChatRelay(house, ChatStore(storage.engine), self.rooms, self.accounts.store)
         """The table chat of this process's sockets (``chat/``)."""
         house.followers.append(self.chat.catch_up)
@@ -134,6 +146,7 @@ class Hub:
             house.maker,
             catalogue,
             bus,
+            self.accounts,
             self.ratings,
             now=lambda: house.now(),
             limits=self.limits,
@@ -192,6 +205,11 @@ class Hub:
 
     async def flag_game(self, game_id: str) -> bool:
         return await self.house.clocks.flag_game(game_id)
+
+    async def _challenge_sent(self, event: ChallengeSent) -> None:
+        await self.push.challenge(
+            event.to_account, event.sender, event.game, event.rated, event.challenge_id
+        )
 
     def _sync_every(self) -> float:
         """Seconds to the next check of the watched games: ``sync_interval``, a quarter of it

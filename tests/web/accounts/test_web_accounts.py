@@ -151,7 +151,7 @@ def test_a_rated_game_rates_both_players_once_and_shows_on_profiles(client: Test
     final = play_out(client, game, tokens)
     assert final["status"] == "finished"
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    assert hub.ratings.settle(final["id"], "tiny", [(1, 1), (2, 2)]) is False  # already done
+    assert hub.ratings.store.settle(final["id"], "tiny", [(1, 1), (2, 2)]) is False  # already done
     hana_profile = client.get("/api/players/hana").json()
     kenji_profile = client.get("/api/players/KENJI").json()
     winners = final["result"]["winners"]
@@ -176,7 +176,7 @@ def test_ratings_are_recomputable_from_the_stored_results(client: TestClient) ->
         play_out(client, *rated_game(client, hana, kenji))
     before = client.get("/api/ratings/tiny").json()["players"]
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    assert hub.ratings.recompute() == 3
+    assert hub.ratings.store.recompute() == 3
     assert client.get("/api/ratings/tiny").json()["players"] == before
 
 
@@ -209,7 +209,7 @@ def test_a_game_abandoned_before_everyone_moved_is_not_rated(client: TestClient)
     assert resigned.json()["game"]["status"] == "finished"
     assert client.get("/api/ratings/tiny").json()["players"] == []
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    assert hub.ratings.is_settled(game["id"])
+    assert hub.ratings.store.is_settled(game["id"])
 
 
 def test_a_seat_follows_its_account_to_another_browser(client: TestClient) -> None:

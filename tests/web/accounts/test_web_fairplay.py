@@ -128,7 +128,7 @@ def test_deleting_an_account_resigns_its_running_games_rated_once(
     assert ended["result"]["winners"] == [1]
     refused(client.post(f"/api/games/{game['id']}/rematch", json={}, headers=auth(tokens[0])), 403)
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    assert hub.ratings.is_settled(game["id"])
+    assert hub.ratings.store.is_settled(game["id"])
     history = client.get("/api/players/Kenji").json()["history"]["potlatch"]
     assert len(history) == 1 and history[0]["change"] > 0  # rated, once
 

@@ -140,7 +140,7 @@ def test_a_swiss_runs_to_its_end_and_its_standings_equal_a_crosstable(
         assert all(len(r["byes"]) == 1 for r in view["rounds"])
         # Every game settled by the ratings exactly once (unrated: ended by a word too soon).
         for game_id in won:
-            assert process.hub.ratings.is_settled(game_id)
+            assert process.hub.ratings.store.is_settled(game_id)
         assert_crosstable(view, current_boards(process, made.id), won, people)
         await process.close()
 

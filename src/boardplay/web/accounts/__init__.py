@@ -5,6 +5,16 @@ and their end), the sign-in and sign-up throttles, and the ``/api/account`` rout
 from __future__ import annotations
 
 from boardplay.web.accounts.passkeys import Passkeys, Site
+from boardplay.web.accounts.passkeystore import Passkey
+from boardplay.web.accounts.schemas import (
+    AdoptRequest,
+    DeleteRequest,
+    PasskeyAnswer,
+    PasswordRequest,
+    RegisterRequest,
+    SignInRequest,
+    SignUpRequest,
+)
 from boardplay.web.accounts.service import (
     COOKIE,
     CSRF_HEADER,
@@ -35,8 +45,16 @@ __all__ = [
     "Account",
     "AccountStore",
     "Accounts",
+    "AdoptRequest",
+    "DeleteRequest",
+    "Passkey",
+    "PasskeyAnswer",
     "Passkeys",
+    "PasswordRequest",
+    "RegisterRequest",
     "Session",
+    "SignInRequest",
+    "SignUpRequest",
     "Site",
     "accounts_table",
     "name_key",

@@ -4,6 +4,7 @@ resignations, aborts, draws and chat."""
 
 from __future__ import annotations
 
+from boardplay.web.bots.schemas import ChatLine, TokenRequest, UpgradeRequest
 from boardplay.web.bots.service import (
     BOT_PLAY,
     CHALLENGE_READ,
@@ -15,6 +16,7 @@ from boardplay.web.bots.service import (
     Bots,
 )
 from boardplay.web.bots.store import TokenStore, api_tokens_table
+from boardplay.web.bots.streams import EventStream, GameStream
 
 __all__ = [
     "BOT_PLAY",
@@ -25,6 +27,11 @@ __all__ = [
     "TOURNAMENT_WRITE",
     "ApiUser",
     "Bots",
+    "ChatLine",
+    "EventStream",
+    "GameStream",
+    "TokenRequest",
     "TokenStore",
+    "UpgradeRequest",
     "api_tokens_table",
 ]

@@ -3,17 +3,33 @@ relay of messages to every socket allowed to read them."""
 
 from __future__ import annotations
 
-from boardplay.web.chat.schemas import ChatRequest
-from boardplay.web.chat.service import ChatRelay, clean, post
+from boardplay.web.chat.schemas import ChatChannel, ChatReportRequest, ChatRequest
+from boardplay.web.chat.service import (
+    ChatRelay,
+    author_of,
+    clean,
+    default_channel,
+    post,
+    read,
+    readable,
+    report,
+)
 from boardplay.web.chat.store import CHANNELS, PLAYERS, SPECTATORS, ChatStore
 
 __all__ = [
     "CHANNELS",
     "PLAYERS",
     "SPECTATORS",
+    "ChatChannel",
     "ChatRelay",
+    "ChatReportRequest",
     "ChatRequest",
     "ChatStore",
+    "author_of",
     "clean",
+    "default_channel",
     "post",
+    "read",
+    "readable",
+    "report",
 ]

@@ -16,10 +16,11 @@ from typing import Any, Literal
 from boardplay.web.accounts import Account
 from boardplay.web.admission import Door
 from boardplay.web.errors import ApiError, conflict, forbidden, not_found, quote
-from boardplay.web.hub import Hub
+from boardplay.web.events import ChallengeSent
 from boardplay.web.lobby.challengestore import ACCEPTED, CANCELLED, DECLINED, OPEN, Challenge
 from boardplay.web.lobby.schemas import ChallengeRequest
 from boardplay.web.lobby.seeks import Started, new_id, offer_of, start_game
+from boardplay.web.lobby.sockets import Lobby
 from boardplay.web.throttles import Ceiling, Throttled
 
 CHALLENGES_LISTED = 50
@@ -27,17 +28,17 @@ CHALLENGES_LISTED = 50
 Answer = Literal["accept", "decline", "cancel"]
 
 
-async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> Challenge:
+async def send_challenge(lobby: Lobby, account: Account, body: ChallengeRequest) -> Challenge:
     """Challenge the player named ``body.to`` (429 past ``Limits.challenges_per_account`` open
     ones sent, ``challenges_per_hour`` sent, or ``challenges_received`` waiting for them)."""
-    offer = offer_of(hub, body.game, body.options, body.rated, body.clock, table=False)
+    offer = offer_of(lobby, body.game, body.options, body.rated, body.clock, table=False)
     name = body.to.strip()
-    target = await hub.accounts.by_name(name)
+    target = await lobby.accounts.by_name(name)
     if target is None:
         raise ApiError(404, "no_such_player", f"there is no player named {quote(name)}")
     if target.id == account.id:
         raise ApiError(400, "challenge_self", "you cannot challenge yourself")
-    limits = hub.limits
+    limits = lobby.limits
     now = time.time()
     challenge = Challenge(
         id=new_id(),
@@ -55,10 +56,10 @@ async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> 
         from_bot=account.bot,
         to_bot=target.bot,
     )
-    store = hub.lobby.store
+    store = lobby.store
     hourly = Ceiling(f"challenges:{account.id}", limits.challenges_per_hour, 3600.0)
     try:
-        held = await hub.db(
+        held = await lobby.db(
             store.add_challenge,
             challenge,
             limits.challenges_per_account,
@@ -89,18 +90,20 @@ async def send_challenge(hub: Hub, account: Account, body: ChallengeRequest) -> 
             "again later",
         )
     message = {"type": "challenge", "challenge": challenge.to_json()}
-    await hub.lobby.tell([(target.id, message), (account.id, message)])
-    await hub.push.challenge(target.id, account.name, offer.game, offer.rated, challenge.id)
+    await lobby.tell([(target.id, message), (account.id, message)])
+    await lobby.bus.publish(
+        ChallengeSent(target.id, account.name, offer.game, offer.rated, challenge.id)
+    )
     return challenge
 
 
-async def my_challenges(hub: Hub, account: Account) -> dict[str, list[dict[str, Any]]]:
+async def my_challenges(lobby: Lobby, account: Account) -> dict[str, list[dict[str, Any]]]:
     """The account's challenges received and sent: open ones, and those settled lately."""
-    found = await hub.db(
-        hub.lobby.store.challenges_of,
+    found = await lobby.db(
+        lobby.store.challenges_of,
         account.id,
         time.time(),
-        hub.limits.challenge_lifetime,
+        lobby.limits.challenge_lifetime,
         CHALLENGES_LISTED,
     )
     return {
@@ -110,7 +113,7 @@ async def my_challenges(hub: Hub, account: Account) -> dict[str, list[dict[str, 
 
 
 async def answer_challenge(
-    hub: Hub,
+    lobby: Lobby,
     account: Account,
     visitor: str,
     challenge_id: str,
@@ -119,8 +122,8 @@ async def answer_challenge(
 ) -> tuple[Challenge, Started | None]:
     """Accept or decline (the challenged player) or cancel (its sender) an open challenge; an
     acceptance is a table made through ``door`` (the page's, or the Bot API's)."""
-    store, lifetime = hub.lobby.store, hub.limits.challenge_lifetime
-    found = await hub.db(store.challenge, challenge_id, time.time(), lifetime)
+    store, lifetime = lobby.store, lobby.limits.challenge_lifetime
+    found = await lobby.db(store.challenge, challenge_id, time.time(), lifetime)
     if found is None or account.id not in (found.from_account, found.to_account):
         raise not_found(f"you have no challenge {quote(challenge_id)}")
     party = "from_account" if answer == "cancel" else "to_account"
@@ -136,7 +139,7 @@ async def answer_challenge(
     sender: Account | None = None
     if answer == "accept":
         try:
-            sender, _ = await hub.maker.admit(
+            sender, _ = await lobby.maker.admit(
                 door,
                 [found.from_account, account.id],
                 rated=found.rated,
@@ -147,9 +150,9 @@ async def answer_challenge(
             if exc.code == "player_gone":
                 raise not_found("the player who sent this challenge has left") from None
             raise
-        await hub.maker.check_quota(visitor)
+        await lobby.maker.check_quota(visitor)
     status = {"accept": ACCEPTED, "decline": DECLINED, "cancel": CANCELLED}[answer]
-    if not await hub.db(
+    if not await lobby.db(
         store.settle, challenge_id, party, account.id, status, time.time(), lifetime
     ):
         raise conflict("challenge_closed", "this challenge was answered or cancelled meanwhile")
@@ -157,7 +160,7 @@ async def answer_challenge(
     if sender is not None:
         try:
             started = await start_game(
-                hub,
+                lobby,
                 door,
                 sender,
                 [account],
@@ -168,9 +171,9 @@ async def answer_challenge(
                 found.clock,
             )
         except Exception:
-            await hub.db(store.started, challenge_id, None, OPEN, time.time())
+            await lobby.db(store.started, challenge_id, None, OPEN, time.time())
             raise
-        await hub.db(store.started, challenge_id, started.room.row.id, ACCEPTED, time.time())
+        await lobby.db(store.started, challenge_id, started.room.row.id, ACCEPTED, time.time())
     result = dataclasses.replace(
         found,
         status=status,
@@ -185,5 +188,5 @@ async def answer_challenge(
     if started is not None:
         begun = {"type": "started", "game": started.room.row.id, "challenge": challenge_id}
         notices += [(found.to_account, begun), (found.from_account, begun)]
-    await hub.lobby.tell(notices)
+    await lobby.tell(notices)
     return result, started

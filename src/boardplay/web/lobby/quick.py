@@ -15,7 +15,6 @@ import time
 from boardplay.web.accounts import Account
 from boardplay.web.admission import Door
 from boardplay.web.errors import ApiError
-from boardplay.web.hub import Hub
 from boardplay.web.lobby.schemas import SeekRequest
 from boardplay.web.lobby.seeks import (
     Offer,
@@ -27,6 +26,7 @@ from boardplay.web.lobby.seeks import (
     rating_of,
     take,
 )
+from boardplay.web.lobby.sockets import Lobby
 from boardplay.web.lobby.store import Seek
 from boardplay.web.lobby.tables import take_seat
 
@@ -36,15 +36,15 @@ take one first)."""
 
 
 async def quick_game(
-    hub: Hub, account: Account, visitor: str, body: SeekRequest
+    lobby: Lobby, account: Account, visitor: str, body: SeekRequest
 ) -> tuple[Started | None, Seek | None]:
     """→ (the game, None) when it started; else (None, the seek posted or kept, or the table
     where the player now holds a seat)."""
-    offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
+    offer = offer_of(lobby, body.game, body.options, body.rated, body.clock)
     check_range(body.rating_min, body.rating_max)
-    await hub.maker.check_quota(visitor)  # it may start a game: refuse before anything changes
-    mine = await rating_of(hub, account.id, offer.pool)
-    for seek in await hub.db(hub.lobby.store.mine, account.id, time.time(), hub.limits.seek_ttl):
+    await lobby.maker.check_quota(visitor)  # it may start a game: refuse before anything changes
+    mine = await rating_of(lobby, account.id, offer.pool)
+    for seek in await lobby.db(lobby.store.mine, account.id, time.time(), lobby.limits.seek_ttl):
         same = (seek.game, seek.options, seek.rated, seek.clock) == (
             offer.game,
             offer.options,
@@ -61,14 +61,14 @@ async def quick_game(
         return fits[0] if fits else None
 
     for _ in range(QUICK_TRIES):
-        result = await post(hub, account, offer, body, mine, pick)
+        result = await post(lobby, account, offer, body, mine, pick)
         if isinstance(result, Posted):
             return None, result.seek
-        taken = await _try_take(hub, account, visitor, result)
+        taken = await _try_take(lobby, account, visitor, result)
         if taken is not None:
             return taken
     # Another player took the closest fit first, each time: post this seek after all.
-    result = await post(hub, account, offer, body, mine)
+    result = await post(lobby, account, offer, body, mine)
     assert isinstance(result, Posted)
     return None, result.seek
 
@@ -95,14 +95,14 @@ def _fits(
 
 
 async def _try_take(
-    hub: Hub, account: Account, visitor: str, seek: Seek
+    lobby: Lobby, account: Account, visitor: str, seek: Seek
 ) -> tuple[Started | None, Seek | None] | None:
     """Accept the seek (sit at the table), or None if another player took it first (or its
     owner left)."""
     try:
         if seek.table:
-            return await take_seat(hub, account, visitor, seek, Door.QUICK)
-        return await take(hub, account, visitor, seek, Door.QUICK), None
+            return await take_seat(lobby, account, visitor, seek, Door.QUICK)
+        return await take(lobby, account, visitor, seek, Door.QUICK), None
     except ApiError as exc:
         if exc.code in ("seek_taken", "not_found"):
             return None

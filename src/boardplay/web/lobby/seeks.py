@@ -48,10 +48,10 @@ from typing import Any
 from boardplay.web.accounts import Account
 from boardplay.web.admission import Door
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
-from boardplay.web.hub import Hub
 from boardplay.web.lobby.schemas import SeekRequest
+from boardplay.web.lobby.sockets import Lobby
 from boardplay.web.lobby.store import Seek
-from boardplay.web.ratings import NEW_RATING, pool_of
+from boardplay.web.ratings import pool_of
 from boardplay.web.table import ClockRequest, Room, control_of
 from boardplay.web.throttles import Ceiling, Throttled
 
@@ -92,7 +92,7 @@ def new_id() -> str:
 
 
 def offer_of(
-    hub: Hub,
+    lobby: Lobby,
     game: str,
     options: Mapping[str, Any] | None,
     rated: bool,
@@ -101,7 +101,7 @@ def offer_of(
 ) -> Offer:
     """The offer a seek (``table``: of any player count the game has) or a challenge (two
     players) makes."""
-    built = hub.catalogue.build(game.strip(), options or {})
+    built = lobby.catalogue.build(game.strip(), options or {})
     control = clock.control() if clock is not None else None
     if rated and control is None:
         raise bad_request("a rated game needs a clock (field 'clock'): untimed games are casual")
@@ -129,12 +129,9 @@ def check_range(low: int | None, high: int | None) -> None:
         raise bad_request(f"rating_min ({low}) is above rating_max ({high})")
 
 
-async def rating_of(hub: Hub, account_id: int, pool: str) -> float:
+async def rating_of(lobby: Lobby, account_id: int, pool: str) -> float:
     """The account's rating in ``pool`` (``NEW_RATING`` if it has none there)."""
-    for standing in await hub.db(hub.ratings.standings_of, account_id):
-        if standing.pool == pool:
-            return standing.rating.rating
-    return NEW_RATING
+    return await lobby.ratings.rating(account_id, pool)
 
 
 def range_text(seek: Seek) -> str:
@@ -144,24 +141,26 @@ def range_text(seek: Seek) -> str:
 
 
 # ----- seeks ---------------------------------------------------------------------------------
-async def list_seeks(hub: Hub) -> list[Seek]:
-    limits = hub.limits
-    store = hub.lobby.store
-    return await hub.db(store.open_seeks, time.time(), limits.seek_ttl, limits.seeks_listed)
+async def list_seeks(lobby: Lobby) -> list[Seek]:
+    limits = lobby.limits
+    found: list[Seek] = await lobby.db(
+        lobby.store.open_seeks, time.time(), limits.seek_ttl, limits.seeks_listed
+    )
+    return found
 
 
-async def post_seek(hub: Hub, account: Account, body: SeekRequest) -> Seek:
+async def post_seek(lobby: Lobby, account: Account, body: SeekRequest) -> Seek:
     """A new seek of ``account`` (429 past ``Limits.seeks_per_account``)."""
-    offer = offer_of(hub, body.game, body.options, body.rated, body.clock)
+    offer = offer_of(lobby, body.game, body.options, body.rated, body.clock)
     check_range(body.rating_min, body.rating_max)
-    mine = await rating_of(hub, account.id, offer.pool)
-    posted = await post(hub, account, offer, body, mine)
+    mine = await rating_of(lobby, account.id, offer.pool)
+    posted = await post(lobby, account, offer, body, mine)
     assert isinstance(posted, Posted)  # (nothing to pick from without ``pick``)
     return posted.seek
 
 
 async def post(
-    hub: Hub,
+    lobby: Lobby,
     account: Account,
     offer: Offer,
     body: SeekRequest,
@@ -169,7 +168,7 @@ async def post(
     pick: Callable[[list[Seek]], Seek | None] | None = None,
 ) -> Seek | Posted:
     """Store a new seek (``Posted``), or return the open seek ``pick`` chose instead."""
-    limits = hub.limits
+    limits = lobby.limits
     now = time.time()
     seek = Seek(
         id=new_id(),
@@ -185,19 +184,19 @@ async def post(
         created=now,
         # Kept alive by this process if the owner's lobby is open here; else by whichever
         # process holds it (it claims the seek on reading the event), or it expires.
-        epoch=hub.epoch if account.id in hub.lobby.by_account else "",
+        epoch=lobby.epoch if account.id in lobby.by_account else "",
         name=account.name,
     )
-    store = hub.lobby.store
+    store = lobby.store
     hourly = Ceiling(f"seeks:{account.id}", limits.seeks_per_hour, 3600.0)
     try:
-        found = await hub.db(
+        found = await lobby.db(
             store.post,
             seek,
             limits.seeks_per_account,
             now,
             limits.seek_ttl,
-            hub.epoch,
+            lobby.epoch,
             pick,
             hourly,
         )
@@ -216,24 +215,24 @@ async def post(
             f"you have {found} open seeks; the server allows {limits.seeks_per_account} at "
             "once (BOARDPLAY_WEB_SEEKS_PER_ACCOUNT): cancel one first",
         )
-    hub.lobby.changed()
+    lobby.changed()
     return Posted(seek)
 
 
-async def cancel_seek(hub: Hub, account: Account, seek_id: str) -> None:
-    store = hub.lobby.store
-    if await hub.db(store.cancel, seek_id, account.id, time.time(), hub.epoch):
-        hub.lobby.changed()
+async def cancel_seek(lobby: Lobby, account: Account, seek_id: str) -> None:
+    store = lobby.store
+    if await lobby.db(store.cancel, seek_id, account.id, time.time(), lobby.epoch):
+        lobby.changed()
         return
-    if await hub.db(store.seek, seek_id, time.time(), hub.limits.seek_ttl) is not None:
+    if await lobby.db(store.seek, seek_id, time.time(), lobby.limits.seek_ttl) is not None:
         raise forbidden("not_your_seek", "only the player who posted a seek can cancel it")
     raise not_found(f"there is no open seek {quote(seek_id)}")
 
 
 async def accept_seek(
-    hub: Hub, account: Account, visitor: str, seek_id: str, door: Door = Door.SEEK
+    lobby: Lobby, account: Account, visitor: str, seek_id: str, door: Door = Door.SEEK
 ) -> Started:
-    seek = await hub.db(hub.lobby.store.seek, seek_id, time.time(), hub.limits.seek_ttl)
+    seek = await lobby.db(lobby.store.seek, seek_id, time.time(), lobby.limits.seek_ttl)
     if seek is None:
         raise not_found(f"there is no open seek {quote(seek_id)} (taken, cancelled or gone)")
     if seek.account_id == account.id:
@@ -246,48 +245,50 @@ async def accept_seek(
             f"this is a table for {seek.players} players: take a seat "
             f"(POST /api/seeks/{seek.id}/sit); the game starts when every seat is taken",
         )
-    return await take(hub, account, visitor, seek, door)
+    return await take(lobby, account, visitor, seek, door)
 
 
 async def take(
-    hub: Hub, account: Account, visitor: str, seek: Seek, door: Door = Door.SEEK
+    lobby: Lobby, account: Account, visitor: str, seek: Seek, door: Door = Door.SEEK
 ) -> Started:
     """Accept ``seek`` for ``account``: check (the admission rule first: nothing changes if
     it refuses), take it (one winner), start the game."""
     pool = pool_of(seek.game, seek.options, seek.players)
-    mine = await rating_of(hub, account.id, pool)
+    mine = await rating_of(lobby, account.id, pool)
     if not seek.accepts(mine):
         raise forbidden(
             "out_of_range",
             f"this seek is for opponents rated {range_text(seek)} in {pool}; your rating "
             f"there is {round(mine)}",
         )
-    owner, _ = await admit(hub, door, seek, [seek.account_id, account.id], account, visitor)
-    await hub.maker.check_quota(visitor)
-    store, limits = hub.lobby.store, hub.limits
-    if not await hub.db(store.take, seek.id, account.id, time.time(), limits.seek_ttl, hub.epoch):
+    owner, _ = await admit(lobby, door, seek, [seek.account_id, account.id], account, visitor)
+    await lobby.maker.check_quota(visitor)
+    store, limits = lobby.store, lobby.limits
+    if not await lobby.db(
+        store.take, seek.id, account.id, time.time(), limits.seek_ttl, lobby.epoch
+    ):
         raise conflict("seek_taken", "someone else accepted this seek first (or it was cancelled)")
-    hub.lobby.changed()
+    lobby.changed()
     try:
         started = await start_game(
-            hub, door, owner, [account], visitor, seek.game, seek.options, seek.rated, seek.clock
+            lobby, door, owner, [account], visitor, seek.game, seek.options, seek.rated, seek.clock
         )
     except Exception:
-        await hub.db(store.restore, seek, time.time(), hub.epoch)
-        hub.lobby.changed()
+        await lobby.db(store.restore, seek, time.time(), lobby.epoch)
+        lobby.changed()
         raise
     message = {"type": "started", "game": started.room.row.id, "seek": seek.id}
-    await hub.lobby.tell([(owner.id, message), (account.id, message)])
+    await lobby.tell([(owner.id, message), (account.id, message)])
     return started
 
 
 async def admit(
-    hub: Hub, door: Door, seek: Seek, players: Sequence[int], account: Account, visitor: str
+    lobby: Lobby, door: Door, seek: Seek, players: Sequence[int], account: Account, visitor: str
 ) -> list[Account]:
     """The admission rule for ``account`` taking ``seek`` (its owner first among ``players``,
     read now), as the lobby words a player who has gone."""
     try:
-        return await hub.maker.admit(
+        return await lobby.maker.admit(
             door, players, rated=seek.rated, newcomer=account.id, visitor=visitor
         )
     except ApiError as exc:
@@ -297,7 +298,7 @@ async def admit(
 
 
 async def start_game(
-    hub: Hub,
+    lobby: Lobby,
     door: Door,
     owner: Account,
     others: Sequence[Account],
@@ -314,7 +315,7 @@ async def start_game(
     players = [owner, *others]
     random.SystemRandom().shuffle(players)
     last = others[-1]
-    room, tokens = await hub.maker.seat(
+    room, tokens = await lobby.maker.seat(
         door,
         game,
         options,
@@ -327,11 +328,11 @@ async def start_game(
     )
     await room.changed()
     seat = next(i for i, p in enumerate(players) if p.id == last.id)
-    await withdraw_seeks(hub, [owner.id, *(p.id for p in others)])
+    await withdraw_seeks(lobby, [owner.id, *(p.id for p in others)])
     return Started(room, tokens[seat], seat)
 
 
-async def withdraw_seeks(hub: Hub, account_ids: Sequence[int]) -> None:
+async def withdraw_seeks(lobby: Lobby, account_ids: Sequence[int]) -> None:
     """The players now have a game: their other seeks go, and their seats at other tables
     (nobody can take up the offer of a player who is busy playing and find them gone)."""
-    await hub.lobby.withdraw(account_ids)
+    await lobby.withdraw(account_ids)

@@ -41,13 +41,14 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import Any
 
 from fastapi import WebSocket
 from pydantic import TypeAdapter, ValidationError
 
 from boardplay.web import safejson
-from boardplay.web.accounts import Account
+from boardplay.web.accounts import Account, Accounts
+from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import bad_request
 from boardplay.web.events import AccountClosed, BecameBot, Bus, TournamentPaired
@@ -56,13 +57,14 @@ from boardplay.web.lobby.challengestore import CANCELLED, DECLINED, OPEN
 from boardplay.web.lobby.eventstore import NOTICE, SEEKS
 from boardplay.web.lobby.store import SeekStore
 from boardplay.web.models import Ping, describe
+from boardplay.web.ratings import Ratings
 from boardplay.web.sockets import Subscriber, encode
+from boardplay.web.table import GameMaker
 from boardplay.web.wsread import read_messages
 
 log = logging.getLogger("boardplay.web")
 
-P = ParamSpec("P")
-T = TypeVar("T")
+Runner = Callable[..., Awaitable[Any]]
 
 POLL = 1.0
 """Seconds between a process's reads of the other processes' lobby events."""
@@ -79,19 +81,6 @@ STARTED_AGAIN = 60.0
 played (``"again": true``): a page that was reloading when its seek was taken, its table filled
 or its challenge was accepted finds the game all the same (events are kept this long)."""
 PING: TypeAdapter[Ping] = TypeAdapter(Ping)
-
-
-class LobbyHost(Protocol):
-    """What the lobby needs of the process that runs it (``Hub``)."""
-
-    epoch: str
-    """This process's id (the holder of its owners' seeks)."""
-    limits: Limits
-    bus: Bus
-
-    def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
-        """Run a storage call off the event loop."""
-        ...
 
 
 Hear = Callable[[Mapping[str, Any]], None]
@@ -111,13 +100,34 @@ class LobbySocket:
 
 
 class Lobby:
-    """The lobby sockets of one server process (made and run by the hub)."""
+    """The lobby of one server process: its sockets, and what its offers (seeks, tables,
+    quick games, challenges: ``seeks.py``, ``tables.py``, ``quick.py``, ``challenges.py``) are
+    given by the wiring (lila's lobby ``Env``): the storage threads ``db``, this process's
+    ``epoch`` (the holder of its owners' seeks), the ceilings, the events, and the other
+    domains' APIs — the table's ``GameMaker``, the accounts, the ratings, the catalogue."""
 
-    def __init__(self, host: LobbyHost, store: SeekStore) -> None:
-        self.db = host.db
+    def __init__(
+        self,
+        store: SeekStore,
+        db: Runner,
+        epoch: str,
+        limits: Limits,
+        bus: Bus,
+        *,
+        maker: GameMaker,
+        accounts: Accounts,
+        ratings: Ratings,
+        catalogue: WebCatalogue,
+    ) -> None:
+        self.db = db
         self.store = store
-        self.epoch = host.epoch
-        self.limits = host.limits
+        self.epoch = epoch
+        self.limits = limits
+        self.bus = bus
+        self.maker = maker
+        self.accounts = accounts
+        self.ratings = ratings
+        self.catalogue = catalogue
         self.sockets: set[LobbySocket] = set()
         self.by_account: dict[int, set[LobbySocket]] = {}
         self.text: str | None = None
@@ -137,9 +147,9 @@ class Lobby:
         the hub with Redis); None: they read at their next ``POLL``."""
         self._nudged: asyncio.Task[None] | None = None
         self._again = False
-        host.bus.subscribe(TournamentPaired, self._paired)
-        host.bus.subscribe(AccountClosed, self._account_closed)
-        host.bus.subscribe(BecameBot, self._became_bot)
+        bus.subscribe(TournamentPaired, self._paired)
+        bus.subscribe(AccountClosed, self._account_closed)
+        bus.subscribe(BecameBot, self._became_bot)
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()

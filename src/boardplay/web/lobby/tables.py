@@ -30,7 +30,6 @@ import time
 from boardplay.web.accounts import Account
 from boardplay.web.admission import Door
 from boardplay.web.errors import ApiError, conflict, forbidden, not_found, quote
-from boardplay.web.hub import Hub
 from boardplay.web.lobby.seatstore import SitRefused, Sitter
 from boardplay.web.lobby.seeks import (
     Started,
@@ -40,26 +39,27 @@ from boardplay.web.lobby.seeks import (
     rating_of,
     start_game,
 )
+from boardplay.web.lobby.sockets import Lobby
 from boardplay.web.lobby.store import Seek
 from boardplay.web.ratings import pool_of
 from boardplay.web.throttles import Ceiling, Throttled
 
 
 async def sit(
-    hub: Hub, account: Account, visitor: str, seek_id: str, door: Door = Door.TABLE
+    lobby: Lobby, account: Account, visitor: str, seek_id: str, door: Door = Door.TABLE
 ) -> tuple[Started | None, Seek | None]:
     """Take a seat at a table → (the game, None) for the last seat, else (None, the table with
     its players). A two-player seek is accepted (its one seat is the last)."""
-    seek = await hub.db(hub.lobby.store.seek, seek_id, time.time(), hub.limits.seek_ttl)
+    seek = await lobby.db(lobby.store.seek, seek_id, time.time(), lobby.limits.seek_ttl)
     if seek is None:
         raise not_found(f"there is no open table {quote(seek_id)} (full, cancelled or gone)")
     if not seek.table:
-        return await accept_seek(hub, account, visitor, seek_id, Door.SEEK), None
-    return await take_seat(hub, account, visitor, seek, door)
+        return await accept_seek(lobby, account, visitor, seek_id, Door.SEEK), None
+    return await take_seat(lobby, account, visitor, seek, door)
 
 
 async def take_seat(
-    hub: Hub, account: Account, visitor: str, seek: Seek, door: Door = Door.TABLE
+    lobby: Lobby, account: Account, visitor: str, seek: Seek, door: Door = Door.TABLE
 ) -> tuple[Started | None, Seek | None]:
     """``sit`` at a table read already."""
     if seek.account_id == account.id:
@@ -67,27 +67,27 @@ async def take_seat(
     if seek.holds(account.id):
         raise conflict("already_seated", "you have a seat at this table already")
     pool = pool_of(seek.game, seek.options, seek.players)
-    mine = await rating_of(hub, account.id, pool)
+    mine = await rating_of(lobby, account.id, pool)
     if not seek.accepts(mine):
         raise forbidden(
             "out_of_range",
             f"this table is for players rated {range_text(seek)} in {pool}; your rating "
             f"there is {round(mine)}",
         )
-    owner, *_ = await _admit(hub, door, account, visitor, seek)
-    await hub.maker.check_quota(visitor)  # the last seat makes the game: refuse before
-    store, limits, now = hub.lobby.store, hub.limits, time.time()
+    owner, *_ = await _admit(lobby, door, account, visitor, seek)
+    await lobby.maker.check_quota(visitor)  # the last seat makes the game: refuse before
+    store, limits, now = lobby.store, lobby.limits, time.time()
     sitter = Sitter(account.id, account.name, mine, now)
     hourly = Ceiling(f"seats:{account.id}", limits.seats_per_hour, 3600.0)
-    kept_by = hub.epoch if account.id in hub.lobby.by_account else ""
+    kept_by = lobby.epoch if account.id in lobby.by_account else ""
     try:
-        table, full = await hub.db(
+        table, full = await lobby.db(
             store.sit,
             seek.id,
             sitter,
             now,
             limits.seek_ttl,
-            hub.epoch,
+            lobby.epoch,
             kept_by,
             limits.seats_per_account,
             hourly,
@@ -100,51 +100,51 @@ async def take_seat(
         ) from None
     except SitRefused as exc:
         raise _refusal(exc, limits.seats_per_account) from None
-    hub.lobby.changed()
+    lobby.changed()
     if seek.rated and {s.account_id for s in table.seated} != {
         *(s.account_id for s in seek.seated),
         account.id,
     }:
         try:  # someone sat down meanwhile: the rule holds against them too
-            await _admit(hub, door, account, visitor, table)
+            await _admit(lobby, door, account, visitor, table)
         except ApiError:
-            await _undo(hub, table, account.id, full)
+            await _undo(lobby, table, account.id, full)
             raise
     if not full:
         return None, table
-    return await _start(hub, door, owner, account, visitor, table), None
+    return await _start(lobby, door, owner, account, visitor, table), None
 
 
 async def _admit(
-    hub: Hub, door: Door, account: Account, visitor: str, table: Seek
+    lobby: Lobby, door: Door, account: Account, visitor: str, table: Seek
 ) -> list[Account]:
     """The admission rule for ``account`` beside the table's owner and seated players."""
     others = [table.account_id, *(s.account_id for s in table.seated)]
-    return await admit(hub, door, table, [*others, account.id], account, visitor)
+    return await admit(lobby, door, table, [*others, account.id], account, visitor)
 
 
-async def _undo(hub: Hub, table: Seek, account_id: int, full: bool) -> None:
+async def _undo(lobby: Lobby, table: Seek, account_id: int, full: bool) -> None:
     """Give back a seat taken (the table put back without it, if it was the last)."""
-    store, now = hub.lobby.store, time.time()
+    store, now = lobby.store, time.time()
     if full:
         left = tuple(s for s in table.seated if s.account_id != account_id)
-        await hub.db(store.restore, dataclasses.replace(table, seated=left), now, hub.epoch)
+        await lobby.db(store.restore, dataclasses.replace(table, seated=left), now, lobby.epoch)
     else:
-        await hub.db(store.leave, table.id, account_id, now, hub.epoch)
-    hub.lobby.changed()
+        await lobby.db(store.leave, table.id, account_id, now, lobby.epoch)
+    lobby.changed()
 
 
 async def _start(
-    hub: Hub, door: Door, owner: Account, account: Account, visitor: str, table: Seek
+    lobby: Lobby, door: Door, owner: Account, account: Account, visitor: str, table: Seek
 ) -> Started:
     """The full table's game: every seated player, ``account`` (the last) at the end."""
     others: list[Account] = []
     for seated in table.seated:
         found = account if seated.account_id == account.id else None
         if found is None:
-            found = await hub.accounts.by_id(seated.account_id)
+            found = await lobby.accounts.by_id(seated.account_id)
         if found is None:  # gone since: the table waits for another player
-            await _undo(hub, table, seated.account_id, True)
+            await _undo(lobby, table, seated.account_id, True)
             raise conflict(
                 "seek_taken",
                 "a player at this table has just left: you keep your seat, and the game starts "
@@ -154,13 +154,13 @@ async def _start(
     others.sort(key=lambda p: p.id == account.id)
     try:
         started = await start_game(
-            hub, door, owner, others, visitor, table.game, table.options, table.rated, table.clock
+            lobby, door, owner, others, visitor, table.game, table.options, table.rated, table.clock
         )
     except Exception:
-        await _undo(hub, table, account.id, True)
+        await _undo(lobby, table, account.id, True)
         raise
     message = {"type": "started", "game": started.room.row.id, "seek": table.id}
-    await hub.lobby.tell([(p.id, message) for p in (owner, *others)])
+    await lobby.tell([(p.id, message) for p in (owner, *others)])
     return started
 
 
@@ -179,9 +179,9 @@ def _refusal(exc: SitRefused, most: int) -> ApiError:
     return conflict("seek_taken", "this table filled up or was cancelled meanwhile")
 
 
-async def leave(hub: Hub, account: Account, seek_id: str) -> None:
+async def leave(lobby: Lobby, account: Account, seek_id: str) -> None:
     """Give up the account's seat at a table before its game starts."""
-    if await hub.db(hub.lobby.store.leave, seek_id, account.id, time.time(), hub.epoch):
-        hub.lobby.changed()
+    if await lobby.db(lobby.store.leave, seek_id, account.id, time.time(), lobby.epoch):
+        lobby.changed()
         return
     raise not_found(f"you have no seat at table {quote(seek_id)}")

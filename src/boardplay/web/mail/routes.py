@@ -18,7 +18,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import Field
 
-from boardplay.web.deps import AccountDep, HubDep
+from boardplay.web.api.deps import AccountDep, HubDep
 from boardplay.web.mail.store import ADDRESS_MAX
 from boardplay.web.models import Body
 

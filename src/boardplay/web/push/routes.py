@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from boardplay.i18n import LANGUAGES
 from boardplay.web.accounts import DEVICE_COOKIE, DEVICE_LIFETIME
-from boardplay.web.deps import AccountDep, HubDep
+from boardplay.web.api.deps import AccountDep, HubDep
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.push.store import ENDPOINT_MAX, KEY_MAX, Subscription
 from boardplay.web.push.webpush import allowed, check_subscription

@@ -14,9 +14,10 @@ from boardplay.web.ratings.rated import (
     pools,
 )
 from boardplay.web.ratings.results import change_of, rating_changes
+from boardplay.web.ratings.service import Ratings
 from boardplay.web.ratings.settle import RATINGS_INTERVAL, Settlement
 from boardplay.web.ratings.standing import numeric_scores, places, verdict
-from boardplay.web.ratings.store import RatingStore
+from boardplay.web.ratings.store import RatingStore, Standing
 
 __all__ = [
     "NEW_RATING",
@@ -25,7 +26,9 @@ __all__ = [
     "UNRATED",
     "Rating",
     "RatingStore",
+    "Ratings",
     "Settlement",
+    "Standing",
     "change_of",
     "check_rated_clock",
     "numeric_scores",

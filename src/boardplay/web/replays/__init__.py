@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from boardplay.web.replays.heavy import HeavyReads
 from boardplay.web.replays.records import check_length, checked_states, record_of
+from boardplay.web.replays.schemas import RecordUpload
 
 __all__ = [
     "HeavyReads",
+    "RecordUpload",
     "check_length",
     "checked_states",
     "record_of",

@@ -25,7 +25,6 @@ from boardplay.web.chat import SPECTATORS, ChatRelay, post
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.guard import RateLimiter
-from boardplay.web.hub import Hub
 from boardplay.web.models import Ping, describe
 from boardplay.web.sockets import Subscriber
 from boardplay.web.table.rooms import Room
@@ -55,16 +54,19 @@ PresenceNote = Callable[[str], None]
 
 async def serve_socket(
     websocket: WebSocket,
-    hub: Hub,
+    room_of: Callable[[str], Awaitable[Room]],
+    note: PresenceNote,
+    chat: ChatRelay,
     game_id: str,
     limits: Limits,
     rate: RateLimiter,
     account: AccountLookup | None = None,
 ) -> None:
-    """The WebSocket of one game, from accept to close."""
+    """The WebSocket of one game, from accept to close: its room found with ``room_of``, the
+    process told with ``note`` when the game's sockets come and go, its chat ``chat``'s."""
     await websocket.accept()
     try:
-        room = await hub.room(game_id)
+        room = await room_of(game_id)
     except ApiError as exc:
         await websocket.send_json({"type": "error", "status": exc.status, **exc.to_json()})
         await websocket.close(code=UNKNOWN_GAME)
@@ -77,16 +79,16 @@ async def serve_socket(
     room.subscribers.add(sub)
 
     async def answer(text: str) -> None:
-        await handle_message(room, sub, text, limits, hub.presence_changed, hub.chat, account)
+        await handle_message(room, sub, text, limits, note, chat, account)
 
     try:
         sub.push_view(room.view_for(None, words=False), full=True)
-        await presence_changed(room, hub.presence_changed)
+        await presence_changed(room, note)
         await read_messages(websocket, sub, limits, rate, answer)
     finally:
         room.subscribers.discard(sub)
         await sub.finish()
-        await presence_changed(room, hub.presence_changed)
+        await presence_changed(room, note)
 
 
 async def presence_changed(room: Room, note: PresenceNote) -> bool:

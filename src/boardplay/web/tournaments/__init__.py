@@ -8,6 +8,7 @@ from __future__ import annotations
 from boardplay.web.tournaments.arena import pair_wave
 from boardplay.web.tournaments.pods import pair_pods
 from boardplay.web.tournaments.records import Bye, Table
+from boardplay.web.tournaments.schemas import TournamentRequest
 from boardplay.web.tournaments.service import TICK, Plan, Tournaments
 from boardplay.web.tournaments.standings import Standing, standings
 from boardplay.web.tournaments.store import TournamentStore
@@ -20,6 +21,7 @@ __all__ = [
     "Plan",
     "Standing",
     "Table",
+    "TournamentRequest",
     "TournamentStore",
     "Tournaments",
     "pair_pods",

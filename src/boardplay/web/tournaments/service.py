@@ -42,13 +42,13 @@ from typing import Any
 import sqlalchemy as sa
 from pydantic import ValidationError
 
-from boardplay.web.accounts import DELETED_NAME, Account
+from boardplay.web.accounts import DELETED_NAME, Account, Accounts
 from boardplay.web.admission import Door
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, not_found
 from boardplay.web.events import AccountClosed, BecameBot, Bus, GameFinished, TournamentPaired
-from boardplay.web.ratings import NEW_RATING, RatingStore, check_rated_clock, pool_of
+from boardplay.web.ratings import NEW_RATING, Ratings, check_rated_clock, pool_of
 from boardplay.web.table import ClockRequest, GameMaker, TimeControl, control_of
 from boardplay.web.tokens import new_game_id
 from boardplay.web.tournaments import arena, pods
@@ -73,6 +73,7 @@ from boardplay.web.tournaments.store import (
     set_tournament_status,
     store_round,
 )
+from boardplay.web.tournaments.talk import Talk
 
 log = logging.getLogger("boardplay.web")
 
@@ -116,7 +117,8 @@ class Tournaments:
         maker: GameMaker,
         catalogue: WebCatalogue,
         bus: Bus,
-        ratings: RatingStore | None = None,
+        accounts: Accounts,
+        ratings: Ratings | None = None,
         now: Callable[[], float] = time.time,
         limits: Limits | None = None,
     ) -> None:
@@ -129,8 +131,11 @@ class Tournaments:
         self.maker = maker
         self.catalogue = catalogue
         self.bus = bus
+        self.accounts = accounts
         self.ratings = ratings
         self.now = now
+        self.talk = Talk(store.engine, db, self.limits, lambda: self.now())
+        """The tournaments' chat (``talk.py``)."""
         self._winners: dict[str, str | None] = {}
         """The winners of the tournaments listed as finished (their standings no longer
         change), so that a list's poll does not read their standings each time."""
@@ -271,18 +276,44 @@ class Tournaments:
             return NEW_RATING
         size = max(tournament.sizes)
         pool = pool_of(tournament.game, options_for(tournament.options, size), size)
-        for standing in await self.db(self.ratings.standings_of, account_id):
-            if standing.pool == pool:
-                return float(standing.rating.rating)
-        return NEW_RATING
+        return await self.ratings.rating(account_id, pool)
 
-    async def view(self, tournament_id: str) -> dict[str, Any]:
-        """The tournament, its standings, players and rounds, as the page shows them."""
+    async def for_pages(self, game: str | None = None) -> dict[str, Any]:
+        """What the tournaments page lists: upcoming and running tournaments and (``finished``)
+        the last ones finished, each with its ``players``; with ``game``, the tournament that
+        game was paired in, whatever its state (the game page's link back to it)."""
+        if game is not None:
+            ids = await self.db(self.store.tournaments_of, [game])
+            return {"tournaments": [(await self.view(tid))["tournament"] for tid in ids[:1]]}
+        found = await self.listed()
+        finished = await self.finished_lately()
+        counts = await self.db(self.store.player_counts, [t["id"] for t in (*found, *finished)])
+        for tournament in (*found, *finished):
+            tournament["players"] = counts.get(tournament["id"], 0)
+        return {"tournaments": found, "finished": finished}
+
+    async def view_with_bots(self, tournament_id: str) -> dict[str, Any]:
+        """``view``, with ``bots``: the names of its bot players (as entered), and ``bot`` on
+        each line of the standings."""
+        snap: Snapshot = await self._snapshot(tournament_id)
+        view = describe(snap)
+        found = await self.accounts.by_ids([e.account_id for e in snap.entrants])
+        bots = sorted(e.name for e in snap.entrants if (a := found.get(e.account_id)) and a.bot)
+        for line in view["standings"]:
+            line["bot"] = line["name"] in bots
+        view["bots"] = bots
+        return view
+
+    async def _snapshot(self, tournament_id: str) -> Snapshot:
         try:
             snap: Snapshot = await self.db(self.store.snapshot, tournament_id)
         except LookupError:
             raise not_found("tournament") from None
-        return describe(snap)
+        return snap
+
+    async def view(self, tournament_id: str) -> dict[str, Any]:
+        """The tournament, its standings, players and rounds, as the page shows them."""
+        return describe(await self._snapshot(tournament_id))
 
     async def listed(self) -> list[dict[str, Any]]:
         """Upcoming and running tournaments, soonest first (the lobby's list)."""

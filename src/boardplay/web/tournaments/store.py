@@ -394,6 +394,19 @@ class TournamentStore:
                 )
         return len(rows)
 
+    def player_counts(self, tournament_ids: Sequence[str]) -> dict[str, int]:
+        """How many players each tournament has (not counting those who withdrew)."""
+        if not tournament_ids:
+            return {}
+        e = entrants_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(e.c.tournament_id, sa.func.count())
+                .where(e.c.tournament_id.in_(list(tournament_ids)), e.c.status != WITHDRAWN)
+                .group_by(e.c.tournament_id)
+            ).all()
+        return {row[0]: int(row[1]) for row in rows}
+
     def tournaments_of(self, game_ids: Sequence[str]) -> list[str]:
         """The tournaments these games were paired in."""
         if not game_ids:

@@ -17,6 +17,7 @@ by signed-in people only, with the table chat's safety (``chat/``):
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account, accounts_table
+from boardplay.web.chat import clean
 from boardplay.web.config import Limits
 from boardplay.web.database import lock
 from boardplay.web.errors import ApiError
@@ -36,6 +38,7 @@ from boardplay.web.tournaments.store import (
     tournaments_table,
 )
 
+Runner = Callable[..., Awaitable[Any]]
 KEPT = 100
 """Messages shown: the latest of the tournament."""
 PER_AUTHOR = 200
@@ -160,3 +163,45 @@ def may_write(engine: Engine, tournament_id: str, account: Account, limits: Limi
     if account.age(time.time()) >= limits.chat_account_age:
         return True
     return entered(engine, tournament_id, account.id)
+
+
+class Talk:
+    """The tournaments' chat as the routes use it: read, and written within its rules."""
+
+    def __init__(
+        self, engine: Engine, db: Runner, limits: Limits, now: Callable[[], float]
+    ) -> None:
+        self.engine = engine
+        self.db = db
+        self.limits = limits
+        self.now = now
+
+    async def read(self, tournament_id: str, account: Account | None) -> dict[str, Any]:
+        """The latest messages, oldest first, whether ``account`` may write, and how long a
+        message may be."""
+        said = await self.db(read, self.engine, tournament_id)
+        can_write = account is not None and await self.db(
+            may_write, self.engine, tournament_id, account, self.limits
+        )
+        return {
+            "messages": [m.to_json() for m in said],
+            "can_write": can_write,
+            "length": self.limits.chat_length,
+        }
+
+    async def write(self, tournament_id: str, account: Account, text: str) -> Said:
+        """Store ``account``'s message, tidied (``chat.clean``), or refuse it: 403 for an
+        account that may not write here, 429 past a ceiling."""
+        limits = self.limits
+        tidied = clean(text, limits.chat_length)
+        if not await self.db(may_write, self.engine, tournament_id, account, limits):
+            raise ApiError(
+                403,
+                "account_too_new",
+                f"a new account may write in a tournament's chat once it has joined it or is "
+                f"{limits.chat_account_age / 60:g} minutes old (reading is open to all)",
+            )
+        said: Said = await self.db(
+            write, self.engine, tournament_id, account, tidied, limits, self.now()
+        )
+        return said

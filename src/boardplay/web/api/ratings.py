@@ -12,12 +12,9 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from boardplay.web.accounts import Account, name_key
-from boardplay.web.deps import AccountsDep, CatalogueDep, HubDep, RoomDep
+from boardplay.web.api.deps import AccountsDep, CatalogueDep, HubDep, RoomDep
 from boardplay.web.errors import ApiError, not_found
-from boardplay.web.ratings.rated import pools
-from boardplay.web.ratings.results import change_of, rating_changes
-from boardplay.web.ratings.standing import verdict
-from boardplay.web.ratings.store import Standing
+from boardplay.web.ratings import Standing, pools, verdict
 from boardplay.web.table import summary
 
 router = APIRouter(tags=["players"])
@@ -67,15 +64,15 @@ async def profile(name: str, hub: HubDep, accounts: AccountsDep) -> dict[str, An
             continue
         out = summary(room.public_view(), updated)
         out["their_seats"] = [s.seat for s in room.row.seats if s.account == account.id]
-        out["rating_change"] = await change_of(hub.db, hub.ratings, room.row, out["their_seats"])
+        out["rating_change"] = await hub.ratings.change_of(room.row, out["their_seats"])
         recent.append(out)
-    standings = await hub.db(hub.ratings.standings_of, account.id)
+    standings = await hub.ratings.standings_of(account.id)
     return {
         "name": account.name,
         "bot": account.bot,
         "results": results,
         "ratings": [standing(s) for s in standings],
-        "history": await hub.db(hub.ratings.history_of, account.id, HISTORY),
+        "history": await hub.ratings.history_of(account.id, HISTORY),
         "recent": recent,
     }
 
@@ -98,7 +95,7 @@ async def leaderboard(
     ``?bots=true``: the bot accounts' own leaderboard."""
     if pool not in pools(catalogue):
         raise not_found(f"no rating pool {pool[:40]!r}; GET /api/ratings lists them")
-    board = await hub.db(hub.ratings.leaderboard, pool, limit, bots)
+    board = await hub.ratings.leaderboard(pool, limit, bots)
     return {"pool": pool, "bots": bots, "players": [standing(s) for s in board]}
 
 
@@ -106,4 +103,4 @@ async def leaderboard(
 async def game_rating(room: RoomDep, hub: HubDep) -> dict[str, Any]:
     """What a finished rated game did to each player's rating: ``{"rated", "settled",
     "seats": [{"seat", "rating", "change"}]}`` (the page shows "You won · +12")."""
-    return await rating_changes(hub.db, hub.ratings, room.row)
+    return await hub.ratings.changes(room.row)

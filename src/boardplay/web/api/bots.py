@@ -16,17 +16,23 @@ from fastapi import APIRouter
 from fastapi import Path as PathParam
 from fastapi.responses import StreamingResponse
 
-from boardplay.web.bots.schemas import ChatLine, TokenRequest, UpgradeRequest
-from boardplay.web.bots.service import ApiUser, Bots
-from boardplay.web.bots.streams import EventStream, GameStream
-from boardplay.web.chat import PLAYERS, SPECTATORS, post
-from boardplay.web.deps import (
+from boardplay.web.api.deps import (
     AccountDep,
     AnyTokenDep,
     BotPlayDep,
     EventReaderDep,
     HubDep,
 )
+from boardplay.web.bots import (
+    ApiUser,
+    Bots,
+    ChatLine,
+    EventStream,
+    GameStream,
+    TokenRequest,
+    UpgradeRequest,
+)
+from boardplay.web.chat import PLAYERS, SPECTATORS, post
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.hub import Hub
 from boardplay.web.table import Room, abort, draw, flag, late, resign

@@ -29,6 +29,7 @@ from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError
 from boardplay.web.guard import address_of, hashed, prefix_of, visitor_of
 from boardplay.web.hub import Hub
+from boardplay.web.lobby import Lobby
 from boardplay.web.replays import HeavyReads
 from boardplay.web.table import Room
 
@@ -73,6 +74,11 @@ def get_network(request: Request) -> str:
     return hashed(prefix_of(address_of(request.scope)))
 
 
+def get_lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.hub.lobby
+    return lobby
+
+
 async def get_room(game_id: str, hub: Annotated[Hub, Depends(get_hub)]) -> Room:
     """The game's room, current with the database (404 if there is no such game)."""
     return await hub.room(game_id)
@@ -87,6 +93,7 @@ AddressDep = Annotated[str, Depends(get_address)]
 VisitorDep = Annotated[str, Depends(get_visitor)]
 NetworkDep = Annotated[str, Depends(get_network)]
 RoomDep = Annotated[Room, Depends(get_room)]
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
 
 
 def token_of(request: Request | WebSocket, field: str | None) -> str | None:

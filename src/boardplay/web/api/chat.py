@@ -9,9 +9,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 
-from boardplay.web.chat import service as chat
-from boardplay.web.chat.schemas import ChatChannel, ChatReportRequest, ChatRequest
-from boardplay.web.deps import HubDep, RoomDep, SessionDep, VisitorDep, token_of
+from boardplay.web import chat
+from boardplay.web.api.deps import HubDep, RoomDep, SessionDep, VisitorDep, token_of
+from boardplay.web.chat import ChatChannel, ChatReportRequest, ChatRequest
 from boardplay.web.errors import ApiError
 
 router = APIRouter(prefix="/api/games")

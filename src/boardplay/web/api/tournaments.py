@@ -13,13 +13,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from boardplay.web.accounts import Account
+from boardplay.web.api.deps import AccountDep, SessionDep, VisitorDep
+from boardplay.web.api.tournament_pages import TournamentId, TournamentsDep
+from boardplay.web.api.tournament_pages import router as pages_router
 from boardplay.web.bots import BOT_PLAY, TOURNAMENT_WRITE, Bots
-from boardplay.web.deps import AccountDep, SessionDep, VisitorDep
 from boardplay.web.errors import ApiError
-from boardplay.web.tournaments.pages import TournamentId, TournamentsDep
-from boardplay.web.tournaments.pages import router as pages_router
-from boardplay.web.tournaments.schemas import TournamentRequest
-from boardplay.web.tournaments.service import Plan
+from boardplay.web.tournaments import Plan, TournamentRequest
 
 router = APIRouter(tags=["tournaments"])
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
 
-from boardplay.web.deps import (
+from boardplay.web.api.deps import (
     CatalogueDep,
     HubDep,
     NetworkDep,
@@ -19,9 +19,7 @@ from boardplay.web.deps import (
     token_of,
 )
 from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.table.live import serve_socket
-from boardplay.web.table.offers import draw, resign
-from boardplay.web.table.schemas import (
+from boardplay.web.table import (
     ActionRequest,
     ClaimRequest,
     CreateRequest,
@@ -32,10 +30,16 @@ from boardplay.web.table.schemas import (
     RematchRequest,
     ResignRequest,
     UndoRequest,
+    claim,
+    draw,
+    flag,
+    invited_seat,
+    late,
+    note_visit,
+    resign,
+    serve_socket,
+    summary,
 )
-from boardplay.web.table.seating import invited_seat
-from boardplay.web.table.timeouts import claim, flag, late, note_visit
-from boardplay.web.table.views import summary
 
 router = APIRouter(prefix="/api/games")
 
@@ -214,9 +218,12 @@ async def rematch_game(
 @router.websocket("/{game_id}/ws")
 async def live(websocket: WebSocket, game_id: str) -> None:
     state = websocket.app.state
+    hub = state.hub
     await serve_socket(
         websocket,
-        state.hub,
+        hub.room,
+        hub.presence_changed,
+        hub.chat,
         game_id,
         state.limits,
         state.rate,

@@ -14,20 +14,31 @@ from fastapi import APIRouter, Path, WebSocket
 
 from boardplay.web.accounts import COOKIE, Account, Accounts
 from boardplay.web.admission import Door
-from boardplay.web.deps import (
+from boardplay.web.api.deps import (
     AccountDep,
     ChallengeReaderDep,
     ChallengeWriterDep,
-    HubDep,
+    LobbyDep,
     VisitorDep,
     same_origin,
 )
 from boardplay.web.errors import forbidden
-from boardplay.web.lobby.challenges import answer_challenge, my_challenges, send_challenge
-from boardplay.web.lobby.quick import quick_game
-from boardplay.web.lobby.schemas import ApiChallengeRequest, ChallengeRequest, SeekRequest
-from boardplay.web.lobby.seeks import Started, accept_seek, cancel_seek, list_seeks, post_seek
-from boardplay.web.lobby.tables import leave, sit
+from boardplay.web.lobby import (
+    ApiChallengeRequest,
+    ChallengeRequest,
+    SeekRequest,
+    Started,
+    accept_seek,
+    answer_challenge,
+    cancel_seek,
+    leave,
+    list_seeks,
+    my_challenges,
+    post_seek,
+    quick_game,
+    send_challenge,
+    sit,
+)
 
 router = APIRouter(prefix="/api", tags=["seeks"])
 ShortId = Annotated[str, Path(max_length=16)]
@@ -45,30 +56,30 @@ def _started(started: Started) -> dict[str, Any]:
 
 
 @router.get("/seeks")
-async def seeks(hub: HubDep) -> dict[str, Any]:
+async def seeks(lobby: LobbyDep) -> dict[str, Any]:
     """The open seeks, oldest first (at most ``Limits.seeks_listed``)."""
-    return {"seeks": [seek.to_json() for seek in await list_seeks(hub)]}
+    return {"seeks": [seek.to_json() for seek in await list_seeks(lobby)]}
 
 
 @router.post("/seeks", status_code=201)
-async def post(hub: HubDep, account: AccountDep, body: SeekRequest) -> dict[str, Any]:
+async def post(lobby: LobbyDep, account: AccountDep, body: SeekRequest) -> dict[str, Any]:
     """Look for opponents: a game any signed-in player within the rating range may accept (two
     players), or a table whose seats they take (three or four: it starts when full). It lasts
     while your lobby is open (``/api/lobby/ws``)."""
     _person(account)
-    return {"seek": (await post_seek(hub, account, body)).to_json()}
+    return {"seek": (await post_seek(lobby, account, body)).to_json()}
 
 
 @router.post("/seeks/quick")
 async def quick(
-    hub: HubDep, account: AccountDep, visitor: VisitorDep, body: SeekRequest
+    lobby: LobbyDep, account: AccountDep, visitor: VisitorDep, body: SeekRequest
 ) -> dict[str, Any]:
     """Play the closest compatible open seek (same game, options, clock and rated flag, each
     player within the other's range; for three or four players a seat at the fullest such
     table) → ``{"started": {...}, "seek": null}`` when the game started; else ``{"started":
     null, "seek": {...}}``: this seek posted, or the table where you now hold a seat."""
     _person(account)
-    started, seek = await quick_game(hub, account, visitor, body)
+    started, seek = await quick_game(lobby, account, visitor, body)
     return {
         "started": None if started is None else _started(started),
         "seek": None if seek is None else seek.to_json(),
@@ -76,28 +87,28 @@ async def quick(
 
 
 @router.delete("/seeks/{seek_id}")
-async def cancel(seek_id: ShortId, hub: HubDep, account: AccountDep) -> dict[str, Any]:
-    await cancel_seek(hub, account, seek_id)
+async def cancel(seek_id: ShortId, lobby: LobbyDep, account: AccountDep) -> dict[str, Any]:
+    await cancel_seek(lobby, account, seek_id)
     return {"cancelled": seek_id}
 
 
 @router.post("/seeks/{seek_id}/accept")
 async def accept(
-    seek_id: ShortId, hub: HubDep, account: AccountDep, visitor: VisitorDep
+    seek_id: ShortId, lobby: LobbyDep, account: AccountDep, visitor: VisitorDep
 ) -> dict[str, Any]:
     """Accept a seek: the game starts for both players (the seek's owner is told on their
     lobby socket). Exactly one of several acceptors wins; the others get 409."""
-    return _started(await accept_seek(hub, account, visitor, seek_id))
+    return _started(await accept_seek(lobby, account, visitor, seek_id))
 
 
 @router.post("/seeks/{seek_id}/sit")
 async def take_seat(
-    seek_id: ShortId, hub: HubDep, account: AccountDep, visitor: VisitorDep
+    seek_id: ShortId, lobby: LobbyDep, account: AccountDep, visitor: VisitorDep
 ) -> dict[str, Any]:
     """Take a seat at a table (a two-player seek: accept it) → ``{"started": null, "seek":
     {...}}`` while seats stay free (the game starts when the last is taken: every player is
     told on their lobby socket), or ``{"started": {...}, "seek": null}`` for the last seat."""
-    started, table = await sit(hub, account, visitor, seek_id)
+    started, table = await sit(lobby, account, visitor, seek_id)
     return {
         "started": None if started is None else _started(started),
         "seek": None if table is None else table.to_json(),
@@ -105,9 +116,9 @@ async def take_seat(
 
 
 @router.delete("/seeks/{seek_id}/sit")
-async def leave_seat(seek_id: ShortId, hub: HubDep, account: AccountDep) -> dict[str, Any]:
+async def leave_seat(seek_id: ShortId, lobby: LobbyDep, account: AccountDep) -> dict[str, Any]:
     """Give up your seat at a table before its game starts."""
-    await leave(hub, account, seek_id)
+    await leave(lobby, account, seek_id)
     return {"left": seek_id}
 
 
@@ -124,40 +135,40 @@ def _person(account: Account) -> None:
 
 
 @router.get("/challenges")
-async def challenges(hub: HubDep, account: AccountDep) -> dict[str, Any]:
+async def challenges(lobby: LobbyDep, account: AccountDep) -> dict[str, Any]:
     """Your challenges: ``incoming`` and ``outgoing``, open or settled lately, newest first."""
-    return await my_challenges(hub, account)
+    return await my_challenges(lobby, account)
 
 
 @router.post("/challenges", status_code=201)
-async def challenge(hub: HubDep, account: AccountDep, body: ChallengeRequest) -> dict[str, Any]:
+async def challenge(lobby: LobbyDep, account: AccountDep, body: ChallengeRequest) -> dict[str, Any]:
     """Challenge a player by name; they are told on their lobby socket."""
-    return {"challenge": (await send_challenge(hub, account, body)).to_json()}
+    return {"challenge": (await send_challenge(lobby, account, body)).to_json()}
 
 
 @router.post("/challenges/{challenge_id}/accept")
 async def accept_challenge(
-    challenge_id: ShortId, hub: HubDep, account: AccountDep, visitor: VisitorDep
+    challenge_id: ShortId, lobby: LobbyDep, account: AccountDep, visitor: VisitorDep
 ) -> dict[str, Any]:
     """The challenged player accepts: the game starts for both."""
-    found, started = await answer_challenge(hub, account, visitor, challenge_id, "accept")
+    found, started = await answer_challenge(lobby, account, visitor, challenge_id, "accept")
     assert started is not None
     return {"challenge": found.to_json(), **_started(started)}
 
 
 @router.post("/challenges/{challenge_id}/decline")
 async def decline_challenge(
-    challenge_id: ShortId, hub: HubDep, account: AccountDep
+    challenge_id: ShortId, lobby: LobbyDep, account: AccountDep
 ) -> dict[str, Any]:
-    found, _ = await answer_challenge(hub, account, "", challenge_id, "decline")
+    found, _ = await answer_challenge(lobby, account, "", challenge_id, "decline")
     return {"challenge": found.to_json()}
 
 
 @router.post("/challenges/{challenge_id}/cancel")
 async def cancel_challenge(
-    challenge_id: ShortId, hub: HubDep, account: AccountDep
+    challenge_id: ShortId, lobby: LobbyDep, account: AccountDep
 ) -> dict[str, Any]:
-    found, _ = await answer_challenge(hub, account, "", challenge_id, "cancel")
+    found, _ = await answer_challenge(lobby, account, "", challenge_id, "cancel")
     return {"challenge": found.to_json()}
 
 
@@ -166,36 +177,36 @@ Username = Annotated[str, Path(max_length=64)]
 
 
 @router.get("/challenge")
-async def api_challenges(hub: HubDep, user: ChallengeReaderDep) -> dict[str, Any]:
+async def api_challenges(lobby: LobbyDep, user: ChallengeReaderDep) -> dict[str, Any]:
     """The token's account's challenges: ``{"in", "out"}`` (lichess's names)."""
-    mine = await my_challenges(hub, user.account)
+    mine = await my_challenges(lobby, user.account)
     return {"in": mine["incoming"], "out": mine["outgoing"]}
 
 
 @router.post("/challenge/{username}", status_code=201)
 async def api_challenge(
-    username: Username, hub: HubDep, user: ChallengeWriterDep, body: ApiChallengeRequest
+    username: Username, lobby: LobbyDep, user: ChallengeWriterDep, body: ApiChallengeRequest
 ) -> dict[str, Any]:
     """Challenge ``username`` (a person or a bot; rated games between a bot and a person come
     about only so)."""
     request = ChallengeRequest(
         to=username, game=body.game, options=body.options, rated=body.rated, clock=body.clock
     )
-    return {"challenge": (await send_challenge(hub, user.account, request)).to_json()}
+    return {"challenge": (await send_challenge(lobby, user.account, request)).to_json()}
 
 
 @router.post("/challenge/{challenge_id}/{answer}")
 async def api_answer(
     challenge_id: ShortId,
     answer: Literal["accept", "decline", "cancel"],
-    hub: HubDep,
+    lobby: LobbyDep,
     user: ChallengeWriterDep,
     visitor: VisitorDep,
 ) -> dict[str, Any]:
     """``accept``, ``decline`` (the challenged player) or ``cancel`` (its sender); an accepted
     challenge's game is announced on both players' event streams (``gameStart``)."""
     found, started = await answer_challenge(
-        hub,
+        lobby,
         user.account,
         visitor if answer == "accept" else "",
         challenge_id,

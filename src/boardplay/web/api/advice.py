@@ -8,8 +8,8 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from boardplay.web.advice.schemas import HintRequest, ReviewRequest
-from boardplay.web.deps import AddressDep, HeavyDep, ReviewerDep, RoomDep, token_of
+from boardplay.web.advice import HintRequest, ReviewRequest
+from boardplay.web.api.deps import AddressDep, HeavyDep, ReviewerDep, RoomDep, token_of
 
 router = APIRouter(prefix="/api/games/{game_id}")
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from boardplay.web.deps import CatalogueDep, HubDep
+from boardplay.web.api.deps import CatalogueDep, HubDep
+from boardplay.web.api.i18n import rules_language, rules_text_or_english
 from boardplay.web.errors import ApiError, quote
-from boardplay.web.i18n import rules_language, rules_text_or_english
 from boardplay.web.table import DAYS, PRESETS, hints_for
 
 router = APIRouter(prefix="/api")

@@ -10,18 +10,21 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from boardplay.web.accounts.passkeystore import Passkey
-from boardplay.web.accounts.schemas import (
+from boardplay.web.accounts import (
+    COOKIE,
+    DEVICE_COOKIE,
+    DEVICE_LIFETIME,
+    SESSION_LIFETIME,
     AdoptRequest,
     DeleteRequest,
+    Passkey,
     PasskeyAnswer,
     PasswordRequest,
     RegisterRequest,
     SignInRequest,
     SignUpRequest,
 )
-from boardplay.web.accounts.service import COOKIE, DEVICE_COOKIE, DEVICE_LIFETIME, SESSION_LIFETIME
-from boardplay.web.deps import (
+from boardplay.web.api.deps import (
     AccountDep,
     AccountsDep,
     AddressDep,
@@ -35,7 +38,6 @@ from boardplay.web.deps import (
 from boardplay.web.errors import ApiError, bad_request, conflict, not_found
 from boardplay.web.guard import network_of
 from boardplay.web.identity import Account
-from boardplay.web.ratings import change_of
 from boardplay.web.table import resign_account, summary
 from boardplay.web.tokens import hash_token, new_token
 
@@ -343,7 +345,7 @@ async def my_games(hub: HubDep, accounts: AccountsDep, account: AccountDep) -> d
         out = summary(room.public_view(), updated)
         out["your_seats"] = seats
         out["your_turn"] = out["status"] == "active" and out.get("current_player") in seats
-        out["rating_change"] = await change_of(hub.db, hub.ratings, room.row, seats)
+        out["rating_change"] = await hub.ratings.change_of(room.row, seats)
         games.append(out)
     games.sort(key=lambda g: (not g["your_turn"], g["status"] != "active"))
     return {"games": games}

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from boardplay.web.deps import AddressDep, HeavyDep, LimitsDep, RoomDep
-from boardplay.web.replays.records import check_length, record_of
-from boardplay.web.replays.schemas import RecordUpload
+from boardplay.web.api.deps import AddressDep, HeavyDep, LimitsDep, RoomDep
+from boardplay.web.replays import RecordUpload, check_length, record_of
 
 router = APIRouter(prefix="/api")
 

@@ -1,0 +1,53 @@
+"""The ratings' API: what the other domains and the routes read of the players' ratings (a
+player's standing in a pool, their history, a leaderboard, what a finished rated game did to
+each seat), over the store that keeps them (``store.py``, private to this domain). Settling a
+game's result is ``settle.py``'s."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from boardplay.web.ratings.maths import NEW_RATING
+from boardplay.web.ratings.results import RatedGame, change_of, rating_changes
+from boardplay.web.ratings.store import RatingStore, Standing
+
+Runner = Callable[..., Awaitable[Any]]
+
+
+class Ratings:
+    """One process's reader of the ratings (``db`` runs the store's calls off the loop)."""
+
+    def __init__(self, store: RatingStore, db: Runner) -> None:
+        self.store = store
+        self.db = db
+
+    async def standings_of(self, account_id: int) -> list[Standing]:
+        """The account's rating in each pool it has played rated."""
+        found: list[Standing] = await self.db(self.store.standings_of, account_id)
+        return found
+
+    async def rating(self, account_id: int, pool: str) -> float:
+        """The account's rating in ``pool`` (``NEW_RATING`` if it has none there)."""
+        for standing in await self.standings_of(account_id):
+            if standing.pool == pool:
+                return float(standing.rating.rating)
+        return NEW_RATING
+
+    async def history_of(self, account_id: int, limit: int) -> dict[str, list[dict[str, Any]]]:
+        found: dict[str, list[dict[str, Any]]] = await self.db(
+            self.store.history_of, account_id, limit
+        )
+        return found
+
+    async def leaderboard(self, pool: str, limit: int, bots: bool = False) -> list[Standing]:
+        found: list[Standing] = await self.db(self.store.leaderboard, pool, limit, bots)
+        return found
+
+    async def changes(self, row: RatedGame) -> dict[str, Any]:
+        """What a finished rated game did to each seat's rating (``results.rating_changes``)."""
+        return await rating_changes(self.db, self.store, row)
+
+    async def change_of(self, row: RatedGame, seats: list[int]) -> Any:
+        """The change of the player holding ``seats`` (``results.change_of``)."""
+        return await change_of(self.db, self.store, row, seats)
