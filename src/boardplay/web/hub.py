@@ -25,8 +25,7 @@ from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.chat import ChatRelay, ChatStore
 from boardplay.web.config import Limits
 from boardplay.web.lobby import Lobby, SeekStore
-from boardplay.web.mail import MailConfig, Mailer
-from boardplay.web.push import PushConfig, Pusher
+from boardplay.web.notify import MailConfig, Mailer, PushConfig, Pusher
 from boardplay.web.ratings import RATINGS_INTERVAL, RatingStore, Settlement
 from boardplay.web.table import House, Storage
 from boardplay.web.throttles import Throttles
@@ -105,7 +104,7 @@ class Hub:
         self.mailer = Mailer.for_hub(house, mail)
         """E-mail notifications: the hooks the game code calls and the outbox's sender."""
         self.push = Pusher.for_hub(self, push)
-        """Push notifications (``push/``): the same hooks, the challenges', and the sender."""
+        """Push notifications (``notify/``): the same hooks, the challenges', and the sender."""
         house.mailer, house.push = self.mailer, self.push
         self.chat = ChatRelay(house, ChatStore(storage.engine), self.rooms, self.accounts)
         """The table chat of this process's sockets (``chat/``)."""

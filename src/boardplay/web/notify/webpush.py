@@ -22,7 +22,7 @@ import httpx
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from boardplay.web.push.store import Subscription
+from boardplay.web.notify.pushstore import Subscription
 
 PUSH_SERVICES = (
     "https://fcm.googleapis.com",

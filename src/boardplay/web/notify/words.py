@@ -1,5 +1,5 @@
 """The words the server itself sends a player away from the table, in the player's language: the
-pushes (``service.py``) and the e-mails (``mail/service.py``).
+pushes (``pusher.py``) and the e-mails (``mailer.py``).
 
 The texts are entries of the notifications' string table (``static/notifications/strings.js``, keys
 ``notice.*``, ``push.*`` and ``mail.*``), so they are in the ``web`` message catalogue with the

@@ -3,7 +3,7 @@ of the site open, each with a button that turns them off on that device.
 
 The game code and the lobby call the hooks (``Pusher.your_turn``, ``game_over``, ``challenge``)
 on the process that stored the change; the hooks only *queue* pushes in the database
-(``store.py``), in the account's language and within its hourly ceiling, and never raise: a
+(``pushstore.py``), in the account's language and within its hourly ceiling, and never raise: a
 push that cannot be queued must not undo a move. A background loop on every process claims due
 pushes one at a time (a compare-and-set with a lease) and posts each to its push service
 (``webpush.py``), so no move ever waits on a push service and each push leaves from one
@@ -39,9 +39,9 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from boardplay.web.push import words
-from boardplay.web.push.config import PushConfig, available
-from boardplay.web.push.store import (
+from boardplay.web.notify import words
+from boardplay.web.notify.pushconfig import PushConfig, available
+from boardplay.web.notify.pushstore import (
     CHALLENGE,
     END,
     TURN,
@@ -49,7 +49,7 @@ from boardplay.web.push.store import (
     PushStore,
     Subscription,
 )
-from boardplay.web.push.webpush import ServerKey, allowed, new_private_key, topic
+from boardplay.web.notify.webpush import ServerKey, allowed, new_private_key, topic
 
 if TYPE_CHECKING:
     import httpx
@@ -177,7 +177,7 @@ class Pusher:
             return
         import httpx
 
-        from boardplay.web.push.webpush import TIMEOUT
+        from boardplay.web.notify.webpush import TIMEOUT
 
         self._client = httpx.AsyncClient(timeout=TIMEOUT, follow_redirects=False, trust_env=False)
         self._task = asyncio.get_running_loop().create_task(self._loop())
@@ -228,7 +228,7 @@ class Pusher:
         return done
 
     async def _send(self, push: Claimed) -> bool:
-        from boardplay.web.push.webpush import post
+        from boardplay.web.notify.webpush import post
 
         assert self.config is not None and self.key is not None and self._client is not None
         if not allowed(push.target.endpoint, self.config.services):

@@ -1,13 +1,13 @@
 """Stored Web Push (migration 0014): the devices that asked to be told (their push
 subscriptions), the pushes waiting to be sent (the outbox) and the server's VAPID key.
 
-Why it is shaped this way (``service.py`` queues and sends, docs/web.md "Push notifications"):
+Why it is shaped this way (``pusher.py`` queues and sends, docs/web.md "Push notifications"):
 
 - **One row per account and device.** A device is a browser's device cookie, kept only as its
   hash; a subscription made again on the same device replaces the one before, and an endpoint
   is held by one account at a time (the last to subscribe on that browser). An account keeps
   at most ``devices`` subscriptions: a new one pushes out the oldest.
-- **The outbox is the only way out**, as for e-mail (``mail/store.py``): a push is a row first,
+- **The outbox is the only way out**, as for e-mail (``mailstore.py``): a push is a row first,
   one per subscription, claimed by one process with a compare-and-set on a row nobody holds
   (with a lease), sent, then marked sent. Several processes on one database send each push
   once; a process that dies holding a claim leaves it to another when the lease runs out.

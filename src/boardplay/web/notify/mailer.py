@@ -19,7 +19,7 @@ finishes the mail in hand before it stops.
 
 Without ``BOARDPLAY_WEB_SMTP_URL`` the mailer is off: nothing is queued, the loop does not run,
 and the account page says so. Mails are plain text in the language the account chose on the
-page (``accounts.language``; English if none), in the words of ``push/words.py``."""
+page (``accounts.language``; English if none), in the words of ``words.py``."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ from email_validator import EmailNotValidError, validate_email
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits, Settings
 from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.mail.store import (
+from boardplay.web.notify.mailstore import (
     ADDRESS_MAX,
     BODY_MAX,
     CONFIRM,
@@ -54,7 +54,7 @@ from boardplay.web.mail.store import (
     Draft,
     MailStore,
 )
-from boardplay.web.push import deadline_text, game_title, language_of, names, outcome, say
+from boardplay.web.notify.words import deadline_text, game_title, language_of, names, outcome, say
 from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
 from boardplay.web.table import Database
 
@@ -321,7 +321,7 @@ class Mailer:
         return self._titles[name]
 
     def _game(self, row: GameRow, account: int, lang: str) -> dict[str, str]:
-        """The game's title and the other players, as ``lang`` writes them (``push/words``)."""
+        """The game's title and the other players, as ``lang`` writes them (``words.py``)."""
         seats = [(s.name, s.account) for s in row.seats]
         game = game_title(lang, row.game, self.title(row.game))
         return {"game": game, "names": names(lang, seats, account)}
@@ -410,7 +410,7 @@ class Mailer:
         if queued:
             self.wake()
 
-    # ----- the account's address (``routes/mail.py``) -----------------------------------------
+    # ----- the account's address (``routes.py``) ---------------------------------------------
     async def status(self, account_id: int) -> dict[str, Any]:
         """What the account page shows: the address and choices, and whether mail works."""
         found = await self.run(self.store.get, account_id)

@@ -1,7 +1,7 @@
 """Stored e-mail (migration 0011): the address each account gave and what it wants mailed, the
 mails waiting to be sent (the outbox) and the unsubscribe links handed out.
 
-Why it is shaped this way (``mail.py`` does the sending, docs/deploy.md "E-mail (SMTP)"):
+Why it is shaped this way (``mailer.py`` does the sending, docs/deploy.md "E-mail (SMTP)"):
 
 - **The outbox is the only way out.** A mail is a row first; whichever server process claims it
   (a compare-and-set ``UPDATE`` on a row nobody holds, with a lease) sends it and marks it sent,
@@ -38,7 +38,7 @@ from boardplay.web.tokens import hash_token, new_token
 ADDRESS_MAX = 254
 """Longest e-mail address (RFC 5321's limit on a path)."""
 SUBJECT_MAX = 150
-"""Longest subject stored (names in it are cut first, ``mail.py``)."""
+"""Longest subject stored (names in it are cut first, ``mailer.py``)."""
 BODY_MAX = 4000
 """Longest body stored, before the links are added."""
 ERROR_MAX = 400
@@ -139,7 +139,7 @@ class Claimed:
     attempts: int
     """Claims of this mail so far, this one included."""
     language: str | None = None
-    """The language its account chose (its footer's words, ``push/words.py``)."""
+    """The language its account chose (its footer's words, ``words.py``)."""
 
 
 class CeilingReached(Exception):
