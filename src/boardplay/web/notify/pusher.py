@@ -28,20 +28,18 @@ page says so, and the pages' own notices still work."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
-import random
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from boardplay.web.notify import words
+from boardplay.web.notify.outbox import Runner, Sender
 from boardplay.web.notify.pushconfig import PushConfig, available
 from boardplay.web.notify.pushstore import (
+    BACKOFF,
     CHALLENGE,
     END,
     TURN,
@@ -60,19 +58,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("boardplay.web.push")
 
-Runner = Callable[..., Awaitable[Any]]
-
 LEASE = 60.0
 """Seconds a claimed push stays with its process: far above one post (``webpush.TIMEOUT``)."""
-POLL = 10.0
-"""Seconds between a process's looks at the outbox for pushes others queued or due again."""
 BATCH = 20
-MAX_ATTEMPTS = 4
-BACKOFF = 30.0
-"""Seconds before the first retry; each further one waits four times longer (or as long as the
-push service's ``Retry-After`` asks, up to an hour)."""
-PRUNE_EVERY = 3600.0
+"""Pushes one look at the outbox claims at most (then the loop yields and looks again)."""
 CLOSE_WAIT = 15.0
+"""Seconds a process shutting down waits for the push in hand (above ``webpush.TIMEOUT``)."""
 TTL = {TURN: 12 * 3600, END: 24 * 3600}
 """Seconds a push service keeps a push for a device that is offline (a challenge: its lifetime)."""
 URGENCY = {TURN: "normal", END: "low", CHALLENGE: "high"}
@@ -106,7 +97,7 @@ class Counters:
     errors: list[str] = field(default_factory=list)
 
 
-class Pusher:
+class Pusher(Sender):
     """Queues and sends one process's pushes. ``run`` runs a store call off the event loop;
     ``title_of`` names a game; ``languages`` gives accounts' languages; ``here`` the seats whose
     page shows a game now (on any process)."""
@@ -121,6 +112,7 @@ class Pusher:
         languages: Callable[[Sequence[int]], Mapping[int, str | None]] = lambda ids: {},
         here: Callable[[str], AbstractSet[int]] = lambda game_id: frozenset(),
     ) -> None:
+        super().__init__(log, CLOSE_WAIT)
         self.store = store
         self.run = run
         self.config = config if config is not None and available() else None
@@ -130,23 +122,12 @@ class Pusher:
         self.here = here
         self.key: ServerKey | None = None
         self.counters = Counters()
-        self._wake = asyncio.Event()
-        self._closing = False
-        self._task: asyncio.Task[None] | None = None
         self._client: httpx.AsyncClient | None = None
-        self._pruned = 0.0
 
     @classmethod
     def for_hub(cls, hub: PushHost, config: PushConfig | None) -> Pusher:
-        catalogue = hub.catalogue
-
-        def title_of(name: str) -> str:
-            try:
-                return str(getattr(catalogue.load(name, {}), "title", name))
-            except Exception:  # a game no longer offered keeps its name
-                return name
-
         store = PushStore(hub.storage.engine)
+        title_of = words.titles(hub.catalogue)
         return cls(
             store, hub.db, config, hub.epoch, title_of, hub.accounts.languages, hub.seats_here
         )
@@ -160,11 +141,11 @@ class Pusher:
         """The ``applicationServerKey`` browsers subscribe with (None while pushes are off)."""
         return self.key.public if self.key is not None else None
 
-    # ----- the loop ---------------------------------------------------------------------------
+    # ----- the loop (``outbox.Sender``) -------------------------------------------------------
     async def start(self) -> None:
         """Read (or make) the server's key and start sending. A key that cannot be read turns
         pushes off for this process (logged), never the server."""
-        if self.config is None or self._task is not None:
+        if self.config is None or self._client is not None:
             return
         try:
             private = self.config.private_key or await self.run(
@@ -180,34 +161,11 @@ class Pusher:
         from boardplay.web.notify.webpush import TIMEOUT
 
         self._client = httpx.AsyncClient(timeout=TIMEOUT, follow_redirects=False, trust_env=False)
-        self._task = asyncio.get_running_loop().create_task(self._loop())
+        self.start_loop()
 
-    def wake(self) -> None:
-        self._wake.set()
-
-    async def close(self) -> None:
-        """Stop after the push in hand (one cut off mid-post would go again after its lease)."""
-        self._closing = True
-        self._wake.set()
-        if self._task is not None:
-            try:
-                await asyncio.wait_for(asyncio.shield(self._task), CLOSE_WAIT)
-            except Exception:
-                self._task.cancel()
-                with contextlib.suppress(BaseException):
-                    await self._task
+    async def shut(self) -> None:
         if self._client is not None:
             await self._client.aclose()
-
-    async def _loop(self) -> None:
-        while not self._closing:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), POLL * random.uniform(0.75, 1.25))
-            self._wake.clear()
-            try:
-                await self.drain()
-            except Exception:
-                log.exception("could not look at the push outbox; trying again")
 
     async def drain(self) -> int:
         """Send the due pushes (up to ``BATCH``); returns how many the services accepted."""
@@ -215,15 +173,14 @@ class Pusher:
             return 0
         done = 0
         for _ in range(BATCH):
-            if self._closing:
+            if self.closing:
                 break
             push = await self.run(self.store.claim, self.process, LEASE, self.key.public)
             if push is None:
                 break
             if await self._send(push):
                 done += 1
-        if time.time() - self._pruned > PRUNE_EVERY:
-            self._pruned = time.time()
+        if self.prune_due():
             await self.run(self.store.prune)
         return done
 
@@ -279,21 +236,19 @@ class Pusher:
         wait: float | None,
         retry: bool = False,
     ) -> None:
-        give_up = not retry or push.attempts >= MAX_ATTEMPTS
-        pause = BACKOFF * 4 ** (push.attempts - 1)
-        if wait is not None:
-            pause = min(max(pause, wait), 3600.0)
         self.counters.failed += 1
+        again = await self.run(
+            self.store.failed, push.id, self.process, reason, push.attempts, status, retry, wait
+        )
         log.warning(
-            "push %s (%s) failed (attempt %d): %s; %s",
+            "push %s (%s) failed (attempt %d of %d): %s; %s",
             push.id,
             push.kind,
             push.attempts,
+            BACKOFF.tries,
             words.clean(reason, 200),
-            "given up" if give_up else "will retry",
+            "will retry" if again else "given up",
         )
-        retry_at = None if give_up else time.time() + pause
-        await self.run(self.store.failed, push.id, self.process, reason, status, retry_at)
 
     # ----- what a push says -------------------------------------------------------------------
     def _payload(
@@ -361,10 +316,9 @@ class Pusher:
         if not self.enabled:
             return
         try:
-            if not 0 <= seat < len(row.seats) or row.seats[seat].account is None:
+            account = words.holder(row.seats, seat)
+            if account is None:
                 return
-            account = row.seats[seat].account
-            assert account is not None
             await self._queue(
                 TURN, row.id, [account], lambda lang, a: self.turn_payload(lang, row, a)
             )
