@@ -35,6 +35,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+import httpx
+
 from boardplay.web.notify import words
 from boardplay.web.notify.outbox import Runner, Sender
 from boardplay.web.notify.pushconfig import PushConfig, available
@@ -47,11 +49,17 @@ from boardplay.web.notify.pushstore import (
     PushStore,
     Subscription,
 )
-from boardplay.web.notify.webpush import ServerKey, allowed, new_private_key, topic
+from boardplay.web.notify.webpush import (
+    TIMEOUT,
+    ServerKey,
+    allowed,
+    endpoint_problem,
+    new_private_key,
+    post,
+    topic,
+)
 
 if TYPE_CHECKING:
-    import httpx
-
     from boardplay.web.accounts import AccountStore
     from boardplay.web.catalogue import WebCatalogue
     from boardplay.web.table import GameRow, Storage
@@ -156,10 +164,6 @@ class Pusher(Sender):
             log.exception("could not read or make the server's push key: pushes are off")
             self.config = None
             return
-        import httpx
-
-        from boardplay.web.notify.webpush import TIMEOUT
-
         self._client = httpx.AsyncClient(timeout=TIMEOUT, follow_redirects=False, trust_env=False)
         self.start_loop()
 
@@ -185,9 +189,10 @@ class Pusher(Sender):
         return done
 
     async def _send(self, push: Claimed) -> bool:
-        from boardplay.web.notify.webpush import post
-
         assert self.config is not None and self.key is not None and self._client is not None
+        if problem := endpoint_problem(push.target.endpoint):
+            await self._unusable(push, f"the endpoint cannot be posted to: {problem}")
+            return False
         if not allowed(push.target.endpoint, self.config.services):
             await self._failed(push, "the endpoint is not on an allowed push service", None, None)
             return False
@@ -202,6 +207,9 @@ class Pusher(Sender):
                 URGENCY.get(push.kind, "normal"),
                 topic(push.kind, push.subject),
             )
+        except (httpx.InvalidURL, httpx.UnsupportedProtocol) as exc:
+            await self._unusable(push, f"{type(exc).__name__}: {exc}")
+            return False
         except Exception as exc:
             await self._failed(push, f"{type(exc).__name__}: {exc}", None, None, retry=True)
             return False
@@ -227,6 +235,14 @@ class Pusher(Sender):
             retry=answer.worth_retrying,
         )
         return False
+
+    async def _unusable(self, push: Claimed, reason: str) -> None:
+        """The subscription's endpoint is no URL a push can be posted to (stored before the
+        subscription's check refused such URLs): it never will be, so the subscription goes
+        with the push, as for a service's 404, rather than being retried."""
+        self.counters.gone += 1
+        log.warning("push %s: subscription %s dropped: %s", push.id, push.subscription_id, reason)
+        await self.run(self.store.gone, push.id, self.process, push.subscription_id, None, reason)
 
     async def _failed(
         self,

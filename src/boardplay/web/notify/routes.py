@@ -37,7 +37,7 @@ from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.models import Body
 from boardplay.web.notify.mailstore import ADDRESS_MAX
 from boardplay.web.notify.pushstore import ENDPOINT_MAX, KEY_MAX, Subscription
-from boardplay.web.notify.webpush import allowed, check_subscription
+from boardplay.web.notify.webpush import allowed, check_subscription, endpoint_problem
 from boardplay.web.tokens import hash_token, new_token
 
 mail_router = APIRouter(tags=["email"])
@@ -283,6 +283,8 @@ def _pushes_on(hub: HubDep) -> None:
 def _checked(hub: HubDep, body: SubscriptionRequest) -> Subscription:
     config = hub.push.config
     assert config is not None
+    if problem := endpoint_problem(body.endpoint):
+        raise bad_request(f"field 'endpoint' must be the push service's URL as is: {problem}")
     if not allowed(body.endpoint, config.services):
         raise bad_request(
             "field 'endpoint' must be on a push service this server posts to: "

@@ -14,6 +14,7 @@ import base64
 import json
 import re
 import time
+import unicodedata
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
@@ -38,6 +39,14 @@ TIMEOUT = 10.0
 TOKEN_LIFETIME = 12 * 3600
 """Seconds a VAPID token is valid (RFC 8292 allows at most 24 hours)."""
 TOPIC = re.compile(r"[^A-Za-z0-9_-]")
+CALLED = {
+    "\t": "a tab",
+    "\n": "a line feed (LF)",
+    "\r": "a carriage return (CR)",
+    " ": "a space",
+    "\x00": "a NUL",
+}
+"""The characters an endpoint is most often refused for, by the names people know them by."""
 
 
 def b64(data: bytes) -> str:
@@ -91,10 +100,37 @@ class ServerKey:
         return header
 
 
+def endpoint_problem(endpoint: str) -> str | None:
+    """What makes ``endpoint`` a URL no push can be posted to, as it is stored (None: it is
+    one). The check of the host (``allowed``) reads it with Python's ``urlsplit``, which
+    quietly drops ASCII tab, CR and LF, and the post reads it with httpx, which refuses them:
+    ``https://fcm.goog<TAB>leapis.com/x`` would pass as fcm.googleapis.com and then fail at
+    every send. So a URL with any control character, white space or other character outside
+    printable ASCII is refused whole (the push services' endpoints are printable ASCII, their
+    tokens base64url or percent-encoded), and the one left must name the same host to both
+    readers."""
+    for at, char in enumerate(endpoint):
+        if not "!" <= char <= "~":
+            name = CALLED.get(char) or f"U+{ord(char):04X} ({unicodedata.name(char, 'control')})"
+            return f"it holds {name} at position {at} (only printable ASCII, no spaces)"
+    try:
+        host = httpx.URL(endpoint).host
+    except httpx.InvalidURL as exc:
+        return f"it is not a URL the server can post to ({exc})"
+    try:
+        same = host == (urlsplit(endpoint).hostname or "").lower()
+    except ValueError:
+        same = False
+    return None if same else "its host reads differently to the server's two URL parsers"
+
+
 def allowed(endpoint: str, services: tuple[str, ...]) -> bool:
     """Whether ``endpoint`` is an https (or an allowed origin's) URL on one of ``services``:
     the scheme and port must match and the host be the service's or, for ``*.host``, below
-    it. No user info, no fragment."""
+    it. No user info, no fragment, and nothing ``endpoint_problem`` finds (the host checked
+    is the host posted to)."""
+    if endpoint_problem(endpoint) is not None:
+        return False
     try:
         parts = urlsplit(endpoint)
         port = parts.port
