@@ -11,6 +11,7 @@ account challenged, in the order its devices subscribed."""
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -32,6 +33,7 @@ from boardplay.web.app import create_app
 MB = 1 << 20
 HUGE = 20 * MB
 CHUNK = 64 * 1024
+SEND_BUFFER = 64 * 1024
 QUICK = 2.0
 """Seconds within which a push to a healthy service must be posted, whatever else hangs."""
 
@@ -103,6 +105,12 @@ class Service:
 
 def start(service: Service) -> ThreadingHTTPServer:
     class Handler(BaseHTTPRequestHandler):
+        def setup(self) -> None:
+            # A small send buffer, fixed (the kernel would grow it to megabytes): what the
+            # service gets to write is then what the sender read, give or take its own buffer.
+            self.request.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+            super().setup()
+
         def do_POST(self) -> None:
             service.handle(self)
 
@@ -254,3 +262,20 @@ def test_a_stored_endpoint_no_push_can_be_posted_to_is_dropped_not_retried(
     assert pusher_of(app).store.subscriptions() == []
     assert kenji.call("GET", "/api/push").json()["devices"] == 0
     assert quick.count("/ok/0") == 0
+
+
+# ----- N12: a push service's answer is read up to a cap ------------------------------------------
+def test_a_huge_answer_is_not_read_whole(
+    app: TestClient, services: tuple[Service, Service]
+) -> None:
+    """A service answering 201 with 20 MB: the push counts as sent and the sender hangs up
+    after the first few kB, so the service gets to write only what the sockets' buffers hold
+    (today: all 20 MB read into memory)."""
+    quick = services[1]
+    hana, kenji = sign_up(app, "Hana"), sign_up(app, "Kenji")
+    subscribe_devices(kenji, [f"{quick.origin}/huge/0"])
+    challenge(hana)
+    [row] = settle(app)
+    assert row["state"] == "sent" and row["status_code"] == 201, row
+    assert quick.done_writing.wait(10), "the service is still writing its answer"
+    assert quick.written < HUGE // 10, f"{quick.written} bytes of the answer were written"

@@ -10,6 +10,7 @@ reach its own network (SSRF)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import re
@@ -35,7 +36,11 @@ PUSH_SERVICES = (
 the only hosts a push is posted to unless the operator says otherwise
 (``BOARDPLAY_WEB_PUSH_SERVICES``). ``*.`` allows any subdomain."""
 TIMEOUT = 10.0
-"""Seconds one post may take (connect, send, answer) before it fails and is retried."""
+"""Seconds one post may take (connect, send, answer) before it fails and is retried: each step
+of it, and the whole."""
+ANSWER_BYTES = 4096
+"""Bytes of a push service's answer read at most: what it says is only kept for the log (its
+first 200 characters), so a service that answers at length is not read further."""
 TOKEN_LIFETIME = 12 * 3600
 """Seconds a VAPID token is valid (RFC 8292 allows at most 24 hours)."""
 TOPIC = re.compile(r"[^A-Za-z0-9_-]")
@@ -229,20 +234,31 @@ async def post(
     urgency: str,
     push_topic: str,
 ) -> Answer:
-    """Encrypt and post one push; the service's answer (an ``httpx.HTTPError`` if none)."""
+    """Encrypt and post one push; the service's answer (an ``httpx.HTTPError``, or
+    ``TimeoutError`` past ``TIMEOUT`` in all, if none). The answer is streamed and read up to
+    ``ANSWER_BYTES``, as it came (no content decoding), then the connection is closed: httpx's
+    ``response.text`` would read a body of any size into memory first."""
     body = encrypt(target, json.dumps(payload, ensure_ascii=False).encode("utf-8"))
     headers = {
         "Authorization": key.authorization(target.endpoint, contact),
         "Content-Encoding": "aes128gcm",
         "Content-Type": "application/octet-stream",
+        "Accept-Encoding": "identity",
         "TTL": str(max(0, ttl)),
         "Urgency": urgency,
     }
     if push_topic:
         headers["Topic"] = push_topic
-    response = await client.post(target.endpoint, content=body, headers=headers)
+    said = bytearray()
+    async with asyncio.timeout(TIMEOUT):
+        request = client.stream("POST", target.endpoint, content=body, headers=headers)
+        async with request as response:
+            async for chunk in response.aiter_raw():
+                said += chunk[: ANSWER_BYTES - len(said)]
+                if len(said) >= ANSWER_BYTES:
+                    break
     return Answer(
         response.status_code,
         retry_after(response.headers.get("retry-after"), time.time()),
-        response.text[:200],
+        said.decode("utf-8", "replace")[:200],
     )
