@@ -6,11 +6,12 @@ to is refused when it is given and dropped (not retried) if it was stored before
 The push services are fake ones on loopback, allowed by the operator's setting
 (``BOARDPLAY_WEB_PUSH_SERVICES``), each answering by path: ``/hang/...`` holds the post until
 the test lets it go, ``/huge/...`` answers 201 with a 20 MB body written as it goes, anything
-else 201 at once. The pushes are queued by a challenge, which pushes to every device of the
-account challenged, in the order its devices subscribed."""
+else 201 at once. The pushes are queued by challenges, each pushed to every device of the
+account challenged: Kenji's devices hang, Mika's answer, and Kenji is challenged first."""
 
 from __future__ import annotations
 
+import dataclasses
 import socket
 import threading
 import time
@@ -185,12 +186,22 @@ def subscribe_devices(player: Player, endpoints: list[str]) -> None:
         assert answer.json()["devices"] == n + 1
 
 
-def challenge(hana: Player) -> float:
-    """Hana challenges Kenji: a push to each of his devices. When it was queued."""
+def challenge(hana: Player, name: str = "Kenji") -> float:
+    """Hana challenges ``name``: a push to each of its devices. When they were queued."""
     queued = time.monotonic()
-    sent = hana.call("POST", "/api/challenges", {"to": "Kenji", "game": "tiny"})
+    sent = hana.call("POST", "/api/challenges", {"to": name, "game": "tiny"})
     assert sent.status_code == 201, sent.text
     return queued
+
+
+def held(service: Service, posts: int) -> None:
+    """Wait until ``service`` holds ``posts`` posts (then check it holds no more)."""
+    end = time.monotonic() + QUICK
+    while service.holding < posts:
+        assert time.monotonic() < end, f"{service.holding} posts held, not {posts}"
+        time.sleep(0.01)
+    time.sleep(0.3)
+    assert service.most == service.holding == posts
 
 
 def pusher_of(client: TestClient) -> Any:
@@ -279,3 +290,67 @@ def test_a_huge_answer_is_not_read_whole(
     assert row["state"] == "sent" and row["status_code"] == 201, row
     assert quick.done_writing.wait(10), "the service is still writing its answer"
     assert quick.written < HUGE // 10, f"{quick.written} bytes of the answer were written"
+
+
+# ----- N6: pushes are posted side by side -------------------------------------------------------
+def test_a_push_service_that_hangs_delays_only_its_own_pushes(
+    app: TestClient, services: tuple[Service, Service]
+) -> None:
+    """Three posts that hang, queued first, and a fourth to the same service that answers at
+    once: the fourth is posted at once while the three still hang (today: one post after
+    another, each cut at 10 s, the fourth at +30 s)."""
+    slow = services[0]
+    hana, kenji, mika = (sign_up(app, name) for name in ("Hana", "Kenji", "Mika"))
+    subscribe_devices(kenji, [f"{slow.origin}/hang/{n}" for n in range(3)])
+    subscribe_devices(mika, [f"{slow.origin}/ok"])
+    challenge(hana, "Kenji")
+    queued = challenge(hana, "Mika")
+    assert slow.wait("/ok", QUICK) - queued < QUICK
+    held(slow, 3)
+    slow.release.set()
+    rows = settle(app)
+    assert [r["state"] for r in rows] == ["sent"] * 4 and all(r["attempts"] == 1 for r in rows)
+    assert all(slow.count(p) == 1 for p in ("/hang/0", "/hang/1", "/hang/2", "/ok"))
+
+
+def test_one_push_service_holds_a_few_posts_at_most(
+    app: TestClient, services: tuple[Service, Service]
+) -> None:
+    """Six posts to a service that hangs, queued first, and one to another service: that one
+    goes at once, and the hanging service never holds more than ``posts_per_service`` posts;
+    once it answers, its other pushes follow, each posted once (today: the other service's
+    push waits a minute)."""
+    slow, quick = services
+    hana, kenji, mika = (sign_up(app, name) for name in ("Hana", "Kenji", "Mika"))
+    subscribe_devices(kenji, [f"{slow.origin}/hang/{n}" for n in range(6)])
+    subscribe_devices(mika, [f"{quick.origin}/ok"])
+    challenge(hana, "Kenji")
+    queued = challenge(hana, "Mika")
+    assert quick.wait("/ok", QUICK) - queued < QUICK
+    held(slow, pusher_of(app).config.posts_per_service)
+    assert sum(slow.count(f"/hang/{n}") for n in range(6)) == slow.most == 4
+    slow.release.set()
+    rows = settle(app)
+    assert [r["state"] for r in rows] == ["sent"] * 7
+    assert [slow.count(f"/hang/{n}") for n in range(6)] == [1] * 6
+
+
+def test_a_process_posts_at_most_so_many_pushes_at_once(
+    app: TestClient, services: tuple[Service, Service]
+) -> None:
+    """The process's own ceiling: with two posts at once, two of three hanging posts are out
+    and the rest wait for them, all posted once in the end."""
+    slow, quick = services
+    pusher = pusher_of(app)
+    pusher.config = dataclasses.replace(pusher.config, posts_at_once=2)
+    hana, kenji, mika = (sign_up(app, name) for name in ("Hana", "Kenji", "Mika"))
+    subscribe_devices(kenji, [f"{slow.origin}/hang/{n}" for n in range(3)])
+    subscribe_devices(mika, [f"{quick.origin}/ok"])
+    challenge(hana, "Kenji")
+    challenge(hana, "Mika")
+    held(slow, 2)
+    assert quick.count("/ok") == 0
+    slow.release.set()
+    rows = settle(app)
+    assert [r["state"] for r in rows] == ["sent"] * 4
+    assert [slow.count(f"/hang/{n}") for n in range(3)] == [1] * 3 and quick.count("/ok") == 1

@@ -38,6 +38,12 @@ class PushConfig:
     one pushes out the oldest."""
     challenge_ttl: int = 600
     """Seconds a challenge push lives (the challenge's own lifetime)."""
+    posts_at_once: int = 16
+    """Pushes one process posts at the same time: a push service that hangs holds its posts
+    until they time out, while the others go on."""
+    posts_per_service: int = 4
+    """Of those, the posts to one push service (``webpush.service_of``) at the same time: one
+    that hangs holds this many of the process's posts at most, never all of them."""
 
     @classmethod
     def from_env(

@@ -5,10 +5,13 @@ The game code and the lobby call the hooks (``Pusher.your_turn``, ``game_over``,
 on the process that stored the change; the hooks only *queue* pushes in the database
 (``pushstore.py``), in the account's language and within its hourly ceiling, and never raise: a
 push that cannot be queued must not undo a move. A background loop on every process claims due
-pushes one at a time (a compare-and-set with a lease) and posts each to its push service
-(``webpush.py``), so no move ever waits on a push service and each push leaves from one
-process. A push service that is busy or failing (429, 5xx, no answer) gets the push again after
-growing pauses; one that says the subscription is gone (404, 410) has it deleted at once.
+pushes from the leased outbox (``outbox.py``) and posts each to its push service
+(``webpush.py``), several at once, so no move ever waits on a push service and each push leaves
+from one process. A push service that hangs holds only its own pushes: a process has at most
+``PushConfig.posts_at_once`` posts out, ``posts_per_service`` of them to one service, and the
+pushes to a service with all its posts out wait in the outbox while the others' go. A push
+service that is busy or failing (429, 5xx, no answer) gets the push again after growing pauses;
+one that says the subscription is gone (404, 410) has it deleted at once.
 
 **Nothing for a game the player is looking at.** Two checks, because neither alone is enough:
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -56,6 +60,7 @@ from boardplay.web.notify.webpush import (
     endpoint_problem,
     new_private_key,
     post,
+    service_of,
     topic,
 )
 
@@ -131,6 +136,8 @@ class Pusher(Sender):
         self.key: ServerKey | None = None
         self.counters = Counters()
         self._client: httpx.AsyncClient | None = None
+        self._posting: Counter[str] = Counter()
+        """Posts out now, by push service (``webpush.service_of``)."""
 
     @classmethod
     def for_hub(cls, hub: PushHost, config: PushConfig | None) -> Pusher:
@@ -172,21 +179,43 @@ class Pusher(Sender):
             await self._client.aclose()
 
     async def drain(self) -> int:
-        """Send the due pushes (up to ``BATCH``); returns how many the services accepted."""
+        """Start posting the due pushes (up to ``BATCH`` in one look), each beside the others:
+        at most ``posts_at_once`` posts at a time, ``posts_per_service`` of them to one push
+        service; a push to a service with all its posts out is left in the outbox until one
+        ends. Returns how many posts it started: each ends on its own and wakes the loop, so
+        a service that hangs holds only its own pushes, never the others' (one post after
+        another, three hanging services held a healthy push back 30 s)."""
         if self.config is None or self.key is None or self._client is None:
             return 0
-        done = 0
+        started = 0
         for _ in range(BATCH):
-            if self.closing:
+            if self.closing or self.in_hand >= self.config.posts_at_once:
                 break
-            push = await self.run(self.store.claim, self.process, LEASE, self.key.public)
+            each = self.config.posts_per_service
+            busy = frozenset(s for s, posting in self._posting.items() if posting >= each)
+            push = await self.run(self.store.claim, self.process, LEASE, self.key.public, busy)
             if push is None:
                 break
-            if await self._send(push):
-                done += 1
+            service = service_of(push.target.endpoint)
+            self._posting[service] += 1
+            self.spawn(self._post(push, service))
+            started += 1
         if self.prune_due():
             await self.run(self.store.prune)
-        return done
+        return started
+
+    async def _post(self, push: Claimed, service: str) -> None:
+        """Send one push, then free its place (and look at the outbox again: a push to its
+        service may be waiting for it)."""
+        try:
+            await self._send(push)
+        except Exception:  # the database, most likely: its claim runs out and it goes again
+            log.exception("push %s could not be finished; it goes again after its lease", push.id)
+        finally:
+            self._posting[service] -= 1
+            if not self._posting[service]:
+                del self._posting[service]
+            self.wake()
 
     async def _send(self, push: Claimed) -> bool:
         assert self.config is not None and self.key is not None and self._client is not None

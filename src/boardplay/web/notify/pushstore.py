@@ -24,7 +24,7 @@ Why it is shaped this way (``pusher.py`` queues and sends, docs/web.md "Push not
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,6 +133,25 @@ class Claimed:
     attempts: int
     """Claims of this push so far, this one included."""
     target: Subscription
+
+
+def _not_to(services: Collection[str]) -> sa.ColumnElement[bool] | None:
+    """A push whose subscription's endpoint is on none of ``services`` (their ``service_of``:
+    the endpoint, in lower case, is the service or begins with it and ``/`` or ``?``)."""
+    if not services:
+        return None
+    subs = push_subscriptions_table
+    endpoint = sa.func.lower(subs.c.endpoint)
+    on = [
+        sa.or_(
+            endpoint == service,
+            endpoint.startswith(service + "/", autoescape=True),
+            endpoint.startswith(service + "?", autoescape=True),
+        )
+        for service in sorted(services)
+    ]
+    on_busy = sa.exists().where(subs.c.id == push_outbox_table.c.subscription_id, sa.or_(*on))
+    return ~on_busy
 
 
 def _upsert(conn: sa.Connection) -> type[postgresql.Insert] | type[sqlite.Insert]:
@@ -353,10 +372,14 @@ class PushStore:
         return queued, dropped
 
     # ----- sending (the leased outbox: ``outbox.py``) ----------------------------------------
-    def claim(self, process: str, lease: float, server_key: str) -> Claimed | None:
+    def claim(
+        self, process: str, lease: float, server_key: str, busy: Collection[str] = ()
+    ) -> Claimed | None:
         """The oldest due push, now held by ``process`` for ``lease`` seconds, or None when
-        nothing is due. A push whose subscription is gone, or was made for another server key,
-        is cancelled instead (and the next one tried)."""
+        nothing is due; none to the push services ``busy`` (``webpush.service_of``: this
+        process posts all it may to them now, and their pushes wait for a free post rather than
+        in this process's hand). A push whose subscription is gone, or was made for another
+        server key, is cancelled instead (and the next one tried)."""
 
         def target(conn: sa.Connection, push: sa.Row[Any], now: float) -> Claimed | None:
             subs = push_subscriptions_table
@@ -376,7 +399,7 @@ class PushStore:
                 Subscription(found.endpoint, found.p256dh, found.auth),
             )
 
-        return self.box.claim(process, lease, target)
+        return self.box.claim(process, lease, target, _not_to(busy))
 
     def sent(self, push_id: int, process: str, status: int) -> bool:
         """Mark a push this process held as accepted by the push service, and its subscription

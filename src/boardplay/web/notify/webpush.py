@@ -129,6 +129,18 @@ def endpoint_problem(endpoint: str) -> str | None:
     return None if same else "its host reads differently to the server's two URL parsers"
 
 
+def service_of(endpoint: str) -> str:
+    """The push service an endpoint is on, as the sender counts its posts: the URL's scheme,
+    host and port as written, in lower case (``https://fcm.googleapis.com``); the endpoint
+    begins with it, then ``/`` or ``?``, or ends (``pushstore.PushStore.claim`` matches so)."""
+    try:
+        parts = urlsplit(endpoint)
+    except ValueError:
+        return ""
+    cut = endpoint.find("//") + 2 + len(parts.netloc)
+    return endpoint[:cut].lower() if parts.scheme and parts.netloc else ""
+
+
 def allowed(endpoint: str, services: tuple[str, ...]) -> bool:
     """Whether ``endpoint`` is an https (or an allowed origin's) URL on one of ``services``:
     the scheme and port must match and the host be the service's or, for ``*.host``, below
