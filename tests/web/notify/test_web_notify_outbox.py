@@ -139,10 +139,18 @@ def services() -> Iterator[tuple[Service, Service]]:
 
 @pytest.fixture
 def app(
-    tmp_path: Path, services: tuple[Service, Service], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    services: tuple[Service, Service],
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
 ) -> Iterator[TestClient]:
+    """The app, allowing both services, on SQLite (or PostgreSQL: ``indirect`` parameter)."""
     monkeypatch.setenv("BOARDPLAY_WEB_PUSH_SERVICES", ",".join(s.origin for s in services))
-    with TestClient(create_app(tiny_settings(tmp_path))) as client:
+    settings = tiny_settings(tmp_path)
+    if getattr(request, "param", "sqlite") == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+        settings = dataclasses.replace(settings, database_url=url)
+    with TestClient(create_app(settings)) as client:
         yield client
         for service in services:  # the posts in hand end before the app stops
             service.release.set()
@@ -313,13 +321,14 @@ def test_a_push_service_that_hangs_delays_only_its_own_pushes(
     assert all(slow.count(p) == 1 for p in ("/hang/0", "/hang/1", "/hang/2", "/ok"))
 
 
+@pytest.mark.parametrize("app", ["sqlite", "postgresql"], indirect=True)
 def test_one_push_service_holds_a_few_posts_at_most(
     app: TestClient, services: tuple[Service, Service]
 ) -> None:
     """Six posts to a service that hangs, queued first, and one to another service: that one
     goes at once, and the hanging service never holds more than ``posts_per_service`` posts;
     once it answers, its other pushes follow, each posted once (today: the other service's
-    push waits a minute)."""
+    push waits a minute). On PostgreSQL too: the claim skips a busy service's pushes in SQL."""
     slow, quick = services
     hana, kenji, mika = (sign_up(app, name) for name in ("Hana", "Kenji", "Mika"))
     subscribe_devices(kenji, [f"{slow.origin}/hang/{n}" for n in range(6)])

@@ -48,7 +48,8 @@ CHALLENGE = "challenge"
 KINDS = (TURN, END, CHALLENGE)
 
 GONE = "gone"
-"""The push service answered 404 or 410: the subscription is deleted with it."""
+"""The push service answered 404 or 410, or the endpoint is no URL a push can be posted to: the
+subscription is deleted with it."""
 
 HOUR = 3600.0
 OUTBOX_KEEP = 7 * 24 * 3600.0
