@@ -44,10 +44,10 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
   send ``{"type": "ping"}``.
 - ``GET/PUT/DELETE /api/account/email`` — the signed-in player's address for notifications
   and ``{"notify_turns", "notify_end"}``; ``GET /api/email/confirm?token=`` and
-  ``GET|POST /api/email/unsubscribe?token=`` — the links in the mails (``mail.py``).
+  ``GET|POST /api/email/unsubscribe?token=`` — the links in the mails (``notify/``).
 - ``GET/PUT/DELETE /api/push``, ``POST /api/push/off|renew``, ``PUT /api/account/language`` —
   this device's push subscription, a notification's one-click off, the account's language;
-  ``GET /sw.js`` and ``/manifest.webmanifest`` — the service worker and the app (``push/``).
+  ``GET /sw.js`` and ``/manifest.webmanifest`` — the service worker and the app (``notify/``).
 - ``GET /api/stream/event``, ``GET /api/bot/game/stream/{id}``, ``POST /api/bot/game/{id}/
   move/{move}|resign|abort|draw/{yes|no}|chat``, ``POST /api/challenge/{name}`` and
   ``/api/challenge/{id}/accept|decline|cancel``, ``GET|POST|DELETE /api/account/tokens`` —
@@ -86,6 +86,7 @@ from boardplay.web.api import (
     chat,
     games,
     lobby,
+    notify,
     ratings,
     replays,
     site,
@@ -98,11 +99,8 @@ from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.frontpage import FrontEnd
 from boardplay.web.guard import Guard, limiter_for
 from boardplay.web.hub import Hub
-from boardplay.web.mail import MailConfig
-from boardplay.web.mail import routes as mail_routes
 from boardplay.web.models import describe
-from boardplay.web.push import PushConfig
-from boardplay.web.push import routes as push_routes
+from boardplay.web.notify import MailConfig, PushConfig
 from boardplay.web.replays import HeavyReads
 from boardplay.web.table import Storage
 from boardplay.web.workers import make_executor
@@ -179,8 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_error_handlers(app)
     for module in (site, games, chat, replays, advice, accounts, ratings, lobby, bots, tournaments):
         app.include_router(module.router)
-    app.include_router(mail_routes.router)  # e-mail notifications (``mail.py``)
-    app.include_router(push_routes.router)  # push notifications, the app (``push/``)
+    app.include_router(notify.router)  # e-mail and push notifications, the app (``notify/``)
     add_i18n_routes(app)
     add_front_end(app)
     add_games_to_schema(app, catalogue)

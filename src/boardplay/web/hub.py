@@ -28,8 +28,7 @@ from boardplay.web.config import Limits
 from boardplay.web.database import StorageThreads
 from boardplay.web.events import Bus, ChallengeSent, GameFinished
 from boardplay.web.lobby import Lobby, SeekStore
-from boardplay.web.mail import MailConfig, Mailer
-from boardplay.web.push import PushConfig, Pusher
+from boardplay.web.notify import MailConfig, Mailer, PushConfig, Pusher
 from boardplay.web.ratings import RATINGS_INTERVAL, Ratings, RatingStore, Settlement
 from boardplay.web.table import House, Storage
 from boardplay.web.throttles import Throttles
@@ -131,7 +130,7 @@ class Hub:
         self.mailer = Mailer.for_hub(house, mail)
         """E-mail notifications: the hooks the game code calls and the outbox's sender."""
         self.push = Pusher.for_hub(self, push)
-        """Push notifications (``push/``): the same hooks, the challenges', and the sender."""
+        """Push notifications (``notify/``): the same hooks, the challenges', and the sender."""
         house.mailer, house.push = self.mailer, self.push
         bus.subscribe(ChallengeSent, self._challenge_sent)
         self.chat = ChatRelay(house, ChatStore(storage.engine), self.rooms, self.accounts.store)

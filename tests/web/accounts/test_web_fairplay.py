@@ -382,7 +382,7 @@ def test_serve_refuses_a_public_address_without_the_origin(monkeypatch: pytest.M
 
 
 def test_addresses_that_route_mail_onwards_are_refused() -> None:
-    from boardplay.web.mail.service import check_address
+    from boardplay.web.notify.mailer import check_address
 
     for bad in ("victim%evil.example@example.org", "evil.example!victim@example.org"):
         with pytest.raises(Exception, match="route mail onwards"):

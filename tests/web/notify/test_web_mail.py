@@ -29,8 +29,8 @@ from websettings import TEST_LIMITS, tiny_settings
 
 from boardplay.web.app import create_app
 from boardplay.web.config import Limits, Settings
-from boardplay.web.mail.service import MAX_ATTEMPTS, MailConfig, Mailer
-from boardplay.web.mail.store import (
+from boardplay.web.notify.mailer import MAX_ATTEMPTS, MailConfig, Mailer
+from boardplay.web.notify.mailstore import (
     BODY_MAX,
     END,
     SUBJECT_MAX,

@@ -36,8 +36,8 @@ from websettings import tiny_settings
 
 from boardplay.web.accounts.service import COOKIE, DEVICE_COOKIE
 from boardplay.web.app import create_app
-from boardplay.web.push import Pusher
-from boardplay.web.push.store import push_subscriptions_table
+from boardplay.web.notify import Pusher
+from boardplay.web.notify.pushstore import push_subscriptions_table
 
 DAY = 86_400
 
@@ -386,7 +386,7 @@ def test_the_server_key_is_made_once_kept_and_an_operators_key_wins(
     assert keys[0] == keys[1] and keys[0] is not None
     with engine.connect() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM push_keys")).scalar() == 1
-    from boardplay.web.push.webpush import ServerKey, new_private_key
+    from boardplay.web.notify.webpush import ServerKey, new_private_key
 
     mine = new_private_key()
     monkeypatch.setenv("BOARDPLAY_WEB_VAPID_PRIVATE_KEY", mine)

@@ -11,14 +11,14 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from boardplay.web.api.deps import get_session
-from boardplay.web.api.tournaments import router
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
 from tournamentcalls import RAPID, START, HandClock, Process, lose, players
 
 from boardplay.web.accounts import Account
+from boardplay.web.api.deps import get_session
+from boardplay.web.api.tournaments import router
 from boardplay.web.errors import ApiError
 
 

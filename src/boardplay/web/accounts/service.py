@@ -278,6 +278,10 @@ class Accounts:
         found: Account | None = await self.run(self.store.by_name, name_key(name.strip())[:64])
         return found
 
+    async def set_language(self, account_id: int, language: str) -> None:
+        """The language the account's mails and pushes are written in (the page's choice)."""
+        await self.run(self.store.set_language, account_id, language)
+
     async def note_visitor(self, account_id: int, visitor: str) -> None:
         """Remember that the account is acting from ``visitor`` (an address's hash) now, as a
         sign-in does: what tells two accounts of one person apart from two people."""

@@ -1,5 +1,5 @@
 // The account's language: the one its e-mails and push notifications are written in (the server
-// cannot see which language a page shows; web/push/words.py). The header's language menu stores a
+// cannot see which language a page shows; web/notify/words.py). The header's language menu stores a
 // change on the signed-in player's account (PUT /api/account/language); an account that never
 // chose one takes the page's when it is first seen signed in; and a browser that never chose a
 // language itself (a new phone) shows the account's.

@@ -1,7 +1,7 @@
 // This device's notifications and the installable app: the service worker (/sw.js) that shows
 // every notification (registration.showNotification: Chrome on Android refuses `new
 // Notification()`), this device's push subscription (Web Push, so "your turn", challenges and
-// finished games reach a player with no page of the site open; web/push/ on the server), and the
+// finished games reach a player with no page of the site open; web/notify/ on the server), and the
 // browser's offer to install the site as an app.
 import { api } from "./api.js";
 

@@ -3,7 +3,7 @@
 // nothing else: no fetch is intercepted and nothing is cached, so the site behaves exactly as
 // without it.
 //
-// - `push`: a push from the server (web/push/): "your turn", "game over", "challenge received",
+// - `push`: a push from the server (web/notify/): "your turn", "game over", "challenge received",
 //   written in the account's language. It is dropped if a visible page of the site already shows
 //   it: the game it is about (asked of the page), or, for a challenge, any page (every page shows
 //   challenges under its header). The server itself sends nothing about a game whose page is open

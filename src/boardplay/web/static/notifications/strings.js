@@ -1,6 +1,6 @@
 // The words of the notifications in English, by key: the account page's e-mail and device
 // settings (pages/account.js, pages/pushpanel.js) and the texts the server itself sends away from
-// the table, pushes and e-mails (web/push/words.py reads them from the `web` catalogue). text.js
+// the table, pushes and e-mails (web/notify/words.py reads them from the `web` catalogue). text.js
 // merges them with the site's (strings.js); `make i18n` extracts them into the same catalogue
 // (docs/i18n.md).
 export const EN = {

@@ -3,12 +3,15 @@ of the site open, each with a button that turns them off on that device.
 
 The game code and the lobby call the hooks (``Pusher.your_turn``, ``game_over``, ``challenge``)
 on the process that stored the change; the hooks only *queue* pushes in the database
-(``store.py``), in the account's language and within its hourly ceiling, and never raise: a
+(``pushstore.py``), in the account's language and within its hourly ceiling, and never raise: a
 push that cannot be queued must not undo a move. A background loop on every process claims due
-pushes one at a time (a compare-and-set with a lease) and posts each to its push service
-(``webpush.py``), so no move ever waits on a push service and each push leaves from one
-process. A push service that is busy or failing (429, 5xx, no answer) gets the push again after
-growing pauses; one that says the subscription is gone (404, 410) has it deleted at once.
+pushes from the leased outbox (``outbox.py``) and posts each to its push service
+(``webpush.py``), several at once, so no move ever waits on a push service and each push leaves
+from one process. A push service that hangs holds only its own pushes: a process has at most
+``PushConfig.posts_at_once`` posts out, ``posts_per_service`` of them to one service, and the
+pushes to a service with all its posts out wait in the outbox while the others' go. A push
+service that is busy or failing (429, 5xx, no answer) gets the push again after growing pauses;
+one that says the subscription is gone (404, 410) has it deleted at once.
 
 **Nothing for a game the player is looking at.** Two checks, because neither alone is enough:
 
@@ -28,20 +31,21 @@ page says so, and the pages' own notices still work."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
-import random
-import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from boardplay.web.push import words
-from boardplay.web.push.config import PushConfig, available
-from boardplay.web.push.store import (
+import httpx
+
+from boardplay.web.notify import words
+from boardplay.web.notify.outbox import Runner, Sender
+from boardplay.web.notify.pushconfig import PushConfig, available
+from boardplay.web.notify.pushstore import (
+    BACKOFF,
     CHALLENGE,
     END,
     TURN,
@@ -49,30 +53,30 @@ from boardplay.web.push.store import (
     PushStore,
     Subscription,
 )
-from boardplay.web.push.webpush import ServerKey, allowed, new_private_key, topic
+from boardplay.web.notify.webpush import (
+    TIMEOUT,
+    ServerKey,
+    allowed,
+    endpoint_problem,
+    new_private_key,
+    post,
+    service_of,
+    topic,
+)
 
 if TYPE_CHECKING:
-    import httpx
-
     from boardplay.web.accounts import Accounts
     from boardplay.web.catalogue import WebCatalogue
     from boardplay.web.table import GameRow, Storage
 
 log = logging.getLogger("boardplay.web.push")
 
-Runner = Callable[..., Awaitable[Any]]
-
 LEASE = 60.0
 """Seconds a claimed push stays with its process: far above one post (``webpush.TIMEOUT``)."""
-POLL = 10.0
-"""Seconds between a process's looks at the outbox for pushes others queued or due again."""
 BATCH = 20
-MAX_ATTEMPTS = 4
-BACKOFF = 30.0
-"""Seconds before the first retry; each further one waits four times longer (or as long as the
-push service's ``Retry-After`` asks, up to an hour)."""
-PRUNE_EVERY = 3600.0
+"""Pushes one look at the outbox claims at most (then the loop yields and looks again)."""
 CLOSE_WAIT = 15.0
+"""Seconds a process shutting down waits for the push in hand (above ``webpush.TIMEOUT``)."""
 TTL = {TURN: 12 * 3600, END: 24 * 3600}
 """Seconds a push service keeps a push for a device that is offline (a challenge: its lifetime)."""
 URGENCY = {TURN: "normal", END: "low", CHALLENGE: "high"}
@@ -106,7 +110,7 @@ class Counters:
     errors: list[str] = field(default_factory=list)
 
 
-class Pusher:
+class Pusher(Sender):
     """Queues and sends one process's pushes. ``run`` runs a store call off the event loop;
     ``title_of`` names a game; ``languages`` gives accounts' languages; ``here`` the seats whose
     page shows a game now (on any process)."""
@@ -121,6 +125,7 @@ class Pusher:
         languages: Callable[[Sequence[int]], Mapping[int, str | None]] = lambda ids: {},
         here: Callable[[str], AbstractSet[int]] = lambda game_id: frozenset(),
     ) -> None:
+        super().__init__(log, CLOSE_WAIT)
         self.store = store
         self.run = run
         self.config = config if config is not None and available() else None
@@ -130,23 +135,14 @@ class Pusher:
         self.here = here
         self.key: ServerKey | None = None
         self.counters = Counters()
-        self._wake = asyncio.Event()
-        self._closing = False
-        self._task: asyncio.Task[None] | None = None
         self._client: httpx.AsyncClient | None = None
-        self._pruned = 0.0
+        self._posting: Counter[str] = Counter()
+        """Posts out now, by push service (``webpush.service_of``)."""
 
     @classmethod
     def for_hub(cls, hub: PushHost, config: PushConfig | None) -> Pusher:
-        catalogue = hub.catalogue
-
-        def title_of(name: str) -> str:
-            try:
-                return str(getattr(catalogue.load(name, {}), "title", name))
-            except Exception:  # a game no longer offered keeps its name
-                return name
-
         store = PushStore(hub.storage.engine)
+        title_of = words.titles(hub.catalogue)
         return cls(
             store, hub.db, config, hub.epoch, title_of, hub.accounts.store.languages, hub.seats_here
         )
@@ -160,11 +156,11 @@ class Pusher:
         """The ``applicationServerKey`` browsers subscribe with (None while pushes are off)."""
         return self.key.public if self.key is not None else None
 
-    # ----- the loop ---------------------------------------------------------------------------
+    # ----- the loop (``outbox.Sender``) -------------------------------------------------------
     async def start(self) -> None:
         """Read (or make) the server's key and start sending. A key that cannot be read turns
         pushes off for this process (logged), never the server."""
-        if self.config is None or self._task is not None:
+        if self.config is None or self._client is not None:
             return
         try:
             private = self.config.private_key or await self.run(
@@ -175,62 +171,57 @@ class Pusher:
             log.exception("could not read or make the server's push key: pushes are off")
             self.config = None
             return
-        import httpx
-
-        from boardplay.web.push.webpush import TIMEOUT
-
         self._client = httpx.AsyncClient(timeout=TIMEOUT, follow_redirects=False, trust_env=False)
-        self._task = asyncio.get_running_loop().create_task(self._loop())
+        self.start_loop()
 
-    def wake(self) -> None:
-        self._wake.set()
-
-    async def close(self) -> None:
-        """Stop after the push in hand (one cut off mid-post would go again after its lease)."""
-        self._closing = True
-        self._wake.set()
-        if self._task is not None:
-            try:
-                await asyncio.wait_for(asyncio.shield(self._task), CLOSE_WAIT)
-            except Exception:
-                self._task.cancel()
-                with contextlib.suppress(BaseException):
-                    await self._task
+    async def shut(self) -> None:
         if self._client is not None:
             await self._client.aclose()
 
-    async def _loop(self) -> None:
-        while not self._closing:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), POLL * random.uniform(0.75, 1.25))
-            self._wake.clear()
-            try:
-                await self.drain()
-            except Exception:
-                log.exception("could not look at the push outbox; trying again")
-
     async def drain(self) -> int:
-        """Send the due pushes (up to ``BATCH``); returns how many the services accepted."""
+        """Start posting the due pushes (up to ``BATCH`` in one look), each beside the others:
+        at most ``posts_at_once`` posts at a time, ``posts_per_service`` of them to one push
+        service; a push to a service with all its posts out is left in the outbox until one
+        ends. Returns how many posts it started: each ends on its own and wakes the loop, so
+        a service that hangs holds only its own pushes, never the others' (one post after
+        another, three hanging services held a healthy push back 30 s)."""
         if self.config is None or self.key is None or self._client is None:
             return 0
-        done = 0
+        started = 0
         for _ in range(BATCH):
-            if self._closing:
+            if self.closing or self.in_hand >= self.config.posts_at_once:
                 break
-            push = await self.run(self.store.claim, self.process, LEASE, self.key.public)
+            each = self.config.posts_per_service
+            busy = frozenset(s for s, posting in self._posting.items() if posting >= each)
+            push = await self.run(self.store.claim, self.process, LEASE, self.key.public, busy)
             if push is None:
                 break
-            if await self._send(push):
-                done += 1
-        if time.time() - self._pruned > PRUNE_EVERY:
-            self._pruned = time.time()
+            service = service_of(push.target.endpoint)
+            self._posting[service] += 1
+            self.spawn(self._post(push, service))
+            started += 1
+        if self.prune_due():
             await self.run(self.store.prune)
-        return done
+        return started
+
+    async def _post(self, push: Claimed, service: str) -> None:
+        """Send one push, then free its place (and look at the outbox again: a push to its
+        service may be waiting for it)."""
+        try:
+            await self._send(push)
+        except Exception:  # the database, most likely: its claim runs out and it goes again
+            log.exception("push %s could not be finished; it goes again after its lease", push.id)
+        finally:
+            self._posting[service] -= 1
+            if not self._posting[service]:
+                del self._posting[service]
+            self.wake()
 
     async def _send(self, push: Claimed) -> bool:
-        from boardplay.web.push.webpush import post
-
         assert self.config is not None and self.key is not None and self._client is not None
+        if problem := endpoint_problem(push.target.endpoint):
+            await self._unusable(push, f"the endpoint cannot be posted to: {problem}")
+            return False
         if not allowed(push.target.endpoint, self.config.services):
             await self._failed(push, "the endpoint is not on an allowed push service", None, None)
             return False
@@ -245,6 +236,9 @@ class Pusher:
                 URGENCY.get(push.kind, "normal"),
                 topic(push.kind, push.subject),
             )
+        except (httpx.InvalidURL, httpx.UnsupportedProtocol) as exc:
+            await self._unusable(push, f"{type(exc).__name__}: {exc}")
+            return False
         except Exception as exc:
             await self._failed(push, f"{type(exc).__name__}: {exc}", None, None, retry=True)
             return False
@@ -271,6 +265,14 @@ class Pusher:
         )
         return False
 
+    async def _unusable(self, push: Claimed, reason: str) -> None:
+        """The subscription's endpoint is no URL a push can be posted to (stored before the
+        subscription's check refused such URLs): it never will be, so the subscription goes
+        with the push, as for a service's 404, rather than being retried."""
+        self.counters.gone += 1
+        log.warning("push %s: subscription %s dropped: %s", push.id, push.subscription_id, reason)
+        await self.run(self.store.gone, push.id, self.process, push.subscription_id, None, reason)
+
     async def _failed(
         self,
         push: Claimed,
@@ -279,21 +281,19 @@ class Pusher:
         wait: float | None,
         retry: bool = False,
     ) -> None:
-        give_up = not retry or push.attempts >= MAX_ATTEMPTS
-        pause = BACKOFF * 4 ** (push.attempts - 1)
-        if wait is not None:
-            pause = min(max(pause, wait), 3600.0)
         self.counters.failed += 1
+        again = await self.run(
+            self.store.failed, push.id, self.process, reason, push.attempts, status, retry, wait
+        )
         log.warning(
-            "push %s (%s) failed (attempt %d): %s; %s",
+            "push %s (%s) failed (attempt %d of %d): %s; %s",
             push.id,
             push.kind,
             push.attempts,
+            BACKOFF.tries,
             words.clean(reason, 200),
-            "given up" if give_up else "will retry",
+            "will retry" if again else "given up",
         )
-        retry_at = None if give_up else time.time() + pause
-        await self.run(self.store.failed, push.id, self.process, reason, status, retry_at)
 
     # ----- what a push says -------------------------------------------------------------------
     def _payload(
@@ -361,10 +361,9 @@ class Pusher:
         if not self.enabled:
             return
         try:
-            if not 0 <= seat < len(row.seats) or row.seats[seat].account is None:
+            account = words.holder(row.seats, seat)
+            if account is None:
                 return
-            account = row.seats[seat].account
-            assert account is not None
             await self._queue(
                 TURN, row.id, [account], lambda lang, a: self.turn_payload(lang, row, a)
             )

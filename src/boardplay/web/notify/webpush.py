@@ -10,10 +10,12 @@ reach its own network (SSRF)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import re
 import time
+import unicodedata
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
@@ -22,7 +24,7 @@ import httpx
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from boardplay.web.push.store import Subscription
+from boardplay.web.notify.pushstore import Subscription
 
 PUSH_SERVICES = (
     "https://fcm.googleapis.com",
@@ -34,10 +36,22 @@ PUSH_SERVICES = (
 the only hosts a push is posted to unless the operator says otherwise
 (``BOARDPLAY_WEB_PUSH_SERVICES``). ``*.`` allows any subdomain."""
 TIMEOUT = 10.0
-"""Seconds one post may take (connect, send, answer) before it fails and is retried."""
+"""Seconds one post may take (connect, send, answer) before it fails and is retried: each step
+of it, and the whole."""
+ANSWER_BYTES = 4096
+"""Bytes of a push service's answer read at most: what it says is only kept for the log (its
+first 200 characters), so a service that answers at length is not read further."""
 TOKEN_LIFETIME = 12 * 3600
 """Seconds a VAPID token is valid (RFC 8292 allows at most 24 hours)."""
 TOPIC = re.compile(r"[^A-Za-z0-9_-]")
+CALLED = {
+    "\t": "a tab",
+    "\n": "a line feed (LF)",
+    "\r": "a carriage return (CR)",
+    " ": "a space",
+    "\x00": "a NUL",
+}
+"""The characters an endpoint is most often refused for, by the names people know them by."""
 
 
 def b64(data: bytes) -> str:
@@ -91,10 +105,49 @@ class ServerKey:
         return header
 
 
+def endpoint_problem(endpoint: str) -> str | None:
+    """What makes ``endpoint`` a URL no push can be posted to, as it is stored (None: it is
+    one). The check of the host (``allowed``) reads it with Python's ``urlsplit``, which
+    quietly drops ASCII tab, CR and LF, and the post reads it with httpx, which refuses them:
+    ``https://fcm.goog<TAB>leapis.com/x`` would pass as fcm.googleapis.com and then fail at
+    every send. So a URL with any control character, white space or other character outside
+    printable ASCII is refused whole (the push services' endpoints are printable ASCII, their
+    tokens base64url or percent-encoded), and the one left must name the same host to both
+    readers."""
+    for at, char in enumerate(endpoint):
+        if not "!" <= char <= "~":
+            name = CALLED.get(char) or f"U+{ord(char):04X} ({unicodedata.name(char, 'control')})"
+            return f"it holds {name} at position {at} (only printable ASCII, no spaces)"
+    try:
+        host = httpx.URL(endpoint).host
+    except httpx.InvalidURL as exc:
+        return f"it is not a URL the server can post to ({exc})"
+    try:
+        same = host == (urlsplit(endpoint).hostname or "").lower()
+    except ValueError:
+        same = False
+    return None if same else "its host reads differently to the server's two URL parsers"
+
+
+def service_of(endpoint: str) -> str:
+    """The push service an endpoint is on, as the sender counts its posts: the URL's scheme,
+    host and port as written, in lower case (``https://fcm.googleapis.com``); the endpoint
+    begins with it, then ``/`` or ``?``, or ends (``pushstore.PushStore.claim`` matches so)."""
+    try:
+        parts = urlsplit(endpoint)
+    except ValueError:
+        return ""
+    cut = endpoint.find("//") + 2 + len(parts.netloc)
+    return endpoint[:cut].lower() if parts.scheme and parts.netloc else ""
+
+
 def allowed(endpoint: str, services: tuple[str, ...]) -> bool:
     """Whether ``endpoint`` is an https (or an allowed origin's) URL on one of ``services``:
     the scheme and port must match and the host be the service's or, for ``*.host``, below
-    it. No user info, no fragment."""
+    it. No user info, no fragment, and nothing ``endpoint_problem`` finds (the host checked
+    is the host posted to)."""
+    if endpoint_problem(endpoint) is not None:
+        return False
     try:
         parts = urlsplit(endpoint)
         port = parts.port
@@ -193,20 +246,31 @@ async def post(
     urgency: str,
     push_topic: str,
 ) -> Answer:
-    """Encrypt and post one push; the service's answer (an ``httpx.HTTPError`` if none)."""
+    """Encrypt and post one push; the service's answer (an ``httpx.HTTPError``, or
+    ``TimeoutError`` past ``TIMEOUT`` in all, if none). The answer is streamed and read up to
+    ``ANSWER_BYTES``, as it came (no content decoding), then the connection is closed: httpx's
+    ``response.text`` would read a body of any size into memory first."""
     body = encrypt(target, json.dumps(payload, ensure_ascii=False).encode("utf-8"))
     headers = {
         "Authorization": key.authorization(target.endpoint, contact),
         "Content-Encoding": "aes128gcm",
         "Content-Type": "application/octet-stream",
+        "Accept-Encoding": "identity",
         "TTL": str(max(0, ttl)),
         "Urgency": urgency,
     }
     if push_topic:
         headers["Topic"] = push_topic
-    response = await client.post(target.endpoint, content=body, headers=headers)
+    said = bytearray()
+    async with asyncio.timeout(TIMEOUT):
+        request = client.stream("POST", target.endpoint, content=body, headers=headers)
+        async with request as response:
+            async for chunk in response.aiter_raw():
+                said += chunk[: ANSWER_BYTES - len(said)]
+                if len(said) >= ANSWER_BYTES:
+                    break
     return Answer(
         response.status_code,
         retry_after(response.headers.get("retry-after"), time.time()),
-        response.text[:200],
+        said.decode("utf-8", "replace")[:200],
     )

@@ -1,12 +1,11 @@
 """Stored e-mail (migration 0011): the address each account gave and what it wants mailed, the
 mails waiting to be sent (the outbox) and the unsubscribe links handed out.
 
-Why it is shaped this way (``mail.py`` does the sending, docs/deploy.md "E-mail (SMTP)"):
+Why it is shaped this way (``mailer.py`` does the sending, docs/deploy.md "E-mail (SMTP)"):
 
 - **The outbox is the only way out.** A mail is a row first; whichever server process claims it
-  (a compare-and-set ``UPDATE`` on a row nobody holds, with a lease) sends it and marks it sent,
-  so several processes on one database send each mail once. A process that dies holding a
-  claim leaves it to another when the lease runs out.
+  sends it and marks it sent, so several processes on one database send each mail once; a
+  failure is retried after growing pauses (``outbox.py``, the leased outbox push shares).
 - **No secret is stored in the clear, not even in the outbox.** Links carry random tokens whose
   SHA-256 alone is kept. A queued mail holds no link: the process that claims it makes a fresh
   token in the same transaction and adds the link as it sends. A confirmation link replaces the
@@ -31,6 +30,7 @@ from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import accounts_table
 from boardplay.web.database import lock
+from boardplay.web.notify.outbox import CANCELLED, Backoff, Outbox, leased_table
 from boardplay.web.tables import metadata
 from boardplay.web.throttles import Ceiling, Throttled, take
 from boardplay.web.tokens import hash_token, new_token
@@ -38,20 +38,13 @@ from boardplay.web.tokens import hash_token, new_token
 ADDRESS_MAX = 254
 """Longest e-mail address (RFC 5321's limit on a path)."""
 SUBJECT_MAX = 150
-"""Longest subject stored (names in it are cut first, ``mail.py``)."""
+"""Longest subject stored (names in it are cut first, ``mailer.py``)."""
 BODY_MAX = 4000
 """Longest body stored, before the links are added."""
-ERROR_MAX = 400
-
 CONFIRM = "confirm"
 TURN = "turn"
 END = "end"
 NOTIFICATIONS = (TURN, END)
-
-QUEUED = "queued"
-SENT = "sent"
-FAILED = "failed"
-CANCELLED = "cancelled"
 
 CONFIRM_LIFETIME = 48 * 3600.0
 """Seconds a confirmation link works (from when its mail is sent)."""
@@ -61,6 +54,9 @@ OUTBOX_KEEP = 30 * 24 * 3600.0
 """Seconds sent, failed and cancelled mails stay in the outbox (for the operator to look at;
 at least the hour the ceilings count)."""
 HOUR = 3600.0
+BACKOFF = Backoff(first=60.0, tries=5)
+"""A mail the SMTP server did not take is tried again after 1, 4, 16 and 64 minutes, then given
+up (at once when the server refuses it for good)."""
 
 mail_addresses_table = sa.Table(
     "mail_addresses",
@@ -85,28 +81,19 @@ mail_unsubscribe_table = sa.Table(
 )
 """The hash of each notification's unsubscribe token, and whose notifications it turns off."""
 
-mail_outbox_table = sa.Table(
+mail_outbox_table = leased_table(
     "mail_outbox",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("account_id", sa.Integer, nullable=False),
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("game_id", sa.String(32), nullable=True),
     sa.Column("to_address", sa.String(ADDRESS_MAX), nullable=False),
     sa.Column("subject", sa.String(SUBJECT_MAX), nullable=False),
     sa.Column("body", sa.Text, nullable=False),
-    sa.Column("created", sa.Float, nullable=False),
-    sa.Column("state", sa.String(16), nullable=False, index=True),
-    sa.Column("attempts", sa.Integer, nullable=False),
-    sa.Column("claimed_by", sa.String(32), nullable=True),
-    sa.Column("claimed_until", sa.Float, nullable=True),
-    sa.Column("sent_at", sa.Float, nullable=True),
-    sa.Column("last_error", sa.String(ERROR_MAX), nullable=True),
     sa.Index("ix_mail_outbox_account_created", "account_id", "created"),
     sa.Index("ix_mail_outbox_to_created", "to_address", "created"),
 )
-"""Every mail, queued to sent: ``claimed_until`` is the claim's lease while ``claimed_by``
-holds it, and the earliest next attempt after a failure (backoff) while nobody does."""
+"""Every mail, queued to sent (the lease's columns: ``outbox.leased_table``)."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +126,7 @@ class Claimed:
     attempts: int
     """Claims of this mail so far, this one included."""
     language: str | None = None
-    """The language its account chose (its footer's words, ``push/words.py``)."""
+    """The language its account chose (its footer's words, ``words.py``)."""
 
 
 class CeilingReached(Exception):
@@ -162,6 +149,7 @@ class MailStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.box = Outbox(engine, mail_outbox_table, OUTBOX_KEEP, BACKOFF)
 
     # ----- an account's address -------------------------------------------------------------
     def get(self, account_id: int) -> MailAddress | None:
@@ -307,17 +295,11 @@ class MailStore:
                 .with_for_update(of=table)
             ).all()
             for row in rows:
-                if (
-                    kind == TURN
-                    and conn.execute(
-                        sa.select(box.c.id).where(
-                            box.c.account_id == row.account_id,
-                            box.c.game_id == game_id,
-                            box.c.kind == TURN,
-                            box.c.state == QUEUED,
-                            box.c.claimed_by.is_(None),
-                        )
-                    ).first()
+                if kind == TURN and self.box.waiting(
+                    conn,
+                    box.c.account_id == row.account_id,
+                    box.c.game_id == game_id,
+                    box.c.kind == TURN,
                 ):
                     continue
                 recent = conn.execute(
@@ -337,8 +319,8 @@ class MailStore:
                 queued += 1
         return queued, dropped
 
-    @staticmethod
     def _insert(
+        self,
         conn: sa.Connection,
         account_id: int,
         kind: str,
@@ -347,34 +329,20 @@ class MailStore:
         draft: Draft,
         now: float,
     ) -> None:
-        conn.execute(
-            mail_outbox_table.insert().values(
-                account_id=account_id,
-                kind=kind,
-                game_id=game_id,
-                to_address=address,
-                subject=draft.subject[:SUBJECT_MAX],
-                body=draft.body[:BODY_MAX],
-                created=now,
-                state=QUEUED,
-                attempts=0,
-            )
-        )
+        mail = {
+            "account_id": account_id,
+            "kind": kind,
+            "game_id": game_id,
+            "to_address": address,
+            "subject": draft.subject[:SUBJECT_MAX],
+            "body": draft.body[:BODY_MAX],
+        }
+        self.box.add(conn, [mail], now)
 
-    @staticmethod
-    def _cancel(conn: sa.Connection, account_id: int, kinds: tuple[str, ...]) -> None:
+    def _cancel(self, conn: sa.Connection, account_id: int, kinds: tuple[str, ...]) -> None:
         """Drop the account's mails of ``kinds`` that nobody is sending right now."""
         box = mail_outbox_table
-        conn.execute(
-            box.update()
-            .where(
-                box.c.account_id == account_id,
-                box.c.kind.in_(kinds),
-                box.c.state == QUEUED,
-                sa.or_(box.c.claimed_by.is_(None), box.c.claimed_until < time.time()),
-            )
-            .values(state=CANCELLED, claimed_by=None, claimed_until=None)
-        )
+        self.box.cancel(conn, box.c.account_id == account_id, box.c.kind.in_(kinds))
 
     @staticmethod
     def _forget_links(conn: sa.Connection, account_id: int) -> None:
@@ -382,62 +350,33 @@ class MailStore:
             mail_unsubscribe_table.delete().where(mail_unsubscribe_table.c.account_id == account_id)
         )
 
-    # ----- sending ----------------------------------------------------------------------------
-    def claim(self, process: str, lease: float, tries: int = 20) -> Claimed | None:
+    # ----- sending (the leased outbox: ``outbox.py``) ----------------------------------------
+    def claim(self, process: str, lease: float) -> Claimed | None:
         """The oldest due mail, now held by ``process`` for ``lease`` seconds with a fresh
-        token for its link, or None when nothing is due. The claim is a compare-and-set: of
-        processes racing for a row, one ``UPDATE`` matches it and the others move on. A mail
-        its recipient no longer wants is cancelled here instead (and the next one tried)."""
-        box = mail_outbox_table
-        for _ in range(tries):
-            now = time.time()
-            free = sa.and_(
-                box.c.state == QUEUED,
-                sa.or_(box.c.claimed_until.is_(None), box.c.claimed_until < now),
-            )
-            with self.engine.begin() as conn:
-                candidate = conn.execute(
-                    sa.select(box.c.id).where(free).order_by(box.c.id).limit(1)
-                ).scalar_one_or_none()
-                if candidate is None:
-                    return None
-                taken = conn.execute(
-                    box.update()
-                    .where(box.c.id == candidate, free)
-                    .values(
-                        claimed_by=process,
-                        claimed_until=now + lease,
-                        attempts=box.c.attempts + 1,
-                    )
-                )
-                if taken.rowcount != 1:
-                    continue  # another process took it first
-                mail = conn.execute(box.select().where(box.c.id == candidate)).one()
-                token = self._link_token(conn, mail, now)
-                if token is None:
-                    conn.execute(
-                        box.update()
-                        .where(box.c.id == candidate)
-                        .values(state=CANCELLED, claimed_by=None, claimed_until=None)
-                    )
-                    continue
-                language = conn.execute(
-                    sa.select(accounts_table.c.language).where(
-                        accounts_table.c.id == mail.account_id
-                    )
-                ).scalar()
-            return Claimed(
-                mail.id,
-                mail.kind,
-                mail.to_address,
-                mail.subject,
-                mail.body,
-                mail.game_id,
-                token,
-                int(mail.attempts),
-                language,
-            )
-        return None
+        token for its link, or None when nothing is due. A mail its recipient no longer wants
+        is cancelled instead (and the next one tried)."""
+        return self.box.claim(process, lease, self._claimed)
+
+    def _claimed(self, conn: sa.Connection, mail: sa.Row[Any], now: float) -> Claimed | None:
+        """The claimed row as the mail to send, with its link's token made now (None: its
+        recipient no longer wants it)."""
+        token = self._link_token(conn, mail, now)
+        if token is None:
+            return None
+        language = conn.execute(
+            sa.select(accounts_table.c.language).where(accounts_table.c.id == mail.account_id)
+        ).scalar()
+        return Claimed(
+            mail.id,
+            mail.kind,
+            mail.to_address,
+            mail.subject,
+            mail.body,
+            mail.game_id,
+            token,
+            int(mail.attempts),
+            language,
+        )
 
     @staticmethod
     def _link_token(conn: sa.Connection, mail: sa.Row[Any], now: float) -> str | None:
@@ -471,46 +410,25 @@ class MailStore:
 
     def sent(self, mail_id: int, process: str) -> bool:
         """Mark a mail this process held as sent (False: its claim had run out and another
-        process took it over, so it may go out twice: ``mail.LEASE`` is far above the time
+        process took it over, so it may go out twice: ``mailer.LEASE`` is far above the time
         one send may take)."""
-        box = mail_outbox_table
-        with self.engine.begin() as conn:
-            done = conn.execute(
-                box.update()
-                .where(box.c.id == mail_id, box.c.claimed_by == process)
-                .values(state=SENT, sent_at=time.time(), claimed_by=None, claimed_until=None)
-            )
-        return done.rowcount == 1
+        return self.box.sent(mail_id, process)
 
-    def failed(self, mail_id: int, process: str, error: str, retry_at: float | None) -> None:
-        """A send failed: try again after ``retry_at`` (any process), or give up (None)."""
-        box = mail_outbox_table
-        values: dict[str, Any] = {"claimed_by": None, "last_error": error[:ERROR_MAX]}
-        if retry_at is None:
-            values.update(state=FAILED, claimed_until=None)
-        else:
-            values.update(claimed_until=retry_at)
-        with self.engine.begin() as conn:
-            conn.execute(
-                box.update().where(box.c.id == mail_id, box.c.claimed_by == process).values(values)
-            )
+    def failed(self, mail_id: int, process: str, error: str, attempts: int, retry: bool) -> bool:
+        """A send failed: try again after the back-off (``BACKOFF``), or give up (not
+        ``retry``, or its tries are used up). True if it will be tried again."""
+        return self.box.failed(mail_id, process, error, attempts, retry) is not None
 
     def prune(self) -> None:
         """Forget finished mails and expired links (each process, now and then)."""
-        now = time.time()
-        box = mail_outbox_table
         with self.engine.begin() as conn:
-            conn.execute(
-                box.delete().where(box.c.state != QUEUED, box.c.created < now - OUTBOX_KEEP)
-            )
+            self.box.prune(conn)
             conn.execute(
                 mail_unsubscribe_table.delete().where(
-                    mail_unsubscribe_table.c.created < now - UNSUBSCRIBE_LIFETIME
+                    mail_unsubscribe_table.c.created < time.time() - UNSUBSCRIBE_LIFETIME
                 )
             )
 
     def outbox(self) -> list[dict[str, Any]]:
         """Every row of the outbox, oldest first (for operators and tests)."""
-        query = mail_outbox_table.select().order_by(mail_outbox_table.c.id)
-        with self.reader.connect() as conn:
-            return [dict(r._mapping) for r in conn.execute(query)]
+        return self.box.rows()

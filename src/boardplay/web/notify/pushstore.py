@@ -1,16 +1,16 @@
 """Stored Web Push (migration 0014): the devices that asked to be told (their push
 subscriptions), the pushes waiting to be sent (the outbox) and the server's VAPID key.
 
-Why it is shaped this way (``service.py`` queues and sends, docs/web.md "Push notifications"):
+Why it is shaped this way (``pusher.py`` queues and sends, docs/web.md "Push notifications"):
 
 - **One row per account and device.** A device is a browser's device cookie, kept only as its
   hash; a subscription made again on the same device replaces the one before, and an endpoint
   is held by one account at a time (the last to subscribe on that browser). An account keeps
   at most ``devices`` subscriptions: a new one pushes out the oldest.
-- **The outbox is the only way out**, as for e-mail (``mail/store.py``): a push is a row first,
-  one per subscription, claimed by one process with a compare-and-set on a row nobody holds
-  (with a lease), sent, then marked sent. Several processes on one database send each push
-  once; a process that dies holding a claim leaves it to another when the lease runs out.
+- **The outbox is the only way out**, the leased outbox mail shares (``outbox.py``): a push is
+  a row first, one per subscription, claimed by one process, sent, then marked sent. Several
+  processes on one database send each push once; a process that dies holding a claim leaves
+  it to another when the lease runs out.
 - **Checked twice.** Whether the device still wants it is checked when a push is queued and
   again when it is claimed: a subscription removed meanwhile (turned off, the account signed
   out everywhere, the push service said it is gone) or made for another server key cancels it.
@@ -24,7 +24,7 @@ Why it is shaped this way (``service.py`` queues and sends, docs/web.md "Push no
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
+from boardplay.web.notify.outbox import Backoff, Outbox, leased_table
 from boardplay.web.tables import metadata
 from boardplay.web.throttles import Ceiling, Throttled, take
 from boardplay.web.tokens import digest_matches, hash_token
@@ -40,23 +41,22 @@ ENDPOINT_MAX = 1000
 """Longest push endpoint URL stored (the push services' are 150-500 characters)."""
 KEY_MAX = 100
 """Longest key stored: a P-256 public key in base64url is 87 characters, an auth secret 22."""
-ERROR_MAX = 400
 
 TURN = "turn"
 END = "end"
 CHALLENGE = "challenge"
 KINDS = (TURN, END, CHALLENGE)
 
-QUEUED = "queued"
-SENT = "sent"
-FAILED = "failed"
-CANCELLED = "cancelled"
 GONE = "gone"
-"""The push service answered 404 or 410: the subscription is deleted with it."""
+"""The push service answered 404 or 410, or the endpoint is no URL a push can be posted to: the
+subscription is deleted with it."""
 
 HOUR = 3600.0
 OUTBOX_KEEP = 7 * 24 * 3600.0
 """Seconds sent, failed and cancelled pushes stay in the outbox (for the operator to look at)."""
+BACKOFF = Backoff(first=30.0, tries=4)
+"""A push a service did not take (429, 5xx, no answer) is tried again after 30 s, 2 and 8
+minutes (or as long as its ``Retry-After`` asks, up to an hour), then given up."""
 
 push_subscriptions_table = sa.Table(
     "push_subscriptions",
@@ -77,29 +77,20 @@ push_subscriptions_table = sa.Table(
 """A device's push subscription (its endpoint and the keys its pushes are encrypted to, RFC
 8291), the account it tells and the server key (VAPID, RFC 8292) it was made for."""
 
-push_outbox_table = sa.Table(
+push_outbox_table = leased_table(
     "push_outbox",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("subscription_id", sa.Integer, nullable=False, index=True),
     sa.Column("account_id", sa.Integer, nullable=False),
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("subject", sa.String(32), nullable=True),
     sa.Column("payload", sa.Text, nullable=False),
     sa.Column("ttl", sa.Integer, nullable=False),
-    sa.Column("created", sa.Float, nullable=False),
-    sa.Column("state", sa.String(16), nullable=False, index=True),
-    sa.Column("attempts", sa.Integer, nullable=False),
-    sa.Column("claimed_by", sa.String(32), nullable=True),
-    sa.Column("claimed_until", sa.Float, nullable=True),
-    sa.Column("sent_at", sa.Float, nullable=True),
     sa.Column("status_code", sa.Integer, nullable=True),
-    sa.Column("last_error", sa.String(ERROR_MAX), nullable=True),
     sa.Index("ix_push_outbox_account_created", "account_id", "created"),
 )
-"""Every push, queued to sent: ``subject`` is the game (or challenge) it is about;
-``claimed_until`` the claim's lease while ``claimed_by`` holds it, and the earliest next attempt
-after a failure while nobody does."""
+"""Every push, queued to sent (the lease's columns: ``outbox.leased_table``): ``subject`` is
+the game (or challenge) it is about, ``status_code`` the push service's last answer."""
 
 push_keys_table = sa.Table(
     "push_keys",
@@ -145,6 +136,25 @@ class Claimed:
     target: Subscription
 
 
+def _not_to(services: Collection[str]) -> sa.ColumnElement[bool] | None:
+    """A push whose subscription's endpoint is on none of ``services`` (their ``service_of``:
+    the endpoint, in lower case, is the service or begins with it and ``/`` or ``?``)."""
+    if not services:
+        return None
+    subs = push_subscriptions_table
+    endpoint = sa.func.lower(subs.c.endpoint)
+    on = [
+        sa.or_(
+            endpoint == service,
+            endpoint.startswith(service + "/", autoescape=True),
+            endpoint.startswith(service + "?", autoescape=True),
+        )
+        for service in sorted(services)
+    ]
+    on_busy = sa.exists().where(subs.c.id == push_outbox_table.c.subscription_id, sa.or_(*on))
+    return ~on_busy
+
+
 def _upsert(conn: sa.Connection) -> type[postgresql.Insert] | type[sqlite.Insert]:
     return postgresql.Insert if conn.dialect.name == "postgresql" else sqlite.Insert
 
@@ -155,6 +165,7 @@ class PushStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.box = Outbox(engine, push_outbox_table, OUTBOX_KEEP, BACKOFF)
 
     # ----- the server's key -------------------------------------------------------------------
     def private_key(self, make: Callable[[], str]) -> str:
@@ -340,83 +351,44 @@ class PushStore:
                     ]
                     if not targets:
                         continue
-                    if (
-                        kind == TURN
-                        and conn.execute(
-                            sa.select(box.c.id).where(
-                                box.c.account_id == account_id,
-                                box.c.subject == subject,
-                                box.c.kind == TURN,
-                                box.c.state == QUEUED,
-                                box.c.claimed_by.is_(None),
-                            )
-                        ).first()
+                    if kind == TURN and self.box.waiting(
+                        conn,
+                        box.c.account_id == account_id,
+                        box.c.subject == subject,
+                        box.c.kind == TURN,
                     ):
                         continue
                     take(conn, [Ceiling(f"push:{account_id}", ceiling, HOUR)], now)
-                    conn.execute(
-                        box.insert(),
-                        [
-                            {
-                                "subscription_id": target,
-                                "account_id": account_id,
-                                "kind": kind,
-                                "subject": subject,
-                                "payload": payloads[account_id],
-                                "ttl": ttl,
-                                "created": now,
-                                "state": QUEUED,
-                                "attempts": 0,
-                            }
-                            for target in targets
-                        ],
-                    )
+                    push = {
+                        "account_id": account_id,
+                        "kind": kind,
+                        "subject": subject,
+                        "payload": payloads[account_id],
+                        "ttl": ttl,
+                    }
+                    self.box.add(conn, [{**push, "subscription_id": t} for t in targets], now)
                     queued += 1
             except Throttled:  # rolled back with its transaction: counted nothing, queued nothing
                 dropped += 1
         return queued, dropped
 
-    # ----- sending ----------------------------------------------------------------------------
-    def claim(self, process: str, lease: float, server_key: str, tries: int = 20) -> Claimed | None:
+    # ----- sending (the leased outbox: ``outbox.py``) ----------------------------------------
+    def claim(
+        self, process: str, lease: float, server_key: str, busy: Collection[str] = ()
+    ) -> Claimed | None:
         """The oldest due push, now held by ``process`` for ``lease`` seconds, or None when
-        nothing is due. A compare-and-set: of processes racing for a row, one ``UPDATE``
-        matches it and the others move on. A push whose subscription is gone, or was made for
-        another server key, is cancelled here instead (and the next one tried)."""
-        box, subs = push_outbox_table, push_subscriptions_table
-        for _ in range(tries):
-            now = time.time()
-            free = sa.and_(
-                box.c.state == QUEUED,
-                sa.or_(box.c.claimed_until.is_(None), box.c.claimed_until < now),
-            )
-            with self.engine.begin() as conn:
-                candidate = conn.execute(
-                    sa.select(box.c.id).where(free).order_by(box.c.id).limit(1)
-                ).scalar_one_or_none()
-                if candidate is None:
-                    return None
-                taken = conn.execute(
-                    box.update()
-                    .where(box.c.id == candidate, free)
-                    .values(
-                        claimed_by=process,
-                        claimed_until=now + lease,
-                        attempts=box.c.attempts + 1,
-                    )
-                )
-                if taken.rowcount != 1:
-                    continue  # another process took it first
-                push = conn.execute(box.select().where(box.c.id == candidate)).one()
-                target = conn.execute(
-                    subs.select().where(subs.c.id == push.subscription_id)
-                ).one_or_none()
-                if target is None or target.server_key != server_key:
-                    conn.execute(
-                        box.update()
-                        .where(box.c.id == candidate)
-                        .values(state=CANCELLED, claimed_by=None, claimed_until=None)
-                    )
-                    continue
+        nothing is due; none to the push services ``busy`` (``webpush.service_of``: this
+        process posts all it may to them now, and their pushes wait for a free post rather than
+        in this process's hand). A push whose subscription is gone, or was made for another
+        server key, is cancelled instead (and the next one tried)."""
+
+        def target(conn: sa.Connection, push: sa.Row[Any], now: float) -> Claimed | None:
+            subs = push_subscriptions_table
+            found = conn.execute(
+                subs.select().where(subs.c.id == push.subscription_id)
+            ).one_or_none()
+            if found is None or found.server_key != server_key:
+                return None
             return Claimed(
                 push.id,
                 push.subscription_id,
@@ -425,79 +397,67 @@ class PushStore:
                 push.payload,
                 int(push.ttl),
                 int(push.attempts),
-                Subscription(target.endpoint, target.p256dh, target.auth),
+                Subscription(found.endpoint, found.p256dh, found.auth),
             )
-        return None
 
-    def _finish(self, push_id: int, process: str, values: dict[str, Any]) -> bool:
-        box = push_outbox_table
-        values.update(claimed_by=None)
-        with self.engine.begin() as conn:
-            done = conn.execute(
-                box.update().where(box.c.id == push_id, box.c.claimed_by == process).values(values)
-            )
-            if done.rowcount == 1 and values.get("state") == SENT:
-                subs = push_subscriptions_table
-                row = conn.execute(sa.select(box.c.subscription_id).where(box.c.id == push_id))
-                conn.execute(
-                    subs.update()
-                    .where(subs.c.id == row.scalar_one())
-                    .values(last_sent=values["sent_at"])
-                )
-        return done.rowcount == 1
+        return self.box.claim(process, lease, target, _not_to(busy))
 
     def sent(self, push_id: int, process: str, status: int) -> bool:
-        """Mark a push this process held as accepted by the push service (False: its claim had
-        run out and another process took it over)."""
-        now = time.time()
-        values = {"state": SENT, "sent_at": now, "claimed_until": None, "status_code": status}
-        return self._finish(push_id, process, values)
+        """Mark a push this process held as accepted by the push service, and its subscription
+        as pushed to (False: its claim had run out and another process took it over)."""
+        with self.engine.begin() as conn:
+            done = self.box.sent(push_id, process, conn, status_code=status)
+            if done:
+                box, subs = push_outbox_table, push_subscriptions_table
+                held = sa.select(box.c.subscription_id).where(box.c.id == push_id)
+                conn.execute(
+                    subs.update()
+                    .where(subs.c.id == held.scalar_subquery())
+                    .values(last_sent=time.time())
+                )
+        return done
 
     def failed(
-        self, push_id: int, process: str, error: str, status: int | None, retry_at: float | None
-    ) -> None:
-        """A send failed: try again after ``retry_at`` (any process), or give up (None)."""
-        values: dict[str, Any] = {"last_error": error[:ERROR_MAX], "status_code": status}
-        if retry_at is None:
-            values.update(state=FAILED, claimed_until=None)
-        else:
-            values.update(claimed_until=retry_at)
-        self._finish(push_id, process, values)
+        self,
+        push_id: int,
+        process: str,
+        error: str,
+        attempts: int,
+        status: int | None = None,
+        retry: bool = False,
+        wait: float | None = None,
+    ) -> bool:
+        """A post failed: try it again after the back-off (``BACKOFF``, at least ``wait``) if
+        it is worth ``retry``-ing, or give up. True if it will be tried again."""
+        again = self.box.failed(push_id, process, error, attempts, retry, wait, status_code=status)
+        return again is not None
 
-    def gone(self, push_id: int, process: str, subscription_id: int, status: int) -> None:
-        """The push service says the subscription no longer exists (404, 410): forget it, and
-        drop its other pushes not yet sent."""
-        box, subs = push_outbox_table, push_subscriptions_table
+    def gone(
+        self,
+        push_id: int,
+        process: str,
+        subscription_id: int,
+        status: int | None,
+        error: str | None = None,
+    ) -> None:
+        """The subscription can never be pushed to again: the push service says it no longer
+        exists (404, 410), or its endpoint is no URL a push can be posted to (``error``).
+        Forget it, and drop its other pushes not yet sent."""
+        box = push_outbox_table
         with self.engine.begin() as conn:
+            subs = push_subscriptions_table
             conn.execute(subs.delete().where(subs.c.id == subscription_id))
-            conn.execute(
-                box.update()
-                .where(box.c.id == push_id, box.c.claimed_by == process)
-                .values(state=GONE, status_code=status, claimed_by=None, claimed_until=None)
-            )
-            conn.execute(
-                box.update()
-                .where(
-                    box.c.subscription_id == subscription_id,
-                    box.c.state == QUEUED,
-                    sa.or_(box.c.claimed_by.is_(None), box.c.claimed_until < time.time()),
-                )
-                .values(state=CANCELLED, claimed_by=None, claimed_until=None)
-            )
+            said = {} if error is None else {"last_error": error}
+            self.box.end(push_id, process, GONE, conn, status_code=status, **said)
+            self.box.cancel(conn, box.c.subscription_id == subscription_id)
 
     def prune(self) -> None:
         """Forget finished pushes (each process, now and then)."""
-        box = push_outbox_table
-        with self.engine.begin() as conn:
-            conn.execute(
-                box.delete().where(box.c.state != QUEUED, box.c.created < time.time() - OUTBOX_KEEP)
-            )
+        self.box.prune()
 
     def outbox(self) -> list[dict[str, Any]]:
         """Every row of the outbox, oldest first (for operators and tests)."""
-        query = push_outbox_table.select().order_by(push_outbox_table.c.id)
-        with self.reader.connect() as conn:
-            return [dict(r._mapping) for r in conn.execute(query)]
+        return self.box.rows()
 
     def subscriptions(self, account_id: int | None = None) -> list[dict[str, Any]]:
         """The stored subscriptions (of one account), oldest first (operators and tests)."""

@@ -1,7 +1,7 @@
 """The operator's push settings: the VAPID key, the push services pushes may go to, the contact
 a push service reaches the operator by and the per-account ceilings, read from the environment
 once at start (``PushConfig.from_env``), and whether this installation can push at all
-(``available``). Kept apart from the sender (``service.py``), which only reads them."""
+(``available``). Kept apart from the sender (``pusher.py``), which only reads them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from boardplay.web.push.webpush import PUSH_SERVICES, ServerKey
+from boardplay.web.notify.webpush import PUSH_SERVICES, ServerKey
 
 KEY_ENV = "BOARDPLAY_WEB_VAPID_PRIVATE_KEY"
 SERVICES_ENV = "BOARDPLAY_WEB_PUSH_SERVICES"
@@ -38,6 +38,12 @@ class PushConfig:
     one pushes out the oldest."""
     challenge_ttl: int = 600
     """Seconds a challenge push lives (the challenge's own lifetime)."""
+    posts_at_once: int = 16
+    """Pushes one process posts at the same time: a push service that hangs holds its posts
+    until they time out, while the others go on."""
+    posts_per_service: int = 4
+    """Of those, the posts to one push service (``webpush.service_of``) at the same time: one
+    that hangs holds this many of the process's posts at most, never all of them."""
 
     @classmethod
     def from_env(

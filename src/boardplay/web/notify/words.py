@@ -1,5 +1,5 @@
 """The words the server itself sends a player away from the table, in the player's language: the
-pushes (``service.py``) and the e-mails (``mail/service.py``).
+pushes (``pusher.py``) and the e-mails (``mailer.py``).
 
 The texts are entries of the notifications' string table (``static/notifications/strings.js``, keys
 ``notice.*``, ``push.*`` and ``mail.*``), so they are in the ``web`` message catalogue with the
@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardplay.i18n import DEFAULT_LANGUAGE, LANGUAGES, messages
+
+if TYPE_CHECKING:
+    from boardplay.web.catalogue import WebCatalogue
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 FIELD = re.compile(r"\{(\w+)\}")
@@ -50,6 +53,19 @@ def say(lang: str | None, key: str, **params: Any) -> str:
     return FIELD.sub(lambda m: str(params.get(m.group(1), "")), template)
 
 
+def titles(catalogue: WebCatalogue) -> Callable[[str], str]:
+    """A game's title as the server's catalogue gives it (the fallback of ``game_title``); a
+    game no longer offered keeps its name."""
+
+    def title_of(name: str) -> str:
+        try:
+            return str(getattr(catalogue.load(name, {}), "title", name))
+        except Exception:
+            return name
+
+    return title_of
+
+
 def game_title(lang: str | None, game: str, fallback: str) -> str:
     """A game's title as the pages write it in ``lang`` (``fallback``, the catalogue's, for a
     game the table does not name)."""
@@ -73,6 +89,12 @@ def names(lang: str | None, seats: Iterable[tuple[str, int | None]], account: in
         if holder != account and shown not in found:
             found.append(shown)
     return say(lang, "notice.joiner").join(found) or say(lang, "notice.nobody")
+
+
+def holder(seats: Sequence[Any], seat: int) -> int | None:
+    """The account holding ``seat`` (a game's seats, each with its ``account``): whom a "your
+    turn" is for (None: no such seat, or a guest's or the AI's, which nothing reaches)."""
+    return seats[seat].account if 0 <= seat < len(seats) else None
 
 
 def outcome(lang: str | None, result: dict[str, Any] | None, mine: set[int]) -> str:
