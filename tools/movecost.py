@@ -29,7 +29,6 @@ from boardplay.web.broker import Notice
 from boardplay.web.catalogue import REGISTRY, WebCatalogue
 from boardplay.web.hub import Hub
 from boardplay.web.sockets import Subscriber
-from boardplay.web.table import storage as st
 
 
 class Counter:
@@ -49,7 +48,7 @@ class Counter:
 
 def _hub(url: str) -> Hub:
     return Hub(
-        st.Storage(url),
+        url,
         WebCatalogue(REGISTRY),
         "boardplay.web.catalogue:REGISTRY",
         lambda: ThreadPoolExecutor(1),

@@ -373,9 +373,7 @@ def reexport_problems(tree: Tree) -> list[str]:
 def domain_problems(tree: Tree) -> list[str]:
     """The walls between the domains of the web tier (``domains.py`` has the rules)."""
     edges = [domains.Edge(imp.source, imp.target, _where(imp)) for imp in tree.imports]
-    packages = {
-        name for name, files in tree.modules.items() if any(_is_package(p) for p in files)
-    }
+    packages = {name for name, files in tree.modules.items() if any(_is_package(p) for p in files)}
     return domains.problems(edges, packages, tree.reexports, tree.root.name, cycles)
 
 

@@ -142,17 +142,22 @@ def test_the_command_fails_with_the_problems(
 
 # ----- the web tier's domains -----------------------------------------------------------------
 def _web(root: Path, files: dict[str, str]) -> Path:
-    """A made-up package with a ``web`` package of two domains, ``games`` and ``chat``."""
+    """A made-up package with a ``web`` package of two domains, ``games`` and ``chat``, its
+    wiring (``app``, ``hub`` and the routes of ``api/``) and a module of infrastructure."""
     return _tree(
         root,
         {
             "web/__init__.py": "",
             "web/config.py": "LIMIT = 1\n",
+            "web/hub.py": "from pkg.web.chat import send\nfrom pkg.web.games import Room\n",
+            "web/app.py": "from pkg.web.api import chat\nfrom pkg.web.hub import send\n",
+            "web/api/__init__.py": "",
+            "web/api/chat.py": "from pkg.web.chat import send\nfrom pkg.web.games import Room\n",
             "web/games/__init__.py": "from pkg.web.games.rooms import Room\n",
             "web/games/rooms.py": "class Room: ...\n",
-            "web/chat/__init__.py": "from pkg.web.chat.relay import relay\n",
-            "web/chat/relay.py": "def relay(): ...\n",
-            "web/chat/routes.py": "router = None\n",
+            "web/games/store.py": "class RoomStore: ...\nrooms_table = None\n",
+            "web/chat/__init__.py": "from pkg.web.chat.relay import send\n",
+            "web/chat/relay.py": "def send(): ...\n",
             **files,
         },
     )
@@ -163,9 +168,8 @@ def test_a_domain_that_uses_another_through_its_api_passes(tmp_path: Path) -> No
         tmp_path,
         {
             "web/chat/relay.py": (
-                "from pkg.web.config import LIMIT\nfrom pkg.web.games import Room\n"
-            ),
-            "web/app.py": "from pkg.web.chat import routes\nfrom pkg.web.games import Room\n",
+                "from pkg.web.config import LIMIT\nfrom pkg.web.games import Room\ndef send(): ...\n"
+            )
         },
     )
     assert structure.problems(package) == []
@@ -178,16 +182,53 @@ def test_a_domain_that_reaches_into_another_is_caught(tmp_path: Path) -> None:
     assert "import it from pkg.web.games" in found
 
 
+def test_the_routes_that_reach_into_a_domain_are_caught(tmp_path: Path) -> None:
+    package = _web(tmp_path, {"web/api/chat.py": "from pkg.web.games.store import RoomStore\n"})
+    (found,) = structure.problems(package)
+    assert "pkg.web.api.chat reaches into pkg.web.games.store" in found
+
+
 def test_shared_infrastructure_that_imports_a_domain_is_caught(tmp_path: Path) -> None:
     package = _web(tmp_path, {"web/config.py": "from pkg.web.games import Room\n"})
     (found,) = structure.problems(package)
     assert "pkg.web.config, shared infrastructure, imports the domain pkg.web.games" in found
 
 
-def test_only_the_wiring_includes_a_domains_routes(tmp_path: Path) -> None:
-    package = _web(tmp_path, {"web/games/rooms.py": "from pkg.web.chat import routes\n"})
+@pytest.mark.parametrize("wiring", ["pkg.web.hub", "pkg.web.api.chat", "pkg.web.app"])
+def test_a_domain_that_imports_the_wiring_is_caught(tmp_path: Path, wiring: str) -> None:
+    package = _web(tmp_path, {"web/games/rooms.py": f"import {wiring}\nclass Room: ...\n"})
+    found = structure.problems(package)
+    assert any(
+        f"pkg.web.games.rooms, the domain pkg.web.games, imports the wiring ({wiring})" in f
+        for f in found
+    ), found
+
+
+def test_shared_infrastructure_that_imports_the_wiring_is_caught(tmp_path: Path) -> None:
+    package = _web(tmp_path, {"web/config.py": "from pkg.web.hub import send\n"})
+    found = structure.problems(package)
+    assert any("pkg.web.config, shared infrastructure, imports the wiring" in f for f in found)
+
+
+@pytest.mark.parametrize("name", ["RoomStore", "rooms_table"])
+def test_a_domain_that_hands_out_its_store_or_tables_is_caught(tmp_path: Path, name: str) -> None:
+    face = f"from pkg.web.games.rooms import Room\nfrom pkg.web.games.store import {name}\n"
+    package = _web(tmp_path, {"web/games/__init__.py": face})
     (found,) = structure.problems(package)
-    assert "pkg.web.games.rooms reaches into pkg.web.chat.routes" in found
+    assert f"pkg.web.games hands out {name} (pkg.web.games.store)" in found
+
+
+def test_two_domains_that_import_each_other_are_caught(tmp_path: Path) -> None:
+    """Through their faces, so no module imports another in a circle: only the domains do."""
+    package = _web(
+        tmp_path,
+        {
+            "web/chat/relay.py": "from pkg.web.games import Room\ndef send(): ...\n",
+            "web/games/rooms.py": "def f():\n    from pkg.web.chat import send\nclass Room: ...\n",
+        },
+    )
+    found = structure.problems(package)
+    assert "pkg.web: the domains pkg.web.chat, pkg.web.games form a loop" in found, found
 
 
 def test_the_real_web_tier_breaks_when_one_import_skips_an_api(tmp_path: Path) -> None:
@@ -211,3 +252,54 @@ def test_the_real_web_tier_breaks_when_one_import_skips_an_api(tmp_path: Path) -
     assert any(
         "boardplay.web.table.live reaches into boardplay.web.chat.service" in f for f in found
     )
+
+
+REAL_REMOVALS = {
+    "a domain imports the hub": (
+        "lobby/seeks.py",
+        "from boardplay.web.hub import Hub\n",
+        "boardplay.web.lobby.seeks, the domain boardplay.web.lobby, imports the wiring",
+    ),
+    "a domain imports the routes' dependencies": (
+        "table/live.py",
+        "from boardplay.web.api.deps import HubDep\n",
+        "boardplay.web.table.live, the domain boardplay.web.table, imports the wiring",
+    ),
+    "a package hands out its store": (
+        "accounts/__init__.py",
+        "from boardplay.web.accounts.store import AccountStore\n",
+        "boardplay.web.accounts hands out AccountStore",
+    ),
+    "a package hands out its table": (
+        "tournaments/__init__.py",
+        "from boardplay.web.tournaments.store import entrants_table\n",
+        "boardplay.web.tournaments hands out entrants_table",
+    ),
+    "two domains import each other": (
+        "accounts/service.py",
+        "from boardplay.web.table import Room\n",
+        "form a loop",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REAL_REMOVALS))
+def test_the_real_web_tier_breaks_when_a_wall_is_removed(tmp_path: Path, case: str) -> None:
+    """Each wall's removal case on the real code: one import added that breaks it is named
+    (the code as it is passes: ``test_src_boardplay_has_no_import_cycle_and_no_long_module``)."""
+    module, line, message = REAL_REMOVALS[case]
+    copy = tmp_path / "boardplay"
+    shutil.copytree(
+        structure.PACKAGE,
+        copy,
+        ignore=lambda _d, names: [
+            n for n in names if "." in n and not n.endswith((".py", ".pyx", ".pxd", ".pxi"))
+        ],
+    )
+    path = copy / "web" / module
+    text = path.read_text("utf-8")
+    head, _, rest = text.partition("from __future__ import annotations\n")
+    path.write_text(f"{head}from __future__ import annotations\n{line}{rest}", "utf-8")
+    found = structure.domain_problems(structure.scan(copy))
+    assert any(message in f for f in found), found
+

@@ -19,10 +19,10 @@ from boardplay.web.catalogue import REGISTRY, WebCatalogue
 from boardplay.web.events import TournamentPaired
 from boardplay.web.hub import Hub
 from boardplay.web.table import abort, resign_account
-from boardplay.web.table import storage as st
-from boardplay.web.tables import games_table
+from boardplay.web.table.schema import games_table
 from boardplay.web.tokens import hash_token, new_token
-from boardplay.web.tournaments import Tournaments, TournamentStore
+from boardplay.web.tournaments import Tournaments
+from boardplay.web.tournaments.store import TournamentStore
 
 RAPID = {"base": 600, "increment": 5}
 START = 1_900_000_000.0
@@ -47,7 +47,7 @@ class Process:
             else (TRIO_CATALOGUE, "webtiny:TRIO_CATALOGUE")
         )
         self.hub = Hub(
-            st.Storage(url),
+            url,
             WebCatalogue(catalogue),
             ref,
             lambda: ThreadPoolExecutor(1),
@@ -108,7 +108,7 @@ async def play_out(process: Process, game_id: str, rng: random.Random | None = N
     for seat in room.row.seats:
         assert seat.account is not None
         token = new_token()
-        process.hub.accounts.store.seat_key(seat.account, game_id, hash_token(token))
+        process.hub.games.seats.seat_key(seat.account, game_id, hash_token(token))
         tokens[seat.seat] = token
     await room.refresh()
     movers = []
@@ -125,7 +125,7 @@ async def abort_as(process: Process, game_id: str, account_id: int) -> None:
     """``account_id`` aborts game ``game_id`` before their first move (the table's abort)."""
     room = await process.hub.room(game_id)
     token = new_token()
-    process.hub.accounts.store.seat_key(account_id, game_id, hash_token(token))
+    process.hub.games.seats.seat_key(account_id, game_id, hash_token(token))
     await room.refresh()
     await abort(room, token)
     await process.hub.tournaments.ends_told()

@@ -102,7 +102,6 @@ from boardplay.web.hub import Hub
 from boardplay.web.models import describe
 from boardplay.web.notify import MailConfig, PushConfig
 from boardplay.web.replays import HeavyReads
-from boardplay.web.table import Storage
 from boardplay.web.workers import make_executor
 
 GC_THRESHOLDS = (10_000, 20, 20)
@@ -124,9 +123,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(settings.database_url)
         hub = Hub(
-            storage,
+            settings.database_url,
             catalogue,
             settings.catalogue,
             lambda: make_executor(settings.ai_workers, settings.catalogue, settings.data_dir),
@@ -163,7 +161,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.close()
             heavy.close()
             hub.ai.shutdown()
-            storage.close()
 
     app = FastAPI(title="boardplay", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.catalogue = catalogue

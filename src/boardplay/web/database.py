@@ -16,6 +16,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Engine, make_url
 
+metadata = sa.MetaData()
+"""Every domain's tables, each declared by the store that owns it; the Alembic migrations are
+what create them in a database (``migrate.py``), and the tests compare the two."""
 POOL_SIZE = 12
 """Connections kept open per engine (a server process has ``DB_THREADS`` database threads)."""
 DB_THREADS = 8

@@ -48,6 +48,15 @@ class AccountClosed:
 
 
 @dataclass(frozen=True)
+class SignedOutEverywhere:
+    """The owner of an account ended its sessions everywhere (signing out everywhere, or a new
+    password): every other credential of it ends too, whichever domain keeps it (the seat
+    tokens its browsers hold, its personal API tokens and their streams)."""
+
+    account_id: int
+
+
+@dataclass(frozen=True)
 class BecameBot:
     """An account became a bot account (for good): it may no longer hold what is for people
     (entries in people's tournaments, seeks and seats at open tables)."""
@@ -92,7 +101,15 @@ class TournamentPaired:
     games: tuple[tuple[str, tuple[int, ...]], ...]
 
 
-Event = AccountClosed | BecameBot | ChallengeSent | GameFinished | RatingSettled | TournamentPaired
+Event = (
+    AccountClosed
+    | BecameBot
+    | ChallengeSent
+    | GameFinished
+    | RatingSettled
+    | SignedOutEverywhere
+    | TournamentPaired
+)
 KINDS: dict[str, type[Event]] = {
     kind.__name__: kind
     for kind in (
@@ -101,6 +118,7 @@ KINDS: dict[str, type[Event]] = {
         ChallengeSent,
         GameFinished,
         RatingSettled,
+        SignedOutEverywhere,
         TournamentPaired,
     )
 }

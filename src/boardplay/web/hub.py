@@ -17,22 +17,23 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from typing import Any
 
-from boardplay.web.accounts import Accounts, AccountStore
+from boardplay.web.accounts import Accounts
 from boardplay.web.admission import Admission
-from boardplay.web.advice import Reviewer, ReviewStore
-from boardplay.web.bots import Bots, TokenStore
+from boardplay.web.advice import Reviewer
+from boardplay.web.bots import Bots
 from boardplay.web.broker import Broker
 from boardplay.web.catalogue import WebCatalogue
-from boardplay.web.chat import ChatRelay, ChatStore
+from boardplay.web.chat import ChatRelay
 from boardplay.web.config import Limits
 from boardplay.web.database import StorageThreads
-from boardplay.web.events import Bus, ChallengeSent, GameFinished
-from boardplay.web.lobby import Lobby, SeekStore
+from boardplay.web.events import AccountClosed, Bus, ChallengeSent
+from boardplay.web.lobby import Lobby
+from boardplay.web.migrate import open_database
 from boardplay.web.notify import MailConfig, Mailer, PushConfig, Pusher
-from boardplay.web.ratings import RATINGS_INTERVAL, Ratings, RatingStore, Settlement
-from boardplay.web.table import House, Storage
+from boardplay.web.ratings import RATINGS_INTERVAL, Ratings
+from boardplay.web.table import House
 from boardplay.web.throttles import Throttles
-from boardplay.web.tournaments import Tournaments, TournamentStore
+from boardplay.web.tournaments import Tournaments
 
 log = logging.getLogger("boardplay.web")
 
@@ -55,7 +56,7 @@ class Hub:
 
     def __init__(
         self,
-        storage: Storage,
+        database_url: str,
         catalogue: WebCatalogue,
         catalogue_ref: str,
         executor_factory: Callable[[], Executor],
@@ -72,29 +73,30 @@ class Hub:
         push: PushConfig | None = None,
         now: Callable[[], float] = time.time,
     ) -> None:
-        self.storage = storage
         self.catalogue = catalogue
-        self.limits = limits or Limits()
+        self.limits = limits = limits or Limits()
         self.redis_url = redis_url
         self.sweep_interval = sweep_interval
         self.sync_interval = sync_interval
-        self.throttles = Throttles(storage.engine)
+        self.engine = engine = open_database(database_url)
+        """The database every domain keeps its tables in, migrated (``migrate.py``)."""
+        self.throttles = throttles = Throttles(engine)
         """Counted ceilings on what a visitor may ask for (``throttles.py``)."""
-        self.db = db = StorageThreads(storage.engine)
+        self.db = db = StorageThreads(engine)
         """Runs a storage call off the event loop (every domain's calls share its threads)."""
         self.bus = bus = Bus()
         """The events between domains (``events.py``)."""
-        self.accounts = Accounts(AccountStore(storage.engine), self.throttles, self.limits, db, bus)
+        self.accounts = accounts = Accounts(engine, throttles, limits, db, bus)
         """Accounts, sessions, passkeys, and what other domains read of a player."""
-        self.admission = Admission(self.accounts, self.limits)
+        self.admission = Admission(accounts, limits)
         """Who may sit at a table with whom: every door's one rule (``admission/``)."""
-        self.house = House(
-            storage,
+        self.house = house = House(
+            engine,
             catalogue,
             catalogue_ref,
             executor_factory,
-            self.limits,
-            self.throttles,
+            limits,
+            throttles,
             db,
             self.admission,
             bus,
@@ -104,51 +106,61 @@ class Hub:
             room_cache=room_cache,
             now=now,
         )
-        house = self.house
-        self.rooms, self.room, self.ai = house.rooms, house.room, house.ai
-        self.maker, self.presence, self.epoch = house.maker, house.presence, house.epoch
+        """The games in play: rooms, their clocks and AI seats (``table/``)."""
+        self.storage, self.rooms, self.room = house.storage, house.rooms, house.room
+        self.maker, self.games, self.epoch, self.ai = (
+            house.maker,
+            house.games,
+            house.epoch,
+            house.ai,
+        )
         self.publish, self.notice = house.publish, house.notice
         self.presence_changed, self.seats_here = house.presence_changed, house.seats_here
-        self.ratings = Ratings(RatingStore(storage.engine, self.limits.rating_pair_cap), db)
-        """The players' ratings: what other domains read of them (``ratings/``)."""
-        self.settlement = Settlement(self.ratings.store, db, storage.get_game)
-        bus.subscribe(GameFinished, self.settlement.finished)
-        self.reviewer = Reviewer(ReviewStore(storage.engine), self.ai, self.limits)
+        self.ratings = ratings = Ratings(
+            engine, limits.rating_pair_cap, db, bus, self.games.get, self.games.finished_rated
+        )
+        """The players' ratings, and the settling of rated games (``ratings/``)."""
+        self.reviewer = Reviewer(engine, self.ai, limits)
         """Hints and reviews (``advice/``)."""
         self.lobby = Lobby(
-            SeekStore(storage.engine),
+            engine,
             db,
             house.epoch,
-            self.limits,
+            limits,
             bus,
             maker=house.maker,
-            accounts=self.accounts,
-            ratings=self.ratings,
+            accounts=accounts,
+            ratings=ratings,
             catalogue=catalogue,
+            games=self.games,
         )
         """The lobby's sockets, seeks and challenges (``lobby/``)."""
-        self.mailer = Mailer.for_hub(house, mail)
+        self.mailer = Mailer.open(engine, db, mail, limits, house.epoch, catalogue)
         """E-mail notifications: the hooks the game code calls and the outbox's sender."""
-        self.push = Pusher.for_hub(self, push)
+        self.push = Pusher.open(
+            engine, db, push, house.epoch, catalogue, accounts.languages, self.seats_here
+        )
         """Push notifications (``notify/``): the same hooks, the challenges', and the sender."""
         house.mailer, house.push = self.mailer, self.push
-        bus.subscribe(ChallengeSent, self._challenge_sent)
-        self.chat = ChatRelay(house, ChatStore(storage.engine), self.rooms, self.accounts.store)
+        bus.subscribe(ChallengeSent, self.push.challenge_sent)
+        bus.subscribe(AccountClosed, self.mailer.account_closed)
+        bus.subscribe(AccountClosed, self.push.account_closed)
+        self.chat = ChatRelay(house, engine, self.rooms, self.games.has_finished_game)
         """The table chat of this process's sockets (``chat/``)."""
         house.followers.append(self.chat.catch_up)
-        store = self.accounts.store
-        self.bots = Bots(self, TokenStore(storage.engine, store), store)
+        self.bots = Bots(engine, db, limits, throttles, bus, accounts=accounts, games=self.games)
         """API tokens, bot accounts and the Bot API's open streams (``bots/``)."""
         self.tournaments = Tournaments(
-            TournamentStore(storage.engine),
+            engine,
             db,
             house.maker,
             catalogue,
             bus,
-            self.accounts,
-            self.ratings,
+            accounts,
+            self.games,
+            ratings,
             now=lambda: house.now(),
-            limits=self.limits,
+            limits=limits,
         )
         """Arenas, Swiss and pods (``tournaments/``): every process steps every tournament."""
         self._tasks: list[asyncio.Task[None]] = []
@@ -184,7 +196,7 @@ class Hub:
         self._tasks = [
             loop.create_task(_every(lambda: self.sweep_interval, house.sweep)),
             loop.create_task(_every(self._sync_every, house.catch_up)),
-            loop.create_task(_every(lambda: RATINGS_INTERVAL, self.settlement.settle)),
+            loop.create_task(_every(lambda: RATINGS_INTERVAL, self.ratings.settlement.settle)),
             loop.create_task(_every(lambda: self.tournaments.interval, self.tournaments.tick)),
         ]
         await self.lobby.start()
@@ -200,15 +212,10 @@ class Hub:
         await self.house.catch_up()
 
     async def settle_ratings(self, game_ids: Any = None) -> None:
-        await self.settlement.settle(game_ids)
+        await self.ratings.settlement.settle(game_ids)
 
     async def flag_game(self, game_id: str) -> bool:
         return await self.house.clocks.flag_game(game_id)
-
-    async def _challenge_sent(self, event: ChallengeSent) -> None:
-        await self.push.challenge(
-            event.to_account, event.sender, event.game, event.rated, event.challenge_id
-        )
 
     def _sync_every(self) -> float:
         """Seconds to the next check of the watched games: ``sync_interval``, a quarter of it
@@ -236,6 +243,7 @@ class Hub:
             await self.house.broker.close()
         await self.house.close()
         self.db.close()
+        self.engine.dispose()
 
 
 async def _every(seconds: Callable[[], float], work: Callable[[], Awaitable[None]]) -> None:

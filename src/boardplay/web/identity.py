@@ -12,14 +12,15 @@ NAME_MAX = 20
 
 @dataclass(frozen=True)
 class Account:
+    """A player as every domain sees them (lila's light user): never what signs them in (a
+    password's hash, a passkey's handle), which stays in the accounts domain."""
+
     id: int
     name: str
-    password_hash: str | None
-    user_handle: str
     created: float = 0.0
     """When the account was made (seconds since the epoch)."""
     language: str | None = None
-    """The language chosen on the page, for its mails and pushes (``push/words.py``)."""
+    """The language chosen on the page, for its mails and pushes (``notify/words.py``)."""
     bot: bool = False
     """A bot account (``bots/``): played by a program through the Bot API, marked BOT wherever
     its name is shown. Set once, for an account that had played no game, and never taken back."""

@@ -20,6 +20,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, text
 from sqlalchemy.engine import Engine
 
+from boardplay.web.database import make_engine
+
 MIGRATION_LOCK = 0x626F6172_64706C61
 """PostgreSQL advisory lock key held while migrating ("boardpla" as a 64-bit number)."""
 
@@ -44,6 +46,14 @@ def current(engine: Engine) -> str | None:
     """The database's schema revision (None before the first migration)."""
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
+
+
+def open_database(url: str) -> Engine:
+    """An engine on ``url``'s database (``database.make_engine``), its schema brought up to
+    date: what a server process opens first, before any domain reads it."""
+    engine = make_engine(url)
+    upgrade(engine)
+    return engine
 
 
 def upgrade(engine: Engine) -> str:

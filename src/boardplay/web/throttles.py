@@ -27,8 +27,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
+from boardplay.web.database import metadata
 from boardplay.web.errors import ApiError
-from boardplay.web.tables import metadata
 
 KEY_LENGTH = 120
 FORGET_EVERY = 50

@@ -13,7 +13,7 @@ from webcalls import auth, create, refused
 from boardplay.web.accounts.service import COOKIE
 from boardplay.web.accounts.store import accounts_table
 from boardplay.web.config import Limits
-from boardplay.web.tables import metadata
+from boardplay.web.database import metadata
 
 
 def storage_of(client: TestClient) -> sa.Engine:

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from websettings import tiny_settings
 
 from boardplay.web.app import create_app
-from boardplay.web.bots import api_tokens_table
+from boardplay.web.bots.store import api_tokens_table
 from boardplay.web.tokens import hash_token
 
 

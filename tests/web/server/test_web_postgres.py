@@ -100,8 +100,8 @@ class OneStatement:
         return self.loop.run(self.writer.append_moves(*args, **kwargs))
 
     def checks(self, process: str) -> Any:
-        from boardplay.web.presence.store import PresenceStore
         from boardplay.web.table.pgchecks import LoopChecks
+        from boardplay.web.table.presence import PresenceStore
 
         return LoopChecks(self.connections, PresenceStore(self.store.engine, process))
 
@@ -294,8 +294,8 @@ def test_the_periodic_checks_read_alike_on_both_back_ends(storage: Any) -> None:
     import time
 
     from boardplay.core.records import Move
-    from boardplay.web.presence.store import Here, PresenceStore
     from boardplay.web.table import storage as st
+    from boardplay.web.table.presence import Here, PresenceStore
     from boardplay.web.tokens import new_game_id
 
     ids = [new_game_id() for _ in range(4)]

@@ -31,7 +31,7 @@ from boardplay.web.table.rooms import Room
 
 def hub_on(url: str) -> Hub:
     return Hub(
-        st.Storage(url),
+        url,
         WebCatalogue(CATALOGUE),
         "webtiny:CATALOGUE",
         lambda: ThreadPoolExecutor(1),

@@ -29,7 +29,7 @@ import sqlalchemy as sa
 import test_web_tournament_montana as montana
 from test_web_multi import Cluster, fresh_database, server_env
 
-from boardplay.web.tables import games_table
+from boardplay.web.table.schema import games_table
 
 CLOCK = {"base": 60, "increment": 1}
 _runs = itertools.count()

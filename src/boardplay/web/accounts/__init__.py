@@ -24,13 +24,7 @@ from boardplay.web.accounts.service import (
     Accounts,
     name_key,
 )
-from boardplay.web.accounts.store import (
-    DELETED_NAME,
-    DEVICE,
-    VISITOR,
-    AccountStore,
-    accounts_table,
-)
+from boardplay.web.accounts.store import DELETED_NAME, DEVICE, VISITOR, people, person
 from boardplay.web.identity import Account, Session
 
 __all__ = [
@@ -43,7 +37,6 @@ __all__ = [
     "SESSION_LIFETIME",
     "VISITOR",
     "Account",
-    "AccountStore",
     "Accounts",
     "AdoptRequest",
     "DeleteRequest",
@@ -56,6 +49,7 @@ __all__ = [
     "SignInRequest",
     "SignUpRequest",
     "Site",
-    "accounts_table",
     "name_key",
+    "people",
+    "person",
 ]

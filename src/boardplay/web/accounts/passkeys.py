@@ -108,7 +108,7 @@ class Passkeys:
             user_handle = new_token()
             exclude: list[PublicKeyCredentialDescriptor] = []
         else:
-            name, user_handle = account.name, account.user_handle
+            name, user_handle = account.name, await self.accounts.user_handle(account.id)
             keys: list[Passkey] = await self.run(self.keys.passkeys, account.id)
             if len(keys) >= MAX_PASSKEYS:
                 raise conflict("too_many_passkeys", f"an account holds at most {MAX_PASSKEYS}")

@@ -14,8 +14,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from boardplay.web.database import metadata
 from boardplay.web.identity import NAME_MAX
-from boardplay.web.tables import metadata
 
 passkeys_table = sa.Table(
     "passkeys",

@@ -35,12 +35,13 @@ from typing import Any
 import sqlalchemy as sa
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
+from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts.passkeystore import PasskeyStore
 from boardplay.web.accounts.store import DEVICE, VISITOR, AccountStore
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict
-from boardplay.web.events import AccountClosed, Bus
+from boardplay.web.events import AccountClosed, Bus, SignedOutEverywhere
 from boardplay.web.identity import NAME_MAX, Account, Session
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_token
@@ -131,11 +132,11 @@ class Accounts:
     """The account operations the routes call; ``run`` runs a store call off the event loop."""
 
     def __init__(
-        self, store: AccountStore, throttles: Throttles, limits: Limits, run: Runner, bus: Bus
+        self, engine: Engine, throttles: Throttles, limits: Limits, run: Runner, bus: Bus
     ) -> None:
-        self.store = store
+        self.store = AccountStore(engine)
         self.bus = bus
-        self.keys = PasskeyStore(store.engine)
+        self.keys = PasskeyStore(engine)
         """The account's passkeys and the ceremonies under way (``passkeystore.py``)."""
         self.throttles = throttles
         self.limits = limits
@@ -210,7 +211,7 @@ class Accounts:
             await self.run(self.throttles.take, ceilings)
         except Throttled as exc:
             raise throttled(exc) from None
-        digest = account.password_hash if account is not None else None
+        digest = None if account is None else await self.password_hash(account.id)
         good = await self._verify(password[:PASSWORD_MAX], digest or DUMMY_HASH)
         if account is None or digest is None or not good:
             raise wrong_credentials()
@@ -240,27 +241,44 @@ class Accounts:
 
     async def change_password(
         self, account: Account, old: str | None, new: str, keep: str | None
-    ) -> list[str]:
+    ) -> None:
         """Set a new password (the old one must be given if there is one), ending every other
-        session and every seat token of the account; returns the games whose seats changed."""
+        session (``keep``: this browser's stays), then every other way in the old password
+        opened (``SignedOutEverywhere``: the seat tokens, the API tokens)."""
         check_password(new)
-        if account.password_hash is not None and not (
-            old is not None and await self._verify(old[:PASSWORD_MAX], account.password_hash)
+        digest = await self.password_hash(account.id)
+        if digest is not None and not (
+            old is not None and await self._verify(old[:PASSWORD_MAX], digest)
         ):
             raise ApiError(403, "wrong_password", "the current password is not right")
         digest = await self._hash(new)
-        games: list[str] = await self.run(
-            self.store.set_password_everywhere, account.id, digest, keep
-        )
-        return games
+        await self.run(self.store.set_password_everywhere, account.id, digest, keep)
+        await self.bus.publish(SignedOutEverywhere(account.id))
 
-    async def delete(self, account: Account) -> list[str]:
+    async def password_hash(self, account_id: int) -> str | None:
+        """The account's password's hash (None: it signs in with passkeys only)."""
+        found = await self.run(self.store.credentials, account_id)
+        return None if found is None else found.password_hash
+
+    async def user_handle(self, account_id: int) -> str:
+        """The handle the account's passkeys name it by."""
+        found = await self.run(self.store.credentials, account_id)
+        if found is None:
+            raise ApiError(404, "not_found", "this account is gone")
+        return str(found.user_handle)
+
+    async def sign_out_everywhere(self, account: Account) -> None:
+        """End every session of the account, then every other credential of it
+        (``SignedOutEverywhere``): a lost or shared device can no longer act for it anywhere."""
+        await self.run(self.store.close_sessions, account.id)
+        await self.bus.publish(SignedOutEverywhere(account.id))
+
+    async def delete(self, account: Account) -> None:
         """Close the account for good (``AccountStore.delete``), then tell every domain
-        (``AccountClosed``: its tournament entries, seeks, challenges, tokens and notices go);
-        returns the games whose seats changed."""
-        games: list[str] = await self.run(self.store.delete, account.id)
+        (``AccountClosed``: its seats, tournament entries, seeks, challenges, tokens and
+        notices go)."""
+        await self.run(self.store.delete, account.id)
         await self.bus.publish(AccountClosed(account.id))
-        return games
 
     # ----- what other domains read -------------------------------------------------------
     async def by_id(self, account_id: int) -> Account | None:
@@ -278,6 +296,16 @@ class Accounts:
         found: Account | None = await self.run(self.store.by_name, name_key(name.strip())[:64])
         return found
 
+    async def set_bot(self, account_id: int, bot: bool) -> bool:
+        """Mark the account a bot (``bots/`` decides when; False if it is gone)."""
+        done: bool = await self.run(self.store.set_bot, account_id, bot)
+        return done
+
+    async def languages(self, account_ids: Sequence[int]) -> dict[int, str | None]:
+        """The languages the accounts chose on the page (None: never chose one)."""
+        found: dict[int, str | None] = await self.run(self.store.languages, list(account_ids))
+        return found
+
     async def set_language(self, account_id: int, language: str) -> None:
         """The language the account's mails and pushes are written in (the page's choice)."""
         await self.run(self.store.set_language, account_id, language)
@@ -291,7 +319,3 @@ class Accounts:
         """Those of ``others`` that share an address or a device with ``account_id``."""
         found: set[int] = await self.run(self.store.sharing_marks, account_id, list(others))
         return found
-
-    async def adopt(self, account: Account, seats: Sequence[tuple[str, int]]) -> list[str]:
-        changed: list[str] = await self.run(self.store.adopt_seats, account.id, account.name, seats)
-        return changed

@@ -1,6 +1,7 @@
-"""Stored accounts (migration 0006): players, their sessions, where they signed in from, failed
-sign-ins (the throttle's memory) and the seats an account holds; their passkeys and the WebAuthn
-ceremonies under way are in ``passkeystore.py``.
+"""Stored accounts (migration 0006): players, their sessions and where they signed in from; their
+passkeys and the WebAuthn ceremonies under way are in ``passkeystore.py``. Other domains read
+accounts through the service (``service.Accounts``) and join to them only through ``people``,
+the columns this domain lets them read.
 
 Everything a visitor could steal from a database dump is kept hashed: a session cookie and a
 seat token only as SHA-256 (they are long random secrets, so a fast hash is enough), a password
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,9 +21,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts.passkeystore import passkeys_table
+from boardplay.web.database import metadata
 from boardplay.web.identity import NAME_MAX, Account, Session
-from boardplay.web.tables import games_table, metadata, seat_keys_table, seats_table
-from boardplay.web.tokens import hash_token, new_token
 
 DELETED_NAME = "deleted player"
 """What a deleted account's seats are called from then on."""
@@ -65,43 +66,19 @@ browsers' device cookies (``DEVICE``). Neither is a secret worth more than its h
 VISITOR = "visitor"
 DEVICE = "device"
 
-
-def _revoke_seats(conn: sa.Connection, account_id: int) -> list[str]:
-    """End every seat token the account's browsers hold: the extra ones (``seat_keys``) go, and
-    each seat's own token (from creating or joining the game) is replaced by the hash of a
-    secret nobody knows, so the seat stays taken but no earlier token acts for it. The account
-    gets new tokens where it signs in again (``seat_key``). Returns the games changed."""
-    games: set[str] = set()
-    seats = conn.execute(
-        sa.select(seats_table.c.game_id, seats_table.c.seat).where(
-            seats_table.c.account_id == account_id, seats_table.c.token_hash.is_not(None)
-        )
-    ).all()
-    for game_id, seat in seats:
-        conn.execute(
-            seats_table.update()
-            .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
-            .values(token_hash=hash_token(new_token()))
-        )
-        games.add(game_id)
-    keys = conn.execute(
-        sa.select(seat_keys_table.c.game_id).where(seat_keys_table.c.account_id == account_id)
-    ).all()
-    games.update(r.game_id for r in keys)
-    conn.execute(seat_keys_table.delete().where(seat_keys_table.c.account_id == account_id))
-    changed = sorted(games)
-    _touch(conn, changed)
-    return changed
-
-
-def _touch(conn: sa.Connection, game_ids: Sequence[str]) -> None:
-    """Raise these games' revisions: their seats changed, so every process's copy reloads."""
-    if game_ids:
-        conn.execute(
-            games_table.update()
-            .where(games_table.c.id.in_(list(game_ids)))
-            .values(revision=games_table.c.revision + 1)
-        )
+people = sa.select(
+    accounts_table.c.id,
+    accounts_table.c.name,
+    accounts_table.c.created,
+    accounts_table.c.language,
+    accounts_table.c.bot,
+    accounts_table.c.deleted,
+).subquery("people")
+"""The accounts as other domains' queries may join to them: an ``Account``'s columns (the id,
+the name, when it was made, its language, whether it is a bot) and whether it was deleted
+(lila's light user). A read interface that stays as it is, so the accounts' own columns (a
+password's hash, a name's key, sessions) can change inside this domain without another
+domain's query changing, and never leave it."""
 
 
 def _stamp(value: datetime) -> float:
@@ -110,15 +87,21 @@ def _stamp(value: datetime) -> float:
 
 
 def _account(row: Any) -> Account:
-    return Account(
-        row.id,
-        row.name,
-        row.password_hash,
-        row.user_handle,
-        _stamp(row.created),
-        row.language,
-        bool(row.bot),
-    )
+    return Account(row.id, row.name, _stamp(row.created), row.language, bool(row.bot))
+
+
+def person(row: Any) -> Account:
+    """The ``Account`` of a row that selected ``people``'s columns."""
+    return _account(row)
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """What signs an account in, kept apart from ``Account`` so it never leaves this domain:
+    its password's hash (None: passkeys only) and its passkeys' user handle."""
+
+    password_hash: str | None
+    user_handle: str
 
 
 class AccountStore:
@@ -144,7 +127,7 @@ class AccountStore:
                 )
                 .returning(accounts_table.c.id)
             ).scalar_one()
-        return Account(int(new_id), name, password_hash, handle, made.timestamp())
+        return Account(int(new_id), name, made.timestamp())
 
     def by_name(self, name_key: str) -> Account | None:
         query = accounts_table.select().where(
@@ -153,6 +136,16 @@ class AccountStore:
         with self.reader.connect() as conn:
             row = conn.execute(query).one_or_none()
         return None if row is None else _account(row)
+
+    def credentials(self, account_id: int) -> Credentials | None:
+        """The account's password hash and passkey handle (None: no such account)."""
+        table = accounts_table
+        query = sa.select(table.c.password_hash, table.c.user_handle).where(
+            table.c.id == account_id, table.c.deleted.is_(sa.false())
+        )
+        with self.reader.connect() as conn:
+            row = conn.execute(query).one_or_none()
+        return None if row is None else Credentials(row.password_hash, row.user_handle)
 
     def by_id(self, account_id: int) -> Account | None:
         query = accounts_table.select().where(
@@ -183,20 +176,14 @@ class AccountStore:
         with self.reader.connect() as conn:
             return {r.id: DELETED_NAME if r.deleted else r.name for r in conn.execute(query)}
 
-    def make_bot(self, account_id: int) -> bool:
-        """Mark the account a bot, in one conditional statement: only while it holds no seat
-        in any game (a bot's rating and results are a program's from its first game on, never
-        a person's carried over). False if it has played, or is gone."""
-        played = sa.exists().where(seats_table.c.account_id == account_id)
+    def set_bot(self, account_id: int, bot: bool) -> bool:
+        """Mark the account a bot (or, undoing a mark that lost a race, a person again); False
+        if it is gone."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 accounts_table.update()
-                .where(
-                    accounts_table.c.id == account_id,
-                    accounts_table.c.deleted.is_(sa.false()),
-                    ~played,
-                )
-                .values(bot=True)
+                .where(accounts_table.c.id == account_id, accounts_table.c.deleted.is_(sa.false()))
+                .values(bot=bot)
             )
         return done.rowcount == 1
 
@@ -212,38 +199,18 @@ class AccountStore:
             table = accounts_table
             conn.execute(table.update().where(table.c.id == account_id).values(language=language))
 
-    def delete(self, account_id: int) -> list[str]:
-        """Close an account: its sessions, passkeys and every seat token go (``_revoke_seats``),
-        its name is freed and its seats are called ``DELETED_NAME`` (finished games keep their
-        results). Returns the games whose seats changed (their rooms must reload)."""
+    def delete(self, account_id: int) -> None:
+        """Close an account: its sessions and passkeys go, its name is freed, and it can never
+        sign in again. What other domains keep of it (its seats, entries, seeks, tokens) they
+        end themselves on hearing ``AccountClosed``."""
         with self.engine.begin() as conn:
-            games = {
-                r.game_id
-                for r in conn.execute(
-                    sa.select(seats_table.c.game_id)
-                    .where(seats_table.c.account_id == account_id)
-                    .distinct()
-                )
-            }
             conn.execute(sessions_table.delete().where(sessions_table.c.account_id == account_id))
             conn.execute(passkeys_table.delete().where(passkeys_table.c.account_id == account_id))
-            games.update(_revoke_seats(conn, account_id))
-            conn.execute(
-                seats_table.update()
-                .where(seats_table.c.account_id == account_id)
-                .values(name=DELETED_NAME)
-            )
             conn.execute(
                 accounts_table.update()
                 .where(accounts_table.c.id == account_id)
-                .values(
-                    deleted=True,
-                    password_hash=None,
-                    name_key=f"#deleted-{account_id}",
-                )
+                .values(deleted=True, password_hash=None, name_key=f"#deleted-{account_id}")
             )
-            _touch(conn, sorted(games))
-        return sorted(games)
 
     # ----- sessions ---------------------------------------------------------------------
     def open_session(self, id_hash: str, account_id: int, csrf: str, lifetime: float) -> None:
@@ -278,23 +245,20 @@ class AccountStore:
         with self.engine.begin() as conn:
             conn.execute(sessions_table.delete().where(sessions_table.c.id_hash == id_hash))
 
-    def close_sessions(self, account_id: int, keep: str | None = None) -> list[str]:
-        """Sign out everywhere (but the session ``keep``): every session ends, and so does every
-        seat token the account's browsers hold (``_revoke_seats``). Returns the games whose
-        seats changed."""
+    def close_sessions(self, account_id: int, keep: str | None = None) -> None:
+        """Sign out everywhere (but the session ``keep``): every session ends."""
         with self.engine.begin() as conn:
             query = sessions_table.delete().where(sessions_table.c.account_id == account_id)
             if keep is not None:
                 query = query.where(sessions_table.c.id_hash != keep)
             conn.execute(query)
-            return _revoke_seats(conn, account_id)
 
     def set_password_everywhere(
         self, account_id: int, password_hash: str, keep: str | None
-    ) -> list[str]:
-        """A new password, and every other way in that the old one opened ended at once (ASVS
-        3.3.3): the other sessions and every seat token, in the same transaction. Returns the
-        games whose seats changed."""
+    ) -> None:
+        """A new password, and every other session ended in the same transaction (ASVS 3.3.3);
+        the other credentials the old password opened end as every domain hears
+        ``SignedOutEverywhere``."""
         with self.engine.begin() as conn:
             conn.execute(
                 accounts_table.update()
@@ -305,7 +269,6 @@ class AccountStore:
             if keep is not None:
                 query = query.where(sessions_table.c.id_hash != keep)
             conn.execute(query)
-            return _revoke_seats(conn, account_id)
 
     # ----- where an account is seen -----------------------------------------------------
     def seen(self, account_id: int, marks: Sequence[tuple[str, str]]) -> None:
@@ -358,98 +321,3 @@ class AccountStore:
         )
         with self.reader.connect() as conn:
             return {int(row.account_id) for row in conn.execute(query)}
-
-    # ----- seats ------------------------------------------------------------------------
-    def adopt_seats(
-        self, account_id: int, name: str, seats: Sequence[tuple[str, int]]
-    ) -> list[str]:
-        """Make the given (game, seat) pairs the account's, where no account holds them yet
-        (a guest's games on signing in); returns the games changed."""
-        changed: list[str] = []
-        with self.engine.begin() as conn:
-            for game_id, seat in seats:
-                done = conn.execute(
-                    seats_table.update()
-                    .where(
-                        seats_table.c.game_id == game_id,
-                        seats_table.c.seat == seat,
-                        seats_table.c.account_id.is_(None),
-                        seats_table.c.token_hash.is_not(None),
-                    )
-                    .values(account_id=account_id, name=name)
-                )
-                if done.rowcount == 1 and game_id not in changed:
-                    changed.append(game_id)
-            _touch(conn, changed)
-        return changed
-
-    def seat_key(self, account_id: int, game_id: str, token_hash: str) -> list[int]:
-        """One more token for every seat the account holds in the game (a browser opening it);
-        returns those seats (none: nothing stored)."""
-        with self.engine.begin() as conn:
-            seats = [
-                int(r.seat)
-                for r in conn.execute(
-                    sa.select(seats_table.c.seat).where(
-                        seats_table.c.game_id == game_id, seats_table.c.account_id == account_id
-                    )
-                )
-            ]
-            if seats:
-                conn.execute(
-                    seat_keys_table.insert(),
-                    [
-                        {
-                            "token_hash": token_hash,
-                            "game_id": game_id,
-                            "seat": seat,
-                            "account_id": account_id,
-                        }
-                        for seat in seats
-                    ],
-                )
-                _touch(conn, [game_id])
-        return seats
-
-    def has_finished_game(self, account_id: int) -> bool:
-        """Whether the account held a seat in a game that has ended (any kind of game)."""
-        query = (
-            sa.select(seats_table.c.game_id)
-            .join(games_table, games_table.c.id == seats_table.c.game_id)
-            .where(seats_table.c.account_id == account_id, games_table.c.status == "finished")
-            .limit(1)
-        )
-        with self.reader.connect() as conn:
-            return conn.execute(query).first() is not None
-
-    def games_of(self, account_id: int, limit: int) -> list[tuple[str, str, datetime]]:
-        """(game id, status, last change) of the account's games, most recent change first."""
-        query = (
-            sa.select(games_table.c.id, games_table.c.status, games_table.c.updated)
-            .join(seats_table, seats_table.c.game_id == games_table.c.id)
-            .where(seats_table.c.account_id == account_id)
-            .group_by(games_table.c.id, games_table.c.status, games_table.c.updated)
-            .order_by(games_table.c.updated.desc())
-            .limit(limit)
-        )
-        with self.reader.connect() as conn:
-            return [(r.id, r.status, r.updated) for r in conn.execute(query)]
-
-    def results_of(self, account_id: int, limit: int) -> list[tuple[str, str, int, dict[str, Any]]]:
-        """(game id, game name, seat, result) of the account's seats in finished games, most
-        recent first."""
-        query = (
-            sa.select(
-                games_table.c.id, games_table.c.game, seats_table.c.seat, games_table.c.result
-            )
-            .join(seats_table, seats_table.c.game_id == games_table.c.id)
-            .where(
-                seats_table.c.account_id == account_id,
-                games_table.c.status == "finished",
-                games_table.c.private.is_(sa.false()),
-            )
-            .order_by(games_table.c.updated.desc())
-            .limit(limit)
-        )
-        with self.reader.connect() as conn:
-            return [(r.id, r.game, int(r.seat), dict(r.result or {})) for r in conn.execute(query)]

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from boardplay.web.advice.reviews import Reviewer
 from boardplay.web.advice.schemas import HintRequest, ReviewRequest
-from boardplay.web.advice.store import ReviewStore
 
 __all__ = [
     "HintRequest",
     "ReviewRequest",
-    "ReviewStore",
     "Reviewer",
 ]

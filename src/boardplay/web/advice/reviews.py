@@ -24,6 +24,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from sqlalchemy.engine import Engine
+
 from boardplay.ai.review import Judgement, assemble, plies_to_judge
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State
@@ -50,8 +52,8 @@ SEED = 0
 class Reviewer:
     """The hints and reviews one server process computes."""
 
-    def __init__(self, store: ReviewStore, workers: AiWorkers, limits: Limits) -> None:
-        self.store = store
+    def __init__(self, engine: Engine, workers: AiWorkers, limits: Limits) -> None:
+        self.store = ReviewStore(engine)
         self.workers = workers
         """The AI worker pool the positions are searched in (shared with the AI turns)."""
         self.limits = limits

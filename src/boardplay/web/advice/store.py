@@ -16,7 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.tables import games_table, metadata
+from boardplay.web.database import metadata
 
 RUNNING = "running"
 DONE = "done"
@@ -26,7 +26,7 @@ ERROR_LENGTH = 400
 reviews_table = sa.Table(
     "reviews",
     metadata,
-    sa.Column("game_id", sa.String(32), sa.ForeignKey(games_table.c.id), primary_key=True),
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("iterations", sa.Integer, primary_key=True),
     sa.Column("status", sa.String(16), nullable=False),

@@ -38,7 +38,7 @@ from boardplay.web.api.deps import (
 from boardplay.web.errors import ApiError, bad_request, conflict, not_found
 from boardplay.web.guard import network_of
 from boardplay.web.identity import Account
-from boardplay.web.table import resign_account, summary
+from boardplay.web.table import summary
 from boardplay.web.tokens import hash_token, new_token
 
 router = APIRouter(prefix="/api/account", tags=["account"])
@@ -55,7 +55,7 @@ async def _me(accounts: AccountsDep, account: Account, csrf: str) -> dict[str, A
     return {
         "account": {
             "name": account.name,
-            "password": account.password_hash is not None,
+            "password": await accounts.password_hash(account.id) is not None,
             "passkeys": [_key(k) for k in keys],
             "language": account.language,
         },
@@ -161,10 +161,8 @@ async def sign_out_everywhere(
     (from creating or joining a game, as a guest before signing in, or from "my games"): a
     lost or shared device can no longer act for the account anywhere. Signed in again, a
     browser gets new tokens for the account's seats."""
-    games = await accounts.run(accounts.store.close_sessions, account.id)
+    await accounts.sign_out_everywhere(account)  # seat and API tokens: SignedOutEverywhere
     await hub.push.forget(account.id)  # and every device's push subscription
-    await hub.bots.end_tokens(account.id)  # and every personal API token, and its streams
-    await _reload(hub, games)
     response.delete_cookie(COOKIE, path="/")
     return {"account": None, "csrf": None}
 
@@ -185,11 +183,9 @@ async def change_password(
     when opened (``POST /games/{id}/token``)."""
     cookie = request.cookies.get(COOKIE)
     keep = hash_token(cookie) if cookie else None
-    games = await accounts.change_password(account, body.old, body.new, keep)
+    await accounts.change_password(account, body.old, body.new, keep)
     device = request.cookies.get(DEVICE_COOKIE)  # pushes go on to this browser only
     await hub.push.forget(account.id, keep=hash_token(device) if device else None)
-    await hub.bots.end_tokens(account.id)  # a token is no browser: every one ends
-    await _reload(hub, games)
     fresh = await accounts.run(accounts.store.by_id, account.id)
     assert session is not None and fresh is not None
     return await _start_session(request, response, accounts, fresh)
@@ -208,18 +204,7 @@ async def delete_account(
     "deleted player"; every session and seat token of it dies."""
     if body.confirm.strip() != account.name:
         raise bad_request("field 'confirm' must be the account's name, typed again")
-    held = await accounts.run(accounts.store.games_of, account.id, 10_000)
-    for game_id, status, _updated in held:
-        if status != "active":
-            continue
-        try:
-            await resign_account(await hub.room(game_id), account.id)
-        except ApiError:
-            continue  # gone, or over meanwhile
-    games = await accounts.delete(account)  # every domain hears it (``AccountClosed``)
-    await hub.mailer.remove(account.id)  # its e-mail address and unsent mails go too
-    await hub.push.forget(account.id)  # and its devices' push subscriptions
-    await _reload(hub, games)
+    await accounts.delete(account)  # every domain hears it (``AccountClosed``)
     response.delete_cookie(COOKIE, path="/")
     return {"account": None, "csrf": None}
 
@@ -291,7 +276,7 @@ async def remove_passkey(
     keys: list[Passkey] = await accounts.run(accounts.keys.passkeys, account.id)
     if credential_id not in {k.credential_id for k in keys}:
         raise not_found("no such passkey on this account")
-    if len(keys) == 1 and account.password_hash is None:
+    if len(keys) == 1 and await accounts.password_hash(account.id) is None:
         raise conflict(
             "last_way_in",
             "this is the account's only passkey and it has no password: set one first",
@@ -302,16 +287,6 @@ async def remove_passkey(
 
 
 # ----- games -----------------------------------------------------------------------------------
-async def _reload(hub: HubDep, game_ids: list[str]) -> None:
-    """Games whose seats changed in the database: their loaded copies catch up and tell their
-    watchers (and the other processes)."""
-    for game_id in game_ids:
-        if game_id in hub.rooms:
-            room = hub.rooms[game_id]
-            await room.refresh()
-            await room.changed()
-
-
 @router.post("/adopt")
 async def adopt(
     hub: HubDep, accounts: AccountsDep, account: AccountDep, body: AdoptRequest
@@ -324,9 +299,7 @@ async def adopt(
         except ApiError:
             continue
         pairs.extend((held.game, seat) for seat in sorted(room.seats_of(held.token)))
-    changed = await accounts.adopt(account, pairs)
-    await _reload(hub, changed)
-    return {"games": changed}
+    return {"games": await hub.games.adopt(account.id, account.name, pairs)}
 
 
 @router.get("/games")
@@ -334,7 +307,7 @@ async def my_games(hub: HubDep, accounts: AccountsDep, account: AccountDep) -> d
     """The account's games: running ones where it is to move first, then the other running
     ones, then finished ones, each as the lobby lists games plus ``your_seats`` and, for a
     finished rated game, the account's ``rating_change``."""
-    rows = await accounts.run(accounts.store.games_of, account.id, MY_GAMES)
+    rows = await hub.games.games_of(account.id, MY_GAMES)
     games: list[dict[str, Any]] = []
     for game_id, _status, updated in rows:
         try:
@@ -356,7 +329,7 @@ async def my_turns(hub: HubDep, accounts: AccountsDep, account: AccountDep) -> d
     """Every running game where the account must decide now (the header's badge counts them),
     the least time left first and untimed games last; ``now`` is the server's time, to count
     the deadlines down from."""
-    rows = await accounts.run(accounts.store.games_of, account.id, MY_GAMES)
+    rows = await hub.games.games_of(account.id, MY_GAMES)
     games: list[dict[str, Any]] = []
     for game_id, status, updated in rows:
         if status != "active":
@@ -381,7 +354,7 @@ async def seat_token(
     as a guest's token is), so a game started on one device goes on on another."""
     room = await hub.room(game_id)
     token = new_token()
-    seats = await accounts.run(accounts.store.seat_key, account.id, game_id, hash_token(token))
+    seats = await hub.games.seat_key(account.id, game_id, hash_token(token))
     if not seats:
         raise ApiError(403, "not_your_game", "this account holds no seat in this game")
     await room.refresh()

@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from boardplay.web.accounts import Account, name_key
+from boardplay.web.accounts import Account
 from boardplay.web.api.deps import AccountsDep, CatalogueDep, HubDep, RoomDep
 from boardplay.web.errors import ApiError, not_found
 from boardplay.web.ratings import Standing, pools, verdict
@@ -38,13 +38,11 @@ def standing(s: Standing) -> dict[str, Any]:
 
 @router.get("/api/players/{name}")
 async def profile(name: str, hub: HubDep, accounts: AccountsDep) -> dict[str, Any]:
-    account: Account | None = (
-        await accounts.run(accounts.store.by_name, name_key(name)) if len(name) <= 64 else None
-    )
+    account: Account | None = await accounts.by_name(name) if len(name) <= 64 else None
     if account is None:
         raise not_found(f"no player called {name[:40]!r}")
     results: dict[str, dict[str, int]] = {}
-    seats = await accounts.run(accounts.store.results_of, account.id, RESULTS)
+    seats = await hub.games.results_of(account.id, RESULTS)
     several = Counter(game_id for game_id, *_ in seats)
     for game_id, game, seat, result in seats:
         if several[game_id] > 1:
@@ -53,9 +51,7 @@ async def profile(name: str, hub: HubDep, accounts: AccountsDep) -> dict[str, An
         counts["played"] += 1
         counts[verdict(result, seat)] += 1
     recent: list[dict[str, Any]] = []
-    for game_id, _status, updated in await accounts.run(
-        accounts.store.games_of, account.id, RECENT
-    ):
+    for game_id, _status, updated in await hub.games.games_of(account.id, RECENT):
         try:
             room = await hub.room(game_id)
         except ApiError:

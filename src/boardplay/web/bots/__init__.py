@@ -15,7 +15,6 @@ from boardplay.web.bots.service import (
     ApiUser,
     Bots,
 )
-from boardplay.web.bots.store import TokenStore, api_tokens_table
 from boardplay.web.bots.streams import EventStream, GameStream
 
 __all__ = [
@@ -31,7 +30,5 @@ __all__ = [
     "EventStream",
     "GameStream",
     "TokenRequest",
-    "TokenStore",
     "UpgradeRequest",
-    "api_tokens_table",
 ]

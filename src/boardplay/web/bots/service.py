@@ -30,23 +30,23 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ParamSpec, Protocol, TypeVar
+from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Engine
 
-from boardplay.web.accounts import Account, AccountStore
+from boardplay.web.accounts import Account, Accounts
 from boardplay.web.bots.store import LABEL_MAX, TokenRow, TokenStore
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
-from boardplay.web.events import AccountClosed, BecameBot, Bus
-from boardplay.web.table import Room
+from boardplay.web.events import AccountClosed, BecameBot, Bus, SignedOutEverywhere
+from boardplay.web.table import Games, Room
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_token
 
 log = logging.getLogger("boardplay.web")
 
-P = ParamSpec("P")
-T = TypeVar("T")
+Runner = Callable[..., Awaitable[Any]]
 
 BOT_PLAY = "bot:play"
 """Play the bot account's games: the game stream, moves, resign, abort, draws, chat; the event
@@ -68,18 +68,6 @@ SEAT_TOKENS = 10_000
 """Seat tokens a process keeps for bots' games (``seat_token``), least recently used dropped."""
 
 
-class BotHost(Protocol):
-    """What the bots need of the process (``Hub``)."""
-
-    limits: Limits
-    throttles: Throttles
-    bus: Bus
-
-    def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
-        """Run a storage call off the event loop."""
-        ...
-
-
 @dataclass(frozen=True)
 class ApiUser:
     """Who a request with a personal API token speaks for, and with which token (``secret``:
@@ -88,6 +76,13 @@ class ApiUser:
     account: Account
     token: TokenRow
     secret: str = field(default="", repr=False)
+
+
+def _not_fresh() -> ApiError:
+    return conflict(
+        "not_fresh",
+        "only an account that has played no game can become a bot; make a new account for the bot",
+    )
 
 
 def missing_scope(scope: str) -> ApiError:
@@ -113,11 +108,24 @@ def check_scopes(raw: Sequence[str]) -> frozenset[str]:
 class Bots:
     """Tokens, bot accounts and the open streams of one server process (made by the hub)."""
 
-    def __init__(self, host: BotHost, store: TokenStore, accounts: AccountStore) -> None:
-        self.host = host
-        self.store = store
+    def __init__(
+        self,
+        engine: Engine,
+        db: Runner,
+        limits: Limits,
+        throttles: Throttles,
+        bus: Bus,
+        *,
+        accounts: Accounts,
+        games: Games,
+    ) -> None:
+        self.store = TokenStore(engine)
+        self.db = db
+        self.limits = limits
+        self.throttles = throttles
+        self.bus = bus
         self.accounts = accounts
-        self.db = host.db
+        self.games = games
         self.streams: dict[str, set[Callable[[], None]]] = {}
         """Open streams by their token's hash: each one's closer."""
         self.send: Callable[[str], object] | None = None
@@ -125,7 +133,8 @@ class Bots:
         wiring; None: one process, or no Redis, and the periodic check is the only way)."""
         self.seat_tokens: OrderedDict[tuple[int, str], str] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
-        host.bus.subscribe(AccountClosed, self._account_closed)
+        bus.subscribe(AccountClosed, self._account_closed)
+        bus.subscribe(SignedOutEverywhere, self._signed_out)
 
     # ----- tokens -------------------------------------------------------------------------
     async def create_token(
@@ -135,7 +144,7 @@ class Bots:
         wanted = check_scopes(scopes)
         label = " ".join(label.split())[:LABEL_MAX] or "API token"
         secret = TOKEN_PREFIX + new_token()
-        most = self.host.limits.api_tokens_per_account
+        most = self.limits.api_tokens_per_account
         row = await self.db(
             self.store.add, account.id, hash_token(secret), label, sorted(wanted), most
         )
@@ -163,6 +172,10 @@ class Bots:
         self.ended(await self.db(self.store.revoke, account_id, None))
 
     async def _account_closed(self, event: AccountClosed) -> None:
+        await self.end_tokens(event.account_id)
+
+    async def _signed_out(self, event: SignedOutEverywhere) -> None:
+        """A token is no browser: signing out everywhere, or a new password, ends every one."""
         await self.end_tokens(event.account_id)
 
     def ended(self, hashes: Sequence[str], tell: bool = True) -> None:
@@ -199,9 +212,9 @@ class Bots:
         token, account = found
         if scopes and not token.scopes & set(scopes):
             raise missing_scope(" or ".join(scopes))
-        per_minute = self.host.limits.api_requests_per_minute
+        per_minute = self.limits.api_requests_per_minute
         try:
-            await self.db(self.host.throttles.take, [Ceiling(f"api:{token.id}", per_minute, 60.0)])
+            await self.db(self.throttles.take, [Ceiling(f"api:{token.id}", per_minute, 60.0)])
         except Throttled as exc:
             raise exc.error(
                 "api_rate",
@@ -216,13 +229,16 @@ class Bots:
         tell every domain (``BecameBot``: what it held that is for people goes)."""
         if account.bot:
             return
-        if not await self.db(self.accounts.make_bot, account.id):
-            raise conflict(
-                "not_fresh",
-                "only an account that has played no game can become a bot; make a new account "
-                "for the bot",
-            )
-        await self.host.bus.publish(BecameBot(account.id))
+        # Marked, then looked at again: a seat taken at the same moment (whose admission read
+        # the account as a person) is found by the second look, and the mark is taken back.
+        if await self.games.has_played(account.id) or not await self.accounts.set_bot(
+            account.id, True
+        ):
+            raise _not_fresh()
+        if await self.games.has_played(account.id):
+            await self.accounts.set_bot(account.id, False)
+            raise _not_fresh()
+        await self.bus.publish(BecameBot(account.id))
 
     @staticmethod
     def require_bot(user: ApiUser) -> None:
@@ -251,7 +267,7 @@ class Bots:
             await room.refresh()  # another process may have stored it
         if not room.seats_of(token):
             with contextlib.suppress(sa.exc.IntegrityError):  # stored meanwhile elsewhere
-                await self.db(self.accounts.seat_key, user.account.id, game_id, hash_token(token))
+                await self.games.seat_key(user.account.id, game_id, hash_token(token))
             await room.refresh()
         self.seat_tokens[key] = token
         while len(self.seat_tokens) > SEAT_TOKENS:
@@ -264,7 +280,7 @@ class Bots:
         ``Limits.api_streams_per_token`` open on this process (counted and registered in one
         step of the event loop, so a burst cannot pass it); returns what forgets it."""
         mine = self.streams.setdefault(token_hash, set())
-        most = self.host.limits.api_streams_per_token
+        most = self.limits.api_streams_per_token
         if len(mine) >= most:
             raise ApiError(
                 429,

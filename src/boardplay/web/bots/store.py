@@ -15,8 +15,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.accounts import Account, AccountStore, accounts_table
-from boardplay.web.tables import metadata
+from boardplay.web.accounts import Account, people
+from boardplay.web.database import lock, metadata
 
 LABEL_MAX = 40
 SCOPES_MAX = 200
@@ -76,26 +76,20 @@ USED_EVERY = 60.0
 class TokenStore:
     """All database access for API tokens (synchronous: the hub runs it off the event loop)."""
 
-    def __init__(self, engine: Engine, accounts: AccountStore) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
-        self.accounts = accounts
 
     def add(
         self, account_id: int, token_hash: str, label: str, scopes: Iterable[str], most: int
     ) -> TokenRow | None:
         """Store a new token, unless the account holds ``most`` already (None): counted under
-        a lock on the account's row on PostgreSQL (SQLite takes one writer at a time), so a
-        burst of creations cannot pass the ceiling."""
+        a lock named for the account (SQLite takes one writer at a time), so a burst of
+        creations cannot pass the ceiling."""
         now = time.time()
         table = api_tokens_table
         with self.engine.begin() as conn:
-            if conn.dialect.name == "postgresql":
-                conn.execute(
-                    sa.select(accounts_table.c.id)
-                    .where(accounts_table.c.id == account_id)
-                    .with_for_update()
-                )
+            lock(conn, f"api-tokens:{account_id}")
             held = conn.execute(
                 sa.select(sa.func.count()).where(table.c.account_id == account_id)
             ).scalar_one()
@@ -117,18 +111,12 @@ class TokenStore:
     def find(self, token_hash: str) -> tuple[TokenRow, Account] | None:
         """The token and its account (None: unknown, revoked, or its account deleted); its
         ``used`` time is written at most every ``USED_EVERY`` seconds."""
-        a = accounts_table.c
+        a = people.c
         query = (
             sa.select(
-                api_tokens_table,
-                a.name,
-                a.password_hash,
-                a.user_handle,
-                a.created.label("account_created"),
-                a.language,
-                a.bot,
+                api_tokens_table, a.name, a.created.label("account_created"), a.language, a.bot
             )
-            .join(accounts_table, a.id == api_tokens_table.c.account_id)
+            .join(people, a.id == api_tokens_table.c.account_id)
             .where(api_tokens_table.c.token_hash == token_hash, a.deleted.is_(sa.false()))
         )
         with self.reader.connect() as conn:
@@ -140,8 +128,6 @@ class TokenStore:
         account = Account(
             token.account_id,
             found.name,
-            found.password_hash,
-            found.user_handle,
             (made if made.tzinfo else made.replace(tzinfo=UTC)).timestamp(),
             found.language,
             bool(found.bot),
@@ -182,10 +168,9 @@ class TokenStore:
             return set()
         query = (
             sa.select(api_tokens_table.c.token_hash)
-            .join(accounts_table, accounts_table.c.id == api_tokens_table.c.account_id)
+            .join(people, people.c.id == api_tokens_table.c.account_id)
             .where(
-                api_tokens_table.c.token_hash.in_(list(hashes)),
-                accounts_table.c.deleted.is_(sa.false()),
+                api_tokens_table.c.token_hash.in_(list(hashes)), people.c.deleted.is_(sa.false())
             )
         )
         with self.reader.connect() as conn:

@@ -344,8 +344,7 @@ class EventStream:
         """The account's running games not announced yet (one query). The end of a watched
         game needs no look: its room is watched, so the process brings it up to date as it
         does for a socket (the broker, and the periodic check should a notice be lost)."""
-        accounts = self.host.bots.accounts
-        rows = await self.host.db(accounts.games_of, self.account_id, GAMES_LOOKED_AT)
+        rows = await self.host.bots.games.games_of(self.account_id, GAMES_LOOKED_AT)
         for game_id, status, _updated in rows:
             if status == "active" and game_id not in self.games:
                 await self.announce(game_id)

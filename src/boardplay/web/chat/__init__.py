@@ -14,7 +14,7 @@ from boardplay.web.chat.service import (
     readable,
     report,
 )
-from boardplay.web.chat.store import CHANNELS, PLAYERS, SPECTATORS, ChatStore
+from boardplay.web.chat.store import CHANNELS, PLAYERS, SPECTATORS
 
 __all__ = [
     "CHANNELS",
@@ -24,7 +24,6 @@ __all__ = [
     "ChatRelay",
     "ChatReportRequest",
     "ChatRequest",
-    "ChatStore",
     "author_of",
     "clean",
     "default_channel",

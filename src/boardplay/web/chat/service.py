@@ -52,7 +52,9 @@ import weakref
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from boardplay.web.accounts import Account, AccountStore
+from sqlalchemy.engine import Engine
+
+from boardplay.web.accounts import Account
 from boardplay.web.chat.store import (
     CHANNELS,
     PLAYERS,
@@ -65,7 +67,7 @@ from boardplay.web.chat.store import (
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden, not_found
 from boardplay.web.sockets import Subscriber, encode
-from boardplay.web.tables import FINISHED
+from boardplay.web.status import FINISHED
 
 log = logging.getLogger("boardplay.web")
 T = TypeVar("T")
@@ -244,7 +246,7 @@ async def check_newcomer(room: Room, relay: ChatRelay, account: Account) -> None
     ``Limits.chat_account_age`` and with no finished game (a flooder's fresh accounts cost
     nothing; a finished game or the wait does)."""
     wait = room.host.limits.chat_account_age - account.age(time.time())
-    if wait <= 0 or await room.host.db(relay.accounts.has_finished_game, account.id):
+    if wait <= 0 or await relay.finished_a_game(account.id):
         return
     raise ApiError(
         403,
@@ -330,14 +332,15 @@ class ChatRelay:
     def __init__(
         self,
         host: ChatHost,
-        store: ChatStore,
+        engine: Engine,
         rooms: Mapping[str, Room],
-        accounts: AccountStore,
+        finished_a_game: Callable[[int], Awaitable[bool]],
     ) -> None:
         self.host = host
-        self.store = store
-        self.accounts = accounts
-        """Read for a spectator's standing (``check_newcomer``)."""
+        self.store = ChatStore(engine)
+        self.finished_a_game = finished_a_game
+        """Whether an account has played a game to its end (the table's, given by the
+        wiring): a spectator's standing (``check_newcomer``)."""
         self.rooms = rooms
         self.sent: weakref.WeakKeyDictionary[Subscriber, dict[int, float]] = (
             weakref.WeakKeyDictionary()

@@ -21,8 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.config import Limits
-from boardplay.web.database import among, lock
-from boardplay.web.tables import NAME_LENGTH, metadata
+from boardplay.web.database import among, lock, metadata
 
 PLAYERS = "players"
 """The channel of the people holding seats: never shown to anyone else."""
@@ -30,6 +29,8 @@ SPECTATORS = "spectators"
 """The channel of everybody watching without a seat (hidden from the players while the game
 is on)."""
 CHANNELS = (PLAYERS, SPECTATORS)
+AUTHOR_LENGTH = 64
+"""Longest author name a message stores (a seat's name: the table stores as long)."""
 
 chat_messages_table = sa.Table(
     "chat_messages",
@@ -39,7 +40,7 @@ chat_messages_table = sa.Table(
     sa.Column("channel", sa.String(16), nullable=False),
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("account_id", sa.Integer, nullable=True),
-    sa.Column("name", sa.String(NAME_LENGTH), nullable=False),
+    sa.Column("name", sa.String(AUTHOR_LENGTH), nullable=False),
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Index("ix_chat_messages_game_id_id", "game_id", "id"),
@@ -199,7 +200,7 @@ class ChatStore:
                 raise ChatRefused("rate", len(recent), recent[-1] + MINUTE - now)
             if recent and now - recent[0] < GAP:
                 raise ChatRefused("rate", len(recent), recent[0] + GAP - now)
-            name = author.name[:NAME_LENGTH]
+            name = author.name[:AUTHOR_LENGTH]
             inserted = conn.execute(
                 table.insert().values(
                     game_id=game_id,

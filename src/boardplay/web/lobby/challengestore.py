@@ -11,8 +11,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.accounts import accounts_table
-from boardplay.web.tables import metadata
+from boardplay.web.accounts import people
+from boardplay.web.database import metadata
 from boardplay.web.throttles import Ceiling, take
 
 OPEN = "open"
@@ -28,8 +28,8 @@ challenges_table = sa.Table(
     "challenges",
     metadata,
     sa.Column("id", sa.String(16), primary_key=True),
-    sa.Column("from_account", sa.Integer, sa.ForeignKey(accounts_table.c.id), nullable=False),
-    sa.Column("to_account", sa.Integer, sa.ForeignKey(accounts_table.c.id), nullable=False),
+    sa.Column("from_account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("to_account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
     sa.Column("game", sa.String(64), nullable=False),
     sa.Column("options", sa.JSON, nullable=False),
     sa.Column("rated", sa.Boolean, nullable=False),
@@ -79,8 +79,8 @@ class Challenge:
         }
 
 
-SENDER = accounts_table.alias("sender")
-RECEIVER = accounts_table.alias("receiver")
+SENDER = people.alias("sender")
+RECEIVER = people.alias("receiver")
 
 
 class ChallengeStore:

@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.tables import FINISHED, games_table, metadata
+from boardplay.web.database import metadata
 
 SEEKS = "seeks"
 """Event kind: the list of seeks changed (``account_id``: whose seeks)."""
@@ -65,8 +65,9 @@ class EventStore:
             self._events(conn, now, [event_of(origin, NOTICE, a, dict(m)) for a, m in notices])
 
     def started_for(self, account_id: int, since: float) -> list[dict[str, Any]]:
-        """The ``started`` notices sent to ``account_id`` since ``since`` (oldest first) whose
-        game is still being played: what a page that was reloading at the moment missed."""
+        """The ``started`` notices sent to ``account_id`` since ``since`` (oldest first), one
+        per game: what a page that was reloading at the moment missed (the lobby keeps those
+        whose game is still being played)."""
         query = (
             lobby_events_table.select()
             .where(
@@ -82,19 +83,11 @@ class EventStore:
                 for r in conn.execute(query)
                 if isinstance(r.message, dict) and r.message.get("type") == "started"
             ]
-            ids = sorted({str(m.get("game")) for m in found})
-            running = set(
-                conn.execute(
-                    sa.select(games_table.c.id).where(
-                        games_table.c.id.in_(ids), games_table.c.status != FINISHED
-                    )
-                ).scalars()
-            )
         seen: set[str] = set()
         out = []
         for message in found:
             game = str(message.get("game"))
-            if game in running and game not in seen:
+            if game not in seen:
                 seen.add(game)
                 out.append(message)
         return out

@@ -18,14 +18,14 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from boardplay.web.accounts import accounts_table
-from boardplay.web.tables import metadata
+from boardplay.web.accounts import people
+from boardplay.web.database import metadata
 
 seek_seats_table = sa.Table(
     "seek_seats",
     metadata,
     sa.Column("seek_id", sa.String(16), primary_key=True),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts_table.c.id), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("joined", sa.Float, nullable=False),
     sa.Column("heartbeat", sa.Float, nullable=False, index=True),
@@ -73,12 +73,12 @@ def seated_at(
         return {}
     seats = seek_seats_table
     query = (
-        sa.select(seats, accounts_table.c.name)
-        .join(accounts_table, accounts_table.c.id == seats.c.account_id)
+        sa.select(seats, people.c.name)
+        .join(people, people.c.id == seats.c.account_id)
         .where(
             seats.c.seek_id.in_(ids),
             live(now, ttl),
-            accounts_table.c.deleted.is_(sa.false()),
+            people.c.deleted.is_(sa.false()),
         )
         .order_by(seats.c.joined, seats.c.account_id)
     )

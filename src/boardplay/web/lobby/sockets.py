@@ -45,6 +45,7 @@ from typing import Any
 
 from fastapi import WebSocket
 from pydantic import TypeAdapter, ValidationError
+from sqlalchemy.engine import Engine
 
 from boardplay.web import safejson
 from boardplay.web.accounts import Account, Accounts
@@ -59,7 +60,7 @@ from boardplay.web.lobby.store import SeekStore
 from boardplay.web.models import Ping, describe
 from boardplay.web.ratings import Ratings
 from boardplay.web.sockets import Subscriber, encode
-from boardplay.web.table import GameMaker
+from boardplay.web.table import GameMaker, Games
 from boardplay.web.wsread import read_messages
 
 log = logging.getLogger("boardplay.web")
@@ -104,11 +105,12 @@ class Lobby:
     quick games, challenges: ``seeks.py``, ``tables.py``, ``quick.py``, ``challenges.py``) are
     given by the wiring (lila's lobby ``Env``): the storage threads ``db``, this process's
     ``epoch`` (the holder of its owners' seeks), the ceilings, the events, and the other
-    domains' APIs — the table's ``GameMaker``, the accounts, the ratings, the catalogue."""
+    domains' APIs — the table's ``GameMaker`` and ``Games``, the accounts, the ratings, the
+    catalogue."""
 
     def __init__(
         self,
-        store: SeekStore,
+        engine: Engine,
         db: Runner,
         epoch: str,
         limits: Limits,
@@ -118,9 +120,10 @@ class Lobby:
         accounts: Accounts,
         ratings: Ratings,
         catalogue: WebCatalogue,
+        games: Games,
     ) -> None:
         self.db = db
-        self.store = store
+        self.store = SeekStore(engine)
         self.epoch = epoch
         self.limits = limits
         self.bus = bus
@@ -128,6 +131,7 @@ class Lobby:
         self.accounts = accounts
         self.ratings = ratings
         self.catalogue = catalogue
+        self.games = games
         self.sockets: set[LobbySocket] = set()
         self.by_account: dict[int, set[LobbySocket]] = {}
         self.text: str | None = None
@@ -231,7 +235,8 @@ class Lobby:
         away (reloading) when they started missed: read after the socket joined, so a notice
         is either read here or delivered to it live (``tell`` stores it before delivering)."""
         found = await self.db(self.store.started_for, account_id, time.time() - STARTED_AGAIN)
-        for message in found:
+        playing = await self.games.still_playing([str(m.get("game")) for m in found])
+        for message in (m for m in found if m.get("game") in playing):
             sub.push({**message, "again": True})
 
     async def _join(self, socket: LobbySocket) -> None:

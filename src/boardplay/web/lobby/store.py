@@ -31,7 +31,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.accounts import accounts_table
+from boardplay.web.accounts import people
+from boardplay.web.database import lock, metadata
 from boardplay.web.lobby import seatstore
 from boardplay.web.lobby.challengestore import (
     CHALLENGE_KEEP,
@@ -46,7 +47,6 @@ from boardplay.web.lobby.eventstore import (
     lobby_events_table,
 )
 from boardplay.web.lobby.seatstore import SitRefused, Sitter, seated_at
-from boardplay.web.tables import metadata
 from boardplay.web.throttles import Ceiling, take
 
 QUICK_CANDIDATES = 500
@@ -55,7 +55,7 @@ seeks_table = sa.Table(
     "seeks",
     metadata,
     sa.Column("id", sa.String(16), primary_key=True),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts_table.c.id), nullable=False),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
     sa.Column("game", sa.String(64), nullable=False),
     sa.Column("options", sa.JSON, nullable=False),
     sa.Column("rated", sa.Boolean, nullable=False),
@@ -161,21 +161,18 @@ class SeekStore(ChallengeStore, EventStore):
 
     @staticmethod
     def _lock_account(conn: sa.Connection, account_id: int) -> None:
-        """Hold the account's row until commit (PostgreSQL; SQLite has one writer anyway), so
-        that a count and the insert it allows are one step for that account."""
-        conn.execute(
-            sa.select(accounts_table.c.id)
-            .where(accounts_table.c.id == account_id)
-            .with_for_update()
-        )
+        """Hold a lock named for the account until commit (PostgreSQL; SQLite has one writer
+        anyway), so that a count of its seeks or challenges and the insert it allows are one
+        step for that account."""
+        lock(conn, f"lobby-account:{account_id}")
 
     # ----- seeks ----------------------------------------------------------------------------
     def _live(self, now: float, ttl: float) -> Any:
         return seeks_table.c.heartbeat >= now - ttl
 
     def _listed(self) -> Any:
-        return sa.select(seeks_table, accounts_table.c.name).join(
-            accounts_table, accounts_table.c.id == seeks_table.c.account_id
+        return sa.select(seeks_table, people.c.name).join(
+            people, people.c.id == seeks_table.c.account_id
         )
 
     def post(
@@ -246,7 +243,7 @@ class SeekStore(ChallengeStore, EventStore):
         """Live seeks of accounts that still exist, oldest first."""
         query = (
             self._listed()
-            .where(self._live(now, ttl), accounts_table.c.deleted.is_(sa.false()))
+            .where(self._live(now, ttl), people.c.deleted.is_(sa.false()))
             .order_by(seeks_table.c.created, seeks_table.c.id)
             .limit(limit)
         )
@@ -257,7 +254,7 @@ class SeekStore(ChallengeStore, EventStore):
         query = self._listed().where(
             seeks_table.c.id == seek_id,
             self._live(now, ttl),
-            accounts_table.c.deleted.is_(sa.false()),
+            people.c.deleted.is_(sa.false()),
         )
         with self.reader.connect() as conn:
             found = _seeks(conn, conn.execute(query), now, ttl)
@@ -272,7 +269,7 @@ class SeekStore(ChallengeStore, EventStore):
                 seeks_table.c.rated.is_(sa.true() if rated else sa.false()),
                 seeks_table.c.account_id != exclude,
                 self._live(now, ttl),
-                accounts_table.c.deleted.is_(sa.false()),
+                people.c.deleted.is_(sa.false()),
             )
             .order_by(seeks_table.c.created, seeks_table.c.id)
             .limit(QUICK_CANDIDATES)
@@ -356,7 +353,7 @@ class SeekStore(ChallengeStore, EventStore):
                 conn,
                 conn.execute(
                     self._listed().where(
-                        seeks_table.c.id == seek_id, accounts_table.c.deleted.is_(sa.false())
+                        seeks_table.c.id == seek_id, people.c.deleted.is_(sa.false())
                     )
                 ),
                 now,

@@ -30,14 +30,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from email_validator import EmailNotValidError, validate_email
+from sqlalchemy.engine import Engine
 
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits, Settings
 from boardplay.web.errors import ApiError, bad_request
+from boardplay.web.events import AccountClosed
 from boardplay.web.notify import words
+from boardplay.web.notify.game import NoticeGame
 from boardplay.web.notify.mailstore import (
     ADDRESS_MAX,
     BACKOFF,
@@ -54,21 +57,11 @@ from boardplay.web.notify.mailstore import (
 )
 from boardplay.web.notify.outbox import ERROR_MAX, Runner, Sender
 from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
-from boardplay.web.table import Database
 
 if TYPE_CHECKING:
     from boardplay.web.accounts import Account
-    from boardplay.web.table import GameRow
 
 log = logging.getLogger("boardplay.web.mail")
-
-
-class MailHost(Database, Protocol):
-    """What the mailer takes from the process that runs it (``Hub``)."""
-
-    catalogue: WebCatalogue
-    limits: Limits
-    epoch: str
 
 
 LEASE = 120.0
@@ -115,7 +108,7 @@ def check_address(raw: str) -> str:
     return address
 
 
-def correspondence(row: GameRow) -> bool:
+def correspondence(row: NoticeGame) -> bool:
     """A game played over days (``clock`` ``{"days": n}``): the only kind mails are about."""
     clock = getattr(row, "clock", None)
     return isinstance(clock, dict) and "days" in clock
@@ -168,9 +161,18 @@ class Mailer(Sender):
         self._smtp = ThreadPoolExecutor(1, thread_name_prefix="boardplay-smtp") if config else None
 
     @classmethod
-    def for_hub(cls, hub: MailHost, config: MailConfig | None) -> Mailer:
-        store = MailStore(hub.storage.engine)
-        return cls(store, hub.db, config, hub.limits, hub.epoch, words.titles(hub.catalogue))
+    def open(
+        cls,
+        engine: Engine,
+        db: Runner,
+        config: MailConfig | None,
+        limits: Limits,
+        epoch: str,
+        catalogue: WebCatalogue,
+    ) -> Mailer:
+        """The mailer of a process: its store on ``engine``, run on the storage threads
+        ``db``."""
+        return cls(MailStore(engine), db, config, limits, epoch, words.titles(catalogue))
 
     @property
     def enabled(self) -> bool:
@@ -265,13 +267,13 @@ class Mailer(Sender):
             self._titles[name] = words.clean(self.title_of(name), words.NAME_CHARS)
         return self._titles[name]
 
-    def _game(self, row: GameRow, account: int, lang: str) -> dict[str, str]:
+    def _game(self, row: NoticeGame, account: int, lang: str) -> dict[str, str]:
         """The game's title and the other players, as ``lang`` writes them (``words.py``)."""
         seats = [(s.name, s.account) for s in row.seats]
         game = words.game_title(lang, row.game, self.title(row.game))
         return {"game": game, "names": words.names(lang, seats, account)}
 
-    def _turn_draft(self, row: GameRow, account: int, lang: str = "en") -> Draft:
+    def _turn_draft(self, row: NoticeGame, account: int, lang: str = "en") -> Draft:
         named = self._game(row, account, lang)
         lines = [
             words.say(lang, "mail.turnBody", **named),
@@ -282,7 +284,7 @@ class Mailer(Sender):
             lines.append(words.say(lang, "mail.deadline", when=when))
         return Draft(words.say(lang, "mail.turnSubject", **named), "\n".join(lines)[:BODY_MAX])
 
-    def _end_draft(self, row: GameRow, account: int, lang: str = "en") -> Draft:
+    def _end_draft(self, row: NoticeGame, account: int, lang: str = "en") -> Draft:
         named = self._game(row, account, lang)
         mine = {s.seat for s in row.seats if s.account == account}
         # The engine's own sentence ("Red wins 6-4") is English: other languages get the
@@ -309,7 +311,7 @@ class Mailer(Sender):
         return Draft(words.say(lang, "mail.confirmSubject"), body)
 
     # ----- the hooks the game code calls ------------------------------------------------------
-    async def your_turn(self, row: GameRow, seat: int) -> None:
+    async def your_turn(self, row: NoticeGame, seat: int) -> None:
         """The turn of a correspondence game passed to ``seat``: mail its account if it wants
         to know. Called by the process that committed the move; never raises."""
         if not self.enabled or not correspondence(row):
@@ -324,7 +326,7 @@ class Mailer(Sender):
         except Exception:
             log.exception("could not queue the 'your turn' mail of game %s", row.id)
 
-    async def game_over(self, row: GameRow) -> None:
+    async def game_over(self, row: NoticeGame) -> None:
         """A correspondence game ended: mail each seated account that wants to know. Called
         once per game, by the process that committed the end; never raises."""
         if not self.enabled or not correspondence(row):
@@ -402,6 +404,10 @@ class Mailer(Sender):
         if queued:
             self.wake()
         return {"available": True, "email": asdict(found), "sent": queued}
+
+    async def account_closed(self, event: AccountClosed) -> None:
+        """A deleted account's address and unsent mails go (``AccountClosed``)."""
+        await self.remove(event.account_id)
 
     async def remove(self, account_id: int) -> None:
         await self.run(self.store.remove, account_id)

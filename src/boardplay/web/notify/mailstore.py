@@ -28,10 +28,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.accounts import accounts_table
-from boardplay.web.database import lock
+from boardplay.web.accounts import people
+from boardplay.web.database import lock, metadata
 from boardplay.web.notify.outbox import CANCELLED, Backoff, Outbox, leased_table
-from boardplay.web.tables import metadata
 from boardplay.web.throttles import Ceiling, Throttled, take
 from boardplay.web.tokens import hash_token, new_token
 
@@ -214,7 +213,7 @@ class MailStore:
 
     def languages(self, account_ids: list[int]) -> dict[int, str | None]:
         """The languages the accounts chose on the page (None: never chose one)."""
-        table = accounts_table
+        table = people
         query = sa.select(table.c.id, table.c.language).where(table.c.id.in_(account_ids))
         with self.reader.connect() as conn:
             return {r.id: r.language for r in conn.execute(query)}
@@ -284,12 +283,12 @@ class MailStore:
         with self.engine.begin() as conn:
             rows = conn.execute(
                 sa.select(table.c.account_id, table.c.address)
-                .join(accounts_table, accounts_table.c.id == table.c.account_id)
+                .join(people, people.c.id == table.c.account_id)
                 .where(
                     table.c.account_id.in_(list(drafts)),
                     table.c.confirmed.is_(sa.true()),
                     wants.is_(sa.true()),
-                    accounts_table.c.deleted.is_(sa.false()),
+                    people.c.deleted.is_(sa.false()),
                 )
                 .order_by(table.c.account_id)
                 .with_for_update(of=table)
@@ -364,7 +363,7 @@ class MailStore:
         if token is None:
             return None
         language = conn.execute(
-            sa.select(accounts_table.c.language).where(accounts_table.c.id == mail.account_id)
+            sa.select(people.c.language).where(people.c.id == mail.account_id)
         ).scalar()
         return Claimed(
             mail.id,

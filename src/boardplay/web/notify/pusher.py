@@ -34,14 +34,17 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import httpx
+from sqlalchemy.engine import Engine
 
+from boardplay.web.events import AccountClosed, ChallengeSent
 from boardplay.web.notify import words
+from boardplay.web.notify.game import NoticeGame
 from boardplay.web.notify.outbox import Runner, Sender
 from boardplay.web.notify.pushconfig import PushConfig, available
 from boardplay.web.notify.pushstore import (
@@ -65,9 +68,7 @@ from boardplay.web.notify.webpush import (
 )
 
 if TYPE_CHECKING:
-    from boardplay.web.accounts import Accounts
     from boardplay.web.catalogue import WebCatalogue
-    from boardplay.web.table import GameRow, Storage
 
 log = logging.getLogger("boardplay.web.push")
 
@@ -84,21 +85,6 @@ TITLE_CHARS = 100
 BODY_CHARS = 300
 
 
-class PushHost(Protocol):
-    """What the pusher takes from the process that runs it (``Hub``)."""
-
-    epoch: str
-    storage: Storage
-    catalogue: WebCatalogue
-    accounts: Accounts
-
-    def db(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Awaitable[Any]: ...
-
-    def seats_here(self, game_id: str) -> AbstractSet[int]:
-        """The seats whose page shows the game now, on any process (its sockets' presence)."""
-        ...
-
-
 @dataclass
 class Counters:
     queued: int = 0
@@ -108,6 +94,10 @@ class Counters:
     gone: int = 0
     failed: int = 0
     errors: list[str] = field(default_factory=list)
+
+
+async def _no_languages(account_ids: list[int]) -> dict[int, str | None]:
+    return {}
 
 
 class Pusher(Sender):
@@ -122,7 +112,7 @@ class Pusher(Sender):
         config: PushConfig | None,
         process: str,
         title_of: Callable[[str], str] = str,
-        languages: Callable[[Sequence[int]], Mapping[int, str | None]] = lambda ids: {},
+        languages: Callable[[list[int]], Awaitable[dict[int, str | None]]] | None = None,
         here: Callable[[str], AbstractSet[int]] = lambda game_id: frozenset(),
     ) -> None:
         super().__init__(log, CLOSE_WAIT)
@@ -131,7 +121,7 @@ class Pusher(Sender):
         self.config = config if config is not None and available() else None
         self.process = process
         self.title_of = title_of
-        self.languages = languages
+        self.languages = languages or _no_languages
         self.here = here
         self.key: ServerKey | None = None
         self.counters = Counters()
@@ -140,12 +130,20 @@ class Pusher(Sender):
         """Posts out now, by push service (``webpush.service_of``)."""
 
     @classmethod
-    def for_hub(cls, hub: PushHost, config: PushConfig | None) -> Pusher:
-        store = PushStore(hub.storage.engine)
-        title_of = words.titles(hub.catalogue)
-        return cls(
-            store, hub.db, config, hub.epoch, title_of, hub.accounts.store.languages, hub.seats_here
-        )
+    def open(
+        cls,
+        engine: Engine,
+        db: Runner,
+        config: PushConfig | None,
+        epoch: str,
+        catalogue: WebCatalogue,
+        languages: Callable[[list[int]], Awaitable[dict[int, str | None]]],
+        here: Callable[[str], AbstractSet[int]],
+    ) -> Pusher:
+        """The pusher of a process: its store on ``engine``, run on the storage threads
+        ``db``; ``languages`` the accounts' languages (the accounts'), ``here`` the seats
+        whose page shows a game now (the table's)."""
+        return cls(PushStore(engine), db, config, epoch, words.titles(catalogue), languages, here)
 
     @property
     def enabled(self) -> bool:
@@ -319,17 +317,17 @@ class Pusher(Sender):
     def _title(self, lang: str, game: str) -> str:
         return words.game_title(lang, game, self.title_of(game))
 
-    def _against(self, lang: str, row: GameRow, account: int) -> str:
+    def _against(self, lang: str, row: NoticeGame, account: int) -> str:
         return words.names(lang, [(s.name, s.account) for s in row.seats], account)
 
-    def turn_payload(self, lang: str, row: GameRow, account: int) -> str:
+    def turn_payload(self, lang: str, row: NoticeGame, account: int) -> str:
         game, names = self._title(lang, row.game), self._against(lang, row, account)
         body = words.say(lang, "turns.notifyBody", game=game, names=names)
         title = words.say(lang, "turns.notifyTitle")
         url = f"/#/game/{row.id}"
         return self._payload(lang, TURN, title, body, url, f"boardplay-turn-{row.id}", row.id)
 
-    def end_payload(self, lang: str, row: GameRow, account: int) -> str:
+    def end_payload(self, lang: str, row: NoticeGame, account: int) -> str:
         game, names = self._title(lang, row.game), self._against(lang, row, account)
         mine = {s.seat for s in row.seats if s.account == account}
         title = words.say(lang, "push.endTitle", game=game)
@@ -355,7 +353,7 @@ class Pusher(Sender):
         return self._payload(lang, CHALLENGE, title, body, "/#/", tag, None)
 
     # ----- the hooks the game code and the lobby call ------------------------------------------
-    async def your_turn(self, row: GameRow, seat: int) -> None:
+    async def your_turn(self, row: NoticeGame, seat: int) -> None:
         """The turn of a correspondence game passed to ``seat``, whose page does not show the
         game (the room checked): push it to the seat's account. Never raises."""
         if not self.enabled:
@@ -370,7 +368,7 @@ class Pusher(Sender):
         except Exception:
             log.exception("could not queue the 'your turn' push of game %s", row.id)
 
-    async def game_over(self, row: GameRow) -> None:
+    async def game_over(self, row: NoticeGame) -> None:
         """A correspondence game ended: push it to each seated account whose page does not
         show the game. Called once per game; never raises."""
         if not self.enabled:
@@ -385,6 +383,16 @@ class Pusher(Sender):
             )
         except Exception:
             log.exception("could not queue the 'game over' pushes of game %s", row.id)
+
+    async def challenge_sent(self, event: ChallengeSent) -> None:
+        """The lobby's ``ChallengeSent``: the challenged player's devices are told."""
+        await self.challenge(
+            event.to_account, event.sender, event.game, event.rated, event.challenge_id
+        )
+
+    async def account_closed(self, event: AccountClosed) -> None:
+        """A deleted account's devices hear no more (``AccountClosed``)."""
+        await self.forget(event.account_id)
 
     async def challenge(
         self, to_account: int, sender: str, game: str, rated: bool, challenge_id: str
@@ -412,7 +420,7 @@ class Pusher(Sender):
     ) -> None:
         if not accounts or self.config is None or self.key is None:
             return
-        chosen = await self.run(self.languages, list(accounts))
+        chosen = await self.languages(list(accounts))
         payloads = {a: make(words.language_of(chosen.get(a)), a) for a in accounts}
         ttl = TTL.get(kind, self.config.challenge_ttl)
         ceiling = self.config.pushes_per_account_hour

@@ -32,8 +32,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
+from boardplay.web.database import metadata
 from boardplay.web.notify.outbox import Backoff, Outbox, leased_table
-from boardplay.web.tables import metadata
 from boardplay.web.throttles import Ceiling, Throttled, take
 from boardplay.web.tokens import digest_matches, hash_token
 

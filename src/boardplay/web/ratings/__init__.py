@@ -17,7 +17,7 @@ from boardplay.web.ratings.results import change_of, rating_changes
 from boardplay.web.ratings.service import Ratings
 from boardplay.web.ratings.settle import RATINGS_INTERVAL, Settlement
 from boardplay.web.ratings.standing import numeric_scores, places, verdict
-from boardplay.web.ratings.store import RatingStore, Standing
+from boardplay.web.ratings.store import Standing
 
 __all__ = [
     "NEW_RATING",
@@ -25,7 +25,6 @@ __all__ = [
     "RATINGS_INTERVAL",
     "UNRATED",
     "Rating",
-    "RatingStore",
     "Ratings",
     "Settlement",
     "Standing",

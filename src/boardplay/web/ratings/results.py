@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from boardplay.web.ratings.maths import NEW_RATING
 from boardplay.web.ratings.store import RatingStore, history_table, rated_games_table
-from boardplay.web.tables import FINISHED
+from boardplay.web.status import FINISHED
 
 Runner = Callable[..., Awaitable[Any]]
 

@@ -8,8 +8,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from sqlalchemy.engine import Engine
+
+from boardplay.web.events import Bus
 from boardplay.web.ratings.maths import NEW_RATING
 from boardplay.web.ratings.results import RatedGame, change_of, rating_changes
+from boardplay.web.ratings.settle import SettledGame, Settlement
 from boardplay.web.ratings.store import RatingStore, Standing
 
 Runner = Callable[..., Awaitable[Any]]
@@ -18,9 +22,20 @@ Runner = Callable[..., Awaitable[Any]]
 class Ratings:
     """One process's reader of the ratings (``db`` runs the store's calls off the loop)."""
 
-    def __init__(self, store: RatingStore, db: Runner) -> None:
-        self.store = store
+    def __init__(
+        self,
+        engine: Engine,
+        pair_cap: float,
+        db: Runner,
+        bus: Bus,
+        load: Callable[[str], Awaitable[SettledGame | None]],
+        lately: Callable[[], Awaitable[list[str]]],
+    ) -> None:
+        self.store = RatingStore(engine, pair_cap)
         self.db = db
+        self.settlement = Settlement(self.store, db, load, lately, bus)
+        """Rates each finished rated game once (``settle.py``): what it reads of the games,
+        ``load`` and ``lately``, is the table's, given by the wiring."""
 
     async def standings_of(self, account_id: int) -> list[Standing]:
         """The account's rating in each pool it has played rated."""

@@ -10,10 +10,10 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from boardplay.web.events import GameFinished
+from boardplay.web.events import Bus, GameFinished, RatingSettled
 from boardplay.web.ratings.rated import UNRATED, FinishedGame, places_of, pool_of
 from boardplay.web.ratings.store import RatingStore
-from boardplay.web.tables import FINISHED
+from boardplay.web.status import FINISHED
 
 log = logging.getLogger("boardplay.web")
 
@@ -36,14 +36,24 @@ class SettledGame(FinishedGame, Protocol):
 
 
 class Settlement:
-    """Rates finished rated games: ``load(game_id)`` reads a game (on a storage thread)."""
+    """Rates finished rated games. What it reads of the games is given by the wiring, the
+    table's (this domain does not read the table's tables): ``load(game_id)`` reads a game,
+    ``lately()`` lists the rated games that ended last."""
 
     def __init__(
-        self, store: RatingStore, db: Runner, load: Callable[[str], SettledGame | None]
+        self,
+        store: RatingStore,
+        db: Runner,
+        load: Callable[[str], Awaitable[SettledGame | None]],
+        lately: Callable[[], Awaitable[list[str]]],
+        bus: Bus,
     ) -> None:
         self.store = store
         self.db = db
         self.load = load
+        self.lately = lately
+        self.bus = bus
+        bus.subscribe(GameFinished, self.finished)
 
     async def finished(self, event: GameFinished) -> None:
         """A game ended on this process: a rated one is rated at once (``GameFinished``)."""
@@ -51,17 +61,20 @@ class Settlement:
             await self.settle([event.game_id])
 
     async def settle(self, game_ids: Sequence[str] | None = None) -> None:
-        """Rate finished rated games not yet rated (``game_ids``, else any the database lists):
-        once each, whichever process gets there first."""
+        """Rate finished rated games not yet rated (``game_ids``, else those that ended last
+        and are not rated): once each, whichever process gets there first, each told
+        (``RatingSettled``) by the process that rated it."""
         if game_ids is None:
-            game_ids = await self.db(self.store.unsettled, 20)
+            game_ids = await self.db(self.store.unsettled, await self.lately())
         for game_id in game_ids:
             try:
-                row = await self.db(self.load, game_id)
+                row = await self.load(game_id)
                 if row is None or not row.rated or row.status != FINISHED:
                     continue
                 places = places_of(row)
                 pool = pool_of(row.game, row.options, len(row.seats)) if places else UNRATED
-                await self.db(self.store.settle, game_id, pool, places or [])
+                if await self.db(self.store.settle, game_id, pool, places or []):
+                    accounts = tuple(account for account, _ in places or [])
+                    await self.bus.publish(RatingSettled(game_id, accounts))
             except Exception:  # one game's trouble must not stop the others' ratings
                 log.exception("could not rate game %s; the next look tries again", game_id)

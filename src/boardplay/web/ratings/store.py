@@ -23,15 +23,15 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.accounts import accounts_table
+from boardplay.web.accounts import people
 from boardplay.web.config import Limits
+from boardplay.web.database import metadata
 from boardplay.web.ratings.maths import Rating, update
-from boardplay.web.tables import games_table, metadata
 
 rated_games_table = sa.Table(
     "rated_games",
     metadata,
-    sa.Column("game_id", sa.String(32), sa.ForeignKey(games_table.c.id), primary_key=True),
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("pool", sa.String(64), nullable=False),
     sa.Column("settled", sa.Float, nullable=False, index=True),
     sa.Column("places", sa.JSON, nullable=False),
@@ -40,7 +40,7 @@ rated_games_table = sa.Table(
 ratings_table = sa.Table(
     "ratings",
     metadata,
-    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts_table.c.id), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
     sa.Column("pool", sa.String(64), primary_key=True),
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("deviation", sa.Float, nullable=False),
@@ -229,21 +229,16 @@ class RatingStore:
                 self._settle(conn, row.game_id, row.pool, places, row.settled)
         return len(results)
 
-    def unsettled(self, limit: int) -> list[str]:
-        """Finished rated games not yet settled, oldest change first."""
-        query = (
-            sa.select(games_table.c.id)
-            .outerjoin(rated_games_table, rated_games_table.c.game_id == games_table.c.id)
-            .where(
-                games_table.c.rated.is_(sa.true()),
-                games_table.c.status == "finished",
-                rated_games_table.c.game_id.is_(None),
-            )
-            .order_by(games_table.c.updated)
-            .limit(limit)
+    def unsettled(self, game_ids: Sequence[str]) -> list[str]:
+        """Those of ``game_ids`` not settled yet, in their order."""
+        if not game_ids:
+            return []
+        query = sa.select(rated_games_table.c.game_id).where(
+            rated_games_table.c.game_id.in_(list(game_ids))
         )
         with self.reader.connect() as conn:
-            return [r.id for r in conn.execute(query)]
+            settled = set(conn.execute(query).scalars())
+        return [g for g in game_ids if g not in settled]
 
     def is_settled(self, game_id: str) -> bool:
         query = sa.select(rated_games_table.c.game_id).where(rated_games_table.c.game_id == game_id)
@@ -253,9 +248,9 @@ class RatingStore:
     # ----- reading ------------------------------------------------------------------------
     def _standings(self, where: Any, order: Any, limit: int) -> list[Standing]:
         query = (
-            sa.select(ratings_table, accounts_table.c.name, accounts_table.c.bot)
-            .join(accounts_table, accounts_table.c.id == ratings_table.c.account_id)
-            .where(where, accounts_table.c.deleted.is_(sa.false()))
+            sa.select(ratings_table, people.c.name, people.c.bot)
+            .join(people, people.c.id == ratings_table.c.account_id)
+            .where(where, people.c.deleted.is_(sa.false()))
             .order_by(*order)
             .limit(limit)
         )
@@ -283,7 +278,7 @@ class RatingStore:
             sa.and_(
                 ratings_table.c.pool == pool,
                 ratings_table.c.updated >= since,
-                accounts_table.c.bot.is_(sa.true() if bots else sa.false()),
+                people.c.bot.is_(sa.true() if bots else sa.false()),
             ),
             [ratings_table.c.rating.desc()],
             limit * 4,

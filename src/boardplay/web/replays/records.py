@@ -17,15 +17,17 @@ from boardplay.core.game import Game, State
 from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.errors import ApiError, bad_request, quote
+from boardplay.web.status import FINISHED
 from boardplay.web.table import (
     AI,
     ENDINGS,
+    NAME_LENGTH,
+    SPEC_LENGTH,
     Room,
     check_agreed,
     final_result,
     hints_for,
 )
-from boardplay.web.tables import FINISHED, NAME_LENGTH, SPEC_LENGTH
 from boardplay.web.words import step_said
 
 

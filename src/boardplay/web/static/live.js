@@ -166,6 +166,9 @@ export class GameClient {
     } else if (message.type === "chat") {
       // The table chat this page may read: a backlog after the hello, then each new message.
       this.onChat?.(message);
+    } else if (message.type === "rated") {
+      // The finished game's ratings were settled: the page reads each player's change now.
+      this.onRated?.(message);
     } else if (message.type === "error") {
       this.onConnection("error", message.error.message);
     }

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from boardplay.web.presence import Heres, PresenceStore
+from boardplay.web.table.presence import Heres, PresenceStore
 from boardplay.web.table.storage import Storage
 
 if TYPE_CHECKING:

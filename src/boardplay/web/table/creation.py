@@ -40,8 +40,8 @@ from boardplay.web.table import storage as st
 from boardplay.web.table.clocks import Clock, TimeControl
 from boardplay.web.table.offers import RematchAnswer, rematch
 from boardplay.web.table.rooms import Room
+from boardplay.web.table.schema import NAME_LENGTH, SPEC_LENGTH, games_table
 from boardplay.web.table.seating import join
-from boardplay.web.tables import NAME_LENGTH, SPEC_LENGTH, games_table
 from boardplay.web.throttles import Ceiling, Throttled, Throttles, take
 from boardplay.web.tokens import hash_token, new_game_id, new_token
 

@@ -26,9 +26,9 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 from boardplay.core.records import Move
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
-from boardplay.web.presence import PresenceStore
 from boardplay.web.table import storage as st
 from boardplay.web.table.appended import Appended
+from boardplay.web.table.presence import PresenceStore
 
 P = ParamSpec("P")
 T = TypeVar("T")

@@ -30,6 +30,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.engine import Engine
+
 from boardplay.core.records import Move
 from boardplay.web.admission import Admission
 from boardplay.web.broker import Broker, Notice
@@ -37,14 +39,15 @@ from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.database import DB_THREADS, StorageThreads
 from boardplay.web.errors import ApiError, not_found, quote
-from boardplay.web.events import Bus, GameFinished
-from boardplay.web.presence import Here, Heres, PresenceStore
+from boardplay.web.events import Bus, GameFinished, RatingSettled
 from boardplay.web.table.aijobs import AiWorkers
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.checks import Checks, ThreadChecks, postgres_parts
 from boardplay.web.table.clockwatch import ClockWatch
 from boardplay.web.table.creation import GameMaker
+from boardplay.web.table.games import Games
 from boardplay.web.table.host import Notifier
+from boardplay.web.table.presence import Here, Heres, PresenceStore
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.storage import Storage
 from boardplay.web.throttles import Throttles
@@ -71,7 +74,7 @@ class House:
 
     def __init__(
         self,
-        storage: Storage,
+        engine: Engine,
         catalogue: WebCatalogue,
         catalogue_ref: str,
         executor_factory: Callable[[], Executor],
@@ -87,13 +90,15 @@ class House:
         room_cache: int = 2000,
         now: Callable[[], float],
     ) -> None:
-        self.storage = storage
+        self.storage = storage = Storage(engine)
+        """The games' store (private to the table: other domains read them through ``games``)."""
         self.catalogue = catalogue
         self.limits = limits
         self.db = db
         """Runs a storage call off the event loop (the process's storage threads)."""
         self.bus = bus
         """Where a game's end is told (``GameFinished``: its rating, its tournament)."""
+        bus.subscribe(RatingSettled, self._rated, everywhere=True)
         self.now = now
         """The server's clock (``clocks.py``); tests give one they move by hand."""
         self.rooms: OrderedDict[str, Room] = OrderedDict()
@@ -121,6 +126,8 @@ class House:
         and reviews."""
         self.maker = GameMaker(catalogue, limits, storage, throttles, self.db, self.room, admission)
         """Makes games within the ceilings (``creation.py``)."""
+        self.games = Games(storage, db, self.room, self.rooms.get, bus)
+        """What other domains read of the games and the accounts' seats (``games.py``)."""
         self.clocks = ClockWatch(self.room, lambda: self.now())
         self._wanted: dict[str, int] = {}
         """Newest revision heard of, per watched game whose copy is being brought up to it."""
@@ -307,6 +314,13 @@ class House:
     def watch_clock(self, game_id: str, deadline: float | None) -> None:
         """Flag the game at ``deadline`` (``clockwatch.py``)."""
         self.clocks.watch_clock(game_id, deadline)
+
+    async def _rated(self, event: RatingSettled) -> None:
+        """A game's ratings were settled (on any process): the pages watching it here are told,
+        so they show each player's change at once rather than at their next look."""
+        room = self.rooms.get(event.game_id)
+        for sub in list(room.subscribers) if room is not None else []:
+            sub.push({"type": "rated"})
 
     async def game_ended(self, game_id: str, rated: bool) -> None:
         """A game ended on this process: tell every domain that follows ends

@@ -9,7 +9,7 @@ import time
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.tables import games_table
+from boardplay.web.table.schema import games_table
 
 
 class AiJobStore:

@@ -27,8 +27,8 @@ from collections.abc import Mapping
 import orjson
 
 from boardplay.web.database import SEPARATOR, joined
-from boardplay.web.presence import STALE, Heres, PresenceStore, add_up, split
 from boardplay.web.table.pgwrite import LoopConnections
+from boardplay.web.table.presence import STALE, Heres, PresenceStore, add_up, split
 from boardplay.web.table.storage import ACTIVE, CLOCKS_PER_SWEEP
 
 _CHECK = """

@@ -39,7 +39,7 @@ from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 from boardplay.core.records import Move
 from boardplay.web.table import storage as st
 from boardplay.web.table.clocks import Clock
-from boardplay.web.tables import actions_table, games_table
+from boardplay.web.table.schema import actions_table, games_table
 
 _COLUMNS = ("ply", "action", "notation", "player")
 

@@ -29,7 +29,6 @@ from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import Move, result_of
 from boardplay.web.errors import ApiError, conflict, forbidden
-from boardplay.web.presence import TablePresence
 from boardplay.web.sockets import Outbox, Subscriber
 from boardplay.web.table import storage as st
 from boardplay.web.table.aijobs import AiJob, AiWorkers
@@ -38,6 +37,7 @@ from boardplay.web.table.chance import chance_rng
 from boardplay.web.table.clocks import Clock
 from boardplay.web.table.endings import ENDINGS, final_result
 from boardplay.web.table.host import RoomHost
+from boardplay.web.table.presence import TablePresence
 from boardplay.web.table.roomclock import RoomClock
 from boardplay.web.table.roomviews import RoomViews
 from boardplay.web.tokens import hash_token

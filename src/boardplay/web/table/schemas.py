@@ -18,7 +18,7 @@ from pydantic import Field, TypeAdapter, ValidationError
 from boardplay.web.chat import ChatRequest
 from boardplay.web.models import Body, Options, Ping, Ply, Secret, Text
 from boardplay.web.table.clocks import DAYS, MAX_BASE, MAX_INCREMENT, TimeControl, parse_control
-from boardplay.web.tables import SPEC_LENGTH
+from boardplay.web.table.schema import SPEC_LENGTH
 
 
 class SeatRequest(Body):

@@ -22,10 +22,13 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.engine import Engine
 
 from boardplay.core.records import Move
-from boardplay.web.accounts import accounts_table
+from boardplay.web.accounts import people
 from boardplay.web.database import among, make_engine, text_array
+from boardplay.web.status import ACTIVE as ACTIVE
+from boardplay.web.status import FINISHED as FINISHED
 from boardplay.web.table.clocks import Clock
 from boardplay.web.table.jobstore import AiJobStore, due_ai_query
 from boardplay.web.table.rows import (
@@ -42,14 +45,7 @@ from boardplay.web.table.rows import (
     StaleWrite,
     utc_now,
 )
-from boardplay.web.tables import ACTIVE as ACTIVE
-from boardplay.web.tables import FINISHED as FINISHED
-from boardplay.web.tables import (
-    actions_table,
-    games_table,
-    seat_keys_table,
-    seats_table,
-)
+from boardplay.web.table.schema import actions_table, games_table, seat_keys_table, seats_table
 
 CLOCKS_PER_SWEEP = 50  # fallen clocks one sweep flags at most
 
@@ -58,9 +54,14 @@ class Storage(AiJobStore):
     """All database access of the web app. Methods are synchronous and short (one transaction
     each); a SQLite commit of one action row takes well under a millisecond to a few ms."""
 
-    def __init__(self, url: str, migrate: bool = True) -> None:
-        self.url = url
-        self.engine = make_engine(url)
+    def __init__(self, url: str | Engine, migrate: bool = True) -> None:
+        """The games on the database at ``url`` (migrated first, unless ``migrate`` is
+        false), or on an engine opened already (``migrate.open_database``)."""
+        if isinstance(url, Engine):
+            self.engine, self.url = url, url.url.render_as_string(hide_password=False)
+            migrate = False
+        else:
+            self.url, self.engine = url, make_engine(url)
         self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         """For reads: no transaction to roll back when the connection returns to the pool (one
         round trip less; each statement sees committed data, as under READ COMMITTED)."""
@@ -304,8 +305,8 @@ class Storage(AiJobStore):
             if found is None:
                 return None
             seats = conn.execute(
-                sa.select(seats_table, accounts_table.c.bot)
-                .outerjoin(accounts_table, accounts_table.c.id == seats_table.c.account_id)
+                sa.select(seats_table, people.c.bot)
+                .outerjoin(people, people.c.id == seats_table.c.account_id)
                 .where(seats_table.c.game_id == game_id)
                 .order_by(seats_table.c.seat)
             ).all()

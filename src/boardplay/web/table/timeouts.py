@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import Literal
 
 from boardplay.web.errors import conflict
-from boardplay.web.presence import NOTE_EVERY
 from boardplay.web.table import storage as st
 from boardplay.web.table.endings import (
     ABANDONED,
@@ -38,6 +37,7 @@ from boardplay.web.table.endings import (
     out_of_time,
 )
 from boardplay.web.table.offers import finish, hand_to_ai, speaking_seat
+from boardplay.web.table.presence import NOTE_EVERY
 from boardplay.web.table.rooms import Room
 
 Claim = Literal["win", "draw"]

@@ -11,9 +11,7 @@ from boardplay.web.tournaments.records import Bye, Table
 from boardplay.web.tournaments.schemas import TournamentRequest
 from boardplay.web.tournaments.service import TICK, Plan, Tournaments
 from boardplay.web.tournaments.standings import Standing, standings
-from boardplay.web.tournaments.store import TournamentStore
 from boardplay.web.tournaments.swiss import pair_round
-from boardplay.web.tournaments.talk import chat_table as tournament_chat_table
 
 __all__ = [
     "TICK",
@@ -22,11 +20,9 @@ __all__ = [
     "Standing",
     "Table",
     "TournamentRequest",
-    "TournamentStore",
     "Tournaments",
     "pair_pods",
     "pair_round",
     "pair_wave",
     "standings",
-    "tournament_chat_table",
 ]

@@ -41,6 +41,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from pydantic import ValidationError
+from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import DELETED_NAME, Account, Accounts
 from boardplay.web.admission import Door
@@ -49,7 +50,7 @@ from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, not_found
 from boardplay.web.events import AccountClosed, BecameBot, Bus, GameFinished, TournamentPaired
 from boardplay.web.ratings import NEW_RATING, Ratings, check_rated_clock, pool_of
-from boardplay.web.table import ClockRequest, GameMaker, TimeControl, control_of
+from boardplay.web.table import ClockRequest, GameMaker, Games, TimeControl, control_of
 from boardplay.web.tokens import new_game_id
 from boardplay.web.tournaments import arena, pods
 from boardplay.web.tournaments.records import BYE_HALVES
@@ -112,17 +113,18 @@ class Tournaments:
 
     def __init__(
         self,
-        store: TournamentStore,
+        engine: Engine,
         db: Runner,
         maker: GameMaker,
         catalogue: WebCatalogue,
         bus: Bus,
         accounts: Accounts,
+        games: Games,
         ratings: Ratings | None = None,
         now: Callable[[], float] = time.time,
         limits: Limits | None = None,
     ) -> None:
-        self.store = store
+        self.store = TournamentStore(engine)
         self.limits = limits or Limits()
         """The operator's ceilings (``config.Limits``: ``tournaments_per_account``,
         ``tournament_players``, ``tournament_rounds``, ``tournament_minutes``,
@@ -132,9 +134,10 @@ class Tournaments:
         self.catalogue = catalogue
         self.bus = bus
         self.accounts = accounts
+        self.games = games
         self.ratings = ratings
         self.now = now
-        self.talk = Talk(store.engine, db, self.limits, lambda: self.now())
+        self.talk = Talk(engine, db, self.limits, lambda: self.now())
         """The tournaments' chat (``talk.py``)."""
         self._winners: dict[str, str | None] = {}
         """The winners of the tournaments listed as finished (their standings no longer
@@ -389,7 +392,10 @@ class Tournaments:
         """One tournament's step: results in, then start, pair or finish (``steps.plan``; the
         row is taken only when there is something to do), then make the games not made."""
         now = self.now()
-        await self.db(self.store.record_results, tournament_id, now)
+        playing = await self.db(self.store.playing, tournament_id)
+        if playing:
+            ended = await self.games.ended(playing)
+            await self.db(self.store.record_results, tournament_id, ended, now)
         snap: Snapshot = await self.db(self.store.snapshot, tournament_id)
         if not plan(snap, now).idle:
             with contextlib.suppress(StepLost):  # another process took this step first

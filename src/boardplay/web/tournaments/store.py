@@ -12,17 +12,15 @@ step whoever does it, after a crash as before."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.accounts import accounts_table
-from boardplay.web.database import lock
+from boardplay.web.database import lock, metadata
 from boardplay.web.ratings import places
-from boardplay.web.tables import FINISHED, games_table, metadata
 from boardplay.web.tournaments.records import Bye, Table
 
 T = TypeVar("T")
@@ -48,7 +46,7 @@ tournaments_table = sa.Table(
     sa.Column("rounds", sa.Integer, nullable=True),
     sa.Column("status", sa.String(16), nullable=False, index=True),
     sa.Column("round", sa.Integer, nullable=False, server_default="0"),
-    sa.Column("creator", sa.Integer, sa.ForeignKey(accounts_table.c.id), nullable=True),
+    sa.Column("creator", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("finished", sa.Float, nullable=True),
 )
@@ -61,7 +59,7 @@ entrants_table = sa.Table(
     "tournament_players",
     metadata,
     sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts_table.c.id), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("joined", sa.Float, nullable=False),
@@ -92,8 +90,17 @@ byes_table = sa.Table(
     metadata,
     sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
     sa.Column("round", sa.Integer, primary_key=True),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts_table.c.id), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
 )
+
+
+class Ended(Protocol):
+    """What a tournament reads of a game that ended (the table's rows have it)."""
+
+    @property
+    def result(self) -> dict[str, Any] | None: ...
+    @property
+    def resigned(self) -> Sequence[int] | None: ...
 
 
 @dataclass
@@ -368,20 +375,36 @@ class TournamentStore:
                 conn.execution_options(isolation_level="REPEATABLE READ")
             return read(conn, tournament_id)
 
-    def record_results(self, tournament_id: str, now: float) -> int:
-        """Copy the places of the tournament's games that ended into its tables (each once);
-        how many were copied. A game's places are the ratings' reading of its result
-        (``ratings.places``: the winners, then by score, a resigned seat last). A look without
-        a lock first: the write is made only when a game has ended."""
-        with self.engine.connect() as conn:
-            if not conn.execute(_ended(tournament_id).limit(1)).first():
-                return 0
+    def playing(self, tournament_id: str) -> list[str]:
+        """The games of the tournament's tables made and not ended yet (as far as it knows)."""
         b = boards_table
+        query = sa.select(b.c.game_id).where(
+            b.c.tournament_id == tournament_id, b.c.made.is_(sa.true()), b.c.places.is_(None)
+        )
+        with self.engine.connect() as conn:
+            return list(conn.execute(query).scalars())
+
+    def record_results(self, tournament_id: str, ended: Mapping[str, Ended], now: float) -> int:
+        """Copy the places of the tournament's games that ended (``ended``: by game, as the
+        table read it) into its tables, each once; how many were copied. A game's places are
+        the ratings' reading of its result (``ratings.places``: the winners, then by score, a
+        resigned seat last)."""
+        if not ended:
+            return 0
+        b = boards_table
+        copied = 0
         with self.engine.begin() as conn:
-            _lock(conn, tournament_id)  # a write first: SQLite's writer, read after it
-            rows = conn.execute(_ended(tournament_id)).all()
+            _lock(conn, tournament_id)
+            rows = conn.execute(
+                sa.select(b.c.round, b.c.board, b.c.game_id, b.c.players).where(
+                    b.c.tournament_id == tournament_id,
+                    b.c.game_id.in_(list(ended)),
+                    b.c.places.is_(None),
+                )
+            ).all()
             for row in rows:
-                result = tournament_result(row.result, row.resigned)
+                game = ended[row.game_id]
+                result = tournament_result(game.result, game.resigned)
                 conn.execute(
                     b.update()
                     .where(
@@ -392,7 +415,8 @@ class TournamentStore:
                     )
                     .values(places=places(result, len(row.players)), ended=now)
                 )
-        return len(rows)
+                copied += 1
+        return copied
 
     def player_counts(self, tournament_ids: Sequence[str]) -> dict[str, int]:
         """How many players each tournament has (not counting those who withdrew)."""
@@ -445,16 +469,6 @@ def tournament_result(
     ):
         counted["resigned"].append(left)
     return counted
-
-
-def _ended(tournament_id: str) -> sa.Select[Any]:
-    """The tournament's tables whose game has ended and whose places are not copied yet."""
-    b, g = boards_table, games_table
-    return (
-        sa.select(b.c.round, b.c.board, b.c.players, g.c.result, g.c.resigned)
-        .join(g, g.c.id == b.c.game_id)
-        .where(b.c.tournament_id == tournament_id, b.c.places.is_(None), g.c.status == FINISHED)
-    )
 
 
 def _lock(conn: sa.Connection, tournament_id: str) -> None:

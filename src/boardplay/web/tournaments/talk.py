@@ -24,12 +24,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.accounts import Account, accounts_table
+from boardplay.web.accounts import Account
 from boardplay.web.chat import clean
 from boardplay.web.config import Limits
-from boardplay.web.database import lock
+from boardplay.web.database import lock, metadata
 from boardplay.web.errors import ApiError
-from boardplay.web.tables import metadata
 from boardplay.web.tournaments.store import (
     ACTIVE,
     PAUSED,
@@ -51,7 +50,7 @@ chat_table = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), nullable=False),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts_table.c.id), nullable=False),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("created", sa.Float, nullable=False),

@@ -132,7 +132,8 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   });
 
   // A rated game's rating changes, asked for once it is over: the server settles them a moment
-  // after the end (on whichever process sees it first), so the page asks again until they are.
+  // after the end (on whichever process sees it first) and says so on the socket ("rated"); the
+  // page also asks again until they are, should that word be lost.
   const ratings = { changes: null, asked: false };
   async function askRatings() {
     for (let wait = 300; wait < 20000 && !control.left; wait *= 2) {
@@ -191,6 +192,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   }
 
   client.onPresence = () => { views.showSeats(parts, control.game, client.presence, ratings.changes); clocks.presence(); };
+  client.onRated = () => { if (!ratings.changes) askRatings(); };  // settled: no need to wait for the next look
   await control.follow();
   // A first game of this game (or one opened to learn) starts with the walk-through.
   const game = control.game;

@@ -29,9 +29,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import among
+from boardplay.web.database import among, metadata
 from boardplay.web.sockets import Subscriber
-from boardplay.web.tables import metadata, seats_table
+from boardplay.web.table.schema import seats_table
 
 STALE = 10.0
 """Seconds after which another process's row no longer counts."""

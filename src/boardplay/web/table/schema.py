@@ -1,22 +1,18 @@
-"""The web app's tables of games: a game, its seats, its accepted actions and the extra tokens of
-seats that belong to accounts. Other stores (reviews, accounts, ratings) add their own tables to
-the same ``metadata``; the Alembic migrations are what create them in a database."""
+"""The table domain's tables: a game, its seats, its accepted actions and the extra tokens of
+seats that belong to accounts (private to the table: other domains read games through its API).
+Every domain's tables share ``database.metadata``; the Alembic migrations create them."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
+
+from boardplay.web.database import metadata
 
 NAME_LENGTH = 64
 """Longest seat name the database stores (a default AI name is cut to fit)."""
 SPEC_LENGTH = 200
 """Longest AI spec the database stores (a longer one is refused)."""
 
-ACTIVE = "active"
-"""A game still being played (``games.status``)..."""
-FINISHED = "finished"
-"""...and one that has ended."""
-
-metadata = sa.MetaData()
 
 games_table = sa.Table(
     "games",

@@ -1,0 +1,203 @@
+"""The seats accounts hold, as the table stores them: which games an account plays, the extra
+tokens a seat of an account gets for each browser that opens its game (``seat_keys``), and what
+ending an account's credentials or the account itself does to its seats. Every method is one
+short transaction; a change of a game's seats raises its revision, so every process's copy of
+it reloads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from boardplay.web.status import FINISHED
+from boardplay.web.table.schema import games_table, seat_keys_table, seats_table
+from boardplay.web.tokens import hash_token, new_token
+
+
+def _touch(conn: sa.Connection, game_ids: Sequence[str]) -> None:
+    """Raise these games' revisions: their seats changed, so every process's copy reloads."""
+    if game_ids:
+        conn.execute(
+            games_table.update()
+            .where(games_table.c.id.in_(list(game_ids)))
+            .values(revision=games_table.c.revision + 1)
+        )
+
+
+def _revoke(conn: sa.Connection, account_id: int) -> set[str]:
+    """End every seat token the account's browsers hold: the extra ones (``seat_keys``) go, and
+    each seat's own token (from creating or joining the game) is replaced by the hash of a
+    secret nobody knows, so the seat stays taken but no earlier token acts for it. The account
+    gets new tokens where it signs in again (``seat_key``). Returns the games changed."""
+    games: set[str] = set()
+    seats = conn.execute(
+        sa.select(seats_table.c.game_id, seats_table.c.seat).where(
+            seats_table.c.account_id == account_id, seats_table.c.token_hash.is_not(None)
+        )
+    ).all()
+    for game_id, seat in seats:
+        conn.execute(
+            seats_table.update()
+            .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
+            .values(token_hash=hash_token(new_token()))
+        )
+        games.add(game_id)
+    keys = conn.execute(
+        sa.select(seat_keys_table.c.game_id).where(seat_keys_table.c.account_id == account_id)
+    ).all()
+    games.update(r.game_id for r in keys)
+    conn.execute(seat_keys_table.delete().where(seat_keys_table.c.account_id == account_id))
+    return games
+
+
+class SeatStore:
+    """The accounts' seats (synchronous; the table's ``Games`` runs it off the event loop)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    def revoke(self, account_id: int) -> list[str]:
+        """Every seat token of the account ends (``_revoke``); the games changed."""
+        with self.engine.begin() as conn:
+            changed = sorted(_revoke(conn, account_id))
+            _touch(conn, changed)
+        return changed
+
+    def close(self, account_id: int, name: str) -> list[str]:
+        """A deleted account's seats: their tokens end and they are called ``name`` from now on
+        (finished games keep their results). Returns the games changed."""
+        with self.engine.begin() as conn:
+            games = set(
+                conn.execute(
+                    sa.select(seats_table.c.game_id)
+                    .where(seats_table.c.account_id == account_id)
+                    .distinct()
+                ).scalars()
+            )
+            games.update(_revoke(conn, account_id))
+            conn.execute(
+                seats_table.update().where(seats_table.c.account_id == account_id).values(name=name)
+            )
+            changed = sorted(games)
+            _touch(conn, changed)
+        return changed
+
+    def adopt(self, account_id: int, name: str, seats: Sequence[tuple[str, int]]) -> list[str]:
+        """Make the given (game, seat) pairs the account's, where no account holds them yet
+        (a guest's games on signing in); returns the games changed."""
+        changed: list[str] = []
+        with self.engine.begin() as conn:
+            for game_id, seat in seats:
+                done = conn.execute(
+                    seats_table.update()
+                    .where(
+                        seats_table.c.game_id == game_id,
+                        seats_table.c.seat == seat,
+                        seats_table.c.account_id.is_(None),
+                        seats_table.c.token_hash.is_not(None),
+                    )
+                    .values(account_id=account_id, name=name)
+                )
+                if done.rowcount == 1 and game_id not in changed:
+                    changed.append(game_id)
+            _touch(conn, changed)
+        return changed
+
+    def seat_key(self, account_id: int, game_id: str, token_hash: str) -> list[int]:
+        """One more token for every seat the account holds in the game (a browser opening it);
+        returns those seats (none: nothing stored)."""
+        with self.engine.begin() as conn:
+            seats = [
+                int(seat)
+                for seat in conn.execute(
+                    sa.select(seats_table.c.seat).where(
+                        seats_table.c.game_id == game_id, seats_table.c.account_id == account_id
+                    )
+                ).scalars()
+            ]
+            if seats:
+                rows = [
+                    {"token_hash": token_hash, "game_id": game_id, "seat": seat} for seat in seats
+                ]
+                conn.execute(
+                    seat_keys_table.insert(), [{**r, "account_id": account_id} for r in rows]
+                )
+                _touch(conn, [game_id])
+        return seats
+
+    def has_played(self, account_id: int) -> bool:
+        """Whether the account holds a seat in any game."""
+        query = sa.select(seats_table.c.game_id).where(seats_table.c.account_id == account_id)
+        with self.reader.connect() as conn:
+            return conn.execute(query.limit(1)).first() is not None
+
+    def has_finished_game(self, account_id: int) -> bool:
+        """Whether the account held a seat in a game that has ended (any kind of game)."""
+        query = (
+            sa.select(seats_table.c.game_id)
+            .join(games_table, games_table.c.id == seats_table.c.game_id)
+            .where(seats_table.c.account_id == account_id, games_table.c.status == FINISHED)
+            .limit(1)
+        )
+        with self.reader.connect() as conn:
+            return conn.execute(query).first() is not None
+
+    def games_of(self, account_id: int, limit: int) -> list[tuple[str, str, datetime]]:
+        """(game id, status, last change) of the account's games, most recent change first."""
+        query = (
+            sa.select(games_table.c.id, games_table.c.status, games_table.c.updated)
+            .join(seats_table, seats_table.c.game_id == games_table.c.id)
+            .where(seats_table.c.account_id == account_id)
+            .group_by(games_table.c.id, games_table.c.status, games_table.c.updated)
+            .order_by(games_table.c.updated.desc())
+            .limit(limit)
+        )
+        with self.reader.connect() as conn:
+            return [(r.id, r.status, r.updated) for r in conn.execute(query)]
+
+    def results_of(self, account_id: int, limit: int) -> list[tuple[str, str, int, dict[str, Any]]]:
+        """(game id, game name, seat, result) of the account's seats in finished games, most
+        recent first."""
+        query = (
+            sa.select(
+                games_table.c.id, games_table.c.game, seats_table.c.seat, games_table.c.result
+            )
+            .join(seats_table, seats_table.c.game_id == games_table.c.id)
+            .where(
+                seats_table.c.account_id == account_id,
+                games_table.c.status == FINISHED,
+                games_table.c.private.is_(sa.false()),
+            )
+            .order_by(games_table.c.updated.desc())
+            .limit(limit)
+        )
+        with self.reader.connect() as conn:
+            return [(r.id, r.game, int(r.seat), dict(r.result or {})) for r in conn.execute(query)]
+
+    def still_playing(self, game_ids: Sequence[str]) -> set[str]:
+        """Those of ``game_ids`` that exist and have not ended."""
+        if not game_ids:
+            return set()
+        query = sa.select(games_table.c.id).where(
+            games_table.c.id.in_(list(game_ids)), games_table.c.status != FINISHED
+        )
+        with self.reader.connect() as conn:
+            return set(conn.execute(query).scalars())
+
+    def finished_rated(self, limit: int) -> list[str]:
+        """The rated games that ended most recently (the ratings' periodic look for games the
+        process that saw them end did not rate: it died first)."""
+        table = games_table
+        query = (
+            sa.select(table.c.id)
+            .where(table.c.rated.is_(sa.true()), table.c.status == FINISHED)
+            .order_by(table.c.updated.desc())
+            .limit(limit)
+        )
+        with self.reader.connect() as conn:
+            return list(conn.execute(query).scalars())
