@@ -168,7 +168,9 @@ def test_a_domain_that_uses_another_through_its_api_passes(tmp_path: Path) -> No
         tmp_path,
         {
             "web/chat/relay.py": (
-                "from pkg.web.config import LIMIT\nfrom pkg.web.games import Room\ndef send(): ...\n"
+                "from pkg.web.config import LIMIT\n"
+                "from pkg.web.games import Room\n"
+                "def send(): ...\n"
             )
         },
     )
@@ -302,4 +304,3 @@ def test_the_real_web_tier_breaks_when_a_wall_is_removed(tmp_path: Path, case: s
     path.write_text(f"{head}from __future__ import annotations\n{line}{rest}", "utf-8")
     found = structure.domain_problems(structure.scan(copy))
     assert any(message in f for f in found), found
-
