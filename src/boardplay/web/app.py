@@ -8,7 +8,7 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
 - ``GET  /api/health`` — this process answers (its id, for operators and tests).
 - ``GET  /api/catalogue`` — games offered, their options and seat names, AI levels.
 - ``GET  /api/rules/{game}`` — the game's rules (Markdown); ``?lang=ja`` for Japanese.
-- ``GET  /api/i18n/{lang}`` — the browser's message catalogue in ``en`` or ``ja`` (``i18n.py``).
+- ``GET  /api/i18n/{lang}`` — the browser's message catalogue in ``en`` or ``ja`` (``api/i18n.py``).
 - ``POST /api/games`` — create: ``{"game", "options", "seats": [{"kind", "spec"?, "name"?}],
   "reproducible"?, "seed"?, "private"?}``; answers the creator's secret ``token`` and
   invitation codes.
@@ -19,28 +19,28 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
   "accept_reproducible"?}`` → a seat token.
 - ``POST /api/games/{id}/actions`` — ``{"action": notation or id, "ply"?: n}``.
 - ``POST /api/games/{id}/undo`` — ``{"ply"?: n}``: take back the mover's last step of the turn.
-- ``POST /api/games/{id}/resign`` — ``{"seat"?: n}``: give up (``offers.py``).
+- ``POST /api/games/{id}/resign`` — ``{"seat"?: n}``: give up (``table/offers.py``).
 - ``POST /api/games/{id}/draw`` — ``{"answer": "offer"|"accept"|"decline", "seat"?: n}``.
 - ``POST /api/games/{id}/rematch`` — play again, seats swapped → ``{"id", "invites"}``.
 - ``GET  /api/games/{id}/record`` — the game record (boardplay-record JSON).
 - ``GET  /api/games/{id}/replay`` and ``POST /api/replay`` (a record) — every position.
 - ``POST /api/games/{id}/hint`` — ``{"ply"?}``: the best move for the token's seat to move
-  (``reviews.py``: players only, and only where hints are allowed).
+  (``advice/reviews.py``: players only, and only where hints are allowed).
 - ``POST /api/games/{id}/review`` — ``{"seat"?, "iterations"?}``: start (or read) the review
   of a finished game; ``GET`` with ``?seat=&iterations=`` reads its progress or result.
 - ``GET/POST /api/games/{id}/chat`` — read (``?channel=``) or write ``{"channel", "text"}`` in
-  the table chat; ``POST /api/games/{id}/chat/{message}/report`` (``chat.py``).
+  the table chat; ``POST /api/games/{id}/chat/{message}/report`` (``chat/service.py``).
 - ``WS   /api/games/{id}/ws`` — receive ``{"type": "state", "game"}``, then ``{"type":
-  "update"}`` with what changed (``live.py``); send ``{"type": "hello", "token"?}``,
+  "update"}`` with what changed (``table/live.py``); send ``{"type": "hello", "token"?}``,
   ``{"type": "act"|"undo", ...}`` as above, ``{"type": "ping"}``.
 - ``GET  /api/seeks`` — open seeks; ``POST /api/seeks`` — ``{"game", "options"?, "rated"?,
   "rating_min"?, "rating_max"?}`` (signed in); ``DELETE /api/seeks/{id}``;
   ``POST /api/seeks/{id}/accept`` → the new game and the acceptor's seat token;
-  ``POST /api/seeks/quick`` (a seek's body) → ``{"started"}`` or ``{"seek"}`` (``seeks.py``).
+  ``POST /api/seeks/quick`` (a seek's body) → ``{"started"}`` or ``{"seek"}`` (``lobby/seeks.py``).
 - ``GET/POST /api/challenges`` — mine, or ``{"to": name, "game", "options"?, "rated"?}``;
   ``POST /api/challenges/{id}/accept|decline|cancel``.
 - ``WS   /api/lobby/ws`` — receive ``{"type": "seeks", "seeks"}`` (now and on every change),
-  ``{"type": "challenge", "challenge"}`` and ``{"type": "started", "game"}`` (``lobby.py``);
+  ``{"type": "challenge", "challenge"}`` and ``{"type": "started", "game"}`` (``lobby/sockets.py``);
   send ``{"type": "ping"}``.
 - ``GET/PUT/DELETE /api/account/email`` — the signed-in player's address for notifications
   and ``{"notify_turns", "notify_end"}``; ``GET /api/email/confirm?token=`` and
@@ -169,7 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.heavy = heavy
     app.state.origin = settings.origin
     app.state.levels = {}
-    """AI levels each game accepts, worked out once (``routes/site.py``)."""
+    """AI levels each game accepts, worked out once (``api/site.py``)."""
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate)
     add_error_handlers(app)
     for module in (site, games, chat, replays, advice, accounts, ratings, lobby, bots, tournaments):

@@ -2,15 +2,15 @@
 
 Each accepted change is published once, by the process that stored it, on channel
 ``boardplay:from:<sender>:<game id>``: the game's new revision, the publishing process, the moves
-stored when the change was a move (``appended.py``) and the game's public view at that revision
-(as the page sees it: ``Room.public_view``). Every process listens to every other process's
+stored when the change was a move (``table/appended.py``) and the game's public view at that
+revision (as the page sees it: ``Room.public_view``). Every process listens to every other process's
 channels, never to its own (``patterns``), and, for a game whose sockets it serves, brings its
 copy up to that revision (applying the moves when its copy is at the revision they were stored
 on, else reloading from the database, the single source of truth) and sends each socket the
 update, built from the view that came with the notice when it is the view of the revision it
 reached (so a move's view is built once, by the process that accepted it, not once per process).
 A notice that is lost or arrives late costs nothing but time, because a process compares
-revisions and catches up from the database (the hub also checks its watched games every few
+revisions and catches up from the database (the house also checks its watched games every few
 seconds, and after the connection to Redis comes back).
 
 A process's own notices are not sent back to it: each was read only to be thrown away (reading
@@ -27,9 +27,9 @@ checks its watched games against the database, so nothing changed meanwhile stay
 
 Both connections speak Redis's protocol directly (``resp.py``): a notice is written the moment
 it is published, its reply (how many processes heard it) is counted in the connection's own
-callback, and a message heard is handed to the hub from the callback that parsed it, so neither
+callback, and a message heard is handed to the house from the callback that parsed it, so neither
 wakes a task. A lost connection is never mended silently: the broker reconnects, resubscribes
-and has the hub catch up (a client that retried inside itself, as redis-py does by default, let
+and has the house catch up (a client that retried inside itself, as redis-py does by default, let
 a short outage go unnoticed, and a socket on another process stayed behind until the next
 periodic check).
 
@@ -69,7 +69,7 @@ other processes catch up from the database by revision)."""
 
 Changed = Callable[[str, int, "Notice"], None]
 """Takes another process's notice (game id, revision, notice) as it is heard: it must not block
-(the hub starts a task for whatever needs to wait)."""
+(the house starts a task for whatever needs to wait)."""
 
 
 def patterns(sender: str) -> list[str]:
@@ -326,7 +326,7 @@ class Broker:
             await asyncio.sleep(RETRY_SECONDS)
 
     async def _subscribed(self, listener: resp.Connection) -> BaseException | None:
-        """Subscribe ``listener`` to every other process's channels, say so, and have the hub
+        """Subscribe ``listener`` to every other process's channels, say so, and have the house
         catch up on what it may have missed; then listen until the connection is lost (why)."""
         await asyncio.wait_for(
             asyncio.gather(*(listener.call("PSUBSCRIBE", p) for p in patterns(self.me))),

@@ -109,7 +109,7 @@ class Limits:
     """Updates waiting to be sent to one socket; a socket further behind is closed with 1013
     (the page reconnects and starts from the latest state)."""
     seeks_per_account: int = 3
-    """Open seeks ("looking for an opponent") one account may have at once (``seeks.py``);
+    """Open seeks ("looking for an opponent") one account may have at once (``lobby/seeks.py``);
     one more is refused with 429 until one is cancelled, taken or gone."""
     challenges_per_account: int = 5
     """Open challenges one account may have sent and not yet seen answered; one more is
@@ -126,7 +126,7 @@ class Limits:
     lobby) stay listed. Heartbeats come every third of it."""
     abandon_after: float = 30.0
     """Seconds a player's page must have been gone from a real-time two-player game before
-    the opponent may claim the win (or a draw); ``timeouts.py``."""
+    the opponent may claim the win (or a draw); ``table/timeouts.py``."""
     challenges_per_hour: int = 20
     """Challenges one account may send per hour (counted before each is stored)..."""
     challenges_received: int = 10
@@ -148,13 +148,13 @@ class Limits:
     mails_per_account_hour: int = 12
     """Notification e-mails ("your turn", "game over") one account is sent per hour at most;
     more are dropped (and counted in the log), so a fast correspondence game cannot flood an
-    inbox (``mail.py``)."""
+    inbox (``notify/mailer.py``)."""
     confirmations_per_hour: int = 3
     """Confirmation e-mails one account may ask for per hour, and one address may be sent per
     hour whichever accounts ask (429 beyond): the only mail that goes to an address nobody has
     confirmed, so nobody can make the server mail a stranger more than this."""
     chat_length: int = 300
-    """Longest table-chat message, in characters after its spaces are tidied (``chat.py``):
+    """Longest table-chat message, in characters after its spaces are tidied (``chat/service.py``):
     a line or two beside the board, never a wall of text."""
     chat_per_minute: int = 10
     """Chat messages one sender may write in one channel of a game per minute (and never two

@@ -28,7 +28,7 @@ LARGE_BODY = 65_536
 """Bodies longer than this are parsed off the event loop (a 500 kB record takes ~20 ms)."""
 FORM_PATHS = frozenset({"/api/email/unsubscribe"})
 """Routes posted to with a form body, not JSON: RFC 8058's one-click unsubscribe, which mail
-programs send as ``List-Unsubscribe=One-Click`` (``routes/mail.py``)."""
+programs send as ``List-Unsubscribe=One-Click`` (``api/notify.py``)."""
 MAX_TRACKED = 10_000
 """Addresses remembered at once; idle ones are forgotten first."""
 

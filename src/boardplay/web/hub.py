@@ -167,7 +167,7 @@ class Hub:
 
     @property
     def now(self) -> Callable[[], float]:
-        """The server's clock (``clocks.py``); tests give one they move by hand."""
+        """The server's clock (``table/clocks.py``); tests give one they move by hand."""
         return self.house.now
 
     @now.setter

@@ -3,8 +3,8 @@
 The URL names how to reach it: ``smtp://user:password@host:port`` (plain, port 25 by default),
 ``smtps://…`` (TLS from the first byte, port 465) or ``smtp+starttls://…`` (plain, upgraded
 with STARTTLS before anything else is said, port 587). User and password are optional and
-percent-decoded. ``send`` is blocking (``smtplib``): ``mail.Mailer`` calls it in a thread of
-its own, never on the event loop."""
+percent-decoded. ``send`` is blocking (``smtplib``): the ``Mailer`` (``notify/mailer.py``) calls
+it in a thread of its own, never on the event loop."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ SCHEMES = {"smtp": 25, "smtps": 465, "smtp+starttls": 587}
 """The URL schemes understood, with their default ports."""
 TIMEOUT = 20.0
 """Seconds any one exchange with the SMTP server may take before the attempt fails (and is
-retried later): a hung server must not hold a mail's claim past its lease (``mail.LEASE``)."""
+retried later): a hung server must not hold a mail's claim past its lease (``LEASE`` in
+``notify/mailer.py``)."""
 
 
 @dataclass(frozen=True)

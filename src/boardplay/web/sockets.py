@@ -11,7 +11,7 @@ changed: the view's top-level fields that differ, the fields gone, and the move 
 Messages are queued as JSON text. A broadcast builds each audience's view once (``Room``) and
 an ``Outbox`` encodes each distinct update once: every socket that held the same view before
 gets the very same text, so a move costs one encoding per audience, not one per socket. What a
-socket's client sends is read in ``live.py``."""
+socket's client sends is read in ``table/live.py``."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class Subscriber:
         """Whether the client asked for the legal moves' structs and words (a page that lets its
         player click the board; its hello said so): bots and spectators go without."""
         self.chat: frozenset[str] | None = None
-        """The chat channels this socket was given the backlog of (``chat.py``); None: its
+        """The chat channels this socket was given the backlog of (``chat/service.py``); None: its
         hello did not ask for the chat, so it is sent none."""
         self.account: Account | None = None
         """The signed-in player whose page opened the socket, once the chat needed to know."""
@@ -52,7 +52,7 @@ class Subscriber:
         self.last: dict[str, Any] | None = None
         self.dropped = False
         self.counts = True
-        """Whether it counts in the table's presence (``presence.py``): a bot's event stream,
+        """Whether it counts in the table's presence (``table/presence.py``): a bot's event stream,
         watching its games only for their end, does not."""
         self._sender: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None

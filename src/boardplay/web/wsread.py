@@ -1,5 +1,5 @@
 """Reading what a WebSocket client sends, within the server's ceilings: the one loop behind the
-game sockets (``live.py``) and the lobby socket (``lobby.py``).
+game sockets (``table/live.py``) and the lobby socket (``lobby/sockets.py``).
 
 A message over ``Limits.max_ws_message_bytes`` closes the socket with 1009; a binary frame, or a
 message over the per-address rate, is refused as ``{"type": "error", "status", "error", "id":

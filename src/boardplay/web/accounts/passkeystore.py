@@ -73,7 +73,7 @@ def _passkey(row: Any) -> Passkey:
 
 
 class PasskeyStore:
-    """Database access for passkeys (synchronous; the hub runs it off the event loop)."""
+    """Database access for passkeys (synchronous; ``Passkeys`` runs it off the event loop)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine

@@ -1,5 +1,5 @@
-"""Request bodies of the account routes (``routes/account.py``), strict and bounded as in
-``schemas.py``. A WebAuthn credential is the browser's ``PublicKeyCredential.toJSON()``: its
+"""Request bodies of the account routes (``api/accounts.py``), strict and bounded as in
+``models.py``. A WebAuthn credential is the browser's ``PublicKeyCredential.toJSON()``: its
 outline is checked by ``webauthn`` itself, within the body and depth ceilings every request
 meets first."""
 

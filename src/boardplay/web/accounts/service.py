@@ -7,7 +7,7 @@ Why each choice (docs/web.md, "Accounts"):
 - A session is a random 256-bit id sent as an HttpOnly, SameSite=Lax cookie (Secure over
   HTTPS); the database keeps its SHA-256 only. Every sign-in makes a new one (no fixation), and
   each carries its own CSRF token, which the page sends back as ``X-CSRF-Token`` on every state
-  change made with the cookie (``deps.account``).
+  change made with the cookie (``get_session`` in ``api/deps.py``).
 - Passwords are hashed with argon2id at OWASP's minimum memory-hard setting (19 MiB, two
   passes, one lane): about 40 ms of one core per sign-in here. The hashing runs in a thread,
   one at a time per process, so a burst of sign-ins queues instead of starving the games.

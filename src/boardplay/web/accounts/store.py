@@ -3,9 +3,9 @@ passkeys and the WebAuthn ceremonies under way are in ``passkeystore.py``. Other
 accounts through the service (``service.Accounts``) and join to them only through ``people``,
 the columns this domain lets them read.
 
-Everything a visitor could steal from a database dump is kept hashed: a session cookie and a
-seat token only as SHA-256 (they are long random secrets, so a fast hash is enough), a password
-only as argon2id (``accounts.py``). A passkey's public key is not a secret. Every method is one
+Everything a visitor could steal from a database dump is kept hashed: a session cookie only as
+SHA-256 (a long random secret, so a fast hash is enough), a password only as argon2id
+(``service.py``). A passkey's public key is not a secret. Every method is one
 short transaction, so several server processes share these tables as they share the games."""
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class Credentials:
 
 
 class AccountStore:
-    """All database access for accounts (synchronous; the hub runs it off the event loop)."""
+    """All database access for accounts (synchronous; ``Accounts`` runs it off the event loop)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine

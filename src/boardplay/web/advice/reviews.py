@@ -12,7 +12,7 @@ rated games yet; a rated game would turn hints off the same way.
 Reviews: for a finished game (an unfinished one could be reviewed move by move as help against
 a person), one seat's win-probability curve, its mistakes and blunders and the better move at
 each (``boardplay.ai.review``). Anyone who can see the game may ask: a review is computed once
-per (game, seat, iterations) and stored (``reviewstore``), so later visitors read it for free.
+per (game, seat, iterations) and stored (``store.py``), so later visitors read it for free.
 A review is one job per judged position, so its progress is visible and a long review never
 holds a worker for more than one position."""
 

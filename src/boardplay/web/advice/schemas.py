@@ -1,4 +1,4 @@
-"""The request bodies of hints and reviews (``advice/routes.py``)."""
+"""The request bodies of hints and reviews (``api/advice.py``)."""
 
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ class ReviewRow:
 
 
 class ReviewStore:
-    """The ``reviews`` table of one database (the engine is ``Storage``'s)."""
+    """The ``reviews`` table of one database (the process's one engine, opened by the hub)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine

@@ -1,4 +1,4 @@
-"""Hints and reviews (``reviews.py``): the best move for a player to move, where hints are
+"""Hints and reviews (``advice/reviews.py``): the best move for a player to move, where hints are
 allowed, and the review of a finished game. Reviews are heavy reads, charged to the asking
 address."""
 

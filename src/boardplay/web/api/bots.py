@@ -6,7 +6,7 @@ needs): who the token speaks for, the upgrade to a bot, the two streams, and a b
 resignation, abort, draw answers and chat. With the session cookie (and its CSRF token): the
 account's tokens, listed, made (the secret shown once) and revoked, and the upgrade from the
 account page. The challenges a bot sends and answers are the lobby's routes
-(``lobby/routes.py``, ``/api/challenge…``)."""
+(``api/lobby.py``, ``/api/challenge…``)."""
 
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ async def upgrade_by_page(hub: HubDep, account: AccountDep, body: UpgradeRequest
 # ----- the streams ------------------------------------------------------------------------------
 @router.get("/stream/event")
 async def event_stream(hub: HubDep, user: EventReaderDep) -> StreamingResponse:
-    """The account's events, one JSON object a line (``streams.py``)."""
+    """The account's events, one JSON object a line (``bots/streams.py``)."""
     return _ndjson(EventStream(hub, user).run())
 
 

@@ -1,7 +1,7 @@
-"""The table chat over HTTP (``chat.py`` has the rules): read a channel, write in it, report a
-message. A seat's token (``Authorization: Bearer``) makes the caller a player; the session
-cookie (with its CSRF token on a POST) makes them a signed-in spectator. The game's socket
-carries the same chat live (``live.py``)."""
+"""The table chat over HTTP (``chat/service.py`` has the rules): read a channel, write in it, report
+a message. A seat's token (``Authorization: Bearer``) makes the caller a player; the session cookie
+(with its CSRF token on a POST) makes them a signed-in spectator. The game's socket carries the same
+chat live (``table/live.py``)."""
 
 from __future__ import annotations
 

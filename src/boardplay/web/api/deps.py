@@ -155,7 +155,7 @@ async def get_session(
     A request bearing a personal API token (``Authorization: Bearer bp_…``) is judged by the
     token alone, as lichess does: its cookie, if the client also holds one, is not read (no
     session, no CSRF check), so a bot's owner whose client keeps a browser's cookie is not
-    refused 403 ``csrf`` on a route that takes the token (``tournaments/routes.py``), and a
+    refused 403 ``csrf`` on a route that takes the token (``api/tournaments.py``), and a
     route that takes only the session answers 401 rather than acting with the cookie."""
     if bears_api_token(request):
         return None

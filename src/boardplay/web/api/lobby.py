@@ -1,6 +1,7 @@
-"""Finding an opponent: seeks anyone signed in may accept (``seeks.py``), tables for three or
-four whose seats they take (``tables.py``), quick games (``quick.py``), challenges to a named
-player (``challenges.py``), and the live lobby socket that shows them (``sockets.py``).
+"""Finding an opponent: seeks anyone signed in may accept (``lobby/seeks.py``), tables for three
+or four whose seats they take (``lobby/tables.py``), quick games (``lobby/quick.py``), challenges
+to a named player (``lobby/challenges.py``), and the live lobby socket that shows them
+(``lobby/sockets.py``).
 
 Every change needs a signed-in player (401 for a guest) and, made with the session cookie, its
 CSRF token (403 without: ``deps.get_session``); listing seeks and watching the lobby socket do
@@ -221,7 +222,7 @@ async def api_answer(
 
 @router.websocket("/lobby/ws")
 async def lobby(websocket: WebSocket) -> None:
-    """The live lobby (``lobby.py``). The session cookie says whose socket it is; a socket
+    """The live lobby (``lobby/sockets.py``). The session cookie says whose socket it is; a socket
     opened by a page of another site (its ``Origin`` is not this server's) is a guest's, so
     no other site can listen to a player's challenges."""
     state = websocket.app.state

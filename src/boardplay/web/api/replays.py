@@ -1,5 +1,5 @@
 """Records and replays: a game's record as a download, every position of a game or of an
-uploaded record. All are heavy reads (``heavy.py``): built off the event loop and charged to
+uploaded record. All are heavy reads (``replays/heavy.py``): built off the event loop and charged to
 the asking address; a game's replay is built once per revision and revalidated by ETag."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ async def replay_game(
 async def replay_upload(
     heavy: HeavyDep, limits: LimitsDep, address: AddressDep, body: RecordUpload
 ) -> Response:
-    """Every position of an uploaded record, checked move by move (``replays.py``)."""
+    """Every position of an uploaded record, checked move by move (``replays/records.py``)."""
     plies = max(len(body.actions), len(body.moves), len(body.seats))
     check_length(plies, limits.replay_max_plies)
     data = await heavy.replay(address, body.model_dump())

@@ -3,8 +3,8 @@ in), one tournament's page data (settings, standings with tie-breaks, rounds wit
 to watch and byes), and entering, pausing and withdrawing: signed in, or with a personal API
 token of scope ``tournament:write`` or ``bot:play`` (``bots/``), also at lichess's paths
 (``/api/tournament/{id}/join``, ``/api/swiss/{id}/join`` and their ``withdraw``), so that bot
-clients written for lichess need no change. JSON throughout; the service (``service.py``) is
-reached as ``app.state.hub.tournaments``."""
+clients written for lichess need no change. JSON throughout; the service
+(``tournaments/service.py``) is reached as ``app.state.hub.tournaments``."""
 
 from __future__ import annotations
 

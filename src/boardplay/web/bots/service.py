@@ -2,7 +2,7 @@
 tokens): what a token may do (scopes), who it speaks for, how often it may ask, and its end.
 
 - **A bot account** is an ordinary account marked once, irreversibly, while it has played no
-  game (``AccountStore.make_bot``): its results and rating are a program's from its first game.
+  game (``Accounts.set_bot``): its results and rating are a program's from its first game.
   Every view that names a player says BOT (the seat's ``bot``, the challenge's ``from_bot`` /
   ``to_bot``, the profile's and leaderboard's ``bot``); bots have their own leaderboard and play
   through challenges only (the lobby refuses them seeks).
@@ -10,8 +10,8 @@ tokens): what a token may do (scopes), who it speaks for, how often it may ask, 
   (``store.py``). It carries scopes: a request needing one it lacks is refused (403
   ``missing_scope``) before anything else. Its owner lists and revokes tokens on the account
   page or through the API, and a token ends exactly when the account's sessions do: sign out
-  everywhere, a password change and deleting the account end every token (issue 47's rule,
-  ``accounts/routes.py`` calls ``end_tokens``).
+  everywhere, a password change and deleting the account end every token (issue 47's rule:
+  ``end_tokens`` runs on ``SignedOutEverywhere`` and ``AccountClosed``).
 - **Every request counts** against its token's ceiling (``Limits.api_requests_per_minute``), in
   the database before the request runs (``throttles.py``): a burst on one process or several
   gets no more than requests sent one after another (429 ``api_rate`` with ``Retry-After``).
@@ -252,7 +252,7 @@ class Bots:
     async def seat_token(self, user: ApiUser, room: Room) -> str:
         """The seat token the bot acts with in the room's game (the table's every action takes
         one): derived from the API token's secret and the game (an HMAC), so every process
-        that serves the bot finds the same one, and it is stored (``AccountStore.seat_key``,
+        that serves the bot finds the same one, and it is stored (``Games.seat_key``,
         hashed, ending with the account's other seat tokens) only by the first that needs it;
         kept here once the room knows it. 403 ``not_your_game`` if the bot holds no seat."""
         game_id = room.row.id

@@ -74,7 +74,7 @@ USED_EVERY = 60.0
 
 
 class TokenStore:
-    """All database access for API tokens (synchronous: the hub runs it off the event loop)."""
+    """All database access for API tokens (synchronous: ``Bots`` runs it off the event loop)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine

@@ -1,4 +1,4 @@
-"""The table chat's request bodies (``chat/routes.py``; the game socket's chat message is one
+"""The table chat's request bodies (``api/chat.py``; the game socket's chat message is one
 too, ``table/schemas.ChatSend``)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from boardplay.web.models import Body, Secret
 
 CHAT_TEXT_BOUND = 4_000
 """Characters a chat message's ``text`` may carry at all; the operator's ``chat_length`` (300)
-is checked after the text is tidied, with a message that names it (``chat.py``)."""
+is checked after the text is tidied, with a message that names it (``service.py``)."""
 ChatChannel = Literal["players", "spectators"]
 
 

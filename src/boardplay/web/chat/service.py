@@ -15,7 +15,7 @@ message reaches every socket allowed to read it, on every server process.
 spaces one, the ends are trimmed; an empty message is refused, and so is one longer than
 ``Limits.chat_length`` (300) once tidied. It is never HTML: the page writes it as text
 (``textContent``), so ``<b>`` shows as typed. **Ceilings**, counted in the database so every
-process agrees (``chatstore.py``): ``chat_per_minute`` (10) messages per sender and channel a
+process agrees (``store.py``): ``chat_per_minute`` (10) messages per sender and channel a
 minute and never two within a second; ``chat_per_game`` (1,000) players' messages a game,
 counted apart from the spectators' channel, which keeps its latest ``chat_spectators_kept``
 (500) and drops the oldest, so watchers can never close the players' chat; and

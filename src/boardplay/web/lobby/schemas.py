@@ -1,5 +1,5 @@
-"""Request bodies of the seek and challenge routes (``routes/seeks.py``), strict and bounded as
-in ``schemas.py``: an unknown field is refused, every string and number has a ceiling."""
+"""Request bodies of the seek and challenge routes (``api/lobby.py``), strict and bounded as
+in ``models.py``: an unknown field is refused, every string and number has a ceiling."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ Why it works as it does:
   sockets; their pages fetch their seat tokens with ``POST /api/account/games/{id}/token`` (the
   answer to the request that started it carries its token already).
 - **Ratings.** A seek's range is the opponents' ratings it accepts, in the game's pool
-  (``rated.pool_of``); a player without a rating there counts as ``NEW_RATING`` (1500). The
+  (``ratings.pool_of``); a player without a rating there counts as ``NEW_RATING`` (1500). The
   range applies to rated and unrated seeks alike. A quick game pairs with the open seek closest
   in rating among those of the same game, options and rated flag whose range includes the
   player and whose owner is within the player's own range; if none fits, it posts that seek

@@ -8,7 +8,7 @@ ones received, on connect; then each one sent or received as it is made or answe
 connecting, those of the last minute whose game is still played, marked ``"again": true``: the
 page goes to one it has not been taken to already). A guest's socket watches the seeks only.
 The only message a client sends is ``{"type": "ping"}``: every change is an HTTP request
-(``routes/seeks.py``), so it passes the same checks as any other.
+(``api/lobby.py``), so it passes the same checks as any other.
 Messages are read within the game sockets' ceilings (size: close 1009; JSON safety; the
 per-address rate), and each socket has the same bounded send queue (``sockets.Subscriber``).
 

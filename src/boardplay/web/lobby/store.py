@@ -16,7 +16,7 @@ counts as expired once ``Limits.challenge_lifetime`` has passed unanswered.
 ``lobby_events`` is how the other server processes learn of a change (``eventstore.py``):
 each change writes one, in the same transaction where it matters (the list of seeks).
 
-Every method is one short transaction (the hub runs them off the event loop); counting an
+Every method is one short transaction (``Lobby`` runs them off the event loop); counting an
 account's open seeks or challenges and adding one happen under a lock on the account's row, so
 two requests at once cannot both slip under a ceiling."""
 
@@ -90,7 +90,7 @@ class Seek:
     name: str = ""
     """The owner's name (as read; not stored with the seek)."""
     clock: dict[str, Any] | None = None
-    """The time control of the game it offers (``clocks.py``; None: untimed)."""
+    """The time control of the game it offers (``table/clocks.py``; None: untimed)."""
     seated: tuple[Sitter, ...] = ()
     """A table's players seated besides its owner (as read; always none for two players)."""
 

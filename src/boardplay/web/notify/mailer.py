@@ -361,7 +361,7 @@ class Mailer(Sender):
         if queued:
             self.wake()
 
-    # ----- the account's address (``routes.py``) ---------------------------------------------
+    # ----- the account's address (``api/notify.py``) ------------------------------------------
     async def status(self, account_id: int) -> dict[str, Any]:
         """What the account page shows: the address and choices, and whether mail works."""
         found = await self.run(self.store.get, account_id)

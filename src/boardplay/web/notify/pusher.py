@@ -16,7 +16,7 @@ one that says the subscription is gone (404, 410) has it deleted at once.
 **Nothing for a game the player is looking at.** Two checks, because neither alone is enough:
 
 - the server queues no "your turn" and no "game over" for a seat whose page shows the game on
-  any device: the game socket's presence (``presence/``), which every process shares and the
+  any device: the game socket's presence (``table/presence.py``), which every process shares and the
   mails obey too. It is the only check that spares the phone in the pocket while the game is
   open on the desktop, and it costs no push at all;
 - the service worker (``static/sw.js``) drops a push about a game shown by a visible page of the
@@ -442,7 +442,7 @@ class Pusher(Sender):
         if queued:
             self.wake()
 
-    # ----- a device's subscription (``routes.py``) -------------------------------------------
+    # ----- a device's subscription (``api/notify.py``) ----------------------------------------
     async def status(self, account_id: int, device_hash: str | None) -> dict[str, Any]:
         """What the page shows: whether pushes work here, the key to subscribe with, this
         device's subscription (its endpoint, for the page to compare with its own) and how

@@ -1,6 +1,6 @@
 """Ratings: the Glicko-2 maths (pure), what a rated game is and what its end means for each seat,
-settlement exactly once, the daily cap between two players, and the profile and leaderboard
-routes."""
+settlement exactly once, the daily cap between two players, and what the profiles and
+leaderboards read (``service.py``; their routes are ``api/ratings.py``)."""
 
 from __future__ import annotations
 

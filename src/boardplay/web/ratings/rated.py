@@ -3,11 +3,11 @@
 A game is rated when it is created so: a signed-in person in every seat and no AI (no hotseat,
 no chosen luck), on a clock long enough to be a game (``check_rated_clock``). Its rating *pool*
 is the game, with the player count where the game has a ``players`` option (Passtally 2 and 3,
-Montana 2-4 are different contests). At its end each seat gets its place (``endings.places``,
+Montana 2-4 are different contests). At its end each seat gets its place (``standing.places``,
 the one reading of a result that the pages and profiles share): the winners first; then, if
 the game keeps a numeric score per seat, the others by score; a seat that resigned comes after
-every seat that did not. ``Hub.settle_ratings`` stores the outcome once
-(``ratingstore.py``).
+every seat that did not. The ratings store the outcome once, when they hear ``GameFinished``
+(``settle.py``, ``store.py``).
 
 **Rated games worth their rating** (the fourth attack round farmed 1500 → 1842 in 7 s with a
 second account, ten games of one turn and a resignation each):
@@ -17,7 +17,7 @@ second account, ten games of one turn and a resignation each):
   ``RATED_MIN_TURNS`` turns of its own is not rated: it says nothing about anyone's play (a
   flag is rated: a clock takes at least the minimum rated time to fall);
 - rating points won or lost against the same opponent are capped per day
-  (``Limits.rating_pair_cap``, ``ratingstore.py``), as boosting defences do;
+  (``Limits.rating_pair_cap``, ``store.py``), as boosting defences do;
 - two accounts that share an address or a device, one of them made within the hour
   (``Limits.rated_fresh_account``), cannot play a rated game together: the admission rule
   (``admission/``), asked at every door a game is made through."""

@@ -1,8 +1,8 @@
 """What a finished rated game did to its players' ratings, for its result ("You won · +12"): read
-from the rating history the settling wrote (``ratingstore.py``: each row's ``change``, or for a
+from the rating history the settling wrote (``store.py``: each row's ``change``, or for a
 row settled before it kept one, its rating less the one before), so it is the same on every
-process and after a restart. A game is rated a moment after its end (``Hub.settle_ratings``), so
-until then the answer is that it is not settled yet."""
+process and after a restart. A game is rated a moment after its end (when the ratings hear
+``GameFinished``: ``settle.py``), so until then the answer is that it is not settled yet."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Three defences, so that one visitor asking for them cannot slow everyone else:
 
 - **Off the event loop.** A replay is built in a worker process of its own (one pass over the
-  moves, ``replays.frames_of``, then encoded once), so it never competes with the loop for the
+  moves, ``records.frames_of``, then encoded once), so it never competes with the loop for the
   GIL and its memory peak is the worker's; a record download is encoded in a thread. The loop
   only hands the bytes out. A replay's length has a ceiling (``Limits.replay_max_plies``: 413
   beyond it).
@@ -229,7 +229,7 @@ def build_replay(
 
 
 def in_pieces(value: Any, depth: int = 2) -> str:
-    """``live.encode(value)``, made of one encoding per member down to ``depth`` levels: the
+    """``sockets.encode(value)``, made of one encoding per member down to ``depth`` levels: the
     JSON encoder holds the GIL for as long as one call runs, so a replay of megabytes encoded
     at once would stop the event loop for that long; in pieces, it runs between them."""
     if depth and isinstance(value, dict):

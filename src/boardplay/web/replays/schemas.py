@@ -1,4 +1,4 @@
-"""The outline of an uploaded record (``replays/routes.py``)."""
+"""The outline of an uploaded record (``api/replays.py``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""A game in play: rooms (the server's copy of a game and the one way its state changes), moves and
-their words, views, clocks and flags, offers (resign, draw, rematch), seating, endings, making a
-game within the ceilings, the game's storage and AI seats, and the game socket."""
+"""A game in play: rooms (the server's copy of a game and the one way its state changes), views,
+clocks and flags, offers (resign, draw, rematch), seating, endings, who is at a table, making a
+game within the ceilings (``GameMaker``), what other domains read of the games and the accounts'
+seats (``Games``), the game's storage and AI seats, and the game socket."""
 
 from __future__ import annotations
 

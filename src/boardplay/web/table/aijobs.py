@@ -4,14 +4,15 @@ strands a game.
 A game whose AI seat is to move is marked in the database (``ai_seat``) in the same transaction
 as the move that handed over the turn. A process claims the job for a lease (a few seconds) and
 renews it while the search runs; if the process dies, the lease runs out and another process's
-sweeper (``Hub``) claims the job again. A job claimed too often without finishing (it crashed
-its process each time) is ended with a random legal move and a note for the players. The move
-is stored like any other, naming the revision the job was claimed at, so at most one process's
+sweeper (``House.sweep``) claims the job again. A job claimed too often without finishing (it
+crashed its process each time) is ended with a random legal move and a note for the players. The
+move is stored like any other, naming the revision the job was claimed at, so at most one process's
 answer is ever accepted.
 
-The search itself runs in this process's worker pool (``ai_worker.py``), waiting for a slot in
-the pool's fair queue (``aiqueue.py``: visitors in turn, none holding every worker): the per-move
-ceilings and the fairness between visitors of docs/web.md ("Security") hold on every process."""
+The search itself runs in this process's worker pool (``workers/ai_worker.py``), waiting for a slot
+in the pool's fair queue (``workers/aiqueue.py``: visitors in turn, none holding every worker): the
+per-move ceilings and the fairness between visitors of docs/web.md ("Security") hold on every
+process."""
 
 from __future__ import annotations
 
@@ -50,8 +51,8 @@ with a budget (an AI spec, or iterations) and a seed within the operator's time 
 
 class AiWorkers:
     """This process's AI worker pool and its books: the fair queue of its slots, the lease of
-    the jobs it claims and how many it holds now. Made by the hub; the AI jobs here keep the
-    count (the hub's sweeper only reads ``free``), and hints and reviews search through
+    the jobs it claims and how many it holds now. Made by the house; the AI jobs here keep the
+    count (the house's sweeper only reads ``free``), and hints and reviews search through
     ``search`` too."""
 
     def __init__(
@@ -77,7 +78,7 @@ class AiWorkers:
         """This process's id (the holder of its AI jobs and reviews)."""
         self.capacity = max(1, workers)
         self.queue = FairQueue(self.capacity)
-        """The worker pool's slots, handed to visitors in turn (``aiqueue.py``)."""
+        """The worker pool's slots, handed to visitors in turn (``workers/aiqueue.py``)."""
         self.lease = lease
         self.running = 0
         """AI jobs this process holds now (changed only by ``AiJob``)."""

@@ -12,7 +12,7 @@ round found count-then-insert checks passed by bursts):
   (an IPv4 /24, an IPv6 /48) and per signed-in account, and ``ai_only_games`` on the whole
   server, counted under one lock (PostgreSQL: a transaction advisory lock; SQLite has one
   writer). Each such game keeps an AI worker busy until it ends; with these ceilings and the
-  worker slots kept for games with a person at the table (``aiqueue.py``), many addresses
+  worker slots kept for games with a person at the table (``workers/aiqueue.py``), many addresses
   cannot starve one visitor's instant AI."""
 
 from __future__ import annotations
@@ -184,11 +184,11 @@ class GameMaker:
         by seat. Chance is the server's secret unless ``reproducible`` (then ``seed``, or one drawn
         here, is shown to everyone and every joining player must accept it). A ``private`` game is
         left out of the lobby's lists. The creator's seat is ``account``'s when signed in; a
-        ``rated`` game needs that, signed-in players in every other seat (``rated.py``) and a
-        ``clock``, so that no player can hold it hostage by not moving. It counts against
-        ``owner``'s games of the hour and, played by AIs alone, against the AI-only games
-        running for its owner's address, ``network`` and ``account`` and on the whole server,
-        all in the transaction that stores it (``insert_counted``)."""
+        ``rated`` game needs that, signed-in players in every other seat (``ratings/rated.py``) and
+        a ``clock``, so that no player can hold it hostage by not moving. It counts against
+        ``owner``'s games of the hour and, played by AIs alone, against the AI-only games running
+        for its owner's address, ``network`` and ``account`` and on the whole server, all in the
+        transaction that stores it (``insert_counted``)."""
         if seed is not None and not reproducible:
             raise bad_request(
                 "field 'seed' is only for reproducible games (add reproducible: true; every "

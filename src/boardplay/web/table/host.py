@@ -1,5 +1,5 @@
 """The seams between one game's room and the rest of the server process, declared apart from
-both sides so that the imports run one way (hub -> rooms, aijobs, reviews -> host).
+both sides so that the imports run one way (house -> rooms, aijobs -> host).
 
 Each part receives what it uses and nothing more, as boardgame.io's master receives its storage
 and transport APIs rather than its owner:
@@ -13,10 +13,10 @@ and transport APIs rather than its owner:
   tournament). What only one action needs is given to it by its caller instead: a
   rematch its owner's quota (``offers.rematch``), a socket the note that its game's presence
   changed (``live.py``);
-- the AI worker pool is ``aijobs.AiWorkers`` (its jobs keep its books), given to rooms and the
-  reviewer by the hub; the reviewer needs nothing else but its store and the ceilings.
+- the AI worker pool is ``aijobs.AiWorkers`` (its jobs keep its books), given to rooms by the house
+  and to the reviewer by the hub; the reviewer needs nothing else but its store and the ceilings.
 
-``Hub`` is the one implementation of both protocols."""
+``House`` is the one implementation of both protocols."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ class Database(Protocol):
 
 
 class Notifier(Protocol):
-    """Tells players away from the table (``mail/``, ``push/``); never raises."""
+    """Tells players away from the table (``notify/``); never raises."""
 
     async def your_turn(self, row: st.GameRow, seat: int) -> None: ...
 
@@ -80,7 +80,7 @@ class RoomHost(Database, Protocol):
 
     @property
     def push(self) -> Notifier:
-        """Push notifications to players' devices (``push/``): the same news as the mailer."""
+        """Push notifications to players' devices (``notify/``): the same news as the mailer."""
         ...
 
     def now(self) -> float:

@@ -2,7 +2,8 @@
 its ``Env``): loaded on demand from the database into a bounded cache, kept current with the
 other processes, their AI seats claimed and their clocks watched. To its rooms it is their
 ``host.RoomHost``; the wiring (``hub.py``) gives it what other domains provide: the notifiers
-(mail, push), the rating settlement and the checks that ride on its periodic one (the chat).
+(mail, push) and the checks that ride on its periodic one (the chat). A game's end it tells as
+``GameFinished``, which the ratings and the tournaments hear.
 
 Several processes may share one database. A cached room is checked against the database's
 revision of its game whenever it is used, so a process never acts on an old copy; changes made

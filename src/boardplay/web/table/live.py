@@ -9,7 +9,7 @@ Client messages are parsed within the server's ceilings (size, depth, digits, Un
 every refusal goes back to the sender as ``{"type": "error", "status", "error", "id"}`` and the
 socket stays open, except a message over the size ceiling, which closes it with 1009. An accepted
 ``act`` or ``undo`` is answered ``{"type": "done", "id", "ply"}`` after its update, so every
-request gets an answer; an accepted ``chat`` (``chat.py``) with ``{"type": "done", "id",
+request gets an answer; an accepted ``chat`` (``chat/service.py``) with ``{"type": "done", "id",
 "chat"}``. A hello with ``"chat": true`` is also sent the table chat its socket may read."""
 
 from __future__ import annotations

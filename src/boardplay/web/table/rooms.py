@@ -79,7 +79,7 @@ class Room(RoomClock, RoomViews):
         seat whose turn came (its clock started), None for the game's end."""
         self.sent = row.revision
         """The revision this room's sockets were last sent (``broadcast``): whenever the copy
-        is newer, for whatever reason it advanced, the hub sends them the update."""
+        is newer, for whatever reason it advanced, the house sends them the update."""
         self.appended: Appended | None = None
         """The moves this process just stored, for the other processes (``appended.py``); None
         once anything else changed the copy."""

@@ -122,7 +122,7 @@ class GameRow:
     @property
     def hints_allowed(self) -> bool:
         """Hints are for games without another person at the table: no invited or open seat
-        (there, a hint would be outside help against a person; ``reviews.py``)."""
+        (there, a hint would be outside help against a person; ``advice/reviews.py``)."""
         return not any(s.kind in (INVITE, OPEN) for s in self.seats)
 
     @property

@@ -72,8 +72,8 @@ seat_keys_table = sa.Table(
     sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=False, index=True),
     sa.Column("account_id", sa.Integer, nullable=False, index=True),
 )
-"""More tokens for a seat that belongs to an account: one per browser the account opened the
-game in (``accountstore.seat_key``), so a seat follows its player to every device while the
+"""More tokens for a seat that belongs to an account: one per browser the account opened the game in
+(``SeatStore.seat_key``, ``seatkeys.py``), so a seat follows its player to every device while the
 first browser's token keeps working."""
 
 actions_table = sa.Table(

@@ -51,7 +51,7 @@ CLOCKS_PER_SWEEP = 50  # fallen clocks one sweep flags at most
 
 
 class Storage(AiJobStore):
-    """All database access of the web app. Methods are synchronous and short (one transaction
+    """All database access of the games. Methods are synchronous and short (one transaction
     each); a SQLite commit of one action row takes well under a millisecond to a few ms."""
 
     def __init__(self, url: str | Engine, migrate: bool = True) -> None:

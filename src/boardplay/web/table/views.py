@@ -173,7 +173,7 @@ def seat_view(
 ) -> dict[str, Any]:
     """The view of a visitor holding ``seats`` (none: a spectator) of a game ``live`` (not
     frozen): the public view plus whose turn it is and what those seats may answer; ``legal``,
-    when given, is the legal list with each move's struct and words (``moves.legal_said``)."""
+    when given, is the legal list with each move's struct and words (``words.legal_said``)."""
     view = dict(public)
     if legal is not None:
         view["legal"] = legal

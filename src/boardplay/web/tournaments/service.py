@@ -90,7 +90,7 @@ FINISHED_LISTED = 10
 
 @dataclass(frozen=True)
 class Plan:
-    """A tournament asked for (``routes.py`` reads it from the request)."""
+    """A tournament asked for (``api/tournaments.py`` reads it from the request)."""
 
     name: str
     kind: str

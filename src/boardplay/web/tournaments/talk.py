@@ -12,7 +12,7 @@ by signed-in people only, with the table chat's safety (``chat/``):
   never two within a second, and at most ``PER_AUTHOR`` in one tournament; counted in the
   database under a lock per tournament, so every process agrees and a burst gets no more.
 - **Kept**: the latest ``KEPT`` messages of a tournament are shown; the page reads them with
-  the standings (``pages.py``: a poll every few seconds)."""
+  the standings (``api/tournament_pages.py``: a poll every few seconds)."""
 
 from __future__ import annotations
 

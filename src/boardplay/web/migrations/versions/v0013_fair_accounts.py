@@ -5,7 +5,7 @@
   burst through;
 - ``account_seen``: the addresses and devices (their hashes) an account signed in from, so a
   known device keeps its own sign-in allowance and a rated game between two accounts of one
-  person can be told (``rated.py``);
+  person can be told (``admission/rule.py``);
 - ``games.owner_prefix`` and ``games.owner_account``: who made a game beyond its exact address
   (the address's network prefix, the signed-in account), for the AI's fair shares;
 - ``rating_history.change``: the rating points a game moved, shown with its result and summed

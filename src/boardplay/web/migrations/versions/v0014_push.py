@@ -3,7 +3,7 @@
 - ``push_subscriptions``: a device's push subscription per account (the device as the hash of
   its device cookie; the endpoint, its keys and the server key it was made for);
 - ``push_outbox``: every push from queued to sent, claimed by one process at a time, retried,
-  given up, or gone with its subscription (``push/store.py``);
+  given up, or gone with its subscription (``notify/pushstore.py``);
 - ``push_keys``: the server's VAPID private key, made once by the first process that needs it;
 - ``accounts.language``: the language the account chose on the page, which its mails and pushes
   are written in (null: never chosen, English).

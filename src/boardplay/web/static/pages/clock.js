@@ -1,9 +1,9 @@
 // The game's clocks, above the board: each seat's time left, the running one counted down ten
-// times a second from the server's time. The server is the clock (clocks.py): the page only
+// times a second from the server's time. The server is the clock (table/clocks.py): the page only
 // shows it, and a clock that reaches zero waits at 0:00 for the server to say it fell. Low time
 // turns a clock red and, if the player turned the sound on, beeps once on their own clock. In a
 // real-time game of two, once the opponent's page has been gone long enough, the player still
-// there may claim the win or a draw (timeouts.py).
+// there may claim the win or a draw (table/timeouts.py).
 import { h, clear } from "../dom.js";
 import { getClocks, showError } from "../api.js";
 import { t, seatName, clockWords } from "../text.js";

@@ -4,7 +4,7 @@
 // the results sheet in an arena) and the rounds with their games to watch.
 //
 // Live by polling: the page asks the server for the view (GET /api/tournament-pages/{id},
-// tournaments/pages.py) every POLL ms while it is shown and redraws what changed. The lobby
+// api/tournament_pages.py) every POLL ms while it is shown and redraws what changed. The lobby
 // socket's push reaches only the players of a new game (it still takes a paired player to their
 // game at once, lobbylive.js), and standings change at most once per game ended, so a poll of a
 // few seconds is as fresh for far less machinery than a tournament topic on the broker.

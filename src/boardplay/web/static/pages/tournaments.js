@@ -1,7 +1,7 @@
 // The tournaments page (#/tournaments): the upcoming and running events, a row each (name, game,
 // format, clock, rated or casual, start, players), under them the last ones finished with their
 // winners, and a form to create one when signed in. The lobby shows the same list, shorter
-// (`tournamentSection`). The server's reads are tournaments/pages.py (GET /api/tournament-pages:
+// (`tournamentSection`). The server's reads are api/tournament_pages.py (GET /api/tournament-pages:
 // each event with its player count). The page asks again every POLL ms while it is shown, so a
 // tournament starting, ending or gaining players shows without a reload; the server's refusals
 // are worded in the page's language (tournaments/refusals.js).

@@ -1,7 +1,7 @@
 // The server's refusals on the tournament pages in the reader's language: each ApiError code the
-// tournament routes answer with (tournaments/service.py, talk.py, pages.py; the chat's length
-// rules, chat/service.py) mapped to a key of tournaments/strings.js. A code not listed here is
-// said as the server wrote it (its English message).
+// tournament routes answer with (tournaments/service.py, talk.py, api/tournament_pages.py; the
+// chat's length rules, chat/service.py) mapped to a key of tournaments/strings.js. A code not
+// listed here is said as the server wrote it (its English message).
 import { t } from "../text.js";
 
 const KNOWN = {
