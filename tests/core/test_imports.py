@@ -30,7 +30,7 @@ def test_the_checker_reads_the_cython_sources() -> None:
         (f"{passtally}.fields", f"{passtally}.kernel", "cimport"),
         (f"{passtally}.kernel", f"{passtally}.lines.pxi", "include"),
         (f"{passtally}.kernel", f"{passtally}.tables", "import"),
-        ("boardplay.ai.search", "boardplay.ai.evaluation.compiled", "cimport"),
+        ("boardplay.ai.search", "boardplay.core.leaf", "cimport"),
     } <= edges
 
 

@@ -10,8 +10,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from boardplay.ai.evaluation import Heuristics, heuristics_for
+from boardplay.ai.evaluation import heuristics_for
 from boardplay.core.game import Game, State
+from boardplay.core.heuristics import Heuristics
 
 
 @runtime_checkable

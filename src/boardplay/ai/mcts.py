@@ -22,11 +22,11 @@ from typing import Any, Literal
 
 from boardplay.ai.agents import Analysis, _check_can_move
 from boardplay.ai.evaluation import heuristics_for
-from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.search import Search
 from boardplay.core.game import Game, State
 from boardplay.core.kernel import Kernel
+from boardplay.core.leaf import LeafEvaluation
 from boardplay.core.registry import find
 
 TreeKey = tuple[Game, tuple[int, ...], tuple[float, ...]]

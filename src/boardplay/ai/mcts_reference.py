@@ -63,15 +63,11 @@ import time
 from typing import Any, Literal
 
 from boardplay.ai.agents import Analysis, _check_can_move
-from boardplay.ai.evaluation import (
-    Heuristics,
-    default_cutoff,
-    default_spread,
-    heuristics_for,
-)
+from boardplay.ai.evaluation import default_cutoff, default_spread, heuristics_for
 from boardplay.ai.playout import playout
 from boardplay.ai.repetition import PositionHistory, has_position_keys, position_key
 from boardplay.core.game import CHANCE, TERMINAL, Game, State, sample_chance
+from boardplay.core.heuristics import Heuristics
 
 _CHECK_EVERY = 32
 """Simulations between two checks whether the search can stop early (``_settled``)."""

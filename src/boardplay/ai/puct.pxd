@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The PUCT search's node and fields (``puct.pyx`` has the search and says how it works)."""
 
-from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.ai.nets cimport Network
 from boardplay.core.kernel cimport Kernel
 from boardplay.ai.tree cimport MAX_SEATS, Tree

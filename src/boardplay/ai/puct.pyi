@@ -6,10 +6,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 from typing_extensions import disjoint_base
 
-from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.ai.nets import Network
 from boardplay.ai.tree import Tree
 from boardplay.core.kernel import Kernel
+from boardplay.core.leaf import LeafEvaluation
 
 MAX_NODES: int
 

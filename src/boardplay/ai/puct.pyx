@@ -45,7 +45,7 @@ import numpy as np
 
 from boardplay.ai.clock cimport now
 from boardplay.ai.tactics cimport greedy_index, key_met, winning_index
-from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.ai.nets cimport Network
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, rng_unit, sample_chance
 

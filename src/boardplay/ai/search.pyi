@@ -4,9 +4,9 @@ from typing import Self
 
 from typing_extensions import disjoint_base
 
-from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.ai.tree import Tree
 from boardplay.core.kernel import Kernel
+from boardplay.core.leaf import LeafEvaluation
 
 MAX_NODES: int
 

@@ -41,7 +41,7 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from boardplay.core.kernel cimport (
     CHANCE, TERMINAL, Kernel, rng_below, rng_unit, sample_chance,
 )
-from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.ai.tactics cimport greedy_index, key_met, winning_index
 from boardplay.ai.tree cimport MAX_SEATS, MAX_SPACE, Tree
 

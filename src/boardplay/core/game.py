@@ -286,7 +286,8 @@ class Game(abc.ABC):
     # game never imports the AI or the web server, and ``boardplay --help`` imports no engine.
     heuristics: ClassVar[str | None] = None
     """The AI's evaluation and rollout policy for this game: ``"module:attribute"`` naming an
-    ``ai.evaluation.Heuristics``; None: the AI's generic fallback (scores, else even chances)."""
+    ``core.heuristics.Heuristics`` (in the game's folder or beside the AI); None: the AI's generic
+    fallback (scores, else even chances)."""
     levels: ClassVar[Mapping[str, str] | None] = None
     """The AI's named levels (``easy`` … ``expert``) as agent specs, chosen from arena
     measurements (docs/ai.md); None: the AI's default ladder."""
