@@ -18,7 +18,9 @@ naming files and lines, on
   importing from its package (the API its ``__init__`` declares), and a module of the shared
   infrastructure (the package's own modules) that imports a domain at all. Only the wiring
   modules (``app``, ``hub``, ``deps``, ``site``) see every domain, and the app includes each
-  domain's ``routes`` module.
+  domain's ``routes`` module;
+- an import against the directions of docs/design.md §1 (a game importing ``ai``, ``core``
+  importing an interface ...): the rules are ``tools/directions.py``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from directions import direction_problems
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "boardplay"
 """The package checked when no directory is named."""
@@ -437,6 +441,7 @@ def problems(root: Path = PACKAGE, limit: int = LONGEST, tree: Tree | None = Non
         *cycle_problems(tree),
         *reexport_problems(tree),
         *domain_problems(tree),
+        *direction_problems(tree, _where),
         *length_problems(root, limit),
     ]
 
