@@ -71,6 +71,11 @@ class Analysis:
         }
 
 
+def candidate(state: State, action: int, visits: int, value: float) -> dict[str, Any]:
+    """One of an ``Analysis``'s candidates: the move, its visits and its value for the mover."""
+    return {"move": state.action_to_string(action), "visits": visits, "value": round(value, 4)}
+
+
 def agent_analysis(agent: object) -> Analysis | None:
     """The agent's full analysis of its last move, or None for agents that do not report one."""
     method = getattr(agent, "last_search", None)

@@ -140,14 +140,7 @@ cdef class Puct(Tree):
     def children(self, int node) -> list:
         """``(action, child node, visits)`` for every child of ``node`` (visited or not), most
         visited first (the highest prior first among equals)."""
-        self.check(node)
-        cdef Node* n = &self.nodes[node]
-        cdef int i
-        out = [
-            (self.nodes[i].action, i, self.nodes[i].visits)
-            for i in range(n.first_child, n.first_child + n.count)
-            if n.first_child >= 0
-        ]
+        out = self.listed(node, False)
         out.sort(key=lambda item: (-item[2], -self.guides[item[1]].prior))
         return out
 

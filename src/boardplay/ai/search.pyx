@@ -115,14 +115,7 @@ cdef class Search(Tree):
     def children(self, int node) -> list:
         """``(action, child node, visits)`` for every visited child of ``node``, most visited
         first."""
-        self.check(node)
-        cdef Node* n = &self.nodes[node]
-        cdef int i
-        out = [
-            (self.nodes[i].action, i, self.nodes[i].visits)
-            for i in range(n.first_child, n.first_child + n.count)
-            if n.first_child >= 0 and self.nodes[i].visits > 0
-        ]
+        out = self.listed(node, True)
         out.sort(key=lambda item: -item[2])
         return out
 

@@ -53,6 +53,7 @@ cdef class Tree:
     cdef public int seat
     cdef int pool(self, int max_nodes) except -1
     cdef void restart(self, Kernel position) noexcept
+    cdef list listed(self, int node, bint visited)
     cdef void check(self, int node) except *
     cdef int find_child(self, int node, int action) noexcept
     cdef bint reserve(self, int count) except -1

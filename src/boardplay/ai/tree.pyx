@@ -165,6 +165,21 @@ cdef class Tree:
         blank(&self.nodes[0], -1)
         self.nodes[0].player = position.to_move()
 
+    cdef list listed(self, int node, bint visited):
+        """``(action, child node, visits)`` for every child of ``node`` (with ``visited``: only
+        those a simulation went to), in the block's order (each search's ``children`` sorts
+        them)."""
+        self.check(node)
+        cdef Node* n = &self.nodes[node]
+        cdef int i
+        if n.first_child < 0:
+            return []
+        return [
+            (self.nodes[i].action, i, self.nodes[i].visits)
+            for i in range(n.first_child, n.first_child + n.count)
+            if not visited or self.nodes[i].visits > 0
+        ]
+
     cdef void check(self, int node) except *:
         if not 0 <= node < self.node_count:
             raise IndexError(f"no node {node} in a tree of {self.node_count}")
