@@ -21,8 +21,9 @@ $(STAMP): pyproject.toml setup.py
 	  -e '.[ai,web,rl,train,postgres,cluster,ray,dev]'
 	touch $(STAMP)
 
-# The compiled game kernels, rebuilt in place whenever a .pyx or .pxd changes.
-$(KERNELS): $(STAMP) $(KERNEL_SOURCES)
+# The compiled game kernels, rebuilt in place whenever a .pyx or .pxd changes (setup.py writes
+# the games' layout.pyi stubs from their layout.pxd first: tools/layoutstubs.py).
+$(KERNELS): $(STAMP) $(KERNEL_SOURCES) tools/layoutstubs.py
 	$(PY) setup.py -q build_ext --inplace
 	touch $(KERNELS)
 
