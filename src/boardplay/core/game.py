@@ -257,12 +257,6 @@ class State(abc.ABC):
         """A flat float encoding of the position from ``player``'s view (see docs)."""
         return self.game.observe(self, player)
 
-    def chance_probability(self, outcome: int) -> float:
-        for a, p in self.chance_outcomes():
-            if a == outcome:
-                return p
-        return 0.0
-
 
 class Game(abc.ABC):
     """A game with fixed options. Subclasses set the class attributes and implement the
