@@ -178,7 +178,8 @@ bench-web: $(KERNELS) $(BUNDLE) services
 COMPILED := $(subst /,.,$(patsubst src/%.pyx,%,$(shell find src -name '*.pyx')))
 
 # The shape of src/boardplay (tools/structure.py): no import cycle between its modules (imports,
-# type-only imports, cimports and includes alike) and no module over 600 lines.
+# type-only imports, cimports and includes alike), no import against docs/design.md §1's
+# directions (tools/directions.py) and no module over 600 lines.
 lint: $(KERNELS)
 	$(PY) tools/structure.py
 	$(BIN)/ruff check src tests tools
