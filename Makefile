@@ -21,8 +21,9 @@ $(STAMP): pyproject.toml setup.py
 	  -e '.[ai,web,rl,train,postgres,cluster,ray,dev]'
 	touch $(STAMP)
 
-# The compiled game kernels, rebuilt in place whenever a .pyx or .pxd changes.
-$(KERNELS): $(STAMP) $(KERNEL_SOURCES)
+# The compiled game kernels, rebuilt in place whenever a .pyx or .pxd changes (setup.py writes
+# the games' layout.pyi stubs from their layout.pxd first: tools/layoutstubs.py).
+$(KERNELS): $(STAMP) $(KERNEL_SOURCES) tools/layoutstubs.py
 	$(PY) setup.py -q build_ext --inplace
 	touch $(KERNELS)
 
@@ -177,7 +178,8 @@ bench-web: $(KERNELS) $(BUNDLE) services
 COMPILED := $(subst /,.,$(patsubst src/%.pyx,%,$(shell find src -name '*.pyx')))
 
 # The shape of src/boardplay (tools/structure.py): no import cycle between its modules (imports,
-# type-only imports, cimports and includes alike) and no module over 600 lines.
+# type-only imports, cimports and includes alike), no import against docs/design.md §1's
+# directions (tools/directions.py) and no module over 600 lines.
 lint: $(KERNELS)
 	$(PY) tools/structure.py
 	$(BIN)/ruff check src tests tools

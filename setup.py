@@ -6,6 +6,7 @@ it, so a fresh clone needs nothing by hand.
 """
 
 import os
+import runpy
 from pathlib import Path
 
 from Cython.Build import cythonize
@@ -18,6 +19,11 @@ from setuptools.command.build_py import build_py
 STARTUP_HOOK = "boardplay-gymnasium.pth"
 
 SOURCES = sorted(Path("src").glob("boardplay/**/*.pyx"))
+
+# Each game's layout.pyi, the compiled layout's type stub, is written from its layout.pxd and
+# layout.pyx at every build, as Cython writes the C: the numbers are declared once, and git
+# ignores the stubs as it does the C (tools/layoutstubs.py, which the sdist carries).
+runpy.run_path(str(Path("tools", "layoutstubs.py")))["write"](Path("src", "boardplay"))
 
 # The front end's bundle (``make bundle``, docs/web.md "Page weight"): the server of a wheel
 # without it could not start, so such a wheel is not built, unless it is asked for as the library

@@ -18,6 +18,8 @@ naming files and lines, on
   a domain importing the wiring (``app``, ``hub``, the routes of ``api/``), an import that
   reaches into another domain past its package's API, a domain's package handing out its
   store, tables or rows, and a loop between domains.
+- an import against the directions of docs/design.md §1 (a game importing ``ai``, ``core``
+  importing an interface ...): the rules are ``tools/directions.py``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import domains
+from directions import direction_problems
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "boardplay"
 """The package checked when no directory is named."""
@@ -398,6 +401,7 @@ def problems(root: Path = PACKAGE, limit: int = LONGEST, tree: Tree | None = Non
         *cycle_problems(tree),
         *reexport_problems(tree),
         *domain_problems(tree),
+        *direction_problems(tree, _where),
         *length_problems(root, limit),
     ]
 

@@ -7,38 +7,11 @@
 ['P-E', 'P-NE', 'P-NW']
 """
 
-from boardplay.core import (
-    CHANCE,
-    TERMINAL,
-    BoardplayError,
-    Game,
-    IllegalActionError,
-    NotationError,
-    OptionError,
-    PositionError,
-    RecordError,
-    State,
-    available,
-    load,
-    sample_chance,
-)
+from boardplay import core
+from boardplay.core import *  # noqa: F403 (the contract: every name of core.__all__)
 from boardplay.core.records import Record
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "CHANCE",
-    "TERMINAL",
-    "BoardplayError",
-    "Game",
-    "IllegalActionError",
-    "NotationError",
-    "OptionError",
-    "PositionError",
-    "Record",
-    "RecordError",
-    "State",
-    "available",
-    "load",
-    "sample_chance",
-]
+__all__ = ["Record"]
+__all__ += core.__all__

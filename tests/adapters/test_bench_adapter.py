@@ -35,3 +35,14 @@ def test_compact_row_runs_where_the_kernel_has_a_compact_observation() -> None:
 def test_unknown_adapter_is_named() -> None:
     with pytest.raises(ValueError, match="unknown adapter 'rllib'"):
         adapter_throughput([], adapters=["rllib"])
+
+
+@pytest.mark.parametrize("engine_rollouts", [False, True])
+def test_openspiel_mctsbot_searches_the_position_the_compiled_search_measures(
+    engine_rollouts: bool,
+) -> None:
+    """``boardplay bench --mcts``'s MCTSBot columns: a rate from OpenSpiel's bot, with its own
+    rollouts and with the engine's (``adapters.mctsbot``, beside ``ai.bench``)."""
+    from boardplay.adapters.mctsbot import openspiel_mcts_speed
+
+    assert openspiel_mcts_speed("potlatch", 0.05, engine_rollouts=engine_rollouts) > 0

@@ -104,11 +104,11 @@ def test_make_wheel_lib_needs_neither_bundle_nor_development_environment() -> No
 
 
 def library_tree(tmp_path: Path, bundle: bool) -> Path:
-    """The smallest source tree setup.py builds: the hook, the package, its page and (or not)
-    a bundle."""
+    """The smallest source tree setup.py builds: the hook, the layouts' stub writer, the package,
+    its page and (or not) a bundle."""
     tree = tmp_path / "tree"
-    tree.mkdir(parents=True)
-    for name in ("setup.py", "pyproject.toml", "MANIFEST.in"):
+    (tree / "tools").mkdir(parents=True)
+    for name in ("setup.py", "pyproject.toml", "MANIFEST.in", "tools/layoutstubs.py"):
         shutil.copy(ROOT / name, tree / name)
     (tree / "README.md").write_text("boardplay\n")
     src = tree / "src"

@@ -10,7 +10,8 @@ import pytest
 from ai_testgames import PigGame
 
 import boardplay
-from boardplay.ai.evaluation import generic_evaluate, heuristics_for, softmax
+from boardplay.ai.evaluation import generic_evaluate, heuristics_for
+from boardplay.core.heuristics import softmax
 from boardplay.core.playout import random_playout
 
 

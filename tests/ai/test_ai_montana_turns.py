@@ -23,9 +23,10 @@ import pytest
 
 import boardplay
 from boardplay.ai import make_agent
-from boardplay.ai.evaluation import Evaluation, heuristics_for
+from boardplay.ai.evaluation import heuristics_for
 from boardplay.ai.playout import best_action
 from boardplay.core.game import sample_chance
+from boardplay.core.heuristics import Evaluation
 from boardplay.games.montana.layout import STAGE_NAMES, Stage
 from boardplay.games.montana.state import MontanaState
 

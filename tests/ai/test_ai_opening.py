@@ -11,11 +11,11 @@ import pytest
 
 import boardplay
 from boardplay.ai import MCTSAgent, make_agent
-from boardplay.ai.evaluation import Evaluation
 from boardplay.ai.evaluation.proteus import in_placement
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.core.errors import OptionError
 from boardplay.core.game import State
+from boardplay.core.heuristics import Evaluation
 
 
 def _positions(seed: int = 3) -> tuple[State, State]:

@@ -16,13 +16,14 @@ import pytest
 
 import boardplay
 from boardplay.ai import MCTSAgent, make_agent
-from boardplay.ai.evaluation import heuristics_for, montana, passtally, softmax, weightsets
+from boardplay.ai.evaluation import heuristics_for, montana, passtally, weightsets
 from boardplay.ai.evaluation.passtally_leaf import PasstallyEvaluation
 from boardplay.ai.evaluation.proteus_leaf import ProteusEvaluation
 from boardplay.ai.mcts import compiled_evaluation
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State, sample_chance
+from boardplay.core.heuristics import softmax
 from boardplay.games.montana.layout import Stage
 
 MODELS = {"montana": montana, "passtally": passtally}

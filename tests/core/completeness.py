@@ -16,11 +16,11 @@ from babel.messages.pofile import read_po
 
 from boardplay.ai import MCTSAgent
 from boardplay.ai.az import AZAgent
-from boardplay.ai.evaluation import Heuristics
-from boardplay.ai.evaluation.compiled import LeafEvaluation
 from boardplay.ai.specs import LEVEL_NAMES, make_agent
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
+from boardplay.core.heuristics import Heuristics
+from boardplay.core.leaf import LeafEvaluation
 from boardplay.core.registry import find
 from boardplay.i18n import LANGUAGES
 from boardplay.i18n.webtable import read_table

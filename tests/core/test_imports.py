@@ -3,16 +3,21 @@ tests run the same functions; no check lives here): no import cycle between its 
 imports inside functions, imports made only for type checking and the Cython sources' imports,
 cimports and includes; no module importing from its own package's ``__init__`` a name that
 ``__init__`` re-exports from a sibling; no module (``.py``, ``.pyx``, ``.pxd``, ``.pxi``,
-``.js``) over 600 lines. Then the checker itself, on small made-up packages: it must catch each
-kind of cycle, the re-export and a long module, and pass their mended versions."""
+``.js``) over 600 lines; no import against the directions of docs/design.md §1
+(``tools/directions.py``: a game imports only ``core`` and ``i18n.phrase``, ``core`` no other
+part, ``ai`` no interface ...). Then the checker itself, on small made-up packages: it must catch
+each kind of cycle, the re-export, a long module and each direction broken, and pass their
+mended versions."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
+import directions
 import pytest
 import structure
+from fifthgame import FIFTH
 
 
 def test_src_boardplay_has_no_import_cycle_and_no_long_module() -> None:
@@ -30,7 +35,7 @@ def test_the_checker_reads_the_cython_sources() -> None:
         (f"{passtally}.fields", f"{passtally}.kernel", "cimport"),
         (f"{passtally}.kernel", f"{passtally}.lines.pxi", "include"),
         (f"{passtally}.kernel", f"{passtally}.tables", "import"),
-        ("boardplay.ai.search", "boardplay.ai.evaluation.compiled", "cimport"),
+        ("boardplay.ai.search", "boardplay.core.leaf", "cimport"),
     } <= edges
 
 
@@ -304,3 +309,151 @@ def test_the_real_web_tier_breaks_when_a_wall_is_removed(tmp_path: Path, case: s
     path.write_text(f"{head}from __future__ import annotations\n{line}{rest}", "utf-8")
     found = structure.domain_problems(structure.scan(copy))
     assert any(message in f for f in found), found
+
+
+# ----- the directions of docs/design.md §1 (tools/directions.py) -------------------------------
+def _sources_only(_folder: str, names: list[str]) -> list[str]:
+    """``shutil.copytree``'s ignore: a package's Python and Cython sources are what is checked."""
+    return [n for n in names if "." in n and not n.endswith((".py", ".pyx", ".pxd", ".pxi"))]
+
+
+def _layered(root: Path, files: dict[str, str]) -> Path:
+    """A made-up package laid out as boardplay is: the package's face, ``core`` (with its
+    registry), ``i18n``, two games, ``ai`` (with a shipped game's evaluation), the interfaces,
+    every import running down as design §1 draws them; ``files`` adds or replaces modules."""
+    return _tree(
+        root,
+        {
+            "__init__.py": "from pkg.core import load\n",
+            "core/__init__.py": "from pkg.core.game import load\n",
+            "core/game.py": "def load(): ...\n",
+            "core/kernel.pxd": "cdef class Kernel:\n    pass\n",
+            "core/registry.py": "import pkg.games\nfrom pkg.core.game import load\n",
+            "i18n/__init__.py": "from pkg.core import load\n",
+            "i18n/phrase.py": "def say(): ...\n",
+            "games/__init__.py": "",
+            "games/dice/__init__.py": "GAME = 'pkg.games.dice.game:Dice'\n",
+            "games/dice/game.py": (
+                "from pkg.core.game import load\nfrom pkg.i18n.phrase import say\n"
+            ),
+            "games/dice/kernel.pyx": "from pkg.core.kernel cimport Kernel\n",
+            "games/race/__init__.py": "GAME = 'pkg.games.race.game:Race'\n",
+            "games/race/game.py": "from pkg.core import load\n",
+            "ai/__init__.py": "",
+            "ai/agents.py": "from pkg.core.game import load\n",
+            "ai/evaluation/__init__.py": "",
+            "ai/evaluation/dice.py": "from pkg.games.dice import game\n",
+            "adapters/__init__.py": "",
+            "adapters/gym.py": "from pkg.ai import agents\nfrom pkg.core.game import load\n",
+            "web/__init__.py": "",
+            "web/app.py": "from pkg.ai import agents\nfrom pkg.i18n import phrase\n",
+            "cli/__init__.py": "",
+            "cli/main.py": (
+                "from pkg import load\nfrom pkg.web import app\nfrom pkg.adapters import gym\n"
+            ),
+            **files,
+        },
+    )
+
+
+def test_a_package_whose_imports_run_down_passes(tmp_path: Path) -> None:
+    assert structure.problems(_layered(tmp_path, {})) == []
+
+
+UPWARD = {
+    # a game package never imports from web, cli, ai or adapters, nor another game
+    "a game imports ai": ("games/dice/evaluation.py", "from pkg.ai.agents import load\n"),
+    "a game cimports ai": ("games/dice/leaf.pyx", "from pkg.ai.evaluation cimport Leaf\n"),
+    "a game imports web": ("games/dice/describe.py", "import pkg.web.app\n"),
+    "a game imports cli": ("games/dice/game.py", "def f():\n    from pkg.cli import main\n"),
+    "a game imports adapters": ("games/race/game.py", "from pkg.adapters.gym import load\n"),
+    "a game imports more of i18n than its phrases": ("games/dice/game.py", "import pkg.i18n\n"),
+    # core never imports ai, an interface, or a game
+    "core imports ai": ("core/records.py", "from pkg.ai import agents\n"),
+    "core imports web": (
+        "core/records.py",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.web import app\n",
+    ),
+    "core imports cli": ("core/options.py", "import pkg.cli.main\n"),
+    "core imports adapters": ("core/playout.py", "from pkg.adapters import gym\n"),
+    "core imports a game": ("core/registry.py", "from pkg.games.dice.game import Dice\n"),
+    "core imports i18n": ("core/game.py", "from pkg.i18n.phrase import say\n"),
+    # ai never imports web, cli or adapters, and only its evaluations read a game
+    "ai imports web": ("ai/review.py", "from pkg.web.app import agents\n"),
+    "ai imports cli": ("ai/agents.py", "import pkg.cli\n"),
+    "ai imports adapters": ("ai/bench.py", "def f():\n    from pkg.adapters import gym\n"),
+    "ai's search imports a game": ("ai/search.pyx", "from pkg.games.dice.kernel cimport K\n"),
+    # the interfaces reach a game through the registry, and never the one above them
+    "web imports a game": ("web/app.py", "from pkg.games.dice.game import Dice\n"),
+    "web imports cli": ("web/routes.py", "from pkg.cli.main import load\n"),
+    "adapters import web": ("adapters/gym.py", "from pkg.web import app\n"),
+    "cli imports a game": ("cli/main.py", "from pkg.games.race import game\n"),
+    "i18n imports ai": ("i18n/phrase.py", "from pkg.ai import agents\n"),
+    "the package's face imports ai": ("__init__.py", "from pkg.ai.agents import load\n"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UPWARD))
+def test_the_checker_catches_an_import_against_the_directions(tmp_path: Path, case: str) -> None:
+    name, text = UPWARD[case]
+    (found,) = structure.problems(_layered(tmp_path, {name: text}))
+    source = "pkg" if name == "__init__.py" else "pkg." + name.rpartition(".")[0].replace("/", ".")
+    assert found.startswith(f"{structure.shown(tmp_path / 'pkg' / name)}:"), found
+    assert f": {source} imports pkg." in found, found
+    assert "only" in found or "no other part" in found, found
+    assert found.endswith("(docs/design.md §1)"), found
+
+
+def test_the_checker_names_what_a_part_may_import(tmp_path: Path) -> None:
+    (found,) = structure.problems(_layered(tmp_path, dict([UPWARD["a game imports ai"]])))
+    assert (
+        "pkg.games.dice.evaluation imports pkg.ai.agents (import): games may import only core,"
+        " i18n.phrase (docs/design.md §1)"
+    ) in found
+    (found,) = structure.problems(_layered(tmp_path / "core", dict([UPWARD["core imports ai"]])))
+    assert "pkg.core.records imports pkg.ai.agents (import): core imports no other part" in found
+
+
+def test_the_checker_catches_a_game_that_imports_another(tmp_path: Path) -> None:
+    package = _layered(tmp_path, {"games/race/game.py": "from pkg.games.dice import game\n"})
+    (found,) = structure.problems(package)
+    assert "pkg.games.race.game imports pkg.games.dice" in found
+    assert "a game never imports another game" in found
+
+
+def test_the_registry_alone_may_read_the_games_package(tmp_path: Path) -> None:
+    """The named exception: ``core.registry`` imports the games package (its ``__path__``), no
+    game; another module of ``core`` doing the same is caught."""
+    assert structure.problems(_layered(tmp_path, {})) == []
+    package = _layered(tmp_path / "other", {"core/game.py": "import pkg.games\n"})
+    (found,) = structure.problems(package)
+    assert "pkg.core.game imports pkg.games (import): core imports no other part" in found
+
+
+def test_every_part_of_the_package_has_a_direction() -> None:
+    """A new top-level part of ``src/boardplay`` takes its place in design §1's picture (and in
+    ``directions.LAYERS``) instead of escaping every rule."""
+    package = structure.PACKAGE
+    parts = {p.parent.name for p in package.glob("*/__init__.py")}
+    parts |= {p.stem for p in package.glob("*.py")}
+    assert "__init__" in parts and "games" in parts
+    assert parts <= set(directions.LAYERS), parts - set(directions.LAYERS)
+
+
+def test_the_laid_out_fifth_game_breaks_when_its_evaluation_imports_the_ai(
+    tmp_path: Path,
+) -> None:
+    """The toy fifth game copied where a contributor puts a new game (``games/race``, in a copy of
+    the package): its folder, evaluation included, imports only ``core`` and passes; the same
+    evaluation importing ``Heuristics`` from the AI, as it did, is named."""
+    copy = tmp_path / "boardplay"
+    shutil.copytree(structure.PACKAGE, copy, ignore=_sources_only)
+    shutil.copytree(FIFTH / "games" / "race", copy / "games" / "race", ignore=_sources_only)
+    assert structure.problems(copy) == []
+    evaluation = copy / "games" / "race" / "evaluation.py"
+    text = evaluation.read_text("utf-8")
+    assert "from boardplay.core.heuristics import Heuristics" in text
+    evaluation.write_text(text.replace("boardplay.core.heuristics", "boardplay.ai.evaluation"))
+    (found,) = structure.problems(copy)
+    assert "boardplay.games.race.evaluation imports boardplay.ai.evaluation (import)" in found
+    assert "games may import only core, i18n.phrase" in found

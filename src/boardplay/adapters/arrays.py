@@ -1,5 +1,6 @@
 """What every adapter reads of a state, as NumPy arrays: the observation tensor and the legal
-mask, and the game a name or game string stands for. NumPy and the core only: the Gymnasium
+mask, and the game a name or game string stands for, and where an episode is cut. NumPy and the
+core only: the Gymnasium
 adapter (which the wheel's start-up hook imports while a program, PettingZoo among others, is
 still importing ``gymnasium``) takes these from here, never from the PettingZoo adapter, so
 importing PettingZoo before Gymnasium cannot meet a half-imported ``pettingzoo``.
@@ -11,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State
 from boardplay.core.registry import load
 
@@ -22,6 +24,15 @@ def resolve_game(game: str | Game, options: dict[str, Any]) -> Game:
             raise TypeError("give options either in the Game or as keywords, not both")
         return game
     return load(game, **options)
+
+
+def episode_limit(game: Game, max_actions: int | None) -> int:
+    """The action count at which an adapter cuts an episode: ``max_actions``, by default the
+    game's ``Game.episode_limit``; anything but a positive integer is an ``OptionError``."""
+    limit = game.episode_limit if max_actions is None else max_actions
+    if not isinstance(limit, int) or limit < 1:
+        raise OptionError(f"max_actions must be a positive integer, not {max_actions!r}")
+    return limit
 
 
 def observe_tensor(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
@@ -44,4 +55,4 @@ def action_mask(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
     return mask
 
 
-__all__ = ["action_mask", "observe_tensor", "resolve_game"]
+__all__ = ["action_mask", "episode_limit", "observe_tensor", "resolve_game"]

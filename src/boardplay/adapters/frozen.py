@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from boardplay.ai.policy import best_legal, without_illegal
 from boardplay.core.errors import OptionError
 
 Array = np.ndarray[Any, Any]
@@ -86,10 +87,7 @@ class FrozenPolicy:
 
     def __call__(self, observations: Array, masks: Array) -> Array:
         """The best legal action of each row."""
-        scores = self.scores(observations)
-        scores[np.asarray(masks).reshape(scores.shape) == 0] = -np.inf
-        best: Array = scores.argmax(axis=1)
-        return best
+        return best_legal(self.scores(observations), masks)
 
     def predict(
         self,
@@ -108,7 +106,7 @@ class FrozenPolicy:
         single = observation.shape == self.policy.observation_space.shape
         scores = self.scores(observation)
         if action_masks is not None:
-            scores[np.asarray(action_masks).reshape(scores.shape) == 0] = -np.inf
+            scores = without_illegal(scores, action_masks)
         if deterministic or not hasattr(self.policy, "get_distribution"):
             actions: Array = scores.argmax(axis=1)
         else:

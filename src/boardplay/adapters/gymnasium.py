@@ -37,7 +37,7 @@ import numpy as np
 from gymnasium import spaces
 
 from boardplay.adapters import utilities, utility_range
-from boardplay.adapters.arrays import action_mask, observe_tensor, resolve_game
+from boardplay.adapters.arrays import action_mask, episode_limit, observe_tensor, resolve_game
 from boardplay.adapters.opponents import League, Member, agent_for, check_league, check_member
 from boardplay.ai.agents import Agent
 from boardplay.core.errors import IllegalActionError, OptionError
@@ -87,9 +87,7 @@ class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
                 check_league(member, game)
             else:
                 check_member(member, game)
-        limit = game.episode_limit if max_actions is None else max_actions
-        if not isinstance(limit, int) or limit < 1:
-            raise OptionError(f"max_actions must be a positive integer, not {max_actions!r}")
+        limit = episode_limit(game, max_actions)
         self.game = game
         self.opponent_seats = seats
         self.seat_option = seat

@@ -35,8 +35,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from boardplay.adapters import utilities
-from boardplay.adapters.arrays import action_mask, observe_tensor, resolve_game
-from boardplay.core.errors import IllegalActionError, OptionError
+from boardplay.adapters.arrays import action_mask, episode_limit, observe_tensor, resolve_game
+from boardplay.core.errors import IllegalActionError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.registry import available, canonical_name
 
@@ -62,9 +62,7 @@ class BoardplayAECEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not supported; use 'ansi' or None")
-        limit = game.episode_limit if max_actions is None else max_actions
-        if not isinstance(limit, int) or limit < 1:
-            raise OptionError(f"max_actions must be a positive integer, not {max_actions!r}")
+        limit = episode_limit(game, max_actions)
         self.max_actions = limit
         self.game = game
         self.render_mode = render_mode

@@ -40,6 +40,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from boardplay.adapters.arrays import episode_limit
 from boardplay.core.batch import RANDOM_SEAT, KernelBatch
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
@@ -61,11 +62,8 @@ def _kernel_game(game: Game | str, compact: bool, options: dict[str, Any]) -> Ga
 
 
 def _limit(game: Game, max_actions: int | None) -> int:
-    """The action count at which the batch cuts a game: ``Game.episode_limit`` by default."""
-    limit = game.episode_limit if max_actions is None else max_actions
-    if not isinstance(limit, int) or limit < 1:
-        raise OptionError(f"max_actions must be a positive integer, not {max_actions!r}")
-    return min(limit, 2**31 - 1)
+    """The action count at which the batch cuts a game (``episode_limit``), within a C int."""
+    return min(episode_limit(game, max_actions), 2**31 - 1)
 
 
 def _expand(batch: KernelBatch, compact: Array) -> Array:

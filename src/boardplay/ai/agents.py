@@ -10,8 +10,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from boardplay.ai.evaluation import Heuristics, heuristics_for
+from boardplay.ai.evaluation import heuristics_for
 from boardplay.core.game import Game, State
+from boardplay.core.heuristics import Heuristics
 
 
 @runtime_checkable
@@ -68,6 +69,11 @@ class Analysis:
             "seconds": self.seconds,
             "candidates": list(self.candidates),
         }
+
+
+def candidate(state: State, action: int, visits: int, value: float) -> dict[str, Any]:
+    """One of an ``Analysis``'s candidates: the move, its visits and its value for the mover."""
+    return {"move": state.action_to_string(action), "visits": visits, "value": round(value, 4)}
 
 
 def agent_analysis(agent: object) -> Analysis | None:

@@ -276,6 +276,15 @@ def write_plots(study: Study, directory: Path) -> list[Path]:
     data = study.to_json()["variants"]
     paths: list[Path] = []
 
+    def save(fig: Any, ax: Any, title: str, name: str) -> None:
+        """Title ``ax``, write ``fig`` as ``<game>-<name>.png`` in ``directory`` and close it."""
+        ax.set_title(f"{study.game}: {title}")
+        fig.tight_layout()
+        path = directory / f"{study.game}-{name}.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        paths.append(path)
+
     fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(data)), 4.0))
     width = 0.8 / max(v["players"] for v in data)
     for seat in range(max(v["players"] for v in data)):
@@ -298,15 +307,8 @@ def write_plots(study: Study, directory: Path) -> list[Path]:
     )
     ax.set_ylabel("win rate (95% CI)")
     ax.set_ylim(0, 1)
-    ax.set_title(
-        f"{study.game}: win rate by seat, {study.agent} self-play, {study.games} games each"
-    )
     ax.legend(fontsize="small")
-    fig.tight_layout()
-    seats_path = directory / f"{study.game}-seats.png"
-    fig.savefig(seats_path, dpi=100)
-    plt.close(fig)
-    paths.append(seats_path)
+    save(fig, ax, f"win rate by seat, {study.agent} self-play, {study.games} games each", "seats")
 
     fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(data)), 4.0))
     rates = [v["first_mover"]["win_rate"] for v in data]
@@ -322,12 +324,7 @@ def write_plots(study: Study, directory: Path) -> list[Path]:
     )
     ax.set_ylabel("first mover win rate (95% CI)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"{study.game}: first mover vs fair share (dashed)")
-    fig.tight_layout()
-    first_path = directory / f"{study.game}-first-mover.png"
-    fig.savefig(first_path, dpi=100)
-    plt.close(fig)
-    paths.append(first_path)
+    save(fig, ax, "first mover vs fair share (dashed)", "first-mover")
 
     fig, ax = plt.subplots(figsize=(7.0, 4.0))
     for variant in study.variants:
@@ -336,13 +333,8 @@ def write_plots(study: Study, directory: Path) -> list[Path]:
             ax.hist(lengths, bins=30, histtype="step", linewidth=1.5, label=variant.game)
     ax.set_xlabel("game length (actions, chance included)")
     ax.set_ylabel("games")
-    ax.set_title(f"{study.game}: game lengths")
     ax.legend(fontsize="small")
-    fig.tight_layout()
-    lengths_path = directory / f"{study.game}-lengths.png"
-    fig.savefig(lengths_path, dpi=100)
-    plt.close(fig)
-    paths.append(lengths_path)
+    save(fig, ax, "game lengths", "lengths")
     return paths
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from boardplay.ai.agents import Analysis, _check_can_move
+from boardplay.ai.kept import KeptTree, analysis
 from boardplay.ai.mcts import compiled_evaluation
 from boardplay.ai.nets import Network
 from boardplay.ai.puct import Puct
@@ -158,55 +159,36 @@ class AZAgent:
         self.reuse = reuse
         self.seed = seed
         self.name = name
-        self._search: Puct | None = None
-        self._tree: tuple[Game, tuple[int, ...]] | None = None
+        self._kept = KeptTree(self._new_search, reuse)
         self._last: Analysis | None = None
 
     def reset(self) -> None:
         self._positions.reset()
-        self._search = None
-        self._tree = None
+        self._kept.forget()
         self._last = None
 
     def inform(self, action: int) -> None:
-        if self._search is None or self._tree is None or not self.reuse:
-            return
-        if self._search.advance(action):
-            self._tree = (self._tree[0], (*self._tree[1], action))
-        else:
-            self._tree = None
+        self._kept.inform(action)
 
     def last_search(self) -> Analysis | None:
         return self._last
 
-    def search_for(self, state: State) -> Puct:
-        """The tree rooted at ``state``: the kept one when it stands for this position."""
-        kernel = state.kernel
-        assert isinstance(kernel, Kernel)
-        key = (state.game, tuple(state.history()))
-        search = self._search
-        if search is None:
-            seed = self.seed if self.seed is not None else random.getrandbits(64)
-            search = self._search = Puct(
-                kernel,
-                self.network,
-                c=self.c,
-                fpu=self.fpu,
-                decisive=self.decisive,
-                repetition=self.repetition,
-                contempt=self.contempt,
-                evaluation=self.evaluation,
-                mix=self.mix,
-                finish_turn=self.finish_turn,
-                uniform=self.uniform,
-                seed=seed,
-            )
-        elif self.reuse and self._tree == key and self._tree[0] is key[0]:
-            search.set_position(kernel)
-        else:
-            search.reset(kernel)
-        self._tree = key if self.reuse else None
-        return search
+    def _new_search(self, kernel: Kernel) -> Puct:
+        seed = self.seed if self.seed is not None else random.getrandbits(64)
+        return Puct(
+            kernel,
+            self.network,
+            c=self.c,
+            fpu=self.fpu,
+            decisive=self.decisive,
+            repetition=self.repetition,
+            contempt=self.contempt,
+            evaluation=self.evaluation,
+            mix=self.mix,
+            finish_turn=self.finish_turn,
+            uniform=self.uniform,
+            seed=seed,
+        )
 
     def step(self, state: State) -> int:
         legal = _check_can_move(state)
@@ -214,47 +196,21 @@ class AZAgent:
         if len(legal) == 1:
             self._last = Analysis(self.name, seat, state.action_to_string(legal[0]), None)
             return legal[0]
-        search = self.search_for(state)
+        search = self._kept.rooted(state)
         search.seat = seat
         if self.repetition:
             search.set_history(self._positions.keys(state))
         done, elapsed = search.run(self.iterations or 0, self.time_limit or 0.0)
-        ranked = search.children(search.root)
-        action, node, _ = ranked[0]
-        self._last = Analysis(
-            agent=self.name,
-            seat=seat,
-            move=state.action_to_string(action),
-            win_probability=round(search.node_value(node), 4),
-            line=self.line(state, search, action, node),
-            iterations=done,
-            seconds=round(elapsed, 3),
-            candidates=[
-                {
-                    "move": state.action_to_string(a),
-                    "visits": visits,
-                    "value": round(search.node_value(n), 4),
-                    "prior": round(search.node_prior(n), 4),
-                }
-                for a, n, visits in ranked[:8]
-            ],
+        action, node, _ = search.children(search.root)[0]
+        self._last = analysis(
+            self.name,
+            state,
+            search,
+            (action, node),
+            (done, elapsed),
+            lambda n: {"prior": round(search.node_prior(n), 4)},
         )
         return int(action)
-
-    @staticmethod
-    def line(state: State, search: Puct, action: int, node: int) -> list[str]:
-        """The expected continuation: the chosen move, then the most visited child down the
-        tree while nodes have been searched twice (at most 12 moves)."""
-        line: list[str] = []
-        walker = state.clone()
-        while len(line) < 12:
-            line.append(walker.action_to_string(action))
-            walker.apply_action(action)
-            below = search.children(node)
-            if search.node_visits(node) < 2 or not below or below[0][2] == 0:
-                break
-            action, node, _ = below[0]
-        return line
 
 
 AZ_PARAMS = (

@@ -62,16 +62,12 @@ import random
 import time
 from typing import Any, Literal
 
-from boardplay.ai.agents import Analysis, _check_can_move
-from boardplay.ai.evaluation import (
-    Heuristics,
-    default_cutoff,
-    default_spread,
-    heuristics_for,
-)
+from boardplay.ai.agents import Analysis, _check_can_move, candidate
+from boardplay.ai.evaluation import default_cutoff, default_spread, heuristics_for
 from boardplay.ai.playout import playout
 from boardplay.ai.repetition import PositionHistory, has_position_keys, position_key
 from boardplay.core.game import CHANCE, TERMINAL, Game, State, sample_chance
+from boardplay.core.heuristics import Heuristics
 
 _CHECK_EVERY = 32
 """Simulations between two checks whether the search can stop early (``_settled``)."""
@@ -191,6 +187,7 @@ class ReferenceMCTSAgent:
         self._seat = 0
         self.seed = seed
         self.heuristics: Heuristics = heuristics
+        self.rollout = rollout
         self.policy = self.heuristics.rollout if rollout == "policy" else None
         self.name = name or "mcts"
         self._rng = random.Random(seed)
@@ -240,17 +237,10 @@ class ReferenceMCTSAgent:
         if len(legal) == 1:
             # A forced move (common in Montana's multi-step turns): no search is needed, and the
             # kept tree, if any, stays valid for inform().
-            self._last = Analysis(
-                agent=self.name,
-                seat=seat,
-                move=state.action_to_string(legal[0]),
-                win_probability=round(self.heuristics.evaluate(state)[seat], 4),
-                line=[state.action_to_string(legal[0])],
-            )
             if self.reuse:
                 self._root = root
                 self._root_key = self._key(state)
-            return legal[0]
+            return self._forced(state, seat, legal[0])
         self._seat = seat
         self._limit = self.cutoff_at(state)
         self._met = self.positions_met(state)
@@ -280,6 +270,18 @@ class ReferenceMCTSAgent:
             self._root = root
             self._root_key = self._key(state)
         return choice
+
+    def _forced(self, state: State, seat: int, action: int) -> int:
+        """Play ``action``, the only legal one, without a search: the analysis is the
+        evaluation's."""
+        self._last = Analysis(
+            agent=self.name,
+            seat=seat,
+            move=state.action_to_string(action),
+            win_probability=round(self.heuristics.evaluate(state)[seat], 4),
+            line=[state.action_to_string(action)],
+        )
+        return action
 
     def _settled(self, root: Node, done: int, start: float) -> bool:
         """True when the rest of the budget cannot change the move: even if every remaining
@@ -444,13 +446,8 @@ class ReferenceMCTSAgent:
         self, state: State, root: Node, seat: int, choice: int, done: int, elapsed: float
     ) -> Analysis:
         ranked = sorted(root.children.items(), key=lambda item: -item[1].visits)
-        candidates: list[dict[str, Any]] = [
-            {
-                "move": state.action_to_string(action),
-                "visits": child.visits,
-                "value": round(child.mean(seat), 4),
-            }
-            for action, child in ranked[:8]
+        candidates = [
+            candidate(state, action, child.visits, child.mean(seat)) for action, child in ranked[:8]
         ]
         line: list[str] = []
         walker = state.clone()

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
-from boardplay.ai.evaluation import Evaluation, Heuristics, RolloutPolicy
 from boardplay.core.game import CHANCE, State, sample_chance
+from boardplay.core.heuristics import Evaluation, Heuristics, RolloutPolicy
 
 
 def playout(

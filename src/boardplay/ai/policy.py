@@ -29,6 +29,20 @@ from boardplay.core.game import Game, State
 
 Array = np.ndarray[Any, Any]
 
+
+def without_illegal(scores: Array, masks: Array) -> Array:
+    """``scores`` (one row of per-action scores per game, changed in place) with every action a
+    0 of ``masks`` marks illegal at minus infinity, so it is never the best."""
+    scores[np.asarray(masks).reshape(scores.shape) == 0] = -np.inf
+    return scores
+
+
+def best_legal(scores: Array, masks: Array) -> Array:
+    """Each row's best-scoring legal action (``without_illegal``)."""
+    best: Array = without_illegal(scores, masks).argmax(axis=1)
+    return best
+
+
 SHIPPED = Path(__file__).with_name("policies")
 """The policies that come with boardplay (docs/adapters.md, "Learning baselines")."""
 
@@ -67,10 +81,7 @@ class PolicyNet:
 
     def __call__(self, observations: Array, masks: Array) -> Array:
         """The best legal action of each row (an illegal action's logit never wins)."""
-        logits = self.logits(observations)
-        logits[np.asarray(masks).reshape(logits.shape) == 0] = -np.inf
-        best: Array = logits.argmax(axis=1)
-        return best
+        return best_legal(self.logits(observations), masks)
 
     def check(self, game: Game) -> None:
         """Refuse a game whose observations or actions do not fit this network."""

@@ -34,19 +34,20 @@ into that evaluation's blind spots in Potlatch).
 Each expanded node costs one forward pass of the network (``Network.evaluate_legal``: the
 kernel's observation, the trunk, the value head and the legal actions' logits only), done one
 leaf at a time, allocating nothing. Self-play adds
-Dirichlet noise to the root's priors (``noise``) after ``expand_root``. ``advance`` keeps the
-subtree under a played action for the next search, copied to the front of the pool.
+Dirichlet noise to the root's priors (``noise``) after ``expand_root``. The pool of nodes, the
+run loop, tree reuse (``advance``) and the Python face are ``tree.pyx``'s, shared with
+``search.pyx``; a node's prior and first-play urgency lie beside the pool (``Guide``).
 """
 
 from libc.math cimport expf, sqrt
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from boardplay.ai.clock cimport now
 from boardplay.ai.tactics cimport greedy_index, key_met, winning_index
-from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.ai.nets cimport Network
+from boardplay.ai.tree cimport UNSEEN, Node, back_up, begin, blank, room
 from boardplay.core.kernel cimport CHANCE, TERMINAL, Kernel, rng_unit, sample_chance
 
 MAX_NODES = 4_000_000
@@ -74,8 +75,7 @@ cdef class Puct(Tree):
         if network.inputs != expected:
             raise ValueError(f"the network reads {network.inputs} floats, the game's "
                              f"{'compact row' if network.compact else 'observation'} {expected}")
-        if max_nodes < 1 + self.space:
-            raise ValueError(f"the tree needs room for at least {1 + self.space} nodes")
+        self.pool(max_nodes)
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix is a share of the leaf's value, from 0 to 1; got {mix}")
         if (mix > 0.0 or finish_turn) and evaluation is None:
@@ -89,43 +89,26 @@ cdef class Puct(Tree):
         self.decisive = decisive
         self.repetition = repetition
         self.contempt = contempt
-        self.max_nodes = max_nodes
         self.c = c
         self.fpu = fpu
-        self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
-        self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
+        self.guides = <Guide*>malloc(self.node_capacity * sizeof(Guide))
         self.logits = <float*>malloc(prototype.action_space * sizeof(float))
         self.scratch = <int*>malloc(self.space * sizeof(int))
-        if self.nodes == NULL or self.logits == NULL or self.scratch == NULL:
+        if self.guides == NULL or self.logits == NULL or self.scratch == NULL:
             raise MemoryError()
         self.reset(prototype)
 
     def __dealloc__(self):
-        free(self.nodes)
+        free(self.guides)
         free(self.logits)
         free(self.scratch)
 
     # ----- the Python face --------------------------------------------------------------------
     def reset(self, Kernel position) -> None:
         """Forget the tree; the next search starts from ``position`` (copied)."""
-        self.root_kernel.copy_from(position)
-        self.node_count = 1
-        self.root = 0
-        blank(&self.nodes[0], -1, 1.0)
-        self.nodes[0].player = position.to_move()
-
-    def advance(self, int action) -> bool:
-        """Make the root's child under ``action`` the new root (False, tree unchanged, when no
-        simulation went there), and move that subtree to the front of the pool."""
-        cdef Node* n = &self.nodes[self.root]
-        cdef int i
-        if n.first_child < 0:
-            return False
-        for i in range(n.first_child, n.first_child + n.count):
-            if self.nodes[i].action == action and self.nodes[i].visits > 0:
-                self.compact(i)
-                return True
-        return False
+        self.restart(position)
+        self.guides[0].prior = 1.0
+        self.guides[0].guess = 0.5
 
     def expand_root(self) -> None:
         """Expand the root now (a search does it at its first simulation), so ``noise`` has
@@ -147,55 +130,18 @@ cdef class Puct(Tree):
         if w.shape[0] != max(n.count, 0) or n.first_child < 0:
             raise ValueError(f"the root has {n.count} children, got {w.shape[0]} weights")
         for i in range(n.count):
-            self.nodes[n.first_child + i].prior = <float>(
-                (1.0 - epsilon) * self.nodes[n.first_child + i].prior + epsilon * w[i])
-
-    def run(self, long iterations, double seconds) -> tuple:
-        """Simulate until ``iterations`` (0: no limit) or ``seconds`` (0: no limit) run out.
-        Returns ``(simulations, seconds)``."""
-        if iterations <= 0 and seconds <= 0:
-            raise ValueError("a search needs an iteration or a time budget")
-        cdef double start = now()
-        cdef long done = 0
-        while not (iterations > 0 and done >= iterations):
-            if seconds > 0 and done > 0 and done % TIME_EVERY == 0 and now() - start >= seconds:
-                break
-            self.simulate()
-            done += 1
-        return done, now() - start
-
-    def node_player(self, int node) -> int:
-        """The seat to act at ``node`` (CHANCE -1, TERMINAL -4; -99 before any visit)."""
-        self.check(node)
-        return self.nodes[node].player
-
-    def node_visits(self, int node) -> int:
-        self.check(node)
-        return self.nodes[node].visits
-
-    def node_value(self, int node) -> float:
-        """The mean return, over the node's simulations, of the seat that chose it; 0 before
-        any."""
-        self.check(node)
-        cdef Node* n = &self.nodes[node]
-        return n.value / n.visits if n.visits else 0.0
+            self.guides[n.first_child + i].prior = <float>(
+                (1.0 - epsilon) * self.guides[n.first_child + i].prior + epsilon * w[i])
 
     def node_prior(self, int node) -> float:
         self.check(node)
-        return self.nodes[node].prior
+        return self.guides[node].prior
 
     def children(self, int node) -> list:
         """``(action, child node, visits)`` for every child of ``node`` (visited or not), most
         visited first (the highest prior first among equals)."""
-        self.check(node)
-        cdef Node* n = &self.nodes[node]
-        cdef int i
-        out = [
-            (self.nodes[i].action, i, self.nodes[i].visits)
-            for i in range(n.first_child, n.first_child + n.count)
-            if n.first_child >= 0
-        ]
-        out.sort(key=lambda item: (-item[2], -self.nodes[item[1]].prior))
+        out = self.listed(node, False)
+        out.sort(key=lambda item: (-item[2], -self.guides[item[1]].prior))
         return out
 
     def visits_into(self, out) -> int:
@@ -212,32 +158,20 @@ cdef class Puct(Tree):
             total += self.nodes[i].visits
         return total
 
-    @property
-    def size(self) -> int:
-        """Nodes in the pool (listed children included)."""
-        return self.node_count
-
     # ----- the compiled loop ------------------------------------------------------------------
-    cdef void check(self, int node) except *:
-        if not 0 <= node < self.node_count:
-            raise IndexError(f"no node {node} in a tree of {self.node_count}")
+    cdef void lay(self, int node, int action, float prior) noexcept:
+        """A node just laid out under ``action`` with its ``prior``."""
+        blank(&self.nodes[node], action)
+        self.guides[node].prior = prior
+        self.guides[node].guess = 0.5
 
-    cdef bint reserve(self, int count) except -1:
-        """Room for ``count`` more nodes (the pool doubles up to ``max_nodes``); False when
-        the tree is full."""
-        cdef int capacity
-        cdef Node* grown
-        if self.node_count + count <= self.node_capacity:
-            return True
-        if self.node_count + count > self.max_nodes:
-            return False
-        capacity = min(max(2 * self.node_capacity, self.node_count + count), self.max_nodes)
-        grown = <Node*>realloc(self.nodes, capacity * sizeof(Node))
-        if grown == NULL:
-            raise MemoryError()
-        self.nodes = grown
-        self.node_capacity = capacity
-        return True
+    cdef int grown(self, int capacity) except -1:
+        self.guides = <Guide*>self.widened(self.guides, sizeof(Guide), capacity)
+        return 0
+
+    cdef int moved(self, const int* source, int count) except -1:
+        self.guides = <Guide*>self.followed(self.guides, sizeof(Guide), source, count)
+        return 0
 
     cdef int expand(self, int node, int last, double* reward) except -1:
         """Expand ``node`` (the working kernel stands there; ``last`` made the action that led
@@ -250,11 +184,10 @@ cdef class Puct(Tree):
         cdef float top, total, weight
         if player == CHANCE:
             count = k.chance_into(self.outcomes, self.probabilities)
-            if not self.reserve(count):
+            if not room(self, count):
                 return 0
             for i in range(count):
-                blank(&self.nodes[self.node_count + i], self.outcomes[i],
-                      <float>self.probabilities[i])
+                self.lay(self.node_count + i, self.outcomes[i], <float>self.probabilities[i])
         else:
             count = k.legal_into(self.outcomes)
             if self.uniform:
@@ -266,8 +199,8 @@ cdef class Puct(Tree):
                 reward[(player + j) % self.players] = 0.5 * (self.values[j] + 1.0)
             if self.mix > 0.0:
                 self.judge(last, reward)
-            self.nodes[node].guess = <float>reward[player]
-            if not self.reserve(count):
+            self.guides[node].guess = <float>reward[player]
+            if not room(self, count):
                 return 0
             top = -1e30
             if not self.uniform:
@@ -276,17 +209,17 @@ cdef class Puct(Tree):
             total = 0.0
             for i in range(count):
                 weight = 1.0 if self.uniform else expf(self.logits[i] - top)
-                blank(&self.nodes[self.node_count + i], self.outcomes[i], weight)
+                self.lay(self.node_count + i, self.outcomes[i], weight)
                 total += weight
             for i in range(count):
-                self.nodes[self.node_count + i].prior /= total
+                self.guides[self.node_count + i].prior /= total
             if self.decisive:
                 i = winning_index(k, self.probe, self.outcomes, count, player, self.players,
                                   reward)
                 if i >= 0:  # a win at once: the node's true value, and the move to play
                     for j in range(count):
-                        self.nodes[self.node_count + j].prior = 1.0 if j == i else 0.0
-                    self.nodes[node].guess = <float>reward[player]
+                        self.guides[self.node_count + j].prior = 1.0 if j == i else 0.0
+                    self.guides[node].guess = <float>reward[player]
         self.nodes[node].first_child = self.node_count
         self.nodes[node].count = count
         self.node_count += count
@@ -297,12 +230,12 @@ cdef class Puct(Tree):
         cdef Node* n = &self.nodes[node]
         cdef Node* child
         cdef double scale = self.c * sqrt(<double>max(n.visits, 1))
-        cdef double urgency = n.guess - self.fpu, best_score = -1e300, score, q
+        cdef double urgency = self.guides[node].guess - self.fpu, best_score = -1e300, score, q
         cdef int best = -1, i
         for i in range(n.first_child, n.first_child + n.count):
             child = &self.nodes[i]
             q = child.value / child.visits if child.visits else urgency
-            score = q + scale * child.prior / (1 + child.visits)
+            score = q + scale * self.guides[i].prior / (1 + child.visits)
             if score > best_score:
                 best_score = score
                 best = i
@@ -314,7 +247,7 @@ cdef class Puct(Tree):
         cdef double point = rng_unit(&self.rng), total = 0.0
         cdef int i
         for i in range(n.first_child, n.first_child + n.count - 1):
-            total += self.nodes[i].prior
+            total += self.guides[i].prior
             if point < total:
                 return i
         return n.first_child + n.count - 1
@@ -362,14 +295,10 @@ cdef class Puct(Tree):
 
     cdef int simulate(self) except -1:
         cdef Kernel k = self.work
-        cdef int node = self.root, child, player, depth = 0, i, last = CHANCE
+        cdef int node = self.root, child, player, depth, last = CHANCE
         cdef int owner = self.nodes[self.root].player
         cdef double reward[MAX_SEATS]
-        cdef Node* n
-        k.copy_from(self.root_kernel)
-        depth = self.push(depth, node, owner)
-        if self.repetition:
-            self.path_keys[0] = k.position_key()
+        depth = begin(self, owner)
         while True:
             player = self.nodes[node].player
             if player == TERMINAL:
@@ -399,47 +328,5 @@ cdef class Puct(Tree):
             if self.nodes[node].player == UNSEEN:
                 self.nodes[node].player = k.to_move()
             depth = self.push(depth, node, owner)
-        for i in range(depth):
-            n = &self.nodes[self.path[i]]
-            n.visits += 1
-            n.value += reward[self.owners[i]]
+        back_up(self, depth, reward)
         return 0
-
-    cdef void compact(self, int top) except *:
-        """Copy the subtree under ``top`` into a fresh pool (``top`` becomes node 0), breadth
-        first, each copied node's children block whole."""
-        cdef Node* nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
-        cdef int* source = <int*>malloc(self.node_capacity * sizeof(int))
-        cdef int count = 1, head = 0, i, block
-        if nodes == NULL or source == NULL:
-            free(nodes)
-            free(source)
-            raise MemoryError()
-        nodes[0] = self.nodes[top]
-        nodes[0].action = -1
-        source[0] = top
-        while head < count:
-            block = self.nodes[source[head]].first_child
-            if block >= 0:
-                for i in range(nodes[head].count):
-                    nodes[count + i] = self.nodes[block + i]
-                    source[count + i] = block + i
-                nodes[head].first_child = count
-                count += nodes[head].count
-            head += 1
-        free(source)
-        free(self.nodes)
-        self.nodes = nodes
-        self.node_count = count
-        self.root = 0
-
-
-cdef inline void blank(Node* n, int action, float prior) noexcept:
-    n.action = action
-    n.prior = prior
-    n.guess = 0.5
-    n.first_child = -1
-    n.count = 0
-    n.visits = 0
-    n.player = UNSEEN
-    n.value = 0.0

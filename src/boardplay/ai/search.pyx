@@ -22,36 +22,30 @@ completes its turn, each remaining action the one whose result the evaluation ra
 it, so every evaluated position stands at a turn boundary and values from different depths of
 the tree compare like with like. Nothing in that loop touches a Python object.
 
-The tree is a pool of 24-byte ``Node`` structs addressed by index (so the pool can grow by
-``realloc``). When a simulation first passes through a node, all its children are laid out as
-one block (``legal_into`` or ``chance_into`` writes their actions), so selection reads
-neighbouring memory instead of chasing pointers across the pool; the first ``tried`` children of
-a decision node have been visited, the rest are its untried actions. Most leaves are visited once
-and never get a block. A node keeps the summed return of one seat only: the seat that chose it
-(the seat to act at the nearest decision above), the only value UCT and the analysis read there.
-Tree reuse keeps the subtree under the actions actually played (``advance``) and copies it to
-the front of the pool, so a long game does not grow it without end.
+The tree is the pool of nodes of ``tree.pyx``, with the run loop and the Python face that
+``Puct`` shares. When a simulation first passes through a node, all its children are laid out as
+one block (``legal_into`` or ``chance_into`` writes their actions); the first ``tried`` children
+of a decision node have been visited, the rest are its untried actions. Most leaves are visited
+once and never get a block. A node keeps the summed return of one seat only: the seat that chose
+it (the seat to act at the nearest decision above), the only value UCT and the analysis read
+there.
 """
 
 from libc.math cimport log, sqrt
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc, realloc
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+from libc.stdlib cimport free, malloc
 
 from boardplay.core.kernel cimport (
     CHANCE, TERMINAL, Kernel, rng_below, rng_unit, sample_chance,
 )
-from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.ai.tactics cimport greedy_index, key_met, winning_index
-from boardplay.ai.tree cimport MAX_SEATS, MAX_SPACE, Tree
+from boardplay.ai.tree cimport MAX_SEATS, UNSEEN, Node, Tree, back_up, begin, blank, room
 
 cdef extern from *:
     void prefetch "__builtin_prefetch" (const void* address) noexcept nogil
 
 cdef enum:
-    CHECK_EVERY = 32  # simulations between two checks whether the search may stop early
-    TIME_EVERY = 8  # simulations between two looks at the clock
-    UNSEEN = -99  # the player of a node no simulation has reached yet
     TABLE = 4096  # child visit counts below this read UCT's terms from tables
     LOG_TABLE = 65536  # parent visit counts below this too
 
@@ -59,15 +53,6 @@ include "uct.pxi"
 
 MAX_NODES = 8_000_000
 """The tree stops growing here (192 MB); further simulations still run, from its leaves."""
-
-ctypedef struct Node:
-    double value        # summed return of the seat that chose this node
-    int first_child     # start of the children's block; -1 until listed
-    int visits
-    short action        # the action or chance outcome that leads here (-1 at a root)
-    short count         # children in the block
-    short tried         # decision nodes: the first ``tried`` children have been visited
-    signed char player  # the seat to act here, CHANCE, TERMINAL, or UNSEEN
 
 
 cdef class Search(Tree):
@@ -82,19 +67,14 @@ cdef class Search(Tree):
     ``cutoff`` is -1."""
 
     cdef LeafEvaluation evaluation
-    cdef Node* nodes
-    cdef int node_count
-    cdef int node_capacity
     cdef int* scratch
     cdef double* squares  # with ``spread``: each node's summed squared return; else NULL
-    cdef int max_nodes
     cdef public double c
     cdef public int cutoff
     cdef public bint finish_turn
     cdef public bint policy
     cdef public bint normalize
     cdef readonly bint spread
-    cdef readonly int root
 
     def __cinit__(self, Kernel prototype, LeafEvaluation evaluation=None, *, double c=1.0,
                   int cutoff=-1, double contempt=0.0, bint decisive=False,
@@ -103,10 +83,8 @@ cdef class Search(Tree):
                   int max_nodes=MAX_NODES):
         if cutoff >= 0 and evaluation is None:
             raise ValueError("a rollout cutoff needs an evaluation")
-        if max_nodes < 1 + self.space:
-            raise ValueError(f"the tree needs room for at least {1 + self.space} nodes")
+        self.pool(max_nodes)
         self.evaluation = evaluation
-        self.max_nodes = max_nodes
         self.c = c
         self.cutoff = cutoff
         self.contempt = contempt
@@ -116,141 +94,52 @@ cdef class Search(Tree):
         self.policy = policy
         self.normalize = normalize
         self.spread = spread
-        self.node_capacity = min(max(8192, 4 * self.space), max_nodes)
-        self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
         self.scratch = <int*>malloc(self.space * sizeof(int))
         if spread:
             self.squares = <double*>malloc(self.node_capacity * sizeof(double))
-        if self.nodes == NULL or self.scratch == NULL or (spread and self.squares == NULL):
+        if self.scratch == NULL or (spread and self.squares == NULL):
             raise MemoryError()
         self.reset(prototype)
 
     def __dealloc__(self):
-        free(self.nodes)
         free(self.scratch)
         free(self.squares)
 
     # ----- the Python face --------------------------------------------------------------------
     def reset(self, Kernel position) -> None:
         """Forget the tree; the next search starts from ``position`` (copied)."""
-        self.root_kernel.copy_from(position)
-        self.node_count = 1
-        self.root = 0
-        blank(&self.nodes[0], -1)
-        self.nodes[0].player = position.to_move()
+        self.restart(position)
         if self.squares != NULL:
             self.squares[0] = 0.0
-
-    def advance(self, int action) -> bool:
-        """Make the root's child under ``action`` the new root (False, tree unchanged, when no
-        simulation went there), and move that subtree to the front of the pool."""
-        cdef int child = self.find_child(self.root, action)
-        if child < 0 or self.nodes[child].visits == 0:
-            return False
-        self.compact(child)
-        return True
-
-    def run(self, long iterations, double seconds, bint early_stop) -> tuple:
-        """Simulate until ``iterations`` (0: no limit) or ``seconds`` (0: no limit) run out, or,
-        with ``early_stop``, until the rest could not change the most visited root move.
-        Returns ``(simulations, seconds)``."""
-        if iterations <= 0 and seconds <= 0:
-            raise ValueError("a search needs an iteration or a time budget")
-        cdef double start = now(), elapsed = 0.0, rate, remaining
-        cdef long done = 0
-        while True:
-            if iterations > 0 and done >= iterations:
-                break
-            if seconds > 0 and done > 0 and done % TIME_EVERY == 0:
-                elapsed = now() - start
-                if elapsed >= seconds:
-                    break
-            if early_stop and done > 0 and done % CHECK_EVERY == 0:
-                remaining = 1e300 if iterations <= 0 else <double>(iterations - done)
-                if seconds > 0:
-                    elapsed = now() - start
-                    rate = done / elapsed if elapsed > 0 else 1e300
-                    remaining = min(remaining, rate * max(0.0, seconds - elapsed))
-                if self.lead() > remaining:
-                    break
-            self.simulate()
-            done += 1
-        return done, now() - start
-
-    def node_player(self, int node) -> int:
-        """The seat to act at ``node`` (CHANCE -1, TERMINAL -4; -99 before any visit)."""
-        self.check(node)
-        return self.nodes[node].player
-
-    def node_visits(self, int node) -> int:
-        self.check(node)
-        return self.nodes[node].visits
-
-    def node_value(self, int node) -> float:
-        """The mean return, over the node's simulations, of the seat that chose it (for the
-        root: the searching seat); 0 before any."""
-        self.check(node)
-        cdef Node* n = &self.nodes[node]
-        return n.value / n.visits if n.visits else 0.0
 
     def children(self, int node) -> list:
         """``(action, child node, visits)`` for every visited child of ``node``, most visited
         first."""
-        self.check(node)
-        cdef Node* n = &self.nodes[node]
-        cdef int i
-        out = [
-            (self.nodes[i].action, i, self.nodes[i].visits)
-            for i in range(n.first_child, n.first_child + n.count)
-            if n.first_child >= 0 and self.nodes[i].visits > 0
-        ]
+        out = self.listed(node, True)
         out.sort(key=lambda item: -item[2])
         return out
 
-    @property
-    def size(self) -> int:
-        """Nodes in the pool (listed children included)."""
-        return self.node_count
-
     # ----- the compiled loop ------------------------------------------------------------------
-    cdef void check(self, int node) except *:
-        if not 0 <= node < self.node_count:
-            raise IndexError(f"no node {node} in a tree of {self.node_count}")
+    cdef int grown(self, int capacity) except -1:
+        if self.squares != NULL:
+            self.squares = <double*>self.widened(self.squares, sizeof(double), capacity)
+        return 0
 
-    cdef int find_child(self, int node, int action) noexcept:
-        cdef Node* n = &self.nodes[node]
-        cdef int i
-        if n.first_child < 0:
-            return -1
-        for i in range(n.first_child, n.first_child + n.count):
-            if self.nodes[i].action == action:
-                return i
-        return -1
+    cdef int moved(self, const int* source, int count) except -1:
+        if self.squares != NULL:
+            self.squares = <double*>self.followed(self.squares, sizeof(double), source, count)
+        return 0
 
     cdef bint list_children(self, int node) except -1:
         """Lay out ``node``'s children as one block from the working kernel (which stands at
         ``node``); False when the pool is full (the node then stays a leaf)."""
-        cdef int count, i, capacity, pick, action
-        cdef Node* grown
-        cdef double* squares
+        cdef int count, i, pick, action
         if self.nodes[node].player == CHANCE:
             count = self.work.chance_into(self.outcomes, self.probabilities)
         else:
             count = self.work.legal_into(self.outcomes)
-        if self.node_count + count > self.node_capacity:
-            if self.node_count + count > self.max_nodes:
-                return False
-            capacity = min(max(2 * self.node_capacity, self.node_count + count), self.max_nodes)
-            grown = <Node*>realloc(self.nodes, capacity * sizeof(Node))
-            if grown == NULL:
-                raise MemoryError()
-            self.nodes = grown
-            if self.squares != NULL:
-                squares = <double*>realloc(self.squares, capacity * sizeof(double))
-                if squares == NULL:
-                    raise MemoryError()
-                self.squares = squares
-            self.node_capacity = capacity
+        if not room(self, count):
+            return False
         if self.nodes[node].player != CHANCE:
             # Decision nodes try their actions in a uniformly random order (Fisher-Yates now,
             # while the block is in cache; expansion then takes the next untried in line).
@@ -341,16 +230,13 @@ cdef class Search(Tree):
 
     cdef int simulate(self) except -1:
         cdef Kernel k = self.work
-        cdef int node = self.root, child, player, pick, depth = 0, i, steps
+        cdef int node = self.root, child, player, depth, i, steps
         cdef int owner = self.seat, last = CHANCE  # ``last``: the seat that made the last action
         cdef Node* n
         cdef double reward[MAX_SEATS]
         cdef bint leaf, repeated = False
         cdef uint64_t key
-        k.copy_from(self.root_kernel)
-        depth = self.push(depth, node, owner)
-        if self.repetition:
-            self.path_keys[0] = k.position_key()
+        depth = begin(self, owner)
         while True:
             player = self.nodes[node].player
             if player == TERMINAL:
@@ -426,73 +312,8 @@ cdef class Search(Tree):
                 k.apply(k.sample_legal(&self.rng, self.scratch))
             last = player
             steps += 1
-        for i in range(depth):
-            n = &self.nodes[self.path[i]]
-            n.visits += 1
-            n.value += reward[self.owners[i]]
-            if self.squares != NULL:
+        back_up(self, depth, reward)
+        if self.squares != NULL:
+            for i in range(depth):
                 self.squares[self.path[i]] += reward[self.owners[i]] * reward[self.owners[i]]
         return 0
-
-    cdef int lead(self) noexcept:
-        """The root's most visited child's visits minus the runner-up's."""
-        cdef int first = 0, second = 0, visits, i
-        cdef Node* n = &self.nodes[self.root]
-        if n.first_child < 0:
-            return 0
-        for i in range(n.first_child, n.first_child + n.count):
-            visits = self.nodes[i].visits
-            if visits > first:
-                first, second = visits, first
-            elif visits > second:
-                second = visits
-        return first - second
-
-    cdef void compact(self, int top) except *:
-        """Copy the subtree under ``top`` into a fresh pool (``top`` becomes node 0), breadth
-        first: each copied node's children block is copied whole, right after the last."""
-        cdef Node* nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
-        cdef int* source = <int*>malloc(self.node_capacity * sizeof(int))
-        if nodes == NULL or source == NULL:
-            free(nodes)
-            free(source)
-            raise MemoryError()
-        cdef int count = 1, head = 0, old, i
-        nodes[0] = self.nodes[top]
-        nodes[0].action = -1
-        source[0] = top
-        while head < count:
-            old = source[head]
-            if nodes[head].first_child >= 0:
-                for i in range(nodes[head].count):
-                    nodes[count + i] = self.nodes[self.nodes[old].first_child + i]
-                    source[count + i] = self.nodes[old].first_child + i
-                nodes[head].first_child = count
-                count += nodes[head].count
-            head += 1
-        cdef double* squares
-        if self.squares != NULL:  # the squared returns follow their nodes
-            squares = <double*>malloc(self.node_capacity * sizeof(double))
-            if squares == NULL:
-                free(nodes)
-                free(source)
-                raise MemoryError()
-            for i in range(count):
-                squares[i] = self.squares[source[i]]
-            free(self.squares)
-            self.squares = squares
-        free(source)
-        free(self.nodes)
-        self.nodes = nodes
-        self.node_count = count
-        self.root = 0
-
-
-cdef inline void blank(Node* n, int action) noexcept:
-    n.action = action
-    n.first_child = -1
-    n.count = 0
-    n.tried = 0
-    n.visits = 0
-    n.player = UNSEEN
-    n.value = 0.0

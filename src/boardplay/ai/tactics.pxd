@@ -6,7 +6,7 @@ move the evaluation rates best (one ply of greedy play, to finish a turn before 
 
 from libc.stdint cimport uint64_t
 
-from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.core.kernel cimport TERMINAL, Kernel
 
 

@@ -1,7 +1,5 @@
-"""MCTS search, part: UCT's exploration terms read from tables, and the monotonic clock (shared
-with the PUCT search: ``clock.pxd``). Included by ``search.pyx`` (after its constants)."""
-
-from boardplay.ai.clock cimport now
+"""MCTS search, part: UCT's exploration terms read from tables. Included by ``search.pyx``
+(after its constants)."""
 
 # UCT's terms for small visit counts, computed once: selection reads them for every child it
 # weighs, and a table look-up costs a fraction of a division, a logarithm and two square roots

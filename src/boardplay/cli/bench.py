@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
             )
         console.print(table)
         if mcts:
-            from boardplay.ai.bench import mcts_speed, openspiel_mcts_speed
+            from boardplay.ai.bench import mcts_speed
 
             title = _(
                 "MCTS simulations/s from the first decision, {seconds} s per search, one core: "
@@ -105,7 +105,9 @@ def register(app: typer.Typer) -> None:
                 default = mcts_speed(name, seconds)
                 reference = mcts_speed(name, seconds, reference=True)
                 rollouts = mcts_speed(name, seconds, rollouts=True)
-                try:
+                try:  # OpenSpiel is the optional ``rl`` extra
+                    from boardplay.adapters.mctsbot import openspiel_mcts_speed
+
                     bots = [
                         openspiel_mcts_speed(name, seconds, engine_rollouts=engine)
                         for engine in (False, True)
@@ -113,7 +115,7 @@ def register(app: typer.Typer) -> None:
                     compared = [
                         cell for bot in bots for cell in (_rate(bot), f"{rollouts / bot:.0f}×")
                     ]
-                except ImportError:  # OpenSpiel is the optional ``rl`` extra
+                except ImportError:
                     compared = ["—"] * 4
                 search.add_row(
                     name,

@@ -257,12 +257,6 @@ class State(abc.ABC):
         """A flat float encoding of the position from ``player``'s view (see docs)."""
         return self.game.observe(self, player)
 
-    def chance_probability(self, outcome: int) -> float:
-        for a, p in self.chance_outcomes():
-            if a == outcome:
-                return p
-        return 0.0
-
 
 class Game(abc.ABC):
     """A game with fixed options. Subclasses set the class attributes and implement the
@@ -286,7 +280,8 @@ class Game(abc.ABC):
     # game never imports the AI or the web server, and ``boardplay --help`` imports no engine.
     heuristics: ClassVar[str | None] = None
     """The AI's evaluation and rollout policy for this game: ``"module:attribute"`` naming an
-    ``ai.evaluation.Heuristics``; None: the AI's generic fallback (scores, else even chances)."""
+    ``core.heuristics.Heuristics`` (in the game's folder or beside the AI); None: the AI's generic
+    fallback (scores, else even chances)."""
     levels: ClassVar[Mapping[str, str] | None] = None
     """The AI's named levels (``easy`` … ``expert``) as agent specs, chosen from arena
     measurements (docs/ai.md); None: the AI's default ladder."""

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 import boardplay
-from boardplay.ai.evaluation import softmax
 from boardplay.ai.evaluation.potlatch import HEURISTICS, TEMPERATURE
+from boardplay.core.heuristics import softmax
 from support import games
 
 

@@ -11,7 +11,8 @@ import pytest
 
 import boardplay
 import support
-from boardplay.ai.evaluation import heuristics_for, softmax
+from boardplay.ai.evaluation import heuristics_for
+from boardplay.core.heuristics import softmax
 from boardplay.games.proteus.layout import FEATURE_NAMES as FEATURES
 
 LINES = (

@@ -1,77 +1,22 @@
-"""Position evaluations and rollout policies, one module per game, plus a generic fallback.
+"""The shipped games' position evaluations and rollout policies, one module per game, the
+generic fallback, and how the AI finds a game's (``heuristics_for``).
 
-An evaluation maps a state to a per-seat vector of estimated win chances (non-negative, summing
-to about 1, like ``returns()`` at the end of a game), so the greedy agent can compare positions
-and MCTS can stop a rollout early and back up the estimate instead of a result. A rollout policy
-picks an action during MCTS playouts; a cheap policy that is better than uniform makes each
-simulation more informative. Per-game modules weigh the typed feature vector each kernel
-writes (``state.kernel.features()``, laid out in the game's ``layout.pxd``), reading each feature
-by its name (the layout's ``FEATURE_NAMES``), and never parse the position JSON. A game names
-its module in ``Game.heuristics``. A game whose numbers are data (``weightsets``) can be
-evaluated with any of its shipped weight sets (``heuristics_for(game, weights=NAME)``, the spec
-parameter ``weights=NAME``).
+What an evaluation and a rollout policy are, and the ``Heuristics`` that bundle them, is
+``boardplay.core.heuristics``; a game names its own in ``Game.heuristics``. The shipped games'
+modules here weigh the typed feature vector each kernel writes, by feature name, and each has its
+evaluation in C beside it (``<game>_leaf.pyx``, a ``boardplay.core.leaf.LeafEvaluation``). A game
+whose numbers are data (``weightsets``) can be evaluated with any of its shipped weight sets
+(``heuristics_for(game, weights=NAME)``, the spec parameter ``weights=NAME``).
 """
 
 from __future__ import annotations
 
-import math
-import random
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State
+from boardplay.core.heuristics import Heuristics, softmax
 from boardplay.core.registry import find
-
-Evaluation = Callable[[State], list[float]]
-"""Per-seat estimated win chances of a position."""
-RolloutPolicy = Callable[[State, list[int], random.Random], int]
-"""Picks one of ``legal`` (the state's legal actions, non-empty) during a rollout."""
-
-
-@dataclass(frozen=True)
-class Heuristics:
-    """What the AI knows about one game beyond its rules."""
-
-    evaluate: Evaluation
-    rollout: RolloutPolicy | None
-    description: str
-    cutoff: int | None = None
-    """MCTS's default rollout length before the evaluation takes over (None: play to the end),
-    chosen per game from measurements (docs/ai.md)."""
-    table_cutoffs: tuple[tuple[int, int | None], ...] = ()
-    """``(players, cutoff)`` pairs: the default cutoff of a table of that many seats where it
-    differs from ``cutoff`` (``default_cutoff``; Montana with three and four players, Passtally
-    with three)."""
-    table_spread: tuple[int, ...] = ()
-    """The seat counts whose tables scale MCTS's exploration term by the spread of each node's
-    returns by default (``spread``, ``default_spread``; Montana with three and four players)."""
-    exploration: float = 1.0
-    """MCTS's default UCT exploration constant for this game (measured, docs/ai.md)."""
-    decisive: bool = False
-    """Whether MCTS playouts play a move that wins at once when there is one (measured per
-    game, docs/ai.md): it costs one trial move per legal action at every playout step."""
-    repetition: bool = False
-    """Whether MCTS scores a line that returns to a position already met as a draw (measured
-    per game, docs/ai.md; needs a kernel with position keys, ``boardplay.ai.repetition``)."""
-    kernel_playouts: bool = False
-    """Whether the game's compiled kernel carries a playout policy (``Kernel.playout_action``),
-    which the compiled search plays instead of uniform actions under ``rollout=policy``
-    (measured per game, docs/ai.md; Passtally)."""
-    weighted: Callable[[str], Evaluation] | None = None
-    """The evaluation with a named weight set (``weightsets``), for games whose weights are
-    data; ``evaluate`` is the one with the game's default set."""
-    compiled: str | None = None
-    """``"module:Class"`` of the evaluation in C the compiled search backs up (a
-    ``compiled.LeafEvaluation`` taking the player count and a weight set name); None: MCTS runs
-    the Python reference search, 20-60 times slower (docs/ai.md), so every game meant to be
-    played against the AI names one (``tests/core/test_registration.py`` checks the four)."""
-    opening: Callable[[State], bool] | None = None
-    """Whether a position is in the game's opening: a setup phase that always runs to its end
-    in a bounded number of turns and decides nothing by itself (Proteus's placement). MCTS's
-    ``opening_cutoff`` replaces the cutoff for searches rooted there; None: no such phase.
-    (The cutoff of a search decides what its leaves see; from the middle of the opening, an
-    evaluation cut-off guesses at a phase that has not begun.)"""
 
 
 def default_cutoff(heuristics: Heuristics, players: int) -> int | None:
@@ -88,15 +33,6 @@ def default_spread(heuristics: Heuristics, players: int) -> bool:
 
 def uniform(num_players: int) -> list[float]:
     return [1.0 / num_players] * num_players
-
-
-def softmax(values: list[float], temperature: float) -> list[float]:
-    """Turn per-seat strength numbers into win chances; ``temperature`` is the difference in
-    strength that makes one seat e times as likely to win as another."""
-    top = max(values)
-    weights = [math.exp((v - top) / temperature) for v in values]
-    total = sum(weights)
-    return [w / total for w in weights]
 
 
 def generic_evaluate(state: State) -> list[float]:

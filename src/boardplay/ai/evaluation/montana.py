@@ -30,8 +30,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from boardplay.ai.evaluation import Evaluation, Heuristics, softmax, weightsets
+from boardplay.ai.evaluation import weightsets
 from boardplay.core.game import State
+from boardplay.core.heuristics import Evaluation, Heuristics, softmax
 from boardplay.games.montana.layout import FEATURE_NAMES
 from boardplay.games.montana.state import Holdings
 

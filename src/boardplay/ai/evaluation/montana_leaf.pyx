@@ -2,7 +2,7 @@
 """Montana's evaluation in C (``montana.py``'s, with a named weight set), a ``LeafEvaluation``
 (``compiled.pyx``) that ``montana.HEURISTICS`` names for the compiled search."""
 
-from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.games.montana.layout cimport (
     F_CANTEENS, F_CATTLE, F_GOODS, F_NEXT_MAIN_SEAT, F_PARTIAL_COST, F_PARTIAL_HAVE, F_READY,
     F_SETTLEMENTS, F_SETTLEMENTS_LEFT, F_SILVER, F_WORKERS, SEAT_FEATURES,

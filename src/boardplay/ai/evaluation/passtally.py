@@ -27,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from boardplay.ai.evaluation import Evaluation, Heuristics, softmax, weightsets
+from boardplay.ai.evaluation import weightsets
 from boardplay.core.game import State
+from boardplay.core.heuristics import Evaluation, Heuristics, softmax
 from boardplay.games.passtally.layout import FEATURE_NAMES
 
 TERMS = ("vp", "line_vp_paid", "line_vp", "line_vp_turns", "turn_vp")

@@ -4,7 +4,7 @@
 
 from libc.math cimport sqrt
 
-from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.games.passtally.layout cimport (
     LINE_VP_SEAT0, PLAYERS, TILES_PILE_A, TILES_PILE_B, TILES_PILE_C, TURN_SEAT, VP_SEAT0,
 )

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from boardplay.ai.evaluation import Heuristics, softmax
 from boardplay.core.game import State
+from boardplay.core.heuristics import Heuristics, softmax
 from boardplay.games.potlatch.layout import FEATURE_NAMES
 
 TEMPERATURE = 0.5

@@ -2,13 +2,13 @@
 """Potlatch Klone's evaluation in C (``potlatch.py``'s, with its weights), a ``LeafEvaluation``
 (``compiled.pyx``) that ``potlatch.HEURISTICS`` names for the compiled search."""
 
-from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.games.potlatch.layout cimport (
     BLUE_STACKS, RED_BREAKS, RED_CROWNS, RED_STACKS, TO_MOVE,
 )
 
 from boardplay.ai.evaluation import potlatch
-from boardplay.ai.evaluation.compiled import hand_only
+from boardplay.core.leaf import hand_only
 
 
 cdef class PotlatchEvaluation(LeafEvaluation):

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from boardplay.ai.evaluation import Heuristics, softmax
 from boardplay.core.game import State
+from boardplay.core.heuristics import Heuristics, softmax
 from boardplay.games.proteus.layout import FEATURE_NAMES
 from boardplay.games.proteus.state import ProteusState
 

@@ -2,13 +2,13 @@
 """Proteus's evaluation in C (``proteus.py``'s, with its weights), a ``LeafEvaluation``
 (``compiled.pyx``) that ``proteus.HEURISTICS`` names for the compiled search."""
 
-from boardplay.ai.evaluation.compiled cimport LeafEvaluation
+from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.games.proteus.layout cimport (
     ACTIVE_GOAL, BLACK_LINE, TO_MOVE, WHITE_LINE,
 )
 
 from boardplay.ai.evaluation import proteus
-from boardplay.ai.evaluation.compiled import hand_only
+from boardplay.core.leaf import hand_only
 
 
 cdef class ProteusEvaluation(LeafEvaluation):

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from boardplay.core.errors import OptionError
 from boardplay.core.game import State
-from boardplay.core.options import OptionSet, OptionSpec, OptionValue
+from boardplay.core.options import OptionSet, OptionSpec
 from boardplay.core.palette import BLUE, GREEN, VERMILLION, YELLOW
 from boardplay.games.montana import layout as L
 from boardplay.games.montana import notation as A
@@ -85,12 +85,12 @@ OPTIONS = OptionSet(
 class MontanaGame(MontanaGameBase):
     """Montana for 2–4 players; every component value comes from the data file."""
 
-    name: ClassVar[str] = "montana"
-    title: ClassVar[str] = "Montana"
-    heuristics: ClassVar[str | None] = "boardplay.ai.evaluation.montana:HEURISTICS"
-    describer: ClassVar[str | None] = "boardplay.games.montana.describe:describe"
-    end_describer: ClassVar[str | None] = "boardplay.games.montana.ending:describe_end"
-    study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = (
+    name = "montana"
+    title = "Montana"
+    heuristics = "boardplay.ai.evaluation.montana:HEURISTICS"
+    describer = "boardplay.games.montana.describe:describe"
+    end_describer = "boardplay.games.montana.ending:describe_end"
+    study_axes = (
         ("players", (2, 3, 4)),
         ("recruit_grain", None),
     )
@@ -107,16 +107,16 @@ class MontanaGame(MontanaGameBase):
         "hard": "mcts(time=0.5,iterations=20000)",
         "expert": "mcts(time=1,iterations=100000)",
     }
-    option_set: ClassVar[OptionSet] = OPTIONS
-    num_distinct_actions: ClassVar[int] = L.NUM_ACTIONS
-    max_chance_outcomes: ClassVar[int] = A.NUM_CHANCE
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
-    seat_names: ClassVar[tuple[str, ...]] = ("Blue", "Yellow", "Green", "Red")
-    seat_colours: ClassVar[tuple[str, ...]] = (BLUE, YELLOW, GREEN, VERMILLION)
-    can_draw: ClassVar[bool] = True
+    option_set = OPTIONS
+    num_distinct_actions = L.NUM_ACTIONS
+    max_chance_outcomes = A.NUM_CHANCE
+    min_players = 2
+    max_players = 4
+    seat_names = ("Blue", "Yellow", "Green", "Red")
+    seat_colours = (BLUE, YELLOW, GREEN, VERMILLION)
+    can_draw = True
     """§8: nobody placed all settlements (reachable by the turn cap) is a draw."""
-    bench_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
+    bench_option_sets = (
         {"players": 2},
         {"players": 3},
         {"players": 4},

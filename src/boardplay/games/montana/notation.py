@@ -104,20 +104,8 @@ def goods_text(counts: Sequence[int]) -> str:
     return "+".join(GOOD_CODES[g] for g in range(6) for _ in range(counts[g]))
 
 
-def bank_action(space: int, workers: Counts) -> int:
-    return WORK_BANK + space * len(WORKER_SETS) + WORKER_SET_INDEX[workers]
-
-
-def prod_action(area: int, space: int, workers: Counts) -> int:
-    return WORK_PROD + (area * MAX_AREA_SPACES + space) * len(PART_SETS) + WORKER_SET_INDEX[workers]
-
-
 def build_action(q: int, r: int) -> int:
     return BUILD + grid_index(q, r)
-
-
-def place_action(row: int, column: int) -> int:
-    return PLACE + row * MAX_COLUMNS + column
 
 
 def action_to_string(data: Components, action: int) -> str:

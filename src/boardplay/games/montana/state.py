@@ -12,7 +12,6 @@ position) writes through ``fields.load``. The board geometry of the dealt seed i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from boardplay.core.errors import IllegalActionError
@@ -24,7 +23,7 @@ from boardplay.games.montana.data import Components
 from boardplay.games.montana.explain import explain_illegal
 from boardplay.games.montana.fields import MontanaFields
 from boardplay.games.montana.kernel import MontanaKernel
-from boardplay.games.montana.layout import CHANCE_STAGES, HOME, SEAT_FEATURES, Stage
+from boardplay.games.montana.layout import CHANCE_STAGES, SEAT_FEATURES, Stage
 from boardplay.games.montana.tables import Tables
 
 # Stages (spec §10, numbered by ``layout.Stage``) under the facade's names: ``PUSH``, ``RIGHT``,
@@ -183,10 +182,6 @@ class MontanaState(KernelState, MontanaFields, State):
         ``player``'s settlements (any player's with build_adjacent_any)."""
         return bool(fields.buildable(self.kernel, player, h))
 
-    def can_afford(self, player: int, cost: Sequence[int]) -> bool:
-        held = self.goods[6 * player : 6 * player + 6]
-        return all(have >= need for have, need in zip(held, cost, strict=True))
-
     def build_sites(self) -> list[list[tuple[int, ...]]]:
         """Per player, the building costs of every hex the player may build on now, goods
         aside (empty for a player with no settlements left)."""
@@ -194,16 +189,6 @@ class MontanaState(KernelState, MontanaFields, State):
         if board is None:
             return [[] for _ in range(self.n)]
         return [[board.costs[h] for h in fields.sites(self.kernel, p)] for p in range(self.n)]
-
-    def slot_occupied(self, slot: int) -> bool:
-        return sum(self.slots[slot]) > 0
-
-    def row_holder(self, row: int) -> int:
-        cols = len(self.data.column_cost)
-        for p, spot in enumerate(self.contractor):
-            if spot != HOME and spot // cols == row:
-                return p
-        return -1
 
     def tiebreak_two(self, player: int) -> int:
         return int(fields.tiebreak_two(self.kernel, player))

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from boardplay.core.game import Game, State
-from boardplay.core.options import OptionSet, OptionSpec, OptionValue
+from boardplay.core.options import OptionSet, OptionSpec
 from boardplay.core.palette import BLUE, VERMILLION, YELLOW
 from boardplay.games.passtally import observation, render
 from boardplay.games.passtally.layout import NUM_ACTIONS, NUM_DESIGNS, NUM_SLOTS, TOTAL_TILES
@@ -75,14 +75,12 @@ OPTIONS = OptionSet(
 
 
 class PasstallyGame(Game):
-    name: ClassVar[str] = "passtally"
-    title: ClassVar[str] = "Passtally"
-    heuristics: ClassVar[str | None] = "boardplay.ai.evaluation.passtally:HEURISTICS"
-    describer: ClassVar[str | None] = "boardplay.games.passtally.describe:describe"
-    end_describer: ClassVar[str | None] = "boardplay.games.passtally.ending:describe_end"
-    study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = (
-        ("players", (2, 3)),
-    )
+    name = "passtally"
+    title = "Passtally"
+    heuristics = "boardplay.ai.evaluation.passtally:HEURISTICS"
+    describer = "boardplay.games.passtally.describe:describe"
+    end_describer = "boardplay.games.passtally.ending:describe_end"
+    study_axes = (("players", (2, 3)),)
     levels: ClassVar[Mapping[str, str] | None] = {
         # Each step won at least 60% of 200 games against the one below (docs/ai.md, "The
         # ladder"): tenfold simulations per step up to hard, whose evaluation stops gaining
@@ -102,15 +100,15 @@ class PasstallyGame(Game):
         "hard": "mcts(time=0.1,iterations=1000)",
         "expert": "mcts(time=0.1,iterations=100000,cutoff=none,c=0.7)",
     }
-    option_set: ClassVar[OptionSet] = OPTIONS
-    num_distinct_actions: ClassVar[int] = NUM_ACTIONS
-    max_chance_outcomes: ClassVar[int] = NUM_DESIGNS
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 3
-    seat_colours: ClassVar[tuple[str, ...]] = (VERMILLION, BLUE, YELLOW)
-    can_draw: ClassVar[bool] = False
+    option_set = OPTIONS
+    num_distinct_actions = NUM_ACTIONS
+    max_chance_outcomes = NUM_DESIGNS
+    min_players = 2
+    max_players = 3
+    seat_colours = (VERMILLION, BLUE, YELLOW)
+    can_draw = False
     """§6: ties go to the earliest seat, so every game has one winner."""
-    bench_option_sets: ClassVar[tuple[dict[str, Any], ...]] = ({"players": 2}, {"players": 3})
+    bench_option_sets = ({"players": 2}, {"players": 3})
 
     @property
     def num_players(self) -> int:

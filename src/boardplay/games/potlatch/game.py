@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from boardplay.core.game import Game, State
-from boardplay.core.options import OptionSet, OptionSpec, OptionValue
+from boardplay.core.options import OptionSet, OptionSpec
 from boardplay.core.palette import BLUE, VERMILLION
 from boardplay.games.potlatch.kernel import PotlatchKernel
 from boardplay.games.potlatch.layout import NUM_ACTIONS
@@ -27,12 +27,12 @@ __all__ = ["LAYOUTS", "TILES_IN_PLAY", "PotlatchGame"]
 class PotlatchGame(Game):
     """Potlatch Klone for two players (Red = seat 0, Blue = seat 1)."""
 
-    name: ClassVar[str] = "potlatch"
-    title: ClassVar[str] = "Potlatch Klone"
-    heuristics: ClassVar[str | None] = "boardplay.ai.evaluation.potlatch:HEURISTICS"
-    describer: ClassVar[str | None] = "boardplay.games.potlatch.describe:describe"
-    end_describer: ClassVar[str | None] = "boardplay.games.potlatch.ending:describe_end"
-    study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = (
+    name = "potlatch"
+    title = "Potlatch Klone"
+    heuristics = "boardplay.ai.evaluation.potlatch:HEURISTICS"
+    describer = "boardplay.games.potlatch.describe:describe"
+    end_describer = "boardplay.games.potlatch.ending:describe_end"
+    study_axes = (
         ("actions", (2, 3)),
         ("layout", None),
     )
@@ -51,12 +51,12 @@ class PotlatchGame(Game):
         "expert": "az(weights=potlatch-value,time=0.03,iterations=100000,contempt=0.3,mix=0.8,"
         "finish_turn=true,uniform=true)",
     }
-    seat_names: ClassVar[tuple[str, ...]] = ("Red", "Blue")
-    seat_colours: ClassVar[tuple[str, ...]] = (VERMILLION, BLUE)  # Red, Blue (§2.2)
-    can_draw: ClassVar[bool] = True
+    seat_names = ("Red", "Blue")
+    seat_colours = (VERMILLION, BLUE)  # Red, Blue (§2.2)
+    can_draw = True
     """§8.2 condition 3: a repetition with equal own-stack counts is a draw."""
-    num_distinct_actions: ClassVar[int] = NUM_ACTIONS
-    option_set: ClassVar[OptionSet] = OptionSet(
+    num_distinct_actions = NUM_ACTIONS
+    option_set = OptionSet(
         "potlatch",
         (
             OptionSpec("actions", 2, "Actions per turn (9 tiles for 2, 12 for 3).", int, (2, 3)),
@@ -94,7 +94,7 @@ class PotlatchGame(Game):
             ),
         ),
     )
-    bench_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
+    bench_option_sets = (
         {"actions": 2, "layout": "L3"},
         {"actions": 2, "layout": "L4"},
         {"actions": 3, "layout": "L3"},

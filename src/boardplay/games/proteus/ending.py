@@ -118,7 +118,7 @@ def _goal(
         parts.append(
             say(" Before this turn both players met it, and a goal met by both wins for nobody.")
         )
-    elif met[winner] and not after.kernel.kadon:
+    elif met[winner] and not after.kadon:
         parts.append(
             say(
                 " {who} already met it when the board was complete: under the Japanese rules a "
@@ -126,7 +126,7 @@ def _goal(
                 who=who,
             )
         )
-    if previous is not None and previous.in_placement and after.kernel.kadon:
+    if previous is not None and previous.in_placement and after.kadon:
         parts.append(
             say(
                 " Under the Kadon rules a goal counts from the very first turn, even while the "
@@ -171,7 +171,7 @@ def _turn_limit(after: ProteusState, names: Sequence[str], mark: dict[str, Any])
     parts = [
         say(
             "The game reached its limit of {n} turns without a winner, so it is a draw.",
-            n=after.kernel.max_turns,
+            n=after.max_turns,
         )
     ]
     goal = after.active_tile(YELLOW)

@@ -118,7 +118,7 @@ def _piece_placement_reason(kernel: ProteusKernel, action: int) -> str | None:
         return f"{CELLS[cell]} has no tile; a piece goes only on a vacant tile"
     if kernel.piece_at(cell) >= 0:
         return f"the tile at {CELLS[cell]} already holds a piece"
-    if kernel.kadon:
+    if FACE.get(kernel, "kadon"):
         colour = tile // 3
         active = kernel.active_tile(colour)
         if tile % 3 == shape and active >= 0:

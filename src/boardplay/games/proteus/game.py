@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from boardplay.core.game import Game, State
-from boardplay.core.options import OptionSet, OptionSpec, OptionValue
+from boardplay.core.options import OptionSet, OptionSpec
 from boardplay.core.palette import BLACK, WHITE
 from boardplay.games.proteus.layout import NUM_ACTIONS, OBSERVATION_SIZE
 from boardplay.games.proteus.observation import observe
@@ -29,14 +29,12 @@ class ProteusGame(Game):
     """Proteus (Michael Waitsman, Kadon 1982): a 3x3 board built from nine rule tiles whose
     active tiles define how pieces move, which tiles trade and what wins."""
 
-    name: ClassVar[str] = "proteus"
-    title: ClassVar[str] = "Proteus"
-    heuristics: ClassVar[str | None] = "boardplay.ai.evaluation.proteus:HEURISTICS"
-    describer: ClassVar[str | None] = "boardplay.games.proteus.describe:describe"
-    end_describer: ClassVar[str | None] = "boardplay.games.proteus.ending:describe_end"
-    study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = (
-        ("rules", None),
-    )
+    name = "proteus"
+    title = "Proteus"
+    heuristics = "boardplay.ai.evaluation.proteus:HEURISTICS"
+    describer = "boardplay.games.proteus.describe:describe"
+    end_describer = "boardplay.games.proteus.ending:describe_end"
+    study_axes = (("rules", None),)
     levels: ClassVar[Mapping[str, str] | None] = {
         # Tenfold simulations per step up to hard (docs/ai.md, "The ladder"). Hard plays with
         # contempt, so it plays on instead of running into the turn cap. Expert is the learned
@@ -53,7 +51,7 @@ class ProteusGame(Game):
         "expert": "az(weights=proteus,time=0.1,iterations=200000,repetition=true,contempt=0.3,"
         "c=1.0)",
     }
-    option_set: ClassVar[OptionSet] = OptionSet(
+    option_set = OptionSet(
         "proteus",
         (
             OptionSpec(
@@ -83,12 +81,12 @@ class ProteusGame(Game):
             ),
         ),
     )
-    num_distinct_actions: ClassVar[int] = NUM_ACTIONS
-    seat_names: ClassVar[tuple[str, ...]] = ("Black", "White")
-    seat_colours: ClassVar[tuple[str, ...]] = (BLACK, WHITE)  # §2
-    can_draw: ClassVar[bool] = True
+    num_distinct_actions = NUM_ACTIONS
+    seat_names = ("Black", "White")
+    seat_colours = (BLACK, WHITE)  # §2
+    can_draw = True
     """§7.5: a double pass, the turn limit or a movement dead end is a draw."""
-    bench_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
+    bench_option_sets = (
         {"rules": "seed", "max_turns": 200},
         {"rules": "kadon", "max_turns": 200},
     )

@@ -358,21 +358,6 @@ cdef class ProteusKernel(Kernel):
         for key in rest:
             keys_add(&self.seen, <uint64_t>key)
 
-    @property
-    def kadon(self) -> bool:
-        """Option ``rules=kadon``."""
-        return self.b.kadon != 0
-
-    @property
-    def forbid(self) -> bool:
-        """Option ``repetition=forbid``."""
-        return self.b.forbid != 0
-
-    @property
-    def max_turns(self) -> int:
-        """Option ``max_turns``: the turn cap, 0 for none."""
-        return self.b.max_turns
-
     # ----- tensors ------------------------------------------------------------------------------
     cdef void observe_into(self, int player, float* out) noexcept:
         observe_position(&self.b, player, out)

@@ -96,7 +96,8 @@ def load_position(game: Game, data: Mapping[str, Any]) -> ProteusState:
             "met": [],  # the movement positions met: from this one on
         },
     )
-    if kernel.kadon and fields.FACE.get(kernel, "unplaced") > 0 and not kernel.kadon_feasible():
+    kadon, unplaced = fields.FACE.get(kernel, "kadon"), fields.FACE.get(kernel, "unplaced")
+    if kadon and unplaced > 0 and not kernel.kadon_feasible():
         raise PositionError(
             "field 'board' is infeasible under rules=kadon: the pieces in hand can no longer "
             "activate exactly one tile of each missing colour (spec §4.4)"

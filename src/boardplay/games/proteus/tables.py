@@ -24,7 +24,6 @@ from boardplay.games.proteus.layout import (
     NONE,
     PIECE_BASE,
     ROOK,
-    TILE_BASE,
     TRADE_BASE,
 )
 
@@ -60,15 +59,6 @@ RULE_NAMES: Final = (
     "COLOR goal",
     "SHAPE goal",
 )
-
-
-def colour_of(tile: int) -> int:
-    return tile // 3
-
-
-def shape_of(item: int) -> int:
-    """Shape of a tile or a piece (both encode it as ``id % 3``)."""
-    return item % 3
 
 
 def _col(cell: int) -> int:
@@ -131,10 +121,6 @@ TRADE_ID: Final = tuple(
     )
     for i in range(9)
 )
-
-
-def tile_placement(tile: int, cell: int) -> int:
-    return TILE_BASE + tile * 9 + cell
 
 
 def piece_placement(shape: int, cell: int) -> int:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from boardplay.games.race.game import RaceState
 
-from boardplay.ai.evaluation import Heuristics
 from boardplay.core.game import State
+from boardplay.core.heuristics import Heuristics
 
 
 def evaluate(state: State) -> list[float]:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from boardplay.core.fields import read
 from boardplay.core.game import TERMINAL, Game, State
-from boardplay.core.options import OptionSet, OptionSpec, OptionValue
+from boardplay.core.options import OptionSet, OptionSpec
 
 
 class RaceState(State):
@@ -56,24 +56,22 @@ class RaceState(State):
 
 
 class RaceGame(Game):
-    name: ClassVar[str] = "race"
-    title: ClassVar[str] = "Race to ten"
-    option_set: ClassVar[OptionSet] = OptionSet(
+    name = "race"
+    title = "Race to ten"
+    option_set = OptionSet(
         "race",
         (
             OptionSpec("target", 10, "The count that wins.", int, (10, 15)),
             OptionSpec("step", 2, "The largest addition.", int, (2, 3)),
         ),
     )
-    num_distinct_actions: ClassVar[int] = 3
-    can_draw: ClassVar[bool] = False
-    seat_colours: ClassVar[tuple[str, ...]] = ("#d33c3c", "#2f6fd6")
-    heuristics: ClassVar[str | None] = "boardplay.games.race.evaluation:HEURISTICS"
-    describer: ClassVar[str | None] = "boardplay.games.race.describe:describe"
-    end_describer: ClassVar[str | None] = "boardplay.games.race.ending:describe_end"
-    study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = (
-        ("target", None),
-    )
+    num_distinct_actions = 3
+    can_draw = False
+    seat_colours = ("#d33c3c", "#2f6fd6")
+    heuristics = "boardplay.games.race.evaluation:HEURISTICS"
+    describer = "boardplay.games.race.describe:describe"
+    end_describer = "boardplay.games.race.ending:describe_end"
+    study_axes = (("target", None),)
     levels: ClassVar[Mapping[str, str] | None] = {
         "easy": "mcts(iterations=5)",
         "medium": "mcts(iterations=10)",

@@ -1,4 +1,4 @@
-"""Type stub for the compiled ``boardplay.ai.evaluation.compiled`` (per-game evaluations in C)."""
+"""Type stub for the compiled ``boardplay.core.leaf`` (a game's evaluation in C)."""
 
 from typing_extensions import disjoint_base
 

@@ -1,18 +1,21 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The per-game evaluations of ``boardplay.ai.evaluation`` in C: the shape they share.
+"""A game's evaluation in C, for the compiled search: the shape every game's shares.
 
 MCTS backs up an evaluation at almost every leaf (every game's measured cutoff is 0), so the
 search cannot leave compiled code to compute one. Each game's evaluation is the same shape: a
 per-seat strength from the kernel's feature vector (``Kernel.features_into``), turned into win
-chances by a softmax. ``LeafEvaluation`` holds that shape; each game's subclass, in its own
-module beside the game's Python evaluation (``potlatch_leaf.pyx`` for ``potlatch.py``...),
-computes its strengths (``strengths``) and is named by its heuristics (``Heuristics.compiled``),
-so a game brings its own and nothing here lists the games. A subclass reads every weight from
-the game's Python evaluation module when it is built (for Montana and Passtally from the named
-weight set the module loads, ``weightsets``), so there is one place to tune a number, and every
-feature index by its name in the game's ``layout.pxd`` (``cimport``ed, so a C constant), as the
-Python module reads it by name from ``FEATURE_NAMES``. ``tests/ai/test_ai_search.py`` checks
-that both give the same values on positions from real games.
+chances by a softmax. ``LeafEvaluation`` holds that shape, in ``core`` so that a game may keep
+its evaluation in its own folder importing only ``core`` (docs/design.md §1); each game's
+subclass, in its own module beside the game's Python evaluation (the shipped games':
+``ai/evaluation/potlatch_leaf.pyx`` for ``potlatch.py``...), computes its strengths
+(``strengths``) and is named by its heuristics (``Heuristics.compiled``,
+``boardplay.core.heuristics``), so a game brings its own and nothing here lists the games. A
+subclass reads every weight from the game's Python evaluation module when it is built (for
+Montana and Passtally from the named weight set the module loads, ``weightsets``), so there is
+one place to tune a number, and every feature index by its name in the game's ``layout.pxd``
+(``cimport``ed, so a C constant), as the Python module reads it by name from ``FEATURE_NAMES``.
+``tests/ai/test_ai_search.py`` checks that both give the same values on positions from real
+games.
 """
 
 from libc.math cimport exp
@@ -62,7 +65,7 @@ def hand_only(str game, str weights):
 
 
 cdef inline void softmax(double* values, int n, double temperature, double* out) noexcept:
-    """``boardplay.ai.evaluation.softmax``: win chances from strengths."""
+    """``boardplay.core.heuristics.softmax``: win chances from strengths."""
     cdef double top = values[0], total = 0.0
     cdef int i
     for i in range(1, n):
