@@ -76,11 +76,22 @@ class ChallengeSent:
 
 
 @dataclass(frozen=True)
+class YourTurn:
+    """The turn of a correspondence game passed to these seats, and their players have no page
+    of it open: they are told away from the table."""
+
+    game_id: str
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class GameFinished:
     """A game ended (on the board, by the clock or by a player's word)."""
 
     game_id: str
     rated: bool
+    correspondence: bool = False
+    """Played over days: its players are told of its end away from the table too."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +120,7 @@ Event = (
     | RatingSettled
     | SignedOutEverywhere
     | TournamentPaired
+    | YourTurn
 )
 KINDS: dict[str, type[Event]] = {
     kind.__name__: kind
@@ -120,6 +132,7 @@ KINDS: dict[str, type[Event]] = {
         RatingSettled,
         SignedOutEverywhere,
         TournamentPaired,
+        YourTurn,
     )
 }
 """Every event by its name, as it travels between processes."""

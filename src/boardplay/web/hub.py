@@ -26,7 +26,7 @@ from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.chat import ChatRelay
 from boardplay.web.config import Limits
 from boardplay.web.database import StorageThreads
-from boardplay.web.events import AccountClosed, Bus, ChallengeSent
+from boardplay.web.events import Bus
 from boardplay.web.lobby import Lobby
 from boardplay.web.migrate import open_database
 from boardplay.web.notify import MailConfig, Mailer, PushConfig, Pusher
@@ -135,16 +135,20 @@ class Hub:
             games=self.games,
         )
         """The lobby's sockets, seeks and challenges (``lobby/``)."""
-        self.mailer = Mailer.open(engine, db, mail, limits, house.epoch, catalogue)
+        self.mailer = Mailer.open(engine, db, mail, limits, house.epoch, catalogue, bus, self.games)
         """E-mail notifications: the hooks the game code calls and the outbox's sender."""
         self.push = Pusher.open(
-            engine, db, push, house.epoch, catalogue, accounts.languages, self.seats_here
+            engine,
+            db,
+            push,
+            house.epoch,
+            catalogue,
+            accounts.languages,
+            self.seats_here,
+            bus,
+            self.games,
         )
         """Push notifications (``notify/``): the same hooks, the challenges', and the sender."""
-        house.mailer, house.push = self.mailer, self.push
-        bus.subscribe(ChallengeSent, self.push.challenge_sent)
-        bus.subscribe(AccountClosed, self.mailer.account_closed)
-        bus.subscribe(AccountClosed, self.push.account_closed)
         self.chat = ChatRelay(house, engine, self.rooms, self.games.has_finished_game)
         """The table chat of this process's sockets (``chat/``)."""
         house.followers.append(self.chat.catch_up)

@@ -38,7 +38,7 @@ from sqlalchemy.engine import Engine
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits, Settings
 from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.events import AccountClosed
+from boardplay.web.events import AccountClosed, Bus, GameFinished, YourTurn
 from boardplay.web.notify import words
 from boardplay.web.notify.game import NoticeGame
 from boardplay.web.notify.mailstore import (
@@ -60,6 +60,7 @@ from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
 
 if TYPE_CHECKING:
     from boardplay.web.accounts import Account
+    from boardplay.web.table import Games
 
 log = logging.getLogger("boardplay.web.mail")
 
@@ -159,6 +160,8 @@ class Mailer(Sender):
         self.sent = 0
         self._titles: dict[str, str] = {}
         self._smtp = ThreadPoolExecutor(1, thread_name_prefix="boardplay-smtp") if config else None
+        self.games: Games | None = None
+        """Where the turns and ends it hears read their game (the table's; given by ``open``)."""
 
     @classmethod
     def open(
@@ -169,10 +172,32 @@ class Mailer(Sender):
         limits: Limits,
         epoch: str,
         catalogue: WebCatalogue,
+        bus: Bus,
+        games: Games,
     ) -> Mailer:
         """The mailer of a process: its store on ``engine``, run on the storage threads
-        ``db``."""
-        return cls(MailStore(engine), db, config, limits, epoch, words.titles(catalogue))
+        ``db``, hearing the turns and ends of correspondence games (the games read through
+        ``games``) and the accounts deleted."""
+        made = cls(MailStore(engine), db, config, limits, epoch, words.titles(catalogue))
+        made.games = games
+        bus.subscribe(YourTurn, made.turn_passed)
+        bus.subscribe(GameFinished, made.game_finished)
+        bus.subscribe(AccountClosed, made.account_closed)
+        return made
+
+    async def turn_passed(self, event: YourTurn) -> None:
+        """``YourTurn``: each seat's account is mailed, if it wants to know."""
+        row = await self.games.get(event.game_id) if self.games else None
+        if row is not None:
+            for seat in event.seats:
+                await self.your_turn(row, seat)
+
+    async def game_finished(self, event: GameFinished) -> None:
+        """``GameFinished`` of a correspondence game: its players are mailed."""
+        if event.correspondence and self.games is not None:
+            row = await self.games.get(event.game_id)
+            if row is not None:
+                await self.game_over(row)
 
     @property
     def enabled(self) -> bool:

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from sqlalchemy.engine import Engine
 
-from boardplay.web.events import AccountClosed, ChallengeSent
+from boardplay.web.events import AccountClosed, Bus, ChallengeSent, GameFinished, YourTurn
 from boardplay.web.notify import words
 from boardplay.web.notify.game import NoticeGame
 from boardplay.web.notify.outbox import Runner, Sender
@@ -69,6 +69,7 @@ from boardplay.web.notify.webpush import (
 
 if TYPE_CHECKING:
     from boardplay.web.catalogue import WebCatalogue
+    from boardplay.web.table import Games
 
 log = logging.getLogger("boardplay.web.push")
 
@@ -128,6 +129,8 @@ class Pusher(Sender):
         self._client: httpx.AsyncClient | None = None
         self._posting: Counter[str] = Counter()
         """Posts out now, by push service (``webpush.service_of``)."""
+        self.games: Games | None = None
+        """Where the turns and ends it hears read their game (the table's; given by ``open``)."""
 
     @classmethod
     def open(
@@ -139,11 +142,36 @@ class Pusher(Sender):
         catalogue: WebCatalogue,
         languages: Callable[[list[int]], Awaitable[dict[int, str | None]]],
         here: Callable[[str], AbstractSet[int]],
+        bus: Bus,
+        games: Games,
     ) -> Pusher:
         """The pusher of a process: its store on ``engine``, run on the storage threads
         ``db``; ``languages`` the accounts' languages (the accounts'), ``here`` the seats
-        whose page shows a game now (the table's)."""
-        return cls(PushStore(engine), db, config, epoch, words.titles(catalogue), languages, here)
+        whose page shows a game now (the table's). It hears the turns and ends of
+        correspondence games (read through ``games``), the challenges and the accounts
+        deleted."""
+        titles = words.titles(catalogue)
+        made = cls(PushStore(engine), db, config, epoch, titles, languages, here)
+        made.games = games
+        bus.subscribe(YourTurn, made.turn_passed)
+        bus.subscribe(GameFinished, made.game_finished)
+        bus.subscribe(ChallengeSent, made.challenge_sent)
+        bus.subscribe(AccountClosed, made.account_closed)
+        return made
+
+    async def turn_passed(self, event: YourTurn) -> None:
+        """``YourTurn``: each seat's account is pushed it."""
+        row = await self.games.get(event.game_id) if self.games else None
+        if row is not None:
+            for seat in event.seats:
+                await self.your_turn(row, seat)
+
+    async def game_finished(self, event: GameFinished) -> None:
+        """``GameFinished`` of a correspondence game: its players are pushed it."""
+        if event.correspondence and self.games is not None:
+            row = await self.games.get(event.game_id)
+            if row is not None:
+                await self.game_over(row)
 
     @property
     def enabled(self) -> bool:

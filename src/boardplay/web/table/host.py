@@ -57,14 +57,6 @@ class Database(Protocol):
         ...
 
 
-class Notifier(Protocol):
-    """Tells players away from the table (``notify/``); never raises."""
-
-    async def your_turn(self, row: st.GameRow, seat: int) -> None: ...
-
-    async def game_over(self, row: st.GameRow) -> None: ...
-
-
 class RoomHost(Database, Protocol):
     """What a room (``rooms.Room``) and the modules acting on one ask of the process."""
 
@@ -72,16 +64,6 @@ class RoomHost(Database, Protocol):
     limits: Limits
     presence: PresenceStore
     """Who is at the tables (``presence.py``): sockets on every process, and players' visits."""
-
-    @property
-    def mailer(self) -> Notifier:
-        """E-mail for correspondence games: whose turn it is, and how a game ended."""
-        ...
-
-    @property
-    def push(self) -> Notifier:
-        """Push notifications to players' devices (``notify/``): the same news as the mailer."""
-        ...
 
     def now(self) -> float:
         """The server's time in seconds since the epoch: every clock reads it (tests set it)."""
@@ -104,7 +86,12 @@ class RoomHost(Database, Protocol):
         then, if this process still holds the game."""
         ...
 
-    async def game_ended(self, game_id: str, rated: bool) -> None:
+    async def game_ended(self, game_id: str, rated: bool, correspondence: bool = False) -> None:
         """A game ended on this process: tell who follows ends (its rating, its tournament's
-        results: ``GameFinished``); never raises."""
+        results, its players away from it: ``GameFinished``); never raises."""
+        ...
+
+    async def turns_away(self, game_id: str, seats: tuple[int, ...]) -> None:
+        """The turn of a correspondence game passed to these seats, whose players have no page
+        of it open (``YourTurn``); never raises."""
         ...

@@ -40,14 +40,13 @@ from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.database import DB_THREADS, StorageThreads
 from boardplay.web.errors import ApiError, not_found, quote
-from boardplay.web.events import Bus, GameFinished, RatingSettled
+from boardplay.web.events import Bus, GameFinished, RatingSettled, YourTurn
 from boardplay.web.table.aijobs import AiWorkers
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.checks import Checks, ThreadChecks, postgres_parts
 from boardplay.web.table.clockwatch import ClockWatch
 from boardplay.web.table.creation import GameMaker
 from boardplay.web.table.games import Games
-from boardplay.web.table.host import Notifier
 from boardplay.web.table.presence import Here, Heres, PresenceStore
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.storage import Storage
@@ -58,16 +57,6 @@ if TYPE_CHECKING:
     from boardplay.web.table.pgwrite import LoopConnections, MovesWriter
 
 log = logging.getLogger("boardplay.web")
-
-
-class _Silent:
-    """A notifier that tells nobody (until the wiring gives the real ones)."""
-
-    async def your_turn(self, row: Any, seat: int) -> None:
-        return None
-
-    async def game_over(self, row: Any) -> None:
-        return None
 
 
 class House:
@@ -108,9 +97,6 @@ class House:
         """Identifies this server process (as the holder of AI jobs)."""
         self.broker: Broker | None = None
         """Redis between the processes, once started (``hub.py``); None: one process."""
-        self.mailer: Notifier = _Silent()
-        self.push: Notifier = _Silent()
-        """Who is told of turns and ends (the wiring gives the e-mail and push notifiers)."""
         self.followers: list[Callable[[], Awaitable[None]]] = []
         """Checks that ride on this process's periodic one (the chat's), never raising."""
         self.ai = AiWorkers(
@@ -323,12 +309,17 @@ class House:
         for sub in list(room.subscribers) if room is not None else []:
             sub.push({"type": "rated"})
 
-    async def game_ended(self, game_id: str, rated: bool) -> None:
+    async def game_ended(self, game_id: str, rated: bool, correspondence: bool = False) -> None:
         """A game ended on this process: tell every domain that follows ends
-        (``GameFinished``: the ratings rate it now, its tournament steps on). Each of them
-        must not rely on being told (a process may die first): it is the fast path of their
-        own periodic look."""
-        await self.bus.publish(GameFinished(game_id, rated))
+        (``GameFinished``: the ratings rate it now, its tournament steps on, the players of a
+        correspondence game are told away from it). Each of them must not rely on being told
+        (a process may die first): it is the fast path of their own periodic look."""
+        await self.bus.publish(GameFinished(game_id, rated, correspondence))
+
+    async def turns_away(self, game_id: str, seats: tuple[int, ...]) -> None:
+        """The turn of a correspondence game passed to these seats, whose players have no page
+        of it open: tell them away from the table (``YourTurn``: mail, push)."""
+        await self.bus.publish(YourTurn(game_id, seats))
 
     async def close(self) -> None:
         await self.clocks.close()

@@ -22,7 +22,6 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from collections.abc import Set as AbstractSet
-from itertools import product
 from typing import Any
 
 from boardplay.core.errors import BoardplayError
@@ -447,16 +446,16 @@ class Room(RoomClock, RoomViews):
         self._before = None  # relayed, or nobody to relay it to
         self.kick()
         news, self.news = self.news, []
-        if (control := self.control) is not None and control.correspondence:
+        control = self.control
+        correspondence = control is not None and control.correspondence
+        if correspondence:
             here = (self.presence.local + self.presence.others).seats  # their page shows it
-            for seat, notifier in product(news, (self.host.mailer, self.host.push)):
-                if seat is None:
-                    await notifier.game_over(self.row)
-                elif seat not in here:
-                    await notifier.your_turn(self.row, seat)
+            away = tuple(seat for seat in news if seat is not None and seat not in here)
+            if away:
+                await self.host.turns_away(self.row.id, away)
         if self.row.status == st.FINISHED and not self.told_end:
             self.told_end = True
-            await self.host.game_ended(self.row.id, self.row.rated)
+            await self.host.game_ended(self.row.id, self.row.rated, correspondence)
 
     # ----- views ----------------------------------------------------------------------------
     def _touch(self) -> None:
