@@ -24,7 +24,7 @@ from accountcalls import RAPID, Player, sign_in, sign_up
 from fastapi.testclient import TestClient
 from websettings import tiny_settings
 
-from boardplay.web.admission import Admission, Door, Verdict
+from boardplay.web.admission import Admission, Door, Seating, Verdict
 from boardplay.web.app import create_app
 from boardplay.web.config import Limits
 
@@ -174,9 +174,9 @@ def test_two_accounts_of_one_person_are_refused_at_every_door(door: Door, world:
 def test_without_the_rule_every_door_seats_them_rated(
     door: Door, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def everyone(self: Admission, door: Door, players: Any, **_: Any) -> Verdict:
-        found = await self.accounts.by_ids(players)
-        return Verdict([found[p] for p in players], None)
+    async def everyone(self: Admission, seating: Seating) -> Verdict:
+        found = await self.accounts.by_ids(seating.players)
+        return Verdict([found[p] for p in seating.players], None)
 
     monkeypatch.setattr(Admission, "judge", everyone)
     answer = SCENARIOS[door](world)

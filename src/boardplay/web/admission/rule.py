@@ -6,7 +6,7 @@ a tournament's pairing. Each door used to keep its own copy of the rule, and the
 fifth round found the copies that were missing (a rated arena seated two accounts of one
 person; a seek made before an upgrade seated a bot against a person). So the rule lives here,
 once; every door is a member of ``Door``, and the table's ``GameMaker`` — the only code that
-stores a game or seats a player — asks ``Admission.admit`` with its door before it does.
+stores a game or seats a player — asks ``Admission.judge`` with its door before it does.
 
 The rule (each refusal a 403 in the API's error shape, with a sentence saying why):
 
@@ -67,12 +67,33 @@ BOT_RATED_DOORS = frozenset({Door.CHALLENGE, Door.BOT_CHALLENGE, Door.REMATCH})
 
 
 @dataclass(frozen=True)
+class Seating:
+    """A table asked for: its ``players`` (their accounts, in seat order), made through
+    ``door``, ``rated`` or not. ``newcomer`` is the player whose request this is (only their
+    pairs are checked for one person's two accounts: the others sat down together already;
+    None: every pair), acting from ``visitor``; ``bots``: a tournament that admits bots."""
+
+    door: Door
+    players: Sequence[int]
+    rated: bool
+    newcomer: int | None = None
+    visitor: str | None = None
+    bots: bool = False
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The rule's answer: the players' accounts as read now (in the order asked; a deleted one
     left out) and the refusal, if any."""
 
     accounts: list[Account]
     refusal: ApiError | None
+
+    def admitted(self) -> list[Account]:
+        """The accounts, if the table is admitted; else the refusal, raised."""
+        if self.refusal is not None:
+            raise self.refusal
+        return self.accounts
 
 
 class Admission:
@@ -82,57 +103,19 @@ class Admission:
         self.accounts = accounts
         self.limits = limits
 
-    async def admit(
-        self,
-        door: Door,
-        players: Sequence[int],
-        *,
-        rated: bool,
-        newcomer: int | None = None,
-        visitor: str | None = None,
-        bots: bool = False,
-    ) -> list[Account]:
-        """The accounts of ``players`` (in their order), read now, if they may sit together at
-        a table made through ``door``; else the refusal (``ApiError``). ``newcomer`` is the
-        player whose request this is (only their pairs are checked: the others sat down
-        together already; None: every pair), acting from ``visitor``; ``bots``: a
-        tournament that admits bots."""
-        verdict = await self.judge(
-            door, players, rated=rated, newcomer=newcomer, visitor=visitor, bots=bots
-        )
-        if verdict.refusal is not None:
-            raise verdict.refusal
-        return verdict.accounts
+    async def judge(self, seating: Seating) -> Verdict:
+        """Whether ``seating``'s players may sit together at a table made through its door. A
+        maker that must go on whatever happens (a tournament's pairing) decides what a refusal
+        means for it; the others raise it (``Verdict.admitted``)."""
+        if seating.newcomer is not None and seating.visitor:
+            await self.accounts.note_visitor(seating.newcomer, seating.visitor)
+        found = await self.accounts.by_ids(seating.players)
+        seated = [found[p] for p in seating.players if p in found]
+        return Verdict(seated, await self._refusal(seating, seated))
 
-    async def judge(
-        self,
-        door: Door,
-        players: Sequence[int],
-        *,
-        rated: bool,
-        newcomer: int | None = None,
-        visitor: str | None = None,
-        bots: bool = False,
-    ) -> Verdict:
-        """``admit``'s answer without raising (a maker that must go on whatever happens, a
-        tournament's pairing, decides what a refusal means for it)."""
-        if newcomer is not None and visitor:
-            await self.accounts.note_visitor(newcomer, visitor)
-        found = await self.accounts.by_ids(players)
-        seated = [found[p] for p in players if p in found]
-        refusal = await self._refusal(door, seated, len(players), rated, newcomer, bots)
-        return Verdict(seated, refusal)
-
-    async def _refusal(
-        self,
-        door: Door,
-        seated: list[Account],
-        asked: int,
-        rated: bool,
-        newcomer: int | None,
-        bots: bool,
-    ) -> ApiError | None:
-        if len(seated) < asked:
+    async def _refusal(self, seating: Seating, seated: list[Account]) -> ApiError | None:
+        door, rated, newcomer = seating.door, seating.rated, seating.newcomer
+        if len(seated) < len(seating.players):
             return conflict(
                 "player_gone", "a player at this table has deleted their account meanwhile"
             )
@@ -142,7 +125,7 @@ class Admission:
                 "bot_no_seeks",
                 "a bot account plays through challenges only; seeks and tables are for people",
             )
-        if robots and door == Door.TOURNAMENT and not bots:
+        if robots and door == Door.TOURNAMENT and not seating.bots:
             return forbidden(
                 "bots_not_allowed", "this tournament is for people; bots may not enter"
             )

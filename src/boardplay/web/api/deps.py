@@ -8,7 +8,8 @@ so each router module reads on its own, as the FastAPI template's ``api/deps.py`
 from __future__ import annotations
 
 import hmac
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import Depends, Request, WebSocket
@@ -34,29 +35,14 @@ from boardplay.web.replays import HeavyReads
 from boardplay.web.table import Room
 
 
-def get_hub(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
+def from_state(name: str) -> Callable[[Request], Any]:
+    """A dependency handing a route what ``create_app`` put on ``app.state`` as ``name`` (the
+    process's hub and helpers), typed where it is declared (``HubDep`` ...)."""
 
+    def get(request: Request) -> Any:
+        return getattr(request.app.state, name)
 
-def get_catalogue(request: Request) -> WebCatalogue:
-    catalogue: WebCatalogue = request.app.state.catalogue
-    return catalogue
-
-
-def get_limits(request: Request) -> Limits:
-    limits: Limits = request.app.state.limits
-    return limits
-
-
-def get_heavy(request: Request) -> HeavyReads:
-    heavy: HeavyReads = request.app.state.heavy
-    return heavy
-
-
-def get_reviewer(request: Request) -> Reviewer:
-    reviewer: Reviewer = request.app.state.reviewer
-    return reviewer
+    return get
 
 
 def get_address(request: Request) -> str:
@@ -79,16 +65,18 @@ def get_lobby(request: Request) -> Lobby:
     return lobby
 
 
-async def get_room(game_id: str, hub: Annotated[Hub, Depends(get_hub)]) -> Room:
+HubDep = Annotated[Hub, Depends(from_state("hub"))]
+
+
+async def get_room(game_id: str, hub: HubDep) -> Room:
     """The game's room, current with the database (404 if there is no such game)."""
     return await hub.room(game_id)
 
 
-HubDep = Annotated[Hub, Depends(get_hub)]
-CatalogueDep = Annotated[WebCatalogue, Depends(get_catalogue)]
-LimitsDep = Annotated[Limits, Depends(get_limits)]
-HeavyDep = Annotated[HeavyReads, Depends(get_heavy)]
-ReviewerDep = Annotated[Reviewer, Depends(get_reviewer)]
+CatalogueDep = Annotated[WebCatalogue, Depends(from_state("catalogue"))]
+LimitsDep = Annotated[Limits, Depends(from_state("limits"))]
+HeavyDep = Annotated[HeavyReads, Depends(from_state("heavy"))]
+ReviewerDep = Annotated[Reviewer, Depends(from_state("reviewer"))]
 AddressDep = Annotated[str, Depends(get_address)]
 VisitorDep = Annotated[str, Depends(get_visitor)]
 NetworkDep = Annotated[str, Depends(get_network)]
@@ -104,14 +92,7 @@ def token_of(request: Request | WebSocket, field: str | None) -> str | None:
     return field or None
 
 
-def get_accounts(request: Request) -> Accounts:
-    accounts: Accounts = request.app.state.accounts
-    return accounts
-
-
-def get_passkeys(request: Request) -> Passkeys:
-    passkeys: Passkeys = request.app.state.passkeys
-    return passkeys
+AccountsDep = Annotated[Accounts, Depends(from_state("accounts"))]
 
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
@@ -145,9 +126,7 @@ def bears_api_token(request: Request) -> bool:
     return header[:7].lower() == "bearer " and header[7:].strip().startswith(TOKEN_PREFIX)
 
 
-async def get_session(
-    request: Request, accounts: Annotated[Accounts, Depends(get_accounts)]
-) -> Session | None:
+async def get_session(request: Request, accounts: AccountsDep) -> Session | None:
     """The signed-in player's session (None: a guest). A change made with the cookie must
     carry the session's CSRF token in ``X-CSRF-Token``, or it is refused (403) and changes
     nothing, so another site cannot act for a signed-in visitor.
@@ -179,42 +158,27 @@ async def get_account(session: Annotated[Session | None, Depends(get_session)]) 
     return session.account
 
 
-async def get_any_token(request: Request, hub: Annotated[Hub, Depends(get_hub)]) -> ApiUser:
-    """A personal API token's owner, whatever its scopes (``bots/``; 401 without one)."""
-    return await hub.bots.authorise(request.headers.get("authorization"))
+def token_with(*scopes: str) -> Callable[[Request, Hub], Awaitable[ApiUser]]:
+    """A dependency: the owner of the request's personal API token (``bots/``), if the token
+    has one of ``scopes`` (none named: any token will do); 401 without one, 403
+    ``missing_scope``."""
+
+    async def get(request: Request, hub: HubDep) -> ApiUser:
+        return await hub.bots.authorise(request.headers.get("authorization"), *scopes)
+
+    return get
 
 
-async def get_bot_play(request: Request, hub: Annotated[Hub, Depends(get_hub)]) -> ApiUser:
-    """A token with ``bot:play`` (403 ``missing_scope`` without it)."""
-    return await hub.bots.authorise(request.headers.get("authorization"), BOT_PLAY)
-
-
-async def get_event_reader(request: Request, hub: Annotated[Hub, Depends(get_hub)]) -> ApiUser:
-    """A token that may read the event stream: ``bot:play`` or ``challenge:read``."""
-    header = request.headers.get("authorization")
-    return await hub.bots.authorise(header, BOT_PLAY, CHALLENGE_READ)
-
-
-async def get_challenge_writer(request: Request, hub: Annotated[Hub, Depends(get_hub)]) -> ApiUser:
-    """A token that may send and answer challenges: ``challenge:write`` or ``bot:play``."""
-    header = request.headers.get("authorization")
-    return await hub.bots.authorise(header, CHALLENGE_WRITE, BOT_PLAY)
-
-
-async def get_challenge_reader(request: Request, hub: Annotated[Hub, Depends(get_hub)]) -> ApiUser:
-    header = request.headers.get("authorization")
-    return await hub.bots.authorise(header, CHALLENGE_READ, BOT_PLAY)
-
-
-AnyTokenDep = Annotated[ApiUser, Depends(get_any_token)]
-BotPlayDep = Annotated[ApiUser, Depends(get_bot_play)]
-EventReaderDep = Annotated[ApiUser, Depends(get_event_reader)]
-ChallengeWriterDep = Annotated[ApiUser, Depends(get_challenge_writer)]
-ChallengeReaderDep = Annotated[ApiUser, Depends(get_challenge_reader)]
+AnyTokenDep = Annotated[ApiUser, Depends(token_with())]
+BotPlayDep = Annotated[ApiUser, Depends(token_with(BOT_PLAY))]
+EventReaderDep = Annotated[ApiUser, Depends(token_with(BOT_PLAY, CHALLENGE_READ))]
+"""A token that may read the event stream."""
+ChallengeWriterDep = Annotated[ApiUser, Depends(token_with(CHALLENGE_WRITE, BOT_PLAY))]
+"""A token that may send and answer challenges."""
+ChallengeReaderDep = Annotated[ApiUser, Depends(token_with(CHALLENGE_READ, BOT_PLAY))]
 SessionDep = Annotated[Session | None, Depends(get_session)]
 AccountDep = Annotated[Account, Depends(get_account)]
-AccountsDep = Annotated[Accounts, Depends(get_accounts)]
-PasskeysDep = Annotated[Passkeys, Depends(get_passkeys)]
+PasskeysDep = Annotated[Passkeys, Depends(from_state("passkeys"))]
 SiteDep = Annotated[Site, Depends(get_site)]
 
 

@@ -66,8 +66,8 @@ from boardplay.web.chat.store import (
 )
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden, not_found
+from boardplay.web.played import FINISHED
 from boardplay.web.sockets import Subscriber, encode
-from boardplay.web.status import FINISHED
 
 log = logging.getLogger("boardplay.web")
 T = TypeVar("T")

@@ -14,7 +14,7 @@ import time
 from typing import Any, Literal
 
 from boardplay.web.accounts import Account
-from boardplay.web.admission import Door
+from boardplay.web.admission import Door, Seating
 from boardplay.web.errors import ApiError, conflict, forbidden, not_found, quote
 from boardplay.web.events import ChallengeSent
 from boardplay.web.lobby.challengestore import ACCEPTED, CANCELLED, DECLINED, OPEN, Challenge
@@ -139,12 +139,9 @@ async def answer_challenge(
     sender: Account | None = None
     if answer == "accept":
         try:
+            players = [found.from_account, account.id]
             sender, _ = await lobby.maker.admit(
-                door,
-                [found.from_account, account.id],
-                rated=found.rated,
-                newcomer=account.id,
-                visitor=visitor,
+                Seating(door, players, found.rated, account.id, visitor)
             )
         except ApiError as exc:
             if exc.code == "player_gone":

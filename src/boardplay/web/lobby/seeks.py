@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardplay.web.accounts import Account
-from boardplay.web.admission import Door
+from boardplay.web.admission import Door, Seating
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found, quote
 from boardplay.web.lobby.schemas import SeekRequest
 from boardplay.web.lobby.sockets import Lobby
@@ -288,9 +288,7 @@ async def admit(
     """The admission rule for ``account`` taking ``seek`` (its owner first among ``players``,
     read now), as the lobby words a player who has gone."""
     try:
-        return await lobby.maker.admit(
-            door, players, rated=seek.rated, newcomer=account.id, visitor=visitor
-        )
+        return await lobby.maker.admit(Seating(door, players, seek.rated, account.id, visitor))
     except ApiError as exc:
         if exc.code == "player_gone":
             raise not_found("the player who posted this offer has left") from None

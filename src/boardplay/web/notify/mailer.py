@@ -40,7 +40,6 @@ from boardplay.web.config import Limits, Settings
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.events import AccountClosed, Bus, GameFinished, YourTurn
 from boardplay.web.notify import words
-from boardplay.web.notify.game import NoticeGame
 from boardplay.web.notify.mailstore import (
     ADDRESS_MAX,
     BACKOFF,
@@ -56,6 +55,7 @@ from boardplay.web.notify.mailstore import (
     MailStore,
 )
 from boardplay.web.notify.outbox import ERROR_MAX, Runner, Sender
+from boardplay.web.played import Game
 from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def check_address(raw: str) -> str:
     return address
 
 
-def correspondence(row: NoticeGame) -> bool:
+def correspondence(row: Game) -> bool:
     """A game played over days (``clock`` ``{"days": n}``): the only kind mails are about."""
     clock = getattr(row, "clock", None)
     return isinstance(clock, dict) and "days" in clock
@@ -292,13 +292,13 @@ class Mailer(Sender):
             self._titles[name] = words.clean(self.title_of(name), words.NAME_CHARS)
         return self._titles[name]
 
-    def _game(self, row: NoticeGame, account: int, lang: str) -> dict[str, str]:
+    def _game(self, row: Game, account: int, lang: str) -> dict[str, str]:
         """The game's title and the other players, as ``lang`` writes them (``words.py``)."""
         seats = [(s.name, s.account) for s in row.seats]
         game = words.game_title(lang, row.game, self.title(row.game))
         return {"game": game, "names": words.names(lang, seats, account)}
 
-    def _turn_draft(self, row: NoticeGame, account: int, lang: str = "en") -> Draft:
+    def _turn_draft(self, row: Game, account: int, lang: str = "en") -> Draft:
         named = self._game(row, account, lang)
         lines = [
             words.say(lang, "mail.turnBody", **named),
@@ -309,7 +309,7 @@ class Mailer(Sender):
             lines.append(words.say(lang, "mail.deadline", when=when))
         return Draft(words.say(lang, "mail.turnSubject", **named), "\n".join(lines)[:BODY_MAX])
 
-    def _end_draft(self, row: NoticeGame, account: int, lang: str = "en") -> Draft:
+    def _end_draft(self, row: Game, account: int, lang: str = "en") -> Draft:
         named = self._game(row, account, lang)
         mine = {s.seat for s in row.seats if s.account == account}
         # The engine's own sentence ("Red wins 6-4") is English: other languages get the
@@ -336,7 +336,7 @@ class Mailer(Sender):
         return Draft(words.say(lang, "mail.confirmSubject"), body)
 
     # ----- the hooks the game code calls ------------------------------------------------------
-    async def your_turn(self, row: NoticeGame, seat: int) -> None:
+    async def your_turn(self, row: Game, seat: int) -> None:
         """The turn of a correspondence game passed to ``seat``: mail its account if it wants
         to know. Called by the process that committed the move; never raises."""
         if not self.enabled or not correspondence(row):
@@ -351,7 +351,7 @@ class Mailer(Sender):
         except Exception:
             log.exception("could not queue the 'your turn' mail of game %s", row.id)
 
-    async def game_over(self, row: NoticeGame) -> None:
+    async def game_over(self, row: Game) -> None:
         """A correspondence game ended: mail each seated account that wants to know. Called
         once per game, by the process that committed the end; never raises."""
         if not self.enabled or not correspondence(row):

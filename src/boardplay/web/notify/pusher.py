@@ -44,7 +44,6 @@ from sqlalchemy.engine import Engine
 
 from boardplay.web.events import AccountClosed, Bus, ChallengeSent, GameFinished, YourTurn
 from boardplay.web.notify import words
-from boardplay.web.notify.game import NoticeGame
 from boardplay.web.notify.outbox import Runner, Sender
 from boardplay.web.notify.pushconfig import PushConfig, available
 from boardplay.web.notify.pushstore import (
@@ -66,6 +65,7 @@ from boardplay.web.notify.webpush import (
     service_of,
     topic,
 )
+from boardplay.web.played import Game
 
 if TYPE_CHECKING:
     from boardplay.web.catalogue import WebCatalogue
@@ -345,17 +345,17 @@ class Pusher(Sender):
     def _title(self, lang: str, game: str) -> str:
         return words.game_title(lang, game, self.title_of(game))
 
-    def _against(self, lang: str, row: NoticeGame, account: int) -> str:
+    def _against(self, lang: str, row: Game, account: int) -> str:
         return words.names(lang, [(s.name, s.account) for s in row.seats], account)
 
-    def turn_payload(self, lang: str, row: NoticeGame, account: int) -> str:
+    def turn_payload(self, lang: str, row: Game, account: int) -> str:
         game, names = self._title(lang, row.game), self._against(lang, row, account)
         body = words.say(lang, "turns.notifyBody", game=game, names=names)
         title = words.say(lang, "turns.notifyTitle")
         url = f"/#/game/{row.id}"
         return self._payload(lang, TURN, title, body, url, f"boardplay-turn-{row.id}", row.id)
 
-    def end_payload(self, lang: str, row: NoticeGame, account: int) -> str:
+    def end_payload(self, lang: str, row: Game, account: int) -> str:
         game, names = self._title(lang, row.game), self._against(lang, row, account)
         mine = {s.seat for s in row.seats if s.account == account}
         title = words.say(lang, "push.endTitle", game=game)
@@ -381,7 +381,7 @@ class Pusher(Sender):
         return self._payload(lang, CHALLENGE, title, body, "/#/", tag, None)
 
     # ----- the hooks the game code and the lobby call ------------------------------------------
-    async def your_turn(self, row: NoticeGame, seat: int) -> None:
+    async def your_turn(self, row: Game, seat: int) -> None:
         """The turn of a correspondence game passed to ``seat``, whose page does not show the
         game (the room checked): push it to the seat's account. Never raises."""
         if not self.enabled:
@@ -396,7 +396,7 @@ class Pusher(Sender):
         except Exception:
             log.exception("could not queue the 'your turn' push of game %s", row.id)
 
-    async def game_over(self, row: NoticeGame) -> None:
+    async def game_over(self, row: Game) -> None:
         """A correspondence game ended: push it to each seated account whose page does not
         show the game. Called once per game; never raises."""
         if not self.enabled:

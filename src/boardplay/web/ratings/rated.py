@@ -24,39 +24,15 @@ second account, ten games of one turn and a resignation each):
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.errors import bad_request
+from boardplay.web.played import Game
 from boardplay.web.ratings.standing import ENDED_BY_WORD, places
 
 Runner = Callable[..., Awaitable[Any]]
-
-
-class _Seat(Protocol):
-    @property
-    def seat(self) -> int: ...
-    @property
-    def account(self) -> int | None: ...
-
-
-class _Move(Protocol):
-    @property
-    def player(self) -> int: ...
-
-
-class FinishedGame(Protocol):
-    """What the rating reads of a finished game (the table's ``GameRow`` is one)."""
-
-    @property
-    def seats(self) -> Sequence[_Seat]: ...
-    @property
-    def moves(self) -> Sequence[_Move]: ...
-    @property
-    def result(self) -> dict[str, Any] | None: ...
-    @property
-    def resigned(self) -> Sequence[int]: ...
 
 
 class Control(Protocol):
@@ -102,7 +78,7 @@ RATED_MIN_TURNS = 3
 """Turns every seat must have played for a game ended by a player's word to be rated."""
 
 
-def turns_played(row: FinishedGame) -> list[int]:
+def turns_played(row: Game) -> list[int]:
     """Per seat, the turns it played: runs of its own decisions (chance steps inside a run do
     not break it; an answer inside another's turn, such as a Montana auction bid, counts)."""
     turns = [0] * len(row.seats)
@@ -116,7 +92,7 @@ def turns_played(row: FinishedGame) -> list[int]:
     return turns
 
 
-def places_of(row: FinishedGame) -> list[tuple[int, int]] | None:
+def places_of(row: Game) -> list[tuple[int, int]] | None:
     """(account, place) per seat of a finished rated game, or None when it does not count: a
     seat without an account, a seat that never moved, or an end by a player's word before
     every seat played ``RATED_MIN_TURNS`` turns."""

@@ -6,36 +6,16 @@ process and after a restart. A game is rated a moment after its end (when the ra
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import sqlalchemy as sa
 
+from boardplay.web.played import FINISHED, Game
 from boardplay.web.ratings.maths import NEW_RATING
 from boardplay.web.ratings.store import RatingStore, history_table, rated_games_table
-from boardplay.web.status import FINISHED
 
 Runner = Callable[..., Awaitable[Any]]
-
-
-class _Seat(Protocol):
-    @property
-    def seat(self) -> int: ...
-    @property
-    def account(self) -> int | None: ...
-
-
-class RatedGame(Protocol):
-    """What the rating changes read of a game (the table's ``GameRow`` is one)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def rated(self) -> bool: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def seats(self) -> Sequence[_Seat]: ...
 
 
 def changes_of(store: RatingStore, game_id: str) -> dict[int, tuple[float, float]] | None:
@@ -70,7 +50,7 @@ def changes_of(store: RatingStore, game_id: str) -> dict[int, tuple[float, float
         }
 
 
-async def rating_changes(db: Runner, store: RatingStore, row: RatedGame) -> dict[str, Any]:
+async def rating_changes(db: Runner, store: RatingStore, row: Game) -> dict[str, Any]:
     """``rated``; ``settled`` once the result is rated (a moment after the end, on whichever
     process sees it first); ``seats``: each rated seat's ``rating`` after the game and its
     ``change`` (none for a game that ended before it said anything, which is not rated)."""
@@ -93,7 +73,7 @@ async def rating_changes(db: Runner, store: RatingStore, row: RatedGame) -> dict
     return {"rated": True, "settled": True, "seats": seats}
 
 
-async def change_of(db: Runner, store: RatingStore, row: RatedGame, seats: list[int]) -> Any:
+async def change_of(db: Runner, store: RatingStore, row: Game, seats: list[int]) -> Any:
     """The rating change of the player holding ``seats`` in a finished rated game (None if the
     game is unrated, not settled yet, or settled without rating anyone)."""
     if not (row.rated and row.status == FINISHED):

@@ -11,9 +11,10 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from boardplay.web.events import Bus
+from boardplay.web.played import Game
 from boardplay.web.ratings.maths import NEW_RATING
-from boardplay.web.ratings.results import RatedGame, change_of, rating_changes
-from boardplay.web.ratings.settle import SettledGame, Settlement
+from boardplay.web.ratings.results import change_of, rating_changes
+from boardplay.web.ratings.settle import Settlement
 from boardplay.web.ratings.store import RatingStore, Standing
 
 Runner = Callable[..., Awaitable[Any]]
@@ -28,7 +29,7 @@ class Ratings:
         pair_cap: float,
         db: Runner,
         bus: Bus,
-        load: Callable[[str], Awaitable[SettledGame | None]],
+        load: Callable[[str], Awaitable[Game | None]],
         lately: Callable[[], Awaitable[list[str]]],
     ) -> None:
         self.store = RatingStore(engine, pair_cap)
@@ -59,10 +60,10 @@ class Ratings:
         found: list[Standing] = await self.db(self.store.leaderboard, pool, limit, bots)
         return found
 
-    async def changes(self, row: RatedGame) -> dict[str, Any]:
+    async def changes(self, row: Game) -> dict[str, Any]:
         """What a finished rated game did to each seat's rating (``results.rating_changes``)."""
         return await rating_changes(self.db, self.store, row)
 
-    async def change_of(self, row: RatedGame, seats: list[int]) -> Any:
+    async def change_of(self, row: Game, seats: list[int]) -> Any:
         """The change of the player holding ``seats`` (``results.change_of``)."""
         return await change_of(self.db, self.store, row, seats)

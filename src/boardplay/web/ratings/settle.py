@@ -7,32 +7,19 @@ between the end and its rating."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from boardplay.web.events import Bus, GameFinished, RatingSettled
-from boardplay.web.ratings.rated import UNRATED, FinishedGame, places_of, pool_of
+from boardplay.web.played import FINISHED, Game
+from boardplay.web.ratings.rated import UNRATED, places_of, pool_of
 from boardplay.web.ratings.store import RatingStore
-from boardplay.web.status import FINISHED
 
 log = logging.getLogger("boardplay.web")
 
 RATINGS_INTERVAL = 5.0
 """Seconds between a process's looks for rated games that ended unrated."""
 Runner = Callable[..., Awaitable[Any]]
-
-
-class SettledGame(FinishedGame, Protocol):
-    """What settlement reads of a game (the table's ``GameRow`` is one)."""
-
-    @property
-    def rated(self) -> bool: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def game(self) -> str: ...
-    @property
-    def options(self) -> Mapping[str, Any]: ...
 
 
 class Settlement:
@@ -44,7 +31,7 @@ class Settlement:
         self,
         store: RatingStore,
         db: Runner,
-        load: Callable[[str], Awaitable[SettledGame | None]],
+        load: Callable[[str], Awaitable[Game | None]],
         lately: Callable[[], Awaitable[list[str]]],
         bus: Bus,
     ) -> None:

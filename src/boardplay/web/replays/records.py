@@ -17,7 +17,7 @@ from boardplay.core.game import Game, State
 from boardplay.core.records import Move, Player, Record, result_of
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.errors import ApiError, bad_request, quote
-from boardplay.web.status import FINISHED
+from boardplay.web.played import FINISHED
 from boardplay.web.table import (
     AI,
     ENDINGS,

@@ -31,7 +31,7 @@ from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
 from boardplay.web.accounts import Account
-from boardplay.web.admission import Admission, Door
+from boardplay.web.admission import Admission, Door, Seating
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, quote, sign_in_needed
@@ -149,22 +149,11 @@ class GameMaker:
         self.room = room
         self.admission = admission
 
-    async def admit(
-        self,
-        door: Door,
-        players: Sequence[int],
-        *,
-        rated: bool,
-        newcomer: int | None = None,
-        visitor: str | None = None,
-        bots: bool = False,
-    ) -> list[Account]:
-        """The admission rule for a table of ``players`` made through ``door`` (the accounts,
-        read now; else the refusal): a maker that must refuse before it changes anything (the
-        lobby, before it takes a seek) asks here first, and the maker's own step asks again."""
-        return await self.admission.admit(
-            door, players, rated=rated, newcomer=newcomer, visitor=visitor, bots=bots
-        )
+    async def admit(self, seating: Seating) -> list[Account]:
+        """The admission rule for ``seating`` (the accounts, read now; else the refusal): a
+        maker that must refuse before it changes anything (the lobby, before it takes a seek)
+        asks here first, and the maker's own step asks again."""
+        return (await self.admission.judge(seating)).admitted()
 
     async def create(
         self,
@@ -218,7 +207,7 @@ class GameMaker:
         if len(seats) != game.num_players:
             raise bad_request(f"{game_name} with these options needs {game.num_players} seats")
         if account is not None:
-            await self.admit(Door.GAME, [account.id], rated=rated)
+            await self.admit(Seating(Door.GAME, [account.id], rated))
         token = new_token()
         invites: dict[int, str] = {}
         rows: list[st.SeatRow] = []
@@ -263,9 +252,7 @@ class GameMaker:
         if account is not None:
             seated = [s.account for s in room.row.seats if s.account is not None]
             players = [*dict.fromkeys([*seated, account.id])]
-            await self.admit(
-                Door.GAME, players, rated=room.row.rated, newcomer=account.id, visitor=visitor
-            )
+            await self.admit(Seating(Door.GAME, players, room.row.rated, account.id, visitor))
         return await join(room, seat, invite, name, accept_reproducible, account)
 
     async def seat(
@@ -300,9 +287,7 @@ class GameMaker:
             raise bad_request(f"{game_name} with these options needs {game.num_players} seats")
         if rated:
             check_rated_clock(clock)
-        verdict = await self.admission.judge(
-            door, players, rated=rated, newcomer=newcomer, visitor=visitor, bots=bots
-        )
+        verdict = await self.admission.judge(Seating(door, players, rated, newcomer, visitor, bots))
         refusal = verdict.refusal
         if refusal is not None:
             if door != Door.TOURNAMENT or refusal.code == "player_gone":
@@ -350,7 +335,7 @@ class GameMaker:
 
         async def admit(row: st.GameRow) -> None:
             players = [s.account for s in row.seats if s.account is not None]
-            await self.admit(Door.REMATCH, [*dict.fromkeys(players)], rated=row.rated)
+            await self.admit(Seating(Door.REMATCH, [*dict.fromkeys(players)], row.rated))
             await self.take_quota(owner)
 
         return await rematch(room, admit, token, owner, answer)

@@ -19,7 +19,7 @@ from boardplay.web.accounts import DELETED_NAME
 from boardplay.web.database import StorageThreads
 from boardplay.web.errors import ApiError
 from boardplay.web.events import AccountClosed, Bus, SignedOutEverywhere
-from boardplay.web.status import ACTIVE
+from boardplay.web.played import ACTIVE
 from boardplay.web.table.offers import resign_account
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.rows import GameRow

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from boardplay.core.records import Move
-from boardplay.web.status import ACTIVE
+from boardplay.web.played import ACTIVE
 from boardplay.web.tokens import digest_matches
 
 HUMAN = "human"

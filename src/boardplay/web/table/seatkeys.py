@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.status import FINISHED
+from boardplay.web.played import FINISHED
 from boardplay.web.table.schema import games_table, seat_keys_table, seats_table
 from boardplay.web.tokens import hash_token, new_token
 

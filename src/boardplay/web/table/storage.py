@@ -27,8 +27,8 @@ from sqlalchemy.engine import Engine
 from boardplay.core.records import Move
 from boardplay.web.accounts import people
 from boardplay.web.database import among, make_engine, text_array
-from boardplay.web.status import ACTIVE as ACTIVE
-from boardplay.web.status import FINISHED as FINISHED
+from boardplay.web.played import ACTIVE as ACTIVE
+from boardplay.web.played import FINISHED as FINISHED
 from boardplay.web.table.clocks import Clock
 from boardplay.web.table.jobstore import AiJobStore, due_ai_query
 from boardplay.web.table.rows import (

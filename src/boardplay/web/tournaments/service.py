@@ -44,7 +44,7 @@ from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import DELETED_NAME, Account, Accounts
-from boardplay.web.admission import Door
+from boardplay.web.admission import Door, Seating
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, not_found
@@ -236,13 +236,11 @@ class Tournaments:
         every player entered and not withdrawn."""
         tournament = await self._get(tournament_id)
         others = await self.db(self.store.entered, tournament_id)
+        players = [account.id, *(p for p in others if p != account.id)]
         await self.maker.admit(
-            Door.TOURNAMENT,
-            [account.id, *(p for p in others if p != account.id)],
-            rated=tournament.rated,
-            newcomer=account.id,
-            visitor=visitor,
-            bots=tournament.bots,
+            Seating(
+                Door.TOURNAMENT, players, tournament.rated, account.id, visitor, tournament.bots
+            )
         )
         rating = await self._rating(account.id, tournament)
         entrant = Entrant(account.id, account.name, rating, self.now(), ACTIVE)
