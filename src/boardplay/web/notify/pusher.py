@@ -43,7 +43,7 @@ import httpx
 from sqlalchemy.engine import Engine
 
 from boardplay.web.events import AccountClosed, Bus, ChallengeSent, GameFinished, YourTurn
-from boardplay.web.notify import words
+from boardplay.web.notify import pushtext, words
 from boardplay.web.notify.outbox import Runner, Sender
 from boardplay.web.notify.pushconfig import PushConfig, available
 from boardplay.web.notify.pushstore import (
@@ -82,8 +82,6 @@ CLOSE_WAIT = 15.0
 TTL = {TURN: 12 * 3600, END: 24 * 3600}
 """Seconds a push service keeps a push for a device that is offline (a challenge: its lifetime)."""
 URGENCY = {TURN: "normal", END: "low", CHALLENGE: "high"}
-TITLE_CHARS = 100
-BODY_CHARS = 300
 
 
 @dataclass
@@ -321,64 +319,19 @@ class Pusher(Sender):
             "will retry" if again else "given up",
         )
 
-    # ----- what a push says -------------------------------------------------------------------
-    def _payload(
-        self, lang: str, kind: str, title: str, body: str, url: str, tag: str, game: str | None
-    ) -> str:
-        """The JSON the service worker receives (``static/sw.js``), in ``lang``."""
-        return json.dumps(
-            {
-                "v": 1,
-                "kind": kind,
-                "title": words.clean(title, TITLE_CHARS),
-                "body": words.clean(body, BODY_CHARS),
-                "url": url,
-                "tag": tag,
-                "game": game,
-                "lang": lang,
-                "off": words.say(lang, "push.turnOff"),
-                "offDone": words.say(lang, "push.offDone"),
-            },
-            ensure_ascii=False,
-        )
-
-    def _title(self, lang: str, game: str) -> str:
-        return words.game_title(lang, game, self.title_of(game))
-
-    def _against(self, lang: str, row: Game, account: int) -> str:
-        return words.names(lang, [(s.name, s.account) for s in row.seats], account)
-
+    # ----- what a push says (``pushtext.py``) ----------------------------------------------
     def turn_payload(self, lang: str, row: Game, account: int) -> str:
-        game, names = self._title(lang, row.game), self._against(lang, row, account)
-        body = words.say(lang, "turns.notifyBody", game=game, names=names)
-        title = words.say(lang, "turns.notifyTitle")
-        url = f"/#/game/{row.id}"
-        return self._payload(lang, TURN, title, body, url, f"boardplay-turn-{row.id}", row.id)
+        return pushtext.turn(lang, self.title_of, row, account)
 
     def end_payload(self, lang: str, row: Game, account: int) -> str:
-        game, names = self._title(lang, row.game), self._against(lang, row, account)
-        mine = {s.seat for s in row.seats if s.account == account}
-        title = words.say(lang, "push.endTitle", game=game)
-        body = words.say(
-            lang, "push.endBody", names=names, outcome=words.outcome(lang, row.result, mine)
-        )
-        url = f"/#/game/{row.id}"
-        return self._payload(lang, END, title, body, url, f"boardplay-end-{row.id}", row.id)
+        return pushtext.end(lang, self.title_of, row, account)
 
     def challenge_payload(
         self, lang: str, sender: str, game: str, rated: bool, challenge_id: str
     ) -> str:
         assert self.config is not None
-        title = words.say(lang, "push.challengeTitle", name=words.clean(sender, words.NAME_CHARS))
-        body = words.say(
-            lang,
-            "push.challengeBody",
-            game=self._title(lang, game),
-            kind=words.say(lang, "push.rated" if rated else "push.casual"),
-            minutes=max(1, self.config.challenge_ttl // 60),
-        )
-        tag = f"boardplay-challenge-{challenge_id}"
-        return self._payload(lang, CHALLENGE, title, body, "/#/", tag, None)
+        ttl = self.config.challenge_ttl
+        return pushtext.challenge(lang, self.title_of, sender, game, rated, challenge_id, ttl)
 
     # ----- the hooks the game code and the lobby call ------------------------------------------
     async def your_turn(self, row: Game, seat: int) -> None:

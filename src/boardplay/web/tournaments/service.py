@@ -53,10 +53,7 @@ from boardplay.web.ratings import NEW_RATING, Ratings, check_rated_clock, pool_o
 from boardplay.web.table import ClockRequest, GameMaker, Games, TimeControl, control_of
 from boardplay.web.tokens import new_game_id
 from boardplay.web.tournaments import arena, pods
-from boardplay.web.tournaments.records import BYE_HALVES
-from boardplay.web.tournaments.standings import standings
-from boardplay.web.tournaments.steps import plan
-from boardplay.web.tournaments.store import (
+from boardplay.web.tournaments.model import (
     ACTIVE,
     CREATED,
     DONE,
@@ -70,10 +67,11 @@ from boardplay.web.tournaments.store import (
     Snapshot,
     StepLost,
     Tournament,
-    TournamentStore,
-    set_tournament_status,
-    store_round,
 )
+from boardplay.web.tournaments.records import BYE_HALVES
+from boardplay.web.tournaments.standings import standings
+from boardplay.web.tournaments.steps import plan
+from boardplay.web.tournaments.store import TournamentStore, set_tournament_status, store_round
 from boardplay.web.tournaments.talk import Talk
 
 log = logging.getLogger("boardplay.web")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from boardplay.web.tournaments import arena, pods, swiss
-from boardplay.web.tournaments.store import ACTIVE, CANCELLED, CREATED, DONE, STARTED, Snapshot
+from boardplay.web.tournaments.model import ACTIVE, CANCELLED, CREATED, DONE, STARTED, Snapshot
 
 
 @dataclass(frozen=True)

@@ -13,21 +13,33 @@ step whoever does it, after a crash as before."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.database import lock, metadata
 from boardplay.web.ratings import places
+from boardplay.web.tournaments.model import (
+    ACTIVE,
+    CANCELLED,
+    CREATED,
+    DONE,
+    PAUSED,
+    STARTED,
+    WITHDRAWN,
+    Board,
+    Ended,
+    Entrant,
+    Full,
+    Snapshot,
+    StepLost,
+    Tournament,
+    tournament_result,
+)
 from boardplay.web.tournaments.records import Bye, Table
 
 T = TypeVar("T")
-
-KINDS = ("arena", "swiss", "pods")
-CREATED, STARTED, DONE, CANCELLED = "created", "started", "finished", "cancelled"
-ACTIVE, PAUSED, WITHDRAWN = "active", "paused", "withdrawn"
 
 tournaments_table = sa.Table(
     "tournaments",
@@ -92,118 +104,6 @@ byes_table = sa.Table(
     sa.Column("round", sa.Integer, primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
 )
-
-
-class Ended(Protocol):
-    """What a tournament reads of a game that ended (the table's rows have it)."""
-
-    @property
-    def result(self) -> dict[str, Any] | None: ...
-    @property
-    def resigned(self) -> Sequence[int] | None: ...
-
-
-@dataclass
-class Tournament:
-    id: str
-    name: str
-    kind: str
-    game: str
-    options: dict[str, Any]
-    sizes: list[int]
-    clock: dict[str, Any]
-    rated: bool
-    starts: float
-    minutes: int | None
-    rounds: int | None
-    status: str
-    round: int
-    creator: int | None
-    created: float
-    finished: float | None = None
-    bots: bool = False
-
-    @property
-    def ends(self) -> float | None:
-        """When an arena stops pairing."""
-        return None if self.minutes is None else self.starts + 60 * self.minutes
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "kind": self.kind,
-            "game": self.game,
-            "options": self.options,
-            "sizes": self.sizes,
-            "clock": self.clock,
-            "rated": self.rated,
-            "starts": self.starts,
-            "minutes": self.minutes,
-            "rounds": self.rounds,
-            "status": self.status,
-            "round": self.round,
-            "bots": self.bots,
-            "finished": self.finished,
-        }
-
-
-@dataclass(frozen=True)
-class Entrant:
-    account_id: int
-    name: str
-    rating: float
-    joined: float
-    status: str
-
-
-@dataclass(frozen=True)
-class Board:
-    """A stored table of a tournament: its place in the round and its game."""
-
-    round: int
-    board: int
-    game_id: str
-    made: bool
-    table: Table
-
-
-@dataclass
-class Snapshot:
-    """Everything a step of one tournament reads, in one transaction."""
-
-    tournament: Tournament
-    entrants: list[Entrant] = field(default_factory=list)
-    boards: list[Board] = field(default_factory=list)
-    byes: list[Bye] = field(default_factory=list)
-
-    @property
-    def seeds(self) -> list[int]:
-        """Every entrant in seed order: rating, then who joined first."""
-        ordered = sorted(self.entrants, key=lambda e: (-e.rating, e.joined, e.account_id))
-        return [e.account_id for e in ordered]
-
-    @property
-    def tables(self) -> list[Table]:
-        return [b.table for b in self.boards]
-
-    def status_of(self, account_id: int) -> str | None:
-        for entrant in self.entrants:
-            if entrant.account_id == account_id:
-                return entrant.status
-        return None
-
-
-class Full(Exception):
-    """A ceiling is reached: the players of a tournament, or a creator's open tournaments."""
-
-    def __init__(self, most: int) -> None:
-        super().__init__(most)
-        self.most = most
-
-
-class StepLost(Exception):
-    """Another process took this step of the tournament first."""
 
 
 def _tournament(row: Any) -> Tournament:
@@ -450,25 +350,6 @@ class TournamentStore:
                 .where(b.c.tournament_id == tournament_id, b.c.round == round_, b.c.board == board)
                 .values(made=True)
             )
-
-
-def tournament_result(
-    result: dict[str, Any] | None, resigned: Sequence[int] | None
-) -> dict[str, Any]:
-    """A finished game's result as a tournament counts it: its resignations (a seat that gave
-    up, ran out of time or left places after every other), and an aborted game (a player left,
-    or let their clock run out, before their first move) lost by the one who left: a
-    tournament game has no abort, its pairing stands."""
-    counted = dict(result or {})
-    counted["resigned"] = list(resigned or [])
-    left = counted.get("left")
-    if (
-        counted.get("ended") == "aborted"
-        and isinstance(left, int)
-        and left not in counted["resigned"]
-    ):
-        counted["resigned"].append(left)
-    return counted
 
 
 def _lock(conn: sa.Connection, tournament_id: str) -> None:

@@ -29,13 +29,8 @@ from boardplay.web.chat import clean
 from boardplay.web.config import Limits
 from boardplay.web.database import lock, metadata
 from boardplay.web.errors import ApiError
-from boardplay.web.tournaments.store import (
-    ACTIVE,
-    PAUSED,
-    boards_table,
-    entrants_table,
-    tournaments_table,
-)
+from boardplay.web.tournaments.model import ACTIVE, PAUSED
+from boardplay.web.tournaments.store import boards_table, entrants_table, tournaments_table
 
 Runner = Callable[..., Awaitable[Any]]
 KEPT = 100
