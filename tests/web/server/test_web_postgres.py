@@ -97,7 +97,9 @@ class OneStatement:
         self.writer = MovesWriter(self.connections)
 
     def append_moves(self, *args: Any, **kwargs: Any) -> int:
-        return self.loop.run(self.writer.append_moves(*args, **kwargs))
+        from boardplay.web.table.rows import MoveWrite
+
+        return self.loop.run(self.writer.write(MoveWrite(*args, **kwargs)))
 
     def checks(self, process: str) -> Any:
         from boardplay.web.table.pgchecks import LoopChecks

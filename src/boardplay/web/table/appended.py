@@ -2,7 +2,7 @@
 
 When a process stores moves (``Room._commit``), its broker notice carries, beside the public
 view, what the write changed in the game: the plies appended and the columns a stored move sets
-(``Storage.change_values``), with the revision they were stored on. A process whose copy is at
+(``MoveWrite.values``), with the revision they were stored on. A process whose copy is at
 that very revision applies them to its copy and has what the storing process holds, as surely as
 by reading the game back: every stored change raises the revision by one, so the copy at the base
 revision plus this change is the game at the next one. Without it, a process serving a table's

@@ -20,15 +20,15 @@ and transport APIs rather than its owner:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, ParamSpec, Protocol, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import ParamSpec, Protocol, TypeVar
 
-from boardplay.core.records import Move
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.table import storage as st
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.presence import PresenceStore
+from boardplay.web.table.rows import MoveWrite
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -43,17 +43,9 @@ class Database(Protocol):
         """Run a storage call off the event loop."""
         ...
 
-    async def append_moves(
-        self,
-        game_id: str,
-        first_ply: int,
-        moves: Sequence[Move],
-        status: str,
-        result: dict[str, Any] | None,
-        **change: Any,
-    ) -> int:
-        """``Storage.append_moves``, the write on every move's path, the fastest way the
-        database allows (``pgwrite.py``)."""
+    async def write_moves(self, move: MoveWrite) -> int:
+        """``Storage.write``, the write on every move's path, the fastest way the database
+        allows (``pgwrite.py``)."""
         ...
 
 

@@ -27,13 +27,12 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import Engine
 
-from boardplay.core.records import Move
 from boardplay.web.admission import Admission
 from boardplay.web.broker import Broker, Notice
 from boardplay.web.catalogue import WebCatalogue
@@ -49,6 +48,7 @@ from boardplay.web.table.creation import GameMaker
 from boardplay.web.table.games import Games
 from boardplay.web.table.presence import Here, Heres, PresenceStore
 from boardplay.web.table.rooms import Room
+from boardplay.web.table.rows import MoveWrite
 from boardplay.web.table.storage import Storage
 from boardplay.web.throttles import Throttles
 from boardplay.web.tokens import new_token
@@ -134,25 +134,13 @@ class House:
                 storage.engine.url, DB_THREADS, self.presence
             )
 
-    async def append_moves(
-        self,
-        game_id: str,
-        first_ply: int,
-        moves: Sequence[Move],
-        status: str,
-        result: dict[str, Any] | None,
-        **change: Any,
-    ) -> int:
-        """Store a change's plies as ``Storage.append_moves`` does (the same arguments, the new
-        revision or ``StaleWrite``): on PostgreSQL one statement from the event loop, elsewhere
-        a transaction on a storage thread."""
+    async def write_moves(self, move: MoveWrite) -> int:
+        """Store a change's plies as ``Storage.write`` does (the new revision, or
+        ``StaleWrite``): on PostgreSQL one statement from the event loop, elsewhere a
+        transaction on a storage thread."""
         if self.writer is not None:
-            return await self.writer.append_moves(
-                game_id, first_ply, moves, status, result, **change
-            )
-        return await self.db(
-            self.storage.append_moves, game_id, first_ply, moves, status, result, **change
-        )
+            return await self.writer.write(move)
+        return await self.db(self.storage.write, move)
 
     async def room(self, game_id: str) -> Room:
         """The game's room, current with the database (``ApiError`` 404 if there is none)."""

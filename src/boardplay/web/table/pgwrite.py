@@ -1,7 +1,7 @@
 """A move's write on PostgreSQL: one statement, sent from the event loop.
 
 Every move is stored before anyone is told of it, so this write is on every move's path. As a
-transaction (``Storage.append_moves``, which SQLite keeps) it costs five round trips: the pool's
+transaction (``Storage.write``, which SQLite keeps) it costs five round trips: the pool's
 pre-ping, ``BEGIN``, the game's update, the actions' insert, ``COMMIT``. On PostgreSQL the same
 change is one statement: a data-modifying ``WITH`` raises the game's revision (only from the
 expected one) and inserts the plies, handed over as one JSON recordset, only if that update found
@@ -26,7 +26,6 @@ the room reloads the game)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any
 
 import psycopg
@@ -36,9 +35,8 @@ from psycopg_pool import AsyncConnectionPool
 from sqlalchemy.dialects import postgresql as pg
 from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 
-from boardplay.core.records import Move
 from boardplay.web.table import storage as st
-from boardplay.web.table.clocks import Clock
+from boardplay.web.table.rows import MoveWrite
 from boardplay.web.table.schema import actions_table, games_table
 
 _COLUMNS = ("ply", "action", "notation", "player")
@@ -176,27 +174,15 @@ class LoopConnections:
 
 
 class MovesWriter:
-    """``Storage.append_moves`` for PostgreSQL, awaited on the event loop."""
+    """``Storage.write`` for PostgreSQL, awaited on the event loop."""
 
     def __init__(self, connections: LoopConnections) -> None:
         self.connections = connections
         self._shapes: dict[tuple[str, ...], _Shape] = {}
 
-    async def append_moves(
-        self,
-        game_id: str,
-        first_ply: int,
-        moves: Sequence[Move],
-        status: str,
-        result: dict[str, Any] | None,
-        *,
-        revision: int | None = None,
-        ai_seat: int | None = st.UNKNOWN_AI,
-        ai_error: str | None = None,
-        clock: Clock | None = None,
-    ) -> int:
-        """As ``Storage.append_moves``: the new revision, or ``StaleWrite`` (nothing stored)."""
-        values = st.Storage.change_values(status, result, ai_seat, ai_error, clock)
+    async def write(self, move: MoveWrite) -> int:
+        """As ``Storage.write``: the new revision, or ``StaleWrite`` (nothing stored)."""
+        values = move.values()
         key = tuple(sorted(values))
         shape = self._shapes.get(key)
         if shape is None:
@@ -204,18 +190,18 @@ class MovesWriter:
         params = {
             **shape.fixed,
             **values,
-            "game_id": game_id,
-            "revision": revision,
+            "game_id": move.game_id,
+            "revision": move.revision,
             "now": st.utc_now(),
             "moves": json.dumps(
                 [
                     {
-                        "ply": first_ply + i,
+                        "ply": move.first_ply + i,
                         "action": m.action,
                         "notation": m.notation,
                         "player": m.player,
                     }
-                    for i, m in enumerate(moves)
+                    for i, m in enumerate(move.moves)
                 ]
             ),
         }
@@ -227,5 +213,5 @@ class MovesWriter:
         except psycopg.IntegrityError:  # a ply already stored: a retry of a lost commit
             row = None
         if row is None:
-            raise st.StaleWrite(game_id)
+            raise st.StaleWrite(move.game_id)
         return int(row[0])

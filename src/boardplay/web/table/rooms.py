@@ -39,6 +39,7 @@ from boardplay.web.table.host import RoomHost
 from boardplay.web.table.presence import TablePresence
 from boardplay.web.table.roomclock import RoomClock
 from boardplay.web.table.roomviews import RoomViews
+from boardplay.web.table.rows import MoveWrite
 from boardplay.web.tokens import hash_token
 from boardplay.web.words import History, parse_move
 
@@ -278,16 +279,10 @@ class Room(RoomClock, RoomViews):
             result = final_result(self.game, result, self.row.resigned)
         ai_seat = self.ai_to_move(state)
         clock = self.clock_after(self.state, state)
-        revision = await self.host.append_moves(
-            self.row.id,
-            ply,
-            new,
-            status,
-            result,
-            revision=self.row.revision,
-            ai_seat=ai_seat,
-            ai_error=ai_error,
-            clock=clock,
+        revision = await self.host.write_moves(
+            MoveWrite(
+                self.row.id, ply, new, status, result, self.row.revision, ai_seat, ai_error, clock
+            )
         )
         self.set_clock(clock)
         self.state = state

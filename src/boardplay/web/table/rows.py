@@ -4,12 +4,14 @@ changed the game first (``StaleWrite``). ``storage.py`` reads and writes them.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from boardplay.core.records import Move
 from boardplay.web.played import ACTIVE
+from boardplay.web.table.clocks import Clock
 from boardplay.web.tokens import digest_matches
 
 HUMAN = "human"
@@ -129,3 +131,50 @@ class GameRow:
     def ai_only(self) -> bool:
         """Every seat is played by an AI (the games counted by ``ai_games_per_visitor``)."""
         return all(s.kind == AI for s in self.seats)
+
+
+def clock_values(clock: Clock | None) -> dict[str, Any]:
+    """A change that moves a game's clock stores it and when it falls, in the same
+    transaction (``clock`` None: a change that leaves the clock as it is)."""
+    if clock is None:
+        return {}
+    return {"clock_state": clock.to_json(), "deadline": clock.deadline}
+
+
+def job_values(ai_seat: int | None, ai_error: str | None) -> dict[str, Any]:
+    """A change ends any AI job in progress and opens the next one (if an AI is to move)."""
+    error = ai_error[:AI_ERROR_LENGTH] if ai_error else None
+    return {
+        "ai_seat": ai_seat,
+        "ai_owner": None,
+        "ai_lease": None,
+        "ai_attempts": 0,
+        "ai_error": error,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWrite:
+    """One change of a game's moves, as it is stored: its plies (``moves`` as plies
+    ``first_ply, first_ply + 1, ...``), the status and result after them, the revision it is
+    based on (when given), the AI job it opens and the clock it sets. Written the same way by
+    ``Storage.write`` (a transaction) and ``pgwrite.MovesWriter`` (one statement)."""
+
+    game_id: str
+    first_ply: int
+    moves: Sequence[Move]
+    status: str
+    result: dict[str, Any] | None
+    revision: int | None = None
+    ai_seat: int | None = UNKNOWN_AI
+    ai_error: str | None = None
+    clock: Clock | None = None
+
+    def values(self) -> dict[str, Any]:
+        """The game's columns the change sets."""
+        return {
+            "status": self.status,
+            "result": self.result,
+            **job_values(self.ai_seat, self.ai_error),
+            **clock_values(self.clock),
+        }

@@ -41,8 +41,11 @@ from boardplay.web.table.rows import (
     SEAT_KINDS,
     UNKNOWN_AI,
     GameRow,
+    MoveWrite,
     SeatRow,
     StaleWrite,
+    clock_values,
+    job_values,
     utc_now,
 )
 from boardplay.web.table.schema import actions_table, games_table, seat_keys_table, seats_table
@@ -96,65 +99,19 @@ class Storage(AiJobStore):
             raise StaleWrite(game_id)
         return int(done.revision)
 
-    @classmethod
-    def change_values(
-        cls,
-        status: str,
-        result: dict[str, Any] | None,
-        ai_seat: int | None,
-        ai_error: str | None,
-        clock: Clock | None,
-    ) -> dict[str, Any]:
-        """The game's columns a stored move sets (``append_moves``; ``pgwrite.py``)."""
-        return {
-            "status": status,
-            "result": result,
-            **cls._job_values(ai_seat, ai_error),
-            **cls._clock_values(clock),
-        }
+    def append_moves(self, *fields: Any, **named: Any) -> int:
+        """``write`` of the ``MoveWrite`` of these fields (the storage's tests write so)."""
+        return self.write(MoveWrite(*fields, **named))
 
-    @staticmethod
-    def _clock_values(clock: Clock | None) -> dict[str, Any]:
-        """A change that moves a game's clock stores it and when it falls, in the same
-        transaction (``clock`` None: a change that leaves the clock as it is)."""
-        if clock is None:
-            return {}
-        return {"clock_state": clock.to_json(), "deadline": clock.deadline}
-
-    @staticmethod
-    def _job_values(ai_seat: int | None, ai_error: str | None) -> dict[str, Any]:
-        """A change ends any AI job in progress and opens the next one (if an AI is to move)."""
-        error = ai_error[:AI_ERROR_LENGTH] if ai_error else None
-        return {
-            "ai_seat": ai_seat,
-            "ai_owner": None,
-            "ai_lease": None,
-            "ai_attempts": 0,
-            "ai_error": error,
-        }
-
-    def append_moves(
-        self,
-        game_id: str,
-        first_ply: int,
-        moves: Sequence[Move],
-        status: str,
-        result: dict[str, Any] | None,
-        *,
-        revision: int | None = None,
-        ai_seat: int | None = UNKNOWN_AI,
-        ai_error: str | None = None,
-        clock: Clock | None = None,
-    ) -> int:
-        """Store ``moves`` as plies ``first_ply, first_ply + 1, ...`` in one transaction, based
-        on ``revision`` (when given); returns the new revision. ``StaleWrite`` if another writer
-        got there first (a changed revision, or the primary key (game, ply) taken): nothing is
-        stored then."""
-        values = self.change_values(status, result, ai_seat, ai_error, clock)
+    def write(self, move: MoveWrite) -> int:
+        """Store ``move``'s plies in one transaction, based on its revision (when given);
+        returns the new revision. ``StaleWrite`` if another writer got there first (a changed
+        revision, or the primary key (game, ply) taken): nothing is stored then."""
+        game_id, first_ply = move.game_id, move.first_ply
         try:
             with self.engine.begin() as conn:
-                new_revision = self._bump(conn, game_id, revision, **values)
-                if moves:
+                new_revision = self._bump(conn, game_id, move.revision, **move.values())
+                if move.moves:
                     created = utc_now()
                     conn.execute(
                         actions_table.insert(),
@@ -167,7 +124,7 @@ class Storage(AiJobStore):
                                 "player": m.player,
                                 "created": created,
                             }
-                            for i, m in enumerate(moves)
+                            for i, m in enumerate(move.moves)
                         ],
                     )
         except sa.exc.IntegrityError:
@@ -183,7 +140,7 @@ class Storage(AiJobStore):
         ai_seat: int | None = UNKNOWN_AI,
     ) -> int:
         """Delete every ply from ``keep`` on (an undo of the current turn's steps); returns the
-        new revision, or ``StaleWrite`` as for ``append_moves``."""
+        new revision, or ``StaleWrite`` as for ``write``."""
         with self.engine.begin() as conn:
             new_revision = self._bump(
                 conn,
@@ -191,7 +148,7 @@ class Storage(AiJobStore):
                 revision,
                 status=ACTIVE,
                 result=None,
-                **self._job_values(ai_seat, None),
+                **job_values(ai_seat, None),
             )
             conn.execute(
                 actions_table.delete().where(
@@ -203,7 +160,7 @@ class Storage(AiJobStore):
     def set_ai_seat(self, game_id: str, revision: int, ai_seat: int | None) -> int:
         """Store who is to move of a game checked for the first time (``UNKNOWN_AI`` before)."""
         with self.engine.begin() as conn:
-            return self._bump(conn, game_id, revision, **self._job_values(ai_seat, None))
+            return self._bump(conn, game_id, revision, **job_values(ai_seat, None))
 
     def claim_seat(
         self, game_id: str, seat: int, token_hash: str, name: str, account: int | None = None
@@ -243,8 +200,8 @@ class Storage(AiJobStore):
                 result=result,
                 resigned=resigned,
                 draw_offer=None,
-                **self._job_values(None, None),
-                **self._clock_values(clock),
+                **job_values(None, None),
+                **clock_values(clock),
             )
 
     def resign_seat(
@@ -266,8 +223,8 @@ class Storage(AiJobStore):
                 revision,
                 resigned=resigned,
                 draw_offer=None,
-                **self._job_values(ai_seat, None),
-                **self._clock_values(clock),
+                **job_values(ai_seat, None),
+                **clock_values(clock),
             )
             conn.execute(
                 seats_table.update()
@@ -284,7 +241,7 @@ class Storage(AiJobStore):
     def set_clock(self, game_id: str, revision: int, clock: Clock | None) -> int:
         """Store a clock that starts (the table filled); ``StaleWrite`` as above."""
         with self.engine.begin() as conn:
-            return self._bump(conn, game_id, revision, **self._clock_values(clock))
+            return self._bump(conn, game_id, revision, **clock_values(clock))
 
     def set_rematch_offer(self, game_id: str, revision: int, offer: dict[str, Any] | None) -> int:
         """Store a proposed rematch (or its end, ``None``); ``StaleWrite`` as above."""
