@@ -22,8 +22,10 @@ $(STAMP): pyproject.toml setup.py
 	touch $(STAMP)
 
 # The compiled game kernels, rebuilt in place whenever a .pyx or .pxd changes (setup.py writes
-# the games' layout.pyi stubs from their layout.pxd first: tools/layoutstubs.py).
-$(KERNELS): $(STAMP) $(KERNEL_SOURCES) tools/layoutstubs.py
+# the games' layout.pyi stubs from their layout.pxd first, tools/layoutstubs.py, and their
+# fields.pyi from their fields.pyx and fields.api.pyi, tools/facestubs.py).
+$(KERNELS): $(STAMP) $(KERNEL_SOURCES) $(shell find src -name '*.api.pyi') tools/layoutstubs.py \
+  tools/facestubs.py
 	$(PY) setup.py -q build_ext --inplace
 	touch $(KERNELS)
 

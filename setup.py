@@ -21,9 +21,12 @@ STARTUP_HOOK = "boardplay-gymnasium.pth"
 SOURCES = sorted(Path("src").glob("boardplay/**/*.pyx"))
 
 # Each game's layout.pyi, the compiled layout's type stub, is written from its layout.pxd and
-# layout.pyx at every build, as Cython writes the C: the numbers are declared once, and git
-# ignores the stubs as it does the C (tools/layoutstubs.py, which the sdist carries).
-runpy.run_path(str(Path("tools", "layoutstubs.py")))["write"](Path("src", "boardplay"))
+# layout.pyx at every build, as Cython writes the C, and its fields.pyi from the table FACE of its
+# fields.pyx and the hand-typed rest in fields.api.pyi: the numbers and the position's fields are
+# declared once, and git ignores the stubs as it does the C (tools/layoutstubs.py and
+# tools/facestubs.py, which the sdist carries).
+for writer in ("layoutstubs.py", "facestubs.py"):
+    runpy.run_path(str(Path("tools", writer)))["write"](Path("src", "boardplay"))
 
 # The front end's bundle (``make bundle``, docs/web.md "Page weight"): the server of a wheel
 # without it could not start, so such a wheel is not built, unless it is asked for as the library

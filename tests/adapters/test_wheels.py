@@ -104,11 +104,12 @@ def test_make_wheel_lib_needs_neither_bundle_nor_development_environment() -> No
 
 
 def library_tree(tmp_path: Path, bundle: bool) -> Path:
-    """The smallest source tree setup.py builds: the hook, the layouts' stub writer, the package,
-    its page and (or not) a bundle."""
+    """The smallest source tree setup.py builds: the hook, the stub writers (layouts and fields),
+    the package, its page and (or not) a bundle."""
     tree = tmp_path / "tree"
     (tree / "tools").mkdir(parents=True)
-    for name in ("setup.py", "pyproject.toml", "MANIFEST.in", "tools/layoutstubs.py"):
+    writers = ("tools/layoutstubs.py", "tools/facestubs.py")
+    for name in ("setup.py", "pyproject.toml", "MANIFEST.in", *writers):
         shutil.copy(ROOT / name, tree / name)
     (tree / "README.md").write_text("boardplay\n")
     src = tree / "src"
