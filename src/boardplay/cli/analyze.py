@@ -25,11 +25,11 @@ from boardplay.ai.analysis import Variant, analyze_command, run_study, variants_
 from boardplay.ai.specs import make_agent
 from boardplay.ai.variants import p_value, parse_sweep, sweep
 from boardplay.cli.common import (
-    OPTION_HELP,
     console,
     fail,
     friendly,
-    game_help,
+    game_argument,
+    game_options,
     max_actions_option,
     progress,
     ray_option,
@@ -68,8 +68,8 @@ def register(app: typer.Typer) -> None:
     )
     @friendly
     def analyze(
-        game: str = typer.Argument(..., help=game_help()),
-        option: list[str] = typer.Option([], "--option", "-o", help=_(OPTION_HELP)),
+        game: str = game_argument(),
+        option: list[str] = game_options(),
         sweeps: list[str] = typer.Option(
             [],
             "--sweep",

@@ -12,11 +12,11 @@ from rich.table import Table
 from boardplay.ai.arena import ArenaResult, run_arena
 from boardplay.ai.arena import schedule as arena_schedule
 from boardplay.cli.common import (
-    OPTION_HELP,
     console,
     fail,
     friendly,
-    game_help,
+    game_argument,
+    game_options,
     load_game,
     max_actions_option,
     progress,
@@ -100,14 +100,14 @@ def register(app: typer.Typer) -> None:
     @friendly
     def arena(
         ctx: typer.Context,
-        game: str = typer.Argument(..., help=game_help()),
+        game: str = game_argument(),
         agents: list[str] = typer.Option(None, "--agents", "-a", help=_(AGENTS_HELP)),
         games: int = typer.Option(
             20, "--games", "-n", min=1, help=_("Games per table of agents (seats rotate).")
         ),
         seed: int = typer.Option(0, help=_("Seed of the run; each game derives its own.")),
         workers: int = workers_option(),
-        option: list[str] = typer.Option(None, "--option", "-o", help=_(OPTION_HELP)),
+        option: list[str] = game_options(),
         json_path: Path | None = typer.Option(None, "--json", help=_("Write a JSON summary here.")),
         records: Path | None = typer.Option(
             None, help=_("Append every game, as it ends, to this JSON Lines record file.")

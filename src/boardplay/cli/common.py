@@ -38,6 +38,16 @@ def game_help() -> str:
     return _("One of the games: {games}").format(games=", ".join(available()))
 
 
+def game_argument() -> Any:
+    """The GAME argument of every command that loads a game (a name or a game string)."""
+    return typer.Argument(..., help=game_help())
+
+
+def game_options() -> Any:
+    """The ``--option name=value`` pairs that go with GAME (``load_game``)."""
+    return typer.Option([], "--option", "-o", help=_(OPTION_HELP))
+
+
 def fail(message: str) -> typer.Exit:
     """Print ``error: message`` on stderr and return the exit to raise (code 2)."""
     label = _("error:")

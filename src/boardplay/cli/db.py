@@ -10,10 +10,19 @@ translated in the language the app is built in (see ``boardplay.cli.main``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
 import typer
 
 from boardplay.cli.common import console
 from boardplay.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+    from boardplay.web.table.storage import Storage
 
 
 def register(app: typer.Typer) -> None:
@@ -21,20 +30,19 @@ def register(app: typer.Typer) -> None:
         help=_("The web database: schema migrations (Alembic)."), no_args_is_help=True
     )
     app.add_typer(db_app, name="db")
-    db_help = _("SQLAlchemy database URL (default: $BOARDPLAY_DATABASE_URL, else SQLite).")
 
     @db_app.command(
         "upgrade",
         help=_("Bring the database's schema to the newest revision (safe while servers start)."),
     )
-    def upgrade_command(db: str | None = typer.Option(None, "--db", help=db_help)) -> None:
+    def upgrade_command(db: str | None = db_option()) -> None:
         upgrade(db)
 
     @db_app.command(
         "current",
         help=_("Print the database's schema revision and the newest this version knows."),
     )
-    def current_command(db: str | None = typer.Option(None, "--db", help=db_help)) -> None:
+    def current_command(db: str | None = db_option()) -> None:
         current(db)
 
     @db_app.command(
@@ -44,18 +52,27 @@ def register(app: typer.Typer) -> None:
             "were settled (after a change to the rating formula)."
         ),
     )
-    def ratings_command(db: str | None = typer.Option(None, "--db", help=db_help)) -> None:
+    def ratings_command(db: str | None = db_option()) -> None:
         recompute_ratings(db)
 
     @db_app.command(
         "reports", help=_("List the table-chat messages players reported, newest first.")
     )
     def reports_command(
-        db: str | None = typer.Option(None, "--db", help=db_help),
+        db: str | None = db_option(),
         game: str | None = typer.Option(None, "--game", help=_("Only this game's reports.")),
         limit: int = typer.Option(50, "--limit", min=1, help=_("Most reports to list.")),
     ) -> None:
         chat_reports(db, game, limit)
+
+
+def db_option() -> Any:
+    """The ``--db`` option of every ``db`` command."""
+    return typer.Option(
+        None,
+        "--db",
+        help=_("SQLAlchemy database URL (default: $BOARDPLAY_DATABASE_URL, else SQLite)."),
+    )
 
 
 def _url(db: str | None) -> str:
@@ -64,16 +81,37 @@ def _url(db: str | None) -> str:
     return db or default_database_url()
 
 
-def upgrade(db: str | None) -> None:
-    """Bring the database at ``db`` (default: the configured one) to the newest revision."""
+@contextmanager
+def _engine(db: str | None) -> Iterator[Engine]:
+    """A bare engine on the database at ``db``, for the schema commands (no storage: opening
+    one would migrate), disposed of afterwards."""
     from boardplay.web.database import make_engine
-    from boardplay.web.migrate import upgrade as migrate
 
     engine = make_engine(_url(db))
     try:
-        reached = migrate(engine)
+        yield engine
     finally:
         engine.dispose()
+
+
+@contextmanager
+def _storage(db: str | None) -> Iterator[Storage]:
+    """The web's storage on the database at ``db``, closed afterwards."""
+    from boardplay.web.table.storage import Storage
+
+    storage = Storage(_url(db))
+    try:
+        yield storage
+    finally:
+        storage.close()
+
+
+def upgrade(db: str | None) -> None:
+    """Bring the database at ``db`` (default: the configured one) to the newest revision."""
+    from boardplay.web.migrate import upgrade as migrate
+
+    with _engine(db) as engine:
+        reached = migrate(engine)
     console.print(
         _("database {url}: at {revision}").format(
             url=engine.url.render_as_string(hide_password=True), revision=reached
@@ -83,15 +121,11 @@ def upgrade(db: str | None) -> None:
 
 def current(db: str | None) -> None:
     """Print the schema revision of the database at ``db`` and the newest one known."""
-    from boardplay.web.database import make_engine
     from boardplay.web.migrate import current as revision
     from boardplay.web.migrate import head
 
-    engine = make_engine(_url(db))
-    try:
+    with _engine(db) as engine:
         found = revision(engine)
-    finally:
-        engine.dispose()
     if found:
         line = _("database at {revision}; newest is {head}").format(revision=found, head=head())
     else:
@@ -102,13 +136,9 @@ def current(db: str | None) -> None:
 def recompute_ratings(db: str | None) -> None:
     """Replay the stored rated results into fresh ratings (``RatingStore.recompute``)."""
     from boardplay.web.ratings.store import RatingStore
-    from boardplay.web.table.storage import Storage
 
-    storage = Storage(_url(db))
-    try:
+    with _storage(db) as storage:
         games = RatingStore(storage.engine).recompute()
-    finally:
-        storage.close()
     said = ngettext(
         "ratings rebuilt from {count} rated game", "ratings rebuilt from {count} rated games", games
     )
@@ -122,13 +152,9 @@ def chat_reports(db: str | None, game: str | None, limit: int) -> None:
     from rich.table import Table
 
     from boardplay.web.chat.store import ChatStore
-    from boardplay.web.table.storage import Storage
 
-    storage = Storage(_url(db))
-    try:
+    with _storage(db) as storage:
         found = ChatStore(storage.engine).reports(game)[:limit]
-    finally:
-        storage.close()
     if not found:
         console.print(_("no chat message has been reported"))
         return

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from boardplay.ai.agents import Agent
 from boardplay.ai.specs import make_agent
-from boardplay.cli.common import OPTION_HELP, console, fail, friendly, game_help, load_game
+from boardplay.cli.common import console, fail, friendly, game_argument, game_options, load_game
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, sample_chance
 from boardplay.core.records import Player, Record
@@ -201,8 +201,8 @@ def register(app: typer.Typer) -> None:
     )
     @friendly
     def play(
-        game: str = typer.Argument(..., help=game_help()),
-        option: list[str] = typer.Option(None, "--option", "-o", help=_(OPTION_HELP)),
+        game: str = game_argument(),
+        option: list[str] = game_options(),
         p0: str | None = typer.Option(None, "--p0", help=_("Seat 0: human or an agent spec.")),
         p1: str | None = typer.Option(None, "--p1", help=_("Seat 1 (default: the medium level).")),
         p2: str | None = typer.Option(None, "--p2", help=_("Seat 2 (3-4 player games).")),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import typer
 from rich.markdown import Markdown
 
-from boardplay.cli.common import console, fail, friendly, game_help
+from boardplay.cli.common import console, fail, friendly, game_argument
 from boardplay.core.registry import load
 from boardplay.i18n import LANGUAGES, UnknownLanguageError, _, get_language
 from boardplay.i18n.rules import rules_text
@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
     @app.command("rules", help=_("Show the rules of GAME for players."))
     @friendly
     def rules(
-        game: str = typer.Argument(..., help=game_help()),
+        game: str = game_argument(),
         raw: bool = typer.Option(False, "--raw", help=_("Print the Markdown source.")),
         lang: str | None = typer.Option(
             None,

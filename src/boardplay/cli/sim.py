@@ -11,7 +11,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from boardplay.cli.common import OPTION_HELP, console, friendly, game_help, load_game
+from boardplay.cli.common import console, friendly, game_argument, game_options, load_game
 from boardplay.core.game import Game
 from boardplay.core.playout import random_playout
 from boardplay.i18n import _
@@ -69,10 +69,10 @@ def register(app: typer.Typer) -> None:
     )
     @friendly
     def sim(
-        game: str = typer.Argument(..., help=game_help()),
+        game: str = game_argument(),
         games: int = typer.Option(1000, "--games", "-n", min=1, help=_("Number of random games.")),
         seed: int = typer.Option(0, help=_("Seed of the first game (game i uses seed + i).")),
-        option: list[str] = typer.Option(None, "--option", "-o", help=_(OPTION_HELP)),
+        option: list[str] = game_options(),
         max_actions: int | None = typer.Option(
             None, help=_("Stop a game after this many actions (default: the game's bound).")
         ),

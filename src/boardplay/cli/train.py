@@ -14,7 +14,7 @@ from rich.table import Table
 
 from boardplay.ai.baselines import Point, markdown, plot, runs_in, ship, table, write_levels
 from boardplay.ai.policy import NAME, SHIPPED
-from boardplay.cli.common import OPTION_HELP, console, fail, friendly, game_help
+from boardplay.cli.common import console, fail, friendly, game_argument, game_options
 from boardplay.core.options import parse_option_pairs
 from boardplay.core.registry import load
 from boardplay.i18n import _
@@ -24,8 +24,8 @@ def register(app: typer.Typer) -> None:
     @app.command("train", help=_("Train a learned policy for GAME (masked PPO or self-play)."))
     @friendly
     def train(
-        game: str = typer.Argument(..., help=game_help()),
-        option: list[str] = typer.Option([], "--option", "-o", help=_(OPTION_HELP)),
+        game: str = game_argument(),
+        option: list[str] = game_options(),
         algo: str = typer.Option(
             "ppo",
             help=_(

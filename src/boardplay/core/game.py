@@ -384,6 +384,13 @@ class Game(abc.ABC):
         """The observation tensor of ``state`` from ``player``'s view."""
         raise NotImplementedError(f"{self.name} has no observation tensor yet")
 
+    def int_option(self, name: str) -> int:
+        """The value of the integer option ``name`` (its ``OptionSpec`` checked the kind, so
+        only an option that may also be a word, such as ``random`` or none, can fail here)."""
+        value = self.options[name]
+        assert isinstance(value, int), f"option {name!r} is {value!r}, not an integer"
+        return value
+
     def rules_text(self) -> str:
         """The player-facing rules (Markdown), shipped inside the game's package."""
         package = type(self).__module__.rsplit(".", 1)[0]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from boardplay.core.game import State
@@ -84,3 +84,23 @@ def softmax(values: list[float], temperature: float) -> list[float]:
     weights = [math.exp((v - top) / temperature) for v in values]
     total = sum(weights)
     return [w / total for w in weights]
+
+
+@dataclass(frozen=True)
+class StrengthEvaluation:
+    """The evaluation of a game whose strengths are a fixed function of its kernel's features:
+    the result at the end, otherwise the softmax of ``strengths(state.kernel.features())`` at
+    ``temperature``. A value, not a closure, so that it pickles with the agents that hold it."""
+
+    strengths: Callable[[Sequence[float]], list[float]]
+    """Per-seat strength from the kernel's feature vector."""
+    temperature: float
+    title: str
+    """The game's title, for the error on a state without a compiled kernel."""
+
+    def __call__(self, state: State) -> list[float]:
+        if state.is_terminal():
+            return state.returns()
+        if state.kernel is None:
+            raise TypeError(f"the {self.title} evaluation reads the compiled kernel's features")
+        return softmax(self.strengths(state.kernel.features()), self.temperature)

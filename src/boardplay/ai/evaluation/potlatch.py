@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from boardplay.core.game import State
-from boardplay.core.heuristics import Heuristics, softmax
+from boardplay.core.heuristics import Heuristics, StrengthEvaluation
 from boardplay.games.potlatch.layout import FEATURE_NAMES
 
 TEMPERATURE = 0.5
@@ -53,12 +52,8 @@ def strengths(features: Sequence[float]) -> list[float]:
     return out
 
 
-def evaluate(state: State) -> list[float]:
-    """The result at the end, otherwise the softmax of the strengths (win chances)."""
-    if state.is_terminal():
-        return state.returns()
-    assert state.kernel is not None, "the Potlatch Klone evaluation reads the compiled kernel"
-    return softmax(strengths(state.kernel.features()), TEMPERATURE)
+evaluate = StrengthEvaluation(strengths, TEMPERATURE, "Potlatch Klone")
+"""The result at the end, otherwise the softmax of the strengths (win chances)."""
 
 
 HEURISTICS = Heuristics(

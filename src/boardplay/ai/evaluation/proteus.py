@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from boardplay.core.game import State
-from boardplay.core.heuristics import Heuristics, softmax
+from boardplay.core.heuristics import Heuristics, StrengthEvaluation
 from boardplay.games.proteus.layout import FEATURE_NAMES
 from boardplay.games.proteus.state import ProteusState
 
@@ -50,13 +50,8 @@ def strengths(features: Sequence[float]) -> list[float]:
     return out
 
 
-def evaluate(state: State) -> list[float]:
-    """The result at the end, otherwise the softmax of the seats' strengths."""
-    if state.is_terminal():
-        return state.returns()
-    if state.kernel is None:
-        raise TypeError("the Proteus evaluation needs a state with a compiled kernel")
-    return softmax(strengths(state.kernel.features()), TEMPERATURE)
+evaluate = StrengthEvaluation(strengths, TEMPERATURE, "Proteus")
+"""The result at the end, otherwise the softmax of the seats' strengths."""
 
 
 def in_placement(state: State) -> bool:

@@ -124,8 +124,7 @@ class MontanaGame(MontanaGameBase):
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
-        players = self.options["players"]
-        assert isinstance(players, int)
+        players = self.int_option("players")
         start = self.options["start_player"]
         if isinstance(start, int) and start >= players:
             raise OptionError(
@@ -139,9 +138,7 @@ class MontanaGame(MontanaGameBase):
         self.adjacent_any = bool(self.options["build_adjacent_any"])
         self.recruit_additional = self.options["recruit_grain"] == "additional"
         self.canteen_after_final = bool(self.options["canteen_after_final"])
-        max_turns = self.options["max_turns"]
-        assert isinstance(max_turns, int)
-        self.max_turns = max_turns
+        self.max_turns = self.int_option("max_turns")
         self.tables = Tables(self.data, players, self.options)
         self.area_slot = self.tables.area_slots
 

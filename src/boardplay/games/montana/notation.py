@@ -108,24 +108,28 @@ def build_action(q: int, r: int) -> int:
     return BUILD + grid_index(q, r)
 
 
+WORDS = {
+    RECRUIT: "recruit",
+    CITY: "work:city",
+    STOP: "stop",
+    PASS: "pass",
+    CANTEEN: "canteen",
+    END: "end",
+    RIGHT_NONE: "right:none",
+}
+"""The actions written as one fixed word, by id."""
+WORKER_CHOICES = ((WILD, RETURN, "wild"), (RETURN, RIGHT, "return"), (RIGHT, PLACE, "right"))
+"""The choices of a worker multiset (a wild pick, a return, a production space's right part):
+their id range and the word written before the multiset (``wild:Cu+St``)."""
+
+
 def action_to_string(data: Components, action: int) -> str:
     """The notation of a player action (independent of the state, so it never depends on the
     order of the legal list). Raises ``ValueError`` for an id outside the space or unused by
     this data file."""
-    if action == RECRUIT:
-        return "recruit"
-    if action == CITY:
-        return "work:city"
-    if action == STOP:
-        return "stop"
-    if action == PASS:
-        return "pass"
-    if action == CANTEEN:
-        return "canteen"
-    if action == END:
-        return "end"
-    if action == RIGHT_NONE:
-        return "right:none"
+    word = WORDS.get(action)
+    if word is not None:
+        return word
     if PUSH <= action < TRADE:
         return f"push:{action - PUSH}"
     if TRADE <= action < WILD:
@@ -135,12 +139,9 @@ def action_to_string(data: Components, action: int) -> str:
         if kind == TRADE_SILVER:
             return "trade:cattle>silver"
         return f"trade:cattle>worker:{COLOUR_CODES[kind - TRADE_SILVER - 1]}"
-    if WILD <= action < RETURN:
-        return f"wild:{workers_text(WORKER_SETS[action - WILD])}"
-    if RETURN <= action < RIGHT:
-        return f"return:{workers_text(WORKER_SETS[action - RETURN])}"
-    if RIGHT <= action < PLACE:
-        return f"right:{workers_text(WORKER_SETS[action - RIGHT])}"
+    for first, after, head in WORKER_CHOICES:
+        if first <= action < after:
+            return f"{head}:{workers_text(WORKER_SETS[action - first])}"
     if PLACE <= action < REWARD_UP:
         row, column = divmod(action - PLACE, MAX_COLUMNS)
         if row >= len(data.rows) or column >= len(data.column_cost):

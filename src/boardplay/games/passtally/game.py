@@ -112,9 +112,7 @@ class PasstallyGame(Game):
 
     @property
     def num_players(self) -> int:
-        players = self.options["players"]
-        assert isinstance(players, int)
-        return players
+        return self.int_option("players")
 
     @property
     def max_game_length(self) -> int:

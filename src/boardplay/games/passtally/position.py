@@ -233,8 +233,7 @@ def load_position(game: Game, data: Any) -> PasstallyState:
                 "the rest of the turn would already have been forfeited"
             )
         if uses_turns:
-            limit = game.options["max_turns"]
-            assert isinstance(limit, int)
+            limit = game.int_option("max_turns")
             require(
                 state.turns < limit,
                 f"{state.turns} turns are completed, so the max_turns={limit} game is over",

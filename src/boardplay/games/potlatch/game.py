@@ -103,9 +103,7 @@ class PotlatchGame(Game):
 
     @property
     def actions(self) -> int:
-        value = self.options["actions"]
-        assert isinstance(value, int)
-        return value
+        return self.int_option("actions")
 
     @property
     def layout(self) -> str:
@@ -115,17 +113,14 @@ class PotlatchGame(Game):
     def max_game_length(self) -> int:
         """Sound: the ``turn_limit`` guard ends every game after that many turns of
         ``actions`` actions each (without it the rules allow endless games, see rules.md)."""
-        limit = self.options["turn_limit"]
-        assert isinstance(limit, int)
-        return limit * self.actions
+        return self.int_option("turn_limit") * self.actions
 
     @cached_property
     def _start(self) -> PotlatchKernel:
         """The kernel of the starting position, built once; each new game copies it (a
         C-level copy), which keeps new games cheap for playout loops and search."""
         layout = LAYOUTS[self.layout]
-        first = self.options["first_player"]
-        assert isinstance(first, int)
+        first = self.int_option("first_player")
         kernel = new_kernel(self)
         kernel.setup(
             [(q, r, 0) for q, r in layout["tiles"]],

@@ -90,13 +90,23 @@ def _basic_reason(kernel: ProteusKernel, action: int) -> str | None:
     return _trade_reason(kernel, action)
 
 
+def _placed(kernel: ProteusKernel, kind: str, name: str, at: int, complete: str) -> str | None:
+    """Why a tile or a piece (``kind``, called ``name``, on cell ``at`` or -1) cannot be placed
+    on any cell: every one is placed once, in the placement phase (``complete`` says why that
+    phase is over)."""
+    if FACE.get(kernel, "unplaced") == 0:
+        return f"{kind}s are placed only in the placement phase; {complete}"
+    if at >= 0:
+        return f"{name} is already on the board at {CELLS[at]}"
+    return None
+
+
 def _tile_placement_reason(kernel: ProteusKernel, action: int) -> str | None:
     tile, cell = divmod(action, 9)
-    if FACE.get(kernel, "unplaced") == 0:
-        return "tiles are placed only in the placement phase; the board is complete"
     at = kernel.cell_of_tile(tile)
-    if at >= 0:
-        return f"tile {TILES[tile]} is already on the board at {CELLS[at]}"
+    placed = _placed(kernel, "tile", f"tile {TILES[tile]}", at, "the board is complete")
+    if placed is not None:
+        return placed
     held = kernel.tile_at(cell)
     if held >= 0:
         return f"{CELLS[cell]} already holds tile {TILES[held]}; tiles go only on empty cells"
@@ -108,11 +118,10 @@ def _piece_placement_reason(kernel: ProteusKernel, action: int) -> str | None:
     mover = FACE.get(kernel, "to_move")
     piece = 3 * mover + shape
     who = f"{PLAYER_WORDS[mover]}'s {SHAPE_WORDS[shape]}"
-    if FACE.get(kernel, "unplaced") == 0:
-        return "pieces are placed only in the placement phase; all pieces are on the board"
     at = kernel.cell_of_piece(piece)
-    if at >= 0:
-        return f"{who} is already on the board at {CELLS[at]}"
+    placed = _placed(kernel, "piece", who, at, "all pieces are on the board")
+    if placed is not None:
+        return placed
     tile = kernel.tile_at(cell)
     if tile < 0:
         return f"{CELLS[cell]} has no tile; a piece goes only on a vacant tile"

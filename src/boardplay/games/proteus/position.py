@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from boardplay.core.errors import PositionError
-from boardplay.core.fields import read
+from boardplay.core.fields import Field, read
 from boardplay.core.game import Game
 from boardplay.games.proteus import fields
 from boardplay.games.proteus.layout import NONE
@@ -56,11 +56,7 @@ def load_position(game: Game, data: Mapping[str, Any]) -> ProteusState:
             )
         cell = CELL_INDEX[cell_name]
         tile = TILE_INDEX[match.group(1)]
-        if tile in tile_seen:
-            raise field.error(
-                f"tile {TILES[tile]} is also at {tile_seen[tile]}; each tile exists once"
-            )
-        tile_seen[tile] = cell_name
+        _once(field, cell_name, "tile", TILES[tile], tile, tile_seen)
         tiles[cell] = tile
         if match.group(2):
             colour = tile // 3
@@ -73,11 +69,7 @@ def load_position(game: Game, data: Mapping[str, Any]) -> ProteusState:
             active[colour] = tile
         if match.group(3):
             piece = PIECE_INDEX[match.group(3)]
-            if piece in piece_seen:
-                raise field.error(
-                    f"piece {PIECES[piece]} is also at {piece_seen[piece]}; each piece exists once"
-                )
-            piece_seen[piece] = cell_name
+            _once(field, cell_name, "piece", PIECES[piece], piece, piece_seen)
             pieces[cell] = piece
     kernel = new_kernel(game)
     placed = sum(t >= 0 for t in tiles) + sum(p >= 0 for p in pieces)
@@ -103,6 +95,14 @@ def load_position(game: Game, data: Mapping[str, Any]) -> ProteusState:
             "activate exactly one tile of each missing colour (spec §4.4)"
         )
     return ProteusState(game, kernel)
+
+
+def _once(field: Field, cell: str, kind: str, name: str, item: int, seen: dict[int, str]) -> None:
+    """§10.3: each tile and each piece exists once. ``field`` is ``cell``'s value, which holds
+    ``item`` (a ``kind`` called ``name``); ``seen`` the cell of every one met so far."""
+    if item in seen:
+        raise field.error(f"{kind} {name} is also at {seen[item]}; each {kind} exists once")
+    seen[item] = cell
 
 
 def export_position(state: ProteusState) -> dict[str, Any]:
