@@ -24,6 +24,8 @@ from boardplay.web.database import make_engine
 
 MIGRATION_LOCK = 0x626F6172_64706C61
 """PostgreSQL advisory lock key held while migrating ("boardpla" as a 64-bit number)."""
+BASELINE = "0011"
+"""The oldest revision a database is upgraded from: release 0.1.0's schema."""
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
