@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import typer
 
-from boardplay.cli.common import console
+from boardplay.cli.common import console, friendly
 from boardplay.i18n import _, ngettext
 
 
@@ -64,8 +64,10 @@ def _url(db: str | None) -> str:
     return db or default_database_url()
 
 
+@friendly
 def upgrade(db: str | None) -> None:
-    """Bring the database at ``db`` (default: the configured one) to the newest revision."""
+    """Bring the database at ``db`` (default: the configured one) to the newest revision; a
+    database this version cannot upgrade (``migrate.UnreleasedSchemaError``) is one line."""
     from boardplay.web.database import make_engine
     from boardplay.web.migrate import upgrade as migrate
 

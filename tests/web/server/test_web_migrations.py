@@ -5,7 +5,8 @@ Alembic's versions with the package's own ``env.py``. A database they make and o
 makes reflect the same schema (tables, columns with their types, nullability and defaults,
 primary keys, foreign keys, unique and check constraints, indexes) on SQLite and PostgreSQL,
 and still do once both took the later revisions, when both equal the stores' tables. A database
-made before migrations existed is brought up by the baseline as by the old chain."""
+made before migrations existed is brought up by the baseline as by the old chain, and one at a
+revision before the release is refused, by the server and by ``boardplay db upgrade``."""
 
 from __future__ import annotations
 
@@ -28,9 +29,11 @@ import boardplay.web.hub  # noqa: F401  (every domain's tables declared, as the 
 from boardplay.web.database import make_engine, metadata
 from boardplay.web.migrate import (
     BASELINE,
+    UnreleasedSchemaError,
     alembic_config,
     current,
     head,
+    open_database,
     upgrade,
 )
 
@@ -152,3 +155,26 @@ def test_a_database_from_before_migrations_is_brought_up_as_the_released_revisio
     finally:
         released.dispose()
         baseline.dispose()
+
+
+def test_a_database_at_a_revision_before_the_release_is_refused(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from boardplay.cli.main import app
+
+    url = f"sqlite:///{tmp_path / 'unreleased.sqlite3'}"
+    engine = make_engine(url)
+    try:
+        migrate(engine, released_config, "0005")
+        with pytest.raises(UnreleasedSchemaError, match=r"revision 0005, .* release 0\.1\.0"):
+            upgrade(engine)
+        with pytest.raises(UnreleasedSchemaError):
+            open_database(url)  # what a server process opens first
+        result = CliRunner().invoke(app, ["db", "upgrade", "--db", url])
+        assert result.exit_code == 2, result.output
+        assert "revision 0005" in result.output and "Traceback" not in result.output
+        assert current(engine) == "0005"
+        assert "reviews" in sa.inspect(engine).get_table_names()
+        assert "accounts" not in sa.inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
