@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from boardplay.cli.common import console
+from boardplay.cli.common import console, friendly
 from boardplay.i18n import _, ngettext
 
 if TYPE_CHECKING:
@@ -106,8 +106,10 @@ def _storage(db: str | None) -> Iterator[Storage]:
         storage.close()
 
 
+@friendly
 def upgrade(db: str | None) -> None:
-    """Bring the database at ``db`` (default: the configured one) to the newest revision."""
+    """Bring the database at ``db`` (default: the configured one) to the newest revision; a
+    database this version cannot upgrade (``migrate.UnreleasedSchemaError``) is one line."""
     from boardplay.web.migrate import upgrade as migrate
 
     with _engine(db) as engine:

@@ -4,7 +4,12 @@ Every server process runs the migrations when it starts (and ``boardplay db upgr
 alone). Two processes starting together on an empty PostgreSQL database would both try to
 create the tables and one would crash; so the migration runs under a PostgreSQL advisory lock
 (a second process waits, then finds the schema current). SQLite is one file on one host: a file
-lock next to it does the same."""
+lock next to it does the same.
+
+A database is upgraded from release 0.1.0's schema (revision 0011) or from nothing: the
+revisions before 0011 are squashed into it (``migrations/versions/v0011_baseline.py``), and a
+database still at one of them, which only a development version before the release made, is
+refused with a sentence saying so rather than Alembic's "Can't locate revision"."""
 
 from __future__ import annotations
 
@@ -20,10 +25,28 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, text
 from sqlalchemy.engine import Engine
 
+from boardplay.core.errors import BoardplayError
 from boardplay.web.database import make_engine
 
 MIGRATION_LOCK = 0x626F6172_64706C61
 """PostgreSQL advisory lock key held while migrating ("boardpla" as a 64-bit number)."""
+BASELINE = "0011"
+"""The oldest revision a database is upgraded from: release 0.1.0's schema."""
+SQUASHED = tuple(f"{n:04d}" for n in range(1, int(BASELINE)))
+"""The revisions before the baseline, squashed into it: no release left a database at one."""
+
+
+class UnreleasedSchemaError(BoardplayError):
+    """A database at a revision before the baseline, which this version cannot upgrade."""
+
+    def __init__(self, found: str) -> None:
+        super().__init__(
+            f"the database is at schema revision {found}, which only a development version "
+            f"before release 0.1.0 made; this version upgrades a database from 0.1.0 (revision "
+            f"{BASELINE}) or newer, or an empty one: run 'boardplay db upgrade' with boardplay "
+            "0.1.0 first (it brings the database to 0.1.0's schema), then with this version"
+        )
+        self.found = found
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -58,8 +81,13 @@ def open_database(url: str) -> Engine:
 
 def upgrade(engine: Engine) -> str:
     """Migrate ``engine``'s database to the newest revision, once however many processes call
-    this at the same time; returns the revision reached."""
+    this at the same time; returns the revision reached. ``UnreleasedSchemaError`` for a
+    database at a revision before the baseline (it is left as it is)."""
     with engine.connect() as conn, _migration_lock(engine, conn):
+        found = MigrationContext.configure(conn).get_current_revision()
+        conn.rollback()  # the look ends its transaction: Alembic's own wraps the migration
+        if found in SQUASHED:
+            raise UnreleasedSchemaError(found)
         command.upgrade(alembic_config(conn), "head")
         conn.commit()
         reached = MigrationContext.configure(conn).get_current_revision()

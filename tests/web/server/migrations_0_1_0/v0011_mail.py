@@ -1,10 +1,10 @@
 """E-mail: the addresses players give for notifications, and the mails waiting to be sent
-(``notify/mailer.py``).
+(``mail.py``).
 
 ``mail_addresses`` holds one address per account, whether it is confirmed, what its player wants
 mailed and the hash of its pending confirmation link; ``mail_outbox`` every mail from queued to
 sent (claimed by one process at a time, retried, given up); ``mail_unsubscribe`` the hashes of
-the unsubscribe links mails carried (``notify/mailstore.py``).
+the unsubscribe links mails carried (``mailstore.py``).
 
 Revision ID: 0011
 """

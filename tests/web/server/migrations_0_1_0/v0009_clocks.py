@@ -1,7 +1,7 @@
 """Clocks: a game's time control (``clock``: ``{"base", "increment"}`` seconds, Fischer, or
 ``{"days"}`` per move), its seats' time as of the last clock event (``clock_state``) and the
 moment the running clock falls (``deadline``, indexed: the deadline sweep looks for games past
-it, on every process, ``table/clockwatch.py``), and the time control a seek or challenge offers.
+it, on every process, ``clocks.py``), and the time control a seek or challenge offers.
 
 Revision ID: 0009
 """

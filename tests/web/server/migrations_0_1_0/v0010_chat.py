@@ -1,5 +1,5 @@
 """Table chat: the players' and the spectators' messages of a game, and the reports players make
-of them (``chat/service.py``, ``chat/store.py``). Kept with the game, never in its public record.
+of them (``chat.py``, ``chatstore.py``). Kept with the game, never in its public record.
 
 Revision ID: 0010
 """

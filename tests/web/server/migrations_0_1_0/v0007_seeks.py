@@ -4,7 +4,7 @@
 when posted, the heartbeat and process that keep it alive while its owner has the lobby open);
 ``challenges`` offers to one named player and their answer (and the game an acceptance
 started); ``lobby_events`` the changes other server processes read to update their lobby
-sockets (kept a minute). See ``lobby/store.py``.
+sockets (kept a minute). See ``seekstore.py``.
 
 Revision ID: 0007
 """

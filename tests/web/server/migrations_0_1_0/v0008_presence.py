@@ -1,6 +1,6 @@
 """Who is at a game's table: a row per game and server process with the seats its sockets hold
 and the number of its other sockets (spectators), refreshed every few seconds, so the processes
-add up each other's sockets and a dead process's row stops counting (``table/presence.py``).
+add up each other's sockets and a dead process's row stops counting (``presence.py``).
 
 Revision ID: 0008
 """
