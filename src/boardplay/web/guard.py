@@ -1,6 +1,7 @@
-"""The server's front door: per-address request rate, body size and JSON safety, checked before
-any route runs (a pure ASGI middleware, so a body is counted as it streams in and a refused one
-is never read whole).
+"""The server's front door: per-address request rate, body size, JSON safety and control
+characters in the address, the query and the body (``text.py``'s rule), checked before any
+route runs (a pure ASGI middleware, so a body is counted as it streams in and a refused one is
+never read whole, and a refused text reaches no route and no database).
 
 Addresses are the peer address the ASGI server reports. Behind a reverse proxy run uvicorn with
 ``--proxy-headers`` (and ``--forwarded-allow-ips``) so that address is the visitor's."""
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from boardplay.web import safejson
+from boardplay.web import safejson, text
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError
 
@@ -28,7 +29,10 @@ LARGE_BODY = 65_536
 """Bodies longer than this are parsed off the event loop (a 500 kB record takes ~20 ms)."""
 FORM_PATHS = frozenset({"/api/email/unsubscribe"})
 """Routes posted to with a form body, not JSON: RFC 8058's one-click unsubscribe, which mail
-programs send as ``List-Unsubscribe=One-Click`` (``api/notify.py``)."""
+programs send as ``List-Unsubscribe=One-Click`` (``api/notify.py``). An urlencoded one is
+held to the query's rule; a multipart one (RFC 8058 allows it too) is sized only: the route
+reads neither."""
+FORM = b"application/x-www-form-urlencoded"
 MAX_TRACKED = 10_000
 """Addresses remembered at once; idle ones are forgotten first."""
 
@@ -106,8 +110,11 @@ class RateLimiter:
 
 
 class Guard:
-    """ASGI middleware: refuse a request over the rate (429), a body over the size ceiling (413)
-    or a body that is not safe JSON (400), in the API's error shape, before the app sees it."""
+    """ASGI middleware: refuse a request over the rate (429), a body over the size ceiling (413),
+    a body that is not safe JSON (400) or a control character in the path, the query or the
+    body (400 ``bad_text``), in the API's error shape, before the app sees it. A socket is
+    refused alike before it opens; its messages meet ``safejson`` where each socket reads them
+    (``table/live.py``, ``lobby/sockets.py``)."""
 
     def __init__(self, app: ASGIApp, limits: Limits, rate: RateLimiter) -> None:
         self.app = app
@@ -131,13 +138,23 @@ class Guard:
             )
             await respond(send, error, {"retry-after": str(max(1, math.ceil(delay)))})
             return
+        try:
+            text.check_path(scope["path"])  # percent-decoded by the server
+            text.check_form(scope.get("query_string", b""), "the query")
+        except ApiError as error:
+            if scope["type"] == "websocket":
+                await deny(scope, send, error)
+            else:
+                await respond(send, error)
+            return
         if scope["type"] == "websocket" or scope["method"] not in BODY_METHODS:
             await self.app(scope, receive, send)
             return
         try:
             body = await self._read_body(scope, receive)
             if scope["path"] in FORM_PATHS:
-                pass  # sized, never parsed: the route does not read it
+                if _content_type(scope) == FORM:  # else sized only: the route does not read it
+                    text.check_form(body, "the form")
             elif len(body) > LARGE_BODY:  # checked in a thread: the loop goes on between slices
                 await asyncio.to_thread(safejson.parse, body, self.limits)
             elif body.strip():
@@ -183,15 +200,41 @@ def replay(body: bytes, receive: Receive) -> Receive:
     return again
 
 
-async def respond(send: Send, error: ApiError, headers: dict[str, str] | None = None) -> None:
+def _content_type(scope: Scope) -> bytes:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            return bytes(value.split(b";")[0].strip().lower())
+    return b""
+
+
+def _response(
+    error: ApiError, headers: dict[str, str] | None = None
+) -> tuple[bytes, list[tuple[bytes, bytes]]]:
     payload = json.dumps(error.to_json()).encode("utf-8")
     raw: list[tuple[bytes, bytes]] = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(payload)).encode()),
         *((k.encode(), v.encode()) for k, v in (headers or {}).items()),
     ]
+    return payload, raw
+
+
+async def respond(send: Send, error: ApiError, headers: dict[str, str] | None = None) -> None:
+    payload, raw = _response(error, headers)
     await send({"type": "http.response.start", "status": error.status, "headers": raw})
     await send({"type": "http.response.body", "body": payload})
+
+
+async def deny(scope: Scope, send: Send, error: ApiError) -> None:
+    """Refuse a socket before it opens: the error as an HTTP answer where the server can send
+    one (the ASGI ``websocket.http.response`` extension: uvicorn, the test client), else a close
+    with 1008 (policy violation), which the handshake turns into a 403."""
+    if "websocket.http.response" not in scope.get("extensions", {}):
+        await send({"type": "websocket.close", "code": 1008, "reason": error.code})
+        return
+    payload, raw = _response(error)
+    await send({"type": "websocket.http.response.start", "status": error.status, "headers": raw})
+    await send({"type": "websocket.http.response.body", "body": payload})
 
 
 def limiter_for(limits: Limits) -> RateLimiter:

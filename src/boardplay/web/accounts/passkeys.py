@@ -38,6 +38,7 @@ from boardplay.web.accounts.passkeystore import Ceremony, Passkey
 from boardplay.web.accounts.service import Accounts, check_name, name_key
 from boardplay.web.errors import ApiError, bad_request, conflict
 from boardplay.web.identity import Account
+from boardplay.web.text import tidy
 from boardplay.web.tokens import hash_token, new_token
 
 CEREMONY_LIFETIME = 300.0
@@ -170,7 +171,7 @@ class Passkeys:
             account.id,
             verified.credential_public_key,
             verified.sign_count,
-            (label or "passkey").strip()[:LABEL_LENGTH] or "passkey",
+            tidy(label or "")[:LABEL_LENGTH] or "passkey",
             datetime.now(UTC),
         )
         try:

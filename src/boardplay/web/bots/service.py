@@ -41,6 +41,7 @@ from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
 from boardplay.web.events import AccountClosed, BecameBot, Bus, SignedOutEverywhere
 from boardplay.web.table import Games, Room
+from boardplay.web.text import tidy
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_token
 
@@ -142,7 +143,7 @@ class Bots:
     ) -> tuple[str, TokenRow]:
         """A new token (its secret, shown this once, and its row); 409 past the ceiling."""
         wanted = check_scopes(scopes)
-        label = " ".join(label.split())[:LABEL_MAX] or "API token"
+        label = tidy(label)[:LABEL_MAX] or "API token"
         secret = TOKEN_PREFIX + new_token()
         most = self.limits.api_tokens_per_account
         row = await self.db(

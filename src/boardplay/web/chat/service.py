@@ -45,9 +45,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import re
 import time
-import unicodedata
 import weakref
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
@@ -68,6 +66,7 @@ from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden, not_found
 from boardplay.web.played import FINISHED
 from boardplay.web.sockets import Subscriber, encode
+from boardplay.web.text import tidy
 
 log = logging.getLogger("boardplay.web")
 T = TypeVar("T")
@@ -121,23 +120,13 @@ LOOKBACK = 60.0
 another process after a newer id was seen here is still found (ids are handed out before
 commits, so they need not become visible in order)."""
 
-BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-"""Direction overrides: they could make a message show other words than it holds."""
-INVISIBLE = str.maketrans("", "", "\u200b\u2060\ufeff")
-"""Zero-width spaces and the byte-order mark: dropped, so a message of nothing but them is
-empty (the joiners that build emoji stay)."""
-_SPACES = re.compile(r"\s+")
-
 
 def clean(text: str, limit: int) -> str:
-    """``text`` as a chat message: every control character (line breaks and tabs included) and
-    direction override a space, zero-width spaces gone, runs of spaces one, the ends trimmed; a
-    400 if nothing is left or more than ``limit`` characters are."""
-    tidied = "".join(
-        " " if unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in BIDI_CONTROLS else c
-        for c in text.translate(INVISIBLE)
-    )
-    tidied = _SPACES.sub(" ", tidied).strip()
+    """``text`` as a chat message, tidied as all text shown to others is (``text.tidy``: every
+    control character, line break and direction control a space, zero-width spaces gone, runs
+    of spaces one, the ends trimmed); a 400 if nothing is left or more than ``limit``
+    characters are."""
+    tidied = tidy(text)
     if not tidied:
         raise ApiError(400, "chat_empty", "the message is empty: write something first")
     if len(tidied) > limit:

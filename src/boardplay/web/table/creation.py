@@ -42,6 +42,7 @@ from boardplay.web.table.offers import RematchAnswer, rematch
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.schema import NAME_LENGTH, SPEC_LENGTH, games_table
 from boardplay.web.table.seating import join
+from boardplay.web.text import tidy
 from boardplay.web.throttles import Ceiling, Throttled, Throttles, take
 from boardplay.web.tokens import hash_token, new_game_id, new_token
 
@@ -415,14 +416,14 @@ class GameMaker:
         raw_name = seat.get("name")
         if raw_name is not None and not isinstance(raw_name, str):
             raise bad_request(f"seats[{index}].name must be a string")
-        name = (raw_name or "").strip()[:NAME_CHARS]
+        name = tidy(raw_name or "")[:NAME_CHARS]
         if kind == st.AI:
             spec = seat.get("spec")
             if not isinstance(spec, str) or not spec.strip():
                 raise bad_request(f"seats[{index}] is an AI seat and needs a spec, e.g. 'easy'")
             spec = spec.strip()
             self.check_spec(game, spec, f"seats[{index}].spec")
-            default = f"AI ({spec})"
+            default = tidy(f"AI ({spec})")
             if len(default) > NAME_LENGTH:
                 default = default[: NAME_LENGTH - 2] + "…)"
             return st.SeatRow(index, kind, name or default, spec=spec)

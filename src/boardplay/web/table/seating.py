@@ -11,6 +11,7 @@ from boardplay.web.accounts import Account
 from boardplay.web.errors import bad_request, conflict, forbidden, sign_in_needed
 from boardplay.web.table import storage as st
 from boardplay.web.table.rooms import Room
+from boardplay.web.text import tidy
 from boardplay.web.tokens import hash_token, matches, new_token
 
 
@@ -93,7 +94,7 @@ async def _join(
             "seat_taken", f"{seat_words(room, chosen.seat)} is already taken by {chosen.name}"
         )
     token = new_token()
-    player = (name or "").strip()[:40] or room.game.seat_name(chosen.seat)
+    player = tidy(name or "")[:40] or room.game.seat_name(chosen.seat)
     owner = None if account is None else account.id
     if account is not None:
         player = account.name

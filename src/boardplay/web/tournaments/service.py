@@ -51,6 +51,7 @@ from boardplay.web.errors import ApiError, bad_request, conflict, not_found
 from boardplay.web.events import AccountClosed, BecameBot, Bus, GameFinished, TournamentPaired
 from boardplay.web.ratings import NEW_RATING, Ratings, check_rated_clock, pool_of
 from boardplay.web.table import ClockRequest, GameMaker, Games, TimeControl, control_of
+from boardplay.web.text import tidy
 from boardplay.web.tokens import new_game_id
 from boardplay.web.tournaments import arena, pods
 from boardplay.web.tournaments.model import (
@@ -151,7 +152,7 @@ class Tournaments:
         options, control = self._check(plan)
         tournament = Tournament(
             id=secrets.token_urlsafe(9),
-            name=plan.name.strip()[:80] or f"{plan.game} {plan.kind}",
+            name=tidy(plan.name)[:80] or f"{plan.game} {plan.kind}",
             kind=plan.kind,
             game=plan.game,
             options=options,
