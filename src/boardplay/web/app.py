@@ -116,13 +116,16 @@ def static_dir() -> str:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     catalogue = WebCatalogue(resolve(settings.catalogue), settings.data_dir)
-    heavy = HeavyReads(settings)
     push = PushConfig.from_env(
         settings.origin, settings.mail_from, settings.limits.challenge_lifetime
     )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The heavy reads' workers are each start's own, as the hub is, since the end closes
+        # them: an app started again (schemathesis's pytest plugin ends the lifespan after every
+        # test and starts it with the next) must not find them shut down.
+        app.state.heavy = heavy = HeavyReads(settings)
         hub = Hub(
             settings.database_url,
             catalogue,
@@ -166,7 +169,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.catalogue = catalogue
     app.state.limits = settings.limits
     app.state.rate = limiter_for(settings.limits)
-    app.state.heavy = heavy
     app.state.origin = settings.origin
     app.state.levels = {}
     """AI levels each game accepts, worked out once (``api/site.py``)."""

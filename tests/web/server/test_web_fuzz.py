@@ -1,10 +1,14 @@
 """Property-based fuzzing of the whole API (issue 13).
 
 HTTP: schemathesis generates requests from the app's own OpenAPI schema (every body is declared)
-and sends them in-process; half of them aim at a real game with its seat token. WebSocket:
-Hypothesis generates frames (well-formed messages with wild values, arbitrary JSON, arbitrary
-text, binary). Either way: never a 5xx, never a socket dropped without a close code, and a
-refused request changes nothing. Budgets grow under ``make soak`` (BOARDPLAY_SOAK=1)."""
+and sends them in-process; half of them aim at a real game with its seat token. They are sent
+as a guest, as a signed-in player (session cookie and CSRF token) and with a personal API token
+(``Bearer bp_...``, every scope), to an app on SQLite and to one on a throwaway PostgreSQL, which
+refuses what SQLite stores quietly (a NUL in text: review server-2026-11d, N1, found by
+schemathesis there). WebSocket: Hypothesis generates frames (well-formed messages with wild
+values, arbitrary JSON, arbitrary text, binary). Either way: never a 5xx, never a socket dropped
+without a close code, and a refused request changes nothing. Budgets grow under ``make soak``
+(BOARDPLAY_SOAK=1)."""
 
 from __future__ import annotations
 
@@ -21,9 +25,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ondatabase import DATABASES, settings_on
 from schemathesis.python.asgi import ASGIClient
 from starlette.websockets import WebSocketDisconnect
-from websettings import tiny_settings
 
 from boardplay.web.app import create_app
 from support import games
@@ -33,11 +37,25 @@ FUZZ_SETTINGS = settings(
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
+HTTP_SETTINGS = settings(FUZZ_SETTINGS, max_examples=games(20, 1000))
+"""The HTTP tests run on both databases: under ``make test`` 20 examples on each are the 40
+one had on SQLite alone (the suite's time is budgeted); ``make soak`` runs 1,000 on each."""
+IDENTITY_SETTINGS = settings(FUZZ_SETTINGS, max_examples=games(10, 1000))
+"""The whole API as each signed-in identity, on each database: a guest's 20 and 10 for each of
+the two are 40 examples of the whole API per database under ``make test``."""
+
+
+@pytest.fixture(scope="module", params=DATABASES)
+def database(request: pytest.FixtureRequest) -> str:
+    """The database the HTTP fuzzing's apps run on: every HTTP test runs on each."""
+    return str(request.param)
 
 
 @pytest.fixture(scope="module")
-def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
-    return create_app(tiny_settings(Path(tmp_path_factory.mktemp("fuzz"))))
+def fuzz_app(
+    tmp_path_factory: pytest.TempPathFactory, database: str, request: pytest.FixtureRequest
+) -> FastAPI:
+    return create_app(settings_on(database, Path(tmp_path_factory.mktemp("fuzz")), request))
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +90,7 @@ def snapshot(http: ASGIClient, game_id: str) -> Any:
     return game["moves"], [s["claimed"] for s in game["seats"]], sorted(every)
 
 
-@FUZZ_SETTINGS
+@HTTP_SETTINGS
 @given(data=st.data())
 def test_http_api_never_fails_and_refusals_change_nothing(
     data: st.DataObject, api_schema: Any, http: ASGIClient, target: dict[str, str]
@@ -107,7 +125,7 @@ def signed_in(http: ASGIClient, number: int) -> dict[str, str]:
     return {"Cookie": cookie, "X-CSRF-Token": answer.json()["csrf"]}
 
 
-@FUZZ_SETTINGS
+@HTTP_SETTINGS
 @given(data=st.data())
 def test_account_routes_never_fail_for_a_signed_in_player(
     data: st.DataObject, api_schema: Any, http: ASGIClient, target: dict[str, str]
@@ -129,16 +147,68 @@ def test_account_routes_never_fail_for_a_signed_in_player(
     assert snapshot(http, target["id"]) == before, (case.method, case.path, case.body)
 
 
+SCOPES = ["bot:play", "challenge:read", "challenge:write", "tournament:write"]
+STREAMS = r"^/api/(stream/event|bot/game/stream/)"
+"""The Bot API's streams: a token's stays open until its reader goes, so a fuzzed request would
+wait for ever (``test_web_bots_streams.py`` holds them to their ceilings)."""
+
+
+def with_token(http: ASGIClient, number: int) -> dict[str, str]:
+    """A fresh account's personal API token with every scope, as a bot or script sends it."""
+    session = signed_in(http, number)
+    made = http.post(
+        "/api/account/tokens", json={"label": "fuzz", "scopes": SCOPES}, headers=session
+    )
+    http.cookies.clear()
+    assert made.status_code == 201, made.text
+    return {"Authorization": f"Bearer {made.json()['token']}"}
+
+
+@IDENTITY_SETTINGS
+@given(data=st.data())
+@pytest.mark.parametrize("identity", ["session", "token"])
+def test_http_api_never_fails_for_a_signed_in_player_or_a_token(
+    data: st.DataObject, identity: str, api_schema: Any, http: ASGIClient, target: dict[str, str]
+) -> None:
+    """The whole API as a signed-in player (a fresh account's cookie and CSRF token, with the
+    seat token of the game aimed at) or a personal API token sends it: never a 5xx, every
+    refusal in the one shape, and a refused request changes nothing."""
+    case = data.draw(api_schema.exclude(path_regex=STREAMS).as_strategy())
+    aimed = "game_id" in (case.path_parameters or {}) and hash(repr(case.body)) % 2 == 0
+    if aimed:
+        case.path_parameters["game_id"] = target["id"]
+    number = next(ACCOUNT_NUMBERS)
+    if identity == "token":
+        headers = with_token(http, number)
+    else:
+        headers = signed_in(http, number)
+        if aimed:
+            headers["Authorization"] = f"Bearer {target['token']}"
+    before = snapshot(http, target["id"])
+    response = case.call(session=http, headers=headers)
+    http.cookies.clear()
+    assert response.status_code < 500, (case.method, case.path, case.body, response.text)
+    if response.status_code >= 400:
+        error = response.json()["error"]
+        assert error["code"] and error["message"], response.text
+        assert len(response.content) < 2000
+        assert snapshot(http, target["id"]) == before, (case.method, case.path, case.body)
+
+
 MAIL_ROUTES = r"^/api/(account/email|email/)"
 
 
 @pytest.fixture(scope="module")
-def mail_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ASGIClient]:
+def mail_http(
+    tmp_path_factory: pytest.TempPathFactory, database: str, request: pytest.FixtureRequest
+) -> Iterator[ASGIClient]:
     """An app with e-mail on, whose SMTP server never answers (mails wait and are retried)."""
     from browsing import free_port
 
-    settings = tiny_settings(
+    settings = settings_on(
+        database,
         Path(tmp_path_factory.mktemp("fuzzmail")),
+        request,
         smtp_url=f"smtp://127.0.0.1:{free_port()}",
         mail_from="boardplay@example.org",
         origin="http://testserver",
@@ -154,7 +224,7 @@ def mail_schema(mail_http: ASGIClient) -> Any:
     )
 
 
-@FUZZ_SETTINGS
+@HTTP_SETTINGS
 @given(data=st.data())
 def test_mail_routes_never_fail_with_email_on(
     data: st.DataObject, mail_schema: Any, mail_http: ASGIClient
@@ -346,8 +416,12 @@ def assert_stored_chat_within_ceilings(client: ASGIClient, game_id: str) -> None
 
 
 @pytest.fixture(scope="module")
-def chat_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ASGIClient]:
-    settings = tiny_settings(Path(tmp_path_factory.mktemp("fuzzchat")), CHAT_LIMITS)
+def chat_http(
+    tmp_path_factory: pytest.TempPathFactory, database: str, request: pytest.FixtureRequest
+) -> Iterator[ASGIClient]:
+    settings = settings_on(
+        database, Path(tmp_path_factory.mktemp("fuzzchat")), request, CHAT_LIMITS
+    )
     with ASGIClient(create_app(settings)) as client:
         yield client
 
@@ -386,7 +460,7 @@ def chat_identities(game_id: str, people: dict[str, Any]) -> list[dict[str, str]
     return [*players, *people["spectators"], {}]
 
 
-@FUZZ_SETTINGS
+@HTTP_SETTINGS
 @given(data=st.data())
 def test_chat_routes_never_fail_and_keep_their_ceilings(
     data: st.DataObject, chat_schema: Any, chat_http: ASGIClient, chat_people: dict[str, Any]
@@ -409,7 +483,7 @@ def test_chat_routes_never_fail_and_keep_their_ceilings(
     assert_stored_chat_within_ceilings(chat_http, game_id)
 
 
-@FUZZ_SETTINGS
+@HTTP_SETTINGS
 @given(
     sends=st.lists(
         st.tuples(st.integers(0, 4), st.sampled_from(["players", "spectators"]), st.text()),

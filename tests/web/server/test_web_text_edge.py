@@ -548,3 +548,19 @@ def test_the_refusal_names_where_and_which_character(site: Site) -> None:
             assert status == 400 and words in answer["error"]["message"], answer
     finally:
         conn.close()
+
+
+def test_a_number_past_its_column_is_refused_alike(site: Site) -> None:
+    """A chat message's id past its SQL ``INTEGER`` column: PostgreSQL refused the query (a 500,
+    found by the fuzzers on PostgreSQL), SQLite found no message; now 400 on both."""
+    conn = Connection(site.port)
+    try:
+        for number in ("2147483648", "9007199254740992"):
+            path = f"/api/games/{site.game}/chat/{number}/report"
+            status, answer, _ = conn.send("POST", path, {}, site.seat)
+            assert status == 400 and answer["error"]["code"] == "bad_request", answer
+        status, answer, _ = conn.send("POST", f"/api/games/{site.game}/chat/2147483647/report",
+                                      {}, site.seat)  # fmt: skip
+        assert status == 404, answer
+    finally:
+        conn.close()
