@@ -5,7 +5,8 @@ showing it), each in the account's language.
 
 The two channels share what they say (``words.py``, the notices' words in the site's message
 catalogue) and how a notice leaves (``outbox.py``: a row first, claimed by one process with a
-lease, sent, retried with growing pauses, pruned; and the sender loop around it). Each keeps its
+lease, sent, retried with growing pauses, pruned; and the sender loop around it) and what they
+hear (``channel.py``: the game's turns and ends and the accounts closed). Each keeps its
 own table and what only it knows: mail its addresses, confirmation and unsubscribe links
 (``mailstore.py``, ``mailer.py``, the SMTP client ``web/smtp.py``); push its devices'
 subscriptions and the server's VAPID key (``pushstore.py``, ``pusher.py``, ``webpush.py``), and

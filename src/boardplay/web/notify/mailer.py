@@ -38,8 +38,9 @@ from sqlalchemy.engine import Engine
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits, Settings
 from boardplay.web.errors import ApiError, bad_request
-from boardplay.web.events import AccountClosed, Bus, GameFinished, YourTurn
+from boardplay.web.events import AccountClosed, Bus
 from boardplay.web.notify import words
+from boardplay.web.notify.channel import Channel
 from boardplay.web.notify.mailstore import (
     ADDRESS_MAX,
     BACKOFF,
@@ -54,7 +55,7 @@ from boardplay.web.notify.mailstore import (
     Draft,
     MailStore,
 )
-from boardplay.web.notify.outbox import ERROR_MAX, Runner, Sender
+from boardplay.web.notify.outbox import ERROR_MAX, Runner
 from boardplay.web.played import Game
 from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
 
@@ -134,7 +135,7 @@ class MailConfig:
         )
 
 
-class Mailer(Sender):
+class Mailer(Channel):
     """Queues and sends one process's mails. ``run`` runs a store call off the event loop
     (``Hub.db``); ``title_of`` names a game for people."""
 
@@ -160,8 +161,6 @@ class Mailer(Sender):
         self.sent = 0
         self._titles: dict[str, str] = {}
         self._smtp = ThreadPoolExecutor(1, thread_name_prefix="boardplay-smtp") if config else None
-        self.games: Games | None = None
-        """Where the turns and ends it hears read their game (the table's; given by ``open``)."""
 
     @classmethod
     def open(
@@ -179,25 +178,8 @@ class Mailer(Sender):
         ``db``, hearing the turns and ends of correspondence games (the games read through
         ``games``) and the accounts deleted."""
         made = cls(MailStore(engine), db, config, limits, epoch, words.titles(catalogue))
-        made.games = games
-        bus.subscribe(YourTurn, made.turn_passed)
-        bus.subscribe(GameFinished, made.game_finished)
-        bus.subscribe(AccountClosed, made.account_closed)
+        made.hear(bus, games)
         return made
-
-    async def turn_passed(self, event: YourTurn) -> None:
-        """``YourTurn``: each seat's account is mailed, if it wants to know."""
-        row = await self.games.get(event.game_id) if self.games else None
-        if row is not None:
-            for seat in event.seats:
-                await self.your_turn(row, seat)
-
-    async def game_finished(self, event: GameFinished) -> None:
-        """``GameFinished`` of a correspondence game: its players are mailed."""
-        if event.correspondence and self.games is not None:
-            row = await self.games.get(event.game_id)
-            if row is not None:
-                await self.game_over(row)
 
     @property
     def enabled(self) -> bool:

@@ -42,9 +42,10 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from sqlalchemy.engine import Engine
 
-from boardplay.web.events import AccountClosed, Bus, ChallengeSent, GameFinished, YourTurn
+from boardplay.web.events import AccountClosed, Bus, ChallengeSent
 from boardplay.web.notify import pushtext, words
-from boardplay.web.notify.outbox import Runner, Sender
+from boardplay.web.notify.channel import Channel
+from boardplay.web.notify.outbox import Runner
 from boardplay.web.notify.pushconfig import PushConfig, available
 from boardplay.web.notify.pushstore import (
     BACKOFF,
@@ -99,7 +100,7 @@ async def _no_languages(account_ids: list[int]) -> dict[int, str | None]:
     return {}
 
 
-class Pusher(Sender):
+class Pusher(Channel):
     """Queues and sends one process's pushes. ``run`` runs a store call off the event loop;
     ``title_of`` names a game; ``languages`` gives accounts' languages; ``here`` the seats whose
     page shows a game now (on any process)."""
@@ -127,8 +128,6 @@ class Pusher(Sender):
         self._client: httpx.AsyncClient | None = None
         self._posting: Counter[str] = Counter()
         """Posts out now, by push service (``webpush.service_of``)."""
-        self.games: Games | None = None
-        """Where the turns and ends it hears read their game (the table's; given by ``open``)."""
 
     @classmethod
     def open(
@@ -150,26 +149,9 @@ class Pusher(Sender):
         deleted."""
         titles = words.titles(catalogue)
         made = cls(PushStore(engine), db, config, epoch, titles, languages, here)
-        made.games = games
-        bus.subscribe(YourTurn, made.turn_passed)
-        bus.subscribe(GameFinished, made.game_finished)
+        made.hear(bus, games)
         bus.subscribe(ChallengeSent, made.challenge_sent)
-        bus.subscribe(AccountClosed, made.account_closed)
         return made
-
-    async def turn_passed(self, event: YourTurn) -> None:
-        """``YourTurn``: each seat's account is pushed it."""
-        row = await self.games.get(event.game_id) if self.games else None
-        if row is not None:
-            for seat in event.seats:
-                await self.your_turn(row, seat)
-
-    async def game_finished(self, event: GameFinished) -> None:
-        """``GameFinished`` of a correspondence game: its players are pushed it."""
-        if event.correspondence and self.games is not None:
-            row = await self.games.get(event.game_id)
-            if row is not None:
-                await self.game_over(row)
 
     @property
     def enabled(self) -> bool:
