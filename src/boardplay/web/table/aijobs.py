@@ -22,14 +22,14 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from boardplay.core.records import Move
 from boardplay.web.config import Limits
 from boardplay.web.table import storage as st
 from boardplay.web.table.chance import chance_rng
 from boardplay.web.table.host import Database
-from boardplay.web.workers import FairQueue, choose_action
+from boardplay.web.workers import FairQueue, Position, choose_action
 
 log = logging.getLogger("boardplay.web")
 
@@ -41,9 +41,7 @@ means a process died or gave up while thinking on it)."""
 B = TypeVar("B")
 R = TypeVar("R")
 
-Search = Callable[
-    [str, str | None, str, dict[str, Any], dict[str, Any] | None, Sequence[int], B, int, float], R
-]
+Search = Callable[[Position, B, int, float], R]
 """A search run in a worker process (``ai_worker.choose_action``, ``judging.judge_position``):
 it rebuilds the position from the catalogue's address and the game's actions, then searches it
 with a budget (an AI spec, or iterations) and a seed within the operator's time ceiling."""
@@ -93,18 +91,15 @@ class AiWorkers:
     ) -> R:
         """``search`` of the position after ``actions`` in ``row``'s game, run in the pool (a
         pool broken by a dead worker process is replaced once)."""
-        job = functools.partial(
-            search,
+        position = Position(
             self.catalogue_ref,
             self.data_dir,
             row.game,
             row.options,
             row.start_position,
             list(actions),
-            budget,
-            seed,
-            self.limits.ai_max_time,
         )
+        job = functools.partial(search, position, budget, seed, self.limits.ai_max_time)
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self.executor, job)

@@ -1,9 +1,9 @@
 """AI moves, computed away from the event loop, in worker processes that never outlive the server.
 
 A search may think for seconds; the server must keep answering other players meanwhile. The
-server sends a worker process everything needed to rebuild the position (catalogue, game,
-options, start position, action list) and the agent spec; the worker replays, asks the agent
-and returns one action id. Only plain data crosses the process boundary.
+server sends a worker process everything needed to rebuild the position (``position.Position``:
+catalogue, game, options, start position, action list) and the agent spec; the worker replays,
+asks the agent and returns one action id. Only plain data crosses the process boundary.
 
 Why processes, not threads: a search holds the GIL, so in a thread it would slow every answer of
 the server; in its own process it runs on another core. Processes have to be told when the
@@ -23,38 +23,22 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
 
 from boardplay.ai.agents import Agent
 from boardplay.ai.specs import make_agent
 from boardplay.web.catalogue import WebCatalogue, resolve
+from boardplay.web.workers.position import Position
 
 PR_SET_PDEATHSIG = 1
 WATCH_INTERVAL = 0.5
 """Seconds between a worker's checks that its server is still alive."""
 
 
-def choose_action(
-    catalogue: str,
-    data_dir: str | None,
-    game_name: str,
-    options: dict[str, Any],
-    start_position: dict[str, Any] | None,
-    actions: Sequence[int],
-    spec: str,
-    seed: int,
-    max_time: float,
-) -> int:
-    """Rebuild the position after ``actions`` and return the agent's choice there, thinking at
-    most ``max_time`` seconds whatever the spec's iteration budget."""
-    game = WebCatalogue(resolve(catalogue), data_dir).load(game_name, options)
-    state = (
-        game.new_initial_state() if start_position is None else game.state_from_json(start_position)
-    )
-    for action in actions:
-        state.apply_action(action)
+def choose_action(position: Position, spec: str, seed: int, max_time: float) -> int:
+    """Rebuild ``position`` and return the agent's choice there, thinking at most ``max_time``
+    seconds whatever the spec's iteration budget."""
+    game, state = position.rebuild()
     agent = make_agent(spec, game, seed)
     cap_think_time(agent, max_time)
     return int(agent.step(state))
