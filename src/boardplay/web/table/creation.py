@@ -105,6 +105,29 @@ def _count_ai_games(conn: sa.Connection, row: st.GameRow, limits: Limits) -> Non
         raise TooManyAiGames("server", int(total), limits.ai_only_games)
 
 
+def new_row(
+    game_id: str,
+    game: Game,
+    seats: list[st.SeatRow],
+    clock: TimeControl | None,
+    seed: int | None = None,
+    **more: Any,
+) -> st.GameRow:
+    """A new game's row, whatever door made it: the game as built (its name, its options
+    complete), its seats, and its clock, if it has one, with every seat's full time; ``more``,
+    the row's other fields (its owner, whether it is rated...)."""
+    return st.GameRow(
+        id=game_id,
+        game=game.name,
+        options=dict(game.options),
+        seed=seed,
+        seats=seats,
+        clock=None if clock is None else clock.to_json(),
+        clock_state=None if clock is None else Clock.fresh(clock, len(seats)).to_json(),
+        **more,
+    )
+
+
 def check_rated_seats(
     seats: Sequence[Mapping[str, Any]], reproducible: bool, private: bool
 ) -> None:
@@ -220,19 +243,17 @@ class GameMaker:
                 rows[-1].account = account.id
                 if rows[-1].kind == st.HUMAN:
                     rows[-1].name = account.name
-        row = st.GameRow(
-            id=new_game_id(),
-            game=game.name,
-            options=dict(game.options),
+        row = new_row(
+            new_game_id(),
+            game,
+            rows,
+            clock,
             seed=seed,
-            seats=rows,
             private=private,
             owner=owner,
             owner_network=network,
             owner_account=None if account is None else account.id,
             rated=rated,
-            clock=None if clock is None else clock.to_json(),
-            clock_state=None if clock is None else Clock.fresh(clock, len(rows)).to_json(),
         )
         await self.db(self._insert, row)
         room = await self.room(row.id)
@@ -306,17 +327,7 @@ class GameMaker:
             )
             for index, (player, token) in enumerate(zip(verdict.accounts, tokens, strict=True))
         ]
-        row = st.GameRow(
-            id=game_id or new_game_id(),
-            game=game.name,
-            options=dict(game.options),
-            seed=None,
-            seats=seats,
-            owner=owner,
-            rated=rated,
-            clock=None if clock is None else clock.to_json(),
-            clock_state=None if clock is None else Clock.fresh(clock, len(seats)).to_json(),
-        )
+        row = new_row(game_id or new_game_id(), game, seats, clock, owner=owner, rated=rated)
         if game_id is None:
             await self.db(self._insert, row)
         elif not await self.db(self._insert_once, row):
