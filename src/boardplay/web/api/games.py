@@ -129,15 +129,8 @@ async def join_game(
 ) -> dict[str, Any]:
     """Take a seat; signed in, it is the account's (a rated game's seats must be, and must be
     different people's: the admission rule, ``admission/``)."""
-    token, chosen = await hub.maker.join(
-        room,
-        body.seat,
-        body.invite,
-        body.name,
-        body.accept_reproducible,
-        session.account if session else None,
-        visitor,
-    )
+    account = session.account if session else None
+    token, chosen = await hub.maker.join(room, body, account, visitor)
     return {"token": token, "seat": chosen, "game": room.view_for(token)}
 
 

@@ -41,6 +41,7 @@ from boardplay.web.table.clocks import Clock, TimeControl
 from boardplay.web.table.offers import RematchAnswer, rematch
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.schema import NAME_LENGTH, SPEC_LENGTH, games_table
+from boardplay.web.table.schemas import JoinRequest
 from boardplay.web.table.seating import join
 from boardplay.web.text import tidy
 from boardplay.web.throttles import Ceiling, Throttled, Throttles, take
@@ -262,10 +263,7 @@ class GameMaker:
     async def join(
         self,
         room: Room,
-        seat: int | None,
-        invite: str | None,
-        name: str | None,
-        accept_reproducible: bool,
+        request: JoinRequest,
         account: Account | None,
         visitor: str | None = None,
     ) -> tuple[str, int]:
@@ -275,7 +273,7 @@ class GameMaker:
             seated = [s.account for s in room.row.seats if s.account is not None]
             players = [*dict.fromkeys([*seated, account.id])]
             await self.admit(Seating(Door.GAME, players, room.row.rated, account.id, visitor))
-        return await join(room, seat, invite, name, accept_reproducible, account)
+        return await join(room, request, account)
 
     async def seat(
         self,

@@ -11,25 +11,19 @@ from boardplay.web.accounts import Account
 from boardplay.web.errors import bad_request, conflict, forbidden, sign_in_needed
 from boardplay.web.table import storage as st
 from boardplay.web.table.rooms import Room
+from boardplay.web.table.schemas import JoinRequest
 from boardplay.web.text import tidy
 from boardplay.web.tokens import hash_token, matches, new_token
 
 
-async def join(
-    room: Room,
-    seat: int | None,
-    invite: str | None,
-    name: str | None,
-    accept_reproducible: bool,
-    account: Account | None = None,
-) -> tuple[str, int]:
+async def join(room: Room, request: JoinRequest, account: Account | None = None) -> tuple[str, int]:
     """Take a seat (an invited one with its code, else an open one); a signed-in player's
     seat is their account's and carries its name. A rated game seats signed-in players
     only, each once."""
     taken: list[tuple[str, int]] = []
 
     async def change() -> None:
-        taken.append(await _join(room, seat, invite, name, accept_reproducible, account))
+        taken.append(await _join(room, request, account))
 
     await room._decide(change)
     return taken[-1]
@@ -49,21 +43,15 @@ def invited_seat(room: Room, invite: str) -> st.SeatRow:
     raise forbidden("wrong_invite", "this invitation code is not valid here")
 
 
-async def _join(
-    room: Room,
-    seat: int | None,
-    invite: str | None,
-    name: str | None,
-    accept_reproducible: bool,
-    account: Account | None,
-) -> tuple[str, int]:
+async def _join(room: Room, request: JoinRequest, account: Account | None) -> tuple[str, int]:
+    seat, invite = request.seat, request.invite
     room._require_live()
     if room.row.rated:
         if account is None:
             raise sign_in_needed("take a seat in a rated game")
         if any(s.account == account.id for s in room.row.seats):
             raise conflict("already_seated", "you already play in this rated game")
-    if room.row.seed is not None and not accept_reproducible:
+    if room.row.seed is not None and not request.accept_reproducible:
         raise conflict(
             "reproducible",
             "this game is reproducible: its creator chose the seed its luck follows "
@@ -94,7 +82,7 @@ async def _join(
             "seat_taken", f"{seat_words(room, chosen.seat)} is already taken by {chosen.name}"
         )
     token = new_token()
-    player = tidy(name or "")[:40] or room.game.seat_name(chosen.seat)
+    player = tidy(request.name or "")[:40] or room.game.seat_name(chosen.seat)
     owner = None if account is None else account.id
     if account is not None:
         player = account.name
