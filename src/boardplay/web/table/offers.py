@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Literal
+from typing import Any, Literal
 
 from boardplay.ai.specs import make_agent
 from boardplay.core.errors import BoardplayError
@@ -111,11 +111,7 @@ async def resign(room: Room, token: str | None, seat: int | None) -> int:
     async def change() -> None:
         me = speaking_seat(room, token, seat)
         _require_running(room)
-        resigned = [*room.row.resigned, me]
-        if len(_playing(room)) - 1 <= 1:
-            await finish(room, resignation(room.game, resigned, _scores(room)), resigned)
-        else:
-            await hand_to_ai(room, me, resigned)
+        await _give_up(room, me)
         done.append(me)
 
     await room._decide(change)
@@ -139,15 +135,21 @@ async def resign_account(room: Room, account_id: int) -> list[int]:
                 return
             if seat in room.row.resigned:
                 continue
-            resigned = [*room.row.resigned, seat]
-            if len(_playing(room)) - 1 <= 1:
-                await finish(room, resignation(room.game, resigned, _scores(room)), resigned)
-            else:
-                await hand_to_ai(room, seat, resigned)
+            await _give_up(room, seat)
             done.append(seat)
 
     await room._decide(change)
     return done
+
+
+async def _give_up(room: Room, seat: int) -> None:
+    """``seat`` resigns (a player's own resignation, or for an account being deleted): the game
+    ends when one seat is left playing, else an AI plays the seat out (``hand_to_ai``)."""
+    resigned = [*room.row.resigned, seat]
+    if len(_playing(room)) - 1 <= 1:
+        await finish(room, resignation(room.game, resigned, _scores(room)), resigned)
+    else:
+        await hand_to_ai(room, seat, resigned)
 
 
 async def hand_to_ai(room: Room, seat: int, resigned: list[int], flagged: bool = False) -> None:
@@ -194,7 +196,7 @@ async def draw(room: Room, token: str | None, answer: DrawAnswer, seat: int | No
             )
         if me in room.row.resigned:
             raise forbidden("resigned", "you have resigned from this game")
-        storage, row = room.host.storage, room.row
+        row = room.row
         if answer == "offer":
             if offer:
                 raise conflict(
@@ -210,17 +212,12 @@ async def draw(room: Room, token: str | None, answer: DrawAnswer, seat: int | No
                     "ai_plays_on",
                     f"{', '.join(ai)} is an AI and never agrees to a draw; it plays on",
                 )
-            new = {"by": me, "agreed": [me]}
-            row.revision = await room.host.db(storage.set_draw_offer, row.id, row.revision, new)
-            row.draw_offer = new
-            room._touch()
+            await _offer_draw(room, {"by": me, "agreed": [me]})
             return
         if not offer:
             raise conflict("no_draw_offer", "no draw has been offered")
         if answer == "decline":
-            row.revision = await room.host.db(storage.set_draw_offer, row.id, row.revision, None)
-            row.draw_offer = None
-            room._touch()
+            await _offer_draw(room, None)
             return
         if me in offer.get("agreed", []):
             raise conflict("already_agreed", "you have already agreed to this draw")
@@ -229,12 +226,17 @@ async def draw(room: Room, token: str | None, answer: DrawAnswer, seat: int | No
             result = agreed_draw(room.game, row.resigned, _scores(room))
             await finish(room, result, list(row.resigned))
             return
-        new = {"by": offer["by"], "agreed": agreed}
-        row.revision = await room.host.db(storage.set_draw_offer, row.id, row.revision, new)
-        row.draw_offer = new
-        room._touch()
+        await _offer_draw(room, {"by": offer["by"], "agreed": agreed})
 
     await room._decide(change)
+
+
+async def _offer_draw(room: Room, offer: dict[str, Any] | None) -> None:
+    """The draw offer on the table is now ``offer`` (None: declined), stored and in the room."""
+    row = room.row
+    row.revision = await room.host.db(room.host.storage.set_draw_offer, row.id, row.revision, offer)
+    row.draw_offer = offer
+    room._touch()
 
 
 async def abort(room: Room, token: str | None, seat: int | None = None) -> int:
@@ -269,6 +271,16 @@ def _people(room: Room) -> set[int]:
     return {s.seat for s in room.row.seats if s.kind != st.AI and s.token_hash is not None}
 
 
+async def _offer_rematch(room: Room, offer: dict[str, Any] | None) -> None:
+    """Play again as offered now: ``offer`` (None: declined), stored and in the room."""
+    row = room.row
+    row.revision = await room.host.db(
+        room.host.storage.set_rematch_offer, row.id, row.revision, offer
+    )
+    row.rematch_offer = offer
+    room._touch()
+
+
 async def rematch(
     room: Room,
     admit: Callable[[st.GameRow], Awaitable[None]],
@@ -299,23 +311,16 @@ async def rematch(
         if answer == "decline":
             if not offer:
                 raise conflict("no_rematch_offer", "nobody has offered to play again")
-            row.revision = await room.host.db(
-                room.host.storage.set_rematch_offer, row.id, row.revision, None
-            )
-            row.rematch_offer = None
-            room._touch()
+            await _offer_rematch(room, None)
             made.append((None, {}))
             return
         if answer == "accept" and not offer:
             raise conflict("no_rematch_offer", "nobody has offered to play again")
         agreed = sorted({*(offer or {}).get("agreed", []), *mine})
         if not _people(room) <= set(agreed):
-            new = {"by": offer["by"] if offer else min(mine), "agreed": agreed}
-            row.revision = await room.host.db(
-                room.host.storage.set_rematch_offer, row.id, row.revision, new
+            await _offer_rematch(
+                room, {"by": offer["by"] if offer else min(mine), "agreed": agreed}
             )
-            row.rematch_offer = new
-            room._touch()
             made.append((None, {}))
             return
         new_id = new_game_id()
