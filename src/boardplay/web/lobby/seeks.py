@@ -134,10 +134,20 @@ async def rating_of(lobby: Lobby, account_id: int, pool: str) -> float:
     return await lobby.ratings.rating(account_id, pool)
 
 
-def range_text(seek: Seek) -> str:
-    low = "any" if seek.rating_min is None else str(seek.rating_min)
-    high = "any" if seek.rating_max is None else str(seek.rating_max)
-    return f"{low} to {high}"
+async def rating_in_range(lobby: Lobby, account_id: int, seek: Seek) -> float:
+    """The account's rating in ``seek``'s pool, or a 403 if it is outside the range the seek
+    asks of its opponents (a table: of its players)."""
+    pool = pool_of(seek.game, seek.options, seek.players)
+    mine = await rating_of(lobby, account_id, pool)
+    if not seek.accepts(mine):
+        low = "any" if seek.rating_min is None else str(seek.rating_min)
+        high = "any" if seek.rating_max is None else str(seek.rating_max)
+        what = "table is for players" if seek.table else "seek is for opponents"
+        raise forbidden(
+            "out_of_range",
+            f"this {what} rated {low} to {high} in {pool}; your rating there is {round(mine)}",
+        )
+    return mine
 
 
 # ----- seeks ---------------------------------------------------------------------------------
@@ -253,14 +263,7 @@ async def take(
 ) -> Started:
     """Accept ``seek`` for ``account``: check (the admission rule first: nothing changes if
     it refuses), take it (one winner), start the game."""
-    pool = pool_of(seek.game, seek.options, seek.players)
-    mine = await rating_of(lobby, account.id, pool)
-    if not seek.accepts(mine):
-        raise forbidden(
-            "out_of_range",
-            f"this seek is for opponents rated {range_text(seek)} in {pool}; your rating "
-            f"there is {round(mine)}",
-        )
+    await rating_in_range(lobby, account.id, seek)
     owner, _ = await admit(lobby, door, seek, [seek.account_id, account.id], account, visitor)
     await lobby.maker.check_quota(visitor)
     store, limits = lobby.store, lobby.limits

@@ -29,19 +29,17 @@ import time
 
 from boardplay.web.accounts import Account
 from boardplay.web.admission import Door
-from boardplay.web.errors import ApiError, conflict, forbidden, not_found, quote
+from boardplay.web.errors import ApiError, conflict, not_found, quote
 from boardplay.web.lobby.seatstore import SitRefused, Sitter
 from boardplay.web.lobby.seeks import (
     Started,
     accept_seek,
     admit,
-    range_text,
-    rating_of,
+    rating_in_range,
     start_game,
 )
 from boardplay.web.lobby.sockets import Lobby
 from boardplay.web.lobby.store import Seek
-from boardplay.web.ratings import pool_of
 from boardplay.web.throttles import Ceiling, Throttled
 
 
@@ -66,14 +64,7 @@ async def take_seat(
         raise conflict("own_seek", "this is your own table: wait for the others, or cancel it")
     if seek.holds(account.id):
         raise conflict("already_seated", "you have a seat at this table already")
-    pool = pool_of(seek.game, seek.options, seek.players)
-    mine = await rating_of(lobby, account.id, pool)
-    if not seek.accepts(mine):
-        raise forbidden(
-            "out_of_range",
-            f"this table is for players rated {range_text(seek)} in {pool}; your rating "
-            f"there is {round(mine)}",
-        )
+    mine = await rating_in_range(lobby, account.id, seek)
     owner, *_ = await _admit(lobby, door, account, visitor, seek)
     await lobby.maker.check_quota(visitor)  # the last seat makes the game: refuse before
     store, limits, now = lobby.store, lobby.limits, time.time()
