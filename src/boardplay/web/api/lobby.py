@@ -27,6 +27,8 @@ from boardplay.web.errors import forbidden
 from boardplay.web.lobby import (
     ApiChallengeRequest,
     ChallengeRequest,
+    Lobby,
+    Seek,
     SeekRequest,
     Started,
     accept_seek,
@@ -56,6 +58,15 @@ def _started(started: Started) -> dict[str, Any]:
     }
 
 
+def _started_or_seek(started: Started | None, seek: Seek | None) -> dict[str, Any]:
+    """The answer of a quick game or a seat taken: the game that started (``_started``), else
+    the seek that waits (the one posted, or the table where a seat is now held)."""
+    return {
+        "started": None if started is None else _started(started),
+        "seek": None if seek is None else seek.to_json(),
+    }
+
+
 @router.get("/seeks")
 async def seeks(lobby: LobbyDep) -> dict[str, Any]:
     """The open seeks, oldest first (at most ``Limits.seeks_listed``)."""
@@ -80,11 +91,7 @@ async def quick(
     table) → ``{"started": {...}, "seek": null}`` when the game started; else ``{"started":
     null, "seek": {...}}``: this seek posted, or the table where you now hold a seat."""
     _person(account)
-    started, seek = await quick_game(lobby, account, visitor, body)
-    return {
-        "started": None if started is None else _started(started),
-        "seek": None if seek is None else seek.to_json(),
-    }
+    return _started_or_seek(*await quick_game(lobby, account, visitor, body))
 
 
 @router.delete("/seeks/{seek_id}")
@@ -109,11 +116,7 @@ async def take_seat(
     """Take a seat at a table (a two-player seek: accept it) → ``{"started": null, "seek":
     {...}}`` while seats stay free (the game starts when the last is taken: every player is
     told on their lobby socket), or ``{"started": {...}, "seek": null}`` for the last seat."""
-    started, table = await sit(lobby, account, visitor, seek_id)
-    return {
-        "started": None if started is None else _started(started),
-        "seek": None if table is None else table.to_json(),
-    }
+    return _started_or_seek(*await sit(lobby, account, visitor, seek_id))
 
 
 @router.delete("/seeks/{seek_id}/sit")
@@ -161,15 +164,22 @@ async def accept_challenge(
 async def decline_challenge(
     challenge_id: ShortId, lobby: LobbyDep, account: AccountDep
 ) -> dict[str, Any]:
-    found, _ = await answer_challenge(lobby, account, "", challenge_id, "decline")
-    return {"challenge": found.to_json()}
+    return await _settle(lobby, account, challenge_id, "decline")
 
 
 @router.post("/challenges/{challenge_id}/cancel")
 async def cancel_challenge(
     challenge_id: ShortId, lobby: LobbyDep, account: AccountDep
 ) -> dict[str, Any]:
-    found, _ = await answer_challenge(lobby, account, "", challenge_id, "cancel")
+    return await _settle(lobby, account, challenge_id, "cancel")
+
+
+async def _settle(
+    lobby: Lobby, account: Account, challenge_id: str, answer: Literal["decline", "cancel"]
+) -> dict[str, Any]:
+    """A challenge answered without a game (declined by its recipient, withdrawn by its
+    sender): the challenge as it is now."""
+    found, _ = await answer_challenge(lobby, account, "", challenge_id, answer)
     return {"challenge": found.to_json()}
 
 

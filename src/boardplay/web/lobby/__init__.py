@@ -7,12 +7,14 @@ from boardplay.web.lobby.quick import quick_game
 from boardplay.web.lobby.schemas import ApiChallengeRequest, ChallengeRequest, SeekRequest
 from boardplay.web.lobby.seeks import Started, accept_seek, cancel_seek, list_seeks, post_seek
 from boardplay.web.lobby.sockets import Lobby
+from boardplay.web.lobby.store import Seek
 from boardplay.web.lobby.tables import leave, sit
 
 __all__ = [
     "ApiChallengeRequest",
     "ChallengeRequest",
     "Lobby",
+    "Seek",
     "SeekRequest",
     "Started",
     "accept_seek",
