@@ -13,7 +13,6 @@ from fastapi import APIRouter, Request, Response
 from boardplay.web.accounts import (
     COOKIE,
     DEVICE_COOKIE,
-    DEVICE_LIFETIME,
     SESSION_LIFETIME,
     AdoptRequest,
     DeleteRequest,
@@ -24,6 +23,7 @@ from boardplay.web.accounts import (
     SignInRequest,
     SignUpRequest,
 )
+from boardplay.web.api.cookies import device_cookie, set_cookie
 from boardplay.web.api.deps import (
     AccountDep,
     AccountsDep,
@@ -76,26 +76,10 @@ async def _start_session(
     if old and len(old) <= 100:
         await accounts.run(accounts.store.close_session, hash_token(old))
     cookie, session = await accounts.open_session(account)
-    secure = request.url.scheme == "https"
-    _set_cookie(response, COOKIE, cookie, SESSION_LIFETIME, secure)
-    device = request.cookies.get(DEVICE_COOKIE, "")
-    if not 20 <= len(device) <= 100:
-        device = new_token()
-        _set_cookie(response, DEVICE_COOKIE, device, DEVICE_LIFETIME, secure)
+    set_cookie(request, response, COOKIE, cookie, SESSION_LIFETIME)
+    device = device_cookie(request, response)
     await accounts.seen(account, get_visitor(request), device)
     return await _me(accounts, account, session.csrf)
-
-
-def _set_cookie(response: Response, name: str, value: str, lifetime: float, secure: bool) -> None:
-    response.set_cookie(
-        name,
-        value,
-        max_age=int(lifetime),
-        httponly=True,
-        samesite="lax",
-        secure=secure,
-        path="/",
-    )
 
 
 def _json_only(request: Request) -> None:
@@ -149,8 +133,7 @@ async def sign_out(
         await accounts.run(accounts.store.close_session, hash_token(cookie))
         if device := request.cookies.get(DEVICE_COOKIE):  # no more pushes to this browser
             await hub.push.forget(session.account.id, hash_token(device))
-    response.delete_cookie(COOKIE, path="/")
-    return {"account": None, "csrf": None}
+    return _signed_out(response)
 
 
 @router.post("/signout-everywhere")
@@ -163,6 +146,12 @@ async def sign_out_everywhere(
     browser gets new tokens for the account's seats."""
     await accounts.sign_out_everywhere(account)  # seat and API tokens: SignedOutEverywhere
     await hub.push.forget(account.id)  # and every device's push subscription
+    return _signed_out(response)
+
+
+def _signed_out(response: Response) -> dict[str, Any]:
+    """This browser is signed out: its session cookie goes, and the answer is ``GET /me``'s
+    for a guest."""
     response.delete_cookie(COOKIE, path="/")
     return {"account": None, "csrf": None}
 
@@ -205,8 +194,7 @@ async def delete_account(
     if body.confirm.strip() != account.name:
         raise bad_request("field 'confirm' must be the account's name, typed again")
     await accounts.delete(account)  # every domain hears it (``AccountClosed``)
-    response.delete_cookie(COOKIE, path="/")
-    return {"account": None, "csrf": None}
+    return _signed_out(response)
 
 
 # ----- passkeys --------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import Field
 
 from boardplay.i18n import LANGUAGES
-from boardplay.web.accounts import DEVICE_COOKIE, DEVICE_LIFETIME
+from boardplay.web.api.cookies import device_cookie, device_of
 from boardplay.web.api.deps import AccountDep, HubDep
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.models import Body
@@ -44,7 +44,7 @@ from boardplay.web.notify import (
     check_subscription,
     endpoint_problem,
 )
-from boardplay.web.tokens import hash_token, new_token
+from boardplay.web.tokens import hash_token
 
 mail_router = APIRouter(tags=["email"])
 push_router = APIRouter(tags=["push"])
@@ -272,8 +272,8 @@ async def manifest() -> Response:
 
 def _device(request: Request) -> str | None:
     """The hash of this browser's device cookie (``accounts``), or None without one."""
-    device = request.cookies.get(DEVICE_COOKIE, "")
-    return hash_token(device) if 20 <= len(device) <= 100 else None
+    device = device_of(request)
+    return None if device is None else hash_token(device)
 
 
 def _pushes_on(hub: HubDep) -> None:
@@ -323,20 +323,8 @@ async def push_subscribe(
     device's subscription before; past the account's device ceiling its oldest goes."""
     _pushes_on(hub)
     target = _checked(hub, body)
-    device = _device(request)
-    if device is None:  # a browser that signed in before devices were remembered
-        cookie = new_token()
-        secure = request.url.scheme == "https"
-        response.set_cookie(
-            DEVICE_COOKIE,
-            cookie,
-            max_age=int(DEVICE_LIFETIME),
-            httponly=True,
-            samesite="lax",
-            secure=secure,
-            path="/",
-        )
-        device = hash_token(cookie)
+    # (made now for a browser that signed in before devices were remembered)
+    device = hash_token(device_cookie(request, response))
     if not await hub.push.subscribe(account.id, device, target):
         raise ApiError(
             409,
