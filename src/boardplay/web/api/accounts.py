@@ -6,6 +6,7 @@ routes that start a session rotate it (a new cookie, the old session closed)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -37,8 +38,9 @@ from boardplay.web.api.deps import (
 )
 from boardplay.web.errors import ApiError, bad_request, conflict, not_found
 from boardplay.web.guard import network_of
+from boardplay.web.hub import Hub
 from boardplay.web.identity import Account
-from boardplay.web.table import summary
+from boardplay.web.table import Room, summary
 from boardplay.web.tokens import hash_token, new_token
 
 router = APIRouter(prefix="/api/account", tags=["account"])
@@ -295,18 +297,9 @@ async def my_games(hub: HubDep, accounts: AccountsDep, account: AccountDep) -> d
     """The account's games: running ones where it is to move first, then the other running
     ones, then finished ones, each as the lobby lists games plus ``your_seats`` and, for a
     finished rated game, the account's ``rating_change``."""
-    rows = await hub.games.games_of(account.id, MY_GAMES)
     games: list[dict[str, Any]] = []
-    for game_id, _status, updated in rows:
-        try:
-            room = await hub.room(game_id)
-        except ApiError:
-            continue
-        seats = [s.seat for s in room.row.seats if s.account == account.id]
-        out = summary(room.public_view(), updated)
-        out["your_seats"] = seats
-        out["your_turn"] = out["status"] == "active" and out.get("current_player") in seats
-        out["rating_change"] = await hub.ratings.change_of(room.row, seats)
+    async for room, out in _games_of(hub, account):
+        out["rating_change"] = await hub.ratings.change_of(room.row, out["your_seats"])
         games.append(out)
     games.sort(key=lambda g: (not g["your_turn"], g["status"] != "active"))
     return {"games": games}
@@ -317,10 +310,19 @@ async def my_turns(hub: HubDep, accounts: AccountsDep, account: AccountDep) -> d
     """Every running game where the account must decide now (the header's badge counts them),
     the least time left first and untimed games last; ``now`` is the server's time, to count
     the deadlines down from."""
-    rows = await hub.games.games_of(account.id, MY_GAMES)
-    games: list[dict[str, Any]] = []
-    for game_id, status, updated in rows:
-        if status != "active":
+    games = [out async for _, out in _games_of(hub, account, running=True) if out["your_turn"]]
+    games.sort(key=lambda g: (g["deadline"] is None, g["deadline"] or 0.0))
+    return {"games": games, "count": len(games), "now": hub.now()}
+
+
+async def _games_of(
+    hub: Hub, account: Account, running: bool = False
+) -> AsyncIterator[tuple[Room, dict[str, Any]]]:
+    """The account's games (the latest ``MY_GAMES``; only the running ones if ``running``),
+    each with its room and as the lobby lists it plus ``your_seats`` and ``your_turn``; a game
+    that cannot be loaded is left out."""
+    for game_id, status, updated in await hub.games.games_of(account.id, MY_GAMES):
+        if running and status != "active":
             continue
         try:
             room = await hub.room(game_id)
@@ -328,10 +330,9 @@ async def my_turns(hub: HubDep, accounts: AccountsDep, account: AccountDep) -> d
             continue
         seats = [s.seat for s in room.row.seats if s.account == account.id]
         out = summary(room.public_view(), updated)
-        if out["status"] == "active" and out.get("current_player") in seats:
-            games.append({**out, "your_seats": seats, "your_turn": True})
-    games.sort(key=lambda g: (g["deadline"] is None, g["deadline"] or 0.0))
-    return {"games": games, "count": len(games), "now": hub.now()}
+        out["your_seats"] = seats
+        out["your_turn"] = out["status"] == "active" and out.get("current_player") in seats
+        yield room, out
 
 
 @router.post("/games/{game_id}/token")
