@@ -227,13 +227,7 @@ class Limits:
             if raw is None or not raw.strip():
                 continue
             kind: Callable[[str], Any] = float if spec.type == "float" else int
-            try:
-                value = kind(raw)
-            except ValueError:
-                raise ValueError(f"{name} must be a number, got {raw!r}") from None
-            if not math.isfinite(value) or value <= 0:
-                raise ValueError(f"{name} must be a positive number, got {raw!r}")
-            values[spec.name] = value
+            values[spec.name] = _positive(name, raw, kind)
         return cls(**values)
 
 
@@ -300,8 +294,12 @@ class Settings:
 def _number(name: str, default: float, kind: Callable[[str], Any]) -> Any:
     """A positive number from the environment variable ``name``, else ``default``."""
     raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
+    return _positive(name, raw, kind) if raw else default
+
+
+def _positive(name: str, raw: str, kind: Callable[[str], Any]) -> Any:
+    """``raw``, the value of the environment variable ``name``, as a positive number of
+    ``kind``; else a ``ValueError`` naming the variable."""
     try:
         value = kind(raw)
     except ValueError:
