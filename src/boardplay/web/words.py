@@ -51,20 +51,19 @@ class DescribeEnd(Protocol):
 
 def describer(game: Game) -> Describe | None:
     """The game's describer (its ``Game.describer`` reference), or None."""
-    reference = game.describer
-    if reference is None:
-        return None
-    found: Describe = find(reference)
+    found: Describe | None = _named(game.describer)
     return found
 
 
 def end_describer(game: Game) -> DescribeEnd | None:
     """The game's explainer of its endings (its ``Game.end_describer`` reference), or None."""
-    reference = game.end_describer
-    if reference is None:
-        return None
-    found: DescribeEnd = find(reference)
+    found: DescribeEnd | None = _named(game.end_describer)
     return found
+
+
+def _named(reference: str | None) -> Any:
+    """What a game's optional ``module:attribute`` reference names (None: it has none)."""
+    return None if reference is None else find(reference)
 
 
 def ending_of(
