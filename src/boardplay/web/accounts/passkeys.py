@@ -18,9 +18,10 @@ without the setting."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import sqlalchemy as sa
@@ -49,6 +50,7 @@ RP_NAME = "boardplay"
 MAX_PASSKEYS = 10
 """Passkeys one account may hold."""
 LABEL_LENGTH = 64
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,24 @@ class Site:
 
 def refused(why: str) -> ApiError:
     return ApiError(400, "passkey_refused", f"the passkey was not accepted: {why}")
+
+
+def _verify(
+    check: Callable[..., T], site: Site, ceremony: Ceremony, credential: dict[str, Any], **more: Any
+) -> T:
+    """The browser's answer to ``ceremony`` as ``webauthn``'s ``check`` verifies it against the
+    ceremony's challenge and this site's origin and relying party (``more``: what else the check
+    needs), or ``refused`` naming what failed."""
+    try:
+        return check(
+            credential=json.dumps(credential),
+            expected_challenge=webauthn.base64url_to_bytes(ceremony.challenge),
+            expected_rp_id=site.rp_id,
+            expected_origin=site.origin,
+            **more,
+        )
+    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+        raise refused(str(exc)[:200]) from None
 
 
 def _credential_id(credential: dict[str, Any]) -> str:
@@ -153,15 +173,7 @@ class Passkeys:
         ceremony = await self._take(handle, ADD if account else SIGN_UP)
         if account is not None and ceremony.account_id != account.id:
             raise ApiError(400, "ceremony_expired", "this passkey request is another account's")
-        try:
-            verified = webauthn.verify_registration_response(
-                credential=json.dumps(credential),
-                expected_challenge=webauthn.base64url_to_bytes(ceremony.challenge),
-                expected_rp_id=site.rp_id,
-                expected_origin=site.origin,
-            )
-        except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
-            raise refused(str(exc)[:200]) from None
+        verified = _verify(webauthn.verify_registration_response, site, ceremony, credential)
         if account is None:
             assert ceremony.name is not None and ceremony.user_handle is not None
             await self.accounts.take_signup(network)
@@ -196,16 +208,13 @@ class Passkeys:
         )
         if key is None or account is None:
             raise refused("this passkey belongs to no account here")
-        try:
-            verified = webauthn.verify_authentication_response(
-                credential=json.dumps(credential),
-                expected_challenge=webauthn.base64url_to_bytes(ceremony.challenge),
-                expected_rp_id=site.rp_id,
-                expected_origin=site.origin,
-                credential_public_key=key.public_key,
-                credential_current_sign_count=key.sign_count,
-            )
-        except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
-            raise refused(str(exc)[:200]) from None
+        verified = _verify(
+            webauthn.verify_authentication_response,
+            site,
+            ceremony,
+            credential,
+            credential_public_key=key.public_key,
+            credential_current_sign_count=key.sign_count,
+        )
         await self.run(self.keys.used_passkey, key.credential_id, verified.new_sign_count)
         return account
