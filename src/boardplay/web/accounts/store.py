@@ -130,12 +130,7 @@ class AccountStore:
         return Account(int(new_id), name, made.timestamp())
 
     def by_name(self, name_key: str) -> Account | None:
-        query = accounts_table.select().where(
-            accounts_table.c.name_key == name_key, accounts_table.c.deleted.is_(sa.false())
-        )
-        with self.reader.connect() as conn:
-            row = conn.execute(query).one_or_none()
-        return None if row is None else _account(row)
+        return self._one(accounts_table.c.name_key == name_key)
 
     def credentials(self, account_id: int) -> Credentials | None:
         """The account's password hash and passkey handle (None: no such account)."""
@@ -148,9 +143,11 @@ class AccountStore:
         return None if row is None else Credentials(row.password_hash, row.user_handle)
 
     def by_id(self, account_id: int) -> Account | None:
-        query = accounts_table.select().where(
-            accounts_table.c.id == account_id, accounts_table.c.deleted.is_(sa.false())
-        )
+        return self._one(accounts_table.c.id == account_id)
+
+    def _one(self, which: sa.ColumnElement[bool]) -> Account | None:
+        """The account ``which`` picks (by its id, or its name's key), unless it was deleted."""
+        query = accounts_table.select().where(which, accounts_table.c.deleted.is_(sa.false()))
         with self.reader.connect() as conn:
             row = conn.execute(query).one_or_none()
         return None if row is None else _account(row)
