@@ -64,30 +64,12 @@ from boardplay.web.chat.store import (
 )
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden, not_found
-from boardplay.web.played import FINISHED
+from boardplay.web.played import FINISHED, Game
 from boardplay.web.sockets import Subscriber, encode
 from boardplay.web.text import tidy
 
 log = logging.getLogger("boardplay.web")
 T = TypeVar("T")
-
-
-class _Seat(Protocol):
-    @property
-    def seat(self) -> int: ...
-    @property
-    def account(self) -> int | None: ...
-    @property
-    def name(self) -> str: ...
-
-
-class _Row(Protocol):
-    @property
-    def id(self) -> str: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def seats(self) -> Sequence[_Seat]: ...
 
 
 class ChatHost(Protocol):
@@ -104,7 +86,7 @@ class Room(Protocol):
     whether the game is over, the sockets watching it, and the process it lives in."""
 
     @property
-    def row(self) -> _Row: ...
+    def row(self) -> Game: ...
     @property
     def host(self) -> ChatHost: ...
     @property
