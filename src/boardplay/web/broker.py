@@ -51,6 +51,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from boardplay.web import resp
+from boardplay.web.tasks import cancel_and_wait
 
 log = logging.getLogger("boardplay.web")
 
@@ -375,11 +376,7 @@ class Broker:
             log.exception("could not take a message of topic %s", topic)
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait(self._tasks)
 
 
 def _ignore(_reply: Any) -> None:

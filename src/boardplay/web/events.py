@@ -27,13 +27,14 @@ another's rule unapplied."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from boardplay.web.tasks import cancel_and_wait
 
 log = logging.getLogger("boardplay.web")
 
@@ -219,8 +220,4 @@ class Bus:
             await asyncio.gather(*list(self._heard), return_exceptions=True)
 
     async def close(self) -> None:
-        for task in list(self._heard):
-            task.cancel()
-        for task in list(self._heard):
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait(self._heard)

@@ -9,7 +9,6 @@ The routes reach the parts through ``Hub``'s attributes (``hub.room``, ``hub.db`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -32,6 +31,7 @@ from boardplay.web.migrate import open_database
 from boardplay.web.notify import MailConfig, Mailer, PushConfig, Pusher
 from boardplay.web.ratings import RATINGS_INTERVAL, Ratings
 from boardplay.web.table import House
+from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.throttles import Throttles
 from boardplay.web.tournaments import Tournaments
 
@@ -238,11 +238,7 @@ class Hub:
         await self.lobby.close()
         await self.mailer.close()  # after the mail in hand, so none is sent twice
         await self.push.close()  # likewise the push in hand
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait(self._tasks)
         if self.house.broker is not None:
             await self.house.broker.close()
         await self.house.close()

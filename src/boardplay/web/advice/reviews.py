@@ -19,7 +19,6 @@ holds a worker for more than one position."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -34,6 +33,7 @@ from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden
 from boardplay.web.replays import check_length, checked_states, record_of
 from boardplay.web.table import AiWorkers, Room
+from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.words import said
 from boardplay.web.workers import judge_position
 
@@ -64,10 +64,7 @@ class Reviewer:
         a review's progress is polled, and working out its positions replays the game."""
 
     async def close(self) -> None:
-        for task in list(self.tasks.values()):
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait(self.tasks.values())
 
     async def _judge(self, room: Room, actions: Sequence[int], iterations: int) -> Judgement:
         """One position searched in the worker pool."""

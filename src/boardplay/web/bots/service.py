@@ -41,6 +41,7 @@ from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
 from boardplay.web.events import AccountClosed, BecameBot, Bus, SignedOutEverywhere
 from boardplay.web.table import Games, Room
+from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.text import tidy
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_token
@@ -329,7 +330,4 @@ class Bots:
 
     async def close(self) -> None:
         self.close_streams()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        await cancel_and_wait([self._task])

@@ -27,7 +27,6 @@ the state afresh), so no reader can make the server keep a growing backlog."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -42,6 +41,7 @@ from boardplay.web.errors import ApiError, forbidden
 from boardplay.web.lobby import Lobby
 from boardplay.web.sockets import Subscriber, encode
 from boardplay.web.table import Room
+from boardplay.web.tasks import cancel_and_wait
 
 log = logging.getLogger("boardplay.web")
 
@@ -379,11 +379,7 @@ class EventStream:
         finally:
             stop()
             forget()
-            looking.cancel()
-            for task in [looking, *self._tasks]:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+            await cancel_and_wait([looking, *self._tasks])
             for watch in self.games.values():
                 if watch is not None:
                     watch.stop()

@@ -35,7 +35,6 @@ clock difference between processes that this tolerates."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import random
@@ -61,6 +60,7 @@ from boardplay.web.models import Ping, describe
 from boardplay.web.ratings import Ratings
 from boardplay.web.sockets import Subscriber, encode
 from boardplay.web.table import GameMaker, Games
+from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.wsread import read_messages
 
 log = logging.getLogger("boardplay.web")
@@ -164,16 +164,7 @@ class Lobby:
 
     async def close(self) -> None:
         self._closed = True
-        tasks = [*self._tasks, *self._graces.values()]
-        if self._refresher is not None:
-            tasks.append(self._refresher)
-        if self._nudged is not None:
-            tasks.append(self._nudged)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait([*self._tasks, *self._graces.values(), self._refresher, self._nudged])
 
     async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
         while True:

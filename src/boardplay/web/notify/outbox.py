@@ -40,6 +40,8 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from boardplay.web.tasks import cancel_and_wait
+
 QUEUED = "queued"
 SENT = "sent"
 FAILED = "failed"
@@ -325,10 +327,7 @@ class Sender:
         try:
             await asyncio.wait_for(self._finished(), self.close_wait)
         except Exception:  # out of time: what is still in hand goes again after its lease
-            for task in [*self._sending, *([self._task] if self._task else [])]:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+            await cancel_and_wait([*self._sending, self._task])
         await self.shut()
 
     async def _finished(self) -> None:

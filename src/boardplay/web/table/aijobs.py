@@ -17,7 +17,6 @@ process."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from collections.abc import Callable, Sequence
@@ -29,6 +28,7 @@ from boardplay.web.config import Limits
 from boardplay.web.table import storage as st
 from boardplay.web.table.chance import chance_rng
 from boardplay.web.table.host import Database
+from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.workers import FairQueue, Position, choose_action
 
 log = logging.getLogger("boardplay.web")
@@ -153,10 +153,7 @@ class AiJob:
 
     async def stop(self) -> None:
         """Cancel a running job; its lease is given back so another process takes it at once."""
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(BaseException):
-                await self.task
+        await cancel_and_wait([self.task])
 
     async def _run(self) -> None:
         room, workers = self.room, self.workers

@@ -10,13 +10,13 @@ keeps time."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
 from boardplay.web.errors import ApiError
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.timeouts import flag
+from boardplay.web.tasks import cancel_and_wait
 
 log = logging.getLogger("boardplay.web")
 
@@ -77,8 +77,4 @@ class ClockWatch:
         """Cancel every timer and the flags being stored."""
         for _, handle in self._timers.values():
             handle.cancel()
-        for task in list(self._background):
-            task.cancel()
-        for task in list(self._background):
-            with contextlib.suppress(BaseException):  # a cancelled flag: the sweep stores it
-                await task
+        await cancel_and_wait(self._background)  # a cancelled flag: the sweep stores it

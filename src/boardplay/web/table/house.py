@@ -50,6 +50,7 @@ from boardplay.web.table.presence import Here, Heres, PresenceStore
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.rows import MoveWrite
 from boardplay.web.table.storage import Storage
+from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.throttles import Throttles
 from boardplay.web.tokens import new_token
 
@@ -311,12 +312,7 @@ class House:
 
     async def close(self) -> None:
         await self.clocks.close()
-        tasks = list(self._syncing.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait(self._syncing.values())
         for room in list(self.rooms.values()):
             await room.ai.stop()
         with contextlib.suppress(Exception):  # nobody is at this process's tables any more

@@ -51,6 +51,7 @@ from boardplay.web.errors import ApiError, bad_request, conflict, not_found
 from boardplay.web.events import AccountClosed, BecameBot, Bus, GameFinished, TournamentPaired
 from boardplay.web.ratings import NEW_RATING, Ratings, check_rated_clock, pool_of
 from boardplay.web.table import ClockRequest, GameMaker, Games, TimeControl, control_of
+from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.text import tidy
 from boardplay.web.tokens import new_game_id
 from boardplay.web.tournaments import arena, pods
@@ -379,11 +380,7 @@ class Tournaments:
         await self.db(self.store.withdraw_everywhere, event.account_id, None, True)
 
     async def close(self) -> None:
-        for task in list(self._advancing):
-            task.cancel()
-        for task in list(self._advancing):
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait(self._advancing)
 
     async def advance(self, tournament_id: str) -> None:
         """One tournament's step: results in, then start, pair or finish (``steps.plan``; the
