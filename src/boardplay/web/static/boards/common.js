@@ -34,6 +34,20 @@ export function targets(ctx) {
   };
 }
 
+// Pointy-top hexagons in axial coordinates (Montana's landscape, Potlatch Klone's board, and
+// their miniatures): the centre of hex (q, r) whose corners are `size` from it, and the six
+// corners of such a hex around (cx, cy), each "x,y" with `digits` decimals.
+const SQRT3 = Math.sqrt(3);
+export const hexCentre = (q, r, size) => [size * SQRT3 * (q + r / 2), size * 1.5 * r];
+export function hexCorners(cx, cy, size, digits = 1) {
+  const corners = [];
+  for (let k = 0; k < 6; k++) {
+    const a = (Math.PI / 180) * (60 * k - 30);
+    corners.push(`${(cx + size * Math.cos(a)).toFixed(digits)},${(cy + size * Math.sin(a)).toFixed(digits)}`);
+  }
+  return corners;
+}
+
 // The legal moves a board may offer: none when it is not this viewer's turn.
 export function legalMoves(ctx) {
   return ctx.interactive ? ctx.legal.filter((l) => l.struct) : [];

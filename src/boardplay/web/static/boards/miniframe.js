@@ -2,8 +2,7 @@
 // `miniature`): the card's frame, hexagons, and a plain board square for a game without a picture
 // of its own. Each picture is a decorative <svg> (aria-hidden: the card's words say what it is).
 import { s } from "../dom.js";
-
-const SQRT3 = Math.sqrt(3);
+import { hexCentre, hexCorners } from "./common.js";
 
 export function frame(...children) {
   return s("svg", { viewBox: "0 0 120 80", class: "miniature", "aria-hidden": "true", focusable: "false" },
@@ -11,16 +10,14 @@ export function frame(...children) {
 }
 
 export function hexPath(cx, cy, r) {
-  const points = [];
-  for (let i = 0; i < 6; i++) {
-    const a = (Math.PI / 180) * (60 * i - 30);
-    points.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
-  }
-  return `M${points.join("L")}Z`;
+  return `M${hexCorners(cx, cy, r).join("L")}Z`;
 }
 
 // Axial hex (q, r) to a point, pointy-top, radius r around (ox, oy).
-export const hexAt = (q, r, size, ox, oy) => [ox + size * SQRT3 * (q + r / 2), oy + size * 1.5 * r];
+export const hexAt = (q, r, size, ox, oy) => {
+  const [x, y] = hexCentre(q, r, size);
+  return [ox + x, oy + y];
+};
 
 // A plain board square: the picture of a game whose board module draws none.
 export function plainMiniature() {

@@ -6,24 +6,17 @@
 // cost and effect in the decision panel before the build is committed.
 import { s, h } from "../dom.js";
 import { t } from "../text.js";
-import { LAST, ENDING } from "./common.js";
+import { LAST, ENDING, hexCentre, hexCorners } from "./common.js";
 import { use } from "./montana-pieces.js";
 import { landed } from "./motion.js";
 
 const SIZE = 30;
 const FILL = { plain: "#d9e8b5", mountain: "#a39a8e", lake: "#9ccbe8" };
-const centre = (q, r) => [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r];
+const centre = (q, r) => hexCentre(q, r, SIZE);
 let pan = null;
 export const hexKey = (hex) => `${hex[0]},${hex[1]}`;
 
-function points(cx, cy, size) {
-  const out = [];
-  for (let k = 0; k < 6; k++) {
-    const a = (Math.PI / 180) * (60 * k - 30);
-    out.push(`${(cx + size * Math.cos(a)).toFixed(1)},${(cy + size * Math.sin(a)).toFixed(1)}`);
-  }
-  return out.join(" ");
-}
+const points = (cx, cy, size) => hexCorners(cx, cy, size).join(" ");
 
 // The goods of a cost ("c+s+g") laid out inside the hex: a row of 1–2, two rows for 3–4.
 function costIcons(cost, cx, cy) {

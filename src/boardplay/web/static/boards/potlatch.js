@@ -4,7 +4,7 @@
 // names it); when both are possible there, the page asks which. The hexes of the last turn are
 // ringed, and a legend under the board names the target styles.
 import { s } from "../dom.js";
-import { svgRoot, targets, legalMoves, groupBy, text, LAST, ENDING, cueShape, seatStyle, TARGET_DASH } from "./common.js";
+import { svgRoot, targets, legalMoves, groupBy, text, LAST, ENDING, cueShape, seatStyle, TARGET_DASH, hexCentre, hexCorners } from "./common.js";
 import { t, seatName } from "../text.js";
 import { frame, hexPath, hexAt } from "./miniframe.js";
 import { slideFrom, landed } from "./motion.js";
@@ -16,16 +16,9 @@ const PAWN_TARGET = "#1f9d55";
 const CHIP_TARGET = "#e08a1e";
 
 const parse = (key) => key.split(",").map(Number);
-const center = (q, r) => [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r];
+const center = (q, r) => hexCentre(q, r, SIZE);
 
-function hexPoints(cx, cy, size) {
-  const pts = [];
-  for (let k = 0; k < 6; k++) {
-    const a = (Math.PI / 180) * (60 * k - 30);
-    pts.push(`${(cx + size * Math.cos(a)).toFixed(2)},${(cy + size * Math.sin(a)).toFixed(2)}`);
-  }
-  return pts.join(" ");
-}
+const hexPoints = (cx, cy, size) => hexCorners(cx, cy, size, 2).join(" ");
 
 // A move that ends the game with the mover not among the winners (a dead end, §8.2 condition 2).
 export const losing = (move, seat) => !!move.struct?.ends && !(move.struct.ends.winners || []).includes(seat);
