@@ -13,7 +13,7 @@ import { api, showError } from "../api.js";
 import { t, gameTitle, clockWords } from "../text.js";
 import { account, loadSession } from "../session.js";
 import { playerLink, botTag } from "./player.js";
-import { kindWords, stateWords, lengthWords } from "./tournaments.js";
+import { kindWords, stateWords, lengthWords, follow } from "./tournaments.js";
 import { tournamentChat } from "./tournamentchat.js";
 import { refusal } from "../tournaments/refusals.js";
 
@@ -174,18 +174,6 @@ export async function tournamentPage(main, id) {
   draw();
   chat.refresh();
 
-  let seen = JSON.stringify(view);
-  const timer = setInterval(async () => {
-    if (busy || document.hidden) return;
-    chat.refresh();
-    try {
-      const next = await api(`/api/tournament-pages/${encodeURIComponent(id)}`);
-      const text = JSON.stringify(next);
-      if (text === seen || busy) return;
-      seen = text;
-      view = next;
-      draw();
-    } catch { /* the next poll asks again */ }
-  }, POLL);
-  return () => clearInterval(timer);
+  return follow(`/api/tournament-pages/${encodeURIComponent(id)}`, view, POLL, (next) => { view = next; draw(); },
+    { busy: () => busy, each: () => chat.refresh() });
 }

@@ -200,18 +200,26 @@ export async function tournamentsPage(main) {
   draw();
 
   // Live by polling, as a tournament's page is (tournament.js): redrawn only when it changed.
-  let seen = JSON.stringify(listed);
+  return follow("/api/tournament-pages", listed, POLL, (next) => { listed = next; draw(); });
+}
+
+// A page kept live by polling (this list, a tournament's page): `path` is asked again every
+// `every` ms while the page is shown, and `changed` given the answer only when it differs from
+// the last one (`first` to begin with). `busy()`: not now (the person's own action is on its way);
+// `each()`: done at every look. Returns what stops it.
+export function follow(path, first, every, changed, { busy = () => false, each = () => {} } = {}) {
+  let seen = JSON.stringify(first);
   const timer = setInterval(async () => {
-    if (document.hidden) return;
+    if (busy() || document.hidden) return;
+    each();
     try {
-      const next = await api("/api/tournament-pages");
+      const next = await api(path);
       const text = JSON.stringify(next);
-      if (text === seen) return;
+      if (text === seen || busy()) return;
       seen = text;
-      listed = next;
-      draw();
+      changed(next);
     } catch { /* the next poll asks again */ }
-  }, POLL);
+  }, every);
   return () => clearInterval(timer);
 }
 
