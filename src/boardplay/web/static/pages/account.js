@@ -69,6 +69,17 @@ const action = (attrs, label, work, line = null) => {
   return button;
 };
 
+// A form that signs in with a name and a password (signing in, or up: `path`): sent, its answer
+// signs this browser in; a refusal is said on the form's own error `line`.
+function withPassword(form, line, path, name, password) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    line.clear();
+    const named = name.value.trim();
+    try { await signedIn(await api(path, { method: "POST", body: { name: named, password: password.value } })); } catch (e) { line.show(reason(e, named)); }
+  });
+}
+
 export async function signInPage(main) {
   await loadSession();
   if (account()) { location.replace("#/account"); return; }
@@ -90,11 +101,7 @@ export async function signInPage(main) {
     h("p", {}, h("label", {}, `${t("account.password")} `, password)),
     signInError.element,
     h("button", { type: "submit", id: "signin-submit" }, t("account.signIn")));
-  signIn.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    signInError.clear();
-    try { await signedIn(await api("/api/account/signin", { method: "POST", body: { name: name.value.trim(), password: password.value } })); } catch (e) { signInError.show(reason(e)); }
-  });
+  withPassword(signIn, signInError, "/api/account/signin", name, password);
   const signUp = h("form", { class: "panel", id: "signup-form" },
     h("h2", {}, t("account.signUpTitle")),
     h("p", { class: "muted" }, t("account.why")),
@@ -108,11 +115,7 @@ export async function signInPage(main) {
     h("p", {}, h("label", {}, `${t("account.password")} `, newPassword)),
     signUpError.element,
     h("button", { type: "submit", id: "signup-submit" }, t("account.signUpPassword")));
-  signUp.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    signUpError.clear();
-    try { await signedIn(await api("/api/account/signup", { method: "POST", body: { name: newName.value.trim(), password: newPassword.value } })); } catch (e) { signUpError.show(reason(e, newName.value.trim())); }
-  });
+  withPassword(signUp, signUpError, "/api/account/signup", newName, newPassword);
   main.append(h("div", { class: "columns" }, signIn, signUp));
 }
 
