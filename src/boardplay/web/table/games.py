@@ -22,7 +22,7 @@ from boardplay.web.events import AccountClosed, Bus, SignedOutEverywhere
 from boardplay.web.played import ACTIVE
 from boardplay.web.table.offers import resign_account
 from boardplay.web.table.rooms import Room
-from boardplay.web.table.rows import GameRow
+from boardplay.web.table.rows import GameEnd, GameRow
 from boardplay.web.table.seatkeys import SeatStore
 from boardplay.web.table.storage import Storage
 
@@ -61,14 +61,10 @@ class Games:
         found: set[str] = await self.db(self.seats.still_playing, list(game_ids))
         return found
 
-    async def ended(self, game_ids: Sequence[str]) -> dict[str, GameRow]:
-        """Those of ``game_ids`` that have ended, as stored."""
-        out = {}
-        for game_id in game_ids:
-            row = await self.get(game_id)
-            if row is not None and row.status != ACTIVE:
-                out[game_id] = row
-        return out
+    async def ended(self, game_ids: Sequence[str]) -> dict[str, GameEnd]:
+        """Those of ``game_ids`` that have ended, with their results (one query)."""
+        found: dict[str, GameEnd] = await self.db(self.seats.ended, list(game_ids))
+        return found
 
     async def finished_rated(self) -> list[str]:
         """The rated games that ended most recently (``RECENT_RATED`` of them)."""

@@ -154,6 +154,15 @@ def job_values(ai_seat: int | None, ai_error: str | None) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How a game ended, all that those who follow ends read of it (a tournament's places):
+    its result and the seats that resigned."""
+
+    result: dict[str, Any] | None
+    resigned: list[int]
+
+
+@dataclass(frozen=True, slots=True)
 class MoveWrite:
     """One change of a game's moves, as it is stored: its plies (``moves`` as plies
     ``first_ply, first_ply + 1, ...``), the status and result after them, the revision it is

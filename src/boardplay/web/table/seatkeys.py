@@ -13,7 +13,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.played import FINISHED
+from boardplay.web.played import ACTIVE, FINISHED
+from boardplay.web.table.rows import GameEnd
 from boardplay.web.table.schema import games_table, seat_keys_table, seats_table
 from boardplay.web.tokens import hash_token, new_token
 
@@ -178,6 +179,18 @@ class SeatStore:
         )
         with self.reader.connect() as conn:
             return [(r.id, r.game, int(r.seat), dict(r.result or {})) for r in conn.execute(query)]
+
+    def ended(self, game_ids: Sequence[str]) -> dict[str, GameEnd]:
+        """Those of ``game_ids`` that have ended, with how: one query, whatever their number
+        (a tournament asks for every game it is playing each time one of them ends)."""
+        if not game_ids:
+            return {}
+        t = games_table
+        query = sa.select(t.c.id, t.c.result, t.c.resigned).where(
+            t.c.id.in_(list(game_ids)), t.c.status != ACTIVE
+        )
+        with self.reader.connect() as conn:
+            return {r.id: GameEnd(r.result, list(r.resigned or [])) for r in conn.execute(query)}
 
     def still_playing(self, game_ids: Sequence[str]) -> set[str]:
         """Those of ``game_ids`` that exist and have not ended."""
