@@ -66,7 +66,7 @@ class Heuristics:
     data; ``evaluate`` is the one with the game's default set."""
     compiled: str | None = None
     """``"module:Class"`` of the evaluation in C the compiled search backs up (a
-    ``compiled.LeafEvaluation`` taking the player count and a weight set name); None: MCTS runs
+    ``core.leaf.LeafEvaluation`` taking the player count and a weight set name); None: MCTS runs
     the Python reference search, 20-60 times slower (docs/ai.md), so every game meant to be
     played against the AI names one (``tests/core/test_registration.py`` checks the four)."""
     opening: Callable[[State], bool] | None = None

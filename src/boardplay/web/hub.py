@@ -136,7 +136,7 @@ class Hub:
         )
         """The lobby's sockets, seeks and challenges (``lobby/``)."""
         self.mailer = Mailer.open(engine, db, mail, limits, house.epoch, catalogue, bus, self.games)
-        """E-mail notifications: the hooks the game code calls and the outbox's sender."""
+        """E-mail notifications: what the events ask it to mail, and the outbox's sender."""
         self.push = Pusher.open(
             engine,
             db,
@@ -148,7 +148,7 @@ class Hub:
             bus,
             self.games,
         )
-        """Push notifications (``notify/``): the same hooks, the challenges', and the sender."""
+        """Push notifications (``notify/``): the same events, the challenges', and the sender."""
         self.chat = ChatRelay(house, engine, self.rooms, self.games.has_finished_game)
         """The table chat of this process's sockets (``chat/``)."""
         house.followers.append(self.chat.catch_up)

@@ -2,7 +2,7 @@
 read of a game (declared once as protocols, which the table's rows fulfil), as lila declares a
 game in ``lila.core``. The table stores and changes games; the ratings, the notices, the chat,
 the replays and the lobby only read them, so they depend on these few names, not on the
-table's package (which itself depends on some of them: it sends its ends to the ratings)."""
+table's package."""
 
 from __future__ import annotations
 

@@ -1,10 +1,9 @@
 """Visitors' text at the edge of the server: what is refused before any route runs, and how the
 text people choose for others to read is tidied. Decided here once, for every route.
 
-**Refused** (400 ``bad_text``, naming where and which character): control characters.
-PostgreSQL cannot store U+0000 in text (psycopg refuses the statement, which was a 500 with a
-traceback for anyone, and the visitor's keep-alive connection dropped, while SQLite stored or
-looked the value up quietly: review server-2026-11d, N1), and no field of this API carries a
+**Refused** (400 ``bad_text``, naming where and which character): control characters. PostgreSQL
+cannot store U+0000 in text (psycopg refuses the statement, where SQLite stores or looks the value
+up quietly: the two would answer one request differently), and no field of this API carries a
 control character as data. So the front door (``guard.py``, ``safejson.py``) refuses
 
 - in an address's path and query and in a form body, percent-decoded: every C0 control
@@ -14,15 +13,14 @@ control character as data. So the front door (``guard.py``, ``safejson.py``) ref
   but tab, line feed and carriage return (``JSON_REFUSED``), the white space of typed and
   pasted text (a pasted password, a record or position written by hand);
 - except in a chat message's ``text`` (``LOOSE_FIELDS``): whatever is pasted into a chat is
-  taken, and every control character in it becomes a space (``tidy``) before it is stored, as
-  the chat always did.
+  taken, and every control character in it becomes a space (``tidy``) before it is stored.
 
 **Tidied** (``tidy``): text a person chooses for other people to read (chat messages,
 tournament names, seat names, token and passkey labels) keeps no character that breaks a line
 or reorders it when shown: controls (C0, DEL and C1 with U+0085), line and paragraph
 separators and the direction controls become spaces, zero-width spaces go, runs of white space
 become one space and the ends are trimmed. A right-to-left override in a tournament's name
-would otherwise turn the rest of the list around it (N11)."""
+would otherwise turn the rest of the list around it."""
 
 from __future__ import annotations
 

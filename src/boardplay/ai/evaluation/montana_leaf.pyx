@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Montana's evaluation in C (``montana.py``'s, with a named weight set), a ``LeafEvaluation``
-(``compiled.pyx``) that ``montana.HEURISTICS`` names for the compiled search."""
+(``core/leaf.pyx``) that ``montana.HEURISTICS`` names for the compiled search."""
 
 from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.games.montana.layout cimport (

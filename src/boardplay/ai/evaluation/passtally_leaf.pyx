@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Passtally's evaluation in C (``passtally.py``'s, with a named weight set), a ``LeafEvaluation``
-(``compiled.pyx``) that ``passtally.HEURISTICS`` names for the compiled search."""
+(``core/leaf.pyx``) that ``passtally.HEURISTICS`` names for the compiled search."""
 
 from libc.math cimport sqrt
 

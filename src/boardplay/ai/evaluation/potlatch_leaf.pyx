@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Potlatch Klone's evaluation in C (``potlatch.py``'s, with its weights), a ``LeafEvaluation``
-(``compiled.pyx``) that ``potlatch.HEURISTICS`` names for the compiled search."""
+(``core/leaf.pyx``) that ``potlatch.HEURISTICS`` names for the compiled search."""
 
 from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.games.potlatch.layout cimport (

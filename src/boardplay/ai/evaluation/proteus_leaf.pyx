@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Proteus's evaluation in C (``proteus.py``'s, with its weights), a ``LeafEvaluation``
-(``compiled.pyx``) that ``proteus.HEURISTICS`` names for the compiled search."""
+(``core/leaf.pyx``) that ``proteus.HEURISTICS`` names for the compiled search."""
 
 from boardplay.core.leaf cimport LeafEvaluation
 from boardplay.games.proteus.layout cimport (

@@ -1,4 +1,4 @@
-"""Stored passkeys (migration 0006): each account's WebAuthn credentials (a public key and its
+"""Stored passkeys: each account's WebAuthn credentials (a public key and its
 signature counter, neither a secret) and the ceremonies under way (a challenge handed out and not
 yet answered). Apart from the accounts' own rows (``store.py``) because only the passkey
 ceremonies (``passkeys.py``) and the account page read them. Every method is one short

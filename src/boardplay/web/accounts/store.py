@@ -1,4 +1,4 @@
-"""Stored accounts (migration 0006): players, their sessions and where they signed in from; their
+"""Stored accounts: players, their sessions and where they signed in from; their
 passkeys and the WebAuthn ceremonies under way are in ``passkeystore.py``. Other domains read
 accounts through the service (``service.Accounts``) and join to them only through ``people``,
 the columns this domain lets them read.

@@ -1,12 +1,12 @@
 """The one rule of who may sit at a table with whom, asked at every door a game is made through.
 
-A game's players meet through many doors: a created game's invited or open seat, a challenge
-(from the page or the Bot API), a seek, a quick game, an open table of three or four, a rematch,
-a tournament's pairing. Each door used to keep its own copy of the rule, and the attack of the
-fifth round found the copies that were missing (a rated arena seated two accounts of one
-person; a seek made before an upgrade seated a bot against a person). So the rule lives here,
-once; every door is a member of ``Door``, and the table's ``GameMaker`` — the only code that
-stores a game or seats a player — asks ``Admission.judge`` with its door before it does.
+A game's players meet through many doors: a created game's invited or open seat, a challenge (from
+the page or the Bot API), a seek, a quick game, an open table of three or four, a rematch, a
+tournament's pairing. A copy of the rule kept at each door is a copy some door misses (a rated arena
+seating two accounts of one person; a seek made before an upgrade seating a bot against a person),
+so the rule lives here, once; every door is a member of ``Door``, and the table's ``GameMaker`` —
+the only code that stores a game or seats a player — asks ``Admission.judge`` with its door before
+it does.
 
 The rule (each refusal a 403 in the API's error shape, with a sentence saying why):
 

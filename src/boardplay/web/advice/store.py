@@ -1,4 +1,4 @@
-"""Stored game reviews (table ``reviews``, migration 0003): the cache that lets a second visitor
+"""Stored game reviews (table ``reviews``): the cache that lets a second visitor
 read a review instead of paying for it again, and the progress of a review being computed, which
 every server process can read.
 

@@ -18,7 +18,7 @@ router = APIRouter(prefix="/api/games")
 
 MessageId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 """A message's id: its column is an SQL ``INTEGER``, and PostgreSQL refuses a larger number in a
-query on it (a 500, found by the fuzzers on PostgreSQL) where SQLite found no row."""
+query on it (an error) where SQLite finds no row."""
 
 
 @router.get("/{game_id}/chat")

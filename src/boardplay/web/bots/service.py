@@ -8,10 +8,10 @@ tokens): what a token may do (scopes), who it speaks for, how often it may ask, 
   through challenges only (the lobby refuses them seeks).
 - **A personal API token** is shown once when made; only its SHA-256 is stored
   (``store.py``). It carries scopes: a request needing one it lacks is refused (403
-  ``missing_scope``) before anything else. Its owner lists and revokes tokens on the account
-  page or through the API, and a token ends exactly when the account's sessions do: sign out
-  everywhere, a password change and deleting the account end every token (issue 47's rule:
-  ``end_tokens`` runs on ``SignedOutEverywhere`` and ``AccountClosed``).
+  ``missing_scope``) before anything else. Its owner lists and revokes tokens on the account page or
+  through the API, and a token ends exactly when the account's sessions do: sign out everywhere, a
+  password change and deleting the account end every token (``end_tokens`` runs on
+  ``SignedOutEverywhere`` and ``AccountClosed``).
 - **Every request counts** against its token's ceiling (``Limits.api_requests_per_minute``), in
   the database before the request runs (``throttles.py``): a burst on one process or several
   gets no more than requests sent one after another (429 ``api_rate`` with ``Retry-After``).

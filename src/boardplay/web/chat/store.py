@@ -1,5 +1,5 @@
 """The table chat in the database: a game's messages (both channels) and the reports players
-make of them (migration 0010). The rules (who reads and writes which channel, the ceilings,
+make of them. The rules (who reads and writes which channel, the ceilings,
 what text is allowed) are ``service.py``; this module only stores and reads.
 
 The ceilings are counted here, in the same transaction as the insert and under a lock per

@@ -1,4 +1,4 @@
-"""Stored challenges (migration 0007): a challenge from one account to another, open until it is
+"""Stored challenges: a challenge from one account to another, open until it is
 answered, withdrawn or its lifetime passes; counted under both accounts' locks so that neither
 a sender's open challenges nor those waiting for one player pass their ceilings in a burst.
 ``SeekStore`` is one (the lobby's one store of its tables and events)."""

@@ -1,4 +1,4 @@
-"""Lobby events (migration 0007): how the other server processes learn of a change in the
+"""Lobby events: how the other server processes learn of a change in the
 lobby. Each change writes one (in the same transaction where it matters: the list of seeks), and
 every process with lobby sockets reads the newest ones every second (``sockets.py``); a message
 for one account's sockets (a challenge, a game started) is one too, and a player's new socket

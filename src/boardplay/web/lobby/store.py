@@ -1,4 +1,4 @@
-"""Stored seeks, challenges and lobby events (migration 0007): how players find an opponent.
+"""Stored seeks, challenges and lobby events: how players find an opponent.
 
 A *seek* is a signed-in player's standing offer of a game ("tiny, rated, 1400-1700"), open to
 anyone until someone accepts it; one for three or four players is a *table* whose other seats

@@ -12,7 +12,8 @@ own table and what only it knows: mail its addresses, confirmation and unsubscri
 subscriptions and the server's VAPID key (``pushstore.py``, ``pusher.py``, ``webpush.py``), and
 the operator's push settings (``pushconfig.py``).
 
-Its public face: ``Mailer`` and ``Pusher`` (the hooks the game code and the lobby call, the
+Its public face: ``Mailer`` and ``Pusher`` (what they do when they hear ``YourTurn``,
+``GameFinished`` and ``AccountClosed`` through ``channel.py``, and push ``ChallengeSent``; the
 account's routes' calls, and each channel's sender), ``MailConfig`` and ``PushConfig`` (the
 operator's settings), and what the routes (``api/notify.py``) check a request with. Its
 stores are its own: no other domain reads or writes its tables."""

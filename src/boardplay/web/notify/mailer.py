@@ -1,15 +1,15 @@
 """E-mail notifications of correspondence games: "your turn" and "game over", to players who gave
 an address, confirmed it and asked for them; every one with a link that turns them off.
 
-The game code calls two hooks on the process that committed the change (``Mailer.your_turn``,
-``Mailer.game_over``); they only *queue* a mail in the database (``mailstore.py``), in the
-operator's ceilings, and never raise: a mail that cannot be queued must not undo a move. A
-background loop on every process (``Mailer.start``, an ``outbox.Sender``) claims due mails one
-at a time from the leased outbox (``outbox.py``) and hands each to the SMTP server in a thread
-of its own (``smtp.py``), so the event loop never waits on the network and a slow SMTP server
-never holds a database thread. A send that fails is retried with growing pauses (1, 4, 16, 64
-minutes) by whichever process looks next, and given up after ``MAX_ATTEMPTS`` or at once when
-the server refuses for good (a 5xx answer), with the reason kept in ``last_error``.
+The process that committed a change hears it as an event (``channel.py``), and calls
+``Mailer.your_turn`` or ``Mailer.game_over``; they only *queue* a mail in the database
+(``mailstore.py``), in the operator's ceilings, and never raise: a mail that cannot be queued must
+not undo a move. A background loop on every process (``Mailer.start``, an ``outbox.Sender``) claims
+due mails one at a time from the leased outbox (``outbox.py``) and hands each to the SMTP server in
+a thread of its own (``smtp.py``), so the event loop never waits on the network and a slow SMTP
+server never holds a database thread. A send that fails is retried with growing pauses (1, 4, 16, 64
+minutes) by whichever process looks next, and given up after ``MAX_ATTEMPTS`` or at once when the
+server refuses for good (a 5xx answer), with the reason kept in ``last_error``.
 
 Exactly once: a claimed mail is marked sent right after the SMTP server accepted it. Only a
 process that dies between those two steps (or a send outlasting ``LEASE``, which the SMTP
@@ -317,7 +317,7 @@ class Mailer(Channel):
         )
         return Draft(words.say(lang, "mail.confirmSubject"), body)
 
-    # ----- the hooks the game code calls ------------------------------------------------------
+    # ----- what the channel's events ask for -------------------------------------------------
     async def your_turn(self, row: Game, seat: int) -> None:
         """The turn of a correspondence game passed to ``seat``: mail its account if it wants
         to know. Called by the process that committed the move; never raises."""

@@ -1,4 +1,4 @@
-"""Stored e-mail (migration 0011): the address each account gave and what it wants mailed, the
+"""Stored e-mail: the address each account gave and what it wants mailed, the
 mails waiting to be sent (the outbox) and the unsubscribe links handed out.
 
 Why it is shaped this way (``mailer.py`` does the sending, docs/deploy.md "E-mail (SMTP)"):

@@ -1,17 +1,17 @@
 """Web Push: "your turn", "challenge received" and "game over" on a player's devices with no page
 of the site open, each with a button that turns them off on that device.
 
-The game code and the lobby call the hooks (``Pusher.your_turn``, ``game_over``, ``challenge``)
-on the process that stored the change; the hooks only *queue* pushes in the database
-(``pushstore.py``), in the account's language and within its hourly ceiling, and never raise: a
-push that cannot be queued must not undo a move. A background loop on every process claims due
-pushes from the leased outbox (``outbox.py``) and posts each to its push service
-(``webpush.py``), several at once, so no move ever waits on a push service and each push leaves
-from one process. A push service that hangs holds only its own pushes: a process has at most
-``PushConfig.posts_at_once`` posts out, ``posts_per_service`` of them to one service, and the
-pushes to a service with all its posts out wait in the outbox while the others' go. A push
-service that is busy or failing (429, 5xx, no answer) gets the push again after growing pauses;
-one that says the subscription is gone (404, 410) has it deleted at once.
+The process that stored a change hears it as an event (``channel.py``; ``ChallengeSent`` straight)
+and calls ``Pusher.your_turn``, ``game_over`` or ``challenge``; they only *queue* pushes in the
+database (``pushstore.py``), in the account's language and within its hourly ceiling, and never
+raise: a push that cannot be queued must not undo a move. A background loop on every process claims
+due pushes from the leased outbox (``outbox.py``) and posts each to its push service
+(``webpush.py``), several at once, so no move ever waits on a push service and each push leaves from
+one process. A push service that hangs holds only its own pushes: a process has at most
+``PushConfig.posts_at_once`` posts out, ``posts_per_service`` of them to one service, and the pushes
+to a service with all its posts out wait in the outbox while the others' go. A push service that is
+busy or failing (429, 5xx, no answer) gets the push again after growing pauses; one that says the
+subscription is gone (404, 410) has it deleted at once.
 
 **Nothing for a game the player is looking at.** Two checks, because neither alone is enough:
 
@@ -189,8 +189,7 @@ class Pusher(Channel):
         at most ``posts_at_once`` posts at a time, ``posts_per_service`` of them to one push
         service; a push to a service with all its posts out is left in the outbox until one
         ends. Returns how many posts it started: each ends on its own and wakes the loop, so
-        a service that hangs holds only its own pushes, never the others' (one post after
-        another, three hanging services held a healthy push back 30 s)."""
+        a service that hangs holds only its own pushes, never the others'."""
         if self.config is None or self.key is None or self._client is None:
             return 0
         started = 0
@@ -272,8 +271,8 @@ class Pusher(Channel):
         return False
 
     async def _unusable(self, push: Claimed, reason: str) -> None:
-        """The subscription's endpoint is no URL a push can be posted to (stored before the
-        subscription's check refused such URLs): it never will be, so the subscription goes
+        """The subscription's endpoint is no URL a push can be posted to (one the subscription's
+        check refuses, stored by an older version): it never will be, so the subscription goes
         with the push, as for a service's 404, rather than being retried."""
         self.counters.gone += 1
         log.warning("push %s: subscription %s dropped: %s", push.id, push.subscription_id, reason)
@@ -315,7 +314,7 @@ class Pusher(Channel):
         ttl = self.config.challenge_ttl
         return pushtext.challenge(lang, self.title_of, sender, game, rated, challenge_id, ttl)
 
-    # ----- the hooks the game code and the lobby call ------------------------------------------
+    # ----- what the channel's events ask for -------------------------------------------------
     async def your_turn(self, row: Game, seat: int) -> None:
         """The turn of a correspondence game passed to ``seat``, whose page does not show the
         game (the room checked): push it to the seat's account. Never raises."""

@@ -1,6 +1,6 @@
 """What a finished game's result means for each seat: its place (1 is best) and whether it won,
 drew or lost. One reading of a result that the profile's counts, the rating's places and the
-pages share (issue 52, "one outcome, everywhere"). A result is the table's (``table.endings``):
+pages share, so that a game counts alike everywhere. A result is the table's (``table.endings``):
 ``winners``, ``resigned`` (gave up, ran out of time or left: they cannot win) and ``scores``."""
 
 from __future__ import annotations

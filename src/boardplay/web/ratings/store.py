@@ -1,4 +1,4 @@
-"""Stored ratings (migration 0006): each rated result once, the ratings it made, and their history.
+"""Stored ratings: each rated result once, the ratings it made, and their history.
 
 A rating belongs to an account and a *pool*: the game, and the player count where the game
 changes with it (``passtally-3`` is not ``passtally-2``). ``rated_games`` keeps every rated

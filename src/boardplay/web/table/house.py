@@ -1,9 +1,9 @@
 """All the rooms of one server process (the table domain's house, as lila's round module has
 its ``Env``): loaded on demand from the database into a bounded cache, kept current with the
 other processes, their AI seats claimed and their clocks watched. To its rooms it is their
-``host.RoomHost``; the wiring (``hub.py``) gives it what other domains provide: the notifiers
-(mail, push) and the checks that ride on its periodic one (the chat). A game's end it tells as
-``GameFinished``, which the ratings and the tournaments hear.
+``host.RoomHost``; the wiring (``hub.py``) gives it the checks that ride on its periodic one
+(the chat). A turn passed it tells as ``YourTurn`` and a game's end as ``GameFinished``, which
+the ratings, the tournaments, mail and push hear.
 
 Several processes may share one database. A cached room is checked against the database's
 revision of its game whenever it is used, so a process never acts on an old copy; changes made

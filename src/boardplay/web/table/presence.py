@@ -6,7 +6,7 @@ existed is not sent a message it does not know) whenever it changes, and once af
 Each server process knows only its own sockets, and tells its own sockets at once. On its
 periodic check (``Hub.catch_up``, every ``BOARDPLAY_WEB_SYNC_INTERVAL`` seconds) it writes what
 they add up to per game, for the games whose count changed, into the ``presence`` table
-(migration 0008; a row per game and process), keeps its rows fresh (every ``REFRESH`` seconds),
+(a row per game and process), keeps its rows fresh (every ``REFRESH`` seconds),
 and reads the other processes' rows for the games it watches: all in one transaction. A row not
 refreshed for ``STALE`` seconds belongs to a process that died and is not counted, so presence
 heals within a few seconds whatever happens to a process.

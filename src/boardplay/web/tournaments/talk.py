@@ -1,4 +1,4 @@
-"""A tournament's chat (migration 0018): one channel per tournament, read by everyone, written
+"""A tournament's chat: one channel per tournament, read by everyone, written
 by signed-in people only, with the table chat's safety (``chat/``):
 
 - **Plain text**: tidied by the table chat's ``clean`` (control characters and line breaks a
