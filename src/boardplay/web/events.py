@@ -179,10 +179,6 @@ class Bus:
         with those published on the others if ``everywhere`` (see the module's docstring)."""
         (self._everywhere if everywhere else self._here).setdefault(kind, []).append(handler)
 
-    def subscribed(self, kind: type[Event]) -> int:
-        """How many handlers hear ``kind`` (the wiring's tests count them)."""
-        return len(self._here.get(kind, ())) + len(self._everywhere.get(kind, ()))
-
     async def publish(self, event: Event) -> None:
         """Run every handler of the event on this process, in the order they subscribed; then
         tell the other processes, if any handler hears it there."""
@@ -212,12 +208,6 @@ class Bus:
                 await handler(event)
             except Exception:
                 log.exception("a handler of %s failed", event)
-
-    async def heard(self) -> None:
-        """Wait until the events heard from other processes so far have been handled
-        (tests)."""
-        while self._heard:
-            await asyncio.gather(*list(self._heard), return_exceptions=True)
 
     async def close(self) -> None:
         await cancel_and_wait(self._heard)

@@ -114,7 +114,6 @@ class Hub:
             house.epoch,
             house.ai,
         )
-        self.publish, self.notice = house.publish, house.notice
         self.presence_changed, self.seats_here = house.presence_changed, house.seats_here
         self.ratings = ratings = Ratings(
             engine, limits.rating_pair_cap, db, bus, self.games.get, self.games.finished_rated

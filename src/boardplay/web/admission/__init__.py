@@ -3,18 +3,9 @@ doors are registered in ``Door``; the table's ``GameMaker`` asks the rule for ea
 
 from __future__ import annotations
 
-from boardplay.web.admission.rule import (
-    BOT_RATED_DOORS,
-    LOBBY_DOORS,
-    Admission,
-    Door,
-    Seating,
-    Verdict,
-)
+from boardplay.web.admission.rule import Admission, Door, Seating, Verdict
 
 __all__ = [
-    "BOT_RATED_DOORS",
-    "LOBBY_DOORS",
     "Admission",
     "Door",
     "Seating",
