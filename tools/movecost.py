@@ -111,7 +111,7 @@ async def _measure(url: str, args: argparse.Namespace) -> dict[str, Any]:
             await _settle()
             mover_ms.append((time.process_time() - started) * 1000)
             started = time.process_time()
-            watcher_hub.notice(game_id, notice.revision, notice)
+            watcher_hub.house.notice(game_id, notice.revision, notice)
             sync = watcher_hub.house._syncing.get(game_id)
             if sync is not None:
                 await sync

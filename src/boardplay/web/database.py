@@ -26,6 +26,9 @@ DB_THREADS = 8
 pool of 5 + 10 connections."""
 P = ParamSpec("P")
 T = TypeVar("T")
+Runner = Callable[..., Awaitable[Any]]
+"""What a domain runs its store's calls with: ``await run(call, *args)`` on the process's
+storage threads (``StorageThreads``), or a test's stand-in."""
 
 
 def make_engine(url: str) -> Engine:

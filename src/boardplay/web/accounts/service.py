@@ -29,8 +29,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 from pwdlib import PasswordHash
@@ -40,13 +39,12 @@ from sqlalchemy.engine import Engine
 from boardplay.web.accounts.passkeystore import PasskeyStore
 from boardplay.web.accounts.store import DEVICE, VISITOR, AccountStore
 from boardplay.web.config import Limits
+from boardplay.web.database import Runner
 from boardplay.web.errors import ApiError, bad_request, conflict
 from boardplay.web.events import AccountClosed, Bus, SignedOutEverywhere
 from boardplay.web.identity import NAME_MAX, Account, Session
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_token
-
-Runner = Callable[..., Awaitable[Any]]
 
 NAME_MIN = 3
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]+")

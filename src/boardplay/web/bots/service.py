@@ -28,9 +28,8 @@ import hmac
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -38,6 +37,7 @@ from sqlalchemy.engine import Engine
 from boardplay.web.accounts import Account, Accounts
 from boardplay.web.bots.store import LABEL_MAX, TokenRow, TokenStore
 from boardplay.web.config import Limits
+from boardplay.web.database import Runner
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
 from boardplay.web.events import AccountClosed, BecameBot, Bus, SignedOutEverywhere
 from boardplay.web.table import Games, Room
@@ -48,7 +48,6 @@ from boardplay.web.tokens import hash_token, new_token
 
 log = logging.getLogger("boardplay.web")
 
-Runner = Callable[..., Awaitable[Any]]
 
 BOT_PLAY = "bot:play"
 """Play the bot account's games: the game stream, moves, resign, abort, draws, chat; the event

@@ -50,6 +50,7 @@ from boardplay.web import safejson
 from boardplay.web.accounts import Account, Accounts
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
+from boardplay.web.database import Runner
 from boardplay.web.errors import bad_request
 from boardplay.web.events import AccountClosed, BecameBot, Bus, TournamentPaired
 from boardplay.web.guard import RateLimiter
@@ -65,7 +66,6 @@ from boardplay.web.wsread import read_messages
 
 log = logging.getLogger("boardplay.web")
 
-Runner = Callable[..., Awaitable[Any]]
 
 POLL = 1.0
 """Seconds between a process's reads of the other processes' lobby events."""

@@ -37,6 +37,7 @@ from sqlalchemy.engine import Engine
 
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits, Settings
+from boardplay.web.database import Runner
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.events import AccountClosed, Bus
 from boardplay.web.notify import words
@@ -55,7 +56,7 @@ from boardplay.web.notify.mailstore import (
     Draft,
     MailStore,
 )
-from boardplay.web.notify.outbox import ERROR_MAX, Runner
+from boardplay.web.notify.outbox import ERROR_MAX
 from boardplay.web.played import Game
 from boardplay.web.smtp import SmtpServer, parse_smtp_url, permanent, send
 

@@ -33,7 +33,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -53,7 +53,6 @@ TRIES = 20
 another process first)."""
 
 T = TypeVar("T")
-Runner = Callable[..., Awaitable[Any]]
 """Runs a store's call off the event loop, in the database's threads (``Hub.db``)."""
 Take = Callable[[sa.Connection, sa.Row[Any], float], T | None]
 """What a channel makes of a row it now holds, in the claim's transaction (given the row and

@@ -42,10 +42,10 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from sqlalchemy.engine import Engine
 
+from boardplay.web.database import Runner
 from boardplay.web.events import AccountClosed, Bus, ChallengeSent
 from boardplay.web.notify import pushtext, words
 from boardplay.web.notify.channel import Channel
-from boardplay.web.notify.outbox import Runner
 from boardplay.web.notify.pushconfig import PushConfig, available
 from boardplay.web.notify.pushstore import (
     BACKOFF,

@@ -24,15 +24,13 @@ second account, ten games of one turn and a resignation each):
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.errors import bad_request
 from boardplay.web.played import Game
 from boardplay.web.ratings.standing import ENDED_BY_WORD, places
-
-Runner = Callable[..., Awaitable[Any]]
 
 
 class Control(Protocol):

@@ -6,16 +6,14 @@ process and after a restart. A game is rated a moment after its end (when the ra
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import sqlalchemy as sa
 
+from boardplay.web.database import Runner
 from boardplay.web.played import FINISHED, Game
 from boardplay.web.ratings.maths import NEW_RATING
 from boardplay.web.ratings.store import RatingStore, history_table, rated_games_table
-
-Runner = Callable[..., Awaitable[Any]]
 
 
 def changes_of(store: RatingStore, game_id: str) -> dict[int, tuple[float, float]] | None:

@@ -10,14 +10,13 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
+from boardplay.web.database import Runner
 from boardplay.web.events import Bus
 from boardplay.web.played import Game
 from boardplay.web.ratings.maths import NEW_RATING
 from boardplay.web.ratings.results import change_of, rating_changes
 from boardplay.web.ratings.settle import Settlement
 from boardplay.web.ratings.store import RatingStore, Standing
-
-Runner = Callable[..., Awaitable[Any]]
 
 
 class Ratings:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
+from boardplay.web.database import Runner
 from boardplay.web.events import Bus, GameFinished, RatingSettled
 from boardplay.web.played import FINISHED, Game
 from boardplay.web.ratings.rated import UNRATED, places_of, pool_of
@@ -19,7 +19,6 @@ log = logging.getLogger("boardplay.web")
 
 RATINGS_INTERVAL = 5.0
 """Seconds between a process's looks for rated games that ended unrated."""
-Runner = Callable[..., Awaitable[Any]]
 
 
 class Settlement:

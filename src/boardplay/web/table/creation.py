@@ -34,6 +34,7 @@ from boardplay.web.accounts import Account
 from boardplay.web.admission import Admission, Door, Seating
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
+from boardplay.web.database import Runner
 from boardplay.web.errors import ApiError, bad_request, quote, sign_in_needed
 from boardplay.web.ratings import check_rated_clock
 from boardplay.web.table import storage as st
@@ -55,7 +56,6 @@ QUOTA_WINDOW = 3600.0
 """Seconds of the window of ``Limits.games_per_visitor``."""
 AI_LOCK = zlib.crc32(b"boardplay-ai-only-games")
 """The advisory lock AI-only games are counted and stored under (PostgreSQL)."""
-Runner = Callable[..., Awaitable[Any]]
 
 
 def games_ceiling(owner: str, limits: Limits) -> Ceiling:

@@ -35,7 +35,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +47,7 @@ from boardplay.web.accounts import DELETED_NAME, Account, Accounts
 from boardplay.web.admission import Door, Seating
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
+from boardplay.web.database import Runner
 from boardplay.web.errors import ApiError, bad_request, conflict, not_found
 from boardplay.web.events import AccountClosed, BecameBot, Bus, GameFinished, TournamentPaired
 from boardplay.web.ratings import NEW_RATING, Ratings, check_rated_clock, pool_of
@@ -78,7 +79,6 @@ from boardplay.web.tournaments.talk import Talk
 
 log = logging.getLogger("boardplay.web")
 
-Runner = Callable[..., Awaitable[Any]]
 TICK = 2.0
 """Seconds between a process's looks at the tournaments that have work."""
 MAKING = 4

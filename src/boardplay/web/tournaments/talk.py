@@ -17,7 +17,7 @@ by signed-in people only, with the table chat's safety (``chat/``):
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,12 +27,11 @@ from sqlalchemy.engine import Engine
 from boardplay.web.accounts import Account
 from boardplay.web.chat import clean
 from boardplay.web.config import Limits
-from boardplay.web.database import lock, metadata
+from boardplay.web.database import Runner, lock, metadata
 from boardplay.web.errors import ApiError
 from boardplay.web.tournaments.model import ACTIVE, PAUSED
 from boardplay.web.tournaments.store import boards_table, entrants_table, tournaments_table
 
-Runner = Callable[..., Awaitable[Any]]
 KEPT = 100
 """Messages shown: the latest of the tournament."""
 PER_AUTHOR = 200
