@@ -32,7 +32,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from boardplay.web.tasks import cancel_and_wait
 
@@ -123,19 +123,7 @@ Event = (
     | TournamentPaired
     | YourTurn
 )
-KINDS: dict[str, type[Event]] = {
-    kind.__name__: kind
-    for kind in (
-        AccountClosed,
-        BecameBot,
-        ChallengeSent,
-        GameFinished,
-        RatingSettled,
-        SignedOutEverywhere,
-        TournamentPaired,
-        YourTurn,
-    )
-}
+KINDS: dict[str, type[Event]] = {kind.__name__: kind for kind in get_args(Event)}
 """Every event by its name, as it travels between processes."""
 
 E = TypeVar("E", bound=Event)

@@ -134,7 +134,9 @@ class Hub:
             games=self.games,
         )
         """The lobby's sockets, seeks and challenges (``lobby/``)."""
-        self.mailer = Mailer.open(engine, db, mail, limits, house.epoch, catalogue, bus, self.games)
+        self.mailer = Mailer.open(
+            engine, db, mail, limits, house.epoch, catalogue, accounts.languages, bus, self.games
+        )
         """E-mail notifications: what the events ask it to mail, and the outbox's sender."""
         self.push = Pusher.open(
             engine,

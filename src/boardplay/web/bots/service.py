@@ -134,8 +134,8 @@ class Bots:
         wiring; None: one process, or no Redis, and the periodic check is the only way)."""
         self.seat_tokens: OrderedDict[tuple[int, str], str] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
-        bus.subscribe(AccountClosed, self._account_closed)
-        bus.subscribe(SignedOutEverywhere, self._signed_out)
+        bus.subscribe(AccountClosed, self._sessions_ended)
+        bus.subscribe(SignedOutEverywhere, self._sessions_ended)
 
     # ----- tokens -------------------------------------------------------------------------
     async def create_token(
@@ -172,11 +172,9 @@ class Bots:
         deleted), and every stream open with one of them."""
         self.ended(await self.db(self.store.revoke, account_id, None))
 
-    async def _account_closed(self, event: AccountClosed) -> None:
-        await self.end_tokens(event.account_id)
-
-    async def _signed_out(self, event: SignedOutEverywhere) -> None:
-        """A token is no browser: signing out everywhere, or a new password, ends every one."""
+    async def _sessions_ended(self, event: AccountClosed | SignedOutEverywhere) -> None:
+        """A token is no browser, yet ends with the account's sessions: signing out
+        everywhere, a new password and deleting the account end every one."""
         await self.end_tokens(event.account_id)
 
     def ended(self, hashes: Sequence[str], tell: bool = True) -> None:

@@ -148,9 +148,11 @@ class Mailer(Channel):
         limits: Limits,
         process: str,
         title_of: Callable[[str], str] = str,
+        languages: words.Languages = words.no_languages,
     ) -> None:
         super().__init__(log, CLOSE_WAIT)
         self.store = store
+        self.languages = languages
         self.run = run
         self.config = config
         self.limits = limits
@@ -172,13 +174,15 @@ class Mailer(Channel):
         limits: Limits,
         epoch: str,
         catalogue: WebCatalogue,
+        languages: words.Languages,
         bus: Bus,
         games: Games,
     ) -> Mailer:
         """The mailer of a process: its store on ``engine``, run on the storage threads
         ``db``, hearing the turns and ends of correspondence games (the games read through
-        ``games``) and the accounts deleted."""
-        made = cls(MailStore(engine), db, config, limits, epoch, words.titles(catalogue))
+        ``games``) and the accounts deleted; ``languages`` the accounts' languages."""
+        titles = words.titles(catalogue)
+        made = cls(MailStore(engine), db, config, limits, epoch, titles, languages)
         made.hear(bus, games)
         return made
 
@@ -328,7 +332,7 @@ class Mailer(Channel):
             account = words.holder(row.seats, seat)
             if account is None:
                 return
-            chosen = await self.run(self.store.languages, [account])
+            chosen = await self.languages([account])
             lang = words.language_of(chosen.get(account))
             await self._notify(TURN, row.id, {account: self._turn_draft(row, account, lang)})
         except Exception:
@@ -341,7 +345,7 @@ class Mailer(Channel):
             return
         try:
             accounts = {s.account for s in row.seats if s.account is not None}
-            chosen = await self.run(self.store.languages, sorted(accounts))
+            chosen = await self.languages(sorted(accounts))
             drafts = {
                 a: self._end_draft(row, a, words.language_of(chosen.get(a))) for a in accounts
             }

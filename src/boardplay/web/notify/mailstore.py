@@ -211,13 +211,6 @@ class MailStore:
                 self._insert(conn, account_id, CONFIRM, None, address, confirmation, now)
         return MailAddress(address, confirmed, notify_turns, notify_end), queue
 
-    def languages(self, account_ids: list[int]) -> dict[int, str | None]:
-        """The languages the accounts chose on the page (None: never chose one)."""
-        table = people
-        query = sa.select(table.c.id, table.c.language).where(table.c.id.in_(account_ids))
-        with self.reader.connect() as conn:
-            return {r.id: r.language for r in conn.execute(query)}
-
     def remove(self, account_id: int) -> None:
         """Forget the account's address, its links and its mails not yet sent (also when the
         account is deleted)."""

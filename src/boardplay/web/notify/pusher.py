@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -96,10 +96,6 @@ class Counters:
     errors: list[str] = field(default_factory=list)
 
 
-async def _no_languages(account_ids: list[int]) -> dict[int, str | None]:
-    return {}
-
-
 class Pusher(Channel):
     """Queues and sends one process's pushes. ``run`` runs a store call off the event loop;
     ``title_of`` names a game; ``languages`` gives accounts' languages; ``here`` the seats whose
@@ -112,7 +108,7 @@ class Pusher(Channel):
         config: PushConfig | None,
         process: str,
         title_of: Callable[[str], str] = str,
-        languages: Callable[[list[int]], Awaitable[dict[int, str | None]]] | None = None,
+        languages: words.Languages = words.no_languages,
         here: Callable[[str], AbstractSet[int]] = lambda game_id: frozenset(),
     ) -> None:
         super().__init__(log, CLOSE_WAIT)
@@ -121,7 +117,7 @@ class Pusher(Channel):
         self.config = config if config is not None and available() else None
         self.process = process
         self.title_of = title_of
-        self.languages = languages or _no_languages
+        self.languages = languages
         self.here = here
         self.key: ServerKey | None = None
         self.counters = Counters()
@@ -137,7 +133,7 @@ class Pusher(Channel):
         config: PushConfig | None,
         epoch: str,
         catalogue: WebCatalogue,
-        languages: Callable[[list[int]], Awaitable[dict[int, str | None]]],
+        languages: words.Languages,
         here: Callable[[str], AbstractSet[int]],
         bus: Bus,
         games: Games,

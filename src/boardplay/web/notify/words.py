@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,13 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 FIELD = re.compile(r"\{(\w+)\}")
 NAME_CHARS = 40
 """Characters of a player's name a notice repeats."""
+Languages = Callable[[list[int]], Awaitable[dict[int, str | None]]]
+"""The languages accounts chose on the page (the accounts domain's; None: never chose one)."""
+
+
+async def no_languages(account_ids: list[int]) -> dict[int, str | None]:
+    """No language known: every notice in English (a test's mailer or pusher)."""
+    return {}
 
 
 def language_of(code: str | None) -> str:
