@@ -237,6 +237,11 @@ class Accounts:
         found: Session | None = await self.run(self.store.session, hash_token(cookie))
         return found
 
+    async def close_session(self, cookie: str | None) -> None:
+        """The session of this cookie ends (signing out, or a new one signing in)."""
+        if cookie and len(cookie) <= 100:
+            await self.run(self.store.close_session, hash_token(cookie))
+
     async def change_password(
         self, account: Account, old: str | None, new: str, keep: str | None
     ) -> None:

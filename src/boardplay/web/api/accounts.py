@@ -13,7 +13,6 @@ from fastapi import APIRouter, Request, Response
 
 from boardplay.web.accounts import (
     COOKIE,
-    DEVICE_COOKIE,
     SESSION_LIFETIME,
     AdoptRequest,
     DeleteRequest,
@@ -24,7 +23,7 @@ from boardplay.web.accounts import (
     SignInRequest,
     SignUpRequest,
 )
-from boardplay.web.api.cookies import device_cookie, set_cookie
+from boardplay.web.api.cookies import device_cookie, device_hash, device_of, set_cookie
 from boardplay.web.api.deps import (
     AccountDep,
     AccountsDep,
@@ -74,9 +73,7 @@ async def _start_session(
     """Sign ``account`` in on this browser: a new session (any old one on it is closed), its
     cookie set, and the browser's device cookie (made now if it has none) remembered as one the
     account signed in from; answers what ``GET /me`` answers."""
-    old = request.cookies.get(COOKIE)
-    if old and len(old) <= 100:
-        await accounts.run(accounts.store.close_session, hash_token(old))
+    await accounts.close_session(request.cookies.get(COOKIE))
     cookie, session = await accounts.open_session(account)
     set_cookie(request, response, COOKIE, cookie, SESSION_LIFETIME)
     device = device_cookie(request, response)
@@ -121,8 +118,7 @@ async def sign_in(
 ) -> dict[str, Any]:
     """Sign in with a name and password (401 for an unknown name or a wrong password alike)."""
     _json_only(request)
-    device = request.cookies.get(DEVICE_COOKIE)
-    account = await accounts.sign_in(body.name, body.password, address, device)
+    account = await accounts.sign_in(body.name, body.password, address, device_of(request))
     return await _start_session(request, response, accounts, account)
 
 
@@ -130,11 +126,10 @@ async def sign_in(
 async def sign_out(
     request: Request, response: Response, hub: HubDep, accounts: AccountsDep, session: SessionDep
 ) -> dict[str, Any]:
-    cookie = request.cookies.get(COOKIE)
-    if session is not None and cookie:
-        await accounts.run(accounts.store.close_session, hash_token(cookie))
-        if device := request.cookies.get(DEVICE_COOKIE):  # no more pushes to this browser
-            await hub.push.forget(session.account.id, hash_token(device))
+    if session is not None:
+        await accounts.close_session(request.cookies.get(COOKIE))
+        if device := device_hash(request):  # no more pushes to this browser
+            await hub.push.forget(session.account.id, device)
     return _signed_out(response)
 
 
@@ -175,9 +170,8 @@ async def change_password(
     cookie = request.cookies.get(COOKIE)
     keep = hash_token(cookie) if cookie else None
     await accounts.change_password(account, body.old, body.new, keep)
-    device = request.cookies.get(DEVICE_COOKIE)  # pushes go on to this browser only
-    await hub.push.forget(account.id, keep=hash_token(device) if device else None)
-    fresh = await accounts.run(accounts.store.by_id, account.id)
+    await hub.push.forget(account.id, keep=device_hash(request))  # this browser's pushes go on
+    fresh = await accounts.by_id(account.id)
     assert session is not None and fresh is not None
     return await _start_session(request, response, accounts, fresh)
 

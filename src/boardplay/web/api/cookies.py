@@ -9,7 +9,7 @@ from __future__ import annotations
 from fastapi import Request, Response
 
 from boardplay.web.accounts import DEVICE_COOKIE, DEVICE_LIFETIME
-from boardplay.web.tokens import new_token
+from boardplay.web.tokens import hash_token, new_token
 
 
 def set_cookie(
@@ -31,6 +31,12 @@ def device_of(request: Request) -> str | None:
     """This browser's device cookie, or None without one (or with one no server made)."""
     device = request.cookies.get(DEVICE_COOKIE, "")
     return device if 20 <= len(device) <= 100 else None
+
+
+def device_hash(request: Request) -> str | None:
+    """The hash of this browser's device cookie, as push subscriptions are kept by, or None."""
+    device = device_of(request)
+    return None if device is None else hash_token(device)
 
 
 def device_cookie(request: Request, response: Response) -> str:

@@ -31,7 +31,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import Field
 
 from boardplay.i18n import LANGUAGES
-from boardplay.web.api.cookies import device_cookie, device_of
+from boardplay.web.api.cookies import device_cookie, device_hash
 from boardplay.web.api.deps import AccountDep, HubDep
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.models import Body
@@ -270,12 +270,6 @@ async def manifest() -> Response:
     )
 
 
-def _device(request: Request) -> str | None:
-    """The hash of this browser's device cookie (``accounts``), or None without one."""
-    device = device_of(request)
-    return None if device is None else hash_token(device)
-
-
 def _pushes_on(hub: HubDep) -> None:
     if not hub.push.enabled or hub.push.public_key is None:
         raise ApiError(
@@ -307,7 +301,7 @@ async def push_status(request: Request, hub: HubDep, account: AccountDep) -> dic
     """``{"available", "key", "device", "endpoint", "devices"}``: whether this server pushes,
     the key to subscribe with, whether this device is subscribed (and its endpoint) and how
     many devices of the account are."""
-    status: dict[str, Any] = await hub.push.status(account.id, _device(request))
+    status: dict[str, Any] = await hub.push.status(account.id, device_hash(request))
     return status
 
 
@@ -339,7 +333,7 @@ async def push_subscribe(
 @push_router.delete("/api/push")
 async def push_unsubscribe(request: Request, hub: HubDep, account: AccountDep) -> dict[str, Any]:
     """Push no more to this device."""
-    device = _device(request)
+    device = device_hash(request)
     if device is not None:
         await hub.push.forget(account.id, device)
     status: dict[str, Any] = await hub.push.status(account.id, device)

@@ -43,15 +43,13 @@ from boardplay.web.table.offers import RematchAnswer, rematch
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.schema import NAME_LENGTH, SPEC_LENGTH, games_table
 from boardplay.web.table.schemas import JoinRequest
-from boardplay.web.table.seating import join
+from boardplay.web.table.seating import NAME_CHARS, join
 from boardplay.web.text import tidy
 from boardplay.web.throttles import Ceiling, Throttled, Throttles, take
 from boardplay.web.tokens import hash_token, new_game_id, new_token
 
 log = logging.getLogger("boardplay.web")
 
-NAME_CHARS = 40
-"""Longest seat name a person may choose."""
 QUOTA_WINDOW = 3600.0
 """Seconds of the window of ``Limits.games_per_visitor``."""
 AI_LOCK = zlib.crc32(b"boardplay-ai-only-games")

@@ -15,6 +15,9 @@ from boardplay.web.table.schemas import JoinRequest
 from boardplay.web.text import tidy
 from boardplay.web.tokens import hash_token, matches, new_token
 
+NAME_CHARS = 40
+"""Longest seat name a person may choose."""
+
 
 async def join(room: Room, request: JoinRequest, account: Account | None = None) -> tuple[str, int]:
     """Take a seat (an invited one with its code, else an open one); a signed-in player's
@@ -82,7 +85,7 @@ async def _join(room: Room, request: JoinRequest, account: Account | None) -> tu
             "seat_taken", f"{seat_words(room, chosen.seat)} is already taken by {chosen.name}"
         )
     token = new_token()
-    player = tidy(request.name or "")[:40] or room.game.seat_name(chosen.seat)
+    player = tidy(request.name or "")[:NAME_CHARS] or room.game.seat_name(chosen.seat)
     owner = None if account is None else account.id
     if account is not None:
         player = account.name
