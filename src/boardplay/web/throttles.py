@@ -1,7 +1,7 @@
 """Throttles that count before they check: how often a key (an account, an address, a pair of
 them) may ask for something costly or abusable within a window, counted atomically in the
 database so that a burst of parallel requests, on one process or several, gets exactly
-``ceiling`` attempts and no more (migration 0013).
+``ceiling`` attempts and no more (migration 0018).
 
 The earlier sign-in throttle read the failure count, checked the password and only then wrote
 the failure: every request of a burst read the same count and passed (the fourth attack round

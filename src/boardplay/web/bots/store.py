@@ -1,4 +1,4 @@
-"""Stored personal API tokens (migration 0016): a token is a long random secret its owner is
+"""Stored personal API tokens (migration 0018): a token is a long random secret its owner is
 shown once; the database keeps only its SHA-256 (as sessions and seat tokens, ``tokens.py``),
 with the scopes it was given, a label and when it was made and last used.
 

@@ -1,4 +1,4 @@
-"""Seats taken at open tables (migration 0015): a seek for three or four players is a *table*
+"""Seats taken at open tables (migration 0018): a seek for three or four players is a *table*
 that fills up seat by seat, as Board Game Arena's do, and each seat taken there is a row here
 (the owner's own seat is the seek itself).
 

@@ -1,4 +1,4 @@
-"""Stored Web Push (migration 0014): the devices that asked to be told (their push
+"""Stored Web Push (migration 0018): the devices that asked to be told (their push
 subscriptions), the pushes waiting to be sent (the outbox) and the server's VAPID key.
 
 Why it is shaped this way (``pusher.py`` queues and sends, docs/web.md "Push notifications"):

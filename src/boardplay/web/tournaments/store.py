@@ -1,4 +1,4 @@
-"""The tournaments' tables (migration 0017) and every read and write of them.
+"""The tournaments' tables (migration 0018) and every read and write of them.
 
 **Exactly once across processes.** Any process may start a tournament, read its results and
 pair its next round or arena wave; none holds a tournament. Each such step is one transaction
