@@ -7,9 +7,10 @@ create the tables and one would crash; so the migration runs under a PostgreSQL 
 lock next to it does the same.
 
 A database is upgraded from release 0.1.0's schema (revision 0011) or from nothing: the
-revisions before 0011 are squashed into it (``migrations/versions/v0011_baseline.py``), and a
-database still at one of them, which only a development version before the release made, is
-refused with a sentence saying so rather than Alembic's "Can't locate revision"."""
+revisions before 0011 are squashed into it (``migrations/versions/v0011_baseline.py``), and
+those after it, which no release shipped, into 0018 (``v0018_since_0_1_0.py``). A database
+still at a squashed revision, which only a development version made, is refused with a
+sentence saying so and what to do rather than Alembic's "Can't locate revision"."""
 
 from __future__ import annotations
 
@@ -32,21 +33,33 @@ MIGRATION_LOCK = 0x626F6172_64706C61
 """PostgreSQL advisory lock key held while migrating ("boardpla" as a 64-bit number)."""
 BASELINE = "0011"
 """The oldest revision a database is upgraded from: release 0.1.0's schema."""
-SQUASHED = tuple(f"{n:04d}" for n in range(1, int(BASELINE)))
-"""The revisions before the baseline, squashed into it: no release left a database at one."""
+RELEASES = {BASELINE: "0.1.0"}
+"""The revision each release's schema is at, and the release."""
 
 
 class UnreleasedSchemaError(BoardplayError):
-    """A database at a revision before the baseline, which this version cannot upgrade."""
+    """A database at a revision squashed into a later one, which only a development version
+    made and this version cannot upgrade: ``found``, one of ``first`` to ``into``."""
 
-    def __init__(self, found: str) -> None:
+    def __init__(self, found: str, first: str, into: str) -> None:
+        release = RELEASES.get(into)
+        if release is not None:  # squashed into a release's schema: that release upgrades it
+            made = f"before release {release}"
+            step = f"with boardplay {release} first (it brings the database to {release}'s schema)"
+        else:  # squashed after the last release: a version from before the squash upgrades it
+            made = f"after release {RELEASES[max(r for r in RELEASES if r < found)]}"
+            step = (
+                f"first with a development version that still has the revisions {first} to "
+                f"{into} one by one (it brings the database to revision {into})"
+            )
         super().__init__(
             f"the database is at schema revision {found}, which only a development version "
-            f"before release 0.1.0 made; this version upgrades a database from 0.1.0 (revision "
-            f"{BASELINE}) or newer, or an empty one: run 'boardplay db upgrade' with boardplay "
-            "0.1.0 first (it brings the database to 0.1.0's schema), then with this version"
+            f"{made} made; this version upgrades a database from {RELEASES[BASELINE]} "
+            f"(revision {BASELINE}) or newer, or an empty one: run 'boardplay db upgrade' "
+            f"{step}, then with this version"
         )
         self.found = found
+        self.into = into
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -63,6 +76,21 @@ def head() -> str:
     found = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert found is not None
     return found
+
+
+def squashed(found: str | None) -> UnreleasedSchemaError | None:
+    """Why a database at ``found`` is not upgraded, if it is at a revision the chain no longer
+    has because it is squashed into a later one; None for no revision, one of the chain, or
+    one after its head (a newer version's, which Alembic names as unknown)."""
+    chain = sorted(
+        s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()
+    )
+    if found is None or found in chain or found > chain[-1]:
+        return None
+    before = max((r for r in chain if r < found), default="0000")
+    return UnreleasedSchemaError(
+        found, f"{int(before) + 1:04d}", next(r for r in chain if r > found)
+    )
 
 
 def current(engine: Engine) -> str | None:
@@ -82,12 +110,13 @@ def open_database(url: str) -> Engine:
 def upgrade(engine: Engine) -> str:
     """Migrate ``engine``'s database to the newest revision, once however many processes call
     this at the same time; returns the revision reached. ``UnreleasedSchemaError`` for a
-    database at a revision before the baseline (it is left as it is)."""
+    database at a squashed revision (it is left as it is)."""
     with engine.connect() as conn, _migration_lock(engine, conn):
         found = MigrationContext.configure(conn).get_current_revision()
         conn.rollback()  # the look ends its transaction: Alembic's own wraps the migration
-        if found in SQUASHED:
-            raise UnreleasedSchemaError(found)
+        refused = squashed(found)
+        if refused is not None:
+            raise refused
         command.upgrade(alembic_config(conn), "head")
         conn.commit()
         reached = MigrationContext.configure(conn).get_current_revision()

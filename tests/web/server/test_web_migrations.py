@@ -1,12 +1,15 @@
-"""The baseline revision 0011 stands for the eleven revisions release 0.1.0 shipped.
+"""The baseline revision 0011 stands for the eleven revisions release 0.1.0 shipped, and 0018
+for the seven made after it, which no release shipped.
 
-Those eleven are kept as they shipped in ``migrations_0_1_0/`` beside this file, and run here as
-Alembic's versions with the package's own ``env.py``. A database they make and one the baseline
-makes reflect the same schema (tables, columns with their types, nullability and defaults,
-primary keys, foreign keys, unique and check constraints, indexes) on SQLite and PostgreSQL,
-and still do once both took the later revisions, when both equal the stores' tables. A database
-made before migrations existed is brought up by the baseline as by the old chain, and one at a
-revision before the release is refused, by the server and by ``boardplay db upgrade``."""
+Those eighteen are kept as they were in ``migrations_squashed/`` beside this file, and run here
+as Alembic's versions with the package's own ``env.py``. A database they make and one the
+package's two make reflect the same schema (tables, columns with their types, nullability and
+defaults, primary keys, foreign keys, unique and check constraints, indexes) on SQLite and
+PostgreSQL: at 0011, at 0018 (also for a 0.1.0 database, at the old 0011, taking the new 0018),
+where both equal the stores' tables, and taken back to 0011. A database made before migrations
+existed is brought up by the baseline as by the old chain, one with every table and no
+revision is left as it is, and one at a squashed revision is refused, by the server and by
+``boardplay db upgrade``."""
 
 from __future__ import annotations
 
@@ -37,16 +40,16 @@ from boardplay.web.migrate import (
     upgrade,
 )
 
-RELEASED = Path(__file__).with_name("migrations_0_1_0")
-"""Revisions 0001 to 0011 as release 0.1.0 shipped them."""
+SQUASHED = Path(__file__).with_name("migrations_squashed")
+"""Revisions 0001 to 0011 as release 0.1.0 shipped them, 0012 to 0018 as they were made."""
 KINDS = ["sqlite", "postgresql"]
 
 
-def released_config(conn: sa.Connection) -> Config:
-    """Alembic's configuration on 0.1.0's revisions instead of this version's."""
+def squashed_config(conn: sa.Connection) -> Config:
+    """Alembic's configuration on the squashed revisions instead of this version's."""
     config = alembic_config(conn)
     config.set_main_option("path_separator", "os")
-    config.set_main_option("version_locations", str(RELEASED))
+    config.set_main_option("version_locations", str(SQUASHED))
     return config
 
 
@@ -58,9 +61,11 @@ def fresh(kind: str, tmp_path: Path, request: pytest.FixtureRequest, name: str) 
     return make_engine(ds.new_database(admin, f"{name}_{uuid.uuid4().hex[:12]}"))
 
 
-def migrate(engine: Engine, config: Callable[[sa.Connection], Config], target: str) -> None:
+def migrate(
+    engine: Engine, config: Callable[[sa.Connection], Config], target: str, down: bool = False
+) -> None:
     with engine.connect() as conn:
-        command.upgrade(config(conn), target)
+        (command.downgrade if down else command.upgrade)(config(conn), target)
         conn.commit()
 
 
@@ -92,7 +97,7 @@ def test_the_baseline_makes_what_the_released_revisions_made(
     released = fresh(kind, tmp_path, request, "released")
     baseline = fresh(kind, tmp_path, request, "baseline")
     try:
-        migrate(released, released_config, BASELINE)
+        migrate(released, squashed_config, BASELINE)
         migrate(baseline, alembic_config, BASELINE)
         assert current(released) == current(baseline) == BASELINE
         made = schema(released)
@@ -108,11 +113,57 @@ def test_the_baseline_makes_what_the_released_revisions_made(
         baseline.dispose()
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_0018_makes_what_the_revisions_after_the_release_made(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    old = fresh(kind, tmp_path, request, "old_chain")
+    new = fresh(kind, tmp_path, request, "new_chain")
+    try:
+        migrate(old, squashed_config, "head")
+        migrate(new, alembic_config, "head")
+        assert current(old) == current(new) == head() == "0018"
+        made = schema(old)
+        after = {"throttles", "account_seen", "push_outbox", "seek_seats", "api_tokens"}
+        assert after | {"tournaments", "tournament_chat"} <= set(made)
+        assert "signin_failures" not in made
+        assert schema(new) == made
+        assert upgrade(old) == head()  # a development database at 0018 is at this version's
+        assert schema(old) == made
+        for engine, config in ((old, squashed_config), (new, alembic_config)):
+            migrate(engine, config, BASELINE, down=True)
+            assert current(engine) == BASELINE
+        assert "signin_failures" in schema(new) and not after & set(schema(new))
+        assert schema(new) == schema(old)
+    finally:
+        old.dispose()
+        new.dispose()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_database_with_every_table_and_no_revision_is_left_as_it_is(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Its ``alembic_version`` lost (``test_web_security.py`` keeps such a database), it takes
+    the baseline and 0018 over tables that are there: like the old revisions, they make only
+    what is missing."""
+    engine = fresh(kind, tmp_path, request, "unversioned")
+    try:
+        assert upgrade(engine) == head()
+        made = schema(engine)
+        with engine.begin() as conn:
+            conn.execute(sa.text("DROP TABLE alembic_version"))
+        assert upgrade(engine) == head()
+        assert schema(engine) == made
+    finally:
+        engine.dispose()
+
+
 def made_before_migrations(engine: Engine) -> None:
     """A database as the server made it before migrations: 0001's three tables (made here by
     0001, then its ``alembic_version`` dropped), games without ``reproducible``, a game being
     played and one over."""
-    migrate(engine, released_config, "0001")
+    migrate(engine, squashed_config, "0001")
     when = sa.DateTime(timezone=True)
     games = sa.table(
         "games",
@@ -139,7 +190,7 @@ def test_a_database_from_before_migrations_is_brought_up_as_the_released_revisio
     try:
         for engine in (released, baseline):
             made_before_migrations(engine)
-        migrate(released, released_config, BASELINE)
+        migrate(released, squashed_config, BASELINE)
         migrate(baseline, alembic_config, BASELINE)
         assert schema(baseline) == schema(released)
         rows = "SELECT id, reproducible, revision, ai_seat, private, rated FROM games ORDER BY id"
@@ -150,14 +201,29 @@ def test_a_database_from_before_migrations_is_brought_up_as_the_released_revisio
             ("over", None),
             ("playing", -2),
         ]
-        assert upgrade(released) == upgrade(baseline) == head()
+        migrate(released, squashed_config, "head")
+        assert current(released) == upgrade(baseline) == head()
         assert schema(baseline) == schema(released)
     finally:
         released.dispose()
         baseline.dispose()
 
 
-def test_a_database_at_a_revision_before_the_release_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("revision", "said", "there", "not_there"),
+    [
+        ("0005", r"before release 0\.1\.0 .* with boardplay 0\.1\.0 first", "reviews", "accounts"),
+        (
+            "0015",
+            r"after release 0\.1\.0 .* revisions 0012 to 0018 one by one",
+            "seek_seats",
+            "api_tokens",
+        ),
+    ],
+)
+def test_a_database_at_a_squashed_revision_is_refused(
+    revision: str, said: str, there: str, not_there: str, tmp_path: Path
+) -> None:
     from typer.testing import CliRunner
 
     from boardplay.cli.main import app
@@ -165,16 +231,16 @@ def test_a_database_at_a_revision_before_the_release_is_refused(tmp_path: Path) 
     url = f"sqlite:///{tmp_path / 'unreleased.sqlite3'}"
     engine = make_engine(url)
     try:
-        migrate(engine, released_config, "0005")
-        with pytest.raises(UnreleasedSchemaError, match=r"revision 0005, .* release 0\.1\.0"):
+        migrate(engine, squashed_config, revision)
+        with pytest.raises(UnreleasedSchemaError, match=rf"revision {revision}, .*{said}"):
             upgrade(engine)
         with pytest.raises(UnreleasedSchemaError):
             open_database(url)  # what a server process opens first
         result = CliRunner().invoke(app, ["db", "upgrade", "--db", url])
         assert result.exit_code == 2, result.output
-        assert "revision 0005" in result.output and "Traceback" not in result.output
-        assert current(engine) == "0005"
-        assert "reviews" in sa.inspect(engine).get_table_names()
-        assert "accounts" not in sa.inspect(engine).get_table_names()
+        assert f"revision {revision}" in result.output and "Traceback" not in result.output
+        assert current(engine) == revision
+        assert there in sa.inspect(engine).get_table_names()
+        assert not_there not in sa.inspect(engine).get_table_names()
     finally:
         engine.dispose()

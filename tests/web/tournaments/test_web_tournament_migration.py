@@ -1,4 +1,4 @@
-"""Migration 0017 makes exactly the tournaments' tables their store declares, on SQLite and
+"""Migration 0018 makes exactly the tournaments' tables their store declares, on SQLite and
 PostgreSQL, on the migrations' one line; taken back, it leaves none of them."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def test_the_migrations_have_one_head_and_the_tournaments_are_on_its_line() -> N
     heads = scripts.get_heads()
     assert len(heads) == 1, heads
     line = [s.revision for s in scripts.walk_revisions("base", heads[0])]
-    assert "0017" in line and "0016" in line
+    assert "0018" in line and "0011" in line
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
@@ -39,7 +39,7 @@ def test_the_migration_makes_exactly_the_declared_tables(
         assert upgrade(engine) == ScriptDirectory.from_config(alembic_config()).get_current_head()
         with engine.connect() as conn:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
-            command.downgrade(alembic_config(conn), "0016")
+            command.downgrade(alembic_config(conn), "0011")
             conn.commit()
             left = set(sa.inspect(conn).get_table_names())
         assert not TOURNAMENT_TABLES & left
