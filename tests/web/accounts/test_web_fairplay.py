@@ -334,6 +334,13 @@ def test_many_quick_games_between_two_accounts_move_them_less_than_the_bound(
     assert [s["weight"] for s in second["seats"]] == [0.5, 0.5]
     recent = client.get("/api/players/Kenji").json()["recent"]
     assert {g["id"]: g["rating_weight"] for g in recent}[games[-1]] == 0.5**9
+    # Moderators can read the pattern (the moderation pages are another domain's).
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    (pair,) = client.portal.call(hub.ratings.suspicious_pairs)  # type: ignore[attr-defined]
+    assert pair.to_json()["players"] == [
+        {"id": pair.first, "name": "Hana", "won": 10},
+        {"id": pair.second, "name": "Kenji", "won": 0},
+    ]
 
 
 def test_a_new_second_account_on_the_same_address_cannot_play_its_owner_rated(
