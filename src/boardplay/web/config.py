@@ -181,9 +181,6 @@ class Limits:
     """Seconds of the sign-in throttle's window."""
     signups_per_network: int = 5
     """Accounts made per hour from one address (IPv4) or one /64 network (IPv6)."""
-    rating_pair_cap: float = 60.0
-    """Rating points one account may win or lose against the same opponent within a day; a
-    rated result past it still counts as a game but moves the rating only up to the cap."""
     rated_fresh_account: float = 3600.0
     """Seconds an account must exist before it may play a rated game against an account it
     shares an address or a device with (a second account of the same person)."""

@@ -115,9 +115,7 @@ class Hub:
             house.ai,
         )
         self.presence_changed, self.seats_here = house.presence_changed, house.seats_here
-        self.ratings = ratings = Ratings(
-            engine, limits.rating_pair_cap, db, bus, self.games.get, self.games.finished_rated
-        )
+        self.ratings = ratings = Ratings(engine, db, bus, self.games.get, self.games.finished_rated)
         """The players' ratings, and the settling of rated games (``ratings/``)."""
         self.reviewer = Reviewer(engine, self.ai, limits)
         """Hints and reviews (``advice/``)."""

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import glickoref
 import pytest
 from accountcalls import PASSWORD, RAPID, Player, sign_in, sign_up
 from fastapi.testclient import TestClient
@@ -24,6 +25,8 @@ from boardplay.web.accounts.service import COOKIE
 from boardplay.web.app import create_app
 from boardplay.web.chat.store import Author, ChatStore
 from boardplay.web.config import Limits, Settings
+from boardplay.web.ratings import repeats
+from boardplay.web.ratings.maths import Rating
 from boardplay.web.ratings.rated import RATED_MIN_TURNS
 
 
@@ -280,24 +283,64 @@ def test_ten_one_turn_resignations_move_no_rating(client: TestClient) -> None:
     assert client.get("/api/ratings/tiny").json()["players"] == []
 
 
-def test_results_between_the_same_two_players_move_ratings_at_most_the_daily_cap(
+def won_by_hana(client: TestClient, hana: Player, kenji: Player) -> str:
+    """A rated game of two, played to the board's end and won by Hana (seat 0)."""
+    game, tokens = rated_tiny(hana, kenji)
+    while game["status"] == "active":
+        seat = game["current_player"]
+        take = "t3" if seat == 0 and len(game["legal"]) == 3 else "t1"
+        game = step(client, game, tokens[seat], take)
+    assert game["result"]["winners"] == [0], game["result"]
+    return str(game["id"])
+
+
+def test_the_first_decisive_game_between_two_new_accounts_moves_them_by_glicko2(
     client: TestClient,
 ) -> None:
     hana, kenji = sign_up(client, "Hana"), sign_up(client, "Kenji")
-    for _ in range(10):  # whole games to the board's end, each won by Hana
-        game, tokens = rated_tiny(hana, kenji)
-        while game["status"] == "active":
-            seat = game["current_player"]
-            take = "t3" if seat == 0 and len(game["legal"]) == 3 else "t1"
-            game = step(client, game, tokens[seat], take)
-    cap = Limits().rating_pair_cap
-    for name, sign in (("Hana", 1), ("Kenji", -1)):
+    game_id = won_by_hana(client, hana, kenji)
+    new = (1500.0, 350.0, 0.06)
+    (won, _, _), (lost, _, _) = glickoref.game([new, new], [1, 2])  # about 1662.3 and 1337.7
+    moved = client.get(f"/api/games/{game_id}/rating").json()
+    assert moved["unrated"] is None
+    by_seat = {s["seat"]: s for s in moved["seats"]}
+    assert by_seat[0]["change"] == round(won - 1500, 1) and by_seat[0]["weight"] == 1.0
+    assert by_seat[1]["change"] == round(lost - 1500, 1) and by_seat[1]["weight"] == 1.0
+    for name, after in (("Hana", won), ("Kenji", lost)):
+        (point,) = client.get(f"/api/players/{name}").json()["history"]["tiny"]
+        assert point["rating"] == round(after, 1) and point["weight"] == 1.0
+
+
+def test_many_quick_games_between_two_accounts_move_them_less_than_the_bound(
+    client: TestClient,
+) -> None:
+    # The fourth attack round's farming, with whole games: two accounts (one person's, once
+    # the second is an hour old, or two who collude), ten games won by one in a few minutes.
+    hana, kenji = sign_up(client, "Hana"), sign_up(client, "Kenji")
+    games = [won_by_hana(client, hana, kenji) for _ in range(10)]
+    expected = [Rating(), Rating()]
+    for earlier in range(10):
+        counts = [[0, earlier], [earlier, 0]]
+        expected = [o.rating for o in repeats.rate(expected, [1, 2], counts)]
+    for name, sign, after in (("Hana", 1, expected[0]), ("Kenji", -1, expected[1])):
         history = client.get(f"/api/players/{name}").json()["history"]["tiny"]
-        assert len(history) == 10  # every game counts as played...
+        assert [h["weight"] for h in history] == [0.5**k for k in range(10)]
+        assert history[-1]["rating"] == round(after.rating, 1)
         moved = sum(h["change"] for h in history)
-        assert 0 < sign * moved <= cap + 0.5  # ...but the points stop at the cap
-        assert abs(history[-1]["rating"] - 1500 - moved) < 1.0
-        assert history[-1]["change"] == 0  # the last games moved nothing
+        assert 0 < sign * moved < repeats.PAIR_BOUND
+        assert round(sign * moved) == 212  # docs/web.md: 1500 -> 1712 and 1288
+    # The game and the profile say why a later game moved so little.
+    second = client.get(f"/api/games/{games[1]}/rating").json()
+    assert [s["weight"] for s in second["seats"]] == [0.5, 0.5]
+    recent = client.get("/api/players/Kenji").json()["recent"]
+    assert {g["id"]: g["rating_weight"] for g in recent}[games[-1]] == 0.5**9
+    # Moderators can read the pattern (the moderation pages are another domain's).
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    (pair,) = client.portal.call(hub.ratings.suspicious_pairs)  # type: ignore[attr-defined]
+    assert pair.to_json()["players"] == [
+        {"id": pair.first, "name": "Hana", "won": 10},
+        {"id": pair.second, "name": "Kenji", "won": 0},
+    ]
 
 
 def test_a_new_second_account_on_the_same_address_cannot_play_its_owner_rated(

@@ -111,6 +111,9 @@ def test_a_swiss_through_the_app_from_sign_up_to_standings(client: TestClient) -
     assert [lines[n]["byes"] for n in (winner, first_bye, loser)] == [0, 1, 1]
     listed = client.get("/api/tournaments").json()["tournaments"]
     assert [t["status"] for t in listed] == ["started"]
+    # Rated as any rated game: resigned before a turn was played, it rates nobody, and says so.
+    rated = client.get(f"/api/games/{table['game']}/rating").json()
+    assert rated == {"rated": True, "settled": True, "unrated": "early", "seats": []}
 
 
 def test_a_token_is_judged_alone_when_the_client_also_holds_a_cookie(

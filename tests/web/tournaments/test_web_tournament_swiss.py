@@ -84,10 +84,11 @@ def pairings(players: Sequence[int]) -> Iterator[list[tuple[int, int]]]:
 
 def criteria(
     pairs: Sequence[tuple[int, int]], tables: Sequence[Table], byes: Sequence[Bye]
-) -> tuple[int, int, int, int, int]:
+) -> tuple[int, int, int, int, int, int]:
     """A pairing's cost by the first kept criteria: second byes, pairs repeated, pairs of two
-    players who must both take one seat, the bye's points above the lowest score, and the sum
-    of squared score differences (half-points)."""
+    players who must both take one seat, the bye's points above the lowest score, how many of
+    the bye's score group are ranked below it (seeds are players' numbers, lowest first), and
+    the sum of squared score differences (half-points)."""
     points: dict[int, int] = {}
     seats: dict[int, list[str]] = {}
     for t in tables:
@@ -110,17 +111,20 @@ def criteria(
     met = {frozenset(t.players) for t in tables}
     everyone = {p for pair in pairs for p in pair if p != -1}
     lowest = min(points.get(p, 0) for p in everyone)
-    second_byes = repeats = clashes = bye_cost = squares = 0
+    second_byes = repeats = clashes = bye_cost = bye_rank = squares = 0
     for a, b in pairs:
         if -1 in (a, b):
             player = a if b == -1 else b
             bye_cost += points.get(player, 0) - lowest
+            bye_rank += sum(
+                1 for p in everyone if points.get(p, 0) == points.get(player, 0) and p > player
+            )
             second_byes += any(x.player == player for x in byes)
             continue
         repeats += frozenset((a, b)) in met
         clashes += must(a) != "" and must(a) == must(b)
         squares += (points.get(a, 0) - points.get(b, 0)) ** 2
-    return second_byes, repeats, clashes, bye_cost, squares
+    return second_byes, repeats, clashes, bye_cost, bye_rank, squares
 
 
 def assert_best(seeds: list[int], tables: list[Table], byes: list[Bye], paired: Round) -> None:
@@ -173,6 +177,23 @@ def test_standings_and_tie_breaks_equal_a_crosstable(players: int, rounds: int, 
             float(berger),
         )
     assert [line["rank"] for line in lines] == list(range(1, players + 1))
+
+
+def test_the_bye_goes_to_the_lowest_ranked_of_the_lowest_score_group() -> None:
+    # Round 1 of seven: 1 beat 4, 5 beat 2, 6 beat 3, 7 had the bye. Round 2's lowest group is
+    # 2, 3 and 4 (no points), ranked by seed: 4 is its lowest ranked and takes the bye, though
+    # the 2-3 pair that leaves both started their first game (each would rather follow): the
+    # bye comes before seat preferences (criterion 3 before 5), repeating no pair, clashing on
+    # no seat, and keeping every other pair within its score group.
+    seeds = [1, 2, 3, 4, 5, 6, 7]
+    tables = [
+        Table(1, (1, 4), (1, 2)),
+        Table(1, (2, 5), (2, 1)),
+        Table(1, (3, 6), (2, 1)),
+    ]
+    paired = pair_round(seeds, set(seeds), tables, [Bye(1, 7)], 2)
+    assert paired.bye == 4
+    assert sorted(tuple(sorted(p)) for p in paired.pairs) == [(1, 6), (2, 3), (5, 7)]
 
 
 def test_a_bye_is_a_point_shown_and_adds_to_no_tie_break() -> None:

@@ -290,10 +290,11 @@ async def adopt(
 async def my_games(hub: HubDep, accounts: AccountsDep, account: AccountDep) -> dict[str, Any]:
     """The account's games: running ones where it is to move first, then the other running
     ones, then finished ones, each as the lobby lists games plus ``your_seats`` and, for a
-    finished rated game, the account's ``rating_change``."""
+    finished rated game, what it did to the account's rating (``rating_change``,
+    ``rating_weight``, ``rating_unrated``: ``ratings.effect_of``)."""
     games: list[dict[str, Any]] = []
     async for room, out in _games_of(hub, account):
-        out["rating_change"] = await hub.ratings.change_of(room.row, out["your_seats"])
+        out.update(await hub.ratings.effect_of(room.row, out["your_seats"]))
         games.append(out)
     games.sort(key=lambda g: (not g["your_turn"], g["status"] != "active"))
     return {"games": games}

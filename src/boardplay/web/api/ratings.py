@@ -60,7 +60,7 @@ async def profile(name: str, hub: HubDep, accounts: AccountsDep) -> dict[str, An
             continue
         out = summary(room.public_view(), updated)
         out["their_seats"] = [s.seat for s in room.row.seats if s.account == account.id]
-        out["rating_change"] = await hub.ratings.change_of(room.row, out["their_seats"])
+        out.update(await hub.ratings.effect_of(room.row, out["their_seats"]))
         recent.append(out)
     standings = await hub.ratings.standings_of(account.id)
     return {

@@ -1,6 +1,7 @@
 """Ratings: the Glicko-2 maths (pure), what a rated game is and what its end means for each seat,
-settlement exactly once, the daily cap between two players, and what the profiles and
-leaderboards read (``service.py``; their routes are ``api/ratings.py``)."""
+settlement exactly once, how much a result repeated between the same two players counts
+(``repeats.py``), and what the profiles, leaderboards and moderators read (``service.py``;
+their routes are ``api/ratings.py``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from boardplay.web.ratings.rated import (
     pool_of,
     pools,
 )
-from boardplay.web.ratings.results import change_of, rating_changes
+from boardplay.web.ratings.repeats import PAIR_BOUND, REPEAT_WINDOW
+from boardplay.web.ratings.results import effect_of, rating_changes
 from boardplay.web.ratings.service import Ratings
 from boardplay.web.ratings.settle import RATINGS_INTERVAL, Settlement
 from boardplay.web.ratings.standing import numeric_scores, places, verdict
@@ -21,15 +23,17 @@ from boardplay.web.ratings.store import Standing
 
 __all__ = [
     "NEW_RATING",
+    "PAIR_BOUND",
     "RATED_MIN_TURNS",
     "RATINGS_INTERVAL",
+    "REPEAT_WINDOW",
     "UNRATED",
     "Rating",
     "Ratings",
     "Settlement",
     "Standing",
-    "change_of",
     "check_rated_clock",
+    "effect_of",
     "numeric_scores",
     "places",
     "places_of",

@@ -149,29 +149,40 @@ def glicko2(player: Rating, results: Sequence[tuple[Rating, float]]) -> Rating:
     """One Glicko-2 rating period for ``player``: ``results`` holds each opponent's rating as it
     was before the period and the score against them (1, 0.5 or 0). Without results the rating
     stays and only the deviation widens by the volatility (step 6): time makes us less sure."""
+    return period(player, results)[0]
+
+
+def period(player: Rating, results: Sequence[tuple[Rating, float]]) -> tuple[Rating, list[float]]:
+    """:func:`glicko2`, with each result's *share* of the move: Glicko-2 moves the rating by
+    phi'^2 * sum of g * (score - expected) (step 7), so each opponent's term, in Glicko points,
+    is the part of the move that result made; the shares add up to the whole move. What the
+    ratings do with a result repeated between the same two players (``repeats.py``) is said
+    per share, so a game of three or four is weighed opponent by opponent."""
     mu = (player.rating - NEW_RATING) / GLICKO2_SCALE
     phi = player.deviation / GLICKO2_SCALE
     sigma = player.volatility
     if not results:
         widened = math.sqrt(phi * phi + sigma * sigma) * GLICKO2_SCALE
-        return Rating(player.rating, _clamp_deviation(widened), sigma)
+        return Rating(player.rating, _clamp_deviation(widened), sigma), []
     information = 0.0
-    pull = 0.0  # sum of g * (score - expected)
+    terms = []  # each result's g * (score - expected)
     for opponent, score in results:
         g = _g(opponent.deviation / GLICKO2_SCALE)
         expected, slope = _logistic(g * (mu - (opponent.rating - NEW_RATING) / GLICKO2_SCALE))
         information += g * g * slope
-        pull += g * (score - expected)
+        terms.append(g * (score - expected))
+    pull = sum(terms)
     v = 1.0 / max(information, _MIN_INFORMATION)
     new_sigma = _new_volatility(phi, sigma, v, v * pull)
     phi_star = math.sqrt(phi * phi + new_sigma * new_sigma)
     new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     new_mu = mu + new_phi * new_phi * pull
-    return Rating(
+    rated = Rating(
         NEW_RATING + new_mu * GLICKO2_SCALE,
         _clamp_deviation(new_phi * GLICKO2_SCALE),
         new_sigma,
     )
+    return rated, [new_phi * new_phi * term * GLICKO2_SCALE for term in terms]
 
 
 def _check_places(count: int, places: Sequence[int]) -> None:
@@ -233,13 +244,18 @@ def update(players: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     """New ratings of everybody at a finished rated game, in the order given: one Glicko-2
     period each against every other player's rating before the game, a better place scoring 1
     against them, an equal one 0.5, a worse one 0."""
+    check_game(players, places)
+    return [glicko2(me, against(players, places, i)) for i, me in enumerate(players)]
+
+
+def check_game(players: Sequence[Rating], places: Sequence[int]) -> None:
+    """ValueError unless ``places`` can be a rated game's: two to four players, places from 1."""
     _check_places(len(players), places)
     if len(players) > 4:
         raise ValueError("rated games have two to four players")
-    return [
-        glicko2(
-            me,
-            [(other, _score(places[i], places[j])) for j, other in enumerate(players) if j != i],
-        )
-        for i, me in enumerate(players)
-    ]
+
+
+def against(players: Sequence[Rating], places: Sequence[int], i: int) -> list[tuple[Rating, float]]:
+    """Player ``i``'s results of a game: every other player's rating before it, in the order
+    given, and ``i``'s score against them (1 placed above, 0.5 level, 0 below)."""
+    return [(other, _score(places[i], places[j])) for j, other in enumerate(players) if j != i]

@@ -16,8 +16,9 @@ second account, ten games of one turn and a resignation each):
   resignation, an agreed draw, an abandonment claim, an abort) before every seat had played
   ``RATED_MIN_TURNS`` turns of its own is not rated: it says nothing about anyone's play (a
   flag is rated: a clock takes at least the minimum rated time to fall);
-- rating points won or lost against the same opponent are capped per day
-  (``Limits.rating_pair_cap``, ``store.py``), as boosting defences do;
+- a result repeated between the same two players within a day counts less, each earlier one
+  halving it (``repeats.py``), so however many games two accounts play, they move each
+  other's rating less than ``repeats.PAIR_BOUND`` a day, while a first game moves in full;
 - two accounts that share an address or a device, one of them made within the hour
   (``Limits.rated_fresh_account``), cannot play a rated game together: the admission rule
   (``admission/``), asked at every door a game is made through."""

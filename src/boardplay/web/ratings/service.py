@@ -5,6 +5,7 @@ game's result is ``settle.py``'s."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -14,9 +15,10 @@ from boardplay.web.database import Runner
 from boardplay.web.events import Bus
 from boardplay.web.played import Game
 from boardplay.web.ratings.maths import NEW_RATING
-from boardplay.web.ratings.results import change_of, rating_changes
+from boardplay.web.ratings.repeats import REPEAT_WINDOW, SUSPECT_REPEATS
+from boardplay.web.ratings.results import effect_of, rating_changes
 from boardplay.web.ratings.settle import Settlement
-from boardplay.web.ratings.store import RatingStore, Standing
+from boardplay.web.ratings.store import PairRecord, RatingStore, Standing
 
 
 class Ratings:
@@ -25,13 +27,12 @@ class Ratings:
     def __init__(
         self,
         engine: Engine,
-        pair_cap: float,
         db: Runner,
         bus: Bus,
         load: Callable[[str], Awaitable[Game | None]],
         lately: Callable[[], Awaitable[list[str]]],
     ) -> None:
-        self.store = RatingStore(engine, pair_cap)
+        self.store = RatingStore(engine)
         self.db = db
         self.settlement = Settlement(self.store, db, load, lately, bus)
         """Rates each finished rated game once (``settle.py``): what it reads of the games,
@@ -63,6 +64,19 @@ class Ratings:
         """What a finished rated game did to each seat's rating (``results.rating_changes``)."""
         return await rating_changes(self.db, self.store, row)
 
-    async def change_of(self, row: Game, seats: list[int]) -> Any:
-        """The change of the player holding ``seats`` (``results.change_of``)."""
-        return await change_of(self.db, self.store, row, seats)
+    async def suspicious_pairs(
+        self, within: float = REPEAT_WINDOW, least: int = SUSPECT_REPEATS, limit: int = 100
+    ) -> list[PairRecord]:
+        """Two accounts that played each other rated at least ``least`` times in one pool within
+        the last ``within`` seconds, most games first, with who won how many: the pattern of
+        rating boosting (one account feeding another its points), for moderators to read.
+        Nothing acts on it by itself: the repeated results already count less
+        (``repeats.py``), and a pair of friends playing an evening's match looks the same."""
+        found: list[PairRecord] = await self.db(
+            self.store.pairs, time.time() - within, least, limit
+        )
+        return found
+
+    async def effect_of(self, row: Game, seats: list[int]) -> dict[str, Any]:
+        """What the game did to the player holding ``seats`` (``results.effect_of``)."""
+        return await effect_of(self.db, self.store, row, seats)

@@ -7,11 +7,11 @@ however many server processes see the game end: the process whose insert succeed
 ratings in the same transaction, the others find the row and stop. Ratings are therefore
 recomputable: ``recompute`` replays the stored results in the order they were settled.
 
-**The cap between two players.** The points an account's rating moves in games against one
-opponent are capped per day (``Limits.rating_pair_cap``, 60): past it a result still counts as
-a game played (its deviation shrinks as usual) but moves the rating only up to the cap. Each
-history row keeps the points its game moved (``change``), which the cap sums and the pages
-show beside a result."""
+**Repeated results.** How much a result counts is ``repeats.rate``'s: the store counts, for
+each pair at the table, their rated results in the pool within ``REPEAT_WINDOW`` settled before
+this one, and stores what the rule gives. Each history row keeps the points its game moved
+(``change``) and the share of a game it counted for (``weight``, migration 0021), which the
+pages show beside a result."""
 
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import people
-from boardplay.web.config import Limits
 from boardplay.web.database import metadata
-from boardplay.web.ratings.maths import Rating, update
+from boardplay.web.ratings.maths import Rating
+from boardplay.web.ratings.repeats import REPEAT_WINDOW, rate
 
 rated_games_table = sa.Table(
     "rated_games",
@@ -60,13 +60,40 @@ history_table = sa.Table(
     sa.Column("deviation", sa.Float, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
     sa.Column("change", sa.Float, nullable=True),
+    sa.Column("weight", sa.Float, nullable=True),
 )
 
-DAY = 86_400.0
-"""The window of the rating cap between two players."""
 ACTIVE_DAYS = 90
 """A leaderboard lists players who played a rated game of its pool within this many days."""
 SETTLE_TRIES = 3
+
+
+@dataclass(frozen=True)
+class PairRecord:
+    """Two accounts' rated results against each other in one pool since some time: how many,
+    who won how many (the rest drawn), the last one's time, and their names."""
+
+    pool: str
+    first: int
+    second: int
+    games: int
+    first_won: int
+    second_won: int
+    last: float
+    first_name: str = ""
+    second_name: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pool": self.pool,
+            "players": [
+                {"id": self.first, "name": self.first_name, "won": self.first_won},
+                {"id": self.second, "name": self.second_name, "won": self.second_won},
+            ],
+            "games": self.games,
+            "drawn": self.games - self.first_won - self.second_won,
+            "last": self.last,
+        }
 
 
 @dataclass(frozen=True)
@@ -84,11 +111,9 @@ class Standing:
 
 
 class RatingStore:
-    def __init__(self, engine: Engine, pair_cap: float = Limits.rating_pair_cap) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
-        self.pair_cap = pair_cap
-        """Rating points one account may move against one opponent within ``DAY``."""
 
     def settle(self, game_id: str, pool: str, places: Sequence[tuple[int, int]]) -> bool:
         """Rate a finished game's ``places`` (account, place; 1 is best) once: True if this call
@@ -141,16 +166,10 @@ class RatingStore:
             else Rating()
             for a in accounts
         ]
-        after = update(before, [place for _, place in places])
-        changes = [
-            self._capped(conn, account, pool, accounts, rating.rating - old.rating, now)
-            for account, old, rating in zip(accounts, before, after, strict=True)
-        ]
-        after = [
-            Rating(old.rating + change, rating.deviation, rating.volatility)
-            for old, rating, change in zip(before, after, changes, strict=True)
-        ]
-        for account, rating, change in zip(accounts, after, changes, strict=True):
+        earlier = self._earlier(conn, game_id, pool, accounts, now)
+        outcomes = rate(before, [place for _, place in places], earlier)
+        for account, outcome in zip(accounts, outcomes, strict=True):
+            rating = outcome.rating
             values: dict[str, Any] = {
                 "rating": rating.rating,
                 "deviation": rating.deviation,
@@ -175,43 +194,42 @@ class RatingStore:
                     rating=rating.rating,
                     deviation=rating.deviation,
                     at=now,
-                    change=change,
+                    change=outcome.change,
+                    weight=outcome.weight,
                 )
             )
 
-    def _capped(
+    def _earlier(
         self,
         conn: sa.Connection,
-        account: int,
+        game_id: str,
         pool: str,
         accounts: Sequence[int],
-        change: float,
         now: float,
-    ) -> float:
-        """``change`` cut so that the points ``account`` moved against any one opponent of this
-        game within the last ``DAY`` stay within ``pair_cap`` (win or loss alike: farming one
-        account moves both)."""
-        opponents = set(accounts) - {account}
+    ) -> list[list[int]]:
+        """For each two of ``accounts``, their other rated results against each other in
+        ``pool`` settled since ``now - REPEAT_WINDOW``. No upper end: two processes settling
+        two games of one pair at once run one after the other (the players' rating rows are
+        locked first), and the second must find the first whatever the clocks said, for the
+        pair's bound (``repeats.py``) to hold."""
         rows = conn.execute(
-            sa.select(history_table.c.change, rated_games_table.c.places)
-            .join(rated_games_table, rated_games_table.c.game_id == history_table.c.game_id)
+            sa.select(rated_games_table.c.game_id, rated_games_table.c.places)
+            .join(history_table, rated_games_table.c.game_id == history_table.c.game_id)
             .where(
-                history_table.c.account_id == account,
+                history_table.c.account_id.in_(list(accounts)),
                 history_table.c.pool == pool,
-                history_table.c.at > now - DAY,
-                history_table.c.at <= now,
+                history_table.c.at > now - REPEAT_WINDOW,
+                history_table.c.game_id != game_id,
             )
         ).all()
-        used = 0.0
-        for opponent in opponents:
-            against = sum(
-                abs(row.change or 0.0)
-                for row in rows
-                if any(int(a) == opponent for a, _ in row.places)
-            )
-            used = max(used, against)
-        room = max(0.0, self.pair_cap - used)
-        return max(-room, min(room, change))
+        tables = {row.game_id: {int(a) for a, _ in row.places} for row in rows}
+        return [
+            [
+                sum(1 for seated in tables.values() if a in seated and b in seated) if a != b else 0
+                for b in accounts
+            ]
+            for a in accounts
+        ]
 
     def recompute(self) -> int:
         """Rebuild every rating from the stored results; returns the number of games replayed."""
@@ -239,6 +257,54 @@ class RatingStore:
         with self.reader.connect() as conn:
             settled = set(conn.execute(query).scalars())
         return [g for g in game_ids if g not in settled]
+
+    def pairs(self, since: float, least: int, limit: int) -> list[PairRecord]:
+        """Every two accounts with at least ``least`` rated results against each other in one
+        pool settled since ``since``, most games first (at most ``limit``): the results are
+        read once, each table giving a result to every two of its players."""
+        query = sa.select(
+            rated_games_table.c.pool, rated_games_table.c.settled, rated_games_table.c.places
+        ).where(rated_games_table.c.settled >= since)
+        counts: dict[tuple[str, int, int], list[float]] = {}
+        with self.reader.connect() as conn:
+            for row in conn.execute(query):
+                seated = sorted((int(a), int(p)) for a, p in row.places)
+                for i, (a, place_a) in enumerate(seated):
+                    for b, place_b in seated[i + 1 :]:
+                        tally = counts.setdefault((row.pool, a, b), [0, 0, 0, 0.0])
+                        tally[0] += 1
+                        tally[1] += place_a < place_b
+                        tally[2] += place_b < place_a
+                        tally[3] = max(tally[3], row.settled)
+            found = sorted(
+                (
+                    PairRecord(pool, a, b, int(n), int(won_a), int(won_b), last)
+                    for (pool, a, b), (n, won_a, won_b, last) in counts.items()
+                    if n >= least
+                ),
+                key=lambda r: (-r.games, -r.last),
+            )[:limit]
+            ids = {r.first for r in found} | {r.second for r in found}
+            names = {
+                r.id: r.name
+                for r in conn.execute(
+                    sa.select(people.c.id, people.c.name).where(people.c.id.in_(ids))
+                )
+            }
+        return [
+            PairRecord(
+                r.pool,
+                r.first,
+                r.second,
+                r.games,
+                r.first_won,
+                r.second_won,
+                r.last,
+                names.get(r.first, ""),
+                names.get(r.second, ""),
+            )
+            for r in found
+        ]
 
     def is_settled(self, game_id: str) -> bool:
         query = sa.select(rated_games_table.c.game_id).where(rated_games_table.c.game_id == game_id)
@@ -293,7 +359,8 @@ class RatingStore:
 
     def history_of(self, account_id: int, limit: int) -> dict[str, list[dict[str, Any]]]:
         """Each pool's rating after each rated game, oldest first (the profile's chart), with
-        the points the game moved it (``change``; None for games rated before it was kept)."""
+        the points the game moved it (``change``) and the share of a game it counted for
+        (``weight``; each None for games rated before it was kept)."""
         query = (
             history_table.select()
             .where(history_table.c.account_id == account_id)
@@ -310,6 +377,7 @@ class RatingStore:
                         "deviation": round(r.deviation, 1),
                         "at": r.at,
                         "change": None if r.change is None else round(r.change, 1),
+                        "weight": r.weight,
                     }
                 )
         return out

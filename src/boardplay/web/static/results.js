@@ -3,7 +3,7 @@
 // a hot-seat screen and the lists; and the rating change of a rated game ("You won on time ·
 // +12"). Put together from the structured result (`winners`, `ended`, `resigned`, `left`, the
 // engine's `end` code), never from the engine's English sentence, which speaks in seat colours.
-import { t, seatName, endWords } from "./text.js";
+import { t, seatName, endWords, language } from "./text.js";
 
 // A seat as a result names it: its player's name, else the seat's own ("Red", "AI (easy)").
 function seatLabel(seats, colours, seat) {
@@ -16,6 +16,28 @@ export function ratingChange(change) {
   if (change === null || change === undefined || Number.isNaN(Number(change))) return "";
   const n = Math.round(Number(change));
   return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "\u00b10";
+}
+
+// Why a rated result moved a rating less than a whole game, or not at all, as a page says it
+// beside "±0" (docs/web.md, "Rated games worth their rating"): `weight` is the share of a game
+// the result counted for (below 1: repeated between the same players within 24 hours),
+// `unrated` "early" for a rated game that ended too early to rate anybody. `{text, title}`, the
+// text short in a list (`short`), or null when the result counted in full.
+export function ratingNote(weight, unrated, short = false) {
+  if (unrated === "early") return { text: t(short ? "result.ratingUnrated" : "result.ratingEarly"), title: t("result.ratingEarly") };
+  if (typeof weight !== "number" || weight >= 1) return null;
+  const share = new Intl.NumberFormat(language(), { style: "percent", maximumSignificantDigits: 3 }).format(weight);
+  const long = t("result.ratingRepeated", { share });
+  return { text: short ? t("result.ratingCounted", { share }) : long, title: long };
+}
+
+// The note a game page shows under a settled rated game's result (GET /api/games/{id}/rating's
+// `answer`): for the player of `mine` (their seats; one), their seat's; for anybody else, the
+// one of the seat that counted least.
+export function gameRatingNote(answer, mine = []) {
+  const seats = mine.length === 1 ? answer.seats.filter((s) => s.seat === mine[0]) : answer.seats;
+  const weights = seats.map((s) => s.weight).filter((w) => typeof w === "number");
+  return ratingNote(weights.length ? Math.min(...weights) : null, answer.unrated);
 }
 
 // The words of `result` for a reader holding `mine` (their seats: one seat reads "you"; none, or

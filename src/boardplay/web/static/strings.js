@@ -461,4 +461,8 @@ export const EN = {
   "allowed.number": "a whole number",
   "allowed.or": " or ",
   "allowed.empty": "empty: none",
+  "result.ratingEarly": "Not rated: the game ended before each player had played three turns.",
+  "result.ratingRepeated": "Counted at {share}: rated games between the same players within 24 hours count half as much each time after the first.",
+  "result.ratingCounted": "counted at {share}",
+  "result.ratingUnrated": "not rated",
 };

@@ -4,13 +4,21 @@ pause and leave at any time, and their points stay on the board.
 
 **Points** (lichess's ``ArenaSheet``): a win is 2, a draw 1, a loss 0. A player who won their
 last two games is *on fire*: each further win is 4 and a draw 2, until a game that is not a win
-puts the fire out (a draw on fire still scores 2, and ends the streak). Berserk is not kept.
+puts the fire out (a draw on fire still scores 2, and ends the streak). Berserk is not kept, nor
+are lichess's draws that score nothing (a draw in a quick game, or one after a draw with no
+win since, in a game that is not long): every draw scores 1 here, since a game of Potlatch or
+Proteus has no move count that says "quick".
 
 **Pairing a wave**: the players free and not paused are paired by one maximum-weight matching
 (``matching.py``, as lichess's ``AntmaPairing``): as many pairs as possible, never two who met
-in either's last game, then the least difference of points, then the least distance in the
-standings. An odd player out waits for the next wave. The player who started fewer games takes
-the first seat (``records.seat_pair``).
+in either's last game nor two who must both take the same seat (``records.must_both_take``, the
+Swiss's criterion 2), then the least difference of points, then the least distance in the
+standings. A player left out waits for the next wave. So the seat bounds (a balance of first
+moves within two, no seat three games running) hold after every game, as in the Swiss: pairing
+by points alone would let a player who must start meet another who must, and one of them break
+them. Seats follow the Swiss's rules (``records.seat_pair``, FIDE C.04.3 E.1-E.5): both
+preferences granted when they differ, else the stronger one, else each alternates from the
+latest game in which their seats differed, else the higher ranked starts.
 
 **Standings**: points, then the share of games won, then seed (lichess breaks ties by
 performance rating; a share of games won needs no ratings)."""
@@ -21,7 +29,13 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from boardplay.web.tournaments.matching import best_matching
-from boardplay.web.tournaments.records import Table, seat_history, seat_pair
+from boardplay.web.tournaments.records import (
+    Table,
+    must_both_take,
+    preference,
+    seat_history,
+    seat_pair,
+)
 
 WIN, DRAW, LOSS = 2, 1, 0
 """An arena game's points off fire; on fire a win and a draw count double."""
@@ -117,16 +131,14 @@ def pair_wave(
     if len(order) < 2:
         return []
     last = {p: last_opponent(tables, p) for p in order}
+    history = {p: seat_history(tables, p) for p in order}
+    wants = {p: preference(history[p]) for p in order}
 
     def cost(a: int, b: int) -> tuple[int, ...] | None:
-        if last[a] == b or last[b] == a:
+        if last[a] == b or last[b] == a or must_both_take(wants[a], wants[b]):
             return None
         return (abs(points[a] - points[b]), abs(rank_of[a] - rank_of[b]))
 
     spread = max(points[p] for p in order) - min(points[p] for p in order)
     pairs = best_matching(order, cost, (spread, len(lines)))
-    seated = []
-    for a, b in pairs:
-        history_a, history_b = seat_history(tables, a), seat_history(tables, b)
-        seated.append(seat_pair(a, b, history_a, history_b, True))
-    return seated
+    return [seat_pair(a, b, history[a], history[b], True) for a, b in pairs]

@@ -103,6 +103,17 @@ def preference(history: Sequence[int]) -> tuple[int, int]:
     return (1 - last[-1], 1) if last else (-1, 0)
 
 
+ABSOLUTE = 3
+"""An absolute seat preference's strength (``preference``): a player who must take that seat
+next, or leave the seat bounds (a balance past two, one seat three times running)."""
+
+
+def must_both_take(want_a: tuple[int, int], want_b: tuple[int, int]) -> bool:
+    """Whether two players' preferences (``preference``) are absolute for the same seat: paired,
+    one of them would break the seat bounds (FIDE C.04.3 C3)."""
+    return want_a[1] == want_b[1] == ABSOLUTE and want_a[0] == want_b[0]
+
+
 def seat_pair(
     a: int, b: int, history_a: Sequence[int], history_b: Sequence[int], a_starts_when_level: bool
 ) -> tuple[int, int]:

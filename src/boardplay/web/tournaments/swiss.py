@@ -11,7 +11,8 @@ C.04.3) as the matching's costs in their order of importance.
    the other way round), so nobody's balance leaves -2..+2 and nobody takes a seat three
    times running;
 3. the bye goes to a player who has not had one (C2), in the lowest score group that can give
-   it, and in that group to the lowest ranked;
+   it, and in that group to the lowest ranked (its own two terms, above the score differences,
+   the seat preferences and the S1-S2 order, which then pair the others around it);
 4. score differences of the pairs as small as possible: players meet their own score group,
    and a player who must float meets the nearest group (C6-C7, as a sum of squared differences);
 5. colour preferences: two players who would rather take the same seat (one started more
@@ -21,14 +22,15 @@ C.04.3) as the matching's costs in their order of importance.
    group's first against its middle), as far as the criteria above allow.
 
 A player's pairing rank is score, then seed (A.2: the initial order, the players' ratings when
-the tournament started). Seats (E.1-E.5): the player with fewer first moves starts; when level,
-each alternates from the latest round in which their seats differed; when their histories are
-alike, the higher ranked starts in odd rounds.
+the tournament started). Seats (E.1-E.5, ``records.seat_pair``): both players' preferences are
+granted when they differ; else the stronger one; else each alternates from the latest round in
+which their seats differed; else the higher ranked starts in odd rounds.
 
 **Standings** (``standings.py``) order players by points, then Buchholz, then
 Sonneborn–Berger, then seed. **A bye** is a win, one point, and is shown as a bye; it adds
-nothing to the player's Buchholz or Sonneborn–Berger, since no opponent was met (as in
-lichess's Swiss), nor does it count as a game for the seat balance."""
+nothing to the player's Buchholz or Sonneborn–Berger, since no opponent was met (lichess's Swiss
+and FIDE's tie-break rules count a virtual opponent instead: docs/tournaments.md), nor does
+it count as a game for the seat balance."""
 
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ from boardplay.web.tournaments.matching import best_matching
 from boardplay.web.tournaments.records import (
     Bye,
     Table,
+    must_both_take,
     pairs_met,
     preference,
     seat_history,
@@ -47,8 +50,6 @@ from boardplay.web.tournaments.records import (
 from boardplay.web.tournaments.standings import scores
 
 BYE = -1
-ABSOLUTE = 3
-"""An absolute seat preference's strength (``records.preference``)."""
 """The bye's node in the matching: a player matched with it sits the round out."""
 
 
@@ -94,9 +95,9 @@ def pair_round(
             if a in had_bye and not anyone_may_sit_out:
                 return None
             i, size = place[a]
-            return (0, 0, halves.get(a, 0) - lowest, 0, 0, size - 1 - i)
-        (seat_a, strength_a), (seat_b, strength_b) = wants[a], wants[b]
-        clash = int(strength_a == strength_b == ABSOLUTE and seat_a == seat_b)
+            return (0, 0, halves.get(a, 0) - lowest, size - 1 - i, 0, 0, 0)
+        (seat_a, _), (seat_b, _) = wants[a], wants[b]
+        clash = int(must_both_take(wants[a], wants[b]))
         same = int(seat_a != -1 and seat_a == seat_b)
         repeat = int(frozenset((a, b)) in met)
         diff = halves.get(a, 0) - halves.get(b, 0)
@@ -104,10 +105,10 @@ def pair_round(
         if diff == 0:
             (i, size), (j, _) = place[a], place[b]
             order_cost = abs(abs(i - j) - size // 2)
-        return (repeat, clash, 0, diff * diff, same, order_cost)
+        return (repeat, clash, 0, 0, diff * diff, same, order_cost)
 
     nodes = [*order, BYE] if odd else order
-    maxima = (1, 1, span, span * span, 1, len(order))
+    maxima = (1, 1, span, len(order), span * span, 1, len(order))
     pairs = best_matching(nodes, cost, maxima)
     bye = None
     seated: list[tuple[int, int]] = []

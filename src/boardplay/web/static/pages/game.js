@@ -20,6 +20,7 @@ import { forcedMoves } from "./forced.js";
 import { reviewPanel } from "./review.js";
 import { chatPanel } from "./chat.js";
 import * as views from "./gameview.js";
+import { gameRatingNote } from "../results.js";
 import { GamePlay } from "./gameplay.js";
 import { tournamentOfGame } from "./tournaments.js";
 
@@ -134,7 +135,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   // A rated game's rating changes, asked for once it is over: the server settles them a moment
   // after the end (on whichever process sees it first) and says so on the socket ("rated"); the
   // page also asks again until they are, should that word be lost.
-  const ratings = { changes: null, asked: false };
+  const ratings = { changes: null, note: null, asked: false };
   async function askRatings() {
     for (let wait = 300; wait < 20000 && !control.left; wait *= 2) {
       let answer;
@@ -142,6 +143,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
       if (!answer.rated) return;
       if (answer.settled) {
         ratings.changes = Object.fromEntries(answer.seats.map((s) => [s.seat, s.change]));
+        ratings.note = gameRatingNote(answer, control.game.your_seats || []);
         control.redraw();
         return;
       }
@@ -158,7 +160,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     // move): its result, at the top of the board, is brought into view.
     if (ended === false && game.terminal && parts.status.getBoundingClientRect().top < 0) parts.title.scrollIntoView({ block: "start" });
     ended = !!game.terminal;
-    views.showHeader(parts, game, ratings.changes);
+    views.showHeader(parts, game, ratings.changes, ratings.note);
     views.showSeatsAndMoves(parts, game, look, (...at) => control.lookBack(...at), client.presence, ratings.changes);
     undo.hidden = !game.can_undo;
     table.update(game);

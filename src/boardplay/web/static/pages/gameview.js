@@ -56,8 +56,10 @@ export function layout(main, extra) {
   return parts;
 }
 
-// The title (with the notation, private and reproducible marks), the status and the last turn.
-export function showHeader(parts, game, changes = null) {
+// The title (with the notation, private and reproducible marks), the status and the last turn;
+// `note` ({text, title} from results.js's gameRatingNote) says why a settled rated result
+// moved a rating less than a whole game, or not at all.
+export function showHeader(parts, game, changes = null, note = null) {
   const { title, status, lastLine } = parts;
   title.textContent = `${gameTitle(game.game, game.title)} `;
   title.append(h("span", { class: "muted notation", translate: "no" }, game.game_string || "")); // for experts
@@ -67,10 +69,12 @@ export function showHeader(parts, game, changes = null) {
   // Where and why the rules ended the game (not a resignation, a flag or an agreement), on a
   // line of its own under the result.
   const why = game.terminal && !game.result?.ended ? say(endingOf(game.moves)?.say) : "";
-  const shown = [line, why, game.ai_error || ""].join("\n");
+  const rated = game.terminal && note ? note.text : "";
+  const shown = [line, why, rated, game.ai_error || ""].join("\n");
   if (status.dataset.said !== shown) {
     status.textContent = line;
     if (why) status.append(h("div", { class: "ending-words", id: "ending-words" }, why));
+    if (rated) status.append(h("div", { class: "rating-note muted small", id: "rating-note" }, rated));
     if (game.ai_error) status.append(h("div", { class: "muted" }, game.ai_error));
     status.dataset.said = shown;
   }

@@ -7,7 +7,7 @@ import { h, clear } from "../dom.js";
 import { api, getCatalogue, getClocks, showError, errorLine } from "../api.js";
 import { tokenFor, myGameIds, rememberToken, rememberInvites, playerName, rememberName, tutorialSeen } from "../store.js";
 import { t, term, gameTitle, seatName, clockWords } from "../text.js";
-import { resultSaid, ratingChange } from "../results.js";
+import { resultSaid, ratingChange, ratingNote } from "../results.js";
 import { seatSwatch } from "../boards/common.js";
 import { inCardOrder } from "../about.js";
 import { plainMiniature } from "../boards/miniframe.js";
@@ -72,9 +72,15 @@ function readOptions(box) {
   return out;
 }
 
-// A finished rated game's change to the reader's rating (their own games only: "My games").
-const moved = (change) => (change === null || change === undefined ? ""
-  : [" · ", h("span", { class: `rating-change ${change > 0 ? "up" : change < 0 ? "down" : ""}`, title: t("result.ratingTitle") }, ratingChange(change))]);
+// A finished rated game's change to the reader's rating (their own games only: "My games"), and
+// why it moved less than a whole game or not at all.
+const moved = (g) => {
+  const change = g.rating_change;
+  const note = ratingNote(g.rating_weight, g.rating_unrated, true);
+  return [change === null || change === undefined ? ""
+    : [" · ", h("span", { class: `rating-change ${change > 0 ? "up" : change < 0 ? "down" : ""}`, title: t("result.ratingTitle") }, ratingChange(change))],
+  note ? [" ", h("span", { class: "rating-note small", title: note.title }, `(${note.text})`)] : ""];
+};
 
 // A list of games, a row each: what, who, how it stands (the result in the reader's words: "You
 // won" in their own games) and what to do. On a phone a row is two lines (see style.css).
@@ -83,7 +89,7 @@ function listing(games, action) {
   return h("table", { class: "list games" }, games.map((g) => h("tr", { "data-game": g.id },
     h("td", { class: "what" }, h("span", { class: "game-name" }, gameTitle(g.game, g.title)), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : "", g.clock ? h("span", { class: "tag clock-tag" }, g.control ? clockWords(g.control) : g.clock) : ""),
     h("td", { class: "who" }, g.seats.flatMap((s, i) => [i ? " – " : "", seatPlayer(s)])),
-    h("td", { class: "state muted" }, g.result ? [resultSaid({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned, left: g.left }, { seats: g.seats, mine: g.your_seats || [] }), moved(g.rating_change)]
+    h("td", { class: "state muted" }, g.result ? [resultSaid({ text: g.result, winners: g.winners, end: g.end, ended: g.ended, resigned: g.resigned, left: g.left }, { seats: g.seats, mine: g.your_seats || [] }), moved(g)]
       : g.status === "active" ? t("lobby.toMove", { name: seatName(g.current_name ?? "") }) : term("status", g.status)),
     h("td", { class: "act" }, action(g)))));
 }

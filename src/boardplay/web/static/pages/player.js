@@ -4,7 +4,7 @@
 import { h, s, clear } from "../dom.js";
 import { api } from "../api.js";
 import { t, gameTitle, seatName, language } from "../text.js";
-import { resultSaid, ratingChange } from "../results.js";
+import { resultSaid, ratingChange, ratingNote } from "../results.js";
 import { inCardOrder } from "../about.js";
 
 // "passtally-3p" → "Passtally, 3 players"; a game without a player count is just its title.
@@ -62,8 +62,13 @@ export async function playerPage(main, name) {
     : h("p", { class: "muted" }, t("profile.noResults"));
   // Recent games: when, who, the result in names and what it did to this player's rating.
   const when = (iso) => { try { return new Date(iso).toLocaleDateString(language()); } catch { return ""; } };
-  const moved = (g) => (g.rating_change === null || g.rating_change === undefined ? ""
-    : h("span", { class: `rating-change ${g.rating_change > 0 ? "up" : g.rating_change < 0 ? "down" : ""}`, title: t("result.ratingTitle") }, ratingChange(g.rating_change)));
+  const moved = (g) => {
+    const change = g.rating_change === null || g.rating_change === undefined ? ""
+      : h("span", { class: `rating-change ${g.rating_change > 0 ? "up" : g.rating_change < 0 ? "down" : ""}`, title: t("result.ratingTitle") }, ratingChange(g.rating_change));
+    // Why it moved less than a whole game, or not at all (a repeated game, one ended early).
+    const note = ratingNote(g.rating_weight, g.rating_unrated, true);
+    return note ? [change, change ? " " : "", h("span", { class: "rating-note muted small", title: note.title }, `(${note.text})`)] : change;
+  };
   const recent = profile.recent.length ? h("table", { class: "list", id: "profile-recent" }, profile.recent.map((g) => h("tr", { "data-game": g.id },
     h("td", { class: "what" }, gameTitle(g.game, g.title), g.rated ? h("span", { class: "tag" }, t("lobby.rated")) : "", " ", h("span", { class: "muted small when" }, when(g.updated))),
     h("td", { class: "who" }, g.seats.flatMap((seat, i) => [i ? " – " : "", seatPlayer(seat)])),
