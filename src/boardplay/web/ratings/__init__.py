@@ -8,16 +8,14 @@ from __future__ import annotations
 from boardplay.web.ratings.maths import NEW_RATING, Rating
 from boardplay.web.ratings.rated import (
     RATED_MIN_TURNS,
-    UNRATED,
     check_rated_clock,
-    places_of,
     pool_of,
     pools,
 )
 from boardplay.web.ratings.repeats import PAIR_BOUND, REPEAT_WINDOW
-from boardplay.web.ratings.results import effect_of, rating_changes
+from boardplay.web.ratings.results import effect_of
 from boardplay.web.ratings.service import Ratings
-from boardplay.web.ratings.settle import RATINGS_INTERVAL, Settlement
+from boardplay.web.ratings.settle import RATINGS_INTERVAL
 from boardplay.web.ratings.standing import numeric_scores, places, verdict
 from boardplay.web.ratings.store import Standing
 
@@ -27,18 +25,14 @@ __all__ = [
     "RATED_MIN_TURNS",
     "RATINGS_INTERVAL",
     "REPEAT_WINDOW",
-    "UNRATED",
     "Rating",
     "Ratings",
-    "Settlement",
     "Standing",
     "check_rated_clock",
     "effect_of",
     "numeric_scores",
     "places",
-    "places_of",
     "pool_of",
     "pools",
-    "rating_changes",
     "verdict",
 ]

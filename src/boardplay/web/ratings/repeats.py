@@ -18,20 +18,19 @@ term per opponent (``maths.period``'s shares); each term is weighed by that pair
 so a repeated opponent at the table counts less without touching the others. The deviation and
 volatility take the mean of the weights of the player's opponents.
 
-**The bound, and why it holds.** No result moves a rating by more than ``MOVE_CEILING`` (720)
-points against one opponent: a share beyond it is cut to it. Glicko-2 itself moves a rating
-against one opponent by phi'² · g · (score − expected) < phi*² = phi² + sigma'² in its own units,
-which at the largest deviation kept (350, a newcomer's) is 705 Glicko points plus 173.7 ·
-sigma'²: the ceiling binds only past a volatility of 0.29, five times a newcomer's, so an honest
-game never meets it. Now take the results between two accounts in one pool within any 24 hours, in the order they
-were settled: the i-th has the i − 1 before it within its own window, so it weighs at most
-½^(i−1), and it moves either rating through that opponent by at most ½^(i−1) · 720. However
-many games they play, the sum stays below 720 · (1 + ½ + ¼ + ...) = ``PAIR_BOUND`` (1,440
-points, in any 24 hours, per pool, up or down). Two new accounts of one person or two
-colluding ones can therefore win one honest game's worth a day from each other, and little
-more: ten decisive games in a few minutes move them 1500 → 1712 and 1288 (the first game
-162 points, the nine after it 50 together; ``tests/web/ratings/test_web_repeats.py``), where
-Glicko-2 with no weighing gives 1842 and 1158."""
+**The bound, and why it holds.** No result moves a rating by more than ``MOVE_CEILING`` (720) points
+against one opponent: a share beyond it is cut to it. Glicko-2 itself moves a rating against one
+opponent by phi'² · g · (score − expected) < phi*² = phi² + sigma'² in its own units, which at the
+largest deviation kept (350, a newcomer's) is 705 Glicko points plus 173.7 · sigma'²: the ceiling
+binds only past a volatility of 0.29, five times a newcomer's, so an honest game never meets it. Now
+take the results between two accounts in one pool within any 24 hours, in the order they were
+settled: the i-th has the i − 1 before it within its own window, so it weighs at most ½^(i−1), and
+it moves either rating through that opponent by at most ½^(i−1) · 720. However many games they play,
+the sum stays below 720 · (1 + ½ + ¼ + ...) = ``PAIR_BOUND`` (1,440 points, in any 24 hours, per
+pool, up or down). Two new accounts of one person or two colluding ones can therefore win one honest
+game's worth a day from each other, and little more: ten decisive games in a few minutes move them
+1500 → 1712 and 1288 (the first game 162 points, the nine after it 50 together;
+``tests/web/ratings/test_web_repeats.py``), where Glicko-2 with no weighing gives 1842 and 1158."""
 
 from __future__ import annotations
 

@@ -22,7 +22,6 @@ from boardplay.web.played import FINISHED, Game
 from boardplay.web.ratings.maths import NEW_RATING
 from boardplay.web.ratings.store import RatingStore, history_table, rated_games_table
 
-
 EARLY = "early"
 """``unrated``'s word for a rated game settled without rating anybody (``rated.places_of``)."""
 

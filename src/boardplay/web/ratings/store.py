@@ -10,7 +10,7 @@ recomputable: ``recompute`` replays the stored results in the order they were se
 **Repeated results.** How much a result counts is ``repeats.rate``'s: the store counts, for
 each pair at the table, their rated results in the pool within ``REPEAT_WINDOW`` settled before
 this one, and stores what the rule gives. Each history row keeps the points its game moved
-(``change``) and the share of a game it counted for (``weight``, migration 0021), which the
+(``change``) and the share of a game it counted for (``weight``), which the
 pages show beside a result."""
 
 from __future__ import annotations

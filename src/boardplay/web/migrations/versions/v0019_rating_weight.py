@@ -3,7 +3,7 @@ counted for (1 in full; less for a result repeated between the same two players 
 ``ratings/repeats.py``), which the pages show beside the points it moved. Rows rated before
 this revision have none (they were rated under a daily cap between two players instead).
 
-Revision ID: 0021
+Revision ID: 0019
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0021"
+revision = "0019"
 down_revision = "0018"
 branch_labels = None
 depends_on = None
