@@ -42,6 +42,8 @@ from boardplay.web.migrate import (
 
 SQUASHED = Path(__file__).with_name("migrations_squashed")
 """Revisions 0001 to 0011 as release 0.1.0 shipped them, 0012 to 0018 as they were made."""
+SQUASHED_HEAD = "0018"
+"""The last revision the squashed ones stand for; this version's revisions go on after it."""
 KINDS = ["sqlite", "postgresql"]
 
 
@@ -121,14 +123,17 @@ def test_0018_makes_what_the_revisions_after_the_release_made(
     new = fresh(kind, tmp_path, request, "new_chain")
     try:
         migrate(old, squashed_config, "head")
-        migrate(new, alembic_config, "head")
-        assert current(old) == current(new) == head() == "0018"
+        migrate(new, alembic_config, SQUASHED_HEAD)
+        assert current(old) == current(new) == SQUASHED_HEAD
         made = schema(old)
         after = {"throttles", "account_seen", "push_outbox", "seek_seats", "api_tokens"}
         assert after | {"tournaments", "tournament_chat"} <= set(made)
         assert "signin_failures" not in made
         assert schema(new) == made
-        assert upgrade(old) == head()  # a development database at 0018 is at this version's
+        assert upgrade(old) == upgrade(new) == head()  # a database at 0018 takes what came after
+        assert schema(old) == schema(new)
+        for engine in (old, new):
+            migrate(engine, alembic_config, SQUASHED_HEAD, down=True)
         assert schema(old) == made
         for engine, config in ((old, squashed_config), (new, alembic_config)):
             migrate(engine, config, BASELINE, down=True)
@@ -202,7 +207,8 @@ def test_a_database_from_before_migrations_is_brought_up_as_the_released_revisio
             ("playing", -2),
         ]
         migrate(released, squashed_config, "head")
-        assert current(released) == upgrade(baseline) == head()
+        assert current(released) == SQUASHED_HEAD
+        assert upgrade(released) == upgrade(baseline) == head()
         assert schema(baseline) == schema(released)
     finally:
         released.dispose()
