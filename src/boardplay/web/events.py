@@ -2,8 +2,9 @@
 
 A domain that changes something other domains depend on publishes an event; it never calls
 them by name, and they never read its tables to find out. The accounts publish that an account
-was deleted, the bots that an account became a bot, the table that a game finished, the ratings
-that a game was rated, the tournaments that a round was paired. Who must react subscribes:
+was deleted, the bots that an account became a bot, the relations that one account blocked
+another, the table that a game finished, the ratings that a game was rated, the tournaments that
+a round was paired. Who must react subscribes:
 the tournaments withdraw a deleted account or a new bot, the lobby takes away their seeks,
 seats and challenges, the notices stop, the ratings settle a finished game.
 
@@ -66,6 +67,16 @@ class BecameBot:
 
 
 @dataclass(frozen=True)
+class BlockChanged:
+    """An account blocked another (``blocking``), or took its block back: the chat of either
+    shows the other's messages to it no more, or again (``relations/``)."""
+
+    blocker: int
+    blocked: int
+    blocking: bool
+
+
+@dataclass(frozen=True)
 class ChallengeSent:
     """A player challenged another (the challenged player is told, away from the site too)."""
 
@@ -116,6 +127,7 @@ class TournamentPaired:
 Event = (
     AccountClosed
     | BecameBot
+    | BlockChanged
     | ChallengeSent
     | GameFinished
     | RatingSettled

@@ -35,6 +35,7 @@ clock difference between processes that this tolerates."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import random
@@ -56,6 +57,7 @@ from boardplay.web.events import AccountClosed, BecameBot, Bus, TournamentPaired
 from boardplay.web.guard import RateLimiter
 from boardplay.web.lobby.challengestore import CANCELLED, DECLINED, OPEN
 from boardplay.web.lobby.eventstore import NOTICE, SEEKS
+from boardplay.web.lobby.onlinestore import OnlineStore
 from boardplay.web.lobby.store import SeekStore
 from boardplay.web.models import Ping, describe
 from boardplay.web.ratings import Ratings
@@ -124,6 +126,8 @@ class Lobby:
     ) -> None:
         self.db = db
         self.store = SeekStore(engine)
+        self.here = OnlineStore(engine)
+        """Who has a page of the site open, on any process (``onlinestore.py``)."""
         self.epoch = epoch
         self.limits = limits
         self.bus = bus
@@ -165,6 +169,15 @@ class Lobby:
     async def close(self) -> None:
         self._closed = True
         await cancel_and_wait([*self._tasks, *self._graces.values(), self._refresher, self._nudged])
+        with contextlib.suppress(Exception):  # else they expire after seek_ttl
+            await self.db(self.here.forget, self.epoch)
+
+    async def online(self, account_ids: Sequence[int]) -> set[int]:
+        """Those of ``account_ids`` with a page of the site open now, on any process."""
+        found: set[int] = await self.db(
+            self.here.online, account_ids, time.time(), self.limits.seek_ttl
+        )
+        return found
 
     async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
         while True:
@@ -241,6 +254,7 @@ class Lobby:
                 if grace is not None:
                     grace.cancel()
                 await self.db(self.store.claim, [account_id], self.epoch, time.time())
+                await self.db(self.here.here, account_id, self.epoch, time.time())
         if self.text is None:  # the first socket here (lately): no list kept, load one
             text = await self._load()
             if self.text is None and self.sockets:
@@ -465,12 +479,14 @@ class Lobby:
             self.changed()
 
     async def upkeep(self) -> None:
-        """Renew the seeks of the owners whose sockets are here; delete the seeks nobody
-        renewed (a dead process's), old events and long-settled challenges."""
+        """Renew the seeks of the owners whose sockets are here, and who is online here;
+        delete the seeks nobody renewed (a dead process's), old events and long-settled
+        challenges."""
         now = time.time()
         limits = self.limits
         if self.by_account:
             await self.db(self.store.claim, sorted(self.by_account), self.epoch, now)
+        await self.db(self.here.refresh, self.epoch, sorted(self.by_account), now, limits.seek_ttl)
         gone = await self.db(
             self.store.upkeep, now, limits.seek_ttl, limits.challenge_lifetime, self.epoch
         )

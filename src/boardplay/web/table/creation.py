@@ -178,6 +178,11 @@ class GameMaker:
         asks here first, and the maker's own step asks again."""
         return (await self.admission.judge(seating)).admitted()
 
+    async def offer(self, sender: Account, to: Account) -> None:
+        """The admission rule's word on an offer of a game to one player (a challenge),
+        before it is sent (403 ``blocked``); its acceptance is judged as a table."""
+        await self.admission.offer(sender.id, to)
+
     async def create(
         self,
         game_name: str,
