@@ -117,13 +117,13 @@ class RelationStore:
         """The accounts ``owner`` follows (or blocks) that still exist, by name."""
         t = relations_table
         query = (
-            sa.select(people, t.c.created)
+            sa.select(people, t.c.created.label("since"))
             .join(people, people.c.id == t.c.other)
             .where(t.c.owner == owner, t.c.kind == kind, people.c.deleted.is_(sa.false()))
             .order_by(people.c.name)
         )
         with self.reader.connect() as conn:
-            return [Related(person(r), float(r.created)) for r in conn.execute(query)]
+            return [Related(person(r), float(r.since)) for r in conn.execute(query)]
 
     def blocks(self, accounts: Sequence[int]) -> list[tuple[int, int]]:
         """The (blocker, blocked) pairs in which either is one of ``accounts``: one query."""
