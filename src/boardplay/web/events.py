@@ -3,10 +3,11 @@
 A domain that changes something other domains depend on publishes an event; it never calls
 them by name, and they never read its tables to find out. The accounts publish that an account
 was deleted, the bots that an account became a bot, the relations that one account blocked
-another, the table that a game finished, the ratings that a game was rated, the tournaments that
-a round was paired. Who must react subscribes:
-the tournaments withdraw a deleted account or a new bot, the lobby takes away their seeks,
-seats and challenges, the notices stop, the ratings settle a finished game.
+another, the table that a game started or finished, the ratings that a game was rated, the
+tournaments that a round was paired. Who must react subscribes: the tournaments withdraw a
+deleted account or a new bot, the lobby takes away their seeks, seats and challenges, the
+notices stop, the ratings settle a finished game, the lobby tells a new game's players'
+followers.
 
 The events are plain values defined here, in the infrastructure every domain may import, as
 lila declares its events in ``lila.core``: a subscriber needs the event's shape, not the
@@ -97,6 +98,17 @@ class YourTurn:
 
 
 @dataclass(frozen=True)
+class GameStarted:
+    """A game began with its players seated (the last seat a person needed was taken): their
+    accounts, and whether anyone may watch it (a private game's link is its only way in). The
+    players' followers are told (the lobby, on their pages and event streams)."""
+
+    game_id: str
+    players: tuple[int, ...]
+    public: bool = True
+
+
+@dataclass(frozen=True)
 class GameFinished:
     """A game ended (on the board, by the clock or by a player's word)."""
 
@@ -130,6 +142,7 @@ Event = (
     | BlockChanged
     | ChallengeSent
     | GameFinished
+    | GameStarted
     | RatingSettled
     | SignedOutEverywhere
     | TournamentPaired

@@ -145,6 +145,7 @@ class Hub:
             ratings=ratings,
             catalogue=catalogue,
             games=self.games,
+            relations=relations,
         )
         """The lobby's sockets, seeks and challenges (``lobby/``)."""
         self.mailer = Mailer.open(

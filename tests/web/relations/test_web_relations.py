@@ -168,6 +168,37 @@ def test_the_list_names_a_running_tournament(site: Site) -> None:
     assert following(ana)[ben.name]["tournament"] == {"id": tid, "name": "Spring"}
 
 
+def heard(socket: Any) -> list[dict[str, Any]]:
+    """What a lobby socket was sent since it was last asked (up to the answer of a ping)."""
+    socket.send_json({"type": "ping", "id": 7})
+    out = []
+    while (message := socket.receive_json()) != {"type": "pong", "id": 7}:
+        out.append(message)
+    return out
+
+
+def test_a_follower_hears_when_a_followed_player_starts_a_game(site: Site) -> None:
+    ana, ben, cy = site.player("Ana"), site.player("Ben"), site.player("Cy")
+    ok(act(ana, "POST", "follow", ben.name))
+    seats = [{"kind": "me"}, {"kind": "open"}]
+    with site.client.websocket_connect(
+        "/api/lobby/ws", headers={"Cookie": f"{COOKIE}={ana.cookie}"}
+    ) as socket:
+        assert socket.receive_json()["type"] == "seeks"
+        made = ben.post("/api/games", {"game": "tiny", "seats": seats, "clock": RAPID}).json()
+        assert heard(socket) == []  # waiting for an opponent: not started
+        assert cy.post(f"/api/games/{made['id']}/join", {"seat": 1}).status_code == 200
+        told = {"type": "followed", "game": made["id"], "players": [ben.name]}
+        assert heard(socket) == [told]
+        hidden = {"game": "tiny", "seats": seats, "private": True}
+        other = ben.post("/api/games", hidden).json()
+        assert cy.post(f"/api/games/{other['id']}/join", {"seat": 1}).status_code == 200
+        assert heard(socket) == []  # a private game is told to nobody
+        mine = ana.post("/api/games", {"game": "tiny", "seats": seats}).json()
+        assert ben.post(f"/api/games/{mine['id']}/join", {"seat": 1}).status_code == 200
+        assert heard(socket) == []  # nor is a follower told of their own game
+
+
 # ----- blocks -------------------------------------------------------------------------------
 def test_a_block_ends_the_follows_both_ways_and_stops_new_ones(site: Site) -> None:
     ana, ben = site.player("Ana"), site.player("Ben")

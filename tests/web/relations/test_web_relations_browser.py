@@ -131,3 +131,36 @@ def test_follow_from_the_profile_and_see_where_they_are(
         context.close()
         kai.close()
     assert not errors, errors
+
+
+def test_the_following_page_hears_a_followed_player_start_a_game(browser: Any, server: str) -> None:
+    """Open on the Following page, the follower is told at once when Tao's game starts: a note,
+    and Tao's row now playing, with no reload."""
+    tao, uma = account(server, "Tao"), account(server, "Uma")
+    name = f"Haru{next(_followers)}"
+    assert account(server, name).post("/api/relations/follow/Tao").status_code == 200
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"{server}/#/signin")
+        page.fill("#signin-name", name)
+        page.fill("#signin-password", PASSWORD)
+        page.click("#signin-submit")
+        page.wait_for_function(
+            "name => document.querySelector('#account-link')?.textContent === name", arg=name
+        )
+        page.goto(f"{server}/#/following")
+        page.wait_for_selector("#following-list tr[data-name='Tao'][data-now='away']")
+        seats = [{"kind": "me"}, {"kind": "open"}]
+        made = tao.post("/api/games", json={"game": "proteus", "seats": seats, "clock": RAPID})
+        game = made.json()["id"]
+        assert uma.post(f"/api/games/{game}/join", json={"seat": 1}).status_code == 200
+        page.wait_for_selector("#following-list tr[data-name='Tao'][data-now='playing']")
+        assert "Tao" in page.locator("#note").inner_text()
+        watch = page.locator("#following-list tr[data-name='Tao'] a.watch")
+        assert watch.get_attribute("href") == f"#/game/{game}"
+    finally:
+        context.close()
+    assert not errors, errors

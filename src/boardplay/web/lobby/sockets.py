@@ -6,7 +6,8 @@ signed-in player's sockets are also sent their challenges (``{"type": "challenge
 ones received, on connect; then each one sent or received as it is made or answered) and
 ``{"type": "started", "game"}`` when a seek or challenge of theirs starts a game (and, on
 connecting, those of the last minute whose game is still played, marked ``"again": true``: the
-page goes to one it has not been taken to already). A guest's socket watches the seeks only.
+page goes to one it has not been taken to already), and ``{"type": "followed"}`` when a player
+they follow starts one (``following.py``). A guest's socket watches the seeks only.
 The only message a client sends is ``{"type": "ping"}``: every change is an HTTP request
 (``api/lobby.py``), so it passes the same checks as any other.
 Messages are read within the game sockets' ceilings (size: close 1009; JSON safety; the
@@ -53,14 +54,16 @@ from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.database import Runner
 from boardplay.web.errors import bad_request
-from boardplay.web.events import AccountClosed, BecameBot, Bus, TournamentPaired
+from boardplay.web.events import AccountClosed, BecameBot, Bus, GameStarted, TournamentPaired
 from boardplay.web.guard import RateLimiter
 from boardplay.web.lobby.challengestore import CANCELLED, DECLINED, OPEN
 from boardplay.web.lobby.eventstore import NOTICE, SEEKS
+from boardplay.web.lobby.following import FollowNotices
 from boardplay.web.lobby.onlinestore import OnlineStore
 from boardplay.web.lobby.store import SeekStore
 from boardplay.web.models import Ping, describe
 from boardplay.web.ratings import Ratings
+from boardplay.web.relations import Relations
 from boardplay.web.sockets import Subscriber, encode
 from boardplay.web.table import GameMaker, Games
 from boardplay.web.tasks import cancel_and_wait
@@ -123,6 +126,7 @@ class Lobby:
         ratings: Ratings,
         catalogue: WebCatalogue,
         games: Games,
+        relations: Relations,
     ) -> None:
         self.db = db
         self.store = SeekStore(engine)
@@ -158,6 +162,7 @@ class Lobby:
         bus.subscribe(TournamentPaired, self._paired)
         bus.subscribe(AccountClosed, self._account_closed)
         bus.subscribe(BecameBot, self._became_bot)
+        bus.subscribe(GameStarted, FollowNotices(relations, accounts, self.tell).started)
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()

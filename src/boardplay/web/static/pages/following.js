@@ -20,12 +20,21 @@ function whereabouts(f) {
   return [h("span", { class: `presence ${on ? "on" : "off"}`, "aria-hidden": "true" }), label];
 }
 
+// The page: drawn, and drawn again when a player followed starts a game (lobbylive.js hears it);
+// returns what stops that when the page is left.
 export async function followingPage(main) {
+  await drawFollowing(main);
+  const again = () => drawFollowing(main).catch(() => {});
+  window.addEventListener("boardplay:followed", again);
+  return () => window.removeEventListener("boardplay:followed", again);
+}
+
+async function drawFollowing(main) {
   await loadSession();
   if (!account()) { location.hash = "#/signin"; return; }
   const [{ following }, { blocked }] = await Promise.all([api("/api/relations/following"), api("/api/relations/blocked")]);
   clear(main);
-  const again = () => followingPage(main);
+  const again = () => drawFollowing(main);
   const list = following.length ? h("table", { class: "list following", id: "following-list" },
     h("tr", {}, h("th", {}, t("relations.player")), h("th", {}, t("relations.now")), h("th", {}, "")),
     following.map((f) => h("tr", { "data-name": f.name, "data-now": f.playing ? "playing" : f.tournament ? "tournament" : f.online ? "online" : "away" },

@@ -22,6 +22,7 @@ export const EN = {
   "relations.blockedTitle": "Players you block",
   "relations.blockedNone": "You block nobody.",
   "relations.blockedNote": "A player you block cannot challenge you, take your seek or seat, or write in your games' chat; neither of you reads the other's messages. A tournament may still pair you.",
+  "relations.started": "{names} started a game: watch it from your Following page.",
   "relations.error.too_many_follows": "You follow as many players as an account may: unfollow one first.",
   "relations.error.too_many_blocks": "You block as many players as an account may: unblock one first.",
   "relations.error.relations_rate": "Too many follows and blocks in the last hour: try again later.",
