@@ -1,18 +1,24 @@
 """What a block does to the table chat (``chat/blocks.py``): a blocked player cannot write in either
 channel of a game the blocker sits at, and neither of the two reads the other's messages, over
 HTTP, in a socket's backlog, or as they are written, in anybody's game; a block made or ended
-while a socket is open applies to it at once."""
+while a socket is open applies to it at once, on its process and on the others."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 from accountcalls import Player, sign_up
 from fastapi.testclient import TestClient
 from test_web_chat import cookie, drain, hello, texts
+from test_web_relay import Sent, hub_on
 
+from boardplay.web.chat import blocks
 from boardplay.web.chat import store as chat_store
+from boardplay.web.events import BlockChanged, encode
+from boardplay.web.sockets import Subscriber
 
 SEATS = [{"kind": "me"}, {"kind": "open"}]
 
@@ -106,3 +112,46 @@ def test_a_socket_is_not_shown_a_blocked_players_messages(
         assert write(ben, gid, "blocked again").status_code == 201
         assert texts(drain(mine)) == []
         assert texts(drain(theirs)) == ["unblocked", "blocked again"]
+
+
+def test_a_block_made_on_one_process_reaches_the_sockets_of_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two hubs on one database stand for two processes. Without Redis, the second's periodic
+    check reads its sockets' blocks anew; with Redis, ``BlockChanged`` heard from the first
+    (``Bus.remote``, as the broker hands it over) changes them at once."""
+    monkeypatch.setattr(blocks, "REFRESH", 0.0)  # every check reads them
+
+    async def scenario() -> tuple[int, list[frozenset[int]]]:
+        url = f"sqlite:///{tmp_path / 'blocks.sqlite3'}"
+        a, b = hub_on(url), hub_on(url)
+        try:
+            ana = await a.accounts.create("Ana", None)
+            ben = await a.accounts.create("Ben", None)
+            room, _, _ = await a.maker.create("tiny", {}, [{"kind": "me"}, {"kind": "hotseat"}])
+            far = await b.room(room.row.id)
+            seen = Sent()
+            sub = Subscriber(seen.send, seen.close)
+            sub.account = ana
+            far.subscribers.add(sub)
+            await b.chat.hello(far, sub)
+            hidden = [b.chat.blocks.of_socket(sub)]
+            await a.relations.block(ana, "Ben")  # on A: B has no Redis to hear it by
+            hidden.append(b.chat.blocks.of_socket(sub))
+            await b.chat.catch_up()
+            hidden.append(b.chat.blocks.of_socket(sub))
+            await a.relations.unblock(ana, "Ben")
+            b.bus.remote(encode(BlockChanged(ana.id, ben.id, False)))  # what Redis brings
+            for _ in range(200):
+                if not b.chat.blocks.of_socket(sub):
+                    break
+                await asyncio.sleep(0.01)
+            hidden.append(b.chat.blocks.of_socket(sub))
+            return ben.id, hidden
+        finally:
+            for hub in (a, b):
+                await hub.close()
+                hub.storage.close()
+
+    ben, hidden = asyncio.run(scenario())
+    assert hidden == [frozenset(), frozenset(), frozenset({ben}), frozenset()]
