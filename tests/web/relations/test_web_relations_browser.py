@@ -2,7 +2,8 @@
 then opens the Following page from a cold page load and sees each followed player where they
 are — playing (with a link that watches the game), on the site (a page open in another browser),
 in a running tournament, or away — in English and Japanese, on a desktop and a phone. The
-screenshots go to docs/screenshots/ (``following*.png``, ``profile-follow*.png``)."""
+screenshots go to docs/screenshots/ (``following*.png``, ``profile-follow*.png``); axe-core finds
+no serious or critical violation on either page."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import httpx
 import pytest
 from browsing import SCREENSHOTS
 from japanese import english_left, shown
+from test_web_a11y import violations
 
 pytestmark = pytest.mark.browser
 
@@ -100,6 +102,7 @@ def test_follow_from_the_profile_and_see_where_they_are(
         page.click("#follow")
         page.wait_for_selector("#unfollow")
         page.screenshot(path=str(SCREENSHOTS / f"profile-follow{suffix}.png"))
+        found = violations(page, "profile with its buttons")
         if lang == "ja":
             assert not english_left(shown(page), NAMES), english_left(shown(page), NAMES)
         # A cold load of the Following page: nothing kept from the pages before.
@@ -122,6 +125,8 @@ def test_follow_from_the_profile_and_see_where_they_are(
         tournament = page.locator("#following-list tr[data-name='Rin'] td.who a")
         assert tournament.get_attribute("href") == f"#/tournament/{cast['tournament']}"
         page.screenshot(path=str(SCREENSHOTS / f"following{suffix}.png"), full_page=True)
+        found += violations(page, "following")
+        assert not found, "\n".join(found)
         if lang == "ja":
             assert not english_left(shown(page), NAMES), english_left(shown(page), NAMES)
         watch.click()
