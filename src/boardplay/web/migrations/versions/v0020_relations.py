@@ -1,7 +1,7 @@
-"""Follows and blocks between players, and who is on the site (issue 65): ``relations``
+"""Follows and blocks between players, and who is on the site: ``relations``
 (``relations/store.py``) and ``lobby_online`` (``lobby/onlinestore.py``).
 
-Revision ID: 0019
+Revision ID: 0020
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0019"
-down_revision = "0018"
+revision = "0020"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
