@@ -88,6 +88,7 @@ from boardplay.web.api import (
     lobby,
     notify,
     ratings,
+    relations,
     replays,
     site,
     tournaments,
@@ -174,7 +175,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """AI levels each game accepts, worked out once (``api/site.py``)."""
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate)
     add_error_handlers(app)
-    for module in (site, games, chat, replays, advice, accounts, ratings, lobby, bots, tournaments):
+    routes = (site, games, chat, replays, advice, accounts, ratings, relations, lobby, bots)
+    for module in (*routes, tournaments):
         app.include_router(module.router)
     app.include_router(notify.router)  # e-mail and push notifications, the app (``notify/``)
     add_i18n_routes(app)

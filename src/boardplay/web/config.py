@@ -142,6 +142,14 @@ class Limits:
     seats_per_hour: int = 30
     """Seats one account may take at open tables per hour (counted before each is stored): every
     seat taken or left is a new list for every lobby page."""
+    follows_per_account: int = 400
+    """Players one account may follow at once (lichess's ceiling; 409 ``too_many_follows``
+    past it, counted under a lock on the account: ``relations/``)..."""
+    blocks_per_account: int = 500
+    """...and players one account may block at once (409 ``too_many_blocks`` past it)."""
+    relations_per_hour: int = 100
+    """Follows, unfollows, blocks and unblocks one account may ask for per hour (429
+    ``relations_rate`` past it; counted before each, repeats too)."""
     challenge_lifetime: float = 600.0
     """Seconds a challenge stays open unanswered; then it expires and stops counting
     against ``challenges_per_account``."""

@@ -2,10 +2,12 @@
 
 A domain that changes something other domains depend on publishes an event; it never calls
 them by name, and they never read its tables to find out. The accounts publish that an account
-was deleted, the bots that an account became a bot, the table that a game finished, the ratings
-that a game was rated, the tournaments that a round was paired. Who must react subscribes:
-the tournaments withdraw a deleted account or a new bot, the lobby takes away their seeks,
-seats and challenges, the notices stop, the ratings settle a finished game.
+was deleted, the bots that an account became a bot, the relations that one account blocked
+another, the table that a game started or finished, the ratings that a game was rated, the
+tournaments that a round was paired. Who must react subscribes: the tournaments withdraw a
+deleted account or a new bot, the lobby takes away their seeks, seats and challenges, the
+notices stop, the ratings settle a finished game, the lobby tells a new game's players'
+followers.
 
 The events are plain values defined here, in the infrastructure every domain may import, as
 lila declares its events in ``lila.core``: a subscriber needs the event's shape, not the
@@ -66,6 +68,16 @@ class BecameBot:
 
 
 @dataclass(frozen=True)
+class BlockChanged:
+    """An account blocked another (``blocking``), or took its block back: the chat of either
+    shows the other's messages to it no more, or again (``relations/``)."""
+
+    blocker: int
+    blocked: int
+    blocking: bool
+
+
+@dataclass(frozen=True)
 class ChallengeSent:
     """A player challenged another (the challenged player is told, away from the site too)."""
 
@@ -83,6 +95,17 @@ class YourTurn:
 
     game_id: str
     seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    """A game began with its players seated (the last seat a person needed was taken): their
+    accounts, and whether anyone may watch it (a private game's link is its only way in). The
+    players' followers are told (the lobby, on their pages and event streams)."""
+
+    game_id: str
+    players: tuple[int, ...]
+    public: bool = True
 
 
 @dataclass(frozen=True)
@@ -116,8 +139,10 @@ class TournamentPaired:
 Event = (
     AccountClosed
     | BecameBot
+    | BlockChanged
     | ChallengeSent
     | GameFinished
+    | GameStarted
     | RatingSettled
     | SignedOutEverywhere
     | TournamentPaired

@@ -30,6 +30,7 @@ from boardplay.web.lobby import Lobby
 from boardplay.web.migrate import open_database
 from boardplay.web.notify import MailConfig, Mailer, PushConfig, Pusher
 from boardplay.web.ratings import RATINGS_INTERVAL, Ratings
+from boardplay.web.relations import Relations, Whereabouts
 from boardplay.web.table import House
 from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.throttles import Throttles
@@ -51,8 +52,8 @@ OUTAGE_SPEEDUP = 4
 
 class Hub:
     """One server process's parts, built and wired: the table's house (``house``: rooms, AI,
-    clocks, presence), accounts and throttles, ratings, hints and reviews, the lobby, e-mail
-    and push, the chat, and the bots' tokens and streams."""
+    clocks, presence), accounts and throttles, the relations, ratings, hints and reviews, the
+    lobby, e-mail and push, the chat, and the bots' tokens and streams."""
 
     def __init__(
         self,
@@ -88,7 +89,21 @@ class Hub:
         """The events between domains (``events.py``)."""
         self.accounts = accounts = Accounts(engine, throttles, limits, db, bus)
         """Accounts, sessions, passkeys, and what other domains read of a player."""
-        self.admission = Admission(accounts, limits)
+        self.relations = relations = Relations(
+            engine,
+            db,
+            limits,
+            bus,
+            accounts,
+            Whereabouts(
+                online=lambda ids: self.lobby.online(ids),
+                playing=lambda ids: self.games.playing(ids),
+                entered=lambda ids: self.tournaments.playing_in(ids),
+            ),
+        )
+        """Who follows and who blocks whom (``relations/``); where the followed players are
+        is read through the lobby, the table and the tournaments, built below."""
+        self.admission = Admission(accounts, relations, limits)
         """Who may sit at a table with whom: every door's one rule (``admission/``)."""
         self.house = house = House(
             engine,
@@ -130,6 +145,7 @@ class Hub:
             ratings=ratings,
             catalogue=catalogue,
             games=self.games,
+            relations=relations,
         )
         """The lobby's sockets, seeks and challenges (``lobby/``)."""
         self.mailer = Mailer.open(
@@ -148,7 +164,9 @@ class Hub:
             self.games,
         )
         """Push notifications (``notify/``): the same events, the challenges', and the sender."""
-        self.chat = ChatRelay(house, engine, self.rooms, self.games.has_finished_game)
+        self.chat = ChatRelay(
+            house, engine, self.rooms, self.games.has_finished_game, relations, bus
+        )
         """The table chat of this process's sockets (``chat/``)."""
         house.followers.append(self.chat.catch_up)
         self.bots = Bots(engine, db, limits, throttles, bus, accounts=accounts, games=self.games)

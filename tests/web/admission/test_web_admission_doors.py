@@ -8,14 +8,20 @@ fails ``test_every_door_has_a_scenario``.
 
 The removal case: with the rule taken out (``Admission.judge`` admitting everyone), every
 scenario seats the two in a rated game. So each door's refusal comes from the one rule, not
-from a copy of it kept at the door, and a maker that skipped the rule would be caught here."""
+from a copy of it kept at the door, and a maker that skipped the rule would be caught here.
+
+The same scenarios, casual, between two people one of whom blocks the other just before the
+last step (``World.part``): every door refuses 403 ``blocked`` and makes no game of theirs,
+but a quick game, which passes the blocker's offer over and posts the player's own seek, and a
+tournament, which pairs whoever entered whatever their blocks, as lichess's do. With the
+rule's block check taken out, every door seats them."""
 
 from __future__ import annotations
 
 import dataclasses
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +30,12 @@ from accountcalls import RAPID, Player, sign_in, sign_up
 from fastapi.testclient import TestClient
 from websettings import tiny_settings
 
-from boardplay.web.admission import Admission, Door, Seating, Verdict
+from boardplay.web.admission import UNBLOCKED_DOORS, Admission, Door, Seating, Verdict
 from boardplay.web.app import create_app
 from boardplay.web.config import Limits
 
 RATED = {"rated": True, "clock": RAPID}
+CASUAL = {"rated": False, "clock": RAPID}
 
 
 @dataclass
@@ -40,15 +47,20 @@ class World:
     a: Player
     b: Player
     before: int = 0
-    """Rated games the two may rightly have played before the scenario's last step."""
+    """Games of the scenario's kind the two may rightly have played before its last step."""
+    terms: dict[str, Any] = field(default_factory=lambda: dict(RATED))
+    """The games asked for: rated (two accounts of one person), or casual (a block)."""
+    part: Callable[[World], None] = lambda w: None
+    """What happens just before the scenario's last step (one of them blocks the other)."""
 
     def rated_games_together(self) -> list[dict[str, Any]]:
-        """The rated games in which both accounts hold a seat."""
+        """The games of the scenario's kind (rated or casual) in which both hold a seat."""
         games = self.b.get("/api/account/games").json()["games"]
         return [
             g
             for g in games
-            if g["rated"] and {self.a.name, self.b.name} <= {s["name"] for s in g["seats"]}
+            if g["rated"] == self.terms["rated"]
+            and {self.a.name, self.b.name} <= {s["name"] for s in g["seats"]}
         ]
 
     def tick(self) -> None:
@@ -68,12 +80,14 @@ def _made(response: Any) -> Any:
 
 
 def through_game(w: World) -> Any:
-    made = _made(w.a.post("/api/games", {"game": "tiny", "seats": SEATS, **RATED}))
+    made = _made(w.a.post("/api/games", {"game": "tiny", "seats": SEATS, **w.terms}))
+    w.part(w)
     return w.b.post(f"/api/games/{made['id']}/join", {"seat": 1})
 
 
 def through_challenge(w: World) -> Any:
-    sent = _made(w.a.post("/api/challenges", {"to": w.b.name, "game": "tiny", **RATED}))
+    sent = _made(w.a.post("/api/challenges", {"to": w.b.name, "game": "tiny", **w.terms}))
+    w.part(w)
     return w.b.post(f"/api/challenges/{sent['challenge']['id']}/accept")
 
 
@@ -85,26 +99,30 @@ def through_bot_challenge(w: World) -> Any:
         }
 
     sent = w.home.post(
-        f"/api/challenge/{w.b.name}", json={"game": "tiny", **RATED}, headers=token(w.a)
+        f"/api/challenge/{w.b.name}", json={"game": "tiny", **w.terms}, headers=token(w.a)
     )
     challenge = _made(sent)["challenge"]["id"]
+    w.part(w)
     return w.home.post(f"/api/challenge/{challenge}/accept", headers=token(w.b))
 
 
 def through_seek(w: World) -> Any:
-    seek = _made(w.a.post("/api/seeks", {"game": "tiny", **RATED}))["seek"]
+    seek = _made(w.a.post("/api/seeks", {"game": "tiny", **w.terms}))["seek"]
+    w.part(w)
     return w.b.post(f"/api/seeks/{seek['id']}/accept")
 
 
 def through_quick_game(w: World) -> Any:
-    _made(w.a.post("/api/seeks", {"game": "tiny", **RATED}))
-    return w.b.post("/api/seeks/quick", {"game": "tiny", **RATED})
+    _made(w.a.post("/api/seeks", {"game": "tiny", **w.terms}))
+    w.part(w)
+    return w.b.post("/api/seeks/quick", {"game": "tiny", **w.terms})
 
 
 def through_open_table(w: World) -> Any:
     """A table for three: a stranger sits first, then the second account takes the last seat."""
-    seek = _made(w.a.post("/api/seeks", {"game": "trio", **RATED}))["seek"]
+    seek = _made(w.a.post("/api/seeks", {"game": "trio", **w.terms}))["seek"]
     _made(sign_up(w.away, "Kenji").post(f"/api/seeks/{seek['id']}/sit"))
+    w.part(w)
     return w.b.post(f"/api/seeks/{seek['id']}/sit")
 
 
@@ -113,21 +131,23 @@ def through_rematch(w: World) -> Any:
     while nothing ties them, then signs in at the first's address; the first offers to play
     again, the second accepts."""
     away = w.b = sign_up(w.away, "HanaAway")
-    made = _made(w.a.post("/api/games", {"game": "tiny", "seats": SEATS, **RATED}))
+    made = _made(w.a.post("/api/games", {"game": "tiny", "seats": SEATS, **w.terms}))
     joined = _made(away.post(f"/api/games/{made['id']}/join", {"seat": 1}))
     resigned = w.home.post(f"/api/games/{made['id']}/resign", json={"token": joined["token"]})
     _made(resigned)
     w.b = sign_in(w.home, w.b.name)  # now the accounts share an address
     w.before = 1
+    w.part(w)
     _made(w.home.post(f"/api/games/{made['id']}/rematch", json={"token": made["token"]}))
     return w.home.post(f"/api/games/{made['id']}/rematch", json={"token": joined["token"]})
 
 
 def through_tournament(w: World) -> Any:
-    body = {"name": "Farm", "kind": "arena", "game": "tiny", "minutes": 10, **RATED}
+    body = {"name": "Farm", "kind": "arena", "game": "tiny", "minutes": 10, **w.terms}
     made = _made(w.a.post("/api/tournaments", {**body, "starts": time.time() + 30}))
     path = f"/api/tournaments/{made['tournament']['id']}/join"
     _made(w.a.post(path))
+    w.part(w)
     answer = w.b.post(path)
     w.tick()  # the arena starts and pairs whoever is in
     return answer
@@ -182,3 +202,51 @@ def test_without_the_rule_every_door_seats_them_rated(
     answer = SCENARIOS[door](world)
     assert answer.status_code in (200, 201), answer.text
     assert len(world.rated_games_together()) == world.before + 1
+
+
+def blocks(w: World) -> None:
+    """The player who offered (or the table's first player) blocks the other."""
+    _made(w.a.post(f"/api/relations/block/{w.b.name}"))
+
+
+@pytest.fixture
+def strangers(tmp_path: Path) -> Iterator[World]:
+    """Two people (casual games: no rule of one person's two accounts applies), one of whom
+    blocks the other just before the scenario's last step."""
+    settings = tiny_settings(tmp_path)
+    app = create_app(dataclasses.replace(settings, catalogue="webtiny:TRIO_CATALOGUE"))
+    with TestClient(app, client=("10.0.0.1", 50000)) as home:
+        away = TestClient(app, client=("10.0.0.2", 50000))
+        a, b = sign_up(home, "Hana"), sign_up(away, "Goro")
+        yield World(home, away, a, b, terms=dict(CASUAL), part=blocks)
+
+
+@pytest.mark.parametrize("door", list(Door))
+def test_a_block_keeps_two_players_apart_at_every_door(door: Door, strangers: World) -> None:
+    answer = SCENARIOS[door](strangers)
+    together = len(strangers.rated_games_together()) - strangers.before
+    if door in UNBLOCKED_DOORS:  # a tournament pairs whoever entered, as lichess's do
+        assert answer.status_code in (200, 201), answer.text
+        assert together == 1
+        return
+    if door == Door.QUICK:  # the blocker's seek is passed over: the player's own is posted
+        assert answer.status_code in (200, 201), answer.text
+        assert answer.json().get("seek") and not answer.json().get("game"), answer.json()
+    else:
+        assert answer.status_code == 403, answer.text
+        assert answer.json()["error"]["code"] == "blocked"
+        assert "block" in answer.json()["error"]["message"]
+    assert together == 0
+
+
+@pytest.mark.parametrize("door", list(Door))
+def test_without_the_block_check_every_door_seats_them(
+    door: Door, strangers: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def never(self: Admission, seated: Any, newcomer: int | None) -> bool:
+        return False
+
+    monkeypatch.setattr(Admission, "_blocked", never)
+    answer = SCENARIOS[door](strangers)
+    assert answer.status_code in (200, 201), answer.text
+    assert len(strangers.rated_games_together()) == strangers.before + 1

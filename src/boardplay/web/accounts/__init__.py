@@ -25,7 +25,7 @@ from boardplay.web.accounts.service import (
     Accounts,
     name_key,
 )
-from boardplay.web.accounts.store import DELETED_NAME, DEVICE, VISITOR, people
+from boardplay.web.accounts.store import DELETED_NAME, DEVICE, VISITOR, people, person
 from boardplay.web.identity import Account, Session
 
 __all__ = [
@@ -52,4 +52,5 @@ __all__ = [
     "Site",
     "name_key",
     "people",
+    "person",
 ]

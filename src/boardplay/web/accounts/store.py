@@ -90,6 +90,12 @@ def _account(row: Any) -> Account:
     return Account(row.id, row.name, _stamp(row.created), row.language, bool(row.bot))
 
 
+def person(row: Any) -> Account:
+    """The ``Account`` of a row that selected ``people``'s columns (another domain's query
+    joined to them: the relations' lists)."""
+    return _account(row)
+
+
 @dataclass(frozen=True)
 class Credentials:
     """What signs an account in, kept apart from ``Account`` so it never leaves this domain:

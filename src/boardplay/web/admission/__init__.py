@@ -3,9 +3,11 @@ doors are registered in ``Door``; the table's ``GameMaker`` asks the rule for ea
 
 from __future__ import annotations
 
-from boardplay.web.admission.rule import Admission, Door, Seating, Verdict
+from boardplay.web.admission.rule import BLOCKED, UNBLOCKED_DOORS, Admission, Door, Seating, Verdict
 
 __all__ = [
+    "BLOCKED",
+    "UNBLOCKED_DOORS",
     "Admission",
     "Door",
     "Seating",

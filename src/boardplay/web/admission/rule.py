@@ -18,6 +18,12 @@ The rule (each refusal a 403 in the API's error shape, with a sentence saying wh
 - **A people's tournament is for people** (``bots_not_allowed``).
 - **A bot meets a person at a rated table only through a challenge** or its rematch
   (``bots_not_allowed``): a person chose to play the program for rating.
+- **Nobody sits with a player who blocks them, or whom they block** (``blocked``): the
+  relations' blocks (``relations/``), at every door but a tournament's. A tournament pairs whoever
+  entered, as lichess's arena and Swiss pairings do (a player who blocked another may withdraw);
+  its games' chat still keeps the two apart. An offer to one named player (a challenge) is
+  refused for a block before it is sent (``offer``), so a blocked player cannot press one on
+  the blocker at all.
 - **A rated table needs different people** (``same_person``): two accounts that share an
   address or a device, while either of them is younger than ``Limits.rated_fresh_account``,
   cannot be at one rated table; a second account of one person would farm the first. The asking
@@ -34,6 +40,7 @@ from enum import StrEnum
 from boardplay.web.accounts import Account, Accounts
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, conflict, forbidden
+from boardplay.web.relations import Relations
 
 
 class Door(StrEnum):
@@ -64,6 +71,11 @@ LOBBY_DOORS = frozenset({Door.SEEK, Door.QUICK, Door.TABLE})
 """The doors of the lobby's lists, which are for people."""
 BOT_RATED_DOORS = frozenset({Door.CHALLENGE, Door.BOT_CHALLENGE, Door.REMATCH})
 """The doors through which a bot may sit at a rated table with a person."""
+UNBLOCKED_DOORS = frozenset({Door.TOURNAMENT})
+"""The doors a block does not close (lichess pairs a tournament's players whatever their
+blocks; its pool of quick games, our ``Door.QUICK``, never pairs them)."""
+BLOCKED = "blocked"
+"""The code of a refusal for a block."""
 
 
 @dataclass(frozen=True)
@@ -97,10 +109,12 @@ class Verdict:
 
 
 class Admission:
-    """The rule, with what it reads: the accounts (who is a bot, how old, seen where)."""
+    """The rule, with what it reads: the accounts (who is a bot, how old, seen where) and the
+    relations (who blocks whom)."""
 
-    def __init__(self, accounts: Accounts, limits: Limits) -> None:
+    def __init__(self, accounts: Accounts, relations: Relations, limits: Limits) -> None:
         self.accounts = accounts
+        self.relations = relations
         self.limits = limits
 
     async def judge(self, seating: Seating) -> Verdict:
@@ -134,9 +148,31 @@ class Admission:
                 "bots_not_allowed",
                 "a bot plays rated games against people through challenges only",
             )
+        if door not in UNBLOCKED_DOORS and await self._blocked(seated, newcomer):
+            return forbidden(
+                BLOCKED,
+                "you and a player at this table cannot play together: one of you blocks the other",
+            )
         if rated:
             return await self._same_person(seated, newcomer)
         return None
+
+    async def offer(self, sender: int, to: Account) -> None:
+        """Refuse (403 ``blocked``) an offer of a game from ``sender`` to the player ``to``
+        where either blocks the other: asked before a challenge is sent, and the table it
+        would make asks ``judge`` again at its acceptance."""
+        if await self.relations.blocks_among([sender, to.id]):
+            raise forbidden(
+                BLOCKED, f"you and {to.name} cannot play together: one of you blocks the other"
+            )
+
+    async def _blocked(self, seated: list[Account], newcomer: int | None) -> bool:
+        """Whether a player of ``seated`` blocks another (one query): the newcomer's pairs
+        alone, if named (the others sat down together already)."""
+        if len({a.id for a in seated}) < 2:
+            return False
+        pairs = await self.relations.blocks_among([a.id for a in seated])
+        return any(newcomer is None or newcomer in pair for pair in pairs)
 
     async def _same_person(self, seated: list[Account], newcomer: int | None) -> ApiError | None:
         """The refusal if two of ``seated`` look like one person's accounts: for each player

@@ -23,6 +23,9 @@ counted apart from the spectators' channel, which keeps its latest ``chat_specta
 chat once it is ``chat_account_age`` (10 minutes) old or has finished a game. A refusal is a
 4xx ``ApiError`` that says which rule and, for the rates, when to try again.
 
+**Blocks** (``blocks.py``). A player cannot write in the game of a player who blocks them, and
+no reader is shown the messages of a player they block or who blocks them.
+
 **Reports.** A reader of a channel may report one of its messages: the text and author are
 copied into ``chat_reports`` for the operator, once per reporter and message.
 
@@ -53,6 +56,7 @@ from typing import Any, Protocol, TypeVar
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account
+from boardplay.web.chat.blocks import Hidden, reader_of, shown
 from boardplay.web.chat.store import (
     CHANNELS,
     PLAYERS,
@@ -64,7 +68,9 @@ from boardplay.web.chat.store import (
 )
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden, not_found
+from boardplay.web.events import Bus
 from boardplay.web.played import FINISHED, Game
+from boardplay.web.relations import Relations
 from boardplay.web.sockets import Subscriber, encode
 from boardplay.web.text import tidy
 
@@ -191,6 +197,7 @@ async def post(
     author = author_of(room, token, account, channel)
     limits = room.host.limits
     tidied = clean(text, limits.chat_length)
+    await relay.blocks.check_writer(room, author.account_id)
     if channel == SPECTATORS and account is not None:
         await check_newcomer(room, relay, account)
     try:
@@ -261,9 +268,11 @@ def refusal(exc: ChatRefused, limits: Limits) -> ApiError:
 async def read(
     room: Room, relay: ChatRelay, token: str | None, account: Account | None, channel: str
 ) -> list[ChatMessage]:
-    """The last ``BACKLOG`` messages of ``channel``, oldest first (403 for a non-reader)."""
+    """The last ``BACKLOG`` messages of ``channel``, oldest first (403 for a non-reader),
+    without those of players the reader is kept apart from by a block (``blocks.py``)."""
     require_reader(room, token, account, channel)
-    return await room.host.db(relay.store.latest, room.row.id, channel, BACKLOG)
+    found = await room.host.db(relay.store.latest, room.row.id, channel, BACKLOG)
+    return shown(found, await relay.blocks.of(reader_of(room, token, account)))
 
 
 async def report(
@@ -306,9 +315,13 @@ class ChatRelay:
         engine: Engine,
         rooms: Mapping[str, Room],
         finished_a_game: Callable[[int], Awaitable[bool]],
+        relations: Relations,
+        bus: Bus,
     ) -> None:
         self.host = host
         self.store = ChatStore(engine)
+        self.blocks = Hidden(relations, bus)
+        """What the blocks between players do to the chat (``blocks.py``)."""
         self.finished_a_game = finished_a_game
         """Whether an account has played a game to its end (the table's, given by the
         wiring): a spectator's standing (``check_newcomer``)."""
@@ -345,6 +358,7 @@ class ChatRelay:
         """A socket said hello asking for the chat: send it the backlog of each channel it may
         read (after the state answering the hello), then keep it in the chat."""
         channels = self.reader_channels(room, sub)
+        await self.blocks.watch(sub, reader_of(room, sub.token, sub.account))
         sub.chat = channels  # set first: a message written meanwhile reaches it too
         self.sent[sub] = {}
         await self._backlog(room, sub, channels)
@@ -357,8 +371,9 @@ class ChatRelay:
         sent = self.sent.setdefault(sub, {})
         for channel in CHANNELS:
             self.floor = max([self.floor, *(m.id for m in backlog[channel])])
+        hidden = self.blocks.of_socket(sub)
         for channel in wanted:
-            messages = backlog[channel]
+            messages = shown(backlog[channel], hidden)
             sub.push(
                 {
                     "type": "chat",
@@ -381,10 +396,12 @@ class ChatRelay:
             if sub.chat is None or sub.dropped:
                 continue
             sent = self.sent.setdefault(sub, {})
+            hidden = self.blocks.of_socket(sub)
             # A channel the socket may read but was not given the backlog of (the game just
             # ended) waits for the check, which sends the backlog with these messages in it.
             for channel in sorted(self.reader_channels(room, sub) & sub.chat):
-                new = [m for m in messages if m.channel == channel and m.id not in sent]
+                mine = shown(messages, hidden)
+                new = [m for m in mine if m.channel == channel and m.id not in sent]
                 if not new:
                     continue
                 key = (channel, tuple(m.id for m in new))
@@ -411,6 +428,7 @@ class ChatRelay:
         ]
         if not watched:
             return
+        await self.blocks.refresh([sub for room in watched for sub in room.subscribers])
         since = time.time() - LOOKBACK
         ids = sorted({room.row.id for room in watched})
         found = await self.host.db(self.store.newer, ids, self.floor, since)

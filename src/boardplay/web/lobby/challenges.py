@@ -38,6 +38,7 @@ async def send_challenge(lobby: Lobby, account: Account, body: ChallengeRequest)
         raise ApiError(404, "no_such_player", f"there is no player named {quote(name)}")
     if target.id == account.id:
         raise ApiError(400, "challenge_self", "you cannot challenge yourself")
+    await lobby.maker.admission.offer(account.id, target)  # a block: 403 before it is sent
     limits = lobby.limits
     now = time.time()
     challenge = Challenge(

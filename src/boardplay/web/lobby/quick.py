@@ -6,14 +6,16 @@ player's own range. For three or four it sits down at such a table, the fullest 
 Game Arena's "play now" does: the table nearest to starting), then the closest in rating. If
 none fits, it posts the seek (a table) or keeps the same one posted, or the seat already held at
 such a table. Looking and posting are one step under a lock on the game (``SeekStore.post``),
-so two players asking for the same quick game at once are paired, not both posted."""
+so two players asking for the same quick game at once are paired, not both posted. An offer
+whose players the admission rule keeps apart for a block is passed over for the next closest, as
+lichess's pool never pairs two players one of whom blocks the other."""
 
 from __future__ import annotations
 
 import time
 
 from boardplay.web.accounts import Account
-from boardplay.web.admission import Door
+from boardplay.web.admission import BLOCKED, Door
 from boardplay.web.errors import ApiError
 from boardplay.web.lobby.schemas import SeekRequest
 from boardplay.web.lobby.seeks import (
@@ -56,8 +58,10 @@ async def quick_game(
         if same and (seek.rating_min, seek.rating_max) == (body.rating_min, body.rating_max):
             return None, seek  # already looking for exactly this game
 
+    passed: set[str] = set()  # refused for a block: the next closest is tried instead
+
     def pick(found: list[Seek]) -> Seek | None:
-        fits = _fits(found, offer, body, mine, account.id)
+        fits = [s for s in _fits(found, offer, body, mine, account.id) if s.id not in passed]
         return fits[0] if fits else None
 
     for _ in range(QUICK_TRIES):
@@ -67,6 +71,7 @@ async def quick_game(
         taken = await _try_take(lobby, account, visitor, result)
         if taken is not None:
             return taken
+        passed.add(result.id)
     # Another player took the closest fit first, each time: post this seek after all.
     result = await post(lobby, account, offer, body, mine)
     assert isinstance(result, Posted)
@@ -97,13 +102,14 @@ def _fits(
 async def _try_take(
     lobby: Lobby, account: Account, visitor: str, seek: Seek
 ) -> tuple[Started | None, Seek | None] | None:
-    """Accept the seek (sit at the table), or None if another player took it first (or its
-    owner left)."""
+    """Accept the seek (sit at the table), or None if another player took it first, its
+    owner left, or the admission rule refuses it for a block: a quick game never pairs two
+    players one of whom blocks the other, and never says that it passed one over."""
     try:
         if seek.table:
             return await take_seat(lobby, account, visitor, seek, Door.QUICK)
         return await take(lobby, account, visitor, seek, Door.QUICK), None
     except ApiError as exc:
-        if exc.code in ("seek_taken", "not_found"):
+        if exc.code in ("seek_taken", "not_found", BLOCKED):
             return None
         raise

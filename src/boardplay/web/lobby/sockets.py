@@ -6,7 +6,8 @@ signed-in player's sockets are also sent their challenges (``{"type": "challenge
 ones received, on connect; then each one sent or received as it is made or answered) and
 ``{"type": "started", "game"}`` when a seek or challenge of theirs starts a game (and, on
 connecting, those of the last minute whose game is still played, marked ``"again": true``: the
-page goes to one it has not been taken to already). A guest's socket watches the seeks only.
+page goes to one it has not been taken to already), and ``{"type": "followed"}`` when a player
+they follow starts one (``following.py``). A guest's socket watches the seeks only.
 The only message a client sends is ``{"type": "ping"}``: every change is an HTTP request
 (``api/lobby.py``), so it passes the same checks as any other.
 Messages are read within the game sockets' ceilings (size: close 1009; JSON safety; the
@@ -35,6 +36,7 @@ clock difference between processes that this tolerates."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import random
@@ -52,13 +54,16 @@ from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.database import Runner
 from boardplay.web.errors import bad_request
-from boardplay.web.events import AccountClosed, BecameBot, Bus, TournamentPaired
+from boardplay.web.events import AccountClosed, BecameBot, Bus, GameStarted, TournamentPaired
 from boardplay.web.guard import RateLimiter
 from boardplay.web.lobby.challengestore import CANCELLED, DECLINED, OPEN
 from boardplay.web.lobby.eventstore import NOTICE, SEEKS
+from boardplay.web.lobby.following import FollowNotices
+from boardplay.web.lobby.onlinestore import OnlineStore
 from boardplay.web.lobby.store import SeekStore
 from boardplay.web.models import Ping, describe
 from boardplay.web.ratings import Ratings
+from boardplay.web.relations import Relations
 from boardplay.web.sockets import Subscriber, encode
 from boardplay.web.table import GameMaker, Games
 from boardplay.web.tasks import cancel_and_wait
@@ -121,9 +126,12 @@ class Lobby:
         ratings: Ratings,
         catalogue: WebCatalogue,
         games: Games,
+        relations: Relations,
     ) -> None:
         self.db = db
         self.store = SeekStore(engine)
+        self.here = OnlineStore(engine)
+        """Who has a page of the site open, on any process (``onlinestore.py``)."""
         self.epoch = epoch
         self.limits = limits
         self.bus = bus
@@ -154,6 +162,7 @@ class Lobby:
         bus.subscribe(TournamentPaired, self._paired)
         bus.subscribe(AccountClosed, self._account_closed)
         bus.subscribe(BecameBot, self._became_bot)
+        bus.subscribe(GameStarted, FollowNotices(relations, accounts, self.tell).started)
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -165,6 +174,15 @@ class Lobby:
     async def close(self) -> None:
         self._closed = True
         await cancel_and_wait([*self._tasks, *self._graces.values(), self._refresher, self._nudged])
+        with contextlib.suppress(Exception):  # else they expire after seek_ttl
+            await self.db(self.here.forget, self.epoch)
+
+    async def online(self, account_ids: Sequence[int]) -> set[int]:
+        """Those of ``account_ids`` with a page of the site open now, on any process."""
+        found: set[int] = await self.db(
+            self.here.online, account_ids, time.time(), self.limits.seek_ttl
+        )
+        return found
 
     async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
         while True:
@@ -241,6 +259,7 @@ class Lobby:
                 if grace is not None:
                     grace.cancel()
                 await self.db(self.store.claim, [account_id], self.epoch, time.time())
+                await self.db(self.here.here, account_id, self.epoch, time.time())
         if self.text is None:  # the first socket here (lately): no list kept, load one
             text = await self._load()
             if self.text is None and self.sockets:
@@ -465,12 +484,14 @@ class Lobby:
             self.changed()
 
     async def upkeep(self) -> None:
-        """Renew the seeks of the owners whose sockets are here; delete the seeks nobody
-        renewed (a dead process's), old events and long-settled challenges."""
+        """Renew the seeks of the owners whose sockets are here, and who is online here;
+        delete the seeks nobody renewed (a dead process's), old events and long-settled
+        challenges."""
         now = time.time()
         limits = self.limits
         if self.by_account:
             await self.db(self.store.claim, sorted(self.by_account), self.epoch, now)
+        await self.db(self.here.refresh, self.epoch, sorted(self.by_account), now, limits.seek_ttl)
         gone = await self.db(
             self.store.upkeep, now, limits.seek_ttl, limits.challenge_lifetime, self.epoch
         )

@@ -8,6 +8,7 @@ import { replayPage } from "./pages/replay.js";
 import { rulesPage } from "./pages/rules.js";
 import { signInPage, accountPage } from "./pages/account.js";
 import { playerPage, ratingsPage } from "./pages/player.js";
+import { followingPage } from "./pages/following.js";
 import { loadSession, accountLink } from "./session.js";
 import { startLobby, drawBar } from "./lobbylive.js";
 import { turnsPage } from "./pages/turns.js";
@@ -54,6 +55,7 @@ async function show() {
     else if (parts[0] === "signin") await signInPage(main);
     else if (parts[0] === "account") await accountPage(main);
     else if (parts[0] === "player" && parts[1]) await playerPage(main, parts[1]);
+    else if (parts[0] === "following") leave = (await followingPage(main)) || leave;
     else if (parts[0] === "ratings") await ratingsPage(main, parts[1]);
     else if (parts[0] === "turns") leave = (await turnsPage(main)) || leave;
     else if (parts[0] === "tournaments") leave = (await tournamentsPage(main)) || leave;

@@ -2,11 +2,12 @@
 // guests and signed-in players alike: the open seeks as they change, a signed-in player's
 // challenges as they are made and answered, and the news that a seek or challenge of theirs has
 // started a game (then the page goes to that game, in a background tab too, and after a reload
-// that hid the news: the socket tells it again on connecting). A seek lasts while
-// its owner has a page of the site open. The connection follows sign-in and sign-out (the cookie
-// says whose it is) and comes back by itself after a network drop.
+// that hid the news: the socket tells it again on connecting), and that a player one follows
+// started one (a note). A seek lasts while its owner has a page of the site open. The connection
+// follows sign-in and sign-out (the cookie says whose it is) and comes back by itself after a
+// network drop.
 import { h, clear } from "./dom.js";
-import { api, showError } from "./api.js";
+import { api, showError, showNote } from "./api.js";
 import { rememberToken } from "./store.js";
 import { t, gameTitle, clockWords } from "./text.js";
 import { account, onAccount } from "./session.js";
@@ -50,6 +51,13 @@ export async function goToGame(id, token = null) {
 }
 
 function receive(message) {
+  if (message.type === "followed") {
+    // A player this one follows started a game: said in the calm toast, and the Following
+    // page, if shown, reads the list again (pages/following.js).
+    showNote(t("relations.started", { names: message.players.join(", ") }));
+    window.dispatchEvent(new CustomEvent("boardplay:followed", { detail: message }));
+    return;
+  }
   if (message.type === "seeks") state.seeks = message.seeks;
   else if (message.type === "challenge") state.challenges.set(message.challenge.id, message.challenge);
   else if (message.type === "started") {

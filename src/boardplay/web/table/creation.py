@@ -36,6 +36,7 @@ from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.database import Runner
 from boardplay.web.errors import ApiError, bad_request, quote, sign_in_needed
+from boardplay.web.events import Bus, GameStarted
 from boardplay.web.ratings import check_rated_clock
 from boardplay.web.table import storage as st
 from boardplay.web.table.clocks import Clock, TimeControl
@@ -163,8 +164,10 @@ class GameMaker:
         db: Runner,
         room: Callable[[str], Awaitable[Room]],
         admission: Admission,
+        bus: Bus,
     ) -> None:
         self.catalogue = catalogue
+        self.bus = bus
         self.limits = limits
         self.storage = storage
         self.throttles = throttles
@@ -256,6 +259,7 @@ class GameMaker:
         )
         await self.db(self._insert, row)
         room = await self.room(row.id)
+        await self.started(room.row)
         return room, token, invites
 
     async def join(
@@ -271,7 +275,9 @@ class GameMaker:
             seated = [s.account for s in room.row.seats if s.account is not None]
             players = [*dict.fromkeys([*seated, account.id])]
             await self.admit(Seating(Door.GAME, players, room.row.rated, account.id, visitor))
-        return await join(room, request, account)
+        taken = await join(room, request, account)
+        await self.started(room.row)
+        return taken
 
     async def seat(
         self,
@@ -329,6 +335,8 @@ class GameMaker:
         elif not await self.db(self._insert_once, row):
             tokens = []
         room = await self.room(row.id)  # loading it starts its clock (``Room.settle``)
+        if tokens:
+            await self.started(row)
         return room, tokens
 
     async def rematch(
@@ -341,12 +349,27 @@ class GameMaker:
         """Play again (``offers.rematch``, ``Door.REMATCH``): the new game counts against
         ``owner``'s games of the hour, and its players are admitted, before it is stored."""
 
+        made: list[st.GameRow] = []
+
         async def admit(row: st.GameRow) -> None:
             players = [s.account for s in row.seats if s.account is not None]
             await self.admit(Seating(Door.REMATCH, [*dict.fromkeys(players)], row.rated))
             await self.take_quota(owner)
+            made.append(row)
 
-        return await rematch(room, admit, token, owner, answer)
+        answered = await rematch(room, admit, token, owner, answer)
+        if made and answered[0] == made[-1].id:  # this request started it
+            await self.started(made[-1])
+        return answered
+
+    async def started(self, row: st.GameRow) -> None:
+        """Tell whoever hears it (``GameStarted``: the players' followers) that ``row``'s game
+        began, once its last seat a person needed is taken; nothing while one waits."""
+        if any(s.kind in (st.OPEN, st.INVITE) and not s.claimed for s in row.seats):
+            return
+        players = tuple(dict.fromkeys(s.account for s in row.seats if s.account is not None))
+        if players:
+            await self.bus.publish(GameStarted(row.id, players, not row.private))
 
     def _insert_once(self, row: st.GameRow) -> bool:
         try:

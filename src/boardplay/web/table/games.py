@@ -30,6 +30,9 @@ log = logging.getLogger("boardplay.web")
 
 RECENT_RATED = 200
 """Rated games ended lately that the ratings' periodic look goes over (``finished_rated``)."""
+PLAYING_QUIET = 1800.0
+"""Seconds after its last change a game under way stops counting as its players' game now
+(``playing``): an untimed game left for half an hour is not being played."""
 
 
 class Games:
@@ -84,6 +87,11 @@ class Games:
         found: list[tuple[str, str, int, Any]] = await self.db(
             self.seats.results_of, account_id, limit
         )
+        return found
+
+    async def playing(self, account_ids: Sequence[int]) -> dict[int, str]:
+        """Each account's public real-time game under way, if any (its id: a link to watch)."""
+        found: dict[int, str] = await self.db(self.seats.playing, list(account_ids), PLAYING_QUIET)
         return found
 
     async def has_played(self, account_id: int) -> bool:

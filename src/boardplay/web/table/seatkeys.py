@@ -7,14 +7,14 @@ it reloads."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.played import ACTIVE, FINISHED
-from boardplay.web.table.rows import GameEnd
+from boardplay.web.table.rows import INVITE, OPEN, GameEnd, utc_now
 from boardplay.web.table.schema import games_table, seat_keys_table, seats_table
 from boardplay.web.tokens import hash_token, new_token
 
@@ -214,3 +214,40 @@ class SeatStore:
         )
         with self.reader.connect() as conn:
             return list(conn.execute(query).scalars())
+
+    def playing(self, account_ids: Sequence[int], quiet: float) -> dict[int, str]:
+        """Each account's game under way that anyone may watch, the latest changed: a public
+        game with every seat taken, played on a real-time clock or none, changed within
+        ``quiet`` seconds (a correspondence game, or one left for longer, is not being played
+        now). One query, whatever the number of accounts."""
+        if not account_ids:
+            return {}
+        games, seats = games_table, seats_table
+        waiting = seats.alias("waiting")
+        open_seat = (
+            sa.exists()
+            .where(
+                waiting.c.game_id == games.c.id,
+                waiting.c.kind.in_([INVITE, OPEN]),
+                waiting.c.token_hash.is_(None),
+            )
+            .correlate(games)
+        )
+        query = (
+            sa.select(seats.c.account_id, games.c.id, games.c.clock)
+            .join(games, games.c.id == seats.c.game_id)
+            .where(
+                seats.c.account_id.in_(sorted(set(account_ids))),
+                games.c.status == ACTIVE,
+                games.c.private.is_(sa.false()),
+                games.c.updated >= utc_now() - timedelta(seconds=quiet),
+                ~open_seat,
+            )
+            .order_by(games.c.updated.desc())
+        )
+        found: dict[int, str] = {}
+        with self.reader.connect() as conn:
+            for row in conn.execute(query):
+                if row.account_id not in found and "days" not in (row.clock or {}):
+                    found[int(row.account_id)] = row.id
+        return found

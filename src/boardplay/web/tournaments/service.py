@@ -293,6 +293,11 @@ class Tournaments:
             tournament["players"] = counts.get(tournament["id"], 0)
         return {"tournaments": found, "finished": finished}
 
+    async def playing_in(self, account_ids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """Each account's running tournament, if it plays in one: (its id, its name)."""
+        found: dict[int, tuple[str, str]] = await self.db(self.store.running_entries, account_ids)
+        return found
+
     async def view_with_bots(self, tournament_id: str) -> dict[str, Any]:
         """``view``, with ``bots``: the names of its bot players (as entered), and ``bot`` on
         each line of the standings."""

@@ -225,6 +225,26 @@ class TournamentStore:
                 ).scalars()
             )
 
+    def running_entries(self, account_ids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """Each account's running tournament it plays in (not paused or withdrawn): its id and
+        name, the one started last. One query, whatever the number of accounts."""
+        e, t = entrants_table, tournaments_table
+        query = (
+            sa.select(e.c.account_id, t.c.id, t.c.name)
+            .join(t, t.c.id == e.c.tournament_id)
+            .where(
+                e.c.account_id.in_(sorted(set(account_ids))),
+                e.c.status == ACTIVE,
+                t.c.status == STARTED,
+            )
+            .order_by(t.c.starts.desc())
+        )
+        found: dict[int, tuple[str, str]] = {}
+        with self.engine.connect() as conn:
+            for row in conn.execute(query):
+                found.setdefault(int(row.account_id), (row.id, row.name))
+        return found
+
     def withdraw_everywhere(self, account_id: int, name: str | None, people_only: bool) -> int:
         """Withdraw the account from every tournament not over (``people_only``: only those
         closed to bots), renamed ``name`` if given (a deleted account); how many."""

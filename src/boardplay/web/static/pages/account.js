@@ -190,7 +190,8 @@ export async function accountPage(main) {
   main.append(
     h("div", { class: "panel", id: "account-page" },
       h("h2", {}, t("account.title", { name: me.name })),
-      h("p", {}, h("a", { href: `#/player/${encodeURIComponent(me.name)}`, id: "my-profile" }, t("account.profile"))),
+      h("p", {}, h("a", { href: `#/player/${encodeURIComponent(me.name)}`, id: "my-profile" }, t("account.profile")), " · ",
+        h("a", { href: "#/following", id: "my-following" }, t("relations.link"))),
       h("h3", {}, t("account.passkeys")), keys,
       passkeysWork() ? h("p", {}, action({ id: "add-passkey" }, t("account.addPasskey"), async () => redraw(await createPasskey(null)))) : "",
       h("h3", {}, t("account.passwordTitle")), passwordForm,

@@ -1,11 +1,13 @@
-// A player's profile (#/player/<name>: rating per game with its history drawn, results per game,
-// recent games) and the leaderboards (#/ratings/<pool>). A rating whose deviation is still large
-// is provisional and shown with a question mark, as lichess does.
+// A player's profile (#/player/<name>: Follow and Block for a signed-in visitor, rating per game
+// with its history drawn, results per game, recent games) and the leaderboards
+// (#/ratings/<pool>). A rating whose deviation is still large is provisional and shown with a
+// question mark, as lichess does.
 import { h, s, clear } from "../dom.js";
 import { api } from "../api.js";
 import { t, gameTitle, seatName, language } from "../text.js";
 import { resultSaid, ratingChange, ratingNote } from "../results.js";
 import { inCardOrder } from "../about.js";
+import { relationButtons } from "../relations/relations.js";
 
 // "passtally-3p" → "Passtally, 3 players"; a game without a player count is just its title.
 export function poolName(pool) {
@@ -39,7 +41,7 @@ function chart(points) {
 }
 
 export async function playerPage(main, name) {
-  const profile = await api(`/api/players/${encodeURIComponent(name)}`);
+  const [profile, buttons] = await Promise.all([api(`/api/players/${encodeURIComponent(name)}`), relationButtons(name)]);
   clear(main);
   const ratings = profile.ratings.length ? h("table", { class: "list", id: "profile-ratings" },
     h("tr", {}, h("th", {}, t("ratings.game")), h("th", {}, t("ratings.rating")), h("th", {}, t("ratings.games"))),
@@ -76,7 +78,7 @@ export async function playerPage(main, name) {
     h("td", { class: "act" }, h("a", { href: `#/game/${g.id}` }, t("lobby.watch")), " ", h("a", { href: `#/replay/${g.id}` }, t("lobby.replay"))))))
     : h("p", { class: "muted" }, t("lobby.none"));
   main.append(h("div", { class: "panel", id: "profile" },
-    h("h2", {}, profile.name, botTag(profile.bot)),
+    h("h2", {}, profile.name, botTag(profile.bot)), buttons,
     h("h3", {}, t("profile.ratings")), ratings, provisional,
     profile.ratings.length ? [h("h3", {}, t("profile.history")), charts] : "",
     h("h3", {}, t("profile.results")), record,

@@ -1,0 +1,31 @@
+// The words of following and blocking players in English, by key (pages/following.js: a
+// profile's buttons, the page of the players one follows and blocks). text.js merges them with
+// the site's (strings.js); `make i18n` extracts them into the same `web` catalogue (docs/i18n.md).
+export const EN = {
+  "relations.follow": "Follow",
+  "relations.unfollow": "Unfollow",
+  "relations.followTitle": "See on your Following page when {name} is on the site or playing",
+  "relations.block": "Block",
+  "relations.unblock": "Unblock",
+  "relations.blockConfirm": "Block {name}? Neither of you can then challenge the other, take the other's seek or seat, or read the other's chat messages, and you stop following each other.",
+  "relations.blocking": "You block {name}.",
+  "relations.link": "Players you follow",
+  "relations.followingTitle": "Players you follow",
+  "relations.followingNone": "You follow nobody yet. Follow a player from their profile to see here when they are on the site, playing or in a tournament.",
+  "relations.player": "Player",
+  "relations.now": "Now",
+  "relations.online": "on the site",
+  "relations.offline": "away",
+  "relations.playing": "playing",
+  "relations.watch": "Watch",
+  "relations.tournament": "in {name}",
+  "relations.blockedTitle": "Players you block",
+  "relations.blockedNone": "You block nobody.",
+  "relations.blockedNote": "A player you block cannot challenge you, take your seek or seat, or write in your games' chat; neither of you reads the other's messages. A tournament may still pair you.",
+  "relations.started": "{names} started a game: watch it from your Following page.",
+  "relations.error.too_many_follows": "You follow as many players as an account may: unfollow one first.",
+  "relations.error.too_many_blocks": "You block as many players as an account may: unblock one first.",
+  "relations.error.relations_rate": "Too many follows and blocks in the last hour: try again later.",
+  "relations.error.blocking": "You block {name}: unblock them first to follow them.",
+  "relations.error.not_followable": "You cannot follow {name}.",
+};
