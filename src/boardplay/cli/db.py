@@ -65,6 +65,18 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         chat_reports(db, game, limit)
 
+    @db_app.command(
+        "role",
+        help=_("Give an account a role on the site (moderator), or take it back with --remove."),
+    )
+    def role_command(
+        name: str = typer.Argument(..., help=_("The account's name.")),
+        role: str = typer.Argument(..., help=_("The role: moderator.")),
+        remove: bool = typer.Option(False, "--remove", help=_("Take the role back.")),
+        db: str | None = db_option(),
+    ) -> None:
+        set_role(db, name, role, remove)
+
 
 def db_option() -> Any:
     """The ``--db`` option of every ``db`` command."""
@@ -145,6 +157,33 @@ def recompute_ratings(db: str | None) -> None:
         "ratings rebuilt from {count} rated game", "ratings rebuilt from {count} rated games", games
     )
     console.print(said.format(count=games))
+
+
+@friendly
+def set_role(db: str | None, name: str, role: str, remove: bool) -> None:
+    """Give ``role`` to the account ``name`` (or take it back); an unknown role or name is one
+    line and exit code 2."""
+    from boardplay.core.errors import BoardplayError
+    from boardplay.web.accounts import name_key
+    from boardplay.web.accounts.store import AccountStore
+    from boardplay.web.moderation.store import ROLES, ModerationStore
+
+    if role not in ROLES:
+        raise BoardplayError(
+            _("unknown role {role!r}: the roles are {roles}").format(
+                role=role, roles=", ".join(ROLES)
+            )
+        )
+    with _storage(db) as storage:
+        account = AccountStore(storage.engine).by_name(name_key(name.strip())[:64])
+        if account is None:
+            raise BoardplayError(_("there is no account named {name!r}").format(name=name))
+        changed = ModerationStore(storage.engine).set_role(account.id, role, not remove)
+    if remove:
+        said = _("{name} is no longer a {role}") if changed else _("{name} was not a {role}")
+    else:
+        said = _("{name} is a {role} now") if changed else _("{name} was a {role} already")
+    console.print(said.format(name=account.name, role=role))
 
 
 def chat_reports(db: str | None, game: str | None, limit: int) -> None:

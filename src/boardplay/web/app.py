@@ -52,6 +52,9 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
   move/{move}|resign|abort|draw/{yes|no}|chat``, ``POST /api/challenge/{name}`` and
   ``/api/challenge/{id}/accept|decline|cancel``, ``GET|POST|DELETE /api/account/tokens`` —
   the Bot API with personal API tokens (``bots/``, docs/bots.md).
+- ``GET /api/moderation/queue|log``, ``POST /api/moderation/actions`` — moderators only;
+  ``POST /api/players/{name}/report``, ``GET /api/account/notices`` and ``POST
+  /api/account/notices/{id}/seen`` — report a player, read what was decided (``moderation/``).
 
 Every request passes ``guard.Guard`` first (rate, body size, JSON safety); the ceilings are in
 ``config.Limits`` and docs/web.md ("Security").
@@ -86,6 +89,7 @@ from boardplay.web.api import (
     chat,
     games,
     lobby,
+    moderation,
     notify,
     ratings,
     relations,
@@ -178,6 +182,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routes = (site, games, chat, replays, advice, accounts, ratings, relations, lobby, bots)
     for module in (*routes, tournaments):
         app.include_router(module.router)
+    app.include_router(moderation.router)  # moderators only: the router checks (``moderation/``)
+    app.include_router(moderation.players)
     app.include_router(notify.router)  # e-mail and push notifications, the app (``notify/``)
     add_i18n_routes(app)
     add_front_end(app)

@@ -179,6 +179,9 @@ class Limits:
     chat_account_age: float = 600.0
     """Seconds an account must exist before it may write in a spectators' chat, unless it has
     finished a game: a fresh account costs a flooder nothing, a finished game does."""
+    reports_per_day: int = 10
+    """Players one account may report a day ("report this player", ``moderation/``); counted
+    with the other throttles before the report is stored."""
     signin_per_account: int = 5
     """Password sign-ins tried for one account within ``signin_window`` (counted before the
     password is checked; a right one gives its attempt back). A browser that signed in to the

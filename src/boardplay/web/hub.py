@@ -28,6 +28,7 @@ from boardplay.web.database import StorageThreads
 from boardplay.web.events import Bus
 from boardplay.web.lobby import Lobby
 from boardplay.web.migrate import open_database
+from boardplay.web.moderation import ChatBans, Moderation
 from boardplay.web.notify import MailConfig, Mailer, PushConfig, Pusher
 from boardplay.web.ratings import RATINGS_INTERVAL, Ratings
 from boardplay.web.relations import Relations, Whereabouts
@@ -164,8 +165,16 @@ class Hub:
             self.games,
         )
         """Push notifications (``notify/``): the same events, the challenges', and the sender."""
+        self.bans = bans = ChatBans(engine, db)
+        """Who a moderator banned from the chats: every chat asks it (``moderation/``)."""
         self.chat = ChatRelay(
-            house, engine, self.rooms, self.games.has_finished_game, relations, bus
+            house,
+            engine,
+            self.rooms,
+            self.games.has_finished_game,
+            relations,
+            bus,
+            silenced=bans.until,
         )
         """The table chat of this process's sockets (``chat/``)."""
         house.followers.append(self.chat.catch_up)
@@ -182,8 +191,11 @@ class Hub:
             ratings,
             now=lambda: house.now(),
             limits=limits,
+            silenced=bans.until,
         )
         """Arenas, Swiss and pods (``tournaments/``): every process steps every tournament."""
+        self.moderation = Moderation(engine, db, limits, bus, accounts, self.chat, self.games, bans)
+        """Moderators, reports, their queue, actions, audit log and notices (``moderation/``)."""
         self._tasks: list[asyncio.Task[None]] = []
 
     @property

@@ -6,7 +6,9 @@ from __future__ import annotations
 from boardplay.web.chat.schemas import ChatChannel, ChatReportRequest, ChatRequest
 from boardplay.web.chat.service import (
     ChatRelay,
+    Silenced,
     author_of,
+    check_voice,
     clean,
     default_channel,
     post,
@@ -14,17 +16,21 @@ from boardplay.web.chat.service import (
     readable,
     report,
 )
-from boardplay.web.chat.store import CHANNELS, PLAYERS, SPECTATORS
+from boardplay.web.chat.store import CHANNELS, PLAYERS, SPECTATORS, ChatMessage, ReportedLine
 
 __all__ = [
     "CHANNELS",
     "PLAYERS",
     "SPECTATORS",
     "ChatChannel",
+    "ChatMessage",
     "ChatRelay",
     "ChatReportRequest",
     "ChatRequest",
+    "ReportedLine",
+    "Silenced",
     "author_of",
+    "check_voice",
     "clean",
     "default_channel",
     "post",

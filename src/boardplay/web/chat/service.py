@@ -65,6 +65,7 @@ from boardplay.web.chat.store import (
     ChatMessage,
     ChatRefused,
     ChatStore,
+    ReportedLine,
 )
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden, not_found
@@ -99,6 +100,29 @@ class Room(Protocol):
     def subscribers(self) -> Collection[Subscriber]: ...
 
     def seats_of(self, token: str | None) -> set[int]: ...
+
+
+Silenced = Callable[[int], Awaitable[float | None]]
+"""When an account's chat ban ends (None: it may write): the one place every chat asks, given
+by the wiring (the moderators' ``ChatBans.until``)."""
+REPORTS_AROUND = 3
+"""Lines either side of a reported message the moderators are shown with it."""
+
+
+async def check_voice(silenced: Silenced | None, account_id: int | None) -> None:
+    """403 ``chat_banned`` for an account a moderator banned from the chats, saying until
+    when; every chat (a table's channels, a tournament's) asks this before it stores a line."""
+    if silenced is None or account_id is None:
+        return
+    until = await silenced(account_id)
+    if until is None:
+        return
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
+    raise ApiError(
+        403,
+        "chat_banned",
+        f"a moderator banned this account from the chats until {when}; reading is still open",
+    )
 
 
 BACKLOG = 200
@@ -198,6 +222,7 @@ async def post(
     limits = room.host.limits
     tidied = clean(text, limits.chat_length)
     await relay.blocks.check_writer(room, author.account_id)
+    await check_voice(relay.silenced, author.account_id)
     if channel == SPECTATORS and account is not None:
         await check_newcomer(room, relay, account)
     try:
@@ -317,11 +342,14 @@ class ChatRelay:
         finished_a_game: Callable[[int], Awaitable[bool]],
         relations: Relations,
         bus: Bus,
+        silenced: Silenced | None = None,
     ) -> None:
         self.host = host
         self.store = ChatStore(engine)
         self.blocks = Hidden(relations, bus)
         """What the blocks between players do to the chat (``blocks.py``)."""
+        self.silenced = silenced
+        """Whether a writer is banned from the chats (``check_voice``)."""
         self.finished_a_game = finished_a_game
         """Whether an account has played a game to its end (the table's, given by the
         wiring): a spectator's standing (``check_newcomer``)."""
@@ -335,6 +363,14 @@ class ChatRelay:
         self.send: Callable[[str], object] | None = None
         """Tells the other processes of a message at once (the wiring gives the broker's topic;
         None: one process, or no Redis, and the periodic check is the only way)."""
+
+    async def reported(self, before: int | None, limit: int) -> list[ReportedLine]:
+        """The reported messages for the moderators, newest first (older than the report
+        ``before``), each with the lines around it."""
+        found: list[ReportedLine] = await self.host.db(
+            self.store.reported, before, limit, REPORTS_AROUND
+        )
+        return found
 
     def relay(self, message: ChatMessage) -> None:
         """Tell the other processes of a message stored here (never waits; a message lost on

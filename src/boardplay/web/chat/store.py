@@ -94,6 +94,40 @@ class ChatMessage:
 
 
 @dataclass(frozen=True)
+class ReportedLine:
+    """A reported message for the moderators: the report (who, when), the message's author's
+    account (None: a guest's seat), and the lines around it in its channel (``context``, the
+    message among them)."""
+
+    report_id: int
+    game_id: str
+    channel: str
+    message_id: int
+    text: str
+    author: str
+    author_id: int | None
+    reporter: str
+    created: float
+    context: tuple[ChatMessage, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.report_id,
+            "game_id": self.game_id,
+            "channel": self.channel,
+            "message_id": self.message_id,
+            "text": self.text,
+            "author": self.author,
+            "reporter": self.reporter,
+            "created": self.created,
+            "context": [
+                {"id": m.id, "name": m.name, "text": m.text, "created": m.created}
+                for m in self.context
+            ],
+        }
+
+
+@dataclass(frozen=True)
 class Author:
     """Who writes: a seat of the game (players' channel) or a signed-in account (spectators'),
     and the name their messages show."""
@@ -303,6 +337,51 @@ class ChatStore:
             except sa.exc.IntegrityError:  # the same reporter, at the same instant elsewhere
                 return False
         return True
+
+    def reported(self, before: int | None, limit: int, around: int) -> list[ReportedLine]:
+        """Reports older than the report ``before`` (None: the newest), newest first, each with
+        its message's author's account and ``around`` lines either side of it."""
+        reports, messages = chat_reports_table, chat_messages_table
+        query = (
+            sa.select(reports, messages.c.account_id)
+            .join(messages, messages.c.id == reports.c.message_id)
+            .order_by(reports.c.id.desc())
+            .limit(limit)
+        )
+        if before is not None:
+            query = query.where(reports.c.id < before)
+        found = []
+        with self.engine.connect() as conn:
+            for row in conn.execute(query).all():
+                here = sa.and_(messages.c.game_id == row.game_id, messages.c.channel == row.channel)
+                earlier = conn.execute(
+                    messages.select()
+                    .where(here, messages.c.id <= row.message_id)
+                    .order_by(messages.c.id.desc())
+                    .limit(around + 1)
+                ).all()
+                later = conn.execute(
+                    messages.select()
+                    .where(here, messages.c.id > row.message_id)
+                    .order_by(messages.c.id)
+                    .limit(around)
+                ).all()
+                context = tuple(_row(r) for r in [*reversed(earlier), *later])
+                found.append(
+                    ReportedLine(
+                        int(row.id),
+                        row.game_id,
+                        row.channel,
+                        int(row.message_id),
+                        row.text,
+                        row.author,
+                        row.account_id,
+                        row.reporter,
+                        float(row.created),
+                        context,
+                    )
+                )
+        return found
 
     def reports(self, game_id: str | None = None) -> list[dict[str, Any]]:
         """The stored reports, newest first (for the operator and the tests)."""

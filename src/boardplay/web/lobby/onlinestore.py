@@ -1,4 +1,4 @@
-"""Who is on the site now (migration 0020): the signed-in players with a lobby socket open on
+"""Who is on the site now: the signed-in players with a lobby socket open on
 some server process. The lobby's live connection is open on every page of the site from its
 first paint (``static/lobbylive.js``), so a socket is a page, and a player with none is away, as
 lichess's "online" is a socket anywhere.

@@ -1,4 +1,4 @@
-"""Stored relations (migration 0020): one row per ordered pair of accounts that have one, as lila
+"""Stored relations: one row per ordered pair of accounts that have one, as lila
 keeps them: the owner follows the other, or blocks them. A pair holds one relation at most, so a
 block replaces the owner's follow; it also ends the other's follow of the owner (a player one
 blocks no longer sees where one plays).

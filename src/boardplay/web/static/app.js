@@ -9,11 +9,13 @@ import { rulesPage } from "./pages/rules.js";
 import { signInPage, accountPage } from "./pages/account.js";
 import { playerPage, ratingsPage } from "./pages/player.js";
 import { followingPage } from "./pages/following.js";
-import { loadSession, accountLink } from "./session.js";
+import { loadSession, accountLink, onAccount } from "./session.js";
 import { startLobby, drawBar } from "./lobbylive.js";
 import { turnsPage } from "./pages/turns.js";
 import { tournamentsPage } from "./pages/tournaments.js";
 import { tournamentPage } from "./pages/tournament.js";
+import { moderationPage } from "./moderation/page.js";
+import { showNotices, redrawNotices } from "./moderation/notices.js";
 import { showNotation } from "./store.js";
 import { startTurns, drawBadge } from "./turns.js";
 import { boardModules } from "./boards/load.js";
@@ -60,6 +62,7 @@ async function show() {
     else if (parts[0] === "turns") leave = (await turnsPage(main)) || leave;
     else if (parts[0] === "tournaments") leave = (await tournamentsPage(main)) || leave;
     else if (parts[0] === "tournament" && parts[1]) leave = (await tournamentPage(main, parts[1])) || leave;
+    else if (parts[0] === "moderation") await moderationPage(main);
     else leave = (await lobbyPage(main)) || leave;
   } catch (e) {
     clear(main).append(h("div", { class: "panel" }, h("h2", {}, t("error.title")), h("p", {}, e.message), h("a", { href: "#/" }, t("error.back"))));
@@ -73,6 +76,7 @@ function translateShell() {
   accountLink(document.getElementById("account-link"));
   drawBar(); // the challenges under the header
   drawBadge(); // the "your turn" link's title
+  redrawNotices(); // what moderators decided, in the new language
 }
 
 // The language switcher on every page: remembered, and the page drawn again in the new language.
@@ -102,6 +106,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   const offered = (document.body.dataset.games || "").split(" ").filter(Boolean);
   await Promise.all([setLanguage(preferredLanguage()), loadSession(), boardModules(offered)]);
   translateShell();
+  onAccount(() => showNotices()); // a moderator's decision about this player, and their link
   started = true;
   route();
   followAccountLanguage(() => { translateShell(); route(); });

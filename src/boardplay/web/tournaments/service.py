@@ -46,6 +46,7 @@ from sqlalchemy.engine import Engine
 from boardplay.web.accounts import DELETED_NAME, Account, Accounts
 from boardplay.web.admission import Door, Seating
 from boardplay.web.catalogue import WebCatalogue
+from boardplay.web.chat import Silenced
 from boardplay.web.config import Limits
 from boardplay.web.database import Runner
 from boardplay.web.errors import ApiError, bad_request, conflict, not_found
@@ -123,6 +124,7 @@ class Tournaments:
         ratings: Ratings | None = None,
         now: Callable[[], float] = time.time,
         limits: Limits | None = None,
+        silenced: Silenced | None = None,
     ) -> None:
         self.store = TournamentStore(engine)
         self.limits = limits or Limits()
@@ -137,7 +139,7 @@ class Tournaments:
         self.games = games
         self.ratings = ratings
         self.now = now
-        self.talk = Talk(engine, db, self.limits, lambda: self.now())
+        self.talk = Talk(engine, db, self.limits, lambda: self.now(), silenced)
         """The tournaments' chat (``talk.py``)."""
         self._winners: dict[str, str | None] = {}
         """The winners of the tournaments listed as finished (their standings no longer

@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account
-from boardplay.web.chat import clean
+from boardplay.web.chat import Silenced, check_voice, clean
 from boardplay.web.config import Limits
 from boardplay.web.database import Runner, lock, metadata
 from boardplay.web.errors import ApiError
@@ -162,9 +162,16 @@ class Talk:
     """The tournaments' chat as the routes use it: read, and written within its rules."""
 
     def __init__(
-        self, engine: Engine, db: Runner, limits: Limits, now: Callable[[], float]
+        self,
+        engine: Engine,
+        db: Runner,
+        limits: Limits,
+        now: Callable[[], float],
+        silenced: Silenced | None = None,
     ) -> None:
         self.engine = engine
+        self.silenced = silenced
+        """Whether a writer is banned from the chats (the table chat's ``check_voice``)."""
         self.db = db
         self.limits = limits
         self.now = now
@@ -187,6 +194,7 @@ class Talk:
         account that may not write here, 429 past a ceiling."""
         limits = self.limits
         tidied = clean(text, limits.chat_length)
+        await check_voice(self.silenced, account.id)
         if not await self.db(may_write, self.engine, tournament_id, account, limits):
             raise ApiError(
                 403,

@@ -19,6 +19,7 @@ import { requestHint } from "./hint.js";
 import { forcedMoves } from "./forced.js";
 import { reviewPanel } from "./review.js";
 import { chatPanel } from "./chat.js";
+import { reportForm } from "../moderation/report.js";
 import * as views from "./gameview.js";
 import { gameRatingNote } from "../results.js";
 import { GamePlay } from "./gameplay.js";
@@ -95,6 +96,9 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   // The table chat, beside the seats (on a phone, behind its tab): pages/chat.js.
   const chat = chatPanel(id, client);
   parts.seatsBox.parentElement.after(chat.panel, chat.tab);
+  // "Report a player": the game's other players who have accounts, for a signed-in visitor.
+  const others = [...new Set((first.seats || []).filter((s) => s.player && s.name !== account()?.name).map((s) => s.name))];
+  if (account() && others.length) parts.seatsBox.parentElement.append(reportForm(others, id));
   // Offered to a player of a game still running, unless the walk-through is on already.
   const offerTutorial = () => { const game = control.game; teach.hidden = !(game.your_seats || []).length || game.terminal || guide.running; };
   const guide = tutorial(board, first.game, (await boardModule(first.hints?.renderer))?.tutorial, () => offerTutorial());

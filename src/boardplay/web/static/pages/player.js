@@ -8,6 +8,8 @@ import { t, gameTitle, seatName, language } from "../text.js";
 import { resultSaid, ratingChange, ratingNote } from "../results.js";
 import { inCardOrder } from "../about.js";
 import { relationButtons } from "../relations/relations.js";
+import { account } from "../session.js";
+import { reportForm } from "../moderation/report.js";
 
 // "passtally-3p" → "Passtally, 3 players"; a game without a player count is just its title.
 export function poolName(pool) {
@@ -82,7 +84,8 @@ export async function playerPage(main, name) {
     h("h3", {}, t("profile.ratings")), ratings, provisional,
     profile.ratings.length ? [h("h3", {}, t("profile.history")), charts] : "",
     h("h3", {}, t("profile.results")), record,
-    h("h3", {}, t("profile.recent")), recent));
+    h("h3", {}, t("profile.recent")), recent,
+    account() && account().name !== profile.name ? reportForm([profile.name]) : ""));
 }
 
 export async function ratingsPage(main, pool) {

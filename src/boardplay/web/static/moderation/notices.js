@@ -1,0 +1,40 @@
+// What moderators decided about the signed-in player, shown at the top of the next page they load
+// (GET /api/account/notices) in their language until they say they read it; and the header's
+// link to the moderation page, shown to moderators.
+import { h } from "../dom.js";
+import { api } from "../api.js";
+import { t, language } from "../text.js";
+
+const day = (seconds) => new Date(seconds * 1000).toLocaleDateString(language());
+
+export function noticeText(n) {
+  return n.action === "chat_ban" ? t("notice.chat_ban", { days: n.days, until: day(n.until), reason: n.reason }) : t(`notice.${n.action}`, { reason: n.reason });
+}
+
+let shown = [];
+export async function showNotices() {
+  const box = document.getElementById("notices");
+  const link = document.getElementById("moderation-link");
+  let answer = { moderator: false, notices: [] };
+  try { answer = await api("/api/account/notices"); } catch { /* a failed look shows nothing */ }
+  if (link) link.hidden = !answer.moderator;
+  shown = answer.notices;
+  draw(box);
+}
+
+function draw(box) {
+  if (!box) return;
+  box.replaceChildren(...shown.map((n) => {
+    const ok = h("button", { type: "button" }, t("notice.ok"));
+    ok.addEventListener("click", async () => {
+      await api(`/api/account/notices/${n.id}/seen`, { method: "POST" }).catch(() => null);
+      shown = shown.filter((other) => other.id !== n.id);
+      draw(box);
+    });
+    return h("div", { class: "notice", role: "status", "data-action": n.action }, h("p", {}, noticeText(n)), ok);
+  }));
+  box.hidden = !shown.length;
+}
+
+// The notices again in the page's language (after a switch).
+export const redrawNotices = () => draw(document.getElementById("notices"));

@@ -1,0 +1,75 @@
+// The moderators' page (#/moderation): the reports waiting (players reported, with the games
+// between the two; chat lines, with the lines around them), a decision on each, and the audit
+// log. The server refuses every part of it to anyone who is not a moderator.
+import { h, clear } from "../dom.js";
+import { api, errorLine } from "../api.js";
+import { t, language } from "../text.js";
+
+const ACTIONS = ["dismiss", "warn", "chat_ban", "close"];
+const when = (seconds) => new Date(seconds * 1000).toLocaleString(language());
+const gameLink = (id) => h("a", { href: `#/game/${id}`, translate: "no" }, id);
+const playerLink = (name) => (name ? h("a", { href: `#/player/${encodeURIComponent(name)}` }, name) : "—");
+
+function decisionForm(reportId, refresh) {
+  const error = errorLine(`decide-error-${reportId}`);
+  const action = h("select", { class: "decide-action" }, ACTIONS.map((a) => h("option", { value: a }, t(`mod.action.${a}`))));
+  const days = h("input", { type: "number", class: "decide-days", min: 1, max: 365, value: 3 });
+  const daysLabel = h("label", { hidden: true }, t("mod.days"), " ", days);
+  const why = h("input", { type: "text", class: "decide-why", maxlength: 500, required: true });
+  const send = h("button", { type: "submit" }, t("mod.decide"));
+  action.addEventListener("change", () => { daysLabel.hidden = action.value !== "chat_ban"; });
+  const form = h("form", { class: "decide" }, h("label", {}, t("mod.action"), " ", action), daysLabel, h("label", {}, t("mod.why"), " ", why), send, error.element);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.clear();
+    send.disabled = true;
+    const body = { action: action.value, reason: why.value, report: reportId };
+    if (action.value === "chat_ban") body.days = Number(days.value);
+    try { await api("/api/moderation/actions", { method: "POST", body }); await refresh(); } catch (e) { error.show(e.message); send.disabled = false; }
+  });
+  return form;
+}
+
+function playerReport(r, refresh) {
+  const games = r.games.length ? h("ul", { class: "mod-games" }, r.games.map((g) => h("li", {}, gameLink(g.id)))) : h("p", { class: "muted small" }, t("mod.noGames"));
+  return h("li", { class: "mod-report", "data-report": r.id },
+    h("p", {}, t("mod.reportedBy", { reported: r.reported ?? "—", reporter: r.reporter ?? "—", reason: t(`report.reason.${r.reason}`) }), " ", h("span", { class: "muted small" }, when(r.created))),
+    r.text ? h("blockquote", {}, r.text) : "",
+    r.game_id ? h("p", { class: "small" }, t("mod.fromGame"), " ", gameLink(r.game_id)) : "",
+    h("p", { class: "small" }, playerLink(r.reported)),
+    h("h4", {}, t("mod.games")), games,
+    decisionForm(r.id, refresh));
+}
+
+function chatReport(r, refresh) {
+  return h("li", { class: "mod-report", "data-report": r.id },
+    h("p", {}, t("mod.lineBy", { author: r.author, game: r.game_id, reporter: r.reporter }), " ", h("span", { class: "muted small" }, when(r.created))),
+    h("ol", { class: "mod-context" }, r.context.map((m) => h("li", { class: m.id === r.message_id ? "reported" : "" }, h("b", {}, m.name), ": ", m.text))),
+    h("p", { class: "small" }, gameLink(r.game_id)),
+    decisionForm(r.id, refresh));
+}
+
+export async function moderationPage(main) {
+  let queue, log;
+  try {
+    [queue, log] = await Promise.all([api("/api/moderation/queue"), api("/api/moderation/log")]);
+  } catch (e) {
+    if (e.status === 401 || e.status === 403) { clear(main).append(h("div", { class: "panel" }, h("h2", {}, t("mod.title")), h("p", {}, t("mod.forbidden")))); return; }
+    throw e;
+  }
+  const refresh = () => moderationPage(main);
+  const waiting = queue.players.length + queue.chat.length;
+  const entries = log.entries.length ? h("table", { class: "list", id: "mod-log" },
+    h("tr", {}, ["mod.when", "mod.who", "mod.what", "mod.about", "mod.whyHead"].map((k) => h("th", {}, t(k)))),
+    log.entries.map((e) => h("tr", { "data-action": e.action },
+      h("td", { class: "small" }, when(e.created)), h("td", {}, e.moderator),
+      h("td", {}, t(`mod.action.${e.action}`), e.days ? ` (${e.days})` : ""), h("td", {}, e.account ?? "—"), h("td", {}, e.reason))))
+    : h("p", { class: "muted" }, t("mod.logEmpty"));
+  clear(main).append(h("div", { class: "panel", id: "moderation" },
+    h("h2", {}, t("mod.title")),
+    h("h3", {}, t("mod.queue")),
+    waiting ? "" : h("p", { class: "muted" }, t("mod.none")),
+    queue.players.length ? [h("h4", {}, t("mod.players")), h("ul", { class: "mod-queue", id: "mod-players" }, queue.players.map((r) => playerReport(r, refresh)))] : "",
+    queue.chat.length ? [h("h4", {}, t("mod.chat")), h("ul", { class: "mod-queue", id: "mod-chat" }, queue.chat.map((r) => chatReport(r, refresh)))] : "",
+    h("h3", {}, t("mod.log")), entries));
+}
