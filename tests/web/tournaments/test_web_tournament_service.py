@@ -128,7 +128,7 @@ def test_a_swiss_runs_to_its_end_and_its_standings_equal_a_crosstable(
             for board in boards:
                 game = stored[board.game_id]
                 assert game.rated and game.clock == RAPID and game.status == "active"
-                assert game.deadline is not None  # the clock runs from the pairing
+                assert game.deadline is not None  # its clock runs at the latest by then
                 first, second = board.players
                 winner = first if number % 2 else second
                 await lose(process, board.game_id, second if winner == first else first)

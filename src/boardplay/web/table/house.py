@@ -112,7 +112,9 @@ class House:
         )
         """The AI worker pool: AI turns (the sweeper claims them only while ``ai.free``), hints
         and reviews."""
-        self.maker = GameMaker(catalogue, limits, storage, throttles, self.db, self.room, admission)
+        self.maker = GameMaker(
+            catalogue, limits, storage, throttles, self.db, self.room, admission, lambda: self.now()
+        )
         """Makes games within the ceilings (``creation.py``)."""
         self.games = Games(storage, db, self.room, self.rooms.get, bus)
         """What other domains read of the games and the accounts' seats (``games.py``)."""

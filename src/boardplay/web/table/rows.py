@@ -113,7 +113,8 @@ class GameRow:
     clock_state: dict[str, Any] | None = None
     """Each seat's time as of the last clock event, the running seat, the flagged seats."""
     deadline: float | None = None
-    """When the running clock falls (server time, seconds); None while no clock runs."""
+    """When the server must look at the game's time next (server time, seconds): its running
+    clock falls, or its held clock starts (``Clock.wake``); None while no clock runs."""
 
     @property
     def thinking(self) -> int | None:
@@ -138,7 +139,7 @@ def clock_values(clock: Clock | None) -> dict[str, Any]:
     transaction (``clock`` None: a change that leaves the clock as it is)."""
     if clock is None:
         return {}
-    return {"clock_state": clock.to_json(), "deadline": clock.deadline}
+    return {"clock_state": clock.to_json(), "deadline": clock.wake}
 
 
 def job_values(ai_seat: int | None, ai_error: str | None) -> dict[str, Any]:
