@@ -5,7 +5,14 @@ from __future__ import annotations
 from boardplay.web.lobby.challenges import answer_challenge, my_challenges, send_challenge
 from boardplay.web.lobby.quick import quick_game
 from boardplay.web.lobby.schemas import ApiChallengeRequest, ChallengeRequest, SeekRequest
-from boardplay.web.lobby.seeks import Started, accept_seek, cancel_seek, list_seeks, post_seek
+from boardplay.web.lobby.seeks import (
+    Started,
+    accept_seek,
+    cancel_seek,
+    for_people,
+    list_seeks,
+    post_seek,
+)
 from boardplay.web.lobby.sockets import Lobby
 from boardplay.web.lobby.store import Seek
 from boardplay.web.lobby.tables import leave, sit
@@ -20,6 +27,7 @@ __all__ = [
     "accept_seek",
     "answer_challenge",
     "cancel_seek",
+    "for_people",
     "leave",
     "list_seeks",
     "my_challenges",
