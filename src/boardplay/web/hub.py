@@ -26,7 +26,7 @@ from boardplay.web.chat import ChatRelay
 from boardplay.web.config import Limits
 from boardplay.web.database import StorageThreads
 from boardplay.web.events import Bus
-from boardplay.web.lobby import Lobby
+from boardplay.web.lobby import Lobby, Tv
 from boardplay.web.migrate import open_database
 from boardplay.web.notify import MailConfig, Mailer, PushConfig, Pusher
 from boardplay.web.ratings import RATINGS_INTERVAL, Ratings
@@ -135,6 +135,8 @@ class Hub:
             games=self.games,
         )
         """The lobby's sockets, seeks and challenges (``lobby/``)."""
+        self.tv = Tv(self.games, ratings, bus)
+        """Each game's best game being played now (``lobby/tv.py``)."""
         self.mailer = Mailer.open(engine, db, mail, limits, house.epoch, catalogue, bus, self.games)
         """E-mail notifications: the hooks the game code calls and the outbox's sender."""
         self.push = Pusher.open(

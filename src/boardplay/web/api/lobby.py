@@ -21,6 +21,7 @@ from boardplay.web.api.deps import (
     AccountDep,
     ChallengeReaderDep,
     ChallengeWriterDep,
+    HubDep,
     LobbyDep,
     SeekerDep,
     VisitorDep,
@@ -127,6 +128,14 @@ async def leave_seat(seek_id: ShortId, lobby: LobbyDep, account: SeekerDep) -> d
     """Give up your seat at a table before its game starts."""
     await leave(lobby, account, seek_id)
     return {"left": seek_id}
+
+
+@router.get("/tv")
+async def tv(hub: HubDep) -> dict[str, Any]:
+    """TV: for each game, the best game of it being played now (by its players' mean rating in
+    its pool; ``lobby/tv.py``), to watch: ``{"channels": [{"game", "id", "players": [{"name",
+    "rating"}], "rating", "rated"}]}``, by game name; a game nobody plays so has none."""
+    return {"channels": [channel.to_json() for channel in await hub.tv.channels()]}
 
 
 @router.get("/challenges")

@@ -1,4 +1,5 @@
-"""Finding an opponent: seeks, quick games, challenges and the live lobby socket."""
+"""Finding an opponent: seeks, quick games, challenges and the live lobby socket; and TV, the
+best game of each game being played now."""
 
 from __future__ import annotations
 
@@ -16,14 +17,17 @@ from boardplay.web.lobby.seeks import (
 from boardplay.web.lobby.sockets import Lobby
 from boardplay.web.lobby.store import Seek
 from boardplay.web.lobby.tables import leave, sit
+from boardplay.web.lobby.tv import Channel, Tv
 
 __all__ = [
     "ApiChallengeRequest",
     "ChallengeRequest",
+    "Channel",
     "Lobby",
     "Seek",
     "SeekRequest",
     "Started",
+    "Tv",
     "accept_seek",
     "answer_challenge",
     "cancel_seek",

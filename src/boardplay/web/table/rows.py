@@ -155,6 +155,20 @@ def job_values(ai_seat: int | None, ai_error: str | None) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
+class InPlay:
+    """A real-time game being played by signed-in players at every seat, as those who look for
+    games worth watching read it (the lobby's TV): its game, options, the accounts in seat order
+    and the names they play under."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    players: tuple[int, ...]
+    names: tuple[str, ...]
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnd:
     """How a game ended, all that those who follow ends read of it (a tournament's places):
     its result and the seats that resigned."""
