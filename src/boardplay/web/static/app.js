@@ -13,6 +13,7 @@ import { startLobby, drawBar } from "./lobbylive.js";
 import { turnsPage } from "./pages/turns.js";
 import { tournamentsPage } from "./pages/tournaments.js";
 import { tournamentPage } from "./pages/tournament.js";
+import { tvPage } from "./pages/tv.js";
 import { showNotation } from "./store.js";
 import { startTurns, drawBadge } from "./turns.js";
 import { boardModules } from "./boards/load.js";
@@ -58,6 +59,7 @@ async function show() {
     else if (parts[0] === "turns") leave = (await turnsPage(main)) || leave;
     else if (parts[0] === "tournaments") leave = (await tournamentsPage(main)) || leave;
     else if (parts[0] === "tournament" && parts[1]) leave = (await tournamentPage(main, parts[1])) || leave;
+    else if (parts[0] === "tv" && parts[1]) leave = (await tvPage(main, parts[1], connection)) || leave;
     else leave = (await lobbyPage(main)) || leave;
   } catch (e) {
     clear(main).append(h("div", { class: "panel" }, h("h2", {}, t("error.title")), h("p", {}, e.message), h("a", { href: "#/" }, t("error.back"))));
