@@ -15,12 +15,13 @@ function seatLabel(seats, colours, seat) {
 // Player 3 2. Player 3 wins by 2 points." → the players' names), for text.js's say: a seat the
 // game only numbers ("Player 3") is its player's name; a seat the game names by its colour keeps
 // the colour beside the name ("kenji77 (Black)"), since the board shows colours. A seat whose
-// name is its label (a hot-seat game's, a guest's) is left as it is.
+// name is its label (a hot-seat game's), and an AI's seat (no person: "Blue moves"), are left
+// as they are.
 export function seatPeople(seats = [], labels = []) {
   const people = {};
   labels.forEach((label, seat) => {
     const name = seats[seat]?.name;
-    if (!label || !name || name === label) return;
+    if (!label || !name || name === label || ["ai", "agent"].includes(seats[seat]?.kind)) return;
     people[label] = /^Player \d+$/.test(label) ? seatName(name) : t("ending.seatOf", { name: seatName(name), colour: seatName(label) });
   });
   return people;

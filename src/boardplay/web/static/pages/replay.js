@@ -34,7 +34,7 @@ async function showReplay(main, replay, id) {
   const label = h("span", { id: "replay-ply" });
   const info = h("div", { class: "status", id: "replay-status", "aria-live": "polite" });
   const movesBox = h("div", {});
-  const seats = replay.players.length ? replay.players.map((p, i) => ({ seat: i, name: p.name })) : (replay.hints.seat_names || []).map((name, i) => ({ seat: i, name }));
+  const seats = replay.players.length ? replay.players.map((p, i) => ({ seat: i, name: p.name, kind: p.kind })) : (replay.hints.seat_names || []).map((name, i) => ({ seat: i, name }));
   const people = seatPeople(seats, replay.hints?.seat_names); // the players behind the seat names
   const allMoves = frames.slice(1).map((f) => ({ move: f.move, player: f.player, struct: f.struct, words: f.words, say: f.say }));
   // `mark`: a move to mark on the board instead of the last turn (a review's better move).
