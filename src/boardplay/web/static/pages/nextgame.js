@@ -43,9 +43,9 @@ export function nextGameNotice(go, seated) {
       box.dataset.seconds = String(seconds);
       box.append(h("strong", { id: "next-game-words" }, t("nextGame.in", { n: seconds })), " ",
         h("button", { type: "button", class: "primary", id: "next-game-go", onclick: leave }, t("nextGame.go")), " ",
-        h("button", { type: "button", id: "next-game-stay", onclick: stay }, t("nextGame.stay")));
+        h("button", { type: "button", id: "next-game-stay", onclick: stay }, t("nextGame.stay")),
+        h("p", { class: "muted" }, t("nextGame.clockWaits")));
     }
-    box.append(h("p", { class: "muted" }, t("nextGame.clockWaits")));
   }
 
   function stay() {
