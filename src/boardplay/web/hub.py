@@ -26,7 +26,7 @@ from boardplay.web.chat import ChatRelay
 from boardplay.web.config import Limits
 from boardplay.web.database import StorageThreads
 from boardplay.web.events import Bus
-from boardplay.web.lobby import Lobby
+from boardplay.web.lobby import Lobby, Tv
 from boardplay.web.migrate import open_database
 from boardplay.web.moderation import ChatBans, Moderation
 from boardplay.web.notify import MailConfig, Mailer, PushConfig, Pusher
@@ -149,6 +149,8 @@ class Hub:
             relations=relations,
         )
         """The lobby's sockets, seeks and challenges (``lobby/``)."""
+        self.tv = Tv(self.games, ratings, bus)
+        """Each game's best game being played now (``lobby/tv.py``)."""
         self.mailer = Mailer.open(
             engine, db, mail, limits, house.epoch, catalogue, accounts.languages, bus, self.games
         )

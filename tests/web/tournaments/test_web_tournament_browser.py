@@ -274,7 +274,8 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
             ja.goto(f"{server}/#/tournament/{tid}")
             ja.wait_for_selector("#standings tr[data-player='Hana_t']")
             assert ja.locator("#standings-title").inner_text() == "順位表"
-            assert ja.locator("#tournament-state").inner_text() == "終了"
+            winner = view_of(server, tid)["winner"]  # the page names it
+            assert ja.locator("#tournament-state").inner_text() == f"終了 · ★ 優勝：{winner}"
             shot(ja, f"tournament-ja{suffix}.png")
             if is_phone:
                 assert ja.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
@@ -345,7 +346,8 @@ def test_on_a_phone_in_japanese_a_person_joins_plays_a_bot_by_clicks_and_sees_th
         "document.querySelector('#tournament-state')?.dataset.status === 'finished'",
         timeout=20_000,
     )
-    assert phone.locator("#tournament-state").inner_text() == "終了"
+    winner = view_of(server, tid)["winner"]  # the page names it
+    assert phone.locator("#tournament-state").inner_text() == f"終了 · ★ 優勝：{winner}"
     assert phone.evaluate("window.stillThisPage") is True
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     found += violations(phone, "tournament finished, Japanese phone")

@@ -124,11 +124,12 @@ def test_a_swiss_runs_to_its_end_and_its_standings_equal_a_crosstable(
             await service.tick()
             boards = [b for b in current_boards(process, made.id) if b.round == number]
             assert len(boards) == 2 and all(b.made for b in boards)
+            assert (await service.view(made.id))["winner"] is None  # not over yet
             stored = {g.id: g for g in games_stored(process)}
             for board in boards:
                 game = stored[board.game_id]
                 assert game.rated and game.clock == RAPID and game.status == "active"
-                assert game.deadline is not None  # the clock runs from the pairing
+                assert game.deadline is not None  # its clock runs at the latest by then
                 first, second = board.players
                 winner = first if number % 2 else second
                 await lose(process, board.game_id, second if winner == first else first)
@@ -136,6 +137,8 @@ def test_a_swiss_runs_to_its_end_and_its_standings_equal_a_crosstable(
         await service.tick()  # the last results in: the Swiss is over
         view = await service.view(made.id)
         assert view["tournament"]["status"] == "finished"
+        # Its page names the winner: the first of the final standings.
+        assert view["winner"] == view["standings"][0]["name"] and view["winner"]
         assert [r["round"] for r in view["rounds"]] == [1, 2, 3]
         assert all(len(r["byes"]) == 1 for r in view["rounds"])
         # Every game settled by the ratings exactly once (unrated: ended by a word too soon).

@@ -27,10 +27,10 @@ from boardplay.web.advice import Reviewer
 from boardplay.web.bots import BOT_PLAY, CHALLENGE_READ, CHALLENGE_WRITE, TOKEN_PREFIX, ApiUser
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
-from boardplay.web.errors import ApiError
+from boardplay.web.errors import ApiError, forbidden
 from boardplay.web.guard import address_of, hashed, prefix_of, visitor_of
 from boardplay.web.hub import Hub
-from boardplay.web.lobby import Lobby
+from boardplay.web.lobby import Lobby, for_people
 from boardplay.web.replays import HeavyReads
 from boardplay.web.table import Room
 
@@ -158,6 +158,26 @@ async def get_account(session: Annotated[Session | None, Depends(get_session)]) 
     return session.account
 
 
+async def get_seeker(
+    request: Request, session: Annotated[Session | None, Depends(get_session)], hub: HubDep
+) -> Account:
+    """The player at a seek or table route: the signed-in account (401 for a guest). A request
+    with a personal API token is judged by the token (``get_session``), never told to sign in
+    with a password: a bot's token is refused as the admission rule refuses a bot at the
+    lobby's lists (403 ``bot_no_seeks``: a bot plays through challenges, docs/bots.md), a
+    person's with 403 ``seeks_need_session`` (no scope opens the lobby's lists to a program;
+    the token is counted against its ceiling either way, and an unknown one is 401)."""
+    if not bears_api_token(request):
+        return await get_account(session)
+    user = await hub.bots.authorise(request.headers.get("authorization"))
+    await for_people(hub.lobby, user.account)
+    raise forbidden(
+        "seeks_need_session",
+        "seeks and tables are taken on the site's pages, signed in; an API token plays through "
+        "challenges (POST /api/challenge/{username})",
+    )
+
+
 def token_with(*scopes: str) -> Callable[[Request, Hub], Awaitable[ApiUser]]:
     """A dependency: the owner of the request's personal API token (``bots/``), if the token
     has one of ``scopes`` (none named: any token will do); 401 without one, 403
@@ -178,6 +198,7 @@ ChallengeWriterDep = Annotated[ApiUser, Depends(token_with(CHALLENGE_WRITE, BOT_
 ChallengeReaderDep = Annotated[ApiUser, Depends(token_with(CHALLENGE_READ, BOT_PLAY))]
 SessionDep = Annotated[Session | None, Depends(get_session)]
 AccountDep = Annotated[Account, Depends(get_account)]
+SeekerDep = Annotated[Account, Depends(get_seeker)]
 PasskeysDep = Annotated[Passkeys, Depends(from_state("passkeys"))]
 SiteDep = Annotated[Site, Depends(get_site)]
 

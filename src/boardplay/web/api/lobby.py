@@ -5,7 +5,9 @@ to a named player (``lobby/challenges.py``), and the live lobby socket that show
 
 Every change needs a signed-in player (401 for a guest) and, made with the session cookie, its
 CSRF token (403 without: ``deps.get_session``); listing seeks and watching the lobby socket do
-not. A refusal is a 4xx in the API's error shape and changes nothing."""
+not. The seeks and tables are for people: a bot is refused (403 ``bot_no_seeks``, the admission
+rule's), whether it comes with its session or its API token (``deps.get_seeker``). A refusal is
+a 4xx in the API's error shape and changes nothing."""
 
 from __future__ import annotations
 
@@ -19,11 +21,12 @@ from boardplay.web.api.deps import (
     AccountDep,
     ChallengeReaderDep,
     ChallengeWriterDep,
+    HubDep,
     LobbyDep,
+    SeekerDep,
     VisitorDep,
     same_origin,
 )
-from boardplay.web.errors import forbidden
 from boardplay.web.lobby import (
     ApiChallengeRequest,
     ChallengeRequest,
@@ -34,6 +37,7 @@ from boardplay.web.lobby import (
     accept_seek,
     answer_challenge,
     cancel_seek,
+    for_people,
     leave,
     list_seeks,
     my_challenges,
@@ -74,35 +78,35 @@ async def seeks(lobby: LobbyDep) -> dict[str, Any]:
 
 
 @router.post("/seeks", status_code=201)
-async def post(lobby: LobbyDep, account: AccountDep, body: SeekRequest) -> dict[str, Any]:
+async def post(lobby: LobbyDep, account: SeekerDep, body: SeekRequest) -> dict[str, Any]:
     """Look for opponents: a game any signed-in player within the rating range may accept (two
     players), or a table whose seats they take (three or four: it starts when full). It lasts
     while your lobby is open (``/api/lobby/ws``)."""
-    _person(account)
+    await for_people(lobby, account)
     return {"seek": (await post_seek(lobby, account, body)).to_json()}
 
 
 @router.post("/seeks/quick")
 async def quick(
-    lobby: LobbyDep, account: AccountDep, visitor: VisitorDep, body: SeekRequest
+    lobby: LobbyDep, account: SeekerDep, visitor: VisitorDep, body: SeekRequest
 ) -> dict[str, Any]:
     """Play the closest compatible open seek (same game, options, clock and rated flag, each
     player within the other's range; for three or four players a seat at the fullest such
     table) → ``{"started": {...}, "seek": null}`` when the game started; else ``{"started":
     null, "seek": {...}}``: this seek posted, or the table where you now hold a seat."""
-    _person(account)
+    await for_people(lobby, account)
     return _started_or_seek(*await quick_game(lobby, account, visitor, body))
 
 
 @router.delete("/seeks/{seek_id}")
-async def cancel(seek_id: ShortId, lobby: LobbyDep, account: AccountDep) -> dict[str, Any]:
+async def cancel(seek_id: ShortId, lobby: LobbyDep, account: SeekerDep) -> dict[str, Any]:
     await cancel_seek(lobby, account, seek_id)
     return {"cancelled": seek_id}
 
 
 @router.post("/seeks/{seek_id}/accept")
 async def accept(
-    seek_id: ShortId, lobby: LobbyDep, account: AccountDep, visitor: VisitorDep
+    seek_id: ShortId, lobby: LobbyDep, account: SeekerDep, visitor: VisitorDep
 ) -> dict[str, Any]:
     """Accept a seek: the game starts for both players (the seek's owner is told on their
     lobby socket). Exactly one of several acceptors wins; the others get 409."""
@@ -111,7 +115,7 @@ async def accept(
 
 @router.post("/seeks/{seek_id}/sit")
 async def take_seat(
-    seek_id: ShortId, lobby: LobbyDep, account: AccountDep, visitor: VisitorDep
+    seek_id: ShortId, lobby: LobbyDep, account: SeekerDep, visitor: VisitorDep
 ) -> dict[str, Any]:
     """Take a seat at a table (a two-player seek: accept it) → ``{"started": null, "seek":
     {...}}`` while seats stay free (the game starts when the last is taken: every player is
@@ -120,22 +124,18 @@ async def take_seat(
 
 
 @router.delete("/seeks/{seek_id}/sit")
-async def leave_seat(seek_id: ShortId, lobby: LobbyDep, account: AccountDep) -> dict[str, Any]:
+async def leave_seat(seek_id: ShortId, lobby: LobbyDep, account: SeekerDep) -> dict[str, Any]:
     """Give up your seat at a table before its game starts."""
     await leave(lobby, account, seek_id)
     return {"left": seek_id}
 
 
-def _person(account: Account) -> None:
-    """Seeks and tables are for people: a bot account plays through challenges only (lichess's
-    rule), so a program cannot sit in the lobby's lists taking every game offered. A bot is
-    refused here before it posts; taking a seek or a seat is the admission rule's to refuse
-    (``admission/``), as every door that seats a player."""
-    if account.bot:
-        raise forbidden(
-            "bot_no_seeks",
-            "a bot account plays through challenges only; seeks and tables are for people",
-        )
+@router.get("/tv")
+async def tv(hub: HubDep) -> dict[str, Any]:
+    """TV: for each game, the best game of it being played now (by its players' mean rating in
+    its pool; ``lobby/tv.py``), to watch: ``{"channels": [{"game", "id", "players": [{"name",
+    "rating"}], "rating", "rated"}]}``, by game name; a game nobody plays so has none."""
+    return {"channels": [channel.to_json() for channel in await hub.tv.channels()]}
 
 
 @router.get("/challenges")

@@ -451,6 +451,7 @@ class GameStream:
         # process: the presence table, at the next check); the stream's end is its leaving.
         room.recount(self.host.presence_changed)
         try:
+            await room.came(seats)  # a clock held for the bot runs
             full = game_full(room, seats, self.host.now())
             self.sent = self._key(full["state"])
             self.lines.put(full)

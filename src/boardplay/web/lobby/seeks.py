@@ -285,6 +285,13 @@ async def take(
     return started
 
 
+async def for_people(lobby: Lobby, account: Account) -> None:
+    """Refuse a bot at the lobby's lists before anything is posted or answered: the admission
+    rule's lobby doors (403 ``bot_no_seeks``; a bot plays through challenges, lichess's rule).
+    Taking a seek or a seat asks the rule again with every player at the table."""
+    await lobby.maker.admit(Seating(Door.SEEK, [account.id], False))
+
+
 async def admit(
     lobby: Lobby, door: Door, seek: Seek, players: Sequence[int], account: Account, visitor: str
 ) -> list[Account]:

@@ -6,7 +6,7 @@ game's result is ``settle.py``'s."""
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -49,6 +49,12 @@ class Ratings:
             if standing.pool == pool:
                 return float(standing.rating.rating)
         return NEW_RATING
+
+    async def ratings_of(self, account_ids: Sequence[int]) -> dict[tuple[int, str], float]:
+        """Each account's rating in each pool it has one, keyed (account, pool); a pool
+        missing is ``NEW_RATING`` there."""
+        found: dict[tuple[int, str], float] = await self.db(self.store.ratings_of, account_ids)
+        return found
 
     async def history_of(self, account_id: int, limit: int) -> dict[str, list[dict[str, Any]]]:
         found: dict[str, list[dict[str, Any]]] = await self.db(

@@ -352,6 +352,16 @@ class RatingStore:
         board.sort(key=lambda s: (s.rating.provisional, -s.rating.rating))
         return board[:limit]
 
+    def ratings_of(self, account_ids: Sequence[int]) -> dict[tuple[int, str], float]:
+        """The rating of each of ``account_ids`` in each pool it has one, in one query."""
+        if not account_ids:
+            return {}
+        query = sa.select(
+            ratings_table.c.account_id, ratings_table.c.pool, ratings_table.c.rating
+        ).where(ratings_table.c.account_id.in_(sorted(set(account_ids))))
+        with self.reader.connect() as conn:
+            return {(int(r.account_id), r.pool): float(r.rating) for r in conn.execute(query)}
+
     def standings_of(self, account_id: int) -> list[Standing]:
         return self._standings(
             ratings_table.c.account_id == account_id, [ratings_table.c.pool], 100

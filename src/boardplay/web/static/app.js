@@ -16,6 +16,7 @@ import { tournamentsPage } from "./pages/tournaments.js";
 import { tournamentPage } from "./pages/tournament.js";
 import { moderationPage } from "./moderation/page.js";
 import { showNotices, redrawNotices } from "./moderation/notices.js";
+import { tvPage } from "./pages/tv.js";
 import { showNotation } from "./store.js";
 import { startTurns, drawBadge } from "./turns.js";
 import { boardModules } from "./boards/load.js";
@@ -62,6 +63,7 @@ async function show() {
     else if (parts[0] === "turns") leave = (await turnsPage(main)) || leave;
     else if (parts[0] === "tournaments") leave = (await tournamentsPage(main)) || leave;
     else if (parts[0] === "tournament" && parts[1]) leave = (await tournamentPage(main, parts[1])) || leave;
+    else if (parts[0] === "tv" && parts[1]) leave = (await tvPage(main, parts[1], connection)) || leave;
     else if (parts[0] === "moderation") await moderationPage(main);
     else leave = (await lobbyPage(main)) || leave;
   } catch (e) {

@@ -50,6 +50,14 @@ export async function goToGame(id, token = null) {
   location.hash = `#/game/${id}`;
 }
 
+// The page that may keep the player a moment before a tournament's next game (the game page,
+// while it shows a game that is over: pages/nextgame.js); null: none.
+let holder = null;
+export function holdNextGame(hold) {
+  holder = hold;
+  return () => { if (holder === hold) holder = null; };
+}
+
 function receive(message) {
   if (message.type === "followed") {
     // A player this one follows started a game: said in the calm toast, and the Following
@@ -63,7 +71,11 @@ function receive(message) {
   else if (message.type === "started") {
     // Sent again on connecting ("again": a game of the last minute still played), for a page
     // that was reloading when it started; a tab that went there already stays where it is.
-    if (!(message.again && takenTo().includes(message.game))) goToGame(message.game);
+    if (message.again && takenTo().includes(message.game)) return;
+    // A tournament's next game, while the player reads how their last one ended: the page
+    // takes them there a few seconds later, with a notice.
+    if (message.tournament && holder?.(message.game)) return;
+    goToGame(message.game);
     return;
   }
   else return;

@@ -11,6 +11,22 @@ function seatLabel(seats, colours, seat) {
   return seatName(s?.name ?? colours?.[seat] ?? `#${seat + 1}`);
 }
 
+// Who each seat's label names in the words of an ending ("Final score: Player 1 0, Player 2 0,
+// Player 3 2. Player 3 wins by 2 points." → the players' names), for text.js's say: a seat the
+// game only numbers ("Player 3") is its player's name; a seat the game names by its colour keeps
+// the colour beside the name ("kenji77 (Black)"), since the board shows colours. A seat whose
+// name is its label (a hot-seat game's), and an AI's seat (no person: "Blue moves"), are left
+// as they are.
+export function seatPeople(seats = [], labels = []) {
+  const people = {};
+  labels.forEach((label, seat) => {
+    const name = seats[seat]?.name;
+    if (!label || !name || name === label || ["ai", "agent"].includes(seats[seat]?.kind)) return;
+    people[label] = /^Player \d+$/.test(label) ? seatName(name) : t("ending.seatOf", { name: seatName(name), colour: seatName(label) });
+  });
+  return people;
+}
+
 // "+12", "−8" (a real minus sign), "±0": a rating change as the result shows it.
 export function ratingChange(change) {
   if (change === null || change === undefined || Number.isNaN(Number(change))) return "";

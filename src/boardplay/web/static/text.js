@@ -48,11 +48,13 @@ export function seatName(name) {
 
 // A move's words, sent by the server as phrases ({t: English template, p: params}); a template
 // missing from the catalogue shows in English. Without phrases, the English `fallback`.
-export function say(parts, fallback = "") {
+// A seat the phrases name by its label ("Player 3", "Black") is named as `people` says, where it
+// says (results.js, seatPeople: the players' names), else by the label in this language.
+export function say(parts, fallback = "", people = {}) {
   if (!Array.isArray(parts)) return fallback;
   const one = (value) => {
     if (value === null || typeof value !== "object") return String(value);
-    if ("seat" in value) return seatName(value.seat);
+    if ("seat" in value) return people[value.seat] ?? seatName(value.seat);
     const params = Object.fromEntries(Object.entries(value.p || {}).map(([k, v]) => [k, one(v)]));
     return fill(messages[value.t] || value.t, params);
   };
@@ -62,15 +64,17 @@ export function say(parts, fallback = "") {
 // Why a game ended (the engine's end code, State.end_code) in this language; "" if unknown.
 export const endWords = (code) => (code && `end.${code}` in EN ? t(`end.${code}`) : "");
 
-// A result in words: the engine's own sentence in English; in another language it is put
+// A result in words: the engine's own sentence in English; in another language, or with
+// `people` naming the players behind the seat names (results.js, seatPeople), it is put
 // together from the structured result (`winners` or `winner_names`, the `end` code, and for a
 // result the players made, `ended` and `resigned`), never from the English sentence.
-export function resultWords(result, names = []) {
+export function resultWords(result, names = [], people = {}) {
   if (!result) return "";
   const text = result.text ?? result.result ?? "";
-  if (current === "en" || !Array.isArray(result.winners)) return text;
-  const nameOf = (seat) => seatName(names[seat] ?? `#${seat + 1}`);
-  const who = (result.winner_names || result.winners.map((w) => names[w] ?? `#${w + 1}`)).map(seatName).join("・");
+  if ((current === "en" && !Object.keys(people).length) || !Array.isArray(result.winners)) return text;
+  const named = (label) => people[label] ?? seatName(label);
+  const nameOf = (seat) => named(names[seat] ?? `#${seat + 1}`);
+  const who = (result.winner_names || result.winners.map((w) => names[w] ?? `#${w + 1}`)).map(named).join(t("result.and"));
   if (result.ended === "agreement") return t("result.agreed");
   if (result.ended === "aborted") return t("result.aborted", { name: nameOf(result.left ?? 0) });
   if (result.ended === "abandoned") {
@@ -97,11 +101,12 @@ export function clockWords(control) {
   return t("clock.realtime", { base: control.base / 60, increment: control.increment });
 }
 
-// A move in words: its phrases in this language, and how the game ended if it did.
-export function words(m) {
+// A move in words: its phrases in this language, and how the game ended if it did; `people`
+// names the players behind the seat names (results.js, seatPeople).
+export function words(m, people = {}) {
   if (!Array.isArray(m?.say)) return m?.words || "";
   const ends = m.struct?.ends;
-  return say(m.say) + (ends ? t("game.ends", { result: resultWords(ends) }) : "");
+  return say(m.say, "", people) + (ends ? t("game.ends", { result: resultWords(ends, [], people) }) : "");
 }
 
 // One phrase of the moves' words on its own (a Proteus rule name), in this language.

@@ -15,7 +15,7 @@ from boardplay.web.table.house import House
 from boardplay.web.table.live import serve_socket
 from boardplay.web.table.offers import abort, draw, resign, resign_account
 from boardplay.web.table.rooms import Room
-from boardplay.web.table.rows import AI
+from boardplay.web.table.rows import AI, InPlay
 from boardplay.web.table.schema import NAME_LENGTH, SPEC_LENGTH
 from boardplay.web.table.schemas import (
     ActionRequest,
@@ -52,6 +52,7 @@ __all__ = [
     "GameMaker",
     "Games",
     "House",
+    "InPlay",
     "InvitationRequest",
     "JoinRequest",
     "PreviewRequest",

@@ -22,6 +22,16 @@ correspondence game each answer gets the full allowance, like a move.
 arrived), while an AI is to move (its think time is the operator's ceiling, not a clock), and
 while the server resolves chance: chance steps are applied within the same accepted change, so
 the time between the move and the next decision is never anybody's.
+
+**A clock held for the players.** A game made for players who did not ask for it at that moment
+(a tournament's pairing, which may come while a player still reads how their last game ended)
+starts with its clock *held*: ``waiting`` names the seats whose players have not come to the
+table yet, and no clock runs until every one of them has (their page's socket said who they are,
+their bot's game stream opened, a request or a move with their seat's token: ``Room.came``), or
+until ``start_by`` (``ARRIVAL_GRACE`` after the pairing, lichess's bounded wait for a
+tournament's first move), whichever comes first. So nobody's time runs while they are away,
+and nobody waits for an absent opponent longer than the grace: after it the clock runs, and a
+seat that never comes is flagged before it moved, which aborts the game.
 """
 
 from __future__ import annotations
@@ -43,6 +53,10 @@ MAX_INCREMENT = 180
 """Largest increment per turn (3 minutes)."""
 MIN_BASE = 15
 """Shortest base (seconds), unless the increment alone keeps a game going."""
+ARRIVAL_GRACE = 20.0
+"""Seconds a held clock waits for its players to come to the table before it runs anyway: long
+enough for a page to show the last game's end and move on (``pages/nextgame.js``: 5 s at most
+there), short enough that a player whose opponent never comes is not kept waiting."""
 
 
 @dataclass(frozen=True)
@@ -133,16 +147,24 @@ def control_of(stored: Mapping[str, Any] | None) -> TimeControl | None:
 @dataclass
 class Clock:
     """Each seat's time as of ``since`` (when the running seat's clock last started; the others
-    are stopped), the running seat (None: no clock runs) and the seats whose time ran out."""
+    are stopped), the running seat (None: no clock runs) and the seats whose time ran out; a
+    held clock's ``waiting`` seats (whose players have not come to the table yet) and
+    ``start_by``, when it runs whoever is missing."""
 
     left: list[float]
     seat: int | None = None
     since: float | None = None
     flagged: list[int] = field(default_factory=list)
+    waiting: list[int] = field(default_factory=list)
+    start_by: float | None = None
 
     @classmethod
-    def fresh(cls, control: TimeControl, seats: int) -> Clock:
-        return cls([control.allowance] * seats)
+    def fresh(cls, control: TimeControl, seats: int, start_by: float | None = None) -> Clock:
+        """A clock with every seat's full time; with ``start_by``, held for every seat's player
+        until then."""
+        if start_by is None:
+            return cls([control.allowance] * seats)
+        return cls([control.allowance] * seats, waiting=list(range(seats)), start_by=start_by)
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any] | None, control: TimeControl, seats: int) -> Clock:
@@ -153,15 +175,32 @@ class Clock:
             raw.get("seat"),
             raw.get("since"),
             [int(s) for s in raw.get("flagged", [])],
+            [int(s) for s in raw.get("waiting", [])],
+            raw.get("start_by"),
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "left": [round(x, 3) for x in self.left],
             "seat": self.seat,
             "since": self.since,
             "flagged": list(self.flagged),
         }
+        if self.waiting:
+            out.update(waiting=list(self.waiting), start_by=self.start_by)
+        return out
+
+    def waits(self, now: float) -> bool:
+        """The clock is held at ``now``: a player has not come and ``start_by`` has not come."""
+        return bool(self.waiting) and self.start_by is not None and now < self.start_by
+
+    @property
+    def wake(self) -> float | None:
+        """When the server must look at the game's time next (stored as its ``deadline``): the
+        running seat's time runs out, or a held clock's ``start_by`` comes."""
+        if self.seat is None and self.waiting:
+            return self.start_by
+        return self.deadline
 
     @property
     def deadline(self) -> float | None:
@@ -193,7 +232,8 @@ def next_clock(
     """The clock after a change accepted at ``now``: the running seat is charged its time, the
     owner of a turn that ended (``turns``: the turn before the change and after it, None when no
     move was made) gets the increment, and ``runner`` (the
-    seat that must decide next, if a person's clock should run; None otherwise) starts. In a
+    seat that must decide next, if a person's clock should run; None otherwise) starts (a held
+    clock no longer waits then). In a
     correspondence game a seat's clock is set to the full allowance whenever a new decision comes
     to it (a new turn, or the clock coming from another seat)."""
     left = list(clock.left)
@@ -201,10 +241,11 @@ def next_clock(
         left[clock.seat] = max(0.0, left[clock.seat] - (now - clock.since))
     turn_ended = turns is not None and turns[0] != turns[1]
     owner = turns[0][0] if turns is not None else -1
-    if turn_ended and 0 <= owner < len(left) and owner not in clock.flagged:
+    held = clock.seat is None and bool(clock.waiting)  # a turn that cost no time earns none
+    if turn_ended and not held and 0 <= owner < len(left) and owner not in clock.flagged:
         left[owner] += control.increment  # zero in a correspondence game
-    if runner is None:
-        return Clock(left, None, None, list(clock.flagged))
+    if runner is None:  # a held clock stays held
+        return Clock(left, None, None, list(clock.flagged), list(clock.waiting), clock.start_by)
     if control.correspondence and (runner != clock.seat or turn_ended):
         left[runner] = control.allowance
     return Clock(left, runner, now, list(clock.flagged))

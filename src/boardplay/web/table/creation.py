@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import math
 import secrets
+import time
 import zlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -39,7 +40,7 @@ from boardplay.web.errors import ApiError, bad_request, quote, sign_in_needed
 from boardplay.web.events import Bus, GameStarted
 from boardplay.web.ratings import check_rated_clock
 from boardplay.web.table import storage as st
-from boardplay.web.table.clocks import Clock, TimeControl
+from boardplay.web.table.clocks import ARRIVAL_GRACE, Clock, TimeControl
 from boardplay.web.table.offers import RematchAnswer, rematch
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.schema import NAME_LENGTH, SPEC_LENGTH, games_table
@@ -111,11 +112,14 @@ def new_row(
     seats: list[st.SeatRow],
     clock: TimeControl | None,
     seed: int | None = None,
+    start_by: float | None = None,
     **more: Any,
 ) -> st.GameRow:
     """A new game's row, whatever door made it: the game as built (its name, its options
-    complete), its seats, and its clock, if it has one, with every seat's full time; ``more``,
-    the row's other fields (its owner, whether it is rated...)."""
+    complete), its seats, and its clock, if it has one, with every seat's full time (held for
+    every seat's player until ``start_by``, if given: ``clocks.py``); ``more``, the row's other
+    fields (its owner, whether it is rated...)."""
+    fresh = None if clock is None else Clock.fresh(clock, len(seats), start_by)
     return st.GameRow(
         id=game_id,
         game=game.name,
@@ -123,7 +127,8 @@ def new_row(
         seed=seed,
         seats=seats,
         clock=None if clock is None else clock.to_json(),
-        clock_state=None if clock is None else Clock.fresh(clock, len(seats)).to_json(),
+        clock_state=None if fresh is None else fresh.to_json(),
+        deadline=None if fresh is None else fresh.wake,
         **more,
     )
 
@@ -165,7 +170,10 @@ class GameMaker:
         room: Callable[[str], Awaitable[Room]],
         admission: Admission,
         bus: Bus,
+        now: Callable[[], float] = time.time,
     ) -> None:
+        self.now = now
+        """The server's time (``Hub.now``): when a held clock's grace ends."""
         self.catalogue = catalogue
         self.bus = bus
         self.limits = limits
@@ -303,6 +311,12 @@ class GameMaker:
         ``game_id`` (chosen before, by a tournament's pairing) it is made at most once
         whoever asks: a second attempt finds the row and makes nothing (no tokens then).
 
+        A tournament's game holds its clock for its players (``clocks.py``): the pairing comes
+        while they may still be reading how their last game ended, and the page moves them on a
+        few seconds later, so no clock runs until each has come to the table, or
+        ``ARRIVAL_GRACE`` has passed. The lobby's games start at once: their players asked for
+        them that moment.
+
         A tournament's table cannot be refused (its round would wait for ever): a table the
         rule refuses is made casual instead, and logged; entering was the tournament's door,
         and refused what it could then."""
@@ -329,7 +343,16 @@ class GameMaker:
             )
             for index, (player, token) in enumerate(zip(verdict.accounts, tokens, strict=True))
         ]
-        row = new_row(game_id or new_game_id(), game, seats, clock, owner=owner, rated=rated)
+        start_by = self.now() + ARRIVAL_GRACE if door == Door.TOURNAMENT else None
+        row = new_row(
+            game_id or new_game_id(),
+            game,
+            seats,
+            clock,
+            owner=owner,
+            rated=rated,
+            start_by=start_by,
+        )
         if game_id is None:
             await self.db(self._insert, row)
         elif not await self.db(self._insert_once, row):

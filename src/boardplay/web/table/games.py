@@ -22,7 +22,7 @@ from boardplay.web.events import AccountClosed, Bus, SignedOutEverywhere
 from boardplay.web.played import ACTIVE
 from boardplay.web.table.offers import resign_account
 from boardplay.web.table.rooms import Room
-from boardplay.web.table.rows import GameEnd, GameRow
+from boardplay.web.table.rows import GameEnd, GameRow, InPlay
 from boardplay.web.table.seatkeys import SeatStore
 from boardplay.web.table.storage import Storage
 
@@ -67,6 +67,12 @@ class Games:
     async def ended(self, game_ids: Sequence[str]) -> dict[str, GameEnd]:
         """Those of ``game_ids`` that have ended, with their results (one query)."""
         found: dict[str, GameEnd] = await self.db(self.seats.ended, list(game_ids))
+        return found
+
+    async def in_play(self, limit: int) -> list[InPlay]:
+        """Real-time games played by signed-in players at every seat, moved most recently
+        first (``SeatStore.in_play``): what the lobby's TV chooses from."""
+        found: list[InPlay] = await self.db(self.seats.in_play, limit)
         return found
 
     async def finished_rated(self) -> list[str]:

@@ -113,7 +113,15 @@ class House:
         """The AI worker pool: AI turns (the sweeper claims them only while ``ai.free``), hints
         and reviews."""
         self.maker = GameMaker(
-            catalogue, limits, storage, throttles, self.db, self.room, admission, bus
+            catalogue,
+            limits,
+            storage,
+            throttles,
+            self.db,
+            self.room,
+            admission,
+            bus,
+            lambda: self.now(),
         )
         """Makes games within the ceilings (``creation.py``)."""
         self.games = Games(storage, db, self.room, self.rooms.get, bus)

@@ -132,6 +132,7 @@ async def handle_message(
             sub.push({"type": "state", "game": view, "id": message.id, "now": now})
             if not await presence_changed(room, note) and sub.presence:  # else it was just sent
                 sub.push(room.presence.shown.message())
+            await room.came(room.seats_of(sub.token))  # a clock held for them runs
             sub.chat = None
             if message.chat and chat is not None:
                 if account is not None and not room.seats_of(sub.token):

@@ -1,10 +1,13 @@
 """A room's clock keeping: whose clock runs, the clock after a change, taking in a clock just
-stored and starting one when the table fills. The rules of time are ``clocks.py`` (pure); the
+stored, starting one when the table fills, and letting a held one run once its players came
+(or its grace ran out). The rules of time are ``clocks.py`` (pure); the
 timers that flag a fallen clock are ``clockwatch.py``; this is what a ``Room`` does with them
 (it is one: ``class Room(RoomClock, ...)``)."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Awaitable, Callable, Collection
 from collections.abc import Set as AbstractSet
 
 from boardplay.core.game import State
@@ -28,6 +31,9 @@ class RoomClock:
     def _touch(self) -> None:
         raise NotImplementedError
 
+    async def _decide(self, change: Callable[[], Awaitable[None]]) -> None:
+        raise NotImplementedError
+
     @property
     def control(self) -> TimeControl | None:
         """The game's time control (None: untimed)."""
@@ -42,7 +48,14 @@ class RoomClock:
 
     def clock_runner(self, state: State, gone: AbstractSet[int] = frozenset()) -> int | None:
         """The seat whose clock runs in ``state``: a person's seat that must decide, once every
-        seat is taken (``gone``: seats about to be handed to the AI)."""
+        seat is taken and the clock is not held for a player still to come (``gone``: seats
+        about to be handed to the AI)."""
+        clock = self.clock
+        if clock is not None and clock.waits(self.host.now()):
+            return None
+        return self._runner(state, gone)
+
+    def _runner(self, state: State, gone: AbstractSet[int] = frozenset()) -> int | None:
         if self.control is None or state.is_terminal() or self.settled:
             return None
         current = state.current_player()
@@ -68,7 +81,7 @@ class RoomClock:
             if clock.seat is not None and clock.seat != (self.row.clock_state or {}).get("seat"):
                 self.news.append(clock.seat)
             self.row.clock_state = clock.to_json()
-            self.row.deadline = clock.deadline
+            self.row.deadline = clock.wake
 
     async def start_clock(self) -> None:
         """Start the clock of a timed game whose table just filled (or that a process left
@@ -82,3 +95,46 @@ class RoomClock:
         )
         self.set_clock(started)
         self._touch()
+
+    def awaits(self, seats: Collection[int]) -> bool:
+        """Whether a held clock waits for one of ``seats``, or its grace has run out: what a
+        player's coming or the sweep changes (``release_clock``)."""
+        clock = self.clock
+        if clock is None or not clock.waiting or self.row.status != st.ACTIVE:
+            return False
+        return bool(set(seats) & set(clock.waiting)) or not clock.waits(self.host.now())
+
+    async def came(self, seats: Collection[int]) -> None:
+        """The players of ``seats`` are at the table (their page's socket said who they are,
+        their bot's game stream opened, a request or a move with their seat's token): a clock
+        held for them stops waiting for them, and runs once nobody is awaited. Nothing is
+        stored when the clock waits for none of them (every later visit)."""
+        if not self.awaits(seats):
+            return
+
+        async def change() -> None:
+            await self.release_clock(seats)
+
+        await self._decide(change)
+
+    async def release_clock(self, arrived: Collection[int] = ()) -> bool:
+        """Store a held clock without the seats of ``arrived``; once none is awaited, or its
+        ``start_by`` has come, it is held no more and the seat to move begins to think now (the
+        grace ran out: whoever is missing loses time from then). True if a clock was stored.
+        Call with the lock held."""
+        control, clock = self.control, self.clock
+        if control is None or clock is None or not self.awaits(arrived):
+            return False
+        now = self.host.now()
+        waiting = [seat for seat in clock.waiting if seat not in arrived]
+        if waiting and clock.waits(now):
+            released = dataclasses.replace(clock, waiting=waiting)
+        else:
+            free = dataclasses.replace(clock, waiting=[], start_by=None)
+            released = next_clock(control, free, now, None, self._runner(self.state))
+        self.row.revision = await self.host.db(
+            self.host.storage.set_clock, self.row.id, self.row.revision, released
+        )
+        self.set_clock(released)
+        self._touch()
+        return True

@@ -355,6 +355,8 @@ class Room(RoomClock, RoomViews):
             )
 
     async def act(self, token: str | None, move: int | str, ply: int | None) -> None:
+        await self.came(self.seats_of(token))  # a move says its player is here
+
         async def change() -> None:
             self._acting_seat(token)
             self._check_ply(ply, "move")

@@ -113,7 +113,8 @@ class GameRow:
     clock_state: dict[str, Any] | None = None
     """Each seat's time as of the last clock event, the running seat, the flagged seats."""
     deadline: float | None = None
-    """When the running clock falls (server time, seconds); None while no clock runs."""
+    """When the server must look at the game's time next (server time, seconds): its running
+    clock falls, or its held clock starts (``Clock.wake``); None while no clock runs."""
 
     @property
     def thinking(self) -> int | None:
@@ -138,7 +139,7 @@ def clock_values(clock: Clock | None) -> dict[str, Any]:
     transaction (``clock`` None: a change that leaves the clock as it is)."""
     if clock is None:
         return {}
-    return {"clock_state": clock.to_json(), "deadline": clock.deadline}
+    return {"clock_state": clock.to_json(), "deadline": clock.wake}
 
 
 def job_values(ai_seat: int | None, ai_error: str | None) -> dict[str, Any]:
@@ -151,6 +152,20 @@ def job_values(ai_seat: int | None, ai_error: str | None) -> dict[str, Any]:
         "ai_attempts": 0,
         "ai_error": error,
     }
+
+
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """A real-time game being played by signed-in players at every seat, as those who look for
+    games worth watching read it (the lobby's TV): its game, options, the accounts in seat order
+    and the names they play under."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    players: tuple[int, ...]
+    names: tuple[str, ...]
+    rated: bool
 
 
 @dataclass(frozen=True, slots=True)

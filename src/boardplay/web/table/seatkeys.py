@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.played import ACTIVE, FINISHED
-from boardplay.web.table.rows import INVITE, OPEN, GameEnd, utc_now
+from boardplay.web.table.rows import HUMAN, INVITE, OPEN, GameEnd, InPlay, utc_now
 from boardplay.web.table.schema import games_table, seat_keys_table, seats_table
 from boardplay.web.tokens import hash_token, new_token
 
@@ -250,4 +250,42 @@ class SeatStore:
             for row in conn.execute(query):
                 if row.account_id not in found and "days" not in (row.clock or {}):
                     found[int(row.account_id)] = row.id
+        return found
+
+    def in_play(self, limit: int) -> list[InPlay]:
+        """The public games whose real-time clock runs (or waits for its players), played by
+        signed-in players at every seat: of the ``limit`` such games moved most recently, in
+        two queries whatever their number."""
+        t, s = games_table, seats_table
+        query = (
+            sa.select(t.c.id, t.c.game, t.c.options, t.c.rated, t.c.clock)
+            .where(
+                t.c.status == ACTIVE,
+                t.c.private.is_(sa.false()),
+                t.c.ai_only.is_(sa.false()),
+                t.c.deadline.is_not(None),
+            )
+            .order_by(t.c.updated.desc())
+            .limit(limit)
+        )
+        with self.reader.connect() as conn:
+            games = [g for g in conn.execute(query) if not (g.clock or {}).get("days")]
+            if not games:
+                return []
+            seats: dict[str, list[Any]] = {}
+            rows = conn.execute(
+                sa.select(s.c.game_id, s.c.kind, s.c.account_id, s.c.name)
+                .where(s.c.game_id.in_([g.id for g in games]))
+                .order_by(s.c.game_id, s.c.seat)
+            )
+            for row in rows:
+                seats.setdefault(row.game_id, []).append(row)
+        found = []
+        for game in games:
+            held = seats.get(game.id, [])
+            if len(held) < 2 or any(r.kind != HUMAN or r.account_id is None for r in held):
+                continue
+            players = tuple(int(r.account_id) for r in held)
+            names = tuple(str(r.name) for r in held)
+            found.append(InPlay(game.id, game.game, dict(game.options), players, names, game.rated))
         return found

@@ -58,11 +58,14 @@ def _moved(room: Room, seat: int) -> bool:
 
 async def flag(room: Room) -> bool:
     """Store the flag of the seat whose clock has run out by now, if any; True if this call
-    stored it (another process may have been first)."""
+    stored it (another process may have been first). A held clock whose grace has run out is
+    let run instead (its ``start_by`` is the game's deadline until then)."""
     flagged: list[int] = []
 
     async def change() -> None:
         clock = room.clock
+        if _running(room) and await room.release_clock():
+            return
         if _running(room) and clock is not None and clock.due(room.host.now()):
             assert clock.seat is not None
             await _out_of_time(room, clock.seat)
@@ -103,13 +106,15 @@ def _scores(room: Room) -> object:
 
 async def note_visit(room: Room, token: str | None) -> None:
     """A request with ``token`` asked for a running real-time game: its seats are at the table
-    (stored at most every ``NOTE_EVERY`` seconds per seat, for every process to see)."""
+    (stored at most every ``NOTE_EVERY`` seconds per seat, for every process to see; a clock
+    held for them runs: ``Room.came``)."""
     control = room.control
     if not token or control is None or control.correspondence or room.row.status != st.ACTIVE:
         return
     seats = room.seats_of(token)
     if not seats:
         return
+    await room.came(seats)
     now = room.host.now()
     noted = room.presence.noted
     due = [s for s in sorted(seats) if now - noted.get(s, -NOTE_EVERY) >= NOTE_EVERY]

@@ -152,7 +152,7 @@ def clock_view(row: st.GameRow) -> dict[str, Any] | None:
     if control is None:
         return None
     clock = Clock.from_json(row.clock_state, control, len(row.seats))
-    return {
+    shown: dict[str, Any] = {
         "control": control.to_json(),
         "label": control.label(),
         "left": [round(x, 3) for x in clock.left],
@@ -161,6 +161,10 @@ def clock_view(row: st.GameRow) -> dict[str, Any] | None:
         "deadline": clock.deadline,
         "flagged": clock.flagged,
     }
+    if clock.waiting and row.status == st.ACTIVE:
+        # Held for players still to come: the page says whom it waits for and until when.
+        shown.update(waiting=list(clock.waiting), start_by=clock.start_by)
+    return shown
 
 
 def seat_view(

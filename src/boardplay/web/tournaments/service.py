@@ -330,15 +330,14 @@ class Tournaments:
 
     async def finished_lately(self, most: int = FINISHED_LISTED) -> list[dict[str, Any]]:
         """The ``most`` tournaments finished last, latest first, each with its ``winner``
-        (the name first in its final standings; None if nobody played)."""
+        (``describe``'s)."""
         found = await self.db(self.store.listed, [DONE], most, True)
         winners = {}
         for tournament in found:
             if tournament.id in self._winners:
                 winners[tournament.id] = self._winners[tournament.id]
                 continue
-            lines = (await self.view(tournament.id))["standings"]
-            winners[tournament.id] = lines[0]["name"] if lines else None
+            winners[tournament.id] = (await self.view(tournament.id))["winner"]
         self._winners = winners  # only those still listed are kept
         return [{**t.to_json(), "winner": winners[t.id]} for t in found]
 
@@ -466,7 +465,9 @@ def options_for(options: Mapping[str, Any], size: int) -> dict[str, Any]:
 
 
 def describe(snap: Snapshot) -> dict[str, Any]:
-    """A tournament as JSON: its settings, standings (with names and status), rounds."""
+    """A tournament as JSON: its settings, standings (with names and status), rounds, and once
+    it has finished its ``winner``: the name first in its final standings (None before, or if
+    nobody played), what its page and the list of those finished lately say."""
     tournament = snap.tournament
     names = {e.account_id: e.name for e in snap.entrants}
     statuses = {e.account_id: e.status for e in snap.entrants}
@@ -497,4 +498,5 @@ def describe(snap: Snapshot) -> dict[str, Any]:
         "tournament": tournament.to_json(),
         "standings": lines,
         "rounds": [rounds[n] for n in sorted(rounds)],
+        "winner": lines[0]["name"] if lines and tournament.status == DONE else None,
     }

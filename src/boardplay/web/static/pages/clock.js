@@ -82,7 +82,20 @@ export function clockStrip(client) {
         beep();
       }
     }
+    showHeld();
     showClaim();
+  }
+
+  // A clock held for players still to come (a tournament's game, table/clocks.py): whom it
+  // waits for and when it runs anyway, counted down.
+  function showHeld() {
+    const clock = game.clock;
+    const line = box.querySelector("#clock-held");
+    if (!line || !clock.waiting) return;
+    const n = Math.max(0, Math.ceil(clock.start_by - client.serverNow()));
+    const names = clock.waiting.map((seat) => seatName(game.seats[seat]?.name ?? "")).join(t("result.and"));
+    const said = t("clock.held", { names, n });
+    if (line.textContent !== said) line.textContent = said;
   }
 
   function draw() {
@@ -104,6 +117,7 @@ export function clockStrip(client) {
       : t("clock.realtimeLong", { base: clock.control.base / 60, increment: clock.control.increment });
     box.append(h("div", { class: "clock-extra" }, h("span", { class: "clock-control muted", id: "clock-control" }, control), " ",
       (game.your_seats || []).length && !game.terminal ? sound : ""));
+    if (clock.waiting && !game.terminal) box.append(h("p", { class: "clock-held", id: "clock-held", "aria-live": "off" }));
   }
 
   // The opponent's page is gone: a countdown to when the claim opens (the server's wait, counted
@@ -152,7 +166,7 @@ export function clockStrip(client) {
     game = next;
     draw();
     tick();
-    const running = game.clock && game.clock.running !== null && !game.terminal;
+    const running = game.clock && (game.clock.running !== null || game.clock.waiting) && !game.terminal;
     if (running && !timer) timer = setInterval(tick, 100);
     if (!running && timer) { clearInterval(timer); timer = null; }
   }

@@ -6,7 +6,7 @@ import { api, showError } from "../api.js";
 import { GameClient } from "../live.js";
 import { tokenFor, invitesFor, tutorialSeen, rememberToken, forgetToken } from "../store.js";
 import { account, loadSession } from "../session.js";
-import { t, words, seatName } from "../text.js";
+import { t, seatName } from "../text.js";
 import { chooser, notationToggle, endingOf } from "./parts.js";
 import { boardModule } from "../boards/load.js";
 import { rulesDrawer } from "./rulesdrawer.js";
@@ -24,6 +24,9 @@ import * as views from "./gameview.js";
 import { gameRatingNote } from "../results.js";
 import { GamePlay } from "./gameplay.js";
 import { tournamentOfGame } from "./tournaments.js";
+import { nextGameNotice } from "./nextgame.js";
+import { seatPeople } from "../results.js";
+import { goToGame, holdNextGame } from "../lobbylive.js";
 
 // A signed-in player opening one of their games in a browser that holds no token for it gets
 // one from the account (their seats follow them to every device).
@@ -45,7 +48,9 @@ function tokenEnded(view) {
     (view.seats || []).some((seat) => seat.player && seat.name === me.name);
 }
 
-export async function gamePage(main, id, connection, { learn = false } = {}) {
+// `learn`: start the walk-through; `onEnd()`: called once, when the page first shows the game
+// over (TV moves on to the next game from there).
+export async function gamePage(main, id, connection, { learn = false, onEnd = null } = {}) {
   await loadSession();
   const open = async () => {
     const made = new GameClient(id, await accountToken(id), (state, message) => {
@@ -63,7 +68,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   }
   clear(main);
   const control = new GamePlay(client, {
-    ask: (move) => confirm(t("game.losingMove", { words: words(move) })),
+    ask: (question) => confirm(question),
     error: showError,
     moved: (game) => { if ((game.your_seats || []).length) refreshTurns(); }, // the header's "your turn" count
   });
@@ -83,6 +88,11 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   const parts = views.layout(main, { notice: table.notice, controls: table.controls, tools, toggle: toggles, card: null, clocks: clocks.box, claim: clocks.claimBox });
   const { board, reviewBox } = parts;
   parts.title.after(tournamentOfGame(id)); // a tournament's game links back to its standings
+  // A tournament's next game announced while this game is over here: a few seconds to read how
+  // it ended, then on to it (pages/nextgame.js).
+  const nextGame = nextGameNotice((gameId) => goToGame(gameId), () => (control.game?.your_seats || []).length > 0);
+  parts.status.after(nextGame.box);
+  const letGo = holdNextGame((gameId) => nextGame.offer(gameId));
   // A decision with one legal move is taken for the player after a short beat (pages/forced.js),
   // once the page has decided whether the walk-through runs (it asks for every click): till then
   // the status line says a forced move may be pending.
@@ -163,7 +173,9 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
     // The game has just ended (a resignation pressed far down a phone's page, a flag, the last
     // move): its result, at the top of the board, is brought into view.
     if (ended === false && game.terminal && parts.status.getBoundingClientRect().top < 0) parts.title.scrollIntoView({ block: "start" });
+    if (game.terminal && ended !== true) onEnd?.();
     ended = !!game.terminal;
+    if (ended) nextGame.ended();
     views.showHeader(parts, game, ratings.changes, ratings.note);
     views.showSeatsAndMoves(parts, game, look, (...at) => control.lookBack(...at), client.presence, ratings.changes);
     undo.hidden = !game.can_undo;
@@ -194,7 +206,7 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
       if (board.getBoundingClientRect().top < 0) (n >= game.moves.length ? parts.status : board).scrollIntoView({ block: "start" });
     };
     reviewBox.append(reviewPanel({ id, seats: game.seats.map((st) => ({ seat: st.seat, name: named(st) })), seat: mine, token: tokenFor(id), jump,
-      ending: endingOf(game.moves), names: game.hints?.seat_names }));
+      ending: endingOf(game.moves), names: game.hints?.seat_names, people: seatPeople(game.seats, game.hints?.seat_names) }));
   }
 
   client.onPresence = () => { views.showSeats(parts, control.game, client.presence, ratings.changes); clocks.presence(); };
@@ -209,6 +221,8 @@ export async function gamePage(main, id, connection, { learn = false } = {}) {
   settled = true;
   control.queue(() => forced.check(control.game, { live: look.at === null, guided: guide.guiding }));
   return () => {
+    letGo();
+    nextGame.stop();
     control.leave();
     document.removeEventListener("keydown", onKey);
     chat.stop();

@@ -5,9 +5,21 @@
 // (draw everything) and `renderLive` (draw the live board), and it calls them, one drawing at a
 // time, whenever the game or the look changed.
 import { api } from "../api.js";
+import { t, words } from "../text.js";
+
+// The question asked before a move that ends the game other than in its mover's favour, worded
+// by how it ends for them (a loss, or a draw: nobody wins); null for a move that does not end the
+// game or that wins it (alone or shared).
+export function endingQuestion(move, seat) {
+  const ends = move?.struct?.ends;
+  if (!ends) return null;
+  const winners = ends.winners || [];
+  if (winners.includes(seat)) return null;
+  return t(winners.length ? "game.losingMove" : "game.drawingMove", { words: words(move) });
+}
 
 export class GamePlay {
-  // `ask(move)` confirms a move that loses on the spot; `error(message)` shows a failure;
+  // `ask(question)` confirms a move that ends the game against its mover (endingQuestion); `error(message)` shows a failure;
   // `moved(game)` follows each new move or end.
   constructor(client, { ask, error, moved }) {
     this.client = client;
@@ -52,13 +64,12 @@ export class GamePlay {
     return this.drawing;
   }
 
-  // A move that ends the game against the mover (a Potlatch dead end) is played only once the
-  // player has confirmed it.
+  // A move that ends the game against the mover (a Potlatch dead end, a pass that ends it
+  // drawn) is played only once the player has confirmed it.
   play(moveId) {
     const game = this.game;
-    const move = game.legal.find((l) => l.id === moveId);
-    const ends = move?.struct?.ends;
-    if (ends && !(ends.winners || []).includes(game.current_player) && !this.ask(move)) return;
+    const question = endingQuestion(game.legal.find((l) => l.id === moveId), game.current_player);
+    if (question && !this.ask(question)) return;
     this.forced?.played();
     this.client.act(moveId).catch((e) => this.error(e.message));
   }

@@ -5,7 +5,7 @@
 import { h, clear } from "../dom.js";
 import { showError } from "../api.js";
 import { t, words, say, seatName, gameTitle } from "../text.js";
-import { gameResult } from "../results.js";
+import { gameResult, seatPeople } from "../results.js";
 import { seatList, moveList, lastTurn, lastTurnMoves, endingOf, drawBoard } from "./parts.js";
 import { showHint, markHint } from "./hint.js";
 import { playMotion } from "../boards/motion.js";
@@ -68,7 +68,8 @@ export function showHeader(parts, game, changes = null, note = null) {
   const line = statusLine(game, changes);
   // Where and why the rules ended the game (not a resignation, a flag or an agreement), on a
   // line of its own under the result.
-  const why = game.terminal && !game.result?.ended ? say(endingOf(game.moves)?.say) : "";
+  const people = seatPeople(game.seats, game.hints?.seat_names);
+  const why = game.terminal && !game.result?.ended ? say(endingOf(game.moves)?.say, "", people) : "";
   const rated = game.terminal && note ? note.text : "";
   const shown = [line, why, rated, game.ai_error || ""].join("\n");
   if (status.dataset.said !== shown) {
@@ -82,7 +83,7 @@ export function showHeader(parts, game, changes = null, note = null) {
   // The whole last turn in words (two or three steps, and the chance outcomes between them).
   // Both lines are live regions: set only when they change, so a screen reader announces each
   // new turn once (the opponent's moves, the AI thinking, whose move it is) and not every redraw.
-  const turn = lastTurnMoves(game.moves).map(words).filter(Boolean);
+  const turn = lastTurnMoves(game.moves).map((m) => words(m, people)).filter(Boolean);
   const said = turn.length ? t("game.lastMove", { words: turn.join(" ") }) : "";
   if (lastLine.textContent !== said) lastLine.textContent = said;
 }
@@ -97,7 +98,7 @@ export function showSeats(parts, game, presence, changes = null) {
 // The seats and the list of moves (a click on a move looks back to it).
 export function showSeatsAndMoves(parts, game, look, lookBack, presence, changes = null) {
   showSeats(parts, game, presence, changes);
-  moveList(parts.movesBox, game.moves, game.seats, look.at ?? game.moves.length, lookBack);
+  moveList(parts.movesBox, game.moves, game.seats, look.at ?? game.moves.length, lookBack, seatPeople(game.seats, game.hints?.seat_names));
   showHint(parts.hintBox, look.at === null ? look.hint : null);
   parts.text.textContent = game.text || "";
 }

@@ -16,6 +16,7 @@ import { seekPanel } from "./seeks.js";
 import { seatPlayer } from "./player.js";
 import { clockPicker } from "./clock.js";
 import { tournamentSection } from "./tournaments.js";
+import { tvSection } from "./tv.js";
 
 const SEAT_CHOICES = ["me", "hotseat", "ai", "invite", "open"];
 const DEFAULT_LEVEL = "medium";
@@ -279,13 +280,15 @@ export async function lobbyPage(main) {
   const recent = h("div", { class: "panel", id: "recent-games" }, h("h2", {}, t("lobby.recent")));
   const intro = h("p", { class: "intro" }, t("lobby.intro"));
   const events = tournamentSection(); // upcoming and running tournaments, filled as they come
+  const tv = tvSection(); // each game's best game being played now, to watch
   if (me) {
     // A signed-in player comes to play people: finding an opponent and their games come first
     // (on a phone, at the top of the first screen), then the games to start otherwise.
-    main.append(intro, h("div", { class: "columns online" }, h("div", {}, finding.element), h("div", {}, mine, events)), cards,
+    main.append(intro, h("div", { class: "columns online" }, h("div", {}, finding.element), h("div", {}, mine, tv.element, events)), cards,
       h("div", { class: "columns" }, h("div", {}, form), h("div", {}, open, recent)));
   } else {
-    main.append(intro, cards, h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, finding.element, events, open, recent)));
+    // A guest may come to watch: TV stands right under the cards.
+    main.append(intro, cards, tv.element, h("div", { class: "columns" }, h("div", {}, form, mine), h("div", {}, finding.element, events, open, recent)));
   }
 
   const ids = myGameIds();
@@ -308,7 +311,7 @@ export async function lobbyPage(main) {
     } catch (e) { showError(e.message); }
   } }, t("lobby.join"))));
   recent.append(listing(recentGames.games, (g) => [h("a", { href: `#/game/${g.id}` }, t("lobby.watch")), " ", h("a", { href: `#/replay/${g.id}` }, t("lobby.replay"))]));
-  return finding.stop;
+  return () => { finding.stop(); tv.stop(); };
 }
 
 export async function joinPage(main, id, code) {

@@ -42,14 +42,15 @@ export function seatList(game, highlight, winners = [], presence = null, changes
 }
 
 // The moves in words, numbered from 1, the move shown (`current`, a count of moves) marked and
-// scrolled into view; clicking a move calls pick(number of moves to show).
-export function moveList(box, moves, seats, current, pick) {
+// scrolled into view; clicking a move calls pick(number of moves to show). `people`: the players
+// behind the seat names the words use (results.js, seatPeople).
+export function moveList(box, moves, seats, current, pick, people = {}) {
   const list = h("ol", { class: "moves" });
   moves.forEach((m, i) => {
     const who = m.player < 0 ? t("game.chance") : seatName(seats[m.player]?.name || `#${m.player}`);
     const item = h("li", { class: `${m.player < 0 ? "chance" : ""} ${i === current - 1 ? "current" : ""}`, "data-ply": i },
       h("span", { class: "number" }, `${i + 1}.`), " ",
-      h("span", { class: "words" }, words(m) || m.move), " ",
+      h("span", { class: "words" }, words(m, people) || m.move), " ",
       m.words ? h("span", { class: "muted notation", translate: "no" }, m.move) : "", " ",
       m.words ? "" : h("span", { class: "muted" }, who));
     if (pick) {

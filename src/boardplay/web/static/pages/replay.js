@@ -6,6 +6,7 @@ import { t, words, say, gameTitle, resultWords, seatName } from "../text.js";
 import { seatList, moveList, lastTurn, endingOf, drawBoard } from "./parts.js";
 import { reviewPanel } from "./review.js";
 import { tokenFor } from "../store.js";
+import { seatPeople } from "../results.js";
 
 export async function replayPage(main, id) {
   clear(main);
@@ -33,7 +34,8 @@ async function showReplay(main, replay, id) {
   const label = h("span", { id: "replay-ply" });
   const info = h("div", { class: "status", id: "replay-status", "aria-live": "polite" });
   const movesBox = h("div", {});
-  const seats = replay.players.length ? replay.players.map((p, i) => ({ seat: i, name: p.name })) : (replay.hints.seat_names || []).map((name, i) => ({ seat: i, name }));
+  const seats = replay.players.length ? replay.players.map((p, i) => ({ seat: i, name: p.name, kind: p.kind })) : (replay.hints.seat_names || []).map((name, i) => ({ seat: i, name }));
+  const people = seatPeople(seats, replay.hints?.seat_names); // the players behind the seat names
   const allMoves = frames.slice(1).map((f) => ({ move: f.move, player: f.player, struct: f.struct, words: f.words, say: f.say }));
   // `mark`: a move to mark on the board instead of the last turn (a review's better move).
   const go = async (n, mark = null) => {
@@ -44,22 +46,22 @@ async function showReplay(main, replay, id) {
     // A review names a move by its number and jumps to the position it was played in.
     info.textContent = mark ? `${t("game.lookBefore", { n: index + 1, total: frames.length - 1 })} — ${t("review.marked")}`
       : frame.result ? t("replay.result", { result: resultWords(frame.result === replay.record?.result?.text ? replay.record.result : frame.struct?.ends ?? { text: frame.result }, replay.hints?.seat_names) })
-      : index ? t("replay.after", { n: index, words: words(frame) || frame.move }) : t("replay.start");
+      : index ? t("replay.after", { n: index, words: words(frame, people) || frame.move }) : t("replay.start");
     // Where and why the rules ended the game, on a line of its own (game page alike).
-    const why = !mark && frame.result ? say(endingOf(allMoves, index)?.say) : "";
+    const why = !mark && frame.result ? say(endingOf(allMoves, index)?.say, "", people) : "";
     if (why) info.append(h("div", { class: "ending-words" }, why));
     await drawBoard(board, replay.hints?.renderer, frame.position, frame.text,
       { legal: [], interactive: false, hints: replay.hints, options: replay.options, narrow: board.clientWidth < 560, lastTurn: mark ? [mark] : lastTurn(allMoves, index),
         ending: mark ? null : endingOf(allMoves, index)?.mark || null });
     board.dataset.ply = index;
-    moveList(movesBox, allMoves, seats, index, (k) => go(k));
+    moveList(movesBox, allMoves, seats, index, (k) => go(k), people);
   };
   const blob = new Blob([JSON.stringify(replay.record, null, 1)], { type: "application/json" });
   const button = (key, name, symbol, to) => h("button", { id: name, "aria-label": t(key), title: t(key), onclick: () => go(to()) }, symbol);
   const winners = replay.record?.result?.winners || [];
   // A finished game of this server can be reviewed (an uploaded record has no game to cache by).
   const review = id && replay.record?.result?.terminal
-    ? reviewPanel({ id, seats: seats.map((st) => ({ seat: st.seat, name: seatName(st.name) })), token: tokenFor(id), ending: endingOf(allMoves), names: replay.hints?.seat_names, jump: (n, mark) => {
+    ? reviewPanel({ id, seats: seats.map((st) => ({ seat: st.seat, name: seatName(st.name) })), token: tokenFor(id), ending: endingOf(allMoves), names: replay.hints?.seat_names, people, jump: (n, mark) => {
       go(n, mark);
       if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: "start" }); // a phone: the board is above
     } }) : "";

@@ -19,8 +19,9 @@ const pct = (p) => `${Math.round(p * 100)}%`;
 
 // `seats`: [{seat, name}]; `seat`: the seat offered first; `token`: the viewer's, if any;
 // `ending`: the final move's `struct.ends` (null when the game was resigned or agreed) and
-// `names` the seat names it is said with.
-export function reviewPanel({ id, seats, seat = 0, token = null, jump, ending = null, names = [] }) {
+// `names` the seat names it is said with; `people`, whom each seat name stands for in its
+// words (results.js, seatPeople).
+export function reviewPanel({ id, seats, seat = 0, token = null, jump, ending = null, names = [], people = {} }) {
   const choice = h("select", { id: "review-seat", "aria-label": t("review.seat") },
     seats.map((st) => h("option", { value: st.seat, selected: st.seat === seat }, st.name)));
   const start = h("button", { id: "review-start", class: "primary" }, t("review.start"));
@@ -38,7 +39,7 @@ export function reviewPanel({ id, seats, seat = 0, token = null, jump, ending = 
     start.disabled = false;
     clear(progress);
     clear(result).append(chart(review, (ply) => pick(ply)), summary(review), flaggedList(review, (ply) => pick(ply)),
-      ending?.say ? endingItem(review.plies, ending, names, () => pick(review.plies)) : "");
+      ending?.say ? endingItem(review.plies, ending, names, people, () => pick(review.plies)) : "");
     panel.dataset.state = "done";
   };
   let flagged = [];
@@ -120,10 +121,10 @@ function moveLine(m) {
 
 // How the rules ended the game, as the last entry: the result and where and why. Picking it
 // shows the final position (after every move, so nothing is marked in its place but the ending).
-function endingItem(plies, ending, names, pick) {
+function endingItem(plies, ending, names, people, pick) {
   const item = h("div", { class: "pickable review-ending", id: "review-ending", tabindex: 0, role: "button", "data-review-ply": plies },
-    h("div", {}, h("strong", {}, t("review.ended", { n: plies })), " ", resultWords(ending, names)),
-    h("div", { class: "ending-words" }, say(ending.say)));
+    h("div", {}, h("strong", {}, t("review.ended", { n: plies })), " ", resultWords(ending, names, people)),
+    h("div", { class: "ending-words" }, say(ending.say, "", people)));
   item.addEventListener("click", pick);
   item.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
   return item;

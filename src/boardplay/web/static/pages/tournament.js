@@ -153,6 +153,8 @@ export async function tournamentPage(main, id) {
     roundsTitle.textContent = t(tournament.kind === "arena" ? "tournament.gamesTitle" : "tournament.roundsTitle");
     state.textContent = stateWords(tournament);
     state.dataset.status = tournament.status;
+    // A finished tournament names its winner (the first of its final standings).
+    if (view.winner) state.append(" · ", h("strong", { class: "winner", id: "tournament-winner" }, `★ ${t("tournament.winner", { name: view.winner })}`));
     const game = myGame(view, me);
     ready.hidden = !game;
     clear(ready);
