@@ -220,10 +220,14 @@ async def game(http: httpx.AsyncClient, base: str, game_id: str) -> Any:
 
 
 def halves_of(game_view: Any) -> dict[str, int]:
-    """Each seat's name and half-points (2 a win, 1 a draw) in a finished game of two, read
-    from its result as the game's page shows it: its winners, alone or shared."""
+    """Each seat's name and half-points (2 a win, 1 a draw) in a finished tournament game of
+    two, read from its result as the game's page shows it: its winners, alone or shared; a game
+    aborted because a player left or never moved (a no-show) is theirs lost, as a tournament
+    counts it (docs/tournaments.md), though the game's own page names no winner."""
     result = game_view["result"]
     names = [seat["name"] for seat in game_view["seats"]]
+    if result.get("left") is not None:
+        return {name: 0 if seat == result["left"] else 2 for seat, name in enumerate(names)}
     winners = set(result.get("winners") or [])
     if len(winners) == 1:
         return {name: 2 if seat in winners else 0 for seat, name in enumerate(names)}

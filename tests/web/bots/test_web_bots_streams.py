@@ -147,6 +147,7 @@ def test_both_streams_across_processes_with_a_reconnect_an_illegal_move_and_chat
                 headers={"Authorization": f"Bearer {token}"},
             )
             assert said.status_code == 201, said.text
+            hello_at = time.monotonic()
             assert stream.until("chatLine")["text"] == "hello"
             stream.close()  # the bot's connection drops mid-game; it comes back on the other
             stream = bot.stream(b, f"/api/bot/game/stream/{game_id}")
@@ -156,6 +157,7 @@ def test_both_streams_across_processes_with_a_reconnect_an_illegal_move_and_chat
                 a, f"/api/games/{game_id}/chat", {"channel": "players", "text": "good luck"}
             )
             assert said.status_code == 403  # the person's cookie holds no seat token...
+            time.sleep(max(0.0, hello_at + 1.05 - time.monotonic()))  # a line a second at most
             said = httpx.post(
                 f"{a}/api/games/{game_id}/chat",
                 json={"channel": "players", "text": "good luck"},

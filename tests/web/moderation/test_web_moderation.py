@@ -135,10 +135,10 @@ def test_reporting_a_player_and_its_refusals(site: Any) -> None:
     assert ana.post(f"/api/players/{ana.name}/report", {"reason": "abuse"}).status_code == 400
     assert ana.post("/api/players/nobody-here/report", {"reason": "abuse"}).status_code == 404
     assert ana.post(path, {"reason": "rude"}).status_code == 400
-    assert ana.post(path, {"reason": "other", "text": "x" * 501}).status_code == 400
+    assert ana.post(path, {"reason": "other", "note": "x" * 501}).status_code == 400
     other, _, _ = game_between(client, ana, cy)
     assert ana.post(path, {"reason": "cheating", "game": other}).status_code == 400
-    made = ana.post(path, {"reason": "cheating", "text": " engine\nmoves ", "game": gid})
+    made = ana.post(path, {"reason": "cheating", "note": " engine\nmoves ", "game": gid})
     assert made.status_code == 201, made.text
     for _ in range(PER_DAY - 1):
         assert ana.post(path, {"reason": "farming"}).status_code == 201

@@ -185,7 +185,7 @@ async def _swiss(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
         killed_at: dict[str, Any] = {}
         try:
             start = time.monotonic()
-            deadline = start + 90
+            deadline = start + 150  # a no-show holds its table up to the arrival grace (20 s)
             views: list[Any] = []
             trace: list[tuple[float, ...]] = []  # (seconds in, what a look saw), for a failure
             while True:  # round 2 paired and its games in play: process 0 dies

@@ -63,9 +63,9 @@ async def report_player(
     name: Annotated[str, Path(max_length=64)],
     body: PlayerReportRequest,
 ) -> dict[str, Any]:
-    """Report a player to the moderators (``reason``, an optional ``text``, the ``game``
+    """Report a player to the moderators (``reason``, an optional ``note``, the ``game``
     reported from)."""
-    report_id = await hub.moderation.report(account, name, body.reason, body.text, body.game)
+    report_id = await hub.moderation.report(account, name, body.reason, body.note, body.game)
     return {"reported": True, "id": report_id}
 
 

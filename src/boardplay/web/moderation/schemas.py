@@ -17,7 +17,7 @@ class PlayerReportRequest(Body):
     reason: Literal["abuse", "cheating", "farming", "other"] = Field(
         description="why: abuse, cheating, farming or other"
     )
-    text: Annotated[str, Field(max_length=TEXT_BOUND)] = Field(
+    note: Annotated[str, Field(max_length=TEXT_BOUND)] = Field(
         "", description="what happened, in a few words (optional; plain text)"
     )
     game: Annotated[str, Field(min_length=1, max_length=32)] | None = Field(

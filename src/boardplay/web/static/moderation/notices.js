@@ -4,6 +4,7 @@
 import { h } from "../dom.js";
 import { api } from "../api.js";
 import { t, language } from "../text.js";
+import { account } from "../session.js";
 
 const day = (seconds) => new Date(seconds * 1000).toLocaleDateString(language());
 
@@ -16,7 +17,9 @@ export async function showNotices() {
   const box = document.getElementById("notices");
   const link = document.getElementById("moderation-link");
   let answer = { moderator: false, notices: [] };
-  try { answer = await api("/api/account/notices"); } catch { /* a failed look shows nothing */ }
+  if (account()) { // a guest has no decisions to read, and is spared the request
+    try { answer = await api("/api/account/notices"); } catch { /* a failed look shows nothing */ }
+  }
   if (link) link.hidden = !answer.moderator;
   shown = answer.notices;
   draw(box);

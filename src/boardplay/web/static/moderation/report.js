@@ -23,7 +23,7 @@ export function reportForm(names, gameId = null) {
     event.preventDefault();
     error.clear();
     send.disabled = true;
-    const body = { reason: reason.value, text: text.value };
+    const body = { reason: reason.value, note: text.value };
     if (gameId) body.game = gameId;
     try {
       await api(`/api/players/${encodeURIComponent(names.length > 1 ? who.value : names[0])}/report`, { method: "POST", body });
