@@ -88,6 +88,21 @@ class GameReader(Protocol):
 
     async def games_of(self, account_id: int, limit: int) -> list[tuple[str, str, datetime]]: ...
 
+    async def seated(
+        self, game_ids: Sequence[str]
+    ) -> dict[str, tuple[str, datetime, list[str]]]: ...
+
+
+def described(
+    game_id: str | None, seated: dict[str, tuple[str, datetime, list[str]]]
+) -> dict[str, Any] | None:
+    """A game as the queue shows it: its id, its game, the time of its last change and the
+    names at its seats (None for no game, or one that is not there)."""
+    if game_id is None or game_id not in seated:
+        return None
+    game, updated, players = seated[game_id]
+    return {"id": game_id, "game": game, "updated": updated.isoformat(), "players": players}
+
 
 class Marks(Protocol):
     """What a mark asks of the ratings (``Ratings``): each answers whether anything changed."""
@@ -203,8 +218,18 @@ class Moderation:
         ids = {r.reporter_id for r in players} | {r.reported_id for r in players}
         names = {a.id: a.name for a in (await self.accounts.by_ids(list(ids))).values()}
         shown = []
-        for report in players:
-            games = await self.between(report.reporter_id, report.reported_id)
+        between = [await self.between(r.reporter_id, r.reported_id) for r in players]
+        lines = [
+            {**line.to_json(), "id": f"chat:{line.report_id}"}
+            for line in await self._open_chat_reports()
+        ]
+        named = {g["id"] for games in between for g in games}
+        named |= {r.game_id for r in players if r.game_id} | {line["game_id"] for line in lines}
+        seated = await self.games.seated(sorted(named))
+        for line in lines:
+            line["game"] = described(line["game_id"], seated)
+        for report, games in zip(players, between, strict=True):
+            games = [described(g["id"], seated) or {**g, "players": []} for g in games]
             shown.append(
                 {
                     "id": f"player:{report.id}",
@@ -213,14 +238,11 @@ class Moderation:
                     "reason": report.reason,
                     "text": report.text,
                     "game_id": report.game_id,
+                    "game": described(report.game_id, seated),
                     "created": report.created,
                     "games": games,
                 }
             )
-        lines = [
-            {**line.to_json(), "id": f"chat:{line.report_id}"}
-            for line in await self._open_chat_reports()
-        ]
         return {"players": shown, "chat": lines}
 
     async def _open_chat_reports(self) -> list[ReportedLine]:
@@ -236,7 +258,8 @@ class Moderation:
         return found[:QUEUE]
 
     async def between(self, first: int, second: int) -> list[dict[str, Any]]:
-        """The latest games the two accounts played together (id, status, last change)."""
+        """The latest games the two accounts played together (id, status, last change; the
+        queue adds each one's game and the names at its seats)."""
         theirs = {g[0] for g in await self.games.games_of(second, GAMES_READ)}
         mine = await self.games.games_of(first, GAMES_READ)
         together = [g for g in mine if g[0] in theirs][:GAMES_SHOWN]
