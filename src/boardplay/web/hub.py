@@ -197,8 +197,10 @@ class Hub:
             now=lambda: house.now(),
             limits=limits,
             silenced=bans.until,
+            hidden=relations.hidden,
         )
-        """Arenas, Swiss and pods (``tournaments/``): every process steps every tournament."""
+        """Arenas, Swiss and pods (``tournaments/``): every process steps every tournament; its
+        chat hides what the relations' blocks hide."""
         self.moderation = Moderation(
             engine, db, limits, bus, accounts, self.chat, self.games, bans, marks=ratings
         )
