@@ -24,6 +24,7 @@ from boardplay.web.api.deps import (
     HubDep,
     LobbyDep,
     SeekerDep,
+    SessionDep,
     VisitorDep,
     same_origin,
 )
@@ -72,9 +73,11 @@ def _started_or_seek(started: Started | None, seek: Seek | None) -> dict[str, An
 
 
 @router.get("/seeks")
-async def seeks(lobby: LobbyDep) -> dict[str, Any]:
-    """The open seeks, oldest first (at most ``Limits.seeks_listed``)."""
-    return {"seeks": [seek.to_json() for seek in await list_seeks(lobby)]}
+async def seeks(lobby: LobbyDep, session: SessionDep) -> dict[str, Any]:
+    """The open seeks, oldest first (at most ``Limits.seeks_listed``), without those of a
+    player the signed-in visitor blocks or who blocks them."""
+    reader = None if session is None else session.account.id
+    return {"seeks": [seek.to_json() for seek in await list_seeks(lobby, reader)]}
 
 
 @router.post("/seeks", status_code=201)

@@ -151,12 +151,9 @@ async def rating_in_range(lobby: Lobby, account_id: int, seek: Seek) -> float:
 
 
 # ----- seeks ---------------------------------------------------------------------------------
-async def list_seeks(lobby: Lobby) -> list[Seek]:
-    limits = lobby.limits
-    found: list[Seek] = await lobby.db(
-        lobby.store.open_seeks, time.time(), limits.seek_ttl, limits.seeks_listed
-    )
-    return found
+async def list_seeks(lobby: Lobby, reader: int | None = None) -> list[Seek]:
+    """The open seeks ``reader`` is shown (without those a block hides: ``listing.py``)."""
+    return await lobby.listing.seeks_for(reader)
 
 
 async def post_seek(lobby: Lobby, account: Account, body: SeekRequest) -> Seek:
