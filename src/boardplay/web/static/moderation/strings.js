@@ -50,8 +50,8 @@ export const EN = {
   "mod.forbidden": "Only moderators may open this page.",
   "notice.warn": "A moderator warned you: {reason}",
   "notice.chat_ban": "A moderator banned you from the chats for {days} days, until {until}: {reason}",
-  "notice.mark.engine": "A moderator marked your account for help from an engine: {reason}. Your rated games no longer count for anyone's rating, and you may play casual games only.",
-  "notice.mark.boosting": "A moderator marked your account for boosting a rating: {reason}. Your rated games no longer count for anyone's rating, and you may play casual games only.",
-  "notice.unmark": "A moderator lifted the mark on your account: {reason}. Your rated games count again, and you may play rated games.",
+  "notice.mark.engine": "A moderator marked your account for help from an engine (your rated games no longer count for anyone's rating, and you may play casual games only): {reason}",
+  "notice.mark.boosting": "A moderator marked your account for boosting a rating (your rated games no longer count for anyone's rating, and you may play casual games only): {reason}",
+  "notice.unmark": "A moderator lifted the mark on your account (your rated games count again, and you may play rated games): {reason}",
   "notice.ok": "Understood",
 };
