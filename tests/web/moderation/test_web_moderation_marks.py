@@ -30,6 +30,7 @@ from boardplay.web.table.storage import HUMAN, GameRow, SeatRow
 NEW = (1500.0, 350.0, 0.06)
 """A new player's rating, deviation and volatility (Glickman's defaults)."""
 Places = list[tuple[int, int]]
+SEATS = [{"kind": "me"}, {"kind": "open"}]
 
 
 @pytest.fixture(scope="module", params=DATABASES)
@@ -184,6 +185,24 @@ def test_a_marked_accounts_games_are_taken_out_of_every_rating_exactly(site: Any
         ("unmark", None),
         ("mark", "engine"),
     ]
+
+
+def test_a_marked_player_asks_for_no_rated_game_and_plays_casual(site: Any) -> None:
+    client, url = site
+    mod, player = moderator(client, url), fresh(client, "Cas")
+    body = {"action": "mark", "grounds": "boosting", "reason": "fed", "account": player.name}
+    assert mod.post("/api/moderation/actions", body).status_code == 201
+    rapid = {"base": 600, "increment": 5}
+    for path, terms in (
+        ("/api/seeks", {"game": "tiny", "rated": True, "clock": rapid}),
+        ("/api/seeks/quick", {"game": "tiny", "rated": True, "clock": rapid}),
+        ("/api/games", {"game": "tiny", "seats": SEATS, "rated": True, "clock": rapid}),
+    ):
+        refused = player.post(path, terms)
+        assert refused.status_code == 403, (path, refused.text)
+        assert refused.json()["error"]["code"] == "marked"
+    assert player.post("/api/seeks", {"game": "tiny", "clock": rapid}).status_code == 201
+    assert player.post("/api/games", {"game": "tiny", "seats": SEATS}).status_code == 201
 
 
 def test_a_mark_needs_its_grounds_and_changes_nothing_without_them(site: Any) -> None:

@@ -85,7 +85,7 @@ async def post(lobby: LobbyDep, account: SeekerDep, body: SeekRequest) -> dict[s
     """Look for opponents: a game any signed-in player within the rating range may accept (two
     players), or a table whose seats they take (three or four: it starts when full). It lasts
     while your lobby is open (``/api/lobby/ws``)."""
-    await for_people(lobby, account)
+    await for_people(lobby, account, body.rated)
     return {"seek": (await post_seek(lobby, account, body)).to_json()}
 
 
@@ -97,7 +97,7 @@ async def quick(
     player within the other's range; for three or four players a seat at the fullest such
     table) → ``{"started": {...}, "seek": null}`` when the game started; else ``{"started":
     null, "seek": {...}}``: this seek posted, or the table where you now hold a seat."""
-    await for_people(lobby, account)
+    await for_people(lobby, account, body.rated)
     return _started_or_seek(*await quick_game(lobby, account, visitor, body))
 
 

@@ -282,11 +282,12 @@ async def take(
     return started
 
 
-async def for_people(lobby: Lobby, account: Account) -> None:
+async def for_people(lobby: Lobby, account: Account, rated: bool = False) -> None:
     """Refuse a bot at the lobby's lists before anything is posted or answered: the admission
-    rule's lobby doors (403 ``bot_no_seeks``; a bot plays through challenges, lichess's rule).
-    Taking a seek or a seat asks the rule again with every player at the table."""
-    await lobby.maker.admit(Seating(Door.SEEK, [account.id], False))
+    rule's lobby doors (403 ``bot_no_seeks``; a bot plays through challenges, lichess's rule),
+    and a marked player a ``rated`` seek (403 ``marked``: nobody could take it). Taking a seek
+    or a seat asks the rule again with every player at the table."""
+    await lobby.maker.admit(Seating(Door.SEEK, [account.id], rated))
 
 
 async def admit(
