@@ -104,8 +104,11 @@ class Hub:
         )
         """Who follows and who blocks whom (``relations/``); where the followed players are
         is read through the lobby, the table and the tournaments, built below."""
-        self.admission = Admission(accounts, relations, limits)
-        """Who may sit at a table with whom: every door's one rule (``admission/``)."""
+        self.admission = Admission(
+            accounts, relations, limits, excluded=lambda ids: self.ratings.excluded_among(ids)
+        )
+        """Who may sit at a table with whom: every door's one rule (``admission/``); which
+        players a moderator marked is the ratings', built below."""
         self.house = house = House(
             engine,
             catalogue,
@@ -194,9 +197,13 @@ class Hub:
             now=lambda: house.now(),
             limits=limits,
             silenced=bans.until,
+            hidden=relations.hidden,
         )
-        """Arenas, Swiss and pods (``tournaments/``): every process steps every tournament."""
-        self.moderation = Moderation(engine, db, limits, bus, accounts, self.chat, self.games, bans)
+        """Arenas, Swiss and pods (``tournaments/``): every process steps every tournament; its
+        chat hides what the relations' blocks hide."""
+        self.moderation = Moderation(
+            engine, db, limits, bus, accounts, self.chat, self.games, bans, marks=ratings
+        )
         """Moderators, reports, their queue, actions, audit log and notices (``moderation/``)."""
         self._tasks: list[asyncio.Task[None]] = []
 

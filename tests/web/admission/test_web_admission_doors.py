@@ -14,7 +14,11 @@ The same scenarios, casual, between two people one of whom blocks the other just
 last step (``World.part``): every door refuses 403 ``blocked`` and makes no game of theirs,
 but a quick game, which passes the blocker's offer over and posts the player's own seek, and a
 tournament, which pairs whoever entered whatever their blocks, as lichess's do. With the
-rule's block check taken out, every door seats them."""
+rule's block check taken out, every door seats them.
+
+And the same scenarios, rated, between two people the second of whom a moderator marks just
+before the last step: every door refuses 403 ``marked`` (a tournament at its entry, the
+marked player's); with the rule's mark check taken out, every door seats them rated."""
 
 from __future__ import annotations
 
@@ -28,9 +32,11 @@ from typing import Any
 import pytest
 from accountcalls import RAPID, Player, sign_in, sign_up
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 from websettings import tiny_settings
 
-from boardplay.web.admission import UNBLOCKED_DOORS, Admission, Door, Seating, Verdict
+from boardplay.cli.main import app as cli
+from boardplay.web.admission import MARKED, UNBLOCKED_DOORS, Admission, Door, Seating, Verdict
 from boardplay.web.app import create_app
 from boardplay.web.config import Limits
 
@@ -52,6 +58,8 @@ class World:
     """The games asked for: rated (two accounts of one person), or casual (a block)."""
     part: Callable[[World], None] = lambda w: None
     """What happens just before the scenario's last step (one of them blocks the other)."""
+    url: str = ""
+    """The database's (for the operator's command that makes a moderator)."""
 
     def rated_games_together(self) -> list[dict[str, Any]]:
         """The games of the scenario's kind (rated or casual) in which both hold a seat."""
@@ -250,3 +258,46 @@ def test_without_the_block_check_every_door_seats_them(
     answer = SCENARIOS[door](strangers)
     assert answer.status_code in (200, 201), answer.text
     assert len(strangers.rated_games_together()) == strangers.before + 1
+
+
+def marks(w: World) -> None:
+    """A moderator marks the player who takes the last step (for boosting)."""
+    mod = sign_up(w.away, "Yuki")
+    result = CliRunner().invoke(cli, ["db", "role", mod.name, "moderator", "--db", w.url])
+    assert result.exit_code == 0, result.output
+    body = {"action": "mark", "grounds": "boosting", "reason": "fed", "account": w.b.name}
+    _made(mod.post("/api/moderation/actions", body))
+
+
+@pytest.fixture
+def marked(tmp_path: Path) -> Iterator[World]:
+    """Two people at a rated table, the second marked by a moderator just before the
+    scenario's last step."""
+    settings = tiny_settings(tmp_path)
+    app = create_app(dataclasses.replace(settings, catalogue="webtiny:TRIO_CATALOGUE"))
+    with TestClient(app, client=("10.0.0.1", 50000)) as home:
+        away = TestClient(app, client=("10.0.0.2", 50000))
+        a, b = sign_up(home, "Hana"), sign_up(away, "Goro")
+        yield World(home, away, a, b, part=marks, url=settings.database_url)
+
+
+@pytest.mark.parametrize("door", list(Door))
+def test_a_marked_player_sits_at_no_rated_table_at_any_door(door: Door, marked: World) -> None:
+    answer = SCENARIOS[door](marked)
+    assert answer.status_code == 403, answer.text
+    assert answer.json()["error"]["code"] == MARKED
+    assert "marked" in answer.json()["error"]["message"]
+    assert len(marked.rated_games_together()) == marked.before
+
+
+@pytest.mark.parametrize("door", list(Door))
+def test_without_the_mark_check_every_door_seats_a_marked_player_rated(
+    door: Door, marked: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def nobody(self: Admission, seating: Any, seated: Any) -> None:
+        return None
+
+    monkeypatch.setattr(Admission, "_marked", nobody)
+    answer = SCENARIOS[door](marked)
+    assert answer.status_code in (200, 201), answer.text
+    assert len(marked.rated_games_together()) == marked.before + 1

@@ -157,6 +157,9 @@ def test_reporting_a_player_and_its_refusals(site: Any) -> None:
     assert first["reported"] == bo.name and first["text"] == "engine moves"
     assert first["game_id"] == gid
     assert [g["id"] for g in first["games"]] == [gid]  # the games between the two, not Cy's
+    shown = {"id": gid, "game": "tiny", "players": [ana.name, bo.name]}
+    assert {k: first["games"][0][k] for k in shown} == shown  # as "game, date, players"
+    assert first["games"][0]["updated"] and first["game"] == first["games"][0]
 
 
 def test_a_reported_chat_line_is_in_the_queue_with_its_context(site: Any) -> None:
@@ -182,6 +185,7 @@ def test_a_reported_chat_line_is_in_the_queue_with_its_context(site: Any) -> Non
     line = next(r for r in mod.get("/api/moderation/queue").json()["chat"] if r["game_id"] == gid)
     assert line["text"] == "you are awful" and line["message_id"] == ids[1]
     assert [m["text"] for m in line["context"]] == ["hello", "you are awful", "bye"]
+    assert line["game"]["game"] == "tiny" and line["game"]["players"] == [ana.name, bo.name]
     entry = act(mod, action="chat_ban", days=3, reason="insults", report=line["id"])
     assert entry.status_code == 201, entry.text
     assert entry.json()["entry"]["account"] == bo.name

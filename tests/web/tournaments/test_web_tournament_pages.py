@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from accountcalls import RAPID, sign_up
@@ -94,6 +95,36 @@ def test_the_tournament_chat_is_plain_text_for_signed_in_writers_at_a_rate(
     (message,) = client.get(path).json()["messages"]
     assert message["name"] == "Bob" and message["text"] == "<b>good luck</b>"
     assert client.get("/api/tournament-pages/nosuch/chat").status_code == 404
+
+
+def test_the_tournament_chat_hides_a_blocked_players_messages_both_ways(
+    client: TestClient,
+) -> None:
+    """As at a game's table (``chat/blocks.py``): the blocker does not read the blocked player,
+    nor the blocked player the blocker; everyone else reads both, and a block lifted shows
+    them again."""
+    ana, bo, cy = (sign_up(client, name) for name in ("Ana", "Bob", "Cyd"))
+    body = {"name": "Quarrel", "kind": "arena", "game": "tiny", "minutes": 10, "clock": RAPID}
+    tid = ana.post("/api/tournaments", {**body, "starts": time.time() + 600}).json()
+    path = f"/api/tournament-pages/{tid['tournament']['id']}/chat"
+    for player, text in ((ana, "hello all"), (bo, "rude words"), (cy, "good luck")):
+        assert player.post(path, {"text": text}).status_code == 201
+
+    def read(player: Any) -> list[str]:
+        return [
+            m["name"] for m in (player.get(path) if player else client.get(path)).json()["messages"]
+        ]
+
+    assert read(ana) == ["Ana", "Bob", "Cyd"]
+    assert ana.post("/api/relations/block/Bob").status_code in (200, 201, 204)
+    assert read(ana) == ["Ana", "Cyd"]
+    assert read(bo) == ["Bob", "Cyd"]
+    assert read(cy) == ["Ana", "Bob", "Cyd"] and read(None) == ["Ana", "Bob", "Cyd"]
+    assert ana.client.delete("/api/relations/block/Bob", headers=ana.headers()).status_code in (
+        200,
+        204,
+    )
+    assert read(ana) == ["Ana", "Bob", "Cyd"]
 
 
 def test_the_list_shows_the_last_tournaments_finished_with_their_winners(

@@ -3,10 +3,19 @@ doors are registered in ``Door``; the table's ``GameMaker`` asks the rule for ea
 
 from __future__ import annotations
 
-from boardplay.web.admission.rule import BLOCKED, UNBLOCKED_DOORS, Admission, Door, Seating, Verdict
+from boardplay.web.admission.rule import (
+    BLOCKED,
+    MARKED,
+    UNBLOCKED_DOORS,
+    Admission,
+    Door,
+    Seating,
+    Verdict,
+)
 
 __all__ = [
     "BLOCKED",
+    "MARKED",
     "UNBLOCKED_DOORS",
     "Admission",
     "Door",

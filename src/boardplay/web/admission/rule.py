@@ -24,6 +24,11 @@ The rule (each refusal a 403 in the API's error shape, with a sentence saying wh
   its games' chat still keeps the two apart. An offer to one named player (a challenge) is
   refused for a block before it is sent (``offer``), so a blocked player cannot press one on
   the blocker at all.
+- **A marked player plays casual** (``marked``): an account a moderator marked for engine help
+  or boosting (``moderation/``), whose rated games the ratings exclude (``ratings/``), sits at
+  no rated table, whoever else is there; at a tournament's door, the entering player alone (the
+  others are asked again when a table is made, and a tournament's table the rule refuses is
+  made casual).
 - **A rated table needs different people** (``same_person``): two accounts that share an
   address or a device, while either of them is younger than ``Limits.rated_fresh_account``,
   cannot be at one rated table; a second account of one person would farm the first. The asking
@@ -33,7 +38,7 @@ The rule (each refusal a 403 in the API's error shape, with a sentence saying wh
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -76,6 +81,8 @@ UNBLOCKED_DOORS = frozenset({Door.TOURNAMENT})
 blocks; its pool of quick games, our ``Door.QUICK``, never pairs them)."""
 BLOCKED = "blocked"
 """The code of a refusal for a block."""
+MARKED = "marked"
+"""The code of a refusal of a marked player at a rated table."""
 
 
 @dataclass(frozen=True)
@@ -109,13 +116,21 @@ class Verdict:
 
 
 class Admission:
-    """The rule, with what it reads: the accounts (who is a bot, how old, seen where) and the
-    relations (who blocks whom)."""
+    """The rule, with what it reads: the accounts (who is a bot, how old, seen where), the
+    relations (who blocks whom) and the ratings' excluded accounts (``excluded``: which of
+    some accounts a moderator marked, given by the wiring)."""
 
-    def __init__(self, accounts: Accounts, relations: Relations, limits: Limits) -> None:
+    def __init__(
+        self,
+        accounts: Accounts,
+        relations: Relations,
+        limits: Limits,
+        excluded: Callable[[Sequence[int]], Awaitable[set[int]]],
+    ) -> None:
         self.accounts = accounts
         self.relations = relations
         self.limits = limits
+        self.excluded = excluded
 
     async def judge(self, seating: Seating) -> Verdict:
         """Whether ``seating``'s players may sit together at a table made through its door. A
@@ -153,9 +168,23 @@ class Admission:
                 BLOCKED,
                 "you and a player at this table cannot play together: one of you blocks the other",
             )
+        if rated and (marked := await self._marked(seating, seated)):
+            who = "your account" if marked.id == newcomer else f"{marked.name}'s account"
+            return forbidden(
+                MARKED,
+                f"a moderator marked {who}: it plays casual games only, never rated ones",
+            )
         if rated:
             return await self._same_person(seated, newcomer)
         return None
+
+    async def _marked(self, seating: Seating, seated: list[Account]) -> Account | None:
+        """A marked player of ``seated`` (the newcomer alone at a tournament's door), if any."""
+        asked = seated
+        if seating.door == Door.TOURNAMENT and seating.newcomer is not None:
+            asked = [a for a in seated if a.id == seating.newcomer]
+        found = await self.excluded([a.id for a in asked]) if asked else set()
+        return next((a for a in asked if a.id in found), None)
 
     async def offer(self, sender: int, to: Account) -> None:
         """Refuse (403 ``blocked``) an offer of a game from ``sender`` to the player ``to``

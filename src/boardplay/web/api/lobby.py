@@ -24,6 +24,7 @@ from boardplay.web.api.deps import (
     HubDep,
     LobbyDep,
     SeekerDep,
+    SessionDep,
     VisitorDep,
     same_origin,
 )
@@ -72,9 +73,11 @@ def _started_or_seek(started: Started | None, seek: Seek | None) -> dict[str, An
 
 
 @router.get("/seeks")
-async def seeks(lobby: LobbyDep) -> dict[str, Any]:
-    """The open seeks, oldest first (at most ``Limits.seeks_listed``)."""
-    return {"seeks": [seek.to_json() for seek in await list_seeks(lobby)]}
+async def seeks(lobby: LobbyDep, session: SessionDep) -> dict[str, Any]:
+    """The open seeks, oldest first (at most ``Limits.seeks_listed``), without those of a
+    player the signed-in visitor blocks or who blocks them."""
+    reader = None if session is None else session.account.id
+    return {"seeks": [seek.to_json() for seek in await list_seeks(lobby, reader)]}
 
 
 @router.post("/seeks", status_code=201)
@@ -82,7 +85,7 @@ async def post(lobby: LobbyDep, account: SeekerDep, body: SeekRequest) -> dict[s
     """Look for opponents: a game any signed-in player within the rating range may accept (two
     players), or a table whose seats they take (three or four: it starts when full). It lasts
     while your lobby is open (``/api/lobby/ws``)."""
-    await for_people(lobby, account)
+    await for_people(lobby, account, body.rated)
     return {"seek": (await post_seek(lobby, account, body)).to_json()}
 
 
@@ -94,7 +97,7 @@ async def quick(
     player within the other's range; for three or four players a seat at the fullest such
     table) → ``{"started": {...}, "seek": null}`` when the game started; else ``{"started":
     null, "seek": {...}}``: this seek posted, or the table where you now hold a seat."""
-    await for_people(lobby, account)
+    await for_people(lobby, account, body.rated)
     return _started_or_seek(*await quick_game(lobby, account, visitor, body))
 
 

@@ -49,9 +49,10 @@ async def log(hub: HubDep, moderator: ModeratorDep) -> dict[str, Any]:
 @router.post("/actions", status_code=201)
 async def act(hub: HubDep, moderator: ModeratorDep, body: ActionRequest) -> dict[str, Any]:
     """Decide on a report (``report``) or an account (``account``): ``dismiss``, ``warn``,
-    ``chat_ban`` for ``days``, ``close``; the decision as the log holds it."""
+    ``chat_ban`` for ``days``, ``close``, ``mark`` (on ``grounds``: ``engine`` or ``boosting``),
+    ``unmark``; the decision as the log holds it."""
     entry = await hub.moderation.act(
-        moderator, body.action, body.reason, body.report, body.account, body.days
+        moderator, body.action, body.reason, body.report, body.account, body.days, body.grounds
     )
     return {"entry": entry.to_json()}
 

@@ -151,12 +151,9 @@ async def rating_in_range(lobby: Lobby, account_id: int, seek: Seek) -> float:
 
 
 # ----- seeks ---------------------------------------------------------------------------------
-async def list_seeks(lobby: Lobby) -> list[Seek]:
-    limits = lobby.limits
-    found: list[Seek] = await lobby.db(
-        lobby.store.open_seeks, time.time(), limits.seek_ttl, limits.seeks_listed
-    )
-    return found
+async def list_seeks(lobby: Lobby, reader: int | None = None) -> list[Seek]:
+    """The open seeks ``reader`` is shown (without those a block hides: ``listing.py``)."""
+    return await lobby.listing.seeks_for(reader)
 
 
 async def post_seek(lobby: Lobby, account: Account, body: SeekRequest) -> Seek:
@@ -285,11 +282,12 @@ async def take(
     return started
 
 
-async def for_people(lobby: Lobby, account: Account) -> None:
+async def for_people(lobby: Lobby, account: Account, rated: bool = False) -> None:
     """Refuse a bot at the lobby's lists before anything is posted or answered: the admission
-    rule's lobby doors (403 ``bot_no_seeks``; a bot plays through challenges, lichess's rule).
-    Taking a seek or a seat asks the rule again with every player at the table."""
-    await lobby.maker.admit(Seating(Door.SEEK, [account.id], False))
+    rule's lobby doors (403 ``bot_no_seeks``; a bot plays through challenges, lichess's rule),
+    and a marked player a ``rated`` seek (403 ``marked``: nobody could take it). Taking a seek
+    or a seat asks the rule again with every player at the table."""
+    await lobby.maker.admit(Seating(Door.SEEK, [account.id], rated))
 
 
 async def admit(

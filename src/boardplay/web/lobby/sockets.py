@@ -1,7 +1,8 @@
 """The live lobby: the sockets of open lobby pages (``/api/lobby/ws``) and what they are told.
 
 Every socket is sent the list of open seeks on connect and again whenever it changes
-(``{"type": "seeks", "seeks": [...]}``, the same text for every socket, encoded once); a
+(``{"type": "seeks", "seeks": [...]}``, the same text for every socket, encoded once, but for
+a player from whom a block hides a seek: ``listing.py``); a
 signed-in player's sockets are also sent their challenges (``{"type": "challenge"}``: the open
 ones received, on connect; then each one sent or received as it is made or answered) and
 ``{"type": "started", "game"}`` when a seek or challenge of theirs starts a game (and, on
@@ -59,8 +60,9 @@ from boardplay.web.guard import RateLimiter
 from boardplay.web.lobby.challengestore import CANCELLED, DECLINED, OPEN
 from boardplay.web.lobby.eventstore import NOTICE, SEEKS
 from boardplay.web.lobby.following import FollowNotices
+from boardplay.web.lobby.listing import LobbySocket, SeekList
 from boardplay.web.lobby.onlinestore import OnlineStore
-from boardplay.web.lobby.store import SeekStore
+from boardplay.web.lobby.store import Seek, SeekStore
 from boardplay.web.models import Ping, describe
 from boardplay.web.ratings import Ratings
 from boardplay.web.relations import Relations
@@ -91,18 +93,6 @@ PING: TypeAdapter[Ping] = TypeAdapter(Ping)
 
 Hear = Callable[[Mapping[str, Any]], None]
 """A listener of an account's lobby notices (``Lobby.listen``)."""
-
-
-class LobbySocket:
-    """One open lobby page: its send queue, its account (None: a guest), and the list of
-    seeks it was last sent (so a new list goes only to sockets that lack it)."""
-
-    __slots__ = ("account_id", "seen", "sub")
-
-    def __init__(self, sub: Subscriber, account_id: int | None) -> None:
-        self.sub = sub
-        self.account_id = account_id
-        self.seen: str | None = None
 
 
 class Lobby:
@@ -142,8 +132,14 @@ class Lobby:
         self.games = games
         self.sockets: set[LobbySocket] = set()
         self.by_account: dict[int, set[LobbySocket]] = {}
+        self.listing = SeekList(
+            self.store, db, limits, relations, bus, lambda a: a in self.by_account, self.changed
+        )
+        """The list of seeks as each reader is shown it (``listing.py``)."""
         self.text: str | None = None
         """The current ``seeks`` message (None while no socket is open: nothing keeps it)."""
+        self.seeks: list[Seek] = []
+        """The seeks it lists."""
         self._dirty = False
         self._refresher: asyncio.Task[None] | None = None
         self._graces: dict[int, asyncio.Task[None]] = {}
@@ -261,12 +257,15 @@ class Lobby:
                 await self.db(self.store.claim, [account_id], self.epoch, time.time())
                 await self.db(self.here.here, account_id, self.epoch, time.time())
         if self.text is None:  # the first socket here (lately): no list kept, load one
-            text = await self._load()
-            if self.text is None and self.sockets:
-                self.text = text  # unless a change was sent meanwhile: that one is newer
-        if self.text is not None and socket.seen != self.text:
-            socket.seen = self.text
-            socket.sub.push_text(self.text)
+            seeks = await self.listing.seeks()
+            if self.text is None and self.sockets:  # unless a change was sent meanwhile
+                self.text, self.seeks = self.listing.text(seeks), seeks
+        text, seeks = self.text, self.seeks
+        if text is not None and account_id is not None:
+            text = (await self.listing.texts([account_id], seeks, text)).get(account_id, text)
+        if text is not None and socket.seen != text:
+            socket.seen = text
+            socket.sub.push_text(text)
 
     def _leave(self, socket: LobbySocket) -> None:
         self.sockets.discard(socket)
@@ -281,7 +280,7 @@ class Lobby:
                 task = asyncio.get_running_loop().create_task(self._grace(account_id))
                 self._graces[account_id] = task
         if not self.sockets:
-            self.text = None  # not kept current without sockets: load afresh next time
+            self.text, self.seeks = None, []  # not kept without sockets: load afresh next time
 
     async def _grace(self, account_id: int) -> None:
         """The account's last socket here closed: release its seeks now, and delete those
@@ -317,26 +316,22 @@ class Lobby:
         try:
             while self._dirty and self.sockets:
                 self._dirty = False
-                text = await self._load()
-                self.text = text if self.sockets else None
+                seeks = await self.listing.seeks()
+                text = self.listing.text(seeks)
+                self.text, self.seeks = (text, seeks) if self.sockets else (None, [])
+                readers = {s.account_id for s in self.sockets if s.account_id is not None}
+                texts = await self.listing.texts(readers, seeks, text)
                 for socket in list(self.sockets):
-                    if socket.seen != text:
-                        socket.seen = text
-                        socket.sub.push_text(text)
+                    mine = text if socket.account_id is None else texts.get(socket.account_id, text)
+                    if socket.seen != mine:
+                        socket.seen = mine
+                        socket.sub.push_text(mine)
                 await asyncio.sleep(LIST_SPACING)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("could not send the lobby's seeks; the next change tries again")
             self.text = None
-
-    async def _load(self) -> str:
-        """The ``seeks`` message of the open seeks now."""
-        limits = self.limits
-        seeks = await self.db(
-            self.store.open_seeks, time.time(), limits.seek_ttl, limits.seeks_listed
-        )
-        return encode({"type": "seeks", "seeks": [s.to_json() for s in seeks]})
 
     def listen(self, account_id: int, hear: Hear) -> Callable[[], None]:
         """Hand ``hear`` every notice for ``account_id`` from now on, told here or on another

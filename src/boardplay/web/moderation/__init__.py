@@ -9,10 +9,12 @@ from boardplay.web.moderation.schemas import ActionRequest, PlayerReportRequest
 from boardplay.web.moderation.service import (
     ACTIONS,
     BAN_DAYS_MAX,
+    GROUNDS,
     NOTE_LENGTH,
     REASONS,
     ChatBans,
     GameReader,
+    Marks,
     Moderation,
 )
 from boardplay.web.moderation.store import MODERATOR, ROLES, Entry, Notice
@@ -20,6 +22,7 @@ from boardplay.web.moderation.store import MODERATOR, ROLES, Entry, Notice
 __all__ = [
     "ACTIONS",
     "BAN_DAYS_MAX",
+    "GROUNDS",
     "MODERATOR",
     "NOTE_LENGTH",
     "REASONS",
@@ -28,6 +31,7 @@ __all__ = [
     "ChatBans",
     "Entry",
     "GameReader",
+    "Marks",
     "Moderation",
     "Notice",
     "PlayerReportRequest",

@@ -26,7 +26,7 @@ class PlayerReportRequest(Body):
 
 
 class ActionRequest(Body):
-    action: Literal["dismiss", "warn", "chat_ban", "close"]
+    action: Literal["dismiss", "warn", "chat_ban", "close", "mark", "unmark"]
     reason: Annotated[str, Field(max_length=TEXT_BOUND)] = Field(
         description="why, for the audit log and the player's notice"
     )
@@ -38,4 +38,7 @@ class ActionRequest(Body):
     )
     days: Annotated[int, Field(ge=1, le=365)] | None = Field(
         None, description="a chat ban's length in days"
+    )
+    grounds: Literal["engine", "boosting"] | None = Field(
+        None, description="what a mark is for: engine help, or boosting a rating"
     )

@@ -14,15 +14,25 @@ player is told.
 - **Actions**: ``dismiss`` (a report only), ``warn``, ``chat_ban`` for 1 to ``BAN_DAYS_MAX``
   days (every chat asks ``ChatBans.until`` before it stores a line: the table's channels and a
   tournament's), ``close`` (the accounts' own closing, so every domain hears
-  ``AccountClosed``). Each is written to the audit log with who, what, why, when and about
+  ``AccountClosed``), ``mark`` on ``grounds`` (``engine`` help or ``boosting`` a rating) and
+  ``unmark``. Each is written to the audit log with who, what, why, when and about
   whom, in the same transaction as the report it decides, the ban and the player's notice.
-- **Notices**: a warned or banned player is told on their next page (``notices``), the page
-  wording the decision in their language; a dismissed report changes nothing for anyone, and
-  a closed account has no page to be told on."""
+- **Marks**: a marked account's rated games are taken out of the ratings and it plays casual
+  only. The ratings own that (``Ratings.exclude_account``, given at construction as
+  ``marks``): this domain writes the decision, then asks them; the ratings replay, in one
+  transaction, the pools the account played rated without its games, and the admission rule
+  refuses it a rated table. ``unmark`` asks them to put the games back. Whether an account is
+  marked is the ratings' answer: a mark whose exclusion failed (logged, not excluded) leaves
+  it unmarked, and is made again whole. Marking a marked account is a 409
+  (``already_marked``), unmarking one that is not, ``not_marked``.
+- **Notices**: a warned, banned, marked or unmarked player is told on their next page
+  (``notices``), the page wording the decision in their language; a dismissed report changes
+  nothing for anyone, and a closed account has no page to be told on."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -50,9 +60,11 @@ from boardplay.web.throttles import Ceiling, Throttled
 
 REASONS = ("abuse", "cheating", "farming", "other")
 """Why a player reports another."""
-ACTIONS = ("dismiss", "warn", "chat_ban", "close")
+ACTIONS = ("dismiss", "warn", "chat_ban", "close", "mark", "unmark")
 """What a moderator decides."""
-NOTIFIED = frozenset({"warn", "chat_ban"})
+GROUNDS = ("engine", "boosting")
+"""What a ``mark`` is for: help from an engine, or a rating boosted (farmed)."""
+NOTIFIED = frozenset({"warn", "chat_ban", "mark", "unmark"})
 """The decisions the player they are about is told of."""
 NOTE_LENGTH = 500
 """Characters of a report's note, or of a moderator's reason, once tidied."""
@@ -75,6 +87,31 @@ class GameReader(Protocol):
     async def get(self, game_id: str) -> Game | None: ...
 
     async def games_of(self, account_id: int, limit: int) -> list[tuple[str, str, datetime]]: ...
+
+    async def seated(
+        self, game_ids: Sequence[str]
+    ) -> dict[str, tuple[str, datetime, list[str]]]: ...
+
+
+def described(
+    game_id: str | None, seated: dict[str, tuple[str, datetime, list[str]]]
+) -> dict[str, Any] | None:
+    """A game as the queue shows it: its id, its game, the time of its last change and the
+    names at its seats (None for no game, or one that is not there)."""
+    if game_id is None or game_id not in seated:
+        return None
+    game, updated, players = seated[game_id]
+    return {"id": game_id, "game": game, "updated": updated.isoformat(), "players": players}
+
+
+class Marks(Protocol):
+    """What a mark asks of the ratings (``Ratings``): each answers whether anything changed."""
+
+    async def exclude_account(self, account_id: int) -> bool: ...
+
+    async def include_account(self, account_id: int) -> bool: ...
+
+    async def excluded_among(self, account_ids: Sequence[int]) -> set[int]: ...
 
 
 class ChatBans:
@@ -113,6 +150,7 @@ class Moderation:
         chat: ChatRelay,
         games: GameReader,
         bans: ChatBans,
+        marks: Marks,
     ) -> None:
         self.store = ModerationStore(engine)
         self.run = run
@@ -123,6 +161,8 @@ class Moderation:
         self.bans = bans
         """The chat bans every chat asks (``ChatBans.until``), built first by the wiring so
         the chats can be given them."""
+        self.marks = marks
+        """The ratings, which a mark asks to exclude an account's rated games."""
         bus.subscribe(AccountClosed, self._closed)
 
     # ----- roles --------------------------------------------------------------------------
@@ -178,8 +218,18 @@ class Moderation:
         ids = {r.reporter_id for r in players} | {r.reported_id for r in players}
         names = {a.id: a.name for a in (await self.accounts.by_ids(list(ids))).values()}
         shown = []
-        for report in players:
-            games = await self.between(report.reporter_id, report.reported_id)
+        between = [await self.between(r.reporter_id, r.reported_id) for r in players]
+        lines = [
+            {**line.to_json(), "id": f"chat:{line.report_id}"}
+            for line in await self._open_chat_reports()
+        ]
+        named = {g["id"] for games in between for g in games}
+        named |= {r.game_id for r in players if r.game_id} | {line["game_id"] for line in lines}
+        seated = await self.games.seated(sorted(named))
+        for line in lines:
+            line["game"] = described(line["game_id"], seated)
+        for report, games in zip(players, between, strict=True):
+            games = [described(g["id"], seated) or {**g, "players": []} for g in games]
             shown.append(
                 {
                     "id": f"player:{report.id}",
@@ -188,14 +238,11 @@ class Moderation:
                     "reason": report.reason,
                     "text": report.text,
                     "game_id": report.game_id,
+                    "game": described(report.game_id, seated),
                     "created": report.created,
                     "games": games,
                 }
             )
-        lines = [
-            {**line.to_json(), "id": f"chat:{line.report_id}"}
-            for line in await self._open_chat_reports()
-        ]
         return {"players": shown, "chat": lines}
 
     async def _open_chat_reports(self) -> list[ReportedLine]:
@@ -211,7 +258,8 @@ class Moderation:
         return found[:QUEUE]
 
     async def between(self, first: int, second: int) -> list[dict[str, Any]]:
-        """The latest games the two accounts played together (id, status, last change)."""
+        """The latest games the two accounts played together (id, status, last change; the
+        queue adds each one's game and the names at its seats)."""
         theirs = {g[0] for g in await self.games.games_of(second, GAMES_READ)}
         mine = await self.games.games_of(first, GAMES_READ)
         together = [g for g in mine if g[0] in theirs][:GAMES_SHOWN]
@@ -229,11 +277,18 @@ class Moderation:
         report: str | None,
         name: str | None,
         days: int | None,
+        grounds: str | None = None,
     ) -> Entry:
         """Decide: write it to the log (with the report it decides, the ban, the notice),
-        then close the account if that is the decision."""
+        then close the account, or have the ratings exclude or readmit it, if that is the
+        decision."""
         if action not in ACTIONS:
             raise bad_request(f"an action is one of {', '.join(ACTIONS)}")
+        if action == "mark":
+            if grounds not in GROUNDS:
+                raise bad_request(f"a mark's grounds are one of {', '.join(GROUNDS)}")
+        else:
+            grounds = None
         why = tidy(reason)
         if not why or len(why) > NOTE_LENGTH:
             raise bad_request(f"say why, in 1 to {NOTE_LENGTH} characters")
@@ -250,6 +305,8 @@ class Moderation:
             raise bad_request("this report names no account (a guest's seat): dismiss it")
         if account is not None and account.id == moderator.id and action != "dismiss":
             raise bad_request("a moderator does not decide about their own account")
+        if account is not None and action in ("mark", "unmark"):
+            await self._check_mark(account, action == "mark")
         decision = Decision(
             moderator_id=moderator.id,
             moderator=moderator.name,
@@ -261,6 +318,7 @@ class Moderation:
             reason=why,
             ban_until=time.time() + days * DAY if days is not None else None,
             notify=action in NOTIFIED,
+            grounds=grounds,
         )
         try:
             entry: Entry = await self.run(self.store.decide, decision)
@@ -268,7 +326,19 @@ class Moderation:
             raise conflict("already_decided", "this report was decided already") from None
         if action == "close" and account is not None:
             await self.accounts.delete(account)
+        elif action == "mark" and account is not None:
+            await self.marks.exclude_account(account.id)
+        elif action == "unmark" and account is not None:
+            await self.marks.include_account(account.id)
         return entry
+
+    async def _check_mark(self, account: Account, mark: bool) -> None:
+        """409 if ``account`` already is (``mark``) or is not marked, as the ratings say."""
+        marked = bool(await self.marks.excluded_among([account.id]))
+        if marked and mark:
+            raise conflict("already_marked", f"{account.name} is marked already")
+        if not marked and not mark:
+            raise conflict("not_marked", f"{account.name} is not marked")
 
     async def _subject(self, report: str | None, name: str | None) -> Subject:
         """The account and report a decision is about: the report's subject (its line's

@@ -72,6 +72,7 @@ log_table = sa.Table(
     sa.Column("days", sa.Integer, nullable=True),
     sa.Column("reason", sa.Text, nullable=False),
     sa.Column("created", sa.Float, nullable=False, index=True),
+    sa.Column("grounds", sa.String(16), nullable=True),
 )
 """The audit log: who decided what, why, when, about whom, on which report. Never changed
 or deleted (an account's closing keeps its entries)."""
@@ -95,6 +96,7 @@ notices_table = sa.Table(
     sa.Column("reason", sa.Text, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("seen", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("grounds", sa.String(16), nullable=True),
 )
 """What a player is told of a decision about them, until they have read it."""
 
@@ -122,6 +124,8 @@ class Entry:
     days: int | None
     reason: str
     created: float
+    grounds: str | None = None
+    """What a ``mark`` is for (``engine`` or ``boosting``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -133,6 +137,7 @@ class Entry:
             "days": self.days,
             "reason": self.reason,
             "created": self.created,
+            "grounds": self.grounds,
         }
 
 
@@ -144,6 +149,7 @@ class Notice:
     until: float | None
     reason: str
     created: float
+    grounds: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -153,6 +159,7 @@ class Notice:
             "until": self.until,
             "reason": self.reason,
             "created": self.created,
+            "grounds": self.grounds,
         }
 
 
@@ -170,6 +177,7 @@ class Decision:
     reason: str
     ban_until: float | None
     notify: bool
+    grounds: str | None = None
 
 
 class AlreadyDecided(Exception):
@@ -285,6 +293,7 @@ class ModerationStore:
                     days=d.days,
                     reason=d.reason,
                     created=now,
+                    grounds=d.grounds,
                 )
             )
             (entry_id,) = made.inserted_primary_key or (0,)
@@ -309,6 +318,7 @@ class ModerationStore:
                         until=d.ban_until,
                         reason=d.reason,
                         created=now,
+                        grounds=d.grounds,
                     )
                 )
         return Entry(
@@ -320,6 +330,7 @@ class ModerationStore:
             d.days,
             d.reason,
             now,
+            d.grounds,
         )
 
     @staticmethod
@@ -339,7 +350,17 @@ class ModerationStore:
         query = table.select().order_by(table.c.id.desc()).limit(limit)
         with self.engine.connect() as conn:
             return [
-                Entry(r.id, r.moderator, r.action, r.account, r.report, r.days, r.reason, r.created)
+                Entry(
+                    r.id,
+                    r.moderator,
+                    r.action,
+                    r.account,
+                    r.report,
+                    r.days,
+                    r.reason,
+                    r.created,
+                    r.grounds,
+                )
                 for r in conn.execute(query)
             ]
 
@@ -362,7 +383,7 @@ class ModerationStore:
         )
         with self.engine.connect() as conn:
             return [
-                Notice(r.id, r.action, r.days, r.until, r.reason, r.created)
+                Notice(r.id, r.action, r.days, r.until, r.reason, r.created, r.grounds)
                 for r in conn.execute(query)
             ]
 

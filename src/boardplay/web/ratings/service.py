@@ -83,6 +83,29 @@ class Ratings:
         )
         return found
 
+    async def exclude_account(self, account_id: int) -> bool:
+        """Take every rated game the account sat at out of the ratings (a moderator's mark):
+        each pool it played rated is replayed without them, so the other players' ratings are
+        what they would be had those games never been rated, and it keeps no rating (it leaves
+        the leaderboards). False if it was excluded already (nothing changes: asking again is
+        safe). ``store.py``'s lock keeps a game settled meanwhile on any process in order."""
+        return await self._exclude(account_id, True)
+
+    async def include_account(self, account_id: int) -> bool:
+        """Put the account's rated games back (its mark lifted), replaying the same pools;
+        False if it was not excluded."""
+        return await self._exclude(account_id, False)
+
+    async def _exclude(self, account_id: int, excluded: bool) -> bool:
+        changed: bool = await self.db(self.store.exclude, account_id, excluded)
+        return changed
+
+    async def excluded_among(self, account_ids: Sequence[int]) -> set[int]:
+        """Those of ``account_ids`` whose rated games count for nobody (the admission rule
+        keeps them from rated tables)."""
+        found: set[int] = await self.db(self.store.excluded_among, account_ids)
+        return found
+
     async def effect_of(self, row: Game, seats: list[int]) -> dict[str, Any]:
         """What the game did to the player holding ``seats`` (``results.effect_of``)."""
         return await effect_of(self.db, self.store, row, seats)

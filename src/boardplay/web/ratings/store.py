@@ -11,7 +11,21 @@ recomputable: ``recompute`` replays the stored results in the order they were se
 each pair at the table, their rated results in the pool within ``REPEAT_WINDOW`` settled before
 this one, and stores what the rule gives. Each history row keeps the points its game moved
 (``change``) and the share of a game it counted for (``weight``), which the
-pages show beside a result."""
+pages show beside a result.
+
+**Excluded accounts.** An account a moderator marked (for engine help or boosting) is
+*excluded* (``rating_exclusions``): every rated game it sat at is taken out of the ratings, as
+if never played. Its rated results stay stored (``rated_games``), so an exclusion lifted puts
+them back. Excluding or readmitting replays every pool the account has a stored result in
+(``_replay``), in the order the results were settled, skipping each game with an excluded
+player: the other players' ratings, histories and repeat weights come out exactly as they
+would have had those games never been rated, and the excluded account keeps no rating (so no
+leaderboard lists it). A game with an excluded player that ends later is settled unrated.
+
+**One writer.** Settling and replaying take the one ratings lock (``database.lock``, held to
+the end of the transaction; SQLite has one writer anyway), so a game settled on another
+process while a pool is replayed is either replayed with it or settled after it, reading the
+exclusion: never lost, never rated twice."""
 
 from __future__ import annotations
 
@@ -24,7 +38,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import people
-from boardplay.web.database import metadata
+from boardplay.web.database import lock, metadata
 from boardplay.web.ratings.maths import Rating
 from boardplay.web.ratings.repeats import REPEAT_WINDOW, rate
 
@@ -63,6 +77,16 @@ history_table = sa.Table(
     sa.Column("weight", sa.Float, nullable=True),
 )
 
+exclusions_table = sa.Table(
+    "rating_exclusions",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("since", sa.Float, nullable=False),
+)
+"""An account whose rated games count for nobody (a moderator's mark)."""
+
+RATINGS_LOCK = "ratings"
+"""The lock a settlement and a replay hold to their transaction's end (``database.lock``)."""
 ACTIVE_DAYS = 90
 """A leaderboard lists players who played a rated game of its pool within this many days."""
 SETTLE_TRIES = 3
@@ -121,6 +145,7 @@ class RatingStore:
         for _ in range(SETTLE_TRIES):
             try:
                 with self.engine.begin() as conn:
+                    lock(conn, RATINGS_LOCK)
                     self._settle(conn, game_id, pool, places, time.time())
                 return True
             except sa.exc.IntegrityError:
@@ -151,6 +176,22 @@ class RatingStore:
         )
         if not places:
             return  # ended too early to count (rated.py): settled, rating nobody
+        accounts = [account for account, _ in places]
+        excluded = sa.select(exclusions_table.c.account_id).where(
+            exclusions_table.c.account_id.in_(accounts)
+        )
+        if conn.execute(excluded).first() is None:
+            self._rate(conn, game_id, pool, places, now)
+
+    def _rate(
+        self,
+        conn: sa.Connection,
+        game_id: str,
+        pool: str,
+        places: Sequence[tuple[int, int]],
+        now: float,
+    ) -> None:
+        """Move the ratings of a settled game's players (none of them excluded)."""
         accounts = [account for account, _ in places]
         current = {
             r.account_id: r
@@ -234,18 +275,65 @@ class RatingStore:
     def recompute(self) -> int:
         """Rebuild every rating from the stored results; returns the number of games replayed."""
         with self.engine.begin() as conn:
-            results = conn.execute(
-                rated_games_table.select().order_by(
-                    rated_games_table.c.settled, rated_games_table.c.game_id
-                )
-            ).all()
-            conn.execute(history_table.delete())
-            conn.execute(ratings_table.delete())
-            conn.execute(rated_games_table.delete())
-            for row in results:
-                places = [(int(a), int(p)) for a, p in row.places]
-                self._settle(conn, row.game_id, row.pool, places, row.settled)
+            lock(conn, RATINGS_LOCK)
+            pools = sorted(set(conn.execute(sa.select(rated_games_table.c.pool)).scalars()))
+            return sum(self._replay(conn, pool) for pool in pools)
+
+    def exclude(self, account_id: int, excluded: bool, now: float | None = None) -> bool:
+        """Exclude the account's rated games from the ratings (``excluded``), or put them back,
+        replaying the pools it has a stored result in; whether anything changed (nothing is
+        replayed if the account already was, or was not, excluded)."""
+        table = exclusions_table
+        with self.engine.begin() as conn:
+            lock(conn, RATINGS_LOCK)
+            mine = table.c.account_id == account_id
+            there = conn.execute(sa.select(table.c.account_id).where(mine)).first() is not None
+            if there == excluded:
+                return False
+            if excluded:
+                since = time.time() if now is None else now
+                conn.execute(table.insert().values(account_id=account_id, since=since))
+            else:
+                conn.execute(table.delete().where(mine))
+            query = sa.select(rated_games_table.c.pool, rated_games_table.c.places)
+            pools = sorted(
+                {
+                    row.pool
+                    for row in conn.execute(query)
+                    if any(int(a) == account_id for a, _ in row.places)
+                }
+            )
+            for pool in pools:
+                self._replay(conn, pool)
+        return True
+
+    def _replay(self, conn: sa.Connection, pool: str) -> int:
+        """Rebuild ``pool``'s ratings and history from its stored results, in the order they
+        were settled, leaving out every game an excluded account sat at (the caller holds
+        ``RATINGS_LOCK``); returns the number of results read."""
+        conn.execute(history_table.delete().where(history_table.c.pool == pool))
+        conn.execute(ratings_table.delete().where(ratings_table.c.pool == pool))
+        excluded = set(conn.execute(sa.select(exclusions_table.c.account_id)).scalars())
+        results = conn.execute(
+            rated_games_table.select()
+            .where(rated_games_table.c.pool == pool)
+            .order_by(rated_games_table.c.settled, rated_games_table.c.game_id)
+        ).all()
+        for row in results:
+            places = [(int(a), int(p)) for a, p in row.places]
+            if places and not excluded.intersection(a for a, _ in places):
+                self._rate(conn, row.game_id, row.pool, places, row.settled)
         return len(results)
+
+    def excluded_among(self, account_ids: Sequence[int]) -> set[int]:
+        """Those of ``account_ids`` that are excluded."""
+        if not account_ids:
+            return set()
+        table = exclusions_table
+        asked = sorted(set(account_ids))
+        query = sa.select(table.c.account_id).where(table.c.account_id.in_(asked))
+        with self.reader.connect() as conn:
+            return {int(a) for a in conn.execute(query).scalars()}
 
     def unsettled(self, game_ids: Sequence[str]) -> list[str]:
         """Those of ``game_ids`` not settled yet, in their order."""

@@ -88,6 +88,14 @@ class Games:
         )
         return found
 
+    async def seated(self, game_ids: Sequence[str]) -> dict[str, tuple[str, datetime, list[str]]]:
+        """Each game's name, last change and the names at its seats, in seat order (a list of
+        games shown as "game, date, players")."""
+        found: dict[str, tuple[str, datetime, list[str]]] = await self.db(
+            self.seats.seated, game_ids
+        )
+        return found
+
     async def results_of(self, account_id: int, limit: int) -> list[tuple[str, str, int, Any]]:
         """(game id, game name, seat, result) of its seats in finished public games."""
         found: list[tuple[str, str, int, Any]] = await self.db(

@@ -161,6 +161,25 @@ class SeatStore:
         with self.reader.connect() as conn:
             return [(r.id, r.status, r.updated) for r in conn.execute(query)]
 
+    def seated(self, game_ids: Sequence[str]) -> dict[str, tuple[str, datetime, list[str]]]:
+        """Each game's name, last change and the names at its seats, in seat order (one
+        query)."""
+        if not game_ids:
+            return {}
+        query = (
+            sa.select(
+                games_table.c.id, games_table.c.game, games_table.c.updated, seats_table.c.name
+            )
+            .join(seats_table, seats_table.c.game_id == games_table.c.id)
+            .where(games_table.c.id.in_(list(game_ids)))
+            .order_by(games_table.c.id, seats_table.c.seat)
+        )
+        found: dict[str, tuple[str, datetime, list[str]]] = {}
+        with self.reader.connect() as conn:
+            for r in conn.execute(query):
+                found.setdefault(r.id, (r.game, r.updated, []))[2].append(r.name)
+        return found
+
     def results_of(self, account_id: int, limit: int) -> list[tuple[str, str, int, dict[str, Any]]]:
         """(game id, game name, seat, result) of the account's seats in finished games, most
         recent first."""

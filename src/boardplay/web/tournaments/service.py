@@ -76,7 +76,7 @@ from boardplay.web.tournaments.records import BYE_HALVES
 from boardplay.web.tournaments.standings import standings
 from boardplay.web.tournaments.steps import plan
 from boardplay.web.tournaments.store import TournamentStore, set_tournament_status, store_round
-from boardplay.web.tournaments.talk import Talk
+from boardplay.web.tournaments.talk import Hidden, Talk
 
 log = logging.getLogger("boardplay.web")
 
@@ -125,6 +125,7 @@ class Tournaments:
         now: Callable[[], float] = time.time,
         limits: Limits | None = None,
         silenced: Silenced | None = None,
+        hidden: Hidden | None = None,
     ) -> None:
         self.store = TournamentStore(engine)
         self.limits = limits or Limits()
@@ -139,7 +140,7 @@ class Tournaments:
         self.games = games
         self.ratings = ratings
         self.now = now
-        self.talk = Talk(engine, db, self.limits, lambda: self.now(), silenced)
+        self.talk = Talk(engine, db, self.limits, lambda: self.now(), silenced, hidden)
         """The tournaments' chat (``talk.py``)."""
         self._winners: dict[str, str | None] = {}
         """The winners of the tournaments listed as finished (their standings no longer

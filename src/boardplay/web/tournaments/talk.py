@@ -12,12 +12,16 @@ by signed-in people only, with the table chat's safety (``chat/``):
   never two within a second, and at most ``PER_AUTHOR`` in one tournament; counted in the
   database under a lock per tournament, so every process agrees and a burst gets no more.
 - **Kept**: the latest ``KEPT`` messages of a tournament are shown; the page reads them with
-  the standings (``api/tournament_pages.py``: a poll every few seconds)."""
+  the standings (``api/tournament_pages.py``: a poll every few seconds).
+- **Blocks**: as in the table chat (``chat/blocks.py``), a signed-in reader is not shown the
+  messages of a player they block or who blocks them (the relations' ``hidden``, one query a
+  read): a tournament pairs whoever entered, but its chat keeps the two apart. Each still
+  writes, as in a room both are in; neither reads the other."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,12 +56,18 @@ chat_table = sa.Table(
 )
 
 
+Hidden = Callable[[Sequence[int]], Awaitable[dict[int, frozenset[int]]]]
+"""For each of some accounts, the players whose messages it is not shown (``Relations.hidden``)."""
+
+
 @dataclass(frozen=True)
 class Said:
     id: int
     name: str
     text: str
     created: float
+    account_id: int | None = None
+    """Its author's account (not shown: the blocks are read by it)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "text": self.text, "created": self.created}
@@ -68,12 +78,12 @@ def read(engine: Engine, tournament_id: str, kept: int = KEPT) -> list[Said]:
     c = chat_table
     with engine.connect() as conn:
         rows = conn.execute(
-            sa.select(c.c.id, c.c.name, c.c.text, c.c.created)
+            sa.select(c.c.id, c.c.name, c.c.text, c.c.created, c.c.account_id)
             .where(c.c.tournament_id == tournament_id)
             .order_by(c.c.id.desc())
             .limit(kept)
         ).all()
-    return [Said(r.id, r.name, r.text, r.created) for r in reversed(rows)]
+    return [Said(r.id, r.name, r.text, r.created, r.account_id) for r in reversed(rows)]
 
 
 def entered(engine: Engine, tournament_id: str, account_id: int) -> bool:
@@ -148,7 +158,7 @@ def write(
             )
         )
         (key,) = made.inserted_primary_key or (0,)
-    return Said(int(key), account.name, text, now)
+    return Said(int(key), account.name, text, now, account.id)
 
 
 def may_write(engine: Engine, tournament_id: str, account: Account, limits: Limits) -> bool:
@@ -168,18 +178,24 @@ class Talk:
         limits: Limits,
         now: Callable[[], float],
         silenced: Silenced | None = None,
+        hidden: Hidden | None = None,
     ) -> None:
         self.engine = engine
         self.silenced = silenced
         """Whether a writer is banned from the chats (the table chat's ``check_voice``)."""
+        self.hidden = hidden
+        """Whose messages a reader is not shown (the relations' blocks, either way)."""
         self.db = db
         self.limits = limits
         self.now = now
 
     async def read(self, tournament_id: str, account: Account | None) -> dict[str, Any]:
-        """The latest messages, oldest first, whether ``account`` may write, and how long a
-        message may be."""
-        said = await self.db(read, self.engine, tournament_id)
+        """The latest messages, oldest first (without those of a player ``account`` blocks or
+        who blocks it), whether ``account`` may write, and how long a message may be."""
+        said: list[Said] = await self.db(read, self.engine, tournament_id)
+        if account is not None and self.hidden is not None:
+            hidden = (await self.hidden([account.id])).get(account.id, frozenset())
+            said = [m for m in said if m.account_id not in hidden]
         can_write = account is not None and await self.db(
             may_write, self.engine, tournament_id, account, self.limits
         )

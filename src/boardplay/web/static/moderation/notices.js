@@ -9,7 +9,9 @@ import { account } from "../session.js";
 const day = (seconds) => new Date(seconds * 1000).toLocaleDateString(language());
 
 export function noticeText(n) {
-  return n.action === "chat_ban" ? t("notice.chat_ban", { days: n.days, until: day(n.until), reason: n.reason }) : t(`notice.${n.action}`, { reason: n.reason });
+  if (n.action === "chat_ban") return t("notice.chat_ban", { days: n.days, until: day(n.until), reason: n.reason });
+  if (n.action === "mark") return t(`notice.mark.${n.grounds}`, { reason: n.reason });
+  return t(`notice.${n.action}`, { reason: n.reason });
 }
 
 let shown = [];

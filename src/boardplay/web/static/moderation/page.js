@@ -3,11 +3,18 @@
 // log. The server refuses every part of it to anyone who is not a moderator.
 import { h, clear } from "../dom.js";
 import { api, errorLine } from "../api.js";
-import { t, language } from "../text.js";
+import { t, language, gameTitle } from "../text.js";
 
-const ACTIONS = ["dismiss", "warn", "chat_ban", "close"];
+const ACTIONS = ["dismiss", "warn", "chat_ban", "mark", "unmark", "close"];
+const GROUNDS = ["engine", "boosting"];
 const when = (seconds) => new Date(seconds * 1000).toLocaleString(language());
-const gameLink = (id) => h("a", { href: `#/game/${id}`, translate: "no" }, id);
+const day = (iso) => new Date(iso).toLocaleDateString(language());
+const titleOf = (g) => gameTitle(g.game, g.game || t("mod.game"));
+// A game as evidence: its title (a link to it), the day of its last move, who sat at it.
+const gameWords = (g) => [
+  h("a", { href: `#/game/${g.id}` }, titleOf(g)),
+  " · ", day(g.updated), " · ", h("span", { translate: "no" }, g.players.join(", "))];
+const gameLink = (id, g) => (g ? gameWords(g) : h("a", { href: `#/game/${id}`, translate: "no" }, id));
 const playerLink = (name) => (name ? h("a", { href: `#/player/${encodeURIComponent(name)}` }, name) : "—");
 
 function decisionForm(reportId, refresh) {
@@ -15,27 +22,33 @@ function decisionForm(reportId, refresh) {
   const action = h("select", { class: "decide-action" }, ACTIONS.map((a) => h("option", { value: a }, t(`mod.action.${a}`))));
   const days = h("input", { type: "number", class: "decide-days", min: 1, max: 365, value: 3 });
   const daysLabel = h("label", { hidden: true }, t("mod.days"), " ", days);
+  const grounds = h("select", { class: "decide-grounds" }, GROUNDS.map((g) => h("option", { value: g }, t(`mod.grounds.${g}`))));
+  const groundsLabel = h("label", { hidden: true }, t("mod.grounds"), " ", grounds);
   const why = h("input", { type: "text", class: "decide-why", maxlength: 500, required: true });
   const send = h("button", { type: "submit" }, t("mod.decide"));
-  action.addEventListener("change", () => { daysLabel.hidden = action.value !== "chat_ban"; });
-  const form = h("form", { class: "decide" }, h("label", {}, t("mod.action"), " ", action), daysLabel, h("label", {}, t("mod.why"), " ", why), send, error.element);
+  action.addEventListener("change", () => {
+    daysLabel.hidden = action.value !== "chat_ban";
+    groundsLabel.hidden = action.value !== "mark";
+  });
+  const form = h("form", { class: "decide" }, h("label", {}, t("mod.action"), " ", action), daysLabel, groundsLabel, h("label", {}, t("mod.why"), " ", why), send, error.element);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.clear();
     send.disabled = true;
     const body = { action: action.value, reason: why.value, report: reportId };
     if (action.value === "chat_ban") body.days = Number(days.value);
+    if (action.value === "mark") body.grounds = grounds.value;
     try { await api("/api/moderation/actions", { method: "POST", body }); await refresh(); } catch (e) { error.show(e.message); send.disabled = false; }
   });
   return form;
 }
 
 function playerReport(r, refresh) {
-  const games = r.games.length ? h("ul", { class: "mod-games" }, r.games.map((g) => h("li", {}, gameLink(g.id)))) : h("p", { class: "muted small" }, t("mod.noGames"));
+  const games = r.games.length ? h("ul", { class: "mod-games" }, r.games.map((g) => h("li", {}, gameWords(g)))) : h("p", { class: "muted small" }, t("mod.noGames"));
   return h("li", { class: "mod-report", "data-report": r.id },
     h("p", {}, t("mod.reportedBy", { reported: r.reported ?? "—", reporter: r.reporter ?? "—", reason: t(`report.reason.${r.reason}`) }), " ", h("span", { class: "muted small" }, when(r.created))),
     r.text ? h("blockquote", {}, r.text) : "",
-    r.game_id ? h("p", { class: "small" }, t("mod.fromGame"), " ", gameLink(r.game_id)) : "",
+    r.game_id ? h("p", { class: "small" }, t("mod.fromGame"), " ", gameLink(r.game_id, r.game)) : "",
     h("p", { class: "small" }, playerLink(r.reported)),
     h("h4", {}, t("mod.games")), games,
     decisionForm(r.id, refresh));
@@ -43,9 +56,9 @@ function playerReport(r, refresh) {
 
 function chatReport(r, refresh) {
   return h("li", { class: "mod-report", "data-report": r.id },
-    h("p", {}, t("mod.lineBy", { author: r.author, game: r.game_id, reporter: r.reporter }), " ", h("span", { class: "muted small" }, when(r.created))),
+    h("p", {}, t("mod.lineBy", { author: r.author, game: r.game ? titleOf(r.game) : r.game_id, reporter: r.reporter }), " ", h("span", { class: "muted small" }, when(r.created))),
     h("ol", { class: "mod-context" }, r.context.map((m) => h("li", { class: m.id === r.message_id ? "reported" : "" }, h("b", {}, m.name), ": ", m.text))),
-    h("p", { class: "small" }, gameLink(r.game_id)),
+    h("p", { class: "small" }, gameLink(r.game_id, r.game)),
     decisionForm(r.id, refresh));
 }
 
@@ -63,7 +76,7 @@ export async function moderationPage(main) {
     h("tr", {}, ["mod.when", "mod.who", "mod.what", "mod.about", "mod.whyHead"].map((k) => h("th", {}, t(k)))),
     log.entries.map((e) => h("tr", { "data-action": e.action },
       h("td", { class: "small" }, when(e.created)), h("td", {}, e.moderator),
-      h("td", {}, t(`mod.action.${e.action}`), e.days ? ` (${e.days})` : ""), h("td", {}, e.account ?? "—"), h("td", {}, e.reason))))
+      h("td", {}, t(`mod.action.${e.action}`), e.days ? ` (${e.days})` : "", e.grounds ? ` (${t(`mod.grounds.${e.grounds}`)})` : ""), h("td", {}, e.account ?? "—"), h("td", {}, e.reason))))
     : h("p", { class: "muted" }, t("mod.logEmpty"));
   clear(main).append(h("div", { class: "panel", id: "moderation" },
     h("h2", {}, t("mod.title")),
