@@ -114,7 +114,7 @@ def test_a_report_decided_by_a_moderator_reaches_the_player(
     page.context.close()
     cheated = httpx.post(
         f"{base}/api/players/Rude/report",
-        json={"reason": "cheating", "text": "instant moves all game", "game": game},
+        json={"reason": "cheating", "note": "instant moves all game", "game": game},
         cookies={COOKIE: ana},
         headers={"X-CSRF-Token": ana_csrf},
     )
