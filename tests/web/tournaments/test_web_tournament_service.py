@@ -247,9 +247,9 @@ def test_a_process_that_dies_mid_round_is_carried_on_by_another(
             await dying.tournaments.join(made.id, person)
         clock.t = START
         # It pairs round 1 and makes one of its two games, then dies before noting it made.
-        service = dying.tournaments
+        director = dying.tournaments.director
         snap_step = await dying.hub.db(
-            dying.store.step, made.id, lambda c, s: service._step(c, s, clock.t)
+            dying.store.step, made.id, lambda c, s: director.step(c, s, clock.t)
         )
         assert snap_step is None
         first = current_boards(dying, made.id)[0]
@@ -300,8 +300,8 @@ def test_a_view_sees_a_round_paired_meanwhile_whole_or_not_at_all(
 
         def pair_meanwhile(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
             if "FROM tournament_tables" in statement and not paired:
-                service = two.tournaments
-                paired.append(two.store.step(made.id, lambda c, s: service._step(c, s, clock.t)))
+                director = two.tournaments.director
+                paired.append(two.store.step(made.id, lambda c, s: director.step(c, s, clock.t)))
 
         engine = one.store.engine
         sa.event.listen(engine, "after_cursor_execute", pair_meanwhile)

@@ -1,158 +1,41 @@
-"""Making a game within the operator's ceilings: its options and seats checked (AI specs within
-the think-time and iteration ceilings, seat names that fit their columns, a seed only for games
-everyone agrees to make reproducible, a rated game's rules), and what its maker may make.
-
-**What a maker may make**, counted in the transaction that stores the game, so that a burst of
-parallel requests on one process or several gets no more than the ceiling (the fourth attack
-round found count-then-insert checks passed by bursts):
-
-- games per hour per address (``Limits.games_per_visitor``; a "play again" counts too), a
-  throttle row taken before the insert (``throttles.py``);
-- games played by AIs alone running at once: ``ai_games_per_visitor`` per address, per network
-  (an IPv4 /24, an IPv6 /48) and per signed-in account, and ``ai_only_games`` on the whole
-  server, counted under one lock (PostgreSQL: a transaction advisory lock; SQLite has one
-  writer). Each such game keeps an AI worker busy until it ends; with these ceilings and the
-  worker slots kept for games with a person at the table (``workers/aiqueue.py``), many addresses
-  cannot starve one visitor's instant AI."""
+"""The game maker's doors: every way a game is made or a seat taken (``admission.Door``),
+each asking the one admission rule before it stores anything. A created game, a seat joined, a
+game the lobby or a tournament seats, a rematch: each builds its row the one way
+(``newgame.py``), is counted against the ceilings on games made in the transaction that stores
+it (``quotas.py``), and tells who follows its players that it began (``GameStarted``)."""
 
 from __future__ import annotations
 
 import logging
-import math
 import secrets
 import time
-import zlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine
 
-from boardplay.ai.specs import make_agent
-from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
 from boardplay.web.accounts import Account
 from boardplay.web.admission import Admission, Door, Seating
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.database import Runner
-from boardplay.web.errors import ApiError, bad_request, quote, sign_in_needed
+from boardplay.web.errors import bad_request, sign_in_needed
 from boardplay.web.events import Bus, GameStarted
 from boardplay.web.ratings import check_rated_clock
 from boardplay.web.table import storage as st
-from boardplay.web.table.clocks import ARRIVAL_GRACE, Clock, TimeControl
+from boardplay.web.table.clocks import ARRIVAL_GRACE, TimeControl
+from boardplay.web.table.newgame import check_rated_seats, check_spec, new_row, seat_row
 from boardplay.web.table.offers import RematchAnswer, rematch
+from boardplay.web.table.quotas import QUOTA_WINDOW, games_ceiling, insert_counted, too_many
 from boardplay.web.table.rooms import Room
-from boardplay.web.table.schema import NAME_LENGTH, SPEC_LENGTH, games_table
+from boardplay.web.table.schema import NAME_LENGTH, games_table
 from boardplay.web.table.schemas import JoinRequest
-from boardplay.web.table.seating import NAME_CHARS, join
-from boardplay.web.text import tidy
-from boardplay.web.throttles import Ceiling, Throttled, Throttles, take
+from boardplay.web.table.seating import join
+from boardplay.web.throttles import Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_game_id, new_token
 
 log = logging.getLogger("boardplay.web")
-
-QUOTA_WINDOW = 3600.0
-"""Seconds of the window of ``Limits.games_per_visitor``."""
-AI_LOCK = zlib.crc32(b"boardplay-ai-only-games")
-"""The advisory lock AI-only games are counted and stored under (PostgreSQL)."""
-
-
-def games_ceiling(owner: str, limits: Limits) -> Ceiling:
-    return Ceiling(f"games:{owner}", limits.games_per_visitor, QUOTA_WINDOW)
-
-
-class TooManyAiGames(Throttled):
-    """The AI-only games running for ``who`` are at their ceiling."""
-
-    def __init__(self, who: str, running: int, most: int) -> None:
-        super().__init__(Ceiling(f"ai-only:{who}", most, 0.0), 0.0)
-        self.who = who
-        self.running = running
-
-
-def insert_counted(engine: Engine, row: st.GameRow, limits: Limits) -> None:
-    """Store ``row`` as a new game in one transaction with its counts: its owner's games of the
-    hour, and if AIs alone play it, the AI-only games running (``TooManyAiGames``); raises
-    ``Throttled`` and stores nothing past a ceiling."""
-    with engine.begin() as conn:
-        if row.owner is not None:
-            take(conn, [games_ceiling(row.owner, limits)], st.utc_now().timestamp())
-        if row.ai_only:
-            _count_ai_games(conn, row, limits)
-        st.insert_game(conn, row)
-
-
-def _count_ai_games(conn: sa.Connection, row: st.GameRow, limits: Limits) -> None:
-    if conn.dialect.name == "postgresql":
-        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(AI_LOCK)))
-    table = games_table
-    running = sa.and_(table.c.ai_only.is_(sa.true()), table.c.status == st.ACTIVE)
-    counts = [
-        ("address", table.c.owner, row.owner, limits.ai_games_per_visitor),
-        ("network", table.c.owner_prefix, row.owner_network, limits.ai_games_per_visitor),
-        ("account", table.c.owner_account, row.owner_account, limits.ai_games_per_visitor),
-    ]
-    for who, column, value, most in counts:
-        if value is None:
-            continue
-        found = conn.execute(
-            sa.select(sa.func.count()).where(running, column == value)
-        ).scalar_one()
-        if found >= most:
-            raise TooManyAiGames(who, int(found), most)
-    total = conn.execute(sa.select(sa.func.count()).where(running)).scalar_one()
-    if total >= limits.ai_only_games:
-        raise TooManyAiGames("server", int(total), limits.ai_only_games)
-
-
-def new_row(
-    game_id: str,
-    game: Game,
-    seats: list[st.SeatRow],
-    clock: TimeControl | None,
-    seed: int | None = None,
-    start_by: float | None = None,
-    **more: Any,
-) -> st.GameRow:
-    """A new game's row, whatever door made it: the game as built (its name, its options
-    complete), its seats, and its clock, if it has one, with every seat's full time (held for
-    every seat's player until ``start_by``, if given: ``clocks.py``); ``more``, the row's other
-    fields (its owner, whether it is rated...)."""
-    fresh = None if clock is None else Clock.fresh(clock, len(seats), start_by)
-    return st.GameRow(
-        id=game_id,
-        game=game.name,
-        options=dict(game.options),
-        seed=seed,
-        seats=seats,
-        clock=None if clock is None else clock.to_json(),
-        clock_state=None if fresh is None else fresh.to_json(),
-        deadline=None if fresh is None else fresh.wake,
-        **more,
-    )
-
-
-def check_rated_seats(
-    seats: Sequence[Mapping[str, Any]], reproducible: bool, private: bool
-) -> None:
-    """A rated game's seats: the creator's ("me") and invited or open seats for other signed-in
-    players; nothing a person at the table did not choose to play for rating. It is public (its
-    result shows on profiles, linking to it) and its luck is nobody's choice."""
-    kinds = [seat.get("kind") for seat in seats]
-    if kinds.count("me") + kinds.count(st.HUMAN) != 1 or any(
-        k not in ("me", st.HUMAN, st.INVITE, st.OPEN) for k in kinds
-    ):
-        raise bad_request(
-            "a rated game has your seat (kind me) and invite or open seats only: every seat "
-            "is a signed-in player, so no AI and no hotseat"
-        )
-    if reproducible:
-        raise bad_request(
-            "a rated game cannot be reproducible: its luck must be unknown to every player"
-        )
-    if private:
-        raise bad_request("a rated game cannot be private: its result shows on profiles")
 
 
 class GameMaker:
@@ -246,7 +129,7 @@ class GameMaker:
         invites: dict[int, str] = {}
         rows: list[st.SeatRow] = []
         for index, seat in enumerate(seats):
-            rows.append(self._seat_row(game, index, seat, token, invites))
+            rows.append(seat_row(game, index, seat, token, invites, self.limits))
             if account is not None and rows[-1].kind in (st.HUMAN, st.HOTSEAT):
                 # Hotseat seats are the same table's: the account takes them to its other
                 # devices too (a profile leaves such games out of its results: no contest).
@@ -412,7 +295,7 @@ class GameMaker:
         try:
             insert_counted(self.storage.engine, row, self.limits)
         except Throttled as exc:
-            raise self._too_many(exc) from None
+            raise too_many(exc, self.limits) from None
 
     async def check_quota(self, owner: str | None) -> None:
         """429 if ``owner`` has made its hour's share of games already (a look, counting
@@ -422,7 +305,7 @@ class GameMaker:
         ceiling = games_ceiling(owner, self.limits)
         made = await self.db(self.throttles.count, ceiling.key)
         if made >= ceiling.most:
-            raise self._too_many(Throttled(ceiling, QUOTA_WINDOW))
+            raise too_many(Throttled(ceiling, QUOTA_WINDOW), self.limits)
 
     async def take_quota(self, owner: str | None) -> None:
         """Count one game of ``owner``'s hour ("play again"), or 429."""
@@ -431,89 +314,9 @@ class GameMaker:
         try:
             await self.db(self.throttles.take, [games_ceiling(owner, self.limits)])
         except Throttled as exc:
-            raise self._too_many(exc) from None
-
-    def _too_many(self, exc: Throttled) -> ApiError:
-        limits = self.limits
-        if isinstance(exc, TooManyAiGames):
-            if exc.who == "server":
-                why = (
-                    f"the server already runs {exc.running} games played by AIs alone, its "
-                    f"ceiling (BOARDPLAY_WEB_AI_ONLY_GAMES)"
-                )
-            else:
-                why = (
-                    f"this {exc.who} already has {exc.running} games played by AIs alone "
-                    f"running; the server allows {limits.ai_games_per_visitor} at once "
-                    "(BOARDPLAY_WEB_AI_GAMES_PER_VISITOR)"
-                )
-            return ApiError(429, "too_many_ai_games", f"{why}: let one finish first")
-        most = limits.games_per_visitor
-        return exc.error(
-            "too_many_games",
-            f"this address has made {most} games in the last hour; the server allows {most} "
-            "(BOARDPLAY_WEB_GAMES_PER_VISITOR)",
-        )
-
-    def _seat_row(
-        self, game: Game, index: int, seat: Mapping[str, Any], token: str, invites: dict[int, str]
-    ) -> st.SeatRow:
-        kind = seat.get("kind")
-        if kind == "me":
-            kind = st.HUMAN
-        if kind not in st.SEAT_KINDS:
-            raise bad_request(
-                f"seats[{index}].kind must be one of me, {', '.join(st.SEAT_KINDS)}; "
-                f"got {quote(kind)}"
-            )
-        raw_name = seat.get("name")
-        if raw_name is not None and not isinstance(raw_name, str):
-            raise bad_request(f"seats[{index}].name must be a string")
-        name = tidy(raw_name or "")[:NAME_CHARS]
-        if kind == st.AI:
-            spec = seat.get("spec")
-            if not isinstance(spec, str) or not spec.strip():
-                raise bad_request(f"seats[{index}] is an AI seat and needs a spec, e.g. 'easy'")
-            spec = spec.strip()
-            self.check_spec(game, spec, f"seats[{index}].spec")
-            default = tidy(f"AI ({spec})")
-            if len(default) > NAME_LENGTH:
-                default = default[: NAME_LENGTH - 2] + "…)"
-            return st.SeatRow(index, kind, name or default, spec=spec)
-        if kind in (st.HUMAN, st.HOTSEAT):
-            name = name or game.seat_name(index)
-            return st.SeatRow(index, kind, name, token_hash=hash_token(token))
-        if kind == st.INVITE:
-            code = new_token()
-            invites[index] = code
-            return st.SeatRow(index, kind, name or "Invited player", invite_hash=hash_token(code))
-        return st.SeatRow(index, kind, name or "Open seat")
+            raise too_many(exc, self.limits) from None
 
     def check_spec(self, game: Game, spec: str, field: str) -> None:
-        """Refuse an AI spec that does not parse, does not fit its column, or asks for more think
-        time per move than the operator's ceiling, or (setting no time) more iterations (naming
-        the ceiling)."""
-        if len(spec) > SPEC_LENGTH:
-            raise bad_request(f"{field} is longer than {SPEC_LENGTH} characters")
-        try:
-            agent = make_agent(spec, game, 0)
-        except BoardplayError as exc:
-            raise bad_request(f"{field}: {exc}") from None
-        limits = self.limits
-        time_limit = getattr(agent, "time_limit", None)
-        if time_limit is not None and not (
-            math.isfinite(time_limit) and time_limit <= limits.ai_max_time
-        ):
-            raise bad_request(
-                f"{field} asks for {time_limit:g} s per move; this server's ceiling is "
-                f"{limits.ai_max_time:g} s (BOARDPLAY_WEB_AI_MAX_TIME)"
-            )
-        # A spec with its own think time (within the ceiling) is stopped by that time, so its
-        # iteration cap is only a cap inside it (the expert levels ask for 100,000-200,000 in
-        # 0.1 s); the iteration ceiling holds for specs that set no time.
-        iterations = getattr(agent, "iterations", None)
-        if time_limit is None and iterations is not None and iterations > limits.ai_max_iterations:
-            raise bad_request(
-                f"{field} asks for {iterations} iterations per move; this server's ceiling is "
-                f"{limits.ai_max_iterations} (BOARDPLAY_WEB_AI_MAX_ITERATIONS)"
-            )
+        """Refuse an AI spec this server's ceilings do not allow (``newgame.check_spec``): a
+        created AI seat's, or a level the pages offer."""
+        check_spec(game, spec, field, self.limits)

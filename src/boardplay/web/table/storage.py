@@ -78,7 +78,7 @@ class Storage(AiJobStore):
 
     # ----- writing --------------------------------------------------------------------------
     def create_game(self, row: GameRow) -> None:
-        """Store ``row`` as a new game (no ceiling counted: ``creation.py`` counts them)."""
+        """Store ``row`` as a new game (no ceiling counted: ``quotas.py`` counts them)."""
         with self.engine.begin() as conn:
             insert_game(conn, row)
 

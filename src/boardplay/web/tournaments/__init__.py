@@ -6,10 +6,12 @@ rules as implemented."""
 from __future__ import annotations
 
 from boardplay.web.tournaments.arena import pair_wave
+from boardplay.web.tournaments.director import TICK
+from boardplay.web.tournaments.plans import Plan
 from boardplay.web.tournaments.pods import pair_pods
 from boardplay.web.tournaments.records import Bye, Table
 from boardplay.web.tournaments.schemas import TournamentRequest
-from boardplay.web.tournaments.service import TICK, Plan, Tournaments
+from boardplay.web.tournaments.service import Tournaments
 from boardplay.web.tournaments.standings import Standing, standings
 from boardplay.web.tournaments.swiss import pair_round
 

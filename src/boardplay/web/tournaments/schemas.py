@@ -1,7 +1,7 @@
 """Request bodies of the tournament routes, strict and bounded as every body is (``models.py``):
 an unknown field is refused, every string, list and number has a ceiling. The operator's
-ceilings of rounds and minutes (``config.Limits``) are the service's to check, naming them; the
-bounds here only keep a number sane."""
+ceilings of rounds and minutes (``config.Limits``) are checked with the whole plan, naming them
+(``plans.py``); the bounds here only keep a number sane."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What one step of a tournament does, decided from its state alone (pure, as the engines are):
-start it or cancel it, pair its next round or arena wave, finish it, or nothing. The service
+start it or cancel it, pair its next round or arena wave, finish it, or nothing. The director
 asks first on a snapshot read without a lock, and takes the tournament's row (a write) only
 when there is something to do, then asks again on what it reads under the lock: so a tick of a
 tournament with nothing to do costs reads, never a write (every process ticks every

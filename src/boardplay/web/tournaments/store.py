@@ -7,7 +7,7 @@ the database's one writer), so the steps of every process on one tournament run 
 another, and each reads what the one before it committed. A round or wave is stored with the
 tournament's ``round`` counter raised in the same transaction, and its tables' primary key is
 (tournament, round, board): a pairing is stored whole or not at all, and never twice. Each
-table's game id is chosen when it is paired, so making its game (``service.py``) is the same
+table's game id is chosen when it is paired, so making its game (``director.py``) is the same
 step whoever does it, after a crash as before."""
 
 from __future__ import annotations

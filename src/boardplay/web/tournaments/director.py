@@ -1,0 +1,177 @@
+"""The tournaments' director: the step every process takes on every tournament that has work
+(``advance``): copy the results of its games that ended, start it at its start time, pair its
+next round or arena wave, finish it, and make the games of its tables.
+
+Why it works as it does:
+
+- **No process owns a tournament.** Every process's periodic ``tick`` advances every tournament
+  that has work, and a step is one transaction that holds the tournament's row
+  (``store.TournamentStore.step``): two processes pairing one round at once are one after the
+  other, and the second finds the round paired (its stored round counter moved: ``StepLost``,
+  or a round with unfinished games). A process that dies at any point leaves either nothing of
+  a step or all of it, and the next process's tick carries on from there.
+- **A pairing is never lost or made twice.** Each table's game id is drawn when it is paired and
+  stored with it; the game is made afterwards under that id (the table's ``GameMaker.seat``,
+  through the tournament's door of the admission rule), so a crash between pairing and making
+  only delays the game to the next tick, and two processes making it at once make one game.
+  The players hear of their games from the lobby, which hears ``TournamentPaired``.
+- **Results come from the games.** A tournament game is an ordinary game of the table domain,
+  on the tournament's clock, rated or casual; when it ends, the next step copies each seat's
+  place (the ratings' reading of its result) into the tournament's table, once. The ratings
+  settle a rated tournament game as they settle any rated game, once (``ratings.Settlement``):
+  the tournament does not rate. ``GameFinished`` is the fast path for a process that sees games
+  end; the tick is what guarantees it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+
+import sqlalchemy as sa
+
+from boardplay.web.admission import Door
+from boardplay.web.database import Runner
+from boardplay.web.errors import ApiError
+from boardplay.web.events import Bus, GameFinished, TournamentPaired
+from boardplay.web.table import GameMaker, Games, control_of
+from boardplay.web.tasks import cancel_and_wait
+from boardplay.web.tokens import new_game_id
+from boardplay.web.tournaments.model import Board, Snapshot, StepLost
+from boardplay.web.tournaments.plans import options_for
+from boardplay.web.tournaments.steps import plan
+from boardplay.web.tournaments.store import TournamentStore, set_tournament_status, store_round
+
+log = logging.getLogger("boardplay.web")
+
+TICK = 2.0
+"""Seconds between a process's looks at the tournaments that have work."""
+MAKING = 4
+"""Games of one wave or round one step makes at once (within the storage's threads)."""
+
+
+class Director:
+    """Steps the tournaments of one process's store: on its tick, and when a game ends here."""
+
+    def __init__(
+        self,
+        store: TournamentStore,
+        db: Runner,
+        maker: GameMaker,
+        games: Games,
+        bus: Bus,
+        now: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.db = db
+        self.maker = maker
+        self.games = games
+        self.bus = bus
+        self.now = now
+        self._advancing: set[asyncio.Task[None]] = set()
+        bus.subscribe(GameFinished, self._game_finished)
+
+    async def tick(self) -> None:
+        """Advance every tournament that has work (each on its own: one's trouble is logged
+        and the others go on)."""
+        for tournament_id in await self.db(self.store.due, self.now()):
+            try:
+                await self.advance(tournament_id)
+            except Exception:
+                log.exception("tournament %s could not advance; the next tick tries", tournament_id)
+
+    async def games_ended(self, game_ids: Sequence[str]) -> None:
+        """Games ended: advance the tournaments they belong to now rather than at the next
+        tick (any game id may be given; those of no tournament are ignored)."""
+        for tournament_id in await self.db(self.store.tournaments_of, list(game_ids)):
+            await self.advance(tournament_id)
+
+    async def _game_finished(self, event: GameFinished) -> None:
+        """A game ended on this process: its tournament's next step (a next wave, the round's
+        results) runs in a task of its own, so the request whose move ended the game does not
+        wait for it. The tick is what guarantees the step; this is its fast path."""
+        task = asyncio.get_running_loop().create_task(self._after_end(event.game_id))
+        self._advancing.add(task)
+        task.add_done_callback(self._advancing.discard)
+
+    async def _after_end(self, game_id: str) -> None:
+        try:
+            await self.games_ended([game_id])
+        except Exception:
+            log.exception("the tournament of game %s could not advance; the tick tries", game_id)
+
+    async def ends_told(self) -> None:
+        """Wait until the steps set off by the games ended so far are done (tests)."""
+        while self._advancing:
+            await asyncio.gather(*list(self._advancing), return_exceptions=True)
+
+    async def close(self) -> None:
+        await cancel_and_wait(self._advancing)
+
+    async def advance(self, tournament_id: str) -> None:
+        """One tournament's step: results in, then start, pair or finish (``steps.plan``; the
+        row is taken only when there is something to do), then make the games not made."""
+        now = self.now()
+        playing = await self.db(self.store.playing, tournament_id)
+        if playing:
+            ended = await self.games.ended(playing)
+            await self.db(self.store.record_results, tournament_id, ended, now)
+        snap: Snapshot = await self.db(self.store.snapshot, tournament_id)
+        if not plan(snap, now).idle:
+            with contextlib.suppress(StepLost):  # another process took this step first
+                await self.db(self.store.step, tournament_id, lambda c, s: self.step(c, s, now))
+            snap = await self.db(self.store.snapshot, tournament_id)
+        await self._make_games(snap)
+
+    def step(self, conn: sa.Connection, snap: Snapshot, now: float) -> None:
+        """The step, under the tournament's row, on what was read under it
+        (``TournamentStore.step`` calls it)."""
+        step = plan(snap, now)
+        if step.status is not None:
+            set_tournament_status(conn, snap.tournament, step.status, now)
+        if step.tables is not None:
+            store_round(conn, snap, step.tables, step.byes, new_game_id)
+
+    async def _make_games(self, snap: Snapshot) -> None:
+        """Make the games of the tables paired and not made yet, ``MAKING`` at once (a wave of
+        32 pairs made one after another kept its last pair waiting 1.5 s on a busy machine),
+        each told to its players as soon as it is made."""
+        boards = [board for board in snap.boards if not board.made]
+        if not boards:
+            return
+        gate = asyncio.Semaphore(MAKING)
+
+        async def make(board: Board) -> None:
+            async with gate:
+                await self._make_game(snap, board)
+
+        outcomes = await asyncio.gather(*(make(b) for b in boards), return_exceptions=True)
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+
+    async def _make_game(self, snap: Snapshot, board: Board) -> None:
+        tournament = snap.tournament
+        control = control_of(tournament.clock)
+        assert control is not None
+        players = list(board.table.players)
+        options = options_for(tournament.options, len(players))
+        try:
+            _, tokens = await self.maker.seat(
+                Door.TOURNAMENT,
+                tournament.game,
+                options,
+                players,
+                rated=tournament.rated,
+                clock=control,
+                game_id=board.game_id,
+                bots=tournament.bots,
+            )
+        except ApiError as exc:  # the game cannot be made (its options no longer load)
+            log.error("tournament %s: game %s not made: %s", tournament.id, board.game_id, exc)
+            return
+        await self.db(self.store.mark_made, tournament.id, board.round, board.board)
+        if tokens:  # made by this process now: told from here, once
+            paired = TournamentPaired(tournament.id, ((board.game_id, tuple(players)),))
+            await self.bus.publish(paired)
