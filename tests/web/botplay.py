@@ -43,6 +43,9 @@ class Bot:
     moves: int = 0
     refused: list[str] = field(default_factory=list)
     """Moves the server refused (status and text)."""
+    faults: list[str] = field(default_factory=list)
+    """What broke the Bot API's protocol (a game stream not beginning with ``gameFull``): the
+    game is left unplayed, so the tests check there is none."""
     troubles: list[str] = field(default_factory=list)
     """Streams refused or a game's play stopped by an error (with when): each is retried."""
     on_start: Callable[[Bot, str], Any] | None = None
@@ -112,12 +115,16 @@ async def play(
     sent: set[int] = set()
     while True:
         base = bot.home
+        seats: list[int] | None = None  # each stream names them first, in its gameFull
         try:
             async for event in lines(http, f"{base}/api/bot/game/stream/{game_id}", bot):
                 if event["type"] == "gameFull":
                     seats, event = event["yourSeats"], event["state"]
                 if event["type"] != "gameState":
                     continue
+                if seats is None:  # named, not an UnboundLocalError lost in a task
+                    bot.faults.append(f"{game_id}: its stream began with a gameState")
+                    return
                 if event["status"] != "started":
                     bot.ended[game_id] = time.monotonic()
                     return

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import os
 import signal
 import subprocess
 import threading
@@ -25,6 +26,7 @@ import sqlalchemy as sa
 from liveview import merge
 from websockets.sync.client import ClientConnection, connect
 
+import boardplay
 from boardplay.web.migrate import head
 
 HERE = Path(__file__).parents[1]
@@ -33,6 +35,12 @@ _names = itertools.count()
 
 def fresh_database(admin: str) -> str:
     return ds.new_database(admin, f"multi_{next(_names)}_{int(time.time() * 1000) % 10**8}")
+
+
+SOURCE = Path(boardplay.__file__).resolve().parents[1]
+"""Where the package these tests import lives: first on the servers' path too, so they serve
+the code under test wherever it is checked out (a worktree beside the installed one), not
+the installed copy."""
 
 
 def server_env(db: str, redis: str | None, **extra: str) -> dict[str, str]:
@@ -46,7 +54,7 @@ def server_env(db: str, redis: str | None, **extra: str) -> dict[str, str]:
         "BOARDPLAY_WEB_GAMES_PER_VISITOR": "100000",
         "BOARDPLAY_WEB_SIGNUPS_PER_NETWORK": "100000",
         "BOARDPLAY_WEB_RATED_FRESH_ACCOUNT": "0.001",
-        "PYTHONPATH": str(HERE),
+        "PYTHONPATH": f"{SOURCE}{os.pathsep}{HERE}",
         **extra,
     }
     if redis is not None:

@@ -1,13 +1,15 @@
 """A tournament's game holds its clock for its players (``table/clocks.py``): the pairing comes
 while a player may still read how their last game ended, so no clock runs until each player has
 come to the table (a request with their seat's token, their page's socket saying who they are,
-a move), or until ``ARRIVAL_GRACE`` has passed; then the seat to move begins to think, with its
-whole time. A game the lobby makes for players who asked for it that moment starts at once.
-Time is the hub's clock, moved by hand."""
+their bot's game stream, a move), or until ``ARRIVAL_GRACE`` has passed; then the seat to move
+begins to think, with its whole time. A game the lobby makes for players who asked for it that
+moment starts at once. Time is the hub's clock, moved by hand."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from websettings import tiny_settings
 
 from boardplay.web.admission import Door
 from boardplay.web.app import create_app
+from boardplay.web.bots import GameStream
 from boardplay.web.table import TimeControl
 from boardplay.web.table.clocks import ARRIVAL_GRACE
 
@@ -49,12 +52,14 @@ def site(tmp_path: Path) -> Iterator[tuple[TestClient, FakeClock, list[int]]]:
         yield client, clock, ids
 
 
-def made(client: TestClient, ids: list[int], door: Door = Door.TOURNAMENT) -> tuple[str, list[str]]:
-    """A game of ``ids`` made through ``door`` as the tournament (or the lobby) makes it: its id
-    and each seat's token."""
+def made(
+    client: TestClient, ids: list[int], door: Door = Door.TOURNAMENT, bots: bool = False
+) -> tuple[str, list[str]]:
+    """A game of ``ids`` made through ``door`` as the tournament (or the lobby) makes it (one
+    for bots if ``bots``): its id and each seat's token."""
     hub = client.app.state.hub  # type: ignore[attr-defined]
     seat = functools.partial(
-        hub.maker.seat, door, "tiny", {}, ids, rated=False, clock=TimeControl(BASE, 1)
+        hub.maker.seat, door, "tiny", {}, ids, rated=False, clock=TimeControl(BASE, 1), bots=bots
     )
     room, tokens = client.portal.call(seat)
     return room.row.id, tokens
@@ -176,3 +181,59 @@ def test_a_game_the_lobby_makes_starts_its_clock_at_once(
     shown = clock_of(client, game_id)
     assert shown["running"] is not None and shown["since"] == START
     assert "waiting" not in shown
+
+
+def bots(client: TestClient, names: tuple[str, ...]) -> tuple[list[int], list[str]]:
+    """Bot accounts of ``names``: their ids and personal API tokens (``bot:play``)."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    ids, secrets = [], []
+    for name in names:
+        player = sign_up(client, name)
+        made_token = player.post("/api/account/tokens", {"scopes": ["bot:play"]})
+        assert made_token.status_code == 201, made_token.text
+        secret = made_token.json()["token"]
+        upgraded = client.post("/api/bot/account/upgrade", headers=auth(secret))
+        assert upgraded.status_code == 200, upgraded.text
+        ids.append(client.portal.call(hub.accounts.by_name, name).id)
+        secrets.append(secret)
+    return ids, secrets
+
+
+def test_two_bots_whose_game_streams_open_together_each_get_the_whole_game_first(
+    site: tuple[TestClient, FakeClock, list[int]],
+) -> None:
+    """A bot comes to the table by opening its game stream, and whatever the room stores and
+    sends meanwhile (here its opponent's coming, stored first), the stream's first line is
+    ``gameFull``: a bot learns its seats from it before any ``gameState`` (docs/bots.md)."""
+    client, clock, _ = site
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    ids, secrets = bots(client, ("Robo", "Droid"))
+    game_id, _ = made(client, ids, bots=True)
+    clock.t += 3
+
+    async def opened_together() -> list[Any]:
+        room = await hub.room(game_id)
+        users = [await hub.bots.authorise(f"Bearer {secret}") for secret in secrets]
+        for user in users:  # their seats' tokens kept: nothing below waits but for the room
+            await hub.bots.seat_token(user, room)
+        streams = [GameStream(hub, user, room).run() for user in users]
+
+        async def first(lines: Any) -> Any:
+            return json.loads(await anext(lines))
+
+        async with room.lock:  # the room busy with another change as both streams open
+            opening = [asyncio.create_task(first(lines)) for lines in streams]
+            for _ in range(20):
+                await asyncio.sleep(0)
+        try:
+            return list(await asyncio.gather(*opening))
+        finally:
+            for lines in streams:
+                await lines.aclose()
+
+    firsts = client.portal.call(opened_together)
+    assert [line["type"] for line in firsts] == ["gameFull", "gameFull"]
+    assert [line["yourSeats"] for line in firsts] == [[0], [1]]
+    running = clock_of(client, game_id)  # both came: the clock runs from then
+    assert "waiting" not in running and running["since"] == START + 3
+    assert running["left"] == [BASE, BASE]

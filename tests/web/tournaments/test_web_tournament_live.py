@@ -60,7 +60,8 @@ def with_logs(cluster: Cluster, scenario: Any) -> Any:
         for bot in bots:
             print(
                 f"----- {bot.name}: games {bot.games}, ended {sorted(bot.ended)}, moves "
-                f"{bot.moves}, refused {bot.refused[-5:]}, troubles {bot.troubles[-5:]}"
+                f"{bot.moves}, refused {bot.refused[-5:]}, troubles {bot.troubles[-5:]}, "
+                f"faults {bot.faults}"
             )
         raise
 
@@ -244,6 +245,8 @@ def test_a_swiss_of_eight_bots_on_two_processes_one_killed_in_round_two(
     began = time.monotonic()
     run = with_logs(cluster, _swiss)
     view, games, bots = run["view"], run["games"], run["bots"]
+    faults = [f for bot in bots for f in bot.faults]
+    assert not faults, faults  # every game stream began with the game whole
     seeds = [bot.name for bot in bots]
     assert run["killed_at"]["round"] == 2  # killed in round 2, before round 3 was paired
     assert run["killed_at"]["in_play"] > 0  # with round 2's games in play
@@ -347,6 +350,8 @@ async def _arena(cluster: Cluster, seen_bots: list[bp.Bot]) -> dict[str, Any]:
 def test_an_arena_of_six_bots_for_two_minutes(cluster: Cluster) -> None:
     run = with_logs(cluster, _arena)
     view, games, bots = run["view"], run["games"], run["bots"]
+    faults = [f for bot in bots for f in bot.faults]
+    assert not faults, faults  # every game stream began with the game whole
     lines = {line["name"]: line for line in view["standings"]}
     gaps: list[float] = []
     for bot in bots:
@@ -436,6 +441,8 @@ def test_a_montana_round_robin_of_four_bots_over_the_bot_api(
     finally:
         cluster.stop()
     view, games, bots = run["view"], run["games"], run["bots"]
+    faults = [f for bot in bots for f in bot.faults]
+    assert not faults, faults  # every game stream began with the game whole
     assert [len(entry["tables"]) for entry in view["rounds"]] == [1] * MONTANA_ROUNDS
     played = []
     for entry, game in zip(view["rounds"], games, strict=True):

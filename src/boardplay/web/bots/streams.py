@@ -441,17 +441,21 @@ class GameStream:
             if not seats:
                 raise forbidden("not_your_game", "this bot holds no seat in this game")
             token = await self.host.bots.seat_token(self.user, room)
+            # A clock held for the bot runs. Before the watch: from the watch to ``gameFull``
+            # nothing may wait, or a change sent meanwhile (this one, the opponent's coming or
+            # move) would reach the reader as a ``gameState`` before the game whole and its
+            # seats; a change stored until then is in ``gameFull``, one after it follows it.
+            await room.came(seats)
         except BaseException:
             forget()
             raise
-        watch = _Watch(room, self.changed, counts=True)  # first, so no change falls between
+        watch = _Watch(room, self.changed, counts=True)
         watch.sub.token = token
         # The bot is at the table while its stream is open, as a player whose page is: the
         # opponent's page shows it there and no abandonment claim counts it gone (on every
         # process: the presence table, at the next check); the stream's end is its leaving.
         room.recount(self.host.presence_changed)
         try:
-            await room.came(seats)  # a clock held for the bot runs
             full = game_full(room, seats, self.host.now())
             self.sent = self._key(full["state"])
             self.lines.put(full)
