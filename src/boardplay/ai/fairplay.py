@@ -23,7 +23,7 @@ does. A game without a measured threshold is never flagged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,7 @@ from boardplay.ai.review import MIN_VISITS, Judgement, assemble, judge, plies_to
 from boardplay.ai.specs import level_spec
 from boardplay.ai.stats import wilson_interval
 from boardplay.core.errors import OptionError
-from boardplay.core.game import Game
+from boardplay.core.game import Game, State
 from boardplay.core.records import Record
 
 JUDGE_ITERATIONS = 20_000
@@ -41,8 +41,11 @@ FORCED_MARGIN = 0.20
 """A best move ahead of every other weighed move by this much win probability is forced."""
 
 
-def judge_spec(game: Game, iterations: int = JUDGE_ITERATIONS) -> str:
-    """The game's expert search with ``iterations`` simulations and no time limit."""
+def judge_spec(
+    game: Game, iterations: int = JUDGE_ITERATIONS, time_limit: float | None = None
+) -> str:
+    """The game's expert search with ``iterations`` simulations and no time limit of its own
+    (``time_limit`` is a ceiling's, which a judgement at this budget does not reach)."""
     if iterations < 1:
         raise OptionError(f"iterations per position must be at least 1, got {iterations}")
     spec = level_spec("expert", game)
@@ -52,7 +55,8 @@ def judge_spec(game: Game, iterations: int = JUDGE_ITERATIONS) -> str:
         for part in inside.rstrip(")").split(",")
         if part and not part.startswith(("time=", "iterations="))
     ]
-    return f"{kind}({','.join([f'iterations={iterations}', *kept])})"
+    timed = [f"time={time_limit:g}"] if time_limit is not None else []
+    return f"{kind}({','.join([f'iterations={iterations}', *timed, *kept])})"
 
 
 def forced(judged: Judgement) -> bool:
@@ -114,29 +118,31 @@ def decision_plies(record: Record, skip: int = 0) -> list[int]:
     return plies[skip:]
 
 
-def game_evidence(
-    record: Record, iterations: int = JUDGE_ITERATIONS, seed: int = 0, skip: int | None = None
-) -> list[SeatEvidence]:
-    """Every seat's evidence from ``record`` (each move verified by replaying it first).
-    ``skip`` leaves out the first decisions; by default an arena record's random opening."""
-    game = record.load_game()
-    spec = judge_spec(game, iterations)
-    if skip is None:
-        skip = int(record.meta.get("arena", {}).get("opening", 0))
-    states = list(record.states())
-    own = set(decision_plies(record, skip))
+def plies_of_evidence(game: Game, states: Sequence[State]) -> list[int]:
+    """The positions a game's evidence judges: every seat's real decisions (with three or more
+    players each seat's own, so all of them)."""
     wanted = {
         ply
         for seat in range(game.num_players)
         for ply in plies_to_judge(states, seat, game.num_players)
     }
-    judgements = {
-        ply: judge(game, states[ply], ply, seed=seed, spec=spec) for ply in sorted(wanted)
-    }
+    return sorted(wanted)
+
+
+def evidence_of(
+    game: Game,
+    states: Sequence[State],
+    record: Record,
+    judgements: Mapping[int, Judgement],
+    skip: int = 0,
+) -> list[SeatEvidence]:
+    """Every seat's evidence from the judgements of ``plies_of_evidence``'s positions; the
+    first ``skip`` decisions are left out."""
+    own = set(decision_plies(record, skip))
     actions = [m.action for m in record.moves]
     evidence = []
     for seat in range(game.num_players):
-        review = assemble(game, states, actions, seat, judgements, iterations)
+        review = assemble(game, states, actions, seat, judgements, 0)
         judged = agreed = skipped = 0
         loss = 0.0
         for move in review["moves"]:
@@ -151,6 +157,23 @@ def game_evidence(
             loss += move["loss"]
         evidence.append(SeatEvidence(seat, judged, agreed, skipped, loss))
     return evidence
+
+
+def game_evidence(
+    record: Record, iterations: int = JUDGE_ITERATIONS, seed: int = 0, skip: int | None = None
+) -> list[SeatEvidence]:
+    """Every seat's evidence from ``record`` (each move verified by replaying it first).
+    ``skip`` leaves out the first decisions; by default an arena record's random opening."""
+    game = record.load_game()
+    spec = judge_spec(game, iterations)
+    if skip is None:
+        skip = int(record.meta.get("arena", {}).get("opening", 0))
+    states = list(record.states())
+    judgements = {
+        ply: judge(game, states[ply], ply, seed=seed, spec=spec)
+        for ply in plies_of_evidence(game, states)
+    }
+    return evidence_of(game, states, record, judgements, skip)
 
 
 @dataclass(frozen=True)
