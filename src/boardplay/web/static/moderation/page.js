@@ -51,14 +51,16 @@ const percent = (x) => (x === null || x === undefined ? "—" : `${(100 * x).toF
 function fairPlay(found) {
   if (!found.pools.length) return h("p", { class: "muted small" }, t("mod.fp.none"));
   return h("div", { class: "mod-fairplay" }, found.pools.map((p) => [
-    h("table", { class: "list", "data-pool": p.pool },
-      h("tr", {}, ["mod.fp.pool", "mod.fp.games", "mod.fp.judged", "mod.fp.agreement", "mod.fp.loss", "mod.fp.flag"].map((k) => h("th", {}, t(k)))),
-      h("tr", {},
-        h("td", { translate: "no" }, p.pool), h("td", {}, String(p.games)), h("td", {}, String(p.judged)),
-        h("td", {}, t("mod.fp.bound", { agreement: percent(p.agreement), bound: percent(p.lower_bound) })),
-        h("td", {}, percent(p.mean_loss)),
-        h("td", { class: p.flagged ? "mod-flagged" : "" }, p.rule === null ? t("mod.fp.uncalibrated")
-          : t(p.flagged ? "mod.fp.flagged" : "mod.fp.clear", { threshold: percent(p.rule.threshold), moves: p.rule.min_moves })))),
+    // One field a line (label, value), so that a phone reads it without scrolling sideways.
+    h("table", { class: "list mod-fp", "data-pool": p.pool }, [
+      ["mod.fp.pool", h("span", { translate: "no" }, p.pool)],
+      ["mod.fp.games", String(p.games)],
+      ["mod.fp.judged", String(p.judged)],
+      ["mod.fp.agreement", t("mod.fp.bound", { agreement: percent(p.agreement), bound: percent(p.lower_bound) })],
+      ["mod.fp.loss", percent(p.mean_loss)],
+      ["mod.fp.flag", p.rule === null ? t("mod.fp.uncalibrated")
+        : t(p.flagged ? "mod.fp.flagged" : "mod.fp.clear", { threshold: percent(p.rule.threshold), moves: p.rule.min_moves })],
+    ].map(([key, value]) => h("tr", { class: key === "mod.fp.flag" && p.flagged ? "mod-flagged" : "" }, h("th", {}, t(key)), h("td", {}, value)))),
     h("h5", {}, t("mod.fp.standout")),
     h("ul", { class: "mod-games" }, p.standout.map((g) => h("li", {}, gameLink(g.game_id), " ",
       t("mod.fp.game", { agreed: g.agreed, judged: g.judged, loss: percent(g.mean_loss) })))),
