@@ -5,8 +5,8 @@ game is judged (boardplay.ai.fairplay: agreement with the expert's search at a f
 loss of win chance, forced moves left out). It prints, per level, the distribution of a game's
 agreement and mean loss; the flag rule's threshold (the smallest that keeps false alarms among
 the seats of easy, medium and hard at or under ``--alarm``), and what that rule flags in each
-level, per game and per window of ``--window`` games (an account's pool), each rate with its 95%
-Wilson interval.
+level, per game, per window of ``--window`` games and over all its games (an account's pool),
+each rate with its 95% Wilson interval.
 
 Resumable: the games go to ``DIR/STEP.jsonl`` as each ends and every game's evidence to
 ``DIR/STEP.evidence.jsonl`` (DIR is ``runs/fairplay/GAME`` unless ``--dir``); started again
@@ -130,25 +130,30 @@ def windows(evidence: list[SeatEvidence], size: int) -> list[Tally]:
 def calibrate(
     samples: list[tuple[str, str, SeatEvidence]], alarm: float, window: int
 ) -> dict[str, Any]:
-    """The distribution per level (and step), the threshold, and the rule's flag rates."""
+    """The distribution per level (and step), the threshold, and the rule's flag rates. The
+    threshold is the smallest (in hundredths) that keeps each honest level's flagged games and
+    flagged windows within ``alarm``, raised if need be to above the upper end of every honest
+    level's agreement over all its games (what it reaches however long it plays)."""
     groups: dict[str, list[SeatEvidence]] = {}
     for level, step, evidence in samples:
         groups.setdefault(f"{level} ({step})", []).append(evidence)
-    honest = [e for level, _, e in samples if level != "expert"]
-    honest_windows = [
-        w
-        for key, group in groups.items()
-        if not key.startswith("expert")
-        for w in windows(group, window)
-    ]
+    honest = {key: group for key, group in groups.items() if not key.startswith("expert")}
     threshold = 1.0
     for percent in range(100, -1, -1):
         candidate = FlagRule(percent / 100, MIN_MOVES)
-        alarms = sum(candidate.fires(Tally.of([e])) for e in honest)
-        alarms_w = sum(candidate.fires(w) for w in honest_windows)
-        if alarms > alarm * len(honest) or alarms_w > alarm * max(1, len(honest_windows)):
+        within = all(
+            sum(candidate.fires(Tally.of([e])) for e in group) <= alarm * len(group)
+            and sum(candidate.fires(w) for w in windows(group, window))
+            <= alarm * len(windows(group, window))
+            for group in honest.values()
+        )
+        if not within:
             break
         threshold = percent / 100
+    # Above what an honest level reaches over all its games (the upper end of its pooled
+    # agreement's interval), so that no honest account is flagged however long it plays.
+    reach = max(wilson_interval(t.agreed, t.judged)[1] for t in map(Tally.of, honest.values()))
+    threshold = max(threshold, math.ceil(100 * reach) / 100)
     rule = FlagRule(threshold, MIN_MOVES)
     table = []
     for key, group in groups.items():
@@ -173,13 +178,19 @@ def calibrate(
                 "flagged_windows": sum(rule.fires(w) for w in wins),
             }
         )
-    return {"threshold": rule.threshold, "min_moves": rule.min_moves, "levels": table}
+    return {
+        "threshold": rule.threshold,
+        "min_moves": rule.min_moves,
+        "honest_reach": round(reach, 4),
+        "levels": table,
+    }
 
 
 def report(game_name: str, result: dict[str, Any], window: int) -> str:
     lines = [
         f"{game_name}: flag when the agreement's 95% lower bound is at least "
-        f"{result['threshold']:.2f} over at least {result['min_moves']} judged moves",
+        f"{result['threshold']:.2f} over at least {result['min_moves']} judged moves "
+        f"(the honest levels reach at most {result['honest_reach']:.3f})",
         "",
         "| level (step) | seat-games | judged moves/game | agreement (pooled) "
         "| per game p50 / p90 / p99 "

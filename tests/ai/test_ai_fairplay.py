@@ -128,3 +128,29 @@ def test_the_flag_needs_both_enough_moves_and_a_high_lower_bound() -> None:
 
 def test_only_a_calibrated_game_has_a_rule() -> None:
     assert flag_rule("no-such-game") is None
+
+
+def test_the_calibration_puts_the_flag_above_every_honest_level() -> None:
+    """tools/fairplay.py's threshold: within the alarm budget per game and per window, and
+    above the upper end of each honest level's agreement over all its games."""
+    from fairplay import calibrate
+
+    rng = random.Random(5)
+
+    def seat(p: float) -> SeatEvidence:
+        judged = 25
+        return SeatEvidence(0, judged, sum(rng.random() < p for _ in range(judged)), 2, 0.5)
+
+    samples = [("hard", "medium-hard", seat(0.55)) for _ in range(200)]
+    samples += [("medium", "medium-hard", seat(0.45)) for _ in range(200)]
+    samples += [("expert", "hard-expert", seat(0.92)) for _ in range(200)]
+    result = calibrate(samples, alarm=0.01, window=10)
+    rule = FlagRule(result["threshold"], result["min_moves"])
+    hard = Tally.of([e for level, _, e in samples if level == "hard"])
+    assert result["threshold"] >= wilson_interval(hard.agreed, hard.judged)[1]
+    levels = {row["level"]: row for row in result["levels"]}
+    assert levels["hard (medium-hard)"]["flagged_games"] <= 2
+    assert not levels["hard (medium-hard)"]["pool_flagged"]
+    assert levels["expert (hard-expert)"]["pool_flagged"]
+    assert levels["expert (hard-expert)"]["flagged_windows"] == 20
+    assert rule.fires(Tally.of([e for level, _, e in samples if level == "expert"]))
