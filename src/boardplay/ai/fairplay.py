@@ -238,10 +238,16 @@ class FlagRule:
 MIN_MOVES = 20
 """Judged moves an account needs before the flag can fire: fewer say too little."""
 
-RULES: dict[str, FlagRule] = {}
-"""The measured flag rule of each game (by its name); a game not here is never flagged."""
+RULES: dict[str, FlagRule] = {
+    # 200 games of each ladder step (docs/analysis.md, "Fair play"): the honest levels' agreement
+    # over all their games reaches at most 0.542; within 1% false alarms per game and none per
+    # window of ten games in any honest level; every ten-game window of the expert flagged.
+    "potlatch": FlagRule(threshold=0.69, min_moves=MIN_MOVES),
+}
+"""The measured flag rule of each rating pool (boardplay.web.ratings.pool_of's name); a pool not
+here is never flagged."""
 
 
-def flag_rule(game_name: str) -> FlagRule | None:
-    """The game's measured flag rule, or None when its pool has not been calibrated."""
-    return RULES.get(game_name)
+def flag_rule(pool: str) -> FlagRule | None:
+    """The pool's measured flag rule, or None when it has not been calibrated."""
+    return RULES.get(pool)
