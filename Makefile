@@ -137,7 +137,7 @@ scaling: $(KERNELS)
 # of each step (easy-medium, medium-hard, hard-expert), every seat judged by the expert's search,
 # printed as the calibration table of docs/analysis.md ("Fair play") with the threshold and its
 # false-alarm rates (tools/fairplay.py). Resumable: the games and evidence stay in
-# runs/fairplay/GAME. About 35 minutes for Potlatch at 200 games on one core.
+# runs/fairplay/GAME. About half an hour for Potlatch at 200 games on one core.
 FAIRPLAY_GAME ?= potlatch
 FAIRPLAY_GAMES ?= 200
 fairplay: $(KERNELS)
