@@ -239,10 +239,13 @@ MIN_MOVES = 20
 """Judged moves an account needs before the flag can fire: fewer say too little."""
 
 RULES: dict[str, FlagRule] = {
-    # 200 games of each ladder step (docs/analysis.md, "Fair play"): the honest levels' agreement
-    # over all their games reaches at most 0.542; within 1% false alarms per game and none per
-    # window of ten games in any honest level; every ten-game window of the expert flagged.
+    # 200 games of each ladder step (docs/analysis.md, "Fair play"). Potlatch: the honest
+    # levels' agreement over all their games reaches at most 0.542; within 1% false alarms per
+    # game and none per window of ten games in any honest level; every ten-game window of the
+    # expert flagged.
     "potlatch": FlagRule(threshold=0.69, min_moves=MIN_MOVES),
+    # Likewise: the honest levels reach at most 0.163, the expert 0.868 over its games.
+    "proteus": FlagRule(threshold=0.42, min_moves=MIN_MOVES),
 }
 """The measured flag rule of each rating pool (boardplay.web.ratings.pool_of's name); a pool not
 here is never flagged."""
