@@ -7,7 +7,7 @@ KERNELS := $(VENV)/.kernels
 KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi')
 PYTEST_WORKERS ?= 3
 
-.PHONY: play test soak bench native pgx-venv scaling bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
+.PHONY: play test soak bench native pgx-venv scaling fairplay bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -132,6 +132,16 @@ pgx-venv:
 SCALING_GAMES ?= 200
 scaling: $(KERNELS)
 	$(PY) tools/scaling.py --games $(SCALING_GAMES) $(SCALING_ARGS)
+
+# Calibrate the fair-play flag of FAIRPLAY_GAME from the ladder's own games: FAIRPLAY_GAMES games
+# of each step (easy-medium, medium-hard, hard-expert), every seat judged by the expert's search,
+# printed as the calibration table of docs/analysis.md ("Fair play") with the threshold and its
+# false-alarm rates (tools/fairplay.py). Resumable: the games and evidence stay in
+# runs/fairplay/GAME. About half an hour for Potlatch at 200 games on one core.
+FAIRPLAY_GAME ?= potlatch
+FAIRPLAY_GAMES ?= 200
+fairplay: $(KERNELS)
+	$(PY) tools/fairplay.py --game $(FAIRPLAY_GAME) --games $(FAIRPLAY_GAMES) --workers 1 $(FAIRPLAY_ARGS)
 
 # An sdist and a binary wheel for every CPython 3.11+ on this machine in dist/ (DIST_PYTHONS
 # names the interpreters instead): each wheel built from the sdist by its interpreter in an

@@ -106,9 +106,13 @@ def judge(
     iterations: int = DEFAULT_ITERATIONS,
     seed: int = 0,
     time_limit: float | None = None,
+    spec: str | None = None,
 ) -> Judgement:
-    """Search ``state`` (a decision position) and report its best move and estimate."""
-    agent = make_agent(search_spec(iterations, time_limit), game, seed + ply)
+    """Search ``state`` (a decision position) and report its best move and estimate; ``spec``
+    names another search than plain MCTS at ``iterations`` (the fair-play judge is the expert's
+    own search at a fixed budget, boardplay.ai.fairplay)."""
+    chosen = spec if spec is not None else search_spec(iterations, time_limit)
+    agent = make_agent(chosen, game, seed + ply)
     action = agent.step(state)
     analysis = agent_analysis(agent)
     if analysis is None or analysis.win_probability is None:

@@ -182,6 +182,9 @@ class Limits:
     reports_per_day: int = 10
     """Players one account may report a day ("report this player", ``moderation/``); counted
     with the other throttles before the report is stored."""
+    fairplay_queue: int = 1_000
+    """Rated games one server process holds waiting for their fair-play evidence
+    (``fairplay/``); a game finished while it is full is not judged."""
     signin_per_account: int = 5
     """Password sign-ins tried for one account within ``signin_window`` (counted before the
     password is checked; a right one gives its attempt back). A browser that signed in to the

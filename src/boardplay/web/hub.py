@@ -26,6 +26,7 @@ from boardplay.web.chat import ChatRelay
 from boardplay.web.config import Limits
 from boardplay.web.database import StorageThreads
 from boardplay.web.events import Bus
+from boardplay.web.fairplay import FairPlay
 from boardplay.web.lobby import Lobby, Tv
 from boardplay.web.migrate import open_database
 from boardplay.web.moderation import ChatBans, Moderation
@@ -205,6 +206,11 @@ class Hub:
             engine, db, limits, bus, accounts, self.chat, self.games, bans, marks=ratings
         )
         """Moderators, reports, their queue, actions, audit log and notices (``moderation/``)."""
+        self.fairplay = FairPlay(
+            engine, db, limits, bus, accounts, self.ai, house.room, self.moderation
+        )
+        """Each rated game's fair-play evidence, judged in the AI workers, what moderators read
+        of it, and the system's reports when the flag fires (``fairplay/``)."""
         self._tasks: list[asyncio.Task[None]] = []
 
     @property
@@ -245,6 +251,7 @@ class Hub:
         self.bots.start()
         self.mailer.start()
         await self.push.start()
+        self.fairplay.start()
 
     # The periodic checks, by the names the tests and tools call them.
     async def sweep(self) -> None:
@@ -273,6 +280,7 @@ class Hub:
         await self.tournaments.close()
         await self.bus.close()
         await self.reviewer.close()
+        await self.fairplay.close()
         await self.lobby.close()
         await self.mailer.close()  # after the mail in hand, so none is sent twice
         await self.push.close()  # likewise the push in hand

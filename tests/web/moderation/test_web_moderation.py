@@ -88,6 +88,7 @@ def test_every_moderation_route_is_refused_to_guests_and_players(
         "/api/moderation/queue",
         "/api/moderation/log",
         "/api/moderation/actions",
+        "/api/moderation/fairplay/{name}",
     }
     player, mod = fresh(client, "Pl"), moderator(client, url)
     body = {"action": "warn", "reason": "x", "account": player.name}

@@ -46,6 +46,16 @@ async def log(hub: HubDep, moderator: ModeratorDep) -> dict[str, Any]:
     return {"entries": [entry.to_json() for entry in await hub.moderation.log()]}
 
 
+@router.get("/fairplay/{name}")
+async def fairplay(
+    hub: HubDep, moderator: ModeratorDep, name: Annotated[str, Path(min_length=1, max_length=64)]
+) -> dict[str, Any]:
+    """An account's fair-play evidence per rating pool: its judged games and moves, its
+    agreement with the expert (and the agreement's lower bound), its mean loss of win chance,
+    the pool's flag rule and whether it fires, and the games that stand out."""
+    return await hub.fairplay.evidence(name)
+
+
 @router.post("/actions", status_code=201)
 async def act(hub: HubDep, moderator: ModeratorDep, body: ActionRequest) -> dict[str, Any]:
     """Decide on a report (``report``) or an account (``account``): ``dismiss``, ``warn``,

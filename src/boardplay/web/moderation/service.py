@@ -11,6 +11,9 @@ player is told.
   throttles before the report is stored. The chat's reported lines are the chat's
   (``chat.ChatRelay.reported``); the queue shows both kinds, undecided, each with its
   evidence: the lines around a reported line, the games between the reporter and the reported.
+  The system reports too (``system_report``, no reporter): the fair-play check's ``cheating``
+  report when an account's agreement with the expert passes its pool's flag (``fairplay/``),
+  once while it waits undecided.
 - **Actions**: ``dismiss`` (a report only), ``warn``, ``chat_ban`` for 1 to ``BAN_DAYS_MAX``
   days (every chat asks ``ChatBans.until`` before it stores a line: the table's channels and a
   tournament's), ``close`` (the accounts' own closing, so every domain hears
@@ -210,15 +213,32 @@ class Moderation:
             ) from None
         return report_id
 
+    async def system_report(
+        self, account_id: int, reason: str, text: str, game_id: str | None
+    ) -> int | None:
+        """File the system's report of an account (the fair-play check's), unless one for the
+        same reason waits in the queue already; its id, or None."""
+        if reason not in REASONS:
+            raise ValueError(f"a report's reason is one of {', '.join(REASONS)}")
+        note = tidy(text)[:NOTE_LENGTH]
+        found: int | None = await self.run(
+            self.store.system_report, account_id, reason, note, game_id
+        )
+        return found
+
     # ----- the queue ----------------------------------------------------------------------
     async def queue(self) -> dict[str, Any]:
         """The undecided reports, newest first: the chat's lines with their context, the
         players' with the games between the two."""
         players: list[PlayerReport] = await self.run(self.store.open_reports, QUEUE)
-        ids = {r.reporter_id for r in players} | {r.reported_id for r in players}
+        ids = {r.reporter_id for r in players if r.reporter_id is not None}
+        ids |= {r.reported_id for r in players}
         names = {a.id: a.name for a in (await self.accounts.by_ids(list(ids))).values()}
         shown = []
-        between = [await self.between(r.reporter_id, r.reported_id) for r in players]
+        between = [
+            [] if r.reporter_id is None else await self.between(r.reporter_id, r.reported_id)
+            for r in players
+        ]
         lines = [
             {**line.to_json(), "id": f"chat:{line.report_id}"}
             for line in await self._open_chat_reports()
@@ -229,11 +249,15 @@ class Moderation:
         for line in lines:
             line["game"] = described(line["game_id"], seated)
         for report, games in zip(players, between, strict=True):
+            system = report.reporter_id is None
             games = [described(g["id"], seated) or {**g, "players": []} for g in games]
             shown.append(
                 {
                     "id": f"player:{report.id}",
-                    "reporter": names.get(report.reporter_id),
+                    "system": system,
+                    "reporter": None
+                    if report.reporter_id is None
+                    else names.get(report.reporter_id),
                     "reported": names.get(report.reported_id),
                     "reason": report.reason,
                     "text": report.text,

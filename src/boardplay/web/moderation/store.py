@@ -39,7 +39,7 @@ player_reports_table = sa.Table(
     "player_reports",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("reporter_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("reporter_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
     sa.Column("reported_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
     sa.Column("reason", sa.String(16), nullable=False),
     sa.Column("text", sa.Text, nullable=False),
@@ -47,7 +47,8 @@ player_reports_table = sa.Table(
     sa.Column("created", sa.Float, nullable=False, index=True),
 )
 """A player's report of another: why (``REASONS``), what they wrote (tidied, maybe empty) and
-the game they reported from, if any."""
+the game they reported from, if any. A report without a reporter is the system's (the fair-play
+check, ``fairplay/``)."""
 
 decided_table = sa.Table(
     "moderation_decided",
@@ -104,7 +105,8 @@ notices_table = sa.Table(
 @dataclass(frozen=True)
 class PlayerReport:
     id: int
-    reporter_id: int
+    reporter_id: int | None
+    """None: the system filed it."""
     reported_id: int
     reason: str
     text: str
@@ -235,6 +237,43 @@ class ModerationStore:
             made = conn.execute(
                 player_reports_table.insert().values(
                     reporter_id=reporter_id,
+                    reported_id=reported_id,
+                    reason=reason,
+                    text=text,
+                    game_id=game_id,
+                    created=now,
+                )
+            )
+            (key,) = made.inserted_primary_key or (0,)
+        return int(key)
+
+    def system_report(
+        self,
+        reported_id: int,
+        reason: str,
+        text: str,
+        game_id: str | None,
+        now: float | None = None,
+    ) -> int | None:
+        """Store the system's report of an account, unless one for the same reason is still
+        undecided (None then: the queue holds it already)."""
+        now = time.time() if now is None else now
+        table, done = player_reports_table, decided_table
+        decided = sa.select(done.c.report_id).where(done.c.kind == "player")
+        with self.engine.begin() as conn:
+            waiting = conn.execute(
+                sa.select(table.c.id).where(
+                    table.c.reporter_id.is_(None),
+                    table.c.reported_id == reported_id,
+                    table.c.reason == reason,
+                    table.c.id.not_in(decided),
+                )
+            ).first()
+            if waiting is not None:
+                return None
+            made = conn.execute(
+                table.insert().values(
+                    reporter_id=None,
                     reported_id=reported_id,
                     reason=reason,
                     text=text,

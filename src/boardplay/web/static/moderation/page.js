@@ -1,6 +1,7 @@
 // The moderators' page (#/moderation): the reports waiting (players reported, with the games
-// between the two; chat lines, with the lines around them), a decision on each, and the audit
-// log. The server refuses every part of it to anyone who is not a moderator.
+// between the two; chat lines, with the lines around them; the fair-play check's, with the
+// player's fair-play evidence), a decision on each, any player's fair-play evidence by name,
+// and the audit log. The server refuses every part of it to anyone who is not a moderator.
 import { h, clear } from "../dom.js";
 import { api, errorLine } from "../api.js";
 import { t, language, gameTitle } from "../text.js";
@@ -43,14 +44,60 @@ function decisionForm(reportId, refresh) {
   return form;
 }
 
+const percent = (x) => (x === null || x === undefined ? "—" : `${(100 * x).toFixed(1)}%`);
+
+// One player's fair-play evidence per rating pool (GET /api/moderation/fairplay/{name}): the
+// agreement with the expert and its lower bound, the mean loss, the flag, the standout games.
+function fairPlay(found) {
+  if (!found.pools.length) return h("p", { class: "muted small" }, t("mod.fp.none"));
+  return h("div", { class: "mod-fairplay" }, found.pools.map((p) => [
+    // One field a line (label, value), so that a phone reads it without scrolling sideways.
+    h("table", { class: "list mod-fp", "data-pool": p.pool }, [
+      ["mod.fp.pool", h("span", { translate: "no" }, p.pool)],
+      ["mod.fp.games", String(p.games)],
+      ["mod.fp.judged", String(p.judged)],
+      ["mod.fp.agreement", t("mod.fp.bound", { agreement: percent(p.agreement), bound: percent(p.lower_bound) })],
+      ["mod.fp.loss", percent(p.mean_loss)],
+      ["mod.fp.flag", p.rule === null ? t("mod.fp.uncalibrated")
+        : t(p.flagged ? "mod.fp.flagged" : "mod.fp.clear", { threshold: percent(p.rule.threshold), moves: p.rule.min_moves })],
+    ].map(([key, value]) => h("tr", { class: key === "mod.fp.flag" && p.flagged ? "mod-flagged" : "" }, h("th", {}, t(key)), h("td", {}, value)))),
+    h("h5", {}, t("mod.fp.standout")),
+    h("ul", { class: "mod-games" }, p.standout.map((g) => h("li", {}, gameLink(g.game_id), " ",
+      t("mod.fp.game", { agreed: g.agreed, judged: g.judged, loss: percent(g.mean_loss) })))),
+  ]));
+}
+
+let shownEvidence = 0;
+async function fairPlayOf(name, into) {
+  shownEvidence += 1;
+  const error = errorLine(`fairplay-error-${shownEvidence}`);
+  try { clear(into).append(fairPlay(await api(`/api/moderation/fairplay/${encodeURIComponent(name)}`))); }
+  catch (e) { clear(into).append(error.element); error.show(e.message); }
+}
+
+function fairPlayLookup() {
+  const name = h("input", { type: "text", class: "fairplay-name", maxlength: 64, required: true });
+  const shown = h("div", { id: "fairplay-shown" });
+  const form = h("form", { class: "fairplay-lookup" }, h("label", {}, t("mod.fp.player"), " ", name), h("button", { type: "submit" }, t("mod.fp.show")));
+  form.addEventListener("submit", (event) => { event.preventDefault(); fairPlayOf(name.value.trim(), shown); });
+  return [h("h3", {}, t("mod.fp.title")), form, shown];
+}
+
 function playerReport(r, refresh) {
-  const games = r.games.length ? h("ul", { class: "mod-games" }, r.games.map((g) => h("li", {}, gameWords(g)))) : h("p", { class: "muted small" }, t("mod.noGames"));
-  return h("li", { class: "mod-report", "data-report": r.id },
-    h("p", {}, t("mod.reportedBy", { reported: r.reported ?? "—", reporter: r.reporter ?? "—", reason: t(`report.reason.${r.reason}`) }), " ", h("span", { class: "muted small" }, when(r.created))),
+  let games;
+  if (r.system) {
+    games = h("div", { class: "mod-fairplay-of" });
+    if (r.reported) fairPlayOf(r.reported, games);
+  } else {
+    games = r.games.length ? h("ul", { class: "mod-games" }, r.games.map((g) => h("li", {}, gameWords(g)))) : h("p", { class: "muted small" }, t("mod.noGames"));
+  }
+  const reporter = r.system ? t("mod.system") : r.reporter ?? "—";
+  return h("li", { class: "mod-report", "data-report": r.id, "data-system": r.system ? "yes" : "no" },
+    h("p", {}, t("mod.reportedBy", { reported: r.reported ?? "—", reporter, reason: t(`report.reason.${r.reason}`) }), " ", h("span", { class: "muted small" }, when(r.created))),
     r.text ? h("blockquote", {}, r.text) : "",
     r.game_id ? h("p", { class: "small" }, t("mod.fromGame"), " ", gameLink(r.game_id, r.game)) : "",
     h("p", { class: "small" }, playerLink(r.reported)),
-    h("h4", {}, t("mod.games")), games,
+    h("h4", {}, t(r.system ? "mod.fp.title" : "mod.games")), games,
     decisionForm(r.id, refresh));
 }
 
@@ -84,5 +131,6 @@ export async function moderationPage(main) {
     waiting ? "" : h("p", { class: "muted" }, t("mod.none")),
     queue.players.length ? [h("h4", {}, t("mod.players")), h("ul", { class: "mod-queue", id: "mod-players" }, queue.players.map((r) => playerReport(r, refresh)))] : "",
     queue.chat.length ? [h("h4", {}, t("mod.chat")), h("ul", { class: "mod-queue", id: "mod-chat" }, queue.chat.map((r) => chatReport(r, refresh)))] : "",
+    fairPlayLookup(),
     h("h3", {}, t("mod.log")), entries));
 }

@@ -1,0 +1,256 @@
+"""Fair-play evidence: how often a seat played the engine's move, and how much win chance its
+moves gave away — lichess's accuracy and chess's average centipawn loss, in win-chance terms.
+
+Every decision of a finished game is judged by the game's own ``expert`` level at a fixed
+iteration budget (its time limit dropped, so a judgement repeats exactly on any machine): the
+engine a player would consult is the strongest one the site serves. A seat's move *agrees*
+when it is the judge's best move; its *loss* is the win probability it gave away, judged as a
+review judges it (boardplay.ai.review: the played move's own value when the search visited it
+``MIN_VISITS`` times, else the position after it).
+
+*Forced* decisions are left out, as chess's tools leave out book and forced moves: a decision
+with one legal move is never judged, and one whose best move is ahead of every other move the
+search weighed (visited ``MIN_VISITS`` times) by at least ``FORCED_MARGIN`` counts for nobody —
+any player finds a move that much better, so agreeing there says nothing about an engine. A
+game's first random decisions (an arena's opening) are not the player's and are left out too.
+
+The flag (``FlagRule``): an account's agreement over its judged moves in one game's pool, taken
+as the lower end of its 95% Wilson interval, at or above the pool's threshold, with at least
+``min_moves`` judged moves. The thresholds are measured (``tools/fairplay.py``;
+docs/analysis.md, "Fair play"): above what the ``hard`` level reaches, below what the expert
+does. A game without a measured threshold is never flagged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from boardplay.ai.review import MIN_VISITS, Judgement, assemble, judge, plies_to_judge
+from boardplay.ai.specs import level_spec
+from boardplay.ai.stats import wilson_interval
+from boardplay.core.errors import OptionError
+from boardplay.core.game import Game, State
+from boardplay.core.records import Record
+
+JUDGE_ITERATIONS = 20_000
+"""The judge's search budget per decision: about what the experts of Potlatch and Proteus reach
+in their think time on one core (docs/analysis.md has the cost per game)."""
+FORCED_MARGIN = 0.20
+"""A best move ahead of every other weighed move by this much win probability is forced."""
+
+
+def judge_spec(
+    game: Game, iterations: int = JUDGE_ITERATIONS, time_limit: float | None = None
+) -> str:
+    """The game's expert search with ``iterations`` simulations and no time limit of its own
+    (``time_limit`` is a ceiling's, which a judgement at this budget does not reach)."""
+    if iterations < 1:
+        raise OptionError(f"iterations per position must be at least 1, got {iterations}")
+    spec = level_spec("expert", game)
+    kind, _, inside = spec.partition("(")
+    kept = [
+        part
+        for part in inside.rstrip(")").split(",")
+        if part and not part.startswith(("time=", "iterations="))
+    ]
+    timed = [f"time={time_limit:g}"] if time_limit is not None else []
+    return f"{kind}({','.join([f'iterations={iterations}', *timed, *kept])})"
+
+
+def forced(judged: Judgement) -> bool:
+    """Whether the judge's best move was clearly the only good one (see the module docstring)."""
+    best = next((c for c in judged.candidates if c.get("move") == judged.move), None)
+    if best is None:
+        return False
+    others = [
+        float(c["value"])
+        for c in judged.candidates
+        if c.get("move") != judged.move and int(c.get("visits", 0)) >= MIN_VISITS
+    ]
+    return not others or float(best["value"]) - max(others) >= FORCED_MARGIN - 1e-9
+
+
+@dataclass(frozen=True)
+class SeatEvidence:
+    """One seat's evidence from one game: its decisions that were judged, how many were forced,
+    how many of the judged ones agreed with the judge, and their summed loss."""
+
+    seat: int
+    judged: int
+    agreed: int
+    forced: int
+    loss: float
+    """The summed loss of win probability over the judged (unforced) moves."""
+
+    @property
+    def agreement(self) -> float | None:
+        return self.agreed / self.judged if self.judged else None
+
+    @property
+    def mean_loss(self) -> float | None:
+        return self.loss / self.judged if self.judged else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "judged": self.judged,
+            "agreed": self.agreed,
+            "forced": self.forced,
+            "loss": round(self.loss, 4),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeatEvidence:
+        return cls(
+            seat=int(data["seat"]),
+            judged=int(data["judged"]),
+            agreed=int(data["agreed"]),
+            forced=int(data["forced"]),
+            loss=float(data["loss"]),
+        )
+
+
+def decision_plies(record: Record, skip: int = 0) -> list[int]:
+    """The plies of the record's decisions after its first ``skip`` ones (chance excluded)."""
+    plies = [ply for ply, move in enumerate(record.moves) if move.player >= 0]
+    return plies[skip:]
+
+
+def plies_of_evidence(game: Game, states: Sequence[State]) -> list[int]:
+    """The positions a game's evidence judges: every seat's real decisions (with three or more
+    players each seat's own, so all of them)."""
+    wanted = {
+        ply
+        for seat in range(game.num_players)
+        for ply in plies_to_judge(states, seat, game.num_players)
+    }
+    return sorted(wanted)
+
+
+def evidence_of(
+    game: Game,
+    states: Sequence[State],
+    record: Record,
+    judgements: Mapping[int, Judgement],
+    skip: int = 0,
+) -> list[SeatEvidence]:
+    """Every seat's evidence from the judgements of ``plies_of_evidence``'s positions; the
+    first ``skip`` decisions are left out."""
+    own = set(decision_plies(record, skip))
+    actions = [m.action for m in record.moves]
+    evidence = []
+    for seat in range(game.num_players):
+        review = assemble(game, states, actions, seat, judgements, 0)
+        judged = agreed = skipped = 0
+        loss = 0.0
+        for move in review["moves"]:
+            ply = move["ply"]
+            if ply not in own:
+                continue
+            if forced(judgements[ply]):
+                skipped += 1
+                continue
+            judged += 1
+            agreed += move["best"] is None
+            loss += move["loss"]
+        evidence.append(SeatEvidence(seat, judged, agreed, skipped, loss))
+    return evidence
+
+
+def game_evidence(
+    record: Record, iterations: int = JUDGE_ITERATIONS, seed: int = 0, skip: int | None = None
+) -> list[SeatEvidence]:
+    """Every seat's evidence from ``record`` (each move verified by replaying it first).
+    ``skip`` leaves out the first decisions; by default an arena record's random opening."""
+    game = record.load_game()
+    spec = judge_spec(game, iterations)
+    if skip is None:
+        skip = int(record.meta.get("arena", {}).get("opening", 0))
+    states = list(record.states())
+    judgements = {
+        ply: judge(game, states[ply], ply, seed=seed, spec=spec)
+        for ply in plies_of_evidence(game, states)
+    }
+    return evidence_of(game, states, record, judgements, skip)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Evidence summed over games (an account's in one pool, or a level's in a calibration)."""
+
+    games: int = 0
+    judged: int = 0
+    agreed: int = 0
+    loss: float = 0.0
+
+    def add(self, evidence: SeatEvidence) -> Tally:
+        return Tally(
+            self.games + 1,
+            self.judged + evidence.judged,
+            self.agreed + evidence.agreed,
+            self.loss + evidence.loss,
+        )
+
+    @classmethod
+    def of(cls, evidence: Iterable[SeatEvidence]) -> Tally:
+        tally = cls()
+        for one in evidence:
+            tally = tally.add(one)
+        return tally
+
+    @property
+    def agreement(self) -> float | None:
+        return self.agreed / self.judged if self.judged else None
+
+    @property
+    def mean_loss(self) -> float | None:
+        return self.loss / self.judged if self.judged else None
+
+    def lower_bound(self) -> float:
+        """The lower end of the agreement's 95% Wilson interval (0 with no judged moves)."""
+        return wilson_interval(self.agreed, self.judged)[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "judged": self.judged,
+            "agreed": self.agreed,
+            "agreement": None if self.agreement is None else round(self.agreement, 4),
+            "mean_loss": None if self.mean_loss is None else round(self.mean_loss, 4),
+            "lower_bound": round(self.lower_bound(), 4),
+        }
+
+
+@dataclass(frozen=True)
+class FlagRule:
+    """Flag an account whose agreement's lower bound reaches ``threshold`` over at least
+    ``min_moves`` judged moves."""
+
+    threshold: float
+    min_moves: int
+
+    def fires(self, tally: Tally) -> bool:
+        return tally.judged >= self.min_moves and tally.lower_bound() >= self.threshold
+
+
+MIN_MOVES = 20
+"""Judged moves an account needs before the flag can fire: fewer say too little."""
+
+RULES: dict[str, FlagRule] = {
+    # 200 games of each ladder step (docs/analysis.md, "Fair play"). Potlatch: the honest
+    # levels' agreement over all their games reaches at most 0.542; within 1% false alarms per
+    # game and none per window of ten games in any honest level; every ten-game window of the
+    # expert flagged.
+    "potlatch": FlagRule(threshold=0.69, min_moves=MIN_MOVES),
+    # Likewise: the honest levels reach at most 0.163, the expert 0.868 over its games.
+    "proteus": FlagRule(threshold=0.42, min_moves=MIN_MOVES),
+}
+"""The measured flag rule of each rating pool (boardplay.web.ratings.pool_of's name); a pool not
+here is never flagged."""
+
+
+def flag_rule(pool: str) -> FlagRule | None:
+    """The pool's measured flag rule, or None when it has not been calibrated."""
+    return RULES.get(pool)

@@ -1,0 +1,160 @@
+"""Fair-play evidence (``boardplay.ai.fairplay``): a seat that plays the judge's moves agrees on
+every judged decision and loses nothing, a random seat does neither; forced decisions and an
+opening are left out; the judge is the expert's search at a fixed budget; the flag rule needs
+both the moves and the lower bound."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boardplay.ai.fairplay import (
+    FORCED_MARGIN,
+    FlagRule,
+    SeatEvidence,
+    Tally,
+    flag_rule,
+    forced,
+    game_evidence,
+    judge_spec,
+)
+from boardplay.ai.review import MIN_VISITS, Judgement, judge
+from boardplay.ai.specs import level_spec, make_agent
+from boardplay.ai.stats import wilson_interval
+from boardplay.core.errors import OptionError
+from boardplay.core.records import Player, Record
+from boardplay.core.registry import load
+
+ITERATIONS = 400
+
+
+def test_the_judge_is_the_experts_search_at_a_fixed_budget() -> None:
+    game = load("potlatch")
+    spec = judge_spec(game, 1234)
+    expert = level_spec("expert", game)
+    assert spec.startswith(expert.partition("(")[0] + "(iterations=1234,")
+    assert "time=" not in spec
+    kept = [
+        p
+        for p in expert[:-1].partition("(")[2].split(",")
+        if not p.startswith(("time=", "iterations="))
+    ]
+    assert all(part in spec for part in kept)
+    make_agent(spec, game, 0)  # a spec the factory accepts
+    with pytest.raises(OptionError):
+        judge_spec(game, 0)
+
+
+def judgement(best: float, others: list[tuple[float, int]]) -> Judgement:
+    candidates = [{"move": "a", "visits": 500, "value": best}]
+    candidates += [
+        {"move": f"m{i}", "visits": v, "value": value} for i, (value, v) in enumerate(others)
+    ]
+    return Judgement(ply=0, seat=0, action=0, move="a", win_probability=best, candidates=candidates)
+
+
+def test_a_decision_is_forced_when_its_best_move_is_far_ahead_of_every_weighed_move() -> None:
+    assert forced(judgement(0.9, [(0.9 - FORCED_MARGIN, 100)]))
+    assert not forced(judgement(0.9, [(0.9 - FORCED_MARGIN + 0.02, 100)]))
+    # A move the search hardly looked at is not weighed: only the best was.
+    assert forced(judgement(0.6, [(0.59, MIN_VISITS - 1)]))
+    assert not forced(judgement(0.6, [(0.59, MIN_VISITS - 1), (0.55, MIN_VISITS)]))
+
+
+def copier_game(seed: int = 3) -> Record:
+    """Potlatch (no chance) where seat 0 plays the judge's own move at every decision and seat
+    1 a seeded random one."""
+    game = load("potlatch")
+    spec = judge_spec(game, ITERATIONS)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    record = Record.begin(game, [Player("copier"), Player("random")])
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        ply = len(record.moves)
+        if state.current_player() == 0 and len(legal) > 1:
+            action = judge(game, state, ply, spec=spec).action
+        else:
+            action = rng.choice(legal)
+        record.play(state, action)
+    record.finish(state)
+    return record
+
+
+@pytest.fixture(scope="module")
+def copied() -> Record:
+    return copier_game()
+
+
+def test_the_judges_own_moves_agree_everywhere_and_lose_nothing(copied: Record) -> None:
+    copier, other = game_evidence(copied, ITERATIONS)
+    assert copier.judged >= 5
+    assert copier.agreed == copier.judged
+    assert copier.loss == 0.0
+    assert other.judged >= 5
+    assert other.agreement is not None and other.agreement < 0.8
+    assert other.mean_loss is not None and other.mean_loss > 0.0
+
+
+def test_the_first_decisions_can_be_left_out(copied: Record) -> None:
+    full = game_evidence(copied, ITERATIONS)
+    later = game_evidence(copied, ITERATIONS, skip=6)
+    counted = [e.judged + e.forced for e in full]
+    assert sum(e.judged + e.forced for e in later) <= sum(counted) - 1
+    assert sum(e.judged + e.forced for e in later) >= sum(counted) - 6
+
+
+def test_evidence_survives_json() -> None:
+    one = SeatEvidence(seat=1, judged=30, agreed=21, forced=4, loss=0.42)
+    assert SeatEvidence.from_json(one.to_json()) == one
+    assert one.agreement == pytest.approx(0.7)
+    assert one.mean_loss == pytest.approx(0.014)
+
+
+def test_a_tally_sums_games_and_bounds_its_agreement() -> None:
+    tally = Tally.of([SeatEvidence(0, 10, 9, 1, 0.1), SeatEvidence(1, 12, 11, 0, 0.05)])
+    assert (tally.games, tally.judged, tally.agreed) == (2, 22, 20)
+    assert tally.lower_bound() == pytest.approx(wilson_interval(20, 22)[0])
+    assert Tally().agreement is None and Tally().lower_bound() == 0.0
+
+
+def test_the_flag_needs_both_enough_moves_and_a_high_lower_bound() -> None:
+    rule = FlagRule(threshold=0.7, min_moves=20)
+    assert not rule.fires(Tally.of([SeatEvidence(0, 19, 19, 0, 0.0)]))  # too few moves
+    assert rule.fires(Tally.of([SeatEvidence(0, 40, 40, 0, 0.0)]))
+    assert not rule.fires(Tally.of([SeatEvidence(0, 40, 30, 0, 0.0)]))  # 0.75, bound below 0.7
+
+
+def test_only_a_calibrated_pool_has_a_rule() -> None:
+    assert flag_rule("no-such-game") is None
+    potlatch = flag_rule("potlatch")
+    assert potlatch is not None
+    # Above the 0.542 the honest levels reached over all their games (docs/analysis.md).
+    assert potlatch.threshold > 0.542 and potlatch.min_moves == 20
+
+
+def test_the_calibration_puts_the_flag_above_every_honest_level() -> None:
+    """tools/fairplay.py's threshold: within the alarm budget per game and per window, and
+    above the upper end of each honest level's agreement over all its games."""
+    from fairplay import calibrate
+
+    rng = random.Random(5)
+
+    def seat(p: float) -> SeatEvidence:
+        judged = 25
+        return SeatEvidence(0, judged, sum(rng.random() < p for _ in range(judged)), 2, 0.5)
+
+    samples = [("hard", "medium-hard", seat(0.55)) for _ in range(200)]
+    samples += [("medium", "medium-hard", seat(0.45)) for _ in range(200)]
+    samples += [("expert", "hard-expert", seat(0.92)) for _ in range(200)]
+    result = calibrate(samples, alarm=0.01, window=10)
+    rule = FlagRule(result["threshold"], result["min_moves"])
+    hard = Tally.of([e for level, _, e in samples if level == "hard"])
+    assert result["threshold"] >= wilson_interval(hard.agreed, hard.judged)[1]
+    levels = {row["level"]: row for row in result["levels"]}
+    assert levels["hard (medium-hard)"]["flagged_games"] <= 2
+    assert not levels["hard (medium-hard)"]["pool_flagged"]
+    assert levels["expert (hard-expert)"]["pool_flagged"]
+    assert levels["expert (hard-expert)"]["flagged_windows"] == 20
+    assert rule.fires(Tally.of([e for level, _, e in samples if level == "expert"]))

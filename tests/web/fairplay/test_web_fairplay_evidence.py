@@ -1,0 +1,142 @@
+"""Fair-play evidence on the site (``fairplay/``), on SQLite and PostgreSQL: a rated game, once
+rated, is judged in the background and each account's evidence is what a moderator reads per
+pool; a casual game is not judged; when the pool's flag fires the system files one ``cheating``
+report into the moderators' queue, not a second while it waits; the route is a moderator's."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from accountcalls import RAPID, Player, sign_up
+from fastapi.testclient import TestClient
+from ondatabase import DATABASES, settings_on
+from typer.testing import CliRunner
+
+from boardplay.ai import fairplay
+from boardplay.ai.fairplay import FlagRule
+from boardplay.cli.main import app as cli
+from boardplay.web.app import create_app
+from boardplay.web.config import DEFAULT_CATALOGUE
+
+ITERATIONS = 200
+"""The AIs' iteration ceiling here, so the judge's budget (at most that) keeps the test quick."""
+
+
+@pytest.fixture(scope="module", params=DATABASES)
+def site(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[TestClient, str]]:
+    limits = {"ai_max_iterations": ITERATIONS}
+    settings = settings_on(request.param, tmp_path_factory.mktemp("fair"), request, limits)
+    settings = dataclasses.replace(settings, catalogue=DEFAULT_CATALOGUE)
+    with TestClient(create_app(settings)) as client:
+        yield client, settings.database_url
+
+
+def fresh(client: TestClient, stem: str) -> Player:
+    return sign_up(client, f"{stem}{uuid.uuid4().hex[:6]}")
+
+
+def moderator(client: TestClient, url: str) -> Player:
+    mod = fresh(client, "Mod")
+    result = CliRunner().invoke(cli, ["db", "role", mod.name, "moderator", "--db", url])
+    assert result.exit_code == 0, result.output
+    return mod
+
+
+def finished_game(first: Player, second: Player, rated: bool, turns: int = 4) -> str:
+    """A Proteus game, ``first`` moving first: ``turns`` moves each, then ``second`` resigns."""
+    body: dict[str, Any] = {"game": "proteus", "seats": [{"kind": "me"}, {"kind": "open"}]}
+    if rated:
+        body.update(rated=True, clock=RAPID)
+    made = first.post("/api/games", body)
+    assert made.status_code == 201, made.text
+    gid = str(made.json()["id"])
+    joined = second.post(f"/api/games/{gid}/join", {"seat": 1})
+    assert joined.status_code == 200, joined.text
+    tokens = {0: made.json()["token"], 1: joined.json()["token"]}
+    view = joined.json()["game"]
+    for _ in range(2 * turns):
+        seat = view["current_player"]
+        move = {"action": view["legal"][-1]["id"], "ply": view["ply"]}
+        answer = first.post(f"/api/games/{gid}/actions", move, token=tokens[seat])
+        assert answer.status_code == 200, answer.text
+        view = answer.json()["game"]
+    resigned = second.post(f"/api/games/{gid}/resign", {}, token=tokens[1])
+    assert resigned.json()["game"]["status"] == "finished", resigned.text
+    return gid
+
+
+def evidence(mod: Player, name: str, games: int, wait: float = 60.0) -> dict[str, Any]:
+    """The account's evidence once ``games`` of its games are judged (the judging is
+    background work)."""
+    deadline = time.monotonic() + wait
+    while True:
+        answer = mod.get(f"/api/moderation/fairplay/{name}")
+        assert answer.status_code == 200, answer.text
+        found = answer.json()
+        if sum(p["games"] for p in found["pools"]) >= games or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
+
+
+def system_reports(mod: Player, name: str) -> list[dict[str, Any]]:
+    queue = mod.get("/api/moderation/queue").json()["players"]
+    return [r for r in queue if r["system"] and r["reported"] == name]
+
+
+def test_a_rated_game_is_judged_and_read_per_pool(site: Any) -> None:
+    client, url = site
+    mod, hana, kenji = moderator(client, url), fresh(client, "Hana"), fresh(client, "Kenji")
+    gid = finished_game(hana, kenji, rated=True)
+    found = evidence(mod, hana.name, 1)
+    assert found["account"] == hana.name
+    (pool,) = found["pools"]
+    assert pool["pool"] == "proteus" and pool["games"] == 1
+    assert 1 <= pool["judged"] <= 4 and 0 <= pool["agreed"] <= pool["judged"]
+    assert 0.0 <= pool["lower_bound"] <= pool["agreement"] <= 1.0
+    assert pool["mean_loss"] >= 0.0
+    (game,) = pool["standout"]
+    assert game["game_id"] == gid and game["seat"] == 0
+    assert game["judged"] + game["forced"] <= 4  # its own four decisions at most
+    assert [p["standout"][0]["seat"] for p in evidence(mod, kenji.name, 1)["pools"]] == [1]
+    # A casual game is not judged.
+    casual = fresh(client, "Casual")
+    finished_game(casual, fresh(client, "Other"), rated=False)
+    time.sleep(0.5)
+    assert mod.get(f"/api/moderation/fairplay/{casual.name}").json()["pools"] == []
+    assert mod.get("/api/moderation/fairplay/nobody-at-all").status_code == 404
+
+
+def test_the_flag_files_one_system_report_while_it_waits(
+    site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, url = site
+    mod, suspect = moderator(client, url), fresh(client, "Suspect")
+    # Proteus's pool is not calibrated at this test's tiny budget: a rule that always fires
+    # once a move is judged stands in for the measured one.
+    monkeypatch.setitem(fairplay.RULES, "proteus", FlagRule(threshold=0.0, min_moves=1))
+    finished_game(suspect, fresh(client, "Opp"), rated=True)
+    pools = evidence(mod, suspect.name, 1)["pools"]
+    assert pools[0]["flagged"] and pools[0]["rule"] == {"threshold": 0.0, "min_moves": 1}
+    (report,) = system_reports(mod, suspect.name)
+    assert report["reason"] == "cheating" and report["reporter"] is None
+    assert "agreed with the expert" in report["text"] and "proteus" in report["text"]
+    finished_game(suspect, fresh(client, "Opp"), rated=True)
+    assert sum(p["games"] for p in evidence(mod, suspect.name, 2)["pools"]) == 2
+    assert len(system_reports(mod, suspect.name)) == 1  # the waiting one is not repeated
+    # Once decided, the next game that fires files a new one.
+    decided = mod.post(
+        "/api/moderation/actions",
+        {"action": "dismiss", "reason": "looked at the games", "report": report["id"]},
+    )
+    assert decided.status_code == 201, decided.text
+    finished_game(suspect, fresh(client, "Opp"), rated=True)
+    evidence(mod, suspect.name, 3)
+    (again,) = system_reports(mod, suspect.name)
+    assert again["id"] != report["id"]
