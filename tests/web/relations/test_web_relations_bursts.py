@@ -7,17 +7,13 @@ Real ``boardplay serve`` processes, as ``test_web_bursts.py`` starts them."""
 from __future__ import annotations
 
 import itertools
-import os
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import devservices as ds
 import httpx
 import pytest
 from test_web_bursts import Call, at_once, codes, env_of, signed_up, visitor
-
-import boardplay
 
 MOST = 5
 BURST = 20
@@ -25,16 +21,6 @@ CEILINGS = {
     "BOARDPLAY_WEB_FOLLOWS_PER_ACCOUNT": str(MOST),
     "BOARDPLAY_WEB_BLOCKS_PER_ACCOUNT": str(MOST),
 }
-
-
-def environment(database: str) -> dict[str, str]:
-    """``env_of``'s, with the package these tests import first on the servers' path too, so
-    they serve the code under test wherever it is checked out (a worktree beside the
-    installed one)."""
-    env = env_of(database, **CEILINGS)
-    source = Path(boardplay.__file__).resolve().parents[1]
-    env["PYTHONPATH"] = os.pathsep.join([str(source), env["PYTHONPATH"]])
-    return env
 
 
 _names = itertools.count()
@@ -45,7 +31,7 @@ def single(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
     """One process on SQLite."""
     database = f"sqlite:///{tmp_path_factory.mktemp('relations') / 'r.sqlite3'}"
     port = ds.free_port()
-    process = ds.start_server(port, environment(database))
+    process = ds.start_server(port, env_of(database, **CEILINGS))
     try:
         yield [f"http://127.0.0.1:{port}"]
     finally:
@@ -57,7 +43,7 @@ def pair(postgres_url: str) -> Iterator[list[str]]:
     """Two processes on one PostgreSQL database."""
     database = ds.new_database(postgres_url, f"relations_{int(time.time()) % 10**6}")
     ports = [ds.free_port() for _ in range(2)]
-    processes = [ds.start_server(port, environment(database)) for port in ports]
+    processes = [ds.start_server(port, env_of(database, **CEILINGS)) for port in ports]
     try:
         yield [f"http://127.0.0.1:{port}" for port in ports]
     finally:

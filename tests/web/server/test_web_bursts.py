@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -20,7 +21,12 @@ import devservices as ds
 import httpx
 import pytest
 
+import boardplay
+
 HERE = Path(__file__).parents[1]
+SOURCE = Path(boardplay.__file__).resolve().parents[1]
+"""The package under test, first on the servers' path, so they serve it wherever it is checked
+out (a worktree beside the installed copy)."""
 _names = itertools.count()
 
 
@@ -33,7 +39,7 @@ def env_of(database: str, **extra: str) -> dict[str, str]:
         "BOARDPLAY_WEB_SMTP_URL": f"smtp://127.0.0.1:{ds.free_port()}",
         "BOARDPLAY_WEB_MAIL_FROM": "boardplay@play.example.org",
         "BOARDPLAY_WEB_ORIGIN": "https://play.example.org",
-        "PYTHONPATH": str(HERE),
+        "PYTHONPATH": f"{SOURCE}{os.pathsep}{HERE}",
         **extra,
     }
 
