@@ -73,14 +73,17 @@ def finished_game(first: Player, second: Player, rated: bool, turns: int = 4) ->
 
 
 def evidence(mod: Player, name: str, games: int, wait: float = 60.0) -> dict[str, Any]:
-    """The account's evidence once ``games`` of its games are judged (the judging is
-    background work)."""
+    """The account's evidence once ``games`` of its games are judged and the judge is idle
+    (the judging, and the report it may file after the evidence is stored, are background
+    work)."""
     deadline = time.monotonic() + wait
+    fairplay = mod.client.app.state.hub.fairplay  # type: ignore[attr-defined]
     while True:
         answer = mod.get(f"/api/moderation/fairplay/{name}")
         assert answer.status_code == 200, answer.text
         found = answer.json()
-        if sum(p["games"] for p in found["pools"]) >= games or time.monotonic() > deadline:
+        judged = sum(p["games"] for p in found["pools"]) >= games and fairplay.unsettled == 0
+        if judged or time.monotonic() > deadline:
             return found
         time.sleep(0.1)
 

@@ -84,6 +84,8 @@ class FairPlay:
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=limits.fairplay_queue)
         self.dropped = 0
         """Rated games not judged because the queue was full."""
+        self.unsettled = 0
+        """Games queued or being judged whose evidence and report are not both done yet."""
         self._task: asyncio.Task[None] | None = None
         bus.subscribe(RatingSettled, self._settled)
         bus.subscribe(AccountClosed, self._closed)
@@ -104,6 +106,8 @@ class FairPlay:
         except asyncio.QueueFull:
             self.dropped += 1
             log.warning("fair-play queue full: game %s is not judged", event.game_id)
+        else:
+            self.unsettled += 1
 
     async def _closed(self, event: AccountClosed) -> None:
         await self.run(self.store.forget, event.account_id)
@@ -115,6 +119,8 @@ class FairPlay:
                 await self.judge_game(game_id)
             except Exception:  # one game's trouble must not stop the others'
                 log.exception("fair-play evidence of game %s failed", game_id)
+            finally:
+                self.unsettled -= 1
 
     @property
     def iterations(self) -> int:
