@@ -17,7 +17,7 @@ from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import mcts
 
 import boardplay
-from boardplay.adapters import openspiel
+from boardplay.adapters import openspiel, openspiel_params
 from boardplay.core.errors import IllegalActionError, OptionError, RecordError
 from boardplay.core.game import Game
 from boardplay.core.playout import random_playout
@@ -225,7 +225,7 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
 
 
 def test_parameters_map_words_and_none_to_sentinels() -> None:
-    spec = openspiel.parameter_specification(DiceRaceGame)
+    spec = openspiel_params.parameter_specification(DiceRaceGame)
     assert spec == {
         "players": 2,
         "target": 7,
@@ -244,7 +244,7 @@ def test_parameters_map_words_and_none_to_sentinels() -> None:
     assert again.options["start_player"] == "random"
     assert again.options["max_turns"] is None
     with pytest.raises(OptionError, match=r"start_player.*-1 = random"):
-        openspiel.from_param(DiceRaceGame.option_set.by_name()["start_player"], -3)
+        openspiel_params.from_param(DiceRaceGame.option_set.by_name()["start_player"], -3)
 
 
 @pytest.mark.parametrize("name", boardplay.available())

@@ -21,11 +21,7 @@ Mapping (docs/adapters.md has the full story):
 - ``undo_action(player, action)`` takes back the last action exactly (the engine state is
   rebuilt from the shortened history), so ``history()``, ``move_number()`` and
   ``history_str()`` are answered from the engine's history.
-- Parameters are our options. pyspiel parameters have one fixed type (int, bool, str, float) and
-  its game-string parser turns ``5`` into an int, so options that mix integers with words or
-  ``None`` become integers with documented sentinels below the option's minimum: the special
-  words first (``"random"`` -> minimum - 1), then ``None`` (-> minimum - 1 - number of words).
-  E.g. Montana ``board_seed=-1`` is ``"random"``, Proteus ``max_turns=0`` is ``None``.
+- Parameters are our options (``openspiel_params``: their mapping and the length cap).
 - Serialization goes through our records: OpenSpiel serializes a Python state by pickling its
   attributes, and the only attribute holds the engine state, which pickles as a
   ``boardplay.core.records.Record`` (game, options, actions with notation) and is rebuilt by
@@ -44,108 +40,22 @@ from open_spiel.python.algorithms import mcts
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from boardplay.adapters import utilities, utility_range
-from boardplay.core.errors import BoardplayError, OptionError, RecordError
+from boardplay.adapters.openspiel_params import (
+    CAP,
+    game_parameters,
+    length_cap,
+    options_from_parameters,
+    parameter_specification,
+)
+from boardplay.core.errors import BoardplayError, RecordError
 from boardplay.core.game import CHANCE, Game, State
-from boardplay.core.options import OptionSpec, OptionValue, parse_game_string
+from boardplay.core.options import parse_game_string
 from boardplay.core.playout import random_playout
 from boardplay.core.records import Record
 from boardplay.core.registry import available, canonical_name, game_class
 
 PREFIX = "boardplay_"
 """OpenSpiel short names are ``boardplay_<game>``."""
-
-CAP = "max_actions"
-"""The pyspiel parameter (beside the game's options) that caps a game's length, in actions."""
-
-ParamValue = int | bool | str | float
-
-
-# ----- options <-> pyspiel parameters --------------------------------------------------------
-def _uses_sentinels(spec: OptionSpec) -> bool:
-    """Integer options that also accept words or None become ints with sentinels."""
-    return (
-        spec.kind is int
-        and spec.minimum is not None
-        and spec.choices is None
-        and (bool(spec.specials) or spec.nullable)
-    )
-
-
-def _sentinels(spec: OptionSpec) -> dict[OptionValue, int]:
-    assert spec.minimum is not None
-    words: list[OptionValue] = list(spec.specials)
-    if spec.nullable:
-        words.append(None)
-    return {word: spec.minimum - 1 - i for i, word in enumerate(words)}
-
-
-def to_param(spec: OptionSpec, value: OptionValue) -> ParamValue:
-    """Our canonical option value as a pyspiel parameter value (see the module doc)."""
-    if _uses_sentinels(spec):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        return _sentinels(spec)[value]
-    if value is None:
-        return "none"
-    return value
-
-
-def from_param(spec: OptionSpec, raw: ParamValue) -> OptionValue:
-    """A pyspiel parameter value back to our option value; bad values raise ``OptionError``
-    naming what is allowed (in both spellings)."""
-    if _uses_sentinels(spec) and isinstance(raw, int) and not isinstance(raw, bool):
-        for word, code in _sentinels(spec).items():
-            if raw == code:
-                return word
-        if raw < (spec.minimum or 0):
-            codes = ", ".join(
-                f"{code} = {word or 'none'}" for word, code in _sentinels(spec).items()
-            )
-            raise OptionError(
-                f"option {spec.name!r} does not accept {raw}; allowed: {spec.allowed()} "
-                f"(in OpenSpiel parameters {codes})"
-            )
-    return spec.parse(raw)
-
-
-def parameter_specification(cls: type[Game]) -> dict[str, ParamValue]:
-    """pyspiel parameter defaults for a game class: its options' defaults, mapped, and the cap
-    ``max_actions`` (0: the game's ``episode_limit``)."""
-    specs = {spec.name: to_param(spec, spec.default) for spec in cls.option_set.specs}
-    if CAP in specs:
-        raise OptionError(f"{cls.name} has an option named {CAP!r}, which this adapter uses")
-    return {**specs, CAP: 0}
-
-
-def length_cap(game: Game, raw: Any) -> int:
-    """The action count at which the adapter cuts ``game``: ``raw`` (the ``max_actions``
-    parameter; 0 or None: ``episode_limit``), never above the game's own ``max_game_length``."""
-    if raw is None or raw == 0:
-        return game.episode_limit
-    if not isinstance(raw, int) or isinstance(raw, bool) or raw < 1:
-        raise OptionError(
-            f"{CAP} must be a positive integer (0: the game's episode_limit), not {raw!r}"
-        )
-    return min(raw, game.max_game_length)
-
-
-def game_parameters(game: Game) -> dict[str, ParamValue]:
-    """The pyspiel parameters that load the same game as ``game`` (a boardplay Game), at its
-    own ``episode_limit`` (``max_actions`` 0)."""
-    specs = game.option_set.by_name()
-    params = {name: to_param(specs[name], value) for name, value in game.options.items()}
-    return {**params, CAP: 0}
-
-
-def options_from_parameters(cls: type[Game], params: dict[str, Any]) -> dict[str, OptionValue]:
-    specs = cls.option_set.by_name()
-    out: dict[str, OptionValue] = {}
-    for name, raw in params.items():
-        if name not in specs:
-            known = ", ".join(specs) or "(none)"
-            raise OptionError(f"{cls.name} has no option {name!r}; its options are: {known}")
-        out[name] = from_param(specs[name], raw)
-    return out
 
 
 # ----- the engine state, held so that OpenSpiel can clone and pickle it ----------------------
