@@ -72,8 +72,25 @@ def forced(judged: Judgement) -> bool:
     return not others or float(best["value"]) - max(others) >= FORCED_MARGIN - 1e-9
 
 
+class Rates:
+    """Agreement and mean loss over the judged moves: what one seat's evidence and a tally of
+    many both report."""
+
+    judged: int
+    agreed: int
+    loss: float
+
+    @property
+    def agreement(self) -> float | None:
+        return self.agreed / self.judged if self.judged else None
+
+    @property
+    def mean_loss(self) -> float | None:
+        return self.loss / self.judged if self.judged else None
+
+
 @dataclass(frozen=True)
-class SeatEvidence:
+class SeatEvidence(Rates):
     """One seat's evidence from one game: its decisions that were judged, how many were forced,
     how many of the judged ones agreed with the judge, and their summed loss."""
 
@@ -83,14 +100,6 @@ class SeatEvidence:
     forced: int
     loss: float
     """The summed loss of win probability over the judged (unforced) moves."""
-
-    @property
-    def agreement(self) -> float | None:
-        return self.agreed / self.judged if self.judged else None
-
-    @property
-    def mean_loss(self) -> float | None:
-        return self.loss / self.judged if self.judged else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -177,7 +186,7 @@ def game_evidence(
 
 
 @dataclass(frozen=True)
-class Tally:
+class Tally(Rates):
     """Evidence summed over games (an account's in one pool, or a level's in a calibration)."""
 
     games: int = 0
@@ -199,14 +208,6 @@ class Tally:
         for one in evidence:
             tally = tally.add(one)
         return tally
-
-    @property
-    def agreement(self) -> float | None:
-        return self.agreed / self.judged if self.judged else None
-
-    @property
-    def mean_loss(self) -> float | None:
-        return self.loss / self.judged if self.judged else None
 
     def lower_bound(self) -> float:
         """The lower end of the agreement's 95% Wilson interval (0 with no judged moves)."""

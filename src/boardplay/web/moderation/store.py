@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -130,17 +130,7 @@ class Entry:
     """What a ``mark`` is for (``engine`` or ``boosting``)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "moderator": self.moderator,
-            "action": self.action,
-            "account": self.account,
-            "report": self.report,
-            "days": self.days,
-            "reason": self.reason,
-            "created": self.created,
-            "grounds": self.grounds,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -154,15 +144,7 @@ class Notice:
     grounds: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "action": self.action,
-            "days": self.days,
-            "until": self.until,
-            "reason": self.reason,
-            "created": self.created,
-            "grounds": self.grounds,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
