@@ -13,6 +13,8 @@ import os
 import signal
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 import typer
 
@@ -20,6 +22,9 @@ from boardplay.cli.common import fail
 from boardplay.core.errors import BoardplayError
 from boardplay.core.registry import load
 from boardplay.i18n import _
+
+if TYPE_CHECKING:
+    import httpx
 
 TOKEN_ENV = "BOARDPLAY_TOKEN"
 CLOCKS = ("any", "realtime", "correspondence", "none")
@@ -46,8 +51,10 @@ def register(app: typer.Typer) -> None:
             "medium",
             "--agent",
             help=_(
-                "The agent: a spec or level (mcts(time=1), hard, policy(potlatch-ppo)) or "
-                "module:function (called with the game and a seed, returning an agent)."
+                "The agent: a spec or level (mcts(time=1), hard, policy(potlatch-ppo)), or your "
+                "own code as module:name or file.py:name: a policy (observation, action_mask) "
+                "-> action, a Stable-Baselines3 model, or a function that makes one for each "
+                "game (docs/bots.md)."
             ),
         ),
         games: list[str] = typer.Option(
@@ -64,6 +71,11 @@ def register(app: typer.Typer) -> None:
             None, "--log", help=_("Also write the log to this file.")
         ),
         seed: int | None = typer.Option(None, "--seed", help=_("The agent's random seed.")),
+        tournaments: list[str] = typer.Option(
+            [],
+            "--tournament",
+            help=_("Enter this tournament (its id; repeatable) and play its pairings."),
+        ),
     ) -> None:
         if importlib.util.find_spec("httpx") is None:
             raise fail(_("boardplay bot needs httpx: pip install 'boardplay[web]'"))
@@ -78,13 +90,10 @@ def register(app: typer.Typer) -> None:
             raise fail(_("--rated is yes, no or any"))
         if clock not in CLOCKS:
             raise fail(_("--clock is one of: {clocks}").format(clocks=", ".join(CLOCKS)))
-        for name in games:
-            try:
-                load(name)
-            except BoardplayError as exc:
-                raise fail(str(exc)) from None
         try:
             factory = agent_factory(agent)
+            for name in games:  # the agent is tried on each game named: a refusal shows now
+                factory(load(name), seed)
         except BoardplayError as exc:
             raise fail(str(exc)) from None
         _logging(log_file)
@@ -113,7 +122,18 @@ def register(app: typer.Typer) -> None:
         logging.getLogger("boardplay.bot").info(
             "%s plays on %s with %s", me["username"], server, agent
         )
+        for tournament in tournaments:
+            _enter(client.client, tournament)
         client.run()
+
+
+def _enter(client: httpx.Client, tournament: str) -> None:
+    """Enter the tournament (lichess's ``/join``; entering again is harmless), or stop with the
+    server's reason: its pairings reach the bot as the event stream's ``gameStart``."""
+    answer = client.post(f"/api/tournaments/{quote(tournament, safe='')}/join")
+    if answer.status_code != 200:
+        raise fail(_("cannot enter tournament {id}: {why}").format(id=tournament, why=answer.text))
+    logging.getLogger("boardplay.bot").info("entered tournament %s", tournament)
 
 
 def _logging(path: Path | None) -> None:
