@@ -133,11 +133,11 @@ def test_an_sb3_model_and_a_trained_network_play_rated_and_arena_games(tmp_path:
         made = person.post(base, "/api/tournaments", arena)
         assert made.status_code == 201, made.text
         tournament_id = made.json()["tournament"]["id"]
-        assert trainer.wait(timeout=120) == 0
         enter = ["--tournament", tournament_id]
         sb3 = ["--agent", "potlatch_sb3.py:player", "--game", "potlatch", "--max-games", "2"]
         net = ["--agent", "potlatch_net.py:player", "--max-games", "1"]
-        bots.append(bot(base, model_bot.token, tmp_path, "sb3", *sb3, *enter))
+        bots.append(bot(base, model_bot.token, tmp_path, "sb3", *sb3, *enter))  # trains first
+        assert trainer.wait(timeout=120) == 0
         bots.append(bot(base, net_bot.token, tmp_path, "net", *net, *enter))
         sb3_log, net_log = tmp_path / "sb3.log", tmp_path / "net.log"
 
