@@ -14,10 +14,12 @@ from typing import Any
 import httpx
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 import boardplay
 from boardplay.cli.botclient import BotClient, agent_factory
 from boardplay.cli.botpolicy import PolicyError, research_agents
+from boardplay.cli.main import build_app
 from boardplay.core.game import Game
 
 MODULE = """
@@ -205,3 +207,14 @@ def test_the_client_resigns_a_paired_game_its_maker_does_not_play(research: Path
     client._game("g2")
     assert server.sent == ["GET /api/bot/game/stream/g2", "POST /api/bot/game/g2/resign"]
     assert client.finished == ["g2"]
+
+
+def test_the_command_says_a_game_the_agent_refuses_before_connecting(research: Path) -> None:
+    args = ["bot", "--server", "http://127.0.0.1:9", "--token", "bp_x"]
+    refused = CliRunner().invoke(
+        build_app(), [*args, "--agent", "researchbot:player", "--game", "potlatch"]
+    )
+    assert refused.exit_code != 0
+    assert "researchbot:player does not play potlatch" in refused.output
+    missing = CliRunner().invoke(build_app(), [*args, "--agent", "researchbot:plyer"])
+    assert missing.exit_code != 0 and "researchbot has no 'plyer'" in missing.output

@@ -24,7 +24,7 @@ from boardplay.core.registry import load
 from boardplay.i18n import _
 
 if TYPE_CHECKING:
-    import httpx
+    import httpx  # the web extra's: imported when the command runs
 
 TOKEN_ENV = "BOARDPLAY_TOKEN"
 CLOCKS = ("any", "realtime", "correspondence", "none")
@@ -116,21 +116,29 @@ def register(app: typer.Typer) -> None:
                     name=me.get("username")
                 )
             )
+        for tournament in tournaments:
+            _enter(client.client, tournament)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, lambda *_args: client.stop.set())
             signal.signal(signal.SIGTERM, lambda *_args: client.stop.set())
         logging.getLogger("boardplay.bot").info(
             "%s plays on %s with %s", me["username"], server, agent
         )
-        for tournament in tournaments:
-            _enter(client.client, tournament)
         client.run()
 
 
 def _enter(client: httpx.Client, tournament: str) -> None:
-    """Enter the tournament (lichess's ``/join``; entering again is harmless), or stop with the
-    server's reason: its pairings reach the bot as the event stream's ``gameStart``."""
-    answer = client.post(f"/api/tournaments/{quote(tournament, safe='')}/join")
+    """Enter the tournament (lichess's ``/join``: again, it comes back from a pause or a
+    withdrawal), or stop with the server's reason. Its pairings reach the bot as the event
+    stream's ``gameStart``, as any game does."""
+    import httpx
+
+    try:
+        answer = client.post(f"/api/tournaments/{quote(tournament, safe='')}/join")
+    except httpx.HTTPError as exc:
+        raise fail(
+            _("cannot enter tournament {id}: {why}").format(id=tournament, why=exc)
+        ) from None
     if answer.status_code != 200:
         raise fail(_("cannot enter tournament {id}: {why}").format(id=tournament, why=answer.text))
     logging.getLogger("boardplay.bot").info("entered tournament %s", tournament)

@@ -1,8 +1,8 @@
 """Research code as a bot: what ``boardplay bot --agent REF`` plays when REF names code of one's
 own rather than an agent spec (docs/bots.md, "Your own policy as a bot").
 
-REF is ``module:name`` (a module on the Python path or in the current folder, as ``python -m``
-finds it) or ``path/to/file.py:name``. What ``name`` is decides how it is used:
+REF is ``module:name`` (a module on the Python path, or in the current folder, which a console
+script's path lacks) or ``path/to/file.py:name``. What ``name`` is decides how it is used:
 
 - a **function or class** is a *maker*: called for every game the bot is offered or plays, with
   the ``Game`` (``game.name``, ``str(game)`` with its options, ``observation_shape()``,

@@ -20,6 +20,9 @@ from typing import Any
 import httpx
 from botcalls import Person, make_bot, sign_up
 from browsing import free_port, serve
+from typer.testing import CliRunner
+
+from boardplay.cli.main import build_app
 
 ROOT = Path(__file__).resolve().parents[3]
 BOARDPLAY = str(Path(sys.executable).parent / "boardplay")
@@ -42,10 +45,14 @@ def shortened(code: str) -> str:
     return short
 
 
+def connect(base: str, token: str) -> list[str]:
+    return ["bot", "--server", base, "--token", token]
+
+
 def bot(base: str, token: str, folder: Path, name: str, *extra: str) -> subprocess.Popen[bytes]:
     """``boardplay bot`` in ``folder`` (where the example files and the runs are), logging to
     ``<name>.log`` there."""
-    args = [BOARDPLAY, "bot", "--server", base, "--token", token, "--log", f"{name}.log", *extra]
+    args = [BOARDPLAY, *connect(base, token), "--log", f"{name}.log", *extra]
     return subprocess.Popen(args, cwd=folder, stderr=subprocess.PIPE)
 
 
@@ -133,6 +140,9 @@ def test_an_sb3_model_and_a_trained_network_play_rated_and_arena_games(tmp_path:
         made = person.post(base, "/api/tournaments", arena)
         assert made.status_code == 201, made.text
         tournament_id = made.json()["tournament"]["id"]
+        nowhere = [*connect(base, model_bot.token), "--agent", "random", "--tournament", "nosuch"]
+        refused = CliRunner().invoke(build_app(), nowhere)
+        assert refused.exit_code != 0 and "cannot enter tournament nosuch" in refused.output
         enter = ["--tournament", tournament_id]
         sb3 = ["--agent", "potlatch_sb3.py:player", "--game", "potlatch", "--max-games", "2"]
         net = ["--agent", "potlatch_net.py:player", "--max-games", "1"]
