@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from botcalls import Person, make_bot, sign_up
 from browsing import free_port, serve
 from typer.testing import CliRunner
@@ -182,5 +183,47 @@ def test_an_sb3_model_and_a_trained_network_play_rated_and_arena_games(tmp_path:
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
                 process.wait(timeout=30)
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+SHIPPED = """\
+from boardplay.ai.policy import find_policy, learned_policy
+
+def player(game):  # the network of the game's learned level
+    return find_policy(learned_policy(game))
+"""
+
+
+@pytest.mark.soak
+def test_shipped_networks_play_the_other_games_to_their_ends(tmp_path: Path) -> None:
+    """The heavier variant: a maker of the shipped networks plays a whole game of Proteus,
+    Passtally (chance moves in the stream) and Montana (several decisions a turn, hundreds
+    in a game) against a person, each decision read from the observation the client rebuilds."""
+    (tmp_path / "shipped.py").write_text(SHIPPED)
+    db, port = tmp_path / "shipped.sqlite3", free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = serve(db, port)
+    process = None
+    try:
+        person = sign_up(base, "ann")
+        shipped = make_bot(base, "shippedbot")
+        process = bot(base, shipped.token, tmp_path, "shipped", "--agent", "shipped.py:player")
+        log = tmp_path / "shipped.log"
+        wait_for("the bot", lambda: log.is_file() and "plays on" in log.read_text(), 60, process)
+        for game in ("proteus", "passtally", "montana"):
+            sent = person.post(base, "/api/challenges", {"to": "shippedbot", "game": game})
+            assert sent.status_code in (200, 201), sent.text
+            challenge_id = sent.json()["challenge"]["id"]
+            game_id = wait_for(
+                f"the {game} game", lambda c=challenge_id: challenge_game(person, base, c), 30
+            )
+            view = play_out(person, base, game_id, 600)
+            assert moves_by(view, "shippedbot") >= 5, (game, view["status"])
+        assert "resigning" not in log.read_text() and "random legal move" not in log.read_text()
+    finally:
+        if process is not None:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
