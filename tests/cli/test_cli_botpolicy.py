@@ -119,7 +119,7 @@ def test_an_sb3_model_plays_its_best_legal_action_and_refuses_another_game(
         ("nosuchbotmodule:player", "no module named 'nosuchbotmodule' on the Python path"),
         ("researchbot:plyer", "researchbot has no 'plyer'; it defines: broken, first, "),
         ("researchbot:three", r"takes \(a, b, c\): a maker takes the game, and the seed"),
-        ("researchbot:NAME", "gave a str; a player is a policy"),
+        ("researchbot:NAME", "is 'a string': name a policy"),
         ("researchbot:AGENT", "is an Agent object, which keeps the state of one game"),
         ("researchbot", "write module:name or path/to/file.py:name"),
         ("no/such/file.py:player", "there is no file no/such/file.py"),
@@ -147,7 +147,9 @@ def test_a_maker_that_raises_or_gives_no_player_is_refused_with_its_game(researc
     proteus = boardplay.load("proteus")
     with pytest.raises(boardplay.OptionError, match="raising\\(game\\) failed for proteus: "):
         research_agents("researchbot:raising")(proteus, 1)
-    with pytest.raises(boardplay.OptionError, match="gave a int"):
+    with pytest.raises(
+        boardplay.OptionError, match=r"number\(game\) returned 5 for proteus: a function"
+    ):
         research_agents("researchbot:number")(proteus, 1)
 
 

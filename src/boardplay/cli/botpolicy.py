@@ -33,6 +33,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import reprlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -139,13 +140,20 @@ def research_agents(reference: str) -> AgentFactory:
             except BoardplayError:
                 raise
             except Exception as exc:
-                call = "(game, seed)" if with_seed else "(game)"
                 raise OptionError(
-                    f"{reference}{call} failed for {game}: {type(exc).__name__}: {exc} (a maker "
-                    f"is called with the game and returns {PLAYERS})"
+                    f"{reference}{call_of(with_seed)} failed for {game}: "
+                    f"{type(exc).__name__}: {exc} (a maker is called with the game and returns "
+                    f"{PLAYERS})"
                 ) from exc
             if player is None:
                 raise OptionError(f"{reference} does not play {game}")
+            if _kind(player) is None:  # most likely a policy function named as the maker
+                raise OptionError(
+                    f"{reference}{call_of(with_seed)} returned {reprlib.repr(player)} for "
+                    f"{game}: a function named by --agent is called with the game and returns "
+                    f"{PLAYERS} (a policy function is returned by one: def player(game): "
+                    "return policy)"
+                )
             return Guarded(reference, game, _agent_of(reference, player, game))
 
         return made
@@ -154,7 +162,11 @@ def research_agents(reference: str) -> AgentFactory:
             f"--agent {reference!r} is an Agent object, which keeps the state of one game while "
             "a bot plays several: name a function or class that makes one for each game"
         )
-    _kind(reference, target)  # refuse a string, a number ... now
+    if _kind(target) is None:
+        raise OptionError(
+            f"--agent {reference!r} is {reprlib.repr(target)}: name {PLAYERS}, or a function "
+            "that makes one for each game"
+        )
 
     def shared(game: Game, seed: int | None) -> Agent:
         return Guarded(reference, game, _agent_of(reference, target, game))
@@ -180,22 +192,26 @@ def _takes_seed(reference: str, maker: Any) -> bool:
     )
 
 
-def _kind(reference: str, player: object) -> str:
-    """``agent``, ``sb3`` or ``policy``: how ``player`` plays; an ``OptionError`` if it cannot."""
+def call_of(with_seed: bool) -> str:
+    """How a maker is called, as an error shows it."""
+    return "(game, seed)" if with_seed else "(game)"
+
+
+def _kind(player: object) -> str | None:
+    """``agent``, ``sb3`` or ``policy``: how ``player`` plays; None if it cannot."""
     if isinstance(player, Agent):
         return "agent"
     if sb3_policy_of(player) is not None:
         return "sb3"
     if callable(player):
         return "policy"
-    raise OptionError(
-        f"--agent {reference!r} gave a {type(player).__name__}; a player is {PLAYERS}"
-    )
+    return None
 
 
 def _agent_of(reference: str, player: object, game: Game) -> Agent:
-    """``player`` as the Agent of one game of ``game``, refused if it was made for others."""
-    kind = _kind(reference, player)
+    """``player`` (one ``_kind`` accepts) as the Agent of one game of ``game``, refused if it
+    was made for other games."""
+    kind = _kind(player)
     if kind == "agent":
         agent: Agent = player  # type: ignore[assignment]  # the Protocol was checked
         return agent
