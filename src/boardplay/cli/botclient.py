@@ -1,5 +1,6 @@
-"""The client behind ``boardplay bot``: an agent the project knows, playing on a boardplay server
-through the Bot API (docs/bots.md) with a personal API token.
+"""The client behind ``boardplay bot``: an agent the project knows, or research code
+(``botpolicy``), playing on a boardplay server through the Bot API (docs/bots.md) with a
+personal API token.
 
 It reads the account's event stream; a challenge is accepted when it passes the filter (``Wanted``:
 the games, rated or casual, the clock) and the agent can play its game here, else declined; every
@@ -8,8 +9,10 @@ own that reads the game's stream and answers each ``gameState`` whose turn is th
 agent's move, rebuilt from the moves so far (chance outcomes included, so the position is exactly
 the server's). A dropped stream is opened again after a growing pause (½ s to 8 s), and the
 server's ``gameFull`` then gives the game as it is, so a restart of the server, or of the
-network, costs a game nothing but the time it was away. Everything it does is logged
-(``logging``, the logger ``boardplay.bot``)."""
+network, costs a game nothing but the time it was away. Research code that fails at a decision
+(``PolicyError``: it raised, or chose an illegal action), or cannot be made for a tournament's
+game, resigns that game rather than have a move played that it did not choose. Everything it
+does is logged (``logging``, the logger ``boardplay.bot``)."""
 
 from __future__ import annotations
 
