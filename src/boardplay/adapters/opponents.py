@@ -52,7 +52,7 @@ class CallableAgent:
         else:
             action = int(self.policy(obs, mask))
         if not 0 <= action < self.actions or not mask[action]:
-            raise OptionError(f"opponent policy {self.name} chose {action}, which is not legal")
+            raise OptionError(f"policy {self.name} chose {action}, which is not legal")
         return action
 
     def reset(self) -> None:

@@ -13,6 +13,8 @@ import os
 import signal
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 import typer
 
@@ -20,6 +22,9 @@ from boardplay.cli.common import fail
 from boardplay.core.errors import BoardplayError
 from boardplay.core.registry import load
 from boardplay.i18n import _
+
+if TYPE_CHECKING:
+    import httpx  # the web extra's: imported when the command runs
 
 TOKEN_ENV = "BOARDPLAY_TOKEN"
 CLOCKS = ("any", "realtime", "correspondence", "none")
@@ -46,8 +51,10 @@ def register(app: typer.Typer) -> None:
             "medium",
             "--agent",
             help=_(
-                "The agent: a spec or level (mcts(time=1), hard, policy(potlatch-ppo)) or "
-                "module:function (called with the game and a seed, returning an agent)."
+                "The agent: a spec or level (mcts(time=1), hard, policy(potlatch-ppo)), or your "
+                "own code as module:name or file.py:name: a policy (observation, action_mask) "
+                "-> action, a Stable-Baselines3 model, or a function that makes one for each "
+                "game (docs/bots.md)."
             ),
         ),
         games: list[str] = typer.Option(
@@ -64,6 +71,11 @@ def register(app: typer.Typer) -> None:
             None, "--log", help=_("Also write the log to this file.")
         ),
         seed: int | None = typer.Option(None, "--seed", help=_("The agent's random seed.")),
+        tournaments: list[str] = typer.Option(
+            [],
+            "--tournament",
+            help=_("Enter this tournament (its id; repeatable) and play its pairings."),
+        ),
     ) -> None:
         if importlib.util.find_spec("httpx") is None:
             raise fail(_("boardplay bot needs httpx: pip install 'boardplay[web]'"))
@@ -78,13 +90,10 @@ def register(app: typer.Typer) -> None:
             raise fail(_("--rated is yes, no or any"))
         if clock not in CLOCKS:
             raise fail(_("--clock is one of: {clocks}").format(clocks=", ".join(CLOCKS)))
-        for name in games:
-            try:
-                load(name)
-            except BoardplayError as exc:
-                raise fail(str(exc)) from None
         try:
             factory = agent_factory(agent)
+            for name in games:  # the agent is tried on each game named: a refusal shows now
+                factory(load(name), seed)
         except BoardplayError as exc:
             raise fail(str(exc)) from None
         _logging(log_file)
@@ -107,6 +116,8 @@ def register(app: typer.Typer) -> None:
                     name=me.get("username")
                 )
             )
+        for tournament in tournaments:
+            _enter(client.client, tournament)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, lambda *_args: client.stop.set())
             signal.signal(signal.SIGTERM, lambda *_args: client.stop.set())
@@ -114,6 +125,23 @@ def register(app: typer.Typer) -> None:
             "%s plays on %s with %s", me["username"], server, agent
         )
         client.run()
+
+
+def _enter(client: httpx.Client, tournament: str) -> None:
+    """Enter the tournament (lichess's ``/join``: again, it comes back from a pause or a
+    withdrawal), or stop with the server's reason. Its pairings reach the bot as the event
+    stream's ``gameStart``, as any game does."""
+    import httpx
+
+    try:
+        answer = client.post(f"/api/tournaments/{quote(tournament, safe='')}/join")
+    except httpx.HTTPError as exc:
+        raise fail(
+            _("cannot enter tournament {id}: {why}").format(id=tournament, why=exc)
+        ) from None
+    if answer.status_code != 200:
+        raise fail(_("cannot enter tournament {id}: {why}").format(id=tournament, why=answer.text))
+    logging.getLogger("boardplay.bot").info("entered tournament %s", tournament)
 
 
 def _logging(path: Path | None) -> None:

@@ -1,5 +1,6 @@
-"""The client behind ``boardplay bot``: an agent the project knows, playing on a boardplay server
-through the Bot API (docs/bots.md) with a personal API token.
+"""The client behind ``boardplay bot``: an agent the project knows, or research code
+(``botpolicy``), playing on a boardplay server through the Bot API (docs/bots.md) with a
+personal API token.
 
 It reads the account's event stream; a challenge is accepted when it passes the filter (``Wanted``:
 the games, rated or casual, the clock) and the agent can play its game here, else declined; every
@@ -8,8 +9,10 @@ own that reads the game's stream and answers each ``gameState`` whose turn is th
 agent's move, rebuilt from the moves so far (chance outcomes included, so the position is exactly
 the server's). A dropped stream is opened again after a growing pause (½ s to 8 s), and the
 server's ``gameFull`` then gives the game as it is, so a restart of the server, or of the
-network, costs a game nothing but the time it was away. Everything it does is logged
-(``logging``, the logger ``boardplay.bot``)."""
+network, costs a game nothing but the time it was away. Research code that fails at a decision
+(``PolicyError``: it raised, or chose an illegal action), or cannot be made for a tournament's
+game, resigns that game rather than have a move played that it did not choose. Everything it
+does is logged (``logging``, the logger ``boardplay.bot``)."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -27,9 +30,10 @@ import httpx
 
 from boardplay.ai.agents import Agent
 from boardplay.ai.specs import make_agent
+from boardplay.cli.botpolicy import AgentFactory, PolicyError, is_reference, research_agents
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State
-from boardplay.core.registry import find, load
+from boardplay.core.registry import load
 
 log = logging.getLogger("boardplay.bot")
 
@@ -38,20 +42,14 @@ BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)
 READ_TIMEOUT = 30.0
 """Seconds a stream may stay silent (the server sends an empty line every few seconds)."""
 
-AgentFactory = Callable[[Game, int | None], Agent]
-
 
 def agent_factory(spec: str) -> AgentFactory:
     """What makes the agent of ``spec`` for a game: an agent spec or level the project knows
-    (``mcts(time=1)``, ``hard``, ``policy(potlatch-ppo)``, ``random``), or ``module:function``,
-    a function called with the game (and a seed) that returns an ``Agent``."""
-    if ":" in spec and "(" not in spec:
-        function: Callable[..., Agent] = find(spec)
-
-        def made(game: Game, seed: int | None) -> Agent:
-            return function(game, seed)
-
-        return made
+    (``mcts(time=1)``, ``hard``, ``policy(potlatch-ppo)``, ``random``), or research code named
+    ``module:name`` or ``file.py:name`` (``botpolicy``: a policy, an SB3 model, an Agent, or a
+    function that makes one of them for each game)."""
+    if is_reference(spec):
+        return research_agents(spec)
     return lambda game, seed: make_agent(spec, game, seed)
 
 
@@ -181,7 +179,7 @@ class BotClient:
     def answer(self, challenge: Mapping[str, Any]) -> None:
         if challenge.get("to") != self.name or challenge.get("status") != "open":
             return  # one this bot sent, or settled
-        why = self.wanted.refuses(challenge)
+        why = self.wanted.refuses(challenge) or self.cannot_play(challenge)
         answer = "decline" if why else "accept"
         sent = self.client.post(f"/api/challenge/{quote(str(challenge['id']), safe='')}/{answer}")
         who = challenge.get("from")
@@ -191,6 +189,22 @@ class BotClient:
             log.info("accepted challenge %s from %s (%s)", challenge["id"], who, challenge["game"])
         else:
             log.warning("could not accept challenge %s: %s", challenge["id"], sent.text)
+
+    def cannot_play(self, challenge: Mapping[str, Any]) -> str | None:
+        """Why the agent cannot play the challenge's game (its maker refused it), or None."""
+        try:
+            game = load(str(challenge.get("game")), **dict(challenge.get("options") or {}))
+            self.make_agent(game, self.seed)
+        except BoardplayError as exc:
+            return f"the agent does not play it: {exc}"
+        return None
+
+    def resign(self, game_id: str, why: str) -> None:
+        """Resign the game, saying why in the log: the agent cannot play it, or failed in it."""
+        log.error("game %s: %s; resigning", game_id, why)
+        sent = self.client.post(f"/api/bot/game/{game_id}/resign")
+        if sent.status_code != 200:
+            log.warning("game %s: resigning was refused: %s", game_id, sent.text)
 
     # ----- a game ----------------------------------------------------------------------------
     def play(self, game_id: str) -> None:
@@ -217,7 +231,12 @@ class BotClient:
                     if kind == "gameFull":
                         if game is None:
                             game = load(event["game"], **dict(event.get("options") or {}))
-                            agent = self.make_agent(game, self.seed)
+                            try:
+                                agent = self.make_agent(game, self.seed)
+                            except BoardplayError as exc:  # a tournament's game it cannot play
+                                self.resign(game_id, f"no agent for {game}: {exc}")
+                                over = True
+                                break
                             agent.reset()
                             log.info(
                                 "playing game %s (%s) as seat %s",
@@ -272,6 +291,9 @@ class BotClient:
             state = state_of(game, list(state_line["moves"]))
             action = agent.step(state)
             move = state.action_to_string(action)
+        except PolicyError as exc:  # research code's bug: no move it did not choose is played
+            self.resign(game_id, str(exc))
+            return
         except BoardplayError as exc:
             log.error("game %s: the agent could not move (%s); a random legal move", game_id, exc)
             move = random.choice(list(state_line["legal"]))
