@@ -181,13 +181,31 @@ def _by_brackets(
 
 
 def _pieces(groups: Sequence[Sequence[int]], piece: int) -> list[list[int]]:
-    """Each score group (best first) cut in pieces that keep the Dutch system's order: its top
-    half's ``piece`` players beside the bottom half's ``piece`` players they would meet (S1
-    against S2), then the next ``piece`` of each."""
+    """The score groups (best first) cut in pieces of about ``2 * piece`` players. A large group
+    is cut keeping the Dutch system's order: its top half's first ``piece`` beside the bottom
+    half's first ``piece``, whom they would meet (S1 against S2), then the next of each. Small
+    groups are gathered, several to a piece, until it holds ``2 * piece``: a group of three
+    whose players have all met needs its neighbours, as a bracket needs its floaters, and a
+    wider piece gathers more of them. A short last piece joins the one before it."""
     cut: list[list[int]] = []
+    gathered: list[int] = []
     for group in groups:
+        if len(group) < 2 * piece:
+            gathered += group
+            if len(gathered) >= 2 * piece:
+                cut.append(gathered)
+                gathered = []
+            continue
+        if gathered:
+            cut.append(gathered)
+            gathered = []
         half = len(group) // 2
         top, bottom = group[:half], group[half:]
         for start in range(0, len(bottom), piece):
             cut.append([*top[start : start + piece], *bottom[start : start + piece]])
+    if gathered:
+        cut.append(gathered)
+    if len(cut) > 1 and len(cut[-1]) < piece:
+        short = cut.pop()
+        cut[-1] += short
     return cut
