@@ -13,7 +13,9 @@ Proteus has no move count that says "quick".
 (``matching.py``, as lichess's ``AntmaPairing``): as many pairs as possible, never two who met
 in either's last game nor two who must both take the same seat (``records.must_both_take``, the
 Swiss's criterion 2), then the least difference of points, then the least distance in the
-standings. A player left out waits for the next wave. So the seat bounds (a balance of first
+standings. A player left out waits for the next wave. A wave of more than ``PIECE`` free
+players is matched a piece of neighbours in the standings at a time, by the same rules and
+weights (``matching.matching_by_pieces``; docs/tournaments.md, "Large fields"). So the seat bounds (a balance of first
 moves within two, no seat three games running) hold after every game, as in the Swiss: pairing
 by points alone would let a player who must start meet another who must, and one of them break
 them. Seats follow the Swiss's rules (``records.seat_pair``, FIDE C.04.3 E.1-E.5): both

@@ -1,7 +1,9 @@
 """The Swiss system: a fixed number of rounds, each player meeting one opponent a round, pairings
 within score groups, computed as one maximum-weight matching (``matching.py``) rather than the
 Dutch system's bracket-by-bracket search, with the Dutch system's criteria (FIDE Handbook
-C.04.3) as the matching's costs in their order of importance.
+C.04.3) as the matching's costs in their order of importance. A round of more than
+``EXACT_FIELD`` players is matched a piece of its brackets at a time (``_by_brackets``):
+criteria 1-3 exactly as the whole field's matching, 4-6 within each piece.
 
 **Kept from the Dutch system**, most important first (docs/tournaments.md says why):
 
