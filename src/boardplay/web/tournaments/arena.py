@@ -15,12 +15,13 @@ in either's last game nor two who must both take the same seat (``records.must_b
 Swiss's criterion 2), then the least difference of points, then the least distance in the
 standings. A player left out waits for the next wave. A wave of more than ``PIECE`` free
 players is matched a piece of neighbours in the standings at a time, by the same rules and
-weights (``matching.matching_by_pieces``; docs/tournaments.md, "Large fields"). So the seat bounds (a balance of first
-moves within two, no seat three games running) hold after every game, as in the Swiss: pairing
-by points alone would let a player who must start meet another who must, and one of them break
-them. Seats follow the Swiss's rules (``records.seat_pair``, FIDE C.04.3 E.1-E.5): both
-preferences granted when they differ, else the stronger one, else each alternates from the
-latest game in which their seats differed, else the higher ranked starts.
+weights (``matching.matching_by_pieces``; docs/tournaments.md, "Large fields"). So the seat
+bounds (a balance of first moves within two, no seat three games running) hold after every
+game, as in the Swiss: pairing by points alone would let a player who must start meet another
+who must, and one of them break them. Seats follow the Swiss's rules (``records.seat_pair``,
+FIDE C.04.3 E.1-E.5): both preferences granted when they differ, else the stronger one, else
+each alternates from the latest game in which their seats differed, else the higher ranked
+starts.
 
 **Standings**: points, then the share of games won, then seed (lichess breaks ties by
 performance rating; a share of games won needs no ratings)."""
