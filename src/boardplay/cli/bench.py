@@ -142,10 +142,7 @@ def register(app: typer.Typer) -> None:
             rows = adapter_throughput(names, seconds=seconds)
             console.print(format_table([*rows, pgx_row(seconds, 0)]))
         if pairing:
-            from boardplay.web.tournaments.pairingbench import (
-                arena_wave_seconds,
-                swiss_round_seconds,
-            )
+            from boardplay.web.tournaments import pairingbench
 
             title = _(
                 "tournament pairing, CPU seconds of one core: a Swiss's round 5 and an arena's "
@@ -155,8 +152,8 @@ def register(app: typer.Typer) -> None:
             paired = Table(title=title)
             for header in (N_("players"), N_("Swiss round"), N_("arena wave")):
                 paired.add_column(_(header), justify="right")
-            for field in (128, 256, 500, 1000):
-                swiss = swiss_round_seconds(field)
-                arena = arena_wave_seconds(field)
+            for field in pairingbench.FIELDS:
+                swiss = pairingbench.swiss_round_seconds(field)
+                arena = pairingbench.arena_wave_seconds(field)
                 paired.add_row(f"{field:,}", f"{swiss:.2f}", f"{arena:.2f}")
             console.print(paired)

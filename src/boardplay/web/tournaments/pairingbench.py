@@ -14,6 +14,8 @@ from boardplay.web.tournaments.swiss import pair_round
 
 RESULTS = [(1, 2), (2, 1), (1, 1)]
 """A game's places per seat: the first seat won, the second won, a draw."""
+FIELDS = (128, 256, 500, 1000)
+"""The fields measured: the old ceiling, twice it, the Swiss's and the arena's targets."""
 
 
 def swiss_field(players: int, rounds: int, seed: int) -> tuple[list[int], list[Table], list[Bye]]:
@@ -62,6 +64,6 @@ def arena_wave_seconds(players: int, wave: int = 5, seed: int = 0) -> float:
 if __name__ == "__main__":  # the figures before a change: python -m ...pairingbench 128 256
     import sys
 
-    for field in map(int, sys.argv[1:]):
+    for field in map(int, sys.argv[1:] or FIELDS):
         print(f"{field}: swiss round 5 {swiss_round_seconds(field):.2f} CPU-s", flush=True)
         print(f"{field}: arena wave 5 {arena_wave_seconds(field):.2f} CPU-s", flush=True)
