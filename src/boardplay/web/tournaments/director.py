@@ -128,7 +128,9 @@ class Director:
             ended = await self.games.ended(playing)
             await self.db(self.store.record_results, tournament_id, ended, now)
         snap: Snapshot = await self.db(self.store.snapshot, tournament_id)
-        step = plan(snap, now)  # outside the row: a large field's pairing costs time
+        # Outside the row, and in a thread: a round of a thousand players takes a tenth of a
+        # second to pair, which the event loop spends serving other visitors meanwhile.
+        step = await asyncio.to_thread(plan, snap, now)
         if not step.idle:
             with contextlib.suppress(StepLost):  # another process took this step first
                 for _ in range(ATTEMPTS):
@@ -136,7 +138,7 @@ class Director:
                     stale = await self.db(self.store.step, tournament_id, commit)
                     if stale is None:
                         break
-                    snap, step = stale, plan(stale, now)  # what the row showed, planned again
+                    snap, step = stale, await asyncio.to_thread(plan, stale, now)  # again
                     if step.idle:
                         break
                 else:
