@@ -118,7 +118,7 @@ $(NATIVE): tools/native/montana.c
 native: $(NATIVE)
 
 bench: $(KERNELS) $(NATIVE)
-	BOARDPLAY_PGX_PYTHON=$(PGX_PYTHON) $(BIN)/boardplay bench --mcts --adapters --seconds 2
+	BOARDPLAY_PGX_PYTHON=$(PGX_PYTHON) $(BIN)/boardplay bench --mcts --adapters --pairing --seconds 2
 
 pgx-venv:
 	test -x $(PGX_VENV)/bin/python || python3 -m venv $(PGX_VENV)

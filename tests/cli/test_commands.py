@@ -151,3 +151,15 @@ def test_bench_reports_throughput_per_option_set() -> None:
     assert result.exit_code == 0, result.output
     assert "games/s" in result.stdout
     assert "potlatch(actions=3" in result.stdout
+
+
+def test_bench_pairing_reports_a_row_per_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardplay.web.tournaments import pairingbench
+
+    monkeypatch.setattr(pairingbench, "FIELDS", (66,))  # make bench measures up to 1,000
+    result = runner.invoke(app, ["bench", "potlatch", "--seconds", "0.05", "--pairing"])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if "│" in line and " 66 " in line]
+    (row,) = rows
+    swiss, arena = (float(cell) for cell in row.split("│")[2:4])
+    assert swiss >= 0 and arena >= 0  # CPU seconds, printed as measured (0.00 for 66)

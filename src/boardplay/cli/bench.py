@@ -1,6 +1,7 @@
 """``boardplay bench``: engine speed per option set as ratios taken in one run: compiled random
-games beside the native yardstick, the Python contract loop, and optionally MCTS and the
-research adapters. Numbers are printed, never asserted."""
+games beside the native yardstick, the Python contract loop, and optionally MCTS, the
+research adapters and the tournaments' pairing of large fields. Numbers are printed, never
+asserted."""
 
 from __future__ import annotations
 
@@ -45,6 +46,11 @@ def register(app: typer.Typer) -> None:
         mcts: bool = typer.Option(False, "--mcts", help=_("Also MCTS simulations per second.")),
         adapters: bool = typer.Option(
             False, "--adapters", help=_("Also steps/s through OpenSpiel, PettingZoo, Gymnasium.")
+        ),
+        pairing: bool = typer.Option(
+            False,
+            "--pairing",
+            help=_("Also CPU seconds to pair a Swiss round and an arena wave of large fields."),
         ),
     ) -> None:
         names = [load(game).name] if game else available()
@@ -135,3 +141,19 @@ def register(app: typer.Typer) -> None:
 
             rows = adapter_throughput(names, seconds=seconds)
             console.print(format_table([*rows, pgx_row(seconds, 0)]))
+        if pairing:
+            from boardplay.web.tournaments import pairingbench
+
+            title = _(
+                "tournament pairing, CPU seconds of one core: a Swiss's round 5 and an arena's "
+                "wave 5 with everyone free, after random results (targets at 1,000 players: "
+                "a round within 2, a wave within 1)"
+            )
+            paired = Table(title=title)
+            for header in (N_("players"), N_("Swiss round"), N_("arena wave")):
+                paired.add_column(_(header), justify="right")
+            for field in pairingbench.FIELDS:
+                swiss = pairingbench.swiss_round_seconds(field)
+                arena = pairingbench.arena_wave_seconds(field)
+                paired.add_row(f"{field:,}", f"{swiss:.2f}", f"{arena:.2f}")
+            console.print(paired)

@@ -215,10 +215,13 @@ class Limits:
     tournaments_per_account: int = 3
     """Upcoming and running tournaments one account may have created (429
     ``too_many_tournaments`` past it; ``tournaments/``), counted under a lock."""
-    tournament_players: int = 128
-    """Players one tournament takes (409 ``tournament_full`` past it). A round or wave of 128
-    is paired in about half a second of one core, under the tournament's row lock; the
-    matching's cost grows as the cube of the field (256: about 4 s), so raise it with care."""
+    tournament_players: int = 1000
+    """Players one tournament takes, in every format (409 ``tournament_full`` past it). A field
+    past a few dozen is paired a piece of neighbours at a time, so its cost grows with the
+    field, not its cube: a Swiss round or an arena wave of 1,000 about 0.15 s of one core
+    (``boardplay bench --pairing``), computed outside the tournament's row lock. What a larger
+    field costs besides is its first wave's 500 games made at once, and every page's
+    standings of it."""
     tournament_rounds: int = 20
     """Most rounds of a Swiss or pods tournament."""
     tournament_minutes: int = 1440

@@ -13,12 +13,15 @@ Proteus has no move count that says "quick".
 (``matching.py``, as lichess's ``AntmaPairing``): as many pairs as possible, never two who met
 in either's last game nor two who must both take the same seat (``records.must_both_take``, the
 Swiss's criterion 2), then the least difference of points, then the least distance in the
-standings. A player left out waits for the next wave. So the seat bounds (a balance of first
-moves within two, no seat three games running) hold after every game, as in the Swiss: pairing
-by points alone would let a player who must start meet another who must, and one of them break
-them. Seats follow the Swiss's rules (``records.seat_pair``, FIDE C.04.3 E.1-E.5): both
-preferences granted when they differ, else the stronger one, else each alternates from the
-latest game in which their seats differed, else the higher ranked starts.
+standings. A player left out waits for the next wave. A wave of more than ``PIECE`` free
+players is matched a piece of neighbours in the standings at a time, by the same rules and
+weights (``matching.matching_by_pieces``; docs/tournaments.md, "Large fields"). So the seat
+bounds (a balance of first moves within two, no seat three games running) hold after every
+game, as in the Swiss: pairing by points alone would let a player who must start meet another
+who must, and one of them break them. Seats follow the Swiss's rules (``records.seat_pair``,
+FIDE C.04.3 E.1-E.5): both preferences granted when they differ, else the stronger one, else
+each alternates from the latest game in which their seats differed, else the higher ranked
+starts.
 
 **Standings**: points, then the share of games won, then seed (lichess breaks ties by
 performance rating; a share of games won needs no ratings)."""
@@ -28,19 +31,31 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from boardplay.web.tournaments.matching import best_matching
+from boardplay.web.tournaments.matching import best_matching, matching_by_pieces
 from boardplay.web.tournaments.records import (
     Table,
     must_both_take,
     preference,
     seat_history,
     seat_pair,
+    tables_by_player,
 )
 
 WIN, DRAW, LOSS = 2, 1, 0
 """An arena game's points off fire; on fire a win and a draw count double."""
 FIRE_AFTER = 2
 """Wins in a row that set a player on fire."""
+PIECE = 32
+"""Free players, by rank, in one piece of a wave (``matching.matching_by_pieces``): a wave of
+at most this many is one matching over all of them, the best by every criterion exactly; a
+larger one is matched a piece of neighbours in the standings at a time (about 10 ms each),
+as lichess pairs a large arena in groups, and the pieces are widened when more than one player
+is left over (so a wave pairs as many players as a whole-field matching would)."""
+WIDEST = 64
+"""The widest pieces of a wave: a wave of more players that still leaves two or more over with
+pieces of 64 (players ruled out against each other gathered at the bottom) pairs what those
+pieces pair, and those left wait for the next wave, rather than spend seconds of the whole
+field's matching on them."""
 
 
 @dataclass(frozen=True)
@@ -98,8 +113,9 @@ def sheet(tables: Sequence[Table], player: int) -> tuple[int, str, bool]:
 def standings(seeds: Sequence[int], tables: Sequence[Table]) -> list[Line]:
     """Every player's line, best first."""
     lines = []
+    mine = tables_by_player(tables)
     for player in seeds:
-        points, letters, fire = sheet(tables, player)
+        points, letters, fire = sheet(mine.get(player, []), player)
         lines.append((player, points, len(letters), letters.upper().count("W"), letters, fire))
     seed_of = {p: i for i, p in enumerate(seeds)}
     lines.sort(key=lambda x: (-x[1], -(x[3] / x[2]) if x[2] else 0.0, seed_of[x[0]]))
@@ -130,8 +146,9 @@ def pair_wave(
     order = sorted(free, key=lambda p: rank_of[p])
     if len(order) < 2:
         return []
-    last = {p: last_opponent(tables, p) for p in order}
-    history = {p: seat_history(tables, p) for p in order}
+    mine = tables_by_player(tables)
+    last = {p: last_opponent(mine.get(p, []), p) for p in order}
+    history = {p: seat_history(mine.get(p, []), p) for p in order}
     wants = {p: preference(history[p]) for p in order}
 
     def cost(a: int, b: int) -> tuple[int, ...] | None:
@@ -140,5 +157,24 @@ def pair_wave(
         return (abs(points[a] - points[b]), abs(rank_of[a] - rank_of[b]))
 
     spread = max(points[p] for p in order) - min(points[p] for p in order)
-    pairs = best_matching(order, cost, (spread, len(lines)))
+    maxima = (spread, len(lines))
+    piece = PIECE
+    while piece < len(order):
+        # At most one player left over: as many pairs as the whole field's matching makes.
+        pairs, left = matching_by_pieces(_pieces(order, piece), cost, maxima)
+        if len(left) <= 1 or piece >= WIDEST:
+            break
+        piece *= 2
+    else:
+        pairs = best_matching(order, cost, maxima)
     return [seat_pair(a, b, history[a], history[b], True) for a, b in pairs]
+
+
+def _pieces(order: Sequence[int], piece: int) -> list[Sequence[int]]:
+    """``order`` cut in runs of ``piece`` players (the last run takes up to half a piece more:
+    no run of a handful at the bottom)."""
+    starts = list(range(0, len(order), piece))
+    if len(starts) > 1 and len(order) - starts[-1] < piece // 2:
+        starts.pop()
+    ends = [*starts[1:], len(order)]
+    return [order[start:end] for start, end in zip(starts, ends, strict=True)]

@@ -10,6 +10,12 @@ Why it works as it does:
   other, and the second finds the round paired (its stored round counter moved: ``StepLost``,
   or a round with unfinished games). A process that dies at any point leaves either nothing of
   a step or all of it, and the next process's tick carries on from there.
+- **The pairing is computed outside the row.** A round of hundreds of players takes a tenth of
+  a second or more to pair, and every join and step of the tournament on every process waits
+  for its row. So a step is planned on a snapshot read without a lock, and under the row it is
+  stored only if it still holds on what the row shows (``steps.still_holds``: no other step
+  came between, and what the pairing read is unchanged); else it is planned again on that, up
+  to ``ATTEMPTS`` times, and then planned under the row, so that a tournament always moves on.
 - **A pairing is never lost or made twice.** Each table's game id is drawn when it is paired and
   stored with it; the game is made afterwards under that id (the table's ``GameMaker.seat``,
   through the tournament's door of the admission rule), so a crash between pairing and making
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable, Sequence
 
@@ -40,13 +47,16 @@ from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.tokens import new_game_id
 from boardplay.web.tournaments.model import Board, Snapshot, StepLost
 from boardplay.web.tournaments.plans import options_for
-from boardplay.web.tournaments.steps import plan
+from boardplay.web.tournaments.steps import Step, plan, still_holds
 from boardplay.web.tournaments.store import TournamentStore, set_tournament_status, store_round
 
 log = logging.getLogger("boardplay.web")
 
 TICK = 2.0
 """Seconds between a process's looks at the tournaments that have work."""
+ATTEMPTS = 3
+"""Plans of one step made outside the row before the step is planned under it
+(``Director.advance``)."""
 MAKING = 4
 """Games of one wave or round one step makes at once (within the storage's threads)."""
 
@@ -118,16 +128,43 @@ class Director:
             ended = await self.games.ended(playing)
             await self.db(self.store.record_results, tournament_id, ended, now)
         snap: Snapshot = await self.db(self.store.snapshot, tournament_id)
-        if not plan(snap, now).idle:
+        # Outside the row, and in a thread: a round of a thousand players takes a tenth of a
+        # second to pair, which the event loop spends serving other visitors meanwhile.
+        step = await asyncio.to_thread(plan, snap, now)
+        if not step.idle:
             with contextlib.suppress(StepLost):  # another process took this step first
-                await self.db(self.store.step, tournament_id, lambda c, s: self.step(c, s, now))
+                for _ in range(ATTEMPTS):
+                    commit = functools.partial(self.commit, planned_on=snap, step=step, now=now)
+                    stale = await self.db(self.store.step, tournament_id, commit)
+                    if stale is None:
+                        break
+                    snap, step = stale, await asyncio.to_thread(plan, stale, now)  # again
+                    if step.idle:
+                        break
+                else:
+                    await self.db(self.store.step, tournament_id, lambda c, s: self.step(c, s, now))
             snap = await self.db(self.store.snapshot, tournament_id)
         await self._make_games(snap)
 
+    def commit(
+        self, conn: sa.Connection, locked: Snapshot, planned_on: Snapshot, step: Step, now: float
+    ) -> Snapshot | None:
+        """Store ``step``, planned on ``planned_on``, under the tournament's row if it still
+        holds on ``locked``, read under it (``steps.still_holds``); else nothing is stored and
+        ``locked`` is returned, to plan again on."""
+        if not still_holds(step, planned_on, locked):
+            return locked
+        self._store(conn, locked, step, now)
+        return None
+
     def step(self, conn: sa.Connection, snap: Snapshot, now: float) -> None:
-        """The step, under the tournament's row, on what was read under it
-        (``TournamentStore.step`` calls it)."""
-        step = plan(snap, now)
+        """The step planned and stored under the tournament's row, on what was read under it
+        (``TournamentStore.step`` calls it): when the row keeps changing under the plans made
+        outside it, and in tests that take a step at a chosen moment."""
+        self._store(conn, snap, plan(snap, now), now)
+
+    @staticmethod
+    def _store(conn: sa.Connection, snap: Snapshot, step: Step, now: float) -> None:
         if step.status is not None:
             set_tournament_status(conn, snap.tournament, step.status, now)
         if step.tables is not None:

@@ -52,3 +52,28 @@ def best_matching(nodes: Sequence[N], cost: Cost[N], maxima: Sequence[int]) -> l
     result = [(nodes[i], nodes[j]) for i, j in ordered]
     assert all(index[a] < index[b] for a, b in result)
     return result
+
+
+def matching_by_pieces(
+    pieces: Sequence[Sequence[N]], cost: Cost[N], maxima: Sequence[int]
+) -> tuple[list[tuple[N, N]], list[N]]:
+    """The pairs of ``best_matching`` taken piece by piece, and the nodes left unpaired at the
+    end. ``pieces`` cut the nodes in order of rank; whoever a piece cannot pair (and, when a
+    piece holds an odd number, its last node) is carried to the front of the next one, as a
+    bracket's floater goes down to the next score group.
+
+    A matching over the whole field costs the cube of its size: 1,000 players would take
+    minutes of one core. Pieces of a few dozen cost a few milliseconds each, so the field costs
+    time in proportion to its size; what is lost is only what a pair across two pieces could
+    have gained in the criteria, and the callers widen the pieces when someone is left over
+    who a wider matching might have paired (lichess pairs its large arenas in groups too)."""
+    pairs: list[tuple[N, N]] = []
+    carried: list[N] = []
+    for piece in pieces:
+        nodes = [*carried, *piece]
+        carried = [nodes.pop()] if len(nodes) % 2 else []
+        found = best_matching(nodes, cost, maxima) if len(nodes) > 1 else []
+        pairs += found
+        paired = {node for pair in found for node in pair}
+        carried = [node for node in nodes if node not in paired] + carried
+    return pairs, carried

@@ -83,6 +83,17 @@ def seat_history(tables: Sequence[Table], player: int) -> list[int]:
     return [t.seat_of(player) for t in mine]
 
 
+def tables_by_player(tables: Iterable[Table]) -> dict[int, list[Table]]:
+    """Each player's tables, in the order given: read once, so that a field of a thousand
+    players does not read every table once per player (each engine's per-player functions
+    give the same answer on a player's own tables as on all of them)."""
+    mine: dict[int, list[Table]] = {}
+    for table in tables:
+        for player in table.players:
+            mine.setdefault(player, []).append(table)
+    return mine
+
+
 def balance(history: Sequence[int]) -> int:
     """First moves minus second moves over a player's seats at two-player tables."""
     return sum(1 if seat == 0 else -1 for seat in history)
