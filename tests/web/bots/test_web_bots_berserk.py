@@ -154,7 +154,7 @@ def person_plays(base: str, person: Person, game_id: str, out: dict[str, Any]) -
                 out[game_id] = view
                 return
             if not view["your_turn"]:
-                time.sleep(0.05)
+                time.sleep(0.1)
                 continue
             move = random.choice(view["legal"])["move"]
             answer = http.post(
@@ -170,7 +170,15 @@ def test_berserk_plays_every_game_against_a_bot_and_a_person(base: str) -> None:
     a = BerserkBot(base, made_a.token, "berserka")
     b = BerserkBot(base, made_b.token, "berserkb")
     assert a.client.account.get()["title"] == "BOT"
-    time.sleep(0.5)  # both event streams are open
+    until(
+        lambda: (
+            {"berserka", "berserkb"} <= {u["username"] for u in a.client.bots.get_online_bots()}
+        ),
+        20,
+        "both bots online (their event streams open)",
+    )
+    online = list(a.client.bots.get_online_bots())
+    assert all(isinstance(u["createdAt"], datetime) and u["title"] == "BOT" for u in online)
 
     # A rated challenge B declines, with lichess's reason.
     rated = a.client.challenges.create(
@@ -193,6 +201,7 @@ def test_berserk_plays_every_game_against_a_bot_and_a_person(base: str) -> None:
         )
         assert made["game"] == key
         challenges[made["id"]] = key
+    assert set(challenges) <= {c["id"] for c in a.client.challenges.get_mine()["out"]}
     for plan in ("abort", "resign"):
         made = a.client.challenges.create("berserkb", rated=False, days=1, variant="proteus")
         a.plan[made["id"]] = b.plan[made["id"]] = plan

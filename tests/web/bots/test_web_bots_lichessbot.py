@@ -44,8 +44,12 @@ class Lines:
         self.response = response
         self.lines = response.iter_lines()
 
-    def until(self, kind: str, check: Any = None) -> dict[str, Any]:
+    def until(self, kind: str, check: Any = None, seconds: float = 60) -> dict[str, Any]:
+        """The next line of ``kind`` (meeting ``check``); the keep-alive lines, every 4 s, let
+        a wait that finds none end."""
+        deadline = time.monotonic() + seconds
         for raw in self.lines:
+            assert time.monotonic() < deadline, f"no {kind} within {seconds:g} s"
             if raw:
                 event: dict[str, Any] = json.loads(raw)
                 if event.get("type") == kind and (check is None or check(event)):
@@ -127,7 +131,9 @@ def test_lichess_bots_requests_are_answered_as_lichess_answers_them(base: str) -
         base, f"/api/games/{game_id}/chat", {"channel": "spectators", "text": "boo"}
     )
     assert heckle.status_code == 201, heckle.text
-    li.post(chat, data={"room": "player", "text": "still here"}, timeout=2)
+    time.sleep(1.1)  # a sender's chat lines are a second apart at least
+    again = li.post(chat, data={"room": "player", "text": "still here"}, timeout=2)
+    assert again.status_code == 201, again.text
     lines = [game.until("chatLine") for _ in range(2)]
     assert [line["text"] for line in lines] == ["hi player", "still here"]
 
