@@ -33,7 +33,7 @@ programs may send so (``api/notify.py``); such a body is sized only: the route d
 it."""
 TEXT_PATHS = frozenset({"/api/token/test"})
 """Routes whose body is plain text whatever its declared type: lichess's token test, whose
-clients send the tokens bare with no ``Content-Type`` (``api/tokentest.py``)."""
+clients send the tokens bare with no ``Content-Type`` (``api/lookups.py``)."""
 FORM = b"application/x-www-form-urlencoded"
 TEXT = b"text/plain"
 PLAIN = frozenset({FORM, TEXT})

@@ -323,8 +323,8 @@ async def start_game(
     last of ``others``'s seat is returned."""
     players = [*others]
     random.SystemRandom().shuffle(players)
-    seat = random.SystemRandom().randrange(len(players) + 1) if owner_seat is None else owner_seat
-    players.insert(seat, owner)
+    at = random.SystemRandom().randrange(len(players) + 1) if owner_seat is None else owner_seat
+    players.insert(at, owner)
     last = others[-1]
     room, tokens = await lobby.maker.seat(
         door,
