@@ -68,7 +68,7 @@ class BerserkBot:
     def __init__(self, base: str, token: str, name: str) -> None:
         self.name = name
         self.client = berserk.Client(berserk.TokenSession(token), base_url=base)
-        self.events: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.events: queue.Queue[Any] = queue.Queue()
         self.finished: dict[str, dict[str, Any]] = {}
         """Each game's last ``gameState``, once its stream ended."""
         self.full: dict[str, dict[str, Any]] = {}
@@ -80,7 +80,8 @@ class BerserkBot:
 
     def _listen(self) -> None:
         try:
-            for event in self.client.bots.stream_incoming_events():
+            for line in self.client.bots.stream_incoming_events():
+                event: dict[str, Any] = dict(line)
                 self.events.put(event)
                 to = event.get("challenge", {}).get("destUser", {}).get("name")
                 if event["type"] == "challenge" and to == self.name:
@@ -137,6 +138,11 @@ class BerserkBot:
         self.client._r.session.close()
 
 
+def game_key(key: str) -> Any:
+    """A game's key as berserk's ``variant`` (typed there as lichess's chess variants)."""
+    return key
+
+
 def until(check: Any, seconds: float = WAIT, what: str = "") -> Any:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -187,7 +193,7 @@ def test_berserk_plays_every_game_against_a_bot_and_a_person(base: str) -> None:
 
     # A rated challenge B declines, with lichess's reason.
     rated = a.client.challenges.create(
-        "berserkb", rated=True, clock_limit=300, clock_increment=3, variant="proteus"
+        "berserkb", rated=True, clock_limit=300, clock_increment=3, variant=game_key("proteus")
     )
     until(
         lambda: any(
@@ -202,13 +208,20 @@ def test_berserk_plays_every_game_against_a_bot_and_a_person(base: str) -> None:
     challenges: dict[str, str] = {}
     for key in GAMES:
         made = a.client.challenges.create(
-            "berserkb", rated=False, clock_limit=600, clock_increment=5, color="white", variant=key
+            "berserkb",
+            rated=False,
+            clock_limit=600,
+            clock_increment=5,
+            color="white",
+            variant=game_key(key),
         )
         assert made["game"] == key
         challenges[made["id"]] = key
     assert set(challenges) <= {c["id"] for c in a.client.challenges.get_mine()["out"]}
     for plan in ("abort", "resign"):
-        made = a.client.challenges.create("berserkb", rated=False, days=1, variant="proteus")
+        made = a.client.challenges.create(
+            "berserkb", rated=False, days=1, variant=game_key("proteus")
+        )
         a.plan[made["id"]] = b.plan[made["id"]] = plan
         challenges[made["id"]] = plan
 

@@ -175,7 +175,12 @@ def test_a_challenge_in_lichess_fields_as_json_and_as_a_form(base: str) -> None:
     li.headers.update({"Authorization": f"Bearer {bot.token}"})
     url = f"{base}/api/challenge/lena"
     # lichess-bot's matchmaking: JSON, dotted keys.
-    payload = {"rated": False, "variant": "tiny", "clock.limit": 60, "clock.increment": 1}
+    payload: dict[str, Any] = {
+        "rated": False,
+        "variant": "tiny",
+        "clock.limit": 60,
+        "clock.increment": 1,
+    }
     sent = li.post(url, json=payload, timeout=2)
     assert sent.status_code == 201, sent.text
     made = sent.json()
