@@ -13,7 +13,8 @@
   spectators' (``bots.post_message``), which the person cannot read until the game is over.
 
 Every game's id is its challenge's (lichess's rule) and ``gameFull.createdAt`` is epoch
-milliseconds (berserk turns it into a ``datetime``). Any berserk call that fails raises, and a
+milliseconds (berserk turns it into a ``datetime``); ``bots.get_online_bots`` lists both bots
+and ``challenges.get_mine`` A's challenges. Any berserk call that fails raises, and a
 game that does not end by its rules fails the test."""
 
 from __future__ import annotations
