@@ -5,15 +5,27 @@ handed over as JSON objects, the keep-alive empty lines counted)."""
 from __future__ import annotations
 
 import json
+import os
 import queue
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 
+import boardplay
 from boardplay.web.accounts.service import COOKIE
+
+HERE = Path(__file__).parent
+SOURCE = Path(boardplay.__file__).resolve().parents[1]
+SERVER_ENV = {
+    "BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE",
+    "PYTHONPATH": f"{SOURCE}{os.pathsep}{HERE}",
+}
+"""A bot test's server: the package under test first on its path (a worktree's, not the
+installed one), the test catalogue's module after it."""
 
 PASSWORD = "correct horse battery"
 ALL_SCOPES = ["bot:play", "challenge:read", "challenge:write"]

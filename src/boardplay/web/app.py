@@ -89,6 +89,7 @@ from boardplay.web.api import (
     chat,
     games,
     lobby,
+    lookups,
     moderation,
     notify,
     ratings,
@@ -180,7 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate)
     add_error_handlers(app)
     routes = (site, games, chat, replays, advice, accounts, ratings, relations, lobby, bots)
-    for module in (*routes, tournaments):
+    for module in (*routes, lookups, tournaments):
         app.include_router(module.router)
     app.include_router(moderation.router)  # moderators only: the router checks (``moderation/``)
     app.include_router(moderation.players)

@@ -28,11 +28,17 @@ BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LARGE_BODY = 65_536
 """Bodies longer than this are parsed off the event loop (a 500 kB record takes ~20 ms)."""
 FORM_PATHS = frozenset({"/api/email/unsubscribe"})
-"""Routes posted to with a form body, not JSON: RFC 8058's one-click unsubscribe, which mail
-programs send as ``List-Unsubscribe=One-Click`` (``api/notify.py``). An urlencoded one is
-held to the query's rule; a multipart one (RFC 8058 allows it too) is sized only: the route
-reads neither."""
+"""Routes posted to with a multipart form too: RFC 8058's one-click unsubscribe, which mail
+programs may send so (``api/notify.py``); such a body is sized only: the route does not read
+it."""
+TEXT_PATHS = frozenset({"/api/token/test"})
+"""Routes whose body is plain text whatever its declared type: lichess's token test, whose
+clients send the tokens bare with no ``Content-Type`` (``api/lookups.py``)."""
 FORM = b"application/x-www-form-urlencoded"
+TEXT = b"text/plain"
+PLAIN = frozenset({FORM, TEXT})
+"""Bodies held to the query's rule instead of JSON's: an urlencoded form (lichess's clients send
+one to the Bot API, ``api/bodies.py``; any other route refuses it as not JSON) and plain text."""
 MAX_TRACKED = 10_000
 """Addresses remembered at once; idle ones are forgotten first."""
 
@@ -152,9 +158,11 @@ class Guard:
             return
         try:
             body = await self._read_body(scope, receive)
-            if scope["path"] in FORM_PATHS:
-                if _content_type(scope) == FORM:  # else sized only: the route does not read it
-                    text.check_form(body, "the form")
+            kind = _content_type(scope)
+            if kind in PLAIN or scope["path"] in TEXT_PATHS:
+                text.check_form(body, "the form" if kind == FORM else "the body")
+            elif scope["path"] in FORM_PATHS:
+                pass  # a multipart form: sized only (the route does not read it)
             elif len(body) > LARGE_BODY:  # checked in a thread: the loop goes on between slices
                 await asyncio.to_thread(safejson.parse, body, self.limits)
             elif body.strip():

@@ -13,15 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from botcalls import Person, make_bot, sign_up
+from botcalls import SERVER_ENV, Person, make_bot, sign_up
 from browsing import free_port, serve
 from typer.testing import CliRunner
 
 from boardplay.cli.main import build_app
 from boardplay.core.registry import register, unregister
 
-HERE = Path(__file__).parents[1]
-ENV = {"BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE", "PYTHONPATH": str(HERE)}
+ENV = SERVER_ENV
 
 
 def challenges_out(person: Person, base: str) -> list[dict[str, Any]]:

@@ -13,12 +13,11 @@ import time
 from pathlib import Path
 
 import httpx
-from botcalls import make_bot, sign_up
+from botcalls import SERVER_ENV, make_bot, sign_up
 from browsing import free_port, serve
 
 ROOT = Path(__file__).resolve().parents[3]
-HERE = Path(__file__).parents[1]
-ENV = {"BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE", "PYTHONPATH": str(HERE)}
+ENV = SERVER_ENV
 
 
 def example() -> str:

@@ -16,6 +16,7 @@ from fastapi import APIRouter
 from fastapi import Path as PathParam
 from fastapi.responses import StreamingResponse
 
+from boardplay.web.api.bodies import json_or_form
 from boardplay.web.api.deps import (
     AccountDep,
     AnyTokenDep,
@@ -123,8 +124,11 @@ async def upgrade_by_page(hub: HubDep, account: AccountDep, body: UpgradeRequest
 # ----- the streams ------------------------------------------------------------------------------
 @router.get("/stream/event")
 async def event_stream(hub: HubDep, user: EventReaderDep) -> StreamingResponse:
-    """The account's events, one JSON object a line (``bots/streams.py``)."""
-    return _ndjson(EventStream(hub, user).run())
+    """The account's events, one JSON object a line (``bots/streams.py``); the account is
+    online while it listens (lichess's online bots: ``GET /api/bot/online``)."""
+    stream = EventStream(hub, user)
+    await hub.lobby.present(user.account.id)
+    return _ndjson(stream.run())
 
 
 @router.get("/bot/game/stream/{game_id}")
@@ -208,13 +212,18 @@ async def bot_draw(game_id: GameId, answer: str, hub: HubDep, user: BotPlayDep) 
 
 @router.post("/bot/game/{game_id}/chat", status_code=201)
 async def bot_chat(
-    game_id: GameId, hub: HubDep, user: BotPlayDep, body: ChatLine
+    game_id: GameId,
+    hub: HubDep,
+    user: BotPlayDep,
+    body: Annotated[ChatLine, json_or_form(ChatLine)],
 ) -> dict[str, Any]:
-    """Write in the game's chat: ``room`` ``player`` (the players') or ``spectator``."""
+    """Write in the game's chat, as JSON or lichess's form: ``room`` ``player`` (the players')
+    or ``spectator`` (the watchers', which the bot may write in during the game, as on lichess,
+    without reading it: the watchers' answers reach no player until the game is over)."""
     channel = PLAYERS if body.room == "player" else SPECTATORS
 
     async def act(room: Room, token: str) -> int:
-        message = await post(room, hub.chat, token, user.account, channel, body.text)
+        message = await post(room, hub.chat, token, user.account, channel, body.text, aloud=True)
         return message.id
 
     return {"ok": True, "id": await _as_bot(hub, user, game_id, act)}

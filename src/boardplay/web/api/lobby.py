@@ -17,6 +17,7 @@ from fastapi import APIRouter, Path, WebSocket
 
 from boardplay.web.accounts import COOKIE, Account, Accounts
 from boardplay.web.admission import Door
+from boardplay.web.api.bodies import json_or_form
 from boardplay.web.api.deps import (
     AccountDep,
     ChallengeReaderDep,
@@ -31,6 +32,7 @@ from boardplay.web.api.deps import (
 from boardplay.web.lobby import (
     ApiChallengeRequest,
     ChallengeRequest,
+    DeclineRequest,
     Lobby,
     Seek,
     SeekRequest,
@@ -199,14 +201,17 @@ async def api_challenges(lobby: LobbyDep, user: ChallengeReaderDep) -> dict[str,
 
 @router.post("/challenge/{username}", status_code=201)
 async def api_challenge(
-    username: Username, lobby: LobbyDep, user: ChallengeWriterDep, body: ApiChallengeRequest
+    username: Username,
+    lobby: LobbyDep,
+    user: ChallengeWriterDep,
+    body: Annotated[ApiChallengeRequest, json_or_form(ApiChallengeRequest)],
 ) -> dict[str, Any]:
     """Challenge ``username`` (a person or a bot; rated games between a bot and a person come
-    about only so)."""
-    request = ChallengeRequest(
-        to=username, game=body.game, options=body.options, rated=body.rated, clock=body.clock
-    )
-    return {"challenge": (await send_challenge(lobby, user.account, request)).to_json()}
+    about only so), in boardplay's fields or lichess's (``ApiChallengeRequest``). The answer is
+    the challenge itself, as lichess's (its ``id`` at the top: lichess-bot reads it there), and
+    under ``challenge`` as boardplay's other challenge routes answer."""
+    sent = (await send_challenge(lobby, user.account, body.challenge_to(username))).to_json()
+    return {**sent, "challenge": sent}
 
 
 @router.post("/challenge/{challenge_id}/{answer}")
@@ -216,9 +221,11 @@ async def api_answer(
     lobby: LobbyDep,
     user: ChallengeWriterDep,
     visitor: VisitorDep,
+    body: Annotated[DeclineRequest, json_or_form(DeclineRequest)],
 ) -> dict[str, Any]:
-    """``accept``, ``decline`` (the challenged player) or ``cancel`` (its sender); an accepted
-    challenge's game is announced on both players' event streams (``gameStart``)."""
+    """``accept``, ``decline`` (the challenged player, with lichess's ``reason`` if any, as
+    JSON or a form) or ``cancel`` (its sender); an accepted challenge's game, whose id is the
+    challenge's, is announced on both players' event streams (``gameStart``)."""
     found, started = await answer_challenge(
         lobby,
         user.account,

@@ -41,6 +41,7 @@ from boardplay.web.errors import ApiError, forbidden
 from boardplay.web.lobby import Lobby
 from boardplay.web.sockets import Subscriber, encode
 from boardplay.web.table import Room
+from boardplay.web.table.rows import epoch_ms
 from boardplay.web.tasks import cancel_and_wait
 
 log = logging.getLogger("boardplay.web")
@@ -195,7 +196,7 @@ def game_full(room: Room, seats: list[int], now: float) -> dict[str, Any]:
         "options": view.get("options", row.options),
         "rated": row.rated,
         "clock": (view.get("clock") or {}).get("control"),
-        "createdAt": row.created.isoformat(),
+        "createdAt": epoch_ms(row.created),
         "players": players_of(room),
         "yourSeats": seats,
         "initialPosition": row.start_position,

@@ -185,9 +185,16 @@ def require_reader(room: Room, token: str | None, account: Account | None, chann
     )
 
 
-def author_of(room: Room, token: str | None, account: Account | None, channel: str) -> Author:
+def author_of(
+    room: Room, token: str | None, account: Account | None, channel: str, aloud: bool = False
+) -> Author:
     """Who writes in ``channel``: the token's seat (players), or the signed-in account
-    (spectators); 401/403 saying what is missing."""
+    (spectators); 401/403 saying what is missing. With ``aloud`` a player (the token's seat)
+    writes in the spectators' chat during the game without reading it (lichess lets a bot
+    post its engine's lines there): it is the player's account that writes, and nothing of
+    the spectators' reaches the player until the game is over."""
+    if aloud and channel == SPECTATORS and account is not None and room.seats_of(token):
+        return Author(None, account.id, account.name)
     if channel == PLAYERS:
         require_reader(room, token, account, channel)
         seat = room.row.seats[min(room.seats_of(token))]
@@ -216,14 +223,17 @@ async def post(
     account: Account | None,
     channel: str,
     text: str,
+    aloud: bool = False,
 ) -> ChatMessage:
-    """Write a message (checked, stored, sent to this process's readers at once)."""
-    author = author_of(room, token, account, channel)
+    """Write a message (checked, stored, sent to this process's readers at once); ``aloud``:
+    a player writing in the spectators' chat (``author_of``), who is no newcomer to it: they
+    hold a seat of this game, so the wait for new accounts (``check_newcomer``) is not theirs."""
+    author = author_of(room, token, account, channel, aloud)
     limits = room.host.limits
     tidied = clean(text, limits.chat_length)
     await relay.blocks.check_writer(room, author.account_id)
     await check_voice(relay.silenced, author.account_id)
-    if channel == SPECTATORS and account is not None:
+    if channel == SPECTATORS and account is not None and not (aloud and room.seats_of(token)):
         await check_newcomer(room, relay, account)
     try:
         message = await room.host.db(

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from boardplay.web.lobby.challenges import answer_challenge, my_challenges, send_challenge
 from boardplay.web.lobby.quick import quick_game
-from boardplay.web.lobby.schemas import ApiChallengeRequest, ChallengeRequest, SeekRequest
+from boardplay.web.lobby.schemas import (
+    ApiChallengeRequest,
+    ChallengeRequest,
+    DeclineRequest,
+    SeekRequest,
+)
 from boardplay.web.lobby.seeks import (
     Started,
     accept_seek,
@@ -23,6 +28,7 @@ __all__ = [
     "ApiChallengeRequest",
     "ChallengeRequest",
     "Channel",
+    "DeclineRequest",
     "Lobby",
     "Seek",
     "SeekRequest",

@@ -5,7 +5,13 @@ seek does (``seeks.start_game``); the same checks apply to the game offered
 wins (``SeekStore.settle``: one conditional update from ``open``); everything that could refuse
 an acceptance (the acceptor's quota) is checked before it, and the challenge is reopened if the
 game then fails to start. Both players' lobby sockets are told of each change, and of the game
-it started."""
+it started.
+
+A challenge's id is its game's (lichess's rule: a client that keeps the challenge's id finds the
+game by it): drawn as a game's id is (``tokens.new_game_id``) and given to the game the
+acceptance makes, named in the same step that settles the challenge, so no reader ever sees an
+accepted challenge without its game's id. The challenger may choose its seat (lichess's
+``color``); otherwise seats are drawn, as for a seek."""
 
 from __future__ import annotations
 
@@ -19,9 +25,10 @@ from boardplay.web.errors import ApiError, conflict, forbidden, not_found, quote
 from boardplay.web.events import ChallengeSent
 from boardplay.web.lobby.challengestore import ACCEPTED, CANCELLED, DECLINED, OPEN, Challenge
 from boardplay.web.lobby.schemas import ChallengeRequest
-from boardplay.web.lobby.seeks import Started, new_id, offer_of, start_game
+from boardplay.web.lobby.seeks import Started, offer_of, start_game
 from boardplay.web.lobby.sockets import Lobby
 from boardplay.web.throttles import Ceiling, Throttled
+from boardplay.web.tokens import new_game_id
 
 CHALLENGES_LISTED = 50
 """Challenges ``GET /api/challenges`` lists (newest first, sent and received together)."""
@@ -42,7 +49,7 @@ async def send_challenge(lobby: Lobby, account: Account, body: ChallengeRequest)
     limits = lobby.limits
     now = time.time()
     challenge = Challenge(
-        id=new_id(),
+        id=new_game_id(),  # the game's id once accepted (lichess's: one id for both)
         from_account=account.id,
         to_account=target.id,
         game=offer.game,
@@ -56,6 +63,7 @@ async def send_challenge(lobby: Lobby, account: Account, body: ChallengeRequest)
         to_name=target.name,
         from_bot=account.bot,
         to_bot=target.bot,
+        seat=body.seat,
     )
     store = lobby.store
     hourly = Ceiling(f"challenges:{account.id}", limits.challenges_per_hour, 3600.0)
@@ -150,8 +158,9 @@ async def answer_challenge(
             raise
         await lobby.maker.check_quota(visitor)
     status = {"accept": ACCEPTED, "decline": DECLINED, "cancel": CANCELLED}[answer]
+    game_id = challenge_id if sender is not None else None
     if not await lobby.db(
-        store.settle, challenge_id, party, account.id, status, time.time(), lifetime
+        store.settle, challenge_id, party, account.id, status, time.time(), lifetime, game_id
     ):
         raise conflict("challenge_closed", "this challenge was answered or cancelled meanwhile")
     started: Started | None = None
@@ -167,17 +176,13 @@ async def answer_challenge(
                 found.options,
                 found.rated,
                 found.clock,
+                game_id=challenge_id,
+                owner_seat=found.seat,
             )
         except Exception:
             await lobby.db(store.started, challenge_id, None, OPEN, time.time())
             raise
-        await lobby.db(store.started, challenge_id, started.room.row.id, ACCEPTED, time.time())
-    result = dataclasses.replace(
-        found,
-        status=status,
-        game_id=None if started is None else started.room.row.id,
-        updated=time.time(),
-    )
+    result = dataclasses.replace(found, status=status, game_id=game_id, updated=time.time())
     message = {"type": "challenge", "challenge": result.to_json()}
     notices: list[tuple[int, dict[str, Any]]] = [
         (found.to_account, message),

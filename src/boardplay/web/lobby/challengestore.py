@@ -21,6 +21,8 @@ DECLINED = "declined"
 CANCELLED = "cancelled"
 EXPIRED = "expired"
 """Never stored: what an open challenge is called once its lifetime has passed."""
+COLOURS = {0: "white", 1: "black", None: "random"}
+"""The sender's seat in lichess's words (``color``), as its clients read a challenge."""
 CHALLENGE_KEEP = 86_400.0
 """Seconds an answered or expired challenge is kept after its lifetime (for the lists)."""
 
@@ -38,6 +40,7 @@ challenges_table = sa.Table(
     sa.Column("updated", sa.Float, nullable=False),
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
     sa.Index("ix_challenges_from_account", "from_account"),
     sa.Index("ix_challenges_to_account", "to_account"),
 )
@@ -61,6 +64,8 @@ class Challenge:
     from_bot: bool = False
     to_bot: bool = False
     """Whether the sender, the challenged player, is a bot account (shown BOT)."""
+    seat: int | None = None
+    """The sender's seat (lichess's ``color``: 0 white, 1 black), None: drawn at the start."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,6 +81,8 @@ class Challenge:
             "created": self.created,
             "status": self.status,
             "game_id": self.game_id,
+            "seat": self.seat,
+            "color": COLOURS[self.seat],
         }
 
 
@@ -130,6 +137,7 @@ class ChallengeStore:
             row.clock,
             bool(row.from_bot),
             bool(row.to_bot),
+            row.seat,
         )
 
     def add_challenge(
@@ -172,6 +180,7 @@ class ChallengeStore:
                     options=challenge.options,
                     rated=challenge.rated,
                     clock=challenge.clock,
+                    seat=challenge.seat,
                     created=now,
                     updated=now,
                     status=OPEN,
@@ -213,9 +222,12 @@ class ChallengeStore:
         status: str,
         now: float,
         lifetime: float,
+        game_id: str | None = None,
     ) -> bool:
         """Move an open, unexpired challenge to ``status`` if ``account_id`` is its ``party``
-        (``from_account`` or ``to_account``): True for the one answer that did."""
+        (``from_account`` or ``to_account``): True for the one answer that did. An acceptance
+        names its game (``game_id``, the challenge's own id) in the same step, so no reader
+        sees an accepted challenge without its game's id."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 challenges_table.update()
@@ -225,7 +237,7 @@ class ChallengeStore:
                     challenges_table.c.created >= now - lifetime,
                     challenges_table.c[party] == account_id,
                 )
-                .values(status=status, updated=now)
+                .values(status=status, updated=now, game_id=game_id)
             )
         return bool(done.rowcount == 1)
 

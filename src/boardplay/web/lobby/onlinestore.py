@@ -10,16 +10,20 @@ A row not refreshed for ``seek_ttl`` seconds belongs to a process that died and 
 counts, and is deleted by any process's next heartbeat. So a player is online from their first
 page, offline within one heartbeat of leaving the site, and within ``seek_ttl`` seconds of
 their process's crash, on one process or many; the heartbeat alone decides what a closing
-socket means, so no write of a socket's end can race the write of a new one."""
+socket means, so no write of a socket's end can race the write of a new one. An account that
+listens to its notices instead (a bot's event stream, ``Lobby.listen``) is online as one with
+a page is: lichess's online bots are those with their event stream open."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
+from boardplay.web.accounts import people
 from boardplay.web.database import among, metadata
 
 online_table = sa.Table(
@@ -90,3 +94,23 @@ class OnlineStore:
         )
         with self.reader.connect() as conn:
             return {int(r) for r in conn.execute(query).scalars()}
+
+    def bots(self, now: float, stale: float, limit: int) -> list[tuple[str, float]]:
+        """(name, when made, in seconds) of up to ``limit`` bot accounts online now (a bot's
+        event stream counts as its page: ``Lobby.present``), by name."""
+        t, a = online_table, people.c
+        query = (
+            sa.select(a.name, a.created)
+            .join(t, t.c.account_id == a.id)
+            .where(a.bot.is_(sa.true()), a.deleted.is_(sa.false()), t.c.at >= now - stale)
+            .group_by(a.id, a.name, a.created)
+            .order_by(a.name)
+            .limit(limit)
+        )
+        with self.reader.connect() as conn:
+            return [(r.name, _stamp(r.created)) for r in conn.execute(query)]
+
+
+def _stamp(value: datetime) -> float:
+    """A stored time in seconds (SQLite hands back the UTC it stored without its zone)."""
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()

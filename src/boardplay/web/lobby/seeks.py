@@ -313,13 +313,18 @@ async def start_game(
     options: Mapping[str, Any],
     rated: bool,
     clock: Mapping[str, Any] | None = None,
+    game_id: str | None = None,
+    owner_seat: int | None = None,
 ) -> Started:
     """The game of the offer's ``owner`` and ``others`` (its acceptor, or a table's seated
     players, the one whose request starts it last), made through ``door``, seats drawn at
-    random, under the offer's time control (``clock``); the last of ``others``'s seat is
-    returned."""
-    players = [owner, *others]
+    random unless the owner chose theirs (``owner_seat``: a challenge's ``color``), under the
+    offer's time control (``clock``), with the id ``game_id`` if given (a challenge's); the
+    last of ``others``'s seat is returned."""
+    players = [*others]
     random.SystemRandom().shuffle(players)
+    at = random.SystemRandom().randrange(len(players) + 1) if owner_seat is None else owner_seat
+    players.insert(at, owner)
     last = others[-1]
     room, tokens = await lobby.maker.seat(
         door,
@@ -331,6 +336,7 @@ async def start_game(
         owner=visitor,
         newcomer=last.id,
         visitor=visitor,
+        new_id=game_id,
     )
     await room.changed()
     seat = next(i for i, p in enumerate(players) if p.id == last.id)

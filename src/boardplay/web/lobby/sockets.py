@@ -180,6 +180,11 @@ class Lobby:
         )
         return found
 
+    async def present(self, account_id: int) -> None:
+        """A listener of the account's notices opened here (a bot's event stream): online at
+        once, and as long as one listens (``upkeep``), as a page makes a player online."""
+        await self.db(self.here.here, account_id, self.epoch, time.time())
+
     async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
         while True:
             await asyncio.sleep(seconds * random.uniform(0.8, 1.2))
@@ -486,7 +491,8 @@ class Lobby:
         limits = self.limits
         if self.by_account:
             await self.db(self.store.claim, sorted(self.by_account), self.epoch, now)
-        await self.db(self.here.refresh, self.epoch, sorted(self.by_account), now, limits.seek_ttl)
+        here = sorted({*self.by_account, *self.listeners})  # a listener is a page (``present``)
+        await self.db(self.here.refresh, self.epoch, here, now, limits.seek_ttl)
         gone = await self.db(
             self.store.upkeep, now, limits.seek_ttl, limits.challenge_lifetime, self.epoch
         )

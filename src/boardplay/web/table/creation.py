@@ -20,7 +20,7 @@ from boardplay.web.admission import Admission, Door, Seating
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.database import Runner
-from boardplay.web.errors import bad_request, sign_in_needed
+from boardplay.web.errors import bad_request, conflict, sign_in_needed
 from boardplay.web.events import Bus, GameStarted
 from boardplay.web.ratings import check_rated_clock
 from boardplay.web.table import storage as st
@@ -184,6 +184,7 @@ class GameMaker:
         visitor: str | None = None,
         game_id: str | None = None,
         bots: bool = False,
+        new_id: str | None = None,
     ) -> tuple[Room, list[str]]:
         """Make a game with every seat already its player's (``players``: accounts in seat
         order, named as they are now) and start its clock: a game the lobby starts for the
@@ -193,6 +194,8 @@ class GameMaker:
         ``owner``'s games of the hour count it (None: nobody's, a tournament's). With
         ``game_id`` (chosen before, by a tournament's pairing) it is made at most once
         whoever asks: a second attempt finds the row and makes nothing (no tokens then).
+        With ``new_id`` (a challenge's id, which lichess's clients take for the game's) the game
+        is made under that id as any other, or refused (409) if one has it already.
 
         A tournament's game holds its clock for its players (``clocks.py``): the pairing comes
         while they may still be reading how their last game ended, and the page moves them on a
@@ -228,7 +231,7 @@ class GameMaker:
         ]
         start_by = self.now() + ARRIVAL_GRACE if door == Door.TOURNAMENT else None
         row = new_row(
-            game_id or new_game_id(),
+            game_id or new_id or new_game_id(),
             game,
             seats,
             clock,
@@ -237,7 +240,10 @@ class GameMaker:
             start_by=start_by,
         )
         if game_id is None:
-            await self.db(self._insert, row)
+            try:
+                await self.db(self._insert, row)
+            except sa.exc.IntegrityError:
+                raise conflict("game_exists", f"a game {row.id} exists already") from None
         elif not await self.db(self._insert_once, row):
             tokens = []
         room = await self.room(row.id)  # loading it starts its clock (``Room.settle``)

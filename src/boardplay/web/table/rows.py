@@ -40,6 +40,12 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def epoch_ms(moment: datetime) -> int:
+    """``moment`` in milliseconds since the epoch, as lichess's API writes times (a time read
+    back without its zone, as SQLite gives it, is UTC: the server writes UTC only)."""
+    return round((moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp() * 1000)
+
+
 @dataclass
 class SeatRow:
     seat: int
