@@ -27,6 +27,7 @@ the state afresh), so no reader can make the server keep a growing backlog."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import math
@@ -248,19 +249,29 @@ class EventStream:
         elif kind == "event" and isinstance(message.get("event"), Mapping):
             self.lines.put(message["event"])
 
+    async def ratings(self, accounts: list[int]) -> Mapping[tuple[int, str], float]:
+        """The accounts' ratings (``Ratings.ratings_of``); none if they cannot be read now: a
+        rating is an extra of a line that must go all the same (the line says null)."""
+        try:
+            return await self.host.ratings.ratings_of(accounts) if accounts else {}
+        except Exception:
+            log.exception("a Bot API event stream could not read the players' ratings")
+            return {}
+
     async def tell_challenge(self, challenge: Mapping[str, Any], known: Mapping[str, int]) -> None:
         """A challenge's line, with its two players' ratings in the game's pool (``known``:
         the players' accounts by name where the caller has them; the others are looked up)."""
         accounts = {**known, self.user.account.name: self.account_id}
         for name in (challenge.get("from"), challenge.get("to")):
             if isinstance(name, str) and name not in accounts:
-                found = await self.host.bots.accounts.by_name(name)
-                if found is not None:
-                    accounts[name] = found.id
+                with contextlib.suppress(Exception):  # no rating, as above
+                    found = await self.host.bots.accounts.by_name(name)
+                    if found is not None:
+                        accounts[name] = found.id
         options = challenge.get("options") or {}
         players = options.get("players", 2) if isinstance(options, Mapping) else 2
         pool = pool_of(str(challenge.get("game")), options, int(players))
-        table = await self.host.ratings.ratings_of(list(accounts.values()))
+        table = await self.ratings(list(accounts.values()))
         event = challenge_event(
             challenge, {name: rating(table, account, pool) for name, account in accounts.items()}
         )
@@ -279,7 +290,7 @@ class EventStream:
             del self.games[game_id]
             return
         others = [s.account for s in room.row.seats if s.account not in (None, self.account_id)]
-        table = await self.host.ratings.ratings_of(others) if others else {}
+        table = await self.ratings([a for a in others if a is not None])
 
         def event(kind: str) -> dict[str, Any]:
             return game_event(kind, room, seats, self.host.now(), table, source)
