@@ -14,8 +14,9 @@ the connection lives.
   "game"}``), as the lobby does; a message ``{"type": "event", "event": {...}}`` told so is
   passed on as it is (the seam for tournament events).
 - **The game stream** (``GET /api/bot/game/stream/{id}``): ``gameFull`` first (players, clock,
-  options, starting position, the moves so far and the state), then ``gameState`` after every
-  change (moves, clocks, status, a draw offered) and ``chatLine`` for the table chat; it ends
+  options, starting position, the moves so far and the state with the position), then
+  ``gameState`` after every change (moves, clocks, status, a draw offered), ``chatLine`` for the
+  table chat and ``opponentGone`` when the opponent leaves the table or comes back; it ends
   after the state that says the game is over. It watches the game's room as a socket does (a
   ``Subscriber``), so a move made on another process reaches it as it reaches that process's
   sockets (the broker, or the periodic check). A client that reconnects gets ``gameFull`` again,
