@@ -197,6 +197,11 @@ def test_lichess_members_of_the_event_and_game_streams(server: str) -> None:
     # The opponent's game stream closes: opponentGone, with the claim's wait; back: not gone.
     stream_b = b.stream(server, f"/api/bot/game/stream/{start['id']}")
     stream_b.until("gameFull")
+    time.sleep(0.5)  # a's stream, opened first, saw b come: that is no news
+    early = []
+    while not stream_a.lines.empty():
+        early.append(stream_a.lines.get_nowait())
+    assert not [e for e in early if isinstance(e, dict) and e["type"] == "opponentGone"], early
     stream_b.close()
     gone = stream_a.until("opponentGone")
     assert gone["gone"] is True and 0 < gone["claimWinInSeconds"] <= 30

@@ -369,6 +369,8 @@ class GameStream:
         self.token: str | None = None
         self.gone = False
         """Whether the last ``opponentGone`` said the opponent is gone."""
+        self.met = False
+        """Whether the opponent was at the table while this stream was open."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.forget = registered(self, host.bots, user, self.lines)
 
@@ -422,11 +424,20 @@ class GameStream:
         from it, or back, is an ``opponentGone`` line, the claim's wait read where the claim
         reads it (``absent_for``: a page, a stream, a request or a move of theirs)."""
         seat = self.opponent()
-        gone = seat is not None and seat not in here
+        self.met = self.met or (seat is not None and seat in here)
+        # Gone once they were here: seen by this stream, or they moved (a game whose opponent
+        # never came is aborted by the claim, not won, and a stream opened first is no news).
+        gone = (
+            seat is not None
+            and seat not in here
+            and (self.met or any(m.player == seat for m in self.room.moves))
+        )
         if gone == self.gone:
             return
         self.gone = gone
-        if seat is None or not gone:
+        if seat is None:  # the game is over: nothing to claim, nothing to say
+            return
+        if not gone:
             self.lines.put({"type": "opponentGone", "gone": False})
             return
 
