@@ -5,10 +5,10 @@ The streams (``streams.py``) decide when a line goes; this module decides what i
 
 **Cost.** A move reaches every game stream of the game, and each stream's ``gameState`` holds
 the moves, the legal moves and the position: the part that depends on the game alone is built
-and encoded once per revision and audience (``shared_state``: one text for every stream of the
-same seats, however many processes' streams watch), and each stream adds only the clocks read
-at its own moment. The position is the seat's view's (``Room.view_for``), the very object the
-room built for the bot's watch when it broadcast the move, so no view is built twice either."""
+and encoded once per revision and audience on each process (``shared_state``: one text for
+every stream of the same seats), and each stream adds only the clocks read at its own moment.
+The position is the seat's view's (``Room.view_for``), the very object the room built for the
+bot's watch when it broadcast the move, so no view is built twice either."""
 
 from __future__ import annotations
 
