@@ -24,6 +24,8 @@ from botcalls import Bot, Stream, make_bot
 from browsing import free_port, serve
 
 import boardplay
+from boardplay.web.bots.wire import speed_of, time_control
+from boardplay.web.table import TimeControl
 
 ENV = {
     "BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE": "100000",
@@ -222,3 +224,14 @@ def test_an_untimed_game_says_so_as_lichess_does(server: str) -> None:
     assert state["winc"] == state["binc"] == 0
     stream.close()
     events.close()
+
+
+def test_speeds_and_time_controls_as_lichess_counts_them() -> None:
+    assert [
+        speed_of(TimeControl(base, increment))
+        for base, increment in ((15, 0), (60, 1), (180, 0), (300, 3), (600, 0), (900, 15))
+    ] == ["ultraBullet", "bullet", "blitz", "blitz", "rapid", "classical"]
+    assert speed_of(TimeControl(days=3)) == speed_of(None) == "correspondence"
+    assert time_control({"days": 3}) == {"type": "correspondence", "daysPerTurn": 3}
+    assert time_control(None) == {"type": "unlimited"}
+    assert time_control({"base": 90, "increment": 0})["show"] == "1.5+0"
