@@ -89,8 +89,21 @@ def start(cluster: Cluster, clock: dict[str, Any] | None = None) -> tuple[Person
     challenge_id = challenge(person, b, bot, clock)
     heard = events.until("challenge")["challenge"]
     assert heard["id"] == challenge_id
-    assert heard["challenger"] == {"name": person.name, "bot": False}
-    assert heard["destUser"] == {"name": bot.name, "bot": True}
+    # boardplay's ``name``/``bot`` and lichess's ``id``/``title``/``rating`` (docs/bots.md)
+    assert heard["challenger"] == {
+        "id": person.name.lower(),
+        "name": person.name,
+        "title": None,
+        "rating": 1500,
+        "bot": False,
+    }
+    assert heard["destUser"] == {
+        "id": bot.name.lower(),
+        "name": bot.name,
+        "title": "BOT",
+        "rating": 1500,
+        "bot": True,
+    }
     accepted = bot.post(b, f"/api/challenge/{challenge_id}/accept")
     assert accepted.status_code == 200, accepted.text
     return person, bot, events

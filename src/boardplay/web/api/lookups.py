@@ -26,7 +26,7 @@ from fastapi.responses import StreamingResponse
 from boardplay.web import safejson
 from boardplay.web.api.bodies import content_type
 from boardplay.web.api.deps import AnyTokenDep, HubDep
-from boardplay.web.bots.streams import game_event
+from boardplay.web.bots.wire import game_event
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request
 
@@ -110,5 +110,8 @@ async def now_playing(
         room = await hub.room(game_id)
         seats = [s.seat for s in room.row.seats if s.account == account_id]
         if seats and room.row.status != "finished":
-            playing.append(game_event("gameStart", room, seats)["game"])
+            others = [s.account for s in room.row.seats if s.account not in (None, account_id)]
+            ratings = await hub.ratings.ratings_of([a for a in others if a is not None])
+            event = game_event("gameStart", room, seats, hub.now(), ratings, None)
+            playing.append(event["game"])
     return {"nowPlaying": playing}

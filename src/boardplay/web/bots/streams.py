@@ -14,8 +14,9 @@ the connection lives.
   "game"}``), as the lobby does; a message ``{"type": "event", "event": {...}}`` told so is
   passed on as it is (the seam for tournament events).
 - **The game stream** (``GET /api/bot/game/stream/{id}``): ``gameFull`` first (players, clock,
-  options, starting position, the moves so far and the state), then ``gameState`` after every
-  change (moves, clocks, status, a draw offered) and ``chatLine`` for the table chat; it ends
+  options, starting position, the moves so far and the state with the position), then
+  ``gameState`` after every change (moves, clocks, status, a draw offered), ``chatLine`` for the
+  table chat and ``opponentGone`` when the opponent leaves the table or comes back; it ends
   after the state that says the game is over. It watches the game's room as a socket does (a
   ``Subscriber``), so a move made on another process reaches it as it reaches that process's
   sockets (the broker, or the periodic check). A client that reconnects gets ``gameFull`` again,
@@ -27,20 +28,34 @@ the state afresh), so no reader can make the server keep a growing backlog."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import math
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 from boardplay.web.bots.service import ApiUser, Bots
+from boardplay.web.bots.wire import (
+    challenge_event,
+    challenge_kind,
+    full_members,
+    game_event,
+    players_of,
+    rating,
+    shared_state,
+    state_line,
+    with_state,
+)
 from boardplay.web.chat import PLAYERS, ChatRelay
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden
 from boardplay.web.lobby import Lobby
+from boardplay.web.ratings import Ratings, pool_of
 from boardplay.web.sockets import Subscriber, encode
-from boardplay.web.table import Room
+from boardplay.web.table import AI, Room, abandonment_applies, absent_for
 from boardplay.web.table.rows import epoch_ms
 from boardplay.web.tasks import cancel_and_wait
 
@@ -55,19 +70,14 @@ TICK = 3.0
 """Seconds between two looks at the account's running games (the event stream's fallback)."""
 CHAT_MESSAGE = '{"type":"chat"'
 """How the chat's messages to a watcher begin (``chat.ChatRelay.deliver``, compact JSON)."""
+PRESENCE_MESSAGE = '{"type":"presence"'
+"""How the table's presence begins (``presence.Here.message``, compact JSON)."""
 QUEUE = 256
 """Lines waiting for a stream's reader before the stream is ended."""
 GAMES_LOOKED_AT = 100
 """Most recent games of the account an event stream looks at."""
-STATUS = {
-    "resignation": "resign",
-    "agreement": "draw",
-    "time": "outoftime",
-    "aborted": "aborted",
-    "abandoned": "abandoned",
-}
-"""``gameState.status`` of a game ended by its players or the clock (lichess's words); one the
-rules ended is ``finished``, one running ``started``."""
+SOURCES = {"challenge": "friend", "seek": "lobby", "tournament": "tournament"}
+"""lichess's ``source`` of a game, by what the lobby's ``started`` notice names."""
 
 
 class StreamHost(Protocol):
@@ -77,6 +87,7 @@ class StreamHost(Protocol):
     lobby: Lobby
     chat: ChatRelay
     bots: Bots
+    ratings: Ratings
 
     def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]: ...
 
@@ -95,10 +106,14 @@ class Lines:
         self.closed = False
 
     def put(self, event: Mapping[str, Any]) -> None:
+        self.put_text(encode(event))
+
+    def put_text(self, text: str) -> None:
+        """Queue a line already encoded (a state whose shared part was encoded once)."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(encode(event) + "\n")
+            self.queue.put_nowait(text + "\n")
         except asyncio.QueueFull:
             log.info("a Bot API stream's reader fell %s lines behind; ended", QUEUE)
             self.close()
@@ -135,115 +150,26 @@ class Lines:
             yield line
 
 
-def status_of(room: Room) -> str:
-    row = room.row
-    if row.status != "finished":
-        return "started"
-    ended = (row.result or {}).get("ended")
-    return STATUS.get(ended, "finished") if isinstance(ended, str) else "finished"
-
-
-def times_of(room: Room, now: float) -> list[int] | None:
-    """Each seat's time left in milliseconds as of ``now`` (the running seat's counted down)."""
-    clock = room.public_view().get("clock")
-    if not clock:
-        return None
-    left = [float(x) for x in clock["left"]]
-    running, since = clock.get("running"), clock.get("since")
-    if running is not None and since is not None and room.row.status != "finished":
-        left[running] = max(0.0, left[running] - (now - float(since)))
-    return [round(x * 1000) for x in left]
-
-
-def game_state(room: Room, now: float) -> dict[str, Any]:
-    """The ``gameState`` line: every move so far in the game's notation (chance outcomes
-    included, seat -1: an engine replaying them reaches the same position), whose turn it is
-    and the moves it may make, the clocks, and how the game stands."""
-    view = room.public_view()
-    over = room.row.status == "finished" or bool(view.get("terminal"))
-    current = view.get("current_player")
-    result = room.row.result or {}
-    return {
-        "type": "gameState",
-        "moves": [m.notation for m in room.moves],
-        "seats": [m.player for m in room.moves],
-        "ply": len(room.moves),
-        "turn": None if over or not isinstance(current, int) or current < 0 else current,
-        "legal": [] if over else [m["move"] for m in view.get("legal") or []],
-        "times": times_of(room, now),
-        "status": status_of(room),
-        "winners": result.get("winners") if over else None,
-        "result": result.get("text") if over else None,
-        "drawOffer": (room.row.draw_offer or {}).get("by"),
-        "resigned": list(room.row.resigned),
-    }
-
-
-def players_of(room: Room) -> list[dict[str, Any]]:
-    return [
-        {"seat": s.seat, "name": s.name, "bot": s.bot, "ai": s.kind == "ai"} for s in room.row.seats
-    ]
-
-
-def game_full(room: Room, seats: list[int], now: float) -> dict[str, Any]:
+def game_full(room: Room, seats: list[int], state: str) -> str:
+    """The ``gameFull`` line's JSON, ``state`` (an encoded ``gameState``) last. boardplay's time
+    control is ``control``: ``clock`` is lichess's (``wire.lichess_clock``)."""
     row = room.row
     view = room.public_view()
-    return {
+    head = {
         "type": "gameFull",
         "id": row.id,
         "game": row.game,
         "title": view.get("title", row.game),
         "options": view.get("options", row.options),
         "rated": row.rated,
-        "clock": (view.get("clock") or {}).get("control"),
+        "control": (view.get("clock") or {}).get("control"),
         "createdAt": epoch_ms(row.created),
         "players": players_of(room),
         "yourSeats": seats,
         "initialPosition": row.start_position,
-        "state": game_state(room, now),
+        **full_members(room),
     }
-
-
-def game_event(kind: str, room: Room, seats: list[int]) -> dict[str, Any]:
-    """A ``gameStart`` or ``gameFinish`` line of the event stream."""
-    row = room.row
-    view = room.public_view()
-    current = view.get("current_player")
-    return {
-        "type": kind,
-        "game": {
-            "id": row.id,
-            "gameId": row.id,
-            "game": row.game,
-            "rated": row.rated,
-            "yourSeats": seats,
-            "isMyTurn": row.status != "finished" and current in seats,
-            "players": players_of(room),
-            "clock": (view.get("clock") or {}).get("control"),
-            "status": status_of(room),
-            "winners": (row.result or {}).get("winners"),
-        },
-    }
-
-
-def challenge_event(challenge: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The event line of a challenge the lobby told of, by its status (None: nothing to say;
-    an accepted challenge is announced by its game's ``gameStart``)."""
-    kind = {
-        "open": "challenge",
-        "declined": "challengeDeclined",
-        "cancelled": "challengeCanceled",
-    }.get(str(challenge.get("status")))
-    if kind is None:
-        return None
-    return {
-        "type": kind,
-        "challenge": {
-            **challenge,
-            "challenger": {"name": challenge.get("from"), "bot": challenge.get("from_bot")},
-            "destUser": {"name": challenge.get("to"), "bot": challenge.get("to_bot")},
-        },
-    }
+    return with_state(head, state)
 
 
 def registered(stream: object, bots: Bots, user: ApiUser, lines: Lines) -> Callable[[], None]:
@@ -290,11 +216,17 @@ class EventStream:
         self.games: dict[str, _Watch | None] = {}
         """Games announced (None once finished and announced so)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._last: asyncio.Task[None] | None = None
+        """The last challenge line being written (each waits for the one before: in order)."""
         self.forget = registered(self, host.bots, user, self.lines)
 
-    def _spawn(self, work: Awaitable[None]) -> None:
+    def _spawn(
+        self, work: Awaitable[None], after: asyncio.Task[None] | None = None
+    ) -> asyncio.Task[None]:
         async def run() -> None:
             try:
+                if after is not None:
+                    await asyncio.wait([after])
                 await work
             except ApiError:
                 return
@@ -304,20 +236,51 @@ class EventStream:
         task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     def hear(self, message: Mapping[str, Any]) -> None:
         """A lobby notice for the account (``Lobby.listen``)."""
         kind = message.get("type")
         if kind == "challenge" and isinstance(message.get("challenge"), Mapping):
-            event = challenge_event(message["challenge"])
-            if event is not None:
-                self.lines.put(event)
+            challenge = message["challenge"]
+            if challenge_kind(challenge) is not None:  # its players' ratings, then the line
+                self._last = self._spawn(self.tell_challenge(challenge, {}), self._last)
         elif kind == "started" and isinstance(message.get("game"), str):
-            self._spawn(self.announce(message["game"]))
+            source = next((v for k, v in SOURCES.items() if k in message), None)
+            self._spawn(self.announce(message["game"], source))
         elif kind == "event" and isinstance(message.get("event"), Mapping):
             self.lines.put(message["event"])
 
-    async def announce(self, game_id: str) -> None:
+    async def ratings(self, accounts: list[int]) -> Mapping[tuple[int, str], float]:
+        """The accounts' ratings (``Ratings.ratings_of``); none if they cannot be read now: a
+        rating is an extra of a line that must go all the same (the line says null)."""
+        try:
+            return await self.host.ratings.ratings_of(accounts) if accounts else {}
+        except Exception:
+            log.exception("a Bot API event stream could not read the players' ratings")
+            return {}
+
+    async def tell_challenge(self, challenge: Mapping[str, Any], known: Mapping[str, int]) -> None:
+        """A challenge's line, with its two players' ratings in the game's pool (``known``:
+        the players' accounts by name where the caller has them; the others are looked up)."""
+        accounts = {**known, self.user.account.name: self.account_id}
+        for name in (challenge.get("from"), challenge.get("to")):
+            if isinstance(name, str) and name not in accounts:
+                with contextlib.suppress(Exception):  # no rating, as above
+                    found = await self.host.bots.accounts.by_name(name)
+                    if found is not None:
+                        accounts[name] = found.id
+        options = challenge.get("options") or {}
+        players = options.get("players", 2) if isinstance(options, Mapping) else 2
+        pool = pool_of(str(challenge.get("game")), options, int(players))
+        table = await self.ratings(list(accounts.values()))
+        event = challenge_event(
+            challenge, {name: rating(table, account, pool) for name, account in accounts.items()}
+        )
+        if event is not None:
+            self.lines.put(event)
+
+    async def announce(self, game_id: str, source: str | None = None) -> None:
         """``gameStart`` for a game of the account not announced yet (and ``gameFinish`` at
         once if it is over already), then watch it for its end."""
         if game_id in self.games or self.lines.closed:
@@ -328,18 +291,24 @@ class EventStream:
         if not seats:
             del self.games[game_id]
             return
-        self.lines.put(game_event("gameStart", room, seats))
-        if room.row.status == "finished":
-            self.lines.put(game_event("gameFinish", room, seats))
-            return
-        self.games[game_id] = _Watch(room, lambda _text: self.check(room, seats))
+        others = [s.account for s in room.row.seats if s.account not in (None, self.account_id)]
+        table = await self.ratings([a for a in others if a is not None])
 
-    def check(self, room: Room, seats: list[int]) -> None:
+        def event(kind: str) -> dict[str, Any]:
+            return game_event(kind, room, seats, self.host.now(), table, source)
+
+        self.lines.put(event("gameStart"))
+        if room.row.status == "finished":
+            self.lines.put(event("gameFinish"))
+            return
+        self.games[game_id] = _Watch(room, lambda _text: self.check(room, event))
+
+    def check(self, room: Room, event: Callable[[str], dict[str, Any]]) -> None:
         watch = self.games.get(room.row.id)
         if watch is not None and room.row.status == "finished":
             watch.stop()
             self.games[room.row.id] = None
-            self.lines.put(game_event("gameFinish", room, seats))
+            self.lines.put(event("gameFinish"))
 
     async def look(self) -> None:
         """The account's running games not announced yet (one query). The end of a watched
@@ -363,11 +332,13 @@ class EventStream:
         found = await self.host.db(
             store.challenges_of, self.account_id, time.time(), limits.challenge_lifetime, 50
         )
-        for challenge in reversed(found):
-            if challenge.status == "open" and challenge.to_account == self.account_id:
-                event = challenge_event(challenge.to_json())
-                if event is not None:
-                    self.lines.put(event)
+        for challenge in reversed(found):  # those to the account and those it sent
+            if challenge.status == "open":
+                known = {
+                    challenge.from_name: challenge.from_account,
+                    challenge.to_name: challenge.to_account,
+                }
+                await self.tell_challenge(challenge.to_json(), known)
 
     async def run(self) -> AsyncIterator[str]:
         forget = self.forget
@@ -395,24 +366,30 @@ class GameStream:
         self.room = room
         self.lines = Lines()
         self.sent: tuple[Any, ...] | None = None
+        self.seats: frozenset[int] = frozenset()
+        self.token: str | None = None
+        self.gone = False
+        """Whether the last ``opponentGone`` said the opponent is gone."""
+        self.met = False
+        """Whether the opponent was at the table while this stream was open."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self.forget = registered(self, host.bots, user, self.lines)
 
-    def _key(self, state: Mapping[str, Any]) -> tuple[Any, ...]:
-        return (state["ply"], state["status"], state["drawOffer"], tuple(state["resigned"]))
-
     def changed(self, text: str) -> None:
-        """The room sent its watchers something: a new state, or chat lines."""
+        """The room sent its watchers something: a new state, who is at the table, or chat."""
         if not text:  # the room dropped this watcher: the reader reconnects
             self.lines.close()
             return
-        if not text.startswith(CHAT_MESSAGE):  # a view: the state is read from the room
-            self.state()  # (never parsed: a view is large, and every move sends one)
+        if not text.startswith((CHAT_MESSAGE, PRESENCE_MESSAGE)):  # a view: the state is
+            self.state()  # read from the room (never parsed: a view is large, every move sends one)
             return
         try:
             message = json.loads(text)
         except ValueError:
             return
-        if message.get("type") == "chat":
+        if message.get("type") == "presence":
+            self.presence(frozenset(message.get("seats") or ()))
+        elif message.get("type") == "chat":
             for line in message.get("messages") or []:
                 self.lines.put(
                     {
@@ -425,14 +402,55 @@ class GameStream:
                 )
 
     def state(self) -> None:
-        state = game_state(self.room, self.host.now())
-        key = self._key(state)
-        if key == self.sent:
+        shared = shared_state(self.room, self.token, self.seats)
+        if shared.key == self.sent:
             return
-        self.sent = key
-        self.lines.put(state)
-        if state["status"] != "started":
+        self.sent = shared.key
+        self.lines.put_text(state_line(shared, self.room, self.host.now()))
+        if shared.status != "started":
             self.lines.end()
+
+    # ----- the opponent gone (lichess's ``opponentGone``) --------------------------------------
+    def opponent(self) -> int | None:
+        """The seat whose absence lets this bot claim the game (``abandonment_applies``): the
+        other seat of a running real-time two-player game, held by a player, not the AI."""
+        room = self.room
+        if room.row.status != "active" or not abandonment_applies(room):
+            return None
+        others = [s for s in room.row.seats if s.seat not in self.seats]
+        return others[0].seat if len(others) == 1 and others[0].kind != AI else None
+
+    def presence(self, here: frozenset[int]) -> None:
+        """The table's presence changed (the message the game page is sent): the opponent gone
+        from it, or back, is an ``opponentGone`` line, the claim's wait read where the claim
+        reads it (``absent_for``: a page, a stream, a request or a move of theirs)."""
+        seat = self.opponent()
+        self.met = self.met or (seat is not None and seat in here)
+        # Gone once they were here: seen by this stream, or they moved (a game whose opponent
+        # never came is aborted by the claim, not won, and a stream opened first is no news).
+        gone = (
+            seat is not None
+            and seat not in here
+            and (self.met or any(m.player == seat for m in self.room.moves))
+        )
+        if gone == self.gone:
+            return
+        self.gone = gone
+        if seat is None:  # the game is over: nothing to claim, nothing to say
+            return
+        if not gone:
+            self.lines.put({"type": "opponentGone", "gone": False})
+            return
+
+        async def tell() -> None:
+            waited = await absent_for(self.room, seat)
+            if self.gone:  # not back meanwhile
+                left = max(0, math.ceil(self.host.limits.abandon_after - waited))
+                self.lines.put({"type": "opponentGone", "gone": True, "claimWinInSeconds": left})
+
+        task = asyncio.get_running_loop().create_task(tell())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def run(self) -> AsyncIterator[str]:
         room, account = self.room, self.user.account
@@ -450,23 +468,27 @@ class GameStream:
         except BaseException:
             forget()
             raise
+        self.seats, self.token = frozenset(seats), token
         watch = _Watch(room, self.changed, counts=True)
         watch.sub.token = token
+        watch.sub.presence = True  # told who is at the table, as the game page is
         # The bot is at the table while its stream is open, as a player whose page is: the
         # opponent's page shows it there and no abandonment claim counts it gone (on every
         # process: the presence table, at the next check); the stream's end is its leaving.
         room.recount(self.host.presence_changed)
         try:
-            full = game_full(room, seats, self.host.now())
-            self.sent = self._key(full["state"])
-            self.lines.put(full)
-            if full["state"]["status"] != "started":
+            shared = shared_state(room, token, self.seats)
+            self.sent = shared.key
+            self.lines.put_text(game_full(room, seats, state_line(shared, room, self.host.now())))
+            if shared.status != "started":
                 self.lines.end()
             else:
                 await self.host.chat.hello(room, watch.sub)
+                self.presence((room.presence.local + room.presence.others).seats)
             async for line in self.lines.lines():
                 yield line
         finally:
             forget()
             watch.stop()
             room.recount(self.host.presence_changed)
+            await cancel_and_wait(list(self._tasks))

@@ -32,7 +32,14 @@ from boardplay.web.table.schemas import (
 )
 from boardplay.web.table.schemas import Clock as ClockBody
 from boardplay.web.table.seating import invited_seat
-from boardplay.web.table.timeouts import claim, flag, late, note_visit
+from boardplay.web.table.timeouts import (
+    abandonment_applies,
+    absent_for,
+    claim,
+    flag,
+    late,
+    note_visit,
+)
 from boardplay.web.table.views import summary
 
 __all__ = [
@@ -61,7 +68,9 @@ __all__ = [
     "Room",
     "TimeControl",
     "UndoRequest",
+    "abandonment_applies",
     "abort",
+    "absent_for",
     "check_agreed",
     "claim",
     "control_of",

@@ -52,6 +52,15 @@ def _running(room: Room) -> bool:
     )
 
 
+def abandonment_applies(room: Room) -> bool:
+    """Whether a player gone from this game lets the opponent claim it: a real-time game of two
+    players (a correspondence game's deadline decides instead). The claim asks it, and so does
+    the Bot API's ``opponentGone`` (``bots/streams.py``), so a bot is told of exactly the
+    absences it could claim."""
+    control = room.control
+    return control is not None and not control.correspondence and len(room.row.seats) == 2
+
+
 def _moved(room: Room, seat: int) -> bool:
     return any(move.player == seat for move in room.moves)
 
@@ -149,8 +158,7 @@ async def claim(room: Room, token: str | None, outcome: Claim) -> None:
         me = speaking_seat(room, token, None)
         if not _running(room):
             raise conflict("game_over", "the game is over")
-        control = room.control
-        if control is None or control.correspondence or len(room.row.seats) != 2:
+        if not abandonment_applies(room):
             raise conflict(
                 "no_claim",
                 "a win can be claimed only in a real-time game of two players; in a "
