@@ -82,16 +82,16 @@ class FrontEnd:
         try:
             build = Build(json.loads((folder / META).read_text("utf-8")))
             held = {source: build.holder(source) for source in ENTRIES}
-            self.later = build.groups()
-            """Each group of pages by name (``static/later/<name>.js``): the files a visit that
-            starts on one of its pages needs besides app.js's (early.js asks for them at once)."""
+            # Each group of pages by name (static/later/<name>.js): the files a visit that starts
+            # on one of its pages needs besides app.js's (early.js asks for them at once).
+            groups = build.groups()
         except (OSError, ValueError, KeyError) as error:
             raise broken(f"has no readable {META} ({error})") from error
         for source, name in held.items():
             if name not in names or f'"/static/{source}"' not in page:
                 raise broken(f"is missing or mixed (no {name} for {source})")
             page = page.replace(f'"/static/{source}"', f'"/static/{DIST}/{name}"')
-        if missing := {n for files in self.later.values() for n in files} - set(names):
+        if missing := {n for files in groups.values() for n in files} - set(names):
             raise broken(f"is missing {sorted(missing)}")
         found = [name for name in names if re.fullmatch(EARLY[1], name)]
         if len(found) != 1 or EARLY[0] not in page:
@@ -101,9 +101,7 @@ class FrontEnd:
         code = code.replace(f"sourceMappingURL={name}", f"sourceMappingURL=/static/{DIST}/{name}")
         if "</script" in code.lower():
             raise RuntimeError(f"{folder / name} would end the <script> it is written into")
-        later = {
-            group: [f"/static/{DIST}/{n}" for n in files] for group, files in self.later.items()
-        }
+        later = {group: [f"/static/{DIST}/{n}" for n in files] for group, files in groups.items()}
         # In single quotes, so JSON's own double quotes need no escaping (a name has no quote).
         attribute = escape(json.dumps(later, separators=(",", ":")), quote=False).replace(
             "'", "&#x27;"
