@@ -30,7 +30,8 @@ $(KERNELS): $(STAMP) $(KERNEL_SOURCES) $(shell find src -name '*.api.pyi') tools
 	touch $(KERNELS)
 
 # The front end bundled by esbuild (docs/web.md, "Page weight"): app.js with everything it imports
-# (every game's board module too), style.css, and early.js (the first API answers, asked before
+# (every game's board module too) in one file, the pages the lobby does not show (later/*.js,
+# loaded by app.js when first opened) in one file each (--splitting), style.css, and early.js (the first API answers, asked before
 # the bundle has arrived; a classic script, run as the page is read), minified, with source maps, into static/dist
 # under names that carry a hash of their content (the server lets browsers keep them a year). The
 # sources are the files to edit; the bundle is rebuilt whenever one of them changes (the web tests
@@ -58,8 +59,9 @@ $(ESBUILD):
 $(BUNDLE): $(ESBUILD) $(FRONT_END)
 	flock $(VENV)/.bundle.lock sh -c '\
 	  rm -rf $(STATIC)/.dist-new $(STATIC)/.dist-old && \
-	  $(ESBUILD) $(STATIC)/app.js $(STATIC)/style.css --bundle --minify --sourcemap \
-	    --format=esm --target=es2022 --entry-names=[name]-[hash] --log-level=warning \
+	  $(ESBUILD) $(STATIC)/app.js $(STATIC)/style.css --bundle --splitting --minify --sourcemap \
+	    --format=esm --target=es2022 --entry-names=[name]-[hash] --chunk-names=[name]-[hash] \
+	    --log-level=warning \
 	    --outdir=$(STATIC)/.dist-new --metafile=$(STATIC)/.dist-new/meta.json && \
 	  $(ESBUILD) $(STATIC)/early.js --bundle --minify --sourcemap --format=iife --target=es2022 \
 	    --entry-names=[name]-[hash] --log-level=warning --outdir=$(STATIC)/.dist-new && \

@@ -1,9 +1,12 @@
-"""``.venv/bin/python tools/pageweight.py``: what the lobby and a game page cost a visitor: the
-requests each page makes, the bytes that cross the wire (compressed where the server
-compresses) and the bytes unpacked, and the time until the page can be used, on loopback and
-under Chromium's emulation of a slow 3G connection (400 ms latency, 400 kbit/s down); the
-median of ``--runs`` cold loads. Numbers are printed, never asserted: they describe this machine
-at this moment."""
+"""``.venv/bin/python tools/pageweight.py``: what the lobby and a game page cost a visitor on a
+first visit: every request the page makes on a cold load (cache off) until it can be used and
+the network is idle (the page, app.js's file, the style sheet, the file of a group of pages for a
+page of one, ``static/later/``, and the API answers), of them the scripts, the bytes that cross
+the wire (compressed where the server compresses) and the bytes unpacked, and the time until the
+page can be used, on loopback and under Chromium's emulation of a slow 3G connection (400 ms
+latency, 400 kbit/s down); the median of ``--runs`` cold loads. Numbers are printed, never
+asserted: they describe this machine at this moment (tests/web/pages/test_web_frontpage.py
+asserts what a first load may hold)."""
 
 from __future__ import annotations
 
@@ -33,8 +36,8 @@ SLOW_3G = {
 def measure(browser: Any, url: str, ready: str, slow: bool, locale: str) -> dict[str, Any]:
     """One cold load of ``url`` (cache off) by a browser set to ``locale`` until ``ready`` shows,
     then until the network is idle: the requests over the network (not the pictures a page
-    draws from ``data:`` addresses), their bytes on the wire and unpacked, and the seconds to
-    ``ready``."""
+    draws from ``data:`` addresses), how many of them are scripts, their bytes on the wire and
+    unpacked, and the seconds to ``ready``."""
     context = browser.new_context(locale=locale)
     page = context.new_page()
     cdp = context.new_cdp_session(page)
@@ -45,10 +48,13 @@ def measure(browser: Any, url: str, ready: str, slow: bool, locale: str) -> dict
     wire: dict[str, float] = {}
     sizes: dict[str, int] = {}
     local: set[str] = set()
+    scripts: set[str] = set()
 
     def sent(event: dict[str, Any]) -> None:
         if event["request"]["url"].startswith("data:"):
             local.add(event["requestId"])
+        elif event["request"]["url"].endswith(".js"):
+            scripts.add(event["requestId"])
 
     def finished(event: dict[str, Any]) -> None:
         wire[event["requestId"]] = event["encodedDataLength"]
@@ -68,6 +74,7 @@ def measure(browser: Any, url: str, ready: str, slow: bool, locale: str) -> dict
     ids = set(wire) - local
     return {
         "requests": len(ids),
+        "scripts": len(ids & scripts),
         "wire_kb": round(sum(wire[i] for i in ids) / 1024, 1),
         "unpacked_kb": round(sum(sizes.get(i, 0) for i in ids) / 1024, 1),
         "ready_s": round(ready_s, 2),
@@ -103,6 +110,7 @@ def main() -> None:
                     "lobby ja": (f"{base}/", "article.card", "ja-JP"),
                     "game": (f"{base}/#/game/{games['potlatch']}", "#board svg", "en-US"),
                     "montana": (f"{base}/#/game/{games['montana']}", "#board svg", "en-US"),
+                    "rules": (f"{base}/#/rules/potlatch", "#rules-text > *", "en-US"),
                 }
                 for name, (url, ready, locale) in pages.items():
                     for slow in (False, True):
@@ -121,13 +129,13 @@ def main() -> None:
         print(json.dumps(rows))
         return
     print(
-        f"{'page':<8} {'network':<9} {'requests':>8} {'wire KB':>8} "
+        f"{'page':<8} {'network':<9} {'requests':>8} {'scripts':>7} {'wire KB':>8} "
         f"{'unpacked KB':>11} {'ready s':>8}"
     )
     for r in rows:
         print(
-            f"{r['page']:<8} {r['network']:<9} {r['requests']:>8} {r['wire_kb']:>8} "
-            f"{r['unpacked_kb']:>11} {r['ready_s']:>8}"
+            f"{r['page']:<8} {r['network']:<9} {r['requests']:>8} {r['scripts']:>7} "
+            f"{r['wire_kb']:>8} {r['unpacked_kb']:>11} {r['ready_s']:>8}"
         )
 
 

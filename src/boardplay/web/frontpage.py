@@ -1,4 +1,5 @@
-"""The page every visit starts from and the front end it loads: one script and one style sheet.
+"""The page every visit starts from and the front end it loads: one script and one style sheet,
+and the script of a group of pages when one of them is first opened.
 
 The front end is written as plain ES modules (``static/``), but a page that loads them one by one
 waits a round trip for every level of imports and queues behind the browser's six connections:
@@ -9,9 +10,18 @@ under names that carry a hash of their content. A changed file is a new name, so
 keep each one for a year without asking again; only the page, which names them, is asked for
 every time.
 
+The pages the lobby does not show (a game's table, the account, a tournament...) are not in that
+script: each group of them (``static/later/``) is a file of its own, which app.js imports when
+one of its pages is first opened (esbuild's ``--splitting``). Their code then never weighs on a
+visit that does not open them. esbuild's notes on the build (``meta.json``) say which file holds
+app.js's code (app.js's own file is only a door to it, and naming that would cost the page one
+more request) and which files each group needs.
+
 A third, small entry, ``early.js``, is written into the page itself: it asks for the first API
 answers the page will show (the session, the lobby's catalogue, a game's view) while the bundle
-is still on its way, so those round trips overlap the bundle's download instead of following it.
+is still on its way, so those round trips overlap the bundle's download instead of following it;
+a visit that starts on a page of a group asks for the group's files as early (the page gives
+early.js their names), rather than once app.js has run.
 
 The bundle is read into memory once, with its gzipped form, when the server starts: a rebuild of
 the working tree while a server runs then never takes away a file its page names."""
@@ -20,11 +30,13 @@ from __future__ import annotations
 
 import functools
 import gzip
+import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html import escape
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Any
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -32,8 +44,13 @@ from starlette.responses import Response
 
 DIST = "dist"
 """The bundle's folder under ``static`` (git-ignored, built by ``make bundle``)."""
-ENTRIES = {"/static/app.js": r"app-\w+\.js", "/static/style.css": r"style-\w+\.css"}
-"""What ``index.html`` names, and the pattern of the bundled file that replaces it."""
+META = "meta.json"
+"""esbuild's notes on the build of app.js and style.css (``--metafile``): read, never served."""
+ENTRIES = ("app.js", "style.css")
+"""What ``index.html`` names (as ``/static/<source>``), replaced by the bundled file holding
+its code."""
+LATER = "later"
+"""The folder of the groups of pages loaded when first opened (``static/later/``)."""
 EARLY = ('<script type="module" src="/static/early.js"></script>', r"early-\w+\.js")
 """The tag of ``index.html`` that the bundled ``early.js`` replaces, written into the page as a
 classic script: the browser runs it as it reads the page, before any module script, where an
@@ -59,24 +76,37 @@ class FrontEnd:
         names = sorted(p.name for p in folder.glob("*") if p.suffix in TYPES)
         page = (static / "index.html").read_text("utf-8")
 
-        def named(source: str, pattern: str) -> str:
-            found = [name for name in names if re.fullmatch(pattern, name)]
-            if len(found) != 1 or source not in page:
-                raise RuntimeError(
-                    f"the front end's bundle in {folder} is missing or mixed ({found}): "
-                    "run `make bundle`"
-                )
-            return found[0]
+        def broken(why: str) -> RuntimeError:
+            return RuntimeError(f"the front end's bundle in {folder} {why}: run `make bundle`")
 
-        for source, pattern in ENTRIES.items():
-            name = named(f'"{source}"', pattern)
-            page = page.replace(f'"{source}"', f'"/static/{DIST}/{name}"')
-        name = named(*EARLY)
+        try:
+            build = Build(json.loads((folder / META).read_text("utf-8")))
+            held = {source: build.holder(source) for source in ENTRIES}
+            # Each group of pages by name (static/later/<name>.js): the files a visit that starts
+            # on one of its pages needs besides app.js's (early.js asks for them at once).
+            groups = build.groups()
+        except (OSError, ValueError, KeyError) as error:
+            raise broken(f"has no readable {META} ({error})") from error
+        for source, name in held.items():
+            if name not in names or f'"/static/{source}"' not in page:
+                raise broken(f"is missing or mixed (no {name} for {source})")
+            page = page.replace(f'"/static/{source}"', f'"/static/{DIST}/{name}"')
+        if missing := {n for files in groups.values() for n in files} - set(names):
+            raise broken(f"is missing {sorted(missing)}")
+        found = [name for name in names if re.fullmatch(EARLY[1], name)]
+        if len(found) != 1 or EARLY[0] not in page:
+            raise broken(f"is missing or mixed ({found})")
+        name = found[0]
         code = (folder / name).read_text("utf-8").strip()
         code = code.replace(f"sourceMappingURL={name}", f"sourceMappingURL=/static/{DIST}/{name}")
         if "</script" in code.lower():
             raise RuntimeError(f"{folder / name} would end the <script> it is written into")
-        self.page = page.replace(EARLY[0], f"<script>{code}</script>")
+        later = {group: [f"/static/{DIST}/{n}" for n in files] for group, files in groups.items()}
+        # In single quotes, so JSON's own double quotes need no escaping (a name has no quote).
+        attribute = escape(json.dumps(later, separators=(",", ":")), quote=False).replace(
+            "'", "&#x27;"
+        )
+        self.page = page.replace(EARLY[0], f"<script data-later='{attribute}'>{code}</script>")
         self.files: dict[str, Built] = {}
         for name in names:
             body = (folder / name).read_bytes()
@@ -103,6 +133,54 @@ class FrontEnd:
             sent["Content-Encoding"] = "gzip"
             return Response(built.packed, media_type=built.media_type, headers=sent)
         return Response(built.body, media_type=built.media_type, headers=sent)
+
+
+class Build:
+    """esbuild's notes on one build (its ``--metafile``): which file holds a source's code, and
+    which files a group of pages needs."""
+
+    def __init__(self, meta: dict[str, Any]) -> None:
+        self.outputs: dict[str, dict[str, Any]] = {
+            PurePosixPath(path).name: output
+            for path, output in meta["outputs"].items()
+            if not path.endswith(".map")
+        }
+
+    def entries(self, wanted: Callable[[PurePosixPath], bool]) -> dict[str, str]:
+        """The bundle's entry points (as esbuild names them, relative to where it ran) whose
+        source ``wanted`` accepts, each with the name of its own file."""
+        found = {}
+        for name, output in self.outputs.items():
+            if "entryPoint" in output and wanted(PurePosixPath(output["entryPoint"])):
+                found[output["entryPoint"]] = name
+        return found
+
+    def holder(self, source: str) -> str:
+        """The file holding the code of the entry ``source`` (of ``static``): its own, unless
+        esbuild moved the code into a chunk other entries import too, leaving in the entry's
+        file only an import of that chunk."""
+        entries = self.entries(lambda path: path.name == source and path.parent.name != LATER)
+        holders = [n for n, o in self.outputs.items() if set(entries) & set(o["inputs"])]
+        if len(entries) != 1 or len(holders) != 1:
+            raise KeyError(f"{source} is in {holders or 'no file'}")
+        return holders[0]
+
+    def groups(self) -> dict[str, list[str]]:
+        """Each group of ``static/later/`` by name: its file and the files it imports, but for
+        those app.js's code imports (a page loads them with app.js)."""
+        shell = self.needs(self.holder("app.js"))
+        entries = self.entries(lambda path: path.parent.name == LATER)
+        return {PurePosixPath(e).stem: sorted(self.needs(n) - shell) for e, n in entries.items()}
+
+    def needs(self, name: str) -> set[str]:
+        """The file ``name`` and those it imports, directly or not (not those it may import
+        later: ``import()``)."""
+        needed = {name}
+        for imported in self.outputs[name].get("imports", []):
+            other = PurePosixPath(imported["path"]).name
+            if imported["kind"] == "import-statement" and other not in needed:
+                needed |= self.needs(other)
+        return needed
 
 
 @functools.lru_cache(maxsize=16)

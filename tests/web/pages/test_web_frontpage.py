@@ -1,23 +1,38 @@
 """The page a visit starts from loads the front end as esbuild's bundle (``make bundle``): one
 script and one style sheet under names that carry their content's hash, kept a year by the
 browser and sent gzipped; the page itself and the unbundled sources are asked again on every
-use. A page needs a handful of requests: the page, the bundle, and the API answers it shows."""
+use. A page needs a handful of requests: the page, the bundle, the file of the group of pages
+it belongs to if it is not the lobby (``static/later/``), and the API answers it shows. The
+script every visit loads holds no page of a group (tests/web/pages/test_web_later.py opens
+each)."""
 
 from __future__ import annotations
 
 import gzip
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from browsing import hold_seat
+from browsing import GAMES, hold_seat
 from fastapi.testclient import TestClient
 
-from boardplay.web.frontpage import IMMUTABLE, FrontEnd
+from boardplay.web.app import static_dir
+from boardplay.web.frontpage import IMMUTABLE, Build, FrontEnd
 
 GZIP = {"Accept-Encoding": "gzip"}
+STATIC = Path(static_dir())
+LATER_PAGES = {
+    "play": ["pages/game.js", "pages/replay.js", "pages/rules.js", "pages/tvchannel.js"],
+    "account": ["pages/account.js", "pages/turns.js"],
+    "tournament": ["pages/tournament.js"],
+    "following": ["pages/following.js"],
+    "moderation": ["moderation/page.js"],
+}
+"""The pages of each group of ``static/later/`` (later/routes.js), which the lobby's script must
+not hold."""
 
 
 def bundled(page: str) -> list[str]:
@@ -25,18 +40,55 @@ def bundled(page: str) -> list[str]:
     return re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', page)
 
 
+def later(page: str) -> dict[str, list[str]]:
+    """The addresses of each group's files as ``page`` gives them to early.js."""
+    found = re.search(r"<script data-later='([^']*)'>", page)
+    assert found, "the page gives early.js no group's files"
+    return dict(json.loads(found[1].replace("&amp;", "&")))
+
+
+def build() -> tuple[Build, dict[str, Any]]:
+    """esbuild's notes on the bundle the servers serve, and its inputs by file."""
+    meta = json.loads((STATIC / "dist" / "meta.json").read_text())
+    held = {Path(path).name: output["inputs"] for path, output in meta["outputs"].items()}
+    return Build(meta), held
+
+
 def test_the_page_names_the_bundle_only(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and page.headers["cache-control"] == "no-cache"
-    assert "modulepreload" not in page.text
+    assert 'rel="modulepreload"' not in page.text  # nothing fetched ahead but for its route
     script, style = sorted(bundled(page.text))
-    assert re.fullmatch(r"/static/dist/app-\w+\.js", script), script
+    notes, _ = build()
+    # The file holding app.js's code, not app.js's own, which would only import it.
+    assert script == f"/static/dist/{notes.holder('app.js')}", script
+    assert re.fullmatch(r"/static/dist/chunk-\w+\.js", script), script
     assert re.fullmatch(r"/static/dist/style-\w+\.css", style), style
     assert page.text.count('rel="stylesheet"') == 1 and "/static/early.js" not in page.text
     # early.js is written into the page: the first API answers are asked before the bundle comes.
-    early = re.search(r"<script>(.*?)</script>", page.text, re.S)
+    early = re.search(r"<script data-later='[^']*'>(.*?)</script>", page.text, re.S)
     assert early and "/api/account/me" in early[1] and "boardplayEarly" in early[1]
     assert page.text.count("<script") == 2
+    groups = later(page.text)
+    assert sorted(groups) == sorted(LATER_PAGES)
+    for group, files in groups.items():
+        assert files == [f"/static/dist/{n}" for n in notes.groups()[group]], group
+        assert all(client.get(f).status_code == 200 for f in files), files
+
+
+def test_the_lobbys_script_holds_no_page_of_a_group_and_every_board() -> None:
+    """What keeps the first load light: a page of a group that a module of the lobby imported
+    again (not through app.js's ``import()``) would be back in the script every visit loads.
+    Every registered game's board module is in it (boards/load.js lists them): a page draws the
+    offered games' cards and words before anything else."""
+    notes, held = build()
+    first = {name[len("src/boardplay/web/static/") :] for name in held[notes.holder("app.js")]}
+    for group, pages in LATER_PAGES.items():
+        assert not first & set(pages), f"{group}'s pages in the first load: {first & set(pages)}"
+        (own,) = [name for name in notes.groups()[group] if name.startswith(f"{group}-")]
+        assert set(pages) <= {n[len("src/boardplay/web/static/") :] for n in held[own]}
+    assert {f"boards/{game}.js" for game in GAMES} <= first
+    assert "later/routes.js" in first and "pages/lobby.js" in first
 
 
 def test_the_page_names_the_games_offered(client: TestClient) -> None:
@@ -45,8 +97,14 @@ def test_the_page_names_the_games_offered(client: TestClient) -> None:
 
 
 def test_the_bundle_is_kept_a_year_and_sent_gzipped(client: TestClient) -> None:
-    script, style = sorted(bundled(client.get("/").text))
-    for address, kind in ((script, "text/javascript"), (style, "text/css")):
+    page = client.get("/").text
+    script, style = sorted(bundled(page))
+    (play,) = later(page)["play"]
+    for address, kind in (
+        (script, "text/javascript"),
+        (style, "text/css"),
+        (play, "text/javascript"),
+    ):
         plain = client.get(address, headers={"Accept-Encoding": "identity"})
         packed = client.get(address, headers=GZIP)
         assert plain.status_code == packed.status_code == 200, address
@@ -89,6 +147,26 @@ def test_only_answers_the_same_for_everyone_are_compressed(client: TestClient) -
     assert mine.status_code == 200 and mine.headers.get("content-encoding") is None
 
 
+def notes(*outputs: tuple[str, str | None, list[str], list[str]]) -> str:
+    """A metafile as esbuild writes one: each output's file, entry point, inputs and imports."""
+    where = "src/boardplay/web/static"
+    return json.dumps(
+        {
+            "outputs": {
+                f"{where}/.dist-new/{name}": {
+                    **({"entryPoint": f"{where}/{entry}"} if entry else {}),
+                    "inputs": {f"{where}/{source}": {} for source in inputs},
+                    "imports": [
+                        {"path": f"{where}/.dist-new/{o}", "kind": "import-statement"}
+                        for o in imports
+                    ],
+                }
+                for name, entry, inputs, imports in outputs
+            }
+        }
+    )
+
+
 def test_a_missing_bundle_stops_the_server_with_the_fix(tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text(
         '<link rel="stylesheet" href="/static/style.css">'
@@ -96,12 +174,26 @@ def test_a_missing_bundle_stops_the_server_with_the_fix(tmp_path: Path) -> None:
     )
     with pytest.raises(RuntimeError, match="make bundle"):
         FrontEnd(tmp_path)
-    (tmp_path / "dist").mkdir()
-    for name in ("app-OLD.js", "app-NEW.js", "style-A.css", "early-B.js"):  # two builds mixed
-        (tmp_path / "dist" / name).write_text("x")
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    for name in ("app-NEW.js", "chunk-C.js", "play-P.js", "style-A.css", "early-B.js"):
+        (dist / name).write_text("x")
+    with pytest.raises(RuntimeError, match="make bundle"):  # no notes on the build
+        FrontEnd(tmp_path)
+    built = [
+        ("app-NEW.js", "app.js", [], ["chunk-C.js"]),
+        ("chunk-C.js", None, ["app.js", "pages/lobby.js"], []),
+        ("play-P.js", "later/play.js", ["later/play.js", "pages/game.js"], ["chunk-C.js"]),
+        ("style-A.css", "style.css", ["style.css"], []),
+    ]
+    (dist / "meta.json").write_text(notes(*built[1:]))  # app.js is no entry of this build
     with pytest.raises(RuntimeError, match="make bundle"):
         FrontEnd(tmp_path)
-    (tmp_path / "dist" / "app-OLD.js").unlink()
+    (dist / "meta.json").write_text(notes(*built))
+    (dist / "play-P.js").unlink()  # a file the notes name is missing: two builds mixed
+    with pytest.raises(RuntimeError, match="make bundle"):
+        FrontEnd(tmp_path)
+    (dist / "play-P.js").write_text("x")
     with pytest.raises(RuntimeError, match="make bundle"):  # index.html without early.js's tag
         FrontEnd(tmp_path)
     (tmp_path / "index.html").write_text(
@@ -109,9 +201,12 @@ def test_a_missing_bundle_stops_the_server_with_the_fix(tmp_path: Path) -> None:
         + (tmp_path / "index.html").read_text()
     )
     front = FrontEnd(tmp_path)
-    assert bundled(front.page) == ["/static/dist/style-A.css", "/static/dist/app-NEW.js"]
-    assert front.page.startswith("<script>x</script>")
-    assert gzip.decompress(front.files["app-NEW.js"].packed) == b"x"
+    # The page names the file holding app.js's code; early.js gets the group's file, not the
+    # chunk every page loads already.
+    assert bundled(front.page) == ["/static/dist/style-A.css", "/static/dist/chunk-C.js"]
+    assert later(front.page) == {"play": ["/static/dist/play-P.js"]}
+    assert front.page.startswith("<script data-later='") and "'>x</script>" in front.page
+    assert gzip.decompress(front.files["play-P.js"].packed) == b"x"
 
 
 def requests_of(
@@ -136,24 +231,26 @@ def requests_of(
 @pytest.mark.browser
 def test_a_page_needs_a_handful_of_requests(browser: Any, server: str) -> None:
     """The lobby and a game page, a spectator's and its player's (in Japanese): the page, the
-    bundle's script and style sheet, and the API answers shown, each asked once (the answers
-    early.js asks for ahead, the player's view with the seat's token among them, are taken up,
-    not asked again); no source module is loaded on its own. The lobby's ten: the page, its
-    script and style, who is signed in, the catalogue, the preview of the new-game form, the
-    tournaments, TV, and the open and recent games."""
+    bundle's script and style sheet, a game page's group (later/play.js), and the API answers
+    shown, each asked once (the answers early.js asks for ahead, the player's view with the
+    seat's token among them, are taken up, not asked again); no source module is loaded on its
+    own, and the lobby loads no group's file. The lobby's ten: the page, its script and style,
+    who is signed in, the catalogue, the preview of the new-game form, the tournaments, TV, and
+    the open and recent games."""
     seats = [{"kind": "me"}, {"kind": "hotseat"}]
     made = httpx.post(f"{server}/api/games", json={"game": "potlatch", "seats": seats})
     assert made.status_code == 201, made.text
     game = f"{server}/#/game/{made.json()['id']}"
     seat = (made.json()["id"], made.json()["token"])
-    for url, ready, held in (
-        (f"{server}/", "article.card", None),
-        (game, "#board svg", None),
-        (game, "#board svg", seat),
+    page = httpx.get(f"{server}/").text
+    for url, ready, held, group in (
+        (f"{server}/", "article.card", None, []),
+        (game, "#board svg", None, later(page)["play"]),
+        (game, "#board svg", seat, later(page)["play"]),
     ):
         asked = requests_of(browser, url, ready, held)
         assert len(asked) <= 10 and len(asked) == len(set(asked)), "\n".join(asked)
         static = [a.removeprefix(server) for a in asked if "/static/" in a]
-        assert sorted(static) == sorted(bundled(httpx.get(f"{server}/").text)), static
+        assert sorted(static) == sorted(bundled(page) + group), static
         if held:
             assert f"{server}/api/i18n/ja" in asked

@@ -1,31 +1,36 @@
 // boardplay web front end: the router. Each page lives in pages/, talks to the server through
-// api.js (HTTP) or live.js (a game's live connection), and draws boards from boards/.
+// api.js (HTTP) or live.js (a game's live connection), and draws boards from boards/. The pages
+// the lobby does not show come in groups (later/), each loaded when one of its pages is first
+// opened (later/routes.js says which).
 import { h, clear } from "./dom.js";
 import { t, setLanguage, preferredLanguage, rememberLanguage, language } from "./text.js";
 import { lobbyPage, joinPage } from "./pages/lobby.js";
-import { gamePage } from "./pages/game.js";
-import { replayPage } from "./pages/replay.js";
-import { rulesPage } from "./pages/rules.js";
-import { signInPage, accountPage } from "./pages/account.js";
 import { playerPage, ratingsPage } from "./pages/player.js";
-import { followingPage } from "./pages/following.js";
 import { loadSession, accountLink, onAccount } from "./session.js";
 import { startLobby, drawBar } from "./lobbylive.js";
-import { turnsPage } from "./pages/turns.js";
 import { tournamentsPage } from "./pages/tournaments.js";
-import { tournamentPage } from "./pages/tournament.js";
-import { moderationPage } from "./moderation/page.js";
 import { showNotices, redrawNotices } from "./moderation/notices.js";
-import { tvPage } from "./pages/tv.js";
 import { showNotation } from "./store.js";
 import { startTurns, drawBadge } from "./turns.js";
 import { boardModules } from "./boards/load.js";
 import { startNotices } from "./notify.js";
 import { followAccountLanguage, keepLanguage } from "./accountlang.js";
 import "./route.js"; // remembers the route before this one from the first page on
+import { LATER } from "./later/routes.js";
 
 const main = document.getElementById("main");
 const connection = document.getElementById("connection");
+
+// A group of pages by its name in later/routes.js, loaded once (the browser keeps the module):
+// each import names its file for esbuild to make it a file of its own.
+const GROUPS = {
+  play: () => import("./later/play.js"),
+  account: () => import("./later/account.js"),
+  tournament: () => import("./later/tournament.js"),
+  following: () => import("./later/following.js"),
+  moderation: () => import("./later/moderation.js"),
+};
+const later = (route) => GROUPS[LATER[route]]();
 
 let leave = () => {};
 // Pages are shown one at a time, in the order asked for: a page still loading (waiting for the
@@ -51,20 +56,20 @@ async function show() {
   document.getElementById("note").hidden = true; // news of the page left behind (a posted seek)
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   try {
-    if (parts[0] === "game" && parts[1]) leave = (await gamePage(main, parts[1], connection, { learn: parts[2] === "learn" })) || leave;
+    if (parts[0] === "game" && parts[1]) leave = (await (await later("game")).gamePage(main, parts[1], connection, { learn: parts[2] === "learn" })) || leave;
     else if (parts[0] === "join" && parts[1]) await joinPage(main, parts[1], parts[2]);
-    else if (parts[0] === "replay") await replayPage(main, parts[1]);
-    else if (parts[0] === "rules" && parts[1]) await rulesPage(main, parts[1]);
-    else if (parts[0] === "signin") await signInPage(main);
-    else if (parts[0] === "account") await accountPage(main);
+    else if (parts[0] === "replay") await (await later("replay")).replayPage(main, parts[1]);
+    else if (parts[0] === "rules" && parts[1]) await (await later("rules")).rulesPage(main, parts[1]);
+    else if (parts[0] === "signin") await (await later("signin")).signInPage(main);
+    else if (parts[0] === "account") await (await later("account")).accountPage(main);
     else if (parts[0] === "player" && parts[1]) await playerPage(main, parts[1]);
-    else if (parts[0] === "following") leave = (await followingPage(main)) || leave;
+    else if (parts[0] === "following") leave = (await (await later("following")).followingPage(main)) || leave;
     else if (parts[0] === "ratings") await ratingsPage(main, parts[1]);
-    else if (parts[0] === "turns") leave = (await turnsPage(main)) || leave;
+    else if (parts[0] === "turns") leave = (await (await later("turns")).turnsPage(main)) || leave;
     else if (parts[0] === "tournaments") leave = (await tournamentsPage(main)) || leave;
-    else if (parts[0] === "tournament" && parts[1]) leave = (await tournamentPage(main, parts[1])) || leave;
-    else if (parts[0] === "tv" && parts[1]) leave = (await tvPage(main, parts[1], connection)) || leave;
-    else if (parts[0] === "moderation") await moderationPage(main);
+    else if (parts[0] === "tournament" && parts[1]) leave = (await (await later("tournament")).tournamentPage(main, parts[1])) || leave;
+    else if (parts[0] === "tv" && parts[1]) leave = (await (await later("tv")).tvPage(main, parts[1], connection)) || leave;
+    else if (parts[0] === "moderation") await (await later("moderation")).moderationPage(main);
     else leave = (await lobbyPage(main)) || leave;
   } catch (e) {
     clear(main).append(h("div", { class: "panel" }, h("h2", {}, t("error.title")), h("p", {}, e.message), h("a", { href: "#/" }, t("error.back"))));

@@ -4,7 +4,12 @@
 // trips then run beside its download instead of one after another once it has run. api.js,
 // session.js and text.js take each answer once through `boardplayEarly.take` and ask the server
 // themselves for anything not asked here.
+//
+// A visit that starts on a page of a group (later/routes.js: a game's table, the account...) asks
+// as early for the group's files, which app.js would otherwise ask for only once it has arrived
+// and run: the page names them (`data-later` on this script, web/frontpage.py).
 import { preferredLanguage, tokenFor } from "./store.js";
+import { LATER } from "./later/routes.js";
 
 const asked = new Map();
 const key = (path, token) => `${path} ${token || ""}`;
@@ -22,6 +27,10 @@ try {
   const [page, id] = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   if (!page) ask("/api/catalogue");
   if (page === "game" && id) ask(`/api/games/${id}`, tokenFor(id));
+  const files = JSON.parse(document.currentScript?.dataset.later || "{}");
+  for (const href of (Object.hasOwn(LATER, page) && files[LATER[page]]) || []) {
+    document.head.append(Object.assign(document.createElement("link"), { rel: "modulepreload", href }));
+  }
 } catch { /* an address that does not decode: the router tells the visitor */ }
 
 globalThis.boardplayEarly = {
