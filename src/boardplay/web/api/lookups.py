@@ -26,7 +26,7 @@ from fastapi.responses import StreamingResponse
 from boardplay.web import safejson
 from boardplay.web.api.bodies import content_type
 from boardplay.web.api.deps import AnyTokenDep, HubDep
-from boardplay.web.bots.wire import game_event
+from boardplay.web.bots import game_event
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request
 

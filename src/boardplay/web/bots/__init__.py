@@ -16,6 +16,7 @@ from boardplay.web.bots.service import (
     Bots,
 )
 from boardplay.web.bots.streams import EventStream, GameStream
+from boardplay.web.bots.wire import game_event
 
 __all__ = [
     "BOT_PLAY",
@@ -31,4 +32,5 @@ __all__ = [
     "GameStream",
     "TokenRequest",
     "UpgradeRequest",
+    "game_event",
 ]

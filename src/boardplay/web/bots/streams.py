@@ -55,8 +55,7 @@ from boardplay.web.errors import ApiError, forbidden
 from boardplay.web.lobby import Lobby
 from boardplay.web.ratings import Ratings, pool_of
 from boardplay.web.sockets import Subscriber, encode
-from boardplay.web.table import AI, Room, abandonment_applies, absent_for
-from boardplay.web.table.rows import epoch_ms
+from boardplay.web.table import AI, Room, abandonment_applies, absent_for, epoch_ms
 from boardplay.web.tasks import cancel_and_wait
 
 log = logging.getLogger("boardplay.web")

@@ -11,9 +11,8 @@ from boardplay.web import safejson
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.models import Body, Options
+from boardplay.web.table import DAYS, MAX_BASE, MAX_INCREMENT, ClockRequest
 from boardplay.web.table import ClockBody as Clock
-from boardplay.web.table import ClockRequest
-from boardplay.web.table.clocks import DAYS, MAX_BASE, MAX_INCREMENT
 
 GameName = Annotated[str, Field(max_length=64)]
 RatingBound = Annotated[int, Field(ge=0, le=10_000)]

@@ -6,7 +6,14 @@ seats (``Games``), the game's storage and AI seats, and the game socket."""
 from __future__ import annotations
 
 from boardplay.web.table.aijobs import AiWorkers
-from boardplay.web.table.clocks import DAYS, PRESETS, TimeControl, control_of
+from boardplay.web.table.clocks import (
+    DAYS,
+    MAX_BASE,
+    MAX_INCREMENT,
+    PRESETS,
+    TimeControl,
+    control_of,
+)
 from boardplay.web.table.creation import GameMaker
 from boardplay.web.table.endings import ENDINGS, check_agreed, final_result
 from boardplay.web.table.games import Games
@@ -15,7 +22,7 @@ from boardplay.web.table.house import House
 from boardplay.web.table.live import serve_socket
 from boardplay.web.table.offers import abort, draw, resign, resign_account
 from boardplay.web.table.rooms import Room
-from boardplay.web.table.rows import AI, InPlay
+from boardplay.web.table.rows import AI, InPlay, epoch_ms
 from boardplay.web.table.schema import NAME_LENGTH, SPEC_LENGTH
 from boardplay.web.table.schemas import (
     ActionRequest,
@@ -46,6 +53,8 @@ __all__ = [
     "AI",
     "DAYS",
     "ENDINGS",
+    "MAX_BASE",
+    "MAX_INCREMENT",
     "NAME_LENGTH",
     "PRESETS",
     "SPEC_LENGTH",
@@ -75,6 +84,7 @@ __all__ = [
     "claim",
     "control_of",
     "draw",
+    "epoch_ms",
     "final_result",
     "flag",
     "hints_for",
