@@ -116,16 +116,27 @@ class Guard:
     refused alike before it opens; its messages meet ``safejson`` where each socket reads them
     (``table/live.py``, ``lobby/sockets.py``)."""
 
-    def __init__(self, app: ASGIApp, limits: Limits, rate: RateLimiter) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limits: Limits,
+        rate: RateLimiter,
+        trusted: Callable[[Scope], bool] | None = None,
+    ) -> None:
         self.app = app
         self.limits = limits
         self.rate = rate
+        self.trusted = trusted
+        """Requests counted elsewhere, not by the address: a Bot API request with a token this
+        process knows (``bots/limits.py``: a bot is counted per token and per game, so the bots
+        of one host do not share its address's rate)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        delay = self.rate.wait(address_of(scope))
+        counted = self.trusted is not None and scope["type"] == "http" and self.trusted(scope)
+        delay = 0.0 if counted else self.rate.wait(address_of(scope))
         if delay:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1013, "reason": "rate limited"})

@@ -19,6 +19,7 @@ from fastapi.responses import StreamingResponse
 from boardplay.web.api.deps import (
     AccountDep,
     AnyTokenDep,
+    BotMoveDep,
     BotPlayDep,
     EventReaderDep,
     HubDep,
@@ -147,10 +148,11 @@ async def _as_bot(hub: Hub, user: ApiUser, game_id: str, act: Any) -> Any:
 
 
 @router.post("/bot/game/{game_id}/move/{move:path}")
-async def bot_move(game_id: GameId, move: str, hub: HubDep, user: BotPlayDep) -> dict[str, Any]:
+async def bot_move(game_id: GameId, move: str, hub: HubDep, user: BotMoveDep) -> dict[str, Any]:
     """Play ``move`` in the game's notation (as the game stream's ``moves`` and ``legal`` write
     it). A move the rules refuse is a 400 naming the legal moves; one whose time has run out
-    is the flag's, as anyone's."""
+    is the flag's, as anyone's. Only refused moves count against the token
+    (``bots/limits.py``)."""
     if len(move) > 200:
         raise bad_request("a move is at most 200 characters")
 
@@ -167,6 +169,7 @@ async def bot_move(game_id: GameId, move: str, hub: HubDep, user: BotPlayDep) ->
         return {"ok": True, "ply": len(room.moves)}
 
     result: dict[str, Any] = await _as_bot(hub, user, game_id, act)
+    await hub.bots.played(user)
     return result
 
 

@@ -4,13 +4,13 @@ resignations, aborts, draws and chat."""
 
 from __future__ import annotations
 
+from boardplay.web.bots.limits import TOKEN_PREFIX
 from boardplay.web.bots.schemas import ChatLine, TokenRequest, UpgradeRequest
 from boardplay.web.bots.service import (
     BOT_PLAY,
     CHALLENGE_READ,
     CHALLENGE_WRITE,
     SCOPES,
-    TOKEN_PREFIX,
     TOURNAMENT_WRITE,
     ApiUser,
     Bots,

@@ -313,11 +313,14 @@ async def start_game(
     options: Mapping[str, Any],
     rated: bool,
     clock: Mapping[str, Any] | None = None,
+    *,
+    counted: bool = True,
 ) -> Started:
     """The game of the offer's ``owner`` and ``others`` (its acceptor, or a table's seated
     players, the one whose request starts it last), made through ``door``, seats drawn at
     random, under the offer's time control (``clock``); the last of ``others``'s seat is
-    returned."""
+    returned. ``counted``: the game counts against ``visitor``'s games of the hour (not a
+    challenge's: its sender was counted)."""
     players = [owner, *others]
     random.SystemRandom().shuffle(players)
     last = others[-1]
@@ -331,6 +334,7 @@ async def start_game(
         owner=visitor,
         newcomer=last.id,
         visitor=visitor,
+        counted=counted,
     )
     await room.changed()
     seat = next(i for i, p in enumerate(players) if p.id == last.id)

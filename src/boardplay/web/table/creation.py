@@ -184,13 +184,15 @@ class GameMaker:
         visitor: str | None = None,
         game_id: str | None = None,
         bots: bool = False,
+        counted: bool = True,
     ) -> tuple[Room, list[str]]:
         """Make a game with every seat already its player's (``players``: accounts in seat
         order, named as they are now) and start its clock: a game the lobby starts for the
         players of an offer (``newcomer`` the one whose request starts it, from ``visitor``),
         or a tournament for its table. Returns the room and each seat's token (the players'
         pages may also ask for their own: ``POST /api/account/games/{id}/token``).
-        ``owner``'s games of the hour count it (None: nobody's, a tournament's). With
+        ``owner``'s games of the hour count it (None: nobody's, a tournament's; ``counted``
+        False: a challenge's, counted when it was sent). With
         ``game_id`` (chosen before, by a tournament's pairing) it is made at most once
         whoever asks: a second attempt finds the row and makes nothing (no tokens then).
 
@@ -237,7 +239,7 @@ class GameMaker:
             start_by=start_by,
         )
         if game_id is None:
-            await self.db(self._insert, row)
+            await self.db(self._insert, row, counted)
         elif not await self.db(self._insert_once, row):
             tokens = []
         room = await self.room(row.id)  # loading it starts its clock (``Room.settle``)
@@ -291,9 +293,9 @@ class GameMaker:
             return False
         return True
 
-    def _insert(self, row: st.GameRow) -> None:
+    def _insert(self, row: st.GameRow, counted: bool = True) -> None:
         try:
-            insert_counted(self.storage.engine, row, self.limits)
+            insert_counted(self.storage.engine, row, self.limits, counted)
         except Throttled as exc:
             raise too_many(exc, self.limits) from None
 
