@@ -180,7 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.levels = {}
     """AI levels each game accepts, worked out once (``api/site.py``)."""
     app.state.bot_gate = gate = BotGate()
-    app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate, trusted=gate.trusts)
+    app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate, counted_as=gate.key_of)
     add_error_handlers(app)
     routes = (site, games, chat, replays, advice, accounts, ratings, relations, lobby, bots)
     for module in (*routes, tournaments):

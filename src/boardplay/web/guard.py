@@ -121,22 +121,24 @@ class Guard:
         app: ASGIApp,
         limits: Limits,
         rate: RateLimiter,
-        trusted: Callable[[Scope], bool] | None = None,
+        counted_as: Callable[[Scope], str | None] | None = None,
     ) -> None:
         self.app = app
         self.limits = limits
         self.rate = rate
-        self.trusted = trusted
-        """Requests counted elsewhere, not by the address: a Bot API request with a token this
-        process knows (``bots/limits.py``: a bot is counted per token and per game, so the bots
-        of one host do not share its address's rate)."""
+        self.counted_as = counted_as
+        """What a request is counted against if not its address (None): a Bot API request with
+        a token this process knows is counted against the token, a move of one not here
+        ('': ``bots/limits.py``), so the bots of one host do not share its address's rate."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        counted = self.trusted is not None and scope["type"] == "http" and self.trusted(scope)
-        delay = 0.0 if counted else self.rate.wait(address_of(scope))
+        key = None
+        if self.counted_as is not None and scope["type"] == "http":
+            key = self.counted_as(scope)
+        delay = self.rate.wait(address_of(scope) if key is None else key) if key != "" else 0.0
         if delay:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1013, "reason": "rate limited"})
@@ -144,7 +146,8 @@ class Guard:
             error = ApiError(
                 429,
                 "rate_limited",
-                f"too many requests from this address; the server allows "
+                f"too many requests from this {'address' if key is None else 'token'}; the "
+                "server allows "
                 f"{self.limits.rate_per_second:g} a second (bursts of {self.limits.rate_burst})",
             )
             await respond(send, error, {"retry-after": str(max(1, math.ceil(delay)))})

@@ -18,9 +18,10 @@ work, so a client that ignores the 429 costs the server nothing but the refusal.
 
 The site's per-address guard (``guard.py``, ``Limits.rate_per_second``) is for people and for
 tokens this process does not know yet: a Bot API request whose token this process has found
-stored (``BotGate.vouch``) passes it, and is counted by the ceilings above instead, so the bots
-of one host do not share one address's rate. A made-up or revoked token is never vouched for
-(``forget``), so it meets the address's rate as any visitor does."""
+stored (``BotGate.vouch``) is counted by the guard against its *token* instead (the same rate
+and burst, ``BotGate.key_of``), and a move not at all (the ceilings above bound moves), so the
+bots of one host do not share one address's rate. A made-up or revoked token is never vouched
+for (``forget``), so it meets the address's rate as any visitor does."""
 
 from __future__ import annotations
 
@@ -36,7 +37,9 @@ from boardplay.web.tokens import hash_token
 TOKEN_PREFIX = "bp_"
 """Every personal token starts so (lichess's ``lip_``): a leaked one is recognisable in a log
 or a repository scan, and never mistaken for a seat token."""
-BOT_API = re.compile(r"/api/(bot/|stream/event$|challenge(/|$)|account$|token(/|$)|tournament/)")
+BOT_API = re.compile(
+    r"/api/(bot/|stream/event$|challenge(/|$)|account$|token(/|$)|tournaments?/[^/]+/join$)"
+)
 """The paths a personal token is counted on (the Bot API's routes, lichess's paths): only
 these pass the per-address guard with a vouched-for token; the site's other routes count the
 address whatever the request carries."""
@@ -64,19 +67,26 @@ class BotGate:
         self.known: OrderedDict[str, None] = OrderedDict()
         self.held: dict[tuple[str, str], float] = {}
 
-    def trusts(self, scope: Scope) -> bool:
-        """Whether the guard lets this request past the address's rate: a Bot API route and a
-        personal token this process has vouched for."""
-        if not BOT_API.match(scope.get("path", "")):
-            return False
+    def key_of(self, scope: Scope) -> str | None:
+        """What the guard counts this request against: None, its address (a person, a token
+        this process does not know, a route outside the Bot API); ``token:<hash>``, the token;
+        '' nothing (a move of a known token: ``api_refused_moves_per_minute`` bounds it)."""
+        path = scope.get("path", "")
+        if not BOT_API.match(path):
+            return None
         header = b""
         for name, value in scope.get("headers", ()):
             if name == b"authorization":
                 header = value
         if header[:7].lower() != b"bearer ":
-            return False
+            return None
         secret = header[7:].strip().decode("latin-1")
-        return secret.startswith(TOKEN_PREFIX) and hash_token(secret) in self.known
+        if not secret.startswith(TOKEN_PREFIX):
+            return None
+        digest = hash_token(secret)
+        if digest not in self.known:
+            return None
+        return "" if MOVE.match(path) else f"token:{digest}"
 
     def vouch(self, digest: str) -> None:
         """The token of this hash is stored and within its ceilings."""
