@@ -23,7 +23,7 @@ from boardplay.web.app import create_app
 from boardplay.web.config import DEFAULT_CATALOGUE
 
 
-def app_of(tmp_path: Path, catalogue: str | None = None, **limits: Any) -> TestClient:
+def app_of(tmp_path: Path, catalogue: str | None = None, **limits: int) -> TestClient:
     settings = tiny_settings(tmp_path, limits=limits)
     if catalogue is not None:
         settings = dataclasses.replace(settings, catalogue=catalogue)
@@ -76,8 +76,8 @@ def test_the_bots_of_one_address_are_counted_per_token_not_by_the_address(
 def test_a_bot_far_past_every_ceiling_in_montana_is_never_refused_a_legal_move(
     tmp_path: Path,
 ) -> None:
-    limits = {"api_requests_per_minute": 12, "api_refused_moves_per_minute": 3}
-    with app_of(tmp_path, DEFAULT_CATALOGUE, **limits) as client:
+    ceilings = {"api_requests_per_minute": 12, "api_refused_moves_per_minute": 3}
+    with app_of(tmp_path, DEFAULT_CATALOGUE, **ceilings) as client:
         ann_player, ann = bot_of(client, "ann")
         _, bob = bot_of(client, "bob")
         game_id = challenged(client, ann_player, "bob", bob, "montana")
@@ -132,7 +132,8 @@ def test_a_burst_of_refused_moves_gets_no_more_than_the_ceiling(tmp_path: Path) 
 
         def refused(_: int) -> int:
             path = f"/api/bot/game/{game_id}/move/nonsense"
-            return client.post(path, headers=bearer(secret)).status_code
+            status: int = client.post(path, headers=bearer(secret)).status_code
+            return status
 
         with ThreadPoolExecutor(16) as pool:
             answers = list(pool.map(refused, range(60)))
@@ -142,8 +143,7 @@ def test_a_burst_of_refused_moves_gets_no_more_than_the_ceiling(tmp_path: Path) 
 def test_accepting_forty_challenges_in_an_hour_is_no_game_made_by_the_address(
     tmp_path: Path,
 ) -> None:
-    limits = {"games_per_visitor": 30, "challenges_per_hour": 20}  # the defaults
-    with app_of(tmp_path, **limits) as client:
+    with app_of(tmp_path, games_per_visitor=30, challenges_per_hour=20) as client:  # defaults
         _, secret = bot_of(client, "robo")
         people = [sign_up(client, name) for name in ("ann", "bea")]
         games = [challenged(client, people[i % 2], "robo", secret, "tiny") for i in range(40)]
