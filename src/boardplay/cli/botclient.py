@@ -253,6 +253,9 @@ class BotClient:
                 return
             if sent is None:
                 return  # the server never answered: the challenge is still there on reconnect
+            if sent.status_code == 404 or _code(sent) == "challenge_closed":
+                log.info("challenge %s was answered or withdrawn meanwhile", cid)
+                return
             reason = reason_for(sent, bool(challenge.get("rated")))
             refused = reason, f"the server refused it: {sent.text}"
         reason, why = refused

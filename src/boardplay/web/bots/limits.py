@@ -54,11 +54,6 @@ meets the address's rate once, and is vouched for again)."""
 Clock = Callable[[], float]
 
 
-def kind_of(path: str) -> str:
-    """Which of a token's ceilings a request of ``path`` counts against."""
-    return MOVES if MOVE.match(path) else REQUESTS
-
-
 class BotGate:
     """The tokens this process has found stored, and those held past a ceiling."""
 
