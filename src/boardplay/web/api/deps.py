@@ -25,7 +25,7 @@ from boardplay.web.accounts import (
 )
 from boardplay.web.advice import Reviewer
 from boardplay.web.bots import BOT_PLAY, CHALLENGE_READ, CHALLENGE_WRITE, TOKEN_PREFIX, ApiUser
-from boardplay.web.bots.limits import MOVES, REQUESTS
+from boardplay.web.bots.limits import MOVES, REQUESTS, Kind
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden
@@ -179,7 +179,7 @@ async def get_seeker(
     )
 
 
-def token_with(*scopes: str, kind: str = REQUESTS) -> Callable[[Request, Hub], Awaitable[ApiUser]]:
+def token_with(*scopes: str, kind: Kind = REQUESTS) -> Callable[[Request, Hub], Awaitable[ApiUser]]:
     """A dependency: the owner of the request's personal API token (``bots/``), if the token
     has one of ``scopes`` (none named: any token will do); 401 without one, 403
     ``missing_scope``; counted against the token's ceiling of ``kind`` (``bots/limits.py``)."""

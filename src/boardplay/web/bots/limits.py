@@ -29,6 +29,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from typing import Literal
 
 from starlette.types import Scope
 
@@ -45,8 +46,10 @@ these pass the per-address guard with a vouched-for token; the site's other rout
 address whatever the request carries."""
 MOVE = re.compile(r"/api/bot/game/[^/]+/move/")
 """A bot's move, counted by ``api_refused_moves_per_minute`` rather than the request ceiling."""
-REQUESTS = "requests"
-MOVES = "moves"
+Kind = Literal["requests", "moves"]
+"""Which of its ceilings a token's request counts against."""
+REQUESTS: Kind = "requests"
+MOVES: Kind = "moves"
 KNOWN = 10_000
 """Tokens a process vouches for at once (least recently used forgotten: their next request
 meets the address's rate once, and is vouched for again)."""
@@ -60,7 +63,7 @@ class BotGate:
     def __init__(self, clock: Clock = time.monotonic) -> None:
         self.clock = clock
         self.known: OrderedDict[str, None] = OrderedDict()
-        self.held: dict[tuple[str, str], float] = {}
+        self.held: dict[tuple[str, Kind], float] = {}
 
     def key_of(self, scope: Scope) -> str | None:
         """What the guard counts this request against: None, its address (a person, a token
@@ -97,7 +100,7 @@ class BotGate:
             self.held.pop((digest, REQUESTS), None)
             self.held.pop((digest, MOVES), None)
 
-    def hold(self, digest: str, kind: str, seconds: float) -> None:
+    def hold(self, digest: str, kind: Kind, seconds: float) -> None:
         """Refuse the token's requests of ``kind`` from memory for ``seconds`` (its ceiling's
         window has that long to run)."""
         self.held[(digest, kind)] = self.clock() + seconds
@@ -106,7 +109,7 @@ class BotGate:
             for key in [k for k, until in self.held.items() if until <= now]:
                 del self.held[key]
 
-    def waiting(self, digest: str, kind: str) -> float:
+    def waiting(self, digest: str, kind: Kind) -> float:
         """Seconds the token is still held for ``kind`` (0: not held)."""
         until = self.held.get((digest, kind))
         if until is None:

@@ -37,7 +37,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account, Accounts
-from boardplay.web.bots.limits import MOVES, REQUESTS, TOKEN_PREFIX, BotGate
+from boardplay.web.bots.limits import MOVES, REQUESTS, TOKEN_PREFIX, BotGate, Kind
 from boardplay.web.bots.store import LABEL_MAX, TokenRow, TokenStore
 from boardplay.web.config import Limits
 from boardplay.web.database import Runner
@@ -197,7 +197,7 @@ class Bots:
             return
         self.ended(hashes, tell=False)
 
-    async def authorise(self, header: str | None, *scopes: str, kind: str = REQUESTS) -> ApiUser:
+    async def authorise(self, header: str | None, *scopes: str, kind: Kind = REQUESTS) -> ApiUser:
         """The account a request's ``Authorization: Bearer <token>`` speaks for, if the token
         exists and has one of ``scopes`` (none named: any token will do); the request is
         counted against the token's ceiling of its ``kind`` before it runs (a move: ``MOVES``,
@@ -234,12 +234,12 @@ class Bots:
         (the game bounds its moves itself: one per turn)."""
         await self.db(self.throttles.give_back, [self._ceiling(user.token.id, MOVES).key])
 
-    def _ceiling(self, token_id: int, kind: str) -> Ceiling:
+    def _ceiling(self, token_id: int, kind: Kind) -> Ceiling:
         if kind == MOVES:
             return Ceiling(f"api-moves:{token_id}", self.limits.api_refused_moves_per_minute, 60.0)
         return Ceiling(f"api:{token_id}", self.limits.api_requests_per_minute, 60.0)
 
-    def _over(self, kind: str, exc: Throttled) -> ApiError:
+    def _over(self, kind: Kind, exc: Throttled) -> ApiError:
         """The 429 of a token past its ceiling of ``kind``."""
         if kind == MOVES:
             most = self.limits.api_refused_moves_per_minute
