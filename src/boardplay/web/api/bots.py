@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi import Path as PathParam
-from fastapi import Query
 from fastapi.responses import StreamingResponse
 
 from boardplay.web.api.deps import (
