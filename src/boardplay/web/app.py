@@ -98,7 +98,7 @@ from boardplay.web.api import (
     tournaments,
 )
 from boardplay.web.api.i18n import add_i18n_routes
-from boardplay.web.bots.limits import BotGate
+from boardplay.web.bots import BotGate
 from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.config import Settings
 from boardplay.web.errors import ApiError, bad_request

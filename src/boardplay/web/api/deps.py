@@ -24,8 +24,16 @@ from boardplay.web.accounts import (
     Site,
 )
 from boardplay.web.advice import Reviewer
-from boardplay.web.bots import BOT_PLAY, CHALLENGE_READ, CHALLENGE_WRITE, TOKEN_PREFIX, ApiUser
-from boardplay.web.bots.limits import MOVES, REQUESTS, Kind
+from boardplay.web.bots import (
+    BOT_PLAY,
+    CHALLENGE_READ,
+    CHALLENGE_WRITE,
+    MOVES,
+    REQUESTS,
+    TOKEN_PREFIX,
+    ApiUser,
+    Kind,
+)
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden
