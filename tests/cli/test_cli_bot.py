@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import boardplay
-from boardplay.cli.botclient import Wanted, agent_factory, state_of
+from boardplay.cli.botclient import DECLINE, Wanted, agent_factory, state_of
 from boardplay.core.game import sample_chance
 
 
@@ -24,16 +24,22 @@ def test_the_filter_accepts_what_it_names_and_says_why_it_declines() -> None:
     assert anything.refuses(challenge()) is None
     assert anything.refuses(challenge(game="nosuchgame")) is not None  # cannot be played here
     only = Wanted(frozenset({"potlatch"}), rated=True, clock="realtime")
-    assert "not among potlatch" in (only.refuses(challenge()) or "")
+    reason, why = only.refuses(challenge()) or ("", "")
+    assert reason == "variant" and "not among potlatch" in why
     timed = {"base": 300, "increment": 3}
-    assert only.refuses(challenge(game="potlatch", rated=False, clock=timed)) == "casual"
-    assert only.refuses(challenge(game="potlatch", rated=True)) == "clock none"
+    assert only.refuses(challenge(game="potlatch", rated=False, clock=timed)) == (
+        "rated",
+        "casual",
+    )
+    assert only.refuses(challenge(game="potlatch", rated=True)) == ("timeControl", "clock none")
     assert only.refuses(challenge(game="potlatch", rated=True, clock=timed)) is None
+    assert Wanted(rated=False).refuses(challenge(rated=True)) == ("casual", "rated")
     mail = Wanted(clock="correspondence")
     assert mail.refuses(challenge(clock={"days": 3})) is None
-    assert mail.refuses(challenge(clock=timed)) == "clock realtime"
-    bad = challenge(options={"rules": "nonsense"})
-    assert "cannot be played here" in (anything.refuses(bad) or "")
+    assert mail.refuses(challenge(clock=timed)) == ("timeControl", "clock realtime")
+    reason, why = anything.refuses(challenge(options={"rules": "nonsense"})) or ("", "")
+    assert reason == "standard" and "cannot be played here" in why
+    assert {r for r, _ in filter(None, map(only.refuses, [challenge()]))} <= DECLINE
 
 
 def test_agents_by_spec_and_by_module_function() -> None:

@@ -45,6 +45,10 @@ def registry_client(tmp_path: Path) -> Iterator[TestClient]:
 
 # ----- what make test leaves to make soak ------------------------------------------------------
 SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
+    "test_bots_at_default_limits_lose_no_game_to_a_limit": (
+        re.compile(r"5min"),
+        "issue 63's five-minute runs; make test keeps one bot in eight games for 30 s",
+    ),
     "test_play_against_the_ai_to_the_end_by_clicking": (
         re.compile(r"montana"),
         "Montana's whole game against the AI is test_web_montana's",

@@ -103,6 +103,9 @@ def register(app: typer.Typer) -> None:
             clock,
         )
         client = BotClient(server, secret, factory, wanted, max_games, seed)
+        if threading.current_thread() is threading.main_thread():  # also while it waits
+            signal.signal(signal.SIGINT, lambda *_args: client.stop.set())
+            signal.signal(signal.SIGTERM, lambda *_args: client.stop.set())
         try:
             me = client.whoami()
         except httpx.HTTPStatusError as exc:
@@ -118,9 +121,6 @@ def register(app: typer.Typer) -> None:
             )
         for tournament in tournaments:
             _enter(client.client, tournament)
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGINT, lambda *_args: client.stop.set())
-            signal.signal(signal.SIGTERM, lambda *_args: client.stop.set())
         logging.getLogger("boardplay.bot").info(
             "%s plays on %s with %s", me["username"], server, agent
         )

@@ -99,6 +99,7 @@ from boardplay.web.api import (
     tournaments,
 )
 from boardplay.web.api.i18n import add_i18n_routes
+from boardplay.web.bots import BotGate
 from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.config import Settings
 from boardplay.web.errors import ApiError, bad_request
@@ -149,6 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             push=push,
         )
         app.state.hub = hub
+        hub.bots.gate = app.state.bot_gate  # the guard's: the tokens it lets by
         app.state.reviewer = hub.reviewer
         app.state.accounts = hub.accounts
         app.state.passkeys = Passkeys(hub.accounts)
@@ -178,7 +180,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.origin = settings.origin
     app.state.levels = {}
     """AI levels each game accepts, worked out once (``api/site.py``)."""
-    app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate)
+    app.state.bot_gate = gate = BotGate()
+    app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate, counted_as=gate.key_of)
     add_error_handlers(app)
     routes = (site, games, chat, replays, advice, accounts, ratings, relations, lobby, bots)
     for module in (*routes, lookups, tournaments):

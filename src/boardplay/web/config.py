@@ -202,10 +202,17 @@ class Limits:
     """Games played by AIs alone running at once on the whole server, whoever made them;
     with ``ai_games_per_visitor`` per address, per network and per account."""
     api_requests_per_minute: int = 120
-    """Bot API requests one personal API token may make per minute (a move, an answer, a
-    stream opened; ``bots/``), counted in the database before the request runs (429
-    ``api_rate`` past it): a bot plays a move a second with room to spare, and a runaway
-    client cannot make the server work harder than that."""
+    """Bot API requests other than moves one personal API token may make per minute (a stream
+    opened, a challenge sent or answered, chat; ``bots/limits.py``), counted in the database
+    before the request runs (429 ``api_rate`` past it): a bot's games cost a few each (a game
+    stream, its answer), however many moves they have, and a runaway client cannot make the
+    server work harder than that."""
+    api_refused_moves_per_minute: int = 60
+    """Moves of one personal API token the games may refuse per minute (illegal, not its turn,
+    the game over; 429 ``move_rate`` past it). A move the game takes is not counted: the game
+    bounds those (one per turn), so no pace of legal play meets a rate ceiling; every move is
+    counted before it runs and given back once taken, so a burst of refused ones gets no more
+    than this."""
     api_streams_per_token: int = 32
     """Bot API streams (the event stream, game streams) one token may hold open at once on one
     server process (429 past it): each holds a room's watch and a queue, so a client that

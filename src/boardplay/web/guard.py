@@ -122,16 +122,29 @@ class Guard:
     refused alike before it opens; its messages meet ``safejson`` where each socket reads them
     (``table/live.py``, ``lobby/sockets.py``)."""
 
-    def __init__(self, app: ASGIApp, limits: Limits, rate: RateLimiter) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limits: Limits,
+        rate: RateLimiter,
+        counted_as: Callable[[Scope], str | None] | None = None,
+    ) -> None:
         self.app = app
         self.limits = limits
         self.rate = rate
+        self.counted_as = counted_as
+        """What a request is counted against if not its address (None): a Bot API request with
+        a token this process knows is counted against the token, a move of one not here
+        ('': ``bots/limits.py``), so the bots of one host do not share its address's rate."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        delay = self.rate.wait(address_of(scope))
+        key = None
+        if self.counted_as is not None and scope["type"] == "http":
+            key = self.counted_as(scope)
+        delay = self.rate.wait(address_of(scope) if key is None else key) if key != "" else 0.0
         if delay:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1013, "reason": "rate limited"})
@@ -139,7 +152,8 @@ class Guard:
             error = ApiError(
                 429,
                 "rate_limited",
-                f"too many requests from this address; the server allows "
+                f"too many requests from this {'address' if key is None else 'token'}; the "
+                "server allows "
                 f"{self.limits.rate_per_second:g} a second (bursts of {self.limits.rate_burst})",
             )
             await respond(send, error, {"retry-after": str(max(1, math.ceil(delay)))})

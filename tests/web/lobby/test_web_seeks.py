@@ -16,7 +16,7 @@ from accountcalls import RAPID, Player, sign_up
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
-from webcalls import create, refused
+from webcalls import HUMANS, create, refused
 from websettings import tiny_settings
 
 from boardplay.web.accounts.service import COOKIE
@@ -447,7 +447,9 @@ def test_the_ceilings_on_seeks_and_challenges(tmp_path: Path) -> None:
         assert alice.post("/api/challenges", {"to": "carol", "game": "tiny"}).status_code == 201
 
 
-def test_starting_a_game_counts_against_the_acceptors_quota(tmp_path: Path) -> None:
+def test_accepting_a_seek_counts_against_the_acceptors_quota_a_challenge_does_not(
+    tmp_path: Path,
+) -> None:
     with TestClient(create_app(tiny_settings(tmp_path, {"games_per_visitor": 1}))) as client:
         alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
         create(client)  # this address's one game of the hour
@@ -456,10 +458,14 @@ def test_starting_a_game_counts_against_the_acceptors_quota(tmp_path: Path) -> N
             bob.post(f"/api/seeks/{posted['id']}/accept"), 429
         )
         assert open_ids(client) == [posted["id"]]
-        sent = alice.post("/api/challenges", {"to": "bob", "game": "tiny"}).json()["challenge"]
-        refused(bob.post(f"/api/challenges/{sent['id']}/accept"), 429)
-        assert bob.get("/api/challenges").json()["incoming"][0]["status"] == "open"
         assert my_games(alice) == my_games(bob) == {}
+        # A challenge is not: its sender's challenges were counted when sent (a bot answering
+        # challenges from its host is bounded by its challengers, docs/bots.md "Limits").
+        sent = alice.post("/api/challenges", {"to": "bob", "game": "tiny"}).json()["challenge"]
+        assert bob.post(f"/api/challenges/{sent['id']}/accept").status_code == 200
+        assert bob.get("/api/challenges").json()["incoming"][0]["status"] == "accepted"
+        again = client.post("/api/games", json={"game": "tiny", "seats": HUMANS})
+        assert "games in the last hour" in refused(again, 429)  # it counted nothing
 
 
 # ----- seeks live with their owner's lobby -------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi import Path as PathParam
 from fastapi.responses import StreamingResponse
 
@@ -20,6 +20,7 @@ from boardplay.web.api.bodies import json_or_form
 from boardplay.web.api.deps import (
     AccountDep,
     AnyTokenDep,
+    BotMoveDep,
     BotPlayDep,
     EventReaderDep,
     HubDep,
@@ -151,10 +152,19 @@ async def _as_bot(hub: Hub, user: ApiUser, game_id: str, act: Any) -> Any:
 
 
 @router.post("/bot/game/{game_id}/move/{move:path}")
-async def bot_move(game_id: GameId, move: str, hub: HubDep, user: BotPlayDep) -> dict[str, Any]:
+async def bot_move(
+    game_id: GameId,
+    move: str,
+    hub: HubDep,
+    user: BotMoveDep,
+    ply: Annotated[int | None, Query(ge=0, le=2**31 - 1)] = None,
+) -> dict[str, Any]:
     """Play ``move`` in the game's notation (as the game stream's ``moves`` and ``legal`` write
     it). A move the rules refuse is a 400 naming the legal moves; one whose time has run out
-    is the flag's, as anyone's."""
+    is the flag's, as anyone's. With ``ply`` (the game stream's, an extra lichess does not
+    have) it is refused, 409 ``stale``, once the game is past that ply: a client re-sending a
+    move whose answer it lost can never play it twice. Only refused moves count against the
+    token (``bots/limits.py``)."""
     if len(move) > 200:
         raise bad_request("a move is at most 200 characters")
 
@@ -162,7 +172,7 @@ async def bot_move(game_id: GameId, move: str, hub: HubDep, user: BotPlayDep) ->
         if late(room):
             await flag(room)
         try:
-            await room.act(token, move, None)
+            await room.act(token, move, ply)
         except ApiError as exc:
             if exc.code != "illegal_action":
                 raise
@@ -171,6 +181,7 @@ async def bot_move(game_id: GameId, move: str, hub: HubDep, user: BotPlayDep) ->
         return {"ok": True, "ply": len(room.moves)}
 
     result: dict[str, Any] = await _as_bot(hub, user, game_id, act)
+    await hub.bots.played(user)
     return result
 
 

@@ -24,7 +24,16 @@ from boardplay.web.accounts import (
     Site,
 )
 from boardplay.web.advice import Reviewer
-from boardplay.web.bots import BOT_PLAY, CHALLENGE_READ, CHALLENGE_WRITE, TOKEN_PREFIX, ApiUser
+from boardplay.web.bots import (
+    BOT_PLAY,
+    CHALLENGE_READ,
+    CHALLENGE_WRITE,
+    MOVES,
+    REQUESTS,
+    TOKEN_PREFIX,
+    ApiUser,
+    Kind,
+)
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden
@@ -178,19 +187,22 @@ async def get_seeker(
     )
 
 
-def token_with(*scopes: str) -> Callable[[Request, Hub], Awaitable[ApiUser]]:
+def token_with(*scopes: str, kind: Kind = REQUESTS) -> Callable[[Request, Hub], Awaitable[ApiUser]]:
     """A dependency: the owner of the request's personal API token (``bots/``), if the token
     has one of ``scopes`` (none named: any token will do); 401 without one, 403
-    ``missing_scope``."""
+    ``missing_scope``; counted against the token's ceiling of ``kind`` (``bots/limits.py``)."""
 
     async def get(request: Request, hub: HubDep) -> ApiUser:
-        return await hub.bots.authorise(request.headers.get("authorization"), *scopes)
+        header = request.headers.get("authorization")
+        return await hub.bots.authorise(header, *scopes, kind=kind)
 
     return get
 
 
 AnyTokenDep = Annotated[ApiUser, Depends(token_with())]
 BotPlayDep = Annotated[ApiUser, Depends(token_with(BOT_PLAY))]
+BotMoveDep = Annotated[ApiUser, Depends(token_with(BOT_PLAY, kind=MOVES))]
+"""A bot's move: counted as a refused move until the game takes it (``Bots.played``)."""
 EventReaderDep = Annotated[ApiUser, Depends(token_with(BOT_PLAY, CHALLENGE_READ))]
 """A token that may read the event stream."""
 ChallengeWriterDep = Annotated[ApiUser, Depends(token_with(CHALLENGE_WRITE, BOT_PLAY))]

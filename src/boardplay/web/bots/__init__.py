@@ -4,13 +4,13 @@ resignations, aborts, draws and chat."""
 
 from __future__ import annotations
 
+from boardplay.web.bots.limits import MOVES, REQUESTS, TOKEN_PREFIX, BotGate, Kind
 from boardplay.web.bots.schemas import ChatLine, TokenRequest, UpgradeRequest
 from boardplay.web.bots.service import (
     BOT_PLAY,
     CHALLENGE_READ,
     CHALLENGE_WRITE,
     SCOPES,
-    TOKEN_PREFIX,
     TOURNAMENT_WRITE,
     ApiUser,
     Bots,
@@ -22,14 +22,18 @@ __all__ = [
     "BOT_PLAY",
     "CHALLENGE_READ",
     "CHALLENGE_WRITE",
+    "MOVES",
+    "REQUESTS",
     "SCOPES",
     "TOKEN_PREFIX",
     "TOURNAMENT_WRITE",
     "ApiUser",
+    "BotGate",
     "Bots",
     "ChatLine",
     "EventStream",
     "GameStream",
+    "Kind",
     "TokenRequest",
     "UpgradeRequest",
     "game_event",

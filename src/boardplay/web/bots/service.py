@@ -12,9 +12,11 @@ tokens): what a token may do (scopes), who it speaks for, how often it may ask, 
   through the API, and a token ends exactly when the account's sessions do: sign out everywhere, a
   password change and deleting the account end every token (``end_tokens`` runs on
   ``SignedOutEverywhere`` and ``AccountClosed``).
-- **Every request counts** against its token's ceiling (``Limits.api_requests_per_minute``), in
-  the database before the request runs (``throttles.py``): a burst on one process or several
-  gets no more than requests sent one after another (429 ``api_rate`` with ``Retry-After``).
+- **Every request counts** against its token's ceilings, in the database before the request
+  runs (``throttles.py``): a burst on one process or several gets no more than requests sent
+  one after another (429 with ``Retry-After``). A move the game takes is given back; which
+  ceiling counts what, and why a bot's requests pass the per-address guard, is
+  ``limits.py``'s.
 - **A revoked token's streams end promptly**: at once on the process that revoked it, on the
   others through the broker (topic ``bots``) and, should that be lost, at their next check of
   the open streams' tokens (one query every ``CHECK_EVERY`` seconds)."""
@@ -35,6 +37,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account, Accounts
+from boardplay.web.bots.limits import MOVES, REQUESTS, TOKEN_PREFIX, BotGate, Kind
 from boardplay.web.bots.store import LABEL_MAX, TokenRow, TokenStore
 from boardplay.web.config import Limits
 from boardplay.web.database import Runner
@@ -59,9 +62,6 @@ CHALLENGE_WRITE = "challenge:write"
 TOURNAMENT_WRITE = "tournament:write"
 """Join and leave tournaments (the tournaments domain checks it)."""
 SCOPES = (BOT_PLAY, CHALLENGE_READ, CHALLENGE_WRITE, TOURNAMENT_WRITE)
-TOKEN_PREFIX = "bp_"
-"""Every personal token starts so (lichess's ``lip_``): a leaked one is recognisable in a log
-or a repository scan, and never mistaken for a seat token."""
 CHECK_EVERY = 2.0
 """Seconds between two checks that the open streams' tokens still exist (the fallback when a
 revocation's broker message is lost)."""
@@ -133,6 +133,9 @@ class Bots:
         """Tells the other processes of revoked tokens at once (the broker's topic, given by the
         wiring; None: one process, or no Redis, and the periodic check is the only way)."""
         self.seat_tokens: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self.gate = BotGate()
+        """The tokens the per-address guard lets by, and those held past a ceiling (the app
+        hands its guard's gate over: ``app.py``)."""
         self._task: asyncio.Task[None] | None = None
         bus.subscribe(AccountClosed, self._sessions_ended)
         bus.subscribe(SignedOutEverywhere, self._sessions_ended)
@@ -179,6 +182,7 @@ class Bots:
 
     def ended(self, hashes: Sequence[str], tell: bool = True) -> None:
         """These tokens are gone: close their streams here, and tell the other processes."""
+        self.gate.forget(hashes)
         for digest in hashes:
             for close in list(self.streams.pop(digest, ())):
                 close()
@@ -193,10 +197,11 @@ class Bots:
             return
         self.ended(hashes, tell=False)
 
-    async def authorise(self, header: str | None, *scopes: str) -> ApiUser:
+    async def authorise(self, header: str | None, *scopes: str, kind: Kind = REQUESTS) -> ApiUser:
         """The account a request's ``Authorization: Bearer <token>`` speaks for, if the token
         exists and has one of ``scopes`` (none named: any token will do); the request is
-        counted against the token's ceiling before it runs."""
+        counted against the token's ceiling of its ``kind`` before it runs (a move: ``MOVES``,
+        given back by ``played`` once the game takes it)."""
         secret = header[7:].strip() if header and header.lower().startswith("bearer ") else ""
         if not secret.startswith(TOKEN_PREFIX) or len(secret) > 100:
             raise ApiError(
@@ -205,22 +210,52 @@ class Bots:
                 "this needs a personal API token (header Authorization: Bearer bp_…), made on "
                 "the account page",
             )
-        found = await self.db(self.store.find, hash_token(secret))
+        digest = hash_token(secret)
+        held = self.gate.waiting(digest, kind)
+        if held:
+            raise self._over(kind, Throttled(self._ceiling(0, kind), held))
+        found = await self.db(self.store.find, digest)
         if found is None:
+            self.gate.forget([digest])
             raise ApiError(401, "bad_token", "this API token is unknown or was revoked")
         token, account = found
         if scopes and not token.scopes & set(scopes):
             raise missing_scope(" or ".join(scopes))
-        per_minute = self.limits.api_requests_per_minute
         try:
-            await self.db(self.throttles.take, [Ceiling(f"api:{token.id}", per_minute, 60.0)])
+            await self.db(self.throttles.take, [self._ceiling(token.id, kind)])
         except Throttled as exc:
-            raise exc.error(
-                "api_rate",
-                f"this token made {per_minute} requests in the last minute, the most the "
-                "server allows (BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE)",
-            ) from None
+            self.gate.hold(digest, kind, exc.retry_after)
+            raise self._over(kind, exc) from None
+        self.gate.vouch(digest)
         return ApiUser(account, token, secret)
+
+    async def played(self, user: ApiUser) -> None:
+        """The game took the bot's move: it does not count against the refused moves' ceiling
+        (the game bounds its moves itself: one per turn)."""
+        await self.db(self.throttles.give_back, [self._ceiling(user.token.id, MOVES).key])
+
+    def _ceiling(self, token_id: int, kind: Kind) -> Ceiling:
+        if kind == MOVES:
+            return Ceiling(f"api-moves:{token_id}", self.limits.api_refused_moves_per_minute, 60.0)
+        return Ceiling(f"api:{token_id}", self.limits.api_requests_per_minute, 60.0)
+
+    def _over(self, kind: Kind, exc: Throttled) -> ApiError:
+        """The 429 of a token past its ceiling of ``kind``."""
+        if kind == MOVES:
+            most = self.limits.api_refused_moves_per_minute
+            return exc.error(
+                "move_rate",
+                f"this token had {most} moves refused in the last minute (illegal, not its "
+                "turn, or the game over), the most the server allows "
+                "(BOARDPLAY_WEB_API_REFUSED_MOVES_PER_MINUTE); moves the game takes are not "
+                "counted",
+            )
+        most = self.limits.api_requests_per_minute
+        return exc.error(
+            "api_rate",
+            f"this token made {most} requests (other than moves) in the last minute, the most "
+            "the server allows (BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE)",
+        )
 
     # ----- bot accounts -------------------------------------------------------------------
     async def upgrade(self, account: Account) -> None:

@@ -3,9 +3,12 @@ may cancel it while it is open). Accepting starts the game for both at once, as 
 seek does (``seeks.start_game``); the same checks apply to the game offered
 (``seeks.offer_of``: two players, luck nobody chose). Of several answers at once exactly one
 wins (``SeekStore.settle``: one conditional update from ``open``); everything that could refuse
-an acceptance (the acceptor's quota) is checked before it, and the challenge is reopened if the
-game then fails to start. Both players' lobby sockets are told of each change, and of the game
-it started.
+an acceptance (the admission rule) is checked before it, and the challenge is reopened if the
+game then fails to start. The game is not counted against the acceptor's address
+(``Limits.games_per_visitor``): its sender's challenges were counted when sent
+(``challenges_per_hour``, ``challenges_per_account``), so a bot that answers challenges from
+its host is bounded by its challengers, as on lichess. Both players' lobby sockets are told of
+each change, and of the game it started.
 
 A challenge's id is its game's (lichess's rule: a client that keeps the challenge's id finds the
 game by it): drawn as a game's id is (``tokens.new_game_id``) and given to the game the
@@ -156,7 +159,6 @@ async def answer_challenge(
             if exc.code == "player_gone":
                 raise not_found("the player who sent this challenge has left") from None
             raise
-        await lobby.maker.check_quota(visitor)
     status = {"accept": ACCEPTED, "decline": DECLINED, "cancel": CANCELLED}[answer]
     game_id = challenge_id if sender is not None else None
     if not await lobby.db(
@@ -178,6 +180,7 @@ async def answer_challenge(
                 found.clock,
                 game_id=challenge_id,
                 owner_seat=found.seat,
+                counted=False,
             )
         except Exception:
             await lobby.db(store.started, challenge_id, None, OPEN, time.time())

@@ -315,12 +315,14 @@ async def start_game(
     clock: Mapping[str, Any] | None = None,
     game_id: str | None = None,
     owner_seat: int | None = None,
+    counted: bool = True,
 ) -> Started:
     """The game of the offer's ``owner`` and ``others`` (its acceptor, or a table's seated
     players, the one whose request starts it last), made through ``door``, seats drawn at
     random unless the owner chose theirs (``owner_seat``: a challenge's ``color``), under the
     offer's time control (``clock``), with the id ``game_id`` if given (a challenge's); the
-    last of ``others``'s seat is returned."""
+    last of ``others``'s seat is returned. ``counted``: the game counts against ``visitor``'s
+    games of the hour (not a challenge's: its sender was counted)."""
     players = [*others]
     random.SystemRandom().shuffle(players)
     at = random.SystemRandom().randrange(len(players) + 1) if owner_seat is None else owner_seat
@@ -337,6 +339,7 @@ async def start_game(
         newcomer=last.id,
         visitor=visitor,
         new_id=game_id,
+        counted=counted,
     )
     await room.changed()
     seat = next(i for i, p in enumerate(players) if p.id == last.id)

@@ -185,13 +185,15 @@ class GameMaker:
         game_id: str | None = None,
         bots: bool = False,
         new_id: str | None = None,
+        counted: bool = True,
     ) -> tuple[Room, list[str]]:
         """Make a game with every seat already its player's (``players``: accounts in seat
         order, named as they are now) and start its clock: a game the lobby starts for the
         players of an offer (``newcomer`` the one whose request starts it, from ``visitor``),
         or a tournament for its table. Returns the room and each seat's token (the players'
         pages may also ask for their own: ``POST /api/account/games/{id}/token``).
-        ``owner``'s games of the hour count it (None: nobody's, a tournament's). With
+        ``owner``'s games of the hour count it (None: nobody's, a tournament's; ``counted``
+        False: a challenge's, counted when it was sent). With
         ``game_id`` (chosen before, by a tournament's pairing) it is made at most once
         whoever asks: a second attempt finds the row and makes nothing (no tokens then).
         With ``new_id`` (a challenge's id, which lichess's clients take for the game's) the game
@@ -241,7 +243,7 @@ class GameMaker:
         )
         if game_id is None:
             try:
-                await self.db(self._insert, row)
+                await self.db(self._insert, row, counted)
             except sa.exc.IntegrityError:
                 raise conflict("game_exists", f"a game {row.id} exists already") from None
         elif not await self.db(self._insert_once, row):
@@ -297,9 +299,9 @@ class GameMaker:
             return False
         return True
 
-    def _insert(self, row: st.GameRow) -> None:
+    def _insert(self, row: st.GameRow, counted: bool = True) -> None:
         try:
-            insert_counted(self.storage.engine, row, self.limits)
+            insert_counted(self.storage.engine, row, self.limits, counted)
         except Throttled as exc:
             raise too_many(exc, self.limits) from None
 

@@ -46,12 +46,13 @@ class TooManyAiGames(Throttled):
         self.running = running
 
 
-def insert_counted(engine: Engine, row: st.GameRow, limits: Limits) -> None:
+def insert_counted(engine: Engine, row: st.GameRow, limits: Limits, counted: bool = True) -> None:
     """Store ``row`` as a new game in one transaction with its counts: its owner's games of the
-    hour, and if AIs alone play it, the AI-only games running (``TooManyAiGames``); raises
-    ``Throttled`` and stores nothing past a ceiling."""
+    hour (unless not ``counted``: an accepted challenge's, whose sender was counted), and if
+    AIs alone play it, the AI-only games running (``TooManyAiGames``); raises ``Throttled`` and
+    stores nothing past a ceiling."""
     with engine.begin() as conn:
-        if row.owner is not None:
+        if row.owner is not None and counted:
             take(conn, [games_ceiling(row.owner, limits)], st.utc_now().timestamp())
         if row.ai_only:
             _count_ai_games(conn, row, limits)
