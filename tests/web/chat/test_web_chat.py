@@ -21,7 +21,7 @@ from websettings import tiny_settings
 
 from boardplay.web.accounts.service import COOKIE
 from boardplay.web.app import create_app
-from boardplay.web.chat.service import clean
+from boardplay.web.chat.rights import clean
 from boardplay.web.chat.store import Author, ChatRefused, ChatStore, chat_reports_table
 from boardplay.web.errors import ApiError
 from boardplay.web.sockets import Subscriber
