@@ -49,6 +49,10 @@ SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
         re.compile(r"5min"),
         "issue 63's five-minute runs; make test keeps one bot in eight games for 30 s",
     ),
+    "test_a_page_of_a_group_opened_first_loads_its_group": (
+        re.compile(r"(replay|rules|tv|signin|turns)/?[^-]*-ja|ja-(replay|rules|tv|signin|turns)"),
+        "in Japanese make test opens one page of each group; make soak opens every page in both",
+    ),
     "test_play_against_the_ai_to_the_end_by_clicking": (
         re.compile(r"montana"),
         "Montana's whole game against the AI is test_web_montana's",
