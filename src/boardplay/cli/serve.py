@@ -16,6 +16,9 @@ from rich.markup import escape
 from boardplay.cli.common import console, fail
 from boardplay.i18n import _, ngettext
 
+SHUTDOWN_SECONDS = 10
+"""How long a stopping server waits for its open responses before it cuts them."""
+
 
 def register(app: typer.Typer) -> None:
     @app.command(
@@ -196,4 +199,7 @@ def serve(
         log_level=log_level,
         ws_max_size=settings.limits.max_ws_message_bytes * 4,
         ws="boardplay.web.wsprotocol:QuietWebSockets",
+        # Streams are ended on SIGTERM (``end_streams_on_exit``); a response still open after
+        # this many seconds is cut, so a stop or a deploy never hangs on one slow reader.
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
