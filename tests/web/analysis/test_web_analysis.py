@@ -7,6 +7,7 @@ requests."""
 
 from __future__ import annotations
 
+import json
 import typing
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -279,3 +280,28 @@ def test_a_browser_without_a_cookie_is_given_one_and_owns_what_it_makes(
     assert device
     me = Guest(app_client, device)
     assert me.move(answer.json()["id"], 0, "roll0")["new"]
+
+
+def test_the_variations_example_of_the_formats_page_reads_as_it_says(
+    app_client: TestClient,
+) -> None:
+    page = (Path(__file__).parents[3] / "docs" / "formats.md").read_text(encoding="utf-8")
+    section = page[page.index("### Variations") :]
+    example = json.loads(section[section.index("```json") + 7 : section.index("```\n")])
+    owner = Guest(app_client, OWNER)
+    study = owner.study(game=None, record=example)
+    by_id = {n["id"]: n for n in study["nodes"]}
+
+    def line(node: dict[str, Any]) -> list[str]:
+        moves = []
+        while node["children"]:
+            node = by_id[node["children"][0]]
+            moves.append(node["move"])
+        return moves
+
+    assert line(by_id[0]) == ["roll1", "t1", "t2"] and by_id[0]["comment"] == "start"
+    rolled = by_id[by_id[0]["children"][0]]
+    assert [by_id[c]["move"] for c in rolled["children"]] == ["t1", "t2"]
+    exported = owner.call("GET", f"/api/analysis/{study['id']}/export").json()
+    for field in ("actions", "moves", "seats", "comments", "variations"):
+        assert exported[field] == example[field], field

@@ -51,7 +51,7 @@ def first_state(game: Game, start: Mapping[str, Any] | None, what: str) -> State
         return game.new_initial_state() if start is None else game.state_from_json(start)
     except BoardplayError as exc:
         raise bad_request(f"{what} is not a valid {game.name} position: {exc}") from None
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
         raise bad_request(f"{what} is not a valid {game.name} position ({exc!r})") from None
 
 

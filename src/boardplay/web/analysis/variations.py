@@ -16,6 +16,7 @@ are, so a study never holds a move the rules refuse."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -25,6 +26,8 @@ from boardplay.web.analysis.tree import Node, Tree
 from boardplay.web.errors import ApiError, bad_request, quote
 from boardplay.web.replays import steps
 
+PLY = re.compile("[0-9]{1,9}")
+"""A ply as a comment's key writes it."""
 Clean = Callable[[Any, str], str | None]
 """A comment as the study keeps it (tidied, within its ceiling), given the raw value and where it
 was found; a 400 for one that cannot stand."""
@@ -143,7 +146,8 @@ def _index(key: Any, ply: int, low: int, count: int, field: str) -> int:
     ``low .. count - 1`` are its own, the first of them ``ply`` moves from the start; a 400 if it
     is none of them."""
     text = str(key) if isinstance(key, int) and not isinstance(key, bool) else key
-    at = int(text) - ply if isinstance(text, str) and text.isdigit() else -1
+    digits = isinstance(text, str) and PLY.fullmatch(text) is not None
+    at = int(text) - ply if digits else -1
     if not low <= at < count:
         raise bad_request(
             f"field '{field}' names ply {quote(key)}; plies {ply + low}..{ply + count - 1} "
