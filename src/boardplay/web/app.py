@@ -28,6 +28,10 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
   (``advice/reviews.py``: players only, and only where hints are allowed).
 - ``POST /api/games/{id}/review`` — ``{"seat"?, "iterations"?}``: start (or read) the review
   of a finished game; ``GET`` with ``?seat=&iterations=`` reads its progress or result.
+- ``POST /api/analysis`` (a study from a game's start, a position, a record or ``from_game``),
+  ``GET /api/analysis/{id}``, ``POST .../fork``, ``GET .../export``, ``GET .../nodes/{n}``,
+  ``POST .../nodes/{n}/moves|promote|lines``, ``PUT .../nodes/{n}/comment``, ``DELETE
+  .../nodes/{n}`` — the analysis board (``analysis/``, docs/api.md).
 - ``GET/POST /api/games/{id}/chat`` — read (``?channel=``) or write ``{"channel", "text"}`` in
   the table chat; ``POST /api/games/{id}/chat/{message}/report`` (``chat/service.py``).
 - ``WS   /api/games/{id}/ws`` — receive ``{"type": "state", "game"}``, then ``{"type":
@@ -85,6 +89,7 @@ from boardplay.web.accounts import Passkeys
 from boardplay.web.api import (
     accounts,
     advice,
+    analysis,
     bots,
     chat,
     games,
@@ -183,8 +188,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.bot_gate = gate = BotGate()
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate, counted_as=gate.key_of)
     add_error_handlers(app)
-    routes = (site, games, chat, replays, advice, accounts, ratings, relations, lobby, bots)
-    for module in (*routes, lookups, tournaments):
+    routes = (site, games, chat, replays, advice, analysis, accounts, ratings, relations)
+    for module in (*routes, lobby, bots, lookups, tournaments):
         app.include_router(module.router)
     app.include_router(moderation.router)  # moderators only: the router checks (``moderation/``)
     app.include_router(moderation.players)

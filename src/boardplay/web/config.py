@@ -219,6 +219,20 @@ class Limits:
     opens streams and never closes them cannot pile them up."""
     api_tokens_per_account: int = 10
     """Personal API tokens one account may hold at once (409 past it: revoke one first)."""
+    analysis_nodes: int = 6_000
+    """Positions one study of the analysis board may hold (``analysis/``), its source's moves
+    included: a record at the replay ceiling fits with room for variations; one more move is
+    refused (409 ``study_full``), counted under the study's row lock."""
+    analysis_studies_per_hour: int = 30
+    """Studies (new or forked) one visitor may make per hour: counted for the owner (account or
+    browser) and for the address, before each is stored (429 ``studies_rate``)."""
+    analysis_comment_length: int = 1_000
+    """Longest comment on a study's position, in characters after tidying (``text.tidy``)."""
+    analysis_lines_per_hour: int = 120
+    """Engine-line searches one address may ask for per hour (429 ``lines_rate``); each holds
+    one AI worker for at most ``ai_max_time`` at a level of the ladder, waits its turn in the
+    worker pool's fair queue, and one address has one at a time. Lines already stored on a
+    position are read for free."""
     tournaments_per_account: int = 3
     """Upcoming and running tournaments one account may have created (429
     ``too_many_tournaments`` past it; ``tournaments/``), counted under a lock."""

@@ -19,6 +19,7 @@ from typing import Any
 from boardplay.web.accounts import Accounts
 from boardplay.web.admission import Admission
 from boardplay.web.advice import Reviewer
+from boardplay.web.analysis import Analysis, Lines, StudyStore
 from boardplay.web.bots import Bots
 from boardplay.web.broker import Broker
 from boardplay.web.catalogue import WebCatalogue
@@ -139,6 +140,13 @@ class Hub:
         """The players' ratings, and the settling of rated games (``ratings/``)."""
         self.reviewer = Reviewer(engine, self.ai, limits)
         """Hints and reviews (``advice/``)."""
+        self.analysis = Analysis(
+            StudyStore(engine), db, limits, throttles, catalogue, self.games.get, house.room
+        )
+        """The analysis board's studies (``analysis/``): fair play's rule asks the table for
+        the row of the game a study shows, and a study is made from a game's room."""
+        self.lines = Lines(self.analysis, self.ai)
+        """The engine's lines at a study's positions, searched in the AI worker pool."""
         self.lobby = Lobby(
             engine,
             db,
