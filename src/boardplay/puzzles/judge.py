@@ -61,6 +61,8 @@ SCREEN_FLOOR = 0.3
 """A turn worth less than this at the screening budget is not searched again in mining."""
 SCREEN_SHARE = 10
 """The screening budget is the full budget divided by this."""
+MIN_CHOICES = 3
+"""A puzzle offers at least this many distinct turns: between two, a guess solves half."""
 MAX_FORCED = 64
 """Forced actions followed before a position is searched (a bound, not a rule)."""
 
@@ -169,7 +171,7 @@ def score(
 def verdict(values: list[Value]) -> Verdict | None:
     """The puzzle test over the choices' values: the solution (the best worst case) and its
     kind when exactly one choice passes, else None."""
-    if len(values) < 2:
+    if len(values) < MIN_CHOICES:
         return None
     index = max(range(len(values)), key=lambda i: (values[i].worst, values[i].mean))
     best = values[index].worst

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardplay.ai.arena import GameTask, play_game
+from boardplay.ai.arena import play_game
+from boardplay.ai.tasks import GameTask
 from boardplay.core.game import Game, State
 from boardplay.core.records import Record
 from boardplay.puzzles.puzzle import Puzzle, find, verify

@@ -138,9 +138,10 @@ def passtally_final_turn(scene: Scene) -> bool:
 def montana_last_settlement(scene: Scene) -> bool:
     """The solution places the mover's last settlement tile (only such a player can win)."""
     players = scene.end["players"]
-    return int(players[scene.mover]["settlements_left"]) == 0 and int(
-        scene.start["players"][scene.mover]["settlements_left"]
-    ) > 0
+    return (
+        int(players[scene.mover]["settlements_left"]) == 0
+        and int(scene.start["players"][scene.mover]["settlements_left"]) > 0
+    )
 
 
 def montana_cattle_trade(scene: Scene) -> bool:

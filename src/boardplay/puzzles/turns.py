@@ -85,7 +85,9 @@ def turn_choices(state: State, limit: int = MAX_CHOICES) -> list[Choice]:
             if turn_continues(state, after):
                 if key not in seen:
                     if len(seen) >= EXPLORED * limit:
-                        raise TooManyChoices(f"more than {EXPLORED * limit} positions inside the turn")
+                        raise TooManyChoices(
+                            f"more than {EXPLORED * limit} positions inside the turn"
+                        )
                     seen.add(key)
                     pending.append((after, line, words))
                 continue
