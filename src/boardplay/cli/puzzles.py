@@ -110,7 +110,7 @@ def register(app: typer.Typer) -> None:
         def found(puzzle: Puzzle) -> None:
             write_puzzles(out, [puzzle])
             console.print(
-                _("{id}: {kind} {solution} ({themes})").format(
+                _("{id}: {kind}, solution {solution}, themes: {themes}").format(
                     id=puzzle.id,
                     kind=puzzle.kind,
                     solution=" ".join(puzzle.solution),
