@@ -37,6 +37,10 @@ METRICS_TOKEN_ENV = "BOARDPLAY_WEB_METRICS_TOKEN"
 """The bearer token ``GET /metrics`` asks for (``observe.py``); unset, the path is not served."""
 LOG_FORMAT_ENV = "BOARDPLAY_WEB_LOG_FORMAT"
 """``text`` (uvicorn's lines) or ``json`` (one object a line, with request ids: ``logs.py``)."""
+SHARED_METRICS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+"""prometheus_client's multiprocess folder: set before it is first imported, every process
+keeps its values there and a scrape of any answers the sum (``metrics.py``; ``boardplay serve``
+sets it up)."""
 METRICS_TOKEN_MIN = 16
 """Shortest metrics token taken: the series tell a visitor how busy the site is, so a guessable
 token is refused at start."""

@@ -43,10 +43,10 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
 
+from boardplay.web.config import SHARED_METRICS_ENV
+
 log = logging.getLogger("boardplay.web")
 
-SHARED_ENV = "PROMETHEUS_MULTIPROC_DIR"
-"""The directory prometheus_client's multiprocess mode keeps every process's values in."""
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 """Seconds: a move's request takes a few milliseconds, a replay's build up to a second or two."""
 PAIRING_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -206,7 +206,7 @@ class Metrics:
         if not self.shared:
             return generate_latest(self.registry)
         everyone = CollectorRegistry()
-        multiprocess.MultiProcessCollector(everyone, os.environ.get(SHARED_ENV))  # type: ignore[no-untyped-call]
+        multiprocess.MultiProcessCollector(everyone, os.environ.get(SHARED_METRICS_ENV))  # type: ignore[no-untyped-call]
         everyone.register(self.backlogs)
         return generate_latest(everyone)
 
