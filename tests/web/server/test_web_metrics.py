@@ -5,6 +5,7 @@ counts summed in prometheus_client's multiprocess mode."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -18,6 +19,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
+from tournamentcalls import RAPID, START, HandClock, Process, players
 from webcalls import auth, create
 from websettings import tiny_settings
 
@@ -26,6 +28,7 @@ from boardplay.web import observe
 from boardplay.web.app import create_app
 from boardplay.web.config import Settings
 from boardplay.web.logs import JsonLines, RequestIds
+from boardplay.web.tournaments import Plan
 
 TOKEN = "metrics-token-for-tests-0123456789"
 SCRAPE = {"Authorization": f"Bearer {TOKEN}"}
@@ -45,9 +48,14 @@ def scrape(client: TestClient) -> Samples:
     answer = client.get("/metrics", headers=SCRAPE)
     assert answer.status_code == 200, answer.text
     assert answer.headers["content-type"].startswith("text/plain; version=0.0.4")
+    return parsed(answer.text)
+
+
+def parsed(text: str) -> Samples:
+    """Every sample of a text exposition, by name and labels."""
     return {
         (sample.name, tuple(sorted(sample.labels.items()))): sample.value
-        for family in text_string_to_metric_families(answer.text)
+        for family in text_string_to_metric_families(text)
         for sample in family.samples
     }
 
@@ -117,6 +125,38 @@ def test_the_ai_backlog_is_read_from_the_games(watched: TestClient) -> None:
     samples = scrape(watched)
     assert value(samples, "boardplay_ai_jobs_waiting") == 1
     assert 0 <= value(samples, "boardplay_ai_oldest_wait_seconds") < 60
+
+
+def test_a_tournaments_pairing_is_timed(tmp_path: Path) -> None:
+    """A Swiss's first round paired at its start is one sample of the pairing time."""
+    clock = HandClock()
+
+    async def body() -> None:
+        process = Process(f"sqlite:///{tmp_path / 'swiss.sqlite3'}", clock)
+        service = process.tournaments
+        people = players(process, ["Ana", "Bo", "Cy", "Dee"])
+        plan = Plan(
+            name="Tiny Swiss",
+            kind="swiss",
+            game="tiny",
+            options={},
+            sizes=[2],
+            clock=RAPID,
+            rated=False,
+            starts=START,
+            rounds=2,
+        )
+        made = await service.create(people[0], plan)
+        for person in people:
+            await service.join(made.id, person)
+        clock.t = START
+        await service.tick()
+        samples = parsed(process.hub.metrics.exposition().decode())
+        await process.close()
+        assert value(samples, "boardplay_tournament_pairing_seconds_count", format="swiss") == 1
+        assert value(samples, "boardplay_tournament_pairing_seconds_sum", format="swiss") > 0
+
+    asyncio.run(body())
 
 
 def test_metrics_need_the_operators_token(watched: TestClient, tmp_path: Path) -> None:
@@ -235,11 +275,7 @@ def test_several_processes_are_summed_in_multiprocess_mode(tmp_path: Path) -> No
     done = subprocess.run(
         [sys.executable, "-c", reading], env=env, capture_output=True, text=True, check=True
     )
-    samples = {
-        (s.name, tuple(sorted(s.labels.items()))): s.value
-        for family in text_string_to_metric_families(done.stdout)
-        for s in family.samples
-    }
+    samples = parsed(done.stdout)
     assert value(samples, "boardplay_moves_total", game="tiny") == 6
     assert value(samples, "boardplay_websockets_open", route="/api/games/{game_id}/ws") == 1
 
