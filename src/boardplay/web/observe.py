@@ -155,7 +155,7 @@ class Observe:
 
         async def counted(message: Message) -> None:
             nonlocal gauge
-            if message["type"] == "websocket.accept" and gauge is None:
+            if gauge is None and message["type"] == "websocket.accept":  # one test per update
                 gauge = self.metrics.sockets(_route(scope))
                 gauge.inc()
             await send(message)
