@@ -10,18 +10,22 @@ import io
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 import sqlalchemy as sa
+from browsing import free_port
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from tournamentcalls import RAPID, START, HandClock, Process, players
-from webcalls import auth, create
-from websettings import tiny_settings
+from webcalls import HUMANS, auth, create
+from websettings import start_migrated, tiny_settings
 
 from boardplay.cli.serve import share_metrics
 from boardplay.web import observe
@@ -292,3 +296,59 @@ def test_serve_shares_the_metrics_of_several_workers(
     stale.write_bytes(b"old")
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
     assert share_metrics(1, None) is None and not stale.exists()  # an earlier run's counts go
+
+
+def test_two_workers_answer_one_sum_and_log_json_lines(tmp_path: Path) -> None:
+    """``boardplay serve --workers 2 --log-format json`` with a metrics token: whichever process
+    answers a scrape counts every game both made, and every line on its standard error is a
+    JSON object, the access lines carrying the ids the answers had."""
+    database = tmp_path / "two.sqlite3"
+    start_migrated(database)
+    port = free_port()
+    env = {
+        **os.environ,
+        "BOARDPLAY_DATABASE_URL": f"sqlite:///{database}",
+        "BOARDPLAY_WEB_CATALOGUE": "webtiny:CATALOGUE",
+        "BOARDPLAY_WEB_AI_WORKERS": "0",
+        "BOARDPLAY_WEB_METRICS_TOKEN": TOKEN,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT / "tests" / "web")]),
+    }
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    command = [str(Path(sys.executable).parent / "boardplay"), "serve", "--port", str(port)]
+    log = tmp_path / "server.log"
+    with log.open("wb") as stderr:
+        server = subprocess.Popen(
+            [*command, "--workers", "2", "--log-format", "json"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_ready(f"{base}/healthz/ready")
+        ids = []
+        for _ in range(10):  # a connection each: the two processes share them out
+            made = httpx.post(f"{base}/api/games", json={"game": "tiny", "seats": HUMANS})
+            assert made.status_code == 201, made.text
+            ids.append(made.headers["x-request-id"])
+        for _ in range(6):
+            samples = parsed(httpx.get(f"{base}/metrics", headers=SCRAPE).text)
+            assert value(samples, "boardplay_games_created_total", game="tiny") == 10
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+    records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    access = [r for r in records if r["logger"] == "boardplay.access"]
+    assert [r["request_id"] for r in access] == ids
+    assert {r["route"] for r in access} == {"/api/games"}
+
+
+def wait_until_ready(url: str) -> None:
+    for _ in range(300):
+        try:
+            if httpx.get(url, timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{url} never answered 200")
