@@ -6,6 +6,8 @@ door (``Guard``), the error shapes, the static files and the served schema.
 Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx status):
 
 - ``GET  /api/health`` — this process answers (its id, for operators and tests).
+- ``GET  /healthz/live``, ``/healthz/ready`` and ``/metrics`` (with the operator's token) —
+  liveness, readiness and the Prometheus series, answered by the front door (``observe.py``).
 - ``GET  /api/catalogue`` — games offered, their options and seat names, AI levels.
 - ``GET  /api/rules/{game}`` — the game's rules (Markdown); ``?lang=ja`` for Japanese.
 - ``GET  /api/i18n/{lang}`` — the browser's message catalogue in ``en`` or ``ja`` (``api/i18n.py``).
@@ -111,8 +113,10 @@ from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.frontpage import FrontEnd
 from boardplay.web.guard import Guard, limiter_for
 from boardplay.web.hub import Hub
+from boardplay.web.metrics import Metrics
 from boardplay.web.models import describe
 from boardplay.web.notify import MailConfig, PushConfig
+from boardplay.web.observe import Observe, Readiness
 from boardplay.web.replays import HeavyReads
 from boardplay.web.workers import make_executor
 
@@ -131,6 +135,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     push = PushConfig.from_env(
         settings.origin, settings.mail_from, settings.limits.challenge_lifetime
     )
+    metrics = Metrics()
+    """The app's series (``metrics.py``): every start's hub counts into the same ones."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -153,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sync_interval=settings.sync_interval,
             mail=MailConfig.from_settings(settings),
             push=push,
+            metrics=metrics,
         )
         app.state.hub = hub
         hub.bots.gate = app.state.bot_gate  # the guard's: the tokens it lets by
@@ -177,6 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.close()
             heavy.close()
             hub.ai.shutdown()
+            metrics.close()
 
     app = FastAPI(title="boardplay", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.catalogue = catalogue
@@ -197,6 +205,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_i18n_routes(app)
     add_front_end(app)
     add_games_to_schema(app, catalogue)
+    app.state.metrics = metrics
+
+    async def ready() -> Readiness:
+        hub: Hub | None = getattr(app.state, "hub", None)
+        return Readiness(False, {"server": "starting"}) if hub is None else await hub.readiness()
+
+    # Added last, so outermost: it counts and stamps every answer, the guard's refusals too.
+    app.add_middleware(Observe, metrics=metrics, token=settings.metrics_token, ready=ready)
     return app
 
 
