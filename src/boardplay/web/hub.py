@@ -19,7 +19,7 @@ from typing import Any
 from boardplay.web.accounts import Accounts
 from boardplay.web.admission import Admission
 from boardplay.web.advice import Reviewer
-from boardplay.web.analysis import Analysis, Lines, StudyStore
+from boardplay.web.analysis import Analysis, Lines
 from boardplay.web.bots import Bots
 from boardplay.web.broker import Broker
 from boardplay.web.catalogue import WebCatalogue
@@ -151,7 +151,7 @@ class Hub:
         self.reviewer = Reviewer(engine, self.ai, limits)
         """Hints and reviews (``advice/``)."""
         self.analysis = Analysis(
-            StudyStore(engine), db, limits, throttles, catalogue, self.games.get, house.room
+            engine, db, limits, throttles, catalogue, self.games.get, house.room
         )
         """The analysis board's studies (``analysis/``): fair play's rule asks the table for
         the row of the game a study shows, and a study is made from a game's room."""

@@ -12,7 +12,6 @@ from boardplay.web.analysis.schemas import (
     StudyRequest,
 )
 from boardplay.web.analysis.service import Analysis, Study, Visitor
-from boardplay.web.analysis.store import StudyStore
 
 __all__ = [
     "Analysis",
@@ -23,6 +22,5 @@ __all__ = [
     "PromoteRequest",
     "Study",
     "StudyRequest",
-    "StudyStore",
     "Visitor",
 ]

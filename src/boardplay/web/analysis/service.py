@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.engine import Engine
+
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import result_of
@@ -41,9 +43,7 @@ from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
 from boardplay.web.database import StorageThreads
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden
-from boardplay.web.table import Room, check_analysable, hints_for
-from boardplay.web.table.chance import SERVER_CHANCE
-from boardplay.web.table.rows import GameRow
+from boardplay.web.table import SERVER_CHANCE, Room, check_analysable, hints_for
 from boardplay.web.text import tidy
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
 
@@ -87,7 +87,7 @@ class Analysis:
 
     def __init__(
         self,
-        store: StudyStore,
+        engine: Engine,
         db: StorageThreads,
         limits: Limits,
         throttles: Throttles,
@@ -95,7 +95,7 @@ class Analysis:
         game_row: Callable[[str], Any],
         room: Callable[[str], Any],
     ) -> None:
-        self.store = store
+        self.store = StudyStore(engine)
         self.db = db
         self.limits = limits
         self.throttles = throttles
@@ -111,7 +111,7 @@ class Analysis:
         """The study, if fair play lets ``who`` see it now (404 if there is none, 403 if not)."""
         row, tree = await self.db(self.store.load, study_id)
         if row.source_game is not None:
-            game_row: GameRow | None = await self.game_row(row.source_game)
+            game_row = await self.game_row(row.source_game)
             if game_row is not None:
                 check_analysable(game_row, who.token, who.account)
         return Study(row, tree, self._game(row.game, row.options))

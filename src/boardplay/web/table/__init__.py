@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from boardplay.web.table.aijobs import AiWorkers
 from boardplay.web.table.analysable import IN_PROGRESS, check_analysable
+from boardplay.web.table.chance import SERVER_CHANCE
 from boardplay.web.table.clocks import (
     DAYS,
     MAX_BASE,
@@ -59,6 +60,7 @@ __all__ = [
     "MAX_INCREMENT",
     "NAME_LENGTH",
     "PRESETS",
+    "SERVER_CHANCE",
     "SPEC_LENGTH",
     "ActionRequest",
     "AiWorkers",
