@@ -40,13 +40,13 @@ function drawEval(box, board, position, level) {
     h("span", { class: "eval-bar", role: "img", "aria-label": label, title: label },
       p === null ? "" : h("span", { class: "eval-fill", style: `width:${Math.round(p * 100)}%;background:${position.hints?.seat_colours?.[seat] || "#888"}` })),
     h("span", { class: "eval-value" }, p === null ? t("analysis.notJudged") : pct(p)));
+  if (!chances.length) return;
+  box.append(h("div", { class: "muted small" }, t("analysis.evalCaption")));
   if (names.length <= 2) {
     const mine = chances[0];
-    if (!mine) return;
     box.append(bar(mine.seat, mine.p, t("analysis.evalLabel", { name: seatName(names[mine.seat] ?? ""), chance: pct(mine.p) })));
     return;
   }
-  if (!chances.length) return;
   for (let seat = 0; seat < names.length; seat++) {
     const c = chances.find((x) => x.seat === seat);
     const name = seatName(names[seat]);

@@ -86,7 +86,7 @@ export async function analysisPage(main, id, node) {
       h("div", { class: "replay-controls", id: "analysis-steps" }, steps, plyLabel, h("span", { class: "muted small keys-note" }, t("analysis.keys"))))),
     h("div", {}, lines.panel,
       h("div", { class: "panel", id: "tree-panel" }, h("h3", {}, t("analysis.tree")), h("p", { class: "muted small" }, t(study.yours ? "analysis.treeAbout" : "analysis.treeAboutReader")), treeBox, toolsBox),
-      h("div", { class: "panel", id: "study-tools" },
+      h("div", { class: "panel", id: "study-tools" }, h("h3", {}, t("analysis.studyTools")),
         h("p", { class: "tools" }, h("a", { href: `/api/analysis/${board.id}/export`, download: "", id: "export" }, t("analysis.export")), " ", share, " ", sharePosition), shareBox,
         h("p", {}, h("a", { href: `#/rules/${study.game}` }, t("game.rules")), " · ", h("a", { href: "#/analysis" }, t("analysis.newStudy")))))));
 
@@ -134,7 +134,7 @@ export async function analysisPage(main, id, node) {
     steps[2].disabled = steps[3].disabled = !at.children.length;
     const key = `${board.node}:${board.study.revision}:${at.comment ?? ""}`;
     if (key !== drawn) {
-      drawTree(treeBox, board, seatNames);
+      drawTree(treeBox, board, seatNames, hints);
       nodeTools(toolsBox, board, fail);
       lines.update(position);
       drawn = key;

@@ -61,6 +61,8 @@ export const EN = {
   "analysis.evalEarlier": "{name}: {chance} chance to win when last to move (move {n})",
   "analysis.evalUnknown": "{name}: not judged yet on this line",
   "analysis.notJudged": "not judged",
+  "analysis.evalCaption": "Chance to win by the best line:",
+  "analysis.studyTools": "This study",
   "analysis.tryAgain": "Too many requests: try again in {n} s.",
   "analysis.inProgress": "This game is still being played, so its positions cannot be analysed yet: nobody may analyse a rated game, and the players may not analyse any game, until it ends.",
   "analysis.notFound": "There is no study at this link.",

@@ -5,10 +5,12 @@
 // else the comment to read and "Make a copy to edit".
 import { h, clear } from "../dom.js";
 import { t, seatName } from "../text.js";
+import { seatSwatch } from "../boards/common.js";
 
-// One move of the tree: "12. P-E" (the notation is the engine's, never translated), the seat
-// that played it in its tooltip and accessible name; a chance outcome is shown apart.
-function moveButton(node, names, current, pick) {
+// One move of the tree: "12. P-E" (the notation is the engine's, never translated) after the
+// swatch of the seat that played it, named in its tooltip and accessible name; a chance outcome
+// is shown apart.
+function moveButton(node, { names, hints, current, pick }) {
   const who = node.seat === -1 ? t("game.chance") : seatName(names[node.seat] ?? `#${node.seat + 1}`);
   const label = t("analysis.treeMove", { n: node.ply, who, move: node.move });
   return h("button", {
@@ -19,32 +21,34 @@ function moveButton(node, names, current, pick) {
     "aria-label": label,
     title: label,
     onclick: () => pick(node.id),
-  }, h("span", { class: "ply" }, `${node.ply}.`), h("span", { translate: "no" }, node.move), node.comment ? h("span", { class: "note-mark", "aria-hidden": "true" }, " ✎") : "");
+  }, h("span", { class: "ply" }, `${node.ply}.`), node.seat >= 0 ? seatSwatch(hints, node.seat) : "", h("span", { translate: "no" }, node.move), node.comment ? h("span", { class: "note-mark", "aria-hidden": "true" }, " ✎") : "");
 }
 
-// The moves after `at` along its first children, in a run; after each move that has other lines
+// The moves after `at` along its first children, in a run (`look`: as drawTree's); after each move that has other lines
 // beside it (its siblings), those lines indented under it, each drawn the same way.
-function continueLine(run, nodes, at, names, current, pick) {
+function continueLine(run, nodes, at, look) {
   while (at.children.length) {
     const [main, ...others] = at.children.map((kid) => nodes.get(kid));
-    run.append(moveButton(main, names, current, pick));
-    if (others.length) run.append(h("div", { class: "tree-branches" }, others.map((other) => branch(nodes, other, names, current, pick))));
+    run.append(moveButton(main, look));
+    if (others.length) run.append(h("div", { class: "tree-branches" }, others.map((other) => branch(nodes, other, look))));
     at = main;
   }
   return run;
 }
 
 // A line that starts with the move of node `first`.
-function branch(nodes, first, names, current, pick) {
-  return continueLine(h("div", { class: "tree-line" }, moveButton(first, names, current, pick)), nodes, first, names, current, pick);
+function branch(nodes, first, look) {
+  return continueLine(h("div", { class: "tree-line" }, moveButton(first, look)), nodes, first, look);
 }
 
 // The tree of `board` (analysis/study.js) into `box`, the node shown scrolled into view.
-export function drawTree(box, board, names) {
+// `names` and `hints`: the seats' names and colours.
+export function drawTree(box, board, names, hints) {
   const pick = (id) => board.go(id);
+  const look = { names, hints, current: board.node, pick };
   const start = h("button", { type: "button", class: "tree-move start", "data-node": 0, "aria-current": board.node === 0 ? "true" : null, onclick: () => pick(0) }, t("analysis.startShort"));
   const tree = h("div", { class: "tree", id: "tree", role: "group", "aria-label": t("analysis.tree") },
-    continueLine(h("div", { class: "tree-line" }, start), board.nodes, board.nodes.get(0), names, board.node, pick));
+    continueLine(h("div", { class: "tree-line" }, start), board.nodes, board.nodes.get(0), look));
   clear(box).append(tree);
   const shown = tree.querySelector("[aria-current='true']");
   if (shown) tree.scrollTop = Math.max(0, shown.offsetTop - tree.offsetTop - tree.clientHeight / 2);
