@@ -1,8 +1,8 @@
 // The ways into the analysis board from elsewhere: the Analyse button of a game's page and of a
-// replay, a position link (`#/analysis/new/{game}/{options and position}`), and the words for
-// its refusals. Fair play decides on the server (web/table/analysable.py); a game's view says
+// replay, a game's direct link (`#/analysis/game/{id}`), a position link
+// (`#/analysis/new/{game}/{options and position}`), and the words for its refusals. Fair play decides on the server (web/table/analysable.py); a game's view says
 // what it decided (`analysable`), so a page offers the button only where the door would open.
-import { h } from "../dom.js";
+import { h, clear } from "../dom.js";
 import { api, showError } from "../api.js";
 import { t } from "../text.js";
 
@@ -50,4 +50,16 @@ export async function openPositionLink(game, encoded) {
   let given;
   try { given = JSON.parse(encoded); } catch { throw new Error(t("analysis.badLink")); }
   try { await openStudy({ game, options: given.options || {}, position: given.position }, true); } catch (e) { throw new Error(refusal(e)); }
+}
+
+// A refusal drawn as the page, in plain words, with the way to a study of one's own.
+export function refusedPanel(main, e) {
+  clear(main).append(h("div", { class: "panel", id: "analysis-refused" }, h("h2", {}, t("analysis.closedTitle")),
+    h("p", {}, refusal(e)), h("a", { href: "#/analysis" }, t("analysis.newStudy"))));
+}
+
+// A game's direct link: a study of its moves so far, shown in place of the link; a refusal
+// (fair play's, while the game is played) as the page.
+export async function openGameStudy(main, gameId) {
+  try { await openStudy({ from_game: gameId }, true); } catch (e) { refusedPanel(main, e); }
 }

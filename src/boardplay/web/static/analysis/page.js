@@ -12,7 +12,7 @@ import { boardModule } from "../boards/load.js";
 import { StudyBoard } from "./study.js";
 import { drawTree, nodeTools } from "./tree.js";
 import { linesPanel } from "./lines.js";
-import { refusal, positionLink } from "./door.js";
+import { refusal, refusedPanel, positionLink } from "./door.js";
 
 // A refusal in plain words where the page knows it (fair play's 403, a 429's wait), else the
 // server's sentence, in the red toast.
@@ -41,7 +41,7 @@ export async function analysisPage(main, id, node) {
   clear(main);
   let study;
   try { study = await api(`/api/analysis/${encodeURIComponent(id)}`); } catch (e) {
-    main.append(h("div", { class: "panel", id: "analysis-refused" }, h("h2", {}, t("analysis.closedTitle")), h("p", {}, refusal(e)), h("a", { href: "#/analysis" }, t("analysis.newStudy"))));
+    refusedPanel(main, e);
     return () => {};
   }
   const board = new StudyBoard(study, Number(node) || 0);

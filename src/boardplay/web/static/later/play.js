@@ -15,4 +15,4 @@ export { rulesPage } from "../pages/rules.js";
 export { tvPage } from "../pages/tvchannel.js";
 export { analysisPage } from "../analysis/page.js";
 export { startPage } from "../analysis/start.js";
-export { openPositionLink } from "../analysis/door.js";
+export { openPositionLink, openGameStudy } from "../analysis/door.js";
