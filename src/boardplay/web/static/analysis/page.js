@@ -83,7 +83,7 @@ export async function analysisPage(main, id, node) {
 
   main.append(h("div", { class: "columns analysis" },
     h("div", {}, h("div", { class: "panel" }, title, source, readOnly, status, boardBox, chanceBox, legalBox,
-      h("div", { class: "replay-controls", id: "analysis-steps" }, steps, plyLabel, h("span", { class: "muted small keys-note" }, t("analysis.keys"))))),
+      h("div", { class: "replay-controls", id: "analysis-steps" }, steps, plyLabel, h("span", { class: "muted small keys-note" }, t("analysis.keys"), ["←", "→", "Home", "End"].map((key) => [" ", h("kbd", { translate: "no" }, key)]))))),
     h("div", {}, lines.panel,
       h("div", { class: "panel", id: "tree-panel" }, h("h3", {}, t("analysis.tree")), h("p", { class: "muted small" }, t(study.yours ? "analysis.treeAbout" : "analysis.treeAboutReader")), treeBox, toolsBox),
       h("div", { class: "panel", id: "study-tools" }, h("h3", {}, t("analysis.studyTools")),
