@@ -373,3 +373,24 @@ def test_axe_finds_nothing_serious_on_the_analysis_pages(browser: Any, server: s
                 found.append(f"{where}: {v['id']}: {[n['html'][:100] for n in v['nodes'][:3]]}")
     page.context.close()
     assert not found, found
+
+
+# ----- what the page reads (over HTTP) -------------------------------------------------------
+def test_a_position_carries_its_moves_structs_and_words(server: str) -> None:
+    """The board offers a study's legal moves by their structs (as a game view's), and the page
+    says and marks the move that led to the position; a game's view says who may analyse it."""
+    study = httpx.post(f"{server}/api/analysis", json={"game": "potlatch"}).json()
+    first = httpx.get(f"{server}/api/analysis/{study['id']}/nodes/0").json()
+    assert first["moved"] is None
+    assert all(m["struct"] and m["words"] and m["say"] for m in first["legal"]), first["legal"]
+    game = finished_game(server)
+    view = httpx.get(f"{server}/api/games/{game}").json()
+    assert view["analysable"] == "anyone"
+    made = httpx.post(f"{server}/api/analysis", json={"from_game": game}).json()
+    last = made["nodes"][-1]
+    position = httpx.get(f"{server}/api/analysis/{made['id']}/nodes/{last['id']}").json()
+    assert position["moved"]["move"] == last["move"] and position["moved"]["words"]
+    assert position["moved"]["struct"]["ends"]["winners"] == position["result"]["winners"]
+    seats = [{"kind": "me"}, {"kind": "hotseat"}]
+    running = httpx.post(f"{server}/api/games", json={"game": "proteus", "seats": seats}).json()
+    assert running["game"]["analysable"] == "spectators"
