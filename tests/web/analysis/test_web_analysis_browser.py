@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from browsing import SCREENSHOTS
+from japanese import english_left, shown
 
 pytestmark = pytest.mark.browser
 
@@ -352,8 +353,6 @@ def test_the_page_as_a_first_time_player_sees_it(
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"analysis-{screen}-{lang}.png"), full_page=True)
     if lang == "ja":
-        from japanese import english_left, shown
-
         assert english_left(shown(page)) == [], english_left(shown(page))
     assert not page.errors, page.errors
     page.context.close()

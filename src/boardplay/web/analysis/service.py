@@ -164,7 +164,9 @@ class Analysis:
             "terminal": terminal,
             "chance": chance,
             "legal": [] if terminal or chance else legal_said(game, state, state.legal_actions()),
-            "outcomes": [{**d, "probability": p} for d, (_, p) in zip(described, outcomes)],
+            "outcomes": [
+                {**d, "probability": p} for d, (_, p) in zip(described, outcomes, strict=True)
+            ],
             "moved": self._moved(study, node),
             "position": state.to_json(),
             "text": state.render(),
