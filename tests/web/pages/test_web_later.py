@@ -70,6 +70,7 @@ ROUTES = [
     ("replay/{game}", "#replay-board[data-ply]", "play"),
     ("rules/potlatch", "#rules-text > *", "play"),
     ("tv/potlatch", "#tv-line:not(:empty)", "play"),
+    ("analysis", "#analysis-game", "play"),
     ("signin", "#signin-name", "account"),
     ("account", "#passkeys", "account"),
     ("turns", "#turns", "account"),

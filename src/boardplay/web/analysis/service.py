@@ -46,6 +46,7 @@ from boardplay.web.errors import ApiError, bad_request, conflict, forbidden
 from boardplay.web.table import SERVER_CHANCE, Room, check_analysable, hints_for
 from boardplay.web.text import tidy
 from boardplay.web.throttles import Ceiling, Throttled, Throttles
+from boardplay.web.words import legal_said, said
 
 HOUR = 3600.0
 ID_BYTES = 9
@@ -150,6 +151,11 @@ class Analysis:
         at = study.tree.get(node)
         state = study.state_at(node)
         terminal, chance = state.is_terminal(), state.is_chance_node()
+        game = study.game
+        # The moves and outcomes carry their structs and words, as a game view's legal moves do
+        # (``words.legal_said``): the page's board offers them as targets by their structs.
+        outcomes = state.chance_outcomes() if chance else []
+        described = legal_said(game, state, [a for a, _ in outcomes])
         return {
             "study": study.row.id,
             "node": node,
@@ -157,13 +163,11 @@ class Analysis:
             "current_player": state.current_player(),
             "terminal": terminal,
             "chance": chance,
-            "legal": []
-            if terminal or chance
-            else [{"id": a, "move": state.action_to_string(a)} for a in state.legal_actions()],
+            "legal": [] if terminal or chance else legal_said(game, state, state.legal_actions()),
             "outcomes": [
-                {"id": a, "move": state.action_to_string(a), "probability": p}
-                for a, p in (state.chance_outcomes() if chance else [])
+                {**d, "probability": p} for d, (_, p) in zip(described, outcomes, strict=True)
             ],
+            "moved": self._moved(study, node),
             "position": state.to_json(),
             "text": state.render(),
             "scores": state.scores(),
@@ -172,6 +176,15 @@ class Analysis:
             "lines": at.lines or {},
             "hints": hints_for(study.game, state),
         }
+
+    def _moved(self, study: Study, node: int) -> dict[str, Any] | None:
+        """The move that led to ``node`` (notation, seat, struct and words), which the page says
+        and marks on the board as a game's last move; None at the first position."""
+        at = study.tree.get(node)
+        if at.parent is None or at.action is None:
+            return None
+        before = study.state_at(at.parent)
+        return {"move": at.move, "player": at.seat, **said(study.game, before, at.action)}
 
     def export(self, study: Study) -> dict[str, Any]:
         """The study as a boardplay record: its mainline as the moves, its other lines and its

@@ -55,6 +55,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
     const error = new Error(data?.error?.message || t("error.request", { status: response.status }));
     error.status = response.status;
     error.code = data?.error?.code; // the page words the refusals it knows in its own language
+    error.retryAfter = Number(response.headers?.get("Retry-After")) || null; // a 429's wait, in seconds
     throw error;
   }
   return data;

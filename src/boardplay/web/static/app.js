@@ -70,6 +70,10 @@ async function show() {
     else if (parts[0] === "tournament" && parts[1]) leave = (await (await later("tournament")).tournamentPage(main, parts[1])) || leave;
     else if (parts[0] === "tv" && parts[1]) leave = (await (await later("tv")).tvPage(main, parts[1], connection)) || leave;
     else if (parts[0] === "moderation") await (await later("moderation")).moderationPage(main);
+    else if (parts[0] === "analysis" && parts[1] === "game") await (await later("analysis")).openGameStudy(main, parts[2]);
+    else if (parts[0] === "analysis" && parts[1] === "new") await (await later("analysis")).openPositionLink(parts[2], parts[3]);
+    else if (parts[0] === "analysis" && parts[1]) leave = (await (await later("analysis")).analysisPage(main, parts[1], parts[2])) || leave;
+    else if (parts[0] === "analysis") await (await later("analysis")).startPage(main);
     else leave = (await lobbyPage(main)) || leave;
   } catch (e) {
     clear(main).append(h("div", { class: "panel" }, h("h2", {}, t("error.title")), h("p", {}, e.message), h("a", { href: "#/" }, t("error.back"))));

@@ -6,6 +6,7 @@
 export const EN = {
   "nav.lobby": "Lobby",
   "nav.replay": "Open a record",
+  "nav.analysis": "Analysis board",
   "nav.language": "Language",
   "nav.main": "Main",
   "nav.loading": "Loading…",

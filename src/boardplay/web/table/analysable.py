@@ -38,12 +38,27 @@ def is_player(row: GameRow, token: str | None, account: int | None) -> bool:
     )
 
 
+ANYONE, SPECTATORS, NOBODY = "anyone", "spectators", "nobody"
+"""Who may analyse a game now (``open_to``)."""
+
+
+def open_to(row: GameRow) -> str:
+    """Who the rule above lets analyse ``row``'s game now: ``anyone`` (it has ended),
+    ``nobody`` (a rated game being played) or ``spectators`` (any other game being played). A
+    game's view carries it (``analysable``), so a page offers the analysis board only where
+    this rule would open it."""
+    if row.status == FINISHED:
+        return ANYONE
+    return NOBODY if row.rated else SPECTATORS
+
+
 def check_analysable(row: GameRow, token: str | None, account: int | None) -> None:
     """Refuse (403 ``game_in_progress``) an analysis of ``row``'s game that the rule above
     forbids to this visitor; return quietly otherwise."""
-    if row.status == FINISHED:
+    who = open_to(row)
+    if who == ANYONE:
         return
-    if row.rated:
+    if who == NOBODY:
         raise forbidden(
             IN_PROGRESS,
             "this rated game is still being played: nobody may analyse its positions until it ends",

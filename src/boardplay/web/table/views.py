@@ -24,6 +24,7 @@ from typing import Any
 from boardplay.core.game import Game, State
 from boardplay.core.records import Move, result_of
 from boardplay.web.table import storage as st
+from boardplay.web.table.analysable import open_to
 from boardplay.web.table.clocks import Clock, control_of
 from boardplay.web.table.endings import can_draw
 from boardplay.web.table.hints import hints_for
@@ -87,6 +88,8 @@ def public_view(
         "rematch_offer": row.rematch_offer,
         "hints_allowed": row.hints_allowed,
         "rated": row.rated,
+        # Who fair play lets analyse the game now (``analysable.open_to``): the page's Analyse.
+        "analysable": open_to(row),
         "clock": clock_view(row),
     }
     if row.seed is not None:

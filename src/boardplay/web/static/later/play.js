@@ -1,5 +1,6 @@
 // The pages around a game's board, loaded when one is first opened (later/routes.js): a game's
-// table, a replay, a game's rules, a TV channel (a game's table under its channel's line).
+// table, a replay, a game's rules, a TV channel (a game's table under its channel's line), the
+// analysis board (a study, its start form, a position link).
 //
 // Every group imports app.js, whose code the group then shares: esbuild (--splitting) puts code
 // used by several entries into a chunk of its own for each set of entries using it, so without
@@ -12,3 +13,6 @@ export { gamePage } from "../pages/game.js";
 export { replayPage } from "../pages/replay.js";
 export { rulesPage } from "../pages/rules.js";
 export { tvPage } from "../pages/tvchannel.js";
+export { analysisPage } from "../analysis/page.js";
+export { startPage } from "../analysis/start.js";
+export { openPositionLink, openGameStudy } from "../analysis/door.js";

@@ -27,6 +27,7 @@ import { tournamentOfGame } from "./tournaments.js";
 import { nextGameNotice } from "./nextgame.js";
 import { seatPeople } from "../results.js";
 import { goToGame, holdNextGame } from "../lobbylive.js";
+import { analyseButton, mayAnalyse } from "../analysis/door.js";
 
 // A signed-in player opening one of their games in a browser that holds no token for it gets
 // one from the account (their seats follow them to every device).
@@ -81,7 +82,10 @@ export async function gamePage(main, id, connection, { learn = false, onEnd = nu
   const signals = turnSignals();
   const teach = h("button", { type: "button", id: "tutorial-start", onclick: () => guide.start(control.game) }, t("tutorial.start"));
   const hintButton = h("button", { id: "hint-button", hidden: true, onclick: () => askHint() }, t("hint.ask"));
-  const tools = h("p", { class: "tools" }, undo, " ", hintButton, " ", rules.button, " ", teach, " ",
+  // The analysis board, where fair play lets this viewer study the game now (hidden till then).
+  const analyse = analyseButton({ from_game: id });
+  analyse.hidden = true;
+  const tools = h("p", { class: "tools" }, undo, " ", hintButton, " ", rules.button, " ", teach, " ", analyse, " ",
     h("a", { href: `/api/games/${id}/record`, download: "", id: "download" }, t("game.download")), " · ",
     h("a", { href: `#/replay/${id}` }, t("game.replay")));
   const toggles = h("div", { class: "toggles" }, signals.toggle);
@@ -184,6 +188,7 @@ export async function gamePage(main, id, connection, { learn = false, onEnd = nu
     signals.update(game);
     offerTutorial();
     hintButton.hidden = !(game.your_turn && game.hints_allowed) || look.at !== null;
+    analyse.hidden = !mayAnalyse(game);
     if (game.terminal && !reviewBox.firstChild) addReview(game);
     // The board is drawn first and the look-back bar shown after it, so the bar never stands over
     // a board that still takes live moves (the past position may need a fetch).

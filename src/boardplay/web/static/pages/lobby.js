@@ -37,7 +37,7 @@ function allowedWords(option) {
 // One rule option as a form field described in words: a checkbox for yes/no, a menu of named
 // choices, else a box for a number (empty keeps the default). Its tooltip explains it in words
 // from the catalogue (a game we have no words for: the engine's own explanation).
-function optionInput(game, option) {
+export function optionInput(game, option) {
   const id = `opt-${option.name}`;
   const label = words(`option.${game}.${option.name}`, option.doc);
   const tip = words(`tip.${game}.${option.name}`, option.doc);
@@ -63,7 +63,7 @@ function optionInput(game, option) {
 }
 
 // The options that differ from their defaults (an emptied box keeps the default).
-function readOptions(box) {
+export function readOptions(box) {
   const out = {};
   for (const el of box.querySelectorAll("[data-option]")) {
     const typed = el.type === "checkbox" ? String(el.checked) : el.value.trim();

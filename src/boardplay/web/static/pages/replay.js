@@ -7,6 +7,7 @@ import { seatList, moveList, lastTurn, endingOf, drawBoard } from "./parts.js";
 import { reviewPanel } from "./review.js";
 import { tokenFor } from "../store.js";
 import { seatPeople } from "../results.js";
+import { analyseButton } from "../analysis/door.js";
 
 export async function replayPage(main, id) {
   clear(main);
@@ -65,13 +66,17 @@ async function showReplay(main, replay, id) {
       go(n, mark);
       if (board.getBoundingClientRect().top < 0) board.scrollIntoView({ block: "start" }); // a phone: the board is above
     } }) : "";
+  // The analysis board: a finished game of this server from its moves (fair play's door asks
+  // again), an uploaded record as it was rebuilt from its verified moves.
+  const finished = id && replay.record?.result?.terminal;
+  const analyse = !id ? analyseButton({ record: replay.record }) : finished ? analyseButton({ from_game: id }) : "";
   main.append(h("div", { class: "columns" },
     h("div", {}, h("div", { class: "panel" }, h("h2", {}, t("replay.title", { title: gameTitle(replay.game, replay.title) })), info, board,
       h("div", { class: "replay-controls" },
         button("replay.first", "first", "|◀", () => 0), button("replay.prev", "prev", "◀", () => index - 1),
         slider, button("replay.next", "next", "▶", () => index + 1), button("replay.last", "last", "▶|", () => frames.length - 1), label))),
     h("div", {}, review, h("div", { class: "panel" }, seatList({ seats: seats.map((s) => ({ ...s, claimed: true })), hints: replay.hints }, null, winners),
-      h("p", {}, h("a", { href: URL.createObjectURL(blob), download: `boardplay-${replay.game}${id ? `-${id}` : ""}.json` }, t("game.download")), " · ", h("a", { href: `#/rules/${replay.game}` }, t("game.rules")))),
+      h("p", {}, h("a", { href: URL.createObjectURL(blob), download: `boardplay-${replay.game}${id ? `-${id}` : ""}.json` }, t("game.download")), " · ", h("a", { href: `#/rules/${replay.game}` }, t("game.rules"))), analyse ? h("p", {}, analyse) : ""),
     h("div", { class: "panel" }, h("h3", {}, t("game.moves")), movesBox))));
   slider.addEventListener("input", () => go(Number(slider.value)));
   await go(index);
