@@ -29,6 +29,7 @@ const GROUPS = {
   tournament: () => import("./later/tournament.js"),
   following: () => import("./later/following.js"),
   moderation: () => import("./later/moderation.js"),
+  puzzles: () => import("./later/puzzles.js"),
 };
 const later = (route) => GROUPS[LATER[route]]();
 
@@ -70,6 +71,10 @@ async function show() {
     else if (parts[0] === "tournament" && parts[1]) leave = (await (await later("tournament")).tournamentPage(main, parts[1])) || leave;
     else if (parts[0] === "tv" && parts[1]) leave = (await (await later("tv")).tvPage(main, parts[1], connection)) || leave;
     else if (parts[0] === "moderation") await (await later("moderation")).moderationPage(main);
+    else if (parts[0] === "puzzles") {
+      const which = !parts[1] ? "next" : parts[1] === "daily" || parts[1] === "streak" ? parts[1] : "one";
+      await (await later("puzzles")).puzzlesPage(main, which, parts[1]);
+    }
     else leave = (await lobbyPage(main)) || leave;
   } catch (e) {
     clear(main).append(h("div", { class: "panel" }, h("h2", {}, t("error.title")), h("p", {}, e.message), h("a", { href: "#/" }, t("error.back"))));
