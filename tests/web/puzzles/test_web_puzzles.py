@@ -7,6 +7,8 @@ ceiling on attempts held under a burst of parallel requests."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -33,8 +35,6 @@ SETS = {p.id: p for game in ("potlatch", "proteus") for p in read_puzzles(DATA /
 def settings(tmp_path: Path, **limits: Any) -> Settings:
     database = tmp_path / "web.sqlite3"
     start_migrated(database)
-    import dataclasses
-
     return Settings(
         database_url=f"sqlite:///{database}",
         catalogue="boardplay.web.catalogue:REGISTRY",
@@ -68,10 +68,7 @@ class Guest:
         return answer
 
 
-Visitor = Guest | Player
-
-
-def play(who: Visitor, attempt: dict[str, Any], moves: list[str]) -> dict[str, Any]:
+def play(who: Guest | Player, attempt: dict[str, Any], moves: list[str]) -> dict[str, Any]:
     for move in moves:
         answer = who.post(f"/api/puzzles/attempts/{attempt['id']}/moves", {"move": move})
         assert answer.status_code == 200, answer.text
@@ -207,12 +204,12 @@ def test_ratings_equal_a_glicko2_recomputation(client: TestClient, tmp_path: Pat
         score = 1.0 if r["solved"] else 0.0
         reference[me] = period(ref_me, [(ref_it, score)])
         reference[it] = period(ref_it, [(ref_me, 1.0 - score)])
-    for key, triple in stored_players.items():
-        assert triple == exact[key]
-        assert triple == pytest.approx(reference[key], abs=1e-4)
-    for key, triple in stored_puzzles.items():
-        assert triple == exact.get(key, NEWCOMER)
-        assert triple == pytest.approx(reference.get(key, NEWCOMER), abs=1e-4)
+    for account, held in stored_players.items():
+        assert held == exact[account]
+        assert held == pytest.approx(reference[account], abs=1e-4)
+    for puzzle, rated in stored_puzzles.items():
+        assert rated == exact.get(puzzle, NEWCOMER)
+        assert rated == pytest.approx(reference.get(puzzle, NEWCOMER), abs=1e-4)
 
 
 def test_the_daily_puzzle_is_the_same_for_two_visitors(client: TestClient) -> None:
@@ -223,8 +220,6 @@ def test_the_daily_puzzle_is_the_same_for_two_visitors(client: TestClient) -> No
     attempt = one.post(f"/api/puzzles/{daily['id']}/attempts").json()
     assert play(one, attempt, solution(attempt))["status"] == "solved"
     ids = sorted(SETS)
-    import datetime
-
     days = {daily_pick(ids, datetime.date(2026, 1, 1) + datetime.timedelta(d)) for d in range(30)}
     assert len(days) > 20  # a new puzzle most days
 

@@ -29,7 +29,6 @@ const GROUPS = {
   tournament: () => import("./later/tournament.js"),
   following: () => import("./later/following.js"),
   moderation: () => import("./later/moderation.js"),
-  puzzles: () => import("./later/puzzles.js"),
 };
 const later = (route) => GROUPS[LATER[route]]();
 

@@ -6,8 +6,9 @@ import { EN as TOURNAMENT_WORDS } from "./tournaments/strings.js";
 import { EN as NOTIFICATION_WORDS } from "./notifications/strings.js";
 import { EN as RELATION_WORDS } from "./relations/strings.js";
 import { EN as MODERATION_WORDS } from "./moderation/strings.js";
+import { EN as PUZZLE_WORDS } from "./puzzles/strings.js";
 
-const EN = { ...SITE_WORDS, ...TOURNAMENT_WORDS, ...NOTIFICATION_WORDS, ...RELATION_WORDS, ...MODERATION_WORDS };
+const EN = { ...SITE_WORDS, ...TOURNAMENT_WORDS, ...NOTIFICATION_WORDS, ...RELATION_WORDS, ...MODERATION_WORDS, ...PUZZLE_WORDS };
 
 // A game's words are in its board module (its `EN` table, in the same shape), so a new game is
 // its folder, its board module and its docs: boards/load.js adds them here when it loads the

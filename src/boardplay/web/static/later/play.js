@@ -1,5 +1,7 @@
 // The pages around a game's board, loaded when one is first opened (later/routes.js): a game's
-// table, a replay, a game's rules, a TV channel (a game's table under its channel's line).
+// table, a replay, a game's rules, a TV channel (a game's table under its channel's line), and
+// the puzzles (a board to solve on: they share the board's parts, which a group of their own
+// would split into one more file for both).
 //
 // Every group imports app.js, whose code the group then shares: esbuild (--splitting) puts code
 // used by several entries into a chunk of its own for each set of entries using it, so without
@@ -12,3 +14,4 @@ export { gamePage } from "../pages/game.js";
 export { replayPage } from "../pages/replay.js";
 export { rulesPage } from "../pages/rules.js";
 export { tvPage } from "../pages/tvchannel.js";
+export { puzzlesPage } from "../pages/puzzles.js";

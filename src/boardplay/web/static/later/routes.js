@@ -13,5 +13,5 @@ export const LATER = {
   tournament: "tournament",
   following: "following",
   moderation: "moderation",
-  puzzles: "puzzles",
+  puzzles: "play",
 };

@@ -17,7 +17,8 @@ const rememberGame = (game) => { try { localStorage.setItem(GAME_KEY, game); } c
 const ratingText = (r) => (r ? `${r.rating}${r.provisional ? "?" : ""}` : "—");
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0");
 const moveWords = (m) => words(m) || m.move;
-const listWords = (moves) => moves.map(moveWords).join(language() === "ja" ? "、" : ", ");
+// Several moves in one sentence: each one's own full stop dropped, the sentence adds its own.
+const listWords = (moves) => moves.map((m) => moveWords(m).replace(/[.。]\s*$/, "")).join(language() === "ja" ? "。" : "; ");
 
 // The page: `kind` is "next", "daily", "streak" or "one" (with `id`).
 export async function puzzlesPage(main, kind, id) {
@@ -37,7 +38,7 @@ export async function puzzlesPage(main, kind, id) {
   const prompt = h("p", { id: "puzzle-prompt", class: "puzzle-prompt" });
   const board = h("div", { class: "board-wrap", id: "puzzle-board" });
   const feedback = h("div", { id: "puzzle-feedback", class: "puzzle-feedback", "aria-live": "polite" });
-  const otherMoves = h("div", { class: "legal-list" });
+  const otherMoves = h("div", { class: "legal-list", id: "puzzle-legal" });
   const actions = h("div", { class: "puzzle-actions" });
   const side = h("div", {});
   const picker = h("div", { class: "puzzle-picker", role: "group", "aria-label": t("puzzles.chooseGame") });
@@ -106,8 +107,11 @@ export async function puzzlesPage(main, kind, id) {
       currentPlayer: a.current_player, lastTurn: over || a.played.length ? ringed.map((m) => m.struct).filter(Boolean) : [],
     };
     const undrawn = await drawBoard(board, a.hints?.renderer, shown, a.text, ctx);
+    // The marks tests wait on, set once the board is drawn.
     board.dataset.status = a.status;
     board.dataset.attempt = a.id;
+    board.dataset.puzzle = a.puzzle.id;
+    board.dataset.selected = look.selected || "";
     board.dataset.moves = String(a.played.length);
     clear(otherMoves);
     if (interactive && undrawn.length) {
@@ -132,7 +136,8 @@ export async function puzzlesPage(main, kind, id) {
       feedback.append(h("p", { class: "puzzle-verdict good" }, "✓ ", t("puzzles.best")));
       if (replies.length) feedback.append(h("p", {}, t("puzzles.reply", { moves: listWords(replies) })));
     } else {
-      feedback.append(h("p", { class: "puzzle-verdict bad" }, "✗ ", t("puzzles.wrong", { answer: listWords(a.solution) })),
+      feedback.append(h("p", { class: "puzzle-verdict bad" }, "✗ ", t("puzzles.wrong")),
+        h("p", {}, t("puzzles.answer", { answer: listWords(a.solution) })),
         h("p", { class: "muted" }, t("puzzles.yours", { moves: listWords(mine) })));
     }
     const themes = (a.themes || []).map((th) => term(`theme.${a.puzzle.game}`, th));
