@@ -288,3 +288,13 @@ def test_the_sets_load_once(tmp_path: Path) -> None:
         g: sum(1 for p in SETS.values() if p.game == g and (p.verified or {}).get("ok"))
         for g in counts
     }
+
+
+def test_every_theme_has_words_in_its_games_board_module() -> None:
+    from boardplay.puzzles import THEMES
+
+    boards = Path(__file__).parents[3] / "src/boardplay/web/static/boards"
+    for game, themes in THEMES.items():
+        table = (boards / f"{game}.js").read_text(encoding="utf-8")
+        for theme in themes:
+            assert f'"theme.{game}.{theme}":' in table, (game, theme)
