@@ -11,6 +11,10 @@ standings change at most once per game ended, so a small poll is as fresh as a n
 the broker would be for far less code. A paired player is still told of their game at once
 through the lobby socket (the page then goes to the game, ``lobbylive.js``).
 
+The list comes a page at a time, each page read once per few seconds per process and sent with
+an ``ETag`` (a poll with ``If-None-Match`` is a 304 while it is unchanged): ``listed_page``,
+shared with the API's list (``tournaments/listing.py``).
+
 The tournament's chat (``tournaments/talk.py``) is read here too: ``GET .../chat`` with the
 view's poll, ``POST .../chat`` signed in."""
 
@@ -18,12 +22,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import Field
 
 from boardplay.web.api.deps import AccountDep, SessionDep
 from boardplay.web.models import Body
 from boardplay.web.tournaments import Tournaments
+from boardplay.web.tournaments.listing import LIST_LIMIT, LIST_TTL
 
 router = APIRouter(tags=["tournaments"])
 TournamentId = Annotated[str, Path(max_length=32)]
@@ -35,6 +40,29 @@ def get_tournaments(request: Request) -> Tournaments:
 
 
 TournamentsDep = Annotated[Tournaments, Depends(get_tournaments)]
+Status = Annotated[
+    str, Query(max_length=16, description="open (upcoming and running), created, started, finished")
+]
+Cursor = Annotated[str | None, Query(max_length=64, description="a page's `next`")]
+Limit = Annotated[int, Query(description="tournaments a page holds, 1 to 50")]
+
+
+async def listed_page(
+    request: Request,
+    tournaments: Tournaments,
+    status: str,
+    cursor: str | None,
+    limit: int,
+    site: bool,
+) -> Response:
+    """A page of the list as sent: its bytes and ETag, a 304 for a client that has them, and
+    ``max-age`` so that a browser or proxy reuses it as long as the server does (it holds
+    nothing personal)."""
+    page = await tournaments.page(status, cursor, limit, site)
+    headers = {"ETag": page.etag, "Cache-Control": f"public, max-age={int(LIST_TTL)}"}
+    if page.etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(page.body, media_type="application/json", headers=headers)
 
 
 class TalkRequest(Body):
@@ -43,15 +71,23 @@ class TalkRequest(Body):
     )
 
 
-@router.get("/api/tournament-pages")
+@router.get("/api/tournament-pages", response_model=None)
 async def listed(
-    tournaments: TournamentsDep, game: Annotated[str | None, Query(max_length=32)] = None
-) -> dict[str, Any]:
-    """Upcoming and running tournaments, soonest first, and (``finished``) the last ones
-    finished, latest first, each with its ``winner``: every one with its ``players``. With
-    ``game``, the tournament that game was paired in, whatever its state (none if no
-    tournament's: the game page's link back to its tournament)."""
-    return await tournaments.for_pages(game)
+    request: Request,
+    tournaments: TournamentsDep,
+    game: Annotated[str | None, Query(max_length=32)] = None,
+    status: Status = "open",
+    cursor: Cursor = None,
+    limit: Limit = LIST_LIMIT,
+) -> dict[str, Any] | Response:
+    """A page of the upcoming and running tournaments, soonest first (``next``: the following
+    page's cursor), and on the first page (``finished``) the last ones finished, latest first,
+    each with its ``winner``: every one with its ``players``. With ``game``, the tournament
+    that game was paired in, whatever its state (none if no tournament's: the game page's link
+    back to its tournament)."""
+    if game is not None:
+        return await tournaments.for_pages(game)
+    return await listed_page(request, tournaments, status, cursor, limit, True)
 
 
 @router.get("/api/tournament-pages/{tournament_id}")
