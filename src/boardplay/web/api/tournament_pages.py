@@ -91,10 +91,17 @@ async def listed(
 
 
 @router.get("/api/tournament-pages/{tournament_id}")
-async def shown(tournament_id: TournamentId, tournaments: TournamentsDep) -> dict[str, Any]:
+async def shown(
+    tournament_id: TournamentId,
+    tournaments: TournamentsDep,
+    standings: Annotated[
+        bool, Query(description="false: without the standings, which the page reads by pages")
+    ] = True,
+) -> dict[str, Any]:
     """The tournament's view (``GET /api/tournaments/{id}``), with ``bots``: the names of its
-    bot players, and ``bot`` on each line of the standings."""
-    return await tournaments.view_with_bots(tournament_id)
+    bot players, and ``bot`` on each line of the standings; built once per revision."""
+    view = await tournaments.view_with_bots(tournament_id)
+    return view if standings else {k: v for k, v in view.items() if k != "standings"}
 
 
 @router.get("/api/tournament-pages/{tournament_id}/chat")
