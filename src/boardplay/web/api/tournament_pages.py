@@ -27,8 +27,7 @@ from pydantic import Field
 
 from boardplay.web.api.deps import AccountDep, SessionDep
 from boardplay.web.models import Body
-from boardplay.web.tournaments import Tournaments
-from boardplay.web.tournaments.listing import LIST_LIMIT, LIST_TTL
+from boardplay.web.tournaments import LIST_LIMIT, LIST_TTL, Tournaments
 
 router = APIRouter(tags=["tournaments"])
 TournamentId = Annotated[str, Path(max_length=32)]

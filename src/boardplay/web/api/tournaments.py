@@ -26,8 +26,7 @@ from boardplay.web.api.tournament_pages import (
 from boardplay.web.api.tournament_pages import router as pages_router
 from boardplay.web.bots import BOT_PLAY, TOURNAMENT_WRITE, Bots
 from boardplay.web.errors import ApiError
-from boardplay.web.tournaments import Plan, TournamentRequest
-from boardplay.web.tournaments.listing import LIST_LIMIT
+from boardplay.web.tournaments import LIST_LIMIT, Plan, TournamentRequest
 
 router = APIRouter(tags=["tournaments"])
 
