@@ -54,11 +54,14 @@ async def listed_page(
     limit: int,
     site: bool,
 ) -> Response:
-    """A page of the list as sent: its bytes and ETag, a 304 for a client that has them, and
-    ``max-age`` so that a browser or proxy reuses it as long as the server does (it holds
-    nothing personal)."""
+    """A page of the list as sent: its bytes and ETag, and a 304 for a client that has them.
+    The API's answer carries ``max-age``, so that a proxy or client reuses it as long as the
+    server does (it holds nothing personal); the site's ``no-cache``: a browser asks again each
+    time (a 304 costs the server next to nothing), since a person who has just created a
+    tournament or entered one must see it in the list at once."""
     page = await tournaments.page(status, cursor, limit, site)
-    headers = {"ETag": page.etag, "Cache-Control": f"public, max-age={int(LIST_TTL)}"}
+    cache = "public, no-cache" if site else f"public, max-age={int(LIST_TTL)}"
+    headers = {"ETag": page.etag, "Cache-Control": cache}
     if page.etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     return Response(page.body, media_type="application/json", headers=headers)
