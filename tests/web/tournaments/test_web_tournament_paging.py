@@ -24,7 +24,7 @@ from tournamentcalls import START
 
 from boardplay.web.accounts import Account
 from boardplay.web.accounts.store import accounts_table
-from boardplay.web.tournaments.listing import LIST_MOST
+from boardplay.web.tournaments.listing import LIST_MOST, Page, PageCache
 from boardplay.web.tournaments.model import CREATED, DONE, STARTED, Tournament
 from boardplay.web.tournaments.paging import STANDINGS_PAGE
 from boardplay.web.tournaments.store import entrants_table, set_tournament_status, store_round
@@ -316,3 +316,17 @@ def test_the_list_is_a_304_while_unchanged_and_bounded(site: Site) -> None:
             answer = site.client.get(f"{path}?{bad}")
             assert answer.status_code == 400, (path, bad, answer.text)
     assert len(site.client.get(f"/api/tournaments?limit={LIST_MOST}").json()["tournaments"]) == 20
+
+
+def test_a_page_read_while_the_list_changed_is_not_kept() -> None:
+    """A poll whose reading was on its way while this process created a tournament (and
+    cleared the pages) must not put its stale page back: its creator would not find it in the
+    list for seconds (seen in the browser test before ``generation``)."""
+    cache = PageCache()
+    before = cache.generation
+    cache.clear()  # a tournament created meanwhile
+    cache.put(("open",), Page.of({"tournaments": []}, 10.0), 0.0, before)
+    assert cache.get(("open",), 0.0) is None
+    cache.put(("open",), Page.of({"tournaments": []}, 10.0), 0.0, cache.generation)
+    assert cache.get(("open",), 0.0) is not None
+    assert cache.get(("open",), 10.0) is None  # past its time

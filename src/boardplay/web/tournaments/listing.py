@@ -122,12 +122,19 @@ class PageCache:
 
     def __init__(self) -> None:
         self._pages: dict[tuple[Any, ...], Page] = {}
+        self.generation = 0
+        """Raised by every ``clear``: a page read before a change, whose reading was still on
+        its way when the change cleared the cache, is not kept (``put``), or it would be served
+        stale for ``LIST_TTL`` seconds to the very person who made the change."""
 
     def get(self, key: tuple[Any, ...], now: float) -> Page | None:
         page = self._pages.get(key)
         return page if page is not None and page.expires > now else None
 
-    def put(self, key: tuple[Any, ...], page: Page, now: float) -> None:
+    def put(self, key: tuple[Any, ...], page: Page, now: float, generation: int) -> None:
+        """Keep ``page``, read since ``generation`` began, unless the list changed meanwhile."""
+        if generation != self.generation:
+            return
         if len(self._pages) >= CACHED_PAGES:
             self._pages = {k: p for k, p in self._pages.items() if p.expires > now}
             if len(self._pages) >= CACHED_PAGES:
@@ -137,3 +144,4 @@ class PageCache:
     def clear(self) -> None:
         """This process changed the list: the next poll reads it again."""
         self._pages.clear()
+        self.generation += 1

@@ -294,6 +294,7 @@ class Tournaments:
         cached = self.pages.get(key, now)
         if cached is not None:
             return cached
+        generation = self.pages.generation
         engine = self.store.engine
         found, following = await self.db(read_page, engine, statuses, latest, after, limit)
         listed = [t.to_json() for t in found]
@@ -308,7 +309,7 @@ class Tournaments:
             if first:
                 answer["finished"] = finished
         made = Page.of(answer, now + LIST_TTL)
-        self.pages.put(key, made, now)
+        self.pages.put(key, made, now, generation)
         return made
 
     async def listed(self) -> list[dict[str, Any]]:
