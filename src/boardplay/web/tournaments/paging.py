@@ -77,6 +77,12 @@ class Views:
                 return built
         return None
 
+    def changed(self, tournament_id: str) -> None:
+        """This process changed the tournament: its next read checks the revision, however
+        fresh the view (the person who joined sees themselves in, at once)."""
+        for built in self._kept.get(tournament_id, ()):
+            built.at = float("-inf")
+
     def keep(self, tournament_id: str, built: Built) -> Built:
         """Keep ``built`` (unless a later revision was kept meanwhile); the latest kept."""
         kept = self._kept.setdefault(tournament_id, [])

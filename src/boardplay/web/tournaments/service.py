@@ -172,6 +172,7 @@ class Tournaments:
                 "tournament_full", f"this tournament has {most} players, the most it takes"
             ) from None
         self.pages.clear()  # its count of players
+        self.views.changed(tournament_id)
 
     async def withdraw(self, tournament_id: str, account: Account) -> None:
         await self._set(tournament_id, account, WITHDRAWN)
@@ -185,6 +186,7 @@ class Tournaments:
         if not await self.db(self.store.set_status, tournament_id, account.id, status):
             raise conflict("not_entered", "you are not in this tournament")
         self.pages.clear()
+        self.views.changed(tournament_id)
 
     async def _account_closed(self, event: AccountClosed) -> None:
         """A deleted account leaves every tournament not over, shown as a deleted player."""
