@@ -10,10 +10,12 @@ watcher. Now:
   else is read.
 - **One reading per revision per process.** A process keeps the view it built at each revision
   of the tournaments asked about lately (``Views``), so a thousand watchers of one tournament
-  cost one reading and ranking per change, not one each; and it builds a tournament's view at
-  most once every ``FRESH`` seconds: an arena of a thousand players whose results come in
-  several a second is ranked once a second, each answer saying the revision it shows, so the
-  client asks again from there.
+  cost one reading and ranking per change, not one each; and for the polls it builds a
+  tournament's view at most once every ``FRESH`` seconds: an arena of a thousand players whose
+  results come in several a second is ranked once a second, each answer saying the revision it
+  shows, so the client asks again from there. A first read (a page opened, another page asked
+  for) and a read after this process's own change always check the revision: a player who
+  has just joined, or whose game has just ended, sees it.
 - **Pages of ``STANDINGS_PAGE`` lines**, in the standings' own order (ranks are never
   recomputed here: ``standings.py`` and ``arena.standings`` keep their tie-breaks), with the
   caller's own line and page (``me``) so a player finds themselves in a field of a thousand.

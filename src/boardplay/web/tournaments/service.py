@@ -265,9 +265,10 @@ class Tournaments:
     ) -> dict[str, Any]:
         """A page of the standings (``paging.page_answer``; ``page`` None: ``player``'s), or
         with ``since`` (the revision the client shows) only the lines of the page that changed,
-        or ``unchanged``. A poll is answered from this process's view for up to ``FRESH``
-        seconds, so a tournament of a thousand is ranked at most once a second here."""
-        built = await self.built(tournament_id, FRESH)
+        or ``unchanged``. A poll (``since``) is answered from this process's view for up to
+        ``FRESH`` seconds, so a tournament of a thousand is ranked at most once a second here;
+        a first read (a page opened, another page asked for) checks the revision."""
+        built = await self.built(tournament_id, 0.0 if since is None else FRESH)
         if since == built.revision:
             return {"revision": since, "since": since, "unchanged": True}
         before = None if since is None else self.views.at(tournament_id, since)
