@@ -3,7 +3,7 @@ page shows (an entry, a pause or withdrawal, a round or wave stored, a result co
 end), so that a poll of its standings or view asks one row whether anything changed
 (``tournaments/paging.py``) instead of recomputing the whole field.
 
-Revision ID: 0026
+Revision ID: 0027
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0026"
-down_revision = "0025"
+revision = "0027"
+down_revision = "0026"
 branch_labels = None
 depends_on = None
 
