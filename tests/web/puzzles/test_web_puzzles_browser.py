@@ -168,6 +168,13 @@ def test_a_guest_solves_the_daily_puzzle(browser: Any, server: str) -> None:
     assert page.query_selector("#puzzle-change") is None
     assert not english_left(shown(page)), english_left(shown(page))
     shot(page, "desktop-ja-solved")
+    # The puzzle's position opens on the analysis board (a position link makes the study).
+    page.click("#puzzle-analyse")
+    page.wait_for_function("/^#\\/analysis\\/[A-Za-z0-9_-]+/.test(location.hash)", timeout=20000)
+    page.wait_for_selector("#tree", timeout=20000)
+    study_id = page.evaluate("location.hash.split('/')[2]")
+    study = httpx.get(f"{server}/api/analysis/{study_id}").json()
+    assert study["game"] == daily["game"] and study["start_position"], study
     context.close()
 
 

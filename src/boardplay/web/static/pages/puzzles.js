@@ -9,6 +9,7 @@ import { t, term, words, gameTitle, seatName, language } from "../text.js";
 import { seatSwatch } from "../boards/common.js";
 import { boardModule } from "../boards/load.js";
 import { drawBoard, chooser } from "./parts.js";
+import { positionLink } from "../analysis/door.js";
 
 const GAME_KEY = "boardplay.puzzleGame";
 const chosenGame = () => { try { return localStorage.getItem(GAME_KEY); } catch { return null; } };
@@ -31,6 +32,7 @@ export async function puzzlesPage(main, kind, id) {
   const games = overview.games.map((g) => g.game);
   let game = games.includes(chosenGame()) ? chosenGame() : games[0];
   let attempt = null;
+  let start = null;
   let streakId = null;
   let look = { selected: null, view: {} };
 
@@ -82,6 +84,8 @@ export async function puzzlesPage(main, kind, id) {
 
   // ----- one attempt ------------------------------------------------------------------------
   async function show(next) {
+    // The puzzle's own position, kept from the attempt's first view for the analysis board.
+    if (!next.played.length) start = next.position;
     attempt = next;
     look = { selected: null, view: {} };
     await draw();
@@ -164,6 +168,7 @@ export async function puzzlesPage(main, kind, id) {
       actions.append(button("puzzles.again", "puzzle-again", () => again()));
     }
     actions.append(h("a", { href: `#/puzzles/${a.puzzle.id}`, class: "puzzle-link" }, t("puzzles.link")));
+    if (start) actions.append(" ", h("a", { href: positionLink(a.puzzle.game, a.puzzle.options, start), id: "puzzle-analyse" }, t("puzzles.analyse")));
     actions.querySelector("button")?.focus({ preventScroll: true });
   }
 

@@ -49,5 +49,6 @@ export const EN = {
   "puzzles.next": "Next puzzle",
   "puzzles.again": "Try again",
   "puzzles.link": "Link to this puzzle",
+  "puzzles.analyse": "Study it on the analysis board",
   "puzzles.allDone": "You have tried every puzzle of this game. Choose another game, or try the daily puzzle.",
 };
