@@ -94,10 +94,15 @@ class Lines:
         self.closed = False
 
     def put(self, event: Mapping[str, Any]) -> None:
+        if not self.closed:
+            self.put_line(encode(event) + "\n")
+
+    def put_line(self, line: str) -> None:
+        """Queue a line already encoded (one shared by several streams: ``state_line``)."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(encode(event) + "\n")
+            self.queue.put_nowait(line)
         except asyncio.QueueFull:
             log.info("a Bot API stream's reader fell %s lines behind; ended", QUEUE)
             self.close()
@@ -178,6 +183,41 @@ def game_state(room: Room, now: float) -> dict[str, Any]:
     }
 
 
+StateKey = tuple[int, str, Any, tuple[int, ...]]
+"""What makes a ``gameState`` worth sending: the ply, the status, the draw offer and the
+resignations (a stream sends a state only when its key changed)."""
+
+
+def state_key(room: Room) -> StateKey:
+    return (
+        len(room.moves),
+        status_of(room),
+        (room.row.draw_offer or {}).get("by"),
+        tuple(room.row.resigned),
+    )
+
+
+_STATE_LINES: weakref.WeakKeyDictionary[Room, tuple[StateKey, str, bool]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each room's latest ``gameState`` line on this process, with its key and whether the game is
+over (forgotten with the room)."""
+
+
+def state_line(room: Room, now: float) -> tuple[StateKey, str, bool]:
+    """The room's ``gameState`` line as of its change (its key, the encoded line, and whether
+    the game is over), built and encoded once per change for every game stream of this
+    process that reads the room: the line names no seat, so both players' streams (and a
+    reconnected one) are sent the same text, as a socket's audience is (``sockets.Outbox``)."""
+    key = state_key(room)
+    known = _STATE_LINES.get(room)
+    if known is None or known[0] != key:
+        state = game_state(room, now)
+        known = (key, encode(state) + "\n", state["status"] != "started")
+        _STATE_LINES[room] = known
+    return known
+
+
 def players_of(room: Room) -> list[dict[str, Any]]:
     return [
         {"seat": s.seat, "name": s.name, "bot": s.bot, "ai": s.kind == "ai"} for s in room.row.seats
@@ -256,7 +296,9 @@ def registered(stream: object, bots: Bots, user: ApiUser, lines: Lines) -> Calla
 
 class _Watch:
     """A room watched for a stream as a socket watches it: ``changed`` runs after each update
-    this process sends it (its own moves, another process's, a check's). Only a game stream's
+    this process sends it (its own moves, another process's, a check's), with the chat's
+    messages as the socket would get them, and ``sockets.CHANGED`` where a socket would get a
+    view (the stream reads the room itself, so none is built for it). Only a game stream's
     watch counts in the table's presence (``counts``: its seats are at the table); an event
     stream watching for a game's end is nobody there."""
 
@@ -271,6 +313,7 @@ class _Watch:
 
         self.sub = Subscriber(send, close, QUEUE)
         self.sub.counts = counts
+        self.sub.views = False
         room.subscribers.add(self.sub)
 
     def stop(self) -> None:
@@ -393,19 +436,16 @@ class GameStream:
         self.user = user
         self.room = room
         self.lines = Lines()
-        self.sent: tuple[Any, ...] | None = None
+        self.sent: StateKey | None = None
         self.forget = registered(self, host.bots, user, self.lines)
-
-    def _key(self, state: Mapping[str, Any]) -> tuple[Any, ...]:
-        return (state["ply"], state["status"], state["drawOffer"], tuple(state["resigned"]))
 
     def changed(self, text: str) -> None:
         """The room sent its watchers something: a new state, or chat lines."""
         if not text:  # the room dropped this watcher: the reader reconnects
             self.lines.close()
             return
-        if not text.startswith(CHAT_MESSAGE):  # a view: the state is read from the room
-            self.state()  # (never parsed: a view is large, and every move sends one)
+        if not text.startswith(CHAT_MESSAGE):  # the room changed: the state is read from it
+            self.state()
             return
         try:
             message = json.loads(text)
@@ -424,13 +464,12 @@ class GameStream:
                 )
 
     def state(self) -> None:
-        state = game_state(self.room, self.host.now())
-        key = self._key(state)
+        key, line, over = state_line(self.room, self.host.now())
         if key == self.sent:
             return
         self.sent = key
-        self.lines.put(state)
-        if state["status"] != "started":
+        self.lines.put_line(line)
+        if over:
             self.lines.end()
 
     async def run(self) -> AsyncIterator[str]:
@@ -457,7 +496,7 @@ class GameStream:
         room.recount(self.host.presence_changed)
         try:
             full = game_full(room, seats, self.host.now())
-            self.sent = self._key(full["state"])
+            self.sent = state_key(room)
             self.lines.put(full)
             if full["state"]["status"] != "started":
                 self.lines.end()
