@@ -138,11 +138,11 @@ async def game_stream(game_id: GameId, hub: HubDep, user: BotPlayDep) -> Streami
 
 
 # ----- playing ----------------------------------------------------------------------------------
-async def _as_bot(hub: Hub, user: ApiUser, game_id: str, act: Any) -> Any:
+async def _as_bot(hub: Hub, user: ApiUser, game_id: str, act: Any, current: bool = True) -> Any:
     """Run ``act(room, token)`` with the bot's seat token for the game (403 unless a bot of
-    the game)."""
+    the game); not ``current``: on the room as this process holds it (``House.room``)."""
     Bots.require_bot(user)
-    room = await hub.room(game_id)
+    room = await hub.room(game_id, current)
     return await act(room, await hub.bots.seat_token(user, room))
 
 
@@ -150,7 +150,8 @@ async def _as_bot(hub: Hub, user: ApiUser, game_id: str, act: Any) -> Any:
 async def bot_move(game_id: GameId, move: str, hub: HubDep, user: BotPlayDep) -> dict[str, Any]:
     """Play ``move`` in the game's notation (as the game stream's ``moves`` and ``legal`` write
     it). A move the rules refuse is a 400 naming the legal moves; one whose time has run out
-    is the flag's, as anyone's."""
+    is the flag's, as anyone's. The move is decided on the room as this process holds it,
+    with no query first: ``Room.act`` checks it against the database (``House.room``)."""
     if len(move) > 200:
         raise bad_request("a move is at most 200 characters")
 
@@ -166,7 +167,7 @@ async def bot_move(game_id: GameId, move: str, hub: HubDep, user: BotPlayDep) ->
             raise IllegalMove(exc.message, legal) from None
         return {"ok": True, "ply": len(room.moves)}
 
-    result: dict[str, Any] = await _as_bot(hub, user, game_id, act)
+    result: dict[str, Any] = await _as_bot(hub, user, game_id, act, current=False)
     return result
 
 

@@ -41,6 +41,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account, Accounts
+from boardplay.web.bots.fanout import Looks
 from boardplay.web.bots.store import LABEL_MAX, USED_EVERY, TokenRow, TokenStore
 from boardplay.web.config import Limits
 from boardplay.web.database import Runner
@@ -141,6 +142,8 @@ class Bots:
         """Tells the other processes of revoked tokens at once (the broker's topic, given by the
         wiring; None: one process, or no Redis, and the periodic check is the only way)."""
         self.seat_tokens: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self.looks = Looks(games.in_progress)
+        """The event streams' looks at their games (``fanout.py``)."""
         self.known: dict[str, tuple[TokenRow, Account, float]] = {}
         """Bots' tokens read on this process, by hash, with when they were read (``_find``)."""
         self._task: asyncio.Task[None] | None = None
@@ -358,4 +361,5 @@ class Bots:
 
     async def close(self) -> None:
         self.close_streams()
+        self.looks.close()
         await cancel_and_wait([self._task])

@@ -1,6 +1,7 @@
 """The Bot API's two streams, as lichess sends them: newline-delimited JSON (one object a line),
-with an empty line every ``KEEPALIVE`` seconds so that a client, and every proxy between, knows
-the connection lives.
+with an empty line every ``fanout.KEEPALIVE`` seconds so that a client, and every proxy
+between, knows the connection lives (``fanout.py``: how lines reach readers at one process's
+cost).
 
 - **The event stream** (``GET /api/stream/event``) of an account: ``gameStart`` for each game
   it plays (on connecting, those running; then each new one), ``gameFinish`` when one ends, and
@@ -8,21 +9,22 @@ the connection lives.
   ``challengeCanceled``). Challenges and started games come as the lobby tells them to the
   player's lobby sockets (``Lobby.listen``: here at once, from another process within a
   second through the lobby's events); a game started any other way (a tournament pairing, a
-  game made through the table's API) is found at the next ``TICK`` by a look at the account's
-  running games, so nothing that seats the bot goes unannounced. Another domain that wants to
-  tell a bot of a game tells the player through ``Lobby.tell`` (``{"type": "started",
-  "game"}``), as the lobby does; a message ``{"type": "event", "event": {...}}`` told so is
-  passed on as it is (the seam for tournament events).
+  game made through the table's API) is found at the next ``fanout.TICK`` by a look at the
+  running games of every event stream's account (one query), so nothing that seats the bot
+  goes unannounced. Another domain that wants to tell a bot of a game tells the player through
+  ``Lobby.tell`` (``{"type": "started", "game"}``), as the lobby does; a message ``{"type":
+  "event", "event": {...}}`` told so is passed on as it is (the seam for tournament events).
 - **The game stream** (``GET /api/bot/game/stream/{id}``): ``gameFull`` first (players, clock,
   options, starting position, the moves so far and the state), then ``gameState`` after every
   change (moves, clocks, status, a draw offered) and ``chatLine`` for the table chat; it ends
   after the state that says the game is over. It watches the game's room as a socket does (a
-  ``Subscriber``), so a move made on another process reaches it as it reaches that process's
+  ``Subscriber``, sent no views: its ``gameState`` is built once per change for every stream
+  of the process), so a move made on another process reaches it as it reaches that process's
   sockets (the broker, or the periodic check). A client that reconnects gets ``gameFull`` again,
   with the game as it is now.
 
-A stream whose reader stops reading is ended once ``QUEUE`` lines wait (it reconnects and gets
-the state afresh), so no reader can make the server keep a growing backlog."""
+A stream whose reader stops reading is ended once ``fanout.QUEUE`` lines wait (it reconnects and
+gets the state afresh), so no reader can make the server keep a growing backlog."""
 
 from __future__ import annotations
 
@@ -31,9 +33,10 @@ import json
 import logging
 import time
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
 from typing import Any, ParamSpec, Protocol, TypeVar
 
+from boardplay.web.bots.fanout import QUEUE, Lines, shared_line
 from boardplay.web.bots.service import ApiUser, Bots
 from boardplay.web.chat import PLAYERS, ChatRelay
 from boardplay.web.config import Limits
@@ -48,16 +51,8 @@ log = logging.getLogger("boardplay.web")
 P = ParamSpec("P")
 T = TypeVar("T")
 
-KEEPALIVE = 4.0
-"""Seconds between two keep-alive empty lines of a quiet stream."""
-TICK = 3.0
-"""Seconds between two looks at the account's running games (the event stream's fallback)."""
 CHAT_MESSAGE = '{"type":"chat"'
 """How the chat's messages to a watcher begin (``chat.ChatRelay.deliver``, compact JSON)."""
-QUEUE = 256
-"""Lines waiting for a stream's reader before the stream is ended."""
-GAMES_LOOKED_AT = 100
-"""Most recent games of the account an event stream looks at."""
 STATUS = {
     "resignation": "resign",
     "agreement": "draw",
@@ -84,59 +79,6 @@ class StreamHost(Protocol):
     def now(self) -> float: ...
 
     def presence_changed(self, game_id: str) -> None: ...
-
-
-class Lines:
-    """A stream's lines waiting for its reader, and its end."""
-
-    def __init__(self) -> None:
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
-        self.closed = False
-
-    def put(self, event: Mapping[str, Any]) -> None:
-        if not self.closed:
-            self.put_line(encode(event) + "\n")
-
-    def put_line(self, line: str) -> None:
-        """Queue a line already encoded (one shared by several streams: ``state_line``)."""
-        if self.closed:
-            return
-        try:
-            self.queue.put_nowait(line)
-        except asyncio.QueueFull:
-            log.info("a Bot API stream's reader fell %s lines behind; ended", QUEUE)
-            self.close()
-
-    def end(self) -> None:
-        """End the stream after the lines waiting (the game is over: its last state goes)."""
-        if self.closed:
-            return
-        self.closed = True
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            self.queue.get_nowait()
-            self.queue.put_nowait(None)
-
-    def close(self) -> None:
-        """End the stream now (what waits is dropped: a revoked token reads no more)."""
-        if self.closed:
-            return
-        self.closed = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)
-
-    async def lines(self) -> AsyncIterator[str]:
-        while True:
-            try:
-                line = await asyncio.wait_for(self.queue.get(), KEEPALIVE)
-            except TimeoutError:
-                yield "\n"
-                continue
-            if line is None:
-                return
-            yield line
 
 
 def status_of(room: Room) -> str:
@@ -197,25 +139,12 @@ def state_key(room: Room) -> StateKey:
     )
 
 
-_STATE_LINES: weakref.WeakKeyDictionary[Room, tuple[StateKey, str, bool]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Each room's latest ``gameState`` line on this process, with its key and whether the game is
-over (forgotten with the room)."""
-
-
-def state_line(room: Room, now: float) -> tuple[StateKey, str, bool]:
-    """The room's ``gameState`` line as of its change (its key, the encoded line, and whether
-    the game is over), built and encoded once per change for every game stream of this
-    process that reads the room: the line names no seat, so both players' streams (and a
-    reconnected one) are sent the same text, as a socket's audience is (``sockets.Outbox``)."""
+def state_line(room: Room, now: float) -> tuple[StateKey, str]:
+    """The room's ``gameState`` line as of its change, with its key: built and encoded once per
+    change for every game stream of this process that reads the room (``fanout.shared_line``:
+    the line names no seat, so both players' streams, and a reconnected one, send one text)."""
     key = state_key(room)
-    known = _STATE_LINES.get(room)
-    if known is None or known[0] != key:
-        state = game_state(room, now)
-        known = (key, encode(state) + "\n", state["status"] != "started")
-        _STATE_LINES[room] = known
-    return known
+    return key, shared_line(room, key, lambda: encode(game_state(room, now)) + "\n")
 
 
 def players_of(room: Room) -> list[dict[str, Any]]:
@@ -383,22 +312,21 @@ class EventStream:
             self.games[room.row.id] = None
             self.lines.put(game_event("gameFinish", room, seats))
 
-    async def look(self) -> None:
-        """The account's running games not announced yet (one query). The end of a watched
-        game needs no look: its room is watched, so the process brings it up to date as it
-        does for a socket (the broker, and the periodic check should a notice be lost)."""
-        rows = await self.host.bots.games.games_of(self.account_id, GAMES_LOOKED_AT)
-        for game_id, status, _updated in rows:
-            if status == "active" and game_id not in self.games:
-                await self.announce(game_id)
+    def found(self, game_ids: Collection[str]) -> None:
+        """The account's games in progress, as a look found them: those not announced yet are.
+        The end of a watched game needs no look: its room is watched, so the process brings it
+        up to date as it does for a socket (the broker, and the periodic check should a
+        notice be lost)."""
+        for game_id in sorted(game_ids):
+            if game_id not in self.games:
+                self._spawn(self.announce(game_id))
 
-    async def _looking(self) -> None:
-        while not self.lines.closed:
-            try:
-                await self.look()
-            except Exception:
-                log.exception("a Bot API event stream could not look at its games")
-            await asyncio.sleep(TICK)
+    async def look(self) -> None:
+        """The account's games in progress now (on connecting; then ``Bots.looks`` looks for
+        every event stream of the process at once)."""
+        self.found(
+            (await self.host.bots.games.in_progress([self.account_id])).get(self.account_id, ())
+        )
 
     async def _open_challenges(self) -> None:
         store, limits = self.host.lobby.store, self.host.limits
@@ -414,7 +342,9 @@ class EventStream:
     async def run(self) -> AsyncIterator[str]:
         forget = self.forget
         stop = self.host.lobby.listen(self.account_id, self.hear)
-        looking = asyncio.get_running_loop().create_task(self._looking())
+        looks = self.host.bots.looks
+        self._spawn(self.look())
+        looks.add(self)
         try:
             await self._open_challenges()
             async for line in self.lines.lines():
@@ -422,7 +352,8 @@ class EventStream:
         finally:
             stop()
             forget()
-            await cancel_and_wait([looking, *self._tasks])
+            looks.discard(self)
+            await cancel_and_wait(list(self._tasks))
             for watch in self.games.values():
                 if watch is not None:
                     watch.stop()
@@ -464,12 +395,12 @@ class GameStream:
                 )
 
     def state(self) -> None:
-        key, line, over = state_line(self.room, self.host.now())
+        key, line = state_line(self.room, self.host.now())
         if key == self.sent:
             return
         self.sent = key
         self.lines.put_line(line)
-        if over:
+        if key[1] != "started":  # the status: the game is over
             self.lines.end()
 
     async def run(self) -> AsyncIterator[str]:
