@@ -228,7 +228,7 @@ class Bots:
             raise missing_scope(" or ".join(scopes))
         per_minute = self.limits.api_requests_per_minute
         try:
-            await self.db(self.throttles.take, [Ceiling(f"api:{token.id}", per_minute, 60.0)])
+            await self.throttles.take_one(Ceiling(f"api:{token.id}", per_minute, 60.0), self.db)
         except Throttled as exc:
             raise exc.error(
                 "api_rate",
