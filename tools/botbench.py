@@ -1,11 +1,12 @@
 """``make bench-web``'s bot row: ``--bots`` bot accounts in an arena on two server processes over
 a throwaway PostgreSQL (fsync on) with Redis between them, each playing through the Bot API as a
-program would (docs/bots.md).
+program would (docs/bots.md); ``--processes 1``: on one process.
 
 Every bot signs up, makes a token, becomes a bot and joins the arena before it starts; then it
 reads its event stream on one process (bot i on process i % 2), opens each game's stream there
 when ``gameStart`` comes, and sends its moves (a random legal one, at once) to the *other*
-process, so every move crosses between the processes. It measures, from the bot's side:
+process, so every move crosses between the processes (with one process, everything goes to
+it). It measures, from the bot's side:
 
 - **pairing latency**: from the end of a bot's game, as the bot first hears of it (the final
   ``gameState`` on the game's stream or ``gameFinish`` on the event stream, whichever comes
@@ -15,10 +16,12 @@ process, so every move crosses between the processes. It measures, from the bot'
   connections, and a next game's ``gameStart`` can come before the last ``gameState`` of the
   one whose end freed the bot (an earlier reckoning kept one "last end" per bot and, so, timed
   such a pairing from the end of the game before: the 6-24 s p99s it printed were that);
-- **move latency**: from sending a move to the ``gameState`` that carries it;
+- **move latency**: from sending a move to the ``gameState`` that carries it, on the mover's
+  own game stream and (``opponent_…``) on its opponent's, where the opponent learns it is to
+  move;
 - **CPU per move**: all the servers' CPU time while the window is open (``/proc``), divided by
   the moves made in it; and, with ``--floor``, the same load of ``loadbench.py`` on the floor
-  server (``floorserver.py``, two processes: the same stack storing and relaying each move
+  server (``floorserver.py``, as many processes: the same stack storing and relaying each move
   with no game), whose CPU per move is the machine's own reference: the row gives both and
   their ratio.
 
@@ -50,6 +53,9 @@ class Tally:
     pairings: list[float] = field(default_factory=list)
     first_pairings: list[float] = field(default_factory=list)
     moves: list[float] = field(default_factory=list)
+    opponent_moves: list[float] = field(default_factory=list)
+    posted: dict[tuple[str, int], tuple[str, float]] = field(default_factory=dict)
+    """Moves sent and not yet seen by the opponent: (game, ply) → (the mover, when sent)."""
     games: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -121,6 +127,10 @@ async def _play(
             continue
         if event["ply"] in sent:
             tally.moves.append(time.monotonic() - sent.pop(event["ply"]))
+        mover, at = tally.posted.get((game_id, event["ply"]), (bot.name, 0.0))
+        if mover != bot.name:
+            tally.opponent_moves.append(time.monotonic() - at)
+            del tally.posted[(game_id, event["ply"])]
         if event["status"] != "started":
             bot.heard_end(game_id)
             tally.games += 1
@@ -128,6 +138,7 @@ async def _play(
         if event["turn"] in seats and event["legal"]:
             move = quote(rng.choice(event["legal"]), safe="")
             sent[event["ply"] + 1] = time.monotonic()
+            tally.posted[(game_id, event["ply"] + 1)] = (bot.name, sent[event["ply"] + 1])
             answer = await http.post(f"{bot.away}/api/bot/game/{game_id}/move/{move}", headers=auth)
             if answer.status_code != 200:
                 tally.errors.append(f"{answer.status_code} {answer.text[:120]}")
@@ -221,6 +232,7 @@ async def _load(
     ms = [t * 1000 for t in tally.pairings]
     first = [t * 1000 for t in tally.first_pairings]
     move_ms = [t * 1000 for t in tally.moves]
+    opponent_ms = [t * 1000 for t in tally.opponent_moves]
     return {
         "server": "boardplay",
         "processes": len(bases),
@@ -238,6 +250,8 @@ async def _load(
         "first_pairing_p99_ms": round(percentile(first, 0.99), 1),
         "move_p50_ms": round(percentile(move_ms, 0.50), 1),
         "move_p99_ms": round(percentile(move_ms, 0.99), 1),
+        "opponent_p50_ms": round(percentile(opponent_ms, 0.50), 1),
+        "opponent_p99_ms": round(percentile(opponent_ms, 0.99), 1),
         "server_cpu_ms_per_move": round(cpu * 1000 / moved, 2) if moved else None,
         "errors": len(tally.errors),
         "first_errors": tally.errors[:3],
@@ -247,7 +261,7 @@ async def _load(
 def run(admin: str, redis: str, args: argparse.Namespace) -> dict[str, Any]:
     db = ds.new_database(admin, f"botbench_{int(time.time())}")
     env = loadbench.bench_env(db, redis, BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE="1000000")
-    ports = [ds.free_port() for _ in range(2)]
+    ports = [ds.free_port() for _ in range(args.processes)]
     servers = [ds.start_server(port, env) for port in ports]
     try:
         return asyncio.run(_load([f"http://127.0.0.1:{p}" for p in ports], servers, args))
@@ -261,6 +275,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--bots", type=int, default=64)
     parser.add_argument("--minutes", type=int, default=1)
     parser.add_argument("--game", default="proteus")
+    parser.add_argument("--processes", type=int, choices=(1, 2), default=2)
     parser.add_argument("--floor", action="store_true", help="also the floor's CPU per move")
     args = parser.parse_args(argv)
     print(json.dumps({"yardstick_ms": round(loadbench.yardstick(), 2)}))
@@ -276,7 +291,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 words=False,
                 game="potlatch",
             )
-            floor = loadbench.run_setup(admin, redis, 2, floor_args, floor=True)
+            floor = loadbench.run_setup(admin, redis, args.processes, floor_args, floor=True)
             least = floor["server_cpu_ms_per_move"]
             row["floor_cpu_ms_per_move"] = least
             mine = row["server_cpu_ms_per_move"]
