@@ -4,7 +4,9 @@ program would (docs/bots.md); ``--processes 1``: on one process.
 
 Every bot signs up, makes a token, becomes a bot and joins the arena before it starts; then it
 reads its event stream on one process (bot i on process i % 2), opens each game's stream there
-when ``gameStart`` comes, and sends its moves (a random legal one, at once) to the *other*
+when ``gameStart`` comes, and sends its moves (a random legal one, at once or ``--think``
+seconds after its turn comes: the latency a bot meets, not the most moves the servers take) to
+the *other*
 process, so every move crosses between the processes (with one process, everything goes to
 it). It measures, from the bot's side:
 
@@ -115,7 +117,12 @@ async def _lines(http: httpx.AsyncClient, url: str, token: str) -> Any:
 
 
 async def _play(
-    http: httpx.AsyncClient, bot: Bot, game_id: str, tally: Tally, rng: random.Random
+    http: httpx.AsyncClient,
+    bot: Bot,
+    game_id: str,
+    tally: Tally,
+    rng: random.Random,
+    think: float = 0.0,
 ) -> None:
     seats: list[int] = []
     sent: dict[int, float] = {}
@@ -136,6 +143,8 @@ async def _play(
             tally.games += 1
             return
         if event["turn"] in seats and event["legal"]:
+            if think:
+                await asyncio.sleep(think)
             move = quote(rng.choice(event["legal"]), safe="")
             sent[event["ply"] + 1] = time.monotonic()
             tally.posted[(game_id, event["ply"] + 1)] = (bot.name, sent[event["ply"] + 1])
@@ -145,7 +154,12 @@ async def _play(
 
 
 async def _run_bot(
-    http: httpx.AsyncClient, bot: Bot, starts: float, tally: Tally, rng: random.Random
+    http: httpx.AsyncClient,
+    bot: Bot,
+    starts: float,
+    tally: Tally,
+    rng: random.Random,
+    think: float = 0.0,
 ) -> None:
     playing: set[str] = set()
     tasks: set[asyncio.Task[None]] = set()
@@ -162,7 +176,7 @@ async def _run_bot(
             bot.started[event["game"]["id"]] = now
             playing.add(event["game"]["id"])
             task = asyncio.get_running_loop().create_task(
-                _play(http, bot, event["game"]["id"], tally, rng)
+                _play(http, bot, event["game"]["id"], tally, rng, think)
             )
             tasks.add(task)
             task.add_done_callback(tasks.discard)
@@ -211,7 +225,9 @@ async def _load(
         # The arena's start on this clock (the joins took some of the lead: the window opens
         # at the start itself, not a lead after them).
         starts = time.monotonic() + (body["starts"] - time.time())
-        runners = [asyncio.create_task(_run_bot(http, bot, starts, tally, rng)) for bot in bots]
+        runners = [
+            asyncio.create_task(_run_bot(http, bot, starts, tally, rng, args.think)) for bot in bots
+        ]
         await asyncio.sleep(max(0.0, starts - time.monotonic()))
         cpu_before, moves_before = sum(ds.cpu_seconds(s) for s in servers), len(tally.moves)
         window = time.monotonic()
@@ -239,6 +255,7 @@ async def _load(
         "bots": args.bots,
         "game": args.game,
         "minutes": args.minutes,
+        "think_s": args.think,
         "games_played": tally.games,
         "moves": len(move_ms),
         "moves_per_s": round(moved / max(elapsed, 1e-9), 1),
@@ -276,6 +293,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--minutes", type=int, default=1)
     parser.add_argument("--game", default="proteus")
     parser.add_argument("--processes", type=int, choices=(1, 2), default=2)
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds a bot waits before each move"
+    )
     parser.add_argument("--floor", action="store_true", help="also the floor's CPU per move")
     args = parser.parse_args(argv)
     print(json.dumps({"yardstick_ms": round(loadbench.yardstick(), 2)}))
