@@ -4,9 +4,10 @@ than one per stream:
 - **``Lines``**: each stream's queue of encoded lines, bounded (``QUEUE``): a reader that stops
   reading is ended rather than kept behind a growing backlog; an empty line every
   ``KEEPALIVE`` seconds tells a quiet stream's client, and every proxy between, that it lives.
-- **``shared_line``**: a line that names no reader (a game's ``gameState``) is built and encoded
-  once per change of its room for every stream of the process that reads it, as a socket's
-  audience is sent one text (``sockets.Outbox``); each stream then only queues the text.
+- **``shared_line``**: a line for an audience (a game's ``gameState``: the same for every
+  reader of the game, or of one seat should it show what only that seat may see) is built and
+  encoded once per change of its room for every stream of the process with that audience, as
+  a socket's audience is sent one text (``sockets.Outbox``); each stream then only queues it.
 - **``Looks``**: the event streams' look at their accounts' games in progress (the fallback for
   a game started without the lobby telling) is one query every ``TICK`` seconds for every event
   stream of the process, not one per stream."""
@@ -93,17 +94,21 @@ class Lines:
             yield line
 
 
-_SHARED: weakref.WeakKeyDictionary[Room, tuple[Hashable, str]] = weakref.WeakKeyDictionary()
-"""Each room's latest shared line on this process, with its key (forgotten with the room)."""
+_SHARED: weakref.WeakKeyDictionary[Room, dict[Hashable, tuple[Hashable, str]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each room's latest shared line per audience on this process, with its key (forgotten with
+the room)."""
 
 
-def shared_line(room: Room, key: Hashable, build: Callable[[], str]) -> str:
-    """The room's line for ``key`` (what makes it worth sending: a new key is a new line),
-    ``build`` called only the first time a stream of this process asks for that key."""
-    known = _SHARED.get(room)
+def shared_line(room: Room, audience: Hashable, key: Hashable, build: Callable[[], str]) -> str:
+    """The room's line for ``audience`` (whom it is for: ``()`` if it names no reader) as of
+    ``key`` (what makes it worth sending: a new key is a new line), ``build`` called only the
+    first time a stream of this process with that audience asks for that key."""
+    lines = _SHARED.setdefault(room, {})
+    known = lines.get(audience)
     if known is None or known[0] != key:
-        known = (key, build())
-        _SHARED[room] = known
+        known = lines[audience] = (key, build())
     return known[1]
 
 

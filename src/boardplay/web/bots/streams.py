@@ -141,10 +141,11 @@ def state_key(room: Room) -> StateKey:
 
 def state_line(room: Room, now: float) -> tuple[StateKey, str]:
     """The room's ``gameState`` line as of its change, with its key: built and encoded once per
-    change for every game stream of this process that reads the room (``fanout.shared_line``:
-    the line names no seat, so both players' streams, and a reconnected one, send one text)."""
+    change for every game stream of this process that reads the room (``fanout.shared_line``;
+    its audience ``()``: the line names no seat, so both players' streams, and a reconnected
+    one, send one text)."""
     key = state_key(room)
-    return key, shared_line(room, key, lambda: encode(game_state(room, now)) + "\n")
+    return key, shared_line(room, (), key, lambda: encode(game_state(room, now)) + "\n")
 
 
 def players_of(room: Room) -> list[dict[str, Any]]:
