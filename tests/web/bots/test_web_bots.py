@@ -86,7 +86,12 @@ def test_a_bots_token_is_read_once_and_forgotten_once_revoked_unheard(tmp_path: 
         assert client.get("/api/account", headers=bearer(secret)).status_code == 200
         read: list[str] = []
         find = bots.store.find
-        bots.store.find = lambda digest: read.append(digest) or find(digest)
+
+        def counted(digest: str) -> Any:
+            read.append(digest)
+            return find(digest)
+
+        bots.store.find = counted
         for _ in range(3):
             assert client.get("/api/account", headers=bearer(secret)).json()["title"] == "BOT"
         assert read == []
