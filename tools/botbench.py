@@ -1,11 +1,14 @@
 """``make bench-web``'s bot row: ``--bots`` bot accounts in an arena on two server processes over
 a throwaway PostgreSQL (fsync on) with Redis between them, each playing through the Bot API as a
-program would (docs/bots.md).
+program would (docs/bots.md); ``--processes 1``: on one process.
 
 Every bot signs up, makes a token, becomes a bot and joins the arena before it starts; then it
 reads its event stream on one process (bot i on process i % 2), opens each game's stream there
-when ``gameStart`` comes, and sends its moves (a random legal one, at once) to the *other*
-process, so every move crosses between the processes. It measures, from the bot's side:
+when ``gameStart`` comes, and sends its moves (a random legal one, at once or ``--think``
+seconds after its turn comes: the latency a bot meets, not the most moves the servers take) to
+the *other*
+process, so every move crosses between the processes (with one process, everything goes to
+it). It measures, from the bot's side:
 
 - **pairing latency**: from the end of a bot's game, as the bot first hears of it (the final
   ``gameState`` on the game's stream or ``gameFinish`` on the event stream, whichever comes
@@ -15,10 +18,12 @@ process, so every move crosses between the processes. It measures, from the bot'
   connections, and a next game's ``gameStart`` can come before the last ``gameState`` of the
   one whose end freed the bot (an earlier reckoning kept one "last end" per bot and, so, timed
   such a pairing from the end of the game before: the 6-24 s p99s it printed were that);
-- **move latency**: from sending a move to the ``gameState`` that carries it;
+- **move latency**: from sending a move to the ``gameState`` that carries it, on the mover's
+  own game stream and (``opponent_…``) on its opponent's, where the opponent learns it is to
+  move;
 - **CPU per move**: all the servers' CPU time while the window is open (``/proc``), divided by
   the moves made in it; and, with ``--floor``, the same load of ``loadbench.py`` on the floor
-  server (``floorserver.py``, two processes: the same stack storing and relaying each move
+  server (``floorserver.py``, as many processes: the same stack storing and relaying each move
   with no game), whose CPU per move is the machine's own reference: the row gives both and
   their ratio.
 
@@ -50,6 +55,9 @@ class Tally:
     pairings: list[float] = field(default_factory=list)
     first_pairings: list[float] = field(default_factory=list)
     moves: list[float] = field(default_factory=list)
+    opponent_moves: list[float] = field(default_factory=list)
+    posted: dict[tuple[str, int], tuple[str, float]] = field(default_factory=dict)
+    """Moves sent and not yet seen by the opponent: (game, ply) → (the mover, when sent)."""
     games: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -109,7 +117,12 @@ async def _lines(http: httpx.AsyncClient, url: str, token: str) -> Any:
 
 
 async def _play(
-    http: httpx.AsyncClient, bot: Bot, game_id: str, tally: Tally, rng: random.Random
+    http: httpx.AsyncClient,
+    bot: Bot,
+    game_id: str,
+    tally: Tally,
+    rng: random.Random,
+    think: float = 0.0,
 ) -> None:
     seats: list[int] = []
     sent: dict[int, float] = {}
@@ -121,20 +134,32 @@ async def _play(
             continue
         if event["ply"] in sent:
             tally.moves.append(time.monotonic() - sent.pop(event["ply"]))
+        mover, at = tally.posted.get((game_id, event["ply"]), (bot.name, 0.0))
+        if mover != bot.name:
+            tally.opponent_moves.append(time.monotonic() - at)
+            del tally.posted[(game_id, event["ply"])]
         if event["status"] != "started":
             bot.heard_end(game_id)
             tally.games += 1
             return
         if event["turn"] in seats and event["legal"]:
+            if think:
+                await asyncio.sleep(think)
             move = quote(rng.choice(event["legal"]), safe="")
             sent[event["ply"] + 1] = time.monotonic()
+            tally.posted[(game_id, event["ply"] + 1)] = (bot.name, sent[event["ply"] + 1])
             answer = await http.post(f"{bot.away}/api/bot/game/{game_id}/move/{move}", headers=auth)
             if answer.status_code != 200:
                 tally.errors.append(f"{answer.status_code} {answer.text[:120]}")
 
 
 async def _run_bot(
-    http: httpx.AsyncClient, bot: Bot, starts: float, tally: Tally, rng: random.Random
+    http: httpx.AsyncClient,
+    bot: Bot,
+    starts: float,
+    tally: Tally,
+    rng: random.Random,
+    think: float = 0.0,
 ) -> None:
     playing: set[str] = set()
     tasks: set[asyncio.Task[None]] = set()
@@ -151,7 +176,7 @@ async def _run_bot(
             bot.started[event["game"]["id"]] = now
             playing.add(event["game"]["id"])
             task = asyncio.get_running_loop().create_task(
-                _play(http, bot, event["game"]["id"], tally, rng)
+                _play(http, bot, event["game"]["id"], tally, rng, think)
             )
             tasks.add(task)
             task.add_done_callback(tasks.discard)
@@ -200,7 +225,9 @@ async def _load(
         # The arena's start on this clock (the joins took some of the lead: the window opens
         # at the start itself, not a lead after them).
         starts = time.monotonic() + (body["starts"] - time.time())
-        runners = [asyncio.create_task(_run_bot(http, bot, starts, tally, rng)) for bot in bots]
+        runners = [
+            asyncio.create_task(_run_bot(http, bot, starts, tally, rng, args.think)) for bot in bots
+        ]
         await asyncio.sleep(max(0.0, starts - time.monotonic()))
         cpu_before, moves_before = sum(ds.cpu_seconds(s) for s in servers), len(tally.moves)
         window = time.monotonic()
@@ -221,12 +248,14 @@ async def _load(
     ms = [t * 1000 for t in tally.pairings]
     first = [t * 1000 for t in tally.first_pairings]
     move_ms = [t * 1000 for t in tally.moves]
+    opponent_ms = [t * 1000 for t in tally.opponent_moves]
     return {
         "server": "boardplay",
         "processes": len(bases),
         "bots": args.bots,
         "game": args.game,
         "minutes": args.minutes,
+        "think_s": args.think,
         "games_played": tally.games,
         "moves": len(move_ms),
         "moves_per_s": round(moved / max(elapsed, 1e-9), 1),
@@ -238,6 +267,8 @@ async def _load(
         "first_pairing_p99_ms": round(percentile(first, 0.99), 1),
         "move_p50_ms": round(percentile(move_ms, 0.50), 1),
         "move_p99_ms": round(percentile(move_ms, 0.99), 1),
+        "opponent_p50_ms": round(percentile(opponent_ms, 0.50), 1),
+        "opponent_p99_ms": round(percentile(opponent_ms, 0.99), 1),
         "server_cpu_ms_per_move": round(cpu * 1000 / moved, 2) if moved else None,
         "errors": len(tally.errors),
         "first_errors": tally.errors[:3],
@@ -247,7 +278,7 @@ async def _load(
 def run(admin: str, redis: str, args: argparse.Namespace) -> dict[str, Any]:
     db = ds.new_database(admin, f"botbench_{int(time.time())}")
     env = loadbench.bench_env(db, redis, BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE="1000000")
-    ports = [ds.free_port() for _ in range(2)]
+    ports = [ds.free_port() for _ in range(args.processes)]
     servers = [ds.start_server(port, env) for port in ports]
     try:
         return asyncio.run(_load([f"http://127.0.0.1:{p}" for p in ports], servers, args))
@@ -261,6 +292,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--bots", type=int, default=64)
     parser.add_argument("--minutes", type=int, default=1)
     parser.add_argument("--game", default="proteus")
+    parser.add_argument("--processes", type=int, choices=(1, 2), default=2)
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds a bot waits before each move"
+    )
     parser.add_argument("--floor", action="store_true", help="also the floor's CPU per move")
     args = parser.parse_args(argv)
     print(json.dumps({"yardstick_ms": round(loadbench.yardstick(), 2)}))
@@ -276,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 words=False,
                 game="potlatch",
             )
-            floor = loadbench.run_setup(admin, redis, 2, floor_args, floor=True)
+            floor = loadbench.run_setup(admin, redis, args.processes, floor_args, floor=True)
             least = floor["server_cpu_ms_per_move"]
             row["floor_cpu_ms_per_move"] = least
             mine = row["server_cpu_ms_per_move"]
