@@ -18,7 +18,8 @@ upsert raises the count only while it is under the ceiling (or the window has en
 refused attempt counts nothing, as the transaction's rollback ensures; in autocommit the one
 statement is its own transaction. That spares every bot request a storage thread's hand-over,
 the pool's pre-ping and a separate ``COMMIT`` (a sixth of a bot move's server CPU in
-``make bench-web``).
+``make bench-web``); ``give_back_one`` does the same for the attempt a bot's move gives back
+once its game took it.
 
 A window is fixed: it starts at the key's first attempt and lasts ``window`` seconds; the next
 attempt after it starts a new one. So at most ``ceiling`` attempts pass per window, and at
@@ -26,6 +27,7 @@ most ``2 × ceiling`` within any ``window`` seconds across a boundary."""
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -129,6 +131,7 @@ def _compiled(statement: sa.ClauseElement) -> Compiled:
     return str(compiled), {k: v for k, v in compiled.params.items() if v is not None}
 
 
+@functools.cache
 def _counted() -> Compiled:
     """``take``'s upsert for one ceiling as one PostgreSQL statement, the count raised only
     while under the ceiling (``most``) or in a new window: its row (count, start), or none
@@ -153,6 +156,7 @@ def _counted() -> Compiled:
     return _compiled(statement)
 
 
+@functools.cache
 def _started() -> Compiled:
     """When a key's window started (the wait a refusal names)."""
     table = throttles_table
@@ -160,10 +164,24 @@ def _started() -> Compiled:
     return _compiled(query)
 
 
+@functools.cache
+def _given_back() -> Compiled:
+    """``give_back`` for one key as one PostgreSQL statement: its row's new count (none: no
+    attempt counted)."""
+    table = throttles_table
+    statement = (
+        table.update()
+        .where(table.c.key == sa.bindparam("given", type_=sa.String), table.c.count > 0)
+        .values(count=table.c.count - 1)
+        .returning(table.c.count)
+    )
+    return _compiled(statement)
+
+
 class Throttles:
     """The throttles as their own short transactions (synchronous: run off the event loop), and
     one ceiling in one statement from the event loop where the wiring gives a way
-    (``take_one``)."""
+    (``take_one``, ``give_back_one``)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -171,7 +189,6 @@ class Throttles:
         self.statement: Statement | None = None
         """Sends a statement from the event loop (on PostgreSQL, set by the wiring: the table's
         ``LoopConnections.row``); None: ``take_one`` takes on a storage thread."""
-        self._texts: tuple[Compiled, Compiled] | None = None
 
     async def take_one(
         self, ceiling: Ceiling, db: Callable[..., Awaitable[Any]], now: float | None = None
@@ -183,9 +200,7 @@ class Throttles:
         if self.statement is None:
             await db(self.take, [ceiling], now)
             return
-        if self._texts is None:
-            self._texts = (_counted(), _started())
-        (counted, fixed), (started, _) = self._texts
+        (counted, fixed), (started, _) = _counted(), _started()
         key = ceiling.key[:KEY_LENGTH]
         window = ceiling.window
         values = {"key": key, "now": now, "until": now + window, "old": now - window}
@@ -196,6 +211,15 @@ class Throttles:
         self.calls += 1
         if self.calls % FORGET_EVERY == 0:
             await db(self.forget, now)
+
+    async def give_back_one(self, key: str, db: Callable[..., Awaitable[Any]]) -> None:
+        """Uncount one attempt of ``key`` (``give_back``): in one statement from the event loop
+        if the wiring gave a way (a bot's every move taken by its game), else through ``db``."""
+        if self.statement is None:
+            await db(self.give_back, [key])
+            return
+        text, fixed = _given_back()
+        await self.statement(text, {**fixed, "given": key[:KEY_LENGTH]})
 
     def take(self, ceilings: Sequence[Ceiling], now: float | None = None) -> None:
         """One attempt against every ceiling, all or none (``Throttled`` if one is reached)."""

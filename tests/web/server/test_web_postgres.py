@@ -349,7 +349,8 @@ def test_a_ceiling_taken_one_at_a_time_counts_exactly_and_refusals_count_nothing
     """``Throttles.take_one`` (a bot's every request): in one statement from the event loop, as
     in the transaction on a storage thread, exactly ``most`` attempts pass in a window, a refused
     one counts nothing and names the wait to the window's end, and the next window starts
-    afresh."""
+    afresh; ``give_back_one`` (a bot's move its game took) uncounts one attempt, never below
+    none."""
     import sqlalchemy as sa
 
     from boardplay.web.migrate import open_database
@@ -375,6 +376,16 @@ def test_a_ceiling_taken_one_at_a_time_counts_exactly_and_refusals_count_nothing
             assert throttles.count(ceiling.key, now=1030.0) == 3
             await throttles.take_one(ceiling, db, now=1060.0)
             assert throttles.count(ceiling.key, now=1060.0) == 1
+            await throttles.take_one(ceiling, db, now=1060.0)
+            await throttles.give_back_one(ceiling.key, db)
+            assert throttles.count(ceiling.key, now=1060.0) == 1
+            for _ in range(2):
+                await throttles.give_back_one(ceiling.key, db)
+            assert throttles.count(ceiling.key, now=1060.0) == 0
+            for _ in range(3):  # given back: the window's three attempts pass again
+                await throttles.take_one(ceiling, db, now=1060.0)
+            with pytest.raises(Throttled):
+                await throttles.take_one(ceiling, db, now=1060.0)
         finally:
             if loop is not None:
                 await loop.close()

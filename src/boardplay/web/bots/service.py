@@ -247,7 +247,7 @@ class Bots:
     async def played(self, user: ApiUser) -> None:
         """The game took the bot's move: it does not count against the refused moves' ceiling
         (the game bounds its moves itself: one per turn)."""
-        await self.db(self.throttles.give_back, [self._ceiling(user.token.id, MOVES).key])
+        await self.throttles.give_back_one(self._ceiling(user.token.id, MOVES).key, self.db)
 
     def _ceiling(self, token_id: int, kind: Kind) -> Ceiling:
         if kind == MOVES:
