@@ -127,8 +127,10 @@ def registered(stream: object, bots: Bots, user: ApiUser, lines: Lines) -> Calla
 class _Watch:
     """A room watched for a stream as a socket watches it: ``changed`` runs after each update
     this process sends it (its own moves, another process's, a check's), with the chat's
-    messages as the socket would get them, and ``sockets.CHANGED`` where a socket would get a
-    view (the stream reads the room itself, so none is built for it). Only a game stream's
+    messages and, where asked (``Subscriber.presence``), the table's presence as the socket
+    would get them (neither is a view: ``opponentGone`` still comes), and ``sockets.CHANGED``
+    where a socket would get a view (the stream reads the room itself, so none is built for
+    it). Only a game stream's
     watch counts in the table's presence (``counts``: its seats are at the table); an event
     stream watching for a game's end is nobody there."""
 
