@@ -60,6 +60,10 @@ class Tally:
     """Moves sent and not yet seen by the opponent: (game, ply) → (the mover, when sent)."""
     games: int = 0
     errors: list[str] = field(default_factory=list)
+    plies: list[int] = field(default_factory=list)
+    """Each game's length, once per bot that played it (what the floor's games last)."""
+    line_sizes: list[int] = field(default_factory=list)
+    """The length of each ``gameState`` line the bots read (what the floor pads its lines to)."""
 
 
 @dataclass
@@ -90,30 +94,46 @@ class Bot:
         return waits, early
 
 
+async def _post(http: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Response:
+    """POST, waiting out a 429 as its Retry-After says: the bench sets its bots up from one
+    address under the server's own per-address ceilings."""
+    while True:
+        answer = await http.post(url, **kwargs)
+        if answer.status_code != 429:
+            answer.raise_for_status()
+            return answer
+        await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
+
+
 async def _make_bot(http: httpx.AsyncClient, bases: Sequence[str], i: int) -> Bot:
     base = bases[i % len(bases)]
     name = f"bench_bot_{i}"
-    signed = await http.post(
-        f"{base}/api/account/signup", json={"name": name, "password": PASSWORD}
+    signed = await _post(
+        http, f"{base}/api/account/signup", json={"name": name, "password": PASSWORD}
     )
-    signed.raise_for_status()
     cookie = {"Cookie": f"boardplay_session={signed.cookies['boardplay_session']}"}
     headers = {**cookie, "X-CSRF-Token": signed.json()["csrf"]}
     body = {"label": "bench", "scopes": ["bot:play", "tournament:write"]}
-    made = await http.post(f"{base}/api/account/tokens", json=body, headers=headers)
-    made.raise_for_status()
+    made = await _post(http, f"{base}/api/account/tokens", json=body, headers=headers)
     token = made.json()["token"]
-    auth = {"Authorization": f"Bearer {token}"}
-    (await http.post(f"{base}/api/bot/account/upgrade", headers=auth)).raise_for_status()
+    await _post(
+        http, f"{base}/api/bot/account/upgrade", headers={"Authorization": f"Bearer {token}"}
+    )
     return Bot(name, token, base, bases[(i + 1) % len(bases)])
 
 
-async def _lines(http: httpx.AsyncClient, url: str, token: str) -> Any:
+async def _lines(
+    http: httpx.AsyncClient, url: str, token: str, sizes: list[int] | None = None
+) -> Any:
+    """A stream's events; ``sizes`` given, each ``gameState`` line's length added to it."""
     async with http.stream("GET", url, headers={"Authorization": f"Bearer {token}"}) as answer:
         answer.raise_for_status()
         async for line in answer.aiter_lines():
             if line.strip():
-                yield json.loads(line)
+                event = json.loads(line)
+                if sizes is not None and event.get("type") == "gameState":
+                    sizes.append(len(line))
+                yield event
 
 
 async def _play(
@@ -127,7 +147,8 @@ async def _play(
     seats: list[int] = []
     sent: dict[int, float] = {}
     auth = {"Authorization": f"Bearer {bot.token}"}
-    async for event in _lines(http, f"{bot.home}/api/bot/game/stream/{game_id}", bot.token):
+    stream = f"{bot.home}/api/bot/game/stream/{game_id}"
+    async for event in _lines(http, stream, bot.token, tally.line_sizes):
         if event["type"] == "gameFull":
             seats, event = event["yourSeats"], event["state"]
         if event["type"] != "gameState":
@@ -139,6 +160,7 @@ async def _play(
             tally.opponent_moves.append(time.monotonic() - at)
             del tally.posted[(game_id, event["ply"])]
         if event["status"] != "started":
+            tally.plies.append(event["ply"])
             bot.heard_end(game_id)
             tally.games += 1
             return
@@ -148,9 +170,15 @@ async def _play(
             move = quote(rng.choice(event["legal"]), safe="")
             sent[event["ply"] + 1] = time.monotonic()
             tally.posted[(game_id, event["ply"] + 1)] = (bot.name, sent[event["ply"] + 1])
-            answer = await http.post(f"{bot.away}/api/bot/game/{game_id}/move/{move}", headers=auth)
+            answer = await http.post(
+                f"{bot.away}/api/bot/game/{game_id}/move/{move}",
+                params={"ply": event["ply"]},
+                headers=auth,
+            )
             if answer.status_code != 200:
-                tally.errors.append(f"{answer.status_code} {answer.text[:120]}")
+                tally.errors.append(
+                    f"{answer.status_code} {answer.text[:120]} (game {game_id}, ply {event['ply']})"
+                )
 
 
 async def _run_bot(
@@ -188,13 +216,15 @@ async def _run_bot(
 
 
 async def _load(
-    bases: Sequence[str], servers: Sequence[Any], args: argparse.Namespace
+    bases: Sequence[str], servers: Sequence[Any], args: argparse.Namespace, server: str
 ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     async with httpx.AsyncClient(timeout=httpx.Timeout(30.0, read=None), limits=limits) as http:
         bots = await asyncio.gather(*(_make_bot(http, bases, i) for i in range(args.bots)))
-        owner = await http.post(
-            f"{bases[0]}/api/account/signup", json={"name": "bench_owner", "password": PASSWORD}
+        owner = await _post(
+            http,
+            f"{bases[0]}/api/account/signup",
+            json={"name": "bench_owner", "password": PASSWORD},
         )
         headers = {
             "Cookie": f"boardplay_session={owner.cookies['boardplay_session']}",
@@ -210,16 +240,15 @@ async def _load(
             "starts": time.time() + lead,
             "minutes": args.minutes,
         }
-        made = await http.post(f"{bases[0]}/api/tournaments", json=body, headers=headers)
-        made.raise_for_status()
+        made = await _post(http, f"{bases[0]}/api/tournaments", json=body, headers=headers)
         http.cookies.clear()  # from here on the bots speak with their tokens alone
         arena = made.json()["tournament"]["id"]
         for bot in bots:
-            joined = await http.post(
+            await _post(
+                http,
                 f"{bot.home}/api/tournaments/{arena}/join",
                 headers={"Authorization": f"Bearer {bot.token}"},
             )
-            assert joined.status_code == 200, joined.text
         tally = Tally()
         rng = random.Random(1)
         # The arena's start on this clock (the joins took some of the lead: the window opens
@@ -250,7 +279,7 @@ async def _load(
     move_ms = [t * 1000 for t in tally.moves]
     opponent_ms = [t * 1000 for t in tally.opponent_moves]
     return {
-        "server": "boardplay",
+        "server": server,
         "processes": len(bases),
         "bots": args.bots,
         "game": args.game,
@@ -270,21 +299,41 @@ async def _load(
         "opponent_p50_ms": round(percentile(opponent_ms, 0.50), 1),
         "opponent_p99_ms": round(percentile(opponent_ms, 0.99), 1),
         "server_cpu_ms_per_move": round(cpu * 1000 / moved, 2) if moved else None,
+        "plies_per_game": round(sum(tally.plies) / len(tally.plies), 1) if tally.plies else None,
+        "line_chars": round(sum(tally.line_sizes) / len(tally.line_sizes))
+        if tally.line_sizes
+        else None,
         "errors": len(tally.errors),
-        "first_errors": tally.errors[:3],
+        "first_errors": tally.errors[:10],
     }
 
 
-def run(admin: str, redis: str, args: argparse.Namespace) -> dict[str, Any]:
-    db = ds.new_database(admin, f"botbench_{int(time.time())}")
-    env = loadbench.bench_env(db, redis, BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE="1000000")
+BOT_ENV = {
+    "BOARDPLAY_WEB_AI_WORKERS": "0",
+    # Setup only: 64 accounts signed up from one address. Every limit a bot meets while it
+    # plays (per token, per address, games per visitor) is the server's default.
+    "BOARDPLAY_WEB_SIGNUPS_PER_NETWORK": "1000000",
+    "BOARDPLAY_WEB_SIGNIN_PER_ADDRESS": "1000000",
+}
+
+
+def run(
+    admin: str, redis: str, args: argparse.Namespace, floor: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The bots against fresh servers: boardplay's, or with ``floor`` (its settings) the bot
+    floor's (``botfloor.py``)."""
+    server = "boardplay" if floor is None else "floor"
+    db = ds.new_database(admin, f"botbench_{server}_{int(time.time())}")
+    env = {"BOARDPLAY_DATABASE_URL": db, "BOARDPLAY_REDIS_URL": redis, **BOT_ENV, **(floor or {})}
+    app = None if floor is None else "botfloor:app"
     ports = [ds.free_port() for _ in range(args.processes)]
-    servers = [ds.start_server(port, env) for port in ports]
+    servers = [ds.start_server(port, env, app=app) for port in ports]
     try:
-        return asyncio.run(_load([f"http://127.0.0.1:{p}" for p in ports], servers, args))
+        bases = [f"http://127.0.0.1:{p}" for p in ports]
+        return asyncio.run(_load(bases, servers, args, server))
     finally:
-        for server in servers:
-            ds.stop_server(server)
+        for process in servers:
+            ds.stop_server(process)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -296,25 +345,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--think", type=float, default=0.0, help="seconds a bot waits before each move"
     )
-    parser.add_argument("--floor", action="store_true", help="also the floor's CPU per move")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="then the same bots against the bot floor (botfloor.py): CPU per move as a multiple",
+    )
     args = parser.parse_args(argv)
     print(json.dumps({"yardstick_ms": round(loadbench.yardstick(), 2)}))
     with ds.postgres(durable=True) as admin, ds.redis() as redis:
         row = run(admin, redis, args)
         if args.floor:
-            floor_args = argparse.Namespace(
-                games=args.bots // 2,
-                seconds=20,
-                pace=0.0,
-                accounts=False,
-                py_spy=None,
-                words=False,
-                game="potlatch",
-            )
-            floor = loadbench.run_setup(admin, redis, args.processes, floor_args, floor=True)
-            least = floor["server_cpu_ms_per_move"]
+            same = {
+                "BOARDPLAY_FLOOR_PLIES": str(round(row["plies_per_game"] or 20)),
+                "BOARDPLAY_FLOOR_LINE": str(row["line_chars"] or 1500),
+            }
+            floor = run(admin, redis, args, same)
+            print(json.dumps(floor))
+            least, mine = floor["server_cpu_ms_per_move"], row["server_cpu_ms_per_move"]
             row["floor_cpu_ms_per_move"] = least
-            mine = row["server_cpu_ms_per_move"]
             row["times_floor"] = round(mine / least, 2) if mine and least else None
     print(json.dumps(row))
 
