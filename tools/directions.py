@@ -36,8 +36,10 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "ai": ("core",),
     "ai.evaluation": ("core", "games"),
     "adapters": ("core", "ai"),
-    "web": ("core", "ai", "i18n"),
-    "cli": (FACE, "core", "ai", "i18n", "adapters", "web"),
+    "puzzles": ("core", "ai"),
+    "puzzles.themes": ("core", "ai", "games"),
+    "web": ("core", "ai", "i18n", "puzzles"),
+    "cli": (FACE, "core", "ai", "i18n", "adapters", "puzzles", "web"),
 }
 """A part (a dotted path below the package; the longest that holds a module decides) -> the
 other parts it may import (each with everything below it). A part always imports itself."""

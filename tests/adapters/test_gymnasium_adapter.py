@@ -14,8 +14,8 @@ from dicerace import DiceRaceGame
 from gymnasium.utils.env_checker import check_env
 
 import boardplay
+from boardplay.adapters import IllegalActionWarning, utilities
 from boardplay.adapters import gymnasium as bg
-from boardplay.adapters import utilities
 from boardplay.core.errors import IllegalActionError, OptionError
 
 # Only the agents that exist are used here; the default opponent is checked separately.
@@ -70,13 +70,33 @@ def test_illegal_action_loses_or_raises() -> None:
     _, reward, terminated, _, info = env.step(1)  # legal
     assert not terminated
     before = env.game_state.to_json()
-    _, reward, terminated, _, info = env.step(9)
+    with pytest.warns(IllegalActionWarning):
+        _, reward, terminated, _, info = env.step(9)
     assert terminated and reward == -1.0 and info["illegal_action"]
     assert env.game_state.to_json() == before
     strict = bg.env(DiceRaceGame({"start_player": 0}), opponent=OPPONENT, illegal="raise")
     strict.reset(seed=0)
     with pytest.raises(IllegalActionError, match="not a legal move"):
         strict.step(9)
+
+
+def test_the_first_illegal_action_warns_how_to_mask() -> None:
+    """Research review 2026-11d, N4: SB3's plain PPO on the registered env chose illegal actions
+    from the first move and scored 0%, and nothing said why. The env's first illegal action
+    warns, naming the mask; later ones (of this env) stay quiet, legal ones never warn."""
+    env = bg.env(DiceRaceGame({"start_player": 0}), opponent=OPPONENT)
+    env.reset(seed=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env.step(1)  # legal
+        assert not caught
+        env.step(9)
+        env.reset(seed=1)
+        env.step(9)
+    assert [w.category for w in caught] == [IllegalActionWarning]
+    words = str(caught[0].message)
+    assert "illegal='lose'" in words and "action_mask" in words and "MaskablePPO" in words
+    assert caught[0].filename == __file__  # points at the caller's step, not the adapter
 
 
 def test_seats_and_opponents() -> None:

@@ -4,12 +4,15 @@ Speed is measured by ``make bench``, never asserted here."""
 
 from __future__ import annotations
 
+import warnings
+
 import gymnasium
 import numpy as np
 import pytest
 
 import boardplay
-from boardplay.adapters import utilities
+from boardplay.adapters import IllegalActionWarning, utilities
+from boardplay.adapters.leaguevector import BoardplayLeagueVectorEnv
 from boardplay.adapters.vector import BatchedGames, BoardplayVectorEnv
 from option_sets import KERNEL_GAMES, at_most_players
 
@@ -185,3 +188,21 @@ def test_every_kernel_game_has_a_compact_observation(name: str) -> None:
     without one is refused by name (``_kernel_game``)."""
     kernel = boardplay.load(name).new_initial_state().kernel
     assert kernel is not None and kernel.compact_size > 0
+
+
+@pytest.mark.parametrize("kind", [BoardplayVectorEnv, BoardplayLeagueVectorEnv])
+def test_the_batched_envs_warn_once_at_the_first_illegal_action(kind: type) -> None:
+    """As the single-game env (research review 2026-11d, N4): an unmasked learner is told."""
+    envs = kind("potlatch", 4)
+    _, infos = envs.reset(seed=3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        *_, infos = envs.step(_pick(infos["action_mask"], np.random.default_rng(0)))
+        assert not caught
+        illegal = np.argmin(infos["action_mask"], axis=1)  # outside every game's mask
+        for _ in range(2):
+            _, _, terminated, _, infos = envs.step(illegal)
+            assert terminated.all()
+            illegal = np.argmin(infos["action_mask"], axis=1)
+    assert [w.category for w in caught] == [IllegalActionWarning]
+    assert "MaskablePPO" in str(caught[0].message)

@@ -75,6 +75,28 @@ def test_train_command_takes_init(tmp_path: Path) -> None:
     assert result.exit_code != 0 and "this run (165, 4)" in result.output
 
 
+def test_the_run_keeps_its_best_network_and_says_which_file_is_which(tmp_path: Path) -> None:
+    """Research review 2026-11d, N5: ``best.npz`` was written but never named. The command says
+    what it is, and it plays as ``az(weights=PATH)``."""
+    from typer.testing import CliRunner
+
+    from boardplay.ai.specs import make_agent
+    from boardplay.cli.main import app
+
+    args = ["train", "proteus", "-o", "max_turns=200", "--algo", "alphazero", "--games", "1"]
+    args += ["--simulations", "4", "--hidden", "8", "--eval-games", "2", "--opponent", "random"]
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    run = tmp_path / "proteus-alphazero-1"
+    assert "best.npz is the network of the curve's best point" in result.output
+    assert "network.npz the last" in result.output
+    arrays, meta = read_arrays(run / "best.npz")
+    assert meta["game"] == GAME and "trunk0_w" in arrays
+    state = load(GAME).new_initial_state()
+    agent = make_agent(f"az(weights={run / 'best.npz'},iterations=4)", load(GAME), 0)
+    assert agent.step(state) in state.legal_actions()
+
+
 @pytest.mark.parametrize(
     ("hidden", "game", "message"),
     [

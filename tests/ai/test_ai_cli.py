@@ -26,6 +26,7 @@ def test_arena_prints_a_table_and_writes_json_and_records(tmp_path: Path) -> Non
             "--seed", "3", "--option", "target=15", "--json", str(summary),
             "--records", str(records),
         ],
+        env={"COLUMNS": "120"},  # room for every heading on one line (80: the next test)
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "mcts(iterations=30)" in result.output and "win rate" in result.output
@@ -51,6 +52,42 @@ def test_arena_prints_a_table_and_writes_json_and_records(tmp_path: Path) -> Non
     assert resumed.exit_code == 0, resumed.output
     assert json.loads(summary.read_text())["games"] == 6
     assert len(records.read_text().splitlines()) == 6
+
+
+@pytest.mark.parametrize("columns", ["80", "40"])
+def test_arena_tables_keep_every_number_whole_when_piped(tmp_path: Path, columns: str) -> None:
+    """Research reviews 2026-11c and 11d: piped at 80 columns, Rich cut the intervals and ratings
+    (``30.1%–95…``, ``(1408–17…``). CliRunner's output is not a terminal, as a pipe is not."""
+    summary = tmp_path / "summary.json"
+    result = runner.invoke(
+        app,
+        [
+            "arena", "pig", "--agents", "random", "greedy", "mcts(iterations=30)",
+            "--games", "4", "--seed", "3", "--json", str(summary),
+        ],
+        env={"COLUMNS": columns},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.output
+    data = json.loads(summary.read_text())
+    shown = []
+    for agent in data["agents"]:
+        low, high = agent["ci95"]
+        rlow, rhigh = agent["rating_ci95"]
+        shown += [
+            f"{agent['win_rate']:.1%}",
+            f"{low:.1%}–{high:.1%}",
+            f"{agent['rating']:.0f}",
+            f"({rlow:.0f}–{rhigh:.0f})",
+            f"{agent['thinking']['seconds_per_move']:.3f}",
+        ]
+    for pairing in data["pairings"]:
+        low, high = pairing["ci95"]
+        shown += [f"{pairing['win_rate']:.1%}", f"{low:.1%}–{high:.1%}"]
+    missing = [number for number in shown if number not in result.output]
+    assert not missing, result.output
+    if columns == "80":  # it fits: the names fold, the numbers keep their width
+        assert max(len(line) for line in result.output.splitlines()) <= 80, result.output
 
 
 def test_arena_accepts_repeated_agents_option() -> None:

@@ -14,11 +14,36 @@ Shared conventions (see docs/adapters.md):
   exactly as the engine does.
 - Observations are the engine's ``observation_tensor(player)`` reshaped to
   ``Game.observation_shape()``, as float32.
+- A learner's illegal action ends its game as a loss (the Gymnasium envs' default), and the
+  first one an env sees raises an ``IllegalActionWarning`` (``warn_illegal``), as PettingZoo's
+  ``TerminateIllegalWrapper`` warns: a learner that does not mask (SB3's plain PPO) otherwise
+  learns little, silently.
 """
 
 from __future__ import annotations
 
+import warnings
+
 from boardplay.core.game import Game, State
+
+
+class IllegalActionWarning(UserWarning):
+    """A learner chose an illegal action and its game ended as a loss (see ``warn_illegal``)."""
+
+
+def warn_illegal(game: Game, stacklevel: int = 3) -> None:
+    """Warn that a learner's illegal action ended a game of ``game`` as a loss, and how to
+    mask. Each env calls this once, at its first illegal action: an unmasked learner picks
+    illegal actions all the time, and one line says what a thousand would."""
+    warnings.warn(
+        f"{game}: the learner chose an illegal action, so its game ended as a loss (the "
+        "default illegal='lose'). A learner that does not mask actions, such as SB3's PPO, "
+        "learns little this way: mask them with info['action_mask'] or env.action_masks() "
+        "(sb3-contrib's MaskablePPO reads it). Shown once per env; silence it with "
+        "warnings.filterwarnings('ignore', category=boardplay.adapters.IllegalActionWarning).",
+        IllegalActionWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def utilities(state: State) -> list[float]:
@@ -34,4 +59,4 @@ def utility_range(game: Game) -> tuple[float, float]:
     return -1.0 / (game.num_players - 1), 1.0
 
 
-__all__ = ["utilities", "utility_range"]
+__all__ = ["IllegalActionWarning", "utilities", "utility_range", "warn_illegal"]

@@ -23,8 +23,9 @@ episode (``boardplay.adapters.opponents``).
   opponents that never end a game.
 - An illegal action (e.g. an unmasked ``action_space.sample()``) ends the episode as a loss with
   ``info["illegal_action"] = True`` when ``illegal="lose"`` (the default, as PettingZoo's
-  ``TerminateIllegalWrapper``); with ``illegal="raise"`` it raises ``IllegalActionError`` and
-  changes nothing.
+  ``TerminateIllegalWrapper``), and the env's first one raises an ``IllegalActionWarning``
+  saying how to mask; with ``illegal="raise"`` it raises ``IllegalActionError`` and changes
+  nothing.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from boardplay.adapters import utilities, utility_range
+from boardplay.adapters import utilities, utility_range, warn_illegal
 from boardplay.adapters.arrays import action_mask, episode_limit, observe_tensor, resolve_game
 from boardplay.adapters.opponents import League, Member, agent_for, check_league, check_member
 from boardplay.ai.agents import Agent
@@ -101,6 +102,7 @@ class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
         self.seat = 0 if seat == "random" else int(seat)
         self.game_state: State = game.new_initial_state()
         self.opponents: dict[int, Agent] = {}
+        self.warned_illegal = False
 
     # ----- gymnasium API --------------------------------------------------------------------
     def reset(
@@ -127,6 +129,9 @@ class BoardplayEnv(gymnasium.Env[Obs, np.int64]):
         if action not in self.game_state.legal_actions():
             if self.illegal == "raise":
                 self.game_state.apply_action(action)  # raises the engine's message
+            if not self.warned_illegal:
+                self.warned_illegal = True
+                warn_illegal(self.game)
             info = self._info()
             info["illegal_action"] = True
             return self._obs(), utility_range(self.game)[0], True, False, info

@@ -24,6 +24,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from boardplay.adapters import warn_illegal
 from boardplay.ai.league import League, Member
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
@@ -53,6 +54,7 @@ class BoardplayLeagueVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     ) -> None:
         self.games = BatchedGames(game, num_envs, max_actions=max_actions, **options)
         self.game = self.games.game
+        self.warned_illegal = False
         n = self.game.num_players
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < n):
             raise OptionError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
@@ -176,6 +178,9 @@ class BoardplayLeagueVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         seats_before = self.seats.copy()
         self.games.batch.view_from(self.seats)
         obs, mask, to_move, seat_rewards, ended = self.games.step(chosen)
+        if not self.warned_illegal and self.games.illegal.any():
+            self.warned_illegal = True
+            warn_illegal(self.game)
         cut = self.games.truncated
         self._record(ended, cut, seat_rewards, seats_before, rewards, terminated, truncated,
                      infos)  # fmt: skip

@@ -21,7 +21,8 @@
   decisions come from the caller; ``to_move[i]`` names the seat deciding in game ``i`` and the
   observation is from that seat's view; rewards are per seat.
 - An action outside the mask ends that game as a loss for the seat that chose it
-  (``infos["illegal_action"]``), as the single-game envs' default ``illegal="lose"``.
+  (``infos["illegal_action"]``), as the single-game envs' default ``illegal="lose"``; the
+  first such step of a ``BoardplayVectorEnv`` raises an ``IllegalActionWarning``.
 - ``compact=True`` (every game's kernel has a ``compact_size``) returns each observation as
   the kernel's compact uint8 row instead of the float32 tensor: the same information in
   bytes of bit-planes and counts (Potlatch's 537 bytes instead of 36 KB; docs/adapters.md,
@@ -40,6 +41,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from boardplay.adapters import warn_illegal
 from boardplay.adapters.arrays import episode_limit
 from boardplay.core.batch import RANDOM_SEAT, KernelBatch
 from boardplay.core.errors import OptionError
@@ -156,6 +158,12 @@ class BatchedGames:
         """Which games the last ``step`` cut at ``max_actions`` (and restarted)."""
         return self._buffers.truncated.view(np.bool_)
 
+    @property
+    def illegal(self) -> Array:
+        """Which games the last ``step`` ended because the seat to move chose an action outside
+        its mask (a loss for that seat; the games restarted)."""
+        return self._buffers.illegal.view(np.bool_)
+
     def expand(self, compact: Array) -> Array:
         """Compact observations (``compact=True``) as the float32 tensors they stand for, one
         flat row each."""
@@ -189,6 +197,7 @@ class BoardplayVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         self.seats = np.zeros(num_envs, dtype=np.int32)
         """The learner's seat in each game (drawn per game with ``seat="random"``)."""
         self._final_seats = np.zeros(num_envs, dtype=np.int32)
+        self.warned_illegal = False
         self.batch.learner_seats(self.seats)
         self._buffers = _Buffers(self.batch, num_envs, True)
         self.tensor_shape = self.game.observation_shape()
@@ -225,6 +234,9 @@ class BoardplayVectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         terminated = b.terminated.view(np.bool_)
         truncated = b.truncated.view(np.bool_)
         illegal = b.illegal.view(np.bool_)
+        if not self.warned_illegal and illegal.any():
+            self.warned_illegal = True
+            warn_illegal(self.game)
         rewards = b.rewards[np.arange(self.num_envs), self._final_seats]
         infos: dict[str, Any] = {
             "action_mask": b.mask,

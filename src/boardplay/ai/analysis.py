@@ -6,8 +6,8 @@ moved first (Montana and Potlatch can start with another seat), draws and game l
 win rate with its 95% Wilson interval, and writes a Markdown report plus matplotlib plots.
 
 A seat has a measurable advantage when its interval excludes the fair share ``1 / players``;
-whether two variants differ is tested (``boardplay.ai.variants``: the first mover's wins against
-its losses, the draws, and the lengths, each with its p-value). Small studies say "not
+whether two variants differ is tested (``boardplay.ai.variants``: the first mover's edge over its
+own fair share, the draws, and the lengths, each with its p-value). Small studies say "not
 measurable", not "balanced": the report prints the sample sizes next to every number. A game
 whose rules never end it (Proteus or Passtally without ``max_turns``) is cut at its
 ``episode_limit`` unless ``max_actions`` is given, and the report counts the games cut.
@@ -350,7 +350,7 @@ def report_markdown(study: Study, plots: Sequence[Path] = ()) -> str:
         "",
         "| variant | games | "
         + "first mover | "
-        + "seat win rates (95% CI) | draws | length: median (5%–95%), max | cut |",
+        + "seat win rates (95% CI) | draws | length in actions: median (5%–95%), max | cut |",
         "|---|---|---|---|---|---|---|",
     ]
     for v in data["variants"]:
@@ -381,16 +381,19 @@ def report_markdown(study: Study, plots: Sequence[Path] = ()) -> str:
             "## Do the variants differ?",
             "",
             "Each variant against the first, three questions, each tested alone: the first "
-            "mover's wins against its losses (the games it won or lost outright; draws and shared "
-            "results are neither), the draws against the decisive games (each a 2 × 2 table: "
-            "chi-square, or Fisher's exact test with small counts), and the lengths by the "
-            "Mann–Whitney U test.",
+            "mover's edge over its fair share (its share of the games won outright, draws and "
+            "shared results left out, less 1/players: with the same player count a 2 × 2 table "
+            "of its wins against the other decisive games, across player counts a "
+            "likelihood-ratio test of one edge for both), the draws against the decisive games "
+            "(a 2 × 2 table; each table by chi-square, or Fisher's exact test with small "
+            "counts), and the lengths by the Mann–Whitney U test. The p-values are not corrected "
+            "for multiple comparisons: among many tests, some fall below 5% by chance.",
             "",
         ]
         for test in data["tests"]:
             lines += [
                 f"- `{test['variant']}` against `{test['baseline']}`: {verdict(test)}.",
-                f"  - first mover, wins against losses: {p_value(test['first_mover_p'])} "
+                f"  - first mover, edge over the fair share: {p_value(test['first_mover_p'])} "
                 f"({test['first_mover_test']})",
                 f"  - draws: {p_value(test['draws_p'])} ({test['draws_test']})",
                 f"  - length: {p_value(test['length_p'])} ({test['length_test']})",

@@ -173,6 +173,12 @@ class AZAgent:
     def last_search(self) -> Analysis | None:
         return self._last
 
+    @property
+    def tree(self) -> Puct | None:
+        """The compiled tree of the last search (None before one), as ``MCTSAgent.tree``: the
+        analysis board reads each candidate's expected line from it."""
+        return self._kept.search
+
     def _new_search(self, kernel: Kernel) -> Puct:
         seed = self.seed if self.seed is not None else random.getrandbits(64)
         return Puct(

@@ -2,13 +2,20 @@
 values), how long their games are (the whole distribution, not a mean), and whether two
 variants differ (a test with its p-value, not overlapping intervals read by eye).
 
-The tests are SciPy's, each a question of its own: the first mover's wins against its losses
-(the games it won or lost outright; draws and shared results count in neither), the draws (games
-without a sole winner) against the decisive games, each a 2 x 2 table of the two variants
-(chi-square, or Fisher's exact test with small counts), and the game lengths by the Mann-Whitney
-U test. So a change in draws reads as a change in draws, not in the first mover's chances.
-"Differ at the 5% level" means a p-value below 0.05, each test taken alone: with many variants
-some will by chance.
+The tests are SciPy's, each a question of its own:
+
+- the first mover's edge over its fair share: its share of the decisive games (won outright by
+  someone; draws and shared results count in neither) less ``1 / players``. Variants with the
+  same player count compare wins against the other decisive games in a 2 x 2 table; across
+  player counts the likelihood-ratio test asks whether one edge fits both, so a sweep over
+  ``players`` does not read the fair share moving (1/2, 1/3, 1/4) as a first-mover change;
+- the draws (games without a sole winner) against the decisive games, a 2 x 2 table;
+- the game lengths, by the Mann-Whitney U test.
+
+A 2 x 2 table is tested by chi-square, or by Fisher's exact test with small counts. So a change
+in draws reads as a change in draws, not in the first mover's chances. "Differ at the 5% level"
+means a p-value below 0.05, each test taken alone, with no correction for multiple comparisons:
+with many variants some will differ by chance.
 """
 
 from __future__ import annotations
@@ -79,18 +86,19 @@ def length_summary(results: Sequence[GameResult]) -> dict[str, Any]:
     }
 
 
-def first_mover_outcomes(results: Sequence[GameResult]) -> list[int]:
-    """How the player who moved first fared: ``[wins, shared results, losses]``."""
-    counts = [0, 0, 0]
-    for r in results:
-        share = r.returns[r.first_player]
-        counts[0 if share >= 1.0 - 1e-9 else 2 if share <= 1e-9 else 1] += 1
-    return counts
-
-
 def decisive(results: Sequence[GameResult]) -> int:
     """The games one player won outright (the others are draws or shared results)."""
     return sum(1 for r in results if max(r.returns) >= 1.0 - 1e-9)
+
+
+def first_mover_wins(results: Sequence[GameResult]) -> int:
+    """The games the player who moved first won outright."""
+    return sum(1 for r in results if r.returns[r.first_player] >= 1.0 - 1e-9)
+
+
+def players(results: Sequence[GameResult]) -> int:
+    """The number of players of a variant's games (each seat has a return)."""
+    return len(results[0].returns)
 
 
 def _two_by_two(table: np.ndarray[Any, Any]) -> tuple[float, str]:
@@ -105,15 +113,57 @@ def _two_by_two(table: np.ndarray[Any, Any]) -> tuple[float, str]:
     return float(stats.chi2_contingency(table).pvalue), "chi-square"
 
 
+def _same_edge(wins: tuple[int, int], games: tuple[int, int], fair: tuple[float, float]) -> float:
+    """The likelihood-ratio test of "the first mover's edge over its fair share is the same in
+    both variants": ``wins[i]`` of ``games[i]`` binomial with rate ``fair[i] + edge``, one edge
+    for both against one each (chi-square with one degree of freedom)."""
+    from scipy import optimize, stats
+    from scipy.special import xlogy
+
+    def loglik(rates: tuple[float, float]) -> float:
+        return sum(
+            float(xlogy(w, p) + xlogy(n - w, 1.0 - p))
+            for w, n, p in zip(wins, games, rates, strict=True)
+        )
+
+    free = loglik((wins[0] / games[0], wins[1] / games[1]))
+    low, high = max(-f for f in fair), min(1.0 - f for f in fair)
+    tiny = 1e-12
+    best = optimize.minimize_scalar(
+        lambda edge: -loglik((fair[0] + edge, fair[1] + edge)),
+        bounds=(low + tiny, high - tiny),
+        method="bounded",
+        options={"xatol": 1e-10},
+    )
+    statistic = max(0.0, 2.0 * (free + float(best.fun)))
+    return float(stats.chi2.sf(statistic, 1))
+
+
+def first_mover_test(base: Sequence[GameResult], other: Sequence[GameResult]) -> tuple[float, str]:
+    """Does the first mover's edge over its fair share differ between two variants? The edge is
+    its share of the decisive games (won outright by someone: draws and shared results count in
+    neither) less ``1 / players``, so variants with different player counts compare what each
+    gains over its own fair share, not raw wins (1/2, 1/3 and 1/4 of a fair game's decisive games
+    would otherwise "differ"). With the same player count this is a 2 x 2 table of wins against
+    the other decisive games; else the likelihood-ratio test of one edge for both."""
+    wins = (first_mover_wins(base), first_mover_wins(other))
+    games = (decisive(base), decisive(other))
+    if min(games) == 0:
+        return 1.0, "none (no decisive game)"
+    if players(base) == players(other):  # the same fair share: compare the wins themselves
+        table = np.array([[w, n - w] for w, n in zip(wins, games, strict=True)], dtype=np.int64)
+        return _two_by_two(table)
+    fair = (1.0 / players(base), 1.0 / players(other))
+    return _same_edge(wins, games, fair), "likelihood ratio, edge over the fair share"
+
+
 def compare(base: Sequence[GameResult], other: Sequence[GameResult]) -> dict[str, Any]:
-    """Do two variants differ? Three questions, each tested alone: the first mover's wins
-    against its losses (games it won or lost outright: a draw or shared result is neither), the
-    share of games without a sole winner (draws), and the lengths. ``differing`` names the
-    questions whose p-value is below ``LEVEL``."""
+    """Do two variants differ? Three questions, each tested alone: the first mover's edge over
+    its fair share (``first_mover_test``), the share of games without a sole winner (draws),
+    and the lengths. ``differing`` names the questions whose p-value is below ``LEVEL``."""
     from scipy import stats
 
-    first = np.array([first_mover_outcomes(base)[::2], first_mover_outcomes(other)[::2]])
-    first_p, first_test = _two_by_two(first)
+    first_p, first_test = first_mover_test(base, other)
     draws = np.array(
         [[len(rs) - decisive(rs), decisive(rs)] for rs in (base, other)], dtype=np.int64
     )
@@ -146,7 +196,7 @@ def p_value(p: float) -> str:
 def verdict(test: dict[str, Any]) -> str:
     """The words of one comparison: what differs, each with its p-value."""
     words = {
-        "first_mover": "the first mover's wins against losses differ",
+        "first_mover": "the first mover's edge over its fair share differs",
         "draws": "draw rates differ",
         "length": "lengths differ",
     }

@@ -31,6 +31,7 @@ from boardplay.cli.common import (
     game_argument,
     game_options,
     max_actions_option,
+    print_table,
     progress,
     ray_option,
     resume_option,
@@ -46,7 +47,7 @@ COLUMNS = (
     N_("first mover"),
     N_("seat win rates"),
     N_("draws"),
-    N_("length: median (5%-95%), max"),
+    N_("length in actions: median (5%-95%), max"),
     N_("cut"),
 )
 
@@ -146,11 +147,11 @@ def register(app: typer.Typer) -> None:
         data = study.to_json()
         title = _("{game}: {games} games per variant, {agent} in every seat")
         table = Table(title=title.format(game=name, games=games, agent=agent))
-        for column in COLUMNS:  # fold, never cut: every number stays whole at any width
+        for column in COLUMNS:  # the variant's name folds; print_table keeps numbers whole
             table.add_column(
                 _(column),
                 justify="right" if column in ("draws", "cut") else "left",
-                overflow="fold",
+                overflow="fold" if column == "variant" else "ellipsis",
             )
         for v in data["variants"]:
             first = v["first_mover"]
@@ -165,7 +166,7 @@ def register(app: typer.Typer) -> None:
                 else "-",
                 f"{length['cut']}/{v['cap']}" if v["cap"] else "-",
             )
-        console.print(table)
+        print_table(table)
         for test in data["tests"]:
             words = (
                 _("they differ at the 5% level in: {what}").format(
@@ -175,7 +176,7 @@ def register(app: typer.Typer) -> None:
                 else _("no difference at the 5% level")
             )
             line = _(
-                "{variant} against {baseline}: first mover (wins against losses) {first}, "
+                "{variant} against {baseline}: first mover (edge over its fair share) {first}, "
                 "draws {draws}, length {length}: {words}"
             )
             console.print(

@@ -19,6 +19,7 @@ from boardplay.cli.common import (
     game_options,
     load_game,
     max_actions_option,
+    print_table,
     progress,
     ray_option,
     resume_option,
@@ -38,10 +39,14 @@ COUNTS = (N_("games"), N_("wins"), N_("draws"))
 
 
 def headed_table(title: str, columns: tuple[str, ...]) -> Table:
-    """A table with translated headings: the first column is names, the others numbers."""
+    """A table with translated headings: the first column is names (folded onto more lines
+    when the console is narrow), the others numbers (kept whole by ``print_table``)."""
     table = Table(title=title)
     for position, column in enumerate(columns):
-        table.add_column(_(column), justify="left" if position == 0 else "right")
+        if position == 0:
+            table.add_column(_(column), justify="left", overflow="fold")
+        else:
+            table.add_column(_(column), justify="right")
     return table
 
 
@@ -140,8 +145,8 @@ def register(app: typer.Typer) -> None:
                 max_actions=max_actions,
                 ray=ray,
             )
-        console.print(results_table(result))
-        console.print(pairings_table(result))
+        print_table(results_table(result))
+        print_table(pairings_table(result))
         seats = result.to_json()["seats"]
         shown = ", ".join(
             _("seat {seat}: {rate}").format(seat=i, rate=f"{s['win_rate']:.1%}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from boardplay.cli.common import console, friendly
+from boardplay.cli.common import console, friendly, print_table
 from boardplay.core.playout import Speed
 from boardplay.core.registry import available, load
 from boardplay.core.speed import contract_speed, kernel_speed, yardstick_speed
@@ -83,7 +83,7 @@ def register(app: typer.Typer) -> None:
                 _rate(ours.actions_per_second) if ours else "—",
                 _rate(python.actions_per_second),
             )
-        console.print(table)
+        print_table(table)
         if mcts:
             from boardplay.ai.bench import mcts_speed
 
@@ -131,7 +131,7 @@ def register(app: typer.Typer) -> None:
                     _rate(rollouts),
                     *compared,
                 )
-            console.print(search)
+            print_table(search)
         if adapters:
             from boardplay.adapters.bench import adapter_throughput, format_table
 
@@ -156,4 +156,4 @@ def register(app: typer.Typer) -> None:
                 swiss = pairingbench.swiss_round_seconds(field)
                 arena = pairingbench.arena_wave_seconds(field)
                 paired.add_row(f"{field:,}", f"{swiss:.2f}", f"{arena:.2f}")
-            console.print(paired)
+            print_table(paired)

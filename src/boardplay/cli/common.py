@@ -9,13 +9,16 @@ declared."""
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game
@@ -25,6 +28,63 @@ from boardplay.i18n import N_, _
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
+
+
+NARROWEST_FOLD = 6
+"""The narrowest a folding column (a name) is made so that a table fits its console."""
+
+
+def _grow(widths: list[int], targets: list[int], spare: int) -> int:
+    """Widen ``widths`` toward ``targets`` with at most ``spare`` columns of text, in proportion
+    to what each still wants; returns what is left of ``spare``."""
+    wanted = [max(0, target - width) for width, target in zip(widths, targets, strict=True)]
+    given = min(spare, sum(wanted))
+    shares = [given * want // max(1, sum(wanted)) for want in wanted]
+    left = given - sum(shares)
+    for index in sorted(range(len(widths)), key=lambda i: -wanted[i]):
+        extra = min(left, wanted[index] - shares[index])
+        shares[index] += extra
+        left -= extra
+    for index, share in enumerate(shares):
+        widths[index] += share
+    return spare - given
+
+
+def print_table(table: Table, out: Console | None = None) -> None:
+    """Print ``table`` with every number whole, however narrow the console. Piped, Rich assumes
+    80 columns, and where a table is wider it shrinks every column alike and cuts their cells
+    with an ellipsis (``30.1%–95…``).
+
+    Here, when the table does not fit, each column gets at least the width of its longest word
+    (its cells still wrap between words), except a column made with ``overflow="fold"`` (a long
+    name), which gets as little as ``NARROWEST_FOLD`` and folds onto more lines. The width left
+    goes first to the folding columns up to their longest word (a name kept whole), then to the
+    others up to their whole width (a heading on one line), then to the folding columns again.
+    A table wider than the console even so is printed whole, not cropped: a terminal wraps its
+    lines, a pipe keeps them."""
+    out = out or console
+    unbounded = out.options.update_width(sys.maxsize)
+    words, widest, folds = [], [], []
+    for column in table.columns:
+        sizes = [Measurement.get(out, unbounded, cell) for cell in (column.header, *column.cells)]
+        words.append(max(size.minimum for size in sizes))
+        widest.append(max(size.maximum for size in sizes))
+        folds.append(column.overflow == "fold")
+    room = out.width - (Measurement.get(out, unbounded, table).maximum - sum(widest))
+    if sum(widest) <= room:
+        out.print(table)  # it fits: Rich's own layout
+        return
+    widths = [min(w, NARROWEST_FOLD) if fold else w for w, fold in zip(words, folds, strict=True)]
+    over = max(0, sum(widths) - room)
+    spare = max(0, room - sum(widths))
+    for fold, targets in ((True, words), (False, widest), (True, widest)):
+        chosen = [t if f == fold else w for t, f, w in zip(targets, folds, widths, strict=True)]
+        spare = _grow(widths, chosen, spare)
+    for column, width in zip(table.columns, widths, strict=True):
+        column.width = width
+    table.width = out.width + over  # beyond the console if need be, never cropped
+    out.print(table, crop=False)
+
 
 P = ParamSpec("P")
 R = TypeVar("R")

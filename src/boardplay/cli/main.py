@@ -59,7 +59,7 @@ def build_app(lang: str = DEFAULT_LANGUAGE) -> typer.Typer:
         for module in (bench, play, replay, review, rules, sim):
             module.register(app)
         # Commands contributed by the AI and web packages (each module has ``register(app)``).
-        for name in ("arena", "analyze", "train", "serve", "db", "bot"):
+        for name in ("arena", "analyze", "train", "serve", "db", "bot", "puzzles"):
             if importlib.util.find_spec(f"boardplay.cli.{name}") is not None:
                 importlib.import_module(f"boardplay.cli.{name}").register(app)
 

@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 
 from boardplay.ai.review import BLUNDER, DEFAULT_ITERATIONS, MISTAKE, review_record
-from boardplay.cli.common import console, fail, friendly, progress_bar
+from boardplay.cli.common import console, fail, friendly, print_table, progress_bar
 from boardplay.core.records import Record, read_jsonl
 from boardplay.i18n import _, ngettext
 from boardplay.web.words import said
@@ -105,7 +105,7 @@ def show(review: dict[str, Any], record: Record) -> None:
             if best
             else "",
         )
-    console.print(table)
+    print_table(table)
     counts = review["summary"]
     mistakes = ngettext("{count} mistake", "{count} mistakes", counts["mistakes"])
     blunders = ngettext("{count} blunder", "{count} blunders", counts["blunders"])

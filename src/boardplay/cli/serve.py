@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import typer
@@ -15,6 +17,9 @@ from rich.markup import escape
 
 from boardplay.cli.common import console, fail
 from boardplay.i18n import _, ngettext
+
+SHUTDOWN_SECONDS = 10
+"""How long a stopping server waits for its open responses before it cuts them."""
 
 
 def register(app: typer.Typer) -> None:
@@ -75,6 +80,14 @@ def register(app: typer.Typer) -> None:
             ),
         ),
         log_level: str = typer.Option("info", "--log-level", help=_("uvicorn's log level.")),
+        log_format: str | None = typer.Option(
+            None,
+            "--log-format",
+            help=_(
+                "text (uvicorn's lines) or json (one JSON object a line, with request ids and "
+                "access lines by route; default: $BOARDPLAY_WEB_LOG_FORMAT, else text)."
+            ),
+        ),
     ) -> None:
         serve(
             host,
@@ -87,6 +100,7 @@ def register(app: typer.Typer) -> None:
             redis,
             workers,
             log_level,
+            log_format,
         )
 
 
@@ -125,6 +139,7 @@ def serve(
     redis: str | None = None,
     workers: int = 1,
     log_level: str = "info",
+    log_format: str | None = None,
 ) -> None:
     """Hand the flags to every server process through the environment (each flag overrides its
     environment variable) and run uvicorn with ``workers`` processes."""
@@ -132,15 +147,18 @@ def serve(
     if reason is not None:  # one line, not a traceback from the server's start
         raise fail(reason)
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
     from boardplay.web.config import (
         AI_WORKERS_ENV,
         DATA_DIR_ENV,
         DATABASE_ENV,
+        LOG_FORMAT_ENV,
         REDIS_ENV,
         Settings,
         default_database_url,
     )
+    from boardplay.web.logs import log_config
 
     # Every process (one, or each of --workers) builds its settings from the environment.
     chosen = {
@@ -152,6 +170,7 @@ def serve(
         else str(ai_max_iterations),
         DATA_DIR_ENV: data_dir,
         REDIS_ENV: redis,
+        LOG_FORMAT_ENV: log_format,
     }
     os.environ.update({name: value for name, value in chosen.items() if value is not None})
     try:
@@ -187,13 +206,48 @@ def serve(
             redis=settings.redis_url,
         )
     )
-    uvicorn.run(
-        "boardplay.web.app:create_app",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level=log_level,
-        ws_max_size=settings.limits.max_ws_message_bytes * 4,
-        ws="boardplay.web.wsprotocol:QuietWebSockets",
-    )
+    # JSON lines come from one handler of our own, and the access lines from the app's front
+    # door (``web/observe.py``), which knows the route and the request's id; text keeps uvicorn's.
+    configured = log_config(settings.log_format, log_level)
+    made = share_metrics(workers, settings.metrics_token)
+    try:
+        uvicorn.run(
+            "boardplay.web.app:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level=log_level,
+            ws_max_size=settings.limits.max_ws_message_bytes * 4,
+            ws="boardplay.web.wsprotocol:QuietWebSockets",
+            # Streams are ended on SIGTERM (``end_streams_on_exit``); a response still open
+            # after this many seconds is cut, so a stop or a deploy never hangs on one reader.
+            timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+            log_config=LOGGING_CONFIG if configured is None else configured,
+            access_log=configured is None,
+        )
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+
+
+def share_metrics(workers: int, token: str | None) -> str | None:
+    """Set up prometheus_client's multiprocess mode for the server's processes, so that a
+    scrape of any of them answers the sum of all (``web/metrics.py``): the operator's
+    ``PROMETHEUS_MULTIPROC_DIR`` is emptied of an earlier run's files (their counts would be
+    added to this run's), or, with ``--workers`` above 1 and the metrics served, a fresh
+    temporary one is made and named to the processes. Returns the folder made here (removed
+    when the server stops), else None."""
+    from boardplay.web.config import SHARED_METRICS_ENV
+
+    folder = os.environ.get(SHARED_METRICS_ENV)
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        for stale in Path(folder).glob("*.db"):
+            stale.unlink()
+        return None
+    if workers < 2 or token is None:
+        return None
+    made = tempfile.mkdtemp(prefix="boardplay-metrics-")
+    os.environ[SHARED_METRICS_ENV] = made
+    return made

@@ -11,7 +11,14 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from boardplay.cli.common import console, friendly, game_argument, game_options, load_game
+from boardplay.cli.common import (
+    console,
+    friendly,
+    game_argument,
+    game_options,
+    load_game,
+    print_table,
+)
 from boardplay.core.game import Game
 from boardplay.core.playout import random_playout
 from boardplay.i18n import _
@@ -105,7 +112,7 @@ def register(app: typer.Typer) -> None:
             table.add_row(
                 _("ended by: {reason}").format(reason=reason), str(count), _pct(count, games)
             )
-        console.print(table)
+        print_table(table)
         lengths = stats.lengths
         summary = _(
             "game length (actions, chance included): mean {mean}, median {median}, min {min}, "

@@ -126,8 +126,14 @@ def register(app: typer.Typer) -> None:
                     )
                 console.print(line)
 
-            train_alphazero(az_config, where, show_point)
+            summary = train_alphazero(az_config, where, show_point)
             console.print(_("Network and curve written to {path}").format(path=where))
+            if (where / "best.npz").is_file():  # a short run's last point may not be its best
+                best = _(
+                    "best.npz is the network of the curve's best point ({score:.1%} against "
+                    "{opponent}), network.npz the last; play either as az(weights=FILE,...)"
+                )
+                console.print(best.format(score=summary["best_score"], opponent=opponent))
             return
         from boardplay.ai.train import TrainConfig
         from boardplay.ai.train import train as run_training

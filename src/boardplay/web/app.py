@@ -6,6 +6,8 @@ door (``Guard``), the error shapes, the static files and the served schema.
 Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx status):
 
 - ``GET  /api/health`` — this process answers (its id, for operators and tests).
+- ``GET  /healthz/live``, ``/healthz/ready`` and ``/metrics`` (with the operator's token) —
+  liveness, readiness and the Prometheus series, answered by the front door (``observe.py``).
 - ``GET  /api/catalogue`` — games offered, their options and seat names, AI levels.
 - ``GET  /api/rules/{game}`` — the game's rules (Markdown); ``?lang=ja`` for Japanese.
 - ``GET  /api/i18n/{lang}`` — the browser's message catalogue in ``en`` or ``ja`` (``api/i18n.py``).
@@ -28,6 +30,10 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
   (``advice/reviews.py``: players only, and only where hints are allowed).
 - ``POST /api/games/{id}/review`` — ``{"seat"?, "iterations"?}``: start (or read) the review
   of a finished game; ``GET`` with ``?seat=&iterations=`` reads its progress or result.
+- ``POST /api/analysis`` (a study from a game's start, a position, a record or ``from_game``),
+  ``GET /api/analysis/{id}``, ``POST .../fork``, ``GET .../export``, ``GET .../nodes/{n}``,
+  ``POST .../nodes/{n}/moves|promote|lines``, ``PUT .../nodes/{n}/comment``, ``DELETE
+  .../nodes/{n}`` — the analysis board (``analysis/``, docs/api.md).
 - ``GET/POST /api/games/{id}/chat`` — read (``?channel=``) or write ``{"channel", "text"}`` in
   the table chat; ``POST /api/games/{id}/chat/{message}/report`` (``chat/service.py``).
 - ``WS   /api/games/{id}/ws`` — receive ``{"type": "state", "game"}``, then ``{"type":
@@ -85,6 +91,7 @@ from boardplay.web.accounts import Passkeys
 from boardplay.web.api import (
     accounts,
     advice,
+    analysis,
     bots,
     chat,
     games,
@@ -106,8 +113,10 @@ from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.frontpage import FrontEnd
 from boardplay.web.guard import Guard, limiter_for
 from boardplay.web.hub import Hub
+from boardplay.web.metrics import Metrics
 from boardplay.web.models import describe
 from boardplay.web.notify import MailConfig, PushConfig
+from boardplay.web.observe import Observe, Readiness
 from boardplay.web.replays import HeavyReads
 from boardplay.web.workers import make_executor
 
@@ -126,6 +135,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     push = PushConfig.from_env(
         settings.origin, settings.mail_from, settings.limits.challenge_lifetime
     )
+    metrics = Metrics()
+    """The app's series (``metrics.py``): every start's hub counts into the same ones."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -148,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sync_interval=settings.sync_interval,
             mail=MailConfig.from_settings(settings),
             push=push,
+            metrics=metrics,
         )
         app.state.hub = hub
         hub.bots.gate = app.state.bot_gate  # the guard's: the tokens it lets by
@@ -172,6 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.close()
             heavy.close()
             hub.ai.shutdown()
+            metrics.close()
 
     app = FastAPI(title="boardplay", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.catalogue = catalogue
@@ -183,8 +196,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.bot_gate = gate = BotGate()
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate, counted_as=gate.key_of)
     add_error_handlers(app)
-    routes = (site, games, chat, replays, advice, accounts, ratings, relations, lobby, bots)
-    for module in (*routes, lookups, tournaments):
+    routes = (site, games, chat, replays, advice, analysis, accounts, ratings, relations)
+    for module in (*routes, lobby, bots, lookups, tournaments):
         app.include_router(module.router)
     app.include_router(moderation.router)  # moderators only: the router checks (``moderation/``)
     app.include_router(moderation.players)
@@ -192,6 +205,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_i18n_routes(app)
     add_front_end(app)
     add_games_to_schema(app, catalogue)
+    app.state.metrics = metrics
+
+    async def ready() -> Readiness:
+        hub: Hub | None = getattr(app.state, "hub", None)
+        return Readiness(False, {"server": "starting"}) if hub is None else await hub.readiness()
+
+    # Added last, so outermost: it counts and stamps every answer, the guard's refusals too.
+    app.add_middleware(Observe, metrics=metrics, token=settings.metrics_token, ready=ready)
     return app
 
 

@@ -16,6 +16,8 @@ from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
+from boardplay.web.logs import check_log_format
+
 DATABASE_ENV = "BOARDPLAY_DATABASE_URL"
 """Environment variable with a SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/db``."""
 CATALOGUE_ENV = "BOARDPLAY_WEB_CATALOGUE"
@@ -31,6 +33,17 @@ SMTP_ENV = "BOARDPLAY_WEB_SMTP_URL"
 """The operator's SMTP server for e-mail notifications (``smtp.py``); unset, no e-mail at all."""
 MAIL_FROM_ENV = "BOARDPLAY_WEB_MAIL_FROM"
 """The sender address of those mails (``boardplay@play.example.org``); needed with SMTP."""
+METRICS_TOKEN_ENV = "BOARDPLAY_WEB_METRICS_TOKEN"
+"""The bearer token ``GET /metrics`` asks for (``observe.py``); unset, the path is not served."""
+LOG_FORMAT_ENV = "BOARDPLAY_WEB_LOG_FORMAT"
+"""``text`` (uvicorn's lines) or ``json`` (one object a line, with request ids: ``logs.py``)."""
+SHARED_METRICS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+"""prometheus_client's multiprocess folder: set before it is first imported, every process
+keeps its values there and a scrape of any answers the sum (``metrics.py``; ``boardplay serve``
+sets it up)."""
+METRICS_TOKEN_MIN = 16
+"""Shortest metrics token taken: the series tell a visitor how busy the site is, so a guessable
+token is refused at start."""
 DEFAULT_CATALOGUE = "boardplay.web.catalogue:REGISTRY"
 DEFAULT_AI_WORKERS = 4
 """AI turns computed at once, each in its own process: enough that one game's long think does
@@ -219,6 +232,20 @@ class Limits:
     opens streams and never closes them cannot pile them up."""
     api_tokens_per_account: int = 10
     """Personal API tokens one account may hold at once (409 past it: revoke one first)."""
+    analysis_nodes: int = 6_000
+    """Positions one study of the analysis board may hold (``analysis/``), its source's moves
+    included: a record at the replay ceiling fits with room for variations; one more move is
+    refused (409 ``study_full``), counted under the study's row lock."""
+    analysis_studies_per_hour: int = 30
+    """Studies (new or forked) one visitor may make per hour: counted for the owner (account or
+    browser) and for the address, before each is stored (429 ``studies_rate``)."""
+    analysis_comment_length: int = 1_000
+    """Longest comment on a study's position, in characters after tidying (``text.tidy``)."""
+    analysis_lines_per_hour: int = 120
+    """Engine-line searches one address may ask for per hour (429 ``lines_rate``); each holds
+    one AI worker for at most ``ai_max_time`` at a level of the ladder, waits its turn in the
+    worker pool's fair queue, and one address has one at a time. Lines already stored on a
+    position are read for free."""
     tournaments_per_account: int = 3
     """Upcoming and running tournaments one account may have created (429
     ``too_many_tournaments`` past it; ``tournaments/``), counted under a lock."""
@@ -286,11 +313,27 @@ class Settings:
     """The SMTP server e-mail notifications go through (``smtp.py``); None: e-mail is off."""
     mail_from: str | None = field(default_factory=lambda: os.environ.get(MAIL_FROM_ENV) or None)
     """The sender of those mails; required with ``smtp_url``."""
+    metrics_token: str | None = field(
+        default_factory=lambda: os.environ.get(METRICS_TOKEN_ENV, "").strip() or None
+    )
+    """What ``GET /metrics`` asks for as ``Authorization: Bearer``; None: not served (404)."""
+    log_format: str = field(
+        default_factory=lambda: os.environ.get(LOG_FORMAT_ENV, "").strip() or "text"
+    )
+    """``text`` or ``json`` (``logs.py``): the access lines with request ids are JSON's."""
 
     def __post_init__(self) -> None:
         """Refuse half an e-mail setup at start, naming what is missing. The origin is required
         with SMTP rather than guessed: every mail links to the site, and a guess such as
-        ``http://localhost:8000`` would send players links that lead nowhere."""
+        ``http://localhost:8000`` would send players links that lead nowhere. A metrics token
+        too short to be secret and an unknown log format are refused too."""
+        check_log_format(self.log_format, LOG_FORMAT_ENV)
+        token = self.metrics_token
+        if token is not None and (len(token) < METRICS_TOKEN_MIN or not token.isprintable()):
+            raise ValueError(
+                f"{METRICS_TOKEN_ENV} must be at least {METRICS_TOKEN_MIN} printable characters "
+                "(e.g. the output of `openssl rand -hex 32`)"
+            )
         if self.smtp_url is None:
             return
         from boardplay.web.smtp import parse_smtp_url  # stdlib only; keeps config light

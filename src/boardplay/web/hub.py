@@ -19,6 +19,7 @@ from typing import Any
 from boardplay.web.accounts import Accounts
 from boardplay.web.admission import Admission
 from boardplay.web.advice import Reviewer
+from boardplay.web.analysis import Analysis, Lines
 from boardplay.web.bots import Bots
 from boardplay.web.broker import Broker
 from boardplay.web.catalogue import WebCatalogue
@@ -28,9 +29,11 @@ from boardplay.web.database import StorageThreads
 from boardplay.web.events import Bus
 from boardplay.web.fairplay import FairPlay
 from boardplay.web.lobby import Lobby, Tv
-from boardplay.web.migrate import open_database
+from boardplay.web.metrics import Metrics
+from boardplay.web.migrate import current, open_database, schema_head
 from boardplay.web.moderation import ChatBans, Moderation
 from boardplay.web.notify import MailConfig, Mailer, PushConfig, Pusher
+from boardplay.web.observe import Readiness
 from boardplay.web.ratings import RATINGS_INTERVAL, Ratings
 from boardplay.web.relations import Relations, Whereabouts
 from boardplay.web.table import House
@@ -50,6 +53,9 @@ EVENTS_TOPIC = "events"
 """The broker's topic of the events between domains heard on every process (``events.py``)."""
 OUTAGE_SPEEDUP = 4
 """How many times as often the watched games are checked while Redis is down."""
+READY_TIMEOUT = 2.0
+"""Seconds the readiness check waits for the database before it says the process is not
+ready (a probe's own timeout is usually a few seconds)."""
 
 
 class Hub:
@@ -75,8 +81,12 @@ class Hub:
         mail: MailConfig | None = None,
         push: PushConfig | None = None,
         now: Callable[[], float] = time.time,
+        metrics: Metrics | None = None,
     ) -> None:
         self.catalogue = catalogue
+        self.metrics = metrics = metrics or Metrics()
+        """The operator's series (``metrics.py``): the domains count into it, and the backlogs
+        it reads when scraped are the table's AI jobs and the two outboxes (below)."""
         self.limits = limits = limits or Limits()
         self.redis_url = redis_url
         self.sweep_interval = sweep_interval
@@ -125,6 +135,7 @@ class Hub:
             ai_lease=ai_lease,
             room_cache=room_cache,
             now=now,
+            metrics=metrics,
         )
         """The games in play: rooms, their clocks and AI seats (``table/``)."""
         if house.connections is not None:  # PostgreSQL: a ceiling in one statement from the loop
@@ -141,6 +152,13 @@ class Hub:
         """The players' ratings, and the settling of rated games (``ratings/``)."""
         self.reviewer = Reviewer(engine, self.ai, limits)
         """Hints and reviews (``advice/``)."""
+        self.analysis = Analysis(
+            engine, db, limits, throttles, catalogue, self.games.get, house.room
+        )
+        """The analysis board's studies (``analysis/``): fair play's rule asks the table for
+        the row of the game a study shows, and a study is made from a game's room."""
+        self.lines = Lines(self.analysis, self.ai)
+        """The engine's lines at a study's positions, searched in the AI worker pool."""
         self.lobby = Lobby(
             engine,
             db,
@@ -186,7 +204,9 @@ class Hub:
         )
         """The table chat of this process's sockets (``chat/``)."""
         house.followers.append(self.chat.catch_up)
-        self.bots = Bots(engine, db, limits, throttles, bus, accounts=accounts, games=self.games)
+        self.bots = Bots(
+            engine, db, limits, throttles, bus, accounts=accounts, games=self.games, metrics=metrics
+        )
         """API tokens, bot accounts and the Bot API's open streams (``bots/``)."""
         self.tournaments = Tournaments(
             engine,
@@ -201,6 +221,7 @@ class Hub:
             limits=limits,
             silenced=bans.until,
             hidden=relations.hidden,
+            metrics=metrics,
         )
         """Arenas, Swiss and pods (``tournaments/``): every process steps every tournament; its
         chat hides what the relations' blocks hide."""
@@ -213,6 +234,9 @@ class Hub:
         )
         """Each rated game's fair-play evidence, judged in the AI workers, what moderators read
         of it, and the system's reports when the flag fires (``fairplay/``)."""
+        metrics.watch_ai(house.storage.ai_backlog)
+        metrics.watch_outbox("mail", self.mailer.store.box.backlog)
+        metrics.watch_outbox("push", self.push.store.box.backlog)
         self._tasks: list[asyncio.Task[None]] = []
 
     @property
@@ -267,6 +291,27 @@ class Hub:
 
     async def flag_game(self, game_id: str) -> bool:
         return await self.house.clocks.flag_game(game_id)
+
+    async def readiness(self) -> Readiness:
+        """Whether this process can serve (``GET /healthz/ready``): the database answers, within
+        ``READY_TIMEOUT``, at the schema this version needs. Redis is reported, never required:
+        it carries notices only, and while it is down every process still serves (docs/deploy.md,
+        "Redis outages"), so a Redis outage must not take every process out of the balancer."""
+        checks: dict[str, str] = {}
+        try:
+            found = await asyncio.wait_for(self.db(current, self.engine), READY_TIMEOUT)
+        except Exception as exc:
+            checks["database"] = "timed out" if isinstance(exc, TimeoutError) else "unreachable"
+        else:
+            checks["database"] = "ok"
+            checks["migrations"] = "ok" if found == schema_head() else "not at this version's head"
+        broker = self.house.broker
+        if broker is None:
+            checks["redis"] = "not configured"
+        else:
+            checks["redis"] = "unreachable" if broker.down or broker.sender is None else "ok"
+        ready = checks["database"] == "ok" and checks.get("migrations") == "ok"
+        return Readiness(ready, checks)
 
     def _sync_every(self) -> float:
         """Seconds to the next check of the watched games: ``sync_interval``, a quarter of it

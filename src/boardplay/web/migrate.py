@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -76,6 +77,13 @@ def head() -> str:
     found = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert found is not None
     return found
+
+
+@functools.cache
+def schema_head() -> str:
+    """``head``, read once per process: the scripts do not change while it runs, and the
+    readiness probe asks every second (``Hub.readiness``)."""
+    return head()
 
 
 def squashed(found: str | None) -> UnreleasedSchemaError | None:

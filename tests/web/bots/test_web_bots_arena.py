@@ -4,7 +4,7 @@ sign-ups of one address (the test makes a dozen accounts): three of them in an a
 of them in eight games at once against eight bots moving at once (random legal moves, Potlatch
 and Montana, Montana's several moves a turn included). Every game's ending is read back, and
 the hard bots' logs: no move refused, no request given up, no game lost on time. ``make test``
-runs eight games for 30 s; the 5-minute runs are ``make soak``'s (tests/web/conftest.py)."""
+runs eight games for 15 s; the 5-minute runs are ``make soak``'s (tests/web/conftest.py)."""
 
 from __future__ import annotations
 
@@ -158,8 +158,8 @@ def arena(base: str, tmp_path: Path, minutes: int) -> tuple[list[Any], list[Path
 
 @pytest.mark.parametrize(
     ("kind", "seconds"),
-    [("eight", 30), ("eight", 300), ("arena", 300)],
-    ids=["eight-30s", "eight-5min", "arena-5min"],
+    [("eight", 15), ("eight", 300), ("arena", 300)],
+    ids=["eight-15s", "eight-5min", "arena-5min"],
 )
 def test_bots_at_default_limits_lose_no_game_to_a_limit(
     tmp_path: Path, kind: str, seconds: int

@@ -144,14 +144,19 @@ def game_key(key: str) -> Any:
     return key
 
 
-def until(check: Any, seconds: float = WAIT, what: str = "") -> Any:
+def until(
+    check: Any, seconds: float = WAIT, what: str = "", seen: list[httpx.Response] | None = None
+) -> Any:
+    """Poll ``check`` until it holds; a failure names ``what`` and, given ``seen``, the last
+    answer the server gave (its status and body, not only that the check did not hold)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         found = check()
         if found:
             return found
         time.sleep(0.05)
-    raise AssertionError(f"not within {seconds:g} s: {what}")
+    last = f"{seen[-1].status_code} {seen[-1].text[:300]}" if seen else ""
+    raise AssertionError(f"not within {seconds:g} s: {what.format(last=last)}")
 
 
 def person_plays(base: str, person: Person, game_id: str, out: dict[str, Any]) -> None:
@@ -258,11 +263,13 @@ def test_berserk_plays_every_game_against_a_bot_and_a_person(base: str) -> None:
     # While the person's Montana runs: the bot's spectator line is for spectators only.
     montana = next(g for g, key in person_games.items() if key == "montana")
     spectators = f"{base}/api/games/{montana}/chat?channel=spectators"
-    until(
-        lambda: httpx.get(spectators, timeout=20).json()["messages"],
-        30,
-        "the bot's line in the spectators' chat",
-    )
+    seen: list[httpx.Response] = []
+
+    def spoken() -> bool:
+        seen.append(httpx.get(spectators, timeout=20))
+        return seen[-1].status_code == 200 and bool(seen[-1].json()["messages"])
+
+    until(spoken, 30, "the bot's line in the spectators' chat (last answer: {last})", seen)
     seat = person.post(base, f"/api/account/games/{montana}/token").json()["token"]
     as_player = {"Authorization": f"Bearer {seat}"}
     hidden = httpx.get(spectators, headers=as_player, timeout=20)

@@ -33,7 +33,7 @@ ENV = {
     "BOARDPLAY_WEB_ABANDON_AFTER": "30",
 }
 CLOCK = {"base": 300, "increment": 3}
-PLIES = 40
+PLIES = 20
 """Plies each game is played for (or to its end): enough for setups, chance and a few turns."""
 
 

@@ -78,6 +78,9 @@ def games(server: str) -> Iterator[tuple[Player, dict[str, str]]]:
 
 
 def note_on(page: Any, server: str, gid: str) -> str:
+    """The rating note on the game's page, opened afresh: going from one game's hash to
+    another's keeps the page, whose last game's note would answer the waits at once."""
+    page.goto("about:blank")
     page.goto(f"{server}/#/game/{gid}")
     page.wait_for_selector("#status[data-terminal='1']")
     page.wait_for_selector("#rating-note")
@@ -90,6 +93,7 @@ def test_a_repeated_or_early_rated_game_says_why_on_its_page(
     _, played = games
     assert note_on(page, server, played["second"]).startswith("Counted at 50%: rated games")
     assert note_on(page, server, played["early"]).startswith("Not rated: the game ended")
+    page.goto("about:blank")
     page.goto(f"{server}/#/game/{played['first']}")
     page.wait_for_selector("#seats .rating-change")  # settled, counted in full: no note
     assert page.locator("#rating-note").count() == 0

@@ -391,3 +391,35 @@ def test_a_ceiling_taken_one_at_a_time_counts_exactly_and_refusals_count_nothing
                 await loop.close()
 
     asyncio.run(run())
+
+
+def test_a_game_read_while_a_move_is_stored_is_true_to_its_revision(storage: Any) -> None:
+    """A move stored between the game's row and its moves (separate statements, each seeing
+    what is committed when it runs) gave a copy older by revision than by its moves, which took
+    another process's view of that revision as its own (a bot was told it was to move again).
+    The read now holds together: the revision read after the rest, all read again if it moved."""
+    import sqlalchemy as sa
+
+    from boardplay.core.records import Move
+    from boardplay.web.table import storage as st
+    from boardplay.web.tokens import new_game_id
+
+    game_id = new_game_id()
+    seats = [st.SeatRow(0, st.HUMAN, "A"), st.SeatRow(1, st.HUMAN, "B")]
+    storage.create_game(st.GameRow(id=game_id, game="tiny", options={}, seed=None, seats=seats))
+    storage.append_moves(game_id, 0, [Move(1, "roll1", -1)], st.ACTIVE, None, revision=0)
+    engine = storage.store.engine if isinstance(storage, OneStatement) else storage.engine
+    moved: list[int] = []
+
+    def between(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        """Store the next move just before the first read of the moves runs."""
+        if not moved and "FROM actions" in statement and "actions.game_id" in statement:
+            moved.append(storage.append_moves(game_id, 1, [Move(3, "take3", 0)], st.ACTIVE, None))
+
+    sa.event.listen(engine, "before_cursor_execute", between)
+    try:
+        row = storage.get_game(game_id)
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", between)
+    assert moved == [2]  # the move was stored mid-read, as the revision it made says
+    assert (row.revision, len(row.moves)) == (2, 2)

@@ -8,7 +8,7 @@ running, after every game of a whole arena."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -147,9 +147,14 @@ def check_seats(tables: Sequence[Table], player: int) -> None:
         assert so_far[-3:] not in ([0, 0, 0], [1, 1, 1]), so_far
 
 
-def staggered_arena(players: int, seed: int, most: int) -> list[Table]:
+Wave = Callable[[list[int], list[Table], list[tuple[int, int]]], None]
+"""A check of one wave: its free players, every table so far, and the pairs it made."""
+
+
+def staggered_arena(players: int, seed: int, most: int, check: Wave | None = None) -> list[Table]:
     """An arena of ``players`` whose games end at different times (each lasts one to three
-    waves), every free player paired at each wave, until ``most`` games have been played."""
+    waves), every free player paired at each wave, until ``most`` games have been played;
+    ``check`` looks at each wave."""
     rng = random.Random(seed)
     seeds = list(range(1, players + 1))
     done: list[Table] = []
@@ -162,7 +167,11 @@ def staggered_arena(players: int, seed: int, most: int) -> list[Table]:
         playing = [p for p in playing if p[0] > wave]
         busy = {p for _, t in playing for p in t.players}
         free = [p for p in seeds if p not in busy and rng.random() < 0.9]
-        for pair in pair_wave(seeds, free, done + [t for _, t in playing]):
+        everything = done + [t for _, t in playing]
+        pairs = pair_wave(seeds, free, everything)
+        if check is not None:
+            check(free, everything, pairs)
+        for pair in pairs:
             playing.append((wave + rng.randint(1, 3), Table(wave, pair)))
     return done
 

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_web_tournament_arena import staggered_arena
 
-from boardplay.web.tournaments.arena import last_opponent, pair_wave
+from boardplay.web.tournaments.arena import last_opponent
 from boardplay.web.tournaments.records import Bye, Table, must_both_take, preference
 from boardplay.web.tournaments.standings import scores
 from boardplay.web.tournaments.swiss import pair_round
@@ -89,39 +90,28 @@ def test_swisses_of_every_size_keep_every_pairing_property(
     play_swiss(players, rounds, seed)
 
 
+def check_wave(free: list[int], everything: list[Table], pairs: list[tuple[int, int]]) -> None:
+    """One wave of a large arena: everyone free is paired but at most one, nobody twice, never
+    the last opponent again, never two who must both take one seat."""
+    paired = [p for pair in pairs for p in pair]
+    assert len(paired) == len(set(paired)) and set(paired) <= set(free)
+    assert len(free) - len(paired) <= 1, f"{len(free) - len(paired)} left waiting"
+    seats = seats_of(everything)
+    mine: dict[int, list[Table]] = {}
+    for table in everything:
+        for player in table.players:
+            mine.setdefault(player, []).append(table)
+    for a, b in pairs:
+        assert last_opponent(mine.get(a, []), a) != b, f"{a} meets {b} again at once"
+        assert last_opponent(mine.get(b, []), b) != a, f"{b} meets {a} again at once"
+        wants = [preference(seats.get(p, [])) for p in (a, b)]
+        assert not must_both_take(*wants), f"{a} and {b} must both take one seat"
+
+
 def play_arena(players: int, games: int, seed: int) -> None:
     """An arena of ``players`` whose games last one to three waves, most free players coming
     back each wave, until ``games`` games have ended; each wave checked."""
-    rng = random.Random(seed)
-    seeds = list(range(1, players + 1))
-    done: list[Table] = []
-    playing: list[tuple[int, Table]] = []
-    wave = 0
-    while len(done) < games:
-        wave += 1
-        for _, table in [p for p in playing if p[0] <= wave]:
-            done.append(Table(table.round, table.players, rng.choice(RESULTS), ended=wave))
-        playing = [p for p in playing if p[0] > wave]
-        busy = {p for _, t in playing for p in t.players}
-        free = [p for p in seeds if p not in busy and rng.random() < 0.9]
-        everything = done + [t for _, t in playing]
-        pairs = pair_wave(seeds, free, everything)
-        paired = [p for pair in pairs for p in pair]
-        assert len(paired) == len(set(paired)) and set(paired) <= set(free)
-        assert len(free) - len(paired) <= 1, f"{len(free) - len(paired)} left waiting"
-        seats = seats_of(everything)
-        mine: dict[int, list[Table]] = {}
-        for table in everything:
-            for player in table.players:
-                mine.setdefault(player, []).append(table)
-        for a, b in pairs:
-            assert last_opponent(mine.get(a, []), a) != b, f"{a} meets {b} again at once"
-            assert last_opponent(mine.get(b, []), b) != a, f"{b} meets {a} again at once"
-            wants = [preference(seats.get(p, [])) for p in (a, b)]
-            assert not must_both_take(*wants), f"{a} and {b} must both take one seat"
-        for pair in pairs:
-            playing.append((wave + rng.randint(1, 3), Table(wave, pair)))
-    check_seat_bounds(done)
+    check_seat_bounds(staggered_arena(players, seed, games, check_wave))
 
 
 @settings(max_examples=2, deadline=None)

@@ -32,7 +32,7 @@ from boardplay.web.advice.store import DONE, FAILED, RUNNING, ReviewStore
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden
 from boardplay.web.replays import check_length, checked_states, record_of
-from boardplay.web.table import AiWorkers, Room
+from boardplay.web.table import AiWorkers, Room, check_analysable
 from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.words import said
 from boardplay.web.workers import judge_position
@@ -113,11 +113,19 @@ class Reviewer:
 
     # ----- reviews --------------------------------------------------------------------------
     def _check(
-        self, room: Room, token: str | None, seat: int | None, iterations: int | None
+        self,
+        room: Room,
+        token: str | None,
+        seat: int | None,
+        iterations: int | None,
+        account: int | None = None,
     ) -> tuple[int, int, list[State], list[int]]:
         """The seat and budget of a review request with the game's positions and the plies to
-        judge, or the reason it cannot be reviewed."""
+        judge, or the reason it cannot be reviewed: first fair play's rule of analysis
+        (``table/analysable.py``: 403 for a rated game or the asker's own while it is played),
+        then a review's own need of a finished game."""
         limits = self.limits
+        check_analysable(room.row, token, account)
         if room.broken is not None:
             raise conflict("game_unavailable", room.broken)
         if not room.state.is_terminal():
@@ -150,13 +158,18 @@ class Reviewer:
         return seat, iterations, states, plies
 
     def status(
-        self, room: Room, token: str | None, seat: int | None, iterations: int | None
+        self,
+        room: Room,
+        token: str | None,
+        seat: int | None,
+        iterations: int | None,
+        account: int | None = None,
     ) -> dict[str, Any]:
         """What is known of a review: ``none``, ``running`` (with progress), ``done`` (with the
         review) or ``failed`` (with the reason)."""
         key = (room.row.id, room.row.revision, seat, iterations)
         if key not in self.totals or seat is None:  # no seat: it depends on the token
-            chosen, budget, _, plies = self._check(room, token, seat, iterations)
+            chosen, budget, _, plies = self._check(room, token, seat, iterations, account)
             if len(self.totals) >= TOTALS_KEPT:
                 self.totals.clear()
             self.totals[key] = (chosen, budget, len(plies))
@@ -176,10 +189,15 @@ class Reviewer:
         return {**out, "state": RUNNING, "done": row.done, "total": row.total}
 
     async def start(
-        self, room: Room, token: str | None, seat: int | None, iterations: int | None
+        self,
+        room: Room,
+        token: str | None,
+        seat: int | None,
+        iterations: int | None,
+        account: int | None = None,
     ) -> dict[str, Any]:
         """Start the review unless it is stored or running; its status either way."""
-        seat, iterations, states, plies = self._check(room, token, seat, iterations)
+        seat, iterations, states, plies = self._check(room, token, seat, iterations, account)
         game_id = room.row.id
         row = self.store.get(game_id, seat, iterations)
         if row is not None and (

@@ -9,7 +9,14 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from boardplay.web.advice import HintRequest, ReviewRequest
-from boardplay.web.api.deps import AddressDep, HeavyDep, ReviewerDep, RoomDep, token_of
+from boardplay.web.api.deps import (
+    AddressDep,
+    HeavyDep,
+    ReviewerDep,
+    RoomDep,
+    SessionDep,
+    token_of,
+)
 
 router = APIRouter(prefix="/api/games/{game_id}")
 
@@ -29,12 +36,14 @@ async def start_review(
     reviewer: ReviewerDep,
     heavy: HeavyDep,
     address: AddressDep,
+    session: SessionDep,
     body: ReviewRequest | None = None,
 ) -> dict[str, Any]:
     token = token_of(request, body.token if body else None)
     seat, iterations = (body.seat, body.iterations) if body else (None, None)
+    account = session.account.id if session else None
     with heavy.metered(address, "reviews"):
-        return await reviewer.start(room, token, seat, iterations)
+        return await reviewer.start(room, token, seat, iterations, account)
 
 
 @router.get("/review")
@@ -44,8 +53,10 @@ async def review_status(
     reviewer: ReviewerDep,
     heavy: HeavyDep,
     address: AddressDep,
+    session: SessionDep,
     seat: int | None = None,
     iterations: int | None = None,
 ) -> dict[str, Any]:
+    account = session.account.id if session else None
     with heavy.metered(address, "reviews"):
-        return reviewer.status(room, token_of(request, None), seat, iterations)
+        return reviewer.status(room, token_of(request, None), seat, iterations, account)

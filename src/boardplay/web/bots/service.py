@@ -50,6 +50,7 @@ from boardplay.web.config import Limits
 from boardplay.web.database import Runner
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
 from boardplay.web.events import AccountClosed, BecameBot, Bus, SignedOutEverywhere
+from boardplay.web.metrics import Metrics
 from boardplay.web.table import Games, Room
 from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.text import tidy
@@ -128,8 +129,11 @@ class Bots:
         *,
         accounts: Accounts,
         games: Games,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = TokenStore(engine)
+        self.metrics = metrics or Metrics()
+        """The operator's series: the streams open, counted where they are registered."""
         self.db = db
         self.limits = limits
         self.throttles = throttles
@@ -343,10 +347,11 @@ class Bots:
         return token
 
     # ----- open streams -------------------------------------------------------------------
-    def opened(self, token_hash: str, close: Callable[[], None]) -> Callable[[], None]:
-        """Register a stream of the token, or 429 ``too_many_streams`` past
-        ``Limits.api_streams_per_token`` open on this process (counted and registered in one
-        step of the event loop, so a burst cannot pass it); returns what forgets it."""
+    def opened(self, token_hash: str, close: Callable[[], None], kind: str) -> Callable[[], None]:
+        """Register a stream of the token (``kind``: ``event`` or ``game``), or 429
+        ``too_many_streams`` past ``Limits.api_streams_per_token`` open on this process
+        (counted and registered in one step of the event loop, so a burst cannot pass it);
+        returns what forgets it (once, however often it is called)."""
         mine = self.streams.setdefault(token_hash, set())
         most = self.limits.api_streams_per_token
         if len(mine) >= most:
@@ -358,11 +363,14 @@ class Bots:
                 {"Retry-After": "5"},
             )
         mine.add(close)
+        gauge = self.metrics.stream(kind)
+        gauge.inc()
 
         def forget() -> None:
             mine = self.streams.get(token_hash)
-            if mine is not None:
+            if mine is not None and close in mine:
                 mine.discard(close)
+                gauge.dec()
                 if not mine:
                     del self.streams[token_hash]
 

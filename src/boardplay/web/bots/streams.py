@@ -115,11 +115,13 @@ def game_full(room: Room, seats: list[int], state: str) -> str:
     return with_state(head, state)
 
 
-def registered(stream: object, bots: Bots, user: ApiUser, lines: Lines) -> Callable[[], None]:
-    """Count the stream against its token's ceiling now, in the route (429 before any line is
-    sent), and forget it when it ends, or when the stream is dropped without ever running (its
-    client left before the first line): ``weakref.finalize``."""
-    forget = bots.opened(user.token.token_hash, lines.close)
+def registered(
+    stream: object, bots: Bots, user: ApiUser, lines: Lines, kind: str
+) -> Callable[[], None]:
+    """Count the stream (of ``kind``: ``event``, ``game``) against its token's ceiling now, in
+    the route (429 before any line is sent), and forget it when it ends, or when the stream is
+    dropped without ever running (its client left before the first line): ``weakref.finalize``."""
+    forget = bots.opened(user.token.token_hash, lines.close, kind)
     weakref.finalize(stream, forget)
     return forget
 
@@ -166,7 +168,7 @@ class EventStream:
         self._tasks: set[asyncio.Task[None]] = set()
         self._last: asyncio.Task[None] | None = None
         """The last challenge line being written (each waits for the one before: in order)."""
-        self.forget = registered(self, host.bots, user, self.lines)
+        self.forget = registered(self, host.bots, user, self.lines, "event")
 
     def _spawn(
         self, work: Awaitable[None], after: asyncio.Task[None] | None = None
@@ -322,7 +324,7 @@ class GameStream:
         self.met = False
         """Whether the opponent was at the table while this stream was open."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self.forget = registered(self, host.bots, user, self.lines)
+        self.forget = registered(self, host.bots, user, self.lines, "game")
 
     def changed(self, text: str) -> None:
         """The room sent its watchers something: a new state, who is at the table, or chat."""

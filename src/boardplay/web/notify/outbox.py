@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from boardplay.web.metrics import Backlog
 from boardplay.web.tasks import cancel_and_wait
 
 QUEUED = "queued"
@@ -266,6 +267,15 @@ class Outbox:
         old = time.time() - self.keep
         with self._within(conn) as own:
             own.execute(box.delete().where(box.c.state != QUEUED, box.c.created < old))
+
+    def backlog(self) -> Backlog:
+        """The notices waiting (due now, or paused after a failure) and when the oldest was
+        queued, in one query on the indexed ``state`` (the operator's metrics)."""
+        box = self.table.c
+        query = sa.select(sa.func.count(), sa.func.min(box.created)).where(box.state == QUEUED)
+        with self.reader.connect() as conn:
+            depth, oldest = conn.execute(query).one()
+        return Backlog(int(depth), None if oldest is None else float(oldest))
 
     def rows(self) -> list[dict[str, Any]]:
         """Every row, oldest first (for operators and tests)."""

@@ -4,7 +4,7 @@ budget, and record uploads."""
 from __future__ import annotations
 
 from boardplay.web.replays.heavy import HeavyReads
-from boardplay.web.replays.records import check_length, checked_states, record_of
+from boardplay.web.replays.records import check_length, checked_states, record_of, steps, walk
 from boardplay.web.replays.schemas import RecordUpload
 
 __all__ = [
@@ -13,4 +13,6 @@ __all__ = [
     "check_length",
     "checked_states",
     "record_of",
+    "steps",
+    "walk",
 ]

@@ -8,7 +8,7 @@ the verified moves, so the replay page never returns a forged file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -110,11 +110,16 @@ def walk(game: Game, record: Record) -> Iterator[tuple[Move | None, State]]:
     except BoardplayError as exc:
         raise bad_request(f"the record's start position is invalid: {exc}") from None
     yield None, state
-    for index, move in enumerate(record.moves, start=1):
-        where = (
-            f"the record cannot be replayed: move {index} ({quote(move.notation)}, "
-            f"id {quote(move.action)})"
-        )
+    yield from steps(state, record.moves, "the record cannot be replayed: move")
+
+
+def steps(state: State, moves: Iterable[Move], what: str) -> Iterator[tuple[Move, State]]:
+    """``(move, position after it)`` for each of ``moves`` applied to ``state`` in place: the
+    one check of a recorded move, for a record's moves and for a variation's
+    (``analysis/variations.py``). The first move the engine rejects, or whose seat or notation
+    disagrees, becomes a 400 naming it as ``what`` and its number."""
+    for index, move in enumerate(moves, start=1):
+        where = f"{what} {index} ({quote(move.notation)}, id {quote(move.action)})"
         if move.action not in state.legal_actions():
             raise bad_request(f"{where} is not legal there")
         if state.current_player() != move.player:

@@ -6,6 +6,8 @@ seats (``Games``), the game's storage and AI seats, and the game socket."""
 from __future__ import annotations
 
 from boardplay.web.table.aijobs import AiWorkers
+from boardplay.web.table.analysable import IN_PROGRESS, check_analysable
+from boardplay.web.table.chance import SERVER_CHANCE
 from boardplay.web.table.clocks import (
     DAYS,
     MAX_BASE,
@@ -53,10 +55,12 @@ __all__ = [
     "AI",
     "DAYS",
     "ENDINGS",
+    "IN_PROGRESS",
     "MAX_BASE",
     "MAX_INCREMENT",
     "NAME_LENGTH",
     "PRESETS",
+    "SERVER_CHANCE",
     "SPEC_LENGTH",
     "ActionRequest",
     "AiWorkers",
@@ -81,6 +85,7 @@ __all__ = [
     "abort",
     "absent_for",
     "check_agreed",
+    "check_analysable",
     "claim",
     "control_of",
     "draw",

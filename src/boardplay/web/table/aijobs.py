@@ -21,7 +21,7 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from boardplay.core.records import Move
 from boardplay.web.config import Limits
@@ -91,14 +91,27 @@ class AiWorkers:
     ) -> R:
         """``search`` of the position after ``actions`` in ``row``'s game, run in the pool (a
         pool broken by a dead worker process is replaced once)."""
-        position = Position(
-            self.catalogue_ref,
-            self.data_dir,
-            row.game,
-            row.options,
-            row.start_position,
-            list(actions),
-        )
+        position = self.position(row.game, row.options, row.start_position, actions)
+        return await self.search_position(search, position, budget, seed)
+
+    def position(
+        self,
+        game: str,
+        options: dict[str, Any],
+        start: dict[str, Any] | None,
+        actions: Sequence[int],
+    ) -> Position:
+        """The position after ``actions`` from ``start`` (None: the initial state) in a game of
+        ``game`` with ``options``, as a worker process rebuilds it from this process's
+        catalogue."""
+        return Position(self.catalogue_ref, self.data_dir, game, options, start, list(actions))
+
+    async def search_position(
+        self, search: Search[B, R], position: Position, budget: B, seed: int
+    ) -> R:
+        """``search`` of ``position`` (a stored game's, or a study's on the analysis board), run
+        in the pool within the think-time ceiling (a pool broken by a dead worker process is
+        replaced once)."""
         job = functools.partial(search, position, budget, seed, self.limits.ai_max_time)
         loop = asyncio.get_running_loop()
         try:

@@ -22,6 +22,7 @@ from boardplay.web.config import Limits
 from boardplay.web.database import Runner
 from boardplay.web.errors import bad_request, conflict, sign_in_needed
 from boardplay.web.events import Bus, GameStarted
+from boardplay.web.metrics import Metrics
 from boardplay.web.ratings import check_rated_clock
 from boardplay.web.table import storage as st
 from boardplay.web.table.clocks import ARRIVAL_GRACE, TimeControl
@@ -54,8 +55,11 @@ class GameMaker:
         admission: Admission,
         bus: Bus,
         now: Callable[[], float] = time.time,
+        metrics: Metrics | None = None,
     ) -> None:
         self.now = now
+        self.metrics = metrics or Metrics()
+        """The operator's series: games made are counted here, their one maker."""
         """The server's time (``Hub.now``): when a held clock's grace ends."""
         self.catalogue = catalogue
         self.bus = bus
@@ -149,6 +153,7 @@ class GameMaker:
             rated=rated,
         )
         await self.db(self._insert, row)
+        self._made(row)
         room = await self.room(row.id)
         await self.started(room.row)
         return room, token, invites
@@ -246,7 +251,10 @@ class GameMaker:
                 await self.db(self._insert, row, counted)
             except sa.exc.IntegrityError:
                 raise conflict("game_exists", f"a game {row.id} exists already") from None
-        elif not await self.db(self._insert_once, row):
+            self._made(row)
+        elif await self.db(self._insert_once, row):
+            self._made(row)
+        else:
             tokens = []
         room = await self.room(row.id)  # loading it starts its clock (``Room.settle``)
         if tokens:
@@ -273,6 +281,7 @@ class GameMaker:
 
         answered = await rematch(room, admit, token, owner, answer)
         if made and answered[0] == made[-1].id:  # this request started it
+            self._made(made[-1])
             await self.started(made[-1])
         return answered
 
@@ -284,6 +293,10 @@ class GameMaker:
         players = tuple(dict.fromkeys(s.account for s in row.seats if s.account is not None))
         if players:
             await self.bus.publish(GameStarted(row.id, players, not row.private))
+
+    def _made(self, row: st.GameRow) -> None:
+        """``row``'s game was stored by this process: counted once, whichever door made it."""
+        self.metrics.game(row.game).created.inc()
 
     def _insert_once(self, row: st.GameRow) -> bool:
         try:

@@ -25,6 +25,7 @@ from typing import ParamSpec, Protocol, TypeVar
 
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
+from boardplay.web.metrics import Metrics
 from boardplay.web.table import storage as st
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.presence import PresenceStore
@@ -56,6 +57,8 @@ class RoomHost(Database, Protocol):
     limits: Limits
     presence: PresenceStore
     """Who is at the tables (``presence.py``): sockets on every process, and players' visits."""
+    metrics: Metrics
+    """The operator's series: a room counts its moves and its end (``metrics.py``)."""
 
     def now(self) -> float:
         """The server's time in seconds since the epoch: every clock reads it (tests set it)."""

@@ -40,6 +40,7 @@ from boardplay.web.config import Limits
 from boardplay.web.database import DB_THREADS, StorageThreads
 from boardplay.web.errors import ApiError, not_found, quote
 from boardplay.web.events import Bus, GameFinished, RatingSettled, YourTurn
+from boardplay.web.metrics import Metrics
 from boardplay.web.table.aijobs import AiWorkers
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.checks import Checks, ThreadChecks, postgres_parts
@@ -80,9 +81,12 @@ class House:
         ai_lease: float = 10.0,
         room_cache: int = 2000,
         now: Callable[[], float],
+        metrics: Metrics | None = None,
     ) -> None:
         self.storage = storage = Storage(engine)
         """The games' store (private to the table: other domains read them through ``games``)."""
+        self.metrics = metrics = metrics or Metrics()
+        """The operator's series: the rooms count moves and ends, the maker games made."""
         self.catalogue = catalogue
         self.limits = limits
         self.db = db
@@ -122,6 +126,7 @@ class House:
             admission,
             bus,
             lambda: self.now(),
+            metrics,
         )
         """Makes games within the ceilings (``creation.py``)."""
         self.games = Games(storage, db, self.room, self.rooms.get, bus)

@@ -5,10 +5,12 @@ leaves its job to another once the lease runs out (``aijobs.py`` does the work).
 from __future__ import annotations
 
 import time
+from datetime import UTC
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from boardplay.web.metrics import Backlog
 from boardplay.web.table.schema import games_table
 
 
@@ -59,6 +61,20 @@ class AiJobStore:
                 .where(games_table.c.id == game_id, games_table.c.ai_owner == owner)
                 .values(ai_owner=None, ai_lease=None)
             )
+
+    def ai_backlog(self) -> Backlog:
+        """The games whose AI seat is to move (held by a process or waiting for one) and when
+        the longest-waiting one's turn came (its last change), in one query on the indexed
+        ``ai_seat`` (the operator's metrics)."""
+        query = sa.select(sa.func.count(), sa.func.min(games_table.c.updated)).where(
+            games_table.c.ai_seat >= 0
+        )
+        with self.reader.connect() as conn:
+            depth, oldest = conn.execute(query).one()
+        if oldest is None:
+            return Backlog(int(depth), None)
+        moment = oldest if oldest.tzinfo else oldest.replace(tzinfo=UTC)  # SQLite's: UTC
+        return Backlog(int(depth), moment.timestamp())
 
     def due_ai_jobs(self, limit: int) -> list[str]:
         """Games with an AI job nobody holds (new, released, or its holder died), and games not

@@ -83,6 +83,8 @@ class Room(RoomClock, RoomViews):
         self.appended: Appended | None = None
         """The moves this process just stored, for the other processes (``appended.py``); None
         once anything else changed the copy."""
+        self.series = host.metrics.game(row.game)
+        """The game's counters for the operator (``metrics.py``), bound once per room."""
         try:
             self.game: Game = host.catalogue.load(row.game, row.options)
             self.state: State = self._replay(self.moves)
@@ -295,6 +297,8 @@ class Room(RoomClock, RoomViews):
         self.row.ai_error = ai_error
         self._touch()
         self.appended = Appended.of(self.row, ply, new)
+        if actions:
+            self.series.moves.inc(len(actions))
         return True
 
     async def _decide(self, change: Callable[[], Awaitable[None]]) -> None:
@@ -452,6 +456,7 @@ class Room(RoomClock, RoomViews):
                 await self.host.turns_away(self.row.id, away)
         if self.row.status == st.FINISHED and not self.told_end:
             self.told_end = True
+            self.series.finished.inc()
             await self.host.game_ended(self.row.id, self.row.rated, correspondence)
 
     # ----- views ----------------------------------------------------------------------------

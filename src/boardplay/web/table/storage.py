@@ -51,6 +51,9 @@ from boardplay.web.table.rows import (
 from boardplay.web.table.schema import actions_table, games_table, seat_keys_table, seats_table
 
 CLOCKS_PER_SWEEP = 50  # fallen clocks one sweep flags at most
+READS = 5
+"""Reads of a game (``get_game``) before its last is taken though the revision moved during
+it: five moves of one game stored within four short reads do not happen in play."""
 
 
 class Storage(AiJobStore):
@@ -255,30 +258,47 @@ class Storage(AiJobStore):
 
     # ----- reading --------------------------------------------------------------------------
     def get_game(self, game_id: str) -> GameRow | None:
+        """The stored game whole, its revision true of everything read with it. The reads are
+        separate statements, each seeing what is committed when it runs, so a move committed
+        between the game's row and its moves would give a copy whose revision is older than its
+        moves: another process's notice of that very revision (a clock's start, say) would
+        then be taken as this copy's and its view shown with a move it does not have (a bot
+        was told it was to move again). So the revision is read again after the rest, and the
+        whole read made again while it moved meanwhile."""
         with self.reader.connect() as conn:
-            found = conn.execute(
-                games_table.select().where(games_table.c.id == game_id)
-            ).one_or_none()
-            if found is None:
-                return None
-            seats = conn.execute(
-                sa.select(seats_table, people.c.bot)
-                .outerjoin(people, people.c.id == seats_table.c.account_id)
-                .where(seats_table.c.game_id == game_id)
-                .order_by(seats_table.c.seat)
-            ).all()
-            moves = conn.execute(
-                actions_table.select()
-                .where(actions_table.c.game_id == game_id)
-                .order_by(actions_table.c.ply)
-            ).all()
-            keys: dict[int, tuple[str, ...]] = {}
-            for key in conn.execute(
-                sa.select(seat_keys_table.c.seat, seat_keys_table.c.token_hash).where(
-                    seat_keys_table.c.game_id == game_id
-                )
-            ):
-                keys[key.seat] = (*keys.get(key.seat, ()), key.token_hash)
+            for _ in range(READS):
+                read = self._read_game(conn, game_id)
+                if read is None:
+                    return None
+                again = conn.execute(
+                    sa.select(games_table.c.revision).where(games_table.c.id == game_id)
+                ).scalar_one_or_none()
+                if again == read.revision:
+                    break
+            return read
+
+    def _read_game(self, conn: sa.Connection, game_id: str) -> GameRow | None:
+        found = conn.execute(games_table.select().where(games_table.c.id == game_id)).one_or_none()
+        if found is None:
+            return None
+        seats = conn.execute(
+            sa.select(seats_table, people.c.bot)
+            .outerjoin(people, people.c.id == seats_table.c.account_id)
+            .where(seats_table.c.game_id == game_id)
+            .order_by(seats_table.c.seat)
+        ).all()
+        moves = conn.execute(
+            actions_table.select()
+            .where(actions_table.c.game_id == game_id)
+            .order_by(actions_table.c.ply)
+        ).all()
+        keys: dict[int, tuple[str, ...]] = {}
+        for key in conn.execute(
+            sa.select(seat_keys_table.c.seat, seat_keys_table.c.token_hash).where(
+                seat_keys_table.c.game_id == game_id
+            )
+        ):
+            keys[key.seat] = (*keys.get(key.seat, ()), key.token_hash)
         return GameRow(
             id=found.id,
             game=found.game,

@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from collections.abc import Callable, Sequence
 
 import sqlalchemy as sa
@@ -42,6 +43,7 @@ from boardplay.web.admission import Door
 from boardplay.web.database import Runner
 from boardplay.web.errors import ApiError
 from boardplay.web.events import Bus, GameFinished, TournamentPaired
+from boardplay.web.metrics import Metrics
 from boardplay.web.table import GameMaker, Games, control_of
 from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.tokens import new_game_id
@@ -72,8 +74,11 @@ class Director:
         games: Games,
         bus: Bus,
         now: Callable[[], float],
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
+        self.metrics = metrics or Metrics()
+        """The operator's series: how long each pairing took (``_plan``)."""
         self.db = db
         self.maker = maker
         self.games = games
@@ -130,7 +135,7 @@ class Director:
         snap: Snapshot = await self.db(self.store.snapshot, tournament_id)
         # Outside the row, and in a thread: a round of a thousand players takes a tenth of a
         # second to pair, which the event loop spends serving other visitors meanwhile.
-        step = await asyncio.to_thread(plan, snap, now)
+        step = await asyncio.to_thread(self._plan, snap, now)
         if not step.idle:
             with contextlib.suppress(StepLost):  # another process took this step first
                 for _ in range(ATTEMPTS):
@@ -138,13 +143,21 @@ class Director:
                     stale = await self.db(self.store.step, tournament_id, commit)
                     if stale is None:
                         break
-                    snap, step = stale, await asyncio.to_thread(plan, stale, now)  # again
+                    snap, step = stale, await asyncio.to_thread(self._plan, stale, now)  # again
                     if step.idle:
                         break
                 else:
                     await self.db(self.store.step, tournament_id, lambda c, s: self.step(c, s, now))
             snap = await self.db(self.store.snapshot, tournament_id)
         await self._make_games(snap)
+
+    def _plan(self, snap: Snapshot, now: float) -> Step:
+        """``steps.plan``, timed for the operator when it pairs a round or a wave."""
+        start = time.perf_counter()
+        step = plan(snap, now)
+        if step.tables is not None:
+            self.metrics.paired(snap.tournament.kind, time.perf_counter() - start)
+        return step
 
     def commit(
         self, conn: sa.Connection, locked: Snapshot, planned_on: Snapshot, step: Step, now: float

@@ -24,6 +24,7 @@ from boardplay.web.config import Limits
 from boardplay.web.database import Runner
 from boardplay.web.errors import ApiError, conflict, not_found
 from boardplay.web.events import AccountClosed, BecameBot, Bus
+from boardplay.web.metrics import Metrics
 from boardplay.web.ratings import NEW_RATING, Ratings, pool_of
 from boardplay.web.table import GameMaker, Games
 from boardplay.web.text import tidy
@@ -71,6 +72,7 @@ class Tournaments:
         limits: Limits | None = None,
         silenced: Silenced | None = None,
         hidden: Hidden | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = TournamentStore(engine)
         self.limits = limits or Limits()
@@ -90,7 +92,9 @@ class Tournaments:
         self._winners: dict[str, str | None] = {}
         """The winners of the tournaments listed as finished (their standings no longer
         change), so that a list's poll does not read their standings each time."""
-        self.director = Director(self.store, db, maker, games, bus, lambda: self.now())
+        self.director = Director(
+            self.store, db, maker, games, bus, lambda: self.now(), metrics or Metrics()
+        )
         """The step every process takes on every tournament (``director.py``)."""
         bus.subscribe(AccountClosed, self._account_closed)
         bus.subscribe(BecameBot, self._became_bot)

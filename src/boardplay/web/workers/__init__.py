@@ -8,12 +8,14 @@ from __future__ import annotations
 from boardplay.web.workers.ai_worker import choose_action, make_executor
 from boardplay.web.workers.aiqueue import FairQueue
 from boardplay.web.workers.judging import judge_fairly, judge_position
+from boardplay.web.workers.lines import engine_lines
 from boardplay.web.workers.position import Position
 
 __all__ = [
     "FairQueue",
     "Position",
     "choose_action",
+    "engine_lines",
     "judge_fairly",
     "judge_position",
     "make_executor",
