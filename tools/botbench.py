@@ -48,6 +48,8 @@ import loadbench
 from loadbench import percentile
 
 PASSWORD = "a bench password"
+SETUP = 4
+"""Bots set up at once: the sign-ups come from one address, under its own ceilings."""
 
 
 @dataclass
@@ -98,11 +100,31 @@ async def _post(http: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Respo
     """POST, waiting out a 429 as its Retry-After says: the bench sets its bots up from one
     address under the server's own per-address ceilings."""
     while True:
-        answer = await http.post(url, **kwargs)
+        try:
+            answer = await http.post(url, **kwargs)
+        except httpx.RemoteProtocolError:  # a kept-alive connection closed as it was reused
+            continue
         if answer.status_code != 429:
             answer.raise_for_status()
             return answer
         await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
+
+
+async def _move(
+    http: httpx.AsyncClient, url: str, ply: int, auth: dict[str, str]
+) -> httpx.Response | None:
+    """Send a move as ``boardplay bot`` does: with its ply, again if the connection was lost
+    (a kept-alive connection the server closed just as it was reused); None when a move sent
+    again finds the game past its ply (the first one was taken)."""
+    for attempt in range(3):
+        try:
+            answer = await http.post(url, params={"ply": ply}, headers=auth)
+        except httpx.TransportError:
+            continue
+        if attempt and answer.status_code == 409 and "stale" in answer.text:
+            return None
+        return answer
+    raise RuntimeError(f"a move could not be sent three times: {url}")
 
 
 async def _make_bot(http: httpx.AsyncClient, bases: Sequence[str], i: int) -> Bot:
@@ -170,12 +192,10 @@ async def _play(
             move = quote(rng.choice(event["legal"]), safe="")
             sent[event["ply"] + 1] = time.monotonic()
             tally.posted[(game_id, event["ply"] + 1)] = (bot.name, sent[event["ply"] + 1])
-            answer = await http.post(
-                f"{bot.away}/api/bot/game/{game_id}/move/{move}",
-                params={"ply": event["ply"]},
-                headers=auth,
+            answer = await _move(
+                http, f"{bot.away}/api/bot/game/{game_id}/move/{move}", event["ply"], auth
             )
-            if answer.status_code != 200:
+            if answer is not None and answer.status_code != 200:
                 tally.errors.append(
                     f"{answer.status_code} {answer.text[:120]} (game {game_id}, ply {event['ply']})"
                 )
@@ -220,7 +240,13 @@ async def _load(
 ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     async with httpx.AsyncClient(timeout=httpx.Timeout(30.0, read=None), limits=limits) as http:
-        bots = await asyncio.gather(*(_make_bot(http, bases, i) for i in range(args.bots)))
+        setting_up = asyncio.Semaphore(SETUP)
+
+        async def make(i: int) -> Bot:
+            async with setting_up:
+                return await _make_bot(http, bases, i)
+
+        bots = await asyncio.gather(*(make(i) for i in range(args.bots)))
         owner = await _post(
             http,
             f"{bases[0]}/api/account/signup",
