@@ -258,6 +258,9 @@ class Tournaments:
         for line in view["standings"]:
             line["bot"] = line["name"] in bots
         view["bots"] = bots
+        # The revision the view shows: a page that fetched its view and a standings page side by
+        # side can find them at two revisions, and asks for the view again until they agree.
+        view["revision"] = snap.tournament.revision
         return self.views.keep(tournament_id, Built(snap.tournament.revision, view, now))
 
     async def standings_page(

@@ -226,17 +226,19 @@ export async function tournamentPage(main, id) {
   draw();
   chat.refresh();
 
-  // The poll: the page's standings since the revision shown; the view again when it moved.
+  // The poll: the page's standings since the revision shown; the view again while its revision
+  // is not the standings' (they moved, or the two first reads, made side by side, straddled a
+  // change: a view from before a tournament's end beside standings from after it).
   const poll = async () => {
     if (busy || document.hidden) return;
     chat.refresh();
     const mark = ++asked;
     try {
       const answer = await api(`${standingsPath}?page=${board.page}&since=${board.revision}`);
-      if (answer.unchanged || mark !== asked || busy) return;
-      const moved = answer.revision !== board.revision;
-      board = answer.standings ? answer : { ...answer, standings: applied(board.standings, answer) };
-      if (moved) view = await api(viewPath);
+      if (mark !== asked || busy) return;
+      if (!answer.unchanged) board = answer.standings ? answer : { ...answer, standings: applied(board.standings, answer) };
+      if (view.revision !== board.revision) view = await api(viewPath);
+      else if (answer.unchanged) return;
       if (mark === asked && !busy) draw();
     } catch { /* the next poll asks again */ }
   };
