@@ -168,6 +168,27 @@ def level_spec(level: str, game: Game) -> str:
     return (game.levels or DEFAULT_LEVELS)[level]
 
 
+def with_budget(
+    spec: str, game: Game, *, time: float | None = None, iterations: int | None = None
+) -> str:
+    """``spec`` (a level name resolved for ``game`` first) with its search budget replaced:
+    ``time`` seconds and ``iterations`` simulations a move, each None to drop it. The one place
+    a budget is rewritten, so an equal-time match, an equal-simulation match and a site level
+    change only the budget and keep every other search option of the spec."""
+    if spec.strip().lower() in LEVEL_NAMES:
+        spec = level_spec(spec.strip().lower(), game)
+    name, params = parse_game_string(spec)
+    kept = {k: v for k, v in params.items() if k not in ("time", "iterations")}
+    budget = {
+        **({"iterations": str(iterations)} if iterations is not None else {}),
+        **({"time": f"{time:g}"} if time is not None else {}),
+    }
+    if not budget:
+        raise OptionError(f"{spec!r} needs a budget: a time or a number of iterations")
+    inner = ",".join(f"{k}={v}" for k, v in {**budget, **kept}.items())
+    return f"{name}({inner})"
+
+
 def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """Build the agent described by ``spec`` for ``game``; ``OptionError`` names the kinds."""
     bare = _BARE_POLICY.fullmatch(spec.strip())

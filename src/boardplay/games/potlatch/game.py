@@ -51,6 +51,13 @@ class PotlatchGame(Game):
         "expert": "az(weights=potlatch-value,time=0.03,iterations=100000,contempt=0.3,mix=0.8,"
         "finish_turn=true,uniform=true)",
     }
+    level_simulations: ClassVar[Mapping[str, int] | None] = {
+        # The simulations the expert's time buys on an idle core of the reference machine
+        # (its search at 510,000 a CPU second, the median of nine positions:
+        # tools/aibench.py --rates); the site plays the level as this many with a time cap
+        # (boardplay.ai.budgets).
+        "expert": 15000,
+    }
     seat_names = ("Red", "Blue")
     seat_colours = (VERMILLION, BLUE)  # Red, Blue (§2.2)
     can_draw = True
