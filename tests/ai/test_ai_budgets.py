@@ -18,7 +18,7 @@ from boardplay.ai.agents import agent_analysis
 from boardplay.ai.budgets import TIME_CAP_FACTOR, site_simulations, site_spec
 from boardplay.ai.judge import Outcome, Setting, play_setting, settings, verdict
 from boardplay.ai.mcts import MCTSAgent
-from boardplay.ai.specs import with_budget
+from boardplay.ai.specs import make_agent, with_budget
 from boardplay.core.errors import OptionError
 from boardplay.web.workers.ai_worker import site_agent
 
@@ -33,6 +33,7 @@ class LevelledNim(NimGame):
         "expert": "mcts(time=0.5,iterations=100000,early=false,reuse=false)",
     }
     level_simulations: ClassVar[Mapping[str, int] | None] = {"expert": 300, "hard": 400}
+    agents: ClassVar[Mapping[str, str] | None] = {"old-expert": "mcts(time=0.2,iterations=70)"}
 
 
 class SlowNim(LevelledNim):
@@ -57,6 +58,16 @@ def test_with_budget_replaces_only_the_budget() -> None:
     assert resolved == "mcts(time=0.01)"
     with pytest.raises(OptionError, match="needs a budget"):
         with_budget("mcts(c=1)", game)
+
+
+def test_a_named_agent_is_its_spec_under_its_name() -> None:
+    game = LevelledNim()
+    agent = make_agent("old-expert", game, 1)
+    assert isinstance(agent, MCTSAgent) and agent.iterations == 70 and agent.name == "old-expert"
+    assert with_budget("old-expert", game, iterations=9) == "mcts(iterations=9)"
+    assert site_spec("old-expert", game) == "old-expert"  # not a level: the visitor's budget
+    with pytest.raises(OptionError, match="old-expert"):
+        make_agent("older-expert", game, 1)  # the error lists the names
 
 
 def test_a_site_level_is_its_simulations_with_a_time_cap() -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from boardplay.ai.arena import run_arena
-from boardplay.ai.specs import LEVEL_NAMES, level_spec, with_budget
+from boardplay.ai.specs import resolve_spec, with_budget
 from boardplay.ai.stats import wilson_interval
 from boardplay.core.game import Game
 from boardplay.core.options import parse_game_string
@@ -200,9 +200,7 @@ def play_setting(
 
 
 def iteration_cap(spec: str, game: Game) -> int | None:
-    """The iteration cap of ``spec`` (a level name resolved for ``game``), kept at equal time so
-    each side searches as it would at that time."""
-    name = spec.strip().lower()
-    resolved = level_spec(name, game) if name in LEVEL_NAMES else spec
-    cap = parse_game_string(resolved)[1].get("iterations")
+    """The iteration cap of ``spec`` (a level or agent name resolved for ``game``), kept at
+    equal time so each side searches as it would at that time."""
+    cap = parse_game_string(resolve_spec(spec, game))[1].get("iterations")
     return int(cap) if cap is not None else None
