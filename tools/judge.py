@@ -70,7 +70,7 @@ def table_row(case: str, o: Outcome) -> str:
     low, high = o.ci95
     bar = f"{100 * o.setting.bar:.0f}%" if o.setting.bar is not None else "—"
     budget = (
-        f"{o.setting.label}, {o.setting.time:g} s"
+        f"{o.setting.label}, {o.setting.time:.3g} s"
         if o.setting.time is not None
         else f"{o.setting.label}, {o.setting.iterations}"
     )
