@@ -15,6 +15,7 @@ from ai_testgames import NimGame
 
 import boardplay
 from boardplay.ai.agents import agent_analysis
+from boardplay.ai.bench import spec_speed
 from boardplay.ai.budgets import TIME_CAP_FACTOR, site_simulations, site_spec
 from boardplay.ai.judge import Outcome, Setting, play_setting, settings, verdict
 from boardplay.ai.mcts import MCTSAgent
@@ -179,3 +180,10 @@ def test_the_judge_tool_prints_the_table_and_the_verdict(
     assert "| custom | B/10, 0.05 s | 2 |" in printed
     assert "custom: the " in printed and "provisionally" in printed
     assert out.read_text().count('"setting"') == 2
+
+
+def test_a_levels_rate_leaves_out_searches_stopped_at_their_cap() -> None:
+    game = LevelledNim()
+    assert spec_speed(game, "mcts(time=0.02,iterations=100000000,early=false)", positions=3) > 0
+    # Every search ends at its cap of 5: nothing is left to measure.
+    assert spec_speed(game, "mcts(time=5,iterations=5,early=false)", positions=3) == 0.0

@@ -81,28 +81,33 @@ def mcts_speed(
 
 def spec_speed(game: Game, spec: str, positions: int = 9, seed: int = 0) -> float:
     """Simulations per CPU second of ``spec`` (a search spec or level, at its own budget): the
-    median over ``positions`` decisions of one seeded game played by ``medium``, one fresh agent
-    each (no tree kept), the opening and the middle game alike. A search that ended at its
-    iteration cap is left out: it found the position settled (a forced win) and ran its
-    simulations far faster than a search still choosing, so it would inflate the rate."""
+    median over ``positions`` decisions spread evenly over one seeded game played by
+    ``medium``, one fresh agent each (no tree kept), so the opening and the middle and end game
+    count alike (Proteus's placement searches run faster than its movement's). A search that
+    ended at its iteration cap is left out: it found the position settled (a forced win) and
+    ran its simulations far faster than a search still choosing, so it would inflate the rate."""
     state = first_decision(game, seed)
     mover = make_agent("medium", game, seed)
     rng = random.Random(seed)
-    rates: list[float] = []
-    while len(rates) < positions and not state.is_terminal():
+    decisions: list[State] = []
+    while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
             continue
-        if len(state.legal_actions()) > 1 and rng.random() < 0.3:
-            agent = make_agent(spec, game, seed + len(rates))
-            began = time.process_time()
-            agent.step(state)
-            spent = time.process_time() - began
-            info = agent_analysis(agent)
-            cap = getattr(agent, "iterations", None)
-            if info is not None and info.iterations and (cap is None or info.iterations < cap):
-                rates.append(info.iterations / max(spent, 1e-9))
+        if len(state.legal_actions()) > 1:
+            decisions.append(state.clone())
         action = mover.step(state)
         state.apply_action(action)
         mover.inform(action)
+    step = max(1, len(decisions) // positions)
+    rates: list[float] = []
+    for index, position in enumerate(decisions[::step][:positions]):
+        agent = make_agent(spec, game, seed + index)
+        began = time.process_time()
+        agent.step(position)
+        spent = time.process_time() - began
+        info = agent_analysis(agent)
+        cap = getattr(agent, "iterations", None)
+        if info is not None and info.iterations and (cap is None or info.iterations < cap):
+            rates.append(info.iterations / max(spent, 1e-9))
     return statistics.median(rates) if rates else 0.0
