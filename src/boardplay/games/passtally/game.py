@@ -102,10 +102,10 @@ class PasstallyGame(Game):
     }
     level_simulations: ClassVar[Mapping[str, int] | None] = {
         # The simulations the expert's time buys on an idle core of the reference machine
-        # (its search at 168,000 a CPU second, the median of nine positions:
+        # (its search at 133,000 a CPU second, the median of nine positions:
         # tools/aibench.py --rates); the site plays the level as this many with a time cap
         # (boardplay.ai.budgets).
-        "expert": 17000,
+        "expert": 13000,
     }
     option_set = OPTIONS
     num_distinct_actions = NUM_ACTIONS

@@ -59,10 +59,10 @@ class PotlatchGame(Game):
     }
     level_simulations: ClassVar[Mapping[str, int] | None] = {
         # The simulations the expert's time buys on an idle core of the reference machine
-        # (its search at 1,750,000 a CPU second, the median of nine positions:
+        # (its search at 1,540,000 a CPU second, the median of nine positions:
         # tools/aibench.py --rates); the site plays the level as this many with a time cap
         # (boardplay.ai.budgets).
-        "expert": 52000,
+        "expert": 46000,
     }
     seat_names = ("Red", "Blue")
     seat_colours = (VERMILLION, BLUE)  # Red, Blue (§2.2)

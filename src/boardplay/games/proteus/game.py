@@ -53,10 +53,10 @@ class ProteusGame(Game):
     }
     level_simulations: ClassVar[Mapping[str, int] | None] = {
         # The simulations the expert's time buys on an idle core of the reference machine
-        # (its search at 368,000 a CPU second, the median of nine positions:
+        # (its search at 275,000 a CPU second, the median of nine positions:
         # tools/aibench.py --rates); the site plays the level as this many with a time cap
         # (boardplay.ai.budgets).
-        "expert": 37000,
+        "expert": 27500,
     }
     option_set = OptionSet(
         "proteus",
