@@ -1,0 +1,115 @@
+"""Answer groups: in a game of several actions a turn, the turns that share the deciding action
+are one answer (``judge.verdict``), and the site's solving rule accepts any of them."""
+
+from __future__ import annotations
+
+import pytest
+
+import boardplay
+from boardplay.core.records import Record
+from boardplay.puzzles import SOLVED, WRONG, Puzzle, Solving
+from boardplay.puzzles.judge import Value, verdict
+from boardplay.puzzles.turns import turn_choices
+
+
+def values(*means: float) -> list[Value]:
+    return [Value(m, m) for m in means]
+
+
+def test_turns_that_share_the_deciding_action_are_one_answer() -> None:
+    # Placing A on b1 wins whichever marker moves first; every other turn does not.
+    moves = [("m1+1", "A:b1E"), ("A:b1E",), ("m1+1", "B:c2S"), ("B:c2S",), ("m1+1", "m2+1")]
+    found = verdict(values(0.9, 0.95, 0.2, 0.1, 0.3), moves)
+    assert found is not None
+    assert (found.kind, found.group, found.decisive) == ("win", (1, 0), ("A:b1E",))
+    assert found.value == 0.9 and found.runner_up == 0.3
+    # One turn of the group is enough to spoil it when it sits between the classes.
+    assert verdict(values(0.9, 0.95, 0.6, 0.1, 0.3), moves) is None
+
+
+def test_two_different_winning_groups_are_no_puzzle() -> None:
+    # A on b1 wins, and so does B on c2 after the same marker move: no action in common.
+    moves = [("A:b1E",), ("m1+1", "B:c2S"), ("B:c2S",), ("m1+1", "m2+1"), ("m2+1", "m2+1")]
+    assert verdict(values(0.9, 0.9, 0.2, 0.1, 0.0), moves) is None
+    # Without the turns' actions a group of two cannot be told from two answers.
+    assert verdict(values(0.9, 0.9, 0.2, 0.1, 0.0)) is None
+
+
+def test_a_group_leaves_turns_enough_to_miss() -> None:
+    moves = [("A:b1E",), ("m1+1", "A:b1E"), ("m2+1", "A:b1E"), ("B:c2S",)]
+    assert verdict(values(0.9, 0.9, 0.9, 0.1), moves) is None
+    found = verdict(values(0.9, 0.9, 0.9, 0.1, 0.0), [*moves, ("m1+1", "m2+1")])
+    assert found is not None and found.decisive == ("A:b1E",)
+
+
+def test_a_save_group_holds_where_every_other_turn_loses() -> None:
+    moves = [("m1+1", "A:b1E"), ("A:b1E",), ("B:c2S",), ("m1+1", "m2+1")]
+    found = verdict(values(0.45, 0.5, 0.05, 0.0), moves)
+    assert found is not None and (found.kind, found.group) == ("save", (1, 0))
+
+
+@pytest.fixture(scope="module")
+def passtally_turn() -> tuple[Puzzle, list[list[str]], list[str]]:
+    """A Passtally position after setup, a puzzle (not judged: the solving rule is the point)
+    whose answer group is one placement alone and after each marker move, and a turn outside."""
+    game = boardplay.load("passtally")
+    record = Record.begin(game)
+    state = game.new_initial_state()
+    while state.is_chance_node() or state.to_json().get("setup"):
+        record.play(state, state.legal_actions()[0])
+    choices = turn_choices(state, limit=100_000)
+    placement = choices[0].moves[0]
+    group = [list(c.moves) for c in choices if c.moves[-1] == placement]
+    outside = next(list(c.moves) for c in choices if placement not in c.moves)
+    assert len(group) > 2
+    puzzle = Puzzle(
+        game="passtally",
+        options=dict(game.options),
+        position=state.to_json(),
+        to_move=state.current_player(),
+        kind="win",
+        solution=group[0],
+        line=[],
+        themes=["win"],
+        value=0.9,
+        runner_up=0.3,
+        choices=len(choices),
+        iterations=1000,
+        seed=1,
+        answers=group,
+    )
+    return puzzle, group, outside
+
+
+def test_the_solver_accepts_any_turn_of_the_winning_group(
+    passtally_turn: tuple[Puzzle, list[list[str]], list[str]],
+) -> None:
+    puzzle, group, outside = passtally_turn
+    solving = Solving(puzzle)
+    for turn in group:
+        walker = solving.start.clone()
+        actions = []
+        for move in turn:
+            actions.append(walker.string_to_action(move))
+            walker.apply_action(actions[-1])
+        _, steps = solving.replay(actions)
+        assert steps[-1].verdict == SOLVED, turn
+    action = solving.start.string_to_action(outside[0])
+    _, steps = solving.replay([action])
+    if len(outside) == 1:
+        assert steps[-1].verdict == WRONG
+    else:  # a marker move keeps the group within reach; the second action misses it
+        walker = solving.start.clone()
+        walker.apply_action(action)
+        second = walker.string_to_action(outside[1])
+        _, steps = solving.replay([action, second])
+        assert [s.verdict for s in steps][-1] == WRONG
+
+
+def test_the_group_round_trips_through_the_file(
+    passtally_turn: tuple[Puzzle, list[list[str]], list[str]],
+) -> None:
+    puzzle, group, _ = passtally_turn
+    data = puzzle.to_json()
+    assert data["answers"] == group
+    assert Puzzle.from_json(data).answer_turns() == group
