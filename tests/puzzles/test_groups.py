@@ -3,11 +3,14 @@ are one answer (``judge.verdict``), and the site's solving rule accepts any of t
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import boardplay
 from boardplay.core.records import Record
-from boardplay.puzzles import SOLVED, WRONG, Puzzle, Solving
+from boardplay.puzzles import SOLVED, WRONG, Puzzle, Solving, find, verify
 from boardplay.puzzles.judge import Value, verdict
 from boardplay.puzzles.turns import turn_choices
 
@@ -113,3 +116,22 @@ def test_the_group_round_trips_through_the_file(
     data = puzzle.to_json()
     assert data["answers"] == group
     assert Puzzle.from_json(data).answer_turns() == group
+
+
+MONTANA_GROUP = Path(__file__).parent / "positions" / "montana_group.json"
+"""A Montana position from self-play (puzzle montana-7d58e8a0b944, mined at this seed): the
+mover wins by building on 0,3 and trading cattle for the good p, then building on -2,4, or on
+1,2 and 2,1: two turns, one answer; every other of the 41 turns falls short."""
+
+
+def test_a_montana_position_whose_answer_is_a_group() -> None:
+    data = json.loads(MONTANA_GROUP.read_text(encoding="utf-8"))
+    game = boardplay.load("montana", **data["options"])
+    puzzle = find(game, game.state_from_json(data["position"]), 1000, data["seed"], {})
+    assert puzzle is not None and puzzle.kind == "win"
+    turns = puzzle.answer_turns()
+    assert len(turns) == 2 and puzzle.solution == turns[0]
+    shared = set(turns[0]).intersection(turns[1])
+    assert shared == {"build:0,3", "trade:cattle>good:p"}
+    check = verify(puzzle)
+    assert check["ok"], check
