@@ -67,7 +67,8 @@ SCREEN_FLOOR = 0.3
 SCREEN_SHARE = 10
 """The screening budget is the full budget divided by this."""
 MIN_CHOICES = 3
-"""A puzzle offers at least this many distinct turns: between two, a guess solves half."""
+"""A puzzle offers at least this many distinct turns, the answer group counted as one: between
+two, a guess solves half."""
 PREFIX_SHARE = 3
 """A first action is valued through its completions' best (``score``) when it has at least
 this many: with fewer, searching them one by one costs no more."""
