@@ -19,9 +19,12 @@ SOAK_OFFSET = 2 * VERIFY_SEED
 PUZZLES = [Puzzle.from_json(data) for data in shipped(available())]
 
 
-def test_every_two_seat_game_ships_a_set() -> None:
+def test_the_sets_are_read_with_their_answer_groups() -> None:
+    """Montana's set is picked up beside the first two (Passtally's mining finds none yet:
+    docs/formats/puzzles.md), and an answer group always holds its solution."""
     games = {puzzle.game for puzzle in PUZZLES}
-    assert {"proteus", "potlatch", "passtally", "montana"} <= games
+    assert {"proteus", "potlatch", "montana"} <= games
+    assert any(len(puzzle.answer_turns()) > 1 for puzzle in PUZZLES)
     for puzzle in PUZZLES:
         assert puzzle.solution in puzzle.answer_turns(), puzzle.id
 
