@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 import boardplay
+from boardplay.core.game import State
 from boardplay.core.records import Record
 from boardplay.puzzles import SOLVED, WRONG, Puzzle, Solving, find, verify
-from boardplay.puzzles.judge import Value, verdict
+from boardplay.puzzles.judge import Judge, Value, score, verdict
 from boardplay.puzzles.turns import turn_choices
 
 
@@ -135,3 +136,32 @@ def test_a_montana_position_whose_answer_is_a_group() -> None:
     assert shared == {"build:0,3", "trade:cattle>good:p"}
     check = verify(puzzle)
     assert check["ok"], check
+
+
+class Counting(Judge):
+    """A judge that values every position at a fixed number and counts its searches."""
+
+    def __init__(self, worth: float) -> None:
+        super().__init__(boardplay.load("passtally"), 10, 1)
+        self.worth, self.searched = worth, 0
+
+    def value(self, state: State, seat: int) -> Value:
+        self.searched += 1
+        return Value(self.worth, self.worth)
+
+
+def test_a_losing_first_action_values_its_turns_by_one_search(
+    passtally_turn: tuple[Puzzle, list[list[str]], list[str]],
+) -> None:
+    puzzle, _, _ = passtally_turn
+    _, state = puzzle.load()
+    choices = turn_choices(state, limit=100_000)
+    firsts = {c.actions[0] for c in choices if len(c.actions) > 1}
+    alone = sum(1 for c in choices if len(c.actions) == 1)
+    losing = Counting(0.0)
+    assert score(losing, choices, 0, start=state) == [Value(0.0, 0.0)] * len(choices)
+    assert losing.searched <= alone + len(firsts) < len(choices) // 4
+    # A first action that may matter has every completion searched.
+    even = Counting(0.5)
+    score(even, choices, 0, start=state)
+    assert even.searched == len(choices) + len(firsts)

@@ -245,7 +245,8 @@ def verdict(values: list[Value], moves: list[tuple[str, ...]] | None = None) -> 
         group = [i for i, value in enumerate(values) if value.worst >= passes]
         if not group:
             continue
-        others = [value.mean for i, value in enumerate(values) if i not in set(group)]
+        members = set(group)
+        others = [value.mean for i, value in enumerate(values) if i not in members]
         if len(others) < MIN_CHOICES - 1 or max(others) > short:
             return None
         group.sort(key=lambda i: (-values[i].worst, -values[i].mean, i))
