@@ -5,7 +5,9 @@ lets a person solve; pure, no I/O.
 The solver plays the mover's side. A puzzle's answer is a whole turn (``Puzzle.solution``), and a
 turn of several actions may be played in any order that leaves the same position (two orders of
 one turn are one choice, ``turns.py``): so an action is right when the turn can still be
-completed to the solution's position from where it leads, and the turn is solved when it has been.
+completed to the position of one of the answer group's turns (``Puzzle.answers``: the turns that
+share the deciding action, ``judge.verdict``) from where it leads, and the turn is solved when it
+has been.
 Then the other side answers from the puzzle's ``line`` (the reply the search expects, and any
 forced actions or chance outcomes it recorded) until the mover has a real decision again, the game
 ends, or the line runs out.
@@ -58,7 +60,7 @@ class Solving:
             except BoardplayError as exc:
                 raise PuzzleError(f"puzzle {puzzle.id}: {exc}") from None
         self.mover = self.start.current_player()
-        self.target = solution_key(self.start, puzzle.solution)
+        self.targets = {solution_key(self.start, turn) for turn in puzzle.answer_turns()}
 
     def replay(self, actions: list[int]) -> tuple[State, list[Step]]:
         """The position after the solver's ``actions`` (each judged and answered as
@@ -81,9 +83,9 @@ class Solving:
             raise PuzzleError(f"action {action} is not legal here")
         state.apply_action(action)
         if turn_continues(self.start, state):
-            reachable = any(c.key == self.target for c in turn_choices(state))
+            reachable = any(c.key in self.targets for c in turn_choices(state))
             return Step(RIGHT if reachable else WRONG)
-        if position_key(state) != self.target:
+        if position_key(state) not in self.targets:
             return Step(WRONG)
         return Step(SOLVED, self.answer(state))
 

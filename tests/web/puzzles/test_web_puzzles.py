@@ -29,7 +29,7 @@ from boardplay.web.puzzles import NEWCOMER, daily_pick, rate, streak_pick
 from boardplay.web.puzzles.store import PuzzleStore
 
 DATA = Path(__file__).parents[3] / "src/boardplay/web/puzzles/data"
-SETS = {p.id: p for game in ("potlatch", "proteus") for p in read_puzzles(DATA / f"{game}.jsonl")}
+SETS = {p.id: p for path in sorted(DATA.glob("*.jsonl")) for p in read_puzzles(path)}
 
 
 def settings(tmp_path: Path, **limits: Any) -> Settings:
@@ -122,6 +122,18 @@ def test_a_turn_of_two_actions_is_judged_action_by_action(client: TestClient) ->
     done = play(guest, halfway, [wrong])
     assert done["status"] == "failed"
     assert [s["move"] for s in done["solution"]] == puzzle.solution
+
+
+def test_any_turn_of_the_answer_group_solves(client: TestClient) -> None:
+    """A Montana answer group (turns that share the deciding build and trade): the other
+    turn of the group solves as the solution does."""
+    guest = Guest(client, "m" * 30)
+    puzzle = next(p for p in SETS.values() if len(p.answer_turns()) > 1)
+    other = next(turn for turn in puzzle.answer_turns() if turn != puzzle.solution)
+    attempt = guest.post(f"/api/puzzles/{puzzle.id}/attempts").json()
+    done = play(guest, attempt, other)
+    assert done["status"] == "solved"
+    assert [p["move"] for p in done["played"]][: len(other)] == other
 
 
 def test_a_wrong_move_fails_with_the_answer_shown(client: TestClient) -> None:

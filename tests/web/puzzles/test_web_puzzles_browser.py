@@ -21,7 +21,7 @@ from boardplay.puzzles import Solving, read_puzzles
 from boardplay.web.accounts.service import COOKIE
 
 DATA = Path(__file__).parents[3] / "src/boardplay/web/puzzles/data"
-SETS = {p.id: p for game in ("potlatch", "proteus") for p in read_puzzles(DATA / f"{game}.jsonl")}
+SETS = {p.id: p for path in sorted(DATA.glob("*.jsonl")) for p in read_puzzles(path)}
 
 
 def shot(page: Any, name: str) -> None:
