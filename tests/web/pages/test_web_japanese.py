@@ -131,7 +131,8 @@ def test_the_language_is_switched_on_any_page_and_remembered(ja_page: Any, serve
     page.select_option("#language", "en")
     page.wait_for_function("document.documentElement.lang === 'en'")
     page.wait_for_function("document.querySelector('#status')?.textContent.includes('move')")
-    assert page.inner_text("header nav") == "Lobby Open a record Analysis board Puzzles Tournaments Ratings"
+    links = "Lobby Open a record Analysis board Puzzles Tournaments Ratings"
+    assert page.inner_text("header nav") == links
     page.reload()
     page.wait_for_selector("#status[data-ply]")
     # Remembered over the browser's own preference for Japanese.
