@@ -14,11 +14,12 @@ from boardplay.puzzles import Puzzle, verify
 from boardplay.puzzles.puzzle import DEPTH, VERIFY_SEED
 from boardplay.web.puzzles.sets import shipped
 
-SHIPPING_DEPTH = {"potlatch": 16 * DEPTH, "proteus": 16 * DEPTH}
-"""How much deeper than mining each set's shipping check searched (docs/web.md, "Puzzles"):
-64 times in Potlatch and Proteus, where each doubling up to there still turned up turns that
-win too; four times that of mining's verification in the others, where one more doubling found
-nothing new and costs minutes a puzzle."""
+SHIPPING_DEPTH = {"potlatch": 16 * DEPTH, "proteus": 16 * DEPTH, "montana": 16 * DEPTH}
+"""How much deeper than mining each set's shipping check searched (docs/web.md, "Puzzles"): 64
+times, where each doubling up to there still turned up turns that win too (Montana: 58 of 69
+passed at 16 times, 49 of those at 64); Passtally's, four times mining's verification (16
+times): its puzzles are decided in the game's last turn, where a deeper search has little to
+find, and 64 times costs about a minute a puzzle."""
 SOAK_OFFSET = 3 * VERIFY_SEED
 """The soak check's seed offset: not the shipping check's (2 × ``VERIFY_SEED``), so its searches
 are not the ones the sets were chosen by."""
