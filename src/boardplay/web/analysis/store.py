@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.analysis.tree import Node, Tree
-from boardplay.web.database import metadata
+from boardplay.web.database import by_id, metadata
 from boardplay.web.errors import ApiError, bad_request, not_found
 
 ID_LENGTH = 16
@@ -121,11 +121,7 @@ class StudyStore:
     def load(self, study_id: str) -> tuple[StudyRow, Tree]:
         """The study and its tree, read in one transaction (404 if there is none)."""
         with self.engine.connect() as conn:
-            row = conn.execute(
-                studies_table.select().where(studies_table.c.id == study_id)
-            ).one_or_none()
-            if row is None:
-                raise not_found(f"no study {study_id!r}")
+            row = by_id(conn, studies_table, study_id, "study")
             nodes = conn.execute(
                 nodes_table.select().where(nodes_table.c.study_id == study_id)
             ).all()
