@@ -73,7 +73,10 @@ nodes_table = sa.Table(
 
 
 @dataclass(frozen=True)
-class StudyRow:
+class StudyFields:
+    """What a study is made with and its row keeps unchanged (``studies_table``'s columns of
+    the same names)."""
+
     id: str
     owner: str
     game: str
@@ -82,23 +85,22 @@ class StudyRow:
     players: list[str]
     source: dict[str, Any]
     source_game: str | None
+
+
+@dataclass(frozen=True)
+class StudyRow(StudyFields):
+    """A stored study: its fields, with what its edits change (its count of positions and its
+    revision) and when it was made."""
+
     nodes: int
     revision: int
     created: float
 
 
 @dataclass(frozen=True)
-class NewStudy:
-    """A study to store: its row's fields and its first tree (the root first)."""
+class NewStudy(StudyFields):
+    """A study to store: its fields and its first tree (the root first)."""
 
-    id: str
-    owner: str
-    game: str
-    options: dict[str, Any]
-    start_position: dict[str, Any] | None
-    players: list[str]
-    source: dict[str, Any]
-    source_game: str | None
     tree: Sequence[Node]
 
 
