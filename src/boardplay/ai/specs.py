@@ -17,6 +17,7 @@ from typing import Literal
 from boardplay.ai.agents import Agent, GreedyAgent, RandomAgent
 from boardplay.ai.az import make_az
 from boardplay.ai.mcts import MCTSAgent
+from boardplay.ai.placement_book import guard
 from boardplay.ai.policy import PolicyAgent, available_policies, find_policy, learned_policy
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
@@ -140,6 +141,10 @@ AGENTS: dict[str, AgentFactory] = {
 
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
+GUARDED_LEVELS = ("hard", "expert")
+"""The levels kept out of placement traps where a game has a placement book (Proteus:
+``boardplay.ai.placement_book``); the lower ones stay as weak as their budgets make them."""
+
 LEARNED = "learned"
 """The level played by the game's shipped learned policy (no search; ``learned_policy``)."""
 
@@ -184,7 +189,7 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
         _no_params(key, params)
         agent = make_agent(level_spec(key, game), game, seed)
         agent.name = key
-        return agent
+        return guard(agent, game) if key in GUARDED_LEVELS else agent
     factory = AGENTS.get(key)
     if factory is None:
         known = ", ".join([*sorted(AGENTS), *LEVEL_NAMES, LEARNED])
