@@ -33,8 +33,21 @@ import boardplay
 from boardplay.ai import make_agent
 from boardplay.ai.agents import agent_analysis
 from boardplay.ai.placement import PlacementSolver, Unsolved
-from boardplay.ai.placement_book import PlacementBook, book_path, canonical, map_move
+from boardplay.ai.placement_book import (
+    PlacementBook,
+    PlacementGuard,
+    book_path,
+    canonical,
+    map_move,
+    placements_left,
+    position_of,
+    reply_keys,
+    shipped_book,
+)
 from boardplay.core.game import Game, State
+
+EXPERT = "az(weights=proteus,time={time},iterations=200000,repetition=true,contempt=0.3,c=1.0)"
+"""The expert's spec (``ProteusGame.levels``) at ``--time`` seconds a move, for ``--measure``."""
 
 SEARCH = "az(weights=proteus,iterations={n},repetition=true,contempt=0.3,c=1.0)"
 """The expert's search at an iteration budget (so the book replays): it picks the opening
@@ -105,9 +118,25 @@ def build(args: argparse.Namespace) -> PlacementBook:
     solver = PlacementSolver(args.horizon, limit=args.limit)
     counts = {"safe": 0, "lost": 0, "unsolved": 0}
     covered = 0.0
+    done = {}
+    if args.resume and args.out.exists():  # keep the solved ply-4 entries of an earlier run
+        earlier_book = json.loads(args.out.read_text())
+        earlier = earlier_book["entries"]
+        started -= earlier_book["meta"].get("cpu_seconds", 0.0)  # the budget is the total
+        done = {
+            k: e
+            for k, e in earlier.items()
+            if e["proven"] and placements_left(position_of(k)) == 11
+        }
     for weight, position in frontier:
         if time.process_time() - started > args.seconds:
             break
+        key = canonical(game.export_position(position))[0]
+        if key in done:
+            book.entries[key] = done[key]
+            counts["safe" if done[key]["moves"] else "lost"] += 1
+            covered += weight
+            continue
         kernel = position.kernel
         assert kernel is not None  # Proteus is a compiled game
         order = visits(game, position, args.iterations)
@@ -124,7 +153,27 @@ def build(args: argparse.Namespace) -> PlacementBook:
         book.meta = statistics(started, solver, len(frontier), counts, covered)
         save(book, args.out)  # after each solve, so a run stopped early keeps its work
     book.meta = statistics(started, solver, len(frontier), counts, covered)
+    book.meta["refuted"] = settle(book, game)
     return book
+
+
+def settle(book: PlacementBook, game: Game) -> list[str]:
+    """Prove the opening line's moves where the book covers every reply: an unproven entry
+    (ply 2, then ply 0) becomes proven when every reply's position is a proven entry with a
+    move (``reply_keys``). An entry whose move meets a reply whose position is lost (a proven
+    entry without moves) is dropped, so the search chooses there; returns those keys."""
+    refuted = []
+    line = [k for k, e in book.entries.items() if not e["proven"]]
+    for key in sorted(line, key=lambda k: placements_left(position_of(k))):
+        entry = book.entries[key]
+        state = game.state_from_json(position_of(key))
+        below = [book.entries.get(k) for k in reply_keys(game, state, entry["moves"][0])]
+        if any(e is not None and e["proven"] and not e["moves"] for e in below):
+            refuted.append(key)
+            del book.entries[key]
+        elif all(e is not None and e["proven"] and e["moves"] for e in below):
+            entry["proven"] = True
+    return refuted
 
 
 def statistics(
@@ -141,6 +190,37 @@ def statistics(
     }
 
 
+def measure(args: argparse.Namespace) -> dict[str, object]:
+    """The expert as the first mover with and without the guard (book and proofs) against the
+    expert unguarded, ``--measure`` games each at ``--time`` seconds a move (kadon, repetition
+    forbidden, as on Boardspace; a draw at turn 200): Black's wins, draws and losses, and how
+    many losses ended by turn 20, right after the placement."""
+    game = boardplay.load("proteus", rules=args.rules, repetition="forbid", max_turns=200)
+    spec = EXPERT.format(time=args.time)
+    results: dict[str, object] = {}
+    for guarded in (False, True):
+        tally = {"wins": 0, "draws": 0, "losses": 0, "losses_by_turn_20": 0}
+        for index in range(args.measure):
+            black = make_agent(spec, game, seed=2 * index)
+            if guarded:
+                black = PlacementGuard(black, game, shipped_book(game))
+            seats = (black, make_agent(spec, game, seed=2 * index + 1))
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                action = seats[state.current_player()].step(state)
+                state.apply_action(action)
+                for agent in seats:
+                    agent.inform(action)
+            black_return = state.returns()[0]
+            outcome = "wins" if black_return == 1 else "losses" if black_return == 0 else "draws"
+            tally[outcome] += 1
+            if outcome == "losses" and len(state.history()) <= 20:
+                tally["losses_by_turn_20"] += 1
+        results["guarded" if guarded else "unguarded"] = tally
+        print(("guarded" if guarded else "unguarded"), tally, file=sys.stderr)
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="kadon", choices=("kadon", "seed"))
@@ -149,7 +229,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=3_000_000, help="positions per solve")
     parser.add_argument("--iterations", type=int, default=400, help="the ordering search's")
     parser.add_argument("--out", type=Path, default=book_path("proteus"))
+    parser.add_argument("--measure", type=int, default=0, help="games to play instead of building")
+    parser.add_argument("--resume", action="store_true", help="keep --out's solved entries")
+    parser.add_argument("--settle", action="store_true", help="settle --out's book only")
+    parser.add_argument("--time", type=float, default=0.03, help="seconds a move in --measure")
     args = parser.parse_args(argv)
+    if args.measure:
+        print(json.dumps(measure(args)))
+        return 0
+    if args.settle:  # a book whose build was stopped early: settle what it holds
+        book = PlacementBook.from_json(json.loads(args.out.read_text()))
+        book.meta["refuted"] = settle(book, boardplay.load("proteus", rules=book.rules))
+        save(book, args.out)
+        print(json.dumps(book.meta), file=sys.stderr)
+        return 0
     book = build(args)
     save(book, args.out)
     print(json.dumps(book.meta), file=sys.stderr)

@@ -16,8 +16,10 @@ from boardplay.ai.placement_book import (
     PlacementGuard,
     canonical,
     map_move,
+    placements_left,
     position_of,
     position_text,
+    reply_keys,
     shipped_book,
 )
 from boardplay.core.game import State
@@ -157,6 +159,21 @@ def test_every_book_move_is_legal_and_proven_moves_are_non_losing_on_a_sample() 
 
 
 @pytest.mark.skipif(BOOK is None, reason="no placement book is shipped")
+def test_the_opening_line_is_proven_only_by_proven_replies() -> None:
+    """An opening-line move counts as proven only when every reply's position is in the book
+    with a proven move; and no line move meets a reply whose position is lost."""
+    assert BOOK is not None
+    for key, entry in BOOK.entries.items():
+        state = book_state(key)
+        if placements_left(position_of(key)) <= 11:
+            continue  # Black's fifth placement: proven by the solver (the sample above)
+        below = [BOOK.entries.get(k) for k in reply_keys(KADON, state, entry["moves"][0])]
+        assert not any(e is not None and e["proven"] and not e["moves"] for e in below), key
+        if entry["proven"]:
+            assert all(e is not None and e["proven"] and e["moves"] for e in below), key
+
+
+@pytest.mark.skipif(BOOK is None, reason="no placement book is shipped")
 def test_the_book_is_read_in_any_frame() -> None:
     assert BOOK is not None
     key = next(k for k, e in BOOK.entries.items() if e["proven"] and e["moves"])
@@ -188,3 +205,18 @@ def test_every_proven_book_move_is_non_losing() -> None:
                 assert not solver.loses(kernel(state), state.parse_action(move)), key
         else:
             assert solver.safe_moves(kernel(state)) == [], key
+
+
+@pytest.mark.skipif(BOOK is None, reason="no placement book is shipped")
+def test_the_guard_plays_a_book_move_where_the_book_holds_the_position() -> None:
+    assert BOOK is not None
+    guarded = PlacementGuard(make_agent("mcts(iterations=30)", KADON, seed=1), KADON, BOOK)
+    for key in [k for k, e in BOOK.entries.items() if e["moves"]][:5]:
+        state = book_state(key)
+        guarded.reset()  # a new game for the inner search
+        assert state.action_to_string(guarded.step(state)) in BOOK.entries[key]["moves"]
+
+
+def test_the_book_fits_only_its_rules_and_games_long_enough() -> None:
+    assert shipped_book(boardplay.load("proteus", rules="seed")) is None
+    assert shipped_book(boardplay.load("proteus", rules="kadon", max_turns=20)) is None

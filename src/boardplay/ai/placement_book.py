@@ -109,6 +109,20 @@ def map_move(move: str, symmetry: int) -> str:
     return CELL.sub(lambda m: mapping[m.group(0)], move)
 
 
+def reply_keys(game: Game, state: State, move: str) -> set[str]:
+    """The keys of the positions after ``move`` in ``state`` and each reply to it: the book
+    proves ``move`` when every one of them holds a proven move (a proof by cases, one per
+    reply up to symmetry)."""
+    after = state.clone()
+    after.apply_action(after.parse_action(move))
+    keys = set()
+    for reply in after.legal_actions():
+        position = after.clone()
+        position.apply_action(reply)
+        keys.add(canonical(game.export_position(position))[0])
+    return keys
+
+
 def placements_left(position: Mapping[str, Any]) -> int:
     """Tiles in the pool plus pieces in hand: fifteen less the tiles and pieces on the board
     (a cell's value is a tile, ``Rc``, an optional ``*`` and an optional piece, ``Xc``)."""
