@@ -1,24 +1,26 @@
-"""``python tools/proteus_book.py [--rules kadon] [--seconds S] [--limit N] [--out FILE]``: build
-Proteus's placement book (``boardplay.ai.placement_book``), the first mover's early decisions
-solved ahead of time.
+"""``python tools/proteus_book.py [--seconds S] [--resume] [--out FILE] ...``: build Proteus's
+placement book (``boardplay.ai.placement_book``), the first mover's early decisions solved
+ahead of time; ``--measure N`` plays the guarded expert against the plain one instead.
 
-The book follows one opening line for Black (the first mover) and every reply of White, up to
-the eight board symmetries:
+The book follows one opening line for Black (the first mover) against every reply of White, up
+to the eight board symmetries, and proves it by cases:
 
 - ply 0: Black's tile onto b2, the centre, which every symmetry keeps, so White's replies fall
-  into few classes; which tile, the expert's search decides (an unproven choice);
-- ply 1: every White reply (one per class);
-- ply 2: the expert's choice after each (unproven);
+  into 19 classes; which tile, the expert's search decides;
+- ply 1: every White reply (one per class), the likeliest for the search first;
+- ply 2: the expert's favourite, unless a proof below refutes it, then its next (``--tries``);
 - ply 3: every White reply;
-- ply 4: Black's fifth decision, solved: the first placement, in the order of the expert's
+- ply 4: Black's third placement, solved: the first placement, in the order of the expert's
   visits, that ``PlacementSolver`` proves does not lose (White has no forced win by the end of
-  its first ``--horizon`` movement turns), or none when every placement loses.
+  its first ``--horizon`` movement turns), or none when every placement loses; a ply-2 move
+  that allows such a lost position is refuted.
 
-From ply 6 the guard proves while playing (``SOLVE_FROM``). Proving one ply-4 position takes
-seconds to a minute in Python, and there are about a thousand, so the ply-4 positions are
-solved in the order of how likely the expert's search finds White's two replies (the product
-of their visit shares) until ``--seconds`` are spent; a solve that passes ``--limit`` positions
-is left out. The book records what it covers in ``meta``.
+A ply-2 move is proven when every reply's ply-4 position holds a safe move, and the root when
+every ply-2 entry is. From ply 6 the guard proves while playing (``SOLVE_FROM``). A ply-4 proof
+takes about a second or two of CPU in Python and the line meets about 650 of them, so a run
+can be stopped (``--seconds``, or at any time: the book is saved after each solve) and resumed
+(``--resume`` keeps the solved ply-4 entries); a solve past ``--limit`` positions is left
+unsolved and its line stays unproven. ``meta`` records the counts.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from boardplay.ai import make_agent
 from boardplay.ai.agents import agent_analysis
 from boardplay.ai.placement import PlacementSolver, Unsolved
 from boardplay.ai.placement_book import (
+    PLACEMENTS,
     PlacementBook,
     PlacementGuard,
     book_path,
@@ -41,13 +44,15 @@ from boardplay.ai.placement_book import (
     map_move,
     placements_left,
     position_of,
-    reply_keys,
     shipped_book,
 )
 from boardplay.core.game import Game, State
 
 EXPERT = "az(weights=proteus,time={time},iterations=200000,repetition=true,contempt=0.3,c=1.0)"
 """The expert's spec (``ProteusGame.levels``) at ``--time`` seconds a move, for ``--measure``."""
+
+FRONTIER = PLACEMENTS - 4
+"""Placements left at Black's third placement (ply 4), where the book's proofs start."""
 
 SEARCH = "az(weights=proteus,iterations={n},repetition=true,contempt=0.3,c=1.0)"
 """The expert's search at an iteration budget (so the book replays): it picks the opening
@@ -70,19 +75,18 @@ def choose(game: Game, state: State, iterations: int, cells: str | None = None) 
     return max(pool, key=lambda a: (counts[a], -a))
 
 
-def replies(game: Game, state: State, iterations: int) -> list[tuple[State, float]]:
-    """One position per class of White's replies (up to symmetry), each with its share of
-    the search's visits (the class's summed), most likely first."""
+def replies(game: Game, state: State, iterations: int) -> list[State]:
+    """One position per class of White's replies (up to symmetry), the class with the most
+    visits of the search first."""
     counts = visits(game, state, iterations)
-    total = sum(counts.values()) or 1
-    classes: dict[str, tuple[State, float]] = {}
+    classes: dict[str, tuple[State, int]] = {}
     for action, count in counts.items():
         after = state.clone()
         after.apply_action(action)
         key = canonical(game.export_position(after))[0]
         held = classes.get(key)
-        classes[key] = (held[0] if held else after, (held[1] if held else 0.0) + count / total)
-    return sorted(classes.values(), key=lambda item: -item[1])
+        classes[key] = (held[0] if held else after, (held[1] if held else 0) + count)
+    return [position for position, _ in sorted(classes.values(), key=lambda item: -item[1])]
 
 
 def enter(book: PlacementBook, game: Game, state: State, moves: list[int], proven: bool) -> str:
@@ -98,96 +102,108 @@ def save(book: PlacementBook, path: Path) -> None:
     path.write_text(json.dumps(book.to_json(), separators=(",", ":")) + "\n")
 
 
-def build(args: argparse.Namespace) -> PlacementBook:
-    started = time.process_time()
-    game = boardplay.load("proteus", rules=args.rules)
-    book = PlacementBook("proteus", args.rules, args.horizon)
-    root = game.new_initial_state()
-    first = choose(game, root, args.iterations, cells="b2")
-    enter(book, game, root, [first], proven=False)
-    root.apply_action(first)
-    frontier: list[tuple[float, State]] = []
-    for after_white, share in replies(game, root, args.iterations):
-        second = choose(game, after_white, args.iterations)
-        enter(book, game, after_white, [second], proven=False)
-        after_black = after_white.clone()
-        after_black.apply_action(second)
-        for position, share3 in replies(game, after_black, args.iterations):
-            frontier.append((share * share3, position))
-    frontier.sort(key=lambda item: -item[0])
-    solver = PlacementSolver(args.horizon, limit=args.limit)
-    counts = {"safe": 0, "lost": 0, "unsolved": 0}
-    covered = 0.0
-    done = {}
-    if args.resume and args.out.exists():  # keep the solved ply-4 entries of an earlier run
-        earlier_book = json.loads(args.out.read_text())
-        earlier = earlier_book["entries"]
-        started -= earlier_book["meta"].get("cpu_seconds", 0.0)  # the budget is the total
-        done = {
-            k: e
-            for k, e in earlier.items()
-            if e["proven"] and placements_left(position_of(k)) == 11
+class Builder:
+    """One build: the book so far, the solver, the ply-4 entries of an earlier run
+    (``--resume``) and the tallies of ``meta``."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.started = time.process_time()
+        self.game = boardplay.load("proteus", rules=args.rules)
+        self.book = PlacementBook("proteus", args.rules, args.horizon)
+        self.solver = PlacementSolver(args.horizon, limit=args.limit)
+        self.counts = {"unsolved": 0, "refuted": 0}
+        self.done: dict[str, dict[str, object]] = {}
+        if args.resume and args.out.exists():  # keep the solved ply-4 entries of an earlier run
+            earlier = json.loads(args.out.read_text())
+            self.started -= earlier["meta"].get("cpu_seconds", 0.0)  # the budget is the total
+            self.done = {
+                k: e
+                for k, e in earlier["entries"].items()
+                if e["proven"] and placements_left(position_of(k)) == FRONTIER
+            }
+
+    def spent(self) -> bool:
+        return bool(time.process_time() - self.started > self.args.seconds)
+
+    def run(self) -> PlacementBook:
+        """Ply 0, then for each White reply (likeliest first) the ply-2 line move that the
+        proofs below do not refute; the root is proven when every ply-2 entry is."""
+        game, iterations = self.game, self.args.iterations
+        root = game.new_initial_state()
+        first = choose(game, root, iterations, cells="b2")
+        root.apply_action(first)
+        proven_all = True
+        for after_white in replies(game, root, iterations):
+            proven_all &= self.line(after_white) == "proven"
+        enter(self.book, game, game.new_initial_state(), [first], proven=proven_all)
+        self.save()
+        return self.book
+
+    def line(self, state: State) -> str:
+        """Black's ply-2 move in ``state``: the search's candidates in turn (``--tries``) until
+        one is not refuted; its entry is stored proven when every reply's ply-4 position has a
+        proven safe move. Returns ``proven``, ``open`` (budget spent or a solve gave up) or
+        ``refuted`` (every candidate tried meets a lost ply-4 position: no entry)."""
+        counts = visits(self.game, state, self.args.iterations)
+        for move in sorted(counts, key=lambda a: (-counts[a], a))[: self.args.tries]:
+            after = state.clone()
+            after.apply_action(move)
+            outcome = "proven"
+            for position in replies(self.game, after, self.args.iterations):
+                found = self.frontier(position)
+                if found == "lost":
+                    outcome = "refuted"
+                    break
+                if found != "safe":
+                    outcome = "open"
+            if outcome != "refuted":
+                enter(self.book, self.game, state, [move], proven=outcome == "proven")
+                self.save()
+                return outcome
+            self.counts["refuted"] += 1
+        return "refuted"
+
+    def frontier(self, position: State) -> str:
+        """Black's ply-4 decision in ``position``: the first placement, in the search's order,
+        proven not to lose (``safe``), none (``lost``), or ``unsolved``/``open``."""
+        key = canonical(self.game.export_position(position))[0]
+        entry = self.book.entries.get(key) or self.done.get(key)
+        if entry is None:
+            if self.spent():
+                return "open"
+            kernel = position.kernel
+            assert kernel is not None  # Proteus is a compiled game
+            order = visits(self.game, position, self.args.iterations)
+            try:
+                safe = self.solver.safe_moves(
+                    kernel, sorted(order, key=lambda a: (-order[a], a)), 1
+                )
+            except Unsolved:
+                self.counts["unsolved"] += 1
+                return "unsolved"
+            enter(self.book, self.game, position, safe, proven=True)
+            entry = self.book.entries[key]
+            print(f"{len(self.book.entries)} entries, {self.counts}", file=sys.stderr)
+        self.book.entries[key] = entry
+        self.save()
+        return "safe" if entry["moves"] else "lost"
+
+    def save(self) -> None:
+        """Write the book with its ``meta`` (after each solve, so a stopped run keeps its
+        work for ``--resume``)."""
+        frontier = [
+            e for k, e in self.book.entries.items() if placements_left(position_of(k)) == FRONTIER
+        ]
+        safe = sum(1 for e in frontier if e["moves"])
+        lost = len(frontier) - safe
+        self.book.meta = {
+            "command": "python tools/proteus_book.py " + " ".join(sys.argv[1:]),
+            "cpu_seconds": round(time.process_time() - self.started, 1),
+            "positions_searched": self.solver.nodes,
+            "ply4": {"safe": safe, "lost": lost, **self.counts},
         }
-    for weight, position in frontier:
-        if time.process_time() - started > args.seconds:
-            break
-        key = canonical(game.export_position(position))[0]
-        if key in done:
-            book.entries[key] = done[key]
-            counts["safe" if done[key]["moves"] else "lost"] += 1
-            covered += weight
-            continue
-        kernel = position.kernel
-        assert kernel is not None  # Proteus is a compiled game
-        order = visits(game, position, args.iterations)
-        ranked = sorted(order, key=lambda a: (-order[a], a))
-        try:
-            safe = solver.safe_moves(kernel, ranked, limit=1)
-        except Unsolved:
-            counts["unsolved"] += 1
-            continue
-        enter(book, game, position, safe, proven=True)
-        counts["safe" if safe else "lost"] += 1
-        covered += weight
-        print(f"{len(book.entries)} entries, {counts}, covered {covered:.3f}", file=sys.stderr)
-        book.meta = statistics(started, solver, len(frontier), counts, covered)
-        save(book, args.out)  # after each solve, so a run stopped early keeps its work
-    book.meta = statistics(started, solver, len(frontier), counts, covered)
-    book.meta["refuted"] = settle(book, game)
-    return book
-
-
-def settle(book: PlacementBook, game: Game) -> list[str]:
-    """Prove the opening line's moves where the book covers every reply: an unproven entry
-    (ply 2, then ply 0) becomes proven when every reply's position is a proven entry with a
-    move (``reply_keys``). An entry whose move meets a reply whose position is lost (a proven
-    entry without moves) is dropped, so the search chooses there; returns those keys."""
-    refuted = []
-    line = [k for k, e in book.entries.items() if not e["proven"]]
-    for key in sorted(line, key=lambda k: placements_left(position_of(k))):
-        entry = book.entries[key]
-        state = game.state_from_json(position_of(key))
-        below = [book.entries.get(k) for k in reply_keys(game, state, entry["moves"][0])]
-        if any(e is not None and e["proven"] and not e["moves"] for e in below):
-            refuted.append(key)
-            del book.entries[key]
-        elif all(e is not None and e["proven"] and e["moves"] for e in below):
-            entry["proven"] = True
-    return refuted
-
-
-def statistics(
-    started: float, solver: PlacementSolver, frontier: int, counts: dict[str, int], covered: float
-) -> dict[str, object]:
-    """The book's ``meta``: how it was made and what its ply-4 entries cover."""
-    return {
-        "command": "python tools/proteus_book.py " + " ".join(sys.argv[1:]),
-        "cpu_seconds": round(time.process_time() - started, 1),
-        "positions_searched": solver.nodes,
-        "ply4_positions": frontier,
-        "ply4_solved": dict(counts),
-        "ply4_coverage": round(covered, 4),
-    }
+        save(self.book, self.args.out)
 
 
 def measure(args: argparse.Namespace) -> dict[str, object]:
@@ -198,7 +214,7 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
     game = boardplay.load("proteus", rules=args.rules, repetition="forbid", max_turns=200)
     spec = EXPERT.format(time=args.time)
     results: dict[str, object] = {}
-    for guarded in (False, True):
+    for guarded in [side == "guarded" for side in args.sides.split(",")]:
         tally = {"wins": 0, "draws": 0, "losses": 0, "losses_by_turn_20": 0}
         for index in range(args.measure):
             black = make_agent(spec, game, seed=2 * index)
@@ -231,20 +247,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=book_path("proteus"))
     parser.add_argument("--measure", type=int, default=0, help="games to play instead of building")
     parser.add_argument("--resume", action="store_true", help="keep --out's solved entries")
-    parser.add_argument("--settle", action="store_true", help="settle --out's book only")
+    parser.add_argument("--tries", type=int, default=3, help="ply-2 candidates to try")
+    parser.add_argument("--sides", default="unguarded,guarded", help="--measure's Black sides")
     parser.add_argument("--time", type=float, default=0.03, help="seconds a move in --measure")
     args = parser.parse_args(argv)
     if args.measure:
         print(json.dumps(measure(args)))
         return 0
-    if args.settle:  # a book whose build was stopped early: settle what it holds
-        book = PlacementBook.from_json(json.loads(args.out.read_text()))
-        book.meta["refuted"] = settle(book, boardplay.load("proteus", rules=book.rules))
-        save(book, args.out)
-        print(json.dumps(book.meta), file=sys.stderr)
-        return 0
-    book = build(args)
-    save(book, args.out)
+    book = Builder(args).run()
     print(json.dumps(book.meta), file=sys.stderr)
     return 0
 

@@ -28,8 +28,8 @@ from boardplay.core.kernel import Kernel
 KADON = boardplay.load("proteus", rules="kadon", repetition="forbid")
 
 # Boardspace's robot against the expert (research review ai-2026-11d): the placements of four
-# lost games up to the losing placement, the last move of each line (Black's fifth placement,
-# ply 6, or its sixth, ply 8). Each was decided there: the solver proves it loses while
+# lost games up to the losing placement, the last move of each line (Black's fourth placement,
+# ply 6, or its fifth, ply 8). Each was decided there: the solver proves it loses while
 # another placement did not.
 LOST = [
     "Yc@a3 Bc@a1 Ys@c3 Rt@b1 Rs@c1 t@a1 Yt@c2 s@a3 s@c3",
@@ -166,7 +166,7 @@ def test_the_opening_line_is_proven_only_by_proven_replies() -> None:
     for key, entry in BOOK.entries.items():
         state = book_state(key)
         if placements_left(position_of(key)) <= 11:
-            continue  # Black's fifth placement: proven by the solver (the sample above)
+            continue  # Black's third placement: proven by the solver (the sample above)
         below = [BOOK.entries.get(k) for k in reply_keys(KADON, state, entry["moves"][0])]
         assert not any(e is not None and e["proven"] and not e["moves"] for e in below), key
         if entry["proven"]:

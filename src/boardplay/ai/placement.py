@@ -13,7 +13,7 @@ and ``step``), with a transposition table for the placement phase, whose positio
 in many orders, keyed by the kernel's whole position (``Kernel.save``). Nothing is estimated:
 "loses" is a proof, and "does not lose" means the opponent has no forced win within the
 horizon (the game may still be lost later, or won). Its cost grows about a hundredfold per
-two placements left: ten placements left (Black's fifth, ply 6) take well under a second,
+two placements left: nine placements left (Black's fourth, ply 6) take under a second,
 fourteen (ply 2) hours; ``boardplay.ai.placement_book`` holds the early decisions solved
 ahead of time.
 """

@@ -14,12 +14,12 @@ reflected position plays exactly alike. The colours and shapes carry different r
 two seats move in turn, so no other symmetry applies. Each entry holds moves (in the key's
 frame) and whether the book *proved* them: a proven move does not lose (the opponent has no
 forced win within the book's horizon); an unproven one is the book's choice on its opening
-line, whose consequences the book covers move by move below it.
+line, which counts as proven once every reply to it leads to a proven entry.
 
 **The guard** wraps a searching agent. In the placement, if the book holds the position it
-plays the book's move the search likes best; else, with at most ``solve_from`` placements
-left, it plays the search's favourite among the placements that do not lose, by proof. When
-every placement loses, or outside the placement, it plays the search's move unchanged.
+plays the book's move the search likes best; else, with at most ``SOLVE_FROM`` placements
+left, it plays the search's favourite among the placements proven not to lose. When every
+placement loses, or outside the placement, it plays the search's move unchanged.
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ PLACEMENTS = 15
 """Turns of a placement without passes: nine tiles and six pieces."""
 
 SOLVE_FROM = 9
-"""The guard proves while playing once this many placements or fewer are left (Black's fifth
-placement, ply 6, onwards): at most about a second there, under a second from ply 8."""
+"""The guard proves while playing once this many placements or fewer are left (Black's fourth
+placement, ply 6, onwards): under a second there (0.04-0.8 s for every placement of the
+evidence games' positions), milliseconds from ply 8."""
 
 COLUMNS = "abc"
 ROWS = "123"
@@ -141,8 +142,8 @@ class PlacementBook:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def lookup(self, game: Game, state: State) -> tuple[list[str], bool] | None:
-        """The book's moves for ``state`` in its own frame (notation) and whether they are
-        proven, or None when the book does not hold the position."""
+        """The book's moves for ``state`` (notation, mapped back from the key's frame into
+        ``state``'s) and whether they are proven, or None when the book does not hold it."""
         key, symmetry = canonical(game.export_position(state))
         entry = self.entries.get(key)
         if entry is None:
