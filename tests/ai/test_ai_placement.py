@@ -63,6 +63,23 @@ def test_the_evidence_placement_lost_and_the_guard_avoids_it(line: str) -> None:
     assert not solver.loses(kernel(state), choice), state.action_to_string(choice)
 
 
+# Two more lost games: by Black's fourth placement (ply 6) every placement already lost, so the
+# trap was set earlier, off the book's line, which opens differently.
+LOST_EARLIER = [
+    "Yc@c2 Ys@a3 Yt@b2 Bc@a1 s@b2 t@c2",
+    "Bc@a3 Bs@a1 Rt@b2 Rc@c1 t@b2 Bt@c3",
+]
+
+
+@pytest.mark.parametrize("line", LOST_EARLIER)
+def test_some_traps_are_set_before_ply_6(line: str) -> None:
+    state = replay(KADON, line.split())
+    assert PlacementSolver().safe_moves(kernel(state)) == []
+    assert BOOK is not None
+    first = BOOK.entries[canonical(KADON.export_position(KADON.new_initial_state()))[0]]
+    assert first["proven"] and first["moves"] != [line.split()[0]]
+
+
 def test_the_expert_and_hard_are_guarded_and_the_lower_levels_are_not() -> None:
     for level in ("hard", "expert"):
         assert isinstance(make_agent(level, KADON, seed=1), PlacementGuard)

@@ -1,8 +1,8 @@
 """Proteus's placement traps, solved exactly: which placements lose by force.
 
-A placement is *losing* for the seat that makes it when the opponent can then force a win no
-later than its ``horizon``-th movement turn, whatever the placer does: every remaining
-placement of both seats is searched, then the first ``horizon`` movement plies. Such traps
+A placement is *losing* for the seat that makes it when the opponent can then force a win by
+the end of the first ``horizon`` movement turns (of either seat; White moves first), whatever
+the placer does: every remaining placement of both seats is searched, then those turns. Such traps
 are what the expert walked into against Boardspace's robot (issue 67, item 5: each lost game
 was decided by a placement at ply 4-8 and ended at ply 16-18, White's first or second
 movement turn); a search that values leaves by an estimate sees them a move too late, while
@@ -13,8 +13,8 @@ and ``step``), with a transposition table for the placement phase, whose positio
 in many orders, keyed by the kernel's whole position (``Kernel.save``). Nothing is estimated:
 "loses" is a proof, and "does not lose" means the opponent has no forced win within the
 horizon (the game may still be lost later, or won). Its cost grows about a hundredfold per
-two placements left: nine placements left (Black's fourth, ply 6) take under a second,
-fourteen (ply 2) hours; ``boardplay.ai.placement_book`` holds the early decisions solved
+two placements left: Black's fourth placement (ply 6) takes under a second, its third (ply 4)
+seconds to a minute, its second (ply 2), by extrapolation, hours; ``boardplay.ai.placement_book`` holds the early decisions solved
 ahead of time.
 """
 
@@ -25,8 +25,8 @@ from collections.abc import Iterable
 from boardplay.core.kernel import Kernel
 
 HORIZON = 1
-"""Movement turns searched after the placement by default: the opponent's first turn, the one
-on which seven of the eight lost games of the evidence were decided."""
+"""Movement turns searched after the placement by default: the first, White's, on which seven
+of the eight lost games of the evidence were decided."""
 
 
 def in_placement(kernel: Kernel) -> bool:
