@@ -14,8 +14,8 @@ in many orders, keyed by the kernel's whole position (``Kernel.save``). Nothing 
 "loses" is a proof, and "does not lose" means the opponent has no forced win within the
 horizon (the game may still be lost later, or won). Its cost grows about a hundredfold per
 two placements left: Black's fourth placement (ply 6) takes under a second, its third (ply 4)
-seconds to a minute, its second (ply 2), by extrapolation, hours; ``boardplay.ai.placement_book`` holds the early decisions solved
-ahead of time.
+seconds to a minute, its second (ply 2), by extrapolation, hours; so
+``boardplay.ai.placement_book`` holds the early decisions solved ahead of time.
 """
 
 from __future__ import annotations
