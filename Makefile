@@ -7,7 +7,7 @@ KERNELS := $(VENV)/.kernels
 KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi')
 PYTEST_WORKERS ?= 3
 
-.PHONY: play test soak bench native pgx-venv scaling fairplay bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
+.PHONY: play test soak bench native pgx-venv scaling judge fairplay bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -135,6 +135,17 @@ SCALING_GAMES ?= 200
 scaling: $(KERNELS)
 	$(PY) tools/scaling.py --games $(SCALING_GAMES) $(SCALING_ARGS)
 
+# Is a new level stronger than the one it would replace on a slower or busier machine too (issue
+# 67)? Challenger against incumbent at equal time at the nominal budget B, B/3 and B/10 and at
+# equal simulations, JUDGE_GAMES games a setting, seats rotated, run seeds 67000-67003 (none the
+# tuning used), printed as docs/ai.md's table with the verdict: 60% at B, 55% at B/3 and B/10
+# (tools/judge.py). By default Proteus's and Potlatch's learned experts against the search
+# experts; JUDGE_ARGS passes more: --case proteus-expert, --game G --challenger SPEC
+# --incumbent SPEC --time B, --records runs/judge (resumable).
+JUDGE_GAMES ?= 200
+judge: $(KERNELS)
+	$(PY) tools/judge.py --games $(JUDGE_GAMES) $(JUDGE_ARGS)
+
 # Calibrate the fair-play flag of FAIRPLAY_GAME from the ladder's own games: FAIRPLAY_GAMES games
 # of each step (easy-medium, medium-hard, hard-expert), every seat judged by the expert's search,
 # printed as the calibration table of docs/analysis.md ("Fair play") with the threshold and its
@@ -180,6 +191,8 @@ baselines: $(KERNELS)
 	$(BIN)/boardplay baselines runs/baselines --out docs/baselines --ship
 
 # 200 concurrent games on 2 server processes against 1, on loopback (numbers, not pass/fail).
+# The AI row: 100 games at once with a Potlatch expert seat through the fair queue and two
+# worker processes, the queue's wait and the expert's simulations a move (tools/aibench.py).
 # Two runs: signed-in players thinking about 5 s a move (the latency people meet; sign-up and
 # sign-in timed too), then a closed loop
 # (the most moves/s the servers take); each compares one process with two.
@@ -187,6 +200,7 @@ bench-web: $(KERNELS) $(BUNDLE) services
 	$(PY) tools/loadbench.py --games 200 --seconds 20 --pace 5 --accounts --floor
 	$(PY) tools/loadbench.py --games 200 --seconds 10 --floor
 	$(PY) tools/botbench.py --bots 64 --minutes 1 --floor
+	$(PY) tools/aibench.py --games 100 --seconds 60 --workers 2
 
 # Every compiled module (each .pyx), held against its .pyi stub: a module without one fails.
 COMPILED := $(subst /,.,$(patsubst src/%.pyx,%,$(shell find src -name '*.pyx')))

@@ -139,16 +139,17 @@ def start_server(
     env: Mapping[str, str],
     workers: int = 1,
     timeout: float = 60,
-    floor: bool = False,
+    app: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """``boardplay serve`` on ``port`` with ``env`` added to this process's environment, in its
     own process group (``stop_server`` ends it and its workers); returns once it answers.
-    ``floor``: the bench's floor server (``floorserver.py``, one process) in its place."""
+    ``app``: a floor of the benches (``floorserver:app``, ``botfloor:app``: a uvicorn app of
+    ``tools/``, one process) in its place."""
     # A file, not a pipe: a server must never block on its log. Closed by ``stop_server``.
     log = tempfile.TemporaryFile()  # noqa: SIM115
-    if floor:
+    if app is not None:
         command = [
-            *(sys.executable, "-m", "uvicorn", "floorserver:app", "--host", LOOPBACK),
+            *(sys.executable, "-m", "uvicorn", app, "--host", LOOPBACK),
             *("--port", str(port), "--log-level", "warning"),
             *("--ws", "boardplay.web.wsprotocol:QuietWebSockets"),
         ]
@@ -159,7 +160,7 @@ def start_server(
         ]
     process = subprocess.Popen(
         command,
-        cwd=Path(__file__).parent if floor else None,
+        cwd=Path(__file__).parent if app is not None else None,
         env={**os.environ, **env},
         stdout=subprocess.DEVNULL,
         stderr=log,

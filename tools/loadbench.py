@@ -330,7 +330,8 @@ def run_setup(
     )
     env = bench_env(db, redis, BOARDPLAY_WEB_RATED_FRESH_ACCOUNT="0.001")
     ports = [ds.free_port() for _ in range(processes)]
-    servers = [ds.start_server(port, env, floor=floor) for port in ports]
+    app = "floorserver:app" if floor else None
+    servers = [ds.start_server(port, env, app=app) for port in ports]
     spying: list[subprocess.Popen[bytes]] = []
     path = f"{args.py_spy}.{processes}" if args.py_spy else None
     start_spy = _spy_on(servers[0], path, args.seconds)

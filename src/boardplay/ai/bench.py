@@ -20,10 +20,13 @@ OpenSpiel's Python ``MCTSBot`` on the same game and position, measured beside th
 from __future__ import annotations
 
 import random
+import statistics
 import time
 
+from boardplay.ai.agents import agent_analysis
 from boardplay.ai.mcts import MCTSAgent
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
+from boardplay.ai.specs import make_agent
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.registry import load
 
@@ -68,9 +71,43 @@ def mcts_speed(
         )
     else:
         agent = kind(loaded, time_limit=seconds, seed=seed, reuse=False, early_stop=False)
-    began = time.thread_time()
+    began = time.process_time()
     agent.step(state)
-    took = time.thread_time() - began
+    took = time.process_time() - began
     info = agent.last_search()
     assert info is not None
     return info.iterations / max(took, 1e-9)
+
+
+def spec_speed(game: Game, spec: str, positions: int = 9, seed: int = 0) -> float:
+    """Simulations per CPU second of ``spec`` (a search spec or level, at its own budget): the
+    median over ``positions`` decisions spread evenly over one seeded game played by
+    ``medium``, one fresh agent each (no tree kept), so the opening and the middle and end game
+    count alike (Proteus's placement searches run faster than its movement's). A search that
+    ended at its iteration cap is left out: it found the position settled (a forced win) and
+    ran its simulations far faster than a search still choosing, so it would inflate the rate."""
+    state = first_decision(game, seed)
+    mover = make_agent("medium", game, seed)
+    rng = random.Random(seed)
+    decisions: list[State] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        if len(state.legal_actions()) > 1:
+            decisions.append(state.clone())
+        action = mover.step(state)
+        state.apply_action(action)
+        mover.inform(action)
+    step = max(1, len(decisions) // positions)
+    rates: list[float] = []
+    for index, position in enumerate(decisions[::step][:positions]):
+        agent = make_agent(spec, game, seed + index)
+        began = time.process_time()
+        agent.step(position)
+        spent = time.process_time() - began
+        info = agent_analysis(agent)
+        cap = getattr(agent, "iterations", None)
+        if info is not None and info.iterations and (cap is None or info.iterations < cap):
+            rates.append(info.iterations / max(spent, 1e-9))
+    return statistics.median(rates) if rates else 0.0

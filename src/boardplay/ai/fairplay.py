@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardplay.ai.review import MIN_VISITS, Judgement, assemble, judge, plies_to_judge
-from boardplay.ai.specs import level_spec
+from boardplay.ai.specs import with_budget
 from boardplay.ai.stats import wilson_interval
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game, State
@@ -48,15 +48,7 @@ def judge_spec(
     (``time_limit`` is a ceiling's, which a judgement at this budget does not reach)."""
     if iterations < 1:
         raise OptionError(f"iterations per position must be at least 1, got {iterations}")
-    spec = level_spec("expert", game)
-    kind, _, inside = spec.partition("(")
-    kept = [
-        part
-        for part in inside.rstrip(")").split(",")
-        if part and not part.startswith(("time=", "iterations="))
-    ]
-    timed = [f"time={time_limit:g}"] if time_limit is not None else []
-    return f"{kind}({','.join([f'iterations={iterations}', *timed, *kept])})"
+    return with_budget("expert", game, time=time_limit, iterations=iterations)
 
 
 def forced(judged: Judgement) -> bool:

@@ -173,6 +173,42 @@ def level_spec(level: str, game: Game) -> str:
     return (game.levels or DEFAULT_LEVELS)[level]
 
 
+def resolve_spec(spec: str, game: Game) -> str:
+    """The concrete spec behind ``spec`` for ``game``: a level's or a named agent's
+    (``Game.agents``) spec, any other spec itself."""
+    key = spec.strip().lower()
+    if key in LEVEL_NAMES:
+        return level_spec(key, game)
+    return (game.agents or {}).get(key, spec)
+
+
+def with_budget(
+    spec: str, game: Game, *, time: float | None = None, iterations: int | None = None
+) -> str:
+    """``spec`` (a level or agent name resolved for ``game`` first) with its budget replaced:
+    ``time`` seconds and ``iterations`` simulations a move, each None to drop it. The one place
+    a budget is rewritten, so an equal-time match, an equal-simulation match and a site level
+    change only the budget and keep every other search option of the spec."""
+    spec = resolve_spec(spec, game)
+    name, params = parse_game_string(spec)
+    kept = {k: v for k, v in params.items() if k not in ("time", "iterations")}
+    budget = {
+        **({"iterations": str(iterations)} if iterations is not None else {}),
+        **({"time": f"{time:g}"} if time is not None else {}),
+    }
+    if not budget:
+        raise OptionError(f"{spec!r} needs a budget: a time or a number of iterations")
+    inner = ",".join(f"{k}={v}" for k, v in {**budget, **kept}.items())
+    return f"{name}({inner})"
+
+
+def as_level(level: str, agent: Agent, game: Game) -> Agent:
+    """``agent`` as the level ``level`` plays it: guarded against placement traps where the
+    level is one of ``GUARDED_LEVELS``. The one place that rule is applied, whether the level's
+    search is its own spec (``make_agent``) or the site's budget for it (the AI worker)."""
+    return guard(agent, game) if level.strip().lower() in GUARDED_LEVELS else agent
+
+
 def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """Build the agent described by ``spec`` for ``game``; ``OptionError`` names the kinds."""
     bare = _BARE_POLICY.fullmatch(spec.strip())
@@ -189,9 +225,15 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
         _no_params(key, params)
         agent = make_agent(level_spec(key, game), game, seed)
         agent.name = key
-        return guard(agent, game) if key in GUARDED_LEVELS else agent
+        return as_level(key, agent, game)
+    named = game.agents or {}
+    if key in named:
+        _no_params(key, params)
+        agent = make_agent(named[key], game, seed)
+        agent.name = key
+        return agent
     factory = AGENTS.get(key)
     if factory is None:
-        known = ", ".join([*sorted(AGENTS), *LEVEL_NAMES, LEARNED])
+        known = ", ".join([*sorted(AGENTS), *LEVEL_NAMES, LEARNED, *sorted(named)])
         raise OptionError(f"unknown agent {spec!r}; known agents: {known}")
     return factory(game, params, seed)

@@ -94,6 +94,9 @@ def register(app: typer.Typer) -> None:
         check: bool = typer.Option(
             True, help=_("Confirm every puzzle by a deeper search and keep only those.")
         ),
+        latest: int | None = typer.Option(
+            None, min=1, help=_("Test only each game's last turn starts, this many.")
+        ),
     ) -> None:
         loaded = load_game(game, option)
         if loaded.num_players != 2:
@@ -120,7 +123,15 @@ def register(app: typer.Typer) -> None:
 
         seconds = minutes * 60 if minutes is not None else None
         tally = mine(
-            loaded, games, iterations, seed, seconds=seconds, count=count, check=check, found=found
+            loaded,
+            games,
+            iterations,
+            seed,
+            seconds=seconds,
+            count=count,
+            check=check,
+            found=found,
+            latest=latest,
         )
         numbers = tally.to_json()
         console.print(

@@ -285,6 +285,14 @@ class Game(abc.ABC):
     levels: ClassVar[Mapping[str, str] | None] = None
     """The AI's named levels (``easy`` … ``expert``) as agent specs, chosen from arena
     measurements (docs/ai.md); None: the AI's default ladder."""
+    agents: ClassVar[Mapping[str, str] | None] = None
+    """Further agents of this game by name, as specs (``boardplay.ai.make_agent`` takes the
+    name): a search a level no longer plays, kept for arenas and the site, e.g. ``az-expert``,
+    a learned expert that failed the judging rule (docs/ai.md, "Judged across budgets")."""
+    level_simulations: ClassVar[Mapping[str, int] | None] = None
+    """For levels named by think time, the simulations that time buys on an idle reference core:
+    the web plays such a level as this many simulations with a time cap, so its strength does not
+    fall on a busy server (``boardplay.ai.budgets``); None, or a level missing: its own cap."""
     study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = None
     """The options a balance study (``boardplay analyze``) varies together: option name and its
     values (None: every choice of that option). None: the default plus each choice-valued

@@ -1,5 +1,7 @@
 """The puzzle test: score every turn the side to move can make, and keep a position only where
-exactly one of them wins (or saves the game) and every other falls short by a margin.
+one answer wins (or saves the game) and every other turn falls short by a margin. The answer is
+one turn, or in a game of several actions a turn the group of turns that share the deciding
+action (``verdict``).
 
 A turn's value is the mover's win chance in the position it leaves, by the engine's own search
 (the game's MCTS with its evaluation, a fresh tree per position, a fixed iteration budget so a
@@ -29,10 +31,13 @@ a lucky reveal does not spoil the puzzle.
 The cheap screen (``screen``) runs first: one search at the position itself, whose children
 are the turn's first actions. A position goes to the full test only when the search's best
 first action is worth at least ``HOLD`` and no other first action it visited ``SCREEN_VISITS``
-times comes within ``SCREEN_GAP`` of it: two first actions that both keep the win almost
-always mean two winning turns. Mining screens each turn's scores too: a turn worth less than
-``SCREEN_FLOOR`` at a tenth of the budget keeps that score; only the others are searched at
-the full budget. Verification screens nothing: every turn gets the deeper budget.
+times and that ends the turn by itself comes within ``SCREEN_GAP`` of it: two such first
+actions that both keep the win almost always mean two winning turns. A first action the mover
+goes on from is no rival: the answer group's turns may pass through it (``verdict``).
+Mining screens each turn's scores too: a turn worth less than ``SCREEN_FLOOR`` at a tenth of
+the budget keeps that score; only the others are searched at the full budget. Verification
+screens nothing: every turn gets the deeper budget, or the turns of a first action that loses
+(worth at most ``LOST`` at the deeper budget) that value together (``score``).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from dataclasses import dataclass
 from boardplay.ai.agents import agent_analysis
 from boardplay.ai.specs import make_agent
 from boardplay.core.game import Game, State
-from boardplay.puzzles.turns import Choice
+from boardplay.puzzles.turns import Choice, turn_continues
 
 WIN = 0.85
 """A win puzzle's solution is worth at least this to the mover."""
@@ -62,7 +67,11 @@ SCREEN_FLOOR = 0.3
 SCREEN_SHARE = 10
 """The screening budget is the full budget divided by this."""
 MIN_CHOICES = 3
-"""A puzzle offers at least this many distinct turns: between two, a guess solves half."""
+"""A puzzle offers at least this many distinct turns, the answer group counted as one: between
+two, a guess solves half."""
+PREFIX_SHARE = 3
+"""A first action is valued through its completions' best (``score``) when it has at least
+this many: with fewer, searching them one by one costs no more."""
 MAX_FORCED = 64
 """Forced actions followed before a position is searched (a bound, not a rule)."""
 
@@ -85,13 +94,20 @@ class Value:
 
 @dataclass(frozen=True)
 class Verdict:
-    """A position that passed the test: the solution's index among the choices, the kind
-    (``win`` or ``save``), its value and the best of the others (``runner_up``)."""
+    """A position that passed the test: the answer group (``group``, indices among the
+    choices, best first; ``index`` is its best), the actions its turns share (``decisive``),
+    the kind (``win`` or ``save``), the group's worst value and the best of the others
+    (``runner_up``)."""
 
-    index: int
+    group: tuple[int, ...]
+    decisive: tuple[str, ...]
     kind: str
     value: float
     runner_up: float
+
+    @property
+    def index(self) -> int:
+        return self.group[0]
 
 
 class Judge:
@@ -147,18 +163,59 @@ class Judge:
         rivals = [
             float(c["value"])
             for c in analysis.candidates
-            if c["move"] != analysis.move and int(c["visits"]) >= SCREEN_VISITS
+            if c["move"] != analysis.move
+            and int(c["visits"]) >= SCREEN_VISITS
+            and completes(state, str(c["move"]))
         ]
         return all(value <= best - SCREEN_GAP for value in rivals)
 
 
+def completes(state: State, move: str) -> bool:
+    """Whether the first action ``move`` ends the turn by itself: only such a rival can be a
+    second answer; one the mover goes on from may lead to the answer group's own turns (a
+    Passtally marker move before the winning placement)."""
+    after = state.clone()
+    after.apply_move(move)
+    return not turn_continues(state, after)
+
+
 def score(
-    judge: Judge, choices: list[Choice], seat: int, screen: Judge | None = None
+    judge: Judge,
+    choices: list[Choice],
+    seat: int,
+    screen: Judge | None = None,
+    start: State | None = None,
 ) -> list[Value]:
     """Every choice's value for ``seat``: by ``judge`` alone, or, with ``screen`` (a cheaper
-    judge), by ``judge`` only where the screen's value reaches ``SCREEN_FLOOR``."""
+    judge), by ``judge`` only where the screen's value reaches ``SCREEN_FLOOR``.
+
+    With ``start`` (the position the choices are turns from), turns that begin with the same
+    action and go on are valued through it first (``PREFIX_SHARE``): one search at the decision
+    after that action, whose value is that of its best completion. Below the floor
+    (``SCREEN_FLOOR`` with a screen, else ``LOST``) no completion can pass nor spoil a save, and
+    each keeps that value, the value of the best of them; so a Passtally position's thousand
+    turns cost about one search per first action, and only first actions that may matter are
+    searched completion by completion."""
+    floor = SCREEN_FLOOR if screen is not None else LOST
+    bound: dict[int, Value] = {}
+    if start is not None:
+        followers: dict[int, list[int]] = {}
+        for i, choice in enumerate(choices):
+            if len(choice.actions) > 1:
+                followers.setdefault(choice.actions[0], []).append(i)
+        for first, indices in followers.items():
+            if len(indices) < PREFIX_SHARE:
+                continue
+            after = start.clone()
+            after.apply_action(first)
+            value = (screen or judge).value(after, seat)
+            if value.mean < floor:
+                bound.update((i, value) for i in indices)
     values: list[Value] = []
-    for choice in choices:
+    for i, choice in enumerate(choices):
+        if i in bound:
+            values.append(bound[i])
+            continue
         if screen is not None:
             cheap = screen.value(choice.after, seat)
             if cheap.mean < SCREEN_FLOOR and cheap.worst < SCREEN_FLOOR:
@@ -168,16 +225,41 @@ def score(
     return values
 
 
-def verdict(values: list[Value]) -> Verdict | None:
-    """The puzzle test over the choices' values: the solution (the best worst case) and its
-    kind when exactly one choice passes, else None."""
-    if len(values) < MIN_CHOICES:
+def verdict(values: list[Value], moves: list[tuple[str, ...]] | None = None) -> Verdict | None:
+    """The puzzle test over the choices' values (``moves``: each choice's actions in notation,
+    needed only where several turns pass): the answer group and its kind, else None.
+
+    **The answer group.** In a game of several actions a turn, turns that differ only in an
+    action that does not matter are one answer: in Passtally the tile that wins wins whichever
+    marker the other action moves. So the answer is the *group* of every turn that passes (worst
+    value at least ``WIN``, or ``HOLD`` for a save), and it is one answer only when all its turns
+    share an action, the *deciding* one (several if they share several): that is the choice the
+    puzzle asks for. Every turn outside the group must fall short as before (mean at most
+    ``EVEN``, or ``LOST``), so no turn sits between the classes. Passing turns with no action in
+    common are two different answers, and the position is no puzzle. A group of one is the
+    single winning turn of Proteus. At least ``MIN_CHOICES`` − 1 turns lie outside the group, so
+    that a guess does not solve it."""
+    if not values:
         return None
-    index = max(range(len(values)), key=lambda i: (values[i].worst, values[i].mean))
-    best = values[index].worst
-    runner_up = max(v.mean for i, v in enumerate(values) if i != index)
-    if best >= WIN and runner_up <= EVEN:
-        return Verdict(index, "win", best, runner_up)
-    if best >= HOLD and runner_up <= LOST:
-        return Verdict(index, "save", best, runner_up)
+    for kind, passes, short in (("win", WIN, EVEN), ("save", HOLD, LOST)):
+        group = [i for i, value in enumerate(values) if value.worst >= passes]
+        if not group:
+            continue
+        members = set(group)
+        others = [value.mean for i, value in enumerate(values) if i not in members]
+        if len(others) < MIN_CHOICES - 1 or max(others) > short:
+            return None
+        group.sort(key=lambda i: (-values[i].worst, -values[i].mean, i))
+        decisive: tuple[str, ...] = ()
+        if len(group) > 1:
+            if moves is None:
+                return None
+            shared = set(moves[group[0]]).intersection(*(moves[i] for i in group[1:]))
+            if not shared:
+                return None
+            decisive = tuple(m for m in moves[group[0]] if m in shared)
+        elif moves is not None:
+            decisive = moves[group[0]]
+        value = min(values[i].worst for i in group)
+        return Verdict(tuple(group), decisive, kind, value, max(others))
     return None

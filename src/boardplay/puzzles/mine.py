@@ -40,9 +40,13 @@ class Candidate:
     source: dict[str, Any]
 
 
-def candidates(record: Record, source: dict[str, Any]) -> Iterator[Candidate]:
+def candidates(
+    record: Record, source: dict[str, Any], latest: int | None = None
+) -> Iterator[Candidate]:
     """Every turn start in ``record`` that is a real decision of a two-seat game, latest first:
-    the end of a game is where one turn decides it."""
+    the end of a game is where one turn decides it. With ``latest``, only that many: in Passtally
+    and Montana the values of a position's turns separate only in the last rounds, earlier
+    every turn is worth about the same and testing it is spent time."""
     states = list(record.states())
     starts: list[Candidate] = []
     last: State | None = None
@@ -52,7 +56,7 @@ def candidates(record: Record, source: dict[str, Any]) -> Iterator[Candidate]:
         if at_turn_start(state, last) and len(state.legal_actions()) > 1:
             starts.append(Candidate(state, {**source, "ply": ply}))
         last = state
-    yield from reversed(starts)
+    yield from reversed(starts[-latest:] if latest else starts)
 
 
 def selfplay(game: Game, spec: str, seed: int) -> Iterator[Record]:
@@ -118,10 +122,12 @@ def mine(
     count: int | None = None,
     check: bool = True,
     found: Found | None = None,
+    latest: int | None = None,
 ) -> Tally:
     """Test the turn starts of ``records`` (each with its label) until ``count`` puzzles pass
     (confirmed ones when ``check``), ``seconds`` of processor time are spent, or the records
-    end. ``found`` hears every puzzle kept; a position met twice is tested once."""
+    end. ``found`` hears every puzzle kept; a position met twice is tested once; ``latest``
+    tests only each game's last turn starts (``candidates``)."""
     tally = Tally()
     seen: set[str] = set()
     start = time.process_time()
@@ -138,7 +144,7 @@ def mine(
             break
         tally.games += 1
         source = record_source(record, label)
-        for candidate in candidates(record, source):
+        for candidate in candidates(record, source, latest):
             if done():
                 break
             key = position_key(candidate.state)

@@ -1,7 +1,8 @@
 """A puzzle, how one is found at a position, and how a deeper search confirms it.
 
 A puzzle is a position (the game's position JSON, with the game's options), the side to move,
-the one turn that wins or saves (``solution``, in the game's notation), the continuation the
+the turn that wins or saves (``solution``, in the game's notation; with the other turns that share
+its deciding action in ``answers``, ``judge.verdict``), the continuation the
 search expects after it (``line``), its kind and themes, the values that made it a puzzle, and
 where it came from. The file format is docs/formats/puzzles.md.
 
@@ -56,6 +57,13 @@ class Puzzle:
     seed: int
     source: dict[str, Any] = field(default_factory=dict)
     verified: dict[str, Any] | None = None
+    answers: list[list[str]] = field(default_factory=list)
+    """Every turn of the answer group (``judge.verdict``), ``solution`` first; empty or just
+    the solution when it is the one turn that passes."""
+
+    def answer_turns(self) -> list[list[str]]:
+        """The turns that solve the puzzle: the answer group, at least the solution."""
+        return self.answers or [self.solution]
 
     @property
     def id(self) -> str:
@@ -75,6 +83,7 @@ class Puzzle:
             "to_move": self.to_move,
             "kind": self.kind,
             "solution": self.solution,
+            **({"answers": self.answers} if len(self.answers) > 1 else {}),
             "line": self.line,
             "themes": self.themes,
             "value": round(self.value, 4),
@@ -110,6 +119,7 @@ class Puzzle:
                 seed=int(search["seed"]),
                 source=dict(data.get("source") or {}),
                 verified=data.get("verified"),
+                answers=[[str(m) for m in turn] for turn in data.get("answers", [])],
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise PuzzleError(f"puzzle field missing or of the wrong type: {exc}") from None
@@ -146,8 +156,8 @@ def find(
     except TooManyChoices:
         return None
     cheap = Judge(game, max(1, iterations // SCREEN_SHARE), seed + 1)
-    values = score(judge, choices, mover, cheap)
-    found = verdict(values)
+    values = score(judge, choices, mover, cheap, state)
+    found = verdict(values, [choice.moves for choice in choices])
     if found is None:
         return None
     answer = choices[found.index]
@@ -167,6 +177,7 @@ def find(
         iterations=iterations,
         seed=seed,
         source=dict(source),
+        answers=[list(choices[i].moves) for i in found.group] if len(found.group) > 1 else [],
     )
 
 
@@ -185,33 +196,39 @@ def solution_key(state: State, moves: Iterable[str]) -> str:
     return position_key(walker)
 
 
-def verify(puzzle: Puzzle, depth: int = DEPTH) -> dict[str, Any]:
+def verify(puzzle: Puzzle, depth: int = DEPTH, offset: int = VERIFY_SEED) -> dict[str, Any]:
     """Re-run the test with ``depth`` times the budget and another seed, every turn searched
-    at that budget. Returns the check: ``ok`` when the same turn passes as the same kind, with
-    the deeper values, or the reason it does not."""
+    at that budget (a first action's turns through their best completion where it loses,
+    ``judge.score``). Returns the check: ``ok`` when the same answer group passes as the same
+    kind, with the deeper values, or the reason it does not. ``offset`` is added to the mining
+    seed: a later check (the shipped sets' soak test) takes another, so its searches are its
+    own too."""
     game, state = puzzle.load()
-    iterations, seed = puzzle.iterations * depth, puzzle.seed + VERIFY_SEED
+    iterations, seed = puzzle.iterations * depth, puzzle.seed + offset
     check: dict[str, Any] = {"iterations": iterations, "seed": seed}
     try:
-        expected = solution_key(state, puzzle.solution)
+        expected = {solution_key(state, turn) for turn in puzzle.answer_turns()}
+        solution = solution_key(state, puzzle.solution)
     except PuzzleError as exc:
         return {**check, "ok": False, "reason": str(exc)}
     try:
         choices = turn_choices(state)
     except TooManyChoices as exc:
         return {**check, "ok": False, "reason": str(exc)}
-    if not any(choice.key == expected for choice in choices):
+    keys = {choice.key for choice in choices}
+    if not expected <= keys or solution not in expected:
         return {**check, "ok": False, "reason": "the solution does not complete a turn"}
-    values = score(Judge(game, iterations, seed), choices, puzzle.to_move)
-    found = verdict(values)
+    values = score(Judge(game, iterations, seed), choices, puzzle.to_move, start=state)
+    found = verdict(values, [choice.moves for choice in choices])
     if found is None:
         best = max(values, key=lambda v: v.worst)
-        reason = f"no single turn passes at the deeper search (best {best.worst:.3f})"
+        reason = f"no single answer passes at the deeper search (best {best.worst:.3f})"
         return {**check, "ok": False, "reason": reason}
     check.update(value=round(found.value, 4), runner_up=round(found.runner_up, 4))
-    if choices[found.index].key != expected:
+    if {choices[i].key for i in found.group} != expected:
         answer = " ".join(choices[found.index].moves)
-        return {**check, "ok": False, "reason": f"the deeper search's answer is {answer}"}
+        group = f" and {len(found.group) - 1} more" if len(found.group) > 1 else ""
+        return {**check, "ok": False, "reason": f"the deeper search's answer is {answer}{group}"}
     if found.kind != puzzle.kind:
         return {**check, "ok": False, "reason": f"the deeper search finds a {found.kind}"}
     return {**check, "ok": True}

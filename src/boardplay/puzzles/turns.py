@@ -20,11 +20,12 @@ from dataclasses import dataclass
 
 from boardplay.core.game import State
 
-MAX_CHOICES = 400
-"""Most distinct turns a position may offer; a position with more (Montana's long building
-turns, Passtally's marker move followed by any of some 200 placements) is not a candidate: its
-every turn would cost a search, and a puzzle whose answer hides among hundreds of turns is not
-one a person solves at a glance either."""
+MAX_CHOICES = 4000
+"""Most distinct turns a position may offer; a position with more is not a candidate. Passtally
+offers up to about 2000 (a marker move followed by any of some 200 placements): they cost about
+one search per first action (``judge.score`` values the turns of a first action through their
+best completion), and the answer is the placement that decides, whichever marker moves
+(``judge.verdict``'s answer group). The bound keeps the enumeration itself cheap."""
 
 EXPLORED = 10
 """Positions inside one turn explored per allowed choice before giving up (cattle trades in any

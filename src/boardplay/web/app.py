@@ -34,6 +34,10 @@ Routes (all JSON; errors are ``{"error": {"code", "message"}}`` with a 4xx statu
   ``GET /api/analysis/{id}``, ``POST .../fork``, ``GET .../export``, ``GET .../nodes/{n}``,
   ``POST .../nodes/{n}/moves|promote|lines``, ``PUT .../nodes/{n}/comment``, ``DELETE
   .../nodes/{n}`` — the analysis board (``analysis/``, docs/api.md).
+- ``GET /api/puzzles`` (the games with puzzles, your puzzle ratings, today's puzzle), ``GET
+  .../daily``, ``POST .../next`` and ``POST .../{id}/attempts`` (an attempt), ``GET
+  .../attempts/{a}``, ``POST .../attempts/{a}/moves``, ``POST .../streaks`` and
+  ``.../streaks/{s}/next`` — puzzles (``puzzles/``, docs/web.md "Puzzles").
 - ``GET/POST /api/games/{id}/chat`` — read (``?channel=``) or write ``{"channel", "text"}`` in
   the table chat; ``POST /api/games/{id}/chat/{message}/report`` (``chat/service.py``).
 - ``WS   /api/games/{id}/ws`` — receive ``{"type": "state", "game"}``, then ``{"type":
@@ -99,6 +103,7 @@ from boardplay.web.api import (
     lookups,
     moderation,
     notify,
+    puzzles,
     ratings,
     relations,
     replays,
@@ -196,7 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.bot_gate = gate = BotGate()
     app.add_middleware(Guard, limits=settings.limits, rate=app.state.rate, counted_as=gate.key_of)
     add_error_handlers(app)
-    routes = (site, games, chat, replays, advice, analysis, accounts, ratings, relations)
+    routes = (site, games, chat, replays, advice, analysis, puzzles, accounts, ratings, relations)
     for module in (*routes, lobby, bots, lookups, tournaments):
         app.include_router(module.router)
     app.include_router(moderation.router)  # moderators only: the router checks (``moderation/``)

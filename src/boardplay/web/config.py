@@ -246,6 +246,11 @@ class Limits:
     one AI worker for at most ``ai_max_time`` at a level of the ladder, waits its turn in the
     worker pool's fair queue, and one address has one at a time. Lines already stored on a
     position are read for free."""
+    puzzle_attempts_per_minute: int = 30
+    """Puzzle attempts (and streaks) one visitor may start per minute: counted for the account
+    (or browser) and for the address, before each is stored (429 ``puzzles_rate``). A person
+    needs some seconds per puzzle; a script that would read the site's set out, one started
+    attempt at a time, gets no further than this."""
     tournaments_per_account: int = 3
     """Upcoming and running tournaments one account may have created (429
     ``too_many_tournaments`` past it; ``tournaments/``), counted under a lock."""

@@ -34,6 +34,7 @@ from boardplay.web.migrate import current, open_database, schema_head
 from boardplay.web.moderation import ChatBans, Moderation
 from boardplay.web.notify import MailConfig, Mailer, PushConfig, Pusher
 from boardplay.web.observe import Readiness
+from boardplay.web.puzzles import Puzzles
 from boardplay.web.ratings import RATINGS_INTERVAL, Ratings
 from boardplay.web.relations import Relations, Whereabouts
 from boardplay.web.table import House
@@ -138,6 +139,8 @@ class Hub:
             metrics=metrics,
         )
         """The games in play: rooms, their clocks and AI seats (``table/``)."""
+        if house.connections is not None:  # PostgreSQL: a ceiling in one statement from the loop
+            throttles.statement = house.connections.row
         self.storage, self.rooms, self.room = house.storage, house.rooms, house.room
         self.maker, self.games, self.epoch, self.ai = (
             house.maker,
@@ -157,6 +160,9 @@ class Hub:
         the row of the game a study shows, and a study is made from a game's room."""
         self.lines = Lines(self.analysis, self.ai)
         """The engine's lines at a study's positions, searched in the AI worker pool."""
+        self.puzzles = Puzzles(engine, db, limits, throttles, catalogue)
+        """Puzzles, their attempts and ratings, the daily puzzle and streaks (``puzzles/``);
+        the shipped sets are loaded at start."""
         self.lobby = Lobby(
             engine,
             db,
@@ -264,6 +270,7 @@ class Hub:
             broker.topics[EVENTS_TOPIC] = self.bus.remote
             self.bus.send = lambda text: broker.send(EVENTS_TOPIC, text)
             await broker.start()
+        await self.puzzles.load_sets()
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(_every(lambda: self.sweep_interval, house.sweep)),

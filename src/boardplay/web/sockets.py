@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 Send = Callable[[str], Awaitable[None]]
 Close = Callable[[int], Awaitable[None]]
 FELL_BEHIND = 1013
+CHANGED = '{"type":"changed"}'
+"""What a room sends a subscriber that reads no views (``Subscriber.views`` False) when it sends
+the others a new view: the room changed, read it there."""
 
 
 class Subscriber:
@@ -54,6 +57,10 @@ class Subscriber:
         self.counts = True
         """Whether it counts in the table's presence (``table/presence.py``): a bot's event stream,
         watching its games only for their end, does not."""
+        self.views = True
+        """Whether it is sent the game's views. A Bot API stream builds its own lines from the
+        room, so it is sent ``CHANGED`` instead: no view of its seats, no update between two of
+        them and no encoding is made for it (``bots/streams.py``)."""
         self._sender: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
 

@@ -32,7 +32,7 @@ def test_the_migration_makes_exactly_the_declared_tables(
     assert studies_table.metadata is nodes_table.metadata is metadata
     engine = sa.create_engine(database(kind, tmp_path, request))
     try:
-        assert upgrade(engine) == head() == "0025"
+        assert upgrade(engine) == head() >= "0025"
         with engine.connect() as conn:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
             command.downgrade(alembic_config(conn), "0024")

@@ -75,6 +75,32 @@ def test_a_token_is_shown_once_stored_hashed_listed_and_revoked(tmp_path: Path) 
         assert len(ann.get("/api/account/tokens").json()["tokens"]) == 1
 
 
+def test_a_bots_token_is_read_once_and_forgotten_once_revoked_unheard(tmp_path: Path) -> None:
+    """A bot's token is read from the database once per process, then known without a query;
+    a revocation this process never heard of (another process's, whose broker message was lost)
+    is found by the next check of the tokens known, and the token is refused from then on."""
+    settings = tiny_settings(tmp_path)
+    with TestClient(create_app(settings)) as client:
+        bots = client.app.state.hub.bots  # type: ignore[attr-defined]
+        _bot, secret = bot_of(client, "botty")
+        assert client.get("/api/account", headers=bearer(secret)).status_code == 200
+        read: list[str] = []
+        find = bots.store.find
+
+        def counted(digest: str) -> Any:
+            read.append(digest)
+            return find(digest)
+
+        bots.store.find = counted
+        for _ in range(3):
+            assert client.get("/api/account", headers=bearer(secret)).json()["title"] == "BOT"
+        assert read == []
+        with sa.create_engine(settings.database_url).begin() as conn:
+            conn.execute(api_tokens_table.delete())  # revoked where this process did not hear
+        client.portal.call(bots.check)  # type: ignore[union-attr]
+        assert client.get("/api/account", headers=bearer(secret)).status_code == 401
+
+
 def test_only_a_fresh_account_becomes_a_bot_and_a_bot_is_marked_everywhere(
     tmp_path: Path,
 ) -> None:

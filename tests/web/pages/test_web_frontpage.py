@@ -25,7 +25,13 @@ from boardplay.web.frontpage import IMMUTABLE, Build, FrontEnd
 GZIP = {"Accept-Encoding": "gzip"}
 STATIC = Path(static_dir())
 LATER_PAGES = {
-    "play": ["pages/game.js", "pages/replay.js", "pages/rules.js", "pages/tvchannel.js"],
+    "play": [
+        "pages/game.js",
+        "pages/replay.js",
+        "pages/rules.js",
+        "pages/tvchannel.js",
+        "pages/puzzles.js",
+    ],
     "account": ["pages/account.js", "pages/turns.js"],
     "tournament": ["pages/tournament.js"],
     "following": ["pages/following.js"],

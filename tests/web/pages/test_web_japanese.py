@@ -49,7 +49,7 @@ def test_a_japanese_browser_gets_the_lobby_in_japanese(ja_page: Any, server: str
     assert page.evaluate("document.documentElement.lang") == "ja"
     assert page.input_value("#language") == "ja"
     assert "新しいゲーム" in page.inner_text("#new-game")
-    assert page.inner_text("header nav") == "ロビー 記録を開く 大会 レーティング"
+    assert page.inner_text("header nav") == "ロビー 記録を開く 検討ボード パズル 大会 レーティング"
     page.evaluate("document.querySelector('#more-options').open = true")
     for game in REGISTRY.names():
         page.select_option("#game-select", game)
@@ -131,7 +131,8 @@ def test_the_language_is_switched_on_any_page_and_remembered(ja_page: Any, serve
     page.select_option("#language", "en")
     page.wait_for_function("document.documentElement.lang === 'en'")
     page.wait_for_function("document.querySelector('#status')?.textContent.includes('move')")
-    assert page.inner_text("header nav") == "Lobby Open a record Tournaments Ratings"
+    links = "Lobby Open a record Analysis board Puzzles Tournaments Ratings"
+    assert page.inner_text("header nav") == links
     page.reload()
     page.wait_for_selector("#status[data-ply]")
     # Remembered over the browser's own preference for Japanese.

@@ -71,7 +71,7 @@ SWISS: dict[str, Any] = {
 
 
 def test_a_swiss_from_the_list_to_its_standings(site: Site) -> None:
-    assert site.client.get("/api/tournaments").json() == {"tournaments": []}
+    assert site.client.get("/api/tournaments").json() == {"tournaments": [], "next": None}
     assert site.client.post("/api/tournaments", json=SWISS).status_code == 401
     made = site.as_("Ana").post("/api/tournaments", json=SWISS)
     assert made.status_code == 201, made.text

@@ -100,6 +100,13 @@ class PasstallyGame(Game):
         "hard": "mcts(time=0.1,iterations=1000)",
         "expert": "mcts(time=0.1,iterations=100000,cutoff=none,c=0.7)",
     }
+    level_simulations: ClassVar[Mapping[str, int] | None] = {
+        # The simulations the expert's time buys on an idle core of the reference machine
+        # (its search at 133,000 a CPU second, the median of nine positions:
+        # tools/aibench.py --rates); the site plays the level as this many with a time cap
+        # (boardplay.ai.budgets).
+        "expert": 13000,
+    }
     option_set = OPTIONS
     num_distinct_actions = NUM_ACTIONS
     max_chance_outcomes = NUM_DESIGNS

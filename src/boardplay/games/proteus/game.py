@@ -51,6 +51,13 @@ class ProteusGame(Game):
         "expert": "az(weights=proteus,time=0.1,iterations=200000,repetition=true,contempt=0.3,"
         "c=1.0)",
     }
+    level_simulations: ClassVar[Mapping[str, int] | None] = {
+        # The simulations the expert's time buys on an idle core of the reference machine
+        # (its search at 275,000 a CPU second, the median of nine positions:
+        # tools/aibench.py --rates); the site plays the level as this many with a time cap
+        # (boardplay.ai.budgets).
+        "expert": 27500,
+    }
     option_set = OptionSet(
         "proteus",
         (

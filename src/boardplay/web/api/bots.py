@@ -143,11 +143,11 @@ async def game_stream(game_id: GameId, hub: HubDep, user: BotPlayDep) -> Streami
 
 
 # ----- playing ----------------------------------------------------------------------------------
-async def _as_bot(hub: Hub, user: ApiUser, game_id: str, act: Any) -> Any:
+async def _as_bot(hub: Hub, user: ApiUser, game_id: str, act: Any, current: bool = True) -> Any:
     """Run ``act(room, token)`` with the bot's seat token for the game (403 unless a bot of
-    the game)."""
+    the game); not ``current``: on the room as this process holds it (``House.room``)."""
     Bots.require_bot(user)
-    room = await hub.room(game_id)
+    room = await hub.room(game_id, current)
     return await act(room, await hub.bots.seat_token(user, room))
 
 
@@ -164,7 +164,8 @@ async def bot_move(
     is the flag's, as anyone's. With ``ply`` (the game stream's, an extra lichess does not
     have) it is refused, 409 ``stale``, once the game is past that ply: a client re-sending a
     move whose answer it lost can never play it twice. Only refused moves count against the
-    token (``bots/limits.py``)."""
+    token (``bots/limits.py``). The move is decided on the room as this process holds it, with
+    no query first: ``Room.act`` checks it against the database (``House.room``)."""
     if len(move) > 200:
         raise bad_request("a move is at most 200 characters")
 
@@ -180,7 +181,7 @@ async def bot_move(
             raise IllegalMove(exc.message, legal) from None
         return {"ok": True, "ply": len(room.moves)}
 
-    result: dict[str, Any] = await _as_bot(hub, user, game_id, act)
+    result: dict[str, Any] = await _as_bot(hub, user, game_id, act, current=False)
     await hub.bots.played(user)
     return result
 

@@ -44,11 +44,13 @@ from boardplay.web.replays import HeavyReads
 from boardplay.web.table import Room
 
 
-def from_state(name: str) -> Callable[[Request], Any]:
+def from_state(name: str) -> Callable[[Request], Awaitable[Any]]:
     """A dependency handing a route what ``create_app`` put on ``app.state`` as ``name`` (the
-    process's hub and helpers), typed where it is declared (``HubDep`` ...)."""
+    process's hub and helpers), typed where it is declared (``HubDep`` ...). A coroutine,
+    though it never waits: FastAPI runs a plain function dependency on a worker thread, a
+    hand-over there and back at every request for one attribute read."""
 
-    def get(request: Request) -> Any:
+    async def get(request: Request) -> Any:
         return getattr(request.app.state, name)
 
     return get

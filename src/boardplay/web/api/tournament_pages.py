@@ -11,6 +11,10 @@ standings change at most once per game ended, so a small poll is as fresh as a n
 the broker would be for far less code. A paired player is still told of their game at once
 through the lobby socket (the page then goes to the game, ``lobbylive.js``).
 
+The list comes a page at a time, each page read once per few seconds per process and sent with
+an ``ETag`` (a poll with ``If-None-Match`` is a 304 while it is unchanged): ``listed_page``,
+shared with the API's list (``tournaments/listing.py``).
+
 The tournament's chat (``tournaments/talk.py``) is read here too: ``GET .../chat`` with the
 view's poll, ``POST .../chat`` signed in."""
 
@@ -18,12 +22,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import Field
 
 from boardplay.web.api.deps import AccountDep, SessionDep
 from boardplay.web.models import Body
-from boardplay.web.tournaments import Tournaments
+from boardplay.web.tournaments import LIST_LIMIT, LIST_TTL, Tournaments
 
 router = APIRouter(tags=["tournaments"])
 TournamentId = Annotated[str, Path(max_length=32)]
@@ -35,6 +39,32 @@ def get_tournaments(request: Request) -> Tournaments:
 
 
 TournamentsDep = Annotated[Tournaments, Depends(get_tournaments)]
+Status = Annotated[
+    str, Query(max_length=16, description="open (upcoming and running), created, started, finished")
+]
+Cursor = Annotated[str | None, Query(max_length=64, description="a page's `next`")]
+Limit = Annotated[int, Query(description="tournaments a page holds, 1 to 50")]
+
+
+async def listed_page(
+    request: Request,
+    tournaments: Tournaments,
+    status: str,
+    cursor: str | None,
+    limit: int,
+    site: bool,
+) -> Response:
+    """A page of the list as sent: its bytes and ETag, and a 304 for a client that has them.
+    The API's answer carries ``max-age``, so that a proxy or client reuses it as long as the
+    server does (it holds nothing personal); the site's ``no-cache``: a browser asks again each
+    time (a 304 costs the server next to nothing), since a person who has just created a
+    tournament or entered one must see it in the list at once."""
+    page = await tournaments.page(status, cursor, limit, site)
+    cache = "public, no-cache" if site else f"public, max-age={int(LIST_TTL)}"
+    headers = {"ETag": page.etag, "Cache-Control": cache}
+    if page.etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(page.body, media_type="application/json", headers=headers)
 
 
 class TalkRequest(Body):
@@ -43,22 +73,37 @@ class TalkRequest(Body):
     )
 
 
-@router.get("/api/tournament-pages")
+@router.get("/api/tournament-pages", response_model=None)
 async def listed(
-    tournaments: TournamentsDep, game: Annotated[str | None, Query(max_length=32)] = None
-) -> dict[str, Any]:
-    """Upcoming and running tournaments, soonest first, and (``finished``) the last ones
-    finished, latest first, each with its ``winner``: every one with its ``players``. With
-    ``game``, the tournament that game was paired in, whatever its state (none if no
-    tournament's: the game page's link back to its tournament)."""
-    return await tournaments.for_pages(game)
+    request: Request,
+    tournaments: TournamentsDep,
+    game: Annotated[str | None, Query(max_length=32)] = None,
+    status: Status = "open",
+    cursor: Cursor = None,
+    limit: Limit = LIST_LIMIT,
+) -> dict[str, Any] | Response:
+    """A page of the upcoming and running tournaments, soonest first (``next``: the following
+    page's cursor), and on the first page (``finished``) the last ones finished, latest first,
+    each with its ``winner``: every one with its ``players``. With ``game``, the tournament
+    that game was paired in, whatever its state (none if no tournament's: the game page's link
+    back to its tournament)."""
+    if game is not None:
+        return await tournaments.for_pages(game)
+    return await listed_page(request, tournaments, status, cursor, limit, True)
 
 
 @router.get("/api/tournament-pages/{tournament_id}")
-async def shown(tournament_id: TournamentId, tournaments: TournamentsDep) -> dict[str, Any]:
+async def shown(
+    tournament_id: TournamentId,
+    tournaments: TournamentsDep,
+    standings: Annotated[
+        bool, Query(description="false: without the standings, which the page reads by pages")
+    ] = True,
+) -> dict[str, Any]:
     """The tournament's view (``GET /api/tournaments/{id}``), with ``bots``: the names of its
-    bot players, and ``bot`` on each line of the standings."""
-    return await tournaments.view_with_bots(tournament_id)
+    bot players, and ``bot`` on each line of the standings; built once per revision."""
+    view = await tournaments.view_with_bots(tournament_id)
+    return view if standings else {k: v for k, v in view.items() if k != "standings"}
 
 
 @router.get("/api/tournament-pages/{tournament_id}/chat")

@@ -10,15 +10,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import JSONResponse
 
 from boardplay.web.accounts import Account
 from boardplay.web.api.deps import AccountDep, SessionDep, VisitorDep
-from boardplay.web.api.tournament_pages import TournamentId, TournamentsDep
+from boardplay.web.api.tournament_pages import (
+    Cursor,
+    Limit,
+    Status,
+    TournamentId,
+    TournamentsDep,
+    listed_page,
+)
 from boardplay.web.api.tournament_pages import router as pages_router
 from boardplay.web.bots import BOT_PLAY, TOURNAMENT_WRITE, Bots
 from boardplay.web.errors import ApiError
-from boardplay.web.tournaments import Plan, TournamentRequest
+from boardplay.web.tournaments import LIST_LIMIT, Plan, TournamentRequest
 
 router = APIRouter(tags=["tournaments"])
 
@@ -40,9 +48,17 @@ router.include_router(pages_router)  # what the site's pages read, and the tourn
 
 
 @router.get("/api/tournaments")
-async def listed(tournaments: TournamentsDep) -> dict[str, Any]:
-    """Upcoming and running tournaments, soonest first."""
-    return {"tournaments": await tournaments.listed()}
+async def listed(
+    request: Request,
+    tournaments: TournamentsDep,
+    status: Status = "open",
+    cursor: Cursor = None,
+    limit: Limit = LIST_LIMIT,
+) -> Response:
+    """A page of the tournaments (``status``: upcoming and running, soonest first, by default;
+    ``finished``: latest first) and ``next``, the following page's cursor (null on the last);
+    with an ``ETag`` (304 on ``If-None-Match``)."""
+    return await listed_page(request, tournaments, status, cursor, limit, False)
 
 
 @router.post("/api/tournaments", status_code=201)
@@ -73,9 +89,31 @@ async def show(tournament_id: TournamentId, tournaments: TournamentsDep) -> dict
 
 
 @router.get("/api/tournaments/{tournament_id}/standings")
-async def standings(tournament_id: TournamentId, tournaments: TournamentsDep) -> dict[str, Any]:
-    view = await tournaments.view(tournament_id)
-    return {"standings": view["standings"]}
+async def standings(
+    request: Request,
+    tournament_id: TournamentId,
+    tournaments: TournamentsDep,
+    session: SessionDep,
+    page: Annotated[
+        str | None,
+        Query(pattern=r"^([1-9][0-9]{0,5}|me)$", description="1, 2, …, or me: the caller's page"),
+    ] = None,
+    since: Annotated[
+        int | None, Query(ge=0, description="the revision the client shows: only what changed")
+    ] = None,
+) -> Response:
+    """A page of the standings (``tournaments/paging.py``): ``standings``, ``page``, ``pages``,
+    ``total``, ``revision`` and ``me`` (the signed-in caller's rank and page); with ``since``,
+    only the page's lines that changed (``changed``), or ``unchanged``. An ``ETag`` per revision
+    and page: a 304 on ``If-None-Match``."""
+    player = None if session is None else session.account.id
+    number = None if page == "me" else int(page or 1)
+    answer = await tournaments.standings_page(tournament_id, number, since, player)
+    tag = f'"{answer["revision"]}.{answer.get("page", 0)}.{player or 0}.{since}"'
+    headers = {"ETag": tag, "Cache-Control": "private, no-cache"}
+    if tag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return JSONResponse(answer, headers=headers)
 
 
 @router.post("/api/tournaments/{tournament_id}/join")

@@ -12,6 +12,11 @@ tokens): what a token may do (scopes), who it speaks for, how often it may ask, 
   through the API, and a token ends exactly when the account's sessions do: sign out everywhere, a
   password change and deleting the account end every token (``end_tokens`` runs on
   ``SignedOutEverywhere`` and ``AccountClosed``).
+- **A bot's token is known without a query** once read on a process (``Bots.known``): a bot
+  account stays one for good, so what may change of it is its end, and a token's end is heard
+  as a stream's is (at once here, through the broker elsewhere, and at the latest at the next
+  check of the tokens known); it is read again every ``USED_EVERY`` seconds, which also keeps
+  its ``used`` time. A person's token is read at every request.
 - **Every request counts** against its token's ceilings, in the database before the request
   runs (``throttles.py``): a burst on one process or several gets no more than requests sent
   one after another (429 with ``Retry-After``). A move the game takes is given back; which
@@ -29,6 +34,7 @@ import hashlib
 import hmac
 import json
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -37,8 +43,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account, Accounts
+from boardplay.web.bots.fanout import Looks
 from boardplay.web.bots.limits import MOVES, REQUESTS, TOKEN_PREFIX, BotGate, Kind
-from boardplay.web.bots.store import LABEL_MAX, TokenRow, TokenStore
+from boardplay.web.bots.store import LABEL_MAX, USED_EVERY, TokenRow, TokenStore
 from boardplay.web.config import Limits
 from boardplay.web.database import Runner
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden, not_found
@@ -66,6 +73,8 @@ SCOPES = (BOT_PLAY, CHALLENGE_READ, CHALLENGE_WRITE, TOURNAMENT_WRITE)
 CHECK_EVERY = 2.0
 """Seconds between two checks that the open streams' tokens still exist (the fallback when a
 revocation's broker message is lost)."""
+KNOWN_TOKENS = 10_000
+"""Bots' tokens a process keeps read (``Bots.known``), the oldest read dropped first."""
 SEAT_TOKENS = 10_000
 """Seat tokens a process keeps for bots' games (``seat_token``), least recently used dropped."""
 
@@ -140,6 +149,10 @@ class Bots:
         self.gate = BotGate()
         """The tokens the per-address guard lets by, and those held past a ceiling (the app
         hands its guard's gate over: ``app.py``)."""
+        self.looks = Looks(games.in_progress)
+        """The event streams' looks at their games (``fanout.py``)."""
+        self.known: dict[str, tuple[TokenRow, Account, float]] = {}
+        """Bots' tokens read on this process, by hash, with when they were read (``_find``)."""
         self._task: asyncio.Task[None] | None = None
         bus.subscribe(AccountClosed, self._sessions_ended)
         bus.subscribe(SignedOutEverywhere, self._sessions_ended)
@@ -185,9 +198,11 @@ class Bots:
         await self.end_tokens(event.account_id)
 
     def ended(self, hashes: Sequence[str], tell: bool = True) -> None:
-        """These tokens are gone: close their streams here, and tell the other processes."""
+        """These tokens are gone: forget them and close their streams here, and tell the other
+        processes."""
         self.gate.forget(hashes)
         for digest in hashes:
+            self.known.pop(digest, None)
             for close in list(self.streams.pop(digest, ())):
                 close()
         if tell and hashes and self.send is not None:
@@ -218,7 +233,7 @@ class Bots:
         held = self.gate.waiting(digest, kind)
         if held:
             raise self._over(kind, Throttled(self._ceiling(0, kind), held))
-        found = await self.db(self.store.find, digest)
+        found = await self._find(digest)
         if found is None:
             self.gate.forget([digest])
             raise ApiError(401, "bad_token", "this API token is unknown or was revoked")
@@ -226,7 +241,7 @@ class Bots:
         if scopes and not token.scopes & set(scopes):
             raise missing_scope(" or ".join(scopes))
         try:
-            await self.db(self.throttles.take, [self._ceiling(token.id, kind)])
+            await self.throttles.take_one(self._ceiling(token.id, kind), self.db)
         except Throttled as exc:
             self.gate.hold(digest, kind, exc.retry_after)
             raise self._over(kind, exc) from None
@@ -236,7 +251,7 @@ class Bots:
     async def played(self, user: ApiUser) -> None:
         """The game took the bot's move: it does not count against the refused moves' ceiling
         (the game bounds its moves itself: one per turn)."""
-        await self.db(self.throttles.give_back, [self._ceiling(user.token.id, MOVES).key])
+        await self.throttles.give_back_one(self._ceiling(user.token.id, MOVES).key, self.db)
 
     def _ceiling(self, token_id: int, kind: Kind) -> Ceiling:
         if kind == MOVES:
@@ -261,6 +276,22 @@ class Bots:
             "the server allows (BOARDPLAY_WEB_API_REQUESTS_PER_MINUTE)",
         )
 
+    async def _find(self, digest: str) -> tuple[TokenRow, Account] | None:
+        """The token of this hash and its account: a bot's as this process last read it, if
+        less than ``USED_EVERY`` seconds ago, else from the database. Only bots' are kept:
+        an account becomes a bot for good, while a person's account may still become one."""
+        now = time.monotonic()
+        known = self.known.get(digest)
+        if known is not None and now - known[2] < USED_EVERY:
+            return known[0], known[1]
+        found: tuple[TokenRow, Account] | None = await self.db(self.store.find, digest)
+        self.known.pop(digest, None)
+        if found is not None and found[1].bot:
+            self.known[digest] = (found[0], found[1], now)
+            while len(self.known) > KNOWN_TOKENS:
+                del self.known[next(iter(self.known))]
+        return found
+
     # ----- bot accounts -------------------------------------------------------------------
     async def upgrade(self, account: Account) -> None:
         """Make the account a bot for good (409 ``not_fresh`` once it has played a game), then
@@ -275,6 +306,9 @@ class Bots:
             raise _not_fresh()
         if await self.games.has_played(account.id):
             await self.accounts.set_bot(account.id, False)
+            for digest, (token, _, _) in list(self.known.items()):  # read while marked
+                if token.account_id == account.id:
+                    del self.known[digest]
             raise _not_fresh()
         await self.bus.publish(BecameBot(account.id))
 
@@ -343,13 +377,13 @@ class Bots:
         return forget
 
     async def check(self) -> None:
-        """End the streams whose token is no longer stored (revoked on a process whose broker
-        message did not arrive)."""
-        if not self.streams:
+        """Forget the tokens no longer stored and end their streams (revoked on a process whose
+        broker message did not arrive)."""
+        held = list({*self.streams, *self.known})
+        if not held:
             return
-        open_now = list(self.streams)
-        alive = await self.db(self.store.alive, open_now)
-        self.ended([h for h in open_now if h not in alive], tell=False)
+        alive = await self.db(self.store.alive, held)
+        self.ended([h for h in held if h not in alive], tell=False)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._checks())
@@ -370,4 +404,5 @@ class Bots:
 
     async def close(self) -> None:
         self.close_streams()
+        self.looks.close()
         await cancel_and_wait([self._task])

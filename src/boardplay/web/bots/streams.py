@@ -1,6 +1,7 @@
 """The Bot API's two streams, as lichess sends them: newline-delimited JSON (one object a line),
-with an empty line every ``KEEPALIVE`` seconds so that a client, and every proxy between, knows
-the connection lives.
+with an empty line every ``fanout.KEEPALIVE`` seconds so that a client, and every proxy
+between, knows the connection lives (``fanout.py``: how lines reach readers at one process's
+cost).
 
 - **The event stream** (``GET /api/stream/event``) of an account: ``gameStart`` for each game
   it plays (on connecting, those running; then each new one), ``gameFinish`` when one ends, and
@@ -8,22 +9,23 @@ the connection lives.
   ``challengeCanceled``). Challenges and started games come as the lobby tells them to the
   player's lobby sockets (``Lobby.listen``: here at once, from another process within a
   second through the lobby's events); a game started any other way (a tournament pairing, a
-  game made through the table's API) is found at the next ``TICK`` by a look at the account's
-  running games, so nothing that seats the bot goes unannounced. Another domain that wants to
-  tell a bot of a game tells the player through ``Lobby.tell`` (``{"type": "started",
-  "game"}``), as the lobby does; a message ``{"type": "event", "event": {...}}`` told so is
-  passed on as it is (the seam for tournament events).
+  game made through the table's API) is found at the next ``fanout.TICK`` by a look at the
+  running games of every event stream's account (one query), so nothing that seats the bot
+  goes unannounced. Another domain that wants to tell a bot of a game tells the player through
+  ``Lobby.tell`` (``{"type": "started", "game"}``), as the lobby does; a message ``{"type":
+  "event", "event": {...}}`` told so is passed on as it is (the seam for tournament events).
 - **The game stream** (``GET /api/bot/game/stream/{id}``): ``gameFull`` first (players, clock,
   options, starting position, the moves so far and the state with the position), then
   ``gameState`` after every change (moves, clocks, status, a draw offered), ``chatLine`` for the
   table chat and ``opponentGone`` when the opponent leaves the table or comes back; it ends
   after the state that says the game is over. It watches the game's room as a socket does (a
-  ``Subscriber``), so a move made on another process reaches it as it reaches that process's
+  ``Subscriber``, sent no views: its ``gameState`` is built once per change for every stream
+  of the process), so a move made on another process reaches it as it reaches that process's
   sockets (the broker, or the periodic check). A client that reconnects gets ``gameFull`` again,
   with the game as it is now.
 
-A stream whose reader stops reading is ended once ``QUEUE`` lines wait (it reconnects and gets
-the state afresh), so no reader can make the server keep a growing backlog."""
+A stream whose reader stops reading is ended once ``fanout.QUEUE`` lines wait (it reconnects and
+gets the state afresh), so no reader can make the server keep a growing backlog."""
 
 from __future__ import annotations
 
@@ -34,18 +36,20 @@ import logging
 import math
 import time
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
 from typing import Any, ParamSpec, Protocol, TypeVar
 
+from boardplay.web.bots.fanout import QUEUE, Lines
 from boardplay.web.bots.service import ApiUser, Bots
 from boardplay.web.bots.wire import (
+    StateKey,
     challenge_event,
     challenge_kind,
     full_members,
     game_event,
     players_of,
     rating,
-    shared_state,
+    state_key,
     state_line,
     with_state,
 )
@@ -54,7 +58,7 @@ from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden
 from boardplay.web.lobby import Lobby
 from boardplay.web.ratings import Ratings, pool_of
-from boardplay.web.sockets import Subscriber, encode
+from boardplay.web.sockets import Subscriber
 from boardplay.web.table import AI, Room, abandonment_applies, absent_for, epoch_ms
 from boardplay.web.tasks import cancel_and_wait
 
@@ -63,18 +67,10 @@ log = logging.getLogger("boardplay.web")
 P = ParamSpec("P")
 T = TypeVar("T")
 
-KEEPALIVE = 4.0
-"""Seconds between two keep-alive empty lines of a quiet stream."""
-TICK = 3.0
-"""Seconds between two looks at the account's running games (the event stream's fallback)."""
 CHAT_MESSAGE = '{"type":"chat"'
 """How the chat's messages to a watcher begin (``chat.ChatRelay.deliver``, compact JSON)."""
 PRESENCE_MESSAGE = '{"type":"presence"'
 """How the table's presence begins (``presence.Here.message``, compact JSON)."""
-QUEUE = 256
-"""Lines waiting for a stream's reader before the stream is ended."""
-GAMES_LOOKED_AT = 100
-"""Most recent games of the account an event stream looks at."""
 SOURCES = {"challenge": "friend", "seek": "lobby", "tournament": "tournament"}
 """lichess's ``source`` of a game, by what the lobby's ``started`` notice names."""
 
@@ -95,58 +91,6 @@ class StreamHost(Protocol):
     def now(self) -> float: ...
 
     def presence_changed(self, game_id: str) -> None: ...
-
-
-class Lines:
-    """A stream's lines waiting for its reader, and its end."""
-
-    def __init__(self) -> None:
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
-        self.closed = False
-
-    def put(self, event: Mapping[str, Any]) -> None:
-        self.put_text(encode(event))
-
-    def put_text(self, text: str) -> None:
-        """Queue a line already encoded (a state whose shared part was encoded once)."""
-        if self.closed:
-            return
-        try:
-            self.queue.put_nowait(text + "\n")
-        except asyncio.QueueFull:
-            log.info("a Bot API stream's reader fell %s lines behind; ended", QUEUE)
-            self.close()
-
-    def end(self) -> None:
-        """End the stream after the lines waiting (the game is over: its last state goes)."""
-        if self.closed:
-            return
-        self.closed = True
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            self.queue.get_nowait()
-            self.queue.put_nowait(None)
-
-    def close(self) -> None:
-        """End the stream now (what waits is dropped: a revoked token reads no more)."""
-        if self.closed:
-            return
-        self.closed = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)
-
-    async def lines(self) -> AsyncIterator[str]:
-        while True:
-            try:
-                line = await asyncio.wait_for(self.queue.get(), KEEPALIVE)
-            except TimeoutError:
-                yield "\n"
-                continue
-            if line is None:
-                return
-            yield line
 
 
 def game_full(room: Room, seats: list[int], state: str) -> str:
@@ -184,7 +128,11 @@ def registered(
 
 class _Watch:
     """A room watched for a stream as a socket watches it: ``changed`` runs after each update
-    this process sends it (its own moves, another process's, a check's). Only a game stream's
+    this process sends it (its own moves, another process's, a check's), with the chat's
+    messages and, where asked (``Subscriber.presence``), the table's presence as the socket
+    would get them (neither is a view: ``opponentGone`` still comes), and ``sockets.CHANGED``
+    where a socket would get a view (the stream reads the room itself, so none is built for
+    it). Only a game stream's
     watch counts in the table's presence (``counts``: its seats are at the table); an event
     stream watching for a game's end is nobody there."""
 
@@ -199,6 +147,7 @@ class _Watch:
 
         self.sub = Subscriber(send, close, QUEUE)
         self.sub.counts = counts
+        self.sub.views = False
         room.subscribers.add(self.sub)
 
     def stop(self) -> None:
@@ -311,22 +260,21 @@ class EventStream:
             self.games[room.row.id] = None
             self.lines.put(event("gameFinish"))
 
-    async def look(self) -> None:
-        """The account's running games not announced yet (one query). The end of a watched
-        game needs no look: its room is watched, so the process brings it up to date as it
-        does for a socket (the broker, and the periodic check should a notice be lost)."""
-        rows = await self.host.bots.games.games_of(self.account_id, GAMES_LOOKED_AT)
-        for game_id, status, _updated in rows:
-            if status == "active" and game_id not in self.games:
-                await self.announce(game_id)
+    def found(self, game_ids: Collection[str]) -> None:
+        """The account's games in progress, as a look found them: those not announced yet are.
+        The end of a watched game needs no look: its room is watched, so the process brings it
+        up to date as it does for a socket (the broker, and the periodic check should a
+        notice be lost)."""
+        for game_id in sorted(game_ids):
+            if game_id not in self.games:
+                self._spawn(self.announce(game_id))
 
-    async def _looking(self) -> None:
-        while not self.lines.closed:
-            try:
-                await self.look()
-            except Exception:
-                log.exception("a Bot API event stream could not look at its games")
-            await asyncio.sleep(TICK)
+    async def look(self) -> None:
+        """The account's games in progress now (on connecting; then ``Bots.looks`` looks for
+        every event stream of the process at once)."""
+        self.found(
+            (await self.host.bots.games.in_progress([self.account_id])).get(self.account_id, ())
+        )
 
     async def _open_challenges(self) -> None:
         store, limits = self.host.lobby.store, self.host.limits
@@ -344,7 +292,9 @@ class EventStream:
     async def run(self) -> AsyncIterator[str]:
         forget = self.forget
         stop = self.host.lobby.listen(self.account_id, self.hear)
-        looking = asyncio.get_running_loop().create_task(self._looking())
+        looks = self.host.bots.looks
+        self._spawn(self.look())
+        looks.add(self)
         try:
             await self._open_challenges()
             async for line in self.lines.lines():
@@ -352,7 +302,8 @@ class EventStream:
         finally:
             stop()
             forget()
-            await cancel_and_wait([looking, *self._tasks])
+            looks.discard(self)
+            await cancel_and_wait(list(self._tasks))
             for watch in self.games.values():
                 if watch is not None:
                     watch.stop()
@@ -366,9 +317,8 @@ class GameStream:
         self.user = user
         self.room = room
         self.lines = Lines()
-        self.sent: tuple[Any, ...] | None = None
+        self.sent: StateKey | None = None
         self.seats: frozenset[int] = frozenset()
-        self.token: str | None = None
         self.gone = False
         """Whether the last ``opponentGone`` said the opponent is gone."""
         self.met = False
@@ -381,8 +331,8 @@ class GameStream:
         if not text:  # the room dropped this watcher: the reader reconnects
             self.lines.close()
             return
-        if not text.startswith((CHAT_MESSAGE, PRESENCE_MESSAGE)):  # a view: the state is
-            self.state()  # read from the room (never parsed: a view is large, every move sends one)
+        if not text.startswith((CHAT_MESSAGE, PRESENCE_MESSAGE)):  # the room changed
+            self.state()  # (``sockets.CHANGED``): the state is read from the room
             return
         try:
             message = json.loads(text)
@@ -403,12 +353,12 @@ class GameStream:
                 )
 
     def state(self) -> None:
-        shared = shared_state(self.room, self.token, self.seats)
-        if shared.key == self.sent:
+        key = state_key(self.room)
+        if key == self.sent:
             return
-        self.sent = shared.key
-        self.lines.put_text(state_line(shared, self.room, self.host.now()))
-        if shared.status != "started":
+        self.sent = key
+        self.lines.put_text(state_line(self.room, self.host.now()))
+        if key.status != "started":
             self.lines.end()
 
     # ----- the opponent gone (lichess's ``opponentGone``) --------------------------------------
@@ -469,7 +419,7 @@ class GameStream:
         except BaseException:
             forget()
             raise
-        self.seats, self.token = frozenset(seats), token
+        self.seats = frozenset(seats)
         watch = _Watch(room, self.changed, counts=True)
         watch.sub.token = token
         watch.sub.presence = True  # told who is at the table, as the game page is
@@ -478,10 +428,9 @@ class GameStream:
         # process: the presence table, at the next check); the stream's end is its leaving.
         room.recount(self.host.presence_changed)
         try:
-            shared = shared_state(room, token, self.seats)
-            self.sent = shared.key
-            self.lines.put_text(game_full(room, seats, state_line(shared, room, self.host.now())))
-            if shared.status != "started":
+            key = self.sent = state_key(room)
+            self.lines.put_text(game_full(room, seats, state_line(room, self.host.now())))
+            if key.status != "started":
                 self.lines.end()
             else:
                 await self.host.chat.hello(room, watch.sub)

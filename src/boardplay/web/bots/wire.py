@@ -5,20 +5,20 @@ The streams (``streams.py``) decide when a line goes; this module decides what i
 
 **Cost.** A move reaches every game stream of the game, and each stream's ``gameState`` holds
 the moves, the legal moves and the position: the part that depends on the game alone is built
-and encoded once per revision and audience on each process (``shared_state``: one text for
-every stream of the same seats), and each stream adds only the clocks read at its own moment.
-The position is the seat's view's (``Room.view_for``), the very object the room built for the
-bot's watch when it broadcast the move, so no view is built twice either."""
+and encoded once per revision on each process (``shared_state``, through
+``fanout.shared_line``: one text for every stream of the game), and each stream adds only the
+clocks read at its own moment. It is read from the room's public view, which the room builds
+once per revision for its sockets and the other processes anyway: no view is built for a
+bot's stream (its watch is sent ``sockets.CHANGED``, not a view)."""
 
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from boardplay.core.registry import game_class
+from boardplay.web.bots.fanout import shared_line
 from boardplay.web.ratings import NEW_RATING, pool_of
 from boardplay.web.sockets import encode
 from boardplay.web.table import Room, TimeControl
@@ -138,55 +138,55 @@ def rating(ratings: Mapping[tuple[int, str], float], account: int | None, pool: 
 
 
 # ----- the game stream's state --------------------------------------------------------------
-@dataclass(frozen=True)
-class Shared:
-    """The part of a ``gameState`` the same for every stream of one audience at one revision:
-    ``text`` its members encoded (no braces), ``key`` what says a new state is worth sending."""
+class StateKey(NamedTuple):
+    """What makes a ``gameState`` worth sending (a stream sends one only when its key changed)."""
 
-    text: str
-    key: tuple[Any, ...]
+    ply: int
     status: str
+    draw_offer: Any
+    resigned: tuple[int, ...]
 
 
-_shared: weakref.WeakKeyDictionary[Room, dict[frozenset[int], tuple[object, Shared]]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Each room's ``Shared`` per audience, with the seat view it was built from: valid while the
-room gives the same view (a room builds a new one for every visible change)."""
+def state_key(room: Room) -> StateKey:
+    return StateKey(
+        len(room.moves),
+        status_of(room),
+        (room.row.draw_offer or {}).get("by"),
+        tuple(room.row.resigned),
+    )
 
 
-def shared_state(room: Room, token: str | None, seats: frozenset[int]) -> Shared:
-    """The members of the ``gameState`` for the holder of ``token`` (the seats ``seats``): every
-    move so far in the game's notation (chance outcomes included, seat -1), whose turn it is
-    and the legal moves, how the game stands, and the position in the game's JSON
-    (docs/formats/<game>.md) as that audience's view carries it — hidden information left out
-    exactly as the game page leaves it out for those seats."""
-    view = room.view_for(token, words=False)
-    per_room = _shared.setdefault(room, {})
-    found = per_room.get(seats)
-    if found is not None and found[0] is view:
-        return found[1]
-    over = room.row.status == "finished" or bool(view.get("terminal"))
-    current = view.get("current_player")
-    result = room.row.result or {}
-    status = status_of(room)
-    members = {
-        "moves": [m.notation for m in room.moves],
-        "seats": [m.player for m in room.moves],
-        "ply": len(room.moves),
-        "turn": None if over or not isinstance(current, int) or current < 0 else current,
-        "legal": [] if over else [m["move"] for m in view.get("legal") or []],
-        "status": status,
-        "winners": result.get("winners") if over else None,
-        "result": result.get("text") if over else None,
-        "drawOffer": (room.row.draw_offer or {}).get("by"),
-        "resigned": list(room.row.resigned),
-        "position": view.get("position"),
-    }
-    key = (len(room.moves), status, members["drawOffer"], tuple(room.row.resigned))
-    shared = Shared(encode(members)[1:-1], key, status)
-    per_room[seats] = (view, shared)
-    return shared
+def shared_state(room: Room) -> str:
+    """The members of the ``gameState`` the same for every stream of the game, encoded (no
+    braces): every move so far in the game's notation (chance outcomes included, seat -1), whose
+    turn it is and the legal moves, how the game stands, and the position in the game's JSON
+    (docs/formats/<game>.md). Built once per revision of the room for every stream of this
+    process (``fanout.shared_line``), for the audience ``()``: all of it is the public view's,
+    and a seat's view (``views.seat_view``) adds only what the page lets that seat do (none of
+    it in a state), so every seat, and anyone, is given the very same members; hidden
+    information stays out of the position as it stays out of the game page's."""
+
+    def build() -> str:
+        view = room.public_view()
+        over = room.row.status == "finished" or bool(view.get("terminal"))
+        current = view.get("current_player")
+        result = room.row.result or {}
+        members = {
+            "moves": [m.notation for m in room.moves],
+            "seats": [m.player for m in room.moves],
+            "ply": len(room.moves),
+            "turn": None if over or not isinstance(current, int) or current < 0 else current,
+            "legal": [] if over else [m["move"] for m in view.get("legal") or []],
+            "status": status_of(room),
+            "winners": result.get("winners") if over else None,
+            "result": result.get("text") if over else None,
+            "drawOffer": (room.row.draw_offer or {}).get("by"),
+            "resigned": list(room.row.resigned),
+            "position": view.get("position"),
+        }
+        return encode(members)[1:-1]
+
+    return shared_line(room, (), room.row.revision, build)
 
 
 def clocks(room: Room, now: float) -> dict[str, Any]:
@@ -208,9 +208,9 @@ def clocks(room: Room, now: float) -> dict[str, Any]:
     return out
 
 
-def state_line(shared: Shared, room: Room, now: float) -> str:
-    """A ``gameState`` line's JSON: the shared members and this moment's clocks."""
-    return '{"type":"gameState",' + shared.text + "," + encode(clocks(room, now))[1:]
+def state_line(room: Room, now: float) -> str:
+    """A ``gameState`` line's JSON: the shared members and this stream's clocks as of ``now``."""
+    return '{"type":"gameState",' + shared_state(room) + "," + encode(clocks(room, now))[1:]
 
 
 def lichess_clock(control: TimeControl | None) -> dict[str, Any]:

@@ -1,11 +1,19 @@
-"""Ratings: the Glicko-2 maths (pure), what a rated game is and what its end means for each seat,
-settlement exactly once, how much a result repeated between the same two players counts
-(``repeats.py``), and what the profiles, leaderboards and moderators read (``service.py``;
-their routes are ``api/ratings.py``)."""
+"""Ratings: the Glicko-2 maths (pure; ``glicko2`` is the one update the puzzles' ratings use
+too), what a rated game is and what its end means for each seat, settlement exactly once, how
+much a result repeated between the same two players counts (``repeats.py``), and what the
+profiles, leaderboards and moderators read (``service.py``; their routes are
+``api/ratings.py``)."""
 
 from __future__ import annotations
 
-from boardplay.web.ratings.maths import NEW_RATING, Rating
+from boardplay.web.ratings.maths import (
+    NEW_DEVIATION,
+    NEW_RATING,
+    NEW_VOLATILITY,
+    PROVISIONAL_DEVIATION,
+    Rating,
+    glicko2,
+)
 from boardplay.web.ratings.rated import (
     RATED_MIN_TURNS,
     check_rated_clock,
@@ -20,8 +28,11 @@ from boardplay.web.ratings.standing import numeric_scores, places, verdict
 from boardplay.web.ratings.store import Standing
 
 __all__ = [
+    "NEW_DEVIATION",
     "NEW_RATING",
+    "NEW_VOLATILITY",
     "PAIR_BOUND",
+    "PROVISIONAL_DEVIATION",
     "RATED_MIN_TURNS",
     "RATINGS_INTERVAL",
     "REPEAT_WINDOW",
@@ -30,6 +41,7 @@ __all__ = [
     "Standing",
     "check_rated_clock",
     "effect_of",
+    "glicko2",
     "numeric_scores",
     "places",
     "pool_of",

@@ -49,6 +49,11 @@ export async function api(path, { method = "GET", body, token } = {}) {
   // A first answer the page asked for before the bundle arrived (early.js), else asked now.
   const early = method === "GET" ? globalThis.boardplayEarly?.take(path, token) : undefined;
   const response = await (early || fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  return answerOf(response);
+}
+
+// An answer's JSON, or an Error carrying the server's message (and its code and status).
+async function answerOf(response) {
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {
@@ -59,6 +64,15 @@ export async function api(path, { method = "GET", body, token } = {}) {
     throw error;
   }
   return data;
+}
+
+// A poll's GET that the server answers 304, with no body, while `tag` (the ETag of the answer
+// the page holds) still holds: null then, else { data, tag }. A page polling a list that stays
+// the same for minutes (the tournaments) then costs the server and the network next to nothing.
+export async function apiIfChanged(path, tag) {
+  const response = await fetch(path, { headers: tag ? { "If-None-Match": tag } : {} });
+  if (response.status === 304) return null;
+  return { data: await answerOf(response), tag: response.headers.get("ETag") };
 }
 
 let catalogue = null;

@@ -74,6 +74,10 @@ async function show() {
     else if (parts[0] === "analysis" && parts[1] === "new") await (await later("analysis")).openPositionLink(parts[2], parts[3]);
     else if (parts[0] === "analysis" && parts[1]) leave = (await (await later("analysis")).analysisPage(main, parts[1], parts[2])) || leave;
     else if (parts[0] === "analysis") await (await later("analysis")).startPage(main);
+    else if (parts[0] === "puzzles") {
+      const which = !parts[1] ? "next" : parts[1] === "daily" || parts[1] === "streak" ? parts[1] : "one";
+      await (await later("puzzles")).puzzlesPage(main, which, parts[1]);
+    }
     else leave = (await lobbyPage(main)) || leave;
   } catch (e) {
     clear(main).append(h("div", { class: "panel" }, h("h2", {}, t("error.title")), h("p", {}, e.message), h("a", { href: "#/" }, t("error.back"))));

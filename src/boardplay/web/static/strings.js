@@ -1,7 +1,7 @@
 // The site's own words in English, by key: everything the pages show that is not one game's
 // (navigation, accounts, the lobby, the table, chat, clocks, reviews, results, the words every
 // game's options share). A part's own words are in its folder (tournaments/strings.js,
-// notifications/strings.js); each game's are in its board module (boards/<game>.js, its `EN`). `make i18n` extracts both into the `web` message catalogue (each key its msgctxt,
+// notifications/strings.js, puzzles/strings.js); each game's are in its board module (boards/<game>.js, its `EN`). `make i18n` extracts both into the `web` message catalogue (each key its msgctxt,
 // docs/i18n.md); text.js shows them, or the chosen language's catalogue over them.
 export const EN = {
   "nav.lobby": "Lobby",
@@ -483,4 +483,5 @@ export const EN = {
   "result.ratingRepeated": "Counted at {share}: rated games between the same players within 24 hours count half as much each time after the first.",
   "result.ratingCounted": "counted at {share}",
   "result.ratingUnrated": "not rated",
+  "nav.puzzles": "Puzzles",
 };

@@ -7,8 +7,9 @@ import { EN as NOTIFICATION_WORDS } from "./notifications/strings.js";
 import { EN as RELATION_WORDS } from "./relations/strings.js";
 import { EN as MODERATION_WORDS } from "./moderation/strings.js";
 import { EN as ANALYSIS_WORDS } from "./analysis/strings.js";
+import { EN as PUZZLE_WORDS } from "./puzzles/strings.js";
 
-const EN = { ...SITE_WORDS, ...TOURNAMENT_WORDS, ...NOTIFICATION_WORDS, ...RELATION_WORDS, ...MODERATION_WORDS, ...ANALYSIS_WORDS };
+const EN = { ...SITE_WORDS, ...TOURNAMENT_WORDS, ...NOTIFICATION_WORDS, ...RELATION_WORDS, ...MODERATION_WORDS, ...ANALYSIS_WORDS, ...PUZZLE_WORDS };
 
 // A game's words are in its board module (its `EN` table, in the same shape), so a new game is
 // its folder, its board module and its docs: boards/load.js adds them here when it loads the

@@ -88,6 +88,11 @@ class Games:
         )
         return found
 
+    async def in_progress(self, account_ids: Sequence[int]) -> dict[int, set[str]]:
+        """Each of these accounts' games in progress (one query for them all)."""
+        found: dict[int, set[str]] = await self.db(self.seats.in_progress, account_ids)
+        return found
+
     async def seated(self, game_ids: Sequence[str]) -> dict[str, tuple[str, datetime, list[str]]]:
         """Each game's name, last change and the names at its seats, in seat order (a list of
         games shown as "game, date, players")."""

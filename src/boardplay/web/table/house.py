@@ -158,11 +158,17 @@ class House:
             return await self.writer.write(move)
         return await self.db(self.storage.write, move)
 
-    async def room(self, game_id: str) -> Room:
-        """The game's room, current with the database (``ApiError`` 404 if there is none)."""
+    async def room(self, game_id: str, current: bool = True) -> Room:
+        """The game's room, current with the database (``ApiError`` 404 if there is none). Not
+        ``current``: a room this process holds is taken as it is, with no query; for a request
+        that acts on the game, which ``Room._decide`` checks against the database itself (a
+        change names the revision it was based on, a refusal stands only on a current copy),
+        as a socket's moves are."""
         room = self.rooms.get(game_id)
         if room is not None:
             self.rooms.move_to_end(game_id)
+            if not current:
+                return room
             await room.refresh()
             if room.sockets_behind:  # another process's change, found first by this request
                 await room.broadcast()

@@ -28,7 +28,7 @@ from boardplay.core.errors import BoardplayError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.records import Move, result_of
 from boardplay.web.errors import ApiError, conflict, forbidden
-from boardplay.web.sockets import Outbox, Subscriber
+from boardplay.web.sockets import CHANGED, Outbox, Subscriber
 from boardplay.web.table import storage as st
 from boardplay.web.table.aijobs import AiJob, AiWorkers
 from boardplay.web.table.appended import Appended
@@ -478,10 +478,15 @@ class Room(RoomClock, RoomViews):
 
     async def broadcast(self) -> None:
         """Queue the new view for every subscriber (each distinct message encoded once, see
-        ``Outbox``); one that fell behind is dropped."""
+        ``Outbox``), or ``CHANGED`` for one that reads no views; one that fell behind is
+        dropped."""
         self.sent = self.row.revision
         self.host.watch_clock(self.row.id, self.row.deadline)
         outbox = Outbox()
         for sub in list(self.subscribers):
-            if not sub.push_view(self.view_for(sub.token, sub.words), outbox=outbox):
+            if sub.views:
+                queued = sub.push_view(self.view_for(sub.token, sub.words), outbox=outbox)
+            else:
+                queued = sub.push_text(CHANGED)
+            if not queued:
                 self.subscribers.discard(sub)

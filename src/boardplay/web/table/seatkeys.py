@@ -13,6 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from boardplay.web.database import among
 from boardplay.web.played import ACTIVE, FINISHED
 from boardplay.web.table.rows import HUMAN, INVITE, OPEN, GameEnd, InPlay, utc_now
 from boardplay.web.table.schema import games_table, seat_keys_table, seats_table
@@ -160,6 +161,24 @@ class SeatStore:
         )
         with self.reader.connect() as conn:
             return [(r.id, r.status, r.updated) for r in conn.execute(query)]
+
+    def in_progress(self, account_ids: Sequence[int]) -> dict[int, set[str]]:
+        """Each of these accounts' games in progress (one query for them all)."""
+        if not account_ids:
+            return {}
+        query = (
+            sa.select(seats_table.c.account_id, games_table.c.id)
+            .join(seats_table, seats_table.c.game_id == games_table.c.id)
+            .where(
+                among(seats_table.c.account_id, account_ids, self.engine),
+                games_table.c.status == ACTIVE,
+            )
+        )
+        found: dict[int, set[str]] = {}
+        with self.reader.connect() as conn:
+            for r in conn.execute(query):
+                found.setdefault(int(r.account_id), set()).add(r.id)
+        return found
 
     def seated(self, game_ids: Sequence[str]) -> dict[str, tuple[str, datetime, list[str]]]:
         """Each game's name, last change and the names at its seats, in seat order (one

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from boardplay.web.tournaments.arena import pair_wave
 from boardplay.web.tournaments.director import TICK
+from boardplay.web.tournaments.listing import LIST_LIMIT, LIST_TTL
 from boardplay.web.tournaments.plans import Plan
 from boardplay.web.tournaments.pods import pair_pods
 from boardplay.web.tournaments.records import Bye, Table
@@ -16,6 +17,8 @@ from boardplay.web.tournaments.standings import Standing, standings
 from boardplay.web.tournaments.swiss import pair_round
 
 __all__ = [
+    "LIST_LIMIT",
+    "LIST_TTL",
     "TICK",
     "Bye",
     "Plan",

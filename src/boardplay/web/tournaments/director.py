@@ -85,6 +85,9 @@ class Director:
         self.bus = bus
         self.now = now
         self._advancing: set[asyncio.Task[None]] = set()
+        self.stepped: Callable[[str], None] = lambda _tournament_id: None
+        """Told a tournament's id when this process started, paired or finished it (the
+        service forgets the list pages it cached: ``listing.py``)."""
         bus.subscribe(GameFinished, self._game_finished)
 
     async def tick(self) -> None:
@@ -148,6 +151,7 @@ class Director:
                         break
                 else:
                     await self.db(self.store.step, tournament_id, lambda c, s: self.step(c, s, now))
+            self.stepped(tournament_id)
             snap = await self.db(self.store.snapshot, tournament_id)
         await self._make_games(snap)
 

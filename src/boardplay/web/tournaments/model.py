@@ -44,6 +44,8 @@ class Tournament:
     created: float
     finished: float | None = None
     bots: bool = False
+    revision: int = 0
+    """Raised by every change its page shows (``store._bump``): what a poll compares."""
 
     @property
     def ends(self) -> float | None:

@@ -30,6 +30,14 @@ from boardplay.web.table import GameMaker, Games
 from boardplay.web.text import tidy
 from boardplay.web.tournaments import arena, pods
 from boardplay.web.tournaments.director import TICK, Director
+from boardplay.web.tournaments.listing import (
+    LIST_TTL,
+    Page,
+    PageCache,
+    check_list,
+    parse_cursor,
+    read_page,
+)
 from boardplay.web.tournaments.model import (
     ACTIVE,
     CREATED,
@@ -42,6 +50,7 @@ from boardplay.web.tournaments.model import (
     Snapshot,
     Tournament,
 )
+from boardplay.web.tournaments.paging import FRESH, Built, Views, page_answer
 from boardplay.web.tournaments.plans import Plan, check_plan, options_for
 from boardplay.web.tournaments.records import BYE_HALVES
 from boardplay.web.tournaments.standings import standings
@@ -96,6 +105,11 @@ class Tournaments:
             self.store, db, maker, games, bus, lambda: self.now(), metrics or Metrics()
         )
         """The step every process takes on every tournament (``director.py``)."""
+        self.views = Views()
+        """The views this process built lately, by revision (``paging.py``)."""
+        self.pages = PageCache()
+        """The list's pages this process sent lately (``listing.py``)."""
+        self.director.stepped = lambda _id: self.pages.clear()
         bus.subscribe(AccountClosed, self._account_closed)
         bus.subscribe(BecameBot, self._became_bot)
 
@@ -131,6 +145,7 @@ class Tournaments:
                 f"you have {most} tournaments upcoming or running, the most one "
                 "account may hold: let one finish first",
             ) from None
+        self.pages.clear()
         return tournament
 
     async def join(self, tournament_id: str, account: Account, visitor: str | None = None) -> None:
@@ -156,6 +171,8 @@ class Tournaments:
             raise conflict(
                 "tournament_full", f"this tournament has {most} players, the most it takes"
             ) from None
+        self.pages.clear()  # its count of players
+        self.views.changed(tournament_id)
 
     async def withdraw(self, tournament_id: str, account: Account) -> None:
         await self._set(tournament_id, account, WITHDRAWN)
@@ -168,15 +185,19 @@ class Tournaments:
         await self._get(tournament_id)
         if not await self.db(self.store.set_status, tournament_id, account.id, status):
             raise conflict("not_entered", "you are not in this tournament")
+        self.pages.clear()
+        self.views.changed(tournament_id)
 
     async def _account_closed(self, event: AccountClosed) -> None:
         """A deleted account leaves every tournament not over, shown as a deleted player."""
         await self.db(self.store.withdraw_everywhere, event.account_id, DELETED_NAME, False)
+        self.pages.clear()
 
     async def _became_bot(self, event: BecameBot) -> None:
         """A new bot leaves the people's tournaments it had entered (those open to bots keep
         it)."""
         await self.db(self.store.withdraw_everywhere, event.account_id, None, True)
+        self.pages.clear()
 
     async def _get(self, tournament_id: str) -> Tournament:
         found: Tournament | None = await self.db(self.store.get, tournament_id)
@@ -212,15 +233,49 @@ class Tournaments:
 
     async def view_with_bots(self, tournament_id: str) -> dict[str, Any]:
         """``view``, with ``bots``: the names of its bot players (as entered), and ``bot`` on
-        each line of the standings."""
-        snap: Snapshot = await self._snapshot(tournament_id)
+        each line of the standings; built once per revision on this process (``paging.py``:
+        the answer is shared, never to be changed)."""
+        return (await self.built(tournament_id)).view
+
+    async def built(self, tournament_id: str, fresh: float = 0.0) -> Built:
+        """The tournament's view at its revision, as this process last built it when that is
+        still the revision (one row read to know) or was built less than ``fresh`` seconds ago;
+        else built now and kept (404 for no such tournament)."""
+        now = self.now()
+        latest = self.views.latest(tournament_id)
+        if latest is not None and now - latest.at < fresh:
+            return latest
+        revision = await self.db(self.store.revision, tournament_id)
+        if revision is None:
+            raise not_found("tournament")
+        if latest is not None and latest.revision == revision:
+            latest.at = now  # checked: as good as built now
+            return latest
+        snap = await self._snapshot(tournament_id)
         view = describe(snap)
         found = await self.accounts.by_ids([e.account_id for e in snap.entrants])
         bots = sorted(e.name for e in snap.entrants if (a := found.get(e.account_id)) and a.bot)
         for line in view["standings"]:
             line["bot"] = line["name"] in bots
         view["bots"] = bots
-        return view
+        # The revision the view shows: a page that fetched its view and a standings page side by
+        # side can find them at two revisions, and asks for the view again until they agree.
+        view["revision"] = snap.tournament.revision
+        return self.views.keep(tournament_id, Built(snap.tournament.revision, view, now))
+
+    async def standings_page(
+        self, tournament_id: str, page: int | None, since: int | None, player: int | None
+    ) -> dict[str, Any]:
+        """A page of the standings (``paging.page_answer``; ``page`` None: ``player``'s), or
+        with ``since`` (the revision the client shows) only the lines of the page that changed,
+        or ``unchanged``. A poll (``since``) is answered from this process's view for up to
+        ``FRESH`` seconds, so a tournament of a thousand is ranked at most once a second here;
+        a first read (a page opened, another page asked for) checks the revision."""
+        built = await self.built(tournament_id, 0.0 if since is None else FRESH)
+        if since == built.revision:
+            return {"revision": since, "since": since, "unchanged": True}
+        before = None if since is None else self.views.at(tournament_id, since)
+        return page_answer(built, page, player, before)
 
     async def _snapshot(self, tournament_id: str) -> Snapshot:
         try:
@@ -232,6 +287,36 @@ class Tournaments:
     async def view(self, tournament_id: str) -> dict[str, Any]:
         """The tournament, its standings, players and rounds, as the page shows them."""
         return describe(await self._snapshot(tournament_id))
+
+    async def page(self, status: str, cursor: str | None, limit: int, site: bool) -> Page:
+        """A page of the list (``listing.py``): ``tournaments`` and the ``next`` cursor; for
+        the ``site``'s pages each with its ``players``, and on the first page of the open ones
+        the last ones ``finished``, with their winners. Read once per ``LIST_TTL`` seconds on
+        this process (sooner when it changed the list itself)."""
+        statuses, latest = check_list(status, limit)
+        after = None if cursor is None else parse_cursor(cursor)
+        key = (site, status, cursor, limit)
+        now = self.now()
+        cached = self.pages.get(key, now)
+        if cached is not None:
+            return cached
+        generation = self.pages.generation
+        engine = self.store.engine
+        found, following = await self.db(read_page, engine, statuses, latest, after, limit)
+        listed = [t.to_json() for t in found]
+        answer: dict[str, Any] = {"tournaments": listed, "next": following}
+        if site:
+            first = cursor is None and status == "open"
+            finished = await self.finished_lately() if first else []
+            shown = (*listed, *finished)
+            counts = await self.db(self.store.player_counts, [t["id"] for t in shown])
+            for tournament in shown:
+                tournament["players"] = counts.get(tournament["id"], 0)
+            if first:
+                answer["finished"] = finished
+        made = Page.of(answer, now + LIST_TTL)
+        self.pages.put(key, made, now, generation)
+        return made
 
     async def listed(self) -> list[dict[str, Any]]:
         """Upcoming and running tournaments, soonest first (the lobby's list)."""

@@ -61,11 +61,13 @@ tournaments_table = sa.Table(
     sa.Column("creator", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("finished", sa.Float, nullable=True),
+    sa.Column("revision", sa.Integer, nullable=False, server_default="0"),
 )
 """``sizes``: the players at one table (one size for Swiss and arena, 3 and/or 4 for pods).
 ``clock``: the time control every game is played on. ``bots``: bot accounts may enter.
 ``minutes``: an arena's length; ``rounds``: a Swiss's or pods'. ``round``: the last round (or
-arena wave) paired."""
+arena wave) paired. ``revision``: raised by every change the tournament's page shows (``_bump``;
+migration 0027), what a poll compares (``paging.py``)."""
 
 entrants_table = sa.Table(
     "tournament_players",
@@ -106,7 +108,8 @@ byes_table = sa.Table(
 )
 
 
-def _tournament(row: Any) -> Tournament:
+def tournament_of(row: Any) -> Tournament:
+    """A tournament from its stored row."""
     return Tournament(
         row.id,
         row.name,
@@ -125,6 +128,7 @@ def _tournament(row: Any) -> Tournament:
         float(row.created),
         row.finished,
         bool(row.bots),
+        int(row.revision),
     )
 
 
@@ -161,7 +165,7 @@ class TournamentStore:
             row = conn.execute(
                 tournaments_table.select().where(tournaments_table.c.id == tournament_id)
             ).first()
-        return None if row is None else _tournament(row)
+        return None if row is None else tournament_of(row)
 
     def listed(
         self, statuses: Sequence[str], limit: int = 100, latest: bool = False
@@ -176,7 +180,15 @@ class TournamentStore:
                 .order_by(t.c.finished.desc() if latest else t.c.starts)
                 .limit(limit)
             ).all()
-        return [_tournament(row) for row in rows]
+        return [tournament_of(row) for row in rows]
+
+    def revision(self, tournament_id: str) -> int | None:
+        """The tournament's revision (None: no such tournament): one row's one column, what a
+        poll reads before anything else."""
+        t = tournaments_table
+        with self.engine.connect() as conn:
+            found = conn.execute(sa.select(t.c.revision).where(t.c.id == tournament_id)).first()
+        return None if found is None else int(found.revision)
 
     def due(self, now: float) -> list[str]:
         """Tournaments a process has work in: started ones, and created ones past their start."""
@@ -209,6 +221,7 @@ class TournamentStore:
                     .where(e.c.tournament_id == tournament_id, e.c.account_id == entrant.account_id)
                     .values(status=ACTIVE)
                 )
+            _bump(conn, tournament_id)
             return before
 
         return self.step(tournament_id, step)
@@ -255,7 +268,11 @@ class TournamentStore:
         values: dict[str, Any] = {"status": WITHDRAWN}
         if name is not None:
             values["name"] = name
+        mine = sa.select(e.c.tournament_id).where(e.c.account_id == account_id)
         with self.engine.begin() as conn:
+            # Their pages show the new status or name (a new bot's mark too). The tournaments'
+            # rows first, as every step takes them (``_lock``), so no step waits on us in turn.
+            conn.execute(t.update().where(t.c.id.in_(mine)).values(revision=t.c.revision + 1))
             done = conn.execute(
                 e.update()
                 .where(e.c.account_id == account_id, e.c.tournament_id.in_(running))
@@ -269,6 +286,7 @@ class TournamentStore:
         """Withdraw or pause a player (True if they were entered)."""
         e = entrants_table
         with self.engine.begin() as conn:
+            _bump(conn, tournament_id)  # the tournament's row first, as a step takes it
             done = conn.execute(
                 e.update()
                 .where(e.c.tournament_id == tournament_id, e.c.account_id == account_id)
@@ -336,6 +354,8 @@ class TournamentStore:
                     .values(places=places(result, len(row.players)), ended=now)
                 )
                 copied += 1
+            if copied:
+                _bump(conn, tournament_id)
         return copied
 
     def player_counts(self, tournament_ids: Sequence[str]) -> dict[str, int]:
@@ -372,6 +392,12 @@ class TournamentStore:
             )
 
 
+def _bump(conn: sa.Connection, tournament_id: str) -> None:
+    """Raise the tournament's revision in the transaction of a change its page shows."""
+    t = tournaments_table
+    conn.execute(t.update().where(t.c.id == tournament_id).values(revision=t.c.revision + 1))
+
+
 def _lock(conn: sa.Connection, tournament_id: str) -> None:
     t = tournaments_table
     done = conn.execute(t.update().where(t.c.id == tournament_id).values(round=t.c.round))
@@ -385,7 +411,7 @@ def read(conn: sa.Connection, tournament_id: str) -> Snapshot:
     ).first()
     if row is None:
         raise LookupError(tournament_id)
-    snap = Snapshot(_tournament(row))
+    snap = Snapshot(tournament_of(row))
     e, b, y = entrants_table, boards_table, byes_table
     for r in conn.execute(e.select().where(e.c.tournament_id == tournament_id)).all():
         snap.entrants.append(Entrant(r.account_id, r.name, r.rating, r.joined, r.status))
@@ -415,7 +441,7 @@ def store_round(
     done = conn.execute(
         t.update()
         .where(t.c.id == tournament.id, t.c.round == tournament.round)
-        .values(round=number)
+        .values(round=number, revision=t.c.revision + 1)
     )
     if not done.rowcount:
         raise StepLost(tournament.id)
@@ -446,7 +472,7 @@ def set_tournament_status(
     conn: sa.Connection, tournament: Tournament, status: str, now: float
 ) -> None:
     t = tournaments_table
-    values: dict[str, Any] = {"status": status}
+    values: dict[str, Any] = {"status": status, "revision": t.c.revision + 1}
     if status in (DONE, CANCELLED):
         values["finished"] = now
     conn.execute(t.update().where(t.c.id == tournament.id).values(**values))

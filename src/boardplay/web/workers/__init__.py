@@ -5,7 +5,7 @@ FastAPI (about two seconds of imports on a busy machine), so this package's face
 
 from __future__ import annotations
 
-from boardplay.web.workers.ai_worker import choose_action, make_executor
+from boardplay.web.workers.ai_worker import choose_action, make_executor, site_agent, think
 from boardplay.web.workers.aiqueue import FairQueue
 from boardplay.web.workers.judging import judge_fairly, judge_position
 from boardplay.web.workers.lines import engine_lines
@@ -19,4 +19,6 @@ __all__ = [
     "judge_fairly",
     "judge_position",
     "make_executor",
+    "site_agent",
+    "think",
 ]

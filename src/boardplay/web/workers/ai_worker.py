@@ -12,7 +12,11 @@ parent dies (``PR_SET_PDEATHSIG``) and, everywhere, watches its parent's pid fro
 
 Fairness: each AI turn is one job; ``ai_workers`` jobs run at once, each in its own process, and
 every search stops at the think-time ceiling whatever its iteration budget, so one game's long
-think never holds up another game's AI unless more games than workers are thinking at once."""
+think never holds up another game's AI unless more games than workers are thinking at once.
+
+Steadiness: a level named by think time plays here as the simulations that time buys on an idle
+core, with a time cap (``ai.budgets``), so a busy server slows a level's moves before it weakens
+them."""
 
 from __future__ import annotations
 
@@ -25,8 +29,10 @@ import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
-from boardplay.ai.agents import Agent
-from boardplay.ai.specs import make_agent
+from boardplay.ai.agents import Agent, agent_analysis
+from boardplay.ai.budgets import site_spec
+from boardplay.ai.specs import as_level, make_agent
+from boardplay.core.game import Game
 from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.workers.position import Position
 
@@ -36,12 +42,31 @@ WATCH_INTERVAL = 0.5
 
 
 def choose_action(position: Position, spec: str, seed: int, max_time: float) -> int:
-    """Rebuild ``position`` and return the agent's choice there, thinking at most ``max_time``
-    seconds whatever the spec's iteration budget."""
+    """Rebuild ``position`` and return the site agent's choice there (``site_agent``)."""
+    return think(position, spec, seed, max_time)[0]
+
+
+def think(position: Position, spec: str, seed: int, max_time: float) -> tuple[int, int, float]:
+    """Rebuild ``position`` and return the site agent's choice there, with the simulations it
+    searched (0 for an agent that does not search) and the seconds it took: what the AI bench
+    (``tools/aibench.py``) reports, a level's steadiness under load."""
     game, state = position.rebuild()
-    agent = make_agent(spec, game, seed)
+    agent = site_agent(spec, game, seed, max_time)
+    began = time.monotonic()
+    action = int(agent.step(state))
+    took = time.monotonic() - began
+    found = agent_analysis(agent)
+    return action, found.iterations if found is not None else 0, took
+
+
+def site_agent(spec: str, game: Game, seed: int, max_time: float) -> Agent:
+    """The agent the site plays for ``spec``: a level with a think time as its simulations with
+    a time cap (``ai.budgets.site_spec``), so its strength does not fall when the server is
+    busy, and every search held to the operator's ``max_time`` seconds a move; a level guarded
+    against placement traps (``as_level``) is guarded here too, around the capped search."""
+    agent = make_agent(site_spec(spec, game), game, seed)
     cap_think_time(agent, max_time)
-    return int(agent.step(state))
+    return as_level(spec, agent, game)
 
 
 def cap_think_time(agent: Agent, max_time: float) -> None:

@@ -2,8 +2,9 @@
 ladder thinks best in a position, each with its win chance for the seat to move and the line the
 search expects after it.
 
-The search is the level's own agent (``ai.specs.level_spec``), stopped at the operator's think
-time whatever its budget, exactly as an AI seat of that level would think there; the lines are
+The search is the level's own agent as the site plays it (``ai_worker.site_agent``: its
+simulations with a time cap, stopped at the operator's think time whatever its budget), exactly
+as an AI seat of that level would think there; the lines are
 read off its tree (``ai.kept.expected_line``), so they cost nothing beyond the one search. An
 agent without a compiled tree (a game without a kernel) reports its best move's line and the
 other candidates' first moves only."""
@@ -14,8 +15,7 @@ from typing import Any
 
 from boardplay.ai.agents import agent_analysis
 from boardplay.ai.kept import expected_line
-from boardplay.ai.specs import make_agent
-from boardplay.web.workers.ai_worker import cap_think_time
+from boardplay.web.workers.ai_worker import site_agent
 from boardplay.web.workers.position import Position
 
 
@@ -27,8 +27,7 @@ def engine_lines(
     "visits", "line"}]}``, the most visited move first."""
     level, k = budget
     game, state = position.rebuild()
-    agent = make_agent(level, game, seed)
-    cap_think_time(agent, max_time)
+    agent = site_agent(level, game, seed, max_time)
     chosen = int(agent.step(state))
     found = agent_analysis(agent)
     tree = getattr(agent, "tree", None)

@@ -252,4 +252,8 @@ export const EN = {
   "tip.montana.max_turns": "A guard of the engine: after this many turns the game ends and is scored as if it had been triggered.",
   "tip.montana.tiebreak_money": "The second tie-break counts money either as its silver value or as the fewest coins.",
   "tip.montana.data": "The component values: default is the data shipped with the game (with reconstructed values).",
+  "theme.montana.last_settlement": "The last settlement",
+  "theme.montana.cattle_trade": "Cattle trade",
+  "theme.montana.canteen": "Canteen",
+  "theme.montana.city": "The City",
 };

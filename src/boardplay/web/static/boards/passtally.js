@@ -461,4 +461,7 @@ export const EN = {
   "tip.passtally.finish_turn_on_immediate_end": "On: when no tile can be laid mid-turn, the player finishes the turn and scores. Off: the game ends right after that tile, without scoring.",
   "tip.passtally.turn_time_limit_s": "Seconds per turn (the rulebook's variant uses 60). It is only recorded; the table's clock is the one chosen under Clock.",
   "tip.passtally.max_turns": "A guard of the engine, not a rule: the game ends after this many turns and is ranked by score (ties go to the earliest seat). Empty: no limit.",
+  "theme.passtally.marker_moves": "Marker moves only",
+  "theme.passtally.cut_line": "Cutting a line",
+  "theme.passtally.final_turn": "The final turn",
 };

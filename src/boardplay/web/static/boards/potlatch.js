@@ -210,4 +210,8 @@ export const EN = {
   "tip.potlatch.repetition_compares_full_state": "End condition 3 (repetition) also compares the empty tiles and where the pawns stand.",
   "tip.potlatch.filter_dead_ends": "Only actions after which the turn can still be completed are offered.",
   "tip.potlatch.turn_limit": "A guard of the engine, not a rule: after this many turns the game ends and is scored like a repetition.",
+  "theme.potlatch.stuck_pawn": "Stuck pawn",
+  "theme.potlatch.third_stack": "Third stack",
+  "theme.potlatch.break_up": "Breaking up a stack",
+  "theme.potlatch.new_tile": "A new tile",
 };

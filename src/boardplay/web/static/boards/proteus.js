@@ -319,4 +319,8 @@ export const EN = {
   "tip.proteus.rules": "Japanese rules: no win while the board is being built, and two passes in a row draw. Kadon rules: a win counts from the first turn, and each colour is turned face up exactly once while the board is built.",
   "tip.proteus.repetition": "Whether a move of the movement phase may bring back a position seen before (Boardspace forbids it).",
   "tip.proteus.max_turns": "The game is drawn at the end of this turn unless someone won in it; empty: no limit.",
+  "theme.proteus.rule_change": "A rule changes",
+  "theme.proteus.goal_change": "A new goal",
+  "theme.proteus.trade": "Trade",
+  "theme.proteus.goal_reached": "Goal reached",
 };

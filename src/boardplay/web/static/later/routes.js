@@ -14,4 +14,5 @@ export const LATER = {
   following: "following",
   moderation: "moderation",
   analysis: "play",
+  puzzles: "play",
 };

@@ -2,11 +2,13 @@
 // format, clock, rated or casual, start, players), under them the last ones finished with their
 // winners, and a form to create one when signed in. The lobby shows the same list, shorter
 // (`tournamentSection`). The server's reads are api/tournament_pages.py (GET /api/tournament-pages:
-// each event with its player count). The page asks again every POLL ms while it is shown, so a
-// tournament starting, ending or gaining players shows without a reload; the server's refusals
-// are worded in the page's language (tournaments/refusals.js).
+// a page of events, each with its player count, and `next`, the following page's cursor: "More"
+// appends that page). The page asks for the first page again every POLL ms while it is shown, with
+// its ETag (a 304 while nothing changed), so a tournament starting, ending or gaining players
+// shows without a reload; the server's refusals are worded in the page's language
+// (tournaments/refusals.js).
 import { h, clear } from "../dom.js";
-import { api, getCatalogue, getClocks, errorLine } from "../api.js";
+import { api, apiIfChanged, getCatalogue, getClocks, errorLine, showError } from "../api.js";
 import { t, gameTitle, clockWords } from "../text.js";
 import { account, loadSession } from "../session.js";
 import { refusal } from "../tournaments/refusals.js";
@@ -183,8 +185,25 @@ export async function tournamentsPage(main) {
       h("p", {}, h("a", { href: "#/signin" }, t("tournament.signInLink")), t("tournament.signInWhy")));
   const upcoming = h("div", { id: "tournaments-upcoming" });
   const finished = h("div", { id: "tournaments-finished-list" });
+  let later = []; // the pages after the first, as "More" brought them
+  let cursor = listed.next; // the page "More" asks for next
+  const more = h("button", { type: "button", id: "tournaments-more", hidden: true }, t("tournament.more"));
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    try {
+      const page = await api(`/api/tournament-pages?cursor=${encodeURIComponent(cursor)}`);
+      later = [...later, ...page.tournaments];
+      cursor = page.next;
+      draw();
+    } catch (e) { showError(e.message); } finally { more.disabled = false; }
+  });
   const draw = () => {
-    clear(upcoming).append(listOf(listed.tournaments));
+    // The first page as polled, then those "More" brought that it does not hold now.
+    const shown = new Set(listed.tournaments.map((x) => x.id));
+    const all = [...listed.tournaments, ...later.filter((x) => !shown.has(x.id))];
+    clear(upcoming).append(listOf(all), more);
+    more.hidden = !(later.length ? cursor : listed.next);
+    if (!later.length) cursor = listed.next;
     clear(finished).append(finishedList(listed.finished || []));
   };
   clear(main).append(
@@ -199,25 +218,29 @@ export async function tournamentsPage(main) {
       h("div", {}, form)));
   draw();
 
-  // Live by polling, as a tournament's page is (tournament.js): redrawn only when it changed.
+  // Live by polling the first page only, with its ETag: redrawn only when it changed.
   return follow("/api/tournament-pages", listed, POLL, (next) => { listed = next; draw(); });
 }
 
-// A page kept live by polling (this list, a tournament's page): `path` is asked again every
-// `every` ms while the page is shown, and `changed` given the answer only when it differs from
-// the last one (`first` to begin with). `busy()`: not now (the person's own action is on its way);
-// `each()`: done at every look. Returns what stops it.
+// A page kept live by polling (this list, the TV channels): `path` is asked again every `every`
+// ms while the page is shown, with the ETag of the last answer (a 304 costs nothing), and
+// `changed` given the answer only when it differs from the last one (`first` to begin with).
+// `busy()`: not now (the person's own action is on its way); `each()`: done at every look.
+// Returns what stops it.
 export function follow(path, first, every, changed, { busy = () => false, each = () => {} } = {}) {
   let seen = JSON.stringify(first);
+  let tag = null;
   const timer = setInterval(async () => {
     if (busy() || document.hidden) return;
     each();
     try {
-      const next = await api(path);
-      const text = JSON.stringify(next);
+      const got = await apiIfChanged(path, tag);
+      if (!got) return;
+      tag = got.tag;
+      const text = JSON.stringify(got.data);
       if (text === seen || busy()) return;
       seen = text;
-      changed(next);
+      changed(got.data);
     } catch { /* the next poll asks again */ }
   }, every);
   return () => clearInterval(timer);
