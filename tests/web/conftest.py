@@ -102,6 +102,10 @@ SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
         re.compile(r"passtally-2|montana-3"),
         "each game once (Passtally with three players, Montana with two)",
     ),
+    "test_every_door_opens_every_game": (
+        re.compile(r"potlatch|passtally|montana-2"),
+        "Proteus and three-player Montana; Potlatch's doors are the journeys' own",
+    ),
     "test_gallery": (
         re.compile(
             r"^(?!potlatch-en-desktop$|proteus-ja-phone$|passtally-ja-desktop$|montana-en-phone$)"
