@@ -19,7 +19,8 @@ from boardplay.ai.bench import spec_speed
 from boardplay.ai.budgets import TIME_CAP_FACTOR, site_simulations, site_spec
 from boardplay.ai.judge import Outcome, Setting, play_setting, settings, verdict
 from boardplay.ai.mcts import MCTSAgent
-from boardplay.ai.specs import make_agent, with_budget
+from boardplay.ai.placement_book import PlacementGuard
+from boardplay.ai.specs import GUARDED_LEVELS, make_agent, with_budget
 from boardplay.core.errors import OptionError
 from boardplay.web.workers.ai_worker import site_agent
 
@@ -187,3 +188,15 @@ def test_a_levels_rate_leaves_out_searches_stopped_at_their_cap() -> None:
     assert spec_speed(game, "mcts(time=0.02,iterations=100000000,early=false)", positions=3) > 0
     # Every search ends at its cap of 5: nothing is left to measure.
     assert spec_speed(game, "mcts(time=5,iterations=5,early=false)", positions=3) == 0.0
+
+
+def test_the_site_guards_the_levels_the_command_line_guards() -> None:
+    # Proteus's hard and expert keep out of placement traps on the site too, around the search
+    # whose time the operator capped; medium is not guarded anywhere.
+    game = boardplay.load("proteus")
+    for level in GUARDED_LEVELS:
+        agent = site_agent(level, game, 1, max_time=0.05)
+        assert isinstance(agent, PlacementGuard), level
+        assert isinstance(make_agent(level, game, 1), PlacementGuard), level
+        assert agent.inner.time_limit <= 0.05
+    assert not isinstance(site_agent("medium", game, 1, max_time=0.05), PlacementGuard)

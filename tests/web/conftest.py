@@ -85,6 +85,27 @@ SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
         re.compile(r"potlatch-phone|proteus-page|passtally-page|montana-phone"),
         "each game once, each screen twice: potlatch and montana on a page, the others a phone",
     ),
+    "test_the_ending_is_marked_on_the_board_and_explained": (
+        re.compile(
+            r"-(stuck-at-start|final-round-tie|final-round-3p|no-tile-fits|unscored"
+            r"|no-tile-fits-3p|turn-limit-3p|tiebreak-cattle|tiebreak-money|tiebreak-cattle-3p"
+            r"|colour-goal|shape-goal|win-handed-over|met-while-placing)$"
+        ),
+        "each game's every kind of end once (its first case); the other cases of a kind, "
+        "ties, three players and tie-breaks, are drawn by the same marks",
+    ),
+    "test_the_finished_game_stays_and_the_next_clock_waits_for_its_player": (
+        re.compile(r"en-phone|ja-desktop"),
+        "each screen and each language once: en-desktop and ja-phone",
+    ),
+    "test_every_game_takes_a_branch_on_its_own_board": (
+        re.compile(r"passtally-2|montana-3"),
+        "each game once (Passtally with three players, Montana with two)",
+    ),
+    "test_every_door_opens_every_game": (
+        re.compile(r"potlatch|passtally|montana-2"),
+        "Proteus and three-player Montana; Potlatch's doors are the journeys' own",
+    ),
     "test_gallery": (
         re.compile(
             r"^(?!potlatch-en-desktop$|proteus-ja-phone$|passtally-ja-desktop$|montana-en-phone$)"

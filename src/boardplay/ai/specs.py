@@ -17,6 +17,7 @@ from typing import Literal
 from boardplay.ai.agents import Agent, GreedyAgent, RandomAgent
 from boardplay.ai.az import make_az
 from boardplay.ai.mcts import MCTSAgent
+from boardplay.ai.placement_book import guard
 from boardplay.ai.policy import PolicyAgent, available_policies, find_policy, learned_policy
 from boardplay.core.errors import OptionError
 from boardplay.core.game import Game
@@ -140,6 +141,10 @@ AGENTS: dict[str, AgentFactory] = {
 
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
+GUARDED_LEVELS = ("hard", "expert")
+"""The levels kept out of placement traps where a game has a placement book (Proteus:
+``boardplay.ai.placement_book``); the lower ones stay as weak as their budgets make them."""
+
 LEARNED = "learned"
 """The level played by the game's shipped learned policy (no search; ``learned_policy``)."""
 
@@ -197,6 +202,13 @@ def with_budget(
     return f"{name}({inner})"
 
 
+def as_level(level: str, agent: Agent, game: Game) -> Agent:
+    """``agent`` as the level ``level`` plays it: guarded against placement traps where the
+    level is one of ``GUARDED_LEVELS``. The one place that rule is applied, whether the level's
+    search is its own spec (``make_agent``) or the site's budget for it (the AI worker)."""
+    return guard(agent, game) if level.strip().lower() in GUARDED_LEVELS else agent
+
+
 def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """Build the agent described by ``spec`` for ``game``; ``OptionError`` names the kinds."""
     bare = _BARE_POLICY.fullmatch(spec.strip())
@@ -213,7 +225,7 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
         _no_params(key, params)
         agent = make_agent(level_spec(key, game), game, seed)
         agent.name = key
-        return agent
+        return as_level(key, agent, game)
     named = game.agents or {}
     if key in named:
         _no_params(key, params)

@@ -16,6 +16,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Engine, make_url
 
+from boardplay.web.errors import not_found
+
 metadata = sa.MetaData()
 """Every domain's tables, each declared by the store that owns it; the Alembic migrations are
 what create them in a database (``migrate.py``), and the tests compare the two."""
@@ -72,6 +74,15 @@ class StorageThreads:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)
+
+
+def by_id(conn: sa.Connection, table: sa.Table, key: str, what: str) -> sa.Row[Any]:
+    """The row of ``table`` whose ``id`` is ``key``, or a 404 saying there is no ``what`` of
+    that id (a link to something gone or never made is a visitor's bad input, not a fault)."""
+    row = conn.execute(table.select().where(table.c.id == key)).one_or_none()
+    if row is None:
+        raise not_found(f"no {what} {key!r}")
+    return row
 
 
 def lock(conn: sa.Connection, name: str) -> None:

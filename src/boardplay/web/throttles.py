@@ -79,6 +79,26 @@ class Throttled(Exception):
         return ApiError(429, code, message, {"Retry-After": str(wait)})
 
 
+@dataclass(frozen=True)
+class VisitorCeiling:
+    """At most ``most`` attempts of ``kind`` per ``window`` seconds for one visitor, counted
+    twice: for their owner (their cookie or account, key ``kind:owner``) and for the address
+    they come from (``kind-from:address``), so that a fresh cookie does not lift it; ``code``
+    and ``message`` are the 429 that answers a refusal of either."""
+
+    kind: str
+    most: int
+    window: float
+    code: str
+    message: str
+
+    def ceilings(self, owner: str, address: str) -> list[Ceiling]:
+        return [
+            Ceiling(f"{self.kind}:{owner}", self.most, self.window),
+            Ceiling(f"{self.kind}-from:{address}", self.most, self.window),
+        ]
+
+
 def _upsert(conn: sa.Connection) -> type[postgresql.Insert] | type[sqlite.Insert]:
     return postgresql.Insert if conn.dialect.name == "postgresql" else sqlite.Insert
 
@@ -220,6 +240,16 @@ class Throttles:
             return
         text, fixed = _given_back()
         await self.statement(text, {**fixed, "given": key[:KEY_LENGTH]})
+
+    async def take_for(
+        self, ceiling: VisitorCeiling, owner: str, address: str, db: Callable[..., Awaitable[Any]]
+    ) -> None:
+        """One attempt of a visitor against both of ``ceiling``'s counts (``take`` through
+        ``db``, a storage thread); a refusal is raised as ``ceiling``'s 429 (``ApiError``)."""
+        try:
+            await db(self.take, ceiling.ceilings(owner, address))
+        except Throttled as exc:
+            raise exc.error(ceiling.code, ceiling.message) from None
 
     def take(self, ceilings: Sequence[Ceiling], now: float | None = None) -> None:
         """One attempt against every ceiling, all or none (``Throttled`` if one is reached)."""

@@ -1,5 +1,7 @@
 """The analysis board's page (issue 64) in a real headless Chromium: every game (Passtally and
-Montana at three players too) opened from the start form, a branch played on its own board; the
+Montana at three players too) opened from the start form, a branch played on its own board, and
+through each of its doors (a finished game, its replay link, its record uploaded, a position
+link); the
 journeys — a finished game's Analyse button, a tree of three branches kept over a reload, the
 share link read by a guest and forked, a record uploaded, a position link, the engine's lines and
 one of their moves added — and fair play: a rated game in progress offers no Analyse button and
@@ -17,6 +19,7 @@ import httpx
 import pytest
 from browsing import SCREENSHOTS
 from japanese import english_left, shown
+from test_web_endings import finished
 
 pytestmark = pytest.mark.browser
 
@@ -150,6 +153,72 @@ def test_every_game_takes_a_branch_on_its_own_board(
     assert page.get_attribute(f"#tree .tree-move[data-node='{kids[1]}']", "aria-current")
     page.keyboard.press("Home")
     page.wait_for_selector(f"{STATUS}[data-node='0']")
+
+
+SHORT = {
+    "potlatch": {"turn_limit": 6},
+    "proteus": {"max_turns": 16},
+    "passtally": {"max_turns": 8},
+    "montana": {"max_turns": 12},
+}
+"""Each game's options for a game short enough to finish over HTTP in seconds: its turn limit."""
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [
+        ("potlatch", None),
+        ("proteus", None),
+        ("passtally", 2),
+        ("passtally", 3),
+        ("montana", 2),
+        ("montana", 3),
+    ],
+    ids=["potlatch", "proteus", "passtally-2", "passtally-3", "montana-2", "montana-3"],
+)
+def test_every_door_opens_every_game(
+    page: Any, server: str, game: str, players: int | None, tmp_path: Path
+) -> None:
+    """The four doors for each game and player count: a finished game's Analyse button, the
+    replay link's, the record that replay downloads uploaded, and a position link of it."""
+    options = {**SHORT[game], **({"players": players} if players else {})}
+    game_id, _ = finished(server, game, options, 5)
+
+    def opened(source: str) -> dict[str, Any]:
+        page.wait_for_function("() => /^#\\/analysis\\/(?!new\\/)[^/]+/.test(location.hash)")
+        page.wait_for_selector(f"{STATUS}[data-node]")
+        study = study_of(server, page)
+        assert study["game"] == game and study["source"]["kind"] == source, study["source"]
+        assert study["num_players"] == (players or 2)
+        page.wait_for_selector("#analysis-board > *")
+        for _ in range(4):  # Montana's start, before its landscape is drawn, is a text picture
+            if page.locator("#analysis-board > :not(pre)").count():
+                break
+            node = shown_node(page)
+            page.keyboard.press("ArrowRight")
+            after(page, node)
+        assert page.locator("#analysis-board > :not(pre)").count(), "the text picture"
+        return study
+
+    for door in (f"#/game/{game_id}", f"#/replay/{game_id}"):
+        page.goto(f"{server}/{door}")
+        page.click("#analyse")
+        study = opened("game")
+        assert study["source"]["game_id"] == game_id
+    record = httpx.get(f"{server}/api/games/{game_id}/record")
+    assert record.status_code == 200, record.text
+    path = tmp_path / f"{game}.json"
+    path.write_text(record.text, encoding="utf-8")
+    page.goto(f"{server}/#/analysis")
+    page.wait_for_selector("#analysis-file")
+    page.set_input_files("#analysis-file", str(path))
+    uploaded = opened("record")
+    position = httpx.get(f"{server}/api/analysis/{uploaded['id']}/nodes/2").json()["position"]
+    link = httpx.QueryParams(
+        {"x": json.dumps({"options": uploaded["options"], "position": position})}
+    )
+    page.goto(f"{server}/#/analysis/new/{game}/{link['x'].replace('+', '%20')}")
+    assert opened("position")["start_position"] == position
 
 
 # ----- the journeys --------------------------------------------------------------------------

@@ -3,11 +3,12 @@ stored results."""
 
 from __future__ import annotations
 
-from boardplay.web.advice.reviews import Reviewer
+from boardplay.web.advice.reviews import ReviewAsk, Reviewer
 from boardplay.web.advice.schemas import HintRequest, ReviewRequest
 
 __all__ = [
     "HintRequest",
+    "ReviewAsk",
     "ReviewRequest",
     "Reviewer",
 ]

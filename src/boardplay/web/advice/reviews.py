@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -47,6 +48,20 @@ TOTALS_KEPT = 1_000
 """Reviews whose count of positions one process remembers for their progress polls."""
 SEED = 0
 """Searches of reviews and hints are seeded, so the same budget gives the same review."""
+
+
+@dataclass(frozen=True)
+class ReviewAsk:
+    """A visitor's ask for a game's review, as both starting it and polling it judge it: the
+    game, the seat token they sent (a player of it is known by it), the seat and iterations they
+    named (None: their own seat, else the first, and the server's default budget) and their
+    account (None: a guest)."""
+
+    room: Room
+    token: str | None
+    seat: int | None
+    iterations: int | None
+    account: int | None
 
 
 class Reviewer:
@@ -112,20 +127,13 @@ class Reviewer:
         return hint_json(room.game, room.state, judged)
 
     # ----- reviews --------------------------------------------------------------------------
-    def _check(
-        self,
-        room: Room,
-        token: str | None,
-        seat: int | None,
-        iterations: int | None,
-        account: int | None = None,
-    ) -> tuple[int, int, list[State], list[int]]:
+    def _check(self, ask: ReviewAsk) -> tuple[int, int, list[State], list[int]]:
         """The seat and budget of a review request with the game's positions and the plies to
         judge, or the reason it cannot be reviewed: first fair play's rule of analysis
         (``table/analysable.py``: 403 for a rated game or the asker's own while it is played),
         then a review's own need of a finished game."""
-        limits = self.limits
-        check_analysable(room.row, token, account)
+        limits, room = self.limits, ask.room
+        check_analysable(room.row, ask.token, ask.account)
         if room.broken is not None:
             raise conflict("game_unavailable", room.broken)
         if not room.state.is_terminal():
@@ -133,12 +141,13 @@ class Reviewer:
                 "game_not_over", "a review is for a finished game; this one is still being played"
             )
         players = room.game.num_players
+        seat = ask.seat
         if seat is None:
-            mine = sorted(room.seats_of(token))
+            mine = sorted(room.seats_of(ask.token))
             seat = mine[0] if mine else 0
         if not 0 <= seat < players:
             raise bad_request(f"seat must be 0..{players - 1}")
-        iterations = limits.review_iterations if iterations is None else iterations
+        iterations = limits.review_iterations if ask.iterations is None else ask.iterations
         if not 1 <= iterations <= limits.review_max_iterations:
             raise bad_request(
                 f"iterations must be 1..{limits.review_max_iterations} per position "
@@ -157,25 +166,19 @@ class Reviewer:
             )
         return seat, iterations, states, plies
 
-    def status(
-        self,
-        room: Room,
-        token: str | None,
-        seat: int | None,
-        iterations: int | None,
-        account: int | None = None,
-    ) -> dict[str, Any]:
+    def status(self, ask: ReviewAsk) -> dict[str, Any]:
         """What is known of a review: ``none``, ``running`` (with progress), ``done`` (with the
         review) or ``failed`` (with the reason)."""
-        key = (room.row.id, room.row.revision, seat, iterations)
-        if key not in self.totals or seat is None:  # no seat: it depends on the token
-            chosen, budget, _, plies = self._check(room, token, seat, iterations, account)
+        row = ask.room.row
+        key = (row.id, row.revision, ask.seat, ask.iterations)
+        if key not in self.totals or ask.seat is None:  # no seat: it depends on the token
+            chosen, budget, _, plies = self._check(ask)
             if len(self.totals) >= TOTALS_KEPT:
                 self.totals.clear()
             self.totals[key] = (chosen, budget, len(plies))
         chosen, budget, total = self.totals.pop(key)
         self.totals[key] = (chosen, budget, total)
-        return self._status(room.row.id, chosen, budget, total)
+        return self._status(row.id, chosen, budget, total)
 
     def _status(self, game_id: str, seat: int, iterations: int, total: int) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": seat, "iterations": iterations, "total": total}
@@ -188,16 +191,10 @@ class Reviewer:
             return {**out, "state": "failed", "done": row.done, "error": row.error}
         return {**out, "state": RUNNING, "done": row.done, "total": row.total}
 
-    async def start(
-        self,
-        room: Room,
-        token: str | None,
-        seat: int | None,
-        iterations: int | None,
-        account: int | None = None,
-    ) -> dict[str, Any]:
+    async def start(self, ask: ReviewAsk) -> dict[str, Any]:
         """Start the review unless it is stored or running; its status either way."""
-        seat, iterations, states, plies = self._check(room, token, seat, iterations, account)
+        seat, iterations, states, plies = self._check(ask)
+        room = ask.room
         game_id = room.row.id
         row = self.store.get(game_id, seat, iterations)
         if row is not None and (

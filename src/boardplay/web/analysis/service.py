@@ -45,7 +45,7 @@ from boardplay.web.database import StorageThreads
 from boardplay.web.errors import ApiError, bad_request, conflict, forbidden
 from boardplay.web.table import SERVER_CHANCE, Room, check_analysable, hints_for
 from boardplay.web.text import tidy
-from boardplay.web.throttles import Ceiling, Throttled, Throttles
+from boardplay.web.throttles import Throttles, VisitorCeiling
 from boardplay.web.words import legal_said, said
 
 HOUR = 3600.0
@@ -260,18 +260,15 @@ class Analysis:
 
     async def _store(self, opening: Opening, owner: str, who: Visitor) -> Study:
         most = self.limits.analysis_studies_per_hour
-        ceilings = [
-            Ceiling(f"studies:{owner}", most, HOUR),
-            Ceiling(f"studies-from:{who.address}", most, HOUR),
-        ]
-        try:
-            await self.db(self.throttles.take, ceilings)
-        except Throttled as exc:
-            raise exc.error(
-                "studies_rate",
-                f"you have made {most} studies this hour, the most this server allows "
-                "(BOARDPLAY_WEB_ANALYSIS_STUDIES_PER_HOUR); try again later",
-            ) from None
+        studies = VisitorCeiling(
+            "studies",
+            most,
+            HOUR,
+            "studies_rate",
+            f"you have made {most} studies this hour, the most this server allows "
+            "(BOARDPLAY_WEB_ANALYSIS_STUDIES_PER_HOUR); try again later",
+        )
+        await self.throttles.take_for(studies, owner, who.address, self.db)
         game = opening.game
         new = NewStudy(
             secrets.token_urlsafe(ID_BYTES),

@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.analysis.tree import Node, Tree
-from boardplay.web.database import metadata
+from boardplay.web.database import by_id, metadata
 from boardplay.web.errors import ApiError, bad_request, not_found
 
 ID_LENGTH = 16
@@ -73,7 +73,10 @@ nodes_table = sa.Table(
 
 
 @dataclass(frozen=True)
-class StudyRow:
+class StudyFields:
+    """What a study is made with and its row keeps unchanged (``studies_table``'s columns of
+    the same names)."""
+
     id: str
     owner: str
     game: str
@@ -82,23 +85,22 @@ class StudyRow:
     players: list[str]
     source: dict[str, Any]
     source_game: str | None
+
+
+@dataclass(frozen=True)
+class StudyRow(StudyFields):
+    """A stored study: its fields, with what its edits change (its count of positions and its
+    revision) and when it was made."""
+
     nodes: int
     revision: int
     created: float
 
 
 @dataclass(frozen=True)
-class NewStudy:
-    """A study to store: its row's fields and its first tree (the root first)."""
+class NewStudy(StudyFields):
+    """A study to store: its fields and its first tree (the root first)."""
 
-    id: str
-    owner: str
-    game: str
-    options: dict[str, Any]
-    start_position: dict[str, Any] | None
-    players: list[str]
-    source: dict[str, Any]
-    source_game: str | None
     tree: Sequence[Node]
 
 
@@ -121,11 +123,7 @@ class StudyStore:
     def load(self, study_id: str) -> tuple[StudyRow, Tree]:
         """The study and its tree, read in one transaction (404 if there is none)."""
         with self.engine.connect() as conn:
-            row = conn.execute(
-                studies_table.select().where(studies_table.c.id == study_id)
-            ).one_or_none()
-            if row is None:
-                raise not_found(f"no study {study_id!r}")
+            row = by_id(conn, studies_table, study_id, "study")
             nodes = conn.execute(
                 nodes_table.select().where(nodes_table.c.study_id == study_id)
             ).all()

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from boardplay.web.advice import HintRequest, ReviewRequest
+from boardplay.web.advice import HintRequest, ReviewAsk, ReviewRequest
 from boardplay.web.api.deps import (
     AddressDep,
     HeavyDep,
@@ -43,7 +43,7 @@ async def start_review(
     seat, iterations = (body.seat, body.iterations) if body else (None, None)
     account = session.account.id if session else None
     with heavy.metered(address, "reviews"):
-        return await reviewer.start(room, token, seat, iterations, account)
+        return await reviewer.start(ReviewAsk(room, token, seat, iterations, account))
 
 
 @router.get("/review")
@@ -58,5 +58,6 @@ async def review_status(
     iterations: int | None = None,
 ) -> dict[str, Any]:
     account = session.account.id if session else None
+    ask = ReviewAsk(room, token_of(request, None), seat, iterations, account)
     with heavy.metered(address, "reviews"):
-        return reviewer.status(room, token_of(request, None), seat, iterations, account)
+        return reviewer.status(ask)

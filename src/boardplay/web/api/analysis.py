@@ -6,6 +6,7 @@ Bearer`` (or ``token``) tells fair play's rule the visitor plays the study's gam
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -17,13 +18,10 @@ from boardplay.web.analysis import (
     LinesRequest,
     MoveRequest,
     PromoteRequest,
-    Study,
     StudyRequest,
     Visitor,
 )
-from boardplay.web.api.cookies import device_cookie, device_of
-from boardplay.web.api.deps import HubDep, SessionDep, VisitorDep, token_of
-from boardplay.web.tokens import hash_token
+from boardplay.web.api.deps import HubDep, MakerDep, Owner, OwnerDep, token_of
 
 router = APIRouter(prefix="/api/analysis")
 
@@ -36,76 +34,56 @@ def get_lines(hub: HubDep) -> Lines:
     return hub.lines
 
 
+def visitor(request: Request, who: Owner) -> Visitor:
+    """Who asks, as the analysis board knows them (``analysis.Visitor``), with the seat token
+    of their ``Authorization`` header; a route whose body may carry one adds it (``sent``)."""
+    return Visitor(who.key, who.account, token_of(request, None), who.address)
+
+
+def sent(request: Request, who: Visitor, token: str | None) -> Visitor:
+    """``who`` with the seat token as ``token_of`` picks it between header and body."""
+    return replace(who, token=token_of(request, token))
+
+
+async def get_visitor(request: Request, who: OwnerDep) -> Visitor:
+    return visitor(request, who)
+
+
+async def get_maker(request: Request, who: MakerDep) -> Visitor:
+    """Who asks at a route that makes a study: a guest's browser without a device cookie is
+    given one (``MakerDep``), so that what it makes is its own."""
+    return visitor(request, who)
+
+
 AnalysisDep = Annotated[Analysis, Depends(get_analysis)]
 LinesDep = Annotated[Lines, Depends(get_lines)]
-
-
-def visitor(
-    request: Request,
-    session: SessionDep,
-    address: str,
-    token: str | None = None,
-    response: Response | None = None,
-) -> Visitor:
-    """Who asks, as the analysis board knows them (``analysis.Visitor``); with ``response``, a
-    guest's browser without a device cookie is given one, so what it makes is its own."""
-    account = session.account.id if session else None
-    if session is not None:
-        owner: str | None = f"account:{session.account.id}"
-    else:
-        device = device_cookie(request, response) if response else device_of(request)
-        owner = None if device is None else f"device:{hash_token(device)}"
-    return Visitor(owner, account, token_of(request, token), address)
-
-
-async def readable(
-    analysis: Analysis, study_id: str, request: Request, session: SessionDep, address: str
-) -> tuple[Study, Visitor]:
-    who = visitor(request, session, address)
-    return await analysis.study(study_id, who), who
+AskerDep = Annotated[Visitor, Depends(get_visitor)]
+StudyMakerDep = Annotated[Visitor, Depends(get_maker)]
 
 
 @router.post("", status_code=201)
 async def create(
-    request: Request,
-    response: Response,
-    body: StudyRequest,
-    analysis: AnalysisDep,
-    session: SessionDep,
-    address: VisitorDep,
+    request: Request, body: StudyRequest, analysis: AnalysisDep, who: StudyMakerDep
 ) -> dict[str, Any]:
-    who = visitor(request, session, address, body.token, response)
+    who = sent(request, who, body.token)
     study = await analysis.create(body, who)
     return analysis.study_json(study, who)
 
 
 @router.get("/{study_id}")
-async def read(
-    study_id: str, request: Request, analysis: AnalysisDep, session: SessionDep, address: VisitorDep
-) -> dict[str, Any]:
-    study, who = await readable(analysis, study_id, request, session, address)
-    return analysis.study_json(study, who)
+async def read(study_id: str, analysis: AnalysisDep, who: AskerDep) -> dict[str, Any]:
+    return analysis.study_json(await analysis.study(study_id, who), who)
 
 
 @router.post("/{study_id}/fork", status_code=201)
-async def fork(
-    study_id: str,
-    request: Request,
-    response: Response,
-    analysis: AnalysisDep,
-    session: SessionDep,
-    address: VisitorDep,
-) -> dict[str, Any]:
-    who = visitor(request, session, address, response=response)
+async def fork(study_id: str, analysis: AnalysisDep, who: StudyMakerDep) -> dict[str, Any]:
     copy = await analysis.fork(await analysis.study(study_id, who), who)
     return analysis.study_json(copy, who)
 
 
 @router.get("/{study_id}/export")
-async def export(
-    study_id: str, request: Request, analysis: AnalysisDep, session: SessionDep, address: VisitorDep
-) -> Response:
-    study, _ = await readable(analysis, study_id, request, session, address)
+async def export(study_id: str, analysis: AnalysisDep, who: AskerDep) -> Response:
+    study = await analysis.study(study_id, who)
     filename = f"boardplay-study-{study.row.game}-{study.row.id}.json"
     return Response(
         json.dumps(analysis.export(study)),
@@ -116,15 +94,9 @@ async def export(
 
 @router.get("/{study_id}/nodes/{node}")
 async def position(
-    study_id: str,
-    node: int,
-    request: Request,
-    analysis: AnalysisDep,
-    session: SessionDep,
-    address: VisitorDep,
+    study_id: str, node: int, analysis: AnalysisDep, who: AskerDep
 ) -> dict[str, Any]:
-    study, _ = await readable(analysis, study_id, request, session, address)
-    return analysis.node_json(study, node)
+    return analysis.node_json(await analysis.study(study_id, who), node)
 
 
 @router.post("/{study_id}/nodes/{node}/moves")
@@ -134,10 +106,9 @@ async def play(
     body: MoveRequest,
     request: Request,
     analysis: AnalysisDep,
-    session: SessionDep,
-    address: VisitorDep,
+    who: AskerDep,
 ) -> dict[str, Any]:
-    who = visitor(request, session, address, body.token)
+    who = sent(request, who, body.token)
     study = await analysis.study(study_id, who)
     reached, new = await analysis.play(study, node, body, who)
     after = await analysis.study(study_id, who)
@@ -148,42 +119,27 @@ async def play(
 async def promote(
     study_id: str,
     node: int,
-    request: Request,
     analysis: AnalysisDep,
-    session: SessionDep,
-    address: VisitorDep,
+    who: AskerDep,
     body: PromoteRequest | None = None,
 ) -> dict[str, Any]:
-    study, who = await readable(analysis, study_id, request, session, address)
+    study = await analysis.study(study_id, who)
     await analysis.promote(study, node, body.mainline if body else False, who)
     return analysis.study_json(await analysis.study(study_id, who), who)
 
 
 @router.delete("/{study_id}/nodes/{node}")
-async def delete(
-    study_id: str,
-    node: int,
-    request: Request,
-    analysis: AnalysisDep,
-    session: SessionDep,
-    address: VisitorDep,
-) -> dict[str, Any]:
-    study, who = await readable(analysis, study_id, request, session, address)
+async def delete(study_id: str, node: int, analysis: AnalysisDep, who: AskerDep) -> dict[str, Any]:
+    study = await analysis.study(study_id, who)
     gone = await analysis.delete(study, node, who)
     return {"deleted": gone, "study": analysis.study_json(await analysis.study(study_id, who), who)}
 
 
 @router.put("/{study_id}/nodes/{node}/comment")
 async def comment(
-    study_id: str,
-    node: int,
-    body: CommentRequest,
-    request: Request,
-    analysis: AnalysisDep,
-    session: SessionDep,
-    address: VisitorDep,
+    study_id: str, node: int, body: CommentRequest, analysis: AnalysisDep, who: AskerDep
 ) -> dict[str, Any]:
-    study, who = await readable(analysis, study_id, request, session, address)
+    study = await analysis.study(study_id, who)
     await analysis.comment(study, node, body.comment, who)
     return analysis.node_json(await analysis.study(study_id, who), node)
 
@@ -195,11 +151,10 @@ async def lines(
     request: Request,
     analysis: AnalysisDep,
     engine: LinesDep,
-    session: SessionDep,
-    address: VisitorDep,
+    who: AskerDep,
     body: LinesRequest | None = None,
 ) -> dict[str, Any]:
     asked = body or LinesRequest()
-    who = visitor(request, session, address, asked.token)
+    who = sent(request, who, asked.token)
     study = await analysis.study(study_id, who)
-    return await engine.lines(study, node, asked.level, asked.k, address)
+    return await engine.lines(study, node, asked.level, asked.k, who.address)

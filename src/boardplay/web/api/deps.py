@@ -1,6 +1,7 @@
 """What the routes depend on, as FastAPI dependencies: the process's hub, catalogue, ceilings,
 heavy-read budget and reviewer (``create_app`` puts them on ``app.state``), the visitor's
-address, and the room a path's ``game_id`` names (404 if there is none).
+address, who owns what a visitor makes (``OwnerDep``, ``MakerDep``), and the room a path's
+``game_id`` names (404 if there is none).
 
 Routes declare these in their signatures (``room: RoomDep``) instead of reaching into the app,
 so each router module reads on its own, as the FastAPI template's ``api/deps.py`` does."""
@@ -9,10 +10,11 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import Depends, Request, WebSocket
+from fastapi import Depends, Request, Response, WebSocket
 
 from boardplay.web.accounts import (
     COOKIE,
@@ -24,6 +26,7 @@ from boardplay.web.accounts import (
     Site,
 )
 from boardplay.web.advice import Reviewer
+from boardplay.web.api.cookies import device_cookie, device_of
 from boardplay.web.bots import (
     BOT_PLAY,
     CHALLENGE_READ,
@@ -42,6 +45,7 @@ from boardplay.web.hub import Hub
 from boardplay.web.lobby import Lobby, for_people
 from boardplay.web.replays import HeavyReads
 from boardplay.web.table import Room
+from boardplay.web.tokens import hash_token
 
 
 def from_state(name: str) -> Callable[[Request], Awaitable[Any]]:
@@ -215,6 +219,46 @@ AccountDep = Annotated[Account, Depends(get_account)]
 SeekerDep = Annotated[Account, Depends(get_seeker)]
 PasskeysDep = Annotated[Passkeys, Depends(from_state("passkeys"))]
 SiteDep = Annotated[Site, Depends(get_site)]
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Who asks, as what they make (a study, a puzzle attempt) is kept by: ``key`` is
+    ``account:<id>`` for a signed-in player, else ``device:<hash>`` for this browser's device
+    cookie (None: a guest's browser without one, which owns nothing); ``account`` their account
+    (None: a guest); ``address`` the visitor as ``VisitorDep`` gives it (their ceilings' key)."""
+
+    key: str | None
+    account: int | None
+    address: str
+
+
+def _owner(
+    request: Request, session: Session | None, address: str, response: Response | None
+) -> Owner:
+    if session is not None:
+        return Owner(f"account:{session.account.id}", session.account.id, address)
+    device = device_cookie(request, response) if response is not None else device_of(request)
+    return Owner(None if device is None else f"device:{hash_token(device)}", None, address)
+
+
+async def get_owner(request: Request, session: SessionDep, address: VisitorDep) -> Owner:
+    """Who asks, at a route that makes nothing: a guest's browser is known by the device cookie
+    it already has, and none is made for it."""
+    return _owner(request, session, address, None)
+
+
+async def get_maker(
+    request: Request, response: Response, session: SessionDep, address: VisitorDep
+) -> Owner:
+    """Who asks, at a route that makes something its guest should own: a guest's browser
+    without a device cookie is given one (set on the route's answer), so that what it makes
+    is its own on its next request."""
+    return _owner(request, session, address, response)
+
+
+OwnerDep = Annotated[Owner, Depends(get_owner)]
+MakerDep = Annotated[Owner, Depends(get_maker)]
 
 
 def same_origin(websocket: WebSocket, configured: str | None) -> bool:

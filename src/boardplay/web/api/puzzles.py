@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends
 
-from boardplay.web.api.cookies import device_cookie, device_of
-from boardplay.web.api.deps import HubDep, SessionDep, VisitorDep
+from boardplay.web.api.deps import HubDep, MakerDep, Owner, OwnerDep
 from boardplay.web.puzzles import GameRequest, PuzzleMove, Puzzles, Solver
-from boardplay.web.tokens import hash_token
 
 router = APIRouter(prefix="/api/puzzles")
 
@@ -20,25 +18,29 @@ def get_puzzles(hub: HubDep) -> Puzzles:
     return hub.puzzles
 
 
+def solver(who: Owner) -> Solver:
+    """Who asks, as the puzzles know them."""
+    return Solver(who.key, who.account, who.address)
+
+
+async def get_solver(who: OwnerDep) -> Solver:
+    return solver(who)
+
+
+async def get_starter(who: MakerDep) -> Solver:
+    """Who asks at a route that starts an attempt: a guest's browser without a device cookie is
+    given one (``MakerDep``), so that what it starts is its own."""
+    return solver(who)
+
+
 PuzzlesDep = Annotated[Puzzles, Depends(get_puzzles)]
-
-
-def solver(
-    request: Request, session: SessionDep, address: str, response: Response | None = None
-) -> Solver:
-    """Who asks, as the puzzles know them; with ``response``, a guest's browser without a device
-    cookie is given one, so that what it starts is its own."""
-    if session is not None:
-        return Solver(f"account:{session.account.id}", session.account.id, address)
-    device = device_cookie(request, response) if response else device_of(request)
-    return Solver(None if device is None else f"device:{hash_token(device)}", None, address)
+SolverDep = Annotated[Solver, Depends(get_solver)]
+StarterDep = Annotated[Solver, Depends(get_starter)]
 
 
 @router.get("")
-async def overview(
-    request: Request, puzzles: PuzzlesDep, session: SessionDep, address: VisitorDep
-) -> dict[str, Any]:
-    return await puzzles.overview(solver(request, session, address))
+async def overview(puzzles: PuzzlesDep, who: SolverDep) -> dict[str, Any]:
+    return await puzzles.overview(who)
 
 
 @router.get("/daily")
@@ -47,62 +49,32 @@ async def daily(puzzles: PuzzlesDep) -> dict[str, Any] | None:
 
 
 @router.post("/next")
-async def next_puzzle(
-    body: GameRequest,
-    request: Request,
-    response: Response,
-    puzzles: PuzzlesDep,
-    session: SessionDep,
-    address: VisitorDep,
-) -> dict[str, Any]:
-    return await puzzles.next_for(body.game, solver(request, session, address, response))
+async def next_puzzle(body: GameRequest, puzzles: PuzzlesDep, who: StarterDep) -> dict[str, Any]:
+    return await puzzles.next_for(body.game, who)
 
 
 @router.post("/streaks")
-async def new_streak(
-    body: GameRequest,
-    request: Request,
-    response: Response,
-    puzzles: PuzzlesDep,
-    session: SessionDep,
-    address: VisitorDep,
-) -> dict[str, Any]:
-    return await puzzles.new_streak(body.game, solver(request, session, address, response))
+async def new_streak(body: GameRequest, puzzles: PuzzlesDep, who: StarterDep) -> dict[str, Any]:
+    return await puzzles.new_streak(body.game, who)
 
 
 @router.post("/streaks/{streak_id}/next")
-async def streak_next(
-    streak_id: str, request: Request, puzzles: PuzzlesDep, session: SessionDep, address: VisitorDep
-) -> dict[str, Any]:
-    return await puzzles.streak_attempt(streak_id, solver(request, session, address))
+async def streak_next(streak_id: str, puzzles: PuzzlesDep, who: SolverDep) -> dict[str, Any]:
+    return await puzzles.streak_attempt(streak_id, who)
 
 
 @router.get("/attempts/{attempt_id}")
-async def attempt(
-    attempt_id: str, request: Request, puzzles: PuzzlesDep, session: SessionDep, address: VisitorDep
-) -> dict[str, Any]:
-    return await puzzles.read(attempt_id, solver(request, session, address))
+async def attempt(attempt_id: str, puzzles: PuzzlesDep, who: SolverDep) -> dict[str, Any]:
+    return await puzzles.read(attempt_id, who)
 
 
 @router.post("/attempts/{attempt_id}/moves")
 async def move(
-    attempt_id: str,
-    body: PuzzleMove,
-    request: Request,
-    puzzles: PuzzlesDep,
-    session: SessionDep,
-    address: VisitorDep,
+    attempt_id: str, body: PuzzleMove, puzzles: PuzzlesDep, who: SolverDep
 ) -> dict[str, Any]:
-    return await puzzles.move(attempt_id, body.move, solver(request, session, address))
+    return await puzzles.move(attempt_id, body.move, who)
 
 
 @router.post("/{puzzle_id}/attempts")
-async def start(
-    puzzle_id: str,
-    request: Request,
-    response: Response,
-    puzzles: PuzzlesDep,
-    session: SessionDep,
-    address: VisitorDep,
-) -> dict[str, Any]:
-    return await puzzles.start(puzzle_id, solver(request, session, address, response))
+async def start(puzzle_id: str, puzzles: PuzzlesDep, who: StarterDep) -> dict[str, Any]:
+    return await puzzles.start(puzzle_id, who)

@@ -61,7 +61,7 @@ from boardplay.web.ratings import (
     glicko2,
 )
 from boardplay.web.table import hints_for
-from boardplay.web.throttles import Ceiling, Throttled, Throttles
+from boardplay.web.throttles import Throttles, VisitorCeiling
 from boardplay.web.words import legal_said, parse_move, said
 
 MINUTE = 60.0
@@ -306,18 +306,15 @@ class Puzzles:
 
     async def _count(self, who: Solver, owner: str) -> None:
         most = self.limits.puzzle_attempts_per_minute
-        ceilings = [
-            Ceiling(f"puzzles:{owner}", most, MINUTE),
-            Ceiling(f"puzzles-from:{who.address}", most, MINUTE),
-        ]
-        try:
-            await self.db(self.throttles.take, ceilings)
-        except Throttled as exc:
-            raise exc.error(
-                "puzzles_rate",
-                f"you have started {most} puzzles this minute, the most this server allows "
-                "(BOARDPLAY_WEB_PUZZLE_ATTEMPTS_PER_MINUTE); try again in a moment",
-            ) from None
+        puzzles = VisitorCeiling(
+            "puzzles",
+            most,
+            MINUTE,
+            "puzzles_rate",
+            f"you have started {most} puzzles this minute, the most this server allows "
+            "(BOARDPLAY_WEB_PUZZLE_ATTEMPTS_PER_MINUTE); try again in a moment",
+        )
+        await self.throttles.take_for(puzzles, owner, who.address, self.db)
 
     async def _mine(self, attempt_id: str, who: Solver) -> AttemptRow:
         attempt: AttemptRow = await self.db(self.store.attempt, attempt_id)

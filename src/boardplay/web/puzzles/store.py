@@ -22,7 +22,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
-from boardplay.web.errors import conflict, not_found
+from boardplay.web.database import by_id
+from boardplay.web.errors import conflict
 from boardplay.web.puzzles.tables import (
     PLAYING,
     SOLVED,
@@ -114,12 +115,7 @@ class PuzzleStore:
 
     def puzzle(self, puzzle_id: str) -> PuzzleRow:
         with self.engine.connect() as conn:
-            row = conn.execute(
-                puzzles_table.select().where(puzzles_table.c.id == puzzle_id)
-            ).one_or_none()
-        if row is None:
-            raise not_found(f"no puzzle {puzzle_id!r}")
-        return _puzzle(row)
+            return _puzzle(by_id(conn, puzzles_table, puzzle_id, "puzzle"))
 
     def counts(self) -> dict[str, int]:
         """Puzzles stored per game."""
@@ -233,12 +229,7 @@ class PuzzleStore:
 
     def attempt(self, attempt_id: str) -> AttemptRow:
         with self.engine.connect() as conn:
-            row = conn.execute(
-                attempts_table.select().where(attempts_table.c.id == attempt_id)
-            ).one_or_none()
-        if row is None:
-            raise not_found(f"no puzzle attempt {attempt_id!r}")
-        return _attempt(row)
+            return _attempt(by_id(conn, attempts_table, attempt_id, "puzzle attempt"))
 
     def record_move(self, attempt: AttemptRow, actions: list[int], status: str) -> None:
         """Store the attempt's actions after a move and, when it ended, how; only if it is still
@@ -370,12 +361,7 @@ class PuzzleStore:
 
     def streak(self, streak_id: str) -> StreakRow:
         with self.engine.connect() as conn:
-            row = conn.execute(
-                streaks_table.select().where(streaks_table.c.id == streak_id)
-            ).one_or_none()
-        if row is None:
-            raise not_found(f"no puzzle streak {streak_id!r}")
-        return _streak(row)
+            return _streak(by_id(conn, streaks_table, streak_id, "puzzle streak"))
 
     def streak_puzzles(self, streak_id: str) -> set[str]:
         """The puzzles a streak has asked so far."""

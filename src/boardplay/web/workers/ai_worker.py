@@ -31,7 +31,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from boardplay.ai.agents import Agent, agent_analysis
 from boardplay.ai.budgets import site_spec
-from boardplay.ai.specs import make_agent
+from boardplay.ai.specs import as_level, make_agent
 from boardplay.core.game import Game
 from boardplay.web.catalogue import WebCatalogue, resolve
 from boardplay.web.workers.position import Position
@@ -62,10 +62,11 @@ def think(position: Position, spec: str, seed: int, max_time: float) -> tuple[in
 def site_agent(spec: str, game: Game, seed: int, max_time: float) -> Agent:
     """The agent the site plays for ``spec``: a level with a think time as its simulations with
     a time cap (``ai.budgets.site_spec``), so its strength does not fall when the server is
-    busy, and every search held to the operator's ``max_time`` seconds a move."""
+    busy, and every search held to the operator's ``max_time`` seconds a move; a level guarded
+    against placement traps (``as_level``) is guarded here too, around the capped search."""
     agent = make_agent(site_spec(spec, game), game, seed)
     cap_think_time(agent, max_time)
-    return agent
+    return as_level(spec, agent, game)
 
 
 def cap_think_time(agent: Agent, max_time: float) -> None:
