@@ -3,6 +3,7 @@ are one answer (``judge.verdict``), and the site's solving rule accepts any of t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -37,6 +38,17 @@ def test_two_different_winning_groups_are_no_puzzle() -> None:
     assert verdict(values(0.9, 0.9, 0.2, 0.1, 0.0), moves) is None
     # Without the turns' actions a group of two cannot be told from two answers.
     assert verdict(values(0.9, 0.9, 0.2, 0.1, 0.0)) is None
+
+
+def test_a_few_winning_turns_with_nothing_in_common_are_one_answer() -> None:
+    # Two placements in different cells win among forty turns: any of them solves it, as any
+    # mate solves lichess's mate-in-one; a guess hits one time in twenty.
+    moves = [("A:b1E",), ("m1+1", "B:c2S")] + [(f"m{i}+1", "m2+1") for i in range(38)]
+    found = verdict(values(0.9, 0.95, *[0.2] * 38), moves)
+    assert found is not None
+    assert (found.kind, found.group, found.decisive) == ("win", (1, 0), ())
+    # One fewer turn to miss, and two winners are more than one in twenty: no puzzle.
+    assert verdict(values(0.9, 0.95, *[0.2] * 37), moves[:-1]) is None
 
 
 def test_a_group_leaves_turns_enough_to_miss() -> None:
@@ -108,6 +120,35 @@ def test_the_solver_accepts_any_turn_of_the_winning_group(
         second = walker.string_to_action(outside[1])
         _, steps = solving.replay([action, second])
         assert [s.verdict for s in steps][-1] == WRONG
+
+
+def test_the_line_answers_only_the_solution_itself(
+    passtally_turn: tuple[Puzzle, list[list[str]], list[str]],
+) -> None:
+    # The line was searched after the solution; after another turn of the group it is no reply.
+    puzzle, group, _ = passtally_turn
+    walker = puzzle.load()[1]
+    for move in puzzle.solution:
+        walker.apply_move(move)
+    line = []
+    while walker.is_chance_node() or walker.current_player() != puzzle.to_move:
+        action = walker.legal_actions()[0]
+        line.append(walker.action_to_string(action))
+        walker.apply_action(action)
+    solving = Solving(dataclasses.replace(puzzle, line=line))
+
+    def replies(turn: list[str]) -> list[tuple[int, int]]:
+        state = solving.start.clone()
+        actions = []
+        for move in turn:
+            actions.append(state.string_to_action(move))
+            state.apply_action(actions[-1])
+        _, steps = solving.replay(actions)
+        assert steps[-1].verdict == SOLVED
+        return steps[-1].replies
+
+    assert len(replies(group[0])) == len(line) > 0
+    assert replies(group[1]) == []
 
 
 def test_the_group_round_trips_through_the_file(

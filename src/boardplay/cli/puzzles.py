@@ -19,7 +19,7 @@ from boardplay.cli.common import console, fail, friendly, game_argument, game_op
 from boardplay.core.records import Record, read_jsonl
 from boardplay.i18n import _, ngettext
 from boardplay.puzzles import Puzzle, mine, read_puzzles, selfplay, verify, write_puzzles
-from boardplay.puzzles.puzzle import DEPTH
+from boardplay.puzzles.puzzle import DEPTH, VERIFY_SEED
 
 
 def _records(paths: list[Path], game: str) -> Iterator[tuple[Record, str]]:
@@ -154,6 +154,10 @@ def register(app: typer.Typer) -> None:
         depth: int = typer.Option(
             DEPTH, min=1, help=_("Times the mining budget the confirming search spends.")
         ),
+        offset: int = typer.Option(
+            VERIFY_SEED,
+            help=_("Added to each puzzle's mining seed: another offset is another search."),
+        ),
         out: Path | None = typer.Option(
             None, "--out", help=_("Write the confirmed puzzles here, with their new check.")
         ),
@@ -161,7 +165,7 @@ def register(app: typer.Typer) -> None:
         confirmed: list[Puzzle] = []
         failed = 0
         for puzzle in read_puzzles(file):
-            puzzle.verified = verify(puzzle, depth)
+            puzzle.verified = verify(puzzle, depth, offset)
             if puzzle.verified["ok"]:
                 confirmed.append(puzzle)
                 continue

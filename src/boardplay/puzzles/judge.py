@@ -72,6 +72,10 @@ two, a guess solves half."""
 PREFIX_SHARE = 3
 """A first action is valued through its completions' best (``score``) when it has at least
 this many: with fewer, searching them one by one costs no more."""
+FEW = 20
+"""Passing turns with no action in common are still one answer when at most one turn in this
+many passes (``verdict``): a guess then solves at most one attempt in twenty, as rare as a
+guess between twenty turns."""
 MAX_FORCED = 64
 """Forced actions followed before a position is searched (a bound, not a rule)."""
 
@@ -232,13 +236,15 @@ def verdict(values: list[Value], moves: list[tuple[str, ...]] | None = None) -> 
     **The answer group.** In a game of several actions a turn, turns that differ only in an
     action that does not matter are one answer: in Passtally the tile that wins wins whichever
     marker the other action moves. So the answer is the *group* of every turn that passes (worst
-    value at least ``WIN``, or ``HOLD`` for a save), and it is one answer only when all its turns
+    value at least ``WIN``, or ``HOLD`` for a save), and it is one answer when all its turns
     share an action, the *deciding* one (several if they share several): that is the choice the
-    puzzle asks for. Every turn outside the group must fall short as before (mean at most
-    ``EVEN``, or ``LOST``), so no turn sits between the classes. Passing turns with no action in
-    common are two different answers, and the position is no puzzle. A group of one is the
-    single winning turn of Proteus. At least ``MIN_CHOICES`` − 1 turns lie outside the group, so
-    that a guess does not solve it."""
+    puzzle asks for. Passing turns with no action in common are accepted alike, as lichess
+    accepts every mate of a mate-in-one, when they are few: at most one turn in ``FEW``. The
+    near end of a Passtally game is such a puzzle: of a thousand turns a handful of placements
+    join a line that overtakes, in different cells, and none of the others does. Every turn
+    outside the group must fall short as before (mean at most ``EVEN``, or ``LOST``), so no turn
+    sits between the classes. A group of one is the single winning turn of Proteus. At least
+    ``MIN_CHOICES`` − 1 turns lie outside the group, so that a guess does not solve it."""
     if not values:
         return None
     for kind, passes, short in (("win", WIN, EVEN), ("save", HOLD, LOST)):
@@ -255,7 +261,7 @@ def verdict(values: list[Value], moves: list[tuple[str, ...]] | None = None) -> 
             if moves is None:
                 return None
             shared = set(moves[group[0]]).intersection(*(moves[i] for i in group[1:]))
-            if not shared:
+            if not shared and len(group) * FEW > len(values):
                 return None
             decisive = tuple(m for m in moves[group[0]] if m in shared)
         elif moves is not None:

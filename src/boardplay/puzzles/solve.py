@@ -61,6 +61,7 @@ class Solving:
                 raise PuzzleError(f"puzzle {puzzle.id}: {exc}") from None
         self.mover = self.start.current_player()
         self.targets = {solution_key(self.start, turn) for turn in puzzle.answer_turns()}
+        self.solution = solution_key(self.start, puzzle.solution)
 
     def replay(self, actions: list[int]) -> tuple[State, list[Step]]:
         """The position after the solver's ``actions`` (each judged and answered as
@@ -76,7 +77,7 @@ class Solving:
 
     def step(self, state: State, action: int) -> Step:
         """Play the solver's ``action`` on ``state`` (in place) and judge it; once the turn is
-        solved, the other side's answer from the line is played too."""
+        solved with the solution itself, the other side's answer from the line is played too."""
         if state.is_terminal() or state.is_chance_node() or state.current_player() != self.mover:
             raise PuzzleError("it is not the solver's move")
         if action not in state.legal_actions():
@@ -85,9 +86,12 @@ class Solving:
         if turn_continues(self.start, state):
             reachable = any(c.key in self.targets for c in turn_choices(state))
             return Step(RIGHT if reachable else WRONG)
-        if position_key(state) not in self.targets:
+        key = position_key(state)
+        if key not in self.targets:
             return Step(WRONG)
-        return Step(SOLVED, self.answer(state))
+        # The line is the reply to the solution's own position; after another turn of the
+        # answer group its moves may be illegal there, or legal and meaningless.
+        return Step(SOLVED, self.answer(state) if key == self.solution else [])
 
     def answer(self, state: State) -> list[tuple[int, int]]:
         """Play the line on ``state`` (in place) while it is not the mover's own decision: the

@@ -397,6 +397,7 @@ def attempt_json(
         "hints": hints_for(game, walker),
         "played": played,
         "solution": None,
+        "answers": None,
         "themes": None,
         "puzzle_rating": None,
         "rating": None,
@@ -410,6 +411,7 @@ def attempt_json(
             answer.apply_action(action)
         view.update(
             solution=solution,
+            answers=len(puzzle.answer_turns()),
             answer_position=answer.to_json(),
             themes=[t for t in puzzle.themes if t not in ("win", "save")],
             puzzle_rating=rating_json(row.rating, row.plays),

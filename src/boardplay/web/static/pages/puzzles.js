@@ -141,7 +141,9 @@ export async function puzzlesPage(main, kind, id) {
       if (replies.length) feedback.append(h("p", {}, t("puzzles.reply", { moves: listWords(replies) })));
     } else {
       feedback.append(h("p", { class: "puzzle-verdict bad" }, "✗ ", t("puzzles.wrong")),
-        h("p", {}, t("puzzles.answer", { answer: listWords(a.solution) })),
+        h("p", { id: "puzzle-answer" }, a.answers > 1
+          ? t("puzzles.answerOfMany", { answer: listWords(a.solution), count: a.answers })
+          : t("puzzles.answer", { answer: listWords(a.solution) })),
         h("p", { class: "muted" }, t("puzzles.yours", { moves: listWords(mine) })));
     }
     const themes = (a.themes || []).map((th) => term(`theme.${a.puzzle.game}`, th));
