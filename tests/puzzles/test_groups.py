@@ -97,18 +97,23 @@ def passtally_turn() -> tuple[Puzzle, list[list[str]], list[str]]:
     return puzzle, group, outside
 
 
+def action_ids(solving: Solving, turn: list[str]) -> list[int]:
+    """A turn's actions, in notation, as the ids the solver plays from the puzzle's start."""
+    walker = solving.start.clone()
+    actions = []
+    for move in turn:
+        actions.append(walker.string_to_action(move))
+        walker.apply_action(actions[-1])
+    return actions
+
+
 def test_the_solver_accepts_any_turn_of_the_winning_group(
     passtally_turn: tuple[Puzzle, list[list[str]], list[str]],
 ) -> None:
     puzzle, group, outside = passtally_turn
     solving = Solving(puzzle)
     for turn in group:
-        walker = solving.start.clone()
-        actions = []
-        for move in turn:
-            actions.append(walker.string_to_action(move))
-            walker.apply_action(actions[-1])
-        _, steps = solving.replay(actions)
+        _, steps = solving.replay(action_ids(solving, turn))
         assert steps[-1].verdict == SOLVED, turn
     action = solving.start.string_to_action(outside[0])
     _, steps = solving.replay([action])
@@ -138,12 +143,7 @@ def test_the_line_answers_only_the_solution_itself(
     solving = Solving(dataclasses.replace(puzzle, line=line))
 
     def replies(turn: list[str]) -> list[tuple[int, int]]:
-        state = solving.start.clone()
-        actions = []
-        for move in turn:
-            actions.append(state.string_to_action(move))
-            state.apply_action(actions[-1])
-        _, steps = solving.replay(actions)
+        _, steps = solving.replay(action_ids(solving, turn))
         assert steps[-1].verdict == SOLVED
         return steps[-1].replies
 

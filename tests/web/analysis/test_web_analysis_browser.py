@@ -120,7 +120,7 @@ def open_from_start(page: Any, server: str, game: str, players: int | None = Non
     page.wait_for_selector(f"{STATUS}[data-node='0']")
 
 
-@pytest.mark.parametrize(
+EVERY_GAME = pytest.mark.parametrize(
     ("game", "players"),
     [
         ("potlatch", None),
@@ -132,6 +132,10 @@ def open_from_start(page: Any, server: str, game: str, players: int | None = Non
     ],
     ids=["potlatch", "proteus", "passtally-2", "passtally-3", "montana-2", "montana-3"],
 )
+"""Every game and player count the analysis board offers (Passtally and Montana at 2 and 3)."""
+
+
+@EVERY_GAME
 def test_every_game_takes_a_branch_on_its_own_board(
     page: Any, server: str, game: str, players: int | None
 ) -> None:
@@ -164,18 +168,7 @@ SHORT = {
 """Each game's options for a game short enough to finish over HTTP in seconds: its turn limit."""
 
 
-@pytest.mark.parametrize(
-    ("game", "players"),
-    [
-        ("potlatch", None),
-        ("proteus", None),
-        ("passtally", 2),
-        ("passtally", 3),
-        ("montana", 2),
-        ("montana", 3),
-    ],
-    ids=["potlatch", "proteus", "passtally-2", "passtally-3", "montana-2", "montana-3"],
-)
+@EVERY_GAME
 def test_every_door_opens_every_game(
     page: Any, server: str, game: str, players: int | None, tmp_path: Path
 ) -> None:
