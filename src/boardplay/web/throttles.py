@@ -18,8 +18,7 @@ upsert raises the count only while it is under the ceiling (or the window has en
 refused attempt counts nothing, as the transaction's rollback ensures; in autocommit the one
 statement is its own transaction. That spares every bot request a storage thread's hand-over,
 the pool's pre-ping and a separate ``COMMIT`` (a sixth of a bot move's server CPU in
-``make bench-web``); ``give_back_one`` does the same for the attempt a bot's move gives back
-once its game took it.
+``make bench-web``).
 
 A window is fixed: it starts at the key's first attempt and lasts ``window`` seconds; the next
 attempt after it starts a new one. So at most ``ceiling`` attempts pass per window, and at
@@ -103,11 +102,21 @@ def _upsert(conn: sa.Connection) -> type[postgresql.Insert] | type[sqlite.Insert
     return postgresql.Insert if conn.dialect.name == "postgresql" else sqlite.Insert
 
 
-def take(conn: sa.Connection, ceilings: Sequence[Ceiling], now: float) -> None:
+@dataclass(frozen=True)
+class Left:
+    """What a ceiling allows after an attempt it counted: ``attempts`` more in its window,
+    which ends in ``seconds``."""
+
+    attempts: int
+    seconds: float
+
+
+def take(conn: sa.Connection, ceilings: Sequence[Ceiling], now: float) -> Left:
     """Count one attempt against every ceiling, within the caller's transaction; raise
     ``Throttled`` (the caller's transaction must then roll back, undoing every count it made)
-    at the first one past its ceiling."""
+    at the first one past its ceiling. Returns what the last ceiling has left."""
     table = throttles_table
+    left = Left(0, 0.0)
     for ceiling in ceilings:
         insert = _upsert(conn)(table).values(
             key=ceiling.key[:KEY_LENGTH], start=now, count=1, until=now + ceiling.window
@@ -125,6 +134,8 @@ def take(conn: sa.Connection, ceilings: Sequence[Ceiling], now: float) -> None:
         ).one()
         if int(count) > ceiling.most:
             raise Throttled(ceiling, float(start) + ceiling.window - now)
+        left = Left(ceiling.most - int(count), float(start) + ceiling.window - now)
+    return left
 
 
 def give_back(conn: sa.Connection, keys: Sequence[str]) -> None:
@@ -184,24 +195,10 @@ def _started() -> Compiled:
     return _compiled(query)
 
 
-@functools.cache
-def _given_back() -> Compiled:
-    """``give_back`` for one key as one PostgreSQL statement: its row's new count (none: no
-    attempt counted)."""
-    table = throttles_table
-    statement = (
-        table.update()
-        .where(table.c.key == sa.bindparam("given", type_=sa.String), table.c.count > 0)
-        .values(count=table.c.count - 1)
-        .returning(table.c.count)
-    )
-    return _compiled(statement)
-
-
 class Throttles:
     """The throttles as their own short transactions (synchronous: run off the event loop), and
     one ceiling in one statement from the event loop where the wiring gives a way
-    (``take_one``, ``give_back_one``)."""
+    (``take_one``)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -212,14 +209,14 @@ class Throttles:
 
     async def take_one(
         self, ceiling: Ceiling, db: Callable[..., Awaitable[Any]], now: float | None = None
-    ) -> None:
+    ) -> Left:
         """One attempt against ``ceiling`` (``Throttled`` past it), as ``take`` counts it: in
         one statement from the event loop if the wiring gave a way, else ``take`` through
-        ``db`` (a storage thread)."""
+        ``db`` (a storage thread). Returns what the ceiling has left."""
         now = time.time() if now is None else now
         if self.statement is None:
-            await db(self.take, [ceiling], now)
-            return
+            left: Left = await db(self.take, [ceiling], now)
+            return left
         (counted, fixed), (started, _) = _counted(), _started()
         key = ceiling.key[:KEY_LENGTH]
         window = ceiling.window
@@ -231,15 +228,7 @@ class Throttles:
         self.calls += 1
         if self.calls % FORGET_EVERY == 0:
             await db(self.forget, now)
-
-    async def give_back_one(self, key: str, db: Callable[..., Awaitable[Any]]) -> None:
-        """Uncount one attempt of ``key`` (``give_back``): in one statement from the event loop
-        if the wiring gave a way (a bot's every move taken by its game), else through ``db``."""
-        if self.statement is None:
-            await db(self.give_back, [key])
-            return
-        text, fixed = _given_back()
-        await self.statement(text, {**fixed, "given": key[:KEY_LENGTH]})
+        return Left(ceiling.most - int(row[0]), float(row[1]) + window - now)
 
     async def take_for(
         self, ceiling: VisitorCeiling, owner: str, address: str, db: Callable[..., Awaitable[Any]]
@@ -251,14 +240,16 @@ class Throttles:
         except Throttled as exc:
             raise exc.error(ceiling.code, ceiling.message) from None
 
-    def take(self, ceilings: Sequence[Ceiling], now: float | None = None) -> None:
-        """One attempt against every ceiling, all or none (``Throttled`` if one is reached)."""
+    def take(self, ceilings: Sequence[Ceiling], now: float | None = None) -> Left:
+        """One attempt against every ceiling, all or none (``Throttled`` if one is reached);
+        what the last ceiling has left."""
         now = time.time() if now is None else now
         with self.engine.begin() as conn:
-            take(conn, ceilings, now)
+            left = take(conn, ceilings, now)
         self.calls += 1
         if self.calls % FORGET_EVERY == 0:
             self.forget(now)
+        return left
 
     def forget(self, now: float) -> None:
         """Drop rows whose window has ended, a few at a time in a transaction of their own

@@ -349,13 +349,12 @@ def test_a_ceiling_taken_one_at_a_time_counts_exactly_and_refusals_count_nothing
     """``Throttles.take_one`` (a bot's every request): in one statement from the event loop, as
     in the transaction on a storage thread, exactly ``most`` attempts pass in a window, a refused
     one counts nothing and names the wait to the window's end, and the next window starts
-    afresh; ``give_back_one`` (a bot's move its game took) uncounts one attempt, never below
-    none."""
+    afresh; each attempt that passes says how many more the window allows, and for how long."""
     import sqlalchemy as sa
 
     from boardplay.web.migrate import open_database
     from boardplay.web.table.pgwrite import LoopConnections
-    from boardplay.web.throttles import Ceiling, Throttled, Throttles
+    from boardplay.web.throttles import Ceiling, Left, Throttled, Throttles
 
     throttles = Throttles(open_database(postgres_url))
     ceiling = Ceiling(f"test:{'one' if one_statement else 'thread'}", 3, 60.0)
@@ -367,22 +366,16 @@ def test_a_ceiling_taken_one_at_a_time_counts_exactly_and_refusals_count_nothing
         loop = LoopConnections(sa.make_url(postgres_url), 2) if one_statement else None
         throttles.statement = loop.row if loop is not None else None
         try:
-            for _ in range(3):
-                await throttles.take_one(ceiling, db, now=1000.0)
+            left = [await throttles.take_one(ceiling, db, now=1000.0 + i) for i in range(3)]
+            assert left == [Left(2, 60.0), Left(1, 59.0), Left(0, 58.0)]
             for _ in range(2):
                 with pytest.raises(Throttled) as refused:
                     await throttles.take_one(ceiling, db, now=1030.0)
                 assert refused.value.retry_after == pytest.approx(30.0)
             assert throttles.count(ceiling.key, now=1030.0) == 3
-            await throttles.take_one(ceiling, db, now=1060.0)
-            assert throttles.count(ceiling.key, now=1060.0) == 1
-            await throttles.take_one(ceiling, db, now=1060.0)
-            await throttles.give_back_one(ceiling.key, db)
+            assert await throttles.take_one(ceiling, db, now=1060.0) == Left(2, 60.0)
             assert throttles.count(ceiling.key, now=1060.0) == 1
             for _ in range(2):
-                await throttles.give_back_one(ceiling.key, db)
-            assert throttles.count(ceiling.key, now=1060.0) == 0
-            for _ in range(3):  # given back: the window's three attempts pass again
                 await throttles.take_one(ceiling, db, now=1060.0)
             with pytest.raises(Throttled):
                 await throttles.take_one(ceiling, db, now=1060.0)

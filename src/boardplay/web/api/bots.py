@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 from fastapi import Path as PathParam
 from fastapi.responses import StreamingResponse
 
@@ -153,11 +153,7 @@ async def _as_bot(hub: Hub, user: ApiUser, game_id: str, act: Any, current: bool
 
 @router.post("/bot/game/{game_id}/move/{move:path}")
 async def bot_move(
-    game_id: GameId,
-    move: str,
-    hub: HubDep,
-    user: BotMoveDep,
-    ply: Annotated[int | None, Query(ge=0, le=2**31 - 1)] = None,
+    game_id: str, move: str, hub: HubDep, user: BotMoveDep, ply: str | None = None
 ) -> dict[str, Any]:
     """Play ``move`` in the game's notation (as the game stream's ``moves`` and ``legal`` write
     it). A move the rules refuse is a 400 naming the legal moves; one whose time has run out
@@ -166,14 +162,12 @@ async def bot_move(
     move whose answer it lost can never play it twice. Only refused moves count against the
     token (``bots/limits.py``). The move is decided on the room as this process holds it, with
     no query first: ``Room.act`` checks it against the database (``House.room``)."""
-    if len(move) > 200:
-        raise bad_request("a move is at most 200 characters")
 
     async def act(room: Room, token: str) -> dict[str, Any]:
         if late(room):
             await flag(room)
         try:
-            await room.act(token, move, ply)
+            await room.act(token, move, None if ply is None else int(ply))
         except ApiError as exc:
             if exc.code != "illegal_action":
                 raise
@@ -181,8 +175,13 @@ async def bot_move(
             raise IllegalMove(exc.message, legal) from None
         return {"ok": True, "ply": len(room.moves)}
 
-    result: dict[str, Any] = await _as_bot(hub, user, game_id, act, current=False)
-    await hub.bots.played(user)
+    async with hub.bots.moving(user, game_id[:32]):
+        # Checked here, not by FastAPI's 422: a malformed move is a refused one, and counts.
+        if len(game_id) > 32 or len(move) > 200:
+            raise bad_request("a game id is at most 32 characters, a move at most 200")
+        if ply is not None and not (ply.isascii() and ply.isdigit() and len(ply) <= 10):
+            raise bad_request("ply is the game stream's ply: a whole number from 0")
+        result: dict[str, Any] = await _as_bot(hub, user, game_id, act, current=False)
     return result
 
 

@@ -4,9 +4,10 @@ cost a bot can ask for, each named in docs/bots.md's table of limits:
 - **moves**: a move the game takes costs its token nothing; it is already bounded by the game
   (one per turn, a Montana turn's several included) and games by the challenges and
   tournaments that make them. A move the game *refuses* (illegal, not the bot's turn, the game
-  over, not its game) counts against ``Limits.api_refused_moves_per_minute``: every move is
-  counted before it runs (``throttles.py``, atomic across processes) and given back once the
-  game took it, so a burst of refused moves gets no more than the ceiling;
+  over, not its game) counts against ``Limits.api_refused_moves_per_minute`` once refused
+  (``throttles.py``, atomic across processes); one move of a token and game runs at a time on
+  a process, another meanwhile is refused from memory, so a burst of refused moves gets no
+  more than the ceiling (``Bots.moving``);
 - **every other request** (streams opened, challenges answered, chat ...) counts against
   ``Limits.api_requests_per_minute`` per token, before it runs;
 - **streams** open at once: ``Limits.api_streams_per_token`` per token and process

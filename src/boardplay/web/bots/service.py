@@ -19,9 +19,9 @@ tokens): what a token may do (scopes), who it speaks for, how often it may ask, 
   its ``used`` time. A person's token is read at every request.
 - **Every request counts** against its token's ceilings, in the database before the request
   runs (``throttles.py``): a burst on one process or several gets no more than requests sent
-  one after another (429 with ``Retry-After``). A move the game takes is given back; which
-  ceiling counts what, and why a bot's requests pass the per-address guard, is
-  ``limits.py``'s.
+  one after another (429 with ``Retry-After``). A move counts only if its game refuses it
+  (``Bots.moving``); which ceiling counts what, and why a bot's requests pass the
+  per-address guard, is ``limits.py``'s.
 - **A revoked token's streams end promptly**: at once on the process that revoked it, on the
   others through the broker (topic ``bots``) and, should that be lost, at their next check of
   the open streams' tokens (one query every ``CHECK_EVERY`` seconds)."""
@@ -36,7 +36,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
@@ -54,7 +54,7 @@ from boardplay.web.metrics import Metrics
 from boardplay.web.table import Games, Room
 from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.text import tidy
-from boardplay.web.throttles import Ceiling, Throttled, Throttles
+from boardplay.web.throttles import Ceiling, Left, Throttled, Throttles
 from boardplay.web.tokens import hash_token, new_token
 
 log = logging.getLogger("boardplay.web")
@@ -146,6 +146,8 @@ class Bots:
         """Tells the other processes of revoked tokens at once (the broker's topic, given by the
         wiring; None: one process, or no Redis, and the periodic check is the only way)."""
         self.seat_tokens: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self._moving: set[tuple[int, str]] = set()
+        """(token id, game) of the moves running on this process (``moving``)."""
         self.gate = BotGate()
         """The tokens the per-address guard lets by, and those held past a ceiling (the app
         hands its guard's gate over: ``app.py``)."""
@@ -219,8 +221,8 @@ class Bots:
     async def authorise(self, header: str | None, *scopes: str, kind: Kind = REQUESTS) -> ApiUser:
         """The account a request's ``Authorization: Bearer <token>`` speaks for, if the token
         exists and has one of ``scopes`` (none named: any token will do); the request is
-        counted against the token's ceiling of its ``kind`` before it runs (a move: ``MOVES``,
-        given back by ``played`` once the game takes it)."""
+        counted against the token's ceiling of its ``kind`` before it runs; a move
+        (``MOVES``) only if it is held past that ceiling: ``moving`` counts moves."""
         secret = header[7:].strip() if header and header.lower().startswith("bearer ") else ""
         if not secret.startswith(TOKEN_PREFIX) or len(secret) > 100:
             raise ApiError(
@@ -240,18 +242,53 @@ class Bots:
         token, account = found
         if scopes and not token.scopes & set(scopes):
             raise missing_scope(" or ".join(scopes))
-        try:
-            await self.throttles.take_one(self._ceiling(token.id, kind), self.db)
-        except Throttled as exc:
-            self.gate.hold(digest, kind, exc.retry_after)
-            raise self._over(kind, exc) from None
+        user = ApiUser(account, token, secret)
+        if kind != MOVES:
+            await self._count(user, kind)
         self.gate.vouch(digest)
-        return ApiUser(account, token, secret)
+        return user
 
-    async def played(self, user: ApiUser) -> None:
-        """The game took the bot's move: it does not count against the refused moves' ceiling
-        (the game bounds its moves itself: one per turn)."""
-        await self.throttles.give_back_one(self._ceiling(user.token.id, MOVES).key, self.db)
+    async def _count(self, user: ApiUser, kind: Kind) -> Left:
+        """One request of ``kind`` against the token's ceiling (429 past it, and the token held
+        on this process until the ceiling's window has run)."""
+        try:
+            return await self.throttles.take_one(self._ceiling(user.token.id, kind), self.db)
+        except Throttled as exc:
+            self.gate.hold(hash_token(user.secret), kind, exc.retry_after)
+            raise self._over(kind, exc) from None
+
+    @contextlib.asynccontextmanager
+    async def moving(self, user: ApiUser, game_id: str) -> AsyncIterator[None]:
+        """A move of the bot's in ``game_id`` runs within: counted against its refused moves'
+        ceiling only once the game refuses it (``ApiError``), and the token held on this
+        process when that was the last the ceiling allows. A game takes one move a turn, so
+        the moves it takes need no ceiling; counting each before it ran and giving it back
+        after cost two database writes a move.
+
+        One move of a token and game runs at a time on a process: another sent meanwhile is
+        refused at once, from memory (429 ``move_in_flight``, try again in a second), as a
+        held token's are. So a burst of refused moves gets no more than the ceiling on one
+        process, and one more per other process serving the bot in that game."""
+        key = (user.token.id, game_id)
+        if key in self._moving:
+            raise ApiError(
+                429,
+                "move_in_flight",
+                "a move of this bot in this game is still being played: send the next once "
+                "it is answered",
+                {"Retry-After": "1"},
+            )
+        self._moving.add(key)
+        try:
+            yield
+        except ApiError:
+            with contextlib.suppress(ApiError):  # past the ceiling: its next one is refused
+                left = await self._count(user, MOVES)
+                if not left.attempts:  # the last one allowed: the next is refused at once
+                    self.gate.hold(hash_token(user.secret), MOVES, left.seconds)
+            raise
+        finally:
+            self._moving.discard(key)
 
     def _ceiling(self, token_id: int, kind: Kind) -> Ceiling:
         if kind == MOVES:
