@@ -25,6 +25,8 @@ SETS = {p.id: p for path in sorted(DATA.glob("*.jsonl")) for p in read_puzzles(p
 
 
 def shot(page: Any, name: str) -> None:
+    # From the top: a board's sticky prompt (Montana's) is drawn where the page was scrolled to.
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(SCREENSHOTS / f"puzzles-{name}.png"), full_page=True)
 
 
