@@ -86,10 +86,15 @@ def record_notices(hub: Hub) -> list[Notice]:
 
 
 async def two_processes(
-    url: str, tamper: Any = None, clock: TimeControl | None = None, moves: int = 3
+    url: str,
+    tamper: Any = None,
+    clock: TimeControl | None = None,
+    moves: int = 3,
+    page: bool = True,
 ) -> Watched:
     """Play ``moves`` steps on hub A with a spectator socket on hub B, each change's notice
-    handed to B as the broker would (``tamper`` may change it first, or lose it: None)."""
+    handed to B as the broker would (``tamper`` may change it first, or lose it: None); the
+    mover has the game's page open on A (``page``), as a person has, or none, as a bot."""
     a, b = hub_on(url), hub_on(url)
     seen = Watched()
     build, read = Room._build_view, b.storage.get_game
@@ -110,6 +115,9 @@ async def two_processes(
         room, token, _ = await a.maker.create(
             "tiny", {}, [{"kind": "me"}, {"kind": "hotseat"}], clock=clock
         )
+        if page:
+            own = Sent()
+            room.subscribers.add(Subscriber(own.send, own.close))
         far = await b.room(room.row.id)
         spectator = Subscriber(socket.send, socket.close)
         far.subscribers.add(spectator)
@@ -186,6 +194,19 @@ def test_the_other_process_uses_the_relayed_view_and_moves(tmp_path: Path, relay
     assert [public(v) for v in spectator] == [json.loads(json.dumps(v)) for v in seen.mover_views]
     assert seen.built == (0 if relay else 3)
     assert seen.reads == (0 if relay else 3)
+    same_game(seen)
+
+
+def test_a_view_nobody_watches_where_the_move_is_made_is_not_relayed(tmp_path: Path) -> None:
+    """A bot's move (no page of the game open on its process): the notice carries the moves
+    but no view, and the process with a page open builds the view itself, the very same."""
+    url = f"sqlite:///{tmp_path / 'relay.sqlite3'}"
+    seen = asyncio.run(two_processes(url, page=False))
+    assert [n.view_text for n in seen.notices] == [""] * 3
+    assert all(n.step_text for n in seen.notices)
+    spectator = replay(seen.sent)[1:]
+    assert [public(v) for v in spectator] == [json.loads(json.dumps(v)) for v in seen.mover_views]
+    assert (seen.built, seen.reads) == (3, 0)
     same_game(seen)
 
 

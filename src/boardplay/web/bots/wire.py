@@ -167,22 +167,22 @@ def shared_state(room: Room) -> str:
     information stays out of the position as it stays out of the game page's."""
 
     def build() -> str:
-        view = room.public_view()
-        over = room.row.status == "finished" or bool(view.get("terminal"))
-        current = view.get("current_player")
+        glance = room.glance()
+        over = room.row.status == "finished" or glance.terminal
+        current = glance.current_player
         result = room.row.result or {}
         members = {
             "moves": [m.notation for m in room.moves],
             "seats": [m.player for m in room.moves],
             "ply": len(room.moves),
-            "turn": None if over or not isinstance(current, int) or current < 0 else current,
-            "legal": [] if over else [m["move"] for m in view.get("legal") or []],
+            "turn": None if over or current is None or current < 0 else current,
+            "legal": [] if over else glance.legal,
             "status": status_of(room),
             "winners": result.get("winners") if over else None,
             "result": result.get("text") if over else None,
             "drawOffer": (room.row.draw_offer or {}).get("by"),
             "resigned": list(room.row.resigned),
-            "position": view.get("position"),
+            "position": glance.position,
         }
         return encode(members)[1:-1]
 

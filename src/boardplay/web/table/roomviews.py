@@ -6,13 +6,24 @@ a ``Room`` builds and keeps them (it is one: ``class Room(..., RoomViews)``)."""
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from typing import Any
+from typing import Any, NamedTuple
 
 from boardplay.core.game import Game, State
 from boardplay.core.records import Move
 from boardplay.web.table import relayview, views
 from boardplay.web.table import storage as st
 from boardplay.web.words import History, legal_said
+
+
+class Glance(NamedTuple):
+    """The position as the Bot API tells it (``RoomViews.glance``): who is to move (-1 or
+    below: chance or nobody; None for a game shown frozen), whether it is over, the legal
+    moves in the game's notation, and the position's JSON (None if it cannot be exported)."""
+
+    current_player: int | None
+    terminal: bool
+    legal: list[str]
+    position: Any
 
 
 class RoomViews:
@@ -44,10 +55,31 @@ class RoomViews:
             self._view = self._build_view()
         return self._view
 
+    def glance(self) -> Glance:
+        """What a program at the table needs of the position (the Bot API's ``gameState``),
+        from the state itself: the public view's same members, without building the view (its
+        words, text and hints are for pages; a game between bots may have none watching)."""
+        if self.broken is not None:
+            view = self.public_view()
+            return Glance(None, False, [], view.get("position"))
+        state = self.state
+        terminal = state.is_terminal() or self.settled
+        legal = (
+            []
+            if terminal or state.is_chance_node()
+            else [state.action_to_string(a) for a in state.legal_actions()]
+        )
+        return Glance(state.current_player(), terminal, legal, views.safely(self._position))
+
     def relay_text(self) -> str:
         """The public view as relay text, for the other processes (``relayview.py``, see
-        ``adopt_view``); empty for a game this process cannot rebuild."""
-        return "" if self.broken is not None else relayview.encode(self.public_view(), self._before)
+        ``adopt_view``), if this process built it (for its own pages): empty otherwise, or for
+        a game this process cannot rebuild. A process that needs a view and is sent none
+        builds its own; one built only to be relayed was wasted wherever nobody watched a page
+        (a view of a Montana game costs the mover's process more than the move itself)."""
+        if self.broken is not None or self._view is None:
+            return ""
+        return relayview.encode(self._view, self._before)
 
     def adopt_view(self, revision: int, text: str) -> None:
         """Take the public view another process built of ``revision`` (its ``relay_text``) as

@@ -101,7 +101,7 @@ def public_view(
     current = state.current_player()
     terminal = state.is_terminal() or play.settled
     # Each move of the history in words, with the struct the boards highlight it by.
-    for move, words in zip(view["moves"], _safely(play.words) or [], strict=False):
+    for move, words in zip(view["moves"], safely(play.words) or [], strict=False):
         move.update(words)
     if row.resigned and row.result is not None and view["moves"]:
         _one_outcome(view["moves"][-1], row)
@@ -117,12 +117,12 @@ def public_view(
         legal=[]
         if terminal or state.is_chance_node()
         else [{"id": a, "move": state.action_to_string(a)} for a in state.legal_actions()],
-        position=_safely(play.position),
-        text=_safely(state.render),
-        scores=_safely(state.scores),
+        position=safely(play.position),
+        text=safely(state.render),
+        scores=safely(state.scores),
         result=row.result if row.result is not None else result_of(state) if terminal else None,
         can_draw=can_draw(game),
-        hints=_safely(lambda: hints_for(game, state)) or hints_for(game),
+        hints=safely(lambda: hints_for(game, state)) or hints_for(game),
     )
     return view
 
@@ -215,7 +215,7 @@ def summary(view: dict[str, Any], updated: datetime) -> dict[str, Any]:
     return out
 
 
-def _safely(build: Callable[[], Any]) -> Any:
+def safely(build: Callable[[], Any]) -> Any:
     """Presentation extras must never stop a game from being shown."""
     try:
         return build()
