@@ -29,6 +29,8 @@ from libc.math cimport tanhf
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 
+import time
+
 import numpy as np
 
 from boardplay.core.kernel cimport Kernel
@@ -217,6 +219,30 @@ cdef class Network:
         cdef int count = k.legal_into(&av[0])
         self.evaluate_legal(k, player, &av[0], count, &lv[0], &vv[0])
         return actions[:count].copy(), logits[:count].copy(), values
+
+    def pass_seconds(self, Kernel k, int player, int repeats, bint logits=True) -> float:
+        """CPU seconds of one search pass on ``k`` from ``player``'s view, the mean of
+        ``repeats``: ``evaluate_legal`` with ``logits`` (the legal actions' logits and the
+        values), else ``evaluate_value`` (``uniform`` searches). The floor of what the network
+        adds to an ``az`` simulation, which ``boardplay bench --mcts`` sets beside a plain
+        search's whole simulation (``ai.bench.az_against_mcts``)."""
+        if k.num_players != self.seats or k.action_space != self.actions:
+            raise ValueError("this network is for another game (seats or actions differ)")
+        if repeats < 1:
+            raise ValueError(f"repeats must be at least 1, got {repeats}")
+        actions = np.zeros(self.actions, dtype=np.intc)
+        logit_row = np.zeros(self.actions, dtype=np.float32)
+        values = np.zeros(self.seats, dtype=np.float32)
+        cdef int[::1] av = actions
+        cdef float[::1] lv = logit_row, vv = values
+        cdef int count = k.legal_into(&av[0]), i
+        began = time.thread_time()
+        for i in range(repeats):
+            if logits:
+                self.evaluate_legal(k, player, &av[0], count, &lv[0], &vv[0])
+            else:
+                self.evaluate_value(k, player, &vv[0])
+        return (time.thread_time() - began) / repeats
 
     cdef const float* trunk(self, int count) noexcept:
         """The top hidden layer (in ``left`` or ``right``) of the input gathered in ``nonzero``
