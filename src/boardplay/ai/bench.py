@@ -15,6 +15,12 @@ the machine to itself the two clocks agree):
 
 OpenSpiel's Python ``MCTSBot`` on the same game and position, measured beside these, is
 ``boardplay.adapters.mctsbot`` (the adapters call the AI, never the other way).
+
+``az_against_mcts`` sets a game's learned search (``az``, steered by a shipped network) beside
+the plain compiled search at the same settings: the same positions (``spec_speed``'s nine),
+the same budget and every option the two share, each search's own leaves otherwise
+(``search_counterpart``); and the network's pass alone, the floor of what it adds to a
+simulation (issue 67 asks ``az`` for at least 1/1.5 of ``mcts``'s rate).
 """
 
 from __future__ import annotations
@@ -22,16 +28,22 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from dataclasses import dataclass
 
 from boardplay.ai.agents import agent_analysis
+from boardplay.ai.az import AZAgent
 from boardplay.ai.mcts import MCTSAgent
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.specs import make_agent
 from boardplay.core.game import Game, State, sample_chance
+from boardplay.core.options import parse_game_string
 from boardplay.core.registry import load
 
 ROLLOUT_C = 1.4
 """The exploration constant of the random-rollout comparison (OpenSpiel examples use 1.4-2)."""
+
+PASS_REPEATS = 2000
+"""Network passes timed per position (a pass takes microseconds; the clock ticks coarser)."""
 
 
 def first_decision(game: Game, seed: int) -> State:
@@ -79,29 +91,40 @@ def mcts_speed(
     return info.iterations / max(took, 1e-9)
 
 
-def spec_speed(game: Game, spec: str, positions: int = 9, seed: int = 0) -> float:
-    """Simulations per CPU second of ``spec`` (a search spec or level, at its own budget): the
-    median over ``positions`` decisions spread evenly over one seeded game played by
-    ``medium``, one fresh agent each (no tree kept), so the opening and the middle and end game
-    count alike (Proteus's placement searches run faster than its movement's). A search that
-    ended at its iteration cap is left out: it found the position settled (a forced win) and
-    ran its simulations far faster than a search still choosing, so it would inflate the rate."""
+def decisions(game: Game, positions: int = 9, seed: int = 0) -> list[State]:
+    """``positions`` decisions spread evenly over one seeded game of ``game`` played by
+    ``medium``, so the opening and the middle and end game count alike (Proteus's placement
+    searches run faster than its movement's)."""
     state = first_decision(game, seed)
     mover = make_agent("medium", game, seed)
     rng = random.Random(seed)
-    decisions: list[State] = []
+    met: list[State] = []
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
             continue
         if len(state.legal_actions()) > 1:
-            decisions.append(state.clone())
+            met.append(state.clone())
         action = mover.step(state)
         state.apply_action(action)
         mover.inform(action)
-    step = max(1, len(decisions) // positions)
+    step = max(1, len(met) // positions)
+    return met[::step][:positions]
+
+
+def spec_speed(game: Game, spec: str, positions: int = 9, seed: int = 0) -> float:
+    """Simulations per CPU second of ``spec`` (a search spec or level, at its own budget): the
+    median over the ``decisions`` of ``game`` (``rate_on``)."""
+    return rate_on(game, spec, decisions(game, positions, seed), seed)
+
+
+def rate_on(game: Game, spec: str, states: list[State], seed: int = 0) -> float:
+    """Simulations per CPU second of ``spec`` on ``states``, the median, one fresh agent each
+    (no tree kept). A search that ended at its iteration cap is left out: it found the position
+    settled (a forced win) and ran its simulations far faster than a search still choosing, so
+    it would inflate the rate."""
     rates: list[float] = []
-    for index, position in enumerate(decisions[::step][:positions]):
+    for index, position in enumerate(states):
         agent = make_agent(spec, game, seed + index)
         began = time.process_time()
         agent.step(position)
@@ -111,3 +134,85 @@ def spec_speed(game: Game, spec: str, positions: int = 9, seed: int = 0) -> floa
         if info is not None and info.iterations and (cap is None or info.iterations < cap):
             rates.append(info.iterations / max(spent, 1e-9))
     return statistics.median(rates) if rates else 0.0
+
+
+def learned_spec(game: Game) -> str | None:
+    """The game's learned search: the first ``az`` spec among its levels, then among its named
+    agents (None for a game without one)."""
+    for spec in (*(game.levels or {}).values(), *(game.agents or {}).values()):
+        if parse_game_string(spec)[0].lower() == "az":
+            return spec
+    return None
+
+
+def search_counterpart(agent: AZAgent) -> str:
+    """The plain search at the same settings as the learned ``agent``: ``mcts`` with its
+    budget and the values (given or default) of the options the two searches share: contempt,
+    repetition, decisive moves, the turn's completion before a leaf is judged; early stop off,
+    as ``az`` has none. The rest, ``mcts``'s own defaults: its leaves are the game's compiled
+    evaluation (cutoff and all) where ``az``'s are the network's, which is what the comparison
+    measures. The network's own options (``weights``, ``mix``, ``uniform``, ``fpu``) have no
+    counterpart, and ``c`` weighs PUCT's prior term, on another scale than UCT's constant."""
+    budget = {"iterations": agent.iterations, "time": agent.time_limit}
+    shared = {
+        **{key: value for key, value in budget.items() if value},
+        "contempt": agent.contempt,
+        "repetition": agent.repetition,
+        "decisive": agent.decisive,
+        "finish_turn": agent.finish_turn,
+        "early": False,
+    }
+    shown = {
+        key: str(value).lower() if isinstance(value, bool) else value
+        for key, value in shared.items()
+    }
+    return "mcts(" + ",".join(f"{key}={value}" for key, value in shown.items()) + ")"
+
+
+@dataclass(frozen=True)
+class LearnedSpeed:
+    """A learned search's rate beside the plain search's at the same settings."""
+
+    az_spec: str
+    mcts_spec: str
+    az_rate: float
+    """``az``'s simulations per CPU second (``spec_speed``)."""
+    mcts_rate: float
+    """``mcts``'s, on the same positions."""
+    pass_seconds: float
+    """CPU seconds of one network pass as the search makes it (the median over the
+    positions): what the network adds to each ``az`` simulation at the least."""
+
+    @property
+    def slowdown(self) -> float:
+        """How many times slower ``az`` simulates than ``mcts`` (1.5 at the issue's bound)."""
+        return self.mcts_rate / self.az_rate if self.az_rate > 0 else float("inf")
+
+
+def az_against_mcts(game: Game, positions: int = 9, seed: int = 0) -> LearnedSpeed | None:
+    """``game``'s learned search and its ``search_counterpart`` on the same ``positions``
+    decisions, each at the learned spec's budget, and the network's pass timed on each of them
+    (the value pass alone for a ``uniform`` search, else the legal actions' logits too); None
+    for a game without a learned search."""
+    spec = learned_spec(game)
+    if spec is None:
+        return None
+    agent = make_agent(spec, game, seed)
+    assert isinstance(agent, AZAgent)
+    counterpart = search_counterpart(agent)
+    states = decisions(game, positions, seed)
+    passes = []
+    for position in states:
+        assert position.kernel is not None  # az refuses a game without a compiled kernel
+        passes.append(
+            agent.network.pass_seconds(
+                position.kernel, position.current_player(), PASS_REPEATS, logits=not agent.uniform
+            )
+        )
+    return LearnedSpeed(
+        spec,
+        counterpart,
+        rate_on(game, spec, states, seed),
+        rate_on(game, counterpart, states, seed),
+        statistics.median(passes),
+    )

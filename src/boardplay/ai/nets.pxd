@@ -33,13 +33,14 @@ cdef class Network:
     cdef float* left
     cdef float* right
     cdef unsigned char* raw
-    cdef float* nonzero  # the top layer's non-zero entries and their indices
+    cdef float* nonzero  # a layer's gathered input: its non-zero entries and their indices
     cdef int* index
-    cdef const float* trunk(self, const float* x) noexcept
-    cdef int sparse(self, const float* top) noexcept
-    cdef void head_value(self, int nonzero, float* values) noexcept
-    cdef const float* read(self, Kernel k, int player) noexcept
-    cdef void forward(self, const float* x, float* logits, float* values) noexcept
+    cdef int gathered  # entries in nonzero and index after ``trunk``: the top layer's
+    cdef const float* trunk(self, int count) noexcept
+    cdef int gather_row(self, const float* x) noexcept
+    cdef int gather_kernel(self, Kernel k, int player) noexcept
+    cdef void head_value(self, float* values) noexcept
+    cdef void forward(self, int count, float* logits, float* values) noexcept
     cdef void evaluate(self, Kernel k, int player, float* logits, float* values) noexcept
     cdef void evaluate_legal(self, Kernel k, int player, const int* actions, int count,
                              float* logits, float* values) noexcept

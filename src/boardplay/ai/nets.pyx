@@ -8,6 +8,8 @@ j-th is the value of seat ``(viewer + j) % seats``), so one network serves every
 are float32, each layer's matrix stored inputs × outputs: a layer adds ``x[i] * row i`` to its
 outputs for every non-zero input, a loop over contiguous floats the C compiler vectorises
 without reordering any sum, and one that skips the many zeros of a board's one-hot planes.
+Each layer's input is gathered first (its non-zero entries and their indices, without a branch
+per entry: ``nets_simd.h`` says why), the compact bytes straight from the kernel's row.
 All buffers are allocated once, when the network is built; a forward pass allocates nothing.
 
 The search reads only the legal actions' logits (a few dozen of ``actions``, 217 in Proteus),
@@ -26,6 +28,8 @@ altogether.
 from libc.math cimport tanhf
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
+
+import time
 
 import numpy as np
 
@@ -48,12 +52,18 @@ cdef float* _copy(object array, int rows, int cols, str name) except NULL:
     return out
 
 
-# ``out = b + x @ w`` (``w`` is n_in × n_out, row-major), zero inputs skipped: in C, compiled
-# for SSE2, AVX2 and AVX-512 and picked by the CPU at load time (the header says why the three
-# give the same bits).
+# The gathers and the layer, in C (``nets_simd.h``): the layer compiled for SSE2, AVX2 and
+# AVX-512 and picked by the CPU at load time (the header says why the three give the same bits).
 cdef extern from "nets_simd.h":
-    void _layer "bp_layer"(const float* x, int n_in, const float* w, const float* b, int n_out,
-                           float* out) noexcept nogil
+    int _gather "bp_gather"(const float* x, int n, float* values, int* index) noexcept nogil
+    int _gather_bytes "bp_gather_bytes"(const unsigned char* raw, int n, float scale,
+                                        float* values, int* index) noexcept nogil
+    void _layer "bp_layer_gathered"(const float* values, const int* index, int count,
+                                    const float* w, const float* b, int n_out, int relu,
+                                    float* out) noexcept nogil
+
+COMPACT_SCALE = 1.0 / 16.0
+"""What one unit of a compact byte is worth as the network's input."""
 
 
 cdef inline void _dots(const float* values, const int* index, int nonzero, const float* rows,
@@ -182,7 +192,7 @@ cdef class Network:
         logits = np.zeros(self.actions, dtype=np.float32)
         values = np.zeros(self.seats, dtype=np.float32)
         cdef float[::1] lv = logits, vv = values
-        self.forward(&row[0], &lv[0], &vv[0])
+        self.forward(self.gather_row(&row[0]), &lv[0], &vv[0])
         return logits, values
 
     def position(self, Kernel k, int player) -> tuple:
@@ -210,71 +220,87 @@ cdef class Network:
         self.evaluate_legal(k, player, &av[0], count, &lv[0], &vv[0])
         return actions[:count].copy(), logits[:count].copy(), values
 
-    cdef const float* trunk(self, const float* x) noexcept:
-        """The top hidden layer of input ``x`` (in ``left`` or ``right``)."""
-        cdef int i, j
-        cdef const float* source = x
+    def pass_seconds(self, Kernel k, int player, int repeats, bint logits=True) -> float:
+        """CPU seconds of one search pass on ``k`` from ``player``'s view, the mean of
+        ``repeats``: ``evaluate_legal`` with ``logits`` (the legal actions' logits and the
+        values), else ``evaluate_value`` (``uniform`` searches). The floor of what the network
+        adds to an ``az`` simulation, which ``boardplay bench --mcts`` sets beside a plain
+        search's whole simulation (``ai.bench.az_against_mcts``)."""
+        if k.num_players != self.seats or k.action_space != self.actions:
+            raise ValueError("this network is for another game (seats or actions differ)")
+        if repeats < 1:
+            raise ValueError(f"repeats must be at least 1, got {repeats}")
+        actions = np.zeros(self.actions, dtype=np.intc)
+        logit_row = np.zeros(self.actions, dtype=np.float32)
+        values = np.zeros(self.seats, dtype=np.float32)
+        cdef int[::1] av = actions
+        cdef float[::1] lv = logit_row, vv = values
+        cdef int count = k.legal_into(&av[0]), i
+        began = time.thread_time()
+        for i in range(repeats):
+            if logits:
+                self.evaluate_legal(k, player, &av[0], count, &lv[0], &vv[0])
+            else:
+                self.evaluate_value(k, player, &vv[0])
+        return (time.thread_time() - began) / repeats
+
+    cdef const float* trunk(self, int count) noexcept:
+        """The top hidden layer (in ``left`` or ``right``) of the input gathered in ``nonzero``
+        and ``index`` (``count`` entries), which are left holding the top layer's gather
+        (``gathered`` its count)."""
+        cdef int i
         cdef float* target = self.left
         cdef float* spare = self.right
         for i in range(self.depth):
-            _layer(source, self.widths[i], self.weights[i], self.biases[i], self.widths[i + 1],
-                   target)
-            for j in range(self.widths[i + 1]):
-                if target[j] < 0.0:
-                    target[j] = 0.0
-            source = target
+            _layer(self.nonzero, self.index, count, self.weights[i], self.biases[i],
+                   self.widths[i + 1], 1, target)
+            count = _gather(target, self.widths[i + 1], self.nonzero, self.index)
             target, spare = spare, target
-        return source
+        self.gathered = count
+        return spare
 
-    cdef int sparse(self, const float* top) noexcept:
-        """Gather the top layer's non-zero entries and their indices; returns their count."""
-        cdef int i, nonzero = 0
-        for i in range(self.widths[self.depth]):
-            if top[i] != 0.0:
-                self.nonzero[nonzero] = top[i]
-                self.index[nonzero] = i
-                nonzero += 1
-        return nonzero
+    cdef int gather_row(self, const float* x) noexcept:
+        """Gather the input row ``x`` into ``nonzero`` and ``index``; returns the count."""
+        return _gather(x, self.inputs, self.nonzero, self.index)
 
-    cdef void head_value(self, int nonzero, float* values) noexcept:
-        """The values from the gathered top layer (``sparse``): ``_layer``'s sums, as dots."""
+    cdef int gather_kernel(self, Kernel k, int player) noexcept:
+        """Gather the input of ``k`` from ``player``'s view (observation or compact bytes)."""
+        if self.compact:
+            k.compact_into(player, self.raw)
+            return _gather_bytes(self.raw, self.inputs, <float>COMPACT_SCALE, self.nonzero,
+                                 self.index)
+        k.observe_into(player, self.input)
+        return self.gather_row(self.input)
+
+    cdef void head_value(self, float* values) noexcept:
+        """The values from the gathered top layer: ``_layer``'s sums, as dots."""
         cdef int j
-        _dots(self.nonzero, self.index, nonzero, self.value_t, self.widths[self.depth],
+        _dots(self.nonzero, self.index, self.gathered, self.value_t, self.widths[self.depth],
               self.value_b, self.seat_index, self.seats, values)
         for j in range(self.seats):
             values[j] = tanhf(values[j])
 
-    cdef void forward(self, const float* x, float* logits, float* values) noexcept:
-        """All ``actions`` logits and the values of input ``x``."""
-        cdef const float* top = self.trunk(x)
-        _layer(top, self.widths[self.depth], self.policy_w, self.policy_b, self.actions,
-               logits)
-        self.head_value(self.sparse(top), values)
-
-    cdef const float* read(self, Kernel k, int player) noexcept:
-        """The input row of ``k`` from ``player``'s view (observation or compact bytes)."""
-        cdef int i
-        if self.compact:
-            k.compact_into(player, self.raw)
-            for i in range(self.inputs):
-                self.input[i] = self.raw[i] * (1.0 / 16.0)
-        else:
-            k.observe_into(player, self.input)
-        return self.input
+    cdef void forward(self, int count, float* logits, float* values) noexcept:
+        """All ``actions`` logits and the values of the gathered input (``count`` entries)."""
+        self.trunk(count)
+        _layer(self.nonzero, self.index, self.gathered, self.policy_w, self.policy_b,
+               self.actions, 0, logits)
+        self.head_value(values)
 
     cdef void evaluate(self, Kernel k, int player, float* logits, float* values) noexcept:
         """The network on ``k`` from ``player``'s view: every logit and the values."""
-        self.forward(self.read(k, player), logits, values)
+        self.forward(self.gather_kernel(k, player), logits, values)
 
     cdef void evaluate_legal(self, Kernel k, int player, const int* actions, int count,
                              float* logits, float* values) noexcept:
         """The values of ``k`` from ``player``'s view and the logits of ``actions`` only,
         ``logits[i]`` for ``actions[i]`` (the module docstring says how and why)."""
-        cdef int nonzero = self.sparse(self.trunk(self.read(k, player)))
-        _dots(self.nonzero, self.index, nonzero, self.policy_t, self.widths[self.depth],
+        self.trunk(self.gather_kernel(k, player))
+        _dots(self.nonzero, self.index, self.gathered, self.policy_t, self.widths[self.depth],
               self.policy_b, actions, count, logits)
-        self.head_value(nonzero, values)
+        self.head_value(values)
 
     cdef void evaluate_value(self, Kernel k, int player, float* values) noexcept:
         """The values of ``k`` from ``player``'s view, no logits."""
-        self.head_value(self.sparse(self.trunk(self.read(k, player))), values)
+        self.trunk(self.gather_kernel(k, player))
+        self.head_value(values)

@@ -30,6 +30,36 @@ def _ratio(ours: Speed | None, native: Speed | None) -> str:
     return f"1/{native.games_per_second / ours.games_per_second:.2f}"
 
 
+def _learned_table(names: list[str]) -> None:
+    """The learned search (``az``) beside the plain one at the same settings, for each game with
+    a learned search (``ai.bench.az_against_mcts``); nothing for the others."""
+    from boardplay.ai.bench import az_against_mcts
+
+    rows = [(name, az_against_mcts(load(name))) for name in names]
+    measured = [(name, row) for name, row in rows if row is not None]
+    if not measured:
+        return
+    title = _(
+        "learned search (az) against plain search (mcts) at the same settings, simulations per "
+        "CPU second (median of 9 positions; target: az at least 1/1.5 of mcts), and one network "
+        "pass beside one mcts simulation"
+    )
+    table = Table(title=title)
+    headers = (N_("game"), N_("az"), N_("mcts"), N_("az vs mcts"), N_("pass µs"), N_("mcts µs"))
+    for number, header in enumerate(headers):
+        table.add_column(_(header), justify="right" if number else "left")
+    for name, row in measured:
+        table.add_row(
+            name,
+            _rate(row.az_rate),
+            _rate(row.mcts_rate),
+            f"1/{row.slowdown:.2f}",
+            f"{row.pass_seconds * 1e6:.2f}",
+            f"{1e6 / row.mcts_rate:.2f}" if row.mcts_rate > 0 else "—",
+        )
+    print_table(table)
+
+
 def register(app: typer.Typer) -> None:
     @app.command(
         "bench",
@@ -132,6 +162,7 @@ def register(app: typer.Typer) -> None:
                     *compared,
                 )
             print_table(search)
+            _learned_table(names)
         if adapters:
             from boardplay.adapters.bench import adapter_throughput, format_table
 
