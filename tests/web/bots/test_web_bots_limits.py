@@ -145,7 +145,8 @@ def test_a_burst_of_refused_moves_gets_no_more_than_the_ceiling(tmp_path: Path) 
         ran = len([a for a in answers if a != 429])
         assert 1 <= ran <= 5, answers
         after = [refused(0) for _ in range(6 - ran)]
-        assert after == [409] * (5 - ran) + [429], after  # the ceiling, exactly
+        # Refused by the game (400 if robo is to move, else 409), then 429: the ceiling, exactly.
+        assert after[-1] == 429 and set(after[:-1]) <= {400, 409}, after
 
 
 def test_accepting_forty_challenges_in_an_hour_is_no_game_made_by_the_address(
