@@ -62,14 +62,16 @@ def status_of(room: Room) -> str:
 
 
 def times_of(room: Room, now: float) -> list[int] | None:
-    """Each seat's time left in milliseconds as of ``now`` (the running seat's counted down)."""
-    clock = room.public_view().get("clock")
-    if not clock:
+    """Each seat's time left in milliseconds as of ``now`` (the running seat's counted down),
+    from the room's clock, as the page's clock is (not through the view: a bot's every line
+    would build one)."""
+    clock = room.clock
+    if clock is None:
         return None
-    left = [float(x) for x in clock["left"]]
-    running, since = clock.get("running"), clock.get("since")
+    left = list(clock.left)
+    running, since = clock.seat, clock.since
     if running is not None and since is not None and room.row.status != "finished":
-        left[running] = max(0.0, left[running] - (now - float(since)))
+        left[running] = max(0.0, left[running] - (now - since))
     return [round(x * 1000) for x in left]
 
 
