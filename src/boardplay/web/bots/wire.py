@@ -7,9 +7,10 @@ The streams (``streams.py``) decide when a line goes; this module decides what i
 the moves, the legal moves and the position: the part that depends on the game alone is built
 and encoded once per revision on each process (``shared_state``, through
 ``fanout.shared_line``: one text for every stream of the game), and each stream adds only the
-clocks read at its own moment. It is read from the room's public view, which the room builds
-once per revision for its sockets and the other processes anyway: no view is built for a
-bot's stream (its watch is sent ``sockets.CHANGED``, not a view)."""
+clocks read at its own moment. Nothing of it is read from the room's public view: that view
+(every move's words, the text picture, hints) is for pages, and a game between bots may have
+none open; the position, the legal moves and the clocks come from the room's state
+(``Room.glance``) and clock."""
 
 from __future__ import annotations
 
@@ -163,8 +164,8 @@ def shared_state(room: Room) -> str:
     braces): every move so far in the game's notation (chance outcomes included, seat -1), whose
     turn it is and the legal moves, how the game stands, and the position in the game's JSON
     (docs/formats/<game>.md). Built once per revision of the room for every stream of this
-    process (``fanout.shared_line``), for the audience ``()``: all of it is the public view's,
-    and a seat's view (``views.seat_view``) adds only what the page lets that seat do (none of
+    process (``fanout.shared_line``), for the audience ``()``: all of it is what the public
+    view says (``Room.glance``), and a seat's view (``views.seat_view``) adds only what the page lets that seat do (none of
     it in a state), so every seat, and anyone, is given the very same members; hidden
     information stays out of the position as it stays out of the game page's."""
 
@@ -267,8 +268,8 @@ def game_event(
     the first seat after the bot's that is not its own; ``secondsLeft`` the bot's first seat's
     time; ``source`` how the game was made, when the stream was told)."""
     row = room.row
-    view = room.public_view()
-    current = view.get("current_player")
+    current = room.glance().current_player
+    control = room.control
     pool = pool_of(row.game, row.options, len(row.seats))
     others = [s for s in row.seats if s.seat not in seats]
     others.sort(key=lambda s: (s.seat - (seats[0] if seats else 0)) % len(row.seats))
@@ -291,7 +292,7 @@ def game_event(
             "game": row.game,
             "variant": variant(row.game),
             "rated": row.rated,
-            "speed": speed_of(room.control),
+            "speed": speed_of(control),
             "perf": pool,
             "yourSeats": seats,
             "isMyTurn": row.status != "finished" and current in seats,
@@ -303,7 +304,7 @@ def game_event(
             else math.floor(times[mine] / 1000),
             "source": source,
             "players": players_of(room),
-            "clock": (view.get("clock") or {}).get("control"),
+            "clock": None if control is None else control.to_json(),
             "status": status_of(room),
             "winners": (row.result or {}).get("winners"),
         },
