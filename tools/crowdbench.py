@@ -23,14 +23,14 @@ Two ``boardplay serve`` processes share a throwaway PostgreSQL (fsync on) and Re
    socket, half on each process, each request timed.
 
 Two windows are reported, one JSON row each: **baseline**, from the joins' end (and the
-visitors' ``WARM_UP``) to the arena's start (the crowd connected and quiet), and **wave**, from the arena's start until every player
-has heard of their first game, plus ``--after`` seconds. Each gives the visitors' p50, p99 and
-maximum (all requests, and the p99 of each kind), their errors, and the servers' CPU seconds in
-it (``/proc``); the wave's row adds how long the wave took to be made (from the start to the
-first and to the last player told of their game), its games, and lobby sockets dropped. The
-arena starts at a director's tick (every 2 s), so up to two seconds of the wave's time is the
-tick's wait. Numbers are printed, never asserted: the machine may be shared (its load average
-is printed beside them)."""
+visitors' ``WARM_UP``) to the arena's start (the crowd connected and quiet), and **wave**, from
+the arena's start until every player has heard of their first game, plus ``--after`` seconds.
+Each gives the visitors' p50, p99 and maximum (all requests; the p99 of each kind and of each
+process) and their errors; the wave's row adds the servers' CPU seconds in it (``/proc``), how
+long the wave took to be made (from the start to the first and to the last player told of
+their game), its games, and the lobby sockets dropped. The arena starts at a director's tick
+(every 2 s), so up to two seconds of the wave's time is the tick's wait. Numbers are printed,
+never asserted: the machine may be shared (its load average is printed beside them)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import subprocess
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,8 @@ WARM_UP = 3.0
 """Seconds of the visitors' first requests left out of the baseline: each process's first game
 of its kind and first page are slower once (imports, caches), which is no visitor's lot."""
 WAVE_TIMEOUT = 180.0
+SPY = 15
+"""Seconds ``--py-spy`` samples each server from the arena's start."""
 """Seconds after the start past which a wave not yet fully told is reported as it is."""
 
 
@@ -225,9 +228,7 @@ async def _crowd(
             "starts": starts,
             "minutes": 10,
         }
-        made = await _post(
-            http, f"{bases[0]}/api/tournaments", json=body, headers=owner.headers()
-        )
+        made = await _post(http, f"{bases[0]}/api/tournaments", json=body, headers=owner.headers())
         crowd.arena = made.json()["tournament"]["id"]
         began = time.monotonic()
 
@@ -240,7 +241,7 @@ async def _crowd(
         joined = time.time()
         print(f"{len(players)} joined in {time.monotonic() - began:.1f} s", flush=True)
         if joined + WARM_UP + 5 >= starts:
-            raise SystemExit(f"the joins left no baseline before the start: --lead more")
+            raise SystemExit("the joins left no baseline before the start: --lead more")
 
         # The other visitors, in their own process, from the joins' end to the wave's.
         context = multiprocessing.get_context("spawn")
@@ -252,6 +253,9 @@ async def _crowd(
         probes.start()
         await asyncio.sleep(max(0.0, starts - time.time()))
         cpu_start = sum(ds.cpu_seconds(s) for s in servers)
+        spies = (
+            [_spy(s, f"{args.py_spy}.{i}") for i, s in enumerate(servers)] if args.py_spy else []
+        )
         print(f"the arena starts ({crowd.opened} sockets open)", flush=True)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(crowd.everyone_told.wait(), WAVE_TIMEOUT)
@@ -264,6 +268,8 @@ async def _crowd(
         probes.join(30)
         stop.set()
         await asyncio.gather(*sockets)
+        for spy in spies:
+            await asyncio.to_thread(spy.wait, 60)
 
     load = os.getloadavg()
     common = {
@@ -293,6 +299,14 @@ async def _crowd(
     return [baseline, wave]
 
 
+def _spy(server: subprocess.Popen[bytes], path: str) -> subprocess.Popen[bytes]:
+    """py-spy sampling ``server`` through the wave (``SPY`` seconds) into ``path`` as
+    collapsed stacks, the GIL's holder only (what keeps the event loop from its visitors)."""
+    command = ["py-spy", "record", "--format", "raw", "--gil", "--subprocesses"]
+    command += ["-d", str(SPY), "-o", path, "-p", str(server.pid)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=1000, help="arena entrants")
@@ -310,6 +324,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument(
         "--after", type=float, default=5.0, help="seconds the wave window lasts past its end"
+    )
+    parser.add_argument(
+        "--py-spy",
+        metavar="PATH",
+        help="profile both servers with py-spy through the wave (collapsed stacks of the GIL's "
+        "holder written to PATH.0 and PATH.1; needs py-spy on the PATH)",
     )
     args = parser.parse_args(argv)
     if args.lead is None:
