@@ -180,64 +180,90 @@ def _window(samples: Sequence[crowdprobes.Sample], start: float, end: float) -> 
     }
 
 
+async def _sign_ups(http: httpx.AsyncClient, bases: Sequence[str], count: int) -> list[Player]:
+    gate = asyncio.Semaphore(SETUP)
+
+    async def sign_up(i: int) -> Player:
+        async with gate:
+            return await _sign_up(http, bases, f"crowd_{i}", i)
+
+    return list(await asyncio.gather(*(sign_up(i) for i in range(count))))
+
+
+async def _open_sockets(
+    bases: Sequence[str], players: Sequence[Player], count: int, crowd: Crowd, stop: asyncio.Event
+) -> list[asyncio.Task[None]]:
+    """``count`` lobby sockets, the players' first (each on its player's process), the rest
+    guests' (socket ``i`` on process ``i % 2``), ``OPENING`` being opened at once; returns
+    once all are open (or failed), with their readers, which end after ``stop``."""
+    opening = asyncio.Semaphore(OPENING)
+    lobbies = [b.replace("http://", "ws://") + "/api/lobby/ws" for b in bases]
+
+    async def socket(i: int) -> None:
+        player = players[i] if i < len(players) else None
+        ready = asyncio.Event()
+        async with opening:
+            task = asyncio.ensure_future(
+                _lobby_socket(lobbies[i % len(bases)], player, crowd, ready, stop)
+            )
+            await ready.wait()
+        await task
+
+    sockets = [asyncio.create_task(socket(i)) for i in range(count)]
+    while crowd.opened + len(crowd.dropped) < count:
+        await asyncio.sleep(0.1)
+    return sockets
+
+
+async def _enter_arena(
+    http: httpx.AsyncClient,
+    bases: Sequence[str],
+    players: Sequence[Player],
+    args: argparse.Namespace,
+    crowd: Crowd,
+) -> float:
+    """Create the arena (starting ``--lead`` seconds from now) and have every player join it
+    on their own process; returns its start (``time.time()``)."""
+    owner = await _sign_up(http, bases, "crowd_owner", 0)
+    starts: float = time.time() + args.lead
+    body = {
+        "name": "Crowd arena",
+        "kind": "arena",
+        "game": args.game,
+        "clock": {"base": 60, "increment": 0},
+        "starts": starts,
+        "minutes": 10,
+    }
+    made = await _post(http, f"{bases[0]}/api/tournaments", json=body, headers=owner.headers())
+    crowd.arena = made.json()["tournament"]["id"]
+    gate = asyncio.Semaphore(SETUP)
+
+    async def join(player: Player) -> None:
+        async with gate:
+            url = f"{bases[player.process]}/api/tournaments/{crowd.arena}/join"
+            await _post(http, url, headers=player.headers())
+
+    await asyncio.gather(*(join(p) for p in players))
+    return starts
+
+
 async def _crowd(
     bases: Sequence[str], servers: Sequence[Any], args: argparse.Namespace
 ) -> list[dict[str, Any]]:
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     jar = CookieJar(DefaultCookiePolicy(allowed_domains=[]))  # every request names its session
+    crowd, stop = Crowd(expected=args.players - args.players % 2), asyncio.Event()
+    count = max(args.sockets, args.players)
     async with httpx.AsyncClient(timeout=120, limits=limits, cookies=jar) as http:
         began = time.monotonic()
-        gate = asyncio.Semaphore(SETUP)
-
-        async def sign_up(i: int) -> Player:
-            async with gate:
-                return await _sign_up(http, bases, f"crowd_{i}", i)
-
-        players = await asyncio.gather(*(sign_up(i) for i in range(args.players)))
+        players = await _sign_ups(http, bases, args.players)
         signed_up = time.monotonic() - began
         print(f"{len(players)} players signed up in {signed_up:.1f} s", flush=True)
-
-        crowd, stop = Crowd(expected=args.players - args.players % 2), asyncio.Event()
-        opening = asyncio.Semaphore(OPENING)
-        lobbies = [b.replace("http://", "ws://") + "/api/lobby/ws" for b in bases]
-
-        async def socket(i: int) -> None:
-            player = players[i] if i < len(players) else None
-            ready = asyncio.Event()
-            async with opening:
-                task = asyncio.ensure_future(
-                    _lobby_socket(lobbies[i % len(bases)], player, crowd, ready, stop)
-                )
-                await ready.wait()
-            await task
-
         began = time.monotonic()
-        count = max(args.sockets, args.players)
-        sockets = [asyncio.ensure_future(socket(i)) for i in range(count)]
-        while crowd.opened + len(crowd.dropped) < count:
-            await asyncio.sleep(0.1)
+        sockets = await _open_sockets(bases, players, count, crowd, stop)
         print(f"{crowd.opened} lobby sockets open in {time.monotonic() - began:.1f} s", flush=True)
-
-        owner = await _sign_up(http, bases, "crowd_owner", 0)
-        starts = time.time() + args.lead
-        body = {
-            "name": "Crowd arena",
-            "kind": "arena",
-            "game": args.game,
-            "clock": {"base": 60, "increment": 0},
-            "starts": starts,
-            "minutes": 10,
-        }
-        made = await _post(http, f"{bases[0]}/api/tournaments", json=body, headers=owner.headers())
-        crowd.arena = made.json()["tournament"]["id"]
         began = time.monotonic()
-
-        async def join(player: Player) -> None:
-            async with gate:
-                url = f"{bases[player.process]}/api/tournaments/{crowd.arena}/join"
-                await _post(http, url, headers=player.headers())
-
-        await asyncio.gather(*(join(p) for p in players))
+        starts = await _enter_arena(http, bases, players, args, crowd)
         joined = time.time()
         print(f"{len(players)} joined in {time.monotonic() - began:.1f} s", flush=True)
         if joined + WARM_UP + 5 >= starts:
@@ -264,26 +290,31 @@ async def _crowd(
         cpu_wave = sum(ds.cpu_seconds(s) for s in servers) - cpu_start
         ended = time.time()
         stopping.set()
-        samples: list[crowdprobes.Sample] = await asyncio.to_thread(receiving.recv)
+        if not await asyncio.to_thread(receiving.poll, 60):
+            raise RuntimeError("the visitors' process sent nothing back")
+        samples: list[crowdprobes.Sample] = receiving.recv()
         probes.join(30)
         stop.set()
         await asyncio.gather(*sockets)
         for spy in spies:
             await asyncio.to_thread(spy.wait, 60)
 
-    load = os.getloadavg()
     common = {
         "players": args.players,
         "sockets": count,
         "visitors": args.visitors,
         "game": args.game,
         "processes": len(bases),
-        "load_average_1m": round(load[0], 2),
+        "load_average_1m": round(os.getloadavg()[0], 2),
     }
     first = min(crowd.told.values(), default=float("nan"))
-    baseline = {"window": "baseline", **common, **_window(samples, joined + WARM_UP, starts)}
-    baseline["sign_up_s"] = round(signed_up, 1)
-    baseline["join_s"] = round(joined - (starts - args.lead), 1)
+    baseline = {
+        "window": "baseline",
+        **common,
+        **_window(samples, joined + WARM_UP, starts),
+        "sign_up_s": round(signed_up, 1),
+        "join_s": round(joined - (starts - args.lead), 1),
+    }
     wave = {
         "window": "wave",
         **common,
