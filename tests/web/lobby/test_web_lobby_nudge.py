@@ -48,3 +48,25 @@ def test_a_notice_told_on_one_process_is_heard_on_another_at_once(tmp_path: Path
             await process.close()
 
     asyncio.run(body())
+
+
+def test_a_read_of_the_lobby_events_fetches_only_those_not_seen(tmp_path: Path) -> None:
+    """Every process reads the last seconds' events every second and at every nudge: the rows
+    it has seen already are left out by id, so a burst of notices (an arena's wave) is
+    decoded once per process, not once per read."""
+
+    async def body() -> None:
+        url = f"sqlite:///{tmp_path / 'seen.sqlite3'}"
+        one = Process(url, HandClock())
+        (bot,) = players(one, ["Robo"])
+        store = one.hub.lobby.store
+        notices = [(bot.id, {"type": "started", "game": f"g{i}"}) for i in range(3)]
+        await one.hub.lobby.tell(notices)
+        every = store.events_since(0.0)
+        assert [e.message for e in every] == [m for _, m in notices]
+        fresh = store.events_since(0.0, {every[0].id, every[2].id})
+        assert [e.id for e in fresh] == [every[1].id]
+        assert store.events_since(0.0, {e.id for e in every}) == []
+        await one.close()
+
+    asyncio.run(body())

@@ -143,3 +143,52 @@ def test_a_swiss_round_holds_only_on_what_it_read() -> None:
     assert still_holds(step, planned_on, same)
     withdrawn = dataclasses.replace(planned_on, entrants=planned_on.entrants[:-1])
     assert not still_holds(step, planned_on, withdrawn)
+
+
+def test_two_processes_making_one_wave_share_it_rather_than_race_through_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every process that ticks a tournament makes its games not made yet: two making a wave
+    of 20 games at once, each from its own place in it (``making_order``) and looking before
+    making each, make each game once and try few the other made (in one order, or without
+    the look, one of them tried all 20: a wave of 500 on two servers was made twice over)."""
+    url = f"sqlite:///{tmp_path / 'wave.sqlite3'}"
+    clock = HandClock()
+
+    async def body() -> None:
+        one, two = Process(url, clock), Process(url, clock)
+        people = players(one, [f"P{i}" for i in range(40)])
+        plan = dataclasses.replace(swiss(), kind="arena", rounds=None, minutes=60)
+        made = await one.tournaments.create(people[0], plan)
+        for person in people:
+            await one.tournaments.join(made.id, person)
+        clock.t = START
+        lost: list[str] = []
+        for process in (one, two):
+            maker = process.hub.maker
+            insert = maker._insert_once
+
+            def counted(row: Any, insert: Any = insert) -> bool:
+                won: bool = insert(row)
+                if not won:
+                    lost.append(row.id)
+                return won
+
+            monkeypatch.setattr(maker, "_insert_once", counted)
+            process.tournaments.director.rng.seed(1 if process is one else 4)
+        store, first = one.store, one.tournaments.director
+        await first.db(store.step, made.id, lambda c, s: first.step(c, s, START))
+        snap = await first.db(store.snapshot, made.id)
+        assert len(snap.boards) == 20 and not any(b.made for b in snap.boards)
+        await asyncio.gather(*(p.tournaments.director._make_games(snap) for p in (one, two)))
+        stored = await first.db(store.snapshot, made.id)
+        assert all(b.made for b in stored.boards)
+        told = sorted(m["game"] for _, m in one.told + two.told)
+        assert told == sorted(b.game_id for b in stored.boards for _ in b.table.players)
+        # Only the games in flight on both sides where they meet (twice, round the circle).
+        most = 2 * director.MAKING
+        assert len(lost) <= most, f"{len(lost)} of 20 games tried by both processes"
+        await one.close()
+        await two.close()
+
+    asyncio.run(body())

@@ -462,7 +462,7 @@ class Lobby:
         if not self.sockets and not self.listeners:
             return
         now = time.time()
-        events = await self.db(self.store.events_since, now - LOOKBACK)
+        events = await self.db(self.store.events_since, now - LOOKBACK, frozenset(self._seen))
         refresh = False
         claim: set[int] = set()
         for event in events:

@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import random
 import time
 from collections.abc import Callable, Sequence
 
@@ -63,6 +64,18 @@ MAKING = 4
 """Games of one wave or round one step makes at once (within the storage's threads)."""
 
 
+def making_order(boards: Sequence[Board], rng: random.Random) -> list[Board]:
+    """``boards`` from one drawn at random, round to the one before it. Every process ticking a
+    tournament whose games are not all made makes them (a wave of 500 takes seconds): in one
+    order the second process would follow the first through the games it is making, and
+    find each made as it comes to it (``_make_game``); from two random places they make
+    different games until they meet."""
+    if not boards:
+        return []
+    first = rng.randrange(len(boards))
+    return [*boards[first:], *boards[:first]]
+
+
 class Director:
     """Steps the tournaments of one process's store: on its tick, and when a game ends here."""
 
@@ -88,6 +101,8 @@ class Director:
         self.stepped: Callable[[str], None] = lambda _tournament_id: None
         """Told a tournament's id when this process started, paired or finished it (the
         service forgets the list pages it cached: ``listing.py``)."""
+        self.rng = random.Random()
+        """Where this process starts making a round's games (``making_order``)."""
         bus.subscribe(GameFinished, self._game_finished)
 
     async def tick(self) -> None:
@@ -190,8 +205,9 @@ class Director:
     async def _make_games(self, snap: Snapshot) -> None:
         """Make the games of the tables paired and not made yet, ``MAKING`` at once (a wave of
         32 pairs made one after another kept its last pair waiting 1.5 s on a busy machine),
-        each told to its players as soon as it is made."""
-        boards = [board for board in snap.boards if not board.made]
+        each told to its players as soon as it is made, from a board drawn at random
+        (``making_order``)."""
+        boards = making_order([board for board in snap.boards if not board.made], self.rng)
         if not boards:
             return
         gate = asyncio.Semaphore(MAKING)
@@ -207,6 +223,11 @@ class Director:
 
     async def _make_game(self, snap: Snapshot, board: Board) -> None:
         tournament = snap.tournament
+        if await self.games.still_playing([board.game_id]):
+            # Made by another process since ``snap`` was read: one look instead of a lost race
+            # (an insert refused, the game read back), marked made as that process marks it.
+            await self.db(self.store.mark_made, tournament.id, board.round, board.board)
+            return
         control = control_of(tournament.clock)
         assert control is not None
         players = list(board.table.players)
