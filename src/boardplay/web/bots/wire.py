@@ -165,9 +165,10 @@ def shared_state(room: Room) -> str:
     turn it is and the legal moves, how the game stands, and the position in the game's JSON
     (docs/formats/<game>.md). Built once per revision of the room for every stream of this
     process (``fanout.shared_line``), for the audience ``()``: all of it is what the public
-    view says (``Room.glance``), and a seat's view (``views.seat_view``) adds only what the page lets that seat do (none of
-    it in a state), so every seat, and anyone, is given the very same members; hidden
-    information stays out of the position as it stays out of the game page's."""
+    view says (``Room.glance``), and a seat's view (``views.seat_view``) adds only what the
+    page lets that seat do (none of it in a state), so every seat, and anyone, is given the
+    very same members; hidden information stays out of the position as it stays out of the
+    game page's."""
 
     def build() -> str:
         glance = room.glance()

@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import metadata
+from boardplay.web.database import among, metadata
 
 SEEKS = "seeks"
 """Event kind: the list of seeks changed (``account_id``: whose seeks)."""
@@ -105,7 +105,7 @@ class EventStore:
             fresh = sorted(i for i in ids if i not in seen)
             if not fresh:
                 return []
-            query = table.select().where(table.c.id.in_(fresh)).order_by(table.c.id)
+            query = table.select().where(among(table.c.id, fresh, self.engine)).order_by(table.c.id)
             return [
                 Event(int(r.id), r.origin, r.kind, r.account_id, r.message)
                 for r in conn.execute(query)
