@@ -114,6 +114,15 @@ SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
         re.compile(r"^(ja-passtally|en-proteus|en-potlatch|ja-montana)$"),
         "each game once, each language twice (the words come from the same code in both)",
     ),
+    "test_the_position_is_in_the_stream_as_the_seat_and_everyone_see_it": (
+        re.compile(r"potlatch|proteus"),
+        "Passtally and Montana (their positions the largest); the same path for every game",
+    ),
+    "test_the_lobby_comes_back_by_itself_after_the_connection_drops": (
+        re.compile(r""),
+        "flaky under load (twice in CI the page did not say Connecting within 30 s of the "
+        "server's stop; alone it passes in 8 s): its cause is still open",
+    ),
     "test_gallery": (
         re.compile(
             r"^(?!potlatch-en-desktop$|proteus-ja-phone$|passtally-ja-desktop$|montana-en-phone$)"

@@ -9,6 +9,9 @@ from typing_extensions import disjoint_base
 
 from boardplay.core.kernel import Kernel
 
+COMPACT_SCALE: float
+"""What one unit of a compact byte is worth as the network's input."""
+
 @disjoint_base
 class Network:
     """An MLP whose forward pass runs in C (see the module docstring in ``nets.pyx``)."""
