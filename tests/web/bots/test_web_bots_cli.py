@@ -74,7 +74,10 @@ def test_the_bot_command_answers_challenges_plays_and_survives_a_restart(tmp_pat
                 break
             # The restart comes on the person's own turn, which waits for them: the bot's turn
             # could end the tiny game before a poll saw it running.
-            if view["your_turn"] and view["ply"] >= 2 and not restarted:
+            # It also waits until the bot has the game: a restart before its stream's first
+            # line would make the bot's first sight of the game the one after the restart.
+            has_it = log.exists() and f"playing game {game_id}" in log.read_text()
+            if view["your_turn"] and view["ply"] >= 2 and has_it and not restarted:
                 server.send_signal(signal.SIGTERM)
                 server.wait(timeout=30)
                 time.sleep(1.0)  # the bot's streams drop and it tries again meanwhile
