@@ -6,7 +6,9 @@ loss of win chance, forced moves left out). It prints, per level, the distributi
 agreement and mean loss; the flag rule's threshold (the smallest that keeps false alarms among
 the seats of easy, medium and hard at or under ``--alarm``), and what that rule flags in each
 level, per game, per window of ``--window`` games and over all its games (an account's pool),
-each rate with its 95% Wilson interval.
+each rate with its 95% Wilson interval; then the band rule's margin (the spread of the honest
+levels' agreement) and what it flags, each level judged against its own norm and against the
+weakest level's.
 
 Resumable: the games go to ``DIR/STEP.jsonl`` as each ends and every game's evidence to
 ``DIR/STEP.evidence.jsonl`` (DIR is ``runs/fairplay/GAME`` unless ``--dir``); started again
@@ -32,6 +34,7 @@ from boardplay.ai.fairplay import (
     JUDGE_ITERATIONS,
     MIN_MOVES,
     FlagRule,
+    Norm,
     SeatEvidence,
     Tally,
     game_evidence,
@@ -152,14 +155,24 @@ def calibrate(
         threshold = percent / 100
     # Above what an honest level reaches over all its games (the upper end of its pooled
     # agreement's interval), so that no honest account is flagged however long it plays.
-    reach = max(wilson_interval(t.agreed, t.judged)[1] for t in map(Tally.of, honest.values()))
+    pooled_honest = [Tally.of(group) for group in honest.values()]
+    reach = max(wilson_interval(t.agreed, t.judged)[1] for t in pooled_honest)
     threshold = max(threshold, math.ceil(100 * reach) / 100)
-    rule = FlagRule(threshold, MIN_MOVES)
+    # The band's margin: from the weakest honest level's agreement (its interval's lower end)
+    # to what the strongest reaches, so a player rated like the weakest who plays like the
+    # strongest is not flagged at the weakest's norm.
+    floor = min(wilson_interval(t.agreed, t.judged)[0] for t in pooled_honest)
+    rule = FlagRule(threshold, MIN_MOVES, math.ceil(100 * (reach - floor)) / 100)
+    rates = [t.agreement or 0.0 for t in pooled_honest]
+    weakest, strongest = Norm(0, 0, min(rates)), Norm(0, 0, max(rates))
     table = []
     for key, group in groups.items():
         per_game = [e.agreement for e in group if e.agreement is not None]
         pooled = Tally.of(group)
         wins = windows(group, window)
+        # An honest level judged against its own norm (a band of players like it); the expert
+        # against the strongest honest level's (an engine user rated like the best players).
+        own = strongest if key.startswith("expert") else Norm(0, 0, pooled.agreement or 0.0)
         table.append(
             {
                 "level": key,
@@ -176,11 +189,16 @@ def calibrate(
                 "flagged_games": sum(rule.fires(Tally.of([e])) for e in group),
                 "windows": len(wins),
                 "flagged_windows": sum(rule.fires(w) for w in wins),
+                "band_norm": round(own.agreement, 4),
+                "band_flagged_windows": sum(rule.fires(w, own) for w in wins),
+                "lag_flagged_windows": sum(rule.fires(w, weakest) for w in wins),
             }
         )
     return {
         "threshold": rule.threshold,
         "min_moves": rule.min_moves,
+        "margin": rule.margin,
+        "weakest_norm": round(weakest.agreement, 4),
         "honest_reach": round(reach, 4),
         "levels": table,
     }
@@ -198,6 +216,22 @@ def report(game_name: str, result: dict[str, Any], window: int) -> str:
         "| all its games: lower bound, flagged |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
+    bands = [
+        "",
+        f"Band rule: flag at a band's norm + {result['margin']:.2f} (never above "
+        f"{result['threshold']:.2f}); windows of {window} flagged at the level's own norm (the "
+        f"expert: at the strongest honest level's) and at the weakest level's "
+        f"({result['weakest_norm']:.3f}, a rating that lags the whole ladder)",
+        "",
+        "| level (step) | norm | at its norm (95% CI) | at the weakest's norm (95% CI) |",
+        "|---|---|---|---|",
+    ]
+    for row in result["levels"]:
+        bands.append(
+            f"| {row['level']} | {row['band_norm']:.3f} "
+            f"| {rate(row['band_flagged_windows'], row['windows'])} "
+            f"| {rate(row['lag_flagged_windows'], row['windows'])} |"
+        )
     for row in result["levels"]:
         lines.append(
             f"| {row['level']} | {row['seat_games']} | {row['moves_per_game']} "
@@ -207,7 +241,7 @@ def report(game_name: str, result: dict[str, Any], window: int) -> str:
             f"| {rate(row['flagged_windows'], row['windows'])} "
             f"| {row['pool_lower_bound']:.3f}, {'yes' if row['pool_flagged'] else 'no'} |"
         )
-    return "\n".join(lines)
+    return "\n".join(lines + bands)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,23 +1,32 @@
 """Fair-play evidence (``boardplay.ai.fairplay``): a seat that plays the judge's moves agrees on
 every judged decision and loses nothing, a random seat does neither; forced decisions and an
-opening are left out; the judge is the expert's search at a fixed budget; the flag rule needs
-both the moves and the lower bound."""
+opening are left out, and a position met again is judged once; the judge is the expert's
+search at a fixed budget; the flag rule needs both the moves and the lower bound, and its band
+norms come from established accounts with enough moves, never raising the pool's threshold."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
+from boardplay.ai import fairplay
 from boardplay.ai.fairplay import (
+    BAND,
     FORCED_MARGIN,
+    MIN_MOVES,
     FlagRule,
+    Norm,
     SeatEvidence,
     Tally,
+    band_of,
     flag_rule,
     forced,
     game_evidence,
     judge_spec,
+    norms_of,
+    plies_of_evidence,
 )
 from boardplay.ai.review import MIN_VISITS, Judgement, judge
 from boardplay.ai.specs import level_spec, make_agent
@@ -126,6 +135,50 @@ def test_the_flag_needs_both_enough_moves_and_a_high_lower_bound() -> None:
     assert not rule.fires(Tally.of([SeatEvidence(0, 40, 30, 0, 0.0)]))  # 0.75, bound below 0.7
 
 
+def test_a_position_met_again_is_judged_once() -> None:
+    """A loop both sides repeat to the game's length limit counts each of its decisions once."""
+    game = load("proteus")
+    state = game.new_initial_state()
+    states = [state.clone()]
+    while len(states) < 6:  # a few decisions into the placement
+        state.apply_action(state.legal_actions()[0])
+        states.append(state.clone())
+    looped = [*states[:4], *states[2:4], *states[2:4], states[-1]]  # plies 4-7 repeat 2-3
+    judged = plies_of_evidence(game, looped)
+    assert judged == [p for p in plies_of_evidence(game, states[:5]) if p < 4]
+    assert len(plies_of_evidence(game, states)) == len(
+        {p for p in range(len(states) - 1) if len(states[p].legal_actions()) > 1}
+    )
+
+
+def test_a_bands_norm_is_the_median_of_its_established_accounts() -> None:
+    def tally(agreed: int, judged: int = 40) -> Tally:
+        return Tally.of([SeatEvidence(0, judged, agreed, 0, 0.0)])
+
+    low = [(1410.0 + i, tally(16 + i % 5)) for i in range(fairplay.NORM_ACCOUNTS)]
+    few = [(1850.0, tally(30)), (1900.0, tally(32))]  # too few accounts for a norm
+    short = [(1420.0, tally(MIN_MOVES - 1, MIN_MOVES - 1))]  # too few moves: left out
+    norms = norms_of([*low, *few, *short])
+    assert list(norms) == [band_of(1410.0)] == [1400]
+    norm = norms[1400]
+    assert norm.accounts == fairplay.NORM_ACCOUNTS
+    assert norm.agreement == pytest.approx(18 / 40)  # the median of 16-20 out of 40
+    assert norm.to_json()["band"] == [1400, 1400 + BAND]
+    assert band_of(1399.9) == 1200 and band_of(-50.0) == -200
+
+
+def test_a_band_lowers_the_flag_to_its_norm_plus_the_margin_never_raises_it() -> None:
+    rule = FlagRule(threshold=0.7, min_moves=20, margin=0.15)
+    low, high = Norm(1200, 30, 0.35), Norm(2000, 30, 0.62)
+    assert rule.threshold_for(None) == 0.7
+    assert rule.threshold_for(low) == pytest.approx(0.5)
+    assert rule.threshold_for(high) == 0.7  # 0.77 would be above the pool's
+    playing_above = Tally.of([SeatEvidence(0, 200, 130, 0, 0.0)])  # 0.65: bound about 0.58
+    assert rule.fires(playing_above, low)
+    assert not rule.fires(playing_above) and not rule.fires(playing_above, high)
+    assert FlagRule(0.7, 20).threshold_for(low) == 0.7  # no margin measured: the pool's alone
+
+
 def test_only_a_calibrated_pool_has_a_rule() -> None:
     assert flag_rule("no-such-game") is None
     potlatch = flag_rule("potlatch")
@@ -158,3 +211,11 @@ def test_the_calibration_puts_the_flag_above_every_honest_level() -> None:
     assert levels["expert (hard-expert)"]["pool_flagged"]
     assert levels["expert (hard-expert)"]["flagged_windows"] == 20
     assert rule.fires(Tally.of([e for level, _, e in samples if level == "expert"]))
+    # The band's margin spans the honest levels, from medium's lower end to hard's upper, so
+    # hard at medium's norm (a rating that lags) is not flagged; the expert at hard's is.
+    medium = Tally.of([e for level, _, e in samples if level == "medium"])
+    spread = wilson_interval(hard.agreed, hard.judged)[1] - medium.lower_bound()
+    assert result["margin"] == pytest.approx(math.ceil(100 * spread) / 100)
+    assert levels["hard (medium-hard)"]["lag_flagged_windows"] == 0
+    assert levels["hard (medium-hard)"]["band_flagged_windows"] == 0
+    assert levels["expert (hard-expert)"]["band_flagged_windows"] == 20

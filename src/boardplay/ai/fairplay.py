@@ -18,11 +18,16 @@ The flag (``FlagRule``): an account's agreement over its judged moves in one gam
 as the lower end of its 95% Wilson interval, at or above the pool's threshold, with at least
 ``min_moves`` judged moves. The thresholds are measured (``tools/fairplay.py``;
 docs/analysis.md, "Fair play"): above what the ``hard`` level reaches, below what the expert
-does. A game without a measured threshold is never flagged.
+does. A game without a measured threshold is never flagged. Where the site has enough
+established players of an account's rating, the flag also fires at its rating band's norm
+(``norms_of``: what those players agree) plus the pool's measured margin, so that a low-rated
+account playing far above its peers is caught before it reaches the ladder's ceiling.
 """
 
 from __future__ import annotations
 
+import json
+import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -121,13 +126,24 @@ def decision_plies(record: Record, skip: int = 0) -> list[int]:
 
 def plies_of_evidence(game: Game, states: Sequence[State]) -> list[int]:
     """The positions a game's evidence judges: every seat's real decisions (with three or more
-    players each seat's own, so all of them)."""
+    players each seat's own, so all of them), each position once. A position met again (the
+    same position, the same player to move) is judged at its first ply only: playing the same
+    move in it again says nothing new, and a game that goes round in a loop to its length
+    limit would otherwise count one decision hundreds of times (a Potlatch game of 2,000 plies
+    had 672 judged moves, 98% "agreeing", from a loop both sides repeated)."""
     wanted = {
         ply
         for seat in range(game.num_players)
         for ply in plies_to_judge(states, seat, game.num_players)
     }
-    return sorted(wanted)
+    seen: set[str] = set()
+    plies = []
+    for ply in sorted(wanted):
+        position = json.dumps(states[ply].to_json(), sort_keys=True)
+        if position not in seen:
+            seen.add(position)
+            plies.append(ply)
+    return plies
 
 
 def evidence_of(
@@ -217,19 +233,81 @@ class Tally(Rates):
 
 
 @dataclass(frozen=True)
+class Norm:
+    """What the established players of one rating band agree with the judge: the median of
+    their accounts' agreements, which the few who consult an engine barely move (a pooled
+    rate would follow the accounts that play most)."""
+
+    band: int
+    """The band's lowest rating (``band_of``)."""
+    accounts: int
+    agreement: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "band": [self.band, self.band + BAND],
+            "accounts": self.accounts,
+            "agreement": round(self.agreement, 4),
+        }
+
+
+@dataclass(frozen=True)
 class FlagRule:
     """Flag an account whose agreement's lower bound reaches ``threshold`` over at least
-    ``min_moves`` judged moves."""
+    ``min_moves`` judged moves, or, when its band has a norm (``norms_of``), reaches that
+    norm plus ``margin``: an engine user whose rating is low is caught further below the
+    pool's threshold, which stays the ceiling (a band whose honest norm is high never raises
+    it)."""
 
     threshold: float
     min_moves: int
+    margin: float | None = None
+    """How far above its band's norm an account may agree before the flag fires: the spread
+    between the weakest and the strongest honest level's agreement over all their games
+    (``tools/fairplay.py``), so that a player whose rating lags the whole ladder behind their
+    play is still not flagged. None: the pool's threshold alone."""
 
-    def fires(self, tally: Tally) -> bool:
-        return tally.judged >= self.min_moves and tally.lower_bound() >= self.threshold
+    def threshold_for(self, norm: Norm | None) -> float:
+        """The threshold an account of ``norm``'s band meets (the pool's without a norm)."""
+        if norm is None or self.margin is None:
+            return self.threshold
+        return min(self.threshold, norm.agreement + self.margin)
+
+    def fires(self, tally: Tally, norm: Norm | None = None) -> bool:
+        return tally.judged >= self.min_moves and tally.lower_bound() >= self.threshold_for(norm)
 
 
 MIN_MOVES = 20
 """Judged moves an account needs before the flag can fire: fewer say too little."""
+BAND = 200
+"""Rating points of one band of norms: about the gap between neighbouring levels of the
+ladder, so a band holds players of one strength."""
+NORM_ACCOUNTS = 20
+"""Established accounts, each with ``MIN_MOVES`` judged moves, a band needs before its norm
+counts: fewer make a median that one account can move."""
+
+
+def band_of(rating: float) -> int:
+    """The lowest rating of ``rating``'s band."""
+    return int(rating // BAND) * BAND
+
+
+def norms_of(
+    accounts: Iterable[tuple[float, Tally]], min_moves: int = MIN_MOVES
+) -> dict[int, Norm]:
+    """Each band's norm from (established rating, tally) of its accounts in one pool; accounts
+    with fewer than ``min_moves`` judged moves say too little and are left out, and so is a
+    band with fewer than ``NORM_ACCOUNTS`` accounts."""
+    bands: dict[int, list[float]] = {}
+    for rating, tally in accounts:
+        if tally.judged >= min_moves and tally.agreement is not None:
+            bands.setdefault(band_of(rating), []).append(tally.agreement)
+    return {
+        band: Norm(band, len(rates), statistics.median(rates))
+        for band, rates in sorted(bands.items())
+        if len(rates) >= NORM_ACCOUNTS
+    }
+
 
 RULES: dict[str, FlagRule] = {
     # 200 games of each ladder step (docs/analysis.md, "Fair play"). Potlatch: the honest

@@ -234,7 +234,7 @@ class Hub:
         )
         """Moderators, reports, their queue, actions, audit log and notices (``moderation/``)."""
         self.fairplay = FairPlay(
-            engine, db, limits, bus, accounts, self.ai, house.room, self.moderation
+            engine, db, limits, bus, accounts, self.ai, house.room, self.moderation, ratings
         )
         """Each rated game's fair-play evidence, judged in the AI workers, what moderators read
         of it, and the system's reports when the flag fires (``fairplay/``)."""

@@ -1,7 +1,8 @@
 """Fair-play evidence on the site (``fairplay/``), on SQLite and PostgreSQL: a rated game, once
 rated, is judged in the background and each account's evidence is what a moderator reads per
 pool; a casual game is not judged; when the pool's flag fires the system files one ``cheating``
-report into the moderators' queue, not a second while it waits; the route is a moderator's."""
+report into the moderators' queue, not a second while it waits, and one when an established
+account agrees far above its rating band's norm; the route is a moderator's."""
 
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ from ondatabase import DATABASES, settings_on
 from typer.testing import CliRunner
 
 from boardplay.ai import fairplay
-from boardplay.ai.fairplay import FlagRule
+from boardplay.ai.fairplay import FlagRule, SeatEvidence
 from boardplay.cli.main import app as cli
+from boardplay.web.accounts.service import name_key
 from boardplay.web.app import create_app
 from boardplay.web.config import DEFAULT_CATALOGUE
+from boardplay.web.fairplay import service as fairplay_service
+from boardplay.web.ratings.store import ratings_table
 
 ITERATIONS = 200
 """The AIs' iteration ceiling here, so the judge's budget (at most that) keeps the test quick."""
@@ -126,7 +130,8 @@ def test_the_flag_files_one_system_report_while_it_waits(
     monkeypatch.setitem(fairplay.RULES, "proteus", FlagRule(threshold=0.0, min_moves=1))
     finished_game(suspect, fresh(client, "Opp"), rated=True)
     pools = evidence(mod, suspect.name, 1)["pools"]
-    assert pools[0]["flagged"] and pools[0]["rule"] == {"threshold": 0.0, "min_moves": 1}
+    assert pools[0]["flagged"] and pools[0]["threshold"] == 0.0
+    assert pools[0]["rule"] == {"threshold": 0.0, "min_moves": 1, "margin": None}
     (report,) = system_reports(mod, suspect.name)
     assert report["reason"] == "cheating" and report["reporter"] is None
     assert "agreed with the expert" in report["text"] and "proteus" in report["text"]
@@ -143,3 +148,50 @@ def test_the_flag_files_one_system_report_while_it_waits(
     evidence(mod, suspect.name, 3)
     (again,) = system_reports(mod, suspect.name)
     assert again["id"] != report["id"]
+
+
+def established(client: TestClient, player: Player, rating: float) -> int:
+    """Give ``player`` an established Proteus rating (as many games would), by the ratings'
+    own table; its account id."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    account = hub.accounts.store.by_name(name_key(player.name))
+    row = {"rating": rating, "deviation": 60.0, "volatility": 0.06, "games": 30, "updated": 0.0}
+    with hub.fairplay.store.engine.begin() as conn:
+        conn.execute(ratings_table.insert().values(account_id=account.id, pool="proteus", **row))
+    return int(account.id)
+
+
+def test_an_account_far_above_its_rating_bands_norm_is_reported(
+    site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below the pool's threshold but above its band's norm plus the margin: flagged, with the
+    band in the report and on the moderator's page; a provisional rating is held to the
+    pool's threshold alone."""
+    client, url = site
+    mod = moderator(client, url)
+    # The pool's threshold out of reach; a band's flag at its norm (margin 0), with two
+    # established peers enough for a norm here and the norms made again at each look.
+    monkeypatch.setitem(fairplay.RULES, "proteus", FlagRule(1.01, min_moves=1, margin=0.0))
+    monkeypatch.setattr(fairplay, "NORM_ACCOUNTS", 2)
+    monkeypatch.setattr(fairplay_service, "NORMS_TTL", 0.0)
+    store = client.app.state.hub.fairplay.store  # type: ignore[attr-defined]
+    for i in range(2):
+        peer = established(client, fresh(client, "Peer"), 1480.0 + 20 * i)
+        store.save(f"peer{uuid.uuid4().hex[:8]}", "proteus", [(peer, SeatEvidence(0, 40, 0, 0, 0))])
+
+    newcomer = fresh(client, "New")
+    finished_game(newcomer, fresh(client, "Opp"), rated=True)
+    (pool,) = evidence(mod, newcomer.name, 1)["pools"]
+    assert pool["rating"] is None and pool["norm"] is None and pool["threshold"] == 1.01
+    assert not pool["flagged"] and not system_reports(mod, newcomer.name)
+
+    regular = fresh(client, "Regular")
+    established(client, regular, 1500.0)
+    finished_game(regular, fresh(client, "Opp"), rated=True)
+    (pool,) = evidence(mod, regular.name, 1)["pools"]
+    # Its band: the two peers and itself, whose median is a peer's.
+    assert pool["norm"] == {"band": [1400, 1600], "accounts": 3, "agreement": 0.0}
+    assert pool["threshold"] == 0.0 and pool["flagged"]
+    assert 1400 <= pool["rating"] < 1600
+    (report,) = system_reports(mod, regular.name)
+    assert "players rated 1400-1600 agree 0.00" in report["text"], report["text"]

@@ -4,7 +4,10 @@ forced decisions left out (``boardplay.ai.fairplay``; docs/analysis.md, "Fair pl
 per account and rating pool. Moderators read an account's accuracy per pool with the games that
 stand out (``evidence``); when an account's agreement over its judged games in a pool passes the
 pool's measured flag rule, the system files a ``cheating`` report into the moderators' queue
-(``SystemReports``), once while that report is undecided.
+(``SystemReports``), once while that report is undecided. The rule is met either at the pool's
+threshold or, for an established rating, at its band's norm plus the pool's margin
+(``boardplay.ai.fairplay.norms_of``): the norms are made here from the site's own evidence,
+per band of the accounts' established ratings, and kept ``NORMS_TTL`` seconds.
 
 Cost: the judging is the AI worker pool's, one position a job (as a review's), so a game being
 judged never holds a worker for more than one position and the AI moves of games in play are
@@ -18,16 +21,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from sqlalchemy.engine import Engine
 
 from boardplay.ai.fairplay import (
+    BAND,
     JUDGE_ITERATIONS,
+    FlagRule,
+    Norm,
     Tally,
+    band_of,
     evidence_of,
     flag_rule,
+    norms_of,
     plies_of_evidence,
 )
 from boardplay.ai.review import Judgement
@@ -50,6 +59,9 @@ SEED = 0
 """Judgements are seeded, so a game's evidence repeats."""
 STANDOUT = 10
 """Games of an account in one pool a moderator is shown, the highest agreement first."""
+NORMS_TTL = 600.0
+"""Seconds a pool's norms are kept before they are made again: a band's median moves slowly,
+and making them sums the whole pool's evidence."""
 
 
 class SystemReports(Protocol):
@@ -58,6 +70,12 @@ class SystemReports(Protocol):
     async def system_report(
         self, account_id: int, reason: str, text: str, game_id: str | None
     ) -> int | None: ...
+
+
+class EstablishedRatings(Protocol):
+    """What the norms read of the ratings domain."""
+
+    async def established(self, pool: str, account_ids: Sequence[int]) -> dict[int, float]: ...
 
 
 class FairPlay:
@@ -73,8 +91,12 @@ class FairPlay:
         workers: AiWorkers,
         room: Callable[[str], Awaitable[Room]],
         reports: SystemReports,
+        ratings: EstablishedRatings,
     ) -> None:
         self.store = FairPlayStore(engine)
+        self.ratings = ratings
+        self._norms: dict[str, tuple[float, dict[int, Norm]]] = {}
+        """Each pool's norms per band, with when they were made (``norms``)."""
         self.run = run
         self.limits = limits
         self.accounts = accounts
@@ -157,20 +179,50 @@ class FairPlay:
             await self._look(account, pool, game_id)
         return True
 
+    async def norms(self, pool: str, rule: FlagRule) -> dict[int, Norm]:
+        """The pool's norms per band (``norms_of``), made again after ``NORMS_TTL`` seconds."""
+        made = self._norms.get(pool)
+        if made is not None and time.monotonic() - made[0] < NORMS_TTL:
+            return made[1]
+        tallies: dict[int, Tally] = await self.run(self.store.tallies_in, pool)
+        ratings = await self.ratings.established(pool, list(tallies))
+        norms = norms_of(((ratings[a], tallies[a]) for a in ratings), rule.min_moves)
+        self._norms[pool] = (time.monotonic(), norms)
+        return norms
+
+    async def _standing(
+        self, account_id: int, pool: str, rule: FlagRule
+    ) -> tuple[float | None, Norm | None]:
+        """The account's established rating in ``pool`` and its band's norm (each None when
+        there is none: a provisional rating, a band with too few players)."""
+        rating = (await self.ratings.established(pool, [account_id])).get(account_id)
+        if rating is None or rule.margin is None:
+            return rating, None
+        return rating, (await self.norms(pool, rule)).get(band_of(rating))
+
     async def _look(self, account_id: int, pool: str, game_id: str) -> None:
-        """File a report when the account's evidence in ``pool`` passes the pool's flag."""
+        """File a report when the account's evidence in ``pool`` passes the pool's flag, at
+        the pool's threshold or its rating band's."""
         rule = flag_rule(pool)
         if rule is None:
             return
         tally: Tally | None = (await self.run(self.store.tallies, account_id)).get(pool)
-        if tally is None or not rule.fires(tally):
+        if tally is None or tally.judged < rule.min_moves:
+            return
+        rating, norm = await self._standing(account_id, pool, rule)
+        if not rule.fires(tally, norm):
             return
         text = (
             f"fair-play check: {tally.agreed} of {tally.judged} judged moves in {tally.games} "
             f"rated games of {pool} agreed with the expert (lower bound "
-            f"{tally.lower_bound():.2f}, the flag is at {rule.threshold:.2f})"
+            f"{tally.lower_bound():.2f}, the flag is at {rule.threshold_for(norm):.2f}"
         )
-        await self.reports.system_report(account_id, "cheating", text, game_id)
+        if norm is not None and rule.threshold_for(norm) < rule.threshold:
+            text += (
+                f": players rated {norm.band}-{norm.band + BAND} agree {norm.agreement:.2f}, "
+                f"the account is rated {rating:.0f}"
+            )
+        await self.reports.system_report(account_id, "cheating", text + ")", game_id)
 
     async def evidence(self, name: str) -> dict[str, Any]:
         """An account's evidence per pool, with its flag and the games that stand out."""
@@ -183,14 +235,24 @@ class FairPlay:
             tally = tallies[pool]
             rule = flag_rule(pool)
             games: list[GameEvidence] = await self.run(self.store.games, account.id, pool, STANDOUT)
+            rating, norm = (
+                (None, None) if rule is None else await self._standing(account.id, pool, rule)
+            )
             pools.append(
                 {
                     "pool": pool,
                     **tally.to_json(),
                     "rule": None
                     if rule is None
-                    else {"threshold": rule.threshold, "min_moves": rule.min_moves},
-                    "flagged": rule is not None and rule.fires(tally),
+                    else {
+                        "threshold": rule.threshold,
+                        "min_moves": rule.min_moves,
+                        "margin": rule.margin,
+                    },
+                    "rating": None if rating is None else round(rating),
+                    "norm": None if norm is None else norm.to_json(),
+                    "threshold": None if rule is None else rule.threshold_for(norm),
+                    "flagged": rule is not None and rule.fires(tally, norm),
                     "standout": [g.to_json() for g in games],
                 }
             )

@@ -115,6 +115,27 @@ class FairPlayStore:
             for pool, games, judged, agreed, loss in rows
         }
 
+    def tallies_in(self, pool: str) -> dict[int, Tally]:
+        """Every account's evidence in ``pool``, summed (what the pool's norms are made of)."""
+        t = evidence_table
+        query = (
+            sa.select(
+                t.c.account_id,
+                sa.func.count(),
+                sa.func.sum(t.c.judged),
+                sa.func.sum(t.c.agreed),
+                sa.func.sum(t.c.loss),
+            )
+            .where(t.c.pool == pool)
+            .group_by(t.c.account_id)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return {
+            int(account): Tally(int(games), int(judged or 0), int(agreed or 0), float(loss or 0))
+            for account, games, judged, agreed, loss in rows
+        }
+
     def games(self, account_id: int, pool: str, limit: int) -> list[GameEvidence]:
         """The account's judged games in ``pool``, the highest agreement first (those that
         stand out), the latest first among equals."""

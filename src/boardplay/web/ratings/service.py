@@ -56,6 +56,12 @@ class Ratings:
         found: dict[tuple[int, str], float] = await self.db(self.store.ratings_of, account_ids)
         return found
 
+    async def established(self, pool: str, account_ids: Sequence[int]) -> dict[int, float]:
+        """The established (not provisional) rating in ``pool`` of each of ``account_ids``
+        that has one: what fair play's norms are banded by."""
+        found: dict[int, float] = await self.db(self.store.established, pool, account_ids)
+        return found
+
     async def history_of(self, account_id: int, limit: int) -> dict[str, list[dict[str, Any]]]:
         found: dict[str, list[dict[str, Any]]] = await self.db(
             self.store.history_of, account_id, limit

@@ -39,7 +39,7 @@ from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import people
 from boardplay.web.database import lock, metadata
-from boardplay.web.ratings.maths import Rating
+from boardplay.web.ratings.maths import PROVISIONAL_DEVIATION, Rating
 from boardplay.web.ratings.repeats import REPEAT_WINDOW, rate
 
 rated_games_table = sa.Table(
@@ -449,6 +449,20 @@ class RatingStore:
         ).where(ratings_table.c.account_id.in_(sorted(set(account_ids))))
         with self.reader.connect() as conn:
             return {(int(r.account_id), r.pool): float(r.rating) for r in conn.execute(query)}
+
+    def established(self, pool: str, account_ids: Sequence[int]) -> dict[int, float]:
+        """The rating in ``pool`` of each of ``account_ids`` whose rating there is established
+        (not provisional: ``Rating.provisional``), in one query."""
+        if not account_ids:
+            return {}
+        r = ratings_table
+        query = sa.select(r.c.account_id, r.c.rating).where(
+            r.c.pool == pool,
+            r.c.account_id.in_(sorted(set(account_ids))),
+            r.c.deviation <= PROVISIONAL_DEVIATION,
+        )
+        with self.reader.connect() as conn:
+            return {int(row.account_id): float(row.rating) for row in conn.execute(query)}
 
     def standings_of(self, account_id: int) -> list[Standing]:
         return self._standings(

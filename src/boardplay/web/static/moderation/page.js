@@ -46,6 +46,14 @@ function decisionForm(reportId, refresh) {
 
 const percent = (x) => (x === null || x === undefined ? "—" : `${(100 * x).toFixed(1)}%`);
 
+// Where the player's rating band stands: the norm its flag is measured from, when there is one.
+function norm(p) {
+  if (p.rating === null) return t("mod.fp.provisional");
+  if (p.norm === null) return t("mod.fp.noband", { rating: p.rating });
+  const [low, high] = p.norm.band;
+  return t("mod.fp.band", { rating: p.rating, low, high, agreement: percent(p.norm.agreement), accounts: p.norm.accounts });
+}
+
 // One player's fair-play evidence per rating pool (GET /api/moderation/fairplay/{name}): the
 // agreement with the expert and its lower bound, the mean loss, the flag, the standout games.
 function fairPlay(found) {
@@ -58,8 +66,9 @@ function fairPlay(found) {
       ["mod.fp.judged", String(p.judged)],
       ["mod.fp.agreement", t("mod.fp.bound", { agreement: percent(p.agreement), bound: percent(p.lower_bound) })],
       ["mod.fp.loss", percent(p.mean_loss)],
+      ["mod.fp.norm", norm(p)],
       ["mod.fp.flag", p.rule === null ? t("mod.fp.uncalibrated")
-        : t(p.flagged ? "mod.fp.flagged" : "mod.fp.clear", { threshold: percent(p.rule.threshold), moves: p.rule.min_moves })],
+        : t(p.flagged ? "mod.fp.flagged" : "mod.fp.clear", { threshold: percent(p.threshold), moves: p.rule.min_moves })],
     ].map(([key, value]) => h("tr", { class: key === "mod.fp.flag" && p.flagged ? "mod-flagged" : "" }, h("th", {}, t(key)), h("td", {}, value)))),
     h("h5", {}, t("mod.fp.standout")),
     h("ul", { class: "mod-games" }, p.standout.map((g) => h("li", {}, gameLink(g.game_id), " ",
