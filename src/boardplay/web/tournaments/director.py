@@ -19,7 +19,8 @@ Why it works as it does:
 - **A pairing is never lost or made twice.** Each table's game id is drawn when it is paired and
   stored with it; the game is made afterwards under that id (the table's ``GameMaker.seat``,
   through the tournament's door of the admission rule), so a crash between pairing and making
-  only delays the game to the next tick, and two processes making it at once make one game.
+  only delays the game to the next tick. A process claims a table before making its game
+  (``TournamentStore.claim``, for ``HOLD`` seconds), so two processes never both make one.
   The players hear of their games from the lobby, which hears ``TournamentPaired``.
 - **Results come from the games.** A tournament game is an ordinary game of the table domain,
   on the tournament's clock, rated or casual; when it ends, the next step copies each seat's
@@ -62,14 +63,20 @@ ATTEMPTS = 3
 (``Director.advance``)."""
 MAKING = 4
 """Games of one wave or round one step makes at once (within the storage's threads)."""
+HOLD = 30.0
+"""Seconds a process's claim on a table holds while it makes the table's game
+(``TournamentStore.claim``). Making a game takes 10-15 ms, and a second or so when a wave of
+hundreds waits behind ``MAKING`` on a loaded machine: 30 s is long enough that a live process
+never loses its claim to another mid-game, and short enough that the tables of a process that
+died holding claims are made by the first tick after they expire."""
 
 
 def making_order(boards: Sequence[Board], rng: random.Random) -> list[Board]:
     """``boards`` from one drawn at random, round to the one before it. Every process ticking a
-    tournament whose games are not all made makes them (a wave of 500 takes seconds): in one
-    order the second process would follow the first through the games it is making, and
-    find each made as it comes to it (``_make_game``); from two random places they make
-    different games until they meet."""
+    tournament whose games are not all made makes them (a wave of 500 takes seconds), each
+    table once it claims it (``_make_game``): in one order the second process would follow the
+    first, its every claim refused, until the first was done; from two random places each
+    makes the games where it is, and they share the wave."""
     if not boards:
         return []
     first = rng.randrange(len(boards))
@@ -206,7 +213,7 @@ class Director:
         """Make the games of the tables paired and not made yet, ``MAKING`` at once (a wave of
         32 pairs made one after another kept its last pair waiting 1.5 s on a busy machine),
         each told to its players as soon as it is made, from a board drawn at random
-        (``making_order``)."""
+        (``making_order``), each only if this process claims its table (``_make_game``)."""
         boards = making_order([board for board in snap.boards if not board.made], self.rng)
         if not boards:
             return
@@ -222,10 +229,17 @@ class Director:
                 raise outcome
 
     async def _make_game(self, snap: Snapshot, board: Board) -> None:
+        """Make one table's game if this process claims the table (else another is making it,
+        or made it since ``snap`` was read, and this one leaves it: no insert tried twice)."""
         tournament = snap.tournament
+        claimed = await self.db(
+            self.store.claim, tournament.id, board.round, board.board, self.now(), HOLD
+        )
+        if not claimed:
+            return
         if await self.games.still_playing([board.game_id]):
-            # Made by another process since ``snap`` was read: one look instead of a lost race
-            # (an insert refused, the game read back), marked made as that process marks it.
+            # Made by a process that did not mark it made (its claim expired: it died, or took
+            # longer than ``HOLD``): marked made here, as that process would have.
             await self.db(self.store.mark_made, tournament.id, board.round, board.board)
             return
         control = control_of(tournament.clock)

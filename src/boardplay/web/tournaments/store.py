@@ -95,9 +95,11 @@ boards_table = sa.Table(
     sa.Column("made", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("places", sa.JSON, nullable=True),
     sa.Column("ended", sa.Float, nullable=True),
+    sa.Column("claimed_until", sa.Float, nullable=True),
 )
 """A round's (or wave's) tables: ``players`` account ids in seat order, ``game_id`` chosen when
-paired, ``made`` once that game exists, ``places`` once it has ended."""
+paired, ``made`` once that game exists, ``places`` once it has ended. ``claimed_until``: until
+when a process making the game holds it (``TournamentStore.claim``; migration 0028)."""
 
 byes_table = sa.Table(
     "tournament_byes",
@@ -381,6 +383,26 @@ class TournamentStore:
                 sa.select(b.c.tournament_id).distinct().where(b.c.game_id.in_(list(game_ids)))
             ).all()
         return [row.tournament_id for row in rows]
+
+    def claim(self, tournament_id: str, round_: int, board: int, now: float, hold: float) -> bool:
+        """Take the table to make its game until ``now + hold``: False if it is made or another
+        claim holds it. One conditional update, so of claims at once exactly one wins (SQLite's
+        one writer; on PostgreSQL the second waits for the first's commit and checks its
+        condition again on that row). It ends with the game made, or expires (a dead process)."""
+        b = boards_table
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                b.update()
+                .where(
+                    b.c.tournament_id == tournament_id,
+                    b.c.round == round_,
+                    b.c.board == board,
+                    b.c.made.is_(sa.false()),
+                    sa.or_(b.c.claimed_until.is_(None), b.c.claimed_until < now),
+                )
+                .values(claimed_until=now + hold)
+            )
+        return bool(done.rowcount)
 
     def mark_made(self, tournament_id: str, round_: int, board: int) -> None:
         b = boards_table
