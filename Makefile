@@ -195,13 +195,16 @@ baselines: $(KERNELS)
 # worker processes, the queue's wait and the expert's simulations a move (tools/aibench.py).
 # Two runs: signed-in players thinking about 5 s a move (the latency people meet; sign-up and
 # sign-in timed too), then a closed loop
-# (the most moves/s the servers take); each compares one process with two. The crowd row: a
+# (the most moves/s the servers take); each compares one process with two. The bot rows: 64
+# bots in an arena on two processes against the bot floor (CPU per move), then on one process,
+# each bot thinking 0.5 s a move (the latency from a move to the opponent's stream). The crowd row: a
 # 1,000-player arena starting on two processes among 2,000 lobby sockets, other visitors'
 # p50/p99 before and during its first wave (tools/crowdbench.py).
 bench-web: $(KERNELS) $(BUNDLE) services
 	$(PY) tools/loadbench.py --games 200 --seconds 20 --pace 5 --accounts --floor
 	$(PY) tools/loadbench.py --games 200 --seconds 10 --floor
 	$(PY) tools/botbench.py --bots 64 --minutes 1 --floor
+	$(PY) tools/botbench.py --bots 64 --minutes 1 --processes 1 --think 0.5
 	$(PY) tools/crowdbench.py --players 1000 --sockets 2000
 	$(PY) tools/aibench.py --games 100 --seconds 60 --workers 2
 
