@@ -28,7 +28,7 @@ from boardplay.ai.fairplay import (
     norms_of,
     plies_of_evidence,
 )
-from boardplay.ai.review import MIN_VISITS, Judgement, judge
+from boardplay.ai.review import MIN_VISITS, Judgement, judge, plies_to_judge
 from boardplay.ai.specs import level_spec, make_agent
 from boardplay.ai.stats import wilson_interval
 from boardplay.core.errors import OptionError
@@ -136,19 +136,45 @@ def test_the_flag_needs_both_enough_moves_and_a_high_lower_bound() -> None:
 
 
 def test_a_position_met_again_is_judged_once() -> None:
-    """A loop both sides repeat to the game's length limit counts each of its decisions once."""
-    game = load("proteus")
-    state = game.new_initial_state()
-    states = [state.clone()]
-    while len(states) < 6:  # a few decisions into the placement
-        state.apply_action(state.legal_actions()[0])
+    """A loop both sides repeat counts each of its decisions once, though the positions'
+    counters (turns played, the positions before) differ at every ply; a game without a
+    repetition keeps every decision."""
+    game = load("potlatch")
+    rng = random.Random(103)  # a random game that comes back to a position
+    state, states = game.new_initial_state(), []
+    while not state.is_terminal() and len(states) < 400:
         states.append(state.clone())
-    looped = [*states[:4], *states[2:4], *states[2:4], states[-1]]  # plies 4-7 repeat 2-3
-    judged = plies_of_evidence(game, looped)
-    assert judged == [p for p in plies_of_evidence(game, states[:5]) if p < 4]
-    assert len(plies_of_evidence(game, states)) == len(
-        {p for p in range(len(states) - 1) if len(states[p].legal_actions()) > 1}
-    )
+        state.apply_action(rng.choice(state.legal_actions()))
+    states.append(state.clone())
+    decisions = sorted({p for s in (0, 1) for p in plies_to_judge(states, s, 2)})
+    seen = {}
+    for ply in decisions:
+        mover = states[ply].current_player()
+        seen.setdefault((mover, tuple(states[ply].observation_tensor(mover))), ply)
+    repeats = len(decisions) - len(seen)
+    assert repeats > 0, "random Potlatch play met no position twice; pick another seed"
+    assert plies_of_evidence(game, states) == sorted(seen.values())
+    # Once a loop's positions are met again their JSON still differs (its counters moved on).
+    again = next(p for p in decisions if p not in seen.values())
+    first = seen[
+        (
+            states[again].current_player(),
+            tuple(states[again].observation_tensor(states[again].current_player())),
+        )
+    ]
+    assert states[again].to_json() != states[first].to_json()
+    straight = load("montana")
+    state, states = straight.new_initial_state(), []
+    while not state.is_terminal() and len(states) < 60:
+        states.append(state.clone())
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    states.append(state.clone())
+    n = straight.num_players
+    every = sorted({p for s in range(n) for p in plies_to_judge(states, s, n)})
+    assert plies_of_evidence(straight, states) == every
 
 
 def test_a_bands_norm_is_the_median_of_its_established_accounts() -> None:

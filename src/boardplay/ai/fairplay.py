@@ -26,7 +26,6 @@ account playing far above its peers is caught before it reaches the ladder's cei
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -127,7 +126,7 @@ def decision_plies(record: Record, skip: int = 0) -> list[int]:
 def plies_of_evidence(game: Game, states: Sequence[State]) -> list[int]:
     """The positions a game's evidence judges: every seat's real decisions (with three or more
     players each seat's own, so all of them), each position once. A position met again (the
-    same position, the same player to move) is judged at its first ply only: playing the same
+    same player to move seeing the same position) is judged at its first ply only: playing the same
     move in it again says nothing new, and a game that goes round in a loop to its length
     limit would otherwise count one decision hundreds of times (a Potlatch game of 2,000 plies
     had 672 judged moves, 98% "agreeing", from a loop both sides repeated)."""
@@ -136,10 +135,13 @@ def plies_of_evidence(game: Game, states: Sequence[State]) -> list[int]:
         for seat in range(game.num_players)
         for ply in plies_to_judge(states, seat, game.num_players)
     }
-    seen: set[str] = set()
+    seen: set[tuple[int, tuple[float, ...]]] = set()
     plies = []
     for ply in sorted(wanted):
-        position = json.dumps(states[ply].to_json(), sort_keys=True)
+        # What the mover sees: a position's JSON also carries counters (turns played, the
+        # positions before) that differ at every ply of a loop.
+        mover = states[ply].current_player()
+        position = (mover, tuple(states[ply].observation_tensor(mover)))
         if position not in seen:
             seen.add(position)
             plies.append(ply)
