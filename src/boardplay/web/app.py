@@ -87,6 +87,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi.telemetry import TelemetryConfig
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -204,7 +205,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hub.ai.shutdown()
             metrics.close()
 
-    app = FastAPI(title="boardplay", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    # FastAPI's own OpenTelemetry (its default when opentelemetry is installed, as Ray brings
+    # it) is off: the operator's series are Prometheus's (``Observe``), and its check at every
+    # request cost about 1% of a bot move's CPU (docs/journal/web-performance.md).
+    off: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+    app = FastAPI(
+        title="boardplay",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        telemetry=off,
+    )
     app.state.catalogue = catalogue
     app.state.limits = settings.limits
     app.state.rate = limiter_for(settings.limits)
