@@ -312,11 +312,12 @@ def norms_of(
 
 
 RULES: dict[str, FlagRule] = {
-    # 200 games of each ladder step (docs/analysis.md, "Fair play"). Potlatch: the honest
-    # levels' agreement over all their games reaches at most 0.542; within 1% false alarms per
-    # game and none per window of ten games in any honest level; every ten-game window of the
-    # expert flagged.
-    "potlatch": FlagRule(threshold=0.69, min_moves=MIN_MOVES),
+    # 200 games of each ladder step (docs/analysis.md, "Fair play"). Potlatch, its search
+    # expert judged by the same search at 20,000 iterations: the honest levels' agreement over
+    # all their games reaches at most 0.529; within 1% false alarms per game and none per
+    # window of ten games in any honest level; every ten-game window of the expert flagged.
+    # The margin: from easy's 0.354 to that 0.529.
+    "potlatch": FlagRule(threshold=0.56, min_moves=MIN_MOVES, margin=0.18),
     # Likewise: the honest levels reach at most 0.163, the expert 0.868 over its games.
     "proteus": FlagRule(threshold=0.42, min_moves=MIN_MOVES),
 }
