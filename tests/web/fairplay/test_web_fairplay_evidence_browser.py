@@ -1,6 +1,7 @@
 """The fair-play evidence in a real Chromium, from a cold load: the fair-play check's report is
 in the moderators' queue with the player's evidence beside it (the pool, the agreement and its
-lower bound, the flag, the games that stand out), and any player's evidence is found by name.
+lower bound, the rating band, the flag, the games that stand out), and any player's evidence is
+found by name.
 Screenshots, English and Japanese, go to docs/screenshots/."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from boardplay.ai.fairplay import SeatEvidence, flag_rule
 from boardplay.cli.main import app as cli
 from boardplay.web.fairplay.store import FairPlayStore
 from boardplay.web.moderation.store import ModerationStore
+from boardplay.web.ratings.store import ratings_table
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
@@ -56,6 +58,19 @@ def test_the_fair_play_checks_report_shows_the_evidence(
     ModerationStore(engine).system_report(
         suspect, "cheating", "fair-play check: 224 of 260 judged moves agreed", "g9"
     )
+    # An established rating (as thirty games would give), in a band with no norm yet.
+    with engine.begin() as conn:
+        conn.execute(
+            ratings_table.insert().values(
+                account_id=suspect,
+                pool="potlatch",
+                rating=1512.0,
+                deviation=60.0,
+                volatility=0.06,
+                games=30,
+                updated=0.0,
+            )
+        )
     engine.dispose()
     rule = flag_rule("potlatch")
     for viewport, lang, suffix in ((DESKTOP, "en", ""), (PHONE, "ja", "-phone-ja")):
@@ -67,6 +82,7 @@ def test_the_fair_play_checks_report_shows_the_evidence(
         said = report.inner_text()
         assert ("フェアプレー検査" if lang == "ja" else "the fair-play check") in said
         assert "86.2%" in said  # 224 of 260
+        assert ("レーティング 1512" if lang == "ja" else "Rated 1512: too few players") in said
         assert report.locator("a[href='#/game/g9']").count() == 2  # reported from, stands out
         first = report.locator(".mod-fairplay .mod-games li").first
         assert first.locator("a").inner_text() == "g9"  # the highest agreement first
