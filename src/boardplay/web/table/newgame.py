@@ -36,6 +36,13 @@ def new_row(
     every seat's player until ``start_by``, if given: ``clocks.py``); ``more``, the row's other
     fields (its owner, whether it is rated...)."""
     fresh = None if clock is None else Clock.fresh(clock, len(seats), start_by)
+    if more.get("start_position") is None and "ai_seat" not in more:
+        # Who is to move is known now, so the first process to load the game need not store
+        # it (``Room.settle``: a write and a new revision for every game made). A game that
+        # starts at chance, or from a position, is worked out there.
+        first = game.new_initial_state()
+        if not first.is_chance_node() and not first.is_terminal():
+            more["ai_seat"] = st.ai_to_move(seats, first)
     return st.GameRow(
         id=game_id,
         game=game.name,

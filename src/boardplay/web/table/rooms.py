@@ -152,12 +152,7 @@ class Room(RoomClock, RoomViews):
         return self.presence.send(self.subscribers)
 
     def ai_to_move(self, state: State) -> int | None:
-        if self.settled:
-            return None
-        current = state.current_player()
-        if current >= 0 and self.row.seats[current].kind == st.AI:
-            return current
-        return None
+        return None if self.settled else st.ai_to_move(self.row.seats, state)
 
     # ----- the clock (``clocks.py``) ------------------------------------------------------------
     # ----- the database's copy ----------------------------------------------------------------

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from boardplay.core.game import State
 from boardplay.core.records import Move
 from boardplay.web.played import ACTIVE
 from boardplay.web.table.clocks import Clock
@@ -71,6 +72,15 @@ class SeatRow:
         return digest_matches(digest, self.token_hash) or any(
             digest_matches(digest, key) for key in self.keys
         )
+
+
+def ai_to_move(seats: Sequence[SeatRow], state: State) -> int | None:
+    """The AI seat ``state`` waits for, None if it waits for no AI (a person, chance, the end):
+    a game's pending AI job, whoever works it out (a new game's row, a room after a move)."""
+    current = state.current_player()
+    if current >= 0 and seats[current].kind == AI:
+        return current
+    return None
 
 
 @dataclass

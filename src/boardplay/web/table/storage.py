@@ -44,6 +44,7 @@ from boardplay.web.table.rows import (
     MoveWrite,
     SeatRow,
     StaleWrite,
+    ai_to_move,
     clock_values,
     job_values,
     utc_now,
@@ -492,6 +493,7 @@ __all__ = [
     "SeatRow",
     "StaleWrite",
     "Storage",
+    "ai_to_move",
     "insert_game",
     "utc_now",
 ]
