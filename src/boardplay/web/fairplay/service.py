@@ -191,12 +191,13 @@ class FairPlay:
         return norms
 
     async def _standing(
-        self, account_id: int, pool: str, rule: FlagRule
+        self, account_id: int, pool: str, rule: FlagRule | None
     ) -> tuple[float | None, Norm | None]:
         """The account's established rating in ``pool`` and its band's norm (each None when
-        there is none: a provisional rating, a band with too few players)."""
+        there is none: a provisional rating; a pool without a measured margin, whose bands are
+        not used; a band with too few players)."""
         rating = (await self.ratings.established(pool, [account_id])).get(account_id)
-        if rating is None or rule.margin is None:
+        if rating is None or rule is None or rule.margin is None:
             return rating, None
         return rating, (await self.norms(pool, rule)).get(band_of(rating))
 
@@ -235,9 +236,7 @@ class FairPlay:
             tally = tallies[pool]
             rule = flag_rule(pool)
             games: list[GameEvidence] = await self.run(self.store.games, account.id, pool, STANDOUT)
-            rating, norm = (
-                (None, None) if rule is None else await self._standing(account.id, pool, rule)
-            )
+            rating, norm = await self._standing(account.id, pool, rule)
             pools.append(
                 {
                     "pool": pool,

@@ -46,8 +46,10 @@ function decisionForm(reportId, refresh) {
 
 const percent = (x) => (x === null || x === undefined ? "—" : `${(100 * x).toFixed(1)}%`);
 
-// Where the player's rating band stands: the norm its flag is measured from, when there is one.
+// Where the player's rating band stands: the norm its flag is measured from, when there is one
+// (a pool without a measured margin does not use its bands).
 function norm(p) {
+  if (p.rule === null || p.rule.margin === null) return "—";
   if (p.rating === null) return t("mod.fp.provisional");
   if (p.norm === null) return t("mod.fp.noband", { rating: p.rating });
   const [low, high] = p.norm.band;
