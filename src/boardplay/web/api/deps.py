@@ -31,7 +31,6 @@ from boardplay.web.bots import (
     BOT_PLAY,
     CHALLENGE_READ,
     CHALLENGE_WRITE,
-    MOVES,
     REQUESTS,
     TOKEN_PREFIX,
     ApiUser,
@@ -207,8 +206,6 @@ def token_with(*scopes: str, kind: Kind = REQUESTS) -> Callable[[Request, Hub], 
 
 AnyTokenDep = Annotated[ApiUser, Depends(token_with())]
 BotPlayDep = Annotated[ApiUser, Depends(token_with(BOT_PLAY))]
-BotMoveDep = Annotated[ApiUser, Depends(token_with(BOT_PLAY, kind=MOVES))]
-"""A bot's move: counted as a refused move until the game takes it (``Bots.played``)."""
 EventReaderDep = Annotated[ApiUser, Depends(token_with(BOT_PLAY, CHALLENGE_READ))]
 """A token that may read the event stream."""
 ChallengeWriterDep = Annotated[ApiUser, Depends(token_with(CHALLENGE_WRITE, BOT_PLAY))]
