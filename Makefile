@@ -91,10 +91,11 @@ play: $(KERNELS) $(BUNDLE)
 # tests/web/conftest.py's SOAK_ONLY), within the guide's 15 minutes on 2 cores. make lint runs
 # beside it and pytest has three workers on the two cores (the browser tests wait on pages and
 # servers, leaving about 40% of two workers' cores idle: a fresh clone's pytest took 13m34s on
-# two, 12m46s on three); either failing fails.
+# two, 12m46s on three); either failing fails. pytest prints its 25 slowest tests, so the next
+# trim is chosen from the run that was over.
 test: $(KERNELS) $(BUNDLE) chromium services
 	log=$$(mktemp); $(MAKE) --no-print-directory lint > $$log 2>&1 & lint=$$!; \
-	BOARDPLAY_NO_SKIPS=1 $(BIN)/pytest -n $(PYTEST_WORKERS) -q -m "not soak"; tests=$$?; \
+	BOARDPLAY_NO_SKIPS=1 $(BIN)/pytest -n $(PYTEST_WORKERS) -q -m "not soak" --durations=25; tests=$$?; \
 	wait $$lint; linted=$$?; cat $$log; rm -f $$log; \
 	test $$tests -eq 0 && test $$linted -eq 0
 
