@@ -21,7 +21,7 @@ from boardplay.web.hub import Hub
 from boardplay.web.table import abort, resign_account
 from boardplay.web.table.schema import games_table
 from boardplay.web.tokens import hash_token, new_token
-from boardplay.web.tournaments import Tournaments
+from boardplay.web.tournaments import Plan, Tournaments
 from boardplay.web.tournaments.store import TournamentStore
 
 RAPID = {"base": 600, "increment": 5}
@@ -129,3 +129,20 @@ async def abort_as(process: Process, game_id: str, account_id: int) -> None:
     await room.refresh()
     await abort(room, token)
     await process.hub.tournaments.ends_told()
+
+
+def swiss_plan(rounds: int = 3, **extra: Any) -> Plan:
+    """A Swiss of the test game "tiny" for two-player tables, rated unless ``extra`` says."""
+    values: dict[str, Any] = {
+        "name": "Tiny Swiss",
+        "kind": "swiss",
+        "game": "tiny",
+        "options": {},
+        "sizes": [2],
+        "clock": RAPID,
+        "rated": True,
+        "starts": START,
+        "rounds": rounds,
+    }
+    values.update(extra)
+    return Plan(**values)

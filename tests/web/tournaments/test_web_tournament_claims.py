@@ -12,33 +12,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournamentcalls import RAPID, START, HandClock, Process, database, games_stored, players
+from tournamentcalls import (
+    RAPID,
+    START,
+    HandClock,
+    Process,
+    database,
+    games_stored,
+    players,
+    swiss_plan,
+)
 
 from boardplay.web.admission import Door
 from boardplay.web.table import control_of
-from boardplay.web.tournaments import Plan
 from boardplay.web.tournaments.director import HOLD, TICK
 from boardplay.web.tournaments.model import Board
-
-
-def swiss(rounds: int = 2) -> Plan:
-    return Plan(
-        name="Claims",
-        kind="swiss",
-        game="tiny",
-        options={},
-        sizes=[2],
-        clock=RAPID,
-        rated=False,
-        starts=START,
-        rounds=rounds,
-    )
 
 
 async def paired(process: Process, clock: HandClock, count: int) -> tuple[str, list[Board]]:
     """A Swiss of ``count`` players with its first round paired and none of its games made."""
     people = players(process, [f"P{i}" for i in range(count)])
-    made = await process.tournaments.create(people[0], swiss())
+    made = await process.tournaments.create(people[0], swiss_plan(rounds=2, rated=False))
     for person in people:
         await process.tournaments.join(made.id, person)
     clock.t = START

@@ -29,31 +29,15 @@ from tournamentcalls import (
     lose,
     play_out,
     players,
+    swiss_plan,
 )
 
 from boardplay.web.admission import Door
 from boardplay.web.errors import ApiError
 from boardplay.web.ratings.store import history_table
-from boardplay.web.tournaments import Plan
 from boardplay.web.tournaments.store import boards_table, tournaments_table
 
 BACK_ENDS = ["sqlite", "postgresql"]
-
-
-def swiss_plan(rounds: int = 3, **extra: Any) -> Plan:
-    values: dict[str, Any] = {
-        "name": "Tiny Swiss",
-        "kind": "swiss",
-        "game": "tiny",
-        "options": {},
-        "sizes": [2],
-        "clock": RAPID,
-        "rated": True,
-        "starts": START,
-        "rounds": rounds,
-    }
-    values.update(extra)
-    return Plan(**values)
 
 
 def run(body: Callable[[], Any]) -> None:

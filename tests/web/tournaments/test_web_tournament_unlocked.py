@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournamentcalls import RAPID, START, HandClock, Process, database, players
+from tournamentcalls import RAPID, START, HandClock, Process, database, players, swiss_plan
 
-from boardplay.web.tournaments import Plan, director
+from boardplay.web.tournaments import director
 from boardplay.web.tournaments.model import (
     ACTIVE,
     PAUSED,
@@ -27,20 +27,6 @@ from boardplay.web.tournaments.records import Table
 from boardplay.web.tournaments.steps import Step, plan, still_holds
 
 
-def swiss(rounds: int = 2) -> Plan:
-    return Plan(
-        name="Unlocked",
-        kind="swiss",
-        game="tiny",
-        options={},
-        sizes=[2],
-        clock=RAPID,
-        rated=False,
-        starts=START,
-        rounds=rounds,
-    )
-
-
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_round_is_paired_outside_the_row_and_a_late_entrant_is_in_it(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
@@ -51,7 +37,7 @@ def test_a_round_is_paired_outside_the_row_and_a_late_entrant_is_in_it(
     async def body() -> None:
         process = Process(url, clock)
         people = players(process, ["Ana", "Bo", "Cy", "Dee", "Eve"])
-        made = await process.tournaments.create(people[0], swiss())
+        made = await process.tournaments.create(people[0], swiss_plan(rounds=2, rated=False))
         for person in people[:4]:
             await process.tournaments.join(made.id, person)
         store = process.store
@@ -160,7 +146,9 @@ def test_two_processes_making_one_wave_share_it_rather_than_race_through_it(
     async def body() -> None:
         one, two = Process(url, clock), Process(url, clock)
         people = players(one, [f"P{i}" for i in range(40)])
-        plan = dataclasses.replace(swiss(), kind="arena", rounds=None, minutes=60)
+        plan = dataclasses.replace(
+            swiss_plan(rounds=2, rated=False), kind="arena", rounds=None, minutes=60
+        )
         made = await one.tournaments.create(people[0], plan)
         for person in people:
             await one.tournaments.join(made.id, person)
