@@ -324,6 +324,11 @@ RULES: dict[str, FlagRule] = {
     # 0.19). On seed 2 it flags none of 1,000 honest seat-games and every expert window. The
     # margin: from easy's 0.085 to that 0.187.
     "proteus": FlagRule(threshold=0.42, min_moves=MIN_MOVES, margin=0.11),
+    # Passtally for two, its search expert: the honest levels reach at most 0.134 (seed 1) and
+    # 0.136 (seed 2), the expert's lower bound over its games is 0.281 and 0.295; the
+    # threshold sits in that gap (each seed alone would have put it at 0.15 and 0.18). The
+    # margin: from easy's 0.042-0.055 to that 0.136. Three players are not measured yet.
+    "passtally-2p": FlagRule(threshold=0.20, min_moves=MIN_MOVES, margin=0.10),
 }
 """The measured flag rule of each rating pool (boardplay.web.ratings.pool_of's name); a pool not
 here is never flagged."""

@@ -17,6 +17,7 @@ from websettings import tiny_settings
 
 from boardplay.web.app import create_app
 from boardplay.web.bots.store import api_tokens_table
+from boardplay.web.table.schema import games_table
 from boardplay.web.tokens import hash_token
 
 
@@ -203,6 +204,56 @@ def test_a_game_both_have_moved_in_cannot_be_aborted(tmp_path: Path) -> None:
         refused = client.post(f"/api/bot/game/{game_id}/abort", headers=bearer(secret))
         assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_abortable"
         assert robo.name == "robo"
+
+
+def test_a_bots_first_act_stores_its_seat_key_without_reading_the_game_back(
+    tmp_path: Path,
+) -> None:
+    """A bot's first act in a game stores its seat key and raises the game's revision; the
+    process's copy takes both as they are when nothing else changed the game meanwhile, and
+    reads the game again when something did (another process's change it has not heard of)."""
+    settings = tiny_settings(tmp_path)
+    with TestClient(create_app(settings)) as client:
+        storage = client.app.state.hub.storage  # type: ignore[attr-defined]
+        reads: list[str] = []
+        for name in ("get_game", "revisions"):
+            read = getattr(storage, name)
+            setattr(storage, name, lambda *a, _r=read, _n=name: reads.append(_n) or _r(*a))
+        _, one = bot_of(client, "one")
+        _, two = bot_of(client, "two")
+        sent = client.post("/api/challenge/two", json={"game": "tiny"}, headers=bearer(one))
+        accepted = client.post(
+            f"/api/challenge/{sent.json()['challenge']['id']}/accept", headers=bearer(two)
+        )
+        game_id = accepted.json()["game"]
+        room = client.portal.call(client.app.state.hub.room, game_id, False)  # type: ignore
+        secrets = {s.seat: one if s.name == "one" else two for s in room.row.seats}
+        reads.clear()
+        before = room.row.revision
+        mover = secrets[room.state.current_player()]
+        answer = client.post(f"/api/bot/game/{game_id}/move/t1", headers=bearer(mover))
+        assert answer.status_code == 200, answer.text
+        assert reads == [] and room.row.revision == before + 2  # the key, then the move
+        while secrets[room.state.current_player()] == mover:  # the rest of its turn
+            client.post(f"/api/bot/game/{game_id}/move/t1", headers=bearer(mover))
+        engine = sa.create_engine(settings.database_url)
+        with engine.begin() as conn:
+            conn.execute(  # another process's change this one did not hear of
+                games_table.update()
+                .where(games_table.c.id == game_id)
+                .values(revision=games_table.c.revision + 1)
+            )
+        other = secrets[room.state.current_player()]
+        answer = client.post(f"/api/bot/game/{game_id}/move/t1", headers=bearer(other))
+        assert answer.status_code == 200, answer.text
+        assert "get_game" in reads
+        with engine.connect() as conn:
+            stored = conn.execute(
+                sa.select(games_table.c.revision).where(games_table.c.id == game_id)
+            ).scalar_one()
+        assert room.row.revision == stored
+        keys = [s.keys for s in room.row.seats]
+        assert all(len(k) == 1 for k in keys)
 
 
 def test_bots_have_their_own_leaderboard(tmp_path: Path) -> None:

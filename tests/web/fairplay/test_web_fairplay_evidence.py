@@ -195,3 +195,24 @@ def test_an_account_far_above_its_rating_bands_norm_is_reported(
     assert 1400 <= pool["rating"] < 1600
     (report,) = system_reports(mod, regular.name)
     assert "players rated 1400-1600 agree 0.00" in report["text"], report["text"]
+
+
+def test_every_measured_rule_is_named_as_the_site_names_its_pool() -> None:
+    """A rule is looked up by the rating pool's name (``pool_of``): a Passtally or Montana game
+    counts for ``passtally-2p`` or ``montana-3p``, never the bare game's name, so a rule kept
+    under another name would never fire."""
+    from boardplay.web.catalogue import WebCatalogue, resolve
+    from boardplay.web.errors import ApiError
+    from boardplay.web.ratings.rated import pool_of
+
+    catalogue = WebCatalogue(resolve(DEFAULT_CATALOGUE), None)
+    pools = set()
+    for game in ("potlatch", "proteus", "passtally", "montana"):
+        for players in (None, 2, 3, 4):
+            try:
+                built = catalogue.build(game, {} if players is None else {"players": players})
+            except ApiError:  # a player count the game does not have
+                continue
+            pools.add(pool_of(built.name, dict(built.options), built.num_players))
+    assert set(fairplay.RULES) <= pools, pools
+    assert {"potlatch", "proteus", "passtally-2p"} <= set(fairplay.RULES)

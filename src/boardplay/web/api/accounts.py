@@ -338,9 +338,10 @@ async def seat_token(
     as a guest's token is), so a game started on one device goes on on another."""
     room = await hub.room(game_id)
     token = new_token()
-    seats = await hub.games.seat_key(account.id, game_id, hash_token(token))
-    if not seats:
+    digest = hash_token(token)
+    keyed = await hub.games.seat_key(account.id, game_id, digest)
+    if not keyed.seats:
         raise ApiError(403, "not_your_game", "this account holds no seat in this game")
-    await room.refresh()
+    await room.keyed(keyed.seats, digest, keyed.revision)
     await room.changed()
-    return {"token": token, "seats": seats, "game": room.view_for(token)}
+    return {"token": token, "seats": keyed.seats, "game": room.view_for(token)}

@@ -373,11 +373,13 @@ class Bots:
         if not any(s.account == user.account.id for s in room.row.seats):
             raise forbidden("not_your_game", "this bot holds no seat in this game")
         if not room.seats_of(token):
-            await room.refresh()  # another process may have stored it
-        if not room.seats_of(token):
-            with contextlib.suppress(sa.exc.IntegrityError):  # stored meanwhile elsewhere
-                await self.games.seat_key(user.account.id, game_id, hash_token(token))
-            await room.refresh()
+            digest = hash_token(token)
+            try:
+                keyed = await self.games.seat_key(user.account.id, game_id, digest)
+            except sa.exc.IntegrityError:  # another process stored it first: read it back
+                await room.refresh()
+            else:
+                await room.keyed(keyed.seats, digest, keyed.revision)
         self.seat_tokens[key] = token
         while len(self.seat_tokens) > SEAT_TOKENS:
             self.seat_tokens.popitem(last=False)

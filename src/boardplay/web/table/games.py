@@ -23,7 +23,7 @@ from boardplay.web.played import ACTIVE
 from boardplay.web.table.offers import resign_account
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.rows import GameEnd, GameRow, InPlay
-from boardplay.web.table.seatkeys import SeatStore
+from boardplay.web.table.seatkeys import SeatKeyed, SeatStore
 from boardplay.web.table.storage import Storage
 
 log = logging.getLogger("boardplay.web")
@@ -131,10 +131,10 @@ class Games:
         await self._reload(changed)
         return changed
 
-    async def seat_key(self, account_id: int, game_id: str, token_hash: str) -> list[int]:
-        """One more token (its hash) for every seat the account holds in the game; the
-        seats."""
-        found: list[int] = await self.db(self.seats.seat_key, account_id, game_id, token_hash)
+    async def seat_key(self, account_id: int, game_id: str, token_hash: str) -> SeatKeyed:
+        """One more token (its hash) for every seat the account holds in the game: the seats
+        and the game's new revision."""
+        found: SeatKeyed = await self.db(self.seats.seat_key, account_id, game_id, token_hash)
         return found
 
     # ----- an account's credentials end ------------------------------------------------------

@@ -22,6 +22,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from typing import Any
 
 from boardplay.core.errors import BoardplayError
@@ -188,6 +189,22 @@ class Room(RoomClock, RoomViews):
                 self._quarantine("this game cannot be resumed on this server")
         self._touch()
         return True
+
+    async def keyed(self, seats: Sequence[int], digest: str, revision: int | None) -> None:
+        """A token whose hash is ``digest`` was stored for ``seats`` (``SeatStore.seat_key``),
+        raising the game to ``revision``: taken into this copy as it is when that was the very
+        next revision (nothing else changed meanwhile), else the copy is read again. A bot's
+        first act in each game stores one, and reading the game back was most of its cost."""
+        async with self.lock:
+            if revision is None or revision != self.row.revision + 1:
+                await self._refresh()
+                return
+            self.row.seats = [
+                replace(seat, keys=(*seat.keys, digest)) if seat.seat in seats else seat
+                for seat in self.row.seats
+            ]
+            self.row.revision = revision
+            self._touch()
 
     async def follow(self, revision: int, step_text: str) -> bool:
         """Apply the moves another process stored as ``revision``, as its notice tells them

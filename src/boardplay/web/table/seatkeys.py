@@ -7,6 +7,7 @@ it reloads."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -54,6 +55,16 @@ def _revoke(conn: sa.Connection, account_id: int) -> set[str]:
     games.update(r.game_id for r in keys)
     conn.execute(seat_keys_table.delete().where(seat_keys_table.c.account_id == account_id))
     return games
+
+
+@dataclass(frozen=True)
+class SeatKeyed:
+    """What ``SeatStore.seat_key`` stored: the account's seats that took the new token, and the
+    revision the game was raised to (``Room.keyed`` takes it without reading the game back when
+    it is the very next one)."""
+
+    seats: list[int] = field(default_factory=list)
+    revision: int | None = None
 
 
 class SeatStore:
@@ -110,9 +121,9 @@ class SeatStore:
             _touch(conn, changed)
         return changed
 
-    def seat_key(self, account_id: int, game_id: str, token_hash: str) -> list[int]:
-        """One more token for every seat the account holds in the game (a browser opening it);
-        returns those seats (none: nothing stored)."""
+    def seat_key(self, account_id: int, game_id: str, token_hash: str) -> SeatKeyed:
+        """One more token for every seat the account holds in the game (a browser opening it, a
+        bot's first act in it); the seats (none: nothing stored) and the game's new revision."""
         with self.engine.begin() as conn:
             seats = [
                 int(seat)
@@ -122,15 +133,17 @@ class SeatStore:
                     )
                 ).scalars()
             ]
-            if seats:
-                rows = [
-                    {"token_hash": token_hash, "game_id": game_id, "seat": seat} for seat in seats
-                ]
-                conn.execute(
-                    seat_keys_table.insert(), [{**r, "account_id": account_id} for r in rows]
-                )
-                _touch(conn, [game_id])
-        return seats
+            if not seats:
+                return SeatKeyed()
+            rows = [{"token_hash": token_hash, "game_id": game_id, "seat": seat} for seat in seats]
+            conn.execute(seat_keys_table.insert(), [{**r, "account_id": account_id} for r in rows])
+            revision = conn.execute(
+                games_table.update()
+                .where(games_table.c.id == game_id)
+                .values(revision=games_table.c.revision + 1)
+                .returning(games_table.c.revision)
+            ).scalar_one()
+        return SeatKeyed(seats, int(revision))
 
     def has_played(self, account_id: int) -> bool:
         """Whether the account holds a seat in any game."""
