@@ -2,7 +2,8 @@
 migration 0028), so two processes never both make one game: of claims at once exactly one
 wins, on SQLite and PostgreSQL; a claim holds for ``director.HOLD`` seconds, and one left by a
 process that died is taken by the next process once it expires, which makes the game (or
-marks it made, if the dead process had made it)."""
+marks it made, if the dead process had made it). The director makes them from the tables not
+made yet (``TournamentStore.unmade``)."""
 
 from __future__ import annotations
 
@@ -69,6 +70,10 @@ def test_a_table_is_claimed_once_until_its_claim_expires_and_never_once_made(
         assert won.count(True) == 1, won
         store.mark_made(tournament_id, *second)
         assert not store.claim(tournament_id, *second, START + 10 * HOLD, HOLD), "made"
+        # What the director makes games from after a step: the tables not made, nothing else.
+        left = store.unmade(tournament_id)
+        assert [(b.round, b.board) for b in left.boards] == [first]
+        assert left.entrants == [] and left.byes == [] and left.tournament.id == tournament_id
         assert not store.claim(tournament_id, 9, 0, START, HOLD), "no such table"
         await process.close()
 

@@ -174,7 +174,9 @@ class Director:
                 else:
                     await self.db(self.store.step, tournament_id, lambda c, s: self.step(c, s, now))
             self.stepped(tournament_id)
-            snap = await self.db(self.store.snapshot, tournament_id)
+            # Only the tables to make, not every table ever played: an arena steps at each game
+            # that ends, and its reads of the whole history grow with it.
+            snap = await self.db(self.store.unmade, tournament_id)
         await self._make_games(snap)
 
     def _plan(self, snap: Snapshot, now: float) -> Step:

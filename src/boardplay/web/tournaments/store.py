@@ -315,6 +315,11 @@ class TournamentStore:
                 conn.execution_options(isolation_level="REPEATABLE READ")
             return read(conn, tournament_id)
 
+    def unmade(self, tournament_id: str) -> Snapshot:
+        """The tournament with only its tables whose games are not made yet (``read``)."""
+        with self.engine.connect() as conn:
+            return read(conn, tournament_id, unmade=True)
+
     def playing(self, tournament_id: str) -> list[str]:
         """The games of the tournament's tables made and not ended yet (as far as it knows)."""
         b = boards_table
@@ -427,7 +432,9 @@ def _lock(conn: sa.Connection, tournament_id: str) -> None:
         raise LookupError(tournament_id)
 
 
-def read(conn: sa.Connection, tournament_id: str) -> Snapshot:
+def read(conn: sa.Connection, tournament_id: str, unmade: bool = False) -> Snapshot:
+    """The tournament whole, or (``unmade``) with only its tables whose games are not made yet
+    and no entrants or byes: what making the games needs, without every table ever played."""
     row = conn.execute(
         tournaments_table.select().where(tournaments_table.c.id == tournament_id)
     ).first()
@@ -435,15 +442,19 @@ def read(conn: sa.Connection, tournament_id: str) -> Snapshot:
         raise LookupError(tournament_id)
     snap = Snapshot(tournament_of(row))
     e, b, y = entrants_table, boards_table, byes_table
-    for r in conn.execute(e.select().where(e.c.tournament_id == tournament_id)).all():
-        snap.entrants.append(Entrant(r.account_id, r.name, r.rating, r.joined, r.status))
     query = b.select().where(b.c.tournament_id == tournament_id).order_by(b.c.round, b.c.board)
+    if unmade:
+        query = query.where(b.c.made.is_(sa.false()))
+    else:
+        for r in conn.execute(e.select().where(e.c.tournament_id == tournament_id)).all():
+            snap.entrants.append(Entrant(r.account_id, r.name, r.rating, r.joined, r.status))
     for r in conn.execute(query).all():
         places_ = None if r.places is None else tuple(r.places)
         table = Table(r.round, tuple(r.players), places_, r.ended or 0.0)
         snap.boards.append(Board(r.round, r.board, r.game_id, bool(r.made), table))
-    query_byes = y.select().where(y.c.tournament_id == tournament_id).order_by(y.c.round)
-    snap.byes = [Bye(r.round, r.account_id) for r in conn.execute(query_byes).all()]
+    if not unmade:
+        query_byes = y.select().where(y.c.tournament_id == tournament_id).order_by(y.c.round)
+        snap.byes = [Bye(r.round, r.account_id) for r in conn.execute(query_byes).all()]
     return snap
 
 
