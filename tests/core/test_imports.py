@@ -279,7 +279,7 @@ REAL_REMOVALS = {
     ),
     "a package hands out its table": (
         "tournaments/__init__.py",
-        "from boardplay.web.tournaments.store import entrants_table\n",
+        "from boardplay.web.tournaments.schema import entrants_table\n",
         "boardplay.web.tournaments hands out entrants_table",
     ),
     "two domains import each other": (

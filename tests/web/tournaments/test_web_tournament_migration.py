@@ -16,7 +16,7 @@ from tournamentcalls import database
 import boardplay.web.hub  # noqa: F401  (every other domain's tables declared, as the app has them)
 from boardplay.web.database import metadata
 from boardplay.web.migrate import alembic_config, upgrade
-from boardplay.web.tournaments.store import tournaments_table
+from boardplay.web.tournaments.schema import tournaments_table
 
 TOURNAMENT_TABLES = {"tournaments", "tournament_players", "tournament_tables", "tournament_byes"}
 

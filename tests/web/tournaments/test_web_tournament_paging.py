@@ -27,7 +27,8 @@ from boardplay.web.accounts.store import accounts_table
 from boardplay.web.tournaments.listing import LIST_MOST, Page, PageCache
 from boardplay.web.tournaments.model import CREATED, DONE, STARTED, Tournament
 from boardplay.web.tournaments.paging import STANDINGS_PAGE
-from boardplay.web.tournaments.store import entrants_table, set_tournament_status, store_round
+from boardplay.web.tournaments.schema import entrants_table
+from boardplay.web.tournaments.store import set_tournament_status, store_round
 
 FIELD = 1000
 

@@ -22,7 +22,6 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import replace
 from typing import Any
 
 from boardplay.core.errors import BoardplayError
@@ -39,6 +38,7 @@ from boardplay.web.table.endings import ENDINGS, final_result
 from boardplay.web.table.host import RoomHost
 from boardplay.web.table.presence import TablePresence
 from boardplay.web.table.roomclock import RoomClock
+from boardplay.web.table.roomcopy import RoomCopy
 from boardplay.web.table.roomviews import RoomViews
 from boardplay.web.table.rows import MoveWrite
 from boardplay.web.tokens import hash_token
@@ -50,10 +50,10 @@ ATTEMPTS = 3
 """Times a change is decided again when other processes keep committing first."""
 
 
-class Room(RoomClock, RoomViews):
+class Room(RoomCopy, RoomClock, RoomViews):
     """One game: ``host`` is the narrow seam to the process (``host.RoomHost``), ``workers`` the
-    AI pool its AI turns run in. Its clock keeping is ``RoomClock``'s, its views
-    ``RoomViews``'."""
+    AI pool its AI turns run in. Its copy of the game is ``RoomCopy``'s, its clock keeping
+    ``RoomClock``'s, its views ``RoomViews``'."""
 
     def __init__(self, host: RoomHost, row: st.GameRow, workers: AiWorkers) -> None:
         self.host = host
@@ -120,22 +120,6 @@ class Room(RoomClock, RoomViews):
     def ai_error(self) -> str | None:
         return self.row.ai_error
 
-    # ----- engine ---------------------------------------------------------------------------
-    def _initial(self) -> State:
-        if self.row.start_position is None:
-            return self.game.new_initial_state()
-        return self.game.state_from_json(self.row.start_position)
-
-    def _replay(self, moves: Sequence[Move], state: State | None = None) -> State:
-        """The position after ``moves`` (from ``state``, already after some of them, if given)."""
-        done = 0 if state is None else len(state.history())
-        state = self._initial() if state is None else state
-        for index, move in enumerate(moves[done:], start=done + 1):
-            if move.action not in state.legal_actions():
-                raise BoardplayError(f"stored move {index} ({move.notation!r}) is not legal")
-            state.apply_action(move.action)
-        return state
-
     def _require_live(self) -> None:
         if self.broken is not None:
             raise conflict("game_unavailable", self.broken)
@@ -155,77 +139,7 @@ class Room(RoomClock, RoomViews):
     def ai_to_move(self, state: State) -> int | None:
         return None if self.settled else st.ai_to_move(self.row.seats, state)
 
-    # ----- the clock (``clocks.py``) ------------------------------------------------------------
-    # ----- the database's copy ----------------------------------------------------------------
-    async def refresh(self, revision: int | None = None) -> bool:
-        """Bring this copy up to the database's (whose revision is ``revision`` if the caller
-        just read it); True if anything changed."""
-        async with self.lock:
-            return await self._refresh(revision)
-
-    async def _refresh(self, revision: int | None = None) -> bool:
-        """``refresh`` with the lock already held. Moves appended elsewhere are applied to the
-        current state; an undo elsewhere replays from the start."""
-        storage = self.host.storage
-        if revision is None:
-            revision = (await self.host.db(storage.revisions, [self.row.id])).get(self.row.id)
-        if revision is None or revision <= self.row.revision:
-            return False
-        row = await self.host.db(storage.get_game, self.row.id)
-        if row is None or row.revision <= self.row.revision:
-            return False
-        old_moves, old_state = self.moves, (None if self.broken else self.state)
-        self.row = row
-        self.moves = list(row.moves)
-        if self.broken is None:
-            extends = self.moves[: len(old_moves)] == old_moves
-            start = old_state.clone() if extends and old_state is not None else None
-            try:
-                self.state = self._replay(self.moves, start)
-            except BoardplayError as exc:
-                self._quarantine(f"this game cannot be resumed on this server: {exc}")
-            except Exception:
-                log.exception("game %s cannot be replayed; it is shown frozen", self.row.id)
-                self._quarantine("this game cannot be resumed on this server")
-        self._touch()
-        return True
-
-    async def keyed(self, seats: Sequence[int], digest: str, revision: int | None) -> None:
-        """A token whose hash is ``digest`` was stored for ``seats`` (``SeatStore.seat_key``),
-        raising the game to ``revision``: taken into this copy as it is when that was the very
-        next revision (nothing else changed meanwhile), else the copy is read again. A bot's
-        first act in each game stores one, and reading the game back was most of its cost."""
-        async with self.lock:
-            if revision is None or revision != self.row.revision + 1:
-                await self._refresh()
-                return
-            self.row.seats = [
-                replace(seat, keys=(*seat.keys, digest)) if seat.seat in seats else seat
-                for seat in self.row.seats
-            ]
-            self.row.revision = revision
-            self._touch()
-
-    async def follow(self, revision: int, step_text: str) -> bool:
-        """Apply the moves another process stored as ``revision``, as its notice tells them
-        (``appended.py``), if they lead on from this copy; False if the copy must reload."""
-        try:
-            step = Appended.from_text(step_text) if step_text else None
-        except (TypeError, ValueError):
-            return False
-        async with self.lock:
-            if self.broken is not None or step is None or not step.follows(self.row, revision):
-                return False
-            try:
-                state = self._replay([*self.moves, *step.moves], self.state.clone())
-            except BoardplayError:
-                return False  # the reload finds out why
-            step.apply(self.row)
-            self.moves = list(self.row.moves)
-            self.state = state
-            self._touch()
-            return True
-
+    # ----- changes -------------------------------------------------------------------------
     async def settle(self) -> None:
         """A freshly loaded game: resolve an opening chance node and, for a game nobody has
         checked yet, store whether an AI is to move (so its job can be claimed)."""

@@ -31,7 +31,7 @@ from sqlalchemy.engine import Engine
 
 from boardplay.web.errors import ApiError
 from boardplay.web.tournaments.model import CREATED, DONE, STARTED, Tournament
-from boardplay.web.tournaments.store import tournament_of, tournaments_table
+from boardplay.web.tournaments.schema import tournament_of, tournaments_table
 
 LIST_LIMIT = 20
 """Tournaments a page holds when the client names no ``limit``."""

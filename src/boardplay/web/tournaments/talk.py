@@ -34,7 +34,7 @@ from boardplay.web.config import Limits
 from boardplay.web.database import Runner, lock, metadata
 from boardplay.web.errors import ApiError
 from boardplay.web.tournaments.model import ACTIVE, PAUSED
-from boardplay.web.tournaments.store import boards_table, entrants_table, tournaments_table
+from boardplay.web.tournaments.schema import boards_table, entrants_table, tournaments_table
 
 KEPT = 100
 """Messages shown: the latest of the tournament."""
