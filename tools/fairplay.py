@@ -31,15 +31,16 @@ import boardplay
 from boardplay.ai import level_spec
 from boardplay.ai.arena import run_arena
 from boardplay.ai.fairplay import (
-    JUDGE_ITERATIONS,
     MIN_MOVES,
     FlagRule,
     Norm,
     SeatEvidence,
     Tally,
     game_evidence,
+    judge_iterations,
 )
 from boardplay.ai.stats import wilson_interval
+from boardplay.core.options import parse_game_string
 from boardplay.core.records import Record, read_jsonl
 
 STEPS = (("easy", "medium"), ("medium", "hard"), ("hard", "expert"))
@@ -251,21 +252,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the arenas' seed (default 1)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (1)")
     parser.add_argument(
-        "--iterations", type=int, default=JUDGE_ITERATIONS, help="the judge's budget a decision"
+        "--iterations",
+        type=int,
+        help="the judge's budget a decision (default: the game's, judge_iterations)",
     )
     parser.add_argument("--alarm", type=float, default=0.01, help="false alarms allowed (0.01)")
     parser.add_argument("--window", type=int, default=10, help="games per account window (10)")
     parser.add_argument("--dir", type=Path, help="where the games and evidence are kept")
     parser.add_argument("--json", type=Path, help="write the calibration here")
     args = parser.parse_args(argv)
+    iterations = args.iterations or judge_iterations(parse_game_string(args.game)[0])
     out = args.dir or Path("runs") / "fairplay" / args.game
     out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     samples: list[tuple[str, str, SeatEvidence]] = []
     for step in STEPS:
-        rows = step_evidence(
-            args.game, step, args.games, args.seed, args.workers, out, args.iterations
-        )
+        rows = step_evidence(args.game, step, args.games, args.seed, args.workers, out, iterations)
         for row in rows:
             row["levels_in_step"] = list(step)
         samples.extend(seat_rows(rows))
@@ -275,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         game=args.game,
         games=args.games,
         seed=args.seed,
-        iterations=args.iterations,
+        iterations=iterations,
         wall_seconds=round(time.monotonic() - started, 1),
     )
     print()

@@ -12,6 +12,7 @@ import random
 import pytest
 
 from boardplay.ai import fairplay
+from boardplay.ai.budgets import site_simulations
 from boardplay.ai.fairplay import (
     BAND,
     FORCED_MARGIN,
@@ -24,6 +25,7 @@ from boardplay.ai.fairplay import (
     flag_rule,
     forced,
     game_evidence,
+    judge_iterations,
     judge_spec,
     norms_of,
     plies_of_evidence,
@@ -53,6 +55,18 @@ def test_the_judge_is_the_experts_search_at_a_fixed_budget() -> None:
     make_agent(spec, game, 0)  # a spec the factory accepts
     with pytest.raises(OptionError):
         judge_spec(game, 0)
+
+
+@pytest.mark.parametrize("name", ["potlatch", "proteus", "passtally", "montana"])
+def test_the_judge_searches_far_more_than_every_level_below_the_expert(name: str) -> None:
+    """A judge no stronger than a level the site serves measures how alike a player is to that
+    level (Montana's first calibration, judged at its ``hard``'s own 20,000 iterations, found
+    ``hard`` agreeing more than the expert): each game's judge searches at least five times what
+    its strongest level below the expert does on the site."""
+    game = load(name)
+    below = [site_simulations(level, game) or 0 for level in ("easy", "medium", "hard")]
+    assert judge_iterations(name) >= 5 * max(below)
+    assert judge_iterations(name) == fairplay.JUDGE_BUDGETS.get(name, fairplay.JUDGE_ITERATIONS)
 
 
 def judgement(best: float, others: list[tuple[float, int]]) -> Judgement:

@@ -39,8 +39,21 @@ from boardplay.core.game import Game, State
 from boardplay.core.records import Record
 
 JUDGE_ITERATIONS = 20_000
-"""The judge's search budget per decision: about what the experts of Potlatch and Proteus reach
-in their think time on one core (docs/analysis.md has the cost per game)."""
+"""The judge's search budget per decision, unless the game names another (``JUDGE_BUDGETS``):
+about what the experts of Potlatch and Proteus reach in their think time on one core
+(docs/analysis.md has the cost per game)."""
+JUDGE_BUDGETS: dict[str, int] = {"montana": 100_000}
+"""Games whose judge searches more than ``JUDGE_ITERATIONS``. A judge no stronger than a level
+the site serves measures how much a player plays like that level: Montana's ``hard`` searches
+20,000 iterations on the site, so Montana is judged at its expert's 100,000. A game's flag rules
+(``RULES``) are measured at its budget, and hold for evidence judged at it."""
+
+
+def judge_iterations(game_name: str) -> int:
+    """The judge's budget per decision in ``game_name`` (``JUDGE_BUDGETS``)."""
+    return JUDGE_BUDGETS.get(game_name, JUDGE_ITERATIONS)
+
+
 FORCED_MARGIN = 0.20
 """A best move ahead of every other weighed move by this much win probability is forced."""
 

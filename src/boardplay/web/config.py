@@ -198,6 +198,11 @@ class Limits:
     fairplay_queue: int = 1_000
     """Rated games one server process holds waiting for their fair-play evidence
     (``fairplay/``); a game finished while it is full is not judged."""
+    judge_iterations: int | None = None
+    """Iterations the fair-play judge searches a decision (also stopped at ``ai_max_time``).
+    None: each game's own budget (``boardplay.ai.fairplay.judge_iterations``), at which its
+    pools' flag rules were measured; a lower one costs less, but a weaker judge agrees more
+    with strong honest players, and the rules' false-alarm rates no longer hold."""
     signin_per_account: int = 5
     """Password sign-ins tried for one account within ``signin_window`` (counted before the
     password is checked; a right one gives its attempt back). A browser that signed in to the

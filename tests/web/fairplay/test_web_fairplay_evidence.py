@@ -28,14 +28,14 @@ from boardplay.web.fairplay import service as fairplay_service
 from boardplay.web.ratings.store import ratings_table
 
 ITERATIONS = 200
-"""The AIs' iteration ceiling here, so the judge's budget (at most that) keeps the test quick."""
+"""The judge's budget here (``Limits.judge_iterations``), which keeps the test quick."""
 
 
 @pytest.fixture(scope="module", params=DATABASES)
 def site(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[TestClient, str]]:
-    limits = {"ai_max_iterations": ITERATIONS}
+    limits = {"judge_iterations": ITERATIONS}
     settings = settings_on(request.param, tmp_path_factory.mktemp("fair"), request, limits)
     settings = dataclasses.replace(settings, catalogue=DEFAULT_CATALOGUE)
     with TestClient(create_app(settings)) as client:
@@ -216,3 +216,19 @@ def test_every_measured_rule_is_named_as_the_site_names_its_pool() -> None:
             pools.add(pool_of(built.name, dict(built.options), built.num_players))
     assert set(fairplay.RULES) <= pools, pools
     assert {"potlatch", "proteus", "passtally-2p"} <= set(fairplay.RULES)
+
+
+def test_the_site_judges_each_game_at_its_own_budget_unless_the_operator_sets_one(
+    site: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The flag rules of a game were measured with its judge's budget (Montana's five times the
+    others'), so the site judges at that budget, not at one shared figure or the visitors' AI
+    ceiling; an operator's ``BOARDPLAY_WEB_JUDGE_ITERATIONS`` replaces it for every game."""
+    client, _ = site
+    service = client.app.state.hub.fairplay
+    assert service.iterations("montana") == service.iterations("potlatch") == ITERATIONS
+    unset = dataclasses.replace(service.limits, judge_iterations=None)
+    monkeypatch.setattr(service, "limits", unset)
+    assert service.iterations("montana") == fairplay.judge_iterations("montana") == 100_000
+    assert service.iterations("potlatch") == fairplay.JUDGE_ITERATIONS
+    assert unset.ai_max_iterations < service.iterations("montana")

@@ -11,8 +11,9 @@ per band of the accounts' established ratings, and kept ``NORMS_TTL`` seconds.
 
 Cost: the judging is the AI worker pool's, one position a job (as a review's), so a game being
 judged never holds a worker for more than one position and the AI moves of games in play are
-served in between; each position is searched at ``JUDGE_ITERATIONS`` (at most the AIs'
-``ai_max_iterations``) and stopped at ``ai_max_time``. One game is judged at a time per process,
+served in between; each position is searched at the game's judge budget (``judge_iterations``,
+at which its flag rules were measured; ``Limits.judge_iterations`` if the operator sets one) and
+stopped at ``ai_max_time``. One game is judged at a time per process,
 from a queue of at most ``Limits.fairplay_queue`` games; a rated game finished while the queue
 is full is not judged (counted in ``dropped`` and logged), nor is one whose process stops before
 it is judged: the evidence is a sample for moderators, not a ledger."""
@@ -29,13 +30,13 @@ from sqlalchemy.engine import Engine
 
 from boardplay.ai.fairplay import (
     BAND,
-    JUDGE_ITERATIONS,
     FlagRule,
     Norm,
     Tally,
     band_of,
     evidence_of,
     flag_rule,
+    judge_iterations,
     norms_of,
     plies_of_evidence,
 )
@@ -144,9 +145,9 @@ class FairPlay:
             finally:
                 self.unsettled -= 1
 
-    @property
-    def iterations(self) -> int:
-        return min(JUDGE_ITERATIONS, self.limits.ai_max_iterations)
+    def iterations(self, game: str) -> int:
+        """The judge's budget a decision of ``game`` (``Limits.judge_iterations``)."""
+        return self.limits.judge_iterations or judge_iterations(game)
 
     async def judge_game(self, game_id: str) -> bool:
         """Judge a finished rated game and store each account's evidence, then look whether
@@ -167,7 +168,7 @@ class FairPlay:
         judgements: dict[int, Judgement] = {}
         for ply in plies_of_evidence(game, states):
             data = await self.workers.search(
-                judge_fairly, row, actions[:ply], self.iterations, SEED
+                judge_fairly, row, actions[:ply], self.iterations(row.game), SEED
             )
             judgements[ply] = Judgement.from_json(data)
         evidence = evidence_of(game, states, record, judgements)
