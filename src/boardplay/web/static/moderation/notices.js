@@ -31,10 +31,12 @@ function draw(box) {
   if (!box) return;
   box.replaceChildren(...shown.map((n) => {
     const ok = h("button", { type: "button" }, t("notice.ok"));
-    ok.addEventListener("click", async () => {
-      await api(`/api/account/notices/${n.id}/seen`, { method: "POST" }).catch(() => null);
+    ok.addEventListener("click", () => {
+      // Gone at once (a second click meets the next notice, not this one again); a notice
+      // whose "seen" the server did not hear is shown again on the next page.
       shown = shown.filter((other) => other.id !== n.id);
       draw(box);
+      api(`/api/account/notices/${n.id}/seen`, { method: "POST" }).catch(() => null);
     });
     return h("div", { class: "notice", role: "status", "data-action": n.action }, h("p", {}, noticeText(n)), ok);
   }));
