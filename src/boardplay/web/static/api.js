@@ -40,6 +40,12 @@ export function errorLine(id) {
   };
 }
 
+// How long a page's socket waits before its next try to reconnect (`retry`: the tries so far,
+// from 1): doubling from half a second to at most 4 s, so a player is back within seconds of the
+// server, each wait drawn between half and all of that, so the pages a restart cut off do not
+// all knock at the same instant.
+export const reconnectDelay = (retry) => 250 * 2 ** Math.min(retry, 4) * (0.5 + Math.random() / 2);
+
 export async function api(path, { method = "GET", body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";

@@ -8,7 +8,7 @@
 // the "hello" carrying the seat token. Views that arrive before the answer to our hello (a
 // "state" carrying the hello's id) are a spectator's, so they are not shown: a player's page
 // would otherwise flip to a spectator's view (no "(you)", no legal moves) until the answer came.
-import { api } from "./api.js";
+import { api, reconnectDelay } from "./api.js";
 
 let hellos = 0; // hello ids, unique within this page
 
@@ -127,8 +127,8 @@ export class GameClient {
     socket.onclose = () => {
       if (this.closed) return;
       this.onConnection("reconnecting");
-      this.retry = Math.min(this.retry + 1, 6);
-      setTimeout(() => this.connect(), 250 * 2 ** this.retry);
+      this.retry += 1;
+      setTimeout(() => this.connect(), reconnectDelay(this.retry));
     };
   }
 

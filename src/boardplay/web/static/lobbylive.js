@@ -7,7 +7,7 @@
 // follows sign-in and sign-out (the cookie says whose it is) and comes back by itself after a
 // network drop.
 import { h, clear } from "./dom.js";
-import { api, showError, showNote } from "./api.js";
+import { api, reconnectDelay, showError, showNote } from "./api.js";
 import { rememberToken } from "./store.js";
 import { t, gameTitle, clockWords } from "./text.js";
 import { account, onAccount } from "./session.js";
@@ -111,8 +111,8 @@ function connect() {
     if (socket !== mine) return; // replaced on purpose
     state.live = false;
     changed();
-    retry = Math.min(retry + 1, 5);
-    timer = setTimeout(() => { if (socket === mine) connect(); }, 250 * 2 ** retry);
+    retry += 1;
+    timer = setTimeout(() => { if (socket === mine) connect(); }, reconnectDelay(retry));
   };
 }
 
