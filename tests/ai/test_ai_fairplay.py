@@ -227,6 +227,14 @@ def test_only_a_calibrated_pool_has_a_rule() -> None:
     # its band's margin as wide as the honest levels' spread (0.354 to 0.529).
     assert potlatch.threshold > 0.529 and potlatch.min_moves == 20
     assert potlatch.margin is not None and potlatch.margin >= 0.529 - 0.354
+    # Montana for two, judged at 100,000 iterations: above hard's 0.696, below the expert's
+    # 0.898, so a judge at another budget (hard's 20,000 agreed 0.88) would not fit it.
+    montana = flag_rule("montana-2p")
+    assert montana is not None and 0.696 < montana.threshold < 0.898
+    assert montana.margin is not None and montana.margin >= 0.696 - 0.362
+    assert fairplay.judge_iterations("montana") == 100_000
+    # Pools whose own ladder games have not been measured gather evidence only.
+    assert flag_rule("montana-3p") is None and flag_rule("passtally-3p") is None
 
 
 def test_the_calibration_puts_the_flag_above_every_honest_level() -> None:

@@ -215,7 +215,7 @@ def test_every_measured_rule_is_named_as_the_site_names_its_pool() -> None:
                 continue
             pools.add(pool_of(built.name, dict(built.options), built.num_players))
     assert set(fairplay.RULES) <= pools, pools
-    assert {"potlatch", "proteus", "passtally-2p"} <= set(fairplay.RULES)
+    assert {"potlatch", "proteus", "passtally-2p", "montana-2p"} <= set(fairplay.RULES)
 
 
 def test_the_site_judges_each_game_at_its_own_budget_unless_the_operator_sets_one(
