@@ -13,10 +13,10 @@ Cost: the judging is the AI worker pool's, one position a job (as a review's), s
 judged never holds a worker for more than one position and the AI moves of games in play are
 served in between; each position is searched at the game's judge budget (``judge_iterations``,
 at which its flag rules were measured; ``Limits.judge_iterations`` if the operator sets one) and
-stopped at ``ai_max_time``. One game is judged at a time per process,
-from a queue of at most ``Limits.fairplay_queue`` games; a rated game finished while the queue
-is full is not judged (counted in ``dropped`` and logged), nor is one whose process stops before
-it is judged: the evidence is a sample for moderators, not a ledger."""
+stopped at ``ai_max_time``. One game is judged at a time per process, from a queue of at most
+``Limits.fairplay_queue`` games; a rated game finished while the queue is full is not judged
+(counted in ``dropped`` and logged), nor is one whose process stops before it is judged: the
+evidence is a sample for moderators, not a ledger."""
 
 from __future__ import annotations
 
