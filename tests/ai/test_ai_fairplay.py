@@ -191,6 +191,25 @@ def test_a_position_met_again_is_judged_once() -> None:
     assert plies_of_evidence(straight, states) == every
 
 
+def test_a_seat_is_judged_on_its_first_positions_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that cycles to its turn cap, a little changed each time round, is never met again
+    yet says nothing new: each seat's positions past ``SEAT_POSITIONS`` are left out."""
+    game = load("montana")
+    rng = random.Random(7)
+    state, states = game.new_initial_state(), []
+    while not state.is_terminal() and len(states) < 120:
+        states.append(state.clone())
+        state.apply_action(rng.choice(state.legal_actions()))
+    states.append(state.clone())
+    every = plies_of_evidence(game, states)
+    monkeypatch.setattr(fairplay, "SEAT_POSITIONS", 10)
+    kept = plies_of_evidence(game, states)
+    for seat in range(game.num_players):
+        own = [p for p in every if states[p].current_player() == seat]
+        assert len(own) > 10, "pick a longer game"
+        assert [p for p in kept if states[p].current_player() == seat] == own[:10]
+
+
 def test_a_bands_norm_is_the_median_of_its_established_accounts() -> None:
     def tally(agreed: int, judged: int = 40) -> Tally:
         return Tally.of([SeatEvidence(0, judged, agreed, 0, 0.0)])

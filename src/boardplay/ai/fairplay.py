@@ -56,6 +56,12 @@ def judge_iterations(game_name: str) -> int:
 
 FORCED_MARGIN = 0.20
 """A best move ahead of every other weighed move by this much win probability is forced."""
+SEAT_POSITIONS = 200
+"""Positions judged for one seat of one game at most, its first ones: normal games give far
+fewer (Montana 45-130 judged decisions a seat, the other games 17-30). A Montana game that both
+sides cycled to its 400-turn cap gave `hard` 608, agreeing 97% (one cycle repeated with a cow
+more each time, so no position met again), and alone lifted a ten-game window over the flag.
+It also bounds what judging one game costs."""
 
 
 def judge_spec(
@@ -142,21 +148,25 @@ def plies_of_evidence(game: Game, states: Sequence[State]) -> list[int]:
     same player to move seeing the same position) is judged at its first ply only: playing the same
     move in it again says nothing new, and a game that goes round in a loop to its length
     limit would otherwise count one decision hundreds of times (a Potlatch game of 2,000 plies
-    had 672 judged moves, 98% "agreeing", from a loop both sides repeated)."""
+    had 672 judged moves, 98% "agreeing", from a loop both sides repeated). A seat's positions
+    after its first ``SEAT_POSITIONS`` are left out (a cycle that changes the position a little
+    each time is not met again)."""
     wanted = {
         ply
         for seat in range(game.num_players)
         for ply in plies_to_judge(states, seat, game.num_players)
     }
     seen: set[tuple[int, tuple[float, ...]]] = set()
+    per_seat: dict[int, int] = {}
     plies = []
     for ply in sorted(wanted):
         # What the mover sees: a position's JSON also carries counters (turns played, the
         # positions before) that differ at every ply of a loop.
         mover = states[ply].current_player()
         position = (mover, tuple(states[ply].observation_tensor(mover)))
-        if position not in seen:
+        if position not in seen and per_seat.get(mover, 0) < SEAT_POSITIONS:
             seen.add(position)
+            per_seat[mover] = per_seat.get(mover, 0) + 1
             plies.append(ply)
     return plies
 
