@@ -353,10 +353,11 @@ RULES: dict[str, FlagRule] = {
     # margin: from easy's 0.042-0.055 to that 0.136. Three players are not measured yet.
     "passtally-2p": FlagRule(threshold=0.20, min_moves=MIN_MOVES, margin=0.10),
     # Montana for two, its search expert, judged at 100,000 iterations (``JUDGE_BUDGETS``): the
-    # honest levels reach at most 0.696 (hard), the expert's lower bound over its games is
-    # 0.898; the threshold sits in the middle of that gap (the tool's lowest was 0.75). It flags
-    # one of 1,000 honest seat-games and every expert window of ten games. The margin: from
-    # easy's 0.362 to that 0.696. Three and four players are not measured yet.
+    # honest levels reach at most 0.696 (seed 1) and 0.702 (seed 2), the expert's lower bound
+    # over its games is 0.898 and 0.895; the threshold sits in the middle of that gap (the
+    # tool's lowest on seed 1 was 0.75). It flags 1 of 1,000 and 2 of 600 honest seat-games,
+    # no honest window, and 20 and 19 of 20 expert windows. The margin: from easy's 0.364 to
+    # that 0.702. Three and four players are not measured yet.
     "montana-2p": FlagRule(threshold=0.80, min_moves=MIN_MOVES, margin=0.34),
 }
 """The measured flag rule of each rating pool (boardplay.web.ratings.pool_of's name); a pool not
