@@ -59,7 +59,7 @@ FORCED_MARGIN = 0.20
 SEAT_POSITIONS = 200
 """Positions judged for one seat of one game at most, its first ones: normal games give far
 fewer (Montana 45-130 judged decisions a seat, the other games 17-30). A Montana game that both
-sides cycled to its 400-turn cap gave `hard` 608, agreeing 97% (one cycle repeated with a cow
+sides cycled to its 400-turn cap gave ``hard`` 608, agreeing 97% (one cycle repeated with a cow
 more each time, so no position met again), and alone lifted a ten-game window over the flag.
 It also bounds what judging one game costs."""
 
