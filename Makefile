@@ -6,6 +6,10 @@ STAMP   := $(VENV)/.installed
 KERNELS := $(VENV)/.kernels
 KERNEL_SOURCES := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.pxi')
 PYTEST_WORKERS ?= 3
+# Every command here starts many Python processes (the suite a server for most of its modules):
+# each compiles the project's modules again unless it may keep their bytecode, which an
+# environment that sets PYTHONDONTWRITEBYTECODE forbids (0.25 s of CPU a server's start).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: play test soak bench native pgx-venv scaling judge fairplay bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
 

@@ -125,6 +125,19 @@ SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
         "flaky under load (twice in CI the page did not say Connecting within 30 s of the "
         "server's stop; alone it passes in 8 s): its cause is still open",
     ),
+    "test_the_cells_the_words_name_are_labelled_on_the_board": (
+        re.compile(r"desktop-ja|phone-en"),
+        "each screen and each language once: desktop-en and phone-ja",
+    ),
+    "test_a_burst_of_follows_or_blocks_passes_the_ceiling_by_none": (
+        re.compile(r"single-block|pair-follow"),
+        "each ceiling (one account's, a pair's) and each kind once: one account's follows, a "
+        "pair's blocks; follows and blocks share one counting",
+    ),
+    "test_the_last_move_is_animated_unless_motion_is_reduced": (
+        re.compile(r"^(?!proteus).*-reduced$"),
+        "every game's motion; reduced motion once (Proteus): one rule of the page's style",
+    ),
     "test_gallery": (
         re.compile(
             r"^(?!potlatch-en-desktop$|proteus-ja-phone$|passtally-ja-desktop$|montana-en-phone$)"

@@ -61,11 +61,15 @@ TYPES = {".js": "text/javascript", ".css": "text/css", ".map": "application/json
 
 @dataclass(frozen=True)
 class Built:
-    """One file of the bundle, as sent: plain and gzipped."""
+    """One file of the bundle, as sent: plain, and gzipped when first asked for so (most of the
+    bundle's bytes are source maps, which only a browser's developer tools ask for)."""
 
     body: bytes
-    packed: bytes
     media_type: str
+
+    @property
+    def packed(self) -> bytes:
+        return _gzipped(self.body)
 
 
 class FrontEnd:
@@ -110,7 +114,7 @@ class FrontEnd:
         self.files: dict[str, Built] = {}
         for name in names:
             body = (folder / name).read_bytes()
-            self.files[name] = Built(body, _gzipped(body), TYPES[Path(name).suffix])
+            self.files[name] = Built(body, TYPES[Path(name).suffix])
 
     def page_for(self, games: Iterable[str]) -> str:
         """The page, naming the games this server offers (``<body data-games>``): every game's
@@ -183,8 +187,9 @@ class Build:
         return needed
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=64)
 def _gzipped(body: bytes) -> bytes:
-    """``body`` gzipped at the highest level, once per content in a process: compressing the
-    bundle takes about 0.2 s, and an app is made many times in one process (every test's own)."""
+    """``body`` gzipped at the highest level, once per content in a process (the bundle has
+    about 20 files): compressing all of it takes about 0.2 s, and an app is made many times in
+    one process (every test's own)."""
     return gzip.compress(body, compresslevel=9, mtime=0)

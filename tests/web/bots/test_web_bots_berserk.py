@@ -161,8 +161,13 @@ def until(
 
 
 def person_plays(base: str, person: Person, game_id: str, out: dict[str, Any]) -> None:
-    """The person's side through the site's routes, a random legal move on each turn."""
-    token = person.post(base, f"/api/account/games/{game_id}/token").json()["token"]
+    """The person's side through the site's routes, a random legal move on each turn; what
+    stopped it, if anything did, in ``out["error"]`` (a thread's exception would be lost)."""
+    keyed = person.post(base, f"/api/account/games/{game_id}/token")
+    if keyed.status_code != 200:
+        out["error"] = f"the person's seat token: {keyed.status_code} {keyed.text[:300]}"
+        return
+    token = keyed.json()["token"]
     mine = {"Authorization": f"Bearer {token}"}
     deadline = time.monotonic() + WAIT
     with httpx.Client(base_url=base, headers=mine, timeout=20) as http:
@@ -274,6 +279,7 @@ def test_berserk_plays_a_game_against_a_bot_and_a_person(base: str, key: str) ->
     def ended() -> bool:
         stalled = PLIES and time.monotonic() - max(PLIES) > STALL
         left = [g for g in every if g not in a.finished]
+        assert "error" not in played, played["error"]
         assert not stalled, f"no move for {STALL:g} s; games not over: {left}; {a.errors}"
         return not left
 

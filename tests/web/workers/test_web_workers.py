@@ -21,6 +21,14 @@ from boardplay.web.config import Settings
 from boardplay.web.workers.ai_worker import cap_think_time, warm_up
 
 
+def descendants_of(pid: int) -> list[int]:
+    """The processes below ``pid``: the AI workers are the fork server's children."""
+    found: list[int] = []
+    for child in children_of(pid):
+        found += [child, *descendants_of(child)]
+    return found
+
+
 def children_of(pid: int) -> list[int]:
     found: list[int] = []
     for entry in Path("/proc").iterdir():
@@ -55,8 +63,8 @@ def test_ai_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
             json={"game": "tiny", "seats": [{"kind": "ai", "spec": "random"}, {"kind": "me"}]},
         ).json()
         wait_for(f"{base}/api/games/{created['id']}", lambda g: g["current_player"] == 1)
-        workers = children_of(server.pid)
-        assert workers, "the AI move ran in no worker process"
+        workers = descendants_of(server.pid)
+        assert len(workers) > 2, "the AI move ran in no worker process"
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait(timeout=30)
