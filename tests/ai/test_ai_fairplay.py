@@ -252,8 +252,12 @@ def test_only_a_calibrated_pool_has_a_rule() -> None:
     assert montana is not None and 0.696 < montana.threshold < 0.898
     assert montana.margin is not None and montana.margin >= 0.696 - 0.362
     assert fairplay.judge_iterations("montana") == 100_000
+    # Passtally for three: above the 0.257 its honest levels reach, below the expert's 0.470.
+    three = flag_rule("passtally-3p")
+    assert three is not None and 0.257 < three.threshold < 0.470
+    assert three.margin is not None and three.margin >= 0.257 - 0.069
     # Pools whose own ladder games have not been measured gather evidence only.
-    assert flag_rule("montana-3p") is None and flag_rule("passtally-3p") is None
+    assert flag_rule("montana-3p") is None and flag_rule("montana-4p") is None
 
 
 def test_the_calibration_puts_the_flag_above_every_honest_level() -> None:
