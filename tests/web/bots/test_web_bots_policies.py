@@ -116,7 +116,13 @@ def moves_by(view: dict[str, Any], name: str) -> int:
     return sum(1 for m in view["moves"] if m["player"] >= 0 and names[m["player"]] == name)
 
 
+@pytest.mark.soak
 def test_an_sb3_model_and_a_trained_network_play_rated_and_arena_games(tmp_path: Path) -> None:
+    """Under make soak: two trainings, torch and three games cost the suite about 45 s of two
+    cores. make test keeps each part on its own: ``file.py:name`` agents
+    (tests/cli/test_cli_botpolicy.py), MaskablePPO through the bridge
+    (tests/adapters/test_sb3_bridge.py), ``boardplay train`` (tests/ai/test_ai_train.py) and
+    ``boardplay bot`` at a real server (test_web_bots_cli.py)."""
     files = examples()
     assert set(files) == {"potlatch_sb3.py", "potlatch_net.py"}
     for name, code in files.items():
