@@ -352,12 +352,13 @@ RULES: dict[str, FlagRule] = {
     # threshold sits in that gap (each seed alone would have put it at 0.15 and 0.18). The
     # margin: from easy's 0.042-0.055 to that 0.136.
     "passtally-2p": FlagRule(threshold=0.20, min_moves=MIN_MOVES, margin=0.10),
-    # Passtally for three (seed 1; two seats of one level and one of the other): the honest
-    # levels reach at most 0.257 (hard's upper end; a third player lifts hard's agreement to
-    # 0.21-0.24 from two-player 0.11), the expert's lower bound over its games is 0.470. At
-    # 0.34 no honest seat-game of 1,500 or window of 148 is flagged, every expert window is;
-    # 0.36, the middle of the gap, would miss 3 of 29. The margin: from easy's 0.069 to that
-    # 0.257, raised from 0.19 to 0.21 so that no window of hard's is flagged at easy's norm.
+    # Passtally for three (two seats of one level and one of the other): the honest levels
+    # reach at most 0.257 (seed 1) and 0.245 (seed 2; a third player lifts hard's agreement to
+    # 0.21-0.24 from two-player 0.11), the expert's lower bound over its games is 0.470 and
+    # 0.478. At 0.34 no honest seat-game of 1,500 or window of 148 is flagged on either seed,
+    # every expert window is; 0.36, the middle of the gap, would miss 3 of 29 on seed 1. The
+    # margin: from easy's 0.069 to that 0.257, raised from 0.19 to 0.21 so that no window of
+    # hard's is flagged at easy's norm.
     "passtally-3p": FlagRule(threshold=0.34, min_moves=MIN_MOVES, margin=0.21),
     # Montana for two, its search expert, judged at 100,000 iterations (``JUDGE_BUDGETS``): the
     # honest levels reach at most 0.696 (seed 1) and 0.702 (seed 2), the expert's lower bound
