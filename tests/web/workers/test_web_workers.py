@@ -80,6 +80,26 @@ def test_ai_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
                     os.kill(pid, signal.SIGKILL)
 
 
+def test_a_stopped_server_leaves_no_worker_and_no_leaked_semaphore(tmp_path: Path) -> None:
+    """A stop (SIGTERM) waits for an idle pool, so its workers end with the server and the
+    semaphores of its queues are released: uvicorn ends the process by raising the signal
+    again, and multiprocessing's resource tracker used to warn of leaked ones at every stop."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(tmp_path / "stop.sqlite3", port)
+    created = httpx.post(
+        f"{base}/api/games",
+        json={"game": "tiny", "seats": [{"kind": "ai", "spec": "random"}, {"kind": "me"}]},
+    ).json()
+    wait_for(f"{base}/api/games/{created['id']}", lambda g: g["current_player"] == 1)
+    below = descendants_of(server.pid)
+    server.send_signal(signal.SIGTERM)
+    # Read to the end: the workers and the resource tracker hold the server's stderr too.
+    _, stderr = server.communicate(timeout=30)
+    assert not [pid for pid in below if alive(pid)], "processes outlived the stopped server"
+    assert b"leaked" not in stderr, stderr.decode()[-2000:]
+
+
 def wait_for_two_workers(client: TestClient) -> None:
     """Until two worker processes answer at once (a server up for a while has its pool ready;
     a test just started must wait for the processes to finish importing)."""

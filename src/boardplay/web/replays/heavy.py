@@ -28,7 +28,7 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, Future, ThreadPoolExecutor
 from typing import Any
 
 from boardplay.core.errors import BoardplayError
@@ -39,7 +39,7 @@ from boardplay.web.errors import ApiError, bad_request
 from boardplay.web.guard import MAX_TRACKED, Clock
 from boardplay.web.replays.records import frames_of
 from boardplay.web.sockets import encode
-from boardplay.web.workers import make_executor
+from boardplay.web.workers import make_executor, run_job, stop_executor
 
 SEND_RATE = 100_000_000
 """Bytes a second a cached answer is reckoned to cost to send (its share of the budget)."""
@@ -129,6 +129,8 @@ class HeavyReads:
         self.cache = ReplayCache(self.limits.replay_cache_bytes)
         self.threads = ThreadPoolExecutor(1, thread_name_prefix="boardplay-heavy")
         self.pool: Executor | None = None
+        self.jobs: set[Future[Any]] = set()
+        """Replays being built in the pool now."""
 
     def _new_pool(self) -> Executor:
         """A worker process of its own (a thread where processes are not used: ``ai_workers``
@@ -140,7 +142,7 @@ class HeavyReads:
     def close(self) -> None:
         self.threads.shutdown(wait=False, cancel_futures=True)
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+            stop_executor(self.pool, self.jobs)
 
     async def replay(
         self,
@@ -169,7 +171,7 @@ class HeavyReads:
             self.pool = self._new_pool()
         try:
             data: bytes
-            data, seconds = await asyncio.get_running_loop().run_in_executor(self.pool, job)
+            data, seconds = await run_job(self.pool, self.jobs, job)
         except BrokenExecutor:  # the worker died (out of memory, killed): a new one next time
             broken, self.pool = self.pool, None
             broken.shutdown(wait=False, cancel_futures=True)

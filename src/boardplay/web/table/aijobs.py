@@ -20,7 +20,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Callable, Sequence
-from concurrent.futures import BrokenExecutor, Executor
+from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Any, Protocol, TypeVar
 
 from boardplay.core.records import Move
@@ -29,7 +29,7 @@ from boardplay.web.table import storage as st
 from boardplay.web.table.chance import chance_rng
 from boardplay.web.table.host import Database
 from boardplay.web.tasks import cancel_and_wait
-from boardplay.web.workers import FairQueue, Position, choose_action
+from boardplay.web.workers import FairQueue, Position, choose_action, run_job, stop_executor
 
 log = logging.getLogger("boardplay.web")
 
@@ -80,6 +80,10 @@ class AiWorkers:
         self.lease = lease
         self.running = 0
         """AI jobs this process holds now (changed only by ``AiJob``)."""
+        self.jobs: set[Future[Any]] = set()
+        """The pool's jobs not yet done (AI moves, the analysis board's lines, judgements),
+        each gone when its worker is done with it: a stopping server waits only for an idle
+        pool (``stop_executor``)."""
 
     @property
     def free(self) -> int:
@@ -113,20 +117,19 @@ class AiWorkers:
         in the pool within the think-time ceiling (a pool broken by a dead worker process is
         replaced once)."""
         job = functools.partial(search, position, budget, seed, self.limits.ai_max_time)
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self.executor, job)
+            return await run_job(self.executor, self.jobs, job)
         except BrokenExecutor:
             # A worker process died (killed, out of memory): a fresh pool, once more.
             log.warning("AI worker pool broke; starting a new one")
             broken = self.executor
             self.executor = self.executor_factory()
             broken.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self.executor, job)
+            return await run_job(self.executor, self.jobs, job)
 
     def shutdown(self) -> None:
         """Stop the pool without waiting for the searches in it."""
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        stop_executor(self.executor, self.jobs)
 
 
 class AiTable(Protocol):

@@ -5,7 +5,14 @@ FastAPI (about two seconds of imports on a busy machine), so this package's face
 
 from __future__ import annotations
 
-from boardplay.web.workers.ai_worker import choose_action, make_executor, site_agent, think
+from boardplay.web.workers.ai_worker import (
+    choose_action,
+    make_executor,
+    run_job,
+    site_agent,
+    stop_executor,
+    think,
+)
 from boardplay.web.workers.aiqueue import FairQueue
 from boardplay.web.workers.judging import judge_fairly, judge_position
 from boardplay.web.workers.lines import engine_lines
@@ -19,6 +26,8 @@ __all__ = [
     "judge_fairly",
     "judge_position",
     "make_executor",
+    "run_job",
     "site_agent",
+    "stop_executor",
     "think",
 ]

@@ -30,12 +30,15 @@ them."""
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import select
 import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from boardplay.ai.agents import Agent, agent_analysis
 from boardplay.ai.budgets import site_spec
@@ -118,6 +121,27 @@ def watch_server(server: int) -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="boardplay-server-watch", daemon=True).start()
+
+
+R = TypeVar("R")
+
+
+def run_job(executor: Executor, jobs: set[Future[Any]], job: Callable[[], R]) -> asyncio.Future[R]:
+    """``job`` run in ``executor`` (as ``loop.run_in_executor``), kept in ``jobs`` until its
+    worker is done with it (a cancelled wait does not stop a job already running)."""
+    future = executor.submit(job)
+    jobs.add(future)
+    future.add_done_callback(jobs.discard)
+    return asyncio.wrap_future(future)
+
+
+def stop_executor(executor: Executor, jobs: set[Future[Any]]) -> None:
+    """Stop a pool of ``make_executor``'s without waiting for the ``jobs`` running in it; an
+    idle one is waited for, its workers ending at once. That wait is what releases the
+    semaphores of the pool's queues: uvicorn ends the server by raising SIGTERM again once it
+    has shut down, so the exit handlers that would release them never run, and
+    multiprocessing's resource tracker warned of "leaked semaphore objects" at every stop."""
+    executor.shutdown(wait=not jobs, cancel_futures=True)
 
 
 def make_executor(workers: int, catalogue: str, data_dir: str | None) -> Executor:
