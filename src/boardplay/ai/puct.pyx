@@ -129,8 +129,9 @@ cdef class Puct(Tree):
         self.nodes[self.root].value += reward[self.nodes[self.root].player]
 
     def noise(self, weights, double epsilon) -> None:
-        """Mix ``weights`` (one per root child, in ``children_of_root`` order, e.g. a Dirichlet
-        draw) into the root's priors: ``(1 - epsilon) P + epsilon w`` (self-play only)."""
+        """Mix ``weights`` (one per root child, in the order of the root's legal actions, e.g.
+        a Dirichlet draw) into the root's priors: ``(1 - epsilon) P + epsilon w`` (self-play
+        only)."""
         cdef Node* n = &self.nodes[self.root]
         cdef const double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
         cdef int i
