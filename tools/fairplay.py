@@ -84,10 +84,10 @@ def step_evidence(
             if line.strip():
                 row = json.loads(line)
                 done[row["index"]] = row
-    todo = [
+    todo = [  # a run resumed with fewer games judges no more than those
         (int(r.meta["arena"]["index"]), r.to_json(), iterations)
         for r in read_jsonl(records)
-        if int(r.meta["arena"]["index"]) not in done
+        if int(r.meta["arena"]["index"]) not in done and int(r.meta["arena"]["index"]) < games
     ]
     with judged_path.open("a", encoding="utf-8") as sink:
         rows: Iterator[dict[str, Any]]
