@@ -256,8 +256,12 @@ def test_only_a_calibrated_pool_has_a_rule() -> None:
     three = flag_rule("passtally-3p")
     assert three is not None and 0.257 < three.threshold < 0.470
     assert three.margin is not None and three.margin >= 0.257 - 0.069
-    # Pools whose own ladder games have not been measured gather evidence only.
-    assert flag_rule("montana-3p") is None and flag_rule("montana-4p") is None
+    # Montana for three and four: inside the narrow gaps (0.814-0.859, 0.806-0.836), and never
+    # on one game's moves (at most 59 judged in the calibration's games).
+    for pool, reach, expert in (("montana-3p", 0.814, 0.859), ("montana-4p", 0.806, 0.836)):
+        crowd = flag_rule(pool)
+        assert crowd is not None and reach < crowd.threshold < expert
+        assert crowd.min_moves >= 60
 
 
 def test_the_calibration_puts_the_flag_above_every_honest_level() -> None:

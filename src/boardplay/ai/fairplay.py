@@ -304,6 +304,9 @@ class FlagRule:
 
 MIN_MOVES = 20
 """Judged moves an account needs before the flag can fire: fewer say too little."""
+MONTANA_CROWD_MOVES = 100
+"""The same for three- and four-player Montana, where ``hard`` and the expert agree with the
+judge within a few points and one game's moves cannot tell them apart (docs/analysis.md)."""
 BAND = 200
 """Rating points of one band of norms: about the gap between neighbouring levels of the
 ladder, so a band holds players of one strength."""
@@ -365,8 +368,18 @@ RULES: dict[str, FlagRule] = {
     # over its games is 0.898 and 0.895; the threshold sits in the middle of that gap (the
     # tool's lowest on seed 1 was 0.75). It flags 1 of 1,000 and 2 of 600 honest seat-games,
     # no honest window, and 20 and 19 of 20 expert windows. The margin: from easy's 0.364 to
-    # that 0.702. Three and four players are not measured yet.
+    # that 0.702.
     "montana-2p": FlagRule(threshold=0.80, min_moves=MIN_MOVES, margin=0.34),
+    # Montana for three and four (seed 1; 200 and 100 games a step, about 300 and 200 seat-games
+    # of each level): ``hard`` comes much nearer the expert than with two, so the gap is
+    # narrow: the honest levels reach at most 0.814 and 0.806 over all their games, the
+    # expert's lower bound is 0.859 and 0.836. One game (26-34 judged moves) cannot tell them
+    # apart (hard's games reach 0.96-1.00 at the 99th percentile), so the flag needs
+    # ``MONTANA_CROWD_MOVES`` judged moves, three or four games; then no honest seat-game or
+    # window of ten is flagged and the expert is over its games (6 of 29 and 3 of 19 windows).
+    # Each threshold near the middle of its gap; the margins from easy's 0.446 and 0.404.
+    "montana-3p": FlagRule(threshold=0.84, min_moves=MONTANA_CROWD_MOVES, margin=0.38),
+    "montana-4p": FlagRule(threshold=0.82, min_moves=MONTANA_CROWD_MOVES, margin=0.42),
 }
 """The measured flag rule of each rating pool (boardplay.web.ratings.pool_of's name); a pool not
 here is never flagged."""
