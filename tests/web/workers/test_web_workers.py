@@ -52,18 +52,23 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+def play_an_ai_move(server_pid: int, port: int) -> list[int]:
+    """A game whose AI seat moves first, once it has moved; the processes below the server."""
+    base = f"http://127.0.0.1:{port}"
+    created = httpx.post(
+        f"{base}/api/games",
+        json={"game": "tiny", "seats": [{"kind": "ai", "spec": "random"}, {"kind": "me"}]},
+    ).json()
+    wait_for(f"{base}/api/games/{created['id']}", lambda g: g["current_player"] == 1)
+    return descendants_of(server_pid)
+
+
 def test_ai_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
     port = free_port()
-    base = f"http://127.0.0.1:{port}"
     server = start_server(tmp_path / "kill.sqlite3", port)
     workers: list[int] = []
     try:
-        created = httpx.post(
-            f"{base}/api/games",
-            json={"game": "tiny", "seats": [{"kind": "ai", "spec": "random"}, {"kind": "me"}]},
-        ).json()
-        wait_for(f"{base}/api/games/{created['id']}", lambda g: g["current_player"] == 1)
-        workers = descendants_of(server.pid)
+        workers = play_an_ai_move(server.pid, port)
         assert len(workers) > 2, "the AI move ran in no worker process"
     finally:
         server.send_signal(signal.SIGKILL)
@@ -85,14 +90,8 @@ def test_a_stopped_server_leaves_no_worker_and_no_leaked_semaphore(tmp_path: Pat
     semaphores of its queues are released: uvicorn ends the process by raising the signal
     again, and multiprocessing's resource tracker used to warn of leaked ones at every stop."""
     port = free_port()
-    base = f"http://127.0.0.1:{port}"
     server = start_server(tmp_path / "stop.sqlite3", port)
-    created = httpx.post(
-        f"{base}/api/games",
-        json={"game": "tiny", "seats": [{"kind": "ai", "spec": "random"}, {"kind": "me"}]},
-    ).json()
-    wait_for(f"{base}/api/games/{created['id']}", lambda g: g["current_player"] == 1)
-    below = descendants_of(server.pid)
+    below = play_an_ai_move(server.pid, port)
     server.send_signal(signal.SIGTERM)
     # Read to the end: the workers and the resource tracker hold the server's stderr too.
     _, stderr = server.communicate(timeout=30)
