@@ -217,7 +217,7 @@ def test_agents_refuse_to_move_at_chance_or_terminal_nodes() -> None:
             "no weight set 'tuned' for pig; its evaluation has only the 'hand' set",
         ),
         ("mcts(weights=tuned)", "no weight set 'tuned' for pig"),
-        ("hard(x=1)", "agent 'hard' takes no parameters"),
+        ("hard(x=1)", "a level takes only a budget (time or iterations), got x"),
     ],
 )
 def test_bad_specs_name_the_problem(spec: str, message: str) -> None:

@@ -107,6 +107,15 @@ def test_the_site_agent_stops_at_its_time_cap_when_time_is_short() -> None:
     assert isinstance(ceiling, MCTSAgent) and ceiling.time_limit == 0.02
 
 
+def test_a_guarded_level_with_its_own_time_is_held_to_the_ceiling_in_its_search() -> None:
+    """A visitor's ``expert(time=4)`` on Proteus is the guarded learned search: the operator's
+    ceiling must reach the search inside the guard, not an attribute of the guard."""
+    proteus = boardplay.load("proteus")
+    agent = site_agent("expert(time=4)", proteus, 1, max_time=0.5)
+    assert isinstance(agent, PlacementGuard)
+    assert agent.inner.time_limit == 0.5
+
+
 def outcome(label: str, bar: float | None, wins: int, draws: int, games: int) -> Outcome:
     setting = Setting(label, 0.1, None, bar)
     losses = games - wins - draws

@@ -22,6 +22,7 @@ from boardplay.ai.placement_book import (
     reply_keys,
     shipped_book,
 )
+from boardplay.core.errors import OptionError
 from boardplay.core.game import State
 from boardplay.core.kernel import Kernel
 
@@ -85,6 +86,21 @@ def test_the_expert_and_hard_are_guarded_and_the_lower_levels_are_not() -> None:
         assert isinstance(make_agent(level, KADON, seed=1), PlacementGuard)
     assert not isinstance(make_agent("medium", KADON, seed=1), PlacementGuard)
     assert not isinstance(make_agent("expert", boardplay.load("potlatch"), seed=1), PlacementGuard)
+
+
+def test_a_level_given_another_budget_searches_and_is_guarded_as_the_level() -> None:
+    """``expert(time=0.01)`` is the expert on a machine that gives it a tenth of its time (the
+    ladder judged across budgets, docs/ai.md): the same search options and the same guard, only
+    its budget changed."""
+    hard = make_agent("hard(time=0.01)", KADON, seed=1)
+    assert isinstance(hard, PlacementGuard) and hard.name == "hard(time=0.01)"
+    assert (hard.time_limit, hard.iterations, hard.contempt) == (0.01, 3000, 0.15)
+    expert = make_agent("expert(time=0.0333,iterations=5000)", KADON, seed=1)
+    assert isinstance(expert, PlacementGuard)
+    assert (expert.time_limit, expert.iterations, expert.contempt) == (0.0333, 5000, 0.3)
+    assert not isinstance(make_agent("medium(iterations=30)", KADON, seed=1), PlacementGuard)
+    with pytest.raises(OptionError, match="only a budget"):
+        make_agent("expert(contempt=0)", KADON, seed=1)
 
 
 def test_a_placement_that_hands_over_an_immediate_win_loses() -> None:

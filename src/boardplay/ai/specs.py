@@ -209,6 +209,27 @@ def as_level(level: str, agent: Agent, game: Game) -> Agent:
     return guard(agent, game) if level.strip().lower() in GUARDED_LEVELS else agent
 
 
+LEVEL_BUDGET = ("time", "iterations")
+"""What a level's spec may change (``expert(time=0.01)``): its budget, never how it searches."""
+
+
+def _level_with(level: str, params: dict[str, str], game: Game) -> str:
+    """The spec of ``level`` for ``game`` with the budget ``params`` replaced: the level on a
+    machine that gives it a tenth of the time is ``expert(time=0.01)``, searching as the level
+    does (and guarded as it is, ``as_level``), only for less long."""
+    other = sorted(set(params) - set(LEVEL_BUDGET))
+    if other:
+        raise OptionError(
+            f"a level takes only a budget ({' or '.join(LEVEL_BUDGET)}), got {', '.join(other)}"
+        )
+    spec = level_spec(level, game)
+    if not params:
+        return spec
+    name, own = parse_game_string(spec)
+    inner = ",".join(f"{k}={v}" for k, v in {**own, **params}.items())
+    return f"{name}({inner})"
+
+
 def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """Build the agent described by ``spec`` for ``game``; ``OptionError`` names the kinds."""
     bare = _BARE_POLICY.fullmatch(spec.strip())
@@ -222,9 +243,8 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
         agent.name = key
         return agent
     if key in LEVEL_NAMES:
-        _no_params(key, params)
-        agent = make_agent(level_spec(key, game), game, seed)
-        agent.name = key
+        agent = make_agent(_level_with(key, params, game), game, seed)
+        agent.name = spec.strip() if params else key
         return as_level(key, agent, game)
     named = game.agents or {}
     if key in named:

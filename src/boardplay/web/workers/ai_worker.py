@@ -42,6 +42,7 @@ from typing import Any, TypeVar
 
 from boardplay.ai.agents import Agent, agent_analysis
 from boardplay.ai.budgets import site_spec
+from boardplay.ai.placement_book import PlacementGuard
 from boardplay.ai.specs import as_level, make_agent
 from boardplay.core.game import Game
 from boardplay.web.catalogue import WebCatalogue, resolve
@@ -86,10 +87,12 @@ def site_agent(spec: str, game: Game, seed: int, max_time: float) -> Agent:
 
 def cap_think_time(agent: Agent, max_time: float) -> None:
     """Hold a searching agent to ``max_time`` seconds a move: its own limit if lower, else the
-    cap when it has none."""
-    if hasattr(agent, "time_limit"):
-        limit = agent.time_limit
-        agent.time_limit = max_time if limit is None else min(limit, max_time)
+    cap when it has none. A guarded level (``expert(time=…)``, a level given its own budget) is
+    capped in the search it guards."""
+    search = agent.inner if isinstance(agent, PlacementGuard) else agent
+    if hasattr(search, "time_limit"):
+        limit = search.time_limit
+        search.time_limit = max_time if limit is None else min(limit, max_time)
 
 
 def warm_up(catalogue: str, data_dir: str | None) -> int:
