@@ -11,7 +11,7 @@ PYTEST_WORKERS ?= 3
 # environment that sets PYTHONDONTWRITEBYTECODE forbids (0.25 s of CPU a server's start).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: play test soak bench native pgx-venv scaling judge fairplay bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
+.PHONY: play test soak bench native pgx-venv scaling ladder judge fairplay bench-web lint format chromium services clean i18n baselines dist wheel-lib distcheck bundle
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -139,6 +139,15 @@ pgx-venv:
 SCALING_GAMES ?= 200
 scaling: $(KERNELS)
 	$(PY) tools/scaling.py --games $(SCALING_GAMES) $(SCALING_ARGS)
+
+# Does each level still beat the one below it on a slower or busier machine (issue 67)? Every
+# step of the ladder at the levels' own budgets B (the table's seed-1 runs) and at B/3 and B/10,
+# every level with a time given a third or a tenth of it, LADDER_GAMES games a step, seats
+# rotated; the higher level must win 60% (tools/ladder.py; docs/ai.md, "The ladder").
+# LADDER_ARGS passes more: --budgets B/3 B/10, --only montana, --records runs/ladder (resumable).
+LADDER_GAMES ?= 200
+ladder: $(KERNELS)
+	$(PY) tools/ladder.py --games $(LADDER_GAMES) $(LADDER_ARGS)
 
 # Is a new level stronger than the one it would replace on a slower or busier machine too (issue
 # 67)? Challenger against incumbent at equal time at the nominal budget B, B/3 and B/10 and at

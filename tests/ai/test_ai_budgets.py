@@ -192,6 +192,26 @@ def test_the_judge_tool_prints_the_table_and_the_verdict(
     assert out.read_text().count('"setting"') == 2
 
 
+def test_the_ladder_tool_gives_each_timed_level_its_share_of_the_time(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = Path(__file__).parents[2] / "tools" / "ladder.py"
+    spec = importlib.util.spec_from_file_location("ladder_tool", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, tool)
+    spec.loader.exec_module(tool)
+    potlatch = boardplay.load("potlatch")
+    assert tool.at_budget("expert", potlatch, 3) == "expert(time=0.01)"
+    assert tool.at_budget("hard", potlatch, 1) == "hard"
+    assert tool.at_budget("medium", potlatch, 10) == "medium"  # a simulation budget only
+    argv = ["--games", "2", "--only", "potlatch", "--steps", "hard", "--budgets", "B/10"]
+    assert tool.main([*argv, "--records", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "| medium → hard | B/10 | `medium` → `hard(time=0.003)` | 2, 67100 |" in printed
+    assert (tmp_path / "potlatch-medium-hard-B10.jsonl").read_text().count("\n") == 2
+
+
 def test_a_levels_rate_leaves_out_searches_stopped_at_their_cap() -> None:
     game = LevelledNim()
     assert spec_speed(game, "mcts(time=0.02,iterations=100000000,early=false)", positions=3) > 0
