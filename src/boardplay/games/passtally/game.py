@@ -83,8 +83,9 @@ class PasstallyGame(Game):
     study_axes = (("players", (2, 3)),)
     levels: ClassVar[Mapping[str, str] | None] = {
         # Each step won at least 60% of 200 games against the one below (docs/ai.md, "The
-        # ladder"): tenfold simulations per step up to hard, whose evaluation stops gaining
-        # between 1,000 and 3,000. Expert plays its games to
+        # ladder"), at the nominal budget and at a third and a tenth of it: 10, 50 and 1,000
+        # simulations up to hard, whose evaluation stops gaining between 1,000 and 3,000 (with
+        # medium at 100, hard won 55.5-63.5%: at the bar). Expert plays its games to
         # the end with the kernel's playout policy (a turn's last action scores its lines)
         # for 0.1 s a move, its cap far above what 0.1 s reaches: it beat plain UCT given the
         # same time and mcts(iterations=5000) in about four games of five
@@ -96,7 +97,7 @@ class PasstallyGame(Game):
         # to cutoff 0 at 10 and 100 (docs/journal/ai.md, "Passtally: three players play to
         # the end").
         "easy": "mcts(iterations=10,cutoff=0)",
-        "medium": "mcts(iterations=100,cutoff=0)",
+        "medium": "mcts(iterations=50,cutoff=0)",
         "hard": "mcts(time=0.1,iterations=1000)",
         "expert": "mcts(time=0.1,iterations=100000,cutoff=none,c=0.7)",
     }
