@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from ai_testgames import NimGame
@@ -172,15 +172,22 @@ def test_a_setting_is_played_at_its_budget() -> None:
     assert even.games == 4 and even.simulations[0] == even.simulations[1] == 40
 
 
+def load_tool(name: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``tools/NAME.py`` as a module (registered while the test runs: its dataclasses look
+    their module up)."""
+    path = Path(__file__).parents[2] / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"{name}_tool", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, tool)
+    spec.loader.exec_module(tool)
+    return tool
+
+
 def test_the_judge_tool_prints_the_table_and_the_verdict(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = Path(__file__).parents[2] / "tools" / "judge.py"
-    spec = importlib.util.spec_from_file_location("judge_tool", path)
-    assert spec is not None and spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, tool)  # its dataclasses look their module up
-    spec.loader.exec_module(tool)
+    tool = load_tool("judge", monkeypatch)
     out = tmp_path / "judge.json"
     argv = ["--game", "potlatch", "--challenger", "mcts(iterations=20)", "--incumbent"]
     argv += ["mcts(iterations=2)", "--time", "0.5", "--games", "2", "--only", "B", "B/10"]
@@ -195,12 +202,7 @@ def test_the_judge_tool_prints_the_table_and_the_verdict(
 def test_the_ladder_tool_gives_each_timed_level_its_share_of_the_time(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = Path(__file__).parents[2] / "tools" / "ladder.py"
-    spec = importlib.util.spec_from_file_location("ladder_tool", path)
-    assert spec is not None and spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, tool)
-    spec.loader.exec_module(tool)
+    tool = load_tool("ladder", monkeypatch)
     potlatch = boardplay.load("potlatch")
     assert tool.at_budget("expert", potlatch, 3) == "expert(time=0.01)"
     assert tool.at_budget("hard", potlatch, 1) == "hard"
