@@ -11,7 +11,7 @@ from ai_testgames import GAMBLE, HOLD, ROLL, DuelGame, NimGame, PigGame
 from boardplay.ai import GreedyAgent, MCTSAgent, RandomAgent, agent_analysis, make_agent
 from boardplay.ai.agents import Agent
 from boardplay.ai.az import AZAgent
-from boardplay.ai.specs import DEFAULT_LEVELS, LEVEL_NAMES
+from boardplay.ai.specs import DEFAULT_LEVELS, LEVEL_NAMES, level_spec
 from boardplay.core.errors import IllegalActionError, OptionError
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.registry import available, game_class, load
@@ -244,6 +244,10 @@ def test_levels_are_think_times_with_an_iteration_cap() -> None:
     expert also have a time ceiling, no level's below the one under it, expert's at most 2 s per
     move. (Which level is stronger is measured in the arena, docs/ai.md.)"""
     tables = [(load(name), game_class(name).levels) for name in available()]
+    for name in available():  # and each table size with levels of its own
+        for players in game_class(name).player_levels or {}:
+            sized = load(f"{name}(players={players})")
+            tables.append((sized, {level: level_spec(level, sized) for level in LEVEL_NAMES}))
     for game, game_levels in [(PigGame({}), DEFAULT_LEVELS), *(t for t in tables if t[1])]:
         budgets = []
         for level in LEVEL_NAMES:
@@ -252,6 +256,17 @@ def test_levels_are_think_times_with_an_iteration_cap() -> None:
             budgets.append((agent.time_limit or 0.0, agent.iterations))
         assert budgets == sorted(budgets)
         assert budgets[-1][0] <= 2.0 and all(seconds > 0 for seconds, _ in budgets[2:])
+
+
+def test_a_table_size_with_levels_of_its_own_changes_only_those() -> None:
+    """Montana's hard searches 5,000 simulations with three players (its last step held with
+    20,000 only at two); the other levels, and every level with two or four, are the game's."""
+    two, three, four = (load(f"montana(players={n})") for n in (2, 3, 4))
+    assert level_spec("hard", three) == "mcts(time=0.5,iterations=5000)"
+    assert level_spec("hard", two) == level_spec("hard", four) == "mcts(time=0.5,iterations=20000)"
+    for level in ("easy", "medium", "expert"):
+        assert level_spec(level, three) == level_spec(level, two)
+    assert make_agent("hard", three, 0).iterations == 5000
 
 
 def test_forced_moves_are_played_without_search() -> None:

@@ -170,7 +170,8 @@ with the compiled search), so it replays exactly everywhere."""
 
 def level_spec(level: str, game: Game) -> str:
     """The concrete spec behind a named level for ``game``."""
-    return (game.levels or DEFAULT_LEVELS)[level]
+    by_players = (game.player_levels or {}).get(game.num_players, {})
+    return by_players.get(level) or (game.levels or DEFAULT_LEVELS)[level]
 
 
 def resolve_spec(spec: str, game: Game) -> str:

@@ -285,6 +285,10 @@ class Game(abc.ABC):
     levels: ClassVar[Mapping[str, str] | None] = None
     """The AI's named levels (``easy`` … ``expert``) as agent specs, chosen from arena
     measurements (docs/ai.md); None: the AI's default ladder."""
+    player_levels: ClassVar[Mapping[int, Mapping[str, str]] | None] = None
+    """Levels that differ with the number of players, by that number, each over ``levels``
+    (Montana's three-player hard): a step of the ladder that holds with two players may not
+    with three. None: ``levels`` at every table size."""
     agents: ClassVar[Mapping[str, str] | None] = None
     """Further agents of this game by name, as specs (``boardplay.ai.make_agent`` takes the
     name): a search a level no longer plays, kept for arenas and the site, e.g. ``az-expert``,
