@@ -1,5 +1,5 @@
-"""Small HTTP helpers shared by the web tests: a seat's auth header, creating a tiny game and
-reading a refusal's message."""
+"""Small HTTP helpers shared by the web tests: a seat's auth header, creating a tiny game,
+reading a refusal's message and a client on another address."""
 
 from __future__ import annotations
 
@@ -27,3 +27,14 @@ def refused(response: Any, status: int = 400) -> str:
     message: str = response.json()["error"]["message"]
     assert message
     return message
+
+
+def elsewhere(home: TestClient, host: str) -> TestClient:
+    """A client of ``home``'s app on another address, on ``home``'s event loop.
+
+    A TestClient that is not entered runs each request on a new event loop; the app's own tasks
+    run on ``home``'s, and an asyncio lock both take would be bound to two loops. One server
+    process has one loop, so the second address shares ``home``'s portal."""
+    client = TestClient(home.app, client=(host, 50000))
+    client.portal = home.portal
+    return client

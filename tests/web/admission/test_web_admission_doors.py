@@ -33,6 +33,7 @@ import pytest
 from accountcalls import RAPID, Player, sign_in, sign_up
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
+from webcalls import elsewhere
 from websettings import tiny_settings
 
 from boardplay.cli.main import app as cli
@@ -182,7 +183,7 @@ def world(tmp_path: Path) -> Iterator[World]:
     settings = tiny_settings(tmp_path, limits)
     app = create_app(dataclasses.replace(settings, catalogue="webtiny:TRIO_CATALOGUE"))
     with TestClient(app, client=("10.0.0.1", 50000)) as home:
-        away = TestClient(app, client=("10.0.0.2", 50000))
+        away = elsewhere(home, "10.0.0.2")
         yield World(home, away, sign_up(home, "Hana"), sign_up(home, "HanaAlt"))
 
 
@@ -224,7 +225,7 @@ def strangers(tmp_path: Path) -> Iterator[World]:
     settings = tiny_settings(tmp_path)
     app = create_app(dataclasses.replace(settings, catalogue="webtiny:TRIO_CATALOGUE"))
     with TestClient(app, client=("10.0.0.1", 50000)) as home:
-        away = TestClient(app, client=("10.0.0.2", 50000))
+        away = elsewhere(home, "10.0.0.2")
         a, b = sign_up(home, "Hana"), sign_up(away, "Goro")
         yield World(home, away, a, b, terms=dict(CASUAL), part=blocks)
 
@@ -276,7 +277,7 @@ def marked(tmp_path: Path) -> Iterator[World]:
     settings = tiny_settings(tmp_path)
     app = create_app(dataclasses.replace(settings, catalogue="webtiny:TRIO_CATALOGUE"))
     with TestClient(app, client=("10.0.0.1", 50000)) as home:
-        away = TestClient(app, client=("10.0.0.2", 50000))
+        away = elsewhere(home, "10.0.0.2")
         a, b = sign_up(home, "Hana"), sign_up(away, "Goro")
         yield World(home, away, a, b, part=marks, url=settings.database_url)
 

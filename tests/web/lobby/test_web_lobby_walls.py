@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from accountcalls import RAPID, Player, sign_up
 from fastapi.testclient import TestClient
+from webcalls import elsewhere
 from websettings import tiny_settings
 
 from boardplay.web.app import create_app
@@ -25,10 +26,6 @@ def home(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(dataclasses.replace(settings, catalogue="webtiny:TRIO_CATALOGUE"))
     with TestClient(app, client=("10.0.0.1", 1)) as client:
         yield client
-
-
-def elsewhere(home: TestClient, n: int) -> TestClient:
-    return TestClient(home.app, client=(f"10.0.0.{n}", 1))
 
 
 def posted(player: Player, **body: Any) -> str:
@@ -52,8 +49,8 @@ def upgrade(player: Player) -> None:
 def test_a_rated_seek_made_before_the_upgrade_to_a_bot_goes_with_it(home: TestClient) -> None:
     """N4: the seek leaves the list at the upgrade, and a person taking it finds it gone
     (before: a rated game between the bot and the person)."""
-    pat = sign_up(elsewhere(home, 2), "Pat")
-    quinn = sign_up(elsewhere(home, 3), "Quinn")
+    pat = sign_up(elsewhere(home, "10.0.0.2"), "Pat")
+    quinn = sign_up(elsewhere(home, "10.0.0.3"), "Quinn")
     seek = posted(pat, rated=True, clock=RAPID)
     assert seek in listed(home)
     upgrade(pat)
@@ -65,7 +62,7 @@ def test_a_rated_seek_made_before_the_upgrade_to_a_bot_goes_with_it(home: TestCl
 
 def test_a_new_bot_gives_up_its_seat_at_an_open_table(home: TestClient) -> None:
     ana = sign_up(home, "Ana")
-    pat = sign_up(elsewhere(home, 2), "Pat")
+    pat = sign_up(elsewhere(home, "10.0.0.2"), "Pat")
     table = posted(ana, game="trio")
     assert pat.post(f"/api/seeks/{table}/sit").status_code == 200
     upgrade(pat)
@@ -75,8 +72,8 @@ def test_a_new_bot_gives_up_its_seat_at_an_open_table(home: TestClient) -> None:
 
 def test_a_deleted_account_leaves_no_seek_seat_or_challenge_open(home: TestClient) -> None:
     ana = sign_up(home, "Ana")
-    pat = sign_up(elsewhere(home, 2), "Pat")
-    quinn = sign_up(elsewhere(home, 3), "Quinn")
+    pat = sign_up(elsewhere(home, "10.0.0.2"), "Pat")
+    quinn = sign_up(elsewhere(home, "10.0.0.3"), "Quinn")
     own = posted(pat)
     table = posted(ana, game="trio")
     assert pat.post(f"/api/seeks/{table}/sit").status_code == 200

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from accountcalls import RAPID, Player, sign_in, sign_up
 from fastapi.testclient import TestClient
+from webcalls import elsewhere
 from websettings import tiny_settings
 
 from boardplay.web.app import create_app
@@ -34,7 +35,7 @@ class Site:
     def at(self, n: int) -> TestClient:
         if n == 1:
             return self.home
-        return self.clients.setdefault(n, TestClient(self.home.app, client=(f"10.0.0.{n}", 1)))
+        return self.clients.setdefault(n, elsewhere(self.home, f"10.0.0.{n}"))
 
     def tick(self, seconds: float = 60) -> None:
         """Time moves on ``seconds``, and the tournaments take their step."""
