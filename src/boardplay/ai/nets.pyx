@@ -20,20 +20,42 @@ entries, four logits at a time so the four sums' additions overlap; the value he
 Each sum adds the same products in the same order as the full head (bias first, inputs
 ascending, zeros skipped), so a legal logit is bitwise the full pass's (a test holds it) and
 the search's visits do not depend on which pass ran. ``evaluate_value`` skips the policy head
-altogether.
+altogether. (The full head through the blocked layer is cheaper alone once some 30 actions are
+legal, but a search that used it then ran 5-8% fewer simulations in Proteus: its 111 KB crowd
+the tree out of the cache.) Every matrix and buffer starts on a cache line (``_lined``).
 ``boardplay.ai.az`` loads the ``.npz`` files (``trunk0_w``, ``trunk0_b`` ... ``policy_w``,
 ``policy_b``, ``value_w``, ``value_b``).
 """
 
 from libc.math cimport tanhf
-from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset
 
 import time
 
 import numpy as np
 
 from boardplay.core.kernel cimport Kernel
+
+
+cdef extern from "<stdlib.h>":
+    void* aligned_alloc(size_t alignment, size_t size) nogil
+
+cdef enum:
+    CACHE_LINE = 64
+
+
+cdef void* _lined(size_t size) except NULL:
+    """``size`` zeroed bytes from a cache line's start. Each row of a layer then starts on a line
+    too (every width here is a multiple of 16 floats, the value head's aside), so no wide load
+    of a row straddles two lines (with the layer's wider blocks, Proteus's pass went from 3.10
+    to 2.69 us)."""
+    cdef size_t lines = (size + CACHE_LINE - 1) // CACHE_LINE if size else 1
+    cdef void* out = aligned_alloc(CACHE_LINE, lines * CACHE_LINE)
+    if out == NULL:
+        raise MemoryError()
+    memset(out, 0, lines * CACHE_LINE)
+    return out
 
 
 cdef float* _copy(object array, int rows, int cols, str name) except NULL:
@@ -43,9 +65,7 @@ cdef float* _copy(object array, int rows, int cols, str name) except NULL:
         shape = (rows, cols)
     if values.shape != shape:
         raise ValueError(f"{name} has shape {values.shape}, the network needs {shape}")
-    cdef float* out = <float*>malloc(max(values.size, 1) * sizeof(float))
-    if out == NULL:
-        raise MemoryError()
+    cdef float* out = <float*>_lined(values.size * sizeof(float))
     cdef const float[::1] flat = values.reshape(-1)
     if values.size:
         memcpy(out, &flat[0], values.size * sizeof(float))
@@ -145,14 +165,13 @@ cdef class Network:
         for i in range(self.seats):
             self.seat_index[i] = i
         self.widest = max(self.widths[i] for i in range(self.depth + 1))
-        self.input = <float*>calloc(self.inputs, sizeof(float))
+        self.input = <float*>_lined(self.inputs * sizeof(float))
         self.raw = <unsigned char*>calloc(self.inputs, 1)
-        self.left = <float*>calloc(self.widest, sizeof(float))
-        self.right = <float*>calloc(self.widest, sizeof(float))
-        self.nonzero = <float*>calloc(self.widest, sizeof(float))
+        self.left = <float*>_lined(self.widest * sizeof(float))
+        self.right = <float*>_lined(self.widest * sizeof(float))
+        self.nonzero = <float*>_lined(self.widest * sizeof(float))
         self.index = <int*>calloc(self.widest, sizeof(int))
-        if (self.input == NULL or self.raw == NULL or self.left == NULL or self.right == NULL
-                or self.nonzero == NULL or self.index == NULL):
+        if self.raw == NULL or self.index == NULL:
             raise MemoryError()
 
     def __dealloc__(self):
