@@ -35,7 +35,9 @@ class Site:
     def at(self, n: int) -> TestClient:
         if n == 1:
             return self.home
-        return self.clients.setdefault(n, elsewhere(self.home, f"10.0.0.{n}"))
+        if n not in self.clients:
+            self.clients[n] = elsewhere(self.home, f"10.0.0.{n}")
+        return self.clients[n]
 
     def tick(self, seconds: float = 60) -> None:
         """Time moves on ``seconds``, and the tournaments take their step."""
