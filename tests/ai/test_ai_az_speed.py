@@ -4,11 +4,19 @@ and the row ``boardplay bench --mcts`` prints (numbers not asserted)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
 from boardplay.ai.az import AZAgent
-from boardplay.ai.bench import az_against_mcts, decisions, learned_spec, search_counterpart
+from boardplay.ai.bench import (
+    az_against_mcts,
+    bare_spec,
+    decisions,
+    learned_spec,
+    search_counterpart,
+)
 from boardplay.ai.specs import make_agent
 from boardplay.cli.common import console
 from boardplay.cli.main import app
@@ -72,8 +80,30 @@ def test_bench_sets_az_beside_mcts_for_games_with_a_learned_search(
     monkeypatch.setattr(console, "width", 160)  # one line per row, headers unwrapped
     result = CliRunner().invoke(app, ["bench", "potlatch", "--mcts", "--seconds", "0.05"])
     assert result.exit_code == 0, result.output
-    for header in ("az vs mcts", "pass µs", "mcts µs"):
+    for header in ("az vs mcts", "one-unit az vs mcts", "pass µs", "mcts µs"):
         assert header in result.stdout
     table = result.stdout[result.stdout.index("learned search") :]
     row = next(line for line in table.splitlines() if line.strip("│ ").startswith("potlatch "))
-    assert row.count("1/") == 1
+    assert row.count("1/") == 2
+
+
+def test_the_bare_spec_is_the_learned_spec_with_a_one_unit_network(tmp_path: Path) -> None:
+    """The bench's ceiling for any network: the same spec, options and all, and a network of
+    one hidden unit that reads the same input (Potlatch's compact bytes) and writes the same
+    logits and values."""
+    game = load("potlatch")
+    spec = learned_spec(game)
+    assert spec is not None
+    bare = bare_spec(spec, tmp_path)
+    name, params = parse_game_string(bare)
+    assert (name, {**params, "weights": "?"}) == (
+        "az",
+        {**parse_game_string(spec)[1], "weights": "?"},
+    )
+    agent = make_agent(bare, game)
+    shipped = make_agent(spec, game)
+    assert isinstance(agent, AZAgent) and isinstance(shipped, AZAgent)
+    assert agent.network.hidden == (1,)
+    for field in ("inputs", "actions", "seats", "compact"):
+        assert getattr(agent.network, field) == getattr(shipped.network, field)
+    assert agent.step(game.new_initial_state()) in game.new_initial_state().legal_actions()

@@ -19,19 +19,24 @@ OpenSpiel's Python ``MCTSBot`` on the same game and position, measured beside th
 ``az_against_mcts`` sets a game's learned search (``az``, steered by a shipped network) beside
 the plain compiled search at the same settings: the same positions (``spec_speed``'s nine),
 the same budget and every option the two share, each search's own leaves otherwise
-(``search_counterpart``); and the network's pass alone, the floor of what it adds to a
-simulation (issue 67 asks ``az`` for at least 1/1.5 of ``mcts``'s rate).
+(``search_counterpart``); the network's pass alone, the floor of what it adds to a
+simulation (issue 67 asks ``az`` for at least 1/1.5 of ``mcts``'s rate); and ``az`` with a
+network of one hidden unit (``bare_spec``), the ceiling its own search work leaves any network.
 """
 
 from __future__ import annotations
 
 import random
 import statistics
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
 
 from boardplay.ai.agents import agent_analysis
-from boardplay.ai.az import AZAgent
+from boardplay.ai.az import AZAgent, network_path, read_arrays, save_arrays
 from boardplay.ai.mcts import MCTSAgent
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
 from boardplay.ai.specs import make_agent
@@ -182,18 +187,55 @@ class LearnedSpeed:
     pass_seconds: float
     """CPU seconds of one network pass as the search makes it (the median over the
     positions): what the network adds to each ``az`` simulation at the least."""
+    bare_rate: float
+    """``az``'s rate with a network of one hidden unit (``bare_spec``): what no network can
+    beat, the search's own work per simulation."""
 
     @property
     def slowdown(self) -> float:
         """How many times slower ``az`` simulates than ``mcts`` (1.5 at the issue's bound)."""
         return self.mcts_rate / self.az_rate if self.az_rate > 0 else float("inf")
 
+    @property
+    def bare_slowdown(self) -> float:
+        """``slowdown`` with a one-unit network: the least any network could give."""
+        return self.mcts_rate / self.bare_rate if self.bare_rate > 0 else float("inf")
+
+
+def bare_spec(spec: str, folder: Path) -> str:
+    """``spec`` (an ``az`` spec) with its network replaced by one of a single hidden unit that
+    reads the same input and writes the same logits and values (seeded random weights, written
+    into ``folder``). Its pass costs next to nothing, so its rate is the most ``az`` could run
+    at with any network: what PUCT itself costs a simulation (every child scored at each step
+    down, each new leaf's legal actions laid out with priors)."""
+    name, params = parse_game_string(spec)
+    arrays, meta = read_arrays(network_path(params["weights"]))
+    rng = np.random.default_rng(0)
+    inputs, actions, seats = (
+        arrays["trunk0_w"].shape[0],
+        arrays["policy_w"].shape[1],
+        arrays["value_w"].shape[1],
+    )
+    bare = {
+        "trunk0_w": rng.normal(0.0, inputs**-0.5, (inputs, 1)),
+        "trunk0_b": np.zeros(1),
+        "policy_w": rng.normal(0.0, 1.0, (1, actions)),
+        "policy_b": np.zeros(actions),
+        "value_w": rng.normal(0.0, 1.0, (1, seats)),
+        "value_b": np.zeros(seats),
+    }
+    path = folder / "bare.npz"
+    save_arrays(path, bare, meta)
+    shown = {**params, "weights": str(path)}
+    return f"{name}(" + ",".join(f"{key}={value}" for key, value in shown.items()) + ")"
+
 
 def az_against_mcts(game: Game, positions: int = 9, seed: int = 0) -> LearnedSpeed | None:
     """``game``'s learned search and its ``search_counterpart`` on the same ``positions``
     decisions, each at the learned spec's budget, and the network's pass timed on each of them
-    (the value pass alone for a ``uniform`` search, else the legal actions' logits too); None
-    for a game without a learned search."""
+    (the value pass alone for a ``uniform`` search, else the legal actions' logits too), and
+    the learned spec with a one-unit network (``bare_spec``); None for a game without a learned
+    search."""
     spec = learned_spec(game)
     if spec is None:
         return None
@@ -209,10 +251,13 @@ def az_against_mcts(game: Game, positions: int = 9, seed: int = 0) -> LearnedSpe
                 position.kernel, position.current_player(), PASS_REPEATS, logits=not agent.uniform
             )
         )
+    with tempfile.TemporaryDirectory() as folder:
+        bare = rate_on(game, bare_spec(spec, Path(folder)), states, seed)
     return LearnedSpeed(
         spec,
         counterpart,
         rate_on(game, spec, states, seed),
         rate_on(game, counterpart, states, seed),
         statistics.median(passes),
+        bare,
     )

@@ -41,11 +41,20 @@ def _learned_table(names: list[str]) -> None:
         return
     title = _(
         "learned search (az) against plain search (mcts) at the same settings, simulations per "
-        "CPU second (median of 9 positions; target: az at least 1/1.5 of mcts), and one network "
-        "pass beside one mcts simulation"
+        "CPU second (median of 9 positions; target: az at least 1/1.5 of mcts), az with a "
+        "network of one hidden unit (the most any network allows), and one network pass beside "
+        "one mcts simulation"
     )
     table = Table(title=title)
-    headers = (N_("game"), N_("az"), N_("mcts"), N_("az vs mcts"), N_("pass µs"), N_("mcts µs"))
+    headers = (
+        N_("game"),
+        N_("az"),
+        N_("mcts"),
+        N_("az vs mcts"),
+        N_("one-unit az vs mcts"),
+        N_("pass µs"),
+        N_("mcts µs"),
+    )
     for number, header in enumerate(headers):
         table.add_column(_(header), justify="right" if number else "left")
     for name, row in measured:
@@ -54,6 +63,7 @@ def _learned_table(names: list[str]) -> None:
             _rate(row.az_rate),
             _rate(row.mcts_rate),
             f"1/{row.slowdown:.2f}",
+            f"1/{row.bare_slowdown:.2f}",
             f"{row.pass_seconds * 1e6:.2f}",
             f"{1e6 / row.mcts_rate:.2f}" if row.mcts_rate > 0 else "—",
         )
