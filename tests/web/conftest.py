@@ -49,6 +49,26 @@ SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
         re.compile(r"5min"),
         "issue 63's five-minute runs; make test keeps one bot in eight games for 15 s",
     ),
+    "test_berserk_plays_a_game_against_a_bot_and_a_person": (
+        re.compile(r"montana"),
+        "a minute of random Montana moves; Montana's stream is test_web_bots_streamed's",
+    ),
+    "test_follow_from_the_profile_and_see_where_they_are": (
+        re.compile(r"desktop-ja|phone-en"),
+        "each screen and each language once: desktop-en and phone-ja",
+    ),
+    "test_the_page_as_a_first_time_player_sees_it": (
+        re.compile(r"desktop-ja|phone-en"),
+        "each screen and each language once: desktop-en and phone-ja",
+    ),
+    "test_a_guest_watches_the_best_game_from_the_lobby": (
+        re.compile(r"en-phone|ja-desktop"),
+        "each screen and each language once: en-desktop and ja-phone",
+    ),
+    "test_the_walk_through_teaches_a_first_montana_turn_on_the_table": (
+        re.compile(r"desktop-ja|phone-en"),
+        "each screen and each language once: desktop-en and phone-ja",
+    ),
     "test_a_page_of_a_group_opened_first_loads_its_group": (
         re.compile(r"(replay|rules|tv|signin|turns)/?[^-]*-ja|ja-(replay|rules|tv|signin|turns)"),
         "in Japanese make test opens one page of each group; make soak opens every page in both",

@@ -189,7 +189,8 @@ def person_plays(base: str, person: Person, game_id: str, out: dict[str, Any]) -
 @pytest.mark.parametrize("key", GAMES)
 def test_berserk_plays_a_game_against_a_bot_and_a_person(base: str, key: str) -> None:
     """One game each (so the four spread over the suite's workers); Proteus's also has the
-    declined, aborted and resigned challenges, Montana's the spectators' chat."""
+    declined, aborted and resigned challenges, Passtally's the spectators' chat. Montana's
+    (a minute of random moves) is make soak's: its stream is test_web_bots_streamed's."""
     started = time.monotonic()
     PLIES.clear()
     names = (f"bka{key}", f"bkb{key}")
@@ -260,7 +261,7 @@ def test_berserk_plays_a_game_against_a_bot_and_a_person(base: str, key: str) ->
     )
     thread.start()
 
-    if key == "montana":  # its game runs long enough: the bot's line is for spectators only
+    if key == "passtally":  # the bot's line is for spectators only
         spectators = f"{base}/api/games/{person_game}/chat?channel=spectators"
         seen: list[httpx.Response] = []
 
