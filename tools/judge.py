@@ -5,14 +5,15 @@ games a setting, seats rotated, on run seeds 67000-67003 (``boardplay.ai.judge``
 the tuning runs' and the reviews'), printed as a Markdown table row by row as each ends, then the
 verdict by the rule: 60% at B and 55% at B/3 and B/10, a draw counting half.
 
-A case is a game with its two specs and its budget: ``--case proteus-expert`` and
-``--case potlatch-expert`` judge the learned experts against the search experts they replaced
-(both by default); ``--game G --challenger SPEC --incumbent SPEC --time B [--simulations S]``
+A case is a game with its two specs and its budget: ``--case proteus-expert``, ``--case
+potlatch-expert`` and ``--case montana-expert`` judge the learned experts against the search
+experts they replaced (all by default; Montana's with two players, B the 0.04 s its search
+expert spends a move); ``--game G --challenger SPEC --incumbent SPEC --time B [--simulations S]``
 judges any pair. The equal-simulation setting runs at ``--simulations`` (a case's default: the
-site's simulations for its expert level, ``boardplay.ai.budgets``), with ``OPENING`` random first
-decisions a game. Each row also gives both sides' mean simulations a search and the one-minute
-load average at its start and end: on a busy machine B buys fewer simulations, which is the
-point of the smaller budgets. ``--records DIR`` keeps each setting's games and resumes an
+site's simulations for its expert level, ``boardplay.ai.budgets``), with ``OPENING`` random
+first decisions a game. Each row also gives both sides' mean simulations a search and the
+one-minute load average at its start and end: on a busy machine B buys fewer simulations, which
+is the point of the smaller budgets. ``--records DIR`` keeps each setting's games and resumes an
 interrupted run. Both sides play in one process, turn about, so a match is at equal time even
 when the machine is loaded."""
 
@@ -56,6 +57,13 @@ CASES = (
         "finish_turn=true,uniform=true)",
         "mcts(time=0.03,iterations=100000,contempt=0.3,finish_turn=true)",
         0.03,
+    ),
+    Case(
+        "montana-expert",
+        "montana(players=2)",
+        "expert",
+        "mcts(time=0.04,iterations=100000)",
+        0.04,
     ),
 )
 

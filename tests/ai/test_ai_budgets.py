@@ -84,6 +84,16 @@ def test_a_site_level_is_its_simulations_with_a_time_cap() -> None:
     assert site_spec("mcts(time=0.5)", game) == "mcts(time=0.5)"  # a visitor's own spec
 
 
+def test_a_table_size_counts_its_own_levels_simulations() -> None:
+    """Montana's learned expert plays two players only: its count is theirs, and three or four
+    players keep the search expert's own cap."""
+    two, three, four = (boardplay.load(f"montana(players={n})") for n in (2, 3, 4))
+    counted = (two.player_level_simulations or {})[2]["expert"]
+    assert site_simulations("expert", two) == counted < 100_000
+    assert site_spec("expert", two).startswith(f"az(iterations={counted},time=0.12,")
+    assert site_simulations("expert", three) == site_simulations("expert", four) == 100_000
+
+
 def test_the_site_agent_stops_at_its_simulations_when_time_is_ample() -> None:
     game = LevelledNim()
     agent = site_agent("expert", game, 1, max_time=60.0)

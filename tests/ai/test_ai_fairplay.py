@@ -57,6 +57,14 @@ def test_the_judge_is_the_experts_search_at_a_fixed_budget() -> None:
         judge_spec(game, 0)
 
 
+def test_montanas_judge_is_its_search_expert_at_every_table_size() -> None:
+    """Two-player Montana's expert is learned, but its flag rule was measured with the search
+    as the judge: every table size is judged by the one search, as calibrated."""
+    specs = {judge_spec(load(f"montana(players={n})"), 100_000) for n in (2, 3, 4)}
+    assert specs == {"mcts(iterations=100000)"}
+    assert level_spec("expert", load("montana(players=2)")).startswith("az(")
+
+
 @pytest.mark.parametrize("name", ["potlatch", "proteus", "passtally", "montana"])
 def test_the_judge_searches_far_more_than_every_level_below_the_expert(name: str) -> None:
     """A judge no stronger than a level the site serves measures how alike a player is to that

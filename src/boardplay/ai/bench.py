@@ -39,7 +39,7 @@ from boardplay.ai.agents import agent_analysis
 from boardplay.ai.az import AZAgent, network_path, read_arrays, save_arrays
 from boardplay.ai.mcts import MCTSAgent
 from boardplay.ai.mcts_reference import ReferenceMCTSAgent
-from boardplay.ai.specs import make_agent
+from boardplay.ai.specs import LEVEL_NAMES, level_spec, make_agent
 from boardplay.core.game import Game, State, sample_chance
 from boardplay.core.options import parse_game_string
 from boardplay.core.registry import load
@@ -142,9 +142,10 @@ def rate_on(game: Game, spec: str, states: list[State], seed: int = 0) -> float:
 
 
 def learned_spec(game: Game) -> str | None:
-    """The game's learned search: the first ``az`` spec among its levels, then among its named
-    agents (None for a game without one)."""
-    for spec in (*(game.levels or {}).values(), *(game.agents or {}).values()):
+    """The game's learned search: the first ``az`` spec among its levels at its table size, then
+    among its named agents (None for a game without one)."""
+    levels = [level_spec(level, game) for level in LEVEL_NAMES]
+    for spec in (*levels, *(game.agents or {}).values()):
         if parse_game_string(spec)[0].lower() == "az":
             return spec
     return None

@@ -36,12 +36,13 @@ def _budget(spec: str) -> tuple[float | None, int | None]:
 
 def site_simulations(level: str, game: Game) -> int | None:
     """The simulations a move of ``level`` on the site for ``game``: the game's measured count
-    for the level's nominal time (``Game.level_simulations``), never above the level's own
-    iteration cap; the cap alone where the game lists no count; None for a level that is not a
-    search budget."""
+    for the level's nominal time (``Game.player_level_simulations`` for its table size, else
+    ``Game.level_simulations``), never above the level's own iteration cap; the cap alone where
+    the game lists no count; None for a level that is not a search budget."""
     seconds, cap = _budget(level_spec(level, game))
-    counted = (game.level_simulations or {}).get(level) if seconds is not None else None
-    if counted is None:
+    sized = (game.player_level_simulations or {}).get(game.num_players, {})
+    counted = sized.get(level) or (game.level_simulations or {}).get(level)
+    if seconds is None or counted is None:
         return cap
     return counted if cap is None else min(cap, counted)
 

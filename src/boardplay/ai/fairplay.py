@@ -49,6 +49,15 @@ the site serves measures how much a player plays like that level: Montana's ``ha
 (``RULES``) are measured at its budget, and hold for evidence judged at it."""
 
 
+JUDGE_AGENTS: dict[str, str] = {"montana": "search-expert"}
+"""Games judged by one of their named agents (``Game.agents``) instead of their ``expert``
+level. Two-player Montana's expert is a learned search since 29 November; its flag rule was
+measured with the search expert as the judge and holds for evidence judged by it. The learned
+expert agrees with that judge less than ``hard`` (0.674 against 0.693 over 30 games), so a
+copy of it is not flagged until the pool is judged by it and calibrated again
+(docs/analysis.md, "Two-player Montana's learned expert")."""
+
+
 def judge_iterations(game_name: str) -> int:
     """The judge's budget per decision in ``game_name`` (``JUDGE_BUDGETS``)."""
     return JUDGE_BUDGETS.get(game_name, JUDGE_ITERATIONS)
@@ -67,11 +76,13 @@ It also bounds what judging one game costs."""
 def judge_spec(
     game: Game, iterations: int = JUDGE_ITERATIONS, time_limit: float | None = None
 ) -> str:
-    """The game's expert search with ``iterations`` simulations and no time limit of its own
-    (``time_limit`` is a ceiling's, which a judgement at this budget does not reach)."""
+    """The game's judge (its expert, or its agent named in ``JUDGE_AGENTS``) with
+    ``iterations`` simulations and no time limit of its own (``time_limit`` is a ceiling's,
+    which a judgement at this budget does not reach)."""
     if iterations < 1:
         raise OptionError(f"iterations per position must be at least 1, got {iterations}")
-    return with_budget("expert", game, time=time_limit, iterations=iterations)
+    judge = JUDGE_AGENTS.get(game.name, "expert")
+    return with_budget(judge, game, time=time_limit, iterations=iterations)
 
 
 def forced(judged: Judgement) -> bool:

@@ -297,6 +297,9 @@ class Game(abc.ABC):
     """For levels named by think time, the simulations that time buys on an idle reference core:
     the web plays such a level as this many simulations with a time cap, so its strength does not
     fall on a busy server (``boardplay.ai.budgets``); None, or a level missing: its own cap."""
+    player_level_simulations: ClassVar[Mapping[int, Mapping[str, int]] | None] = None
+    """The same for ``player_levels``, by the number of players, each over
+    ``level_simulations`` (Montana's two-player learned expert)."""
     study_axes: ClassVar[tuple[tuple[str, tuple[OptionValue, ...] | None], ...] | None] = None
     """The options a balance study (``boardplay analyze``) varies together: option name and its
     values (None: every choice of that option). None: the default plus each choice-valued

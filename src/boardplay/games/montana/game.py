@@ -82,6 +82,10 @@ OPTIONS = OptionSet(
 )
 
 
+SEARCH_EXPERT = "mcts(time=1,iterations=100000)"
+"""The expert of three and four players, and of two until its learned expert (below)."""
+
+
 class MontanaGame(MontanaGameBase):
     """Montana for 2–4 players; every component value comes from the data file."""
 
@@ -105,14 +109,37 @@ class MontanaGame(MontanaGameBase):
         "easy": "mcts(iterations=20)",
         "medium": "mcts(iterations=200)",
         "hard": "mcts(time=0.5,iterations=20000)",
-        "expert": "mcts(time=1,iterations=100000)",
+        "expert": SEARCH_EXPERT,
     }
     player_levels: ClassVar[Mapping[int, Mapping[str, str]] | None] = {
+        # With two players the expert is the learned search: PUCT with every legal action
+        # equally likely, each leaf judged 0.8 by the game's evaluation after the mover's
+        # greedy completion of its turn and 0.2 by the value of a network trained on 4,000
+        # games of mcts(iterations=10000), for 0.04 s, what the search expert spends a move
+        # on average. Against it at equal time it won 79.8%, 69.8% and 68.5% of 200 games at
+        # B, B/3 and B/10 (docs/ai.md, "Judged across budgets").
+        2: {
+            "expert": "az(weights=montana-2p,time=0.04,iterations=100000,uniform=true,mix=0.8,"
+            "finish_turn=true)"
+        },
         # With three players hard at 20,000 won 61.5%, 58.0% and 52.0% of 200 games against
         # the expert (at B, B/3 and B/10: at the bar whatever the budget), where tenfold the
         # simulations wins about 66%; at 5,000 it loses 66.5%, 68.5% and 60.0%, and still wins
         # 79.5-84.5% against medium (docs/ai.md, "The ladder").
         3: {"hard": "mcts(time=0.5,iterations=5000)"},
+    }
+    player_level_simulations: ClassVar[Mapping[int, Mapping[str, int]] | None] = {
+        # The simulations the two-player expert searched a move on average in its 200 judged
+        # games at 0.04 s (13,046, one process on an idle core); the site plays it as this
+        # many with a time cap. The median of nine positions (tools/aibench.py --rates), how
+        # the other games' counts are chosen, reads half of it here: the learned search runs
+        # about 160,000 simulations a CPU second in those positions and 300,000 in play.
+        2: {"expert": 13000},
+    }
+    agents: ClassVar[Mapping[str, str] | None] = {
+        # The search expert of every table size, kept by name as the fair-play judge
+        # (boardplay.ai.fairplay.JUDGE_AGENTS) now that two players have a learned expert.
+        "search-expert": SEARCH_EXPERT,
     }
     option_set = OPTIONS
     num_distinct_actions = L.NUM_ACTIONS
