@@ -17,7 +17,8 @@ from boardplay.core.registry import load
 
 pytest.importorskip("torch", reason="the train extra is not installed")
 
-from boardplay.ai.alphazero import AZConfig, Learner, network_input, train_alphazero
+from boardplay.ai.alphazero import AZConfig, Learner, train_alphazero
+from boardplay.ai.azgames import network_input
 
 GAME = "proteus(max_turns=200)"
 
@@ -164,3 +165,31 @@ def test_teacher_games_train_the_first_iterations(tmp_path: Path) -> None:
     assert meta["input"] == "compact"
     with pytest.raises(OptionError, match="compiled mcts spec"):
         train_alphazero(tiny(teacher="random", teacher_iterations=1), tmp_path / "bad")
+
+
+def test_a_run_is_the_same_on_any_number_of_worker_processes(tmp_path: Path) -> None:
+    """With workers each game has a seed of its own, drawn in order before any is played, and
+    the results come back in that order: one worker and two train the same network, through
+    teacher games and self-play games alike, and the run counts the workers' CPU."""
+    runs = []
+    for workers in (1, 2):
+        config = tiny(
+            games=6,
+            games_per_iteration=3,
+            teacher="mcts(iterations=20)",
+            teacher_iterations=1,
+            updates=3,
+            batch=16,
+            workers=workers,
+        )
+        summary = train_alphazero(config, tmp_path / str(workers))
+        arrays, _ = read_arrays(tmp_path / str(workers) / "network.npz")
+        runs.append((summary, arrays))
+    (one, first), (two, second) = runs
+    assert [p["played_by"] for p in one["curve"]] == ["teacher", "self"]
+    assert [p["loss"] for p in one["curve"]] == [p["loss"] for p in two["curve"]]
+    assert one["budget"]["positions"] == two["budget"]["positions"] > 0
+    assert all(np.array_equal(first[key], second[key]) for key in first)
+    assert one["budget"]["selfplay_cpu"] > 0
+    with pytest.raises(OptionError, match="workers"):
+        train_alphazero(tiny(workers=-1), tmp_path / "bad")

@@ -39,3 +39,34 @@ def test_an_arena_on_a_local_ray_equals_the_process_pool(tmp_path: Path) -> None
         return [{k: v for k, v in a.items() if k != "thinking"} for a in agents]
 
     assert tallies(resumed) == tallies(pool)
+
+
+def test_alphazero_games_on_a_local_ray_train_the_pools_network(tmp_path: Path) -> None:
+    """``boardplay train --algo alphazero --ray``: the iteration's games as Ray tasks, each from
+    its own seed, train the same network as the process pool's (issue 67, build 4)."""
+    pytest.importorskip("torch", reason="the train extra is not installed")
+    import numpy as np
+
+    from boardplay.ai.alphazero import AZConfig, train_alphazero
+    from boardplay.ai.az import read_arrays
+
+    arrays = []
+    for where in ({"ray": "local"}, {"workers": 2}):
+        config = AZConfig(
+            game="potlatch",
+            games=4,
+            games_per_iteration=2,
+            simulations=8,
+            hidden=(8,),
+            updates=2,
+            batch=16,
+            eval_games=0,
+            teacher="mcts(iterations=20)",
+            teacher_iterations=1,
+            **where,  # type: ignore[arg-type]
+        )
+        folder = tmp_path / next(iter(where))
+        train_alphazero(config, folder)
+        arrays.append(read_arrays(folder / "network.npz")[0])
+    assert not ray.is_initialized()
+    assert all(np.array_equal(arrays[0][key], arrays[1][key]) for key in arrays[0])

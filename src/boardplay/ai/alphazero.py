@@ -1,5 +1,6 @@
 """``boardplay train GAME --algo alphazero``: a policy/value network trained by self-play with
-the compiled PUCT search (``boardplay.ai.puct``), AlphaZero's loop on one core.
+the compiled PUCT search (``boardplay.ai.puct``), AlphaZero's loop; each iteration's games in
+this process, in worker processes or on a Ray cluster (``boardplay.ai.azgames``).
 
 An iteration plays ``games_per_iteration`` games of the current network against itself: at each
 decision the search runs ``simulations`` simulations from a fresh tree whose root priors carry
@@ -32,7 +33,7 @@ import json
 import random
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,10 +41,18 @@ from typing import Any
 import numpy as np
 
 from boardplay.ai.az import build_network, read_arrays, save_arrays
+from boardplay.ai.azgames import (
+    GameJob,
+    Played,
+    SelfPlay,
+    game_pool,
+    network_input,
+    play_jobs,
+    self_play_game,
+)
 from boardplay.ai.puct import Puct
 from boardplay.ai.teacher import teacher_agent, teacher_game
 from boardplay.core.errors import OptionError
-from boardplay.core.game import Game
 from boardplay.core.kernel import Kernel
 from boardplay.core.registry import load
 
@@ -81,6 +90,12 @@ class AZConfig:
     """An MCTS spec whose games replace self-play for the first ``teacher_iterations``
     (expert iteration, ``boardplay.ai.teacher``); None: self-play from the start."""
     teacher_iterations: int = 0
+    workers: int = 0
+    """Processes that play each iteration's games (``boardplay.ai.azgames``): 0 plays them in
+    the run's own process from its one random stream; any other count gives each game a seed
+    of its own, so every count gives the same run."""
+    ray: str | None = None
+    """A Ray cluster's address that plays the games instead, as ``workers`` would."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def check(self) -> None:
@@ -95,8 +110,8 @@ class AZConfig:
         ):
             if getattr(self, name) < 1:
                 raise OptionError(f"{name} must be at least 1, got {getattr(self, name)}")
-        if self.teacher_iterations < 0:
-            raise OptionError("teacher_iterations must not be negative")
+        if self.teacher_iterations < 0 or self.workers < 0:
+            raise OptionError("teacher_iterations and workers must not be negative")
         if self.updates < 0 or self.eval_games < 0 or self.temperature_moves < 0:
             raise OptionError("updates, eval_games and temperature_moves must not be negative")
         if not self.hidden or min(self.hidden) < 1:
@@ -113,67 +128,6 @@ class Budget:
     selfplay_cpu: float = 0.0
     train_cpu: float = 0.0
     eval_cpu: float = 0.0
-
-
-def network_input(kernel: Kernel, player: int, compact: bool, out: np.ndarray) -> None:
-    """The network's input row for ``player`` (what ``Network.evaluate`` reads in C)."""
-    if compact:
-        raw = np.zeros(kernel.compact_size, dtype=np.uint8)
-        kernel.observe_compact(player, raw)
-        out[:] = raw / 16.0
-    else:
-        kernel.observe(player, out)
-
-
-def self_play_game(
-    game: Game,
-    search: Puct,
-    config: AZConfig,
-    rng: np.random.Generator,
-    compact: bool,
-    inputs: int,
-) -> tuple[list[tuple[np.ndarray, np.ndarray, int, float]], list[float], int]:
-    """One game of the network against itself: ``(input, visits, mover, root value)`` per
-    decision (the root value: the search's mean return for the mover), the returns, and the
-    simulations spent."""
-    state = game.new_initial_state()
-    kernel = state.kernel
-    assert isinstance(kernel, Kernel)
-    space = kernel.action_space
-    rows: list[tuple[np.ndarray, np.ndarray, int, float]] = []
-    simulations = 0
-    moves = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            weights = np.array([p for _, p in outcomes])
-            state.apply_action(
-                outcomes[int(rng.choice(len(outcomes), p=weights / weights.sum()))][0]
-            )
-            continue
-        player = state.current_player()
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state.apply_action(legal[0])
-            continue
-        search.reset(kernel)
-        search.expand_root()
-        search.noise(rng.dirichlet([config.alpha] * len(legal)), config.epsilon)
-        done, _ = search.run(config.simulations, 0.0)
-        simulations += done
-        visits = np.zeros(space, dtype=np.float32)
-        total = search.visits_into(visits)
-        x = np.zeros(inputs, dtype=np.float32)
-        network_input(kernel, player, compact, x)
-        rows.append((x, visits / max(total, 1), player, search.node_value(search.root)))
-        if moves < config.temperature_moves:
-            action = int(rng.choice(space, p=visits / visits.sum()))
-        else:
-            best = np.flatnonzero(visits == visits.max())
-            action = int(best[rng.integers(len(best))])
-        state.apply_action(action)
-        moves += 1
-    return rows, list(state.returns()), simulations
 
 
 class Learner:
@@ -348,28 +302,63 @@ def train_alphazero(
     def write(summary: dict[str, Any]) -> None:
         (out / "alphazero.json").write_text(json.dumps(summary, indent=1) + "\n")
 
-    while budget.games < config.games:
-        iteration += 1
-        started = time.process_time()
+    settings = SelfPlay(
+        config.simulations, config.c, config.alpha, config.epsilon, config.temperature_moves
+    )
+
+    def games_here(played: int, taught: bool) -> Iterator[tuple[Played, float]]:
+        """The iteration's games in this process, from the run's random stream (the CPU is
+        counted around them)."""
         network = build_network(learner.arrays(), meta)
         search = Puct(kernel, network, c=config.c, seed=int(rng.integers(1 << 62)))
+        for _ in range(played):
+            if taught:
+                assert config.teacher is not None
+                yield (
+                    teacher_game(
+                        game,
+                        config.teacher,
+                        rng,
+                        config.temperature_moves,
+                        lambda k, p, x: network_input(k, p, compact, x),
+                        inputs,
+                    ),
+                    0.0,
+                )
+            else:
+                yield self_play_game(game, search, settings, rng, compact, inputs), 0.0
+
+    def games_away(played: int, taught: bool) -> Iterator[tuple[Played, float]]:
+        """The iteration's games on ``pool``, each from a seed drawn here in order."""
+        arrays = None if taught else learner.arrays()
+        jobs = [
+            GameJob(
+                str(game),
+                int(rng.integers(1 << 62)),
+                compact,
+                inputs,
+                settings,
+                teacher=config.teacher if taught else None,
+                arrays=arrays,
+                meta=None if taught else meta,
+            )
+            for _ in range(played)
+        ]
+        return play_jobs(jobs, pool)
+
+    def run_iteration(
+        iteration: int, games: Callable[[int, bool], Iterator[tuple[Played, float]]]
+    ) -> dict[str, Any]:
+        """One iteration: its games, the fit on the buffer, the curve's point; the summary."""
+        nonlocal best
+        started = time.process_time()
         xs, pis, zs, qs = [], [], [], []
         drawn = lengths = 0
         played = min(config.games_per_iteration, config.games - budget.games)
         taught = config.teacher is not None and iteration <= config.teacher_iterations
-        for _ in range(played):
-            if taught:
-                assert config.teacher is not None
-                rows, returns, sims = teacher_game(
-                    game,
-                    config.teacher,
-                    rng,
-                    config.temperature_moves,
-                    lambda k, p, x: network_input(k, p, compact, x),
-                    inputs,
-                )
-            else:
-                rows, returns, sims = self_play_game(game, search, config, rng, compact, inputs)
+        elsewhere = 0.0
+        for (rows, returns, sims), cpu in games(played, taught):
+            elsewhere += cpu
             budget.games += 1
             budget.simulations += sims
             drawn += max(returns) - min(returns) < 1e-9
@@ -381,7 +370,7 @@ def train_alphazero(
                 qs.append(q)
         budget.positions += len(xs)
         newest = (np.array(xs, np.float32), np.array(pis, np.float32), np.array(zs, np.float32))
-        budget.selfplay_cpu += time.process_time() - started
+        budget.selfplay_cpu += time.process_time() - started + elsewhere
         started = time.process_time()
         # The losses on positions the network has not trained on: how well it generalises.
         with learner.torch.no_grad():
@@ -432,4 +421,10 @@ def train_alphazero(
         write(summary)
         if report is not None:
             report(point)
+        return summary
+
+    with game_pool(config.workers, config.ray) as pool:
+        while budget.games < config.games:
+            iteration += 1
+            summary = run_iteration(iteration, games_here if pool is None else games_away)
     return summary

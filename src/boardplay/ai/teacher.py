@@ -9,7 +9,7 @@ badly. An MCTS teacher (the game's ``expert`` settings, with an iteration budget
 replays) plays the long games and gives, at every decision, its root's visit distribution (the
 policy target, as PUCT's visits are in self-play) and its mean value for the mover (the search
 value that ``q_mix`` blends with the result). The rows have the layout of
-``alphazero.self_play_game`` so the rest of the loop does not know who played.
+``azgames.self_play_game`` so the rest of the loop does not know who played.
 """
 
 from __future__ import annotations

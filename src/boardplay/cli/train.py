@@ -14,7 +14,14 @@ from rich.table import Table
 
 from boardplay.ai.baselines import Point, markdown, plot, runs_in, ship, table, write_levels
 from boardplay.ai.policy import NAME, SHIPPED
-from boardplay.cli.common import console, fail, friendly, game_argument, game_options
+from boardplay.cli.common import (
+    console,
+    fail,
+    friendly,
+    game_argument,
+    game_options,
+    ray_option,
+)
 from boardplay.core.options import parse_option_pairs
 from boardplay.core.registry import load
 from boardplay.i18n import _
@@ -89,9 +96,25 @@ def register(app: typer.Typer) -> None:
         teacher_iterations: int = typer.Option(
             0, min=0, help=_("alphazero: iterations of 50 games played by --teacher.")
         ),
+        workers: int = typer.Option(
+            0,
+            min=0,
+            help=_(
+                "alphazero: processes that play each iteration's games, each game from a seed "
+                "of its own (the same run with any count); 0: in this process, as the shipped "
+                "networks were made."
+            ),
+        ),
+        ray: str | None = ray_option(),
     ) -> None:
         if importlib.util.find_spec("torch") is None:
             raise fail(_("training needs torch: pip install 'boardplay[train]'"))
+        if algo != "alphazero" and (workers or ray is not None):
+            raise fail(
+                _("--workers and --ray play alphazero's games; --algo {algo} has none").format(
+                    algo=algo
+                )
+            )
         if algo == "alphazero":
             from boardplay.ai.alphazero import AZConfig, train_alphazero
 
@@ -108,6 +131,8 @@ def register(app: typer.Typer) -> None:
                 init=str(init) if init is not None else None,
                 teacher=teacher,
                 teacher_iterations=teacher_iterations if teacher is not None else 0,
+                workers=workers,
+                ray=ray,
             )
 
             def show_point(point: dict[str, Any]) -> None:
