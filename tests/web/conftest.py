@@ -70,12 +70,25 @@ SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
         "each screen and each language once: desktop-en and phone-ja",
     ),
     "test_a_page_of_a_group_opened_first_loads_its_group": (
-        re.compile(r"(replay|rules|tv|signin|turns)/?[^-]*-ja|ja-(replay|rules|tv|signin|turns)"),
-        "in Japanese make test opens one page of each group; make soak opens every page in both",
+        re.compile(
+            r"(replay|rules|tv|signin|turns)/?[^-]*-ja"
+            r"|^(account|analysis|following|game/\{game\}|moderation|tournament/\{tournament\})-en$"
+        ),
+        "make test opens each page once, in English or Japanese (a group of several pages in "
+        "both); make soak opens every page in both",
     ),
     "test_play_against_the_ai_to_the_end_by_clicking": (
-        re.compile(r"montana"),
-        "Montana's whole game against the AI is test_web_montana's",
+        re.compile(r"montana|passtally"),
+        "Montana's whole game against the AI is test_web_montana's; Passtally's clicks are its "
+        "walk-through's and hot seat's, a game to its end against the AI Potlatch's and Proteus's",
+    ),
+    "test_the_notification_settings_in_every_state_desktop_and_phone": (
+        re.compile(r"en"),
+        "every state on both screens in Japanese; the English words are the same code's",
+    ),
+    "test_a_phone_misses_one_and_is_shown_the_answer": (
+        re.compile(r"en"),
+        "in Japanese; the English page is the same code's",
     ),
     "test_montana_against_the_ai_to_the_end_on_a_desktop": (
         re.compile(r"by-its-trigger"),
