@@ -148,7 +148,7 @@ SOAK_ONLY: dict[str, tuple[re.Pattern[str], str]] = {
         "each language once, on the game page and on the replay of an uploaded record (the "
         "names come from the same code for every game and language)",
     ),
-    "test_the_position_is_in_the_stream_as_the_seat_and_everyone_see_it": (
+    "test_the_position_is_in_the_stream_as_everyone_sees_it": (
         re.compile(r"potlatch|proteus|passtally"),
         "Montana (the largest position, with what a seat may not see); the same path for "
         "every game",

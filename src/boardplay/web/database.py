@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 import zlib
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +27,9 @@ POOL_SIZE = 12
 DB_THREADS = 8
 """Storage calls one process has in flight at once (PostgreSQL); within SQLAlchemy's default
 pool of 5 + 10 connections."""
+RESTED = 5.0
+"""Seconds a pooled PostgreSQL connection may rest unused before its next use is preceded by a
+ping (``make_engine``)."""
 P = ParamSpec("P")
 T = TypeVar("T")
 Runner = Callable[..., Awaitable[Any]]
@@ -54,7 +58,35 @@ def make_engine(url: str) -> Engine:
     # Enough pooled connections for every database thread of a process (``DB_THREADS``) and
     # a few callers besides: a connection made past the pool is closed after one use, and
     # PostgreSQL connections cost several milliseconds of CPU to make (bench-web saw them churn).
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=8)
+    engine = sa.create_engine(url, pool_size=POOL_SIZE, max_overflow=8)
+    ping_when_rested(engine)
+    return engine
+
+
+def ping_when_rested(engine: Engine) -> None:
+    """Ping a pooled connection before it is used only if it rested ``RESTED`` seconds or more
+    since its last use (SQLAlchemy's ``pool_pre_ping`` pings before every use: a round trip a
+    storage call, forty per game of a bots' arena in ``make bench-web``). A connection in use a
+    moment ago is almost surely alive; if the database went away in between, the call fails
+    and SQLAlchemy drops every connection of the pool, so the next calls connect afresh, as
+    the loop's pool of the moves does (``table/pgwrite.py``). One that failed its ping is
+    replaced at once (``DisconnectionError``: the pool takes another)."""
+
+    @sa.event.listens_for(engine, "checkin")
+    def _rests(_dbapi_connection: Any, record: Any) -> None:
+        record.info["rests_since"] = time.monotonic()
+
+    @sa.event.listens_for(engine, "checkout")
+    def _ping_if_rested(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("rests_since")
+        if since is None or time.monotonic() - since < RESTED:
+            return  # new (just connected), or used a moment ago
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as exc:
+            raise sa.exc.DisconnectionError(str(exc)) from exc
+        if not alive:
+            raise sa.exc.DisconnectionError("the connection did not answer its ping")
 
 
 class StorageThreads:

@@ -17,7 +17,7 @@ from websettings import tiny_settings
 
 from boardplay.web.app import create_app
 from boardplay.web.bots.store import api_tokens_table
-from boardplay.web.table.schema import games_table
+from boardplay.web.table.schema import games_table, seat_keys_table
 from boardplay.web.tokens import hash_token
 
 
@@ -206,12 +206,11 @@ def test_a_game_both_have_moved_in_cannot_be_aborted(tmp_path: Path) -> None:
         assert robo.name == "robo"
 
 
-def test_a_bots_first_act_stores_its_seat_key_without_reading_the_game_back(
-    tmp_path: Path,
-) -> None:
-    """A bot's first act in a game stores its seat key and raises the game's revision; the
-    process's copy takes both as they are when nothing else changed the game meanwhile, and
-    reads the game again when something did (another process's change it has not heard of)."""
+def test_a_bots_first_act_stores_its_move_alone_and_reads_nothing(tmp_path: Path) -> None:
+    """A bot's first act in a game stores nothing but the act: its seat token is granted to the
+    process's copy (``Room.grant``), not stored as a seat key, so the game's revision rises by
+    the move alone and nothing is read; the copy reads the game again only when another
+    process changed it unheard of."""
     settings = tiny_settings(tmp_path)
     with TestClient(create_app(settings)) as client:
         storage = client.app.state.hub.storage  # type: ignore[attr-defined]
@@ -233,7 +232,10 @@ def test_a_bots_first_act_stores_its_seat_key_without_reading_the_game_back(
         mover = secrets[room.state.current_player()]
         answer = client.post(f"/api/bot/game/{game_id}/move/t1", headers=bearer(mover))
         assert answer.status_code == 200, answer.text
-        assert reads == [] and room.row.revision == before + 2  # the key, then the move
+        assert reads == [] and room.row.revision == before + 1
+        with sa.create_engine(settings.database_url).connect() as conn:
+            keys = conn.execute(sa.select(seat_keys_table.c.game_id)).all()
+        assert keys == []
         while secrets[room.state.current_player()] == mover:  # the rest of its turn
             client.post(f"/api/bot/game/{game_id}/move/t1", headers=bearer(mover))
         engine = sa.create_engine(settings.database_url)
@@ -252,8 +254,8 @@ def test_a_bots_first_act_stores_its_seat_key_without_reading_the_game_back(
                 sa.select(games_table.c.revision).where(games_table.c.id == game_id)
             ).scalar_one()
         assert room.row.revision == stored
-        keys = [s.keys for s in room.row.seats]
-        assert all(len(k) == 1 for k in keys)
+        # Read back, the copy still knows both bots' tokens, and the database none.
+        assert all(not s.keys for s in room.row.seats) and len(room.grants) == 2
 
 
 def test_bots_have_their_own_leaderboard(tmp_path: Path) -> None:

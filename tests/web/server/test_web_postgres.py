@@ -231,9 +231,13 @@ def test_a_moves_write_survives_its_connections_being_cut(postgres_url: str) -> 
             ).scalar()
         assert cut and cut >= 1
         assert store.append_moves(game_id, 1, [Move(3, "take3", 0)], st.ACTIVE, None) == 2
-        assert [m.action for m in store.get_game(game_id).moves] == [1, 3]
     finally:
         store.close()
+    again = st.Storage(postgres_url)  # a pool of its own: the store's readers were cut too
+    try:
+        assert [m.action for m in again.get_game(game_id).moves] == [1, 3]
+    finally:
+        again.close()
 
 
 def test_the_loop_keeps_idle_connections_at_hand(postgres_url: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,7 @@ from boardplay.web.hub import Hub
 from boardplay.web.sockets import Subscriber
 from boardplay.web.table import storage as st
 from boardplay.web.table.appended import Appended
-from boardplay.web.table.clocks import TimeControl
+from boardplay.web.table.clocks import Clock, TimeControl
 from boardplay.web.table.rooms import Room
 
 
@@ -297,3 +298,54 @@ def test_a_notice_survives_its_text_form() -> None:
     for malformed in (b'{"revision": 3}', b"7 abc 99 {}", b"7 abc -1 {}", b'7 abc {"a": 1}'):
         with pytest.raises(ValueError):
             Notice.decode(malformed)
+
+
+def test_a_held_clock_released_elsewhere_is_taken_in_without_reading_the_game(
+    tmp_path: Path,
+) -> None:
+    """Players coming to a table whose clock is held for them (a tournament's or a challenge's
+    game: two bots' streams opening) store the clock alone, and its notice carries it as a step
+    with no moves (``RoomClock._store_clock``): the other process's copy takes it in as stored,
+    and reads nothing."""
+    url = f"sqlite:///{tmp_path / 'relay.sqlite3'}"
+
+    async def body() -> tuple[int, st.GameRow, st.GameRow | None, list[Notice]]:
+        a, b = hub_on(url), hub_on(url)
+        notices = record_notices(a)
+        control = TimeControl(base=60, increment=5)
+        try:
+            room, _token, _ = await a.maker.create(
+                "tiny", {}, [{"kind": "me"}, {"kind": "hotseat"}], clock=control
+            )
+            held = Clock.fresh(control, 2, start_by=time.time() + 60)
+            a.storage.set_clock(room.row.id, room.row.revision, held)
+            await room.refresh()
+            far = await b.room(room.row.id)
+            far.subscribers.add(Subscriber(Sent().send, Sent().close))
+            reads = 0
+            read = b.storage.get_game
+
+            def reading(game_id: str) -> st.GameRow | None:
+                nonlocal reads
+                reads += 1
+                return read(game_id)
+
+            b.storage.get_game = reading  # type: ignore[method-assign]
+            notices.clear()
+            for seat in (0, 1):  # one comes (still held for the other), then the other
+                await room.came([seat])
+                notice = notices.pop()
+                b.house.remote_change(room.row.id, notice.revision, notice)
+                await b.house._syncing[room.row.id]
+            assert room.clock is not None and room.clock.seat is not None  # it runs
+            return reads, far.row, read(room.row.id), notices
+        finally:
+            for hub in (a, b):
+                await hub.close()
+                hub.storage.close()
+
+    reads, copy, stored, _ = asyncio.run(body())
+    assert reads == 0
+    assert stored is not None
+    for name in STORED:
+        assert getattr(copy, name) == getattr(stored, name), name

@@ -215,7 +215,7 @@ def test_two_bots_whose_game_streams_open_together_each_get_the_whole_game_first
         room = await hub.room(game_id)
         users = [await hub.bots.authorise(f"Bearer {secret}") for secret in secrets]
         for user in users:  # their seats' tokens kept: nothing below waits but for the room
-            await hub.bots.seat_token(user, room)
+            hub.bots.seat_token(user, room)
         streams = [GameStream(hub, user, room).run() for user in users]
 
         async def first(lines: Any) -> Any:

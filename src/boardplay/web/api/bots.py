@@ -157,7 +157,7 @@ async def _as_bot(hub: Hub, user: ApiUser, game_id: str, act: Any, current: bool
     the game); not ``current``: on the room as this process holds it (``House.room``)."""
     Bots.require_bot(user)
     room = await hub.room(game_id, current)
-    return await act(room, await hub.bots.seat_token(user, room))
+    return await act(room, hub.bots.seat_token(user, room))
 
 
 MOVE_PARAMETERS = [

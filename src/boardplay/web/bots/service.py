@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import json
 import logging
 import time
@@ -39,7 +37,6 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account, Accounts
@@ -82,7 +79,7 @@ SEAT_TOKENS = 10_000
 @dataclass(frozen=True)
 class ApiUser:
     """Who a request with a personal API token speaks for, and with which token (``secret``:
-    the token as the request sent it, kept in memory only, for ``seat_token``)."""
+    the token as the request sent it, kept in memory only)."""
 
     account: Account
     token: TokenRow
@@ -358,31 +355,26 @@ class Bots:
                 "/api/bot/account/upgrade), which only an account with no games can",
             )
 
-    async def seat_token(self, user: ApiUser, room: Room) -> str:
+    def seat_token(self, user: ApiUser, room: Room) -> str:
         """The seat token the bot acts with in the room's game (the table's every action takes
-        one): derived from the API token's secret and the game (an HMAC), so every process
-        that serves the bot finds the same one, and it is stored (``Games.seat_key``,
-        hashed, ending with the account's other seat tokens) only by the first that needs it;
-        kept here once the room knows it. 403 ``not_your_game`` if the bot holds no seat."""
-        game_id = room.row.id
-        token = hmac.new(user.secret.encode(), game_id.encode(), hashlib.sha256).hexdigest()
-        key = (user.account.id, game_id)
-        if self.seat_tokens.get(key) == token and room.seats_of(token):
+        one): made on this process at its first need, kept here (never sent, never stored) and
+        granted to the room's copy (``Room.grant``) for the seats the bot's account holds, so
+        no other door and no other process knows it. 403 ``not_your_game`` if the bot holds no
+        seat."""
+        key = (user.account.id, room.row.id)
+        token = self.seat_tokens.get(key)
+        if token is not None:
             self.seat_tokens.move_to_end(key)
-            return token
-        if not any(s.account == user.account.id for s in room.row.seats):
+            if room.seats_of(token):
+                return token
+        seats = {s.seat for s in room.row.seats if s.account == user.account.id}
+        if not seats:
             raise forbidden("not_your_game", "this bot holds no seat in this game")
-        if not room.seats_of(token):
-            digest = hash_token(token)
-            try:
-                keyed = await self.games.seat_key(user.account.id, game_id, digest)
-            except sa.exc.IntegrityError:  # another process stored it first: read it back
-                await room.refresh()
-            else:
-                await room.keyed(keyed.seats, digest, keyed.revision)
-        self.seat_tokens[key] = token
-        while len(self.seat_tokens) > SEAT_TOKENS:
-            self.seat_tokens.popitem(last=False)
+        if token is None:
+            token = self.seat_tokens[key] = new_token()
+            while len(self.seat_tokens) > SEAT_TOKENS:
+                self.seat_tokens.popitem(last=False)
+        room.grant(token, seats)
         return token
 
     # ----- open streams -------------------------------------------------------------------

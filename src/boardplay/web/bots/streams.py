@@ -410,7 +410,7 @@ class GameStream:
         try:
             if not seats:
                 raise forbidden("not_your_game", "this bot holds no seat in this game")
-            token = await self.host.bots.seat_token(self.user, room)
+            token = self.host.bots.seat_token(self.user, room)
             # A clock held for the bot runs. Before the watch: from the watch to ``gameFull``
             # nothing may wait, or a change sent meanwhile (this one, the opponent's coming or
             # move) would reach the reader as a ``gameState`` before the game whole and its

@@ -12,6 +12,7 @@ from collections.abc import Set as AbstractSet
 
 from boardplay.core.game import State
 from boardplay.web.table import storage as st
+from boardplay.web.table.appended import Appended
 from boardplay.web.table.clocks import Clock, TimeControl, control_of, next_clock
 from boardplay.web.table.host import RoomHost
 
@@ -23,6 +24,7 @@ class RoomClock:
     row: st.GameRow
     state: State
     news: list[int | None]
+    appended: Appended | None
 
     @property
     def settled(self) -> bool:
@@ -90,11 +92,7 @@ class RoomClock:
         if clock is None or clock.seat is not None or self.clock_runner(self.state) is None:
             return
         started = self.clock_after(None, self.state)
-        self.row.revision = await self.host.db(
-            self.host.storage.set_clock, self.row.id, self.row.revision, started
-        )
-        self.set_clock(started)
-        self._touch()
+        await self._store_clock(started)
 
     def awaits(self, seats: Collection[int]) -> bool:
         """Whether a held clock waits for one of ``seats``, or its grace has run out: what a
@@ -132,9 +130,17 @@ class RoomClock:
         else:
             free = dataclasses.replace(clock, waiting=[], start_by=None)
             released = next_clock(control, free, now, None, self._runner(self.state))
-        self.row.revision = await self.host.db(
-            self.host.storage.set_clock, self.row.id, self.row.revision, released
-        )
-        self.set_clock(released)
-        self._touch()
+        await self._store_clock(released)
         return True
+
+    async def _store_clock(self, clock: Clock | None) -> None:
+        """Store ``clock`` as the game's next revision and take it in; the other processes are
+        sent it as a step with no moves (``appended.py``), so their copies take it in too
+        rather than read the game back (two bots' streams opening started and released a
+        clock in every game of an arena)."""
+        self.row.revision = await self.host.db(
+            self.host.storage.set_clock, self.row.id, self.row.revision, clock
+        )
+        self.set_clock(clock)
+        self._touch()
+        self.appended = Appended.of(self.row, len(self.row.moves), ())

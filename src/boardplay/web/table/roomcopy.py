@@ -112,12 +112,13 @@ class RoomCopy:
         async with self.lock:
             if self.broken is not None or step is None or not step.follows(self.row, revision):
                 return False
-            try:
-                state = self._replay([*self.moves, *step.moves], self.state.clone())
-            except BoardplayError:
-                return False  # the reload finds out why
+            if step.moves:
+                try:
+                    state = self._replay([*self.moves, *step.moves], self.state.clone())
+                except BoardplayError:
+                    return False  # the reload finds out why
+                self.state = state
             step.apply(self.row)
             self.moves = list(self.row.moves)
-            self.state = state
             self._touch()
             return True

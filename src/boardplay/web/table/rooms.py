@@ -86,6 +86,8 @@ class Room(RoomCopy, RoomClock, RoomViews):
         once anything else changed the copy."""
         self.series = host.metrics.game(row.game)
         """The game's counters for the operator (``metrics.py``), bound once per room."""
+        self.grants: dict[str, frozenset[int]] = {}
+        """Seat tokens this process gave out itself and never stored (``grant``), by hash."""
         try:
             self.game: Game = host.catalogue.load(row.game, row.options)
             self.state: State = self._replay(self.moves)
@@ -126,7 +128,16 @@ class Room(RoomCopy, RoomClock, RoomViews):
 
     def seats_of(self, token: str | None) -> set[int]:
         digest = hash_token(token) if token else None
-        return {s.seat for s in self.row.seats if s.held_by(digest)}
+        held = {s.seat for s in self.row.seats if s.held_by(digest)}
+        return held | self.grants[digest] if digest in self.grants else held
+
+    def grant(self, token: str, seats: AbstractSet[int]) -> None:
+        """Let ``token`` act for ``seats`` on this process's copy, with nothing stored: for a
+        caller that has proved it is the seats' account some other way (a bot's API token,
+        ``Bots.seat_token``) and keeps the token to itself. Storing a seat key instead was a
+        write and a new revision per bot and game, which every other process's copy then read
+        back whole. A room loaded again has no grants, and is granted again at the next call."""
+        self.grants[hash_token(token)] = frozenset(seats)
 
     def recount(self, note: Callable[[str], None]) -> bool:
         """A watcher came, said who it is, or left (a page's socket, a bot's game stream):

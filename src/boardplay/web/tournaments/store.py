@@ -8,11 +8,20 @@ another, and each reads what the one before it committed. A round or wave is sto
 tournament's ``round`` counter raised in the same transaction, and its tables' primary key is
 (tournament, round, board): a pairing is stored whole or not at all, and never twice. Each
 table's game id is chosen when it is paired, so making its game (``director.py``) is the same
-step whoever does it, after a crash as before."""
+step whoever does it, after a crash as before.
+
+**Settled rounds are read once.** An arena steps at every game that ends and each step reads the
+tournament whole, so reading every table ever played each time grows with the arena's length
+(a thousand players an hour make tens of thousands of tables). A table whose game has its places
+never changes again (``record_results`` writes them once), so each process keeps, per
+tournament, the tables of the rounds up to the first one still in play (``Settled``) and reads
+only the later rounds' rows."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -47,6 +56,29 @@ from boardplay.web.tournaments.schema import (
 )
 
 T = TypeVar("T")
+KEPT = 256
+"""Tournaments whose settled rounds a process keeps (the least recently read go first)."""
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A tournament's tables of rounds 1 to ``upto``, every one of them ended and its places
+    stored: they can no longer change, so ``read`` reads only the rounds after."""
+
+    upto: int
+    boards: tuple[Board, ...]
+
+    @staticmethod
+    def of(snap: Snapshot) -> Settled:
+        """What ``snap`` (read whole, tables in round order) settles: the rounds before its
+        first table still in play, none after the tournament's round counter (a round is
+        stored whole with the counter, so the rounds up to it were read whole)."""
+        upto = snap.tournament.round
+        for board in snap.boards:
+            if board.table.places is None or not board.made:
+                upto = min(upto, board.round - 1)
+                break
+        return Settled(upto, tuple(b for b in snap.boards if b.round <= upto))
 
 
 class TournamentStore:
@@ -54,6 +86,24 @@ class TournamentStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._settled: dict[str, Settled] = {}
+        self._settled_lock = threading.Lock()  # the store is called from several threads
+
+    def _read(self, conn: sa.Connection, tournament_id: str) -> Snapshot:
+        """The tournament whole (``read``), its settled rounds from this process's copy."""
+        with self._settled_lock:
+            known = self._settled.pop(tournament_id, None)
+            if known is not None:
+                self._settled[tournament_id] = known  # the most recently read last
+        snap = read(conn, tournament_id, settled=known)
+        fresh = Settled.of(snap)
+        with self._settled_lock:
+            held = self._settled.get(tournament_id)
+            if held is None or held.upto < fresh.upto:
+                self._settled[tournament_id] = fresh
+            while len(self._settled) > KEPT:
+                del self._settled[next(iter(self._settled))]
+        return snap
 
     # ----- tournaments and entrants ------------------------------------------------------
     def create(self, tournament: Tournament, most: int) -> None:
@@ -217,7 +267,7 @@ class TournamentStore:
         tournament (module docstring); ``LookupError`` if there is no such tournament."""
         with self.engine.begin() as conn:
             _lock(conn, tournament_id)
-            snap = read(conn, tournament_id)
+            snap = self._read(conn, tournament_id)
             return work(conn, snap)
 
     def snapshot(self, tournament_id: str) -> Snapshot:
@@ -228,7 +278,7 @@ class TournamentStore:
         with self.engine.connect() as conn:
             if conn.dialect.name == "postgresql":
                 conn.execution_options(isolation_level="REPEATABLE READ")
-            return read(conn, tournament_id)
+            return self._read(conn, tournament_id)
 
     def unmade(self, tournament_id: str) -> Snapshot:
         """The tournament with only its tables whose games are not made yet (``read``)."""
@@ -347,9 +397,12 @@ def _lock(conn: sa.Connection, tournament_id: str) -> None:
         raise LookupError(tournament_id)
 
 
-def read(conn: sa.Connection, tournament_id: str, unmade: bool = False) -> Snapshot:
+def read(
+    conn: sa.Connection, tournament_id: str, unmade: bool = False, settled: Settled | None = None
+) -> Snapshot:
     """The tournament whole, or (``unmade``) with only its tables whose games are not made yet
-    and no entrants or byes: what making the games needs, without every table ever played."""
+    and no entrants or byes: what making the games needs, without every table ever played.
+    With ``settled``, the tables of its rounds are taken from it and only later ones read."""
     row = conn.execute(
         tournaments_table.select().where(tournaments_table.c.id == tournament_id)
     ).first()
@@ -360,14 +413,17 @@ def read(conn: sa.Connection, tournament_id: str, unmade: bool = False) -> Snaps
     query = b.select().where(b.c.tournament_id == tournament_id).order_by(b.c.round, b.c.board)
     if unmade:
         query = query.where(b.c.made.is_(sa.false()))
-    else:
+    elif settled is not None:
+        query = query.where(b.c.round > settled.upto)
+        snap.boards.extend(settled.boards)
+    if not unmade:
         for r in conn.execute(e.select().where(e.c.tournament_id == tournament_id)).all():
             snap.entrants.append(Entrant(r.account_id, r.name, r.rating, r.joined, r.status))
     for r in conn.execute(query).all():
         places_ = None if r.places is None else tuple(r.places)
         table = Table(r.round, tuple(r.players), places_, r.ended or 0.0)
         snap.boards.append(Board(r.round, r.board, r.game_id, bool(r.made), table))
-    if not unmade:
+    if not unmade and snap.tournament.kind != "arena":  # an arena has no rounds to sit out
         query_byes = y.select().where(y.c.tournament_id == tournament_id).order_by(y.c.round)
         snap.byes = [Bye(r.round, r.account_id) for r in conn.execute(query_byes).all()]
     return snap
