@@ -86,6 +86,9 @@ class TournamentStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # One statement's reads need no transaction: no BEGIN and ROLLBACK round trips around
+        # them (an arena reads which tournament and which games at every game that ends).
+        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._settled: dict[str, Settled] = {}
         self._settled_lock = threading.Lock()  # the store is called from several threads
 
@@ -128,7 +131,7 @@ class TournamentStore:
             conn.execute(t.insert().values(**values))
 
     def get(self, tournament_id: str) -> Tournament | None:
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             row = conn.execute(
                 tournaments_table.select().where(tournaments_table.c.id == tournament_id)
             ).first()
@@ -140,7 +143,7 @@ class TournamentStore:
         """The tournaments of ``statuses``, soonest start first (``latest``: last finished
         first)."""
         t = tournaments_table
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             rows = conn.execute(
                 t.select()
                 .where(t.c.status.in_(list(statuses)))
@@ -153,14 +156,14 @@ class TournamentStore:
         """The tournament's revision (None: no such tournament): one row's one column, what a
         poll reads before anything else."""
         t = tournaments_table
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             found = conn.execute(sa.select(t.c.revision).where(t.c.id == tournament_id)).first()
         return None if found is None else int(found.revision)
 
     def due(self, now: float) -> list[str]:
         """Tournaments a process has work in: started ones, and created ones past their start."""
         t = tournaments_table
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             rows = conn.execute(
                 sa.select(t.c.id).where(
                     sa.or_(t.c.status == STARTED, sa.and_(t.c.status == CREATED, t.c.starts <= now))
@@ -196,7 +199,7 @@ class TournamentStore:
     def entered(self, tournament_id: str) -> list[int]:
         """The accounts entered and not withdrawn (playing, or on a break)."""
         e = entrants_table
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             return list(
                 conn.execute(
                     sa.select(e.c.account_id).where(
@@ -220,7 +223,7 @@ class TournamentStore:
             .order_by(t.c.starts.desc())
         )
         found: dict[int, tuple[str, str]] = {}
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             for row in conn.execute(query):
                 found.setdefault(int(row.account_id), (row.id, row.name))
         return found
@@ -291,7 +294,7 @@ class TournamentStore:
         query = sa.select(b.c.game_id).where(
             b.c.tournament_id == tournament_id, b.c.made.is_(sa.true()), b.c.places.is_(None)
         )
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             return list(conn.execute(query).scalars())
 
     def record_results(self, tournament_id: str, ended: Mapping[str, Ended], now: float) -> int:
@@ -348,7 +351,7 @@ class TournamentStore:
         if not game_ids:
             return []
         b = boards_table
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             rows = conn.execute(
                 sa.select(b.c.tournament_id).distinct().where(b.c.game_id.in_(list(game_ids)))
             ).all()
