@@ -129,7 +129,7 @@ class Room(RoomCopy, RoomClock, RoomViews):
     def seats_of(self, token: str | None) -> set[int]:
         digest = hash_token(token) if token else None
         held = {s.seat for s in self.row.seats if s.held_by(digest)}
-        return held | self.grants[digest] if digest in self.grants else held
+        return (held | self.grants[digest]) if digest in self.grants else held
 
     def grant(self, token: str, seats: AbstractSet[int]) -> None:
         """Let ``token`` act for ``seats`` on this process's copy, with nothing stored: for a

@@ -69,16 +69,16 @@ class Settled:
     boards: tuple[Board, ...]
 
     @staticmethod
-    def of(snap: Snapshot) -> Settled:
-        """What ``snap`` (read whole, tables in round order) settles: the rounds before its
-        first table still in play, none after the tournament's round counter (a round is
-        stored whole with the counter, so the rounds up to it were read whole)."""
+    def reach(snap: Snapshot, known: Settled | None) -> int:
+        """The last round ``snap`` (read whole, tables in round order, ``known``'s first)
+        settles: the one before its first table still in play, and none after the
+        tournament's round counter (a round is stored whole with the counter, so the rounds up
+        to it were read whole)."""
         upto = snap.tournament.round
-        for board in snap.boards:
+        for board in snap.boards[0 if known is None else len(known.boards) :]:
             if board.table.places is None or not board.made:
-                upto = min(upto, board.round - 1)
-                break
-        return Settled(upto, tuple(b for b in snap.boards if b.round <= upto))
+                return min(upto, board.round - 1)
+        return upto
 
 
 class TournamentStore:
@@ -99,7 +99,10 @@ class TournamentStore:
             if known is not None:
                 self._settled[tournament_id] = known  # the most recently read last
         snap = read(conn, tournament_id, settled=known)
-        fresh = Settled.of(snap)
+        upto = Settled.reach(snap, known)
+        if known is not None and upto <= known.upto:
+            return snap
+        fresh = Settled(upto, tuple(b for b in snap.boards if b.round <= upto))
         with self._settled_lock:
             held = self._settled.get(tournament_id)
             if held is None or held.upto < fresh.upto:
