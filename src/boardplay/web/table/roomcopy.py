@@ -89,8 +89,8 @@ class RoomCopy:
     async def keyed(self, seats: Sequence[int], digest: str, revision: int | None) -> None:
         """A token whose hash is ``digest`` was stored for ``seats`` (``SeatStore.seat_key``),
         raising the game to ``revision``: taken into this copy as it is when that was the very
-        next revision (nothing else changed meanwhile), else the copy is read again. A bot's
-        first act in each game stores one, and reading the game back was most of its cost."""
+        next revision (nothing else changed meanwhile), else the copy is read again (a browser
+        of the account opening the game, ``POST /api/account/games/{id}/token``)."""
         async with self.lock:
             if revision is None or revision != self.row.revision + 1:
                 await self._refresh()

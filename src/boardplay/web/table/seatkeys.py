@@ -122,8 +122,9 @@ class SeatStore:
         return changed
 
     def seat_key(self, account_id: int, game_id: str, token_hash: str) -> SeatKeyed:
-        """One more token for every seat the account holds in the game (a browser opening it, a
-        bot's first act in it); the seats (none: nothing stored) and the game's new revision."""
+        """One more token for every seat the account holds in the game (a browser opening it; a
+        bot's is granted in memory instead, ``Room.grant``); the seats (none: nothing stored)
+        and the game's new revision."""
         with self.engine.begin() as conn:
             seats = [
                 int(seat)
