@@ -300,12 +300,15 @@ def test_a_person_joins_a_swiss_plays_a_bot_and_sees_the_standings_move(
     assert not found, found
 
 
+@pytest.mark.soak
 def test_on_a_phone_in_japanese_a_person_joins_plays_a_bot_by_clicks_and_sees_the_standings(
     phone: Any, server: str
 ) -> None:
     """The same journey, walked on a phone with the page in Japanese: sign up, join a Swiss of
     bots from the tournaments page, be taken to the round-1 game, click moves on the board,
-    and watch the standings and the state move on the tournament page without a reload."""
+    and watch the standings and the state move on the tournament page without a reload.
+    make soak's (20 s): make test walks the journey above, a phone beside it, and opens the
+    tournament pages on a phone in Japanese in test_web_tournament_next_game's ja-phone case."""
     rng = random.Random(50)
     bots = [make_bot(server, f"Robo_p{i}") for i in range(1, 4)]
     organiser = sign_up(server, "Orga_p")
