@@ -5,7 +5,9 @@ budgets over the ceilings) are clear 4xx that change nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +18,7 @@ from fastapi.testclient import TestClient
 from webcalls import auth, refused
 from websettings import TEST_LIMITS
 
+from boardplay.web.advice.reviews import Reviewer
 from boardplay.web.app import create_app
 from boardplay.web.config import Settings
 from reviewgames import Planted, planted_blunder
@@ -172,8 +175,18 @@ def test_hints_are_on_against_the_ai_and_off_with_another_person(client: TestCli
 
 
 def test_a_process_runs_at_most_review_jobs_reviews_at_once(
-    tmp_path: Path, planted: Planted
+    tmp_path: Path, planted: Planted, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The first review's searches wait until the second has been refused, so the first is
+    # running then however fast the machine is.
+    asked = threading.Event()
+    judge = Reviewer._judge
+
+    async def held(self: Reviewer, *args: Any) -> Any:
+        await asyncio.to_thread(asked.wait, 60)
+        return await judge(self, *args)
+
+    monkeypatch.setattr(Reviewer, "_judge", held)
     limits = dataclasses.replace(LIMITS, review_jobs=1)
     path = tmp_path / "busy.sqlite3"
     with TestClient(
@@ -181,9 +194,8 @@ def test_a_process_runs_at_most_review_jobs_reviews_at_once(
     ) as client:
         first, _ = finished(client, planted)
         second, _ = finished(client, planted)
-        # The longest review the ceiling allows, so it is still running when the second comes.
-        slow = {"seat": planted.seat, "iterations": 1_000}
-        assert client.post(f"/api/games/{first}/review", json=slow).json()["state"] == "running"
+        assert client.post(f"/api/games/{first}/review", json={}).json()["state"] == "running"
         message = refused(client.post(f"/api/games/{second}/review", json={}), 429)
+        asked.set()
         assert "as many games as it may at once (1)" in message
         assert client.get(f"/api/games/{second}/review").json()["state"] == "none"

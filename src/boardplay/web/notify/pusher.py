@@ -162,7 +162,7 @@ class Pusher(Channel):
     async def start(self) -> None:
         """Read (or make) the server's key and start sending. A key that cannot be read turns
         pushes off for this process (logged), never the server."""
-        if self.config is None or self._client is not None:
+        if self.config is None or self.key is not None:
             return
         try:
             private = self.config.private_key or await self.run(
@@ -173,8 +173,17 @@ class Pusher(Channel):
             log.exception("could not read or make the server's push key: pushes are off")
             self.config = None
             return
-        self._client = httpx.AsyncClient(timeout=TIMEOUT, follow_redirects=False, trust_env=False)
         self.start_loop()
+
+    def _http(self) -> httpx.AsyncClient:
+        """The client posts go through, made at the first post: making one loads the system's
+        certificates (a quarter of a CPU second), which a server that never pushes, and every
+        start of one, should not pay."""
+        if self._client is None:
+            self._client = httpx.AsyncClient(
+                timeout=TIMEOUT, follow_redirects=False, trust_env=False
+            )
+        return self._client
 
     async def shut(self) -> None:
         if self._client is not None:
@@ -186,7 +195,7 @@ class Pusher(Channel):
         service; a push to a service with all its posts out is left in the outbox until one
         ends. Returns how many posts it started: each ends on its own and wakes the loop, so
         a service that hangs holds only its own pushes, never the others'."""
-        if self.config is None or self.key is None or self._client is None:
+        if self.config is None or self.key is None:
             return 0
         started = 0
         for _ in range(BATCH):
@@ -219,7 +228,7 @@ class Pusher(Channel):
             self.wake()
 
     async def _send(self, push: Claimed) -> bool:
-        assert self.config is not None and self.key is not None and self._client is not None
+        assert self.config is not None and self.key is not None
         if problem := endpoint_problem(push.target.endpoint):
             await self._unusable(push, f"the endpoint cannot be posted to: {problem}")
             return False
@@ -228,7 +237,7 @@ class Pusher(Channel):
             return False
         try:
             answer = await post(
-                self._client,
+                self._http(),
                 self.key,
                 self.config.contact,
                 push.target,

@@ -9,6 +9,7 @@ puzzles whose deeper check passed (``verified.ok``) are offered."""
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from importlib import resources
@@ -24,23 +25,30 @@ DATA = "data"
 
 def shipped(games: list[str]) -> list[dict[str, Any]]:
     """The verified puzzles of the shipped sets of ``games`` (a game without a set has none),
-    as their files hold them."""
-    folder = resources.files(__package__ or __name__).joinpath(DATA)
+    as their files hold them. The caller must not change them: each game's set is read once
+    per process (``_game_set``)."""
+    return [puzzle for game in games for puzzle in _game_set(game)]
+
+
+@functools.cache
+def _game_set(game: str) -> tuple[dict[str, Any], ...]:
+    """One game's verified puzzles, read and checked once per process: every start of the web
+    app looks for missing puzzles (``PuzzleStore.add_missing``), and a process may start more
+    than one app (the test suite starts hundreds, 70 ms of parsing each)."""
+    entry = resources.files(__package__ or __name__).joinpath(DATA, f"{game}.jsonl")
+    if not entry.is_file():
+        return ()
     found: list[dict[str, Any]] = []
-    for game in games:
-        entry = folder.joinpath(f"{game}.jsonl")
-        if not entry.is_file():
+    for number, line in enumerate(entry.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
             continue
-        for number, line in enumerate(entry.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-                puzzle = Puzzle.from_json(data)
-            except (json.JSONDecodeError, PuzzleError) as exc:
-                log.error("puzzle set %s, line %d is skipped: %s", game, number, exc)
-                continue
-            if puzzle.game != game or not (puzzle.verified or {}).get("ok"):
-                continue
-            found.append({**data, "id": puzzle.id})
-    return found
+        try:
+            data = json.loads(line)
+            puzzle = Puzzle.from_json(data)
+        except (json.JSONDecodeError, PuzzleError) as exc:
+            log.error("puzzle set %s, line %d is skipped: %s", game, number, exc)
+            continue
+        if puzzle.game != game or not (puzzle.verified or {}).get("ok"):
+            continue
+        found.append({**data, "id": puzzle.id})
+    return tuple(found)

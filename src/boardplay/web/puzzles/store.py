@@ -90,6 +90,11 @@ class PuzzleStore:
         nothing). The number inserted."""
         if not puzzles:
             return 0
+        with self.engine.connect() as conn:
+            stored = set(conn.execute(sa.select(puzzles_table.c.id)).scalars())
+        puzzles = [p for p in puzzles if p["id"] not in stored]
+        if not puzzles:  # every start but the first: nothing to serialise or send
+            return 0
         now = time.time()
         rows = [
             {
