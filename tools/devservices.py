@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
+import httpcalls
 import httpx
 
 LOOPBACK = "127.0.0.1"
@@ -172,7 +173,7 @@ def start_server(
         if process.poll() is not None:
             raise RuntimeError(f"server exited: {server_log(process)}")
         with contextlib.suppress(httpx.HTTPError):
-            answer = httpx.get(f"http://{LOOPBACK}:{port}/api/catalogue", timeout=2)
+            answer = httpcalls.get(f"http://{LOOPBACK}:{port}/api/catalogue", timeout=2)
             if answer.status_code == 200:
                 return process
         time.sleep(0.1)

@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpcalls
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "web"))
@@ -87,7 +89,6 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="cold loads per row (the median)")
     args = parser.parse_args()
     subprocess.run(["make", "-s", "-C", str(ROOT), "bundle"], check=True)  # what the server serves
-    import httpx
     from browsing import ARGS, CHROMIUM, free_port, serve  # type: ignore[import-not-found]
     from playwright.sync_api import sync_playwright
 
@@ -99,7 +100,7 @@ def main() -> None:
             seats = [{"kind": "me"}, {"kind": "hotseat"}]
             games = {}
             for name in ("potlatch", "montana"):
-                made = httpx.post(f"{base}/api/games", json={"game": name, "seats": seats})
+                made = httpcalls.post(f"{base}/api/games", json={"game": name, "seats": seats})
                 made.raise_for_status()
                 games[name] = made.json()["id"]
             rows = []

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import devservices as ds
+import httpcalls
 import httpx
 
 from boardplay.core.game import Game
@@ -76,7 +77,7 @@ def probe(base: str, pid: int, plies: int) -> None:
     poller.start()
     time.sleep(0.5)
     start = time.perf_counter()
-    answer = httpx.post(
+    answer = httpcalls.post(
         f"{base}/api/replay",
         content=body,
         headers={"content-type": "application/json"},

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpcalls
 import httpx
 
 import boardplay
@@ -44,17 +45,17 @@ class Person:
         return {"Cookie": f"{COOKIE}={self.cookie}", "X-CSRF-Token": self.csrf}
 
     def post(self, base: str, path: str, body: Any = None) -> httpx.Response:
-        return httpx.post(f"{base}{path}", json=body, headers=self.headers(), timeout=20)
+        return httpcalls.post(f"{base}{path}", json=body, headers=self.headers(), timeout=20)
 
     def get(self, base: str, path: str) -> httpx.Response:
-        return httpx.get(f"{base}{path}", headers=self.headers(), timeout=20)
+        return httpcalls.get(f"{base}{path}", headers=self.headers(), timeout=20)
 
     def delete(self, base: str, path: str) -> httpx.Response:
-        return httpx.delete(f"{base}{path}", headers=self.headers(), timeout=20)
+        return httpcalls.delete(f"{base}{path}", headers=self.headers(), timeout=20)
 
 
 def sign_up(base: str, name: str) -> Person:
-    answer = httpx.post(
+    answer = httpcalls.post(
         f"{base}/api/account/signup", json={"name": name, "password": PASSWORD}, timeout=20
     )
     assert answer.status_code == 201, answer.text
@@ -77,10 +78,10 @@ class Bot:
         return {"Authorization": f"Bearer {self.token}"}
 
     def post(self, base: str, path: str, body: Any = None) -> httpx.Response:
-        return httpx.post(f"{base}{path}", json=body, headers=self.headers(), timeout=20)
+        return httpcalls.post(f"{base}{path}", json=body, headers=self.headers(), timeout=20)
 
     def get(self, base: str, path: str) -> httpx.Response:
-        return httpx.get(f"{base}{path}", headers=self.headers(), timeout=20)
+        return httpcalls.get(f"{base}{path}", headers=self.headers(), timeout=20)
 
     def stream(self, base: str, path: str) -> Stream:
         return Stream(f"{base}{path}", self.headers())

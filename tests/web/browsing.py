@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import httpcalls
 import httpx
 import pytest
 from websettings import TEST_LIMITS, start_migrated
@@ -135,7 +136,10 @@ def serve(db: Path, port: int, env: Mapping[str, str] | None = None) -> subproce
         SERVER_LOGS.append(ServerLog(path))
     for _ in range(600):
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/catalogue", timeout=5).status_code == 200:
+            if (
+                httpcalls.get(f"http://127.0.0.1:{port}/api/catalogue", timeout=5).status_code
+                == 200
+            ):
                 return process
         except httpx.HTTPError:
             time.sleep(0.1)
@@ -251,14 +255,14 @@ def played_over_api(server: str, record: Record) -> str:
     """A hot-seat game on the server (one token holds every seat) played through ``record``'s
     moves (a game without chance) over the API; its id."""
     seats = [{"kind": "me"}] + [{"kind": "hotseat"}] * (len(record.players) - 1)
-    created = httpx.post(
+    created = httpcalls.post(
         f"{server}/api/games",
         json={"game": record.game, "options": record.options, "seats": seats},
     )
     assert created.status_code == 201, created.text
     game_id, token = created.json()["id"], created.json()["token"]
     for ply, move in enumerate(record.moves):
-        answer = httpx.post(
+        answer = httpcalls.post(
             f"{server}/api/games/{game_id}/actions",
             json={"action": move.action, "ply": ply},
             headers={"Authorization": f"Bearer {token}"},

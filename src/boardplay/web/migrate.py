@@ -125,6 +125,8 @@ def upgrade(engine: Engine) -> str:
         refused = squashed(found)
         if refused is not None:
             raise refused
+        if found == schema_head():  # every start but the first: Alembic would load every script
+            return found
         command.upgrade(alembic_config(conn), "head")
         conn.commit()
         reached = MigrationContext.configure(conn).get_current_revision()

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpcalls
 import httpx
 import pytest
 from accountcalls import RAPID
@@ -160,7 +161,7 @@ def play_until_each_played(base: str, game_id: str, *pages: Any) -> None:
     for page in pages:
         page.evaluate("document.querySelector('#tutorial-skip')?.click()")
     deadline = time.monotonic() + 120
-    while min(turns_of(httpx.get(f"{base}/api/games/{game_id}").json())) < RATED_MIN_TURNS:
+    while min(turns_of(httpcalls.get(f"{base}/api/games/{game_id}").json())) < RATED_MIN_TURNS:
         assert time.monotonic() < deadline, "the players did not get to play their turns"
         for page in pages:
             seen = status(page)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import SCREENSHOTS, played_over_api
 
@@ -27,7 +27,7 @@ def planted() -> Planted:
 
 def new_game(server: str) -> tuple[str, str]:
     seats = [{"kind": "me"}, {"kind": "hotseat"}]
-    response = httpx.post(f"{server}/api/games", json={"game": "potlatch", "seats": seats})
+    response = httpcalls.post(f"{server}/api/games", json={"game": "potlatch", "seats": seats})
     assert response.status_code == 201, response.text
     return response.json()["id"], response.json()["token"]
 
@@ -85,7 +85,7 @@ def test_a_finished_games_review_jumps_to_the_blunder(
     assert "chosen" in (flagged.get_attribute("class") or "")
     # The better move is drawn whole: its destination is on the board and marked, even where
     # it is a blank hex that holds no tile yet.
-    review = httpx.get(f"{server}/api/games/{game_id}/review", params={"seat": planted.seat})
+    review = httpcalls.get(f"{server}/api/games/{game_id}/review", params={"seat": planted.seat})
     best = next(m for m in review.json()["review"]["flagged"] if m["ply"] == planted.ply)["best"]
     marked = page.locator(f"#board g[data-hex='{best['struct']['to']}'] .last-move")
     assert marked.count() == 1, best

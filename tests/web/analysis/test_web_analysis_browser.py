@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import httpcalls
 import httpx
 import pytest
 from browsing import SCREENSHOTS
@@ -32,7 +33,7 @@ TARGETS = "#analysis-board [data-moves], #analysis-board [data-select]"
 def study_of(server: str, page: Any) -> dict[str, Any]:
     """The study the page shows, as the server has it now."""
     study_id = page.evaluate("location.hash.split('/')[2]")
-    answer = httpx.get(f"{server}/api/analysis/{study_id}")
+    answer = httpcalls.get(f"{server}/api/analysis/{study_id}")
     assert answer.status_code == 200, answer.text
     study: dict[str, Any] = answer.json()
     return study
@@ -198,7 +199,7 @@ def test_every_door_opens_every_game(
         page.click("#analyse")
         study = opened("game")
         assert study["source"]["game_id"] == game_id
-    record = httpx.get(f"{server}/api/games/{game_id}/record")
+    record = httpcalls.get(f"{server}/api/games/{game_id}/record")
     assert record.status_code == 200, record.text
     path = tmp_path / f"{game}.json"
     path.write_text(record.text, encoding="utf-8")
@@ -206,7 +207,7 @@ def test_every_door_opens_every_game(
     page.wait_for_selector("#analysis-file")
     page.set_input_files("#analysis-file", str(path))
     uploaded = opened("record")
-    position = httpx.get(f"{server}/api/analysis/{uploaded['id']}/nodes/2").json()["position"]
+    position = httpcalls.get(f"{server}/api/analysis/{uploaded['id']}/nodes/2").json()["position"]
     link = httpx.QueryParams(
         {"x": json.dumps({"options": uploaded["options"], "position": position})}
     )
@@ -218,7 +219,7 @@ def test_every_door_opens_every_game(
 def finished_game(server: str, seed: int = 3) -> str:
     """A hot-seat Potlatch Klone game played to its end over the API with random moves."""
     seats = [{"kind": "me"}, {"kind": "hotseat"}]
-    made = httpx.post(f"{server}/api/games", json={"game": "potlatch", "seats": seats})
+    made = httpcalls.post(f"{server}/api/games", json={"game": "potlatch", "seats": seats})
     assert made.status_code == 201, made.text
     game_id, token = made.json()["id"], made.json()["token"]
     headers = {"Authorization": f"Bearer {token}"}
@@ -228,7 +229,7 @@ def finished_game(server: str, seed: int = 3) -> str:
         if view["terminal"]:
             return str(game_id)
         move = {"action": rng.choice(view["legal"])["id"], "ply": view["ply"]}
-        answer = httpx.post(f"{server}/api/games/{game_id}/actions", json=move, headers=headers)
+        answer = httpcalls.post(f"{server}/api/games/{game_id}/actions", json=move, headers=headers)
         assert answer.status_code == 200, answer.text
         view = answer.json()["game"]
     raise AssertionError("the random game did not end")
@@ -319,7 +320,7 @@ def test_a_record_uploaded_opens_with_its_variations(
 
 def test_a_position_link_opens_a_study_there(page: Any, server: str, tree_study: Any) -> None:
     study = tree_study["study"]
-    position = httpx.get(f"{server}/api/analysis/{study['id']}/nodes/3").json()
+    position = httpcalls.get(f"{server}/api/analysis/{study['id']}/nodes/3").json()
     link = {"options": study["options"], "position": position["position"]}
     encoded = httpx.QueryParams({"x": json.dumps(link)})["x"]
     page.goto(f"{server}/#/analysis/new/potlatch/{encoded.replace('+', '%20')}")
@@ -440,18 +441,18 @@ def test_axe_finds_nothing_serious_on_the_analysis_pages(browser: Any, server: s
 def test_a_position_carries_its_moves_structs_and_words(server: str) -> None:
     """The board offers a study's legal moves by their structs (as a game view's), and the page
     says and marks the move that led to the position; a game's view says who may analyse it."""
-    study = httpx.post(f"{server}/api/analysis", json={"game": "potlatch"}).json()
-    first = httpx.get(f"{server}/api/analysis/{study['id']}/nodes/0").json()
+    study = httpcalls.post(f"{server}/api/analysis", json={"game": "potlatch"}).json()
+    first = httpcalls.get(f"{server}/api/analysis/{study['id']}/nodes/0").json()
     assert first["moved"] is None
     assert all(m["struct"] and m["words"] and m["say"] for m in first["legal"]), first["legal"]
     game = finished_game(server)
-    view = httpx.get(f"{server}/api/games/{game}").json()
+    view = httpcalls.get(f"{server}/api/games/{game}").json()
     assert view["analysable"] == "anyone"
-    made = httpx.post(f"{server}/api/analysis", json={"from_game": game}).json()
+    made = httpcalls.post(f"{server}/api/analysis", json={"from_game": game}).json()
     last = made["nodes"][-1]
-    position = httpx.get(f"{server}/api/analysis/{made['id']}/nodes/{last['id']}").json()
+    position = httpcalls.get(f"{server}/api/analysis/{made['id']}/nodes/{last['id']}").json()
     assert position["moved"]["move"] == last["move"] and position["moved"]["words"]
     assert position["moved"]["struct"]["ends"]["winners"] == position["result"]["winners"]
     seats = [{"kind": "me"}, {"kind": "hotseat"}]
-    running = httpx.post(f"{server}/api/games", json={"game": "proteus", "seats": seats}).json()
+    running = httpcalls.post(f"{server}/api/games", json={"game": "proteus", "seats": seats}).json()
     assert running["game"]["analysable"] == "spectators"

@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from botcalls import ALL_SCOPES, Bot, make_bot, sign_up
 from browsing import free_port, serve
@@ -58,7 +58,7 @@ def hard_bot(base: str, bot: Bot, log: Path) -> subprocess.Popen[bytes]:
 
 def ended(base: str, game_id: str) -> dict[str, Any] | None:
     """The game's view once it is over (None while it runs)."""
-    view: dict[str, Any] = httpx.get(f"{base}/api/games/{game_id}", timeout=20).json()
+    view: dict[str, Any] = httpcalls.get(f"{base}/api/games/{game_id}", timeout=20).json()
     return view if view["status"] != "active" else None
 
 
@@ -146,7 +146,7 @@ def arena(base: str, tmp_path: Path, minutes: int) -> tuple[list[Any], list[Path
         deadline = time.monotonic() + minutes * 60 + 300
         while True:
             assert time.monotonic() < deadline, "the arena never finished"
-            seen = httpx.get(f"{base}/api/tournaments/{tournament_id}", timeout=20).json()
+            seen = httpcalls.get(f"{base}/api/tournaments/{tournament_id}", timeout=20).json()
             if seen["tournament"]["status"] == "finished":
                 break
             time.sleep(2.0)
@@ -156,7 +156,7 @@ def arena(base: str, tmp_path: Path, minutes: int) -> tuple[list[Any], list[Path
         for process in processes:
             process.wait(timeout=60)
     ids = {t["game"] for r in seen["rounds"] for t in r["tables"]}
-    views = [httpx.get(f"{base}/api/games/{g}", timeout=20).json() for g in sorted(ids)]
+    views = [httpcalls.get(f"{base}/api/games/{g}", timeout=20).json() for g in sorted(ids)]
     return views, logs
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import berserk
+import httpcalls
 import httpx
 import pytest
 from botcalls import SOURCE, Person, make_bot, sign_up
@@ -266,13 +267,13 @@ def test_berserk_plays_a_game_against_a_bot_and_a_person(base: str, key: str) ->
         seen: list[httpx.Response] = []
 
         def spoken() -> bool:
-            seen.append(httpx.get(spectators, timeout=20))
+            seen.append(httpcalls.get(spectators, timeout=20))
             return seen[-1].status_code == 200 and bool(seen[-1].json()["messages"])
 
         until(spoken, 30, "the bot's line in the spectators' chat (last answer: {last})", seen)
         seat = person.post(base, f"/api/account/games/{person_game}/token").json()["token"]
-        hidden = httpx.get(spectators, headers={"Authorization": f"Bearer {seat}"}, timeout=20)
-        view = httpx.get(f"{base}/api/games/{person_game}", timeout=20).json()
+        hidden = httpcalls.get(spectators, headers={"Authorization": f"Bearer {seat}"}, timeout=20)
+        view = httpcalls.get(f"{base}/api/games/{person_game}", timeout=20).json()
         assert hidden.status_code == 403 or view["status"] == "finished", hidden.text
 
     every = [*challenges, person_game]
@@ -316,7 +317,7 @@ def test_berserk_plays_a_game_against_a_bot_and_a_person(base: str, key: str) ->
 def person_reads(base: str, person: Person, game_id: str, channel: str) -> list[dict[str, Any]]:
     """A channel of a game's chat, as the person reads it with their seat's token."""
     token = person.post(base, f"/api/account/games/{game_id}/token").json()["token"]
-    answer = httpx.get(
+    answer = httpcalls.get(
         f"{base}/api/games/{game_id}/chat?channel={channel}",
         headers={"Authorization": f"Bearer {token}"},
         timeout=20,

@@ -10,6 +10,7 @@ import time
 from typing import Any
 from urllib.parse import quote
 
+import httpcalls
 import httpx
 import pytest
 from accountcalls import RAPID
@@ -78,7 +79,7 @@ def test_a_bot_is_marked_everywhere_and_tokens_are_made_and_revoked_on_the_page(
         assert view["status"] == "active"
     assert bot.post(server, f"/api/bot/game/{game_id}/resign").status_code == 200
     for _ in range(100):
-        if httpx.get(f"{server}/api/ratings/proteus?bots=true").json()["players"]:
+        if httpcalls.get(f"{server}/api/ratings/proteus?bots=true").json()["players"]:
             break
         time.sleep(0.1)
 
@@ -103,7 +104,7 @@ def test_a_bot_is_marked_everywhere_and_tokens_are_made_and_revoked_on_the_page(
     secret = shown.inner_text()
     assert secret.startswith("bp_")
     assert page.locator("#tokens li").count() == 1
-    me = httpx.get(f"{server}/api/account", headers={"Authorization": f"Bearer {secret}"})
+    me = httpcalls.get(f"{server}/api/account", headers={"Authorization": f"Bearer {secret}"})
     assert me.json()["username"] == "Hana_b" and me.json()["title"] is None
     page.screenshot(path=str(SCREENSHOTS / "bots-tokens.png"), full_page=True)
     found += violations(page, "account tokens")
@@ -111,5 +112,5 @@ def test_a_bot_is_marked_everywhere_and_tokens_are_made_and_revoked_on_the_page(
     page.locator(".revoke-token").click()
     page.wait_for_selector("p#tokens")
     assert page.locator("#new-token-value").count() == 0  # shown once: gone on the redraw
-    gone = httpx.get(f"{server}/api/account", headers={"Authorization": f"Bearer {secret}"})
+    gone = httpcalls.get(f"{server}/api/account", headers={"Authorization": f"Bearer {secret}"})
     assert gone.status_code == 401

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 from botcalls import SERVER_ENV, Person, make_bot, sign_up
 from browsing import free_port, serve
 from typer.testing import CliRunner
@@ -63,13 +63,15 @@ def test_the_bot_command_answers_challenges_plays_and_survives_a_restart(tmp_pat
         ).json()["challenge"]
         assert settled(person, base, rated["id"])["status"] == "declined"
         casual = person.post(base, "/api/challenges", {"to": "clibot", "game": "tiny"})
-        game_id = settled(person, base, casual.json()["challenge"]["id"])["game_id"]
+        answered = settled(person, base, casual.json()["challenge"]["id"])
+        assert answered["game_id"], (answered, log.read_text() if log.exists() else "")
+        game_id = answered["game_id"]
         token = person.post(base, f"/api/account/games/{game_id}/token").json()["token"]
         mine = {"Authorization": f"Bearer {token}"}
         restarted = False
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            view = httpx.get(f"{base}/api/games/{game_id}", headers=mine, timeout=10).json()
+            view = httpcalls.get(f"{base}/api/games/{game_id}", headers=mine, timeout=10).json()
             if view["status"] == "finished":
                 break
             # The restart comes on the person's own turn, which waits for them: the bot's turn
@@ -86,7 +88,7 @@ def test_the_bot_command_answers_challenges_plays_and_survives_a_restart(tmp_pat
                 continue
             if view["your_turn"]:
                 move = random.choice(view["legal"])["move"]
-                httpx.post(
+                httpcalls.post(
                     f"{base}/api/games/{game_id}/actions",
                     json={"action": move, "ply": view["ply"]},
                     headers=mine,

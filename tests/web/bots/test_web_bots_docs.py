@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpcalls
 from botcalls import SERVER_ENV, make_bot, sign_up
 from browsing import free_port, serve
 
@@ -59,12 +59,12 @@ def test_the_documented_bot_plays_a_whole_game(tmp_path: Path) -> None:
         mine_h = {"Authorization": f"Bearer {token}"}
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            view = httpx.get(f"{base}/api/games/{game_id}", headers=mine_h).json()
+            view = httpcalls.get(f"{base}/api/games/{game_id}", headers=mine_h).json()
             if view["status"] == "finished":
                 break
             if view["your_turn"]:
                 move = random.choice(view["legal"])["move"]
-                httpx.post(
+                httpcalls.post(
                     f"{base}/api/games/{game_id}/actions",
                     json={"action": move, "ply": view["ply"]},
                     headers=mine_h,

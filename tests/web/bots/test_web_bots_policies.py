@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from botcalls import Person, make_bot, sign_up
 from browsing import free_port, serve
@@ -86,7 +86,7 @@ def play_out(person: Person, base: str, game_id: str, seconds: float) -> dict[st
     rng = random.Random(63)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        view: dict[str, Any] = httpx.get(
+        view: dict[str, Any] = httpcalls.get(
             f"{base}/api/games/{game_id}", headers=mine, timeout=20
         ).json()
         if view["status"] == "finished":
@@ -94,7 +94,9 @@ def play_out(person: Person, base: str, game_id: str, seconds: float) -> dict[st
         if view["your_turn"]:
             move = rng.choice(view["legal"])["move"]
             body = {"action": move, "ply": view["ply"]}
-            httpx.post(f"{base}/api/games/{game_id}/actions", json=body, headers=mine, timeout=20)
+            httpcalls.post(
+                f"{base}/api/games/{game_id}/actions", json=body, headers=mine, timeout=20
+            )
         else:
             time.sleep(0.05)
     raise AssertionError(f"game {game_id} never ended")
@@ -102,11 +104,11 @@ def play_out(person: Person, base: str, game_id: str, seconds: float) -> dict[st
 
 def arena_game(base: str, tournament_id: str) -> dict[str, Any] | None:
     """The arena's first game once it has ended, else None."""
-    view = httpx.get(f"{base}/api/tournaments/{tournament_id}", timeout=20).json()
+    view = httpcalls.get(f"{base}/api/tournaments/{tournament_id}", timeout=20).json()
     tables = [t for entry in view["rounds"] for t in entry["tables"]]
     if not tables:
         return None
-    game = httpx.get(f"{base}/api/games/{tables[0]['game']}", timeout=20)
+    game = httpcalls.get(f"{base}/api/games/{tables[0]['game']}", timeout=20)
     found: dict[str, Any] | None = game.json() if game.status_code == 200 else None
     return found if found is not None and found["terminal"] else None
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
-import httpx
+import httpcalls
 import pytest
 from botcalls import Bot, Stream, make_bot
 from browsing import free_port, serve
@@ -90,7 +90,7 @@ def test_the_position_is_in_the_stream_as_everyone_sees_it(server: str, game: st
             state = states[bot.name]
             position = state["position"]
             assert position is not None
-            anyone = httpx.get(f"{server}/api/games/{game_id}").json()
+            anyone = httpcalls.get(f"{server}/api/games/{game_id}").json()
             assert anyone["ply"] == ply
             assert position == anyone["position"]
             # Nothing replayed: the engine loads the position and finds the same legal moves.
@@ -125,7 +125,7 @@ def test_hidden_information_never_reaches_a_seat_through_the_stream(server: str)
     for pile in full["state"]["position"]["piles"]:
         assert set(pile) == {"face_up", "hidden"} and isinstance(pile["hidden"], int)
     assert "seed" not in full and "seed" not in full["state"]
-    assert "seed" not in httpx.get(f"{server}/api/games/{started['id']}").json()
+    assert "seed" not in httpcalls.get(f"{server}/api/games/{started['id']}").json()
     stream.close()
     events.close()
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import httpcalls
 import httpx
 import pytest
 from botcalls import Bot, Person, Stream, make_bot, make_token, sign_up
@@ -68,7 +69,7 @@ def seat_token(person: Person, base: str, game_id: str) -> tuple[str, int]:
 
 
 def person_moves(base: str, game_id: str, token: str, move: str) -> None:
-    answer = httpx.post(
+    answer = httpcalls.post(
         f"{base}/api/games/{game_id}/actions",
         json={"action": move},
         headers={"Authorization": f"Bearer {token}"},
@@ -154,7 +155,7 @@ def test_both_streams_across_processes_with_a_reconnect_an_illegal_move_and_chat
         assert state["moves"][: len(moves_seen)] == moves_seen
         moves_seen = list(state["moves"])
         if not reconnected and state["ply"] >= 4 and state["status"] == "started":
-            said = httpx.post(  # a chat line written on the stream's own process
+            said = httpcalls.post(  # a chat line written on the stream's own process
                 f"{a}/api/games/{game_id}/chat",
                 json={"channel": "players", "text": "hello"},
                 headers={"Authorization": f"Bearer {token}"},
@@ -171,7 +172,7 @@ def test_both_streams_across_processes_with_a_reconnect_an_illegal_move_and_chat
             )
             assert said.status_code == 403  # the person's cookie holds no seat token...
             time.sleep(max(0.0, hello_at + 1.05 - time.monotonic()))  # a line a second at most
-            said = httpx.post(
+            said = httpcalls.post(
                 f"{a}/api/games/{game_id}/chat",
                 json={"channel": "players", "text": "good luck"},
                 headers={"Authorization": f"Bearer {token}"},
@@ -189,7 +190,7 @@ def test_both_streams_across_processes_with_a_reconnect_an_illegal_move_and_chat
     assert stream.ends_within(5), "the game stream goes on after the end"
     finished = events.until("gameFinish")["game"]
     assert finished["id"] == game_id and finished["status"] == "finished"
-    view = httpx.get(f"{a}/api/games/{game_id}").json()
+    view = httpcalls.get(f"{a}/api/games/{game_id}").json()
     assert [s["bot"] for s in view["seats"]] == [s["name"] == bot.name for s in view["seats"]]
     events.close()
     stream.close()
@@ -236,7 +237,7 @@ def presence_becomes(
 
 
 def claim(base: str, game_id: str, token: str) -> httpx.Response:
-    return httpx.post(
+    return httpcalls.post(
         f"{base}/api/games/{game_id}/claim",
         json={},
         headers={"Authorization": f"Bearer {token}"},
@@ -275,7 +276,7 @@ def test_a_bot_with_its_game_stream_open_is_at_the_table_and_its_end_is_leaving(
             refused = claim(base, game_id, token)
             assert refused.status_code == 409, refused.text
             assert refused.json()["error"]["code"] == "opponent_here"
-        assert httpx.get(f"{b}/api/games/{game_id}").json()["status"] == "active"
+        assert httpcalls.get(f"{b}/api/games/{game_id}").json()["status"] == "active"
         stream.close()  # the bot's program stops
         # The bot's event stream, still open on process 0 and watching the game for its end,
         # is nobody at the table: not a spectator either.
@@ -326,22 +327,22 @@ def test_scopes_are_enforced(cluster: Cluster) -> None:
     person = sign_up(a, name("sco"))
     reader = make_token(person, a, ["challenge:read"])
     headers = {"Authorization": f"Bearer {reader['token']}"}
-    upgrade = httpx.post(f"{b}/api/bot/account/upgrade", headers=headers)
+    upgrade = httpcalls.post(f"{b}/api/bot/account/upgrade", headers=headers)
     assert upgrade.status_code == 403 and upgrade.json()["error"]["code"] == "missing_scope"
-    send = httpx.post(f"{b}/api/challenge/someone", json={"game": "tiny"}, headers=headers)
+    send = httpcalls.post(f"{b}/api/challenge/someone", json={"game": "tiny"}, headers=headers)
     assert send.status_code == 403
-    assert httpx.get(f"{a}/api/challenge", headers=headers).status_code == 200
+    assert httpcalls.get(f"{a}/api/challenge", headers=headers).status_code == 200
     player = make_token(person, a, ["bot:play"])
     as_player = {"Authorization": f"Bearer {player['token']}"}
-    refused = httpx.get(f"{b}/api/bot/game/stream/nosuchgame", headers=as_player)
+    refused = httpcalls.get(f"{b}/api/bot/game/stream/nosuchgame", headers=as_player)
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_a_bot"
-    wrong = httpx.post(
+    wrong = httpcalls.post(
         f"{a}/api/account/tokens",
         json={"label": "x", "scopes": ["admin"]},
         headers=person.headers(),
     )
     assert wrong.status_code == 400
-    assert httpx.get(f"{a}/api/account").status_code == 401
+    assert httpcalls.get(f"{a}/api/account").status_code == 401
     listed = person.get(b, "/api/account/tokens").json()["tokens"]
     assert [t["scopes"] for t in listed] == [["challenge:read"], ["bot:play"]]
     assert all("token" not in t for t in listed)

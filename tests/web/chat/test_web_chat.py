@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpcalls
 import pytest
 import sqlalchemy as sa
 from accountcalls import Player, sign_up
@@ -455,7 +456,6 @@ def test_chat_crosses_real_server_processes_at_once_and_without_redis(postgres_u
     import json
 
     import devservices as ds
-    import httpx
     from test_web_multi import Cluster, fresh_database, server_env
 
     port = ds.free_port()
@@ -464,9 +464,9 @@ def test_chat_crosses_real_server_processes_at_once_and_without_redis(postgres_u
     cluster = Cluster(server_env(fresh_database(postgres_url), f"redis://127.0.0.1:{port}/0"), 2)
     try:
         seats = [{"kind": "me"}, {"kind": "open"}]
-        made = httpx.post(f"{cluster.base[0]}/api/games", json={"game": "tiny", "seats": seats})
+        made = httpcalls.post(f"{cluster.base[0]}/api/games", json={"game": "tiny", "seats": seats})
         gid, first = made.json()["id"], made.json()["token"]
-        joined = httpx.post(f"{cluster.base[1]}/api/games/{gid}/join", json={"seat": 1}).json()
+        joined = httpcalls.post(f"{cluster.base[1]}/api/games/{gid}/join", json={"seat": 1}).json()
         with cluster.ws(1, gid) as far, cluster.ws(1, gid) as watcher:
             for socket, token in ((far, joined["token"]), (watcher, None)):
                 socket.send(json.dumps({"type": "hello", "token": token, "id": 1, "chat": True}))
@@ -479,7 +479,7 @@ def test_chat_crosses_real_server_processes_at_once_and_without_redis(postgres_u
                 message was answered (one message a second each: the server stamped it before
                 answering); seconds until the socket on B of seat 1 has it."""
                 time.sleep(max(0.0, answered.get(seat, 0.0) + 1.05 - time.monotonic()))
-                answer = httpx.post(
+                answer = httpcalls.post(
                     f"{cluster.base[0]}/api/games/{gid}/chat",
                     json={"channel": "players", "text": text},
                     headers=bearer(tokens[seat]),

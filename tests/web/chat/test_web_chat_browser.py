@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from test_web_a11y import violations
 from test_web_accounts_browser import DESKTOP, PHONE, Browser, local
@@ -67,11 +67,11 @@ def chat_texts(page: Any) -> list[str]:
 
 def test_players_and_spectators_chat_apart(people: Any, server: str) -> None:
     base = local(server)
-    made = httpx.post(
+    made = httpcalls.post(
         f"{base}/api/games", json={"game": "proteus", "seats": [{"kind": "me"}, {"kind": "open"}]}
     ).json()
     game_id = made["id"]
-    joined = httpx.post(f"{base}/api/games/{game_id}/join", json={"seat": 1}).json()
+    joined = httpcalls.post(f"{base}/api/games/{game_id}/join", json={"seat": 1}).json()
     first, second, watcher = people(), people(), people()
     open_game(first.page, base, game_id, made["token"])
     open_game(second.page, base, game_id, joined["token"])

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from botcalls import Person, sign_up
 from browsing import SCREENSHOTS
@@ -33,13 +33,13 @@ def challenge(server: str, host: Person, guest: Person, game: str) -> str:
 
 def move_once(server: str, game_id: str, people: list[Person]) -> None:
     """The player to move makes their first legal move (over the API, with their seat's token)."""
-    view = httpx.get(f"{server}/api/games/{game_id}", timeout=20).json()
+    view = httpcalls.get(f"{server}/api/games/{game_id}", timeout=20).json()
     mover = next(p for p in people if p.name == view["seats"][view["current_player"]]["name"])
     token = mover.post(server, f"/api/account/games/{game_id}/token").json()["token"]
-    game = httpx.get(
+    game = httpcalls.get(
         f"{server}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"}, timeout=20
     ).json()
-    moved = httpx.post(
+    moved = httpcalls.post(
         f"{server}/api/games/{game_id}/actions",
         json={"action": game["legal"][0]["id"], "ply": game["ply"]},
         headers={"Authorization": f"Bearer {token}"},
@@ -110,7 +110,7 @@ def test_the_tv_page_moves_on_to_the_next_best_game_when_its_game_ends(
     page.wait_for_selector(f"#tv-head[data-game='{on_air['first']}']")
     mei = on_air["people"][0]
     token = mei.post(server, f"/api/account/games/{on_air['first']}/token").json()["token"]
-    gone = httpx.post(
+    gone = httpcalls.post(
         f"{server}/api/games/{on_air['first']}/resign",
         json={},
         headers={"Authorization": f"Bearer {token}"},

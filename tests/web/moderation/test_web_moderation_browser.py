@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import check_server_logs, free_port, serve
 from japanese import english_left, shown
@@ -45,7 +45,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
 
 def account(base: str, name: str) -> tuple[str, str]:
     """A new account's session cookie and CSRF token."""
-    answer = httpx.post(
+    answer = httpcalls.post(
         f"{base}/api/account/signup", json={"name": name, "password": "correct horse battery"}
     )
     assert answer.status_code == 201, answer.text
@@ -72,9 +72,9 @@ def test_a_report_decided_by_a_moderator_reaches_the_player(
         account(base, name) for name in ("Ana", "Rude", "Moddy")
     )
     assert CliRunner().invoke(cli, ["db", "role", "Moddy", "moderator", "--db", url]).exit_code == 0
-    offered = httpx.get(f"{base}/api/catalogue").json()["games"]
+    offered = httpcalls.get(f"{base}/api/catalogue").json()["games"]
     name = next(g["name"] for g in offered if g["name"] in ("proteus", "potlatch"))
-    made = httpx.post(
+    made = httpcalls.post(
         f"{base}/api/games",
         json={"game": name, "seats": [{"kind": "me"}, {"kind": "open"}]},
         cookies={COOKIE: ana},
@@ -82,7 +82,7 @@ def test_a_report_decided_by_a_moderator_reaches_the_player(
     )
     assert made.status_code == 201, made.text
     game = made.json()["id"]
-    joined = httpx.post(
+    joined = httpcalls.post(
         f"{base}/api/games/{game}/join",
         json={"seat": 1},
         cookies={COOKIE: rude},
@@ -112,7 +112,7 @@ def test_a_report_decided_by_a_moderator_reaches_the_player(
     assert "moderators" in page.inner_text("#note")
     assert not violations(page, "report form (desktop, en)")
     page.context.close()
-    cheated = httpx.post(
+    cheated = httpcalls.post(
         f"{base}/api/players/Rude/report",
         json={"reason": "cheating", "note": "instant moves all game", "game": game},
         cookies={COOKIE: ana},

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 
 from boardplay import available
@@ -51,7 +51,7 @@ def test_a_page_opened_directly_has_the_games_words_at_once(browser: Any, server
     before the board module is asked for, already carry the game's Japanese title, since app.js
     loaded every listed game's board module (bundled, so no request) before drawing the page."""
     seats = [{"kind": "me"}, {"kind": "hotseat"}]
-    made = httpx.post(f"{server}/api/games", json={"game": "potlatch", "seats": seats})
+    made = httpcalls.post(f"{server}/api/games", json={"game": "potlatch", "seats": seats})
     assert made.status_code == 201, made.text
     context = browser.new_context(locale="ja-JP")
     page = context.new_page()

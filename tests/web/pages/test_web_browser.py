@@ -9,7 +9,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import (
     GAMES,
@@ -160,7 +160,7 @@ def test_replay_stepping_and_record_upload(page: Any, server: str, tmp_path: Pat
     page.click("#last")
     assert board.inner_html() != first_svg
     # Download the record, then open it as a file.
-    record = httpx.get(f"{server}/api/games/{gid}/record").text
+    record = httpcalls.get(f"{server}/api/games/{gid}/record").text
     path = tmp_path / "game.json"
     path.write_text(record)
     page.goto(f"{server}/#/replay")
@@ -192,7 +192,9 @@ def test_page_reconnects_after_a_server_restart(page: Any, tmp_path: Path) -> No
         page.wait_for_function(
             "() => document.querySelector('#connection').textContent === 'live'", timeout=60_000
         )
-        joined = httpx.post(f"{base}/api/games/{gid}/join", json={"invite": code, "name": "Late"})
+        joined = httpcalls.post(
+            f"{base}/api/games/{gid}/join", json={"invite": code, "name": "Late"}
+        )
         assert joined.status_code == 200
         page.wait_for_function("() => document.querySelector('#seats').innerText.includes('Late')")
     finally:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import SCREENSHOTS
 
@@ -66,7 +66,7 @@ def played(server: str, game: str, options: dict[str, Any], seed: int) -> tuple[
     (chance from ``seed``): its id and the last move's ``struct.ends``."""
     seats = REGISTRY.load(game, options).num_players
     named = [{"kind": "me" if i == 0 else "hotseat", "name": PEOPLE[i]} for i in range(seats)]
-    created = httpx.post(
+    created = httpcalls.post(
         f"{server}/api/games",
         json={"game": game, "options": options, "seats": named, "reproducible": True, "seed": seed},
         timeout=20,
@@ -75,7 +75,7 @@ def played(server: str, game: str, options: dict[str, Any], seed: int) -> tuple[
     gid, token, view = created.json()["id"], created.json()["token"], created.json()["game"]
     rng = random.Random(seed)
     while not view["terminal"]:
-        answer = httpx.post(
+        answer = httpcalls.post(
             f"{server}/api/games/{gid}/actions",
             json={"action": rng.choice(view["legal"])["id"], "ply": view["ply"]},
             headers={"Authorization": f"Bearer {token}"},

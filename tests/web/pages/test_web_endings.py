@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import SCREENSHOTS
 from japanese import KANA, english_left, shown
@@ -110,7 +110,7 @@ def finished(
     script = iter(()) if isinstance(seed, int) else iter(seed)
     seed = seed if isinstance(seed, int) else 0
     seats = REGISTRY.load(game, options).num_players
-    created = httpx.post(
+    created = httpcalls.post(
         f"{server}/api/games",
         json={
             "game": game,
@@ -124,7 +124,7 @@ def finished(
     gid, token, view = created.json()["id"], created.json()["token"], created.json()["game"]
     rng = random.Random(seed)
     while not view["terminal"]:
-        answer = httpx.post(
+        answer = httpcalls.post(
             f"{server}/api/games/{gid}/actions",
             json={
                 "action": next(script, None) or rng.choice(view["legal"])["id"],

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import GAMES, hold_seat
 from fastapi.testclient import TestClient
@@ -244,11 +244,11 @@ def test_a_page_needs_a_handful_of_requests(browser: Any, server: str) -> None:
     who is signed in, the catalogue, the preview of the new-game form, the tournaments, TV, and
     the open and recent games."""
     seats = [{"kind": "me"}, {"kind": "hotseat"}]
-    made = httpx.post(f"{server}/api/games", json={"game": "potlatch", "seats": seats})
+    made = httpcalls.post(f"{server}/api/games", json={"game": "potlatch", "seats": seats})
     assert made.status_code == 201, made.text
     game = f"{server}/#/game/{made.json()['id']}"
     seat = (made.json()["id"], made.json()["token"])
-    page = httpx.get(f"{server}/").text
+    page = httpcalls.get(f"{server}/").text
     for url, ready, held, group in (
         (f"{server}/", "article.card", None, []),
         (game, "#board svg", None, later(page)["play"]),

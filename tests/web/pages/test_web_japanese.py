@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import SCREENSHOTS, click_a_move, create_game, played_over_api, wait_turn
 from japanese import KANA, english_left, shown
@@ -223,7 +223,7 @@ def test_a_finished_game_and_the_lobby_say_the_result_in_japanese(
 ) -> None:
     """A Potlatch game played to its end over the API: its page and the lobby's list of recent
     games word the result in Japanese, with why it ended."""
-    created = httpx.post(
+    created = httpcalls.post(
         f"{server}/api/games",
         json={"game": "potlatch", "seats": [{"kind": "me"}, {"kind": "hotseat"}]},
     ).json()
@@ -231,7 +231,7 @@ def test_a_finished_game_and_the_lobby_say_the_result_in_japanese(
     rng = random.Random(5)
     while not view["terminal"]:
         move = rng.choice(view["legal"])["id"]
-        answer = httpx.post(
+        answer = httpcalls.post(
             f"{server}/api/games/{gid}/actions",
             json={"action": move, "ply": view["ply"]},
             headers={"Authorization": f"Bearer {token}"},

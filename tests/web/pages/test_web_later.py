@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpcalls
 import httpx
 import pytest
 from browsing import check_server_logs, free_port, serve
@@ -114,7 +115,7 @@ def groups_asked(page: Any, files: dict[str, list[str]], base: str) -> list[str]
 def test_a_page_of_a_group_opened_first_loads_its_group(
     browser: Any, site: dict[str, str], route: str, ready: str, group: str, lang: str
 ) -> None:
-    files = later(httpx.get(f"{site['base']}/").text)
+    files = later(httpcalls.get(f"{site['base']}/").text)
     page = opened(browser, site, route, ready, lang)
     try:
         assert page.errors == []
@@ -133,7 +134,7 @@ def test_a_page_of_a_group_opened_first_loads_its_group(
 def test_the_lobby_loads_a_group_only_when_one_of_its_pages_is_opened(
     browser: Any, site: dict[str, str]
 ) -> None:
-    files = later(httpx.get(f"{site['base']}/").text)
+    files = later(httpcalls.get(f"{site['base']}/").text)
     page = opened(browser, site, "", "article.card", "en")
     try:
         assert groups_asked(page, files, site["base"]) == []

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import hold_seat
 
@@ -49,7 +49,7 @@ class Table:
 
     def __init__(self, server: str, game: str, options: dict[str, Any]) -> None:
         self.server = server
-        created = httpx.post(
+        created = httpcalls.post(
             f"{server}/api/games",
             json={"game": game, "options": options, "seats": [{"kind": "me"}, {"kind": "hotseat"}]},
         )
@@ -58,13 +58,13 @@ class Table:
         self.auth = {"Authorization": f"Bearer {self.token}"}
 
     def view(self) -> dict[str, Any]:
-        answer = httpx.get(f"{self.server}/api/games/{self.id}", headers=self.auth)
+        answer = httpcalls.get(f"{self.server}/api/games/{self.id}", headers=self.auth)
         assert answer.status_code == 200, answer.text
         view: dict[str, Any] = answer.json()
         return view
 
     def play(self, move: dict[str, Any], ply: int) -> int:
-        answer = httpx.post(
+        answer = httpcalls.post(
             f"{self.server}/api/games/{self.id}/actions",
             json={"action": move["id"], "ply": ply},
             headers=self.auth,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import SCREENSHOTS, hold_seat
 
@@ -36,7 +36,7 @@ GEOMETRY = """(cells) => cells.map((cell) => {
 def laid_tile(server: str) -> tuple[str, str, list[str]]:
     """A hot-seat game whose markers are set and whose first tile is laid: its id, token and
     the two cells the tile covers (the placement's struct)."""
-    created = httpx.post(
+    created = httpcalls.post(
         f"{server}/api/games",
         json={"game": "passtally", "seats": [{"kind": "me"}, {"kind": "hotseat"}]},
     )
@@ -44,7 +44,7 @@ def laid_tile(server: str) -> tuple[str, str, list[str]]:
     gid, token = created.json()["id"], created.json()["token"]
     auth = {"Authorization": f"Bearer {token}"}
     for _ in range(40):
-        game = httpx.get(f"{server}/api/games/{gid}", headers=auth).json()
+        game = httpcalls.get(f"{server}/api/games/{gid}", headers=auth).json()
         legal = [m for m in game["legal"] if m.get("struct")]
         # Lay a tile away from the a column and row 1, so each label is beside one cell only.
         places = [m for m in legal if m["struct"]["kind"] == "place"]
@@ -52,7 +52,7 @@ def laid_tile(server: str) -> tuple[str, str, list[str]]:
             m for m in places if all(c[0] != "a" and c[1] != "1" for c in m["struct"]["cells"])
         ]
         move = (inner or legal)[0]
-        answer = httpx.post(
+        answer = httpcalls.post(
             f"{server}/api/games/{gid}/actions",
             json={"action": move["id"], "ply": game["ply"]},
             headers=auth,

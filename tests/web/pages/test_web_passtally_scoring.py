@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import SCREENSHOTS, hold_seat, status, wait_turn
 
@@ -58,7 +58,7 @@ SCORED = """() => ({
 
 def new_game(server: str, seed: int) -> tuple[str, str]:
     """A reproducible two-seat game, both seats this browser's (hot seat)."""
-    created = httpx.post(
+    created = httpcalls.post(
         f"{server}/api/games",
         json={
             "game": "passtally",
@@ -98,7 +98,9 @@ def player(
 
 
 def view(server: str, gid: str, token: str) -> dict[str, Any]:
-    answer = httpx.get(f"{server}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"})
+    answer = httpcalls.get(
+        f"{server}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}
+    )
     assert answer.status_code == 200, answer.text
     game: dict[str, Any] = answer.json()
     return game

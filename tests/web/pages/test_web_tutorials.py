@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import SCREENSHOTS, status, wait_turn
 
@@ -25,7 +25,7 @@ CASES = [(size, lang) for size in SIZES for lang in ("en", "ja")]
 def online_game(server: str, game: str, **create: Any) -> tuple[str, str, str]:
     """A two-seat game: seat 0 for the browser, seat 1 joined over the API; its id and the two
     seats' tokens."""
-    made = httpx.post(
+    made = httpcalls.post(
         f"{server}/api/games",
         json={"game": game, "seats": [{"kind": "me"}, {"kind": "open"}], **create},
     )
@@ -34,14 +34,14 @@ def online_game(server: str, game: str, **create: Any) -> tuple[str, str, str]:
     join: dict[str, Any] = {"seat": 1, "name": "Hana"}
     if create.get("reproducible"):
         join["accept_reproducible"] = True
-    joined = httpx.post(f"{server}/api/games/{game_id}/join", json=join)
+    joined = httpcalls.post(f"{server}/api/games/{game_id}/join", json=join)
     assert joined.status_code == 200, joined.text
     return game_id, made.json()["token"], joined.json()["token"]
 
 
 def play_api(server: str, game_id: str, token: str, move: str, ply: int) -> None:
     """The other seat's move (notation), made over the API."""
-    answer = httpx.post(
+    answer = httpcalls.post(
         f"{server}/api/games/{game_id}/actions",
         json={"action": move, "ply": ply},
         headers={"Authorization": f"Bearer {token}"},
@@ -239,7 +239,7 @@ PASSTALLY_WORDS = {
 
 
 def view(server: str, game_id: str, token: str) -> dict[str, Any]:
-    answer = httpx.get(
+    answer = httpcalls.get(
         f"{server}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"}
     )
     assert answer.status_code == 200, answer.text

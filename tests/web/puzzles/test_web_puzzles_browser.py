@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from browsing import SCREENSHOTS
 from japanese import english_left, shown
@@ -31,7 +31,7 @@ def shot(page: Any, name: str) -> None:
 
 
 def signed_up(server: str, name: str) -> str:
-    answer = httpx.post(
+    answer = httpcalls.post(
         f"{server}/api/account/signup", json={"name": name, "password": "puzzle secret"}
     )
     assert answer.status_code == 201, answer.text
@@ -193,7 +193,7 @@ def test_a_player_solves_five_puzzles_and_sees_the_rating_move(browser: Any, ser
 
 
 def test_a_guest_solves_the_daily_puzzle(browser: Any, server: str) -> None:
-    daily = httpx.get(f"{server}/api/puzzles/daily").json()
+    daily = httpcalls.get(f"{server}/api/puzzles/daily").json()
     context = context_for(browser, server, None, phone=False, lang="ja")
     page = context.new_page()
     page.goto(f"{server}/#/puzzles/daily")
@@ -212,7 +212,7 @@ def test_a_guest_solves_the_daily_puzzle(browser: Any, server: str) -> None:
     page.wait_for_function("/^#\\/analysis\\/[A-Za-z0-9_-]+/.test(location.hash)", timeout=20000)
     page.wait_for_selector("#tree", timeout=20000)
     study_id = page.evaluate("location.hash.split('/')[2]")
-    study = httpx.get(f"{server}/api/analysis/{study_id}").json()
+    study = httpcalls.get(f"{server}/api/analysis/{study_id}").json()
     assert study["game"] == daily["game"] and study["start_position"], study
     context.close()
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterator
 
 import devservices as ds
-import httpx
+import httpcalls
 import pytest
 from test_web_bursts import Call, at_once, codes, env_of, signed_up, visitor
 
@@ -80,7 +80,7 @@ def test_a_burst_of_follows_or_blocks_passes_the_ceiling_by_none(
     assert found == {200: MOST, 409: BURST - MOST}, found
     refused = {a.json()["error"]["code"] for a in answers if a.status_code == 409}
     assert refused == {f"too_many_{what}s"}
-    listed = httpx.get(
+    listed = httpcalls.get(
         f"{bases[-1]}/api/relations/{'following' if what == 'follow' else 'blocked'}", headers=me
     ).json()
     assert len(listed["following" if what == "follow" else "blocked"]) == MOST
@@ -94,5 +94,5 @@ def test_one_follow_sent_at_once_many_times_is_one_follow(bases: list[str]) -> N
         for i in range(BURST)
     ]
     assert codes(at_once(calls)) == {200: BURST}
-    listed = httpx.get(f"{bases[0]}/api/relations/following", headers=me).json()
+    listed = httpcalls.get(f"{bases[0]}/api/relations/following", headers=me).json()
     assert [f["name"] for f in listed["following"]] == [target]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import devservices as ds
+import httpcalls
 import httpx
 import pytest
 
@@ -99,7 +100,7 @@ def at_once(calls: Sequence[Call]) -> list[httpx.Response]:
 
 def signed_up(base: str, name: str, headers: dict[str, str]) -> dict[str, str]:
     """Headers of a new account's session (cookie and CSRF token) from ``headers``' address."""
-    answer = httpx.post(
+    answer = httpcalls.post(
         f"{base}/api/account/signup",
         json={"name": name, "password": "correct horse battery"},
         headers=headers,
@@ -142,7 +143,7 @@ def test_sixty_wrong_passwords_at_once_make_five_checks_and_lock_the_right_one_o
     assert {a.json()["error"]["code"] for a in answers if a.status_code == 429} == {
         "signin_throttled"
     }
-    right = httpx.post(
+    right = httpcalls.post(
         f"{base}/api/account/signin",
         json={"name": "Target1", "password": "correct horse battery"},
         headers=visitor(),
@@ -172,20 +173,20 @@ def test_the_owner_keeps_signing_in_on_their_own_device_during_an_attack(
 ) -> None:
     base = single[0]
     owner = visitor()
-    made = httpx.post(
+    made = httpcalls.post(
         f"{base}/api/account/signup",
         json={"name": "Target3", "password": "correct horse battery"},
         headers=owner,
     )
     device = made.cookies["boardplay_device"]
     at_once(wrong_sign_ins(single, "Target3", 20, visitor()))
-    locked = httpx.post(
+    locked = httpcalls.post(
         f"{base}/api/account/signin",
         json={"name": "Target3", "password": "correct horse battery"},
         headers=visitor(),
     )
     assert locked.status_code == 429
-    mine = httpx.post(
+    mine = httpcalls.post(
         f"{base}/api/account/signin",
         json={"name": "Target3", "password": "correct horse battery"},
         headers={**owner, "Cookie": f"boardplay_device={device}"},
@@ -243,7 +244,7 @@ def test_a_burst_of_seats_holds_three_and_a_burst_for_a_last_seat_starts_one_gam
     owners = [signed_up(pair[i % 2], f"Host{i}", visitor()) for i in range(7)]
     tables = []
     for i, owner in enumerate(owners):
-        answer = httpx.post(f"{pair[i % 2]}/api/seeks", json={"game": "trio"}, headers=owner)
+        answer = httpcalls.post(f"{pair[i % 2]}/api/seeks", json={"game": "trio"}, headers=owner)
         assert answer.status_code == 201, answer.text
         tables.append(answer.json()["seek"]["id"])
     sitter = signed_up(pair[0], "Sitter", visitor())
@@ -290,7 +291,7 @@ def test_many_addresses_of_ai_only_games_leave_a_visitor_instant_ai(single: list
     assert found.get(201, 0) == 8 and found.get(429, 0) == 8, found  # the server's ceiling
     time.sleep(0.5)  # the hogs are thinking
     started = time.monotonic()
-    made = httpx.post(
+    made = httpcalls.post(
         f"{base}/api/games",
         json={"game": "tiny", "seats": [{"kind": "ai", "spec": "random"}, {"kind": "me"}]},
         headers=visitor(),
@@ -298,7 +299,7 @@ def test_many_addresses_of_ai_only_games_leave_a_visitor_instant_ai(single: list
     assert made.status_code == 201, made.text
     game_id, token = made.json()["id"], made.json()["token"]
     while True:
-        view = httpx.get(
+        view = httpcalls.get(
             f"{base}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"}
         ).json()
         if view["current_player"] == 1:
@@ -328,9 +329,9 @@ def test_bursts_of_tournaments_and_of_tournament_chat_hold_their_ceilings(
     found = codes(answers)
     assert found.get(201, 0) == 3, found
     tid = next(a.json()["tournament"]["id"] for a in answers if a.status_code == 201)
-    assert httpx.post(f"{pair[0]}/api/tournaments/{tid}/join", headers=me).status_code == 200
+    assert httpcalls.post(f"{pair[0]}/api/tournaments/{tid}/join", headers=me).status_code == 200
     line = {"text": "hello"}
     path = f"/api/tournament-pages/{tid}/chat"
     found = codes(at_once([("POST", f"{pair[i % 2]}{path}", line, me) for i in range(12)]))
     assert found.get(201, 0) == 1, found
-    assert len(httpx.get(f"{pair[1]}{path}").json()["messages"]) == 1
+    assert len(httpcalls.get(f"{pair[1]}{path}").json()["messages"]) == 1

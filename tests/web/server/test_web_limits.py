@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import devservices as ds
-import httpx
+import httpcalls
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -325,7 +325,7 @@ def tiny_server(tmp_path: Path) -> Iterator[tuple[int, str, Any]]:
     }
     server = ds.start_server(port, env)
     try:
-        created = httpx.post(
+        created = httpcalls.post(
             f"http://127.0.0.1:{port}/api/games", json={"game": "tiny", "seats": HUMANS}
         ).json()
         yield port, created["id"], server

@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpcalls
 import httpx
 import pytest
 import sqlalchemy as sa
@@ -328,11 +329,11 @@ def test_two_workers_answer_one_sum_and_log_json_lines(tmp_path: Path) -> None:
         wait_until_ready(f"{base}/healthz/ready")
         ids = []
         for _ in range(10):  # a connection each: the two processes share them out
-            made = httpx.post(f"{base}/api/games", json={"game": "tiny", "seats": HUMANS})
+            made = httpcalls.post(f"{base}/api/games", json={"game": "tiny", "seats": HUMANS})
             assert made.status_code == 201, made.text
             ids.append(made.headers["x-request-id"])
         for _ in range(6):
-            samples = parsed(httpx.get(f"{base}/metrics", headers=SCRAPE).text)
+            samples = parsed(httpcalls.get(f"{base}/metrics", headers=SCRAPE).text)
             assert value(samples, "boardplay_games_created_total", game="tiny") == 10
     finally:
         server.send_signal(signal.SIGTERM)
@@ -346,7 +347,7 @@ def test_two_workers_answer_one_sum_and_log_json_lines(tmp_path: Path) -> None:
 def wait_until_ready(url: str) -> None:
     for _ in range(300):
         try:
-            if httpx.get(url, timeout=5).status_code == 200:
+            if httpcalls.get(url, timeout=5).status_code == 200:
                 return
         except httpx.HTTPError:
             pass

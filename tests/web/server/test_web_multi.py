@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import devservices as ds
+import httpcalls
 import httpx
 import pytest
 import sqlalchemy as sa
@@ -77,7 +78,7 @@ class Cluster:
         return connect(f"ws://127.0.0.1:{self.ports[i]}/api/games/{game_id}/ws", open_timeout=10)
 
     def process_id(self, i: int) -> str:
-        answer: str = httpx.get(f"{self.base[i]}/api/health").json()["process"]
+        answer: str = httpcalls.get(f"{self.base[i]}/api/health").json()["process"]
         return answer
 
     def stop(self) -> None:
@@ -100,7 +101,7 @@ def auth(token: str) -> dict[str, str]:
 
 
 def create(base: str, seats: list[dict[str, Any]]) -> Any:
-    answer = httpx.post(f"{base}/api/games", json={"game": "tiny", "seats": seats}, timeout=10)
+    answer = httpcalls.post(f"{base}/api/games", json={"game": "tiny", "seats": seats}, timeout=10)
     assert answer.status_code == 201, answer.text
     return answer.json()
 
@@ -132,7 +133,7 @@ def test_a_game_with_seats_on_two_processes_reaches_every_socket_in_order(
     a move sent to B failed. Now each accepted move reaches every socket of both, in order."""
     created = create(shared.base[0], [{"kind": "me"}, {"kind": "open"}])
     gid, north = created["id"], created["token"]
-    joined = httpx.post(f"{shared.base[1]}/api/games/{gid}/join", json={"name": "Bo"}).json()
+    joined = httpcalls.post(f"{shared.base[1]}/api/games/{gid}/join", json={"name": "Bo"}).json()
     south = joined["token"]
     with shared.ws(0, gid) as a, shared.ws(1, gid) as b, shared.ws(1, gid) as spectator:
         watchers = [Watcher(a), Watcher(b), Watcher(spectator)]
@@ -142,13 +143,13 @@ def test_a_game_with_seats_on_two_processes_reaches_every_socket_in_order(
             watcher.until(lambda v: v["seats"][1]["claimed"])
         accepted: list[str] = []
         while True:
-            view = httpx.get(f"{shared.base[0]}/api/games/{gid}").json()
+            view = httpcalls.get(f"{shared.base[0]}/api/games/{gid}").json()
             if view["terminal"]:
                 break
             # North moves through process A's HTTP API, South through its socket on B.
             move = view["legal"][0]["move"]
             if view["current_player"] == 0:
-                answer = httpx.post(
+                answer = httpcalls.post(
                     f"{shared.base[0]}/api/games/{gid}/actions",
                     json={"action": move, "ply": view["ply"]},
                     headers=auth(north),
@@ -160,7 +161,7 @@ def test_a_game_with_seats_on_two_processes_reaches_every_socket_in_order(
             for watcher in watchers:
                 watcher.until(lambda v, ply=ply: v["ply"] >= ply)
             accepted.append(move)
-        final = httpx.get(f"{shared.base[1]}/api/games/{gid}").json()
+        final = httpcalls.get(f"{shared.base[1]}/api/games/{gid}").json()
         for watcher in watchers:
             seen = watcher.until(lambda v: v["terminal"])
             assert seen["moves"] == final["moves"]
@@ -173,39 +174,43 @@ def test_draw_offers_resignations_and_rematches_cross_processes(shared: Cluster)
     reaches A's sockets: the state lives in the database, not in one process's memory."""
     created = create(shared.base[0], [{"kind": "me"}, {"kind": "open"}])
     gid, north = created["id"], created["token"]
-    south = httpx.post(f"{shared.base[1]}/api/games/{gid}/join", json={}).json()["token"]
+    south = httpcalls.post(f"{shared.base[1]}/api/games/{gid}/join", json={}).json()["token"]
     with shared.ws(0, gid) as a:
         watcher = Watcher(a)
         a.send(json.dumps({"type": "hello", "token": north}))
         watcher.until(lambda v: v["seats"][1]["claimed"])
-        offer = httpx.post(
+        offer = httpcalls.post(
             f"{shared.base[0]}/api/games/{gid}/draw", json={"answer": "offer"}, headers=auth(north)
         )
         assert offer.status_code == 200, offer.text
-        seen_on_b = httpx.get(f"{shared.base[1]}/api/games/{gid}", headers=auth(south)).json()
+        seen_on_b = httpcalls.get(f"{shared.base[1]}/api/games/{gid}", headers=auth(south)).json()
         assert seen_on_b["draw_offer"] == {"by": 0, "agreed": [0]}
         assert seen_on_b["draw_to_answer"] == [1]
-        declined = httpx.post(
+        declined = httpcalls.post(
             f"{shared.base[1]}/api/games/{gid}/draw",
             json={"answer": "decline"},
             headers=auth(south),
         )
         assert declined.status_code == 200, declined.text
         watcher.until(lambda v: v["draw_offer"] is None)
-        resigned = httpx.post(
+        resigned = httpcalls.post(
             f"{shared.base[1]}/api/games/{gid}/resign", json={}, headers=auth(south)
         )
         assert resigned.status_code == 200, resigned.text
         final = watcher.until(lambda v: v["terminal"])
         assert final["result"]["winners"] == [0] and final["resigned"] == [1]
     # Play again: offered on one process, accepted on the other, found again on the first.
-    offer = httpx.post(f"{shared.base[0]}/api/games/{gid}/rematch", json={}, headers=auth(north))
+    offer = httpcalls.post(
+        f"{shared.base[0]}/api/games/{gid}/rematch", json={}, headers=auth(north)
+    )
     assert offer.status_code == 200 and offer.json()["id"] is None, offer.text
-    same = httpx.post(f"{shared.base[1]}/api/games/{gid}/rematch", json={}, headers=auth(south))
+    same = httpcalls.post(f"{shared.base[1]}/api/games/{gid}/rematch", json={}, headers=auth(south))
     assert same.json()["id"]
-    again = httpx.post(f"{shared.base[0]}/api/games/{gid}/rematch", json={}, headers=auth(north))
+    again = httpcalls.post(
+        f"{shared.base[0]}/api/games/{gid}/rematch", json={}, headers=auth(north)
+    )
     assert again.json()["id"] == same.json()["id"]
-    rematch = httpx.get(f"{shared.base[1]}/api/games/{same.json()['id']}", headers=auth(south))
+    rematch = httpcalls.get(f"{shared.base[1]}/api/games/{same.json()['id']}", headers=auth(south))
     assert rematch.json()["your_seats"] == [0]
 
 
@@ -252,7 +257,7 @@ def test_the_same_ply_race_across_processes_accepts_exactly_one_move(shared: Clu
     assert len(outcomes) >= 200, len(outcomes)
     assert set(outcomes) == {(1, 1)}, sorted(set(outcomes))
     for gid, moves in accepted.items():
-        stored = httpx.get(f"{shared.base[1]}/api/games/{gid}").json()["moves"]
+        stored = httpcalls.get(f"{shared.base[1]}/api/games/{gid}").json()["moves"]
         assert [m["move"] for m in stored if m["player"] >= 0] == moves
 
 
@@ -269,7 +274,7 @@ def test_killing_a_process_mid_game_and_mid_ai_think_loses_nothing(
         gid, headers = created["id"], auth(created["token"])
         before: Any = None
         for _ in range(2):
-            answer = httpx.post(
+            answer = httpcalls.post(
                 f"{cluster.base[0]}/api/games/{gid}/actions",
                 json={"action": "t1"},
                 headers=headers,
@@ -290,7 +295,7 @@ def test_killing_a_process_mid_game_and_mid_ai_think_loses_nothing(
         # The game goes on on the survivor, to the end.
         while not after["terminal"]:
             if after["your_turn"]:
-                answer = httpx.post(
+                answer = httpcalls.post(
                     f"{cluster.base[survivor]}/api/games/{gid}/actions",
                     json={"action": after["legal"][0]["move"], "ply": after["ply"]},
                     headers=headers,
@@ -317,7 +322,7 @@ def watcher_or_poll(base: str, gid: str) -> Any:
     """The game once it is a human's turn or over (the AI has moved), within 20 s."""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        game = httpx.get(f"{base}/api/games/{gid}").json()
+        game = httpcalls.get(f"{base}/api/games/{gid}").json()
         if game["terminal"] or game["current_player"] == 0:
             game["your_turn"] = game["current_player"] == 0 and not game["terminal"]
             return game
@@ -337,7 +342,7 @@ def test_concurrent_first_starts_on_an_empty_database(postgres_url: str) -> None
         processes = start_together(ports, env)
         for port in ports:
             for _ in range(4):  # several requests: both workers of each port answer
-                answer = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=10)
+                answer = httpcalls.get(f"http://127.0.0.1:{port}/api/health", timeout=10)
                 assert answer.status_code == 200
         engine = sa.create_engine(db)
         with engine.connect() as conn:
@@ -348,14 +353,14 @@ def test_concurrent_first_starts_on_an_empty_database(postgres_url: str) -> None
         created = create(f"http://127.0.0.1:{ports[0]}", [{"kind": "me"}, {"kind": "hotseat"}])
         gid, headers = created["id"], auth(created["token"])
         for _ in range(20):
-            view = httpx.get(f"http://127.0.0.1:{ports[0]}/api/games/{gid}").json()
+            view = httpcalls.get(f"http://127.0.0.1:{ports[0]}/api/games/{gid}").json()
             if view["terminal"]:
                 created = create(
                     f"http://127.0.0.1:{ports[0]}", [{"kind": "me"}, {"kind": "hotseat"}]
                 )
                 gid, headers = created["id"], auth(created["token"])
                 continue
-            answer = httpx.post(
+            answer = httpcalls.post(
                 f"http://127.0.0.1:{ports[0]}/api/games/{gid}/actions",
                 json={"action": view["legal"][0]["move"], "ply": view["ply"]},
                 headers=headers,
@@ -396,8 +401,8 @@ def test_a_redis_outage_loses_no_move_and_the_other_process_catches_up(postgres_
 
         def move(process: int) -> dict[str, Any]:
             """Take one counter through ``process``'s HTTP API, for the ply the database holds."""
-            view = httpx.get(f"{cluster.base[process]}/api/games/{gid}").json()
-            answer = httpx.post(
+            view = httpcalls.get(f"{cluster.base[process]}/api/games/{gid}").json()
+            answer = httpcalls.post(
                 f"{cluster.base[process]}/api/games/{gid}/actions",
                 json={"action": "t1", "ply": view["ply"]},
                 headers=headers,
@@ -431,7 +436,7 @@ def test_a_redis_outage_loses_no_move_and_the_other_process_catches_up(postgres_
                     latest = move(len(accepted) % 2)
                     far.until(lambda v, ply=latest["ply"]: v["ply"] == ply)
                 seen = far.until(lambda v: v["terminal"])
-                final = httpx.get(f"{cluster.base[0]}/api/games/{gid}").json()
+                final = httpcalls.get(f"{cluster.base[0]}/api/games/{gid}").json()
                 # Notices go out from a background queue, so a process logs that Redis is back
                 # when its next notice gets through, which may be just after the last move.
                 deadline = time.monotonic() + 15
@@ -476,10 +481,10 @@ def test_while_redis_is_down_the_other_process_sees_each_move_within_a_second_an
             time.sleep(2.5)  # both processes have noticed (a publish or the listener failed)
             delays = []
             for _ in range(5):
-                view = httpx.get(f"{cluster.base[0]}/api/games/{gid}").json()
+                view = httpcalls.get(f"{cluster.base[0]}/api/games/{gid}").json()
                 if view["terminal"]:
                     break
-                answer = httpx.post(
+                answer = httpcalls.post(
                     f"{cluster.base[0]}/api/games/{gid}/actions",
                     json={"action": "t1", "ply": view["ply"]},
                     headers=headers,
@@ -531,10 +536,10 @@ def test_sockets_reach_every_move_while_lobbies_poll_through_a_redis_outage(
             def round_of_moves(timeout: float) -> None:
                 for made_game, watcher in zip(made, watchers, strict=True):
                     gid, headers = made_game["id"], auth(made_game["token"])
-                    view = httpx.get(f"{cluster.base[0]}/api/games/{gid}").json()
+                    view = httpcalls.get(f"{cluster.base[0]}/api/games/{gid}").json()
                     if view["terminal"]:
                         continue
-                    answer = httpx.post(
+                    answer = httpcalls.post(
                         f"{cluster.base[0]}/api/games/{gid}/actions",
                         json={"action": "t1", "ply": view["ply"]},
                         headers=headers,
@@ -554,7 +559,7 @@ def test_sockets_reach_every_move_while_lobbies_poll_through_a_redis_outage(
                 polling = False
                 poller.join(timeout=15)
                 for gid, watcher in zip(ids, watchers, strict=True):
-                    final = httpx.get(f"{cluster.base[0]}/api/games/{gid}").json()
+                    final = httpcalls.get(f"{cluster.base[0]}/api/games/{gid}").json()
                     assert final["terminal"]
                     seen = watcher.until(lambda v, final=final: v["ply"] == final["ply"])
                     assert seen["moves"] == final["moves"]
@@ -578,7 +583,7 @@ def test_every_websocket_act_in_a_race_across_processes_gets_an_answer(shared: C
             for index, socket in enumerate(sockets):
                 socket.send(json.dumps({"type": "hello", "token": game["token"], "id": index}))
             while True:
-                view = httpx.get(f"{shared.base[0]}/api/games/{gid}").json()
+                view = httpcalls.get(f"{shared.base[0]}/api/games/{gid}").json()
                 if view["terminal"]:
                     break
                 move = view["legal"][0]["move"]
@@ -611,7 +616,7 @@ def answer_to(socket: ClientConnection, request: str, timeout: float = 10) -> st
 
 def sign_up_on(base: str, name: str) -> dict[str, str]:
     """A new account signed in through ``base``: the headers its later changes carry."""
-    answer = httpx.post(
+    answer = httpcalls.post(
         f"{base}/api/account/signup", json={"name": name, "password": "correct horse battery"}
     )
     assert answer.status_code == 201, answer.text
@@ -644,7 +649,7 @@ def test_a_seek_posted_on_one_process_reaches_the_lobby_on_the_other(shared: Clu
 
     with lobby_on(1) as watcher, lobby_on(0, {"Cookie": owner["Cookie"]}) as owners_lobby:
         lobby_message(watcher, lambda m: m["type"] == "seeks")
-        posted = httpx.post(f"{shared.base[0]}/api/seeks", json={"game": "tiny"}, headers=owner)
+        posted = httpcalls.post(f"{shared.base[0]}/api/seeks", json={"game": "tiny"}, headers=owner)
         assert posted.status_code == 201, posted.text
         sid = posted.json()["seek"]["id"]
         started = time.monotonic()
@@ -652,14 +657,14 @@ def test_a_seek_posted_on_one_process_reaches_the_lobby_on_the_other(shared: Clu
             watcher, lambda m: m["type"] == "seeks" and sid in [s["id"] for s in m["seeks"]]
         )
         assert time.monotonic() - started < 3
-        accepted = httpx.post(f"{shared.base[1]}/api/seeks/{sid}/accept", headers=taker)
+        accepted = httpcalls.post(f"{shared.base[1]}/api/seeks/{sid}/accept", headers=taker)
         assert accepted.status_code == 200, accepted.text
         told = lobby_message(owners_lobby, lambda m: m["type"] == "started")
         assert told == {"type": "started", "game": accepted.json()["id"], "seek": sid}
         lobby_message(
             watcher, lambda m: m["type"] == "seeks" and sid not in [s["id"] for s in m["seeks"]]
         )
-    games = httpx.get(f"{shared.base[1]}/api/account/games", headers=owner).json()["games"]
+    games = httpcalls.get(f"{shared.base[1]}/api/account/games", headers=owner).json()["games"]
     assert [g["id"] for g in games] == [accepted.json()["id"]]
 
 
@@ -684,9 +689,9 @@ def test_quick_games_asked_for_on_two_processes_at_once_are_paired(shared: Clust
         started = [a.json()["started"] for a in answers]
         assert sorted(s is None for s in started) == [False, True], [a.text for a in answers]
         games = [
-            httpx.get(f"{base}/api/account/games", headers=who).json()["games"]
+            httpcalls.get(f"{base}/api/account/games", headers=who).json()["games"]
             for base, who in zip(shared.base, players, strict=True)
         ]
         assert [g["id"] for g in games[0]] == [g["id"] for g in games[1]]
-        listed = httpx.get(f"{shared.base[0]}/api/seeks").json()["seeks"]
+        listed = httpcalls.get(f"{shared.base[0]}/api/seeks").json()["seeks"]
         assert not [s for s in listed if s["player"].endswith(suffix)]

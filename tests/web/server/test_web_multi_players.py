@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpcalls
 import httpx
 import pytest
 import sqlalchemy as sa
@@ -63,16 +64,16 @@ def test_a_rated_game_across_two_processes_is_rated_exactly_once(cluster: Cluste
     # both sweeps look for unrated games every 5 seconds.
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        board = httpx.get(f"{cluster.base[1]}/api/ratings/tiny").json()["players"]
+        board = httpcalls.get(f"{cluster.base[1]}/api/ratings/tiny").json()["players"]
         if len(board) == 2:
             break
         time.sleep(0.2)
     time.sleep(6)  # past a sweep of each process
     for base in cluster.base:
-        board = httpx.get(f"{base}/api/ratings/tiny").json()["players"]
+        board = httpcalls.get(f"{base}/api/ratings/tiny").json()["players"]
         assert sorted(p["games"] for p in board) == [1, 1], board
         for name in ("Hana", "Kenji"):
-            profile = httpx.get(f"{base}/api/players/{name}").json()
+            profile = httpcalls.get(f"{base}/api/players/{name}").json()
             assert len(profile["history"]["tiny"]) == 1
 
 
@@ -114,11 +115,13 @@ def test_two_writers_settling_one_game_at_once_update_once(postgres_url: str) ->
 
 
 def test_presence_adds_up_the_sockets_of_both_processes(cluster: Cluster) -> None:
-    made = httpx.post(
+    made = httpcalls.post(
         f"{cluster.base[0]}/api/games",
         json={"game": "tiny", "seats": [{"kind": "me"}, {"kind": "open"}]},
     ).json()
-    joined = httpx.post(f"{cluster.base[1]}/api/games/{made['id']}/join", json={"seat": 1}).json()
+    joined = httpcalls.post(
+        f"{cluster.base[1]}/api/games/{made['id']}/join", json={"seat": 1}
+    ).json()
     with cluster.ws(0, made["id"]) as first, cluster.ws(1, made["id"]) as second:
         for socket, token in ((first, made["token"]), (second, joined["token"])):
             socket.send(json.dumps({"type": "hello", "token": token, "id": 1, "presence": True}))
@@ -147,7 +150,7 @@ def test_presence_adds_up_the_sockets_of_both_processes(cluster: Cluster) -> Non
 def test_many_sockets_arriving_at_once_all_get_their_game_and_presence(cluster: Cluster) -> None:
     """Sockets of one game connecting together once raced to store this process's presence
     row (a duplicate key on PostgreSQL) and the losers' connections were dropped."""
-    made = httpx.post(
+    made = httpcalls.post(
         f"{cluster.base[0]}/api/games",
         json={"game": "tiny", "seats": [{"kind": "me"}, {"kind": "hotseat"}]},
     ).json()
@@ -230,12 +233,13 @@ def test_a_deadline_that_passes_is_flagged_once_and_every_socket_sees_it(cluster
     assert final == shifted + 1, "the flag was stored more than once"
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        history = httpx.get(f"{cluster.base[0]}/api/players/Mio").json()["history"]
+        history = httpcalls.get(f"{cluster.base[0]}/api/players/Mio").json()["history"]
         if history.get("tiny"):
             break
         time.sleep(0.2)
     for name in ("Mio", "Taro"):
         assert (
-            len(httpx.get(f"{cluster.base[1]}/api/players/{name}").json()["history"]["tiny"]) == 1
+            len(httpcalls.get(f"{cluster.base[1]}/api/players/{name}").json()["history"]["tiny"])
+            == 1
         )
     engine.dispose()

@@ -9,7 +9,7 @@ import os
 import signal
 from pathlib import Path
 
-import httpx
+import httpcalls
 import pytest
 from browsing import SERVER_LOGS, check_server_logs, failures_in, free_port, serve
 
@@ -26,16 +26,16 @@ def test_a_describer_that_raises_fails_the_test(tmp_path: Path) -> None:
     try:
         check_server_logs()  # a clean start: nothing to report
         base = f"http://127.0.0.1:{port}"
-        created = httpx.post(
+        created = httpcalls.post(
             f"{base}/api/games",
             json={"game": "tiny", "seats": [{"kind": "me"}, {"kind": "hotseat"}]},
         ).json()
         headers = {"Authorization": f"Bearer {created['token']}"}
         url = f"{base}/api/games/{created['id']}"
-        moved = httpx.post(f"{url}/actions", json={"action": "t1"}, headers=headers)
+        moved = httpcalls.post(f"{url}/actions", json={"action": "t1"}, headers=headers)
         # The game goes on, without the words the describer would have given.
         assert moved.status_code == 200, moved.text
-        game = httpx.get(url, headers=headers).json()
+        game = httpcalls.get(url, headers=headers).json()
         assert game["moves"][-1]["move"] == "t1" and "words" not in game["moves"][-1]
         with pytest.raises(pytest.fail.Exception, match="a describer bug"):
             check_server_logs()

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import devservices as ds
-import httpx
+import httpcalls
 import pytest
 from liveview import merge
 from websockets.client import ClientProtocol
@@ -52,7 +52,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def create(address: str) -> tuple[str, str]:
-    answer = httpx.post(
+    answer = httpcalls.post(
         f"http://{address}/api/games",
         json={"game": "tiny", "seats": [{"kind": "me"}, {"kind": "hotseat"}]},
         timeout=10,
@@ -146,10 +146,10 @@ def test_a_socket_that_never_reads_is_closed_while_other_games_stay_live(server:
 
 def move(address: str, game_id: str, token: str) -> int:
     """One legal move of the live game; the ply it reached (the same once the game is over)."""
-    view = httpx.get(f"http://{address}/api/games/{game_id}", timeout=10).json()
+    view = httpcalls.get(f"http://{address}/api/games/{game_id}", timeout=10).json()
     if view["terminal"]:
         return int(view["ply"])
-    answer = httpx.post(
+    answer = httpcalls.post(
         f"http://{address}/api/games/{game_id}/actions",
         json={"action": view["legal"][0]["id"], "ply": view["ply"]},
         headers={"Authorization": f"Bearer {token}"},

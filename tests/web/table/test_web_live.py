@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpcalls
 import httpx
 import pytest
 from fastapi.testclient import TestClient
@@ -156,7 +157,10 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
                 f"server exited: {process.stderr.read().decode() if process.stderr else ''}"
             )
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/catalogue", timeout=2).status_code == 200:
+            if (
+                httpcalls.get(f"http://127.0.0.1:{port}/api/catalogue", timeout=2).status_code
+                == 200
+            ):
                 return process
         except httpx.HTTPError:
             time.sleep(0.1)
@@ -174,7 +178,7 @@ def wait_for(url: str, check: Any, seconds: float = 60) -> Any:
     loaded machine can take many seconds."""
     deadline = time.monotonic() + seconds
     while True:
-        game = httpx.get(url, timeout=10).json()
+        game = httpcalls.get(url, timeout=10).json()
         if check(game):
             return game
         assert time.monotonic() < deadline, f"condition never met: {game}"
@@ -192,7 +196,7 @@ def test_killed_server_restarts_with_games_intact(server_db: Path) -> None:
     base = f"http://127.0.0.1:{port}"
     server = start_server(server_db, port)
     try:
-        created = httpx.post(
+        created = httpcalls.post(
             f"{base}/api/games",
             json={
                 "game": "tiny",
@@ -205,7 +209,7 @@ def test_killed_server_restarts_with_games_intact(server_db: Path) -> None:
         gid, token = created["id"], created["token"]
         headers = {"Authorization": f"Bearer {token}"}
         for _ in range(2):
-            r = httpx.post(
+            r = httpcalls.post(
                 f"{base}/api/games/{gid}/actions",
                 json={"action": "t1"},
                 headers=headers,
@@ -214,7 +218,7 @@ def test_killed_server_restarts_with_games_intact(server_db: Path) -> None:
             assert r.status_code == 200
         # The AI (in a worker process) plays its two steps; then it is our turn again.
         before = wait_for(f"{base}/api/games/{gid}", lambda g: g["current_player"] == 0)
-        r = httpx.post(
+        r = httpcalls.post(
             f"{base}/api/games/{gid}/actions", json={"action": "t1"}, headers=headers, timeout=30
         )
         assert r.status_code == 200
@@ -224,16 +228,16 @@ def test_killed_server_restarts_with_games_intact(server_db: Path) -> None:
         server.wait(timeout=30)
     server = start_server(server_db, port)
     try:
-        after = httpx.get(f"{base}/api/games/{gid}", headers=headers, timeout=30).json()
+        after = httpcalls.get(f"{base}/api/games/{gid}", headers=headers, timeout=30).json()
         assert after["moves"] == before["moves"]
         assert after["position"] == before["position"]
         assert after["your_seats"] == [0] and after["your_turn"]
-        r = httpx.post(
+        r = httpcalls.post(
             f"{base}/api/games/{gid}/actions", json={"action": "t1"}, headers=headers, timeout=30
         )
         assert r.status_code == 200, r.text
         # The old token still holds the seat; a wrong one still does not.
-        r = httpx.post(
+        r = httpcalls.post(
             f"{base}/api/games/{gid}/actions",
             json={"action": "t1"},
             headers={"Authorization": "Bearer x"},

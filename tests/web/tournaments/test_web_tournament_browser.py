@@ -19,7 +19,7 @@ import time
 from typing import Any
 from urllib.parse import quote
 
-import httpx
+import httpcalls
 import pytest
 from accountcalls import RAPID
 from botcalls import Bot, make_bot, sign_up
@@ -37,13 +37,13 @@ clicks would take minutes)."""
 
 
 def view_of(server: str, tournament_id: str) -> Any:
-    answer = httpx.get(f"{server}/api/tournament-pages/{tournament_id}", timeout=20)
+    answer = httpcalls.get(f"{server}/api/tournament-pages/{tournament_id}", timeout=20)
     assert answer.status_code == 200, answer.text
     return answer.json()
 
 
 def game_of(server: str, game_id: str) -> Any:
-    return httpx.get(f"{server}/api/games/{game_id}", timeout=20).json()
+    return httpcalls.get(f"{server}/api/games/{game_id}", timeout=20).json()
 
 
 def bot_moves(server: str, bot: Bot, game: Any, rng: random.Random) -> None:

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpcalls
 import pytest
 from fastapi.testclient import TestClient
 from test_web_live import free_port, start_server, wait_for
@@ -65,7 +65,7 @@ def survivors(pids: list[int], within: float = 10) -> list[int]:
 def play_an_ai_move(server_pid: int, port: int) -> list[int]:
     """A game whose AI seat moves first, once it has moved; the processes below the server."""
     base = f"http://127.0.0.1:{port}"
-    created = httpx.post(
+    created = httpcalls.post(
         f"{base}/api/games",
         json={"game": "tiny", "seats": [{"kind": "ai", "spec": "random"}, {"kind": "me"}]},
     ).json()
