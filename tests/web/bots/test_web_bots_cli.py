@@ -63,10 +63,15 @@ def test_the_bot_command_answers_challenges_plays_and_survives_a_restart(tmp_pat
         ).json()["challenge"]
         assert settled(person, base, rated["id"])["status"] == "declined"
         casual = person.post(base, "/api/challenges", {"to": "clibot", "game": "tiny"})
-        answered = settled(person, base, casual.json()["challenge"]["id"])
-        assert answered["game_id"], (answered, log.read_text() if log.exists() else "")
-        game_id = answered["game_id"]
-        token = person.post(base, f"/api/account/games/{game_id}/token").json()["token"]
+        game_id = settled(person, base, casual.json()["challenge"]["id"])["game_id"]
+        # The challenge reads accepted, with its game's id, while the game is being made.
+        for _ in range(100):
+            answer = person.post(base, f"/api/account/games/{game_id}/token")
+            if answer.status_code == 200:
+                break
+            time.sleep(0.05)
+        assert answer.status_code == 200, answer.text
+        token = answer.json()["token"]
         mine = {"Authorization": f"Bearer {token}"}
         restarted = False
         deadline = time.monotonic() + 60
