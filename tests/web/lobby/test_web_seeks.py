@@ -22,6 +22,7 @@ from websettings import tiny_settings
 from boardplay.web.accounts.service import COOKIE
 from boardplay.web.accounts.store import accounts_table
 from boardplay.web.app import create_app
+from boardplay.web.lobby import challenges
 from boardplay.web.ratings.store import ratings_table
 
 Messages = list[dict[str, Any]]
@@ -343,6 +344,30 @@ def test_a_challenge_reaches_the_named_player_and_accepting_starts_the_game(
     assert accepted.json()["game"]["rated"] is True
     refused(bob.post(f"/api/challenges/{challenge['id']}/accept"), 409)
     refused(bob.post(f"/api/challenges/{challenge['id']}/decline"), 409)
+
+
+def test_an_accepted_challenge_is_listed_open_until_its_game_exists(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader never finds an accepted challenge whose game is missing: while the game is
+    being made the challenge is listed open, with no game; then accepted, with its game."""
+    alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
+    sent = alice.post("/api/challenges", {"to": "bob", "game": "tiny"}).json()["challenge"]
+    made = challenges.start_game
+    listed: list[dict[str, Any]] = []
+
+    async def start_game(lobby: Any, *args: Any, **kwargs: Any) -> Any:
+        during = lobby.store.challenge(kwargs["game_id"], time.time(), 600.0)
+        listed.append(during.to_json())
+        return await made(lobby, *args, **kwargs)
+
+    monkeypatch.setattr(challenges, "start_game", start_game)
+    accepted = bob.post(f"/api/challenges/{sent['id']}/accept")
+    assert accepted.status_code == 200, accepted.text
+    assert [(c["status"], c["game_id"]) for c in listed] == [("open", None)]
+    (after,) = bob.get("/api/challenges").json()["incoming"]
+    assert (after["status"], after["game_id"]) == ("accepted", sent["id"])
+    assert bob.get(f"/api/games/{sent['id']}").status_code == 200
 
 
 def declined_in(seen: Messages) -> bool:

@@ -12,8 +12,9 @@ each change, and of the game it started.
 
 A challenge's id is its game's (lichess's rule: a client that keeps the challenge's id finds the
 game by it): drawn as a game's id is (``tokens.new_game_id``) and given to the game the
-acceptance makes, named in the same step that settles the challenge, so no reader ever sees an
-accepted challenge without its game's id. The challenger may choose its seat (lichess's
+acceptance makes. The acceptance settles the challenge as ``STARTING`` (listed as open) and marks
+it accepted, with its game's id, once the game exists: a reader that finds it accepted finds its
+game. The challenger may choose its seat (lichess's
 ``color``); otherwise seats are drawn, as for a seek."""
 
 from __future__ import annotations
@@ -26,7 +27,14 @@ from boardplay.web.accounts import Account
 from boardplay.web.admission import Door, Seating
 from boardplay.web.errors import ApiError, conflict, forbidden, not_found, quote
 from boardplay.web.events import ChallengeSent
-from boardplay.web.lobby.challengestore import ACCEPTED, CANCELLED, DECLINED, OPEN, Challenge
+from boardplay.web.lobby.challengestore import (
+    ACCEPTED,
+    CANCELLED,
+    DECLINED,
+    OPEN,
+    STARTING,
+    Challenge,
+)
 from boardplay.web.lobby.schemas import ChallengeRequest
 from boardplay.web.lobby.seeks import Started, offer_of, start_game
 from boardplay.web.lobby.sockets import Lobby
@@ -159,10 +167,9 @@ async def answer_challenge(
             if exc.code == "player_gone":
                 raise not_found("the player who sent this challenge has left") from None
             raise
-    status = {"accept": ACCEPTED, "decline": DECLINED, "cancel": CANCELLED}[answer]
-    game_id = challenge_id if sender is not None else None
+    status = {"accept": STARTING, "decline": DECLINED, "cancel": CANCELLED}[answer]
     if not await lobby.db(
-        store.settle, challenge_id, party, account.id, status, time.time(), lifetime, game_id
+        store.settle, challenge_id, party, account.id, status, time.time(), lifetime
     ):
         raise conflict("challenge_closed", "this challenge was answered or cancelled meanwhile")
     started: Started | None = None
@@ -185,6 +192,9 @@ async def answer_challenge(
         except Exception:
             await lobby.db(store.started, challenge_id, None, OPEN, time.time())
             raise
+        status = ACCEPTED
+        await lobby.db(store.started, challenge_id, challenge_id, status, time.time())
+    game_id = challenge_id if started is not None else None
     result = dataclasses.replace(found, status=status, game_id=game_id, updated=time.time())
     message = {"type": "challenge", "challenge": result.to_json()}
     notices: list[tuple[int, dict[str, Any]]] = [

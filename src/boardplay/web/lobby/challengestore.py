@@ -16,6 +16,10 @@ from boardplay.web.database import metadata
 from boardplay.web.throttles import Ceiling, take
 
 OPEN = "open"
+STARTING = "starting"
+"""Stored only: an accepted challenge whose game is being made, shown as open (lichess marks a
+challenge accepted once its game exists), so no reader finds an accepted challenge's game
+missing. Only an ``OPEN`` one can be settled, so no second answer is taken meanwhile."""
 ACCEPTED = "accepted"
 DECLINED = "declined"
 CANCELLED = "cancelled"
@@ -102,10 +106,11 @@ class ChallengeStore:
 
     # ----- challenges -----------------------------------------------------------------------
     def _challenges(self, now: float, lifetime: float) -> Any:
-        expired = sa.and_(
-            challenges_table.c.status == OPEN, challenges_table.c.created < now - lifetime
+        stored = challenges_table.c.status
+        expired = sa.and_(stored.in_((OPEN, STARTING)), challenges_table.c.created < now - lifetime)
+        status = sa.case((expired, EXPIRED), (stored == STARTING, OPEN), else_=stored).label(
+            "shown"
         )
-        status = sa.case((expired, EXPIRED), else_=challenges_table.c.status).label("shown")
         return (
             sa.select(
                 challenges_table,
@@ -222,12 +227,10 @@ class ChallengeStore:
         status: str,
         now: float,
         lifetime: float,
-        game_id: str | None = None,
     ) -> bool:
         """Move an open, unexpired challenge to ``status`` if ``account_id`` is its ``party``
         (``from_account`` or ``to_account``): True for the one answer that did. An acceptance
-        names its game (``game_id``, the challenge's own id) in the same step, so no reader
-        sees an accepted challenge without its game's id."""
+        settles to ``STARTING``; ``started`` names its game once the game exists."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 challenges_table.update()
@@ -237,12 +240,13 @@ class ChallengeStore:
                     challenges_table.c.created >= now - lifetime,
                     challenges_table.c[party] == account_id,
                 )
-                .values(status=status, updated=now, game_id=game_id)
+                .values(status=status, updated=now)
             )
         return bool(done.rowcount == 1)
 
     def started(self, challenge_id: str, game_id: str | None, status: str, now: float) -> None:
-        """Record the game an accepted challenge started (or reopen it: ``status`` open)."""
+        """Record the game an accepted challenge started (``status`` accepted), or reopen it
+        (``status`` open, no game) when the game could not be made."""
         with self.engine.begin() as conn:
             conn.execute(
                 challenges_table.update()
