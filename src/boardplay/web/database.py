@@ -63,6 +63,15 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+def autocommitting(engine: Engine) -> Engine:
+    """``engine`` with each statement its own transaction: for a read of one statement, and for
+    a write of one statement, which is all or nothing by itself. No ``BEGIN`` and ``COMMIT`` (or
+    ``ROLLBACK``) round trips around it, each a statement the database parses and the storage
+    thread waits on; a read sees what is committed when it runs, as under READ COMMITTED. A
+    change of several statements, or one read under a lock it takes, keeps a transaction."""
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
 def ping_when_rested(engine: Engine) -> None:
     """Ping a pooled connection before it is used only if it rested ``RESTED`` seconds or more
     since its last use (SQLAlchemy's ``pool_pre_ping`` pings before every use: a round trip a

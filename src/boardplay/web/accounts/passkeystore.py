@@ -14,7 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import metadata
+from boardplay.web.database import autocommitting, metadata
 from boardplay.web.identity import NAME_MAX
 
 passkeys_table = sa.Table(
@@ -77,7 +77,7 @@ class PasskeyStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
 
     def begin_ceremony(self, id_hash: str, ceremony: Ceremony, lifetime: float) -> None:
         now = time.time()
@@ -122,7 +122,7 @@ class PasskeyStore:
 
     def passkey(self, credential_id: str) -> Passkey | None:
         query = passkeys_table.select().where(passkeys_table.c.credential_id == credential_id)
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             row = conn.execute(query).one_or_none()
         return None if row is None else _passkey(row)
 
@@ -132,7 +132,7 @@ class PasskeyStore:
             .where(passkeys_table.c.account_id == account_id)
             .order_by(passkeys_table.c.created)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [_passkey(r) for r in conn.execute(query)]
 
     def used_passkey(self, credential_id: str, sign_count: int) -> None:

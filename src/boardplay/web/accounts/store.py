@@ -21,7 +21,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts.passkeystore import passkeys_table
-from boardplay.web.database import metadata
+from boardplay.web.database import autocommitting, metadata
 from boardplay.web.identity import NAME_MAX, Account, Session
 
 DELETED_NAME = "deleted player"
@@ -110,7 +110,7 @@ class AccountStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
 
     # ----- accounts ---------------------------------------------------------------------
     def create(self, name: str, name_key: str, password_hash: str | None, handle: str) -> Account:
@@ -139,7 +139,7 @@ class AccountStore:
         query = sa.select(table.c.password_hash, table.c.user_handle).where(
             table.c.id == account_id, table.c.deleted.is_(sa.false())
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             row = conn.execute(query).one_or_none()
         return None if row is None else Credentials(row.password_hash, row.user_handle)
 
@@ -149,7 +149,7 @@ class AccountStore:
     def _one(self, which: sa.ColumnElement[bool]) -> Account | None:
         """The account ``which`` picks (by its id, or its name's key), unless it was deleted."""
         query = accounts_table.select().where(which, accounts_table.c.deleted.is_(sa.false()))
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             row = conn.execute(query).one_or_none()
         return None if row is None else _account(row)
 
@@ -161,7 +161,7 @@ class AccountStore:
             accounts_table.c.id.in_(list(set(account_ids))),
             accounts_table.c.deleted.is_(sa.false()),
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {row.id: _account(row) for row in conn.execute(query)}
 
     def names(self, account_ids: Sequence[int]) -> dict[int, str]:
@@ -171,7 +171,7 @@ class AccountStore:
         query = sa.select(
             accounts_table.c.id, accounts_table.c.name, accounts_table.c.deleted
         ).where(accounts_table.c.id.in_(list(set(account_ids))))
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {r.id: DELETED_NAME if r.deleted else r.name for r in conn.execute(query)}
 
     def set_bot(self, account_id: int, bot: bool) -> bool:
@@ -189,7 +189,7 @@ class AccountStore:
         """The languages accounts chose (None: never chose one)."""
         table = accounts_table
         query = sa.select(table.c.id, table.c.language).where(table.c.id.in_(list(account_ids)))
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {r.id: r.language for r in conn.execute(query)}
 
     def set_language(self, account_id: int, language: str) -> None:
@@ -235,7 +235,7 @@ class AccountStore:
                 accounts_table.c.deleted.is_(sa.false()),
             )
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             row = conn.execute(query).one_or_none()
         return None if row is None else Session(_account(row), row.csrf, row.expires)
 
@@ -297,7 +297,7 @@ class AccountStore:
             seen_table.c.kind == kind,
             seen_table.c.digest == digest,
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return conn.execute(query).first() is not None
 
     def sharing_marks(self, account_id: int, others: Sequence[int]) -> set[int]:
@@ -317,5 +317,5 @@ class AccountStore:
             .where(mine.c.account_id == account_id, theirs.c.account_id.in_(list(set(others))))
             .distinct()
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {int(row.account_id) for row in conn.execute(query)}

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account, people
-from boardplay.web.database import lock, metadata
+from boardplay.web.database import autocommitting, lock, metadata
 
 LABEL_MAX = 40
 SCOPES_MAX = 200
@@ -78,7 +78,7 @@ class TokenStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
 
     def add(
         self, account_id: int, token_hash: str, label: str, scopes: Iterable[str], most: int
@@ -119,7 +119,7 @@ class TokenStore:
             .join(people, a.id == api_tokens_table.c.account_id)
             .where(api_tokens_table.c.token_hash == token_hash, a.deleted.is_(sa.false()))
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             found = conn.execute(query).one_or_none()
         if found is None:
             return None
@@ -134,7 +134,7 @@ class TokenStore:
         )
         now = time.time()
         if token.used is None or now - token.used >= USED_EVERY:
-            with self.engine.begin() as conn:
+            with self.autocommit.connect() as conn:
                 conn.execute(
                     api_tokens_table.update()
                     .where(api_tokens_table.c.id == token.id)
@@ -148,7 +148,7 @@ class TokenStore:
             .where(api_tokens_table.c.account_id == account_id)
             .order_by(api_tokens_table.c.created)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [_row(r) for r in conn.execute(query)]
 
     def revoke(self, account_id: int, token_id: int | None = None) -> list[str]:
@@ -173,5 +173,5 @@ class TokenStore:
                 api_tokens_table.c.token_hash.in_(list(hashes)), people.c.deleted.is_(sa.false())
             )
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {r.token_hash for r in conn.execute(query)}

@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.config import Limits
-from boardplay.web.database import among, lock, metadata
+from boardplay.web.database import among, autocommitting, lock, metadata
 
 PLAYERS = "players"
 """The channel of the people holding seats: never shown to anyone else."""
@@ -183,7 +183,7 @@ class ChatStore:
         self.engine = engine
         # Reads of committed lines need no transaction: no BEGIN and ROLLBACK round trips
         # around them (a bot's game stream reads the backlog as it opens).
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
 
     def post(
         self,
@@ -271,12 +271,12 @@ class ChatStore:
 
     def latest(self, game_id: str, channel: str, limit: int) -> list[ChatMessage]:
         """The channel's last ``limit`` messages, oldest first."""
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return _latest(conn, game_id, channel, limit)
 
     def backlog(self, game_id: str, limit: int) -> dict[str, list[ChatMessage]]:
         """Each channel's last ``limit`` messages, oldest first (one connection)."""
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {channel: _latest(conn, game_id, channel, limit) for channel in CHANNELS}
 
     def newer(self, game_ids: Sequence[str], after_id: int, since: float) -> list[ChatMessage]:
@@ -286,7 +286,7 @@ class ChatStore:
         if not game_ids:
             return []
         table = chat_messages_table
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             rows = conn.execute(
                 table.select()
                 .where(
@@ -299,7 +299,7 @@ class ChatStore:
 
     def message(self, game_id: str, message_id: int) -> ChatMessage | None:
         table = chat_messages_table
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             row = conn.execute(
                 table.select().where(table.c.id == message_id, table.c.game_id == game_id)
             ).first()

@@ -98,7 +98,7 @@ class ChallengeStore:
     """The challenges of the lobby's store (it provides the engine and the account locks)."""
 
     engine: Engine
-    reader: Engine
+    autocommit: Engine
 
     @staticmethod
     def _lock_account(conn: sa.Connection, account_id: int) -> None:
@@ -195,7 +195,7 @@ class ChallengeStore:
 
     def challenge(self, challenge_id: str, now: float, lifetime: float) -> Challenge | None:
         query = self._challenges(now, lifetime).where(challenges_table.c.id == challenge_id)
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             row = conn.execute(query).one_or_none()
         return None if row is None else self._challenge(row)
 
@@ -216,7 +216,7 @@ class ChallengeStore:
             .order_by(challenges_table.c.created.desc())
             .limit(limit)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [self._challenge(r) for r in conn.execute(query)]
 
     def settle(

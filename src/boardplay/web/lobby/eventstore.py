@@ -51,7 +51,7 @@ class EventStore:
     """Writing and reading the lobby's events (part of ``SeekStore``)."""
 
     engine: Engine
-    reader: Engine
+    autocommit: Engine
 
     def _events(self, conn: sa.Connection, at: float, events: Sequence[dict[str, Any]]) -> None:
         if events:
@@ -77,7 +77,7 @@ class EventStore:
             )
             .order_by(lobby_events_table.c.id)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             found = [
                 dict(r.message)
                 for r in conn.execute(query)
@@ -100,7 +100,7 @@ class EventStore:
         messages decoded again at each read were a sixth of a server's time while the wave
         was made (``tools/crowdbench.py``)."""
         table = lobby_events_table
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             ids = conn.scalars(sa.select(table.c.id).where(table.c.at >= since))
             fresh = sorted(i for i in ids if i not in seen)
             if not fresh:

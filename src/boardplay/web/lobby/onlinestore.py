@@ -24,7 +24,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import people
-from boardplay.web.database import among, metadata
+from boardplay.web.database import among, autocommitting, metadata
 
 online_table = sa.Table(
     "lobby_online",
@@ -41,7 +41,7 @@ class OnlineStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
 
     def _upsert(self) -> sa.Insert:
         insert = (postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert)(
@@ -92,7 +92,7 @@ class OnlineStore:
             .where(t.c.at >= now - stale)
             .distinct()
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {int(r) for r in conn.execute(query).scalars()}
 
     def bots(self, now: float, stale: float, limit: int) -> list[tuple[str, float]]:
@@ -107,7 +107,7 @@ class OnlineStore:
             .order_by(a.name)
             .limit(limit)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [(r.name, _stamp(r.created)) for r in conn.execute(query)]
 
 

@@ -32,7 +32,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import people
-from boardplay.web.database import lock, metadata
+from boardplay.web.database import autocommitting, lock, metadata
 from boardplay.web.lobby import seatstore
 from boardplay.web.lobby.challengestore import (
     CHALLENGE_KEEP,
@@ -157,7 +157,7 @@ class SeekStore(ChallengeStore, EventStore):
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
 
     @staticmethod
     def _lock_account(conn: sa.Connection, account_id: int) -> None:
@@ -247,7 +247,7 @@ class SeekStore(ChallengeStore, EventStore):
             .order_by(seeks_table.c.created, seeks_table.c.id)
             .limit(limit)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return _seeks(conn, conn.execute(query), now, ttl)
 
     def seek(self, seek_id: str, now: float, ttl: float) -> Seek | None:
@@ -256,7 +256,7 @@ class SeekStore(ChallengeStore, EventStore):
             self._live(now, ttl),
             people.c.deleted.is_(sa.false()),
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             found = _seeks(conn, conn.execute(query), now, ttl)
         return found[0] if found else None
 
@@ -277,7 +277,7 @@ class SeekStore(ChallengeStore, EventStore):
 
     def mine(self, account_id: int, now: float, ttl: float) -> list[Seek]:
         """The account's own live seeks and the live tables where it holds a seat."""
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             seats = seatstore.seat_ids_of(conn, account_id, now, ttl)
             query = self._listed().where(
                 sa.or_(seeks_table.c.account_id == account_id, seeks_table.c.id.in_(seats)),

@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import people
-from boardplay.web.database import lock, metadata
+from boardplay.web.database import autocommitting, lock, metadata
 from boardplay.web.notify.outbox import CANCELLED, Backoff, Outbox, leased_table
 from boardplay.web.throttles import Ceiling, Throttled, take
 from boardplay.web.tokens import hash_token, new_token
@@ -147,13 +147,13 @@ class MailStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
         self.box = Outbox(engine, mail_outbox_table, OUTBOX_KEEP, BACKOFF)
 
     # ----- an account's address -------------------------------------------------------------
     def get(self, account_id: int) -> MailAddress | None:
         query = mail_addresses_table.select().where(mail_addresses_table.c.account_id == account_id)
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return _address(conn.execute(query).one_or_none())
 
     def save(

@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from boardplay.web.database import autocommitting
 from boardplay.web.metrics import Backlog
 from boardplay.web.tasks import cancel_and_wait
 
@@ -116,7 +117,7 @@ class Outbox:
         self.keep = keep
         """Seconds finished rows stay (for the operator to look at)."""
         self.backoff = backoff
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
 
     def _free(self, now: float) -> sa.ColumnElement[bool]:
         """A row nobody holds and that is due: never claimed, its lease or its pause over."""
@@ -273,13 +274,13 @@ class Outbox:
         queued, in one query on the indexed ``state`` (the operator's metrics)."""
         box = self.table.c
         query = sa.select(sa.func.count(), sa.func.min(box.created)).where(box.state == QUEUED)
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             depth, oldest = conn.execute(query).one()
         return Backlog(int(depth), None if oldest is None else float(oldest))
 
     def rows(self) -> list[dict[str, Any]]:
         """Every row, oldest first (for operators and tests)."""
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             query = self.table.select().order_by(self.table.c.id)
             return [dict(r._mapping) for r in conn.execute(query)]
 

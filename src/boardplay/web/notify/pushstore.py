@@ -32,7 +32,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import metadata
+from boardplay.web.database import autocommitting, metadata
 from boardplay.web.notify.outbox import Backoff, Outbox, leased_table
 from boardplay.web.throttles import Ceiling, Throttled, take
 from boardplay.web.tokens import digest_matches, hash_token
@@ -164,7 +164,7 @@ class PushStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
         self.box = Outbox(engine, push_outbox_table, OUTBOX_KEEP, BACKOFF)
 
     # ----- the server's key -------------------------------------------------------------------
@@ -246,14 +246,14 @@ class PushStore:
         query = sa.select(
             table.c.endpoint, table.c.server_key, table.c.created, table.c.last_sent
         ).where(table.c.account_id == account_id, table.c.device_hash == device_hash)
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             row = conn.execute(query).one_or_none()
         return None if row is None else Device(*row)
 
     def count(self, account_id: int) -> int:
         table = push_subscriptions_table
         query = sa.select(sa.func.count()).where(table.c.account_id == account_id)
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return int(conn.execute(query).scalar_one())
 
     def remove(
@@ -465,5 +465,5 @@ class PushStore:
         query = table.select().order_by(table.c.id)
         if account_id is not None:
             query = query.where(table.c.account_id == account_id)
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(query)]

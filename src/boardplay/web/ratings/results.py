@@ -53,7 +53,7 @@ def changes_of(
         history_table.c.weight,
         before,
     ).where(history_table.c.game_id == game_id)
-    with store.reader.connect() as conn:
+    with store.autocommit.connect() as conn:
         if conn.execute(settled).first() is None:
             return None
         return {

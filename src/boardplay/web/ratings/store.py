@@ -38,7 +38,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import people
-from boardplay.web.database import lock, metadata
+from boardplay.web.database import autocommitting, lock, metadata
 from boardplay.web.ratings.maths import PROVISIONAL_DEVIATION, Rating
 from boardplay.web.ratings.repeats import REPEAT_WINDOW, rate
 
@@ -137,7 +137,7 @@ class Standing:
 class RatingStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
 
     def settle(self, game_id: str, pool: str, places: Sequence[tuple[int, int]]) -> bool:
         """Rate a finished game's ``places`` (account, place; 1 is best) once: True if this call
@@ -151,7 +151,7 @@ class RatingStore:
             except sa.exc.IntegrityError:
                 # Either the game is rated already, or a new player's first rating row was
                 # written by a concurrent game: look, and try again in the second case.
-                with self.reader.connect() as conn:
+                with self.autocommit.connect() as conn:
                     done = conn.execute(
                         sa.select(rated_games_table.c.game_id).where(
                             rated_games_table.c.game_id == game_id
@@ -332,7 +332,7 @@ class RatingStore:
         table = exclusions_table
         asked = sorted(set(account_ids))
         query = sa.select(table.c.account_id).where(table.c.account_id.in_(asked))
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {int(a) for a in conn.execute(query).scalars()}
 
     def unsettled(self, game_ids: Sequence[str]) -> list[str]:
@@ -342,7 +342,7 @@ class RatingStore:
         query = sa.select(rated_games_table.c.game_id).where(
             rated_games_table.c.game_id.in_(list(game_ids))
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             settled = set(conn.execute(query).scalars())
         return [g for g in game_ids if g not in settled]
 
@@ -354,7 +354,7 @@ class RatingStore:
             rated_games_table.c.pool, rated_games_table.c.settled, rated_games_table.c.places
         ).where(rated_games_table.c.settled >= since)
         counts: dict[tuple[str, int, int], list[float]] = {}
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             for row in conn.execute(query):
                 seated = sorted((int(a), int(p)) for a, p in row.places)
                 for i, (a, place_a) in enumerate(seated):
@@ -396,7 +396,7 @@ class RatingStore:
 
     def is_settled(self, game_id: str) -> bool:
         query = sa.select(rated_games_table.c.game_id).where(rated_games_table.c.game_id == game_id)
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return conn.execute(query).first() is not None
 
     # ----- reading ------------------------------------------------------------------------
@@ -408,7 +408,7 @@ class RatingStore:
             .order_by(*order)
             .limit(limit)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [
                 Standing(
                     r.account_id,
@@ -447,7 +447,7 @@ class RatingStore:
         query = sa.select(
             ratings_table.c.account_id, ratings_table.c.pool, ratings_table.c.rating
         ).where(ratings_table.c.account_id.in_(sorted(set(account_ids))))
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {(int(r.account_id), r.pool): float(r.rating) for r in conn.execute(query)}
 
     def established(self, pool: str, account_ids: Sequence[int]) -> dict[int, float]:
@@ -461,7 +461,7 @@ class RatingStore:
             r.c.account_id.in_(sorted(set(account_ids))),
             r.c.deviation <= PROVISIONAL_DEVIATION,
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {int(row.account_id): float(row.rating) for row in conn.execute(query)}
 
     def standings_of(self, account_id: int) -> list[Standing]:
@@ -480,7 +480,7 @@ class RatingStore:
             .limit(limit)
         )
         out: dict[str, list[dict[str, Any]]] = {}
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             for r in reversed(conn.execute(query).all()):
                 out.setdefault(r.pool, []).append(
                     {

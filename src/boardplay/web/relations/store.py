@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account, people, person
-from boardplay.web.database import among, lock, metadata
+from boardplay.web.database import among, autocommitting, lock, metadata
 from boardplay.web.throttles import Ceiling, take
 
 FOLLOW = "follow"
@@ -54,13 +54,13 @@ class RelationStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
 
     def kind(self, owner: int, other: int) -> str | None:
         """What ``owner`` has with ``other``: ``FOLLOW``, ``BLOCK`` or None."""
         t = relations_table
         query = sa.select(t.c.kind).where(t.c.owner == owner, t.c.other == other)
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             found: str | None = conn.execute(query).scalar_one_or_none()
         return found
 
@@ -122,7 +122,7 @@ class RelationStore:
             .where(t.c.owner == owner, t.c.kind == kind, people.c.deleted.is_(sa.false()))
             .order_by(people.c.name)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [Related(person(r), float(r.since)) for r in conn.execute(query)]
 
     def blocks(self, accounts: Sequence[int]) -> list[tuple[int, int]]:
@@ -135,7 +135,7 @@ class RelationStore:
             t.c.kind == BLOCK,
             sa.or_(among(t.c.owner, ids, self.engine), among(t.c.other, ids, self.engine)),
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [(int(r.owner), int(r.other)) for r in conn.execute(query)]
 
     def followers(self, accounts: Sequence[int]) -> list[tuple[int, int]]:
@@ -146,7 +146,7 @@ class RelationStore:
         query = sa.select(t.c.owner, t.c.other).where(
             t.c.kind == FOLLOW, among(t.c.other, sorted(set(accounts)), self.engine)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [(int(r.owner), int(r.other)) for r in conn.execute(query)]
 
     def forget(self, account_id: int) -> int:

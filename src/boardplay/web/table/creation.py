@@ -56,6 +56,7 @@ class GameMaker:
         bus: Bus,
         now: Callable[[], float] = time.time,
         metrics: Metrics | None = None,
+        made: Callable[[st.GameRow], Awaitable[Room]] | None = None,
     ) -> None:
         self.now = now
         self.metrics = metrics or Metrics()
@@ -68,6 +69,8 @@ class GameMaker:
         self.throttles = throttles
         self.db = db
         self.room = room
+        self.made = made or (lambda row: room(row.id))
+        """The room of a game this process has just stored (``House.made``: not read back)."""
         self.admission = admission
 
     async def admit(self, seating: Seating) -> list[Account]:
@@ -233,6 +236,7 @@ class GameMaker:
                 player.name[:NAME_LENGTH],
                 token_hash=hash_token(token),
                 account=player.id,
+                bot=player.bot,
             )
             for index, (player, token) in enumerate(zip(verdict.accounts, tokens, strict=True))
         ]
@@ -251,14 +255,12 @@ class GameMaker:
                 await self.db(self._insert, row, counted)
             except sa.exc.IntegrityError:
                 raise conflict("game_exists", f"a game {row.id} exists already") from None
-            self._made(row)
-        elif await self.db(self._insert_once, row):
-            self._made(row)
-        else:
-            tokens = []
-        room = await self.room(row.id)  # loading it starts its clock (``Room.settle``)
-        if tokens:
-            await self.started(row)
+        elif not await self.db(self._insert_once, row):
+            # Made by another attempt: read as it is now (``settle`` started its clock).
+            return await self.room(row.id), []
+        self._made(row)
+        room = await self.made(row)  # stored just now, as it is; ``Room.settle`` starts its clock
+        await self.started(row)
         return room, tokens
 
     async def rematch(

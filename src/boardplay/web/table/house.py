@@ -49,7 +49,7 @@ from boardplay.web.table.creation import GameMaker
 from boardplay.web.table.games import Games
 from boardplay.web.table.presence import Here, Heres, PresenceStore
 from boardplay.web.table.rooms import Room
-from boardplay.web.table.rows import MoveWrite
+from boardplay.web.table.rows import GameRow, MoveWrite
 from boardplay.web.table.storage import Storage
 from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.throttles import Throttles
@@ -127,6 +127,7 @@ class House:
             bus,
             lambda: self.now(),
             metrics,
+            self.made,
         )
         """Makes games within the ceilings (``creation.py``)."""
         self.games = Games(storage, db, self.room, self.rooms.get, bus)
@@ -182,6 +183,19 @@ class House:
             return room
         room = Room(self, row, self.ai)
         self.rooms[game_id] = room
+        self._evict()
+        await room.settle()
+        return room
+
+    async def made(self, row: GameRow) -> Room:
+        """The room of a game this process has just stored as ``row``, taken as it is: what a
+        read would give back (``test_web_game_rows.py``), so a tournament's or a challenge's
+        game is not read whole right after it was written (five statements a game)."""
+        room = self.rooms.get(row.id)
+        if room is not None:  # asked for by another request meanwhile: keep that copy
+            return room
+        room = Room(self, row, self.ai)
+        self.rooms[row.id] = room
         self._evict()
         await room.settle()
         return room

@@ -18,7 +18,7 @@ class AiJobStore:
     """The lease methods of ``Storage`` (which provides the engines)."""
 
     engine: Engine
-    reader: Engine
+    autocommit: Engine
 
     def claim_ai(self, game_id: str, revision: int, owner: str, lease: float) -> int | None:
         """Take the AI job of ``game_id`` at ``revision`` for ``lease`` seconds, if nobody holds
@@ -69,7 +69,7 @@ class AiJobStore:
         query = sa.select(sa.func.count(), sa.func.min(games_table.c.updated)).where(
             games_table.c.ai_seat >= 0
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             depth, oldest = conn.execute(query).one()
         if oldest is None:
             return Backlog(int(depth), None)
@@ -79,7 +79,7 @@ class AiJobStore:
     def due_ai_jobs(self, limit: int) -> list[str]:
         """Games with an AI job nobody holds (new, released, or its holder died), and games not
         yet checked for one, oldest change first."""
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [r.id for r in conn.execute(due_ai_query(limit))]
 
 

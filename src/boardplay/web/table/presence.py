@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import among, metadata
+from boardplay.web.database import among, autocommitting, metadata
 from boardplay.web.sockets import Subscriber
 from boardplay.web.table.schema import seats_table
 
@@ -80,7 +80,7 @@ Heres = dict[str, Here]
 class PresenceStore:
     def __init__(self, engine: Engine, process: str) -> None:
         self.engine = engine
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
         self.process = process
         self.refreshed = 0.0
 
@@ -157,7 +157,7 @@ class PresenceStore:
             presence_table.c.process != self.process,
             presence_table.c.at >= time.time() - STALE,
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return frozenset(int(s) for row in conn.execute(query) for s in row.seats)
 
     def saw(self, game_id: str, seats: Sequence[int], now: float) -> None:
@@ -174,7 +174,7 @@ class PresenceStore:
         query = sa.select(seats_table.c.seat, seats_table.c.seen).where(
             seats_table.c.game_id == game_id, seats_table.c.seen.is_not(None)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {int(r.seat): float(r.seen) for r in conn.execute(query)}
 
     def forget(self) -> None:

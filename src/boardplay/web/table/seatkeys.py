@@ -14,7 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import among
+from boardplay.web.database import among, autocommitting
 from boardplay.web.played import ACTIVE, FINISHED
 from boardplay.web.table.rows import HUMAN, INVITE, OPEN, GameEnd, InPlay, utc_now
 from boardplay.web.table.schema import games_table, seat_keys_table, seats_table
@@ -72,7 +72,7 @@ class SeatStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.autocommit = autocommitting(engine)
 
     def revoke(self, account_id: int) -> list[str]:
         """Every seat token of the account ends (``_revoke``); the games changed."""
@@ -149,7 +149,7 @@ class SeatStore:
     def has_played(self, account_id: int) -> bool:
         """Whether the account holds a seat in any game."""
         query = sa.select(seats_table.c.game_id).where(seats_table.c.account_id == account_id)
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return conn.execute(query.limit(1)).first() is not None
 
     def has_finished_game(self, account_id: int) -> bool:
@@ -160,7 +160,7 @@ class SeatStore:
             .where(seats_table.c.account_id == account_id, games_table.c.status == FINISHED)
             .limit(1)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return conn.execute(query).first() is not None
 
     def games_of(self, account_id: int, limit: int) -> list[tuple[str, str, datetime]]:
@@ -173,7 +173,7 @@ class SeatStore:
             .order_by(games_table.c.updated.desc())
             .limit(limit)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [(r.id, r.status, r.updated) for r in conn.execute(query)]
 
     def in_progress(self, account_ids: Sequence[int]) -> dict[int, set[str]]:
@@ -189,7 +189,7 @@ class SeatStore:
             )
         )
         found: dict[int, set[str]] = {}
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             for r in conn.execute(query):
                 found.setdefault(int(r.account_id), set()).add(r.id)
         return found
@@ -208,7 +208,7 @@ class SeatStore:
             .order_by(games_table.c.id, seats_table.c.seat)
         )
         found: dict[str, tuple[str, datetime, list[str]]] = {}
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             for r in conn.execute(query):
                 found.setdefault(r.id, (r.game, r.updated, []))[2].append(r.name)
         return found
@@ -229,7 +229,7 @@ class SeatStore:
             .order_by(games_table.c.updated.desc())
             .limit(limit)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [(r.id, r.game, int(r.seat), dict(r.result or {})) for r in conn.execute(query)]
 
     def ended(self, game_ids: Sequence[str]) -> dict[str, GameEnd]:
@@ -241,7 +241,7 @@ class SeatStore:
         query = sa.select(t.c.id, t.c.result, t.c.resigned).where(
             t.c.id.in_(list(game_ids)), t.c.status != ACTIVE
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {r.id: GameEnd(r.result, list(r.resigned or [])) for r in conn.execute(query)}
 
     def still_playing(self, game_ids: Sequence[str]) -> set[str]:
@@ -251,7 +251,7 @@ class SeatStore:
         query = sa.select(games_table.c.id).where(
             games_table.c.id.in_(list(game_ids)), games_table.c.status != FINISHED
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return set(conn.execute(query).scalars())
 
     def finished_rated(self, limit: int) -> list[str]:
@@ -264,7 +264,7 @@ class SeatStore:
             .order_by(table.c.updated.desc())
             .limit(limit)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return list(conn.execute(query).scalars())
 
     def playing(self, account_ids: Sequence[int], quiet: float) -> dict[int, str]:
@@ -298,7 +298,7 @@ class SeatStore:
             .order_by(games.c.updated.desc())
         )
         found: dict[int, str] = {}
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             for row in conn.execute(query):
                 if row.account_id not in found and "days" not in (row.clock or {}):
                     found[int(row.account_id)] = row.id
@@ -320,7 +320,7 @@ class SeatStore:
             .order_by(t.c.updated.desc())
             .limit(limit)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             games = [g for g in conn.execute(query) if not (g.clock or {}).get("days")]
             if not games:
                 return []

@@ -26,7 +26,7 @@ from sqlalchemy.engine import Engine
 
 from boardplay.core.records import Move
 from boardplay.web.accounts import people
-from boardplay.web.database import among, make_engine, text_array
+from boardplay.web.database import among, autocommitting, make_engine, text_array
 from boardplay.web.played import ACTIVE as ACTIVE
 from boardplay.web.played import FINISHED as FINISHED
 from boardplay.web.table.clocks import Clock
@@ -69,9 +69,8 @@ class Storage(AiJobStore):
             migrate = False
         else:
             self.url, self.engine = url, make_engine(url)
-        self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        """For reads: no transaction to roll back when the connection returns to the pool (one
-        round trip less; each statement sees committed data, as under READ COMMITTED)."""
+        self.autocommit = autocommitting(self.engine)
+        """For reads and one-statement writes (``database.autocommitting``)."""
         if migrate:
             from boardplay.web.migrate import upgrade
 
@@ -102,6 +101,11 @@ class Storage(AiJobStore):
         if done is None:
             raise StaleWrite(game_id)
         return int(done.revision)
+
+    def _set(self, game_id: str, revision: int | None, **values: Any) -> int:
+        """``_bump`` as a statement of its own (``database.autocommitting``)."""
+        with self.autocommit.connect() as conn:
+            return self._bump(conn, game_id, revision, **values)
 
     def append_moves(self, *fields: Any, **named: Any) -> int:
         """``write`` of the ``MoveWrite`` of these fields (the storage's tests write so)."""
@@ -163,8 +167,7 @@ class Storage(AiJobStore):
 
     def set_ai_seat(self, game_id: str, revision: int, ai_seat: int | None) -> int:
         """Store who is to move of a game checked for the first time (``UNKNOWN_AI`` before)."""
-        with self.engine.begin() as conn:
-            return self._bump(conn, game_id, revision, **job_values(ai_seat, None))
+        return self._set(game_id, revision, **job_values(ai_seat, None))
 
     def claim_seat(
         self, game_id: str, seat: int, token_hash: str, name: str, account: int | None = None
@@ -195,18 +198,16 @@ class Storage(AiJobStore):
     ) -> int:
         """End a game the rules have not ended (a resignation, an agreed draw): store its result
         and who resigned, settle any draw offer and end any AI job; ``StaleWrite`` as above."""
-        with self.engine.begin() as conn:
-            return self._bump(
-                conn,
-                game_id,
-                revision,
-                status=FINISHED,
-                result=result,
-                resigned=resigned,
-                draw_offer=None,
-                **job_values(None, None),
-                **clock_values(clock),
-            )
+        return self._set(
+            game_id,
+            revision,
+            status=FINISHED,
+            result=result,
+            resigned=resigned,
+            draw_offer=None,
+            **job_values(None, None),
+            **clock_values(clock),
+        )
 
     def resign_seat(
         self,
@@ -239,23 +240,19 @@ class Storage(AiJobStore):
 
     def set_draw_offer(self, game_id: str, revision: int, offer: dict[str, Any] | None) -> int:
         """Store a draw offer (or its end, ``None``); ``StaleWrite`` as above."""
-        with self.engine.begin() as conn:
-            return self._bump(conn, game_id, revision, draw_offer=offer)
+        return self._set(game_id, revision, draw_offer=offer)
 
     def set_clock(self, game_id: str, revision: int, clock: Clock | None) -> int:
         """Store a clock that starts (the table filled); ``StaleWrite`` as above."""
-        with self.engine.begin() as conn:
-            return self._bump(conn, game_id, revision, **clock_values(clock))
+        return self._set(game_id, revision, **clock_values(clock))
 
     def set_rematch_offer(self, game_id: str, revision: int, offer: dict[str, Any] | None) -> int:
         """Store a proposed rematch (or its end, ``None``); ``StaleWrite`` as above."""
-        with self.engine.begin() as conn:
-            return self._bump(conn, game_id, revision, rematch_offer=offer)
+        return self._set(game_id, revision, rematch_offer=offer)
 
     def set_rematch(self, game_id: str, revision: int, rematch: str) -> int:
         """Point a finished game at its rematch; ``StaleWrite`` as above."""
-        with self.engine.begin() as conn:
-            return self._bump(conn, game_id, revision, rematch=rematch, rematch_offer=None)
+        return self._set(game_id, revision, rematch=rematch, rematch_offer=None)
 
     # ----- reading --------------------------------------------------------------------------
     def get_game(self, game_id: str) -> GameRow | None:
@@ -266,7 +263,7 @@ class Storage(AiJobStore):
         then be taken as this copy's and its view shown with a move it does not have (a bot
         was told it was to move again). So the revision is read again after the rest, and the
         whole read made again while it moved meanwhile."""
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             for _ in range(READS):
                 read = self._read_game(conn, game_id)
                 if read is None:
@@ -343,14 +340,14 @@ class Storage(AiJobStore):
 
     def due_clocks(self, now: float, limit: int = CLOCKS_PER_SWEEP) -> list[str]:
         """Active games whose running clock fell by ``now``, the longest fallen first."""
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [r.id for r in conn.execute(_due_clocks_query(now, limit))]
 
     def due(self, free: int, now: float) -> tuple[list[str], list[str]]:
         """The sweep's two looks on one connection (a pool checkout and its pre-ping cost about
         1 ms of CPU after a quiet second): ``due_ai_jobs(free)`` (none if ``free`` is 0) and
         ``due_clocks(now)``."""
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             jobs = [r.id for r in conn.execute(due_ai_query(free))] if free > 0 else []
             return jobs, [r.id for r in conn.execute(_due_clocks_query(now, CLOCKS_PER_SWEEP))]
 
@@ -361,7 +358,7 @@ class Storage(AiJobStore):
         query = sa.select(games_table.c.id, games_table.c.revision).where(
             among(games_table.c.id, game_ids, self.engine)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {r.id: int(r.revision) for r in conn.execute(query)}
 
     def newer(self, known: Mapping[str, int]) -> dict[str, int]:
@@ -387,7 +384,7 @@ class Storage(AiJobStore):
             .join_from(games_table, given, games_table.c.id == given.c.id)
             .where(games_table.c.revision > given.c.revision)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return {r.id: int(r.revision) for r in conn.execute(query)}
 
     def game_ids(self, status: str | None = None, limit: int = 1000) -> list[str]:
@@ -400,7 +397,7 @@ class Storage(AiJobStore):
         )
         if status is not None:
             query = query.where(games_table.c.status == status)
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [r.id for r in conn.execute(query)]
 
     def open_game_ids(self, limit: int = 100) -> list[str]:
@@ -419,7 +416,7 @@ class Storage(AiJobStore):
             .order_by(games_table.c.updated.desc())
             .limit(limit)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return [r.id for r in conn.execute(query)]
 
 

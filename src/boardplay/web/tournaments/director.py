@@ -105,6 +105,9 @@ class Director:
         self.bus = bus
         self.now = now
         self._advancing: set[asyncio.Task[None]] = set()
+        self._again: dict[str, bool] = {}
+        """The tournaments being advanced after a game's end, each with whether another end
+        was heard meanwhile (``_advance_after_ends``)."""
         self.stepped: Callable[[str], None] = lambda _tournament_id: None
         """Told a tournament's id when this process started, paired or finished it (the
         service forgets the list pages it cached: ``listing.py``)."""
@@ -137,9 +140,28 @@ class Director:
 
     async def _after_end(self, game_id: str) -> None:
         try:
-            await self.games_ended([game_id])
+            for tournament_id in await self.db(self.store.tournaments_of, [game_id]):
+                await self._advance_after_ends(tournament_id)
         except Exception:
             log.exception("the tournament of game %s could not advance; the tick tries", game_id)
+
+    async def _advance_after_ends(self, tournament_id: str) -> None:
+        """``advance``, unless this process is advancing the tournament after an earlier end:
+        then that one advances once more when it is done, for every end heard meanwhile. An
+        arena's games end several a second; a step each, taken at once, read and paired the
+        same waiting players side by side, and all but one were lost under the row."""
+        if tournament_id in self._again:
+            self._again[tournament_id] = True
+            return
+        self._again[tournament_id] = False
+        try:
+            while True:
+                await self.advance(tournament_id)
+                if not self._again[tournament_id]:
+                    break
+                self._again[tournament_id] = False
+        finally:
+            del self._again[tournament_id]
 
     async def ends_told(self) -> None:
         """Wait until the steps set off by the games ended so far are done (tests)."""

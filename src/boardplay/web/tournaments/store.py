@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import lock
+from boardplay.web.database import autocommitting, lock
 from boardplay.web.ratings import places
 from boardplay.web.tournaments.model import (
     ACTIVE,
@@ -86,9 +86,9 @@ class TournamentStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        # One statement's reads need no transaction: no BEGIN and ROLLBACK round trips around
-        # them (an arena reads which tournament and which games at every game that ends).
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        # One statement needs no transaction (``autocommitting``): an arena reads which
+        # tournament and which games, and claims and marks a table, at every game that ends.
+        self.autocommit = autocommitting(engine)
         self._settled: dict[str, Settled] = {}
         self._settled_lock = threading.Lock()  # the store is called from several threads
 
@@ -134,7 +134,7 @@ class TournamentStore:
             conn.execute(t.insert().values(**values))
 
     def get(self, tournament_id: str) -> Tournament | None:
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             row = conn.execute(
                 tournaments_table.select().where(tournaments_table.c.id == tournament_id)
             ).first()
@@ -146,7 +146,7 @@ class TournamentStore:
         """The tournaments of ``statuses``, soonest start first (``latest``: last finished
         first)."""
         t = tournaments_table
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             rows = conn.execute(
                 t.select()
                 .where(t.c.status.in_(list(statuses)))
@@ -159,14 +159,14 @@ class TournamentStore:
         """The tournament's revision (None: no such tournament): one row's one column, what a
         poll reads before anything else."""
         t = tournaments_table
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             found = conn.execute(sa.select(t.c.revision).where(t.c.id == tournament_id)).first()
         return None if found is None else int(found.revision)
 
     def due(self, now: float) -> list[str]:
         """Tournaments a process has work in: started ones, and created ones past their start."""
         t = tournaments_table
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             rows = conn.execute(
                 sa.select(t.c.id).where(
                     sa.or_(t.c.status == STARTED, sa.and_(t.c.status == CREATED, t.c.starts <= now))
@@ -202,7 +202,7 @@ class TournamentStore:
     def entered(self, tournament_id: str) -> list[int]:
         """The accounts entered and not withdrawn (playing, or on a break)."""
         e = entrants_table
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return list(
                 conn.execute(
                     sa.select(e.c.account_id).where(
@@ -226,7 +226,7 @@ class TournamentStore:
             .order_by(t.c.starts.desc())
         )
         found: dict[int, tuple[str, str]] = {}
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             for row in conn.execute(query):
                 found.setdefault(int(row.account_id), (row.id, row.name))
         return found
@@ -280,15 +280,20 @@ class TournamentStore:
         """The tournament as one moment saw it. Its rows are read by several statements: on
         PostgreSQL they share one snapshot (repeatable read), or a round committed between the
         statement for the tables and the one for the byes would be seen as its bye alone. On
-        SQLite a process reads and writes on one thread, so no step falls between them."""
+        SQLite a process reads and writes on one thread, so no step falls between them. The
+        reads end with a commit: after a rollback psycopg forgets the statements it prepared
+        on the connection (it cannot tell what the rollback undid) and prepares them again."""
         with self.engine.connect() as conn:
             if conn.dialect.name == "postgresql":
                 conn.execution_options(isolation_level="REPEATABLE READ")
-            return self._read(conn, tournament_id)
+            snap = self._read(conn, tournament_id)
+            conn.commit()
+            return snap
 
     def unmade(self, tournament_id: str) -> Snapshot:
-        """The tournament with only its tables whose games are not made yet (``read``)."""
-        with self.engine.connect() as conn:
+        """The tournament with only its tables whose games are not made yet (``read``): each
+        statement as it finds the rows, as the tables not made are only ever marked made."""
+        with self.autocommit.connect() as conn:
             return read(conn, tournament_id, unmade=True)
 
     def playing(self, tournament_id: str) -> list[str]:
@@ -297,7 +302,7 @@ class TournamentStore:
         query = sa.select(b.c.game_id).where(
             b.c.tournament_id == tournament_id, b.c.made.is_(sa.true()), b.c.places.is_(None)
         )
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             return list(conn.execute(query).scalars())
 
     def record_results(self, tournament_id: str, ended: Mapping[str, Ended], now: float) -> int:
@@ -354,7 +359,7 @@ class TournamentStore:
         if not game_ids:
             return []
         b = boards_table
-        with self.reader.connect() as conn:
+        with self.autocommit.connect() as conn:
             rows = conn.execute(
                 sa.select(b.c.tournament_id).distinct().where(b.c.game_id.in_(list(game_ids)))
             ).all()
@@ -366,7 +371,7 @@ class TournamentStore:
         one writer; on PostgreSQL the second waits for the first's commit and checks its
         condition again on that row). It ends with the game made, or expires (a dead process)."""
         b = boards_table
-        with self.engine.begin() as conn:
+        with self.autocommit.connect() as conn:
             done = conn.execute(
                 b.update()
                 .where(
@@ -382,7 +387,7 @@ class TournamentStore:
 
     def mark_made(self, tournament_id: str, round_: int, board: int) -> None:
         b = boards_table
-        with self.engine.begin() as conn:
+        with self.autocommit.connect() as conn:
             conn.execute(
                 b.update()
                 .where(b.c.tournament_id == tournament_id, b.c.round == round_, b.c.board == board)
