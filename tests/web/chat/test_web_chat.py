@@ -24,8 +24,13 @@ from boardplay.web.accounts.service import COOKIE
 from boardplay.web.app import create_app
 from boardplay.web.chat.rights import clean
 from boardplay.web.chat.store import Author, ChatRefused, ChatStore, chat_reports_table
+from boardplay.web.config import Settings
 from boardplay.web.errors import ApiError
 from boardplay.web.sockets import Subscriber
+
+SPECTATOR = ("spectators", Author(None, None, "Mika"))
+ROOMY = {"per_minute": 100, "per_game": 100, "per_author": 100}
+"""Ceilings no test of the store's reads reaches."""
 
 
 @pytest.fixture
@@ -320,6 +325,33 @@ def test_a_game_keeps_at_most_its_share_of_messages(tmp_path: Path) -> None:
         # Another game's chat is its own.
         other, token, _ = table(client)
         said(client, other, "players", "fresh", **bearer(token))
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_backlog_is_each_channels_last_lines_oldest_first(
+    request: pytest.FixtureRequest, tmp_path: Path, database: str
+) -> None:
+    """One statement reads both channels' backlogs (``ChatStore.backlog``): each its own last
+    lines, none of the other's, none of another game's, on both databases."""
+    if database == "sqlite":
+        settings = tiny_settings(tmp_path)
+    else:
+        url = request.getfixturevalue("postgres_url")
+        settings = Settings(database_url=url, catalogue="webtiny:CATALOGUE", ai_workers=0)
+    app = create_app(settings)
+    with TestClient(app) as client:
+        (gid, _, _), (other, _, _) = table(client), table(client)
+        store = ChatStore(app.state.hub.storage.engine)
+        for n in range(7):  # the channels interleaved, a line a second
+            channel, author = ("players", Author(0, None, "Red")) if n % 2 else SPECTATOR
+            store.post(gid, channel, author, f"{channel}{n}", **ROOMY, now=1000.0 + n)
+            store.post(other, "players", Author(1, None, "Blue"), f"x{n}", **ROOMY, now=1000.0 + n)
+        found = {c: [m.text for m in lines] for c, lines in store.backlog(gid, 2).items()}
+        assert found == {
+            "players": ["players3", "players5"],
+            "spectators": ["spectators4", "spectators6"],
+        }
+        assert [m.text for m in store.backlog(other, 10)["spectators"]] == []
 
 
 def test_the_store_counts_a_minute_per_sender_and_channel(tmp_path: Path) -> None:

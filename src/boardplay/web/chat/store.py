@@ -275,9 +275,23 @@ class ChatStore:
             return _latest(conn, game_id, channel, limit)
 
     def backlog(self, game_id: str, limit: int) -> dict[str, list[ChatMessage]]:
-        """Each channel's last ``limit`` messages, oldest first (one connection)."""
+        """Each channel's last ``limit`` messages, oldest first, in one statement: every game
+        stream and page that opens reads it (twice a bots' arena game)."""
+        table = chat_messages_table
+        last = [
+            sa.select(table)
+            .where(table.c.game_id == game_id, table.c.channel == channel)
+            .order_by(table.c.id.desc())
+            .limit(limit)
+            .subquery()
+            for channel in CHANNELS
+        ]
+        found: dict[str, list[ChatMessage]] = {channel: [] for channel in CHANNELS}
         with self.autocommit.connect() as conn:
-            return {channel: _latest(conn, game_id, channel, limit) for channel in CHANNELS}
+            rows = conn.execute(sa.union_all(*(sa.select(part) for part in last))).all()
+        for row in sorted(rows, key=lambda r: r.id):
+            found[row.channel].append(_row(row))
+        return found
 
     def newer(self, game_ids: Sequence[str], after_id: int, since: float) -> list[ChatMessage]:
         """Messages of these games with an id above ``after_id`` or written at ``since`` or
