@@ -27,6 +27,10 @@ it). It measures, from the bot's side:
   with no game), whose CPU per move is the machine's own reference: the row gives both and
   their ratio.
 
+With ``--plies N`` a bot to move at ply N or later resigns instead: shorter games, so two runs
+(the games' own length and a short one) split a move's CPU into what each move costs and what
+each game costs (made, started, ended, paired), which the bench's one ratio mixes.
+
 The run lasts the arena's ``--minutes``; numbers are printed, never asserted."""
 
 from __future__ import annotations
@@ -165,6 +169,7 @@ async def _play(
     tally: Tally,
     rng: random.Random,
     think: float = 0.0,
+    plies: int | None = None,
 ) -> None:
     seats: list[int] = []
     sent: dict[int, float] = {}
@@ -186,7 +191,14 @@ async def _play(
             bot.heard_end(game_id)
             tally.games += 1
             return
-        if event["turn"] in seats and event["legal"]:
+        if (
+            event["turn"] in seats
+            and event["legal"]
+            and plies is not None
+            and event["ply"] >= plies
+        ):
+            await _post(http, f"{bot.away}/api/bot/game/{game_id}/resign", headers=auth)
+        elif event["turn"] in seats and event["legal"]:
             if think:
                 await asyncio.sleep(think)
             move = quote(rng.choice(event["legal"]), safe="")
@@ -208,6 +220,7 @@ async def _run_bot(
     tally: Tally,
     rng: random.Random,
     think: float = 0.0,
+    plies: int | None = None,
 ) -> None:
     playing: set[str] = set()
     tasks: set[asyncio.Task[None]] = set()
@@ -224,7 +237,7 @@ async def _run_bot(
             bot.started[event["game"]["id"]] = now
             playing.add(event["game"]["id"])
             task = asyncio.get_running_loop().create_task(
-                _play(http, bot, event["game"]["id"], tally, rng, think)
+                _play(http, bot, event["game"]["id"], tally, rng, think, plies)
             )
             tasks.add(task)
             task.add_done_callback(tasks.discard)
@@ -281,7 +294,8 @@ async def _load(
         # at the start itself, not a lead after them).
         starts = time.monotonic() + (body["starts"] - time.time())
         runners = [
-            asyncio.create_task(_run_bot(http, bot, starts, tally, rng, args.think)) for bot in bots
+            asyncio.create_task(_run_bot(http, bot, starts, tally, rng, args.think, args.plies))
+            for bot in bots
         ]
         await asyncio.sleep(max(0.0, starts - time.monotonic()))
         cpu_before, moves_before = sum(ds.cpu_seconds(s) for s in servers), len(tally.moves)
@@ -372,11 +386,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--think", type=float, default=0.0, help="seconds a bot waits before each move"
     )
     parser.add_argument(
+        "--plies", type=int, default=None, help="a bot to move at this ply resigns (short games)"
+    )
+    parser.add_argument(
         "--floor",
         action="store_true",
         help="then the same bots against the bot floor (botfloor.py): CPU per move as a multiple",
     )
     args = parser.parse_args(argv)
+    if args.plies is not None and args.floor:
+        parser.error("--plies is for the server alone: the floor has no resignation")
     print(json.dumps({"yardstick_ms": round(loadbench.yardstick(), 2)}))
     with ds.postgres(durable=True) as admin, ds.redis() as redis:
         row = run(admin, redis, args)

@@ -43,11 +43,6 @@ class Event:
     message: dict[str, Any] | None
 
 
-EVENTS_AT_ONCE = 500
-"""Rows of one ``INSERT`` of events: 2,500 values, well within SQLite's ceiling on a statement's
-parameters (32,766) and PostgreSQL's (65,535)."""
-
-
 def event_of(origin: str, kind: str, account_id: int | None, message: Any = None) -> dict[str, Any]:
     return {"origin": origin, "kind": kind, "account_id": account_id, "message": message}
 
@@ -59,18 +54,17 @@ class EventStore:
     autocommit: Engine
 
     def _events(self, conn: sa.Connection, at: float, events: Sequence[dict[str, Any]]) -> None:
-        """Store ``events`` in one statement (an ``INSERT`` of several rows, not one each), or
-        one per ``EVENTS_AT_ONCE``."""
-        rows = [{"at": at, **e} for e in events]
-        for first in range(0, len(rows), EVENTS_AT_ONCE):
-            conn.execute(lobby_events_table.insert().values(rows[first : first + EVENTS_AT_ONCE]))
+        """Store ``events``: one statement each, sent together. One ``INSERT`` of several rows
+        (``values([...])``) has no cache key in SQLAlchemy, so it was compiled again at every
+        call: ten times the CPU (in process on SQLite, 340 µs against 30 for two rows)."""
+        if events:
+            conn.execute(lobby_events_table.insert(), [{"at": at, **e} for e in events])
 
     def notify(
         self, origin: str, notices: Sequence[tuple[int, Mapping[str, Any]]], now: float
     ) -> None:
-        """Messages for the lobby sockets of accounts, for the other processes to deliver (one
-        statement: ``autocommitting``)."""
-        with self.autocommit.connect() as conn:
+        """Messages for the lobby sockets of accounts, for the other processes to deliver."""
+        with self.engine.begin() as conn:
             self._events(conn, now, [event_of(origin, NOTICE, a, dict(m)) for a, m in notices])
 
     def started_for(self, account_id: int, since: float) -> list[dict[str, Any]]:

@@ -34,9 +34,6 @@ online_table = sa.Table(
     sa.Column("at", sa.Float, nullable=False, index=True),
 )
 """One row per account and process holding a lobby socket of it; ``at``: its last refresh."""
-ROWS_AT_ONCE = 1000
-"""Accounts marked online by one statement of a heartbeat (3,000 values: within SQLite's and
-PostgreSQL's ceilings on a statement's parameters)."""
 
 
 class OnlineStore:
@@ -46,12 +43,10 @@ class OnlineStore:
         self.engine = engine
         self.autocommit = autocommitting(engine)
 
-    def _upsert(self, process: str, account_ids: Sequence[int], now: float) -> sa.Insert:
-        """One statement that marks ``account_ids`` online on ``process`` at ``now``."""
-        rows = [{"account_id": a, "process": process, "at": now} for a in account_ids]
+    def _upsert(self) -> sa.Insert:
         insert = (postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert)(
             online_table
-        ).values(rows)
+        )
         return insert.on_conflict_do_update(
             index_elements=[online_table.c.account_id, online_table.c.process],
             set_={"at": insert.excluded.at},
@@ -59,8 +54,8 @@ class OnlineStore:
 
     def here(self, account_id: int, process: str, now: float) -> None:
         """The account's first socket on ``process`` opened: online at once."""
-        with self.autocommit.connect() as conn:
-            conn.execute(self._upsert(process, [account_id], now))
+        with self.autocommit.connect() as conn:  # one statement
+            conn.execute(self._upsert(), {"account_id": account_id, "process": process, "at": now})
 
     def refresh(self, process: str, account_ids: Sequence[int], now: float, stale: float) -> None:
         """``account_ids`` are those with a socket on ``process`` now: their rows are fresh,
@@ -74,8 +69,9 @@ class OnlineStore:
                 conn.execute(
                     t.delete().where(mine, sa.not_(among(t.c.account_id, ids, self.engine)))
                 )
-                for first in range(0, len(ids), ROWS_AT_ONCE):
-                    conn.execute(self._upsert(process, ids[first : first + ROWS_AT_ONCE], now))
+                conn.execute(
+                    self._upsert(), [{"account_id": a, "process": process, "at": now} for a in ids]
+                )
             else:
                 conn.execute(t.delete().where(mine))
             conn.execute(t.delete().where(t.c.at < now - stale))
