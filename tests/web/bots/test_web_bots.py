@@ -216,7 +216,7 @@ def test_a_bots_first_act_stores_its_move_alone_and_reads_nothing(tmp_path: Path
     with TestClient(create_app(settings)) as client:
         storage = client.app.state.hub.storage  # type: ignore[attr-defined]
         reads: list[str] = []
-        for name in ("get_game", "revisions"):
+        for name in ("get_game", "revision"):
             read = getattr(storage, name)
             setattr(storage, name, lambda *a, _r=read, _n=name: reads.append(_n) or _r(*a))
         _, one = bot_of(client, "one")

@@ -361,6 +361,14 @@ class Storage(AiJobStore):
         with self.autocommit.connect() as conn:
             return {r.id: int(r.revision) for r in conn.execute(query)}
 
+    def revision(self, game_id: str) -> int | None:
+        """The game's current revision (None: no such game): a copy's check before a read that
+        must be current (``RoomCopy.refresh``, twice or more a bot's game). One compiled
+        statement, where ``revisions`` builds its array of ids at every call."""
+        with self.autocommit.connect() as conn:
+            found = conn.execute(_REVISION, {"game_id": game_id}).scalar_one_or_none()
+        return None if found is None else int(found)
+
     def newer(self, known: Mapping[str, int]) -> dict[str, int]:
         """The games of ``known`` (id: revision) whose revision is now past the one given, with
         that revision: the periodic check of a process's watched games. On PostgreSQL the
@@ -418,6 +426,10 @@ class Storage(AiJobStore):
         )
         with self.autocommit.connect() as conn:
             return [r.id for r in conn.execute(query)]
+
+
+_REVISION = sa.select(games_table.c.revision).where(games_table.c.id == sa.bindparam("game_id"))
+"""``Storage.revision``'s statement, built once."""
 
 
 def insert_game(conn: sa.Connection, row: GameRow) -> None:
