@@ -212,6 +212,26 @@ def test_the_backlog_on_hello_holds_only_readable_channels(client: TestClient) -
         assert texts(hello(spectator, None)) == ["two"]
 
 
+def test_a_check_during_the_backlogs_read_sends_no_line_twice(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The socket is in the chat from its hello on, so a check that runs while its backlog is
+    read sends it what was written lately; the backlog then leaves those lines out (a full run
+    once saw a spectator sent the same line twice)."""
+    gid, *_ = table(client)
+    said(client, gid, "spectators", "lately", **sign_up(client, "Watcher").headers())
+    relay = client.app.state.hub.chat  # type: ignore[attr-defined]
+    backlog = relay._backlog
+
+    async def backlog_after_a_check(*args: Any) -> None:
+        await relay.catch_up()  # the check, between the hello and the backlog
+        await backlog(*args)
+
+    monkeypatch.setattr(relay, "_backlog", backlog_after_a_check)
+    with client.websocket_connect(f"/api/games/{gid}/ws") as spectator:
+        assert texts(hello(spectator, None)) == ["lately"]
+
+
 def test_a_socket_that_did_not_ask_is_never_sent_chat(client: TestClient) -> None:
     gid, first, second = table(client)
     with client.websocket_connect(f"/api/games/{gid}/ws") as old:

@@ -309,6 +309,9 @@ class ChatRelay:
         await self._backlog(room, sub, channels)
 
     async def _backlog(self, room: Room, sub: Subscriber, channels: Iterable[str]) -> None:
+        """The last messages of ``channels`` but those the socket was sent already: a check
+        that ran while the backlog was read (the socket is in the chat from the hello on)
+        delivers what it finds written lately, the backlog's last lines among them."""
         wanted = sorted(channels)
         if not wanted:
             return
@@ -318,7 +321,7 @@ class ChatRelay:
             self.floor = max([self.floor, *(m.id for m in backlog[channel])])
         hidden = self.blocks.of_socket(sub)
         for channel in wanted:
-            messages = shown(backlog[channel], hidden)
+            messages = [m for m in shown(backlog[channel], hidden) if m.id not in sent]
             sub.push(
                 {
                     "type": "chat",

@@ -52,11 +52,11 @@ class GameMaker:
         throttles: Throttles,
         db: Runner,
         room: Callable[[str], Awaitable[Room]],
+        made: Callable[[st.GameRow], Awaitable[Room]],
         admission: Admission,
         bus: Bus,
         now: Callable[[], float] = time.time,
         metrics: Metrics | None = None,
-        made: Callable[[st.GameRow], Awaitable[Room]] | None = None,
     ) -> None:
         self.now = now
         self.metrics = metrics or Metrics()
@@ -69,7 +69,7 @@ class GameMaker:
         self.throttles = throttles
         self.db = db
         self.room = room
-        self.made = made or (lambda row: room(row.id))
+        self.made = made
         """The room of a game this process has just stored (``House.made``: not read back)."""
         self.admission = admission
 

@@ -123,11 +123,11 @@ class House:
             throttles,
             self.db,
             self.room,
+            self.made,
             admission,
             bus,
             lambda: self.now(),
             metrics,
-            self.made,
         )
         """Makes games within the ceilings (``creation.py``)."""
         self.games = Games(storage, db, self.room, self.rooms.get, bus)

@@ -124,12 +124,6 @@ class Director:
             except Exception:
                 log.exception("tournament %s could not advance; the next tick tries", tournament_id)
 
-    async def games_ended(self, game_ids: Sequence[str]) -> None:
-        """Games ended: advance the tournaments they belong to now rather than at the next
-        tick (any game id may be given; those of no tournament are ignored)."""
-        for tournament_id in await self.db(self.store.tournaments_of, list(game_ids)):
-            await self.advance(tournament_id)
-
     async def _game_finished(self, event: GameFinished) -> None:
         """A game ended on this process: its tournament's next step (a next wave, the round's
         results) runs in a task of its own, so the request whose move ended the game does not
