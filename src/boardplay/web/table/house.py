@@ -181,11 +181,7 @@ class House:
         if room is not None:  # loaded by another request meanwhile: keep that copy
             await room.refresh()
             return room
-        room = Room(self, row, self.ai)
-        self.rooms[game_id] = room
-        self._evict()
-        await room.settle()
-        return room
+        return await self._hold(row)
 
     async def made(self, row: GameRow) -> Room:
         """The room of a game this process has just stored as ``row``, taken as it is: what a
@@ -194,6 +190,10 @@ class House:
         room = self.rooms.get(row.id)
         if room is not None:  # asked for by another request meanwhile: keep that copy
             return room
+        return await self._hold(row)
+
+    async def _hold(self, row: GameRow) -> Room:
+        """A room for ``row`` kept among this process's rooms, settled (``Room.settle``)."""
         room = Room(self, row, self.ai)
         self.rooms[row.id] = room
         self._evict()
