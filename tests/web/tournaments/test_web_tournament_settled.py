@@ -53,6 +53,11 @@ def test_an_arena_read_from_its_settled_rounds_is_the_arena_read_whole(
             for each in processes:
                 assert each.store.snapshot(made.id) == whole(each, made.id)
         kept = [p.store._settled[made.id] for p in processes]
+        # A game read in play is known to be the arena's when it ends, with no query, once.
+        in_play = [b.game_id for b in whole(processes[0], made.id).boards if b.table.places is None]
+        processes[0].store.snapshot(made.id)
+        assert {processes[0].store.known_tournament(game) for game in in_play} == {made.id}
+        assert processes[0].store.known_tournament(in_play[0]) is None
         assert all(k.upto == 0 for k in kept), "the game in play holds every later round back"
 
         await lose(processes[1], held.game_id, held.table.players[0])

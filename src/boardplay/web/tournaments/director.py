@@ -134,7 +134,9 @@ class Director:
 
     async def _after_end(self, game_id: str) -> None:
         try:
-            for tournament_id in await self.db(self.store.tournaments_of, [game_id]):
+            known = self.store.known_tournament(game_id)
+            ids = [known] if known else await self.db(self.store.tournaments_of, [game_id])
+            for tournament_id in ids:
                 await self._advance_after_ends(tournament_id)
         except Exception:
             log.exception("the tournament of game %s could not advance; the tick tries", game_id)
@@ -179,21 +181,27 @@ class Director:
         # second to pair, which the event loop spends serving other visitors meanwhile.
         step = await asyncio.to_thread(self._plan, snap, now)
         if not step.idle:
+            locked: Snapshot | None = None
             with contextlib.suppress(StepLost):  # another process took this step first
                 for _ in range(ATTEMPTS):
                     commit = functools.partial(self.commit, planned_on=snap, step=step, now=now)
-                    stale = await self.db(self.store.step, tournament_id, commit)
-                    if stale is None:
+                    stored, locked = await self.db(self.store.step, tournament_id, commit)
+                    if stored:
                         break
-                    snap, step = stale, await asyncio.to_thread(self._plan, stale, now)  # again
+                    snap, step = locked, await asyncio.to_thread(self._plan, locked, now)  # again
                     if step.idle:
                         break
                 else:
-                    await self.db(self.store.step, tournament_id, lambda c, s: self.step(c, s, now))
+                    locked = await self.db(
+                        self.store.step, tournament_id, lambda c, s: self.step(c, s, now)
+                    )
             self.stepped(tournament_id)
-            # Only the tables to make, not every table ever played: an arena steps at each game
-            # that ends, and its reads of the whole history grow with it.
-            snap = await self.db(self.store.unmade, tournament_id)
+            # The games to make are those of the row as the step read it under the lock, with
+            # the tables it stored (``store_round`` adds them): another process may have made
+            # some since, and its claims tell. Only a step lost to another reads them again.
+            if locked is None:
+                locked = await self.db(self.store.unmade, tournament_id)
+            snap = locked
         await self._make_games(snap)
 
     def _plan(self, snap: Snapshot, now: float) -> Step:
@@ -206,20 +214,23 @@ class Director:
 
     def commit(
         self, conn: sa.Connection, locked: Snapshot, planned_on: Snapshot, step: Step, now: float
-    ) -> Snapshot | None:
+    ) -> tuple[bool, Snapshot]:
         """Store ``step``, planned on ``planned_on``, under the tournament's row if it still
-        holds on ``locked``, read under it (``steps.still_holds``); else nothing is stored and
-        ``locked`` is returned, to plan again on."""
+        holds on ``locked``, read under it (``steps.still_holds``); else nothing is stored, to
+        plan again on ``locked``. Whether it was stored, and ``locked`` (with the stored
+        tables)."""
         if not still_holds(step, planned_on, locked):
-            return locked
+            return False, locked
         self._store(conn, locked, step, now)
-        return None
+        return True, locked
 
-    def step(self, conn: sa.Connection, snap: Snapshot, now: float) -> None:
+    def step(self, conn: sa.Connection, snap: Snapshot, now: float) -> Snapshot:
         """The step planned and stored under the tournament's row, on what was read under it
         (``TournamentStore.step`` calls it): when the row keeps changing under the plans made
-        outside it, and in tests that take a step at a chosen moment."""
+        outside it, and in tests that take a step at a chosen moment. ``snap`` with the
+        stored tables."""
         self._store(conn, snap, plan(snap, now), now)
+        return snap
 
     @staticmethod
     def _store(conn: sa.Connection, snap: Snapshot, step: Step, now: float) -> None:

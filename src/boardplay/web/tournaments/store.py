@@ -58,6 +58,8 @@ from boardplay.web.tournaments.schema import (
 T = TypeVar("T")
 KEPT = 256
 """Tournaments whose settled rounds a process keeps (the least recently read go first)."""
+KEPT_GAMES = 8192
+"""Games in play whose tournament a process keeps (``TournamentStore.known_tournament``)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,8 @@ class TournamentStore:
         # tournament and which games, and claims and marks a table, at every game that ends.
         self.autocommit = autocommitting(engine)
         self._settled: dict[str, Settled] = {}
+        self._in_play: dict[str, str] = {}
+        """The tournament of each game it read in play, oldest first (``known_tournament``)."""
         self._settled_lock = threading.Lock()  # the store is called from several threads
 
     def _read(self, conn: sa.Connection, tournament_id: str) -> Snapshot:
@@ -100,6 +104,11 @@ class TournamentStore:
                 self._settled[tournament_id] = known  # the most recently read last
         snap = read(conn, tournament_id, settled=known)
         upto = Settled.reach(snap, known)
+        in_play = [b.game_id for b in snap.boards if b.made and b.table.places is None]
+        with self._settled_lock:
+            self._in_play.update(dict.fromkeys(in_play, tournament_id))
+            while len(self._in_play) > KEPT_GAMES:
+                del self._in_play[next(iter(self._in_play))]
         if known is not None and upto <= known.upto:
             return snap
         fresh = Settled(upto, tuple(b for b in snap.boards if b.round <= upto))
@@ -354,6 +363,12 @@ class TournamentStore:
             ).all()
         return {row[0]: int(row[1]) for row in rows}
 
+    def known_tournament(self, game_id: str) -> str | None:
+        """The tournament of a game this process read in play (and forgets it: asked when the
+        game ends), with no query; None if it has not read it so (it may be in none)."""
+        with self._settled_lock:
+            return self._in_play.pop(game_id, None)
+
     def tournaments_of(self, game_ids: Sequence[str]) -> list[str]:
         """The tournaments these games were paired in."""
         if not game_ids:
@@ -447,9 +462,10 @@ def store_round(
     byes: Sequence[int],
     new_id: Callable[[], str],
 ) -> int:
-    """Store the next round (or wave) of ``snap``'s tournament in the step's transaction and
-    raise its counter: the number of the round stored. ``StepLost`` if the counter moved since
-    the snapshot was read (another step came first)."""
+    """Store the next round (or wave) of ``snap``'s tournament in the step's transaction, raise
+    its counter and add the round's tables to ``snap`` (not made yet): the number of the round
+    stored. ``StepLost`` if the counter moved since the snapshot was read (another step came
+    first)."""
     t, b, y = tournaments_table, boards_table, byes_table
     tournament = snap.tournament
     number = tournament.round + 1
@@ -460,20 +476,25 @@ def store_round(
     )
     if not done.rowcount:
         raise StepLost(tournament.id)
-    if tables:
+    boards = [
+        Board(number, i, new_id(), False, Table(number, tuple(players), None, 0.0))
+        for i, players in enumerate(tables)
+    ]
+    if boards:
         conn.execute(
             b.insert(),
             [
                 {
                     "tournament_id": tournament.id,
-                    "round": number,
-                    "board": i,
-                    "game_id": new_id(),
-                    "players": list(players),
+                    "round": board.round,
+                    "board": board.board,
+                    "game_id": board.game_id,
+                    "players": list(board.table.players),
                 }
-                for i, players in enumerate(tables)
+                for board in boards
             ],
         )
+    snap.boards.extend(boards)
     if byes:
         conn.execute(
             y.insert(),
