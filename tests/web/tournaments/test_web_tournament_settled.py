@@ -1,7 +1,8 @@
-"""An arena reads its settled rounds once (``store.Settled``): each process keeps the tables of the
+"""An arena reads its settled rounds once (``model.Settled``): each process keeps the tables of the
 rounds before the first game still in play and reads only later rounds, and what it reads is
-always the tournament as a whole read shows it, on SQLite and PostgreSQL, with two processes
-stepping the same arena and a game of the first wave still played while later waves end."""
+always the tournament as a whole read shows it, and its standings counted on from the kept
+rounds those counted from every table, on SQLite and PostgreSQL, with two processes stepping the
+same arena and a game of the first wave still played while later waves end."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from tournamentcalls import START, HandClock, Process, database, lose, players, swiss_plan
 
+from boardplay.web.tournaments import arena
 from boardplay.web.tournaments.model import Snapshot
 from boardplay.web.tournaments.store import read
 
@@ -51,7 +53,12 @@ def test_an_arena_read_from_its_settled_rounds_is_the_arena_read_whole(
             await lose(process, board.game_id, rng.choice(board.table.players))
             await process.tournaments.tick()
             for each in processes:
-                assert each.store.snapshot(made.id) == whole(each, made.id)
+                snap, read_whole = each.store.snapshot(made.id), whole(each, made.id)
+                assert snap == read_whole
+                # and the standings counted on from its settled rounds, as they grew
+                kept = arena.kept_of(snap.settled)
+                counted = arena.standings(snap.seeds, snap.tables, kept)
+                assert counted == arena.standings(read_whole.seeds, read_whole.tables)
         kept = [p.store._settled[made.id] for p in processes]
         # A game read in play is known to be the arena's when it ends, with no query, once.
         in_play = [b.game_id for b in whole(processes[0], made.id).boards if b.table.places is None]

@@ -28,10 +28,11 @@ performance rating; a share of games won needs no ratings)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from boardplay.web.tournaments.matching import best_matching, matching_by_pieces
+from boardplay.web.tournaments.model import Settled
 from boardplay.web.tournaments.records import (
     Table,
     must_both_take,
@@ -87,36 +88,119 @@ class Line:
 def finished_games(tables: Sequence[Table], player: int) -> list[Table]:
     """``player``'s finished games in the order they ended."""
     mine = [t for t in tables if player in t.players and t.places is not None]
-    return sorted(mine, key=lambda t: (t.ended, t.round))
+    return sorted(mine, key=_ended)
+
+
+def _ended(table: Table) -> tuple[float, int]:
+    return (table.ended, table.round)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A player's results so far: points, letters (``Line.sheet``), wins in a row, and the order
+    (``_ended``) of the last game counted."""
+
+    points: int = 0
+    letters: str = ""
+    streak: int = 0
+    last: tuple[float, int] = (float("-inf"), 0)
+
+    def then(self, table: Table, player: int) -> Sheet:
+        """This sheet with ``player``'s finished ``table`` counted next."""
+        halves, fire = table.halves(player), self.streak >= FIRE_AFTER
+        if halves == 2:
+            won = 2 * WIN if fire else WIN
+            return Sheet(
+                self.points + won, self.letters + "wW"[not fire], self.streak + 1, _ended(table)
+            )
+        if halves == 1:
+            drawn = 2 * DRAW if fire else DRAW
+            return Sheet(self.points + drawn, self.letters + "dD"[not fire], 0, _ended(table))
+        return Sheet(self.points, self.letters + "L", 0, _ended(table))
+
+    def after(self, tables: Sequence[Table], player: int) -> Sheet:
+        """This sheet with ``player``'s finished games among ``tables`` counted next, in the
+        order they ended."""
+        sheet = self
+        for table in finished_games(tables, player):
+            sheet = sheet.then(table, player)
+        return sheet
 
 
 def sheet(tables: Sequence[Table], player: int) -> tuple[int, str, bool]:
     """``player``'s points, results and whether they are on fire now."""
-    points, letters, streak = 0, [], 0
-    for table in finished_games(tables, player):
-        halves = table.halves(player)
-        fire = streak >= FIRE_AFTER
-        if halves == 2:
-            points += 2 * WIN if fire else WIN
-            letters.append("w" if fire else "W")
-            streak += 1
-        elif halves == 1:
-            points += 2 * DRAW if fire else DRAW
-            letters.append("d" if fire else "D")
-            streak = 0
-        else:
-            letters.append("L")
-            streak = 0
-    return points, "".join(letters), streak >= FIRE_AFTER
+    counted = Sheet().after(tables, player)
+    return counted.points, counted.letters, counted.streak >= FIRE_AFTER
 
 
-def standings(seeds: Sequence[int], tables: Sequence[Table]) -> list[Line]:
-    """Every player's line, best first."""
+@dataclass(frozen=True)
+class Kept:
+    """What a wave needs of an arena's first ``count`` tables, all ended (its settled rounds:
+    ``model.Settled``): each player's tables among them, in order, and sheet over them. So a
+    wave counts only the tables after, and its cost does not grow with the arena's length (an
+    hour of a thousand players is tens of thousands of tables)."""
+
+    count: int
+    mine: Mapping[int, tuple[Table, ...]]
+    sheets: Mapping[int, Sheet]
+
+    def sheet_of(self, player: int, later: Sequence[Table]) -> Sheet:
+        """``player``'s sheet over the kept tables and then their tables among ``later``. A
+        later game that ended before a kept one (a player's games never overlap, but ended
+        times are stamped by several processes) counts the player's games again from the
+        first, so the sheet is always the one in the order they ended."""
+        kept = self.sheets.get(player, Sheet())
+        done = finished_games(later, player)
+        if done and _ended(done[0]) < kept.last:
+            return Sheet().after([*self.mine.get(player, ()), *later], player)
+        for table in done:
+            kept = kept.then(table, player)
+        return kept
+
+
+def keep(tables: Sequence[Table], before: Kept | None = None) -> Kept:
+    """``Kept`` of ``tables`` (every one ended), going on from ``before`` (of a prefix of them)
+    when given."""
+    base = before if before is not None and before.count <= len(tables) else Kept(0, {}, {})
+    later = tables_by_player(tables[base.count :])
+    mine, sheets = dict(base.mine), dict(base.sheets)
+    for player, theirs in later.items():
+        sheets[player] = base.sheet_of(player, theirs)
+        mine[player] = (*mine.get(player, ()), *theirs)
+    return Kept(len(tables), mine, sheets)
+
+
+def kept_of(settled: Settled | None) -> Kept | None:
+    """The arena's ``Kept`` of its settled rounds, derived once for them (``Settled.derive``)."""
+    if settled is None:
+        return None
+    return settled.derive("arena", lambda boards, before: keep([b.table for b in boards], before))
+
+
+def standings(
+    seeds: Sequence[int], tables: Sequence[Table], kept: Kept | None = None
+) -> list[Line]:
+    """Every player's line, best first; with ``kept`` (of the first tables), counting only the
+    tables after them."""
+    base = kept or Kept(0, {}, {})
+    return _standings(seeds, tables_by_player(tables[base.count :]), base)
+
+
+def _standings(seeds: Sequence[int], later: Mapping[int, list[Table]], kept: Kept) -> list[Line]:
     lines = []
-    mine = tables_by_player(tables)
     for player in seeds:
-        points, letters, fire = sheet(mine.get(player, []), player)
-        lines.append((player, points, len(letters), letters.upper().count("W"), letters, fire))
+        counted = kept.sheet_of(player, later.get(player, []))
+        letters = counted.letters
+        lines.append(
+            (
+                player,
+                counted.points,
+                len(letters),
+                letters.upper().count("W"),
+                letters,
+                counted.streak >= FIRE_AFTER,
+            )
+        )
     seed_of = {p: i for i, p in enumerate(seeds)}
     lines.sort(key=lambda x: (-x[1], -(x[3] / x[2]) if x[2] else 0.0, seed_of[x[0]]))
     return [
@@ -136,19 +220,21 @@ def last_opponent(tables: Sequence[Table], player: int) -> int | None:
 
 
 def pair_wave(
-    seeds: Sequence[int], free: Collection[int], tables: Sequence[Table]
+    seeds: Sequence[int], free: Collection[int], tables: Sequence[Table], kept: Kept | None = None
 ) -> list[tuple[int, int]]:
     """The pairs (first seat, second seat) of a wave among the ``free`` players (in the arena,
-    not paused, no game in play), given every game so far."""
-    lines = standings(seeds, tables)
+    not paused, no game in play), given every game so far (``kept``: of the first of them)."""
+    base = kept or Kept(0, {}, {})
+    later = tables_by_player(tables[base.count :])
+    lines = _standings(seeds, later, base)
     rank_of = {line.player: i for i, line in enumerate(lines)}
     points = {line.player: line.points for line in lines}
     order = sorted(free, key=lambda p: rank_of[p])
     if len(order) < 2:
         return []
-    mine = tables_by_player(tables)
-    last = {p: last_opponent(mine.get(p, []), p) for p in order}
-    history = {p: seat_history(mine.get(p, []), p) for p in order}
+    mine = {p: [*base.mine.get(p, ()), *later.get(p, ())] for p in order}
+    last = {p: last_opponent(mine[p], p) for p in order}
+    history = {p: seat_history(mine[p], p) for p in order}
     wants = {p: preference(history[p]) for p in order}
 
     def cost(a: int, b: int) -> tuple[int, ...] | None:

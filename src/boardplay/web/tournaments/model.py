@@ -5,12 +5,13 @@ and how a finished game's result counts in a tournament. Pure values; stored by 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from boardplay.web.tournaments.records import Bye, Table
 
+T = TypeVar("T")
 KINDS = ("arena", "swiss", "pods")
 CREATED, STARTED, DONE, CANCELLED = "created", "started", "finished", "cancelled"
 ACTIVE, PAUSED, WITHDRAWN = "active", "paused", "withdrawn"
@@ -79,6 +80,52 @@ class Board:
     table: Table
 
 
+@dataclass(frozen=True)
+class Settled:
+    """A tournament's tables of rounds 1 to ``upto``, every one of them ended and its places
+    stored: they can no longer change, so the store reads only the rounds after
+    (``store.TournamentStore``), and the rules derive what they need of them once
+    (``derive``)."""
+
+    upto: int
+    boards: tuple[Board, ...]
+    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What ``derive`` computed of these boards, by name; and under ``BEFORE`` the settled
+    rounds this was read after (their boards a prefix of these), until a derivation used it."""
+
+    def derive(self, name: str, compute: Callable[[Sequence[Board], Any | None], T]) -> T:
+        """``compute(boards, before)``, once: ``before`` is what it gave for the settled rounds
+        this grew from (a prefix of ``boards``), or None, so it need only go on from there."""
+        if name not in self.derived:
+            before = self.derived.get(BEFORE)
+            previous = None if before is None else before.derived.get(name)
+            self.derived[name] = compute(self.boards, previous)
+            self.derived.pop(BEFORE, None)
+        found: T = self.derived[name]
+        return found
+
+    @staticmethod
+    def reach(snap: Snapshot, known: Settled | None) -> int:
+        """The last round ``snap`` (read whole, tables in round order, ``known``'s first)
+        settles: the one before its first table still in play, and none after the
+        tournament's round counter (a round is stored whole with the counter, so the rounds up
+        to it were read whole)."""
+        upto = snap.tournament.round
+        for board in snap.boards[0 if known is None else len(known.boards) :]:
+            if board.table.places is None or not board.made:
+                return min(upto, board.round - 1)
+        return upto
+
+    def grown(self, upto: int, boards: tuple[Board, ...]) -> Settled:
+        """The settled rounds up to ``upto`` (``boards``, these first), which derive from these:
+        only one step back is kept, so a chain of them never holds the rounds twice."""
+        self.derived.pop(BEFORE, None)
+        return Settled(upto, boards, {BEFORE: self})
+
+
+BEFORE = "before"
+
+
 @dataclass
 class Snapshot:
     """Everything a step of one tournament reads, in one transaction."""
@@ -87,6 +134,8 @@ class Snapshot:
     entrants: list[Entrant] = field(default_factory=list)
     boards: list[Board] = field(default_factory=list)
     byes: list[Bye] = field(default_factory=list)
+    settled: Settled | None = field(default=None, compare=False, repr=False)
+    """The settled rounds its first boards are (``Settled``), when the store knows them."""
 
     @property
     def seeds(self) -> list[int]:

@@ -362,7 +362,8 @@ def describe(snap: Snapshot) -> dict[str, Any]:
     statuses = {e.account_id: e.status for e in snap.entrants}
     lines: list[dict[str, Any]]
     if tournament.kind == "arena":
-        lines = [dict(line.to_json()) for line in arena.standings(snap.seeds, snap.tables)]
+        kept = arena.kept_of(snap.settled)
+        lines = [dict(line.to_json()) for line in arena.standings(snap.seeds, snap.tables, kept)]
     else:
         bye = BYE_HALVES if tournament.kind == "swiss" else pods.bye_halves(tournament.sizes)
         lines = [dict(s.to_json()) for s in standings(snap.seeds, snap.tables, snap.byes, bye)]

@@ -54,7 +54,8 @@ def plan(snap: Snapshot, now: float) -> Step:
         free = [
             e.account_id for e in snap.entrants if e.status == ACTIVE and e.account_id not in busy
         ]
-        pairs = arena.pair_wave(snap.seeds, free, snap.tables) if len(free) >= 2 else []
+        kept = arena.kept_of(snap.settled)
+        pairs = arena.pair_wave(snap.seeds, free, snap.tables, kept) if len(free) >= 2 else []
         return Step(begun, pairs or None)
     if unfinished:
         return Step(begun)

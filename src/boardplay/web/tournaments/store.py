@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -41,6 +40,7 @@ from boardplay.web.tournaments.model import (
     Ended,
     Entrant,
     Full,
+    Settled,
     Snapshot,
     StepLost,
     Tournament,
@@ -60,27 +60,6 @@ KEPT = 256
 """Tournaments whose settled rounds a process keeps (the least recently read go first)."""
 KEPT_GAMES = 8192
 """Games in play whose tournament a process keeps (``TournamentStore.known_tournament``)."""
-
-
-@dataclass(frozen=True)
-class Settled:
-    """A tournament's tables of rounds 1 to ``upto``, every one of them ended and its places
-    stored: they can no longer change, so ``read`` reads only the rounds after."""
-
-    upto: int
-    boards: tuple[Board, ...]
-
-    @staticmethod
-    def reach(snap: Snapshot, known: Settled | None) -> int:
-        """The last round ``snap`` (read whole, tables in round order, ``known``'s first)
-        settles: the one before its first table still in play, and none after the
-        tournament's round counter (a round is stored whole with the counter, so the rounds up
-        to it were read whole)."""
-        upto = snap.tournament.round
-        for board in snap.boards[0 if known is None else len(known.boards) :]:
-            if board.table.places is None or not board.made:
-                return min(upto, board.round - 1)
-        return upto
 
 
 class TournamentStore:
@@ -109,9 +88,11 @@ class TournamentStore:
             self._in_play.update(dict.fromkeys(in_play, tournament_id))
             while len(self._in_play) > KEPT_GAMES:
                 del self._in_play[next(iter(self._in_play))]
+        snap.settled = known
         if known is not None and upto <= known.upto:
             return snap
-        fresh = Settled(upto, tuple(b for b in snap.boards if b.round <= upto))
+        boards = tuple(b for b in snap.boards if b.round <= upto)
+        fresh = snap.settled = Settled(upto, boards) if known is None else known.grown(upto, boards)
         with self._settled_lock:
             held = self._settled.get(tournament_id)
             if held is None or held.upto < fresh.upto:
