@@ -35,8 +35,7 @@ from boardplay.web.migrate import upgrade
 from boardplay.web.tournaments import Plan, Tournaments
 from boardplay.web.tournaments.model import STARTED
 from boardplay.web.tournaments.paging import Views
-from boardplay.web.tournaments.schema import entrants_table
-from boardplay.web.tournaments.store import set_tournament_status, store_round
+from boardplay.web.tournaments.store import add_entrants, set_tournament_status, store_round
 
 RUNS = 9
 START = 1_900_000_000.0
@@ -71,11 +70,11 @@ def field(engine: sa.Engine, service: Tournaments, tid: str, players: int) -> li
                 sa.select(accounts_table.c.id).where(accounts_table.c.name.in_(names))
             ).scalars()
         )
-        conn.execute(
-            entrants_table.insert(),
+        add_entrants(
+            conn,
+            tid,
             [
                 {
-                    "tournament_id": tid,
                     "account_id": a,
                     "name": n,
                     "rating": float(rng.randint(1200, 1800)),

@@ -27,8 +27,7 @@ from boardplay.web.accounts.store import accounts_table
 from boardplay.web.tournaments.listing import LIST_MOST, Page, PageCache
 from boardplay.web.tournaments.model import CREATED, DONE, STARTED, Tournament
 from boardplay.web.tournaments.paging import STANDINGS_PAGE
-from boardplay.web.tournaments.schema import entrants_table
-from boardplay.web.tournaments.store import set_tournament_status, store_round
+from boardplay.web.tournaments.store import add_entrants, set_tournament_status, store_round
 
 FIELD = 1000
 
@@ -68,11 +67,11 @@ def field(site: Site, size: int) -> tuple[str, list[Account]]:
     tid = answer.json()["tournament"]["id"]
     rng = random.Random(size)
     with engine.begin() as conn:
-        conn.execute(
-            entrants_table.insert(),
+        add_entrants(
+            conn,
+            tid,
             [
                 {
-                    "tournament_id": tid,
                     "account_id": a.id,
                     "name": a.name,
                     "rating": float(rng.randint(1200, 1800)),

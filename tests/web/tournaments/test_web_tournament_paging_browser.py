@@ -26,8 +26,7 @@ from browsing import SCREENSHOTS, check_server_logs, free_port, serve
 from boardplay.web.accounts.service import COOKIE
 from boardplay.web.accounts.store import accounts_table
 from boardplay.web.tournaments.model import CREATED, Tournament
-from boardplay.web.tournaments.schema import entrants_table
-from boardplay.web.tournaments.store import TournamentStore
+from boardplay.web.tournaments.store import TournamentStore, add_entrants
 
 pytestmark = pytest.mark.browser
 
@@ -69,11 +68,11 @@ def crowd(db: Path, tournament_id: str, tag: str) -> None:
                 )
             ).all()
         )
-        conn.execute(
-            entrants_table.insert(),
+        add_entrants(
+            conn,
+            tournament_id,
             [
                 {
-                    "tournament_id": tournament_id,
                     "account_id": ids[n],
                     "name": n,
                     "rating": r,

@@ -59,12 +59,12 @@ def test_an_arena_read_from_its_settled_rounds_is_the_arena_read_whole(
                 kept = arena.kept_of(snap.settled)
                 counted = arena.standings(snap.seeds, snap.tables, kept)
                 assert counted == arena.standings(read_whole.seeds, read_whole.tables)
-        kept = [p.store._settled[made.id] for p in processes]
+        kept = [p.store.copies.of(made.id).settled for p in processes]
         # A game read in play is known to be the arena's when it ends, with no query, once.
         in_play = [b.game_id for b in whole(processes[0], made.id).boards if b.table.places is None]
         processes[0].store.snapshot(made.id)
-        assert {processes[0].store.known_tournament(game) for game in in_play} == {made.id}
-        assert processes[0].store.known_tournament(in_play[0]) is None
+        assert {processes[0].store.copies.known_tournament(game) for game in in_play} == {made.id}
+        assert processes[0].store.copies.known_tournament(in_play[0]) is None
         assert all(k.upto == 0 for k in kept), "the game in play holds every later round back"
 
         await lose(processes[1], held.game_id, held.table.players[0])
@@ -73,7 +73,7 @@ def test_an_arena_read_from_its_settled_rounds_is_the_arena_read_whole(
         snaps = [p.store.snapshot(made.id) for p in processes]
         assert snaps[0] == snaps[1] == whole(processes[0], made.id)
         assert next(b for b in snaps[0].boards if b.game_id == held.game_id).table.places
-        later = [p.store._settled[made.id].upto for p in processes]
+        later = [p.store.copies.of(made.id).settled.upto for p in processes]
         assert all(upto >= 3 for upto in later), later  # the rounds before the newest in play
         for process in processes:
             await process.close()

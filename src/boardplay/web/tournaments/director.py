@@ -134,7 +134,7 @@ class Director:
 
     async def _after_end(self, game_id: str) -> None:
         try:
-            known = self.store.known_tournament(game_id)
+            known = self.store.copies.known_tournament(game_id)
             ids = [known] if known else await self.db(self.store.tournaments_of, [game_id])
             for tournament_id in ids:
                 await self._advance_after_ends(tournament_id)

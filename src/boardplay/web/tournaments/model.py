@@ -47,6 +47,9 @@ class Tournament:
     bots: bool = False
     revision: int = 0
     """Raised by every change its page shows (``store._bump``): what a poll compares."""
+    entrants_revision: int = 0
+    """Raised by every change of its entrants (``store._bump``): when a process's copy of them
+    is no longer theirs."""
 
     @property
     def ends(self) -> float | None:
@@ -56,7 +59,7 @@ class Tournament:
     def to_json(self) -> dict[str, Any]:
         """As the API shows it: every field but who made it and when."""
         shown = dataclasses.asdict(self)
-        del shown["creator"], shown["created"]
+        del shown["creator"], shown["created"], shown["entrants_revision"]
         return shown
 
 

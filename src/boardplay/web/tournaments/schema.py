@@ -33,12 +33,15 @@ tournaments_table = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("finished", sa.Float, nullable=True),
     sa.Column("revision", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("entrants_revision", sa.Integer, nullable=False, server_default="0"),
 )
 """``sizes``: the players at one table (one size for Swiss and arena, 3 and/or 4 for pods).
 ``clock``: the time control every game is played on. ``bots``: bot accounts may enter.
 ``minutes``: an arena's length; ``rounds``: a Swiss's or pods'. ``round``: the last round (or
 arena wave) paired. ``revision``: raised by every change the tournament's page shows (``_bump``;
-migration 0027), what a poll compares (``paging.py``)."""
+migration 0027), what a poll compares (``paging.py``). ``entrants_revision``: raised by every
+change of its entrants (migration 0029), so a process reads them again only then
+(``store.TournamentStore``)."""
 
 entrants_table = sa.Table(
     "tournament_players",
@@ -102,4 +105,5 @@ def tournament_of(row: Any) -> Tournament:
         row.finished,
         bool(row.bots),
         int(row.revision),
+        int(row.entrants_revision),
     )

@@ -10,16 +10,12 @@ tournament's ``round`` counter raised in the same transaction, and its tables' p
 table's game id is chosen when it is paired, so making its game (``director.py``) is the same
 step whoever does it, after a crash as before.
 
-**Settled rounds are read once.** An arena steps at every game that ends and each step reads the
-tournament whole, so reading every table ever played each time grows with the arena's length
-(a thousand players an hour make tens of thousands of tables). A table whose game has its places
-never changes again (``record_results`` writes them once), so each process keeps, per
-tournament, the tables of the rounds up to the first one still in play (``Settled``) and reads
-only the later rounds' rows."""
+**A step reads only what can have changed.** Each process keeps, per tournament, its settled
+rounds and its entrants as last read (``copies.py``), and reads only the later rounds' tables,
+and the entrants only when their revision has moved."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -28,6 +24,7 @@ from sqlalchemy.engine import Engine
 
 from boardplay.web.database import autocommitting, lock
 from boardplay.web.ratings import places
+from boardplay.web.tournaments.copies import Copies
 from boardplay.web.tournaments.model import (
     ACTIVE,
     CANCELLED,
@@ -56,10 +53,6 @@ from boardplay.web.tournaments.schema import (
 )
 
 T = TypeVar("T")
-KEPT = 256
-"""Tournaments whose settled rounds a process keeps (the least recently read go first)."""
-KEPT_GAMES = 8192
-"""Games in play whose tournament a process keeps (``TournamentStore.known_tournament``)."""
 
 
 class TournamentStore:
@@ -70,35 +63,14 @@ class TournamentStore:
         # One statement needs no transaction (``autocommitting``): an arena reads which
         # tournament and which games, and claims and marks a table, at every game that ends.
         self.autocommit = autocommitting(engine)
-        self._settled: dict[str, Settled] = {}
-        self._in_play: dict[str, str] = {}
-        """The tournament of each game it read in play, oldest first (``known_tournament``)."""
-        self._settled_lock = threading.Lock()  # the store is called from several threads
+        self.copies = Copies()
+        """What this process keeps of the tournaments it read (``copies.py``)."""
 
     def _read(self, conn: sa.Connection, tournament_id: str) -> Snapshot:
-        """The tournament whole (``read``), its settled rounds from this process's copy."""
-        with self._settled_lock:
-            known = self._settled.pop(tournament_id, None)
-            if known is not None:
-                self._settled[tournament_id] = known  # the most recently read last
-        snap = read(conn, tournament_id, settled=known)
-        upto = Settled.reach(snap, known)
-        in_play = [b.game_id for b in snap.boards if b.made and b.table.places is None]
-        with self._settled_lock:
-            self._in_play.update(dict.fromkeys(in_play, tournament_id))
-            while len(self._in_play) > KEPT_GAMES:
-                del self._in_play[next(iter(self._in_play))]
-        snap.settled = known
-        if known is not None and upto <= known.upto:
-            return snap
-        boards = tuple(b for b in snap.boards if b.round <= upto)
-        fresh = snap.settled = Settled(upto, boards) if known is None else known.grown(upto, boards)
-        with self._settled_lock:
-            held = self._settled.get(tournament_id)
-            if held is None or held.upto < fresh.upto:
-                self._settled[tournament_id] = fresh
-            while len(self._settled) > KEPT:
-                del self._settled[next(iter(self._settled))]
+        """The tournament whole (``read``), from this process's copy of it (``copies.py``)."""
+        known = self.copies.of(tournament_id)
+        snap = read(conn, tournament_id, settled=known.settled, entrants=known.entrants)
+        self.copies.keep(snap, known)
         return snap
 
     # ----- tournaments and entrants ------------------------------------------------------
@@ -184,7 +156,7 @@ class TournamentStore:
                     .where(e.c.tournament_id == tournament_id, e.c.account_id == entrant.account_id)
                     .values(status=ACTIVE)
                 )
-            _bump(conn, tournament_id)
+            _bump(conn, tournament_id, entrants=True)
             return before
 
         return self.step(tournament_id, step)
@@ -235,7 +207,11 @@ class TournamentStore:
         with self.engine.begin() as conn:
             # Their pages show the new status or name (a new bot's mark too). The tournaments'
             # rows first, as every step takes them (``_lock``), so no step waits on us in turn.
-            conn.execute(t.update().where(t.c.id.in_(mine)).values(revision=t.c.revision + 1))
+            conn.execute(
+                t.update()
+                .where(t.c.id.in_(mine))
+                .values(revision=t.c.revision + 1, entrants_revision=t.c.entrants_revision + 1)
+            )
             done = conn.execute(
                 e.update()
                 .where(e.c.account_id == account_id, e.c.tournament_id.in_(running))
@@ -249,7 +225,8 @@ class TournamentStore:
         """Withdraw or pause a player (True if they were entered)."""
         e = entrants_table
         with self.engine.begin() as conn:
-            _bump(conn, tournament_id)  # the tournament's row first, as a step takes it
+            # The tournament's row first, as a step takes it.
+            _bump(conn, tournament_id, entrants=True)
             done = conn.execute(
                 e.update()
                 .where(e.c.tournament_id == tournament_id, e.c.account_id == account_id)
@@ -344,12 +321,6 @@ class TournamentStore:
             ).all()
         return {row[0]: int(row[1]) for row in rows}
 
-    def known_tournament(self, game_id: str) -> str | None:
-        """The tournament of a game this process read in play (and forgets it: asked when the
-        game ends), with no query; None if it has not read it so (it may be in none)."""
-        with self._settled_lock:
-            return self._in_play.pop(game_id, None)
-
     def tournaments_of(self, game_ids: Sequence[str]) -> list[str]:
         """The tournaments these games were paired in."""
         if not game_ids:
@@ -391,10 +362,24 @@ class TournamentStore:
             )
 
 
-def _bump(conn: sa.Connection, tournament_id: str) -> None:
-    """Raise the tournament's revision in the transaction of a change its page shows."""
+def _bump(conn: sa.Connection, tournament_id: str, entrants: bool = False) -> None:
+    """Raise the tournament's revision in the transaction of a change its page shows, and its
+    entrants' revision too for a change of its ``entrants`` (every one is such a change)."""
     t = tournaments_table
-    conn.execute(t.update().where(t.c.id == tournament_id).values(revision=t.c.revision + 1))
+    values = {"revision": t.c.revision + 1}
+    if entrants:
+        values["entrants_revision"] = t.c.entrants_revision + 1
+    conn.execute(t.update().where(t.c.id == tournament_id).values(values))
+
+
+def add_entrants(
+    conn: sa.Connection, tournament_id: str, entrants: Sequence[Mapping[str, Any]]
+) -> None:
+    """Enter many players at once, in ``conn``'s transaction, with no ceiling (the fields a
+    benchmark's or a test's thousand need): their entrants' revision raised, as every
+    change of them raises it."""
+    conn.execute(entrants_table.insert(), [{"tournament_id": tournament_id, **e} for e in entrants])
+    _bump(conn, tournament_id, entrants=True)
 
 
 def _lock(conn: sa.Connection, tournament_id: str) -> None:
@@ -405,11 +390,17 @@ def _lock(conn: sa.Connection, tournament_id: str) -> None:
 
 
 def read(
-    conn: sa.Connection, tournament_id: str, unmade: bool = False, settled: Settled | None = None
+    conn: sa.Connection,
+    tournament_id: str,
+    unmade: bool = False,
+    settled: Settled | None = None,
+    entrants: tuple[int, Sequence[Entrant]] | None = None,
 ) -> Snapshot:
     """The tournament whole, or (``unmade``) with only its tables whose games are not made yet
     and no entrants or byes: what making the games needs, without every table ever played.
-    With ``settled``, the tables of its rounds are taken from it and only later ones read."""
+    With ``settled``, the tables of its rounds are taken from it and only later ones read; with
+    ``entrants`` (a revision of the entrants and them), they are taken as they are if that is
+    still their revision."""
     row = conn.execute(
         tournaments_table.select().where(tournaments_table.c.id == tournament_id)
     ).first()
@@ -423,7 +414,11 @@ def read(
     elif settled is not None:
         query = query.where(b.c.round > settled.upto)
         snap.boards.extend(settled.boards)
-    if not unmade:
+    if unmade:
+        pass
+    elif entrants is not None and entrants[0] == snap.tournament.entrants_revision:
+        snap.entrants.extend(entrants[1])
+    else:
         for r in conn.execute(e.select().where(e.c.tournament_id == tournament_id)).all():
             snap.entrants.append(Entrant(r.account_id, r.name, r.rating, r.joined, r.status))
     for r in conn.execute(query).all():
