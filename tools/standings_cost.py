@@ -35,7 +35,7 @@ from boardplay.web.migrate import upgrade
 from boardplay.web.tournaments import Plan, Tournaments
 from boardplay.web.tournaments.model import STARTED
 from boardplay.web.tournaments.paging import Views
-from boardplay.web.tournaments.store import add_entrants, set_tournament_status, store_round
+from boardplay.web.tournaments.rows import add_entrants, set_tournament_status, store_round
 
 RUNS = 9
 START = 1_900_000_000.0

@@ -116,6 +116,10 @@ class GameFinished:
     rated: bool
     correspondence: bool = False
     """Played over days: its players are told of its end away from the table too."""
+    result: dict[str, Any] | None = None
+    resigned: tuple[int, ...] = ()
+    """How it ended, as stored (``table.GameEnd``): what its tournament counts, untold by a
+    read."""
 
 
 @dataclass(frozen=True)

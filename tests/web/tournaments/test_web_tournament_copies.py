@@ -3,7 +3,9 @@ their revision has moved (``copies.py``): every door that changes an entrant rai
 second process that read the tournament before the change reads it after the change as a
 whole read shows it, on SQLite and PostgreSQL. The doors: entering, coming back, pausing,
 withdrawing, an account's deletion and its upgrade to a bot (``withdraw_everywhere``), and a
-field entered at once (``add_entrants``)."""
+field entered at once (``add_entrants``). And the tournament of a game it read in play, so
+that a game ending on it is counted from its end (``GameFinished``) with no query to find
+it."""
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from tournamentcalls import HandClock, Process, database, players, swiss_plan
+import sqlalchemy as sa
+from tournamentcalls import START, HandClock, Process, database, lose, players, swiss_plan
 
-from boardplay.web.tournaments.store import add_entrants, read
+from boardplay.web.tournaments.rows import add_entrants, read
 
 ENTRANT_FIELDS = {"name": "Field", "rating": 1500.0, "joined": 0.0, "status": "active"}
 
@@ -66,5 +69,58 @@ def test_every_change_of_an_entrant_reaches_another_process_that_read_them_befor
             assert after.entrants != before.entrants, door
         for process in (one, two):
             await process.close()
+
+    asyncio.run(body())
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_game_that_ends_here_is_counted_from_its_end_with_no_read_of_the_games_in_play(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The process where an arena game ends knows its tournament (it read the game in play)
+    and how it ended (``GameFinished``): its places are copied, and the next wave paired, with
+    no query for the tournament, for its games in play or for how they ended."""
+    url = database(kind, tmp_path, request)
+    clock = HandClock()
+
+    async def body() -> None:
+        one = Process(url, clock)
+        people = players(one, ["Ana", "Bo", "Cy", "Dee"])
+        made = await one.tournaments.create(
+            people[0], swiss_plan(kind="arena", rounds=None, minutes=60)
+        )
+        for person in people:
+            await one.tournaments.join(made.id, person)
+        clock.t = START
+        await one.tournaments.tick()
+        wave = one.store.snapshot(made.id).boards
+        statements: list[str] = []
+
+        def seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+            statements.append(" ".join(statement.split()))
+
+        sa.event.listen(sa.engine.Engine, "before_cursor_execute", seen)
+        try:
+            for board in wave:
+                await lose(one, board.game_id, board.table.players[0])
+        finally:
+            sa.event.remove(sa.engine.Engine, "before_cursor_execute", seen)
+        after = one.store.snapshot(made.id)
+        assert [b.table.places for b in after.boards[:2]] == [(2, 1), (2, 1)]
+        assert len(after.boards) == 4, "the four players freed are paired again"
+        asked = [
+            s
+            for s in statements
+            if "DISTINCT tournament_tables.tournament_id" in s  # which tournament
+            or s.startswith("SELECT tournament_tables.game_id FROM")  # its games in play
+            or s.startswith("SELECT games.id, games.result, games.resigned FROM")  # their ends
+        ]
+        assert asked == []
+        # A small arena's end is one transaction under its row: results, wave and all.
+        held = [
+            s for s in statements if s.startswith("UPDATE tournaments SET round=tournaments.round")
+        ]
+        assert len(held) == len(wave)
+        await one.close()
 
     asyncio.run(body())

@@ -26,7 +26,8 @@ from browsing import SCREENSHOTS, check_server_logs, free_port, serve
 from boardplay.web.accounts.service import COOKIE
 from boardplay.web.accounts.store import accounts_table
 from boardplay.web.tournaments.model import CREATED, Tournament
-from boardplay.web.tournaments.store import TournamentStore, add_entrants
+from boardplay.web.tournaments.rows import add_entrants
+from boardplay.web.tournaments.store import TournamentStore
 
 pytestmark = pytest.mark.browser
 

@@ -15,7 +15,7 @@ from tournamentcalls import START, HandClock, Process, database, lose, players, 
 
 from boardplay.web.tournaments import arena
 from boardplay.web.tournaments.model import Snapshot
-from boardplay.web.tournaments.store import read
+from boardplay.web.tournaments.rows import read
 
 
 def whole(process: Process, tournament_id: str) -> Snapshot:

@@ -29,7 +29,7 @@ from boardplay.web.metrics import Metrics
 from boardplay.web.table import storage as st
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.presence import PresenceStore
-from boardplay.web.table.rows import MoveWrite
+from boardplay.web.table.rows import GameEnd, MoveWrite
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -81,9 +81,11 @@ class RoomHost(Database, Protocol):
         then, if this process still holds the game."""
         ...
 
-    async def game_ended(self, game_id: str, rated: bool, correspondence: bool = False) -> None:
-        """A game ended on this process: tell who follows ends (its rating, its tournament's
-        results, its players away from it: ``GameFinished``); never raises."""
+    async def game_ended(
+        self, game_id: str, rated: bool, end: GameEnd, correspondence: bool = False
+    ) -> None:
+        """A game ended on this process, so (``end``): tell who follows ends (its rating, its
+        tournament's results, its players away from it: ``GameFinished``); never raises."""
         ...
 
     async def turns_away(self, game_id: str, seats: tuple[int, ...]) -> None:

@@ -49,7 +49,7 @@ from boardplay.web.table.creation import GameMaker
 from boardplay.web.table.games import Games
 from boardplay.web.table.presence import Here, Heres, PresenceStore
 from boardplay.web.table.rooms import Room
-from boardplay.web.table.rows import GameRow, MoveWrite
+from boardplay.web.table.rows import GameEnd, GameRow, MoveWrite
 from boardplay.web.table.storage import Storage
 from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.throttles import Throttles
@@ -333,12 +333,15 @@ class House:
         for sub in list(room.subscribers) if room is not None else []:
             sub.push({"type": "rated"})
 
-    async def game_ended(self, game_id: str, rated: bool, correspondence: bool = False) -> None:
+    async def game_ended(
+        self, game_id: str, rated: bool, end: GameEnd, correspondence: bool = False
+    ) -> None:
         """A game ended on this process: tell every domain that follows ends
         (``GameFinished``: the ratings rate it now, its tournament steps on, the players of a
         correspondence game are told away from it). Each of them must not rely on being told
         (a process may die first): it is the fast path of their own periodic look."""
-        await self.bus.publish(GameFinished(game_id, rated, correspondence))
+        resigned = tuple(end.resigned)
+        await self.bus.publish(GameFinished(game_id, rated, correspondence, end.result, resigned))
 
     async def turns_away(self, game_id: str, seats: tuple[int, ...]) -> None:
         """The turn of a correspondence game passed to these seats, whose players have no page

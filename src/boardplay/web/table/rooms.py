@@ -40,7 +40,7 @@ from boardplay.web.table.presence import TablePresence
 from boardplay.web.table.roomclock import RoomClock
 from boardplay.web.table.roomcopy import RoomCopy
 from boardplay.web.table.roomviews import RoomViews
-from boardplay.web.table.rows import MoveWrite
+from boardplay.web.table.rows import GameEnd, MoveWrite
 from boardplay.web.tokens import hash_token
 from boardplay.web.words import History, parse_move
 
@@ -394,7 +394,8 @@ class Room(RoomCopy, RoomClock, RoomViews):
         if self.row.status == st.FINISHED and not self.told_end:
             self.told_end = True
             self.series.finished.inc()
-            await self.host.game_ended(self.row.id, self.row.rated, correspondence)
+            end = GameEnd(self.row.result, list(self.row.resigned))
+            await self.host.game_ended(self.row.id, self.row.rated, end, correspondence)
 
     # ----- views ----------------------------------------------------------------------------
     def _touch(self) -> None:

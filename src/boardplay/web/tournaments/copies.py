@@ -29,11 +29,12 @@ KEPT_GAMES = 8192
 
 @dataclass(frozen=True)
 class Copy:
-    """A process's copy of one tournament: its settled rounds, and its entrants with the
-    revision they were read at."""
+    """A process's copy of one tournament: its settled rounds, its entrants with the revision
+    they were read at, and its kind."""
 
     settled: Settled | None = None
     entrants: tuple[int, tuple[Entrant, ...]] | None = None
+    kind: str | None = None
 
 
 class Copies:
@@ -72,7 +73,7 @@ class Copies:
                 settled = held.settled  # another thread kept later rounds meanwhile
             if held.entrants is not None and held.entrants[0] > entrants[0]:
                 entrants = held.entrants
-            self._copies[tournament_id] = Copy(settled, entrants)
+            self._copies[tournament_id] = Copy(settled, entrants, snap.tournament.kind)
             while len(self._copies) > KEPT:
                 del self._copies[next(iter(self._copies))]
             self._in_play.update(dict.fromkeys(in_play, tournament_id))

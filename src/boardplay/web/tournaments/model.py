@@ -46,9 +46,9 @@ class Tournament:
     finished: float | None = None
     bots: bool = False
     revision: int = 0
-    """Raised by every change its page shows (``store._bump``): what a poll compares."""
+    """Raised by every change its page shows (``rows.bump``): what a poll compares."""
     entrants_revision: int = 0
-    """Raised by every change of its entrants (``store._bump``): when a process's copy of them
+    """Raised by every change of its entrants (``rows.bump``): when a process's copy of them
     is no longer theirs."""
 
     @property

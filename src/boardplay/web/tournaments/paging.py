@@ -5,7 +5,7 @@ A field of a thousand players made every poll of a tournament's page read the wh
 watcher. Now:
 
 - **A revision per tournament.** Every change its page shows raises ``tournaments.revision`` in
-  the change's own transaction (``store._bump``, migration 0027), so a poll first reads that one
+  the change's own transaction (``rows.bump``, migration 0027), so a poll first reads that one
   number: a client that already has it is told ``unchanged`` (or 304 by ``ETag``) and nothing
   else is read.
 - **One reading per revision per process.** A process keeps the view it built at each revision

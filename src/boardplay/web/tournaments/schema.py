@@ -38,7 +38,7 @@ tournaments_table = sa.Table(
 """``sizes``: the players at one table (one size for Swiss and arena, 3 and/or 4 for pods).
 ``clock``: the time control every game is played on. ``bots``: bot accounts may enter.
 ``minutes``: an arena's length; ``rounds``: a Swiss's or pods'. ``round``: the last round (or
-arena wave) paired. ``revision``: raised by every change the tournament's page shows (``_bump``;
+arena wave) paired. ``revision``: raised by every change the tournament's page shows (``rows.bump``;
 migration 0027), what a poll compares (``paging.py``). ``entrants_revision``: raised by every
 change of its entrants (migration 0029), so a process reads them again only then
 (``store.TournamentStore``)."""

@@ -1,9 +1,10 @@
-"""Every read and write of the tournaments' tables (``schema.py``).
+"""The tournaments' storage: each call one transaction on the tournaments' tables
+(``schema.py``), made of the statements of ``rows.py``.
 
 **Exactly once across processes.** Any process may start a tournament, read its results and
 pair its next round or arena wave; none holds a tournament. Each such step is one transaction
-that begins by writing the tournament's row (``_lock``: on PostgreSQL the row's lock, on SQLite
-the database's one writer), so the steps of every process on one tournament run one after
+that begins by writing the tournament's row (``rows.hold``: on PostgreSQL the row's lock, on
+SQLite the database's one writer), so the steps of every process on one tournament run one after
 another, and each reads what the one before it committed. A round or wave is stored with the
 tournament's ``round`` counter raised in the same transaction, and its tables' primary key is
 (tournament, round, board): a pairing is stored whole or not at all, and never twice. Each
@@ -23,30 +24,22 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.database import autocommitting, lock
-from boardplay.web.ratings import places
 from boardplay.web.tournaments.copies import Copies
 from boardplay.web.tournaments.model import (
     ACTIVE,
-    CANCELLED,
     CREATED,
-    DONE,
     PAUSED,
     STARTED,
     WITHDRAWN,
-    Board,
     Ended,
     Entrant,
     Full,
-    Settled,
     Snapshot,
-    StepLost,
     Tournament,
-    tournament_result,
 )
-from boardplay.web.tournaments.records import Bye, Table
+from boardplay.web.tournaments.rows import bump, hold, read, record
 from boardplay.web.tournaments.schema import (
     boards_table,
-    byes_table,
     entrants_table,
     tournament_of,
     tournaments_table,
@@ -67,7 +60,7 @@ class TournamentStore:
         """What this process keeps of the tournaments it read (``copies.py``)."""
 
     def _read(self, conn: sa.Connection, tournament_id: str) -> Snapshot:
-        """The tournament whole (``read``), from this process's copy of it (``copies.py``)."""
+        """The tournament whole (``rows.read``), from this process's copy of it (``copies.py``)."""
         known = self.copies.of(tournament_id)
         snap = read(conn, tournament_id, settled=known.settled, entrants=known.entrants)
         self.copies.keep(snap, known)
@@ -156,7 +149,7 @@ class TournamentStore:
                     .where(e.c.tournament_id == tournament_id, e.c.account_id == entrant.account_id)
                     .values(status=ACTIVE)
                 )
-            _bump(conn, tournament_id, entrants=True)
+            bump(conn, tournament_id, entrants=True)
             return before
 
         return self.step(tournament_id, step)
@@ -206,7 +199,7 @@ class TournamentStore:
         mine = sa.select(e.c.tournament_id).where(e.c.account_id == account_id)
         with self.engine.begin() as conn:
             # Their pages show the new status or name (a new bot's mark too). The tournaments'
-            # rows first, as every step takes them (``_lock``), so no step waits on us in turn.
+            # rows first, as every step takes them (``rows.hold``), so no step waits on us in turn.
             conn.execute(
                 t.update()
                 .where(t.c.id.in_(mine))
@@ -226,7 +219,7 @@ class TournamentStore:
         e = entrants_table
         with self.engine.begin() as conn:
             # The tournament's row first, as a step takes it.
-            _bump(conn, tournament_id, entrants=True)
+            bump(conn, tournament_id, entrants=True)
             done = conn.execute(
                 e.update()
                 .where(e.c.tournament_id == tournament_id, e.c.account_id == account_id)
@@ -235,11 +228,20 @@ class TournamentStore:
         return bool(done.rowcount)
 
     # ----- one step of a tournament --------------------------------------------------------
-    def step(self, tournament_id: str, work: Callable[[sa.Connection, Snapshot], T]) -> T:
+    def step(
+        self,
+        tournament_id: str,
+        work: Callable[[sa.Connection, Snapshot], T],
+        ended: Mapping[str, Ended] | None = None,
+        now: float = 0.0,
+    ) -> T:
         """Run ``work`` on the tournament's state within one transaction that holds the
-        tournament (module docstring); ``LookupError`` if there is no such tournament."""
+        tournament (module docstring); ``LookupError`` if there is no such tournament. With
+        ``ended``, their results are recorded first in it (``record_results``, at ``now``)."""
         with self.engine.begin() as conn:
-            _lock(conn, tournament_id)
+            hold(conn, tournament_id)
+            if ended:
+                record(conn, tournament_id, ended, now)
             snap = self._read(conn, tournament_id)
             return work(conn, snap)
 
@@ -258,7 +260,7 @@ class TournamentStore:
             return snap
 
     def unmade(self, tournament_id: str) -> Snapshot:
-        """The tournament with only its tables whose games are not made yet (``read``): each
+        """The tournament with only its tables whose games are not made yet (``rows.read``): each
         statement as it finds the rows, as the tables not made are only ever marked made."""
         with self.autocommit.connect() as conn:
             return read(conn, tournament_id, unmade=True)
@@ -279,34 +281,9 @@ class TournamentStore:
         resigned seat last)."""
         if not ended:
             return 0
-        b = boards_table
-        copied = 0
         with self.engine.begin() as conn:
-            _lock(conn, tournament_id)
-            rows = conn.execute(
-                sa.select(b.c.round, b.c.board, b.c.game_id, b.c.players).where(
-                    b.c.tournament_id == tournament_id,
-                    b.c.game_id.in_(list(ended)),
-                    b.c.places.is_(None),
-                )
-            ).all()
-            for row in rows:
-                game = ended[row.game_id]
-                result = tournament_result(game.result, game.resigned)
-                conn.execute(
-                    b.update()
-                    .where(
-                        b.c.tournament_id == tournament_id,
-                        b.c.round == row.round,
-                        b.c.board == row.board,
-                        b.c.places.is_(None),
-                    )
-                    .values(places=places(result, len(row.players)), ended=now)
-                )
-                copied += 1
-            if copied:
-                _bump(conn, tournament_id)
-        return copied
+            hold(conn, tournament_id)
+            return record(conn, tournament_id, ended, now)
 
     def player_counts(self, tournament_ids: Sequence[str]) -> dict[str, int]:
         """How many players each tournament has (not counting those who withdrew)."""
@@ -360,132 +337,3 @@ class TournamentStore:
                 .where(b.c.tournament_id == tournament_id, b.c.round == round_, b.c.board == board)
                 .values(made=True)
             )
-
-
-def _bump(conn: sa.Connection, tournament_id: str, entrants: bool = False) -> None:
-    """Raise the tournament's revision in the transaction of a change its page shows, and its
-    entrants' revision too for a change of its ``entrants`` (every one is such a change)."""
-    t = tournaments_table
-    values = {"revision": t.c.revision + 1}
-    if entrants:
-        values["entrants_revision"] = t.c.entrants_revision + 1
-    conn.execute(t.update().where(t.c.id == tournament_id).values(values))
-
-
-def add_entrants(
-    conn: sa.Connection, tournament_id: str, entrants: Sequence[Mapping[str, Any]]
-) -> None:
-    """Enter many players at once, in ``conn``'s transaction, with no ceiling (the fields a
-    benchmark's or a test's thousand need): their entrants' revision raised, as every
-    change of them raises it."""
-    conn.execute(entrants_table.insert(), [{"tournament_id": tournament_id, **e} for e in entrants])
-    _bump(conn, tournament_id, entrants=True)
-
-
-def _lock(conn: sa.Connection, tournament_id: str) -> None:
-    t = tournaments_table
-    done = conn.execute(t.update().where(t.c.id == tournament_id).values(round=t.c.round))
-    if not done.rowcount:
-        raise LookupError(tournament_id)
-
-
-def read(
-    conn: sa.Connection,
-    tournament_id: str,
-    unmade: bool = False,
-    settled: Settled | None = None,
-    entrants: tuple[int, Sequence[Entrant]] | None = None,
-) -> Snapshot:
-    """The tournament whole, or (``unmade``) with only its tables whose games are not made yet
-    and no entrants or byes: what making the games needs, without every table ever played.
-    With ``settled``, the tables of its rounds are taken from it and only later ones read; with
-    ``entrants`` (a revision of the entrants and them), they are taken as they are if that is
-    still their revision."""
-    row = conn.execute(
-        tournaments_table.select().where(tournaments_table.c.id == tournament_id)
-    ).first()
-    if row is None:
-        raise LookupError(tournament_id)
-    snap = Snapshot(tournament_of(row))
-    e, b, y = entrants_table, boards_table, byes_table
-    query = b.select().where(b.c.tournament_id == tournament_id).order_by(b.c.round, b.c.board)
-    if unmade:
-        query = query.where(b.c.made.is_(sa.false()))
-    elif settled is not None:
-        query = query.where(b.c.round > settled.upto)
-        snap.boards.extend(settled.boards)
-    if unmade:
-        pass
-    elif entrants is not None and entrants[0] == snap.tournament.entrants_revision:
-        snap.entrants.extend(entrants[1])
-    else:
-        for r in conn.execute(e.select().where(e.c.tournament_id == tournament_id)).all():
-            snap.entrants.append(Entrant(r.account_id, r.name, r.rating, r.joined, r.status))
-    for r in conn.execute(query).all():
-        places_ = None if r.places is None else tuple(r.places)
-        table = Table(r.round, tuple(r.players), places_, r.ended or 0.0)
-        snap.boards.append(Board(r.round, r.board, r.game_id, bool(r.made), table))
-    if not unmade and snap.tournament.kind != "arena":  # an arena has no rounds to sit out
-        query_byes = y.select().where(y.c.tournament_id == tournament_id).order_by(y.c.round)
-        snap.byes = [Bye(r.round, r.account_id) for r in conn.execute(query_byes).all()]
-    return snap
-
-
-def store_round(
-    conn: sa.Connection,
-    snap: Snapshot,
-    tables: Sequence[tuple[int, ...]],
-    byes: Sequence[int],
-    new_id: Callable[[], str],
-) -> int:
-    """Store the next round (or wave) of ``snap``'s tournament in the step's transaction, raise
-    its counter and add the round's tables to ``snap`` (not made yet): the number of the round
-    stored. ``StepLost`` if the counter moved since the snapshot was read (another step came
-    first)."""
-    t, b, y = tournaments_table, boards_table, byes_table
-    tournament = snap.tournament
-    number = tournament.round + 1
-    done = conn.execute(
-        t.update()
-        .where(t.c.id == tournament.id, t.c.round == tournament.round)
-        .values(round=number, revision=t.c.revision + 1)
-    )
-    if not done.rowcount:
-        raise StepLost(tournament.id)
-    boards = [
-        Board(number, i, new_id(), False, Table(number, tuple(players), None, 0.0))
-        for i, players in enumerate(tables)
-    ]
-    if boards:
-        conn.execute(
-            b.insert(),
-            [
-                {
-                    "tournament_id": tournament.id,
-                    "round": board.round,
-                    "board": board.board,
-                    "game_id": board.game_id,
-                    "players": list(board.table.players),
-                }
-                for board in boards
-            ],
-        )
-    snap.boards.extend(boards)
-    if byes:
-        conn.execute(
-            y.insert(),
-            [{"tournament_id": tournament.id, "round": number, "account_id": p} for p in byes],
-        )
-    tournament.round = number
-    return number
-
-
-def set_tournament_status(
-    conn: sa.Connection, tournament: Tournament, status: str, now: float
-) -> None:
-    t = tournaments_table
-    values: dict[str, Any] = {"status": status, "revision": t.c.revision + 1}
-    if status in (DONE, CANCELLED):
-        values["finished"] = now
-    conn.execute(t.update().where(t.c.id == tournament.id).values(**values))
-    tournament.status = status
