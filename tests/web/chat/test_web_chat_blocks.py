@@ -114,6 +114,38 @@ def test_a_socket_is_not_shown_a_blocked_players_messages(
         assert texts(drain(theirs)) == ["unblocked", "blocked again"]
 
 
+def test_a_hello_takes_the_readers_blocks_as_read_lately_unless_a_block_changed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot says hello on every game's stream: its blocks are read once per ``REFRESH``, and
+    a block made or ended since is read anew at the next hello."""
+    ana, ben, cy, dee = (sign_up(client, n) for n in ("Ana", "Ben", "Cyd", "Dee"))
+    gid, *_ = game(cy, dee)
+    assert write(ben, gid, "from Ben").status_code == 201
+    relations = client.app.state.hub.chat.blocks.relations  # type: ignore[attr-defined]
+    reads: list[list[int]] = []
+    asked = relations.hidden
+
+    async def counted(readers: list[int]) -> Any:
+        reads.append(list(readers))
+        return await asked(readers)
+
+    monkeypatch.setattr(relations, "hidden", counted)
+    path = f"/api/games/{gid}/ws"
+
+    def hello_texts() -> list[str]:
+        with client.websocket_connect(path, headers=cookie(ana)) as socket:
+            return texts(hello(socket, None))
+
+    assert hello_texts() == ["from Ben"]
+    assert hello_texts() == ["from Ben"]
+    assert len(reads) == 1, "the second hello took what the first read"
+    block(ana, ben)
+    assert hello_texts() == []
+    block(ana, ben, "DELETE")
+    assert hello_texts() == ["from Ben"]
+
+
 def test_a_block_made_on_one_process_reaches_the_sockets_of_another(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -12,7 +12,10 @@ A reader is an account: the session's, or the one holding the seat whose token r
 players' channel. A socket keeps the players hidden from it in memory (``Hidden``), read once
 at its hello, so each message's delivery asks no query. A block or its end is heard at once by
 every process's sockets (``BlockChanged``, heard everywhere through Redis); without Redis, a
-process's periodic check reads every socket's anew at most every ``REFRESH`` seconds."""
+process's periodic check reads every socket's anew at most every ``REFRESH`` seconds. A hello
+takes a reader's players as another hello read them less than ``REFRESH`` seconds before, unless
+a block of theirs changed since (a bot says hello on every game's stream): what it is given is
+never older than what a socket kept since then holds."""
 
 from __future__ import annotations
 
@@ -32,6 +35,8 @@ from boardplay.web.sockets import Subscriber
 REFRESH = 30.0
 """Seconds between two reads of every socket's hidden players by the periodic check (the way
 a block reaches another process's sockets without Redis)."""
+KNOWN = 4096
+"""Readers whose hidden players a process keeps for their sockets' next hello."""
 
 
 class Seated(Protocol):
@@ -66,6 +71,10 @@ class Hidden:
             weakref.WeakKeyDictionary()
         )
         """Per socket with a reader: its account and the players hidden from it."""
+        self.known: dict[int, tuple[float, frozenset[int]]] = {}
+        """Per reader of a hello lately: when its hidden players were read, and they."""
+        self.changes = 0
+        """Blocks made or ended heard so far (a read that one overtook is not kept)."""
         self.read_at = time.monotonic()
         bus.subscribe(BlockChanged, self.changed, everywhere=True)
 
@@ -90,11 +99,27 @@ class Hidden:
 
     async def watch(self, sub: Subscriber, reader: int | None) -> frozenset[int]:
         """Keep ``sub``'s hidden players (its hello); returns them."""
-        hidden = await self.of(reader)
+        hidden = await self._for_hello(reader)
         if reader is not None:
             self.sockets[sub] = (reader, hidden)
         else:
             self.sockets.pop(sub, None)
+        return hidden
+
+    async def _for_hello(self, reader: int | None) -> frozenset[int]:
+        """``of``, or as a hello read it less than ``REFRESH`` seconds ago (module docstring)."""
+        if reader is None:
+            return frozenset()
+        now, known = time.monotonic(), self.known.get(reader)
+        if known is not None and now - known[0] < REFRESH:
+            return known[1]
+        changes = self.changes
+        hidden = await self.of(reader)
+        if changes == self.changes:  # no block changed while it was read
+            self.known.pop(reader, None)
+            self.known[reader] = (now, hidden)
+            while len(self.known) > KNOWN:
+                del self.known[next(iter(self.known))]
         return hidden
 
     def of_socket(self, sub: Subscriber) -> frozenset[int]:
@@ -102,7 +127,11 @@ class Hidden:
         return kept[1] if kept is not None else frozenset()
 
     async def changed(self, event: BlockChanged) -> None:
-        """A block was made or ended: the sockets of either player here follow at once."""
+        """A block was made or ended: the sockets of either player here follow at once, and
+        their next hellos read theirs anew."""
+        self.changes += 1
+        self.known.pop(event.blocker, None)
+        self.known.pop(event.blocked, None)
         for sub, (reader, hidden) in list(self.sockets.items()):
             pair = {event.blocker, event.blocked}
             if reader not in pair:
@@ -125,6 +154,10 @@ class Hidden:
         kept = [(sub, self.sockets[sub][0]) for sub in subs if sub in self.sockets]
         if not kept:
             return
+        changes = self.changes
         found = await self.relations.hidden(sorted({reader for _, reader in kept}))
         for sub, reader in kept:
             self.sockets[sub] = (reader, found[reader])
+        if changes == self.changes:  # the next hellos take what the sockets now hold
+            for reader in found.keys() & self.known.keys():
+                self.known[reader] = (now, found[reader])

@@ -63,8 +63,12 @@ class EventStore:
     def notify(
         self, origin: str, notices: Sequence[tuple[int, Mapping[str, Any]]], now: float
     ) -> None:
-        """Messages for the lobby sockets of accounts, for the other processes to deliver."""
-        with self.engine.begin() as conn:
+        """Messages for the lobby sockets of accounts, for the other processes to deliver: each
+        stored by itself (autocommit), as each is a hint on its own (a notice lost with a
+        process that dies in between is one it would not have sent a moment earlier; an
+        account's games are found again without it), saving a transaction's two statements at
+        every game made."""
+        with self.autocommit.connect() as conn:
             self._events(conn, now, [event_of(origin, NOTICE, a, dict(m)) for a, m in notices])
 
     def started_for(self, account_id: int, since: float) -> list[dict[str, Any]]:
