@@ -191,8 +191,13 @@ class BotFloor:
             self._pairing = asyncio.get_running_loop().create_task(self._pair_at_start())
 
     async def _pair_at_start(self) -> None:
+        """Pair the bots waiting at the start. The loop's sleep keeps its own clock, not the
+        wall clock ``starts`` is on, and can end a hair before it: ``pair`` would then find the
+        arena not started and nothing would pair the bots already waiting (half the bench's
+        floor runs played no game)."""
         assert self.starts is not None
-        await asyncio.sleep(max(0.0, self.starts - time.time()))
+        while (left := self.starts - time.time()) > 0:
+            await asyncio.sleep(left)
         self.pair()
 
 
