@@ -158,10 +158,14 @@ class Kept:
         return kept
 
 
+NOTHING_KEPT = Kept(0, {}, {})
+"""No table kept: every table is counted (its maps are never written to)."""
+
+
 def keep(tables: Sequence[Table], before: Kept | None = None) -> Kept:
     """``Kept`` of ``tables`` (every one ended), going on from ``before`` (of a prefix of them)
     when given."""
-    base = before if before is not None and before.count <= len(tables) else Kept(0, {}, {})
+    base = before if before is not None and before.count <= len(tables) else NOTHING_KEPT
     later = tables_by_player(tables[base.count :])
     mine, sheets = dict(base.mine), dict(base.sheets)
     for player, theirs in later.items():
@@ -182,7 +186,7 @@ def standings(
 ) -> list[Line]:
     """Every player's line, best first; with ``kept`` (of the first tables), counting only the
     tables after them."""
-    base = kept or Kept(0, {}, {})
+    base = kept or NOTHING_KEPT
     return _standings(seeds, tables_by_player(tables[base.count :]), base)
 
 
@@ -224,7 +228,7 @@ def pair_wave(
 ) -> list[tuple[int, int]]:
     """The pairs (first seat, second seat) of a wave among the ``free`` players (in the arena,
     not paused, no game in play), given every game so far (``kept``: of the first of them)."""
-    base = kept or Kept(0, {}, {})
+    base = kept or NOTHING_KEPT
     later = tables_by_player(tables[base.count :])
     lines = _standings(seeds, later, base)
     rank_of = {line.player: i for i, line in enumerate(lines)}
