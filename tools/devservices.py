@@ -151,7 +151,7 @@ def start_server(
     if app is not None:
         command = [
             *(sys.executable, "-m", "uvicorn", app, "--host", LOOPBACK),
-            *("--port", str(port), "--log-level", "warning"),
+            *("--port", str(port), "--log-level", "warning", "--no-access-log"),
             *("--ws", "boardplay.web.wsprotocol:QuietWebSockets"),
         ]
     else:

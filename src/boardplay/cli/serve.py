@@ -7,6 +7,7 @@ language the app is built in (see ``boardplay.cli.main``)."""
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import shutil
 import tempfile
@@ -224,11 +225,21 @@ def serve(
             # after this many seconds is cut, so a stop or a deploy never hangs on one reader.
             timeout_graceful_shutdown=SHUTDOWN_SECONDS,
             log_config=LOGGING_CONFIG if configured is None else configured,
-            access_log=configured is None,
+            access_log=uvicorn_access_log(configured is not None, log_level),
         )
     finally:
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)
+
+
+def uvicorn_access_log(own_log: bool, log_level: str) -> bool:
+    """Whether uvicorn writes its access lines: not beside a log of our own (``own_log``, JSON
+    lines, whose access lines come from ``web/observe.py``), nor where the level drops them,
+    since uvicorn builds each line's arguments (the client's address, the path quoted again)
+    before its logger drops it: about 2% of a bot move's CPU."""
+    from uvicorn.config import LOG_LEVELS
+
+    return not own_log and LOG_LEVELS.get(log_level, logging.INFO) <= logging.INFO
 
 
 def share_metrics(workers: int, token: str | None) -> str | None:

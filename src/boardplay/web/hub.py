@@ -139,8 +139,9 @@ class Hub:
             metrics=metrics,
         )
         """The games in play: rooms, their clocks and AI seats (``table/``)."""
-        if house.connections is not None:  # PostgreSQL: a ceiling in one statement from the loop
+        if house.connections is not None:  # PostgreSQL: one statement sent from the loop
             throttles.statement = house.connections.row
+            db.loop = house.connections.rows
         self.storage, self.rooms, self.room = house.storage, house.rooms, house.room
         self.maker, self.games, self.epoch, self.ai = (
             house.maker,

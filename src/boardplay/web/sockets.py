@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 Send = Callable[[str], Awaitable[None]]
 Close = Callable[[int], Awaitable[None]]
 FELL_BEHIND = 1013
+log = logging.getLogger("boardplay.web")
 CHANGED = '{"type":"changed"}'
 """What a room sends a subscriber that reads no views (``Subscriber.views`` False) when it sends
 the others a new view: the room changed, read it there."""
@@ -128,6 +130,37 @@ class Subscriber:
             raise
         except Exception:  # the socket is gone: stop feeding it
             self.dropped = True
+
+
+class Told(Subscriber):
+    """A subscriber in the server's own code (a Bot API stream's watch, ``bots/streams.py``): each
+    message is handed to ``told`` in the broadcast's own call, as a socket's is queued, so it
+    keeps the order a socket's queue would. ``told`` must not wait. A socket needs its queue and
+    sender task because its writes may wait for its client; a watch only reads the room and puts
+    a line in its stream's own bounded buffer, and the task's wake-up for each of a move's four
+    watches was most of what a watch cost. ``told("")`` is the room dropping it."""
+
+    def __init__(self, told: Callable[[str], None]) -> None:
+        async def closed(_code: int) -> None:
+            told("")
+
+        super().__init__(_never_sent, closed, 1)
+        self.told = told
+
+    def push_text(self, text: str) -> bool:
+        if self.dropped:
+            return False
+        try:
+            self.told(text)
+        except Exception:
+            log.exception("a watch of a room failed; it is dropped")
+            self.dropped = True
+            return False
+        return True
+
+
+async def _never_sent(_text: str) -> None:
+    raise AssertionError("a Told subscriber is told, never sent to")
 
 
 def encode(message: Any) -> str:

@@ -214,11 +214,16 @@ def test_a_bots_first_act_stores_its_move_alone_and_reads_nothing(tmp_path: Path
     process changed it unheard of."""
     settings = tiny_settings(tmp_path)
     with TestClient(create_app(settings)) as client:
-        storage = client.app.state.hub.storage  # type: ignore[attr-defined]
+        hub = client.app.state.hub  # type: ignore[attr-defined]
         reads: list[str] = []
-        for name in ("get_game", "revision"):
-            read = getattr(storage, name)
-            setattr(storage, name, lambda *a, _r=read, _n=name: reads.append(_n) or _r(*a))
+        get_game, revision = hub.storage.get_game, hub.house.revision
+        hub.storage.get_game = lambda *a: reads.append("get_game") or get_game(*a)
+
+        async def counted_revision(game_id: str) -> int | None:
+            reads.append("revision")
+            return await revision(game_id)
+
+        hub.house.revision = counted_revision
         _, one = bot_of(client, "one")
         _, two = bot_of(client, "two")
         sent = client.post("/api/challenge/two", json={"game": "tiny"}, headers=bearer(one))

@@ -9,6 +9,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from boardplay.web.bots.fanout import Lines, Looks, shared_line
+from boardplay.web.sockets import Told
 
 
 class Room:
@@ -62,5 +63,28 @@ def test_the_event_streams_are_looked_at_in_one_query() -> None:
         for stream in streams:
             looks.discard(stream)
         assert looks._task is None  # the looks stop with the last stream
+
+    asyncio.run(run())
+
+
+def test_a_watch_is_told_each_message_in_the_broadcasts_call_and_dropped_if_it_fails() -> None:
+    """A stream's watch (``sockets.Told``) has no queue nor sender task: each message reaches it
+    within ``push_text``, in order; one that raises is dropped (False, so the room lets it go),
+    and the room dropping it tells it ``""``."""
+
+    async def run() -> None:
+        told: list[str] = []
+        watch = Told(told.append)
+        assert watch.push_text("a") and watch.push_text("b")
+        assert told == ["a", "b"]
+        watch.drop(1013)
+        await watch.finish()
+        assert told == ["a", "b", ""] and not watch.push_text("c")
+
+        def fails(text: str) -> None:
+            raise RuntimeError(text)
+
+        broken = Told(fails)
+        assert not broken.push_text("x") and broken.dropped
 
     asyncio.run(run())

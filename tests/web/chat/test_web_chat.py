@@ -23,8 +23,16 @@ from websettings import tiny_settings
 from boardplay.web.accounts.service import COOKIE
 from boardplay.web.app import create_app
 from boardplay.web.chat.rights import clean
-from boardplay.web.chat.store import Author, ChatRefused, ChatStore, chat_reports_table
+from boardplay.web.chat.store import (
+    Author,
+    ChatMessage,
+    ChatRefused,
+    ChatStore,
+    backlog,
+    chat_reports_table,
+)
 from boardplay.web.config import Settings
+from boardplay.web.database import StorageThreads
 from boardplay.web.errors import ApiError
 from boardplay.web.sockets import Subscriber
 
@@ -347,12 +355,13 @@ def test_a_game_keeps_at_most_its_share_of_messages(tmp_path: Path) -> None:
         said(client, other, "players", "fresh", **bearer(token))
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("database", ["sqlite", "postgresql", "postgresql, from the loop"])
 def test_the_backlog_is_each_channels_last_lines_oldest_first(
     request: pytest.FixtureRequest, tmp_path: Path, database: str
 ) -> None:
-    """One statement reads both channels' backlogs (``ChatStore.backlog``): each its own last
-    lines, none of the other's, none of another game's, on both databases."""
+    """One statement reads both channels' backlogs (``chat.store.backlog``): each its own last
+    lines, none of the other's, none of another game's, on both databases, on a storage thread
+    and (PostgreSQL) sent from the event loop as the server sends it."""
     if database == "sqlite":
         settings = tiny_settings(tmp_path)
     else:
@@ -366,12 +375,30 @@ def test_the_backlog_is_each_channels_last_lines_oldest_first(
             channel, author = ("players", Author(0, None, "Red")) if n % 2 else SPECTATOR
             store.post(gid, channel, author, f"{channel}{n}", **ROOMY, now=1000.0 + n)
             store.post(other, "players", Author(1, None, "Blue"), f"x{n}", **ROOMY, now=1000.0 + n)
-        found = {c: [m.text for m in lines] for c, lines in store.backlog(gid, 2).items()}
-        assert found == {
+        db = StorageThreads(store.engine)
+
+        async def read() -> tuple[dict[str, list[ChatMessage]], dict[str, list[ChatMessage]]]:
+            loop = None
+            if database.endswith("from the loop"):
+                from boardplay.web.table.pgwrite import LoopConnections
+
+                loop = LoopConnections(store.engine.url, 1)
+                db.loop = loop.rows
+            try:
+                return await backlog(db, gid, 2), await backlog(db, other, 10)
+            finally:
+                if loop is not None:
+                    await loop.close()
+
+        mine, others = asyncio.run(read())
+        assert {c: [m.text for m in lines] for c, lines in mine.items()} == {
             "players": ["players3", "players5"],
             "spectators": ["spectators4", "spectators6"],
         }
-        assert [m.text for m in store.backlog(other, 10)["spectators"]] == []
+        assert mine["players"][0] == ChatMessage(
+            mine["players"][0].id, gid, "players", 0, None, "Red", "players3", 1003.0
+        )
+        assert [m.text for m in others["spectators"]] == [] and len(others["players"]) == 7
 
 
 def test_the_store_counts_a_minute_per_sender_and_channel(tmp_path: Path) -> None:

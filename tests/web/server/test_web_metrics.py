@@ -28,7 +28,7 @@ from tournamentcalls import RAPID, START, HandClock, Process, players
 from webcalls import HUMANS, auth, create
 from websettings import start_migrated, tiny_settings
 
-from boardplay.cli.serve import share_metrics
+from boardplay.cli.serve import share_metrics, uvicorn_access_log
 from boardplay.web import observe
 from boardplay.web.app import create_app
 from boardplay.web.config import Settings
@@ -297,6 +297,15 @@ def test_serve_shares_the_metrics_of_several_workers(
     stale.write_bytes(b"old")
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
     assert share_metrics(1, None) is None and not stale.exists()  # an earlier run's counts go
+
+
+def test_uvicorn_writes_access_lines_only_in_text_logs_at_a_level_that_shows_them() -> None:
+    """Above ``info`` uvicorn would build every line's arguments only for its logger to drop
+    them; JSON logs have their own access lines."""
+    assert uvicorn_access_log(False, "info") and uvicorn_access_log(False, "debug")
+    assert uvicorn_access_log(False, "trace")
+    assert not uvicorn_access_log(False, "warning") and not uvicorn_access_log(False, "error")
+    assert not uvicorn_access_log(True, "info")
 
 
 def test_two_workers_answer_one_sum_and_log_json_lines(tmp_path: Path) -> None:

@@ -101,6 +101,11 @@ class OneStatement:
 
         return self.loop.run(self.writer.write(MoveWrite(*args, **kwargs)))
 
+    def set_clock(self, game_id: str, revision: int, clock: Any) -> int:
+        from boardplay.web.table.rows import clock_values
+
+        return self.loop.run(self.writer.set(game_id, revision, clock_values(clock)))
+
     def checks(self, process: str) -> Any:
         from boardplay.web.table.pgchecks import LoopChecks
         from boardplay.web.table.presence import PresenceStore
@@ -268,6 +273,97 @@ def test_the_loop_keeps_idle_connections_at_hand(postgres_url: str) -> None:
         assert loop.pool.closed
 
     asyncio.run(run())
+
+
+def test_a_clock_set_by_itself_raises_the_revision_on_every_back_end(storage: Any) -> None:
+    """A clock that starts is stored with no plies (``House.set_clock``: on PostgreSQL a move's
+    one statement with none), its deadline with it, from the revision given only."""
+    from boardplay.web.table import storage as st
+    from boardplay.web.table.clocks import Clock
+    from boardplay.web.tokens import new_game_id
+
+    game_id = new_game_id()
+    seats = [st.SeatRow(0, st.HUMAN, "A"), st.SeatRow(1, st.HUMAN, "B")]
+    storage.create_game(st.GameRow(id=game_id, game="tiny", options={}, seed=None, seats=seats))
+    running = Clock([60.0, 60.0], 0, 1000.0)
+    assert storage.set_clock(game_id, 0, running) == 1
+    row = storage.get_game(game_id)
+    assert (row.revision, row.clock_state, row.deadline) == (1, running.to_json(), 1060.0)
+    assert row.moves == [] and row.status == st.ACTIVE
+    with pytest.raises(st.StaleWrite):
+        storage.set_clock(game_id, 0, Clock([1.0, 1.0], 1, 5.0))
+    assert storage.set_clock(game_id, 1, None) == 2  # no clock: the revision alone
+    assert storage.get_game(game_id).clock_state == running.to_json()
+
+
+def test_the_reads_of_one_statement_read_alike_from_a_thread_and_from_the_loop(
+    storage: Any,
+) -> None:
+    """Each ``database.OneStatement`` a game's life reads (a copy's revision check, the games
+    still played, the players' ratings): on a storage thread, or (the server on PostgreSQL)
+    sent from the event loop, with lists bound as an expanding ``IN`` or as one array."""
+    import datetime
+
+    from boardplay.web.accounts.store import accounts_table
+    from boardplay.web.database import StorageThreads
+    from boardplay.web.ratings.store import ratings_of, ratings_table
+    from boardplay.web.table import storage as st
+    from boardplay.web.table.seatkeys import still_playing
+    from boardplay.web.table.watchstore import current_revision
+    from boardplay.web.tokens import new_game_id
+
+    seats = [st.SeatRow(0, st.HUMAN, "A"), st.SeatRow(1, st.HUMAN, "B")]
+    playing, ended = new_game_id(), new_game_id()
+    for game_id in (playing, ended):
+        storage.create_game(st.GameRow(id=game_id, game="tiny", options={}, seed=None, seats=seats))
+    storage.set_clock(playing, 0, None)
+    storage.finish(ended, 0, {"scores": [1, 0]}, [1])
+    now = datetime.datetime.now(datetime.UTC)
+    with storage.engine.begin() as conn:
+        ids = [
+            conn.execute(
+                accounts_table.insert().values(
+                    name=name,
+                    name_key=f"{name}-{playing}",
+                    user_handle=f"{name}-{playing}",
+                    created=now,
+                )
+            ).inserted_primary_key[0]
+            for name in ("ann", "bo")
+        ]
+        conn.execute(
+            ratings_table.insert(),
+            [
+                {
+                    "account_id": ids[0],
+                    "pool": pool,
+                    "rating": rating,
+                    "deviation": 50.0,
+                    "volatility": 0.06,
+                    "games": 3,
+                    "updated": 0.0,
+                }
+                for pool, rating in (("tiny", 1612.5), ("tiny:blitz", 1400.0))
+            ],
+        )
+    db = StorageThreads(storage.engine)
+    if isinstance(storage, OneStatement):
+        db.loop = storage.connections.rows
+        run = storage.loop.run
+    else:
+        run = asyncio.run
+    assert run(current_revision(db, playing)) == 1
+    assert run(current_revision(db, "nosuchgame")) is None
+    assert run(still_playing(db, [playing, ended, "nosuchgame"])) == {playing}
+    assert run(still_playing(db, [])) == set()
+    assert run(ratings_of(db, [ids[1], ids[0], ids[0]])) == {
+        (ids[0], "tiny"): 1612.5,
+        (ids[0], "tiny:blitz"): 1400.0,
+    }
+    with storage.engine.begin() as conn:
+        conn.execute(ratings_table.delete().where(ratings_table.c.account_id.in_(ids)))
+        conn.execute(accounts_table.delete().where(accounts_table.c.id.in_(ids)))
+    db.close()
 
 
 def test_a_write_of_several_plies_stores_them_in_order(storage: Any) -> None:

@@ -19,10 +19,10 @@ cost).
   ``gameState`` after every change (moves, clocks, status, a draw offered), ``chatLine`` for the
   table chat and ``opponentGone`` when the opponent leaves the table or comes back; it ends
   after the state that says the game is over. It watches the game's room as a socket does (a
-  ``Subscriber``, sent no views: its ``gameState`` is built once per change for every stream
-  of the process), so a move made on another process reaches it as it reaches that process's
-  sockets (the broker, or the periodic check). A client that reconnects gets ``gameFull`` again,
-  with the game as it is now.
+  ``sockets.Told`` subscriber, told each change in the broadcast's call and sent no views: its
+  ``gameState`` is built once per change for every stream of the process), so a move made on
+  another process reaches it as it reaches that process's sockets (the broker, or the periodic
+  check). A client that reconnects gets ``gameFull`` again, with the game as it is now.
 
 A stream whose reader stops reading is ended once ``fanout.QUEUE`` lines wait (it reconnects and
 gets the state afresh), so no reader can make the server keep a growing backlog."""
@@ -39,7 +39,7 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-from boardplay.web.bots.fanout import QUEUE, Lines
+from boardplay.web.bots.fanout import Lines
 from boardplay.web.bots.service import ApiUser, Bots
 from boardplay.web.bots.wire import (
     StateKey,
@@ -58,7 +58,7 @@ from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, forbidden
 from boardplay.web.lobby import Lobby
 from boardplay.web.ratings import Ratings, pool_of
-from boardplay.web.sockets import Subscriber
+from boardplay.web.sockets import Told
 from boardplay.web.table import AI, Room, abandonment_applies, absent_for, epoch_ms
 from boardplay.web.tasks import cancel_and_wait
 
@@ -129,7 +129,7 @@ def registered(
 class _Watch:
     """A room watched for a stream as a socket watches it: ``changed`` runs after each update
     this process sends it (its own moves, another process's, a check's), with the chat's
-    messages and, where asked (``Subscriber.presence``), the table's presence as the socket
+    messages and, where asked (``presence``), the table's presence as the socket
     would get them (neither is a view: ``opponentGone`` still comes), and ``sockets.CHANGED``
     where a socket would get a view (the stream reads the room itself, so none is built for
     it). Only a game stream's
@@ -138,14 +138,7 @@ class _Watch:
 
     def __init__(self, room: Room, changed: Callable[[str], None], counts: bool = False) -> None:
         self.room = room
-
-        async def send(text: str) -> None:
-            changed(text)
-
-        async def close(_code: int) -> None:
-            changed("")
-
-        self.sub = Subscriber(send, close, QUEUE)
+        self.sub = Told(changed)
         self.sub.counts = counts
         self.sub.views = False
         room.subscribers.add(self.sub)

@@ -9,12 +9,13 @@ player may also *write* in the spectators' channel during the game without readi
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection
-from typing import Any, Protocol, TypeVar
+from collections.abc import Collection
+from typing import Protocol, TypeVar
 
 from boardplay.web.accounts import Account
 from boardplay.web.chat.store import PLAYERS, SPECTATORS, Author
 from boardplay.web.config import Limits
+from boardplay.web.database import StorageThreads
 from boardplay.web.errors import ApiError, forbidden
 from boardplay.web.played import FINISHED, Game
 from boardplay.web.sockets import Subscriber
@@ -24,12 +25,13 @@ T = TypeVar("T")
 
 
 class ChatHost(Protocol):
-    """What the chat asks of the server process: its ceilings and its database thread."""
+    """What the chat asks of the server process: its ceilings and its storage threads."""
 
     @property
     def limits(self) -> Limits: ...
 
-    def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> Awaitable[T]: ...
+    @property
+    def db(self) -> StorageThreads: ...
 
 
 class Room(Protocol):

@@ -73,6 +73,9 @@ from boardplay.web.chat.store import (
     ChatStore,
     ReportedLine,
 )
+from boardplay.web.chat.store import (
+    backlog as read_backlog,
+)
 from boardplay.web.config import Limits
 from boardplay.web.errors import ApiError, not_found
 from boardplay.web.events import Bus
@@ -315,7 +318,7 @@ class ChatRelay:
         wanted = sorted(channels)
         if not wanted:
             return
-        backlog = await self.host.db(self.store.backlog, room.row.id, BACKLOG)
+        backlog = await read_backlog(self.host.db, room.row.id, BACKLOG)
         sent = self.sent.setdefault(sub, {})
         for channel in CHANNELS:
             self.floor = max([self.floor, *(m.id for m in backlog[channel])])

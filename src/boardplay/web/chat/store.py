@@ -21,7 +21,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.config import Limits
-from boardplay.web.database import among, autocommitting, lock, metadata
+from boardplay.web.database import (
+    OneStatement,
+    StorageThreads,
+    among,
+    autocommitting,
+    lock,
+    metadata,
+)
 
 PLAYERS = "players"
 """The channel of the people holding seats: never shown to anyone else."""
@@ -155,16 +162,35 @@ MINUTE = 60.0
 
 
 def _row(row: Any) -> ChatMessage:
-    return ChatMessage(
-        id=int(row.id),
-        game_id=row.game_id,
-        channel=row.channel,
-        seat=row.seat,
-        account_id=row.account_id,
-        name=row.name,
-        text=row.text,
-        created=float(row.created),
-    )
+    """A message of its table's row, read by position (``database.OneStatement`` gives tuples)."""
+    id_, game_id, channel, seat, account_id, name, text, created = row
+    return ChatMessage(int(id_), game_id, channel, seat, account_id, name, text, float(created))
+
+
+def _backlog_statement() -> OneStatement:
+    table = chat_messages_table
+    last = [
+        sa.select(table)
+        .where(table.c.game_id == sa.bindparam("game_id"), table.c.channel == channel)
+        .order_by(table.c.id.desc())
+        .limit(sa.bindparam("limit", type_=sa.Integer))
+        .subquery()
+        for channel in CHANNELS
+    ]
+    return OneStatement(sa.union_all(*(sa.select(part) for part in last)))
+
+
+_BACKLOG = _backlog_statement()
+
+
+async def backlog(db: StorageThreads, game_id: str, limit: int) -> dict[str, list[ChatMessage]]:
+    """Each channel's last ``limit`` messages, oldest first, in one statement: every game stream
+    and page that opens reads it (twice a bots' arena game)."""
+    found: dict[str, list[ChatMessage]] = {channel: [] for channel in CHANNELS}
+    for row in sorted(await db.rows(_BACKLOG, {"game_id": game_id, "limit": limit})):
+        message = _row(row)
+        found[message.channel].append(message)
+    return found
 
 
 def _latest(conn: sa.Connection, game_id: str, channel: str, limit: int) -> list[ChatMessage]:
@@ -273,25 +299,6 @@ class ChatStore:
         """The channel's last ``limit`` messages, oldest first."""
         with self.autocommit.connect() as conn:
             return _latest(conn, game_id, channel, limit)
-
-    def backlog(self, game_id: str, limit: int) -> dict[str, list[ChatMessage]]:
-        """Each channel's last ``limit`` messages, oldest first, in one statement: every game
-        stream and page that opens reads it (twice a bots' arena game)."""
-        table = chat_messages_table
-        last = [
-            sa.select(table)
-            .where(table.c.game_id == game_id, table.c.channel == channel)
-            .order_by(table.c.id.desc())
-            .limit(limit)
-            .subquery()
-            for channel in CHANNELS
-        ]
-        found: dict[str, list[ChatMessage]] = {channel: [] for channel in CHANNELS}
-        with self.autocommit.connect() as conn:
-            rows = conn.execute(sa.union_all(*(sa.select(part) for part in last))).all()
-        for row in sorted(rows, key=lambda r: r.id):
-            found[row.channel].append(_row(row))
-        return found
 
     def newer(self, game_ids: Sequence[str], after_id: int, since: float) -> list[ChatMessage]:
         """Messages of these games with an id above ``after_id`` or written at ``since`` or

@@ -11,14 +11,14 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import Runner
+from boardplay.web.database import StorageThreads
 from boardplay.web.events import Bus
 from boardplay.web.played import Game
 from boardplay.web.ratings.maths import NEW_RATING
 from boardplay.web.ratings.repeats import REPEAT_WINDOW, SUSPECT_REPEATS
 from boardplay.web.ratings.results import effect_of, rating_changes
 from boardplay.web.ratings.settle import Settlement
-from boardplay.web.ratings.store import PairRecord, RatingStore, Standing
+from boardplay.web.ratings.store import PairRecord, RatingStore, Standing, ratings_of
 
 
 class Ratings:
@@ -27,7 +27,7 @@ class Ratings:
     def __init__(
         self,
         engine: Engine,
-        db: Runner,
+        db: StorageThreads,
         bus: Bus,
         load: Callable[[str], Awaitable[Game | None]],
         lately: Callable[[], Awaitable[list[str]]],
@@ -53,8 +53,7 @@ class Ratings:
     async def ratings_of(self, account_ids: Sequence[int]) -> dict[tuple[int, str], float]:
         """Each account's rating in each pool it has one, keyed (account, pool); a pool
         missing is ``NEW_RATING`` there."""
-        found: dict[tuple[int, str], float] = await self.db(self.store.ratings_of, account_ids)
-        return found
+        return await ratings_of(self.db, account_ids)
 
     async def established(self, pool: str, account_ids: Sequence[int]) -> dict[int, float]:
         """The established (not provisional) rating in ``pool`` of each of ``account_ids``

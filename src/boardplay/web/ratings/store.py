@@ -38,7 +38,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import people
-from boardplay.web.database import autocommitting, lock, metadata
+from boardplay.web.database import (
+    OneStatement,
+    StorageThreads,
+    autocommitting,
+    bound_among,
+    lock,
+    metadata,
+)
 from boardplay.web.ratings.maths import PROVISIONAL_DEVIATION, Rating
 from boardplay.web.ratings.repeats import REPEAT_WINDOW, rate
 
@@ -440,16 +447,6 @@ class RatingStore:
         board.sort(key=lambda s: (s.rating.provisional, -s.rating.rating))
         return board[:limit]
 
-    def ratings_of(self, account_ids: Sequence[int]) -> dict[tuple[int, str], float]:
-        """The rating of each of ``account_ids`` in each pool it has one, in one query."""
-        if not account_ids:
-            return {}
-        query = sa.select(
-            ratings_table.c.account_id, ratings_table.c.pool, ratings_table.c.rating
-        ).where(ratings_table.c.account_id.in_(sorted(set(account_ids))))
-        with self.autocommit.connect() as conn:
-            return {(int(r.account_id), r.pool): float(r.rating) for r in conn.execute(query)}
-
     def established(self, pool: str, account_ids: Sequence[int]) -> dict[int, float]:
         """The rating in ``pool`` of each of ``account_ids`` whose rating there is established
         (not provisional: ``Rating.provisional``), in one query."""
@@ -493,3 +490,24 @@ class RatingStore:
                     }
                 )
         return out
+
+
+_RATINGS_OF = OneStatement(
+    *(
+        sa.select(ratings_table.c.account_id, ratings_table.c.pool, ratings_table.c.rating).where(
+            among_ids
+        )
+        for among_ids in bound_among(ratings_table.c.account_id, "ids")
+    )
+)
+
+
+async def ratings_of(
+    db: StorageThreads, account_ids: Sequence[int]
+) -> dict[tuple[int, str], float]:
+    """The rating of each of ``account_ids`` in each pool it has one, in one statement (from the
+    event loop where the database allows: a bot's ``gameStart`` names its opponent's)."""
+    if not account_ids:
+        return {}
+    rows = await db.rows(_RATINGS_OF, {"ids": sorted(set(account_ids))})
+    return {(int(account), pool): float(rating) for account, pool, rating in rows}

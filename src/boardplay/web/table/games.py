@@ -23,7 +23,7 @@ from boardplay.web.played import ACTIVE
 from boardplay.web.table.offers import resign_account
 from boardplay.web.table.rooms import Room
 from boardplay.web.table.rows import GameEnd, GameRow, InPlay
-from boardplay.web.table.seatkeys import SeatKeyed, SeatStore
+from boardplay.web.table.seatkeys import SeatKeyed, SeatStore, still_playing
 from boardplay.web.table.storage import Storage
 
 log = logging.getLogger("boardplay.web")
@@ -61,8 +61,7 @@ class Games:
 
     async def still_playing(self, game_ids: Sequence[str]) -> set[str]:
         """Those of ``game_ids`` that exist and have not ended."""
-        found: set[str] = await self.db(self.seats.still_playing, list(game_ids))
-        return found
+        return await still_playing(self.db, game_ids)
 
     async def ended(self, game_ids: Sequence[str]) -> dict[str, GameEnd]:
         """Those of ``game_ids`` that have ended, with their results (one query)."""

@@ -20,14 +20,16 @@ and transport APIs rather than its owner:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import ParamSpec, Protocol, TypeVar
 
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
+from boardplay.web.database import StorageThreads
 from boardplay.web.metrics import Metrics
 from boardplay.web.table import storage as st
 from boardplay.web.table.appended import Appended
+from boardplay.web.table.clocks import Clock
 from boardplay.web.table.presence import PresenceStore
 from boardplay.web.table.rows import GameEnd, MoveWrite
 
@@ -40,13 +42,22 @@ class Database(Protocol):
 
     storage: st.Storage
 
-    def db(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
-        """Run a storage call off the event loop."""
+    @property
+    def db(self) -> StorageThreads:
+        """Runs a storage call off the event loop (and sends a call of one statement from it)."""
         ...
 
     async def write_moves(self, move: MoveWrite) -> int:
         """``Storage.write``, the write on every move's path, the fastest way the database
         allows (``pgwrite.py``)."""
+        ...
+
+    async def set_clock(self, game_id: str, revision: int, clock: Clock | None) -> int:
+        """``Storage.set_clock``, the fastest way the database allows."""
+        ...
+
+    async def revision(self, game_id: str) -> int | None:
+        """The game's current revision (None: no such game)."""
         ...
 
 

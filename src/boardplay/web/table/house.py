@@ -44,13 +44,15 @@ from boardplay.web.metrics import Metrics
 from boardplay.web.table.aijobs import AiWorkers
 from boardplay.web.table.appended import Appended
 from boardplay.web.table.checks import Checks, ThreadChecks, postgres_parts
+from boardplay.web.table.clocks import Clock
 from boardplay.web.table.clockwatch import ClockWatch
 from boardplay.web.table.creation import GameMaker
 from boardplay.web.table.games import Games
 from boardplay.web.table.presence import Here, Heres, PresenceStore
 from boardplay.web.table.rooms import Room
-from boardplay.web.table.rows import GameEnd, GameRow, MoveWrite
+from boardplay.web.table.rows import GameEnd, GameRow, MoveWrite, clock_values
 from boardplay.web.table.storage import Storage
+from boardplay.web.table.watchstore import current_revision
 from boardplay.web.tasks import cancel_and_wait
 from boardplay.web.throttles import Throttles
 from boardplay.web.tokens import new_token
@@ -158,6 +160,19 @@ class House:
         if self.writer is not None:
             return await self.writer.write(move)
         return await self.db(self.storage.write, move)
+
+    async def set_clock(self, game_id: str, revision: int, clock: Clock | None) -> int:
+        """``Storage.set_clock`` (a clock that starts or stops; ``StaleWrite`` as there), on
+        PostgreSQL as a move's write with no plies, from the event loop: two bots' streams
+        opening start a clock in every game of an arena."""
+        if self.writer is not None:
+            return await self.writer.set(game_id, revision, clock_values(clock))
+        return await self.db(self.storage.set_clock, game_id, revision, clock)
+
+    async def revision(self, game_id: str) -> int | None:
+        """The game's current revision (None: no such game): a copy's check before a read that
+        must be current (``RoomCopy.refresh``), twice or more in a bot's game."""
+        return await current_revision(self.db, game_id)
 
     async def room(self, game_id: str, current: bool = True) -> Room:
         """The game's room, current with the database (``ApiError`` 404 if there is none). Not

@@ -107,9 +107,10 @@ HELD = 2
 
 class LoopConnections:
     """PostgreSQL connections used from the event loop (psycopg's asynchronous connections, in
-    autocommit, from a pool of their own): the moves' writes here and the periodic checks
-    (``pgchecks.py``). The pool opens at the first statement, on the loop that uses it (its
-    tasks run there); close it on that loop.
+    autocommit, from a pool of their own): the moves' writes here, the periodic checks
+    (``pgchecks.py``), and every domain's calls of one statement (``database.OneStatement``,
+    the wiring hands them ``rows``). The pool opens at the first statement, on the loop that
+    uses it (its tasks run there); close it on that loop.
 
     Up to ``HELD`` connections stay out of the pool between statements, ready for the next one:
     a checkout and return through psycopg_pool (its lock, statistics and the returned
@@ -136,13 +137,26 @@ class LoopConnections:
     async def row(self, text: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
         """The statement's one row (None: none), tried once more on another connection if
         PostgreSQL had cut the first (``psycopg.IntegrityError`` and the like pass through)."""
+        found = await self._run(text, params, every=False)
+        return found[0] if found else None
+
+    async def rows(self, text: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """The statement's rows, tried again as ``row`` is."""
+        return await self._run(text, params, every=True)
+
+    async def _run(self, text: str, params: dict[str, Any], every: bool) -> list[tuple[Any, ...]]:
         if self.pool.closed:
             await self.pool.open()
         for attempt in (1, 2):
             connection = await self._take()
             try:
                 cursor = await connection.execute(text, params)
-                return await cursor.fetchone()
+                if cursor.description is None:  # a write that returns nothing
+                    return []
+                if every:
+                    return await cursor.fetchall()
+                first = await cursor.fetchone()
+                return [] if first is None else [first]
             except psycopg.OperationalError:
                 if not connection.broken or attempt == 2:
                     raise
@@ -182,7 +196,20 @@ class MovesWriter:
 
     async def write(self, move: MoveWrite) -> int:
         """As ``Storage.write``: the new revision, or ``StaleWrite`` (nothing stored)."""
-        values = move.values()
+        plies = [
+            {"ply": ply, "action": m.action, "notation": m.notation, "player": m.player}
+            for ply, m in enumerate(move.moves, start=move.first_ply)
+        ]
+        return await self._bump(move.game_id, move.revision, move.values(), json.dumps(plies))
+
+    async def set(self, game_id: str, revision: int | None, values: dict[str, Any]) -> int:
+        """As ``Storage._set``: the game's columns ``values`` with no plies (a clock that starts),
+        the new revision or ``StaleWrite``."""
+        return await self._bump(game_id, revision, values, "[]")
+
+    async def _bump(
+        self, game_id: str, revision: int | None, values: dict[str, Any], plies: str
+    ) -> int:
         key = tuple(sorted(values))
         shape = self._shapes.get(key)
         if shape is None:
@@ -190,20 +217,10 @@ class MovesWriter:
         params = {
             **shape.fixed,
             **values,
-            "game_id": move.game_id,
-            "revision": move.revision,
+            "game_id": game_id,
+            "revision": revision,
             "now": st.utc_now(),
-            "moves": json.dumps(
-                [
-                    {
-                        "ply": move.first_ply + i,
-                        "action": m.action,
-                        "notation": m.notation,
-                        "player": m.player,
-                    }
-                    for i, m in enumerate(move.moves)
-                ]
-            ),
+            "moves": plies,
         }
         for name in shape.json:
             if params[name] is not None:
@@ -213,5 +230,5 @@ class MovesWriter:
         except psycopg.IntegrityError:  # a ply already stored: a retry of a lost commit
             row = None
         if row is None:
-            raise st.StaleWrite(move.game_id)
+            raise st.StaleWrite(game_id)
         return int(row[0])

@@ -138,9 +138,7 @@ class RoomClock:
         sent it as a step with no moves (``appended.py``), so their copies take it in too
         rather than read the game back (two bots' streams opening started and released a
         clock in every game of an arena)."""
-        self.row.revision = await self.host.db(
-            self.host.storage.set_clock, self.row.id, self.row.revision, clock
-        )
+        self.row.revision = await self.host.set_clock(self.row.id, self.row.revision, clock)
         self.set_clock(clock)
         self._touch()
         self.appended = Appended.of(self.row, len(self.row.moves), ())

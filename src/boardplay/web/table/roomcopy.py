@@ -64,7 +64,7 @@ class RoomCopy:
         current state; an undo elsewhere replays from the start."""
         storage = self.host.storage
         if revision is None:
-            revision = await self.host.db(storage.revision, self.row.id)
+            revision = await self.host.revision(self.row.id)
         if revision is None or revision <= self.row.revision:
             return False
         row = await self.host.db(storage.get_game, self.row.id)

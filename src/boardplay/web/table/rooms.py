@@ -166,8 +166,8 @@ class Room(RoomCopy, RoomClock, RoomViews):
                 # Nobody can move in it, so nobody is flagged: stop its clock for the sweeps.
                 with contextlib.suppress(st.StaleWrite):
                     stopped = Clock(clock.left, None, None, clock.flagged)
-                    self.row.revision = await self.host.db(
-                        self.host.storage.set_clock, self.row.id, self.row.revision, stopped
+                    self.row.revision = await self.host.set_clock(
+                        self.row.id, self.row.revision, stopped
                     )
                     self.set_clock(stopped)
             return

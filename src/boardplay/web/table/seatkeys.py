@@ -14,7 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import among, autocommitting
+from boardplay.web.database import OneStatement, StorageThreads, among, autocommitting, bound_among
 from boardplay.web.played import ACTIVE, FINISHED
 from boardplay.web.table.rows import HUMAN, INVITE, OPEN, GameEnd, InPlay, utc_now
 from boardplay.web.table.schema import games_table, seat_keys_table, seats_table
@@ -244,16 +244,6 @@ class SeatStore:
         with self.autocommit.connect() as conn:
             return {r.id: GameEnd(r.result, list(r.resigned or [])) for r in conn.execute(query)}
 
-    def still_playing(self, game_ids: Sequence[str]) -> set[str]:
-        """Those of ``game_ids`` that exist and have not ended."""
-        if not game_ids:
-            return set()
-        query = sa.select(games_table.c.id).where(
-            games_table.c.id.in_(list(game_ids)), games_table.c.status != FINISHED
-        )
-        with self.autocommit.connect() as conn:
-            return set(conn.execute(query).scalars())
-
     def finished_rated(self, limit: int) -> list[str]:
         """The rated games that ended most recently (the ratings' periodic look for games the
         process that saw them end did not rate: it died first)."""
@@ -341,3 +331,19 @@ class SeatStore:
             names = tuple(str(r.name) for r in held)
             found.append(InPlay(game.id, game.game, dict(game.options), players, names, game.rated))
         return found
+
+
+_STILL_PLAYING = OneStatement(
+    *(
+        sa.select(games_table.c.id).where(among_ids, games_table.c.status != FINISHED)
+        for among_ids in bound_among(games_table.c.id, "ids")
+    )
+)
+
+
+async def still_playing(db: StorageThreads, game_ids: Sequence[str]) -> set[str]:
+    """Those of ``game_ids`` that exist and have not ended, in one statement (from the event
+    loop where the database allows: a tournament's every game asks before it is made)."""
+    if not game_ids:
+        return set()
+    return {row[0] for row in await db.rows(_STILL_PLAYING, {"ids": list(game_ids)})}

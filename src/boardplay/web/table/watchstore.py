@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import among, text_array
+from boardplay.web.database import OneStatement, StorageThreads, among, text_array
 from boardplay.web.played import ACTIVE
 from boardplay.web.table.jobstore import due_ai_query
 from boardplay.web.table.rows import OPEN
@@ -49,14 +49,6 @@ class WatchStore:
         )
         with self.autocommit.connect() as conn:
             return {r.id: int(r.revision) for r in conn.execute(query)}
-
-    def revision(self, game_id: str) -> int | None:
-        """The game's current revision (None: no such game): a copy's check before a read that
-        must be current (``RoomCopy.refresh``, twice or more a bot's game). One compiled
-        statement, where ``revisions`` builds its array of ids at every call."""
-        with self.autocommit.connect() as conn:
-            found = conn.execute(_REVISION, {"game_id": game_id}).scalar_one_or_none()
-        return None if found is None else int(found)
 
     def newer(self, known: Mapping[str, int]) -> dict[str, int]:
         """The games of ``known`` (id: revision) whose revision is now past the one given, with
@@ -117,8 +109,16 @@ class WatchStore:
             return [r.id for r in conn.execute(query)]
 
 
-_REVISION = sa.select(games_table.c.revision).where(games_table.c.id == sa.bindparam("game_id"))
-"""``Storage.revision``'s statement, built once."""
+_REVISION = OneStatement(
+    sa.select(games_table.c.revision).where(games_table.c.id == sa.bindparam("game_id"))
+)
+
+
+async def current_revision(db: StorageThreads, game_id: str) -> int | None:
+    """The game's current revision (None: no such game), in one statement from the event loop
+    where the database allows (``database.OneStatement``)."""
+    found = await db.rows(_REVISION, {"game_id": game_id})
+    return int(found[0][0]) if found else None
 
 
 def _due_clocks_query(now: float, limit: int) -> sa.Select[tuple[str]]:
