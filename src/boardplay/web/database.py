@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import time
 import zlib
 from collections.abc import Awaitable, Callable, Collection, Sequence
@@ -16,6 +17,7 @@ from typing import Any, ParamSpec, TypeVar, cast
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from boardplay.web.errors import not_found
 
@@ -111,23 +113,31 @@ class OneStatement:
     A storage thread's call costs far more than its statement: measured in process, about 55 µs
     of CPU to hand a call to a thread and back, 60 to check a connection out of SQLAlchemy's pool
     and back, and 60 to build a statement, against 60 for psycopg sending it; a bots' arena
-    game made about thirty such calls. The statement's values go to psycopg as they are, so its
-    columns must need no conversion of SQLAlchemy's own (texts, numbers, timestamps and JSON read
-    back do not), and its rows are read by position. ``postgres``: the same statement as
-    PostgreSQL reads it best where that differs (a list as one array, ``among``)."""
+    game made about thirty such calls. The values go to psycopg as they are but for JSON ones,
+    written as SQLAlchemy writes them, so a statement's columns must need no other conversion of
+    SQLAlchemy's own (texts, numbers, timestamps do not); its rows are read by position or by
+    name. ``postgres``: the same statement in PostgreSQL's words where they differ (a list as
+    one array, ``bound_among``; an upsert), sent to it either way."""
 
     def __init__(self, statement: sa.Executable, postgres: sa.Executable | None = None) -> None:
         self.statement = statement
         self.postgres = statement if postgres is None else postgres
 
     @functools.cached_property
-    def compiled(self) -> tuple[str, dict[str, Any]]:
-        """Its text for psycopg, and the values it fixes itself."""
+    def compiled(self) -> tuple[str, dict[str, Any], frozenset[str]]:
+        """Its text for psycopg, the values it fixes itself, and the names of its JSON values."""
         from sqlalchemy.dialects.postgresql import psycopg
 
         statement = cast(sa.ClauseElement, self.postgres)
-        compiled = statement.compile(dialect=psycopg.dialect())  # type: ignore[no-untyped-call]
-        return str(compiled), {k: v for k, v in compiled.params.items() if v is not None}
+        compiled = cast(
+            SQLCompiler,
+            statement.compile(dialect=psycopg.dialect()),  # type: ignore[no-untyped-call]
+        )
+        fixed = {k: v for k, v in compiled.params.items() if v is not None}
+        json_names = frozenset(
+            name for name, bound in compiled.binds.items() if isinstance(bound.type, sa.JSON)
+        )
+        return str(compiled), fixed, json_names
 
 
 class StorageThreads:
@@ -154,13 +164,20 @@ class StorageThreads:
         """``statement``'s rows with these ``values`` (each row read by position), from the
         event loop where the wiring gave a way, else on a storage thread."""
         if self.loop is not None:
-            text, fixed = statement.compiled
+            text, fixed, json_names = statement.compiled
+            for name in json_names & values.keys():
+                if values[name] is not None:
+                    values = {**values, name: json.dumps(values[name])}
             return await self.loop(text, {**fixed, **values})
-        return await self(self._rows, statement.statement, values)
+        postgres = self.autocommit.dialect.name == "postgresql"
+        return await self(
+            self._rows, statement.postgres if postgres else statement.statement, values
+        )
 
     def _rows(self, statement: sa.Executable, values: dict[str, Any]) -> Sequence[Any]:
         with self.autocommit.connect() as conn:
-            return conn.execute(statement, values).all()
+            result = conn.execute(statement, values)
+            return result.all() if result.returns_rows else []
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)

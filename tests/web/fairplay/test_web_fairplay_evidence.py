@@ -25,7 +25,7 @@ from boardplay.web.accounts.service import name_key
 from boardplay.web.app import create_app
 from boardplay.web.config import DEFAULT_CATALOGUE
 from boardplay.web.fairplay import service as fairplay_service
-from boardplay.web.ratings.store import ratings_table
+from boardplay.web.ratings.tables import ratings_table
 
 ITERATIONS = 200
 """The judge's budget here (``Limits.judge_iterations``), which keeps the test quick."""

@@ -22,7 +22,7 @@ from boardplay.ai.fairplay import SeatEvidence, flag_rule
 from boardplay.cli.main import app as cli
 from boardplay.web.fairplay.store import FairPlayStore
 from boardplay.web.moderation.store import ModerationStore
-from boardplay.web.ratings.store import ratings_table
+from boardplay.web.ratings.tables import ratings_table
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"

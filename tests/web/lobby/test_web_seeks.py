@@ -23,7 +23,7 @@ from boardplay.web.accounts.service import COOKIE
 from boardplay.web.accounts.store import accounts_table
 from boardplay.web.app import create_app
 from boardplay.web.lobby import challenges
-from boardplay.web.ratings.store import ratings_table
+from boardplay.web.ratings.tables import ratings_table
 
 Messages = list[dict[str, Any]]
 

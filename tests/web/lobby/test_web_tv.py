@@ -21,7 +21,7 @@ from websettings import tiny_settings
 from boardplay.web.admission import Door
 from boardplay.web.app import create_app
 from boardplay.web.lobby.tv import FRESH
-from boardplay.web.ratings.store import ratings_table
+from boardplay.web.ratings.tables import ratings_table
 from boardplay.web.table import TimeControl, resign_account
 
 NAMES = ("ann", "bob", "cyd", "dee", "eve", "fay")

@@ -24,7 +24,8 @@ from typer.testing import CliRunner
 
 from boardplay.cli.main import app as cli
 from boardplay.web.app import create_app
-from boardplay.web.ratings.store import RatingStore, rated_games_table
+from boardplay.web.ratings.store import RatingStore
+from boardplay.web.ratings.tables import rated_games_table
 from boardplay.web.table.storage import HUMAN, GameRow, SeatRow
 
 NEW = (1500.0, 350.0, 0.06)

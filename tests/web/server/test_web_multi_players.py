@@ -20,7 +20,8 @@ from accountcalls import RAPID
 from test_web_multi import Cluster, Watcher, fresh_database, server_env
 
 from boardplay.web.accounts.store import AccountStore
-from boardplay.web.ratings.store import RatingStore, history_table, ratings_table
+from boardplay.web.ratings.store import RatingStore
+from boardplay.web.ratings.tables import history_table, ratings_table
 from boardplay.web.table.storage import HUMAN, GameRow, SeatRow, Storage
 
 

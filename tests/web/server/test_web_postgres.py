@@ -299,14 +299,22 @@ def test_a_clock_set_by_itself_raises_the_revision_on_every_back_end(storage: An
 def test_the_reads_of_one_statement_read_alike_from_a_thread_and_from_the_loop(
     storage: Any,
 ) -> None:
-    """Each ``database.OneStatement`` a game's life reads (a copy's revision check, the games
-    still played, the players' ratings): on a storage thread, or (the server on PostgreSQL)
-    sent from the event loop, with lists bound as an expanding ``IN`` or as one array."""
+    """Each ``database.OneStatement`` of a game's life (a copy's revision check, the games still
+    played, the players' ratings, accounts and relations; a lobby notice, a player online): on a
+    storage thread, or (the server on PostgreSQL) sent from the event loop, with lists bound as
+    an expanding ``IN`` or as one array, JSON values written as SQLAlchemy writes them, an
+    upsert in each database's words, the rows read by position and by name."""
     import datetime
 
-    from boardplay.web.accounts.store import accounts_table
+    import sqlalchemy as sa
+
+    from boardplay.web.accounts.store import accounts_table, by_ids
     from boardplay.web.database import StorageThreads
-    from boardplay.web.ratings.store import ratings_of, ratings_table
+    from boardplay.web.lobby.eventstore import lobby_events_table, notify
+    from boardplay.web.lobby.onlinestore import came_online, online_table
+    from boardplay.web.ratings.lookups import ratings_of
+    from boardplay.web.ratings.tables import ratings_table
+    from boardplay.web.relations.store import BLOCK, FOLLOW, blocks, followers, relations_table
     from boardplay.web.table import storage as st
     from boardplay.web.table.seatkeys import still_playing
     from boardplay.web.table.watchstore import current_revision
@@ -329,8 +337,19 @@ def test_the_reads_of_one_statement_read_alike_from_a_thread_and_from_the_loop(
                     created=now,
                 )
             ).inserted_primary_key[0]
-            for name in ("ann", "bo")
+            for name in ("ann", "bo", "cy")
         ]
+        conn.execute(
+            relations_table.insert(),
+            [
+                {"owner": ids[0], "other": ids[1], "kind": FOLLOW, "created": 1.0},
+                {"owner": ids[2], "other": ids[0], "kind": BLOCK, "created": 2.0},
+                {"owner": ids[1], "other": ids[2], "kind": FOLLOW, "created": 3.0},
+            ],
+        )
+        conn.execute(
+            accounts_table.update().where(accounts_table.c.id == ids[2]).values(deleted=True)
+        )
         conn.execute(
             ratings_table.insert(),
             [
@@ -360,7 +379,34 @@ def test_the_reads_of_one_statement_read_alike_from_a_thread_and_from_the_loop(
         (ids[0], "tiny"): 1612.5,
         (ids[0], "tiny:blitz"): 1400.0,
     }
+    assert run(blocks(db, [ids[0]])) == [(ids[2], ids[0])]
+    assert run(blocks(db, [ids[1]])) == [] and run(blocks(db, [])) == []
+    assert run(followers(db, [ids[1], ids[2]])) in (
+        [(ids[0], ids[1]), (ids[1], ids[2])],
+        [(ids[1], ids[2]), (ids[0], ids[1])],
+    )
+    found = run(by_ids(db, [ids[1], ids[0], ids[2], ids[0]]))
+    assert sorted(found) == ids[:2] and found[ids[1]].name == "bo"
+    assert found[ids[0]].created == pytest.approx(now.timestamp(), abs=1e-3)
+    started = {"type": "started", "game": playing, "players": ["ann", "bo"], "rated": None}
+    run(notify(db, f"p-{playing}", [(ids[0], started), (ids[1], {"type": "x"})], 5.0))
+    for at in (7.0, 8.0):  # the second time, the row is there already
+        run(came_online(db, ids[0], f"p-{playing}", at))
+    with storage.engine.connect() as conn:
+        events = conn.execute(
+            sa.select(lobby_events_table.c.account_id, lobby_events_table.c.message)
+            .where(lobby_events_table.c.origin == f"p-{playing}")
+            .order_by(lobby_events_table.c.id)
+        ).all()
+        online = conn.execute(
+            sa.select(online_table.c.at).where(online_table.c.process == f"p-{playing}")
+        ).all()
+    assert [tuple(e) for e in events] == [(ids[0], started), (ids[1], {"type": "x"})]
+    assert [row.at for row in online] == [8.0]
     with storage.engine.begin() as conn:
+        conn.execute(online_table.delete().where(online_table.c.process == f"p-{playing}"))
+        conn.execute(lobby_events_table.delete().where(lobby_events_table.c.account_id.in_(ids)))
+        conn.execute(relations_table.delete().where(relations_table.c.owner.in_(ids)))
         conn.execute(ratings_table.delete().where(ratings_table.c.account_id.in_(ids)))
         conn.execute(accounts_table.delete().where(accounts_table.c.id.in_(ids)))
     db.close()

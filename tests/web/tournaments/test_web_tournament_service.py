@@ -34,7 +34,7 @@ from tournamentcalls import (
 
 from boardplay.web.admission import Door
 from boardplay.web.errors import ApiError
-from boardplay.web.ratings.store import history_table
+from boardplay.web.ratings.tables import history_table
 from boardplay.web.tournaments.schema import boards_table, tournaments_table
 
 BACK_ENDS = ["sqlite", "postgresql"]

@@ -37,9 +37,9 @@ from pwdlib.hashers.argon2 import Argon2Hasher
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts.passkeystore import PasskeyStore
-from boardplay.web.accounts.store import DEVICE, VISITOR, AccountStore
+from boardplay.web.accounts.store import DEVICE, VISITOR, AccountStore, by_ids
 from boardplay.web.config import Limits
-from boardplay.web.database import Runner
+from boardplay.web.database import StorageThreads
 from boardplay.web.errors import ApiError, bad_request, conflict
 from boardplay.web.events import AccountClosed, Bus, SignedOutEverywhere
 from boardplay.web.identity import NAME_MAX, Account, Session
@@ -130,7 +130,12 @@ class Accounts:
     """The account operations the routes call; ``run`` runs a store call off the event loop."""
 
     def __init__(
-        self, engine: Engine, throttles: Throttles, limits: Limits, run: Runner, bus: Bus
+        self,
+        engine: Engine,
+        throttles: Throttles,
+        limits: Limits,
+        run: StorageThreads,
+        bus: Bus,
     ) -> None:
         self.store = AccountStore(engine)
         self.bus = bus
@@ -291,8 +296,7 @@ class Accounts:
 
     async def by_ids(self, account_ids: Sequence[int]) -> dict[int, Account]:
         """The accounts of these ids that still exist, read now (a deleted one is left out)."""
-        found: dict[int, Account] = await self.run(self.store.by_ids, list(account_ids))
-        return found
+        return await by_ids(self.run, account_ids)
 
     async def by_name(self, name: str) -> Account | None:
         """The account named ``name`` (case ignored), if any."""

@@ -21,7 +21,13 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts.passkeystore import passkeys_table
-from boardplay.web.database import autocommitting, metadata
+from boardplay.web.database import (
+    OneStatement,
+    StorageThreads,
+    autocommitting,
+    bound_among,
+    metadata,
+)
 from boardplay.web.identity import NAME_MAX, Account, Session
 
 DELETED_NAME = "deleted player"
@@ -152,17 +158,6 @@ class AccountStore:
         with self.autocommit.connect() as conn:
             row = conn.execute(query).one_or_none()
         return None if row is None else _account(row)
-
-    def by_ids(self, account_ids: Sequence[int]) -> dict[int, Account]:
-        """The accounts of these ids that still exist (a deleted one is left out)."""
-        if not account_ids:
-            return {}
-        query = accounts_table.select().where(
-            accounts_table.c.id.in_(list(set(account_ids))),
-            accounts_table.c.deleted.is_(sa.false()),
-        )
-        with self.autocommit.connect() as conn:
-            return {row.id: _account(row) for row in conn.execute(query)}
 
     def names(self, account_ids: Sequence[int]) -> dict[int, str]:
         """Current names of accounts (a deleted one as ``DELETED_NAME``)."""
@@ -319,3 +314,20 @@ class AccountStore:
         )
         with self.autocommit.connect() as conn:
             return {int(row.account_id) for row in conn.execute(query)}
+
+
+_BY_IDS = OneStatement(
+    *(
+        accounts_table.select().where(among_ids, accounts_table.c.deleted.is_(sa.false()))
+        for among_ids in bound_among(accounts_table.c.id, "ids")
+    )
+)
+
+
+async def by_ids(db: StorageThreads, account_ids: Sequence[int]) -> dict[int, Account]:
+    """The accounts of these ids that still exist (a deleted one is left out), in one statement
+    (every game made asks: the admission reads its players)."""
+    if not account_ids:
+        return {}
+    rows = await db.rows(_BY_IDS, {"ids": sorted(set(account_ids))})
+    return {row.id: _account(row) for row in rows}

@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import among, metadata
+from boardplay.web.database import OneStatement, StorageThreads, among, metadata
 
 SEEKS = "seeks"
 """Event kind: the list of seeks changed (``account_id``: whose seeks)."""
@@ -59,17 +59,6 @@ class EventStore:
         call: ten times the CPU (in process on SQLite, 340 µs against 30 for two rows)."""
         if events:
             conn.execute(lobby_events_table.insert(), [{"at": at, **e} for e in events])
-
-    def notify(
-        self, origin: str, notices: Sequence[tuple[int, Mapping[str, Any]]], now: float
-    ) -> None:
-        """Messages for the lobby sockets of accounts, for the other processes to deliver: each
-        stored by itself (autocommit), as each is a hint on its own (a notice lost with a
-        process that dies in between is one it would not have sent a moment earlier; an
-        account's games are found again without it), saving a transaction's two statements at
-        every game made."""
-        with self.autocommit.connect() as conn:
-            self._events(conn, now, [event_of(origin, NOTICE, a, dict(m)) for a, m in notices])
 
     def started_for(self, account_id: int, since: float) -> list[dict[str, Any]]:
         """The ``started`` notices sent to ``account_id`` since ``since`` (oldest first), one
@@ -117,3 +106,27 @@ class EventStore:
                 Event(int(r.id), r.origin, r.kind, r.account_id, r.message)
                 for r in conn.execute(query)
             ]
+
+
+_NOTICE = OneStatement(
+    lobby_events_table.insert().values(
+        at=sa.bindparam("at"),
+        origin=sa.bindparam("origin"),
+        kind=NOTICE,
+        account_id=sa.bindparam("account_id"),
+        message=sa.bindparam("message"),
+    )
+)
+
+
+async def notify(
+    db: StorageThreads, origin: str, notices: Sequence[tuple[int, Mapping[str, Any]]], now: float
+) -> None:
+    """Messages for the lobby sockets of accounts, for the other processes to deliver: each
+    stored by itself, one statement from the event loop where the database allows, as each is a
+    hint on its own (a notice lost with a process that dies in between is one it would not have
+    sent a moment earlier; an account's games are found again without it). Every game made
+    tells its players."""
+    for account_id, message in notices:
+        values = {"at": now, "origin": origin, "account_id": account_id, "message": dict(message)}
+        await db.rows(_NOTICE, values)

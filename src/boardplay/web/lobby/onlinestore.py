@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import people
-from boardplay.web.database import among, autocommitting, metadata
+from boardplay.web.database import OneStatement, StorageThreads, among, autocommitting, metadata
 
 online_table = sa.Table(
     "lobby_online",
@@ -51,11 +52,6 @@ class OnlineStore:
             index_elements=[online_table.c.account_id, online_table.c.process],
             set_={"at": insert.excluded.at},
         )
-
-    def here(self, account_id: int, process: str, now: float) -> None:
-        """The account's first socket on ``process`` opened: online at once."""
-        with self.autocommit.connect() as conn:  # one statement
-            conn.execute(self._upsert(), {"account_id": account_id, "process": process, "at": now})
 
     def refresh(self, process: str, account_ids: Sequence[int], now: float, stale: float) -> None:
         """``account_ids`` are those with a socket on ``process`` now: their rows are fresh,
@@ -114,3 +110,27 @@ class OnlineStore:
 def _stamp(value: datetime) -> float:
     """A stored time in seconds (SQLite hands back the UTC it stored without its zone)."""
     return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
+
+
+def _here_statement() -> OneStatement:
+    values: dict[str, sa.BindParameter[Any]] = {
+        name: sa.bindparam(name) for name in ("account_id", "process", "at")
+    }
+    upserts: list[sa.Executable] = []
+    for insert in (sqlite.insert(online_table), postgresql.insert(online_table)):
+        upserts.append(
+            insert.values(values).on_conflict_do_update(
+                index_elements=[online_table.c.account_id, online_table.c.process],
+                set_={"at": insert.excluded.at},
+            )
+        )
+    return OneStatement(*upserts)
+
+
+_HERE = _here_statement()
+
+
+async def came_online(db: StorageThreads, account_id: int, process: str, now: float) -> None:
+    """The account's first socket on ``process``, or a bot's event stream, opened: online at
+    once (one statement, from the event loop where the database allows)."""
+    await db.rows(_HERE, {"account_id": account_id, "process": process, "at": now})

@@ -53,15 +53,15 @@ from boardplay.web import safejson
 from boardplay.web.accounts import Account, Accounts
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.config import Limits
-from boardplay.web.database import Runner
+from boardplay.web.database import StorageThreads
 from boardplay.web.errors import bad_request
 from boardplay.web.events import AccountClosed, BecameBot, Bus, GameStarted, TournamentPaired
 from boardplay.web.guard import RateLimiter
 from boardplay.web.lobby.challengestore import CANCELLED, DECLINED, OPEN
-from boardplay.web.lobby.eventstore import NOTICE, SEEKS
+from boardplay.web.lobby.eventstore import NOTICE, SEEKS, notify
 from boardplay.web.lobby.following import FollowNotices
 from boardplay.web.lobby.listing import LobbySocket, SeekList
-from boardplay.web.lobby.onlinestore import OnlineStore
+from boardplay.web.lobby.onlinestore import OnlineStore, came_online
 from boardplay.web.lobby.store import Seek, SeekStore
 from boardplay.web.models import Ping, describe
 from boardplay.web.ratings import Ratings
@@ -106,7 +106,7 @@ class Lobby:
     def __init__(
         self,
         engine: Engine,
-        db: Runner,
+        db: StorageThreads,
         epoch: str,
         limits: Limits,
         bus: Bus,
@@ -183,7 +183,7 @@ class Lobby:
     async def present(self, account_id: int) -> None:
         """A listener of the account's notices opened here (a bot's event stream): online at
         once, and as long as one listens (``upkeep``), as a page makes a player online."""
-        await self.db(self.here.here, account_id, self.epoch, time.time())
+        await came_online(self.db, account_id, self.epoch, time.time())
 
     async def _every(self, seconds: float, work: Callable[[], Awaitable[None]]) -> None:
         while True:
@@ -260,7 +260,7 @@ class Lobby:
                 if grace is not None:
                     grace.cancel()
                 await self.db(self.store.claim, [account_id], self.epoch, time.time())
-                await self.db(self.here.here, account_id, self.epoch, time.time())
+                await came_online(self.db, account_id, self.epoch, time.time())
         if self.text is None:  # the first socket here (lately): no list kept, load one
             seeks = await self.listing.seeks()
             if self.text is None and self.sockets:  # unless a change was sent meanwhile
@@ -426,7 +426,7 @@ class Lobby:
         The change it reports is stored already: if the event cannot be written, only the
         other processes' live notice is lost (the lists still show it)."""
         try:
-            await self.db(self.store.notify, self.epoch, notices, time.time())
+            await notify(self.db, self.epoch, notices, time.time())
         except Exception:
             log.exception("could not tell the other processes' lobby sockets")
         else:

@@ -6,6 +6,7 @@ profiles, leaderboards and moderators read (``service.py``; their routes are
 
 from __future__ import annotations
 
+from boardplay.web.ratings.lookups import Standing
 from boardplay.web.ratings.maths import (
     NEW_DEVIATION,
     NEW_RATING,
@@ -25,7 +26,6 @@ from boardplay.web.ratings.results import effect_of
 from boardplay.web.ratings.service import Ratings
 from boardplay.web.ratings.settle import RATINGS_INTERVAL
 from boardplay.web.ratings.standing import numeric_scores, places, verdict
-from boardplay.web.ratings.store import Standing
 
 __all__ = [
     "NEW_DEVIATION",

@@ -20,7 +20,8 @@ import sqlalchemy as sa
 from boardplay.web.database import Runner
 from boardplay.web.played import FINISHED, Game
 from boardplay.web.ratings.maths import NEW_RATING
-from boardplay.web.ratings.store import RatingStore, history_table, rated_games_table
+from boardplay.web.ratings.store import RatingStore
+from boardplay.web.ratings.tables import history_table, rated_games_table
 
 EARLY = "early"
 """``unrated``'s word for a rated game settled without rating anybody (``rated.places_of``)."""

@@ -14,11 +14,12 @@ from sqlalchemy.engine import Engine
 from boardplay.web.database import StorageThreads
 from boardplay.web.events import Bus
 from boardplay.web.played import Game
+from boardplay.web.ratings.lookups import Standing, ratings_of
 from boardplay.web.ratings.maths import NEW_RATING
 from boardplay.web.ratings.repeats import REPEAT_WINDOW, SUSPECT_REPEATS
 from boardplay.web.ratings.results import effect_of, rating_changes
 from boardplay.web.ratings.settle import Settlement
-from boardplay.web.ratings.store import PairRecord, RatingStore, Standing, ratings_of
+from boardplay.web.ratings.store import PairRecord, RatingStore
 
 
 class Ratings:

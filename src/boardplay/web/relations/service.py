@@ -37,10 +37,10 @@ from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account, Accounts
 from boardplay.web.config import Limits
-from boardplay.web.database import Runner
+from boardplay.web.database import StorageThreads
 from boardplay.web.errors import ApiError, conflict, forbidden, quote
 from boardplay.web.events import AccountClosed, BlockChanged, Bus
-from boardplay.web.relations.store import BLOCK, FOLLOW, RelationStore
+from boardplay.web.relations.store import BLOCK, FOLLOW, RelationStore, blocks, followers
 from boardplay.web.throttles import Ceiling, Throttled
 
 HOUR = 3600.0
@@ -88,7 +88,7 @@ class Relations:
     def __init__(
         self,
         engine: Engine,
-        db: Runner,
+        db: StorageThreads,
         limits: Limits,
         bus: Bus,
         accounts: Accounts,
@@ -192,16 +192,14 @@ class Relations:
         """The (blocker, blocked) pairs among ``accounts``: one query (the admission rule)."""
         inside = set(accounts)
         return {
-            (a, b)
-            for a, b in await self.db(self.store.blocks, list(inside))
-            if b in inside and a in inside
+            (a, b) for a, b in await blocks(self.db, list(inside)) if b in inside and a in inside
         }
 
     async def hidden(self, accounts: Ids) -> dict[int, frozenset[int]]:
         """For each of ``accounts``, the players whose messages it is not shown: those it
         blocks and those who block it (one query; the chat)."""
         out: dict[int, set[int]] = {a: set() for a in accounts}
-        for blocker, blocked in await self.db(self.store.blocks, list(accounts)):
+        for blocker, blocked in await blocks(self.db, list(accounts)):
             if blocker in out:
                 out[blocker].add(blocked)
             if blocked in out:
@@ -211,7 +209,7 @@ class Relations:
     async def followers(self, accounts: Ids) -> dict[int, set[int]]:
         """For each of ``accounts``, who follows them (one query; a notice of a game)."""
         out: dict[int, set[int]] = {}
-        for follower, followed in await self.db(self.store.followers, list(accounts)):
+        for follower, followed in await followers(self.db, list(accounts)):
             out.setdefault(followed, set()).add(follower)
         return out
 

@@ -19,7 +19,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from boardplay.web.accounts import Account, people, person
-from boardplay.web.database import among, autocommitting, lock, metadata
+from boardplay.web.database import (
+    OneStatement,
+    StorageThreads,
+    autocommitting,
+    bound_among,
+    lock,
+    metadata,
+)
 from boardplay.web.throttles import Ceiling, take
 
 FOLLOW = "follow"
@@ -125,30 +132,6 @@ class RelationStore:
         with self.autocommit.connect() as conn:
             return [Related(person(r), float(r.since)) for r in conn.execute(query)]
 
-    def blocks(self, accounts: Sequence[int]) -> list[tuple[int, int]]:
-        """The (blocker, blocked) pairs in which either is one of ``accounts``: one query."""
-        if not accounts:
-            return []
-        t = relations_table
-        ids = sorted(set(accounts))
-        query = sa.select(t.c.owner, t.c.other).where(
-            t.c.kind == BLOCK,
-            sa.or_(among(t.c.owner, ids, self.engine), among(t.c.other, ids, self.engine)),
-        )
-        with self.autocommit.connect() as conn:
-            return [(int(r.owner), int(r.other)) for r in conn.execute(query)]
-
-    def followers(self, accounts: Sequence[int]) -> list[tuple[int, int]]:
-        """The (follower, followed) pairs of the players ``accounts``: one query."""
-        if not accounts:
-            return []
-        t = relations_table
-        query = sa.select(t.c.owner, t.c.other).where(
-            t.c.kind == FOLLOW, among(t.c.other, sorted(set(accounts)), self.engine)
-        )
-        with self.autocommit.connect() as conn:
-            return [(int(r.owner), int(r.other)) for r in conn.execute(query)]
-
     def forget(self, account_id: int) -> int:
         """Every relation of a deleted account, either way; how many rows went."""
         t = relations_table
@@ -178,3 +161,43 @@ def _count(conn: sa.Connection, owner: int, kind: str) -> int:
     t = relations_table
     query = sa.select(sa.func.count()).where(t.c.owner == owner, t.c.kind == kind)
     return int(conn.execute(query).scalar_one())
+
+
+def _pairs_statement(kind: str, both_ways: bool) -> OneStatement:
+    """The (owner, other) pairs of ``kind`` whose other (``both_ways``: or owner) is among the
+    accounts bound as ``ids``."""
+    t = relations_table
+    others, owners = bound_among(t.c.other, "ids"), bound_among(t.c.owner, "ids")
+    return OneStatement(
+        *(
+            sa.select(t.c.owner, t.c.other).where(
+                t.c.kind == kind, sa.or_(other, owner) if both_ways else other
+            )
+            for other, owner in zip(others, owners, strict=True)
+        )
+    )
+
+
+_BLOCKS = _pairs_statement(BLOCK, both_ways=True)
+_FOLLOWERS = _pairs_statement(FOLLOW, both_ways=False)
+
+
+async def blocks(db: StorageThreads, accounts: Sequence[int]) -> list[tuple[int, int]]:
+    """The (blocker, blocked) pairs in which either is one of ``accounts``: one statement (a
+    game's admission asks, and a game socket's chat)."""
+    return await _pairs(db, _BLOCKS, accounts)
+
+
+async def followers(db: StorageThreads, accounts: Sequence[int]) -> list[tuple[int, int]]:
+    """The (follower, followed) pairs of the players ``accounts``: one statement (every public
+    game made asks)."""
+    return await _pairs(db, _FOLLOWERS, accounts)
+
+
+async def _pairs(
+    db: StorageThreads, statement: OneStatement, accounts: Sequence[int]
+) -> list[tuple[int, int]]:
+    if not accounts:
+        return []
+    rows = await db.rows(statement, {"ids": sorted(set(accounts))})
+    return [(int(owner), int(other)) for owner, other in rows]

@@ -30,6 +30,7 @@ from typing import Any
 
 import psycopg
 import sqlalchemy as sa
+from psycopg.rows import namedtuple_row, tuple_row
 from psycopg.types.json import Json
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy.dialects import postgresql as pg
@@ -141,7 +142,8 @@ class LoopConnections:
         return found[0] if found else None
 
     async def rows(self, text: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-        """The statement's rows, tried again as ``row`` is."""
+        """The statement's rows, each read by position or by column name as SQLAlchemy's rows
+        are (named tuples), tried again as ``row`` is."""
         return await self._run(text, params, every=True)
 
     async def _run(self, text: str, params: dict[str, Any], every: bool) -> list[tuple[Any, ...]]:
@@ -150,7 +152,8 @@ class LoopConnections:
         for attempt in (1, 2):
             connection = await self._take()
             try:
-                cursor = await connection.execute(text, params)
+                cursor = connection.cursor(row_factory=namedtuple_row if every else tuple_row)
+                await cursor.execute(text, params)
                 if cursor.description is None:  # a write that returns nothing
                     return []
                 if every:
