@@ -123,6 +123,15 @@ class OneStatement:
         self.statement = statement
         self.postgres = statement if postgres is None else postgres
 
+    def on(self, autocommit: Engine, values: dict[str, Any]) -> Sequence[Any]:
+        """Its rows (none for a write that returns none), run now through SQLAlchemy on a
+        connection of ``autocommit`` (an engine in autocommit): on a storage thread, or in a
+        store's own synchronous call of it (what the tests and tools call)."""
+        postgres = autocommit.dialect.name == "postgresql"
+        with autocommit.connect() as conn:
+            result = conn.execute(self.postgres if postgres else self.statement, values)
+            return result.all() if result.returns_rows else []
+
     @functools.cached_property
     def compiled(self) -> tuple[str, dict[str, Any], frozenset[str]]:
         """Its text for psycopg, the values it fixes itself, and the names of its JSON values."""
@@ -161,23 +170,15 @@ class StorageThreads:
         return loop.run_in_executor(self.pool, functools.partial(call, *args, **kwargs))
 
     async def rows(self, statement: OneStatement, values: dict[str, Any]) -> Sequence[Any]:
-        """``statement``'s rows with these ``values`` (each row read by position), from the
-        event loop where the wiring gave a way, else on a storage thread."""
+        """``statement``'s rows with these ``values``, from the event loop where the wiring gave
+        a way, else on a storage thread."""
         if self.loop is not None:
             text, fixed, json_names = statement.compiled
             for name in json_names & values.keys():
                 if values[name] is not None:
                     values = {**values, name: json.dumps(values[name])}
             return await self.loop(text, {**fixed, **values})
-        postgres = self.autocommit.dialect.name == "postgresql"
-        return await self(
-            self._rows, statement.postgres if postgres else statement.statement, values
-        )
-
-    def _rows(self, statement: sa.Executable, values: dict[str, Any]) -> Sequence[Any]:
-        with self.autocommit.connect() as conn:
-            result = conn.execute(statement, values)
-            return result.all() if result.returns_rows else []
+        return await self(statement.on, self.autocommit, values)
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)

@@ -44,6 +44,28 @@ async def paired(process: Process, clock: HandClock, count: int) -> tuple[str, l
     return made.id, boards
 
 
+async def loop_claims(engine: Any, tournament_id: str, round_: int, board: int) -> list[bool]:
+    """Eight claims of one table sent at once from the event loop, as the server sends them
+    (``store.claim``, a ``database.OneStatement``, on the connections the moves use), once
+    every earlier claim expired."""
+    from boardplay.web.database import StorageThreads
+    from boardplay.web.table.pgwrite import LoopConnections
+    from boardplay.web.tournaments.store import claim
+
+    db, connections = StorageThreads(engine), LoopConnections(engine.url, 8)
+    db.loop = connections.rows
+    try:
+        later = START + 100 * HOLD  # every claim before has expired by then
+        return list(
+            await asyncio.gather(
+                *(claim(db, tournament_id, round_, board, later, HOLD) for _ in range(8))
+            )
+        )
+    finally:
+        await connections.close()
+        db.close()
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_table_is_claimed_once_until_its_claim_expires_and_never_once_made(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
@@ -68,6 +90,9 @@ def test_a_table_is_claimed_once_until_its_claim_expires_and_never_once_made(
             ]
             won = [claim.result() for claim in claims]
         assert won.count(True) == 1, won
+        if kind == "postgresql":  # once that claim expired, eight at once from the event loop
+            won = await loop_claims(store.engine, tournament_id, *second)
+            assert won.count(True) == 1, won
         store.mark_made(tournament_id, *second)
         assert not store.claim(tournament_id, *second, START + 10 * HOLD, HOLD), "made"
         # What the director makes games from after a step: the tables not made, nothing else.

@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 import sqlalchemy as sa
 
 from boardplay.web.admission import Door
-from boardplay.web.database import Runner
+from boardplay.web.database import StorageThreads
 from boardplay.web.errors import ApiError
 from boardplay.web.events import Bus, GameFinished, TournamentPaired
 from boardplay.web.metrics import Metrics
@@ -54,7 +54,7 @@ from boardplay.web.tournaments.model import Board, Ended, Snapshot, StepLost
 from boardplay.web.tournaments.plans import options_for
 from boardplay.web.tournaments.rows import set_tournament_status, store_round
 from boardplay.web.tournaments.steps import Step, plan, still_holds
-from boardplay.web.tournaments.store import TournamentStore
+from boardplay.web.tournaments.store import TournamentStore, claim, mark_made
 
 log = logging.getLogger("boardplay.web")
 
@@ -96,7 +96,7 @@ class Director:
     def __init__(
         self,
         store: TournamentStore,
-        db: Runner,
+        db: StorageThreads,
         maker: GameMaker,
         games: Games,
         bus: Bus,
@@ -197,10 +197,11 @@ class Director:
             with contextlib.suppress(StepLost):  # another process took this step first
                 for _ in range(ATTEMPTS):
                     commit = functools.partial(self.commit, planned_on=snap, step=step, now=now)
-                    stored, locked = await self.db(self.store.step, tournament_id, commit)
+                    stored, read = await self.db(self.store.step, tournament_id, commit)
+                    locked = read
                     if stored:
                         break
-                    snap, step = locked, await asyncio.to_thread(self._plan, locked, now)  # again
+                    snap, step = read, await asyncio.to_thread(self._plan, read, now)  # again
                     if step.idle:
                         break
                 else:
@@ -297,15 +298,13 @@ class Director:
         """Make one table's game if this process claims the table (else another is making it,
         or made it since ``snap`` was read, and this one leaves it: no insert tried twice)."""
         tournament = snap.tournament
-        claimed = await self.db(
-            self.store.claim, tournament.id, board.round, board.board, self.now(), HOLD
-        )
+        claimed = await claim(self.db, tournament.id, board.round, board.board, self.now(), HOLD)
         if not claimed:
             return
         if await self.games.still_playing([board.game_id]):
             # Made by a process that did not mark it made (its claim expired: it died, or took
             # longer than ``HOLD``): marked made here, as that process would have.
-            await self.db(self.store.mark_made, tournament.id, board.round, board.board)
+            await mark_made(self.db, tournament.id, board.round, board.board)
             return
         control = control_of(tournament.clock)
         assert control is not None
@@ -325,7 +324,7 @@ class Director:
         except ApiError as exc:  # the game cannot be made (its options no longer load)
             log.error("tournament %s: game %s not made: %s", tournament.id, board.game_id, exc)
             return
-        await self.db(self.store.mark_made, tournament.id, board.round, board.board)
+        await mark_made(self.db, tournament.id, board.round, board.board)
         if tokens:  # made by this process now: told from here, once
             paired = TournamentPaired(tournament.id, ((board.game_id, tuple(players)),))
             await self.bus.publish(paired)

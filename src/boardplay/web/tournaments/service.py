@@ -21,7 +21,7 @@ from boardplay.web.admission import Door, Seating
 from boardplay.web.catalogue import WebCatalogue
 from boardplay.web.chat import Silenced
 from boardplay.web.config import Limits
-from boardplay.web.database import Runner
+from boardplay.web.database import StorageThreads
 from boardplay.web.errors import ApiError, conflict, not_found
 from boardplay.web.events import AccountClosed, BecameBot, Bus
 from boardplay.web.metrics import Metrics
@@ -70,7 +70,7 @@ class Tournaments:
     def __init__(
         self,
         engine: Engine,
-        db: Runner,
+        db: StorageThreads,
         maker: GameMaker,
         catalogue: WebCatalogue,
         bus: Bus,

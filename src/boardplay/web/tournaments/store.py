@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import autocommitting, lock
+from boardplay.web.database import OneStatement, StorageThreads, autocommitting, lock
 from boardplay.web.tournaments.copies import Copies
 from boardplay.web.tournaments.model import (
     ACTIVE,
@@ -310,30 +310,55 @@ class TournamentStore:
         return [row.tournament_id for row in rows]
 
     def claim(self, tournament_id: str, round_: int, board: int, now: float, hold: float) -> bool:
-        """Take the table to make its game until ``now + hold``: False if it is made or another
-        claim holds it. One conditional update, so of claims at once exactly one wins (SQLite's
-        one writer; on PostgreSQL the second waits for the first's commit and checks its
-        condition again on that row). It ends with the game made, or expires (a dead process)."""
-        b = boards_table
-        with self.autocommit.connect() as conn:
-            done = conn.execute(
-                b.update()
-                .where(
-                    b.c.tournament_id == tournament_id,
-                    b.c.round == round_,
-                    b.c.board == board,
-                    b.c.made.is_(sa.false()),
-                    sa.or_(b.c.claimed_until.is_(None), b.c.claimed_until < now),
-                )
-                .values(claimed_until=now + hold)
-            )
-        return bool(done.rowcount)
+        """``claim`` (below), called here and now."""
+        return bool(_CLAIM.on(self.autocommit, _claimed(tournament_id, round_, board, now, hold)))
 
     def mark_made(self, tournament_id: str, round_: int, board: int) -> None:
-        b = boards_table
-        with self.autocommit.connect() as conn:
-            conn.execute(
-                b.update()
-                .where(b.c.tournament_id == tournament_id, b.c.round == round_, b.c.board == board)
-                .values(made=True)
-            )
+        """``mark_made`` (below), called here and now."""
+        _MADE.on(self.autocommit, _table(tournament_id, round_, board))
+
+
+def _table(tournament_id: str, round_: int, board: int) -> dict[str, Any]:
+    return {"tournament": tournament_id, "table_round": round_, "table_board": board}
+
+
+def _claimed(
+    tournament_id: str, round_: int, board: int, now: float, hold: float
+) -> dict[str, Any]:
+    return {**_table(tournament_id, round_, board), "now": now, "until": now + hold}
+
+
+def _table_statements() -> tuple[OneStatement, OneStatement]:
+    b = boards_table
+    this_table = (
+        b.c.tournament_id == sa.bindparam("tournament"),
+        b.c.round == sa.bindparam("table_round"),
+        b.c.board == sa.bindparam("table_board"),
+    )
+    unclaimed = sa.or_(b.c.claimed_until.is_(None), b.c.claimed_until < sa.bindparam("now"))
+    claim = (
+        b.update()
+        .where(*this_table, b.c.made.is_(sa.false()), unclaimed)
+        .values(claimed_until=sa.bindparam("until"))
+        .returning(b.c.board)
+    )
+    return OneStatement(claim), OneStatement(b.update().where(*this_table).values(made=True))
+
+
+_CLAIM, _MADE = _table_statements()
+
+
+async def claim(
+    db: StorageThreads, tournament_id: str, round_: int, board: int, now: float, hold: float
+) -> bool:
+    """Take the table to make its game until ``now + hold``: False if it is made or another
+    claim holds it. One conditional update, so of claims at once exactly one wins (SQLite's
+    one writer; on PostgreSQL the second waits for the first's commit and checks its condition
+    again on that row). It ends with the game made, or expires (a dead process). One statement
+    from the event loop where the database allows: every game of a tournament is claimed."""
+    return bool(await db.rows(_CLAIM, _claimed(tournament_id, round_, board, now, hold)))
+
+
+async def mark_made(db: StorageThreads, tournament_id: str, round_: int, board: int) -> None:
+    """The table's game is made: its claim ends, and no process makes it again."""
+    await db.rows(_MADE, _table(tournament_id, round_, board))
