@@ -78,6 +78,10 @@ def test_the_position_is_in_the_stream_as_everyone_sees_it(server: str, game: st
     game_id = started["id"]
     streams = {bot.name: bot.stream(server, f"/api/bot/game/stream/{game_id}") for bot in (a, b)}
     fulls = {name: s.until("gameFull") for name, s in streams.items()}
+    page = httpcalls.get(f"{server}/api/games/{game_id}").json()
+    for full in fulls.values():  # the game as its page names it
+        assert full["title"] == page["title"] and full["options"] == page["options"]
+        assert full["control"] == (page["clock"] or {}).get("control")
     engine = boardplay.load(game, **fulls[a.name]["options"])
     seats_of = {name: full["yourSeats"] for name, full in fulls.items()}
     states = {name: full["state"] for name, full in fulls.items()}

@@ -59,7 +59,7 @@ from boardplay.web.errors import ApiError, forbidden
 from boardplay.web.lobby import Lobby
 from boardplay.web.ratings import Ratings, pool_of
 from boardplay.web.sockets import Told
-from boardplay.web.table import AI, Room, abandonment_applies, absent_for, epoch_ms
+from boardplay.web.table import AI, Room, abandonment_applies, absent_for, control_of, epoch_ms
 from boardplay.web.tasks import cancel_and_wait
 
 log = logging.getLogger("boardplay.web")
@@ -95,17 +95,20 @@ class StreamHost(Protocol):
 
 def game_full(room: Room, seats: list[int], state: str) -> str:
     """The ``gameFull`` line's JSON, ``state`` (an encoded ``gameState``) last. boardplay's time
-    control is ``control``: ``clock`` is lichess's (``wire.lichess_clock``)."""
+    control is ``control``: ``clock`` is lichess's (``wire.lichess_clock``). The title and the
+    options are the public view's, read from the game itself (the whole view, built for this
+    alone, was a fifth of a stream's opening)."""
     row = room.row
-    view = room.public_view()
+    game = None if room.broken else room.game
+    control = control_of(row.clock)
     head = {
         "type": "gameFull",
         "id": row.id,
         "game": row.game,
-        "title": view.get("title", row.game),
-        "options": view.get("options", row.options),
+        "title": row.game if game is None else getattr(game, "title", row.game),
+        "options": row.options if game is None else game.options,
         "rated": row.rated,
-        "control": (view.get("clock") or {}).get("control"),
+        "control": None if control is None else control.to_json(),
         "createdAt": epoch_ms(row.created),
         "players": players_of(room),
         "yourSeats": seats,
