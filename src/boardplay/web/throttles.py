@@ -37,7 +37,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
-from boardplay.web.database import metadata
+from boardplay.web.database import OneStatement, metadata
 from boardplay.web.errors import ApiError
 
 KEY_LENGTH = 120
@@ -156,10 +156,9 @@ Compiled = tuple[str, dict[str, Any]]
 """A statement's text for psycopg, and the values it fixes itself."""
 
 
-def _compiled(statement: sa.ClauseElement) -> Compiled:
-    dialect: sa.Dialect = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
-    compiled = statement.compile(dialect=dialect)
-    return str(compiled), {k: v for k, v in compiled.params.items() if v is not None}
+def _compiled(statement: sa.Executable) -> Compiled:
+    text, fixed, _ = OneStatement(statement).compiled
+    return text, fixed
 
 
 @functools.cache

@@ -34,8 +34,8 @@ from psycopg.rows import namedtuple_row, tuple_row
 from psycopg.types.json import Json
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy.dialects import postgresql as pg
-from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 
+from boardplay.web.database import OneStatement
 from boardplay.web.table import storage as st
 from boardplay.web.table.rows import MoveWrite
 from boardplay.web.table.schema import actions_table, games_table
@@ -93,13 +93,8 @@ class _Shape:
     step), and the columns whose values psycopg must be told are JSON."""
 
     def __init__(self, values: tuple[str, ...]) -> None:
-        compiled = _statement(values).compile(dialect=_DIALECT)
-        self.text = str(compiled)
-        self.fixed = {k: v for k, v in compiled.params.items() if v is not None}
+        self.text, self.fixed, _ = OneStatement(_statement(values)).compiled
         self.json = [name for name in values if isinstance(games_table.c[name].type, sa.JSON)]
-
-
-_DIALECT: sa.Dialect = PGDialect_psycopg()  # type: ignore[no-untyped-call]
 
 
 HELD = 2
