@@ -44,15 +44,6 @@ class OnlineStore:
         self.engine = engine
         self.autocommit = autocommitting(engine)
 
-    def _upsert(self) -> sa.Insert:
-        insert = (postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert)(
-            online_table
-        )
-        return insert.on_conflict_do_update(
-            index_elements=[online_table.c.account_id, online_table.c.process],
-            set_={"at": insert.excluded.at},
-        )
-
     def refresh(self, process: str, account_ids: Sequence[int], now: float, stale: float) -> None:
         """``account_ids`` are those with a socket on ``process`` now: their rows are fresh,
         the process's others go (their sockets closed since), and so do the rows nobody
@@ -65,8 +56,11 @@ class OnlineStore:
                 conn.execute(
                     t.delete().where(mine, sa.not_(among(t.c.account_id, ids, self.engine)))
                 )
+                upsert = (
+                    _HERE.postgres if self.engine.dialect.name == "postgresql" else _HERE.statement
+                )
                 conn.execute(
-                    self._upsert(), [{"account_id": a, "process": process, "at": now} for a in ids]
+                    upsert, [{"account_id": a, "process": process, "at": now} for a in ids]
                 )
             else:
                 conn.execute(t.delete().where(mine))
